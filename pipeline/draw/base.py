@@ -1,0 +1,75 @@
+"""The interface every competition format implements, and the state it reads.
+
+A format is pure: it reads an :class:`EventState` (entries, published rounds, their
+results, playoff results) and returns the next :class:`~pipeline.model.Round`, or
+``None`` when the event is complete.  It never touches files.  Its randomness comes
+only from the ``random.Random`` it is handed (seeded from the ledger), so the same
+seed and inputs give the same draw.  Once a round is published the runner stores it
+and never asks for it again: a format derives everything later (group members, lots,
+Berger positions) from the published rounds and their ``plan`` dicts, never by drawing
+again.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+from ..model import Entry, Match, MatchResult, Playoff, Round
+
+#: rank(entry_ids, rounds) → standings rows, best first (tiebreak chain of the event applied).
+RankFn = Callable[[Sequence[str], Sequence[Round]], "list[Any]"]
+
+
+@dataclass
+class EventState:
+    event_id: str
+    entries: list[Entry]                      # accepted entries, sorted by id
+    rounds: list[Round] = field(default_factory=list)          # published rounds, in order
+    results: dict[tuple, MatchResult] = field(default_factory=dict)   # Match.key → result
+    playoffs: list[Playoff] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)      # the event's format options
+    rank: RankFn | None = None                # injected by the runner (score.standings)
+
+    def entry(self, entry_id: str) -> Entry:
+        return next(e for e in self.entries if e.id == entry_id)
+
+    def branch_of(self, entry_id: str) -> str:
+        return next((e.branch for e in self.entries if e.id == entry_id), "")
+
+    def result(self, match: Match) -> MatchResult | None:
+        return self.results.get(match.key)
+
+    def round_complete(self, rnd: Round) -> bool:
+        return all(m.bye or m.key in self.results for m in rnd.matches)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Final order of an event (or of one group): rank 1 is best.  ``tier`` says how the
+    place was reached (循环赛第1名, 6进3负者 …); ``group`` is set for per-group awards."""
+
+    rank: int
+    entry: str
+    tier: str = ""
+    group: str = ""
+    tied: bool = False   # still tied after the tiebreak chain (needs 加赛)
+
+
+class Format(Protocol):
+    name: str           # registry name
+    title: str          # Chinese name for documents
+    seats: int          # 2 for head-to-head, 3 for tables of three
+
+    def check_options(self, options: dict[str, Any]) -> str | None:
+        """None if the options are usable, else a message naming the bad option."""
+
+    def next_round(self, state: EventState, rng: random.Random) -> Round | None:
+        """The next round to publish, or None when the event is complete.
+        Called only when every published round has complete results."""
+
+    def placements(self, state: EventState) -> list[Placement]:
+        """Final (or current) order of entries, for standings and awards."""
+
+    def describe(self, options: dict[str, Any]) -> str:
+        """One Chinese paragraph explaining the format, for the notice."""

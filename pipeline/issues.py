@@ -1,0 +1,119 @@
+"""Issues: every problem found in the inputs, each with a contract code and a location.
+
+Validation is lazy: checks append to an :class:`IssueLog` and carry on, so a captain
+fixes the whole sheet in one pass.  Messages are Chinese, addressed to the captain,
+quote the value and say what to change.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from .model import CellRef, Severity
+
+#: code → default severity.  Contract codes first; added codes below them.  Never reuse one.
+CODES: dict[str, Severity] = {
+    "QUOTA_EXCEEDED": Severity.ERROR,
+    "QUOTA_SHORT": Severity.WARNING,
+    "MULTI_EVENT": Severity.ERROR,
+    "DUPLICATE_PERSON": Severity.ERROR,
+    "TEAM_INCOMPLETE": Severity.ERROR,
+    "PARTNER_CHANGED": Severity.ERROR,
+    "UNKNOWN_EVENT": Severity.ERROR,
+    "UNKNOWN_BRANCH": Severity.ERROR,
+    "MISSING_VALUE": Severity.ERROR,
+    "BAD_VALUE": Severity.ERROR,
+    "LATE_SUBMISSION": Severity.ERROR,
+    "WRONG_BRANCH": Severity.ERROR,
+    "UNREADABLE_FILE": Severity.ERROR,
+    "TEMPLATE_MISMATCH": Severity.ERROR,
+    "RESULT_CONFLICT": Severity.ERROR,
+    "RESULT_INVALID": Severity.ERROR,
+    "PLAYOFF_REQUIRED": Severity.INFO,
+    "SUPERSEDED": Severity.INFO,
+    # added codes
+    "SENDER_UNKNOWN": Severity.WARNING,     # mail not from the branch's registered address
+    "RESULT_MISSING": Severity.INFO,        # a round waits for results
+    "DRAW_INPUT_CHANGED": Severity.WARNING, # a frozen round's inputs changed after publication
+    "NO_ATTACHMENT": Severity.WARNING,      # a mail without an .xlsx attachment
+    "TOTAL_MISMATCH": Severity.ERROR,       # entered totals differ from the detail sheet
+}
+
+
+@dataclass(frozen=True)
+class Issue:
+    code: str
+    severity: Severity
+    message: str
+    branch: str = ""
+    file: str = ""
+    sheet: str = ""
+    cell: str = ""
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unknown issue code {self.code!r}")
+
+    def row(self) -> dict[str, str]:
+        """The issues.csv row (contract columns, in order)."""
+        return {
+            "code": self.code,
+            "severity": str(self.severity),
+            "branch": self.branch,
+            "file": self.file,
+            "sheet": self.sheet,
+            "cell": self.cell,
+            "message": self.message,
+        }
+
+
+ISSUE_COLUMNS = ["code", "severity", "branch", "file", "sheet", "cell", "message"]
+
+
+def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "",
+          severity: Severity | None = None) -> Issue:
+    """Build an issue with the code's default severity.
+
+    >>> issue("QUOTA_SHORT", "象棋 只报了 1 人", at=CellRef("a.xlsx", "报名表", "B5")).severity
+    <Severity.WARNING: 'warning'>
+    """
+    at = at or CellRef()
+    return Issue(code=code, severity=severity or CODES[code], message=message, branch=branch,
+                 file=at.file, sheet=at.sheet, cell=at.cell)
+
+
+class IssueLog:
+    """An append-only list of issues with helpers; checks never raise for bad data."""
+
+    def __init__(self, items: Iterable[Issue] = ()) -> None:
+        self._items: list[Issue] = list(items)
+
+    def add(self, code: str, message: str, *, at: CellRef | None = None, branch: str = "",
+            severity: Severity | None = None) -> Issue:
+        it = issue(code, message, at=at, branch=branch, severity=severity)
+        self._items.append(it)
+        return it
+
+    def extend(self, items: Iterable[Issue]) -> None:
+        self._items.extend(items)
+
+    def __iter__(self) -> Iterator[Issue]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def errors(self) -> list[Issue]:
+        return [i for i in self._items if i.severity == Severity.ERROR]
+
+    def has_errors(self) -> bool:
+        return any(i.severity == Severity.ERROR for i in self._items)
+
+    def sorted(self) -> list[Issue]:
+        """Stable order for output: by branch, file, sheet, cell (row then column), code."""
+        def cell_key(c: str) -> tuple[int, str]:
+            col = "".join(ch for ch in c if ch.isalpha())
+            row = "".join(ch for ch in c if ch.isdigit())
+            return (int(row) if row else 0, col)
+        return sorted(self._items, key=lambda i: (i.branch, i.file, i.sheet, cell_key(i.cell), i.code, i.message))

@@ -1,0 +1,207 @@
+"""Core value objects shared by every stage.
+
+Everything here is a small frozen dataclass or a closed enum.  Stages pass these
+objects along: ingest → validate → draw → score → render.  Nothing in this module
+does I/O.
+
+Points are always integers.  A tournament's point system (2/1/0, 3/1/0, the
+Guandan 52–100 table …) is spec data; half-points never appear: scale instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Outcome(StrEnum):
+    """The closed set of outcomes of one side of a match.
+
+    >>> Outcome.FORFEIT_WIN.played
+    False
+    """
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+    BYE = "bye"                  # no opponent this round (lot or odd count)
+    FORFEIT_WIN = "forfeit_win"  # opponent did not play (late > 15 min, absent)
+    FORFEIT_LOSS = "forfeit_loss"
+    ABSENT = "absent"            # both sides absent / withdrawn
+
+    @property
+    def played(self) -> bool:
+        return self in (Outcome.WIN, Outcome.LOSS, Outcome.DRAW)
+
+    @property
+    def is_win(self) -> bool:
+        return self in (Outcome.WIN, Outcome.FORFEIT_WIN, Outcome.BYE)
+
+    @property
+    def is_loss(self) -> bool:
+        return self in (Outcome.LOSS, Outcome.FORFEIT_LOSS, Outcome.ABSENT)
+
+
+@dataclass(frozen=True)
+class CellRef:
+    """Where a value came from: file (display name), sheet and A1 cell (may be blank)."""
+
+    file: str = ""
+    sheet: str = ""
+    cell: str = ""
+
+    def __str__(self) -> str:
+        if self.sheet and self.cell:
+            return f"{self.sheet}!{self.cell}"
+        return self.sheet or self.file
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A participating unit (分工会 / 部门)."""
+
+    id: str
+    name: str
+    captain: str = ""
+    members: int = 0
+    emails: tuple[str, ...] = ()
+    short: str = ""
+
+    @property
+    def short_name(self) -> str:
+        return self.short or self.name
+
+
+@dataclass(frozen=True)
+class Person:
+    """One registered player as read from a registration row."""
+
+    name: str                 # normalised (NFKC, no spaces)
+    branch: str               # unit id of the registering workbook
+    staff_id: str = ""
+    gender: str = ""
+    phone: str = ""
+    pickup: str = ""
+    note: str = ""
+    display_name: str = ""    # as typed (trimmed), for documents
+    row: int = 0              # sheet row, for located messages
+
+    @property
+    def key(self) -> str:
+        """Identity: staff number when given, else normalised name within the branch."""
+        return f"id:{self.staff_id}" if self.staff_id else f"name:{self.branch}:{self.name}"
+
+    @property
+    def shown(self) -> str:
+        return self.display_name or self.name
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One competitor in one event: a player, a pair or a team.
+
+    ``id`` is stable across runs (event, branch, team number or player identity);
+    ``team`` is the label shown to people and written to the CSVs.
+    """
+
+    id: str
+    event: str
+    branch: str
+    team: str
+    players: tuple[Person, ...]
+    team_no: str = ""
+
+    @property
+    def player_names(self) -> str:
+        return "/".join(p.shown for p in self.players)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One pairing or table of a round.
+
+    ``sides`` holds entry ids (2 for head-to-head, 3 for tables of three, 1 for a bye).
+    ``first`` is the index of the side that moves first / holds red (象棋 甲方执红).
+    """
+
+    event: str
+    stage: str
+    round: int
+    group: str
+    table: int
+    sides: tuple[str, ...]
+    bye: bool = False
+    note: str = ""
+    first: int = 0
+
+    @property
+    def key(self) -> tuple[str, str, int, str, int]:
+        return (self.event, self.stage, self.round, self.group, self.table)
+
+
+@dataclass(frozen=True)
+class Round:
+    """A drawn round: frozen once published (stored in the ledger)."""
+
+    event: str
+    stage: str
+    stage_name: str
+    round: int            # 1-based round number within the event, across stages
+    matches: tuple[Match, ...]
+    seed: str = ""
+    input_hash: str = ""
+    notes: tuple[str, ...] = ()   # Chinese explanations (byes, revivals, avoided rematches)
+    #: the format's frozen memory (group lots, Berger positions, revival lots …): JSON-serialisable
+    plan: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def entries(self) -> set[str]:
+        return {s for m in self.matches for s in m.sides}
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """One side's result in one match.
+
+    ``points``: match points from the event's point system (integers).
+    ``score``: game points used by tiebreaks and table rankings (games won, levels,
+    Guandan round score, Doudizhu table points, bridge matchpoints).
+    ``place``: rank at the table for multi-player tables (1 = table winner).
+    """
+
+    outcome: Outcome
+    points: int = 0
+    score: int = 0
+    place: int | None = None
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    match: Match
+    sides: tuple[SideResult, ...]
+    reason: str = ""
+    source: CellRef | None = None
+    detail: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def winner(self) -> str | None:
+        """Entry id of the side that advances (place 1 or the winning outcome)."""
+        for sid, r in zip(self.match.sides, self.sides):
+            if r.place == 1 or (r.place is None and r.outcome.is_win):
+                return sid
+        return None
+
+
+@dataclass(frozen=True)
+class Playoff:
+    """加赛 result: the playoff order of tied entries (first = best)."""
+
+    event: str
+    stage: str
+    group: str
+    order: tuple[str, ...]
+    source: CellRef | None = None

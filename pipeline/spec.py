@@ -1,0 +1,306 @@
+"""The tournament spec: ``tournament.yaml`` → a validated, frozen model.
+
+A bad spec raises :class:`SpecError` naming the file, the key and what is wrong; the
+CLI turns it into exit status 2.  Rule variants (quota bands, ratios, point systems,
+tiebreak chains, late policy) are data here, never code.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .model import Unit
+
+SPEC_FILE = "tournament.yaml"
+TEMPLATE_VERSION = 1
+
+
+class SpecError(Exception):
+    """A tournament spec that cannot be used.  ``str()`` names file, key and problem."""
+
+    def __init__(self, file: str | Path, key: str, problem: str) -> None:
+        self.file, self.key, self.problem = str(file), key, problem
+        super().__init__(f"{file}: {key}: {problem}")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class UnitSpec(_Model):
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]+$", description="稳定的单位编号，用于文件名和令牌")
+    name: str = Field(min_length=1, description="单位全称，如“行政第一分工会”")
+    short: str = Field("", description="简称，用于表格和桌签")
+    captain: str = Field("", description="队长 / 分工会干事")
+    members: int = Field(0, ge=0, description="会员人数（名额按此计算，不取自报名表）")
+    emails: list[str] = Field(default_factory=list, description="登记的邮箱；回执只发往这些地址")
+
+    def unit(self) -> Unit:
+        return Unit(id=self.id, name=self.name, captain=self.captain, members=self.members,
+                    emails=tuple(e.lower() for e in self.emails), short=self.short)
+
+
+class Band(_Model):
+    min_members: int = Field(ge=0)
+    entries: int = Field(ge=0)
+
+
+class QuotaSpec(_Model):
+    """How many entries (players, pairs or teams) a branch may field.
+
+    - ``fixed``: ``per_branch`` entries (R2020-Q1); fewer is a ``QUOTA_SHORT`` warning.
+    - ``bands``: by membership N (R2015-Q3): the last band with ``min_members ≤ N``, then
+      ``extra_every`` more members give one more entry.
+    - ``ratio``: players ≤ ``rounding``(ratio × N) (R2016-Q1); entries = max(minimum,
+      players ÷ team size).
+    - ``open``: no limit (R2015-Q1/Q2).
+    """
+
+    rule: Literal["fixed", "bands", "ratio", "open"] = "open"
+    per_branch: int | None = Field(None, ge=0)
+    short_warning: bool = True
+    bands: list[Band] = Field(default_factory=list)
+    extra_every: int | None = Field(None, gt=0)
+    ratio: float | None = Field(None, gt=0, le=1)
+    rounding: Literal["floor", "round", "ceil"] = "floor"
+    minimum: int = Field(1, ge=0)
+
+    @model_validator(mode="after")
+    def _check(self) -> "QuotaSpec":
+        if self.rule == "fixed" and self.per_branch is None:
+            raise ValueError("rule fixed needs per_branch")
+        if self.rule == "bands" and not self.bands:
+            raise ValueError("rule bands needs bands")
+        if self.rule == "ratio" and self.ratio is None:
+            raise ValueError("rule ratio needs ratio")
+        return self
+
+
+class FormatSpec(BaseModel):
+    """The competition format: ``type`` names a registered format; other keys are its options."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    type: str
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class AwardSpec(BaseModel):
+    """Award scheme: ``scheme`` names a registered scheme; other keys are its options."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    scheme: str = "top_n"
+    prizes: dict[str, int] = Field(default_factory=dict, description="奖项 → 奖金（元）")
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class EventSpec(_Model):
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
+    name: str
+    game: str
+    team_size: int = Field(1, ge=1, le=8)
+    cross_branch: bool = False
+    quota: QuotaSpec = QuotaSpec()
+    deadline: dt.datetime | None = None
+    format: FormatSpec
+    points: dict[str, int] | None = Field(None, description="win/draw/loss/bye/forfeit_win/forfeit_loss 的积分")
+    tiebreaks: list[str] | None = None
+    awards: AwardSpec = AwardSpec()
+    game_options: dict[str, Any] = Field(default_factory=dict)
+    venue: str = ""
+    referee: str = ""
+
+    @property
+    def is_team(self) -> bool:
+        return self.team_size > 1
+
+
+class SessionSpec(_Model):
+    date: dt.date
+    start: dt.time
+    end: dt.time
+    venue: str = ""
+
+    def label(self) -> str:
+        return f"{self.date:%Y年%m月%d日} {self.start:%H:%M}—{self.end:%H:%M}"
+
+
+class BudgetItem(_Model):
+    name: str
+    quantity: int = Field(ge=0)
+    unit: str = ""
+    unit_price: int = Field(ge=0)
+    source: str = ""
+
+    @property
+    def total(self) -> int:
+        return self.quantity * self.unit_price
+
+
+class CommitteeRole(_Model):
+    role: str
+    names: list[str]
+
+
+class TournamentSpec(_Model):
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
+    name: str
+    host: str = Field("", description="主办单位")
+    organizer: str = Field("", description="承办 / 发文单位（落款）")
+    co_organizers: list[str] = Field(default_factory=list)
+    theme: str = ""
+    purpose: str = ""
+    notice_date: dt.date | None = None
+    script: Literal["simplified", "traditional"] = "simplified"
+    committee: list[CommitteeRole] = Field(default_factory=list)
+    contact: str = ""
+    unit_word: str = Field("分工会", description="单位的称呼：分工会 / 部门")
+    units: list[UnitSpec]
+    events: list[EventSpec]
+    sessions: list[SessionSpec] = Field(default_factory=list)
+    venue: str = ""
+    pickup_points: list[str] = Field(default_factory=list)
+    late_policy: Literal["reject", "accept-with-warning"] = "reject"
+    one_event_per_person: bool = False
+    budget: list[BudgetItem] = Field(default_factory=list)
+    prize_budget_source: str = ""
+    discretionary_awards: list[str] = Field(default_factory=list)
+    branch_award: str = Field("", description="按单位颁发的奖项，如 组织奖")
+    notes: list[str] = Field(default_factory=list, description="注意事项，原样印在通知里")
+    seed: str = Field("", description="抽签随机种子的前缀（为空时用赛事编号）")
+    secret_file: str = "secret.key"
+
+    @field_validator("units")
+    @classmethod
+    def _unique_units(cls, v: list[UnitSpec]) -> list[UnitSpec]:
+        ids = [u.id for u in v]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            raise ValueError(f"duplicate unit id {sorted(dup)}")
+        return v
+
+    @field_validator("events")
+    @classmethod
+    def _unique_events(cls, v: list[EventSpec]) -> list[EventSpec]:
+        seen: set[str] = set()
+        for e in v:
+            for k in (e.id, e.name):
+                if k in seen:
+                    raise ValueError(f"duplicate event {k!r}")
+                seen.add(k)
+        return v
+
+    # -- lookups -------------------------------------------------------------------
+    def unit(self, unit_id: str) -> UnitSpec | None:
+        return next((u for u in self.units if u.id == unit_id), None)
+
+    def event(self, key: str) -> EventSpec | None:
+        """Find an event by id or Chinese name (spaces ignored)."""
+        k = "".join(key.split())
+        return next((e for e in self.events if k in (e.id, "".join(e.name.split()))), None)
+
+
+class Tournament:
+    """A loaded tournament folder: the spec, where it lives and its secret."""
+
+    def __init__(self, folder: Path, spec: TournamentSpec, secret: bytes) -> None:
+        self.folder = folder
+        self.spec = spec
+        self.secret = secret
+
+    @property
+    def inbox(self) -> Path:
+        return self.folder / "inbox"
+
+    def token(self, branch_id: str) -> str:
+        """R-identity: HMAC of tournament id + branch id with the tournament's secret."""
+        msg = f"{self.spec.id}\x1f{branch_id}".encode()
+        return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
+
+    def token_ok(self, branch_id: str, token: str) -> bool:
+        return hmac.compare_digest(self.token(branch_id), (token or "").strip())
+
+
+def _key_of(loc: tuple[Any, ...], raw: Any) -> str:
+    """Render a pydantic location like ('events', 2, 'quota', 'rule') as a YAML key path,
+    naming list items by their id where they have one: ``events[shuangsheng].quota.rule``."""
+    parts: list[str] = []
+    node = raw
+    for p in loc:
+        if isinstance(p, int):
+            label = str(p)
+            if isinstance(node, list) and p < len(node) and isinstance(node[p], dict) and "id" in node[p]:
+                label = str(node[p]["id"])
+            parts[-1:] = [f"{parts[-1]}[{label}]"] if parts else [f"[{label}]"]
+            node = node[p] if isinstance(node, list) and p < len(node) else None
+        else:
+            if isinstance(p, str) and p.startswith("function-") or p in ("literal_error",):
+                continue
+            parts.append(str(p))
+            node = node.get(p) if isinstance(node, dict) else None
+    return ".".join(parts) or "(top level)"
+
+
+def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
+    """Validate a parsed YAML document.  Raises SpecError on the first problem.
+
+    >>> parse_spec({"id": "x"}).id
+    Traceback (most recent call last):
+    ...
+    pipeline.spec.SpecError: tournament.yaml: name: Field required
+    """
+    if not isinstance(raw, dict):
+        raise SpecError(file, "(top level)", "the file must be a mapping of keys (id, name, units, events …)")
+    try:
+        spec = TournamentSpec.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise SpecError(file, _key_of(err["loc"], raw), err["msg"]) from None
+    _check_registries(spec, file)
+    return spec
+
+
+def _check_registries(spec: TournamentSpec, file: str | Path) -> None:
+    """Names in the spec (games, formats, tiebreaks, award schemes) must be registered."""
+    from . import registries
+
+    for i, ev in enumerate(spec.events):
+        where = f"events[{ev.id}]"
+        problem = registries.check_event(ev, spec)
+        if problem:
+            key, msg = problem
+            raise SpecError(file, f"{where}.{key}", msg)
+
+
+def load_tournament(folder: str | Path) -> Tournament:
+    """Load and validate ``folder/tournament.yaml`` and the branch-token secret."""
+    folder = Path(folder)
+    path = folder / SPEC_FILE
+    if not folder.is_dir():
+        raise SpecError(folder, "(folder)", "not a tournament folder (no such directory)")
+    if not path.is_file():
+        raise SpecError(path, "(file)", "missing: a tournament folder needs tournament.yaml")
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        raise SpecError(path, "(syntax)", f"not valid YAML: {e}") from None
+    spec = parse_spec(raw, path)
+    secret_path = folder / spec.secret_file
+    if not secret_path.is_file():
+        raise SpecError(path, "secret_file", f"{secret_path} is missing: it holds the secret for branch tokens "
+                        "(create it with `league new` or any random text)")
+    secret = secret_path.read_bytes().strip()
+    if len(secret) < 16:
+        raise SpecError(path, "secret_file", f"{secret_path} is too short (need at least 16 characters)")
+    return Tournament(folder, spec, secret)

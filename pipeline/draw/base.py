@@ -30,6 +30,7 @@ class EventState:
     playoffs: list[Playoff] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)      # the event's format options
     rank: RankFn | None = None                # injected by the runner (score.standings)
+    absent: frozenset[str] = frozenset()      # Person.key of players checked in as absent (R2016-F2)
 
     def entry(self, entry_id: str) -> Entry:
         return next(e for e in self.entries if e.id == entry_id)
@@ -42,6 +43,11 @@ class EventState:
 
     def round_complete(self, rnd: Round) -> bool:
         return all(m.bye or m.key in self.results for m in rnd.matches)
+
+
+class Waiting(Exception):
+    """The format cannot draw yet; ``str()`` is a Chinese sentence saying what it waits
+    for (a 加赛 result, a check-in sheet …)."""
 
 
 @dataclass(frozen=True)

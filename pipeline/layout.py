@@ -1,0 +1,48 @@
+"""Fixed layout of the workbooks we issue and read back (contract: registration and
+result workbooks).  Writers and readers both take their labels from here.
+"""
+from __future__ import annotations
+
+# -- registration workbook ------------------------------------------------------------
+REG_SHEET = "报名表"
+INSTRUCTIONS_SHEET = "填表说明"
+META_SHEET = "_meta"
+
+#: contract header labels, in the order our template writes them (order is free on read)
+REG_COLUMNS = ["序号", "项目", "队号", "姓名", "工号", "性别", "联系电话", "乘车地点", "备注"]
+#: labels that must be present for a sheet to be read at all
+REG_REQUIRED = ["项目", "姓名"]
+GENDERS = ("男", "女")
+
+# -- _meta keys (hidden sheet: column A key, column B value) ---------------------------
+META_KIND = "kind"                 # registration | result
+META_TOURNAMENT = "tournament_id"
+META_BRANCH = "branch_id"
+META_VERSION = "template_version"
+META_TOKEN = "token"
+META_EVENT = "event_id"
+META_STAGE = "stage"
+META_ROUND = "round"
+META_DRAW_HASH = "draw_hash"
+
+KIND_REGISTRATION = "registration"
+KIND_RESULT = "result"
+KIND_AWARDS = "awards"     # organisers' discretionary awards sheet (R2015-A1)
+KIND_CHECKIN = "checkin"   # check-in / absent players sheet (R2016-F2)
+KIND_PLAYOFF = "playoff"   # 加赛 results
+
+# -- result workbook ---------------------------------------------------------------------
+RESULT_SHEET = "成绩"
+RESULT_KEY_COLUMNS = ["轮次", "组别", "桌号"]
+SIDES_2 = ["甲方", "乙方"]
+SIDES_3 = ["甲", "乙", "丙"]
+SIGNATURE_SUFFIX = "签名"
+REFEREE_SIGNATURE = "裁判签名"
+
+# -- organisers' sheets --------------------------------------------------------------------
+AWARDS_SHEET = "评奖"          # columns: 奖项, 项目, 姓名, 单位, 备注 (单位 only for 组织奖)
+AWARDS_COLUMNS = ["奖项", "项目", "姓名", "工号", "单位", "备注"]
+CHECKIN_SHEET = "签到"         # columns: 项目, 姓名, 工号, 到场 (是/否)
+CHECKIN_COLUMNS = ["项目", "组别", "姓名", "工号", "到场"]
+PLAYOFF_SHEET = "加赛"         # columns: 项目, 阶段, 组别, 名次, 姓名/队名
+PLAYOFF_COLUMNS = ["项目", "阶段", "组别", "名次", "参赛者"]

@@ -1,0 +1,87 @@
+"""Atomic file writes and safe CSV: the only way the pipeline writes files.
+
+Every output is written to a temporary file in the same folder and renamed over the
+target, so a killed run leaves either the old file or the new one, never half of one.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically.  Returns False (and writes nothing) when the
+    file already holds exactly these bytes, so unchanged outputs keep their mtime.
+
+    >>> import tempfile, pathlib; p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> atomic_write_bytes(p, b"x"), atomic_write_bytes(p, b"x")
+    (True, False)
+    """
+    path = Path(path)
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return True
+
+
+def atomic_write_text(path: Path, text: str) -> bool:
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+_DANGEROUS = ("=", "+", "@", "\t", "\r", "\n")
+
+
+def neutralise(value: object) -> str:
+    """Formula-injection guard for spreadsheets and CSV: a text that a spreadsheet would
+    run as a formula gets a leading apostrophe.  Plain negative numbers stay as they are.
+
+    >>> neutralise("=HYPERLINK(\\"x\\")"), neutralise("-20"), neutralise("-cmd")
+    ('\\'=HYPERLINK("x")', '-20', "'-cmd")
+    """
+    s = "" if value is None else str(value)
+    if not s:
+        return s
+    if s.startswith(_DANGEROUS):
+        return "'" + s
+    if s[0] == "-":
+        try:
+            float(s)
+            return s
+        except ValueError:
+            return "'" + s
+    return s
+
+
+def csv_bytes(columns: Sequence[str], rows: Iterable[Mapping[str, object]]) -> bytes:
+    """UTF-8 CSV (no BOM: other programs read it with a plain UTF-8 decoder), header row,
+    neutralised cells."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([neutralise(r.get(c, "")) for c in columns])
+    return buf.getvalue().encode("utf-8")
+
+
+def write_csv(path: Path, columns: Sequence[str], rows: Iterable[Mapping[str, object]]) -> bool:
+    return atomic_write_bytes(path, csv_bytes(columns, rows))

@@ -1,0 +1,821 @@
+"""The nightly batch: ingest → validate → draw → score → render.
+
+This is the only module (with ``cli``) that knows every stage.  Each stage is a function
+of the previous stages' plain results; all I/O is here or in the writers it calls.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+import logging
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from . import __version__
+from .issues import ISSUE_COLUMNS, Issue, IssueLog
+from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
+from .spec import EventSpec, Tournament, load_tournament
+from .state import AwardRow, EventState, LeagueState, StandingTable, Submission
+from .store import Ledger, Received, RunLock, iter_inbox, sha256
+from .timeutil import TZ, aware, from_timestamp
+
+log = logging.getLogger("league")
+
+WORKBOOK_EXTS = {".xlsx", ".xlsm", ".xls", ".csv", ".xltx"}
+
+
+@dataclass
+class RunOptions:
+    folder: Path
+    out_parent: Path = Path("output")
+    now: dt.datetime | None = None
+    pdf: bool = True
+    imap_url: str | None = None
+    smtp_url: str | None = None
+    wait: float = 0.0
+    progress: Callable[[str], None] | None = None
+
+
+@dataclass
+class RunReport:
+    out_dir: Path
+    received_new: int = 0
+    received_total: int = 0
+    registrations: int = 0
+    accepted_branches: list[str] = field(default_factory=list)
+    rejected_files: list[str] = field(default_factory=list)
+    entries: int = 0
+    issues: list[Issue] = field(default_factory=list)
+    written: int = 0
+    events: list[str] = field(default_factory=list)
+    next_steps: list[str] = field(default_factory=list)
+    unchanged: bool = False
+
+    @property
+    def needs_attention(self) -> bool:
+        return any(i.severity in (Severity.ERROR, Severity.WARNING) for i in self.issues)
+
+    def summary(self) -> str:
+        errors = sum(i.severity == Severity.ERROR for i in self.issues)
+        warnings = sum(i.severity == Severity.WARNING for i in self.issues)
+        lines = [f"输出目录 {self.out_dir}",
+                 f"收到文件 {self.received_total} 个（本次新收 {self.received_new} 个）；"
+                 f"报名表 {self.registrations} 份，已接受 {len(self.accepted_branches)} 个单位；"
+                 f"报名 {self.entries} 项。",
+                 f"问题：错误 {errors} 条，警告 {warnings} 条（见 data/issues.csv）。"]
+        if self.rejected_files:
+            lines.append("未被接受的文件：" + "、".join(self.rejected_files))
+        lines += [f"  {e}" for e in self.events]
+        lines.append(f"写出文件 {self.written} 个。" if not self.unchanged else "没有新文件，输出未变。")
+        if self.next_steps:
+            lines.append("工会办公室下一步：")
+            lines += [f"  - {s}" for s in self.next_steps]
+        return "\n".join(lines)
+
+
+# =====================================================================================
+# ingest
+# =====================================================================================
+
+@dataclass
+class Inputs:
+    """Everything read from the received files this run."""
+
+    registrations: list[tuple[Received, Any]] = field(default_factory=list)   # (rec, Registration)
+    results: list[tuple[Received, Any]] = field(default_factory=list)         # (rec, Book)
+    awards: list[tuple[Received, Any]] = field(default_factory=list)
+    checkins: list[tuple[Received, Any]] = field(default_factory=list)
+    playoffs: list[tuple[Received, Any]] = field(default_factory=list)
+    unreadable: list[Received] = field(default_factory=list)
+
+
+def intake(t: Tournament, ledger: Ledger, issues: IssueLog) -> int:
+    """Store every new inbox file (and the .xlsx attachments of every .eml) by content
+    hash before recording it.  Returns how many new files were recorded."""
+    from .ingest.eml import parse_eml
+
+    new = 0
+    for path in iter_inbox(t.inbox):
+        data = path.read_bytes()
+        ext = path.suffix.lower()
+        rel = path.relative_to(t.inbox).as_posix()
+        h = sha256(data)
+        if ledger.has(h):
+            continue
+        mtime = from_timestamp(path.stat().st_mtime)
+        if ext == ".eml":
+            mail = parse_eml(data)
+            received_at = mail.date or mtime
+            # attachments first, the mail last: a run killed halfway re-reads the mail
+            for name, blob in mail.attachments:
+                a_ext = Path(name).suffix.lower() or ".bin"
+                ah, _ = ledger.store_blob(blob, a_ext)
+                if ledger.record(Received(ah, a_ext, name, received_at, mail.sender, rel, parent=h)):
+                    new += 1
+            ledger.store_blob(data, ".eml")
+            ledger.record(Received(h, ".eml", path.name, received_at, mail.sender, rel, kind="mail"))
+            new += 1
+        else:
+            ledger.store_blob(data, ext)
+            if ledger.record(Received(h, ext, path.name, mtime, "", rel)):
+                new += 1
+    return new
+
+
+def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
+    """Warnings about mails themselves (no attachment) — recomputed each run."""
+    from .ingest.eml import parse_eml
+
+    recs = ledger.received()
+    children = {r.parent for r in recs if r.parent}
+    for r in recs:
+        if r.kind != "mail":
+            continue
+        if r.sha256 not in children:
+            issues.add("NO_ATTACHMENT", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
+                       "请把填好的报名表或成绩表作为附件重新发送。", at=CellRef(r.file_name))
+
+
+def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
+    """Read every received workbook from its stored copy and sort it by kind."""
+    from . import layout
+    from .ingest.registration import read_registration
+    from .ingest.workbook import UnreadableFile, read_workbook
+
+    inputs = Inputs()
+    for rec in ledger.received():
+        if rec.kind == "mail":
+            continue
+        where = CellRef(rec.file_name)
+        if rec.ext not in WORKBOOK_EXTS:
+            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》不是 Excel 工作簿（.xlsx），已忽略；"
+                       "请用我们下发的报名表填写后发送。", at=where)
+            inputs.unreadable.append(rec)
+            continue
+        try:
+            book = read_workbook(rec.stored(ledger.root))
+        except UnreadableFile as e:
+            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{e.message}", at=where)
+            inputs.unreadable.append(rec)
+            continue
+        kind = (book.meta or {}).get(layout.META_KIND, "") or (
+            layout.KIND_REGISTRATION if layout.REG_SHEET in book.sheet_names else
+            layout.KIND_RESULT if layout.RESULT_SHEET in book.sheet_names else "")
+        if kind == layout.KIND_REGISTRATION:
+            reg, found = read_registration(book, rec.file_name, t)
+            issues.extend(found)
+            inputs.registrations.append((rec, reg))
+        elif kind == layout.KIND_RESULT:
+            inputs.results.append((rec, book))
+        elif kind == layout.KIND_AWARDS:
+            inputs.awards.append((rec, book))
+        elif kind == layout.KIND_CHECKIN:
+            inputs.checkins.append((rec, book))
+        elif kind == layout.KIND_PLAYOFF:
+            inputs.playoffs.append((rec, book))
+        else:
+            issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的报名表或成绩表"
+                       f"（找不到“{layout.REG_SHEET}”或“{layout.RESULT_SHEET}”工作表），请使用下发的表格填写。",
+                       at=where)
+            inputs.unreadable.append(rec)
+    return inputs
+
+
+# =====================================================================================
+# draw and score, event by event
+# =====================================================================================
+
+def _canon(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def draw_inputs_hash(entries: list[Entry], rounds: list[Round], results: dict[tuple, MatchResult],
+                     absent: frozenset[str], playoffs: list[Playoff]) -> str:
+    """A hash of everything a draw depends on, printed on the draw sheet so that anyone can
+    re-run the draw with the recorded seed and get the same result."""
+    body = {
+        "entries": [(e.id, e.branch, [p.key for p in e.players]) for e in entries],
+        "rounds": [[list(m.sides) + [m.group, m.table, m.bye] for m in r.matches] for r in rounds],
+        "results": sorted([list(k), [(s.outcome.value, s.points, s.score, s.place) for s in r.sides]]
+                          for k, r in results.items()),
+        "absent": sorted(absent),
+        "playoffs": [(p.stage, p.group, list(p.order)) for p in playoffs],
+    }
+    return hashlib.sha256(_canon(body).encode()).hexdigest()[:16]
+
+
+def draw_seed(t: Tournament, event: str, round_no: int, inputs_hash: str) -> str:
+    """The published seed of a round: derived from the tournament's seed prefix, the event,
+    the round and the inputs, so it is reproducible and recorded."""
+    prefix = t.spec.seed or t.spec.id
+    return hashlib.sha256(f"{prefix}|{event}|{round_no}|{inputs_hash}".encode()).hexdigest()[:16]
+
+
+def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
+    return ev.deadline is None or now >= aware(ev.deadline)
+
+
+class EventRunner:
+    """Advances one event as far as its data allows (R-draw: the next round only when the
+    previous round's results are complete and valid; published rounds are frozen)."""
+
+    def __init__(self, t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger,
+                 inputs: Inputs, issues: IssueLog, now: dt.datetime) -> None:
+        from .draw import FORMATS
+        from .games import GAMES
+
+        self.t, self.ev, self.ledger, self.inputs, self.issues, self.now = t, ev, ledger, inputs, issues, now
+        self.fmt = FORMATS.get(ev.format.type)
+        self.game = GAMES.get(ev.game)
+        self.points = {**self.game.default_points, **(ev.points or {})}
+        self.chain = tuple(ev.tiebreaks or self.game.default_tiebreaks)
+        self.entries = sorted(entries, key=lambda e: e.id)
+        self.rounds = ledger.rounds(ev.id)
+        self.results: dict[tuple, MatchResult] = {}
+        self.playoffs = read_playoffs(inputs, ev, issues)
+        self.absent = read_absent(inputs, ev, issues)
+        self.waiting = ""
+        self.complete = False
+
+    # -- helpers ----------------------------------------------------------------------
+    def rank_fn(self):
+        from .score.standings import rank_fn
+        return rank_fn(self.chain, self.results, self.playoffs, self.points.get("bye", 0))
+
+    def draw_state(self):
+        from .draw.base import EventState as DrawState
+        return DrawState(event_id=self.ev.id, entries=self.all_entries(), rounds=list(self.rounds),
+                         results=self.results, playoffs=self.playoffs, options=self.ev.format.options,
+                         rank=self.rank_fn(), absent=self.absent)
+
+    def all_entries(self) -> list[Entry]:
+        """Accepted entries plus pairs re-formed at check-in (R2016-F2, Round.plan["merged"])."""
+        entries = list(self.entries)
+        by_key = {p.key: (p, e) for e in self.entries for p in e.players}
+        known = {e.id for e in entries}
+        for r in self.rounds:
+            for m in r.plan.get("merged", []) if isinstance(r.plan, dict) else []:
+                if m["id"] in known:
+                    continue
+                players = tuple(by_key[k][0] for k in m.get("players", []) if k in by_key)
+                if not players:
+                    continue
+                branch = by_key[m["players"][0]][1].branch
+                team = "/".join(p.shown for p in players) + "（重组）"
+                entries.append(Entry(id=m["id"], event=self.ev.id, branch=branch, team=team,
+                                     players=players, team_no=""))
+                known.add(m["id"])
+        return sorted(entries, key=lambda e: e.id)
+
+    def add_byes(self, rnd: Round) -> None:
+        for m in rnd.matches:
+            if m.bye and m.sides:
+                self.results[m.key] = MatchResult(
+                    match=m, sides=(SideResult(Outcome.BYE, points=self.points.get("bye", 0), place=1),),
+                    reason="轮空")
+
+    # -- the loop ---------------------------------------------------------------------
+    def advance(self) -> None:
+        from .draw.base import Waiting
+
+        self.check_frozen_inputs()
+        for rnd in self.rounds:
+            self.add_byes(rnd)
+            self.read_results(rnd)
+        while True:
+            if self.rounds:
+                last = self.rounds[-1]
+                missing = [m for m in last.matches if not m.bye and m.key not in self.results]
+                if missing:
+                    self.waiting = f"等待{last.stage_name}（第{last.round}轮）成绩：还差 {len(missing)} 桌"
+                    return
+            if not self.entries:
+                self.waiting = "尚无有效报名"
+                return
+            if not deadline_passed(self.ev, self.now):
+                self.waiting = f"报名截止（{aware(self.ev.deadline):%Y-%m-%d %H:%M}）后抽签"
+                return
+            state = self.draw_state()
+            ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent, self.playoffs)
+            seed = draw_seed(self.t, self.ev.id, len(self.rounds) + 1, ih)
+            try:
+                nxt = self.fmt.next_round(state, random.Random(int(seed, 16)))
+            except Waiting as w:
+                self.waiting = str(w)
+                return
+            if nxt is None:
+                self.complete = True
+                return
+            nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih)
+            self.ledger.publish(nxt, self.now)
+            self.rounds.append(nxt)
+            self.add_byes(nxt)
+            self.read_results(nxt)
+
+    def check_frozen_inputs(self) -> None:
+        """A published round is never redrawn; a later change of its inputs becomes an issue."""
+        if not self.rounds:
+            return
+        first = self.rounds[0]
+        drawn = {s for m in first.matches for s in m.sides}
+        current = {e.id for e in self.entries}
+        merged_from = {f for r in self.rounds for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])
+                       for f in m.get("from", [])}
+        added = sorted(current - drawn - merged_from)
+        removed = sorted(drawn - current - {m.get("id") for r in self.rounds
+                                            for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])})
+        if added or removed:
+            parts = []
+            if added:
+                parts.append("新增 " + "、".join(added))
+            if removed:
+                parts.append("已不在报名中 " + "、".join(removed))
+            self.issues.add("DRAW_INPUT_CHANGED",
+                            f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后报名有变化（{'；'.join(parts)}），"
+                            "请组委会决定如何处理。")
+
+    # -- results ----------------------------------------------------------------------
+    def read_results(self, rnd: Round) -> None:
+        """Collect this round's filled rows from every result workbook for it, check
+        conflicts between sheets (RESULT_CONFLICT: the newest sheet wins), and let the
+        game turn them into results."""
+        from . import layout
+        from .games.base import ResultRow
+        from .ingest.registration import read_result_rows
+
+        columns = self.game.columns(self.ev.game_options)
+        labels = [c.label for c in columns]
+        detail = self.game.detail(self.ev.game_options)
+        matches = {(str(m.round), m.group, str(m.table)): m for m in rnd.matches if not m.bye}
+        chosen: dict[tuple, tuple[Received, ResultRow]] = {}
+        details: dict[tuple, list[dict[str, Any]]] = {}
+        books = [(rec, b) for rec, b in self.inputs.results
+                 if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
+                 and str(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)]
+        for rec, book in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
+            if str(book.meta.get(layout.META_DRAW_HASH, "")) != rnd.input_hash:
+                self.issues.add("TEMPLATE_MISMATCH",
+                                f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
+                                "（抽签摘要不符），请使用本轮下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET))
+                continue
+            rows, found = read_result_rows(book, rec.file_name, labels)
+            self.issues.extend(found)
+            for row in rows:
+                key = (_norm_int(row.values.get("轮次")), str(row.values.get("组别") or ""),
+                       _norm_int(row.values.get("桌号")))
+                m = matches.get(key)
+                if m is None:
+                    continue
+                rr = ResultRow(match=m, values={l: row.values.get(l) for l in labels + ["牌号"]}, cells=row.cells)
+                if rr.blank(labels):
+                    continue
+                rkey = (m.key, str(row.values.get("牌号") or ""))
+                prev = chosen.get(rkey)
+                if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
+                    self.issues.add("RESULT_CONFLICT",
+                                    f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》与"
+                                    f"《{rec.file_name}》填写的成绩不一致，已采用较晚收到的《{rec.file_name}》，请裁判核对。",
+                                    at=rr.at(labels[0]), severity=Severity.WARNING)
+                chosen[rkey] = (rec, rr)
+            if detail is not None:
+                from .ingest.registration import read_detail_rows
+                for key, drows in read_detail_rows(book, detail.name).items():
+                    m = matches.get(key)
+                    if m is not None:
+                        details[m.key] = drows
+        rows_in = [rr for _, rr in sorted(chosen.values(), key=lambda x: (x[1].match.table, str(x[1].values.get("牌号"))))]
+        results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, details or None)
+        self.issues.extend(found)
+        for r in results:
+            self.results[r.match.key] = r
+
+    # -- scoring ----------------------------------------------------------------------
+    def standings(self) -> list[StandingTable]:
+        """Standings per stage and group, in the order the stages were played."""
+        from .score.standings import compute_standings
+
+        tables: list[StandingTable] = []
+        seen: dict[tuple[str, str], list[Round]] = {}
+        names: dict[str, str] = {}
+        for r in self.rounds:
+            names.setdefault(r.stage, r.stage_name)
+            groups = sorted({m.group for m in r.matches})
+            for g in groups:
+                seen.setdefault((r.stage, g), []).append(dataclasses.replace(
+                    r, matches=tuple(m for m in r.matches if m.group == g)))
+        for (stage, group), rounds in seen.items():
+            ids = sorted({s for rr in rounds for m in rr.matches for s in m.sides})
+            rows = compute_standings(ids, rounds, self.results, self.chain, self.playoffs,
+                                     bye_points=self.points.get("bye", 0))
+            tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=names[stage], group=group,
+                                        rows=tuple(rows), chain=self.chain))
+        return tables
+
+    def placements(self):
+        if not self.rounds:
+            return []
+        return self.fmt.placements(self.draw_state())
+
+
+def _norm_int(v: Any) -> str:
+    if v is None:
+        return ""
+    s = str(v).strip()
+    try:
+        return str(int(float(s)))
+    except ValueError:
+        return s
+
+
+def _row_values(rr: Any, labels: list[str]) -> tuple:
+    return tuple(str(rr.values.get(l) or "").strip() for l in labels)
+
+
+def read_playoffs(inputs: Inputs, ev: EventSpec, issues: IssueLog) -> list[Playoff]:
+    """加赛 results from playoff sheets (layout.PLAYOFF_SHEET)."""
+    if not inputs.playoffs:
+        return []
+    from .ingest.registration import read_playoff_sheet
+    out: list[Playoff] = []
+    for rec, book in inputs.playoffs:
+        found, problems = read_playoff_sheet(book, rec.file_name, ev)
+        out.extend(found)
+        issues.extend(problems)
+    return out
+
+
+def read_absent(inputs: Inputs, ev: EventSpec, issues: IssueLog) -> frozenset[str]:
+    """Person keys checked in as absent (R2016-F2)."""
+    if not inputs.checkins:
+        return frozenset()
+    from .ingest.registration import read_checkin_sheet
+    out: set[str] = set()
+    for rec, book in inputs.checkins:
+        found, problems = read_checkin_sheet(book, rec.file_name, ev)
+        out |= set(found)
+        issues.extend(problems)
+    return frozenset(out)
+
+
+# =====================================================================================
+# registrations
+# =====================================================================================
+
+def current_registrations(inputs: Inputs, issues: IssueLog) -> tuple[list[tuple[Received, Any]], list[Submission]]:
+    """The newest valid registration of each branch; older ones are SUPERSEDED (kept, info).
+
+    A workbook whose branch could not be established (forged token, foreign template)
+    never supersedes anything."""
+    by_branch: dict[str, list[tuple[Received, Any]]] = {}
+    subs: list[Submission] = []
+    for rec, reg in inputs.registrations:
+        if reg is not None and getattr(reg, "branch", "") and getattr(reg, "valid", True):
+            by_branch.setdefault(reg.branch, []).append((rec, reg))
+        else:
+            subs.append(Submission(rec.sha256, rec.file_name, getattr(reg, "branch", "") or "", rec.received_at,
+                                   rec.sender, "rejected"))
+    current: list[tuple[Received, Any]] = []
+    for branch, items in sorted(by_branch.items()):
+        items.sort(key=lambda x: (x[0].received_at, x[0].sha256))
+        newest = items[-1]
+        current.append(newest)
+        for rec, reg in items[:-1]:
+            issues.add("SUPERSEDED", f"《{rec.file_name}》（{rec.received_at:%m-%d %H:%M} 收到）已被"
+                       f"《{newest[0].file_name}》（{newest[0].received_at:%m-%d %H:%M} 收到）取代，以后者为准；"
+                       "原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch)
+            subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded"))
+        subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
+                               newest[0].sender, "current"))
+    for rec in inputs.unreadable:
+        subs.append(Submission(rec.sha256, rec.file_name, rec.branch, rec.received_at, rec.sender, "unreadable"))
+    return current, subs
+
+
+def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: IssueLog) -> None:
+    """A mail whose sender is not the branch's registered address → warning (the token,
+    not the sender, decides the branch)."""
+    for rec, reg in current:
+        unit = t.spec.unit(reg.branch)
+        if not rec.sender or unit is None or not unit.emails:
+            continue
+        if rec.sender.lower() not in {e.lower() for e in unit.emails}:
+            issues.add("SENDER_UNKNOWN", f"《{rec.file_name}》由 {rec.sender} 发送，不是{unit.name}登记的邮箱"
+                       f"（{'、'.join(unit.emails)}）；已按表内令牌认定为{unit.name}的报名，回执只发往登记邮箱。",
+                       at=CellRef(rec.file_name), branch=reg.branch)
+
+
+# =====================================================================================
+# outputs
+# =====================================================================================
+
+ENTRY_COLUMNS = ["event", "branch", "team", "name", "staff_id", "entry_id", "gender", "pickup"]
+DRAW_COLUMNS = ["event", "stage", "round", "group", "table", "seat", "team", "bye", "branch", "entry_id",
+                "seed", "input_hash"]
+STANDING_COLUMNS = ["event", "stage", "group", "rank", "team", "branch", "players", "points", "tiebreaks",
+                    "playoff_required", "entry_id", "played", "wins", "draws", "losses", "score"]
+AWARD_COLUMNS = ["event", "group", "award", "rank", "team", "branch", "players", "prize"]
+
+
+def write_data(out: Path, state: LeagueState) -> list[Path]:
+    """The machine-readable CSVs of the contract (``data/``)."""
+    from .fsutil import write_csv
+
+    d = out / "data"
+    by_id = {e.id: e for ev in state.events.values() for e in ev.entries}
+    by_id.update({e.id: e for e in state.entries})
+    rows = [{"event": e.event, "branch": e.branch, "team": e.team, "name": p.shown, "staff_id": p.staff_id,
+             "entry_id": e.id, "gender": p.gender, "pickup": p.pickup}
+            for e in state.entries for p in e.players]
+    write_csv(d / "entries.csv", ENTRY_COLUMNS, rows)
+    write_csv(d / "issues.csv", ISSUE_COLUMNS, [i.row() for i in IssueLog(state.issues).sorted()])
+    draw_rows = []
+    for ev in state.events.values():
+        for r in ev.rounds:
+            for m in r.matches:
+                for seat, sid in enumerate(m.sides):
+                    e = by_id.get(sid)
+                    draw_rows.append({"event": ev.spec.id, "stage": r.stage, "round": r.round, "group": m.group,
+                                      "table": m.table, "seat": seat + 1, "team": e.team if e else sid,
+                                      "bye": int(m.bye), "branch": e.branch if e else "", "entry_id": sid,
+                                      "seed": r.seed, "input_hash": r.input_hash})
+    write_csv(d / "draw.csv", DRAW_COLUMNS, draw_rows)
+    st_rows = []
+    for ev in state.events.values():
+        for tb in ev.standings:
+            for row in tb.rows:
+                e = by_id.get(row.entry)
+                st_rows.append({"event": ev.spec.id, "stage": tb.stage, "group": tb.group, "rank": row.rank,
+                                "team": e.team if e else row.entry, "branch": e.branch if e else "",
+                                "players": e.player_names if e else "", "points": row.points,
+                                "tiebreaks": ";".join(f"{k}={v}" for k, v in row.tiebreaks.items()),
+                                "playoff_required": int(row.playoff_required), "entry_id": row.entry,
+                                "played": row.played, "wins": row.wins, "draws": row.draws,
+                                "losses": row.losses, "score": row.score})
+        for p in ev.placements:
+            e = by_id.get(p.entry)
+            st_rows.append({"event": ev.spec.id, "stage": "final", "group": p.group, "rank": p.rank,
+                            "team": e.team if e else p.entry, "branch": e.branch if e else "",
+                            "players": e.player_names if e else "", "points": "", "tiebreaks": p.tier,
+                            "playoff_required": int(p.tied), "entry_id": p.entry})
+    write_csv(d / "standings.csv", STANDING_COLUMNS, st_rows)
+    aw = [dataclasses.asdict(a) for a in state.awards + state.branch_awards]
+    write_csv(d / "awards.csv", AWARD_COLUMNS, aw)
+    return [d / n for n in ("entries.csv", "issues.csv", "draw.csv", "standings.csv", "awards.csv")]
+
+
+# =====================================================================================
+# the batch
+# =====================================================================================
+
+def run(opts: RunOptions) -> RunReport:
+    """Run the nightly batch on one tournament folder.  Raises SpecError (bad spec) and
+    RunLock.Busy (another run holds the tournament); everything about the inputs becomes
+    an issue row instead."""
+    t = load_tournament(opts.folder)
+    out = Path(opts.out_parent) / t.spec.id
+    say = opts.progress or (lambda msg: log.info(msg))
+    out.mkdir(parents=True, exist_ok=True)
+    with RunLock(out, wait=opts.wait), Ledger(out) as ledger:
+        return _run_locked(t, out, ledger, opts, say)
+
+
+def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None]) -> RunReport:
+    issues = IssueLog()
+    report = RunReport(out_dir=out)
+    if opts.imap_url:
+        from .mail.imap import fetch_into
+        say("收取邮件 …")
+        fetch_into(opts.imap_url, t.inbox, ledger)
+    say("收件 …")
+    report.received_new = intake(t, ledger, issues)
+    received = ledger.received()
+    report.received_total = len(received)
+    now = opts.now or dt.datetime.now(TZ)
+    fp = fingerprint(t, received, now, opts)
+    cached = load_last_run(out, fp)
+    if cached is not None:
+        cached.received_total = len(received)
+        return cached
+    mail_issues(t, ledger, issues)
+
+    say("读取工作簿 …")
+    inputs = read_inputs(t, ledger, issues)
+    current, submissions = current_registrations(inputs, issues)
+    sender_checks(t, current, issues)
+    report.registrations = len(inputs.registrations)
+
+    say("校验报名 …")
+    from .validate import validate_registrations
+    entries, found = validate_registrations(t, current, now=now)
+    issues.extend(found)
+    report.entries = len(entries)
+
+    say("抽签与计分 …")
+    events: dict[str, EventState] = {}
+    awards: list[AwardRow] = []
+    for ev in t.spec.events:
+        runner = EventRunner(t, ev, [e for e in entries if e.event == ev.id], ledger, inputs, issues, now)
+        runner.advance()
+        placements = runner.placements() if runner.rounds else []
+        es = EventState(spec=ev, format_title=runner.fmt.title, entries=runner.all_entries(),
+                        rounds=runner.rounds, results=runner.results, standings=runner.standings(),
+                        placements=placements, complete=runner.complete, waiting=runner.waiting)
+        es.session_of_round = schedule(t, ev, runner.rounds, [x for x in events.values()])
+        events[ev.id] = es
+        if runner.complete:
+            awards += event_awards(t, ev, es, issues)
+        for tb in es.standings:
+            for row in tb.rows:
+                if row.playoff_required:
+                    issues.add("PLAYOFF_REQUIRED", f"{ev.name} {tb.stage_name}{(' ' + tb.group + '组') if tb.group else ''}："
+                               f"{_label(es, row.entry)} 与他人同分且所有破同分规则仍无法区分，需要加赛；"
+                               "请将加赛结果填入加赛表后再运行。")
+                    break
+        report.events.append(f"{ev.name}：" + ("已完成" if runner.complete else (runner.waiting or "进行中")))
+        if runner.waiting and runner.rounds:
+            report.next_steps.append(f"{ev.name}：{runner.waiting}")
+    branch_awards = discretionary_awards(t, inputs, entries, issues)
+
+    newest = max((r.received_at for r in received), default=now)
+    state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
+                        issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards)
+    report.issues = state.issues
+    accepted = {s.branch for s in submissions if s.status == "current"}
+    report.accepted_branches = sorted(accepted)
+    report.rejected_files = [s.file for s in submissions if s.status in ("rejected", "unreadable")]
+
+    say("写出文件 …")
+    written = render_all(t, out, state, current, opts, say)
+    report.written = written
+    save_last_run(out, fp, report)
+    missing_branches = [u.name for u in t.spec.units if u.id not in accepted]
+    if missing_branches and len(missing_branches) < len(t.spec.units):
+        report.next_steps.append("尚未收到报名表：" + "、".join(missing_branches))
+    if any(i.severity == Severity.ERROR for i in state.issues):
+        report.next_steps.append("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。")
+    return report
+
+
+def _label(es: EventState, entry_id: str) -> str:
+    return next((e.team for e in es.entries if e.id == entry_id), entry_id)
+
+
+def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[EventState]) -> dict[int, str]:
+    """R2020-S1: rounds are placed into the tournament's sessions in order.  Round k of an
+    event goes to session k (a session may hold several events); rounds beyond the last
+    session share the last one."""
+    sessions = t.spec.sessions
+    if not sessions:
+        return {}
+    out = {}
+    for i, r in enumerate(rounds):
+        s = sessions[min(i, len(sessions) - 1)]
+        venue = s.venue or ev.venue or t.spec.venue
+        out[r.round] = s.label() + (f" {venue}" if venue else "")
+    return out
+
+
+def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog) -> list[AwardRow]:
+    from .score import AWARD_SCHEMES
+    from .score.awards import AwardContext
+
+    scheme = AWARD_SCHEMES.get(ev.awards.scheme)
+    rows, found = scheme(AwardContext(event=ev, placements=es.placements, entries=es.entries,
+                                      units={u.id: u.unit() for u in t.spec.units}))
+    issues.extend(found)
+    return rows
+
+
+def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], issues: IssueLog) -> list[AwardRow]:
+    """R2015-A1: awards entered by the organisers on the 评奖 sheet (风尚奖 … 组织奖)."""
+    if not inputs.awards:
+        return []
+    from .ingest.registration import read_awards_sheet
+    from .score.awards import discretionary
+
+    rows: list[AwardRow] = []
+    for rec, book in inputs.awards:
+        raw, problems = read_awards_sheet(book, rec.file_name, t)
+        issues.extend(problems)
+        got, found = discretionary(raw, entries, t.spec)
+        rows += got
+        issues.extend(found)
+    return rows
+
+
+def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple[Received, Any]],
+               opts: RunOptions, say: Callable[[str], None]) -> int:
+    """Write every output: data CSVs, returned workbooks, result sheets, documents, site."""
+    from .games import GAMES
+    from .xlsx.registration import write_returned_copy
+    from .xlsx.results import write_result_sheet
+
+    n = len(write_data(out, state))
+    # returned copies for every current registration (with its problems highlighted)
+    by_file: dict[str, list[Issue]] = {}
+    for i in state.issues:
+        by_file.setdefault(i.file, []).append(i)
+    subs = []
+    for s in state.submissions:
+        rec_path = out / "received" / s.sha256
+        stored = next(iter(sorted((out / "received").glob(s.sha256 + ".*"))), None)
+        returned = ""
+        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("current", "rejected", "superseded"):
+            name = f"{s.branch or 'unknown'}-{Path(s.file).stem}-{s.sha256[:8]}-返回.xlsx"
+            target = out / "returned" / name
+            if write_returned_copy(stored, by_file.get(s.file, []), target) is not None:
+                returned = f"returned/{name}"
+                n += 1
+        subs.append(dataclasses.replace(s, stored_path=str(stored or ""), returned_path=returned))
+    state.submissions = subs
+    # result workbooks for referees, one per event and round
+    for ev in state.events.values():
+        game = GAMES.get(ev.spec.game)
+        labels = {e.id: f"{e.team}（{_unit_short(t, e.branch)}）" if e.team != _unit_short(t, e.branch) else e.team
+                  for e in ev.entries}
+        for r in ev.rounds:
+            path = out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
+            if not path.exists():
+                write_result_sheet(path, tournament=t, event=ev.spec, rnd=r,
+                                   columns=game.columns(ev.spec.game_options), label_of=labels,
+                                   session_label=ev.session_of_round.get(r.round, ""),
+                                   detail=game.detail(ev.spec.game_options), seats=game.seats)
+                n += 1
+    say("生成文档 …")
+    from .render.docs import render_documents
+    from .render.site import render_site
+    n += len(render_documents(state, out, pdf=opts.pdf))
+    n += len(render_site(state, out))
+    return n
+
+
+def _unit_short(t: Tournament, unit_id: str) -> str:
+    u = t.spec.unit(unit_id)
+    return (u.short or u.name) if u else unit_id
+
+
+# =====================================================================================
+# the unchanged night: a fingerprint of everything a run depends on
+# =====================================================================================
+
+def _code_hash() -> str:
+    """Hash of the package's code and templates, so a new version re-renders everything."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256(__version__.encode())
+    for base in (root, root.parent / "templates"):
+        for p in sorted(base.rglob("*")):
+            if p.is_file() and p.suffix in (".py", ".html", ".css", ".j2"):
+                h.update(p.relative_to(base).as_posix().encode())
+                h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions) -> str:
+    """Everything the outputs depend on: code, spec, secret, every received file, which
+    deadlines have passed (the only use of "now" besides document dates) and options."""
+    spec_bytes = (t.folder / "tournament.yaml").read_bytes()
+    body = {
+        "code": _code_hash(),
+        "spec": hashlib.sha256(spec_bytes).hexdigest(),
+        "secret": hashlib.sha256(t.secret).hexdigest(),
+        "received": [(r.sha256, r.received_at.isoformat(), r.sender) for r in received],
+        "deadlines": [deadline_passed(ev, now) for ev in t.spec.events],
+        "now": opts.now.isoformat() if opts.now else "",
+        "pdf": opts.pdf,
+    }
+    return hashlib.sha256(_canon(body).encode()).hexdigest()
+
+
+LAST_RUN = ".lastrun.json"
+
+
+def save_last_run(out: Path, fp: str, report: RunReport) -> None:
+    from .fsutil import atomic_write_text
+    body = {"fingerprint": fp, "report": {
+        "received_new": 0, "registrations": report.registrations,
+        "accepted_branches": report.accepted_branches, "rejected_files": report.rejected_files,
+        "entries": report.entries, "events": report.events, "next_steps": report.next_steps,
+        "issues": [i.row() for i in report.issues]}}
+    atomic_write_text(out / LAST_RUN, _canon(body))
+
+
+def load_last_run(out: Path, fp: str) -> RunReport | None:
+    """The previous run's report when nothing it depends on changed and its outputs are
+    all still there; else None (run everything)."""
+    try:
+        body = json.loads((out / LAST_RUN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if body.get("fingerprint") != fp or not (out / "data" / "issues.csv").exists():
+        return None
+    r = body["report"]
+    issues = [Issue(code=i["code"], severity=Severity(i["severity"]), message=i["message"], branch=i["branch"],
+                    file=i["file"], sheet=i["sheet"], cell=i["cell"]) for i in r["issues"]]
+    return RunReport(out_dir=out, registrations=r["registrations"], accepted_branches=r["accepted_branches"],
+                     rejected_files=r["rejected_files"], entries=r["entries"], issues=issues,
+                     events=r["events"], next_steps=r["next_steps"], unchanged=True)

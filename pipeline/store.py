@@ -1,0 +1,230 @@
+"""The ledger: one SQLite file per tournament under ``output/<id>/``.
+
+It remembers what was received (by content hash, with received time, sender and
+source), every published round (frozen: never redrawn), and an audit trail.  Received
+bytes are stored under ``received/<sha256><ext>`` before they are recorded, and
+nothing is ever deleted.  Each logical step is one transaction, so a run killed at any
+point leaves a consistent ledger and the next run simply carries on.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import sqlite3
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from .fsutil import atomic_write_bytes
+from .model import Match, Round
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS received (
+    sha256      TEXT PRIMARY KEY,
+    ext         TEXT NOT NULL,
+    file_name   TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    sender      TEXT NOT NULL DEFAULT '',
+    source      TEXT NOT NULL DEFAULT '',
+    parent      TEXT NOT NULL DEFAULT '',
+    kind        TEXT NOT NULL DEFAULT '',
+    branch      TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    event        TEXT NOT NULL,
+    round        INTEGER NOT NULL,
+    stage        TEXT NOT NULL,
+    stage_name   TEXT NOT NULL,
+    seed         TEXT NOT NULL,
+    input_hash   TEXT NOT NULL,
+    published_at TEXT NOT NULL,
+    body         TEXT NOT NULL,
+    PRIMARY KEY (event, round)
+);
+CREATE TABLE IF NOT EXISTS audit (
+    id    INTEGER PRIMARY KEY AUTOINCREMENT,
+    at    TEXT NOT NULL,
+    what  TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT ''
+);
+"""
+
+
+@dataclass(frozen=True)
+class Received:
+    """One received file (a workbook or a mail) as recorded in the ledger."""
+
+    sha256: str
+    ext: str
+    file_name: str
+    received_at: dt.datetime
+    sender: str = ""
+    source: str = ""      # inbox-relative path it was found at
+    parent: str = ""      # sha256 of the mail it came in, for attachments
+    kind: str = ""
+    branch: str = ""
+
+    def stored(self, root: Path) -> Path:
+        return root / "received" / f"{self.sha256}{self.ext}"
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def round_to_json(r: Round) -> str:
+    body = asdict(r)
+    return json.dumps(body, ensure_ascii=False, sort_keys=True)
+
+
+def round_from_json(text: str) -> Round:
+    d = json.loads(text)
+    matches = tuple(Match(**{**m, "sides": tuple(m["sides"])}) for m in d.pop("matches"))
+    return Round(**{**d, "matches": matches, "notes": tuple(d.get("notes", ()))})
+
+
+class Ledger:
+    """The tournament's ledger.  Use as a context manager; every write method is its own
+    transaction."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / "received").mkdir(exist_ok=True)
+        self.path = self.root / "ledger.sqlite"
+        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=FULL")
+        self.conn.executescript(SCHEMA)
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- transactions -----------------------------------------------------------------
+    def _tx(self) -> "_Tx":
+        return _Tx(self.conn)
+
+    # -- received files ---------------------------------------------------------------
+    def store_blob(self, data: bytes, ext: str) -> tuple[str, Path]:
+        """Store bytes by content hash (before recording them); returns (sha, path)."""
+        h = sha256(data)
+        p = self.root / "received" / f"{h}{ext}"
+        if not p.exists():
+            atomic_write_bytes(p, data)
+        return h, p
+
+    def has(self, sha: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM received WHERE sha256=?", (sha,)).fetchone() is not None
+
+    def record(self, rec: Received) -> bool:
+        """Record a received file once; False when that content was already received."""
+        with self._tx():
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO received VALUES (?,?,?,?,?,?,?,?,?)",
+                (rec.sha256, rec.ext, rec.file_name, rec.received_at.isoformat(), rec.sender,
+                 rec.source, rec.parent, rec.kind, rec.branch))
+            return cur.rowcount == 1
+
+    def set_kind(self, sha: str, kind: str, branch: str = "") -> None:
+        with self._tx():
+            self.conn.execute("UPDATE received SET kind=?, branch=? WHERE sha256=?", (kind, branch, sha))
+
+    def received(self) -> list[Received]:
+        rows = self.conn.execute(
+            "SELECT sha256, ext, file_name, received_at, sender, source, parent, kind, branch "
+            "FROM received ORDER BY received_at, sha256").fetchall()
+        return [Received(r[0], r[1], r[2], dt.datetime.fromisoformat(r[3]), *r[4:]) for r in rows]
+
+    # -- rounds -----------------------------------------------------------------------
+    def rounds(self, event: str) -> list[Round]:
+        rows = self.conn.execute("SELECT body FROM rounds WHERE event=? ORDER BY round", (event,)).fetchall()
+        return [round_from_json(r[0]) for r in rows]
+
+    def publish(self, rnd: Round, at: dt.datetime) -> None:
+        """Freeze a round.  Publishing the same round number twice is a programming error."""
+        with self._tx():
+            self.conn.execute(
+                "INSERT INTO rounds VALUES (?,?,?,?,?,?,?,?)",
+                (rnd.event, rnd.round, rnd.stage, rnd.stage_name, rnd.seed, rnd.input_hash,
+                 at.isoformat(), round_to_json(rnd)))
+            self._audit(at, "publish", f"{rnd.event} round {rnd.round} seed {rnd.seed} inputs {rnd.input_hash}")
+
+    # -- audit ------------------------------------------------------------------------
+    def _audit(self, at: dt.datetime, what: str, detail: str = "") -> None:
+        self.conn.execute("INSERT INTO audit (at, what, detail) VALUES (?,?,?)", (at.isoformat(), what, detail))
+
+    def audit(self, at: dt.datetime, what: str, detail: str = "") -> None:
+        with self._tx():
+            self._audit(at, what, detail)
+
+    def audit_rows(self) -> list[tuple[str, str, str]]:
+        return self.conn.execute("SELECT at, what, detail FROM audit ORDER BY id").fetchall()
+
+
+class _Tx:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: Any, *rest: Any) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+class RunLock:
+    """One ``league run`` per tournament output folder at a time (``fcntl`` lock).
+
+    A second run waits up to ``wait`` seconds, then raises :class:`Busy`."""
+
+    class Busy(Exception):
+        pass
+
+    def __init__(self, root: Path, wait: float = 0.0) -> None:
+        self.path = Path(root) / ".lock"
+        self.wait = wait
+        self.fd: int | None = None
+
+    def __enter__(self) -> "RunLock":
+        import fcntl
+        import time
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.wait
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(self.fd)
+                    self.fd = None
+                    raise RunLock.Busy(str(self.path)) from None
+                time.sleep(0.2)
+
+    def __exit__(self, *exc: object) -> None:
+        import fcntl
+
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+
+def iter_inbox(inbox: Path) -> Iterator[Path]:
+    """Every file in the inbox (recursively), in a stable order, skipping hidden/temp files
+    (Excel's ``~$`` lock files, dot files)."""
+    if not inbox.is_dir():
+        return iter(())
+    files = sorted(p for p in inbox.rglob("*") if p.is_file()
+                   and not p.name.startswith((".", "~$")))
+    return iter(files)

@@ -1,0 +1,360 @@
+"""Award schemes (``AWARD_SCHEMES``), organisers' discretionary awards and the
+union-wide table per branch.
+
+A scheme turns an event's final :class:`~pipeline.draw.base.Placement` list into
+awards.csv rows (:class:`pipeline.state.AwardRow`).  Every scheme has the same call::
+
+    rows, issues = AWARD_SCHEMES.get(spec.awards.scheme).assign(spec.awards, placements, entries,
+                                                               event=spec.name)
+
+Prizes come from ``AwardSpec.prizes[award]`` (yuan; 0 when not listed).
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from .. import state as _state   # AwardRow; module import keeps the state ↔ score cycle safe
+from ..issues import Issue, issue
+from ..model import CellRef, Entry, Unit
+from . import AWARD_SCHEMES
+
+if TYPE_CHECKING:
+    from ..draw.base import Placement
+    from ..spec import AwardSpec
+    from ..state import AwardRow
+
+_CN = "零一二三四五六七八九十"
+
+
+def chinese_number(n: int) -> str:
+    """1 → 一, 12 → 十二, 23 → 二十三 (up to 99).
+
+    >>> chinese_number(12)
+    '十二'
+    """
+    if n <= 10:
+        return _CN[n]
+    tens, ones = divmod(n, 10)
+    return (_CN[tens] if tens > 1 else "") + "十" + (_CN[ones] if ones else "")
+
+
+def _row(event: str, group: str, award: str, rank: int, entry_id: str,
+         entries: Mapping[str, Entry], prizes: Mapping[str, int]) -> "AwardRow":
+    e = entries.get(entry_id)
+    return _state.AwardRow(event=event or (e.event if e else ""), group=group, award=award, rank=rank,
+                           team=e.team if e else entry_id, branch=e.branch if e else "",
+                           players=e.player_names if e else "", prize=int(prizes.get(award, 0)),
+                           entry=entry_id)
+
+
+def _label(entry_id: str, entries: Mapping[str, Entry]) -> str:
+    e = entries.get(entry_id)
+    return e.team if e else entry_id
+
+
+class AwardScheme:
+    """Base class of a registered award scheme."""
+
+    name = ""
+    title = ""
+
+    def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+        """(award, count) in order, best first."""
+        raise NotImplementedError
+
+    def check_options(self, options: Mapping[str, Any]) -> str | None:
+        """None when the options are usable, else a message naming the bad option."""
+        try:
+            self.places(options)
+        except (TypeError, ValueError, KeyError) as e:
+            return f"awards: {e}"
+        return None
+
+    def counts(self, awards: "AwardSpec", groups: int = 1) -> dict[str, int]:
+        """How many of each award the scheme gives (for budgets, R2011-B1)."""
+        out: dict[str, int] = {}
+        for award, n in self.places(awards.options):
+            out[award] = out.get(award, 0) + n
+        return out
+
+    def assign(self, awards: "AwardSpec", placements: Sequence["Placement"], entries: Iterable[Entry],
+               *, event: str = "") -> tuple[list["AwardRow"], list[Issue]]:
+        raise NotImplementedError
+
+
+def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placement"],
+                   by_id: Mapping[str, Entry], prizes: Mapping[str, int], event: str,
+                   group: str) -> tuple[list["AwardRow"], list[Issue], set[str]]:
+    """Walk placements best first, filling (award, count) slots in order."""
+    ordered = sorted(placements, key=lambda p: (p.rank, p.entry))
+    slots = [a for a, n in places for _ in range(n)]
+    rows, issues, given = [], [], set()
+    award_of: dict[str, str] = {}
+    for i, p in enumerate(ordered):
+        if i >= len(slots):
+            break
+        award_of[p.entry] = slots[i]
+        rows.append(_row(event, group, slots[i], p.rank, p.entry, by_id, prizes))
+        given.add(p.entry)
+    by_rank: dict[int, list["Placement"]] = {}
+    for p in ordered:
+        by_rank.setdefault(p.rank, []).append(p)
+    for rank, tied in sorted(by_rank.items()):
+        if len(tied) < 2 or not any(p.tied for p in tied):
+            continue
+        kinds = {award_of.get(p.entry, "") for p in tied}
+        if len(kinds) > 1:
+            who = "、".join(f"“{_label(p.entry, by_id)}”" for p in tied)
+            where = f"{event}{f' {group}组' if group else ''}"
+            issues.append(issue("PLAYOFF_REQUIRED",
+                                f"{where} 第{rank}名并列：{who} 跨越奖项分界（"
+                                f"{'/'.join(sorted(k or '无奖项' for k in kinds))}），名单为暂定；"
+                                f"请组织加赛，并在“加赛”表中按名次填写结果"))
+    return rows, issues, given
+
+
+class Ranked(AwardScheme):
+    """R2020-A1 / R2011-A1 / R2015-A1: awards by final place.
+
+    Options: ``places: [{award: 一等奖, count: 1}, {award: 二等奖, count: 2}, …]`` and
+    optional ``rest: 决赛参与奖`` (every other entry of the event).  Tied placements
+    (``tied=True``) that straddle an award boundary are still listed, in entry-id
+    order, with a ``PLAYOFF_REQUIRED`` issue.
+
+    >>> Ranked().places({"places": [{"award": "一等奖", "count": 1}]})
+    [('一等奖', 1)]
+    """
+
+    name = "ranked"
+    title = "按名次设奖"
+
+    def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+        raw = options.get("places")
+        if not isinstance(raw, list) or not raw:
+            raise ValueError("ranked needs places: [{award: 一等奖, count: 1}, …]")
+        out = []
+        for p in raw:
+            award, count = str(p["award"]), int(p.get("count", 1))
+            if count < 0:
+                raise ValueError(f"count of {award!r} must be ≥ 0")
+            out.append((award, count))
+        return out
+
+    def assign(self, awards: "AwardSpec", placements: Sequence["Placement"], entries: Iterable[Entry],
+               *, event: str = "") -> tuple[list["AwardRow"], list[Issue]]:
+        """Awards by place, then ``rest`` for everyone else."""
+        opts = awards.options
+        by_id = {e.id: e for e in entries}
+        rows, issues, given = _assign_ranked(self.places(opts), placements, by_id, awards.prizes, event, "")
+        rest = opts.get("rest")
+        if rest:
+            placed = {p.entry: p.rank for p in placements}
+            others = sorted((set(by_id) | set(placed)) - given, key=lambda e: (placed.get(e, 10**9), e))
+            rows += [_row(event, "", str(rest), placed.get(e, 0), e, by_id, awards.prizes) for e in others]
+        return rows, issues
+
+
+class TopN(Ranked):
+    """R2015-A1 top three (the spec's default scheme): one award per place,
+    ``count`` places (default 3), named by option ``awards`` or 第一名, 第二名 …"""
+
+    name = "top_n"
+    title = "前N名"
+
+    def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+        names = options.get("awards")
+        count = int(options.get("count", len(names) if names else 3))
+        names = list(names or [f"第{chinese_number(i)}名" for i in range(1, count + 1)])
+        if len(names) < count:
+            raise ValueError(f"top_n count {count} but only {len(names)} award names")
+        return [(str(n), 1) for n in names[:count]]
+
+
+class GroupTop(AwardScheme):
+    """R2016-A1: the top ``count`` (default 2) of each group (``Placement.group``),
+    named by option ``awards`` or 小组第一名, 小组第二名 …"""
+
+    name = "group_top"
+    title = "各组前N名"
+
+    def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+        names = options.get("awards")
+        count = int(options.get("count", len(names) if names else 2))
+        names = list(names or [f"小组第{chinese_number(i)}名" for i in range(1, count + 1)])
+        if len(names) < count:
+            raise ValueError(f"group_top count {count} but only {len(names)} award names")
+        return [(str(n), 1) for n in names[:count]]
+
+    def counts(self, awards: "AwardSpec", groups: int = 1) -> dict[str, int]:
+        return {a: n * groups for a, n in self.places(awards.options)}
+
+    def assign(self, awards: "AwardSpec", placements: Sequence["Placement"], entries: Iterable[Entry],
+               *, event: str = "") -> tuple[list["AwardRow"], list[Issue]]:
+        """Per group, awards by place within the group."""
+        by_id = {e.id: e for e in entries}
+        places = self.places(awards.options)
+        rows, issues = [], []
+        for group in sorted({p.group for p in placements}):
+            r, i, _ = _assign_ranked(places, [p for p in placements if p.group == group], by_id,
+                                     awards.prizes, event, group)
+            rows += r
+            issues += i
+        return rows, issues
+
+
+AWARD_SCHEMES.register("ranked", "名次奖", "按名次")(Ranked())
+AWARD_SCHEMES.register("top_n", "前N名", "前三名")(TopN())
+AWARD_SCHEMES.register("group_top", "小组前N名", "各组前N名")(GroupTop())
+
+
+# -- discretionary awards (R2015-A1) ----------------------------------------------------------
+
+def normalise_name(name: str) -> str:
+    """NFKC and no spaces of any kind (the seeds write "王  军")."""
+    return "".join(unicodedata.normalize("NFKC", name or "").split())
+
+
+@dataclass(frozen=True)
+class DiscretionaryRow:
+    """One line of the organisers' 评奖 sheet: award, event, name, staff id, branch."""
+
+    award: str
+    event: str = ""
+    name: str = ""
+    staff_id: str = ""
+    branch: str = ""          # unit id or name; required for the branch award (组织奖)
+    at: CellRef | None = None
+
+
+def _unit_lookup(units: Iterable[Unit]) -> dict[str, Unit]:
+    out: dict[str, Unit] = {}
+    for u in units:
+        for k in (u.id, u.name, u.short):
+            if k:
+                out[normalise_name(k)] = u
+    return out
+
+
+def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Entry], units: Iterable[Unit] = (),
+                         *, branch_award: str = "组织奖", prizes: Mapping[str, int] | None = None,
+                         event_names: Mapping[str, str] | None = None) -> tuple[list["AwardRow"], list[Issue]]:
+    """R2015-A1: organisers' awards (风尚奖, 潜力选手奖 …) for named players, and the
+    branch award (组织奖, ``team`` = branch name, no entry).
+
+    A player is found by staff id, else by normalised name (within the row's event and
+    branch when given).  ``event_names`` maps event id → name so either may be typed.
+    Returns the rows and issues for names that are blank, unknown or ambiguous.
+    """
+    prizes = prizes or {}
+    event_names = dict(event_names or {})
+    entries = list(entries)
+    units_by = _unit_lookup(units)
+    out: list["AwardRow"] = []
+    issues: list[Issue] = []
+
+    def event_id(text: str) -> str | None:
+        k = normalise_name(text)
+        if not k:
+            return None
+        for eid, nm in event_names.items():
+            if k in (normalise_name(eid), normalise_name(nm)):
+                return eid
+        return k
+
+    for r in rows:
+        award = normalise_name(r.award)
+        if not award:
+            issues.append(issue("MISSING_VALUE", "奖项为空：请填写奖项名称（如 风尚奖）", at=r.at))
+            continue
+        unit = units_by.get(normalise_name(r.branch)) if r.branch else None
+        if r.branch and unit is None:
+            issues.append(issue("UNKNOWN_BRANCH", f"单位“{r.branch}”不在本次比赛的单位名单中：请改为名单中的单位全称或简称",
+                                at=r.at))
+            continue
+        if award == normalise_name(branch_award):
+            if unit is None:
+                issues.append(issue("MISSING_VALUE", f"“{r.award}”按单位颁发：请在“单位”栏填写获奖单位", at=r.at))
+                continue
+            out.append(_state.AwardRow(event=r.event, group="", award=r.award.strip(), rank=0, team=unit.name,
+                                       branch=unit.id, players="", prize=int(prizes.get(r.award.strip(), 0))))
+            continue
+        name, sid = normalise_name(r.name), normalise_name(r.staff_id)
+        if not name and not sid:
+            issues.append(issue("MISSING_VALUE", f"“{r.award}”未填写获奖人：请填写姓名（最好同时填写工号）", at=r.at))
+            continue
+        eid = event_id(r.event)
+        found: list[tuple[Entry, str]] = []
+        for e in entries:
+            if eid and e.event != eid:
+                continue
+            if unit and e.branch != unit.id:
+                continue
+            for p in e.players:
+                if (sid and p.staff_id == sid) or (not sid and name and p.name == name):
+                    found.append((e, p.shown))
+        shown = r.name.strip() or r.staff_id.strip()
+        if not found:
+            issues.append(issue("BAD_VALUE", f"获奖人“{shown}”在{('“' + r.event + '”') if r.event else '各项目'}"
+                                             f"的参赛名单中找不到：请核对姓名、工号和项目", at=r.at))
+            continue
+        if len({e.id for e, _ in found}) > 1:
+            issues.append(issue("BAD_VALUE", f"获奖人“{shown}”对应多名参赛者：请填写工号或单位以区分", at=r.at))
+            continue
+        e, player = found[0]
+        out.append(_state.AwardRow(event=r.event or event_names.get(e.event, e.event), group="",
+                                   award=r.award.strip(), rank=0, team=e.team, branch=e.branch,
+                                   players=player, prize=int(prizes.get(r.award.strip(), 0)), entry=e.id))
+    return out, issues
+
+
+# -- union-wide table ----------------------------------------------------------------------------
+
+#: default points per award for the branch table; other awards count 0 points
+DEFAULT_AWARD_WEIGHTS: dict[str, int] = {"一等奖": 7, "二等奖": 5, "三等奖": 3,
+                                         "第一名": 7, "第二名": 5, "第三名": 3,
+                                         "小组第一名": 5, "小组第二名": 3}
+
+
+@dataclass(frozen=True)
+class BranchTotal:
+    """One branch's line of the union-wide awards table."""
+
+    branch: str
+    name: str
+    counts: dict[str, int] = field(default_factory=dict)   # award → number
+    prize: int = 0
+    points: int = 0
+    rank: int = 0
+
+
+def branch_totals(awards: Iterable["AwardRow"], units: Iterable[Unit],
+                  weights: Mapping[str, int] | None = None) -> list[BranchTotal]:
+    """Per branch: count of each award, prize money total and a points total
+    (Σ ``weights[award]``; default 一等奖 7, 二等奖 5, 三等奖 3, other awards 0).
+    Every unit is listed (zeros too); best first by points, then prize; shared ranks.
+
+    >>> from pipeline.model import Unit
+    >>> branch_totals([], [Unit("u1", "一分工会")])[0].points
+    0
+    """
+    weights = DEFAULT_AWARD_WEIGHTS if weights is None else weights
+    units = list(units)
+    counts: dict[str, dict[str, int]] = {u.id: {} for u in units}
+    prize = {u.id: 0 for u in units}
+    points = {u.id: 0 for u in units}
+    names = {u.id: u.name for u in units}
+    for a in awards:
+        if a.branch not in counts:
+            counts[a.branch], prize[a.branch], points[a.branch] = {}, 0, 0
+            names[a.branch] = a.branch
+        counts[a.branch][a.award] = counts[a.branch].get(a.award, 0) + 1
+        prize[a.branch] += a.prize
+        points[a.branch] += int(weights.get(a.award, 0))
+    order = sorted(counts, key=lambda b: (-points[b], -prize[b], b))
+    out: list[BranchTotal] = []
+    for i, b in enumerate(order):
+        rank = out[-1].rank if out and (points[b], prize[b]) == (out[-1].points, out[-1].prize) else i + 1
+        out.append(BranchTotal(b, names[b], dict(counts[b]), prize[b], points[b], rank))
+    return out

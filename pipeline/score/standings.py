@@ -1,0 +1,158 @@
+"""Standings: points, then the event's tiebreak chain (R2020-F4, R2011-F1, R2016-F3).
+
+Pure: takes entry ids, published rounds and their results; returns
+:class:`~pipeline.score.base.StandingRow` objects, best first.  The result never
+depends on the order of the inputs (entries still tied after the whole chain share a
+rank and are listed by entry id).
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping, Sequence
+
+from ..issues import Issue, issue
+from ..model import MatchResult, Outcome, Playoff, Round
+from . import TIEBREAKS
+from .base import StandingRow
+from .table import ScoreTable
+from .tiebreaks import Tiebreak, TiebreakContext
+
+
+def _split(group: list[str], values: Mapping[str, int]) -> list[list[str]]:
+    """Group entries by value, best (highest) first; members sorted by id."""
+    out: dict[int, list[str]] = {}
+    for e in group:
+        out.setdefault(values[e], []).append(e)
+    return [sorted(out[v]) for v in sorted(out, reverse=True)]
+
+
+class _Ranker:
+    def __init__(self, table: ScoreTable, chain: Sequence[Tiebreak], ctx: TiebreakContext) -> None:
+        self.table, self.chain, self.ctx = table, chain, ctx
+        self.shown: dict[str, dict[str, int]] = {}
+        self.unresolved_playoff: list[list[str]] = []
+
+    def refine(self, group: list[str], i: int) -> list[list[str]]:
+        """Order a tied group by chain[i:], returning classes still tied."""
+        if len(group) < 2 or i >= len(self.chain):
+            return [group]
+        tb = self.chain[i]
+        vals = tb.values(self.table, group, self.ctx)
+        if vals is None:            # a playoff that has not been played
+            if tb.is_playoff:
+                self.unresolved_playoff.append(group)
+            return self.refine(group, i + 1)
+        if tb.group_dependent:
+            for e, v in vals.items():
+                self.shown[e][tb.name] = v
+        parts = _split(group, vals)
+        out: list[list[str]] = []
+        for part in parts:
+            if tb.group_dependent and 1 < len(part) < len(group):
+                out.extend(self.refine(part, i))      # re-apply to the smaller tied group
+            else:
+                out.extend(self.refine(part, i + 1))
+        return out
+
+
+def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
+                      results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
+                      chain: Sequence[str] = (), playoffs: Sequence[Playoff] = (),
+                      playoff_places: int | None = None, *, bye_points: int = 0,
+                      draw_points: int | None = None) -> list[StandingRow]:
+    """Rank entries by points over ``rounds``, then by the tiebreak ``chain`` (names or
+    Chinese aliases from ``TIEBREAKS``).
+
+    - Points are Σ ``SideResult.points`` of the rounds' results; a bye
+      (``Match(bye=True)`` without a result) scores ``bye_points``.
+    - Ranks are shared by entries still tied after the whole chain (1, 2, 2, 4).
+    - ``playoff`` in the chain (R2011-F1, R2011-D2): a tie reaching it is settled by a
+      matching :class:`~pipeline.model.Playoff` (its order); without one the tied rows
+      get ``playoff_required=True`` — only when the tie touches the first
+      ``playoff_places`` places, if that is given.
+    - ``draw_points`` is the value of a draw for Buchholz's adjusted scores (default:
+      inferred from the results).
+
+    >>> compute_standings(["a", "b"], [], {})[0].rank
+    1
+    """
+    ids = sorted(set(entry_ids))
+    table = ScoreTable(rounds, results, bye_points=bye_points, draw_points=draw_points)
+    tbs: list[Tiebreak] = [TIEBREAKS.get(n) for n in chain]
+    ctx = TiebreakContext(playoffs=tuple(playoffs))
+    ranker = _Ranker(table, tbs, ctx)
+    for e in ids:
+        ranker.shown[e] = {tb.name: (0 if tb.group_dependent else tb.value(table, e)) for tb in tbs}
+
+    classes: list[list[str]] = []
+    for group in _split(ids, {e: table.points.get(e, 0) for e in ids}):
+        classes.extend(ranker.refine(group, 0))
+
+    flagged: set[str] = set()
+    position = 1
+    rank_of: dict[str, int] = {}
+    for cls in classes:
+        for e in cls:
+            rank_of[e] = position
+        position += len(cls)
+    for group in ranker.unresolved_playoff:
+        best = min(rank_of[e] for e in group)
+        still_tied = [e for e in group if sum(1 for f in group if rank_of[f] == rank_of[e]) > 1]
+        if still_tied and (playoff_places is None or best <= playoff_places):
+            flagged.update(still_tied)
+
+    rows: list[StandingRow] = []
+    for cls in classes:
+        for e in cls:
+            games = table.of(e)
+            rows.append(StandingRow(
+                entry=e, rank=rank_of[e], points=table.points.get(e, 0),
+                score=sum(g.score for g in games),
+                played=sum(1 for g in games if g.played),
+                wins=sum(1 for g in games if g.result and g.outcome in (Outcome.WIN, Outcome.FORFEIT_WIN)),
+                draws=sum(1 for g in games if g.result and g.outcome == Outcome.DRAW),
+                losses=sum(1 for g in games if g.result and g.outcome in
+                           (Outcome.LOSS, Outcome.FORFEIT_LOSS, Outcome.ABSENT)),
+                tiebreaks=dict(ranker.shown[e]),
+                playoff_required=e in flagged,
+            ))
+    return rows
+
+
+def playoff_issues(rows: Sequence[StandingRow], *, event: str = "", stage: str = "", group: str = "",
+                   names: Mapping[str, str] | None = None) -> list[Issue]:
+    """One ``PLAYOFF_REQUIRED`` issue per tied rank flagged in ``rows`` (R2011-F1).
+
+    ``names`` maps entry id → label shown to people (team / player names).
+    """
+    names = names or {}
+    by_rank: dict[int, list[str]] = {}
+    for r in rows:
+        if r.playoff_required:
+            by_rank.setdefault(r.rank, []).append(names.get(r.entry, r.entry))
+    where = "".join(p for p in (event, f" {stage}" if stage else "", f" {group}组" if group else ""))
+    out = []
+    for rank, who in sorted(by_rank.items()):
+        out.append(issue("PLAYOFF_REQUIRED",
+                         f"{where} 第{rank}名并列：{'、'.join(f'“{w}”' for w in who)} 积分及全部破同分规则均相同，"
+                         f"请组织加赛，并在“加赛”表中按名次填写加赛结果"))
+    return out
+
+
+RankFn = Callable[[Sequence[str], Sequence[Round]], list[StandingRow]]
+
+
+def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
+            playoffs: Sequence[Playoff] = (), bye_points: int = 0,
+            playoff_places: int | None = None, draw_points: int | None = None) -> RankFn:
+    """A :data:`pipeline.draw.base.RankFn` for formats: ``rank(entry_ids, rounds)``.
+
+    ``results`` and ``playoffs`` are read when the function is called, so a runner may
+    keep adding to the same dict / list.  Only the results of the given rounds count.
+
+    >>> rank_fn(["wins"], {})(["a"], [])[0].entry
+    'a'
+    """
+    def rank(entry_ids: Sequence[str], rounds: Sequence[Round]) -> list[StandingRow]:
+        return compute_standings(entry_ids, rounds, results, chain, playoffs, playoff_places,
+                                 bye_points=bye_points, draw_points=draw_points)
+    return rank

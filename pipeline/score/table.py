@@ -1,0 +1,147 @@
+"""The score table: every entry's games over a set of rounds, the raw material of
+standings and tiebreaks.
+
+Built once per standings computation from published rounds and their results; pure,
+no I/O.  Points are the event's integer match points (``SideResult.points``).
+
+Byes (R2020-F1, R2020-D1): a bye is a ``Match(bye=True)`` with one side and normally
+no :class:`~pipeline.model.MatchResult`; it scores ``bye_points`` (the event's
+``points["bye"]``).  When a result object *is* stored for a bye match, that result is
+used instead (never both), so a sheet can override the bye score.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from ..model import Match, MatchResult, Outcome, Round, SideResult
+
+#: outcomes of a *voluntary* unplayed round (FIDE C.07 (2023) Art. 14.3: the participant
+#: chose not to play: forfeit loss, absence).  A pairing-allocated bye and a forfeit win
+#: are unplayed but not voluntary.
+VOLUNTARY_UNPLAYED = frozenset({Outcome.FORFEIT_LOSS, Outcome.ABSENT})
+
+
+@dataclass(frozen=True)
+class Game:
+    """One entry's part in one match (or bye)."""
+
+    round: int
+    match: Match
+    side: int                        # index of the entry in match.sides
+    result: SideResult | None        # None only for a bye without a stored result
+    opponents: tuple[str, ...]       # the other sides (empty for a bye)
+    opponent_results: tuple[SideResult | None, ...] = ()
+    points: int = 0
+
+    @property
+    def outcome(self) -> Outcome:
+        return self.result.outcome if self.result else Outcome.BYE
+
+    @property
+    def played(self) -> bool:
+        """Played over the board (win/draw/loss against a real opponent)."""
+        return bool(self.opponents) and self.outcome.played
+
+    @property
+    def voluntary_unplayed(self) -> bool:
+        return self.outcome in VOLUNTARY_UNPLAYED
+
+    @property
+    def score(self) -> int:
+        return self.result.score if self.result else 0
+
+    @property
+    def moved_first(self) -> bool:
+        return self.side == self.match.first
+
+
+def _results_by_key(results: Mapping[tuple, MatchResult] | Iterable[MatchResult]) -> dict[tuple, MatchResult]:
+    if isinstance(results, Mapping):
+        return {r.match.key: r for r in results.values()}
+    return {r.match.key: r for r in results}
+
+
+class ScoreTable:
+    """Games and points of every entry met in ``rounds``.
+
+    >>> from pipeline.model import Match, Round
+    >>> r = Round("x", "rr", "循环赛", 1, (Match("x", "rr", 1, "", 1, ("a",), bye=True),))
+    >>> ScoreTable([r], {}, bye_points=2).points["a"]
+    2
+    """
+
+    def __init__(self, rounds: Sequence[Round],
+                 results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
+                 bye_points: int = 0, draw_points: int | None = None) -> None:
+        by_key = _results_by_key(results)
+        self.rounds: list[int] = sorted({r.round for r in rounds})
+        self.games: dict[str, list[Game]] = defaultdict(list)
+        for rnd in rounds:
+            for m in rnd.matches:
+                res = by_key.get(m.key)
+                if res is None and not m.bye:
+                    continue            # not yet played: contributes nothing
+                for i, sid in enumerate(m.sides):
+                    side_res = res.sides[i] if res is not None and i < len(res.sides) else None
+                    if res is None:     # bye without a stored result
+                        pts = bye_points
+                    else:
+                        pts = side_res.points if side_res else 0
+                    others = tuple(s for j, s in enumerate(m.sides) if j != i)
+                    other_res = tuple(res.sides[j] if res is not None and j < len(res.sides) else None
+                                      for j in range(len(m.sides)) if j != i)
+                    self.games[sid].append(Game(m.round, m, i, side_res, others, other_res, pts))
+        for gs in self.games.values():
+            gs.sort(key=lambda g: (g.round, g.match.stage, g.match.group, g.match.table))
+        self.points: dict[str, int] = defaultdict(int)
+        for sid, gs in self.games.items():
+            self.points[sid] = sum(g.points for g in gs)
+        self.draw_points = draw_points if draw_points is not None else self._infer_draw_points()
+        self.adjusted: dict[str, int] = defaultdict(int)
+        for sid, gs in self.games.items():
+            self.adjusted[sid] = self.points[sid] + sum(
+                self.draw_points - g.points for g in gs if g.voluntary_unplayed)
+
+    def _infer_draw_points(self) -> int:
+        """The point value of a draw: seen in a drawn game, else midway between a win
+        and a loss (integer division), else 1."""
+        wins, losses = [], []
+        for gs in self.games.values():
+            for g in gs:
+                if g.outcome == Outcome.DRAW:
+                    return g.points
+                if g.outcome == Outcome.WIN:
+                    wins.append(g.points)
+                elif g.outcome == Outcome.LOSS:
+                    losses.append(g.points)
+        if wins and losses:
+            return (min(wins) + min(losses)) // 2
+        return 1
+
+    def of(self, entry: str) -> list[Game]:
+        return self.games.get(entry, [])
+
+
+def result_weight(outcome: Outcome) -> int:
+    """A game's result on a 2/1/0 scale (win 2, draw 1, loss 0) whatever the point system:
+    the factor of Sonneborn–Berger (FIDE: 1, ½, 0 — scaled by 2 to stay integer)."""
+    if outcome.is_win:
+        return 2
+    if outcome == Outcome.DRAW:
+        return 1
+    return 0
+
+
+def pairwise_weight(mine: SideResult | None, theirs: SideResult | None) -> int:
+    """2/1/0 for one side against another at a multi-player table: better place wins,
+    else more points, else more score; equal → 1."""
+    if mine is None or theirs is None:
+        return 1
+    if mine.place is not None and theirs.place is not None and mine.place != theirs.place:
+        return 2 if mine.place < theirs.place else 0
+    for a, b in ((mine.points, theirs.points), (mine.score, theirs.score)):
+        if a != b:
+            return 2 if a > b else 0
+    return 1

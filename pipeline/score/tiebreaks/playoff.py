@@ -1,0 +1,31 @@
+"""加赛 playoff (R2011-F1, R2011-D2): a tie still unresolved is settled by a playoff
+result (:class:`pipeline.model.Playoff`, order best first) holding every tied entry;
+without one the standings flag ``playoff_required`` (issue ``PLAYOFF_REQUIRED``).
+The value is the number of playoff participants placed below the entry (best highest).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .. import TIEBREAKS
+from ..table import ScoreTable
+from .base import Tiebreak, TiebreakContext
+
+
+class PlayoffTiebreak(Tiebreak):
+    name = "playoff"
+    title = "加赛"
+    group_dependent = True
+    is_playoff = True
+
+    def values(self, table: ScoreTable, group: Sequence[str], ctx: TiebreakContext) -> dict[str, int] | None:
+        """Order from the latest playoff that holds the whole group, else None."""
+        tied = set(group)
+        for po in reversed(ctx.playoffs):      # a later sheet supersedes an earlier one
+            if tied <= set(po.order):
+                n = len(po.order)
+                return {e: n - po.order.index(e) for e in group}
+        return None
+
+
+TIEBREAKS.register("playoff", "加赛", "附加赛")(PlayoffTiebreak())

@@ -1,0 +1,104 @@
+"""Award schemes (R2020-A1, R2011-A1, R2016-A1, R2015-A1) and the branch table."""
+from __future__ import annotations
+
+from pipeline.draw.base import Placement
+from pipeline.model import CellRef, Unit
+from pipeline.score import AWARD_SCHEMES
+from pipeline.score.awards import DiscretionaryRow, branch_totals, discretionary_awards
+from pipeline.spec import AwardSpec
+
+from .helpers import entry
+
+R2020 = AwardSpec(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2},
+                                           {"award": "三等奖", "count": 3}],
+                  rest="决赛参与奖", prizes={"一等奖": 300, "二等奖": 200, "三等奖": 100})
+
+
+def test_R2020_A1_ranked_with_participation_award():
+    entries = [entry(f"e{i}", branch=f"u{i % 3}") for i in range(1, 9)]
+    placements = [Placement(1, "e1", "循环赛第1名"), Placement(2, "e2"), Placement(3, "e3"),
+                  Placement(4, "e4", "6进3负者"), Placement(4, "e5", "6进3负者"), Placement(4, "e6", "6进3负者")]
+    rows, issues = AWARD_SCHEMES.get("名次奖").assign(R2020, placements, entries, event="象棋")
+    got = [(r.entry, r.award, r.prize) for r in rows]
+    assert got[:6] == [("e1", "一等奖", 300), ("e2", "二等奖", 200), ("e3", "二等奖", 200),
+                       ("e4", "三等奖", 100), ("e5", "三等奖", 100), ("e6", "三等奖", 100)]
+    assert sorted(e for e, a, _ in got[6:]) == ["e7", "e8"] and {a for _, a, _ in got[6:]} == {"决赛参与奖"}
+    assert rows[0].event == "象棋" and rows[0].branch == "u1" and rows[0].team == "e1"
+    assert issues == []
+
+
+def test_R2020_A1_tie_on_award_boundary_is_listed_and_flagged():
+    entries = [entry(e) for e in "abcd"]
+    placements = [Placement(1, "a"), Placement(2, "b", tied=True), Placement(2, "c", tied=True), Placement(4, "d")]
+    spec = AwardSpec(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 1}])
+    rows, issues = AWARD_SCHEMES.get("ranked").assign(spec, placements, entries, event="跳棋")
+    assert [(r.entry, r.award, r.rank) for r in rows] == [("a", "一等奖", 1), ("b", "二等奖", 2)]
+    assert len(issues) == 1 and issues[0].code == "PLAYOFF_REQUIRED"
+    assert "“b”、“c”" in issues[0].message and "加赛" in issues[0].message
+
+
+def test_tie_inside_one_award_is_not_flagged():
+    placements = [Placement(1, "a"), Placement(2, "b", tied=True), Placement(2, "c", tied=True)]
+    spec = AwardSpec(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2}])
+    _, issues = AWARD_SCHEMES.get("ranked").assign(spec, placements, [entry(e) for e in "abc"])
+    assert issues == []
+
+
+def test_R2011_A1_top_three_prizes():
+    spec = AwardSpec(scheme="ranked", places=[{"award": "第一名", "count": 1}, {"award": "第二名", "count": 1},
+                                             {"award": "第三名", "count": 1}],
+                     prizes={"第一名": 300, "第二名": 200, "第三名": 100})
+    placements = [Placement(i, f"p{i}") for i in range(1, 6)]
+    rows, _ = AWARD_SCHEMES.get("ranked").assign(spec, placements, [entry(f"p{i}") for i in range(1, 6)])
+    assert [(r.award, r.prize) for r in rows] == [("第一名", 300), ("第二名", 200), ("第三名", 100)]
+
+
+def test_R2015_A1_default_top_n():
+    rows, _ = AWARD_SCHEMES.get(AwardSpec().scheme).assign(AwardSpec(), [Placement(i, f"p{i}") for i in range(1, 5)],
+                                                           [])
+    assert [r.award for r in rows] == ["第一名", "第二名", "第三名"]
+
+
+def test_R2016_A1_group_top_two():
+    placements = [Placement(r, f"{g}{r}", group=g) for g in "ABCD" for r in (1, 2, 3)]
+    spec = AwardSpec(scheme="group_top", prizes={"小组第一名": 100})
+    rows, issues = AWARD_SCHEMES.get("小组前N名").assign(spec, placements, [])
+    assert len(rows) == 8 and issues == []
+    assert [(r.group, r.entry, r.award, r.prize) for r in rows[:2]] == [("A", "A1", "小组第一名", 100),
+                                                                         ("A", "A2", "小组第二名", 0)]
+    assert AWARD_SCHEMES.get("group_top").counts(spec, groups=4) == {"小组第一名": 4, "小组第二名": 4}
+
+
+def test_R2015_A1_discretionary_awards_and_branch_award():
+    units = [Unit("u1", "第一分工会", short="一分"), Unit("u2", "第二分工会")]
+    entries = [entry("go-1", "u1", ("王军",), ("1001",), event="go"),
+               entry("go-2", "u2", ("李明",), event="go"),
+               entry("xq-1", "u2", ("李明",), event="xiangqi")]
+    rows_in = [DiscretionaryRow("風尚獎", "围棋", "王  军"),
+               DiscretionaryRow("潜力选手奖", "", "", "1001"),
+               DiscretionaryRow("优胜奖", "", "李明"),                 # ambiguous: two events
+               DiscretionaryRow("特别贡献奖", "象棋", "赵六", at=CellRef("awards.xlsx", "评奖", "C5")),
+               DiscretionaryRow("组织奖", "", "", "", "一分"),
+               DiscretionaryRow("组织奖", "", "", "", "第九分工会")]
+    rows, issues = discretionary_awards(rows_in, entries, units, event_names={"go": "围棋", "xiangqi": "象棋"},
+                                        prizes={"组织奖": 500})
+    assert [(r.award, r.entry, r.branch) for r in rows] == [("風尚獎", "go-1", "u1"), ("潜力选手奖", "go-1", "u1"),
+                                                            ("组织奖", "", "u1")]
+    assert rows[2].team == "第一分工会" and rows[2].prize == 500 and rows[0].players == "王军"
+    codes = [(i.code, i.cell) for i in issues]
+    assert codes == [("BAD_VALUE", ""), ("BAD_VALUE", "C5"), ("UNKNOWN_BRANCH", "")]
+    assert "“赵六”" in issues[1].message and "第九分工会" in issues[2].message
+
+
+def test_branch_totals_counts_prizes_points():
+    units = [Unit("u1", "一分"), Unit("u2", "二分"), Unit("u3", "三分")]
+    entries = [entry("a", "u1"), entry("b", "u2"), entry("c", "u2"), entry("d", "u1")]
+    placements = [Placement(1, "a"), Placement(2, "b"), Placement(3, "c"), Placement(4, "d")]
+    rows, _ = AWARD_SCHEMES.get("ranked").assign(R2020, placements, entries)
+    table = branch_totals(rows, units)
+    by = {t.branch: t for t in table}
+    assert by["u2"].points == 10 and by["u2"].prize == 400 and by["u2"].counts == {"二等奖": 2}
+    assert by["u1"].points == 7 + 3 and by["u1"].counts == {"一等奖": 1, "三等奖": 1}
+    assert [t.branch for t in table] == ["u1", "u2", "u3"] and [t.rank for t in table] == [1, 1, 3]
+    custom = branch_totals(rows, units, weights={"一等奖": 10})
+    assert custom[0].branch == "u1" and custom[0].points == 10

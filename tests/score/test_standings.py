@@ -1,0 +1,173 @@
+"""Standings: points, tiebreak chain, shared ranks, playoffs (R2011-F1), invariants."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from pipeline.model import Playoff
+from pipeline.score.standings import compute_standings, playoff_issues, rank_fn
+
+from .helpers import EVENT, bye, game, results_map, rounds_of
+
+P310 = {"win": 3, "draw": 1, "loss": 0, "forfeit_win": 3, "forfeit_loss": 0, "absent": 0}
+
+
+def _rr(pairs):
+    """Single round robin results: pairs of (a, b, res), one per round-table."""
+    return [game(i // 2 + 1, i % 2 + 1, a, b, r) for i, (a, b, r) in enumerate(pairs)]
+
+
+def _ranks(rows):
+    return [(r.entry, r.rank) for r in rows]
+
+
+def test_direct_encounter_separates_two_tied():
+    # a and b 4 points each; b beat a → b first under 直胜
+    res = _rr([("a", "b", "0-1"), ("c", "d", "1-0"), ("a", "c", "1-0"), ("b", "d", "0-1"),
+               ("a", "d", "1-0"), ("b", "c", "1-0")])
+    rows = compute_standings("abcd", rounds_of(res), results_map(res), ["直胜"])
+    assert _ranks(rows)[:2] == [("b", 1), ("a", 2)]
+    assert rows[0].tiebreaks == {"direct": 2}
+
+
+def test_direct_encounter_only_when_all_tied_have_met():
+    # Swiss-like: a, b, c on 2 points; a never met c → direct decides nothing, wins then tie
+    res = [game(1, 1, "a", "b", "1-0"), game(2, 1, "c", "d", "1-0"), game(2, 2, "b", "e", "1-0")]
+    rows = compute_standings("abcde", rounds_of(res), res, ["direct"])
+    top = [r for r in rows if r.points == 2]
+    assert {r.rank for r in top} == {1}
+    assert all(r.tiebreaks["direct"] == 0 for r in top)
+
+
+def test_direct_encounter_reapplied_to_smaller_group():
+    # a, b, c, d tied on 4; mini-table a 4, b 3, c 3, d 2; re-applied to {b, c}: b beat c
+    pairs = [("a", "b", "1-0"), ("c", "a", "1-0"), ("b", "c", "1-0"), ("b", "d", "="), ("c", "d", "="),
+             ("a", "d", "1-0"), ("a", "x1", "0-1"), ("b", "x2", "="), ("c", "x3", "="), ("d", "x4", "1-0")]
+    res = [game(i + 1, 1, a, b, r) for i, (a, b, r) in enumerate(pairs)]
+    rows = compute_standings(["a", "b", "c", "d", "x1", "x2", "x3", "x4"], rounds_of(res), res, ["direct"])
+    assert {r.points for r in rows if r.entry in "abcd"} == {4}
+    assert _ranks(rows)[:4] == [("a", 1), ("b", 2), ("c", 3), ("d", 4)]
+
+
+def test_direct_cycle_falls_through_to_next_tiebreak():
+    # a>b, b>c, c>a: mini-table all 2; next tiebreak game_points decides
+    res = [game(1, 1, "a", "b", "1-0", scores=(5, 0)), game(2, 1, "b", "c", "1-0", scores=(3, 0)),
+           game(3, 1, "c", "a", "1-0", scores=(1, 0))]
+    rows = compute_standings("abc", rounds_of(res), res, ["direct", "game_points"])
+    assert _ranks(rows) == [("a", 1), ("b", 2), ("c", 3)]
+
+
+def test_R2011_F1_group_tie_for_first_flags_playoff():
+    # 3/1/0; a and b both 4 points after drawing each other → extra game needed
+    res = [game(1, 1, "a", "b", "=", points=P310), game(2, 1, "a", "c", "1-0", points=P310),
+           game(3, 1, "b", "c", "1-0", points=P310)]
+    rows = compute_standings("abc", rounds_of(res), res, ["direct", "playoff"], playoff_places=1)
+    assert _ranks(rows) == [("a", 1), ("b", 1), ("c", 3)]
+    assert [r.playoff_required for r in rows] == [True, True, False]
+    issues = playoff_issues(rows, event="象棋", group="A", names={"a": "张三", "b": "李四"})
+    assert len(issues) == 1 and issues[0].code == "PLAYOFF_REQUIRED"
+    assert "“张三”、“李四”" in issues[0].message and "加赛" in issues[0].message
+
+
+def test_R2011_F1_playoff_result_resolves_tie():
+    res = [game(1, 1, "a", "b", "=", points=P310), game(2, 1, "a", "c", "1-0", points=P310),
+           game(3, 1, "b", "c", "1-0", points=P310)]
+    po = [Playoff(EVENT, "rr", "A", ("b", "a"))]
+    rows = compute_standings("abc", rounds_of(res), res, ["direct", "playoff"], po, playoff_places=1)
+    assert _ranks(rows) == [("b", 1), ("a", 2), ("c", 3)]
+    assert not any(r.playoff_required for r in rows)
+    assert rows[0].tiebreaks["playoff"] > rows[1].tiebreaks["playoff"]
+
+
+def test_playoff_not_flagged_outside_playoff_places():
+    # a 4, b 2, c and d 1 each: tie for 3rd
+    res = [game(1, 1, "a", "b", "1-0"), game(1, 2, "c", "d", "="), game(2, 1, "a", "c", "1-0"),
+           game(2, 2, "b", "d", "1-0")]
+    rows = compute_standings("abcd", rounds_of(res), res, ["playoff"], playoff_places=2)
+    assert _ranks(rows) == [("a", 1), ("b", 2), ("c", 3), ("d", 3)]
+    assert not any(r.playoff_required for r in rows)
+    rows = compute_standings("abcd", rounds_of(res), res, ["playoff"])
+    assert [r.playoff_required for r in rows] == [False, False, True, True]
+
+
+def test_no_playoff_in_chain_shares_rank_without_flag():
+    res = [game(1, 1, "a", "b", "=")]
+    rows = compute_standings("ab", rounds_of(res), res, ["wins"])
+    assert _ranks(rows) == [("a", 1), ("b", 1)] and not any(r.playoff_required for r in rows)
+
+
+def test_bye_points_and_counts():
+    res = [game(1, 1, "a", "b", "1-0"), game(2, 1, "b", "c", "+-")]
+    rows = compute_standings("abc", rounds_of(res, [bye(1, 2, "c"), bye(2, 2, "a")]), res, [], bye_points=2)
+    row = {r.entry: r for r in rows}
+    assert row["a"].points == 4 and row["a"].played == 1 and row["a"].wins == 1
+    assert row["b"].points == 2 and row["b"].wins == 1 and row["b"].losses == 1 and row["b"].played == 1
+    assert row["c"].points == 2 and row["c"].losses == 1 and row["c"].played == 0
+
+
+def test_rank_fn_reads_results_at_call_time():
+    results: dict = {}
+    r1 = game(1, 1, "a", "b", "0-1")
+    rank = rank_fn(["direct"], results)
+    rnds = rounds_of([r1])
+    assert rank(["a", "b"], rnds)[0].rank == 1 and rank(["a", "b"], rnds)[1].rank == 1
+    results[r1.match.key] = r1
+    assert rank(["a", "b"], rnds)[0].entry == "b"
+
+
+def test_unplayed_matches_ignored():
+    res = [game(1, 1, "a", "b", "1-0")]
+    rnds = rounds_of(res + [game(2, 1, "a", "b", "0-1")])   # round 2 published, no result yet
+    rows = compute_standings("ab", rnds, res, ["progressive"])
+    assert rows[0].entry == "a" and rows[0].points == 2 and rows[0].tiebreaks["progressive"] == 4
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+@st.composite
+def tournaments(draw):
+    n = draw(st.integers(2, 7))
+    ids = [f"e{i}" for i in range(n)]
+    n_rounds = draw(st.integers(1, 4))
+    results, byes = [], []
+    for rnd in range(1, n_rounds + 1):
+        order = draw(st.permutations(ids))
+        for t in range(0, len(order) - 1, 2):
+            res = draw(st.sampled_from(["1-0", "0-1", "=", "+-", "-+", "--"]))
+            results.append(game(rnd, t // 2 + 1, order[t], order[t + 1], res,
+                                scores=(draw(st.integers(0, 9)), draw(st.integers(0, 9)))))
+        if len(order) % 2:
+            byes.append(bye(rnd, 99, order[-1]))
+    chain = draw(st.lists(st.sampled_from(["direct", "wins", "buchholz", "buchholz_cut1", "sonneborn_berger",
+                                           "progressive", "black_wins", "game_points", "playoff"]),
+                          max_size=4, unique=True))
+    return ids, results, byes, chain
+
+
+@settings(max_examples=150, deadline=None)
+@given(tournaments(), st.randoms(use_true_random=False))
+def test_standings_do_not_depend_on_row_order(t, rnd: random.Random):
+    ids, results, byes, chain = t
+    base = compute_standings(ids, rounds_of(results, byes), results_map(results), chain, bye_points=2)
+    ids2, res2 = ids[:], results[:]
+    rnd.shuffle(ids2)
+    rnd.shuffle(res2)
+    rounds2 = rounds_of(res2, byes)
+    rnd.shuffle(rounds2)
+    again = compute_standings(ids2, rounds2, res2, chain, bye_points=2)
+    assert again == base
+
+
+@settings(max_examples=150, deadline=None)
+@given(tournaments())
+def test_points_conserved(t):
+    ids, results, byes, chain = t
+    rows = compute_standings(ids, rounds_of(results, byes), results, chain, bye_points=2)
+    assert sum(r.points for r in rows) == sum(s.points for r in results for s in r.sides) + 2 * len(byes)
+    assert sorted(r.entry for r in rows) == sorted(ids)
+    # ranks: best first, shared only among equal points, 1-based competition ranking
+    assert rows[0].rank == 1
+    for i, (a, b) in enumerate(zip(rows, rows[1:])):
+        assert a.points >= b.points
+        assert b.rank == a.rank or b.rank == i + 2

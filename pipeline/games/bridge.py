@@ -1,0 +1,142 @@
+"""桥牌 Bridge, pairs (R2015-Q2, R2015-F1): matchpoint scoring of duplicate boards.
+
+Rows are per table AND board: 牌号 and 南北得分 (the NS score, negative when EW scored).
+Side order: ``Match.sides[0]`` sits North–South (甲方), ``sides[1]`` East–West (乙方).
+Every table of a round plays the same boards (``Round.plan["boards"]`` when present,
+else the boards seen on the sheet).
+
+Matchpoints per board: 2 per other table beaten, 1 per tie (integers, ×2 of the
+classic 1/½); EW gets the complement 2 × (tables − 1) − NS.  A table gets its result
+only when every board of the round is scored at every table (matchpoints compare all
+tables).  points = score = the pair's matchpoints for the round; the outcome at the
+table is WIN/LOSS/DRAW by comparing the two pairs' matchpoints.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..issues import Issue
+from ..model import MatchResult, Round
+from . import GAMES
+from .base import DetailSheet, ResultColumn, ResultRow
+from .common import RowReader, merged_points, shown, to_int, two_sided, where
+
+BOARD = "牌号"
+NS_SCORE = "南北得分"
+MAX_SCORE = 7600   # 7NT redoubled, vulnerable, all overtricks stays below this
+SCORE_STEP = 10
+
+
+def matchpoints(ns_scores: Sequence[int]) -> list[int]:
+    """NS matchpoints of one board: 2 per other table beaten, 1 per tie.
+
+    >>> matchpoints([420, 420, -50, 170])
+    [5, 5, 0, 2]
+    """
+    return [sum(2 if s > t else 1 if s == t else 0 for j, t in enumerate(ns_scores) if j != i)
+            for i, s in enumerate(ns_scores)]
+
+
+def ew_matchpoints(ns_mp: Sequence[int]) -> list[int]:
+    """EW matchpoints: the complement of NS, 2 × (tables − 1) − NS.
+
+    >>> ew_matchpoints([5, 5, 0, 2])
+    [1, 1, 6, 4]
+    """
+    top = 2 * (len(ns_mp) - 1)
+    return [top - m for m in ns_mp]
+
+
+@dataclass
+class Bridge:
+    """桥牌 pairs, matchpointed per board."""
+
+    id: str = "bridge"
+    title: str = "桥牌"
+    seats: int = 2
+    default_points: dict[str, int] = field(default_factory=lambda: {
+        "win": 0, "draw": 0, "loss": 0, "bye": 0, "forfeit_win": 0, "forfeit_loss": 0})
+    default_tiebreaks: tuple[str, ...] = ("game_points", "direct", "playoff")
+
+    def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
+        """Total matchpoints first."""
+        return self.default_tiebreaks
+
+    def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
+        """牌号 (board number) and 南北得分 (NS score; negative when EW scored)."""
+        return [
+            ResultColumn(BOARD, "int", min=1, help="牌号（副号）"),
+            ResultColumn(NS_SCORE, "int", min=-MAX_SCORE, max=MAX_SCORE,
+                         help="南北方得分，东西方得分时填负数；10 的倍数"),
+        ]
+
+    def detail(self, options: dict[str, Any]) -> DetailSheet | None:
+        """No detail sheet: the rows are already per board."""
+        return None
+
+    def parse_round(self, rnd: Round, rows: Sequence[ResultRow], points: dict[str, int],
+                    options: dict[str, Any], details: dict[tuple, list[dict[str, Any]]] | None = None
+                    ) -> tuple[list[MatchResult], list[Issue]]:
+        """Matchpoint every board across the round's tables; a result per complete table."""
+        pts = merged_points(self.default_points, points)
+        issues: list[Issue] = []
+        planned = [b for b in (to_int(x) for x in rnd.plan.get("boards", []) or []) if b is not None]
+        scores: dict[tuple, dict[int, int]] = defaultdict(dict)   # match key → board → NS score
+        first_cell: dict[tuple, Any] = {}
+        matches = {m.key: m for m in rnd.matches if not m.bye}
+        for row in rows:
+            r = RowReader(row, issues)
+            if r.blank(NS_SCORE):
+                continue  # 牌号 may be pre-printed: no score yet = not yet played
+            if not r.require([BOARD]):
+                continue
+            board = r.integer(BOARD, 1)
+            ns = r.integer(NS_SCORE, -MAX_SCORE, MAX_SCORE, step=SCORE_STEP)
+            if board is None or ns is None:
+                continue
+            if planned and board not in planned:
+                r.bad(BOARD, f"牌号 \"{shown(row.values.get(BOARD))}\" 不是本轮的牌（本轮牌号："
+                             f"{'、'.join(map(str, planned))}）：请改正牌号")
+                continue
+            key = row.match.key
+            if board in scores[key]:
+                if scores[key][board] != ns:
+                    r.bad(BOARD, f"牌号 {board} 出现两次且得分不同（{scores[key][board]} 和 {ns}）：每桌每副牌只填一行，"
+                                 "请删除错误的一行")
+                continue
+            scores[key][board] = ns
+            first_cell.setdefault(key, row.at(NS_SCORE))
+            matches.setdefault(key, row.match)
+
+        boards = planned or sorted({b for s in scores.values() for b in s})
+        tables = list(matches)
+        # a table that started filling but misses boards: tell the referee which
+        for k in tables:
+            missing = [b for b in boards if b not in scores.get(k, {})]
+            if missing and scores.get(k):
+                r = RowReader(ResultRow(matches[k], {}, {NS_SCORE: first_cell[k]}), issues)
+                r.bad(NS_SCORE, f"缺少牌号 {'、'.join(map(str, missing))} 的南北得分：请补填，"
+                                "所有桌打完同一组牌后才能计算比赛分")
+        if not boards or any(b not in scores.get(k, {}) for k in tables for b in boards):
+            return [], issues
+
+        totals = {k: [0, 0] for k in tables}
+        for b in boards:
+            ns_mp = matchpoints([scores[k][b] for k in tables])
+            for k, m in zip(tables, ns_mp):
+                totals[k][0] += m
+                totals[k][1] += 2 * (len(tables) - 1) - m
+        results = []
+        for k in tables:
+            ns, ew = totals[k]
+            winner = None if ns == ew else (0 if ns > ew else 1)
+            results.append(two_sided(matches[k], winner, pts, match_points=(ns, ew), scores=(ns, ew),
+                                     reason=f"比赛分 {ns}:{ew}", source=first_cell.get(k),
+                                     detail={"boards": {b: scores[k][b] for b in boards}}))
+        return results, issues
+
+
+BRIDGE = Bridge()
+GAMES.register("bridge", "桥牌", "橋牌")(BRIDGE)

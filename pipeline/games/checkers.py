@@ -1,0 +1,100 @@
+"""跳棋 Chinese checkers: best of three (三局二胜, R2020-F2).
+
+Columns 甲方胜局 and 乙方胜局 (0..2).  The match winner has exactly 2 game wins; at most
+3 games are played, so the loser has 0 or 1.  2:2, 3 or more, or nobody at 2 is
+``RESULT_INVALID``.  score = games won; points from the event's win/loss points.
+A drawn game does not count (the game is replayed), so there is no draw.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..issues import Issue
+from ..model import MatchResult, Round
+from . import GAMES
+from .base import DetailSheet, ResultColumn, ResultRow
+from .common import (RowReader, forfeit, forfeit_column, merged_points, read_forfeit, row_blank,
+                     two_sided)
+from .headtohead import ROUND_ROBIN_TIEBREAKS
+
+A_WINS = "甲方胜局"
+B_WINS = "乙方胜局"
+GAMES_TO_WIN = 2
+
+
+def best_of_three_problem(a: int, b: int) -> str:
+    """Why ``a``:``b`` game wins is not a finished best of three (R2020-F2), else "".
+
+    >>> best_of_three_problem(2, 1), bool(best_of_three_problem(2, 2)), bool(best_of_three_problem(1, 1))
+    ('', True, True)
+    """
+    if a + b > 3:
+        return f"共 {a + b} 局（{a}:{b}）：三局二胜最多赛 3 局，先胜 2 局者获胜，请改正胜局数"
+    if (a == GAMES_TO_WIN) == (b == GAMES_TO_WIN):
+        return f"比分 {a}:{b} 未分出胜负：三局二胜，胜方胜局应为 2，负方为 0 或 1，请改正胜局数"
+    return ""
+
+
+@dataclass
+class Checkers:
+    """Chinese checkers, best of three (R2020-F2)."""
+
+    id: str = "checkers"
+    title: str = "跳棋"
+    seats: int = 2
+    default_points: dict[str, int] = field(default_factory=lambda: {
+        "win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2, "forfeit_loss": 0})
+    default_tiebreaks: tuple[str, ...] = ROUND_ROBIN_TIEBREAKS
+
+    def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
+        """Round-robin chain (the R2020-F1 final pool), whatever the format."""
+        return self.default_tiebreaks
+
+    def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
+        """甲方胜局, 乙方胜局 (0..2) and the optional 弃权."""
+        return [
+            ResultColumn(A_WINS, "int", min=0, max=2, help="甲方赢的局数（0–2）"),
+            ResultColumn(B_WINS, "int", min=0, max=2, help="乙方赢的局数（0–2）"),
+            forfeit_column(),
+        ]
+
+    def detail(self, options: dict[str, Any]) -> DetailSheet | None:
+        """No detail sheet."""
+        return None
+
+    def parse_round(self, rnd: Round, rows: Sequence[ResultRow], points: dict[str, int],
+                    options: dict[str, Any], details: dict[tuple, list[dict[str, Any]]] | None = None
+                    ) -> tuple[list[MatchResult], list[Issue]]:
+        """One result per filled row; score = games won (forfeit win counts 2)."""
+        pts = merged_points(self.default_points, points)
+        results: list[MatchResult] = []
+        issues: list[Issue] = []
+        for row in rows:
+            if row_blank(row, self.columns(options)):
+                continue
+            r = RowReader(row, issues)
+            who = read_forfeit(r)
+            if not r.ok:
+                continue
+            if who is not None:
+                results.append(forfeit(row.match, who, pts, win_score=GAMES_TO_WIN, source=row.at(A_WINS)))
+                continue
+            if not r.require([A_WINS, B_WINS]):
+                continue
+            a = r.integer(A_WINS, 0, 3)
+            b = r.integer(B_WINS, 0, 3)
+            if a is None or b is None:
+                continue
+            problem = best_of_three_problem(a, b)
+            if problem:
+                r.bad(A_WINS, problem)
+                continue
+            winner = 0 if a == GAMES_TO_WIN else 1
+            results.append(two_sided(row.match, winner, pts, scores=(a, b), reason=f"{a}:{b}",
+                                     source=row.at(A_WINS)))
+        return results, issues
+
+
+CHECKERS = Checkers()
+GAMES.register("checkers", "跳棋", "中国跳棋")(CHECKERS)

@@ -1,0 +1,325 @@
+"""Helpers shared by the game modules: reading result cells, building results.
+
+Everything here is pure: values come in as plain cell values, problems go out as
+``RESULT_INVALID`` issues located at the cell (``row.at(label)``).  A row whose result
+cells are all blank is "not yet played"; a row filled in part names every missing cell.
+
+Cell values are normalised before they are compared with a dropdown choice: NFKC
+(full-width digits and letters), spaces removed, Traditional characters read as
+Simplified (T2015 prints its sheets in 繁體: ``甲方勝`` is ``甲方胜``).
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ..issues import Issue, issue
+from ..model import CellRef, Match, MatchResult, Outcome, SideResult
+from .base import ResultColumn, ResultRow
+
+#: the two sides of a head-to-head table as printed on the sheet (Match.sides order)
+SIDE_NAMES = ("甲方", "乙方")
+SEAT_NAMES = ("甲", "乙", "丙")
+
+#: forfeit choices of head-to-head games (index of the side that forfeits; 2 = both)
+FORFEIT_CHOICES = ("甲方弃权", "乙方弃权", "双方弃权")
+FORFEIT_LABEL = "弃权"
+
+#: level names of the upgrade games (Shengji, Shuangkou, Guandan): index = level value
+LEVEL_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+               11: "J", 12: "Q", 13: "K", 14: "A", 15: "过A"}
+LEVEL_A = 14
+PAST_A = 15
+LEVEL_HELP = "填 2–10、J、Q、K 或 A"
+
+
+# -- cell values --------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _t2s() -> Callable[[str], str]:
+    try:
+        import opencc
+        return opencc.OpenCC("t2s").convert
+    except Exception:  # pragma: no cover - opencc is a dependency; keep reading if absent
+        return lambda s: s
+
+
+@lru_cache(maxsize=4096)
+def _norm_text(s: str) -> str:
+    s = "".join(unicodedata.normalize("NFKC", s).split())
+    return _t2s()(s) if s and not s.isascii() else s
+
+
+def is_blank(value: Any) -> bool:
+    """True for an empty cell (None, "" or only spaces).  ``is_blank("  ") is True``."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def norm(value: Any) -> str:
+    """A cell value as comparable text: ``norm(" 甲方勝 ") == "甲方胜"``; ``norm(3.0) == "3"``."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "是" if value else "否"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return _norm_text(str(value))
+
+
+def shown(value: Any) -> str:
+    """A cell value as quoted in a message (as typed, trimmed)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def to_int(value: Any) -> int | None:
+    """An integer cell (``3``, ``3.0``, ``"3"``, ``"－20"``) or None when it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    s = norm(value).replace("−", "-").replace("－", "-").replace("—", "-")
+    if s.startswith("+"):
+        s = s[1:]
+    try:
+        return int(s)
+    except ValueError:
+        try:
+            f = float(s)
+        except ValueError:
+            return None
+        return int(f) if f.is_integer() else None
+
+
+def parse_level(value: Any, allow_past_a: bool = False) -> int | None:
+    """A level 2..A as an int 2..14 (J=11, Q=12, K=13, A=14); text or number.
+
+    >>> parse_level("Q"), parse_level(10), parse_level("１０"), parse_level("a")
+    (12, 10, 10, 14)
+    >>> parse_level("过A", allow_past_a=True), parse_level(11), parse_level("1")
+    (15, None, None)
+
+    Numbers above 10 are refused: a referee writes J/Q/K/A, and 11–14 are more likely typos.
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        n = to_int(value)
+        return n if n is not None and 2 <= n <= 10 else None
+    s = norm(value).upper()
+    if s in ("J", "Q", "K", "A"):
+        return {"J": 11, "Q": 12, "K": 13, "A": 14}[s]
+    if allow_past_a and s in ("过A", "A+", "已过A"):
+        return PAST_A
+    if s.isdigit() and 2 <= int(s) <= 10 and not s.startswith("0"):
+        return int(s)
+    return None
+
+
+def level_name(level: int) -> str:
+    """``level_name(12) == "Q"``; 15 is ``"过A"``."""
+    return LEVEL_NAMES.get(level, str(level))
+
+
+# -- reading one row ----------------------------------------------------------------------
+def where(match: Match) -> str:
+    """``第2轮 A组 第3桌`` — how a message names a table."""
+    group = f" {match.group}组" if match.group and not match.group.endswith("组") else (
+        f" {match.group}" if match.group else "")
+    return f"第{match.round}轮{group} 第{match.table}桌"
+
+
+class RowReader:
+    """Reads the result cells of one row, collecting ``RESULT_INVALID`` issues.
+
+    ``ok`` turns False at the first bad cell; the game then returns no result for the row.
+    """
+
+    def __init__(self, row: ResultRow, issues: list[Issue]) -> None:
+        self.row = row
+        self.issues = issues
+        self.ok = True
+
+    def raw(self, label: str) -> Any:
+        """The cell value as read (None when the column is absent)."""
+        return self.row.values.get(label)
+
+    def blank(self, label: str) -> bool:
+        """True when the cell is empty."""
+        return is_blank(self.raw(label))
+
+    def at(self, label: str) -> CellRef:
+        """Where the cell is, for issues."""
+        return self.row.at(label)
+
+    def bad(self, label: str, message: str, code: str = "RESULT_INVALID") -> None:
+        """Record a problem at ``label``'s cell; ``message`` follows the table name."""
+        self.ok = False
+        self.issues.append(issue(code, f"{where(self.row.match)}：{message}", at=self.at(label)))
+
+    def require(self, labels: Iterable[str]) -> bool:
+        """True when every label is filled; otherwise one issue per missing cell."""
+        missing = [l for l in labels if self.blank(l)]
+        for l in missing:
+            self.bad(l, f"“{l}”未填写：这一行已填了部分成绩，请补填“{l}”，或把整行清空（表示未赛）")
+        return not missing
+
+    def choice(self, label: str, choices: Sequence[str], *, aliases: Mapping[str, str] | None = None,
+               blank_as: str | None = None) -> str | None:
+        """The chosen value (normalised), or None with an issue when it is not a choice."""
+        if self.blank(label):
+            if blank_as is not None:
+                return blank_as
+            self.require([label])
+            return None
+        v = norm(self.raw(label))
+        if aliases and v in aliases:
+            v = aliases[v]
+        if v in choices:
+            return v
+        self.bad(label, f"“{label}”填的是 \"{shown(self.raw(label))}\"，不是可选值：请从下拉列表中选择"
+                        f"（{'、'.join(choices)}）")
+        return None
+
+    def integer(self, label: str, lo: int | None = None, hi: int | None = None, *,
+                step: int = 1, blank_as: int | None = None, hint: str = "") -> int | None:
+        """An integer in lo..hi (multiple of ``step``), or None with an issue."""
+        if self.blank(label):
+            if blank_as is not None:
+                return blank_as
+            self.require([label])
+            return None
+        n = to_int(self.raw(label))
+        rng = (f"{lo}–{hi}" if lo is not None and hi is not None else
+               f"不小于 {lo}" if lo is not None else f"不大于 {hi}" if hi is not None else "")
+        if n is None:
+            self.bad(label, f"“{label}”填的是 \"{shown(self.raw(label))}\"，不是整数：请填写整数"
+                            + (f"（{rng}）" if rng else "") + hint)
+            return None
+        if (lo is not None and n < lo) or (hi is not None and n > hi):
+            self.bad(label, f"“{label}”填的是 \"{shown(self.raw(label))}\"，超出范围：请填写 {rng} 之间的整数{hint}")
+            return None
+        if step > 1 and n % step:
+            self.bad(label, f"“{label}”填的是 \"{shown(self.raw(label))}\"，应为 {step} 的倍数：请改正{hint}")
+            return None
+        return n
+
+    def level(self, label: str, allow_past_a: bool = False) -> int | None:
+        """A level cell (2..A; 过A when allowed), or None with an issue."""
+        if self.blank(label):
+            self.require([label])
+            return None
+        n = parse_level(self.raw(label), allow_past_a)
+        if n is None:
+            extra = "（已过A填“过A”）" if allow_past_a else ""
+            self.bad(label, f"“{label}”填的是 \"{shown(self.raw(label))}\"，不是有效级数：请{LEVEL_HELP}{extra}")
+        return n
+
+
+# -- building results ---------------------------------------------------------------------
+def merged_points(default: Mapping[str, int], points: Mapping[str, int] | None) -> dict[str, int]:
+    """The event's point system over the game's defaults (the runner merges too; harmless)."""
+    return {**default, **(points or {})}
+
+
+def two_sided(match: Match, winner: int | None, points: Mapping[str, int], *,
+              scores: tuple[int, int] | None = None, match_points: tuple[int, int] | None = None,
+              reason: str = "", source: CellRef | None = None,
+              detail: dict[str, Any] | None = None) -> MatchResult:
+    """A played head-to-head result: ``winner`` is 0 or 1 (Match.sides order) or None for a draw.
+
+    Match points come from ``points`` (win/draw/loss) unless ``match_points`` is given.
+    """
+    if winner is None:
+        outcomes = (Outcome.DRAW, Outcome.DRAW)
+        mp = match_points or (points["draw"], points["draw"])
+    else:
+        outcomes = tuple(Outcome.WIN if i == winner else Outcome.LOSS for i in (0, 1))
+        mp = match_points or tuple(points["win"] if i == winner else points["loss"] for i in (0, 1))
+    sc = scores or mp
+    sides = tuple(SideResult(outcome=o, points=p, score=s) for o, p, s in zip(outcomes, mp, sc))
+    return MatchResult(match=match, sides=sides, reason=reason, source=source, detail=detail or {})
+
+
+def forfeit(match: Match, who: int, points: Mapping[str, int], *, win_score: int = 0,
+            source: CellRef | None = None, reason: str = "弃权") -> MatchResult:
+    """A head-to-head forfeit: ``who`` = 0/1 is the side that forfeits, 2 = both (ABSENT).
+
+    The other side gets ``forfeit_win`` points and ``win_score`` game points.
+    """
+    if who == 2:
+        loss = points.get("absent", points["forfeit_loss"])
+        sides = (SideResult(Outcome.ABSENT, loss, 0), SideResult(Outcome.ABSENT, loss, 0))
+    else:
+        sides = tuple(
+            SideResult(Outcome.FORFEIT_LOSS, points["forfeit_loss"], 0) if i == who else
+            SideResult(Outcome.FORFEIT_WIN, points["forfeit_win"], win_score)
+            for i in (0, 1))
+    return MatchResult(match=match, sides=sides, reason=reason, source=source)
+
+
+def forfeit_column(help: str = "") -> ResultColumn:
+    """The optional 弃权 dropdown of head-to-head games whose result is not one choice."""
+    return ResultColumn(FORFEIT_LABEL, "choice", FORFEIT_CHOICES, required=False,
+                        help=help or "一方或双方未到场 / 迟到超过 15 分钟时选择；选了它，其他成绩栏留空")
+
+
+def read_forfeit(r: RowReader) -> int | None:
+    """Index of the forfeiting side from the 弃权 column (2 = both), None when blank or bad."""
+    if r.blank(FORFEIT_LABEL):
+        return None
+    v = r.choice(FORFEIT_LABEL, FORFEIT_CHOICES, aliases={"甲弃权": "甲方弃权", "乙弃权": "乙方弃权"})
+    return None if v is None else FORFEIT_CHOICES.index(v)
+
+
+def required_labels(columns: Sequence[ResultColumn]) -> list[str]:
+    """Labels of the required columns."""
+    return [c.label for c in columns if c.required]
+
+
+def row_blank(row: ResultRow, columns: Sequence[ResultColumn]) -> bool:
+    """A row with every result column blank: not yet played."""
+    return all(is_blank(row.values.get(c.label)) for c in columns)
+
+
+@dataclass(frozen=True)
+class DetailRow:
+    """One detail-sheet row with its cell locations (rows may come as dicts or ResultRows)."""
+
+    values: dict[str, Any]
+    cells: dict[str, CellRef]
+
+    def at(self, label: str) -> CellRef:
+        """Where the cell is (blank CellRef when unknown)."""
+        return self.cells.get(label, CellRef())
+
+
+def detail_rows(items: Iterable[Any]) -> list[DetailRow]:
+    """Accept plain dicts (cells under an optional ``"_cells"`` key) or ResultRow-like objects."""
+    out: list[DetailRow] = []
+    for it in items:
+        if hasattr(it, "values") and not isinstance(it, Mapping):
+            out.append(DetailRow(dict(it.values), dict(getattr(it, "cells", {}) or {})))
+        else:
+            d = dict(it)
+            cells = d.pop("_cells", {}) or {}
+            out.append(DetailRow(d, dict(cells)))
+    return out
+
+
+class DetailReader(RowReader):
+    """A RowReader over a detail-sheet row (issues name the table and the hand number)."""
+
+    def __init__(self, row: DetailRow, match: Match, issues: list[Issue], hand_label: str) -> None:
+        self.row = row  # type: ignore[assignment]
+        self.match = match
+        self.issues = issues
+        self.ok = True
+        self.hand = shown(row.values.get(hand_label, "")) or "?"
+
+    def bad(self, label: str, message: str, code: str = "RESULT_INVALID") -> None:
+        """Record a problem at the detail cell, naming the table and the hand."""
+        self.ok = False
+        self.issues.append(issue(code, f"{where(self.match)} 明细第 {self.hand} 局：{message}", at=self.at(label)))

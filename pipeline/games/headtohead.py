@@ -1,0 +1,123 @@
+"""One-game head-to-head board games (Xiangqi, Go): a result dropdown and a reason dropdown.
+
+The result choice holds the forfeits too (甲方弃权 / 乙方弃权 / 双方弃权), so one cell says
+what happened; the reason must fit the result (a draw cannot be 将死).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ..issues import Issue
+from ..model import MatchResult, Round
+from .base import DetailSheet, ResultColumn, ResultRow
+from .common import FORFEIT_CHOICES, RowReader, forfeit, merged_points, row_blank, two_sided
+
+RESULT_LABEL = "结果"
+REASON_LABEL = "原因"
+RESULTS = ("甲胜", "乙胜", "和棋") + FORFEIT_CHOICES
+RESULT_ALIASES = {"甲方胜": "甲胜", "乙方胜": "乙胜", "和": "和棋", "平": "和棋", "平局": "和棋",
+                  "甲弃权": "甲方弃权", "乙弃权": "乙方弃权"}
+FORFEIT_REASON = "弃权"
+
+#: Swiss chain (R2015-F1 default format) and round-robin chain (R2011-F1), from the digest
+SWISS_TIEBREAKS = ("buchholz", "progressive", "wins", "black_wins", "direct")
+ROUND_ROBIN_TIEBREAKS = ("direct", "wins", "sonneborn_berger", "playoff")
+
+
+def game_points(outcome_index: int | None) -> tuple[int, int]:
+    """Game points ×2 (integers): a win 2, a draw 1 each. ``game_points(0) == (2, 0)``."""
+    if outcome_index is None:
+        return (1, 1)
+    return (2, 0) if outcome_index == 0 else (0, 2)
+
+
+@dataclass
+class HeadToHeadGame:
+    """A one-game board game whose referee picks a result and a reason (R2011-F3)."""
+
+    id: str
+    title: str
+    win_reasons: tuple[str, ...]
+    draw_reasons: tuple[str, ...]
+    first_note: str = ""
+    seats: int = 2
+    default_points: dict[str, int] = field(default_factory=lambda: {
+        "win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2, "forfeit_loss": 0})
+    default_tiebreaks: tuple[str, ...] = SWISS_TIEBREAKS
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Every reason choice, in dropdown order (弃权 once)."""
+        out: list[str] = []
+        for r in (*self.win_reasons, *self.draw_reasons, FORFEIT_REASON):
+            if r not in out:
+                out.append(r)
+        return tuple(out)
+
+    def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
+        """Default chain by format: Swiss → Buchholz first; round robin/groups → direct first."""
+        return SWISS_TIEBREAKS if format_name in ("swiss", "瑞士制") else ROUND_ROBIN_TIEBREAKS
+
+    def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
+        """结果 (required) and 原因 (optional, must fit the result)."""
+        return [
+            ResultColumn(RESULT_LABEL, "choice", RESULTS, help="甲胜 / 乙胜 / 和棋；未到场选弃权"),
+            ResultColumn(REASON_LABEL, "choice", self.reasons, required=False,
+                         help="胜负或和棋的原因，须与结果相符"),
+        ]
+
+    def detail(self, options: dict[str, Any]) -> DetailSheet | None:
+        """No detail sheet."""
+        return None
+
+    def parse_round(self, rnd: Round, rows: Sequence[ResultRow], points: dict[str, int],
+                    options: dict[str, Any], details: dict[tuple, list[dict[str, Any]]] | None = None
+                    ) -> tuple[list[MatchResult], list[Issue]]:
+        """One result per filled row (R2011-F3): win 2/draw 1/loss 0 game points (score)."""
+        pts = merged_points(self.default_points, points)
+        cols = self.columns(options)
+        results: list[MatchResult] = []
+        issues: list[Issue] = []
+        for row in rows:
+            if row_blank(row, cols):
+                continue
+            r = RowReader(row, issues)
+            if not r.require([RESULT_LABEL]):
+                continue
+            res = r.choice(RESULT_LABEL, RESULTS, aliases=RESULT_ALIASES)
+            reason = r.choice(REASON_LABEL, self.reasons, blank_as="")
+            if not r.ok or res is None or reason is None:
+                continue
+            problem = self.reason_problem(res, reason)
+            if problem:
+                r.bad(REASON_LABEL, problem)
+                continue
+            src = row.at(RESULT_LABEL)
+            if res in FORFEIT_CHOICES:
+                who = FORFEIT_CHOICES.index(res)
+                results.append(forfeit(row.match, who, pts, win_score=2, source=src))
+                continue
+            winner = {"甲胜": 0, "乙胜": 1, "和棋": None}[res]
+            results.append(two_sided(row.match, winner, pts, scores=game_points(winner), reason=reason,
+                                     source=src, detail={"first": row.match.first}))
+        return results, issues
+
+    def reason_problem(self, result: str, reason: str) -> str:
+        """Chinese sentence when ``reason`` does not fit ``result`` (R2011-F3), else ""."""
+        if not reason:
+            return ""
+        if result in FORFEIT_CHOICES:
+            ok, kind = reason == FORFEIT_REASON, "弃权"
+        elif result == "和棋":
+            ok, kind = reason in self.draw_reasons, "和棋"
+        else:
+            ok, kind = reason in self.win_reasons, "胜负"
+        if ok:
+            return ""
+        if reason == FORFEIT_REASON:
+            return (f"结果为“{result}”而原因填 \"{reason}\"：弃权请在“结果”中选择“甲方弃权”、“乙方弃权”或"
+                    "“双方弃权”")
+        allowed = "、".join(self.draw_reasons if kind == "和棋" else
+                           self.win_reasons if kind == "胜负" else (FORFEIT_REASON,))
+        return f"原因 \"{reason}\" 与结果“{result}”不符：{kind}的原因只能是 {allowed}，请改正原因或结果"

@@ -1,0 +1,294 @@
+"""双升 Shuangsheng (two-deck Tractor, fixed pairs): R2020-F3 match scoring and the
+R2020-C1…C4 hand-by-hand rules of the optional detail sheet (明细).
+
+Match (R2020-F3): 30 minutes; at time the side with the higher level wins 3:1; equal
+levels → the dealer side (庄家) at time wins 2:1.  A side that has passed A is written
+“过A” and ranks above A.
+
+Detail sheet: one row per hand.  Levels are replayed from 2:2 and compared with the
+entered 甲方级数/乙方级数; a difference is ``TOTAL_MISMATCH`` at the entered cell.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Sequence
+
+from ..issues import Issue, issue
+from ..model import MatchResult, Round
+from . import GAMES
+from .base import DetailSheet, ResultColumn, ResultRow
+from .common import (is_blank, LEVEL_NAMES, PAST_A, DetailReader, RowReader, detail_rows, forfeit, forfeit_column,
+                     level_name, merged_points, read_forfeit, row_blank, two_sided, where)
+from .headtohead import ROUND_ROBIN_TIEBREAKS
+
+A_LEVEL = "甲方级数"
+B_LEVEL = "乙方级数"
+DEALER = "庄家"
+SIDES = ("甲", "乙")
+SIDE_ALIASES = {"甲方": "甲", "乙方": "乙"}
+
+# detail sheet (明细)
+DETAIL_SHEET = "明细"
+D_HAND = "局号"
+D_DEALER = "庄家方"
+D_POINTS = "捡分方得分"
+D_BOTTOM_KIND = "扣底牌型"
+D_PAIRS = "拖拉机对数"
+D_BOTTOM = "底牌分"
+D_WRONG = "多牌少牌方"
+BOTTOM_KINDS = ("无", "单张", "对子", "拖拉机")
+BottomKind = Literal["无", "单张", "对子", "拖拉机"]
+
+#: the two decks hold 200 card points (5/10/K); the bottom holds at most all of them
+MAX_CARD_POINTS = 200
+
+
+# -- pure rules ---------------------------------------------------------------------------
+def level_change(defender_points: int) -> tuple[Literal["dealer", "defenders"], int]:
+    """R2020-C1: who goes up, and by how many levels, from the defenders' total P.
+
+    P = 0 → dealer +3; 5–35 → dealer +2; 40–75 → dealer +1; 80–115 → defenders take over,
+    +0; then +1 per 40 from 120 (“大于120” read as ≥ 120), capped at +6 (≥ 320).
+
+    >>> level_change(0), level_change(40), level_change(80), level_change(155), level_change(400)
+    (('dealer', 3), ('dealer', 1), ('defenders', 0), ('defenders', 1), ('defenders', 6))
+    """
+    p = defender_points
+    if p < 0 or p % 5:
+        raise ValueError(f"defenders' points must be a non-negative multiple of 5, got {p}")
+    if p == 0:
+        return "dealer", 3
+    if p < 40:
+        return "dealer", 2
+    if p < 80:
+        return "dealer", 1
+    return "defenders", min(6, (p - 80) // 40)
+
+
+def bottom_multiplier(kind: str, pairs: int = 0) -> int:
+    """R2020-C2: bottom multiplier of the last trick: single ×2, pair ×4, tractor ×4×pairs.
+
+    A throw (甩牌) counts by its largest component only: pass that component's kind.
+
+    >>> bottom_multiplier("单张"), bottom_multiplier("对子"), bottom_multiplier("拖拉机", 3)
+    (2, 4, 12)
+    """
+    if kind == "无":
+        return 0
+    if kind == "单张":
+        return 2
+    if kind == "对子":
+        return 4
+    if kind == "拖拉机":
+        if pairs < 2:
+            raise ValueError("a tractor has at least 2 pairs")
+        return 4 * pairs
+    raise ValueError(f"unknown bottom kind {kind!r}")
+
+
+def bottom_bonus(bottom_points: int, kind: str, pairs: int = 0) -> int:
+    """R2020-C2: the defenders' bonus for winning the last trick (0 when they did not).
+
+    >>> bottom_bonus(25, "对子")
+    100
+    """
+    return bottom_points * bottom_multiplier(kind, pairs)
+
+
+def next_dealer(dealer_seat: int, dealer_side_went_up: bool) -> int:
+    """R2020-C3: next dealer seat (seats 0–3 counter-clockwise; partners are 2 apart).
+
+    Dealer side went up → the dealer's partner deals; defenders took over or went up →
+    the dealer's 下家 (next seat counter-clockwise) deals.
+
+    >>> next_dealer(0, True), next_dealer(0, False), next_dealer(3, False)
+    (2, 1, 0)
+    """
+    return (dealer_seat + (2 if dealer_side_went_up else 1)) % 4
+
+
+def wrong_count_penalty(offending_side: int) -> tuple[int, int]:
+    """R2020-C4: a side holding too many or too few cards → the other side +1 level.
+
+    Returns (side that goes up, levels).  ``wrong_count_penalty(0) == (1, 1)``.
+    """
+    return 1 - offending_side, 1
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand of the detail sheet.  Sides are 0 = 甲, 1 = 乙."""
+
+    dealer: int
+    defender_points: int = 0
+    bottom_kind: str = "无"
+    tractor_pairs: int = 0
+    bottom_points: int = 0
+    wrong_count: int | None = None   # side holding too many / too few cards
+
+
+def play_hand(levels: tuple[int, int], hand: Hand) -> tuple[tuple[int, int], int]:
+    """Levels after one hand and the dealer side of the next (R2020-C1…C4).
+
+    A wrong card count replaces the hand's result (R2020-C4: the other side goes up one;
+    the dealer side stays if it was the side going up, else the other side takes over).
+    Levels never go beyond 过A (15).
+
+    >>> play_hand((2, 2), Hand(dealer=0, defender_points=55, bottom_kind="对子", bottom_points=25))
+    ((2, 3), 1)
+    """
+    lv = list(levels)
+    if hand.wrong_count is not None:
+        side, n = wrong_count_penalty(hand.wrong_count)
+        lv[side] = min(PAST_A, lv[side] + n)
+        return (lv[0], lv[1]), side
+    total = hand.defender_points + bottom_bonus(hand.bottom_points, hand.bottom_kind, hand.tractor_pairs)
+    who, n = level_change(total)
+    side = hand.dealer if who == "dealer" else 1 - hand.dealer
+    lv[side] = min(PAST_A, lv[side] + n)
+    return (lv[0], lv[1]), side
+
+
+def replay(hands: Sequence[Hand]) -> tuple[int, int]:
+    """Levels after every hand, both sides starting at 2 (R2020-C1…C4)."""
+    levels = (2, 2)
+    for h in hands:
+        levels, _ = play_hand(levels, h)
+    return levels
+
+
+def match_points(a_level: int, b_level: int, dealer: int, points: dict[str, int]) -> tuple[int, int]:
+    """R2020-F3: higher level 3:1 (win/loss); equal levels → dealer side 2:1 (win_equal/loss_equal).
+
+    >>> match_points(12, 8, 1, {"win": 3, "loss": 1, "win_equal": 2, "loss_equal": 1})
+    (3, 1)
+    >>> match_points(9, 9, 1, {"win": 3, "loss": 1, "win_equal": 2, "loss_equal": 1})
+    (1, 2)
+    """
+    if a_level != b_level:
+        w, l = points["win"], points["loss"]
+        return (w, l) if a_level > b_level else (l, w)
+    w, l = points["win_equal"], points["loss_equal"]
+    return (w, l) if dealer == 0 else (l, w)
+
+
+# -- the game -----------------------------------------------------------------------------
+@dataclass
+class Shuangsheng:
+    """双升 (R2020-F3): levels at time and the dealer side decide the match."""
+
+    id: str = "shuangsheng"
+    title: str = "双升"
+    seats: int = 2
+    default_points: dict[str, int] = field(default_factory=lambda: {
+        "win": 3, "loss": 1, "draw": 2, "win_equal": 2, "loss_equal": 1,
+        "bye": 3, "forfeit_win": 3, "forfeit_loss": 0})
+    default_tiebreaks: tuple[str, ...] = ROUND_ROBIN_TIEBREAKS
+
+    def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
+        """Round-robin chain (the R2020-F1 final pool)."""
+        return self.default_tiebreaks
+
+    def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
+        """甲方级数, 乙方级数 (2..A, 过A), 庄家 (甲/乙) and the optional 弃权."""
+        levels = tuple(LEVEL_NAMES[n] for n in range(2, 16))
+        return [
+            ResultColumn(A_LEVEL, "choice", levels, help="时间到时甲方打到的级数（2–10、J、Q、K、A，已过A填“过A”）"),
+            ResultColumn(B_LEVEL, "choice", levels, help="时间到时乙方打到的级数"),
+            ResultColumn(DEALER, "choice", SIDES, help="时间到时的庄家方（甲/乙）"),
+            forfeit_column(),
+        ]
+
+    def detail(self, options: dict[str, Any]) -> DetailSheet | None:
+        """The optional hand-by-hand sheet 明细 (R2020-C1…C4)."""
+        return DetailSheet(DETAIL_SHEET, (
+            ResultColumn(D_HAND, "int", min=1, help="第几局"),
+            ResultColumn(D_DEALER, "choice", SIDES, help="本局庄家所在方"),
+            ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS, help="捡分方出牌所得分（5 的倍数，不含扣底）"),
+            ResultColumn(D_BOTTOM_KIND, "choice", BOTTOM_KINDS, required=False,
+                         help="捡分方最后一轮大时的牌型；甩牌按其中最大的牌型；庄家方最后一轮大选“无”"),
+            ResultColumn(D_PAIRS, "int", min=2, max=12, required=False, help="拖拉机扣底时的对数"),
+            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_CARD_POINTS, required=False, help="底牌中的分"),
+            ResultColumn(D_WRONG, "choice", ("无", "甲", "乙"), required=False, help="多牌或少牌的一方"),
+        ))
+
+    def parse_round(self, rnd: Round, rows: Sequence[ResultRow], points: dict[str, int],
+                    options: dict[str, Any], details: dict[tuple, list[dict[str, Any]]] | None = None
+                    ) -> tuple[list[MatchResult], list[Issue]]:
+        """R2020-F3 results; with a detail sheet, levels are checked against the replay."""
+        pts = merged_points(self.default_points, points)
+        results: list[MatchResult] = []
+        issues: list[Issue] = []
+        for row in rows:
+            if row_blank(row, self.columns(options)):
+                continue
+            r = RowReader(row, issues)
+            who = read_forfeit(r)
+            if not r.ok:
+                continue
+            if who is not None:
+                results.append(forfeit(row.match, who, pts, win_score=pts["forfeit_win"], source=row.at(A_LEVEL)))
+                continue
+            if not r.require([A_LEVEL, B_LEVEL, DEALER]):
+                continue
+            a = r.level(A_LEVEL, allow_past_a=True)
+            b = r.level(B_LEVEL, allow_past_a=True)
+            dealer = r.choice(DEALER, SIDES, aliases=SIDE_ALIASES)
+            if a is None or b is None or dealer is None:
+                continue
+            d = SIDES.index(dealer)
+            hands = (details or {}).get(row.match.key)
+            if hands:
+                replayed = self._replay_details(row, hands, issues)
+                if replayed is None:
+                    continue
+                mismatch = False
+                for label, entered, computed in ((A_LEVEL, a, replayed[0]), (B_LEVEL, b, replayed[1])):
+                    if entered != computed:
+                        mismatch = True
+                        issues.append(issue("TOTAL_MISMATCH", (
+                            f"{where(row.match)}：“{label}”填的是 \"{level_name(entered)}\"，按明细逐局计算应为 "
+                            f"\"{level_name(computed)}\"：请核对明细或改正级数"), at=row.at(label)))
+                if mismatch:
+                    continue
+            mp = match_points(a, b, d, pts)
+            winner = 0 if mp[0] > mp[1] else 1
+            reason = (f"级数 {level_name(a)}:{level_name(b)}" if a != b else
+                      f"同级 {level_name(a)}，{dealer}方坐庄")
+            results.append(two_sided(row.match, winner, pts, match_points=mp, scores=mp, reason=reason,
+                                     source=row.at(A_LEVEL), detail={"levels": (a, b), "dealer": d}))
+        return results, issues
+
+    def _replay_details(self, row: ResultRow, items: list[dict[str, Any]], issues: list[Issue]
+                        ) -> tuple[int, int] | None:
+        """Replay the 明细 rows of one table; None (with issues) when a row is bad."""
+        hands: list[Hand] = []
+        ok = True
+        for drow in detail_rows(items):
+            if all(is_blank(drow.values.get(k)) for k in (D_DEALER, D_POINTS, D_BOTTOM_KIND, D_PAIRS, D_BOTTOM, D_WRONG)):  # 局号 is pre-numbered
+                continue
+            r = DetailReader(drow, row.match, issues, D_HAND)
+            dealer = r.choice(D_DEALER, SIDES, aliases=SIDE_ALIASES)
+            wrong = r.choice(D_WRONG, ("无", "甲", "乙"), aliases=SIDE_ALIASES, blank_as="无")
+            if wrong not in (None, "无"):
+                if dealer is None:
+                    ok = False
+                    continue
+                hands.append(Hand(dealer=SIDES.index(dealer), wrong_count=SIDES.index(wrong)))
+                continue
+            p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5)
+            kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
+            pairs = bottom = 0
+            if kind not in (None, "无"):
+                bottom = r.integer(D_BOTTOM, 0, MAX_CARD_POINTS, step=5, blank_as=0) or 0
+                if kind == "拖拉机":
+                    pairs = r.integer(D_PAIRS, 2, 12) or 0
+            if not r.ok or dealer is None or p is None or kind is None:
+                ok = False
+                continue
+            hands.append(Hand(SIDES.index(dealer), p, kind, pairs, bottom))
+        return replay(hands) if ok else None
+
+
+SHUANGSHENG = Shuangsheng()
+GAMES.register("shuangsheng", "双升", "雙升", "升级", "shengji", "拖拉机")(SHUANGSHENG)

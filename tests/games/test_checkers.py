@@ -1,0 +1,37 @@
+"""Checkers best of three (R2020-F2)."""
+import pytest
+
+from pipeline.games import GAMES
+from pipeline.model import Outcome
+
+
+@pytest.mark.parametrize("a,b,winner", [(2, 0, 0), (2, 1, 0), (0, 2, 1), (1, 2, 1)])
+def test_R2020_F2_best_of_three(sheet, a, b, winner):
+    s = sheet(GAMES.get("跳棋"))
+    (res,), issues = s.parse({"甲方胜局": a, "乙方胜局": b})
+    assert issues == []
+    assert res.sides[winner].outcome == Outcome.WIN
+    assert [x.score for x in res.sides] == [a, b]
+    assert res.sides[winner].points == 2 and res.sides[1 - winner].points == 0
+
+
+@pytest.mark.parametrize("a,b", [(2, 2), (3, 1), (1, 1), (0, 0), (3, 0)])
+def test_R2020_F2_invalid_counts(sheet, a, b):
+    s = sheet(GAMES.get("checkers"))
+    results, (i,) = s.parse({"甲方胜局": a, "乙方胜局": b})
+    assert results == [] and i.code == "RESULT_INVALID" and i.cell == "D2"
+
+
+def test_R2020_F2_four_games_message(sheet):
+    _, (i,) = sheet(GAMES.get("checkers")).parse({"甲方胜局": 2, "乙方胜局": 2})
+    assert "共 4 局" in i.message
+
+
+def test_missing_cell(sheet):
+    _, (i,) = sheet(GAMES.get("checkers")).parse({"甲方胜局": 2, "乙方胜局": None})
+    assert i.cell == "E2" and "乙方胜局" in i.message
+
+
+def test_forfeit(sheet):
+    (res,), _ = sheet(GAMES.get("checkers")).parse({"弃权": "甲方弃权"})
+    assert res.sides[0].outcome == Outcome.FORFEIT_LOSS and res.sides[1].score == 2

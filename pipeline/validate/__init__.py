@@ -1,0 +1,35 @@
+"""Registration validation: registered checks over every branch's current submission.
+
+>>> from pipeline.validate import CHECKS
+>>> [name for name, _ in CHECKS][:2]
+['deadline', 'cross_branch']
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from ..issues import Issue
+from ..model import Entry
+from .checks import CHECKS, Ctx, build_entries, check, person_key, quota_for
+
+if TYPE_CHECKING:
+    from ..ingest.registration import Registration
+    from ..spec import Tournament
+
+__all__ = ["CHECKS", "check", "quota_for", "person_key", "validate_registrations"]
+
+
+def validate_registrations(tournament: "Tournament", regs: "list[Registration]",
+                           now: dt.datetime | None = None) -> tuple[list[Entry], list[Issue]]:
+    """Run every registered check (lazily: all problems are collected) and build the
+    accepted entries.  ``regs`` is the current submission of each branch (with its
+    received time).  Issues from reading the workbooks are not repeated here; rows the
+    reader marked bad (``RegRow.ok`` False) enter no entry.  See
+    :mod:`pipeline.validate.checks` for exactly what is accepted.
+    """
+    now = now or dt.datetime.now(dt.timezone.utc)
+    ctx = Ctx(tournament=tournament, regs=list(regs), now=now)
+    for _name, fn in CHECKS:
+        fn(ctx)
+    return build_entries(ctx), list(ctx.log)

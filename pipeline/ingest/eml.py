@@ -1,0 +1,124 @@
+"""Reading ``.eml`` files from the inbox: received time, sender and ``.xlsx`` attachments.
+
+The ``Date`` header is the received time of every attachment (contract: received time of a
+workbook is its e-mail's ``Date``).  Attachment file names are decoded (RFC 2231 / RFC 2047,
+GBK mail clients included) and stripped of any path: ``../../x.xlsx`` → ``x.xlsx``.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import email.utils
+import re
+from dataclasses import dataclass, field
+from email.header import decode_header, make_header
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str        # safe display name, no path components
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Mail:
+    """One parsed message.  ``date`` is aware (UTC when the header had no zone) or None."""
+
+    path: str
+    date: dt.datetime | None
+    sender: str                      # address only, lower case
+    subject: str
+    attachments: tuple[Attachment, ...] = ()
+    problems: tuple[str, ...] = field(default=())   # Chinese notes (bad Date header …)
+
+    @property
+    def has_attachment(self) -> bool:
+        return bool(self.attachments)
+
+
+def safe_filename(name: str) -> str:
+    """Strip path components and control characters from an attachment name.
+
+    >>> safe_filename("../../x.xlsx"), safe_filename("C:\\\\tmp\\\\报名表.xlsx")
+    ('x.xlsx', '报名表.xlsx')
+    """
+    name = name.replace("\\", "/").split("/")[-1]
+    name = re.sub(r"[\x00-\x1f\x7f]", "", name).strip().lstrip(".")
+    return name or "attachment.xlsx"
+
+
+def _decode(value: object) -> str:
+    if value is None:
+        return ""
+    text = str(value)
+    if "=?" in text:
+        try:
+            return str(make_header(decode_header(text)))
+        except Exception:
+            return text
+    return text
+
+
+def parse_eml(path: str | Path) -> Mail:
+    """Parse an .eml file; never raises for odd headers (problems are listed in ``Mail.problems``)."""
+    return parse_eml_bytes(Path(path).read_bytes(), str(path))
+
+
+def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
+    """Parse a message from bytes.  See :func:`parse_eml`."""
+    msg = email.message_from_bytes(data, policy=email.policy.default)
+    problems: list[str] = []
+    date = None
+    raw_date = _header(msg, "Date")
+    if raw_date:
+        try:
+            date = email.utils.parsedate_to_datetime(raw_date)
+            if date.tzinfo is None:
+                date = date.replace(tzinfo=dt.timezone.utc)
+        except (TypeError, ValueError, IndexError):
+            problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
+    else:
+        problems.append("邮件没有 Date 头")
+    sender = email.utils.parseaddr(_header(msg, "From"))[1].lower()
+    subject = _header(msg, "Subject")
+    atts: list[Attachment] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        try:
+            fname = part.get_filename()
+        except Exception:
+            fname = None
+        fname = _decode(fname) if fname else ""
+        if not fname:
+            continue
+        fname = safe_filename(fname)
+        if not fname.lower().endswith((".xlsx", ".xlsm")):
+            continue
+        try:
+            payload = part.get_payload(decode=True) or b""
+        except Exception:
+            payload = b""
+        atts.append(Attachment(fname, payload))
+    return Mail(path=path, date=date, sender=sender, subject=subject,
+                attachments=tuple(atts), problems=tuple(problems))
+
+
+def _header(msg: email.message.Message, name: str) -> str:
+    """A header as text; tolerates undecodable (non-UTF-8, raw 8-bit) header bytes."""
+    try:
+        value = msg.get(name)
+    except Exception:
+        value = None
+        for k, v in msg.raw_items() if hasattr(msg, "raw_items") else []:
+            if k.lower() == name.lower():
+                value = v
+                break
+    if value is None:
+        return ""
+    try:
+        return _decode(str(value)).strip()
+    except Exception:
+        return str(value).encode("utf-8", "replace").decode("utf-8").strip()

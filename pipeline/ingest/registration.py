@@ -1,0 +1,363 @@
+"""A registration workbook → typed rows and located issues; generic readers for result and
+organisers' sheets.
+
+Checks here are about one workbook on its own (is it our template, for which branch, is
+every value well formed).  Checks across rows and branches (quotas, duplicates, teams,
+deadlines) are in :mod:`pipeline.validate`.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
+
+from .. import layout as L
+from ..issues import Issue, IssueLog
+from ..model import CellRef, Person
+from .workbook import (Book, CellError, Table, TableNotFound, cell_text, find_table, is_blank,
+                       norm_label, strip_spaces)
+
+if TYPE_CHECKING:
+    from ..spec import Tournament
+
+
+@dataclass(frozen=True)
+class RegRow:
+    """One person row of 报名表: raw values (label → cell value), A1 cells and normalised values.
+
+    ``ok`` is False when any error was reported on the row (the row then enters no entry).
+    """
+
+    row: int
+    raw: dict[str, Any]
+    cells: dict[str, str]
+    event: str = ""          # event id ("" when unknown/blank)
+    team_no: str = ""
+    name: str = ""           # NFKC, every space removed
+    display_name: str = ""   # as typed, trimmed
+    staff_id: str = ""
+    gender: str = ""
+    phone: str = ""
+    pickup: str = ""
+    note: str = ""
+    ok: bool = True
+
+    def person(self, branch: str) -> Person:
+        return Person(name=self.name, branch=branch, staff_id=self.staff_id, gender=self.gender,
+                      phone=self.phone, pickup=self.pickup, note=self.note,
+                      display_name=self.display_name, row=self.row)
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One branch's registration workbook as read.
+
+    ``usable`` is False after a file-level error (TEMPLATE_MISMATCH, WRONG_BRANCH,
+    UNKNOWN_BRANCH): its rows are still read so the captain sees every problem, but the
+    runner must not let it supersede an earlier accepted submission and validation takes
+    no entries from it.
+    """
+
+    file: str
+    branch: str
+    sheet: str = L.REG_SHEET
+    rows: tuple[RegRow, ...] = ()
+    received: dt.datetime | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+    usable: bool = True
+
+    def at(self, cell: str = "") -> CellRef:
+        return CellRef(self.file, self.sheet, cell)
+
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff·•])\s+(?=[\u3400-\u9fff·•])")
+_NAME_BAD = re.compile(r"[0-9０-９@#$%^&*=+<>/\\|]")
+_PHONE_KEEP = re.compile(r"[\s\-()（）]")
+
+
+def read_registration(book: Book, file_label: str, tournament: "Tournament",
+                      received: dt.datetime | None = None) -> tuple[Registration, list[Issue]]:
+    """Read 报名表 of a registration workbook: `_meta` checks, header mapping, typed rows.
+
+    Every issue carries branch (unit id, "" when unknown), file, sheet and A1 cell.
+    """
+    spec = tournament.spec
+    meta = dict(book.meta)
+    log = IssueLog()
+    branch = (meta.get(L.META_BRANCH) or "").strip()
+    unit = spec.unit(branch) if branch else None
+    br = branch if unit else ""
+    usable = True
+    file_at = CellRef(file_label, "", "")
+
+    def file_issue(code: str, msg: str) -> None:
+        nonlocal usable
+        usable = False
+        log.add(code, msg, at=file_at, branch=br)
+
+    tid = (meta.get(L.META_TOURNAMENT) or "").strip()
+    kind = (meta.get(L.META_KIND) or L.KIND_REGISTRATION).strip()
+    if not meta:
+        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”不是本次比赛下发的报名表模板（缺少隐藏的 _meta 表）。"
+                   f"请使用组委会下发给本{spec.unit_word}的报名表填写。")
+    elif kind != L.KIND_REGISTRATION:
+        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是{kind}表，不是报名表。请提交报名表。")
+    elif tid != spec.id:
+        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是比赛“{tid or '（未注明）'}”的报名表，不是本次比赛"
+                   f"（{spec.name}）的。请使用本次比赛下发的报名表。")
+    else:
+        try:
+            version = int(float(meta.get(L.META_VERSION) or 0))
+        except ValueError:
+            version = 0
+        from ..spec import TEMPLATE_VERSION
+        if version < TEMPLATE_VERSION:
+            file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是旧版报名表模板（版本 {meta.get(L.META_VERSION) or '无'}，"
+                       f"现行版本 {TEMPLATE_VERSION}）。请下载新模板重新填写。")
+        if not branch or unit is None:
+            file_issue("UNKNOWN_BRANCH", f"报名表中的{spec.unit_word}编号“{branch}”不在本次比赛的名单中。"
+                       f"请使用组委会下发给本{spec.unit_word}的报名表。")
+        elif not tournament.token_ok(branch, meta.get(L.META_TOKEN, "")):
+            file_issue("WRONG_BRANCH", f"报名表的校验码与{spec.unit_word}“{unit.name}”不符（表格可能复制自其他"
+                       f"{spec.unit_word}或被改动）。请使用组委会下发给本{spec.unit_word}的报名表。")
+
+    sheet = book.sheet(L.REG_SHEET)
+    reg_rows: list[RegRow] = []
+    if sheet is None:
+        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”中找不到工作表“{L.REG_SHEET}”。请不要改名或删除该工作表。")
+    else:
+        need = list(L.REG_REQUIRED)
+        if any(e.is_team for e in spec.events):
+            need.append("队号")
+        if spec.pickup_points:
+            need.append("乘车地点")
+        try:
+            table = find_table(sheet.rows, need, L.REG_COLUMNS)
+        except TableNotFound as e:
+            names = "、".join(f"“{m}”" for m in e.missing)
+            file_issue("TEMPLATE_MISMATCH", f"{sheet.name} 找不到表头 {names}。请不要修改或删除表头，"
+                       f"恢复原模板的列名后再提交。")
+        else:
+            if sheet.truncated:
+                last = table.rows[-1][0] if table.rows else table.header_row
+                log.add("BAD_VALUE", f"{sheet.name} 第 {last} 行之后还有大量数据（超过 5000 行），未读取。"
+                        f"请删除多余的行后再提交。", at=CellRef(file_label, sheet.name, f"A{last}"), branch=br)
+            for row_no, values in table.rows:
+                rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log)
+                if rr is not None:
+                    reg_rows.append(rr)
+    reg = Registration(file=file_label, branch=br, sheet=sheet.name if sheet else L.REG_SHEET,
+                       rows=tuple(reg_rows), received=received, meta=meta, usable=usable)
+    return reg, list(log)
+
+
+def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
+              branch: str, log: IssueLog) -> RegRow | None:
+    labels = [l for l in L.REG_COLUMNS if l in table.columns]
+    raw = {l: table.get(values, l) for l in labels}
+    if all(is_blank(raw[l]) for l in labels if l != "序号"):
+        return None
+    cells = {l: table.cell(row_no, l) for l in labels}
+    bad = False
+
+    def add(code: str, label: str, msg: str) -> None:
+        nonlocal bad
+        bad = True
+        cell = cells.get(label, "")
+        where = f"{sheet}!{cell}" if cell else sheet
+        log.add(code, f"{where} {msg}", at=CellRef(file, sheet, cell), branch=branch)
+
+    def err_cell(label: str) -> bool:
+        v = raw.get(label)
+        if isinstance(v, CellError):
+            add("BAD_VALUE", label, f"“{label}”是公式错误或未计算的公式（{v}），请直接填写内容。")
+            return True
+        return False
+
+    for l in labels:
+        err_cell(l)
+
+    # 姓名
+    name_raw = raw.get("姓名")
+    name = display = ""
+    if isinstance(name_raw, CellError):
+        pass
+    elif is_blank(name_raw):
+        add("MISSING_VALUE", "姓名", "姓名未填写，请填写参赛者姓名（或删除这一行）。")
+    elif not isinstance(name_raw, str):
+        add("BAD_VALUE", "姓名", f"\"{cell_text(name_raw)}\" 不是姓名（单元格是数字或日期），请填写参赛者姓名。")
+    else:
+        display = " ".join(unicodedata.normalize("NFKC", name_raw).translate(_INVISIBLE).split())
+        display = _CJK_GAP.sub("", display)      # "王  军" → "王军"; "John Smith" keeps its space
+        name = strip_spaces(name_raw)
+        if not name:
+            add("MISSING_VALUE", "姓名", "姓名未填写，请填写参赛者姓名（或删除这一行）。")
+        elif _NAME_BAD.search(name) or len(name) > 30:
+            add("BAD_VALUE", "姓名", f"\"{name_raw.strip()}\" 不像姓名，请只填写参赛者姓名。")
+
+    # 项目
+    ev_raw = raw.get("项目")
+    event_id = ""
+    ev = None
+    if isinstance(ev_raw, CellError):
+        pass
+    elif is_blank(ev_raw):
+        add("MISSING_VALUE", "项目", "项目未填写，请从下拉列表中选择：" + "、".join(e.name for e in spec.events))
+    else:
+        text = unicodedata.normalize("NFKC", cell_text(ev_raw))
+        ev = spec.event(strip_spaces(text))
+        if ev is None:
+            add("UNKNOWN_EVENT", "项目", f"\"{cell_text(ev_raw)}\" 不是本次比赛的项目，请从下拉列表中选择："
+                + "、".join(e.name for e in spec.events))
+        else:
+            event_id = ev.id
+
+    # 队号
+    team_raw = raw.get("队号")
+    team_no = "" if isinstance(team_raw, CellError) else strip_spaces(cell_text(team_raw))
+    if ev is not None and ev.is_team and not team_no and not isinstance(team_raw, CellError):
+        add("MISSING_VALUE", "队号", f"“{ev.name}”是{ev.team_size}人一队的项目，请填写队号（同一队的队员填相同的队号，如 1）。")
+    if ev is not None and not ev.is_team:
+        team_no = ""
+
+    staff = _read_staff(raw.get("工号"), add)
+    gender = _read_gender(raw.get("性别"), add)
+    phone = _read_phone(raw.get("联系电话"), add)
+    pickup = _read_pickup(raw.get("乘车地点"), spec, add)
+    note = "" if isinstance(raw.get("备注"), CellError) else cell_text(raw.get("备注"))
+    return RegRow(row=row_no, raw=raw, cells=cells, event=event_id, team_no=team_no, name=name,
+                  display_name=display or name, staff_id=staff, gender=gender, phone=phone,
+                  pickup=pickup, note=note, ok=not bad)
+
+
+def _digits_text(v: Any) -> str | None:
+    """Text of a number-ish cell; None when it is a date/bool/fraction (not an id)."""
+    if isinstance(v, (dt.date, dt.time, dt.timedelta, bool)):
+        return None
+    if isinstance(v, float) and not v.is_integer():
+        return None
+    return strip_spaces(cell_text(v))
+
+
+def _read_staff(v: Any, add: Any) -> str:
+    if is_blank(v) or isinstance(v, CellError):
+        return ""
+    text = _digits_text(v)
+    if text is None or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", text):
+        add("BAD_VALUE", "工号", f"\"{cell_text(v)}\" 不是有效的工号，请填写数字或字母组成的工号（不知道可留空）。")
+        return ""
+    return text.upper()
+
+
+def _read_gender(v: Any, add: Any) -> str:
+    if is_blank(v) or isinstance(v, CellError):
+        return ""
+    text = strip_spaces(cell_text(v)).removesuffix("性")
+    if text not in L.GENDERS:
+        add("BAD_VALUE", "性别", f"\"{cell_text(v)}\" 不是有效的性别，请填写“男”或“女”。")
+        return ""
+    return text
+
+
+def _read_phone(v: Any, add: Any) -> str:
+    if is_blank(v) or isinstance(v, CellError):
+        return ""
+    text = _digits_text(v)
+    digits = _PHONE_KEEP.sub("", text) if text is not None else ""
+    if digits.startswith("+86"):
+        digits = digits[3:]
+    if text is None or not re.fullmatch(r"\d{5,15}", digits):
+        add("BAD_VALUE", "联系电话", f"\"{cell_text(v)}\" 不是有效的电话号码，请填写手机号或座机号（只写数字）。")
+        return ""
+    return digits
+
+
+def pickup_match(value: str, points: Sequence[str]) -> str | None:
+    """The pick-up point a typed value names: exact, or one part of a point like "福建路、花园路".
+
+    >>> pickup_match("花园路", ["福建路、花园路", "镇江"])
+    '福建路、花园路'
+    """
+    v = strip_spaces(value)
+    for p in points:
+        if v == strip_spaces(p):
+            return p
+    for p in points:
+        parts = [strip_spaces(x) for x in re.split(r"[、,，/／|]", p)]
+        if v in parts:
+            return p
+    return None
+
+
+def _read_pickup(v: Any, spec: Any, add: Any) -> str:
+    if isinstance(v, CellError):
+        return ""
+    points = list(spec.pickup_points)
+    if not points:
+        return cell_text(v)
+    choices = "、".join(points)
+    if is_blank(v):
+        add("MISSING_VALUE", "乘车地点", f"乘车地点未填写，请从下拉列表中选择：{choices}。")
+        return ""
+    p = pickup_match(cell_text(v), points)
+    if p is None:
+        add("BAD_VALUE", "乘车地点", f"\"{cell_text(v)}\" 不是乘车地点，请从下拉列表中选择：{choices}。")
+        return ""
+    return p
+
+
+# -- result and organisers' sheets ---------------------------------------------------------------
+RowRead = tuple[int, dict[str, Any], dict[str, CellRef]]
+
+
+def read_sheet_rows(book: Book, sheet_name: str, labels: Sequence[str], required: Sequence[str] = (),
+                    file_label: str = "") -> tuple[dict[str, str], list[RowRead]]:
+    """Generic table reader: (meta, [(row_no, values by label, cells by label)]).
+
+    Values are as read (text, int, date, None for blank, :class:`CellError` for an error or an
+    uncached formula: ``str()`` of it names the error).  Raises :class:`TableNotFound` when the
+    sheet or a required header is missing (``missing`` names the labels; sheet missing → all).
+    """
+    sheet = book.sheet(sheet_name)
+    required = list(required) or [labels[0]]
+    if sheet is None:
+        raise TableNotFound(list(required), None)
+    table = find_table(sheet.rows, required, labels)
+    file_label = file_label or book.name
+    out: list[RowRead] = []
+    for row_no, values in table.rows:
+        vals: dict[str, Any] = {}
+        cells: dict[str, CellRef] = {}
+        for lab in labels:
+            key = norm_label(lab)
+            vals[lab] = table.get(values, key)
+            cells[lab] = CellRef(file_label, sheet.name, table.cell(row_no, key))
+        if all(is_blank(v) for v in vals.values()):
+            continue
+        out.append((row_no, vals, cells))
+    return dict(book.meta), out
+
+
+def read_result_rows(book: Book, labels: Sequence[str], file_label: str = ""
+                     ) -> tuple[dict[str, str], list[RowRead]]:
+    """Rows of the 成绩 sheet (see :func:`read_sheet_rows`); the header row is found by 桌号."""
+    req = [l for l in labels if l in L.RESULT_KEY_COLUMNS] or list(labels[:1])
+    return read_sheet_rows(book, L.RESULT_SHEET, labels, req, file_label)
+
+
+def read_awards_rows(book: Book, file_label: str = "") -> tuple[dict[str, str], list[RowRead]]:
+    """Rows of the organisers' 评奖 sheet (R2015-A1 discretionary awards)."""
+    return read_sheet_rows(book, L.AWARDS_SHEET, L.AWARDS_COLUMNS, ["奖项", "姓名"], file_label)
+
+
+def read_checkin_rows(book: Book, file_label: str = "") -> tuple[dict[str, str], list[RowRead]]:
+    """Rows of the 签到 sheet (R2016-F2 check-in)."""
+    return read_sheet_rows(book, L.CHECKIN_SHEET, L.CHECKIN_COLUMNS, ["项目", "姓名", "到场"], file_label)
+
+
+def read_playoff_rows(book: Book, file_label: str = "") -> tuple[dict[str, str], list[RowRead]]:
+    """Rows of the 加赛 sheet (playoff order)."""
+    return read_sheet_rows(book, L.PLAYOFF_SHEET, L.PLAYOFF_COLUMNS, ["项目", "名次", "参赛者"], file_label)

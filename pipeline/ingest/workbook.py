@@ -1,0 +1,545 @@
+"""Reading a received workbook safely and fast: every sheet's values, the hidden ``_meta``.
+
+The fast path is python-calamine (Rust).  Before calamine sees a byte, the file is
+checked, because calamine aborts the whole process on some inputs (a single cell at
+XFD1048576 makes it allocate the dense range) and silently turns error cells into blanks:
+
+1. sniff the bytes: OLE2 (legacy ``.xls`` or a password-protected workbook), CSV or HTML
+   renamed ``.xlsx``, empty file, not a zip;
+2. zip limits before unpacking: total declared size ≤ 50 MB, ratio ≤ 100 (when above 1 MB),
+   ≤ 5,000 members; then every member is inflated by :mod:`zipfile`, which stops at the
+   declared size and checks the CRC (truncated or corrupt zips fail here);
+3. every XML part is refused if it carries a DTD (``<!DOCTYPE``/``<!ENTITY``): OOXML never
+   needs one, so entity bombs never reach a parser;
+4. every worksheet is scanned for its valued extent, error cells (``#REF!``) and formulas
+   without a cached value.  A sheet whose extent is too large for a dense read, or that has
+   more than :data:`MAX_ROWS` rows with data, is streamed by openpyxl (read-only) and cut
+   at :data:`MAX_ROWS` rows with data (``Sheet.truncated``).
+
+Values: text stays text, integral numbers become ``int`` (so a staff number 19390926685
+reads back as ``19390926685``, never ``1.9e10``), dates are ``date``/``datetime``, empty
+cells are ``None`` and error / uncached formula cells are :class:`CellError`.
+
+``.xlsm`` decision: macro-enabled workbooks are **read for their values**; macros are never
+run (calamine and openpyxl do not execute VBA).  ``Book.macros`` says a VBA project was present.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import posixpath
+import re
+import unicodedata
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ..layout import META_SHEET
+
+#: limits (module constants so tests and the runner can read them)
+MAX_TOTAL_BYTES = 50 * 1024 * 1024
+MAX_RATIO = 100
+RATIO_FLOOR_BYTES = 1024 * 1024
+MAX_MEMBERS = 5000
+MAX_ROWS = 5000            # rows with data read per sheet
+MAX_COLS = 256             # columns read per row
+MAX_DENSE_CELLS = 1_000_000  # calamine allocates rows × columns of the valued extent
+HEADER_SCAN_ROWS = 30
+BLANK_RUN = 20             # a table ends at this many fully blank rows in a row
+
+
+class UnreadableFile(Exception):
+    """A file we cannot read at all.  ``kind`` is a stable code, ``message_cn`` tells the
+    captain what to do.
+
+    >>> UnreadableFile("xls", "请另存为 .xlsx").kind
+    'xls'
+    """
+
+    def __init__(self, kind: str, message_cn: str) -> None:
+        self.kind, self.message_cn = kind, message_cn
+        super().__init__(f"{kind}: {message_cn}")
+
+
+@dataclass(frozen=True)
+class CellError:
+    """An error value (``#REF!``) or a formula with no saved value (``code`` = "未计算")."""
+
+    code: str
+
+    def __str__(self) -> str:
+        return self.code
+
+
+NO_CACHED_VALUE = "未计算的公式"
+
+
+@dataclass
+class Sheet:
+    """One sheet's values.  ``rows[i]`` is sheet row ``i + 1``; ``rows[i][j]`` column ``j + 1``."""
+
+    name: str
+    state: str = "visible"          # visible | hidden | veryHidden
+    rows: list[list[Any]] = field(default_factory=list)
+    truncated: bool = False         # more than MAX_ROWS rows with data: the rest was not read
+
+    @property
+    def hidden(self) -> bool:
+        return self.state != "visible"
+
+    def value(self, row: int, col: int) -> Any:
+        """Value at 1-based (row, col), ``None`` when outside the data."""
+        if 1 <= row <= len(self.rows):
+            r = self.rows[row - 1]
+            if 1 <= col <= len(r):
+                return r[col - 1]
+        return None
+
+
+@dataclass
+class Book:
+    """A read workbook: sheets in workbook order and the ``_meta`` key → value dict."""
+
+    name: str
+    sheets: dict[str, Sheet]
+    meta: dict[str, str] = field(default_factory=dict)
+    macros: bool = False
+
+    @property
+    def sheet_names(self) -> list[str]:
+        return list(self.sheets)
+
+    def sheet(self, name: str) -> Sheet | None:
+        """A sheet by name; a name differing only by width/spaces also matches."""
+        if name in self.sheets:
+            return self.sheets[name]
+        want = norm_label(name)
+        return next((s for n, s in self.sheets.items() if norm_label(n) == want), None)
+
+
+# -- text helpers ----------------------------------------------------------------------------
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"), None)
+
+
+def strip_spaces(text: str) -> str:
+    """NFKC, then remove every kind of space (incl. NBSP, ideographic, zero-width).
+
+    >>> strip_spaces("王\\u3000 军\\u200b")
+    '王军'
+    """
+    t = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    return "".join(t.split())
+
+
+def norm_label(text: Any) -> str:
+    """Normalise a header label: NFKC, spaces removed, a trailing required mark ``*`` dropped.
+
+    >>> norm_label(" 姓 名* ")
+    '姓名'
+    """
+    if not isinstance(text, str):
+        return ""
+    return strip_spaces(text).rstrip("*")
+
+
+def cell_text(value: Any) -> str:
+    """A cell value as the text a person typed: integral numbers without ``.0``.
+
+    >>> cell_text(19390926685.0), cell_text(dt.date(2020, 11, 9)), cell_text(None)
+    ('19390926685', '2020-11-09', '')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        if isinstance(value, dt.datetime) and value.time() == dt.time(0):
+            return value.date().isoformat()
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return str(value)
+    return str(value).strip()
+
+
+def is_blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def col_letter(col: int) -> str:
+    """1-based column number → letters.
+
+    >>> col_letter(1), col_letter(27), col_letter(16384)
+    ('A', 'AA', 'XFD')
+    """
+    s = ""
+    while col > 0:
+        col, rem = divmod(col - 1, 26)
+        s = chr(65 + rem) + s
+    return s
+
+
+def a1(row: int, col: int) -> str:
+    """1-based (row, col) → A1 reference.  ``a1(12, 5) == "E12"``."""
+    return f"{col_letter(col)}{row}"
+
+
+def col_number(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch.upper()) - 64
+    return n
+
+
+# -- the header row and the table ----------------------------------------------------------
+class TableNotFound(Exception):
+    """No header row with all ``required`` labels; ``missing`` are the labels absent from
+    the best candidate row (the one with the most known labels)."""
+
+    def __init__(self, missing: list[str], best_row: int | None) -> None:
+        self.missing, self.best_row = missing, best_row
+        super().__init__(f"header row not found; missing {missing}")
+
+
+@dataclass
+class Table:
+    """A table found by its labels: 1-based header row, normalised label → 1-based column,
+    and the data rows as (sheet row number, values)."""
+
+    header_row: int
+    columns: dict[str, int]
+    rows: list[tuple[int, list[Any]]]
+
+    def get(self, values: Sequence[Any], label: str) -> Any:
+        c = self.columns.get(label)
+        if c is None or c > len(values):
+            return None
+        return values[c - 1]
+
+    def cell(self, row: int, label: str) -> str:
+        """A1 reference of ``label`` in sheet row ``row`` ("" when the column is absent)."""
+        c = self.columns.get(label)
+        return a1(row, c) if c else ""
+
+
+def find_table(rows: Sequence[Sequence[Any]], required: Iterable[str], known: Iterable[str] = (),
+               scan: int = HEADER_SCAN_ROWS) -> Table:
+    """Find the header row (among the first ``scan`` rows, the first holding every
+    ``required`` label), map every labelled column, and collect data rows until
+    :data:`BLANK_RUN` fully blank rows.  Raises :class:`TableNotFound`.
+
+    >>> t = find_table([["报名表"], [], ["姓名", "项目"], ["王军", "象棋"]], ["项目", "姓名"])
+    >>> t.header_row, t.columns["项目"], t.rows
+    (3, 2, [(4, ['王军', '象棋'])])
+    """
+    required = list(required)
+    known_set = set(required) | set(known)
+    best: tuple[int, int, set[str]] | None = None
+    for i, row in enumerate(rows[:scan]):
+        labels = {norm_label(v) for v in row}
+        if all(r in labels for r in required):
+            columns: dict[str, int] = {}
+            for j, v in enumerate(row):
+                lab = norm_label(v)
+                if lab and lab not in columns:
+                    columns[lab] = j + 1
+            return Table(i + 1, columns, _data_rows(rows, i + 1))
+        score = len(labels & known_set)
+        if score and (best is None or score > best[1]):
+            best = (i + 1, score, labels)
+    missing = [r for r in required if best is None or r not in best[2]]
+    raise TableNotFound(missing, best[0] if best else None)
+
+
+def _data_rows(rows: Sequence[Sequence[Any]], header_row: int) -> list[tuple[int, list[Any]]]:
+    out: list[tuple[int, list[Any]]] = []
+    blank = 0
+    for i in range(header_row, len(rows)):
+        row = list(rows[i])
+        if all(is_blank(v) for v in row):
+            blank += 1
+            if blank >= BLANK_RUN:
+                break
+            continue
+        blank = 0
+        out.append((i + 1, row))
+    return out
+
+
+# -- reading -----------------------------------------------------------------------------------
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_DTD = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.I)
+_CELL = re.compile(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?c>)", re.S)
+_ATTR_R = re.compile(rb'\br="([A-Z]{1,3})([0-9]{1,7})"')
+_ATTR_T = re.compile(rb'\bt="(\w+)"')
+_VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
+_MSG_RESAVE = "请用 Excel 或 WPS 打开后“另存为” Excel 工作簿（.xlsx），再重新提交。"
+
+
+@dataclass
+class _SheetScan:
+    max_row: int = 0
+    max_col: int = 0
+    data_rows: int = 0
+    problems: dict[tuple[int, int], CellError] = field(default_factory=dict)
+
+
+def read_workbook(path: str | Path, name: str | None = None) -> Book:
+    """Read every sheet of an ``.xlsx`` file.  Raises :class:`UnreadableFile`.
+
+    ``name`` is the display name used in messages (default: the file name).
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise UnreadableFile("io", f"文件无法读取（{e.strerror}），请重新发送。") from None
+    return read_workbook_bytes(data, name or path.name)
+
+
+def read_workbook_bytes(data: bytes, name: str = "") -> Book:
+    """Like :func:`read_workbook`, from bytes (an e-mail attachment)."""
+    _sniff(data)
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise UnreadableFile("truncated", "文件不完整（可能没有下载或发送完整），" + _MSG_RESAVE) from None
+    except Exception:
+        raise UnreadableFile("corrupt", "文件已损坏，无法打开。" + _MSG_RESAVE) from None
+    with zf:
+        parts = _check_zip(zf)
+    names = parts.pop("__names__")  # type: ignore[misc]
+    if "xl/workbook.xml" not in names:
+        raise UnreadableFile("not_xlsx", "这不是 Excel 工作簿（缺少工作簿内容）。" + _MSG_RESAVE)
+    macros = any(n.lower().endswith("vbaproject.bin") for n in names)
+    sheet_parts = _sheet_parts(parts)
+    scans = {sheet: _scan_sheet(parts.get(part, b"")) for sheet, part in sheet_parts.items()}
+    heavy = {s for s, sc in scans.items()
+             if sc.data_rows > MAX_ROWS or sc.max_row * sc.max_col > MAX_DENSE_CELLS}
+    sheets = _read_calamine(data, scans, heavy)
+    if heavy:
+        _read_streaming(data, sheets, heavy, scans)
+    book = Book(name=name, sheets=sheets, macros=macros)
+    meta = book.sheet(META_SHEET)
+    if meta is not None:
+        for row in meta.rows:
+            if row and not is_blank(row[0]):
+                book.meta[cell_text(row[0])] = cell_text(row[1]) if len(row) > 1 else ""
+    return book
+
+
+def _sniff(data: bytes) -> None:
+    if not data:
+        raise UnreadableFile("empty", "文件是空的（0 字节），请重新保存后再发送。")
+    if data.startswith(_OLE2):
+        if "EncryptedPackage".encode("utf-16-le") in data:
+            raise UnreadableFile("encrypted", "工作簿设置了密码，无法读取。请去掉密码（文件→信息→保护工作簿→"
+                                 "用密码进行加密，清空密码）后另存为 .xlsx 再提交。")
+        raise UnreadableFile("xls", "这是旧版 Excel 97-2003 文件（.xls）。请另存为 .xlsx（Excel 工作簿）后再提交。")
+    if data.startswith(b"PK"):
+        return
+    head = data[:4096]
+    text = None
+    for enc in ("utf-8-sig", "gb18030", "utf-16"):
+        try:
+            text = head.decode(enc)
+            break
+        except UnicodeDecodeError:
+            continue
+    low = (text or "").lower()
+    if "<html" in low or "<!doctype html" in low or "<table" in low or "<?xml" in low and "workbook" in low:
+        raise UnreadableFile("html", "这是网页（HTML）文件改了扩展名，不是真正的 Excel 工作簿。" + _MSG_RESAVE)
+    if text is not None and ("," in text or "\t" in text or "\n" in text) and "\x00" not in text:
+        raise UnreadableFile("csv", "这是 CSV 文本文件改了扩展名，不是真正的 Excel 工作簿。请使用下发的报名表模板填写，"
+                             "并保存为 .xlsx。")
+    raise UnreadableFile("not_zip", "这不是 Excel 工作簿（.xlsx）。" + _MSG_RESAVE)
+
+
+def _check_zip(zf: zipfile.ZipFile) -> dict[str, Any]:
+    """Size limits before unpacking, then inflate every member (CRC checked) and keep the XML."""
+    infos = zf.infolist()
+    bomb = UnreadableFile("zip_bomb", "文件解压后过大，疑似异常文件，已拒收。请只提交报名表模板本身（不要插入大图片或其他对象）。")
+    if len(infos) > MAX_MEMBERS:
+        raise bomb
+    total = sum(i.file_size for i in infos)
+    packed = sum(i.compress_size for i in infos)
+    if total > MAX_TOTAL_BYTES or (total > RATIO_FLOOR_BYTES and total > MAX_RATIO * max(packed, 1)):
+        raise bomb
+    parts: dict[str, Any] = {"__names__": [i.filename for i in infos]}
+    seen = 0
+    for info in infos:
+        if info.flag_bits & 0x1:
+            raise UnreadableFile("encrypted", "工作簿被加密，无法读取。请去掉密码后另存为 .xlsx 再提交。")
+        try:
+            with zf.open(info) as fh:
+                chunks = []
+                while True:
+                    chunk = fh.read(1 << 20)
+                    if not chunk:
+                        break
+                    seen += len(chunk)
+                    if seen > MAX_TOTAL_BYTES:
+                        raise bomb
+                    chunks.append(chunk)
+        except UnreadableFile:
+            raise
+        except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError, Exception) as e:
+            kind = "truncated" if isinstance(e, EOFError) else "corrupt"
+            raise UnreadableFile(kind, "文件已损坏，无法打开。" + _MSG_RESAVE) from None
+        body = b"".join(chunks)
+        low = info.filename.lower()
+        if low.endswith((".xml", ".rels", ".vml")):
+            if _DTD.search(body):
+                raise UnreadableFile("xml_entity", "文件内含不安全的 XML 定义（DTD/实体），已拒收。" + _MSG_RESAVE)
+            parts[info.filename] = body
+    return parts
+
+
+def _sheet_parts(parts: dict[str, bytes]) -> dict[str, str]:
+    """Sheet name → worksheet part path, from workbook.xml and its relationships."""
+    from defusedxml import ElementTree as ET
+
+    ns_main = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+    ns_rel = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+    try:
+        wb = ET.fromstring(parts["xl/workbook.xml"])
+        rels = ET.fromstring(parts.get("xl/_rels/workbook.xml.rels", b"<Relationships/>"))
+    except Exception:
+        raise UnreadableFile("corrupt", "工作簿结构已损坏，无法打开。" + _MSG_RESAVE) from None
+    targets = {}
+    for r in rels:
+        target = r.get("Target", "")
+        path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
+        targets[r.get("Id")] = path
+    out = {}
+    for s in wb.iter(f"{ns_main}sheet"):
+        out[s.get("name", "")] = targets.get(s.get(f"{ns_rel}id"), "")
+    return out
+
+
+def _scan_sheet(xml: bytes) -> _SheetScan:
+    """Valued extent, rows with data, error cells and formulas without a saved value."""
+    sc = _SheetScan()
+    rows_with_data: set[int] = set()
+    unaddressed = 0
+    for m in _CELL.finditer(xml):
+        body = m.group(2)
+        if not body:
+            continue
+        attrs = m.group(1)
+        has_formula = b"<f" in body or b":f" in body
+        vm = _VALUE.search(body)
+        has_value = bool(vm and vm.group(1)) or b"<is>" in body or b":is>" in body
+        if not has_value and not has_formula:
+            continue
+        rm = _ATTR_R.search(attrs)
+        if not rm:
+            unaddressed += 1
+            continue
+        col, row = col_number(rm.group(1).decode()), int(rm.group(2))
+        sc.max_row, sc.max_col = max(sc.max_row, row), max(sc.max_col, col)
+        rows_with_data.add(row)
+        tm = _ATTR_T.search(attrs)
+        if tm and tm.group(1) == b"e":
+            sc.problems[(row, col)] = CellError(vm.group(1).decode("utf-8", "replace") if vm else "#ERROR")
+        elif has_formula and not has_value:
+            sc.problems[(row, col)] = CellError(NO_CACHED_VALUE)
+    sc.data_rows = len(rows_with_data) + (unaddressed and xml.count(b"<row"))
+    return sc
+
+
+_STATES = {"Visible": "visible", "Hidden": "hidden", "VeryHidden": "veryHidden"}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if value != "" else None
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return int(value)
+    return value
+
+
+def _read_calamine(data: bytes, scans: dict[str, _SheetScan], heavy: set[str]) -> dict[str, Sheet]:
+    import python_calamine as pc
+
+    try:
+        wb = pc.CalamineWorkbook.from_filelike(io.BytesIO(data))
+    except pc.PasswordError:
+        raise UnreadableFile("encrypted", "工作簿设置了密码，无法读取。请去掉密码后另存为 .xlsx 再提交。") from None
+    except Exception:
+        raise UnreadableFile("corrupt", "文件已损坏，无法打开。" + _MSG_RESAVE) from None
+    sheets: dict[str, Sheet] = {}
+    with wb:
+        for md in wb.sheets_metadata:
+            state = _STATES.get(str(md.visible).rsplit(".", 1)[-1], "visible")
+            sheet = Sheet(md.name, state)
+            sheets[md.name] = sheet
+            if md.name in heavy or str(md.typ).rsplit(".", 1)[-1] != "WorkSheet":
+                continue
+            try:
+                ws = wb.get_sheet_by_name(md.name)
+            except Exception:
+                raise UnreadableFile("corrupt", f"工作表“{md.name}”已损坏，无法读取。" + _MSG_RESAVE) from None
+            # absolute positions (iter_rows pads leading rows but not leading columns)
+            rows = [[_plain(v) for v in r[:MAX_COLS]] for r in ws.to_python(skip_empty_area=False)]
+            _overlay(rows, scans.get(md.name))
+            sheet.rows = _trim(rows)
+    return sheets
+
+
+def _read_streaming(data: bytes, sheets: dict[str, Sheet], heavy: set[str],
+                    scans: dict[str, _SheetScan]) -> None:
+    """Huge sheets: stream with openpyxl (read-only, defusedxml) and stop at MAX_ROWS data rows."""
+    import openpyxl
+
+    try:
+        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception:
+        raise UnreadableFile("corrupt", "文件已损坏，无法打开。" + _MSG_RESAVE) from None
+    try:
+        for name in heavy:
+            sheet = sheets.get(name)
+            if sheet is None or name not in wb.sheetnames:
+                continue
+            ws = wb[name]
+            rows: list[list[Any]] = []
+            with_data = 0
+            for values in ws.iter_rows(values_only=True, max_col=MAX_COLS):
+                row = [_plain(v) for v in values]
+                if any(not is_blank(v) for v in row):
+                    with_data += 1
+                    if with_data > MAX_ROWS:
+                        sheet.truncated = True
+                        break
+                rows.append(row)
+                if len(rows) > MAX_ROWS * 4:      # long runs of blank rows: stop as well
+                    sheet.truncated = True
+                    break
+            _overlay(rows, scans.get(name))
+            sheet.rows = _trim(rows)
+    finally:
+        wb.close()
+
+
+def _overlay(rows: list[list[Any]], scan: _SheetScan | None) -> None:
+    """Put CellError objects where calamine/openpyxl show errors or uncached formulas as blank."""
+    if not scan:
+        return
+    for (r, c), err in scan.problems.items():
+        if r > len(rows) or c > MAX_COLS:
+            continue
+        row = rows[r - 1]
+        if len(row) < c:
+            row.extend([None] * (c - len(row)))
+        row[c - 1] = err
+
+
+def _trim(rows: list[list[Any]]) -> list[list[Any]]:
+    for row in rows:
+        while row and row[-1] is None:
+            row.pop()
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows

@@ -1,0 +1,374 @@
+"""Registration checks across rows and branches, pandera-style: registered, named, lazy.
+
+Each check is a function ``check(ctx)`` registered in :data:`CHECKS` (in run order) with the
+rule it implements.  Checks add issues to ``ctx.log`` and mark rows that must not enter
+an entry in ``ctx.bad``; they never raise for bad data.
+
+What is accepted when some rows are bad: an individual entry is accepted when its row has
+no error; a pair/team is accepted when it has exactly ``team_size`` members and none of
+their rows has an error (one bad member keeps the whole team out).  A branch's other valid
+rows still enter, except where a check rejects a whole event of the branch (quota exceeded:
+the captain must choose who plays; a late event under ``late_policy: reject``).
+
+Cross-branch pairs (R2015-Q2, ``event.cross_branch``): a pair is registered once, on one
+branch's sheet, with both members and the same 队号; the member from another branch writes
+``跨分工会：<that unit's name, short name or id>`` in 备注.  The pair counts in the quota of
+the registering branch; duplicate checks use the member's home unit.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Callable
+
+from ..ingest.registration import Registration, RegRow
+from ..issues import IssueLog
+from ..model import CellRef, Entry, Severity
+
+if TYPE_CHECKING:
+    from ..spec import EventSpec, Tournament, TournamentSpec, UnitSpec
+
+#: naive deadlines and received times are read in this zone (the client is in China)
+LOCAL_TZ = dt.timezone(dt.timedelta(hours=8))
+CROSS_NOTE = re.compile(r"跨(?:分工会|单位|部门)\s*[:：]\s*(\S+)")
+
+
+@dataclass
+class Ctx:
+    """What every check reads and writes."""
+
+    tournament: "Tournament"
+    regs: list[Registration]
+    now: dt.datetime
+    log: IssueLog = field(default_factory=IssueLog)
+    bad: set[tuple[str, int]] = field(default_factory=set)   # (file, row) that enter no entry
+    home: dict[tuple[str, int], str] = field(default_factory=dict)  # (file, row) → home unit id
+
+    @property
+    def spec(self) -> "TournamentSpec":
+        return self.tournament.spec
+
+    def rows(self) -> list[tuple[Registration, RegRow]]:
+        return [(g, r) for g in self.regs if g.usable for r in g.rows]
+
+    def flag(self, code: str, reg: Registration, row: RegRow | None, label: str, message: str,
+             severity: Severity | None = None, reject: bool = True) -> None:
+        cell = row.cells.get(label, "") if row else ""
+        where = f"{reg.sheet}!{cell} " if cell else ""
+        self.log.add(code, where + message, at=CellRef(reg.file, reg.sheet, cell), branch=reg.branch,
+                     severity=severity)
+        if reject and row is not None and (severity or Severity.ERROR) == Severity.ERROR:
+            self.bad.add(key(reg, row))
+
+
+def key(reg: Registration, row: RegRow) -> tuple[str, int]:
+    return (reg.file, row.row)
+
+
+Check = Callable[[Ctx], None]
+CHECKS: list[tuple[str, Check]] = []
+
+
+def check(name: str) -> Callable[[Check], Check]:
+    """Register a check under ``name`` (run in registration order)."""
+    def deco(fn: Check) -> Check:
+        CHECKS.append((name, fn))
+        return fn
+    return deco
+
+
+def _aware(t: dt.datetime) -> dt.datetime:
+    return t if t.tzinfo else t.replace(tzinfo=LOCAL_TZ)
+
+
+# -- quotas ------------------------------------------------------------------------------------
+def quota_for(event: "EventSpec", unit: "UnitSpec") -> int | None:
+    """Entries (players, pairs or teams) ``unit`` may field in ``event``; None = no limit.
+
+    R2020-Q1 fixed; R2015-Q3 bands by members N (then one more per ``extra_every``);
+    R2016-Q1 ratio: max_players = rounding(ratio × N), entries = max(minimum,
+    max_players // team_size); R2015-Q1/Q2 open.
+
+    >>> from pipeline.spec import EventSpec, UnitSpec
+    >>> ev = EventSpec.model_validate({"id": "gd", "name": "掼蛋", "game": "g", "team_size": 2,
+    ...     "format": {"type": "x"}, "quota": {"rule": "ratio", "ratio": 0.15}})
+    >>> quota_for(ev, UnitSpec(id="a", name="甲", members=40))
+    3
+    """
+    q = event.quota
+    n = unit.members
+    if q.rule == "fixed":
+        return q.per_branch
+    if q.rule == "bands":
+        bands = sorted(q.bands, key=lambda b: b.min_members)
+        fit = [b for b in bands if b.min_members <= n]
+        if not fit:
+            return 0
+        last = fit[-1]
+        extra = 0
+        if q.extra_every and last is bands[-1]:
+            extra = (n - last.min_members) // q.extra_every
+        return last.entries + extra
+    if q.rule == "ratio":
+        exact = Fraction(str(q.ratio)) * n
+        players = {"floor": math.floor, "ceil": math.ceil,
+                   "round": lambda x: int(x + Fraction(1, 2))}[q.rounding](exact)
+        return max(q.minimum, players // event.team_size)
+    return None
+
+
+def _entry_keys(rows: list[RegRow]) -> list[str]:
+    """One key per registered entry: pairs/teams once (by 队号), individuals per row."""
+    keys: list[str] = []
+    for r in rows:
+        k = f"team:{r.team_no}" if r.team_no else f"row:{r.row}"
+        if k not in keys:
+            keys.append(k)
+    return keys
+
+
+@check("deadline")
+def check_deadline(ctx: Ctx) -> None:
+    """R2020-Q4 deadline per event (``event.deadline``): received later → LATE_SUBMISSION;
+    ``late_policy`` reject → error (the event's rows are dropped), accept-with-warning →
+    warning (rows kept).  A registration without a received time uses ``now``."""
+    reject = ctx.spec.late_policy == "reject"
+    for reg in ctx.regs:
+        if not reg.usable:
+            continue
+        received = _aware(reg.received or ctx.now)
+        for ev in ctx.spec.events:
+            if ev.deadline is None:
+                continue
+            rows = [r for r in reg.rows if r.event == ev.id]
+            if not rows or received <= _aware(ev.deadline):
+                continue
+            dl = _aware(ev.deadline).astimezone(LOCAL_TZ)
+            got = received.astimezone(LOCAL_TZ)
+            tail = ("，按规定不予受理；如有特殊情况请联系组委会。" if reject
+                    else "，组委会暂予受理，请以后按时提交。")
+            msg = (f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 {got:%Y-%m-%d %H:%M}"
+                   f"（逾期）{tail}")
+            ctx.flag("LATE_SUBMISSION", reg, rows[0], "项目", msg,
+                     severity=Severity.ERROR if reject else Severity.WARNING)
+            if reject:
+                ctx.bad.update(key(reg, r) for r in rows)
+
+
+@check("cross_branch")
+def check_cross_branch(ctx: Ctx) -> None:
+    """R2015-Q2 bridge pairs may span branches: 备注 "跨分工会：某某分工会" names the member's
+    home unit; it must be a known unit, and only events with ``cross_branch`` allow it."""
+    units = ctx.spec.units
+    for reg, row in ctx.rows():
+        ctx.home[key(reg, row)] = reg.branch
+        m = CROSS_NOTE.search(row.note or "")
+        if not m:
+            continue
+        ev = ctx.spec.event(row.event) if row.event else None
+        if ev is None:
+            continue
+        if not ev.cross_branch or not ev.is_team:
+            ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{row.note}\"：“{ev.name}”不允许跨{ctx.spec.unit_word}组队，"
+                     f"请只报本{ctx.spec.unit_word}的人员。")
+            continue
+        want = m.group(1).strip("，,。;；")
+        unit = next((u for u in units if want in (u.id, u.name, u.short)), None)
+        if unit is None:
+            names = "、".join(u.short or u.name for u in units)
+            ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{row.note}\"：找不到{ctx.spec.unit_word}“{want}”，"
+                     f"请写成“跨{ctx.spec.unit_word}：某某{ctx.spec.unit_word}”，可选：{names}。")
+            continue
+        ctx.home[key(reg, row)] = unit.id
+
+
+@check("duplicate_person")
+def check_duplicates(ctx: Ctx) -> None:
+    """Identity: a person is the staff number when given, else the normalised name within the
+    (home) branch.  The same staff number under two names → DUPLICATE_PERSON (every row);
+    the same person in two branches → DUPLICATE_PERSON (every row); twice in one event of
+    one branch → DUPLICATE_PERSON on the later rows."""
+    rows = ctx.rows()
+    by_staff: dict[str, list[tuple[Registration, RegRow]]] = {}
+    for reg, row in rows:
+        if row.staff_id:
+            by_staff.setdefault(row.staff_id, []).append((reg, row))
+    for sid, group in by_staff.items():
+        names = sorted({r.name for _, r in group if r.name})
+        if len(names) > 1:
+            for reg, row in group:
+                ctx.flag("DUPLICATE_PERSON", reg, row, "工号", f"工号 \"{sid}\" 同时登记为 {'、'.join(names)}，"
+                         f"同一工号只能对应一人，请核对工号。")
+    seen_person: dict[str, list[tuple[Registration, RegRow]]] = {}
+    for reg, row in rows:
+        if not row.name:
+            continue
+        seen_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
+    for pkey, group in seen_person.items():
+        branches = {reg.branch for reg, _ in group}
+        if len(branches) > 1:
+            names = "、".join(sorted(_unit_name(ctx, b) for b in branches))
+            for reg, row in group:
+                ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 同时出现在 {names} 的报名表中，"
+                         f"一人只能代表一个{ctx.spec.unit_word}，请与对方核对后删除一处。")
+            continue
+        per_event: dict[str, list[tuple[Registration, RegRow]]] = {}
+        for reg, row in group:
+            per_event.setdefault(row.event, []).append((reg, row))
+        for ev_id, same in per_event.items():
+            for reg, row in same[1:]:
+                first = same[0][1]
+                ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 在本表第 {first.row} 行"
+                         f"已报名同一项目，请删除重复的一行。")
+
+
+def person_key(ctx: Ctx, reg: Registration, row: RegRow) -> str:
+    """Identity key of a row's person (staff number, else home unit + normalised name)."""
+    if row.staff_id:
+        return f"id:{row.staff_id}"
+    return f"name:{ctx.home.get(key(reg, row), reg.branch)}:{row.name}"
+
+
+def _unit_name(ctx: Ctx, unit_id: str) -> str:
+    u = ctx.spec.unit(unit_id)
+    return u.name if u else unit_id
+
+
+@check("multi_event")
+def check_multi_event(ctx: Ctx) -> None:
+    """R2020-Q2 one person, one event (``spec.one_event_per_person``): a person in two or more
+    events → MULTI_EVENT on every row of that person (the captain keeps one)."""
+    if not ctx.spec.one_event_per_person:
+        return
+    by_person: dict[str, list[tuple[Registration, RegRow]]] = {}
+    for reg, row in ctx.rows():
+        if row.name and row.event:
+            by_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
+    for group in by_person.values():
+        events = []
+        for _, r in group:
+            if r.event not in events:
+                events.append(r.event)
+        if len(events) < 2:
+            continue
+        names = "、".join(ctx.spec.event(e).name for e in events)  # type: ignore[union-attr]
+        for reg, row in group:
+            ctx.flag("MULTI_EVENT", reg, row, "项目", f"\"{row.display_name}\" 报了 {names} {len(events)} 个项目；"
+                     f"每人只能参加一个项目，请只保留一项。")
+
+
+@check("team_size")
+def check_teams(ctx: Ctx) -> None:
+    """Pairs/teams (event.team_size > 1): rows sharing a 队号 in one event of one branch form a
+    team; a team with more or fewer members → TEAM_INCOMPLETE on each of its rows
+    (R2020-Q3 fixed pairs, R2015-Q2/Q3, R2016-Q1).  Blank 队号 is reported by the reader."""
+    for reg in ctx.regs:
+        if not reg.usable:
+            continue
+        groups: dict[tuple[str, str], list[RegRow]] = {}
+        for row in reg.rows:
+            ev = ctx.spec.event(row.event) if row.event else None
+            if ev is not None and ev.is_team and row.team_no:
+                groups.setdefault((ev.id, row.team_no), []).append(row)
+        for (ev_id, team_no), rows in groups.items():
+            ev = ctx.spec.event(ev_id)
+            assert ev is not None
+            if len(rows) == ev.team_size:
+                continue
+            where = "、".join(str(r.row) for r in rows)
+            for row in rows:
+                ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”第 {team_no} 队有 {len(rows)} 人（第 {where} 行），"
+                         f"每队应为 {ev.team_size} 人。请补齐队员或改正队号。")
+
+
+@check("quota")
+def check_quota(ctx: Ctx) -> None:
+    """R2020-Q1 fixed quota, R2015-Q3 bands, R2016-Q1 ratio, R2015-Q1/Q2 open, counted in entries
+    (a pair counts once).  More → QUOTA_EXCEEDED on every row of that event of the branch
+    (all dropped: the captain chooses who plays); fewer than a fixed quota → QUOTA_SHORT."""
+    for reg in ctx.regs:
+        if not reg.usable:
+            continue
+        unit = ctx.spec.unit(reg.branch)
+        if unit is None:
+            continue
+        for ev in ctx.spec.events:
+            limit = quota_for(ev, unit)
+            if limit is None:
+                continue
+            rows = [r for r in reg.rows if r.event == ev.id]
+            n = len(_entry_keys(rows))
+            word = "队" if ev.is_team else "人"
+            if n > limit:
+                basis = _quota_basis(ev, unit, limit)
+                for row in rows:
+                    ctx.flag("QUOTA_EXCEEDED", reg, row, "项目", f"\"{ev.name}\" 超出名额：本{ctx.spec.unit_word}已报 "
+                             f"{n} {word}，限 {limit} {word}{basis}。请删去多余的报名。")
+            elif n < limit and ev.quota.rule == "fixed" and ev.quota.short_warning:
+                ctx.flag("QUOTA_SHORT", reg, rows[0] if rows else None, "项目",
+                         f"“{ev.name}”本{ctx.spec.unit_word}只报了 {n} {word}，名额为 {limit} {word}"
+                         f"（可以少报；如需补报请在截止前重新提交）。", severity=Severity.WARNING)
+
+
+def _quota_basis(ev: "EventSpec", unit: "UnitSpec", limit: int) -> str:
+    q = ev.quota
+    if q.rule == "bands":
+        return f"（按会员 {unit.members} 人计算）"
+    if q.rule == "ratio":
+        return f"（会员 {unit.members} 人的 {q.ratio:.0%}，每队 {ev.team_size} 人）"
+    return ""
+
+
+# -- entries --------------------------------------------------------------------------------------
+def build_entries(ctx: Ctx) -> list[Entry]:
+    """Accepted entries (see the module docstring), sorted by id, with stable ids and labels.
+
+    Ids: ``event:branch:team_no`` for teams, ``event:branch:staff_id or name`` for individuals.
+    Labels: the player's name for individuals (``name（简称）`` when two entries of one event
+    share a name); ``{unit short name}{team_no}队`` for pairs/teams (team_no used as typed
+    when it already ends in 队).
+    """
+    made: list[Entry] = []
+    for reg in ctx.regs:
+        if not reg.usable:
+            continue
+        unit = ctx.spec.unit(reg.branch)
+        if unit is None:
+            continue
+        teams: dict[tuple[str, str], list[RegRow]] = {}
+        for row in reg.rows:
+            ev = ctx.spec.event(row.event) if row.event else None
+            if ev is None or not row.ok:
+                if ev is not None and ev.is_team and row.team_no:
+                    teams.setdefault((ev.id, row.team_no), []).append(row)
+                continue
+            if ev.is_team:
+                teams.setdefault((ev.id, row.team_no), []).append(row)
+            elif key(reg, row) not in ctx.bad:
+                person = row.person(reg.branch)
+                made.append(Entry(id=f"{ev.id}:{reg.branch}:{row.staff_id or row.name}", event=ev.id,
+                                  branch=reg.branch, team=person.shown, players=(person,)))
+        for (ev_id, team_no), rows in teams.items():
+            ev = ctx.spec.event(ev_id)
+            assert ev is not None
+            if len(rows) != ev.team_size or any((not r.ok) or key(reg, r) in ctx.bad for r in rows):
+                continue
+            players = tuple(r.person(ctx.home.get(key(reg, r), reg.branch)) for r in rows)
+            label = team_no if team_no.endswith("队") else f"{unit.short or unit.name}{team_no}队"
+            made.append(Entry(id=f"{ev.id}:{reg.branch}:{team_no}", event=ev.id, branch=reg.branch,
+                              team=label, players=players, team_no=team_no))
+    # individual labels: add the unit short name only where a name repeats within an event
+    count: dict[tuple[str, str], int] = {}
+    for e in made:
+        count[(e.event, e.team)] = count.get((e.event, e.team), 0) + 1
+    out = []
+    for e in made:
+        if count[(e.event, e.team)] > 1:
+            unit = ctx.spec.unit(e.branch)
+            e = Entry(id=e.id, event=e.event, branch=e.branch, players=e.players, team_no=e.team_no,
+                      team=f"{e.team}（{(unit.short or unit.name) if unit else e.branch}）")
+        out.append(e)
+    return sorted(out, key=lambda e: e.id)

@@ -1,0 +1,30 @@
+"""parse_eml: Date, From, Subject, safe attachment names, odd headers."""
+from __future__ import annotations
+
+import datetime as dt
+from email.message import EmailMessage
+
+from pipeline.ingest.eml import parse_eml, parse_eml_bytes
+
+
+def test_attachment_date_sender(tmp_path):
+    msg = EmailMessage()
+    msg["From"] = "王军 <WangJun@Example.edu.cn>"
+    msg["Subject"] = "行政一 报名表"
+    msg["Date"] = "Mon, 09 Nov 2020 14:59:00 +0800"
+    msg.set_content("见附件")
+    msg.add_attachment(b"PK\x03\x04data", maintype="application", subtype="octet-stream",
+                       filename="../../报名表.xlsx")
+    msg.add_attachment(b"hello", maintype="text", subtype="plain", filename="说明.txt")
+    p = tmp_path / "m.eml"
+    p.write_bytes(bytes(msg))
+    m = parse_eml(p)
+    assert m.date == dt.datetime(2020, 11, 9, 14, 59, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    assert m.sender == "wangjun@example.edu.cn" and m.subject == "行政一 报名表"
+    assert [a.filename for a in m.attachments] == ["报名表.xlsx"] and m.attachments[0].data == b"PK\x03\x04data"
+
+
+def test_no_attachment_and_gbk_headers():
+    raw = ("From: =?gbk?B?zfW+/A==?= <a@b.cn>\r\nSubject: \xb1\xa8\xc3\xfb\r\nDate: garbage\r\n\r\nbody\r\n")
+    m = parse_eml_bytes(raw.encode("latin-1"))
+    assert not m.has_attachment and m.date is None and m.problems and m.sender == "a@b.cn"

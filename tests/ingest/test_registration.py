@@ -1,0 +1,124 @@
+"""read_registration: _meta checks, header mapping, typed and normalised values."""
+from __future__ import annotations
+
+import datetime as dt
+
+from pipeline.ingest.registration import pickup_match, read_registration, read_result_rows
+from pipeline.ingest.workbook import read_workbook
+
+from .builders import person, tournament, write_registration
+
+
+def read(tmp_path, rows, branch="b1", t=None, **kw):
+    t = t or tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, branch, rows, **kw)
+    return read_registration(read_workbook(p), "reg.xlsx", t)
+
+
+def codes(issues):
+    return sorted(i.code for i in issues)
+
+
+def test_clean_sheet(tmp_path):
+    reg, issues = read(tmp_path, [person("象棋", "王军", 19390926685, 性别="男", 联系电话=13812345678)])
+    assert issues == [] and reg.branch == "b1" and reg.usable
+    r = reg.rows[0]
+    assert (r.row, r.event, r.name, r.staff_id, r.gender, r.phone) == (5, "xiangqi", "王军", "19390926685", "男", "13812345678")
+    assert r.cells["项目"] == "B5"
+
+
+def test_full_width_digits_and_zero_width_spaces(tmp_path):
+    reg, issues = read(tmp_path, [person("象棋", "王\u200b\u3000 军\u00a0", "１２３４５", 联系电话="１３８ １２３４ ５６７８")])
+    assert issues == []
+    r = reg.rows[0]
+    assert (r.name, r.display_name, r.staff_id, r.phone) == ("王军", "王军", "12345", "13812345678")
+
+
+def test_staff_id_text_keeps_leading_zero(tmp_path):
+    reg, _ = read(tmp_path, [person("象棋", "王军", "0012")])
+    assert reg.rows[0].staff_id == "0012"
+
+
+def test_unknown_event_message(tmp_path):
+    _, issues = read(tmp_path, [person("象棋2", "王军")])
+    (i,) = issues
+    assert i.code == "UNKNOWN_EVENT" and i.cell == "B5" and i.sheet == "报名表" and i.branch == "b1"
+    assert i.message == '报名表!B5 "象棋2" 不是本次比赛的项目，请从下拉列表中选择：象棋、跳棋、双升、斗地主'
+
+
+def test_columns_in_any_order_with_extras(tmp_path):
+    cols = ["姓名", "额外", "备注", "项目", "队号", "工号"]
+    reg, issues = read(tmp_path, [person("双升", "甲", team=1), person("双升", "乙", team=1)], columns=cols)
+    assert issues == [] and reg.rows[1].cells["项目"] == "D6" and reg.rows[0].team_no == "1"
+
+
+def test_values_problems_are_located(tmp_path):
+    rows = [person("象棋", 12345), person("象棋", dt.date(2020, 1, 1)), person("", "王军"),
+            person("双升", "李四"), person("象棋", "赵六", 性别="公"), person("象棋", "钱七", 联系电话="12ab"),
+            {"序号": 9}]
+    reg, issues = read(tmp_path, rows)
+    got = [(i.code, i.cell) for i in issues]
+    assert ("BAD_VALUE", "D5") in got and ("BAD_VALUE", "D6") in got
+    assert ("MISSING_VALUE", "B7") in got and ("MISSING_VALUE", "C8") in got
+    assert ("BAD_VALUE", "F9") in got and ("BAD_VALUE", "G10") in got
+    assert len(reg.rows) == 6 and not any(r.ok for r in reg.rows)
+    assert '"12345"' in issues[0].message
+
+
+def test_hidden_rows_are_read(tmp_path):
+    reg, _ = read(tmp_path, [person("象棋", "王军"), person("跳棋", "李四")], hidden_rows=[6])
+    assert [r.name for r in reg.rows] == ["王军", "李四"]
+
+
+def test_template_mismatch_other_tournament(tmp_path):
+    reg, issues = read(tmp_path, [person("象棋", "王军")], meta={"tournament_id": "other"})
+    assert codes(issues) == ["TEMPLATE_MISMATCH"] and not reg.usable
+
+
+def test_template_mismatch_old_version(tmp_path):
+    _, issues = read(tmp_path, [person("象棋", "王军")], meta={"template_version": 0})
+    assert codes(issues) == ["TEMPLATE_MISMATCH"]
+
+
+def test_template_mismatch_renamed_header(tmp_path):
+    cols = ["序号", "项目", "队号", "名字", "工号"]
+    _, issues = read(tmp_path, [person("象棋", "王军")], columns=cols)
+    assert codes(issues) == ["TEMPLATE_MISMATCH"] and "“姓名”" in issues[0].message
+
+
+def test_wrong_branch_token(tmp_path):
+    t = tournament()
+    reg, issues = read(tmp_path, [person("象棋", "王军")], t=t, token=t.token("b2"))
+    assert codes(issues) == ["WRONG_BRANCH"] and not reg.usable
+
+
+def test_unknown_branch(tmp_path):
+    _, issues = read(tmp_path, [person("象棋", "王军")], branch="zz")
+    assert codes(issues) == ["UNKNOWN_BRANCH"] and issues[0].branch == ""
+
+
+def test_R2016_Q2_pickup_points(tmp_path):
+    t = tournament(pickup_points=["福建路、花园路", "镇江", "桥头", "自行到达"])
+    reg, issues = read(tmp_path, [person("象棋", "王军", 乘车地点="花园路"), person("象棋", "李四", 乘车地点="火星"),
+                                  person("跳棋", "赵六")], t=t)
+    assert reg.rows[0].pickup == "福建路、花园路"
+    assert [(i.code, i.cell) for i in issues] == [("BAD_VALUE", "H6"), ("MISSING_VALUE", "H7")]
+    assert pickup_match("镇 江", ["镇江"]) == "镇江"
+
+
+def test_result_rows_reader(tmp_path):
+    import openpyxl
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "成绩"
+    ws.append(["象棋 第1轮 成绩表"])
+    ws.append(["轮次", "组别", "桌号", "甲方", "乙方", "结果"])
+    ws.append([1, "", 1, "王军", "李四", "甲胜"])
+    ws.append([1, "", 2, "赵六", "钱七", None])
+    m = wb.create_sheet("_meta")
+    m.append(["kind", "result"])
+    wb.save(tmp_path / "r.xlsx")
+    meta, rows = read_result_rows(read_workbook(tmp_path / "r.xlsx"), ["轮次", "组别", "桌号", "甲方", "乙方", "结果"])
+    assert meta == {"kind": "result"}
+    (n1, v1, c1), (n2, v2, _) = rows
+    assert n1 == 3 and v1["结果"] == "甲胜" and str(c1["结果"]) == "成绩!F3" and v2["结果"] is None

@@ -1,0 +1,215 @@
+"""read_workbook: values as typed, and one test per unreadable-file kind."""
+from __future__ import annotations
+
+import datetime as dt
+import time
+import zipfile
+
+import openpyxl
+import pytest
+
+from pipeline.ingest import workbook as W
+from pipeline.ingest.workbook import CellError, UnreadableFile, a1, find_table, read_workbook
+
+CT = ('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
+      'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships'
+      '+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" '
+      'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override '
+      'PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.'
+      'spreadsheetml.worksheet+xml"/></Types>')
+RELS = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/'
+        '2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+        'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+WB = ('<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/'
+      '2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>'
+      '<sheet name="报名表" sheetId="1" r:id="rId1"/></sheets></workbook>')
+WBRELS = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/'
+          '2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/'
+          '2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
+HEAD = '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+
+
+def raw_xlsx(path, sheet_xml, prolog='<?xml version="1.0" encoding="UTF-8"?>'):
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", CT)
+        z.writestr("_rels/.rels", RELS)
+        z.writestr("xl/workbook.xml", WB)
+        z.writestr("xl/_rels/workbook.xml.rels", WBRELS)
+        if isinstance(sheet_xml, str):
+            z.writestr("xl/worksheets/sheet1.xml", prolog + sheet_xml)
+        else:
+            with z.open("xl/worksheets/sheet1.xml", "w") as fh:
+                for chunk in sheet_xml:
+                    fh.write(chunk)
+    return path
+
+
+def good(tmp_path):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "报名表"
+    ws["A1"] = 19390926685
+    ws["B1"] = "00123"
+    ws["C1"] = dt.date(2020, 11, 9)
+    ws["D1"] = 1.5
+    ws["E1"] = "=SUM(D1:D2)"     # openpyxl saves no cached value
+    ws["C3"] = "x"
+    m = wb.create_sheet("_meta")
+    m.sheet_state = "hidden"
+    m["A1"], m["B1"] = "branch_id", "b1"
+    m["A2"], m["B2"] = "round", 3
+    p = tmp_path / "ok.xlsx"
+    wb.save(p)
+    return p
+
+
+def test_values_as_typed(tmp_path):
+    book = read_workbook(good(tmp_path))
+    s = book.sheets["报名表"]
+    assert s.rows[0][:4] == [19390926685, "00123", dt.date(2020, 11, 9), 1.5]
+    assert W.cell_text(s.rows[0][0]) == "19390926685"
+    assert s.rows[0][4] == CellError(W.NO_CACHED_VALUE)
+    assert s.value(3, 3) == "x" and s.value(2, 1) is None
+    assert book.sheets["_meta"].hidden and not s.hidden
+    assert book.meta == {"branch_id": "b1", "round": "3"}
+
+
+def test_error_cells_become_cell_errors(tmp_path):
+    p = raw_xlsx(tmp_path / "e.xlsx", HEAD + '<sheetData><row r="2"><c r="B2" t="e"><f>1/0</f><v>#DIV/0!</v></c>'
+                 '<c r="C2" t="e"><v>#REF!</v></c><c r="D2" t="inlineStr"><is><t>ok</t></is></c></row></sheetData></worksheet>')
+    s = read_workbook(p).sheets["报名表"]
+    assert s.rows[1] == [None, CellError("#DIV/0!"), CellError("#REF!"), "ok"]
+
+
+def test_far_cell_does_not_crash(tmp_path):
+    # calamine would allocate the dense range A1:XFD1048576 and abort the process
+    p = raw_xlsx(tmp_path / "far.xlsx", HEAD + '<dimension ref="A1:XFD1048576"/><sheetData><row r="1"><c r="A1">'
+                 '<v>1</v></c></row><row r="1048576"><c r="XFD1048576"><v>2</v></c></row></sheetData></worksheet>')
+    s = read_workbook(p).sheets["报名表"]
+    assert s.rows[0] == [1] and s.truncated
+
+
+def test_million_row_sheet_is_capped(tmp_path):
+    n = 300_000
+    def rows():
+        yield (HEAD + '<dimension ref="A1:B1048576"/><sheetData>').encode()
+        for start in range(1, n + 1, 10000):
+            yield "".join(f'<row r="{i}"><c r="A{i}"><v>{i}</v></c><c r="B{i}" t="inlineStr"><is><t>王军</t></is></c></row>'
+                          for i in range(start, min(n, start + 9999) + 1)).encode()
+        yield b"</sheetData></worksheet>"
+    p = tmp_path / "big.xlsx"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, body in (("[Content_Types].xml", CT), ("_rels/.rels", RELS), ("xl/workbook.xml", WB),
+                           ("xl/_rels/workbook.xml.rels", WBRELS)):
+            z.writestr(name, body)
+        with z.open("xl/worksheets/sheet1.xml", "w") as fh:
+            for chunk in rows():
+                fh.write(chunk)
+    t0 = time.perf_counter()
+    s = read_workbook(p).sheets["报名表"]
+    assert time.perf_counter() - t0 < 10
+    assert s.truncated and len(s.rows) == W.MAX_ROWS and s.rows[-1] == [W.MAX_ROWS, "王军"]
+
+
+def unreadable(path) -> UnreadableFile:
+    with pytest.raises(UnreadableFile) as e:
+        read_workbook(path)
+    assert e.value.message_cn
+    return e.value
+
+
+def test_unreadable_empty(tmp_path):
+    (tmp_path / "a.xlsx").write_bytes(b"")
+    assert unreadable(tmp_path / "a.xlsx").kind == "empty"
+
+
+def test_unreadable_corrupt_zip(tmp_path):
+    data = bytearray(good(tmp_path).read_bytes())
+    # damage the compressed data of the first member (CRC / inflate fails)
+    for i in range(60, 400):
+        data[i] ^= 0x5A
+    (tmp_path / "c.xlsx").write_bytes(bytes(data))
+    assert unreadable(tmp_path / "c.xlsx").kind in ("corrupt", "truncated")
+
+
+def test_unreadable_truncated(tmp_path):
+    data = good(tmp_path).read_bytes()
+    (tmp_path / "t.xlsx").write_bytes(data[: len(data) // 2])
+    assert unreadable(tmp_path / "t.xlsx").kind == "truncated"
+
+
+def test_unreadable_csv_renamed(tmp_path):
+    (tmp_path / "c.xlsx").write_text("项目,姓名\n象棋,王军\n", encoding="utf-8")
+    assert unreadable(tmp_path / "c.xlsx").kind == "csv"
+
+
+def test_unreadable_html_renamed(tmp_path):
+    (tmp_path / "h.xlsx").write_text("<html><body><table><tr><td>象棋</td></tr></table></body></html>")
+    assert unreadable(tmp_path / "h.xlsx").kind == "html"
+
+
+OLE_HEAD = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504
+
+
+def test_unreadable_xls(tmp_path):
+    (tmp_path / "x.xlsx").write_bytes(OLE_HEAD + "Workbook".encode("utf-16-le") + b"\x00" * 1000)
+    e = unreadable(tmp_path / "x.xlsx")
+    assert e.kind == "xls" and ".xlsx" in e.message_cn
+
+
+def test_unreadable_encrypted(tmp_path):
+    (tmp_path / "p.xlsx").write_bytes(OLE_HEAD + "EncryptionInfo".encode("utf-16-le") + b"\x00" * 64
+                                      + "EncryptedPackage".encode("utf-16-le") + b"\x00" * 1000)
+    e = unreadable(tmp_path / "p.xlsx")
+    assert e.kind == "encrypted" and "密码" in e.message_cn
+
+
+def test_unreadable_zip_bomb(tmp_path):
+    p = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", CT)
+        with z.open("xl/media/pad.bin", "w") as fh:
+            block = b"\x00" * (1 << 20)
+            for _ in range(60):
+                fh.write(block)
+    t0 = time.perf_counter()
+    assert unreadable(p).kind == "zip_bomb"
+    assert time.perf_counter() - t0 < 1      # refused before unpacking
+
+
+def test_unreadable_zip_bomb_by_ratio(tmp_path):
+    p = tmp_path / "bomb2.xlsx"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/media/pad.bin", b"\x00" * (20 << 20))
+    assert unreadable(p).kind == "zip_bomb"
+
+
+def test_unreadable_xml_entity_bomb(tmp_path):
+    dtd = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;">'
+           '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;">]>')
+    p = raw_xlsx(tmp_path / "ent.xlsx", HEAD + '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&lol3;</t>'
+                 '</is></c></row></sheetData></worksheet>', prolog=dtd)
+    assert unreadable(p).kind == "xml_entity"
+
+
+def test_xlsm_values_are_read(tmp_path):
+    p = good(tmp_path)
+    with zipfile.ZipFile(p, "a") as z:
+        z.writestr("xl/vbaProject.bin", b"\x00" * 100)
+    book = read_workbook(p)
+    assert book.macros and book.sheets["报名表"].rows[0][1] == "00123"
+
+
+def test_find_table_by_labels_and_a1():
+    rows = [["第四届 报名表"], ["单位：行政一"], [], ["序号", "姓 名", "备注", "项目 *", "额外"],
+            [1, "王军", None, "象棋"], [], [2, "李四", None, "跳棋"]] + [[]] * 25 + [[9, "远处", None, "象棋"]]
+    t = find_table(rows, ["项目", "姓名"], ["序号"])
+    assert t.header_row == 4 and t.columns["项目"] == 4 and t.columns["额外"] == 5
+    assert [r for r, _ in t.rows] == [5, 7]          # stops at the blank run
+    assert t.cell(7, "项目") == "D7" and a1(12, 5) == "E12"
+
+
+def test_find_table_names_missing_label():
+    with pytest.raises(W.TableNotFound) as e:
+        find_table([["序号", "名字", "项目"]], ["项目", "姓名"], ["序号"])
+    assert e.value.missing == ["姓名"]

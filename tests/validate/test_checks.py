@@ -1,0 +1,188 @@
+"""validate_registrations: one test per rule."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from ingest.builders import T0, person, tournament, write_registration
+from pipeline.ingest.registration import read_registration
+from pipeline.ingest.workbook import read_workbook
+from pipeline.model import Severity
+from pipeline.spec import UnitSpec
+from pipeline.validate import quota_for, validate_registrations
+
+
+def reg_of(tmp_path, t, branch, rows, received=T0):
+    p = write_registration(tmp_path / f"{branch}.xlsx", t, branch, rows)
+    reg, issues = read_registration(read_workbook(p), f"{branch}.xlsx", t, received=received)
+    return reg
+
+
+def run(tmp_path, t, per_branch, received=T0):
+    regs = [reg_of(tmp_path, t, b, rows, received) for b, rows in per_branch.items()]
+    return validate_registrations(t, regs, now=T0)
+
+
+def codes(issues, severity=None):
+    return sorted(i.code for i in issues if severity is None or i.severity == severity)
+
+
+FULL_B1 = [person("象棋", "甲", 1), person("象棋", "乙", 2), person("跳棋", "丙", 3), person("跳棋", "丁", 4),
+           person("双升", "戊", 5, team=1), person("双升", "己", 6, team=1),
+           person("双升", "庚", 7, team=2), person("双升", "辛", 8, team=2),
+           person("斗地主", "壬", 9), person("斗地主", "癸", 10)]
+
+
+def test_full_branch_accepted(tmp_path):
+    t = tournament()
+    entries, issues = run(tmp_path, t, {"b1": FULL_B1})
+    assert issues == []
+    assert len(entries) == 8
+    pair = next(e for e in entries if e.id == "shuangsheng:b1:1")
+    assert pair.team == "行政一1队" and pair.player_names == "戊/己"
+    assert next(e for e in entries if e.id == "xiangqi:b1:1").team == "甲"
+
+
+def test_R2020_Q1_quota_exceeded(tmp_path):
+    t = tournament()
+    rows = FULL_B1 + [person("象棋", "子", 11)]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    ex = [i for i in issues if i.code == "QUOTA_EXCEEDED"]
+    assert [i.cell for i in ex] == ["B5", "B6", "B15"]
+    assert "已报 3 人，限 2 人" in ex[0].message
+    assert not [e for e in entries if e.event == "xiangqi"] and len(entries) == 6
+
+
+def test_R2020_Q1_pairs_count_once_and_short_warning(tmp_path):
+    t = tournament()
+    rows = [person("双升", "戊", 5, team=1), person("双升", "己", 6, team=1)]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    assert codes(issues, Severity.ERROR) == []
+    assert codes(issues) == ["QUOTA_SHORT"] * 4      # 象棋 0, 跳棋 0, 双升 1 of 2, 斗地主 0
+    assert [e.id for e in entries] == ["shuangsheng:b1:1"]
+
+
+@pytest.mark.parametrize("members,expected", [(49, 1), (50, 2), (99, 2), (100, 3), (149, 3), (150, 4), (250, 6)])
+def test_R2015_Q3_bands(members, expected):
+    t = tournament(events=[{"id": "shuangkou", "name": "双扣", "game": "shuangkou", "team_size": 2,
+                            "format": {"type": "round_robin"},
+                            "quota": {"rule": "bands", "extra_every": 50, "bands": [
+                                {"min_members": 0, "entries": 1}, {"min_members": 50, "entries": 2},
+                                {"min_members": 100, "entries": 3}]}}])
+    assert quota_for(t.spec.events[0], UnitSpec(id="x", name="x", members=members)) == expected
+
+
+@pytest.mark.parametrize("members,expected", [(0, 1), (13, 1), (14, 1), (20, 1), (27, 2), (40, 3), (100, 7), (200, 15)])
+def test_R2016_Q1_ratio(members, expected):
+    t = tournament(events=[{"id": "guandan", "name": "掼蛋", "game": "guandan", "team_size": 2,
+                            "format": {"type": "groups_standings"}, "quota": {"rule": "ratio", "ratio": 0.15}}])
+    # max_players = floor(0.15 N); entries = max(1, max_players // 2)
+    assert quota_for(t.spec.events[0], UnitSpec(id="x", name="x", members=members)) == expected
+
+
+def test_R2016_Q1_ratio_exceeded(tmp_path):
+    t = tournament(units=[{"id": "b1", "name": "一分会", "members": 20}],
+                   events=[{"id": "guandan", "name": "掼蛋", "game": "guandan", "team_size": 2,
+                            "format": {"type": "groups_standings"}, "quota": {"rule": "ratio", "ratio": 0.15}}])
+    rows = [person("掼蛋", n, team=k) for n, k in [("甲", 1), ("乙", 1), ("丙", 2), ("丁", 2)]]
+    _, issues = run(tmp_path, t, {"b1": rows})
+    assert codes(issues) == ["QUOTA_EXCEEDED"] * 4 and "限 1 队" in issues[0].message
+
+
+def test_R2015_Q1_open_entry(tmp_path):
+    t = tournament(events=[{"id": "go", "name": "围棋", "game": "go", "format": {"type": "swiss"}}])
+    entries, issues = run(tmp_path, t, {"b1": [person("围棋", "人" + chr(0x4E00 + i)) for i in range(30)]})
+    assert issues == [] and len(entries) == 30
+
+
+def test_R2015_Q2_bridge_pair_across_branches(tmp_path):
+    t = tournament(events=[{"id": "bridge", "name": "桥牌", "game": "bridge", "team_size": 2, "cross_branch": True,
+                            "format": {"type": "pairs_movement"}}])
+    rows = [person("桥牌", "甲", team=1), person("桥牌", "乙", team=1, 备注="跨分工会：机关二")]
+    entries, issues = run(tmp_path, t, {"b1": rows, "b2": [person("桥牌", "乙", team=1), person("桥牌", "丙", team=1)]})
+    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert {i.branch for i in dup} == {"b1", "b2"}     # 乙 is registered by both
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    assert issues == [] and entries[0].players[1].branch == "b2"
+
+
+def test_cross_branch_note_refused_when_not_allowed(tmp_path):
+    t = tournament()
+    _, issues = run(tmp_path, t, {"b1": [person("双升", "甲", team=1), person("双升", "乙", team=1, 备注="跨分工会：后勤")]})
+    assert "BAD_VALUE" in codes(issues)
+
+
+def test_R2020_Q2_multi_event(tmp_path):
+    t = tournament()
+    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "甲", 1), person("跳棋", "甲", 1)]})
+    assert codes(issues, Severity.ERROR) == ["MULTI_EVENT", "MULTI_EVENT"]
+    assert entries == []
+
+
+def test_duplicate_person_in_two_branches_by_staff_id(tmp_path):
+    t = tournament()
+    _, issues = run(tmp_path, t, {"b1": [person("象棋", "甲", "007")], "b2": [person("象棋", "甲", "007")]})
+    assert codes(issues, Severity.ERROR) == ["DUPLICATE_PERSON"] * 2
+
+
+def test_duplicate_person_same_name_in_branch(tmp_path):
+    t = tournament()
+    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "王 军"), person("象棋", "王军")]})
+    (dup,) = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert dup.cell == "D6" and len([e for e in entries if e.event == "xiangqi"]) == 1
+
+
+def test_same_staff_id_two_names(tmp_path):
+    t = tournament()
+    _, issues = run(tmp_path, t, {"b1": [person("象棋", "甲", "9"), person("跳棋", "乙", "9")]})
+    assert codes(issues, Severity.ERROR).count("DUPLICATE_PERSON") == 2
+
+
+def test_team_incomplete(tmp_path):
+    t = tournament()
+    rows = [person("双升", "甲", team=1), person("双升", "乙", team=2), person("双升", "丙", team=2),
+            person("双升", "丁", team=2)]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    assert codes(issues, Severity.ERROR) == ["TEAM_INCOMPLETE"] * 4
+    assert not [e for e in entries if e.event == "shuangsheng"]
+
+
+def test_team_event_without_team_number(tmp_path):
+    t = tournament()
+    p = write_registration(tmp_path / "b1.xlsx", t, "b1", [person("双升", "甲"), person("双升", "乙")])
+    _, issues = read_registration(read_workbook(p), "b1.xlsx", t)
+    assert codes(issues) == ["MISSING_VALUE"] * 2 and issues[0].cell == "C5"
+
+
+def test_one_bad_row_keeps_other_rows(tmp_path):
+    t = tournament()
+    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "甲", "12/3"), person("跳棋", "乙")]})
+    assert [e.id for e in entries] == ["checkers:b1:乙"]
+
+
+def test_R2020_Q4_late_rejected(tmp_path):
+    dl = "2020-11-09T15:00:00"
+    t = tournament(events=[{"id": "xiangqi", "name": "象棋", "game": "xiangqi", "format": {"type": "knockout"},
+                            "deadline": dl}])
+    late = dt.datetime(2020, 11, 9, 15, 1, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "甲")]}, received=late)
+    assert codes(issues, Severity.ERROR) == ["LATE_SUBMISSION"] and entries == []
+    ontime = late - dt.timedelta(minutes=1)
+    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "甲")]}, received=ontime)
+    assert issues == [] and len(entries) == 1
+
+
+def test_R2020_Q4_late_accept_with_warning(tmp_path):
+    t = tournament(late_policy="accept-with-warning",
+                   events=[{"id": "xiangqi", "name": "象棋", "game": "xiangqi", "format": {"type": "knockout"},
+                            "deadline": "2020-11-09T15:00:00+08:00"}])
+    late = dt.datetime(2020, 11, 9, 8, 0, tzinfo=dt.timezone.utc)   # 16:00 in Beijing
+    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "甲")]}, received=late)
+    assert codes(issues, Severity.WARNING) == ["LATE_SUBMISSION"] and len(entries) == 1
+
+
+def test_same_name_in_two_branches_gets_branch_label(tmp_path):
+    t = tournament(events=[{"id": "go", "name": "围棋", "game": "go", "format": {"type": "swiss"}}])
+    entries, issues = run(tmp_path, t, {"b1": [person("围棋", "王军")], "b2": [person("围棋", "王军")]})
+    assert issues == [] and sorted(e.team for e in entries) == ["王军（机关二）", "王军（行政一）"]

@@ -97,7 +97,7 @@ class Inputs:
 def intake(t: Tournament, ledger: Ledger, issues: IssueLog) -> int:
     """Store every new inbox file (and the .xlsx attachments of every .eml) by content
     hash before recording it.  Returns how many new files were recorded."""
-    from .ingest.eml import parse_eml
+    from .ingest.eml import parse_eml_bytes
 
     new = 0
     for path in iter_inbox(t.inbox):
@@ -109,10 +109,11 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog) -> int:
             continue
         mtime = from_timestamp(path.stat().st_mtime)
         if ext == ".eml":
-            mail = parse_eml(data)
-            received_at = mail.date or mtime
+            mail = parse_eml_bytes(data, rel)
+            received_at = mail.date.astimezone(TZ) if mail.date else mtime
             # attachments first, the mail last: a run killed halfway re-reads the mail
-            for name, blob in mail.attachments:
+            for att in mail.attachments:
+                name, blob = att.filename, att.data
                 a_ext = Path(name).suffix.lower() or ".bin"
                 ah, _ = ledger.store_blob(blob, a_ext)
                 if ledger.record(Received(ah, a_ext, name, received_at, mail.sender, rel, parent=h)):
@@ -129,8 +130,6 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog) -> int:
 
 def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
     """Warnings about mails themselves (no attachment) — recomputed each run."""
-    from .ingest.eml import parse_eml
-
     recs = ledger.received()
     children = {r.parent for r in recs if r.parent}
     for r in recs:
@@ -160,14 +159,14 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
         try:
             book = read_workbook(rec.stored(ledger.root))
         except UnreadableFile as e:
-            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{e.message}", at=where)
+            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{e.message_cn}", at=where)
             inputs.unreadable.append(rec)
             continue
         kind = (book.meta or {}).get(layout.META_KIND, "") or (
             layout.KIND_REGISTRATION if layout.REG_SHEET in book.sheet_names else
             layout.KIND_RESULT if layout.RESULT_SHEET in book.sheet_names else "")
         if kind == layout.KIND_REGISTRATION:
-            reg, found = read_registration(book, rec.file_name, t)
+            reg, found = read_registration(book, rec.file_name, t, received=rec.received_at)
             issues.extend(found)
             inputs.registrations.append((rec, reg))
         elif kind == layout.KIND_RESULT:
@@ -233,12 +232,14 @@ class EventRunner:
         self.fmt = FORMATS.get(ev.format.type)
         self.game = GAMES.get(ev.game)
         self.points = {**self.game.default_points, **(ev.points or {})}
-        self.chain = tuple(ev.tiebreaks or self.game.default_tiebreaks)
+        default_chain = (self.game.tiebreaks_for(self.fmt.name) if hasattr(self.game, "tiebreaks_for")
+                         else self.game.default_tiebreaks)
+        self.chain = tuple(ev.tiebreaks or default_chain)
         self.entries = sorted(entries, key=lambda e: e.id)
         self.rounds = ledger.rounds(ev.id)
         self.results: dict[tuple, MatchResult] = {}
-        self.playoffs = read_playoffs(inputs, ev, issues)
-        self.absent = read_absent(inputs, ev, issues)
+        self.playoffs = read_playoffs(inputs, ev, self.entries, issues)
+        self.absent = read_absent(inputs, ev, self.entries, issues)
         self.waiting = ""
         self.complete = False
 
@@ -342,36 +343,35 @@ class EventRunner:
     # -- results ----------------------------------------------------------------------
     def read_results(self, rnd: Round) -> None:
         """Collect this round's filled rows from every result workbook for it, check
-        conflicts between sheets (RESULT_CONFLICT: the newest sheet wins), and let the
-        game turn them into results."""
+        conflicts between sheets (RESULT_CONFLICT: the newest sheet wins, the office is
+        told), and let the game turn them into results."""
         from . import layout
         from .games.base import ResultRow
-        from .ingest.registration import read_result_rows
+        from .ingest.sheets import key_of, read_details, read_results
+        from .ingest.workbook import strip_spaces
 
         columns = self.game.columns(self.ev.game_options)
         labels = [c.label for c in columns]
         detail = self.game.detail(self.ev.game_options)
-        matches = {(str(m.round), m.group, str(m.table)): m for m in rnd.matches if not m.bye}
+        matches = {(str(m.round), strip_spaces(m.group), str(m.table)): m for m in rnd.matches if not m.bye}
         chosen: dict[tuple, tuple[Received, ResultRow]] = {}
         details: dict[tuple, list[dict[str, Any]]] = {}
         books = [(rec, b) for rec, b in self.inputs.results
                  if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
-                 and str(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)]
+                 and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)]
         for rec, book in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
             if str(book.meta.get(layout.META_DRAW_HASH, "")) != rnd.input_hash:
                 self.issues.add("TEMPLATE_MISMATCH",
                                 f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
                                 "（抽签摘要不符），请使用本轮下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET))
                 continue
-            rows, found = read_result_rows(book, rec.file_name, labels)
+            rows, found = read_results(book, rec.file_name, labels)
             self.issues.extend(found)
             for row in rows:
-                key = (_norm_int(row.values.get("轮次")), str(row.values.get("组别") or ""),
-                       _norm_int(row.values.get("桌号")))
-                m = matches.get(key)
+                m = matches.get(key_of(row.values))
                 if m is None:
                     continue
-                rr = ResultRow(match=m, values={l: row.values.get(l) for l in labels + ["牌号"]}, cells=row.cells)
+                rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
                 if rr.blank(labels):
                     continue
                 rkey = (m.key, str(row.values.get("牌号") or ""))
@@ -380,15 +380,16 @@ class EventRunner:
                     self.issues.add("RESULT_CONFLICT",
                                     f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》与"
                                     f"《{rec.file_name}》填写的成绩不一致，已采用较晚收到的《{rec.file_name}》，请裁判核对。",
-                                    at=rr.at(labels[0]), severity=Severity.WARNING)
+                                    at=rr.at(labels[0]))
                 chosen[rkey] = (rec, rr)
             if detail is not None:
-                from .ingest.registration import read_detail_rows
-                for key, drows in read_detail_rows(book, detail.name).items():
+                for key, drows in read_details(book, rec.file_name, detail.name,
+                                               [c.label for c in detail.columns]).items():
                     m = matches.get(key)
                     if m is not None:
                         details[m.key] = drows
-        rows_in = [rr for _, rr in sorted(chosen.values(), key=lambda x: (x[1].match.table, str(x[1].values.get("牌号"))))]
+        rows_in = [rr for _, rr in sorted(chosen.values(),
+                                          key=lambda x: (x[1].match.group, x[1].match.table, str(x[1].values.get("牌号"))))]
         results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, details or None)
         self.issues.extend(found)
         for r in results:
@@ -436,28 +437,24 @@ def _row_values(rr: Any, labels: list[str]) -> tuple:
     return tuple(str(rr.values.get(l) or "").strip() for l in labels)
 
 
-def read_playoffs(inputs: Inputs, ev: EventSpec, issues: IssueLog) -> list[Playoff]:
-    """加赛 results from playoff sheets (layout.PLAYOFF_SHEET)."""
-    if not inputs.playoffs:
-        return []
-    from .ingest.registration import read_playoff_sheet
+def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog) -> list[Playoff]:
+    """加赛 results from playoff sheets (layout.PLAYOFF_SHEET), oldest first."""
+    from .ingest.sheets import read_playoffs as read
     out: list[Playoff] = []
     for rec, book in inputs.playoffs:
-        found, problems = read_playoff_sheet(book, rec.file_name, ev)
+        found, problems = read(book, rec.file_name, ev.id, ev.name, entries)
         out.extend(found)
         issues.extend(problems)
     return out
 
 
-def read_absent(inputs: Inputs, ev: EventSpec, issues: IssueLog) -> frozenset[str]:
+def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog) -> frozenset[str]:
     """Person keys checked in as absent (R2016-F2)."""
-    if not inputs.checkins:
-        return frozenset()
-    from .ingest.registration import read_checkin_sheet
+    from .ingest.sheets import read_absent as read
     out: set[str] = set()
     for rec, book in inputs.checkins:
-        found, problems = read_checkin_sheet(book, rec.file_name, ev)
-        out |= set(found)
+        found, problems = read(book, rec.file_name, ev.id, ev.name, entries)
+        out |= found
         issues.extend(problems)
     return frozenset(out)
 
@@ -474,7 +471,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog) -> tuple[list[tuple[
     by_branch: dict[str, list[tuple[Received, Any]]] = {}
     subs: list[Submission] = []
     for rec, reg in inputs.registrations:
-        if reg is not None and getattr(reg, "branch", "") and getattr(reg, "valid", True):
+        if reg is not None and reg.branch and reg.usable:
             by_branch.setdefault(reg.branch, []).append((rec, reg))
         else:
             subs.append(Submission(rec.sha256, rec.file_name, getattr(reg, "branch", "") or "", rec.received_at,
@@ -611,7 +608,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
 
     say("校验报名 …")
     from .validate import validate_registrations
-    entries, found = validate_registrations(t, current, now=now)
+    entries, found = validate_registrations(t, [reg for _, reg in current], now=now)
     issues.extend(found)
     report.entries = len(entries)
 
@@ -681,12 +678,10 @@ def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[Ev
 
 
 def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog) -> list[AwardRow]:
+    """The event's award scheme applied to its final placements (R2020-A1, R2011-A1, R2016-A1 …)."""
     from .score import AWARD_SCHEMES
-    from .score.awards import AwardContext
 
-    scheme = AWARD_SCHEMES.get(ev.awards.scheme)
-    rows, found = scheme(AwardContext(event=ev, placements=es.placements, entries=es.entries,
-                                      units={u.id: u.unit() for u in t.spec.units}))
+    rows, found = AWARD_SCHEMES.get(ev.awards.scheme).assign(ev.awards, es.placements, es.entries, event=ev.id)
     issues.extend(found)
     return rows
 
@@ -695,14 +690,16 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
     """R2015-A1: awards entered by the organisers on the 评奖 sheet (风尚奖 … 组织奖)."""
     if not inputs.awards:
         return []
-    from .ingest.registration import read_awards_sheet
-    from .score.awards import discretionary
+    from .ingest.sheets import read_awards
+    from .score.awards import discretionary_awards as assign
 
     rows: list[AwardRow] = []
     for rec, book in inputs.awards:
-        raw, problems = read_awards_sheet(book, rec.file_name, t)
+        raw, problems = read_awards(book, rec.file_name)
         issues.extend(problems)
-        got, found = discretionary(raw, entries, t.spec)
+        got, found = assign(raw, entries, [u.unit() for u in t.spec.units],
+                            branch_award=t.spec.branch_award or "组织奖",
+                            event_names={e.id: e.name for e in t.spec.events})
         rows += got
         issues.extend(found)
     return rows

@@ -1,0 +1,174 @@
+"""Referees' and organisers' sheets → plain values the core understands.
+
+Result rows (成绩), detail rows (明细), playoff orders (加赛), check-in (签到) and the
+organisers' discretionary awards (评奖).  Missing sheets or headers become
+``TEMPLATE_MISMATCH`` issues at the file; the run goes on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .. import layout as L
+from ..issues import Issue, issue
+from ..model import CellRef, Entry, Playoff
+from .registration import read_sheet_rows
+from .workbook import Book, CellError, TableNotFound, cell_text, strip_spaces
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    row: int
+    values: dict[str, Any]
+    cells: dict[str, CellRef] = field(default_factory=dict)
+
+
+def _missing(file: str, sheet: str, e: TableNotFound) -> Issue:
+    return issue("TEMPLATE_MISMATCH", f"《{file}》的“{sheet}”工作表找不到表头“{'、'.join(e.missing)}”："
+                 "请使用下发的表格，不要改动表头。", at=CellRef(file, sheet))
+
+
+def _errors(rows: list[SheetRow], file: str) -> list[Issue]:
+    out = []
+    for r in rows:
+        for label, v in r.values.items():
+            if isinstance(v, CellError):
+                out.append(issue("RESULT_INVALID", f"“{label}”单元格是错误值 {v}（公式出错或没有保存计算结果）："
+                                 "请直接填写数值。", at=r.cells.get(label, CellRef(file))))
+    return out
+
+
+def read_results(book: Book, file: str, labels: Sequence[str]) -> tuple[list[SheetRow], list[Issue]]:
+    """Filled rows of the 成绩 sheet with the key columns (轮次/组别/桌号, 牌号) and the
+    game's result columns.  Error values become RESULT_INVALID and are blanked."""
+    want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, "牌号", *labels]))
+    try:
+        _, raw = read_sheet_rows(book, L.RESULT_SHEET, want, ["桌号"], file)
+    except TableNotFound as e:
+        return [], [_missing(file, L.RESULT_SHEET, e)]
+    rows = [SheetRow(n, v, c) for n, v, c in raw]
+    problems = _errors(rows, file)
+    rows = [SheetRow(r.row, {k: (None if isinstance(v, CellError) else v) for k, v in r.values.items()}, r.cells)
+            for r in rows]
+    return rows, problems
+
+
+def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
+    """(round, group, table) as normalised text, for matching a row to a drawn match."""
+    def num(v: Any) -> str:
+        s = cell_text(v) if v is not None else ""
+        try:
+            return str(int(float(s)))
+        except ValueError:
+            return s
+    return num(values.get("轮次")), strip_spaces(cell_text(values.get("组别")) if values.get("组别") is not None else ""), \
+        num(values.get("桌号"))
+
+
+def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+    """Detail (hand-by-hand) rows grouped by (round, group, table); each row dict carries
+    ``_cells`` (label → CellRef) for located messages.  A workbook without the detail
+    sheet simply has no details."""
+    if book.sheet(sheet) is None:
+        return {}
+    want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, *labels]))
+    try:
+        _, raw = read_sheet_rows(book, sheet, want, ["桌号"], file)
+    except TableNotFound:
+        return {}
+    out: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for n, values, cells in raw:
+        if all(values.get(l) in (None, "") for l in labels):
+            continue
+        out.setdefault(key_of(values), []).append({**values, "_cells": cells, "_row": n})
+    return out
+
+
+def _find_entry(text: str, entries: Sequence[Entry]) -> Entry | None:
+    k = strip_spaces(text)
+    for e in entries:
+        if k in (strip_spaces(e.team), e.id) or k == strip_spaces(e.player_names) or \
+                any(k in (p.name, p.staff_id) for p in e.players if len(e.players) == 1):
+            return e
+    return None
+
+
+def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry]
+                  ) -> tuple[list[Playoff], list[Issue]]:
+    """加赛 sheet → Playoff orders for this event (rows of other events are ignored)."""
+    try:
+        _, raw = read_sheet_rows(book, L.PLAYOFF_SHEET, L.PLAYOFF_COLUMNS, ["项目", "名次", "参赛者"], file)
+    except TableNotFound as e:
+        return [], [_missing(file, L.PLAYOFF_SHEET, e)]
+    groups: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    problems: list[Issue] = []
+    for n, v, cells in raw:
+        ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
+        if ev not in (event_id, strip_spaces(event_name)):
+            continue
+        who = cell_text(v.get("参赛者")) if v.get("参赛者") is not None else ""
+        e = _find_entry(who, entries)
+        if e is None:
+            problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{who}”不在{event_name}的参赛名单中：请填写队名或姓名。",
+                                  at=cells["参赛者"]))
+            continue
+        try:
+            place = int(float(cell_text(v.get("名次"))))
+        except (TypeError, ValueError):
+            problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
+            continue
+        stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
+        group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
+        groups.setdefault((stage, group), []).append((place, e.id))
+    out = [Playoff(event=event_id, stage=stage, group=group,
+                   order=tuple(eid for _, eid in sorted(items)), source=CellRef(file, L.PLAYOFF_SHEET))
+           for (stage, group), items in sorted(groups.items())]
+    return out, problems
+
+
+def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry]
+                ) -> tuple[set[str], list[Issue]]:
+    """签到 sheet → Person.key of players marked absent (到场 = 否) in this event (R2016-F2)."""
+    try:
+        _, raw = read_sheet_rows(book, L.CHECKIN_SHEET, L.CHECKIN_COLUMNS, ["项目", "姓名", "到场"], file)
+    except TableNotFound as e:
+        return set(), [_missing(file, L.CHECKIN_SHEET, e)]
+    people = {(p.name, p.staff_id): p for e in entries for p in e.players}
+    out: set[str] = set()
+    problems: list[Issue] = []
+    for n, v, cells in raw:
+        ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
+        if ev not in (event_id, strip_spaces(event_name)):
+            continue
+        here = strip_spaces(cell_text(v.get("到场")) if v.get("到场") is not None else "")
+        if here not in ("是", "否", ""):
+            problems.append(issue("BAD_VALUE", f"到场栏“{here}”只能填 是 或 否。", at=cells["到场"]))
+            continue
+        if here != "否":
+            continue
+        name = strip_spaces(cell_text(v.get("姓名")) if v.get("姓名") is not None else "")
+        sid = strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
+        match = [p for (pn, ps), p in people.items() if (sid and ps == sid) or (not sid and pn == name)]
+        if len(match) != 1:
+            problems.append(issue("BAD_VALUE", f"签到表中的“{name or sid}”在{event_name}的参赛名单中"
+                                  f"{'找不到' if not match else '有重名'}：请核对姓名和工号。", at=cells["姓名"]))
+            continue
+        out.add(match[0].key)
+    return out, problems
+
+
+def read_awards(book: Book, file: str) -> tuple[list[Any], list[Issue]]:
+    """评奖 sheet → DiscretionaryRow list (R2015-A1)."""
+    from ..score.awards import DiscretionaryRow
+
+    try:
+        _, raw = read_sheet_rows(book, L.AWARDS_SHEET, L.AWARDS_COLUMNS, ["奖项"], file)
+    except TableNotFound as e:
+        return [], [_missing(file, L.AWARDS_SHEET, e)]
+
+    def text(v: Any) -> str:
+        return "" if v is None else cell_text(v).strip()
+    rows = [DiscretionaryRow(award=text(v.get("奖项")), event=text(v.get("项目")), name=text(v.get("姓名")),
+                             staff_id=text(v.get("工号")), branch=text(v.get("单位")), at=cells.get("奖项"))
+            for n, v, cells in raw]
+    return rows, []

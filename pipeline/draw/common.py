@@ -1,0 +1,471 @@
+"""Building blocks shared by the formats: Berger tables, lots that keep branches apart,
+bye bookkeeping, option checks and ranking helpers.
+
+Everything here is pure and takes its randomness from the ``random.Random`` it is given.
+Lists of entry ids are always sorted before a lot is drawn, so the draw depends only on
+the seed and the set of entries, never on the order the runner passes them in.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from ..model import Match, MatchResult, Round
+from .base import EventState, Placement, Waiting
+
+
+class PlayoffWaiting(Waiting):
+    """Waiting for a 加赛 between tied entries (R2011-F1, R2011-D2).  Besides the Chinese
+    message it carries what the runner needs to ask for the playoff: ``ties`` is a list of
+    (stage, group, tied entry ids)."""
+
+    def __init__(self, message: str, ties: list[tuple[str, str, tuple[str, ...]]]) -> None:
+        super().__init__(message)
+        self.ties = ties
+
+
+# --------------------------------------------------------------------------- options
+
+def check_known(options: dict[str, Any], allowed: Iterable[str], fmt: str) -> str | None:
+    """Message naming the first option key the format does not know, else None.
+
+    >>> check_known({"x": 1}, ["rounds"], "swiss")
+    "unknown option 'x' for format swiss (known: rounds) / 赛制 swiss 没有选项 “x”，请删除或改为：rounds"
+    """
+    allowed = sorted(allowed)
+    for key in options:
+        if key not in allowed:
+            known = ", ".join(allowed) or "-"
+            return (f"unknown option {key!r} for format {fmt} (known: {known}) / "
+                    f"赛制 {fmt} 没有选项 “{key}”，请删除或改为：{known}")
+    return None
+
+
+def check_int(options: dict[str, Any], key: str, lo: int, hi: int | None = None) -> str | None:
+    """Message when ``options[key]`` is present but not an integer in [lo, hi], else None.
+
+    >>> check_int({"rounds": 0}, "rounds", 1) is not None
+    True
+    """
+    if key not in options or options[key] is None:
+        return None
+    v = options[key]
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        return (f"option {key} must be an integer {rng}, got {v!r} / "
+                f"选项 {key} 应为整数（{rng}），现为 “{v}”，请修改")
+    return None
+
+
+def check_bool(options: dict[str, Any], key: str) -> str | None:
+    """Message when ``options[key]`` is present but not true/false, else None."""
+    if key in options and not isinstance(options[key], bool):
+        return (f"option {key} must be true or false, got {options[key]!r} / "
+                f"选项 {key} 应为 true 或 false，现为 “{options[key]}”，请修改")
+    return None
+
+
+def check_choice(options: dict[str, Any], key: str, choices: Sequence[str]) -> str | None:
+    """Message when ``options[key]`` is present but not one of ``choices``, else None."""
+    if key in options and options[key] not in choices:
+        return (f"option {key} must be one of {', '.join(choices)}, got {options[key]!r} / "
+                f"选项 {key} 应为 {'、'.join(choices)} 之一，现为 “{options[key]}”，请修改")
+    return None
+
+
+def first_problem(*problems: str | None) -> str | None:
+    """The first non-None message."""
+    return next((p for p in problems if p), None)
+
+
+# --------------------------------------------------------------------------- names
+
+def group_label(i: int) -> str:
+    """Label of the i-th group (0-based): A, B, … Z, then 27, 28 …
+
+    >>> group_label(0), group_label(26)
+    ('A', '27')
+    """
+    return chr(ord("A") + i) if i < 26 else str(i + 1)
+
+
+def shown(state: EventState, entry_id: str, extra: dict[str, str] | None = None) -> str:
+    """The entry's label for Chinese notes (``extra`` first, then the team label, else the id)."""
+    if extra and entry_id in extra:
+        return extra[entry_id]
+    e = next((e for e in state.entries if e.id == entry_id), None)
+    return e.team if e is not None and e.team else entry_id
+
+
+def shown_list(state: EventState, ids: Iterable[str], extra: dict[str, str] | None = None) -> str:
+    """Labels joined with 、 for notes."""
+    return "、".join(shown(state, i, extra) for i in ids)
+
+
+# --------------------------------------------------------------------------- Berger
+
+def berger_pairs(n: int, rnd: int) -> list[tuple[int | None, int | None]]:
+    """Pairs of 0-based positions of Berger round ``rnd`` (1-based) for ``n`` players.
+
+    The first of each pair moves first (FIDE Berger tables).  For odd ``n`` a dummy is
+    added; a pair holding ``None`` is a bye.  Table 1 is the pair of the last position.
+
+    >>> berger_pairs(4, 1)
+    [(0, 3), (1, 2)]
+    >>> berger_pairs(3, 1)
+    [(0, None), (1, 2)]
+    """
+    m = n + (n % 2)
+    if m < 2:
+        return []
+    half = m // 2
+    k = m - 1                                   # positions 1..k rotate, m is fixed
+
+    def wrap(x: int) -> int:
+        return (x - 1) % k + 1
+
+    a = wrap(1 + (rnd - 1) * half)
+    last: int = m
+    pairs: list[tuple[int, int]] = [(a, last) if rnd % 2 == 1 else (last, a)]
+    for j in range(1, half):
+        pairs.append((wrap(a + j), wrap(a - j)))
+
+    def pos(p: int) -> int | None:
+        return None if p > n else p - 1
+
+    out = []
+    for x, y in pairs:
+        px, py = pos(x), pos(y)
+        if px is None:
+            px, py = py, None
+        out.append((px, py))
+    return out
+
+
+def berger_round_count(n: int) -> int:
+    """Rounds of a single round robin of ``n`` entries.
+
+    >>> berger_round_count(4), berger_round_count(5)
+    (3, 5)
+    """
+    return n - 1 if n % 2 == 0 else n
+
+
+# --------------------------------------------------------------------------- lots
+
+def spread_tables(ids: Sequence[str], size: int, rng: random.Random,
+                  branch_of) -> list[list[str]]:
+    """Draw ``ids`` by lot into tables of ``size`` so that entries of one branch meet as
+    little as possible (the largest remaining branch is seated first; ties by lot).
+
+    ``len(ids)`` must be a multiple of ``size``.  The table order is shuffled too.
+
+    >>> t = spread_tables(["a1", "a2", "b1", "b2"], 2, random.Random(1), lambda x: x[0])
+    >>> sorted(sorted(x[0] for x in p) for p in t)
+    [['a', 'b'], ['a', 'b']]
+    """
+    by_branch: dict[str, list[str]] = defaultdict(list)
+    for e in sorted(ids):
+        by_branch[branch_of(e)].append(e)
+    for lst in by_branch.values():
+        rng.shuffle(lst)
+    tie = {b: rng.random() for b in sorted(by_branch)}
+    tables: list[list[str]] = []
+    remaining = len(ids)
+    while remaining:
+        table: list[str] = []
+        used: set[str] = set()
+        for _ in range(size):
+            live = [b for b, lst in by_branch.items() if lst]
+            fresh = [b for b in live if b not in used] or live
+            b = min(fresh, key=lambda b: (-len(by_branch[b]), tie[b]))
+            table.append(by_branch[b].pop())
+            used.add(b)
+            tie[b] = rng.random()
+        remaining -= size
+        rng.shuffle(table)
+        tables.append(table)
+    rng.shuffle(tables)
+    return tables
+
+
+def deal_groups(ids: Sequence[str], groups: int, rng: random.Random, branch_of) -> list[list[str]]:
+    """Split ``ids`` by lot into ``groups`` groups whose sizes differ by at most one,
+    spreading each branch over the groups (branch by branch, dealt round the groups).
+    Order inside a group is the draw order (itself a lot).
+
+    >>> g = deal_groups([f"{b}{i}" for b in "ab" for i in range(4)], 4, random.Random(0), lambda x: x[0])
+    >>> sorted(sorted(x[0] for x in grp) for grp in g)
+    [['a', 'b'], ['a', 'b'], ['a', 'b'], ['a', 'b']]
+    """
+    by_branch: dict[str, list[str]] = defaultdict(list)
+    for e in sorted(ids):
+        by_branch[branch_of(e)].append(e)
+    branches = sorted(by_branch)
+    rng.shuffle(branches)
+    branches.sort(key=lambda b: -len(by_branch[b]))      # stable: ties stay in lot order
+    out: list[list[str]] = [[] for _ in range(groups)]
+    order = list(range(groups))
+    rng.shuffle(order)
+    k = 0
+    for b in branches:
+        members = by_branch[b]
+        rng.shuffle(members)
+        for e in members:
+            out[order[k % groups]].append(e)
+            k += 1
+    for grp in out:
+        rng.shuffle(grp)
+    return out
+
+
+# --------------------------------------------------------------------------- history
+
+def bye_counts(rounds: Iterable[Round]) -> Counter:
+    """Entry id → number of byes received in ``rounds``."""
+    c: Counter = Counter()
+    for r in rounds:
+        for m in r.matches:
+            if m.bye:
+                c[m.sides[0]] += 1
+    return c
+
+
+def opponents(rounds: Iterable[Round]) -> dict[str, set[str]]:
+    """Entry id → ids met at a table in ``rounds``."""
+    met: dict[str, set[str]] = defaultdict(set)
+    for r in rounds:
+        for m in r.matches:
+            if m.bye:
+                continue
+            for a in m.sides:
+                met[a].update(s for s in m.sides if s != a)
+    return met
+
+
+def first_balance(rounds: Iterable[Round]) -> tuple[Counter, dict[str, int]]:
+    """(entry → firsts minus seconds, entry → side index in its last played match)."""
+    bal: Counter = Counter()
+    last: dict[str, int] = {}
+    for r in rounds:
+        for m in r.matches:
+            if m.bye or len(m.sides) != 2:
+                continue
+            for i, s in enumerate(m.sides):
+                bal[s] += 1 if i == m.first else -1
+                last[s] = 0 if i == m.first else 1
+    return bal, last
+
+
+def orient(a: str, b: str, bal: Counter, last: dict[str, int], rng: random.Random | None = None
+           ) -> tuple[str, str]:
+    """(first, second): the side that moved first less often moves first; then the one
+    that moved second last time; then by lot (or ``a`` first without a rng)."""
+    if bal[a] != bal[b]:
+        return (a, b) if bal[a] < bal[b] else (b, a)
+    la, lb = last.get(a), last.get(b)
+    if la is not None and lb is not None and la != lb:
+        return (a, b) if la == 1 else (b, a)
+    if rng is not None and rng.random() < 0.5:
+        return (b, a)
+    return (a, b)
+
+
+def winner_of(state: EventState, m: Match) -> str | None:
+    """Who advances from match ``m``: the bye holder, the result's winner, or the first of
+    a matching 加赛 (Playoff) order.  None when both sides lost (double forfeit/absent).
+
+    Raises Waiting when the result is missing or undecided without a playoff.
+    """
+    if m.bye:
+        return m.sides[0]
+    res: MatchResult | None = state.results.get(m.key)
+    if res is None:
+        raise Waiting(f"第{m.round}轮第{m.table}台尚无成绩，请录入后再抽下一轮。")
+    w = res.winner()
+    if w is not None:
+        return w
+    for p in state.playoffs:
+        if p.order and set(p.order) <= set(m.sides) and p.stage in (m.stage, ""):
+            return p.order[0]
+    if res.sides and all(s.outcome.is_loss for s in res.sides):
+        return None
+    raise PlayoffWaiting(f"第{m.round}轮第{m.table}台（{shown_list(state, m.sides)}）未分胜负，"
+                         f"必须决出胜者：请录入加赛结果后再抽下一轮。",
+                         [(m.stage, m.group, tuple(m.sides))])
+
+
+def settled_winner(state: EventState, m: Match) -> str | None:
+    """Like :func:`winner_of` but None instead of waiting (for placements of an event in
+    progress)."""
+    try:
+        return winner_of(state, m)
+    except Waiting:
+        return None
+
+
+# --------------------------------------------------------------------------- ranking
+
+@dataclass(frozen=True)
+class _Row:
+    entry: str
+    rank: int
+    points: int
+    playoff_required: bool = False
+    tiebreaks: dict[str, int] = field(default_factory=dict)
+
+
+def simple_rank(state: EventState, ids: Sequence[str], rounds: Sequence[Round]) -> list[_Row]:
+    """Fallback ranking when the runner injected no rank function: match points only."""
+    pts: Counter = Counter()
+    want = set(ids)
+    for r in rounds:
+        for m in r.matches:
+            res = state.results.get(m.key)
+            if res is None:
+                continue
+            for s, sr in zip(m.sides, res.sides):
+                if s in want:
+                    pts[s] += sr.points
+    order = sorted(want, key=lambda e: (-pts[e], e))
+    rows, prev, rank = [], None, 0
+    for i, e in enumerate(order):
+        if pts[e] != prev:
+            rank, prev = i + 1, pts[e]
+        rows.append(_Row(e, rank, pts[e]))
+    return rows
+
+
+def ranked(state: EventState, ids: Iterable[str], rounds: Sequence[Round]) -> list[Any]:
+    """Standing rows of ``ids`` over ``rounds``, best first (the event's tiebreak chain via
+    ``state.rank``; match points only when no rank function is injected)."""
+    ids = sorted(set(ids))
+    if not ids:
+        return []
+    if state.rank is None:
+        return simple_rank(state, ids, rounds)
+    rows = list(state.rank(ids, list(rounds)))
+    seen = {r.entry for r in rows}
+    missing = [e for e in ids if e not in seen]          # defensive: never drop an entry
+    worst = max((r.rank for r in rows), default=0)
+    rows.extend(_Row(e, worst + 1, 0) for e in missing)
+    return rows
+
+
+def tier_placements(state: EventState, tiers: Iterable[tuple[str, Sequence[str]]],
+                    rounds: Sequence[Round], group: str = "") -> list[Placement]:
+    """Placements from tiers (best tier first); inside a tier entries are ordered by the
+    rank function over ``rounds``; entries still tied share a rank."""
+    out: list[Placement] = []
+    placed: set[str] = set()
+    for tier, ids in tiers:
+        ids = [i for i in ids if i not in placed]
+        if not ids:
+            continue
+        offset = len(out)
+        rows = ranked(state, ids, rounds) if len(ids) > 1 else [_Row(ids[0], 1, 0)]
+        counts = Counter(r.rank for r in rows)
+        for r in rows:
+            out.append(Placement(rank=offset + r.rank, entry=r.entry, tier=tier, group=group,
+                                 tied=counts[r.rank] > 1))
+            placed.add(r.entry)
+    return out
+
+
+def rounds_of(state: EventState, *kinds: str) -> list[Round]:
+    """Published rounds whose plan kind is one of ``kinds``."""
+    return [r for r in state.rounds if r.plan.get("kind") in kinds]
+
+
+def next_round_no(state: EventState) -> int:
+    """1-based number of the round about to be drawn."""
+    return len(state.rounds) + 1
+
+
+# --------------------------------------------------------------------------- pairing
+
+class _Budget(Exception):
+    pass
+
+
+def pair_avoiding(order: Sequence[str], met: dict[str, set[str]], avoid: bool = True,
+                  budget: int = 50_000) -> list[tuple[str, str]]:
+    """Pair ``order`` (best first, even length) top-down: each entry takes the nearest
+    entry below it that it has not met; backtracks when the rest cannot be paired.
+    Without ``avoid``, or when no rematch-free pairing is found within ``budget`` steps,
+    pairs greedily (nearest not-yet-met, else nearest).
+
+    >>> pair_avoiding(["a", "b", "c", "d"], {"a": {"b"}, "b": {"a"}})
+    [('a', 'c'), ('b', 'd')]
+    """
+    order = list(order)
+    if avoid:
+        steps = [0]
+
+        def rec(rest: list[str]) -> list[tuple[str, str]] | None:
+            if not rest:
+                return []
+            steps[0] += 1
+            if steps[0] > budget:
+                raise _Budget
+            a = rest[0]
+            seen = met.get(a, set())
+            for j in range(1, len(rest)):
+                b = rest[j]
+                if b in seen:
+                    continue
+                sub = rec(rest[1:j] + rest[j + 1:])
+                if sub is not None:
+                    return [(a, b)] + sub
+            return None
+
+        try:
+            found = rec(order)
+        except _Budget:
+            found = None
+        except RecursionError:     # pragma: no cover - only for absurd sizes
+            found = None
+        if found is not None:
+            return found
+    out, rest = [], order
+    while rest:
+        a = rest[0]
+        seen = met.get(a, set()) if avoid else set()
+        j = next((j for j in range(1, len(rest)) if rest[j] not in seen), 1)
+        out.append((a, rest[j]))
+        rest = rest[1:j] + rest[j + 1:]
+    return out
+
+
+def rematch_notes(state: EventState, order: Sequence[str], pairs: Sequence[tuple[str, str]],
+                  rounds: Sequence[Round], prefix: str = "") -> list[str]:
+    """Chinese notes for every standing-order pairing (1v2, 3v4 …) that was changed to
+    avoid a rematch, naming the round of the earlier meeting."""
+    when: dict[frozenset, int] = {}
+    for r in rounds:
+        for m in r.matches:
+            if not m.bye:
+                for a in m.sides:
+                    for b in m.sides:
+                        if a != b:
+                            when[frozenset((a, b))] = r.round
+    chosen = {frozenset(p) for p in pairs}
+    partner = {a: b for x, y in pairs for a, b in ((x, y), (y, x))}
+    notes = []
+    for i in range(0, len(order) - 1, 2):
+        a, b = order[i], order[i + 1]
+        key = frozenset((a, b))
+        if key in when and key not in chosen:
+            notes.append(f"{prefix}{shown(state, a)} 与 {shown(state, b)} 已在第{when[key]}轮相遇，"
+                         f"为避免重复对阵，改为 {shown(state, a)} 对 {shown(state, partner[a])}、"
+                         f"{shown(state, b)} 对 {shown(state, partner[b])}。")
+    return notes
+
+
+def lowest_without_bye(order_best_first: Sequence[str], byes: Counter) -> str:
+    """The lowest-ranked entry among those with the fewest byes (nobody gets a second bye
+    while someone has none)."""
+    fewest = min(byes[e] for e in order_best_first)
+    return next(e for e in reversed(order_best_first) if byes[e] == fewest)

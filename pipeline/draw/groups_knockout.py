@@ -1,0 +1,335 @@
+"""Groups by lot with a round robin in each, then a knockout (R2011-F1, R2011-F2).
+
+Group stage: entries are drawn into groups (option ``groups``, or ``group_size``; by
+default a power of two of groups of about 5, so the knockout needs no byes), each
+branch spread over the groups; Berger round robin inside every group, all groups
+playing their k-th Berger round in the same published round.  Tables are numbered
+1..n across the groups of a round; bye "tables" come after the real ones.
+
+Knockout: the top ``advance`` (default 1) of each group.  A tie for an advancing place
+waits for a 加赛 (raises :class:`PlayoffWaiting`); a :class:`~pipeline.model.Playoff`
+for that group (stage ``"group"``) gives the order.  Qualifiers are drawn into two
+halves by lot (qualifiers of one group alternate halves so they meet as late as
+possible); a count that is not a power of two gives first-round byes by lot.  The two
+semifinal losers play for third place (option ``third_place``, default true) in the
+same round as the final (that match has group ``"三四名"``).
+
+Plans: group rounds ``{"kind": "group", "groups": {label: [Berger order]}, "group_round": k,
+"of": total}``; knockout rounds ``{"kind": "ko", "bracket": [[a, b] | [a], …], "final": bool,
+"third": [a, b] | None}`` — ``bracket`` lists the pairings in bracket order.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ..model import Match, Round
+from . import FORMATS
+from .base import EventState, Placement
+from .common import (PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int,
+                     check_known, deal_groups, first_balance, first_problem, group_label,
+                     next_round_no, orient, ranked, rounds_of, settled_winner, shown, shown_list,
+                     tier_placements, winner_of)
+
+GROUP_STAGE = "group"
+
+
+def default_group_count(n: int) -> int:
+    """A power of two g ≤ n/3 whose group size n/g is closest to 5 (1 for small counts).
+
+    >>> [default_group_count(n) for n in (2, 8, 12, 22, 40, 500)]
+    [1, 2, 2, 4, 8, 128]
+    """
+    best, g = 1, 1
+    while g * 2 <= n / 3:
+        g *= 2
+        if abs(n / g - 5) < abs(n / best - 5):
+            best = g
+    return best
+
+
+def ko_stage_name(slots: int) -> str:
+    """决赛 / 半决赛 / 四分之一决赛 / 淘汰赛（16进8）."""
+    return {2: "决赛", 4: "半决赛", 8: "四分之一决赛"}.get(slots, f"淘汰赛（{slots}进{slots // 2}）")
+
+
+class GroupsKnockout:
+    """R2011-F1/F2: group round robins, group winners to a two-half knockout."""
+
+    name = "groups_knockout"
+    title = "分组循环赛加淘汰赛"
+    seats = 2
+    OPTIONS = ("groups", "group_size", "advance", "third_place")
+
+    def check_options(self, options: dict[str, Any]) -> str | None:
+        """None, or a message naming the bad option."""
+        p = first_problem(check_known(options, self.OPTIONS, self.name),
+                          check_int(options, "groups", 1, 256),
+                          check_int(options, "group_size", 2, 64),
+                          check_int(options, "advance", 1, 16),
+                          check_bool(options, "third_place"))
+        if p:
+            return p
+        if options.get("groups") and options.get("group_size"):
+            return ("options groups and group_size exclude each other / "
+                    "选项 groups（组数）与 group_size（每组人数）只能填写一个，请删除其中一个")
+        return None
+
+    def describe(self, options: dict[str, Any]) -> str:
+        """Chinese paragraph for the notice."""
+        if options.get("groups"):
+            how = f"抽签分为 {options['groups']} 个小组"
+        elif options.get("group_size"):
+            how = f"抽签分组，每组约 {options['group_size']} 人"
+        else:
+            how = "按报名人数抽签分为若干小组（每组约 4 至 6 人）"
+        adv = options.get("advance", 1)
+        third = "，半决赛负者进行三四名决赛" if options.get("third_place", True) else ""
+        return (f"第一阶段{how}，组内单循环（贝格尔编排）；"
+                f"每组前 {adv} 名出线，出线名次积分相同时加赛一局决定。"
+                f"第二阶段淘汰赛：出线者抽签分入上、下两个半区，逐轮淘汰，两个半区的胜者进行决赛{third}。")
+
+    # ------------------------------------------------------------------ drawing
+
+    def next_round(self, state: EventState, rng: random.Random) -> Round | None:
+        """R2011-F1/F2: next group round, or the next knockout round, or None when done."""
+        grp = rounds_of(state, "group")
+        if not grp:
+            if len(state.entries) < 2:
+                return None
+            return self._first_group_round(state, rng)
+        plan = grp[0].plan
+        groups = {g: list(m) for g, m in plan["groups"].items()}
+        if len(grp) < plan["of"]:
+            return self._group_round(state, groups, len(grp) + 1, plan["of"])
+        ko = rounds_of(state, "ko")
+        if not ko:
+            qual = self.qualifiers(state)
+            if len(qual) < 2:
+                return None
+            return self._first_ko_round(state, qual, rng)
+        last = ko[-1].plan
+        if last.get("final"):
+            for m in ko[-1].matches:
+                winner_of(state, m)          # a drawn final waits for its 加赛
+            return None
+        rnd = ko[-1]
+        winners = [self._winner_of_slot(state, rnd, slot) for slot in last["bracket"]]
+        winners = [w for w in winners if w is not None]
+        if len(winners) < 2:
+            return None
+        bracket = [winners[i:i + 2] for i in range(0, len(winners), 2)]
+        third = None
+        if len(bracket) == 1 and state.options.get("third_place", True):
+            losers = [s for m in rnd.matches if not m.bye
+                      for s in m.sides if s != winner_of(state, m)]
+            if len(losers) == 2:
+                third = losers
+        return self._ko_round(state, bracket, third, rng)
+
+    def _first_group_round(self, state: EventState, rng: random.Random) -> Round:
+        ids = sorted(e.id for e in state.entries)
+        opts = state.options
+        n = len(ids)
+        if opts.get("groups"):
+            g = opts["groups"]
+        elif opts.get("group_size"):
+            g = max(1, round(n / opts["group_size"]))
+        else:
+            g = default_group_count(n)
+        g = max(1, min(g, n // 2))           # every group needs 2 entries to play
+        dealt = deal_groups(ids, g, rng, state.branch_of)
+        groups = {group_label(i): members for i, members in enumerate(dealt)}
+        total = max(berger_round_count(len(m)) for m in groups.values())
+        return self._group_round(state, groups, 1, total)
+
+    def _group_round(self, state: EventState, groups: dict[str, list[str]], k: int, total: int) -> Round:
+        no = next_round_no(state)
+        matches: list[Match] = []
+        byes: list[Match] = []
+        notes: list[str] = []
+        for g, members in groups.items():
+            if k > berger_round_count(len(members)):
+                continue
+            for x, y in berger_pairs(len(members), k):
+                if y is None:
+                    byes.append(Match(state.event_id, GROUP_STAGE, no, g, 0, (members[x],), bye=True))
+                    notes.append(f"第{g}组共 {len(members)} 人（奇数），按贝格尔编排 {shown(state, members[x])} 本轮轮空。")
+                else:
+                    matches.append(Match(state.event_id, GROUP_STAGE, no, g, len(matches) + 1,
+                                         (members[x], members[y])))
+        for b in byes:
+            matches.append(Match(b.event, b.stage, b.round, b.group, len(matches) + 1, b.sides, bye=True))
+        if k == 1:
+            for g, members in groups.items():
+                notes.insert(0, f"第{g}组抽签序号：{shown_list(state, members)}。")
+            notes.sort()
+        return Round(state.event_id, GROUP_STAGE, f"小组循环赛第{k}轮", no, tuple(matches),
+                     notes=tuple(notes),
+                     plan={"kind": "group", "groups": groups, "group_round": k, "of": total})
+
+    def qualifiers(self, state: EventState) -> list[tuple[str, list[str]]]:
+        """R2011-F1: per group (label, advancing entries best first); raises PlayoffWaiting
+        naming every tie for an advancing place that no Playoff settles yet."""
+        grp = rounds_of(state, "group")
+        groups = grp[0].plan["groups"]
+        advance = state.options.get("advance", 1)
+        out, ties = [], []
+        for g, members in groups.items():
+            order, tie = self.group_order(state, g, members, grp, advance)
+            if tie:
+                ties.append((g, tie[0], tie[1]))
+            out.append((g, order[:min(advance, len(order))]))
+        if ties:
+            msg = "；".join(f"第{g}组第{edge}名 {shown_list(state, t)} 积分及破同分均相同"
+                           for g, t, edge in ties)
+            raise PlayoffWaiting(f"{msg}，出线名额须加赛一局决定：请录入加赛结果后再抽淘汰赛。",
+                                 [(GROUP_STAGE, g, tuple(t)) for g, t, _ in ties])
+        return out
+
+    def group_order(self, state: EventState, group: str, members: list[str], grp: list[Round],
+                    advance: int) -> tuple[list[str], tuple[list[str], int] | None]:
+        """(group order best first with any 加赛 applied, unsettled (tied ids, rank) or None).
+        Only a tie across the last advancing place needs a playoff."""
+        rows = ranked(state, members, grp)
+        order = [r.entry for r in rows]
+        adv = min(advance, len(rows))
+        if adv < len(rows):
+            edge = rows[adv - 1].rank
+            tied = [r.entry for r in rows if r.rank == edge]
+            if rows[adv].rank == edge and len(tied) > 1:
+                po = self._playoff(state, group, tied)
+                if po is None:
+                    return order, (tied, edge)
+                slots = sorted(order.index(t) for t in tied)
+                for i, e in zip(slots, po):
+                    order[i] = e
+        return order, None
+
+    @staticmethod
+    def _playoff(state: EventState, group: str, tied: list[str]) -> list[str] | None:
+        for p in reversed(state.playoffs):
+            if p.group == group and p.stage in (GROUP_STAGE, "") and set(tied) <= set(p.order):
+                return [e for e in p.order if e in tied]
+        return None
+
+    def _first_ko_round(self, state: EventState, qual: list[tuple[str, list[str]]],
+                        rng: random.Random) -> Round:
+        q = sum(len(a) for _, a in qual)
+        size = 1 << math.ceil(math.log2(q))
+        order = list(range(len(qual)))
+        rng.shuffle(order)
+        halves: list[list[str]] = [[], []]
+        i = rng.randrange(2)
+        for gi in order:
+            for e in qual[gi][1]:
+                halves[i % 2].append(e)
+                i += 1
+        if q == 2:
+            pair = halves[0] + halves[1]
+            rng.shuffle(pair)
+            bracket = [pair]
+        else:
+            bracket = []
+            for half in halves:
+                rng.shuffle(half)
+                n_pairs = size // 4
+                n_byes = size // 2 - len(half)
+                bye_pairs = set(rng.sample(range(n_pairs), n_byes))
+                it = iter(half)
+                for p in range(n_pairs):
+                    bracket.append([next(it)] if p in bye_pairs else [next(it), next(it)])
+        r = self._ko_round(state, bracket, None, rng)
+        top = "、".join(shown(state, e) for slot in bracket[:len(bracket) // 2] for e in slot)
+        bottom = "、".join(shown(state, e) for slot in bracket[len(bracket) // 2:] for e in slot)
+        notes = [f"出线者抽签分区：上半区 {top}；下半区 {bottom}。"] if len(bracket) > 1 else []
+        return Round(r.event, r.stage, r.stage_name, r.round, r.matches,
+                     notes=tuple(notes) + r.notes, plan=r.plan)
+
+    def _ko_round(self, state: EventState, bracket: list[list[str]], third: list[str] | None,
+                  rng: random.Random) -> Round:
+        no = next_round_no(state)
+        final = len(bracket) == 1
+        stage = "final" if final else "ko"
+        bal, last = first_balance(state.rounds)
+        matches: list[Match] = []
+        byes: list[str] = []
+        notes: list[str] = []
+        for slot in bracket:
+            if len(slot) == 1:
+                byes.append(slot[0])
+                notes.append(f"出线人数不是 2 的幂，{shown(state, slot[0])} 抽得轮空签，直接进入下一轮。")
+                continue
+            a, b = orient(slot[0], slot[1], bal, last, rng)
+            matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (a, b)))
+        if third:
+            a, b = orient(third[0], third[1], bal, last, rng)
+            matches.append(Match(state.event_id, stage, no, "三四名", len(matches) + 1, (a, b),
+                                 note="三四名决赛"))
+            notes.append(f"半决赛负者 {shown_list(state, third)} 进行三四名决赛。")
+        for b in byes:
+            matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (b,), bye=True))
+        name = ko_stage_name(2 * len(bracket)) + ("及三四名决赛" if third else "")
+        return Round(state.event_id, stage, name, no, tuple(matches), notes=tuple(notes),
+                     plan={"kind": "ko", "bracket": bracket, "final": final, "third": third})
+
+    @staticmethod
+    def _winner_of_slot(state: EventState, rnd: Round, slot: list[str]) -> str | None:
+        if len(slot) == 1:
+            return slot[0]
+        m = next(m for m in rnd.matches if set(m.sides) == set(slot) and m.group != "三四名")
+        return winner_of(state, m)
+
+    # ------------------------------------------------------------------ results
+
+    def placements(self, state: EventState) -> list[Placement]:
+        """Final, third-place match, then knockout losers by round (latest first), then
+        the entries that did not advance, by group position (ordered by the ranking)."""
+        grp = rounds_of(state, "group")
+        ko = rounds_of(state, "ko")
+        tiers: list[tuple[str, list[str]]] = []
+        placed: set[str] = set()
+
+        def add(tier: str, ids: list[str]) -> None:
+            ids = [i for i in ids if i not in placed]
+            if ids:
+                tiers.append((tier, ids))
+                placed.update(ids)
+
+        for rnd in reversed(ko):
+            for m in rnd.matches:
+                if m.bye:
+                    continue
+                res = state.results.get(m.key)
+                w = settled_winner(state, m)
+                lose = [s for s in m.sides if s != w] if w else list(m.sides)
+                if rnd.plan.get("final"):
+                    label = "三四名决赛" if m.group == "三四名" else "决赛"
+                    if w:
+                        add(f"{label}胜者", [w])
+                    add(f"{label}负者" if w else label, lose)
+                else:
+                    if not res:
+                        add(f"{rnd.stage_name}", list(m.sides))
+            for m in rnd.matches:
+                if m.bye or rnd.plan.get("final"):
+                    continue
+                w = settled_winner(state, m)
+                if w:
+                    add(f"{rnd.stage_name}负者", [s for s in m.sides if s != w])
+        if grp:
+            groups = grp[0].plan["groups"]
+            by_pos: dict[int, list[str]] = {}
+            advance = state.options.get("advance", 1)
+            for g, members in groups.items():
+                order, _ = self.group_order(state, g, members, grp, advance)
+                for i, e in enumerate(order):
+                    by_pos.setdefault(i, []).append(e)
+            for i in sorted(by_pos):
+                add(f"小组第{i + 1}名", by_pos[i])
+        add("", sorted(e.id for e in state.entries))
+        return tier_placements(state, tiers, state.rounds)
+
+
+FORMATS.register("groups_knockout", "分组循环赛加淘汰赛", "分组淘汰", "分组循环+淘汰")(GroupsKnockout())

@@ -1,0 +1,219 @@
+"""Groups by lot, check-in re-forming, then pairing by group standing (R2016-F1/F2/F3).
+
+R2016-F1: pairs are split into ``groups`` (default 4) groups by lot, each branch spread
+over the groups; the lot also gives each group's draw order.
+
+R2016-F2 (applied when round 1 is drawn, from ``state.absent``): entries whose players
+are all absent are removed; players left without their partner are re-formed into new
+pairs within their group, by lot.  Single players left over in several groups are
+paired across groups by lot, and the new pair joins the group with the fewest tables;
+a player left alone at the end cannot play (noted).  A group left with an odd pair:
+by lot one of its pairs is drawn into another group with an odd pair — the one with
+the fewest tables — so both become even; if one group still has an odd count it plays
+with a bye each round.
+
+Re-formed pairs are recorded in ``plan["merged"]`` as
+``{"id": "<entry a>+<entry b>", "from": [entry a, entry b], "players": [Person.key, …],
+"group": label}`` — the runner creates the Entry objects (id exactly as given; players
+in that order).  ``plan["removed"]`` lists removed entry ids, ``plan["dropped"]`` the
+Person.key of players left alone, ``plan["moved"]`` ``{"id", "from", "to"}``.
+
+R2016-F3: round 1 pairs by draw order (1 v 2, 3 v 4); rounds 2..``rounds`` (default 3)
+pair by current group standing: 1 v 2 on table 1, 3 v 4 on table 2 …, avoiding
+rematches where possible (option ``avoid_rematch``, default true; each avoided rematch
+is noted).  Odd count: the bye goes to the lowest-ranked entry without a bye.  Table
+numbers restart at 1 in each group (the group label tells them apart); a bye takes
+the number after the group's last table.
+
+Plan of every round: ``{"kind": "group", "groups": {label: [entry ids]}, "round_no": k,
+"of": rounds}`` (round 1 also holds the check-in lists above).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..model import Match, Round
+from . import FORMATS
+from .base import EventState, Placement
+from .common import (bye_counts, check_bool, check_int, check_known, deal_groups, first_problem,
+                     group_label, lowest_without_bye, next_round_no, opponents, pair_avoiding,
+                     ranked, rematch_notes, rounds_of, shown, shown_list, tier_placements)
+
+STAGE = "group"
+
+
+class GroupsStandings:
+    """R2016-F1/F2/F3: groups by lot, check-in re-forming, standings pairing."""
+
+    name = "groups_standings"
+    title = "分组积分编排赛"
+    seats = 2
+    OPTIONS = ("groups", "rounds", "avoid_rematch")
+
+    def check_options(self, options: dict[str, Any]) -> str | None:
+        """None, or a message naming the bad option."""
+        return first_problem(check_known(options, self.OPTIONS, self.name),
+                             check_int(options, "groups", 1, 64),
+                             check_int(options, "rounds", 1, 30),
+                             check_bool(options, "avoid_rematch"))
+
+    def describe(self, options: dict[str, Any]) -> str:
+        """Chinese paragraph for the notice."""
+        g, r = options.get("groups", 4), options.get("rounds", 3)
+        avoid = "，尽量避免重复对阵" if options.get("avoid_rematch", True) else ""
+        return (f"根据报名情况，各队抽签分为 {g} 个小组进行比赛。比赛当天因选手未到而产生的单人，"
+                f"在本组内重新组合；重新组合后产生单对选手的，抽签进入桌数少的小组。"
+                f"首轮按抽签顺序配对（1、2 号一桌，3、4 号一桌……），之后各轮按本组积分排名配对，"
+                f"第 1、2 名在一号桌，第 3、4 名在二号桌，以此类推{avoid}；"
+                f"小组队数为奇数时，排名最后且未轮空过的一队轮空。共赛 {r} 轮，累计积分排名。")
+
+    # ------------------------------------------------------------------ drawing
+
+    def next_round(self, state: EventState, rng: random.Random) -> Round | None:
+        """R2016-F3: round 1 by draw order (after check-in), later rounds by standing."""
+        done = rounds_of(state, "group")
+        total = state.options.get("rounds", 3)
+        if not done:
+            if len(state.entries) < 2:
+                return None
+            return self._first_round(state, rng, total)
+        total = done[0].plan["of"]
+        if len(done) >= total:
+            return None
+        groups = {g: list(m) for g, m in done[0].plan["groups"].items()}
+        return self._standing_round(state, groups, len(done) + 1, total)
+
+    def check_in(self, state: EventState, rng: random.Random
+                 ) -> tuple[dict[str, list[str]], dict[str, Any], list[str], dict[str, str]]:
+        """R2016-F1/F2: groups by lot, then check-in.  Returns (groups, plan extras, notes,
+        new pair id → player names)."""
+        ids = sorted(e.id for e in state.entries)
+        g = max(1, min(state.options.get("groups", 4), len(ids) // 2))
+        groups = {group_label(i): m for i, m in enumerate(deal_groups(ids, g, rng, state.branch_of))}
+        notes: list[str] = []
+        removed: list[str] = []
+        merged: list[dict[str, Any]] = []
+        moved: list[dict[str, str]] = []
+        dropped: list[str] = []
+        entries = {e.id: e for e in state.entries}
+        leftovers: list[tuple[str, str, str]] = []        # (group, entry id, person key)
+        labels: dict[str, str] = {}                        # new pair id → player names
+
+        def new_pair(parts: list[tuple[str, str]], group: str) -> str:
+            froms = [e for e, _ in parts]
+            new_id = "+".join(froms)
+            merged.append({"id": new_id, "from": froms, "players": [p for _, p in parts], "group": group})
+            names = [self._person(entries, e, p) for e, p in parts]
+            labels[new_id] = "/".join(names)
+            notes.append(f"第{group}组：{'、'.join(names)} 的搭档未到，重新组合为一对（{labels[new_id]}）。")
+            return new_id
+
+        for label, members in groups.items():
+            keep, singles = [], []
+            for e in members:
+                entry = entries[e]
+                present = [p.key for p in entry.players if p.key not in state.absent]
+                if not present:
+                    removed.append(e)
+                    notes.append(f"第{label}组 {shown(state, e)} 全部未到，取消比赛资格。")
+                elif len(present) < len(entry.players):
+                    singles.extend((e, p) for p in present)
+                else:
+                    keep.append(e)
+            rng.shuffle(singles)
+            size = max((len(entries[e].players) for e in members), default=2)
+            while len(singles) >= size:
+                keep.append(new_pair(singles[:size], label))
+                singles = singles[size:]
+            leftovers.extend((label, e, p) for e, p in singles)
+            groups[label] = keep
+        rng.shuffle(leftovers)
+        size = max((len(e.players) for e in state.entries), default=2)
+        while len(leftovers) >= size:
+            chunk, leftovers = leftovers[:size], leftovers[size:]
+            fewest = min(len(m) // 2 for m in groups.values())
+            target = rng.choice(sorted(g for g, m in groups.items() if len(m) // 2 == fewest))
+            groups[target].append(new_pair([(e, p) for _, e, p in chunk], target))
+            notes.append(f"{labels[groups[target][-1]]} 来自不同小组，抽签进入桌数最少的第{target}组。")
+        for _, e, p in leftovers:
+            dropped.append(p)
+            notes.append(f"{self._person(entries, e, p)}（{shown(state, e)}）搭档未到且无人可组合，本次不能参赛。")
+        while True:
+            odd = sorted(g for g, m in groups.items() if len(m) % 2)
+            if len(odd) < 2:
+                break
+            src = max(odd, key=lambda g: (len(groups[g]), rng.random()))
+            dst = min((g for g in odd if g != src), key=lambda g: (len(groups[g]), rng.random()))
+            e = rng.choice(sorted(groups[src]))
+            groups[src].remove(e)
+            groups[dst].append(e)
+            moved.append({"id": e, "from": src, "to": dst})
+            notes.append(f"第{src}组为单数，抽签由 {shown(state, e, labels)} 进入桌数较少的第{dst}组。")
+        groups = {g: m for g, m in groups.items() if m}
+        extras = {"merged": merged, "removed": removed, "moved": moved, "dropped": dropped}
+        return groups, extras, notes, labels
+
+    @staticmethod
+    def _person(entries: dict, entry_id: str, key: str) -> str:
+        e = entries.get(entry_id)
+        p = next((p for p in e.players if p.key == key), None) if e else None
+        return p.shown if p else key
+
+    def _first_round(self, state: EventState, rng: random.Random, total: int) -> Round:
+        groups, extras, notes, labels = self.check_in(state, rng)
+        for g, members in groups.items():
+            notes.append(f"第{g}组抽签顺序：{shown_list(state, members, labels)}。")
+        matches = []
+        for g, members in groups.items():
+            order = list(members)
+            bye = order.pop() if len(order) % 2 else None
+            pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+            matches += self._matches(state, g, pairs, bye, 1)
+            if bye:
+                notes.append(f"第{g}组队数为奇数，抽签顺序最后的 {shown(state, bye, labels)} 首轮轮空。")
+        no = next_round_no(state)
+        return Round(state.event_id, STAGE, "分组赛第1轮", no, tuple(matches), notes=tuple(notes),
+                     plan={"kind": "group", "groups": groups, "round_no": 1, "of": total, **extras})
+
+    def _standing_round(self, state: EventState, groups: dict[str, list[str]], k: int, total: int) -> Round:
+        done = rounds_of(state, "group")
+        met = opponents(done)
+        byes = bye_counts(done)
+        avoid = state.options.get("avoid_rematch", True)
+        matches, notes = [], []
+        for g, members in groups.items():
+            order = [r.entry for r in ranked(state, members, done)]
+            bye = None
+            if len(order) % 2:
+                bye = lowest_without_bye(order, byes)
+                order.remove(bye)
+                notes.append(f"第{g}组队数为奇数，排名最后且未轮空过的 {shown(state, bye)} 本轮轮空。")
+            pairs = pair_avoiding(order, met, avoid)
+            notes += rematch_notes(state, order, pairs, done, prefix=f"第{g}组：")
+            matches += self._matches(state, g, pairs, bye, k)
+        return Round(state.event_id, STAGE, f"分组赛第{k}轮", next_round_no(state), tuple(matches),
+                     notes=tuple(notes), plan={"kind": "group", "groups": groups, "round_no": k, "of": total})
+
+    def _matches(self, state: EventState, group: str, pairs, bye, k: int) -> list[Match]:
+        no = next_round_no(state)
+        out = [Match(state.event_id, STAGE, no, group, t, (a, b))
+               for t, (a, b) in enumerate(pairs, start=1)]
+        if bye:
+            out.append(Match(state.event_id, STAGE, no, group, len(out) + 1, (bye,), bye=True))
+        return out
+
+    # ------------------------------------------------------------------ results
+
+    def placements(self, state: EventState) -> list[Placement]:
+        """R2016-F3/A1: each group ranked by cumulative score (Placement.group set)."""
+        done = rounds_of(state, "group")
+        if not done:
+            return []
+        out: list[Placement] = []
+        for g, members in done[0].plan["groups"].items():
+            out += tier_placements(state, [(f"第{g}组", members)], done, group=g)
+        return out
+
+
+FORMATS.register("groups_standings", "分组积分编排赛", "分组积分赛", "分组积分编排")(GroupsStandings())

@@ -1,0 +1,165 @@
+"""Knockout rounds with byes by lot, then a final round robin (R2020-F1).
+
+22 entries → 11 matches → 11 winners: 1 bye + 5 matches → 6 → 3 matches → 3 → round
+robin.  Generalised: while more than ``final_pool`` (default 3) entries remain, play a
+knockout round; an odd count gives one bye, drawn by lot among the entries with the
+fewest byes so far (nobody gets a second bye while someone has none).  The last
+``final_pool`` or fewer play a round robin, published one Berger round per call (3
+entries → 3 rounds of one match and one bye), so nobody plays twice in one round.
+
+Plans: knockout rounds ``{"kind": "ko", "alive": [...]}``; round-robin rounds
+``{"kind": "rr", "pool": [Berger order], "rr_round": k, "of": total}``.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..model import Match, Round
+from . import FORMATS
+from .base import EventState, Placement, Waiting
+from .common import (berger_pairs, berger_round_count, bye_counts, check_int, check_known,
+                     first_balance, first_problem, next_round_no, orient, rounds_of, shown,
+                     settled_winner, shown_list, spread_tables, tier_placements, winner_of)
+
+
+class Knockout:
+    """R2020-F1: knockout rounds with byes by lot, then a round robin of the last few."""
+
+    name = "knockout"
+    title = "淘汰赛"
+    seats = 2
+    OPTIONS = ("final_pool",)
+
+    def check_options(self, options: dict[str, Any]) -> str | None:
+        """None, or a message naming the bad option (``final_pool`` ≥ 1)."""
+        return first_problem(check_known(options, self.OPTIONS, self.name),
+                             check_int(options, "final_pool", 1, 64))
+
+    def describe(self, options: dict[str, Any]) -> str:
+        """Chinese paragraph for the notice."""
+        pool = options.get("final_pool", 3)
+        return (f"决赛采用淘汰赛：全部参赛者抽签两两对阵，胜者晋级下一轮；某轮人数为奇数时，"
+                f"抽签产生一名轮空（晋级签）直接晋级，已轮空过的选手在其他人都轮空过之前不再轮空。"
+                f"剩余不超过{pool}名时进行单循环赛（贝格尔编排）决出名次；"
+                f"最后一轮淘汰赛的负者按破同分规则排列其后。")
+
+    # ------------------------------------------------------------------ drawing
+
+    def next_round(self, state: EventState, rng: random.Random) -> Round | None:
+        """R2020-F1: the next knockout round, or the next round of the final round robin."""
+        pool_max = state.options.get("final_pool", 3)
+        rr = rounds_of(state, "rr")
+        if rr:
+            plan = rr[0].plan
+            if len(rr) >= plan["of"]:
+                return None
+            return self._rr_round(state, list(plan["pool"]), len(rr) + 1, plan["of"])
+        alive = self._alive(state)
+        if len(alive) <= 1:
+            return None
+        if len(alive) <= pool_max:
+            pool = sorted(alive)
+            rng.shuffle(pool)
+            return self._rr_round(state, pool, 1, berger_round_count(len(pool)))
+        return self._ko_round(state, alive, rng)
+
+    def _alive(self, state: EventState) -> list[str]:
+        ko = rounds_of(state, "ko")
+        if not ko:
+            return sorted(e.id for e in state.entries)
+        out = []
+        for m in ko[-1].matches:
+            w = winner_of(state, m)
+            if w is not None:
+                out.append(w)
+        return sorted(out)
+
+    def _ko_round(self, state: EventState, alive: list[str], rng: random.Random) -> Round:
+        no = next_round_no(state)
+        ko_no = len(rounds_of(state, "ko")) + 1
+        notes: list[str] = []
+        byes = bye_counts(rounds_of(state, "ko"))
+        bye: str | None = None
+        if len(alive) % 2:
+            fewest = min(byes[e] for e in alive)
+            cands = [e for e in alive if byes[e] == fewest]
+            bye = rng.choice(cands)
+            why = "" if fewest == 0 else f"（所有人都已轮空过 {fewest} 次）"
+            notes.append(f"本轮 {len(alive)} 人为奇数，{shown(state, bye)} 抽得晋级签（轮空），"
+                         f"直接进入下一轮{why}。")
+        players = [e for e in alive if e != bye]
+        bal, last = first_balance(state.rounds)
+        matches: list[Match] = []
+        for t, (a, b) in enumerate(spread_tables(players, 2, rng, state.branch_of), start=1):
+            x, y = orient(a, b, bal, last, rng)
+            if state.branch_of(x) and state.branch_of(x) == state.branch_of(y):
+                notes.append(f"第{t}台 {shown_list(state, (x, y))} 同属一个单位（该单位人数过多，无法全部分开）。")
+            matches.append(Match(state.event_id, "ko", no, "", t, (x, y)))
+        if bye is not None:
+            matches.append(Match(state.event_id, "ko", no, "", len(matches) + 1, (bye,), bye=True,
+                                 note="晋级签"))
+        remain = len(players) // 2 + (bye is not None)
+        return Round(state.event_id, "ko", f"第{ko_no}轮淘汰赛（{len(alive)}进{remain}）", no,
+                     tuple(matches), notes=tuple(notes),
+                     plan={"kind": "ko", "alive": alive, "bye": bye})
+
+    def _rr_round(self, state: EventState, pool: list[str], k: int, total: int) -> Round:
+        no = next_round_no(state)
+        matches: list[Match] = []
+        notes: list[str] = []
+        byes: list[str] = []
+        for x, y in berger_pairs(len(pool), k):
+            if y is None:
+                byes.append(pool[x])
+                continue
+            matches.append(Match(state.event_id, "final", no, "", len(matches) + 1, (pool[x], pool[y])))
+        for b in byes:
+            matches.append(Match(state.event_id, "final", no, "", len(matches) + 1, (b,), bye=True,
+                                 note="循环赛轮空"))
+            notes.append(f"决赛循环赛共 {len(pool)} 人，按贝格尔编排 {shown(state, b)} 本轮轮空。")
+        if k == 1:
+            notes.insert(0, f"决赛循环赛抽签顺序：{shown_list(state, pool)}。")
+        name = "决赛" if total == 1 else f"决赛循环赛第{k}轮"
+        return Round(state.event_id, "final", name, no, tuple(matches), notes=tuple(notes),
+                     plan={"kind": "rr", "pool": pool, "rr_round": k, "of": total})
+
+    # ------------------------------------------------------------------ results
+
+    def placements(self, state: EventState) -> list[Placement]:
+        """R2020-A1: round-robin order, then losers of the last knockout round (ordered by the
+        tiebreak chain over the whole event), then losers of earlier rounds."""
+        ko = rounds_of(state, "ko")
+        rr = rounds_of(state, "rr")
+        tiers: list[tuple[str, list[str]]] = []
+        if rr:
+            tiers.append(("决赛循环赛", list(rr[0].plan["pool"])))
+            top = tier_placements(state, tiers, rr)
+            tiers = []
+        else:
+            try:
+                alive = self._alive(state)
+            except Waiting:       # results still missing: everyone of the last round is alive
+                alive = sorted(ko[-1].entries()) if ko else sorted(e.id for e in state.entries)
+            top = tier_placements(state, [("尚在比赛", alive)], state.rounds)
+        placed = {p.entry for p in top}
+        for r in reversed(ko):
+            losers = []
+            for m in r.matches:
+                if m.bye:
+                    continue
+                if m.key not in state.results:
+                    continue
+                w = settled_winner(state, m)
+                losers.extend(s for s in m.sides if s != w and s not in placed)
+            if losers:
+                tiers.append((f"{r.stage_name}负者", losers))
+                placed.update(losers)
+        rest = tier_placements(state, tiers, state.rounds)
+        out = list(top)
+        for p in rest:
+            out.append(Placement(p.rank + len(top), p.entry, p.tier, p.group, p.tied))
+        return out
+
+
+FORMATS.register("knockout", "淘汰赛", "淘汰制")(Knockout())

@@ -1,0 +1,155 @@
+"""Knockout at tables of three with byes and revival by lot (R2020-D1/D2, R2011-D1/D2/D3).
+
+Round 1: floor(n/3) tables drawn by lot (branches spread over the tables); the
+remaining 0–2 entries draw byes into round 2.  Each table's winner (place 1) advances.
+When the advancing count is not a multiple of 3, option ``fill`` decides:
+``"revival"`` (default, R2020-D1): losers of the previous round are revived by lot to
+fill whole tables; ``"bye"``: the surplus 1–2 entries get byes by lot (fewest byes
+first, so nobody has a second bye while someone has none).  When 3 or fewer advance
+they play the final table (revived up to 3 from the previous round's losers if needed).
+22 → 7 tables + 1 bye → 7 winners + 1 bye + 1 revived = 9 → 3 tables → final table.
+
+A table whose result has no place 1 (a tie for the top, R2011-D2) waits for a 加赛: a
+:class:`~pipeline.model.Playoff` whose order covers the tied entries of that table
+settles it.  Tables are numbered 1..n; bye "tables" follow them.
+
+Plan: ``{"kind": "tables" | "final", "byes": [...], "revived": [...], "lot_pool": [...]}``
+— ``lot_pool`` is the list of losers that drew for revival.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..model import Match, Round
+from . import FORMATS
+from .base import EventState, Placement, Waiting
+from .common import (bye_counts, check_choice, check_known, first_problem, next_round_no,
+                     settled_winner, shown_list, spread_tables, tier_placements, winner_of)
+
+
+class TablesOfThree:
+    """R2020-D1/D2, R2011-D1/D2/D3: tables of three, winners advance, byes and revivals by lot."""
+
+    name = "tables_of_three"
+    title = "三人桌淘汰赛"
+    seats = 3
+    OPTIONS = ("fill",)
+
+    def check_options(self, options: dict[str, Any]) -> str | None:
+        """None, or a message naming the bad option (``fill``: revival | bye)."""
+        return first_problem(check_known(options, self.OPTIONS, self.name),
+                             check_choice(options, "fill", ("revival", "bye")))
+
+    def describe(self, options: dict[str, Any]) -> str:
+        """Chinese paragraph for the notice."""
+        fill = ("由上一轮的负者抽签复活补足" if options.get("fill", "revival") == "revival"
+                else "多出的选手抽签轮空直接晋级")
+        return ("采用三人一桌淘汰制：第一轮抽签三人一桌，人数不足一桌的余数抽签轮空直接进入第二轮；"
+                f"每桌积分第一名晋级（第一名积分相同时加赛决定）。晋级人数不是 3 的倍数时，{fill}；"
+                "剩余 3 人（不足 3 人时由负者抽签复活补足）进行决赛桌，按积分排出第一至第三名，"
+                "前一轮各桌第二名列其后。")
+
+    # ------------------------------------------------------------------ drawing
+
+    def next_round(self, state: EventState, rng: random.Random) -> Round | None:
+        """R2020-D1: the next round of tables (or the final table), None when done."""
+        if not state.rounds:
+            ids = sorted(e.id for e in state.entries)
+            if len(ids) < 3:
+                raise Waiting(f"三人桌比赛至少需要 3 名参赛者，现只有 {len(ids)} 名：请补报名或改用其他赛制。")
+            if len(ids) == 3:
+                return self._round(state, ids, [], [], [], rng, final=True)
+            byes = sorted(rng.sample(ids, len(ids) % 3))
+            return self._round(state, [e for e in ids if e not in byes], byes, [], [], rng)
+        last = state.rounds[-1]
+        winners = [winner_of(state, m) for m in last.matches]
+        if last.plan.get("kind") == "final":
+            return None
+        adv = sorted(w for w in winners if w is not None)
+        losers = sorted(s for m in last.matches if not m.bye for s in m.sides if s not in adv)
+        fill = state.options.get("fill", "revival")
+        if len(adv) <= 3:
+            need = 3 - len(adv)
+            revived = sorted(rng.sample(losers, min(need, len(losers))))
+            return self._round(state, adv + revived, [], revived, losers, rng, final=True)
+        surplus = len(adv) % 3
+        if surplus == 0:
+            return self._round(state, adv, [], [], [], rng)
+        if fill == "revival":
+            need = 3 - surplus
+            revived = sorted(rng.sample(losers, min(need, len(losers))))
+            if len(revived) == need:
+                return self._round(state, adv + revived, [], revived, losers, rng)
+        held = bye_counts(state.rounds)
+        fewest = sorted(adv, key=lambda e: held[e])
+        floor = held[fewest[surplus - 1]]
+        sure = [e for e in adv if held[e] < floor]
+        maybe = [e for e in adv if held[e] == floor]
+        byes = sorted(sure + rng.sample(maybe, surplus - len(sure)))
+        return self._round(state, [e for e in adv if e not in byes], byes, [], [], rng)
+
+    def _round(self, state: EventState, players: list[str], byes: list[str], revived: list[str],
+               lot_pool: list[str], rng: random.Random, final: bool = False) -> Round:
+        no = next_round_no(state)
+        stage = "final" if final else "tables"
+        k = sum(1 for r in state.rounds if r.plan.get("kind") == "tables") + 1
+        notes: list[str] = []
+        matches: list[Match] = []
+        for t, table in enumerate(spread_tables(players, 3, rng, state.branch_of), start=1):
+            matches.append(Match(state.event_id, stage, no, "", t, tuple(table)))
+        for b in byes:
+            matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (b,), bye=True,
+                                 note="轮空晋级"))
+        if byes:
+            why = ("人数不是 3 的倍数" if not state.rounds
+                   else "晋级人数不是 3 的倍数（按“轮空”办法）")
+            notes.append(f"{why}，{shown_list(state, byes)} 抽签轮空，直接进入下一轮。")
+        if revived:
+            notes.append(f"上一轮负者 {len(lot_pool)} 人抽签复活 {len(revived)} 人："
+                         f"{shown_list(state, revived)}，补足整桌。")
+        name = "决赛桌" if final else f"第{k}轮"
+        return Round(state.event_id, stage, name, no, tuple(matches), notes=tuple(notes),
+                     plan={"kind": "final" if final else "tables", "byes": byes,
+                           "revived": revived, "lot_pool": lot_pool})
+
+    # ------------------------------------------------------------------ results
+
+    def placements(self, state: EventState) -> list[Placement]:
+        """R2020-D2: final table by place, then the runners-up of the round before the final
+        (by the ranking), then everyone else by how far they got and their place there."""
+        tiers: list[tuple[str, list[str]]] = []
+        rounds = state.rounds
+        if rounds and rounds[-1].plan.get("kind") == "final":
+            m = rounds[-1].matches[0]
+            res = state.results.get(m.key)
+            if res is not None:
+                places = sorted(zip(m.sides, res.sides),
+                                key=lambda x: (x[1].place or 9, -x[1].score, -x[1].points))
+                w = settled_winner(state, m)
+                if w:
+                    tiers.append(("决赛桌第1名", [w]))
+                for s, sr in places:
+                    if s != w:
+                        tiers.append((f"决赛桌第{sr.place or ''}名", [s]))
+            else:
+                tiers.append(("决赛桌", list(m.sides)))
+        elif rounds:
+            tiers.append(("尚在比赛", sorted(rounds[-1].entries())))
+        for i in range(len(rounds) - 1, -1, -1):
+            r = rounds[i]
+            if r.plan.get("kind") == "final":
+                continue
+            for place in (2, 3):
+                ids = []
+                for m in r.matches:
+                    res = state.results.get(m.key)
+                    if m.bye or res is None:
+                        continue
+                    ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place]
+                tiers.append((f"{r.stage_name}第{place}名", ids))
+        tiers.append(("", sorted(e.id for e in state.entries)))
+        return tier_placements(state, tiers, state.rounds)
+
+
+FORMATS.register("tables_of_three", "三人桌淘汰赛", "三人桌", "斗地主淘汰赛")(TablesOfThree())

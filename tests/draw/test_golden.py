@@ -1,0 +1,211 @@
+"""Golden tests named after the client rules they reproduce."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pipeline.draw import FORMATS
+from pipeline.draw.base import Waiting
+from pipeline.draw.common import PlayoffWaiting
+from pipeline.model import MatchResult, Outcome, Playoff, SideResult
+
+from .helpers import EVENT, add_merged_entries, bye_result, make_entries, new_state, simulate
+
+
+def _sizes(rnd):
+    return (sum(not m.bye for m in rnd.matches), sum(m.bye for m in rnd.matches))
+
+
+def test_R2020_F1_round_sizes():
+    s = simulate("knockout", make_entries(22, branches=11), seed=2020, allow_draw=False)
+    assert [(r.stage, _sizes(r)) for r in s.rounds] == [
+        ("ko", (11, 0)), ("ko", (5, 1)), ("ko", (3, 0)),
+        ("final", (1, 1)), ("final", (1, 1)), ("final", (1, 1))]
+    # two entries of one branch never meet in round 1 (11 branches × 2)
+    for m in s.rounds[0].matches:
+        assert s.branch_of(m.sides[0]) != s.branch_of(m.sides[1])
+    assert "晋级签" in s.rounds[1].notes[0]
+    pool = s.rounds[3].plan["pool"]
+    assert set(pool) == {s.results[m.key].winner() for m in s.rounds[2].matches}
+    pl = FORMATS.get("knockout").placements(s)
+    assert {p.entry for p in pl[:3]} == set(pool)
+    losers63 = {x for m in s.rounds[2].matches for x in m.sides} - set(pool)
+    assert {p.entry for p in pl[3:6]} == losers63 and all("6进3" in p.tier for p in pl[3:6])
+
+
+def test_R2020_F1_knockout_draw_waits_for_playoff():
+    st = new_state(make_entries(4))
+    fmt = FORMATS.get("knockout")
+    r1 = fmt.next_round(st, random.Random(1))
+    st.rounds.append(r1)
+    m0, m1 = r1.matches
+    st.results[m0.key] = MatchResult(m0, (SideResult(Outcome.DRAW, 1), SideResult(Outcome.DRAW, 1)))
+    st.results[m1.key] = MatchResult(m1, (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0)))
+    with pytest.raises(PlayoffWaiting) as w:
+        fmt.next_round(st, random.Random(1))
+    assert "加赛" in str(w.value) and w.value.ties[0][2] == m0.sides
+    st.playoffs.append(Playoff(EVENT, "ko", "", (m0.sides[1], m0.sides[0])))
+    final = fmt.next_round(st, random.Random(1))
+    assert set(final.matches[0].sides) == {m0.sides[1], m1.sides[0]}
+
+
+def test_R2020_D1_tables_revival():
+    s = simulate("tables_of_three", make_entries(22, branches=11), seed=2020)
+    assert [(r.stage, _sizes(r)) for r in s.rounds] == [
+        ("tables", (7, 1)), ("tables", (3, 0)), ("final", (1, 0))]
+    r1, r2, final = s.rounds
+    assert len(r2.plan["revived"]) == 1
+    revived = r2.plan["revived"][0]
+    assert revived in r1.entries() and revived != s.results[
+        next(m for m in r1.matches if revived in m.sides).key].winner()
+    assert any("复活" in n for n in r2.notes)
+    bye = next(m.sides[0] for m in r1.matches if m.bye)
+    assert bye in r2.entries()
+    # R2020-D2: final table by place, then the three round-2 runners-up
+    pl = FORMATS.get("tables_of_three").placements(s)
+    res = s.results[final.matches[0].key]
+    by_place = [sid for sid, sr in sorted(zip(final.matches[0].sides, res.sides), key=lambda x: x[1].place)]
+    assert [p.entry for p in pl[:3]] == by_place
+    runners = {sid for m in r2.matches for sid, sr in zip(m.sides, s.results[m.key].sides) if sr.place == 2}
+    assert {p.entry for p in pl[3:6]} == runners
+
+
+def test_R2020_D1_fill_by_bye():
+    s = simulate("tables_of_three", make_entries(22), {"fill": "bye"}, seed=1)
+    assert _sizes(s.rounds[1]) == (2, 2)       # 8 advance: 2 tables + 2 byes
+    assert not s.rounds[1].plan["revived"]
+
+
+def _decisive(st, rnd, winners):
+    st.rounds.append(rnd)
+    for m in rnd.matches:
+        if m.bye:
+            st.results[m.key] = bye_result(m)
+            continue
+        a, b = m.sides
+        if winners(m) == "draw":
+            sides = (SideResult(Outcome.DRAW, 1), SideResult(Outcome.DRAW, 1))
+        elif winners(m) == a:
+            sides = (SideResult(Outcome.WIN, 3), SideResult(Outcome.LOSS, 0))
+        else:
+            sides = (SideResult(Outcome.LOSS, 0), SideResult(Outcome.WIN, 3))
+        st.results[m.key] = MatchResult(m, sides)
+
+
+def test_R2011_F2_halves_and_third_place():
+    fmt = FORMATS.get("groups_knockout")
+    st = new_state(make_entries(16, branches=4), {"groups": 4})
+    rng = random.Random(2011)
+    while True:                              # group stage: lower id always wins → no ties
+        r = fmt.next_round(st, rng)
+        if r.stage != "group":
+            break
+        _decisive(st, r, lambda m: min(m.sides))
+    groups = st.rounds[0].plan["groups"]
+    assert len(groups) == 4 and all(len(g) == 4 for g in groups.values())
+    winners = {min(g) for g in groups.values()}
+    assert r.stage_name.startswith("半决赛")
+    assert {x for slot in r.plan["bracket"] for x in slot} == winners
+    assert any("上半区" in n for n in r.notes)
+    _decisive(st, r, lambda m: max(m.sides))
+    final = fmt.next_round(st, rng)
+    assert final.plan["final"] and final.stage == "final"
+    semi_losers = {min(m.sides) for m in r.matches}
+    third = [m for m in final.matches if m.group == "三四名"]
+    assert len(third) == 1 and set(third[0].sides) == semi_losers
+    assert {x for x in final.matches[0].sides} == {max(m.sides) for m in r.matches}
+    _decisive(st, final, lambda m: min(m.sides))
+    assert fmt.next_round(st, rng) is None
+    pl = fmt.placements(st)
+    assert pl[0].entry == min(final.matches[0].sides) and pl[2].entry == min(third[0].sides)
+    assert [p.rank for p in pl[:4]] == [1, 2, 3, 4]
+
+
+def test_R2011_F1_tie_for_first_waits_for_playoff():
+    fmt = FORMATS.get("groups_knockout")
+    st = new_state(make_entries(6), {"groups": 2})
+    rng = random.Random(5)
+    for _ in range(3):                          # two groups of 3: three Berger rounds
+        r = fmt.next_round(st, rng)
+        assert r.stage == "group"
+        _decisive(st, r, lambda m: "draw")      # everyone level in both groups
+    with pytest.raises(PlayoffWaiting) as w:
+        fmt.next_round(st, rng)
+    assert isinstance(w.value, Waiting) and "加赛" in str(w.value) and "第A组" in str(w.value)
+    for stage, group, tied in w.value.ties:
+        st.playoffs.append(Playoff(EVENT, stage, group, tuple(sorted(tied, reverse=True))))
+    final = fmt.next_round(st, rng)
+    groups = st.rounds[0].plan["groups"]
+    assert set(final.matches[0].sides) == {max(g) for g in groups.values()}
+
+
+def test_R2016_F2_checkin_reforms_pairs():
+    entries = make_entries(6, team_size=2)
+    absent = frozenset({entries[0].players[1].key, entries[1].players[0].key,
+                        entries[2].players[0].key, entries[2].players[1].key})
+    st = new_state(entries, {"groups": 1}, absent)
+    r1 = FORMATS.get("groups_standings").next_round(st, random.Random(16))
+    plan = r1.plan
+    assert plan["removed"] == ["e002"]
+    assert len(plan["merged"]) == 1
+    m = plan["merged"][0]
+    assert set(m["from"]) == {"e000", "e001"} and m["id"] == "+".join(m["from"])
+    assert set(m["players"]) == {entries[0].players[0].key, entries[1].players[1].key}
+    assert set(plan["groups"]["A"]) == {"e003", "e004", "e005", m["id"]}
+    assert sorted(x for mm in r1.matches for x in mm.sides) == sorted(plan["groups"]["A"])
+    assert any("重新组合" in n for n in r1.notes)
+    add_merged_entries(st, r1)
+    assert any(e.id == m["id"] for e in st.entries)
+
+
+def test_R2016_F2_odd_pair_moves_to_group_with_fewer_tables():
+    st = new_state(make_entries(10, team_size=2), {"groups": 2})
+    r1 = FORMATS.get("groups_standings").next_round(st, random.Random(3))
+    sizes = sorted(len(g) for g in r1.plan["groups"].values())
+    assert sizes == [4, 6] and len(r1.plan["moved"]) == 1
+    assert not any(m.bye for m in r1.matches)
+
+
+def test_R2016_F2_single_players_across_groups():
+    entries = make_entries(16, team_size=2)
+    fmt = FORMATS.get("groups_standings")
+    groups = fmt.next_round(new_state(entries, {"groups": 2}), random.Random(7)).plan["groups"]
+    a, b = groups["A"][0], groups["B"][0]
+    absent = frozenset({entries[int(a[1:])].players[0].key, entries[int(b[1:])].players[1].key})
+    r1 = fmt.next_round(new_state(entries, {"groups": 2}, absent), random.Random(7))
+    merged = r1.plan["merged"]
+    assert len(merged) == 1 and set(merged[0]["from"]) == {a, b}
+    assert sum(len(g) for g in r1.plan["groups"].values()) == 15
+
+
+def test_R2016_F3_standings_pairing_and_rematch_avoidance():
+    fmt = FORMATS.get("groups_standings")
+    st = new_state(make_entries(8, team_size=2), {"groups": 1})
+    rng = random.Random(4)
+    r1 = fmt.next_round(st, rng)
+    order = r1.plan["groups"]["A"]
+    assert [m.sides for m in r1.matches] == [tuple(order[i:i + 2]) for i in range(0, 8, 2)]
+    assert [m.table for m in r1.matches] == [1, 2, 3, 4]
+    o = order
+    # tables 1 and 2 drawn, tables 3 and 4 won by the first side
+    _decisive(st, r1, lambda m: "draw" if m.table <= 2 else m.sides[0])
+    r2 = fmt.next_round(st, rng)
+    standing = [o[4], o[6]] + sorted(o[:4]) + [o[5], o[7]]     # fake rank: points, then id
+    standing[:2] = sorted(standing[:2])
+    standing[6:] = sorted(standing[6:])
+    mids = standing[2:6]
+    assert r2.matches[0].sides == (standing[0], standing[1])
+    assert r2.matches[3].sides == (standing[6], standing[7])
+    met = {frozenset(m.sides) for m in r1.matches}
+    assert all(frozenset(m.sides) not in met for m in r2.matches)
+    naive = [frozenset(mids[0:2]), frozenset(mids[2:4])]
+    if any(p in met for p in naive):
+        assert any("避免重复对阵" in n for n in r2.notes)
+
+
+def test_R2015_F1_pairs_movement_boards():
+    s = simulate("pairs_movement", make_entries(5), {"boards_per_round": 4}, seed=1)
+    assert len(s.rounds) == 5
+    assert s.rounds[1].plan["boards"] == [5, 6, 7, 8]
+    assert all(sum(m.bye for m in r.matches) == 1 for r in s.rounds)

@@ -1,0 +1,87 @@
+"""The shared Jinja environment for every HTML page and printed document.
+
+Templates live in the repository's ``templates/`` folder.  The environment autoescapes,
+uses ``StrictUndefined`` (a missing view-model field is an error, never an empty cell) and
+has a ``zh`` filter that converts text to Traditional Chinese when the context variable
+``script`` is ``"traditional"``.  ``templates/base.html`` wraps the whole body in that
+filter, so a page only passes ``script`` and writes Simplified text.
+
+Example::
+
+    html = render("docs/notice.html", script="traditional", title="通知", updated="…", vm=vm)
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+import pipeline
+from pipeline.text import convert
+
+TEMPLATES_DIR = Path(pipeline.__file__).parent.parent / "templates"
+
+
+def html_lang(script: str) -> str:
+    """The ``lang`` attribute for a script: ``html_lang("traditional") == "zh-Hant"``."""
+    return "zh-Hant" if script == "traditional" else "zh-CN"
+
+
+@jinja2.pass_context
+def zh_filter(ctx: jinja2.runtime.Context, value: Any) -> Any:
+    """Jinja filter ``zh``: convert to Traditional when ``script`` in the context is
+    ``"traditional"``.  Keeps ``Markup`` as ``Markup`` (tags and entities are ASCII, so
+    converting escaped HTML is safe) so ``{% filter zh %}`` blocks are not escaped twice."""
+    script = ctx.get("script", "simplified")
+    if isinstance(script, jinja2.Undefined):
+        script = "simplified"
+    if isinstance(value, Markup):
+        return Markup(convert(str(value), script))
+    if value is None or isinstance(value, jinja2.Undefined):
+        return value
+    return convert(str(value), script)
+
+
+def inline_css(name: str) -> Markup:
+    """Contents of ``templates/<name>`` for an inline ``<style>`` (pages are self-contained)."""
+    path = (TEMPLATES_DIR / name).resolve()
+    if TEMPLATES_DIR.resolve() not in path.parents:
+        raise ValueError(f"stylesheet {name!r} is outside templates/")
+    return Markup(path.read_text(encoding="utf-8"))
+
+
+def yuan(amount: int) -> str:
+    """Format an integer amount of yuan with thousands separators: ``yuan(12000) == "12,000"``."""
+    return f"{int(amount):,}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The one Jinja environment (cached): FileSystemLoader on ``templates/``, autoescape
+    on, ``StrictUndefined``, filters ``zh`` and ``yuan``, globals ``html_lang`` and ``inline_css``."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["zh"] = zh_filter
+    env.filters["yuan"] = yuan
+    env.globals["html_lang"] = html_lang
+    env.globals["inline_css"] = inline_css
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    """Render ``templates/<template>`` with ``context`` (pass ``script`` for ``zh``).
+
+    >>> "<html" in render("base.html", title="t", updated="2020-01-01", script="simplified")
+    True
+    """
+    context.setdefault("script", "simplified")
+    return environment().get_template(template).render(**context)

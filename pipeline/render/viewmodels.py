@@ -1,0 +1,845 @@
+"""View-models of the printed documents: plain dataclasses of ready-to-print strings.
+
+Each ``*_vm`` function takes a :class:`~pipeline.state.LeagueState` (or part of one) and
+returns a dataclass whose fields are strings, lists of strings and :class:`Table` s, so the
+Jinja templates only loop.  Text stays in the spec's script (normally Simplified): the
+templates pass the whole body through the ``zh`` filter, which converts it to Traditional
+once, at the end, when ``spec.script == "traditional"`` (R2015: the T2015 documents are in
+Traditional Chinese).
+
+Nothing here does I/O; tests build small states by hand and compare the view-models.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
+
+from ..layout import REG_COLUMNS, SIDES_2, SIDES_3
+from ..model import Entry, Person, Round
+
+if TYPE_CHECKING:
+    from ..spec import EventSpec, QuotaSpec, TournamentSpec
+    from ..state import AwardRow, EventState, LeagueState, StandingTable
+
+# --------------------------------------------------------------------------------------
+# small formatting helpers
+# --------------------------------------------------------------------------------------
+_DIGITS = "零一二三四五六七八九"
+_WEEKDAYS = "一二三四五六日"
+
+
+def cn_number(n: int) -> str:
+    """Chinese numeral for section and team numbers: ``cn_number(11) == "十一"``."""
+    if n < 0:
+        return "负" + cn_number(-n)
+    if n < 10:
+        return _DIGITS[n]
+    if n < 20:
+        return "十" + (_DIGITS[n % 10] if n % 10 else "")
+    if n < 100:
+        return _DIGITS[n // 10] + "十" + (_DIGITS[n % 10] if n % 10 else "")
+    return str(n)
+
+
+def cn_date(d: dt.date | None) -> str:
+    """``cn_date(date(2020, 10, 30)) == "2020年10月30日"``; empty for ``None``."""
+    if d is None:
+        return ""
+    return f"{d.year}年{d.month}月{d.day}日"
+
+
+def cn_weekday(d: dt.date) -> str:
+    """``cn_weekday(date(2020, 11, 10)) == "周二"``."""
+    return "周" + _WEEKDAYS[d.weekday()]
+
+
+def cn_datetime(t: dt.datetime | None) -> str:
+    """``cn_datetime(datetime(2020, 11, 9, 15, 0)) == "2020年11月9日 15:00"``."""
+    if t is None:
+        return ""
+    return f"{cn_date(t.date())} {t:%H:%M}"
+
+
+def _entry_word(team_size: int) -> str:
+    """Measure word of one entry: 名 (individual), 对 (pair), 队 (team)."""
+    return {1: "名", 2: "对"}.get(team_size, "队")
+
+
+def _team_word(team_size: int) -> str:
+    return {1: "个人", 2: "两人一对"}.get(team_size, f"{team_size}人一队")
+
+
+def yuan(amount: int) -> str:
+    """``yuan(1200) == "1,200"``; zero prints as a dash."""
+    return f"{amount:,}" if amount else "—"
+
+
+# --------------------------------------------------------------------------------------
+# generic pieces
+# --------------------------------------------------------------------------------------
+@dataclass
+class Table:
+    """A printable table: header labels, rows of cell strings (``\\n`` breaks a line in a
+    cell), per-column alignment classes and per-row classes (``playoff``, ``total``)."""
+
+    head: list[str]
+    rows: list[list[str]]
+    align: list[str] = field(default_factory=list)     # "" | "num" | "center" per column
+    row_class: list[str] = field(default_factory=list)
+    caption: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.align:
+            self.align = [""] * len(self.head)
+        if not self.row_class:
+            self.row_class = [""] * len(self.rows)
+
+
+@dataclass
+class Doc:
+    """What every document carries for ``base.html``."""
+
+    title: str
+    tournament: str
+    updated: str
+    script: str
+
+
+def _doc(state: "LeagueState", title: str) -> Doc:
+    spec = state.tournament.spec
+    return Doc(title=title, tournament=spec.name, updated=cn_datetime(state.updated), script=spec.script)
+
+
+def _unit_name(spec: "TournamentSpec", unit_id: str) -> str:
+    u = spec.unit(unit_id)
+    return u.name if u else unit_id
+
+
+def _unit_short(spec: "TournamentSpec", unit_id: str) -> str:
+    u = spec.unit(unit_id)
+    return (u.short or u.name) if u else unit_id
+
+
+# --------------------------------------------------------------------------------------
+# quotas (R2020-Q1, R2015-Q1/Q2/Q3, R2016-Q1)
+# --------------------------------------------------------------------------------------
+def quota_entries(quota: "QuotaSpec", members: int, team_size: int = 1) -> int | None:
+    """How many entries a branch of ``members`` members may field; ``None`` = no limit.
+
+    Implements R2020-Q1 (fixed), R2015-Q3 (bands + one more per ``extra_every``),
+    R2016-Q1 (ratio: players = rounding(ratio × N), entries = max(minimum, players ÷ size))
+    and R2015-Q1/Q2 (open).
+
+    >>> from pipeline.spec import QuotaSpec
+    >>> quota_entries(QuotaSpec(rule="ratio", ratio=0.15), 40, 2)
+    3
+    """
+    if quota.rule == "open":
+        return None
+    if quota.rule == "fixed":
+        return quota.per_branch
+    if quota.rule == "bands":
+        bands = sorted(quota.bands, key=lambda b: b.min_members)
+        fitting = [b for b in bands if b.min_members <= members]
+        if not fitting:
+            return 0
+        band = fitting[-1]
+        n = band.entries
+        if quota.extra_every and band is bands[-1]:
+            n += (members - band.min_members) // quota.extra_every
+        return n
+    raw = (quota.ratio or 0) * members
+    # round half up, and keep 0.15 × 100 = 15.000000000000002 from rounding up
+    raw = round(raw, 9)
+    players = {"floor": math.floor, "ceil": math.ceil, "round": lambda x: math.floor(x + 0.5)}[quota.rounding](raw)
+    return max(quota.minimum, players // team_size)
+
+
+def branch_quota(ev: "EventSpec", unit) -> int | None:
+    """The quota of one branch: ``validate.checks.quota_for`` (the rule the checks
+    enforce) when available, else :func:`quota_entries`."""
+    try:
+        from ..validate.checks import quota_for
+    except ImportError:  # pragma: no cover
+        return quota_entries(ev.quota, unit.members, ev.team_size)
+    return quota_for(ev, unit)
+
+
+def quota_rule_text(ev: "EventSpec", unit_word: str) -> str:
+    """One Chinese sentence stating an event's quota rule, for the notice."""
+    q = ev.quota
+    w = _entry_word(ev.team_size)
+    if q.rule == "open":
+        return f"{ev.name}：不限名额，凡工会会员均可报名。"
+    if q.rule == "fixed":
+        n = q.per_branch or 0
+        extra = f"（{n * ev.team_size}人）" if ev.team_size > 1 else ""
+        return f"{ev.name}：每个{unit_word}限报{n}{w}{extra}。"
+    if q.rule == "bands":
+        bands = sorted(q.bands, key=lambda b: b.min_members)
+        parts = []
+        for i, b in enumerate(bands):
+            upper = bands[i + 1].min_members if i + 1 < len(bands) else None
+            if upper is None:
+                parts.append(f"{b.min_members}人及以上报{b.entries}{w}")
+            elif b.min_members == 0:
+                parts.append(f"{upper}人以下报{b.entries}{w}")
+            else:
+                parts.append(f"{b.min_members}人至{upper - 1}人报{b.entries}{w}")
+        text = f"{ev.name}：按{unit_word}会员人数确定名额，" + "，".join(parts)
+        if q.extra_every:
+            text += f"，此后每增加{q.extra_every}人增报1{w}"
+        return text + "。"
+    pct = f"{(q.ratio or 0) * 100:g}%"
+    rounding = {"floor": "向下取整", "ceil": "向上取整", "round": "四舍五入"}[q.rounding]
+    return (f"{ev.name}：参赛人数不超过{unit_word}会员人数的{pct}（{rounding}），"
+            f"每个{unit_word}至少{q.minimum}{w}。")
+
+
+# --------------------------------------------------------------------------------------
+# notice (通知)
+# --------------------------------------------------------------------------------------
+@dataclass
+class Section:
+    heading: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+
+
+@dataclass
+class NoticeVM(Doc):
+    greeting: str = ""
+    intro: str = ""
+    sections: list[Section] = field(default_factory=list)
+    closing: str = ""
+    signature: str = ""
+    date: str = ""
+    attachment_title: str = ""
+    attachment_meta: list[str] = field(default_factory=list)
+    form: Table | None = None
+    form_notes: list[str] = field(default_factory=list)
+
+
+def _describe_format(ev: "EventSpec", format_title: str) -> str:
+    """The format's own Chinese paragraph (``Format.describe``), else a plain sentence."""
+    try:
+        from ..draw import FORMATS
+
+        text = FORMATS.get(ev.format.type).describe(ev.format.options)
+        if text:
+            return text
+    except Exception:  # noqa: BLE001 - a format that cannot describe itself must not stop the notice
+        pass
+    return f"采用{format_title or ev.format.type}。"
+
+
+def _session_line(s) -> str:
+    venue = f"，地点：{s.venue}" if s.venue else ""
+    return f"{cn_date(s.date)}（{cn_weekday(s.date)}）{s.start:%H:%M}—{s.end:%H:%M}{venue}"
+
+
+def _prize_text(ev: "EventSpec") -> str:
+    prizes = ev.awards.prizes
+    if not prizes:
+        return ""
+    return "、".join(f"{name}{amount:,}元" if amount else name for name, amount in prizes.items())
+
+
+def notice_vm(state: "LeagueState") -> NoticeVM:
+    """The 通知 (T2020/T2015/T2016 style): greeting, purpose, numbered sections, signature
+    and date, then the registration form as an attachment."""
+    spec = state.tournament.spec
+    uw = spec.unit_word
+    vm = NoticeVM(**vars(_doc(state, f"关于举办{spec.name}的通知")))
+    vm.greeting = f"各{uw}："
+    host = spec.host or spec.organizer or "工会"
+    purpose = spec.purpose.rstrip("。，, ") if spec.purpose else "为丰富教职工业余文化生活，增进彼此交流与友谊"
+    vm.intro = f"{purpose}，{host}决定举办{spec.name}，现将有关事项通知如下："
+
+    sections: list[Section] = []
+    if spec.theme:
+        sections.append(Section("活动主题", [spec.theme]))
+
+    org: list[str] = []
+    if spec.host:
+        org.append(f"主办单位：{spec.host}")
+    if spec.organizer and spec.organizer != spec.host:
+        org.append(f"承办单位：{spec.organizer}")
+    if spec.co_organizers:
+        org.append("协办单位：" + "、".join(spec.co_organizers))
+    if spec.committee:
+        org.append("为使本次活动顺利开展，特成立比赛组委会：")
+        org.extend(f"{r.role}：" + "、".join(r.names) for r in spec.committee)
+    if org:
+        sections.append(Section("组织机构", org))
+
+    units = [f"以{uw}为单位参赛，队长由{uw}干事担任："]
+    for i, u in enumerate(spec.units, 1):
+        cap = f"，队长{u.captain}" if u.captain else ""
+        end = "。" if i == len(spec.units) else "；"
+        units.append(f"第{cn_number(i)}队：{u.name}{cap}{end}")
+    sections.append(Section("参赛单位", units))
+
+    sections.append(Section("比赛项目", [f"{i}、{ev.name}（{_team_word(ev.team_size)}）"
+                                         for i, ev in enumerate(spec.events, 1)]))
+
+    quota_lines = [f"{i}、{quota_rule_text(ev, uw)}" for i, ev in enumerate(spec.events, 1)]
+    if spec.one_event_per_person:
+        quota_lines.append(f"{len(quota_lines) + 1}、每人只能参加一个项目，不得同时参加多项。")
+    quota_tables: list[Table] = []
+    varying = [ev for ev in spec.events if ev.quota.rule in ("bands", "ratio")]
+    if varying:
+        head = [uw, "会员人数"] + [f"{ev.name}（{_entry_word(ev.team_size)}）" for ev in varying]
+        rows = [[u.name, str(u.members)] + [str(branch_quota(ev, u))
+                                            for ev in varying] for u in spec.units]
+        quota_tables.append(Table(head, rows, ["", "num"] + ["num"] * len(varying), caption="各单位名额"))
+    sections.append(Section("参赛名额", quota_lines, quota_tables))
+
+    sched: list[str] = []
+    if spec.sessions:
+        sched.append("比赛时间：")
+        sched.extend(f"（{i}）{_session_line(s)}" for i, s in enumerate(spec.sessions, 1))
+        sched.append("时间如有变动另行通知。")
+    if spec.venue:
+        sched.append(f"比赛地点：{spec.venue}")
+    if sched:
+        sections.append(Section("时间地点", sched))
+
+    fmt_lines = []
+    for i, ev in enumerate(spec.events, 1):
+        es = state.events.get(ev.id)
+        fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(ev, es.format_title if es else '')}")
+    sections.append(Section("比赛办法", fmt_lines))
+
+    award_lines = []
+    for i, ev in enumerate(spec.events, 1):
+        prizes = _prize_text(ev)
+        award_lines.append(f"{i}、{ev.name}：{prizes}。" if prizes else f"{i}、{ev.name}：按规则决出名次并颁奖。")
+    extra = list(spec.discretionary_awards)
+    if spec.branch_award and spec.branch_award not in extra:
+        extra.append(spec.branch_award)
+    if extra:
+        award_lines.append("另设" + "、".join(extra) + "等奖项若干。")
+    award_lines.append("获奖者颁发证书和奖品。")
+    sections.append(Section("奖项设置", award_lines))
+
+    reg = []
+    for i, ev in enumerate(spec.events, 1):
+        if ev.deadline:
+            reg.append(f"{i}、{ev.name}：报名截止时间 {cn_datetime(ev.deadline)}。")
+    reg.append(f"报名表（见附件）由各{uw}统一填写后发送至工会办公室，逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。")
+    if spec.contact:
+        reg.append(f"联系方式：{spec.contact}")
+    sections.append(Section("报名办法", reg))
+
+    if spec.notes:
+        sections.append(Section("注意事项", [f"{i}、{n}" for i, n in enumerate(spec.notes, 1)]))
+
+    for i, s in enumerate(sections, 1):
+        s.heading = f"{cn_number(i)}、{s.heading}"
+    vm.sections = sections
+    vm.closing = f"{cn_number(len(sections) + 1)}、未尽事宜，由组委会负责解释说明。"
+    vm.signature = spec.organizer or spec.host
+    vm.date = cn_date(spec.notice_date)
+    vm.attachment_title = f"{spec.name}报名表"
+    vm.attachment_meta = [f"{uw}名称：", "队长：", "联系电话：", "填报时间："]
+    vm.form = Table(list(REG_COLUMNS), [[str(i)] + [""] * (len(REG_COLUMNS) - 1) for i in range(1, 16)],
+                    ["center"] + [""] * (len(REG_COLUMNS) - 1))
+    notes = ["项目：" + "、".join(ev.name for ev in spec.events) + "，每行填写一人。",
+             "队号：双人或团体项目填写同一队号以组成一对/一队，个人项目不填。"]
+    if spec.pickup_points:
+        notes.append("乘车地点：" + "、".join(spec.pickup_points) + "，或填写“自行到达”。")
+    notes.append("请使用工会下发的电子报名表（Excel）填写并发回，勿更改表头。")
+    vm.form_notes = notes
+    return vm
+
+
+# --------------------------------------------------------------------------------------
+# draw sheets (对阵表) and table cards (桌签)
+# --------------------------------------------------------------------------------------
+@dataclass
+class DrawVM(Doc):
+    event: str = ""
+    stage: str = ""
+    round_label: str = ""
+    session: str = ""
+    venue: str = ""
+    referee: str = ""
+    table: Table | None = None
+    byes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seed_line: str = ""
+
+
+@dataclass
+class Card:
+    title: str
+    event: str
+    round_label: str
+    table_label: str
+    group: str
+    session: str
+    sides: list[tuple[str, str, str]]      # (side label, team / name, branch)
+
+
+@dataclass
+class CardsVM(Doc):
+    cards: list[Card] = field(default_factory=list)
+
+
+def _is_xiangqi(ev: "EventSpec") -> bool:
+    return ev.game in ("xiangqi", "象棋", "中国象棋")
+
+
+def _side_labels(n: int) -> list[str]:
+    return list(SIDES_3 if n >= 3 else SIDES_2)
+
+
+def _entry_text(entry: Entry | None, entry_id: str, spec: "TournamentSpec") -> tuple[str, str]:
+    """(team / player line, branch) for a side; team events add the players on a new line."""
+    if entry is None:
+        return entry_id, ""
+    team = entry.team or entry.player_names
+    if len(entry.players) > 1 and entry.player_names and entry.player_names != team:
+        team = f"{team}\n{entry.player_names}"
+    branches = sorted({p.branch for p in entry.players if p.branch} - {entry.branch})
+    branch = _unit_short(spec, entry.branch)
+    if branches:   # cross-branch pairs (R2015-Q2)
+        branch = "/".join([branch] + [_unit_short(spec, b) for b in branches])
+    return team, branch
+
+
+def _session_of(es: "EventState", rnd: Round, spec: "TournamentSpec") -> tuple[str, str]:
+    label = es.session_of_round.get(rnd.round, "")
+    venue = es.spec.venue or spec.venue
+    for s in spec.sessions:
+        if s.label() == label and s.venue:
+            venue = s.venue
+    return label, venue
+
+
+def round_label(rnd: Round) -> str:
+    """``第2轮`` plus the stage name when it says more (``第3轮（循环赛）``)."""
+    base = f"第{rnd.round}轮"
+    return f"{base}（{rnd.stage_name}）" if rnd.stage_name else base
+
+
+def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
+    """Draw sheet of one round: tables with sides labelled by team and branch, byes,
+    the draw's seed and input hash, and the format's notes (why a bye, a revival …)."""
+    spec = state.tournament.spec
+    es = state.events[event_id]
+    ev = es.spec
+    entries = {e.id: e for e in es.entries}
+    label = round_label(rnd)
+    vm = DrawVM(**vars(_doc(state, f"{ev.name} {label} 对阵表")))
+    vm.event, vm.stage, vm.round_label = ev.name, rnd.stage_name, label
+    vm.session, vm.venue = _session_of(es, rnd, spec)
+    vm.referee = ev.referee
+    playing = [m for m in rnd.matches if not m.bye]
+    seats = max((len(m.sides) for m in playing), default=2)
+    labels = _side_labels(seats)
+    groups = len({m.group for m in playing if m.group}) > 0
+    head = ["桌号"] + (["组别"] if groups else [])
+    for lab in labels[:seats]:
+        head += [lab, "单位"]
+    head.append("备注")
+    rows = []
+    for m in sorted(playing, key=lambda m: (m.group, m.table)):
+        row = [str(m.table)] + ([m.group] if groups else [])
+        for i in range(seats):
+            if i < len(m.sides):
+                team, branch = _entry_text(entries.get(m.sides[i]), m.sides[i], spec)
+                if i == m.first and len(m.sides) == 2:
+                    team += "（执红先行）" if _is_xiangqi(ev) else "（先手）"
+                row += [team, branch]
+            else:
+                row += ["", ""]
+        row.append(m.note)
+        rows.append(row)
+    align = ["center"] + (["center"] if groups else []) + ["", ""] * seats + [""]
+    vm.table = Table(head, rows, align)
+    for m in rnd.matches:
+        if m.bye:
+            for sid in m.sides:
+                team, branch = _entry_text(entries.get(sid), sid, spec)
+                grp = f"{m.group}组 " if m.group else ""
+                vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{m.note}" if m.note else ""))
+    vm.notes = list(rnd.notes)
+    parts = []
+    if rnd.seed:
+        parts.append(f"抽签种子 {rnd.seed}")
+    if rnd.input_hash:
+        parts.append(f"输入摘要 {rnd.input_hash}")
+    vm.seed_line = "；".join(parts)
+    return vm
+
+
+def cards_vm(state: "LeagueState", event_id: str, rnd: Round) -> CardsVM:
+    """Table cards (桌签): one card per table of a round (byes get no card)."""
+    spec = state.tournament.spec
+    es = state.events[event_id]
+    entries = {e.id: e for e in es.entries}
+    label = round_label(rnd)
+    vm = CardsVM(**vars(_doc(state, f"{es.spec.name} {label} 桌签")))
+    session, venue = _session_of(es, rnd, spec)
+    for m in sorted((m for m in rnd.matches if not m.bye), key=lambda m: (m.group, m.table)):
+        labels = _side_labels(len(m.sides))
+        sides = []
+        for i, sid in enumerate(m.sides):
+            team, branch = _entry_text(entries.get(sid), sid, spec)
+            sides.append((labels[i], team, branch))
+        vm.cards.append(Card(title=spec.name, event=es.spec.name, round_label=label,
+                             table_label=f"第 {m.table} 桌", group=f"{m.group}组" if m.group else "",
+                             session=" ".join(x for x in (session, venue) if x), sides=sides))
+    return vm
+
+
+# --------------------------------------------------------------------------------------
+# standings (成绩表)
+# --------------------------------------------------------------------------------------
+_TB_FALLBACK = {
+    "direct": "直胜", "direct_encounter": "直胜", "wins": "胜局数", "buchholz": "对手分",
+    "buchholz_cut1": "对手分（去最低）", "sonneborn_berger": "索伯分", "progressive": "累进分",
+    "black_wins": "后手胜局", "game_points": "总分", "playoff": "加赛",
+}
+
+
+def _tiebreak_info(name: str) -> tuple[str, int, bool]:
+    """(Chinese title, display divisor, is playoff) of a tiebreak name."""
+    try:
+        from ..score import TIEBREAKS
+        from ..score import tiebreaks as _  # noqa: F401  (registers the tiebreaks)
+
+        tb = TIEBREAKS.get(name)
+        return (getattr(tb, "title", "") or _TB_FALLBACK.get(name, name), int(getattr(tb, "scale", 1) or 1),
+                bool(getattr(tb, "is_playoff", name == "playoff")))
+    except Exception:  # noqa: BLE001 - unknown tiebreak: print its name rather than fail
+        return _TB_FALLBACK.get(name, name), 1, name == "playoff"
+
+
+def _scaled(value: int, scale: int) -> str:
+    if scale <= 1:
+        return str(value)
+    return f"{value / scale:.2f}".rstrip("0").rstrip(".")
+
+
+@dataclass
+class EventTables:
+    name: str
+    status: str
+    tables: list[Table] = field(default_factory=list)
+
+
+@dataclass
+class StandingsVM(Doc):
+    events: list[EventTables] = field(default_factory=list)
+    legend: str = ""
+
+
+def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") -> Table:
+    """One standings table with every tiebreak of the chain as a column (Chinese names)
+    and 需加赛 marks on rows whose tie needs a playoff (R2011-F1, R2011-D2)."""
+    spec = state.tournament.spec
+    entries = {e.id: e for e in es.entries}
+    team_event = es.spec.is_team
+    tbs = [(n, *_tiebreak_info(n)) for n in st.chain]
+    shown_tbs = [t for t in tbs if not t[3]]
+    show_draws = any(r.draws for r in st.rows)
+    show_score = any(r.score for r in st.rows) and not any(n == "game_points" for n, *_ in tbs)
+    head = ["名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else [])
+    head += ["场次", "胜"] + (["平"] if show_draws else []) + ["负", "积分"] + (["总分"] if show_score else [])
+    head += [t[1] for t in shown_tbs] + ["备注"]
+    rows, classes = [], []
+    for r in st.rows:
+        e = entries.get(r.entry)
+        name = e.team if e else r.entry
+        row = [str(r.rank), name, _unit_short(spec, e.branch) if e else ""]
+        if team_event:
+            row.append(e.player_names if e else "")
+        row += [str(r.played), str(r.wins)] + ([str(r.draws)] if show_draws else []) + [str(r.losses), str(r.points)]
+        if show_score:
+            row.append(str(r.score))
+        row += [_scaled(r.tiebreaks[n], scale) if n in r.tiebreaks else "" for n, _, scale, _ in shown_tbs]
+        row.append("需加赛" if r.playoff_required else "")
+        rows.append(row)
+        classes.append("playoff" if r.playoff_required else "")
+    left = 4 if team_event else 3
+    align = ["center"] + [""] * (left - 1) + ["num"] * (len(head) - left - 1) + [""]
+    caption = " ".join(x for x in (st.stage_name, f"{st.group}组" if st.group else "") if x)
+    return Table(head, rows, align, classes, caption=caption)
+
+
+def _status(es: "EventState") -> str:
+    if es.complete:
+        return "已结束"
+    if es.waiting:
+        return f"进行中：{es.waiting}"
+    return "进行中"
+
+
+def standings_vm(state: "LeagueState") -> StandingsVM:
+    """Standings of every event and group (成绩表), in spec order."""
+    vm = StandingsVM(**vars(_doc(state, f"{state.tournament.spec.name} 成绩表")))
+    for ev in state.tournament.spec.events:
+        es = state.events.get(ev.id)
+        if es is None or not es.standings:
+            continue
+        vm.events.append(EventTables(ev.name, _status(es), [standing_table(state, es, st) for st in es.standings]))
+    vm.legend = "名次相同表示按全部破同分规则仍然并列；“需加赛”表示须加赛决定名次。"
+    return vm
+
+
+# --------------------------------------------------------------------------------------
+# awards (获奖名单) and certificates (证书)
+# --------------------------------------------------------------------------------------
+@dataclass
+class AwardsVM(Doc):
+    events: list[EventTables] = field(default_factory=list)
+    branch_awards: Table | None = None
+    branch_totals: Table | None = None
+    total_prize: str = ""
+
+
+def _event_name(spec: "TournamentSpec", key: str) -> str:
+    ev = spec.event(key) if key else None
+    return ev.name if ev else key
+
+
+def awards_vm(state: "LeagueState") -> AwardsVM:
+    """获奖名单: per event (and group) with prize amounts, branch awards (组织奖), and a
+    union-wide table of awards and prize money per branch (R2020-A1, R2015-A1, R2011-A1)."""
+    spec = state.tournament.spec
+    vm = AwardsVM(**vars(_doc(state, f"{spec.name} 获奖名单")))
+    order = {ev.id: i for i, ev in enumerate(spec.events)}
+    by_event: "OrderedDict[str, list[AwardRow]]" = OrderedDict()
+    for a in sorted(state.awards, key=lambda a: (order.get(a.event, len(order)), a.event, a.group, a.rank or 10**6)):
+        by_event.setdefault(a.event, []).append(a)
+    for event_id, rows in by_event.items():
+        ev = spec.event(event_id)
+        team_event = ev.is_team if ev else any(a.players and a.players != a.team for a in rows)
+        groups = list(OrderedDict.fromkeys(a.group for a in rows))
+        tables = []
+        for g in groups:
+            head = ["奖项", "名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else []) + ["奖金（元）"]
+            body = []
+            for a in (r for r in rows if r.group == g):
+                row = [a.award, str(a.rank) if a.rank else "", a.team, _unit_name(spec, a.branch)]
+                if team_event:
+                    row.append(a.players)
+                row.append(yuan(a.prize))
+                body.append(row)
+            align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"]
+            tables.append(Table(head, body, align, caption=f"{g}组" if g else ""))
+        vm.events.append(EventTables(_event_name(spec, event_id), "", tables))
+    if state.branch_awards:
+        vm.branch_awards = Table(["奖项", "单位", "奖金（元）"],
+                                 [[a.award, _unit_name(spec, a.branch), yuan(a.prize)] for a in state.branch_awards],
+                                 ["", "", "num"])
+    everything = list(state.awards) + list(state.branch_awards)
+    if everything:
+        kinds = list(OrderedDict.fromkeys(a.award for a in everything))
+        head = [spec.unit_word] + kinds + ["合计", "奖金（元）"]
+        rows, total = [], 0
+        for u in spec.units:
+            mine = [a for a in everything if a.branch == u.id]
+            if not mine:
+                continue
+            prize = sum(a.prize for a in mine)
+            total += prize
+            rows.append([u.name] + [str(sum(1 for a in mine if a.award == k) or "") for k in kinds]
+                        + [str(len(mine)), yuan(prize)])
+        rows.append(["总计"] + [str(sum(1 for a in everything if a.award == k)) for k in kinds]
+                    + [str(len(everything)), yuan(total)])
+        vm.branch_totals = Table(head, rows, [""] + ["num"] * (len(head) - 1),
+                                 [""] * (len(rows) - 1) + ["total"], caption=f"各{spec.unit_word}获奖统计")
+        vm.total_prize = yuan(sum(a.prize for a in everything))
+    return vm
+
+
+@dataclass
+class Certificate:
+    recipient: str
+    branch: str
+    event: str
+    award: str
+    body: str
+    issuer: str
+    date: str
+
+
+@dataclass
+class CertificatesVM(Doc):
+    certificates: list[Certificate] = field(default_factory=list)
+
+
+def award_date(state: "LeagueState") -> dt.date:
+    """The date printed on certificates: the last session that has begun, else the date
+    of the newest data (never ``now``, so nightly reruns do not change the documents)."""
+    spec = state.tournament.spec
+    past = [s.date for s in spec.sessions if s.date <= state.updated.date()]
+    last = max((s.date for s in spec.sessions), default=None)
+    if last and state.updated.date() >= last:
+        return last
+    return max(past) if past else state.updated.date()
+
+
+def certificates_vm(state: "LeagueState") -> CertificatesVM:
+    """证书: one per award row (players of a pair share one certificate) and one per
+    branch award (R2015-A1 "certificates for every award")."""
+    spec = state.tournament.spec
+    vm = CertificatesVM(**vars(_doc(state, f"{spec.name} 获奖证书")))
+    date = cn_date(award_date(state))
+    issuer = spec.organizer or spec.host
+    for a in list(state.awards) + list(state.branch_awards):
+        event = _event_name(spec, a.event)
+        branch = _unit_name(spec, a.branch)
+        if a.entry or a.players:
+            entry = state.entry(a.entry) if a.entry else None
+            people = "、".join(p.shown for p in entry.players) if entry else (a.players or a.team)
+            recipient = f"{people} 同志"
+            where = f"{spec.name}{event}比赛中" if event else f"{spec.name}中"
+        else:
+            recipient = branch
+            where = f"{spec.name}中"
+        body = f"在{where}荣获{a.award}，特发此证，以资鼓励。"
+        vm.certificates.append(Certificate(recipient, branch, event, a.award, body, issuer, date))
+    return vm
+
+
+# --------------------------------------------------------------------------------------
+# bus manifest (R2016-Q2) and budget (R2011-B1, R2015-B1)
+# --------------------------------------------------------------------------------------
+@dataclass
+class BusPoint:
+    name: str
+    count: int
+    table: Table
+
+
+@dataclass
+class BusVM(Doc):
+    points: list[BusPoint] = field(default_factory=list)
+    by_branch: Table | None = None
+    total: int = 0
+
+
+NO_PICKUP = "未填写"
+
+
+def riders(entries: Iterable[Entry]) -> list[tuple[Person, list[str]]]:
+    """Each person once (by identity key) with the events they play, in entry order."""
+    seen: "OrderedDict[str, tuple[Person, list[str]]]" = OrderedDict()
+    for e in entries:
+        for p in e.players:
+            if p.key in seen:
+                if e.event not in seen[p.key][1]:
+                    seen[p.key][1].append(e.event)
+            else:
+                seen[p.key] = (p, [e.event])
+    return list(seen.values())
+
+
+def bus_vm(state: "LeagueState") -> BusVM:
+    """R2016-Q2 bus manifest: riders per pick-up point (with branch and phone) and a
+    branch × pick-up point count table."""
+    spec = state.tournament.spec
+    vm = BusVM(**vars(_doc(state, f"{spec.name} 班车乘车名单")))
+    people = riders(state.entries)
+    points = list(spec.pickup_points)
+    for p, _ in people:
+        name = p.pickup or NO_PICKUP
+        if name not in points:
+            points.append(name)
+    unit_order = {u.id: i for i, u in enumerate(spec.units)}
+    for point in points:
+        mine = sorted((x for x in people if (x[0].pickup or NO_PICKUP) == point),
+                      key=lambda x: (unit_order.get(x[0].branch, 999), x[0].shown))
+        rows = [[str(i), p.shown, _unit_name(spec, p.branch), "、".join(_event_name(spec, e) for e in evs), p.phone]
+                for i, (p, evs) in enumerate(mine, 1)]
+        vm.points.append(BusPoint(point, len(mine),
+                                  Table(["序号", "姓名", spec.unit_word, "项目", "联系电话"], rows,
+                                        ["center", "", "", "", ""])))
+    head = [spec.unit_word] + points + ["合计"]
+    rows = []
+    for u in spec.units:
+        mine = [p for p, _ in people if p.branch == u.id]
+        if not mine:
+            continue
+        rows.append([u.name] + [str(sum(1 for p in mine if (p.pickup or NO_PICKUP) == pt)) for pt in points]
+                    + [str(len(mine))])
+    rows.append(["合计"] + [str(bp.count) for bp in vm.points] + [str(len(people))])
+    vm.by_branch = Table(head, rows, [""] + ["num"] * (len(head) - 1), [""] * (len(rows) - 1) + ["total"])
+    vm.total = len(people)
+    return vm
+
+
+@dataclass
+class BudgetVM(Doc):
+    table: Table | None = None
+    by_source: Table | None = None
+    total: str = ""
+
+
+def _budget(spec: "TournamentSpec") -> tuple[list[tuple[str, int, str, int, int, str]], dict[str, int], int]:
+    """(rows of (name, quantity, unit, unit price, total, source), total per source, grand
+    total) from ``score.budget.budget_table`` (items and prize money), else from the spec's
+    items alone (quantity × unit price)."""
+    try:
+        from ..score.budget import budget_table
+    except ImportError:  # pragma: no cover - the score package always ships it
+        budget_table = None
+    if budget_table is not None:
+        bt = budget_table(spec)
+        rows = [(r.name, r.quantity, r.unit, r.unit_price, r.total, r.source) for r in bt.rows]
+        return rows, dict(bt.by_source), bt.total
+    rows = [(b.name, b.quantity, b.unit, b.unit_price, b.total, b.source) for b in spec.budget]
+    by_source: dict[str, int] = {}
+    for r in rows:
+        by_source[r[5]] = by_source.get(r[5], 0) + r[4]
+    return rows, by_source, sum(r[4] for r in rows)
+
+
+def budget_vm(state: "LeagueState") -> BudgetVM:
+    """Budget table (R2011-B1: items quantity × price plus prize money; T2011 total ¥1600)
+    and the cost per funding source (R2015-B1)."""
+    spec = state.tournament.spec
+    vm = BudgetVM(**vars(_doc(state, f"{spec.name} 经费预算")))
+    items, by_source, grand = _budget(spec)
+    rows = [[str(i), name, f"{q}{unit}", f"{price:,}", f"{total:,}", src]
+            for i, (name, q, unit, price, total, src) in enumerate(items, 1)]
+    rows.append(["", "合计", "", "", f"{grand:,}", ""])
+    vm.table = Table(["序号", "项目", "数量", "单价（元）", "金额（元）", "经费来源"], rows,
+                     ["center", "", "num", "num", "num", ""], [""] * (len(rows) - 1) + ["total"])
+    if any(by_source):
+        srows = [[k or "未注明", f"{v:,}"] for k, v in by_source.items()] + [["合计", f"{grand:,}"]]
+        vm.by_source = Table(["经费来源", "金额（元）"], srows, ["", "num"], [""] * len(by_source) + ["total"])
+    vm.total = f"{grand:,}"
+    return vm
+
+
+def has_pickups(state: "LeagueState") -> bool:
+    """True when the tournament runs a bus (pick-up points in the spec or on any player)."""
+    return bool(state.tournament.spec.pickup_points) or any(p.pickup for e in state.entries for p in e.players)
+
+
+def published_rounds(state: "LeagueState") -> list[tuple[str, Round]]:
+    """(event id, round) of every published round, in spec and round order."""
+    out = []
+    for ev in state.tournament.spec.events:
+        es = state.events.get(ev.id)
+        if es:
+            out.extend((ev.id, r) for r in sorted(es.rounds, key=lambda r: r.round))
+    return out
+
+
+__all__ = [
+    "Table", "Doc", "Section", "NoticeVM", "DrawVM", "Card", "CardsVM", "StandingsVM", "EventTables",
+    "AwardsVM", "Certificate", "CertificatesVM", "BusVM", "BusPoint", "BudgetVM",
+    "notice_vm", "draw_vm", "cards_vm", "standings_vm", "standing_table", "awards_vm", "certificates_vm",
+    "bus_vm", "budget_vm", "quota_entries", "quota_rule_text", "cn_number", "cn_date", "cn_datetime",
+    "award_date", "riders", "has_pickups", "published_rounds", "round_label",
+]

@@ -1,0 +1,210 @@
+"""HTML and PDF documents: escaping, offline HTML, Traditional script, pdftotext text,
+page counts, non-blank pages, the PDF cache, and the missing-font / missing-glyph errors."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from pipeline.render import jinja as J
+from pipeline.render.docs import plan_documents, render_documents, render_html
+from pipeline.render.pdf import CACHE_FILE, MissingGlyphError, html_to_pdf, render_pdfs
+
+from .states import EVIL, t2011_state, t2015_state, t2016_state, t2020_state
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_poppler = pytest.mark.skipif(not shutil.which("pdftotext") or not shutil.which("pdftoppm"),
+                                   reason="poppler-utils not installed")
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    """Every document of the t2020-like and t2015-like states, rendered once."""
+    out = {}
+    for name, build in (("t2020", t2020_state), ("t2015", t2015_state)):
+        folder = tmp_path_factory.mktemp(name)
+        state = build()
+        out[name] = (folder, state, render_documents(state, folder))
+    return out
+
+
+def pdftotext(pdf: Path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def pages(pdf: Path) -> int:
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"Pages:\s+(\d+)", info).group(1))
+
+
+# -- jinja environment ---------------------------------------------------------------------
+def test_environment_autoescape_strict_and_zh_filter():
+    env = J.environment()
+    assert env.autoescape is True or env.autoescape(None)
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ missing }}").render()
+    t = env.from_string("{{ x|zh }}|{% filter zh %}获奖{{ y }}{% endfilter %}")
+    assert t.render(x="获奖证书", y="<b>", script="traditional") == "獲獎證書|獲獎&lt;b&gt;"
+    assert t.render(x="获奖证书", y="<b>", script="simplified") == "获奖证书|获奖&lt;b&gt;"
+
+
+def test_base_template_lang_font_and_updated_line():
+    html = J.render("base.html", title="标题", updated="2020年11月11日 18:30", script="simplified")
+    assert '<html lang="zh-CN">' in html
+    assert '"Noto Sans CJK SC"' in html and '"Noto Serif CJK SC"' in html
+    assert "数据更新时间：2020年11月11日 18:30" in html
+    trad = J.render("base.html", title="标题", updated="x", script="traditional")
+    assert '<html lang="zh-Hant">' in trad and "數據更新時間" in trad
+
+
+def test_templates_folder_found_from_package():
+    import pipeline
+
+    assert J.TEMPLATES_DIR == Path(pipeline.__file__).parent.parent / "templates"
+    assert (J.TEMPLATES_DIR / "base.html").is_file()
+
+
+# -- HTML ----------------------------------------------------------------------------------
+def test_expected_files(rendered):
+    folder, state, paths = rendered["t2020"]
+    names = sorted(p.relative_to(folder).as_posix() for p in paths)
+    assert names == sorted([
+        "notice.html", "notice.pdf", "standings.html", "standings.pdf", "awards.html", "awards.pdf",
+        "certificates.html", "certificates.pdf",
+        "draws/xiangqi-r1.html", "draws/xiangqi-r1.pdf", "draws/xiangqi-r1-cards.html", "draws/xiangqi-r1-cards.pdf",
+        "draws/xiangqi-r2.html", "draws/xiangqi-r2.pdf", "draws/xiangqi-r2-cards.html", "draws/xiangqi-r2-cards.pdf"])
+    assert all(p.is_file() for p in paths)
+    t2015_names = {p.name for p in rendered["t2015"][2]}
+    assert {"budget.html", "budget.pdf"} <= t2015_names
+
+
+def test_injection_escaped_in_html(rendered):
+    folder, _, paths = rendered["t2020"]
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    for name in ("draws/xiangqi-r1.html", "draws/xiangqi-r1-cards.html", "awards.html", "certificates.html"):
+        html = (folder / name).read_text(encoding="utf-8")
+        assert escaped in html, name
+        assert "<script" not in html, name
+
+
+def test_html_is_self_contained(rendered):
+    for folder, _, paths in rendered.values():
+        for p in paths:
+            if p.suffix != ".html":
+                continue
+            html = p.read_text(encoding="utf-8")
+            assert not re.search(r"(?i)<link|<script|src=|@import|url\(|https?://", html), p
+
+
+def test_R2015_traditional_documents(rendered):
+    folder, _, _ = rendered["t2015"]
+    notice = (folder / "notice.html").read_text(encoding="utf-8")
+    assert '<html lang="zh-Hant">' in notice
+    assert "關於舉辦2015年教職工棋牌比賽的通知" in notice and "各分工會：" in notice
+    assert "关于举办" not in notice
+    awards = (folder / "awards.html").read_text(encoding="utf-8")
+    assert "獲獎名單" in awards and "獲獎统计" not in awards
+
+
+def test_bus_and_budget_html():
+    bus = render_html(next(d for d in plan_documents(t2016_state()) if d.stem == "bus"))
+    assert "班车乘车名单" in bus and "镇江（2 人）" in bus
+    budget = render_html(next(d for d in plan_documents(t2011_state()) if d.stem == "budget"))
+    assert "以上共计：1,600 元" in budget
+
+
+# -- PDF -----------------------------------------------------------------------------------
+@needs_poppler
+def test_pdf_text_and_page_counts(rendered):
+    folder, state, _ = rendered["t2020"]
+    notice = pdftotext(folder / "notice.pdf")
+    assert "关于举办第四届教职工棋牌联赛的通知" in notice
+    assert re.search(r"第\s*1\s*页\s*共\s*4\s*页", notice) and pages(folder / "notice.pdf") == 4
+    assert pages(folder / "certificates.pdf") == len(state.awards) + len(state.branch_awards)
+    assert pages(folder / "draws/xiangqi-r1-cards.pdf") == 2      # 4 tables, 2 cards per page
+    assert pages(folder / "draws/xiangqi-r2-cards.pdf") == 1
+    draw = pdftotext(folder / "draws/xiangqi-r2.pdf")
+    assert "抽签种子" in draw and "输入摘要" in draw and "轮空" in draw
+    assert "索伯分" in pdftotext(folder / "standings.pdf")
+    t2015_folder, t2015_state_, _ = rendered["t2015"]
+    certs = pdftotext(t2015_folder / "certificates.pdf")
+    certs = certs.replace(" ", "")
+    assert "榮譽證書" in certs and "荣誉证书" not in certs
+    assert pages(t2015_folder / "certificates.pdf") == 4
+
+
+@needs_poppler
+def test_injection_is_text_in_pdf(rendered):
+    folder, _, _ = rendered["t2020"]
+    assert EVIL in pdftotext(folder / "awards.pdf").replace(" ", "")
+    assert EVIL in pdftotext(folder / "draws/xiangqi-r1.pdf").replace(" ", "")
+
+
+@needs_poppler
+def test_pdf_pages_are_not_blank(rendered, tmp_path):
+    from PIL import Image
+
+    folder, _, _ = rendered["t2020"]
+    for name in ("notice.pdf", "certificates.pdf", "draws/xiangqi-r1-cards.pdf"):
+        prefix = tmp_path / name.replace("/", "_")
+        subprocess.run(["pdftoppm", "-r", "30", "-gray", "-png", "-f", "1", "-l", "1", str(folder / name),
+                        str(prefix)], check=True)
+        png = next(tmp_path.glob(prefix.name + "*.png"))
+        img = Image.open(png)
+        dark = sum(img.histogram()[:128])
+        assert dark > 0.002 * img.width * img.height, name
+
+
+def test_pdf_cache_skips_unchanged(rendered):
+    folder, state, _ = rendered["t2020"]
+    cache = json.loads((folder / CACHE_FILE).read_text(encoding="utf-8"))
+    assert "notice.pdf" in cache and "draws/xiangqi-r1.pdf" in cache
+    before = {p: p.stat().st_mtime_ns for p in folder.rglob("*.pdf")}
+    render_documents(state, folder)                       # nothing changed
+    assert {p: p.stat().st_mtime_ns for p in folder.rglob("*.pdf")} == before
+    jobs = [("<html><body><p>第一版</p></body></html>", folder / "x.pdf")]
+    assert render_pdfs(jobs, folder / CACHE_FILE) == [folder / "x.pdf"]
+    assert render_pdfs(jobs, folder / CACHE_FILE) == []
+    (folder / "x.pdf").unlink()                           # a deleted PDF is rendered again
+    assert render_pdfs(jobs, folder / CACHE_FILE) == [folder / "x.pdf"]
+    changed = [("<html><body><p>第二版</p></body></html>", folder / "x.pdf")]
+    assert render_pdfs(changed, folder / CACHE_FILE, workers=2) == [folder / "x.pdf"]
+
+
+def test_parallel_render(tmp_path):
+    jobs = [(f"<html><body><p>第{i}页</p></body></html>", tmp_path / f"{i}.pdf") for i in range(3)]
+    done = render_pdfs(jobs, tmp_path / CACHE_FILE, workers=2)
+    assert sorted(done) == sorted(p for _, p in jobs)
+    assert all(p.read_bytes().startswith(b"%PDF") for _, p in jobs)
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_missing_glyph_is_an_error(tmp_path):
+    with pytest.raises(MissingGlyphError, match="fonts-noto-cjk"):
+        html_to_pdf("<html><body><p>私用区字符 \ue000</p></body></html>", tmp_path / "g.pdf")
+    assert not (tmp_path / "g.pdf").exists()
+
+
+def test_missing_font_raises(tmp_path):
+    conf = tmp_path / "fonts.conf"
+    conf.write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig></fontconfig>\n')
+    code = ("from pipeline.render.pdf import MissingFontError, html_to_pdf\n"
+            "import sys\n"
+            "try:\n"
+            f"    html_to_pdf('<p>中文</p>', {str(tmp_path / 'x.pdf')!r})\n"
+            "except MissingFontError as e:\n"
+            "    print('MISSING', e); sys.exit(3)\n")
+    env = dict(os.environ, FONTCONFIG_FILE=str(conf), PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 3, proc.stderr[-2000:]
+    assert "MISSING" in proc.stdout and "fonts-noto-cjk" in proc.stdout
+    assert not (tmp_path / "x.pdf").exists()

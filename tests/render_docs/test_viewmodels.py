@@ -1,0 +1,208 @@
+"""Golden view-model tests of the printed documents (no HTML, no PDF)."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from pipeline.layout import REG_COLUMNS
+from pipeline.render import viewmodels as vms
+from pipeline.spec import EventSpec, QuotaSpec, UnitSpec
+
+from .states import EVIL, t2011_state, t2015_state, t2016_state, t2020_state
+
+
+# -- helpers --------------------------------------------------------------------------------
+def test_chinese_numbers_and_dates():
+    assert [vms.cn_number(n) for n in (1, 10, 11, 20, 23)] == ["一", "十", "十一", "二十", "二十三"]
+    assert vms.cn_date(dt.date(2020, 10, 30)) == "2020年10月30日"
+    assert vms.cn_weekday(dt.date(2020, 11, 10)) == "周二"
+    assert vms.cn_datetime(dt.datetime(2020, 11, 9, 15, 0)) == "2020年11月9日 15:00"
+
+
+@pytest.mark.parametrize("members,expected", [(0, 1), (49, 1), (50, 2), (99, 2), (100, 3), (149, 3),
+                                              (150, 4), (199, 4), (200, 5), (250, 6)])
+def test_R2015_Q3_quota_bands(members, expected):
+    q = QuotaSpec(rule="bands", bands=[{"min_members": 0, "entries": 1}, {"min_members": 50, "entries": 2},
+                                       {"min_members": 100, "entries": 3}], extra_every=50)
+    assert vms.quota_entries(q, members, 2) == expected
+
+
+@pytest.mark.parametrize("members,expected", [(10, 1), (40, 3), (70, 5), (100, 7), (101, 7)])
+def test_R2016_Q1_quota_ratio(members, expected):
+    q = QuotaSpec(rule="ratio", ratio=0.15)
+    assert vms.quota_entries(q, members, 2) == expected
+    ev = EventSpec(id="gd", name="掼蛋", game="guandan", team_size=2, format={"type": "x"}, quota=q)
+    assert vms.branch_quota(ev, UnitSpec(id="a", name="甲", members=members)) == expected
+
+
+def test_R2020_Q1_R2015_Q1_quota_fixed_and_open():
+    assert vms.quota_entries(QuotaSpec(rule="fixed", per_branch=2), 80, 2) == 2
+    assert vms.quota_entries(QuotaSpec(rule="open"), 80) is None
+
+
+# -- notice --------------------------------------------------------------------------------
+def test_R2020_Q1_notice_golden():
+    vm = vms.notice_vm(t2020_state())
+    assert vm.title == "关于举办第四届教职工棋牌联赛的通知"
+    assert vm.greeting == "各分工会："
+    assert vm.intro.endswith("学校工会决定举办第四届教职工棋牌联赛，现将有关事项通知如下：")
+    assert [s.heading for s in vm.sections] == [
+        "一、活动主题", "二、组织机构", "三、参赛单位", "四、比赛项目", "五、参赛名额", "六、时间地点",
+        "七、比赛办法", "八、奖项设置", "九、报名办法", "十、注意事项"]
+    sec = {s.heading[2:]: s for s in vm.sections}
+    assert sec["组织机构"].paragraphs[-2:] == ["组长：李琰霞", "副组长：牛俊旺、焦万芳"]
+    assert sec["参赛单位"].paragraphs[1] == "第一队：行政第一分工会，队长庞雪平；"
+    assert sec["参赛单位"].paragraphs[-1] == "第四队：机电工程学院分工会，队长朱跃飞。"
+    assert sec["参赛名额"].paragraphs == ["1、象棋：每个分工会限报2名。", "2、双升：每个分工会限报2对（4人）。",
+                                      "3、每人只能参加一个项目，不得同时参加多项。"]
+    assert sec["参赛名额"].tables == []            # fixed quotas need no per-branch table
+    assert sec["时间地点"].paragraphs[1] == "（1）2020年11月10日（周二）16:00—18:00，地点：工会活动室"
+    assert sec["奖项设置"].paragraphs[0] == "1、象棋：一等奖300元、二等奖200元、三等奖100元。"
+    assert "另设组织奖等奖项若干。" in sec["奖项设置"].paragraphs
+    assert sec["报名办法"].paragraphs[0] == "1、象棋：报名截止时间 2020年11月9日 15:00。"
+    assert sec["比赛办法"].paragraphs[0].startswith("（一）象棋：")
+    assert vm.closing == "十一、未尽事宜，由组委会负责解释说明。"
+    assert (vm.signature, vm.date) == ("工会办公室", "2020年10月30日")
+    assert vm.form.head == REG_COLUMNS and len(vm.form.rows) == 15
+
+
+def test_R2015_Q3_notice_quota_table():
+    vm = vms.notice_vm(t2015_state())
+    sec = {s.heading[2:]: s for s in vm.sections}
+    assert "组织机构" in sec and "承办单位：成都中医药大学工会委员会" in sec["组织机构"].paragraphs
+    quota = sec["参赛名额"]
+    assert quota.paragraphs[0] == "1、围棋：不限名额，凡工会会员均可报名。"
+    assert quota.paragraphs[1] == ("2、双扣：按分工会会员人数确定名额，50人以下报1对，50人至99人报2对，"
+                                   "100人及以上报3对，此后每增加50人增报1对。")
+    table = quota.tables[0]
+    assert table.head == ["分工会", "会员人数", "双扣（对）"]
+    assert table.rows == [["基础医学院分工会", "149", "3"], ["临床医学院分工会", "250", "6"],
+                          ["马克思主义学院分工会", "49", "1"]]
+    assert vm.script == "traditional"
+
+
+# -- draw sheets and cards -----------------------------------------------------------------
+def test_R2020_F1_draw_sheet_golden():
+    state = t2020_state()
+    rnd = state.events["xiangqi"].rounds[1]
+    vm = vms.draw_vm(state, "xiangqi", rnd)
+    assert vm.title == "象棋 第2轮（淘汰赛第二轮） 对阵表"
+    assert (vm.session, vm.venue, vm.referee) == ("2020年11月11日 16:00—18:00", "工会活动室", "王军")
+    assert vm.table.head == ["桌号", "甲方", "单位", "乙方", "单位", "备注"]
+    assert vm.table.rows == [["1", "王军", "行政一", "王瑞（执红先行）", "行政二", ""]]
+    assert vm.byes == ["张良（基础部）：抽得晋级签"]
+    assert vm.notes == ["3名胜者中1名抽得晋级签（轮空），其余2名进行1场比赛。"]
+    assert vm.seed_line == "抽签种子 t2020-mini/xiangqi/2；输入摘要 " + "9f" * 32
+
+
+def test_draw_sheet_round1_and_cards():
+    state = t2020_state()
+    rnd = state.events["xiangqi"].rounds[0]
+    vm = vms.draw_vm(state, "xiangqi", rnd)
+    assert len(vm.table.rows) == 4 and vm.byes == []
+    assert vm.table.rows[0][1:5] == ["王军（执红先行）", "行政一", EVIL, "行政一"]
+    cards = vms.cards_vm(state, "xiangqi", rnd)
+    assert [c.table_label for c in cards.cards] == ["第 1 桌", "第 2 桌", "第 3 桌", "第 4 桌"]
+    assert cards.cards[0].sides == [("甲方", "王军", "行政一"), ("乙方", EVIL, "行政一")]
+    assert cards.cards[0].session == "2020年11月10日 16:00—18:00 工会活动室"
+    # byes get no card
+    assert len(vms.cards_vm(state, "xiangqi", state.events["xiangqi"].rounds[1]).cards) == 1
+
+
+# -- standings -----------------------------------------------------------------------------
+def test_R2011_F1_standings_tiebreak_columns_and_playoff_marks():
+    vm = vms.standings_vm(t2020_state())
+    assert [e.name for e in vm.events] == ["象棋"]
+    assert vm.events[0].status == "进行中：等待第2轮成绩"
+    t = vm.events[0].tables[0]
+    assert t.caption == "循环赛"
+    assert t.head == ["名次", "姓名", "单位", "场次", "胜", "平", "负", "积分", "直胜", "胜局数", "索伯分", "备注"]
+    assert t.rows[0] == ["1", "王军", "行政一", "2", "2", "0", "0", "4", "0", "2", "2", ""]
+    assert t.rows[1] == ["2", "王瑞", "行政二", "2", "0", "1", "1", "1", "1", "0", "1.5", "需加赛"]
+    assert t.row_class == ["", "playoff", "playoff"]
+
+
+def test_R2015_F1_swiss_standings_chain():
+    vm = vms.standings_vm(t2015_state())
+    t = vm.events[0].tables[0]
+    assert t.head == ["名次", "姓名", "单位", "场次", "胜", "负", "积分", "对手分", "累进分", "胜局数", "备注"]
+    assert t.rows[1] == ["2", "陈晓岚", "临床医学院", "1", "0", "1", "0", "2", "0", "0", ""]
+
+
+# -- awards and certificates ---------------------------------------------------------------
+def test_R2020_A1_awards_golden():
+    vm = vms.awards_vm(t2020_state())
+    assert vm.title == "第四届教职工棋牌联赛 获奖名单"
+    assert [e.name for e in vm.events] == ["象棋", "双升"]
+    xq = vm.events[0].tables[0]
+    assert xq.head == ["奖项", "名次", "姓名", "单位", "奖金（元）"]
+    assert xq.rows[0] == ["一等奖", "1", "王军", "行政第一分工会", "300"]
+    assert xq.rows[3] == ["三等奖", "4", EVIL, "行政第一分工会", "100"]
+    ss = vm.events[1].tables[0]
+    assert ss.head == ["奖项", "名次", "队名", "单位", "队员", "奖金（元）"]
+    assert ss.rows == [["一等奖", "1", "基础部1队", "基础教学部分工会", "司小昆/庞雪平", "300"]]
+    assert vm.branch_awards.rows == [["组织奖", "基础教学部分工会", "—"]]
+    totals = vm.branch_totals
+    assert totals.head == ["分工会", "一等奖", "二等奖", "三等奖", "组织奖", "合计", "奖金（元）"]
+    assert totals.rows[0] == ["行政第一分工会", "1", "", "1", "", "2", "400"]
+    assert totals.rows[-1] == ["总计", "2", "2", "1", "1", "6", "1,100"]
+    assert totals.row_class[-1] == "total"
+    assert vm.total_prize == "1,100"
+
+
+def test_R2015_A1_discretionary_awards_after_places():
+    vm = vms.awards_vm(t2015_state())
+    assert [r[0] for r in vm.events[0].tables[0].rows] == ["第一名", "风尚奖"]
+
+
+def test_R2015_A1_one_certificate_per_award():
+    state = t2020_state()
+    vm = vms.certificates_vm(state)
+    assert len(vm.certificates) == len(state.awards) + len(state.branch_awards) == 6
+    c = vm.certificates[0]
+    assert (c.recipient, c.branch, c.event, c.award, c.issuer, c.date) == (
+        "王军 同志", "行政第一分工会", "象棋", "一等奖", "工会办公室", "2020年11月11日")
+    assert c.body == "在第四届教职工棋牌联赛象棋比赛中荣获一等奖，特发此证，以资鼓励。"
+    assert vm.certificates[4].recipient == "司小昆、庞雪平 同志"
+    assert vm.certificates[5].recipient == "基础教学部分工会"
+    assert vm.certificates[5].body == "在第四届教职工棋牌联赛中荣获组织奖，特发此证，以资鼓励。"
+
+
+def test_certificate_date_is_stable_not_now():
+    state = t2020_state()
+    state.now = dt.datetime(2030, 1, 1)
+    assert vms.certificates_vm(state).certificates[0].date == "2020年11月11日"
+
+
+# -- bus and budget ------------------------------------------------------------------------
+def test_R2016_Q2_bus_manifest():
+    vm = vms.bus_vm(t2016_state())
+    assert [(p.name, p.count) for p in vm.points] == [("福建路、花园路", 0), ("镇江", 2), ("桥头", 1),
+                                                       ("自行到达", 0), ("未填写", 1)]
+    assert vm.points[1].table.rows[0] == ["1", "甲一", "文学院分工会", "掼蛋", "13800000001"]
+    assert vm.by_branch.head == ["分工会", "福建路、花园路", "镇江", "桥头", "自行到达", "未填写", "合计"]
+    assert vm.by_branch.rows == [["文学院分工会", "0", "1", "1", "0", "0", "2"],
+                                 ["商学院分工会", "0", "1", "0", "0", "1", "2"],
+                                 ["合计", "0", "2", "1", "0", "1", "4"]]
+    assert vm.total == 4
+
+
+def test_bus_counts_a_person_once_across_events():
+    from pipeline.model import Entry, Person
+
+    p = Person("甲一", "b1", staff_id="7", pickup="镇江")
+    people = vms.riders([Entry("a", "x", "b1", "甲一", (p,)), Entry("b", "y", "b1", "甲一", (p,))])
+    assert len(people) == 1 and people[0][1] == ["x", "y"]
+
+
+def test_R2011_B1_budget_total_1600():
+    vm = vms.budget_vm(t2011_state())
+    assert vm.table.rows[0] == ["1", "扑克牌", "20副", "10", "200", ""]
+    assert vm.table.rows[1] == ["2", "中国象棋", "5副", "40", "200", ""]
+    assert vm.table.rows[-1][1] == "合计" and vm.total == "1,600"
+
+
+def test_R2015_B1_budget_by_source():
+    vm = vms.budget_vm(t2015_state())
+    assert vm.by_source.rows == [["文体活动费", "1,100"], ["分工会活动费", "300"], ["合计", "1,400"]]

@@ -55,6 +55,7 @@ class RunReport:
     events: list[str] = field(default_factory=list)
     next_steps: list[str] = field(default_factory=list)
     unchanged: bool = False
+    state: LeagueState | None = None   # this run's state (None when nothing changed)
 
     @property
     def needs_attention(self) -> bool:
@@ -242,6 +243,7 @@ class EventRunner:
         self.absent = read_absent(inputs, ev, self.entries, issues)
         self.waiting = ""
         self.complete = False
+        self.ties: list[tuple[str, str, tuple[str, ...]]] = []
 
     # -- helpers ----------------------------------------------------------------------
     def rank_fn(self):
@@ -308,6 +310,9 @@ class EventRunner:
                 nxt = self.fmt.next_round(state, random.Random(int(seed, 16)))
             except Waiting as w:
                 self.waiting = str(w)
+                if getattr(w, "ties", None):
+                    self.ties = [(st, g, tuple(ids)) for st, g, ids in w.ties]
+                    self.issues.add("PLAYOFF_REQUIRED", f"{self.ev.name}：{w} 请把加赛结果填入加赛表（加赛.xlsx）后再运行。")
                 return
             if nxt is None:
                 self.complete = True
@@ -396,25 +401,33 @@ class EventRunner:
             self.results[r.match.key] = r
 
     # -- scoring ----------------------------------------------------------------------
+    #: stages whose standings mean something (league-type stages); knockout stages don't
+    LEAGUE_STAGES = ("group", "pairs", "rr", "swiss", "final")
+
     def standings(self) -> list[StandingTable]:
-        """Standings per stage and group, in the order the stages were played."""
+        """Standings per league-type stage and group, in the order the stages were played.
+        Ties are flagged for a playoff only once the stage's group is complete."""
         from .score.standings import compute_standings
 
         tables: list[StandingTable] = []
         seen: dict[tuple[str, str], list[Round]] = {}
         names: dict[str, str] = {}
         for r in self.rounds:
+            if r.stage not in self.LEAGUE_STAGES or (r.stage == "final" and self.fmt.name == "groups_knockout"):
+                continue
             names.setdefault(r.stage, r.stage_name)
-            groups = sorted({m.group for m in r.matches})
-            for g in groups:
+            for g in sorted({m.group for m in r.matches}):
                 seen.setdefault((r.stage, g), []).append(dataclasses.replace(
                     r, matches=tuple(m for m in r.matches if m.group == g)))
         for (stage, group), rounds in seen.items():
             ids = sorted({s for rr in rounds for m in rr.matches for s in m.sides})
-            rows = compute_standings(ids, rounds, self.results, self.chain, self.playoffs,
+            done = all(m.bye or m.key in self.results for rr in rounds for m in rr.matches)
+            chain = self.chain if done and (self.complete or stage != "final") else \
+                tuple(c for c in self.chain if c != "playoff")
+            rows = compute_standings(ids, rounds, self.results, chain, self.playoffs,
                                      bye_points=self.points.get("bye", 0))
             tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=names[stage], group=group,
-                                        rows=tuple(rows), chain=self.chain))
+                                        rows=tuple(rows), chain=chain))
         return tables
 
     def placements(self):
@@ -621,18 +634,12 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         placements = runner.placements() if runner.rounds else []
         es = EventState(spec=ev, format_title=runner.fmt.title, entries=runner.all_entries(),
                         rounds=runner.rounds, results=runner.results, standings=runner.standings(),
-                        placements=placements, complete=runner.complete, waiting=runner.waiting)
+                        placements=placements, complete=runner.complete, waiting=runner.waiting,
+                        ties=runner.ties)
         es.session_of_round = schedule(t, ev, runner.rounds, [x for x in events.values()])
         events[ev.id] = es
         if runner.complete:
             awards += event_awards(t, ev, es, issues)
-        for tb in es.standings:
-            for row in tb.rows:
-                if row.playoff_required:
-                    issues.add("PLAYOFF_REQUIRED", f"{ev.name} {tb.stage_name}{(' ' + tb.group + '组') if tb.group else ''}："
-                               f"{_label(es, row.entry)} 与他人同分且所有破同分规则仍无法区分，需要加赛；"
-                               "请将加赛结果填入加赛表后再运行。")
-                    break
         report.events.append(f"{ev.name}：" + ("已完成" if runner.complete else (runner.waiting or "进行中")))
         if runner.waiting and runner.rounds:
             report.next_steps.append(f"{ev.name}：{runner.waiting}")
@@ -642,6 +649,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards)
     report.issues = state.issues
+    report.state = state
     accepted = {s.branch for s in submissions if s.status == "current"}
     report.accepted_branches = sorted(accepted)
     report.rejected_files = [s.file for s in submissions if s.status in ("rejected", "unreadable")]

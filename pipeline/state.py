@@ -71,6 +71,7 @@ class EventState:
     complete: bool = False
     waiting: str = ""        # Chinese: what the event waits for (results of round 2 …)
     session_of_round: dict[int, str] = field(default_factory=dict)   # round → session label
+    ties: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (stage, group, entries) awaiting 加赛
 
 
 @dataclass

@@ -1,0 +1,897 @@
+"""View-models of the leadership site: plain frozen objects built from a LeagueState.
+
+Everything a page shows is decided here (labels, links, order, which picture); the
+templates only loop.  Pure: no file I/O and no wall clock — the same state gives the
+same view-models, so the site is byte-identical from run to run.
+
+Pages (contract: "index.html … events, progress, standings, brackets (drawn as pictures),
+awards, per-branch status"; "Per branch: a validation report (HTML)"):
+
+- :func:`index_vm` → ``index.html``
+- :func:`event_vm` → ``events/<event_id>.html``
+- :func:`branch_vm` → ``branches/<unit_id>.html``
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
+from urllib.parse import quote
+
+from ..issues import Issue
+from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
+from ..timeutil import TZ, aware
+from . import svg
+
+if TYPE_CHECKING:
+    from ..state import AwardRow, EventState, LeagueState, StandingTable, Submission
+
+# ----------------------------------------------------------------------------- labels
+
+SEVERITY_LABEL = {"error": "错误", "warning": "警告", "info": "提示"}
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+STATUS_LABEL = {
+    "accepted": "已接受",
+    "rejected": "未接受",
+    "superseded": "已被新版本取代",
+    "unreadable": "无法读取",
+    "late": "逾期",
+}
+
+#: short Chinese names of the issue codes, shown next to the code
+CODE_LABEL = {
+    "QUOTA_EXCEEDED": "超出名额",
+    "QUOTA_SHORT": "名额未报满",
+    "MULTI_EVENT": "一人多项",
+    "DUPLICATE_PERSON": "人员重复",
+    "TEAM_INCOMPLETE": "队伍人数不全",
+    "PARTNER_CHANGED": "搭档变更",
+    "UNKNOWN_EVENT": "未知项目",
+    "UNKNOWN_BRANCH": "未知单位",
+    "MISSING_VALUE": "缺少内容",
+    "BAD_VALUE": "内容有误",
+    "LATE_SUBMISSION": "逾期提交",
+    "WRONG_BRANCH": "单位不符",
+    "UNREADABLE_FILE": "文件无法读取",
+    "TEMPLATE_MISMATCH": "模板不符",
+    "RESULT_CONFLICT": "成绩冲突",
+    "RESULT_INVALID": "成绩无效",
+    "PLAYOFF_REQUIRED": "需要加赛",
+    "SUPERSEDED": "已被取代",
+    "SENDER_UNKNOWN": "发件人未登记",
+    "RESULT_MISSING": "等待成绩",
+    "DRAW_INPUT_CHANGED": "抽签后数据变更",
+    "NO_ATTACHMENT": "邮件无附件",
+    "TOTAL_MISMATCH": "合计不符",
+}
+
+OUTCOME_LABEL = {
+    Outcome.WIN: "胜", Outcome.LOSS: "负", Outcome.DRAW: "和", Outcome.BYE: "轮空",
+    Outcome.FORFEIT_WIN: "不战胜", Outcome.FORFEIT_LOSS: "弃权", Outcome.ABSENT: "缺席",
+}
+
+#: fallback Chinese names of tiebreaks (the registry's ``title`` wins when it has one)
+TIEBREAK_LABEL = {
+    "direct": "直胜", "direct_encounter": "直胜", "head_to_head": "直胜",
+    "wins": "胜局数", "buchholz": "对手分", "buchholz_cut1": "对手分(去最低)",
+    "sonneborn_berger": "SB分", "progressive": "累进分", "black_wins": "后手胜局",
+    "game_points": "总局分", "total_score": "总分", "score": "总分", "playoff": "加赛",
+}
+
+UNASSIGNED = "_.unassigned"   # page of issues/submissions without a branch (ids have no dot)
+UNASSIGNED_NAME = "未归属单位的文件"
+
+
+def fmt_time(t: dt.datetime | None) -> str:
+    """China time as ``2020年11月09日 15:00`` (naive times are already China time)."""
+    if t is None:
+        return ""
+    return f"{aware(t).astimezone(TZ):%Y年%m月%d日 %H:%M}"
+
+
+def href(path: str, prefix: str = "") -> str:
+    """A relative link to an output file, percent-encoded (Chinese names, spaces).
+
+    >>> href("returned/机关 v2.xlsx", "../")
+    '../returned/%E6%9C%BA%E5%85%B3%20v2.xlsx'
+    """
+    return prefix + quote(path.replace("\\", "/").lstrip("/"), safe="/")
+
+
+def location(i: Issue) -> str:
+    """``报名表!E12`` or the sheet / file alone."""
+    if i.sheet and i.cell:
+        return f"{i.sheet}!{i.cell}"
+    return i.sheet or i.cell
+
+
+def _issue_key(i: Issue) -> tuple:
+    m = re.match(r"([A-Z]+)(\d+)", i.cell or "")
+    cell = (int(m.group(2)), len(m.group(1)), m.group(1)) if m else (0, 0, i.cell)
+    return (SEVERITY_ORDER.get(str(i.severity), 9), i.file, i.sheet, cell, i.code, i.message)
+
+
+def tiebreak_label(name: str) -> str:
+    """Chinese column title of a tiebreak: registry ``title``, a Chinese alias, or our table."""
+    try:
+        from ..score import TIEBREAKS
+        if name in TIEBREAKS:
+            obj = TIEBREAKS.get(name)
+            title = getattr(obj, "title", "")
+            if isinstance(title, str) and title:
+                return title
+            for alias in TIEBREAKS.aliases(TIEBREAKS.canonical(name)):
+                if any("\u4e00" <= c <= "\u9fff" for c in alias):
+                    return alias
+    except Exception:   # noqa: BLE001 — a label must never break the site
+        pass
+    return TIEBREAK_LABEL.get(name, name)
+
+
+def _tiebreak_scale(name: str) -> int:
+    """Divisor for showing a scaled integer tiebreak (``TIEBREAK_SCALE`` in score.base,
+    an int or a name → int map, when the score package defines it)."""
+    from .. import score
+    from ..score import base as score_base
+    scale = getattr(score, "TIEBREAK_SCALE", None) or getattr(score_base, "TIEBREAK_SCALE", 1)
+    if isinstance(scale, dict):
+        scale = scale.get(name, 1)
+    return scale if isinstance(scale, int) and scale > 0 else 1
+
+
+def show_scaled(value: int, scale: int) -> str:
+    """``show_scaled(5, 2) == "2.5"``; ``show_scaled(4, 2) == "2"``."""
+    if scale == 1:
+        return str(value)
+    whole, rest = divmod(value, scale)
+    if not rest:
+        return str(whole)
+    return f"{value / scale:.2f}".rstrip("0").rstrip(".")
+
+
+# ----------------------------------------------------------------------------- shared look-ups
+
+
+class Names:
+    """Entry and unit labels for one state (team label, branch short name)."""
+
+    def __init__(self, state: "LeagueState") -> None:
+        self.units = {u.id: u for u in state.tournament.spec.units}
+        self.entries: dict[str, Entry] = {e.id: e for e in state.entries}
+        for es in state.events.values():
+            for e in es.entries:
+                self.entries.setdefault(e.id, e)
+
+    def unit(self, unit_id: str) -> str:
+        u = self.units.get(unit_id)
+        return (u.short or u.name) if u else unit_id
+
+    def unit_full(self, unit_id: str) -> str:
+        u = self.units.get(unit_id)
+        return u.name if u else unit_id
+
+    def unit_id(self, branch: str) -> str:
+        """Unit id of an awards/branch label that may be an id, a name or a short name."""
+        if branch in self.units:
+            return branch
+        for u in self.units.values():
+            if branch in (u.name, u.short):
+                return u.id
+        return branch
+
+    def team(self, entry_id: str) -> str:
+        e = self.entries.get(entry_id)
+        return (e.team or e.player_names or entry_id) if e else entry_id
+
+    def players(self, entry_id: str) -> str:
+        e = self.entries.get(entry_id)
+        return e.player_names if e else ""
+
+    def branch(self, entry_id: str) -> str:
+        e = self.entries.get(entry_id)
+        return self.unit(e.branch) if e else ""
+
+
+# ----------------------------------------------------------------------------- page chrome
+
+
+@dataclass(frozen=True)
+class Page:
+    """What every page needs: titles, the "data as of" line, the way back to the index."""
+
+    tournament: str
+    title: str
+    updated: str
+    script: str
+    root: str          # "" on index.html, "../" below
+
+
+def _page(state: "LeagueState", title: str, root: str) -> Page:
+    spec = state.tournament.spec
+    updated = fmt_time(state.updated)
+    if state.now and state.now != state.updated:
+        updated += f"（生成于 {fmt_time(state.now)}）"
+    return Page(tournament=spec.name, title=title, updated=updated, script=spec.script, root=root)
+
+
+# ----------------------------------------------------------------------------- events: stages
+
+
+def _text(*parts: str) -> str:
+    return " ".join(p for p in parts if p).lower()
+
+
+def stage_kind(rounds: list[Round], format_type: str = "") -> str:
+    """How to draw a stage: ``tables`` (3-player tables), ``knockout``, ``groups``,
+    ``round_robin`` or ``swiss`` (a list of rounds).  Decided by the stage's names first,
+    then by its shape, then by the event's format type.
+
+    >>> from pipeline.model import Match, Round
+    >>> m = Match("x", "ko", 1, "", 1, ("a", "b"))
+    >>> stage_kind([Round("x", "ko", "淘汰赛", 1, (m,))])
+    'knockout'
+    """
+    if any(len(m.sides) >= 3 for r in rounds for m in r.matches):
+        return "tables"
+    names = _text(rounds[0].stage, rounds[0].stage_name)
+    for kind, words in (("swiss", ("瑞士", "swiss")),
+                        ("round_robin", ("循环", "round_robin", "robin")),
+                        ("groups", ("小组", "分组", "group")),
+                        ("knockout", ("淘汰", "knockout", "晋级", "半决赛", "决赛", "复活", "ko"))):
+        if any(w in names for w in words):
+            return kind
+    if rounds[0].stage.lower() in ("rr", "pool", "final_pool"):
+        return "round_robin"
+    if len({m.group for r in rounds for m in r.matches if m.group}) > 1:
+        return "groups"
+    if len(rounds) > 1:
+        sets = [r.entries() for r in rounds]
+        if all(sets[i + 1] < sets[i] for i in range(len(sets) - 1)):
+            return "knockout"
+        return "swiss"
+    ft = format_type.lower()
+    if any(w in ft for w in ("knockout", "淘汰", "ko")):
+        return "knockout"
+    if any(w in ft for w in ("robin", "循环")):
+        return "round_robin"
+    return "swiss"
+
+
+def split_stages(rounds: list[Round]) -> list[list[Round]]:
+    """Consecutive rounds of one stage id, in round order."""
+    out: list[list[Round]] = []
+    for r in sorted(rounds, key=lambda r: r.round):
+        if out and out[-1][0].stage == r.stage:
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
+
+
+def round_complete(es: "EventState", rnd: Round) -> bool:
+    return all(m.bye or m.key in es.results for m in rnd.matches)
+
+
+def _score_text(r: MatchResult | None, i: int) -> str:
+    if r is None or i >= len(r.sides):
+        return ""
+    s = r.sides[i]
+    if s.outcome.played:
+        return str(s.score) if (s.score or any(x.score for x in r.sides)) else OUTCOME_LABEL[s.outcome]
+    return OUTCOME_LABEL[s.outcome]
+
+
+def _advancing(m: Match, r: MatchResult | None) -> tuple[str, ...]:
+    if m.bye:
+        return tuple(m.sides)
+    if r is None:
+        return ()
+    w = r.winner()
+    return (w,) if w else ()
+
+
+# ----------------------------------------------------------------------------- bracket
+
+
+def _stage_title(rounds: list[Round], es: "EventState", rnd: Round) -> str:
+    title = f"第{rnd.round}轮"
+    if rnd.stage_name and len(rounds) == 1:
+        title = rnd.stage_name if "轮" in rnd.stage_name else f"{rnd.stage_name}·{title}"
+    return title
+
+
+def _match_box(m: Match, es: "EventState", names: Names) -> svg.BracketBox:
+    r = es.results.get(m.key)
+    adv = _advancing(m, r)
+    lines = []
+    for i, sid in enumerate(m.sides):
+        lines.append(svg.BoxLine(text=names.team(sid), note=names.branch(sid),
+                                 score="" if m.bye else _score_text(r, i),
+                                 bold=sid in adv and (m.bye or r is not None), key=sid))
+    if m.bye:
+        caption = "轮空（晋级签）"
+        kind = "bye"
+    else:
+        caption = f"{m.group}组 " if m.group else ""
+        caption += f"第{m.table}桌"
+        kind = "match"
+    return svg.BracketBox(key="/".join(map(str, m.key)), lines=tuple(lines), kind=kind,
+                          caption=caption, advancing=adv)
+
+
+def _pool_box(rounds: list[Round], es: "EventState", names: Names, key: str) -> svg.BracketBox:
+    members = sorted({s for r in rounds for m in r.matches for s in m.sides})
+    table = next((t for t in es.standings if t.stage == rounds[0].stage), None)
+    rank = {row.entry: row for row in table.rows} if table else {}
+    members.sort(key=lambda e: (rank[e].rank if e in rank else 999, e))
+    done = all(round_complete(es, r) for r in rounds)
+    lines = tuple(svg.BoxLine(text=names.team(e), note=names.branch(e),
+                              score=(f"{rank[e].points}分" if e in rank else ""),
+                              bold=done and e in rank and rank[e].rank == 1, key=e) for e in members)
+    return svg.BracketBox(key=key, lines=lines, kind="pool", caption=rounds[0].stage_name or "循环赛")
+
+
+def project_knockout(advancers: int, final_pool: int) -> list[tuple[int, int]]:
+    """(matches, byes) of each knockout round still to draw, halving with a bye for an
+    odd count until at most ``final_pool`` remain (R2020-F1 generalised).
+
+    >>> project_knockout(22, 3)
+    [(11, 0), (5, 1), (3, 0)]
+    """
+    out = []
+    n = advancers
+    while n > max(1, final_pool):
+        out.append((n // 2, n % 2))
+        n = n // 2 + n % 2
+    return out
+
+
+def bracket_columns(es: "EventState", chain: list[list[Round]], pool: list[Round] | None,
+                    names: Names, project: bool) -> list[svg.BracketColumn]:
+    """Columns of one bracket: each knockout/tables round, then the final round robin (one
+    pool box), then — when ``project`` — the rounds not drawn yet as 待定 boxes."""
+    cols: list[svg.BracketColumn] = []
+    for stage_rounds in chain:
+        for rnd in stage_rounds:
+            boxes = tuple(_match_box(m, es, names)
+                          for m in sorted(rnd.matches, key=lambda m: (m.bye, m.group, m.table)))
+            cols.append(svg.BracketColumn(_stage_title(stage_rounds, es, rnd), boxes))
+    if pool:
+        cols.append(svg.BracketColumn(pool[0].stage_name or "循环赛",
+                                      (_pool_box(pool, es, names, "pool"),)))
+    elif project and cols and all(len(b.lines) <= 2 for c in cols for b in c.boxes):
+        final_pool = es.spec.format.options.get("final_pool", 1)
+        final_pool = final_pool if isinstance(final_pool, int) and final_pool > 0 else 1
+        n = len(cols[-1].boxes)           # one entry leaves each match or bye
+        last_round = chain[-1][-1].round
+        k = 0
+        for matches, byes in project_knockout(n, final_pool):
+            k += 1
+            boxes = [svg.BracketBox(f"p{k}-{i}", (svg.BoxLine("待定"), svg.BoxLine("待定")), "projected")
+                     for i in range(matches)]
+            boxes += [svg.BracketBox(f"p{k}-b{i}", (svg.BoxLine("待定"),), "projected", caption="轮空")
+                      for i in range(byes)]
+            cols.append(svg.BracketColumn(f"第{last_round + k}轮（待抽签）", tuple(boxes)))
+            n = matches + byes
+        if final_pool > 1 and n > 1:
+            cols.append(svg.BracketColumn("决赛循环赛（待定）", (svg.BracketBox(
+                "pool", tuple(svg.BoxLine("待定") for _ in range(n)), "projected"),)))
+    return cols
+
+
+# ----------------------------------------------------------------------------- event page
+
+
+@dataclass(frozen=True)
+class SideVM:
+    team: str
+    branch: str
+    players: str
+    result: str
+    winner: bool
+
+
+@dataclass(frozen=True)
+class MatchVM:
+    table: str
+    sides: tuple[SideVM, ...]
+    bye: bool
+    pending: bool
+    note: str
+
+
+@dataclass(frozen=True)
+class RoundVM:
+    title: str
+    session: str
+    status: str
+    notes: tuple[str, ...]
+    matches: tuple[MatchVM, ...]
+
+
+@dataclass(frozen=True)
+class StandingRowVM:
+    rank: str
+    team: str
+    branch: str
+    players: str
+    played: int
+    record: str
+    points: int
+    tiebreaks: tuple[str, ...]
+    playoff: bool
+
+
+@dataclass(frozen=True)
+class StandingVM:
+    title: str
+    tiebreaks: tuple[str, ...]
+    rows: tuple[StandingRowVM, ...]
+
+
+@dataclass(frozen=True)
+class StageVM:
+    title: str
+    kind: str
+    kind_label: str
+    svg: str                 # an inline <svg> (bracket) or ""
+    rounds: tuple[RoundVM, ...]
+
+
+@dataclass(frozen=True)
+class AwardVM:
+    award: str
+    rank: int
+    team: str
+    branch: str
+    players: str
+    prize: str
+
+
+@dataclass(frozen=True)
+class EventPage:
+    page: Page
+    id: str
+    name: str
+    format_title: str
+    status: str
+    complete: bool
+    entry_count: int
+    brackets: tuple[str, ...]
+    stages: tuple[StageVM, ...]
+    standings: tuple[StandingVM, ...]
+    awards: tuple[AwardVM, ...]
+    facts: tuple[tuple[str, str], ...]
+
+
+KIND_LABEL = {"tables": "分桌赛", "knockout": "淘汰赛", "groups": "小组赛",
+              "round_robin": "循环赛", "swiss": "积分编排赛"}
+
+
+def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
+    matches = []
+    for m in sorted(rnd.matches, key=lambda m: (m.group, m.bye, m.table)):
+        r = es.results.get(m.key)
+        adv = _advancing(m, r)
+        sides = tuple(SideVM(team=names.team(s), branch=names.branch(s), players=names.players(s),
+                             result="轮空" if m.bye else _score_text(r, i),
+                             winner=s in adv and (m.bye or r is not None))
+                      for i, s in enumerate(m.sides))
+        table = (f"{m.group}组 " if m.group else "") + ("轮空" if m.bye else f"第{m.table}桌")
+        matches.append(MatchVM(table=table, sides=sides, bye=m.bye,
+                               pending=not m.bye and r is None, note=m.note or (r.reason if r else "")))
+    done = round_complete(es, rnd)
+    played = sum(1 for m in rnd.matches if not m.bye and m.key in es.results)
+    total = sum(1 for m in rnd.matches if not m.bye)
+    status = "已完成" if done else f"已录入 {played}/{total} 场成绩"
+    title = f"第{rnd.round}轮" + (f"（{rnd.stage_name}）" if rnd.stage_name else "")
+    return RoundVM(title=title, session=es.session_of_round.get(rnd.round, ""), status=status,
+                   notes=tuple(rnd.notes), matches=tuple(matches))
+
+
+def standing_vms(tables: Iterable["StandingTable"], names: Names) -> tuple[StandingVM, ...]:
+    """Standings tables with the tiebreak chain as extra columns, in the chain's order."""
+    out = []
+    for t in tables:
+        title = t.stage_name or t.stage
+        if t.group:
+            title += f" {t.group}组"
+        scales = [_tiebreak_scale(c) for c in t.chain]
+        rows = []
+        for row in sorted(t.rows, key=lambda r: (r.rank, names.team(r.entry), r.entry)):
+            record = f"{row.wins}胜{row.draws}和{row.losses}负"
+            rows.append(StandingRowVM(
+                rank=str(row.rank), team=names.team(row.entry), branch=names.branch(row.entry),
+                players=names.players(row.entry) if names.players(row.entry) != names.team(row.entry) else "",
+                played=row.played, record=record, points=row.points,
+                tiebreaks=tuple(show_scaled(row.tiebreaks[c], s) if c in row.tiebreaks else "—"
+                                for c, s in zip(t.chain, scales)),
+                playoff=row.playoff_required))
+        out.append(StandingVM(title=title, tiebreaks=tuple(tiebreak_label(c) for c in t.chain),
+                              rows=tuple(rows)))
+    return tuple(out)
+
+
+def _awards_of(rows: Iterable["AwardRow"], ev_keys: set[str], names: Names) -> tuple[AwardVM, ...]:
+    return tuple(AwardVM(award=(f"{a.group}组 " if a.group else "") + a.award, rank=a.rank,
+                         team=a.team, branch=names.unit(names.unit_id(a.branch)),
+                         players=a.players if a.players != a.team else "",
+                         prize=f"{a.prize:,}元" if a.prize else "")
+                 for a in rows if a.event in ev_keys)
+
+
+def event_progress(es: "EventState") -> tuple[int, int, int | None]:
+    """(rounds played, rounds drawn, rounds left or None when not yet known)."""
+    played = sum(1 for r in es.rounds if round_complete(es, r))
+    drawn = len(es.rounds)
+    if es.complete:
+        return played, drawn, 0
+    opts = es.spec.format.options
+    rounds_opt = opts.get("rounds")
+    if isinstance(rounds_opt, int) and not isinstance(rounds_opt, bool):
+        return played, drawn, max(0, rounds_opt - drawn)
+    stages = split_stages(es.rounds)
+    if stages and stage_kind(stages[-1], es.spec.format.type) == "knockout":
+        last = stages[-1][-1]
+        advancers = len(last.matches)
+        pool = opts.get("final_pool", 1)
+        pool = pool if isinstance(pool, int) and pool > 0 else 1
+        ko = project_knockout(advancers, pool)
+        left = len(ko)
+        n = (ko[-1][0] + ko[-1][1]) if ko else advancers
+        if pool > 1 and n > 1:
+            left += n - 1 if n % 2 == 0 else n
+        return played, drawn, left
+    return played, drawn, None
+
+
+def progress_text(played: int, drawn: int, left: int | None) -> str:
+    """``progress_text(1, 2, None) == "已赛 1 轮 · 已抽签 2 轮 · 剩余轮次待定"``."""
+    rest = f"剩余 {left} 轮" if left is not None else "剩余轮次待定"
+    return f"已赛 {played} 轮 · 已抽签 {drawn} 轮 · {rest}"
+
+
+def event_status(es: "EventState") -> str:
+    """Chinese status line: 已结束 / the runner's waiting text / 等待第N轮成绩 / 等待抽签."""
+    if es.complete:
+        return "已结束"
+    if es.waiting:
+        return es.waiting
+    for r in es.rounds:
+        if not round_complete(es, r):
+            return f"等待第{r.round}轮成绩"
+    if not es.rounds:
+        return "等待报名截止后抽签" if es.entries else "尚无报名"
+    return f"等待第{es.rounds[-1].round + 1}轮抽签"
+
+
+def event_brackets(es: "EventState", names: Names) -> list[str]:
+    """Inline SVG brackets for the knockout / tables chains of an event."""
+    stages = split_stages(es.rounds)
+    kinds = [stage_kind(s, es.spec.format.type) for s in stages]
+    out = []
+    i = 0
+    while i < len(stages):
+        if kinds[i] not in ("knockout", "tables"):
+            i += 1
+            continue
+        j = i
+        while j < len(stages) and kinds[j] in ("knockout", "tables"):
+            j += 1
+        chain = stages[i:j]
+        pool = stages[j] if j < len(stages) and kinds[j] == "round_robin" else None
+        project = j == len(stages) and not es.complete
+        cols = bracket_columns(es, chain, pool, names, project)
+        out.append(svg.bracket_svg(cols, title=f"{es.spec.name} 对阵图"))
+        i = j + (1 if pool else 0)
+    return out
+
+
+def event_vm(state: "LeagueState", event_id: str) -> EventPage:
+    """View-model of ``events/<event_id>.html``: brackets, rounds, standings, awards."""
+    es = state.events[event_id]
+    names = Names(state)
+    spec = es.spec
+    stages = []
+    for rounds in split_stages(es.rounds):
+        kind = stage_kind(rounds, spec.format.type)
+        title = rounds[0].stage_name or KIND_LABEL[kind]
+        stages.append(StageVM(title=title, kind=kind, kind_label=KIND_LABEL[kind], svg="",
+                              rounds=tuple(_round_vm(es, r, names) for r in rounds)))
+    played, drawn, left = event_progress(es)
+    facts = [("赛制", es.format_title), ("参赛", f"{len(es.entries)} " + ("队" if spec.is_team else "人")),
+             ("进度", progress_text(played, drawn, left))]
+    if spec.venue:
+        facts.append(("地点", spec.venue))
+    if spec.referee:
+        facts.append(("裁判", spec.referee))
+    return EventPage(
+        page=_page(state, spec.name, "../"), id=event_id, name=spec.name, format_title=es.format_title,
+        status=event_status(es), complete=es.complete, entry_count=len(es.entries),
+        brackets=tuple(event_brackets(es, names)), stages=tuple(stages),
+        standings=standing_vms(es.standings, names),
+        awards=_awards_of(state.awards, {event_id, spec.name}, names), facts=tuple(facts))
+
+
+# ----------------------------------------------------------------------------- index page
+
+
+@dataclass(frozen=True)
+class EventCard:
+    id: str
+    name: str
+    format_title: str
+    href: str
+    entries: int
+    played: int
+    drawn: int
+    left: str
+    progress: str            # 已赛 2 轮 · 已抽签 3 轮 · 剩余 2 轮
+    status: str
+    complete: bool
+    progress_value: int
+    progress_max: int
+
+
+@dataclass(frozen=True)
+class TotalsRow:
+    rank: int
+    unit: str
+    counts: tuple[str, ...]      # "" for none, so the table reads like a medal table
+    total: int
+    prize: str
+
+
+@dataclass(frozen=True)
+class BranchRow:
+    id: str
+    name: str
+    received: int
+    accepted: int
+    entries: int
+    errors: int
+    warnings: int
+    infos: int
+    state: str
+    state_class: str
+    report_href: str
+    returned_href: str
+
+
+@dataclass(frozen=True)
+class IndexPage:
+    page: Page
+    title: str
+    host: str
+    events: tuple[EventCard, ...]
+    award_columns: tuple[str, ...]
+    totals: tuple[TotalsRow, ...]
+    branch_awards: tuple[AwardVM, ...]
+    branches: tuple[BranchRow, ...]
+    chart: str
+
+
+def event_card(es: "EventState") -> EventCard:
+    played, drawn, left = event_progress(es)
+    total = drawn + left if left is not None else max(drawn, played) + 1
+    return EventCard(id=es.spec.id, name=es.spec.name, format_title=es.format_title,
+                     href=href(f"events/{es.spec.id}.html"), entries=len(es.entries), played=played,
+                     drawn=drawn, left=str(left) if left is not None else "待定",
+                     progress=progress_text(played, drawn, left), status=event_status(es),
+                     complete=es.complete, progress_value=played if not es.complete else max(total, 1),
+                     progress_max=max(total, 1))
+
+
+def branch_totals(state: "LeagueState", names: Names) -> tuple[tuple[str, ...], tuple[TotalsRow, ...]]:
+    """Awards per branch over all events and the branch awards: columns are the award
+    names in order of first appearance; rows and their order come from
+    :func:`pipeline.score.awards.branch_totals` (weighted points, then prize money)."""
+    from dataclasses import replace
+
+    from ..score.awards import branch_totals as score_totals
+
+    awards = [replace(a, branch=names.unit_id(a.branch))
+              for a in list(state.awards) + list(state.branch_awards)]
+    columns: list[str] = []
+    for a in awards:
+        if a.award not in columns:
+            columns.append(a.award)
+    units = [u.unit() for u in state.tournament.spec.units]
+    rows = tuple(TotalsRow(rank=t.rank, unit=names.unit(t.branch),
+                           counts=tuple(str(t.counts.get(c, 0) or "") for c in columns),
+                           total=sum(t.counts.values()), prize=f"{t.prize:,}" if t.prize else "")
+                 for t in score_totals(awards, units))
+    return tuple(columns), rows
+
+
+def _latest(subs: list["Submission"]) -> "Submission | None":
+    return max(subs, key=lambda s: (s.received, s.file, s.sha256), default=None)
+
+
+def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issue], n_entries: int,
+                prefix: str) -> BranchRow:
+    sev = Counter(str(i.severity) for i in issues)
+    latest = _latest(subs)
+    returned = next((s.returned_path for s in sorted(subs, key=lambda s: (s.received, s.file), reverse=True)
+                     if s.returned_path), "")
+    accepted = sum(1 for s in subs if s.status == "accepted")
+    if not subs:
+        state, cls = "未提交", "none"
+    elif sev["error"]:
+        state, cls = f"有 {sev['error']} 处错误待改", "bad"
+    elif latest is not None and latest.status not in ("accepted", "superseded") and not accepted:
+        state, cls = STATUS_LABEL.get(latest.status, latest.status), "bad"
+    elif sev["warning"]:
+        state, cls = "已接受（有警告）", "warn"
+    else:
+        state, cls = "已接受", "ok"
+    return BranchRow(id=uid, name=name, received=len(subs), accepted=accepted, entries=n_entries,
+                     errors=sev["error"], warnings=sev["warning"], infos=sev["info"], state=state,
+                     state_class=cls, report_href=href(f"branches/{uid}.html", prefix),
+                     returned_href=href(returned, prefix) if returned else "")
+
+
+def entries_chart(state: "LeagueState", names: Names) -> str:
+    """Stacked bars: accepted entries per branch, one colour per event."""
+    events = list(state.tournament.spec.events)
+    rows = []
+    for u in state.tournament.spec.units:
+        vals = tuple(sum(1 for e in state.entries if e.branch == u.id and e.event in (ev.id, ev.name))
+                     for ev in events)
+        rows.append(svg.BarRow(names.unit(u.id), vals))
+    return svg.stacked_bar_svg(rows, [ev.name for ev in events], title="各单位报名数")
+
+
+def index_vm(state: "LeagueState") -> IndexPage:
+    """View-model of ``index.html``: event cards, award totals, branch status, chart."""
+    spec = state.tournament.spec
+    names = Names(state)
+    cards = tuple(event_card(state.events[ev.id]) for ev in spec.events if ev.id in state.events)
+    columns, totals = branch_totals(state, names)
+    rows = []
+    for u in spec.units:
+        subs = [s for s in state.submissions if s.branch == u.id]
+        iss = [i for i in state.issues if i.branch == u.id]
+        n = sum(1 for e in state.entries if e.branch == u.id)
+        rows.append(_branch_row(u.id, u.short or u.name, subs, iss, n, ""))
+    known = {u.id for u in spec.units}
+    stray_subs = [s for s in state.submissions if s.branch not in known]
+    stray_iss = [i for i in state.issues if i.branch not in known]
+    if stray_subs or stray_iss:
+        rows.append(_branch_row(UNASSIGNED, UNASSIGNED_NAME, stray_subs, stray_iss, 0, ""))
+    b_awards = _awards_of(state.branch_awards, {a.event for a in state.branch_awards}, names)
+    return IndexPage(page=_page(state, spec.name, ""), title=spec.name,
+                     host="、".join(x for x in (spec.host, spec.organizer) if x),
+                     events=cards, award_columns=columns, totals=totals, branch_awards=b_awards,
+                     branches=tuple(rows), chart=entries_chart(state, names))
+
+
+# ----------------------------------------------------------------------------- branch page
+
+
+@dataclass(frozen=True)
+class SubmissionVM:
+    file: str
+    received: str
+    sender: str
+    status: str
+    status_class: str
+    returned_href: str
+
+
+@dataclass(frozen=True)
+class IssueVM:
+    code: str
+    code_label: str
+    severity: str
+    severity_class: str
+    location: str
+    file: str
+    message: str
+
+
+@dataclass(frozen=True)
+class EntryVM:
+    event: str
+    team: str
+    players: str
+    staff_ids: str
+
+
+@dataclass(frozen=True)
+class BranchPage:
+    page: Page
+    id: str
+    name: str
+    captain: str
+    unit_word: str
+    summary: BranchRow
+    next_steps: tuple[str, ...]
+    submissions: tuple[SubmissionVM, ...]
+    issues: tuple[IssueVM, ...]
+    entries: tuple[EntryVM, ...]
+    returned_href: str
+
+
+def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issue], unit_word: str,
+               returned: bool) -> tuple[str, ...]:
+    """What the captain must do next, in Chinese, most urgent first."""
+    future = sorted(ev.deadline for ev in state.tournament.spec.events
+                    if ev.deadline is not None and aware(ev.deadline) > aware(state.now))
+    deadline = f"（截止时间：{fmt_time(future[0])}）" if future else ""
+    sev = Counter(str(i.severity) for i in issues)
+    steps: list[str] = []
+    if not subs:
+        steps.append(f"尚未收到本{unit_word}的报名表。请填写报名表后用登记的邮箱发送{deadline}。")
+        return tuple(steps)
+    if sev["error"]:
+        where = "（问题单元格已在退回的工作簿中标出并附批注）" if returned else ""
+        steps.append(f"请修改下列 {sev['error']} 处错误后重新发送报名表{where}{deadline}。")
+    latest = _latest(subs)
+    if latest is not None and latest.status in ("rejected", "unreadable", "late"):
+        steps.append(f"最近一次提交“{latest.file}”{STATUS_LABEL.get(latest.status, latest.status)}，"
+                     "其内容未计入报名。")
+    if sev["warning"]:
+        steps.append(f"请核对下列 {sev['warning']} 条警告；如确认无误，无需再次发送。")
+    if not steps:
+        steps.append("报名已接受，无需其他操作。如需更改，请修改后重新发送整张报名表（新表取代旧表）。")
+    return tuple(steps)
+
+
+def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
+    """View-model of ``branches/<unit_id>.html``: the branch's validation report."""
+    spec = state.tournament.spec
+    names = Names(state)
+    known = {u.id for u in spec.units}
+    if unit_id == UNASSIGNED:
+        subs = [s for s in state.submissions if s.branch not in known]
+        iss = [i for i in state.issues if i.branch not in known]
+        name, captain = UNASSIGNED_NAME, ""
+    else:
+        u = spec.unit(unit_id)
+        if u is None:
+            raise KeyError(unit_id)
+        subs = [s for s in state.submissions if s.branch == unit_id]
+        iss = [i for i in state.issues if i.branch == unit_id]
+        name, captain = u.name, u.captain
+    subs = sorted(subs, key=lambda s: (s.received, s.file, s.sha256))
+    iss = sorted(iss, key=_issue_key)
+    entries = [e for e in state.entries if e.branch == unit_id]
+    ev_order = {ev.id: i for i, ev in enumerate(spec.events)}
+    ev_name = {ev.id: ev.name for ev in spec.events}
+    entries.sort(key=lambda e: (ev_order.get(e.event, 99), e.team_no, e.team, e.id))
+    summary = _branch_row(unit_id, name, subs, iss, len(entries), "../")
+    return BranchPage(
+        page=_page(state, f"{name} 报名审核报告", "../"), id=unit_id, name=name, captain=captain,
+        unit_word=spec.unit_word, summary=summary,
+        next_steps=next_steps(state, subs, iss, spec.unit_word, bool(summary.returned_href)),
+        submissions=tuple(SubmissionVM(file=s.file, received=fmt_time(s.received), sender=s.sender,
+                                       status=STATUS_LABEL.get(s.status, s.status),
+                                       status_class={"accepted": "ok", "superseded": "muted"}.get(s.status, "bad"),
+                                       returned_href=href(s.returned_path, "../") if s.returned_path else "")
+                          for s in subs),
+        issues=tuple(IssueVM(code=i.code, code_label=CODE_LABEL.get(i.code, ""),
+                             severity=SEVERITY_LABEL.get(str(i.severity), str(i.severity)),
+                             severity_class=str(i.severity), location=location(i), file=i.file,
+                             message=i.message) for i in iss),
+        entries=tuple(EntryVM(event=ev_name.get(e.event, e.event), team=e.team,
+                              players=e.player_names,
+                              staff_ids="/".join(p.staff_id for p in e.players if p.staff_id))
+                      for e in entries),
+        returned_href=summary.returned_href)
+
+
+def branch_ids(state: "LeagueState") -> list[str]:
+    """Unit ids that get a report page (every unit; plus the unassigned page when needed)."""
+    ids = [u.id for u in state.tournament.spec.units]
+    known = set(ids)
+    if any(s.branch not in known for s in state.submissions) or any(i.branch not in known for i in state.issues):
+        ids.append(UNASSIGNED)
+    return ids
+
+
+__all__ = ["index_vm", "event_vm", "branch_vm", "branch_ids", "stage_kind", "bracket_columns",
+           "project_knockout", "event_progress", "event_status", "Severity"]

@@ -1,0 +1,309 @@
+"""Shared helpers of the Excel writers: atomic save, safe cell writes, styles, _meta,
+data validations and print setup.
+
+Every workbook the pipeline issues goes through :func:`atomic_save`; every cell that may
+hold text typed by a person (names, unit names, messages quoting values) goes through
+:func:`put`, which keeps the text exactly but stores it as a *string* cell with Excel's
+"quote prefix" flag when it starts with ``= + - @`` or a tab/CR/LF.  Such a cell is never
+a formula (no ``<f>`` element is written) and Excel, WPS and LibreOffice show it as
+plain text, also after the user edits it; the value read back is unchanged (no
+apostrophe is added to the data).
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
+from openpyxl.utils import get_column_letter, quote_sheetname
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
+
+from .. import layout
+from ..text import convert
+
+#: characters that make a spreadsheet read a typed text as a formula / DDE command
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+#: hidden sheet holding long dropdown lists (a literal list is limited to 255 characters)
+LISTS_SHEET = "_lists"
+#: extra _meta keys written by every writer (readers may use them; layout.py lists the rest)
+META_HEADER_ROW = "header_row"
+META_SEATS = "seats"
+
+FONT_NAME = "等线"   # Excel's default CJK UI font; WPS/LibreOffice substitute a CJK font
+TITLE_FONT = Font(name=FONT_NAME, size=16, bold=True)
+SUBTITLE_FONT = Font(name=FONT_NAME, size=11, bold=True)
+BODY_FONT = Font(name=FONT_NAME, size=11)
+HEADER_FONT = Font(name=FONT_NAME, size=11, bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="1F4E78")
+BLOCK_FILL = PatternFill("solid", fgColor="F2F2F2")
+LOCKED_FILL = PatternFill("solid", fgColor="EDEDED")
+INPUT_FILL = PatternFill("solid", fgColor="FFFFFF")
+BYE_FILL = PatternFill("solid", fgColor="D9D9D9")
+THIN = Side(style="thin", color="808080")
+GRID = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
+CENTER = Alignment(horizontal="center", vertical="center", wrap_text=True)
+LEFT = Alignment(horizontal="left", vertical="center", wrap_text=True)
+UNLOCKED = Protection(locked=False)
+LOCKED = Protection(locked=True)
+
+
+# -- files --------------------------------------------------------------------------------------
+def atomic_save(workbook: Workbook, path: str | Path) -> Path:
+    """Save ``workbook`` to ``path`` atomically: write a temporary file in the same folder,
+    fsync it, then ``os.replace`` it over the target (a killed run never leaves half a
+    workbook).  Creates the folder.  ``atomic_save(wb, out / "a.xlsx") == out / "a.xlsx"``.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".xlsx.tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            workbook.save(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def safe_filename(name: str) -> str:
+    """A file-name part without path separators or characters Windows refuses.
+    ``safe_filename('行政/后勤') == '行政_后勤'``."""
+    bad = '/\\:*?"<>|\x00'
+    out = "".join("_" if ch in bad or ord(ch) < 32 else ch for ch in name).strip().strip(".")
+    return out or "_"
+
+
+# -- text ---------------------------------------------------------------------------------------
+def zh(text: str, spec: Any) -> str:
+    """Chinese text in the tournament's script (OpenCC s2t for ``script: traditional``).
+    Used for titles and instructions only: labels and dropdown values that readers match
+    are written as in :mod:`pipeline.layout` / the spec.  ``zh("报名表", spec)``."""
+    return convert(text, getattr(spec, "script", "simplified"))
+
+
+def zh_fmt(template: str, spec: Any, **raw: Any) -> str:
+    """Convert the fixed words of ``template`` (see :func:`zh`) but insert ``raw`` values
+    (sheet names, labels, event names, pick-up points) unconverted, so instructions name
+    exactly what the sheet shows.  ``zh_fmt("在“{s}”中填写", spec, s="报名表")``."""
+    return zh(template, spec).format(**raw)
+
+
+def needs_guard(value: Any) -> bool:
+    """True when ``value`` is a text a spreadsheet could take for a formula.
+    ``needs_guard("=1+1") is True``; ``needs_guard("张三") is False``."""
+    return isinstance(value, str) and value.startswith(FORMULA_TRIGGERS)
+
+
+def put(ws: Worksheet, ref: str | tuple[int, int], value: Any, *, font: Font | None = None,
+        fill: PatternFill | None = None, align: Alignment | None = None, border: Border | None = None,
+        locked: bool | None = None, number_format: str | None = None) -> Cell:
+    """Write one cell, neutralising formula injection, and style it.
+
+    ``ref`` is "B3" or (row, column).  Text that starts with ``= + - @``/tab/CR stays
+    exactly as given but is stored as a string cell with ``quotePrefix`` (shown as text,
+    never evaluated).  ``put(ws, "A1", "=HYPERLINK(...)").data_type == "s"``.
+    """
+    cell = ws[ref] if isinstance(ref, str) else ws.cell(row=ref[0], column=ref[1])
+    cell.value = value
+    if needs_guard(value):
+        cell.data_type = "s"
+        cell.quotePrefix = True
+    if font is not None:
+        cell.font = font
+    if fill is not None:
+        cell.fill = fill
+    if align is not None:
+        cell.alignment = align
+    if border is not None:
+        cell.border = border
+    if locked is not None:
+        cell.protection = LOCKED if locked else UNLOCKED
+    if number_format is not None:
+        cell.number_format = number_format
+    return cell
+
+
+def guard_existing(cell: Cell) -> None:
+    """Neutralise a cell already holding a value (e.g. in a copied workbook): a *string*
+    that starts with a formula trigger keeps its text and gets ``quotePrefix``."""
+    if cell.data_type == "s" and needs_guard(cell.value):
+        cell.quotePrefix = True
+
+
+# -- sheets -------------------------------------------------------------------------------------
+def write_meta(wb: Workbook, items: Sequence[tuple[str, Any]], *, state: str = "veryHidden") -> Worksheet:
+    """Add the protected hidden sheet ``_meta`` (column A key, column B value).
+
+    We choose ``veryHidden``: Excel/WPS cannot unhide it from the menu, so captains do not
+    edit it by accident; openpyxl and calamine read it like any sheet.
+    """
+    ws = wb.create_sheet(layout.META_SHEET)
+    for i, (key, value) in enumerate(items, start=1):
+        put(ws, (i, 1), key)
+        put(ws, (i, 2), "" if value is None else value)
+    ws.column_dimensions["A"].width = 20
+    ws.column_dimensions["B"].width = 40
+    ws.protection.sheet = True
+    ws.sheet_state = state
+    return ws
+
+
+def read_meta(wb: Workbook) -> dict[str, Any]:
+    """The _meta sheet as a dict (for tests and tools).  Empty when there is none."""
+    if layout.META_SHEET not in wb.sheetnames:
+        return {}
+    ws = wb[layout.META_SHEET]
+    return {str(k): v for k, v in ws.iter_rows(min_col=1, max_col=2, values_only=True) if k is not None}
+
+
+def protect(ws: Worksheet) -> None:
+    """Protect a sheet (no password: the organisers can lift it; the point is to stop
+    accidental edits).  Users may still resize columns/rows and select any cell."""
+    p = ws.protection
+    p.sheet = True
+    p.formatColumns = False   # False = allowed
+    p.formatRows = False
+    p.selectLockedCells = False
+    p.selectUnlockedCells = False
+
+
+def set_widths(ws: Worksheet, widths: Iterable[float], start: int = 1) -> None:
+    """Column widths in Excel character units (one CJK character ≈ 2 units)."""
+    for i, w in enumerate(widths, start=start):
+        ws.column_dimensions[get_column_letter(i)].width = w
+
+
+def text_width(label: str, minimum: float = 6) -> float:
+    """A column width fitting ``label``: CJK characters count double.
+    ``text_width("联系电话") == 10``."""
+    units = sum(2 if ord(ch) > 0x2E80 else 1 for ch in label)
+    return max(minimum, units + 2)
+
+
+def print_setup(ws: Worksheet, *, header_row: int, last_col: int, landscape: bool | None = None) -> None:
+    """A4, fit to one page wide, header row repeated on every page.  Orientation is
+    landscape when the columns are wider than a portrait page holds (≈ 95 units)."""
+    if landscape is None:
+        total = sum((ws.column_dimensions[get_column_letter(c)].width or 9) for c in range(1, last_col + 1))
+        landscape = total > 95
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.orientation = ws.ORIENTATION_LANDSCAPE if landscape else ws.ORIENTATION_PORTRAIT
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.print_title_rows = f"{header_row}:{header_row}"
+    ws.print_options.horizontalCentered = True
+    ws.page_margins.left = ws.page_margins.right = 0.4
+    ws.page_margins.top = ws.page_margins.bottom = 0.6
+    ws.oddFooter.center.text = "第 &P 页 / 共 &N 页"
+
+
+def header_row(ws: Worksheet, row: int, labels: Sequence[str], start: int = 1) -> None:
+    """Write the table's header labels (styled, locked)."""
+    for i, label in enumerate(labels, start=start):
+        put(ws, (row, i), label, font=HEADER_FONT, fill=HEADER_FILL, align=CENTER, border=GRID, locked=True)
+    ws.row_dimensions[row].height = 24
+
+
+# -- data validation ----------------------------------------------------------------------------
+def _lists_sheet(wb: Workbook) -> Worksheet:
+    if LISTS_SHEET in wb.sheetnames:
+        return wb[LISTS_SHEET]
+    ws = wb.create_sheet(LISTS_SHEET)
+    ws.sheet_state = "veryHidden"
+    ws.protection.sheet = True
+    return ws
+
+
+def list_formula(wb: Workbook, values: Sequence[str]) -> str:
+    """``formula1`` for a dropdown of ``values``: a literal ``"a,b"`` when it is short and
+    safe, else a range on the hidden ``_lists`` sheet (literal lists are limited to 255
+    characters and cannot hold commas or quotes)."""
+    literal = ",".join(values)
+    if values and len(literal) <= 250 and not any(ch in literal for ch in '"') \
+            and all(v and "," not in v and not needs_guard(v) for v in values):
+        return f'"{literal}"'
+    ws = _lists_sheet(wb)
+    col = ws.max_column + 1 if ws.max_row > 1 or ws.cell(1, 1).value is not None else 1
+    for i, v in enumerate(values, start=1):
+        put(ws, (i, col), v)
+    letter = get_column_letter(col)
+    return f"{quote_sheetname(LISTS_SHEET)}!${letter}$1:${letter}${max(1, len(values))}"
+
+
+def add_list_validation(ws: Worksheet, cells: str, values: Sequence[str], *, title: str = "",
+                        prompt: str = "", error: str = "", script: str = "simplified") -> DataValidation:
+    """A dropdown (data validation ``list``) on ``cells`` ("B5:B64")."""
+    dv = DataValidation(type="list", formula1=list_formula(ws.parent, values), allow_blank=True,
+                        showDropDown=False, showErrorMessage=True, showInputMessage=bool(prompt))
+    _messages(dv, title, prompt, error or f"请从下拉列表中选择：{'、'.join(values)[:180]}", script)
+    dv.add(cells)
+    ws.add_data_validation(dv)
+    return dv
+
+
+def add_whole_validation(ws: Worksheet, cells: str, lo: int | None, hi: int | None, *, title: str = "",
+                         prompt: str = "", error: str = "", script: str = "simplified") -> DataValidation:
+    """Whole-number validation; open bounds become ≥ / ≤ checks."""
+    if lo is not None and hi is not None:
+        dv = DataValidation(type="whole", operator="between", formula1=str(lo), formula2=str(hi))
+        default = f"请填 {lo} 到 {hi} 之间的整数"
+    elif lo is not None:
+        dv = DataValidation(type="whole", operator="greaterThanOrEqual", formula1=str(lo))
+        default = f"请填不小于 {lo} 的整数"
+    elif hi is not None:
+        dv = DataValidation(type="whole", operator="lessThanOrEqual", formula1=str(hi))
+        default = f"请填不大于 {hi} 的整数"
+    else:
+        dv = DataValidation(type="whole", operator="between", formula1="-999999", formula2="999999")
+        default = "请填整数"
+    dv.allow_blank = True
+    dv.showErrorMessage = True
+    dv.showInputMessage = bool(prompt)
+    _messages(dv, title, prompt, error or default, script)
+    dv.add(cells)
+    ws.add_data_validation(dv)
+    return dv
+
+
+def add_length_validation(ws: Worksheet, cells: str, lo: int, hi: int, *, title: str = "",
+                          prompt: str = "", error: str = "", script: str = "simplified") -> DataValidation:
+    """Text-length validation (工号, 联系电话)."""
+    dv = DataValidation(type="textLength", operator="between", formula1=str(lo), formula2=str(hi),
+                        allow_blank=True, showErrorMessage=True, showInputMessage=bool(prompt))
+    _messages(dv, title, prompt, error or f"长度应为 {lo} 到 {hi} 个字符", script)
+    dv.add(cells)
+    ws.add_data_validation(dv)
+    return dv
+
+
+def _messages(dv: DataValidation, title: str, prompt: str, error: str, script: str) -> None:
+    # Excel limits: titles 32 characters, messages 255
+    title, prompt, error = (convert(t, script) for t in (title, prompt, error))
+    dv.promptTitle = title[:32] or None
+    dv.prompt = prompt[:250] or None
+    dv.errorTitle = convert("输入有误", script)
+    dv.error = error[:250]
+
+
+def a1(row: int, col: int) -> str:
+    """``a1(5, 2) == "B5"``."""
+    return f"{get_column_letter(col)}{row}"
+
+
+def col_range(col: int, first: int, last: int) -> str:
+    """``col_range(2, 5, 64) == "B5:B64"``."""
+    letter = get_column_letter(col)
+    return f"{letter}{first}:{letter}{last}"

@@ -1,0 +1,150 @@
+"""Organisers' workbooks: discretionary awards (R2015-A1), check-in (R2016-F2) and
+playoff (加赛) results (R2011-F1, R2011-D2).
+
+Each has one sheet named in :mod:`pipeline.layout`, a short title block, a header row of
+the layout's labels, and a very hidden ``_meta`` (kind, tournament id, event id).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from openpyxl import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from .. import layout
+from ..spec import TEMPLATE_VERSION
+from .common import (BLOCK_FILL, BODY_FONT, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL, META_HEADER_ROW,
+                     TITLE_FONT, add_list_validation, add_whole_validation, atomic_save, col_range,
+                     header_row, print_setup, protect, put, set_widths, text_width, write_meta, zh)
+
+if TYPE_CHECKING:
+    from ..spec import EventSpec, Tournament
+
+AWARD_ROWS = 40
+CHECKIN_CHOICES = ("是", "否")
+
+
+@dataclass(frozen=True)
+class PlayoffTie:
+    """One tie that needs a 加赛: where it is and who is tied (labels as printed)."""
+
+    stage: str
+    group: str
+    contenders: tuple[str, ...]
+    note: str = ""
+
+
+def _start(title: str, note: str, labels: Sequence[str], sheet: str, spec) -> tuple[Workbook, Worksheet, int]:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = sheet
+    n = len(labels)
+    for r, (text, font) in enumerate([(title, TITLE_FONT), (note, BODY_FONT)], start=1):
+        ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=n)
+        put(ws, (r, 1), text, font=font, align=CENTER if r == 1 else LEFT, locked=True,
+            fill=None if r == 1 else BLOCK_FILL)
+        ws.row_dimensions[r].height = 28 if r == 1 else 36
+    hdr = 4
+    header_row(ws, hdr, labels)
+    return wb, ws, hdr
+
+
+def _finish(wb: Workbook, ws: Worksheet, hdr: int, ncol: int, meta: list, path: str | Path) -> Path:
+    ws.freeze_panes = f"A{hdr + 1}"
+    protect(ws)
+    print_setup(ws, header_row=hdr, last_col=ncol)
+    write_meta(wb, meta + [(layout.META_VERSION, TEMPLATE_VERSION), (META_HEADER_ROW, hdr)])
+    wb.active = 0
+    return atomic_save(wb, path)
+
+
+def _row(ws: Worksheet, row: int, values: Sequence, editable: Iterable[int]) -> None:
+    edit = set(editable)
+    for c, v in enumerate(values, start=1):
+        put(ws, (row, c), v, font=BODY_FONT, border=GRID, align=CENTER,
+            fill=INPUT_FILL if c in edit else LOCKED_FILL, locked=c not in edit)
+    ws.row_dimensions[row].height = 20
+
+
+def write_awards_form(tournament: "Tournament", path: str | Path, rows: int = AWARD_ROWS) -> Path:
+    """The organisers' discretionary-awards sheet (R2015-A1): 奖项 (dropdown of
+    ``spec.discretionary_awards`` and ``branch_award``), 项目 (dropdown of event names),
+    姓名, 工号, 单位 (dropdown of unit names; for per-branch awards), 备注."""
+    spec = tournament.spec
+    labels = list(layout.AWARDS_COLUMNS)
+    note = zh("每行一个获奖者：选择奖项和项目，填写姓名和工号；按单位颁发的奖项（"
+              + (spec.branch_award or "组织奖") + "）只填“单位”。", spec)
+    wb, ws, hdr = _start(zh(f"{spec.name} 评奖结果", spec), note, labels, layout.AWARDS_SHEET, spec)
+    at = {l: i for i, l in enumerate(labels, start=1)}
+    first, last = hdr + 1, hdr + rows
+    for r in range(first, last + 1):
+        _row(ws, r, [None] * len(labels), editable=range(1, len(labels) + 1))
+    awards = list(dict.fromkeys([*spec.discretionary_awards, *([spec.branch_award] if spec.branch_award else [])]))
+    if awards:
+        add_list_validation(ws, col_range(at["奖项"], first, last), awards, title="奖项", script=spec.script)
+    add_list_validation(ws, col_range(at["项目"], first, last), [e.name for e in spec.events], title="项目",
+                        prompt="个人奖项选择项目；单位奖项可不填", script=spec.script)
+    add_list_validation(ws, col_range(at["单位"], first, last), [u.name for u in spec.units], title="单位",
+                        script=spec.script)
+    widths = {"奖项": max([12.0] + [text_width(a) + 2 for a in awards]),
+              "项目": max([10.0] + [text_width(e.name) + 2 for e in spec.events]),
+              "姓名": 12, "工号": 14, "单位": max([16.0] + [text_width(u.name) + 2 for u in spec.units]), "备注": 24}
+    set_widths(ws, [widths.get(l, 12) for l in labels])
+    for c in ("姓名", "工号", "备注"):
+        for r in range(first, last + 1):
+            ws.cell(r, at[c]).number_format = "@"
+    return _finish(wb, ws, hdr, len(labels),
+                   [(layout.META_KIND, layout.KIND_AWARDS), (layout.META_TOURNAMENT, spec.id)], path)
+
+
+def write_checkin_form(tournament: "Tournament", event: "EventSpec",
+                       groups: dict[str, list[tuple[str, str]]], path: str | Path) -> Path:
+    """The check-in sheet (R2016-F2): one pre-filled row per player (项目, 组别, 姓名,
+    工号), 到场 a 是/否 dropdown (blank = present).  ``groups`` maps group → [(name, staff_id)]."""
+    spec = tournament.spec
+    labels = list(layout.CHECKIN_COLUMNS)
+    note = zh("到场的选手选“是”，未到场的选“否”。未到场的选手将被移出比赛，剩下的单人在组内重新配对。", spec)
+    wb, ws, hdr = _start(zh(f"{spec.name} ", spec) + event.name + zh(" 签到表", spec), note, labels,
+                         layout.CHECKIN_SHEET, spec)
+    at = {l: i for i, l in enumerate(labels, start=1)}
+    r = hdr + 1
+    for group, players in groups.items():
+        for name, staff_id in players:
+            _row(ws, r, [event.name, group, name, staff_id or "", None], editable=[at["到场"]])
+            r += 1
+    last = max(hdr + 1, r - 1)
+    add_list_validation(ws, col_range(at["到场"], hdr + 1, last), list(CHECKIN_CHOICES), title="到场",
+                        prompt="是 / 否", script=spec.script)
+    set_widths(ws, [max(10.0, text_width(event.name) + 2), 8, 12, 14, 8])
+    return _finish(wb, ws, hdr, len(labels),
+                   [(layout.META_KIND, layout.KIND_CHECKIN), (layout.META_TOURNAMENT, spec.id),
+                    (layout.META_EVENT, event.id)], path)
+
+
+def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Sequence[PlayoffTie],
+                       path: str | Path) -> Path:
+    """The 加赛 sheet (R2011-F1, R2011-D2): one pre-filled row per tied contender (项目, 阶段,
+    组别, 参赛者); the referee enters 名次 within the tie (1 = best, whole number
+    1…number tied)."""
+    spec = tournament.spec
+    labels = list(layout.PLAYOFF_COLUMNS)
+    note = zh("以下选手积分相同且按规则无法区分，需要加赛。加赛后在“名次”一栏填写同分选手之间的名次（1 为最好）。", spec)
+    wb, ws, hdr = _start(zh(f"{spec.name} ", spec) + event.name + zh(" 加赛结果", spec), note, labels,
+                         layout.PLAYOFF_SHEET, spec)
+    at = {l: i for i, l in enumerate(labels, start=1)}
+    r = hdr + 1
+    for tie in ties:
+        start = r
+        for who in tie.contenders:
+            _row(ws, r, [event.name, tie.stage, tie.group, None, who], editable=[at["名次"]])
+            r += 1
+        if tie.contenders:
+            add_whole_validation(ws, col_range(at["名次"], start, r - 1), 1, len(tie.contenders), title="名次",
+                                 prompt="同分选手之间的加赛名次（1 为最好）", script=spec.script)
+    set_widths(ws, [max(10.0, text_width(event.name) + 2), 14, 8, 8,
+                    max([20.0] + [text_width(w) + 2 for t in ties for w in t.contenders])])
+    return _finish(wb, ws, hdr, len(labels),
+                   [(layout.META_KIND, layout.KIND_PLAYOFF), (layout.META_TOURNAMENT, spec.id),
+                    (layout.META_EVENT, event.id)], path)

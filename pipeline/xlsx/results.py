@@ -1,0 +1,264 @@
+"""The result workbook for referees, one per event and round (contract: "Result workbook").
+
+Sheet ``成绩``: a title block (tournament, event, stage, round, session, venue, referee),
+then one table: ``轮次 组别 桌号``, the sides (``甲方 乙方`` or ``甲 乙 丙``), the game's
+result columns (dropdowns for choices, whole-number checks for integers), and signature
+columns (``甲方签名 … 裁判签名``).  One row per match; bridge (a result column labelled
+``牌号`` and ``plan["boards"]``) gets one row per board, with 牌号 pre-filled.
+Pre-filled cells are locked; result and signature cells are unlocked.
+
+Decisions:
+- Byes are listed (the sheet shows everyone who is in the round): the side's name, then
+  ``轮空`` in the other side columns; their result and signature cells stay locked and
+  grey.  Readers skip bye matches.
+- The optional detail sheet (hand-by-hand) has ``轮次 组别 桌号`` then the game's detail
+  columns, ``detail_rows`` rows per (non-bye) table with the keys pre-filled; a detail
+  column labelled ``局号`` is pre-numbered 1…n (games treat a row with only 局号 as blank).
+  No other pre-filled text sits in the rows, so every non-key value is the referee's.
+- For ``script: traditional`` tournaments titles and dropdown *choices* are converted
+  (game readers normalise 繁體 back, see ``games.common``) when the conversion round-trips;
+  column labels stay as the game gives them.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from openpyxl import Workbook
+from openpyxl.comments import Comment
+from openpyxl.styles import Border, Side
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.workbook.protection import WorkbookProtection
+
+from .. import layout
+from ..model import Match, Round
+from ..spec import TEMPLATE_VERSION
+from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL,
+                     META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, add_list_validation,
+                     add_whole_validation, atomic_save, col_range, header_row, print_setup, protect,
+                     put, set_widths, text_width, write_meta, zh)
+
+if TYPE_CHECKING:
+    from ..games.base import DetailSheet, ResultColumn
+    from ..spec import EventSpec, Tournament
+
+BOARD_LABEL = "牌号"
+HAND_LABEL = "局号"
+BYE_TEXT = "轮空"
+META_DETAIL_SHEET = "detail_sheet"
+_BLOCK_TOP = Border(left=GRID.left, right=GRID.right, bottom=GRID.bottom, top=Side(style="medium", color="000000"))
+
+
+def side_labels(seats: int) -> list[str]:
+    """``甲方 乙方`` for head-to-head, ``甲 乙 丙`` for tables of three."""
+    return list(layout.SIDES_3 if seats == 3 else layout.SIDES_2)
+
+
+def signature_labels(seats: int) -> list[str]:
+    """``甲方签名 乙方签名 裁判签名`` (or ``甲签名 乙签名 丙签名 裁判签名``)."""
+    return [s + layout.SIGNATURE_SUFFIX for s in side_labels(seats)] + [layout.REFEREE_SIGNATURE]
+
+
+@lru_cache(maxsize=1)
+def _t2s():
+    import opencc
+    return opencc.OpenCC("t2s")
+
+
+def _choices(values: Sequence[str], spec: Any) -> list[str]:
+    """Dropdown values in the tournament's script, only where t2s(s2t(v)) == v."""
+    out = []
+    for v in values:
+        t = zh(v, spec)
+        out.append(t if t == v or _t2s().convert(t) == v else v)
+    return out
+
+
+def _boards_for(rnd: Round, match: Match) -> list[Any]:
+    boards = rnd.plan.get("boards") if isinstance(rnd.plan, dict) else None
+    if isinstance(boards, dict):
+        boards = boards.get(str(match.table), boards.get(match.table))  # type: ignore[call-overload]
+    return list(boards or [])
+
+
+def _add_validation(ws, col: "ResultColumn", cells: str, spec: Any) -> None:
+    title, prompt = col.label, col.help
+    script = spec.script
+    if col.kind == "choice" and col.choices:
+        add_list_validation(ws, cells, _choices(col.choices, spec), title=title, prompt=prompt, script=script)
+    elif col.kind == "int":
+        add_whole_validation(ws, cells, col.min, col.max, title=title, prompt=prompt, script=script)
+    elif prompt:
+        dv = DataValidation(showInputMessage=True, promptTitle=col.label[:32], prompt=zh(prompt, spec)[:250],
+                            allow_blank=True)
+        dv.add(cells)
+        ws.add_data_validation(dv)
+
+
+def _title_block(ws, lines: list[tuple[str, Any]], ncol: int) -> int:
+    """Merged, locked title lines; returns the next free row."""
+    for r, (text, font) in enumerate(lines, start=1):
+        ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=ncol)
+        put(ws, (r, 1), text, font=font, align=CENTER if r == 1 else LEFT, locked=True,
+            fill=None if r == 1 else BLOCK_FILL)
+        ws.row_dimensions[r].height = 28 if r == 1 else 20
+    return len(lines) + 1
+
+
+def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: Round,
+                          columns: Sequence["ResultColumn"], label_of: dict[str, str],
+                          session_label: str = "", detail: "DetailSheet | None" = None,
+                          seats: int = 2, detail_rows: int = 30) -> Workbook:
+    """The result workbook in memory (see module docstring)."""
+    spec = tournament.spec
+    sides = side_labels(seats)
+    sigs = signature_labels(seats)
+    keys = list(layout.RESULT_KEY_COLUMNS)
+    res_labels = [c.label for c in columns]
+    labels = keys + sides + res_labels + sigs
+    ncol = len(labels)
+    at = {label: i for i, label in enumerate(labels, start=1)}
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = layout.RESULT_SHEET
+
+    venue = event.venue or spec.venue
+    info = [zh(rnd.stage_name or rnd.stage, spec), zh(f"第 {rnd.round} 轮", spec)]
+    if session_label:
+        info.append(zh(session_label, spec))
+    if venue:
+        info.append(zh("地点：", spec) + zh(venue, spec))
+    if event.referee:
+        info.append(zh("裁判：", spec) + event.referee)
+    lines = [(zh(spec.name, spec), TITLE_FONT),
+             (f"{event.name} {zh('成绩记录表', spec)}", SUBTITLE_FONT),
+             ("    ".join(info), BODY_FONT),
+             (zh("裁判填写白色格子（可下拉选择的请从列表中选）；比赛结束后双方选手和裁判在本行签名。"
+                 "灰色格子已锁定，请勿改动。", spec), BODY_FONT)]
+    if rnd.notes:
+        lines.append((zh("；".join(rnd.notes), spec), BODY_FONT))
+    hdr = _title_block(ws, lines, ncol) + 1
+    header_row(ws, hdr, labels)
+    for col in columns:
+        if col.help:
+            c = ws.cell(hdr, at[col.label])
+            c.comment = Comment(zh(col.help, spec), "")
+            c.comment.width, c.comment.height = 240, 90
+
+    widths = [6, 8, 6] + [max(14.0, *(text_width(label_of.get(s, s)) + 2 for m in rnd.matches for s in m.sides))
+                          if rnd.matches else 14.0] * len(sides)
+    widths += [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices)) if c.kind == "choice"
+               else max(text_width(c.label), 8.0) for c in columns]
+    widths += [12.0] * len(sigs)
+    set_widths(ws, widths)
+
+    board_col = at.get(BOARD_LABEL)
+    row = hdr + 1
+    first = row
+    for m in rnd.matches:
+        boards = _boards_for(rnd, m) if board_col and not m.bye else []
+        for i, board in enumerate(boards or [None]):
+            top = i == 0 and len(boards) > 1
+            border = _BLOCK_TOP if top else GRID
+            put(ws, (row, at["轮次"]), rnd.round, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            put(ws, (row, at["组别"]), m.group, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            put(ws, (row, at["桌号"]), m.table, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            for k, side in enumerate(sides):
+                name = label_of.get(m.sides[k], m.sides[k]) if k < len(m.sides) else (zh(BYE_TEXT, spec) if m.bye else "")
+                put(ws, (row, at[side]), name, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            for label in res_labels + sigs:
+                c = at[label]
+                if m.bye:
+                    put(ws, (row, c), None, fill=BYE_FILL, border=border, locked=True)
+                elif c == board_col and board is not None:
+                    put(ws, (row, c), board, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+                else:
+                    put(ws, (row, c), None, font=BODY_FONT, fill=INPUT_FILL, align=CENTER, border=border, locked=False)
+            ws.row_dimensions[row].height = 24
+            row += 1
+    last = max(first, row - 1)
+    for col in columns:
+        _add_validation(ws, col, col_range(at[col.label], first, last), spec)
+
+    ws.freeze_panes = f"{get_column_letter(len(keys) + 1)}{hdr + 1}"
+    protect(ws)
+    print_setup(ws, header_row=hdr, last_col=ncol, landscape=True)
+    ws.print_area = f"A1:{get_column_letter(ncol)}{last}"
+
+    meta = [
+        (layout.META_KIND, layout.KIND_RESULT),
+        (layout.META_TOURNAMENT, spec.id),
+        (layout.META_EVENT, event.id),
+        (layout.META_STAGE, rnd.stage),
+        (layout.META_ROUND, rnd.round),
+        (layout.META_DRAW_HASH, rnd.input_hash),
+        (layout.META_VERSION, TEMPLATE_VERSION),
+        (META_HEADER_ROW, hdr),
+        (META_SEATS, seats),
+    ]
+    if detail is not None:
+        _detail_sheet(wb, spec, event, rnd, detail, detail_rows)
+        meta.append((META_DETAIL_SHEET, detail.name))
+    write_meta(wb, meta)
+    wb.active = 0
+    wb.security = WorkbookProtection(lockStructure=True)
+    return wb
+
+
+def _detail_sheet(wb: Workbook, spec: Any, event: "EventSpec", rnd: Round, detail: "DetailSheet",
+                  per_table: int) -> None:
+    ws = wb.create_sheet(detail.name)
+    keys = list(layout.RESULT_KEY_COLUMNS)
+    labels = keys + [c.label for c in detail.columns]
+    at = {label: i for i, label in enumerate(labels, start=1)}
+    ncol = len(labels)
+    hdr = _title_block(ws, [
+        (f"{event.name} {zh(rnd.stage_name or rnd.stage, spec)} {zh(f'第 {rnd.round} 轮', spec)} "
+         f"{zh(detail.name, spec)}", TITLE_FONT),
+        (zh(f"每桌每局填一行（每桌预留 {per_table} 行，从上往下填，用不完的留空）；本表的合计应与“", spec)
+         + layout.RESULT_SHEET + zh("”表一致。", spec), BODY_FONT),
+    ], ncol) + 1
+    header_row(ws, hdr, labels)
+    for col in detail.columns:
+        if col.help:
+            c = ws.cell(hdr, at[col.label])
+            c.comment = Comment(zh(col.help, spec), "")
+            c.comment.width, c.comment.height = 240, 90
+    set_widths(ws, [6, 8, 6] + [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices))
+                                for c in detail.columns])
+    row = first = hdr + 1
+    for m in rnd.matches:
+        if m.bye:
+            continue
+        for i in range(per_table):
+            border = _BLOCK_TOP if i == 0 else GRID
+            for label, value in (("轮次", rnd.round), ("组别", m.group), ("桌号", m.table)):
+                put(ws, (row, at[label]), value, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER,
+                    border=border, locked=True)
+            for col in detail.columns:
+                value = i + 1 if col.label == HAND_LABEL else None
+                put(ws, (row, at[col.label]), value, font=BODY_FONT, fill=INPUT_FILL, align=CENTER,
+                    border=border, locked=False)
+            row += 1
+    last = max(first, row - 1)
+    for col in detail.columns:
+        _add_validation(ws, col, col_range(at[col.label], first, last), spec)
+    ws.freeze_panes = f"{get_column_letter(len(keys) + 1)}{hdr + 1}"
+    protect(ws)
+    print_setup(ws, header_row=hdr, last_col=ncol, landscape=True)
+
+
+def write_result_sheet(path: str | Path, *, tournament: "Tournament", event: "EventSpec", rnd: Round,
+                       columns: list["ResultColumn"], label_of: dict[str, str], session_label: str = "",
+                       detail: "DetailSheet | None" = None, seats: int = 2, detail_rows: int = 30) -> Path:
+    """Write the referees' result workbook for one event and round to ``path`` (atomically).
+
+    >>> write_result_sheet(out / "xiangqi-r1.xlsx", tournament=t, event=ev, rnd=rnd,
+    ...                    columns=game.columns({}), label_of=labels)  # doctest: +SKIP
+    """
+    wb = build_result_workbook(tournament=tournament, event=event, rnd=rnd, columns=columns, label_of=label_of,
+                               session_label=session_label, detail=detail, seats=seats, detail_rows=detail_rows)
+    return atomic_save(wb, path)

@@ -1,0 +1,168 @@
+"""The returned copy of a captain's workbook: every problem cell highlighted and commented
+(批注), and a first sheet ``问题清单`` listing all problems with links to the cells.
+
+The copy keeps the captain's workbook as openpyxl loads it (values, styles, validations,
+protection, hidden sheets).  When a captain sends back an earlier returned copy, our old
+``问题清单`` sheet and our old comments/highlights are removed first, so problems that
+were fixed do not stay marked.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable
+
+from openpyxl import load_workbook
+from openpyxl.comments import Comment
+from openpyxl.styles import Font, PatternFill
+from openpyxl.worksheet.hyperlink import Hyperlink
+
+from ..issues import Issue
+from ..model import Severity
+from ..text import convert
+from .common import (BODY_FONT, CENTER, GRID, HEADER_FILL, HEADER_FONT, LEFT, TITLE_FONT,
+                     atomic_save, guard_existing, put, set_widths)
+
+ISSUES_SHEET = "问题清单"
+COMMENT_AUTHOR = "报名校验"
+SEVERITY_ZH = {Severity.ERROR: "错误", Severity.WARNING: "警告", Severity.INFO: "提示"}
+FILLS = {
+    Severity.ERROR: PatternFill("solid", fgColor="FFC7CE"),    # light red
+    Severity.WARNING: PatternFill("solid", fgColor="FFEB9C"),  # yellow
+    Severity.INFO: PatternFill("solid", fgColor="DDEBF7"),     # light blue
+}
+_OUR_COLOURS = {f.fgColor.rgb for f in FILLS.values()}
+_CELL_RE = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$")
+_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+def _cell_ref(cell: str) -> str | None:
+    m = _CELL_RE.match((cell or "").strip())
+    return f"{m.group(1).upper()}{m.group(2)}" if m else None
+
+
+def _location(sheet: str, ref: str) -> str:
+    """An internal link target, always quoted: ``'报名表'!E12``."""
+    return "'" + sheet.replace("'", "''") + "'!" + ref
+
+
+def _worst(items: Iterable[Issue]) -> Severity:
+    return min((i.severity for i in items), key=lambda s: _ORDER.get(s, 3))
+
+
+def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path: str | Path,
+                        *, script: str = "simplified") -> Path | None:
+    """Write the captain's workbook ``src_path`` to ``out_path`` with each problem cell
+    filled (red = error, yellow = warning, blue = info) and commented with code and
+    message, plus a first sheet ``问题清单``.  Returns ``out_path``, or ``None`` when the
+    source cannot be opened.  ``script="traditional"`` converts our own words (not the
+    messages, which arrive already in the tournament's script).
+
+    >>> write_returned_copy("in.xlsx", issues, "out/in-返回.xlsx")  # doctest: +SKIP
+    """
+    try:
+        wb = load_workbook(src_path)
+    except Exception:  # any unreadable/corrupt/non-xlsx file: the caller reports UNREADABLE_FILE
+        return None
+
+    def z(text: str) -> str:
+        return convert(text, script)
+
+    if ISSUES_SHEET in wb.sheetnames:
+        del wb[ISSUES_SHEET]
+    for ws in wb.worksheets:
+        _clear_our_marks(ws)
+        for row in ws.iter_rows():
+            for cell in row:
+                guard_existing(cell)
+
+    items = sorted(issues, key=lambda i: (_ORDER.get(i.severity, 3), i.sheet, _row_col(i.cell), i.code))
+    by_cell: dict[tuple[str, str], list[Issue]] = defaultdict(list)
+    for it in items:
+        ref = _cell_ref(it.cell)
+        if it.sheet in wb.sheetnames and ref:
+            by_cell[(it.sheet, ref)].append(it)
+
+    for (sheet, ref), cell_issues in by_cell.items():
+        cell = wb[sheet][ref]
+        sev = _worst(cell_issues)
+        cell.fill = FILLS.get(sev, FILLS[Severity.ERROR])
+        text = "\n".join(f"【{z(SEVERITY_ZH.get(i.severity, '错误'))}】{i.code}：{i.message}" for i in cell_issues)
+        comment = Comment(text, COMMENT_AUTHOR)
+        comment.width = 320
+        comment.height = max(80, 40 + 30 * len(cell_issues) + 18 * (len(text) // 22))
+        cell.comment = comment
+
+    _issues_sheet(wb, items, by_cell, z)
+    try:
+        return atomic_save(wb, out_path)
+    except Exception:
+        # a workbook openpyxl can load but not write back (exotic parts): no copy
+        return None
+
+
+def _row_col(cell: str) -> tuple[int, str]:
+    ref = _cell_ref(cell) or ""
+    col = "".join(ch for ch in ref if ch.isalpha())
+    row = "".join(ch for ch in ref if ch.isdigit())
+    return (int(row) if row else 0, col.rjust(3))
+
+
+def _clear_our_marks(ws) -> None:
+    """Remove comments (and their highlight) left by an earlier returned copy."""
+    for row in ws.iter_rows():
+        for cell in row:
+            if cell.comment is not None and cell.comment.author == COMMENT_AUTHOR:
+                cell.comment = None
+                if cell.fill is not None and cell.fill.fgColor is not None and cell.fill.fgColor.rgb in _OUR_COLOURS:
+                    cell.fill = PatternFill(fill_type=None)
+
+
+def _issues_sheet(wb, items: list[Issue], by_cell: dict, z) -> None:
+    ws = wb.create_sheet(ISSUES_SHEET, 0)
+    ws.sheet_properties.tabColor = "C00000"
+    errors = sum(1 for i in items if i.severity == Severity.ERROR)
+    warnings = sum(1 for i in items if i.severity == Severity.WARNING)
+    title = z(f"报名表检查结果：错误 {errors} 项，警告 {warnings} 项，共 {len(items)} 项")
+    put(ws, "A1", title, font=TITLE_FONT)
+    put(ws, "A2", z("点击“单元格”一列可跳到出问题的格子；红色为错误（必须改正），黄色为警告，"
+                    "鼠标停在格子上可看批注。改好后请重新发送整个文件。"), font=BODY_FONT)
+    ws.merge_cells("A1:F1")
+    ws.merge_cells("A2:F2")
+    ws.row_dimensions[1].height = 28
+    ws.row_dimensions[2].height = 32
+    ws["A2"].alignment = LEFT
+    headers = ["序号", "代码", "严重程度", "工作表", "单元格", "问题说明"]
+    for c, label in enumerate(headers, start=1):
+        put(ws, (4, c), z(label), font=HEADER_FONT, fill=HEADER_FILL, align=CENTER, border=GRID)
+    link_font = Font(name=BODY_FONT.name, size=11, color="0563C1", underline="single")
+    if not items:
+        put(ws, (5, 1), z("没有发现问题。"), font=BODY_FONT)
+    for n, it in enumerate(items, start=1):
+        r = 4 + n
+        ref = _cell_ref(it.cell)
+        linked = ref is not None and (it.sheet, ref) in by_cell
+        values = [n, it.code, z(SEVERITY_ZH.get(it.severity, str(it.severity))), it.sheet,
+                  ref or it.cell or z("（整个文件）"), it.message]
+        for c, v in enumerate(values, start=1):
+            put(ws, (r, c), v, font=BODY_FONT, border=GRID, align=LEFT if c == 6 else CENTER)
+        sev_cell = ws.cell(r, 3)
+        sev_cell.fill = FILLS.get(it.severity, FILLS[Severity.ERROR])
+        if linked:
+            cell = ws.cell(r, 5)
+            cell.hyperlink = Hyperlink(ref=cell.coordinate, location=_location(it.sheet, ref),
+                                       display=ref)
+            cell.font = link_font
+        ws.row_dimensions[r].height = max(20, 18 * (1 + len(it.message) // 40))
+    set_widths(ws, [6, 20, 10, 12, 10, 80])
+    ws.freeze_panes = "A5"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.orientation = ws.ORIENTATION_LANDSCAPE
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.print_title_rows = "4:4"
+    wb.active = 0
+    for other in wb.worksheets[1:]:
+        other.sheet_view.tabSelected = False

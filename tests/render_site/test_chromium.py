@@ -1,0 +1,73 @@
+"""Every page opened in headless Chromium: the screenshot is not blank, nothing is
+fetched from the network and nothing is logged to the console."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from pipeline.render.site import render_site
+
+from .conftest import make_state
+
+CHROMIUM = "/usr/bin/chromium"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium (headless)")
+
+
+def screenshot(page: Path, png: Path, profile: Path, size: str = "390,844") -> str:
+    """Screenshot ``page`` into ``png``; return Chromium's log (stderr)."""
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--host-resolver-rules=MAP * ~NOTFOUND",     # nothing could leave the machine anyway
+           "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
+           f"--screenshot={png}", f"--window-size={size}", "--hide-scrollbars", page.as_uri()]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
+    return proc.stderr
+
+
+def colours(png: Path) -> int:
+    with Image.open(png) as im:
+        small = im.convert("RGB").resize((97, 211))
+        return len(small.getcolors(maxcolors=97 * 211) or ())
+
+
+def _check(args):
+    page, png, profile, size = args
+    log = screenshot(page, png, profile, size)
+    return page, png, log
+
+
+def test_every_page_renders_in_chromium(tmp_path):
+    site = tmp_path / "site"
+    pages = render_site(make_state(), site)
+    jobs = []
+    for i, page in enumerate(pages):
+        png = tmp_path / f"shot{i}.png"
+        jobs.append((page, png, tmp_path / f"profile{i}", "390,844"))
+    # the bracket page at desktop width as well
+    jobs.append((site / "events" / "xiangqi.html", tmp_path / "desktop.png", tmp_path / "profile-d", "1280,900"))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(_check, jobs))
+    for page, png, log in results:
+        assert png.is_file(), (page, log[-2000:])
+        assert colours(png) > 8, f"{page} looks blank"
+        bad = [line for line in log.splitlines()
+               if "CONSOLE" in line or "Failed to load resource" in line or "net::ERR" in line]
+        assert not bad, (page, bad)
+    for i in range(len(jobs)):
+        shutil.rmtree(tmp_path / f"profile{i}", ignore_errors=True)
+
+
+def test_blank_page_and_console_message_are_detected(tmp_path):
+    """The checks can fail: an empty page has one colour, and a console message is logged."""
+    empty = tmp_path / "empty.html"
+    empty.write_text('<!DOCTYPE html><html><body><script>console.error("boom")</script></body></html>')
+    png = tmp_path / "empty.png"
+    log = screenshot(empty, png, tmp_path / "profile")
+    assert colours(png) <= 2
+    assert any("CONSOLE" in line and "boom" in line for line in log.splitlines())

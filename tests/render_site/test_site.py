@@ -1,0 +1,108 @@
+"""render_site: files, determinism, safety (escaping, offline), script conversion."""
+from __future__ import annotations
+
+import os
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from pipeline.render.site import render_site
+
+from .conftest import EVIL, make_state
+
+
+class _Refs(HTMLParser):
+    """Collects (tag, attribute, value) of every src/href-like attribute, and script tags."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[tuple[str, str, str]] = []
+        self.scripts = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "script":
+            self.scripts += 1
+        for k, v in attrs:
+            if k in ("src", "href", "xlink:href", "srcset", "data", "poster", "action"):
+                self.refs.append((tag, k, v or ""))
+            if k == "style" and v and "url(" in v:
+                self.refs.append((tag, k, v))
+
+
+def _refs(html: str) -> _Refs:
+    p = _Refs()
+    p.feed(html)
+    return p
+
+
+def test_render_site_writes_every_page(tmp_path):
+    paths = render_site(make_state(), tmp_path)
+    rel = sorted(str(p.relative_to(tmp_path)) for p in paths)
+    assert rel[:3] == ["branches/_.unassigned.html", "branches/u01.html", "branches/u02.html"]
+    assert "index.html" in rel and "events/xiangqi.html" in rel and "events/go.html" in rel
+    assert len(rel) == 1 + 3 + 11 + 1
+    assert all(p.is_file() for p in paths)
+    # atomic writes leave no temporary files behind
+    assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
+
+
+def test_output_is_byte_identical_and_unchanged_files_are_not_rewritten(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    render_site(make_state(), a)
+    render_site(make_state(), b)
+    for p in a.rglob("*.html"):
+        assert p.read_bytes() == (b / p.relative_to(a)).read_bytes(), p
+    index = a / "index.html"
+    os.utime(index, (1_000_000, 1_000_000))
+    render_site(make_state(), a)
+    assert index.stat().st_mtime == 1_000_000
+
+
+def test_changed_state_rewrites_page(tmp_path):
+    state = make_state()
+    render_site(state, tmp_path)
+    state.events["go"].waiting = "等待加赛成绩"
+    render_site(state, tmp_path)
+    assert "等待加赛成绩" in (tmp_path / "index.html").read_text()
+
+
+def test_names_are_escaped_everywhere(tmp_path):
+    for p in render_site(make_state(), tmp_path):
+        html = p.read_text(encoding="utf-8")
+        assert "<script" not in html.lower(), p
+    index = (tmp_path / "index.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index
+    report = (tmp_path / "branches" / "u02.html").read_text()
+    assert "&lt;script&gt;" in report          # inside an issue message
+    event = (tmp_path / "events" / "xiangqi.html").read_text()
+    assert "&lt;script&gt;" in event
+
+
+def test_pages_are_offline_and_phone_ready(tmp_path):
+    for p in render_site(make_state(), tmp_path):
+        html = p.read_text(encoding="utf-8")
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+        assert "数据更新时间：2020年11月18日 18:05" in html
+        assert '<html lang="zh-CN">' in html
+        refs = _refs(html)
+        assert refs.scripts == 0
+        for tag, attr, value in refs.refs:
+            assert tag == "a" and attr == "href", (p, tag, attr, value)
+            assert not re.match(r"\s*(https?:)?//", value), (p, value)
+            if not value.startswith(("#", "mailto:")):
+                target = (p.parent / value.split("#")[0]).resolve()
+                if value.endswith(".html"):
+                    assert target.is_file(), (p, value)      # every site link works
+        assert "@import" not in html and "url(" not in html
+
+
+def test_traditional_script(tmp_path):
+    render_site(make_state(script="traditional"), tmp_path)
+    index = (tmp_path / "index.html").read_text()
+    assert '<html lang="zh-Hant">' in index
+    assert "聯賽" in index and "联赛" not in index
+    assert "數據更新時間" in index
+    event = (tmp_path / "events" / "xiangqi.html").read_text()
+    assert "對陣圖" in event and "淘汰賽" in event          # SVG text converted too
+    report = (tmp_path / "branches" / "u02.html").read_text()
+    assert "錯誤" in report and "错误" not in report

@@ -1,0 +1,139 @@
+"""Golden view-model tests: what the pages say, decided in Python."""
+from __future__ import annotations
+
+import datetime as dt
+
+from pipeline.render import site_vm
+
+from .conftest import EVIL, make_state
+
+
+def test_index_event_cards(state):
+    vm = site_vm.index_vm(state)
+    cards = {c.id: c for c in vm.events}
+    assert list(cards) == ["xiangqi", "doudizhu", "go"]
+    xq = cards["xiangqi"]
+    assert (xq.played, xq.drawn, xq.left, xq.status, xq.complete) == (6, 6, "0", "已结束", True)
+    assert xq.href == "events/xiangqi.html"
+    go = cards["go"]
+    assert (go.played, go.drawn, go.left) == (0, 1, "2")     # Swiss, 3 rounds in the spec
+    assert go.status == "等待第1轮成绩"
+    assert go.progress == "已赛 0 轮 · 已抽签 1 轮 · 剩余 2 轮"
+    assert cards["doudizhu"].status == "等待第2轮成绩"
+    assert cards["doudizhu"].left == "待定"
+
+
+def test_R2020_F1_progress_mid_knockout():
+    state = make_state(ko_rounds=1)      # rounds 1 and 2 drawn, round 2 without results
+    played, drawn, left = site_vm.event_progress(state.events["xiangqi"])
+    # round 2 is pending; then 3 matches, then a round robin of 3 (3 rounds)
+    assert (played, drawn, left) == (1, 2, 1 + 3)
+    assert site_vm.event_status(state.events["xiangqi"]) == "等待第2轮成绩"
+
+
+def test_waiting_text_from_runner_wins(state):
+    es = state.events["go"]
+    es.waiting = "等待加赛成绩"
+    assert site_vm.event_status(es) == "等待加赛成绩"
+
+
+def test_branch_totals_count_awards_per_unit(state):
+    vm = site_vm.index_vm(state)
+    assert vm.award_columns == ("一等奖", "二等奖", "三等奖", "组织奖")
+    rows = [(r.rank, r.unit, r.counts, r.total, r.prize) for r in vm.totals]
+    assert rows[0] == (1, "分会3", ("1", "", "1", ""), 2, "400")
+    assert rows[1] == (2, EVIL, ("", "1", "", ""), 1, "200")
+    assert len(rows) == 11                       # every unit, zeros too
+    assert ("分会4", ("", "", "", "1")) in [(r[1], r[2]) for r in rows]
+
+
+def test_branch_status_rows(state):
+    vm = site_vm.index_vm(state)
+    rows = {r.id: r for r in vm.branches}
+    u1, u2, u3 = rows["u01"], rows["u02"], rows["u03"]
+    assert (u1.received, u1.accepted, u1.errors, u1.warnings, u1.infos) == (2, 1, 0, 1, 1)
+    assert u1.state == "已接受（有警告）" and u1.state_class == "warn"
+    assert u1.report_href == "branches/u01.html"
+    assert u1.returned_href == "returned/u01/%E5%88%86%E4%BC%9A1%E6%8A%A5%E5%90%8D%E8%A1%A8v2%20%E6%89%B9%E6%B3%A8.xlsx"
+    assert (u2.errors, u2.state_class) == (3, "bad")
+    assert u3.state == "未提交"
+    assert rows[site_vm.UNASSIGNED].errors == 1      # the unreadable file without a branch
+
+
+def test_branch_report(state):
+    vm = site_vm.branch_vm(state, "u02")
+    assert vm.name == "第2分工会"
+    assert [i.severity for i in vm.issues] == ["错误", "错误", "错误"]
+    # sorted by cell row: B7, D9, D12
+    assert [i.location for i in vm.issues] == ["报名表!B7", "报名表!D9", "报名表!D12"]
+    assert vm.issues[0].code == "QUOTA_EXCEEDED" and vm.issues[0].code_label == "超出名额"
+    assert vm.submissions[0].status == "未接受"
+    assert vm.next_steps[0].startswith("请修改下列 3 处错误后重新发送报名表")
+    assert "退回的工作簿" in vm.next_steps[0]
+    assert vm.returned_href.startswith("../returned/u02/")
+    assert len(vm.entries) == 4 and vm.entries[0].event == "象棋"
+
+
+def test_branch_report_next_steps_for_each_situation(state):
+    assert site_vm.branch_vm(state, "u01").next_steps == (
+        "请核对下列 1 条警告；如确认无误，无需再次发送。",)
+    assert site_vm.branch_vm(state, "u03").next_steps[0].startswith("尚未收到本分工会的报名表")
+    state.now = dt.datetime(2020, 11, 1)
+    assert "截止时间：2020年11月09日 15:00" in site_vm.branch_vm(state, "u03").next_steps[0]
+
+
+def test_info_only_branch_is_told_nothing_to_do(state):
+    state.issues = [i for i in state.issues if i.severity != "warning"]
+    assert site_vm.branch_vm(state, "u01").next_steps[0].startswith("报名已接受，无需其他操作")
+
+
+def test_event_page_vm(state):
+    vm = site_vm.event_vm(state, "xiangqi")
+    assert [s.kind for s in vm.stages] == ["knockout", "round_robin"]
+    assert len(vm.brackets) == 1
+    [table] = vm.standings
+    assert table.tiebreaks[:2] == ("直胜", "胜局数") and len(table.tiebreaks) == 3
+    assert table.rows[0].rank == "1" and table.rows[0].points == 4
+    # Sonneborn–Berger is stored ×2 (TIEBREAK_SCALE) and shown in the event's points
+    assert [r.tiebreaks[2] for r in table.rows] == ["2.5", "2", "1.5"]
+    assert [a.award for a in vm.awards] == ["一等奖", "二等奖", "二等奖", "三等奖", "三等奖"]
+    assert vm.awards[0].prize == "300元"
+    r2 = vm.stages[0].rounds[1]
+    assert r2.title == "第2轮（淘汰赛）" and r2.status == "已完成"
+    assert sum(m.bye for m in r2.matches) == 1
+    assert vm.stages[0].rounds[0].session == "2020年11月10日 16:00—18:00"
+
+
+def test_swiss_round_list(state):
+    vm = site_vm.event_vm(state, "go")
+    [stage] = vm.stages
+    assert stage.kind == "swiss" and vm.brackets == ()
+    [rnd] = stage.rounds
+    assert rnd.status == "已录入 1/2 场成绩"
+    first = rnd.matches[0]
+    assert [s.winner for s in first.sides] == [False, True]
+    assert rnd.matches[1].pending
+
+
+def test_stage_kind_by_shape():
+    from pipeline.model import Match, Round
+    m = lambda r, t, a, b, g="": Match("x", "s", r, g, t, (a, b))  # noqa: E731
+    groups = [Round("x", "s", "", 1, (m(1, 1, "a", "b", "A"), m(1, 2, "c", "d", "B")))]
+    assert site_vm.stage_kind(groups) == "groups"
+    swiss = [Round("x", "s", "", 1, (m(1, 1, "a", "b"), m(1, 2, "c", "d"))),
+             Round("x", "s", "", 2, (m(2, 1, "a", "c"), m(2, 2, "b", "d")))]
+    assert site_vm.stage_kind(swiss) == "swiss"
+    ko = [swiss[0], Round("x", "s", "", 2, (m(2, 1, "a", "c"),))]
+    assert site_vm.stage_kind(ko) == "knockout"
+
+
+def test_times_are_china_time():
+    t = dt.datetime(2020, 11, 9, 7, 0, tzinfo=dt.timezone.utc)
+    assert site_vm.fmt_time(t) == "2020年11月09日 15:00"
+    assert site_vm.fmt_time(dt.datetime(2020, 11, 9, 15, 0)) == "2020年11月09日 15:00"
+
+
+def test_tiebreak_display_scale():
+    assert site_vm.show_scaled(5, 2) == "2.5"
+    assert site_vm.show_scaled(4, 2) == "2"
+    assert site_vm.show_scaled(7, 1) == "7"

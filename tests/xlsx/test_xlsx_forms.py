@@ -1,0 +1,66 @@
+"""Organisers' workbooks: awards (R2015-A1), check-in (R2016-F2), playoff (R2011-F1)."""
+from __future__ import annotations
+
+from openpyxl import load_workbook
+
+from pipeline import layout
+from pipeline.xlsx import PlayoffTie, read_meta, write_awards_form, write_checkin_form, write_playoff_form
+
+
+def _dvs(ws):
+    return {str(dv.sqref).split(":")[0].rstrip("0123456789"): dv for dv in ws.data_validations.dataValidation}
+
+
+def test_R2015_A1_awards_form(tournament, tmp_path):
+    wb = load_workbook(write_awards_form(tournament, tmp_path / "awards.xlsx"))
+    assert wb.sheetnames == [layout.AWARDS_SHEET, layout.META_SHEET]
+    meta = read_meta(wb)
+    assert meta[layout.META_KIND] == layout.KIND_AWARDS and meta[layout.META_TOURNAMENT] == "t-test"
+    ws = wb[layout.AWARDS_SHEET]
+    hdr = meta["header_row"]
+    assert [c.value for c in ws[hdr]] == layout.AWARDS_COLUMNS
+    dvs = _dvs(ws)
+    assert dvs["A"].formula1 == '"风尚奖,潜力选手奖,优胜奖,组织奖"'
+    assert dvs["B"].formula1 == '"象棋,双升,双扣,掼蛋,围棋"'
+    assert dvs["E"].formula1 == '"行政第一分工会,理学院/化学分工会"'
+    assert not ws.cell(hdr + 1, 1).protection.locked
+    assert ws.protection.sheet and ws.freeze_panes == f"A{hdr + 1}"
+    assert wb[layout.META_SHEET].sheet_state == "veryHidden"
+
+
+def test_R2016_F2_checkin_form(tournament, tmp_path):
+    ev = tournament.spec.event("guandan")
+    groups = {"A": [("张三", "1001"), ("=cmd", "")], "B": [("王五", "1003")]}
+    wb = load_workbook(write_checkin_form(tournament, ev, groups, tmp_path / "checkin.xlsx"))
+    assert wb.sheetnames == [layout.CHECKIN_SHEET, layout.META_SHEET]
+    meta = read_meta(wb)
+    assert (meta[layout.META_KIND], meta[layout.META_EVENT]) == (layout.KIND_CHECKIN, "guandan")
+    ws = wb[layout.CHECKIN_SHEET]
+    hdr = meta["header_row"]
+    assert [c.value for c in ws[hdr]] == layout.CHECKIN_COLUMNS
+    rows = [[c.value for c in r] for r in ws.iter_rows(min_row=hdr + 1, max_row=hdr + 3)]
+    assert rows == [["掼蛋", "A", "张三", "1001", None], ["掼蛋", "A", "=cmd", None, None],
+                    ["掼蛋", "B", "王五", "1003", None]]
+    assert ws.cell(hdr + 2, 3).data_type == "s"
+    assert ws.cell(hdr + 1, 3).protection.locked and not ws.cell(hdr + 1, 5).protection.locked
+    dv = _dvs(ws)["E"]
+    assert dv.formula1 == '"是,否"' and str(dv.sqref) == f"E{hdr + 1}:E{hdr + 3}"
+
+
+def test_R2011_F1_playoff_form(tournament, tmp_path):
+    ev = tournament.spec.event("xiangqi")
+    ties = [PlayoffTie("groups", "A", ("张三", "李四")), PlayoffTie("groups", "C", ("甲", "乙", "丙"))]
+    wb = load_workbook(write_playoff_form(tournament, ev, ties, tmp_path / "playoff.xlsx"))
+    assert wb.sheetnames == [layout.PLAYOFF_SHEET, layout.META_SHEET]
+    meta = read_meta(wb)
+    assert (meta[layout.META_KIND], meta[layout.META_EVENT]) == (layout.KIND_PLAYOFF, "xiangqi")
+    ws = wb[layout.PLAYOFF_SHEET]
+    hdr = meta["header_row"]
+    assert [c.value for c in ws[hdr]] == layout.PLAYOFF_COLUMNS
+    rows = [[c.value for c in r] for r in ws.iter_rows(min_row=hdr + 1, max_row=hdr + 5)]
+    assert [r[2] for r in rows] == ["A", "A", "C", "C", "C"]
+    assert [r[4] for r in rows] == ["张三", "李四", "甲", "乙", "丙"]
+    dvs = sorted(ws.data_validations.dataValidation, key=lambda d: str(d.sqref))
+    assert [(str(d.sqref), d.formula1, d.formula2) for d in dvs] == [
+        (f"D{hdr + 1}:D{hdr + 2}", "1", "2"), (f"D{hdr + 3}:D{hdr + 5}", "1", "3")]
+    assert not ws.cell(hdr + 1, 4).protection.locked and ws.cell(hdr + 1, 5).protection.locked

@@ -1,0 +1,227 @@
+"""Registration workbook (contract "Registration workbook"; R2020-Q1, R2015-Q3, R2016-Q1)."""
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+from openpyxl import load_workbook
+
+from pipeline import layout
+from pipeline.spec import TEMPLATE_VERSION, EventSpec, UnitSpec
+from pipeline.xlsx import branch_quota, read_meta, write_all_templates, write_registration_template
+from pipeline.xlsx.registration import reg_columns
+
+from xlsx_fixtures import make_tournament
+
+
+def _header(ws, row: int) -> list:
+    return [c.value for c in ws[row] if c.value is not None]
+
+
+def _validations(ws) -> dict[str, object]:
+    """sqref of the first column → DataValidation."""
+    out = {}
+    for dv in ws.data_validations.dataValidation:
+        out[str(dv.sqref).split(":")[0].rstrip("0123456789")] = dv
+    return out
+
+
+@pytest.fixture
+def book(tournament, tmp_path):
+    path = write_registration_template(tournament, "admin1", tmp_path / "admin1.xlsx")
+    return load_workbook(path)
+
+
+def test_sheets_and_meta(book, tournament):
+    assert book.sheetnames == [layout.REG_SHEET, layout.INSTRUCTIONS_SHEET, layout.META_SHEET]
+    meta_ws = book[layout.META_SHEET]
+    assert meta_ws.sheet_state == "veryHidden"
+    assert meta_ws.protection.sheet
+    meta = read_meta(book)
+    assert meta[layout.META_KIND] == layout.KIND_REGISTRATION
+    assert meta[layout.META_TOURNAMENT] == "t-test"
+    assert meta[layout.META_BRANCH] == "admin1"
+    assert meta[layout.META_VERSION] == TEMPLATE_VERSION
+    assert meta[layout.META_TOKEN] == tournament.token("admin1")
+    assert tournament.token_ok("admin1", meta[layout.META_TOKEN])
+    assert not tournament.token_ok("sci", meta[layout.META_TOKEN])
+
+
+def test_header_row_labels_and_freeze(book):
+    ws = book[layout.REG_SHEET]
+    hdr = read_meta(book)["header_row"]
+    assert _header(ws, hdr) == layout.REG_COLUMNS
+    assert ws.freeze_panes == f"A{hdr + 1}"
+    # 序号 pre-filled 1..n, locked; data cells unlocked
+    assert ws.cell(hdr + 1, 1).value == 1
+    assert ws.cell(hdr + 60, 1).value == 60
+    assert ws.cell(hdr + 1, 1).protection.locked
+    for c in range(2, len(layout.REG_COLUMNS) + 1):
+        assert not ws.cell(hdr + 1, c).protection.locked
+        assert not ws.cell(hdr + 60, c).protection.locked
+
+
+def test_header_block_protected_and_prefilled(book, tournament):
+    ws = book[layout.REG_SHEET]
+    assert ws.protection.sheet
+    assert book.security.lockStructure
+    hdr = read_meta(book)["header_row"]
+    block = [ws.cell(r, 1).value for r in range(1, hdr)]
+    text = "\n".join(str(v) for v in block if v)
+    assert tournament.spec.name in text
+    assert "行政第一分工会" in text and "王军" in text
+    # quotas per event for this branch (120 members) and deadlines
+    assert "象棋：限报 2 人" in text
+    assert "双升：限报 2 队（每队 2 人，共 4 人）" in text
+    assert "双扣：限报 3 队" in text                 # bands: 100 ≤ 120 < 150 → 3
+    assert "掼蛋：限报 9 队" in text                 # ratio: floor(0.15 × 120) = 18 players → 9 pairs
+    assert "围棋：不限" in text
+    assert "2020年11月09日 15:00" in text
+    assert "福建路、花园路" in text
+    for r in range(1, hdr):
+        assert ws.cell(r, 1).protection.locked
+
+
+def test_validations(book):
+    ws = book[layout.REG_SHEET]
+    hdr = read_meta(book)["header_row"]
+    dvs = _validations(ws)
+    col = {label: chr(ord("A") + i) for i, label in enumerate(layout.REG_COLUMNS)}
+    assert dvs[col["项目"]].type == "list"
+    assert dvs[col["项目"]].formula1 == '"象棋,双升,双扣,掼蛋,围棋"'
+    assert dvs[col["性别"]].formula1 == '"男,女"'
+    assert dvs[col["乘车地点"]].formula1 == '"福建路、花园路,镇江,桥头,自行到达"'
+    team = dvs[col["队号"]]
+    assert (team.type, team.operator, team.formula1, team.formula2) == ("whole", "between", "1", "20")
+    assert dvs[col["工号"]].type == "textLength"
+    assert dvs[col["联系电话"]].type == "textLength"
+    assert str(dvs[col["项目"]].sqref) == f"B{hdr + 1}:B{hdr + 60}"
+
+
+def test_print_setup(book):
+    ws = book[layout.REG_SHEET]
+    hdr = read_meta(book)["header_row"]
+    assert int(ws.page_setup.paperSize) == 9   # A4
+    assert ws.page_setup.orientation in ("landscape", "portrait")
+    assert ws.page_setup.fitToWidth == 1 and ws.page_setup.fitToHeight == 0
+    assert ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.print_title_rows == f"${hdr}:${hdr}"
+
+
+def test_instructions_sheet(book):
+    text = "\n".join(str(r[0]) for r in book[layout.INSTRUCTIONS_SHEET].iter_rows(values_only=True) if r[0])
+    for needle in ("一名选手", "队号", "限报 2 人", "2020年11月09日 15:00", "工会办公室 成老师", "a1@example.edu",
+                   "不予受理"):
+        assert needle in text, needle
+
+
+def test_columns_omitted_without_pickup_or_team_events(tmp_path, spec_dict):
+    events = [e for e in spec_dict["events"] if e.get("team_size", 1) == 1]
+    t = make_tournament(tmp_path, pickup_points=[], events=events)
+    assert reg_columns(t.spec) == ["序号", "项目", "姓名", "工号", "性别", "联系电话", "备注"]
+    wb = load_workbook(write_registration_template(t, "sci", tmp_path / "x.xlsx"))
+    hdr = read_meta(wb)["header_row"]
+    assert _header(wb[layout.REG_SHEET], hdr) == reg_columns(t.spec)
+    assert all(dv.type != "whole" for dv in wb[layout.REG_SHEET].data_validations.dataValidation)
+    block = " ".join(str(wb[layout.REG_SHEET].cell(r, 1).value) for r in range(1, hdr))
+    assert "队号" not in block and "乘车地点" not in block
+
+
+def _event(quota: dict, team_size: int = 1) -> EventSpec:
+    return EventSpec.model_validate({"id": "e", "name": "项目", "game": "g", "team_size": team_size,
+                                     "format": {"type": "x"}, "quota": quota})
+
+
+def _unit(members: int) -> UnitSpec:
+    return UnitSpec(id="u", name="单位", members=members)
+
+
+def test_R2020_Q1_fixed_quota():
+    assert branch_quota(_event({"rule": "fixed", "per_branch": 2}), _unit(500)) == 2
+
+
+@pytest.mark.parametrize("members, expected", [(0, 1), (49, 1), (50, 2), (99, 2), (100, 3), (149, 3),
+                                               (150, 4), (199, 4), (200, 5)])
+def test_R2015_Q3_band_quota(members, expected):
+    ev = _event({"rule": "bands", "extra_every": 50, "bands": [
+        {"min_members": 0, "entries": 1}, {"min_members": 50, "entries": 2}, {"min_members": 100, "entries": 3}]}, 2)
+    assert branch_quota(ev, _unit(members)) == expected
+
+
+@pytest.mark.parametrize("members, expected", [(100, 7), (120, 9), (20, 1), (6, 1), (0, 1), (140, 10)])
+def test_R2016_Q1_ratio_quota(members, expected):
+    # max_players = floor(0.15 N), pairs = max(1, players // 2)
+    assert branch_quota(_event({"rule": "ratio", "ratio": 0.15}, 2), _unit(members)) == expected
+
+
+def test_ratio_quota_uses_exact_decimals():
+    # 0.29 × 100 is 28.999… in binary floating point; the rule means 29 players
+    assert branch_quota(_event({"rule": "ratio", "ratio": 0.29}), _unit(100)) == 29
+
+
+def test_open_quota_is_unlimited():
+    assert branch_quota(_event({"rule": "open"}), _unit(10)) is None
+
+
+def test_rows_grow_with_quota(tmp_path, spec_dict):
+    spec_dict["events"][0]["quota"] = {"rule": "fixed", "per_branch": 80}
+    events = [spec_dict["events"][0]]
+    t = make_tournament(tmp_path, events=events)
+    wb = load_workbook(write_registration_template(t, "admin1", tmp_path / "x.xlsx", rows=10))
+    hdr = read_meta(wb)["header_row"]
+    assert wb[layout.REG_SHEET].cell(hdr + 90, 1).value == 90
+
+
+def test_write_all_templates(tournament, tmp_path):
+    paths = write_all_templates(tournament, tmp_path / "out")
+    assert [p.name for p in paths] == ["t-test-admin1-行政第一分工会-报名表.xlsx",
+                                       "t-test-sci-理学院_化学分工会-报名表.xlsx"]
+    metas = [read_meta(load_workbook(p)) for p in paths]
+    assert [m[layout.META_BRANCH] for m in metas] == ["admin1", "sci"]
+    assert [m[layout.META_TOKEN] for m in metas] == [tournament.token("admin1"), tournament.token("sci")]
+    assert not list((tmp_path / "out").glob(".*"))   # no temporary files left behind
+
+
+def test_traditional_conversion_keeps_matched_labels(tmp_path):
+    t = make_tournament(tmp_path, script="traditional")
+    wb = load_workbook(write_registration_template(t, "admin1", tmp_path / "x.xlsx"))
+    assert wb.sheetnames[:2] == [layout.REG_SHEET, layout.INSTRUCTIONS_SHEET]
+    ws = wb[layout.REG_SHEET]
+    hdr = read_meta(wb)["header_row"]
+    assert _header(ws, hdr) == layout.REG_COLUMNS          # readers match these: unconverted
+    assert ws["A1"].value == "第四屆教職工棋牌聯賽 報名表"
+    assert "分工會：行政第一分工會" in ws["A2"].value
+    assert "限報 2 人" in ws["A3"].value
+    assert ws["A3"].value.startswith("象棋")                 # event names as in the spec (= dropdown)
+    instructions = "\n".join(str(r[0]) for r in wb[layout.INSTRUCTIONS_SHEET].iter_rows(values_only=True) if r[0])
+    assert "填表說明" in instructions and "“报名表”工作表" in instructions
+    assert _validations(ws)["B"].formula1 == '"象棋,双升,双扣,掼蛋,围棋"'
+
+
+def test_names_with_formula_triggers_are_text(tmp_path, spec_dict):
+    spec_dict["units"][0]["name"] = '=HYPERLINK("http://evil","点我")'
+    spec_dict["units"][0]["captain"] = "+cmd|' /C calc'!A0"
+    t = make_tournament(tmp_path, units=spec_dict["units"])
+    path = write_registration_template(t, "admin1", tmp_path / "x.xlsx")
+    wb = load_workbook(path)
+    assert read_meta(wb)["branch_name"] == '=HYPERLINK("http://evil","点我")'
+    assert wb[layout.META_SHEET]["B7"].data_type == "s"
+    with zipfile.ZipFile(path) as z:
+        assert not any("<f>" in z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
+
+
+def test_unknown_unit_raises(tournament, tmp_path):
+    with pytest.raises(KeyError):
+        write_registration_template(tournament, "nope", tmp_path / "x.xlsx")
+
+
+def test_reader_finds_the_table(tournament, tmp_path):
+    """The ingest reader (another module) finds our header row and _meta."""
+    wbmod = pytest.importorskip("pipeline.ingest.workbook")
+    path = write_registration_template(tournament, "admin1", tmp_path / "x.xlsx")
+    book = wbmod.read_workbook(path)
+    assert book.meta[layout.META_TOKEN] == tournament.token("admin1")
+    sheet = book.sheet(layout.REG_SHEET)
+    rows = [[sheet.value(r, c) for c in range(1, 10)] for r in range(1, 40)]
+    table = wbmod.find_table(rows, layout.REG_REQUIRED)
+    assert table.header_row == read_meta(load_workbook(path))["header_row"]

@@ -1,0 +1,149 @@
+"""Returned copy of a captain's workbook: highlighted, commented problem cells + 问题清单."""
+from __future__ import annotations
+
+import pytest
+from openpyxl import load_workbook
+
+from pipeline import layout
+from pipeline.issues import issue
+from pipeline.model import CellRef
+from pipeline.xlsx import ISSUES_SHEET, read_meta, write_registration_template, write_returned_copy
+from pipeline.xlsx.returned import COMMENT_AUTHOR, FILLS
+from pipeline.model import Severity
+
+REG = layout.REG_SHEET
+
+
+@pytest.fixture
+def filled(tournament, tmp_path):
+    """A template filled in by a captain, including a hostile name."""
+    path = write_registration_template(tournament, "admin1", tmp_path / "in.xlsx")
+    wb = load_workbook(path)
+    ws = wb[REG]
+    hdr = read_meta(wb)["header_row"]
+    rows = [("象棋", None, '=HYPERLINK("http://evil","x")', "1001", "男"),
+            ("象棋", None, "李四", "1002", "女"),
+            ("跳棋", None, "王五", "1003", "男")]
+    for i, (ev, team, name, sid, sex) in enumerate(rows, start=1):
+        ws.cell(hdr + i, 2, ev)
+        ws.cell(hdr + i, 3, team)
+        ws.cell(hdr + i, 4).value = name
+        ws.cell(hdr + i, 4).data_type = "s"   # as Excel stores a text typed with a leading '
+        ws.cell(hdr + i, 5, sid)
+        ws.cell(hdr + i, 6, sex)
+    wb.save(path)
+    return path, hdr
+
+
+def _issues(hdr):
+    at = lambda cell: CellRef("in.xlsx", REG, cell)
+    return [
+        issue("UNKNOWN_EVENT", '项目 "跳棋" 不是本次比赛的项目：请从下拉列表选择', at=at(f"B{hdr + 3}")),
+        issue("QUOTA_SHORT", "象棋 只报了 1 人，名额 2 人", at=at(f"B{hdr + 1}")),
+        issue("BAD_VALUE", '姓名 "=HYPERLINK" 含有不允许的字符：请改正', at=at(f"D{hdr + 1}")),
+        issue("DUPLICATE_PERSON", "工号 1002 重复：请删除一行", at=at(f"E{hdr + 2}")),
+        issue("MISSING_VALUE", "缺少联系电话：请填写", at=at(f"E{hdr + 2}"), severity=Severity.WARNING),
+        issue("LATE_SUBMISSION", "报名表在截止时间之后收到", at=CellRef("in.xlsx")),
+    ]
+
+
+def test_fills_and_comments(filled, tmp_path):
+    src, hdr = filled
+    out = write_returned_copy(src, _issues(hdr), tmp_path / "out" / "back.xlsx")
+    assert out is not None
+    wb = load_workbook(out)
+    ws = wb[REG]
+    red, yellow = FILLS[Severity.ERROR].fgColor.rgb, FILLS[Severity.WARNING].fgColor.rgb
+    assert ws[f"B{hdr + 3}"].fill.fgColor.rgb == red
+    assert ws[f"B{hdr + 1}"].fill.fgColor.rgb == yellow
+    assert ws[f"E{hdr + 2}"].fill.fgColor.rgb == red          # error wins over warning in one cell
+    c = ws[f"E{hdr + 2}"].comment
+    assert c is not None and c.author == COMMENT_AUTHOR
+    assert "DUPLICATE_PERSON" in c.text and "MISSING_VALUE" in c.text and "工号 1002 重复" in c.text
+    assert "【错误】" in c.text and "【警告】" in c.text
+    assert "UNKNOWN_EVENT" in ws[f"B{hdr + 3}"].comment.text
+    assert ws[f"C{hdr + 3}"].comment is None                    # untouched cells stay untouched
+    # everything else kept: values, _meta, validations, protection
+    assert ws.cell(hdr + 2, 4).value == "李四"
+    assert read_meta(wb)[layout.META_BRANCH] == "admin1"
+    assert wb[layout.META_SHEET].sheet_state == "veryHidden"
+    assert ws.data_validations.dataValidation
+    assert ws.protection.sheet
+
+
+def test_issue_list_sheet(filled, tmp_path):
+    src, hdr = filled
+    wb = load_workbook(write_returned_copy(src, _issues(hdr), tmp_path / "back.xlsx"))
+    assert wb.sheetnames[0] == ISSUES_SHEET
+    assert wb.active.title == ISSUES_SHEET
+    ws = wb[ISSUES_SHEET]
+    header = [c.value for c in ws[4]]
+    assert header == ["序号", "代码", "严重程度", "工作表", "单元格", "问题说明"]
+    rows = [r for r in ws.iter_rows(min_row=5, values_only=True) if r[0] is not None]
+    assert len(rows) == 6
+    assert [r[2] for r in rows] == ["错误"] * 4 + ["警告"] * 2   # errors first
+    late = next(r for r in rows if r[1] == "LATE_SUBMISSION")
+    assert late[4] == "（整个文件）"
+    link_row = next(i for i, r in enumerate(rows, start=5) if r[1] == "UNKNOWN_EVENT")
+    cell = ws.cell(link_row, 5)
+    assert cell.value == f"B{hdr + 3}"
+    assert cell.hyperlink is not None and cell.hyperlink.location == f"'{REG}'!B{hdr + 3}"
+    assert "错误 4 项" in ws["A1"].value
+
+
+def test_formula_text_stays_text(filled, tmp_path):
+    src, hdr = filled
+    wb = load_workbook(write_returned_copy(src, _issues(hdr), tmp_path / "back.xlsx"))
+    cell = wb[REG].cell(hdr + 1, 4)
+    assert cell.value == '=HYPERLINK("http://evil","x")'
+    assert cell.data_type == "s"
+    assert cell.quotePrefix
+    # the message quoting it in 问题清单 is text too
+    for row in wb[ISSUES_SHEET].iter_rows(min_row=5):
+        for c in row:
+            assert c.data_type != "f"
+
+
+def test_resubmitted_returned_copy_is_cleaned(filled, tmp_path):
+    src, hdr = filled
+    first = write_returned_copy(src, _issues(hdr), tmp_path / "back1.xlsx")
+    # the captain fixes B(hdr+3) and sends the returned copy back; now only one problem is left
+    again = write_returned_copy(first, _issues(hdr)[1:2], tmp_path / "back2.xlsx")
+    wb = load_workbook(again)
+    assert wb.sheetnames.count(ISSUES_SHEET) == 1
+    ws = wb[REG]
+    assert ws[f"B{hdr + 3}"].comment is None
+    assert ws[f"B{hdr + 3}"].fill.fgColor.rgb != FILLS[Severity.ERROR].fgColor.rgb
+    assert "QUOTA_SHORT" in ws[f"B{hdr + 1}"].comment.text
+
+
+def test_no_issues(filled, tmp_path):
+    src, _ = filled
+    wb = load_workbook(write_returned_copy(src, [], tmp_path / "back.xlsx"))
+    assert wb[ISSUES_SHEET]["A5"].value == "没有发现问题。"
+
+
+def test_issue_on_missing_sheet_or_bad_cell_is_listed(filled, tmp_path):
+    src, _ = filled
+    items = [issue("TEMPLATE_MISMATCH", "找不到工作表“成绩”", at=CellRef("in.xlsx", "成绩", "A1")),
+             issue("BAD_VALUE", "区域有误", at=CellRef("in.xlsx", REG, "A1:B2"))]
+    wb = load_workbook(write_returned_copy(src, items, tmp_path / "back.xlsx"))
+    rows = [r for r in wb[ISSUES_SHEET].iter_rows(min_row=5, values_only=True) if r[0] is not None]
+    assert len(rows) == 2
+    assert wb[ISSUES_SHEET].cell(5, 5).hyperlink is None
+
+
+def test_unreadable_source_returns_none(tmp_path):
+    bad = tmp_path / "bad.xlsx"
+    bad.write_bytes(b"not a zip file")
+    assert write_returned_copy(bad, [], tmp_path / "out.xlsx") is None
+    assert write_returned_copy(tmp_path / "missing.xlsx", [], tmp_path / "out.xlsx") is None
+    assert not (tmp_path / "out.xlsx").exists()
+
+
+def test_traditional_words(filled, tmp_path):
+    src, hdr = filled
+    wb = load_workbook(write_returned_copy(src, _issues(hdr), tmp_path / "back.xlsx", script="traditional"))
+    ws = wb[ISSUES_SHEET]
+    assert "錯誤 4 項" in ws["A1"].value
+    assert ws.cell(5, 3).value == "錯誤"

@@ -195,16 +195,17 @@ def _canon(obj: Any) -> str:
 
 
 def draw_inputs_hash(entries: list[Entry], rounds: list[Round], results: dict[tuple, MatchResult],
-                     absent: frozenset[str], playoffs: list[Playoff]) -> str:
-    """A hash of everything a draw depends on, printed on the draw sheet so that anyone can
-    re-run the draw with the recorded seed and get the same result."""
+                     absent: frozenset[str]) -> str:
+    """A hash of what a draw depends on — entries, published rounds and their results, and
+    (for the first round) the check-in — printed on the draw sheet so that anyone can
+    re-run the draw with the recorded seed.  Playoff sheets are not hashed: they may
+    arrive in the same batch as later rounds' results, and the ledger keeps them anyway."""
     body = {
         "entries": [(e.id, e.branch, [p.key for p in e.players]) for e in entries],
         "rounds": [[list(m.sides) + [m.group, m.table, m.bye] for m in r.matches] for r in rounds],
         "results": sorted([list(k), [(s.outcome.value, s.points, s.score, s.place) for s in r.sides]]
-                          for k, r in results.items()),
-        "absent": sorted(absent),
-        "playoffs": [(p.stage, p.group, list(p.order)) for p in playoffs],
+                          for k, r in results.items() if any(k == m.key for rr in rounds for m in rr.matches)),
+        "absent": sorted(absent) if not rounds else [],
     }
     return hashlib.sha256(_canon(body).encode()).hexdigest()[:16]
 
@@ -304,7 +305,7 @@ class EventRunner:
                 self.waiting = f"报名截止（{aware(self.ev.deadline):%Y-%m-%d %H:%M}）后抽签"
                 return
             state = self.draw_state()
-            ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent, self.playoffs)
+            ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent)
             seed = draw_seed(self.t, self.ev.id, len(self.rounds) + 1, ih)
             try:
                 nxt = self.fmt.next_round(state, random.Random(int(seed, 16)))

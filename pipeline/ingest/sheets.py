@@ -78,7 +78,8 @@ def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> di
         return {}
     out: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for n, values, cells in raw:
-        if all(values.get(l) in (None, "") for l in labels):
+        # 局号 is pre-filled by our writer: a row with nothing else is blank
+        if all(values.get(l) in (None, "") for l in labels if l != "局号"):
             continue
         out.setdefault(key_of(values), []).append({**values, "_cells": cells, "_row": n})
     return out

@@ -1,0 +1,240 @@
+"""A receipt for every captain: one reply per received registration workbook.
+
+Accepted → a short Chinese summary of what was registered (entries per event, with
+names).  Problems → every problem (code, cell, message) and the annotated returned
+workbook attached.
+
+Who gets a receipt (the workbook's token, not the sender, proves the branch):
+
+- a workbook whose branch is proven (current or superseded, no file-level identity
+  problem): the sender when it is one of the branch's registered addresses
+  (``units[].emails``), else every registered address of the branch — never the sender;
+- a workbook whose branch is not proven (rejected, unreadable): only the sender, and
+  only when the sender is a registered address of some unit;
+- anything else (a stranger, a file dropped into the inbox by hand with no proven
+  branch): nobody.  A stranger never receives anyone's data.
+
+Building is pure apart from reading the returned workbooks from ``out_dir``.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import mimetypes
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..model import Severity
+
+if TYPE_CHECKING:
+    from ..issues import Issue
+    from ..model import Entry
+    from ..spec import Tournament
+    from ..state import LeagueState, Submission
+
+#: file-level problems after which the workbook's branch is not proven
+IDENTITY_CODES = frozenset({"WRONG_BRANCH", "UNKNOWN_BRANCH", "TEMPLATE_MISMATCH", "UNREADABLE_FILE"})
+
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """One reply to one submission (keyed by the workbook's sha256)."""
+
+    sha256: str
+    branch: str                 # unit id the receipt is about ("" when not proven)
+    to: tuple[str, ...]         # registered addresses only
+    subject: str
+    body: str
+    kind: str                   # accepted | needs_change | superseded
+    attachment: Path | None = None
+    attachment_name: str = ""
+    in_reply_to: str = ""       # Message-ID of the captain's mail, when known
+
+    def message(self, sender: str, now: dt.datetime, message_id: str = "",
+                in_reply_to: str = "") -> EmailMessage:
+        """The receipt as a UTF-8 e-mail from ``sender``.
+
+        >>> r = Receipt("ab", "u1", ("cap@x.cn",), "【报名回执】一分会：已接受", "好", "accepted")
+        >>> r.message("office@x.cn", dt.datetime(2020, 11, 9, tzinfo=dt.timezone.utc))["To"]
+        'cap@x.cn'
+        """
+        msg = EmailMessage()
+        msg["From"] = sender
+        msg["To"] = ", ".join(self.to)
+        msg["Subject"] = self.subject
+        msg["Date"] = format_datetime(now if now.tzinfo else now.replace(tzinfo=dt.timezone.utc))
+        if message_id:
+            msg["Message-ID"] = message_id
+        parent = in_reply_to or self.in_reply_to
+        if parent:
+            msg["In-Reply-To"] = parent
+            msg["References"] = parent
+        msg["Auto-Submitted"] = "auto-replied"     # RFC 3834: no auto-reply loops
+        msg.set_content(self.body, charset="utf-8")
+        if self.attachment is not None:
+            data = Path(self.attachment).read_bytes()
+            ctype = mimetypes.guess_type(self.attachment_name)[0] or XLSX_TYPE
+            main, sub = ctype.split("/", 1)
+            msg.add_attachment(data, maintype=main, subtype=sub, filename=self.attachment_name)
+        return msg
+
+
+def build_receipts(state: "LeagueState", out_dir: Path) -> list[Receipt]:
+    """One receipt per registration submission that has somebody entitled to receive it.
+
+    Uses ``state.submissions`` (status current / rejected / superseded / unreadable and
+    ``returned_path``), ``state.entries`` and ``state.issues`` (those of the submission's
+    file).  Submissions with nobody to tell are left out (see :func:`unreachable`).
+
+    >>> build_receipts(state, Path("output/t2020"))[0].subject  # doctest: +SKIP
+    '【报名回执】行政第一分工会：已接受'
+    """
+    t = state.tournament
+    out: list[Receipt] = []
+    for s in state.submissions:
+        issues = issues_of(state, s)
+        to = recipients(t, s, issues)
+        if not to:
+            continue
+        out.append(_receipt(state, Path(out_dir), s, issues, to))
+    return out
+
+
+def unreachable(state: "LeagueState") -> list["Submission"]:
+    """Submissions that get no receipt (no registered address may receive it)."""
+    return [s for s in state.submissions if not recipients(state.tournament, s, issues_of(state, s))]
+
+
+def issues_of(state: "LeagueState", s: "Submission") -> list["Issue"]:
+    """The issues about one submission's file (matched by file name, and branch when both
+    have one).  SUPERSEDED notes are about the older file and never listed."""
+    return [i for i in state.issues
+            if i.file == s.file and (not i.branch or not s.branch or i.branch == s.branch)
+            and (i.code != "SUPERSEDED" or s.status == "superseded")]
+
+
+def branch_proven(s: "Submission", issues: list["Issue"]) -> bool:
+    """True when the workbook's token proved its branch (R-identity)."""
+    return (bool(s.branch) and s.status in ("current", "superseded", "accepted")
+            and not any(i.code in IDENTITY_CODES for i in issues))
+
+
+def recipients(t: "Tournament", s: "Submission", issues: list["Issue"]) -> tuple[str, ...]:
+    """The registered addresses a submission's receipt goes to (possibly none).
+
+    >>> recipients(t, Submission("h", "a.xlsx", "u1", now, sender="stranger@x.cn",
+    ...                          status="rejected"), [])  # doctest: +SKIP
+    ()
+    """
+    sender = (s.sender or "").strip().lower()
+    if branch_proven(s, issues):
+        unit = t.spec.unit(s.branch)
+        registered = _addresses(unit.emails if unit else [])
+        if sender and sender in registered:
+            return (sender,)
+        return tuple(registered)
+    if sender and any(sender in _addresses(u.emails) for u in t.spec.units):
+        return (sender,)
+    return ()
+
+
+def _addresses(emails: list[str]) -> list[str]:
+    seen: list[str] = []
+    for e in emails:
+        e = e.strip().lower()
+        if e and e not in seen:
+            seen.append(e)
+    return seen
+
+
+def _unit_name(t: "Tournament", s: "Submission") -> str:
+    unit = t.spec.unit(s.branch) if s.branch else None
+    if unit is None and s.sender:
+        unit = next((u for u in t.spec.units if s.sender.lower() in _addresses(u.emails)), None)
+    return unit.name if unit else f"贵{t.spec.unit_word}"
+
+
+def _location(i: "Issue") -> str:
+    if i.sheet and i.cell:
+        return f"{i.sheet}!{i.cell}"
+    return i.sheet or i.cell or "整个文件"
+
+
+def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list["Issue"],
+             to: tuple[str, ...]) -> Receipt:
+    t = state.tournament
+    name = _unit_name(t, s)
+    when = f"{s.received:%Y-%m-%d %H:%M}"
+    problems = [i for i in issues if i.severity in (Severity.ERROR, Severity.WARNING)]
+    errors = [i for i in problems if i.severity == Severity.ERROR]
+    proven = branch_proven(s, issues)
+    entries = [e for e in state.entries if e.branch == s.branch] if proven and s.status != "superseded" else []
+    lines = [f"{name}：", ""]
+    attachment, attachment_name = None, ""
+
+    if s.status == "superseded":
+        kind = "superseded"
+        subject = f"【报名回执】{name}：已被新报名表取代"
+        lines.append(f"已收到贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到）。"
+                     "此后又收到了一份更新的报名表，以最后收到的一份为准；新表的回执另行发送。")
+    elif not errors and s.status in ("current", "accepted"):
+        kind = "accepted"
+        subject = f"【报名回执】{name}：已接受"
+        lines.append(f"已收到并接受贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到）。登记如下：")
+        lines += [""] + _entry_lines(t, entries) + [""]
+        if problems:
+            lines.append("请留意以下提醒（不影响接受）：")
+            lines += _problem_lines(problems) + [""]
+        lines.append("如需修改，请在这份报名表上修改后重新发送，以最后收到的一份为准。")
+    else:
+        kind = "needs_change"
+        n = len(problems) or len(issues)
+        subject = f"【报名回执】{name}：需修改（{n} 个问题）"
+        verdict = ("未被接受" if s.status in ("rejected", "unreadable")
+                   else "部分内容有问题，有问题的报名未被登记")
+        lines.append(f"已收到贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到），{verdict}。"
+                     f"共发现 {n} 个问题，请逐条修改后重新发送：")
+        lines += [""] + _problem_lines(problems or issues) + [""]
+        if entries:
+            lines.append("目前已登记的报名：")
+            lines += _entry_lines(t, entries) + [""]
+        if s.returned_path and (out_dir / s.returned_path).is_file():
+            attachment = out_dir / s.returned_path
+            attachment_name = f"{Path(s.file).stem}-已标注问题.xlsx"
+            lines.append(f"附件《{attachment_name}》是标注了问题的报名表：有问题的单元格已标出并加了批注，"
+                         "可直接在上面修改后发回。")
+        else:
+            lines.append(f"请使用组委会下发给本{t.spec.unit_word}的报名表填写后重新发送。")
+    lines += ["", f"{t.spec.organizer or t.spec.host or t.spec.name} {t.spec.name}组委会",
+              "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
+              f"{t.spec.contact or '组委会'}。）"]
+    return Receipt(sha256=s.sha256, branch=s.branch if proven else "", to=to, subject=subject,
+                   body="\n".join(lines) + "\n", kind=kind, attachment=attachment,
+                   attachment_name=attachment_name)
+
+
+def _problem_lines(issues: list["Issue"]) -> list[str]:
+    return [f"{k}. [{i.code}] {_location(i)}：{i.message}" for k, i in enumerate(issues, 1)]
+
+
+def _entry_lines(t: "Tournament", entries: list["Entry"]) -> list[str]:
+    if not entries:
+        return ["（没有登记任何报名）"]
+    lines: list[str] = []
+    for ev in t.spec.events:
+        mine = [e for e in entries if e.event == ev.id]      # in the order the sheet listed them
+        if not mine:
+            continue
+        if ev.is_team:
+            unit_word = "对" if ev.team_size == 2 else "队"
+            lines.append(f"{ev.name}（{len(mine)} {unit_word}）：")
+            lines += [f"  {e.team}：{'、'.join(p.shown for p in e.players)}" for e in mine]
+        else:
+            lines.append(f"{ev.name}（{len(mine)} 人）：{'、'.join(p.shown for e in mine for p in e.players)}")
+    people = {p.key for e in entries for p in e.players}
+    lines.append(f"合计 {len(entries)} 项报名，{len(people)} 人。")
+    return lines

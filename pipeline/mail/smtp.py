@@ -1,0 +1,234 @@
+"""Sending receipts over SMTP, exactly once each as far as the ledger can tell.
+
+Every receipt is recorded in the ledger table ``receipts`` (one row per submission
+sha256).  A receipt already ``sent`` is never sent again; one that ``failed``
+(connection refused, SMTP error) — or was ``sending`` when a run was killed — is sent
+again on the next run (a rare duplicate beats a lost receipt; the Message-ID is stable,
+so mail clients fold duplicates).  The exact message is kept under
+``mail/outbox/<sha256>.eml`` so a failed one can be retried even on a night whose run is
+otherwise unchanged (:func:`resend_pending`).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import os
+import smtplib
+import ssl
+from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+from ..fsutil import atomic_write_bytes
+from .common import MailError, MailURL, Tx, parse_mail_url, resolve_password
+
+if TYPE_CHECKING:
+    from ..store import Ledger
+    from .receipts import Receipt
+
+PASSWORD_ENV = "LEAGUE_SMTP_PASSWORD"
+FROM_ENV = "LEAGUE_SMTP_FROM"
+DEFAULT_PORTS = {"smtp": 25, "smtps": 465}
+OUTBOX = Path("mail") / "outbox"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS receipts (
+    sha256  TEXT PRIMARY KEY,
+    to_addr TEXT NOT NULL,
+    sent_at TEXT NOT NULL DEFAULT '',
+    status  TEXT NOT NULL,
+    error   TEXT NOT NULL DEFAULT ''
+);
+"""
+
+
+def ensure_schema(ledger: "Ledger") -> None:
+    """Create the ``receipts`` table in the ledger when it is missing."""
+    ledger.conn.executescript(SCHEMA)
+
+
+@dataclass
+class SendReport:
+    """What one sending pass did."""
+
+    sent: list[str] = field(default_factory=list)                  # sha256 of receipts sent now
+    failed: list[tuple[str, str]] = field(default_factory=list)    # (sha256, error)
+    already: int = 0                                               # sent on an earlier run
+
+    def summary(self) -> str:
+        """One Chinese line for the run report.
+
+        >>> SendReport(sent=["a"], failed=[("b", "x")]).summary()
+        '回执：发出 1 封，失败 1 封（下次运行自动重试）。'
+        """
+        text = f"回执：发出 {len(self.sent)} 封"
+        if self.failed:
+            text += f"，失败 {len(self.failed)} 封（下次运行自动重试）"
+        return text + "。"
+
+
+def receipt_status(ledger: "Ledger", sha: str) -> str:
+    """The recorded status of a submission's receipt ("" when never attempted)."""
+    ensure_schema(ledger)
+    row = ledger.conn.execute("SELECT status FROM receipts WHERE sha256=?", (sha,)).fetchone()
+    return row[0] if row else ""
+
+
+def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, password: str | None = None,
+                  now: dt.datetime, timeout: float = 60.0) -> SendReport:
+    """Send every receipt not yet sent, recording each attempt in the ledger.
+
+    ``url`` is ``smtp://[user@]host[:port][?starttls=1]`` or ``smtps://…``; the login
+    password is ``password``, else ``$LEAGUE_SMTP_PASSWORD``, else the file named by
+    ``$LEAGUE_SMTP_PASSWORD_FILE`` (no login without one).  The From address is the URL's
+    user when it is an address, else ``$LEAGUE_SMTP_FROM``.  Connection problems become
+    ``failed`` rows (retried next run), never exceptions; a bad URL or a missing From
+    address raises :class:`MailError`.
+
+    >>> send_receipts("smtp://office%40x.cn@127.0.0.1:2525", receipts, ledger, now=now)  # doctest: +SKIP
+    SendReport(sent=['9f…'], failed=[], already=0)
+    """
+    u = parse_mail_url(url, DEFAULT_PORTS)
+    sender = from_address(u)
+    ensure_schema(ledger)
+    report = SendReport()
+    pending: list[tuple[str, tuple[str, ...], bytes]] = []
+    for r in receipts:
+        if receipt_status(ledger, r.sha256) == "sent":
+            report.already += 1
+            continue
+        msg = r.message(sender, now, message_id=_message_id(r.sha256, sender),
+                        in_reply_to=r.in_reply_to or original_message_id(ledger, r.sha256))
+        raw = msg.as_bytes(policy=email.policy.SMTP)      # CRLF line ends, as SMTP needs
+        atomic_write_bytes(ledger.root / OUTBOX / f"{r.sha256}.eml", raw)
+        pending.append((r.sha256, r.to, raw))
+    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout)
+    return report
+
+
+def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, now: dt.datetime,
+                   timeout: float = 60.0) -> SendReport:
+    """Retry every receipt recorded as failed (or interrupted) from its kept outbox copy —
+    for nights whose run is otherwise unchanged and builds no receipts."""
+    u = parse_mail_url(url, DEFAULT_PORTS)
+    sender = from_address(u)
+    ensure_schema(ledger)
+    report = SendReport()
+    pending = []
+    for sha, to_addr in ledger.conn.execute(
+            "SELECT sha256, to_addr FROM receipts WHERE status != 'sent' ORDER BY sha256").fetchall():
+        path = ledger.root / OUTBOX / f"{sha}.eml"
+        if path.is_file():
+            pending.append((sha, tuple(a for a in to_addr.split(",") if a), path.read_bytes()))
+    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout)
+    return report
+
+
+def from_address(u: MailURL) -> str:
+    """The From address: the URL's user when it is an address, else ``$LEAGUE_SMTP_FROM``."""
+    if "@" in u.user:
+        return u.user
+    env = os.environ.get(FROM_ENV, "").strip()
+    if env:
+        return env
+    raise MailError(f"不知道回执的发件地址：请在发件地址中写上邮箱（smtp://用户名%40域名@{u.host}），"
+                    f"或设置环境变量 {FROM_ENV}。")
+
+
+def original_message_id(ledger: "Ledger", sha: str) -> str:
+    """Message-ID of the mail a workbook came in ("" when unknown or not mailed)."""
+    row = ledger.conn.execute("SELECT parent FROM received WHERE sha256=?", (sha,)).fetchone()
+    if not row or not row[0]:
+        return ""
+    path = ledger.root / "received" / f"{row[0]}.eml"
+    try:
+        with path.open("rb") as f:
+            headers = BytesHeaderParser(policy=email.policy.default).parse(f)
+        value = str(headers.get("Message-ID") or "").strip()
+    except (OSError, ValueError, TypeError):
+        return ""
+    return value if value.startswith("<") and value.endswith(">") and "\n" not in value else ""
+
+
+def _message_id(sha: str, sender: str) -> str:
+    domain = sender.rsplit("@", 1)[-1] if "@" in sender else "league.invalid"
+    return f"<receipt.{sha[:32]}@{domain}>"
+
+
+def _record(ledger: "Ledger", sha: str, to: tuple[str, ...], status: str, now: dt.datetime, error: str = "") -> None:
+    with Tx(ledger.conn) as db:
+        db.execute("INSERT INTO receipts (sha256, to_addr, sent_at, status, error) VALUES (?,?,?,?,?) "
+                   "ON CONFLICT(sha256) DO UPDATE SET to_addr=excluded.to_addr, sent_at=excluded.sent_at, "
+                   "status=excluded.status, error=excluded.error",
+                   (sha, ",".join(to), now.isoformat() if status == "sent" else "", status, error[:500]))
+
+
+def _connect(u: MailURL, password: str | None, timeout: float) -> smtplib.SMTP:
+    ctx = ssl.create_default_context()
+    if u.tls:
+        conn: smtplib.SMTP = smtplib.SMTP_SSL(u.host, u.port, timeout=timeout, context=ctx)
+    else:
+        conn = smtplib.SMTP(u.host, u.port, timeout=timeout)
+    try:
+        if u.starttls:
+            conn.starttls(context=ctx)
+        if u.user and password:
+            conn.login(u.user, password)
+    except BaseException:
+        _close(conn)
+        raise
+    return conn
+
+
+def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple[str, tuple[str, ...], bytes]],
+              ledger: "Ledger", now: dt.datetime, report: SendReport, timeout: float) -> None:
+    conn: smtplib.SMTP | None = None
+    down = ""      # once the server cannot be reached, the rest wait for the next run
+    try:
+        for sha, to, raw in pending:
+            if not down and conn is None:
+                try:
+                    conn = _connect(u, password, timeout)
+                except (smtplib.SMTPException, OSError) as e:
+                    down = f"无法连接发件服务器 {u.host}:{u.port}：{type(e).__name__}: {e}"
+                    _close(conn)
+                    conn = None
+            if down or conn is None:
+                _record(ledger, sha, to, "failed", now, down)
+                report.failed.append((sha, down))
+                continue
+            _record(ledger, sha, to, "sending", now)
+            try:
+                refused = conn.sendmail(sender, list(to), raw)
+            except (smtplib.SMTPException, OSError) as e:
+                error = f"{type(e).__name__}: {e}"
+                _record(ledger, sha, to, "failed", now, error)
+                report.failed.append((sha, error))
+                if isinstance(e, (OSError, smtplib.SMTPServerDisconnected)):
+                    _close(conn)
+                    conn = None
+                continue
+            error = "; ".join(f"{a}: {c} {m!r}" for a, (c, m) in refused.items()) if refused else ""
+            _record(ledger, sha, to, "sent", now, error)
+            report.sent.append(sha)
+    finally:
+        _close(conn)
+
+
+def _close(conn: smtplib.SMTP | None) -> None:
+    if conn is None:
+        return
+    try:
+        conn.quit()
+    except (smtplib.SMTPException, OSError):
+        conn.close()
+
+
+def load_outbox(ledger: "Ledger", sha: str) -> email.message.EmailMessage | None:
+    """The kept copy of a receipt as sent (or as it will be retried)."""
+    path = ledger.root / OUTBOX / f"{sha}.eml"
+    if not path.is_file():
+        return None
+    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)  # type: ignore[return-value]

@@ -1,0 +1,305 @@
+"""Generate the sample tournaments' inboxes: captains' registration mails, and referees'
+result mails for every round, so that ``league run sample_sheets/<id>`` completes the
+tournament on any machine and day.
+
+It plays the office and the referees: fills our own registration templates the way a
+captain does (by header label), runs the pipeline, fills each result workbook it writes
+with simulated results (deterministic), mails them back into the inbox, and repeats
+until every event is complete.  Every file is an ``.eml`` with a ``Date`` header, so
+received times do not depend on file modification times.
+
+    python scripts/make_samples.py            # all four
+    python scripts/make_samples.py t2016-poker
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import random
+import shutil
+import sys
+import tempfile
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+import openpyxl
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline import layout as L  # noqa: E402
+from pipeline.run import RunOptions, run  # noqa: E402
+from pipeline.spec import Tournament, load_tournament  # noqa: E402
+from pipeline.timeutil import TZ, aware  # noqa: E402
+from pipeline.validate.checks import quota_for  # noqa: E402
+from pipeline.xlsx.registration import write_registration_template  # noqa: E402
+
+XLSX = ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+OFFICE = "office@union.example.edu.cn"
+
+SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁"
+            "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
+GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红建文辉力鹏宇浩凯健俊帆帅旭宁璐婷晨欣怡佳琪"
+
+
+class People:
+    """Deterministic, unique fake staff."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng, self.used, self.next_id = rng, set(), 1000
+
+    def person(self) -> tuple[str, str, str, str]:
+        while True:
+            n = self.rng.choice(SURNAMES) + self.rng.choice(GIVEN) + (self.rng.choice(GIVEN) if self.rng.random() < .6 else "")
+            if n not in self.used:
+                self.used.add(n)
+                break
+        self.next_id += self.rng.randrange(1, 40)
+        phone = "1" + self.rng.choice("3589") + "".join(self.rng.choice("0123456789") for _ in range(9))
+        return n, f"{self.next_id:06d}", self.rng.choice("男女"), phone
+
+
+def mail(path: Path, sender: str, subject: str, when: dt.datetime, attachments: list[tuple[str, bytes]],
+         body: str = "") -> None:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = OFFICE
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(when)
+    msg["Message-ID"] = f"<{hashlib.sha1(path.name.encode()).hexdigest()[:16]}@union.example.edu.cn>"
+    msg.set_content(body or subject)
+    for name, data in attachments:
+        msg.add_attachment(data, maintype=XLSX[0], subtype=XLSX[1], filename=name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(bytes(msg))
+
+
+def header(ws, label: str = "姓名") -> tuple[int, dict[str, int]]:
+    for r in range(1, 60):
+        vals = {str(c.value).strip(): c.column for c in ws[r] if c.value is not None}
+        if label in vals:
+            return r, vals
+    raise ValueError(f"no header with {label}")
+
+
+# ------------------------------------------------------------------------------ registrations
+
+def planned_entries(t: Tournament, rng: random.Random) -> dict[str, list[tuple[str, int]]]:
+    """unit id → [(event name, number of entries)] following each quota rule."""
+    plan: dict[str, list[tuple[str, int]]] = {u.id: [] for u in t.spec.units}
+    for ev in t.spec.events:
+        for u in t.spec.units:
+            q = quota_for(ev, u.unit())
+            if q is None:      # open entry: a realistic spread
+                n = rng.choice((0, 1, 1, 2, 2)) if ev.team_size == 1 else rng.choice((0, 1, 1))
+            else:
+                n = q
+            if n:
+                plan[u.id].append((ev.name, n))
+    return plan
+
+
+def registration_mails(t: Tournament, inbox: Path, rng: random.Random, people: People) -> None:
+    spec = t.spec
+    plan = planned_entries(t, rng)
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, u in enumerate(spec.units):
+            path = Path(tmp) / f"{u.id}.xlsx"
+            write_registration_template(t, u.id, path)
+            wb = openpyxl.load_workbook(path)
+            ws = wb[L.REG_SHEET]
+            hrow, col = header(ws)
+            r = hrow + 1
+            for ev_name, n in plan[u.id]:
+                ev = spec.event(ev_name)
+                for team in range(1, n + 1):
+                    for member in range(ev.team_size):
+                        name, sid, gender, phone = people.person()
+                        ws.cell(r, col["项目"]).value = ev.name
+                        if "队号" in col and ev.team_size > 1:
+                            ws.cell(r, col["队号"]).value = team
+                        ws.cell(r, col["姓名"]).value = name
+                        ws.cell(r, col["工号"]).value = sid
+                        ws.cell(r, col["性别"]).value = gender
+                        ws.cell(r, col["联系电话"]).value = phone
+                        if "乘车地点" in col and spec.pickup_points:
+                            ws.cell(r, col["乘车地点"]).value = rng.choice(spec.pickup_points)
+                        r += 1
+            wb.save(path)
+            deadline = min(aware(e.deadline) for e in spec.events if e.deadline)
+            when = deadline - dt.timedelta(days=3, hours=rng.randrange(1, 48), minutes=rng.randrange(60))
+            sender = u.emails[0] if u.emails else f"{u.id}@union.example.edu.cn"
+            mail(inbox / f"{when:%m%d}-{u.id}-报名表.eml", sender, f"{u.name} 报名表", when,
+                 [(f"{u.name}-报名表.xlsx", path.read_bytes())], f"{u.captain or u.name}：附件为{u.name}报名表。")
+
+
+# ------------------------------------------------------------------------------ results
+
+LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+WIN_REASON = {"xiangqi": ["将死", "认输", "超时", "困毙"], "go": ["中盘胜", "数子胜", "认输"]}
+BRIDGE = [-620, -500, -420, -200, -110, -100, -50, 50, 90, 110, 120, 140, 170, 400, 420, 450, 620]
+
+
+def fill_row(game: str, stage: str, rng: random.Random, options: dict) -> dict[str, object]:
+    knockout = stage in ("ko", "third") or (stage == "final" and game != "doudizhu" and rng.random() < 2)
+    if game in ("xiangqi", "go"):
+        res = rng.choice(["甲胜", "乙胜"] + ([] if knockout else ["和棋"]))
+        return {"结果": res, "原因": "议和" if res == "和棋" else rng.choice(WIN_REASON[game])}
+    if game == "checkers":
+        a, b = 2, rng.choice((0, 1))
+        return {"甲方胜局": a, "乙方胜局": b} if rng.random() < .5 else {"甲方胜局": b, "乙方胜局": a}
+    if game in ("shuangsheng", "shuangkou", "guandan"):
+        a, b = rng.sample(range(len(LEVELS)), 2) if game != "guandan" or rng.random() < .8 else [rng.randrange(13)] * 2
+        row = {"甲方级数": LEVELS[a], "乙方级数": LEVELS[b]}
+        if game == "shuangsheng":
+            row["庄家"] = rng.choice("甲乙")
+        if game == "shuangkou":
+            row["先过A方"] = "无"
+        if game == "guandan":
+            row["过A方"] = "无"
+            row["台上方"] = rng.choice("甲乙")
+        return row
+    if game == "doudizhu":
+        start = int(options.get("start_points", 0))
+        total = 3 * start
+        while True:
+            a, b = rng.randrange(-12, 25), rng.randrange(-12, 25)
+            c = total - a - b
+            if len({a, b, c}) == 3 and max(a, b, c) > 0:
+                return {"甲得分": a, "乙得分": b, "丙得分": c}
+    raise ValueError(game)
+
+
+def fill_result_book(t: Tournament, src: Path, rng: random.Random) -> tuple[bytes, str, int, str]:
+    wb = openpyxl.load_workbook(src)
+    meta = {str(r[0].value): r[1].value for r in wb[L.META_SHEET].iter_rows(min_col=1, max_col=2) if r[0].value}
+    ev = t.spec.event(str(meta[L.META_EVENT]))
+    stage, rnd = str(meta[L.META_STAGE]), int(meta[L.META_ROUND])
+    ws = wb[L.RESULT_SHEET]
+    hrow, col = header(ws, "桌号")
+    side_labels = [l for l in (L.SIDES_3 if ev.game == "doudizhu" else L.SIDES_2) if l in col]
+    board_scores: dict[int, int] = {}
+    for r in range(hrow + 1, ws.max_row + 1):
+        if ws.cell(r, col["桌号"]).value in (None, ""):
+            continue
+        sides = [ws.cell(r, col[s]).value for s in side_labels]
+        if any(v in (None, "", "轮空") for v in sides) or any("轮空" in str(v) for v in sides):
+            continue
+        if ev.game == "bridge":
+            board = int(ws.cell(r, col["牌号"]).value)
+            row = {"南北得分": rng.choice(BRIDGE)}
+        else:
+            row = fill_row(ev.game, stage, rng, ev.game_options)
+        for label, value in row.items():
+            ws.cell(r, col[label]).value = value
+        for s in side_labels:
+            if f"{s}签名" in col:
+                ws.cell(r, col[f"{s}签名"]).value = "已签"
+        if "裁判签名" in col:
+            ws.cell(r, col["裁判签名"]).value = "已签"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / src.name
+        wb.save(out)
+        return out.read_bytes(), ev.id, rnd, ev.name
+
+
+def session_time(t: Tournament, rnd: int) -> dt.datetime:
+    s = t.spec.sessions[min(rnd - 1, len(t.spec.sessions) - 1)] if t.spec.sessions else None
+    if s is None:
+        return dt.datetime(2000, 1, 1, tzinfo=TZ) + dt.timedelta(days=rnd)
+    return dt.datetime.combine(s.date, s.end, TZ) + dt.timedelta(minutes=10 * rnd)
+
+
+def pending_ties(ev) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Ties the format waits on, and ties across award places in the final order."""
+    ties = list(ev.ties)
+    by_rank: dict[tuple[str, int], list[str]] = {}
+    for p in ev.placements:
+        if p.tied:
+            by_rank.setdefault((p.group, p.rank), []).append(p.entry)
+    stage = ev.rounds[-1].stage if ev.rounds else ""
+    ties += [(stage, g, tuple(ids)) for (g, _), ids in sorted(by_rank.items()) if len(ids) > 1]
+    return ties
+
+
+def playoff_mail(t: Tournament, inbox: Path, state, rng: random.Random, answered: set) -> bool:
+    """Answer every pending 加赛 with an organisers' playoff sheet (order by lot)."""
+    wrote = False
+    for ev in state.events.values():
+        for stage, group, ids in pending_ties(ev):
+            if (ev.spec.id, stage, group, ids) in answered:
+                continue
+            answered.add((ev.spec.id, stage, group, ids))
+            order = list(ids)
+            rng.shuffle(order)
+            wb = openpyxl.Workbook()
+            ws = wb.active
+            ws.title = L.PLAYOFF_SHEET
+            ws.append(L.PLAYOFF_COLUMNS)
+            label = {e.id: e.team for e in ev.entries}
+            for k, eid in enumerate(order, 1):
+                ws.append([ev.spec.name, stage, group, k, label[eid]])
+            meta = wb.create_sheet(L.META_SHEET)
+            meta.append([L.META_KIND, L.KIND_PLAYOFF])
+            meta.append([L.META_TOURNAMENT, t.spec.id])
+            meta.sheet_state = "hidden"
+            with tempfile.TemporaryDirectory() as tmp:
+                p = Path(tmp) / "加赛.xlsx"
+                wb.save(p)
+                last = max(ev.rounds[-1].round, 1)
+                when = session_time(t, last) + dt.timedelta(minutes=30)
+                mail(inbox / f"{when:%m%d}-{ev.spec.id}-{stage}-{group or 'all'}-加赛.eml", "referee@union.example.edu.cn",
+                     f"{ev.spec.name} 加赛结果", when, [(f"{ev.spec.name}-加赛.xlsx", p.read_bytes())])
+            wrote = True
+    return wrote
+
+
+def make(folder: Path) -> None:
+    t = load_tournament(folder)
+    inbox = folder / "inbox"
+    shutil.rmtree(inbox, ignore_errors=True)
+    inbox.mkdir()
+    rng = random.Random(t.spec.id)
+    people = People(rng)
+    registration_mails(t, inbox, rng, people)
+    extra_inputs(t, inbox, rng)
+    done: set[str] = set()
+    answered: set = set()
+    with tempfile.TemporaryDirectory() as out:
+        for step in range(60):
+            report = run(RunOptions(folder=folder, out_parent=Path(out), pdf=False,
+                                    now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+            state = report.state
+            results_dir = Path(out) / t.spec.id / "results"
+            new = [p for p in sorted(results_dir.glob("*.xlsx")) if p.name not in done]
+            for p in new:
+                data, ev_id, rnd, ev_name = fill_result_book(t, p, random.Random(f"{t.spec.id}/{p.name}"))
+                when = session_time(t, rnd)
+                mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn",
+                     f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
+                done.add(p.name)
+            if not new and not playoff_mail(t, inbox, state, rng, answered):
+                break
+        status = {e.spec.id: (e.complete, e.waiting) for e in state.events.values()}
+        print(t.spec.id, status)
+        if not all(c for c, _ in status.values()):
+            raise SystemExit(f"{t.spec.id}: not every event completed: {status}")
+
+
+def extra_inputs(t: Tournament, inbox: Path, rng: random.Random) -> None:
+    """Tournament-specific organisers' sheets: T2016 check-in (R2016-F2) and T2015
+    discretionary awards (R2015-A1) — written after registrations exist."""
+    from pipeline.xlsx.forms import write_awards_form, write_checkin_form  # noqa: F401
+    hook = EXTRA.get(t.spec.id)
+    if hook:
+        hook(t, inbox, rng)
+
+
+EXTRA: dict = {}
+
+
+if __name__ == "__main__":
+    names = sys.argv[1:] or ["t2020-league", "t2015-tcm", "t2011-court", "t2016-poker"]
+    for n in names:
+        make(ROOT / "sample_sheets" / n)

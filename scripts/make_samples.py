@@ -224,34 +224,36 @@ def pending_ties(ev) -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def playoff_mail(t: Tournament, inbox: Path, state, rng: random.Random, answered: set) -> bool:
-    """Answer every pending 加赛 with an organisers' playoff sheet (order by lot)."""
+    """Answer the pending 加赛 of each event with one organisers' playoff sheet: every tied
+    set in order by lot (one sheet holds all sets; a later sheet supersedes an earlier)."""
     wrote = False
     for ev in state.events.values():
-        for stage, group, ids in pending_ties(ev):
-            if (ev.spec.id, stage, group, ids) in answered:
-                continue
-            answered.add((ev.spec.id, stage, group, ids))
-            order = list(ids)
+        ties = [x for x in pending_ties(ev) if (ev.spec.id, *x) not in answered]
+        if not ties:
+            continue
+        answered.update((ev.spec.id, *x) for x in ties)
+        wb = openpyxl.Workbook()
+        ws = wb.active
+        ws.title = L.PLAYOFF_SHEET
+        ws.append(L.PLAYOFF_COLUMNS)
+        label = {e.id: e.team for e in ev.entries}
+        for stage, group, ids in ties:
+            order = sorted(ids)
             rng.shuffle(order)
-            wb = openpyxl.Workbook()
-            ws = wb.active
-            ws.title = L.PLAYOFF_SHEET
-            ws.append(L.PLAYOFF_COLUMNS)
-            label = {e.id: e.team for e in ev.entries}
             for k, eid in enumerate(order, 1):
                 ws.append([ev.spec.name, stage, group, k, label[eid]])
-            meta = wb.create_sheet(L.META_SHEET)
-            meta.append([L.META_KIND, L.KIND_PLAYOFF])
-            meta.append([L.META_TOURNAMENT, t.spec.id])
-            meta.sheet_state = "hidden"
-            with tempfile.TemporaryDirectory() as tmp:
-                p = Path(tmp) / "加赛.xlsx"
-                wb.save(p)
-                last = max(ev.rounds[-1].round, 1)
-                when = session_time(t, last) + dt.timedelta(minutes=30)
-                mail(inbox / f"{when:%m%d}-{ev.spec.id}-{stage}-{group or 'all'}-加赛.eml", "referee@union.example.edu.cn",
-                     f"{ev.spec.name} 加赛结果", when, [(f"{ev.spec.name}-加赛.xlsx", p.read_bytes())])
-            wrote = True
+        meta = wb.create_sheet(L.META_SHEET)
+        meta.append([L.META_KIND, L.KIND_PLAYOFF])
+        meta.append([L.META_TOURNAMENT, t.spec.id])
+        meta.sheet_state = "hidden"
+        n = sum(1 for a in answered if a[0] == ev.spec.id)
+        with tempfile.TemporaryDirectory() as tmp:
+            p = Path(tmp) / "加赛.xlsx"
+            wb.save(p)
+            when = session_time(t, max(ev.rounds[-1].round, 1)) + dt.timedelta(minutes=30)
+            mail(inbox / f"{when:%m%d}-{ev.spec.id}-加赛-{n}.eml", "referee@union.example.edu.cn",
+                 f"{ev.spec.name} 加赛结果", when, [(f"{ev.spec.name}-加赛.xlsx", p.read_bytes())])
+        wrote = True
     return wrote
 
 

@@ -742,7 +742,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     # result workbooks for referees, one per event and round
     for ev in state.events.values():
         game = GAMES.get(ev.spec.game)
-        labels = {e.id: f"{e.team}（{_unit_short(t, e.branch)}）" if e.team != _unit_short(t, e.branch) else e.team
+        labels = {e.id: e.team if _unit_short(t, e.branch) in e.team else f"{e.team}（{_unit_short(t, e.branch)}）"
                   for e in ev.entries}
         for r in ev.rounds:
             path = out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx"

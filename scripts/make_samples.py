@@ -145,7 +145,8 @@ def fill_row(game: str, stage: str, rng: random.Random, options: dict) -> dict[s
     knockout = stage in ("ko", "third") or (stage == "final" and game != "doudizhu" and rng.random() < 2)
     if game in ("xiangqi", "go"):
         res = rng.choice(["甲胜", "乙胜"] + ([] if knockout else ["和棋"]))
-        return {"结果": res, "原因": "议和" if res == "和棋" else rng.choice(WIN_REASON[game])}
+        draw_reason = "议和" if game == "xiangqi" else "和棋"
+        return {"结果": res, "原因": draw_reason if res == "和棋" else rng.choice(WIN_REASON[game])}
     if game == "checkers":
         a, b = 2, rng.choice((0, 1))
         return {"甲方胜局": a, "乙方胜局": b} if rng.random() < .5 else {"甲方胜局": b, "乙方胜局": a}
@@ -187,7 +188,8 @@ def fill_result_book(t: Tournament, src: Path, rng: random.Random) -> tuple[byte
         if any(v in (None, "", "轮空") for v in sides) or any("轮空" in str(v) for v in sides):
             continue
         if ev.game == "bridge":
-            board = int(ws.cell(r, col["牌号"]).value)
+            if ws.cell(r, col["牌号"]).value in (None, ""):
+                continue
             row = {"南北得分": rng.choice(BRIDGE)}
         else:
             row = fill_row(ev.game, stage, rng, ev.game_options)
@@ -298,7 +300,66 @@ def extra_inputs(t: Tournament, inbox: Path, rng: random.Random) -> None:
         hook(t, inbox, rng)
 
 
-EXTRA: dict = {}
+def _entries(t: Tournament):
+    with tempfile.TemporaryDirectory() as out:
+        return run(RunOptions(folder=t.folder, out_parent=Path(out), pdf=False,
+                              now=dt.datetime(2000, 1, 1, tzinfo=TZ))).state.entries
+
+
+def _fill_table(path: Path, rows: list[dict[str, object]], key: str) -> bytes:
+    wb = openpyxl.load_workbook(path)
+    ws = wb.worksheets[0]
+    hrow, col = header(ws, key)
+    for i, row in enumerate(rows):
+        for label, value in row.items():
+            ws.cell(hrow + 1 + i, col[label]).value = value
+    wb.save(path)
+    return path.read_bytes()
+
+
+def checkin_t2016(t: Tournament, inbox: Path, rng: random.Random) -> None:
+    """R2016-F2: the morning check-in; two players of two different pairs are absent, so
+    the two left alone are re-formed into a new pair."""
+    from pipeline.xlsx.forms import write_checkin_form
+    ev = t.spec.events[0]
+    entries = [e for e in _entries(t) if e.event == ev.id]
+    absent_pairs = rng.sample(entries, 2)
+    absent = {e.players[rng.randrange(2)].key for e in absent_pairs}
+    players = [(p.shown, p.staff_id) for e in entries for p in e.players]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "签到表.xlsx"
+        write_checkin_form(t, ev, {"": players}, path)
+        keys = [p.key for e in entries for p in e.players]
+        data = _fill_table(path, [{"到场": "否" if k in absent else "是"} for k in keys], "到场")
+    s = t.spec.sessions[0]
+    when = dt.datetime.combine(s.date, s.start, TZ) - dt.timedelta(minutes=20)
+    mail(inbox / f"{when:%m%d%H%M}-签到表.eml", "referee@union.example.edu.cn", f"{ev.name} 签到表", when,
+         [("签到表.xlsx", data)])
+
+
+def awards_t2015(t: Tournament, inbox: Path, rng: random.Random) -> None:
+    """R2015-A1: the organisers' discretionary awards and the 组织奖 for two branches."""
+    from pipeline.xlsx.forms import write_awards_form
+    entries = _entries(t)
+    names = {e.id: e for e in entries}
+    rows = []
+    for award in t.spec.discretionary_awards:
+        e = rng.choice(entries)
+        p = rng.choice(e.players)
+        rows.append({"奖项": award, "项目": t.spec.event(e.event).name, "姓名": p.shown, "工号": p.staff_id})
+    for u in rng.sample(t.spec.units, 2):
+        rows.append({"奖项": t.spec.branch_award or "组织奖", "单位": u.name})
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "评奖.xlsx"
+        write_awards_form(t, path)
+        data = _fill_table(path, rows, "奖项")
+    s = t.spec.sessions[-1]
+    when = dt.datetime.combine(s.date, s.end, TZ) + dt.timedelta(hours=2)
+    mail(inbox / f"{when:%m%d%H%M}-评奖.eml", OFFICE, "评奖结果", when, [("评奖.xlsx", data)])
+
+
+EXTRA: dict = {"t2016-poker": checkin_t2016, "t2015-tcm": awards_t2015}
+
 
 
 if __name__ == "__main__":

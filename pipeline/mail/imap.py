@@ -74,7 +74,10 @@ def fetch_into(url: str, inbox: Path, ledger: "Ledger", *, password: str | None 
     ensure_schema(ledger)
     conn = _connect(u, timeout)
     try:
-        _ok(conn.login(u.user, secret), f"登录 {u.user}@{u.host} 失败，请检查用户名和密码。")
+        try:
+            conn.login(u.user, secret)
+        except imaplib.IMAP4.error as e:
+            raise MailError(f"登录收件邮箱 {u.user}@{u.host} 失败（{e}），请检查用户名和密码。") from e
         typ, _ = conn.select(_quote(mailbox))
         if typ != "OK":
             raise MailError(f"邮箱 {u.user}@{u.host} 中没有文件夹“{mailbox}”，请检查地址最后的文件夹名。")

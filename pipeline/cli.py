@@ -48,6 +48,7 @@ def main() -> None:
 def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, imap_url: str | None,
             smtp_url: str | None, wait: float) -> None:
     """Ingest FOLDER/inbox, validate, draw, score and write everything under OUT/<id>/."""
+    from .mail.common import MailError
     from .run import RunOptions, run
     from .store import RunLock
 
@@ -57,6 +58,9 @@ def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, ima
                                 imap_url=imap_url, smtp_url=smtp_url, wait=wait))
     except SpecError as e:
         click.echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
+        sys.exit(EXIT_FAILED)
+    except MailError as e:
+        click.echo(f"错误：邮件服务器 — {e}", err=True)
         sys.exit(EXIT_FAILED)
     except RunLock.Busy:
         click.echo(f"另一个 league run 正在处理这个赛事（{folder}），请稍后再运行，或加 --wait 秒数等待。", err=True)

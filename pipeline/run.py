@@ -599,9 +599,13 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     issues = IssueLog()
     report = RunReport(out_dir=out)
     if opts.imap_url:
+        from .mail.common import MailError
         from .mail.imap import fetch_into
         say("收取邮件 …")
-        fetch_into(opts.imap_url, t.inbox, ledger)
+        try:
+            fetch_into(opts.imap_url, t.inbox, ledger)
+        except MailError as e:   # a mail-server outage must not stop the night's run
+            report.next_steps.append(str(e))
     say("收件 …")
     report.received_new = intake(t, ledger, issues)
     received = ledger.received()
@@ -611,6 +615,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     cached = load_last_run(out, fp)
     if cached is not None:
         cached.received_total = len(received)
+        if opts.smtp_url:   # retry receipts that failed on an earlier night
+            from .mail.smtp import resend_pending
+            cached.next_steps.append(resend_pending(opts.smtp_url, ledger, now=now).summary())
         return cached
     mail_issues(t, ledger, issues)
 
@@ -658,6 +665,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("写出文件 …")
     written = render_all(t, out, state, current, opts, say)
     report.written = written
+    if opts.smtp_url:
+        from .mail import deliver
+        report.next_steps.append(deliver(state, out, ledger, opts.smtp_url, now).summary())
     save_last_run(out, fp, report)
     missing_branches = [u.name for u in t.spec.units if u.id not in accepted]
     if missing_branches and len(missing_branches) < len(t.spec.units):

@@ -7,9 +7,11 @@ ledger table ``mail_fetched`` is the message flagged ``\\Seen`` on the server.  
 at any point therefore loses nothing (an unflagged message is fetched again) and
 duplicates nothing (its UID or its content hash is already known).
 
-Candidates are the mailbox's UNSEEN messages plus every UID above the highest one
-fetched before, so a message someone opened in a mail client first is still fetched,
-and one whose ``\\Seen`` flag was lost is recognised and not processed twice.
+Candidates are the mailbox's UNSEEN messages plus every UID above the mailbox's
+high-water mark from the previous fetch (table ``mail_cursor``), so a message someone
+opened in a mail client before the night's run is still fetched, while years of old,
+read mail in the office mailbox are not taken on the first run.  One whose ``\\Seen``
+flag was lost is recognised by its UID (or its content hash) and not processed twice.
 """
 from __future__ import annotations
 
@@ -42,6 +44,12 @@ CREATE TABLE IF NOT EXISTS mail_fetched (
     PRIMARY KEY (mailbox, uidvalidity, uid)
 );
 CREATE INDEX IF NOT EXISTS mail_fetched_sha ON mail_fetched (sha256);
+CREATE TABLE IF NOT EXISTS mail_cursor (
+    mailbox     TEXT NOT NULL,
+    uidvalidity INTEGER NOT NULL,
+    last_uid    INTEGER NOT NULL,
+    PRIMARY KEY (mailbox, uidvalidity)
+);
 """
 
 
@@ -82,9 +90,10 @@ def fetch_into(url: str, inbox: Path, ledger: "Ledger", *, password: str | None 
         if typ != "OK":
             raise MailError(f"邮箱 {u.user}@{u.host} 中没有文件夹“{mailbox}”，请检查地址最后的文件夹名。")
         uidvalidity = _uidvalidity(conn, _quote(mailbox))
-        return _fetch_new(conn, mailbox, uidvalidity, Path(inbox), ledger)
+        uidnext = _response_int(conn, "UIDNEXT")
+        return _fetch_new(conn, mailbox, uidvalidity, uidnext, Path(inbox), ledger)
     except (imaplib.IMAP4.error, OSError) as e:
-        raise MailError(f"收取邮件时与 {u.host}:{u.port} 的连接出错：{e}。已收下的邮件不受影响，下次运行会继续。") from e
+        raise MailError(f"从 {u.host}:{u.port} 收取邮件时出错：{e}。已收下的邮件不受影响，下次运行会继续。") from e
     finally:
         try:
             conn.logout()
@@ -92,16 +101,20 @@ def fetch_into(url: str, inbox: Path, ledger: "Ledger", *, password: str | None 
             pass
 
 
-def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, inbox: Path, ledger: "Ledger") -> int:
+def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, uidnext: int | None, inbox: Path,
+               ledger: "Ledger") -> int:
     db = ledger.conn
     known_uids = {r[0] for r in db.execute(
         "SELECT uid FROM mail_fetched WHERE mailbox=? AND uidvalidity=?", (mailbox, uidvalidity))}
+    row = db.execute("SELECT last_uid FROM mail_cursor WHERE mailbox=? AND uidvalidity=?",
+                     (mailbox, uidvalidity)).fetchone()
     candidates = set(_search(conn, "UNSEEN"))
-    top = max(known_uids, default=0)
-    try:
-        candidates |= {u for u in _search(conn, "UID", f"{top + 1}:*") if u > top}
-    except imaplib.IMAP4.error:
-        pass   # a server without UID-range search: UNSEEN alone
+    if row is not None:             # (on first contact with a mailbox: UNSEEN only, not its old read mail)
+        top = row[0]
+        try:
+            candidates |= {u for u in _search(conn, "UID", f"{top + 1}:*") if u > top}
+        except imaplib.IMAP4.error:
+            pass   # a server without UID-range search: UNSEEN alone
     new = 0
     for uid in sorted(candidates):
         if uid in known_uids:
@@ -125,6 +138,10 @@ def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, inbox: Path,
         mark_seen(conn, uid)
         known_uids.add(uid)
         new += not seen_before
+    mark = max([row[0] if row else 0, (uidnext or 1) - 1, *candidates])
+    with Tx(db):
+        db.execute("INSERT INTO mail_cursor VALUES (?,?,?) ON CONFLICT(mailbox, uidvalidity) "
+                   "DO UPDATE SET last_uid=max(last_uid, excluded.last_uid)", (mailbox, uidvalidity, mark))
     return new
 
 
@@ -191,10 +208,18 @@ def _quote(mailbox: str) -> str:
     return mailbox
 
 
+def _response_int(conn: imaplib.IMAP4, code: str) -> int | None:
+    _, data = conn.response(code)
+    try:
+        return int(data[-1]) if data and data[-1] else None
+    except (TypeError, ValueError):
+        return None
+
+
 def _uidvalidity(conn: imaplib.IMAP4, mailbox: str) -> int:
-    _, data = conn.response("UIDVALIDITY")
-    if data and data[0]:
-        return int(data[0])
+    value = _response_int(conn, "UIDVALIDITY")
+    if value is not None:
+        return value
     _, data = conn.status(mailbox, "(UIDVALIDITY)")
     m = re.search(rb"UIDVALIDITY (\d+)", b" ".join(d for d in data if isinstance(d, bytes)))
     return int(m.group(1)) if m else 0

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model import Severity
+from ..timeutil import TZ
 
 if TYPE_CHECKING:
     from ..issues import Issue
@@ -168,7 +169,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
              to: tuple[str, ...]) -> Receipt:
     t = state.tournament
     name = _unit_name(t, s)
-    when = f"{s.received:%Y-%m-%d %H:%M}"
+    when = f"{(s.received.astimezone(TZ) if s.received.tzinfo else s.received):%Y-%m-%d %H:%M}"
     problems = [i for i in issues if i.severity in (Severity.ERROR, Severity.WARNING)]
     errors = [i for i in problems if i.severity == Severity.ERROR]
     proven = branch_proven(s, issues)

@@ -99,10 +99,16 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
         if receipt_status(ledger, r.sha256) == "sent":
             report.already += 1
             continue
-        msg = r.message(sender, now, message_id=_message_id(r.sha256, sender),
-                        in_reply_to=r.in_reply_to or original_message_id(ledger, r.sha256))
-        raw = msg.as_bytes(policy=email.policy.SMTP)      # CRLF line ends, as SMTP needs
-        atomic_write_bytes(ledger.root / OUTBOX / f"{r.sha256}.eml", raw)
+        try:
+            msg = r.message(sender, now, message_id=_message_id(r.sha256, sender),
+                            in_reply_to=r.in_reply_to or original_message_id(ledger, r.sha256))
+            raw = msg.as_bytes(policy=email.policy.SMTP)      # CRLF line ends, as SMTP needs
+            atomic_write_bytes(ledger.root / OUTBOX / f"{r.sha256}.eml", raw)
+        except OSError as e:      # the returned workbook vanished, or the outbox is not writable
+            error = f"无法生成回执邮件：{e}"
+            _record(ledger, r.sha256, r.to, "failed", now, error)
+            report.failed.append((r.sha256, error))
+            continue
         pending.append((r.sha256, r.to, raw))
     _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout)
     return report

@@ -54,8 +54,9 @@ def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, ima
 
     try:
         now = _parse_now(now_text)
-        report = run(RunOptions(folder=folder, out_parent=out_parent, now=now, pdf=pdf,
-                                imap_url=imap_url, smtp_url=smtp_url, wait=wait))
+        with _progress() as say:
+            report = run(RunOptions(folder=folder, out_parent=out_parent, now=now, pdf=pdf,
+                                    imap_url=imap_url, smtp_url=smtp_url, wait=wait, progress=say))
     except SpecError as e:
         click.echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
         sys.exit(EXIT_FAILED)
@@ -70,6 +71,39 @@ def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, ima
         sys.exit(EXIT_FAILED)
     click.echo(report.summary())
     sys.exit(EXIT_ATTENTION if report.needs_attention else EXIT_OK)
+
+
+class _progress:
+    """A live progress display (rich) on a terminal; plain timestamped log lines on stderr
+    otherwise (cron mails them to the office)."""
+
+    STEPS = 7
+
+    def __enter__(self):
+        import time
+
+        self.t0 = time.monotonic()
+        if sys.stderr.isatty():
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                                transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("开始 …", total=self.STEPS)
+        else:
+            self.bar = None
+        return self.say
+
+    def say(self, message: str) -> None:
+        import time
+
+        if self.bar is not None:
+            self.bar.update(self.task, description=message, advance=1)
+        else:
+            click.echo(f"[{time.monotonic() - self.t0:6.1f}s] {message}", err=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 @main.command("template")

@@ -371,12 +371,15 @@ class EventRunner:
                                 f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
                                 "（抽签摘要不符），请使用本轮下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET))
                 continue
-            rows, found = read_results(book, rec.file_name, labels)
+            sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
+            sign_labels = [s + layout.SIGNATURE_SUFFIX for s in sides]
+            rows, found = read_results(book, rec.file_name, [*labels, *sign_labels])
             self.issues.extend(found)
             for row in rows:
                 m = matches.get(key_of(row.values))
                 if m is None:
                     continue
+                self.check_partners(m, row, sign_labels, rnd)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
                 if rr.blank(labels):
                     continue
@@ -400,6 +403,32 @@ class EventRunner:
         self.issues.extend(found)
         for r in results:
             self.results[r.match.key] = r
+
+    def check_partners(self, m: Match, row: Any, sign_labels: list[str], rnd: Round) -> None:
+        """R2020-Q3: fixed partners.  A signature cell that names a player who is not in the
+        registered pair/team of that side is PARTNER_CHANGED (a plain mark such as 已签 or
+        a tick is accepted)."""
+        if self.ev.team_size < 2:
+            return
+        import re
+
+        from .ingest.workbook import strip_spaces
+        for label, sid in zip(sign_labels, m.sides):
+            raw = row.values.get(label)
+            if raw in (None, ""):
+                continue
+            names = [strip_spaces(x) for x in re.split(r"[/、,，;；\s]+", str(raw)) if strip_spaces(x)]
+            names = [n for n in names if n not in ("已签", "签", "签名", "√", "✓", "同意")]
+            entry = next((e for e in self.all_entries() if e.id == sid), None)
+            if entry is None or not names:
+                continue
+            registered = {p.name for p in entry.players}
+            strangers = [n for n in names if n not in registered]
+            if strangers:
+                self.issues.add("PARTNER_CHANGED",
+                                f"{self.ev.name} 第{rnd.round}轮第{m.table}桌 {label}“{raw}”：{'、'.join(strangers)} 不是"
+                                f"{entry.team}的报名选手（{entry.player_names}）；搭档固定，不得中途调整，请核实后改正。",
+                                at=row.cells.get(label))
 
     # -- scoring ----------------------------------------------------------------------
     #: stages whose standings mean something (league-type stages); knockout stages don't
@@ -592,7 +621,18 @@ def run(opts: RunOptions) -> RunReport:
     say = opts.progress or (lambda msg: log.info(msg))
     out.mkdir(parents=True, exist_ok=True)
     with RunLock(out, wait=opts.wait), Ledger(out) as ledger:
+        sweep_temp_files(out)
         return _run_locked(t, out, ledger, opts, say)
+
+
+def sweep_temp_files(out: Path) -> None:
+    """Remove the ``.<name>.*.tmp`` files a killed run left behind (``fsutil`` writes to
+    them and renames; a run killed between the two leaves one).  Called under the lock."""
+    for p in out.rglob(".*.tmp"):
+        try:
+            p.unlink()
+        except OSError:
+            pass
 
 
 def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None]) -> RunReport:

@@ -1,0 +1,587 @@
+"""`league new`: a union office sets up its own league without writing code.
+
+The office answers a short questionnaire — at the prompt (in Chinese), from a one-page
+问卷 workbook (:func:`write_questionnaire`), or as a dict (``answers``, for flags and
+tests).  Every answer is checked on its own (a bad answer is asked again with the
+reason), then the whole spec is checked with :func:`pipeline.spec.parse_spec`; a
+:class:`~pipeline.spec.SpecError` is mapped back to the question that produced it.
+
+The result is a tournament folder: ``tournament.yaml`` (with Chinese comments),
+``secret.key``, an empty ``inbox/`` and one registration workbook per unit in
+``templates/``.
+
+Answers dict (every value may be text, as typed or read from a workbook)::
+
+    {"id": "t2026", "name": "2026年教职工棋牌赛", "organizer": "校工会",
+     "units": [{"name": "机关分工会", "captain": "王芳", "members": 40, "email": "a@x.cn"}],
+     "events": [{"name": "象棋", "game": "象棋", "format": "淘汰赛",
+                 "quota": "fixed 2", "team_size": 1}],
+     "deadline": "2026-12-01 17:00",
+     "sessions": [{"date": "2026-12-05", "start": "08:30", "end": "12:00"}],
+     "awards": "ranked", "places": "一等奖1,二等奖2,三等奖3", "prizes": "一等奖=500"}
+"""
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import re
+import secrets
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from .spec import SPEC_FILE, SpecError, load_tournament, parse_spec
+from .timeutil import TZ
+
+QUESTIONNAIRE_SHEET = "问卷"
+Ask = Callable[..., Any]
+
+
+class NewLeagueError(Exception):
+    """The league cannot be created; ``str()`` is a Chinese sentence saying what to change."""
+
+
+class BadAnswer(ValueError):
+    """One answer is unusable; ``str()`` is the Chinese reason."""
+
+
+# ------------------------------------------------------------------------------ validators
+def _text(v: Any) -> str:
+    return "" if v is None else str(v).strip()
+
+
+def v_required(v: Any) -> str:
+    """A non-empty text.  >>> v_required(" 校工会 ")  → '校工会'"""
+    s = _text(v)
+    if not s:
+        raise BadAnswer("不能为空，请填写。")
+    return s
+
+
+def v_id(v: Any) -> str:
+    """An ASCII id (letters, digits, - and _), e.g. ``t2026-chess``."""
+    s = _text(v)
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", s):
+        raise BadAnswer(f"编号 “{s}” 只能用英文字母、数字、- 和 _，例如 t2026-chess。")
+    return s
+
+
+def v_int(v: Any, minimum: int = 0, maximum: int | None = None) -> int:
+    """A whole number within bounds.  ``v_int("40")`` → 40."""
+    s = _text(v)
+    try:
+        n = int(float(s)) if re.fullmatch(r"-?\d+(\.0+)?", s) else int(s)
+    except ValueError:
+        raise BadAnswer(f"“{s}” 不是整数，请填写数字，例如 40。") from None
+    if n < minimum or (maximum is not None and n > maximum):
+        hi = f"至 {maximum}" if maximum is not None else "以上"
+        raise BadAnswer(f"“{s}” 超出范围，请填写 {minimum} {hi} 的整数。")
+    return n
+
+
+def v_email(v: Any) -> str:
+    """An e-mail address, or empty (no address)."""
+    s = _text(v)
+    if s and not re.fullmatch(r"[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+", s):
+        raise BadAnswer(f"邮箱 “{s}” 格式不对，应像 name@union.example.edu.cn。")
+    return s
+
+
+def v_game(v: Any) -> str:
+    """A registered game (name or alias, e.g. 象棋) → its registry name."""
+    from .games import GAMES
+    s = _text(v)
+    if s not in GAMES:
+        raise BadAnswer(f"没有棋牌种类 “{s}”；可选：{_choices(GAMES)}。")
+    return GAMES.canonical(s)
+
+
+def v_format(v: Any) -> str:
+    """A registered format (name or alias, e.g. 淘汰赛) → its registry name."""
+    from .draw import FORMATS
+    s = _text(v)
+    if s not in FORMATS:
+        raise BadAnswer(f"没有赛制 “{s}”；可选：{_choices(FORMATS)}。")
+    return FORMATS.canonical(s)
+
+
+def v_scheme(v: Any) -> str:
+    """A registered award scheme (name or alias) → its registry name."""
+    from .score import AWARD_SCHEMES
+    s = _text(v) or "ranked"
+    if s not in AWARD_SCHEMES:
+        raise BadAnswer(f"没有评奖方式 “{s}”；可选：{_choices(AWARD_SCHEMES)}。")
+    return AWARD_SCHEMES.canonical(s)
+
+
+def _choices(reg: Any) -> str:
+    return "；".join(f"{n}（{getattr(o, 'title', n)}）" for n, o in reg.items())
+
+
+def v_quota(v: Any) -> dict[str, Any]:
+    """A quota rule with its numbers: ``fixed 2`` / ``bands 0:1,30:2,60:3`` /
+    ``ratio 0.15`` / ``open`` (Chinese 固定/分档/比例/不限 too); a dict passes through."""
+    if isinstance(v, dict):
+        return dict(v)
+    s = _text(v).replace("，", ",").replace("：", ":")
+    words = {"固定": "fixed", "分档": "bands", "比例": "ratio", "不限": "open", "": "open"}
+    parts = s.split(None, 1)
+    rule = words.get(parts[0] if parts else "", parts[0] if parts else "open")
+    arg = parts[1].strip() if len(parts) > 1 else ""
+    if rule == "open":
+        return {"rule": "open"}
+    if rule == "fixed":
+        return {"rule": "fixed", "per_branch": v_int(arg or "?", 0)}
+    if rule == "ratio":
+        try:
+            ratio = float(arg.rstrip("%")) / (100 if arg.endswith("%") else 1)
+        except ValueError:
+            raise BadAnswer(f"比例 “{arg}” 应是小数或百分数，例如 ratio 0.15 或 比例 15%。") from None
+        if not 0 < ratio <= 1:
+            raise BadAnswer(f"比例 “{arg}” 应在 0 与 1 之间（不含 0），例如 0.15。")
+        return {"rule": "ratio", "ratio": ratio, "rounding": "floor", "minimum": 1}
+    if rule == "bands":
+        bands = []
+        for item in filter(None, (p.strip() for p in arg.split(","))):
+            if ":" not in item:
+                raise BadAnswer(f"分档 “{item}” 应写成 人数:名额，例如 bands 0:1,30:2,60:3。")
+            lo, n = item.split(":", 1)
+            bands.append({"min_members": v_int(lo), "entries": v_int(n)})
+        if not bands:
+            raise BadAnswer("分档规则需要至少一档，例如 bands 0:1,30:2,60:3。")
+        return {"rule": "bands", "bands": bands}
+    raise BadAnswer(f"名额规则 “{s}” 无法识别；请写 fixed 2、bands 0:1,30:2、ratio 0.15 或 open。")
+
+
+def v_datetime(v: Any) -> str:
+    """A deadline ``2026-12-01 17:00`` (China time) → ISO text."""
+    if isinstance(v, dt.datetime):
+        d = v
+    else:
+        s = _text(v).replace("T", " ")
+        try:
+            d = dt.datetime.fromisoformat(s) if s else None
+        except ValueError:
+            d = None
+        if d is None:
+            raise BadAnswer(f"时间 “{s}” 格式不对，应写成 2026-12-01 17:00。")
+    if d.tzinfo is None:
+        d = d.replace(tzinfo=TZ)
+    return d.isoformat()
+
+
+def v_date(v: Any) -> str:
+    """A date ``2026-12-05`` → ISO text."""
+    if isinstance(v, dt.datetime):
+        return v.date().isoformat()
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    s = _text(v)
+    try:
+        return dt.date.fromisoformat(s).isoformat()
+    except ValueError:
+        raise BadAnswer(f"日期 “{s}” 格式不对，应写成 2026-12-05。") from None
+
+
+def v_time(v: Any) -> str:
+    """A clock time ``8:30`` → ``08:30``."""
+    if isinstance(v, dt.time):
+        return v.strftime("%H:%M")
+    s = _text(v).replace("：", ":")
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})(:00)?", s)
+    if not m or int(m[1]) > 23 or int(m[2]) > 59:
+        raise BadAnswer(f"时间 “{s}” 格式不对，应写成 08:30。")
+    return f"{int(m[1]):02d}:{m[2]}"
+
+
+def v_places(v: Any) -> list[dict[str, Any]]:
+    """Awards and how many of each: ``一等奖1,二等奖2,三等奖3``."""
+    if isinstance(v, list):
+        return [dict(p) for p in v]
+    s = _text(v).replace("，", ",").replace("、", ",") or "一等奖1,二等奖2,三等奖3"
+    out = []
+    for item in filter(None, (p.strip() for p in s.split(","))):
+        m = re.fullmatch(r"(.*?\D)\s*[×x*]?\s*(\d+)", item)
+        if not m:
+            raise BadAnswer(f"奖项 “{item}” 应写成 奖项名+名额，例如 一等奖1,二等奖2,三等奖3。")
+        out.append({"award": m[1].strip(" ×x*"), "count": int(m[2])})
+    return out
+
+
+def v_prizes(v: Any) -> dict[str, int]:
+    """Prize money per award: ``一等奖=500,二等奖=300`` (yuan), or empty."""
+    if isinstance(v, dict):
+        return {str(k): v_int(n) for k, n in v.items()}
+    s = _text(v).replace("，", ",").replace("＝", "=").replace("：", "=").replace(":", "=")
+    out: dict[str, int] = {}
+    for item in filter(None, (p.strip() for p in s.split(","))):
+        if "=" not in item:
+            raise BadAnswer(f"奖金 “{item}” 应写成 奖项=金额，例如 一等奖=500。")
+        k, n = item.split("=", 1)
+        out[k.strip()] = v_int(n.strip().rstrip("元"))
+    return out
+
+
+# ------------------------------------------------------------------------------ building the spec
+def _event_id(game: str, taken: set[str]) -> str:
+    eid, k = game, 2
+    while eid in taken:
+        eid, k = f"{game}{k}", k + 1
+    taken.add(eid)
+    return eid
+
+
+def clean_unit(raw: dict[str, Any], index: int) -> dict[str, Any]:
+    """One unit answer → a spec unit (id b01, b02 … by position)."""
+    email = v_email(raw.get("email") or (raw.get("emails") or [""])[0])
+    return {"id": raw.get("id") or f"b{index + 1:02d}", "name": v_required(raw.get("name")),
+            "captain": _text(raw.get("captain")), "members": v_int(raw.get("members") or 0),
+            "emails": [email] if email else []}
+
+
+def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
+    """One event answer → a spec event (without deadline and awards)."""
+    game = v_game(raw.get("game"))
+    fmt = raw.get("format")
+    options = dict(raw.get("format_options") or {})
+    if isinstance(fmt, dict):
+        options.update({k: x for k, x in fmt.items() if k != "type"})
+        fmt = fmt.get("type")
+    return {"id": raw.get("id") or _event_id(game, taken), "name": v_required(raw.get("name")),
+            "game": game, "team_size": v_int(raw.get("team_size") or 1, 1, 8),
+            "quota": v_quota(raw.get("quota", "open")),
+            "format": {"type": v_format(fmt), **options}}
+
+
+def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
+    """Answers (text or typed) → a raw spec dict for :func:`parse_spec`.  Raises
+    :class:`BadAnswer` (with the question in ``args[1]``) on the first unusable answer."""
+    def check(question: str, fn: Callable[[Any], Any], value: Any) -> Any:
+        try:
+            return fn(value)
+        except BadAnswer as e:
+            raise BadAnswer(str(e), question) from None
+
+    name = check("赛事名称", v_required, answers.get("name"))
+    spec: dict[str, Any] = {
+        "id": check("赛事编号", v_id, answers.get("id") or "league"),
+        "name": name,
+        "host": _text(answers.get("host") or answers.get("organizer")),
+        "organizer": check("主办单位", v_required, answers.get("organizer")),
+        "notice_date": dt.date.today().isoformat() if not answers.get("notice_date")
+        else check("发文日期", v_date, answers["notice_date"]),
+        "unit_word": _text(answers.get("unit_word")) or "分工会",
+    }
+    units = [check(f"第{i + 1}个单位", lambda u, i=i: clean_unit(u, i), u)
+             for i, u in enumerate(answers.get("units") or [])]
+    if not units:
+        raise BadAnswer("至少要有一个参赛单位。", "参赛单位")
+    deadline = check("报名截止时间", v_datetime, answers.get("deadline")) if answers.get("deadline") else None
+    scheme = check("评奖方式", v_scheme, answers.get("awards"))
+    places = check("奖项设置", v_places, answers.get("places"))
+    prizes = check("奖金", v_prizes, answers.get("prizes") or {})
+    awards: dict[str, Any] = {"scheme": scheme}
+    if scheme == "ranked":
+        awards["places"] = places
+    elif scheme == "top_n":
+        awards["awards"] = [p["award"] for p in places for _ in range(p["count"])]
+    else:
+        awards["count"] = sum(p["count"] for p in places)
+    if prizes:
+        awards["prizes"] = prizes
+    taken: set[str] = set()
+    events = []
+    for i, e in enumerate(answers.get("events") or []):
+        ev = check(f"第{i + 1}个项目", lambda e: clean_event(e, taken), e)
+        if deadline:
+            ev["deadline"] = deadline
+        ev["awards"] = copy.deepcopy(awards)   # no YAML anchors in the file
+        events.append(ev)
+    if not events:
+        raise BadAnswer("至少要有一个比赛项目。", "比赛项目")
+    sessions = [{"date": check("比赛日期", v_date, s.get("date")),
+                 "start": check("开始时间", v_time, s.get("start")),
+                 "end": check("结束时间", v_time, s.get("end")),
+                 **({"venue": _text(s["venue"])} if s.get("venue") else {})}
+                for s in answers.get("sessions") or []]
+    spec.update(units=units, events=events, sessions=sessions)
+    if answers.get("venue"):
+        spec["venue"] = _text(answers["venue"])
+    spec["secret_file"] = "secret.key"
+    return spec
+
+
+#: top-level spec key → the question that answers it (to map a SpecError back).
+KEY_QUESTIONS = {"id": "赛事编号", "name": "赛事名称", "organizer": "主办单位", "host": "主办单位",
+                 "units": "参赛单位", "events": "比赛项目", "sessions": "比赛时间", "notice_date": "发文日期"}
+
+
+def question_of(key: str, spec: dict[str, Any] | None = None) -> str:
+    """The question behind a SpecError key: ``events[xiangqi].format.type`` → 比赛项目 “象棋” 的赛制."""
+    top = re.split(r"[.\[]", key, maxsplit=1)[0]
+    label = KEY_QUESTIONS.get(top, key)
+    m = re.match(r"(units|events)\[([^\]]+)\]", key)
+    if m and spec:
+        item = next((x for x in spec.get(m[1], []) if str(x.get("id")) == m[2]), None)
+        if item:
+            label += f" “{item.get('name', m[2])}”"
+    tail = key[m.end():] if m else ""
+    parts = {".game": "的棋牌种类", ".format": "的赛制", ".quota": "的名额规则", ".awards": "的评奖方式",
+             ".team_size": "的每队人数", ".deadline": "的报名截止时间", ".tiebreaks": "的破同分规则"}
+    for k, word in parts.items():
+        if tail.startswith(k):
+            label += word
+            break
+    return label
+
+
+def check_spec(spec: dict[str, Any]) -> None:
+    """Validate the whole spec; raise BadAnswer naming the question on a SpecError."""
+    try:
+        parse_spec(spec, SPEC_FILE)
+    except SpecError as e:
+        raise BadAnswer(f"{e.problem}（配置键 {e.key}）", question_of(e.key, spec)) from None
+
+
+# ------------------------------------------------------------------------------ interactive
+def _prompt(ask: Ask, text: str, fn: Callable[[Any], Any], default: Any = None, echo: Callable[[str], None] | None = None) -> Any:
+    """Ask until ``fn`` accepts the answer; a rejected answer is explained and asked again."""
+    while True:
+        value = ask(text, default=default) if default is not None else ask(text, default="", show_default=False)
+        try:
+            return fn(value)
+        except BadAnswer as e:
+            (echo or _echo)(f"  ✗ {e}")
+
+
+def _echo(msg: str) -> None:
+    import click
+    click.echo(msg, err=True)
+
+
+def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Ask every question at the prompt (Chinese) and return the answers dict."""
+    echo = echo or (lambda msg: _echo(msg))
+    from .draw import FORMATS
+    from .games import GAMES
+    default_id = folder.name if re.fullmatch(r"[A-Za-z0-9_-]+", folder.name) else "league"
+    a: dict[str, Any] = {}
+    a["name"] = _prompt(ask, "赛事名称（如 2026年教职工棋牌赛）", v_required, echo=echo)
+    a["id"] = _prompt(ask, "赛事编号（英文字母/数字）", v_id, default_id, echo=echo)
+    a["organizer"] = _prompt(ask, "主办单位（落款）", v_required, "校工会", echo=echo)
+    a["units"] = []
+    echo("参赛单位：逐个填写，单位名称直接回车结束。")
+    while True:
+        n = len(a["units"]) + 1
+        name = _text(ask(f"第{n}个单位名称（回车结束）", default="", show_default=False))
+        if not name:
+            if a["units"]:
+                break
+            echo("  ✗ 至少要有一个参赛单位。")
+            continue
+        a["units"].append({"name": name,
+                           "captain": _prompt(ask, "  队长/联系人", _text, "", echo=echo),
+                           "members": _prompt(ask, "  会员人数", v_int, 0, echo=echo),
+                           "email": _prompt(ask, "  邮箱（回执发往此地址）", v_email, "", echo=echo)})
+    echo("比赛项目：逐个填写，项目名称直接回车结束。")
+    echo(f"  棋牌种类可选：{_choices(GAMES)}")
+    echo(f"  赛制可选：{_choices(FORMATS)}")
+    a["events"] = []
+    taken: set[str] = set()
+    while True:
+        n = len(a["events"]) + 1
+        name = _text(ask(f"第{n}个项目名称（回车结束）", default="", show_default=False))
+        if not name:
+            if a["events"]:
+                break
+            echo("  ✗ 至少要有一个比赛项目。")
+            continue
+        while True:
+            ev = {"name": name,
+                  "game": _prompt(ask, "  棋牌种类", v_game, echo=echo),
+                  "format": _prompt(ask, "  赛制", v_format, echo=echo),
+                  "quota": _prompt(ask, "  名额规则（fixed 2 / bands 0:1,30:2 / ratio 0.15 / open）", v_quota, "fixed 2", echo=echo),
+                  "team_size": _prompt(ask, "  每队人数（单人项目填 1，对子填 2）", lambda v: v_int(v, 1, 8), 1, echo=echo)}
+            try:   # check the event alone now, so a mismatch is re-asked at once
+                check_spec(_probe(ev, set(taken)))
+            except BadAnswer as e:
+                echo(f"  ✗ {e}，请重新填写这个项目。")
+                continue
+            a["events"].append(ev)
+            taken.add(ev["game"])
+            break
+    a["deadline"] = _prompt(ask, "报名截止时间（如 2026-12-01 17:00）", v_datetime, echo=echo)
+    a["sessions"] = []
+    echo("比赛时间：逐场填写，日期直接回车结束。")
+    while True:
+        date = _text(ask(f"第{len(a['sessions']) + 1}场日期（如 2026-12-05，回车结束）", default="", show_default=False))
+        if not date:
+            break
+        try:
+            v_date(date)
+        except BadAnswer as e:
+            echo(f"  ✗ {e}")
+            continue
+        a["sessions"].append({"date": date, "start": _prompt(ask, "  开始时间", v_time, "08:30", echo=echo),
+                              "end": _prompt(ask, "  结束时间", v_time, "12:00", echo=echo)})
+    from .score import AWARD_SCHEMES
+    echo(f"评奖方式可选：{_choices(AWARD_SCHEMES)}")
+    a["awards"] = _prompt(ask, "评奖方式", v_scheme, "ranked", echo=echo)
+    a["places"] = _prompt(ask, "奖项及名额", v_places, "一等奖1,二等奖2,三等奖3", echo=echo)
+    a["prizes"] = _prompt(ask, "奖金（如 一等奖=500,二等奖=300；无则回车）", v_prizes, "", echo=echo)
+    return a
+
+
+def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
+    return {"id": "probe", "name": "probe", "units": [{"id": "b01", "name": "甲"}],
+            "events": [clean_event(ev, taken)]}
+
+
+# ------------------------------------------------------------------------------ questionnaire workbook
+KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事编号", "id", "英文字母、数字、- 和 _"),
+            ("主办单位", "organizer", "通知落款"), ("报名截止时间", "deadline", "如 2026-12-01 17:00"),
+            ("评奖方式", "awards", "ranked（名次奖）/ top_n（前N名）/ group_top（各组前N名）"),
+            ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）")]
+UNIT_HEAD = ["单位名称", "队长", "会员人数", "邮箱"]
+EVENT_HEAD = ["项目名称", "棋牌种类", "赛制", "名额规则", "每队人数"]
+SESSION_HEAD = ["日期", "开始", "结束", "地点"]
+TABLES = {"参赛单位": (UNIT_HEAD, ["name", "captain", "members", "email"]),
+          "比赛项目": (EVENT_HEAD, ["name", "game", "format", "quota", "team_size"]),
+          "比赛时间": (SESSION_HEAD, ["date", "start", "end", "venue"])}
+TABLE_KEYS = {"参赛单位": "units", "比赛项目": "events", "比赛时间": "sessions"}
+
+
+def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
+    """Write the blank one-page 问卷 workbook: key/value rows, then the units, events and
+    sessions tables (a title row, a header row, blank rows to fill)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    path = Path(path)
+    wb = Workbook()
+    ws = wb.active
+    ws.title = QUESTIONNAIRE_SHEET
+    bold = Font(bold=True)
+    ws.append(["新建赛事问卷（填好后运行 league new 文件夹 --from-workbook 本文件）"])
+    ws["A1"].font = Font(bold=True, size=14)
+    ws.append(["问题", "填写", "说明"])
+    for label, _key, hint in KEY_ROWS:
+        ws.append([label, None, hint])
+    for title, (head, _keys) in TABLES.items():
+        ws.append([])
+        ws.append([title])
+        ws.cell(ws.max_row, 1).font = bold
+        ws.append(head)
+        for c in ws[ws.max_row]:
+            c.font = bold
+        for _ in range(rows if title != "比赛时间" else 5):
+            ws.append([None] * len(head))
+    for col, w in zip("ABCDE", (18, 24, 28, 22, 10)):
+        ws.column_dimensions[col].width = w
+    path.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(path)
+    return path
+
+
+def read_questionnaire(path: str | Path) -> dict[str, Any]:
+    """Read a filled 问卷 workbook back into an answers dict."""
+    import openpyxl
+    try:
+        wb = openpyxl.load_workbook(path, data_only=True, read_only=True)
+    except Exception as e:  # noqa: BLE001 — any unreadable file is the same problem for the user
+        raise NewLeagueError(f"无法读取问卷 “{path}”：{e}。请用 league 生成的问卷 .xlsx。") from None
+    if QUESTIONNAIRE_SHEET not in wb.sheetnames:
+        raise NewLeagueError(f"问卷 “{path}” 没有名为 “{QUESTIONNAIRE_SHEET}” 的工作表。")
+    grid = [list(r) for r in wb[QUESTIONNAIRE_SHEET].iter_rows(values_only=True)]
+    wb.close()
+    keys = {label: key for label, key, _ in KEY_ROWS}
+    answers: dict[str, Any] = {}
+    table: str | None = None
+    for row in grid:
+        first = _text(row[0]) if row else ""
+        if first in TABLES:
+            table = first
+            answers[TABLE_KEYS[first]] = []
+            continue
+        if table:
+            head, fields = TABLES[table]
+            if [_text(c) for c in row[:len(head)]] == head:
+                continue
+            if not any(_text(c) for c in row):
+                continue
+            item = {f: row[i] if i < len(row) else None for i, f in enumerate(fields)}
+            answers[TABLE_KEYS[table]].append(item)
+        elif first in keys and len(row) > 1 and _text(row[1]):
+            answers[keys[first]] = row[1]
+    return answers
+
+
+# ------------------------------------------------------------------------------ writing the folder
+SECTION_COMMENTS = {
+    "id": ["# 赛事基本信息：编号（英文，用于文件名和令牌）、名称、主办单位。",
+           "# 由 league new 生成；可直接修改，修改后运行 league run 检查。"],
+    "units": ["# 参赛单位：id 自动编号 b01、b02…；members 为会员人数（按比例/分档名额时使用）；",
+              "# emails 为登记邮箱，回执只发往这些地址。"],
+    "events": ["# 比赛项目：game 为棋牌种类，format 为赛制，quota 为名额规则，deadline 为报名截止时间，",
+               "# awards 为评奖方式与奖金（元）。可用的名称见 docs/spec-reference.md。"],
+    "sessions": ["# 比赛时间：日期、开始、结束（每场一行）。"],
+    "secret_file": ["# 报名表令牌的密钥文件（不要外传，不要改动）。"],
+}
+
+
+def spec_yaml(spec: dict[str, Any]) -> str:
+    """The tournament.yaml text: one block per top-level key, with Chinese comments."""
+    lines = ["# 赛事配置（tournament.yaml）— 由 league new 生成。", ""]
+    for key, value in spec.items():
+        if key in SECTION_COMMENTS and key != "id":
+            lines.append("")
+        lines += SECTION_COMMENTS.get(key, [])
+        lines.append(yaml.safe_dump({key: value}, allow_unicode=True, sort_keys=False,
+                                    default_flow_style=False, width=100).rstrip())
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def create(folder: str | Path, questionnaire: str | Path | None = None,
+           answers: dict[str, Any] | None = None, ask: Ask | None = None) -> Path:
+    """Create a tournament folder and return the path of its ``tournament.yaml``.
+
+    Answers come from ``answers`` (dict), else ``questionnaire`` (.xlsx), else the prompt
+    (``ask``, default ``click.prompt``).  Refuses an existing tournament.yaml.
+
+    >>> create(tmp, answers={...})  # doctest: +SKIP
+    PosixPath('tmp/tournament.yaml')
+    """
+    folder = Path(folder)
+    target = folder / SPEC_FILE
+    if target.exists():
+        raise NewLeagueError(f"“{target}” 已存在，不会覆盖；请换一个文件夹，或先移走原来的 tournament.yaml。")
+    interactive = answers is None and questionnaire is None
+    if questionnaire is not None and answers is None:
+        answers = read_questionnaire(questionnaire)
+    if interactive:
+        import click
+        answers = ask_answers(folder, ask or click.prompt)
+    assert answers is not None
+    answers = dict(answers)
+    if not answers.get("id") and re.fullmatch(r"[A-Za-z0-9_-]+", folder.name):
+        answers["id"] = folder.name
+    while True:
+        try:
+            spec = build_spec(answers)
+            check_spec(spec)
+            break
+        except BadAnswer as e:
+            question = e.args[1] if len(e.args) > 1 else "问卷"
+            if not interactive:
+                raise NewLeagueError(f"【{question}】的回答有误：{e.args[0]}") from None
+            _echo(f"  ✗ 【{question}】的回答有误：{e.args[0]} 请重新回答全部问题。")
+            answers = ask_answers(folder, ask or click.prompt)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "inbox").mkdir(exist_ok=True)
+    secret = folder / spec["secret_file"]
+    if not secret.exists():
+        secret.write_text(secrets.token_hex(20) + "\n", encoding="utf-8")
+    target.write_text(spec_yaml(spec), encoding="utf-8")
+    from .xlsx.registration import write_all_templates
+    write_all_templates(load_tournament(folder), folder / "templates")
+    return target

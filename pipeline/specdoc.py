@@ -1,0 +1,190 @@
+"""docs/spec-reference.md, generated from the code so it cannot drift.
+
+The keys come from the pydantic models in :mod:`pipeline.spec` (type, default,
+description); the names come from the registries (games, formats, tiebreaks, award
+schemes), each format with its Chinese description and an example YAML snippet.
+
+    python -m pipeline.specdoc            # writes docs/spec-reference.md
+"""
+from __future__ import annotations
+
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
+
+from . import spec as S
+
+DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "spec-reference.md"
+
+#: the models documented, in reading order: (heading, model, YAML path)
+MODELS: list[tuple[str, type[BaseModel], str]] = [
+    ("赛事（顶层键）", S.TournamentSpec, ""),
+    ("参赛单位", S.UnitSpec, "units[]"),
+    ("比赛项目", S.EventSpec, "events[]"),
+    ("名额规则", S.QuotaSpec, "events[].quota"),
+    ("名额分档", S.Band, "events[].quota.bands[]"),
+    ("赛制", S.FormatSpec, "events[].format"),
+    ("评奖", S.AwardSpec, "events[].awards"),
+    ("比赛时间", S.SessionSpec, "sessions[]"),
+    ("组委会", S.CommitteeRole, "committee[]"),
+    ("经费预算", S.BudgetItem, "budget[]"),
+]
+
+
+def type_name(tp: Any) -> str:
+    """A short readable type: ``list[str]``, ``int | None``, ``"fixed" | "open"``.
+
+    >>> type_name(list[str])
+    'list[str]'
+    """
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Literal:
+        return " \\| ".join(f"`{a}`" for a in args)
+    if origin in (typing.Union, types.UnionType):
+        return " \\| ".join(type_name(a) for a in args)
+    if origin is not None:
+        name = getattr(origin, "__name__", str(origin))
+        return f"{name}[{', '.join(type_name(a) for a in args)}]"
+    if tp is type(None):
+        return "None"
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return tp.__name__
+    return getattr(tp, "__name__", str(tp))
+
+
+def _default(field: Any) -> str:
+    if field.is_required():
+        return "**必填**"
+    if field.default_factory is not None:
+        value = field.default_factory()
+    else:
+        value = field.default
+    if value is PydanticUndefined:
+        return ""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(exclude_defaults=True)
+    return f"`{value!r}`" if value not in ("", None) else ("`\"\"`" if value == "" else "`None`")
+
+
+def model_table(model: type[BaseModel]) -> list[str]:
+    """A Markdown table of a model's fields: key, type, default, description."""
+    lines = ["| 键 | 类型 | 默认 | 说明 |", "|---|---|---|---|"]
+    for name, field in model.model_fields.items():
+        desc = (field.description or FALLBACK.get(name, "")).replace("|", "\\|")
+        lines.append(f"| `{name}` | {type_name(field.annotation)} | {_default(field)} | {desc} |")
+    if model.model_config.get("extra") == "allow":
+        lines.append("| *其他键* | | | 作为选项交给所选的注册项（见下文） |")
+    return lines
+
+
+def _doc(obj: Any) -> str:
+    doc = (getattr(obj, "__doc__", None) or "").strip()
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+def _registry_table(reg: Any, with_seats: bool = False) -> list[str]:
+    head = "| 名称 | 别名 | 中文名 |" + (" 每桌方数 |" if with_seats else "")
+    lines = [head, "|---|---|---|" + ("---|" if with_seats else "")]
+    for name, obj in reg.items():
+        aliases = "、".join(reg.aliases(name))
+        row = f"| `{name}` | {aliases} | {getattr(obj, 'title', '')} |"
+        if with_seats:
+            row += f" {obj.seats} |"
+        lines.append(row)
+    return lines
+
+
+EXAMPLE_GAME = {"pairs_movement": "bridge", "groups_standings": "guandan"}
+PAIR_GAMES = {"bridge", "guandan", "shuangsheng", "shuangkou"}
+
+#: descriptions for keys whose model field has none (kept here, not in spec.py, which the
+#: doc generator does not own); a key described in the model wins.
+FALLBACK = {
+    "id": "英文编号（字母、数字、- 和 _），用于文件名、令牌和网址", "name": "中文名称",
+    "co_organizers": "协办单位", "theme": "主题", "purpose": "举办目的（印在通知开头）",
+    "notice_date": "发文日期", "script": "简体 simplified / 繁体 traditional",
+    "committee": "组委会（职务与名单）", "contact": "联系人", "units": "参赛单位列表",
+    "events": "比赛项目列表", "sessions": "比赛时间（每场日期、开始、结束、地点）", "venue": "比赛地点",
+    "pickup_points": "乘车地点（报名表多一列）", "late_policy": "逾期报名：拒收 reject / 接受但警告 accept-with-warning",
+    "one_event_per_person": "每人限报一项", "budget": "经费预算", "prize_budget_source": "奖金来源",
+    "discretionary_awards": "评委会评定的奖项（如 风尚奖）", "secret_file": "令牌密钥文件（league new 生成）",
+    "game": "棋牌种类（见下文）", "team_size": "每队人数：单人 1，对子 2", "cross_branch": "允许跨单位组队",
+    "quota": "名额规则", "deadline": "报名截止时间（北京时间）", "format": "赛制", "tiebreaks": "破同分规则（按顺序）",
+    "awards": "评奖方式与奖金", "game_options": "棋牌种类的选项", "referee": "裁判",
+    "rule": "fixed 固定 / bands 按人数分档 / ratio 按比例 / open 不限", "per_branch": "fixed：每单位名额",
+    "short_warning": "报名少于名额时给出警告", "bands": "bands：各档（会员人数下限 → 名额）",
+    "extra_every": "bands：超过最高档后每多多少人加一个名额", "ratio": "ratio：人数比例（如 0.15）",
+    "rounding": "ratio：取整方式", "minimum": "ratio：每单位最少名额", "min_members": "本档会员人数下限",
+    "entries": "本档名额", "type": "赛制名称（见下文）", "scheme": "评奖方式名称（见下文）",
+    "date": "日期", "start": "开始时间", "end": "结束时间", "role": "职务", "names": "姓名",
+    "quantity": "数量", "unit": "单位", "unit_price": "单价（元）", "source": "来源",
+}
+
+
+def example_event(fmt_name: str) -> dict[str, Any]:
+    """A minimal event using format ``fmt_name`` with the first game that fits its seats."""
+    from .draw import FORMATS
+    from .games import GAMES
+    fmt = FORMATS.get(fmt_name)
+    liked = [EXAMPLE_GAME.get(fmt_name), "xiangqi", "doudizhu"]
+    fits = [n for n, g in GAMES.items() if g.seats == fmt.seats]
+    game = next((n for n in liked if n in fits), fits[0])
+    return {"id": game, "name": GAMES.get(game).title, "game": game, "team_size": 2 if game in PAIR_GAMES else 1,
+            "quota": {"rule": "fixed", "per_branch": 2},
+            "deadline": "2026-12-01T17:00:00+08:00",
+            "format": {"type": fmt_name},
+            "awards": {"scheme": "ranked", "places": [{"award": "一等奖", "count": 1},
+                                                     {"award": "二等奖", "count": 2}],
+                       "prizes": {"一等奖": 500, "二等奖": 300}}}
+
+
+def generate() -> str:
+    """The whole reference as Markdown (deterministic: no dates, sorted registries)."""
+    from .draw import FORMATS
+    from .games import GAMES
+    from .score import AWARD_SCHEMES, TIEBREAKS
+
+    out = ["# tournament.yaml 参考手册", "",
+           "> 本文件由 `python -m pipeline.specdoc` 从代码生成，请勿手改；测试会检查它与代码一致。", "",
+           "`tournament.yaml` 描述一个赛事。新建赛事用 `league new 文件夹`（见 [工会办公室手册](handbook.md)）。", ""]
+    for heading, model, path in MODELS:
+        out += [f"## {heading}" + (f"（`{path}`）" if path else ""), ""]
+        doc = _doc(model)
+        if doc and not doc.startswith(("!!!", "Usage docs")) and model.__module__ == S.__name__:
+            out += [doc, ""]
+        out += model_table(model) + [""]
+    out += ["## 棋牌种类（`events[].game`）", "", "名称或任一别名都可以填写。", ""]
+    out += _registry_table(GAMES, with_seats=True) + [""]
+    out += ["## 破同分规则（`events[].tiebreaks`）", "", "按列出的顺序逐项比较。", ""]
+    out += _registry_table(TIEBREAKS) + [""]
+    out += ["## 评奖方式（`events[].awards.scheme`）", ""]
+    out += _registry_table(AWARD_SCHEMES) + [""]
+    for name, obj in AWARD_SCHEMES.items():
+        out += [f"- `{name}`：{_doc(obj)}"]
+    out += ["", "## 赛制（`events[].format.type`）", "",
+            "赛制的每桌方数必须与棋牌种类一致（例如斗地主只能用三人一桌的赛制）。", ""]
+    out += _registry_table(FORMATS, with_seats=True) + [""]
+    for name, fmt in FORMATS.items():
+        out += [f"### {fmt.title}（`{name}`）", "", fmt.describe({}), "", "```yaml",
+                yaml.safe_dump({"events": [example_event(name)]}, allow_unicode=True, sort_keys=False,
+                               default_flow_style=False).rstrip(), "```", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def write(path: str | Path = DOC_PATH) -> Path:
+    """Write the reference to ``path`` (default docs/spec-reference.md)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(generate(), encoding="utf-8")
+    return path
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(write(sys.argv[1] if len(sys.argv) > 1 else DOC_PATH))

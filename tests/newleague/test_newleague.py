@@ -1,0 +1,139 @@
+"""`league new`: answers / questionnaire → a tournament folder the batch can run."""
+from __future__ import annotations
+
+import random
+
+import openpyxl
+import pytest
+import yaml
+
+from pipeline import newleague
+from pipeline.run import RunOptions, run
+from pipeline.spec import load_tournament
+
+from .helpers import NOW, fill_registrations, small_answers
+
+
+def _run(folder, tmp_path):
+    return run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+
+
+def test_create_from_answers_writes_folder(tmp_path):
+    folder = tmp_path / "t2026"
+    path = newleague.create(folder, answers=small_answers())
+    assert path == folder / "tournament.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "# 参赛单位" in text and "&id" not in text
+    raw = yaml.safe_load(text)
+    assert raw["id"] == "t2026"
+    assert [u["id"] for u in raw["units"]] == ["b01", "b02", "b03", "b04", "b05", "b06"]
+    assert raw["events"][1]["game"] == "guandan" and raw["events"][1]["format"]["type"] == "round_robin"
+    assert raw["events"][0]["awards"]["prizes"] == {"一等奖": 500, "二等奖": 300}
+    assert len((folder / "secret.key").read_text().strip()) == 40
+    assert (folder / "inbox").is_dir()
+    assert len(list((folder / "templates").glob("*.xlsx"))) == 6
+    load_tournament(folder)   # valid spec
+
+
+def test_create_then_batch_draws_round_1(tmp_path):
+    folder = tmp_path / "t2026"
+    newleague.create(folder, answers=small_answers())
+    n = fill_registrations(folder, random.Random(1))
+    assert n == 6 * 2 + 6 * 1
+    report = _run(folder, tmp_path)
+    assert report.entries == n
+    assert not [i for i in report.issues if str(i.severity) == "error"], report.issues
+    for es in report.state.events.values():
+        assert es.rounds, f"{es.spec.id} has no round 1"
+
+
+def test_refuses_to_overwrite(tmp_path):
+    folder = tmp_path / "t2026"
+    newleague.create(folder, answers=small_answers())
+    before = (folder / "tournament.yaml").read_text(encoding="utf-8")
+    with pytest.raises(newleague.NewLeagueError, match="已存在"):
+        newleague.create(folder, answers=small_answers(3))
+    assert (folder / "tournament.yaml").read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("deadline", "明天", "2026-12-01 17:00"),
+    ("awards", "抽奖", "没有评奖方式"),
+    ("prizes", "一等奖500", "一等奖=500"),
+])
+def test_bad_answer_names_question(tmp_path, field, value, words):
+    a = small_answers()
+    a[field] = value
+    with pytest.raises(newleague.NewLeagueError, match=words):
+        newleague.create(tmp_path / "x", answers=a)
+    assert not (tmp_path / "x" / "tournament.yaml").exists()
+
+
+def test_spec_error_mapped_to_event_question(tmp_path):
+    a = small_answers()
+    a["events"][0]["format"] = "三人桌"    # a 3-seat format for 2-seat xiangqi
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "x", answers=a)
+    assert "【比赛项目 “象棋”的赛制】" in str(e.value)
+
+
+@pytest.mark.parametrize("text,rule", [("fixed 3", {"rule": "fixed", "per_branch": 3}),
+                                       ("比例 15%", {"rule": "ratio", "ratio": 0.15, "rounding": "floor", "minimum": 1}),
+                                       ("bands 0:1,30:2", {"rule": "bands", "bands": [
+                                           {"min_members": 0, "entries": 1}, {"min_members": 30, "entries": 2}]}),
+                                       ("open", {"rule": "open"})])
+def test_quota_answers(text, rule):
+    assert newleague.v_quota(text) == rule
+
+
+def test_interactive_reasks_bad_answer(tmp_path):
+    a = small_answers(2)
+    script = [a["name"], "t2026", "校工会",
+              "甲分工会", "王芳", "四十", "40", "a@x.cn",   # "四十" is re-asked
+              "乙分工会", "李明", "30", "b@x.cn", "",
+              "象棋", "围棋棋", "象棋", "淘汰赛", "fixed 2", "1", "",  # unknown game re-asked
+              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "",
+              "ranked", "一等奖1,二等奖1", ""]
+    seen, said = [], []
+
+    def ask(text, default=None, **kw):
+        seen.append(text)
+        return script.pop(0)
+
+    orig = newleague._echo
+    newleague._echo = said.append
+    try:
+        path = newleague.create(tmp_path / "t2026", ask=ask)
+    finally:
+        newleague._echo = orig
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert raw["units"][0]["members"] == 40
+    assert raw["events"][0]["game"] == "xiangqi"
+    assert any("“四十” 不是整数" in s for s in said)
+    assert any("没有棋牌种类 “围棋棋”" in s for s in said)
+    assert not script
+
+
+def test_questionnaire_roundtrip_and_run(tmp_path):
+    q = newleague.write_questionnaire(tmp_path / "问卷.xlsx")
+    wb = openpyxl.load_workbook(q)
+    ws = wb[newleague.QUESTIONNAIRE_SHEET]
+    a = small_answers(4)
+    rows = {str(ws.cell(r, 1).value): r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value}
+    for label, key, _ in newleague.KEY_ROWS:
+        if key in a:
+            ws.cell(rows[label], 2).value = a[key]
+    for title, items in (("参赛单位", a["units"]), ("比赛项目", a["events"]), ("比赛时间", a["sessions"])):
+        _head, fields = newleague.TABLES[title]
+        for k, item in enumerate(items):
+            for c, f in enumerate(fields, 1):
+                ws.cell(rows[title] + 2 + k, c).value = item.get(f)
+    wb.save(q)
+    folder = tmp_path / "t2026q"
+    newleague.create(folder, questionnaire=q)
+    t = load_tournament(folder)
+    assert [u.name for u in t.spec.units] == [u["name"] for u in a["units"]]
+    assert [e.game for e in t.spec.events] == ["xiangqi", "guandan"]
+    fill_registrations(folder, random.Random(2))
+    report = _run(folder, tmp_path)
+    assert all(es.rounds for es in report.state.events.values())

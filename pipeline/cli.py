@@ -136,6 +136,15 @@ def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_paren
         click.echo(str(path))
 
 
+@main.command("questionnaire")
+@click.argument("path", type=click.Path(path_type=Path))
+def questionnaire_cmd(path: Path) -> None:
+    """Write a blank one-page questionnaire workbook (问卷) for `league new --from-workbook`."""
+    from . import newleague
+
+    click.echo(str(newleague.write_questionnaire(path)))
+
+
 @main.command("new")
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--from-workbook", "questionnaire", type=click.Path(path_type=Path, exists=True),

@@ -802,11 +802,41 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                                    session_label=ev.session_of_round.get(r.round, ""),
                                    detail=game.detail(ev.spec.game_options), seats=game.seats)
                 n += 1
+    n += write_forms(t, out, state)
     say("生成文档 …")
     from .render.docs import render_documents
     from .render.site import render_site
     n += len(render_documents(state, out, pdf=opts.pdf))
     n += len(render_site(state, out))
+    return n
+
+
+def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
+    """The organisers' sheets the office fills in and drops into the inbox: 评奖表 when the
+    tournament has discretionary awards (R2015-A1), 签到表 for events drawn at check-in
+    (R2016-F2) before their first round, and a 加赛表 for every pending tie."""
+    from .xlsx.forms import PlayoffTie, write_awards_form, write_checkin_form, write_playoff_form
+
+    forms = out / "forms"
+    n = 0
+    if t.spec.discretionary_awards or t.spec.branch_award:
+        p = forms / "评奖表.xlsx"
+        if not p.exists():
+            write_awards_form(t, p)
+            n += 1
+    for ev in state.events.values():
+        if ev.spec.format.type == "groups_standings" and not ev.rounds and ev.entries:
+            p = forms / f"{ev.spec.id}-签到表.xlsx"
+            players = [(pl.shown, pl.staff_id) for e in ev.entries for pl in e.players]
+            write_checkin_form(t, ev.spec, {"": players}, p)
+            n += 1
+        if ev.ties:
+            label = {e.id: e.team for e in ev.entries}
+            p = forms / f"{ev.spec.id}-r{ev.rounds[-1].round if ev.rounds else 0}-加赛表.xlsx"
+            if not p.exists():
+                write_playoff_form(t, ev.spec, [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids))
+                                                for st, g, ids in ev.ties], p)
+                n += 1
     return n
 
 

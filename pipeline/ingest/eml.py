@@ -16,6 +16,9 @@ from email.header import decode_header, make_header
 from pathlib import Path
 
 
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xltx", ".csv")
+
+
 @dataclass(frozen=True)
 class Attachment:
     filename: str        # safe display name, no path components
@@ -95,7 +98,9 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         if not fname:
             continue
         fname = safe_filename(fname)
-        if not fname.lower().endswith((".xlsx", ".xlsm")):
+        # every workbook-like attachment is kept: the runner explains a .xls/.csv (UNREADABLE_FILE)
+        # instead of reporting the mail as having no attachment
+        if not fname.lower().endswith(WORKBOOK_SUFFIXES):
             continue
         try:
             payload = part.get_payload(decode=True) or b""

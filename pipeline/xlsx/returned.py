@@ -85,7 +85,13 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
             by_cell[(it.sheet, ref)].append(it)
 
     for (sheet, ref), cell_issues in by_cell.items():
-        cell = wb[sheet][ref]
+        ws = wb[sheet]
+        cell = ws[ref]
+        if not hasattr(cell, "column_letter"):   # a MergedCell is read-only: mark its range's top-left cell
+            rng = next((r for r in ws.merged_cells.ranges if ref in r), None)
+            if rng is None:
+                continue
+            cell = ws.cell(rng.min_row, rng.min_col)
         sev = _worst(cell_issues)
         cell.fill = FILLS.get(sev, FILLS[Severity.ERROR])
         text = "\n".join(f"【{z(SEVERITY_ZH.get(i.severity, '错误'))}】{i.code}：{i.message}" for i in cell_issues)

@@ -506,7 +506,13 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
 # registrations
 # =====================================================================================
 
-def current_registrations(inputs: Inputs, issues: IssueLog) -> tuple[list[tuple[Received, Any]], list[Submission]]:
+def _late_everywhere(t: Tournament, received: dt.datetime) -> bool:
+    deadlines = [aware(e.deadline) for e in t.spec.events if e.deadline]
+    return bool(deadlines) and all(received > d for d in deadlines)
+
+
+def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None = None
+                          ) -> tuple[list[tuple[Received, Any]], list[Submission]]:
     """The newest valid registration of each branch; older ones are SUPERSEDED (kept, info).
 
     A workbook whose branch could not be established (forged token, foreign template)
@@ -522,6 +528,16 @@ def current_registrations(inputs: Inputs, issues: IssueLog) -> tuple[list[tuple[
     current: list[tuple[Received, Any]] = []
     for branch, items in sorted(by_branch.items()):
         items.sort(key=lambda x: (x[0].received_at, x[0].sha256))
+        if t is not None and t.spec.late_policy == "reject":
+            # R2020-Q4: a resend after every deadline cannot replace a form sent in time
+            on_time = [x for x in items if not _late_everywhere(t, x[0].received_at)]
+            for rec, reg in items:
+                if on_time and _late_everywhere(t, rec.received_at):
+                    issues.add("LATE_SUBMISSION", f"《{rec.file_name}》于 {rec.received_at:%Y-%m-%d %H:%M} 收到，"
+                               "已过全部项目的报名截止时间，不予受理；此前按时提交的报名表继续有效。",
+                               at=CellRef(rec.file_name), branch=branch)
+                    subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected"))
+            items = on_time or items
         newest = items[-1]
         current.append(newest)
         for rec, reg in items[:-1]:
@@ -663,7 +679,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
 
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues)
-    current, submissions = current_registrations(inputs, issues)
+    current, submissions = current_registrations(inputs, issues, t)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
 

@@ -12,6 +12,21 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
+_kill_after = int(os.environ.get("LEAGUE_KILL_AFTER", "0") or 0)
+_kill_count = 0
+
+
+def kill_point() -> None:
+    """TEST HOOK (tests/hardening/test_kill.py): with ``LEAGUE_KILL_AFTER=N`` in the
+    environment the process dies with ``os._exit(137)`` at the N-th kill point — just
+    before and just after each atomic rename and each ledger commit — to simulate a
+    SIGKILL there.  Does nothing when the variable is unset."""
+    global _kill_count
+    if _kill_after:
+        _kill_count += 1
+        if _kill_count >= _kill_after:
+            os._exit(137)
+
 
 def atomic_write_bytes(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` atomically.  Returns False (and writes nothing) when the
@@ -34,7 +49,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        kill_point()
         os.replace(tmp, path)
+        kill_point()
     except BaseException:
         try:
             os.unlink(tmp)

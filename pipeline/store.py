@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from .fsutil import atomic_write_bytes
+from .fsutil import atomic_write_bytes, kill_point
 from .model import Match, Round
 
 SCHEMA = """
@@ -177,7 +177,9 @@ class _Tx:
         self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: Any, *rest: Any) -> None:
+        kill_point()
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        kill_point()
 
 
 class RunLock:

@@ -211,9 +211,9 @@ class Page:
 
 def _page(state: "LeagueState", title: str, root: str) -> Page:
     spec = state.tournament.spec
+    # the newest data's time only, never the clock: an unchanged night must leave the
+    # site byte-identical (tests/hardening/test_rerun.py)
     updated = fmt_time(state.updated)
-    if state.now and state.now != state.updated:
-        updated += f"（生成于 {fmt_time(state.now)}）"
     return Page(tournament=spec.name, title=title, updated=updated, script=spec.script, root=root)
 
 

@@ -11,8 +11,9 @@ apostrophe is added to the data).
 """
 from __future__ import annotations
 
-import os
-import tempfile
+import io
+import re
+import zipfile
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -58,23 +59,38 @@ def atomic_save(workbook: Workbook, path: str | Path) -> Path:
     """Save ``workbook`` to ``path`` atomically: write a temporary file in the same folder,
     fsync it, then ``os.replace`` it over the target (a killed run never leaves half a
     workbook).  Creates the folder.  ``atomic_save(wb, out / "a.xlsx") == out / "a.xlsx"``.
+
+    The bytes are deterministic: zip entries get a fixed date and the document's
+    created/modified properties a fixed value, so an unchanged workbook is byte-identical
+    from run to run (and is then not rewritten at all).
     """
+    from ..fsutil import atomic_write_bytes
+
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".xlsx.tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            workbook.save(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    buf = io.BytesIO()
+    workbook.save(buf)
+    atomic_write_bytes(path, deterministic_zip(buf.getvalue()))
     return path
+
+
+_FIXED_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+_CORE_DATES = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
+
+
+def deterministic_zip(data: bytes) -> bytes:
+    """Re-zip an .xlsx with fixed entry dates and fixed docProps created/modified times."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                body = _CORE_DATES.sub(rb"\g<1>2000-01-01T00:00:00Z\g<2>", body)
+            zi = zipfile.ZipInfo(info.filename, date_time=_FIXED_ZIP_DATE)
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zi.external_attr = info.external_attr
+            dst.writestr(zi, body)
+    return out.getvalue()
 
 
 def safe_filename(name: str) -> str:

@@ -1,0 +1,83 @@
+"""The command line: help text everywhere, typed errors → exit 2 with file and key,
+exit 0 (all accepted) / 1 (ran, needs attention)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from .common import copy_sample, league, run_args
+
+SUBCOMMANDS = re.compile(r"^Commands:\n((?:  \S.*\n?)+)", re.M)
+
+
+def _subcommands() -> list[str]:
+    r = league("--help")
+    m = SUBCOMMANDS.search(r.stdout)
+    assert m, r.stdout
+    return [line.split()[0] for line in m.group(1).splitlines() if line.strip()]
+
+
+def test_main_help():
+    r = league("--help")
+    assert r.returncode == 0
+    assert "Usage:" in r.stdout and "league" in r.stdout
+    names = _subcommands()
+    assert {"run", "template", "new"} <= set(names)
+    # every command listed with a one-line description (sqlite-utils style)
+    for line in SUBCOMMANDS.search(r.stdout).group(1).splitlines():
+        assert len(line.split(None, 1)) == 2, f"command without help: {line!r}"
+    assert league("-h").stdout == r.stdout
+
+
+def test_every_subcommand_has_help():
+    for name in _subcommands():
+        r = league(name, "--help")
+        assert r.returncode == 0, (name, r.stderr)
+        usage, _, rest = r.stdout.partition("\n\n")
+        assert usage.startswith("Usage:") and name in usage
+        description = rest.split("Options:")[0].strip()
+        assert description, f"`{name} --help` has no description"
+        options = re.findall(r"^  (-[-\w, /]+?)(?:\s{2,}(.*))?$", r.stdout.split("Options:")[1], re.M)
+        undocumented = [o for o, text in options if not text and "--help" not in o]
+        assert not undocumented, f"`{name}` options without help: {undocumented}"
+
+
+def test_bad_spec_exits_2_naming_file_and_key(tmp_path):
+    folder = copy_sample("t2016-poker", tmp_path)
+    spec = folder / "tournament.yaml"
+    data = yaml.safe_load(spec.read_text(encoding="utf-8"))
+    data["events"][0]["quota"]["rule"] = "lottery"
+    spec.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    r = league(*run_args(folder, tmp_path / "out"))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert str(spec) in r.stderr or "tournament.yaml" in r.stderr
+    assert "events[guandan].quota.rule" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_missing_folder_exits_2(tmp_path):
+    r = league(*run_args(tmp_path / "nope", tmp_path / "out"))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "nope" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bad_now_is_a_usage_error(tmp_path):
+    folder = copy_sample("t2016-poker", tmp_path)
+    r = league(*run_args(folder, tmp_path / "out", now="yesterday"))
+    assert r.returncode == 2 and "yesterday" in r.stderr
+
+
+@pytest.mark.parametrize("drop, code", [((), 0), (("1111-g04-报名表.eml",), 1)], ids=["clean", "attention"])
+def test_exit_codes(tmp_path, drop, code):
+    """0: everything accepted; 1: ran, but the office must look at something (here a
+    file that is not a workbook: UNREADABLE_FILE)."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    for name in drop:
+        (folder / "inbox" / name).unlink()
+    if drop:
+        (folder / "inbox" / "notes.txt").write_text("hello", encoding="utf-8")
+    r = league(*run_args(folder, tmp_path / "out"))
+    assert r.returncode == code, (r.stdout, r.stderr)
+    assert "输出目录" in r.stdout

@@ -1,0 +1,106 @@
+"""A run killed at any point (SIGKILL-like ``os._exit`` at a write, via the
+``LEAGUE_KILL_AFTER`` test hook in ``pipeline.fsutil.kill_point``, plus a few real
+SIGKILLs after a delay) leaves a consistent ledger, and the next run finishes with
+outputs byte-identical to an uninterrupted run's."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from .common import ROOT, copy_sample, diff_trees, ledger_problems, league, run_args, tree_hashes
+
+SAMPLE = "t2016-poker"
+CHAIN_STEP = 7           # a full t2016-poker run has ~230 kill points: ~33 kills in a chain
+INDEPENDENT = (1, 2, 3, 5, 40, 120, 200)   # single kills, each resumed on its own
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    """An uninterrupted run: (tournament folder, output hashes)."""
+    base = tmp_path_factory.mktemp("kill")
+    folder = copy_sample(SAMPLE, base)
+    out = base / "out"
+    r = league(*run_args(folder, out))
+    assert r.returncode in (0, 1), r.stderr
+    (tid,) = [p.name for p in out.iterdir()]
+    return folder, tree_hashes(out / tid)
+
+
+def _out_dir(out: Path) -> Path:
+    (tid,) = [p.name for p in out.iterdir()]
+    return out / tid
+
+
+def test_killed_again_and_again_until_done(baseline, tmp_path):
+    """Each run dies after CHAIN_STEP writes/commits of its own, the next carries on from
+    there; the kills walk through the whole batch (intake, publish, every output)."""
+    folder, want = baseline
+    out = tmp_path / "out"
+    kills = 0
+    for _ in range(200):
+        r = league(*run_args(folder, out), env={"LEAGUE_KILL_AFTER": str(CHAIN_STEP)})
+        if r.returncode != 137:
+            break
+        kills += 1
+        problems = ledger_problems(_out_dir(out))
+        assert not problems, f"ledger after kill {kills}: {problems}"
+    else:
+        pytest.fail("the chain of killed runs makes no progress")
+    assert r.returncode in (0, 1), r.stderr
+    assert kills >= 30, f"only {kills} kills before the run completed"
+    diff = diff_trees(want, tree_hashes(_out_dir(out)))
+    assert not diff, f"outputs differ from an uninterrupted run: {diff[:10]}"
+
+
+def _killed_then_resumed(folder: Path, work: Path, kill_after: int):
+    out = work / "out"
+    first = league(*run_args(folder, out), env={"LEAGUE_KILL_AFTER": str(kill_after)})
+    after_kill = ledger_problems(_out_dir(out))
+    second = league(*run_args(folder, out))
+    return first.returncode, after_kill, second, _out_dir(out)
+
+
+def test_single_kill_then_resume(baseline, tmp_path):
+    folder, want = baseline
+
+    def one(n: int):
+        work = tmp_path / f"k{n}"
+        work.mkdir()
+        return n, _killed_then_resumed(folder, work, n)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(one, INDEPENDENT))
+    for n, (rc, after_kill, second, out) in results:
+        assert rc == 137, f"run with LEAGUE_KILL_AFTER={n} was not killed (exit {rc})"
+        assert not after_kill, f"ledger after kill at write {n}: {after_kill}"
+        assert second.returncode in (0, 1), f"resume after kill at {n}: {second.stderr}"
+        assert not ledger_problems(out)
+        diff = diff_trees(want, tree_hashes(out))
+        assert not diff, f"kill at write {n}: outputs differ from an uninterrupted run: {diff[:10]}"
+
+
+def test_real_sigkill_after_delays(baseline, tmp_path):
+    """Real SIGKILLs at increasing delays, then a resume."""
+    folder, want = baseline
+    for i, delay in enumerate((0.4, 1.0)):
+        out = tmp_path / f"s{i}"
+        env = {k: v for k, v in os.environ.items() if k != "LEAGUE_KILL_AFTER"}
+        env["PYTHONPATH"] = str(ROOT)
+        p = subprocess.Popen([sys.executable, "-m", "pipeline", *run_args(folder, out)], cwd=ROOT, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        r = league(*run_args(folder, out))
+        assert r.returncode in (0, 1), r.stderr
+        (tid,) = [q.name for q in out.iterdir()]
+        assert not ledger_problems(out / tid)
+        diff = diff_trees(want, tree_hashes(out / tid))
+        assert not diff, f"SIGKILL after {delay}s: {diff[:10]}"

@@ -21,7 +21,7 @@ from ..issues import Issue
 from ..model import MatchResult, Round
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import RowReader, merged_points, shown, to_int, two_sided, where
+from .common import RowReader, merged_points, shown, to_int, two_sided
 
 BOARD = "牌号"
 NS_SCORE = "南北得分"

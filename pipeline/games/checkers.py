@@ -14,8 +14,7 @@ from ..issues import Issue
 from ..model import MatchResult, Round
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (RowReader, forfeit, forfeit_column, merged_points, read_forfeit, row_blank,
-                     two_sided)
+from .common import (forfeit_column, merged_points, played_rows, two_sided)
 from .headtohead import ROUND_ROBIN_TIEBREAKS
 
 A_WINS = "甲方胜局"
@@ -70,16 +69,8 @@ class Checkers:
         pts = merged_points(self.default_points, points)
         results: list[MatchResult] = []
         issues: list[Issue] = []
-        for row in rows:
-            if row_blank(row, self.columns(options)):
-                continue
-            r = RowReader(row, issues)
-            who = read_forfeit(r)
-            if not r.ok:
-                continue
-            if who is not None:
-                results.append(forfeit(row.match, who, pts, win_score=GAMES_TO_WIN, source=row.at(A_WINS)))
-                continue
+        for row, r in played_rows(rows, self.columns(options), issues, results, pts,
+                                  win_score=GAMES_TO_WIN, source=A_WINS):
             if not r.require([A_WINS, B_WINS]):
                 continue
             a = r.integer(A_WINS, 0, 3)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..issues import Issue, issue
 from ..model import CellRef, Match, MatchResult, Outcome, SideResult
@@ -272,6 +272,25 @@ def read_forfeit(r: RowReader) -> int | None:
         return None
     v = r.choice(FORFEIT_LABEL, FORFEIT_CHOICES, aliases={"甲弃权": "甲方弃权", "乙弃权": "乙方弃权"})
     return None if v is None else FORFEIT_CHOICES.index(v)
+
+
+def played_rows(rows: Sequence[ResultRow], columns: Sequence[ResultColumn], issues: list[Issue],
+                results: list[MatchResult], points: Mapping[str, int], *, win_score: int,
+                source: str) -> Iterator[tuple[ResultRow, RowReader]]:
+    """The row loop every two-sided game with a 弃权 column shares: skips rows not yet
+    played, turns a filled 弃权 into a forfeit result (appended to ``results``; the winner
+    gets ``win_score`` game points) and yields ``(row, reader)`` for the rows still to read."""
+    for row in rows:
+        if row_blank(row, columns):
+            continue
+        r = RowReader(row, issues)
+        who = read_forfeit(r)
+        if not r.ok:
+            continue
+        if who is not None:
+            results.append(forfeit(row.match, who, points, win_score=win_score, source=row.at(source)))
+            continue
+        yield row, r
 
 
 def required_labels(columns: Sequence[ResultColumn]) -> list[str]:

@@ -27,8 +27,7 @@ from ..issues import Issue, issue
 from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (is_blank, SEAT_NAMES, DetailReader, RowReader, detail_rows, merged_points, row_blank, shown,
-                     to_int, where)
+from .common import (detail_rows, DetailReader, is_blank, row_blank, RowReader, SEAT_NAMES, where)
 
 SCORE_LABELS = ("甲得分", "乙得分", "丙得分")
 PLAYOFF = "加赛胜者"

@@ -17,8 +17,7 @@ from ..issues import Issue
 from ..model import MatchResult, Round
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (LEVEL_A, LEVEL_NAMES, RowReader, forfeit, forfeit_column, level_name, merged_points,
-                     read_forfeit, row_blank, two_sided)
+from .common import (forfeit_column, LEVEL_A, level_name, LEVEL_NAMES, merged_points, played_rows, two_sided)
 
 A_LEVEL = "甲方级数"
 B_LEVEL = "乙方级数"
@@ -141,16 +140,8 @@ class Guandan:
         pts = merged_points(self.default_points, points)
         results: list[MatchResult] = []
         issues: list[Issue] = []
-        for row in rows:
-            if row_blank(row, self.columns(options)):
-                continue
-            r = RowReader(row, issues)
-            who = read_forfeit(r)
-            if not r.ok:
-                continue
-            if who is not None:
-                results.append(forfeit(row.match, who, pts, win_score=pts["forfeit_win"], source=row.at(A_LEVEL)))
-                continue
+        for row, r in played_rows(rows, self.columns(options), issues, results, pts,
+                                  win_score=pts["forfeit_win"], source=A_LEVEL):
             past_given = not r.blank(PAST_A_SIDE)
             need = [A_LEVEL, B_LEVEL] + ([] if past_given else [ON_STAGE])
             if not r.require(need):

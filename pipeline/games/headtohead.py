@@ -6,7 +6,7 @@ what happened; the reason must fit the result (a draw cannot be 将死).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ..issues import Issue
 from ..model import MatchResult, Round

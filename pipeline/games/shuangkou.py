@@ -15,8 +15,8 @@ from ..issues import Issue
 from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (LEVEL_A, LEVEL_NAMES, PAST_A, RowReader, forfeit, forfeit_column, level_name,
-                     merged_points, read_forfeit, row_blank, two_sided)
+from .common import (forfeit_column, LEVEL_A, level_name, LEVEL_NAMES, merged_points, PAST_A, played_rows,
+                     two_sided)
 
 A_LEVEL = "甲方级数"
 B_LEVEL = "乙方级数"
@@ -192,16 +192,8 @@ class Shuangkou:
         pts = merged_points(self.default_points, points)
         results: list[MatchResult] = []
         issues: list[Issue] = []
-        for row in rows:
-            if row_blank(row, self.columns(options)):
-                continue
-            r = RowReader(row, issues)
-            who = read_forfeit(r)
-            if not r.ok:
-                continue
-            if who is not None:
-                results.append(forfeit(row.match, who, pts, win_score=0, source=row.at(A_LEVEL)))
-                continue
+        for row, r in played_rows(rows, self.columns(options), issues, results, pts,
+                                  win_score=0, source=A_LEVEL):
             if not r.require([A_LEVEL, B_LEVEL]):
                 continue
             a = r.level(A_LEVEL)

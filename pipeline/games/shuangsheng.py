@@ -17,8 +17,8 @@ from ..issues import Issue, issue
 from ..model import MatchResult, Round
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (is_blank, LEVEL_NAMES, PAST_A, DetailReader, RowReader, detail_rows, forfeit, forfeit_column,
-                     level_name, merged_points, read_forfeit, row_blank, two_sided, where)
+from .common import (detail_rows, DetailReader, forfeit_column, is_blank, level_name, LEVEL_NAMES,
+                     merged_points, PAST_A, played_rows, two_sided, where)
 from .headtohead import ROUND_ROBIN_TIEBREAKS
 
 A_LEVEL = "甲方级数"
@@ -219,16 +219,8 @@ class Shuangsheng:
         pts = merged_points(self.default_points, points)
         results: list[MatchResult] = []
         issues: list[Issue] = []
-        for row in rows:
-            if row_blank(row, self.columns(options)):
-                continue
-            r = RowReader(row, issues)
-            who = read_forfeit(r)
-            if not r.ok:
-                continue
-            if who is not None:
-                results.append(forfeit(row.match, who, pts, win_score=pts["forfeit_win"], source=row.at(A_LEVEL)))
-                continue
+        for row, r in played_rows(rows, self.columns(options), issues, results, pts,
+                                  win_score=pts["forfeit_win"], source=A_LEVEL):
             if not r.require([A_LEVEL, B_LEVEL, DEALER]):
                 continue
             a = r.level(A_LEVEL, allow_past_a=True)

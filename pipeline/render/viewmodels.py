@@ -12,16 +12,16 @@ Nothing here does I/O; tests build small states by hand and compare the view-mod
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 from ..layout import REG_COLUMNS, SIDES_2, SIDES_3
 from ..model import Entry, Person, Round
+from ..validate.checks import quota_entries, quota_for
 
 if TYPE_CHECKING:
-    from ..spec import EventSpec, QuotaSpec, TournamentSpec
+    from ..spec import EventSpec, TournamentSpec
     from ..state import AwardRow, EventState, LeagueState, StandingTable
 
 # --------------------------------------------------------------------------------------
@@ -126,45 +126,8 @@ def _unit_short(spec: "TournamentSpec", unit_id: str) -> str:
 # --------------------------------------------------------------------------------------
 # quotas (R2020-Q1, R2015-Q1/Q2/Q3, R2016-Q1)
 # --------------------------------------------------------------------------------------
-def quota_entries(quota: "QuotaSpec", members: int, team_size: int = 1) -> int | None:
-    """How many entries a branch of ``members`` members may field; ``None`` = no limit.
-
-    Implements R2020-Q1 (fixed), R2015-Q3 (bands + one more per ``extra_every``),
-    R2016-Q1 (ratio: players = rounding(ratio × N), entries = max(minimum, players ÷ size))
-    and R2015-Q1/Q2 (open).
-
-    >>> from pipeline.spec import QuotaSpec
-    >>> quota_entries(QuotaSpec(rule="ratio", ratio=0.15), 40, 2)
-    3
-    """
-    if quota.rule == "open":
-        return None
-    if quota.rule == "fixed":
-        return quota.per_branch
-    if quota.rule == "bands":
-        bands = sorted(quota.bands, key=lambda b: b.min_members)
-        fitting = [b for b in bands if b.min_members <= members]
-        if not fitting:
-            return 0
-        band = fitting[-1]
-        n = band.entries
-        if quota.extra_every and band is bands[-1]:
-            n += (members - band.min_members) // quota.extra_every
-        return n
-    raw = (quota.ratio or 0) * members
-    # round half up, and keep 0.15 × 100 = 15.000000000000002 from rounding up
-    raw = round(raw, 9)
-    players = {"floor": math.floor, "ceil": math.ceil, "round": lambda x: math.floor(x + 0.5)}[quota.rounding](raw)
-    return max(quota.minimum, players // team_size)
-
-
 def branch_quota(ev: "EventSpec", unit) -> int | None:
-    """The quota of one branch: ``validate.checks.quota_for`` (the rule the checks
-    enforce) when available, else :func:`quota_entries`."""
-    try:
-        from ..validate.checks import quota_for
-    except ImportError:  # pragma: no cover
-        return quota_entries(ev.quota, unit.members, ev.team_size)
+    """The quota printed for one branch: exactly the rule validation enforces."""
     return quota_for(ev, unit)
 
 

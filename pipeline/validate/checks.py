@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Callable
 from ..ingest.registration import Registration, RegRow
 from ..issues import IssueLog
 from ..model import CellRef, Entry, Severity
+from ..timeutil import TZ
 
 if TYPE_CHECKING:
-    from ..spec import EventSpec, Tournament, TournamentSpec, UnitSpec
+    from ..spec import EventSpec, QuotaSpec, Tournament, TournamentSpec, UnitSpec
 
 #: naive deadlines and received times are read in this zone (the client is in China)
-LOCAL_TZ = dt.timezone(dt.timedelta(hours=8))
+LOCAL_TZ = TZ
 CROSS_NOTE = re.compile(r"跨(?:分工会|单位|部门)\s*[:：]\s*(\S+)")
 
 
@@ -88,18 +89,27 @@ def _aware(t: dt.datetime) -> dt.datetime:
 def quota_for(event: "EventSpec", unit: "UnitSpec") -> int | None:
     """Entries (players, pairs or teams) ``unit`` may field in ``event``; None = no limit.
 
-    R2020-Q1 fixed; R2015-Q3 bands by members N (then one more per ``extra_every``);
-    R2016-Q1 ratio: max_players = rounding(ratio × N), entries = max(minimum,
-    max_players // team_size); R2015-Q1/Q2 open.
-
     >>> from pipeline.spec import EventSpec, UnitSpec
     >>> ev = EventSpec.model_validate({"id": "gd", "name": "掼蛋", "game": "g", "team_size": 2,
     ...     "format": {"type": "x"}, "quota": {"rule": "ratio", "ratio": 0.15}})
     >>> quota_for(ev, UnitSpec(id="a", name="甲", members=40))
     3
     """
-    q = event.quota
-    n = unit.members
+    return quota_entries(event.quota, unit.members, event.team_size)
+
+
+def quota_entries(q: "QuotaSpec", members: int, team_size: int = 1) -> int | None:
+    """The one quota rule, used by validation, the templates and the notice alike.
+
+    R2020-Q1 fixed; R2015-Q3 bands by members N (then one more per ``extra_every``);
+    R2016-Q1 ratio: max_players = rounding(ratio × N), entries = max(minimum,
+    max_players // team_size); R2015-Q1/Q2 open (None = no limit).
+
+    >>> from pipeline.spec import QuotaSpec
+    >>> quota_entries(QuotaSpec(rule="ratio", ratio=0.15), 100, 2)
+    7
+    """
+    n = members
     if q.rule == "fixed":
         return q.per_branch
     if q.rule == "bands":
@@ -116,7 +126,7 @@ def quota_for(event: "EventSpec", unit: "UnitSpec") -> int | None:
         exact = Fraction(str(q.ratio)) * n
         players = {"floor": math.floor, "ceil": math.ceil,
                    "round": lambda x: int(x + Fraction(1, 2))}[q.rounding](exact)
-        return max(q.minimum, players // event.team_size)
+        return max(q.minimum, players // team_size)
     return None
 
 

@@ -299,14 +299,14 @@ def test_hand_quota_table_covers_every_event() -> None:
 
 @pytest.mark.parametrize("tid,event", sorted(HAND_QUOTAS))
 def test_validator_quota_matches_hand_numbers(tid: str, event: str) -> None:
-    """validate.checks.quota_for (enforced) and render's quota_entries (printed) give the
+    """validate.checks.quota_for (enforced) and the notice's branch_quota (printed) give the
     hand-worked numbers (R2015-Q3, R2016-Q1, R2020-Q1)."""
-    from pipeline.render.viewmodels import quota_entries
+    from pipeline.render.viewmodels import branch_quota
     from pipeline.validate.checks import quota_for
 
     spec = spec_of(tid)
     ev = spec.event(event)
     enforced = {u.id: quota_for(ev, u) for u in spec.units}
-    printed = {u.id: quota_entries(ev.quota, u.members, ev.team_size) for u in spec.units}
+    printed = {u.id: branch_quota(ev, u) for u in spec.units}
     mine = {u.id: allowed_entries(ev.quota, u.members, ev.team_size) for u in spec.units}
     assert enforced == printed == mine == HAND_QUOTAS[(tid, event)]

@@ -157,7 +157,8 @@ class Round:
     seed: str = ""
     input_hash: str = ""
     notes: tuple[str, ...] = ()   # Chinese explanations (byes, revivals, avoided rematches)
-    #: the format's frozen memory (group lots, Berger positions, revival lots …): JSON-serialisable
+    #: the format's frozen memory (group lots, Berger positions, revival lots …): JSON-serialisable;
+    #: the runner adds "labels" (entry id → [team, branch]) when it publishes the round
     plan: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def entries(self) -> set[str]:

@@ -11,14 +11,13 @@ import hashlib
 import json
 import logging
 import random
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__
 from .issues import ISSUE_COLUMNS, Issue, IssueLog
-from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
+from .model import CellRef, Entry, Match, MatchResult, Outcome, Playoff, Round, Severity, SideResult
 from .spec import EventSpec, Tournament, load_tournament
 from .state import AwardRow, EventState, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, iter_inbox, sha256
@@ -276,6 +275,18 @@ class EventRunner:
                 known.add(m["id"])
         return sorted(entries, key=lambda e: e.id)
 
+    def shown_entries(self) -> list[Entry]:
+        """Entries for documents: :meth:`all_entries` plus, for an entry that withdrew after
+        it was drawn, a stand-in with the label recorded when its round was published."""
+        entries = self.all_entries()
+        known = {e.id for e in entries}
+        for r in self.rounds:
+            for sid, (team, branch) in (r.plan.get("labels") or {}).items():
+                if sid not in known:
+                    entries.append(Entry(id=sid, event=self.ev.id, branch=branch, team=team, players=()))
+                    known.add(sid)
+        return sorted(entries, key=lambda e: e.id)
+
     def add_byes(self, rnd: Round) -> None:
         for m in rnd.matches:
             if m.bye and m.sides:
@@ -318,7 +329,12 @@ class EventRunner:
             if nxt is None:
                 self.complete = True
                 return
-            nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih)
+            # the runner's note in the frozen plan: each side's label, so a published round
+            # keeps its names even if an entry withdraws later
+            by_id = {e.id: e for e in state.entries}
+            labels = {sid: [by_id[sid].team, by_id[sid].branch] for m in nxt.matches for sid in m.sides
+                      if sid in by_id}
+            nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih, plan={**nxt.plan, "labels": labels})
             self.ledger.publish(nxt, self.now)
             self.rounds.append(nxt)
             self.add_byes(nxt)
@@ -696,7 +712,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         runner = EventRunner(t, ev, [e for e in entries if e.event == ev.id], ledger, inputs, issues, now)
         runner.advance()
         placements = runner.placements() if runner.rounds else []
-        es = EventState(spec=ev, format_title=runner.fmt.title, entries=runner.all_entries(),
+        es = EventState(spec=ev, format_title=runner.fmt.title, entries=runner.shown_entries(),
                         rounds=runner.rounds, results=runner.results, standings=runner.standings(),
                         placements=placements, complete=runner.complete, waiting=runner.waiting,
                         ties=runner.ties)
@@ -794,7 +810,6 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         by_file.setdefault(i.file, []).append(i)
     subs = []
     for s in state.submissions:
-        rec_path = out / "received" / s.sha256
         stored = next(iter(sorted((out / "received").glob(s.sha256 + ".*"))), None)
         returned = ""
         if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("current", "rejected", "superseded"):

@@ -127,8 +127,6 @@ def test_frozen_round_survives_changed_registration(tmp_path):
     assert {p.name: p.read_bytes() for p in (d / "results").glob("*.xlsx")} == sheets_before
 
 
-@pytest.mark.xfail(strict=True, reason="a withdrawn entry drops out of EventState.entries, so draw.csv "
-                   "shows its id instead of its team name and branch (fix: keep drawn entries' labels)")
 def test_frozen_round_keeps_withdrawn_team_label(tmp_path):
     folder = _inbox_without_results(tmp_path)
     out = tmp_path / "out"

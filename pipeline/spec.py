@@ -206,9 +206,16 @@ class TournamentSpec(_Model):
         return next((u for u in self.units if u.id == unit_id), None)
 
     def event(self, key: str) -> EventSpec | None:
-        """Find an event by id or Chinese name (spaces ignored)."""
+        """Find an event by id or Chinese name, spaces ignored, in either script
+        (``雙升`` finds 双升)."""
+        from .text import to_simplified
+
         k = "".join(key.split())
-        return next((e for e in self.events if k in (e.id, "".join(e.name.split()))), None)
+        found = next((e for e in self.events if k in (e.id, "".join(e.name.split()))), None)
+        if found is None and k:
+            k = to_simplified(k)
+            found = next((e for e in self.events if to_simplified("".join(e.name.split())) == k), None)
+        return found
 
 
 class Tournament:

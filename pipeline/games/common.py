@@ -13,10 +13,11 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..issues import Issue, issue
 from ..model import CellRef, Match, MatchResult, Outcome, SideResult
+from ..text import to_simplified
 from .base import ResultColumn, ResultRow
 
 #: the two sides of a head-to-head table as printed on the sheet (Match.sides order)
@@ -36,19 +37,9 @@ LEVEL_HELP = "填 2–10、J、Q、K 或 A"
 
 
 # -- cell values --------------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def _t2s() -> Callable[[str], str]:
-    try:
-        import opencc
-        return opencc.OpenCC("t2s").convert
-    except Exception:  # pragma: no cover - opencc is a dependency; keep reading if absent
-        return lambda s: s
-
-
 @lru_cache(maxsize=4096)
 def _norm_text(s: str) -> str:
-    s = "".join(unicodedata.normalize("NFKC", s).split())
-    return _t2s()(s) if s and not s.isascii() else s
+    return to_simplified("".join(unicodedata.normalize("NFKC", s).split()))
 
 
 def is_blank(value: Any) -> bool:

@@ -208,7 +208,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         add("MISSING_VALUE", "项目", "项目未填写，请从下拉列表中选择：" + "、".join(e.name for e in spec.events))
     else:
         text = unicodedata.normalize("NFKC", cell_text(ev_raw))
-        ev = spec.event(strip_spaces(text)) or _event_any_script(spec, strip_spaces(text))
+        ev = spec.event(strip_spaces(text))
         if ev is None:
             add("UNKNOWN_EVENT", "项目", f"\"{cell_text(ev_raw)}\" 不是本次比赛的项目，请从下拉列表中选择："
                 + "、".join(e.name for e in spec.events))
@@ -231,14 +231,6 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     return RegRow(row=row_no, raw=raw, cells=cells, event=event_id, team_no=team_no, name=name,
                   display_name=display or name, staff_id=staff, gender=gender, phone=phone,
                   pickup=pickup, note=note, ok=not bad)
-
-
-def _event_any_script(spec: Any, typed: str) -> Any:
-    """An event named in the other script ("雙升" for 双升, "双升" for 雙升): both sides
-    compared after OpenCC Simplified→Traditional conversion."""
-    from ..text import convert
-    want = convert(typed, "traditional")
-    return next((e for e in spec.events if convert(strip_spaces(e.name), "traditional") == want), None)
 
 
 def _digits_text(v: Any) -> str | None:

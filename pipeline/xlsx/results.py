@@ -21,7 +21,6 @@ Decisions:
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -35,6 +34,7 @@ from openpyxl.workbook.protection import WorkbookProtection
 from .. import layout
 from ..model import Match, Round
 from ..spec import TEMPLATE_VERSION
+from ..text import to_simplified
 from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL,
                      META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, add_list_validation,
                      add_whole_validation, atomic_save, col_range, header_row, print_setup, protect,
@@ -61,18 +61,12 @@ def signature_labels(seats: int) -> list[str]:
     return [s + layout.SIGNATURE_SUFFIX for s in side_labels(seats)] + [layout.REFEREE_SIGNATURE]
 
 
-@lru_cache(maxsize=1)
-def _t2s():
-    import opencc
-    return opencc.OpenCC("t2s")
-
-
 def _choices(values: Sequence[str], spec: Any) -> list[str]:
     """Dropdown values in the tournament's script, only where t2s(s2t(v)) == v."""
     out = []
     for v in values:
         t = zh(v, spec)
-        out.append(t if t == v or _t2s().convert(t) == v else v)
+        out.append(t if t == v or to_simplified(t) == v else v)
     return out
 
 

@@ -387,6 +387,7 @@ class EventRunner:
                                 f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
                                 "（抽签摘要不符），请使用本轮下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET))
                 continue
+            players = {e.id: e for e in self.all_entries()} if self.ev.team_size > 1 else {}
             sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
             sign_labels = [s + layout.SIGNATURE_SUFFIX for s in sides]
             rows, found = read_results(book, rec.file_name, [*labels, *sign_labels])
@@ -395,7 +396,7 @@ class EventRunner:
                 m = matches.get(key_of(row.values))
                 if m is None:
                     continue
-                self.check_partners(m, row, sign_labels, rnd)
+                self.check_partners(m, row, sign_labels, rnd, players)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
                 if rr.blank(labels):
                     continue
@@ -420,7 +421,8 @@ class EventRunner:
         for r in results:
             self.results[r.match.key] = r
 
-    def check_partners(self, m: Match, row: Any, sign_labels: list[str], rnd: Round) -> None:
+    def check_partners(self, m: Match, row: Any, sign_labels: list[str], rnd: Round,
+                       entries: dict[str, Entry]) -> None:
         """R2020-Q3: fixed partners.  A signature cell that names a player who is not in the
         registered pair/team of that side is PARTNER_CHANGED (a plain mark such as 已签 or
         a tick is accepted)."""
@@ -435,7 +437,7 @@ class EventRunner:
                 continue
             names = [strip_spaces(x) for x in re.split(r"[/、,，;；\s]+", str(raw)) if strip_spaces(x)]
             names = [n for n in names if n not in ("已签", "签", "签名", "√", "✓", "同意")]
-            entry = next((e for e in self.all_entries() if e.id == sid), None)
+            entry = entries.get(sid)
             if entry is None or not names:
                 continue
             registered = {p.name for p in entry.players}
@@ -881,14 +883,15 @@ def _unit_short(t: Tournament, unit_id: str) -> str:
 # =====================================================================================
 
 def _code_hash() -> str:
-    """Hash of the package's code and templates, so a new version re-renders everything."""
+    """Identity of the package's code and templates (names, sizes and modification times —
+    a stat per file, no reading), so a new version re-renders everything."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha256(__version__.encode())
     for base in (root, root.parent / "templates"):
         for p in sorted(base.rglob("*")):
-            if p.is_file() and p.suffix in (".py", ".html", ".css", ".j2"):
-                h.update(p.relative_to(base).as_posix().encode())
-                h.update(p.read_bytes())
+            if p.suffix in (".py", ".html", ".css", ".j2") and p.is_file():
+                st = p.stat()
+                h.update(f"{p.relative_to(base).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
 
 

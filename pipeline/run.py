@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -141,48 +142,90 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
 
 
 def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
-    """Read every received workbook from its stored copy and sort it by kind."""
-    from . import layout
-    from .ingest.registration import read_registration
-    from .ingest.workbook import UnreadableFile, read_workbook
+    """Read every received workbook from its stored copy and sort it by kind.
+
+    What a file reads as depends only on its bytes, name, time of receipt, the spec and the
+    code, so each reading is kept in ``out/cache/read/`` under a hash of those: a run reads
+    only the files it has not seen before."""
+    import pickle
 
     inputs = Inputs()
-    for rec in ledger.received():
-        if rec.kind == "mail":
-            continue
+    context = _read_context(t)
+    recs = [r for r in ledger.received() if r.kind != "mail"]
+    keys = {r.sha256: "read:" + hashlib.sha256(_canon([context, r.sha256, r.ext, r.file_name,
+                                                        r.received_at.isoformat()]).encode()).hexdigest()
+            for r in recs if r.ext in WORKBOOK_EXTS}
+    cached = ledger.cache_get(sorted(set(keys.values())))
+    fresh: dict[str, bytes] = {}
+    for rec in recs:
         where = CellRef(rec.file_name)
         if rec.ext not in WORKBOOK_EXTS:
             issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》不是 Excel 工作簿（.xlsx），已忽略；"
                        "请用我们下发的报名表填写后发送。", at=where)
             inputs.unreadable.append(rec)
             continue
-        try:
-            book = read_workbook(rec.stored(ledger.root))
-        except UnreadableFile as e:
-            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{e.message_cn}", at=where)
+        key = keys[rec.sha256]
+        reading = None
+        if key in cached:
+            try:
+                reading = pickle.loads(cached[key])
+            except Exception:   # a reading from another version of a class: read again
+                reading = None
+        if reading is None:
+            reading = _read_one(t, ledger, rec)
+            fresh[key] = pickle.dumps(reading, protocol=pickle.HIGHEST_PROTOCOL)
+        kind = reading[0]
+        if kind == "unreadable":
+            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{reading[1]}", at=where)
             inputs.unreadable.append(rec)
-            continue
-        kind = (book.meta or {}).get(layout.META_KIND, "") or (
-            layout.KIND_REGISTRATION if layout.REG_SHEET in book.sheet_names else
-            layout.KIND_RESULT if layout.RESULT_SHEET in book.sheet_names else "")
-        if kind == layout.KIND_REGISTRATION:
-            reg, found = read_registration(book, rec.file_name, t, received=rec.received_at)
-            issues.extend(found)
-            inputs.registrations.append((rec, reg))
-        elif kind == layout.KIND_RESULT:
-            inputs.results.append((rec, book))
-        elif kind == layout.KIND_AWARDS:
-            inputs.awards.append((rec, book))
-        elif kind == layout.KIND_CHECKIN:
-            inputs.checkins.append((rec, book))
-        elif kind == layout.KIND_PLAYOFF:
-            inputs.playoffs.append((rec, book))
+        elif kind == "registration":
+            issues.extend(reading[2])
+            inputs.registrations.append((rec, reading[1]))
+        elif kind in _BOOK_KINDS:
+            getattr(inputs, _BOOK_KINDS[kind]).append((rec, reading[1]))
         else:
+            from . import layout
             issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的报名表或成绩表"
                        f"（找不到“{layout.REG_SHEET}”或“{layout.RESULT_SHEET}”工作表），请使用下发的表格填写。",
                        at=where)
             inputs.unreadable.append(rec)
+    ledger.cache_put(fresh)
+    if fresh:
+        ledger.cache_prune("read:", set(keys.values()))
     return inputs
+
+
+_BOOK_KINDS = {"result": "results", "awards": "awards", "checkin": "checkins", "playoff": "playoffs"}
+
+
+def _read_context(t: Tournament) -> str:
+    """What every reading depends on besides the file: code, spec and secret."""
+    spec = hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest()
+    return _canon([_code_hash(), spec, hashlib.sha256(t.secret).hexdigest()])
+
+
+def _read_one(t: Tournament, ledger: Ledger, rec: Received) -> tuple:
+    """One stored workbook as ``("unreadable", message)``, ``("registration", reg, issues)``,
+    ``(book kind, Book)`` or ``("mismatch",)``."""
+    from . import layout
+    from .ingest.registration import read_registration
+    from .ingest.workbook import UnreadableFile, read_workbook
+
+    try:
+        book = read_workbook(rec.stored(ledger.root))
+    except UnreadableFile as e:
+        return ("unreadable", e.message_cn)
+    kind = (book.meta or {}).get(layout.META_KIND, "") or (
+        layout.KIND_REGISTRATION if layout.REG_SHEET in book.sheet_names else
+        layout.KIND_RESULT if layout.RESULT_SHEET in book.sheet_names else "")
+    if kind == layout.KIND_REGISTRATION:
+        reg, found = read_registration(book, rec.file_name, t, received=rec.received_at)
+        return ("registration", reg, list(found))
+    for name, known in (("result", layout.KIND_RESULT), ("awards", layout.KIND_AWARDS),
+                        ("checkin", layout.KIND_CHECKIN), ("playoff", layout.KIND_PLAYOFF)):
+        if kind == known:
+            return (name, book)
+    return ("mismatch",)
 
 
 # =====================================================================================
@@ -564,7 +607,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                        "原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch)
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded"))
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
-                               newest[0].sender, "current"))
+                               newest[0].sender, "accepted"))
     for rec in inputs.unreadable:
         subs.append(Submission(rec.sha256, rec.file_name, rec.branch, rec.received_at, rec.sender, "unreadable"))
     return current, subs
@@ -732,12 +775,12 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards)
     report.issues = state.issues
     report.state = state
-    accepted = {s.branch for s in submissions if s.status == "current"}
+    accepted = {s.branch for s in submissions if s.status == "accepted"}
     report.accepted_branches = sorted(accepted)
     report.rejected_files = [s.file for s in submissions if s.status in ("rejected", "unreadable")]
 
     say("写出文件 …")
-    written = render_all(t, out, state, current, opts, say)
+    written = render_all(t, out, state, current, opts, say, ledger)
     report.written = written
     if opts.smtp_url:
         from .mail import deliver
@@ -799,7 +842,7 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
 
 
 def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple[Received, Any]],
-               opts: RunOptions, say: Callable[[str], None]) -> int:
+               opts: RunOptions, say: Callable[[str], None], ledger: Ledger | None = None) -> int:
     """Write every output: data CSVs, returned workbooks, result sheets, documents, site."""
     from .games import GAMES
     from .xlsx.registration import write_returned_copy
@@ -811,17 +854,32 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     for i in state.issues:
         by_file.setdefault(i.file, []).append(i)
     subs = []
+    # a returned copy depends only on its source, that file's issues and the code: the
+    # sidecar remembers what each existing copy was made from, so it is rebuilt only then
+    made_key = "returned-copies"
+    made = json.loads(ledger.cache_get([made_key]).get(made_key, b"{}")) if ledger is not None else {}
+    made_now: dict[str, str] = {}
+    code = _code_hash()
     for s in state.submissions:
         stored = next(iter(sorted((out / "received").glob(s.sha256 + ".*"))), None)
         returned = ""
-        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("current", "rejected", "superseded"):
+        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
             name = f"{s.branch or 'unknown'}-{Path(s.file).stem}-{s.sha256[:8]}-返回.xlsx"
             target = out / "returned" / name
-            if write_returned_copy(stored, by_file.get(s.file, []), target) is not None:
+            file_issues = by_file.get(s.file, [])
+            key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]])
+                                 .encode()).hexdigest()
+            if made.get(name) == key and target.exists():
                 returned = f"returned/{name}"
+                made_now[name] = key
+            elif write_returned_copy(stored, file_issues, target) is not None:
+                returned = f"returned/{name}"
+                made_now[name] = key
                 n += 1
         subs.append(dataclasses.replace(s, stored_path=str(stored or ""), returned_path=returned))
     state.submissions = subs
+    if ledger is not None and made_now != made:
+        ledger.cache_put({made_key: _canon(made_now).encode()})
     # result workbooks for referees, one per event and round
     for ev in state.events.values():
         game = GAMES.get(ev.spec.game)
@@ -882,6 +940,7 @@ def _unit_short(t: Tournament, unit_id: str) -> str:
 # the unchanged night: a fingerprint of everything a run depends on
 # =====================================================================================
 
+@functools.lru_cache(maxsize=1)
 def _code_hash() -> str:
     """Identity of the package's code and templates (names, sizes and modification times —
     a stat per file, no reading), so a new version re-renders everything."""

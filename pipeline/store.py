@@ -43,6 +43,10 @@ CREATE TABLE IF NOT EXISTS rounds (
     body         TEXT NOT NULL,
     PRIMARY KEY (event, round)
 );
+CREATE TABLE IF NOT EXISTS cache (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS audit (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
     at    TEXT NOT NULL,
@@ -156,6 +160,39 @@ class Ledger:
                 (rnd.event, rnd.round, rnd.stage, rnd.stage_name, rnd.seed, rnd.input_hash,
                  at.isoformat(), round_to_json(rnd)))
             self._audit(at, "publish", f"{rnd.event} round {rnd.round} seed {rnd.seed} inputs {rnd.input_hash}")
+
+    # -- derived-data cache -----------------------------------------------------------
+    def cache_get(self, keys: list[str]) -> dict[str, bytes]:
+        """Cached values by key (missing keys are absent).  The cache holds only what can
+        be recomputed from the received files (readings, what each output was made from)."""
+        found: dict[str, bytes] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            q = "SELECT key, value FROM cache WHERE key IN (%s)" % ",".join("?" * len(chunk))
+            found.update(self.conn.execute(q, chunk).fetchall())
+        return found
+
+    def cache_put(self, items: dict[str, bytes]) -> None:
+        """Store cache values in one transaction (no kill points: losing them costs time only)."""
+        if not items:
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.executemany("INSERT OR REPLACE INTO cache VALUES (?,?)", list(items.items()))
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def cache_prune(self, prefix: str, keep: set[str]) -> None:
+        """Drop cache entries under ``prefix`` other than ``keep`` (readings made by an
+        older version of the code or the spec)."""
+        stale = [k for (k,) in self.conn.execute("SELECT key FROM cache WHERE substr(key, 1, ?) = ?",
+                                                  (len(prefix), prefix)).fetchall() if k not in keep]
+        if stale:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.executemany("DELETE FROM cache WHERE key=?", [(k,) for k in stale])
+            self.conn.execute("COMMIT")
 
     # -- audit ------------------------------------------------------------------------
     def _audit(self, at: dt.datetime, what: str, detail: str = "") -> None:

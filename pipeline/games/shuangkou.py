@@ -5,18 +5,28 @@ side that won the last hand (末盘胜方).  Three warnings (R2015-P1 signalling
 Match points: win 2 / loss 0 by default (the event may change them).  score = the
 signed level difference (winner +d, loser −d; 过A counts 15), so scores sum to 0 and a
 “net levels” tiebreak reads them directly.
+
+Detail sheet 明细 (optional, one row per hand): the levels are replayed from 2:2 with
+R2015-C1 (闲家得分 plus the R2015-C2 bottom bonus), R2015-P1 (−20 per penalty, by the
+event's ``penalty_mode``; a wrong card count sends the opponents up one level) and
+R2015-C3 (must-play stops), and compared with the entered 甲方级数/乙方级数 (先过A方 counts
+as 过A); a difference is ``TOTAL_MISMATCH`` at the entered cell.  Each hand's 庄家方 must
+follow the T2015 rotation (總則 7, the same rule as R2020-C3: the dealer side won → the
+dealer's partner deals; it lost → the dealer's 下家, on the other side); the first hand
+is free and the first hand that breaks it is ``RESULT_INVALID`` at its 庄家方 cell.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
-from ..issues import Issue
+from ..issues import Issue, issue
 from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (forfeit_column, LEVEL_A, level_name, LEVEL_NAMES, merged_points, PAST_A, played_rows,
-                     two_sided)
+from .common import (DetailReader, detail_rows, forfeit_column, is_blank, LEVEL_A, level_name, LEVEL_NAMES,
+                     merged_points, PAST_A, played_rows, two_sided, where)
+from .shuangsheng import next_dealer_side, rotation_problem
 
 A_LEVEL = "甲方级数"
 B_LEVEL = "乙方级数"
@@ -32,6 +42,24 @@ WARNINGS_TO_LOSE = 3
 MUST_PLAY = (2, 5, 10, 13)
 PENALTY = 20
 PENALTY_MODES = ("defender_total", "none")
+DEFAULT_PENALTY_MODE = "defender_total"
+
+# detail sheet (明细)
+DETAIL_SHEET = "明细"
+D_HAND = "局号"
+D_DEALER = "庄家方"
+D_POINTS = "闲家得分"
+D_BOTTOM_KIND = "扣底牌型"
+D_PAIRS = "拖拉机对数"
+D_BOTTOM = "底牌分"
+D_WRONG = "多牌少牌方"
+D_PENALISED = "罚分方"
+D_PENALTIES = "罚分次数"
+BOTTOM_KINDS = ("无", "单张", "对子", "拖拉机")
+SIDE_OR_NONE = ("无", "甲", "乙")
+#: two decks hold 200 card points (5/10/K); the bottom holds at most all of them
+MAX_CARD_POINTS = 200
+MAX_PENALTIES = 20
 
 
 # -- pure rules ---------------------------------------------------------------------------
@@ -129,6 +157,67 @@ def play_hand(levels: tuple[int, int], dealer: int, defender_points: int) -> tup
     return (lv[0], lv[1]), side
 
 
+@dataclass(frozen=True)
+class Hand:
+    """One hand of the detail sheet.  Sides are 0 = 甲, 1 = 乙."""
+
+    dealer: int
+    defender_points: int = 0
+    bottom_kind: str = "无"
+    tractor_pairs: int = 0
+    bottom_points: int = 0
+    wrong_count: int | None = None   # side holding too many / too few cards
+    penalised: int | None = None     # side that got the −20 penalties (R2015-P1)
+    penalties: int = 0
+
+
+def hand_total(hand: Hand, mode: str = DEFAULT_PENALTY_MODE) -> int:
+    """The defenders' total of one hand: 闲家得分 + bottom bonus (R2015-C2), then −20 per
+    penalty against the offending side (R2015-P1, ``mode`` as in :func:`apply_penalties`).
+
+    >>> hand_total(Hand(0, 40, "对子", bottom_points=10, penalised=1, penalties=1))
+    60
+    """
+    total = hand.defender_points + bottom_bonus(hand.bottom_points, hand.bottom_kind, hand.tractor_pairs)
+    if hand.penalised is None or not hand.penalties:
+        return apply_penalties(total, mode=mode)
+    if hand.penalised == hand.dealer:
+        return apply_penalties(total, dealer_offences=hand.penalties, mode=mode)
+    return apply_penalties(total, defender_offences=hand.penalties, mode=mode)
+
+
+def play_detail_hand(levels: tuple[int, int], hand: Hand, mode: str = DEFAULT_PENALTY_MODE
+                     ) -> tuple[tuple[int, int], int]:
+    """Levels after one detail-sheet hand and the side that deals next (R2015-C1…C3, P1).
+
+    A wrong card count replaces the hand's result: the opponents go up one level (R2015-P1)
+    and deal next.
+
+    >>> play_detail_hand((2, 2), Hand(0, 60, penalised=0, penalties=1))
+    ((2, 2), 1)
+    >>> play_detail_hand((4, 2), Hand(0, 0, wrong_count=0))
+    ((4, 3), 1)
+    """
+    if hand.wrong_count is not None:
+        side = 1 - hand.wrong_count
+        lv = list(levels)
+        lv[side] = level_up(lv[side], 1)
+        return (lv[0], lv[1]), side
+    return play_hand(levels, hand.dealer, hand_total(hand, mode))
+
+
+def replay(hands: Sequence[Hand], mode: str = DEFAULT_PENALTY_MODE) -> tuple[int, int]:
+    """Levels after every hand, both sides starting at 2 (R2015-C1…C3, P1).
+
+    >>> replay([Hand(0, 0), Hand(0, 0)])
+    (9, 2)
+    """
+    levels = (2, 2)
+    for h in hands:
+        levels, _ = play_detail_hand(levels, h, mode)
+    return levels
+
+
 def match_winner(a_level: int, b_level: int, past_a: int | None, last_hand: int | None,
                  warnings: tuple[int, int] = (0, 0)) -> int | None:
     """R2015-C4 + P1: 0/1 the winner; None if undecided (equal levels, no last-hand winner).
@@ -182,16 +271,33 @@ class Shuangkou:
         ]
 
     def detail(self, options: dict[str, Any]) -> DetailSheet | None:
-        """No detail sheet (the hand rules are pure functions here)."""
-        return None
+        """The optional hand-by-hand sheet 明细 (R2015-C1…C3, P1)."""
+        return DetailSheet(DETAIL_SHEET, (
+            ResultColumn(D_HAND, "int", min=1, help="第几局（盘）"),
+            ResultColumn(D_DEALER, "choice", SIDES,
+                         help="本局庄家所在方；首局自定，此后庄家获胜仍由该方坐庄，庄家下庄则换另一方坐庄"),
+            ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS,
+                         help="闲家出牌所得分（5 的倍数，不含扣底，未扣罚分）"),
+            ResultColumn(D_BOTTOM_KIND, "choice", BOTTOM_KINDS, required=False,
+                         help="闲家最后一轮大时的牌型；庄家最后一轮大选“无”"),
+            ResultColumn(D_PAIRS, "int", min=2, max=12, required=False, help="拖拉机（姊妹对）扣底时的对数"),
+            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_CARD_POINTS, required=False, help="底牌中的分"),
+            ResultColumn(D_WRONG, "choice", SIDE_OR_NONE, required=False, help="多牌或少牌的一方（对方升一级）"),
+            ResultColumn(D_PENALISED, "choice", SIDE_OR_NONE, required=False,
+                         help="本局被罚 20 分的一方（暗号、偷看、抢出、甩牌失败、超时等）"),
+            ResultColumn(D_PENALTIES, "int", min=0, max=MAX_PENALTIES, required=False,
+                         help="该方本局被罚的次数（每次 20 分；不填按 1 次）"),
+        ))
 
     def parse_round(self, rnd: Round, rows: Sequence[ResultRow], points: dict[str, int],
                     options: dict[str, Any], details: dict[tuple, list[dict[str, Any]]] | None = None
                     ) -> tuple[list[MatchResult], list[Issue]]:
-        """R2015-C4 results: winner by 3 warnings, 过A, level, last hand."""
+        """R2015-C4 results: winner by 3 warnings, 过A, level, last hand; with a detail sheet the
+        levels are checked against the replay (R2015-C1…C3, P1)."""
         pts = merged_points(self.default_points, points)
         results: list[MatchResult] = []
         issues: list[Issue] = []
+        mode = penalty_mode(options) if details else DEFAULT_PENALTY_MODE
         for row, r in played_rows(rows, self.columns(options), issues, results, pts,
                                   win_score=0, source=A_LEVEL):
             if not r.require([A_LEVEL, B_LEVEL]):
@@ -210,6 +316,9 @@ class Shuangkou:
                                    "级数应填 A，请改正")
                 continue
             last_i = SIDES.index(last) if last else None
+            hands = (details or {}).get(row.match.key)
+            if hands and not self._details_agree(row, hands, (a, b), past, mode, issues):
+                continue
             if wa >= WARNINGS_TO_LOSE and wb >= WARNINGS_TO_LOSE:
                 src = row.at(A_WARN)
                 loss = pts["loss"]
@@ -236,6 +345,96 @@ class Shuangkou:
             results.append(two_sided(row.match, winner, pts, scores=scores, reason=reason,
                                      source=row.at(A_LEVEL), detail={"levels": (a, b), "warnings": (wa, wb)}))
         return results, issues
+
+
+    def _details_agree(self, row: ResultRow, items: list[dict[str, Any]], entered: tuple[int, int],
+                       past: int | None, mode: str, issues: list[Issue]) -> bool:
+        """Replay the 明细 rows of one table and compare with the entered levels (先过A方 counts
+        as 过A); False (with issues) on a bad hand, a broken rotation or a mismatch."""
+        replayed = self._replay_details(row, items, mode, issues)
+        if replayed is None:
+            return False
+        agree = True
+        for side, label in enumerate((A_LEVEL, B_LEVEL)):
+            got = PAST_A if past == side else entered[side]
+            want = replayed[side]
+            if got == want:
+                continue
+            agree = False
+            shown_got = f"A（先过A）" if got == PAST_A else level_name(got)
+            hint = (f"（级数填 A，并在“{PAST_A_SIDE}”选{SIDES[side]}）" if want == PAST_A else
+                    f"（并清除“{PAST_A_SIDE}”）" if got == PAST_A else "")
+            issues.append(issue("TOTAL_MISMATCH", (
+                f"{where(row.match)}：“{label}”填的是 \"{shown_got}\"，按明细逐局计算应为 "
+                f"\"{level_name(want)}\"{hint}：请核对明细或改正级数"), at=row.at(label)))
+        return agree
+
+    @staticmethod
+    def _replay_details(row: ResultRow, items: list[dict[str, Any]], mode: str, issues: list[Issue]
+                        ) -> tuple[int, int] | None:
+        """Levels after the table's 明细 rows; None (with issues) when a hand is bad or its
+        庄家方 breaks the rotation (only the first such hand is reported)."""
+        labels = (D_DEALER, D_POINTS, D_BOTTOM_KIND, D_PAIRS, D_BOTTOM, D_WRONG, D_PENALISED, D_PENALTIES)
+        levels = (2, 2)
+        ok = True
+        rotation_reported = False
+        prev: tuple[str, int, int] | None = None      # (hand number, dealer side, next dealer side)
+        for drow in detail_rows(items):
+            if all(is_blank(drow.values.get(k)) for k in labels):       # 局号 is pre-numbered
+                continue
+            r = DetailReader(drow, row.match, issues, D_HAND)
+            hand = _read_hand(r)
+            if hand is None:
+                ok = False
+                prev = None
+                continue
+            if prev is not None and not rotation_reported:
+                message = rotation_problem(r.hand, SIDES[hand.dealer], prev[0], SIDES[prev[1]], SIDES[prev[2]],
+                                           defenders="闲家")
+                if message:
+                    r.bad(D_DEALER, message)
+                    rotation_reported = True
+                    ok = False
+            levels, up = play_detail_hand(levels, hand, mode)
+            prev = (r.hand, hand.dealer, next_dealer_side(hand.dealer, up))
+        return levels if ok else None
+
+
+def _read_hand(r: DetailReader) -> Hand | None:
+    """One 明细 row as a :class:`Hand`; None (issues recorded) when a cell is bad."""
+    dealer = r.choice(D_DEALER, SIDES, aliases=SIDE_ALIASES)
+    wrong = r.choice(D_WRONG, SIDE_OR_NONE, aliases=SIDE_ALIASES, blank_as="无")
+    if wrong not in (None, "无"):
+        # the wrong count replaces the hand's result: its points and penalties do not count
+        return None if dealer is None else Hand(SIDES.index(dealer), wrong_count=SIDES.index(wrong))
+    p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5)
+    kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
+    pairs = bottom = 0
+    if kind not in (None, "无"):
+        bottom = r.integer(D_BOTTOM, 0, MAX_CARD_POINTS, step=5, blank_as=0) or 0
+        if kind == "拖拉机":
+            pairs = r.integer(D_PAIRS, 2, 12) or 0
+    penalised = r.choice(D_PENALISED, SIDE_OR_NONE, aliases=SIDE_ALIASES, blank_as="无")
+    count = r.integer(D_PENALTIES, 0, MAX_PENALTIES, blank_as=1 if penalised not in (None, "无") else 0)
+    if penalised == "无" and count:
+        r.bad(D_PENALTIES, f"“{D_PENALTIES}”填的是 \"{count}\"，但没有选“{D_PENALISED}”：请选择被罚的一方（甲/乙），"
+                           f"或清空“{D_PENALTIES}”")
+    if not r.ok or dealer is None or p is None or kind is None or wrong is None or penalised is None or count is None:
+        return None
+    return Hand(SIDES.index(dealer), p, kind, pairs, bottom,
+                penalised=None if penalised == "无" else SIDES.index(penalised), penalties=count)
+
+
+def penalty_mode(options: dict[str, Any]) -> str:
+    """The event's R2015-P1 ``penalty_mode`` game option (default ``defender_total``).
+
+    >>> penalty_mode({}), penalty_mode({"penalty_mode": "none"})
+    ('defender_total', 'none')
+    """
+    mode = str(options.get("penalty_mode") or DEFAULT_PENALTY_MODE)
+    if mode not in PENALTY_MODES:
+        raise ValueError(f"双扣的 game_options.penalty_mode 为“{mode}”，应为 {' 或 '.join(PENALTY_MODES)}")
+    return mode
 
 
 SHUANGKOU = Shuangkou()

@@ -6,7 +6,9 @@ levels → the dealer side (庄家) at time wins 2:1.  A side that has passed A 
 “过A” and ranks above A.
 
 Detail sheet: one row per hand.  Levels are replayed from 2:2 and compared with the
-entered 甲方级数/乙方级数; a difference is ``TOTAL_MISMATCH`` at the entered cell.
+entered 甲方级数/乙方级数; a difference is ``TOTAL_MISMATCH`` at the entered cell.  Each
+hand's 庄家方 must follow R2020-C3 from the hand before (the first hand is free); the
+first hand that breaks it is ``RESULT_INVALID`` at its 庄家方 cell.
 """
 from __future__ import annotations
 
@@ -107,6 +109,34 @@ def next_dealer(dealer_seat: int, dealer_side_went_up: bool) -> int:
     return (dealer_seat + (2 if dealer_side_went_up else 1)) % 4
 
 
+def next_dealer_side(dealer_side: int, side_went_up: int) -> int:
+    """R2020-C3 on the detail sheet's sides (0 = 甲, 1 = 乙): the dealer side went up → the
+    dealer's partner deals (same side); the defenders took over or went up → the dealer's
+    下家 deals, who sits on the other side.  So the next dealer side is the side that went up
+    (or took over).
+
+    >>> next_dealer_side(0, 0), next_dealer_side(0, 1)
+    (0, 1)
+    """
+    return dealer_side if side_went_up == dealer_side else 1 - dealer_side
+
+
+def rotation_problem(hand_no: str, dealer: str, prev_no: str, prev_dealer: str, expected: str, *,
+                     hand_word: str = "局", defenders: str = "捡分方") -> str | None:
+    """The Chinese message for a hand whose 庄家方 breaks R2020-C3 (None when it follows).
+    ``hand_word``/``defenders`` name a hand and the defenders in the game's own words.
+
+    >>> rotation_problem("2", "甲", "1", "甲", "甲") is None
+    True
+    """
+    if dealer == expected:
+        return None
+    why = (f"{prev_dealer}方坐庄升级，应由庄家的对家接庄（仍是{expected}方）" if expected == prev_dealer else
+           f"{prev_dealer}方坐庄未升级（{defenders}上台），应由庄家的下家接庄（{expected}方）")
+    return (f"“庄家方”填的是 \"{dealer}\"，但第 {prev_no} {hand_word}{why}：请核对本{hand_word}的庄家方，"
+            f"或上一{hand_word}的记录")
+
+
 def wrong_count_penalty(offending_side: int) -> tuple[int, int]:
     """R2020-C4: a side holding too many or too few cards → the other side +1 level.
 
@@ -203,7 +233,8 @@ class Shuangsheng:
         """The optional hand-by-hand sheet 明细 (R2020-C1…C4)."""
         return DetailSheet(DETAIL_SHEET, (
             ResultColumn(D_HAND, "int", min=1, help="第几局"),
-            ResultColumn(D_DEALER, "choice", SIDES, help="本局庄家所在方"),
+            ResultColumn(D_DEALER, "choice", SIDES,
+                         help="本局庄家所在方；首局自定，此后庄家方升级仍由该方坐庄，否则换另一方坐庄"),
             ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS, help="捡分方出牌所得分（5 的倍数，不含扣底）"),
             ResultColumn(D_BOTTOM_KIND, "choice", BOTTOM_KINDS, required=False,
                          help="捡分方最后一轮大时的牌型；甩牌按其中最大的牌型；庄家方最后一轮大选“无”"),
@@ -253,33 +284,50 @@ class Shuangsheng:
 
     def _replay_details(self, row: ResultRow, items: list[dict[str, Any]], issues: list[Issue]
                         ) -> tuple[int, int] | None:
-        """Replay the 明细 rows of one table; None (with issues) when a row is bad."""
-        hands: list[Hand] = []
+        """Replay the 明细 rows of one table (R2020-C1…C4); None (with issues) when a row is
+        bad or a hand's 庄家方 breaks the R2020-C3 rotation (the first such hand is reported)."""
+        levels = (2, 2)
         ok = True
+        rotation_reported = False
+        prev: tuple[str, int, int] | None = None      # (hand number, dealer side, next dealer side)
         for drow in detail_rows(items):
             if all(is_blank(drow.values.get(k)) for k in (D_DEALER, D_POINTS, D_BOTTOM_KIND, D_PAIRS, D_BOTTOM, D_WRONG)):  # 局号 is pre-numbered
                 continue
             r = DetailReader(drow, row.match, issues, D_HAND)
             dealer = r.choice(D_DEALER, SIDES, aliases=SIDE_ALIASES)
-            wrong = r.choice(D_WRONG, ("无", "甲", "乙"), aliases=SIDE_ALIASES, blank_as="无")
-            if wrong not in (None, "无"):
-                if dealer is None:
-                    ok = False
-                    continue
-                hands.append(Hand(dealer=SIDES.index(dealer), wrong_count=SIDES.index(wrong)))
-                continue
-            p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5)
-            kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
-            pairs = bottom = 0
-            if kind not in (None, "无"):
-                bottom = r.integer(D_BOTTOM, 0, MAX_CARD_POINTS, step=5, blank_as=0) or 0
-                if kind == "拖拉机":
-                    pairs = r.integer(D_PAIRS, 2, 12) or 0
-            if not r.ok or dealer is None or p is None or kind is None:
+            hand = self._read_hand(r, dealer)
+            if hand is None:
                 ok = False
+                prev = None             # the rotation cannot be followed past a bad hand
                 continue
-            hands.append(Hand(SIDES.index(dealer), p, kind, pairs, bottom))
-        return replay(hands) if ok else None
+            if prev is not None and not rotation_reported:
+                message = rotation_problem(r.hand, SIDES[hand.dealer], prev[0], SIDES[prev[1]], SIDES[prev[2]])
+                if message:
+                    r.bad(D_DEALER, message)
+                    rotation_reported = True
+                    ok = False
+            levels, up = play_hand(levels, hand)
+            prev = (r.hand, hand.dealer, next_dealer_side(hand.dealer, up))
+        return levels if ok else None
+
+    @staticmethod
+    def _read_hand(r: DetailReader, dealer: str | None) -> Hand | None:
+        """One detail row as a :class:`Hand`; None (issues recorded) when a cell is bad."""
+        wrong = r.choice(D_WRONG, ("无", "甲", "乙"), aliases=SIDE_ALIASES, blank_as="无")
+        if wrong not in (None, "无"):
+            if dealer is None:
+                return None
+            return Hand(dealer=SIDES.index(dealer), wrong_count=SIDES.index(wrong))
+        p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5)
+        kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
+        pairs = bottom = 0
+        if kind not in (None, "无"):
+            bottom = r.integer(D_BOTTOM, 0, MAX_CARD_POINTS, step=5, blank_as=0) or 0
+            if kind == "拖拉机":
+                pairs = r.integer(D_PAIRS, 2, 12) or 0
+        if not r.ok or dealer is None or p is None or kind is None or wrong is None:
+            return None
+        return Hand(SIDES.index(dealer), p, kind, pairs, bottom)
 
 
 SHUANGSHENG = Shuangsheng()

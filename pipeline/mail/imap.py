@@ -12,6 +12,12 @@ high-water mark from the previous fetch (table ``mail_cursor``), so a message so
 opened in a mail client before the night's run is still fetched, while years of old,
 read mail in the office mailbox are not taken on the first run.  One whose ``\\Seen``
 flag was lost is recognised by its UID (or its content hash) and not processed twice.
+
+TLS: ``imaps://`` (implicit TLS, port 993) or ``imap://…?starttls=1`` (upgrade before
+login).  The server's certificate and host name are always verified; a server whose
+certificate comes from the office's own CA is trusted when ``$LEAGUE_MAIL_CAFILE`` (or
+the ``cafile`` argument) names that CA's PEM file.  An unverifiable certificate is
+refused with a :class:`MailError` that says so.
 """
 from __future__ import annotations
 
@@ -25,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..fsutil import atomic_write_bytes
-from .common import MailError, Tx, parse_mail_url, resolve_password
+from .common import MailError, Tx, parse_mail_url, resolve_password, tls_context, tls_refusal
 
 if TYPE_CHECKING:
     from ..store import Ledger
@@ -59,12 +65,13 @@ def ensure_schema(ledger: "Ledger") -> None:
 
 
 def fetch_into(url: str, inbox: Path, ledger: "Ledger", *, password: str | None = None,
-               folder: str | None = None, timeout: float = 60.0) -> int:
+               folder: str | None = None, timeout: float = 60.0, cafile: str | os.PathLike | None = None) -> int:
     """Fetch every new message of the mailbox named by ``url`` into ``inbox/mail/``.
 
     ``url`` is ``imap://user@host[:port]/FOLDER`` (plain) or ``imaps://…`` (TLS);
     ``?starttls=1`` upgrades a plain connection.  The password is ``password``, else
     ``$LEAGUE_IMAP_PASSWORD``, else the file named by ``$LEAGUE_IMAP_PASSWORD_FILE``.
+    ``cafile`` (else ``$LEAGUE_MAIL_CAFILE``) adds a trusted CA for the server's certificate.
     ``folder`` overrides the URL's folder (default ``INBOX``).  Returns how many
     messages were new (never seen by this ledger before).  Raises :class:`MailError`.
 
@@ -79,8 +86,9 @@ def fetch_into(url: str, inbox: Path, ledger: "Ledger", *, password: str | None 
     if secret is None:
         raise MailError(f"没有收件邮箱 {u.user}@{u.host} 的密码：请设置环境变量 {PASSWORD_ENV}，"
                         f"或把密码写入文件并用 {PASSWORD_ENV}_FILE 指向它。")
+    ctx = tls_context(cafile) if (u.tls or u.starttls) else None
     ensure_schema(ledger)
-    conn = _connect(u, timeout)
+    conn = _connect(u, timeout, ctx)
     try:
         try:
             conn.login(u.user, secret)
@@ -150,15 +158,24 @@ def mark_seen(conn: imaplib.IMAP4, uid: int) -> None:
     _ok(conn.uid("STORE", str(uid), "+FLAGS", r"(\Seen)"), f"无法把邮件 UID {uid} 标为已读。")
 
 
-def _connect(u, timeout: float) -> imaplib.IMAP4:
+def _connect(u, timeout: float, ctx: ssl.SSLContext | None) -> imaplib.IMAP4:
+    conn: imaplib.IMAP4 | None = None
     try:
         if u.tls:
-            return imaplib.IMAP4_SSL(u.host, u.port, ssl_context=ssl.create_default_context(), timeout=timeout)
+            return imaplib.IMAP4_SSL(u.host, u.port, ssl_context=ctx, timeout=timeout)
         conn = imaplib.IMAP4(u.host, u.port, timeout=timeout)
         if u.starttls:
-            conn.starttls(ssl_context=ssl.create_default_context())
+            conn.starttls(ssl_context=ctx)
         return conn
     except (OSError, socket.timeout, imaplib.IMAP4.error) as e:
+        if conn is not None:
+            try:
+                conn.shutdown()
+            except OSError:
+                pass
+        refusal = tls_refusal(u.host, u.port, e)
+        if refusal:
+            raise MailError(refusal + "本次只处理 inbox 中已有的文件。") from e
         raise MailError(f"无法连接收件服务器 {u.host}:{u.port}（{e}）。请检查网络和地址；"
                         "本次只处理 inbox 中已有的文件。") from e
 

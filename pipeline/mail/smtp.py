@@ -7,6 +7,13 @@ again on the next run (a rare duplicate beats a lost receipt; the Message-ID is 
 so mail clients fold duplicates).  The exact message is kept under
 ``mail/outbox/<sha256>.eml`` so a failed one can be retried even on a night whose run is
 otherwise unchanged (:func:`resend_pending`).
+
+TLS: ``smtps://`` (implicit TLS, port 465) or ``smtp://…?starttls=1`` (upgrade before
+login).  The server's certificate and host name are always verified; a server whose
+certificate comes from the office's own CA is trusted when ``$LEAGUE_MAIL_CAFILE`` (or
+the ``cafile`` argument) names that CA's PEM file.  An unverifiable certificate fails the
+pass like any connection problem: the receipts are recorded ``failed`` with a Chinese
+error saying the certificate was refused, and retried on the next run.
 """
 from __future__ import annotations
 
@@ -22,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from ..fsutil import atomic_write_bytes
-from .common import MailError, MailURL, Tx, parse_mail_url, resolve_password
+from .common import MailError, MailURL, Tx, parse_mail_url, resolve_password, tls_context, tls_refusal
 
 if TYPE_CHECKING:
     from ..store import Ledger
@@ -77,7 +84,7 @@ def receipt_status(ledger: "Ledger", sha: str) -> str:
 
 
 def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, password: str | None = None,
-                  now: dt.datetime, timeout: float = 60.0) -> SendReport:
+                  now: dt.datetime, timeout: float = 60.0, cafile: str | os.PathLike | None = None) -> SendReport:
     """Send every receipt not yet sent, recording each attempt in the ledger.
 
     ``url`` is ``smtp://[user@]host[:port][?starttls=1]`` or ``smtps://…``; the login
@@ -85,13 +92,15 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
     ``$LEAGUE_SMTP_PASSWORD_FILE`` (no login without one).  The From address is the URL's
     user when it is an address, else ``$LEAGUE_SMTP_FROM``.  Connection problems become
     ``failed`` rows (retried next run), never exceptions; a bad URL or a missing From
-    address raises :class:`MailError`.
+    address raises :class:`MailError`, and so does an unreadable ``cafile`` (else
+    ``$LEAGUE_MAIL_CAFILE``, the extra CA trusted for the server's certificate).
 
     >>> send_receipts("smtp://office%40x.cn@127.0.0.1:2525", receipts, ledger, now=now)  # doctest: +SKIP
     SendReport(sent=['9f…'], failed=[], already=0)
     """
     u = parse_mail_url(url, DEFAULT_PORTS)
     sender = from_address(u)
+    ctx = tls_context(cafile) if (u.tls or u.starttls) else None
     ensure_schema(ledger)
     report = SendReport()
     pending: list[tuple[str, tuple[str, ...], bytes]] = []
@@ -110,16 +119,17 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
             report.failed.append((r.sha256, error))
             continue
         pending.append((r.sha256, r.to, raw))
-    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout)
+    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout, ctx)
     return report
 
 
 def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, now: dt.datetime,
-                   timeout: float = 60.0) -> SendReport:
+                   timeout: float = 60.0, cafile: str | os.PathLike | None = None) -> SendReport:
     """Retry every receipt recorded as failed (or interrupted) from its kept outbox copy —
     for nights whose run is otherwise unchanged and builds no receipts."""
     u = parse_mail_url(url, DEFAULT_PORTS)
     sender = from_address(u)
+    ctx = tls_context(cafile) if (u.tls or u.starttls) else None
     ensure_schema(ledger)
     report = SendReport()
     pending = []
@@ -128,7 +138,7 @@ def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, n
         path = ledger.root / OUTBOX / f"{sha}.eml"
         if path.is_file():
             pending.append((sha, tuple(a for a in to_addr.split(",") if a), path.read_bytes()))
-    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout)
+    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout, ctx)
     return report
 
 
@@ -171,8 +181,7 @@ def _record(ledger: "Ledger", sha: str, to: tuple[str, ...], status: str, now: d
                    (sha, ",".join(to), now.isoformat() if status == "sent" else "", status, error[:500]))
 
 
-def _connect(u: MailURL, password: str | None, timeout: float) -> smtplib.SMTP:
-    ctx = ssl.create_default_context()
+def _connect(u: MailURL, password: str | None, timeout: float, ctx: ssl.SSLContext | None) -> smtplib.SMTP:
     if u.tls:
         conn: smtplib.SMTP = smtplib.SMTP_SSL(u.host, u.port, timeout=timeout, context=ctx)
     else:
@@ -189,16 +198,18 @@ def _connect(u: MailURL, password: str | None, timeout: float) -> smtplib.SMTP:
 
 
 def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple[str, tuple[str, ...], bytes]],
-              ledger: "Ledger", now: dt.datetime, report: SendReport, timeout: float) -> None:
+              ledger: "Ledger", now: dt.datetime, report: SendReport, timeout: float,
+              ctx: ssl.SSLContext | None = None) -> None:
     conn: smtplib.SMTP | None = None
     down = ""      # once the server cannot be reached, the rest wait for the next run
     try:
         for sha, to, raw in pending:
             if not down and conn is None:
                 try:
-                    conn = _connect(u, password, timeout)
+                    conn = _connect(u, password, timeout, ctx)
                 except (smtplib.SMTPException, OSError) as e:
-                    down = f"无法连接发件服务器 {u.host}:{u.port}：{type(e).__name__}: {e}"
+                    down = (tls_refusal(u.host, u.port, e)
+                            or f"无法连接发件服务器 {u.host}:{u.port}：{type(e).__name__}: {e}")
                     _close(conn)
                     conn = None
             if down or conn is None:

@@ -91,3 +91,136 @@ def test_R2015_P1_three_warnings(sheet):
     assert res.sides[1].outcome == Outcome.WIN and "警告" in res.reason
     _, (i,) = sheet(G).parse({"甲方级数": "Q", "乙方级数": "8", "甲方警告": 4})
     assert i.code == "RESULT_INVALID" and "甲方警告" in i.message
+
+
+# -- detail sheet 明细: replay of R2015-C1…C3 and P1 --------------------------------------------
+
+from pipeline.games.shuangkou import Hand, hand_total, penalty_mode, play_detail_hand, replay  # noqa: E402
+from pipeline.model import CellRef  # noqa: E402
+
+DETAIL_LABELS = ["局号", "庄家方", "闲家得分", "扣底牌型", "拖拉机对数", "底牌分", "多牌少牌方", "罚分方", "罚分次数"]
+
+
+def _hand(n, dealer, p, kind="无", bottom=None, pairs=None, wrong="无", penalised="无", times=None):
+    """A 明细 row as read_details gives it: values plus ``_cells`` (sheet 明细, row n + 1, columns D…L)."""
+    values = dict(zip(DETAIL_LABELS, [n, dealer, p, kind, pairs, bottom, wrong, penalised, times]))
+    values["_cells"] = {l: CellRef("r.xlsx", "明细", f"{chr(68 + i)}{n + 1}") for i, l in enumerate(DETAIL_LABELS)}
+    return values
+
+
+#: levels from 2:2 (default penalty_mode defender_total)
+HANDS = [
+    _hand(1, "甲", 0),                                   # 甲 +4, stops at must-play 5 → (5, 2); 甲 deals again
+    _hand(2, "甲", 30, penalised="乙"),                   # defenders offend: 30 − 20 = 10 → 甲 +2 → (7, 2)
+    _hand(3, "甲", 40, "对子", bottom=20),               # 40 + 20×4 = 120 → 乙 takes over +2 → (7, 4)
+    _hand(4, "乙", 60, penalised="乙", times=1),          # dealer offends: 60 + 20 = 80 → 甲 takes over +0
+    _hand(5, "甲", 25, wrong="甲"),                       # 甲 wrong card count → 乙 +1 → (7, 5); 乙 deals next
+]
+
+
+def test_R2015_detail_sheet_columns():
+    d = G.detail({})
+    assert d.name == "明细"
+    assert [c.label for c in d.columns] == DETAIL_LABELS
+    kinds = {c.label: c for c in d.columns}
+    assert kinds["扣底牌型"].choices == ("无", "单张", "对子", "拖拉机")
+    assert kinds["罚分方"].choices == ("无", "甲", "乙")
+    assert [c.label for c in d.columns if c.required] == ["局号", "庄家方", "闲家得分"]
+
+
+def test_R2015_C1_detail_replay_matches_entered_levels(sheet):
+    assert replay([]) == (2, 2)
+    (res,), issues = sheet(G).parse({"甲方级数": "7", "乙方级数": "5"}, details=HANDS)
+    assert issues == []
+    assert [x.outcome for x in res.sides] == [Outcome.WIN, Outcome.LOSS] and [x.score for x in res.sides] == [2, -2]
+
+
+def test_R2015_C1_detail_mismatch_is_total_mismatch_at_entered_cell(sheet):
+    results, (i,) = sheet(G).parse({"甲方级数": "7", "乙方级数": "6"}, details=HANDS)
+    assert results == []
+    assert i.code == "TOTAL_MISMATCH" and i.sheet == "成绩" and i.cell == "E2"
+    assert '"6"' in i.message and '"5"' in i.message and "明细" in i.message
+    results, issues = sheet(G).parse({"甲方级数": "8", "乙方级数": "6"}, details=HANDS)
+    assert results == [] and [(x.code, x.cell) for x in issues] == [("TOTAL_MISMATCH", "D2"), ("TOTAL_MISMATCH", "E2")]
+
+
+def test_R2015_C2_detail_bottom_bonus(sheet):
+    # 20 face points; the bottom's 10 points count ×2 single, ×4 pair, ×8 for a 2-pair tractor, ×16 for 3 pairs
+    assert hand_total(Hand(0, 20, "单张", bottom_points=10)) == 40
+    assert hand_total(Hand(0, 20, "拖拉机", 3, 10)) == 180
+    cases = [("无", None, ("4", "2")),       # 20 → dealer 甲 +2
+             ("单张", None, ("3", "2")),     # 20 + 20 = 40 → 甲 +1
+             ("对子", None, ("3", "2")),     # 20 + 40 = 60 → 甲 +1
+             ("拖拉机", 2, ("2", "3"))]      # 20 + 80 = 100 → 乙 takes over +1
+    for kind, pairs, (a, b) in cases:
+        (res,), issues = sheet(G).parse({"甲方级数": a, "乙方级数": b, "末盘胜方": "甲"},
+                                        details=[_hand(1, "甲", 20, kind, bottom=10, pairs=pairs)])
+        assert issues == [], (kind, issues)
+    # a tractor needs its number of pairs
+    results, (i,) = sheet(G).parse({"甲方级数": "2", "乙方级数": "3"}, details=[_hand(1, "甲", 20, "拖拉机", bottom=10)])
+    assert results == [] and i.code == "RESULT_INVALID" and i.sheet == "明细" and i.cell == "H2"
+    assert "明细第 1 局" in i.message and "拖拉机对数" in i.message
+
+
+def test_R2015_C3_detail_must_play_stops(sheet):
+    # 甲 deals and shuts out the defenders three times: +4 each, stopping at 5 and 10: 2 → 5 → 9 → 10
+    hands = [_hand(n, "甲", 0) for n in (1, 2, 3)]
+    (res,), issues = sheet(G).parse({"甲方级数": "10", "乙方级数": "2"}, details=hands)
+    assert issues == [] and res.sides[0].score == 8
+    results, (i,) = sheet(G).parse({"甲方级数": "K", "乙方级数": "2"}, details=hands)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "D2" and '"K"' in i.message and '"10"' in i.message
+
+
+def test_R2015_C4_detail_past_a(sheet):
+    # 2 → 5 → 9 → 10 → K → 过A (five shut-outs by 甲)
+    hands = [_hand(n, "甲", 0) for n in range(1, 6)]
+    assert replay([Hand(0)] * 5) == (15, 2)
+    (res,), issues = sheet(G).parse({"甲方级数": "A", "乙方级数": "2", "先过A方": "甲"}, details=hands)
+    assert issues == [] and res.sides[0].outcome == Outcome.WIN and "先过A" in res.reason
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "2"}, details=hands)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "D2"
+    assert '"过A"' in i.message and "先过A方" in i.message
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "2", "先过A方": "甲"}, details=hands[:4])
+    assert results == [] and i.cell == "D2" and '"K"' in i.message
+
+
+def test_R2015_P1_detail_penalties_follow_penalty_mode(sheet):
+    # dealer 甲 offends once: defender_total → 30 + 20 = 50 → 甲 +1; none → 30 → 甲 +2
+    hands = [_hand(1, "甲", 30, penalised="甲")]
+    (res,), issues = sheet(G).parse({"甲方级数": "3", "乙方级数": "2"}, details=hands)
+    assert issues == [] and res.sides[0].score == 1
+    none = sheet(G, {"penalty_mode": "none"})
+    (res,), issues = none.parse({"甲方级数": "4", "乙方级数": "2"}, details=hands)
+    assert issues == [] and res.sides[0].score == 2
+    _, (i,) = none.parse({"甲方级数": "3", "乙方级数": "2"}, details=hands)
+    assert i.code == "TOTAL_MISMATCH"
+    # the defenders offend twice: 50 − 40 = 10 → 甲 +2; the total never goes below 0
+    (res,), issues = sheet(G).parse({"甲方级数": "4", "乙方级数": "2"},
+                                    details=[_hand(1, "甲", 50, penalised="乙", times=2)])
+    assert issues == []
+    assert hand_total(Hand(0, 10, penalised=1, penalties=3)) == 0
+    # a wrong card count: the opponents go up one, and the hand's points do not count
+    assert play_detail_hand((4, 2), Hand(0, 0, wrong_count=0)) == ((4, 3), 1)
+    with pytest.raises(ValueError, match="penalty_mode"):
+        penalty_mode({"penalty_mode": "double"})
+
+
+def test_R2015_P1_detail_penalty_count_needs_a_side(sheet):
+    results, (i,) = sheet(G).parse({"甲方级数": "5", "乙方级数": "2"}, details=[_hand(1, "甲", 0, times=2)])
+    assert results == [] and i.code == "RESULT_INVALID" and i.cell == "L2"
+    assert '"2"' in i.message and "罚分方" in i.message
+    results, (i,) = sheet(G).parse({"甲方级数": "5", "乙方级数": "2"}, details=[_hand(1, "甲", 0, penalised="丙")])
+    assert results == [] and i.cell == "K2" and '"丙"' in i.message
+
+
+def test_R2015_detail_dealer_rotation(sheet):
+    # T2015 總則 7 (as R2020-C3): hand 3 went to the defenders (乙), so 乙 deals hand 4, not 甲
+    hands = list(HANDS)
+    hands[3] = _hand(4, "甲", 60, penalised="乙", times=1)
+    results, (i,) = sheet(G).parse({"甲方级数": "7", "乙方级数": "5"}, details=hands)
+    assert results == [] and i.code == "RESULT_INVALID" and i.sheet == "明细" and i.cell == "E5"
+    assert "明细第 4 局" in i.message and "第 3 局" in i.message and "下家" in i.message and "（乙方）" in i.message
+    # blank pre-numbered rows are skipped; the first hand is free
+    (res,), issues = sheet(G).parse({"甲方级数": "2", "乙方级数": "5"},
+                                    details=[_hand(1, "乙", 0), {"局号": 2, "_cells": {}}])
+    assert issues == [] and res.sides[1].outcome == Outcome.WIN

@@ -120,3 +120,52 @@ def test_detail_sheet_columns():
     d = G.detail({})
     assert d.name == "明细"
     assert [c.label for c in d.columns] == ["局号", "庄家方", "捡分方得分", "扣底牌型", "拖拉机对数", "底牌分", "多牌少牌方"]
+
+
+def _cells(d, n):
+    """A detail row dict with cell locations on sheet 明细 (row n + 1, columns D…J)."""
+    from pipeline.model import CellRef
+    labels = ["局号", "庄家方", "捡分方得分", "扣底牌型", "拖拉机对数", "底牌分", "多牌少牌方"]
+    return d | {"_cells": {l: CellRef("r.xlsx", "明细", f"{chr(68 + i)}{n + 1}") for i, l in enumerate(labels)}}
+
+
+def test_R2020_C3_dealer_rotation(sheet):
+    row = {"甲方级数": "6", "乙方级数": "5", "庄家": "甲"}
+    # DETAILS follows the rotation: 甲 up (甲 again), 乙 takes over (乙), 乙 up (乙 again), C4 (甲 up → 甲)
+    good = [_cells(d, i) for i, d in enumerate(DETAILS, 1)]
+    (res,), issues = sheet(G).parse(row, details=good)
+    assert issues == [] and [x.points for x in res.sides] == [3, 1]
+    # the first hand is free: 乙 may deal it (乙 +3 → 5; 乙 deals again, 0 points → 乙 +3 → 8)
+    free = [_cells(_detail("乙", 0, n=1), 1), _cells(_detail("乙", 0, n=2), 2)]
+    (res,), issues = sheet(G).parse({"甲方级数": "2", "乙方级数": "8", "庄家": "乙"}, details=free)
+    assert issues == [] and res.sides[1].outcome == Outcome.WIN
+
+    # dealer side went up in hand 1 (甲 +3): the dealer's partner (甲) deals hand 2, not 乙
+    bad = [_cells(d, i) for i, d in enumerate(DETAILS, 1)]
+    bad[1] = _cells(_detail("乙", 55, "对子", 25, n=2), 2)
+    bad[2] = _cells(_detail("甲", 30, n=3), 3)          # also wrong afterwards: only the first is reported
+    results, (i,) = sheet(G).parse(row, details=bad)
+    assert results == []
+    assert i.code == "RESULT_INVALID" and i.sheet == "明细" and i.cell == "E3"
+    assert "明细第 2 局" in i.message and '"乙"' in i.message and "第 1 局" in i.message
+    assert "对家" in i.message and "甲方" in i.message
+
+    # defenders took over in hand 2 (乙 with 155): the dealer's 下家 (乙) deals hand 3, not 甲
+    bad = [_cells(d, i) for i, d in enumerate(DETAILS, 1)]
+    bad[2] = _cells(_detail("甲", 30, n=3), 3)
+    results, (i,) = sheet(G).parse(row, details=bad)
+    assert results == [] and i.cell == "E4" and "明细第 3 局" in i.message
+    assert "下家" in i.message and "（乙方）" in i.message
+
+    # defenders took over without going up (80–115): still the other side deals next
+    flat = [_cells(_detail("甲", 80, n=1), 1), _cells(_detail("甲", 0, n=2), 2)]
+    results, (i,) = sheet(G).parse({"甲方级数": "5", "乙方级数": "2", "庄家": "甲"}, details=flat)
+    assert results == [] and i.cell == "E3" and "下家" in i.message
+
+    # C4: a wrong card count sends the other side up, and that side deals next
+    c4 = [_cells(_detail("甲", 0, wrong="甲", n=1), 1), _cells(_detail("甲", 0, n=2), 2)]
+    results, (i,) = sheet(G).parse({"甲方级数": "5", "乙方级数": "3", "庄家": "甲"}, details=c4)
+    assert results == [] and i.cell == "E3"
+    c4[1] = _cells(_detail("乙", 0, n=2), 2)
+    (res,), issues = sheet(G).parse({"甲方级数": "2", "乙方级数": "6", "庄家": "乙"}, details=c4)
+    assert issues == [] and res.sides[1].outcome == Outcome.WIN

@@ -1,0 +1,139 @@
+"""The 明细 (detail) sheets end to end: the result workbook written by
+pipeline.xlsx.results, filled in by a referee (openpyxl), read back with
+pipeline.ingest (read_workbook, read_results, read_details) and parsed by the game,
+the way the runner does it."""
+from __future__ import annotations
+
+import pytest
+from openpyxl import load_workbook
+
+from pipeline import layout
+from pipeline.games import GAMES
+from pipeline.games.base import ResultRow
+from pipeline.ingest.sheets import key_of, read_details, read_results
+from pipeline.ingest.workbook import read_workbook, strip_spaces
+from pipeline.model import Match, Outcome, Round
+from pipeline.spec import Tournament, TournamentSpec
+from pipeline.xlsx.results import write_result_sheet
+
+SPEC = {
+    "id": "t-detail",
+    "name": "教职工棋牌比赛",
+    "units": [{"id": "u1", "name": "一分会"}, {"id": "u2", "name": "二分会"}],
+    "events": [
+        {"id": "shuangkou", "name": "双扣", "game": "shuangkou", "team_size": 2, "format": {"type": "swiss"},
+         "game_options": {"penalty_mode": "defender_total"}},
+        {"id": "shuangsheng", "name": "双升", "game": "shuangsheng", "team_size": 2,
+         "format": {"type": "round_robin"}},
+    ],
+}
+
+
+def _round(event: str) -> Round:
+    matches = (Match(event, "s1", 1, "A", 1, ("a", "b")), Match(event, "s1", 1, "A", 2, ("c", "d")),
+               Match(event, "s1", 1, "A", 3, ("e",), bye=True))
+    return Round(event=event, stage="s1", stage_name="小组赛", round=1, matches=matches)
+
+
+def _header(ws, first: str) -> tuple[int, dict[str, int]]:
+    for row in ws.iter_rows():
+        if row[0].value == first:
+            return row[0].row, {c.value: c.column for c in row if c.value}
+    raise AssertionError(f"no header row in {ws.title}")
+
+
+def _write_and_fill(tmp_path, event_id: str, results: dict[int, dict], hands: dict[int, list[dict]]):
+    t = Tournament(tmp_path / "t", TournamentSpec.model_validate(SPEC), b"0123456789abcdef0123")
+    ev = t.spec.event(event_id)
+    game = GAMES.get(ev.game)
+    rnd = _round(event_id)
+    path = write_result_sheet(tmp_path / "r.xlsx", tournament=t, event=ev, rnd=rnd,
+                              columns=game.columns(ev.game_options), label_of={k: k for k in "abcde"},
+                              detail=game.detail(ev.game_options), seats=2, detail_rows=6)
+    wb = load_workbook(path)
+    ws = wb[layout.RESULT_SHEET]
+    hdr, col = _header(ws, "轮次")
+    for r in range(hdr + 1, ws.max_row + 1):
+        table = ws.cell(r, col["桌号"]).value
+        for label, value in results.get(table, {}).items():
+            ws.cell(r, col[label]).value = value
+    ws = wb[game.detail(ev.game_options).name]
+    hdr, col = _header(ws, "轮次")
+    seen: dict[int, int] = {}
+    for r in range(hdr + 1, ws.max_row + 1):
+        table = ws.cell(r, col["桌号"]).value
+        if table is None:
+            continue
+        k = seen[table] = seen.get(table, -1) + 1
+        assert ws.cell(r, col["局号"]).value == k + 1           # pre-numbered by the writer
+        if k < len(hands.get(table, [])):
+            for label, value in hands[table][k].items():
+                ws.cell(r, col[label]).value = value
+    wb.save(path)
+    return t, ev, game, rnd, path
+
+
+def _parse(ev, game, rnd, path):
+    """What the runner's collect step does with one result workbook."""
+    book = read_workbook(path)
+    matches = {(str(m.round), strip_spaces(m.group), str(m.table)): m for m in rnd.matches if not m.bye}
+    labels = [c.label for c in game.columns(ev.game_options)]
+    sheet_rows, found = read_results(book, path.name, labels)
+    assert found == []
+    rows = [ResultRow(matches[key_of(r.values)], r.values, r.cells) for r in sheet_rows
+            if key_of(r.values) in matches]
+    detail = game.detail(ev.game_options)
+    details = {matches[k].key: v for k, v in
+               read_details(book, path.name, detail.name, [c.label for c in detail.columns]).items() if k in matches}
+    return game.parse_round(rnd, rows, {}, ev.game_options, details or None)
+
+
+def test_R2015_C1_P1_shuangkou_detail_sheet_round_trip(tmp_path):
+    hands = {
+        1: [  # 2:2 → 甲 5 (must-play stop) → 甲 7 (30 − 20 penalty) → 乙 takes over +2 (40 + 对子 20×4)
+            {"庄家方": "甲", "闲家得分": 0},
+            {"庄家方": "甲", "闲家得分": 30, "罚分方": "乙"},
+            {"庄家方": "甲", "闲家得分": 40, "扣底牌型": "对子", "底牌分": 20},
+        ],
+        2: [  # 甲 5, then 乙 deals hand 2 although 甲 went up: rotation broken at hand 2
+            {"庄家方": "甲", "闲家得分": 0},
+            {"庄家方": "乙", "闲家得分": 0},
+        ],
+    }
+    results = {1: {"甲方级数": "7", "乙方级数": "4"}, 2: {"甲方级数": "5", "乙方级数": "5", "末盘胜方": "乙"}}
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "shuangkou", results, hands)
+    res, issues = _parse(ev, game, rnd, path)
+    assert [r.match.table for r in res] == [1]
+    assert [s.outcome for s in res[0].sides] == [Outcome.WIN, Outcome.LOSS]
+    (i,) = issues
+    assert i.code == "RESULT_INVALID" and i.file == "r.xlsx" and i.sheet == "明细"
+    assert "第2桌" in i.message and "明细第 2 局" in i.message and "对家" in i.message
+    # the cell named is the 庄家方 cell of table 2's second detail row
+    wb = load_workbook(path)
+    assert wb["明细"][i.cell].value == "乙"
+
+    # a wrong entered level on table 1 → TOTAL_MISMATCH at that 成绩 cell
+    results[1]["乙方级数"] = "6"
+    hands[2][1]["庄家方"] = "甲"
+    results[2] = {"甲方级数": "9", "乙方级数": "2"}
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "shuangkou", results, hands)
+    res, issues = _parse(ev, game, rnd, path)
+    assert [r.match.table for r in res] == [2]
+    (i,) = issues
+    assert i.code == "TOTAL_MISMATCH" and i.sheet == "成绩" and "第1桌" in i.message
+    ws = load_workbook(path)["成绩"]
+    assert ws[i.cell].value == "6"
+
+
+@pytest.mark.parametrize("dealer2,ok", [("甲", True), ("乙", False)])
+def test_R2020_C3_shuangsheng_detail_sheet_round_trip(tmp_path, dealer2, ok):
+    hands = {1: [{"庄家方": "甲", "捡分方得分": 0}, {"庄家方": dealer2, "捡分方得分": 40}]}
+    results = {1: {"甲方级数": "6" if dealer2 == "甲" else "5", "乙方级数": "2", "庄家": "甲"}}
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "shuangsheng", results, hands)
+    res, issues = _parse(ev, game, rnd, path)
+    if ok:
+        assert issues == [] and [s.points for s in res[0].sides] == [3, 1]
+    else:
+        (i,) = issues
+        assert res == [] and i.code == "RESULT_INVALID" and i.sheet == "明细"
+        assert load_workbook(path)["明细"][i.cell].value == "乙"

@@ -2,41 +2,90 @@
 
 Each package owns its registry (``draw.FORMATS``, ``games.GAMES``,
 ``score.TIEBREAKS``, ``score.AWARD_SCHEMES``); importing the package registers its
-modules.
+modules.  Messages are Chinese (the office reads them from ``league new`` and from
+``league run`` exit 2) and keep the registry name, so the YAML key is easy to find.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .registry import UnknownName
+from .registry import Registry
 
 if TYPE_CHECKING:
     from .spec import EventSpec, TournamentSpec
 
+#: Chinese word for each registry kind, as used in messages.
+KIND_WORDS = {"game": "游戏", "format": "赛制", "tiebreak": "破同分规则", "award scheme": "评奖方式"}
+
+
+def _is_chinese(text: str) -> bool:
+    return any(not ch.isascii() for ch in text)
+
+
+def known_names(reg: Registry[Any]) -> str:
+    """The registered names with their Chinese aliases, for a message.
+
+    >>> r = Registry("format"); _ = r.register("swiss", "瑞士制", "dutch")(object())
+    >>> known_names(r)
+    'swiss（瑞士制）'
+    """
+    parts = []
+    for name, _obj in reg.items():
+        cn = [a for a in reg.aliases(name) if _is_chinese(a)]
+        parts.append(f"{name}（{'、'.join(cn)}）" if cn else name)
+    return "；".join(parts)
+
+
+def unknown_message(reg: Registry[Any], value: str) -> str:
+    """Chinese sentence for a name the registry does not know, listing the known ones.
+
+    >>> r = Registry("game"); _ = r.register("go", "围棋")(object())
+    >>> unknown_message(r, "weiqi2")
+    '没有游戏“weiqi2”，请改为以下之一：go（围棋）。'
+    """
+    word = KIND_WORDS.get(reg.kind, reg.kind)
+    return f"没有{word}“{value}”，请改为以下之一：{known_names(reg)}。"
+
+
+def _shown(reg: Registry[Any], value: str) -> str:
+    """``“象棋”（xiangqi）`` when the spec used an alias, else ``“xiangqi”``."""
+    name = reg.canonical(value)
+    return f"“{value}”" if name == value else f"“{value}”（{name}）"
+
+
+def _chinese_half(message: str) -> str:
+    """Format option checks answer ``english / 中文``; the office reads the Chinese half."""
+    head, sep, tail = message.rpartition(" / ")
+    return tail if sep and _is_chinese(tail) else message
+
 
 def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | None:
-    """(key, message) for the first unusable name in an event, else None."""
+    """(key, Chinese message) for the first unusable name in an event, else None.
+
+    A game and a format must seat the same number of players per table, e.g.
+    ``赛制“tables_of_three”每桌 3 人，但游戏“xiangqi”需要 2 人。……``
+    """
     from .draw import FORMATS
     from .games import GAMES
     from .score import AWARD_SCHEMES, TIEBREAKS
 
-    try:
-        game = GAMES.get(ev.game)
-    except UnknownName as e:
-        return "game", str(e)
-    try:
-        fmt = FORMATS.get(ev.format.type)
-    except UnknownName as e:
-        return "format.type", str(e)
+    if ev.game not in GAMES:
+        return "game", unknown_message(GAMES, ev.game)
+    game = GAMES.get(ev.game)
+    if ev.format.type not in FORMATS:
+        return "format.type", unknown_message(FORMATS, ev.format.type)
+    fmt = FORMATS.get(ev.format.type)
     problem = fmt.check_options(ev.format.options)
     if problem:
-        return "format", problem
+        return "format", f"赛制{_shown(FORMATS, ev.format.type)}的选项有误：{_chinese_half(problem)}"
     if fmt.seats != game.seats:
-        return "format.type", (f"format {ev.format.type!r} seats {fmt.seats} per table but game "
-                               f"{ev.game!r} needs {game.seats}")
+        fitting = "、".join(n for n, f in FORMATS.items() if f.seats == game.seats)
+        return "format.type", (f"赛制{_shown(FORMATS, ev.format.type)}每桌 {fmt.seats} 人，"
+                               f"但游戏{_shown(GAMES, ev.game)}需要 {game.seats} 人。"
+                               f"请改用每桌 {game.seats} 人的赛制：{fitting}。")
     for i, tb in enumerate(ev.tiebreaks or ()):
         if tb not in TIEBREAKS:
-            return f"tiebreaks[{i}]", str(UnknownName("tiebreak", tb, TIEBREAKS.names()))
+            return f"tiebreaks[{i}]", unknown_message(TIEBREAKS, tb)
     if ev.awards.scheme not in AWARD_SCHEMES:
-        return "awards.scheme", str(UnknownName("award scheme", ev.awards.scheme, AWARD_SCHEMES.names()))
+        return "awards.scheme", unknown_message(AWARD_SCHEMES, ev.awards.scheme)
     return None

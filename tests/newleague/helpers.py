@@ -44,10 +44,11 @@ def header(ws, label: str = "姓名") -> tuple[int, dict[str, int]]:
     raise ValueError(f"no header with {label}")
 
 
-def fill_registrations(folder: Path, rng: random.Random, counts: dict[str, int] | None = None) -> int:
+def fill_registrations(folder: Path, rng: random.Random, counts: dict[str, int] | None = None,
+                       plan: dict[str, dict[str, int]] | None = None) -> int:
     """Fill each unit's template in folder/templates (entries up to the quota, or
-    ``counts[event id]``) and drop it in the inbox with a time before the deadline.
-    Returns the number of entries written."""
+    ``counts[event id]`` per unit, or ``plan[unit id][event id]``) and drop it in the
+    inbox with a time before the deadline.  Returns the number of entries written."""
     t = load_tournament(folder)
     used: set[str] = set()
     total = 0
@@ -60,7 +61,10 @@ def fill_registrations(folder: Path, rng: random.Random, counts: dict[str, int] 
         r = hrow + 1
         for ev in t.spec.events:
             q = quota_for(ev, u.unit())
-            n = counts.get(ev.id, 1) if counts is not None else (q if q is not None else 1)
+            if plan is not None:
+                n = plan.get(u.id, {}).get(ev.id, 0)
+            else:
+                n = counts.get(ev.id, 1) if counts is not None else (q if q is not None else 1)
             if q is not None:
                 n = min(n, q)
             for team in range(1, n + 1):

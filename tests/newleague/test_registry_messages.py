@@ -1,0 +1,80 @@
+"""Issue 9: a spec naming an unknown or unfitting game / format / tiebreak / award
+scheme is refused with a Chinese sentence that keeps the registry name (the YAML key)
+and lists the known names with their Chinese aliases — in `league new` and `league run`."""
+from __future__ import annotations
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pipeline import newleague
+from pipeline.cli import main
+from pipeline.spec import SpecError, parse_spec
+
+from .helpers import small_answers
+
+
+def _raw(tmp_path, **event) -> dict:
+    raw = newleague.build_spec(small_answers(2))
+    raw["events"][0].update(event)
+    return raw
+
+
+def _problem(raw) -> SpecError:
+    with pytest.raises(SpecError) as e:
+        parse_spec(raw)
+    return e.value
+
+
+def test_seats_mismatch_message_is_chinese(tmp_path):
+    e = _problem(_raw(tmp_path, format={"type": "tables_of_three"}))
+    assert e.key == "events[xiangqi].format.type"
+    assert e.problem.startswith("赛制“tables_of_three”每桌 3 人，但游戏“xiangqi”需要 2 人。"), e.problem
+    assert "knockout" in e.problem and "swiss" in e.problem     # what to change to
+
+
+def test_alias_is_quoted_with_its_registry_name(tmp_path):
+    e = _problem(_raw(tmp_path, game="象棋", format={"type": "三人桌"}))
+    assert "赛制“三人桌”（tables_of_three）每桌 3 人，但游戏“象棋”（xiangqi）需要 2 人" in e.problem
+
+
+@pytest.mark.parametrize("event,key,words", [
+    ({"game": "weiqi2"}, "game", ["没有游戏“weiqi2”", "go（", "围棋", "xiangqi（", "象棋"]),
+    ({"format": {"type": "dutch"}}, "format.type", ["没有赛制“dutch”", "swiss（瑞士制", "knockout（"]),
+    ({"tiebreaks": ["wins", "coin"]}, "tiebreaks[1]", ["没有破同分规则“coin”", "buchholz（对手分"]),
+    ({"awards": {"scheme": "lottery"}}, "awards.scheme", ["没有评奖方式“lottery”", "ranked（", "名次奖"]),
+])
+def test_unknown_name_lists_known_names_with_chinese_aliases(tmp_path, event, key, words):
+    e = _problem(_raw(tmp_path, **event))
+    assert e.key == f"events[xiangqi].{key}"
+    for w in words:
+        assert w in e.problem, (w, e.problem)
+    assert "unknown" not in e.problem and "known:" not in e.problem
+
+
+def test_bad_format_option_message_is_chinese(tmp_path):
+    e = _problem(_raw(tmp_path, format={"type": "swiss", "rouns": 5}))
+    assert e.key == "events[xiangqi].format"
+    assert e.problem.startswith("赛制“swiss”的选项有误：") and "rouns" in e.problem
+    assert "unknown option" not in e.problem
+
+
+def test_league_run_exit_2_shows_the_chinese_message(tmp_path):
+    folder = tmp_path / "lg"
+    newleague.create(folder, answers=small_answers(2))
+    path = folder / "tournament.yaml"
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw["events"][0]["format"] = {"type": "tables_of_three"}
+    path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    r = CliRunner().invoke(main, ["run", str(folder), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 2, r.output
+    assert "events[xiangqi].format.type" in r.output
+    assert "赛制“tables_of_three”每桌 3 人，但游戏“xiangqi”需要 2 人" in r.output
+
+
+def test_league_new_shows_the_chinese_message(tmp_path):
+    a = small_answers(2)
+    a["events"][0]["format"] = "三人桌"
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "x", answers=a)
+    assert "每桌 3 人，但游戏“xiangqi”需要 2 人" in str(e.value)

@@ -287,9 +287,12 @@ def winner_of(state: EventState, m: Match) -> str | None:
     w = res.winner()
     if w is not None:
         return w
-    for p in state.playoffs:
-        if p.order and set(p.order) <= set(m.sides) and p.stage in (m.stage, ""):
-            return p.order[0]
+    # a 加赛 sheet may list several drawn tables of one round in one order: the side of
+    # this match that comes first in the latest order holding both sides advances
+    for p in reversed(state.playoffs):
+        listed = [e for e in p.order if e in m.sides]
+        if p.stage in (m.stage, "") and listed and (len(listed) == len(m.sides) or set(p.order) <= set(m.sides)):
+            return listed[0]
     if res.sides and all(s.outcome.is_loss for s in res.sides):
         return None
     raise PlayoffWaiting(f"第{m.round}轮第{m.table}台（{shown_list(state, m.sides)}）未分胜负，"

@@ -22,6 +22,14 @@ def _is_chinese(text: str) -> bool:
     return any(not ch.isascii() for ch in text)
 
 
+def fits(game: Any, fmt: Any) -> bool:
+    """Whether a format can run a game: the same seats per table, and the format is one the
+    game allows when it names some (bridge: only a pairs movement, whose tables play the
+    same boards so matchpoints can compare them)."""
+    allowed = getattr(game, "formats", ())
+    return fmt.seats == game.seats and (not allowed or fmt.name in allowed)
+
+
 def known_names(reg: Registry[Any]) -> str:
     """The registered names with their Chinese aliases, for a message.
 
@@ -78,11 +86,14 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
     problem = fmt.check_options(ev.format.options)
     if problem:
         return "format", f"赛制{_shown(FORMATS, ev.format.type)}的选项有误：{_chinese_half(problem)}"
-    if fmt.seats != game.seats:
-        fitting = "、".join(n for n, f in FORMATS.items() if f.seats == game.seats)
-        return "format.type", (f"赛制{_shown(FORMATS, ev.format.type)}每桌 {fmt.seats} 人，"
-                               f"但游戏{_shown(GAMES, ev.game)}需要 {game.seats} 人。"
-                               f"请改用每桌 {game.seats} 人的赛制：{fitting}。")
+    if not fits(game, fmt):
+        fitting = "、".join(n for n, f in FORMATS.items() if fits(game, f))
+        if fmt.seats != game.seats:
+            return "format.type", (f"赛制{_shown(FORMATS, ev.format.type)}每桌 {fmt.seats} 人，"
+                                   f"但游戏{_shown(GAMES, ev.game)}需要 {game.seats} 人。"
+                                   f"请改用每桌 {game.seats} 人的赛制：{fitting}。")
+        return "format.type", (f"游戏{_shown(GAMES, ev.game)}不能用赛制{_shown(FORMATS, ev.format.type)}"
+                               f"（比赛成绩要在同一轮各桌之间比较），请改用：{fitting}。")
     for i, tb in enumerate(ev.tiebreaks or ()):
         if tb not in TIEBREAKS:
             return f"tiebreaks[{i}]", unknown_message(TIEBREAKS, tb)

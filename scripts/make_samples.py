@@ -142,7 +142,7 @@ BRIDGE = [-620, -500, -420, -200, -110, -100, -50, 50, 90, 110, 120, 140, 170, 4
 
 
 def fill_row(game: str, stage: str, rng: random.Random, options: dict) -> dict[str, object]:
-    knockout = stage in ("ko", "third") or (stage == "final" and game != "doudizhu" and rng.random() < 2)
+    knockout = stage in ("ko", "third", "final")   # no drawn games where a winner must go through
     if game in ("xiangqi", "go"):
         res = rng.choice(["甲胜", "乙胜"] + ([] if knockout else ["和棋"]))
         draw_reason = "议和" if game == "xiangqi" else "和棋"
@@ -180,7 +180,6 @@ def fill_result_book(t: Tournament, src: Path, rng: random.Random) -> tuple[byte
     ws = wb[L.RESULT_SHEET]
     hrow, col = header(ws, "桌号")
     side_labels = [l for l in (L.SIDES_3 if ev.game == "doudizhu" else L.SIDES_2) if l in col]
-    board_scores: dict[int, int] = {}
     for r in range(hrow + 1, ws.max_row + 1):
         if ws.cell(r, col["桌号"]).value in (None, ""):
             continue
@@ -214,8 +213,11 @@ def session_time(t: Tournament, rnd: int) -> dt.datetime:
 
 
 def pending_ties(ev) -> list[tuple[str, str, tuple[str, ...]]]:
-    """Ties the format waits on, and ties across award places in the final order."""
+    """Ties the format waits on while the event runs; once it is complete, ties across
+    places in the final order."""
     ties = list(ev.ties)
+    if not ev.complete:
+        return ties
     by_rank: dict[tuple[str, int], list[str]] = {}
     for p in ev.placements:
         if p.tied:
@@ -294,7 +296,6 @@ def make(folder: Path) -> None:
 def extra_inputs(t: Tournament, inbox: Path, rng: random.Random) -> None:
     """Tournament-specific organisers' sheets: T2016 check-in (R2016-F2) and T2015
     discretionary awards (R2015-A1) — written after registrations exist."""
-    from pipeline.xlsx.forms import write_awards_form, write_checkin_form  # noqa: F401
     hook = EXTRA.get(t.spec.id)
     if hook:
         hook(t, inbox, rng)
@@ -341,7 +342,6 @@ def awards_t2015(t: Tournament, inbox: Path, rng: random.Random) -> None:
     """R2015-A1: the organisers' discretionary awards and the 组织奖 for two branches."""
     from pipeline.xlsx.forms import write_awards_form
     entries = _entries(t)
-    names = {e.id: e for e in entries}
     rows = []
     for award in t.spec.discretionary_awards:
         e = rng.choice(entries)

@@ -56,6 +56,9 @@ class Bridge:
     id: str = "bridge"
     title: str = "桥牌"
     seats: int = 2
+    #: matchpoints compare the tables of a round, which only a pairs movement seats
+    #: with the same boards (registries.fits)
+    formats: tuple[str, ...] = ("pairs_movement",)
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 0, "draw": 0, "loss": 0, "bye": 0, "forfeit_win": 0, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = ("game_points", "direct", "playoff")

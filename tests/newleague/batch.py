@@ -39,61 +39,6 @@ def samples() -> ModuleType:
     return mod
 
 
-def board_numbers(t, src: Path, tmp: Path) -> Path:
-    """A copy of a bridge result sheet with 牌号 1 written where the format printed none
-    (only the pairs movement plans boards; a referee writes the board played)."""
-    import openpyxl
-
-    from pipeline import layout as L
-
-    wb = openpyxl.load_workbook(src)
-    meta = {str(r[0].value): r[1].value for r in wb[L.META_SHEET].iter_rows(min_col=1, max_col=2) if r[0].value}
-    if t.spec.event(str(meta[L.META_EVENT])).game != "bridge":
-        return src
-    ws = wb[L.RESULT_SHEET]
-    hrow, col = samples().header(ws, "桌号")
-    for r in range(hrow + 1, ws.max_row + 1):
-        if ws.cell(r, col["桌号"]).value not in (None, "") and ws.cell(r, col["牌号"]).value in (None, ""):
-            ws.cell(r, col["牌号"]).value = 1
-    out = tmp / "boards" / src.name
-    out.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(out)
-    return out
-
-
-def playoff_mails(t, inbox: Path, state: LeagueState, rng: random.Random, answered: set) -> bool:
-    """Answer each pending 加赛 with its own sheet (``make_samples.playoff_mail`` writes every
-    set of an event into one sheet, and rows of one stage and group read as one set).
-    While an event runs only the ties it waits on (``EventState.ties``) are answered;
-    once complete, the ties across award places too (``pending_ties``)."""
-    ms = samples()
-    wrote = False
-    for ev in state.events.values():
-        ties = ms.pending_ties(ev) if ev.complete else list(ev.ties)
-        for tie in ties:
-            if (ev.spec.id, *tie) in answered:
-                continue
-            one = {ev.spec.id: _Only(ev, [tie])}
-            ms.playoff_mail(t, inbox, _State(one), rng, answered)   # file name counts the sets
-            wrote = True
-    return wrote
-
-
-class _Only:
-    """An EventState seen with just one pending tie (for ``make_samples.playoff_mail``)."""
-
-    def __init__(self, ev, ties) -> None:
-        self._ev, self.ties, self.placements = ev, ties, []
-
-    def __getattr__(self, name):
-        return getattr(self._ev, name)
-
-
-class _State:
-    def __init__(self, events) -> None:
-        self.events = events
-
-
 @dataclass
 class Played:
     """The last state of a played tournament, the number of runs and every issue seen."""
@@ -124,13 +69,12 @@ def play_to_completion(folder: Path, out_parent: Path, *, now: dt.datetime = LAT
         results = out_parent / t.spec.id / "results"
         new = [p for p in sorted(results.glob("*.xlsx")) if p.name not in done]
         for p in new:
-            data, _, rnd, ev_name = ms.fill_result_book(t, board_numbers(t, p, out_parent),
-                                                        random.Random(f"{seed}/{p.name}"))
+            data, _, rnd, ev_name = ms.fill_result_book(t, p, random.Random(f"{seed}/{p.name}"))
             when = ms.session_time(t, rnd)
             ms.mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn",
                     f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
             done.add(p.name)
-        if not new and not playoff_mails(t, inbox, state, rng, answered):
+        if not new and not ms.playoff_mail(t, inbox, state, rng, answered):
             return Played(state, k, seen)
     assert state is not None
     return Played(state, max_runs, seen)

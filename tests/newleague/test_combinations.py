@@ -16,6 +16,7 @@ from pipeline import newleague
 from pipeline.draw import FORMATS
 from pipeline.games import GAMES
 from pipeline.issues import Severity
+from pipeline.registries import fits
 from pipeline.score import AWARD_SCHEMES
 from pipeline.spec import load_tournament
 from pipeline.validate.checks import quota_for
@@ -24,7 +25,7 @@ from .batch import play_to_completion
 from .helpers import fill_registrations, small_answers
 
 PAIRS = {"bridge", "guandan", "shuangsheng", "shuangkou"}
-COMBOS = [(g, f) for g, game in GAMES.items() for f, fmt in FORMATS.items() if fmt.seats == game.seats]
+COMBOS = [(g, f) for g, game in GAMES.items() for f, fmt in FORMATS.items() if fits(game, fmt)]
 RULES = ["fixed", "bands", "ratio", "open"]
 SCHEMES = ["名次奖", "前N名", "小组前N名"]
 UNITS = 8          # members 30, 40 … 100 (small_answers)

@@ -238,8 +238,10 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
             done.append(pdf)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [(pool.submit(_render_job, html, str(pdf)), pdf, digest, key)
-                       for html, pdf, digest, key in todo]
+            # longest documents first, so the workers finish together (results in job order)
+            order = sorted(range(len(todo)), key=lambda i: -len(todo[i][0]))
+            submitted = {i: pool.submit(_render_job, todo[i][0], str(todo[i][1])) for i in order}
+            futures = [(submitted[i], pdf, digest, key) for i, (html, pdf, digest, key) in enumerate(todo)]
             for fut, pdf, digest, key in futures:
                 try:
                     fut.result()

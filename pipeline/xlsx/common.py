@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import io
 import re
+import weakref
 import zipfile
+from copy import copy
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -133,8 +135,26 @@ def put(ws: Worksheet, ref: str | tuple[int, int], value: Any, *, font: Font | N
     """
     cell = ws[ref] if isinstance(ref, str) else ws.cell(row=ref[0], column=ref[1])
     cell.value = value
-    if needs_guard(value):
+    guard = needs_guard(value)
+    if guard:
         cell.data_type = "s"
+    # Assigning style objects makes openpyxl hash each one per cell (most of the time of a
+    # large sheet).  The resulting style indexes depend only on the cell's previous style
+    # and the arguments, so the first cell computes them and later cells copy the array.
+    # The cache holds the style objects, so their ids cannot be reused while it lives.
+    if not guard and font is None and fill is None and align is None and border is None \
+            and locked is None and number_format is None:
+        return cell
+    cache = _PUT_STYLES.get(ws.parent)
+    if cache is None:
+        cache = _PUT_STYLES[ws.parent] = {}
+    previous = cell._style
+    key = (None if previous is None else tuple(previous), id(font), id(fill), id(align), id(border), locked, number_format, guard)
+    hit = cache.get(key)
+    if hit is not None:
+        cell._style = copy(hit[1])
+        return cell
+    if guard:
         cell.quotePrefix = True
     if font is not None:
         cell.font = font
@@ -148,7 +168,12 @@ def put(ws: Worksheet, ref: str | tuple[int, int], value: Any, *, font: Font | N
         cell.protection = LOCKED if locked else UNLOCKED
     if number_format is not None:
         cell.number_format = number_format
+    cache[key] = ((font, fill, align, border), copy(cell._style))
     return cell
+
+
+#: per workbook: (previous style, style arguments) → resulting StyleArray (see :func:`put`)
+_PUT_STYLES: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
 
 
 def guard_existing(cell: Cell) -> None:

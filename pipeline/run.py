@@ -350,7 +350,9 @@ class EventRunner:
                 last = self.rounds[-1]
                 missing = [m for m in last.matches if not m.bye and m.key not in self.results]
                 if missing:
-                    self.waiting = f"等待{last.stage_name}（第{last.round}轮）成绩：还差 {len(missing)} 桌"
+                    name = last.stage_name if f"第{last.round}轮" in last.stage_name else \
+                        f"{last.stage_name}（第{last.round}轮）"
+                    self.waiting = f"等待{name}成绩：还差 {len(missing)} 桌"
                     return
             if not self.entries:
                 self.waiting = "尚无有效报名"
@@ -517,14 +519,48 @@ class EventRunner:
                 tuple(c for c in self.chain if c != "playoff")
             rows = compute_standings(ids, rounds, self.results, chain, self.playoffs,
                                      bye_points=self.points.get("bye", 0))
-            tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=names[stage], group=group,
-                                        rows=tuple(rows), chain=chain))
+            rows = only_deciding_ties(rows, self.place_boundaries(stage))
+            tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=stage_title(names[stage]),
+                                        group=group, rows=tuple(rows), chain=chain))
         return tables
+
+    def place_boundaries(self, stage: str) -> set[int]:
+        """Places whose order matters: after the advancing places of a group stage that
+        feeds a knockout (R2011-F1), else after each award band of the event's scheme."""
+        if self.fmt.name == "groups_knockout" and stage == "group":
+            return {int(self.ev.format.options.get("advance", 1))}
+        from .score import AWARD_SCHEMES
+        bounds, total = set(), 0
+        for _, n in AWARD_SCHEMES.get(self.ev.awards.scheme).places(self.ev.awards.options):
+            total += n
+            bounds.add(total)
+        return bounds
 
     def placements(self):
         if not self.rounds:
             return []
         return self.fmt.placements(self.draw_state())
+
+
+def stage_title(stage_name: str) -> str:
+    """A stage's name without its round number: 小组循环赛第1轮 → 小组循环赛."""
+    import re
+
+    return re.sub(r"\s*第\s*\d+\s*轮\s*", "", stage_name).strip() or stage_name
+
+
+def only_deciding_ties(rows: list, boundaries: set[int]) -> list:
+    """Keep ``playoff_required`` only on ties that straddle a boundary (a tie for 2nd–3rd
+    place when both get 二等奖 needs no 加赛)."""
+    ranks: dict[int, int] = {}
+    for r in rows:
+        ranks[r.rank] = ranks.get(r.rank, 0) + 1
+    out = []
+    for r in rows:
+        last = r.rank + ranks[r.rank] - 1
+        needed = r.playoff_required and any(r.rank <= b < last for b in boundaries)
+        out.append(r if needed == r.playoff_required else dataclasses.replace(r, playoff_required=needed))
+    return out
 
 
 def _norm_int(v: Any) -> str:

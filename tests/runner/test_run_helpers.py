@@ -1,0 +1,29 @@
+"""Small pure helpers of the batch (pipeline.run)."""
+from __future__ import annotations
+
+from pipeline.run import only_deciding_ties, stage_title
+from pipeline.score.base import StandingRow
+
+
+def test_stage_title_drops_round_number():
+    assert stage_title("小组循环赛第1轮") == "小组循环赛"
+    assert stage_title("瑞士制第 12 轮") == "瑞士制"
+    assert stage_title("决赛") == "决赛"
+
+
+def _rows(ranks):
+    return [StandingRow(entry=f"e{i}", rank=r, points=0, playoff_required=sum(x == r for x in ranks) > 1)
+            for i, r in enumerate(ranks)]
+
+
+def test_R2011_F1_only_a_tie_for_the_advancing_place_needs_a_playoff():
+    rows = only_deciding_ties(_rows([1, 1, 3, 4, 4]), {1})
+    assert [r.playoff_required for r in rows] == [True, True, False, False, False]
+
+
+def test_R2020_A1_tie_inside_one_award_band_needs_no_playoff():
+    # 一等奖 ×1 (boundary 1), 二等奖 ×2 (boundary 3): a 2nd–3rd tie shares 二等奖
+    rows = only_deciding_ties(_rows([1, 2, 2]), {1, 3})
+    assert not any(r.playoff_required for r in rows)
+    rows = only_deciding_ties(_rows([1, 2, 3, 3]), {1, 3})
+    assert [r.playoff_required for r in rows] == [False, False, True, True]

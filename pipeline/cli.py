@@ -8,9 +8,14 @@ from pathlib import Path
 
 import click
 
-from .spec import SpecError
-
 EXIT_OK, EXIT_ATTENTION, EXIT_FAILED = 0, 1, 2
+
+
+def _spec_error() -> type[Exception]:
+    """``SpecError``, imported only when an exception is being matched (an ``except``
+    clause evaluates its expression then), so an unchanged night never loads the spec model."""
+    from .spec import SpecError
+    return SpecError
 
 
 def _parse_now(value: str | None) -> dt.datetime | None:
@@ -57,7 +62,7 @@ def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, ima
         with _progress() as say:
             report = run(RunOptions(folder=folder, out_parent=out_parent, now=now, pdf=pdf,
                                     imap_url=imap_url, smtp_url=smtp_url, wait=wait, progress=say))
-    except SpecError as e:
+    except _spec_error() as e:
         click.echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
         sys.exit(EXIT_FAILED)
     except MailError as e:
@@ -121,7 +126,7 @@ def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_paren
         raise click.UsageError("give exactly one of --branch ID or --all")
     try:
         t = load_tournament(folder)
-    except SpecError as e:
+    except _spec_error() as e:
         click.echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
         sys.exit(EXIT_FAILED)
     units = [u for u in t.spec.units if all_branches or u.id == branch]

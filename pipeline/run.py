@@ -7,22 +7,24 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
 import hashlib
 import json
 import logging
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from . import __version__
+from . import lastrun
+from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, Issue, IssueLog
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Playoff, Round, Severity, SideResult
-from .spec import EventSpec, Tournament, load_tournament
 from .state import AwardRow, EventState, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, iter_inbox, sha256
 from .timeutil import TZ, aware, from_timestamp
+
+if TYPE_CHECKING:
+    from .spec import EventSpec, Tournament
 
 log = logging.getLogger("league")
 
@@ -39,44 +41,6 @@ class RunOptions:
     smtp_url: str | None = None
     wait: float = 0.0
     progress: Callable[[str], None] | None = None
-
-
-@dataclass
-class RunReport:
-    out_dir: Path
-    received_new: int = 0
-    received_total: int = 0
-    registrations: int = 0
-    accepted_branches: list[str] = field(default_factory=list)
-    rejected_files: list[str] = field(default_factory=list)
-    entries: int = 0
-    issues: list[Issue] = field(default_factory=list)
-    written: int = 0
-    events: list[str] = field(default_factory=list)
-    next_steps: list[str] = field(default_factory=list)
-    unchanged: bool = False
-    state: LeagueState | None = None   # this run's state (None when nothing changed)
-
-    @property
-    def needs_attention(self) -> bool:
-        return any(i.severity in (Severity.ERROR, Severity.WARNING) for i in self.issues)
-
-    def summary(self) -> str:
-        errors = sum(i.severity == Severity.ERROR for i in self.issues)
-        warnings = sum(i.severity == Severity.WARNING for i in self.issues)
-        lines = [f"输出目录 {self.out_dir}",
-                 f"收到文件 {self.received_total} 个（本次新收 {self.received_new} 个）；"
-                 f"报名表 {self.registrations} 份，已接受 {len(self.accepted_branches)} 个单位；"
-                 f"报名 {self.entries} 项。",
-                 f"问题：错误 {errors} 条，警告 {warnings} 条（见 data/issues.csv）。"]
-        if self.rejected_files:
-            lines.append("未被接受的文件：" + "、".join(self.rejected_files))
-        lines += [f"  {e}" for e in self.events]
-        lines.append(f"写出文件 {self.written} 个。" if not self.unchanged else "没有新文件，输出未变。")
-        if self.next_steps:
-            lines.append("工会办公室下一步：")
-            lines += [f"  - {s}" for s in self.next_steps]
-        return "\n".join(lines)
 
 
 # =====================================================================================
@@ -201,7 +165,7 @@ _BOOK_KINDS = {"result": "results", "awards": "awards", "checkin": "checkins", "
 def _read_context(t: Tournament) -> str:
     """What every reading depends on besides the file: code, spec and secret."""
     spec = hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest()
-    return _canon([_code_hash(), spec, hashlib.sha256(t.secret).hexdigest()])
+    return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest()])
 
 
 def _read_one(t: Tournament, ledger: Ledger, rec: Received) -> tuple:
@@ -231,10 +195,6 @@ def _read_one(t: Tournament, ledger: Ledger, rec: Received) -> tuple:
 # =====================================================================================
 # draw and score, event by event
 # =====================================================================================
-
-def _canon(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
-
 
 def draw_inputs_hash(entries: list[Entry], rounds: list[Round], results: dict[tuple, MatchResult],
                      absent: frozenset[str]) -> str:
@@ -729,13 +689,20 @@ def run(opts: RunOptions) -> RunReport:
     """Run the nightly batch on one tournament folder.  Raises SpecError (bad spec) and
     RunLock.Busy (another run holds the tournament); everything about the inputs becomes
     an issue row instead."""
+    quick = ""
+    if Path(opts.folder).is_dir() and not (opts.imap_url or opts.smtp_url):   # mail must be fetched/sent
+        cached, quick = lastrun.quick_unchanged(Path(opts.folder), opts.out_parent, opts.now, opts.pdf)
+        if cached is not None:
+            return cached
+    from .spec import load_tournament
+
     t = load_tournament(opts.folder)
     out = Path(opts.out_parent) / t.spec.id
     say = opts.progress or (lambda msg: log.info(msg))
     out.mkdir(parents=True, exist_ok=True)
     with RunLock(out, wait=opts.wait), Ledger(out) as ledger:
         sweep_temp_files(out)
-        return _run_locked(t, out, ledger, opts, say)
+        return _run_locked(t, out, ledger, opts, say, quick)
 
 
 def sweep_temp_files(out: Path) -> None:
@@ -748,7 +715,8 @@ def sweep_temp_files(out: Path) -> None:
             pass
 
 
-def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None]) -> RunReport:
+def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
+                quick: str = "") -> RunReport:
     issues = IssueLog()
     report = RunReport(out_dir=out)
     if opts.imap_url:
@@ -765,9 +733,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     report.received_total = len(received)
     now = opts.now or dt.datetime.now(TZ)
     fp = fingerprint(t, received, now, opts)
-    cached = load_last_run(out, fp)
+    cached = lastrun.load(out, fp)
     if cached is not None:
         cached.received_total = len(received)
+        lastrun.save(out, fp, cached, quick, next_deadline(t, now))   # re-arm the quick check
         if opts.smtp_url:   # retry receipts that failed on an earlier night
             from .mail.smtp import resend_pending
             cached.next_steps.append(resend_pending(opts.smtp_url, ledger, now=now).summary())
@@ -821,13 +790,19 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if opts.smtp_url:
         from .mail import deliver
         report.next_steps.append(deliver(state, out, ledger, opts.smtp_url, now).summary())
-    save_last_run(out, fp, report)
     missing_branches = [u.name for u in t.spec.units if u.id not in accepted]
     if missing_branches and len(missing_branches) < len(t.spec.units):
         report.next_steps.append("尚未收到报名表：" + "、".join(missing_branches))
     if any(i.severity == Severity.ERROR for i in state.issues):
         report.next_steps.append("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。")
+    lastrun.save(out, fp, report, quick, next_deadline(t, now))
     return report
+
+
+def next_deadline(t: Tournament, now: dt.datetime) -> dt.datetime | None:
+    """The first deadline still ahead: until then, "now" changes no decision."""
+    ahead = [aware(e.deadline) for e in t.spec.events if e.deadline and aware(e.deadline) > now]
+    return min(ahead, default=None)
 
 
 def _label(es: EventState, entry_id: str) -> str:
@@ -895,7 +870,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     made_key = "returned-copies"
     made = json.loads(ledger.cache_get([made_key]).get(made_key, b"{}")) if ledger is not None else {}
     made_now: dict[str, str] = {}
-    code = _code_hash()
+    code = lastrun.code_hash()
     for s in state.submissions:
         stored = next(iter(sorted((out / "received").glob(s.sha256 + ".*"))), None)
         returned = ""
@@ -976,26 +951,12 @@ def _unit_short(t: Tournament, unit_id: str) -> str:
 # the unchanged night: a fingerprint of everything a run depends on
 # =====================================================================================
 
-@functools.lru_cache(maxsize=1)
-def _code_hash() -> str:
-    """Identity of the package's code and templates (names, sizes and modification times —
-    a stat per file, no reading), so a new version re-renders everything."""
-    root = Path(__file__).resolve().parent
-    h = hashlib.sha256(__version__.encode())
-    for base in (root, root.parent / "templates"):
-        for p in sorted(base.rglob("*")):
-            if p.suffix in (".py", ".html", ".css", ".j2") and p.is_file():
-                st = p.stat()
-                h.update(f"{p.relative_to(base).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
-
-
 def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions) -> str:
     """Everything the outputs depend on: code, spec, secret, every received file, which
     deadlines have passed (the only use of "now" besides document dates) and options."""
     spec_bytes = (t.folder / "tournament.yaml").read_bytes()
     body = {
-        "code": _code_hash(),
+        "code": lastrun.code_hash(),
         "spec": hashlib.sha256(spec_bytes).hexdigest(),
         "secret": hashlib.sha256(t.secret).hexdigest(),
         "received": [(r.sha256, r.received_at.isoformat(), r.sender) for r in received],
@@ -1006,31 +967,3 @@ def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts:
     return hashlib.sha256(_canon(body).encode()).hexdigest()
 
 
-LAST_RUN = ".lastrun.json"
-
-
-def save_last_run(out: Path, fp: str, report: RunReport) -> None:
-    from .fsutil import atomic_write_text
-    body = {"fingerprint": fp, "report": {
-        "received_new": 0, "registrations": report.registrations,
-        "accepted_branches": report.accepted_branches, "rejected_files": report.rejected_files,
-        "entries": report.entries, "events": report.events, "next_steps": report.next_steps,
-        "issues": [i.row() for i in report.issues]}}
-    atomic_write_text(out / LAST_RUN, _canon(body))
-
-
-def load_last_run(out: Path, fp: str) -> RunReport | None:
-    """The previous run's report when nothing it depends on changed and its outputs are
-    all still there; else None (run everything)."""
-    try:
-        body = json.loads((out / LAST_RUN).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if body.get("fingerprint") != fp or not (out / "data" / "issues.csv").exists():
-        return None
-    r = body["report"]
-    issues = [Issue(code=i["code"], severity=Severity(i["severity"]), message=i["message"], branch=i["branch"],
-                    file=i["file"], sheet=i["sheet"], cell=i["cell"]) for i in r["issues"]]
-    return RunReport(out_dir=out, registrations=r["registrations"], accepted_branches=r["accepted_branches"],
-                     rejected_files=r["rejected_files"], entries=r["entries"], issues=issues,
-                     events=r["events"], next_steps=r["next_steps"], unchanged=True)

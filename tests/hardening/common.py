@@ -40,13 +40,14 @@ def run_args(folder: Path, out: Path, *extra: str, now: str | None = NOW) -> lis
 
 
 def _content(p: Path) -> bytes:
-    """A file's bytes; for ``.lastrun.json`` without its fingerprint, which hashes the
-    package's code too, so a colleague's edit in this shared checkout between two runs
-    would otherwise show up as a difference."""
+    """A file's bytes; for ``.lastrun.json`` only the report it keeps: its keys hash the
+    package's code, the inbox's modification times and the options (``--now``), which
+    are the run's inputs, not its outputs."""
     data = p.read_bytes()
     if p.name == ".lastrun.json":
         body = json.loads(data)
-        body.pop("fingerprint", None)
+        for key in ("fingerprint", "quick", "valid_until"):
+            body.pop(key, None)
         data = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
     return data
 

@@ -1,0 +1,175 @@
+"""The unchanged night: what the last run found, and how to tell, cheaply, that nothing
+it depended on has changed since.
+
+Deliberately light (standard library, ``issues`` and ``model`` only): ``league run``
+asks :func:`quick_unchanged` before it imports the spec model or any stage, so a night
+with no new mail costs little more than starting Python.  Two checks, cheapest first:
+
+1. *quick*: the code, every file directly in the tournament folder (spec, secret), the
+   inbox listing (names, sizes, modification times) and the options equal the last
+   run's, and no deadline has passed since ("valid until");
+2. *fingerprint* (in ``run``, after intake): the content hashes of every received file —
+   used when the quick check cannot decide (e.g. a fresh clone with new mtimes).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import __version__
+from .issues import Issue
+from .model import Severity
+
+if TYPE_CHECKING:
+    from .state import LeagueState
+
+LAST_RUN = ".lastrun.json"
+
+
+@dataclass
+class RunReport:
+    out_dir: Path
+    received_new: int = 0
+    received_total: int = 0
+    registrations: int = 0
+    accepted_branches: list[str] = field(default_factory=list)
+    rejected_files: list[str] = field(default_factory=list)
+    entries: int = 0
+    issues: list[Issue] = field(default_factory=list)
+    written: int = 0
+    events: list[str] = field(default_factory=list)
+    next_steps: list[str] = field(default_factory=list)
+    unchanged: bool = False
+    state: "LeagueState | None" = None   # this run's state (None when nothing changed)
+
+    @property
+    def needs_attention(self) -> bool:
+        return any(i.severity in (Severity.ERROR, Severity.WARNING) for i in self.issues)
+
+    def summary(self) -> str:
+        errors = sum(i.severity == Severity.ERROR for i in self.issues)
+        warnings = sum(i.severity == Severity.WARNING for i in self.issues)
+        lines = [f"输出目录 {self.out_dir}",
+                 f"收到文件 {self.received_total} 个（本次新收 {self.received_new} 个）；"
+                 f"报名表 {self.registrations} 份，已接受 {len(self.accepted_branches)} 个单位；"
+                 f"报名 {self.entries} 项。",
+                 f"问题：错误 {errors} 条，警告 {warnings} 条（见 data/issues.csv）。"]
+        if self.rejected_files:
+            lines.append("未被接受的文件：" + "、".join(self.rejected_files))
+        lines += [f"  {e}" for e in self.events]
+        lines.append(f"写出文件 {self.written} 个。" if not self.unchanged else "没有新文件，输出未变。")
+        if self.next_steps:
+            lines.append("工会办公室下一步：")
+            lines += [f"  - {s}" for s in self.next_steps]
+        return "\n".join(lines)
+
+
+def canon(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
+
+
+@functools.lru_cache(maxsize=1)
+def code_hash() -> str:
+    """Identity of the package's code and templates (names, sizes and modification times —
+    a stat per file, no reading), so a new version re-renders everything."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256(__version__.encode())
+    for base in (root, root.parent / "templates"):
+        for p in sorted(base.rglob("*")):
+            if p.suffix in (".py", ".html", ".css", ".j2") and p.is_file():
+                st = p.stat()
+                h.update(f"{p.relative_to(base).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def quick_digest(folder: Path, now_fixed: dt.datetime | None, pdf: bool) -> str:
+    """Code + the tournament folder's own files + the inbox listing + options."""
+    folder = Path(folder)
+    h = hashlib.sha256(code_hash().encode())
+    for p in sorted(folder.iterdir()):
+        if p.is_file():
+            h.update(f"F{p.name}\0".encode())
+            h.update(p.read_bytes())
+    inbox = folder / "inbox"
+    if inbox.is_dir():
+        for p in sorted(inbox.rglob("*")):
+            if p.is_file():
+                st = p.stat()
+                h.update(f"I{p.relative_to(inbox).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    h.update(f"now={now_fixed.isoformat() if now_fixed else ''} pdf={pdf}".encode())
+    return h.hexdigest()
+
+
+_ID = re.compile(r"^id:\s*['\"]?([A-Za-z0-9_-]+)['\"]?\s*(?:#.*)?$", re.M)
+
+
+def tournament_id(folder: Path) -> str | None:
+    """The spec's top-level ``id`` read without parsing YAML (None when unsure)."""
+    try:
+        m = _ID.search((Path(folder) / "tournament.yaml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    return m.group(1) if m else None
+
+
+def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until: dt.datetime | None) -> None:
+    """Record this run: both checks' keys and the report a later unchanged night returns."""
+    from .fsutil import atomic_write_text
+
+    body = {"fingerprint": fingerprint, "quick": quick,
+            "valid_until": valid_until.isoformat() if valid_until else None,
+            "report": {"registrations": report.registrations, "received_total": report.received_total,
+                       "accepted_branches": report.accepted_branches, "rejected_files": report.rejected_files,
+                       "entries": report.entries, "events": report.events, "next_steps": report.next_steps,
+                       "issues": [i.row() for i in report.issues]}}
+    atomic_write_text(out / LAST_RUN, canon(body))
+
+
+def _report(out: Path, r: dict) -> RunReport:
+    issues = [Issue(code=i["code"], severity=Severity(i["severity"]), message=i["message"], branch=i["branch"],
+                    file=i["file"], sheet=i["sheet"], cell=i["cell"]) for i in r["issues"]]
+    return RunReport(out_dir=out, registrations=r["registrations"], received_total=r.get("received_total", 0),
+                     accepted_branches=r["accepted_branches"], rejected_files=r["rejected_files"],
+                     entries=r["entries"], issues=issues, events=r["events"], next_steps=r["next_steps"],
+                     unchanged=True)
+
+
+def _body(out: Path) -> dict | None:
+    try:
+        body = json.loads((out / LAST_RUN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return body if (out / "data" / "issues.csv").exists() else None
+
+
+def load(out: Path, fingerprint: str) -> RunReport | None:
+    """The previous run's report when its fingerprint matches and its outputs are there."""
+    body = _body(out)
+    if body is None or body.get("fingerprint") != fingerprint:
+        return None
+    return _report(out, body["report"])
+
+
+def quick_unchanged(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bool
+                    ) -> tuple[RunReport | None, str]:
+    """(the previous report when the quick check shows nothing changed, else None; this
+    night's quick digest, to be saved by the run that follows)."""
+    digest = quick_digest(folder, now, pdf)
+    tid = tournament_id(folder)
+    if tid is None:
+        return None, digest
+    out = Path(out_parent) / tid
+    body = _body(out)
+    if body is None or body.get("quick") != digest:
+        return None, digest
+    until = body.get("valid_until")
+    current = now or dt.datetime.now(dt.timezone.utc)
+    if until and current >= dt.datetime.fromisoformat(until):
+        return None, digest
+    return _report(out, body["report"]), digest

@@ -247,7 +247,9 @@ def print_setup(ws: Worksheet, *, header_row: int, last_col: int, landscape: boo
     ws.print_title_rows = f"{header_row}:{header_row}"
     ws.print_options.horizontalCentered = True
     ws.page_margins.left = ws.page_margins.right = 0.4
-    ws.page_margins.top = ws.page_margins.bottom = 0.6
+    # the footer needs room between it and the body: Excel's defaults (0.75 / 0.3 in)
+    ws.page_margins.top = ws.page_margins.bottom = 0.75
+    ws.page_margins.header = ws.page_margins.footer = 0.3
     ws.oddFooter.center.text = "第 &P 页 / 共 &N 页"
 
 

@@ -104,6 +104,8 @@ def test_print_setup(book):
     assert int(ws.page_setup.paperSize) == 9   # A4
     assert ws.page_setup.orientation in ("landscape", "portrait")
     assert ws.page_setup.fitToWidth == 1 and ws.page_setup.fitToHeight == 0
+    # the page-number footer fits between the footer margin and the body (LibreOffice cut it)
+    assert ws.page_margins.bottom - ws.page_margins.footer >= 0.4
     assert ws.sheet_properties.pageSetUpPr.fitToPage
     assert ws.print_title_rows == f"${hdr}:${hdr}"
 

@@ -157,7 +157,8 @@ class TournamentSpec(_Model):
     id: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
     name: str
     host: str = Field("", description="主办单位")
-    organizer: str = Field("", description="承办 / 发文单位（落款）")
+    organizer: str = Field("", description="承办单位")
+    signature: str = Field("", description="落款：通知、证书和回执的署名单位（为空时用承办单位，再空用主办单位）")
     co_organizers: list[str] = Field(default_factory=list)
     theme: str = ""
     purpose: str = ""
@@ -200,6 +201,11 @@ class TournamentSpec(_Model):
                     raise ValueError(f"duplicate event {k!r}")
                 seen.add(k)
         return v
+
+    @property
+    def issuer(self) -> str:
+        """Who signs the notice, certificates and receipts."""
+        return self.signature or self.organizer or self.host
 
     # -- lookups -------------------------------------------------------------------
     def unit(self, unit_id: str) -> UnitSpec | None:

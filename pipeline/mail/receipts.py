@@ -210,7 +210,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
                          "可直接在上面修改后发回。")
         else:
             lines.append(f"请使用组委会下发给本{t.spec.unit_word}的报名表填写后重新发送。")
-    lines += ["", f"{t.spec.organizer or t.spec.host or t.spec.name} {t.spec.name}组委会",
+    lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
               "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
               f"{t.spec.contact or '组委会'}。）"]
     return Receipt(sha256=s.sha256, branch=s.branch if proven else "", to=to, subject=subject,

@@ -764,7 +764,7 @@ def index_vm(state: "LeagueState") -> IndexPage:
         rows.append(_branch_row(UNASSIGNED, UNASSIGNED_NAME, stray_subs, stray_iss, 0, ""))
     b_awards = _awards_of(state.branch_awards, {a.event for a in state.branch_awards}, names)
     return IndexPage(page=_page(state, spec.name, ""), title=spec.name,
-                     host="、".join(x for x in (spec.host, spec.organizer) if x),
+                     host="、".join(dict.fromkeys(x for x in (spec.host, spec.organizer) if x)),
                      events=cards, award_columns=columns, totals=totals, branch_awards=b_awards,
                      branches=tuple(rows), chart=entries_chart(state, names))
 

@@ -204,11 +204,18 @@ def _session_line(s) -> str:
     return f"{cn_date(s.date)}（{cn_weekday(s.date)}）{s.start:%H:%M}—{s.end:%H:%M}{venue}"
 
 
-def _prize_text(ev: "EventSpec") -> str:
-    prizes = ev.awards.prizes
-    if not prizes:
-        return ""
-    return "、".join(f"{name}{amount:,}元" if amount else name for name, amount in prizes.items())
+def _award_text(ev: "EventSpec") -> str:
+    """An event's awards in words, from its award scheme: 一等奖一名、二等奖两名（奖金200元）…"""
+    from ..score import AWARD_SCHEMES
+
+    parts = []
+    for name, n in AWARD_SCHEMES.get(ev.awards.scheme).places(ev.awards.options):
+        money = ev.awards.prizes.get(name)
+        count = "" if n == 1 and name.endswith("名") else f"{'两' if n == 2 else cn_number(n)}名"
+        parts.append(f"{name}{count}" + (f"（奖金{money:,}元）" if money else ""))
+    text = ("每组" if ev.awards.scheme == "group_top" else "") + "、".join(parts)
+    rest = ev.awards.options.get("rest")
+    return text + (f"，其余参赛者获{rest}" if rest else "")
 
 
 def notice_vm(state: "LeagueState") -> NoticeVM:
@@ -279,8 +286,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
 
     award_lines = []
     for i, ev in enumerate(spec.events, 1):
-        prizes = _prize_text(ev)
-        award_lines.append(f"{i}、{ev.name}：{prizes}。" if prizes else f"{i}、{ev.name}：按规则决出名次并颁奖。")
+        award_lines.append(f"{i}、{ev.name}：{_award_text(ev)}。")
     extra = list(spec.discretionary_awards)
     if spec.branch_award and spec.branch_award not in extra:
         extra.append(spec.branch_award)
@@ -293,9 +299,9 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     for i, ev in enumerate(spec.events, 1):
         if ev.deadline:
             reg.append(f"{i}、{ev.name}：报名截止时间 {cn_datetime(ev.deadline)}。")
-    reg.append(f"报名表（见附件）由各{uw}统一填写后发送至工会办公室，逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。")
-    if spec.contact:
-        reg.append(f"联系方式：{spec.contact}")
+    to = spec.contact or "工会办公室"
+    reg.append(f"报名表（见附件）由各{uw}统一填写后发送至{to}，"
+               f"逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。")
     sections.append(Section("报名办法", reg))
 
     if spec.notes:
@@ -305,7 +311,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
         s.heading = f"{cn_number(i)}、{s.heading}"
     vm.sections = sections
     vm.closing = f"{cn_number(len(sections) + 1)}、未尽事宜，由组委会负责解释说明。"
-    vm.signature = spec.organizer or spec.host
+    vm.signature = spec.issuer
     vm.date = cn_date(spec.notice_date)
     vm.attachment_title = f"{spec.name}报名表"
     vm.attachment_meta = [f"{uw}名称：", "队长：", "联系电话：", "填报时间："]
@@ -656,7 +662,7 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
     spec = state.tournament.spec
     vm = CertificatesVM(**vars(_doc(state, f"{spec.name} 获奖证书")))
     date = cn_date(award_date(state))
-    issuer = spec.organizer or spec.host
+    issuer = spec.issuer
     for a in list(state.awards) + list(state.branch_awards):
         event = _event_name(spec, a.event)
         branch = _unit_name(spec, a.branch)

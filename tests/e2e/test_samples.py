@@ -197,3 +197,17 @@ def test_R2015_documents_are_traditional(t2015, tmp_path):
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "比賽" in html or "棋牌" in html
     assert 'lang="zh-Hant' in html or "zh-TW" in html or "zh-Hant" in html
+
+
+def test_R2015_notice_names_organiser_and_signature_apart(t2015):
+    _, out = t2015
+    html = (out / "notice.html").read_text(encoding="utf-8")
+    assert "承辦單位：“遠志”教工棋牌俱樂部" in html
+    assert "成都中醫藥大學工會委員會" in html
+    assert "報名表（見附件）由各分工會統一填寫後發送至醫學技術學院 黃澤娟" in html
+
+
+def test_R2020_A1_notice_lists_every_award(t2020):
+    _, out = t2020
+    html = (out / "notice.html").read_text(encoding="utf-8")
+    assert "象棋：一等奖一名、二等奖两名、三等奖三名，其余参赛者获决赛参与奖" in html

@@ -58,7 +58,8 @@ def test_R2020_Q1_notice_golden():
                                       "3、每人只能参加一个项目，不得同时参加多项。"]
     assert sec["参赛名额"].tables == []            # fixed quotas need no per-branch table
     assert sec["时间地点"].paragraphs[1] == "（1）2020年11月10日（周二）16:00—18:00，地点：工会活动室"
-    assert sec["奖项设置"].paragraphs[0] == "1、象棋：一等奖300元、二等奖200元、三等奖100元。"
+    assert sec["奖项设置"].paragraphs[0] == ("1、象棋：一等奖一名（奖金300元）、二等奖两名（奖金200元）、"
+                                          "三等奖三名（奖金100元）。")
     assert "另设组织奖等奖项若干。" in sec["奖项设置"].paragraphs
     assert sec["报名办法"].paragraphs[0] == "1、象棋：报名截止时间 2020年11月9日 15:00。"
     assert sec["比赛办法"].paragraphs[0].startswith("（一）象棋：")

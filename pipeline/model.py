@@ -9,6 +9,7 @@ Guandan 52–100 table …) is spec data; half-points never appear: scale instea
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -163,6 +164,18 @@ class Round:
 
     def entries(self) -> set[str]:
         return {s for m in self.matches for s in m.sides}
+
+    @property
+    def title(self) -> str:
+        """The round for headings: the stage name when it already numbers its round
+        (小组循环赛第1轮, 第1轮淘汰赛（22进11）), else 第4轮（决赛）.
+
+        >>> Round("e", "final", "决赛", 4, ()).title
+        '第4轮（决赛）'
+        """
+        if re.search(r"第\s*[\d一二三四五六七八九十]+\s*轮", self.stage_name):
+            return self.stage_name
+        return f"第{self.round}轮（{self.stage_name}）" if self.stage_name else f"第{self.round}轮"
 
 
 @dataclass(frozen=True)

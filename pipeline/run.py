@@ -310,9 +310,7 @@ class EventRunner:
                 last = self.rounds[-1]
                 missing = [m for m in last.matches if not m.bye and m.key not in self.results]
                 if missing:
-                    name = last.stage_name if f"第{last.round}轮" in last.stage_name else \
-                        f"{last.stage_name}（第{last.round}轮）"
-                    self.waiting = f"等待{name}成绩：还差 {len(missing)} 桌"
+                    self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
                     return
             if not self.entries:
                 self.waiting = "尚无有效报名"
@@ -506,7 +504,7 @@ def stage_title(stage_name: str) -> str:
     """A stage's name without its round number: 小组循环赛第1轮 → 小组循环赛."""
     import re
 
-    return re.sub(r"\s*第\s*\d+\s*轮\s*", "", stage_name).strip() or stage_name
+    return re.sub(r"\s*第\s*[\d一二三四五六七八九十]+\s*轮\s*", "", stage_name).strip() or stage_name
 
 
 def only_deciding_ties(rows: list, boundaries: set[int]) -> list:

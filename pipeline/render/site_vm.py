@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 from urllib.parse import quote
@@ -487,7 +487,7 @@ def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
     played = sum(1 for m in rnd.matches if not m.bye and m.key in es.results)
     total = sum(1 for m in rnd.matches if not m.bye)
     status = "已完成" if done else f"已录入 {played}/{total} 场成绩"
-    title = f"第{rnd.round}轮" + (f"（{rnd.stage_name}）" if rnd.stage_name else "")
+    title = rnd.title
     return RoundVM(title=title, session=es.session_of_round.get(rnd.round, ""), status=status,
                    notes=tuple(rnd.notes), matches=tuple(matches))
 
@@ -844,7 +844,6 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
 def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
     """View-model of ``branches/<unit_id>.html``: the branch's validation report."""
     spec = state.tournament.spec
-    names = Names(state)
     known = {u.id for u in spec.units}
     if unit_id == UNASSIGNED:
         subs = [s for s in state.submissions if s.branch not in known]

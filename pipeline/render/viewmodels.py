@@ -391,9 +391,8 @@ def _session_of(es: "EventState", rnd: Round, spec: "TournamentSpec") -> tuple[s
 
 
 def round_label(rnd: Round) -> str:
-    """``第2轮`` plus the stage name when it says more (``第3轮（循环赛）``)."""
-    base = f"第{rnd.round}轮"
-    return f"{base}（{rnd.stage_name}）" if rnd.stage_name else base
+    """The round's heading (:attr:`pipeline.model.Round.title`)."""
+    return rnd.title
 
 
 def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:

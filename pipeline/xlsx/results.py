@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from openpyxl import Workbook
 from openpyxl.comments import Comment
-from openpyxl.styles import Border, Side
+from openpyxl.styles import Border, Protection, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.workbook.protection import WorkbookProtection
@@ -120,7 +120,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     ws.title = layout.RESULT_SHEET
 
     venue = event.venue or spec.venue
-    info = [zh(rnd.stage_name or rnd.stage, spec), zh(f"第 {rnd.round} 轮", spec)]
+    info = [zh(rnd.title, spec)]
     if session_label:
         info.append(zh(session_label, spec))
     if venue:
@@ -180,6 +180,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     ws.freeze_panes = f"{get_column_letter(len(keys) + 1)}{hdr + 1}"
     protect(ws)
     print_setup(ws, header_row=hdr, last_col=ncol, landscape=True)
+    ws.print_options.gridLines = True   # the printed form shows the grid of the blank cells
     ws.print_area = f"A1:{get_column_letter(ncol)}{last}"
 
     meta = [
@@ -210,8 +211,7 @@ def _detail_sheet(wb: Workbook, spec: Any, event: "EventSpec", rnd: Round, detai
     at = {label: i for i, label in enumerate(labels, start=1)}
     ncol = len(labels)
     hdr = _title_block(ws, [
-        (f"{event.name} {zh(rnd.stage_name or rnd.stage, spec)} {zh(f'第 {rnd.round} 轮', spec)} "
-         f"{zh(detail.name, spec)}", TITLE_FONT),
+        (f"{event.name} {zh(rnd.title, spec)} {zh(detail.name, spec)}", TITLE_FONT),
         (zh(f"每桌每局填一行（每桌预留 {per_table} 行，从上往下填，用不完的留空）；本表的合计应与“", spec)
          + layout.RESULT_SHEET + zh("”表一致。", spec), BODY_FONT),
     ], ncol) + 1
@@ -232,17 +232,23 @@ def _detail_sheet(wb: Workbook, spec: Any, event: "EventSpec", rnd: Round, detai
             for label, value in (("轮次", rnd.round), ("组别", m.group), ("桌号", m.table)):
                 put(ws, (row, at[label]), value, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER,
                     border=border, locked=True)
-            for col in detail.columns:
-                value = i + 1 if col.label == HAND_LABEL else None
-                put(ws, (row, at[col.label]), value, font=BODY_FONT, fill=INPUT_FILL, align=CENTER,
+            if HAND_LABEL in at:
+                put(ws, (row, at[HAND_LABEL]), i + 1, font=BODY_FONT, fill=INPUT_FILL, align=CENTER,
                     border=border, locked=False)
             row += 1
     last = max(first, row - 1)
     for col in detail.columns:
         _add_validation(ws, col, col_range(at[col.label], first, last), spec)
+        # the (many) blank input cells take their font and their unlocked protection from the
+        # column instead of one styled cell each, so a large round's sheet stays small (no
+        # border here: a column style reaches every row, above and below the table too)
+        dim = ws.column_dimensions[get_column_letter(at[col.label])]
+        dim.font, dim.alignment = BODY_FONT, CENTER
+        dim.protection = Protection(locked=False)
     ws.freeze_panes = f"{get_column_letter(len(keys) + 1)}{hdr + 1}"
     protect(ws)
     print_setup(ws, header_row=hdr, last_col=ncol, landscape=True)
+    ws.print_options.gridLines = True   # the printed form shows the grid of the blank cells
 
 
 def write_result_sheet(path: str | Path, *, tournament: "Tournament", event: "EventSpec", rnd: Round,

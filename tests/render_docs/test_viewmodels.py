@@ -88,7 +88,7 @@ def test_R2020_F1_draw_sheet_golden():
     state = t2020_state()
     rnd = state.events["xiangqi"].rounds[1]
     vm = vms.draw_vm(state, "xiangqi", rnd)
-    assert vm.title == "象棋 第2轮（淘汰赛第二轮） 对阵表"
+    assert vm.title == "象棋 淘汰赛第二轮 对阵表"
     assert (vm.session, vm.venue, vm.referee) == ("2020年11月11日 16:00—18:00", "工会活动室", "王军")
     assert vm.table.head == ["桌号", "甲方", "单位", "乙方", "单位", "备注"]
     assert vm.table.rows == [["1", "王军", "行政一", "王瑞（执红先行）", "行政二", ""]]

@@ -1,6 +1,7 @@
 """Small pure helpers of the batch (pipeline.run)."""
 from __future__ import annotations
 
+from pipeline.model import Round
 from pipeline.run import only_deciding_ties, stage_title
 from pipeline.score.base import StandingRow
 
@@ -9,6 +10,7 @@ def test_stage_title_drops_round_number():
     assert stage_title("小组循环赛第1轮") == "小组循环赛"
     assert stage_title("瑞士制第 12 轮") == "瑞士制"
     assert stage_title("决赛") == "决赛"
+    assert stage_title("淘汰赛第一轮") == "淘汰赛"
 
 
 def _rows(ranks):
@@ -27,3 +29,10 @@ def test_R2020_A1_tie_inside_one_award_band_needs_no_playoff():
     assert not any(r.playoff_required for r in rows)
     rows = only_deciding_ties(_rows([1, 2, 3, 3]), {1, 3})
     assert [r.playoff_required for r in rows] == [False, False, True, True]
+
+
+def test_round_title_names_the_round_once():
+    assert Round("e", "rr", "小组循环赛第2轮", 2, ()).title == "小组循环赛第2轮"
+    assert Round("e", "ko", "淘汰赛第一轮", 1, ()).title == "淘汰赛第一轮"
+    assert Round("e", "final", "决赛", 4, ()).title == "第4轮（决赛）"
+    assert Round("e", "x", "", 3, ()).title == "第3轮"

@@ -1,35 +1,35 @@
 """The unchanged night: what the last run found, and how to tell, cheaply, that nothing
 it depended on has changed since.
 
-Deliberately light (standard library, ``issues`` and ``model`` only): ``league run``
-asks :func:`quick_unchanged` before it imports the spec model or any stage, so a night
-with no new mail costs little more than starting Python.  Two checks, cheapest first:
+Deliberately light (standard library, ``issues`` and ``model`` only).  Two checks,
+cheapest first (the first also runs from :mod:`pipeline.quick`, the command's entry
+point, before anything else is imported, so a night with no new mail costs little more
+than starting Python):
 
 1. *quick*: the code, every file directly in the tournament folder (spec, secret), the
-   inbox listing (names, sizes, modification times) and the options equal the last
-   run's, and no deadline has passed since ("valid until");
+   inbox listing (names, sizes, modification and status-change times, inodes) and the
+   options equal the last run's, and no deadline has passed since ("valid until").  No
+   user tool can set a ctime back, so a file replaced in place with its old size and
+   mtime (``touch -r``, ``cp -p``) is noticed too;
 2. *fingerprint* (in ``run``, after intake): the content hashes of every received file —
    used when the quick check cannot decide (e.g. a fresh clone with new mtimes).
 """
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
+from . import quick as _quick
+from .quick import LAST_RUN, code_hash, tournament_id  # noqa: F401 - code_hash re-exported
 from .issues import Issue
 from .model import Severity
 
 if TYPE_CHECKING:
     from .state import LeagueState
 
-LAST_RUN = ".lastrun.json"
 
 
 @dataclass
@@ -74,60 +74,25 @@ def canon(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
 
 
-@functools.lru_cache(maxsize=1)
-def code_hash() -> str:
-    """Identity of the package's code and templates (names, sizes and modification times —
-    a stat per file, no reading), so a new version re-renders everything."""
-    root = Path(__file__).resolve().parent
-    h = hashlib.sha256(__version__.encode())
-    for base in (root, root.parent / "templates"):
-        for p in sorted(base.rglob("*")):
-            if p.suffix in (".py", ".html", ".css", ".j2") and p.is_file():
-                st = p.stat()
-                h.update(f"{p.relative_to(base).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
-
-
 def quick_digest(folder: Path, now_fixed: dt.datetime | None, pdf: bool) -> str:
-    """Code + the tournament folder's own files + the inbox listing + options."""
-    folder = Path(folder)
-    h = hashlib.sha256(code_hash().encode())
-    for p in sorted(folder.iterdir()):
-        if p.is_file():
-            h.update(f"F{p.name}\0".encode())
-            h.update(p.read_bytes())
-    inbox = folder / "inbox"
-    if inbox.is_dir():
-        for p in sorted(inbox.rglob("*")):
-            if p.is_file():
-                st = p.stat()
-                h.update(f"I{p.relative_to(inbox).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    h.update(f"now={now_fixed.isoformat() if now_fixed else ''} pdf={pdf}".encode())
-    return h.hexdigest()
-
-
-_ID = re.compile(r"^id:\s*['\"]?([A-Za-z0-9_-]+)['\"]?\s*(?:#.*)?$", re.M)
-
-
-def tournament_id(folder: Path) -> str | None:
-    """The spec's top-level ``id`` read without parsing YAML (None when unsure)."""
-    try:
-        m = _ID.search((Path(folder) / "tournament.yaml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        return None
-    return m.group(1) if m else None
+    """Code + the tournament folder's own files + the inbox listing + options
+    (:func:`pipeline.quick.quick_digest`)."""
+    return _quick.quick_digest(folder, now_fixed.isoformat() if now_fixed else "", pdf)
 
 
 def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until: dt.datetime | None) -> None:
-    """Record this run: both checks' keys and the report a later unchanged night returns."""
+    """Record this run: both checks' keys, the report a later unchanged night returns, and
+    that night's summary and exit status for :mod:`pipeline.quick` (which imports nothing)."""
     from .fsutil import atomic_write_text
 
+    r = {"registrations": report.registrations, "received_total": report.received_total,
+         "accepted_branches": report.accepted_branches, "rejected_files": report.rejected_files,
+         "entries": report.entries, "events": report.events, "next_steps": report.next_steps,
+         "issues": [i.row() for i in report.issues]}
+    again = _report(out, r)
     body = {"fingerprint": fingerprint, "quick": quick,
             "valid_until": valid_until.isoformat() if valid_until else None,
-            "report": {"registrations": report.registrations, "received_total": report.received_total,
-                       "accepted_branches": report.accepted_branches, "rejected_files": report.rejected_files,
-                       "entries": report.entries, "events": report.events, "next_steps": report.next_steps,
-                       "issues": [i.row() for i in report.issues]}}
+            "summary": again.summary(), "attention": again.needs_attention, "report": r}
     atomic_write_text(out / LAST_RUN, canon(body))
 
 
@@ -141,11 +106,7 @@ def _report(out: Path, r: dict) -> RunReport:
 
 
 def _body(out: Path) -> dict | None:
-    try:
-        body = json.loads((out / LAST_RUN).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return body if (out / "data" / "issues.csv").exists() else None
+    return _quick.last_run(str(out))
 
 
 def load(out: Path, fingerprint: str) -> RunReport | None:
@@ -160,16 +121,9 @@ def quick_unchanged(folder: Path, out_parent: Path, now: dt.datetime | None, pdf
                     ) -> tuple[RunReport | None, str]:
     """(the previous report when the quick check shows nothing changed, else None; this
     night's quick digest, to be saved by the run that follows)."""
-    digest = quick_digest(folder, now, pdf)
-    tid = tournament_id(folder)
-    if tid is None:
-        return None, digest
-    out = Path(out_parent) / tid
-    body = _body(out)
-    if body is None or body.get("quick") != digest:
-        return None, digest
-    until = body.get("valid_until")
     current = now or dt.datetime.now(dt.timezone.utc)
-    if until and current >= dt.datetime.fromisoformat(until):
+    body, digest = _quick.unchanged(folder, out_parent, now.isoformat() if now else "", current.isoformat(), pdf)
+    if body is None:
         return None, digest
-    return _report(out, body["report"]), digest
+    tid = tournament_id(folder)
+    return _report(Path(out_parent) / str(tid), body["report"]), digest

@@ -147,6 +147,12 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
             inputs.registrations.append((rec, reading[1]))
         elif kind in _BOOK_KINDS:
             getattr(inputs, _BOOK_KINDS[kind]).append((rec, reading[1]))
+            for sheet in reading[1].sheets.values():
+                if sheet.truncated:   # rows past the cap were not read: say so, never score silently
+                    from .ingest.workbook import MAX_ROWS
+                    issues.add("BAD_VALUE", f"文件《{rec.file_name}》的工作表“{sheet.name}”超过 {MAX_ROWS} 行数据，"
+                               f"之后的行没有读取。请删除多余的行，或把成绩分成几个文件发送。",
+                               at=CellRef(rec.file_name, sheet.name, f"A{len(sheet.rows)}"))
         else:
             from . import layout
             issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的报名表或成绩表"
@@ -756,21 +762,17 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("抽签与计分 …")
     events: dict[str, EventState] = {}
     awards: list[AwardRow] = []
+    memo_keys: set[str] = set()
     for ev in t.spec.events:
-        runner = EventRunner(t, ev, [e for e in entries if e.event == ev.id], ledger, inputs, issues, now)
-        runner.advance()
-        placements = runner.placements() if runner.rounds else []
-        es = EventState(spec=ev, format_title=runner.fmt.title, entries=runner.shown_entries(),
-                        rounds=runner.rounds, results=runner.results, standings=runner.standings(),
-                        placements=placements, complete=runner.complete, waiting=runner.waiting,
-                        ties=runner.ties)
-        es.session_of_round = schedule(t, ev, runner.rounds, [x for x in events.values()])
+        es = run_event(t, ev, [e for e in entries if e.event == ev.id], ledger, inputs, issues, now, memo_keys)
+        es.session_of_round = schedule(t, ev, es.rounds, [x for x in events.values()])
         events[ev.id] = es
-        if runner.complete:
+        if es.complete:
             awards += event_awards(t, ev, es, issues)
-        report.events.append(f"{ev.name}：" + ("已完成" if runner.complete else (runner.waiting or "进行中")))
-        if runner.waiting and runner.rounds:
-            report.next_steps.append(f"{ev.name}：{runner.waiting}")
+        report.events.append(f"{ev.name}：" + ("已完成" if es.complete else (es.waiting or "进行中")))
+        if es.waiting and es.rounds:
+            report.next_steps.append(f"{ev.name}：{es.waiting}")
+    ledger.cache_prune("event:", memo_keys)
     branch_awards = discretionary_awards(t, inputs, entries, issues)
 
     newest = max((r.received_at for r in received), default=now)
@@ -795,6 +797,55 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         report.next_steps.append("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。")
     lastrun.save(out, fp, report, quick, next_deadline(t, now))
     return report
+
+
+def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger, inputs: Inputs,
+              issues: IssueLog, now: dt.datetime, memo_keys: set[str]) -> EventState:
+    """Advance one event (:class:`EventRunner`) — or take its state from the last run.
+
+    An event's state depends only on the code, the spec, its entries, its published rounds,
+    the organisers' sheets (results, playoffs, check-in) and whether its deadline has passed;
+    the ledger's cache keeps it under a hash of exactly these (``event:<hash>``), so a night
+    that changes one captain's phone number does not re-read and re-score every round.
+    When the run publishes a round, the state is stored under the key of the ledger as it
+    is after publishing (what the next run will start from), so a cached state never
+    stands for a draw the ledger does not hold."""
+    import pickle
+
+    sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
+                    for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
+    fixed = [_read_context(t), ev.id, repr(sorted(entries, key=lambda e: e.id)), sheets, deadline_passed(ev, now)]
+
+    def key_for(rounds: list[Round]) -> str:
+        return "event:" + hashlib.sha256(_canon([*fixed, repr(rounds)]).encode()).hexdigest()
+
+    rounds_before = ledger.rounds(ev.id)
+    key = key_for(rounds_before)
+    memo_keys.add(key)
+    hit = ledger.cache_get([key]).get(key)
+    if hit is not None:
+        try:
+            fields, found = pickle.loads(hit)
+        except Exception:   # a state pickled by another version of a class: run again
+            fields = None
+        if fields is not None:
+            issues.extend(found)
+            return EventState(spec=ev, **fields)
+    mark = len(issues)
+    runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
+    runner.advance()
+    placements = runner.placements() if runner.rounds else []
+    fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
+                  results=runner.results, standings=runner.standings(), placements=placements,
+                  complete=runner.complete, waiting=runner.waiting, ties=runner.ties)
+    if len(runner.rounds) != len(rounds_before):
+        # a round was published: the next run starts from the ledger as it is now, and
+        # finds exactly this state (the new round waits for its results)
+        key = key_for(ledger.rounds(ev.id))
+        memo_keys.add(key)
+    found = list(issues)[mark:]
+    ledger.cache_put({key: pickle.dumps((fields, found), protocol=pickle.HIGHEST_PROTOCOL)})
+    return EventState(spec=ev, **fields)
 
 
 def next_deadline(t: Tournament, now: dt.datetime) -> dt.datetime | None:
@@ -852,44 +903,49 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
 
 def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple[Received, Any]],
                opts: RunOptions, say: Callable[[str], None], ledger: Ledger | None = None) -> int:
-    """Write every output: data CSVs, returned workbooks, result sheets, documents, site."""
+    """Write every output: data CSVs, returned workbooks, result sheets, documents, site.
+
+    The workbooks (returned copies, referees' result sheets) are independent jobs: they run
+    on a forked pool (:mod:`pipeline.parallel`) while this process writes the CSVs, forms and
+    HTML documents; the site, which links the returned copies, is rendered once they are in."""
+    import functools
+
     from .games import GAMES
+    from .parallel import Jobs
     from .xlsx.registration import write_returned_copy
     from .xlsx.results import write_result_sheet
 
-    n = len(write_data(out, state))
+    jobs = Jobs()
     # returned copies for every current registration (with its problems highlighted)
     by_file: dict[str, list[Issue]] = {}
     for i in state.issues:
         by_file.setdefault(i.file, []).append(i)
-    subs = []
     # a returned copy depends only on its source, that file's issues and the code: the
     # sidecar remembers what each existing copy was made from, so it is rebuilt only then
     made_key = "returned-copies"
     made = json.loads(ledger.cache_get([made_key]).get(made_key, b"{}")) if ledger is not None else {}
     made_now: dict[str, str] = {}
     code = lastrun.code_hash()
+    stored_by_sha: dict[str, Path] = {}
+    if (out / "received").is_dir():
+        for p in sorted((out / "received").iterdir()):
+            stored_by_sha.setdefault(p.name.split(".", 1)[0], p)
+    copies = []   # (submission, stored, returned name, key, handle or None when up to date)
     for s in state.submissions:
-        stored = next(iter(sorted((out / "received").glob(s.sha256 + ".*"))), None)
-        returned = ""
+        stored = stored_by_sha.get(s.sha256)
         if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
             name = f"{s.branch or 'unknown'}-{Path(s.file).stem}-{s.sha256[:8]}-返回.xlsx"
             target = out / "returned" / name
             file_issues = by_file.get(s.file, [])
             key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]])
                                  .encode()).hexdigest()
-            if made.get(name) == key and target.exists():
-                returned = f"returned/{name}"
-                made_now[name] = key
-            elif write_returned_copy(stored, file_issues, target) is not None:
-                returned = f"returned/{name}"
-                made_now[name] = key
-                n += 1
-        subs.append(dataclasses.replace(s, stored_path=str(stored or ""), returned_path=returned))
-    state.submissions = subs
-    if ledger is not None and made_now != made:
-        ledger.cache_put({made_key: _canon(made_now).encode()})
+            fresh = made.get(name) == key and target.exists()
+            copies.append((s, stored, name, key, None if fresh else
+                           jobs.add(functools.partial(write_returned_copy, stored, file_issues, target))))
+        else:
+            copies.append((s, stored, "", "", None))
     # result workbooks for referees, one per event and round
+    sheets = []
     for ev in state.events.values():
         game = GAMES.get(ev.spec.game)
         labels = {e.id: e.team if _unit_short(t, e.branch) in e.team else f"{e.team}（{_unit_short(t, e.branch)}）"
@@ -897,17 +953,39 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         for r in ev.rounds:
             path = out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
             if not path.exists():
-                write_result_sheet(path, tournament=t, event=ev.spec, rnd=r,
-                                   columns=game.columns(ev.spec.game_options), label_of=labels,
-                                   session_label=ev.session_of_round.get(r.round, ""),
-                                   detail=game.detail(ev.spec.game_options), seats=game.seats)
-                n += 1
-    n += write_forms(t, out, state)
-    say("生成文档 …")
-    from .render.docs import render_documents
-    from .render.site import render_site
-    n += len(render_documents(state, out, pdf=opts.pdf))
-    n += len(render_site(state, out))
+                sheets.append(jobs.add(functools.partial(
+                    write_result_sheet, path, tournament=t, event=ev.spec, rnd=r,
+                    columns=game.columns(ev.spec.game_options), label_of=labels,
+                    session_label=ev.session_of_round.get(r.round, ""),
+                    detail=game.detail(ev.spec.game_options), seats=game.seats)))
+    with jobs:
+        jobs.start()
+        n = len(write_data(out, state))
+        n += write_forms(t, out, state)
+        say("生成文档 …")
+        from .render.docs import render_documents
+        from .render.memo import PageMemo
+        from .render.site import render_site
+        pages_key = "rendered-pages"
+        memo = PageMemo(json.loads(ledger.cache_get([pages_key]).get(pages_key, b"{}")) if ledger is not None else {})
+        n += len(render_documents(state, out, pdf=opts.pdf, memo=memo))
+        subs = []
+        for s, stored, name, key, handle in copies:
+            returned = ""
+            if name and (handle is None or handle.result() is not None):
+                returned = f"returned/{name}"
+                made_now[name] = key
+                n += handle is not None
+            subs.append(dataclasses.replace(s, stored_path=str(stored or ""), returned_path=returned))
+        state.submissions = subs
+        if ledger is not None and made_now != made:
+            ledger.cache_put({made_key: _canon(made_now).encode()})
+        n += len(render_site(state, out, memo))
+        if ledger is not None and memo.now != memo.previous:
+            ledger.cache_put({pages_key: _canon(memo.now).encode()})
+        for handle in sheets:
+            handle.result()
+            n += 1
     return n
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .. import layout as L
 from ..issues import Issue, IssueLog
 from ..model import CellRef, Person
-from .workbook import (Book, CellError, Table, TableNotFound, cell_text, find_table, is_blank,
+from .workbook import (MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, find_table, is_blank,
                        norm_label, strip_spaces)
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         else:
             if sheet.truncated:
                 last = table.rows[-1][0] if table.rows else table.header_row
-                log.add("BAD_VALUE", f"{sheet.name} 第 {last} 行之后还有大量数据（超过 5000 行），未读取。"
+                log.add("BAD_VALUE", f"{sheet.name} 第 {last} 行之后还有大量数据（超过 {MAX_ROWS} 行），未读取。"
                         f"请删除多余的行后再提交。", at=CellRef(file_label, sheet.name, f"A{last}"), branch=br)
             for row_no, values in table.rows:
                 rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log)

@@ -42,9 +42,9 @@ MAX_TOTAL_BYTES = 50 * 1024 * 1024
 MAX_RATIO = 100
 RATIO_FLOOR_BYTES = 1024 * 1024
 MAX_MEMBERS = 5000
-MAX_ROWS = 5000            # rows with data read per sheet
+MAX_ROWS = 100_000         # rows with data read per sheet (an 800-unit 斗地主 detail sheet has ~48,000)
 MAX_COLS = 256             # columns read per row
-MAX_DENSE_CELLS = 1_000_000  # calamine allocates rows × columns of the valued extent
+MAX_DENSE_CELLS = 2_000_000  # calamine allocates rows × columns of the valued extent
 HEADER_SCAN_ROWS = 30
 BLANK_RUN = 20             # a table ends at this many fully blank rows in a row
 

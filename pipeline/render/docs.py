@@ -19,6 +19,7 @@ from .pdf import CACHE_FILE, render_pdfs
 
 if TYPE_CHECKING:
     from ..state import LeagueState
+    from .memo import PageMemo
 
 DRAWS_DIR = "draws"
 
@@ -68,9 +69,12 @@ def render_html(doc: Document) -> str:
 
 
 def render_documents(state: "LeagueState", out_dir: str | Path, pdf: bool = True,
-                     workers: int | None = None) -> list[Path]:
+                     workers: int | None = None, memo: "PageMemo | None" = None) -> list[Path]:
     """Write every document of ``state`` under ``out_dir``; returns the paths of all the
     documents (HTML and PDF), whether rewritten now or still current from a previous run.
+    With a :class:`~pipeline.render.memo.PageMemo`, a document whose view-model is the one
+    its files were made from is not rendered again (its PDF is checked against the HTML on
+    disk, which is then current).
 
     >>> # render_documents(state, Path("output/t2020-league"))  → [notice.html, notice.pdf, …]
     """
@@ -78,13 +82,19 @@ def render_documents(state: "LeagueState", out_dir: str | Path, pdf: bool = True
     paths: list[Path] = []
     jobs: list[tuple[str, Path]] = []
     for doc in plan_documents(state):
-        html = render_html(doc)
         html_path = out / f"{doc.stem}.html"
+        pdf_path = out / f"{doc.stem}.pdf"
+        want_pdf = pdf and doc.pdf
+        if doc.html and memo is not None and memo.fresh(html_path, doc.template, doc.vm,
+                                                        *([pdf_path] if want_pdf else [])):
+            html = html_path.read_text(encoding="utf-8") if want_pdf else ""
+        else:
+            html = render_html(doc)
+            if doc.html:
+                atomic_write_text(html_path, html)
         if doc.html:
-            atomic_write_text(html_path, html)
             paths.append(html_path)
-        if pdf and doc.pdf:
-            pdf_path = out / f"{doc.stem}.pdf"
+        if want_pdf:
             jobs.append((html, pdf_path))
             paths.append(pdf_path)
     if jobs:

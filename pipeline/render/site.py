@@ -19,6 +19,7 @@ from .jinja import render
 
 if TYPE_CHECKING:
     from ..state import LeagueState
+    from .memo import PageMemo
 
 
 def _page(template: str, vm: Any, **extra: Any) -> str:
@@ -26,41 +27,58 @@ def _page(template: str, vm: Any, **extra: Any) -> str:
                   script=vm.page.script, **extra)
 
 
-def render_index(state: "LeagueState") -> str:
-    """HTML of ``index.html``."""
+def render_index(state: "LeagueState", memo: "PageMemo | None" = None, path: Path | None = None) -> str | None:
+    """HTML of ``index.html`` (None when ``memo`` shows ``path`` is current)."""
     vm = site_vm.index_vm(state)
+    if memo is not None and path is not None and memo.fresh(path, "site/index.html", vm):
+        return None
     vm = _mark(vm, "chart")
     return _page("site/index.html", vm)
 
 
-def render_event(state: "LeagueState", event_id: str) -> str:
-    """HTML of ``events/<event_id>.html``."""
+def render_event(state: "LeagueState", event_id: str, memo: "PageMemo | None" = None,
+                 path: Path | None = None) -> str | None:
+    """HTML of ``events/<event_id>.html`` (None when ``memo`` shows ``path`` is current)."""
     vm = site_vm.event_vm(state, event_id)
+    if memo is not None and path is not None and memo.fresh(path, "site/event.html", vm):
+        return None
     vm = _replace(vm, brackets=tuple(Markup(b) for b in vm.brackets))
     return _page("site/event.html", vm)
 
 
-def render_branch(state: "LeagueState", unit_id: str) -> str:
-    """HTML of ``branches/<unit_id>.html`` (the branch's validation report)."""
-    return _page("site/branch.html", site_vm.branch_vm(state, unit_id))
+def render_branch(state: "LeagueState", unit_id: str, memo: "PageMemo | None" = None,
+                  path: Path | None = None) -> str | None:
+    """HTML of ``branches/<unit_id>.html`` (the branch's validation report; None when
+    ``memo`` shows ``path`` is current)."""
+    vm = site_vm.branch_vm(state, unit_id)
+    if memo is not None and path is not None and memo.fresh(path, "site/branch.html", vm):
+        return None
+    return _page("site/branch.html", vm)
 
 
-def render_site(state: "LeagueState", out_dir: str | Path) -> list[Path]:
+def render_site(state: "LeagueState", out_dir: str | Path, memo: "PageMemo | None" = None) -> list[Path]:
     """Write the site under ``out_dir`` (the tournament's output folder) and return the
     paths of every page, written or already up to date.  Deterministic: the same state
-    gives byte-identical files (no wall clock; times come from ``state``).
+    gives byte-identical files (no wall clock; times come from ``state``).  With a
+    :class:`~pipeline.render.memo.PageMemo`, a page whose view-model is the one it was
+    last rendered from is not rendered again.
 
     >>> # render_site(state, Path("output/t2020-league"))  →  [.../index.html, .../events/xiangqi.html, …]
     """
     out = Path(out_dir)
-    pages: list[tuple[Path, str]] = [(out / "index.html", render_index(state))]
+    pages: list[tuple[Path, str | None]] = []
+    p = out / "index.html"
+    pages.append((p, render_index(state, memo, p)))
     for ev in state.tournament.spec.events:
         if ev.id in state.events:
-            pages.append((out / "events" / f"{ev.id}.html", render_event(state, ev.id)))
+            p = out / "events" / f"{ev.id}.html"
+            pages.append((p, render_event(state, ev.id, memo, p)))
     for uid in site_vm.branch_ids(state):
-        pages.append((out / "branches" / f"{uid}.html", render_branch(state, uid)))
+        p = out / "branches" / f"{uid}.html"
+        pages.append((p, render_branch(state, uid, memo, p)))
     for path, html in pages:
-        atomic_write_text(path, html)
+        if html is not None:
+            atomic_write_text(path, html)
     return [p for p, _ in pages]
 
 

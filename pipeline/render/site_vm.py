@@ -736,12 +736,13 @@ def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issu
 
 def entries_chart(state: "LeagueState", names: Names) -> str:
     """Stacked bars: accepted entries per branch, one colour per event."""
+    from collections import Counter
+
     events = list(state.tournament.spec.events)
-    rows = []
-    for u in state.tournament.spec.units:
-        vals = tuple(sum(1 for e in state.entries if e.branch == u.id and e.event in (ev.id, ev.name))
-                     for ev in events)
-        rows.append(svg.BarRow(names.unit(u.id), vals))
+    event_of = {key: ev.id for ev in events for key in (ev.name, ev.id)}
+    counts = Counter((e.branch, event_of.get(e.event)) for e in state.entries)
+    rows = [svg.BarRow(names.unit(u.id), tuple(counts[(u.id, ev.id)] for ev in events))
+            for u in state.tournament.spec.units]
     return svg.stacked_bar_svg(rows, [ev.name for ev in events], title="各单位报名数")
 
 

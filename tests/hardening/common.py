@@ -42,11 +42,11 @@ def run_args(folder: Path, out: Path, *extra: str, now: str | None = NOW) -> lis
 def _content(p: Path) -> bytes:
     """A file's bytes; for ``.lastrun.json`` only the report it keeps: its keys hash the
     package's code, the inbox's modification times and the options (``--now``), which
-    are the run's inputs, not its outputs."""
+    are the run's inputs, not its outputs (and its printed summary names the output folder)."""
     data = p.read_bytes()
     if p.name == ".lastrun.json":
         body = json.loads(data)
-        for key in ("fingerprint", "quick", "valid_until"):
+        for key in ("fingerprint", "quick", "valid_until", "summary"):
             body.pop(key, None)
         data = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
     return data

@@ -49,3 +49,15 @@ def test_quick_check_expires_at_the_next_deadline(tmp_path):
 
 def test_tournament_id_without_yaml():
     assert lastrun.tournament_id(ROOT / "sample_sheets" / "t2020-league") == "t2020-league"
+
+
+def test_quick_check_notices_a_file_rewritten_with_its_old_size_and_mtime(tmp_path):
+    folder, out = _copy(tmp_path), tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    eml = sorted((folder / "inbox").glob("*报名表.eml"))[0]
+    st, body = eml.stat(), eml.read_bytes()
+    i = body.index(b"Subject:")
+    eml.write_bytes(body[:i] + b"Subject:" + body[i + 8:].replace(b"\n", b"\n", 1))  # same size
+    os.utime(eml, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert eml.stat().st_size == st.st_size and eml.stat().st_mtime_ns == st.st_mtime_ns
+    assert lastrun.quick_unchanged(folder, out, None, False)[0] is None

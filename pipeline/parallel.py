@@ -1,0 +1,113 @@
+"""Independent output jobs on every core: a forked process pool with a sequential fallback.
+
+Writing a workbook with openpyxl is pure Python and takes tens of milliseconds; a league of
+200 units writes hundreds (returned copies, referees' result sheets).  The jobs are
+independent — each writes its own file atomically — so :class:`Jobs` runs them on a pool of
+forked workers while the main process renders HTML, and the caller collects the results
+afterwards in submission order.
+
+Jobs are plain callables (closures over specs, rounds, issues …).  Nothing is pickled on the
+way in: the pool is forked after the jobs are registered, so every worker already holds
+them and receives only an index; results (paths) and exceptions travel back by pickle.
+
+Small batches (fewer than ``min_parallel`` jobs), a machine with one core, a platform without
+``fork`` or ``LEAGUE_WORKERS=1`` run sequentially in the calling process, with identical
+results: the output bytes never depend on where a job ran.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Callable
+
+#: the jobs of the pool being started; a forked worker reads them from its copy of memory
+_JOBS: list[Callable[[], Any]] = []
+
+
+def workers() -> int:
+    """How many worker processes to use: ``LEAGUE_WORKERS`` when set, else the CPU count
+    (at most 4: beyond that the main process's own work dominates)."""
+    env = os.environ.get("LEAGUE_WORKERS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(n, 4))
+
+
+def _call(index: int) -> Any:
+    """Worker entry point (top level so it pickles)."""
+    return _JOBS[index]()
+
+
+class Jobs:
+    """``with Jobs() as jobs: h = jobs.add(fn); jobs.start(); …; h.result()``.
+
+    ``add`` registers a job before ``start``; ``start`` forks the pool (or decides to run
+    sequentially); ``result()`` of a handle returns the job's value or raises its exception.
+    Leaving the block waits for every job, so no worker outlives the run's lock."""
+
+    def __init__(self, min_parallel: int = 16, max_workers: int | None = None) -> None:
+        self._fns: list[Callable[[], Any]] = []
+        self._handles: list[_Handle] = []
+        self._pool: ProcessPoolExecutor | None = None
+        self._min = min_parallel
+        self._workers = max_workers or workers()
+        self.parallel = False
+
+    def add(self, fn: Callable[[], Any]) -> "_Handle":
+        if self._pool is not None:
+            raise RuntimeError("Jobs.add after start")
+        h = _Handle(self, len(self._fns))
+        self._fns.append(fn)
+        self._handles.append(h)
+        return h
+
+    def start(self) -> None:
+        global _JOBS
+        n = len(self._fns)
+        if n >= max(self._min, 2) and self._workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            _JOBS = self._fns
+            ctx = multiprocessing.get_context("fork")
+            self._pool = ProcessPoolExecutor(max_workers=min(self._workers, n), mp_context=ctx)
+            try:
+                for h in self._handles:
+                    h.future = self._pool.submit(_call, h.index)   # the first submit forks the workers
+            finally:
+                _JOBS = []       # the parent no longer needs them; the workers hold their copies
+            self.parallel = True
+
+    def _run_here(self, h: "_Handle") -> None:
+        try:
+            h.value = self._fns[h.index]()
+        except BaseException as e:  # noqa: BLE001 - re-raised by result()
+            h.error = e
+        h.done = True
+
+    def __enter__(self) -> "Jobs":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=exc[0] is not None)
+
+
+class _Handle:
+    def __init__(self, jobs: Jobs, index: int) -> None:
+        self.jobs, self.index = jobs, index
+        self.future: Future | None = None
+        self.done = False
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+    def result(self) -> Any:
+        if self.future is not None:
+            return self.future.result()
+        if not self.done:
+            self.jobs._run_here(self)
+        if self.error is not None:
+            raise self.error
+        return self.value

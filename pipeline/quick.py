@@ -1,0 +1,189 @@
+"""The command's entry point, and the unchanged night answered from the standard library.
+
+A union office runs ``league run`` every night; most nights nothing new has arrived.  This
+module answers such a night before anything else is imported (no click, no spec model, no
+stage): it stats the code, reads the tournament folder's own files, lists the inbox and
+compares the digest with the one the last run recorded in ``OUT/<id>/.lastrun.json``
+(see :mod:`pipeline.lastrun`, which writes it).  When they match and no deadline has passed
+since, it prints the last run's summary and exits with its code.  Anything else — other
+commands, mail options, help, a changed inbox — goes to the full command line
+(:mod:`pipeline.cli`), which decides with content hashes.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+
+from . import __version__
+
+LAST_RUN = ".lastrun.json"
+_CODE_SUFFIXES = (".py", ".html", ".css", ".j2")
+_code: list[str] = []
+
+
+def _walk(base: str, rel: str = ""):
+    try:
+        entries = sorted(os.scandir(os.path.join(base, rel) if rel else base), key=lambda e: e.name)
+    except OSError:
+        return
+    for e in entries:
+        name = f"{rel}/{e.name}" if rel else e.name
+        if e.is_dir(follow_symlinks=False):
+            yield from _walk(base, name)
+        elif e.is_file():
+            yield name, e
+
+
+def code_hash() -> str:
+    """Identity of the package's code and templates (names, sizes and modification times —
+    a stat per file, no reading), so a new version re-renders everything."""
+    if not _code:
+        root = os.path.dirname(os.path.realpath(__file__))
+        h = hashlib.sha256(__version__.encode())
+        for base in (root, os.path.join(os.path.dirname(root), "templates")):
+            for name, e in _walk(base):
+                if name.endswith(_CODE_SUFFIXES):
+                    st = e.stat()
+                    h.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        _code.append(h.hexdigest())
+    return _code[0]
+
+
+def quick_digest(folder, now_iso: str, pdf: bool) -> str:
+    """Code + the tournament folder's own files + the inbox listing (names, sizes,
+    modification and status-change times, inodes) + options.  No user tool sets a ctime
+    back, so a file replaced in place with its old size and mtime is noticed too."""
+    folder = os.fspath(folder)
+    h = hashlib.sha256(code_hash().encode())
+    for e in sorted(os.scandir(folder), key=lambda e: e.name):
+        if e.is_file():
+            h.update(f"F{e.name}\0".encode())
+            with open(e.path, "rb") as f:
+                h.update(f.read())
+    inbox = os.path.join(folder, "inbox")
+    if os.path.isdir(inbox):
+        for name, e in _walk(inbox):
+            st = e.stat()
+            h.update(f"I{name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n".encode())
+    h.update(f"now={now_iso} pdf={pdf}".encode())
+    return h.hexdigest()
+
+
+_ID = re.compile(r"^id:\s*['\"]?([A-Za-z0-9_-]+)['\"]?\s*(?:#.*)?$", re.M)
+
+
+def tournament_id(folder) -> str | None:
+    """The spec's top-level ``id`` read without parsing YAML (None when unsure)."""
+    try:
+        with open(os.path.join(os.fspath(folder), "tournament.yaml"), encoding="utf-8") as f:
+            m = _ID.search(f.read())
+    except (OSError, UnicodeDecodeError):
+        return None
+    return m.group(1) if m else None
+
+
+def last_run(out: str) -> dict | None:
+    """The last run's record in ``out`` (None when missing, unreadable or its outputs are gone)."""
+    try:
+        with open(os.path.join(out, LAST_RUN), encoding="utf-8") as f:
+            body = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return body if isinstance(body, dict) and os.path.exists(os.path.join(out, "data", "issues.csv")) else None
+
+
+def unchanged(folder, out_parent, now_iso: str, now_utc_iso: str, pdf: bool) -> tuple[dict | None, str]:
+    """(the last run's record when the quick check shows nothing changed, else None; this
+    night's digest).  ``now_iso`` is the fixed ``--now`` ('' for the clock); ``now_utc_iso``
+    the moment to compare with the record's "valid until" (the next deadline)."""
+    import datetime as dt
+
+    digest = quick_digest(folder, now_iso, pdf)
+    tid = tournament_id(folder)
+    if tid is None:
+        return None, digest
+    body = last_run(os.path.join(os.fspath(out_parent), tid))
+    if body is None or body.get("quick") != digest:
+        return None, digest
+    until = body.get("valid_until")
+    if until and dt.datetime.fromisoformat(now_utc_iso) >= dt.datetime.fromisoformat(until):
+        return None, digest
+    return body, digest
+
+
+def _parse_run(argv: list[str]) -> tuple[str, str, str, bool] | None:
+    """``run FOLDER [--out DIR] [--now ISO] [--pdf|--no-pdf] [--wait S]`` → (folder, out,
+    now, pdf); None for anything else (the full command line handles it)."""
+    if not argv or argv[0] != "run":
+        return None
+    folder, out, now, pdf = None, "output", "", True
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        a = args[i]
+        name, eq, val = a.partition("=")
+        if name in ("--out", "--now", "--wait") and a.startswith("--"):
+            if not eq:
+                if i + 1 >= len(args):
+                    return None
+                i += 1
+                val = args[i]
+            if name == "--out":
+                out = val
+            elif name == "--now":
+                now = val
+        elif a in ("--pdf", "--no-pdf"):
+            pdf = a == "--pdf"
+        elif a.startswith("-") or folder is not None:
+            return None
+        else:
+            folder = a
+        i += 1
+    if folder is None or not os.path.isdir(folder):
+        return None
+    return folder, out, now, pdf
+
+
+def quick_run(argv: list[str]) -> tuple[str, bool] | None:
+    """(summary, needs attention) of an unchanged night, or None."""
+    parsed = _parse_run(argv)
+    if parsed is None:
+        return None
+    folder, out, now_text, pdf = parsed
+    import datetime as dt
+
+    now_iso = ""
+    if now_text:
+        try:
+            now = dt.datetime.fromisoformat(now_text)
+        except ValueError:
+            return None
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=dt.timezone(dt.timedelta(hours=8), "CST"))
+        now_iso = now.isoformat()
+        current = now
+    else:
+        current = dt.datetime.now(dt.timezone.utc)
+    body, _ = unchanged(folder, out, now_iso, current.isoformat(), pdf)
+    if body is None or "summary" not in body:
+        return None
+    return body["summary"], bool(body.get("attention"))
+
+
+def main() -> None:
+    """``league``: an unchanged night answered here; everything else by :mod:`pipeline.cli`."""
+    hit = quick_run(sys.argv[1:])
+    if hit is not None:
+        summary, attention = hit
+        try:
+            sys.stdout.write(summary + "\n")
+            sys.stdout.flush()
+        except UnicodeEncodeError:   # a terminal that cannot show Chinese: let click cope
+            hit = None
+        else:
+            sys.exit(1 if attention else 0)
+    from .cli import main as cli_main
+    cli_main()

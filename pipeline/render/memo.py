@@ -1,0 +1,44 @@
+"""What each page was rendered from last time, so an unchanged page is not rendered again.
+
+A page's HTML depends only on its template (and the code and templates, :func:`code_hash`)
+and its view-model, which is a tree of frozen dataclasses, tuples and strings.  The key of
+a page is a hash of the pickled view-model; when it equals last run's key and the file is
+there, the page is left as it is.  A view-model that cannot be pickled gets no key and is
+always rendered: the memo only ever saves work, it never decides what a page says.
+"""
+from __future__ import annotations
+
+import hashlib
+import pickle
+from pathlib import Path
+from typing import Any
+
+
+class PageMemo:
+    """``memo.fresh(path, template, vm)`` → True when ``path`` can stay as it is.  Every
+    call records the page's key in ``memo.now``; the caller stores ``now`` for the next run."""
+
+    def __init__(self, previous: dict[str, str] | None = None) -> None:
+        from ..lastrun import code_hash
+
+        self.previous = previous or {}
+        self.now: dict[str, str] = {}
+        self._code = code_hash().encode()
+
+    def key(self, template: str, vm: Any, **extra: Any) -> str | None:
+        try:
+            body = pickle.dumps((template, vm, sorted(extra.items())), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:   # noqa: BLE001 - unpicklable: no key, always render
+            return None
+        return hashlib.sha256(self._code + body).hexdigest()
+
+    def fresh(self, path: Path, template: str, vm: Any, *also: Path, **extra: Any) -> bool:
+        """True when ``path`` (and every path in ``also``) exists and was made from this
+        template and view-model."""
+        k = self.key(template, vm, **extra)
+        name = Path(path).as_posix()
+        if k is None:
+            self.now.pop(name, None)
+            return False
+        self.now[name] = k
+        return self.previous.get(name) == k and Path(path).is_file() and all(Path(p).is_file() for p in also)

@@ -1,0 +1,90 @@
+"""run.run_event: an event's state is taken from the last run when nothing it depends on changed."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import run as run_mod
+from pipeline.run import RunOptions, run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def league(tmp_path):
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    held = tmp_path / "held"
+    held.mkdir()
+    last = sorted((folder / "inbox").glob("*guandan-r3-成绩表.eml"))[0]
+    shutil.move(last, held / last.name)            # round 3's results arrive on a later night
+    return folder, held / last.name, tmp_path / "out"
+
+
+def _drop(folder: Path, name: str) -> None:
+    """An unrelated file, received (mtime) long ago: the pages' "data as of" time stays."""
+    p = folder / "inbox" / name
+    p.write_text(f"not a workbook: {name}", encoding="utf-8")
+    os.utime(p, (946684800, 946684800))
+
+
+def _csvs(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((out / "t2016-poker").glob("data/*.csv"))}
+
+
+def test_unrelated_new_file_reuses_every_event_state(league, monkeypatch):
+    folder, _, out = league
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False))   # publishes rounds 1-3
+    before = _csvs(out)
+    _drop(folder, "说明.txt")
+
+    def boom(self):
+        raise AssertionError("EventRunner.advance ran although nothing the event depends on changed")
+    monkeypatch.setattr(run_mod.EventRunner, "advance", boom)
+    second = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert not second.unchanged
+    assert second.events == first.events
+    after = _csvs(out)
+    assert {"draw.csv", "standings.csv"} <= set(after)
+    assert {k: v for k, v in after.items() if k != "issues.csv"} == {k: v for k, v in before.items() if k != "issues.csv"}
+    assert any(i.code == "UNREADABLE_FILE" for i in second.issues)
+
+
+def test_new_result_sheet_runs_the_event_again(league, monkeypatch):
+    folder, held, out = league
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    shutil.move(held, folder / "inbox" / held.name)
+    calls = []
+    real = run_mod.EventRunner.advance
+    monkeypatch.setattr(run_mod.EventRunner, "advance", lambda self: (calls.append(self.ev.id), real(self))[1])
+    second = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert "guandan" in calls and second.events != first.events
+
+
+def test_only_pages_whose_view_model_changed_are_rendered_again(league, monkeypatch):
+    """render.memo.PageMemo: an unrelated new file re-renders the index and the report of
+    unassigned files, but no event page, unit report or document."""
+    from pipeline.render import docs, site
+
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    rendered: list[str] = []
+    real_page, real_html = site._page, docs.render_html
+    monkeypatch.setattr(site, "_page", lambda template, vm, **kw: (rendered.append(template), real_page(template, vm, **kw))[1])
+    monkeypatch.setattr(docs, "render_html", lambda doc: (rendered.append(doc.template), real_html(doc))[1])
+    index = (out / "t2016-poker" / "index.html").read_text(encoding="utf-8")
+    _drop(folder, "说明.txt")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    # the index (issue count) and the report of files from no known unit (lists the new file)
+    assert sorted(rendered) == ["site/branch.html", "site/index.html"]
+    assert (out / "t2016-poker" / "index.html").read_text(encoding="utf-8") != index
+    # a page whose file is gone is rendered again even though its view-model is the same
+    (out / "t2016-poker" / "events" / "guandan.html").unlink()
+    _drop(folder, "说明2.txt")
+    rendered.clear()
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert sorted(rendered) == ["site/branch.html", "site/event.html", "site/index.html"]
+    assert (out / "t2016-poker" / "events" / "guandan.html").is_file()

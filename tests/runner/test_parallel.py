@@ -1,0 +1,84 @@
+"""pipeline.parallel: workbooks written on a forked pool are the ones written in-process."""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import parallel
+from pipeline.run import RunOptions, run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _fail() -> None:
+    raise ValueError("bad job")
+
+
+def test_jobs_run_on_a_pool_in_submission_order():
+    with parallel.Jobs(min_parallel=2, max_workers=2) as jobs:
+        hs = [jobs.add(functools.partial(_square, i)) for i in range(20)]
+        jobs.start()
+        assert jobs.parallel
+        assert [h.result() for h in hs] == [i * i for i in range(20)]
+    assert parallel._JOBS == []
+
+
+def test_closures_reach_the_workers_without_pickling():
+    seen = {"pid": os.getpid()}
+    with parallel.Jobs(min_parallel=2, max_workers=2) as jobs:
+        hs = [jobs.add(lambda: os.getpid()) for _ in range(4)]   # a lambda does not pickle
+        jobs.start()
+        assert all(h.result() != seen["pid"] for h in hs)
+
+
+def test_a_failing_job_raises_at_its_result_and_the_others_finish():
+    with parallel.Jobs(min_parallel=2, max_workers=2) as jobs:
+        ok = jobs.add(functools.partial(_square, 3))
+        bad = jobs.add(_fail)
+        jobs.start()
+        with pytest.raises(ValueError, match="bad job"):
+            bad.result()
+        assert ok.result() == 9
+
+
+def test_small_batches_and_one_worker_run_in_process(monkeypatch):
+    with parallel.Jobs(min_parallel=16) as jobs:
+        h = jobs.add(lambda: os.getpid())
+        jobs.start()
+        assert not jobs.parallel and h.result() == os.getpid()
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")
+    assert parallel.workers() == 1
+    with parallel.Jobs(min_parallel=2) as jobs:
+        hs = [jobs.add(lambda: os.getpid()) for _ in range(4)]
+        jobs.start()
+        assert not jobs.parallel and {h.result() for h in hs} == {os.getpid()}
+
+
+def test_run_outputs_are_identical_on_the_pool(tmp_path, monkeypatch):
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")
+    run(RunOptions(folder=folder, out_parent=tmp_path / "seq", pdf=False))
+    monkeypatch.setenv("LEAGUE_WORKERS", "2")
+    monkeypatch.setattr(parallel.Jobs.__init__, "__defaults__", (2, None))   # pool even for a small league
+    started = []
+    real_start = parallel.Jobs.start
+    monkeypatch.setattr(parallel.Jobs, "start", lambda self: (real_start(self), started.append(self.parallel)))
+    run(RunOptions(folder=folder, out_parent=tmp_path / "par", pdf=False))
+    assert started == [True]
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+                if p.is_file() and p.suffix in (".xlsx", ".html", ".csv")}
+    seq, par = files(tmp_path / "seq"), files(tmp_path / "par")
+    assert any(k.startswith("t2020-league/returned/") for k in par)
+    assert any(k.startswith("t2020-league/results/") for k in par)
+    assert seq == par

@@ -1,0 +1,61 @@
+"""pipeline.quick: the entry point answers an unchanged night with the standard library only."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from pipeline import quick
+from pipeline.run import RunOptions, run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = r"""
+import sys
+sys.argv = ["league", *sys.argv[1:]]
+from pipeline import quick
+try:
+    quick.main()
+except SystemExit as e:
+    print("EXIT", e.code, "click" in sys.modules, "pipeline.spec" in sys.modules, "pipeline.run" in sys.modules)
+"""
+
+
+def test_parse_run_accepts_only_the_plain_run_command(tmp_path):
+    d = str(tmp_path)
+    assert quick._parse_run(["run", d]) == (d, "output", "", True)
+    assert quick._parse_run(["run", "--out=o", d, "--no-pdf", "--now", "2025-01-01T00:00"]) == \
+        (d, "o", "2025-01-01T00:00", False)
+    assert quick._parse_run(["run", d, "--wait", "5", "--pdf"]) == (d, "output", "", True)
+    for argv in (["run", d, "--imap", "imaps://x"], ["run", d, "--smtp=smtp://x"], ["run", d, "-h"],
+                 ["run"], ["run", d, d], ["template", d], [], ["run", str(tmp_path / "missing")],
+                 ["run", d, "--out"]):
+        assert quick._parse_run(argv) is None, argv
+
+
+def test_unchanged_night_imports_nothing_but_the_standard_library(tmp_path):
+    folder, out = tmp_path / "t2016-poker", tmp_path / "out"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    args = [sys.executable, "-c", PROBE, "run", str(folder), "--out", str(out), "--no-pdf"]
+    p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    code = 1 if first.needs_attention else 0
+    assert p.stdout.strip().endswith(f"EXIT {code} False False False"), p.stdout + p.stderr
+    assert "没有新文件，输出未变。" in p.stdout
+    # a new inbox file: the quick check declines and the full command line runs
+    (folder / "inbox" / "说明.txt").write_text("x", encoding="utf-8")
+    p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert "EXIT 1 True True True" in p.stdout, p.stdout + p.stderr
+    assert "本次新收 1 个" in p.stdout
+
+
+def test_a_naive_now_is_read_as_china_time_and_another_now_is_another_night(tmp_path):
+    folder, out = tmp_path / "t2016-poker", tmp_path / "out"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    import datetime as dt
+    early = dt.datetime(2016, 11, 1, 9, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=early))
+    argv = ["run", str(folder), "--out", str(out), "--no-pdf", "--now", "2016-11-01T09:00"]
+    assert quick.quick_run(argv) is not None          # naive --now is read as +08:00, like the CLI
+    assert quick.quick_run(argv[:-1] + ["2016-11-01T10:00"]) is None   # another --now: another night

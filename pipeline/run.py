@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -109,8 +110,8 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
     """Read every received workbook from its stored copy and sort it by kind.
 
     What a file reads as depends only on its bytes, name, time of receipt, the spec and the
-    code, so each reading is kept in ``out/cache/read/`` under a hash of those: a run reads
-    only the files it has not seen before."""
+    code, so each reading is kept in the ledger's cache under a hash of those: a run reads
+    only the files it has not seen before, on every core (:mod:`pipeline.parallel`)."""
     import pickle
 
     inputs = Inputs()
@@ -121,6 +122,18 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
             for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
+    # the files not read before are read on every core (each reading is independent)
+    from .parallel import Jobs
+    jobs = Jobs()
+    pending = {}
+    for rec in recs:
+        key = keys.get(rec.sha256)
+        if key is not None and key not in cached and key not in pending:
+            pending[key] = jobs.add(functools.partial(_read_one_pickled, t, ledger.root, rec))
+    with jobs:
+        jobs.start()
+        for key, handle in pending.items():
+            cached[key] = fresh[key] = handle.result()
     for rec in recs:
         where = CellRef(rec.file_name)
         if rec.ext not in WORKBOOK_EXTS:
@@ -136,8 +149,9 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
             except Exception:   # a reading from another version of a class: read again
                 reading = None
         if reading is None:
-            reading = _read_one(t, ledger, rec)
-            fresh[key] = pickle.dumps(reading, protocol=pickle.HIGHEST_PROTOCOL)
+            data = _read_one_pickled(t, ledger.root, rec)
+            reading = pickle.loads(data)
+            fresh[key] = data
         kind = reading[0]
         if kind == "unreadable":
             issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{reading[1]}", at=where)
@@ -174,7 +188,12 @@ def _read_context(t: Tournament) -> str:
     return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest()])
 
 
-def _read_one(t: Tournament, ledger: Ledger, rec: Received) -> tuple:
+def _read_one_pickled(t: Tournament, root: Path, rec: Received) -> bytes:
+    import pickle
+    return pickle.dumps(_read_one(t, root, rec), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
     """One stored workbook as ``("unreadable", message)``, ``("registration", reg, issues)``,
     ``(book kind, Book)`` or ``("mismatch",)``."""
     from . import layout
@@ -182,7 +201,7 @@ def _read_one(t: Tournament, ledger: Ledger, rec: Received) -> tuple:
     from .ingest.workbook import UnreadableFile, read_workbook
 
     try:
-        book = read_workbook(rec.stored(ledger.root))
+        book = read_workbook(rec.stored(root))
     except UnreadableFile as e:
         return ("unreadable", e.message_cn)
     kind = (book.meta or {}).get(layout.META_KIND, "") or (

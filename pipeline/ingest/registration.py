@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .. import layout as L
 from ..issues import Issue, IssueLog
 from ..model import CellRef, Person
-from .workbook import (MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, find_table, is_blank,
-                       norm_label, strip_spaces)
+from .workbook import (MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, col_letter, find_table,
+                       is_blank, norm_label, strip_spaces)
 
 if TYPE_CHECKING:
     from ..spec import Tournament
@@ -328,15 +328,16 @@ def read_sheet_rows(book: Book, sheet_name: str, labels: Sequence[str], required
     table = find_table(sheet.rows, required, labels)
     file_label = file_label or book.name
     out: list[RowRead] = []
+    # per label, once: its column (0 when absent) and that column's letters
+    cols = [(lab, table.columns.get(norm_label(lab)) or 0) for lab in labels]
+    letters = {c: col_letter(c) for _, c in cols if c}
+    name = sheet.name
     for row_no, values in table.rows:
-        vals: dict[str, Any] = {}
-        cells: dict[str, CellRef] = {}
-        for lab in labels:
-            key = norm_label(lab)
-            vals[lab] = table.get(values, key)
-            cells[lab] = CellRef(file_label, sheet.name, table.cell(row_no, key))
+        n = len(values)
+        vals = {lab: (values[c - 1] if 0 < c <= n else None) for lab, c in cols}
         if all(is_blank(v) for v in vals.values()):
             continue
+        cells = {lab: CellRef(file_label, name, f"{letters[c]}{row_no}" if c else "") for lab, c in cols}
         out.append((row_no, vals, cells))
     return dict(book.meta), out
 

@@ -18,6 +18,13 @@ def _spec_error() -> type[Exception]:
     return SpecError
 
 
+def _mail_error() -> type[Exception]:
+    """``MailError``, imported only when an exception is being matched (a run without mail
+    options never loads the mail modules)."""
+    from .mail.common import MailError
+    return MailError
+
+
 def _parse_now(value: str | None) -> dt.datetime | None:
     if not value:
         return None
@@ -53,7 +60,6 @@ def main() -> None:
 def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, imap_url: str | None,
             smtp_url: str | None, wait: float) -> None:
     """Ingest FOLDER/inbox, validate, draw, score and write everything under OUT/<id>/."""
-    from .mail.common import MailError
     from .run import RunOptions, run
     from .store import RunLock
 
@@ -65,7 +71,7 @@ def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, ima
     except _spec_error() as e:
         click.echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
         sys.exit(EXIT_FAILED)
-    except MailError as e:
+    except _mail_error() as e:
         click.echo(f"错误：邮件服务器 — {e}", err=True)
         sys.exit(EXIT_FAILED)
     except RunLock.Busy:

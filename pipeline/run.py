@@ -849,7 +849,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
             fields = None
         if fields is not None:
             issues.extend(found)
-            return EventState(spec=ev, **fields)
+            return EventState(spec=ev, memo_key=key, **fields)
     mark = len(issues)
     runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
     runner.advance()
@@ -864,7 +864,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         memo_keys.add(key)
     found = list(issues)[mark:]
     ledger.cache_put({key: pickle.dumps((fields, found), protocol=pickle.HIGHEST_PROTOCOL)})
-    return EventState(spec=ev, **fields)
+    return EventState(spec=ev, memo_key=key, **fields)
 
 
 def next_deadline(t: Tournament, now: dt.datetime) -> dt.datetime | None:
@@ -967,16 +967,16 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     sheets = []
     for ev in state.events.values():
         game = GAMES.get(ev.spec.game)
+        todo = [r for r in ev.rounds if not (out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx").exists()]
         labels = {e.id: e.team if _unit_short(t, e.branch) in e.team else f"{e.team}（{_unit_short(t, e.branch)}）"
-                  for e in ev.entries}
-        for r in ev.rounds:
+                  for e in ev.entries} if todo else {}
+        for r in todo:
             path = out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
-            if not path.exists():
-                sheets.append(jobs.add(functools.partial(
-                    write_result_sheet, path, tournament=t, event=ev.spec, rnd=r,
-                    columns=game.columns(ev.spec.game_options), label_of=labels,
-                    session_label=ev.session_of_round.get(r.round, ""),
-                    detail=game.detail(ev.spec.game_options), seats=game.seats)))
+            sheets.append(jobs.add(functools.partial(
+                write_result_sheet, path, tournament=t, event=ev.spec, rnd=r,
+                columns=game.columns(ev.spec.game_options), label_of=labels,
+                session_label=ev.session_of_round.get(r.round, ""),
+                detail=game.detail(ev.spec.game_options), seats=game.seats)))
     with jobs:
         jobs.start()
         n = len(write_data(out, state))
@@ -986,7 +986,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         from .render.memo import PageMemo
         from .render.site import render_site
         pages_key = "rendered-pages"
-        memo = PageMemo(json.loads(ledger.cache_get([pages_key]).get(pages_key, b"{}")) if ledger is not None else {})
+        memo = PageMemo(json.loads(ledger.cache_get([pages_key]).get(pages_key, b"{}")) if ledger is not None else {},
+                        root=out)
         n += len(render_documents(state, out, pdf=opts.pdf, memo=memo))
         subs = []
         for s, stored, name, key, handle in copies:

@@ -72,6 +72,7 @@ class EventState:
     waiting: str = ""        # Chinese: what the event waits for (results of round 2 …)
     session_of_round: dict[int, str] = field(default_factory=dict)   # round → session label
     ties: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (stage, group, entries) awaiting 加赛
+    memo_key: str = ""       # hash of everything this state was computed from (run.run_event); "" = unknown
 
 
 @dataclass

@@ -9,8 +9,9 @@ whose HTML did not change since the last run.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..fsutil import atomic_write_text
 from . import viewmodels as vms
@@ -26,13 +27,22 @@ DRAWS_DIR = "draws"
 
 @dataclass(frozen=True)
 class Document:
-    """One document to write: ``stem`` relative to the output folder (no suffix)."""
+    """One document to write: ``stem`` relative to the output folder (no suffix).
+
+    The view-model is built on first use (``make``), so a document whose ``inputs`` show
+    it is current (:meth:`PageMemo.fresh_inputs`) is never built.  ``inputs`` are what the
+    view-model depends on besides the code and spec (empty: key on the view-model itself)."""
 
     stem: str
     template: str
-    vm: Any
+    make: Callable[[], Any]
     html: bool = True     # also keep the .html next to the PDF
     pdf: bool = True
+    inputs: tuple[str, ...] = ()
+
+    @cached_property
+    def vm(self) -> Any:
+        return self.make()
 
 
 def draw_stem(event_id: str, round_no: int) -> str:
@@ -43,22 +53,25 @@ def draw_stem(event_id: str, round_no: int) -> str:
 def plan_documents(state: "LeagueState") -> list[Document]:
     """Every document this state calls for, in a stable order."""
     spec = state.tournament.spec
-    docs = [Document("notice", "docs/notice.html", vms.notice_vm(state))]
+    docs = [Document("notice", "docs/notice.html", partial(vms.notice_vm, state))]
+    asof = state.updated.isoformat()
     for event_id, rnd in vms.published_rounds(state):
         stem = draw_stem(event_id, rnd.round)
-        docs.append(Document(stem, "docs/draw.html", vms.draw_vm(state, event_id, rnd)))
-        cards = vms.cards_vm(state, event_id, rnd)
-        if cards.cards:
-            docs.append(Document(f"{stem}-cards", "docs/cards.html", cards))
+        es = state.events[event_id]
+        inputs = (es.memo_key, str(rnd.round), asof) if es.memo_key else ()
+        docs.append(Document(stem, "docs/draw.html", partial(vms.draw_vm, state, event_id, rnd), inputs=inputs))
+        if any(not m.bye for m in rnd.matches):   # a round of byes only has no table cards
+            docs.append(Document(f"{stem}-cards", "docs/cards.html", partial(vms.cards_vm, state, event_id, rnd),
+                                 inputs=inputs))
     if any(es.standings for es in state.events.values()):
-        docs.append(Document("standings", "docs/standings.html", vms.standings_vm(state)))
+        docs.append(Document("standings", "docs/standings.html", partial(vms.standings_vm, state)))
     if state.awards or state.branch_awards:
-        docs.append(Document("awards", "docs/awards.html", vms.awards_vm(state)))
-        docs.append(Document("certificates", "docs/certificates.html", vms.certificates_vm(state)))
+        docs.append(Document("awards", "docs/awards.html", partial(vms.awards_vm, state)))
+        docs.append(Document("certificates", "docs/certificates.html", partial(vms.certificates_vm, state)))
     if vms.has_pickups(state) and state.entries:
-        docs.append(Document("bus", "docs/bus.html", vms.bus_vm(state)))
+        docs.append(Document("bus", "docs/bus.html", partial(vms.bus_vm, state)))
     if spec.budget:
-        docs.append(Document("budget", "docs/budget.html", vms.budget_vm(state)))
+        docs.append(Document("budget", "docs/budget.html", partial(vms.budget_vm, state)))
     return docs
 
 
@@ -85,8 +98,10 @@ def render_documents(state: "LeagueState", out_dir: str | Path, pdf: bool = True
         html_path = out / f"{doc.stem}.html"
         pdf_path = out / f"{doc.stem}.pdf"
         want_pdf = pdf and doc.pdf
-        if doc.html and memo is not None and memo.fresh(html_path, doc.template, doc.vm,
-                                                        *([pdf_path] if want_pdf else [])):
+        also = [pdf_path] if want_pdf else []
+        if doc.html and memo is not None and (
+                memo.fresh_inputs(html_path, doc.template, doc.inputs, *also) if doc.inputs
+                else memo.fresh(html_path, doc.template, doc.vm, *also)):
             html = html_path.read_text(encoding="utf-8") if want_pdf else ""
         else:
             html = render_html(doc)

@@ -5,6 +5,11 @@ and its view-model, which is a tree of frozen dataclasses, tuples and strings.  
 a page is a hash of the pickled view-model; when it equals last run's key and the file is
 there, the page is left as it is.  A view-model that cannot be pickled gets no key and is
 always rendered: the memo only ever saves work, it never decides what a page says.
+
+A page about one event (its site page, its draw sheets and table cards) can skip even
+building its view-model: :meth:`PageMemo.fresh_inputs` keys it on what the view-model is
+built from — the event state's ``memo_key`` (code, spec, entries, rounds, sheets; see
+``run.run_event``) and the page's "data as of" time.
 """
 from __future__ import annotations
 
@@ -18,10 +23,11 @@ class PageMemo:
     """``memo.fresh(path, template, vm)`` → True when ``path`` can stay as it is.  Every
     call records the page's key in ``memo.now``; the caller stores ``now`` for the next run."""
 
-    def __init__(self, previous: dict[str, str] | None = None) -> None:
+    def __init__(self, previous: dict[str, str] | None = None, root: Path | None = None) -> None:
         from ..lastrun import code_hash
 
         self.previous = previous or {}
+        self.root = Path(root) if root is not None else None   # pages are named relative to it
         self.now: dict[str, str] = {}
         self._code = code_hash().encode()
 
@@ -35,8 +41,23 @@ class PageMemo:
     def fresh(self, path: Path, template: str, vm: Any, *also: Path, **extra: Any) -> bool:
         """True when ``path`` (and every path in ``also``) exists and was made from this
         template and view-model."""
-        k = self.key(template, vm, **extra)
+        return self._check(path, self.key(template, vm, **extra), also)
+
+    def fresh_inputs(self, path: Path, template: str, inputs: tuple[str, ...], *also: Path) -> bool:
+        """Like :meth:`fresh`, keyed on the view-model's inputs instead of the view-model
+        (no input may be empty: an unknown input means no key)."""
+        if not inputs or not all(inputs):
+            return self._check(path, None, also)
+        body = "\0".join(("inputs", template, *inputs)).encode()
+        return self._check(path, hashlib.sha256(self._code + body).hexdigest(), also)
+
+    def _check(self, path: Path, k: str | None, also: tuple) -> bool:
         name = Path(path).as_posix()
+        if self.root is not None:
+            try:
+                name = Path(path).relative_to(self.root).as_posix()
+            except ValueError:
+                pass
         if k is None:
             self.now.pop(name, None)
             return False

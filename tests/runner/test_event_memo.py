@@ -76,8 +76,18 @@ def test_only_pages_whose_view_model_changed_are_rendered_again(league, monkeypa
     monkeypatch.setattr(site, "_page", lambda template, vm, **kw: (rendered.append(template), real_page(template, vm, **kw))[1])
     monkeypatch.setattr(docs, "render_html", lambda doc: (rendered.append(doc.template), real_html(doc))[1])
     index = (out / "t2016-poker" / "index.html").read_text(encoding="utf-8")
+    # pages about one event are keyed on the event's inputs: their view-models are not even built
+    from pipeline.render import site_vm, viewmodels
+
+    def unbuilt(*a, **k):
+        raise AssertionError("a view-model was built for a page whose inputs did not change")
+    for mod, name in ((site_vm, "event_vm"), (viewmodels, "draw_vm"), (viewmodels, "cards_vm")):
+        monkeypatch.setattr(mod, name, unbuilt)
     _drop(folder, "说明.txt")
     run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    monkeypatch.undo()
+    monkeypatch.setattr(site, "_page", lambda template, vm, **kw: (rendered.append(template), real_page(template, vm, **kw))[1])
+    monkeypatch.setattr(docs, "render_html", lambda doc: (rendered.append(doc.template), real_html(doc))[1])
     # the index (issue count) and the report of files from no known unit (lists the new file)
     assert sorted(rendered) == ["site/branch.html", "site/index.html"]
     assert (out / "t2016-poker" / "index.html").read_text(encoding="utf-8") != index

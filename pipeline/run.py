@@ -227,11 +227,12 @@ def draw_inputs_hash(entries: list[Entry], rounds: list[Round], results: dict[tu
     (for the first round) the check-in — printed on the draw sheet so that anyone can
     re-run the draw with the recorded seed.  Playoff sheets are not hashed: they may
     arrive in the same batch as later rounds' results, and the ledger keeps them anyway."""
+    published = {m.key for rr in rounds for m in rr.matches}
     body = {
         "entries": [(e.id, e.branch, [p.key for p in e.players]) for e in entries],
         "rounds": [[list(m.sides) + [m.group, m.table, m.bye] for m in r.matches] for r in rounds],
         "results": sorted([list(k), [(s.outcome.value, s.points, s.score, s.place) for s in r.sides]]
-                          for k, r in results.items() if any(k == m.key for rr in rounds for m in rr.matches)),
+                          for k, r in results.items() if k in published),
         "absent": sorted(absent) if not rounds else [],
     }
     return hashlib.sha256(_canon(body).encode()).hexdigest()[:16]

@@ -6,6 +6,8 @@ tiebreak chains, late policy) are data here, never code.
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 import datetime as dt
 import hashlib
 import hmac
@@ -209,7 +211,15 @@ class TournamentSpec(_Model):
 
     # -- lookups -------------------------------------------------------------------
     def unit(self, unit_id: str) -> UnitSpec | None:
-        return next((u for u in self.units if u.id == unit_id), None)
+        return self._units_by_id.get(unit_id)
+
+    @cached_property
+    def _units_by_id(self) -> dict[str, UnitSpec]:
+        """Units by id, built once (a province's league asks for hundreds of units, often)."""
+        out: dict[str, UnitSpec] = {}
+        for u in self.units:
+            out.setdefault(u.id, u)
+        return out
 
     def event(self, key: str) -> EventSpec | None:
         """Find an event by id or Chinese name, spaces ignored, in either script

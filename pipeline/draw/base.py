@@ -33,10 +33,22 @@ class EventState:
     absent: frozenset[str] = frozenset()      # Person.key of players checked in as absent (R2016-F2)
 
     def entry(self, entry_id: str) -> Entry:
-        return next(e for e in self.entries if e.id == entry_id)
+        return self._by_id()[entry_id]      # an unknown id is a programming error
 
     def branch_of(self, entry_id: str) -> str:
-        return next((e.branch for e in self.entries if e.id == entry_id), "")
+        e = self._by_id().get(entry_id)
+        return e.branch if e is not None else ""
+
+    def _by_id(self) -> dict[str, Entry]:
+        """Entries by id, rebuilt when ``entries`` is replaced or grows (first entry wins)."""
+        cache = self.__dict__.get("_index")
+        if cache is None or cache[0] is not self.entries or cache[1] != len(self.entries):
+            index: dict[str, Entry] = {}
+            for e in self.entries:
+                index.setdefault(e.id, e)
+            cache = (self.entries, len(self.entries), index)
+            self.__dict__["_index"] = cache
+        return cache[2]
 
     def result(self, match: Match) -> MatchResult | None:
         return self.results.get(match.key)

@@ -7,6 +7,7 @@ the seed and the set of entries, never on the order the runner passes them in.
 """
 from __future__ import annotations
 
+import heapq
 import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -172,18 +173,31 @@ def spread_tables(ids: Sequence[str], size: int, rng: random.Random,
     for lst in by_branch.values():
         rng.shuffle(lst)
     tie = {b: rng.random() for b in sorted(by_branch)}
+    # Each seat goes to the branch with the most entries left (ties: its lot ``tie[b]``,
+    # then branch order) among those not yet at this table — or among all when every
+    # branch left is.  A heap keyed (-left, lot, order) finds it without scanning every
+    # branch per seat (a province's league has hundreds); each branch has one current key,
+    # in the heap or, while it sits at the table being filled, aside.
+    order = {b: i for i, b in enumerate(by_branch)}
+    heap = [(-len(lst), tie[b], order[b], b) for b, lst in by_branch.items() if lst]
+    heapq.heapify(heap)
     tables: list[list[str]] = []
     remaining = len(ids)
     while remaining:
         table: list[str] = []
-        used: set[str] = set()
+        aside: list[tuple[int, float, int, str]] = []    # branches already at this table
         for _ in range(size):
-            live = [b for b, lst in by_branch.items() if lst]
-            fresh = [b for b in live if b not in used] or live
-            b = min(fresh, key=lambda b: (-len(by_branch[b]), tie[b]))
+            if heap:
+                _, _, _, b = heapq.heappop(heap)
+            else:                                          # every branch left is at this table
+                aside.sort()
+                _, _, _, b = aside.pop(0)
             table.append(by_branch[b].pop())
-            used.add(b)
             tie[b] = rng.random()
+            if by_branch[b]:
+                aside.append((-len(by_branch[b]), tie[b], order[b], b))
+        for item in aside:
+            heapq.heappush(heap, item)
         remaining -= size
         rng.shuffle(table)
         tables.append(table)

@@ -746,6 +746,24 @@ def entries_chart(state: "LeagueState", names: Names) -> str:
     return svg.stacked_bar_svg(rows, [ev.name for ev in events], title="各单位报名数")
 
 
+def _by_branch(state: "LeagueState") -> tuple[dict, dict, dict]:
+    """(submissions, issues, entries) of ``state`` grouped by branch, in their order —
+    built once per state (and again if one of the lists is replaced), so the per-unit
+    pages of a league with hundreds of units do not each scan every list."""
+    lists = (state.submissions, state.issues, state.entries)
+    cache = state.__dict__.get("_by_branch_cache")
+    if cache is None or any(a is not b or len(a) != n for a, b, n in zip(cache[0], lists, cache[1])):
+        groups: list[dict] = []
+        for items in lists:
+            g: dict[str, list] = {}
+            for x in items:
+                g.setdefault(x.branch, []).append(x)
+            groups.append(g)
+        cache = (lists, tuple(len(x) for x in lists), tuple(groups))
+        state.__dict__["_by_branch_cache"] = cache
+    return cache[2]
+
+
 def index_vm(state: "LeagueState") -> IndexPage:
     """View-model of ``index.html``: event cards, award totals, branch status, chart."""
     spec = state.tournament.spec
@@ -753,11 +771,10 @@ def index_vm(state: "LeagueState") -> IndexPage:
     cards = tuple(event_card(state.events[ev.id]) for ev in spec.events if ev.id in state.events)
     columns, totals = branch_totals(state, names)
     rows = []
+    subs_of, iss_of, entries_of = _by_branch(state)
     for u in spec.units:
-        subs = [s for s in state.submissions if s.branch == u.id]
-        iss = [i for i in state.issues if i.branch == u.id]
-        n = sum(1 for e in state.entries if e.branch == u.id)
-        rows.append(_branch_row(u.id, u.short or u.name, subs, iss, n, ""))
+        rows.append(_branch_row(u.id, u.short or u.name, list(subs_of.get(u.id, ())), list(iss_of.get(u.id, ())),
+                                len(entries_of.get(u.id, ())), ""))
     known = {u.id for u in spec.units}
     stray_subs = [s for s in state.submissions if s.branch not in known]
     stray_iss = [i for i in state.issues if i.branch not in known]
@@ -854,12 +871,13 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
         u = spec.unit(unit_id)
         if u is None:
             raise KeyError(unit_id)
-        subs = [s for s in state.submissions if s.branch == unit_id]
-        iss = [i for i in state.issues if i.branch == unit_id]
+        subs_of, iss_of, _ = _by_branch(state)
+        subs = list(subs_of.get(unit_id, ()))
+        iss = list(iss_of.get(unit_id, ()))
         name, captain = u.name, u.captain
     subs = sorted(subs, key=lambda s: (s.received, s.file, s.sha256))
     iss = sorted(iss, key=_issue_key)
-    entries = [e for e in state.entries if e.branch == unit_id]
+    entries = list(_by_branch(state)[2].get(unit_id, ()))
     ev_order = {ev.id: i for i, ev in enumerate(spec.events)}
     ev_name = {ev.id: ev.name for ev in spec.events}
     entries.sort(key=lambda e: (ev_order.get(e.event, 99), e.team_no, e.team, e.id))

@@ -58,7 +58,7 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
                       results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
                       chain: Sequence[str] = (), playoffs: Sequence[Playoff] = (),
                       playoff_places: int | None = None, *, bye_points: int = 0,
-                      draw_points: int | None = None) -> list[StandingRow]:
+                      draw_points: int | None = None, table: ScoreTable | None = None) -> list[StandingRow]:
     """Rank entries by points over ``rounds``, then by the tiebreak ``chain`` (names or
     Chinese aliases from ``TIEBREAKS``).
 
@@ -71,12 +71,15 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
       ``playoff_places`` places, if that is given.
     - ``draw_points`` is the value of a draw for Buchholz's adjusted scores (default:
       inferred from the results).
+    - ``table``: the :class:`ScoreTable` of exactly these ``rounds``, ``results`` and
+      points, when the caller already has it (:func:`rank_fn` keeps them).
 
     >>> compute_standings(["a", "b"], [], {})[0].rank
     1
     """
     ids = sorted(set(entry_ids))
-    table = ScoreTable(rounds, results, bye_points=bye_points, draw_points=draw_points)
+    if table is None:
+        table = ScoreTable(rounds, results, bye_points=bye_points, draw_points=draw_points)
     tbs: list[Tiebreak] = [TIEBREAKS.get(n) for n in chain]
     ctx = TiebreakContext(playoffs=tuple(playoffs))
     ranker = _Ranker(table, tbs, ctx)
@@ -152,7 +155,21 @@ def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterabl
     >>> rank_fn(["wins"], {})(["a"], [])[0].entry
     'a'
     """
+    # Formats rank many subsets of entries over the same rounds (tiers, groups): the score
+    # table of those rounds is built once per (rounds, number of results).  The cache holds
+    # the rounds themselves, so their ids are not reused while it lives.
+    tables: dict[tuple, tuple[list[Round], ScoreTable]] = {}
+
     def rank(entry_ids: Sequence[str], rounds: Sequence[Round]) -> list[StandingRow]:
+        rounds = list(rounds)
+        table = None
+        if isinstance(results, Mapping):
+            key = (tuple(id(r) for r in rounds), len(results))
+            hit = tables.get(key)
+            if hit is None:
+                hit = tables[key] = (rounds, ScoreTable(rounds, results, bye_points=bye_points,
+                                                       draw_points=draw_points))
+            table = hit[1]
         return compute_standings(entry_ids, rounds, results, chain, playoffs, playoff_places,
-                                 bye_points=bye_points, draw_points=draw_points)
+                                 bye_points=bye_points, draw_points=draw_points, table=table)
     return rank

@@ -171,3 +171,11 @@ def test_points_conserved(t):
     for i, (a, b) in enumerate(zip(rows, rows[1:])):
         assert a.points >= b.points
         assert b.rank == a.rank or b.rank == i + 2
+
+
+def test_rank_fn_shares_one_score_table_per_rounds_and_ranks_subsets_as_without_it():
+    res = _rr([("a", "b", "1-0"), ("c", "d", "="), ("a", "c", "0-1"), ("b", "d", "1-0")])
+    rnds, results = rounds_of(res), results_map(res)
+    rank = rank_fn(["buchholz", "direct"], results)
+    for ids in (["a", "b"], ["c", "d"], ["a", "b", "c", "d"], ["b", "c"]):
+        assert rank(ids, rnds) == compute_standings(ids, rnds, results, ["buchholz", "direct"])

@@ -7,6 +7,8 @@ rank and are listed by entry id).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..issues import Issue, issue
@@ -99,7 +101,8 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
         position += len(cls)
     for group in ranker.unresolved_playoff:
         best = min(rank_of[e] for e in group)
-        still_tied = [e for e in group if sum(1 for f in group if rank_of[f] == rank_of[e]) > 1]
+        at = Counter(rank_of[f] for f in group)
+        still_tied = [e for e in group if at[rank_of[e]] > 1]
         if still_tied and (playoff_places is None or best <= playoff_places):
             flagged.update(still_tied)
 

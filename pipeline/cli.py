@@ -96,8 +96,10 @@ class _progress:
         self.t0 = time.monotonic()
         if sys.stderr.isatty():
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            # no refresh thread (auto_refresh=False): the run forks worker processes, and a
+            # thread holding the terminal's lock at a fork would leave that lock held there
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                                transient=True)
+                                transient=True, auto_refresh=False)
             self.bar.start()
             self.task = self.bar.add_task("开始 …", total=self.STEPS)
         else:
@@ -109,6 +111,7 @@ class _progress:
 
         if self.bar is not None:
             self.bar.update(self.task, description=message, advance=1)
+            self.bar.refresh()
         else:
             click.echo(f"[{time.monotonic() - self.t0:6.1f}s] {message}", err=True)
 

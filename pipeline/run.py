@@ -222,20 +222,39 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
 # =====================================================================================
 
 def draw_inputs_hash(entries: list[Entry], rounds: list[Round], results: dict[tuple, MatchResult],
-                     absent: frozenset[str]) -> str:
+                     absent: frozenset[str], cache: dict | None = None) -> str:
     """A hash of what a draw depends on — entries, published rounds and their results, and
     (for the first round) the check-in — printed on the draw sheet so that anyone can
     re-run the draw with the recorded seed.  Playoff sheets are not hashed: they may
-    arrive in the same batch as later rounds' results, and the ledger keeps them anyway."""
-    published = {m.key for rr in rounds for m in rr.matches}
+    arrive in the same batch as later rounds' results, and the ledger keeps them anyway.
+
+    ``cache`` (one dict per event run) keeps each round's and each result's part of the
+    hash between the draws of a run, so drawing round *n* does not rebuild rounds 1…n-1
+    (a part is reused only for the very same round / result object)."""
+    cache = {} if cache is None else cache
+
+    def part(obj: Any, make: Callable[[], Any]) -> Any:
+        hit = cache.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            hit = cache[id(obj)] = (obj, make())
+        return hit[1]
+
+    published = set()
+    for rr in rounds:
+        published.update(part(rr, lambda rr=rr: frozenset(m.key for m in rr.matches)))
     body = {
         "entries": [(e.id, e.branch, [p.key for p in e.players]) for e in entries],
-        "rounds": [[list(m.sides) + [m.group, m.table, m.bye] for m in r.matches] for r in rounds],
-        "results": sorted([list(k), [(s.outcome.value, s.points, s.score, s.place) for s in r.sides]]
+        "rounds": [_round_rows(r, part) for r in rounds],
+        "results": sorted(part(r, lambda k=k, r=r: [list(k), [(s.outcome.value, s.points, s.score, s.place)
+                                                            for s in r.sides]])
                           for k, r in results.items() if k in published),
         "absent": sorted(absent) if not rounds else [],
     }
     return hashlib.sha256(_canon(body).encode()).hexdigest()[:16]
+
+
+def _round_rows(r: Round, part: Callable[[Any, Callable[[], Any]], Any]) -> list:
+    return part(r.matches, lambda: [list(m.sides) + [m.group, m.table, m.bye] for m in r.matches])
 
 
 def draw_seed(t: Tournament, event: str, round_no: int, inputs_hash: str) -> str:
@@ -273,6 +292,7 @@ class EventRunner:
         self.waiting = ""
         self.complete = False
         self.ties: list[tuple[str, str, tuple[str, ...]]] = []
+        self.hash_parts: dict = {}    # draw_inputs_hash's parts, kept between this run's draws
 
     # -- helpers ----------------------------------------------------------------------
     def rank_fn(self):
@@ -345,7 +365,7 @@ class EventRunner:
                 self.waiting = f"报名截止（{aware(self.ev.deadline):%Y-%m-%d %H:%M}）后抽签"
                 return
             state = self.draw_state()
-            ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent)
+            ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent, self.hash_parts)
             seed = draw_seed(self.t, self.ev.id, len(self.rounds) + 1, ih)
             try:
                 nxt = self.fmt.next_round(state, random.Random(int(seed, 16)))

@@ -98,3 +98,26 @@ def test_only_pages_whose_view_model_changed_are_rendered_again(league, monkeypa
     run(RunOptions(folder=folder, out_parent=out, pdf=False))
     assert sorted(rendered) == ["site/branch.html", "site/event.html", "site/index.html"]
     assert (out / "t2016-poker" / "events" / "guandan.html").is_file()
+
+
+def test_kept_states_give_the_outputs_a_fresh_computation_gives(league, tmp_path):
+    """With and without the kept event states (a ledger whose cache was emptied), the
+    next night writes byte-identical CSVs — issues included."""
+    import sqlite3
+
+    folder, _, _ = league
+    outs = []
+    for name, forget in (("kept", False), ("fresh", True)):
+        out = tmp_path / name
+        f = tmp_path / f"folder-{name}"
+        shutil.copytree(folder, f)
+        run(RunOptions(folder=f, out_parent=out, pdf=False))
+        if forget:
+            con = sqlite3.connect(out / "t2016-poker" / "ledger.sqlite")
+            with con:
+                assert con.execute("DELETE FROM cache WHERE key LIKE 'event:%'").rowcount > 0
+            con.close()
+        _drop(f, "说明.txt")
+        run(RunOptions(folder=f, out_parent=out, pdf=False))
+        outs.append(_csvs(out))
+    assert outs[0] == outs[1]

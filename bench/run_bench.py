@@ -16,8 +16,8 @@ Targets: cold no-PDF ≤ 2× floor; unchanged rerun ≤ 2 % of cold; one changed
 of cold; our PDF stage ≤ 0.6× WeasyPrint alone; peak memory ≤ 1 GB at 200 branches; cold
 time linear in workbooks (largest/smallest time ratio ≤ 1.2 × workbook ratio).
 
-    python bench/run_bench.py                      # 50 and 200 branches
-    python bench/run_bench.py --sizes 50 200 800   # with the 800-branch point (slow)
+    python bench/run_bench.py                      # 50 and 200 branches, every round played
+    python bench/run_bench.py --sizes 50 200 800 --rounds 1 --work /tmp/bench1   # round 1 only, to 800
     python bench/run_bench.py --profile            # also cProfile the cold no-PDF run
 """
 from __future__ import annotations
@@ -141,9 +141,12 @@ def change_one(folder: Path) -> None:
 def bench_size(n: int, work: Path, rounds: int, profile: bool, pdf: bool = True) -> dict:
     from make_league import make_league
     src = work / f"league{n}"
-    if not (src / "tournament.yaml").exists() or f"id: bench{n}\n" not in (src / "tournament.yaml").read_text("utf-8"):
+    marker = work / f"league{n}.rounds"     # how many steps the kept league was generated with
+    if not (src / "tournament.yaml").exists() or f"id: bench{n}\n" not in (src / "tournament.yaml").read_text("utf-8") \
+            or not marker.exists() or marker.read_text().strip() != str(rounds):
         print(f"[{n}] generating league …", file=sys.stderr)
         make_league(src, n, rounds)
+        marker.write_text(f"{rounds}\n")
     folder = work / f"run{n}"
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(src, folder)
@@ -284,7 +287,9 @@ def report(rs: list[dict]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description="league benchmarks")
     ap.add_argument("--sizes", type=int, nargs="+", default=[50, 200], help="branch counts (add 800 for the slow point)")
-    ap.add_argument("--rounds", type=int, default=1, help="result rounds simulated when generating a league")
+    ap.add_argument("--rounds", type=int, default=99,
+                    help="pipeline steps whose result workbooks are simulated when generating a league "
+                         "(default 99: every round; 1 = round 1 only, quicker to generate at 800 branches)")
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "bench",
                     help="work folder; generated leagues are reused from here")
     ap.add_argument("--pdf-max", type=int, default=10**9,

@@ -11,14 +11,17 @@ way in: the pool is forked after the jobs are registered, so every worker alread
 them and receives only an index; results (paths) and exceptions travel back by pickle.
 
 Small batches (fewer than ``min_parallel`` jobs), a machine with one core, a platform without
-``fork`` or ``LEAGUE_WORKERS=1`` run sequentially in the calling process, with identical
-results: the output bytes never depend on where a job ran.
+``fork``, a system that refuses a process pool or ``LEAGUE_WORKERS=1`` run sequentially in the
+calling process, with identical results: the output bytes never depend on where a job ran.
+A job whose worker died is done again in the calling process (jobs write atomically, so a
+half-done job leaves nothing behind).
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
 
 #: the jobs of the pool being started; a forked worker reads them from its copy of memory
@@ -71,11 +74,20 @@ class Jobs:
         n = len(self._fns)
         if n >= max(self._min, 2) and self._workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             _JOBS = self._fns
-            ctx = multiprocessing.get_context("fork")
-            self._pool = ProcessPoolExecutor(max_workers=min(self._workers, n), mp_context=ctx)
             try:
+                ctx = multiprocessing.get_context("fork")
+                self._pool = ProcessPoolExecutor(max_workers=min(self._workers, n), mp_context=ctx)
                 for h in self._handles:
                     h.future = self._pool.submit(_call, h.index)   # the first submit forks the workers
+            except (OSError, ImportError, NotImplementedError, RuntimeError):
+                # no process pool here (a container without /dev/shm, a process limit): every
+                # job runs in this process instead, with the same results
+                if self._pool is not None:
+                    self._pool.shutdown(wait=True, cancel_futures=True)
+                self._pool = None
+                for h in self._handles:
+                    h.future = None
+                return
             finally:
                 _JOBS = []       # the parent no longer needs them; the workers hold their copies
             self.parallel = True
@@ -105,7 +117,11 @@ class _Handle:
 
     def result(self) -> Any:
         if self.future is not None:
-            return self.future.result()
+            try:
+                return self.future.result()
+            except BrokenProcessPool:
+                # a worker died (killed for memory, a crash in a library): do the job here
+                self.future = None
         if not self.done:
             self.jobs._run_here(self)
         if self.error is not None:

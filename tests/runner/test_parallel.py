@@ -82,3 +82,29 @@ def test_run_outputs_are_identical_on_the_pool(tmp_path, monkeypatch):
     assert any(k.startswith("t2020-league/returned/") for k in par)
     assert any(k.startswith("t2020-league/results/") for k in par)
     assert seq == par
+
+
+def _die_in_worker(parent: int) -> int:
+    if os.getpid() != parent:
+        os._exit(1)          # a worker killed mid-job (e.g. by the OOM killer)
+    return 7
+
+
+def test_a_dead_worker_is_replaced_by_doing_the_job_here():
+    parent = os.getpid()
+    with parallel.Jobs(min_parallel=2, max_workers=2) as jobs:
+        hs = [jobs.add(functools.partial(_die_in_worker, parent)) for _ in range(3)]
+        jobs.start()
+        assert jobs.parallel
+        assert [h.result() for h in hs] == [7, 7, 7]
+
+
+def test_no_process_pool_means_in_process(monkeypatch):
+    class Refused:
+        def __init__(self, *a, **k):
+            raise OSError(38, "Function not implemented")
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Refused)
+    with parallel.Jobs(min_parallel=2, max_workers=2) as jobs:
+        hs = [jobs.add(lambda: os.getpid()) for _ in range(4)]
+        jobs.start()
+        assert not jobs.parallel and {h.result() for h in hs} == {os.getpid()}

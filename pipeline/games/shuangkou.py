@@ -361,7 +361,7 @@ class Shuangkou:
             if got == want:
                 continue
             agree = False
-            shown_got = f"A（先过A）" if got == PAST_A else level_name(got)
+            shown_got = "A（先过A）" if got == PAST_A else level_name(got)
             hint = (f"（级数填 A，并在“{PAST_A_SIDE}”选{SIDES[side]}）" if want == PAST_A else
                     f"（并清除“{PAST_A_SIDE}”）" if got == PAST_A else "")
             issues.append(issue("TOTAL_MISMATCH", (

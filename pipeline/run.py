@@ -145,7 +145,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
         reading = None
         if key in cached:
             try:
-                reading = pickle.loads(cached[key])
+                reading = _unpickle(cached[key])
             except Exception:   # a reading from another version of a class: read again
                 reading = None
         if reading is None:
@@ -186,6 +186,22 @@ def _read_context(t: Tournament) -> str:
     """What every reading depends on besides the file: code, spec and secret."""
     spec = hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest()
     return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest()])
+
+
+def _unpickle(data: bytes) -> Any:
+    """``pickle.loads`` with the cyclic garbage collector paused: a kept event state is
+    hundreds of thousands of small objects, and collections triggered while they are
+    created (none of them garbage) made loading four times slower."""
+    import gc
+    import pickle
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)
+    finally:
+        if was:
+            gc.enable()
 
 
 def _read_one_pickled(t: Tournament, root: Path, rec: Received) -> bytes:
@@ -746,7 +762,11 @@ def run(opts: RunOptions) -> RunReport:
     out.mkdir(parents=True, exist_ok=True)
     with RunLock(out, wait=opts.wait), Ledger(out) as ledger:
         sweep_temp_files(out)
-        return _run_locked(t, out, ledger, opts, say, quick)
+        import gc
+        try:
+            return _run_locked(t, out, ledger, opts, say, quick)
+        finally:
+            gc.unfreeze()   # see _run_locked: the state's objects go back to the collector
 
 
 def sweep_temp_files(out: Path) -> None:
@@ -800,6 +820,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     report.entries = len(entries)
 
     say("抽签与计分 …")
+    import gc
+    gc.freeze()      # the readings and entries live to the end of the run (see below)
     events: dict[str, EventState] = {}
     awards: list[AwardRow] = []
     memo_keys: set[str] = set()
@@ -820,6 +842,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards)
     report.issues = state.issues
     report.state = state
+    # The state (entries, rounds, results: hundreds of thousands of objects) lives until the
+    # end of the run; the cyclic collector need not walk it again at every collection while
+    # the outputs are written (run() unfreezes it at the end).
+    gc.freeze()
     accepted = {s.branch for s in submissions if s.status == "accepted"}
     report.accepted_branches = sorted(accepted)
     report.rejected_files = [s.file for s in submissions if s.status in ("rejected", "unreadable")]
@@ -843,7 +869,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
               issues: IssueLog, now: dt.datetime, memo_keys: set[str]) -> EventState:
     """Advance one event (:class:`EventRunner`) — or take its state from the last run.
 
-    An event's state depends only on the code, the spec, its entries, its published rounds,
+    An event's state depends only on the code, the spec, its entries (:func:`_as_drawn`), its published rounds,
     the organisers' sheets (results, playoffs, check-in) and whether its deadline has passed;
     the ledger's cache keeps it under a hash of exactly these (``event:<hash>``), so a night
     that changes one captain's phone number does not re-read and re-score every round.
@@ -854,22 +880,27 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
 
     sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
                     for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
-    fixed = [_read_context(t), ev.id, repr(sorted(entries, key=lambda e: e.id)), sheets, deadline_passed(ev, now)]
+    fixed = [_read_context(t), ev.id, repr([_as_drawn(e) for e in sorted(entries, key=lambda e: e.id)]), sheets,
+             deadline_passed(ev, now)]
 
-    def key_for(rounds: list[Round]) -> str:
-        return "event:" + hashlib.sha256(_canon([*fixed, repr(rounds)]).encode()).hexdigest()
+    def key_for(rounds: list[str]) -> str:
+        return "event:" + hashlib.sha256(_canon([*fixed, rounds]).encode()).hexdigest()
 
-    rounds_before = ledger.rounds(ev.id)
+    rounds_before = ledger.rounds_raw(ev.id)
     key = key_for(rounds_before)
     memo_keys.add(key)
     hit = ledger.cache_get([key]).get(key)
     if hit is not None:
         try:
-            fields, found = pickle.loads(hit)
+            fields, found = _unpickle(hit)
         except Exception:   # a state pickled by another version of a class: run again
             fields = None
         if fields is not None:
             issues.extend(found)
+            # the kept entries may carry an old phone number, note or sheet row (not part of
+            # the key): show this night's
+            current = {e.id: e for e in entries}
+            fields["entries"] = [current.get(e.id, e) for e in fields["entries"]]
             return EventState(spec=ev, memo_key=key, **fields)
     mark = len(issues)
     runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
@@ -881,11 +912,19 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     if len(runner.rounds) != len(rounds_before):
         # a round was published: the next run starts from the ledger as it is now, and
         # finds exactly this state (the new round waits for its results)
-        key = key_for(ledger.rounds(ev.id))
+        key = key_for(ledger.rounds_raw(ev.id))
         memo_keys.add(key)
     found = list(issues)[mark:]
     ledger.cache_put({key: pickle.dumps((fields, found), protocol=pickle.HIGHEST_PROTOCOL)})
     return EventState(spec=ev, memo_key=key, **fields)
+
+
+def _as_drawn(e: Entry) -> Entry:
+    """An entry as the draw and the scoring see it: without the contact details and sheet
+    positions of its players (phone, pick-up point, note, row), which no draw, result or
+    standing depends on — so a captain correcting a phone number does not re-run the event."""
+    return dataclasses.replace(e, players=tuple(dataclasses.replace(p, phone="", pickup="", note="", row=0)
+                                                for p in e.players))
 
 
 def next_deadline(t: Tournament, now: dt.datetime) -> dt.datetime | None:

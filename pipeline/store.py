@@ -149,8 +149,13 @@ class Ledger:
 
     # -- rounds -----------------------------------------------------------------------
     def rounds(self, event: str) -> list[Round]:
+        return [round_from_json(body) for body in self.rounds_raw(event)]
+
+    def rounds_raw(self, event: str) -> list[str]:
+        """The published rounds of ``event`` as stored (JSON), in order — what they are,
+        without building them (a key of everything an event depends on uses it)."""
         rows = self.conn.execute("SELECT body FROM rounds WHERE event=? ORDER BY round", (event,)).fetchall()
-        return [round_from_json(r[0]) for r in rows]
+        return [r[0] for r in rows]
 
     def publish(self, rnd: Round, at: dt.datetime) -> None:
         """Freeze a round.  Publishing the same round number twice is a programming error."""

@@ -121,3 +121,44 @@ def test_kept_states_give_the_outputs_a_fresh_computation_gives(league, tmp_path
         run(RunOptions(folder=f, out_parent=out, pdf=False))
         outs.append(_csvs(out))
     assert outs[0] == outs[1]
+
+
+def test_a_corrected_phone_number_keeps_every_event_and_shows_the_new_number(league, monkeypatch):
+    """run._as_drawn: contact details are not part of an event's key; the kept state shows
+    this night's entries (the bus manifest and the entries carry the new number)."""
+    import email
+    import io
+    from email.utils import parsedate_to_datetime
+
+    import openpyxl
+
+    from pipeline import layout as L
+
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    eml = sorted((folder / "inbox").glob("*-报名表.eml"))[0]
+    msg = email.message_from_bytes(eml.read_bytes())
+    part = next(p for p in msg.walk() if p.get_filename())
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_payload(decode=True)))
+    ws = wb[L.REG_SHEET]
+    old = None
+    for row in ws.iter_rows():
+        for c in row:
+            if old is None and isinstance(c.value, str) and len(c.value) == 11 and c.value.startswith("1") \
+                    and c.value.isdigit():
+                old, c.value = c.value, "13912345678"
+    assert old is not None
+    resend = folder / "inbox" / ("更正-" + part.get_filename())
+    wb.save(resend)
+    when = parsedate_to_datetime(msg["Date"]).timestamp() + 60      # a minute after the first send
+    os.utime(resend, (when, when))
+
+    def boom(self):
+        raise AssertionError("EventRunner.advance ran for a phone number correction")
+    monkeypatch.setattr(run_mod.EventRunner, "advance", boom)
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert not [i for i in report.issues if i.severity.value == "error"], [i.row() for i in report.issues]
+    phones = {p.phone for e in report.state.entries for p in e.players}
+    assert "13912345678" in phones and old not in phones
+    shown = {p.phone for es in report.state.events.values() for e in es.entries for p in e.players}
+    assert "13912345678" in shown and old not in shown

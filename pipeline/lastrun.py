@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import quick as _quick
-from .quick import LAST_RUN, code_hash, tournament_id  # noqa: F401 - code_hash re-exported
+from .quick import LAST_RUN, code_hash, tournament_id  # noqa: F401 - code_hash, tournament_id re-exported
 from .issues import Issue
 from .model import Severity
 
@@ -122,8 +122,7 @@ def quick_unchanged(folder: Path, out_parent: Path, now: dt.datetime | None, pdf
     """(the previous report when the quick check shows nothing changed, else None; this
     night's quick digest, to be saved by the run that follows)."""
     current = now or dt.datetime.now(dt.timezone.utc)
-    body, digest = _quick.unchanged(folder, out_parent, now.isoformat() if now else "", current.isoformat(), pdf)
-    if body is None:
+    body, digest, out = _quick.unchanged(folder, out_parent, now.isoformat() if now else "", current.isoformat(), pdf)
+    if body is None or out is None:
         return None, digest
-    tid = tournament_id(folder)
-    return _report(Path(out_parent) / str(tid), body["report"]), digest
+    return _report(Path(out), body["report"]), digest

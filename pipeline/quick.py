@@ -95,23 +95,25 @@ def last_run(out: str) -> dict | None:
     return body if isinstance(body, dict) and os.path.exists(os.path.join(out, "data", "issues.csv")) else None
 
 
-def unchanged(folder, out_parent, now_iso: str, now_utc_iso: str, pdf: bool) -> tuple[dict | None, str]:
+def unchanged(folder, out_parent, now_iso: str, now_utc_iso: str, pdf: bool
+              ) -> tuple[dict | None, str, str | None]:
     """(the last run's record when the quick check shows nothing changed, else None; this
-    night's digest).  ``now_iso`` is the fixed ``--now`` ('' for the clock); ``now_utc_iso``
+    night's digest; the tournament's output folder, None when its id cannot be read).  ``now_iso`` is the fixed ``--now`` ('' for the clock); ``now_utc_iso``
     the moment to compare with the record's "valid until" (the next deadline)."""
     import datetime as dt
 
     digest = quick_digest(folder, now_iso, pdf)
     tid = tournament_id(folder)
     if tid is None:
-        return None, digest
-    body = last_run(os.path.join(os.fspath(out_parent), tid))
+        return None, digest, None
+    out = os.path.join(os.fspath(out_parent), tid)
+    body = last_run(out)
     if body is None or body.get("quick") != digest:
-        return None, digest
+        return None, digest, out
     until = body.get("valid_until")
     if until and dt.datetime.fromisoformat(now_utc_iso) >= dt.datetime.fromisoformat(until):
-        return None, digest
-    return body, digest
+        return None, digest, out
+    return body, digest, out
 
 
 def _parse_run(argv: list[str]) -> tuple[str, str, str, bool] | None:
@@ -167,7 +169,7 @@ def quick_run(argv: list[str]) -> tuple[str, bool] | None:
         current = now
     else:
         current = dt.datetime.now(dt.timezone.utc)
-    body, _ = unchanged(folder, out, now_iso, current.isoformat(), pdf)
+    body, _, _ = unchanged(folder, out, now_iso, current.isoformat(), pdf)
     if body is None or "summary" not in body:
         return None
     return body["summary"], bool(body.get("attention"))

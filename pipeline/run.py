@@ -58,6 +58,7 @@ class Inputs:
     checkins: list[tuple[Received, Any]] = field(default_factory=list)
     playoffs: list[tuple[Received, Any]] = field(default_factory=list)
     unreadable: list[Received] = field(default_factory=list)
+    context: str = ""     # what every reading depends on besides its file (_read_context)
 
 
 def intake(t: Tournament, ledger: Ledger, issues: IssueLog) -> int:
@@ -114,8 +115,8 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
     only the files it has not seen before, on every core (:mod:`pipeline.parallel`)."""
     import pickle
 
-    inputs = Inputs()
     context = _read_context(t)
+    inputs = Inputs(context=context)
     recs = [r for r in ledger.received() if r.kind != "mail"]
     keys = {r.sha256: "read:" + hashlib.sha256(_canon([context, r.sha256, r.ext, r.file_name,
                                                         r.received_at.isoformat()]).encode()).hexdigest()
@@ -880,7 +881,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
 
     sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
                     for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
-    fixed = [_read_context(t), ev.id, repr([_as_drawn(e) for e in sorted(entries, key=lambda e: e.id)]), sheets,
+    fixed = [inputs.context or _read_context(t), ev.id, repr([_as_drawn(e) for e in sorted(entries, key=lambda e: e.id)]), sheets,
              deadline_passed(ev, now)]
 
     def key_for(rounds: list[str]) -> str:

@@ -42,14 +42,12 @@ def render_event(state: "LeagueState", event_id: str, memo: "PageMemo | None" = 
     The page is built from the event's state, the spec and the "data as of" time only, so
     a state with a ``memo_key`` keys the page without building its view-model."""
     es = state.events[event_id]
-    if memo is not None and path is not None and es.memo_key:
-        if memo.fresh_inputs(path, "site/event.html", (es.memo_key, state.updated.isoformat())):
-            return None
-        vm = site_vm.event_vm(state, event_id)
-    else:
-        vm = site_vm.event_vm(state, event_id)
-        if memo is not None and path is not None and memo.fresh(path, "site/event.html", vm):
-            return None
+    keyed = memo is not None and path is not None and bool(es.memo_key)
+    if keyed and memo.fresh_inputs(path, "site/event.html", (es.memo_key, state.updated.isoformat())):
+        return None
+    vm = site_vm.event_vm(state, event_id)
+    if not keyed and memo is not None and path is not None and memo.fresh(path, "site/event.html", vm):
+        return None
     vm = _replace(vm, brackets=tuple(Markup(b) for b in vm.brackets))
     return _page("site/event.html", vm)
 

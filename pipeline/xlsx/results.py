@@ -24,21 +24,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from openpyxl import Workbook
-from openpyxl.comments import Comment
-from openpyxl.styles import Border, Protection, Side
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.workbook.protection import WorkbookProtection
+from openpyxl.styles import Border, Side
 
 from .. import layout
 from ..model import Match, Round
 from ..spec import TEMPLATE_VERSION
 from ..text import to_simplified
-from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL,
-                     META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, add_list_validation,
-                     add_whole_validation, atomic_save, col_range, header_row, print_setup, protect,
-                     put, set_widths, text_width, write_meta, zh)
+from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, HEADER_FILL, HEADER_FONT, INPUT_FILL, LEFT,
+                     LOCKED_FILL, META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, text_width, zh)
+from .fast import Book, Sheet
 
 if TYPE_CHECKING:
     from ..games.base import DetailSheet, ResultColumn
@@ -77,35 +71,37 @@ def _boards_for(rnd: Round, match: Match) -> list[Any]:
     return list(boards or [])
 
 
-def _add_validation(ws, col: "ResultColumn", cells: str, spec: Any) -> None:
+def _add_validation(ws: Sheet, col: "ResultColumn", at: int, first: int, last: int, spec: Any) -> None:
     title, prompt = col.label, col.help
-    script = spec.script
     if col.kind == "choice" and col.choices:
-        add_list_validation(ws, cells, _choices(col.choices, spec), title=title, prompt=prompt, script=script)
+        ws.list_validation(at, first, last, _choices(col.choices, spec), title=title, prompt=prompt)
     elif col.kind == "int":
-        add_whole_validation(ws, cells, col.min, col.max, title=title, prompt=prompt, script=script)
+        ws.whole_validation(at, first, last, col.min, col.max, title=title, prompt=prompt)
     elif prompt:
-        dv = DataValidation(showInputMessage=True, promptTitle=col.label[:32], prompt=zh(prompt, spec)[:250],
-                            allow_blank=True)
-        dv.add(cells)
-        ws.add_data_validation(dv)
+        ws.prompt_only(at, first, last, title=col.label, prompt=zh(prompt, spec))
 
 
-def _title_block(ws, lines: list[tuple[str, Any]], ncol: int) -> int:
+def _title_block(ws: Sheet, lines: list[tuple[str, Any]], ncol: int) -> int:
     """Merged, locked title lines; returns the next free row."""
     for r, (text, font) in enumerate(lines, start=1):
-        ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=ncol)
-        put(ws, (r, 1), text, font=font, align=CENTER if r == 1 else LEFT, locked=True,
-            fill=None if r == 1 else BLOCK_FILL)
-        ws.row_dimensions[r].height = 28 if r == 1 else 20
+        ws.merged(r, 1, ncol, text, font=font, align=CENTER if r == 1 else LEFT, locked=True,
+                  fill=None if r == 1 else BLOCK_FILL)
+        ws.row_height(r, 28 if r == 1 else 20)
     return len(lines) + 1
+
+
+def _header_row(ws: Sheet, row: int, labels: Sequence[str]) -> None:
+    """The table's header labels (styled, locked), as :func:`.common.header_row`."""
+    for i, label in enumerate(labels, start=1):
+        ws.put(row, i, label, font=HEADER_FONT, fill=HEADER_FILL, align=CENTER, border=GRID, locked=True)
+    ws.row_height(row, 24)
 
 
 def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: Round,
                           columns: Sequence["ResultColumn"], label_of: dict[str, str],
                           session_label: str = "", detail: "DetailSheet | None" = None,
-                          seats: int = 2, detail_rows: int = 30) -> Workbook:
-    """The result workbook in memory (see module docstring)."""
+                          seats: int = 2, detail_rows: int = 30) -> Book:
+    """The result workbook, ready to save (see module docstring)."""
     spec = tournament.spec
     sides = side_labels(seats)
     sigs = signature_labels(seats)
@@ -115,9 +111,8 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     ncol = len(labels)
     at = {label: i for i, label in enumerate(labels, start=1)}
 
-    wb = Workbook()
-    ws = wb.active
-    ws.title = layout.RESULT_SHEET
+    book = Book(script=spec.script)
+    ws = book.sheet(layout.RESULT_SHEET)
 
     venue = event.venue or spec.venue
     info = [zh(rnd.title, spec)]
@@ -135,53 +130,51 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     if rnd.notes:
         lines.append((zh("；".join(rnd.notes), spec), BODY_FONT))
     hdr = _title_block(ws, lines, ncol) + 1
-    header_row(ws, hdr, labels)
+    _header_row(ws, hdr, labels)
     for col in columns:
         if col.help:
-            c = ws.cell(hdr, at[col.label])
-            c.comment = Comment(zh(col.help, spec), "")
-            c.comment.width, c.comment.height = 240, 90
+            ws.comment(hdr, at[col.label], zh(col.help, spec))
 
     widths = [6, 8, 6] + [max(14.0, *(text_width(label_of.get(s, s)) + 2 for m in rnd.matches for s in m.sides))
                           if rnd.matches else 14.0] * len(sides)
     widths += [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices)) if c.kind == "choice"
                else max(text_width(c.label), 8.0) for c in columns]
     widths += [12.0] * len(sigs)
-    set_widths(ws, widths)
+    ws.widths(widths)
 
     board_col = at.get(BOARD_LABEL)
     row = hdr + 1
     first = row
+    put = ws.put
     for m in rnd.matches:
         boards = _boards_for(rnd, m) if board_col and not m.bye else []
         for i, board in enumerate(boards or [None]):
             top = i == 0 and len(boards) > 1
             border = _BLOCK_TOP if top else GRID
-            put(ws, (row, at["轮次"]), rnd.round, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
-            put(ws, (row, at["组别"]), m.group, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
-            put(ws, (row, at["桌号"]), m.table, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            put(row, at["轮次"], rnd.round, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            put(row, at["组别"], m.group, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            put(row, at["桌号"], m.table, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
             for k, side in enumerate(sides):
                 name = label_of.get(m.sides[k], m.sides[k]) if k < len(m.sides) else (zh(BYE_TEXT, spec) if m.bye else "")
-                put(ws, (row, at[side]), name, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+                put(row, at[side], name, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
             for label in res_labels + sigs:
                 c = at[label]
                 if m.bye:
-                    put(ws, (row, c), None, fill=BYE_FILL, border=border, locked=True)
+                    put(row, c, None, fill=BYE_FILL, border=border, locked=True)
                 elif c == board_col and board is not None:
-                    put(ws, (row, c), board, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+                    put(row, c, board, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
                 else:
-                    put(ws, (row, c), None, font=BODY_FONT, fill=INPUT_FILL, align=CENTER, border=border, locked=False)
-            ws.row_dimensions[row].height = 24
+                    put(row, c, None, font=BODY_FONT, fill=INPUT_FILL, align=CENTER, border=border, locked=False)
+            ws.row_height(row, 24)
             row += 1
     last = max(first, row - 1)
     for col in columns:
-        _add_validation(ws, col, col_range(at[col.label], first, last), spec)
+        _add_validation(ws, col, at[col.label], first, last, spec)
 
-    ws.freeze_panes = f"{get_column_letter(len(keys) + 1)}{hdr + 1}"
-    protect(ws)
-    print_setup(ws, header_row=hdr, last_col=ncol, landscape=True)
-    ws.print_options.gridLines = True   # the printed form shows the grid of the blank cells
-    ws.print_area = f"A1:{get_column_letter(ncol)}{last}"
+    ws.freeze(hdr + 1, len(keys) + 1)
+    ws.protect()
+    # the printed form shows the grid of the blank cells
+    ws.print_setup(header_row=hdr, last_col=ncol, last_row=last, landscape=True, grid=True)
 
     meta = [
         (layout.META_KIND, layout.KIND_RESULT),
@@ -195,17 +188,16 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
         (META_SEATS, seats),
     ]
     if detail is not None:
-        _detail_sheet(wb, spec, event, rnd, detail, detail_rows)
+        _detail_sheet(book, spec, event, rnd, detail, detail_rows)
         meta.append((META_DETAIL_SHEET, detail.name))
-    write_meta(wb, meta)
-    wb.active = 0
-    wb.security = WorkbookProtection(lockStructure=True)
-    return wb
+    book.meta(meta)
+    book.lock_structure = True
+    return book
 
 
-def _detail_sheet(wb: Workbook, spec: Any, event: "EventSpec", rnd: Round, detail: "DetailSheet",
+def _detail_sheet(book: Book, spec: Any, event: "EventSpec", rnd: Round, detail: "DetailSheet",
                   per_table: int) -> None:
-    ws = wb.create_sheet(detail.name)
+    ws = book.sheet(detail.name)
     keys = list(layout.RESULT_KEY_COLUMNS)
     labels = keys + [c.label for c in detail.columns]
     at = {label: i for i, label in enumerate(labels, start=1)}
@@ -215,40 +207,35 @@ def _detail_sheet(wb: Workbook, spec: Any, event: "EventSpec", rnd: Round, detai
         (zh(f"每桌每局填一行（每桌预留 {per_table} 行，从上往下填，用不完的留空）；本表的合计应与“", spec)
          + layout.RESULT_SHEET + zh("”表一致。", spec), BODY_FONT),
     ], ncol) + 1
-    header_row(ws, hdr, labels)
+    _header_row(ws, hdr, labels)
     for col in detail.columns:
         if col.help:
-            c = ws.cell(hdr, at[col.label])
-            c.comment = Comment(zh(col.help, spec), "")
-            c.comment.width, c.comment.height = 240, 90
-    set_widths(ws, [6, 8, 6] + [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices))
-                                for c in detail.columns])
+            ws.comment(hdr, at[col.label], zh(col.help, spec))
+    # the (many) blank input cells take their font and their unlocked protection from the
+    # column instead of one styled cell each, so a large round's sheet stays small (no
+    # border here: a column style reaches every row, above and below the table too)
+    ws.widths([6, 8, 6] + [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices))
+                           for c in detail.columns],
+              styles={at[c.label]: {"font": BODY_FONT, "align": CENTER, "locked": False} for c in detail.columns})
     row = first = hdr + 1
+    put = ws.put
+    hand = at.get(HAND_LABEL)
     for m in rnd.matches:
         if m.bye:
             continue
         for i in range(per_table):
             border = _BLOCK_TOP if i == 0 else GRID
-            for label, value in (("轮次", rnd.round), ("组别", m.group), ("桌号", m.table)):
-                put(ws, (row, at[label]), value, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER,
-                    border=border, locked=True)
-            if HAND_LABEL in at:
-                put(ws, (row, at[HAND_LABEL]), i + 1, font=BODY_FONT, fill=INPUT_FILL, align=CENTER,
-                    border=border, locked=False)
+            for c, value in ((1, rnd.round), (2, m.group), (3, m.table)):
+                put(row, c, value, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            if hand:
+                put(row, hand, i + 1, font=BODY_FONT, fill=INPUT_FILL, align=CENTER, border=border, locked=False)
             row += 1
     last = max(first, row - 1)
     for col in detail.columns:
-        _add_validation(ws, col, col_range(at[col.label], first, last), spec)
-        # the (many) blank input cells take their font and their unlocked protection from the
-        # column instead of one styled cell each, so a large round's sheet stays small (no
-        # border here: a column style reaches every row, above and below the table too)
-        dim = ws.column_dimensions[get_column_letter(at[col.label])]
-        dim.font, dim.alignment = BODY_FONT, CENTER
-        dim.protection = Protection(locked=False)
-    ws.freeze_panes = f"{get_column_letter(len(keys) + 1)}{hdr + 1}"
-    protect(ws)
-    print_setup(ws, header_row=hdr, last_col=ncol, landscape=True)
-    ws.print_options.gridLines = True   # the printed form shows the grid of the blank cells
+        _add_validation(ws, col, at[col.label], first, last, spec)
+    ws.freeze(hdr + 1, len(keys) + 1)
+    ws.protect()
+    ws.print_setup(header_row=hdr, last_col=ncol, last_row=None, landscape=True, grid=True)
 
 
 def write_result_sheet(path: str | Path, *, tournament: "Tournament", event: "EventSpec", rnd: Round,
@@ -259,6 +246,6 @@ def write_result_sheet(path: str | Path, *, tournament: "Tournament", event: "Ev
     >>> write_result_sheet(out / "xiangqi-r1.xlsx", tournament=t, event=ev, rnd=rnd,
     ...                    columns=game.columns({}), label_of=labels)  # doctest: +SKIP
     """
-    wb = build_result_workbook(tournament=tournament, event=event, rnd=rnd, columns=columns, label_of=label_of,
-                               session_label=session_label, detail=detail, seats=seats, detail_rows=detail_rows)
-    return atomic_save(wb, path)
+    book = build_result_workbook(tournament=tournament, event=event, rnd=rnd, columns=columns, label_of=label_of,
+                                 session_label=session_label, detail=detail, seats=seats, detail_rows=detail_rows)
+    return book.save(path)

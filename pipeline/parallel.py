@@ -15,11 +15,17 @@ Small batches (fewer than ``min_parallel`` jobs), a machine with one core, a pla
 calling process, with identical results: the output bytes never depend on where a job ran.
 A job whose worker died is done again in the calling process (jobs write atomically, so a
 half-done job leaves nothing behind).
+
+Every pool of the pipeline (this one and the PDF renderer's) starts its workers with
+:func:`worker_init`: a worker closes its copy of the run lock (a worker left behind by a
+killed run must not keep the next night's run out) and exits when its parent is gone.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
@@ -39,6 +45,37 @@ def workers() -> int:
     except (AttributeError, OSError):
         n = os.cpu_count() or 1
     return max(1, min(n, 4))
+
+
+#: descriptors a forked worker closes at once (the run lock's, see :class:`pipeline.store.RunLock`)
+_CLOSE_IN_WORKERS: set[int] = set()
+
+
+def close_in_workers(fd: int, keep: bool = True) -> None:
+    """Register (``keep=True``) or forget a descriptor that workers must not hold."""
+    if keep:
+        _CLOSE_IN_WORKERS.add(fd)
+    else:
+        _CLOSE_IN_WORKERS.discard(fd)
+
+
+def worker_init(parent: int) -> None:
+    """Run first in every forked worker: close the run lock's descriptor (the lock stays
+    the parent's) and watch the parent — if it is killed, the worker exits within a
+    second instead of waiting for work forever."""
+    for fd in sorted(_CLOSE_IN_WORKERS):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _CLOSE_IN_WORKERS.clear()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="watch-parent").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _call(index: int) -> Any:
@@ -76,7 +113,8 @@ class Jobs:
             _JOBS = self._fns
             try:
                 ctx = multiprocessing.get_context("fork")
-                self._pool = ProcessPoolExecutor(max_workers=min(self._workers, n), mp_context=ctx)
+                self._pool = ProcessPoolExecutor(max_workers=min(self._workers, n), mp_context=ctx,
+                                                 initializer=worker_init, initargs=(os.getpid(),))
                 for h in self._handles:
                     h.future = self._pool.submit(_call, h.index)   # the first submit forks the workers
             except (OSError, ImportError, NotImplementedError, RuntimeError):

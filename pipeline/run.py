@@ -245,33 +245,64 @@ def draw_inputs_hash(entries: list[Entry], rounds: list[Round], results: dict[tu
     re-run the draw with the recorded seed.  Playoff sheets are not hashed: they may
     arrive in the same batch as later rounds' results, and the ledger keeps them anyway.
 
-    ``cache`` (one dict per event run) keeps each round's and each result's part of the
-    hash between the draws of a run, so drawing round *n* does not rebuild rounds 1…n-1
-    (a part is reused only for the very same round / result object)."""
+    The hash is of the canonical JSON (:func:`pipeline.lastrun.canon`) of
+    ``{"entries": [[id, branch, [player keys]] …], "rounds": [[[sides…, group, table, bye] …] …],
+    "results": sorted([[key…], [[outcome, points, score, place] …]] …), "absent": […]}``
+    with only the results of published matches.
+
+    ``cache`` (one dict per event run) keeps the canonical text of each entry list, round
+    and round's results between the draws of a run, so drawing round *n* does not rebuild
+    rounds 1…n-1: a part is reused only for the very same objects.  The text is the same
+    as the canonical JSON of the whole body (``test_draw_inputs_hash_parts`` compares)."""
     cache = {} if cache is None else cache
 
-    def part(obj: Any, make: Callable[[], Any]) -> Any:
-        hit = cache.get(id(obj))
-        if hit is None or hit[0] is not obj:
-            hit = cache[id(obj)] = (obj, make())
-        return hit[1]
+    def part(tag: str, obj: Any, deps: tuple, make: Callable[[], str]) -> str:
+        # reused only for the same object made from the same (equal) objects; the cache
+        # holds them all, so no id is reused while it lives
+        # (tuples compare their items by identity first: equal values make the same text)
+        hit = cache.get((tag, id(obj)))
+        if hit is None or hit[0] is not obj or hit[1] != deps:
+            hit = cache[(tag, id(obj))] = (obj, deps, make())
+        return hit[2]
 
-    published = set()
-    for rr in rounds:
-        published.update(part(rr, lambda rr=rr: frozenset(m.key for m in rr.matches)))
-    body = {
-        "entries": [(e.id, e.branch, [p.key for p in e.players]) for e in entries],
-        "rounds": [_round_rows(r, part) for r in rounds],
-        "results": sorted(part(r, lambda k=k, r=r: [list(k), [(s.outcome.value, s.points, s.score, s.place)
-                                                            for s in r.sides]])
-                          for k, r in results.items() if k in published),
-        "absent": sorted(absent) if not rounds else [],
-    }
-    return hashlib.sha256(_canon(body).encode()).hexdigest()[:16]
+    entries_text = part("entries", None, tuple(entries), lambda: _canon(
+        [(e.id, e.branch, [p.key for p in e.players]) for e in entries]))
+    rounds_text = "[" + ", ".join(part("round", rr.matches, (), lambda rr=rr: _canon(
+        [list(m.sides) + [m.group, m.table, m.bye] for m in rr.matches])) for rr in rounds) + "]"
+    # a result's key is (event, stage, round, group, table): sorted results are the rounds'
+    # own sorted results, taken in (event, stage, round) order — unless two rounds share
+    # that prefix, when the whole list is sorted at once
+    prefixes = [part("prefix", rr.matches, (), lambda rr=rr: _one_prefix(rr)) for rr in rounds if rr.matches]
+    if None not in prefixes and len(set(prefixes)) == len(prefixes):
+        chunks = []
+        for rr in sorted((rr for rr in rounds if rr.matches), key=lambda rr: rr.matches[0].key[:3]):
+            keys = part("keys", rr.matches, (), lambda rr=rr: tuple(m.key for m in rr.matches))
+            got = tuple(map(results.get, keys))
+            text = part("results", rr.matches, got, lambda rr=rr: ", ".join(
+                _canon(x) for x in sorted(_result_row(m.key, results[m.key]) for m in rr.matches
+                                          if m.key in results)))
+            if text:
+                chunks.append(text)
+        results_text = "[" + ", ".join(chunks) + "]"
+    else:
+        published = {m.key for rr in rounds for m in rr.matches}
+        results_text = _canon(sorted(_result_row(k, r) for k, r in results.items() if k in published))
+    absent_text = _canon(sorted(absent) if not rounds else [])
+    body = (f'{{"absent": {absent_text}, "entries": {entries_text}, "results": {results_text}, '
+            f'"rounds": {rounds_text}}}')
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
 
 
-def _round_rows(r: Round, part: Callable[[Any, Callable[[], Any]], Any]) -> list:
-    return part(r.matches, lambda: [list(m.sides) + [m.group, m.table, m.bye] for m in r.matches])
+def _one_prefix(rr: Round) -> tuple | None:
+    """The (event, stage, round) all of a round's match keys share, None when they do not
+    (or when two matches have one key)."""
+    keys = {m.key for m in rr.matches}
+    prefixes = {k[:3] for k in keys}
+    return next(iter(prefixes)) if len(prefixes) == 1 and len(keys) == len(rr.matches) else None
+
+
+def _result_row(k: tuple, r: MatchResult) -> list:
+    return [list(k), [[s.outcome.value, s.points, s.score, s.place] for s in r.sides]]
 
 
 def draw_seed(t: Tournament, event: str, round_no: int, inputs_hash: str) -> str:
@@ -826,8 +857,12 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     events: dict[str, EventState] = {}
     awards: list[AwardRow] = []
     memo_keys: set[str] = set()
+    by_event: dict[str, list[Entry]] = {ev.id: [] for ev in t.spec.events}
+    for e in entries:
+        by_event.setdefault(e.event, []).append(e)
+    advance_on_pool(t, by_event, ledger, inputs, now)
     for ev in t.spec.events:
-        es = run_event(t, ev, [e for e in entries if e.event == ev.id], ledger, inputs, issues, now, memo_keys)
+        es = run_event(t, ev, by_event[ev.id], ledger, inputs, issues, now, memo_keys)
         es.session_of_round = schedule(t, ev, es.rounds, [x for x in events.values()])
         events[ev.id] = es
         if es.complete:
@@ -866,6 +901,79 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     return report
 
 
+#: an event pool pays for itself from about this much work (entries + 50 per result workbook)
+POOL_EVENTS_FROM = 1000
+
+
+def advance_on_pool(t: Tournament, by_event: dict[str, list[Entry]], ledger: Ledger, inputs: Inputs,
+                    now: dt.datetime) -> int:
+    """Advance the events whose state is not kept (:func:`run_event`) on both cores, before
+    the run takes them in order.
+
+    Events are independent: each reads its own sheets and publishes its own rounds.  A
+    worker runs :func:`run_event` on its own connection to the ledger (SQLite in WAL mode,
+    one transaction per published round, as in-process), which stores the state in the
+    ledger's cache; the run's own :func:`run_event` then finds it there, so issues, their
+    order and every output are those of a one-process run.  An event whose worker failed
+    is simply run again in-process (where its error, if any, is raised as usual).  Small
+    leagues (below :data:`POOL_EVENTS_FROM`) and ``LEAGUE_WORKERS=1`` stay in-process.
+    Returns the number of events run on the pool."""
+    import functools
+
+    from . import layout
+    from .parallel import Jobs
+
+    todo = [ev for ev in t.spec.events if not event_kept(t, ev, by_event[ev.id], ledger, inputs, now)]
+
+    def work(ev: EventSpec) -> int:
+        return len(by_event[ev.id]) + 50 * sum(1 for _, b in inputs.results
+                                               if str(b.meta.get(layout.META_EVENT, "")) == ev.id)
+    if len(todo) < 2 or sum(map(work, todo)) < POOL_EVENTS_FROM:
+        return 0
+    todo.sort(key=work, reverse=True)     # the largest first: the workers finish together
+    jobs = Jobs(min_parallel=2)
+    handles = [jobs.add(functools.partial(_event_in_worker, t, ev, by_event[ev.id], ledger.root, inputs, now))
+               for ev in todo]
+    with jobs:
+        jobs.start()
+        if not jobs.parallel:
+            return 0          # one core: run_event does them in order, once
+        for h in handles:
+            try:
+                h.result()
+            except Exception:  # noqa: BLE001 - run_event runs it again here and reports
+                pass
+    return len(todo)
+
+
+def _event_in_worker(t: Tournament, ev: EventSpec, entries: list[Entry], root: Path, inputs: Inputs,
+                     now: dt.datetime) -> None:
+    """A pool job: :func:`run_event` on this process's own ledger connection (the state
+    goes to the ledger's cache; the issues travel with it)."""
+    with Ledger(root) as led:
+        run_event(t, ev, entries, led, inputs, IssueLog(), now, set())
+
+
+def event_kept(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger, inputs: Inputs,
+               now: dt.datetime) -> bool:
+    """True when :func:`run_event` will find the event's state in the ledger's cache."""
+    key = _event_key(t, ev, entries, inputs, now)(ledger.rounds_raw(ev.id))
+    return bool(ledger.cache_has([key]))
+
+
+def _event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,
+               now: dt.datetime) -> Callable[[list[str]], str]:
+    """The event's cache key as a function of its published rounds (see :func:`run_event`)."""
+    sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
+                    for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
+    fixed = [inputs.context or _read_context(t), ev.id, repr([_as_drawn(e) for e in sorted(entries, key=lambda e: e.id)]),
+             sheets, deadline_passed(ev, now)]
+
+    def key_for(rounds: list[str]) -> str:
+        return "event:" + hashlib.sha256(_canon([*fixed, rounds]).encode()).hexdigest()
+    return key_for
+
+
 def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger, inputs: Inputs,
               issues: IssueLog, now: dt.datetime, memo_keys: set[str]) -> EventState:
     """Advance one event (:class:`EventRunner`) — or take its state from the last run.
@@ -879,14 +987,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     stands for a draw the ledger does not hold."""
     import pickle
 
-    sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
-                    for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
-    fixed = [inputs.context or _read_context(t), ev.id, repr([_as_drawn(e) for e in sorted(entries, key=lambda e: e.id)]), sheets,
-             deadline_passed(ev, now)]
-
-    def key_for(rounds: list[str]) -> str:
-        return "event:" + hashlib.sha256(_canon([*fixed, rounds]).encode()).hexdigest()
-
+    key_for = _event_key(t, ev, entries, inputs, now)
     rounds_before = ledger.rounds_raw(ev.id)
     key = key_for(rounds_before)
     memo_keys.add(key)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .fsutil import atomic_write_bytes, kill_point
+from .parallel import close_in_workers
 from .model import Match, Round
 
 SCHEMA = """
@@ -177,6 +178,15 @@ class Ledger:
             found.update(self.conn.execute(q, chunk).fetchall())
         return found
 
+    def cache_has(self, keys: list[str]) -> set[str]:
+        """The keys among ``keys`` the cache holds (without reading their values)."""
+        found: set[str] = set()
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            q = "SELECT key FROM cache WHERE key IN (%s)" % ",".join("?" * len(chunk))
+            found.update(k for (k,) in self.conn.execute(q, chunk).fetchall())
+        return found
+
     def cache_put(self, items: dict[str, bytes]) -> None:
         """Store cache values in one transaction (no kill points: losing them costs time only)."""
         if not items:
@@ -247,6 +257,8 @@ class RunLock:
         while True:
             try:
                 fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                # a forked worker closes its copy (it must not hold the lock after a kill)
+                close_in_workers(self.fd)
                 return self
             except BlockingIOError:
                 if time.monotonic() >= deadline:
@@ -259,6 +271,7 @@ class RunLock:
         import fcntl
 
         if self.fd is not None:
+            close_in_workers(self.fd, keep=False)
             fcntl.flock(self.fd, fcntl.LOCK_UN)
             os.close(self.fd)
             self.fd = None

@@ -237,7 +237,9 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
             cache[key] = digest
             done.append(pdf)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        from ..parallel import worker_init
+
+        with ProcessPoolExecutor(max_workers=workers, initializer=worker_init, initargs=(os.getpid(),)) as pool:
             # longest documents first, so the workers finish together (results in job order)
             order = sorted(range(len(todo)), key=lambda i: -len(todo[i][0]))
             submitted = {i: pool.submit(_render_job, todo[i][0], str(todo[i][1])) for i in order}

@@ -72,8 +72,14 @@ def test_run_outputs_are_identical_on_the_pool(tmp_path, monkeypatch):
     started = []
     real_start = parallel.Jobs.start
     monkeypatch.setattr(parallel.Jobs, "start", lambda self: (real_start(self), started.append(self.parallel)))
+    from pipeline import run as run_mod
+    monkeypatch.setattr(run_mod, "POOL_EVENTS_FROM", 0)                      # events on the pool too
+    on_pool = []
+    real_advance = run_mod.advance_on_pool
+    monkeypatch.setattr(run_mod, "advance_on_pool", lambda *a: on_pool.append(real_advance(*a)) or on_pool[-1])
     run(RunOptions(folder=folder, out_parent=tmp_path / "par", pdf=False))
-    assert started and all(started)     # readings, then workbooks
+    assert started and all(started)     # readings, events, then workbooks
+    assert on_pool and on_pool[0] >= 2
 
     def files(root: Path) -> dict[str, bytes]:
         return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
@@ -108,3 +114,52 @@ def test_no_process_pool_means_in_process(monkeypatch):
         hs = [jobs.add(lambda: os.getpid()) for _ in range(4)]
         jobs.start()
         assert not jobs.parallel and {h.result() for h in hs} == {os.getpid()}
+
+
+KILLED_PARENT = r'''
+import sys, time, pathlib
+from pipeline import parallel
+from pipeline.store import RunLock
+root = pathlib.Path(sys.argv[1])
+def job(i):
+    (root / f"started-{i}").write_text(str(__import__("os").getpid()))
+    time.sleep(60)
+with RunLock(root):
+    with parallel.Jobs(min_parallel=2, max_workers=2) as jobs:
+        hs = [jobs.add(lambda i=i: job(i)) for i in range(4)]
+        jobs.start()
+        hs[0].result()
+'''
+
+
+def test_a_killed_run_leaves_no_worker_holding_the_lock(tmp_path):
+    """SIGKILL of a run whose workers are busy: the next run gets the lock at once, and the
+    orphaned workers exit by themselves (they closed the lock and watch their parent)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from pipeline.store import RunLock
+
+    p = subprocess.Popen([sys.executable, "-c", KILLED_PARENT, str(tmp_path)], cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while len(list(tmp_path.glob("started-*"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pids = [int(f.read_text()) for f in tmp_path.glob("started-*")]
+    assert len(pids) == 2
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    with RunLock(tmp_path, wait=0):      # Busy here would mean a worker kept the lock
+        pass
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in pids)

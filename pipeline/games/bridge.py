@@ -13,6 +13,7 @@ table is WIN/LOSS/DRAW by comparing the two pairs' matchpoints.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -35,8 +36,10 @@ def matchpoints(ns_scores: Sequence[int]) -> list[int]:
     >>> matchpoints([420, 420, -50, 170])
     [5, 5, 0, 2]
     """
-    return [sum(2 if s > t else 1 if s == t else 0 for j, t in enumerate(ns_scores) if j != i)
-            for i, s in enumerate(ns_scores)]
+    ordered = sorted(ns_scores)
+    # beaten: the scores below; tied: the equal scores but this one
+    return [2 * bisect_left(ordered, s) + (bisect_right(ordered, s) - bisect_left(ordered, s) - 1)
+            for s in ns_scores]
 
 
 def ew_matchpoints(ns_mp: Sequence[int]) -> list[int]:

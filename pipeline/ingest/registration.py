@@ -11,6 +11,7 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import layout as L
@@ -330,16 +331,38 @@ def read_sheet_rows(book: Book, sheet_name: str, labels: Sequence[str], required
     out: list[RowRead] = []
     # per label, once: its column (0 when absent) and that column's letters
     cols = [(lab, table.columns.get(norm_label(lab)) or 0) for lab in labels]
-    letters = {c: col_letter(c) for _, c in cols if c}
+    letters = {lab: col_letter(c) if c else "" for lab, c in cols}
     name = sheet.name
     for row_no, values in table.rows:
         n = len(values)
         vals = {lab: (values[c - 1] if 0 < c <= n else None) for lab, c in cols}
         if all(is_blank(v) for v in vals.values()):
             continue
-        cells = {lab: CellRef(file_label, name, f"{letters[c]}{row_no}" if c else "") for lab, c in cols}
-        out.append((row_no, vals, cells))
+        out.append((row_no, vals, RowCells(file_label, name, letters, row_no)))
     return dict(book.meta), out
+
+
+class RowCells(Mapping):
+    """The cells of one table row by label (``CellRef`` made when asked for: a result
+    workbook has hundreds of thousands of cells, and only a problem cell is ever named)."""
+
+    __slots__ = ("file", "sheet", "letters", "row")
+
+    def __init__(self, file: str, sheet: str, letters: dict[str, str], row: int) -> None:
+        self.file, self.sheet, self.letters, self.row = file, sheet, letters, row
+
+    def __getitem__(self, label: str) -> CellRef:
+        col = self.letters[label]
+        return CellRef(self.file, self.sheet, f"{col}{self.row}" if col else "")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.letters)
+
+    def __len__(self) -> int:
+        return len(self.letters)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 def read_result_rows(book: Book, labels: Sequence[str], file_label: str = ""

@@ -54,6 +54,9 @@ def test_bridge_matchpoints_conserved(ns_scores):
     assert sum(ns) == n * (n - 1)
     assert sum(ns) + sum(ew_matchpoints(ns)) == 2 * n * (n - 1)
     assert all(0 <= m <= 2 * (n - 1) for m in ns)
+    # the definition: 2 per other table beaten, 1 per other table tied
+    assert ns == [sum(2 if s > t else 1 if s == t else 0 for j, t in enumerate(ns_scores) if j != i)
+                  for i, s in enumerate(ns_scores)]
 
 
 @FAST

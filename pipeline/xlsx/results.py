@@ -146,26 +146,37 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     row = hdr + 1
     first = row
     put = ws.put
+    # a round of bridge boards has tens of thousands of cells: the formats are looked up
+    # once per border, and the blank cells written straight to XlsxWriter
+    xw = ws.ws
+    styles = {b: (dict(font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=b, locked=True),
+                  ws.book.fmt(BODY_FONT, INPUT_FILL, CENTER, b, False),
+                  ws.book.fmt(None, BYE_FILL, None, b, True)) for b in (GRID, _BLOCK_TOP)}
+    fill_cols = [at[label] - 1 for label in res_labels + sigs]
+    key_cols = (at["轮次"], at["组别"], at["桌号"])
+    side_cols = [at[side] for side in sides]
+    bye_text = zh(BYE_TEXT, spec)
     for m in rnd.matches:
         boards = _boards_for(rnd, m) if board_col and not m.bye else []
+        names = [label_of.get(m.sides[k], m.sides[k]) if k < len(m.sides) else (bye_text if m.bye else "")
+                 for k in range(len(sides))]
         for i, board in enumerate(boards or [None]):
-            top = i == 0 and len(boards) > 1
-            border = _BLOCK_TOP if top else GRID
-            put(row, at["轮次"], rnd.round, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
-            put(row, at["组别"], m.group, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
-            put(row, at["桌号"], m.table, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
-            for k, side in enumerate(sides):
-                name = label_of.get(m.sides[k], m.sides[k]) if k < len(m.sides) else (zh(BYE_TEXT, spec) if m.bye else "")
-                put(row, at[side], name, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
-            for label in res_labels + sigs:
-                c = at[label]
-                if m.bye:
-                    put(row, c, None, fill=BYE_FILL, border=border, locked=True)
-                elif c == board_col and board is not None:
-                    put(row, c, board, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
-                else:
-                    put(row, c, None, font=BODY_FONT, fill=INPUT_FILL, align=CENTER, border=border, locked=False)
-            ws.row_height(row, 24)
+            locked_style, input_fmt, bye_fmt = styles[_BLOCK_TOP if i == 0 and len(boards) > 1 else GRID]
+            for c, value in zip(key_cols, (rnd.round, m.group, m.table)):
+                put(row, c, value, **locked_style)
+            for c, name in zip(side_cols, names):
+                put(row, c, name, **locked_style)
+            r0 = row - 1
+            if m.bye:
+                for c0 in fill_cols:
+                    xw.write_blank(r0, c0, None, bye_fmt)
+            else:
+                for c0 in fill_cols:
+                    if board is not None and c0 == board_col - 1:
+                        put(row, board_col, board, **locked_style)      # 牌号, pre-filled
+                    else:
+                        xw.write_blank(r0, c0, None, input_fmt)
+            xw.set_row(r0, 24)
             row += 1
     last = max(first, row - 1)
     for col in columns:

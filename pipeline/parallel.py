@@ -59,10 +59,13 @@ def close_in_workers(fd: int, keep: bool = True) -> None:
         _CLOSE_IN_WORKERS.discard(fd)
 
 
-def worker_init(parent: int) -> None:
+def worker_init(parent: int | None = None) -> None:
     """Run first in every forked worker: close the run lock's descriptor (the lock stays
-    the parent's) and watch the parent — if it is killed, the worker exits within a
-    second instead of waiting for work forever."""
+    the parent's) and watch the parent (``None``: the process that started this worker,
+    e.g. a fork server) — if it is gone, the worker exits within a second instead of
+    waiting for work forever."""
+    if parent is None:
+        parent = os.getppid()
     for fd in sorted(_CLOSE_IN_WORKERS):
         try:
             os.close(fd)

@@ -239,24 +239,51 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
     else:
         from ..parallel import worker_init
 
-        with ProcessPoolExecutor(max_workers=workers, initializer=worker_init, initargs=(os.getpid(),)) as pool:
-            # longest documents first, so the workers finish together (results in job order)
-            order = sorted(range(len(todo)), key=lambda i: -len(todo[i][0]))
-            submitted = {i: pool.submit(_render_job, todo[i][0], str(todo[i][1])) for i in order}
-            futures = [(submitted[i], pdf, digest, key) for i, (html, pdf, digest, key) in enumerate(todo)]
-            for fut, pdf, digest, key in futures:
-                try:
-                    fut.result()
-                except Exception as e:  # noqa: BLE001
-                    error = error or e
-                    continue
-                cache[key] = digest
-                done.append(pdf)
+        # longest documents first, so the workers finish together; a fresh pool (fresh,
+        # small workers) for every TASKS_PER_WORKER documents per worker; results in job order
+        order = sorted(range(len(todo)), key=lambda i: -len(todo[i][0]))
+        batch = TASKS_PER_WORKER * workers
+        rendered: set[int] = set()
+        for start in range(0, len(order), batch):
+            with ProcessPoolExecutor(max_workers=workers, initializer=worker_init, **_fresh_workers()) as pool:
+                submitted = {i: pool.submit(_render_job, todo[i][0], str(todo[i][1])) for i in order[start:start + batch]}
+                for i in sorted(submitted):
+                    try:
+                        submitted[i].result()
+                    except Exception as e:  # noqa: BLE001
+                        error = error or e
+                        continue
+                    rendered.add(i)
+        for i in sorted(rendered):
+            html, pdf, digest, key = todo[i]
+            cache[key] = digest
+            done.append(pdf)
     if cache_path:
         atomic_write_text(cache_path, json.dumps(dict(sorted(cache.items())), ensure_ascii=False, indent=1))
     if error is not None:
         raise error
     return done
+
+
+#: documents a PDF worker renders before it is replaced by a fresh one
+TASKS_PER_WORKER = 4
+
+
+def _fresh_workers() -> dict:
+    """Pool options: workers forked from a small fork server that has imported WeasyPrint.
+    WeasyPrint's caches make a long-lived worker grow (800 MB after a hundred documents of
+    a 50-unit league), and a worker forked from the run itself would start with the run's
+    memory; :func:`render_pdfs` therefore uses a new pool of fresh workers for every
+    :data:`TASKS_PER_WORKER` documents per worker (Python 3.11's ``max_tasks_per_child``
+    deadlocks once a worker is replaced).  Without a fork server (not POSIX): the
+    platform's default workers."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return {"initargs": (None,)}
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["weasyprint", __name__])
+    return {"mp_context": ctx, "initargs": (None,)}
 
 
 def _render_job(html: str, pdf_path: str) -> str:

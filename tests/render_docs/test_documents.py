@@ -187,6 +187,21 @@ def test_parallel_render(tmp_path):
     assert not list(tmp_path.glob(".*.tmp"))
 
 
+def test_parallel_render_in_batches_of_fresh_workers(tmp_path, monkeypatch):
+    """Every document is rendered, in job order, when the pool is renewed after each
+    TASKS_PER_WORKER documents per worker (workers that only grow are not kept)."""
+    from pipeline.render import pdf as pdf_mod
+    monkeypatch.setattr(pdf_mod, "TASKS_PER_WORKER", 1)
+    pools = []
+    real_pool = pdf_mod.ProcessPoolExecutor
+    monkeypatch.setattr(pdf_mod, "ProcessPoolExecutor", lambda *a, **k: pools.append(k) or real_pool(*a, **k))
+    jobs = [(f"<html><body><p>第{i}页{'文' * i}</p></body></html>", tmp_path / f"{i}.pdf") for i in range(5)]
+    done = render_pdfs(jobs, tmp_path / CACHE_FILE, workers=2)
+    assert done == [p for _, p in jobs]
+    assert len(pools) == 3                                # 2 + 2 + 1 documents
+    assert all(p.read_bytes().startswith(b"%PDF") for _, p in jobs)
+
+
 def test_missing_glyph_is_an_error(tmp_path):
     with pytest.raises(MissingGlyphError, match="fonts-noto-cjk"):
         html_to_pdf("<html><body><p>私用区字符 \ue000</p></body></html>", tmp_path / "g.pdf")

@@ -270,14 +270,20 @@ def _lists_sheet(wb: Workbook) -> Worksheet:
     return ws
 
 
+def literal_list_ok(values: Sequence[str]) -> bool:
+    """A dropdown may list ``values`` literally: short (≤ 250 characters), no quotes, no
+    commas, no text a spreadsheet could take for a formula."""
+    literal = ",".join(values)
+    return bool(values) and len(literal) <= 250 and '"' not in literal \
+        and all(v and "," not in v and not needs_guard(v) for v in values)
+
+
 def list_formula(wb: Workbook, values: Sequence[str]) -> str:
     """``formula1`` for a dropdown of ``values``: a literal ``"a,b"`` when it is short and
     safe, else a range on the hidden ``_lists`` sheet (literal lists are limited to 255
     characters and cannot hold commas or quotes)."""
-    literal = ",".join(values)
-    if values and len(literal) <= 250 and not any(ch in literal for ch in '"') \
-            and all(v and "," not in v and not needs_guard(v) for v in values):
-        return f'"{literal}"'
+    if literal_list_ok(values):
+        return '"' + ",".join(values) + '"'
     ws = _lists_sheet(wb)
     col = ws.max_column + 1 if ws.max_row > 1 or ws.cell(1, 1).value is not None else 1
     for i, v in enumerate(values, start=1):

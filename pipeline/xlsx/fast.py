@@ -26,7 +26,7 @@ from xlsxwriter.utility import xl_rowcol_to_cell
 
 from .. import layout
 from ..text import convert
-from .common import LISTS_SHEET, needs_guard
+from .common import LISTS_SHEET, literal_list_ok, needs_guard
 
 _FIXED_DATE = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
 
@@ -134,9 +134,7 @@ class Book:
     def list_source(self, values: Sequence[str]) -> str | list[str]:
         """A dropdown's source: the literal list when it is short and safe, else a range on
         the veryHidden ``_lists`` sheet (as :func:`.common.list_formula`)."""
-        literal = ",".join(values)
-        if values and len(literal) <= 250 and '"' not in literal \
-                and all(v and "," not in v and not needs_guard(v) for v in values):
+        if literal_list_ok(values):
             return list(values)
         if self._lists is None:
             ws = self.wb.add_worksheet(LISTS_SHEET)

@@ -63,36 +63,60 @@ class Inputs:
 
 def intake(t: Tournament, ledger: Ledger, issues: IssueLog) -> int:
     """Store every new inbox file (and the .xlsx attachments of every .eml) by content
-    hash before recording it.  Returns how many new files were recorded."""
-    from .ingest.eml import parse_eml_bytes
+    hash, then record them.  Returns how many new files were recorded.
 
-    new = 0
+    The new files are parsed and stored on every core (:mod:`pipeline.parallel`; parsing a
+    mail is most of the work); each blob is synced before the ledger records it, and the
+    records of the night go in one transaction, in inbox order (attachments before their
+    mail), so a run killed halfway records nothing and the next run takes the inbox again."""
+    from .parallel import Jobs
+
+    todo = []
+    seen: set[str] = set()
+    jobs = Jobs()
     for path in iter_inbox(t.inbox):
         data = path.read_bytes()
-        ext = path.suffix.lower()
-        rel = path.relative_to(t.inbox).as_posix()
         h = sha256(data)
-        if ledger.has(h):
+        if h in seen or ledger.has(h):
             continue
+        seen.add(h)
+        rel = path.relative_to(t.inbox).as_posix()
         mtime = from_timestamp(path.stat().st_mtime)
-        if ext == ".eml":
-            mail = parse_eml_bytes(data, rel)
-            received_at = mail.date.astimezone(TZ) if mail.date else mtime
-            # attachments first, the mail last: a run killed halfway re-reads the mail
-            for att in mail.attachments:
-                name, blob = att.filename, att.data
-                a_ext = Path(name).suffix.lower() or ".bin"
-                ah, _ = ledger.store_blob(blob, a_ext)
-                if ledger.record(Received(ah, a_ext, name, received_at, mail.sender, rel, parent=h)):
-                    new += 1
-            ledger.store_blob(data, ".eml")
-            ledger.record(Received(h, ".eml", path.name, received_at, mail.sender, rel, kind="mail"))
-            new += 1
-        else:
-            ledger.store_blob(data, ext)
-            if ledger.record(Received(h, ext, path.name, mtime, "", rel)):
-                new += 1
-    return new
+        todo.append((path, rel, mtime, jobs.add(functools.partial(_take_in, ledger.root, data, rel))))
+    recs: list[Received] = []
+    mails: set[int] = set()
+    with jobs:
+        jobs.start()
+        for path, rel, mtime, handle in todo:
+            h, ext, mail = handle.result()
+            if mail is None:
+                recs.append(Received(h, ext, path.name, mtime, "", rel))
+                continue
+            date, sender, attachments = mail
+            received_at = date.astimezone(TZ) if date else mtime
+            recs += [Received(ah, a_ext, name, received_at, sender, rel, parent=h) for ah, a_ext, name in attachments]
+            mails.add(len(recs))
+            recs.append(Received(h, ".eml", path.name, received_at, sender, rel, kind="mail"))
+    done = ledger.record_many(recs) if recs else []
+    return sum(1 for i, fresh in enumerate(done) if fresh or i in mails)
+
+
+def _take_in(root: Path, data: bytes, rel: str) -> tuple[str, str, tuple | None]:
+    """Store one inbox file (a mail: its attachments, then itself) in the ledger's blob
+    store; returns ``(sha, ext, None)`` or, for a mail, ``(sha, ".eml", (date, sender,
+    [(sha, ext, name) of each attachment]))``.  Runs in a pool worker."""
+    from .ingest.eml import parse_eml_bytes
+    from .store import store_blob_at
+
+    ext = Path(rel).suffix.lower()
+    if ext != ".eml":
+        return store_blob_at(root, data, ext)[0], ext, None
+    mail = parse_eml_bytes(data, rel)
+    attachments = []
+    for att in mail.attachments:
+        a_ext = Path(att.filename).suffix.lower() or ".bin"
+        attachments.append((store_blob_at(root, att.data, a_ext)[0], a_ext, att.filename))
+    return store_blob_at(root, data, ".eml")[0], ".eml", (mail.date, mail.sender, attachments)
 
 
 def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:

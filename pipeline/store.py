@@ -79,6 +79,16 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def store_blob_at(root: Path, data: bytes, ext: str) -> tuple[str, Path]:
+    """Store bytes under ``root/received`` by content hash, durably (written, synced and
+    renamed into place); returns (sha, path).  Safe in any process: the name is the content."""
+    h = sha256(data)
+    p = Path(root) / "received" / f"{h}{ext}"
+    if not p.exists():
+        atomic_write_bytes(p, data)
+    return h, p
+
+
 _ROUND_FIELDS = tuple(f.name for f in fields(Round))
 _MATCH_FIELDS = tuple(f.name for f in fields(Match))
 
@@ -127,23 +137,26 @@ class Ledger:
     # -- received files ---------------------------------------------------------------
     def store_blob(self, data: bytes, ext: str) -> tuple[str, Path]:
         """Store bytes by content hash (before recording them); returns (sha, path)."""
-        h = sha256(data)
-        p = self.root / "received" / f"{h}{ext}"
-        if not p.exists():
-            atomic_write_bytes(p, data)
-        return h, p
+        return store_blob_at(self.root, data, ext)
 
     def has(self, sha: str) -> bool:
         return self.conn.execute("SELECT 1 FROM received WHERE sha256=?", (sha,)).fetchone() is not None
 
     def record(self, rec: Received) -> bool:
         """Record a received file once; False when that content was already received."""
+        return self.record_many([rec])[0]
+
+    def record_many(self, recs: list[Received]) -> list[bool]:
+        """:meth:`record` for many files in one transaction (their blobs stored before)."""
+        done = []
         with self._tx():
-            cur = self.conn.execute(
-                "INSERT OR IGNORE INTO received VALUES (?,?,?,?,?,?,?,?,?)",
-                (rec.sha256, rec.ext, rec.file_name, rec.received_at.isoformat(), rec.sender,
-                 rec.source, rec.parent, rec.kind, rec.branch))
-            return cur.rowcount == 1
+            for rec in recs:
+                cur = self.conn.execute(
+                    "INSERT OR IGNORE INTO received VALUES (?,?,?,?,?,?,?,?,?)",
+                    (rec.sha256, rec.ext, rec.file_name, rec.received_at.isoformat(), rec.sender,
+                     rec.source, rec.parent, rec.kind, rec.branch))
+                done.append(cur.rowcount == 1)
+        return done
 
     def set_kind(self, sha: str, kind: str, branch: str = "") -> None:
         with self._tx():

@@ -78,7 +78,8 @@ def test_run_outputs_are_identical_on_the_pool(tmp_path, monkeypatch):
     real_advance = run_mod.advance_on_pool
     monkeypatch.setattr(run_mod, "advance_on_pool", lambda *a: on_pool.append(real_advance(*a)) or on_pool[-1])
     run(RunOptions(folder=folder, out_parent=tmp_path / "par", pdf=False))
-    assert started and all(started)     # readings, events, then workbooks
+    assert started and all(started)     # intake, readings, events, then workbooks
+    assert len(started) >= 4
     assert on_pool and on_pool[0] >= 2
 
     def files(root: Path) -> dict[str, bytes]:
@@ -88,6 +89,10 @@ def test_run_outputs_are_identical_on_the_pool(tmp_path, monkeypatch):
     assert any(k.startswith("t2020-league/returned/") for k in par)
     assert any(k.startswith("t2020-league/results/") for k in par)
     assert seq == par
+    # the inbox taken in on the pool is recorded as in one process: same files, same order
+    from pipeline.store import Ledger
+    with Ledger(tmp_path / "seq" / "t2020-league") as a, Ledger(tmp_path / "par" / "t2020-league") as b:
+        assert a.received() == b.received() and any(r.kind == "mail" for r in a.received())
 
 
 def _die_in_worker(parent: int) -> int:

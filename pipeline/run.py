@@ -61,19 +61,22 @@ class Inputs:
     context: str = ""     # what every reading depends on besides its file (_read_context)
 
 
-def intake(t: Tournament, ledger: Ledger, issues: IssueLog) -> int:
+def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None) -> int:
     """Store every new inbox file (and the .xlsx attachments of every .eml) by content
     hash, then record them.  Returns how many new files were recorded.
 
     The new files are parsed and stored on every core (:mod:`pipeline.parallel`; parsing a
     mail is most of the work); each blob is synced before the ledger records it, and the
     records of the night go in one transaction, in inbox order (attachments before their
-    mail), so a run killed halfway records nothing and the next run takes the inbox again."""
+    mail), so a run killed halfway records nothing and the next run takes the inbox again.
+    With ``readings``, the same workers also read each new workbook (:func:`_read_one`) and
+    leave its reading there under its key (:func:`_reading_key`) for :func:`read_inputs`."""
     from .parallel import Jobs
 
     todo = []
     seen: set[str] = set()
     jobs = Jobs()
+    context = _read_context(t) if readings is not None else None
     for path in iter_inbox(t.inbox):
         data = path.read_bytes()
         h = sha256(data)
@@ -82,41 +85,51 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog) -> int:
         seen.add(h)
         rel = path.relative_to(t.inbox).as_posix()
         mtime = from_timestamp(path.stat().st_mtime)
-        todo.append((path, rel, mtime, jobs.add(functools.partial(_take_in, ledger.root, data, rel))))
+        todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, rel, mtime, context)))
     recs: list[Received] = []
-    mails: set[int] = set()
     with jobs:
         jobs.start()
-        for path, rel, mtime, handle in todo:
-            h, ext, mail = handle.result()
-            if mail is None:
-                recs.append(Received(h, ext, path.name, mtime, "", rel))
-                continue
-            date, sender, attachments = mail
-            received_at = date.astimezone(TZ) if date else mtime
-            recs += [Received(ah, a_ext, name, received_at, sender, rel, parent=h) for ah, a_ext, name in attachments]
-            mails.add(len(recs))
-            recs.append(Received(h, ".eml", path.name, received_at, sender, rel, kind="mail"))
+        for handle in todo:
+            got, read = handle.result()
+            recs += got
+            if readings is not None:
+                readings.update(read)
     done = ledger.record_many(recs) if recs else []
-    return sum(1 for i, fresh in enumerate(done) if fresh or i in mails)
+    return sum(1 for rec, fresh in zip(recs, done) if fresh or rec.kind == "mail")
 
 
-def _take_in(root: Path, data: bytes, rel: str) -> tuple[str, str, tuple | None]:
+def _take_in(t: Tournament, root: Path, data: bytes, rel: str, mtime: dt.datetime,
+             context: str | None) -> tuple[list[Received], dict[str, bytes]]:
     """Store one inbox file (a mail: its attachments, then itself) in the ledger's blob
-    store; returns ``(sha, ext, None)`` or, for a mail, ``(sha, ".eml", (date, sender,
-    [(sha, ext, name) of each attachment]))``.  Runs in a pool worker."""
+    store; returns its records (a mail's last) and, when ``context`` is given, the pickled
+    reading of each workbook among them by key.  Runs in a pool worker."""
     from .ingest.eml import parse_eml_bytes
     from .store import store_blob_at
 
+    name = Path(rel).name
     ext = Path(rel).suffix.lower()
     if ext != ".eml":
-        return store_blob_at(root, data, ext)[0], ext, None
-    mail = parse_eml_bytes(data, rel)
-    attachments = []
-    for att in mail.attachments:
-        a_ext = Path(att.filename).suffix.lower() or ".bin"
-        attachments.append((store_blob_at(root, att.data, a_ext)[0], a_ext, att.filename))
-    return store_blob_at(root, data, ".eml")[0], ".eml", (mail.date, mail.sender, attachments)
+        recs = [Received(store_blob_at(root, data, ext)[0], ext, name, mtime, "", rel)]
+    else:
+        mail = parse_eml_bytes(data, rel)
+        received_at = mail.date.astimezone(TZ) if mail.date else mtime
+        h = sha256(data)
+        recs = []
+        for att in mail.attachments:
+            a_ext = Path(att.filename).suffix.lower() or ".bin"
+            recs.append(Received(store_blob_at(root, att.data, a_ext)[0], a_ext, att.filename, received_at,
+                                 mail.sender, rel, parent=h))
+        store_blob_at(root, data, ".eml")
+        recs.append(Received(h, ".eml", name, received_at, mail.sender, rel, kind="mail"))
+    # the times as the ledger gives them back (ISO text: a fixed offset, no zone name), so
+    # a reading made here is the one read_inputs would make from the ledger's record
+    recs = [dataclasses.replace(r, received_at=dt.datetime.fromisoformat(r.received_at.isoformat())) for r in recs]
+    read = {}
+    if context is not None:
+        for rec in recs:
+            if rec.ext in WORKBOOK_EXTS:
+                read[_reading_key(context, rec)] = _read_one_pickled(t, root, rec)
+    return recs, read
 
 
 def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
@@ -131,22 +144,24 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
                        "请把填好的报名表或成绩表作为附件重新发送。", at=CellRef(r.file_name))
 
 
-def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
+def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None) -> Inputs:
     """Read every received workbook from its stored copy and sort it by kind.
 
     What a file reads as depends only on its bytes, name, time of receipt, the spec and the
     code, so each reading is kept in the ledger's cache under a hash of those: a run reads
-    only the files it has not seen before, on every core (:mod:`pipeline.parallel`)."""
+    only the files it has not seen before, on every core (:mod:`pipeline.parallel`) —
+    or takes them from ``readings``, made by :func:`intake` as it stored the files."""
     import pickle
 
     context = _read_context(t)
     inputs = Inputs(context=context)
     recs = [r for r in ledger.received() if r.kind != "mail"]
-    keys = {r.sha256: "read:" + hashlib.sha256(_canon([context, r.sha256, r.ext, r.file_name,
-                                                        r.received_at.isoformat()]).encode()).hexdigest()
-            for r in recs if r.ext in WORKBOOK_EXTS}
+    keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
+    for key in set(keys.values()) - cached.keys():
+        if readings and key in readings:
+            cached[key] = fresh[key] = readings[key]
     # the files not read before are read on every core (each reading is independent)
     from .parallel import Jobs
     jobs = Jobs()
@@ -205,6 +220,12 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog) -> Inputs:
 
 
 _BOOK_KINDS = {"result": "results", "awards": "awards", "checkin": "checkins", "playoff": "playoffs"}
+
+
+def _reading_key(context: str, rec: Received) -> str:
+    """The cache key of a received workbook's reading (see :func:`read_inputs`)."""
+    return "read:" + hashlib.sha256(_canon([context, rec.sha256, rec.ext, rec.file_name,
+                                             rec.received_at.isoformat()]).encode()).hexdigest()
 
 
 def _read_context(t: Tournament) -> str:
@@ -848,7 +869,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         except MailError as e:   # a mail-server outage must not stop the night's run
             report.next_steps.append(str(e))
     say("收件 …")
-    report.received_new = intake(t, ledger, issues)
+    readings: dict[str, bytes] = {}
+    report.received_new = intake(t, ledger, issues, readings)
     received = ledger.received()
     report.received_total = len(received)
     now = opts.now or dt.datetime.now(TZ)
@@ -864,7 +886,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     mail_issues(t, ledger, issues)
 
     say("读取工作簿 …")
-    inputs = read_inputs(t, ledger, issues)
+    inputs = read_inputs(t, ledger, issues, readings)
+    del readings
     current, submissions = current_registrations(inputs, issues, t)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)

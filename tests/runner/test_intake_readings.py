@@ -1,0 +1,42 @@
+"""Readings made by intake's workers as they store the new files are the readings
+read_inputs makes itself from the stored copies, and read_inputs takes them instead of
+reading the files again."""
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+
+from pipeline import run as run_mod
+from pipeline.issues import IssueLog
+from pipeline.spec import load_tournament
+from pipeline.store import Ledger
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _inputs(t, out: Path, take_readings: bool, monkeypatch) -> tuple:
+    reads = []
+    real = run_mod._read_one_pickled
+    monkeypatch.setattr(run_mod, "_read_one_pickled", lambda *a: (reads.append(a[2].file_name), real(*a))[1])
+    with Ledger(out) as ledger:
+        readings: dict[str, bytes] = {}
+        run_mod.intake(t, ledger, IssueLog(), readings if take_readings else None)
+        intake_reads = len(reads)
+        issues = IssueLog()
+        inputs = run_mod.read_inputs(t, ledger, issues, readings if take_readings else None)
+    return inputs, issues, intake_reads, len(reads) - intake_reads, len(readings)
+
+
+def test_readings_from_intake_equal_a_fresh_reading(tmp_path, monkeypatch):
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    t = load_tournament(folder)
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")      # count the readings in this process
+    a, issues_a, at_intake, at_read, made = _inputs(t, tmp_path / "a", True, monkeypatch)
+    b, issues_b, none_at_intake, all_at_read, _ = _inputs(t, tmp_path / "b", False, monkeypatch)
+    assert made and at_intake == made and at_read == 0          # nothing read twice
+    assert none_at_intake == 0 and all_at_read == made
+    for kind in ("registrations", "results", "awards", "checkins", "playoffs", "unreadable"):
+        assert pickle.dumps(getattr(a, kind)) == pickle.dumps(getattr(b, kind)), kind
+    assert [i.row() for i in issues_a.sorted()] == [i.row() for i in issues_b.sorted()]

@@ -69,10 +69,27 @@ def atomic_save(workbook: Workbook, path: str | Path) -> Path:
     from ..fsutil import atomic_write_bytes
 
     path = Path(path)
-    buf = io.BytesIO()
-    workbook.save(buf)
-    atomic_write_bytes(path, deterministic_zip(buf.getvalue()))
+    atomic_write_bytes(path, deterministic_zip(_stored_bytes(workbook)))
     return path
+
+
+def _stored_bytes(workbook: Workbook) -> bytes:
+    """What ``workbook.save()`` writes, in memory, with the parts stored uncompressed:
+    :func:`deterministic_zip` rewrites every part anyway, so they are compressed once
+    instead of twice (a quarter of the time of saving a captain's workbook)."""
+    import datetime as dt
+
+    from openpyxl.writer.excel import ExcelWriter
+
+    if workbook.read_only:
+        raise TypeError("Workbook is read-only")
+    if workbook.write_only and not workbook.worksheets:
+        workbook.create_sheet()
+    buf = io.BytesIO()
+    archive = zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED, allowZip64=True)
+    workbook.properties.modified = dt.datetime.now(tz=dt.timezone.utc).replace(tzinfo=None)   # as save()
+    ExcelWriter(workbook, archive).save()
+    return buf.getvalue()
 
 
 _FIXED_ZIP_DATE = (1980, 1, 1, 0, 0, 0)

@@ -53,7 +53,8 @@ def test_atomic_save_failure_keeps_old_file(tmp_path, monkeypatch):
 
     def boom(*a, **k):
         raise RuntimeError("disk full")
-    monkeypatch.setattr(wb, "save", boom)
+    from openpyxl.writer.excel import ExcelWriter
+    monkeypatch.setattr(ExcelWriter, "write_data", boom)    # fails halfway through serialising
     with pytest.raises(RuntimeError):
         atomic_save(wb, target)
     assert load_workbook(target).active["A1"].value == "old"
@@ -63,3 +64,18 @@ def test_atomic_save_failure_keeps_old_file(tmp_path, monkeypatch):
 def test_helpers():
     assert safe_filename('行政/后勤:"一"') == "行政_后勤__一_"
     assert text_width("联系电话") == 10
+
+
+def test_atomic_save_writes_what_save_writes(tmp_path):
+    """The parts are stored uncompressed before deterministic_zip compresses them once: the
+    file holds exactly what ``Workbook.save`` + deterministic_zip gave."""
+    import io
+
+    from pipeline.xlsx.common import deterministic_zip
+    wb = Workbook()
+    wb.active["A1"] = "张三"
+    wb.create_sheet("二")["B2"] = 3
+    buf = io.BytesIO()
+    wb.save(buf)
+    atomic_save(wb, tmp_path / "a.xlsx")
+    assert (tmp_path / "a.xlsx").read_bytes() == deterministic_zip(buf.getvalue())

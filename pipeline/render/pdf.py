@@ -237,23 +237,9 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
             cache[key] = digest
             done.append(pdf)
     else:
-        from ..parallel import worker_init
-
-        # longest documents first, so the workers finish together; a fresh pool (fresh,
-        # small workers) for every TASKS_PER_WORKER documents per worker; results in job order
-        order = sorted(range(len(todo)), key=lambda i: -len(todo[i][0]))
-        batch = TASKS_PER_WORKER * workers
-        rendered: set[int] = set()
-        for start in range(0, len(order), batch):
-            with ProcessPoolExecutor(max_workers=workers, initializer=worker_init, **_fresh_workers()) as pool:
-                submitted = {i: pool.submit(_render_job, todo[i][0], str(todo[i][1])) for i in order[start:start + batch]}
-                for i in sorted(submitted):
-                    try:
-                        submitted[i].result()
-                    except Exception as e:  # noqa: BLE001
-                        error = error or e
-                        continue
-                    rendered.add(i)
+        rendered, failed = _render_in_lanes(todo, workers)
+        if failed:
+            error = failed[min(failed)]          # the first failure in job order
         for i in sorted(rendered):
             html, pdf, digest, key = todo[i]
             cache[key] = digest
@@ -267,6 +253,56 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
 
 #: documents a PDF worker renders before it is replaced by a fresh one
 TASKS_PER_WORKER = 4
+
+
+def _render_in_lanes(todo: Sequence[tuple[str, Path, str, str]], lanes: int
+                     ) -> tuple[set[int], dict[int, BaseException]]:
+    """Render ``todo`` on ``lanes`` worker processes at once; returns the indexes rendered
+    and the failures by index.
+
+    Each lane is a thread that takes the next document (longest first) from a shared queue
+    and hands it to its own worker; after :data:`TASKS_PER_WORKER` documents, or a failure,
+    the lane starts a fresh worker (:func:`_fresh_workers`).  The lanes never wait for each
+    other, so both cores stay busy until the queue is empty (pools renewed in lock-step
+    left one core idle at the end of every batch)."""
+    import threading
+    from collections import deque
+
+    from ..parallel import worker_init
+
+    queue = deque(sorted(range(len(todo)), key=lambda i: -len(todo[i][0])))
+    lock = threading.Lock()
+    rendered: set[int] = set()
+    failed: dict[int, BaseException] = {}
+
+    def take() -> int | None:
+        with lock:
+            return queue.popleft() if queue else None
+
+    def lane() -> None:
+        i = take()
+        while i is not None:
+            with ProcessPoolExecutor(max_workers=1, initializer=worker_init, **_fresh_workers()) as pool:
+                for n in range(TASKS_PER_WORKER):
+                    try:
+                        pool.submit(_render_job, todo[i][0], str(todo[i][1])).result()
+                    except BaseException as e:  # noqa: BLE001 - recorded; a fresh worker goes on
+                        with lock:
+                            failed[i] = e
+                        i = take()
+                        break
+                    with lock:
+                        rendered.add(i)
+                    i = take()
+                    if i is None:
+                        break
+
+    threads = [threading.Thread(target=lane, name=f"pdf-lane-{k}") for k in range(lanes)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return rendered, failed
 
 
 def _fresh_workers() -> dict:

@@ -188,8 +188,8 @@ def test_parallel_render(tmp_path):
 
 
 def test_parallel_render_in_batches_of_fresh_workers(tmp_path, monkeypatch):
-    """Every document is rendered, in job order, when the pool is renewed after each
-    TASKS_PER_WORKER documents per worker (workers that only grow are not kept)."""
+    """Every document is rendered, in job order, when each lane's worker is renewed after
+    TASKS_PER_WORKER documents (workers that only grow are not kept)."""
     from pipeline.render import pdf as pdf_mod
     monkeypatch.setattr(pdf_mod, "TASKS_PER_WORKER", 1)
     pools = []
@@ -198,8 +198,24 @@ def test_parallel_render_in_batches_of_fresh_workers(tmp_path, monkeypatch):
     jobs = [(f"<html><body><p>第{i}页{'文' * i}</p></body></html>", tmp_path / f"{i}.pdf") for i in range(5)]
     done = render_pdfs(jobs, tmp_path / CACHE_FILE, workers=2)
     assert done == [p for _, p in jobs]
-    assert len(pools) == 3                                # 2 + 2 + 1 documents
+    assert len(pools) == 5 and all(k["max_workers"] == 1 for k in pools)   # a fresh worker per document
     assert all(p.read_bytes().startswith(b"%PDF") for _, p in jobs)
+
+
+def test_lanes_render_every_document_and_report_the_first_failure(tmp_path, monkeypatch):
+    """Two lanes share one queue: every good document is rendered and cached, a failing one
+    does not stop its lane (a fresh worker goes on), and the first failure in job order is
+    raised after the others are done."""
+    from pipeline.render import pdf as pdf_mod
+    monkeypatch.setattr(pdf_mod, "TASKS_PER_WORKER", 2)
+    bad = "<html><body><p>私用区字符 \ue000</p></body></html>"      # no glyph: MissingGlyphError
+    jobs = [(f"<html><body><p>第{i}页{'文' * (7 - i)}</p></body></html>" if i not in (2, 5) else bad,
+             tmp_path / f"{i}.pdf") for i in range(7)]
+    with pytest.raises(MissingGlyphError):
+        render_pdfs(jobs, tmp_path / CACHE_FILE, workers=2)
+    assert [p.exists() for _, p in jobs] == [i not in (2, 5) for i in range(7)]
+    again = render_pdfs([j for i, j in enumerate(jobs) if i not in (2, 5)], tmp_path / CACHE_FILE, workers=2)
+    assert again == []                                    # the good ones were cached
 
 
 def test_missing_glyph_is_an_error(tmp_path):

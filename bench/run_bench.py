@@ -155,6 +155,7 @@ def bench_size(n: int, work: Path, rounds: int, profile: bool, pdf: bool = True)
         shutil.rmtree(d, ignore_errors=True)
     r: dict = {"branches": n, "workbooks": count_workbooks(folder / "inbox")}
     print(f"[{n}] floor …", file=sys.stderr)
+    r["inbox_bytes"] = sum(p.stat().st_size for p in (folder / "inbox").iterdir())
     r["floor"], r["rss_floor"] = child([PY, "-c", FLOOR_CODE, str(folder / "inbox")])
     r["cpu_floor"] = LAST_CPU[0]
     print(f"[{n}] cold …", file=sys.stderr)
@@ -280,7 +281,10 @@ def report(rs: list[dict]) -> str:
         a, b = rs[0], rs[-1]
         wr, tr = b["workbooks"] / a["workbooks"], b["cold"] / a["cold"]
         L += ["", f"Growth {a['branches']}→{b['branches']} branches: workbooks ×{wr:.2f}, cold no-PDF time ×{tr:.2f}"
-              f" (target: ≤ 1.2 × workbook ratio = {1.2 * wr:.2f}) → {verdict(tr <= 1.2 * wr)}"]
+              f" (target: ≤ 1.2 × workbook ratio = {1.2 * wr:.2f}) → {verdict(tr <= 1.2 * wr)}",
+              "", f"For comparison, the floor grows ×{b['floor'] / a['floor']:.2f} and the workbooks' bytes"
+              f" ×{b['inbox_bytes'] / a['inbox_bytes']:.2f} (a larger league's result workbooks hold more"
+              " matches each)."]
     return "\n".join(L)
 
 

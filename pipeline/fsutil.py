@@ -95,9 +95,23 @@ def csv_bytes(columns: Sequence[str], rows: Iterable[Mapping[str, object]]) -> b
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
-    for r in rows:
-        w.writerow([neutralise(r.get(c, "")) for c in columns])
+    w.writerows([_csv_cell(r.get(c, "")) for c in columns] for r in rows)
     return buf.getvalue().encode("utf-8")
+
+
+_FIRST_DANGEROUS = frozenset(_DANGEROUS) | {"-"}
+
+
+def _csv_cell(v: object) -> object:
+    """:func:`neutralise` for one CSV cell, without its work where the answer is plain: a
+    text that cannot start a formula, and ints and floats, which the CSV writer turns into
+    the same text ``str`` gives (a data file has hundreds of thousands of cells)."""
+    t = type(v)
+    if t is str:
+        return v if not v or v[0] not in _FIRST_DANGEROUS else neutralise(v)
+    if t is int or t is float:
+        return v
+    return neutralise(v)
 
 
 def write_csv(path: Path, columns: Sequence[str], rows: Iterable[Mapping[str, object]]) -> bool:

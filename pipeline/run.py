@@ -59,6 +59,9 @@ class Inputs:
     playoffs: list[tuple[Received, Any]] = field(default_factory=list)
     unreadable: list[Received] = field(default_factory=list)
     context: str = ""     # what every reading depends on besides its file (_read_context)
+    #: each event's key function, made once per run (:func:`_event_key`)
+    event_keys: dict[tuple, tuple[list, Callable[[list[str]], str]]] = field(default_factory=dict, repr=False,
+                                                                             compare=False)
 
 
 def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None) -> int:
@@ -1010,7 +1013,16 @@ def event_kept(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledge
 
 def _event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,
                now: dt.datetime) -> Callable[[list[str]], str]:
-    """The event's cache key as a function of its published rounds (see :func:`run_event`)."""
+    """The event's cache key as a function of its published rounds (see :func:`run_event`);
+    made once per run and event (the entries' text is most of the work), kept in ``inputs``."""
+    memo = (ev.id, id(entries), len(entries), now)
+    if memo not in inputs.event_keys:      # the list is kept with it: its id stays its own
+        inputs.event_keys[memo] = (entries, _make_event_key(t, ev, entries, inputs, now))
+    return inputs.event_keys[memo][1]
+
+
+def _make_event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,
+                    now: dt.datetime) -> Callable[[list[str]], str]:
     sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
                     for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
     fixed = [inputs.context or _read_context(t), ev.id, repr([_as_drawn(e) for e in sorted(entries, key=lambda e: e.id)]),

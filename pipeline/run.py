@@ -131,7 +131,10 @@ def _take_in(t: Tournament, root: Path, data: bytes, rel: str, mtime: dt.datetim
     if context is not None:
         for rec in recs:
             if rec.ext in WORKBOOK_EXTS:
-                read[_reading_key(context, rec)] = _read_one_pickled(t, root, rec)
+                try:
+                    read[_reading_key(context, rec)] = _read_one_pickled(t, root, rec)
+                except Exception:   # noqa: BLE001 - the file is still recorded; read_inputs reads it again and reports
+                    log.exception("reading %s at intake", rec.file_name)
     return recs, read
 
 

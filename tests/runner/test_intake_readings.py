@@ -40,3 +40,20 @@ def test_readings_from_intake_equal_a_fresh_reading(tmp_path, monkeypatch):
     for kind in ("registrations", "results", "awards", "checkins", "playoffs", "unreadable"):
         assert pickle.dumps(getattr(a, kind)) == pickle.dumps(getattr(b, kind)), kind
     assert [i.row() for i in issues_a.sorted()] == [i.row() for i in issues_b.sorted()]
+
+
+def test_a_reading_that_crashes_at_intake_does_not_stop_the_files_being_recorded(tmp_path, monkeypatch):
+    """Never lose a submission: a bug in reading one workbook must not keep the night's
+    files out of the ledger (read_inputs then reads it again, where the error surfaces)."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    t = load_tournament(folder)
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")
+
+    def crash(*a):
+        raise RuntimeError("a bug in a reader")
+    monkeypatch.setattr(run_mod, "_read_one_pickled", crash)
+    with Ledger(tmp_path / "out") as ledger:
+        readings: dict[str, bytes] = {}
+        new = run_mod.intake(t, ledger, IssueLog(), readings)
+        assert new == len(ledger.received()) > 0 and readings == {}

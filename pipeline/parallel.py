@@ -96,17 +96,22 @@ class Jobs:
     def __init__(self, min_parallel: int = 16, max_workers: int | None = None) -> None:
         self._fns: list[Callable[[], Any]] = []
         self._handles: list[_Handle] = []
+        self._costs: list[float] = []
         self._pool: ProcessPoolExecutor | None = None
         self._min = min_parallel
         self._workers = max_workers or workers()
         self.parallel = False
 
-    def add(self, fn: Callable[[], Any]) -> "_Handle":
+    def add(self, fn: Callable[[], Any], cost: float = 0) -> "_Handle":
+        """Register a job.  ``cost`` (any unit, e.g. rows to write) orders the pool's queue:
+        the costliest jobs start first, so the pool does not end on one large job while
+        the other workers idle.  Jobs of equal cost start in the order added."""
         if self._pool is not None:
             raise RuntimeError("Jobs.add after start")
         h = _Handle(self, len(self._fns))
         self._fns.append(fn)
         self._handles.append(h)
+        self._costs.append(cost)
         return h
 
     def start(self) -> None:
@@ -118,7 +123,8 @@ class Jobs:
                 ctx = multiprocessing.get_context("fork")
                 self._pool = ProcessPoolExecutor(max_workers=min(self._workers, n), mp_context=ctx,
                                                  initializer=worker_init, initargs=(os.getpid(),))
-                for h in self._handles:
+                # the costliest first (a stable sort: equal costs keep their order)
+                for h in sorted(self._handles, key=lambda h: -self._costs[h.index]):
                     h.future = self._pool.submit(_call, h.index)   # the first submit forks the workers
             except (OSError, ImportError, NotImplementedError, RuntimeError):
                 # no process pool here (a container without /dev/shm, a process limit): every

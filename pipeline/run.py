@@ -88,7 +88,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         seen.add(h)
         rel = path.relative_to(t.inbox).as_posix()
         mtime = from_timestamp(path.stat().st_mtime)
-        todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, rel, mtime, context)))
+        todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, rel, mtime, context), cost=len(data)))
     recs: list[Received] = []
     with jobs:
         jobs.start()
@@ -1156,7 +1156,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     from .games import GAMES
     from .parallel import Jobs
     from .xlsx.registration import write_returned_copy
-    from .xlsx.results import write_result_sheet
+    from .xlsx.results import sheet_rows, write_result_sheet
 
     jobs = Jobs()
     # returned copies for every current registration (with its problems highlighted)
@@ -1183,8 +1183,10 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
             key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]])
                                  .encode()).hexdigest()
             fresh = made.get(name) == key and target.exists()
+            # the copies first (the site waits for them), then the result sheets, largest first
             copies.append((s, stored, name, key, None if fresh else
-                           jobs.add(functools.partial(write_returned_copy, stored, file_issues, target))))
+                           jobs.add(functools.partial(write_returned_copy, stored, file_issues, target),
+                                    cost=float("inf"))))
         else:
             copies.append((s, stored, "", "", None))
     # result workbooks for referees, one per event and round
@@ -1196,11 +1198,12 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                   for e in ev.entries} if todo else {}
         for r in todo:
             path = out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
+            detail = game.detail(ev.spec.game_options)
             sheets.append(jobs.add(functools.partial(
                 write_result_sheet, path, tournament=t, event=ev.spec, rnd=r,
                 columns=game.columns(ev.spec.game_options), label_of=labels,
                 session_label=ev.session_of_round.get(r.round, ""),
-                detail=game.detail(ev.spec.game_options), seats=game.seats)))
+                detail=detail, seats=game.seats), cost=sheet_rows(r, detail)))
     with jobs:
         jobs.start()
         n = len(write_data(out, state))

@@ -71,6 +71,15 @@ def _boards_for(rnd: Round, match: Match) -> list[Any]:
     return list(boards or [])
 
 
+def sheet_rows(rnd: Round, detail: "DetailSheet | None" = None, detail_rows: int = 30) -> int:
+    """About how many table rows the round's workbook has (a board per row for bridge, the
+    detail sheet's rows per table): what writing it costs, for scheduling the largest first."""
+    rows = sum(max(1, len(_boards_for(rnd, m))) if not m.bye else 1 for m in rnd.matches)
+    if detail is not None:
+        rows += detail_rows * sum(1 for m in rnd.matches if not m.bye)
+    return rows
+
+
 def _add_validation(ws: Sheet, col: "ResultColumn", at: int, first: int, last: int, spec: Any) -> None:
     title, prompt = col.label, col.help
     if col.kind == "choice" and col.choices:

@@ -169,3 +169,20 @@ def test_a_killed_run_leaves_no_worker_holding_the_lock(tmp_path):
     while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in pids)
+
+
+def test_the_costliest_jobs_start_first_and_results_keep_their_order(monkeypatch):
+    """Jobs.add(cost=…): the pool's queue starts with the costliest job (a large result
+    sheet must not be the one job left running at the end); handles still give each job's
+    own result."""
+    monkeypatch.setenv("LEAGUE_WORKERS", "2")
+    submitted = []
+    real_submit = parallel.ProcessPoolExecutor.submit
+    monkeypatch.setattr(parallel.ProcessPoolExecutor, "submit",
+                        lambda self, fn, *a: (submitted.append(a[0]), real_submit(self, fn, *a))[1])
+    with parallel.Jobs(min_parallel=2) as jobs:
+        hs = [jobs.add(functools.partial(_square, i), cost=c) for i, c in enumerate([1, 5, 0, 5, 9])]
+        jobs.start()
+        assert jobs.parallel
+        assert [h.result() for h in hs] == [0, 1, 4, 9, 16]
+    assert submitted == [4, 1, 3, 0, 2]

@@ -1104,16 +1104,13 @@ def _label(es: EventState, entry_id: str) -> str:
 def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[EventState]) -> dict[int, str]:
     """R2020-S1: rounds are placed into the tournament's sessions in order.  Round k of an
     event goes to session k (a session may hold several events); rounds beyond the last
-    session share the last one."""
+    session share the last one.  Returns each round's session time (its venue is
+    :func:`pipeline.render.viewmodels.session_and_venue`'s; it was once appended here too,
+    and then printed twice on draw sheets, table cards and result workbooks)."""
     sessions = t.spec.sessions
     if not sessions:
         return {}
-    out = {}
-    for i, r in enumerate(rounds):
-        s = sessions[min(i, len(sessions) - 1)]
-        venue = s.venue or ev.venue or t.spec.venue
-        out[r.round] = s.label() + (f" {venue}" if venue else "")
-    return out
+    return {r.round: sessions[min(i, len(sessions) - 1)].label() for i, r in enumerate(rounds)}
 
 
 def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog) -> list[AwardRow]:
@@ -1156,6 +1153,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     from .games import GAMES
     from .parallel import Jobs
     from .xlsx.registration import write_returned_copy
+    from .render.viewmodels import session_and_venue
     from .xlsx.results import sheet_rows, write_result_sheet
 
     jobs = Jobs()
@@ -1199,11 +1197,11 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         for r in todo:
             path = out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
             detail = game.detail(ev.spec.game_options)
+            session, venue = session_and_venue(ev, r, t.spec)
             sheets.append(jobs.add(functools.partial(
                 write_result_sheet, path, tournament=t, event=ev.spec, rnd=r,
                 columns=game.columns(ev.spec.game_options), label_of=labels,
-                session_label=ev.session_of_round.get(r.round, ""),
-                detail=detail, seats=game.seats), cost=sheet_rows(r, detail)))
+                session_label=session, venue=venue, detail=detail, seats=game.seats), cost=sheet_rows(r, detail)))
     with jobs:
         jobs.start()
         n = len(write_data(out, state))

@@ -381,7 +381,9 @@ def _entry_text(entry: Entry | None, entry_id: str, spec: "TournamentSpec") -> t
     return team, branch
 
 
-def _session_of(es: "EventState", rnd: Round, spec: "TournamentSpec") -> tuple[str, str]:
+def session_and_venue(es: "EventState", rnd: Round, spec: "TournamentSpec") -> tuple[str, str]:
+    """R2020-S1: a round's session (its time, :func:`pipeline.run.schedule`) and venue: the
+    session's own venue, else the event's, else the tournament's."""
     label = es.session_of_round.get(rnd.round, "")
     venue = es.spec.venue or spec.venue
     for s in spec.sessions:
@@ -405,7 +407,7 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
     label = round_label(rnd)
     vm = DrawVM(**vars(_doc(state, f"{ev.name} {label} 对阵表")))
     vm.event, vm.stage, vm.round_label = ev.name, rnd.stage_name, label
-    vm.session, vm.venue = _session_of(es, rnd, spec)
+    vm.session, vm.venue = session_and_venue(es, rnd, spec)
     vm.referee = ev.referee
     playing = [m for m in rnd.matches if not m.bye]
     seats = max((len(m.sides) for m in playing), default=2)
@@ -453,7 +455,7 @@ def cards_vm(state: "LeagueState", event_id: str, rnd: Round) -> CardsVM:
     entries = {e.id: e for e in es.entries}
     label = round_label(rnd)
     vm = CardsVM(**vars(_doc(state, f"{es.spec.name} {label} 桌签")))
-    session, venue = _session_of(es, rnd, spec)
+    session, venue = session_and_venue(es, rnd, spec)
     for m in sorted((m for m in rnd.matches if not m.bye), key=lambda m: (m.group, m.table)):
         labels = _side_labels(len(m.sides))
         sides = []

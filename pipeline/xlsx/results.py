@@ -109,7 +109,7 @@ def _header_row(ws: Sheet, row: int, labels: Sequence[str]) -> None:
 def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: Round,
                           columns: Sequence["ResultColumn"], label_of: dict[str, str],
                           session_label: str = "", detail: "DetailSheet | None" = None,
-                          seats: int = 2, detail_rows: int = 30) -> Book:
+                          seats: int = 2, detail_rows: int = 30, venue: str | None = None) -> Book:
     """The result workbook, ready to save (see module docstring)."""
     spec = tournament.spec
     sides = side_labels(seats)
@@ -123,7 +123,8 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     book = Book(script=spec.script)
     ws = book.sheet(layout.RESULT_SHEET)
 
-    venue = event.venue or spec.venue
+    if venue is None:     # the round's session venue when the caller knows it (run.render_all)
+        venue = event.venue or spec.venue
     info = [zh(rnd.title, spec)]
     if session_label:
         info.append(zh(session_label, spec))
@@ -260,12 +261,14 @@ def _detail_sheet(book: Book, spec: Any, event: "EventSpec", rnd: Round, detail:
 
 def write_result_sheet(path: str | Path, *, tournament: "Tournament", event: "EventSpec", rnd: Round,
                        columns: list["ResultColumn"], label_of: dict[str, str], session_label: str = "",
-                       detail: "DetailSheet | None" = None, seats: int = 2, detail_rows: int = 30) -> Path:
+                       detail: "DetailSheet | None" = None, seats: int = 2, detail_rows: int = 30,
+                       venue: str | None = None) -> Path:
     """Write the referees' result workbook for one event and round to ``path`` (atomically).
 
     >>> write_result_sheet(out / "xiangqi-r1.xlsx", tournament=t, event=ev, rnd=rnd,
     ...                    columns=game.columns({}), label_of=labels)  # doctest: +SKIP
     """
     book = build_result_workbook(tournament=tournament, event=event, rnd=rnd, columns=columns, label_of=label_of,
-                                 session_label=session_label, detail=detail, seats=seats, detail_rows=detail_rows)
+                                 session_label=session_label, detail=detail, seats=seats, detail_rows=detail_rows,
+                                 venue=venue)
     return book.save(path)

@@ -211,3 +211,20 @@ def test_R2020_A1_notice_lists_every_award(t2020):
     _, out = t2020
     html = (out / "notice.html").read_text(encoding="utf-8")
     assert "象棋：一等奖一名、二等奖两名、三等奖三名，其余参赛者获决赛参与奖" in html
+
+
+def test_R2020_S1_session_time_and_venue_each_printed_once(t2020):
+    """The round's session is its time; the venue is printed beside it once — on the draw
+    sheet, on every table card and in the referees' result workbook (schedule() once put
+    the venue into the session too, so it came out twice)."""
+    from python_calamine import CalamineWorkbook
+    _, out = t2020
+    venue = "以工会赛前通知为准"
+    draw = (out / "draws" / "xiangqi-r1.html").read_text(encoding="utf-8")
+    assert "时间：2020年11月10日 16:00—18:00</span>" in draw and draw.count(venue) == 1
+    cards = (out / "draws" / "xiangqi-r1-cards.html").read_text(encoding="utf-8")
+    assert venue * 1 in cards and f"{venue} {venue}" not in cards
+    assert cards.count(venue) == cards.count('class="session"')
+    sheet = CalamineWorkbook.from_path(str(out / "results" / "xiangqi-r1-成绩表.xlsx")).get_sheet_by_name("成绩").to_python()
+    info = next(c for row in sheet for c in row if isinstance(c, str) and "16:00—18:00" in c)
+    assert info.count(venue) == 1 and "地点：" + venue in info

@@ -129,17 +129,10 @@ def play_rounds(folder: Path, rounds: int) -> int:
         for _ in range(rounds):
             run(RunOptions(folder=folder, out_parent=Path(out), pdf=False,
                            now=dt.datetime.fromisoformat(NOW)))
-            results_dir = Path(out) / t.spec.id / "results"
-            new = [p for p in sorted(results_dir.glob("*.xlsx")) if p.name not in done]
+            new = MS.mail_new_results(t, Path(out) / t.spec.id / "results", inbox, done, t.spec.id)
             if not new:
                 break
-            for p in new:
-                data, _ev_id, rnd, ev_name = MS.fill_result_book(t, p, random.Random(f"{t.spec.id}/{p.name}"))
-                when = MS.session_time(t, rnd)
-                MS.mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn",
-                        f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
-                done.add(p.name)
-                written += 1
+            written += new
     return written
 
 

@@ -261,6 +261,20 @@ def playoff_mail(t: Tournament, inbox: Path, state, rng: random.Random, answered
     return wrote
 
 
+def mail_new_results(t: Tournament, results_dir: Path, inbox: Path, done: set[str], seed: str) -> int:
+    """Fill every result workbook in ``results_dir`` not yet in ``done`` as the referees
+    would (random scores seeded by ``seed`` and the file name) and drop each into ``inbox``
+    as the referee's mail, dated at its round's session.  Returns how many were mailed."""
+    new = [p for p in sorted(results_dir.glob("*.xlsx")) if p.name not in done]
+    for p in new:
+        data, _ev_id, rnd, ev_name = fill_result_book(t, p, random.Random(f"{seed}/{p.name}"))
+        when = session_time(t, rnd)
+        mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn",
+             f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
+        done.add(p.name)
+    return len(new)
+
+
 def make(folder: Path) -> None:
     t = load_tournament(folder)
     inbox = folder / "inbox"
@@ -277,14 +291,7 @@ def make(folder: Path) -> None:
             report = run(RunOptions(folder=folder, out_parent=Path(out), pdf=False,
                                     now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
             state = report.state
-            results_dir = Path(out) / t.spec.id / "results"
-            new = [p for p in sorted(results_dir.glob("*.xlsx")) if p.name not in done]
-            for p in new:
-                data, ev_id, rnd, ev_name = fill_result_book(t, p, random.Random(f"{t.spec.id}/{p.name}"))
-                when = session_time(t, rnd)
-                mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn",
-                     f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
-                done.add(p.name)
+            new = mail_new_results(t, Path(out) / t.spec.id / "results", inbox, done, t.spec.id)
             if not new and not playoff_mail(t, inbox, state, rng, answered):
                 break
         status = {e.spec.id: (e.complete, e.waiting) for e in state.events.values()}

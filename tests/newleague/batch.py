@@ -66,14 +66,7 @@ def play_to_completion(folder: Path, out_parent: Path, *, now: dt.datetime = LAT
         state = report.state or state
         seen += report.issues
         assert state is not None
-        results = out_parent / t.spec.id / "results"
-        new = [p for p in sorted(results.glob("*.xlsx")) if p.name not in done]
-        for p in new:
-            data, _, rnd, ev_name = ms.fill_result_book(t, p, random.Random(f"{seed}/{p.name}"))
-            when = ms.session_time(t, rnd)
-            ms.mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn",
-                    f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
-            done.add(p.name)
+        new = ms.mail_new_results(t, out_parent / t.spec.id / "results", inbox, done, seed)
         if not new and not ms.playoff_mail(t, inbox, state, rng, answered):
             return Played(state, k, seen)
     assert state is not None

@@ -239,3 +239,23 @@ def test_missing_font_raises(tmp_path):
     assert proc.returncode == 3, proc.stderr[-2000:]
     assert "MISSING" in proc.stdout and "fonts-noto-cjk" in proc.stdout
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_templates_are_compiled_once_per_user_and_without_a_cache_folder_still_render(monkeypatch):
+    """Jinja keeps compiled templates in a private per-user folder (FileSystemBytecodeCache);
+    when no safe folder can be had the environment works without one."""
+    import jinja2
+
+    from pipeline.render import jinja as jinja_mod
+    assert isinstance(jinja_mod._bytecode_cache(), jinja2.FileSystemBytecodeCache)
+
+    def refuse(*a, **k):
+        raise RuntimeError("Cannot determine safe temp directory")
+    monkeypatch.setattr(jinja2, "FileSystemBytecodeCache", refuse)
+    assert jinja_mod._bytecode_cache() is None
+    jinja_mod.environment.cache_clear()
+    try:
+        env = jinja_mod.environment()
+        assert env.bytecode_cache is None and env.get_template("base.html")
+    finally:
+        jinja_mod.environment.cache_clear()

@@ -88,7 +88,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         seen.add(h)
         rel = path.relative_to(t.inbox).as_posix()
         mtime = from_timestamp(path.stat().st_mtime)
-        todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, rel, mtime, context), cost=len(data)))
+        todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, h, rel, mtime, context),
+                             cost=len(data)))
     recs: list[Received] = []
     with jobs:
         jobs.start()
@@ -101,10 +102,10 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     return sum(1 for rec, fresh in zip(recs, done) if fresh or rec.kind == "mail")
 
 
-def _take_in(t: Tournament, root: Path, data: bytes, rel: str, mtime: dt.datetime,
+def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt.datetime,
              context: str | None) -> tuple[list[Received], dict[str, bytes]]:
-    """Store one inbox file (a mail: its attachments, then itself) in the ledger's blob
-    store; returns its records (a mail's last) and, when ``context`` is given, the pickled
+    """Store one inbox file (its bytes ``data``, their hash ``h``; a mail: its attachments,
+    then itself) in the ledger's blob store; returns its records (a mail's last) and, when ``context`` is given, the pickled
     reading of each workbook among them by key.  Runs in a pool worker."""
     from .ingest.eml import parse_eml_bytes
     from .store import store_blob_at
@@ -112,17 +113,17 @@ def _take_in(t: Tournament, root: Path, data: bytes, rel: str, mtime: dt.datetim
     name = Path(rel).name
     ext = Path(rel).suffix.lower()
     if ext != ".eml":
-        recs = [Received(store_blob_at(root, data, ext)[0], ext, name, mtime, "", rel)]
+        store_blob_at(root, data, ext, h)
+        recs = [Received(h, ext, name, mtime, "", rel)]
     else:
         mail = parse_eml_bytes(data, rel)
         received_at = mail.date.astimezone(TZ) if mail.date else mtime
-        h = sha256(data)
         recs = []
         for att in mail.attachments:
             a_ext = Path(att.filename).suffix.lower() or ".bin"
             recs.append(Received(store_blob_at(root, att.data, a_ext)[0], a_ext, att.filename, received_at,
                                  mail.sender, rel, parent=h))
-        store_blob_at(root, data, ".eml")
+        store_blob_at(root, data, ".eml", h)
         recs.append(Received(h, ".eml", name, received_at, mail.sender, rel, kind="mail"))
     # the times as the ledger gives them back (ISO text: a fixed offset, no zone name), so
     # a reading made here is the one read_inputs would make from the ledger's record

@@ -79,10 +79,11 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def store_blob_at(root: Path, data: bytes, ext: str) -> tuple[str, Path]:
-    """Store bytes under ``root/received`` by content hash, durably (written, synced and
-    renamed into place); returns (sha, path).  Safe in any process: the name is the content."""
-    h = sha256(data)
+def store_blob_at(root: Path, data: bytes, ext: str, sha: str = "") -> tuple[str, Path]:
+    """Store bytes under ``root/received`` by content hash (``sha`` when the caller has it),
+    durably (written, synced and renamed into place); returns (sha, path).  Safe in any
+    process: the name is the content."""
+    h = sha or sha256(data)
     p = Path(root) / "received" / f"{h}{ext}"
     if not p.exists():
         atomic_write_bytes(p, data)

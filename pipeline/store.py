@@ -192,21 +192,21 @@ class Ledger:
     def cache_get(self, keys: list[str]) -> dict[str, bytes]:
         """Cached values by key (missing keys are absent).  The cache holds only what can
         be recomputed from the received files (readings, what each output was made from)."""
-        found: dict[str, bytes] = {}
-        for i in range(0, len(keys), 500):
-            chunk = keys[i:i + 500]
-            q = "SELECT key, value FROM cache WHERE key IN (%s)" % ",".join("?" * len(chunk))
-            found.update(self.conn.execute(q, chunk).fetchall())
-        return found
+        return dict(self._cache_rows("key, value", keys))
 
     def cache_has(self, keys: list[str]) -> set[str]:
         """The keys among ``keys`` the cache holds (without reading their values)."""
-        found: set[str] = set()
+        return {k for (k,) in self._cache_rows("key", keys)}
+
+    def _cache_rows(self, columns: str, keys: list[str]) -> list[tuple]:
+        """``SELECT columns FROM cache`` for ``keys``, 500 at a time (SQLite's limit on
+        bound parameters)."""
+        rows: list[tuple] = []
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
-            q = "SELECT key FROM cache WHERE key IN (%s)" % ",".join("?" * len(chunk))
-            found.update(k for (k,) in self.conn.execute(q, chunk).fetchall())
-        return found
+            q = f"SELECT {columns} FROM cache WHERE key IN (%s)" % ",".join("?" * len(chunk))
+            rows += self.conn.execute(q, chunk).fetchall()
+        return rows
 
     def cache_put(self, items: dict[str, bytes]) -> None:
         """Store cache values in one transaction (no kill points: losing them costs time only)."""

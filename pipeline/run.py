@@ -1195,13 +1195,12 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         todo = [r for r in ev.rounds if not (out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx").exists()]
         labels = {e.id: e.team if _unit_short(t, e.branch) in e.team else f"{e.team}（{_unit_short(t, e.branch)}）"
                   for e in ev.entries} if todo else {}
+        columns, detail = game.columns(ev.spec.game_options), game.detail(ev.spec.game_options)
         for r in todo:
             path = out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
-            detail = game.detail(ev.spec.game_options)
             session, venue = session_and_venue(ev, r, t.spec)
             sheets.append(jobs.add(functools.partial(
-                write_result_sheet, path, tournament=t, event=ev.spec, rnd=r,
-                columns=game.columns(ev.spec.game_options), label_of=labels,
+                write_result_sheet, path, tournament=t, event=ev.spec, rnd=r, columns=columns, label_of=labels,
                 session_label=session, venue=venue, detail=detail, seats=game.seats), cost=sheet_rows(r, detail)))
     with jobs:
         jobs.start()

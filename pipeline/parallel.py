@@ -30,6 +30,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
 
+from .gcpolicy import after_job
+
 #: the jobs of the pool being started; a forked worker reads them from its copy of memory
 _JOBS: list[Callable[[], Any]] = []
 
@@ -83,7 +85,10 @@ def _watch_parent(parent: int) -> None:
 
 def _call(index: int) -> Any:
     """Worker entry point (top level so it pickles)."""
-    return _JOBS[index]()
+    try:
+        return _JOBS[index]()
+    finally:
+        after_job()
 
 
 class Jobs:

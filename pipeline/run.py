@@ -844,7 +844,9 @@ def run(opts: RunOptions) -> RunReport:
     out = Path(opts.out_parent) / t.spec.id
     say = opts.progress or (lambda msg: log.info(msg))
     out.mkdir(parents=True, exist_ok=True)
-    with RunLock(out, wait=opts.wait), Ledger(out) as ledger:
+    from .gcpolicy import paused
+
+    with RunLock(out, wait=opts.wait), Ledger(out) as ledger, paused():
         sweep_temp_files(out)
         import gc
         try:

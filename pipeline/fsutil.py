@@ -92,9 +92,21 @@ def neutralise(value: object) -> str:
 def csv_bytes(columns: Sequence[str], rows: Iterable[Mapping[str, object]]) -> bytes:
     """UTF-8 CSV (no BOM: other programs read it with a plain UTF-8 decoder), header row,
     neutralised cells."""
+    return csv_header(columns) + csv_rows(columns, rows)
+
+
+def csv_header(columns: Sequence[str]) -> bytes:
+    """The header line of :func:`csv_bytes`."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(columns)
+    return buf.getvalue().encode("utf-8")
+
+
+def csv_rows(columns: Sequence[str], rows: Iterable[Mapping[str, object]]) -> bytes:
+    """The lines of :func:`csv_bytes` after its header: a file's rows can be made in parts
+    (one per event, say) and joined — CSV lines do not depend on one another."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns)
     w.writerows([_csv_cell(r.get(c, "")) for c in columns] for r in rows)
     return buf.getvalue().encode("utf-8")
 

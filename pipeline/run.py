@@ -778,9 +778,17 @@ STANDING_COLUMNS = ["event", "stage", "group", "rank", "team", "branch", "player
 AWARD_COLUMNS = ["event", "group", "award", "rank", "team", "branch", "players", "prize"]
 
 
-def write_data(out: Path, state: LeagueState) -> list[Path]:
-    """The machine-readable CSVs of the contract (``data/``)."""
-    from .fsutil import write_csv
+def write_data(out: Path, state: LeagueState, ledger: Ledger | None = None) -> list[Path]:
+    """The machine-readable CSVs of the contract (``data/``).
+
+    ``draw.csv`` and ``standings.csv`` are most of the bytes (every seat of every round):
+    an event's lines depend only on its state, which its ``memo_key`` stands for (the
+    entries' teams, branches and names are part of it), so the ledger's cache keeps them
+    under ``csv:<memo_key>`` and a night that changes one captain's workbook joins the
+    kept lines of every unchanged event instead of writing them again."""
+    import pickle
+
+    from .fsutil import atomic_write_bytes, csv_header, write_csv
 
     d = out / "data"
     by_id = {e.id: e for ev in state.events.values() for e in ev.entries}
@@ -790,39 +798,62 @@ def write_data(out: Path, state: LeagueState) -> list[Path]:
             for e in state.entries for p in e.players]
     write_csv(d / "entries.csv", ENTRY_COLUMNS, rows)
     write_csv(d / "issues.csv", ISSUE_COLUMNS, [i.row() for i in IssueLog(state.issues).sorted()])
-    draw_rows = []
+    keys = {ev.spec.id: "csv:" + ev.memo_key for ev in state.events.values() if ev.memo_key}
+    kept = ledger.cache_get(sorted(set(keys.values()))) if ledger is not None else {}
+    made: dict[str, bytes] = {}
+    draw, standings = [csv_header(DRAW_COLUMNS)], [csv_header(STANDING_COLUMNS)]
     for ev in state.events.values():
-        for r in ev.rounds:
-            for m in r.matches:
-                for seat, sid in enumerate(m.sides):
-                    e = by_id.get(sid)
-                    draw_rows.append({"event": ev.spec.id, "stage": r.stage, "round": r.round, "group": m.group,
-                                      "table": m.table, "seat": seat + 1, "team": e.team if e else sid,
-                                      "bye": int(m.bye), "branch": e.branch if e else "", "entry_id": sid,
-                                      "seed": r.seed, "input_hash": r.input_hash})
-    write_csv(d / "draw.csv", DRAW_COLUMNS, draw_rows)
-    st_rows = []
-    for ev in state.events.values():
-        for tb in ev.standings:
-            for row in tb.rows:
-                e = by_id.get(row.entry)
-                st_rows.append({"event": ev.spec.id, "stage": tb.stage, "group": tb.group, "rank": row.rank,
-                                "team": e.team if e else row.entry, "branch": e.branch if e else "",
-                                "players": e.player_names if e else "", "points": row.points,
-                                "tiebreaks": ";".join(f"{k}={v}" for k, v in row.tiebreaks.items()),
-                                "playoff_required": int(row.playoff_required), "entry_id": row.entry,
-                                "played": row.played, "wins": row.wins, "draws": row.draws,
-                                "losses": row.losses, "score": row.score})
-        for p in ev.placements:
-            e = by_id.get(p.entry)
-            st_rows.append({"event": ev.spec.id, "stage": "final", "group": p.group, "rank": p.rank,
-                            "team": e.team if e else p.entry, "branch": e.branch if e else "",
-                            "players": e.player_names if e else "", "points": "", "tiebreaks": p.tier,
-                            "playoff_required": int(p.tied), "entry_id": p.entry})
-    write_csv(d / "standings.csv", STANDING_COLUMNS, st_rows)
+        key = keys.get(ev.spec.id)
+        blob = kept.get(key) if key else None
+        if blob is None:
+            parts = _event_csv_lines(ev, by_id)
+            if key:
+                made[key] = blob = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+        else:
+            parts = pickle.loads(blob)
+        draw.append(parts[0])
+        standings.append(parts[1])
+    if ledger is not None:
+        ledger.cache_put(made)
+        ledger.cache_prune("csv:", set(keys.values()))
+    atomic_write_bytes(d / "draw.csv", b"".join(draw))
+    atomic_write_bytes(d / "standings.csv", b"".join(standings))
     aw = [dataclasses.asdict(a) for a in state.awards + state.branch_awards]
     write_csv(d / "awards.csv", AWARD_COLUMNS, aw)
     return [d / n for n in ("entries.csv", "issues.csv", "draw.csv", "standings.csv", "awards.csv")]
+
+
+def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, bytes]:
+    """One event's lines of ``draw.csv`` and ``standings.csv`` (without their headers)."""
+    from .fsutil import csv_rows
+
+    draw_rows = []
+    for r in ev.rounds:
+        for m in r.matches:
+            for seat, sid in enumerate(m.sides):
+                e = by_id.get(sid)
+                draw_rows.append({"event": ev.spec.id, "stage": r.stage, "round": r.round, "group": m.group,
+                                  "table": m.table, "seat": seat + 1, "team": e.team if e else sid,
+                                  "bye": int(m.bye), "branch": e.branch if e else "", "entry_id": sid,
+                                  "seed": r.seed, "input_hash": r.input_hash})
+    st_rows = []
+    for tb in ev.standings:
+        for row in tb.rows:
+            e = by_id.get(row.entry)
+            st_rows.append({"event": ev.spec.id, "stage": tb.stage, "group": tb.group, "rank": row.rank,
+                            "team": e.team if e else row.entry, "branch": e.branch if e else "",
+                            "players": e.player_names if e else "", "points": row.points,
+                            "tiebreaks": ";".join(f"{k}={v}" for k, v in row.tiebreaks.items()),
+                            "playoff_required": int(row.playoff_required), "entry_id": row.entry,
+                            "played": row.played, "wins": row.wins, "draws": row.draws,
+                            "losses": row.losses, "score": row.score})
+    for p in ev.placements:
+        e = by_id.get(p.entry)
+        st_rows.append({"event": ev.spec.id, "stage": "final", "group": p.group, "rank": p.rank,
+                        "team": e.team if e else p.entry, "branch": e.branch if e else "",
+                        "players": e.player_names if e else "", "points": "", "tiebreaks": p.tier,
+                        "playoff_required": int(p.tied), "entry_id": p.entry})
+    return csv_rows(DRAW_COLUMNS, draw_rows), csv_rows(STANDING_COLUMNS, st_rows)
 
 
 # =====================================================================================
@@ -1206,7 +1237,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                 session_label=session, venue=venue, detail=detail, seats=game.seats), cost=sheet_rows(r, detail)))
     with jobs:
         jobs.start()
-        n = len(write_data(out, state))
+        n = len(write_data(out, state, ledger))
         n += write_forms(t, out, state)
         say("生成文档 …")
         from .render.docs import render_documents

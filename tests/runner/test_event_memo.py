@@ -162,3 +162,35 @@ def test_a_corrected_phone_number_keeps_every_event_and_shows_the_new_number(lea
     assert "13912345678" in phones and old not in phones
     shown = {p.phone for es in report.state.events.values() for e in es.entries for p in e.players}
     assert "13912345678" in shown and old not in shown
+
+
+def test_data_csv_lines_of_kept_events_come_from_the_cache_and_equal_fresh_ones(league, monkeypatch):
+    """run.write_data: a kept event's draw/standings lines are taken from ``csv:<memo_key>``;
+    a new result sheet makes that event's lines again, and the files equal those written
+    with nothing cached."""
+    from pipeline.store import Ledger
+
+    folder, held, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    made: list[str] = []
+    real = run_mod._event_csv_lines
+    monkeypatch.setattr(run_mod, "_event_csv_lines", lambda ev, by_id: (made.append(ev.spec.id), real(ev, by_id))[1])
+    _drop(folder, "说明.txt")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert made == []                       # every event kept: every line from the cache
+    shutil.move(held, folder / "inbox" / held.name)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert made == ["guandan"]              # only the event with the new sheet
+    cached = _csvs(out)
+    with Ledger(out / "t2016-poker") as ledger:
+        ledger.cache_prune("csv:", set())   # nothing kept: every line made again
+        assert not [k for (k,) in ledger.conn.execute("SELECT key FROM cache WHERE key LIKE 'csv:%'")]
+    (out / "t2016-poker" / "data" / "draw.csv").unlink()
+    _drop(folder, "另一个说明.txt")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert len(made) > 1
+    fresh = _csvs(out)
+    assert {k: v for k, v in fresh.items() if k != "issues.csv"} == {k: v for k, v in cached.items() if k != "issues.csv"}
+    with Ledger(out / "t2016-poker") as ledger:   # one entry per event, the stale ones pruned
+        keys = [k for (k,) in ledger.conn.execute("SELECT key FROM cache WHERE key LIKE 'csv:%'")]
+    assert len(keys) == len(made) - 1

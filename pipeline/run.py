@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, Issue, IssueLog
-from .model import CellRef, Entry, Match, MatchResult, Outcome, Playoff, Round, Severity, SideResult
+from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, EventState, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, iter_inbox, sha256
 from .timeutil import TZ, aware, from_timestamp
@@ -1062,11 +1062,18 @@ def _make_event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: 
                     now: dt.datetime) -> Callable[[list[str]], str]:
     sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
                     for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
-    fixed = [inputs.context or _read_context(t), ev.id, repr([_as_drawn(e) for e in sorted(entries, key=lambda e: e.id)]),
-             sheets, deadline_passed(ev, now)]
+    fixed = [inputs.context or _read_context(t), ev.id, _drawn_text(entries), sheets, deadline_passed(ev, now)]
+    head = hashlib.sha256(_canon(fixed).encode())
 
     def key_for(rounds: list[str]) -> str:
-        return "event:" + hashlib.sha256(_canon([*fixed, rounds]).encode()).hexdigest()
+        # the published rounds (JSON texts, an event's largest input) are hashed as they are,
+        # each after its length, not quoted into one more JSON text
+        h = head.copy()
+        for raw in rounds:
+            b = raw.encode()
+            h.update(b"\n%d\n" % len(b))
+            h.update(b)
+        return "event:" + h.hexdigest()
     return key_for
 
 
@@ -1074,7 +1081,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
               issues: IssueLog, now: dt.datetime, memo_keys: set[str]) -> EventState:
     """Advance one event (:class:`EventRunner`) — or take its state from the last run.
 
-    An event's state depends only on the code, the spec, its entries (:func:`_as_drawn`), its published rounds,
+    An event's state depends only on the code, the spec, its entries (:func:`_drawn_text`), its published rounds,
     the organisers' sheets (results, playoffs, check-in) and whether its deadline has passed;
     the ledger's cache keeps it under a hash of exactly these (``event:<hash>``), so a night
     that changes one captain's phone number does not re-read and re-score every round.
@@ -1117,12 +1124,21 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     return EventState(spec=ev, memo_key=key, **fields)
 
 
-def _as_drawn(e: Entry) -> Entry:
-    """An entry as the draw and the scoring see it: without the contact details and sheet
-    positions of its players (phone, pick-up point, note, row), which no draw, result or
-    standing depends on — so a captain correcting a phone number does not re-run the event."""
-    return dataclasses.replace(e, players=tuple(dataclasses.replace(p, phone="", pickup="", note="", row=0)
-                                                for p in e.players))
+#: what a draw, a result or a standing can depend on: every field of an entry and of its
+#: players but the players' contact details and sheet positions (phone, pick-up point, note, row)
+_NOT_DRAWN = frozenset({"phone", "pickup", "note", "row"})
+_ENTRY_DRAWN = tuple(f.name for f in dataclasses.fields(Entry) if f.name != "players")
+_PERSON_DRAWN = tuple(f.name for f in dataclasses.fields(Person) if f.name not in _NOT_DRAWN)
+
+
+def _drawn_text(entries: list[Entry]) -> str:
+    """The entries as the draw and the scoring see them (:data:`_NOT_DRAWN` left out, so a
+    captain correcting a phone number does not re-run the event), as one text for a key."""
+    import operator
+
+    entry_fields, person_fields = operator.attrgetter(*_ENTRY_DRAWN), operator.attrgetter(*_PERSON_DRAWN)
+    return repr([(entry_fields(e), [person_fields(p) for p in e.players])
+                 for e in sorted(entries, key=lambda e: e.id)])
 
 
 def next_deadline(t: Tournament, now: dt.datetime) -> dt.datetime | None:

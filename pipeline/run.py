@@ -20,7 +20,7 @@ from . import lastrun
 from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, Issue, IssueLog
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
-from .state import AwardRow, EventState, LeagueState, StandingTable, Submission
+from .state import AwardRow, EventState, KeptResults, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, iter_inbox, sha256
 from .timeutil import TZ, aware, from_timestamp
 
@@ -1098,14 +1098,15 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     if hit is not None:
         try:
             fields, found = _unpickle(hit)
+            # this night's entries (the key holds everything of them but contact details and
+            # sheet rows, so they differ from the kept ones, if at all, in a phone number)
+            current = {e.id: e for e in entries}
+            fields["entries"] = [current[e] if isinstance(e, str) else e for e in fields["entries"]]
+            fields["results"] = KeptResults(*fields["results"])
         except Exception:   # a state pickled by another version of a class: run again
             fields = None
         if fields is not None:
             issues.extend(found)
-            # the kept entries may carry an old phone number, note or sheet row (not part of
-            # the key): show this night's
-            current = {e.id: e for e in entries}
-            fields["entries"] = [current.get(e.id, e) for e in fields["entries"]]
             return EventState(spec=ev, memo_key=key, **fields)
     mark = len(issues)
     runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
@@ -1120,7 +1121,11 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         key = key_for(ledger.rounds_raw(ev.id))
         memo_keys.add(key)
     found = list(issues)[mark:]
-    ledger.cache_put({key: pickle.dumps((fields, found), protocol=pickle.HIGHEST_PROTOCOL)})
+    # kept: entries of this night as their ids, the results pickled apart (KeptResults)
+    ids = {e.id for e in entries}
+    kept = dict(fields, entries=[e.id if e.id in ids else e for e in fields["entries"]],
+                results=(pickle.dumps(fields["results"], protocol=pickle.HIGHEST_PROTOCOL), list(fields["results"])))
+    ledger.cache_put({key: pickle.dumps((kept, found), protocol=pickle.HIGHEST_PROTOCOL)})
     return EventState(spec=ev, memo_key=key, **fields)
 
 

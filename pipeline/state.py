@@ -6,6 +6,9 @@ reach back into the ledger or the inbox.
 from __future__ import annotations
 
 import datetime as dt
+import gc
+import pickle
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -65,7 +68,7 @@ class EventState:
     format_title: str
     entries: list[Entry]
     rounds: list[Round] = field(default_factory=list)
-    results: dict[tuple, MatchResult] = field(default_factory=dict)
+    results: Mapping[tuple, MatchResult] = field(default_factory=dict)   # dict, or KeptResults
     standings: list[StandingTable] = field(default_factory=list)
     placements: list["Placement"] = field(default_factory=list)
     complete: bool = False
@@ -73,6 +76,66 @@ class EventState:
     session_of_round: dict[int, str] = field(default_factory=dict)   # round → session label
     ties: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (stage, group, entries) awaiting 加赛
     memo_key: str = ""       # hash of everything this state was computed from (run.run_event); "" = unknown
+
+
+class KeptResults(Mapping):
+    """An event's results as the ledger's cache keeps them (pickled), unpickled on first use.
+
+    A kept event's results are most of its state (a round of bridge boards is tens of
+    thousands of objects) and are read only to render the event's own pages again, which
+    a night that changed nothing about the event does not do (see ``run.run_event``).
+    Their keys come apart: which matches have a result (a round's progress on the index
+    page) is answered without unpickling the results."""
+
+    __slots__ = ("_blob", "_data", "_keys")
+
+    def __init__(self, blob: bytes, keys: Iterable[tuple] | None = None) -> None:
+        self._blob = blob
+        self._data: dict[tuple, MatchResult] | None = None
+        self._keys = dict.fromkeys(keys) if keys is not None else None
+
+    def _loaded(self) -> dict[tuple, MatchResult]:
+        if self._data is None:
+            was = gc.isenabled()
+            gc.disable()          # thousands of small objects, none of them garbage
+            try:
+                self._data = pickle.loads(self._blob)
+            finally:
+                if was:
+                    gc.enable()
+            self._blob = b""
+        return self._data
+
+    def _key_view(self) -> dict:
+        return self._keys if self._data is None and self._keys is not None else self._loaded()
+
+    @property
+    def loaded(self) -> bool:
+        return self._data is not None
+
+    def __getitem__(self, key: tuple) -> MatchResult:
+        return self._loaded()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._key_view()
+
+    def get(self, key, default=None):  # type: ignore[override]
+        return self._loaded().get(key, default)
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self._key_view())
+
+    def __len__(self) -> int:
+        return len(self._key_view())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
+
+    def __repr__(self) -> str:
+        return f"KeptResults({self._loaded()!r})"
+
+    def __reduce__(self):   # pickles as the plain dict it stands for
+        return (dict, (dict(self._loaded()),))
 
 
 @dataclass

@@ -217,3 +217,44 @@ def test_an_events_key_leaves_out_contact_details_only():
     for change in (dict(team="乙队"), dict(team_no="2"), dict(branch="b2"), dict(id="xq:b1:002")):
         assert run_mod._drawn_text([dataclasses.replace(e, **change)]) != base, change
     assert set(run_mod._PERSON_DRAWN) | run_mod._NOT_DRAWN == {f.name for f in dataclasses.fields(Person)}
+
+
+def test_kept_results_are_read_only_when_an_events_pages_are_made_again(league):
+    """state.KeptResults: a night that changes nothing about an event does not unpickle its
+    results; a page made again (deleted by hand) reads them, and comes out the same."""
+    import pickle
+
+    from pipeline.state import KeptResults
+
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    site = out / "t2016-poker"
+    pages = {p: p.read_bytes() for p in site.rglob("*.html")}
+    _drop(folder, "说明.txt")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    kept = {k: es.results for k, es in report.state.events.items()}
+    assert kept and all(isinstance(r, KeptResults) and not r.loaded for r in kept.values())
+    event_page = site / "events" / "guandan.html"
+    event_page.unlink()
+    _drop(folder, "另一个说明.txt")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert report.state.events["guandan"].results.loaded
+    assert event_page.read_bytes() == pages[event_page]
+    r = report.state.events["guandan"].results
+    assert len(r) > 0 and pickle.loads(pickle.dumps(r)) == dict(r.items()) == r
+
+
+def test_kept_results_behave_as_the_dict_they_stand_for():
+    import pickle
+
+    from pipeline.state import KeptResults
+
+    d = {("r1", 1): "a", ("r1", 2): "b"}
+    k = KeptResults(pickle.dumps(d), list(d))
+    assert ("r1", 1) in k and ("x",) not in k and len(k) == 2 and list(k) == list(d)
+    assert not k.loaded                     # which matches have a result: from the keys
+    assert k[("r1", 2)] == "b" and k.get(("x",)) is None
+    assert k.loaded and list(k) == list(d) and k == d and dict(k) == d
+    assert type(pickle.loads(pickle.dumps(k))) is dict
+    k = KeptResults(pickle.dumps(d))        # without its keys: read on first question
+    assert len(k) == 2 and k.loaded

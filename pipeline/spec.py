@@ -223,7 +223,17 @@ class TournamentSpec(_Model):
 
     def event(self, key: str) -> EventSpec | None:
         """Find an event by id or Chinese name, spaces ignored, in either script
-        (``雙升`` finds 双升)."""
+        (``雙升`` finds 双升).  Answers are remembered: every registration row asks."""
+        memo = self._events_found
+        if key not in memo:
+            memo[key] = self._find_event(key)
+        return memo[key]
+
+    @cached_property
+    def _events_found(self) -> dict[str, EventSpec | None]:
+        return {}
+
+    def _find_event(self, key: str) -> EventSpec | None:
         from .text import to_simplified
 
         k = "".join(key.split())

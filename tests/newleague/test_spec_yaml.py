@@ -39,3 +39,17 @@ def test_yaml_tags_that_build_objects_are_refused(tmp_path):
     spec.write_text("!!python/object/apply:os.system ['echo hi']\n", encoding="utf-8")
     with pytest.raises(SpecError):
         load_tournament(folder)
+
+
+@pytest.mark.parametrize("folder", SAMPLES, ids=lambda p: p.name)
+def test_event_lookup_remembers_the_same_answers(folder):
+    """TournamentSpec.event: by id or name, spaces ignored, either script — asked twice,
+    answered alike (the second time from its memo)."""
+    from pipeline.text import convert
+
+    spec = load_tournament(folder).spec
+    for ev in spec.events:
+        keys = [ev.id, ev.name, " ".join(ev.name), convert(ev.name, "traditional")]
+        for k in keys:
+            assert spec.event(k) is ev and spec.event(k) is ev, k
+    assert spec.event("没有这个项目") is None and spec.event("没有这个项目") is None

@@ -98,13 +98,18 @@ class Jobs:
     sequentially); ``result()`` of a handle returns the job's value or raises its exception.
     Leaving the block waits for every job, so no worker outlives the run's lock."""
 
-    def __init__(self, min_parallel: int = 16, max_workers: int | None = None) -> None:
+    def __init__(self, min_parallel: int = 16, max_workers: int | None = None, busy_caller: bool = False) -> None:
+        """``busy_caller``: the calling process does its own work while the jobs run, so a
+        small batch gets a worker for every two jobs (at most one per core), which leaves
+        the caller a core (two workbooks on one worker while the caller renders the pages
+        beat two workers and the caller sharing two cores)."""
         self._fns: list[Callable[[], Any]] = []
         self._handles: list[_Handle] = []
         self._costs: list[float] = []
         self._pool: ProcessPoolExecutor | None = None
         self._min = min_parallel
         self._workers = max_workers or workers()
+        self._busy_caller = busy_caller
         self.parallel = False
 
     def add(self, fn: Callable[[], Any], cost: float = 0) -> "_Handle":
@@ -119,6 +124,9 @@ class Jobs:
         self._costs.append(cost)
         return h
 
+    def __len__(self) -> int:
+        return len(self._fns)
+
     def start(self) -> None:
         global _JOBS
         n = len(self._fns)
@@ -126,7 +134,8 @@ class Jobs:
             _JOBS = self._fns
             try:
                 ctx = multiprocessing.get_context("fork")
-                self._pool = ProcessPoolExecutor(max_workers=min(self._workers, n), mp_context=ctx,
+                size = min(self._workers, n if not self._busy_caller else max(1, n // 2))
+                self._pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx,
                                                  initializer=worker_init, initargs=(os.getpid(),))
                 # the costliest first (a stable sort: equal costs keep their order)
                 for h in sorted(self._handles, key=lambda h: -self._costs[h.index]):

@@ -1207,11 +1207,11 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
 
     from .games import GAMES
     from .parallel import Jobs
-    from .xlsx.registration import write_returned_copy
     from .render.viewmodels import session_and_venue
-    from .xlsx.results import sheet_rows, write_result_sheet
 
-    jobs = Jobs()
+    # even two workbooks go to a worker: this process renders the pages meanwhile, and
+    # does not import openpyxl at all (see _write_returned_copy)
+    jobs = Jobs(min_parallel=2, busy_caller=True)
     # returned copies for every current registration (with its problems highlighted)
     by_file: dict[str, list[Issue]] = {}
     for i in state.issues:
@@ -1238,7 +1238,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
             fresh = made.get(name) == key and target.exists()
             # the copies first (the site waits for them), then the result sheets, largest first
             copies.append((s, stored, name, key, None if fresh else
-                           jobs.add(functools.partial(write_returned_copy, stored, file_issues, target),
+                           jobs.add(functools.partial(_write_returned_copy, stored, file_issues, target),
                                     cost=float("inf"))))
         else:
             copies.append((s, stored, "", "", None))
@@ -1251,11 +1251,16 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                   for e in ev.entries} if todo else {}
         columns, detail = game.columns(ev.spec.game_options), game.detail(ev.spec.game_options)
         for r in todo:
+            from .xlsx.results import sheet_rows
+
             path = out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
             session, venue = session_and_venue(ev, r, t.spec)
             sheets.append(jobs.add(functools.partial(
-                write_result_sheet, path, tournament=t, event=ev.spec, rnd=r, columns=columns, label_of=labels,
+                _write_result_sheet, path, tournament=t, event=ev.spec, rnd=r, columns=columns, label_of=labels,
                 session_label=session, venue=venue, detail=detail, seats=game.seats), cost=sheet_rows(r, detail)))
+    if len(jobs) >= WRITERS_PRELOAD_FROM:
+        # many workbooks: import the writers once here, and every forked worker has them
+        from .xlsx import results as _results, returned as _returned  # noqa: F401
     with jobs:
         jobs.start()
         n = len(write_data(out, state, ledger))
@@ -1288,21 +1293,39 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     return n
 
 
+#: from this many workbook jobs, render_all imports the writers before forking the pool
+#: (shared by every worker) rather than in each worker as its first job needs them
+WRITERS_PRELOAD_FROM = 16
+
+
+def _write_returned_copy(stored: Path, issues: list[Issue], target: Path) -> Path | None:
+    """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs."""
+    from .xlsx.returned import write_returned_copy
+    return write_returned_copy(stored, issues, target)
+
+
+def _write_result_sheet(path: Path, **kw: Any) -> Path:
+    """A pool job: :func:`pipeline.xlsx.results.write_result_sheet`, imported where it runs."""
+    from .xlsx.results import write_result_sheet
+    return write_result_sheet(path, **kw)
+
+
 def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
     """The organisers' sheets the office fills in and drops into the inbox: 评奖表 when the
     tournament has discretionary awards (R2015-A1), 签到表 for events drawn at check-in
-    (R2016-F2) before their first round, and a 加赛表 for every pending tie."""
-    from .xlsx.forms import PlayoffTie, write_awards_form, write_checkin_form, write_playoff_form
-
+    (R2016-F2) before their first round, and a 加赛表 for every pending tie.  The writers
+    are imported only when a form is written."""
     forms = out / "forms"
     n = 0
     if t.spec.discretionary_awards or t.spec.branch_award:
         p = forms / "评奖表.xlsx"
         if not p.exists():
+            from .xlsx.forms import write_awards_form
             write_awards_form(t, p)
             n += 1
     for ev in state.events.values():
         if ev.spec.format.type == "groups_standings" and not ev.rounds and ev.entries:
+            from .xlsx.forms import write_checkin_form
             p = forms / f"{ev.spec.id}-签到表.xlsx"
             players = [(pl.shown, pl.staff_id) for e in ev.entries for pl in e.players]
             write_checkin_form(t, ev.spec, {"": players}, p)
@@ -1311,6 +1334,7 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             label = {e.id: e.team for e in ev.entries}
             p = forms / f"{ev.spec.id}-r{ev.rounds[-1].round if ev.rounds else 0}-加赛表.xlsx"
             if not p.exists():
+                from .xlsx.forms import PlayoffTie, write_playoff_form
                 write_playoff_form(t, ev.spec, [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids))
                                                 for st, g, ids in ev.ties], p)
                 n += 1

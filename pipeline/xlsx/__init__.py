@@ -4,19 +4,37 @@ copies for captains, result sheets for referees, organisers' forms).
 Readers live in ``pipeline.ingest``; both sides take sheet names, labels and _meta keys
 from ``pipeline.layout``.  All writes are atomic (:func:`common.atomic_save`) and every
 text cell is guarded against formula injection (:func:`common.put`).
-"""
-from .common import atomic_save, put, read_meta, zh
-from .forms import PlayoffTie, write_awards_form, write_checkin_form, write_playoff_form
-from .registration import (branch_quota, build_registration_workbook, template_filename, template_name,
-                           write_all_templates, write_registration_template)
-from .results import build_result_workbook, write_result_sheet
-from .returned import ISSUES_SHEET, write_returned_copy
 
-__all__ = [
-    "atomic_save", "put", "read_meta", "zh",
-    "PlayoffTie", "write_awards_form", "write_checkin_form", "write_playoff_form",
-    "branch_quota", "build_registration_workbook", "template_filename", "template_name", "write_all_templates",
-    "write_registration_template",
-    "build_result_workbook", "write_result_sheet",
-    "ISSUES_SHEET", "write_returned_copy",
-]
+The names below are imported from their modules on first use (PEP 562): openpyxl and
+XlsxWriter take a seventh of a second to import, which a night that writes no workbook
+in its own process (see ``run.render_all``) does not pay.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_WHERE = {
+    "atomic_save": "common", "put": "common", "read_meta": "common", "zh": "common",
+    "PlayoffTie": "forms", "write_awards_form": "forms", "write_checkin_form": "forms",
+    "write_playoff_form": "forms",
+    "branch_quota": "registration", "build_registration_workbook": "registration",
+    "template_filename": "registration", "template_name": "registration",
+    "write_all_templates": "registration", "write_registration_template": "registration",
+    "build_result_workbook": "results", "write_result_sheet": "results",
+    "ISSUES_SHEET": "returned", "write_returned_copy": "returned",
+}
+
+__all__ = list(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -258,3 +258,36 @@ def test_kept_results_behave_as_the_dict_they_stand_for():
     assert type(pickle.loads(pickle.dumps(k))) is dict
     k = KeptResults(pickle.dumps(d))        # without its keys: read on first question
     assert len(k) == 2 and k.loaded
+
+
+def test_a_night_with_one_new_workbook_writes_it_without_importing_openpyxl_here(league, tmp_path):
+    """run.render_all: a couple of returned copies go to a worker, which imports the
+    workbook writers; the run's own process renders pages and never imports openpyxl (a
+    seventh of a second of such a night)."""
+    import subprocess
+    import sys
+
+    import email
+    import io
+
+    import openpyxl
+
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    reg = sorted((folder / "inbox").glob("*-报名表.eml"))[0]
+    msg = email.message_from_bytes(reg.read_bytes())
+    part = next(p for p in msg.walk() if p.get_filename())
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_payload(decode=True)))
+    wb.properties.keywords = "再次发送"         # other bytes, the same registration
+    wb.save(folder / "inbox" / ("再次发送-" + part.get_filename()))
+    from email.utils import parsedate_to_datetime
+    when = parsedate_to_datetime(msg["Date"]).timestamp() + 60
+    os.utime(folder / "inbox" / ("再次发送-" + part.get_filename()), (when, when))
+    code = ("import sys; from pathlib import Path; from pipeline.run import RunOptions, run; "
+            f"r = run(RunOptions(folder=Path({str(folder)!r}), out_parent=Path({str(out)!r}), pdf=False)); "
+            "print(r.written, 'openpyxl' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    written, imported = done.stdout.split()
+    assert int(written) > 0 and imported == "False", done.stdout
+    copies = sorted((out / "t2016-poker" / "returned").glob("*再次发送-*-返回.xlsx"))
+    assert copies and copies[0].stat().st_size > 0

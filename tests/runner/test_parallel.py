@@ -68,7 +68,7 @@ def test_run_outputs_are_identical_on_the_pool(tmp_path, monkeypatch):
     monkeypatch.setenv("LEAGUE_WORKERS", "1")
     run(RunOptions(folder=folder, out_parent=tmp_path / "seq", pdf=False))
     monkeypatch.setenv("LEAGUE_WORKERS", "2")
-    monkeypatch.setattr(parallel.Jobs.__init__, "__defaults__", (2, None))   # pool even for a small league
+    monkeypatch.setattr(parallel.Jobs.__init__, "__defaults__", (2, None, False))   # pool even for a small league
     started = []
     real_start = parallel.Jobs.start
     monkeypatch.setattr(parallel.Jobs, "start", lambda self: (real_start(self), started.append((self.parallel, len(self._fns)))))
@@ -186,3 +186,13 @@ def test_the_costliest_jobs_start_first_and_results_keep_their_order(monkeypatch
         assert jobs.parallel
         assert [h.result() for h in hs] == [0, 1, 4, 9, 16]
     assert submitted == [4, 1, 3, 0, 2]
+
+
+def test_a_busy_caller_keeps_a_core_for_itself_on_small_batches():
+    """Jobs(busy_caller=True): a worker for every two jobs, at most one per core."""
+    for n, busy, size in ((2, True, 1), (3, True, 1), (4, True, 2), (40, True, 2), (2, False, 2)):
+        with parallel.Jobs(min_parallel=2, max_workers=2, busy_caller=busy) as jobs:
+            hs = [jobs.add(functools.partial(_square, i)) for i in range(n)]
+            jobs.start()
+            assert jobs.parallel and jobs._pool._max_workers == size, (n, busy)
+            assert [h.result() for h in hs] == [i * i for i in range(n)]

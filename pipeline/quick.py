@@ -187,5 +187,39 @@ def main() -> None:
             hit = None
         else:
             sys.exit(1 if attention else 0)
+    import gc
+
     from .cli import main as cli_main
-    cli_main()
+    # A run pauses the cyclic collector (pipeline.gcpolicy) and would switch it on again at
+    # its end, only to walk the whole state once more before the process ends: the
+    # process's commands (all of them short) run without it.
+    gc.disable()
+    try:
+        cli_main()       # click's standalone mode always ends in SystemExit
+    except SystemExit as e:
+        hard_exit(e.code)
+
+
+def hard_exit(code: object) -> None:
+    """End the process now, with ``sys.exit``'s meaning of ``code``, after flushing what it
+    printed and logged — without the interpreter's teardown.  A run's state is a million
+    small objects; freeing them one by one at exit took a quarter of a second of a 200-unit
+    run and most of a rerun's last tenth (mypy ends the same way, for the same reason).
+    Everything that must reach the disk is written and synced before this: atomic writes,
+    the ledger's transactions (its connection is closed), the pools shut down."""
+    import logging
+
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:
+        print(code, file=sys.stderr)
+        status = 1
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)

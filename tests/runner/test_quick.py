@@ -15,6 +15,9 @@ PROBE = r"""
 import sys
 sys.argv = ["league", *sys.argv[1:]]
 from pipeline import quick
+def raise_exit(code):            # instead of os._exit, so the probe can report
+    raise SystemExit(code)
+quick.hard_exit = raise_exit
 try:
     quick.main()
 except SystemExit as e:
@@ -59,3 +62,24 @@ def test_a_naive_now_is_read_as_china_time_and_another_now_is_another_night(tmp_
     argv = ["run", str(folder), "--out", str(out), "--no-pdf", "--now", "2016-11-01T09:00"]
     assert quick.quick_run(argv) is not None          # naive --now is read as +08:00, like the CLI
     assert quick.quick_run(argv[:-1] + ["2016-11-01T10:00"]) is None   # another --now: another night
+
+
+def test_the_command_ends_without_teardown_and_keeps_its_exit_code_and_output(tmp_path):
+    """quick.hard_exit: ``league run`` ends with os._exit after flushing — same exit code,
+    same summary on stdout, everything on disk; ``sys.exit``'s meaning of its argument."""
+    folder, out = tmp_path / "t2016-poker", tmp_path / "out"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    p = subprocess.run([sys.executable, "-m", "pipeline", "run", str(folder), "--out", str(out), "--no-pdf"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    again = run(RunOptions(folder=folder, out_parent=out, pdf=False))     # nothing new
+    assert p.returncode == (1 if again.needs_attention else 0), p.stderr
+    assert "本次新收" in p.stdout and (out / "t2016-poker" / ".lastrun.json").is_file()
+    assert again.unchanged
+    p = subprocess.run([sys.executable, "-m", "pipeline", "run", str(tmp_path / "nowhere"), "--out", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 2 and p.stderr.strip()
+    for code, status, err in (("None", 0, ""), ("3", 3, ""), ("'坏了'", 1, "坏了")):
+        p = subprocess.run([sys.executable, "-c", f"from pipeline.quick import hard_exit; print('输出', end=''); "
+                            f"hard_exit({code}); print('not reached')"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=60)
+        assert (p.returncode, p.stdout, p.stderr.strip()) == (status, "输出", err)

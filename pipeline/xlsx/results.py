@@ -159,9 +159,10 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     # a round of bridge boards has tens of thousands of cells: the formats are looked up
     # once per border, and the blank cells written straight to XlsxWriter
     xw = ws.ws
-    styles = {b: (dict(font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=b, locked=True),
-                  ws.book.fmt(BODY_FONT, INPUT_FILL, CENTER, b, False),
-                  ws.book.fmt(None, BYE_FILL, None, b, True)) for b in (GRID, _BLOCK_TOP)}
+    # (keyed by "first row of a block": an openpyxl Border hashes all its sides, every time)
+    styles = {top: (dict(font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=b, locked=True),
+                    ws.book.fmt(BODY_FONT, INPUT_FILL, CENTER, b, False),
+                    ws.book.fmt(None, BYE_FILL, None, b, True)) for top, b in ((False, GRID), (True, _BLOCK_TOP))}
     fill_cols = [at[label] - 1 for label in res_labels + sigs]
     key_cols = (at["轮次"], at["组别"], at["桌号"])
     side_cols = [at[side] for side in sides]
@@ -171,7 +172,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
         names = [label_of.get(m.sides[k], m.sides[k]) if k < len(m.sides) else (bye_text if m.bye else "")
                  for k in range(len(sides))]
         for i, board in enumerate(boards or [None]):
-            locked_style, input_fmt, bye_fmt = styles[_BLOCK_TOP if i == 0 and len(boards) > 1 else GRID]
+            locked_style, input_fmt, bye_fmt = styles[i == 0 and len(boards) > 1]
             for c, value in zip(key_cols, (rnd.round, m.group, m.table)):
                 put(row, c, value, **locked_style)
             for c, name in zip(side_cols, names):

@@ -130,7 +130,8 @@ class Jobs:
     def start(self) -> None:
         global _JOBS
         n = len(self._fns)
-        if n >= max(self._min, 2) and self._workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        # a pool needs two cores (then a one-worker pool beside a busy caller is fine)
+        if n >= max(self._min, 1) and workers() > 1 and "fork" in multiprocessing.get_all_start_methods():
             _JOBS = self._fns
             try:
                 ctx = multiprocessing.get_context("fork")

@@ -938,6 +938,18 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     issues.extend(found)
     report.entries = len(entries)
 
+    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger)
+    with early_jobs:     # leaving it waits for the copies still being made
+        return _draw_score_write(t, out, ledger, opts, say, quick, issues, report, received, now, fp,
+                                 inputs, current, submissions, entries, early)
+
+
+def _draw_score_write(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
+                      quick: str, issues: IssueLog, report: RunReport, received: list[Received],
+                      now: dt.datetime, fp: str, inputs: Inputs, current: list[tuple[Received, Any]],
+                      submissions: list[Submission], entries: list[Entry],
+                      early: dict[str, tuple[str, Any]]) -> RunReport:
+    """The rest of :func:`_run_locked`: events, awards, every output, the run's record."""
     say("抽签与计分 …")
     import gc
     gc.freeze()      # the readings and entries live to the end of the run (see below)
@@ -974,7 +986,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     report.rejected_files = [s.file for s in submissions if s.status in ("rejected", "unreadable")]
 
     say("写出文件 …")
-    written = render_all(t, out, state, current, opts, say, ledger)
+    written = render_all(t, out, state, current, opts, say, ledger, early)
     report.written = written
     if opts.smtp_url:
         from .mail import deliver
@@ -1196,8 +1208,86 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
     return rows
 
 
+@dataclass
+class PlannedCopy:
+    """One submission's returned copy: what it is made from and whether the one on disk is it."""
+    submission: Submission
+    stored: Path | None
+    name: str = ""              # "" when the submission gets none (not a workbook, unreadable)
+    key: str = ""
+    issues: list[Issue] = field(default_factory=list)
+    target: Path | None = None
+    fresh: bool = True
+
+
+def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
+                         made: dict[str, str]) -> list[PlannedCopy]:
+    """The returned copy of every submission (:func:`render_all`).  A copy depends only on
+    its source, that file's issues (in :meth:`IssueLog.sorted` order) and the code: ``made``
+    (kept in the ledger's cache) remembers what each existing copy was made from, so it is
+    made again only then."""
+    by_file: dict[str, list[Issue]] = {}
+    for i in IssueLog(issues).sorted():
+        by_file.setdefault(i.file, []).append(i)
+    code = lastrun.code_hash()
+    stored_by_sha: dict[str, Path] = {}
+    if (out / "received").is_dir():
+        for p in sorted((out / "received").iterdir()):
+            stored_by_sha.setdefault(p.name.split(".", 1)[0], p)
+    plan = []
+    for s in submissions:
+        stored = stored_by_sha.get(s.sha256)
+        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
+            name = f"{s.branch or 'unknown'}-{Path(s.file).stem}-{s.sha256[:8]}-返回.xlsx"
+            target = out / "returned" / name
+            file_issues = by_file.get(s.file, [])
+            key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]])
+                                 .encode()).hexdigest()
+            plan.append(PlannedCopy(s, stored, name, key, file_issues, target,
+                                    fresh=made.get(name) == key and target.exists()))
+        else:
+            plan.append(PlannedCopy(s, stored))
+    return plan
+
+
+#: a run with fewer returned copies than this to make starts them before its events
+#: (see :func:`start_returned_copies`)
+EARLY_COPIES_BELOW = 16
+
+
+def start_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
+                          ledger: Ledger) -> tuple[Any, dict[str, tuple[str, Any]]]:
+    """On a night with a few new registrations, start their returned copies on a worker
+    right after validation, before the events.
+
+    A copy needs only its registration's issues, known once it is validated.  The worker's
+    first job imports openpyxl (a seventh of a second) and the copies take a few hundredths
+    each; started here, that overlaps this process's events and outputs instead of being
+    waited for before the site.  A cold run's hundreds of copies wait for
+    :func:`render_all`'s pool: a worker forked this early would live through the events,
+    and every page this process writes meanwhile would be copied for it (copy-on-write),
+    which measured slower.  Returns a context to leave when the run is done (it waits for
+    the worker) and the started copies by name with their keys; :func:`render_all` takes a
+    copy whose key is still the one planned here and makes any other itself."""
+    import contextlib
+    import functools
+
+    from .parallel import Jobs
+
+    made = json.loads(ledger.cache_get(["returned-copies"]).get("returned-copies", b"{}"))
+    todo = [c for c in plan_returned_copies(out, submissions, issues, made) if c.name and not c.fresh]
+    if not todo or len(todo) >= EARLY_COPIES_BELOW:
+        return contextlib.nullcontext(), {}
+    jobs = Jobs(min_parallel=1, max_workers=1)
+    started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target)))
+               for c in todo}
+    jobs.start()
+    return jobs, (started if jobs.parallel else {})
+
+
 def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple[Received, Any]],
-               opts: RunOptions, say: Callable[[str], None], ledger: Ledger | None = None) -> int:
+               opts: RunOptions, say: Callable[[str], None], ledger: Ledger | None = None,
+               early: dict[str, tuple[str, Any]] | None = None) -> int:
     """Write every output: data CSVs, returned workbooks, result sheets, documents, site.
 
     The workbooks (returned copies, referees' result sheets) are independent jobs: they run
@@ -1213,35 +1303,25 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     # does not import openpyxl at all (see _write_returned_copy)
     jobs = Jobs(min_parallel=2, busy_caller=True)
     # returned copies for every current registration (with its problems highlighted)
-    by_file: dict[str, list[Issue]] = {}
-    for i in state.issues:
-        by_file.setdefault(i.file, []).append(i)
-    # a returned copy depends only on its source, that file's issues and the code: the
-    # sidecar remembers what each existing copy was made from, so it is rebuilt only then
     made_key = "returned-copies"
     made = json.loads(ledger.cache_get([made_key]).get(made_key, b"{}")) if ledger is not None else {}
     made_now: dict[str, str] = {}
-    code = lastrun.code_hash()
-    stored_by_sha: dict[str, Path] = {}
-    if (out / "received").is_dir():
-        for p in sorted((out / "received").iterdir()):
-            stored_by_sha.setdefault(p.name.split(".", 1)[0], p)
     copies = []   # (submission, stored, returned name, key, handle or None when up to date)
-    for s in state.submissions:
-        stored = stored_by_sha.get(s.sha256)
-        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
-            name = f"{s.branch or 'unknown'}-{Path(s.file).stem}-{s.sha256[:8]}-返回.xlsx"
-            target = out / "returned" / name
-            file_issues = by_file.get(s.file, [])
-            key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]])
-                                 .encode()).hexdigest()
-            fresh = made.get(name) == key and target.exists()
+    for c in plan_returned_copies(out, state.submissions, state.issues, made):
+        handle = None
+        started = (early or {}).get(c.name)
+        if started and started[0] == c.key:
+            handle = started[1]
+        elif c.name and (started or not c.fresh):
+            if started:          # made early from issues it no longer has: let it land, then replace it
+                try:
+                    started[1].result()
+                except Exception:  # noqa: BLE001 - made again just below
+                    pass
             # the copies first (the site waits for them), then the result sheets, largest first
-            copies.append((s, stored, name, key, None if fresh else
-                           jobs.add(functools.partial(_write_returned_copy, stored, file_issues, target),
-                                    cost=float("inf"))))
-        else:
-            copies.append((s, stored, "", "", None))
+            handle = jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target),
+                              cost=float("inf"))
+        copies.append((c.submission, c.stored, c.name, c.key, handle))
     # result workbooks for referees, one per event and round
     sheets = []
     for ev in state.events.values():

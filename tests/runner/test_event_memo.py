@@ -291,3 +291,85 @@ def test_a_night_with_one_new_workbook_writes_it_without_importing_openpyxl_here
     assert int(written) > 0 and imported == "False", done.stdout
     copies = sorted((out / "t2016-poker" / "returned").glob("*再次发送-*-返回.xlsx"))
     assert copies and copies[0].stat().st_size > 0
+
+
+def _resend_with_new_bytes(folder: Path) -> Path:
+    """The first registration mail's workbook again, as a file a minute later (other bytes)."""
+    import email
+    import io
+    from email.utils import parsedate_to_datetime
+
+    import openpyxl
+
+    reg = sorted((folder / "inbox").glob("*-报名表.eml"))[0]
+    msg = email.message_from_bytes(reg.read_bytes())
+    part = next(p for p in msg.walk() if p.get_filename())
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_payload(decode=True)))
+    wb.properties.keywords = "再次发送"
+    target = folder / "inbox" / ("再次发送-" + part.get_filename())
+    wb.save(target)
+    when = parsedate_to_datetime(msg["Date"]).timestamp() + 60
+    os.utime(target, (when, when))
+    return target
+
+
+def test_a_few_new_copies_start_before_the_events_and_are_made_once(league, tmp_path, monkeypatch):
+    """run.start_returned_copies: a night with a new registration starts its returned
+    copies right after validation; render_all takes them, so each is made once, and the
+    copies equal those of a run that makes them with the other outputs."""
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    log = tmp_path / "copies.log"
+    real = run_mod._write_returned_copy
+
+    def logged(stored, issues, target):     # runs in a forked worker: log to a file
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(target.name + "\n")
+        return real(stored, issues, target)
+    monkeypatch.setattr(run_mod, "_write_returned_copy", logged)
+    twin = tmp_path / "twin"
+    shutil.copytree(out, twin)
+    _resend_with_new_bytes(folder)
+    early_calls = []
+    real_start = run_mod.start_returned_copies
+    monkeypatch.setattr(run_mod, "start_returned_copies",
+                        lambda *a: (lambda r: (early_calls.append(sorted(r[1])), r)[1])(real_start(*a)))
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    made = log.read_text(encoding="utf-8").split()
+    assert early_calls and early_calls[0] and sorted(made) == early_calls[0]    # all early, each once
+    assert len(made) == len(set(made)) == 2          # the new workbook's and the superseded one's
+    monkeypatch.setattr(run_mod, "EARLY_COPIES_BELOW", 0)
+    run(RunOptions(folder=folder, out_parent=twin, pdf=False))
+    a = {p.name: p.read_bytes() for p in (out / "t2016-poker" / "returned").iterdir()}
+    b = {p.name: p.read_bytes() for p in (twin / "t2016-poker" / "returned").iterdir()}
+    assert a == b
+
+
+def test_an_early_copy_whose_issues_changed_is_made_again(league, tmp_path, monkeypatch):
+    """render_all makes a copy itself when its key is no longer the one planned early
+    (here: the early plan sees a made-up warning on every file, which the run never has)."""
+    from pipeline.issues import Issue
+    from pipeline.model import Severity
+
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    twin = tmp_path / "twin"
+    shutil.copytree(out, twin)
+    new = _resend_with_new_bytes(folder)
+    real_start = run_mod.start_returned_copies
+    planned = []
+
+    def wrong(out_, subs, issues, ledger):
+        made_up = [Issue("SUPERSEDED", Severity.WARNING, "并无此事", branch=s.branch, file=s.file) for s in subs]
+        r = real_start(out_, subs, issues + made_up, ledger)
+        planned.extend(r[1])
+        return r
+    monkeypatch.setattr(run_mod, "start_returned_copies", wrong)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert any(new.stem in name for name in planned)
+    monkeypatch.setattr(run_mod, "start_returned_copies", real_start)
+    monkeypatch.setattr(run_mod, "EARLY_COPIES_BELOW", 0)
+    run(RunOptions(folder=folder, out_parent=twin, pdf=False))
+    a = {p.name: p.read_bytes() for p in (out / "t2016-poker" / "returned").iterdir()}
+    b = {p.name: p.read_bytes() for p in (twin / "t2016-poker" / "returned").iterdir()}
+    assert a == b

@@ -74,6 +74,7 @@ def test_run_outputs_are_identical_on_the_pool(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel.Jobs, "start", lambda self: (real_start(self), started.append((self.parallel, len(self._fns)))))
     from pipeline import run as run_mod
     monkeypatch.setattr(run_mod, "POOL_EVENTS_FROM", 0)                      # events on the pool too
+    monkeypatch.setattr(run_mod, "EARLY_COPIES_BELOW", 0)                    # the copies with the sheets
     on_pool = []
     real_advance = run_mod.advance_on_pool
     monkeypatch.setattr(run_mod, "advance_on_pool", lambda *a: on_pool.append(real_advance(*a)) or on_pool[-1])

@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -368,6 +369,11 @@ def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
     return ev.deadline is None or now >= aware(ev.deadline)
 
 
+#: between the names in a signature cell (R2020-Q3), and the marks that only say "signed"
+_NAME_SEPARATORS = re.compile(r"[/、,，;；\s]+")
+_SIGN_MARKS = frozenset({"已签", "签", "签名", "√", "✓", "同意"})
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -530,15 +536,15 @@ class EventRunner:
         books = [(rec, b) for rec, b in self.inputs.results
                  if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
                  and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)]
+        players = {e.id: e for e in self.all_entries()} if self.ev.team_size > 1 and books else {}
+        sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
+        sign_labels = [s + layout.SIGNATURE_SUFFIX for s in sides]
         for rec, book in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
             if str(book.meta.get(layout.META_DRAW_HASH, "")) != rnd.input_hash:
                 self.issues.add("TEMPLATE_MISMATCH",
                                 f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
                                 "（抽签摘要不符），请使用本轮下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET))
                 continue
-            players = {e.id: e for e in self.all_entries()} if self.ev.team_size > 1 else {}
-            sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
-            sign_labels = [s + layout.SIGNATURE_SUFFIX for s in sides]
             rows, found = read_results(book, rec.file_name, [*labels, *sign_labels])
             self.issues.extend(found)
             for row in rows:
@@ -577,15 +583,13 @@ class EventRunner:
         a tick is accepted)."""
         if self.ev.team_size < 2:
             return
-        import re
-
-        from .ingest.workbook import strip_spaces
         for label, sid in zip(sign_labels, m.sides):
             raw = row.values.get(label)
             if raw in (None, ""):
                 continue
-            names = [strip_spaces(x) for x in re.split(r"[/、,，;；\s]+", str(raw)) if strip_spaces(x)]
-            names = [n for n in names if n not in ("已签", "签", "签名", "√", "✓", "同意")]
+            from .ingest.workbook import strip_spaces
+
+            names = [n for n in (strip_spaces(x) for x in _NAME_SEPARATORS.split(str(raw))) if n and n not in _SIGN_MARKS]
             entry = entries.get(sid)
             if entry is None or not names:
                 continue

@@ -79,3 +79,47 @@ def test_atomic_save_writes_what_save_writes(tmp_path):
     wb.save(buf)
     atomic_save(wb, tmp_path / "a.xlsx")
     assert (tmp_path / "a.xlsx").read_bytes() == deterministic_zip(buf.getvalue())
+
+
+def test_atomic_save_builds_sheets_in_memory_with_the_stock_writers_bytes(tmp_path, monkeypatch):
+    """xlsx.common._in_memory_writer: no temporary file per worksheet, and the same bytes as
+    openpyxl's own writer for a workbook with comments, a hyperlink, a validation, merged
+    cells, styles and a hidden sheet."""
+    import io
+
+    from openpyxl.comments import Comment
+    from openpyxl.styles import Font, PatternFill
+    from openpyxl.worksheet import _writer
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    from pipeline.xlsx.common import deterministic_zip
+
+    def build() -> Workbook:
+        wb = Workbook()
+        ws = wb.active
+        ws.title = "报名表"
+        ws["A1"] = "张三"
+        ws["A1"].comment = Comment("手机号码应为11位数字", "league")
+        ws["B2"] = "问题清单"
+        ws["B2"].hyperlink = "#'问题'!A1"
+        ws["C3"].fill = PatternFill("solid", fgColor="FFFF00")
+        ws["C3"].font = Font(bold=True)
+        ws.merge_cells("D1:F1")
+        dv = DataValidation(type="list", formula1='"男,女"')
+        ws.add_data_validation(dv)
+        dv.add("G2:G40")
+        other = wb.create_sheet("问题")
+        other.sheet_state = "veryHidden"
+        other["A1"] = 3
+        return wb
+
+    stock = io.BytesIO()
+    build().save(stock)
+
+    def no_temp_file(*a, **k):
+        raise AssertionError("a worksheet went through a temporary file")
+    monkeypatch.setattr(_writer, "create_temporary_file", no_temp_file)
+    atomic_save(build(), tmp_path / "a.xlsx")
+    assert (tmp_path / "a.xlsx").read_bytes() == deterministic_zip(stock.getvalue())
+    back = load_workbook(tmp_path / "a.xlsx")
+    assert back["报名表"]["A1"].comment.text == "手机号码应为11位数字" and back["问题"]["A1"].value == 3

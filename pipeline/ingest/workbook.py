@@ -425,7 +425,8 @@ def _scan_sheet(xml: bytes) -> _SheetScan:
     A sheet without formulas, error cells or cells lacking an address (nearly every
     sheet) is scanned by one regular expression (:func:`_scan_plain`); any other by
     :func:`_scan_cells`, cell by cell.  Both give the same scan (a hypothesis test compares)."""
-    if _CELL_FORMULA.search(xml) is None and _ERROR_TYPE.search(xml) is None and _NO_ADDRESS.search(xml) is None:
+    errors = b't="e"' in xml and _ERROR_TYPE.search(xml) is not None   # (the plain find is ten times faster)
+    if _CELL_FORMULA.search(xml) is None and not errors and _NO_ADDRESS.search(xml) is None:
         return _scan_plain(xml)
     return _scan_cells(xml)
 

@@ -12,6 +12,11 @@ every run compile the package from source.
 * cold         — ``league run`` into an empty output folder, without and with PDFs;
 * unchanged    — the same run again with no new input (both modes);
 * one changed  — one registration workbook edited (a phone number), run again (both modes);
+
+The floor and the cold no-PDF run are measured ``--repeat`` times (default 3), alternately,
+and the one-changed no-PDF rerun as often, each from the same state; the medians are
+reported (with every value) and the ratios are of medians — this shared machine's speed
+drifts by up to 20 % within minutes, and one pair of runs can land on different stretches.
 * WeasyPrint   — the HTML documents of the cold PDF run rendered sequentially by WeasyPrint
                  alone, vs. our PDF stage (``pipeline.render.pdf.render_pdfs``, pool + cache)
                  on the same HTML with an empty cache.
@@ -121,6 +126,18 @@ def child(args: list[str], cwd: Path = ROOT, ok: tuple[int, ...] = (0,)) -> tupl
     return wall, ru.ru_maxrss // 1024
 
 
+#: how many times the floor, the cold no-PDF run and the one-changed rerun are measured
+#: (``--repeat``); the median is reported (with every value), and the ratios use the medians
+REPEAT = [3]
+
+
+def _median(runs: list[tuple[float, float, int]]) -> tuple[float, float, int]:
+    """The run with the median wall time (its CPU seconds with it), and the largest RSS."""
+    runs = sorted(runs)
+    w, cpu, _ = runs[len(runs) // 2]
+    return w, cpu, max(x[2] for x in runs)
+
+
 def league_run(folder: Path, out: Path, pdf: bool) -> tuple[float, int]:
     return child([PY, "-m", "pipeline", "run", str(folder), "--out", str(out),
                   "--pdf" if pdf else "--no-pdf", "--now", NOW], ok=(0, 1))   # 1 = issues need attention
@@ -170,13 +187,20 @@ def bench_size(n: int, work: Path, rounds: int, profile: bool, pdf: bool = True)
     for d in (out_np, out_pdf):
         shutil.rmtree(d, ignore_errors=True)
     r: dict = {"branches": n, "workbooks": count_workbooks(folder / "inbox")}
-    print(f"[{n}] floor …", file=sys.stderr)
     r["inbox_bytes"] = sum(p.stat().st_size for p in (folder / "inbox").iterdir())
-    r["floor"], r["rss_floor"] = child([PY, "-c", FLOOR_CODE, str(folder / "inbox")])
-    r["cpu_floor"] = LAST_CPU[0]
-    print(f"[{n}] cold …", file=sys.stderr)
-    r["cold"], r["rss_cold"] = league_run(folder, out_np, pdf=False)
-    r["cpu_cold"] = LAST_CPU[0]
+    # the floor and the cold run, alternately REPEAT times: this shared machine's speed drifts
+    # by up to 20 % within minutes, so one pair can land on a fast and a slow stretch
+    floors, colds = [], []
+    for i in range(REPEAT[0]):
+        print(f"[{n}] floor and cold run, {i + 1} of {REPEAT[0]} …", file=sys.stderr)
+        w, rss = child([PY, "-c", FLOOR_CODE, str(folder / "inbox")])
+        floors.append((w, LAST_CPU[0], rss))
+        shutil.rmtree(out_np, ignore_errors=True)
+        w, rss = league_run(folder, out_np, pdf=False)
+        colds.append((w, LAST_CPU[0], rss))
+    r["floor"], r["cpu_floor"], r["rss_floor"] = _median(floors)
+    r["cold"], r["cpu_cold"], r["rss_cold"] = _median(colds)
+    r["floor_all"], r["cold_all"] = [f[0] for f in floors], [c[0] for c in colds]
     print(f"[{n}] unchanged rerun …", file=sys.stderr)
     r["same"], _ = league_run(folder, out_np, pdf=False)
     r["cpu_same"] = LAST_CPU[0]
@@ -185,9 +209,20 @@ def bench_size(n: int, work: Path, rounds: int, profile: bool, pdf: bool = True)
         r["cold_pdf"], r["rss_cold_pdf"] = league_run(folder, out_pdf, pdf=True)
         r["same_pdf"], _ = league_run(folder, out_pdf, pdf=True)
     change_one(folder)
-    print(f"[{n}] one changed workbook …", file=sys.stderr)
-    r["one"], _ = league_run(folder, out_np, pdf=False)
-    r["cpu_one"] = LAST_CPU[0]
+    before = work / f"out{n}-before-change"
+    shutil.rmtree(before, ignore_errors=True)
+    shutil.copytree(out_np, before)
+    ones = []
+    for i in range(REPEAT[0]):      # each from the same state: the output as it was before the change
+        print(f"[{n}] one changed workbook, {i + 1} of {REPEAT[0]} …", file=sys.stderr)
+        if i:
+            shutil.rmtree(out_np)
+            shutil.copytree(before, out_np)
+        w, rss = league_run(folder, out_np, pdf=False)
+        ones.append((w, LAST_CPU[0], rss))
+    shutil.rmtree(before, ignore_errors=True)
+    r["one"], r["cpu_one"], _ = _median(ones)
+    r["one_all"] = [o[0] for o in ones]
     if pdf:
         r["one_pdf"], r["rss_one_pdf"] = league_run(folder, out_pdf, pdf=True)
     else:
@@ -240,6 +275,12 @@ def _safe(fn, r: dict) -> str:
         return "not measured"
 
 
+def _all(r: dict, key: str) -> str:
+    """" (median of a, b, c)" when the value is the median of repeated runs."""
+    vals = r.get(key) or []
+    return f" (median of {', '.join(f'{v:.2f}' for v in vals)})" if len(vals) > 1 else ""
+
+
 def report(rs: list[dict]) -> str:
     cols = [f"{r['branches']} branches" for r in rs]
     L = ["| measure | " + " | ".join(cols) + " |", "|---|" + "---|" * len(rs)]
@@ -248,14 +289,14 @@ def report(rs: list[dict]) -> str:
         L.append(f"| {label} | " + " | ".join(_safe(fn, r) for r in rs) + " |")
 
     row("workbooks read (registrations + result sheets)", lambda r: str(r["workbooks"]))
-    row("floor: calamine read + openpyxl write (s)", lambda r: f"{r['floor']:.2f}")
+    row("floor: calamine read + openpyxl write (s)", lambda r: f"{r['floor']:.2f}" + _all(r, "floor_all"))
     row("floor, CPU seconds", lambda r: f"{r['cpu_floor']:.2f}")
-    row("cold run, no PDF (s)", lambda r: f"{r['cold']:.2f}")
+    row("cold run, no PDF (s)", lambda r: f"{r['cold']:.2f}" + _all(r, "cold_all"))
     row("cold run, no PDF, CPU seconds", lambda r: f"{r['cpu_cold']:.2f}")
     row("cold run, with PDF (s)", lambda r: f"{r['cold_pdf']:.2f}")
     row("rerun, no new input, no PDF (s)", lambda r: f"{r['same']:.2f}")
     row("rerun, no new input, PDF (s)", lambda r: f"{r['same_pdf']:.2f}")
-    row("rerun, one changed workbook, no PDF (s)", lambda r: f"{r['one']:.2f}")
+    row("rerun, one changed workbook, no PDF (s)", lambda r: f"{r['one']:.2f}" + _all(r, "one_all"))
     row("rerun, one changed workbook, PDF (s)", lambda r: f"{r['one_pdf']:.2f}")
     row("reruns no PDF, CPU seconds: unchanged / one changed", lambda r: f"{r['cpu_same']:.2f} / {r['cpu_one']:.2f}")
     row("PDF documents", lambda r: str(r["pdfs"]))
@@ -315,7 +356,11 @@ def main() -> None:
     ap.add_argument("--pdf-max", type=int, default=10**9,
                     help="measure PDFs only for sizes up to this many branches (PDFs are slow)")
     ap.add_argument("--profile", action="store_true", help="cProfile the cold no-PDF run (top 15 cumulative)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="measure the floor, the cold no-PDF run and the one-changed rerun this many times, "
+                         "alternately, and report the medians (default 3)")
     a = ap.parse_args()
+    REPEAT[0] = max(1, a.repeat)
     a.work.mkdir(parents=True, exist_ok=True)
     warm_bytecode()
     print(f"Machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; bytecode cached as on a user's "

@@ -130,8 +130,9 @@ class Jobs:
     def start(self) -> None:
         global _JOBS
         n = len(self._fns)
-        # a pool needs two cores (then a one-worker pool beside a busy caller is fine)
-        if n >= max(self._min, 1) and workers() > 1 and "fork" in multiprocessing.get_all_start_methods():
+        # two workers, or one beside the caller when there are two cores
+        if n >= max(self._min, 1) and (self._workers > 1 or workers() > 1) \
+                and "fork" in multiprocessing.get_all_start_methods():
             _JOBS = self._fns
             try:
                 ctx = multiprocessing.get_context("fork")

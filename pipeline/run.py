@@ -5,6 +5,7 @@ of the previous stages' plain results; all I/O is here or in the writers it call
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import functools
@@ -246,16 +247,12 @@ def _unpickle(data: bytes) -> Any:
     """``pickle.loads`` with the cyclic garbage collector paused: a kept event state is
     hundreds of thousands of small objects, and collections triggered while they are
     created (none of them garbage) made loading four times slower."""
-    import gc
     import pickle
 
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    from .gcpolicy import paused
+
+    with paused():
         return pickle.loads(data)
-    finally:
-        if was:
-            gc.enable()
 
 
 def _read_one_pickled(t: Tournament, root: Path, rec: Received) -> bytes:
@@ -881,11 +878,11 @@ def run(opts: RunOptions) -> RunReport:
     out.mkdir(parents=True, exist_ok=True)
     from .gcpolicy import paused
 
-    with RunLock(out, wait=opts.wait), Ledger(out) as ledger, paused():
+    with RunLock(out, wait=opts.wait), Ledger(out) as ledger, paused(), contextlib.ExitStack() as later:
         sweep_temp_files(out)
         import gc
         try:
-            return _run_locked(t, out, ledger, opts, say, quick)
+            return _run_locked(t, out, ledger, opts, say, later, quick)
         finally:
             gc.unfreeze()   # see _run_locked: the state's objects go back to the collector
 
@@ -901,7 +898,8 @@ def sweep_temp_files(out: Path) -> None:
 
 
 def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
-                quick: str = "") -> RunReport:
+                later: contextlib.ExitStack, quick: str = "") -> RunReport:
+    """The run under its lock; ``later`` holds what must be left before the lock is (pools)."""
     issues = IssueLog()
     report = RunReport(out_dir=out)
     if opts.imap_url:
@@ -943,17 +941,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     report.entries = len(entries)
 
     early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger)
-    with early_jobs:     # leaving it waits for the copies still being made
-        return _draw_score_write(t, out, ledger, opts, say, quick, issues, report, received, now, fp,
-                                 inputs, current, submissions, entries, early)
+    later.enter_context(early_jobs)     # left with the run: waits for the copies still being made
 
-
-def _draw_score_write(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
-                      quick: str, issues: IssueLog, report: RunReport, received: list[Received],
-                      now: dt.datetime, fp: str, inputs: Inputs, current: list[tuple[Received, Any]],
-                      submissions: list[Submission], entries: list[Entry],
-                      early: dict[str, tuple[str, Any]]) -> RunReport:
-    """The rest of :func:`_run_locked`: events, awards, every output, the run's record."""
     say("抽签与计分 …")
     import gc
     gc.freeze()      # the readings and entries live to the end of the run (see below)
@@ -1344,7 +1333,9 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                 session_label=session, venue=venue, detail=detail, seats=game.seats), cost=sheet_rows(r, detail)))
     if len(jobs) >= WRITERS_PRELOAD_FROM:
         # many workbooks: import the writers once here, and every forked worker has them
-        from .xlsx import results as _results, returned as _returned  # noqa: F401
+        import importlib
+        for writer in ("results", "returned"):
+            importlib.import_module(f".xlsx.{writer}", __package__)
     with jobs:
         jobs.start()
         n = len(write_data(out, state, ledger))

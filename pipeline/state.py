@@ -6,12 +6,12 @@ reach back into the ledger or the inbox.
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import pickle
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .gcpolicy import paused
 from .issues import Issue
 from .model import Entry, MatchResult, Round
 from .score.base import StandingRow
@@ -96,13 +96,8 @@ class KeptResults(Mapping):
 
     def _loaded(self) -> dict[tuple, MatchResult]:
         if self._data is None:
-            was = gc.isenabled()
-            gc.disable()          # thousands of small objects, none of them garbage
-            try:
+            with paused():        # thousands of small objects, none of them garbage
                 self._data = pickle.loads(self._blob)
-            finally:
-                if was:
-                    gc.enable()
             self._blob = b""
         return self._data
 

@@ -1201,6 +1201,15 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
     return rows
 
 
+#: the ledger's cache entry that remembers what each returned copy on disk was made from
+COPIES_MADE = "returned-copies"
+
+
+def _copies_made(ledger: Ledger) -> dict[str, str]:
+    """Returned copy name → the key it was made from (:func:`plan_returned_copies`)."""
+    return json.loads(ledger.cache_get([COPIES_MADE]).get(COPIES_MADE, b"{}"))
+
+
 @dataclass
 class PlannedCopy:
     """One submission's returned copy: what it is made from and whether the one on disk is it."""
@@ -1267,7 +1276,7 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
 
     from .parallel import Jobs
 
-    made = json.loads(ledger.cache_get(["returned-copies"]).get("returned-copies", b"{}"))
+    made = _copies_made(ledger)
     todo = [c for c in plan_returned_copies(out, submissions, issues, made) if c.name and not c.fresh]
     if not todo or len(todo) >= EARLY_COPIES_BELOW:
         return contextlib.nullcontext(), {}
@@ -1296,8 +1305,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     # does not import openpyxl at all (see _write_returned_copy)
     jobs = Jobs(min_parallel=2, busy_caller=True)
     # returned copies for every current registration (with its problems highlighted)
-    made_key = "returned-copies"
-    made = json.loads(ledger.cache_get([made_key]).get(made_key, b"{}")) if ledger is not None else {}
+    made = _copies_made(ledger) if ledger is not None else {}
     made_now: dict[str, str] = {}
     copies = []   # (submission, stored, returned name, key, handle or None when up to date)
     for c in plan_returned_copies(out, state.submissions, state.issues, made):
@@ -1358,7 +1366,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
             subs.append(dataclasses.replace(s, stored_path=str(stored or ""), returned_path=returned))
         state.submissions = subs
         if ledger is not None and made_now != made:
-            ledger.cache_put({made_key: _canon(made_now).encode()})
+            ledger.cache_put({COPIES_MADE: _canon(made_now).encode()})
         n += len(render_site(state, out, memo))
         if ledger is not None and memo.now != memo.previous:
             ledger.cache_put({pages_key: _canon(memo.now).encode()})

@@ -22,6 +22,8 @@ killed run must not keep the next night's run out) and exits when its parent is 
 """
 from __future__ import annotations
 
+import functools
+import importlib
 import multiprocessing
 import os
 import threading
@@ -118,7 +120,7 @@ class Jobs:
         the other workers idle.  Jobs of equal cost start in the order added."""
         if self._pool is not None:
             raise RuntimeError("Jobs.add after start")
-        h = _Handle(self, len(self._fns))
+        h = _Handle(fn, len(self._fns))
         self._fns.append(fn)
         self._handles.append(h)
         self._costs.append(cost)
@@ -155,13 +157,6 @@ class Jobs:
                 _JOBS = []       # the parent no longer needs them; the workers hold their copies
             self.parallel = True
 
-    def _run_here(self, h: "_Handle") -> None:
-        try:
-            h.value = self._fns[h.index]()
-        except BaseException as e:  # noqa: BLE001 - re-raised by result()
-            h.error = e
-        h.done = True
-
     def __enter__(self) -> "Jobs":
         return self
 
@@ -171,8 +166,11 @@ class Jobs:
 
 
 class _Handle:
-    def __init__(self, jobs: Jobs, index: int) -> None:
-        self.jobs, self.index = jobs, index
+    """A job's result: from its future (a worker), else from running ``fn`` here — a
+    sequential run, or a job whose worker died."""
+
+    def __init__(self, fn: Callable[[], Any], index: int = -1) -> None:
+        self.fn, self.index = fn, index
         self.future: Future | None = None
         self.done = False
         self.value: Any = None
@@ -186,7 +184,100 @@ class _Handle:
                 # a worker died (killed for memory, a crash in a library): do the job here
                 self.future = None
         if not self.done:
-            self.jobs._run_here(self)
+            try:
+                self.value = self.fn()
+            except BaseException as e:  # noqa: BLE001 - re-raised below
+                self.error = e
+            self.done = True
         if self.error is not None:
             raise self.error
         return self.value
+
+
+# =====================================================================================
+# a worker forked at the very start of a run
+# =====================================================================================
+
+#: the worker :func:`prestart` forked, until a run takes it (:func:`take_prestarted`)
+_PRESTARTED: list["Prestarted"] = []
+
+
+def prestart(*modules: str) -> bool:
+    """Fork one worker now, while this process is small, and have it import ``modules``.
+
+    ``league run`` calls this first when the night needs a run (:func:`pipeline.quick.main`).
+    The worker imports openpyxl (a seventh of a second, most of a rerun's own work) on the
+    second core while this process imports its stages and reads the inbox; a night with a
+    few new registrations then hands it their returned copies (:func:`take_prestarted`).
+    Forked before the run has built anything, it shares almost no memory with the run, so
+    nothing the run writes later is copied for it.  False (and no worker) on one core,
+    without ``fork``, or when the system refuses a process."""
+    if _PRESTARTED or workers() < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    try:
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=worker_init, initargs=(os.getpid(),))
+        pool.submit(_import, modules)       # forks the worker
+    except (OSError, ImportError, NotImplementedError, RuntimeError):
+        return False
+    _PRESTARTED.append(Prestarted(pool))
+    return True
+
+
+def take_prestarted() -> "Prestarted | None":
+    """The prestarted worker, now the caller's to use and leave (None when there is none)."""
+    return _PRESTARTED.pop() if _PRESTARTED else None
+
+
+def discard_prestarted() -> None:
+    """Let go of a prestarted worker nobody took (it exits once its imports are done)."""
+    pre = take_prestarted()
+    if pre is not None:
+        pre.shutdown(wait=False)
+
+
+def _import(modules: tuple[str, ...]) -> None:
+    for m in modules:
+        importlib.import_module(m)
+
+
+def _run_named(module: str, name: str, args: tuple[Any, ...]) -> Any:
+    """``module.name(*args)`` — named, so that the caller need not import the module (and
+    its libraries) to hand the job over."""
+    return getattr(importlib.import_module(module), name)(*args)
+
+
+def _call_named(module: str, name: str, args: tuple[Any, ...]) -> Any:
+    """Prestarted worker entry point."""
+    try:
+        return _run_named(module, name, args)
+    finally:
+        after_job()
+
+
+class Prestarted:
+    """``with take_prestarted() as pre: h = pre.submit("pkg.mod", "fn", a, b); h.result()``.
+
+    Jobs travel by pickle (the worker was forked before they existed): a function named
+    by module and name, and picklable arguments.  A job whose worker died runs in the
+    calling process instead.  Leaving the block waits for the jobs."""
+
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        self._pool = pool
+
+    def submit(self, module: str, name: str, *args: Any) -> _Handle:
+        h = _Handle(functools.partial(_run_named, module, name, args))
+        try:
+            h.future = self._pool.submit(_call_named, module, name, args)
+        except (BrokenProcessPool, RuntimeError):
+            h.future = None      # result() runs it here
+        return h
+
+    def shutdown(self, wait: bool = True) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=not wait)
+
+    def __enter__(self) -> "Prestarted":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown(wait=True)

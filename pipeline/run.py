@@ -877,8 +877,10 @@ def run(opts: RunOptions) -> RunReport:
     say = opts.progress or (lambda msg: log.info(msg))
     out.mkdir(parents=True, exist_ok=True)
     from .gcpolicy import paused
+    from .parallel import discard_prestarted
 
     with RunLock(out, wait=opts.wait), Ledger(out) as ledger, paused(), contextlib.ExitStack() as later:
+        later.callback(discard_prestarted)    # a prestarted worker this run did not use
         sweep_temp_files(out)
         import gc
         try:
@@ -1268,18 +1270,27 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
     waited for before the site.  A cold run's hundreds of copies wait for
     :func:`render_all`'s pool: a worker forked this early would live through the events,
     and every page this process writes meanwhile would be copied for it (copy-on-write),
-    which measured slower.  Returns a context to leave when the run is done (it waits for
-    the worker) and the started copies by name with their keys; :func:`render_all` takes a
-    copy whose key is still the one planned here and makes any other itself."""
+    which measured slower.  ``league run`` forked a worker at its start for this
+    (:func:`pipeline.parallel.prestart`; it has imported openpyxl by now): the copies go
+    to it by name, else to a worker forked here; a run that does not need it lets it go.
+    Returns a context to leave when the run is done (it waits for the worker) and the
+    started copies by name with their keys; :func:`render_all` takes a copy whose key is
+    still the one planned here and makes any other itself."""
     import contextlib
     import functools
 
-    from .parallel import Jobs
+    from .parallel import Jobs, take_prestarted
 
     made = _copies_made(ledger)
     todo = [c for c in plan_returned_copies(out, submissions, issues, made) if c.name and not c.fresh]
+    pre = take_prestarted()
     if not todo or len(todo) >= EARLY_COPIES_BELOW:
+        if pre is not None:
+            pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
+    if pre is not None:     # the worker forked at start, openpyxl imported by now
+        return pre, {c.name: (c.key, pre.submit("pipeline.xlsx.returned", "write_returned_copy",
+                                                 c.stored, c.issues, c.target)) for c in todo}
     jobs = Jobs(min_parallel=1, max_workers=1)
     started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target)))
                for c in todo}

@@ -360,3 +360,41 @@ def test_an_early_copy_whose_issues_changed_is_made_again(league, tmp_path, monk
     a = {p.name: p.read_bytes() for p in (out / "t2016-poker" / "returned").iterdir()}
     b = {p.name: p.read_bytes() for p in (twin / "t2016-poker" / "returned").iterdir()}
     assert a == b
+
+
+def test_a_prestarted_worker_makes_the_early_copies(league, tmp_path, monkeypatch):
+    """quick.main forks a worker before the run (parallel.prestart); a night with a new
+    registration has it make the returned copies (by name: the run's process never imports
+    the writer), and they equal the copies made with the other outputs."""
+    from pipeline import parallel
+    from pipeline.xlsx import returned
+
+    monkeypatch.setenv("LEAGUE_WORKERS", "2")
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    twin = tmp_path / "twin"
+    shutil.copytree(out, twin)
+    log = tmp_path / "copies.log"
+    real = returned.write_returned_copy
+
+    def logged(stored, issues, target):     # the worker is forked from this process: it has this
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(f"{os.getpid()} {target.name}\n")
+        return real(stored, issues, target)
+    monkeypatch.setattr(returned, "write_returned_copy", logged)
+    _resend_with_new_bytes(folder)
+    assert parallel.prestart("pipeline.xlsx.returned")
+    worker = set(parallel._PRESTARTED[0]._pool._processes)
+    try:
+        run(RunOptions(folder=folder, out_parent=out, pdf=False))
+        assert parallel.take_prestarted() is None        # the run took it
+    finally:
+        parallel.discard_prestarted()
+    made = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+    assert len(made) == 2 and {int(pid) for pid, _ in made} == worker
+    monkeypatch.setattr(returned, "write_returned_copy", real)
+    monkeypatch.setattr(run_mod, "EARLY_COPIES_BELOW", 0)
+    run(RunOptions(folder=folder, out_parent=twin, pdf=False))
+    a = {p.name: p.read_bytes() for p in (out / "t2016-poker" / "returned").iterdir()}
+    b = {p.name: p.read_bytes() for p in (twin / "t2016-poker" / "returned").iterdir()}
+    assert a == b

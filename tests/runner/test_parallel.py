@@ -197,3 +197,70 @@ def test_a_busy_caller_keeps_a_core_for_itself_on_small_batches():
             jobs.start()
             assert jobs.parallel and jobs._pool._max_workers == size, (n, busy)
             assert [h.result() for h in hs] == [i * i for i in range(n)]
+
+
+# ---- the worker forked at the start of a run (parallel.prestart) -------------------------
+
+def _pid_and_loaded(module: str) -> tuple[int, bool]:
+    import sys
+    return os.getpid(), module in sys.modules
+
+
+def _die_unless(parent: int) -> int:
+    if os.getpid() != parent:
+        os._exit(1)
+    return 7
+
+
+@pytest.fixture
+def no_prestarted(monkeypatch):
+    monkeypatch.setenv("LEAGUE_WORKERS", "2")
+    yield
+    parallel.discard_prestarted()
+
+
+def test_prestart_forks_one_worker_that_imports_the_modules_and_runs_named_jobs(no_prestarted):
+    import sys
+    probe = "xml.dom.minidom"
+    assert probe not in sys.modules          # the worker imports it, not this process
+    assert parallel.prestart(probe)
+    assert not parallel.prestart(probe)      # one at a time
+    with parallel.take_prestarted() as pre:
+        pid, loaded = pre.submit(__name__, "_pid_and_loaded", probe).result()
+        assert pid != os.getpid() and loaded
+        assert pre.submit(__name__, "_square", 12).result() == 144
+        with pytest.raises(ValueError, match="bad job"):
+            pre.submit(__name__, "_fail").result()
+    assert parallel.take_prestarted() is None and probe not in sys.modules
+
+
+def test_prestart_needs_two_cores(monkeypatch):
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")
+    assert not parallel.prestart("json") and parallel.take_prestarted() is None
+
+
+def test_a_dead_prestarted_worker_means_the_job_runs_here(no_prestarted):
+    assert parallel.prestart()
+    with parallel.take_prestarted() as pre:
+        assert pre.submit(__name__, "_die_unless", os.getpid()).result() == 7
+        assert pre.submit(__name__, "_square", 5).result() == 25     # the pool is broken: here too
+
+
+def test_a_refused_prestart_is_no_worker(no_prestarted, monkeypatch):
+    class Refused:
+        def __init__(self, *a, **k):
+            raise OSError(11, "Resource temporarily unavailable")
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Refused)
+    assert not parallel.prestart("json") and parallel.take_prestarted() is None
+
+
+def test_a_run_that_needs_no_early_copies_lets_the_prestarted_worker_go(tmp_path, no_prestarted):
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    assert parallel.prestart()
+    worker = list(parallel._PRESTARTED[0]._pool._processes.values())
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False))   # a cold run: its copies go with the pool
+    assert parallel.take_prestarted() is None
+    for p in worker:
+        p.join(timeout=10)
+        assert not p.is_alive()

@@ -8,34 +8,14 @@ from pathlib import Path
 
 import click
 
-EXIT_OK, EXIT_ATTENTION, EXIT_FAILED = 0, 1, 2
-
-
-def _spec_error() -> type[Exception]:
-    """``SpecError``, imported only when an exception is being matched (an ``except``
-    clause evaluates its expression then), so an unchanged night never loads the spec model."""
-    from .spec import SpecError
-    return SpecError
-
-
-def _mail_error() -> type[Exception]:
-    """``MailError``, imported only when an exception is being matched (a run without mail
-    options never loads the mail modules)."""
-    from .mail.common import MailError
-    return MailError
+from .runcmd import EXIT_FAILED, _spec_error, parse_now, run_command
 
 
 def _parse_now(value: str | None) -> dt.datetime | None:
-    if not value:
-        return None
     try:
-        now = dt.datetime.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"not an ISO date-time: {value!r} (e.g. 2020-11-09T15:00+08:00)") from None
-    if now.tzinfo is None:
-        from .timeutil import TZ
-        now = now.replace(tzinfo=TZ)
-    return now
+        return parse_now(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -60,64 +40,7 @@ def main() -> None:
 def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, imap_url: str | None,
             smtp_url: str | None, wait: float) -> None:
     """Ingest FOLDER/inbox, validate, draw, score and write everything under OUT/<id>/."""
-    from .run import RunOptions, run
-    from .store import RunLock
-
-    try:
-        now = _parse_now(now_text)
-        with _progress() as say:
-            report = run(RunOptions(folder=folder, out_parent=out_parent, now=now, pdf=pdf,
-                                    imap_url=imap_url, smtp_url=smtp_url, wait=wait, progress=say))
-    except _spec_error() as e:
-        click.echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
-        sys.exit(EXIT_FAILED)
-    except _mail_error() as e:
-        click.echo(f"错误：邮件服务器 — {e}", err=True)
-        sys.exit(EXIT_FAILED)
-    except RunLock.Busy:
-        click.echo(f"另一个 league run 正在处理这个赛事（{folder}），请稍后再运行，或加 --wait 秒数等待。", err=True)
-        sys.exit(EXIT_FAILED)
-    except OSError as e:
-        click.echo(f"错误：无法读取或写入 {e.filename or folder}: {e.strerror or e}", err=True)
-        sys.exit(EXIT_FAILED)
-    click.echo(report.summary())
-    sys.exit(EXIT_ATTENTION if report.needs_attention else EXIT_OK)
-
-
-class _progress:
-    """A live progress display (rich) on a terminal; plain timestamped log lines on stderr
-    otherwise (cron mails them to the office)."""
-
-    STEPS = 7
-
-    def __enter__(self):
-        import time
-
-        self.t0 = time.monotonic()
-        if sys.stderr.isatty():
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-            # no refresh thread (auto_refresh=False): the run forks worker processes, and a
-            # thread holding the terminal's lock at a fork would leave that lock held there
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                                transient=True, auto_refresh=False)
-            self.bar.start()
-            self.task = self.bar.add_task("开始 …", total=self.STEPS)
-        else:
-            self.bar = None
-        return self.say
-
-    def say(self, message: str) -> None:
-        import time
-
-        if self.bar is not None:
-            self.bar.update(self.task, description=message, advance=1)
-            self.bar.refresh()
-        else:
-            click.echo(f"[{time.monotonic() - self.t0:6.1f}s] {message}", err=True)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+    sys.exit(run_command(folder, out_parent, _parse_now(now_text), pdf, imap_url, smtp_url, wait))
 
 
 @main.command("template")

@@ -116,12 +116,13 @@ def unchanged(folder, out_parent, now_iso: str, now_utc_iso: str, pdf: bool
     return body, digest, out
 
 
-def _parse_run(argv: list[str]) -> tuple[str, str, str, bool] | None:
+def _parse_run(argv: list[str]) -> tuple[str, str, str, bool, float] | None:
     """``run FOLDER [--out DIR] [--now ISO] [--pdf|--no-pdf] [--wait S]`` → (folder, out,
-    now, pdf); None for anything else (the full command line handles it)."""
+    now, pdf, wait); None for anything else (the full command line handles it, and
+    reports what is wrong)."""
     if not argv or argv[0] != "run":
         return None
-    folder, out, now, pdf = None, "output", "", True
+    folder, out, now, pdf, wait = None, "output", "", True, 0.0
     args = argv[1:]
     i = 0
     while i < len(args):
@@ -137,6 +138,11 @@ def _parse_run(argv: list[str]) -> tuple[str, str, str, bool] | None:
                 out = val
             elif name == "--now":
                 now = val
+            else:
+                try:
+                    wait = float(val)
+                except ValueError:
+                    return None
         elif a in ("--pdf", "--no-pdf"):
             pdf = a == "--pdf"
         elif a.startswith("-") or folder is not None:
@@ -146,7 +152,7 @@ def _parse_run(argv: list[str]) -> tuple[str, str, str, bool] | None:
         i += 1
     if folder is None or not os.path.isdir(folder):
         return None
-    return folder, out, now, pdf
+    return folder, out, now, pdf, wait
 
 
 def quick_run(argv: list[str]) -> tuple[str, bool] | None:
@@ -154,7 +160,7 @@ def quick_run(argv: list[str]) -> tuple[str, bool] | None:
     parsed = _parse_run(argv)
     if parsed is None:
         return None
-    folder, out, now_text, pdf = parsed
+    folder, out, now_text, pdf, _ = parsed
     import datetime as dt
 
     now_iso = ""
@@ -188,12 +194,33 @@ def main() -> None:
         else:
             sys.exit(1 if attention else 0)
     import gc
+    from pathlib import Path
 
-    from .cli import main as cli_main
     # A run pauses the cyclic collector (pipeline.gcpolicy) and would switch it on again at
     # its end, only to walk the whole state once more before the process ends: the
     # process's commands (all of them short) run without it.
     gc.disable()
+    args = sys.argv[1:]
+    if args[:1] == ["run"] and not {"-h", "--help"} & set(args):
+        # a run is due: a worker imports the workbook writer meanwhile (pipeline.parallel.prestart)
+        from .parallel import prestart
+        prestart("pipeline.xlsx.returned")
+        parsed = _parse_run(args)
+        if parsed is not None:      # the cron line: no need for the command-line toolkit
+            from .runcmd import parse_now, run_command
+            folder, out, now_text, pdf, wait = parsed
+            try:
+                now = parse_now(now_text)
+            except ValueError:
+                pass                # click says what is wrong with it
+            else:
+                try:
+                    code = run_command(Path(folder), Path(out), now, pdf, wait=wait)
+                except KeyboardInterrupt:
+                    print("Aborted!", file=sys.stderr)     # as click says it
+                    code = 1
+                hard_exit(code)
+    from .cli import main as cli_main
     try:
         cli_main()       # click's standalone mode always ends in SystemExit
     except SystemExit as e:

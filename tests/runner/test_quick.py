@@ -27,13 +27,13 @@ except SystemExit as e:
 
 def test_parse_run_accepts_only_the_plain_run_command(tmp_path):
     d = str(tmp_path)
-    assert quick._parse_run(["run", d]) == (d, "output", "", True)
+    assert quick._parse_run(["run", d]) == (d, "output", "", True, 0.0)
     assert quick._parse_run(["run", "--out=o", d, "--no-pdf", "--now", "2025-01-01T00:00"]) == \
-        (d, "o", "2025-01-01T00:00", False)
-    assert quick._parse_run(["run", d, "--wait", "5", "--pdf"]) == (d, "output", "", True)
+        (d, "o", "2025-01-01T00:00", False, 0.0)
+    assert quick._parse_run(["run", d, "--wait", "5", "--pdf"]) == (d, "output", "", True, 5.0)
     for argv in (["run", d, "--imap", "imaps://x"], ["run", d, "--smtp=smtp://x"], ["run", d, "-h"],
                  ["run"], ["run", d, d], ["template", d], [], ["run", str(tmp_path / "missing")],
-                 ["run", d, "--out"]):
+                 ["run", d, "--out"], ["run", d, "--wait=soon"]):
         assert quick._parse_run(argv) is None, argv
 
 
@@ -46,11 +46,34 @@ def test_unchanged_night_imports_nothing_but_the_standard_library(tmp_path):
     code = 1 if first.needs_attention else 0
     assert p.stdout.strip().endswith(f"EXIT {code} False False False"), p.stdout + p.stderr
     assert "没有新文件，输出未变。" in p.stdout
-    # a new inbox file: the quick check declines and the full command line runs
+    # a new inbox file: the quick check declines and the run goes on (pipeline.runcmd),
+    # still without the command-line toolkit for the plain cron line
     (folder / "inbox" / "说明.txt").write_text("x", encoding="utf-8")
     p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert "EXIT 1 True True True" in p.stdout, p.stdout + p.stderr
-    assert "本次新收 1 个" in p.stdout
+    assert "EXIT 1 False True True" in p.stdout, p.stdout + p.stderr
+    assert "本次新收 1 个" in p.stdout and "写出文件" in p.stderr
+
+
+def test_the_cron_line_and_the_command_line_run_alike(tmp_path):
+    """quick.main runs a plain ``league run`` through pipeline.runcmd without click; a
+    line it does not take (here --now that is no date) goes to click, which says why."""
+    from click.testing import CliRunner
+
+    from pipeline.cli import main as cli_main
+
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    now = "2016-11-20T09:00"
+    plain = subprocess.run([sys.executable, "-c", PROBE, "run", str(folder), "--out", str(tmp_path / "a"),
+                            "--no-pdf", "--now", now], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert "EXIT 0 False True True" in plain.stdout, plain.stdout + plain.stderr
+    r = CliRunner().invoke(cli_main, ["run", str(folder), "--out", str(tmp_path / "b"), "--no-pdf", "--now", now])
+    assert r.exit_code == 0 and "已完成" in r.stdout
+    assert plain.stdout.replace(str(tmp_path / "a"), "OUT").rsplit("EXIT", 1)[0].strip() == \
+        r.stdout.replace(str(tmp_path / "b"), "OUT").strip()
+    bad = subprocess.run([sys.executable, "-c", PROBE, "run", str(folder), "--out", str(tmp_path / "c"),
+                          "--now", "yesterday"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "EXIT 2 True" in bad.stdout and "not an ISO date-time" in bad.stderr, bad.stdout + bad.stderr
 
 
 def test_a_naive_now_is_read_as_china_time_and_another_now_is_another_night(tmp_path):

@@ -1,0 +1,120 @@
+"""``league run``'s body: run the batch, print its summary, map typed errors to messages and
+exit codes (0 all accepted, 1 ran with problems, 2 could not run).
+
+Both entry points call :func:`run_command`: :mod:`pipeline.cli`'s ``run`` command, and
+:func:`pipeline.quick.main` for a plain ``league run FOLDER [--out DIR] [--now ISO]
+[--pdf|--no-pdf] [--wait S]`` (the nightly cron line), which so never imports the
+command-line toolkit — a twentieth of a rerun after one changed workbook.  Nothing here
+imports click.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_ATTENTION, EXIT_FAILED = 0, 1, 2
+
+
+def parse_now(value: str | None) -> dt.datetime | None:
+    """``--now``: an ISO date-time, China time when it names no zone.  ValueError (with
+    the message for the user) when it is not one."""
+    if not value:
+        return None
+    try:
+        now = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"not an ISO date-time: {value!r} (e.g. 2020-11-09T15:00+08:00)") from None
+    if now.tzinfo is None:
+        from .timeutil import TZ
+        now = now.replace(tzinfo=TZ)
+    return now
+
+
+def echo(text: str, err: bool = False) -> None:
+    """A line to stdout (stderr with ``err``); on a terminal that cannot show Chinese, the
+    characters it cannot show become ``?`` instead of the run failing at its last line."""
+    stream = sys.stderr if err else sys.stdout
+    try:
+        stream.write(text + "\n")
+    except UnicodeEncodeError:
+        stream.flush()
+        stream.buffer.write((text + "\n").encode(stream.encoding or "utf-8", "replace"))
+        stream.buffer.flush()
+
+
+def _spec_error() -> type[Exception]:
+    """``SpecError``, imported only when an exception is being matched (an ``except``
+    clause evaluates its expression then), so an unchanged night never loads the spec model."""
+    from .spec import SpecError
+    return SpecError
+
+
+def _mail_error() -> type[Exception]:
+    """``MailError``, imported only when an exception is being matched (a run without mail
+    options never loads the mail modules)."""
+    from .mail.common import MailError
+    return MailError
+
+
+def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bool = True,
+                imap_url: str | None = None, smtp_url: str | None = None, wait: float = 0.0) -> int:
+    """Ingest FOLDER/inbox, validate, draw, score and write everything under OUT/<id>/;
+    print the summary.  Returns the exit code."""
+    from .run import RunOptions, run
+    from .store import RunLock
+
+    try:
+        with Progress() as say:
+            report = run(RunOptions(folder=folder, out_parent=out_parent, now=now, pdf=pdf,
+                                    imap_url=imap_url, smtp_url=smtp_url, wait=wait, progress=say))
+    except _spec_error() as e:
+        echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
+        return EXIT_FAILED
+    except _mail_error() as e:
+        echo(f"错误：邮件服务器 — {e}", err=True)
+        return EXIT_FAILED
+    except RunLock.Busy:
+        echo(f"另一个 league run 正在处理这个赛事（{folder}），请稍后再运行，或加 --wait 秒数等待。", err=True)
+        return EXIT_FAILED
+    except OSError as e:
+        echo(f"错误：无法读取或写入 {e.filename or folder}: {e.strerror or e}", err=True)
+        return EXIT_FAILED
+    echo(report.summary())
+    return EXIT_ATTENTION if report.needs_attention else EXIT_OK
+
+
+class Progress:
+    """A live progress display (rich) on a terminal; plain timestamped log lines on stderr
+    otherwise (cron mails them to the office)."""
+
+    STEPS = 7
+
+    def __enter__(self):
+        import time
+
+        self.t0 = time.monotonic()
+        if sys.stderr.isatty():
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            # no refresh thread (auto_refresh=False): the run forks worker processes, and a
+            # thread holding the terminal's lock at a fork would leave that lock held there
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                                transient=True, auto_refresh=False)
+            self.bar.start()
+            self.task = self.bar.add_task("开始 …", total=self.STEPS)
+        else:
+            self.bar = None
+        return self.say
+
+    def say(self, message: str) -> None:
+        import time
+
+        if self.bar is not None:
+            self.bar.update(self.task, description=message, advance=1)
+            self.bar.refresh()
+        else:
+            echo(f"[{time.monotonic() - self.t0:6.1f}s] {message}", err=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

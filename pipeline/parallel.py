@@ -203,7 +203,8 @@ _PRESTARTED: list["Prestarted"] = []
 
 
 def prestart(*modules: str) -> bool:
-    """Fork one worker now, while this process is small, and have it import ``modules``.
+    """Fork one worker now, while this process is small, and have it import ``modules``
+    (``"module:function"`` also calls that function with no arguments, e.g. to warm up).
 
     ``league run`` calls this first when the night needs a run (:func:`pipeline.quick.main`).
     The worker imports openpyxl (a seventh of a second, most of a rerun's own work) on the
@@ -237,8 +238,14 @@ def discard_prestarted() -> None:
 
 
 def _import(modules: tuple[str, ...]) -> None:
-    for m in modules:
-        importlib.import_module(m)
+    try:
+        for m in modules:
+            name, _, fn = m.partition(":")
+            module = importlib.import_module(name)
+            if fn:
+                getattr(module, fn)()
+    finally:
+        after_job()
 
 
 def _run_named(module: str, name: str, args: tuple[Any, ...]) -> Any:

@@ -204,7 +204,7 @@ def main() -> None:
     if args[:1] == ["run"] and not {"-h", "--help"} & set(args):
         # a run is due: a worker imports the workbook writer meanwhile (pipeline.parallel.prestart)
         from .parallel import prestart
-        prestart("pipeline.xlsx.returned")
+        prestart("pipeline.xlsx.returned:warm_up")
         parsed = _parse_run(args)
         if parsed is not None:      # the cron line: no need for the command-line toolkit
             from .runcmd import parse_now, run_command

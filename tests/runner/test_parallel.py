@@ -206,6 +206,17 @@ def _pid_and_loaded(module: str) -> tuple[int, bool]:
     return os.getpid(), module in sys.modules
 
 
+_WARMED: list[int] = []
+
+
+def _warm() -> None:
+    _WARMED.append(os.getpid())
+
+
+def _warmed() -> list[int]:
+    return list(_WARMED)
+
+
 def _die_unless(parent: int) -> int:
     if os.getpid() != parent:
         os._exit(1)
@@ -232,6 +243,14 @@ def test_prestart_forks_one_worker_that_imports_the_modules_and_runs_named_jobs(
         with pytest.raises(ValueError, match="bad job"):
             pre.submit(__name__, "_fail").result()
     assert parallel.take_prestarted() is None and probe not in sys.modules
+
+
+def test_prestart_calls_a_warm_up_function_named_after_a_colon(no_prestarted):
+    assert parallel.prestart(f"{__name__}:_warm")
+    with parallel.take_prestarted() as pre:
+        pid, _ = pre.submit(__name__, "_pid_and_loaded", "json").result()
+        assert pre.submit(__name__, "_warmed").result() == [pid]
+    assert _WARMED == []          # not here
 
 
 def test_prestart_needs_two_cores(monkeypatch):

@@ -16,6 +16,11 @@ calling process, with identical results: the output bytes never depend on where 
 A job whose worker died is done again in the calling process (jobs write atomically, so a
 half-done job leaves nothing behind).
 
+``league run`` also forks one worker at its very start (:func:`prestart`), before the run
+has imported or built anything: it imports openpyxl meanwhile, and a night with a few new
+registrations hands it their returned copies — by module and function name, with
+picklable arguments, since it was forked before they existed (:class:`Prestarted`).
+
 Every pool of the pipeline (this one and the PDF renderer's) starts its workers with
 :func:`worker_init`: a worker closes its copy of the run lock (a worker left behind by a
 killed run must not keep the next night's run out) and exits when its parent is gone.

@@ -181,6 +181,17 @@ def quick_run(argv: list[str]) -> tuple[str, bool] | None:
     return body["summary"], bool(body.get("attention"))
 
 
+def ran_before(argv: list[str]) -> bool:
+    """Whether the tournament of a ``league run`` line has an earlier run's record in its
+    output folder (True when unsure).  A tournament's first run — every registration new,
+    every returned copy made by the run's pool — has no use for a prestarted worker."""
+    parsed = _parse_run(argv)
+    if parsed is None:
+        return True
+    tid = tournament_id(parsed[0])
+    return tid is None or os.path.exists(os.path.join(parsed[1], tid, LAST_RUN))
+
+
 def main() -> None:
     """``league``: an unchanged night answered here; everything else by :mod:`pipeline.cli`."""
     hit = quick_run(sys.argv[1:])
@@ -202,9 +213,10 @@ def main() -> None:
     gc.disable()
     args = sys.argv[1:]
     if args[:1] == ["run"] and not {"-h", "--help"} & set(args):
-        # a run is due: a worker imports the workbook writer meanwhile (pipeline.parallel.prestart)
-        from .parallel import prestart
-        prestart("pipeline.xlsx.returned:warm_up")
+        if ran_before(args):
+            # a run is due: a worker imports the workbook writer meanwhile (pipeline.parallel.prestart)
+            from .parallel import prestart
+            prestart("pipeline.xlsx.returned:warm_up")
         parsed = _parse_run(args)
         if parsed is not None:      # the cron line: no need for the command-line toolkit
             from .runcmd import parse_now, run_command

@@ -106,3 +106,31 @@ def test_the_command_ends_without_teardown_and_keeps_its_exit_code_and_output(tm
                             f"hard_exit({code}); print('not reached')"],
                            capture_output=True, text=True, cwd=ROOT, timeout=60)
         assert (p.returncode, p.stdout, p.stderr.strip()) == (status, "输出", err)
+
+
+def test_only_a_tournament_that_ran_before_gets_a_prestarted_worker(tmp_path, monkeypatch):
+    """quick.main forks the prestarted worker (pipeline.parallel.prestart) only when the
+    output folder has an earlier run's record: a first run's copies all go to its pool."""
+    from pipeline import parallel
+
+    folder, out = tmp_path / "t2016-poker", tmp_path / "out"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    argv = ["run", str(folder), "--out", str(out), "--no-pdf"]
+    assert not quick.ran_before(argv)
+    calls = []
+    monkeypatch.setattr(parallel, "prestart", lambda *m: calls.append(m) or False)
+
+    def exit_(code):
+        raise SystemExit(code)
+    monkeypatch.setattr(quick, "hard_exit", exit_)
+    monkeypatch.setattr(sys, "argv", ["league", *argv])
+    for night in (1, 2):
+        if night == 2:
+            (folder / "inbox" / "说明.txt").write_text("x", encoding="utf-8")
+        try:
+            quick.main()
+        except SystemExit:
+            pass
+        assert len(calls) == night - 1
+    assert quick.ran_before(argv) and calls == [("pipeline.xlsx.returned:warm_up",)]
+    assert quick.ran_before(["run", str(folder), "--imap", "imaps://x"])      # unsure: as if it had

@@ -300,6 +300,16 @@ def _resend_with_new_bytes(folder: Path) -> Path:
     return target
 
 
+def _copies_equal_those_made_with_the_rest(folder: Path, out: Path, twin: Path, monkeypatch) -> None:
+    """The returned copies in ``out`` equal those a run into ``twin`` (a copy of the output
+    before the night) makes with its other outputs, none of them early."""
+    monkeypatch.setattr(run_mod, "EARLY_COPIES_BELOW", 0)
+    run(RunOptions(folder=folder, out_parent=twin, pdf=False))
+    a = {p.name: p.read_bytes() for p in (out / "t2016-poker" / "returned").iterdir()}
+    b = {p.name: p.read_bytes() for p in (twin / "t2016-poker" / "returned").iterdir()}
+    assert a == b
+
+
 def test_a_few_new_copies_start_before_the_events_and_are_made_once(league, tmp_path, monkeypatch):
     """run.start_returned_copies: a night with a new registration starts its returned
     copies right after validation; render_all takes them, so each is made once, and the
@@ -325,11 +335,7 @@ def test_a_few_new_copies_start_before_the_events_and_are_made_once(league, tmp_
     made = log.read_text(encoding="utf-8").split()
     assert early_calls and early_calls[0] and sorted(made) == early_calls[0]    # all early, each once
     assert len(made) == len(set(made)) == 2          # the new workbook's and the superseded one's
-    monkeypatch.setattr(run_mod, "EARLY_COPIES_BELOW", 0)
-    run(RunOptions(folder=folder, out_parent=twin, pdf=False))
-    a = {p.name: p.read_bytes() for p in (out / "t2016-poker" / "returned").iterdir()}
-    b = {p.name: p.read_bytes() for p in (twin / "t2016-poker" / "returned").iterdir()}
-    assert a == b
+    _copies_equal_those_made_with_the_rest(folder, out, twin, monkeypatch)
 
 
 def test_an_early_copy_whose_issues_changed_is_made_again(league, tmp_path, monkeypatch):
@@ -355,11 +361,7 @@ def test_an_early_copy_whose_issues_changed_is_made_again(league, tmp_path, monk
     run(RunOptions(folder=folder, out_parent=out, pdf=False))
     assert any(new.stem in name for name in planned)
     monkeypatch.setattr(run_mod, "start_returned_copies", real_start)
-    monkeypatch.setattr(run_mod, "EARLY_COPIES_BELOW", 0)
-    run(RunOptions(folder=folder, out_parent=twin, pdf=False))
-    a = {p.name: p.read_bytes() for p in (out / "t2016-poker" / "returned").iterdir()}
-    b = {p.name: p.read_bytes() for p in (twin / "t2016-poker" / "returned").iterdir()}
-    assert a == b
+    _copies_equal_those_made_with_the_rest(folder, out, twin, monkeypatch)
 
 
 def test_a_prestarted_worker_makes_the_early_copies(league, tmp_path, monkeypatch):
@@ -393,8 +395,4 @@ def test_a_prestarted_worker_makes_the_early_copies(league, tmp_path, monkeypatc
     made = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
     assert len(made) == 2 and {int(pid) for pid, _ in made} == worker
     monkeypatch.setattr(returned, "write_returned_copy", real)
-    monkeypatch.setattr(run_mod, "EARLY_COPIES_BELOW", 0)
-    run(RunOptions(folder=folder, out_parent=twin, pdf=False))
-    a = {p.name: p.read_bytes() for p in (out / "t2016-poker" / "returned").iterdir()}
-    b = {p.name: p.read_bytes() for p in (twin / "t2016-poker" / "returned").iterdir()}
-    assert a == b
+    _copies_equal_those_made_with_the_rest(folder, out, twin, monkeypatch)

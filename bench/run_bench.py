@@ -9,6 +9,8 @@ every run compile the package from source.
 
 * floor        — read every received workbook once with python-calamine and write one returned
                  workbook per registration once with openpyxl (load + save), nothing else;
+                 openpyxl is imported without NumPy, as the pipeline imports it
+                 (``pipeline/xlsx/_no_numpy.py``: NumPy's import is no part of the work);
 * cold         — ``league run`` into an empty output folder, without and with PDFs;
 * unchanged    — the same run again with no new input (both modes);
 * one changed  — one registration workbook edited (a phone number), run again (both modes);
@@ -52,7 +54,9 @@ FLOOR_CODE = r'''
 import sys, io, email, tempfile
 from pathlib import Path
 from python_calamine import CalamineWorkbook
+sys.modules["numpy"] = None   # openpyxl without NumPy, as the pipeline imports it
 import openpyxl
+del sys.modules["numpy"]
 inbox = Path(sys.argv[1])
 blobs = []
 for p in sorted(inbox.iterdir()):

@@ -455,6 +455,7 @@ TABLE_KEYS = {"参赛单位": "units", "比赛项目": "events", "比赛时间":
 def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
     """Write the blank one-page 问卷 workbook: key/value rows, then the units, events and
     sessions tables (a title row, a header row, blank rows to fill)."""
+    from .xlsx import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
     from openpyxl import Workbook
     from openpyxl.styles import Font
     path = Path(path)
@@ -485,6 +486,7 @@ def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
 
 def read_questionnaire(path: str | Path) -> dict[str, Any]:
     """Read a filled 问卷 workbook back into an answers dict."""
+    from .xlsx import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
     import openpyxl
     try:
         wb = openpyxl.load_workbook(path, data_only=True, read_only=True)

@@ -529,6 +529,7 @@ def _read_calamine(data: bytes, scans: dict[str, _SheetScan], heavy: set[str]) -
 def _read_streaming(data: bytes, sheets: dict[str, Sheet], heavy: set[str],
                     scans: dict[str, _SheetScan]) -> None:
     """Huge sheets: stream with openpyxl (read-only, defusedxml) and stop at MAX_ROWS data rows."""
+    from ..xlsx import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
     import openpyxl
 
     try:

@@ -19,6 +19,7 @@ from copy import copy
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side

@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl import Workbook
 from openpyxl.workbook.protection import WorkbookProtection
 

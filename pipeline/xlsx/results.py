@@ -24,6 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
+from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl.styles import Border, Side
 
 from .. import layout

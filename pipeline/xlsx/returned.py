@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
 
+from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl import load_workbook
 from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill

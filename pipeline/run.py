@@ -580,12 +580,12 @@ class EventRunner:
         a tick is accepted)."""
         if self.ev.team_size < 2:
             return
+        from .ingest.workbook import strip_spaces
+
         for label, sid in zip(sign_labels, m.sides):
             raw = row.values.get(label)
             if raw in (None, ""):
                 continue
-            from .ingest.workbook import strip_spaces
-
             names = [n for n in (strip_spaces(x) for x in _NAME_SEPARATORS.split(str(raw))) if n and n not in _SIGN_MARKS]
             entry = entries.get(sid)
             if entry is None or not names:

@@ -47,13 +47,15 @@ def warm_up() -> None:
 
     from openpyxl import Workbook
 
+    from ..layout import REG_SHEET
+
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "warm-up.xlsx"
         wb = Workbook()
-        wb.active.title = "报名表"
+        wb.active.title = REG_SHEET
         wb.active["A1"] = "姓名"
         wb.save(src)
-        write_returned_copy(src, [Issue("BAD_VALUE", Severity.WARNING, "预热", sheet="报名表", cell="A1")],
+        write_returned_copy(src, [Issue("BAD_VALUE", Severity.WARNING, "预热", sheet=REG_SHEET, cell="A1")],
                             Path(tmp) / "warm-up-返回.xlsx")
 
 

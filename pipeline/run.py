@@ -109,7 +109,6 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
     """Store one inbox file (its bytes ``data``, their hash ``h``; a mail: its attachments,
     then itself) in the ledger's blob store; returns its records (a mail's last) and, when ``context`` is given, the pickled
     reading of each workbook among them by key.  Runs in a pool worker."""
-    from .ingest.eml import parse_eml_bytes
     from .store import store_blob_at
 
     name = Path(rel).name
@@ -118,6 +117,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
         store_blob_at(root, data, ext, h)
         recs = [Received(h, ext, name, mtime, "", rel)]
     else:
+        from .ingest.eml import parse_eml_bytes   # here: a night without new mail never imports email
         mail = parse_eml_bytes(data, rel)
         received_at = mail.date.astimezone(TZ) if mail.date else mtime
         recs = []

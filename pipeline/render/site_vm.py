@@ -862,8 +862,8 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
 def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
     """View-model of ``branches/<unit_id>.html``: the branch's validation report."""
     spec = state.tournament.spec
-    known = {u.id for u in spec.units}
     if unit_id == UNASSIGNED:
+        known = {u.id for u in spec.units}   # only here: a page per unit must not cost a pass over all units
         subs = [s for s in state.submissions if s.branch not in known]
         iss = [i for i in state.issues if i.branch not in known]
         name, captain = UNASSIGNED_NAME, ""

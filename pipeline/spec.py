@@ -11,16 +11,19 @@ from functools import cached_property
 import datetime as dt
 import hashlib
 import hmac
+import io
+import pickle
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .model import Unit
 
 SPEC_FILE = "tournament.yaml"
 TEMPLATE_VERSION = 1
+#: the validated spec of the last run, kept in the tournament's output folder (:func:`load_tournament`)
+SPEC_CACHE = ".spec.pickle"
 
 
 class SpecError(Exception):
@@ -251,6 +254,8 @@ class Tournament:
         self.folder = folder
         self.spec = spec
         self.secret = secret
+        self.spec_key = ""         # what the spec was validated from (set by load_tournament with a cache)
+        self.spec_cached = False   # True when the spec came from that cache
 
     @property
     def inbox(self) -> Path:
@@ -316,20 +321,35 @@ def _check_registries(spec: TournamentSpec, file: str | Path) -> None:
             raise SpecError(file, f"{where}.{key}", msg)
 
 
-def load_tournament(folder: str | Path) -> Tournament:
-    """Load and validate ``folder/tournament.yaml`` and the branch-token secret."""
+def load_tournament(folder: str | Path, cache: Path | None = None) -> Tournament:
+    """Load and validate ``folder/tournament.yaml`` and the branch-token secret.
+
+    ``cache``: a file that may hold the spec validated last time (``league run`` keeps it
+    in the tournament's output folder, :data:`SPEC_CACHE`, written by :func:`keep_spec`).
+    It is used only when it was made from these very bytes of ``tournament.yaml`` by this
+    code (and this pydantic and Python): the validated spec depends on nothing else, so a
+    rerun skips parsing YAML and validating (50 ms at 800 units, and the YAML library's
+    import).  A missing, stale or unreadable cache only means the file is parsed again."""
     folder = Path(folder)
     path = folder / SPEC_FILE
     if not folder.is_dir():
         raise SpecError(folder, "(folder)", "not a tournament folder (no such directory)")
     if not path.is_file():
         raise SpecError(path, "(file)", "missing: a tournament folder needs tournament.yaml")
-    try:
-        # libyaml's safe loader when PyYAML has it (5× faster on a 200-unit spec), else PyYAML's own
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (yaml.YAMLError, UnicodeDecodeError) as e:
-        raise SpecError(path, "(syntax)", f"not valid YAML: {e}") from None
-    spec = parse_spec(raw, path)
+    data = path.read_bytes()
+    key = spec_key(data) if cache is not None else ""
+    spec = _cached_spec(cache, key) if cache is not None else None
+    cached = spec is not None
+    if spec is None:
+        import yaml   # here: a rerun that finds its spec cached never imports the YAML library
+
+        try:
+            # libyaml's safe loader when PyYAML has it (5× faster on a 200-unit spec), else PyYAML's
+            # own; YAML reads \r\n and \r as line breaks, as the text mode's newline translation did
+            raw = yaml.load(data.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except (yaml.YAMLError, UnicodeDecodeError) as e:
+            raise SpecError(path, "(syntax)", f"not valid YAML: {e}") from None
+        spec = parse_spec(raw, path)
     secret_path = folder / spec.secret_file
     if not secret_path.is_file():
         raise SpecError(path, "secret_file", f"{secret_path} is missing: it holds the secret for branch tokens "
@@ -337,4 +357,69 @@ def load_tournament(folder: str | Path) -> Tournament:
     secret = secret_path.read_bytes().strip()
     if len(secret) < 16:
         raise SpecError(path, "secret_file", f"{secret_path} is too short (need at least 16 characters)")
-    return Tournament(folder, spec, secret)
+    t = Tournament(folder, spec, secret)
+    t.spec_key, t.spec_cached = key, cached
+    return t
+
+
+def spec_key(data: bytes) -> str:
+    """What a validated spec is made from: the bytes of ``tournament.yaml``, the package's code
+    (:func:`pipeline.lastrun.code_hash`), pydantic's version and Python's."""
+    import sys
+
+    from pydantic.version import VERSION
+
+    from .lastrun import code_hash
+
+    h = hashlib.sha256(f"spec\0{code_hash()}\0{VERSION}\0{sys.version}\0".encode())
+    h.update(data)
+    return h.hexdigest()
+
+
+def _cached_spec(cache: Path, key: str) -> TournamentSpec | None:
+    """The spec kept in ``cache`` when it was made under ``key`` (its first line), else None."""
+    try:
+        with open(cache, "rb") as f:
+            if f.readline().rstrip(b"\n") != key.encode():
+                return None
+            spec = pickle.load(f)
+    except Exception:   # noqa: BLE001 - missing, half-written by a killed run, another version: parse again
+        return None
+    return spec if isinstance(spec, TournamentSpec) else None
+
+
+def keep_spec(t: Tournament, cache: Path) -> None:
+    """Write ``t``'s spec to ``cache`` under the key it was loaded with (atomically; a
+    folder that cannot be written only means the next run parses the file again)."""
+    from .fsutil import atomic_write_bytes
+
+    if not t.spec_key or t.spec_cached:
+        return
+    buf = io.BytesIO()
+    try:
+        _StablePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(t.spec)
+        atomic_write_bytes(cache, t.spec_key.encode() + b"\n" + buf.getvalue())
+    except (OSError, pickle.PicklingError, TypeError):
+        pass
+
+
+class _StablePickler(pickle.Pickler):
+    """A pickler whose bytes do not depend on the process, so the kept spec is byte-identical
+    from run to run: pydantic keeps each model's ``__pydantic_fields_set__`` as a set, which
+    pickle writes in hash order (it changes from process to process); here a model is
+    written as its state with that set as a sorted list (:func:`_rebuild_model` turns it
+    back into a set)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, BaseModel):
+            state = obj.__getstate__()
+            state["__pydantic_fields_set__"] = sorted(state.get("__pydantic_fields_set__") or ())
+            return _rebuild_model, (type(obj), state)
+        return NotImplemented
+
+
+def _rebuild_model(cls: type[BaseModel], state: dict[str, Any]) -> BaseModel:
+    """A model from :class:`_StablePickler`'s state (as pydantic's own unpickling makes it)."""
+    obj = cls.__new__(cls)
+    obj.__setstate__(dict(state, __pydantic_fields_set__=set(state.get("__pydantic_fields_set__") or ())))
+    return obj

@@ -124,7 +124,7 @@ def test_kept_states_give_the_outputs_a_fresh_computation_gives(league, tmp_path
 
 
 def test_a_corrected_phone_number_keeps_every_event_and_shows_the_new_number(league, monkeypatch):
-    """run._drawn_text: contact details are not part of an event's key; the kept state shows
+    """run._drawn_digest: contact details are not part of an event's key; the kept state shows
     this night's entries (the bus manifest and the entries carry the new number)."""
     import email
     import io
@@ -197,7 +197,7 @@ def test_data_csv_lines_of_kept_events_come_from_the_cache_and_equal_fresh_ones(
 
 
 def test_an_events_key_leaves_out_contact_details_only():
-    """run._drawn_text: a phone number, pick-up point, note or sheet row does not change the
+    """run._drawn_digest: a phone number, pick-up point, note or sheet row does not change the
     key; any other field of an entry or a player does (a new field too, by default)."""
     import dataclasses
 
@@ -206,17 +206,39 @@ def test_an_events_key_leaves_out_contact_details_only():
     p = Person(name="张三", branch="b1", staff_id="001", gender="男", phone="13900000000", pickup="东门",
                note="", display_name="张 三", row=5)
     e = Entry(id="xq:b1:001", event="xq", branch="b1", team="甲队", players=(p,), team_no="1")
-    base = run_mod._drawn_text([e])
+    base = run_mod._drawn_digest([e])
     for change in (dict(phone="13900000001"), dict(pickup="西门"), dict(note="素食"), dict(row=9)):
         q = dataclasses.replace(p, **change)
-        assert run_mod._drawn_text([dataclasses.replace(e, players=(q,))]) == base, change
+        assert run_mod._drawn_digest([dataclasses.replace(e, players=(q,))]) == base, change
     for change in (dict(name="李四"), dict(display_name="张三"), dict(staff_id="002"), dict(gender="女"),
                    dict(branch="b2")):
         q = dataclasses.replace(p, **change)
-        assert run_mod._drawn_text([dataclasses.replace(e, players=(q,))]) != base, change
+        assert run_mod._drawn_digest([dataclasses.replace(e, players=(q,))]) != base, change
     for change in (dict(team="乙队"), dict(team_no="2"), dict(branch="b2"), dict(id="xq:b1:002")):
-        assert run_mod._drawn_text([dataclasses.replace(e, **change)]) != base, change
+        assert run_mod._drawn_digest([dataclasses.replace(e, **change)]) != base, change
     assert set(run_mod._PERSON_DRAWN) | run_mod._NOT_DRAWN == {f.name for f in dataclasses.fields(Person)}
+
+
+def test_an_events_key_depends_on_values_not_on_which_objects_hold_them():
+    """run._drawn_digest marshals without references: equal texts held by different string
+    objects (as readings unpickled on another night hold them) give the same key; a field
+    marshal cannot write still gives a key, and a different one."""
+    from pipeline.model import Entry, Person
+
+    def entry(name: str) -> Entry:
+        p = Person(name=name, branch="b1", staff_id="001", display_name=name)
+        return Entry(id="xq:b1:001", event="xq", branch="b1", team=name, players=(p, p))
+
+    shared = "张三"
+    a = run_mod._drawn_digest([entry(shared)])
+    b = run_mod._drawn_digest([entry("".join(["张", "三"]))])
+    assert a == b
+
+    class Odd(str):
+        pass
+    odd = run_mod._drawn_digest([entry(Odd("张三"))])
+    assert isinstance(odd, str) and len(odd) == 64
+    assert run_mod._drawn_digest([entry("李四")]) != a
 
 
 def test_kept_results_are_read_only_when_an_events_pages_are_made_again(league):

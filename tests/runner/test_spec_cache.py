@@ -1,0 +1,132 @@
+"""The validated spec kept in the output folder (pipeline.spec.load_tournament's ``cache``):
+used only for the very bytes of tournament.yaml and this code, never hiding a broken spec."""
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import lastrun
+from pipeline import spec as spec_mod
+from pipeline.run import RunOptions, run
+from pipeline.spec import SPEC_CACHE, SpecError, keep_spec, load_tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+NOW = dt.datetime.fromisoformat("2020-11-30T12:00:00+08:00")
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    f = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", f)
+    return f
+
+
+def _load_and_keep(folder: Path, cache: Path):
+    t = load_tournament(folder, cache=cache)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    keep_spec(t, cache)
+    return t
+
+
+def test_a_kept_spec_is_the_parsed_spec(folder, tmp_path):
+    cache = tmp_path / "out" / SPEC_CACHE
+    first = _load_and_keep(folder, cache)
+    assert not first.spec_cached and cache.is_file()
+    again = load_tournament(folder, cache=cache)
+    assert again.spec_cached
+    assert again.spec == first.spec == load_tournament(folder).spec
+    assert again.spec.model_dump() == first.spec.model_dump()
+    assert again.secret == first.secret and again.folder == first.folder
+    assert [e.id for e in again.spec.events] == [e.id for e in first.spec.events]
+    assert again.spec.unit(first.spec.units[0].id) == first.spec.units[0]
+
+
+def test_an_edited_spec_is_parsed_again(folder, tmp_path):
+    cache = tmp_path / "out" / SPEC_CACHE
+    _load_and_keep(folder, cache)
+    yaml_path = folder / "tournament.yaml"
+    text = yaml_path.read_text(encoding="utf-8")
+    old_name = load_tournament(folder).spec.name
+    assert f"\nname: {old_name}\n" in text
+    yaml_path.write_text(text.replace(f"\nname: {old_name}\n", f"\nname: {old_name}（修订）\n", 1), encoding="utf-8")
+    t = load_tournament(folder, cache=cache)
+    assert not t.spec_cached and t.spec.name == old_name + "（修订）"
+
+
+def test_a_broken_spec_is_never_hidden_by_the_cache(folder, tmp_path):
+    cache = tmp_path / "out" / SPEC_CACHE
+    _load_and_keep(folder, cache)
+    (folder / "tournament.yaml").write_text("id: [unclosed\n", encoding="utf-8")
+    with pytest.raises(SpecError):
+        load_tournament(folder, cache=cache)
+
+
+def test_the_secret_is_checked_with_a_kept_spec(folder, tmp_path):
+    cache = tmp_path / "out" / SPEC_CACHE
+    t = _load_and_keep(folder, cache)
+    (folder / t.spec.secret_file).unlink()
+    with pytest.raises(SpecError) as e:
+        load_tournament(folder, cache=cache)
+    assert e.value.key == "secret_file"
+
+
+def test_other_code_means_no_cache(folder, tmp_path, monkeypatch):
+    cache = tmp_path / "out" / SPEC_CACHE
+    _load_and_keep(folder, cache)
+    monkeypatch.setattr(lastrun, "code_hash", lambda: "another version of the code")
+    assert not load_tournament(folder, cache=cache).spec_cached
+
+
+@pytest.mark.parametrize("body", [b"", b"not a key\n", b"garbage", None])
+def test_a_damaged_cache_is_parsed_again(folder, tmp_path, body):
+    cache = tmp_path / "out" / SPEC_CACHE
+    t = _load_and_keep(folder, cache)
+    if body is None:        # the right key, then a truncated pickle (a run killed while writing)
+        data = cache.read_bytes()
+        cache.write_bytes(data[: len(t.spec_key) + 1 + 20])
+    else:
+        cache.write_bytes(body)
+    again = load_tournament(folder, cache=cache)
+    assert not again.spec_cached and again.spec == t.spec
+
+
+def test_league_run_keeps_the_spec_and_a_rerun_does_not_parse_it(folder, tmp_path, monkeypatch):
+    out_parent = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    t = load_tournament(folder)
+    cache = out_parent / t.spec.id / SPEC_CACHE
+    assert cache.is_file() and cache.read_bytes().split(b"\n", 1)[0] == spec_mod.spec_key(
+        (folder / "tournament.yaml").read_bytes()).encode()
+    parsed = []
+    real = spec_mod.parse_spec
+    monkeypatch.setattr(spec_mod, "parse_spec", lambda *a, **k: (parsed.append(1), real(*a, **k))[1])
+    # a new file in the inbox: not an unchanged night, so the run loads the spec
+    extra = folder / "inbox" / "readme.txt"
+    extra.write_text("不是工作簿", encoding="utf-8")
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    assert parsed == [] and report.received_new == 1
+
+
+def test_the_kept_spec_is_byte_identical_from_process_to_process(folder, tmp_path):
+    """An unchanged night leaves the output folder byte-identical (tests/hardening): the kept
+    spec too, though pydantic's sets are written in an order each process draws anew."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from pathlib import Path; from pipeline.spec import load_tournament, keep_spec; "
+            "c = Path(sys.argv[2]); keep_spec(load_tournament(Path(sys.argv[1]), cache=c), c)")
+    kept = []
+    for seed in ("1", "2", "3"):
+        cache = tmp_path / seed / SPEC_CACHE
+        cache.parent.mkdir()
+        subprocess.run([sys.executable, "-c", code, str(folder), str(cache)], check=True,
+                       env=dict(os.environ, PYTHONHASHSEED=seed))
+        kept.append(cache.read_bytes())
+    assert kept[0] == kept[1] == kept[2]
+    t = load_tournament(folder, cache=tmp_path / "1" / SPEC_CACHE)
+    assert t.spec_cached and t.spec.model_fields_set == load_tournament(folder).spec.model_fields_set
+    assert all(isinstance(ev.model_fields_set, set) for ev in t.spec.events)

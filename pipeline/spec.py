@@ -399,7 +399,7 @@ def keep_spec(t: Tournament, cache: Path) -> None:
     try:
         _StablePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(t.spec)
         atomic_write_bytes(cache, t.spec_key.encode() + b"\n" + buf.getvalue())
-    except (OSError, pickle.PicklingError, TypeError):
+    except Exception:   # noqa: BLE001 - a spec that cannot be kept is parsed again next time; the run goes on
         pass
 
 

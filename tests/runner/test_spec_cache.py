@@ -130,3 +130,12 @@ def test_the_kept_spec_is_byte_identical_from_process_to_process(folder, tmp_pat
     t = load_tournament(folder, cache=tmp_path / "1" / SPEC_CACHE)
     assert t.spec_cached and t.spec.model_fields_set == load_tournament(folder).spec.model_fields_set
     assert all(isinstance(ev.model_fields_set, set) for ev in t.spec.events)
+
+
+def test_a_spec_that_cannot_be_kept_does_not_stop_the_run(folder, tmp_path):
+    blocker = tmp_path / "a file, not a folder"
+    blocker.write_text("x", encoding="utf-8")
+    cache = blocker / SPEC_CACHE
+    t = load_tournament(folder, cache=cache)
+    keep_spec(t, cache)         # nothing raised, nothing written
+    assert blocker.read_text(encoding="utf-8") == "x" and not load_tournament(folder, cache=cache).spec_cached

@@ -5,8 +5,7 @@ their modules load only when first asked for (PEP 562): a run that reads workboo
 receives no new mail never imports the ``email`` package behind :mod:`.eml`."""
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazyexports import lazy_exports
 
 _WHERE = {
     "eml": ("Attachment", "Mail", "parse_eml", "parse_eml_bytes"),
@@ -20,14 +19,4 @@ _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names
 __all__ = [name for names in _WHERE.values() for name in names]
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _MODULE_OF)

@@ -11,8 +11,7 @@ in its own process (see ``run.render_all``) does not pay.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazyexports import lazy_exports
 
 _WHERE = {
     "atomic_save": "common", "put": "common", "read_meta": "common", "zh": "common",
@@ -28,13 +27,4 @@ _WHERE = {
 __all__ = list(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)

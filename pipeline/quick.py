@@ -79,9 +79,14 @@ def tournament_id(folder) -> str | None:
     """The spec's top-level ``id`` read without parsing YAML (None when unsure)."""
     try:
         with open(os.path.join(os.fspath(folder), "tournament.yaml"), encoding="utf-8") as f:
-            m = _ID.search(f.read())
+            return id_in_spec(f.read())
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def id_in_spec(text: str) -> str | None:
+    """The top-level ``id`` of a ``tournament.yaml`` text, found without parsing YAML."""
+    m = _ID.search(text)
     return m.group(1) if m else None
 
 

@@ -870,13 +870,9 @@ def run(opts: RunOptions) -> RunReport:
         cached, quick = lastrun.quick_unchanged(Path(opts.folder), opts.out_parent, opts.now, opts.pdf)
         if cached is not None:
             return cached
-    from .quick import tournament_id
-    from .spec import SPEC_CACHE, keep_spec, load_tournament
+    from .spec import keep_spec, load_tournament
 
-    # the spec validated last time, kept in the output folder (the id read without YAML names it)
-    tid = tournament_id(opts.folder)
-    cache = Path(opts.out_parent) / tid / SPEC_CACHE if tid else None
-    t = load_tournament(opts.folder, cache=cache)
+    t = load_tournament(opts.folder, cache_parent=Path(opts.out_parent))   # the spec kept last time, if current
     out = Path(opts.out_parent) / t.spec.id
     say = opts.progress or (lambda msg: log.info(msg))
     out.mkdir(parents=True, exist_ok=True)
@@ -886,8 +882,7 @@ def run(opts: RunOptions) -> RunReport:
     with RunLock(out, wait=opts.wait), Ledger(out) as ledger, paused(), contextlib.ExitStack() as later:
         later.callback(discard_prestarted)    # a prestarted worker this run did not use
         sweep_temp_files(out)
-        if cache is not None and cache.parent == out:
-            keep_spec(t, cache)               # under the lock, beside the ledger
+        keep_spec(t, out)                     # under the lock, beside the ledger
         import gc
         try:
             return _run_locked(t, out, ledger, opts, say, later, quick)

@@ -254,7 +254,7 @@ class Tournament:
         self.folder = folder
         self.spec = spec
         self.secret = secret
-        self.spec_key = ""         # what the spec was validated from (set by load_tournament with a cache)
+        self.spec_key = ""         # what the spec was validated from (set by load_tournament with cache_parent)
         self.spec_cached = False   # True when the spec came from that cache
 
     @property
@@ -321,15 +321,16 @@ def _check_registries(spec: TournamentSpec, file: str | Path) -> None:
             raise SpecError(file, f"{where}.{key}", msg)
 
 
-def load_tournament(folder: str | Path, cache: Path | None = None) -> Tournament:
+def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tournament:
     """Load and validate ``folder/tournament.yaml`` and the branch-token secret.
 
-    ``cache``: a file that may hold the spec validated last time (``league run`` keeps it
-    in the tournament's output folder, :data:`SPEC_CACHE`, written by :func:`keep_spec`).
-    It is used only when it was made from these very bytes of ``tournament.yaml`` by this
-    code (and this pydantic and Python): the validated spec depends on nothing else, so a
-    rerun skips parsing YAML and validating (50 ms at 800 units, and the YAML library's
-    import).  A missing, stale or unreadable cache only means the file is parsed again."""
+    ``cache_parent``: the parent of the tournament's output folder (``league run``'s
+    ``--out``), where :func:`keep_spec` keeps the spec validated last time
+    (``<cache_parent>/<id>/.spec.pickle``, the id found without parsing YAML).  It is
+    used only when it was made from these very bytes of ``tournament.yaml`` by this code
+    (and this pydantic and Python): the validated spec depends on nothing else, so a rerun
+    skips parsing YAML and validating (50 ms at 800 units, and the YAML library's import).
+    A missing, stale or unreadable cache only means the file is parsed again."""
     folder = Path(folder)
     path = folder / SPEC_FILE
     if not folder.is_dir():
@@ -337,8 +338,17 @@ def load_tournament(folder: str | Path, cache: Path | None = None) -> Tournament
     if not path.is_file():
         raise SpecError(path, "(file)", "missing: a tournament folder needs tournament.yaml")
     data = path.read_bytes()
-    key = spec_key(data) if cache is not None else ""
-    spec = _cached_spec(cache, key) if cache is not None else None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SpecError(path, "(syntax)", f"not valid YAML: {e}") from None
+    key, spec = "", None
+    if cache_parent is not None:
+        from .quick import id_in_spec
+
+        key = spec_key(data)
+        tid = id_in_spec(text)
+        spec = _cached_spec(Path(cache_parent) / tid / SPEC_CACHE, key) if tid else None
     cached = spec is not None
     if spec is None:
         import yaml   # here: a rerun that finds its spec cached never imports the YAML library
@@ -346,8 +356,8 @@ def load_tournament(folder: str | Path, cache: Path | None = None) -> Tournament
         try:
             # libyaml's safe loader when PyYAML has it (5× faster on a 200-unit spec), else PyYAML's
             # own; YAML reads \r\n and \r as line breaks, as the text mode's newline translation did
-            raw = yaml.load(data.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except (yaml.YAMLError, UnicodeDecodeError) as e:
+            raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except yaml.YAMLError as e:
             raise SpecError(path, "(syntax)", f"not valid YAML: {e}") from None
         spec = parse_spec(raw, path)
     secret_path = folder / spec.secret_file
@@ -388,13 +398,16 @@ def _cached_spec(cache: Path, key: str) -> TournamentSpec | None:
     return spec if isinstance(spec, TournamentSpec) else None
 
 
-def keep_spec(t: Tournament, cache: Path) -> None:
-    """Write ``t``'s spec to ``cache`` under the key it was loaded with (atomically; a
-    folder that cannot be written only means the next run parses the file again)."""
+def keep_spec(t: Tournament, out: Path) -> None:
+    """Write ``t``'s spec to ``out``/:data:`SPEC_CACHE` (``out``: the tournament's output
+    folder) under the key it was loaded with — unless it came from there or was loaded
+    without a cache.  Atomic; a folder that cannot be written only means the next run
+    parses the file again."""
     from .fsutil import atomic_write_bytes
 
     if not t.spec_key or t.spec_cached:
         return
+    cache = Path(out) / SPEC_CACHE
     buf = io.BytesIO()
     try:
         _StablePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(t.spec)

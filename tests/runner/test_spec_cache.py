@@ -24,18 +24,24 @@ def folder(tmp_path) -> Path:
     return f
 
 
-def _load_and_keep(folder: Path, cache: Path):
-    t = load_tournament(folder, cache=cache)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    keep_spec(t, cache)
+def _load_and_keep(folder: Path, out_parent: Path):
+    t = load_tournament(folder, cache_parent=out_parent)
+    out = out_parent / t.spec.id
+    out.mkdir(parents=True, exist_ok=True)
+    keep_spec(t, out)
     return t
 
 
+def _cache(folder: Path, out_parent: Path) -> Path:
+    return out_parent / load_tournament(folder).spec.id / SPEC_CACHE
+
+
 def test_a_kept_spec_is_the_parsed_spec(folder, tmp_path):
-    cache = tmp_path / "out" / SPEC_CACHE
-    first = _load_and_keep(folder, cache)
+    out_parent = tmp_path / "out"
+    cache = _cache(folder, out_parent)
+    first = _load_and_keep(folder, out_parent)
     assert not first.spec_cached and cache.is_file()
-    again = load_tournament(folder, cache=cache)
+    again = load_tournament(folder, cache_parent=out_parent)
     assert again.spec_cached
     assert again.spec == first.spec == load_tournament(folder).spec
     assert again.spec.model_dump() == first.spec.model_dump()
@@ -45,51 +51,53 @@ def test_a_kept_spec_is_the_parsed_spec(folder, tmp_path):
 
 
 def test_an_edited_spec_is_parsed_again(folder, tmp_path):
-    cache = tmp_path / "out" / SPEC_CACHE
-    _load_and_keep(folder, cache)
+    out_parent = tmp_path / "out"
+    _load_and_keep(folder, out_parent)
     yaml_path = folder / "tournament.yaml"
     text = yaml_path.read_text(encoding="utf-8")
     old_name = load_tournament(folder).spec.name
     assert f"\nname: {old_name}\n" in text
     yaml_path.write_text(text.replace(f"\nname: {old_name}\n", f"\nname: {old_name}（修订）\n", 1), encoding="utf-8")
-    t = load_tournament(folder, cache=cache)
+    t = load_tournament(folder, cache_parent=out_parent)
     assert not t.spec_cached and t.spec.name == old_name + "（修订）"
 
 
 def test_a_broken_spec_is_never_hidden_by_the_cache(folder, tmp_path):
-    cache = tmp_path / "out" / SPEC_CACHE
-    _load_and_keep(folder, cache)
-    (folder / "tournament.yaml").write_text("id: [unclosed\n", encoding="utf-8")
+    out_parent = tmp_path / "out"
+    _load_and_keep(folder, out_parent)
+    spec_id = load_tournament(folder).spec.id      # the id line stays: the kept spec is looked up
+    (folder / "tournament.yaml").write_text(f"id: {spec_id}\nname: [unclosed\n", encoding="utf-8")
     with pytest.raises(SpecError):
-        load_tournament(folder, cache=cache)
+        load_tournament(folder, cache_parent=out_parent)
 
 
 def test_the_secret_is_checked_with_a_kept_spec(folder, tmp_path):
-    cache = tmp_path / "out" / SPEC_CACHE
-    t = _load_and_keep(folder, cache)
+    out_parent = tmp_path / "out"
+    t = _load_and_keep(folder, out_parent)
     (folder / t.spec.secret_file).unlink()
     with pytest.raises(SpecError) as e:
-        load_tournament(folder, cache=cache)
+        load_tournament(folder, cache_parent=out_parent)
     assert e.value.key == "secret_file"
 
 
 def test_other_code_means_no_cache(folder, tmp_path, monkeypatch):
-    cache = tmp_path / "out" / SPEC_CACHE
-    _load_and_keep(folder, cache)
+    out_parent = tmp_path / "out"
+    _load_and_keep(folder, out_parent)
     monkeypatch.setattr(lastrun, "code_hash", lambda: "another version of the code")
-    assert not load_tournament(folder, cache=cache).spec_cached
+    assert not load_tournament(folder, cache_parent=out_parent).spec_cached
 
 
 @pytest.mark.parametrize("body", [b"", b"not a key\n", b"garbage", None])
 def test_a_damaged_cache_is_parsed_again(folder, tmp_path, body):
-    cache = tmp_path / "out" / SPEC_CACHE
-    t = _load_and_keep(folder, cache)
+    out_parent = tmp_path / "out"
+    cache = _cache(folder, out_parent)
+    t = _load_and_keep(folder, out_parent)
     if body is None:        # the right key, then a truncated pickle (a run killed while writing)
         data = cache.read_bytes()
         cache.write_bytes(data[: len(t.spec_key) + 1 + 20])
     else:
         cache.write_bytes(body)
-    again = load_tournament(folder, cache=cache)
+    again = load_tournament(folder, cache_parent=out_parent)
     assert not again.spec_cached and again.spec == t.spec
 
 
@@ -118,24 +126,24 @@ def test_the_kept_spec_is_byte_identical_from_process_to_process(folder, tmp_pat
     import sys
 
     code = ("import sys; from pathlib import Path; from pipeline.spec import load_tournament, keep_spec; "
-            "c = Path(sys.argv[2]); keep_spec(load_tournament(Path(sys.argv[1]), cache=c), c)")
+            "p = Path(sys.argv[2]); t = load_tournament(Path(sys.argv[1]), cache_parent=p); "
+            "(p / t.spec.id).mkdir(parents=True); keep_spec(t, p / t.spec.id)")
     kept = []
     for seed in ("1", "2", "3"):
-        cache = tmp_path / seed / SPEC_CACHE
-        cache.parent.mkdir()
-        subprocess.run([sys.executable, "-c", code, str(folder), str(cache)], check=True,
+        subprocess.run([sys.executable, "-c", code, str(folder), str(tmp_path / seed)], check=True,
                        env=dict(os.environ, PYTHONHASHSEED=seed))
-        kept.append(cache.read_bytes())
+        kept.append(_cache(folder, tmp_path / seed).read_bytes())
     assert kept[0] == kept[1] == kept[2]
-    t = load_tournament(folder, cache=tmp_path / "1" / SPEC_CACHE)
+    t = load_tournament(folder, cache_parent=tmp_path / "1")
     assert t.spec_cached and t.spec.model_fields_set == load_tournament(folder).spec.model_fields_set
     assert all(isinstance(ev.model_fields_set, set) for ev in t.spec.events)
 
 
 def test_a_spec_that_cannot_be_kept_does_not_stop_the_run(folder, tmp_path):
-    blocker = tmp_path / "a file, not a folder"
+    out_parent = tmp_path / "out"
+    blocker = out_parent / load_tournament(folder).spec.id     # a file where the output folder goes
+    out_parent.mkdir()
     blocker.write_text("x", encoding="utf-8")
-    cache = blocker / SPEC_CACHE
-    t = load_tournament(folder, cache=cache)
-    keep_spec(t, cache)         # nothing raised, nothing written
-    assert blocker.read_text(encoding="utf-8") == "x" and not load_tournament(folder, cache=cache).spec_cached
+    t = load_tournament(folder, cache_parent=out_parent)
+    keep_spec(t, blocker)         # nothing raised, nothing written
+    assert blocker.read_text(encoding="utf-8") == "x" and not load_tournament(folder, cache_parent=out_parent).spec_cached

@@ -1,4 +1,4 @@
-"""The tournament spec: ``tournament.yaml`` → a validated, frozen model.
+"""The tournament spec: ``tournament.yaml`` → frozen dataclasses, validated by pydantic.
 
 A bad spec raises :class:`SpecError` naming the file, the key and what is wrong; the
 CLI turns it into exit status 2.  Rule variants (quota bands, ratios, point systems,
@@ -6,24 +6,32 @@ tiebreak chains, late policy) are data here, never code.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import datetime as dt
 import hashlib
 import hmac
-import io
 import pickle
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from .model import Unit
+
+if TYPE_CHECKING:   # bound for pydantic by _adapter(): this module never imports pydantic itself
+    from pydantic import AfterValidator, Field
 
 SPEC_FILE = "tournament.yaml"
 TEMPLATE_VERSION = 1
 #: the validated spec of the last run, kept in the tournament's output folder (:func:`load_tournament`)
 SPEC_CACHE = ".spec.pickle"
+
+# The spec's classes are frozen standard-library dataclasses that pydantic validates (through a
+# ``TypeAdapter``, :func:`validated`).  Their constraints are pydantic's ``Field``s inside
+# ``Annotated``; with postponed annotations they are strings that only pydantic reads, when it
+# first validates — so the classes, and a rerun that unpickles its kept spec, need no pydantic
+# (its import and schema building were ~120 ms of every rerun).
+_FORBID = {"extra": "forbid"}   # pydantic's config for a dataclass: an unknown key is an error
 
 
 class SpecError(Exception):
@@ -34,29 +42,30 @@ class SpecError(Exception):
         super().__init__(f"{file}: {key}: {problem}")
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class UnitSpec(_Model):
-    id: str = Field(pattern=r"^[A-Za-z0-9_-]+$", description="稳定的单位编号，用于文件名和令牌")
-    name: str = Field(min_length=1, description="单位全称，如“行政第一分工会”")
-    short: str = Field("", description="简称，用于表格和桌签")
-    captain: str = Field("", description="队长 / 分工会干事")
-    members: int = Field(0, ge=0, description="会员人数（名额按此计算，不取自报名表）")
-    emails: list[str] = Field(default_factory=list, description="登记的邮箱；回执只发往这些地址")
+@dataclass(frozen=True, kw_only=True)
+class UnitSpec:
+    __pydantic_config__ = _FORBID
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$", description="稳定的单位编号，用于文件名和令牌")]
+    name: Annotated[str, Field(min_length=1, description="单位全称，如“行政第一分工会”")]
+    short: Annotated[str, Field(description="简称，用于表格和桌签")] = ""
+    captain: Annotated[str, Field(description="队长 / 分工会干事")] = ""
+    members: Annotated[int, Field(ge=0, description="会员人数（名额按此计算，不取自报名表）")] = 0
+    emails: Annotated[list[str], Field(description="登记的邮箱；回执只发往这些地址")] = field(default_factory=list)
 
     def unit(self) -> Unit:
         return Unit(id=self.id, name=self.name, captain=self.captain, members=self.members,
                     emails=tuple(e.lower() for e in self.emails), short=self.short)
 
 
-class Band(_Model):
-    min_members: int = Field(ge=0)
-    entries: int = Field(ge=0)
+@dataclass(frozen=True, kw_only=True)
+class Band:
+    __pydantic_config__ = _FORBID
+    min_members: Annotated[int, Field(ge=0)]
+    entries: Annotated[int, Field(ge=0)]
 
 
-class QuotaSpec(_Model):
+@dataclass(frozen=True, kw_only=True)
+class QuotaSpec:
     """How many entries (players, pairs or teams) a branch may field.
 
     - ``fixed``: ``per_branch`` entries (R2020-Q1); fewer is a ``QUOTA_SHORT`` warning.
@@ -67,62 +76,87 @@ class QuotaSpec(_Model):
     - ``open``: no limit (R2015-Q1/Q2).
     """
 
+    __pydantic_config__ = _FORBID
     rule: Literal["fixed", "bands", "ratio", "open"] = "open"
-    per_branch: int | None = Field(None, ge=0)
+    per_branch: Annotated[int | None, Field(ge=0)] = None
     short_warning: bool = True
-    bands: list[Band] = Field(default_factory=list)
-    extra_every: int | None = Field(None, gt=0)
-    ratio: float | None = Field(None, gt=0, le=1)
+    bands: list[Band] = field(default_factory=list)
+    extra_every: Annotated[int | None, Field(gt=0)] = None
+    ratio: Annotated[float | None, Field(gt=0, le=1)] = None
     rounding: Literal["floor", "round", "ceil"] = "floor"
-    minimum: int = Field(1, ge=0)
+    minimum: Annotated[int, Field(ge=0)] = 1
 
-    @model_validator(mode="after")
-    def _check(self) -> "QuotaSpec":
+    def __post_init__(self) -> None:
         if self.rule == "fixed" and self.per_branch is None:
             raise ValueError("rule fixed needs per_branch")
         if self.rule == "bands" and not self.bands:
             raise ValueError("rule bands needs bands")
         if self.rule == "ratio" and self.ratio is None:
             raise ValueError("rule ratio needs ratio")
-        return self
 
 
-class FormatSpec(BaseModel):
+class _Options:
+    """For a spec class whose keys beside its named fields are options for the registered
+    item it names (a format's, an award scheme's): pydantic gives them to its ``extra``, as
+    a model's ``extra="allow"`` kept them."""
+
+    extra: dict[str, Any]
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.extra)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        from dataclasses import fields
+
+        from pydantic_core import core_schema
+
+        named = [f.name for f in fields(cls) if f.name != "extra"]
+
+        def split(v: Any) -> Any:
+            if not isinstance(v, dict):
+                return v    # pydantic says what is wrong
+            return {**{k: v[k] for k in named if k in v}, "extra": {k: x for k, x in v.items() if k not in named}}
+
+        return core_schema.no_info_before_validator_function(split, handler(source))
+
+
+@dataclass(frozen=True, kw_only=True)
+class FormatSpec(_Options):
     """The competition format: ``type`` names a registered format; other keys are its options."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    __pydantic_config__ = _FORBID
     type: str
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
-class AwardSpec(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class AwardSpec(_Options):
     """Award scheme: ``scheme`` names a registered scheme; other keys are its options."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    __pydantic_config__ = _FORBID
     scheme: str = "top_n"
-    prizes: dict[str, int] = Field(default_factory=dict, description="奖项 → 奖金（元）")
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
+    prizes: Annotated[dict[str, int], Field(description="奖项 → 奖金（元）")] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
-class EventSpec(_Model):
-    id: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
+@dataclass(frozen=True, kw_only=True)
+class EventSpec:
+    __pydantic_config__ = _FORBID
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$")]
     name: str
     game: str
-    team_size: int = Field(1, ge=1, le=8)
+    team_size: Annotated[int, Field(ge=1, le=8)] = 1
     cross_branch: bool = False
     quota: QuotaSpec = QuotaSpec()
     deadline: dt.datetime | None = None
     format: FormatSpec
-    points: dict[str, int] | None = Field(None, description="win/draw/loss/bye/forfeit_win/forfeit_loss 的积分")
+    points: Annotated[dict[str, int] | None,
+                      Field(description="win/draw/loss/bye/forfeit_win/forfeit_loss 的积分")] = None
     tiebreaks: list[str] | None = None
     awards: AwardSpec = AwardSpec()
-    game_options: dict[str, Any] = Field(default_factory=dict)
+    game_options: dict[str, Any] = field(default_factory=dict)
     venue: str = ""
     referee: str = ""
 
@@ -131,7 +165,9 @@ class EventSpec(_Model):
         return self.team_size > 1
 
 
-class SessionSpec(_Model):
+@dataclass(frozen=True, kw_only=True)
+class SessionSpec:
+    __pydantic_config__ = _FORBID
     date: dt.date
     start: dt.time
     end: dt.time
@@ -141,11 +177,13 @@ class SessionSpec(_Model):
         return f"{self.date:%Y年%m月%d日} {self.start:%H:%M}—{self.end:%H:%M}"
 
 
-class BudgetItem(_Model):
+@dataclass(frozen=True, kw_only=True)
+class BudgetItem:
+    __pydantic_config__ = _FORBID
     name: str
-    quantity: int = Field(ge=0)
+    quantity: Annotated[int, Field(ge=0)]
     unit: str = ""
-    unit_price: int = Field(ge=0)
+    unit_price: Annotated[int, Field(ge=0)]
     source: str = ""
 
     @property
@@ -153,59 +191,66 @@ class BudgetItem(_Model):
         return self.quantity * self.unit_price
 
 
-class CommitteeRole(_Model):
+@dataclass(frozen=True, kw_only=True)
+class CommitteeRole:
+    __pydantic_config__ = _FORBID
     role: str
     names: list[str]
 
 
-class TournamentSpec(_Model):
-    id: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
+def _unique_units(v: list[UnitSpec]) -> list[UnitSpec]:
+    ids = [u.id for u in v]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise ValueError(f"duplicate unit id {sorted(dup)}")
+    return v
+
+
+def _unique_events(v: list[EventSpec]) -> list[EventSpec]:
+    seen: set[str] = set()
+    for e in v:
+        for k in (e.id, e.name):
+            if k in seen:
+                raise ValueError(f"duplicate event {k!r}")
+            seen.add(k)
+    return v
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentSpec:
+    __pydantic_config__ = _FORBID
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$")]
     name: str
-    host: str = Field("", description="主办单位")
-    organizer: str = Field("", description="承办单位")
-    signature: str = Field("", description="落款：通知、证书和回执的署名单位（为空时用承办单位，再空用主办单位）")
-    co_organizers: list[str] = Field(default_factory=list)
+    host: Annotated[str, Field(description="主办单位")] = ""
+    organizer: Annotated[str, Field(description="承办单位")] = ""
+    signature: Annotated[str, Field(description="落款：通知、证书和回执的署名单位（为空时用承办单位，再空用主办单位）")] = ""
+    co_organizers: list[str] = field(default_factory=list)
     theme: str = ""
     purpose: str = ""
     notice_date: dt.date | None = None
     script: Literal["simplified", "traditional"] = "simplified"
-    committee: list[CommitteeRole] = Field(default_factory=list)
+    committee: list[CommitteeRole] = field(default_factory=list)
     contact: str = ""
-    unit_word: str = Field("分工会", description="单位的称呼：分工会 / 部门")
-    units: list[UnitSpec]
-    events: list[EventSpec]
-    sessions: list[SessionSpec] = Field(default_factory=list)
+    unit_word: Annotated[str, Field(description="单位的称呼：分工会 / 部门")] = "分工会"
+    units: Annotated[list[UnitSpec], AfterValidator(_unique_units)]
+    events: Annotated[list[EventSpec], AfterValidator(_unique_events)]
+    sessions: list[SessionSpec] = field(default_factory=list)
     venue: str = ""
-    pickup_points: list[str] = Field(default_factory=list)
+    pickup_points: list[str] = field(default_factory=list)
     late_policy: Literal["reject", "accept-with-warning"] = "reject"
     one_event_per_person: bool = False
-    budget: list[BudgetItem] = Field(default_factory=list)
+    budget: list[BudgetItem] = field(default_factory=list)
     prize_budget_source: str = ""
-    discretionary_awards: list[str] = Field(default_factory=list)
-    branch_award: str = Field("", description="按单位颁发的奖项，如 组织奖")
-    notes: list[str] = Field(default_factory=list, description="注意事项，原样印在通知里")
-    seed: str = Field("", description="抽签随机种子的前缀（为空时用赛事编号）")
+    discretionary_awards: list[str] = field(default_factory=list)
+    branch_award: Annotated[str, Field(description="按单位颁发的奖项，如 组织奖")] = ""
+    notes: Annotated[list[str], Field(description="注意事项，原样印在通知里")] = field(default_factory=list)
+    seed: Annotated[str, Field(description="抽签随机种子的前缀（为空时用赛事编号）")] = ""
     secret_file: str = "secret.key"
 
-    @field_validator("units")
-    @classmethod
-    def _unique_units(cls, v: list[UnitSpec]) -> list[UnitSpec]:
-        ids = [u.id for u in v]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            raise ValueError(f"duplicate unit id {sorted(dup)}")
-        return v
-
-    @field_validator("events")
-    @classmethod
-    def _unique_events(cls, v: list[EventSpec]) -> list[EventSpec]:
-        seen: set[str] = set()
-        for e in v:
-            for k in (e.id, e.name):
-                if k in seen:
-                    raise ValueError(f"duplicate event {k!r}")
-                seen.add(k)
-        return v
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only: the lookups remembered below are not part of the spec (and
+        would make the kept spec's bytes depend on what the run looked up)."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
     @property
     def issuer(self) -> str:
@@ -245,6 +290,31 @@ class TournamentSpec(_Model):
             k = to_simplified(k)
             found = next((e for e in self.events if to_simplified("".join(e.name.split())) == k), None)
         return found
+
+
+_ADAPTERS: dict[type, Any] = {}
+
+
+def _adapter(cls: type) -> Any:
+    """pydantic's validator for a spec class, built on first use.  Binds in this module the
+    pydantic names the (string) annotations use, so pydantic, and :func:`typing.get_type_hints`
+    after it, can read them."""
+    ta = _ADAPTERS.get(cls)
+    if ta is None:
+        import pydantic
+
+        g = globals()
+        for name in ("AfterValidator", "Field"):
+            g.setdefault(name, getattr(pydantic, name))
+        ta = _ADAPTERS[cls] = pydantic.TypeAdapter(cls)
+    return ta
+
+
+def validated(cls: type[Any], raw: Any) -> Any:
+    """``raw`` (a mapping, as read from YAML) validated into the spec class ``cls``; raises
+    pydantic's ``ValidationError``.  (The classes' own constructors take typed values and do
+    not convert: ``validated(QuotaSpec, {"rule": "bands", "bands": [{...}]})``.)"""
+    return _adapter(cls).validate_python(raw)
 
 
 class Tournament:
@@ -300,11 +370,15 @@ def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
     """
     if not isinstance(raw, dict):
         raise SpecError(file, "(top level)", "the file must be a mapping of keys (id, name, units, events …)")
+    from pydantic import ValidationError
+
     try:
-        spec = TournamentSpec.model_validate(raw)
+        spec = validated(TournamentSpec, raw)
     except ValidationError as e:
         err = e.errors()[0]
-        raise SpecError(file, _key_of(err["loc"], raw), err["msg"]) from None
+        # a key no class has: said as for a model (a dataclass's own words are about keyword arguments)
+        msg = "Extra inputs are not permitted" if err["type"] == "unexpected_keyword_argument" else err["msg"]
+        raise SpecError(file, _key_of(err["loc"], raw), msg) from None
     _check_registries(spec, file)
     return spec
 
@@ -377,11 +451,9 @@ def spec_key(data: bytes) -> str:
     (:func:`pipeline.lastrun.code_hash`), pydantic's version and Python's."""
     import sys
 
-    from pydantic.version import VERSION
-
     from .lastrun import code_hash
 
-    h = hashlib.sha256(f"spec\0{code_hash()}\0{VERSION}\0{sys.version}\0".encode())
+    h = hashlib.sha256(f"spec\0{code_hash()}\0{_pydantic_version()}\0{sys.version}\0".encode())
     h.update(data)
     return h.hexdigest()
 
@@ -408,31 +480,22 @@ def keep_spec(t: Tournament, out: Path) -> None:
     if not t.spec_key or t.spec_cached:
         return
     cache = Path(out) / SPEC_CACHE
-    buf = io.BytesIO()
     try:
-        _StablePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(t.spec)
-        atomic_write_bytes(cache, t.spec_key.encode() + b"\n" + buf.getvalue())
+        # plain dataclasses of str, int, lists and dicts: equal specs pickle to equal bytes
+        data = pickle.dumps(t.spec, protocol=pickle.HIGHEST_PROTOCOL)
+        atomic_write_bytes(cache, t.spec_key.encode() + b"\n" + data)
     except Exception:   # noqa: BLE001 - a spec that cannot be kept is parsed again next time; the run goes on
         pass
 
 
-class _StablePickler(pickle.Pickler):
-    """A pickler whose bytes do not depend on the process, so the kept spec is byte-identical
-    from run to run: pydantic keeps each model's ``__pydantic_fields_set__`` as a set, which
-    pickle writes in hash order (it changes from process to process); here a model is
-    written as its state with that set as a sorted list (:func:`_rebuild_model` turns it
-    back into a set)."""
+def _pydantic_version() -> str:
+    """pydantic's version without importing it (its import is what a rerun saves): the text of
+    its ``version.py``, which names it and pins pydantic-core; "" when it cannot be found."""
+    from importlib.util import find_spec
 
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, BaseModel):
-            state = obj.__getstate__()
-            state["__pydantic_fields_set__"] = sorted(state.get("__pydantic_fields_set__") or ())
-            return _rebuild_model, (type(obj), state)
-        return NotImplemented
-
-
-def _rebuild_model(cls: type[BaseModel], state: dict[str, Any]) -> BaseModel:
-    """A model from :class:`_StablePickler`'s state (as pydantic's own unpickling makes it)."""
-    obj = cls.__new__(cls)
-    obj.__setstate__(dict(state, __pydantic_fields_set__=set(state.get("__pydantic_fields_set__") or ())))
-    return obj
+    try:
+        spec = find_spec("pydantic")
+        origin = spec.origin if spec else None
+        return (Path(origin).parent / "version.py").read_text(encoding="utf-8") if origin else ""
+    except (OSError, ImportError, ValueError):
+        return ""

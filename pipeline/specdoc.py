@@ -1,13 +1,14 @@
 """docs/spec-reference.md, generated from the code so it cannot drift.
 
-The keys come from the pydantic models in :mod:`pipeline.spec` (type, default,
-description); the names come from the registries (games, formats, tiebreaks, award
+The keys come from the dataclasses in :mod:`pipeline.spec` (type, default, and the
+description in each key's pydantic ``Field``); the names come from the registries (games, formats, tiebreaks, award
 schemes), each format with its Chinese description and an example YAML snippet.
 
     python -m pipeline.specdoc            # writes docs/spec-reference.md
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import types
 import typing
@@ -15,15 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel
-from pydantic_core import PydanticUndefined
 
 from . import spec as S
 
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "spec-reference.md"
 
 #: the models documented, in reading order: (heading, model, YAML path)
-MODELS: list[tuple[str, type[BaseModel], str]] = [
+MODELS: list[tuple[str, type, str]] = [
     ("赛事（顶层键）", S.TournamentSpec, ""),
     ("参赛单位", S.UnitSpec, "units[]"),
     ("比赛项目", S.EventSpec, "events[]"),
@@ -45,6 +44,8 @@ def type_name(tp: Any) -> str:
     """
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
+    if origin is typing.Annotated:
+        return type_name(args[0])
     if origin is typing.Literal:
         return " \\| ".join(f"`{a}`" for a in args)
     if origin in (typing.Union, types.UnionType):
@@ -54,32 +55,48 @@ def type_name(tp: Any) -> str:
         return f"{name}[{', '.join(type_name(a) for a in args)}]"
     if tp is type(None):
         return "None"
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
+    if dataclasses.is_dataclass(tp):
         return tp.__name__
     return getattr(tp, "__name__", str(tp))
 
 
-def _default(field: Any) -> str:
-    if field.is_required():
+def _default(field: dataclasses.Field) -> str:
+    if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
         return "**必填**"
-    if field.default_factory is not None:
-        value = field.default_factory()
-    else:
-        value = field.default
-    if value is PydanticUndefined:
-        return ""
-    if isinstance(value, BaseModel):
-        value = value.model_dump(exclude_defaults=True)
+    value = field.default_factory() if field.default is dataclasses.MISSING else field.default
+    if dataclasses.is_dataclass(value):     # a nested spec's default: only what differs from its own defaults
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)
+                 if _default_value(f) != getattr(value, f.name)}
     return f"`{value!r}`" if value not in ("", None) else ("`\"\"`" if value == "" else "`None`")
 
 
-def model_table(model: type[BaseModel]) -> list[str]:
-    """A Markdown table of a model's fields: key, type, default, description."""
+def _default_value(field: dataclasses.Field) -> Any:
+    if field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    return field.default
+
+
+def _description(hint: Any) -> str:
+    """The ``description`` of the pydantic ``Field`` in an ``Annotated`` hint, else ""."""
+    for meta in typing.get_args(hint)[1:] if typing.get_origin(hint) is typing.Annotated else ():
+        if getattr(meta, "description", None):
+            return meta.description
+    return ""
+
+
+def model_table(model: type) -> list[str]:
+    """A Markdown table of a spec class's keys: key, type, default, description."""
+    S._adapter(model)   # binds the pydantic names the annotations use
+    hints = typing.get_type_hints(model, include_extras=True)
     lines = ["| 键 | 类型 | 默认 | 说明 |", "|---|---|---|---|"]
-    for name, field in model.model_fields.items():
-        desc = (field.description or FALLBACK.get(name, "")).replace("|", "\\|")
-        lines.append(f"| `{name}` | {type_name(field.annotation)} | {_default(field)} | {desc} |")
-    if model.model_config.get("extra") == "allow":
+    options = False
+    for field in dataclasses.fields(model):
+        if field.name == "extra":      # the keys beside the named ones (FormatSpec, AwardSpec)
+            options = True
+            continue
+        desc = (_description(hints[field.name]) or FALLBACK.get(field.name, "")).replace("|", "\\|")
+        lines.append(f"| `{field.name}` | {type_name(hints[field.name])} | {_default(field)} | {desc} |")
+    if options:
         lines.append("| *其他键* | | | 作为选项交给所选的注册项（见下文） |")
     return lines
 
@@ -157,7 +174,8 @@ def generate() -> str:
     for heading, model, path in MODELS:
         out += [f"## {heading}" + (f"（`{path}`）" if path else ""), ""]
         doc = _doc(model)
-        if doc and not doc.startswith(("!!!", "Usage docs")) and model.__module__ == S.__name__:
+        # (not the signature that a dataclass without a docstring is given)
+        if doc and not doc.startswith(f"{model.__name__}(") and model.__module__ == S.__name__:
             out += [doc, ""]
         out += model_table(model) + [""]
     out += ["## 棋牌种类（`events[].game`）", "", "名称或任一别名都可以填写。", ""]

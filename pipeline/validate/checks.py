@@ -89,8 +89,8 @@ def _aware(t: dt.datetime) -> dt.datetime:
 def quota_for(event: "EventSpec", unit: "UnitSpec") -> int | None:
     """Entries (players, pairs or teams) ``unit`` may field in ``event``; None = no limit.
 
-    >>> from pipeline.spec import EventSpec, UnitSpec
-    >>> ev = EventSpec.model_validate({"id": "gd", "name": "掼蛋", "game": "g", "team_size": 2,
+    >>> from pipeline.spec import EventSpec, UnitSpec, validated
+    >>> ev = validated(EventSpec, {"id": "gd", "name": "掼蛋", "game": "g", "team_size": 2,
     ...     "format": {"type": "x"}, "quota": {"rule": "ratio", "ratio": 0.15}})
     >>> quota_for(ev, UnitSpec(id="a", name="甲", members=40))
     3

@@ -13,7 +13,7 @@ from pipeline.games.base import ResultRow
 from pipeline.ingest.sheets import key_of, read_details, read_results
 from pipeline.ingest.workbook import read_workbook, strip_spaces
 from pipeline.model import Match, Outcome, Round
-from pipeline.spec import Tournament, TournamentSpec
+from pipeline.spec import Tournament, TournamentSpec, validated
 from pipeline.xlsx.results import write_result_sheet
 
 SPEC = {
@@ -43,7 +43,7 @@ def _header(ws, first: str) -> tuple[int, dict[str, int]]:
 
 
 def _write_and_fill(tmp_path, event_id: str, results: dict[int, dict], hands: dict[int, list[dict]]):
-    t = Tournament(tmp_path / "t", TournamentSpec.model_validate(SPEC), b"0123456789abcdef0123")
+    t = Tournament(tmp_path / "t", validated(TournamentSpec, SPEC), b"0123456789abcdef0123")
     ev = t.spec.event(event_id)
     game = GAMES.get(ev.game)
     rnd = _round(event_id)

@@ -8,7 +8,7 @@ from typing import Any, Iterable
 import openpyxl
 
 from pipeline import layout as L
-from pipeline.spec import SpecError, Tournament, TournamentSpec, parse_spec
+from pipeline.spec import SpecError, Tournament, TournamentSpec, parse_spec, validated
 
 SECRET = b"test-secret-0123456789abcdef"
 
@@ -48,7 +48,7 @@ def tournament(folder: Path | None = None, **over: Any) -> Tournament:
     except SpecError as e:
         if "unknown" not in str(e):
             raise
-        spec = TournamentSpec.model_validate(raw)
+        spec = validated(TournamentSpec, raw)
     return Tournament(folder or Path("."), spec, SECRET)
 
 

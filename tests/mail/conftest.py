@@ -19,7 +19,7 @@ from aiosmtpd.controller import Controller
 
 from pipeline.issues import issue
 from pipeline.model import CellRef, Entry, Person
-from pipeline.spec import Tournament, TournamentSpec
+from pipeline.spec import Tournament, TournamentSpec, validated
 from pipeline.state import LeagueState, Submission
 from pipeline.store import Ledger, Received
 
@@ -202,7 +202,7 @@ def person(name: str, branch: str) -> Person:
 
 
 def make_tournament(tmp_path: Path) -> Tournament:
-    return Tournament(tmp_path / "t-mail", TournamentSpec.model_validate(SPEC), b"0123456789abcdef0123")
+    return Tournament(tmp_path / "t-mail", validated(TournamentSpec, SPEC), b"0123456789abcdef0123")
 
 
 @dataclass

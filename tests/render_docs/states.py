@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pipeline.model import Entry, Match, MatchResult, Outcome, Person, Round, SideResult
 from pipeline.score.base import StandingRow
-from pipeline.spec import Tournament, TournamentSpec
+from pipeline.spec import Tournament, TournamentSpec, validated
 from pipeline.state import AwardRow, EventState, LeagueState, StandingTable
 
 EVIL = "<script>alert(1)</script>"
@@ -25,7 +25,7 @@ RANKED_2020 = {"scheme": "ranked", "places": [{"award": "一等奖", "count": 1}
 
 
 def _tournament(raw: dict) -> Tournament:
-    return Tournament(Path("/nonexistent/tournament"), TournamentSpec.model_validate(raw), b"x" * 32)
+    return Tournament(Path("/nonexistent/tournament"), validated(TournamentSpec, raw), b"x" * 32)
 
 
 def t2020_spec_raw() -> dict:

@@ -7,7 +7,7 @@ import pytest
 
 from pipeline.layout import REG_COLUMNS
 from pipeline.render import viewmodels as vms
-from pipeline.spec import EventSpec, QuotaSpec, UnitSpec
+from pipeline.spec import EventSpec, QuotaSpec, UnitSpec, validated
 
 from .states import EVIL, t2011_state, t2015_state, t2016_state, t2020_state
 
@@ -23,8 +23,8 @@ def test_chinese_numbers_and_dates():
 @pytest.mark.parametrize("members,expected", [(0, 1), (49, 1), (50, 2), (99, 2), (100, 3), (149, 3),
                                               (150, 4), (199, 4), (200, 5), (250, 6)])
 def test_R2015_Q3_quota_bands(members, expected):
-    q = QuotaSpec(rule="bands", bands=[{"min_members": 0, "entries": 1}, {"min_members": 50, "entries": 2},
-                                       {"min_members": 100, "entries": 3}], extra_every=50)
+    q = validated(QuotaSpec, {"rule": "bands", "extra_every": 50, "bands": [
+        {"min_members": 0, "entries": 1}, {"min_members": 50, "entries": 2}, {"min_members": 100, "entries": 3}]})
     assert vms.quota_entries(q, members, 2) == expected
 
 
@@ -32,7 +32,8 @@ def test_R2015_Q3_quota_bands(members, expected):
 def test_R2016_Q1_quota_ratio(members, expected):
     q = QuotaSpec(rule="ratio", ratio=0.15)
     assert vms.quota_entries(q, members, 2) == expected
-    ev = EventSpec(id="gd", name="掼蛋", game="guandan", team_size=2, format={"type": "x"}, quota=q)
+    ev = validated(EventSpec, {"id": "gd", "name": "掼蛋", "game": "guandan", "team_size": 2, "format": {"type": "x"},
+                               "quota": q})
     assert vms.branch_quota(ev, UnitSpec(id="a", name="甲", members=members)) == expected
 
 

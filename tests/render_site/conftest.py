@@ -9,7 +9,7 @@ import pytest
 from pipeline.issues import issue
 from pipeline.model import CellRef, Entry, Match, MatchResult, Outcome, Person, Round, SideResult
 from pipeline.score.base import StandingRow
-from pipeline.spec import Tournament, TournamentSpec
+from pipeline.spec import Tournament, TournamentSpec, validated
 from pipeline.state import AwardRow, EventState, LeagueState, StandingTable, Submission
 
 EVIL = "<script>alert(1)</script>"
@@ -22,7 +22,7 @@ def _spec(script: str = "simplified") -> TournamentSpec:
     units = [{"id": u, "name": f"第{i}分工会", "short": f"分会{i}", "captain": f"队长{i}", "members": 80}
              for i, u in enumerate(UNITS, 1)]
     units[0]["short"] = EVIL   # injection through a spec string
-    return TournamentSpec.model_validate({
+    return validated(TournamentSpec, {
         "id": "t2020", "name": "第四届教职工棋牌联赛", "host": "校工会", "script": script,
         "units": units,
         "events": [

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.spec import QuotaSpec, Tournament, TournamentSpec, load_tournament
+from pipeline.spec import QuotaSpec, Tournament, TournamentSpec, load_tournament, validated
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sheets"
 IDS = ["t2020-league", "t2015-tcm", "t2011-court", "t2016-poker"]
@@ -36,7 +36,7 @@ def raw_spec(tid: str) -> dict:
 
 def spec_of(tid: str) -> TournamentSpec:
     """The structurally validated spec of one sample (pydantic only)."""
-    return TournamentSpec.model_validate(raw_spec(tid))
+    return validated(TournamentSpec, raw_spec(tid))
 
 
 def allowed_entries(quota: QuotaSpec, members: int, team_size: int) -> int | None:

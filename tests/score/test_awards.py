@@ -5,11 +5,16 @@ from pipeline.draw.base import Placement
 from pipeline.model import CellRef, Unit
 from pipeline.score import AWARD_SCHEMES
 from pipeline.score.awards import DiscretionaryRow, branch_totals, discretionary_awards
-from pipeline.spec import AwardSpec
+from pipeline.spec import AwardSpec, validated
 
 from .helpers import entry
 
-R2020 = AwardSpec(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2},
+
+def awards(**raw) -> AwardSpec:
+    """An award spec as tournament.yaml gives it (options beside the scheme)."""
+    return validated(AwardSpec, raw)
+
+R2020 = awards(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2},
                                            {"award": "三等奖", "count": 3}],
                   rest="决赛参与奖", prizes={"一等奖": 300, "二等奖": 200, "三等奖": 100})
 
@@ -30,7 +35,7 @@ def test_R2020_A1_ranked_with_participation_award():
 def test_R2020_A1_tie_on_award_boundary_is_listed_and_flagged():
     entries = [entry(e) for e in "abcd"]
     placements = [Placement(1, "a"), Placement(2, "b", tied=True), Placement(2, "c", tied=True), Placement(4, "d")]
-    spec = AwardSpec(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 1}])
+    spec = awards(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 1}])
     rows, issues = AWARD_SCHEMES.get("ranked").assign(spec, placements, entries, event="跳棋")
     assert [(r.entry, r.award, r.rank) for r in rows] == [("a", "一等奖", 1), ("b", "二等奖", 2)]
     assert len(issues) == 1 and issues[0].code == "PLAYOFF_REQUIRED"
@@ -39,13 +44,13 @@ def test_R2020_A1_tie_on_award_boundary_is_listed_and_flagged():
 
 def test_tie_inside_one_award_is_not_flagged():
     placements = [Placement(1, "a"), Placement(2, "b", tied=True), Placement(2, "c", tied=True)]
-    spec = AwardSpec(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2}])
+    spec = awards(scheme="ranked", places=[{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2}])
     _, issues = AWARD_SCHEMES.get("ranked").assign(spec, placements, [entry(e) for e in "abc"])
     assert issues == []
 
 
 def test_R2011_A1_top_three_prizes():
-    spec = AwardSpec(scheme="ranked", places=[{"award": "第一名", "count": 1}, {"award": "第二名", "count": 1},
+    spec = awards(scheme="ranked", places=[{"award": "第一名", "count": 1}, {"award": "第二名", "count": 1},
                                              {"award": "第三名", "count": 1}],
                      prizes={"第一名": 300, "第二名": 200, "第三名": 100})
     placements = [Placement(i, f"p{i}") for i in range(1, 6)]

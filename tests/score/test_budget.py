@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pipeline.score.budget import budget_table
-from pipeline.spec import TournamentSpec
+from pipeline.spec import TournamentSpec, validated
 
 TOP3 = {"scheme": "ranked",
         "places": [{"award": "第一名", "count": 1}, {"award": "第二名", "count": 1}, {"award": "第三名", "count": 1}],
@@ -12,7 +12,7 @@ TOP3 = {"scheme": "ranked",
 def _spec(**kw) -> TournamentSpec:
     base = {"id": "t", "name": "比赛", "units": [{"id": "u1", "name": "一分"}], "events": []}
     base.update(kw)
-    return TournamentSpec.model_validate(base)
+    return validated(TournamentSpec, base)
 
 
 def test_R2011_B1_budget():
@@ -55,7 +55,7 @@ def test_R2011_B1_budget_from_sample_spec():
     import yaml
 
     path = Path(__file__).resolve().parents[2] / "sample_sheets" / "t2011-court" / "tournament.yaml"
-    spec = TournamentSpec.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    spec = validated(TournamentSpec, yaml.safe_load(path.read_text(encoding="utf-8")))
     table = budget_table(spec)
     assert table.total == 1600
     assert sum(r.total for r in table.rows if r.kind == "prize") == 1200

@@ -7,7 +7,7 @@ import pytest
 from openpyxl import load_workbook
 
 from pipeline import layout
-from pipeline.spec import TEMPLATE_VERSION, EventSpec, UnitSpec
+from pipeline.spec import TEMPLATE_VERSION, EventSpec, UnitSpec, validated
 from pipeline.xlsx import branch_quota, read_meta, write_all_templates, write_registration_template
 from pipeline.xlsx.registration import reg_columns
 
@@ -130,7 +130,7 @@ def test_columns_omitted_without_pickup_or_team_events(tmp_path, spec_dict):
 
 
 def _event(quota: dict, team_size: int = 1) -> EventSpec:
-    return EventSpec.model_validate({"id": "e", "name": "项目", "game": "g", "team_size": team_size,
+    return validated(EventSpec, {"id": "e", "name": "项目", "game": "g", "team_size": team_size,
                                      "format": {"type": "x"}, "quota": quota})
 
 

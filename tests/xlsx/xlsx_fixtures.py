@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from pipeline.spec import Tournament, TournamentSpec
+from pipeline.spec import Tournament, TournamentSpec, validated
 
 SECRET = b"test-secret-0123456789abcdef"
 
@@ -44,5 +44,5 @@ def make_tournament(tmp_path: Path, **changes) -> Tournament:
     the pydantic model directly, so tests do not depend on the game/format registries."""
     raw = copy.deepcopy(SPEC)
     raw.update(changes)
-    return Tournament(tmp_path, TournamentSpec.model_validate(raw), SECRET)
+    return Tournament(tmp_path, validated(TournamentSpec, raw), SECRET)
 

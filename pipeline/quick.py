@@ -250,7 +250,8 @@ def hard_exit(code: object) -> None:
     small objects; freeing them one by one at exit took a quarter of a second of a 200-unit
     run and most of a rerun's last tenth (mypy ends the same way, for the same reason).
     Everything that must reach the disk is written and synced before this: atomic writes,
-    the ledger's transactions (its connection is closed), the pools shut down."""
+    the ledger's transactions (its connection is closed), the pools shut down; here the
+    compiled dataclass methods (:mod:`pipeline.dataclass_code`) when there are new ones."""
     import logging
 
     if code is None:
@@ -261,6 +262,9 @@ def hard_exit(code: object) -> None:
         print(code, file=sys.stderr)
         status = 1
     logging.shutdown()
+    from .dataclass_code import save_installed
+
+    save_installed()      # what atexit would have done (os._exit runs no exit handlers)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -109,10 +109,14 @@ def test_a_cache_grown_past_its_bound_keeps_what_this_process_used(tmp_path, mon
     assert set(again.codes) == cache.used
 
 
-def test_the_package_installs_it_before_its_classes():
-    """``import pipeline`` installs it first (the package's own classes are made through it)."""
-    installed = dataclass_code._INSTALLED
-    assert installed and dataclasses.exec == installed[0].exec
-    assert dataclass_code.install() is installed[0]             # once per process
-    assert installed[0].path == dataclass_code.cache_path()
-    assert dataclass_code.cache_path().parent.parent.samefile(pipeline.__path__[0])    # beside the bytecode
+def test_install_once_per_process_with_the_path_beside_the_bytecode(monkeypatch):
+    """``league`` installs it before a command's imports (tests/runner/test_quick.py checks
+    that an unchanged night does not even import dataclasses); here: what install does."""
+    monkeypatch.setattr(dataclass_code, "_INSTALLED", [])
+    monkeypatch.setattr(dataclasses, "exec", builtins.exec, raising=False)
+    monkeypatch.setattr("atexit.register", lambda fn: None)
+    cache = dataclass_code.install()
+    assert cache is not None and dataclasses.exec == cache.exec
+    assert dataclass_code.install() is cache                      # once per process
+    assert cache.path == dataclass_code.cache_path()
+    assert cache.path.parent.name == "__pycache__" and cache.path.parent.parent.samefile(pipeline.__path__[0])

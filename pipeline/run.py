@@ -1238,7 +1238,9 @@ class PlannedCopy:
 def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
                          made: dict[str, str]) -> list[PlannedCopy]:
     """The returned copy of every submission (:func:`render_all`).  A copy depends only on
-    its source, that file's issues (in :meth:`IssueLog.sorted` order) and the code: ``made``
+    its source, the issues about it (:meth:`Submission.concerns`: not another branch's
+    file of the same name, not the note that a newer file superseded it; in
+    :meth:`IssueLog.sorted` order) and the code: ``made``
     (kept in the ledger's cache) remembers what each existing copy was made from, so it is
     made again only then."""
     by_file: dict[str, list[Issue]] = {}
@@ -1255,7 +1257,7 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
         if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
             name = f"{s.branch or 'unknown'}-{Path(s.file).stem}-{s.sha256[:8]}-返回.xlsx"
             target = out / "returned" / name
-            file_issues = by_file.get(s.file, [])
+            file_issues = [i for i in by_file.get(s.file, ()) if s.concerns(i)]   # as its receipt lists
             key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]])
                                  .encode()).hexdigest()
             plan.append(PlannedCopy(s, stored, name, key, file_issues, target,

@@ -34,6 +34,13 @@ class Submission:
     stored_path: str = ""       # path of the stored copy (received/<sha>.xlsx)
     returned_path: str = ""     # annotated copy written for the captain (relative to output dir)
 
+    def concerns(self, issue: Issue) -> bool:
+        """Whether ``issue`` is about this workbook: the same file name, and the same branch
+        when both have one (captains often all send a ``报名表.xlsx``); a SUPERSEDED note is
+        about the older file only.  What its receipt lists and its returned copy marks."""
+        return (issue.file == self.file and (not issue.branch or not self.branch or issue.branch == self.branch)
+                and (issue.code != "SUPERSEDED" or self.status == "superseded"))
+
 
 @dataclass(frozen=True)
 class StandingTable:

@@ -111,11 +111,8 @@ def unreachable(state: "LeagueState") -> list["Submission"]:
 
 
 def issues_of(state: "LeagueState", s: "Submission") -> list["Issue"]:
-    """The issues about one submission's file (matched by file name, and branch when both
-    have one).  SUPERSEDED notes are about the older file and never listed."""
-    return [i for i in state.issues
-            if i.file == s.file and (not i.branch or not s.branch or i.branch == s.branch)
-            and (i.code != "SUPERSEDED" or s.status == "superseded")]
+    """The issues about one submission's file (:meth:`Submission.concerns`)."""
+    return [i for i in state.issues if s.concerns(i)]
 
 
 def branch_proven(s: "Submission", issues: list["Issue"]) -> bool:

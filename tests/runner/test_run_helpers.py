@@ -36,3 +36,31 @@ def test_round_title_names_the_round_once():
     assert Round("e", "ko", "淘汰赛第一轮", 1, ()).title == "淘汰赛第一轮"
     assert Round("e", "final", "决赛", 4, ()).title == "第4轮（决赛）"
     assert Round("e", "x", "", 3, ()).title == "第3轮"
+
+
+def test_a_returned_copy_marks_only_the_issues_about_its_own_workbook(tmp_path):
+    """Two captains both send a ``报名表.xlsx``, and one sends a corrected copy of it: each
+    returned copy marks its own branch's problems, and only the older copy says it was
+    superseded (as their receipts list them: Submission.concerns)."""
+    import datetime as dt
+
+    from pipeline.issues import issue
+    from pipeline.model import CellRef
+    from pipeline.run import plan_returned_copies
+    from pipeline.state import Submission
+
+    when = dt.datetime(2020, 11, 2, 9, 0)
+    (tmp_path / "received").mkdir()
+    subs = [Submission("a" * 64, "报名表.xlsx", "u1", when, status="superseded"),
+            Submission("b" * 64, "报名表.xlsx", "u1", when + dt.timedelta(hours=1)),
+            Submission("c" * 64, "报名表.xlsx", "u2", when)]
+    for s in subs:
+        (tmp_path / "received" / f"{s.sha256}.xlsx").write_bytes(b"PK")
+    bad_phone = issue("BAD_VALUE", "电话号码应为 11 位", at=CellRef("报名表.xlsx", "报名表", "E5"), branch="u2")
+    superseded = issue("SUPERSEDED", "《报名表.xlsx》已被取代", at=CellRef("报名表.xlsx"), branch="u1")
+    unreadable = issue("BAD_VALUE", "无法识别的行", at=CellRef("报名表.xlsx", "报名表", "A9"))   # branch unknown
+    plan = {c.submission.sha256[0]: c for c in plan_returned_copies(tmp_path, subs, [bad_phone, superseded, unreadable], {})}
+    assert set(plan["a"].issues) == {superseded, unreadable}
+    assert plan["b"].issues == [unreadable]
+    assert set(plan["c"].issues) == {bad_phone, unreadable}
+    assert len({c.key for c in plan.values()}) == 3 and all(c.name and not c.fresh for c in plan.values())

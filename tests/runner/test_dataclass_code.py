@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import marshal
 from importlib.util import MAGIC_NUMBER
 
 import pytest
@@ -50,7 +51,7 @@ def test_a_class_from_the_kept_code_is_the_class_python_makes(tmp_path):
     cold_cls = _make(cold.exec)
     assert cold.added >= 6        # __init__, __repr__, __eq__, __setattr__, __delattr__, __hash__
     assert cold.save()
-    assert path.is_file() and path.read_bytes().startswith(b"league-dataclass-methods\n" + MAGIC_NUMBER)
+    assert path.is_file() and path.read_bytes().startswith(b"league-dataclass-methods\n" + MAGIC_NUMBER + b"\0")
 
     warm = MethodCache(path)
     warm.load()
@@ -69,7 +70,8 @@ def test_a_class_from_the_kept_code_is_the_class_python_makes(tmp_path):
 
 
 @pytest.mark.parametrize("body", [b"", b"garbage", b"league-dataclass-methods\n" + b"\0" * 4 + b"{}",
-                                  b"league-dataclass-methods\n" + MAGIC_NUMBER + b"\xff\x00broken"])
+                                  b"league-dataclass-methods\n" + MAGIC_NUMBER + b"\0\xff\x00broken",
+                                  b"league-dataclass-methods\n" + MAGIC_NUMBER + b"\2" + marshal.dumps({})])
 def test_a_missing_damaged_or_foreign_cache_only_means_compiling(tmp_path, body):
     path = tmp_path / "m.marshal"
     if body:

@@ -71,7 +71,8 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The one Jinja environment (cached): FileSystemLoader on ``templates/``, autoescape
-    on, ``StrictUndefined``, filters ``zh`` and ``yuan``, globals ``html_lang`` and ``inline_css``."""
+    on, ``StrictUndefined``, filters ``zh`` and ``yuan``, globals ``html_lang``, ``inline_css``
+    and ``zip`` (Python's)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
         autoescape=True,
@@ -85,6 +86,7 @@ def environment() -> jinja2.Environment:
     env.filters["yuan"] = yuan
     env.globals["html_lang"] = html_lang
     env.globals["inline_css"] = inline_css
+    env.globals["zip"] = zip
     return env
 
 

@@ -96,6 +96,9 @@ class Table:
             self.align = [""] * len(self.head)
         if not self.row_class:
             self.row_class = [""] * len(self.rows)
+        long = next((r for r in self.rows if len(r) > len(self.align)), None)
+        if long is not None:   # the template pairs cells with columns: a cell without one would be lost
+            raise ValueError(f"table row has {len(long)} cells for {len(self.align)} columns: {long!r}")
 
 
 @dataclass

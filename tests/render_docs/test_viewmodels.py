@@ -208,3 +208,17 @@ def test_R2011_B1_budget_total_1600():
 def test_R2015_B1_budget_by_source():
     vm = vms.budget_vm(t2015_state())
     assert vm.by_source.rows == [["文体活动费", "1,100"], ["分工会活动费", "300"], ["合计", "1,400"]]
+
+
+def test_a_table_row_with_more_cells_than_columns_is_an_error_not_a_lost_cell():
+    """The table macro pairs each cell with its column (zip): a short row is fine, a long
+    one is refused where the view-model is built."""
+    from pipeline.render.jinja import environment
+    from pipeline.render.viewmodels import Table
+
+    t = Table(head=["桌号", "红方", "黑方"], rows=[["1", "甲", "乙"], ["2", "丙"]], align=["num", "", ""])
+    macro = environment().get_template("docs/_macros.html").module.table
+    html = str(macro(t))
+    assert '<td class="num">2</td><td class="">丙</td></tr>' in html and html.count("<td") == 5
+    with pytest.raises(ValueError, match="3 cells for 2 columns"):
+        Table(head=["桌号", "对阵"], rows=[["1", "甲", "乙"]])

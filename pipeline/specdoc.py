@@ -63,7 +63,7 @@ def type_name(tp: Any) -> str:
 def _default(field: dataclasses.Field) -> str:
     if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
         return "**必填**"
-    value = field.default_factory() if field.default is dataclasses.MISSING else field.default
+    value = _default_value(field)
     if dataclasses.is_dataclass(value):     # a nested spec's default: only what differs from its own defaults
         value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)
                  if _default_value(f) != getattr(value, f.name)}
@@ -71,6 +71,7 @@ def _default(field: dataclasses.Field) -> str:
 
 
 def _default_value(field: dataclasses.Field) -> Any:
+    """A field's default, made anew from its factory when it has one."""
     if field.default_factory is not dataclasses.MISSING:
         return field.default_factory()
     return field.default

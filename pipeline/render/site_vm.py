@@ -164,6 +164,9 @@ class Names:
         for es in state.events.values():
             for e in es.entries:
                 self.entries.setdefault(e.id, e)
+        self._team: dict[str, str] = {}
+        self._players: dict[str, str] = {}
+        self._branch: dict[str, str] = {}
 
     def unit(self, unit_id: str) -> str:
         u = self.units.get(unit_id)
@@ -182,17 +185,27 @@ class Names:
                 return u.id
         return branch
 
+    # each entry's labels are made once: the pages name an entry in every round it played
     def team(self, entry_id: str) -> str:
-        e = self.entries.get(entry_id)
-        return (e.team or e.player_names or entry_id) if e else entry_id
+        got = self._team.get(entry_id)
+        if got is None:
+            e = self.entries.get(entry_id)
+            got = self._team[entry_id] = (e.team or self.players(entry_id) or entry_id) if e else entry_id
+        return got
 
     def players(self, entry_id: str) -> str:
-        e = self.entries.get(entry_id)
-        return e.player_names if e else ""
+        got = self._players.get(entry_id)
+        if got is None:
+            e = self.entries.get(entry_id)
+            got = self._players[entry_id] = e.player_names if e else ""
+        return got
 
     def branch(self, entry_id: str) -> str:
-        e = self.entries.get(entry_id)
-        return self.unit(e.branch) if e else ""
+        got = self._branch.get(entry_id)
+        if got is None:
+            e = self.entries.get(entry_id)
+            got = self._branch[entry_id] = self.unit(e.branch) if e else ""
+        return got
 
 
 # ----------------------------------------------------------------------------- page chrome

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from ..layout import REG_COLUMNS, SIDES_2, SIDES_3
 from ..model import Entry, Person, Round
@@ -384,6 +384,32 @@ def _entry_text(entry: Entry | None, entry_id: str, spec: "TournamentSpec") -> t
     return team, branch
 
 
+#: id(event state) → (event state, its entries, spec, entries by id, texts by id): the draw
+#: sheet and table cards of every round of an event label the same entries (an event of 99
+#: rounds at 800 units labelled each of its entries 198 times)
+_SIDE_TEXTS: dict[int, tuple] = {}
+
+
+def _side_texts(es: "EventState", spec: "TournamentSpec") -> Callable[[str], tuple[str, str]]:
+    """``text(entry_id)`` → :func:`_entry_text` of the event's entry, each made once and
+    kept while the event state is the same object, its entries are the same (compared
+    item by item: a list changed in place is noticed) and the spec is the same."""
+    entries = tuple(es.entries)
+    hit = _SIDE_TEXTS.get(id(es))
+    if hit is None or hit[0] is not es or hit[2] is not spec or hit[1] != entries:
+        if len(_SIDE_TEXTS) >= 64:
+            _SIDE_TEXTS.clear()
+        hit = _SIDE_TEXTS[id(es)] = (es, entries, spec, {e.id: e for e in entries}, {})
+    by_id, texts = hit[3], hit[4]
+
+    def text(entry_id: str) -> tuple[str, str]:
+        got = texts.get(entry_id)
+        if got is None:
+            got = texts[entry_id] = _entry_text(by_id.get(entry_id), entry_id, spec)
+        return got
+    return text
+
+
 def session_and_venue(es: "EventState", rnd: Round, spec: "TournamentSpec") -> tuple[str, str]:
     """R2020-S1: a round's session (its time, :func:`pipeline.run.schedule`) and venue: the
     session's own venue, else the event's, else the tournament's."""
@@ -406,7 +432,7 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
     spec = state.tournament.spec
     es = state.events[event_id]
     ev = es.spec
-    entries = {e.id: e for e in es.entries}
+    side_text = _side_texts(es, spec)
     label = round_label(rnd)
     vm = DrawVM(**vars(_doc(state, f"{ev.name} {label} 对阵表")))
     vm.event, vm.stage, vm.round_label = ev.name, rnd.stage_name, label
@@ -425,7 +451,7 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
         row = [str(m.table)] + ([m.group] if groups else [])
         for i in range(seats):
             if i < len(m.sides):
-                team, branch = _entry_text(entries.get(m.sides[i]), m.sides[i], spec)
+                team, branch = side_text(m.sides[i])
                 if i == m.first and len(m.sides) == 2:
                     team += "（执红先行）" if _is_xiangqi(ev) else "（先手）"
                 row += [team, branch]
@@ -438,7 +464,7 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
     for m in rnd.matches:
         if m.bye:
             for sid in m.sides:
-                team, branch = _entry_text(entries.get(sid), sid, spec)
+                team, branch = side_text(sid)
                 grp = f"{m.group}组 " if m.group else ""
                 vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{m.note}" if m.note else ""))
     vm.notes = list(rnd.notes)
@@ -455,7 +481,7 @@ def cards_vm(state: "LeagueState", event_id: str, rnd: Round) -> CardsVM:
     """Table cards (桌签): one card per table of a round (byes get no card)."""
     spec = state.tournament.spec
     es = state.events[event_id]
-    entries = {e.id: e for e in es.entries}
+    side_text = _side_texts(es, spec)
     label = round_label(rnd)
     vm = CardsVM(**vars(_doc(state, f"{es.spec.name} {label} 桌签")))
     session, venue = session_and_venue(es, rnd, spec)
@@ -463,7 +489,7 @@ def cards_vm(state: "LeagueState", event_id: str, rnd: Round) -> CardsVM:
         labels = _side_labels(len(m.sides))
         sides = []
         for i, sid in enumerate(m.sides):
-            team, branch = _entry_text(entries.get(sid), sid, spec)
+            team, branch = side_text(sid)
             sides.append((labels[i], team, branch))
         vm.cards.append(Card(title=spec.name, event=es.spec.name, round_label=label,
                              table_label=f"第 {m.table} 桌", group=f"{m.group}组" if m.group else "",

@@ -112,6 +112,27 @@ def test_draw_sheet_round1_and_cards():
     assert len(vms.cards_vm(state, "xiangqi", state.events["xiangqi"].rounds[1]).cards) == 1
 
 
+
+def test_draw_sheet_labels_follow_a_changed_event_state():
+    """Each entry's label is made once per event state (an event's rounds label the same
+    entries): a new state, or an entry list grown in place, is labelled afresh."""
+    import dataclasses
+
+    state = t2020_state()
+    es = state.events["xiangqi"]
+    rnd = es.rounds[0]
+    assert vms.draw_vm(state, "xiangqi", rnd).table.rows[0][1] == "王军（执红先行）"
+    renamed = [dataclasses.replace(e, team="王军军") if e.team == "王军" else e for e in es.entries]
+    state.events["xiangqi"] = dataclasses.replace(es, entries=renamed)
+    assert vms.draw_vm(state, "xiangqi", rnd).table.rows[0][1] == "王军军（执红先行）"
+    assert vms.cards_vm(state, "xiangqi", rnd).cards[0].sides[0] == ("甲方", "王军军", "行政一")
+    # the same state, an entry replaced in its list in place: labelled afresh
+    es2 = state.events["xiangqi"]
+    i = next(i for i, e in enumerate(es2.entries) if e.team == "王军军")
+    es2.entries[i] = dataclasses.replace(es2.entries[i], team="王君")
+    assert vms.draw_vm(state, "xiangqi", rnd).table.rows[0][1] == "王君（执红先行）"
+    assert vms.cards_vm(state, "xiangqi", rnd).cards[0].sides[0] == ("甲方", "王君", "行政一")
+
 # -- standings -----------------------------------------------------------------------------
 def test_R2011_F1_standings_tiebreak_columns_and_playoff_marks():
     vm = vms.standings_vm(t2020_state())

@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-from . import __version__
+from . import __version__, templates_dir
 
 LAST_RUN = ".lastrun.json"
 _CODE_SUFFIXES = (".py", ".html", ".css", ".j2")
@@ -43,7 +43,7 @@ def code_hash() -> str:
     if not _code:
         root = os.path.dirname(os.path.realpath(__file__))
         h = hashlib.sha256(__version__.encode())
-        for base in (root, os.path.join(os.path.dirname(root), "templates")):
+        for base in (root, templates_dir()):
             for name, e in _walk(base):
                 if name.endswith(_CODE_SUFFIXES):
                     st = e.stat()

@@ -22,7 +22,7 @@ from markupsafe import Markup
 import pipeline
 from pipeline.text import convert
 
-TEMPLATES_DIR = Path(pipeline.__file__).parent.parent / "templates"
+TEMPLATES_DIR = Path(pipeline.templates_dir())
 
 
 def html_lang(script: str) -> str:

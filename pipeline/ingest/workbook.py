@@ -32,6 +32,7 @@ import re
 import unicodedata
 import zipfile
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -426,9 +427,50 @@ def _scan_sheet(xml: bytes) -> _SheetScan:
     sheet) is scanned by one regular expression (:func:`_scan_plain`); any other by
     :func:`_scan_cells`, cell by cell.  Both give the same scan (a hypothesis test compares)."""
     errors = b't="e"' in xml and _ERROR_TYPE.search(xml) is not None   # (the plain find is ten times faster)
+    if not errors:
+        sc = _scan_canonical(xml)
+        if sc is not None:
+            return sc
     if _CELL_FORMULA.search(xml) is None and not errors and _NO_ADDRESS.search(xml) is None:
         return _scan_plain(xml)
     return _scan_cells(xml)
+
+
+#: a cell, value, inline-string or formula tag with a namespace prefix (``<x:c …>``)
+_PREFIXED_CELL_TAG = re.compile(rb"<\w+:(?:c\b|v>|is>|f[\s>/])")
+_PLAIN_FORMULA = re.compile(rb"<f[\s>/]")
+#: a cell tag not followed by a space: ``<c>``, ``<c/>``, ``<c`` and a tab or line break
+_ODD_CELL_TAG = re.compile(rb"<c[>/\t\n\r\x0b\x0c]")
+#: :data:`_VALUED` for a cell whose first attribute is its address
+_VALUED_FIRST_R = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*(?<!/)>\s*(?:<v>[^<]|<is>)')
+
+
+def _scan_canonical(xml: bytes) -> _SheetScan | None:
+    """:func:`_scan_plain` of a sheet as Excel, WPS, openpyxl and XlsxWriter write it — no
+    namespace prefix on cell tags, every cell's address its first attribute, no formula —
+    from literal counts and one expression that starts with a literal (``<c r="``), which
+    the regular-expression engine finds quickly: under half the time on a large sheet
+    (a referees' sheet of 48,000 rows: 0.25 → 0.11 s).  None for any other sheet (and
+    for one without error cells only: the caller checks those first).
+
+    When it answers, the answer is :func:`_scan_plain`'s: without prefixed tags the
+    expressions there reduce to these; a cell tag not starting ``<c r="`` means no answer;
+    and the count of value starts (``<v>`` not followed by ``<``, plus ``<is>``) can only
+    exceed the true one (by a ``<v>`` at the very end), so equal counts are exact."""
+    if _PREFIXED_CELL_TAG.search(xml) or _PLAIN_FORMULA.search(xml) or _ODD_CELL_TAG.search(xml):
+        return None
+    if xml.count(b"<c ") != xml.count(b'<c r="'):
+        return None
+    found = _VALUED_FIRST_R.findall(xml)
+    if len(found) != xml.count(b"<v>") - xml.count(b"<v><") + xml.count(b"<is>"):
+        return None
+    sc = _SheetScan()
+    if found:
+        rows = {int(r) for r in set(map(itemgetter(1), found))}
+        sc.max_row = max(rows)
+        sc.max_col = max(col_number(c.decode()) for c in set(map(itemgetter(0), found)))
+        sc.data_rows = len(rows)
+    return sc
 
 
 #: a cell formula element (``<f>``, ``<f t="shared" …/>``; not ``<formula1>`` of a validation)

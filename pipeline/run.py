@@ -1324,9 +1324,10 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
         if pre is not None:
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
-    if pre is not None:     # the worker forked at start, openpyxl imported by now
-        return pre, {c.name: (c.key, pre.submit("pipeline.xlsx.returned", "write_returned_copy",
-                                                 c.stored, c.issues, c.target)) for c in todo}
+    if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
+        handles = pre.submit_map("pipeline.xlsx.returned", "write_returned_copy_of",
+                                 [(c.stored, c.issues, c.target) for c in todo])
+        return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)
     started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target)))
                for c in todo}
@@ -1341,7 +1342,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
 
     The workbooks (returned copies, referees' result sheets) are independent jobs: they run
     on a forked pool (:mod:`pipeline.parallel`) while this process writes the CSVs, forms and
-    HTML documents; the site, which links the returned copies, is rendered once they are in."""
+    HTML documents and the site's event pages; the index and branch pages, which link the
+    returned copies, are rendered once they are in."""
     import functools
 
     from .games import GAMES
@@ -1403,6 +1405,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         memo = PageMemo(json.loads(ledger.cache_get([pages_key]).get(pages_key, b"{}")) if ledger is not None else {},
                         root=out)
         n += len(render_documents(state, out, pdf=opts.pdf, memo=memo))
+        # the event pages link no returned copy: they are written while the copies are made
+        n += len(render_site(state, out, memo, parts=("events",)))
         subs = []
         for s, stored, name, key, handle in copies:
             returned = ""
@@ -1414,7 +1418,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         state.submissions = subs
         if ledger is not None and made_now != made:
             ledger.cache_put({COPIES_MADE: _canon(made_now).encode()})
-        n += len(render_site(state, out, memo))
+        n += len(render_site(state, out, memo, parts=("index", "branches")))
         if ledger is not None and memo.now != memo.previous:
             ledger.cache_put({pages_key: _canon(memo.now).encode()})
         for handle in sheets:

@@ -62,24 +62,35 @@ def render_branch(state: "LeagueState", unit_id: str, memo: "PageMemo | None" = 
     return _page("site/branch.html", vm)
 
 
-def render_site(state: "LeagueState", out_dir: str | Path, memo: "PageMemo | None" = None) -> list[Path]:
+#: the site's parts: the index, a page per event, a page per branch
+SITE_PARTS = ("index", "events", "branches")
+
+
+def render_site(state: "LeagueState", out_dir: str | Path, memo: "PageMemo | None" = None,
+                parts: tuple[str, ...] = SITE_PARTS) -> list[Path]:
     """Write the site under ``out_dir`` (the tournament's output folder) and return the
     paths of every page, written or already up to date.  Deterministic: the same state
     gives byte-identical files (no wall clock; times come from ``state``).  With a
     :class:`~pipeline.render.memo.PageMemo`, a page whose view-model is the one it was
-    last rendered from is not rendered again.
+    last rendered from is not rendered again.  ``parts`` (of :data:`SITE_PARTS`) writes
+    some of the pages: a run writes the event pages, which link no returned copy, while
+    the copies are still being made, and the index and branch pages once they are in.
 
     >>> # render_site(state, Path("output/t2020-league"))  →  [.../index.html, .../events/xiangqi.html, …]
     """
+    unknown = set(parts) - set(SITE_PARTS)
+    if unknown:
+        raise ValueError(f"unknown site parts: {sorted(unknown)}")
     out = Path(out_dir)
     pages: list[tuple[Path, str | None]] = []
-    p = out / "index.html"
-    pages.append((p, render_index(state, memo, p)))
-    for ev in state.tournament.spec.events:
+    if "index" in parts:
+        p = out / "index.html"
+        pages.append((p, render_index(state, memo, p)))
+    for ev in state.tournament.spec.events if "events" in parts else ():
         if ev.id in state.events:
             p = out / "events" / f"{ev.id}.html"
             pages.append((p, render_event(state, ev.id, memo, p)))
-    for uid in site_vm.branch_ids(state):
+    for uid in site_vm.branch_ids(state) if "branches" in parts else ():
         p = out / "branches" / f"{uid}.html"
         pages.append((p, render_branch(state, uid, memo, p)))
     for path, html in pages:

@@ -46,6 +46,23 @@ def test_render_site_writes_every_page(tmp_path):
     assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
 
 
+
+def test_the_site_in_parts_is_the_whole_site(tmp_path):
+    """A run writes the event pages while the returned copies are made, the index and
+    branch pages after: together the same pages, byte for byte."""
+    import pytest
+
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    render_site(make_state(), whole)
+    events = render_site(make_state(), split, parts=("events",))
+    assert {p.parent.name for p in events} == {"events"}
+    rest = render_site(make_state(), split, parts=("index", "branches"))
+    assert {p.relative_to(split) for p in events + rest} == {p.relative_to(whole) for p in whole.rglob("*.html")}
+    for p in whole.rglob("*.html"):
+        assert p.read_bytes() == (split / p.relative_to(whole)).read_bytes(), p
+    with pytest.raises(ValueError):
+        render_site(make_state(), split, parts=("event",))
+
 def test_output_is_byte_identical_and_unchanged_files_are_not_rewritten(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     render_site(make_state(), a)

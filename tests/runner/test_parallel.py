@@ -284,3 +284,69 @@ def test_a_run_that_needs_no_early_copies_lets_the_prestarted_worker_go(tmp_path
     for p in worker:
         p.join(timeout=10)
         assert not p.is_alive()
+
+
+# ---- a night's few returned copies side by side (parallel.fork_map, Prestarted.submit_map) ----
+
+def _pid_of(x: int) -> tuple[int, int]:
+    if x == 13:
+        raise ValueError("unlucky 13")
+    return x * x, os.getpid()
+
+
+class _Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("no")
+
+
+def _raise_unpicklable(x: int) -> int:
+    raise _Unpicklable(f"item {x}")
+
+
+def _die_in_child(parent: int, x: int) -> int:
+    if os.getpid() != parent:
+        os._exit(3)
+    return -x
+
+
+def test_fork_map_shares_the_items_between_this_process_and_a_fork(monkeypatch):
+    monkeypatch.setenv("LEAGUE_WORKERS", "2")
+    got = parallel.fork_map(_pid_of, [1, 2, 3, 13, 5])
+    assert [v[0] for ok, v in got if ok] == [1, 4, 9, 25]
+    assert not got[3][0] and isinstance(got[3][1], ValueError) and "unlucky" in str(got[3][1])
+    pids = {v[1] for ok, v in got if ok}
+    assert len(pids) == 2 and os.getpid() in pids                 # here and in one fork
+    # one core, or fork=False: all here, in order
+    assert {v[1] for ok, v in parallel.fork_map(_pid_of, [1, 2, 3], fork=False)} == {os.getpid()}
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")
+    assert {v[1] for ok, v in parallel.fork_map(_pid_of, [1, 2, 3])} == {os.getpid()}
+
+
+def test_fork_map_redoes_a_dead_childs_items_and_names_what_does_not_pickle(monkeypatch):
+    monkeypatch.setenv("LEAGUE_WORKERS", "2")
+    import functools
+    assert parallel.fork_map(functools.partial(_die_in_child, os.getpid()), [1, 2, 3, 4]) == \
+        [(True, -1), (True, -2), (True, -3), (True, -4)]
+    got = parallel.fork_map(_raise_unpicklable, [1, 2])
+    assert isinstance(got[0][1], _Unpicklable)                     # made here: the exception itself
+    assert isinstance(got[1][1], RuntimeError) and "_Unpicklable: item 2" in str(got[1][1])   # from the fork
+
+
+def test_the_prestarted_worker_makes_a_batch_side_by_side(no_prestarted):
+    assert parallel.prestart()
+    with parallel.take_prestarted() as pre:
+        worker = pre.submit(__name__, "_pid_and_loaded", "json").result()[0]
+        parts = pre.submit_map(__name__, "_pid_of", [2, 3, 13])     # items 0 and 2 on the worker, 1 on its fork
+        assert parts[0].result() == (4, worker)
+        assert parts[1].result()[0] == 9 and parts[1].result()[1] not in (worker, os.getpid())
+        with pytest.raises(ValueError, match="unlucky"):
+            parts[2].result()
+
+
+def test_a_batch_whose_worker_died_is_made_here_one_by_one(no_prestarted):
+    assert parallel.prestart()
+    with parallel.take_prestarted() as pre:
+        with pytest.raises(Exception):
+            pre.submit(__name__, "_die_unless", -1).future.result()  # the worker dies
+        parts = pre.submit_map(__name__, "_pid_of", [3, 5])
+        assert [p.result() for p in parts] == [(9, os.getpid()), (25, os.getpid())]

@@ -49,6 +49,11 @@ class Issue:
     file: str = ""
     sheet: str = ""
     cell: str = ""
+    #: the SHA-256 of the received file the issue is about, when it is about one ("" when
+    #: not, or not known): a captain who sends a corrected ``报名表.xlsx`` sends a file of
+    #: the same name, so the name alone cannot tell its problems from the older file's.
+    #: Not an issues.csv column.
+    source: str = ""
 
     def __post_init__(self) -> None:
         if self.code not in CODES:
@@ -71,7 +76,7 @@ ISSUE_COLUMNS = ["code", "severity", "branch", "file", "sheet", "cell", "message
 
 
 def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "",
-          severity: Severity | None = None) -> Issue:
+          severity: Severity | None = None, source: str = "") -> Issue:
     """Build an issue with the code's default severity.
 
     >>> issue("QUOTA_SHORT", "象棋 只报了 1 人", at=CellRef("a.xlsx", "报名表", "B5")).severity
@@ -79,7 +84,7 @@ def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "
     """
     at = at or CellRef()
     return Issue(code=code, severity=severity or CODES[code], message=message, branch=branch,
-                 file=at.file, sheet=at.sheet, cell=at.cell)
+                 file=at.file, sheet=at.sheet, cell=at.cell, source=source)
 
 
 class IssueLog:
@@ -89,8 +94,8 @@ class IssueLog:
         self._items: list[Issue] = list(items)
 
     def add(self, code: str, message: str, *, at: CellRef | None = None, branch: str = "",
-            severity: Severity | None = None) -> Issue:
-        it = issue(code, message, at=at, branch=branch, severity=severity)
+            severity: Severity | None = None, source: str = "") -> Issue:
+        it = issue(code, message, at=at, branch=branch, severity=severity, source=source)
         self._items.append(it)
         return it
 

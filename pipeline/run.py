@@ -60,6 +60,9 @@ class Inputs:
     checkins: list[tuple[Received, Any]] = field(default_factory=list)
     playoffs: list[tuple[Received, Any]] = field(default_factory=list)
     unreadable: list[Received] = field(default_factory=list)
+    #: each registration's own reading problems, by the file's SHA-256: they go to the issue
+    #: log only while the file counts (:func:`current_registrations`), not once superseded
+    reg_issues: dict[str, list[Issue]] = field(default_factory=dict)
     context: str = ""     # what every reading depends on besides its file (_read_context)
     #: each event's key function, made once per run (:func:`_event_key`)
     event_keys: dict[tuple, tuple[list, Callable[[list[str]], str]]] = field(default_factory=dict, repr=False,
@@ -187,7 +190,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         where = CellRef(rec.file_name)
         if rec.ext not in WORKBOOK_EXTS:
             issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》不是 Excel 工作簿（.xlsx），已忽略；"
-                       "请用我们下发的报名表填写后发送。", at=where)
+                       "请用我们下发的报名表填写后发送。", at=where, source=rec.sha256)
             inputs.unreadable.append(rec)
             continue
         key = keys[rec.sha256]
@@ -203,10 +206,11 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             fresh[key] = data
         kind = reading[0]
         if kind == "unreadable":
-            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{reading[1]}", at=where)
+            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{reading[1]}", at=where,
+                       source=rec.sha256)
             inputs.unreadable.append(rec)
         elif kind == "registration":
-            issues.extend(reading[2])
+            inputs.reg_issues[rec.sha256] = [dataclasses.replace(i, source=rec.sha256) for i in reading[2]]
             inputs.registrations.append((rec, reading[1]))
         elif kind in _BOOK_KINDS:
             getattr(inputs, _BOOK_KINDS[kind]).append((rec, reading[1]))
@@ -215,12 +219,12 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                     from .ingest.workbook import MAX_ROWS
                     issues.add("BAD_VALUE", f"文件《{rec.file_name}》的工作表“{sheet.name}”超过 {MAX_ROWS} 行数据，"
                                f"之后的行没有读取。请删除多余的行，或把成绩分成几个文件发送。",
-                               at=CellRef(rec.file_name, sheet.name, f"A{len(sheet.rows)}"))
+                               at=CellRef(rec.file_name, sheet.name, f"A{len(sheet.rows)}"), source=rec.sha256)
         else:
             from . import layout
             issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的报名表或成绩表"
                        f"（找不到“{layout.REG_SHEET}”或“{layout.RESULT_SHEET}”工作表），请使用下发的表格填写。",
-                       at=where)
+                       at=where, source=rec.sha256)
             inputs.unreadable.append(rec)
     ledger.cache_put(fresh)
     if fresh:
@@ -741,9 +745,13 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
     """The newest valid registration of each branch; older ones are SUPERSEDED (kept, info).
 
     A workbook whose branch could not be established (forged token, foreign template)
-    never supersedes anything."""
+    never supersedes anything.  A file's own reading problems (``inputs.reg_issues``) go to
+    ``issues`` unless it is superseded: a corrected file replaces its problems with its own.
+    Each SUPERSEDED note names the file received next (so it does not change when a
+    third arrives, nor does the older file's returned copy)."""
     by_branch: dict[str, list[tuple[Received, Any]]] = {}
     subs: list[Submission] = []
+    superseded: set[str] = set()
     for rec, reg in inputs.registrations:
         if reg is not None and reg.branch and reg.usable:
             by_branch.setdefault(reg.branch, []).append((rec, reg))
@@ -760,21 +768,33 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                 if on_time and _late_everywhere(t, rec.received_at):
                     issues.add("LATE_SUBMISSION", f"《{rec.file_name}》于 {rec.received_at:%Y-%m-%d %H:%M} 收到，"
                                "已过全部项目的报名截止时间，不予受理；此前按时提交的报名表继续有效。",
-                               at=CellRef(rec.file_name), branch=branch)
+                               at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
                     subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected"))
             items = on_time or items
         newest = items[-1]
         current.append(newest)
-        for rec, reg in items[:-1]:
-            issues.add("SUPERSEDED", f"《{rec.file_name}》（{rec.received_at:%m-%d %H:%M} 收到）已被"
-                       f"《{newest[0].file_name}》（{newest[0].received_at:%m-%d %H:%M} 收到）取代，以后者为准；"
-                       "原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch)
+        for (rec, reg), (nxt, _) in zip(items, items[1:]):
+            superseded.add(rec.sha256)
+            issues.add("SUPERSEDED", f"《{rec.file_name}》（{rec.received_at:%m-%d %H:%M} 收到）已被其后收到的"
+                       f"《{nxt.file_name}》（{nxt.received_at:%m-%d %H:%M} 收到）取代，以最后收到的一份为准；"
+                       "原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded"))
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
                                newest[0].sender, "accepted"))
     for rec in inputs.unreadable:
         subs.append(Submission(rec.sha256, rec.file_name, rec.branch, rec.received_at, rec.sender, "unreadable"))
+    for rec, _ in inputs.registrations:
+        if rec.sha256 not in superseded:
+            issues.extend(inputs.reg_issues.get(rec.sha256, ()))
     return current, subs
+
+
+def about_current(found: list[Issue], current: list[tuple[Received, Any]]) -> list[Issue]:
+    """Validation's issues, each tied to the current registration it is about (its branch
+    and file name: validation sees one file per branch) — see ``Issue.source``."""
+    sha_of = {(reg.branch, reg.file): rec.sha256 for rec, reg in current}
+    return [dataclasses.replace(i, source=sha_of[(i.branch, i.file)]) if not i.source and (i.branch, i.file) in sha_of
+            else i for i in found]
 
 
 def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: IssueLog) -> None:
@@ -787,7 +807,7 @@ def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: Is
         if rec.sender.lower() not in {e.lower() for e in unit.emails}:
             issues.add("SENDER_UNKNOWN", f"《{rec.file_name}》由 {rec.sender} 发送，不是{unit.name}登记的邮箱"
                        f"（{'、'.join(unit.emails)}）；已按表内令牌认定为{unit.name}的报名，回执只发往登记邮箱。",
-                       at=CellRef(rec.file_name), branch=reg.branch)
+                       at=CellRef(rec.file_name), branch=reg.branch, source=rec.sha256)
 
 
 # =====================================================================================
@@ -963,7 +983,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("校验报名 …")
     from .validate import validate_registrations
     entries, found = validate_registrations(t, [reg for _, reg in current], now=now)
-    issues.extend(found)
+    issues.extend(about_current(found, current))
     report.entries = len(entries)
 
     early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger)

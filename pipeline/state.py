@@ -35,11 +35,16 @@ class Submission:
     returned_path: str = ""     # annotated copy written for the captain (relative to output dir)
 
     def concerns(self, issue: Issue) -> bool:
-        """Whether ``issue`` is about this workbook: the same file name, and the same branch
-        when both have one (captains often all send a ``报名表.xlsx``); a SUPERSEDED note is
-        about the older file only.  What its receipt lists and its returned copy marks."""
-        return (issue.file == self.file and (not issue.branch or not self.branch or issue.branch == self.branch)
-                and (issue.code != "SUPERSEDED" or self.status == "superseded"))
+        """Whether ``issue`` is about this workbook: the received file it names
+        (``Issue.source``) when it names one — a corrected ``报名表.xlsx`` has the same name
+        as the file it replaces; otherwise the same file name, and the same branch when both
+        have one (captains often all send a ``报名表.xlsx``).  A SUPERSEDED note is about
+        the older file only.  What its receipt lists and its returned copy marks."""
+        if issue.code == "SUPERSEDED" and self.status != "superseded":
+            return False
+        if issue.source and self.sha256:
+            return issue.source == self.sha256
+        return issue.file == self.file and (not issue.branch or not self.branch or issue.branch == self.branch)
 
 
 @dataclass(frozen=True)

@@ -28,17 +28,19 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "sample_sheets" / "t2020-league"
 NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
 WHEN = dt.datetime(2020, 11, 1, 9, 0, tzinfo=TZ)      # before every good mail and the deadline
+LATER = dt.datetime(2020, 11, 8, 9, 0, tzinfo=TZ)     # after every good mail, before the deadline
 XLSX = ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 SENDER = "xzyfgh@union.example.edu.cn"                # b01's registered address
 INJECTIONS = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "<script>alert(1)</script>"]
 
 
-def eml(attachments: list[tuple[str, bytes]], *, subject: str = "报名表", raw_headers: bytes = b"") -> bytes:
+def eml(attachments: list[tuple[str, bytes]], *, subject: str = "报名表", raw_headers: bytes = b"",
+        when: dt.datetime = WHEN, sender: str = SENDER) -> bytes:
     msg = EmailMessage()
-    msg["From"] = SENDER
+    msg["From"] = sender
     msg["To"] = "office@union.example.edu.cn"
     msg["Subject"] = subject
-    msg["Date"] = format_datetime(WHEN)
+    msg["Date"] = format_datetime(when)
     msg.set_content("附件为报名表。")
     for name, data in attachments:
         msg.add_attachment(data, maintype=XLSX[0], subtype=XLSX[1], filename=name)
@@ -349,9 +351,13 @@ def corpus(tmp_path_factory):
         (inbox / f"{cid}.eml").write_bytes(eml([(name, data)]))
         expect[cid] = (name, code, cell)
     for k, (iid, text) in enumerate(zip(INJECT_IDS, INJECTIONS)):
-        t = Template(tmp).set(姓名=text)
+        # sent by b02-b04 after their good forms (before the deadline): these are their current
+        # forms, so the injected names reach issues.csv and the pages
+        unit = f"b{k + 2:02d}"
+        t = Template(tmp, unit=unit).set(姓名=text)
         name = f"case-inject-{iid}.xlsx"
-        (inbox / f"inject-{iid}.eml").write_bytes(eml([(name, t.bytes())]))
+        (inbox / f"inject-{iid}.eml").write_bytes(eml([(name, t.bytes())], when=LATER,
+                                                      sender=t.t.spec.unit(unit).emails[0]))
         expect[f"inject_{iid}"] = (name, "BAD_VALUE", t.cell("姓名"))
     # mails
     (inbox / "m-no-attachment.eml").write_bytes(eml([]))
@@ -381,11 +387,27 @@ ALL_IDS = list(CASES) + [f"inject_{i}" for i in INJECT_IDS] + [
     "mail_two_attachments_a", "mail_two_attachments_b", "mail_path_traversal", "mail_gbk_headers"]
 
 
+@pytest.fixture(scope="module")
+def own_rows(corpus):
+    """issues.csv's rows plus every received file's own reading problems, superseded files'
+    included (the run lists a file's problems only while it counts: each case below is b01's
+    and superseded by b01's good form), read back from the run's ledger as the run read them."""
+    from pipeline.issues import IssueLog
+    from pipeline.run import read_inputs
+    from pipeline.store import Ledger
+
+    report, rows, _ = corpus
+    log = IssueLog()
+    with Ledger(report.out_dir) as ledger:
+        inputs = read_inputs(load_tournament(report.out_dir.parent.parent / "t2020-league"), ledger, log)
+    return rows + [i.row() for i in log] + [i.row() for found in inputs.reg_issues.values() for i in found]
+
+
 @pytest.mark.parametrize("cid", ALL_IDS)
-def test_case_located(corpus, cid):
-    report, rows, expect = corpus
+def test_case_located(corpus, own_rows, cid):
+    _, _, expect = corpus
     name, code, cell = expect[cid]
-    mine = [r for r in rows if r["file"] == name]
+    mine = [r for r in own_rows if r["file"] == name]
     if code is None:
         assert not [r for r in mine if r["severity"] == "error"], mine
         return
@@ -415,8 +437,21 @@ def test_no_file_escapes_the_output(corpus):
     assert not any(p.name == "case-traversal.xlsx" for p in report.out_dir.parent.parent.parent.glob("*"))
 
 
+def test_superseded_forms_leave_only_their_note(corpus):
+    """A form b01 replaced by a later one: its problems no longer stand (the later form's do),
+    so the run lists only that it was superseded."""
+    report, rows, expect = corpus
+    superseded = {s.file for s in report.state.submissions if s.status == "superseded"}
+    cases = [name for name, code, _ in expect.values() if name in superseded and code not in (None, "ANY")]
+    assert len(cases) >= 10
+    for name in cases:
+        assert {r["code"] for r in rows if r["file"] == name} == {"SUPERSEDED"}, name
+
+
 def test_injection_is_plain_text(corpus):
     report, rows, _ = corpus
+    for text in INJECTIONS[1:]:    # the injected names reach the outputs, quoted in the issues (the
+        assert any(text in r["message"] for r in rows), text   # first is a formula: never quoted)
     for path in report.out_dir.rglob("*.csv"):
         for row in csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))):
             for v in row:

@@ -64,3 +64,31 @@ def test_a_returned_copy_marks_only_the_issues_about_its_own_workbook(tmp_path):
     assert plan["b"].issues == [unreadable]
     assert set(plan["c"].issues) == {bad_phone, unreadable}
     assert len({c.key for c in plan.values()}) == 3 and all(c.name and not c.fresh for c in plan.values())
+
+
+def test_an_issue_that_names_its_file_goes_to_that_file_only(tmp_path):
+    """A corrected form has the name of the one it replaces: ``Issue.source`` (the received
+    file's SHA-256) tells their problems apart; an issue without one goes by name as before."""
+    import datetime as dt
+
+    from pipeline.issues import issue
+    from pipeline.model import CellRef
+    from pipeline.run import plan_returned_copies
+    from pipeline.state import Submission
+
+    when = dt.datetime(2020, 11, 2, 9, 0)
+    (tmp_path / "received").mkdir()
+    old, new = (Submission("a" * 64, "报名表.xlsx", "u1", when, status="superseded"),
+                Submission("b" * 64, "报名表.xlsx", "u1", when + dt.timedelta(hours=1)))
+    for s in (old, new):
+        (tmp_path / "received" / f"{s.sha256}.xlsx").write_bytes(b"PK")
+    at = CellRef("报名表.xlsx", "报名表", "D10")
+    note = issue("SUPERSEDED", "已被其后收到的《报名表.xlsx》取代", at=CellRef("报名表.xlsx"), branch="u1", source=old.sha256)
+    new_bad = issue("BAD_VALUE", "电话号码应为 11 位", at=at, branch="u1", source=new.sha256)
+    old_bad = issue("UNKNOWN_EVENT", "“象旗”不是项目", at=at, branch="u1", source=old.sha256)
+    by_name = issue("BAD_VALUE", "无法识别的行", at=at, branch="u1")
+    plan = {c.submission.sha256[0]: c for c in plan_returned_copies(tmp_path, [old, new],
+                                                                    [note, new_bad, old_bad, by_name], {})}
+    assert set(plan["a"].issues) == {note, old_bad, by_name}
+    assert set(plan["b"].issues) == {new_bad, by_name}
+    assert not new.concerns(old_bad) and not new.concerns(note) and old.concerns(old_bad)

@@ -1,0 +1,115 @@
+"""A captain corrects the registration form and sends it again under the same file name.
+
+Contract: "A newer submission from the same branch supersedes the older one for that sheet;
+both are kept."  The older file's problems no longer stand once a newer file counts: they
+leave issues.csv, the newer file's returned copy and receipt (which only the file name tied
+them to before), and the branch's status; the older copy says only that it was superseded,
+and names the file that came next, so a third version leaves it as it is.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import email
+import email.policy
+import os
+import shutil
+from pathlib import Path
+
+import openpyxl
+
+from pipeline.mail.receipts import build_receipts
+from pipeline.render import site_vm
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "行政第一分工会-报名表.xlsx"          # b01's form, as its mail names it
+NOW = dt.datetime(2020, 11, 5, 9, 0, tzinfo=TZ)   # before the deadline: no draw yet
+
+
+def _form(folder: Path) -> bytes:
+    """b01's registration form from its sample mail (the mail itself is removed)."""
+    eml = folder / "inbox" / "1104-b01-报名表.eml"
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    data = next(p for p in msg.iter_attachments() if p.get_filename() == NAME).get_content()
+    eml.unlink()
+    return data
+
+
+def _edit(src: Path, dst: Path, cell: str, value: str) -> None:
+    wb = openpyxl.load_workbook(src)
+    wb["报名表"][cell] = value
+    wb.save(dst)
+
+
+def _send(folder: Path, version: Path, day: int) -> None:
+    """Put ``version`` in the inbox as b01's form, received on 2020-11-``day`` 10:00."""
+    target = folder / "inbox" / NAME
+    shutil.copy(version, target)
+    t = dt.datetime(2020, 11, day, 10, 0, tzinfo=TZ).timestamp()
+    os.utime(target, (t, t))
+
+
+def _issues(out: Path) -> list[dict[str, str]]:
+    with open(out / "data" / "issues.csv", encoding="utf-8-sig") as f:
+        return list(csv.DictReader(f))
+
+
+def _marked(copy: Path) -> list[tuple[str, str]]:
+    """(code, message) of every problem a returned copy lists on its first sheet."""
+    ws = openpyxl.load_workbook(copy)["问题清单"]
+    rows = list(ws.iter_rows(values_only=True))
+    head = next(i for i, r in enumerate(rows) if r and r[0] == "序号")
+    return [(r[1], r[5]) for r in rows[head + 1:] if r and r[1]]
+
+
+def _copy_of(out: Path, sha: str) -> Path:
+    return next((out / "returned").glob(f"b01-*-{sha[:8]}-返回.xlsx"))
+
+
+def test_a_corrected_form_of_the_same_name_replaces_the_older_ones_problems(tmp_path):
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    shutil.rmtree(folder / "inbox-mistakes")
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    good = tmp_path / "v2.xlsx"
+    good.write_bytes(_form(folder))
+    bad, third = tmp_path / "v1.xlsx", tmp_path / "v3.xlsx"
+    _edit(good, bad, "B10", "象旗")                 # not an event: UNKNOWN_EVENT at B10
+    _edit(good, third, "A20", "")                  # a harmless edit: a new file, no problem
+    opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
+
+    _send(folder, bad, 3)
+    report = run(opts)
+    out = report.out_dir
+    assert {(r["code"], r["cell"]) for r in _issues(out) if r["branch"] == "b01"} == {
+        ("UNKNOWN_EVENT", "B10"), ("QUOTA_SHORT", "B11")}       # read, and found by validation
+
+    _send(folder, good, 4)
+    report = run(opts)
+    subs = {s.received.day: s for s in report.state.submissions if s.branch == "b01"}
+    assert {d: s.status for d, s in subs.items()} == {3: "superseded", 4: "accepted"}
+    rows = [r for r in _issues(out) if r["branch"] == "b01"]
+    assert [r["code"] for r in rows] == ["SUPERSEDED"]          # the fixed error is gone
+    assert not report.needs_attention
+    assert _marked(_copy_of(out, subs[4].sha256)) == []
+    old = _marked(_copy_of(out, subs[3].sha256))
+    assert [c for c, _ in old] == ["SUPERSEDED"] and "11-04 10:00" in old[0][1]
+    receipts = {r.sha256: r for r in build_receipts(report.state, out)}
+    assert receipts[subs[4].sha256].kind == "accepted" and "需修改" not in receipts[subs[4].sha256].subject
+    assert receipts[subs[3].sha256].kind == "superseded"
+    assert site_vm.branch_vm(report.state, "b01").summary.state_class == "ok"
+    first_copy = _copy_of(out, subs[3].sha256).read_bytes()
+
+    _send(folder, third, 5)
+    report = run(opts)
+    subs = {s.received.day: s for s in report.state.submissions if s.branch == "b01"}
+    assert {d: s.status for d, s in subs.items()} == {3: "superseded", 4: "superseded", 5: "accepted"}
+    notes = [r["message"] for r in _issues(out) if r["branch"] == "b01"]
+    assert len(notes) == 2 and all("SUPERSEDED" not in n for n in notes)
+    assert _copy_of(out, subs[3].sha256).read_bytes() == first_copy   # still names the file that came next
+    second = _marked(_copy_of(out, subs[4].sha256))
+    assert [c for c, _ in second] == ["SUPERSEDED"] and "11-05 10:00" in second[0][1]
+    assert _marked(_copy_of(out, subs[5].sha256)) == []

@@ -366,10 +366,10 @@ class Prestarted:
             h.future = None      # result() runs it here
         return h
 
-    def submit_map(self, module: str, name: str, items: list[Any]) -> list["_Part"]:
-        """One handle per item for ``module.name(item)``, the items made side by side
-        (:func:`fork_map` in the worker); a handle's ``result()`` is its item's value or
-        raises its exception."""
+    def submit_map(self, module: str, name: str, items: list[tuple[Any, ...]]) -> list["_Part"]:
+        """One handle per argument tuple for ``module.name(*args)``, the calls made side by
+        side (:func:`fork_map` in the worker); a handle's ``result()`` is its call's value
+        or raises its exception."""
         batch = _Handle(functools.partial(_map_named, module, name, items, False))   # here: one by one
         try:
             batch.future = self._pool.submit(_call_named, __name__, "_map_named", (module, name, items))
@@ -387,10 +387,12 @@ class Prestarted:
         self.shutdown(wait=True)
 
 
-def _map_named(module: str, name: str, items: list[Any], fork: bool = True) -> list[tuple[bool, Any]]:
-    """:meth:`Prestarted.submit_map`'s job: ``fork_map(module.name, items)`` (``fork=False``
-    where the worker died: the calling process, which has threads, does not fork)."""
-    return fork_map(getattr(importlib.import_module(module), name), items, fork)
+def _map_named(module: str, name: str, items: list[tuple[Any, ...]], fork: bool = True) -> list[tuple[bool, Any]]:
+    """:meth:`Prestarted.submit_map`'s job: ``module.name(*args)`` for each argument tuple by
+    :func:`fork_map` (``fork=False`` where the worker died: the calling process, which has
+    threads, does not fork)."""
+    fn = getattr(importlib.import_module(module), name)
+    return fork_map(lambda args: fn(*args), items, fork)
 
 
 class _Part:

@@ -210,7 +210,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                        source=rec.sha256)
             inputs.unreadable.append(rec)
         elif kind == "registration":
-            inputs.reg_issues[rec.sha256] = [dataclasses.replace(i, source=rec.sha256) for i in reading[2]]
+            inputs.reg_issues[rec.sha256] = reading[2]
             inputs.registrations.append((rec, reading[1]))
         elif kind in _BOOK_KINDS:
             getattr(inputs, _BOOK_KINDS[kind]).append((rec, reading[1]))
@@ -279,7 +279,7 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
         layout.KIND_REGISTRATION if layout.REG_SHEET in book.sheet_names else
         layout.KIND_RESULT if layout.RESULT_SHEET in book.sheet_names else "")
     if kind == layout.KIND_REGISTRATION:
-        reg, found = read_registration(book, rec.file_name, t, received=rec.received_at)
+        reg, found = read_registration(book, rec.file_name, t, received=rec.received_at, source=rec.sha256)
         return ("registration", reg, list(found))
     for name, known in (("result", layout.KIND_RESULT), ("awards", layout.KIND_AWARDS),
                         ("checkin", layout.KIND_CHECKIN), ("playoff", layout.KIND_PLAYOFF)):
@@ -789,14 +789,6 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
     return current, subs
 
 
-def about_current(found: list[Issue], current: list[tuple[Received, Any]]) -> list[Issue]:
-    """Validation's issues, each tied to the current registration it is about (its branch
-    and file name: validation sees one file per branch) — see ``Issue.source``."""
-    sha_of = {(reg.branch, reg.file): rec.sha256 for rec, reg in current}
-    return [dataclasses.replace(i, source=sha_of[(i.branch, i.file)]) if not i.source and (i.branch, i.file) in sha_of
-            else i for i in found]
-
-
 def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: IssueLog) -> None:
     """A mail whose sender is not the branch's registered address → warning (the token,
     not the sender, decides the branch)."""
@@ -983,7 +975,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("校验报名 …")
     from .validate import validate_registrations
     entries, found = validate_registrations(t, [reg for _, reg in current], now=now)
-    issues.extend(about_current(found, current))
+    issues.extend(found)
     report.entries = len(entries)
 
     early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger)
@@ -1345,7 +1337,7 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
     if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
-        handles = pre.submit_map("pipeline.xlsx.returned", "write_returned_copy_of",
+        handles = pre.submit_map("pipeline.xlsx.returned", "write_returned_copy",
                                  [(c.stored, c.issues, c.target) for c in todo])
         return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -68,6 +68,7 @@ class Registration:
     received: dt.datetime | None = None
     meta: dict[str, str] = field(default_factory=dict)
     usable: bool = True
+    source: str = ""       # the received file's SHA-256 ("" when not known): ``Issue.source``
 
     def at(self, cell: str = "") -> CellRef:
         return CellRef(self.file, self.sheet, cell)
@@ -80,10 +81,11 @@ _PHONE_KEEP = re.compile(r"[\s\-()（）]")
 
 
 def read_registration(book: Book, file_label: str, tournament: "Tournament",
-                      received: dt.datetime | None = None) -> tuple[Registration, list[Issue]]:
+                      received: dt.datetime | None = None, source: str = "") -> tuple[Registration, list[Issue]]:
     """Read 报名表 of a registration workbook: `_meta` checks, header mapping, typed rows.
 
-    Every issue carries branch (unit id, "" when unknown), file, sheet and A1 cell.
+    Every issue carries branch (unit id, "" when unknown), file, sheet and A1 cell, and
+    ``source`` (the received file's SHA-256, kept on the registration for validation's issues).
     """
     spec = tournament.spec
     meta = dict(book.meta)
@@ -151,8 +153,8 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 if rr is not None:
                     reg_rows.append(rr)
     reg = Registration(file=file_label, branch=br, sheet=sheet.name if sheet else L.REG_SHEET,
-                       rows=tuple(reg_rows), received=received, meta=meta, usable=usable)
-    return reg, list(log)
+                       rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source)
+    return reg, [replace(i, source=source) for i in log] if source else list(log)
 
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,

@@ -60,7 +60,7 @@ class Ctx:
         cell = row.cells.get(label, "") if row else ""
         where = f"{reg.sheet}!{cell} " if cell else ""
         self.log.add(code, where + message, at=CellRef(reg.file, reg.sheet, cell), branch=reg.branch,
-                     severity=severity)
+                     severity=severity, source=reg.source)
         if reject and row is not None and (severity or Severity.ERROR) == Severity.ERROR:
             self.bad.add(key(reg, row))
 

@@ -130,11 +130,6 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         return None
 
 
-def write_returned_copy_of(job: tuple[str | Path, Iterable[Issue], str | Path]) -> Path | None:
-    """``write_returned_copy(*job)``: one argument, for :func:`pipeline.parallel.fork_map`."""
-    return write_returned_copy(*job)
-
-
 def _row_col(cell: str) -> tuple[int, str]:
     ref = _cell_ref(cell) or ""
     col = "".join(ch for ch in ref if ch.isalpha())

@@ -336,7 +336,7 @@ def test_the_prestarted_worker_makes_a_batch_side_by_side(no_prestarted):
     assert parallel.prestart()
     with parallel.take_prestarted() as pre:
         worker = pre.submit(__name__, "_pid_and_loaded", "json").result()[0]
-        parts = pre.submit_map(__name__, "_pid_of", [2, 3, 13])     # items 0 and 2 on the worker, 1 on its fork
+        parts = pre.submit_map(__name__, "_pid_of", [(2,), (3,), (13,)])     # items 0 and 2 on the worker, 1 on its fork
         assert parts[0].result() == (4, worker)
         assert parts[1].result()[0] == 9 and parts[1].result()[1] not in (worker, os.getpid())
         with pytest.raises(ValueError, match="unlucky"):
@@ -348,5 +348,5 @@ def test_a_batch_whose_worker_died_is_made_here_one_by_one(no_prestarted):
     with parallel.take_prestarted() as pre:
         with pytest.raises(Exception):
             pre.submit(__name__, "_die_unless", -1).future.result()  # the worker dies
-        parts = pre.submit_map(__name__, "_pid_of", [3, 5])
+        parts = pre.submit_map(__name__, "_pid_of", [(3,), (5,)])
         assert [p.result() for p in parts] == [(9, os.getpid()), (25, os.getpid())]

@@ -186,3 +186,15 @@ def test_same_name_in_two_branches_gets_branch_label(tmp_path):
     t = tournament(events=[{"id": "go", "name": "围棋", "game": "go", "format": {"type": "swiss"}}])
     entries, issues = run(tmp_path, t, {"b1": [person("围棋", "王军")], "b2": [person("围棋", "王军")]})
     assert issues == [] and sorted(e.team for e in entries) == ["王军（机关二）", "王军（行政一）"]
+
+
+def test_every_issue_names_the_received_file_it_is_about(tmp_path):
+    """``Issue.source``: a corrected form has the name of the one it replaces, so reading and
+    validation tie each problem to the received file (its SHA-256) they found it in."""
+    t = tournament()
+    p = write_registration(tmp_path / "b1.xlsx", t, "b1", [person("象棋", "甲", "12/3"), person("象棋", "乙", 2)])
+    reg, read = read_registration(read_workbook(p), "b1.xlsx", t, source="f" * 64)
+    _, found = validate_registrations(t, [reg], now=T0)
+    assert codes(read) == ["BAD_VALUE"] and codes(found) and all(i.source == "f" * 64 for i in read + found)
+    _, unnamed = read_registration(read_workbook(p), "b1.xlsx", t)
+    assert all(i.source == "" for i in unnamed)

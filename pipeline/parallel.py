@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import functools
 import importlib
-import multiprocessing
 import os
+import sys
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 from .gcpolicy import after_job
 
@@ -138,10 +139,12 @@ class Jobs:
         global _JOBS
         n = len(self._fns)
         # two workers, or one beside the caller when there are two cores
-        if n >= max(self._min, 1) and (self._workers > 1 or workers() > 1) \
-                and "fork" in multiprocessing.get_all_start_methods():
+        if n >= max(self._min, 1) and (self._workers > 1 or workers() > 1) and _can_fork_pool():
             _JOBS = self._fns
             try:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
                 ctx = multiprocessing.get_context("fork")
                 size = min(self._workers, n if not self._busy_caller else max(1, n // 2))
                 self._pool = ProcessPoolExecutor(max_workers=size, mp_context=ctx,
@@ -170,13 +173,31 @@ class Jobs:
             self._pool.shutdown(wait=True, cancel_futures=exc[0] is not None)
 
 
+def _can_fork_pool() -> bool:
+    """Whether this platform forks process pools (multiprocessing is imported only here,
+    when a pool is wanted: a night with little to do never loads it)."""
+    import multiprocessing
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+class WorkerDied(Exception):
+    """The prestarted worker is gone (killed, crashed, or its pipe closed): the job runs here."""
+
+
+def _worker_died() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean "the worker died, do the job here": evaluated only when a
+    job raised, and without importing a process pool that was never used."""
+    pool = sys.modules.get("concurrent.futures.process")
+    return (WorkerDied, pool.BrokenProcessPool) if pool is not None else (WorkerDied,)
+
+
 class _Handle:
     """A job's result: from its future (a worker), else from running ``fn`` here — a
     sequential run, or a job whose worker died."""
 
     def __init__(self, fn: Callable[[], Any], index: int = -1) -> None:
         self.fn, self.index = fn, index
-        self.future: Future | None = None
+        self.future: Future | _Reply | None = None
         self.done = False
         self.value: Any = None
         self.error: BaseException | None = None
@@ -185,7 +206,7 @@ class _Handle:
         if self.future is not None:
             try:
                 return self.future.result()
-            except BrokenProcessPool:
+            except _worker_died():
                 # a worker died (killed for memory, a crash in a library): do the job here
                 self.future = None
         if not self.done:
@@ -206,43 +227,116 @@ class _Handle:
 #: the worker :func:`prestart` forked, until a run takes it (:func:`take_prestarted`)
 _PRESTARTED: list["Prestarted"] = []
 
+#: how much lower the prestarted worker's priority is than the run's (``nice``)
+PRESTART_NICE = 10
+
 
 def prestart(*modules: str) -> bool:
     """Fork one worker now, while this process is small, and have it import ``modules``
     (``"module:function"`` also calls that function with no arguments, e.g. to warm up).
 
-    ``league run`` calls this first when the night needs a run (:func:`pipeline.quick.main`).
-    The worker imports openpyxl (a seventh of a second, most of a rerun's own work) on the
-    second core while this process imports its stages and reads the inbox; a night with a
-    few new registrations then hands it their returned copies (:func:`take_prestarted`).
-    Forked before the run has built anything, it shares almost no memory with the run, so
-    nothing the run writes later is copied for it.  False (and no worker) on one core,
-    without ``fork``, or when the system refuses a process."""
-    if _PRESTARTED or workers() < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    ``league run`` calls this first of all when the night needs a run
+    (:func:`pipeline.quick.main`), before it has imported its stages.  The worker imports
+    openpyxl (a sixth of a second, most of a rerun's own work) on the second core while
+    this process imports its stages and reads the inbox; a night with a few new
+    registrations then hands it their returned copies (:func:`take_prestarted`).  Forked
+    before the run has built anything, it shares almost no memory with the run, so nothing
+    the run writes later is copied for it.
+
+    It is a plain ``os.fork`` with two pipes, not a process pool: importing
+    ``multiprocessing`` and ``concurrent.futures`` took 30 ms of a one-changed night before
+    the fork could even start, on the path of both processes.  Jobs go to it by module and
+    function name with picklable arguments, in order, and their answers come back in
+    order (:class:`Prestarted`).  False (and no worker) on one core, without ``fork``, or
+    when the system refuses a process or a pipe."""
+    if _PRESTARTED or workers() < 2 or not hasattr(os, "fork"):
         return False
+    fds: list[int] = []
     try:
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_prestarted_init, initargs=(os.getpid(),))
-        pool.submit(_import, modules)       # forks the worker
-    except (OSError, ImportError, NotImplementedError, RuntimeError):
+        req_r, req_w = os.pipe()
+        fds += (req_r, req_w)
+        _widen(req_w)
+        rep_r, rep_w = os.pipe()
+        fds += (rep_r, rep_w)
+        pid = os.fork()
+    except OSError:
+        for fd in fds:
+            os.close(fd)
         return False
-    _PRESTARTED.append(Prestarted(pool))
+    if pid == 0:                                   # the worker: never returns
+        os.close(req_w)
+        os.close(rep_r)
+        _serve(modules, req_r, rep_w)
+    os.close(req_r)
+    os.close(rep_w)
+    _PRESTARTED.append(Prestarted(pid, req_w, rep_r))
     return True
 
 
-#: how much lower the prestarted worker's priority is than the run's (``nice``)
-PRESTART_NICE = 10
-
-
-def _prestarted_init(parent: int) -> None:
-    """:func:`worker_init`, and a lower priority: the worker's imports must not slow the
-    run's own (measured: started on the run's core, it added a fifth to them in half the
-    runs until the scheduler moved it; it has time to spare until the run needs it)."""
-    worker_init(parent)
+def _widen(fd: int) -> None:
+    """Let a pipe hold a night's requests (64 KiB by default; 1 MiB where Linux allows),
+    so that the run does not wait on a write while the worker is still importing."""
     try:
-        os.nice(PRESTART_NICE)
-    except OSError:
+        import fcntl
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):   # not Linux, or a lower limit: the default
         pass
+
+
+def _serve(modules: tuple[str, ...], requests: int, replies: int) -> None:
+    """The prestarted worker's life: imports, then ``(module, name, args)`` requests
+    answered in order with ``(ok, value or exception)`` until the run closes its end
+    (or dies: the pipe then reads as closed too), then ``os._exit``."""
+    import pickle
+
+    code = 0
+    try:
+        for fd in sorted(_CLOSE_IN_WORKERS):       # a lock taken before the fork stays the parent's
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        _CLOSE_IN_WORKERS.clear()
+        try:
+            os.nice(PRESTART_NICE)   # its imports must not slow the run's own (it has time to spare)
+        except OSError:
+            pass
+        try:
+            _import(modules)
+        except Exception:  # noqa: BLE001 - a job that needs the module fails in its turn and is done by the run
+            pass
+        with os.fdopen(requests, "rb") as inbox, os.fdopen(replies, "wb") as outbox:
+            while True:
+                request = _read_message(inbox)
+                if request is None:                # the run is done with it
+                    break
+                module, name, args = pickle.loads(request)
+                try:
+                    answer: tuple[bool, Any] = (True, _run_named(module, name, args))
+                except Exception as e:  # noqa: BLE001 - handed to the run
+                    answer = (False, e)
+                finally:
+                    after_job()
+                try:
+                    data = pickle.dumps(answer)
+                except Exception:  # noqa: BLE001 - a value or exception that does not pickle
+                    data = pickle.dumps((False, RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}")))
+                outbox.write(len(data).to_bytes(8, "little") + data)
+                outbox.flush()
+    except BaseException:  # noqa: BLE001 - a broken pipe, Ctrl-C: the run does the rest itself
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _read_message(f: Any) -> bytes | None:
+    """One length-prefixed message from a pipe; None at its end (or a message cut short)."""
+    head = f.read(8)
+    if len(head) < 8:
+        return None
+    size = int.from_bytes(head, "little")
+    data = f.read(size)
+    return data if len(data) == size else None
 
 
 def take_prestarted() -> "Prestarted | None":
@@ -340,30 +434,66 @@ def fork_map(fn: Callable[[Any], Any], items: list[Any], fork: bool = True) -> l
     return [done[i] for i in range(len(items))]
 
 
-def _call_named(module: str, name: str, args: tuple[Any, ...]) -> Any:
-    """Prestarted worker entry point."""
-    try:
-        return _run_named(module, name, args)
-    finally:
-        after_job()
-
-
 class Prestarted:
     """``with take_prestarted() as pre: h = pre.submit("pkg.mod", "fn", a, b); h.result()``.
 
-    Jobs travel by pickle (the worker was forked before they existed): a function named
-    by module and name, and picklable arguments.  A job whose worker died runs in the
-    calling process instead.  Leaving the block waits for the jobs."""
+    Jobs travel by pickle through a pipe (the worker was forked before they existed): a
+    function named by module and name, and picklable arguments; the worker answers them
+    in order.  A job whose worker died (or that could not be sent) runs in the calling
+    process instead.  Leaving the block waits for the worker to finish and exit."""
 
-    def __init__(self, pool: ProcessPoolExecutor) -> None:
-        self._pool = pool
+    def __init__(self, pid: int, requests: int, replies: int) -> None:
+        self.pid = pid
+        self._out = os.fdopen(requests, "wb")
+        self._in = os.fdopen(replies, "rb")
+        self._sent = 0                         # requests written
+        self._answers: list[tuple[bool, Any] | None] = []    # read so far, in order (None: none came)
+        self._gone = False
+
+    def _send(self, module: str, name: str, args: tuple[Any, ...]) -> int | None:
+        """Write a request; its number, or None when the worker cannot take it."""
+        if self._gone:
+            return None
+        import pickle
+
+        try:
+            data = pickle.dumps((module, name, args))
+        except Exception:  # noqa: BLE001 - arguments that do not pickle: done here
+            return None
+        try:
+            self._out.write(len(data).to_bytes(8, "little") + data)
+            self._out.flush()
+        except (OSError, ValueError):
+            self._gone = True
+            return None
+        self._sent += 1
+        return self._sent - 1
+
+    def _answer(self, number: int) -> tuple[bool, Any]:
+        """The answer to request ``number``, reading the ones before it first; raises
+        :class:`WorkerDied` when the worker ended before answering it."""
+        import pickle
+
+        while len(self._answers) <= number:
+            data = None if self._gone else _read_message(self._in)
+            if data is None:
+                self._gone = True
+                self._answers += [None] * (number + 1 - len(self._answers))
+                break
+            try:
+                self._answers.append(pickle.loads(data))
+            except Exception:  # noqa: BLE001 - an answer that does not unpickle here: done here
+                self._answers.append(None)
+        answer = self._answers[number]
+        if answer is None:
+            raise WorkerDied(f"prestarted worker {self.pid}")
+        return answer
 
     def submit(self, module: str, name: str, *args: Any) -> _Handle:
         h = _Handle(functools.partial(_run_named, module, name, args))
-        try:
-            h.future = self._pool.submit(_call_named, module, name, args)
-        except (BrokenProcessPool, RuntimeError):
-            h.future = None      # result() runs it here
+        number = self._send(module, name, args)
+        if number is not None:
+            h.future = _Reply(self, number)
         return h
 
     def submit_map(self, module: str, name: str, items: list[tuple[Any, ...]]) -> list["_Part"]:
@@ -371,20 +501,51 @@ class Prestarted:
         side (:func:`fork_map` in the worker); a handle's ``result()`` is its call's value
         or raises its exception."""
         batch = _Handle(functools.partial(_map_named, module, name, items, False))   # here: one by one
-        try:
-            batch.future = self._pool.submit(_call_named, __name__, "_map_named", (module, name, items))
-        except (BrokenProcessPool, RuntimeError):
-            batch.future = None
+        number = self._send(__name__, "_map_named", (module, name, items))
+        if number is not None:
+            batch.future = _Reply(self, number)
         return [_Part(batch, i) for i in range(len(items))]
 
     def shutdown(self, wait: bool = True) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=not wait)
+        """Close the requests' pipe: the worker exits after the jobs it has.  ``wait``: and
+        wait for those jobs (their answers are read and kept, so no answer fills the pipe
+        while the worker is waited for) and for it to exit, so that nothing it writes
+        outlives the run's lock; else it is left to finish its imports and exit on its own."""
+        try:
+            self._out.close()
+        except OSError:
+            pass
+        if wait and not self._gone:
+            try:
+                self._answer(self._sent)     # reads every answer, then the end of the pipe
+            except WorkerDied:
+                pass
+        if wait:
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
+        self._gone = True
+        self._in.close()
 
     def __enter__(self) -> "Prestarted":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.shutdown(wait=True)
+
+
+class _Reply:
+    """The future of one request to the prestarted worker."""
+
+    def __init__(self, worker: Prestarted, number: int) -> None:
+        self.worker, self.number = worker, number
+
+    def result(self) -> Any:
+        ok, value = self.worker._answer(self.number)
+        if not ok:
+            raise value
+        return value
 
 
 def _map_named(module: str, name: str, items: list[tuple[Any, ...]], fork: bool = True) -> list[tuple[bool, Any]]:

@@ -209,6 +209,13 @@ def main() -> None:
             hit = None
         else:
             sys.exit(1 if attention else 0)
+    args = sys.argv[1:]
+    is_run = args[:1] == ["run"] and not {"-h", "--help"} & set(args)
+    if is_run and ran_before(args):
+        # a run is due: first of all, a worker forks to import the workbook writer meanwhile
+        # (pipeline.parallel.prestart), with the dataclasses' compiled methods (below)
+        from .parallel import prestart
+        prestart("pipeline.dataclass_code:install", "pipeline.xlsx.returned:warm_up")
     # a command that does work: from here every dataclass is made with its methods' compiled
     # code kept from an earlier run (pipeline.dataclass_code; ~40 ms of a command's imports)
     from .dataclass_code import install
@@ -221,12 +228,7 @@ def main() -> None:
     # its end, only to walk the whole state once more before the process ends: the
     # process's commands (all of them short) run without it.
     gc.disable()
-    args = sys.argv[1:]
-    if args[:1] == ["run"] and not {"-h", "--help"} & set(args):
-        if ran_before(args):
-            # a run is due: a worker imports the workbook writer meanwhile (pipeline.parallel.prestart)
-            from .parallel import prestart
-            prestart("pipeline.xlsx.returned:warm_up")
+    if is_run:
         parsed = _parse_run(args)
         if parsed is not None:      # the cron line: no need for the command-line toolkit
             from .runcmd import parse_now, run_command

@@ -17,8 +17,6 @@ import json
 import logging
 import os
 import shutil
-import subprocess
-from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -125,6 +123,8 @@ def _fc_list_cjk() -> list[str] | None:
     if not exe:
         return None
     charset = " ".join(f"{ord(c):x}" for c in PROBE_CHARS)
+    import subprocess
+
     out = subprocess.run([exe, f":charset={charset}", "family"], capture_output=True, text=True,
                          timeout=60, check=False).stdout
     return sorted({line.split(",")[0].strip() for line in out.splitlines() if line.strip()})
@@ -274,6 +274,8 @@ def _render_in_lanes(todo: Sequence[tuple[str, Path, str, str]], lanes: int
     lock = threading.Lock()
     rendered: set[int] = set()
     failed: dict[int, BaseException] = {}
+
+    from concurrent.futures import ProcessPoolExecutor   # here: a run without PDFs never loads it
 
     def take() -> int | None:
         with lock:

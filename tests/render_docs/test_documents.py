@@ -193,8 +193,9 @@ def test_parallel_render_in_batches_of_fresh_workers(tmp_path, monkeypatch):
     from pipeline.render import pdf as pdf_mod
     monkeypatch.setattr(pdf_mod, "TASKS_PER_WORKER", 1)
     pools = []
-    real_pool = pdf_mod.ProcessPoolExecutor
-    monkeypatch.setattr(pdf_mod, "ProcessPoolExecutor", lambda *a, **k: pools.append(k) or real_pool(*a, **k))
+    import concurrent.futures
+    real_pool = concurrent.futures.ProcessPoolExecutor       # imported by the PDF stage when it renders
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", lambda *a, **k: pools.append(k) or real_pool(*a, **k))
     jobs = [(f"<html><body><p>第{i}页{'文' * i}</p></body></html>", tmp_path / f"{i}.pdf") for i in range(5)]
     done = render_pdfs(jobs, tmp_path / CACHE_FILE, workers=2)
     assert done == [p for _, p in jobs]

@@ -409,7 +409,7 @@ def test_a_prestarted_worker_makes_the_early_copies(league, tmp_path, monkeypatc
     monkeypatch.setattr(returned, "write_returned_copy", logged)
     _resend_with_new_bytes(folder)
     assert parallel.prestart("pipeline.xlsx.returned")
-    worker = set(parallel._PRESTARTED[0]._pool._processes)
+    worker = {parallel._PRESTARTED[0].pid}
     try:
         run(RunOptions(folder=folder, out_parent=out, pdf=False))
         assert parallel.take_prestarted() is None        # the run took it

@@ -116,7 +116,8 @@ def test_no_process_pool_means_in_process(monkeypatch):
     class Refused:
         def __init__(self, *a, **k):
             raise OSError(38, "Function not implemented")
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Refused)
+    import concurrent.futures
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Refused)   # imported where a pool is made
     with parallel.Jobs(min_parallel=2, max_workers=2) as jobs:
         hs = [jobs.add(lambda: os.getpid()) for _ in range(4)]
         jobs.start()
@@ -178,8 +179,9 @@ def test_the_costliest_jobs_start_first_and_results_keep_their_order(monkeypatch
     own result."""
     monkeypatch.setenv("LEAGUE_WORKERS", "2")
     submitted = []
-    real_submit = parallel.ProcessPoolExecutor.submit
-    monkeypatch.setattr(parallel.ProcessPoolExecutor, "submit",
+    from concurrent.futures import ProcessPoolExecutor
+    real_submit = ProcessPoolExecutor.submit
+    monkeypatch.setattr(ProcessPoolExecutor, "submit",
                         lambda self, fn, *a: (submitted.append(a[0]), real_submit(self, fn, *a))[1])
     with parallel.Jobs(min_parallel=2) as jobs:
         hs = [jobs.add(functools.partial(_square, i), cost=c) for i, c in enumerate([1, 5, 0, 5, 9])]
@@ -267,23 +269,82 @@ def test_a_dead_prestarted_worker_means_the_job_runs_here(no_prestarted):
 
 
 def test_a_refused_prestart_is_no_worker(no_prestarted, monkeypatch):
-    class Refused:
-        def __init__(self, *a, **k):
-            raise OSError(11, "Resource temporarily unavailable")
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Refused)
+    def refused():
+        raise OSError(11, "Resource temporarily unavailable")
+    before = set(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(os, "fork", refused)
     assert not parallel.prestart("json") and parallel.take_prestarted() is None
+    assert set(os.listdir("/proc/self/fd")) == before        # its pipes are closed again
+
+
+def test_the_prestarted_worker_is_forked_without_a_process_pool(no_prestarted):
+    """prestart forks with os.fork and pipes: a night with little to do never imports
+    multiprocessing or concurrent.futures (30 ms before the fork could start)."""
+    import subprocess
+    import sys
+    code = ("import sys, os; os.environ['LEAGUE_WORKERS'] = '2'\n"
+            "from pipeline import parallel\n"
+            "assert parallel.prestart('json')\n"
+            "with parallel.take_prestarted() as pre:\n"
+            "    assert pre.submit('os', 'getpid').result() != os.getpid()\n"
+            "print(sorted(m for m in ('multiprocessing', 'concurrent.futures') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_prestarted_worker_answers_in_order_and_its_answers_are_kept_for_later(no_prestarted):
+    assert parallel.prestart()
+    with parallel.take_prestarted() as pre:
+        hs = [pre.submit(__name__, "_square", i) for i in range(5)]
+        assert hs[3].result() == 9                 # reads 0..3; 0..2 kept
+        assert [h.result() for h in hs] == [0, 1, 4, 9, 16]
+        big = pre.submit(__name__, "_echo", "字" * 300_000)   # more than a pipe holds, both ways
+        assert big.result() == "字" * 300_000
+
+
+def test_leaving_the_block_waits_for_jobs_nobody_asked_for(no_prestarted, tmp_path):
+    assert parallel.prestart()
+    with parallel.take_prestarted() as pre:
+        pid = pre.pid
+        pre.submit(__name__, "_write_later", str(tmp_path / "late.txt"))
+    assert (tmp_path / "late.txt").read_text() == "done"     # written before the block was left
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)                         # and the worker is gone (reaped)
+
+
+def _echo(x):
+    return x
+
+
+def _write_later(path: str) -> None:
+    import time
+    time.sleep(0.3)
+    Path(path).write_text("done")
 
 
 def test_a_run_that_needs_no_early_copies_lets_the_prestarted_worker_go(tmp_path, no_prestarted):
     folder = tmp_path / "t2020-league"
     shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
     assert parallel.prestart()
-    worker = list(parallel._PRESTARTED[0]._pool._processes.values())
+    worker = parallel._PRESTARTED[0].pid
     run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False))   # a cold run: its copies go with the pool
     assert parallel.take_prestarted() is None
-    for p in worker:
-        p.join(timeout=10)
-        assert not p.is_alive()
+    _gone_soon(worker)       # it exits by itself, having nothing to do
+
+
+def _gone_soon(pid: int) -> None:
+    """Wait (30 s at most) for child ``pid`` to exit, reaping it."""
+    import time
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if os.waitpid(pid, os.WNOHANG) != (0, 0):
+                return
+        except ChildProcessError:       # reaped already
+            return
+        assert time.monotonic() < deadline, f"worker {pid} still running"
+        time.sleep(0.05)
 
 
 # ---- a night's few returned copies side by side (parallel.fork_map, Prestarted.submit_map) ----

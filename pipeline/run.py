@@ -1353,9 +1353,9 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     """Write every output: data CSVs, returned workbooks, result sheets, documents, site.
 
     The workbooks (returned copies, referees' result sheets) are independent jobs: they run
-    on a forked pool (:mod:`pipeline.parallel`) while this process writes the CSVs, forms and
-    HTML documents and the site's event pages; the index and branch pages, which link the
-    returned copies, are rendered once they are in."""
+    on a forked pool (:mod:`pipeline.parallel`) while this process writes the CSVs, forms,
+    HTML documents and the site; the index and branch pages, which link the returned
+    copies, are rendered again in the rare case that a copy could not be made."""
     import functools
 
     from .games import GAMES
@@ -1419,18 +1419,31 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         n += len(render_documents(state, out, pdf=opts.pdf, memo=memo))
         # the event pages link no returned copy: they are written while the copies are made
         n += len(render_site(state, out, memo, parts=("events",)))
-        subs = []
+        # The index and branch pages link each returned copy.  They are rendered while the
+        # copies are still being made, linking every one (a night's copy or two take longer
+        # than this process's pages); a copy that could not be made (a workbook openpyxl
+        # opens but cannot write back) has those pages rendered again without its link.
+        def listed(failed: set[str]) -> list[Submission]:
+            return [dataclasses.replace(s, stored_path=str(stored or ""),
+                                        returned_path=f"returned/{name}" if name and name not in failed else "")
+                    for s, stored, name, _, _ in copies]
+        state.submissions = listed(set())
+        site = render_site(state, out, memo, parts=("index", "branches"))
+        failed: set[str] = set()
         for s, stored, name, key, handle in copies:
-            returned = ""
             if name and (handle is None or handle.result() is not None):
-                returned = f"returned/{name}"
                 made_now[name] = key
                 n += handle is not None
-            subs.append(dataclasses.replace(s, stored_path=str(stored or ""), returned_path=returned))
-        state.submissions = subs
+            elif name:
+                failed.add(name)
+        if failed:
+            state.submissions = listed(failed)
+            again = PageMemo(dict(memo.now), root=out)      # against the pages just written
+            site = render_site(state, out, again, parts=("index", "branches"))
+            memo.now.update(again.now)
+        n += len(site)
         if ledger is not None and made_now != made:
             ledger.cache_put({COPIES_MADE: _canon(made_now).encode()})
-        n += len(render_site(state, out, memo, parts=("index", "branches")))
         if ledger is not None and memo.now != memo.previous:
             ledger.cache_put({pages_key: _canon(memo.now).encode()})
         for handle in sheets:

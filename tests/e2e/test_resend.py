@@ -9,6 +9,7 @@ and names the file that came next, so a third version leaves it as it is.
 from __future__ import annotations
 
 import csv
+import re
 import datetime as dt
 import email
 import email.policy
@@ -113,3 +114,48 @@ def test_a_corrected_form_of_the_same_name_replaces_the_older_ones_problems(tmp_
     second = _marked(_copy_of(out, subs[4].sha256))
     assert [c for c, _ in second] == ["SUPERSEDED"] and "11-05 10:00" in second[0][1]
     assert _marked(_copy_of(out, subs[5].sha256)) == []
+
+
+def test_a_returned_copy_that_cannot_be_made_is_not_linked(tmp_path, monkeypatch):
+    """The index and branch pages are rendered while the returned copies are made, linking
+    every copy; a copy that cannot be made (write_returned_copy returns None: a workbook
+    openpyxl opens but cannot write back) has its pages rendered again without the link —
+    also on a later night when the page without the link is exactly last night's."""
+    from pipeline.xlsx import returned
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    shutil.rmtree(folder / "inbox-mistakes")
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    good = tmp_path / "v2.xlsx"
+    good.write_bytes(_form(folder))
+    _send(folder, good, 3)
+    real = returned.write_returned_copy
+    monkeypatch.setattr(returned, "write_returned_copy",      # the pools are forked from here: they have it
+                        lambda src, issues, target: None if target.name.startswith("b01-") else real(src, issues, target))
+    opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
+
+    def links(out: Path) -> dict[str, list[str]]:
+        pages = {"index": out / "index.html", "b01": out / "branches" / "b01.html", "b02": out / "branches" / "b02.html"}
+        return {k: sorted(set(re.findall(r"returned/(b0[12])-", p.read_text(encoding="utf-8")))) for k, p in pages.items()}
+
+    report = run(opts)
+    out = report.out_dir
+    assert not list((out / "returned").glob("b01-*")) and list((out / "returned").glob("b02-*"))
+    assert [s.returned_path for s in report.state.submissions if s.branch == "b01"] == [""]
+    assert links(out) == {"index": ["b02"], "b01": [], "b02": ["b02"]}
+    b01_page = (out / "branches" / "b01.html").read_bytes()
+
+    # another night: b02 sends its form again (the run goes on), b01's copy fails again
+    b02 = next(p for p in (folder / "inbox").glob("*b02-报名表.eml"))
+    msg = email.message_from_bytes(b02.read_bytes(), policy=email.policy.default)
+    att = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+    (tmp_path / "b02.xlsx").write_bytes(att.get_content())
+    _edit(tmp_path / "b02.xlsx", folder / "inbox" / att.get_filename(), "A20", "")
+    t = dt.datetime(2020, 11, 4, 12, 0, tzinfo=TZ).timestamp()
+    os.utime(folder / "inbox" / att.get_filename(), (t, t))
+    report = run(opts)
+    assert not report.unchanged
+    assert links(out) == {"index": ["b02"], "b01": [], "b02": ["b02"]}
+    assert (out / "branches" / "b01.html").read_bytes() == b01_page

@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
 
-from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
+from ._no_numpy import keep_pictures  # first: openpyxl without NumPy
 from openpyxl import load_workbook
 from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
@@ -83,6 +83,8 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
 
     >>> write_returned_copy("in.xlsx", issues, "out/in-返回.xlsx")  # doctest: +SKIP
     """
+    if _has_pictures(src_path):
+        keep_pictures()           # openpyxl was imported without Pillow, which keeps them
     try:
         wb = load_workbook(src_path)
     except Exception:  # any unreadable/corrupt/non-xlsx file: the caller reports UNREADABLE_FILE
@@ -128,6 +130,17 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
     except Exception:
         # a workbook openpyxl can load but not write back (exotic parts): no copy
         return None
+
+
+def _has_pictures(path: str | Path) -> bool:
+    """Whether the workbook at ``path`` holds pictures (any ``xl/media/`` part)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            return any(n.startswith("xl/media/") for n in z.namelist())
+    except Exception:  # noqa: BLE001 - not a zip: load_workbook says so
+        return False
 
 
 def _row_col(cell: str) -> tuple[int, str]:

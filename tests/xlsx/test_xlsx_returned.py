@@ -1,6 +1,8 @@
 """Returned copy of a captain's workbook: highlighted, commented problem cells + 问题清单."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from openpyxl import load_workbook
 
@@ -12,6 +14,7 @@ from pipeline.xlsx.returned import COMMENT_AUTHOR, FILLS
 from pipeline.model import Severity
 
 REG = layout.REG_SHEET
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -169,3 +172,43 @@ def test_warm_up_makes_a_copy_and_leaves_nothing_behind(tmp_path, monkeypatch):
     returned.warm_up()
     assert made[0] is not None and made[1] == (["问题清单", "报名表"], True)
     assert list(tmp_path.iterdir()) == []
+
+
+_PICTURE_PROBE = r'''
+import sys, zipfile
+from pathlib import Path
+from pipeline.issues import Issue
+from pipeline.model import Severity
+from pipeline.xlsx.returned import write_returned_copy
+assert "PIL" not in sys.modules                   # openpyxl was imported without Pillow
+src, plain, out, plain_out = map(Path, sys.argv[1:])
+write_returned_copy(plain, [], plain_out)          # a workbook without pictures: Pillow not needed
+print("PIL" in sys.modules)
+write_returned_copy(src, [Issue("BAD_VALUE", Severity.ERROR, "x", sheet="报名表", cell="C5")], out)
+print(sorted(n for n in zipfile.ZipFile(out).namelist() if n.startswith("xl/media/")))
+'''
+
+
+def test_a_captains_pictures_stay_in_the_returned_copy(filled, tmp_path):
+    """openpyxl is imported without Pillow (pipeline.xlsx._no_numpy), which it needs to keep a
+    workbook's pictures: a workbook with one (a unit's logo pasted in) gets Pillow first, and
+    its returned copy keeps the picture."""
+    pytest.importorskip("PIL")
+    import io
+    import subprocess
+    import sys
+
+    from openpyxl.drawing.image import Image as XlImage
+    from PIL import Image
+
+    filled, _ = filled
+    src = tmp_path / "with-logo.xlsx"
+    wb = load_workbook(filled)
+    png = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 0, 0)).save(png, "PNG")
+    wb[layout.REG_SHEET].add_image(XlImage(io.BytesIO(png.getvalue())), "H2")
+    wb.save(src)
+    out = subprocess.run([sys.executable, "-c", _PICTURE_PROBE, str(src), str(filled), str(tmp_path / "a.xlsx"),
+                          str(tmp_path / "b.xlsx")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["False", "['xl/media/image1.png']"]

@@ -69,7 +69,9 @@ def _copy_of(out: Path, sha: str) -> Path:
     return next((out / "returned").glob(f"b01-*-{sha[:8]}-返回.xlsx"))
 
 
-def test_a_corrected_form_of_the_same_name_replaces_the_older_ones_problems(tmp_path):
+def _league(tmp_path: Path) -> tuple[Path, Path]:
+    """The 2020 league without results or mistakes, and b01's form taken out of its mail
+    (returned as a file to send): (tournament folder, form)."""
     folder = tmp_path / "t2020-league"
     shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
     shutil.rmtree(folder / "inbox-mistakes")
@@ -77,6 +79,11 @@ def test_a_corrected_form_of_the_same_name_replaces_the_older_ones_problems(tmp_
         p.unlink()
     good = tmp_path / "v2.xlsx"
     good.write_bytes(_form(folder))
+    return folder, good
+
+
+def test_a_corrected_form_of_the_same_name_replaces_the_older_ones_problems(tmp_path):
+    folder, good = _league(tmp_path)
     bad, third = tmp_path / "v1.xlsx", tmp_path / "v3.xlsx"
     _edit(good, bad, "B10", "象旗")                 # not an event: UNKNOWN_EVENT at B10
     _edit(good, third, "A20", "")                  # a harmless edit: a new file, no problem
@@ -123,13 +130,7 @@ def test_a_returned_copy_that_cannot_be_made_is_not_linked(tmp_path, monkeypatch
     also on a later night when the page without the link is exactly last night's."""
     from pipeline.xlsx import returned
 
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    shutil.rmtree(folder / "inbox-mistakes")
-    for p in (folder / "inbox").glob("*成绩表*"):
-        p.unlink()
-    good = tmp_path / "v2.xlsx"
-    good.write_bytes(_form(folder))
+    folder, good = _league(tmp_path)
     _send(folder, good, 3)
     real = returned.write_returned_copy
     monkeypatch.setattr(returned, "write_returned_copy",      # the pools are forked from here: they have it

@@ -287,8 +287,10 @@ def _serve(modules: tuple[str, ...], requests: int, replies: int) -> None:
     """The prestarted worker's life: imports, then ``(module, name, args)`` requests
     answered in order with ``(ok, value or exception)`` until the run closes its end
     (or dies: the pipe then reads as closed too), then ``os._exit``."""
+    import gc
     import pickle
 
+    gc.disable()     # as a run's (pipeline.gcpolicy): after_job collects what each job leaves
     code = 0
     try:
         for fd in sorted(_CLOSE_IN_WORKERS):       # a lock taken before the fork stays the parent's

@@ -243,6 +243,7 @@ def test_prestart_forks_one_worker_that_imports_the_modules_and_runs_named_jobs(
         assert pid != os.getpid() and loaded
         assert pre.submit(__name__, "_square", 12).result() == 144
         assert pre.submit("os", "nice", 0).result() == min(19, os.nice(0) + parallel.PRESTART_NICE)   # yields to the run
+        assert pre.submit("gc", "isenabled").result() is False      # as a run's: after_job collects
         with pytest.raises(ValueError, match="bad job"):
             pre.submit(__name__, "_fail").result()
     assert parallel.take_prestarted() is None and probe not in sys.modules

@@ -76,13 +76,18 @@ def worker_init(parent: int | None = None) -> None:
     waiting for work forever."""
     if parent is None:
         parent = os.getppid()
+    _close_parents_descriptors()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="watch-parent").start()
+
+
+def _close_parents_descriptors() -> None:
+    """In a forked worker: close the descriptors registered by :func:`close_in_workers`."""
     for fd in sorted(_CLOSE_IN_WORKERS):
         try:
             os.close(fd)
         except OSError:
             pass
     _CLOSE_IN_WORKERS.clear()
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="watch-parent").start()
 
 
 def _watch_parent(parent: int) -> None:
@@ -293,12 +298,7 @@ def _serve(modules: tuple[str, ...], requests: int, replies: int) -> None:
     gc.disable()     # as a run's (pipeline.gcpolicy): after_job collects what each job leaves
     code = 0
     try:
-        for fd in sorted(_CLOSE_IN_WORKERS):       # a lock taken before the fork stays the parent's
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        _CLOSE_IN_WORKERS.clear()
+        _close_parents_descriptors()    # a lock taken before the fork stays the parent's
         try:
             os.nice(PRESTART_NICE)   # its imports must not slow the run's own (it has time to spare)
         except OSError:
@@ -319,16 +319,29 @@ def _serve(modules: tuple[str, ...], requests: int, replies: int) -> None:
                     answer = (False, e)
                 finally:
                     after_job()
-                try:
-                    data = pickle.dumps(answer)
-                except Exception:  # noqa: BLE001 - a value or exception that does not pickle
-                    data = pickle.dumps((False, RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}")))
-                outbox.write(len(data).to_bytes(8, "little") + data)
-                outbox.flush()
+                _write_message(outbox, pickle.dumps(_picklable(*answer)))
     except BaseException:  # noqa: BLE001 - a broken pipe, Ctrl-C: the run does the rest itself
         code = 1
     finally:
         os._exit(code)
+
+
+def _picklable(ok: bool, value: Any) -> tuple[bool, Any]:
+    """``(ok, value)`` as it can travel by pickle: a value or exception that does not
+    pickle becomes a ``RuntimeError`` naming it."""
+    import pickle
+
+    try:
+        pickle.dumps(value)
+    except Exception:  # noqa: BLE001 - an unpicklable value or exception
+        return False, RuntimeError(f"{type(value).__name__}: {value}")
+    return ok, value
+
+
+def _write_message(f: Any, data: bytes) -> None:
+    """One length-prefixed message to a pipe (:func:`_read_message` reads it)."""
+    f.write(len(data).to_bytes(8, "little") + data)
+    f.flush()
 
 
 def _read_message(f: Any) -> bytes | None:
@@ -406,12 +419,7 @@ def fork_map(fn: Callable[[Any], Any], items: list[Any], fork: bool = True) -> l
                 os.close(r)
                 answers = []
                 for i in share:
-                    ok, value = one(items[i])
-                    try:
-                        pickle.dumps(value)
-                    except Exception:  # noqa: BLE001 - an unpicklable value or exception
-                        ok, value = False, RuntimeError(f"{type(value).__name__}: {value}")
-                    answers.append((i, ok, value))
+                    answers.append((i, *_picklable(*one(items[i]))))
                 with os.fdopen(w, "wb") as f:
                     f.write(pickle.dumps(answers))
             except BaseException:     # noqa: BLE001 - the parent does the share itself
@@ -463,8 +471,7 @@ class Prestarted:
         except Exception:  # noqa: BLE001 - arguments that do not pickle: done here
             return None
         try:
-            self._out.write(len(data).to_bytes(8, "little") + data)
-            self._out.flush()
+            _write_message(self._out, data)
         except (OSError, ValueError):
             self._gone = True
             return None

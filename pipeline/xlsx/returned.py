@@ -8,7 +8,9 @@ were fixed do not stay marked.
 """
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
@@ -83,10 +85,11 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
 
     >>> write_returned_copy("in.xlsx", issues, "out/in-返回.xlsx")  # doctest: +SKIP
     """
-    if _has_pictures(src_path):
-        keep_pictures()           # openpyxl was imported without Pillow, which keeps them
     try:
-        wb = load_workbook(src_path)
+        data = io.BytesIO(Path(src_path).read_bytes())     # read once: the picture check and the load
+        if _has_pictures(data):
+            keep_pictures()       # openpyxl was imported without Pillow, which keeps them
+        wb = load_workbook(data)
     except Exception:  # any unreadable/corrupt/non-xlsx file: the caller reports UNREADABLE_FILE
         return None
 
@@ -132,12 +135,10 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         return None
 
 
-def _has_pictures(path: str | Path) -> bool:
-    """Whether the workbook at ``path`` holds pictures (any ``xl/media/`` part)."""
-    import zipfile
-
+def _has_pictures(data: io.BytesIO) -> bool:
+    """Whether the workbook in ``data`` holds pictures (any ``xl/media/`` part)."""
     try:
-        with zipfile.ZipFile(path) as z:
+        with zipfile.ZipFile(data) as z:      # leaves ``data`` open for load_workbook
             return any(n.startswith("xl/media/") for n in z.namelist())
     except Exception:  # noqa: BLE001 - not a zip: load_workbook says so
         return False

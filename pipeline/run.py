@@ -740,25 +740,111 @@ def _late_everywhere(t: Tournament, received: dt.datetime) -> bool:
     return bool(deadlines) and all(received > d for d in deadlines)
 
 
+@dataclass
+class Current:
+    """What :func:`current_registrations` decides: the newest form of each branch, and what
+    validation reads — those forms, where a resend came after some events closed without
+    those events' rows, beside the rows of the forms sent in time for them."""
+
+    newest: list[tuple[Received, Any]] = field(default_factory=list)
+    regs: list[Any] = field(default_factory=list)                   # Registration, for validation
+    events_of: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+
+
+def _rows_signature(rows: list) -> list[tuple]:
+    return sorted((r.team_no, r.name, r.staff_id, r.gender, r.phone, r.pickup, r.note) for r in rows)
+
+
+def _kept_on_time(t: Tournament, items: list[tuple[Received, Any]]) -> dict[str, tuple[Received, Any]]:
+    """R2020-Q4 judged per event (``late_policy: reject``): for each event whose deadline had
+    passed when the branch's newest form (``items[-1]``) arrived, the form that registered
+    the branch for it — the newest one received by that deadline, when it has rows of the
+    event.  Those rows stay the branch's entries; the late form cannot change them.  (T2015
+    closes Go, Xiangqi and Bridge on 10-30 and Shuangkou on 11-14: a branch resends its
+    whole form with its Shuangkou pairs in November.)"""
+    newest_at = aware(items[-1][0].received_at)
+    kept: dict[str, tuple[Received, Any]] = {}
+    for ev in t.spec.events:
+        if ev.deadline is None or newest_at <= aware(ev.deadline):
+            continue
+        on_time = [x for x in items[:-1] if aware(x[0].received_at) <= aware(ev.deadline)]
+        if on_time and any(r.event == ev.id for r in on_time[-1][1].rows):
+            kept[ev.id] = on_time[-1]
+    return kept
+
+
+def _split_by_deadline(t: Tournament, branch: str, items: list[tuple[Received, Any]], issues: IssueLog,
+                       cur: Current) -> dict[str, list[str]]:
+    """Validation's view of one branch (see :class:`Current`), with the notes to the captain;
+    returns the events kept from each earlier form, by its SHA-256."""
+    import dataclasses as dc
+
+    rec, reg = items[-1]
+    kept = _kept_on_time(t, items) if t.spec.late_policy == "reject" and len(items) > 1 else {}
+    if not kept:
+        cur.regs.append(reg)
+        return {}
+    all_events = frozenset(e.id for e in t.spec.events)
+    cur.regs.append(dc.replace(reg, rows=tuple(r for r in reg.rows if r.event not in kept)))
+    cur.events_of[(branch, reg.source or reg.file)] = all_events - kept.keys()
+    by_form: dict[str, list[str]] = {}
+    for ev in t.spec.events:
+        if ev.id not in kept:
+            continue
+        old_rec, old_reg = kept[ev.id]
+        by_form.setdefault(old_rec.sha256, []).append(ev.id)
+        late_rows = [r for r in reg.rows if r.event == ev.id]
+        old_rows = [r for r in old_reg.rows if r.event == ev.id]
+        dl = aware(ev.deadline).astimezone(TZ)
+        was = f"按时收到的《{old_rec.file_name}》（{aware(old_rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）"
+        if not late_rows:
+            issues.add("LATE_SUBMISSION", f"本表没有“{ev.name}”的报名；该项目报名已于 {dl:%Y-%m-%d %H:%M} 截止，"
+                       f"仍以{was}中的报名为准。", at=reg.at(), branch=branch, severity=Severity.INFO,
+                       source=reg.source)
+        elif _rows_signature(late_rows) != _rows_signature(old_rows):
+            cell = late_rows[0].cells.get("项目", "")
+            issues.add("LATE_SUBMISSION", (f"{reg.sheet}!{cell} " if cell else "")
+                       + f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 "
+                       f"{aware(rec.received_at).astimezone(TZ):%Y-%m-%d %H:%M}（逾期），本表对该项目的改动不予受理，"
+                       f"仍以{was}为准；如有特殊情况请联系组委会。", at=reg.at(cell), branch=branch,
+                       source=reg.source)
+    for sha, events in by_form.items():
+        old_rec, old_reg = next(x for x in items if x[0].sha256 == sha)
+        cur.regs.append(dc.replace(old_reg, rows=tuple(r for r in old_reg.rows if r.event in events)))
+        cur.events_of[(branch, old_reg.source or old_reg.file)] = frozenset(events)
+    return by_form
+
+
+def _row_of(cell: str) -> int | None:
+    digits = "".join(ch for ch in cell or "" if ch.isdigit())
+    return int(digits) if digits else None
+
+
 def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None = None
-                          ) -> tuple[list[tuple[Received, Any]], list[Submission]]:
+                          ) -> tuple[Current, list[Submission]]:
     """The newest valid registration of each branch; older ones are SUPERSEDED (kept, info).
 
     A workbook whose branch could not be established (forged token, foreign template)
     never supersedes anything.  A file's own reading problems (``inputs.reg_issues``) go to
     ``issues`` unless it is superseded: a corrected file replaces its problems with its own.
     Each SUPERSEDED note names the file received next (so it does not change when a
-    third arrives, nor does the older file's returned copy)."""
+    third arrives, nor does the older file's returned copy).
+
+    Under ``late_policy: reject`` a form received after some events closed replaces the
+    branch's earlier form only for the events still open: the closed events keep the rows
+    of the form sent in time (:func:`_kept_on_time`; its reading problems on those rows
+    still count), and the late form's different rows for them are LATE_SUBMISSION."""
     by_branch: dict[str, list[tuple[Received, Any]]] = {}
     subs: list[Submission] = []
     superseded: set[str] = set()
+    cur = Current()
+    kept_rows: dict[str, set[int]] = {}
     for rec, reg in inputs.registrations:
         if reg is not None and reg.branch and reg.usable:
             by_branch.setdefault(reg.branch, []).append((rec, reg))
         else:
             subs.append(Submission(rec.sha256, rec.file_name, getattr(reg, "branch", "") or "", rec.received_at,
                                    rec.sender, "rejected"))
-    current: list[tuple[Received, Any]] = []
     for branch, items in sorted(by_branch.items()):
         items.sort(key=lambda x: (x[0].received_at, x[0].sha256))
         if t is not None and t.spec.late_policy == "reject":
@@ -772,12 +858,20 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                     subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected"))
             items = on_time or items
         newest = items[-1]
-        current.append(newest)
+        cur.newest.append(newest)
+        kept = _split_by_deadline(t, branch, items, issues, cur) if t is not None else {}
+        if t is None:
+            cur.regs.append(newest[1])
         for (rec, reg), (nxt, _) in zip(items, items[1:]):
             superseded.add(rec.sha256)
+            still = ""
+            if rec.sha256 in kept:
+                names = "、".join(f"“{t.spec.event(e).name}”" for e in kept[rec.sha256])  # type: ignore[union-attr]
+                still = f"其中{names}的报名已截止，仍以本表为准；"
+                kept_rows[rec.sha256] = {r.row for r in reg.rows if r.event in kept[rec.sha256]}
             issues.add("SUPERSEDED", f"《{rec.file_name}》（{rec.received_at:%m-%d %H:%M} 收到）已被其后收到的"
                        f"《{nxt.file_name}》（{nxt.received_at:%m-%d %H:%M} 收到）取代，以最后收到的一份为准；"
-                       "原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
+                       f"{still}原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded"))
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
                                newest[0].sender, "accepted"))
@@ -786,7 +880,9 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
     for rec, _ in inputs.registrations:
         if rec.sha256 not in superseded:
             issues.extend(inputs.reg_issues.get(rec.sha256, ()))
-    return current, subs
+        elif rec.sha256 in kept_rows:     # the rows that still count
+            issues.extend(i for i in inputs.reg_issues.get(rec.sha256, ()) if _row_of(i.cell) in kept_rows[rec.sha256])
+    return cur, subs
 
 
 def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: IssueLog) -> None:
@@ -968,13 +1064,14 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
     del readings
-    current, submissions = current_registrations(inputs, issues, t)
+    cur, submissions = current_registrations(inputs, issues, t)
+    current = cur.newest
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
 
     say("校验报名 …")
     from .validate import validate_registrations
-    entries, found = validate_registrations(t, [reg for _, reg in current], now=now)
+    entries, found = validate_registrations(t, cur.regs, now=now, events_of=cur.events_of)
     issues.extend(found)
     report.entries = len(entries)
 

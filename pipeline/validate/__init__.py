@@ -21,15 +21,23 @@ __all__ = ["CHECKS", "check", "quota_for", "person_key", "validate_registrations
 
 
 def validate_registrations(tournament: "Tournament", regs: "list[Registration]",
-                           now: dt.datetime | None = None) -> tuple[list[Entry], list[Issue]]:
+                           now: dt.datetime | None = None,
+                           events_of: "dict[tuple[str, str], frozenset[str]] | None" = None
+                           ) -> tuple[list[Entry], list[Issue]]:
     """Run every registered check (lazily: all problems are collected) and build the
     accepted entries.  ``regs`` is the current submission of each branch (with its
     received time).  Issues from reading the workbooks are not repeated here; rows the
     reader marked bad (``RegRow.ok`` False) enter no entry.  See
     :mod:`pipeline.validate.checks` for exactly what is accepted.
+
+    Where a branch's entries come from two of its workbooks (events closed before its
+    newest form arrived keep the rows of the form sent in time:
+    :func:`pipeline.run.current_registrations`), ``regs`` holds each with only its rows
+    and ``events_of`` says which events each answers for (by
+    :func:`pipeline.validate.checks.owner_key`), so a quota is judged once per branch.
     """
     now = now or dt.datetime.now(dt.timezone.utc)
-    ctx = Ctx(tournament=tournament, regs=list(regs), now=now)
+    ctx = Ctx(tournament=tournament, regs=list(regs), now=now, events_of=dict(events_of or {}))
     for _name, fn in CHECKS:
         fn(ctx)
     return build_entries(ctx), list(ctx.log)

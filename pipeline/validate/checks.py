@@ -45,8 +45,11 @@ class Ctx:
     regs: list[Registration]
     now: dt.datetime
     log: IssueLog = field(default_factory=IssueLog)
-    bad: set[tuple[str, int]] = field(default_factory=set)   # (file, row) that enter no entry
-    home: dict[tuple[str, int], str] = field(default_factory=dict)  # (file, row) → home unit id
+    bad: set[tuple[str, int]] = field(default_factory=set)   # rows (:func:`key`) that enter no entry
+    home: dict[tuple[str, int], str] = field(default_factory=dict)  # row (:func:`key`) → home unit id
+    #: the events a registration answers for, by :func:`owner_key`, where a branch's entries
+    #: come from two of its workbooks (a resend after some events closed); else every event
+    events_of: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
 
     @property
     def spec(self) -> "TournamentSpec":
@@ -66,7 +69,21 @@ class Ctx:
 
 
 def key(reg: Registration, row: RegRow) -> tuple[str, int]:
-    return (reg.file, row.row)
+    """A row's key: its workbook (the received file's SHA-256, else its name) and row number.
+    A branch's resent form often has the same file name as the one it follows, and both
+    can count at once (:func:`pipeline.run.current_registrations`)."""
+    return (reg.source or reg.file, row.row)
+
+
+def owner_key(reg: Registration) -> tuple[str, str]:
+    """The key of :attr:`Ctx.events_of`: the registration's branch and workbook."""
+    return (reg.branch, reg.source or reg.file)
+
+
+def answers_for(ctx: Ctx, reg: Registration, event_id: str) -> bool:
+    """Whether ``reg`` holds its branch's entries of ``event_id`` (see :attr:`Ctx.events_of`)."""
+    events = ctx.events_of.get(owner_key(reg))
+    return events is None or event_id in events
 
 
 Check = Callable[[Ctx], None]
@@ -199,8 +216,11 @@ def check_cross_branch(ctx: Ctx) -> None:
 def check_duplicates(ctx: Ctx) -> None:
     """Identity: a person is the staff number when given, else the normalised name within the
     (home) branch.  The same staff number under two names → DUPLICATE_PERSON (every row);
-    the same person in two branches → DUPLICATE_PERSON (every row); twice in one event of
-    one branch → DUPLICATE_PERSON on the later rows."""
+    the same person in two home units → DUPLICATE_PERSON (every row) — the member of a
+    cross-branch pair (R2015-Q2) belongs to the unit its note names, so the pair and the
+    member's own unit's sheet may both list them, in different events; in one event on two
+    sheets → DUPLICATE_PERSON (every row); twice in one event of one sheet → DUPLICATE_PERSON
+    on the later rows."""
     rows = ctx.rows()
     by_staff: dict[str, list[tuple[Registration, RegRow]]] = {}
     for reg, row in rows:
@@ -218,7 +238,8 @@ def check_duplicates(ctx: Ctx) -> None:
             continue
         seen_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
     for pkey, group in seen_person.items():
-        branches = {reg.branch for reg, _ in group}
+        # the member of a cross-branch pair belongs to the home unit its note names (R2015-Q2)
+        branches = {ctx.home.get(key(reg, row), reg.branch) for reg, row in group}
         if len(branches) > 1:
             names = "、".join(sorted(_unit_name(ctx, b) for b in branches))
             for reg, row in group:
@@ -229,6 +250,14 @@ def check_duplicates(ctx: Ctx) -> None:
         for reg, row in group:
             per_event.setdefault(row.event, []).append((reg, row))
         for ev_id, same in per_event.items():
+            sheets = {owner_key(reg) for reg, _ in same}
+            if len(sheets) > 1:      # a cross-branch pair's member also on the home unit's sheet
+                units = "、".join(sorted({_unit_name(ctx, reg.branch) for reg, _ in same}))
+                ev = ctx.spec.event(ev_id)
+                for reg, row in same:
+                    ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 在 {units} 的报名表中"
+                             f"都报了“{ev.name if ev else ev_id}”，同一项目一人只能报一次，请与对方核对后删除一处。")
+                continue
             for reg, row in same[1:]:
                 first = same[0][1]
                 ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 在本表第 {first.row} 行"
@@ -307,7 +336,7 @@ def check_quota(ctx: Ctx) -> None:
             continue
         for ev in ctx.spec.events:
             limit = quota_for(ev, unit)
-            if limit is None:
+            if limit is None or not answers_for(ctx, reg, ev.id):
                 continue
             rows = [r for r in reg.rows if r.event == ev.id]
             n = len(_entry_keys(rows))

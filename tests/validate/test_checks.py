@@ -107,6 +107,24 @@ def test_R2015_Q2_bridge_pair_across_branches(tmp_path):
     assert issues == [] and entries[0].players[1].branch == "b2"
 
 
+def test_R2015_Q2_cross_branch_member_also_plays_for_their_own_unit(tmp_path):
+    """乙 of 机关二 plays bridge in 行政一's pair and Go on 机关二's own sheet: one person, one
+    home unit, two events (T2015 lets a person enter several) — not a duplicate."""
+    t = tournament(events=[{"id": "bridge", "name": "桥牌", "game": "bridge", "team_size": 2, "cross_branch": True,
+                            "format": {"type": "pairs_movement"}},
+                           {"id": "go", "name": "围棋", "game": "go", "format": {"type": "swiss"}}],
+                   one_event_per_person=False)
+    for staff in (None, "002"):
+        pair = [person("桥牌", "甲", team=1), person("桥牌", "乙", staff, team=1, 备注="跨分工会：机关二")]
+        entries, issues = run(tmp_path, t, {"b1": pair, "b2": [person("围棋", "乙", staff)]})
+        assert issues == [] and sorted(e.event for e in entries) == ["bridge", "go"]
+        # the same member in a second pair of the same event is still a duplicate, on both sheets
+        _, issues = run(tmp_path, t, {"b1": pair, "b2": [person("桥牌", "乙", staff, team=1),
+                                                         person("桥牌", "丙", team=1)]})
+        dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+        assert {i.branch for i in dup} == {"b1", "b2"} and "都报了“桥牌”" in dup[0].message
+
+
 def test_cross_branch_note_refused_when_not_allowed(tmp_path):
     t = tournament()
     _, issues = run(tmp_path, t, {"b1": [person("双升", "甲", team=1), person("双升", "乙", team=1, 备注="跨分工会：后勤")]})

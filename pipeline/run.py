@@ -1102,7 +1102,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
 
     newest = max((r.received_at for r in received), default=now)
     state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
-                        issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards)
+                        issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards,
+                        pdf=opts.pdf)
     report.issues = state.issues
     report.state = state
     # The state (entries, rounds, results: hundreds of thousands of objects) lives until the

@@ -156,6 +156,7 @@ class LeagueState:
     events: dict[str, EventState]
     awards: list[AwardRow]
     branch_awards: list[AwardRow] = field(default_factory=list)
+    pdf: bool = False                 # the run writes each document's PDF beside its HTML
 
     def entry(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)

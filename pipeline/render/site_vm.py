@@ -478,6 +478,7 @@ class EventPage:
     standings: tuple[StandingVM, ...]
     awards: tuple[AwardVM, ...]
     facts: tuple[tuple[str, str], ...]
+    rounds: tuple[DocLink, ...] = ()
 
 
 KIND_LABEL = {"tables": "分桌赛", "knockout": "淘汰赛", "groups": "小组赛",
@@ -626,7 +627,8 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
         status=event_status(es), complete=es.complete, entry_count=len(es.entries),
         brackets=tuple(event_brackets(es, names)), stages=tuple(stages),
         standings=standing_vms(es.standings, names),
-        awards=_awards_of(state.awards, {event_id, spec.name}, names), facts=tuple(facts))
+        awards=_awards_of(state.awards, {event_id, spec.name}, names), facts=tuple(facts),
+        rounds=round_links(state, event_id))
 
 
 # ----------------------------------------------------------------------------- index page
@@ -675,6 +677,53 @@ class BranchRow:
 
 
 @dataclass(frozen=True)
+class DocLink:
+    """A document on the site: its HTML and its PDF (``""`` when not written)."""
+
+    label: str
+    html: str
+    pdf: str = ""
+    xlsx: str = ""
+    cards: str = ""       # a round's table cards
+    cards_pdf: str = ""
+
+
+#: the tournament's documents the index lists (draw sheets are on their event's page)
+DOC_LABELS = {"notice": "比赛通知", "standings": "成绩与名次", "awards": "获奖名单",
+              "certificates": "获奖证书", "bus": "乘车安排", "budget": "经费预算"}
+DATA_FILES = ("entries", "issues", "draw", "standings", "awards")
+
+
+def document_links(state: "LeagueState") -> tuple[DocLink, ...]:
+    """The index's documents, in :func:`pipeline.render.docs.plan_documents`' order, and the
+    data files (UTF-8 CSV, contract)."""
+    from .docs import plan_documents
+
+    links = [DocLink(DOC_LABELS[d.stem], href(f"{d.stem}.html") if d.html else "",
+                     href(f"{d.stem}.pdf") if state.pdf and d.pdf else "")
+             for d in plan_documents(state) if d.stem in DOC_LABELS]
+    return tuple(links)
+
+
+def round_links(state: "LeagueState", event_id: str) -> tuple[DocLink, ...]:
+    """An event page's draw sheets, table cards and referees' result workbooks, by round
+    (every published round has them: :func:`pipeline.render.docs.plan_documents`,
+    :func:`pipeline.run.render_all`)."""
+    from .docs import draw_stem
+
+    es = state.events[event_id]
+    out = []
+    for rnd in sorted(es.rounds, key=lambda r: r.round):
+        stem = draw_stem(event_id, rnd.round)
+        cards = any(not m.bye for m in rnd.matches)      # a round of byes only has none
+        out.append(DocLink(rnd.title, href(f"{stem}.html", "../"), href(f"{stem}.pdf", "../") if state.pdf else "",
+                           href(f"results/{event_id}-r{rnd.round}-成绩表.xlsx", "../"),
+                           href(f"{stem}-cards.html", "../") if cards else "",
+                           href(f"{stem}-cards.pdf", "../") if cards and state.pdf else ""))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class IndexPage:
     page: Page
     title: str
@@ -685,6 +734,8 @@ class IndexPage:
     branch_awards: tuple[AwardVM, ...]
     branches: tuple[BranchRow, ...]
     chart: str
+    documents: tuple[DocLink, ...] = ()
+    data_files: tuple[tuple[str, str], ...] = ()
 
 
 def event_card(es: "EventState") -> EventCard:
@@ -797,7 +848,9 @@ def index_vm(state: "LeagueState") -> IndexPage:
     return IndexPage(page=_page(state, spec.name, ""), title=spec.name,
                      host="、".join(dict.fromkeys(x for x in (spec.host, spec.organizer) if x)),
                      events=cards, award_columns=columns, totals=totals, branch_awards=b_awards,
-                     branches=tuple(rows), chart=entries_chart(state, names))
+                     branches=tuple(rows), chart=entries_chart(state, names),
+                     documents=document_links(state),
+                     data_files=tuple((f"{n}.csv", href(f"data/{n}.csv")) for n in DATA_FILES))
 
 
 # ----------------------------------------------------------------------------- branch page

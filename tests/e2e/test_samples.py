@@ -144,6 +144,29 @@ def test_pdf_documents_written(t2020):
     assert list((out / "draws").glob("*.pdf"))
 
 
+@pytest.mark.parametrize("fx", ["t2020", "t2015"])
+def test_the_site_reaches_every_document_and_every_link_works(fx, request):
+    """Leadership finds the notice, standings, awards and certificates from the index, and
+    each round's draw sheet, table cards and result workbook from its event's page (PDFs
+    only when the run wrote them: t2020 with PDFs, t2015 without)."""
+    import re
+    from urllib.parse import unquote
+
+    _, out = request.getfixturevalue(fx)
+    pages = [out / "index.html", *(out / "events").glob("*.html"), *(out / "branches").glob("*.html")]
+    linked = set()
+    for page in pages:
+        for ref in re.findall(r'href="([^"#]+)"', page.read_text(encoding="utf-8")):
+            target = (page.parent / unquote(ref)).resolve()
+            assert target.is_file(), (page.name, ref)
+            linked.add(target.relative_to(out.resolve()).as_posix())
+    docs = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.suffix in (".html", ".pdf")
+            and p.parent.name not in ("events", "branches") and p.name != "index.html"}
+    assert docs and docs <= linked, sorted(docs - linked)
+    assert {p.relative_to(out).as_posix() for p in (out / "results").glob("*.xlsx")} <= linked
+    assert {f"data/{n}" for n in ("entries.csv", "issues.csv", "draw.csv", "standings.csv", "awards.csv")} <= linked
+
+
 def test_R2011_A1_prize_money_and_B1_budget(t2011):
     _, out = t2011
     aw = rows(out, "awards.csv")

@@ -96,6 +96,9 @@ def test_names_are_escaped_everywhere(tmp_path):
 
 
 def test_pages_are_offline_and_phone_ready(tmp_path):
+    from pipeline.render.docs import render_documents
+
+    render_documents(make_state(), tmp_path, pdf=False)     # the index links the documents
     for p in render_site(make_state(), tmp_path):
         html = p.read_text(encoding="utf-8")
         assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html

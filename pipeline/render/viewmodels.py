@@ -599,6 +599,7 @@ def standings_vm(state: "LeagueState") -> StandingsVM:
 class AwardsVM(Doc):
     events: list[EventTables] = field(default_factory=list)
     branch_awards: Table | None = None
+    person_awards: Table | None = None
     branch_totals: Table | None = None
     total_prize: str = ""
 
@@ -634,9 +635,15 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
             align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"]
             tables.append(Table(head, body, align, caption=f"{g}组" if g else ""))
         vm.events.append(EventTables(_event_name(spec, event_id), "", tables))
-    if state.branch_awards:
+    personal = [a for a in state.branch_awards if a.entry or a.players]
+    unit_awards = [a for a in state.branch_awards if not (a.entry or a.players)]
+    if personal:       # R2015-A1 风尚奖, 潜力选手奖 …: to one player, named
+        vm.person_awards = Table(["奖项", "获奖人", "项目", "单位", "奖金（元）"],
+                                 [[a.award, a.players, _event_name(spec, a.event), _unit_name(spec, a.branch),
+                                   yuan(a.prize)] for a in personal], ["", "", "", "", "num"])
+    if unit_awards:    # 组织奖: to a branch
         vm.branch_awards = Table(["奖项", "单位", "奖金（元）"],
-                                 [[a.award, _unit_name(spec, a.branch), yuan(a.prize)] for a in state.branch_awards],
+                                 [[a.award, _unit_name(spec, a.branch), yuan(a.prize)] for a in unit_awards],
                                  ["", "", "num"])
     everything = list(state.awards) + list(state.branch_awards)
     if everything:
@@ -665,9 +672,10 @@ class Certificate:
     branch: str
     event: str
     award: str
-    body: str
+    body: str            # 在……中荣获……。
     issuer: str
     date: str
+    closing: str = "特发此证，以资鼓励。"     # a paragraph of its own, as certificates print it
 
 
 @dataclass
@@ -686,6 +694,22 @@ def award_date(state: "LeagueState") -> dt.date:
     return max(past) if past else state.updated.date()
 
 
+def _contest(tournament: str, event: str) -> str:
+    """The contest a certificate names, without saying 比赛 twice: the tournament, then the
+    event's 比赛 (its 项目 when the tournament's name ends in 比赛).
+
+    >>> _contest("第四届教职工棋牌联赛", "象棋"), _contest("2016年教职工扑克牌比赛", "扑克牌")
+    ('第四届教职工棋牌联赛象棋比赛', '2016年教职工扑克牌比赛')
+    >>> _contest("教职工棋牌比赛", "桥牌"), _contest("棋牌比赛", "象棋团体赛")
+    ('教职工棋牌比赛桥牌项目', '棋牌比赛象棋团体赛')
+    """
+    if not event or event in tournament:
+        return tournament
+    if event.endswith("赛"):
+        return tournament + event
+    return tournament + event + ("项目" if tournament.endswith("比赛") else "比赛")
+
+
 def certificates_vm(state: "LeagueState") -> CertificatesVM:
     """证书: one per award row (players of a pair share one certificate) and one per
     branch award (R2015-A1 "certificates for every award")."""
@@ -698,13 +722,17 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
         branch = _unit_name(spec, a.branch)
         if a.entry or a.players:
             entry = state.entry(a.entry) if a.entry else None
-            people = "、".join(p.shown for p in entry.players) if entry else (a.players or a.team)
+            if a in state.branch_awards and a.players:      # an organisers' award to one player
+                people = a.players
+            else:                                           # a pair's or team's place: all of them
+                people = "、".join(p.shown for p in entry.players) if entry else (a.players or a.team)
             recipient = f"{people} 同志"
-            where = f"{spec.name}{event}比赛中" if event else f"{spec.name}中"
+            where = _contest(spec.name, event)
         else:
             recipient = branch
-            where = f"{spec.name}中"
-        body = f"在{where}荣获{a.award}，特发此证，以资鼓励。"
+            where = _contest(spec.name, "")
+        award = a.award if not a.group or a.group in a.award else f"{a.group}组{a.award.removeprefix('小组')}"
+        body = f"在{where}中荣获{award}。"
         vm.certificates.append(Certificate(recipient, branch, event, a.award, body, issuer, date))
     return vm
 

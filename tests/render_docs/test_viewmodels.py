@@ -186,10 +186,42 @@ def test_R2015_A1_one_certificate_per_award():
     c = vm.certificates[0]
     assert (c.recipient, c.branch, c.event, c.award, c.issuer, c.date) == (
         "王军 同志", "行政第一分工会", "象棋", "一等奖", "工会办公室", "2020年11月11日")
-    assert c.body == "在第四届教职工棋牌联赛象棋比赛中荣获一等奖，特发此证，以资鼓励。"
+    assert c.body == "在第四届教职工棋牌联赛象棋比赛中荣获一等奖。" and c.closing == "特发此证，以资鼓励。"
     assert vm.certificates[4].recipient == "司小昆、庞雪平 同志"
     assert vm.certificates[5].recipient == "基础教学部分工会"
-    assert vm.certificates[5].body == "在第四届教职工棋牌联赛中荣获组织奖，特发此证，以资鼓励。"
+    assert vm.certificates[5].body == "在第四届教职工棋牌联赛中荣获组织奖。"
+
+
+def test_R2015_A1_an_organisers_award_to_one_player_of_a_pair_names_that_player():
+    """风尚奖 to 司小昆 of a 双升 pair: the certificate is 司小昆's, not the pair's, and the
+    awards list names the player under 特别奖项 (the 组织奖 stays a unit award)."""
+    from pipeline.state import AwardRow
+
+    state = t2020_state()
+    pair = next(a for a in state.awards if a.event == "shuangsheng")
+    state.branch_awards.insert(0, AwardRow("双升", "", "风尚奖", 0, pair.team, "u3", "司小昆", 0, pair.entry))
+    certs = vms.certificates_vm(state).certificates
+    mine = next(c for c in certs if c.award == "风尚奖")
+    assert mine.recipient == "司小昆 同志"
+    assert next(c for c in certs if c.award == "一等奖" and c.event == "双升").recipient == "司小昆、庞雪平 同志"
+    vm = vms.awards_vm(state)
+    assert [r[:2] for r in vm.person_awards.rows] == [["风尚奖", "司小昆"]]
+    assert [r[0] for r in vm.branch_awards.rows] == ["组织奖"]
+
+
+def test_certificate_names_the_contest_without_saying_bisai_twice():
+    """"2016年教职工扑克牌比赛扑克牌比赛中" and "…棋牌比赛桥牌比赛中" read badly; a group's
+    place names its group."""
+    from pipeline.state import AwardRow
+
+    state = t2020_state()
+    import dataclasses
+
+    state.tournament.spec = dataclasses.replace(state.tournament.spec, name="2016年教职工扑克牌比赛")
+    state.awards = [AwardRow("xiangqi", "B", "小组第一名", 1, "王军", "u1", "王军", 0, state.awards[0].entry)]
+    state.branch_awards = []
+    (c,) = vms.certificates_vm(state).certificates
+    assert c.body == "在2016年教职工扑克牌比赛象棋项目中荣获B组第一名。"
 
 
 def test_certificate_date_is_stable_not_now():

@@ -89,5 +89,5 @@ class Format(Protocol):
     def placements(self, state: EventState) -> list[Placement]:
         """Final (or current) order of entries, for standings and awards."""
 
-    def describe(self, options: dict[str, Any]) -> str:
+    def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """One Chinese paragraph explaining the format, for the notice."""

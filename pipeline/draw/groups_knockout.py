@@ -76,7 +76,7 @@ class GroupsKnockout:
                     "选项 groups（组数）与 group_size（每组人数）只能填写一个，请删除其中一个")
         return None
 
-    def describe(self, options: dict[str, Any]) -> str:
+    def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         if options.get("groups"):
             how = f"抽签分为 {options['groups']} 个小组"

@@ -58,7 +58,7 @@ class GroupsStandings:
                              check_int(options, "rounds", 1, 30),
                              check_bool(options, "avoid_rematch"))
 
-    def describe(self, options: dict[str, Any]) -> str:
+    def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         g, r = options.get("groups", 4), options.get("rounds", 3)
         avoid = "，尽量避免重复对阵" if options.get("avoid_rematch", True) else ""

@@ -36,7 +36,7 @@ class Knockout:
         return first_problem(check_known(options, self.OPTIONS, self.name),
                              check_int(options, "final_pool", 1, 64))
 
-    def describe(self, options: dict[str, Any]) -> str:
+    def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         pool = options.get("final_pool", 3)
         return (f"决赛采用淘汰赛：全部参赛者抽签两两对阵，胜者晋级下一轮；某轮人数为奇数时，"

@@ -30,7 +30,7 @@ class PairsMovement(RoundRobin):
         return first_problem(check_known(options, self.OPTIONS, self.name),
                              check_int(options, "boards_per_round", 1, 36))
 
-    def describe(self, options: dict[str, Any]) -> str:
+    def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         b = options.get("boards_per_round", 3)
         return (f"桥牌采用双人赛：各对抽签确定序号后按循环编排，每轮与一对新的对手比赛，"

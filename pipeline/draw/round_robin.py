@@ -50,7 +50,7 @@ class RoundRobin:
         """None, or a message naming the bad option (this format has none)."""
         return first_problem(check_known(options, self.OPTIONS, self.name))
 
-    def describe(self, options: dict[str, Any]) -> str:
+    def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         return ("采用单循环赛：抽签确定序号后按贝格尔编排表逐轮对阵，每名参赛者与其他所有参赛者各赛一次；"
                 "人数为奇数时每轮有一人轮空。按积分排名，积分相同按破同分规则。")

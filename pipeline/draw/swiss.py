@@ -57,14 +57,19 @@ class Swiss:
         return first_problem(check_known(options, self.OPTIONS, self.name),
                              check_int(options, "rounds", 1, 50))
 
-    def describe(self, options: dict[str, Any]) -> str:
-        """Chinese paragraph for the notice."""
+    def describe(self, options: dict[str, Any], game: Any = None) -> str:
+        """Chinese paragraph for the notice.  Who moves first is said only for a one-game
+        board game, in its own colours (``first_note``: 执红先行 for Xiangqi, 执黑先行 for
+        Go); a card game or a best-of-three match has no first move to balance."""
         r = options.get("rounds")
         rounds = f"共 {r} 轮" if r else "轮数按参赛人数确定（约为 log₂人数 + 1 轮）"
+        first = getattr(game, "first_note", None) if game is not None else ""
+        balance = ("" if first is None else
+                   "先后手按各人已执先次数均衡分配" + (f"（{first}）" if first else "") + "。")
         return (f"采用瑞士制，{rounds}。第一轮抽签配对（同一单位尽量不相遇），"
                 "以后各轮按当前积分和名次由高到低就近配对，积分相同者优先相遇，同一对手不重复相遇；"
                 "人数为奇数时由排名最后且未轮空过的选手轮空，每人至多轮空一次。"
-                "先后手（红黑）按各人已执先次数均衡分配。按积分及破同分规则排名。")
+                f"{balance}按积分及破同分规则排名。")
 
     def next_round(self, state: EventState, rng: random.Random) -> Round | None:
         """R2015-F1: the next Swiss round, or None after the last."""

@@ -41,7 +41,7 @@ class TablesOfThree:
         return first_problem(check_known(options, self.OPTIONS, self.name),
                              check_choice(options, "fill", ("revival", "bye")))
 
-    def describe(self, options: dict[str, Any]) -> str:
+    def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         fill = ("由上一轮的负者抽签复活补足" if options.get("fill", "revival") == "revival"
                 else "多出的选手抽签轮空直接晋级")

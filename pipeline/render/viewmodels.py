@@ -193,8 +193,10 @@ def _describe_format(ev: "EventSpec", format_title: str) -> str:
     """The format's own Chinese paragraph (``Format.describe``), else a plain sentence."""
     try:
         from ..draw import FORMATS
+        from ..games import GAMES
 
-        text = FORMATS.get(ev.format.type).describe(ev.format.options)
+        game = GAMES.get(ev.game) if ev.game in GAMES else None
+        text = FORMATS.get(ev.format.type).describe(ev.format.options, game=game)
         if text:
             return text
     except Exception:  # noqa: BLE001 - a format that cannot describe itself must not stop the notice
@@ -342,6 +344,7 @@ class DrawVM(Doc):
     referee: str = ""
     table: Table | None = None
     byes: list[str] = field(default_factory=list)
+    bye_title: str = "轮空（直接晋级）"
     notes: list[str] = field(default_factory=list)
     seed_line: str = ""
 
@@ -362,8 +365,19 @@ class CardsVM(Doc):
     cards: list[Card] = field(default_factory=list)
 
 
-def _is_xiangqi(ev: "EventSpec") -> bool:
-    return ev.game in ("xiangqi", "象棋", "中国象棋")
+def _first_move(ev: "EventSpec") -> str:
+    """What a draw sheet writes after the side that moves first: the game's own words
+    (执红先行 for Xiangqi, 执黑先行 for Go), 先手 for another two-player board game, nothing
+    for a card game (no first move to hand out)."""
+    from ..games import GAMES
+
+    game = GAMES.get(ev.game) if ev.game in GAMES else None
+    if game is None:
+        return "先手"
+    note = getattr(game, "first_note", None)
+    if note is not None:
+        return note or "先手"
+    return "先手" if game.id == "checkers" else ""
 
 
 def _side_labels(n: int) -> list[str]:
@@ -439,6 +453,7 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
     vm.session, vm.venue = session_and_venue(es, rnd, spec)
     vm.referee = ev.referee
     playing = [m for m in rnd.matches if not m.bye]
+    first = _first_move(ev)
     seats = max((len(m.sides) for m in playing), default=2)
     labels = _side_labels(seats)
     groups = len({m.group for m in playing if m.group}) > 0
@@ -452,8 +467,8 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
         for i in range(seats):
             if i < len(m.sides):
                 team, branch = side_text(m.sides[i])
-                if i == m.first and len(m.sides) == 2:
-                    team += "（执红先行）" if _is_xiangqi(ev) else "（先手）"
+                if i == m.first and len(m.sides) == 2 and first:
+                    team += f"（{first}）"
                 row += [team, branch]
             else:
                 row += ["", ""]
@@ -467,6 +482,11 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
                 team, branch = side_text(sid)
                 grp = f"{m.group}组 " if m.group else ""
                 vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{m.note}" if m.note else ""))
+    from .site_vm import split_stages, stage_kind
+
+    stage = next((st for st in split_stages(es.rounds) if any(r.round == rnd.round for r in st)), [rnd])
+    vm.bye_title = ("轮空（直接晋级）" if stage_kind(stage, ev.format.type) in ("knockout", "tables")
+                    else "轮空（本轮不赛）")
     vm.notes = list(rnd.notes)
     parts = []
     if rnd.seed:
@@ -751,10 +771,20 @@ class BusPoint:
 class BusVM(Doc):
     points: list[BusPoint] = field(default_factory=list)
     by_branch: Table | None = None
-    total: int = 0
+    total: int = 0          # on the bus: at a pick-up point
+    people: int = 0         # everyone registered
+    own_way: int = 0        # 自行到达
+    unfilled: int = 0       # no pick-up point given
 
 
 NO_PICKUP = "未填写"
+#: a "pick-up point" that is no bus stop: the person comes their own way (R2016-Q2 自行到达)
+OWN_WAY = ("自行", "自驾", "不乘车")
+
+
+def own_way(point: str) -> bool:
+    """Whether ``point`` means no bus (``自行到达``, ``自驾``, ``不乘车`` …)."""
+    return any(w in point for w in OWN_WAY)
 
 
 def riders(entries: Iterable[Entry]) -> list[tuple[Person, list[str]]]:
@@ -772,7 +802,8 @@ def riders(entries: Iterable[Entry]) -> list[tuple[Person, list[str]]]:
 
 def bus_vm(state: "LeagueState") -> BusVM:
     """R2016-Q2 bus manifest: riders per pick-up point (with branch and phone) and a
-    branch × pick-up point count table."""
+    branch × pick-up point count table.  The riders' total leaves out those who come their
+    own way (:func:`own_way`) and those who gave no pick-up point, each said apart."""
     spec = state.tournament.spec
     vm = BusVM(**vars(_doc(state, f"{spec.name} 班车乘车名单")))
     people = riders(state.entries)
@@ -800,7 +831,10 @@ def bus_vm(state: "LeagueState") -> BusVM:
                     + [str(len(mine))])
     rows.append(["合计"] + [str(bp.count) for bp in vm.points] + [str(len(people))])
     vm.by_branch = Table(head, rows, [""] + ["num"] * (len(head) - 1), [""] * (len(rows) - 1) + ["total"])
-    vm.total = len(people)
+    vm.people = len(people)
+    vm.own_way = sum(bp.count for bp in vm.points if own_way(bp.name))
+    vm.unfilled = sum(bp.count for bp in vm.points if bp.name == NO_PICKUP)
+    vm.total = vm.people - vm.own_way - vm.unfilled
     return vm
 
 

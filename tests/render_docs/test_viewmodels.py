@@ -113,6 +113,34 @@ def test_draw_sheet_round1_and_cards():
 
 
 
+def test_draw_sheet_says_each_games_first_move_and_what_a_bye_means():
+    """Go's first mover holds black (Xiangqi's red, above); a Swiss bye does not advance
+    anyone — only a knockout's does."""
+    import dataclasses
+
+    state = t2015_state()
+    es = state.events["go"]
+    vm = vms.draw_vm(state, "go", es.rounds[0])
+    assert vm.table.rows[0][1].endswith("（执黑先行）")
+    m = es.rounds[0].matches[0]
+    bye_round = dataclasses.replace(es.rounds[0], matches=(m, dataclasses.replace(m, table=2, sides=(m.sides[0],),
+                                                                                  bye=True)))
+    assert vms.draw_vm(state, "go", bye_round).bye_title == "轮空（本轮不赛）"
+    ko = t2020_state()
+    assert vms.draw_vm(ko, "xiangqi", ko.events["xiangqi"].rounds[1]).bye_title == "轮空（直接晋级）"
+
+
+def test_swiss_notice_balances_first_moves_only_for_one_game_board_games():
+    from pipeline.draw import FORMATS
+    from pipeline.games import GAMES
+
+    swiss = FORMATS.get("swiss")
+    assert "先后手按各人已执先次数均衡分配（执黑先行）" in swiss.describe({}, game=GAMES.get("go"))
+    assert "（执红先行）" in swiss.describe({}, game=GAMES.get("xiangqi"))
+    assert "先后手" not in swiss.describe({}, game=GAMES.get("shuangkou"))
+    assert "红黑" not in swiss.describe({})
+
+
 def test_draw_sheet_labels_follow_a_changed_event_state():
     """Each entry's label is made once per event state (an event's rounds label the same
     entries): a new state, or an entry list grown in place, is labelled afresh."""
@@ -240,7 +268,21 @@ def test_R2016_Q2_bus_manifest():
     assert vm.by_branch.rows == [["文学院分工会", "0", "1", "1", "0", "0", "2"],
                                  ["商学院分工会", "0", "1", "0", "0", "1", "2"],
                                  ["合计", "0", "2", "1", "0", "1", "4"]]
-    assert vm.total == 4
+    assert (vm.total, vm.people, vm.own_way, vm.unfilled) == (3, 4, 0, 1)
+
+
+def test_R2016_Q2_bus_total_leaves_out_those_who_come_their_own_way():
+    import dataclasses
+
+    from pipeline.render.docs import plan_documents, render_html
+
+    state = t2016_state()
+    state.entries[0] = dataclasses.replace(state.entries[0], players=tuple(
+        dataclasses.replace(p, pickup="自行到达") for p in state.entries[0].players))
+    vm = vms.bus_vm(state)
+    assert (vm.total, vm.people, vm.own_way, vm.unfilled) == (1, 4, 2, 1)    # only 乙一 rides
+    html = render_html(next(d for d in plan_documents(state) if d.stem == "bus"))
+    assert "乘车总人数：1 人（报名共 4 人，其中自行到达 2 人，未填写乘车地点 1 人）" in html
 
 
 def test_bus_counts_a_person_once_across_events():

@@ -5,7 +5,11 @@
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import re
 from functools import lru_cache
+from typing import Iterable, Iterator
 
 import opencc
 
@@ -26,9 +30,56 @@ def to_simplified(text: str) -> str:
     return _t2s().convert(text) if text and not text.isascii() else text
 
 
+#: characters OpenCC turns into another word's character but that, in a person's name, stay
+#: as they are: the surnames 于 (not 於), 余, 范, 党, 郁, 种, 朴, 谷, 干, 沈 and name
+#: characters such as 里 (not 裏), 后 (not 後), 台, 斗
+_IN_NAMES = {ch: ch for ch in "于余范党郁种朴谷干沈里后台斗"}
+#: the names of the page being converted (:func:`names_kept`): their pattern, or None
+_NAMES: "contextvars.ContextVar[re.Pattern[str] | None]" = contextvars.ContextVar("names", default=None)
+
+
+def convert_name(name: str) -> str:
+    """A person's name in Traditional: character by character (a name is no word of the
+    dictionary), keeping the characters of :data:`_IN_NAMES`.
+
+    >>> convert_name("于力"), convert_name("黄发"), convert_name("赵里"), convert_name("陈晓岚")
+    ('于力', '黃發', '趙里', '陳曉嵐')
+    """
+    s2t = _s2t()
+    return "".join(_IN_NAMES.get(ch) or s2t.convert(ch) for ch in name)
+
+
+@contextlib.contextmanager
+def names_kept(names: Iterable[str]) -> Iterator[None]:
+    """While rendering a page that names these people, :func:`convert` turns each of their
+    names with :func:`convert_name`: whole-text conversion made the surname 于 of 于力
+    於力 (於 is the preposition), while 于敏勇 stayed right by chance of the dictionary."""
+    kept = sorted({n for n in names if n and len(n) >= 2 and not n.isascii()}, key=lambda n: (-len(n), n))
+    token = _NAMES.set(re.compile("(" + "|".join(map(re.escape, kept)) + ")") if kept else None)
+    try:
+        yield
+    finally:
+        _NAMES.reset(token)
+
+
 def convert(text: str, script: str) -> str:
     """Return ``text`` in the tournament's script: unchanged for ``simplified``, converted
-    with OpenCC s2t for ``traditional``.  ``convert("分工会", "traditional") == "分工會"``."""
+    with OpenCC s2t for ``traditional`` (the names of :func:`names_kept` as names).
+    ``convert("分工会", "traditional") == "分工會"``."""
     if script != "traditional" or not text:
         return text
-    return _s2t().convert(text)
+    names = _NAMES.get()
+    if names is None:
+        return _s2t().convert(text)
+    parts = names.split(text)      # the names at the odd places
+    return "".join((convert_name(p) if i % 2 else _s2t().convert(p)) if p else p for i, p in enumerate(parts))
+
+
+def names_of(state) -> "contextlib.AbstractContextManager[None]":
+    """:func:`names_kept` for every person a tournament's pages may name — the players (as
+    typed and as read) and the captains — when it is printed in Traditional."""
+    spec = state.tournament.spec
+    if getattr(spec, "script", "simplified") != "traditional":
+        return contextlib.nullcontext()
+    names = [n for e in state.entries for p in e.players for n in (p.name, p.shown)]
+    return names_kept(names + [u.captain for u in spec.units if u.captain])

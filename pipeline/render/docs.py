@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..fsutil import atomic_write_text
+from ..text import names_of
 from . import viewmodels as vms
 from .jinja import render
 from .pdf import CACHE_FILE, render_pdfs
@@ -91,7 +92,16 @@ def render_documents(state: "LeagueState", out_dir: str | Path, pdf: bool = True
 
     >>> # render_documents(state, Path("output/t2020-league"))  → [notice.html, notice.pdf, …]
     """
-    out = Path(out_dir)
+    with names_of(state):       # 于力 stays 于力 in Traditional (pipeline.text)
+        paths, jobs = _write_documents(state, Path(out_dir), pdf, memo)
+    if jobs:
+        render_pdfs(jobs, Path(out_dir) / CACHE_FILE, workers=workers)
+    return paths
+
+
+def _write_documents(state: "LeagueState", out: Path, pdf: bool, memo: "PageMemo | None"
+                     ) -> tuple[list[Path], list[tuple[str, Path]]]:
+    """:func:`render_documents`' HTML: (every document's paths, the PDFs to render)."""
     paths: list[Path] = []
     jobs: list[tuple[str, Path]] = []
     for doc in plan_documents(state):
@@ -112,6 +122,4 @@ def render_documents(state: "LeagueState", out_dir: str | Path, pdf: bool = True
         if want_pdf:
             jobs.append((html, pdf_path))
             paths.append(pdf_path)
-    if jobs:
-        render_pdfs(jobs, out / CACHE_FILE, workers=workers)
-    return paths
+    return paths, jobs

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from ..fsutil import atomic_write_text
+from ..text import names_of
 from . import site_vm
 from .jinja import render
 
@@ -82,6 +83,17 @@ def render_site(state: "LeagueState", out_dir: str | Path, memo: "PageMemo | Non
     if unknown:
         raise ValueError(f"unknown site parts: {sorted(unknown)}")
     out = Path(out_dir)
+    with names_of(state):       # 于力 stays 于力 in Traditional (pipeline.text)
+        pages = _render_pages(state, out, memo, parts)
+    for path, html in pages:
+        if html is not None:
+            atomic_write_text(path, html)
+    return [p for p, _ in pages]
+
+
+def _render_pages(state: "LeagueState", out: Path, memo: "PageMemo | None", parts: tuple[str, ...]
+                  ) -> list[tuple[Path, str | None]]:
+    """:func:`render_site`'s pages: (path, HTML, or None when the page is up to date)."""
     pages: list[tuple[Path, str | None]] = []
     if "index" in parts:
         p = out / "index.html"
@@ -93,10 +105,7 @@ def render_site(state: "LeagueState", out_dir: str | Path, memo: "PageMemo | Non
     for uid in site_vm.branch_ids(state) if "branches" in parts else ():
         p = out / "branches" / f"{uid}.html"
         pages.append((p, render_branch(state, uid, memo, p)))
-    for path, html in pages:
-        if html is not None:
-            atomic_write_text(path, html)
-    return [p for p, _ in pages]
+    return pages
 
 
 # -- helpers: mark the Python-built SVG as safe (it is escaped where it is built) ----------

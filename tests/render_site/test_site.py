@@ -126,3 +126,29 @@ def test_traditional_script(tmp_path):
     assert "對陣圖" in event and "淘汰賽" in event          # SVG text converted too
     report = (tmp_path / "branches" / "u02.html").read_text()
     assert "錯誤" in report and "错误" not in report
+
+
+def test_traditional_script_keeps_peoples_names(tmp_path):
+    """OpenCC made the surname 于 of 于力 於 (the preposition) and 余华 餘華; a person's
+    name is converted as a name, the text around it as text."""
+    import dataclasses
+
+    from pipeline.render.docs import render_documents
+    from pipeline.text import convert, convert_name, names_kept
+
+    state = make_state(script="traditional")
+    es = state.events["xiangqi"]
+    first = es.entries[0]
+    renamed = dataclasses.replace(first, team="于力", players=tuple(
+        dataclasses.replace(p, name="于力", display_name="于力") for p in first.players))
+    es.entries[0] = renamed
+    state.entries = [renamed if e.id == first.id else e for e in state.entries]
+    render_site(state, tmp_path)
+    render_documents(state, tmp_path, pdf=False)
+    event = (tmp_path / "events" / "xiangqi.html").read_text()
+    assert "于力" in event and "於力" not in event
+    assert "於力" not in (tmp_path / "standings.html").read_text()
+    assert (convert_name("余华"), convert_name("沈阳明"), convert_name("黄发")) == ("余華", "沈陽明", "黃發")
+    with names_kept(["于力"]):
+        assert convert("关于于力的比赛", "traditional") == "關於于力的比賽"
+    assert convert("于力", "traditional") == "於力"       # outside a page's names: plain OpenCC

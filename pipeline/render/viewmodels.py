@@ -572,8 +572,10 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     head = ["名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else [])
     head += ["场次", "胜"] + (["平"] if show_draws else []) + ["负", "积分"] + (["总分"] if show_score else [])
     head += [t[1] for t in shown_tbs] + ["备注"]
+    playoff_tbs = [t for t in tbs if t[3]]
+    shown_of = {r.entry: (r.points, r.score, *(r.tiebreaks.get(n) for n, *_ in shown_tbs)) for r in st.rows}
     rows, classes = [], []
-    for r in st.rows:
+    for i, r in enumerate(st.rows):
         e = entries.get(r.entry)
         name = e.team if e else r.entry
         row = [str(r.rank), name, _unit_short(spec, e.branch) if e else ""]
@@ -583,13 +585,24 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
         if show_score:
             row.append(str(r.score))
         row += [_scaled(r.tiebreaks[n], scale) if n in r.tiebreaks else "" for n, _, scale, _ in shown_tbs]
-        row.append("需加赛" if r.playoff_required else "")
+        row.append("需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs))
         rows.append(row)
         classes.append("playoff" if r.playoff_required else "")
     left = 4 if team_event else 3
     align = ["center"] + [""] * (left - 1) + ["num"] * (len(head) - left - 1) + [""]
     caption = " ".join(x for x in (st.stage_name, f"{st.group}组" if st.group else "") if x)
     return Table(head, rows, align, classes, caption=caption)
+
+
+def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -> str:
+    """备注 of a row level with a neighbour on every printed column but ranked apart by a
+    playoff (加赛, a tiebreak not printed as a column): ``加赛决出（21）``, so the order does not
+    read as an unexplained tie (R2011-F1, R2020-F4)."""
+    r = rows[i]
+    level = any(0 <= j < len(rows) and rows[j].rank != r.rank and shown_of[rows[j].entry] == shown_of[r.entry]
+                for j in (i - 1, i + 1))
+    got = [(_scaled(r.tiebreaks[n], scale)) for n, _, scale, _ in playoff_tbs if n in r.tiebreaks]
+    return f"加赛决出（{got[0]}）" if level and got else ""
 
 
 def _status(es: "EventState") -> str:

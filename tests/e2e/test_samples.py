@@ -136,6 +136,21 @@ def test_R2020_A1_first_prize_is_round_robin_leader(t2020):
     assert winner_id in leaders
 
 
+def test_R2020_F4_final_pool_ranks_by_cumulative_points_and_a_playoff_is_explained(t2020):
+    """The final round robin ranks by match points summed over its rounds (standings.csv is
+    ordered by them), and where three finalists are level on every printed column (1-1 each)
+    the standings document says their order came from the playoff (加赛)."""
+    _, out = t2020
+    for event in ("xiangqi", "checkers", "shuangsheng"):
+        final = [r for r in rows(out, "standings.csv") if r["event"] == event and r["stage"] == "final"
+                 and r["points"] != ""]        # the pool's table (the placements follow, without points)
+        pts = [int(r["points"]) for r in final]
+        assert len(final) == 3 and pts == sorted(pts, reverse=True), (event, pts)
+        assert [int(r["rank"]) for r in final] == [1, 2, 3]
+    html = (out / "standings.html").read_text(encoding="utf-8")
+    assert html.count("加赛决出") >= 3
+
+
 def test_pdf_documents_written(t2020):
     _, out = t2020
     for name in ("notice.pdf", "awards.pdf", "certificates.pdf", "standings.pdf"):

@@ -766,7 +766,7 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
             where = _contest(spec.name, "")
         award = a.award if not a.group or a.group in a.award else f"{a.group}组{a.award.removeprefix('小组')}"
         body = f"在{where}中荣获{award}。"
-        vm.certificates.append(Certificate(recipient, branch, event, a.award, body, issuer, date))
+        vm.certificates.append(Certificate(recipient, branch, event, award, body, issuer, date))
     return vm
 
 

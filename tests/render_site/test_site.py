@@ -152,3 +152,15 @@ def test_traditional_script_keeps_peoples_names(tmp_path):
     with names_kept(["于力"]):
         assert convert("关于于力的比赛", "traditional") == "關於于力的比賽"
     assert convert("于力", "traditional") == "於力"       # outside a page's names: plain OpenCC
+
+
+def test_the_returned_copy_button_is_quiet_when_nothing_is_wrong(tmp_path):
+    """u01 has only a warning-free info and a QUOTA_SHORT warning; without them its returned
+    copy holds no problem, and the page must not call it 已标注问题 in red."""
+    state = make_state()
+    render_site(state, tmp_path)
+    assert "已标注问题" in (tmp_path / "branches" / "u02.html").read_text()
+    state.issues = [i for i in state.issues if i.branch != "u01"]
+    render_site(state, tmp_path)
+    page = (tmp_path / "branches" / "u01.html").read_text()
+    assert "未发现问题" in page and "已标注问题" not in page and 'class="button quiet"' in page

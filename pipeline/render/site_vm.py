@@ -604,6 +604,16 @@ def event_brackets(es: "EventState", names: Names) -> list[str]:
     return out
 
 
+def playing_count(es: "EventState") -> int:
+    """How many entries the event has: those drawn in its first round once it is drawn (a
+    pair re-formed at check-in from two incomplete ones is one entry, R2016-F2; a no-show
+    is none), else those registered."""
+    if not es.rounds:
+        return len(es.entries)
+    first = min(es.rounds, key=lambda r: r.round)
+    return len({s for m in first.matches for s in m.sides})
+
+
 def event_vm(state: "LeagueState", event_id: str) -> EventPage:
     """View-model of ``events/<event_id>.html``: brackets, rounds, standings, awards."""
     es = state.events[event_id]
@@ -616,7 +626,7 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
         stages.append(StageVM(title=title, kind=kind, kind_label=KIND_LABEL[kind], svg="",
                               rounds=tuple(_round_vm(es, r, names) for r in rounds)))
     played, drawn, left = event_progress(es)
-    facts = [("赛制", es.format_title), ("参赛", f"{len(es.entries)} " + ("队" if spec.is_team else "人")),
+    facts = [("赛制", es.format_title), ("参赛", f"{playing_count(es)} " + ("队" if spec.is_team else "人")),
              ("进度", progress_text(played, drawn, left))]
     if spec.venue:
         facts.append(("地点", spec.venue))
@@ -624,7 +634,7 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
         facts.append(("裁判", spec.referee))
     return EventPage(
         page=_page(state, spec.name, "../"), id=event_id, name=spec.name, format_title=es.format_title,
-        status=event_status(es), complete=es.complete, entry_count=len(es.entries),
+        status=event_status(es), complete=es.complete, entry_count=playing_count(es),
         brackets=tuple(event_brackets(es, names)), stages=tuple(stages),
         standings=standing_vms(es.standings, names),
         awards=_awards_of(state.awards, {event_id, spec.name}, names), facts=tuple(facts),
@@ -742,7 +752,7 @@ def event_card(es: "EventState") -> EventCard:
     played, drawn, left = event_progress(es)
     total = drawn + left if left is not None else max(drawn, played) + 1
     return EventCard(id=es.spec.id, name=es.spec.name, format_title=es.format_title,
-                     href=href(f"events/{es.spec.id}.html"), entries=len(es.entries), played=played,
+                     href=href(f"events/{es.spec.id}.html"), entries=playing_count(es), played=played,
                      drawn=drawn, left=str(left) if left is not None else "待定",
                      progress=progress_text(played, drawn, left), status=event_status(es),
                      complete=es.complete, progress_value=played if not es.complete else max(total, 1),

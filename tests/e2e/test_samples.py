@@ -205,6 +205,10 @@ def test_R2016_F2_checkin_reforms_a_pair(t2016):
     assert merged, "the absent players' partners were re-formed into a pair"
     drawn = {r["entry_id"] for r in rows(out, "draw.csv") if r["event"] == "guandan"}
     assert merged[0]["id"] in drawn
+    # the site counts the pairs that play (the re-formed pair once, its two halves not at all)
+    playing = {r["entry_id"] for r in rows(out, "draw.csv") if r["event"] == "guandan" and r["round"] == "1"}
+    assert len(playing) < len(ev.entries)
+    assert f"{len(playing)} 个参赛单元" in (out / "index.html").read_text(encoding="utf-8")
 
 
 def test_R2016_A1_top_two_per_group(t2016):

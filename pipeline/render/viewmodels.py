@@ -12,7 +12,7 @@ Nothing here does I/O; tests build small states by hand and compare the view-mod
 from __future__ import annotations
 
 import datetime as dt
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -573,6 +573,8 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     head += ["场次", "胜"] + (["平"] if show_draws else []) + ["负", "积分"] + (["总分"] if show_score else [])
     head += [t[1] for t in shown_tbs] + ["备注"]
     playoff_tbs = [t for t in tbs if t[3]]
+    byes = Counter(s for rnd in es.rounds if rnd.stage == st.stage for m in rnd.matches if m.bye
+                   and (not st.group or m.group == st.group) for s in m.sides)
     shown_of = {r.entry: (r.points, r.score, *(r.tiebreaks.get(n) for n, *_ in shown_tbs)) for r in st.rows}
     rows, classes = [], []
     for i, r in enumerate(st.rows):
@@ -585,7 +587,10 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
         if show_score:
             row.append(str(r.score))
         row += [_scaled(r.tiebreaks[n], scale) if n in r.tiebreaks else "" for n, _, scale, _ in shown_tbs]
-        row.append("需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs))
+        note = "需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs)
+        if byes.get(r.entry):      # a bye's points are in 积分 but in no game's score
+            note = "；".join(x for x in (note, f"积分含轮空 {byes[r.entry]} 轮") if x)
+        row.append(note)
         rows.append(row)
         classes.append("playoff" if r.playoff_required else "")
     left = 4 if team_event else 3

@@ -149,6 +149,8 @@ def test_R2020_F4_final_pool_ranks_by_cumulative_points_and_a_playoff_is_explain
         assert [int(r["rank"]) for r in final] == [1, 2, 3]
     html = (out / "standings.html").read_text(encoding="utf-8")
     assert html.count("加赛决出") >= 3
+    # three in a round robin: each sits one round out, and its bye points are in 积分
+    assert html.count("加赛决出（21）；积分含轮空 1 轮") == 1
 
 
 def test_pdf_documents_written(t2020):

@@ -625,9 +625,37 @@ def standings_vm(state: "LeagueState") -> StandingsVM:
         es = state.events.get(ev.id)
         if es is None or not es.standings:
             continue
-        vm.events.append(EventTables(ev.name, _status(es), [standing_table(state, es, st) for st in es.standings]))
+        tables = [standing_table(state, es, st) for st in es.standings]
+        final = final_order_table(state, es)
+        vm.events.append(EventTables(ev.name, _status(es), tables + ([final] if final else [])))
     vm.legend = "名次相同表示按全部破同分规则仍然并列；“需加赛”表示须加赛决定名次。"
     return vm
+
+
+def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
+    """最终名次: every entry's final place and how it was reached (``Placement.tier``) —
+    when the tables above do not already give them all (a knockout's places below its final
+    pool, the order after groups and a final stage); None otherwise."""
+    placements = list(getattr(es, "placements", None) or ())
+    covered = {(row.entry, row.rank, st.group) for st in es.standings for row in st.rows}
+    if not placements or all((p.entry, p.rank, p.group) in covered for p in placements):
+        return None
+    spec = state.tournament.spec
+    entries = {e.id: e for e in es.entries}
+    team_event = es.spec.is_team
+    grouped = any(p.group for p in placements)
+    head = ["名次"] + (["组别"] if grouped else []) + ["队名" if team_event else "姓名", "单位"] \
+        + (["队员"] if team_event else []) + ["名次依据"]
+    rows = []
+    for p in sorted(placements, key=lambda p: (p.group, p.rank)):
+        e = entries.get(p.entry)
+        row = [str(p.rank) + ("（并列）" if p.tied else "")] + ([p.group] if grouped else [])
+        row += [e.team if e else p.entry, _unit_short(spec, e.branch) if e else ""]
+        if team_event:
+            row.append(e.player_names if e else "")
+        rows.append(row + [p.tier])
+    align = ["center"] + (["center"] if grouped else []) + [""] * (len(head) - 1 - grouped)
+    return Table(head, rows, align, caption="最终名次")
 
 
 # --------------------------------------------------------------------------------------

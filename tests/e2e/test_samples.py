@@ -153,6 +153,20 @@ def test_R2020_F4_final_pool_ranks_by_cumulative_points_and_a_playoff_is_explain
     assert html.count("加赛决出（21）；积分含轮空 1 轮") == 1
 
 
+def test_standings_give_every_final_place_where_the_tables_do_not(t2020, t2016):
+    """t2020's standings show the three-player final pool; the places below it (4–22) come
+    from the knockout and are listed under 最终名次.  t2016's group tables already give
+    every place: no such table."""
+    from pipeline.render import viewmodels as vms
+
+    report, _ = t2020
+    table = vms.final_order_table(report.state, report.state.events["xiangqi"])
+    assert table is not None and len(table.rows) == 22
+    assert [r[0] for r in table.rows[:3]] == ["1", "2", "3"] and table.rows[-1][-1]
+    report16, _ = t2016
+    assert vms.final_order_table(report16.state, report16.state.events["guandan"]) is None
+
+
 def test_pdf_documents_written(t2020):
     _, out = t2020
     for name in ("notice.pdf", "awards.pdf", "certificates.pdf", "standings.pdf"):

@@ -215,6 +215,12 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         elif kind in _BOOK_KINDS:
             getattr(inputs, _BOOK_KINDS[kind]).append((rec, reading[1]))
             for sheet in reading[1].sheets.values():
+                if sheet.far:
+                    from .ingest.workbook import MAX_GAP
+                    issues.add("BAD_VALUE", f"文件《{rec.file_name}》的工作表“{sheet.name}”在 {sheet.far} 有一个远离表格的值"
+                               f"（与表格之间隔了 {MAX_GAP:,} 多行空行），未读取。如果是误输入，请删除这个单元格。",
+                               at=CellRef(rec.file_name, sheet.name, sheet.far), source=rec.sha256,
+                               severity=Severity.WARNING)
                 if sheet.truncated:   # rows past the cap were not read: say so, never score silently
                     from .ingest.workbook import MAX_ROWS
                     issues.add("BAD_VALUE", f"文件《{rec.file_name}》的工作表“{sheet.name}”超过 {MAX_ROWS} 行数据，"

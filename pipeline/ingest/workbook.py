@@ -45,6 +45,7 @@ RATIO_FLOOR_BYTES = 1024 * 1024
 MAX_MEMBERS = 5000
 MAX_ROWS = 100_000         # rows with data read per sheet (an 800-unit 斗地主 detail sheet has ~48,000)
 MAX_COLS = 256             # columns read per row
+MAX_GAP = 10_000           # blank rows after which a value is a stray cell, not data (Sheet.far)
 MAX_DENSE_CELLS = 2_000_000  # calamine allocates rows × columns of the valued extent
 HEADER_SCAN_ROWS = 30
 BLANK_RUN = 20             # a table ends at this many fully blank rows in a row
@@ -84,6 +85,7 @@ class Sheet:
     state: str = "visible"          # visible | hidden | veryHidden
     rows: list[list[Any]] = field(default_factory=list)
     truncated: bool = False         # more than MAX_ROWS rows with data: the rest was not read
+    far: str = ""                   # A1 of a value past MAX_GAP blank rows, not read (a stray cell)
 
     @property
     def hidden(self) -> bool:
@@ -321,7 +323,8 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
              if sc.data_rows > MAX_ROWS or sc.max_row * sc.max_col > MAX_DENSE_CELLS}
     sheets = _read_calamine(data, scans, heavy)
     if heavy:
-        _read_streaming(data, sheets, heavy, scans)
+        far = {s: _far_cell(parts.get(sheet_parts[s], b"")) for s in heavy}
+        _read_streaming(data, sheets, heavy, scans, {s: f for s, f in far.items() if f})
     book = Book(name=name, sheets=sheets, macros=macros)
     meta = book.sheet(META_SHEET)
     if meta is not None:
@@ -568,9 +571,26 @@ def _read_calamine(data: bytes, scans: dict[str, _SheetScan], heavy: set[str]) -
     return sheets
 
 
+def _far_cell(xml: bytes) -> tuple[int, str] | None:
+    """(the last row before it, its address) of the first value past :data:`MAX_GAP` blank
+    rows — a stray cell (``XFD1048576``) that made the sheet's extent huge — or None."""
+    cells: dict[int, int] = {}
+    for col, row in _VALUED.findall(xml):
+        r, c = int(row), col_number(col.decode())
+        cells[r] = min(c, cells.get(r, c))
+    last = 0
+    for r in sorted(cells):
+        if r - last > MAX_GAP:
+            return last, f"{col_letter(cells[r])}{r}"
+        last = r
+    return None
+
+
 def _read_streaming(data: bytes, sheets: dict[str, Sheet], heavy: set[str],
-                    scans: dict[str, _SheetScan]) -> None:
-    """Huge sheets: stream with openpyxl (read-only, defusedxml) and stop at MAX_ROWS data rows."""
+                    scans: dict[str, _SheetScan], far: dict[str, tuple[int, str]] | None = None) -> None:
+    """Huge sheets: stream with openpyxl (read-only, defusedxml) and stop at MAX_ROWS data
+    rows, or before a stray cell past a long run of blank rows (``far``: :func:`_far_cell`)."""
+    far = far or {}
     from ..xlsx import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
     import openpyxl
 
@@ -586,7 +606,9 @@ def _read_streaming(data: bytes, sheets: dict[str, Sheet], heavy: set[str],
             ws = wb[name]
             rows: list[list[Any]] = []
             with_data = 0
-            for values in ws.iter_rows(values_only=True, max_col=MAX_COLS):
+            limit, sheet.far = far.get(name, (None, ""))
+            stream = ws.iter_rows(values_only=True, max_col=MAX_COLS, max_row=limit) if limit != 0 else ()
+            for values in stream:
                 row = [_plain(v) for v in values]
                 if any(not is_blank(v) for v in row):
                     with_data += 1

@@ -100,9 +100,8 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         del wb[ISSUES_SHEET]
     for ws in wb.worksheets:
         _clear_our_marks(ws)
-        for row in ws.iter_rows():
-            for cell in row:
-                guard_existing(cell)
+        for cell in _cells(ws):
+            guard_existing(cell)
 
     items = sorted(issues, key=lambda i: (_ORDER.get(i.severity, 3), i.sheet, _row_col(i.cell), i.code))
     by_cell: dict[tuple[str, str], list[Issue]] = defaultdict(list)
@@ -151,14 +150,20 @@ def _row_col(cell: str) -> tuple[int, str]:
     return (int(row) if row else 0, col.rjust(3))
 
 
+def _cells(ws) -> list:
+    """The cells the workbook holds — not every address of its extent: ``iter_rows`` makes a
+    cell for each, and one stray value at XFD1048576 made that 17 billion (the night's run
+    grew without bound)."""
+    return list(ws._cells.values())
+
+
 def _clear_our_marks(ws) -> None:
     """Remove comments (and their highlight) left by an earlier returned copy."""
-    for row in ws.iter_rows():
-        for cell in row:
-            if cell.comment is not None and cell.comment.author == COMMENT_AUTHOR:
-                cell.comment = None
-                if cell.fill is not None and cell.fill.fgColor is not None and cell.fill.fgColor.rgb in _OUR_COLOURS:
-                    cell.fill = PatternFill(fill_type=None)
+    for cell in _cells(ws):
+        if cell.comment is not None and cell.comment.author == COMMENT_AUTHOR:
+            cell.comment = None
+            if cell.fill is not None and cell.fill.fgColor is not None and cell.fill.fgColor.rgb in _OUR_COLOURS:
+                cell.fill = PatternFill(fill_type=None)
 
 
 def _issues_sheet(wb, items: list[Issue], by_cell: dict, z) -> None:

@@ -225,12 +225,14 @@ def check_duplicates(ctx: Ctx) -> None:
     by_staff: dict[str, list[tuple[Registration, RegRow]]] = {}
     for reg, row in rows:
         if row.staff_id:
-            by_staff.setdefault(row.staff_id, []).append((reg, row))
+            by_staff.setdefault(staff_key(row.staff_id), []).append((reg, row))
+    conflicting = set()
     for sid, group in by_staff.items():
         names = sorted({r.name for _, r in group if r.name})
         if len(names) > 1:
+            conflicting.add(f"id:{sid}")
             for reg, row in group:
-                ctx.flag("DUPLICATE_PERSON", reg, row, "工号", f"工号 \"{sid}\" 同时登记为 {'、'.join(names)}，"
+                ctx.flag("DUPLICATE_PERSON", reg, row, "工号", f"工号 \"{row.staff_id}\" 同时登记为 {'、'.join(names)}，"
                          f"同一工号只能对应一人，请核对工号。")
     seen_person: dict[str, list[tuple[Registration, RegRow]]] = {}
     for reg, row in rows:
@@ -238,6 +240,8 @@ def check_duplicates(ctx: Ctx) -> None:
             continue
         seen_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
     for pkey, group in seen_person.items():
+        if pkey in conflicting:     # two people under one staff number: said above, on every row
+            continue
         # the member of a cross-branch pair belongs to the home unit its note names (R2015-Q2)
         branches = {ctx.home.get(key(reg, row), reg.branch) for reg, row in group}
         if len(branches) > 1:
@@ -264,10 +268,20 @@ def check_duplicates(ctx: Ctx) -> None:
                          f"已报名同一项目，请删除重复的一行。")
 
 
+def staff_key(staff_id: str) -> str:
+    """A staff number for telling people apart: without leading zeros, which Excel drops
+    from a number typed into a cell (``001769`` and ``1769`` are one person).
+
+    >>> staff_key("001769") == staff_key("1769"), staff_key("0"), staff_key("A0012")
+    (True, '0', 'A0012')
+    """
+    return staff_id.lstrip("0") or staff_id
+
+
 def person_key(ctx: Ctx, reg: Registration, row: RegRow) -> str:
     """Identity key of a row's person (staff number, else home unit + normalised name)."""
     if row.staff_id:
-        return f"id:{row.staff_id}"
+        return f"id:{staff_key(row.staff_id)}"
     return f"name:{ctx.home.get(key(reg, row), reg.branch)}:{row.name}"
 
 

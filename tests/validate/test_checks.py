@@ -144,6 +144,23 @@ def test_duplicate_person_in_two_branches_by_staff_id(tmp_path):
     assert codes(issues, Severity.ERROR) == ["DUPLICATE_PERSON"] * 2
 
 
+def test_a_staff_number_typed_as_a_number_is_the_same_person(tmp_path):
+    """Excel drops the leading zeros of 001769 typed as a number: b1's 武军 1769 and b4's 武军
+    001769 are one person, in two branches."""
+    t = tournament()
+    _, issues = run(tmp_path, t, {"b1": [person("象棋", "武军", 1769)], "b2": [person("跳棋", "武军", "001769")]})
+    assert "DUPLICATE_PERSON" in codes(issues, Severity.ERROR)
+
+
+def test_one_staff_number_under_two_names_is_said_once_per_row(tmp_path):
+    """Two names under one staff number: each row is told to check its number — and not that
+    the other row (another person) is a repeat of it."""
+    t = tournament()
+    _, issues = run(tmp_path, t, {"b1": [person("象棋", "吕宁桂", "001"), person("象棋", "严艳英", "001")]})
+    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert len(dup) == 2 and all("同时登记为" in i.message and "\"001\"" in i.message for i in dup)
+
+
 def test_duplicate_person_same_name_in_branch(tmp_path):
     t = tournament()
     entries, issues = run(tmp_path, t, {"b1": [person("象棋", "王 军"), person("象棋", "王军")]})

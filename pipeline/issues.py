@@ -36,6 +36,8 @@ CODES: dict[str, Severity] = {
     "RESULT_MISSING": Severity.INFO,        # a round waits for results
     "DRAW_INPUT_CHANGED": Severity.WARNING, # a frozen round's inputs changed after publication
     "NO_ATTACHMENT": Severity.WARNING,      # a mail without an .xlsx attachment
+    "DUPLICATE_FILE": Severity.INFO,        # a mail's workbook identical to one received before
+    "MAIL_DATE": Severity.WARNING,          # a mail's Date header missing or unreadable
     "TOTAL_MISMATCH": Severity.ERROR,       # entered totals differ from the detail sheet
 }
 

@@ -144,16 +144,73 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
     return recs, read
 
 
+_EMPTY_SHA = hashlib.sha256(b"").hexdigest()
+
+
+def _mail_note(ledger: Ledger, rec: Received) -> dict:
+    """What a stored mail says about itself, parsed once and kept in the ledger's cache: its
+    header problems, its workbooks (name, SHA-256) and the attachments that are none."""
+    import hashlib
+
+    from .ingest.eml import parse_eml_bytes
+
+    try:
+        mail = parse_eml_bytes(rec.stored(ledger.root).read_bytes(), rec.source)
+    except OSError:
+        return {"problems": [], "attachments": [], "skipped": []}
+    return {"problems": list(mail.problems), "skipped": list(mail.skipped),
+            "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments]}
+
+
 def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
-    """Warnings about mails themselves (no attachment) — recomputed each run."""
+    """Notes about mails themselves — recomputed each run from each mail's note
+    (:func:`_mail_note`): no workbook attached (naming what was: a .et or .zip to save as
+    .xlsx), a workbook identical to one received before (DUPLICATE_FILE: its mail is no
+    mail without attachment), a Date header that could not be read (MAIL_DATE: the time
+    of receipt is the file's, which decides deadlines)."""
     recs = ledger.received()
+    mails = [r for r in recs if r.kind == "mail"]
+    if not mails:
+        return
     children = {r.parent for r in recs if r.parent}
-    for r in recs:
-        if r.kind != "mail":
+    by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
+    keys = {r.sha256: f"mail:{r.sha256}" for r in mails}
+    kept = ledger.cache_get(sorted(keys.values()))
+    notes, fresh = {}, {}
+    for r in mails:
+        raw = kept.get(keys[r.sha256])
+        if raw is None:
+            fresh[keys[r.sha256]] = raw = json.dumps(_mail_note(ledger, r), ensure_ascii=False).encode()
+        notes[r.sha256] = json.loads(raw)
+    ledger.cache_put(fresh)
+    for r in mails:
+        note = notes[r.sha256]
+        at = CellRef(r.file_name)
+        for problem in note.get("problems", ()):
+            issues.add("MAIL_DATE", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
+                       f"{aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
+                       "如有出入，请联系组委会。", at=at)
+        if r.sha256 in children:
             continue
-        if r.sha256 not in children:
+        same = [(name, sha, by_sha[sha]) for name, sha in note.get("attachments", ()) if sha in by_sha]
+        for name, sha, first in same:
+            if sha == _EMPTY_SHA:      # two empty files are alike, and neither is a workbook
+                issues.add("UNREADABLE_FILE", f"邮件《{r.file_name}》的附件《{name}》是空文件（0 字节），可能没有"
+                           "发送完整：请重新添加附件后发送。", at=at)
+                continue
+            issues.add("DUPLICATE_FILE", f"邮件《{r.file_name}》的附件《{name}》与此前收到的《{first.file_name}》"
+                       f"（{aware(first.received_at).astimezone(TZ):%m-%d %H:%M} 收到）内容完全相同，按一份处理。",
+                       at=at, branch=first.branch)
+        if same:
+            continue
+        skipped = note.get("skipped", ())
+        if skipped:
+            names = "、".join(f"《{n}》" for n in skipped)
+            issues.add("NO_ATTACHMENT", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
+                       "工作簿（.xlsx）：请在 Excel 或 WPS 中“另存为” .xlsx 格式，直接作为附件（不要压缩）重新发送。", at=at)
+        else:
             issues.add("NO_ATTACHMENT", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
-                       "请把填好的报名表或成绩表作为附件重新发送。", at=CellRef(r.file_name))
+                       "请把填好的报名表或成绩表作为附件重新发送。", at=at)
 
 
 def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None) -> Inputs:

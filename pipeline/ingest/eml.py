@@ -35,6 +35,7 @@ class Mail:
     subject: str
     attachments: tuple[Attachment, ...] = ()
     problems: tuple[str, ...] = field(default=())   # Chinese notes (bad Date header …)
+    skipped: tuple[str, ...] = field(default=())    # attachments that are no workbook (.et, .zip, .pdf …)
 
     @property
     def has_attachment(self) -> bool:
@@ -87,6 +88,7 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     sender = email.utils.parseaddr(_header(msg, "From"))[1].lower()
     subject = _header(msg, "Subject")
     atts: list[Attachment] = []
+    skipped: list[str] = []
     for part in msg.walk():
         if part.is_multipart():
             continue
@@ -98,17 +100,35 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         if not fname:
             continue
         fname = safe_filename(fname)
-        # every workbook-like attachment is kept: the runner explains a .xls/.csv (UNREADABLE_FILE)
-        # instead of reporting the mail as having no attachment
-        if not fname.lower().endswith(WORKBOOK_SUFFIXES):
-            continue
         try:
             payload = part.get_payload(decode=True) or b""
         except Exception:
             payload = b""
+        # every workbook-like attachment is kept: the runner explains a .xls/.csv (UNREADABLE_FILE)
+        # instead of reporting the mail as having no attachment; a workbook whose name lost its
+        # .xlsx is taken as one, anything else is listed (the mail's note names it)
+        if not fname.lower().endswith(WORKBOOK_SUFFIXES):
+            if not _is_xlsx(payload):
+                skipped.append(fname)
+                continue
+            fname += ".xlsx"
         atts.append(Attachment(fname, payload))
     return Mail(path=path, date=date, sender=sender, subject=subject,
-                attachments=tuple(atts), problems=tuple(problems))
+                attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped))
+
+
+def _is_xlsx(data: bytes) -> bool:
+    """Whether ``data`` is an Office Open XML workbook (a zip holding ``xl/workbook.xml``)."""
+    if not data.startswith(b"PK\x03\x04"):
+        return False
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            return "xl/workbook.xml" in z.namelist()
+    except Exception:  # noqa: BLE001 - not a readable zip: not a workbook
+        return False
 
 
 def _header(msg: email.message.Message, name: str) -> str:

@@ -1,0 +1,83 @@
+"""What a mail says about itself: a workbook sent twice, attachments that are no workbook, a
+Date header that cannot be read (each once seen as 'no attachment', or not at all)."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import email
+import email.policy
+import shutil
+from email.message import EmailMessage
+from pathlib import Path
+
+from pipeline.ingest.eml import parse_eml_bytes
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "行政第一分工会-报名表.xlsx"
+NOW = dt.datetime(2020, 11, 5, 9, 0, tzinfo=TZ)
+
+
+def _league(tmp_path: Path) -> tuple[Path, bytes]:
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    shutil.rmtree(folder / "inbox-mistakes")
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    eml = folder / "inbox" / "1104-b01-报名表.eml"
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    form = next(p for p in msg.iter_attachments() if p.get_filename() == NAME).get_content()
+    return folder, form
+
+
+def _mail(folder: Path, name: str, attachments: list[tuple[str, bytes]], date: str = "Wed, 04 Nov 2020 18:30:00 +0800"):
+    msg = EmailMessage()
+    msg["From"] = "xzyfgh@union.example.edu.cn"
+    msg["Subject"] = "报名表"
+    msg["Date"] = date
+    msg.set_content("见附件")
+    for fname, data in attachments:
+        msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=fname)
+    (folder / "inbox" / name).write_bytes(bytes(msg))
+
+
+def _issues(tmp_path: Path, folder: Path) -> list[dict[str, str]]:
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8-sig") as f:
+        return list(csv.DictReader(f))
+
+
+def test_parse_takes_a_workbook_that_lost_its_extension_and_lists_what_is_no_workbook(tmp_path):
+    folder, form = _league(tmp_path)
+    _mail(folder, "x.eml", [("b01报名表", form), ("b01报名表.et", b"\xd0\xcf\x11\xe0" + b"\0" * 60),
+                            ("报名表.zip", b"PK\x03\x04zip")])
+    m = parse_eml_bytes((folder / "inbox" / "x.eml").read_bytes())
+    assert [a.filename for a in m.attachments] == ["b01报名表.xlsx"]
+    assert m.skipped == ("b01报名表.et", "报名表.zip")
+
+
+def test_a_workbook_sent_twice_is_one_and_its_second_mail_is_not_without_attachment(tmp_path):
+    folder, form = _league(tmp_path)
+    _mail(folder, "again.eml", [(NAME, form)], date="Thu, 05 Nov 2020 08:00:00 +0800")
+    found = _issues(tmp_path, folder)
+    assert not [i for i in found if i["code"] == "NO_ATTACHMENT"]
+    (dup,) = [i for i in found if i["code"] == "DUPLICATE_FILE"]
+    assert dup["file"] == "again.eml" and dup["severity"] == "info" and "内容完全相同" in dup["message"]
+
+
+def test_an_attachment_that_is_no_workbook_is_named_with_what_to_do(tmp_path):
+    folder, _ = _league(tmp_path)
+    _mail(folder, "et.eml", [("b01报名表.et", b"\xd0\xcf\x11\xe0" + b"\0" * 60)])
+    (no,) = [i for i in _issues(tmp_path, folder) if i["code"] == "NO_ATTACHMENT"]
+    assert "《b01报名表.et》" in no["message"] and "另存为" in no["message"]
+
+
+def test_an_unreadable_date_header_is_said_since_it_decides_the_deadline(tmp_path):
+    folder, form = _league(tmp_path)
+    _mail(folder, "d.eml", [("b01-v2.xlsx", form)])
+    p = folder / "inbox" / "d.eml"     # a Date header as some mail tools write it
+    p.write_bytes(p.read_bytes().replace(b"Wed, 04 Nov 2020 18:30:00 +0800", "2020年11月8日 09:00".encode()))
+    (note,) = [i for i in _issues(tmp_path, folder) if i["code"] == "MAIL_DATE"]
+    assert note["file"] == "d.eml" and "2020年11月8日 09:00" in note["message"] and note["severity"] == "warning"

@@ -623,7 +623,7 @@ class EventRunner:
         books = [(rec, b) for rec, b in self.inputs.results
                  if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
                  and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)]
-        players = {e.id: e for e in self.all_entries()} if self.ev.team_size > 1 and books else {}
+        players = {e.id: e for e in self.all_entries()} if books else {}
         sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
         sign_labels = [s + layout.SIGNATURE_SUFFIX for s in sides]
         for rec, book in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
@@ -632,11 +632,15 @@ class EventRunner:
                                 f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
                                 "（抽签摘要不符），请使用本轮下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET))
                 continue
-            rows, found = read_results(book, rec.file_name, [*labels, *sign_labels])
+            rows, found = read_results(book, rec.file_name, [*labels, *sign_labels, *sides])
             self.issues.extend(found)
+            seen: dict[tuple, int] = {}
             for row in rows:
                 m = matches.get(key_of(row.values))
                 if m is None:
+                    continue
+                if not self.one_row_per_table(m, row, seen, rnd, labels) or \
+                        not self.check_sides(m, row, sides, rnd, players):
                     continue
                 self.check_partners(m, row, sign_labels, rnd, players)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
@@ -662,6 +666,54 @@ class EventRunner:
         self.issues.extend(found)
         for r in results:
             self.results[r.match.key] = r
+
+    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, int], rnd: Round, labels: list[str]) -> bool:
+        """A table's result is filled once per sheet (per 牌号 for board-by-board games): a
+        second filled row with the same 桌号 — a mistyped table number — is RESULT_INVALID and
+        not counted (the first stands; the table it belongs to stays open)."""
+        if all(row.values.get(l) in (None, "") for l in labels):
+            return True
+        k = (m.key, str(row.values.get("牌号") or ""))
+        first = seen.setdefault(k, row.row)
+        if first == row.row:
+            return True
+        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{m.group or ''}第{m.table}桌在本表第 {first} 行"
+                        f"已经填写，第 {row.row} 行又填了一次，未计入。请核对这一行的桌号（对照抽签表）。",
+                        at=row.cells.get("桌号"))
+        return False
+
+    def check_sides(self, m: Match, row: Any, sides: list[str], rnd: Round, entries: dict[str, Entry]) -> bool:
+        """The sides pre-filled on the sheet (甲方/乙方, 甲/乙/丙) must still be the drawn ones:
+        results are scored by seat, so a row whose sides were swapped would credit the wrong
+        player — RESULT_INVALID, not counted; a name that is no side of this table is
+        RESULT_INVALID as well (a blank side cell is read as the drawn one)."""
+        from .ingest.workbook import strip_spaces
+
+        def names(sid: str) -> set[str]:
+            e = entries.get(sid)
+            if e is None:
+                return {sid}
+            short = _unit_short(self.t, e.branch)
+            out = {strip_spaces(x) for x in (e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id)}
+            return out | ({strip_spaces(e.players[0].name)} if len(e.players) == 1 else set())
+
+        wrong = []
+        for label, sid in zip(sides, m.sides):
+            raw = row.values.get(label)
+            if raw in (None, ""):
+                continue
+            text = strip_spaces(str(raw))
+            if text not in names(sid):
+                other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)), "")
+                wrong.append((label, str(raw), other))
+        if not wrong:
+            return True
+        drawn = "，".join(f"{lab}：{entries[sid].team if sid in entries else sid}" for lab, sid in zip(sides, m.sides))
+        said = "；".join(f"{lab}填的是“{raw}”" + (f"（抽签为{other}）" if other else "（不是本桌选手）") for lab, raw, other in wrong)
+        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮{m.group or ''}第{m.table}桌：{said}，与抽签表不符"
+                        f"（{drawn}）。成绩按座位计分，本行未计入：请按抽签表的座位填写后重新发送。",
+                        at=row.cells.get(wrong[0][0]))
+        return False
 
     def check_partners(self, m: Match, row: Any, sign_labels: list[str], rnd: Round,
                        entries: dict[str, Entry]) -> None:

@@ -1,0 +1,68 @@
+"""A referee's result sheet whose sides or table numbers no longer match the draw: results are
+scored by seat and table, so such a row is RESULT_INVALID at its cell and not counted."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import email
+import email.policy
+import io
+import shutil
+from pathlib import Path
+
+import openpyxl
+
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _edit_xiangqi_r1(tmp_path: Path, edit) -> tuple[list[dict[str, str]], object]:
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    eml = next(p for p in (folder / "inbox").glob("*.eml") if "xiangqi-r1" in p.name)
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
+    ws = wb["成绩"]
+    hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
+    col = {c.value: c.column for c in ws[hrow] if c.value}
+    edit(ws, hrow, col)
+    buf = io.BytesIO()
+    wb.save(buf)
+    part.set_content(buf.getvalue(), maintype="application",
+                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
+    eml.write_bytes(bytes(msg))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        return list(csv.DictReader(f)), report
+
+
+def test_swapped_sides_are_not_scored_for_the_wrong_player(tmp_path):
+    def swap(ws, hrow, col):
+        a, b = ws.cell(hrow + 1, col["甲方"]), ws.cell(hrow + 1, col["乙方"])
+        a.value, b.value = b.value, a.value
+    issues, report = _edit_xiangqi_r1(tmp_path, swap)
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
+    assert bad["sheet"] == "成绩" and bad["cell"].startswith("D") and "（抽签为乙方）" in bad["message"]
+    assert report.needs_attention and any("象棋" in e and "还差 1 桌" in e for e in report.events)
+
+
+def test_a_side_that_is_not_at_this_table_is_refused(tmp_path):
+    def stranger(ws, hrow, col):
+        ws.cell(hrow + 1, col["甲方"]).value = "张冒名（行政一）"
+    issues, _ = _edit_xiangqi_r1(tmp_path, stranger)
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
+    assert "“张冒名（行政一）”（不是本桌选手）" in bad["message"]
+
+
+def test_a_table_number_typed_twice_keeps_the_first_row_and_says_which(tmp_path):
+    def twice(ws, hrow, col):
+        ws.cell(hrow + 2, col["桌号"]).value = ws.cell(hrow + 1, col["桌号"]).value
+    issues, report = _edit_xiangqi_r1(tmp_path, twice)
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
+    assert bad["cell"].startswith("C")          # its 桌号 cell
+    assert "又填了一次，未计入" in bad["message"]
+    assert not [i for i in issues if i["code"] == "RESULT_CONFLICT"]

@@ -156,9 +156,35 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log)
                 if rr is not None:
                     reg_rows.append(rr)
+    if sheet is not None and usable:
+        for other, n in _copied_forms(book, sheet):
+            if not reg_rows:      # the form moved to a copy: this file must not replace the last one
+                file_issue("TEMPLATE_MISMATCH", f"“{sheet.name}”工作表里没有报名，报名填在了工作表“{other}”（{n} 人）。"
+                           f"系统只读取“{L.REG_SHEET}”工作表：请把报名移到“{L.REG_SHEET}”中，删除多余的工作表后重新发送。")
+            else:
+                log.add("BAD_VALUE", f"本文件的工作表“{other}”也有 {n} 人的报名，未读取，只以“{sheet.name}”为准。"
+                        f"如果“{other}”才是要提交的内容，请把它移到“{L.REG_SHEET}”中，删除多余的工作表后重新发送。",
+                        at=CellRef(file_label, other, ""), branch=br, severity=Severity.WARNING)
     reg = Registration(file=file_label, branch=br, sheet=sheet.name if sheet else L.REG_SHEET,
                        rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source)
     return reg, [replace(i, source=source) for i in log] if source else list(log)
+
+
+def _copied_forms(book: Book, form: Any) -> list[tuple[str, int]]:
+    """Other sheets holding a filled registration table — a captain's copy of 报名表
+    (``报名表 (2)``), which we never read: (sheet name, people in it)."""
+    out = []
+    for name, other in book.sheets.items():
+        if other is form or name in (L.META_SHEET, L.INSTRUCTIONS_SHEET) or not other.rows:
+            continue
+        try:
+            table = find_table(other.rows, list(L.REG_REQUIRED), L.REG_COLUMNS)
+        except TableNotFound:
+            continue
+        n = sum(1 for _, values in table.rows if not is_blank(table.get(values, "姓名")))
+        if n:
+            out.append((name, n))
+    return out
 
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,

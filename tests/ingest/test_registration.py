@@ -122,3 +122,27 @@ def test_result_rows_reader(tmp_path):
     assert meta == {"kind": "result"}
     (n1, v1, c1), (n2, v2, _) = rows
     assert n1 == 3 and v1["结果"] == "甲胜" and str(c1["结果"]) == "成绩!F3" and v2["结果"] is None
+
+
+def test_a_filled_copy_of_the_form_sheet_is_said_and_an_emptied_form_replaces_nothing(tmp_path):
+    """A captain copies 报名表 to 报名表 (2) and fills the copy: we read only 报名表.  With
+    报名表 emptied the file is not usable (it must not replace the branch's last form);
+    with both filled, a warning names the copy."""
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001"), person("象棋", "李强", "002")])
+    wb = openpyxl.load_workbook(p)
+    wb.copy_worksheet(wb["报名表"]).title = "报名表 (2)"
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert reg.usable and len(reg.rows) == 2
+    (w,) = [i for i in issues if i.sheet == "报名表 (2)"]
+    assert w.severity == "warning" and "也有 2 人的报名，未读取" in w.message
+    for row in wb["报名表"].iter_rows(min_row=5):
+        for c in row:
+            c.value = None
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert not reg.usable and "TEMPLATE_MISMATCH" in codes(issues)
+    assert any("报名填在了工作表“报名表 (2)”（2 人）" in i.message for i in issues)

@@ -1483,6 +1483,20 @@ class PlannedCopy:
     fresh: bool = True
 
 
+_NOT_IN_NAMES = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
+
+
+def _name_part(stem: str, limit: int = 40) -> str:
+    """A captain's file name as part of a returned copy's name: characters Windows refuses
+    (``<>:"/\|?*``) replaced, and at most ``limit`` characters (a name of a hundred Chinese
+    characters passed the file system's 255 bytes: no copy was made).
+
+    >>> _name_part('报名表:v2?'), len(_name_part("长" * 100))
+    ('报名表_v2_', 40)
+    """
+    return _NOT_IN_NAMES.sub("_", stem)[:limit].strip() or "报名表"
+
+
 def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
                          made: dict[str, str]) -> list[PlannedCopy]:
     """The returned copy of every submission (:func:`render_all`).  A copy depends only on
@@ -1503,7 +1517,7 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
     for s in submissions:
         stored = stored_by_sha.get(s.sha256)
         if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
-            name = f"{s.branch or 'unknown'}-{Path(s.file).stem}-{s.sha256[:8]}-返回.xlsx"
+            name = f"{s.branch or 'unknown'}-{_name_part(Path(s.file).stem)}-{s.sha256[:8]}-返回.xlsx"
             target = out / "returned" / name
             file_issues = [i for i in by_file.get(s.file, ()) if s.concerns(i)]   # as its receipt lists
             key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]])

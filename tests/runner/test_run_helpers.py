@@ -92,3 +92,19 @@ def test_an_issue_that_names_its_file_goes_to_that_file_only(tmp_path):
     assert set(plan["a"].issues) == {note, old_bad, by_name}
     assert set(plan["b"].issues) == {new_bad, by_name}
     assert not new.concerns(old_bad) and not new.concerns(note) and old.concerns(old_bad)
+
+
+def test_a_returned_copy_name_fits_any_file_system(tmp_path):
+    """A hundred-character attachment name gave a copy name over 255 bytes (no copy made);
+    Windows refuses <>:"/\\|?* in names: the captain's part is cut and cleaned."""
+    import datetime as dt
+
+    from pipeline.run import plan_returned_copies
+    from pipeline.state import Submission
+
+    (tmp_path / "received").mkdir()
+    s = Submission("a" * 64, "行政第一分工会" * 15 + ':"报名表"?.xlsx', "u1", dt.datetime(2020, 11, 2, 9, 0))
+    (tmp_path / "received" / f"{s.sha256}.xlsx").write_bytes(b"PK")
+    (copy,) = plan_returned_copies(tmp_path, [s], [], {})
+    assert len(copy.name.encode()) < 200 and not set('<>:"/\\|?*') & set(copy.name)
+    (tmp_path / copy.name).write_bytes(b"ok")     # the file system takes it

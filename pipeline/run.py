@@ -1488,7 +1488,7 @@ _NOT_IN_NAMES = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 
 def _name_part(stem: str, limit: int = 40) -> str:
     """A captain's file name as part of a returned copy's name: characters Windows refuses
-    (``<>:"/\|?*``) replaced, and at most ``limit`` characters (a name of a hundred Chinese
+    (``<>:"/\\|?*``) replaced, and at most ``limit`` characters (a name of a hundred Chinese
     characters passed the file system's 255 bytes: no copy was made).
 
     >>> _name_part('报名表:v2?'), len(_name_part("长" * 100))

@@ -366,6 +366,34 @@ def check_quota(ctx: Ctx) -> None:
                          f"（可以少报；如需补报请在截止前重新提交）。", severity=Severity.WARNING)
 
 
+@check("team_held_back")
+def check_team_held_back(ctx: Ctx) -> None:
+    """A pair/team enters only whole: when a member's row has an error, the other members'
+    rows say why their entry is held back (a warning at each, naming the row to fix) —
+    before, the partner was dropped without a word."""
+    for reg in ctx.regs:
+        if not reg.usable:
+            continue
+        teams: dict[tuple[str, str], list[RegRow]] = {}
+        for row in reg.rows:
+            ev = ctx.spec.event(row.event) if row.event else None
+            if ev is not None and ev.is_team and row.team_no:
+                teams.setdefault((ev.id, row.team_no), []).append(row)
+        for (ev_id, team_no), rows in teams.items():
+            ev = ctx.spec.event(ev_id)
+            if ev is None or len(rows) != ev.team_size:
+                continue            # TEAM_INCOMPLETE says so on every row
+            bad = [r for r in rows if not r.ok or key(reg, r) in ctx.bad]
+            if not bad or len(bad) == len(rows):
+                continue
+            where = "、".join(f"第 {r.row} 行" for r in bad)
+            for row in rows:
+                if row in bad:
+                    continue
+                ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”第 {team_no} 队的队员（{where}）有错误，"
+                         f"全队暂不能报名；改正{where}后，本行随队生效。", severity=Severity.WARNING)
+
+
 def _quota_basis(ev: "EventSpec", unit: "UnitSpec", limit: int) -> str:
     q = ev.quota
     if q.rule == "bands":

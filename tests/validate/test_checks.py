@@ -233,3 +233,14 @@ def test_every_issue_names_the_received_file_it_is_about(tmp_path):
     assert codes(read) == ["BAD_VALUE"] and codes(found) and all(i.source == "f" * 64 for i in read + found)
     _, unnamed = read_registration(read_workbook(p), "b1.xlsx", t)
     assert all(i.source == "" for i in unnamed)
+
+
+def test_a_pair_held_back_by_its_partners_error_says_so_on_the_good_row(tmp_path):
+    """戊's row has an error (also in 象棋: one event per person); 己, the partner, is dropped
+    with the pair — and is told which row to fix."""
+    t = tournament()
+    rows = [person("象棋", "戊", 5), person("双升", "戊", 5, team=1), person("双升", "己", 6, team=1)]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    assert not [e for e in entries if e.event == "shuangsheng"]
+    (held,) = [i for i in issues if i.code == "TEAM_INCOMPLETE"]
+    assert held.severity == Severity.WARNING and held.cell == "C7" and "第 6 行" in held.message

@@ -1236,6 +1236,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         from .mail import deliver
         report.next_steps.append(deliver(state, out, ledger, opts.smtp_url, now).summary())
     missing_branches = [u.name for u in t.spec.units if u.id not in accepted]
+    if not t.inbox.is_dir():
+        report.next_steps.append(f"没有收件箱文件夹 {t.inbox}" + ("（同名的是一个文件，不是文件夹）" if t.inbox.exists() else "")
+                                 + "：本次没有读取任何文件。请建立该文件夹，把收到的报名表、成绩表和邮件（.eml）放进去。")
     if missing_branches and len(missing_branches) < len(t.spec.units):
         report.next_steps.append("尚未收到报名表：" + "、".join(missing_branches))
     if any(i.severity == Severity.ERROR for i in state.issues):

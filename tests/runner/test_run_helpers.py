@@ -108,3 +108,26 @@ def test_a_returned_copy_name_fits_any_file_system(tmp_path):
     (copy,) = plan_returned_copies(tmp_path, [s], [], {})
     assert len(copy.name.encode()) < 200 and not set('<>:"/\\|?*') & set(copy.name)
     (tmp_path / copy.name).write_bytes(b"ok")     # the file system takes it
+
+
+def test_a_tournament_folder_without_an_inbox_says_so(tmp_path):
+    """A missing inbox/ (or a file of that name) read nothing without a word."""
+    import datetime as dt
+    import shutil
+    from pathlib import Path
+
+    from pipeline.run import RunOptions, run
+    from pipeline.timeutil import TZ
+
+    src = Path(__file__).resolve().parents[2] / "sample_sheets" / "t2020-league"
+    folder = tmp_path / "t2020-league"
+    folder.mkdir()
+    for name in ("tournament.yaml", "secret.key"):
+        shutil.copy(src / name, folder / name)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 1, tzinfo=TZ)))
+    assert any("没有收件箱文件夹" in s and "本次没有读取任何文件" in s for s in report.next_steps)
+    (folder / "inbox").write_text("not a folder")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 1, tzinfo=TZ)))
+    assert any("不是文件夹" in s for s in report.next_steps)

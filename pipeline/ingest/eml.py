@@ -99,6 +99,8 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         fname = _decode(fname) if fname else ""
         if not fname:
             continue
+        if "\ufffd" in fname:            # raw 8-bit (GBK) bytes in the header, not RFC 2047/2231
+            fname = _raw_8bit_name(data, fname)
         fname = safe_filename(fname)
         try:
             payload = part.get_payload(decode=True) or b""
@@ -115,6 +117,31 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         atts.append(Attachment(fname, payload))
     return Mail(path=path, date=date, sender=sender, subject=subject,
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped))
+
+
+_RAW_NAME = re.compile(rb'(?:file)?name\s*=\s*"([^"\r\n]+)"|(?:file)?name\s*=\s*([^\s";]+)', re.I)
+
+
+def _raw_8bit_name(data: bytes, parsed: str) -> str:
+    """The attachment name ``parsed`` (with U+FFFD where the header had bytes that are not
+    UTF-8) read again from the message's raw bytes as GB18030, as Chinese mail tools that
+    skip RFC 2047 write it; ``parsed`` when no such bytes are found.
+
+    >>> raw = b'Content-Disposition: attachment; filename="' + "报名表.xlsx".encode("gbk") + b'"'
+    >>> _raw_8bit_name(raw, "\ufffd\ufffd\ufffd\ufffd\ufffd\ufffd.xlsx")
+    '报名表.xlsx'
+    """
+    for m in _RAW_NAME.finditer(data):
+        raw = m.group(1) or m.group(2)
+        if raw.isascii():
+            continue
+        try:
+            name = raw.decode("gb18030")
+        except UnicodeDecodeError:
+            continue
+        if raw.decode("utf-8", "replace").replace("\ufffd", "") == parsed.replace("\ufffd", ""):
+            return name
+    return parsed
 
 
 def _is_xlsx(data: bytes) -> bool:

@@ -28,3 +28,14 @@ def test_no_attachment_and_gbk_headers():
     raw = ("From: =?gbk?B?zfW+/A==?= <a@b.cn>\r\nSubject: \xb1\xa8\xc3\xfb\r\nDate: garbage\r\n\r\nbody\r\n")
     m = parse_eml_bytes(raw.encode("latin-1"))
     assert not m.has_attachment and m.date is None and m.problems and m.sender == "a@b.cn"
+
+
+def test_a_raw_gbk_attachment_name_is_read_as_gbk():
+    """Some Chinese mail tools put the file name's GBK bytes straight into the header (no
+    RFC 2047 or 2231): the name was ����һ�ֹ��ᱨ����.xlsx in issues.csv and in the returned copy."""
+    name = "行政一分工会报名表.xlsx".encode("gbk")
+    raw = (b"From: a@b.cn\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\nMIME-Version: 1.0\r\n"
+           b"Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
+           b"--XX\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\""
+           + name + b"\"\r\nContent-Transfer-Encoding: base64\r\n\r\nUEsDBA==\r\n--XX--\r\n")
+    assert [a.filename for a in parse_eml_bytes(raw).attachments] == ["行政一分工会报名表.xlsx"]

@@ -47,7 +47,7 @@ MAX_ROWS = 100_000         # rows with data read per sheet (an 800-unit 斗地�
 MAX_COLS = 256             # columns read per row
 MAX_GAP = 10_000           # blank rows after which a value is a stray cell, not data (Sheet.far)
 MAX_DENSE_CELLS = 2_000_000  # calamine allocates rows × columns of the valued extent
-HEADER_SCAN_ROWS = 30
+HEADER_SCAN_ROWS = 200      # rows searched for a header (captains insert rows above it: 34 seen)
 BLANK_RUN = 20             # a table ends at this many fully blank rows in a row
 
 

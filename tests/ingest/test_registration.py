@@ -146,3 +146,17 @@ def test_a_filled_copy_of_the_form_sheet_is_said_and_an_emptied_form_replaces_no
     reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
     assert not reg.usable and "TEMPLATE_MISMATCH" in codes(issues)
     assert any("报名填在了工作表“报名表 (2)”（2 人）" in i.message for i in issues)
+
+
+def test_a_header_pushed_down_by_inserted_rows_is_still_found(tmp_path):
+    """A captain inserted 25 rows above the table (header at row 29 → 34): it was
+    "找不到表头" although nothing in the header had changed."""
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001")])
+    wb = openpyxl.load_workbook(p)
+    wb["报名表"].insert_rows(2, 30)
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert issues == [] and [r.name for r in reg.rows] == ["王军"] and reg.rows[0].row == 35

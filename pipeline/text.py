@@ -54,12 +54,38 @@ def names_kept(names: Iterable[str]) -> Iterator[None]:
     """While rendering a page that names these people, :func:`convert` turns each of their
     names with :func:`convert_name`: whole-text conversion made the surname 于 of 于力
     於力 (於 is the preposition), while 于敏勇 stayed right by chance of the dictionary."""
-    kept = sorted({n for n in names if n and len(n) >= 2 and not n.isascii()}, key=lambda n: (-len(n), n))
-    token = _NAMES.set(re.compile("(" + "|".join(map(re.escape, kept)) + ")") if kept else None)
+    kept = {n for n in names if n and len(n) >= 2 and not n.isascii()}
+    token = _NAMES.set(re.compile("(" + _trie_pattern(kept) + ")") if kept else None)
     try:
         yield
     finally:
         _NAMES.reset(token)
+
+
+def _trie_pattern(words: Iterable[str]) -> str:
+    """One regular expression matching the longest of ``words`` at a place, shaped as a trie
+    (``王(?:军|小(?:明|红))``): a flat alternation of a large league's 10,000 names tried
+    each name at every character of a page.
+
+    >>> p = re.compile(_trie_pattern(["王军", "王小明", "王小"]))
+    >>> p.findall("王小明和王军、王小")
+    ['王小明', '王军', '王小']
+    """
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def pattern(node: dict) -> str:
+        alts = [re.escape(ch) + pattern(sub) for ch, sub in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return pattern(trie)
 
 
 def convert(text: str, script: str) -> str:

@@ -157,7 +157,7 @@ def _mail_note(ledger: Ledger, rec: Received) -> dict:
     try:
         mail = parse_eml_bytes(rec.stored(ledger.root).read_bytes(), rec.source)
     except OSError:
-        return {"problems": [], "attachments": [], "skipped": []}
+        return {}          # not kept: read again next run
     return {"problems": list(mail.problems), "skipped": list(mail.skipped),
             "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments]}
 
@@ -174,17 +174,25 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
         return
     children = {r.parent for r in recs if r.parent}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
-    keys = {r.sha256: f"mail:{r.sha256}" for r in mails}
+    code = lastrun.code_hash()       # a note depends on the mail and on the code that read it
+    keys = {r.sha256: f"mail:{hashlib.sha256(f'{code}:{r.sha256}'.encode()).hexdigest()}" for r in mails}
     kept = ledger.cache_get(sorted(keys.values()))
     notes, fresh = {}, {}
     for r in mails:
         raw = kept.get(keys[r.sha256])
         if raw is None:
-            fresh[keys[r.sha256]] = raw = json.dumps(_mail_note(ledger, r), ensure_ascii=False).encode()
+            note = _mail_note(ledger, r)
+            raw = json.dumps(note, ensure_ascii=False).encode()
+            if note:
+                fresh[keys[r.sha256]] = raw
         notes[r.sha256] = json.loads(raw)
-    ledger.cache_put(fresh)
+    if fresh:
+        ledger.cache_put(fresh)
+        ledger.cache_prune("mail:", set(keys.values()))
     for r in mails:
         note = notes[r.sha256]
+        if not note:            # its stored copy could not be read: nothing to say about it
+            continue
         at = CellRef(r.file_name)
         for problem in note.get("problems", ()):
             issues.add("MAIL_DATE", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
@@ -623,7 +631,8 @@ class EventRunner:
         books = [(rec, b) for rec, b in self.inputs.results
                  if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
                  and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)]
-        players = {e.id: e for e in self.all_entries()} if books else {}
+        players = {e.id: e for e in self.all_entries()} if self.ev.team_size > 1 and books else {}
+        shown = {e.id: e for e in self.shown_entries()} if books else {}
         sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
         sign_labels = [s + layout.SIGNATURE_SUFFIX for s in sides]
         for rec, book in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
@@ -639,8 +648,8 @@ class EventRunner:
                 m = matches.get(key_of(row.values))
                 if m is None:
                     continue
-                if not self.one_row_per_table(m, row, seen, rnd, labels) or \
-                        not self.check_sides(m, row, sides, rnd, players):
+                if not self.check_sides(m, row, sides, rnd, shown) or \
+                        not self.one_row_per_table(m, row, seen, rnd, labels):
                     continue
                 self.check_partners(m, row, sign_labels, rnd, players)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
@@ -697,7 +706,7 @@ class EventRunner:
             out = {strip_spaces(x) for x in (e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id)}
             return out | ({strip_spaces(e.players[0].name)} if len(e.players) == 1 else set())
 
-        wrong = []
+        wrong: list[tuple[str, str, str]] = []
         for label, sid in zip(sides, m.sides):
             raw = row.values.get(label)
             if raw in (None, ""):

@@ -100,7 +100,7 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         if not fname:
             continue
         if "\ufffd" in fname:            # raw 8-bit (GBK) bytes in the header, not RFC 2047/2231
-            fname = _raw_8bit_name(data, fname)
+            fname = _raw_8bit_name(part, fname)
         fname = safe_filename(fname)
         try:
             payload = part.get_payload(decode=True) or b""
@@ -122,25 +122,22 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
 _RAW_NAME = re.compile(rb'(?:file)?name\s*=\s*"([^"\r\n]+)"|(?:file)?name\s*=\s*([^\s";]+)', re.I)
 
 
-def _raw_8bit_name(data: bytes, parsed: str) -> str:
-    """The attachment name ``parsed`` (with U+FFFD where the header had bytes that are not
-    UTF-8) read again from the message's raw bytes as GB18030, as Chinese mail tools that
-    skip RFC 2047 write it; ``parsed`` when no such bytes are found.
-
-    >>> raw = b'Content-Disposition: attachment; filename="' + "报名表.xlsx".encode("gbk") + b'"'
-    >>> _raw_8bit_name(raw, "\ufffd\ufffd\ufffd\ufffd\ufffd\ufffd.xlsx")
-    '报名表.xlsx'
-    """
-    for m in _RAW_NAME.finditer(data):
-        raw = m.group(1) or m.group(2)
-        if raw.isascii():
+def _raw_8bit_name(part: email.message.Message, parsed: str) -> str:
+    """The attachment name ``parsed`` (with U+FFFD where the part's header had bytes that
+    are not UTF-8) read again from that header's raw bytes as GB18030, as Chinese mail tools
+    that skip RFC 2047 write it; ``parsed`` when they are not found."""
+    for key, value in part.raw_items():
+        if key.lower() not in ("content-disposition", "content-type"):
             continue
-        try:
-            name = raw.decode("gb18030")
-        except UnicodeDecodeError:
-            continue
-        if raw.decode("utf-8", "replace").replace("\ufffd", "") == parsed.replace("\ufffd", ""):
-            return name
+        raw = str(value).encode("ascii", "surrogateescape")
+        for m in _RAW_NAME.finditer(raw):
+            name = m.group(1) or m.group(2)
+            if name.isascii():
+                continue
+            try:
+                return name.decode("gb18030")
+            except UnicodeDecodeError:
+                continue
     return parsed
 
 

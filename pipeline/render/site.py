@@ -44,7 +44,8 @@ def render_event(state: "LeagueState", event_id: str, memo: "PageMemo | None" = 
     a state with a ``memo_key`` keys the page without building its view-model."""
     es = state.events[event_id]
     keyed = memo is not None and path is not None and bool(es.memo_key)
-    if keyed and memo.fresh_inputs(path, "site/event.html", (es.memo_key, state.updated.isoformat())):
+    # the page links each round's PDFs when the run writes them (state.pdf)
+    if keyed and memo.fresh_inputs(path, "site/event.html", (es.memo_key, state.updated.isoformat(), str(state.pdf))):
         return None
     vm = site_vm.event_vm(state, event_id)
     if not keyed and memo is not None and path is not None and memo.fresh(path, "site/event.html", vm):

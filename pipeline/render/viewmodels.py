@@ -574,7 +574,7 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     head += [t[1] for t in shown_tbs] + ["备注"]
     playoff_tbs = [t for t in tbs if t[3]]
     byes = Counter(s for rnd in es.rounds if rnd.stage == st.stage for m in rnd.matches if m.bye
-                   and (not st.group or m.group == st.group) for s in m.sides)
+                   and (not st.group or m.group == st.group) for s in m.sides) if _bye_points(es) else Counter()
     shown_of = {r.entry: (r.points, r.score, *(r.tiebreaks.get(n) for n, *_ in shown_tbs)) for r in st.rows}
     rows, classes = [], []
     for i, r in enumerate(st.rows):
@@ -597,6 +597,14 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     align = ["center"] + [""] * (left - 1) + ["num"] * (len(head) - left - 1) + [""]
     caption = " ".join(x for x in (st.stage_name, f"{st.group}组" if st.group else "") if x)
     return Table(head, rows, align, classes, caption=caption)
+
+
+def _bye_points(es: "EventState") -> int:
+    """Points a bye is worth in this event (the game's default, the spec's ``points``)."""
+    from ..games import GAMES
+
+    game = GAMES.get(es.spec.game) if es.spec.game in GAMES else None
+    return int({**(getattr(game, "default_points", None) or {}), **(es.spec.points or {})}.get("bye", 0))
 
 
 def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -> str:

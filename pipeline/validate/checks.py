@@ -308,6 +308,18 @@ def check_multi_event(ctx: Ctx) -> None:
         if len(events) < 2:
             continue
         names = "、".join(ctx.spec.event(e).name for e in events)  # type: ignore[union-attr]
+        forms = {owner_key(reg) for reg, _ in group}
+        if len(forms) > 1 and all(f in ctx.events_of for f in forms):
+            # a late form beside the rows kept from the form sent in time (closed events): the
+            # kept rows stand, only the late form's rows are refused
+            late = max((reg for reg, _ in group), key=lambda g: _aware(g.received or ctx.now))
+            kept = "、".join(dict.fromkeys(ctx.spec.event(r.event).name for g, r in group  # type: ignore[union-attr]
+                                           if g is not late))
+            for reg, row in group:
+                if reg is late:
+                    ctx.flag("MULTI_EVENT", reg, row, "项目", f"\"{row.display_name}\" 已报名{kept}（该项目已截止，"
+                             f"以按时收到的报名表为准），每人只能参加一个项目，本行不予受理。")
+            continue
         for reg, row in group:
             ctx.flag("MULTI_EVENT", reg, row, "项目", f"\"{row.display_name}\" 报了 {names} {len(events)} 个项目；"
                      f"每人只能参加一个项目，请只保留一项。")

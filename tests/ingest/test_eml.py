@@ -39,3 +39,12 @@ def test_a_raw_gbk_attachment_name_is_read_as_gbk():
            b"--XX\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\""
            + name + b"\"\r\nContent-Transfer-Encoding: base64\r\n\r\nUEsDBA==\r\n--XX--\r\n")
     assert [a.filename for a in parse_eml_bytes(raw).attachments] == ["行政一分工会报名表.xlsx"]
+
+
+def test_two_raw_gbk_names_in_one_mail_stay_each_its_own():
+    names = ["报名表.xlsx".encode("gbk"), "行政报名表.xlsx".encode("gbk")]
+    parts = b"".join(b"--XX\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\""
+                     + n + b"\"\r\nContent-Transfer-Encoding: base64\r\n\r\nUEsDBA==\r\n" for n in names)
+    raw = (b"From: a@b.cn\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\nMIME-Version: 1.0\r\n"
+           b"Content-Type: multipart/mixed; boundary=XX\r\n\r\n" + parts + b"--XX--\r\n")
+    assert [a.filename for a in parse_eml_bytes(raw).attachments] == ["报名表.xlsx", "行政报名表.xlsx"]

@@ -317,3 +317,14 @@ def test_a_table_row_with_more_cells_than_columns_is_an_error_not_a_lost_cell():
     assert '<td class="num">2</td><td class="">丙</td></tr>' in html and html.count("<td") == 5
     with pytest.raises(ValueError, match="3 cells for 2 columns"):
         Table(head=["桌号", "对阵"], rows=[["1", "甲", "乙"]])
+
+
+def test_a_bye_worth_nothing_is_not_said_to_be_in_the_points():
+    """积分含轮空 only where a bye scores: Bridge and 斗地主 byes are worth 0 by default."""
+    import dataclasses
+
+    state = t2015_state()
+    go = state.events["go"]
+    assert vms._bye_points(go) == 2
+    assert vms._bye_points(dataclasses.replace(go, spec=dataclasses.replace(go.spec, points={"bye": 0}))) == 0
+    assert vms._bye_points(dataclasses.replace(go, spec=dataclasses.replace(go.spec, game="bridge"))) == 0

@@ -120,3 +120,19 @@ def test_accept_with_warning_takes_the_newest_form_whole(tmp_path):
     entries, issues, _ = _night(tmp_path, t, [("a.xlsx", ON_TIME_ROWS, ON_TIME), ("b.xlsx", late, BETWEEN)])
     assert _players(entries, "xiangqi") == ["庚", "甲"]
     assert [i.severity for i in issues if i.code == "LATE_SUBMISSION"] == [Severity.WARNING]
+
+
+def test_R2020_Q2_a_late_form_cannot_move_a_player_out_of_a_closed_event(tmp_path):
+    """One event per person: the late form moves 乙 from 象棋 (closed) to 双升 (open).  The kept
+    象棋 row stands; only the late 双升 row is refused, and the pair waits for it."""
+    import dataclasses
+
+    t = _tournament()
+    t.spec = dataclasses.replace(t.spec, one_event_per_person=True)
+    late = [person("象棋", "甲", "001"), person("双升", "乙", "002", team=1), person("双升", "丁", "004", team=1)]
+    entries, issues, inputs = _night(tmp_path, t, [("a.xlsx", ON_TIME_ROWS, ON_TIME), ("b.xlsx", late, BETWEEN)])
+    assert _players(entries, "xiangqi") == ["乙", "甲"] and _players(entries, "shuangsheng") == []
+    newest = inputs.registrations[1][0].sha256
+    multi = [i for i in issues if i.code == "MULTI_EVENT"]
+    assert [(i.source, i.cell) for i in multi] == [(newest, "B6")]
+    assert "已报名象棋（该项目已截止" in multi[0].message

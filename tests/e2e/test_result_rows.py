@@ -58,11 +58,25 @@ def test_a_side_that_is_not_at_this_table_is_refused(tmp_path):
     assert "“张冒名（行政一）”（不是本桌选手）" in bad["message"]
 
 
-def test_a_table_number_typed_twice_keeps_the_first_row_and_says_which(tmp_path):
+def test_a_table_filled_twice_keeps_the_first_row_and_says_which(tmp_path):
+    """The second row is table 1 again (its 桌号 and sides copied from the first): it is not
+    counted, and the message names both rows."""
     def twice(ws, hrow, col):
-        ws.cell(hrow + 2, col["桌号"]).value = ws.cell(hrow + 1, col["桌号"]).value
+        for label in ("桌号", "甲方", "乙方"):
+            ws.cell(hrow + 2, col[label]).value = ws.cell(hrow + 1, col[label]).value
     issues, report = _edit_xiangqi_r1(tmp_path, twice)
     (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
     assert bad["cell"].startswith("C")          # its 桌号 cell
     assert "又填了一次，未计入" in bad["message"]
     assert not [i for i in issues if i["code"] == "RESULT_CONFLICT"]
+
+
+def test_a_mistyped_table_number_refuses_that_row_only(tmp_path):
+    """Row 8 typed table 1's number: its sides are not table 1's, so it is refused — and
+    table 1's own row still counts (a refused row claims no table)."""
+    def mistyped(ws, hrow, col):
+        ws.cell(hrow + 2, col["桌号"]).value = ws.cell(hrow + 1, col["桌号"]).value
+    issues, report = _edit_xiangqi_r1(tmp_path, mistyped)
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
+    assert "不是本桌选手" in bad["message"] and bad["cell"].startswith("D")
+    assert any("象棋" in e and "还差 1 桌" in e for e in report.events)

@@ -552,6 +552,7 @@ class EventRunner:
         for rnd in self.rounds:
             self.add_byes(rnd)
             self.read_results(rnd)
+        self.check_published_rounds()
         while True:
             if self.rounds:
                 last = self.rounds[-1]
@@ -589,6 +590,28 @@ class EventRunner:
             self.rounds.append(nxt)
             self.add_byes(nxt)
             self.read_results(nxt)
+
+    def check_published_rounds(self) -> None:
+        """A round drawn from earlier rounds' results keeps its draw when one of those results
+        is corrected later (a published round is never redrawn) — and the office is told:
+        DRAW_INPUT_CHANGED names the first round whose inputs (its printed 输入摘要) are no
+        longer what the results now say.  Round 1's own inputs (the entries, the check-in)
+        are :meth:`check_frozen_inputs`'."""
+        entries = None
+        for k in range(1, len(self.rounds)):
+            rnd = self.rounds[k]
+            if not rnd.input_hash:
+                continue
+            entries = entries if entries is not None else self.all_entries()
+            now = draw_inputs_hash(entries, self.rounds[:k], self.results, self.absent, self.hash_parts)
+            if now == rnd.input_hash:
+                continue
+            later = "及其后各轮" if k + 1 < len(self.rounds) else ""
+            self.issues.add("DRAW_INPUT_CHANGED",
+                            f"{self.ev.name} {rnd.title}{later}已经抽签公布，不会重新抽签；但它所依据的此前各轮成绩"
+                            f"（或报名）在公布后有了变化（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）。"
+                            "请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
+            return
 
     def check_frozen_inputs(self) -> None:
         """A published round is never redrawn; a later change of its inputs becomes an issue."""

@@ -80,3 +80,41 @@ def test_a_mistyped_table_number_refuses_that_row_only(tmp_path):
     (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
     assert "不是本桌选手" in bad["message"] and bad["cell"].startswith("D")
     assert any("象棋" in e and "还差 1 桌" in e for e in report.events)
+
+
+def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(tmp_path):
+    """Round 2 of 象棋 was drawn from round 1's results; a corrected round-1 sheet arrives
+    later (table 1 now 乙胜).  Round 2 stays as published, and DRAW_INPUT_CHANGED names it."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    for p in (folder / "inbox").glob("*成绩表*"):
+        if "xiangqi-r1" not in p.name:
+            p.unlink()
+    for p in (folder / "inbox").glob("*加赛*"):
+        p.unlink()
+    out = tmp_path / "out"
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    draw_before = (out / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
+    assert ",xiangqi" in draw_before or "xiangqi," in draw_before
+    eml = next((folder / "inbox").glob("*xiangqi-r1*"))
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
+    ws = wb["成绩"]
+    ws["F7"], ws["G7"] = "乙胜", "认输"
+    buf = io.BytesIO()
+    wb.save(buf)
+    part.set_content(buf.getvalue(), maintype="application",
+                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
+    del msg["Date"]
+    msg["Date"] = "Thu, 12 Nov 2020 09:00:00 +0800"
+    (folder / "inbox" / "corrected-xiangqi-r1.eml").write_bytes(bytes(msg))
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        issues = list(csv.DictReader(f))
+    changed = [i for i in issues if i["code"] == "DRAW_INPUT_CHANGED"]
+    assert len(changed) == 1 and "象棋 第2轮" in changed[0]["message"] and "不会重新抽签" in changed[0]["message"]
+    draw_after = (out / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
+    r2 = lambda text: [l for l in text.splitlines() if l.startswith("xiangqi,") and ",2," in l]
+    assert r2(draw_after) == r2(draw_before) and r2(draw_before)

@@ -1479,14 +1479,21 @@ def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog)
 
 
 def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], issues: IssueLog) -> list[AwardRow]:
-    """R2015-A1: awards entered by the organisers on the 评奖 sheet (风尚奖 … 组织奖)."""
+    """R2015-A1: awards entered by the organisers on the 评奖 sheet (风尚奖 … 组织奖).  The
+    sheet received last is the list (a corrected sheet replaces the one before, SUPERSEDED;
+    the awards were listed twice)."""
     if not inputs.awards:
         return []
     from .ingest.sheets import read_awards
     from .score.awards import discretionary_awards as assign
 
+    books = sorted(inputs.awards, key=lambda x: (x[0].received_at, x[0].sha256))
+    for (rec, _), (nxt, _) in zip(books, books[1:]):
+        issues.add("SUPERSEDED", f"评奖表《{rec.file_name}》（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）"
+                   f"已被其后收到的《{nxt.file_name}》（{aware(nxt.received_at).astimezone(TZ):%m-%d %H:%M} 收到）取代，"
+                   "获奖名单以最后收到的一份为准。", at=CellRef(rec.file_name), source=rec.sha256)
     rows: list[AwardRow] = []
-    for rec, book in inputs.awards:
+    for rec, book in books[-1:]:
         raw, problems = read_awards(book, rec.file_name)
         issues.extend(problems)
         got, found = assign(raw, entries, [u.unit() for u in t.spec.units],

@@ -118,3 +118,36 @@ def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(t
     draw_after = (out / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
     r2 = lambda text: [l for l in text.splitlines() if l.startswith("xiangqi,") and ",2," in l]
     assert r2(draw_after) == r2(draw_before) and r2(draw_before)
+
+
+def test_R2015_A1_a_corrected_awards_sheet_replaces_the_first(tmp_path):
+    """The organisers resend 评奖 with 风尚奖 given to someone else: the awards are the newer
+    sheet's (they were listed twice, the old 风尚奖 beside the new)."""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
+    for p in (folder / "inbox-mistakes",):
+        if p.exists():
+            shutil.rmtree(p)
+    eml = next((folder / "inbox").glob("*评奖*"))
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
+    ws = wb["评奖"]
+    row = next(r for r in range(1, 30) if ws.cell(r, 1).value == "风尚奖")
+    head = next(r for r in range(1, row) if any(c.value == "姓名" for c in ws[r]))
+    col = {c.value: c.column for c in ws[head] if c.value}
+    ws.cell(row, col["奖项"]).value = "特别贡献奖"
+    buf = io.BytesIO()
+    wb.save(buf)
+    part.set_content(buf.getvalue(), maintype="application",
+                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
+    del msg["Date"]
+    msg["Date"] = "Mon, 07 Dec 2015 09:00:00 +0800"
+    (folder / "inbox" / "corrected-评奖.eml").write_bytes(bytes(msg))
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2015-tcm" / "data" / "awards.csv", encoding="utf-8") as f:
+        awards = [r["award"] for r in csv.DictReader(f) if r["rank"] == "0"]
+    assert "风尚奖" not in awards and awards.count("特别贡献奖") == 2 and awards.count("组织奖") == 2
+    with open(out / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        assert any(i["code"] == "SUPERSEDED" and "评奖表" in i["message"] for i in csv.DictReader(f))

@@ -649,6 +649,7 @@ class EventRunner:
         labels = [c.label for c in columns]
         detail = self.game.detail(self.ev.game_options)
         matches = {(str(m.round), strip_spaces(m.group), str(m.table)): m for m in rnd.matches if not m.bye}
+        byes = {(str(m.round), strip_spaces(m.group), str(m.table)) for m in rnd.matches if m.bye}
         chosen: dict[tuple, tuple[Received, ResultRow]] = {}
         details: dict[tuple, list[dict[str, Any]]] = {}
         books = [(rec, b) for rec, b in self.inputs.results
@@ -670,6 +671,14 @@ class EventRunner:
             for row in rows:
                 m = matches.get(key_of(row.values))
                 if m is None:
+                    if key_of(row.values) not in byes and not all(row.values.get(l) in (None, "") for l in labels):
+                        rd, grp, table = key_of(row.values)
+                        tables = sorted({(mm.group, mm.table) for mm in matches.values()})
+                        span = f"第{tables[0][1]}—{tables[-1][1]}桌" if tables and not any(g for g, _ in tables) else "抽签表上的桌"
+                        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
+                                        f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌（本轮为{span}），"
+                                        "这一行的成绩未计入。请对照抽签表改正轮次、组别和桌号。",
+                                        at=row.cells.get("桌号"))
                     continue
                 if not self.check_sides(m, row, sides, rnd, shown) or \
                         not self.one_row_per_table(m, row, seen, rnd, labels):
@@ -681,9 +690,12 @@ class EventRunner:
                 rkey = (m.key, str(row.values.get("牌号") or ""))
                 prev = chosen.get(rkey)
                 if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
+                    def when(r: Received) -> str:
+                        return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
                     self.issues.add("RESULT_CONFLICT",
-                                    f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》与"
-                                    f"《{rec.file_name}》填写的成绩不一致，已采用较晚收到的《{rec.file_name}》，请裁判核对。",
+                                    f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》"
+                                    f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
+                                    f"已采用较晚收到的一份（{when(rec)}），请裁判核对。",
                                     at=rr.at(labels[0]))
                 chosen[rkey] = (rec, rr)
             if detail is not None:
@@ -1245,6 +1257,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         if es.waiting and es.rounds:
             report.next_steps.append(f"{ev.name}：{es.waiting}")
     ledger.cache_prune("event:", memo_keys)
+    stray_result_sheets(t, inputs, events, issues)
     branch_awards = discretionary_awards(t, inputs, entries, issues)
 
     newest = max((r.received_at for r in received), default=now)
@@ -1476,6 +1489,24 @@ def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog)
     rows, found = AWARD_SCHEMES.get(ev.awards.scheme).assign(ev.awards, es.placements, es.entries, event=ev.id)
     issues.extend(found)
     return rows
+
+
+def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventState], issues: IssueLog) -> None:
+    """A result workbook read by no event — of an event this tournament does not have, or of
+    a round not drawn (yet) — is said, not ignored: its results count for nothing."""
+    from . import layout
+
+    for rec, book in inputs.results:
+        ev_id = str(book.meta.get(layout.META_EVENT, ""))
+        rnd = _norm_int(book.meta.get(layout.META_ROUND, ""))
+        es = events.get(ev_id)
+        if es is None:
+            issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》属于项目“{ev_id or '（未注明）'}”，本次比赛没有这个项目，"
+                       "未读取。请使用本次比赛下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
+        elif rnd not in {str(r.round) for r in es.rounds}:
+            issues.add("RESULT_INVALID", f"成绩表《{rec.file_name}》是{es.spec.name}第{rnd or '？'}轮的，这一轮还没有抽签"
+                       f"（已抽签 {len(es.rounds)} 轮），未读取。请确认轮次；该轮抽签后下发的成绩表才能计分。",
+                       at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256, severity=Severity.WARNING)
 
 
 def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], issues: IssueLog) -> list[AwardRow]:

@@ -45,7 +45,7 @@ def test_swapped_sides_are_not_scored_for_the_wrong_player(tmp_path):
         a, b = ws.cell(hrow + 1, col["甲方"]), ws.cell(hrow + 1, col["乙方"])
         a.value, b.value = b.value, a.value
     issues, report = _edit_xiangqi_r1(tmp_path, swap)
-    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
     assert bad["sheet"] == "成绩" and bad["cell"].startswith("D") and "（抽签为乙方）" in bad["message"]
     assert report.needs_attention and any("象棋" in e and "还差 1 桌" in e for e in report.events)
 
@@ -54,7 +54,7 @@ def test_a_side_that_is_not_at_this_table_is_refused(tmp_path):
     def stranger(ws, hrow, col):
         ws.cell(hrow + 1, col["甲方"]).value = "张冒名（行政一）"
     issues, _ = _edit_xiangqi_r1(tmp_path, stranger)
-    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
     assert "“张冒名（行政一）”（不是本桌选手）" in bad["message"]
 
 
@@ -65,7 +65,7 @@ def test_a_table_filled_twice_keeps_the_first_row_and_says_which(tmp_path):
         for label in ("桌号", "甲方", "乙方"):
             ws.cell(hrow + 2, col[label]).value = ws.cell(hrow + 1, col[label]).value
     issues, report = _edit_xiangqi_r1(tmp_path, twice)
-    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
     assert bad["cell"].startswith("C")          # its 桌号 cell
     assert "又填了一次，未计入" in bad["message"]
     assert not [i for i in issues if i["code"] == "RESULT_CONFLICT"]
@@ -77,7 +77,7 @@ def test_a_mistyped_table_number_refuses_that_row_only(tmp_path):
     def mistyped(ws, hrow, col):
         ws.cell(hrow + 2, col["桌号"]).value = ws.cell(hrow + 1, col["桌号"]).value
     issues, report = _edit_xiangqi_r1(tmp_path, mistyped)
-    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID"]
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
     assert "不是本桌选手" in bad["message"] and bad["cell"].startswith("D")
     assert any("象棋" in e and "还差 1 桌" in e for e in report.events)
 
@@ -151,3 +151,26 @@ def test_R2015_A1_a_corrected_awards_sheet_replaces_the_first(tmp_path):
     assert "风尚奖" not in awards and awards.count("特别贡献奖") == 2 and awards.count("组织奖") == 2
     with open(out / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
         assert any(i["code"] == "SUPERSEDED" and "评奖表" in i["message"] for i in csv.DictReader(f))
+
+
+def test_a_row_of_no_drawn_table_is_said_at_its_cell(tmp_path):
+    def elsewhere(ws, hrow, col):
+        ws.cell(hrow + 1, col["桌号"]).value = 99
+    issues, _ = _edit_xiangqi_r1(tmp_path, elsewhere)
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    assert bad["cell"] == "C7" and "桌号 99 不是本轮抽签中的桌（本轮为第1—11桌）" in bad["message"]
+
+
+def test_a_result_sheet_of_no_event_or_of_a_round_not_drawn_is_said(tmp_path):
+    from pipeline import layout
+
+    def meta(key, value):
+        def edit(ws, hrow, col):
+            m = ws.parent[layout.META_SHEET]
+            row = next(r for r in range(1, 30) if m.cell(r, 1).value == key)
+            m.cell(row, 2).value = value
+        return edit
+    issues, _ = _edit_xiangqi_r1(tmp_path / "a", meta(layout.META_EVENT, "weiqi"))
+    assert any(i["code"] == "TEMPLATE_MISMATCH" and "没有这个项目" in i["message"] for i in issues)
+    issues, _ = _edit_xiangqi_r1(tmp_path / "b", meta(layout.META_ROUND, 9))
+    assert any(i["code"] == "RESULT_INVALID" and "第9轮的，这一轮还没有抽签" in i["message"] for i in issues)

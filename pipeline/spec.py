@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from .model import Unit
 
 if TYPE_CHECKING:   # bound for pydantic by _adapter(): this module never imports pydantic itself
-    from pydantic import AfterValidator, Field
+    from pydantic import AfterValidator, BeforeValidator, Field
 
 SPEC_FILE = "tournament.yaml"
 TEMPLATE_VERSION = 1
@@ -141,6 +141,19 @@ class AwardSpec(_Options):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def _end_of_day(v: Any) -> Any:
+    """A deadline written as a date alone (``2011-05-03``) is the end of that day, not its
+    first minute: forms received that day were refused as late."""
+    import re
+
+    if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
+        return dt.datetime.combine(v, dt.time(23, 59, 59))
+    if isinstance(v, str) and re.fullmatch(r"\s*\d{4}-\d{1,2}-\d{1,2}\s*", v):
+        y, m, d = (int(x) for x in v.strip().split("-"))
+        return dt.datetime(y, m, d, 23, 59, 59)
+    return v
+
+
 @dataclass(frozen=True, kw_only=True)
 class EventSpec:
     __pydantic_config__ = _FORBID
@@ -150,7 +163,7 @@ class EventSpec:
     team_size: Annotated[int, Field(ge=1, le=8)] = 1
     cross_branch: bool = False
     quota: QuotaSpec = QuotaSpec()
-    deadline: dt.datetime | None = None
+    deadline: Annotated[dt.datetime | None, BeforeValidator(_end_of_day)] = None
     format: FormatSpec
     points: Annotated[dict[str, int] | None,
                       Field(description="win/draw/loss/bye/forfeit_win/forfeit_loss 的积分")] = None
@@ -202,7 +215,11 @@ def _unique_units(v: list[UnitSpec]) -> list[UnitSpec]:
     ids = [u.id for u in v]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
-        raise ValueError(f"duplicate unit id {sorted(dup)}")
+        raise ValueError(f"单位编号重复：{'、'.join(sorted(dup))}（每个单位的 id 只能出现一次）")
+    names = [n for u in v for n in {u.name, u.short} if n]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise ValueError(f"单位名称或简称重复：{'、'.join(sorted(dup))}（同一单位不能列两次，不同单位的名称和简称也不能相同）")
     return v
 
 
@@ -211,7 +228,7 @@ def _unique_events(v: list[EventSpec]) -> list[EventSpec]:
     for e in v:
         for k in (e.id, e.name):
             if k in seen:
-                raise ValueError(f"duplicate event {k!r}")
+                raise ValueError(f"项目重复：{k}（每个项目的 id 和名称只能出现一次）")
             seen.add(k)
     return v
 
@@ -304,7 +321,7 @@ def _adapter(cls: type) -> Any:
         import pydantic
 
         g = globals()
-        for name in ("AfterValidator", "Field"):
+        for name in ("AfterValidator", "BeforeValidator", "Field"):
             g.setdefault(name, getattr(pydantic, name))
         ta = _ADAPTERS[cls] = pydantic.TypeAdapter(cls)
     return ta
@@ -360,13 +377,37 @@ def _key_of(loc: tuple[Any, ...], raw: Any) -> str:
     return ".".join(parts) or "(top level)"
 
 
+_EXTRA = "不认识的键，请检查拼写（可用的键见 docs/spec-reference.md）"
+_DATETIME = "日期时间格式不对，请写成 2020-11-09 15:00（或只写日期 2020-11-09，表示当天 23:59）"
+#: pydantic's error types → what the union office reads (pydantic's English follows in brackets)
+_ZH = {"missing": "缺少这一项（必填）", "extra_forbidden": _EXTRA, "unexpected_keyword_argument": _EXTRA,
+       "literal_error": "取值不在允许的范围内", "datetime_parsing": _DATETIME, "datetime_from_date_parsing": _DATETIME,
+       "datetime_type": _DATETIME, "int_parsing": "应为整数", "int_type": "应为整数", "int_from_float": "应为整数",
+       "float_parsing": "应为数字", "bool_parsing": "应为 true 或 false", "bool_type": "应为 true 或 false",
+       "string_type": "应为文字", "list_type": "应为列表（每项一行，以“- ”开头）",
+       "dict_type": "应为若干“键: 值”（缩进写在下一级）", "dataclass_type": "应为若干“键: 值”（缩进写在下一级）",
+       "greater_than_equal": "数值太小", "greater_than": "数值太小", "less_than_equal": "数值太大",
+       "less_than": "数值太大", "string_too_short": "不能为空",
+       "string_pattern_mismatch": "格式不对（只能用英文字母、数字、- 和 _）"}
+
+
+def _in_chinese(err: dict) -> str:
+    """One pydantic error as the office reads it: Chinese first, pydantic's words after (our
+    own validators already speak Chinese)."""
+    if err["type"] == "value_error":
+        return str(err.get("ctx", {}).get("error") or err["msg"]).removeprefix("Value error, ")
+    zh = _ZH.get(err["type"])
+    msg = "Extra inputs are not permitted" if err["type"] == "unexpected_keyword_argument" else err["msg"]
+    return f"{zh}（{msg}）" if zh else msg
+
+
 def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
     """Validate a parsed YAML document.  Raises SpecError on the first problem.
 
     >>> parse_spec({"id": "x"}).id
     Traceback (most recent call last):
     ...
-    pipeline.spec.SpecError: tournament.yaml: name: Field required
+    pipeline.spec.SpecError: tournament.yaml: name: 缺少这一项（必填）（Field required）
     """
     if not isinstance(raw, dict):
         raise SpecError(file, "(top level)", "the file must be a mapping of keys (id, name, units, events …)")
@@ -376,9 +417,7 @@ def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
         spec = validated(TournamentSpec, raw)
     except ValidationError as e:
         err = e.errors()[0]
-        # a key no class has: said as for a model (a dataclass's own words are about keyword arguments)
-        msg = "Extra inputs are not permitted" if err["type"] == "unexpected_keyword_argument" else err["msg"]
-        raise SpecError(file, _key_of(err["loc"], raw), msg) from None
+        raise SpecError(file, _key_of(err["loc"], raw), _in_chinese(err)) from None
     _check_registries(spec, file)
     return spec
 
@@ -408,14 +447,14 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
     folder = Path(folder)
     path = folder / SPEC_FILE
     if not folder.is_dir():
-        raise SpecError(folder, "(folder)", "not a tournament folder (no such directory)")
+        raise SpecError(folder, "(folder)", "不是赛事文件夹（没有这个文件夹）")
     if not path.is_file():
-        raise SpecError(path, "(file)", "missing: a tournament folder needs tournament.yaml")
+        raise SpecError(path, "(file)", "缺少 tournament.yaml：赛事文件夹里必须有这个配置文件（可用 league new 生成）")
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise SpecError(path, "(syntax)", f"not valid YAML: {e}") from None
+        raise SpecError(path, "(syntax)", f"YAML 格式有误（缩进、冒号或引号）：{e}") from None
     key, spec = "", None
     if cache_parent is not None:
         from .quick import id_in_spec
@@ -432,15 +471,15 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
             # own; YAML reads \r\n and \r as line breaks, as the text mode's newline translation did
             raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError as e:
-            raise SpecError(path, "(syntax)", f"not valid YAML: {e}") from None
+            raise SpecError(path, "(syntax)", f"YAML 格式有误（缩进、冒号或引号）：{e}") from None
         spec = parse_spec(raw, path)
     secret_path = folder / spec.secret_file
     if not secret_path.is_file():
-        raise SpecError(path, "secret_file", f"{secret_path} is missing: it holds the secret for branch tokens "
-                        "(create it with `league new` or any random text)")
+        raise SpecError(path, "secret_file", f"缺少 {secret_path}：它保存报名表校验码的密钥"
+                        "（用 league new 生成，或写入一段至少 16 个字符的随机文字）")
     secret = secret_path.read_bytes().strip()
     if len(secret) < 16:
-        raise SpecError(path, "secret_file", f"{secret_path} is too short (need at least 16 characters)")
+        raise SpecError(path, "secret_file", f"{secret_path} 太短：密钥至少需要 16 个字符")
     t = Tournament(folder, spec, secret)
     t.spec_key, t.spec_cached = key, cached
     return t

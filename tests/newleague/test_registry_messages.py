@@ -78,3 +78,28 @@ def test_league_new_shows_the_chinese_message(tmp_path):
     with pytest.raises(newleague.NewLeagueError) as e:
         newleague.create(tmp_path / "x", answers=a)
     assert "每桌 3 人，但游戏“xiangqi”需要 2 人" in str(e.value)
+
+
+def test_the_offices_spec_mistakes_are_said_in_chinese(tmp_path):
+    """pydantic's English came through to the union office: a misspelt key, a value not in
+    the list, a deadline in another format, one unit listed twice under two ids."""
+    import copy
+
+    base = _raw(tmp_path)
+    cases = [(lambda r: r["events"][0].__setitem__("deadlne", "2020-11-09"), "不认识的键"),
+             (lambda r: r["events"][0]["quota"].__setitem__("rule", "fix"), "取值不在允许的范围内"),
+             (lambda r: r["events"][0].__setitem__("deadline", "2020/11/09 15:00"), "日期时间格式不对"),
+             (lambda r: r["units"].append({**r["units"][0], "id": "zz"}), "单位名称或简称重复")]
+    for mutate, words in cases:
+        raw = copy.deepcopy(base)
+        mutate(raw)
+        assert words in _problem(raw).problem
+
+
+def test_a_deadline_written_as_a_date_is_the_end_of_that_day(tmp_path):
+    """``deadline: 2011-05-03`` read as 00:00 refused every form received on the 3rd."""
+    import datetime as dt
+
+    for value in ("2011-05-03", dt.date(2011, 5, 3)):
+        spec = parse_spec(_raw(tmp_path, deadline=value))
+        assert spec.events[0].deadline == dt.datetime(2011, 5, 3, 23, 59, 59)

@@ -1286,8 +1286,13 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
                                  + "：本次没有读取任何文件。请建立该文件夹，把收到的报名表、成绩表和邮件（.eml）放进去。")
     if missing_branches and len(missing_branches) < len(t.spec.units):
         report.next_steps.append("尚未收到报名表：" + "、".join(missing_branches))
-    if any(i.severity == Severity.ERROR for i in state.issues):
+    forms = {s.sha256 for s in state.submissions} | {s.file for s in state.submissions}
+    errors = [i for i in state.issues if i.severity == Severity.ERROR]
+    if any(i.source in forms or i.file in forms for i in errors):
         report.next_steps.append("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。")
+    if any(i.code.startswith("RESULT_") or i.code in ("TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors):
+        report.next_steps.append("把成绩表的问题（data/issues.csv 中的 RESULT_…、TOTAL_MISMATCH 等）告知裁判，"
+                                 "改正后把成绩表重新放进 inbox。")
     lastrun.save(out, fp, report, quick, next_deadline(t, now))
     return report
 

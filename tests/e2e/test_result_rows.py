@@ -48,6 +48,9 @@ def test_swapped_sides_are_not_scored_for_the_wrong_player(tmp_path):
     (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
     assert bad["sheet"] == "成绩" and bad["cell"].startswith("D") and "（抽签为乙方）" in bad["message"]
     assert report.needs_attention and any("象棋" in e and "还差 1 桌" in e for e in report.events)
+    # the office is told to go to the referee, not to send registration forms back
+    assert any("告知裁判" in s for s in report.next_steps)
+    assert not any("退回各单位" in s for s in report.next_steps)
 
 
 def test_a_side_that_is_not_at_this_table_is_refused(tmp_path):

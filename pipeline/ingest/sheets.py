@@ -120,10 +120,20 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             continue
         stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
         group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
-        groups.setdefault((stage, group), []).append((place, e.id))
-    out = [Playoff(event=event_id, stage=stage, group=group,
-                   order=tuple(eid for _, eid in sorted(items)), source=CellRef(file, L.PLAYOFF_SHEET))
-           for (stage, group), items in sorted(groups.items())]
+        groups.setdefault((stage, group), []).append((place, e.id, cells["名次"]))
+    out = []
+    for (stage, group), items in sorted(groups.items()):
+        places = [p for p, _, _ in items]
+        twice = sorted({p for p in places if places.count(p) > 1})
+        if twice:      # the sheet contradicts itself: the tie stays open until it is corrected
+            where = f"{group}组" if group else ""
+            for p, _, at in items:
+                if p in twice:
+                    problems.append(issue("BAD_VALUE", f"加赛表{where}名次 {p} 填了不止一次：每个名次只能有一人（队），"
+                                          "请按加赛结果改正名次。本组加赛结果暂不采用。", at=at))
+            continue
+        out.append(Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, eid, _ in sorted(items)),
+                           source=CellRef(file, L.PLAYOFF_SHEET)))
     return out, problems
 
 

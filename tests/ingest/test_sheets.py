@@ -17,13 +17,3 @@ def test_a_playoff_order_is_read_by_group():
     orders, problems = read_playoffs(_book([["象棋", "", "C", 2, "苏旭凯"], ["象棋", "", "C", 1, "黎玉静"]]),
                                      "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
     assert problems == [] and [o.order for o in orders] == [("xq:黎玉静", "xq:苏旭凯")]
-
-
-def test_a_place_given_twice_leaves_the_tie_open_and_says_where():
-    """Both rows 名次 1: the order was decided silently by entry id."""
-    orders, problems = read_playoffs(_book([["象棋", "", "C", 1, "苏旭凯"], ["象棋", "", "C", 1, "黎玉静"],
-                                            ["象棋", "", "D", 1, "王军"]]),
-                                     "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
-    assert [o.group for o in orders] == ["D"]
-    assert [(p.code, p.cell) for p in problems] == [("BAD_VALUE", "D2"), ("BAD_VALUE", "D3")]
-    assert "名次 1 填了不止一次" in problems[0].message

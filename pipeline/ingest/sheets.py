@@ -38,6 +38,22 @@ def _errors(rows: list[SheetRow], file: str) -> list[Issue]:
     return out
 
 
+def _cut_off(book: Book, sheet: str, file: str) -> list[Issue]:
+    """A table ends at :data:`~pipeline.ingest.workbook.BLANK_RUN` blank rows: rows filled
+    after such a gap (a referee's inserted blank rows) were dropped without a word."""
+    from .workbook import BLANK_RUN, find_table
+
+    ws = book.sheet(sheet)
+    try:
+        table = find_table(ws.rows, ["桌号"]) if ws is not None else None
+    except TableNotFound:
+        return []
+    if table is None or not table.after:
+        return []
+    return [issue("RESULT_INVALID", f"《{file}》的“{ws.name}”表格在 {BLANK_RUN} 多行空行后结束，第 {table.after} 行"
+                  "及以后的内容没有读取：请删除中间的空行后重新发送。", at=CellRef(file, ws.name, f"A{table.after}"))]
+
+
 def read_results(book: Book, file: str, labels: Sequence[str]) -> tuple[list[SheetRow], list[Issue]]:
     """Filled rows of the 成绩 sheet with the key columns (轮次/组别/桌号, 牌号) and the
     game's result columns.  Error values become RESULT_INVALID and are blanked."""
@@ -47,7 +63,7 @@ def read_results(book: Book, file: str, labels: Sequence[str]) -> tuple[list[She
     except TableNotFound as e:
         return [], [_missing(file, L.RESULT_SHEET, e)]
     rows = [SheetRow(n, v, c) for n, v, c in raw]
-    problems = _errors(rows, file)
+    problems = _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
     rows = [SheetRow(r.row, {k: (None if isinstance(v, CellError) else v) for k, v in r.values.items()}, r.cells)
             for r in rows]
     return rows, problems
@@ -120,20 +136,10 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             continue
         stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
         group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
-        groups.setdefault((stage, group), []).append((place, e.id, cells["名次"]))
-    out = []
-    for (stage, group), items in sorted(groups.items()):
-        places = [p for p, _, _ in items]
-        twice = sorted({p for p in places if places.count(p) > 1})
-        if twice:      # the sheet contradicts itself: the tie stays open until it is corrected
-            where = f"{group}组" if group else ""
-            for p, _, at in items:
-                if p in twice:
-                    problems.append(issue("BAD_VALUE", f"加赛表{where}名次 {p} 填了不止一次：每个名次只能有一人（队），"
-                                          "请按加赛结果改正名次。本组加赛结果暂不采用。", at=at))
-            continue
-        out.append(Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, eid, _ in sorted(items)),
-                           source=CellRef(file, L.PLAYOFF_SHEET)))
+        groups.setdefault((stage, group), []).append((place, e.id))
+    out = [Playoff(event=event_id, stage=stage, group=group,
+                   order=tuple(eid for _, eid in sorted(items)), source=CellRef(file, L.PLAYOFF_SHEET))
+           for (stage, group), items in sorted(groups.items())]
     return out, problems
 
 

@@ -214,6 +214,7 @@ class Table:
     header_row: int
     columns: dict[str, int]
     rows: list[tuple[int, list[Any]]]
+    after: int = 0      # the first row with data past the blank rows that ended the table (not read)
 
     def get(self, values: Sequence[Any], label: str) -> Any:
         c = self.columns.get(label)
@@ -248,7 +249,8 @@ def find_table(rows: Sequence[Sequence[Any]], required: Iterable[str], known: It
                 lab = norm_label(v)
                 if lab and lab not in columns:
                     columns[lab] = j + 1
-            return Table(i + 1, columns, _data_rows(rows, i + 1))
+            data, after = _data_rows(rows, i + 1)
+            return Table(i + 1, columns, data, after)
         score = len(labels & known_set)
         if score and (best is None or score > best[1]):
             best = (i + 1, score, labels)
@@ -256,7 +258,9 @@ def find_table(rows: Sequence[Sequence[Any]], required: Iterable[str], known: It
     raise TableNotFound(missing, best[0] if best else None)
 
 
-def _data_rows(rows: Sequence[Sequence[Any]], header_row: int) -> list[tuple[int, list[Any]]]:
+def _data_rows(rows: Sequence[Sequence[Any]], header_row: int) -> tuple[list[tuple[int, list[Any]]], int]:
+    """(the table's rows up to :data:`BLANK_RUN` blank rows, the first row with data after
+    them or 0)."""
     out: list[tuple[int, list[Any]]] = []
     blank = 0
     for i in range(header_row, len(rows)):
@@ -264,11 +268,12 @@ def _data_rows(rows: Sequence[Sequence[Any]], header_row: int) -> list[tuple[int
         if all(is_blank(v) for v in row):
             blank += 1
             if blank >= BLANK_RUN:
-                break
+                later = next((j for j in range(i + 1, len(rows)) if not all(is_blank(v) for v in rows[j])), None)
+                return out, later + 1 if later is not None else 0
             continue
         blank = 0
         out.append((i + 1, row))
-    return out
+    return out, 0
 
 
 # -- reading -----------------------------------------------------------------------------------

@@ -177,3 +177,13 @@ def test_a_result_sheet_of_no_event_or_of_a_round_not_drawn_is_said(tmp_path):
     assert any(i["code"] == "TEMPLATE_MISMATCH" and "没有这个项目" in i["message"] for i in issues)
     issues, _ = _edit_xiangqi_r1(tmp_path / "b", meta(layout.META_ROUND, 9))
     assert any(i["code"] == "RESULT_INVALID" and "第9轮的，这一轮还没有抽签" in i["message"] for i in issues)
+
+
+def test_rows_after_a_run_of_blank_rows_are_not_dropped_without_a_word(tmp_path):
+    """A referee inserted 25 blank rows inside the table: the rows below were never read and
+    the round simply waited (还差 N 桌)."""
+    def gap(ws, hrow, col):
+        ws.insert_rows(hrow + 3, 25)
+    issues, _ = _edit_xiangqi_r1(tmp_path, gap)
+    (cut,) = [i for i in issues if i["file"] == "xiangqi-r1-成绩表.xlsx" and "空行" in i["message"]]
+    assert cut["code"] == "RESULT_INVALID" and cut["cell"] == f"A{7 + 2 + 25}"

@@ -854,7 +854,12 @@ def index_vm(state: "LeagueState") -> IndexPage:
     stray_iss = [i for i in state.issues if i.branch not in known]
     if stray_subs or stray_iss:
         rows.append(_branch_row(UNASSIGNED, UNASSIGNED_NAME, stray_subs, stray_iss, 0, ""))
-    b_awards = _awards_of(state.branch_awards, {a.event for a in state.branch_awards}, names)
+    # an organisers' award to a player names the player (players is blank where it is the
+    # team's own label: an individual event), a unit award its unit
+    from dataclasses import replace
+
+    b_awards = tuple(replace(_awards_of([a], {a.event}, names)[0], players=a.players or a.team if a.entry else "")
+                     for a in state.branch_awards)
     return IndexPage(page=_page(state, spec.name, ""), title=spec.name,
                      host="、".join(dict.fromkeys(x for x in (spec.host, spec.organizer) if x)),
                      events=cards, award_columns=columns, totals=totals, branch_awards=b_awards,

@@ -137,3 +137,15 @@ def test_tiebreak_display_scale():
     assert site_vm.show_scaled(5, 2) == "2.5"
     assert site_vm.show_scaled(4, 2) == "2"
     assert site_vm.show_scaled(7, 1) == "7"
+
+
+def test_index_names_the_player_of_an_organisers_award_in_an_individual_event(state):
+    """潜力选手奖 to a Go player (team and players are both the name) was listed with the unit
+    alone, like a unit award."""
+    from pipeline.state import AwardRow
+
+    e = state.events["go"].entries[0]
+    state.branch_awards = [AwardRow("go", "", "潜力选手奖", 0, e.team, e.branch, e.team, 0, e.id),
+                           AwardRow("", "", "组织奖", 0, "", "u04", "")]
+    got = site_vm.index_vm(state).branch_awards
+    assert [(a.award, a.players) for a in got] == [("潜力选手奖", e.team), ("组织奖", "")]

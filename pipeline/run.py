@@ -634,6 +634,13 @@ class EventRunner:
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后报名有变化（{'；'.join(parts)}），"
                             "请组委会决定如何处理。")
+            return
+        # the same entries: the check-in (who came) or a pair's players may still have changed
+        now = draw_inputs_hash(list(self.entries), [], {}, self.absent, {})
+        if first.input_hash and now != first.input_hash:
+            self.issues.add("DRAW_INPUT_CHANGED",
+                            f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后签到（到场情况）或队伍的队员有变化"
+                            f"（抽签表上的输入摘要 {first.input_hash}，现为 {now}），请组委会核实并决定如何处理。")
 
     # -- results ----------------------------------------------------------------------
     def read_results(self, rnd: Round) -> None:

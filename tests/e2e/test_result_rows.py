@@ -187,3 +187,40 @@ def test_rows_after_a_run_of_blank_rows_are_not_dropped_without_a_word(tmp_path)
     issues, _ = _edit_xiangqi_r1(tmp_path, gap)
     (cut,) = [i for i in issues if i["file"] == "xiangqi-r1-成绩表.xlsx" and "空行" in i["message"]]
     assert cut["code"] == "RESULT_INVALID" and cut["cell"] == f"A{7 + 2 + 25}"
+
+
+def test_a_check_in_changed_after_round_1_was_drawn_is_told_not_redrawn(tmp_path):
+    """R2016-F2: round 1 is drawn from the check-in; a later check-in sheet (a player now
+    marked absent) leaves the published round as it is — and the office is told."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    out = tmp_path / "out"
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+
+    def issues() -> list[dict[str, str]]:
+        with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+            return [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
+
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    draw_before = (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
+    (folder / "inbox" / "note.txt").write_text("a new file: the night is not answered from the last run's record")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    assert issues() == []                      # a rerun with the same check-in: nothing to say
+    eml = next((folder / "inbox").glob("*签到表*"))
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
+    wb["签到"]["E5"] = "否"
+    buf = io.BytesIO()
+    wb.save(buf)
+    part.set_content(buf.getvalue(), maintype="application",
+                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
+    del msg["Date"]
+    msg["Date"] = "Sat, 26 Nov 2016 10:00:00 +0800"
+    (folder / "inbox" / "late-签到表.eml").write_bytes(bytes(msg))
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    (changed,) = issues()
+    assert "第1轮已于抽签后公布，不会重新抽签" in changed["message"] and "签到" in changed["message"]
+    assert (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8") == draw_before

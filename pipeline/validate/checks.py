@@ -325,6 +325,16 @@ def check_multi_event(ctx: Ctx) -> None:
                      f"每人只能参加一个项目，请只保留一项。")
 
 
+def _teams(ctx: Ctx, reg: Registration) -> dict[tuple[str, str], list[RegRow]]:
+    """The rows of each pair/team of one form: (event id, 队号) → rows, in sheet order."""
+    groups: dict[tuple[str, str], list[RegRow]] = {}
+    for row in reg.rows:
+        ev = ctx.spec.event(row.event) if row.event else None
+        if ev is not None and ev.is_team and row.team_no:
+            groups.setdefault((ev.id, row.team_no), []).append(row)
+    return groups
+
+
 @check("team_size")
 def check_teams(ctx: Ctx) -> None:
     """Pairs/teams (event.team_size > 1): rows sharing a 队号 in one event of one branch form a
@@ -333,12 +343,7 @@ def check_teams(ctx: Ctx) -> None:
     for reg in ctx.regs:
         if not reg.usable:
             continue
-        groups: dict[tuple[str, str], list[RegRow]] = {}
-        for row in reg.rows:
-            ev = ctx.spec.event(row.event) if row.event else None
-            if ev is not None and ev.is_team and row.team_no:
-                groups.setdefault((ev.id, row.team_no), []).append(row)
-        for (ev_id, team_no), rows in groups.items():
+        for (ev_id, team_no), rows in _teams(ctx, reg).items():
             ev = ctx.spec.event(ev_id)
             assert ev is not None
             if len(rows) == ev.team_size:
@@ -386,12 +391,7 @@ def check_team_held_back(ctx: Ctx) -> None:
     for reg in ctx.regs:
         if not reg.usable:
             continue
-        teams: dict[tuple[str, str], list[RegRow]] = {}
-        for row in reg.rows:
-            ev = ctx.spec.event(row.event) if row.event else None
-            if ev is not None and ev.is_team and row.team_no:
-                teams.setdefault((ev.id, row.team_no), []).append(row)
-        for (ev_id, team_no), rows in teams.items():
+        for (ev_id, team_no), rows in _teams(ctx, reg).items():
             ev = ctx.spec.event(ev_id)
             if ev is None or len(rows) != ev.team_size:
                 continue            # TEAM_INCOMPLETE says so on every row

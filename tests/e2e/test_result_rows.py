@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import email
-import email.policy
-import io
 import shutil
 from pathlib import Path
 
-import openpyxl
-
+from mailedit import edit_attachment
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
@@ -22,18 +18,12 @@ def _edit_xiangqi_r1(tmp_path: Path, edit) -> tuple[list[dict[str, str]], object
     folder = tmp_path / "t2020-league"
     shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
     eml = next(p for p in (folder / "inbox").glob("*.eml") if "xiangqi-r1" in p.name)
-    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
-    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
-    ws = wb["成绩"]
-    hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
-    col = {c.value: c.column for c in ws[hrow] if c.value}
-    edit(ws, hrow, col)
-    buf = io.BytesIO()
-    wb.save(buf)
-    part.set_content(buf.getvalue(), maintype="application",
-                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
-    eml.write_bytes(bytes(msg))
+
+    def on_sheet(wb):
+        ws = wb["成绩"]
+        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
+        edit(ws, hrow, {c.value: c.column for c in ws[hrow] if c.value})
+    edit_attachment(eml, on_sheet)
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
                             now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
     with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
@@ -100,19 +90,10 @@ def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(t
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     draw_before = (out / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
     assert ",xiangqi" in draw_before or "xiangqi," in draw_before
-    eml = next((folder / "inbox").glob("*xiangqi-r1*"))
-    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
-    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
-    ws = wb["成绩"]
-    ws["F7"], ws["G7"] = "乙胜", "认输"
-    buf = io.BytesIO()
-    wb.save(buf)
-    part.set_content(buf.getvalue(), maintype="application",
-                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
-    del msg["Date"]
-    msg["Date"] = "Thu, 12 Nov 2020 09:00:00 +0800"
-    (folder / "inbox" / "corrected-xiangqi-r1.eml").write_bytes(bytes(msg))
+    def flip(wb):
+        wb["成绩"]["F7"], wb["成绩"]["G7"] = "乙胜", "认输"
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), flip, folder / "inbox" / "corrected-xiangqi-r1.eml",
+                    date="Thu, 12 Nov 2020 09:00:00 +0800")
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
         issues = list(csv.DictReader(f))
@@ -131,22 +112,13 @@ def test_R2015_A1_a_corrected_awards_sheet_replaces_the_first(tmp_path):
     for p in (folder / "inbox-mistakes",):
         if p.exists():
             shutil.rmtree(p)
-    eml = next((folder / "inbox").glob("*评奖*"))
-    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
-    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
-    ws = wb["评奖"]
-    row = next(r for r in range(1, 30) if ws.cell(r, 1).value == "风尚奖")
-    head = next(r for r in range(1, row) if any(c.value == "姓名" for c in ws[r]))
-    col = {c.value: c.column for c in ws[head] if c.value}
-    ws.cell(row, col["奖项"]).value = "特别贡献奖"
-    buf = io.BytesIO()
-    wb.save(buf)
-    part.set_content(buf.getvalue(), maintype="application",
-                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
-    del msg["Date"]
-    msg["Date"] = "Mon, 07 Dec 2015 09:00:00 +0800"
-    (folder / "inbox" / "corrected-评奖.eml").write_bytes(bytes(msg))
+    def other_award(wb):
+        ws = wb["评奖"]
+        row = next(r for r in range(1, 30) if ws.cell(r, 1).value == "风尚奖")
+        head = next(r for r in range(1, row) if any(c.value == "姓名" for c in ws[r]))
+        ws.cell(row, {c.value: c.column for c in ws[head] if c.value}["奖项"]).value = "特别贡献奖"
+    edit_attachment(next((folder / "inbox").glob("*评奖*")), other_award, folder / "inbox" / "corrected-评奖.eml",
+                    date="Mon, 07 Dec 2015 09:00:00 +0800")
     out = tmp_path / "out"
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
     with open(out / "t2015-tcm" / "data" / "awards.csv", encoding="utf-8") as f:
@@ -208,18 +180,10 @@ def test_a_check_in_changed_after_round_1_was_drawn_is_told_not_redrawn(tmp_path
     (folder / "inbox" / "note.txt").write_text("a new file: the night is not answered from the last run's record")
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     assert issues() == []                      # a rerun with the same check-in: nothing to say
-    eml = next((folder / "inbox").glob("*签到表*"))
-    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
-    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
-    wb["签到"]["E5"] = "否"
-    buf = io.BytesIO()
-    wb.save(buf)
-    part.set_content(buf.getvalue(), maintype="application",
-                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
-    del msg["Date"]
-    msg["Date"] = "Sat, 26 Nov 2016 10:00:00 +0800"
-    (folder / "inbox" / "late-签到表.eml").write_bytes(bytes(msg))
+    def absent(wb):
+        wb["签到"]["E5"] = "否"
+    edit_attachment(next((folder / "inbox").glob("*签到表*")), absent, folder / "inbox" / "late-签到表.eml",
+                    date="Sat, 26 Nov 2016 10:00:00 +0800")
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     (changed,) = issues()
     assert "第1轮已于抽签后公布，不会重新抽签" in changed["message"] and "签到" in changed["message"]

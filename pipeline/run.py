@@ -1265,6 +1265,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
             report.next_steps.append(f"{ev.name}：{es.waiting}")
     ledger.cache_prune("event:", memo_keys)
     stray_result_sheets(t, inputs, events, issues)
+    stray_event_rows(t, inputs, issues)
     branch_awards = discretionary_awards(t, inputs, entries, issues)
 
     newest = max((r.received_at for r in received), default=now)
@@ -1519,6 +1520,30 @@ def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventSt
             issues.add("RESULT_INVALID", f"成绩表《{rec.file_name}》是{es.spec.name}第{rnd or '？'}轮的，这一轮还没有抽签"
                        f"（已抽签 {len(es.rounds)} 轮），未读取。请确认轮次；该轮抽签后下发的成绩表才能计分。",
                        at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256, severity=Severity.WARNING)
+
+
+def stray_event_rows(t: Tournament, inputs: Inputs, issues: IssueLog) -> None:
+    """A 加赛 or 签到 row naming no event of the tournament in 项目 (掼蛋 for an event named
+    扑克牌) is read by no event: said at its cell, not ignored."""
+    from . import layout
+    from .ingest.registration import read_sheet_rows
+    from .ingest.sheets import same_event
+    from .ingest.workbook import TableNotFound, cell_text
+
+    names = "、".join(e.name for e in t.spec.events)
+    for books, sheet, columns in ((inputs.playoffs, layout.PLAYOFF_SHEET, layout.PLAYOFF_COLUMNS),
+                                  (inputs.checkins, layout.CHECKIN_SHEET, layout.CHECKIN_COLUMNS)):
+        for rec, book in books:
+            try:
+                _, rows = read_sheet_rows(book, sheet, columns, ["项目"], rec.file_name)
+            except TableNotFound:
+                continue        # the sheet's reader says so
+            for _, values, cells in rows:
+                ev = values.get("项目")
+                text = cell_text(ev) if ev is not None else ""
+                if text.strip() and not any(same_event(text, e.id, e.name) for e in t.spec.events):
+                    issues.add("BAD_VALUE", f"“{sheet}”表的项目“{cell_text(ev)}”不是本次比赛的项目（本次为：{names}），"
+                               "这一行未读取：请填写比赛项目的名称。", at=cells["项目"], source=rec.sha256)
 
 
 def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], issues: IssueLog) -> list[AwardRow]:

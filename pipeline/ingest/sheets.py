@@ -110,6 +110,15 @@ def _find_entry(text: str, entries: Sequence[Entry]) -> Entry | None:
     return None
 
 
+def same_event(typed: str, event_id: str, event_name: str) -> bool:
+    """Whether a sheet's 项目 names this event: its id or its name, in either script (a
+    Traditional tournament's sheets say 圍棋 for the spec's 围棋)."""
+    from ..text import to_simplified
+
+    typed = strip_spaces(to_simplified(typed))
+    return typed in (event_id, strip_spaces(to_simplified(event_name)))
+
+
 def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry]
                   ) -> tuple[list[Playoff], list[Issue]]:
     """加赛 sheet → Playoff orders for this event (rows of other events are ignored)."""
@@ -121,7 +130,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     problems: list[Issue] = []
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
-        if ev not in (event_id, strip_spaces(event_name)):
+        if not same_event(ev, event_id, event_name):
             continue
         who = cell_text(v.get("参赛者")) if v.get("参赛者") is not None else ""
         e = _find_entry(who, entries)
@@ -155,7 +164,7 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
     problems: list[Issue] = []
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
-        if ev not in (event_id, strip_spaces(event_name)):
+        if not same_event(ev, event_id, event_name):
             continue
         here = strip_spaces(cell_text(v.get("到场")) if v.get("到场") is not None else "")
         if here not in ("是", "否", ""):

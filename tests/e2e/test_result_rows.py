@@ -188,3 +188,18 @@ def test_a_check_in_changed_after_round_1_was_drawn_is_told_not_redrawn(tmp_path
     (changed,) = issues()
     assert "第1轮已于抽签后公布，不会重新抽签" in changed["message"] and "签到" in changed["message"]
     assert (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8") == draw_before
+
+
+def test_a_playoff_row_of_no_event_is_said_at_its_cell(tmp_path):
+    """t2016's one event is named 扑克牌; a 加赛 row saying 掼蛋 (its game) was read by no event."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+
+    def game_name(wb):
+        wb["加赛"]["A2"] = "掼蛋"
+    edit_attachment(next((folder / "inbox").glob("*加赛*")), game_name)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        (bad,) = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
+    assert bad["sheet"] == "加赛" and bad["cell"] == "A2" and "“掼蛋”不是本次比赛的项目（本次为：扑克牌）" in bad["message"]

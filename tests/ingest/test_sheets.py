@@ -17,3 +17,14 @@ def test_a_playoff_order_is_read_by_group():
     orders, problems = read_playoffs(_book([["象棋", "", "C", 2, "苏旭凯"], ["象棋", "", "C", 1, "黎玉静"]]),
                                      "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
     assert problems == [] and [o.order for o in orders] == [("xq:黎玉静", "xq:苏旭凯")]
+
+
+def test_a_traditional_event_name_is_this_event():
+    """A Traditional tournament's sheets say 圍棋 / 象棋; the spec says 围棋: the rows were
+    skipped as another event's."""
+    from pipeline.ingest.sheets import same_event
+
+    assert same_event("圍棋", "go", "围棋") and same_event(" 中國象棋 ", "xiangqi", "中国象棋")
+    assert not same_event("掼蛋", "guandan", "扑克牌")
+    orders, _ = read_playoffs(_book([["象 棋", "", "C", 1, "王军"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert [o.order for o in orders] == [("xq:王军",)]

@@ -219,3 +219,4 @@ class Playoff:
     group: str
     order: tuple[str, ...]
     source: CellRef | None = None
+    places: tuple[int, ...] = ()      # the 名次 written for each of ``order`` (a repeat: no order)

@@ -766,6 +766,31 @@ class EventRunner:
                         at=row.cells.get(wrong[0][0]))
         return False
 
+    def check_playoff_places(self, placements: list, standings: list[StandingTable]) -> None:
+        """A tie the 加赛 sheet could not settle because it gives two of the tied the same
+        名次: said at the sheet (the tie stays open, as if no playoff had been played)."""
+        groups: dict[tuple, set[str]] = {}
+        for p in placements:
+            if p.tied:
+                groups.setdefault(("place", p.group, p.rank), set()).add(p.entry)
+        for st in standings:
+            for r in st.rows:
+                if r.playoff_required:
+                    groups.setdefault((st.stage, st.group, r.rank), set()).add(r.entry)
+        said = set()
+        names = {e.id: e.team for e in self.all_entries()}
+        for tied in groups.values():
+            po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and tied <= set(po.order)), None)
+            if po is None or not po.places:
+                continue
+            place = {e: po.places[po.order.index(e)] for e in tied}
+            same = sorted(e for e in tied if list(place.values()).count(place[e]) > 1)
+            if same and (po.source, tuple(same)) not in said:
+                said.add((po.source, tuple(same)))
+                self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'、'.join(f'“{names.get(e, e)}”' for e in same)}"
+                                f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
+                                "重新发送。", at=po.source)
+
     def check_partners(self, m: Match, row: Any, sign_labels: list[str], rnd: Round,
                        entries: dict[str, Entry]) -> None:
         """R2020-Q3: fixed partners.  A signature cell that names a player who is not in the
@@ -1429,8 +1454,10 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
     runner.advance()
     placements = runner.placements() if runner.rounds else []
+    standings = runner.standings()
+    runner.check_playoff_places(placements, standings)
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
-                  results=runner.results, standings=runner.standings(), placements=placements,
+                  results=runner.results, standings=standings, placements=placements,
                   complete=runner.complete, waiting=runner.waiting, ties=runner.ties)
     if len(runner.rounds) != len(rounds_before):
         # a round was published: the next run starts from the ledger as it is now, and

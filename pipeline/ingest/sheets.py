@@ -146,8 +146,8 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
         group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
         groups.setdefault((stage, group), []).append((place, e.id))
-    out = [Playoff(event=event_id, stage=stage, group=group,
-                   order=tuple(eid for _, eid in sorted(items)), source=CellRef(file, L.PLAYOFF_SHEET))
+    out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, eid in sorted(items)),
+                   source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for p, _ in sorted(items)))
            for (stage, group), items in sorted(groups.items())]
     return out, problems
 

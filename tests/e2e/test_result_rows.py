@@ -203,3 +203,21 @@ def test_a_playoff_row_of_no_event_is_said_at_its_cell(tmp_path):
     with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
         (bad,) = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
     assert bad["sheet"] == "加赛" and bad["cell"] == "A2" and "“掼蛋”不是本次比赛的项目（本次为：扑克牌）" in bad["message"]
+
+
+def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing(tmp_path):
+    """Group C's playoff: 苏旭凯 and 黎玉静 both written 名次 1.  The order was decided by
+    entry id without a word; now the tie stays open and the sheet is told which rows agree."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+
+    def both_first(wb):
+        wb["加赛"]["D3"] = 1
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-加赛*")), both_first)
+    out = tmp_path / "out"
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        issues = list(csv.DictReader(f))
+    (bad,) = [i for i in issues if i["code"] == "BAD_VALUE"]
+    assert bad["sheet"] == "加赛" and "“苏旭凯”、“黎玉静”的名次相同（1、1）" in bad["message"]
+    assert report.needs_attention

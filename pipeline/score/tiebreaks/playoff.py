@@ -19,10 +19,14 @@ class PlayoffTiebreak(Tiebreak):
     is_playoff = True
 
     def values(self, table: ScoreTable, group: Sequence[str], ctx: TiebreakContext) -> dict[str, int] | None:
-        """Order from the latest playoff that holds the whole group, else None."""
+        """Order from the latest playoff that holds the whole group, else None — also when
+        the sheet gives two of the group the same 名次 (a sheet may list several ties of a
+        stage, each numbered from 1: only within the group does a repeat contradict)."""
         tied = set(group)
         for po in reversed(ctx.playoffs):      # a later sheet supersedes an earlier one
             if tied <= set(po.order):
+                if po.places and len({po.places[po.order.index(e)] for e in group}) < len(tied):
+                    return None
                 n = len(po.order)
                 return {e: n - po.order.index(e) for e in group}
         return None

@@ -711,6 +711,12 @@ class EventRunner:
                     m = matches.get(key)
                     if m is not None:
                         details[m.key] = drows
+                    elif key not in byes:
+                        first = drows[0]
+                        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮“{detail.name}”第 {first['_row']} 行起："
+                                        f"轮次 {key[0] or '（空）'}{f'、组别 {key[1]}' if key[1] else ''}、桌号 {key[2] or '（空）'}"
+                                        f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
+                                        at=first["_cells"].get("桌号"), severity=Severity.WARNING)
         rows_in = [rr for _, rr in sorted(chosen.values(),
                                           key=lambda x: (x[1].match.group, x[1].match.table, str(x[1].values.get("牌号"))))]
         results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, details or None)

@@ -347,7 +347,7 @@ RowRead = tuple[int, dict[str, Any], dict[str, CellRef]]
 
 
 def read_sheet_rows(book: Book, sheet_name: str, labels: Sequence[str], required: Sequence[str] = (),
-                    file_label: str = "") -> tuple[dict[str, str], list[RowRead]]:
+                    file_label: str = "", whole: bool = False) -> tuple[dict[str, str], list[RowRead]]:
     """Generic table reader: (meta, [(row_no, values by label, cells by label)]).
 
     Values are as read (text, int, date, None for blank, :class:`CellError` for an error or an
@@ -358,7 +358,7 @@ def read_sheet_rows(book: Book, sheet_name: str, labels: Sequence[str], required
     required = list(required) or [labels[0]]
     if sheet is None:
         raise TableNotFound(list(required), None)
-    table = find_table(sheet.rows, required, labels)
+    table = find_table(sheet.rows, required, labels, whole=whole)
     file_label = file_label or book.name
     out: list[RowRead] = []
     # per label, once: its column (0 when absent) and that column's letters

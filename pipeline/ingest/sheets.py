@@ -84,12 +84,13 @@ def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
 def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
     """Detail (hand-by-hand) rows grouped by (round, group, table); each row dict carries
     ``_cells`` (label → CellRef) for located messages.  A workbook without the detail
-    sheet simply has no details."""
+    sheet simply has no details.  Every row is read: a referee who cleared one table's
+    unused pre-filled rows made a run of blank rows, and the tables below went unchecked."""
     if book.sheet(sheet) is None:
         return {}
     want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, *labels]))
     try:
-        _, raw = read_sheet_rows(book, sheet, want, ["桌号"], file)
+        _, raw = read_sheet_rows(book, sheet, want, ["桌号"], file, whole=True)
     except TableNotFound:
         return {}
     out: dict[tuple[str, str, str], list[dict[str, Any]]] = {}

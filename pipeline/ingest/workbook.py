@@ -229,7 +229,7 @@ class Table:
 
 
 def find_table(rows: Sequence[Sequence[Any]], required: Iterable[str], known: Iterable[str] = (),
-               scan: int = HEADER_SCAN_ROWS) -> Table:
+               scan: int = HEADER_SCAN_ROWS, whole: bool = False) -> Table:
     """Find the header row (among the first ``scan`` rows, the first holding every
     ``required`` label), map every labelled column, and collect data rows until
     :data:`BLANK_RUN` fully blank rows.  Raises :class:`TableNotFound`.
@@ -249,7 +249,7 @@ def find_table(rows: Sequence[Sequence[Any]], required: Iterable[str], known: It
                 lab = norm_label(v)
                 if lab and lab not in columns:
                     columns[lab] = j + 1
-            data, after = _data_rows(rows, i + 1)
+            data, after = _data_rows(rows, i + 1, whole)
             return Table(i + 1, columns, data, after)
         score = len(labels & known_set)
         if score and (best is None or score > best[1]):
@@ -258,16 +258,17 @@ def find_table(rows: Sequence[Sequence[Any]], required: Iterable[str], known: It
     raise TableNotFound(missing, best[0] if best else None)
 
 
-def _data_rows(rows: Sequence[Sequence[Any]], header_row: int) -> tuple[list[tuple[int, list[Any]]], int]:
-    """(the table's rows up to :data:`BLANK_RUN` blank rows, the first row with data after
-    them or 0)."""
+def _data_rows(rows: Sequence[Sequence[Any]], header_row: int, whole: bool = False
+               ) -> tuple[list[tuple[int, list[Any]]], int]:
+    """(the table's rows up to :data:`BLANK_RUN` blank rows — every row when ``whole`` —, the
+    first row with data after them or 0)."""
     out: list[tuple[int, list[Any]]] = []
     blank = 0
     for i in range(header_row, len(rows)):
         row = list(rows[i])
         if all(is_blank(v) for v in row):
             blank += 1
-            if blank >= BLANK_RUN:
+            if blank >= BLANK_RUN and not whole:
                 later = next((j for j in range(i + 1, len(rows)) if not all(is_blank(v) for v in rows[j])), None)
                 return out, later + 1 if later is not None else 0
             continue

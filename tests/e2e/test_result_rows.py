@@ -221,3 +221,25 @@ def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing
     (bad,) = [i for i in issues if i["code"] == "BAD_VALUE"]
     assert bad["sheet"] == "加赛" and "“苏旭凯”、“黎玉静”的名次相同（1、1）" in bad["message"]
     assert report.needs_attention
+
+
+def test_detail_rows_below_a_cleared_table_are_still_checked(tmp_path):
+    """斗地主 牌局明细: a referee cleared table 1's thirty unused pre-filled rows, then wrote a
+    hand under table 2 that disagrees with its totals.  The reader stopped at the blank rows
+    and the mismatch went unseen."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+
+    def clear_and_write(wb):
+        ws = wb["牌局明细"]
+        for r in range(5, 35):
+            for c in range(1, 11):
+                ws.cell(r, c).value = None
+        for c, v in zip("EFGHIJ", ["甲", 3, 2, "是", "否", "是"]):
+            ws[f"{c}35"] = v
+    edit_attachment(next((folder / "inbox").glob("*doudizhu-r1*")), clear_and_write)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        codes = {i["code"] for i in csv.DictReader(f) if i["file"] == "doudizhu-r1-成绩表.xlsx"}
+    assert "TOTAL_MISMATCH" in codes

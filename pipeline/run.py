@@ -1599,7 +1599,8 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
         issues.extend(problems)
         got, found = assign(raw, entries, [u.unit() for u in t.spec.units],
                             branch_award=t.spec.branch_award or "组织奖",
-                            event_names={e.id: e.name for e in t.spec.events})
+                            event_names={e.id: e.name for e in t.spec.events},
+                            known=list(t.spec.discretionary_awards or ()))
         rows += got
         issues.extend(found)
     return rows

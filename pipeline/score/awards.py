@@ -211,6 +211,13 @@ AWARD_SCHEMES.register("group_top", "小组前N名", "各组前N名")(GroupTop()
 
 # -- discretionary awards (R2015-A1) ----------------------------------------------------------
 
+def _as_simplified(text: str) -> str:
+    """An award's name compared in Simplified (a Traditional sheet writes 風尚獎)."""
+    from ..text import to_simplified
+
+    return to_simplified(text)
+
+
 def normalise_name(name: str) -> str:
     """NFKC and no spaces of any kind (the seeds write "王  军")."""
     return "".join(unicodedata.normalize("NFKC", name or "").split())
@@ -239,13 +246,16 @@ def _unit_lookup(units: Iterable[Unit]) -> dict[str, Unit]:
 
 def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Entry], units: Iterable[Unit] = (),
                          *, branch_award: str = "组织奖", prizes: Mapping[str, int] | None = None,
-                         event_names: Mapping[str, str] | None = None) -> tuple[list["AwardRow"], list[Issue]]:
+                         event_names: Mapping[str, str] | None = None,
+                         known: Sequence[str] = ()) -> tuple[list["AwardRow"], list[Issue]]:
     """R2015-A1: organisers' awards (风尚奖, 潜力选手奖 …) for named players, and the
     branch award (组织奖, ``team`` = branch name, no entry).
 
     A player is found by staff id, else by normalised name (within the row's event and
     branch when given).  ``event_names`` maps event id → name so either may be typed.
-    Returns the rows and issues for names that are blank, unknown or ambiguous.
+    Returns the rows and issues for names that are blank, unknown or ambiguous.  With
+    ``known`` (the spec's ``discretionary_awards``), an award of another name is refused: a
+    typo (风尚将) would be printed on a certificate.
     """
     prizes = prizes or {}
     event_names = dict(event_names or {})
@@ -267,6 +277,10 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
         award = normalise_name(r.award)
         if not award:
             issues.append(issue("MISSING_VALUE", "奖项为空：请填写奖项名称（如 风尚奖）", at=r.at))
+            continue
+        if known and _as_simplified(award) not in {_as_simplified(normalise_name(k)) for k in [*known, branch_award]}:
+            issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项（{'、'.join([*known, branch_award])}），"
+                                "这一行未采用：请核对奖项名称。", at=r.at))
             continue
         unit = units_by.get(normalise_name(r.branch)) if r.branch else None
         if r.branch and unit is None:

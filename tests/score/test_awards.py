@@ -107,3 +107,16 @@ def test_branch_totals_counts_prizes_points():
     assert [t.branch for t in table] == ["u1", "u2", "u3"] and [t.rank for t in table] == [1, 1, 3]
     custom = branch_totals(rows, units, weights={"一等奖": 10})
     assert custom[0].branch == "u1" and custom[0].points == 10
+
+
+def test_R2015_A1_an_award_name_the_spec_does_not_list_is_refused():
+    """风尚将 (a typo) was published on a certificate as written; 風尚獎 (Traditional) is the
+    listed 风尚奖."""
+    units = [Unit("u1", "第一分工会")]
+    entries = [entry("go-1", "u1", ("王军",), event="go")]
+    rows, issues = discretionary_awards(
+        [DiscretionaryRow("风尚将", "", "王军", at=CellRef("awards.xlsx", "评奖", "A5")),
+         DiscretionaryRow("風尚獎", "", "王军"), DiscretionaryRow("组织奖", "", "", "", "第一分工会")],
+        entries, units, known=["风尚奖", "潜力选手奖"])
+    assert [r.award for r in rows] == ["風尚獎", "组织奖"]
+    assert [(i.code, i.cell) for i in issues] == [("BAD_VALUE", "A5")] and "“风尚将”不是本次比赛设定的奖项" in issues[0].message

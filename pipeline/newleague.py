@@ -43,7 +43,15 @@ class NewLeagueError(Exception):
 
 
 class BadAnswer(ValueError):
-    """One answer is unusable; ``str()`` is the Chinese reason."""
+    """One answer is unusable; ``str()`` is the Chinese reason (a second argument names the
+    question, :attr:`question`)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    @property
+    def question(self) -> str:
+        return str(self.args[1]) if len(self.args) > 1 else ""
 
 
 # ------------------------------------------------------------------------------ validators
@@ -348,7 +356,9 @@ def check_spec(spec: dict[str, Any]) -> None:
 def _prompt(ask: Ask, text: str, fn: Callable[[Any], Any], default: Any = None, echo: Callable[[str], None] | None = None) -> Any:
     """Ask until ``fn`` accepts the answer; a rejected answer is explained and asked again."""
     while True:
-        value = ask(text, default=default) if default is not None else ask(text, default="", show_default=False)
+        # the default as text: click infers the answer's type from it, and its own (English)
+        # "is not a valid integer" would come before our Chinese explanation
+        value = ask(text, default=str(default)) if default is not None else ask(text, default="", show_default=False)
         try:
             return fn(value)
         except BadAnswer as e:

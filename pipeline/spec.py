@@ -154,6 +154,18 @@ def _end_of_day(v: Any) -> Any:
     return v
 
 
+def _clock_time(v: Any) -> Any:
+    """A session time written without quotes: YAML reads ``14:00`` as the base-60 number
+    840 (``08:30``, with its 0, stays text), which pydantic took for 840 seconds — the notice
+    printed 00:14.  Such a number is hours and minutes (or hours, minutes and seconds)."""
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        if v < 24 * 60:
+            return dt.time(v // 60, v % 60)
+        if v < 24 * 3600:
+            return dt.time(v // 3600, v // 60 % 60, v % 60)
+    return v
+
+
 @dataclass(frozen=True, kw_only=True)
 class EventSpec:
     __pydantic_config__ = _FORBID
@@ -182,8 +194,8 @@ class EventSpec:
 class SessionSpec:
     __pydantic_config__ = _FORBID
     date: dt.date
-    start: dt.time
-    end: dt.time
+    start: Annotated[dt.time, BeforeValidator(_clock_time)]
+    end: Annotated[dt.time, BeforeValidator(_clock_time)]
     venue: str = ""
 
     def label(self) -> str:

@@ -325,7 +325,8 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     notes = ["项目：" + "、".join(ev.name for ev in spec.events) + "，每行填写一人。",
              "队号：双人或团体项目填写同一队号以组成一对/一队，个人项目不填。"]
     if spec.pickup_points:
-        notes.append("乘车地点：" + "、".join(spec.pickup_points) + "，或填写“自行到达”。")
+        # only what the form's list offers (a 自行到达 the list lacked was refused as BAD_VALUE)
+        notes.append("乘车地点：从下拉列表中选择（" + "、".join(spec.pickup_points) + "）。")
     notes.append("请使用工会下发的电子报名表（Excel）填写并发回，勿更改表头。")
     vm.form_notes = notes
     return vm

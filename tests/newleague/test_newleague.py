@@ -137,3 +137,21 @@ def test_questionnaire_roundtrip_and_run(tmp_path):
     fill_registrations(folder, random.Random(2))
     report = _run(folder, tmp_path)
     assert all(es.rounds for es in report.state.events.values())
+
+
+def test_a_prompt_with_a_number_default_explains_in_chinese(tmp_path):
+    """click infers an int type from an int default and answered 一 with its English
+    "is not a valid integer"; the answer now reaches our Chinese check and is asked again."""
+    import click
+    from click.testing import CliRunner
+
+    said = []
+    runner = CliRunner()
+    with runner.isolation(input="一\n2\n"):
+        got = newleague._prompt(click.prompt, "每队人数", lambda v: newleague.v_int(v, 1, 8), 1, echo=said.append)
+    assert got == 2 and any("不是整数" in s for s in said)
+
+
+def test_a_bad_answer_reads_as_its_reason_alone():
+    e = newleague.BadAnswer("赛制“knockout”每桌 2 人", "比赛项目 “斗地主”的赛制")
+    assert str(e) == "赛制“knockout”每桌 2 人" and e.question == "比赛项目 “斗地主”的赛制"

@@ -103,3 +103,13 @@ def test_a_deadline_written_as_a_date_is_the_end_of_that_day(tmp_path):
     for value in ("2011-05-03", dt.date(2011, 5, 3)):
         spec = parse_spec(_raw(tmp_path, deadline=value))
         assert spec.events[0].deadline == dt.datetime(2011, 5, 3, 23, 59, 59)
+
+
+def test_a_session_time_written_without_quotes_is_that_time(tmp_path):
+    """YAML reads 14:00 as the base-60 number 840; the notice printed 00:14."""
+    import datetime as dt
+
+    raw = yaml.safe_load("date: 2026-12-05\nstart: 14:00\nend: 17:30")
+    assert raw["start"] == 840
+    spec = parse_spec({**_raw(tmp_path), "sessions": [raw]})
+    assert (spec.sessions[0].start, spec.sessions[0].end) == (dt.time(14, 0), dt.time(17, 30))

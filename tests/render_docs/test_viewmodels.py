@@ -328,3 +328,11 @@ def test_a_bye_worth_nothing_is_not_said_to_be_in_the_points():
     assert vms._bye_points(go) == 2
     assert vms._bye_points(dataclasses.replace(go, spec=dataclasses.replace(go.spec, points={"bye": 0}))) == 0
     assert vms._bye_points(dataclasses.replace(go, spec=dataclasses.replace(go.spec, game="bridge"))) == 0
+
+
+def test_R2016_Q2_the_notice_offers_only_the_pick_up_points_the_form_accepts():
+    """The notice said "或填写“自行到达”" whether or not the form's list had it; the form
+    refused it where it did not."""
+    vm = vms.notice_vm(t2016_state())
+    (note,) = [n for n in vm.form_notes if n.startswith("乘车地点")]
+    assert note == "乘车地点：从下拉列表中选择（福建路、花园路、镇江、桥头、自行到达）。"

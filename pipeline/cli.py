@@ -55,7 +55,7 @@ def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_paren
     from .xlsx.registration import write_registration_template, template_name
 
     if bool(branch) == all_branches:
-        raise click.UsageError("give exactly one of --branch ID or --all")
+        raise click.UsageError("请只给一个：--branch 单位编号（一个单位）或 --all（全部单位）")
     try:
         t = load_tournament(folder)
     except _spec_error() as e:

@@ -24,7 +24,7 @@ def parse_now(value: str | None) -> dt.datetime | None:
     try:
         now = dt.datetime.fromisoformat(value)
     except ValueError:
-        raise ValueError(f"not an ISO date-time: {value!r} (e.g. 2020-11-09T15:00+08:00)") from None
+        raise ValueError(f"--now 的时间格式不对：{value!r}（应写成 2020-11-09T15:00+08:00 或 2020-11-09 15:00）") from None
     if now.tzinfo is None:
         from .timeutil import TZ
         now = now.replace(tzinfo=TZ)

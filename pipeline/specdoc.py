@@ -206,4 +206,7 @@ def write(path: str | Path = DOC_PATH) -> Path:
 
 
 if __name__ == "__main__":  # pragma: no cover
+    if len(sys.argv) > 1 and sys.argv[1].startswith("-"):
+        print("python -m pipeline.specdoc [文件]：把配置参考写到该文件（默认 docs/spec-reference.md）。")
+        sys.exit(0)
     print(write(sys.argv[1] if len(sys.argv) > 1 else DOC_PATH))

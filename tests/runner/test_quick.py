@@ -76,7 +76,7 @@ def test_the_cron_line_and_the_command_line_run_alike(tmp_path):
         r.stdout.replace(str(tmp_path / "b"), "OUT").strip()
     bad = subprocess.run([sys.executable, "-c", PROBE, "run", str(folder), "--out", str(tmp_path / "c"),
                           "--now", "yesterday"], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert "EXIT 2 True" in bad.stdout and "not an ISO date-time" in bad.stderr, bad.stdout + bad.stderr
+    assert "EXIT 2 True" in bad.stdout and "--now 的时间格式不对" in bad.stderr, bad.stdout + bad.stderr
 
 
 def test_a_naive_now_is_read_as_china_time_and_another_now_is_another_night(tmp_path):

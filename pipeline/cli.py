@@ -21,36 +21,38 @@ def _parse_now(value: str | None) -> dt.datetime | None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="league")
 def main() -> None:
-    """league: 教职工棋牌赛 — registration workbooks to draws, results, standings, awards and certificates."""
+    """league：教职工棋牌赛——从报名表到抽签、成绩、名次、获奖名单和证书。
+
+    (registration workbooks to draws, results, standings, awards and certificates)"""
 
 
 @main.command("run")
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--out", "out_parent", type=click.Path(path_type=Path), default=Path("output"),
-              show_default=True, help="Parent folder of the results: they go to OUT/<tournament-id>/.")
+              show_default=True, help="输出的上级文件夹：结果写到 OUT/<赛事编号>/。")
 @click.option("--now", "now_text", metavar="ISO-DATETIME",
-              help="Fix 'now' for deadlines and reproducible runs (default: the clock).")
-@click.option("--pdf/--no-pdf", default=True, show_default=True, help="Render PDF documents.")
+              help="指定“现在”的时间（判断截止、重现结果），如 2020-11-09T15:00+08:00；默认为当前时间。")
+@click.option("--pdf/--no-pdf", default=True, show_default=True, help="生成 PDF 文档（--no-pdf 只生成网页和数据）。")
 @click.option("--imap", "imap_url", metavar="URL", default=None,
-              help="Fetch new mail first, e.g. imaps://user@host/INBOX (password from LEAGUE_IMAP_PASSWORD).")
+              help="先收取新邮件，如 imaps://user@host/INBOX（密码取自环境变量 LEAGUE_IMAP_PASSWORD）。")
 @click.option("--smtp", "smtp_url", metavar="URL", default=None,
-              help="Send receipts to captains, e.g. smtp://host:25 (password from LEAGUE_SMTP_PASSWORD).")
+              help="给队长发回执，如 smtp://host:25（密码取自环境变量 LEAGUE_SMTP_PASSWORD）。")
 @click.option("--wait", default=0.0, show_default=True,
-              help="Seconds to wait for another run on the same tournament to finish.")
+              help="同一赛事另一个 league run 正在运行时，最多等待的秒数。")
 def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, imap_url: str | None,
             smtp_url: str | None, wait: float) -> None:
-    """Ingest FOLDER/inbox, validate, draw, score and write everything under OUT/<id>/."""
+    """每晚运行：读取 FOLDER/inbox，校验、抽签、计分，把全部结果写到 OUT/<赛事编号>/。"""
     sys.exit(run_command(folder, out_parent, _parse_now(now_text), pdf, imap_url, smtp_url, wait))
 
 
 @main.command("template")
 @click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--branch", "branch", metavar="ID", help="Write this branch's registration workbook.")
-@click.option("--all", "all_branches", is_flag=True, help="Write one workbook per branch.")
+@click.option("--branch", "branch", metavar="ID", help="只生成这个单位的报名表（单位编号）。")
+@click.option("--all", "all_branches", is_flag=True, help="为每个单位各生成一份报名表。")
 @click.option("--out", "out_parent", type=click.Path(path_type=Path), default=Path("output"), show_default=True,
-              help="Parent folder: workbooks go to OUT/<tournament-id>/templates/.")
+              help="输出的上级文件夹：报名表写到 OUT/<赛事编号>/templates/。")
 def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_parent: Path) -> None:
-    """Write registration workbooks (报名表) for captains."""
+    """生成发给各单位队长的报名表（报名表.xlsx）。"""
     from .spec import load_tournament
     from .xlsx.registration import write_registration_template, template_name
 
@@ -76,7 +78,7 @@ def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_paren
 @main.command("questionnaire")
 @click.argument("path", type=click.Path(path_type=Path))
 def questionnaire_cmd(path: Path) -> None:
-    """Write a blank one-page questionnaire workbook (问卷) for `league new --from-workbook`."""
+    """生成一页空白问卷（问卷.xlsx），填好后用 league new 文件夹 --from-workbook 问卷.xlsx 建赛事。"""
     from . import newleague
 
     click.echo(str(newleague.write_questionnaire(path)))
@@ -85,9 +87,9 @@ def questionnaire_cmd(path: Path) -> None:
 @main.command("new")
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--from-workbook", "questionnaire", type=click.Path(path_type=Path, exists=True),
-              help="Answers from a filled questionnaire workbook instead of prompts.")
+              help="用填好的问卷代替逐项提问。")
 def new_cmd(folder: Path, questionnaire: Path | None) -> None:
-    """Create a new tournament folder (tournament.yaml, secret, branch templates)."""
+    """新建赛事文件夹（tournament.yaml、密钥、收件箱和各单位报名表），逐项提问或读取问卷。"""
     from . import newleague
 
     try:

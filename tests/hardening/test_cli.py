@@ -28,6 +28,8 @@ def test_main_help():
     # every command listed with a one-line description (sqlite-utils style)
     for line in SUBCOMMANDS.search(r.stdout).group(1).splitlines():
         assert len(line.split(None, 1)) == 2, f"command without help: {line!r}"
+        # the union office reads Chinese first
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in line.split(None, 1)[1]), line
     assert league("-h").stdout == r.stdout
 
 

@@ -228,7 +228,7 @@ def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: 
           "请勿修改、删除或重命名工作表，不要插入或删除列。", sheet=layout.REG_SHEET),
         z("每行填写一名选手：{fields}。“{lists}”请从下拉列表选择。",
           fields="、".join(c for c in cols if c != "序号"), lists=q.join(lists)),
-        z("姓名请与工会会员名册一致；“{sid}”请务必填写，用于核对身份。", sid="工号"),
+        z("姓名请与工会会员名册一致；“{sid}”请尽量填写，用于核对身份（同名的人靠工号区分）。", sid="工号"),
     ]
     team_events = [e for e in spec.events if e.is_team]
     if team_events:

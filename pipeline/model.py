@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Iterable
 
 
 class Severity(StrEnum):
@@ -220,3 +220,9 @@ class Playoff:
     order: tuple[str, ...]
     source: CellRef | None = None
     places: tuple[int, ...] = ()      # the 名次 written for each of ``order`` (a repeat: no order)
+
+    def settles(self, tied: "Iterable[str]") -> bool:
+        """Whether this sheet orders ``tied`` (those of them it lists): not when it gives two
+        of them the same 名次 — one sheet may list several ties, each numbered from 1."""
+        got = [self.places[self.order.index(e)] for e in tied if e in self.order] if self.places else []
+        return len(set(got)) == len(got)

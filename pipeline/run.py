@@ -600,8 +600,9 @@ class EventRunner:
         entries = None
         for k in range(1, len(self.rounds)):
             rnd = self.rounds[k]
-            if not rnd.input_hash:
-                continue
+            plan = rnd.plan if isinstance(rnd.plan, dict) else {}
+            if not rnd.input_hash or plan.get("rr_round", 1) > 1 or plan.get("group_round", 1) > 1:
+                continue    # a later round of a fixed schedule (round robin, movement): no result moves it
             entries = entries if entries is not None else self.all_entries()
             now = draw_inputs_hash(entries, self.rounds[:k], self.results, self.absent, self.hash_parts)
             if now == rnd.input_hash:
@@ -622,7 +623,10 @@ class EventRunner:
         current = {e.id for e in self.entries}
         merged_from = {f for r in self.rounds for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])
                        for f in m.get("from", [])}
-        added = sorted(current - drawn - merged_from)
+        # entries the check-in took out of round 1 (all players absent: plan["removed"]; a
+        # pair's halves re-formed: merged "from") were drawn in their way
+        taken_out = {e for r in self.rounds if isinstance(r.plan, dict) for e in r.plan.get("removed", []) or []}
+        added = sorted(current - drawn - merged_from - taken_out)
         removed = sorted(drawn - current - {m.get("id") for r in self.rounds
                                             for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])})
         if added or removed:
@@ -783,6 +787,8 @@ class EventRunner:
             for r in st.rows:
                 if r.playoff_required:
                     groups.setdefault((st.stage, st.group, r.rank), set()).add(r.entry)
+        for stage, group, ids in self.ties:         # a draw waiting for a playoff
+            groups.setdefault(("draw", stage, group, ids), set()).update(ids)
         said = set()
         names = {e.id: e.team for e in self.all_entries()}
         for tied in groups.values():
@@ -1329,7 +1335,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     errors = [i for i in state.issues if i.severity == Severity.ERROR]
     if any(i.source in forms or i.file in forms for i in errors):
         report.next_steps.append("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。")
-    if any(i.code.startswith("RESULT_") or i.code in ("TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors):
+    # (a RESULT_CONFLICT is a correction already taken: the newer sheet counts, nothing to resend)
+    if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors):
         report.next_steps.append("把成绩表的问题（data/issues.csv 中的 RESULT_…、TOTAL_MISMATCH 等）告知裁判，"
                                  "改正后把成绩表重新放进 inbox。")
     lastrun.save(out, fp, report, quick, next_deadline(t, now))

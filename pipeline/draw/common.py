@@ -306,7 +306,9 @@ def winner_of(state: EventState, m: Match) -> str | None:
     for p in reversed(state.playoffs):
         listed = [e for e in p.order if e in m.sides]
         if p.stage in (m.stage, "") and listed and (len(listed) == len(m.sides) or set(p.order) <= set(m.sides)):
-            return listed[0]
+            if p.settles(listed):
+                return listed[0]
+            break           # the latest sheet gives them the same 名次: still to be played off
     if res.sides and all(s.outcome.is_loss for s in res.sides):
         return None
     raise PlayoffWaiting(f"第{m.round}轮第{m.table}台（{shown_list(state, m.sides)}）未分胜负，"

@@ -211,7 +211,7 @@ class GroupsKnockout:
     def _playoff(state: EventState, group: str, tied: list[str]) -> list[str] | None:
         for p in reversed(state.playoffs):
             if p.group == group and p.stage in (GROUP_STAGE, "") and set(tied) <= set(p.order):
-                return [e for e in p.order if e in tied]
+                return [e for e in p.order if e in tied] if p.settles(tied) else None
         return None
 
     def _first_ko_round(self, state: EventState, qual: list[tuple[str, list[str]]],

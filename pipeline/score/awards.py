@@ -287,7 +287,7 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("UNKNOWN_BRANCH", f"单位“{r.branch}”不在本次比赛的单位名单中：请改为名单中的单位全称或简称",
                                 at=r.at))
             continue
-        if award == normalise_name(branch_award):
+        if _as_simplified(award) == _as_simplified(normalise_name(branch_award)):
             if unit is None:
                 issues.append(issue("MISSING_VALUE", f"“{r.award}”按单位颁发：请在“单位”栏填写获奖单位", at=r.at))
                 continue

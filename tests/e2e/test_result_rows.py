@@ -221,6 +221,8 @@ def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing
     (bad,) = [i for i in issues if i["code"] == "BAD_VALUE"]
     assert bad["sheet"] == "加赛" and "“苏旭凯”、“黎玉静”的名次相同（1、1）" in bad["message"]
     assert report.needs_attention
+    # the knockout after the groups waits for the playoff instead of seeding by entry id
+    assert not report.state.events["xiangqi"].complete
 
 
 def test_detail_rows_below_a_cleared_table_are_still_checked(tmp_path):
@@ -243,3 +245,47 @@ def test_detail_rows_below_a_cleared_table_are_still_checked(tmp_path):
     with open(out / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
         codes = {i["code"] for i in csv.DictReader(f) if i["file"] == "doudizhu-r1-成绩表.xlsx"}
     assert "TOTAL_MISMATCH" in codes
+
+
+def test_a_pair_absent_at_check_in_is_no_new_entry_on_a_later_night(tmp_path):
+    """Both players of 机关一1队 absent at check-in: round 1 is drawn without the pair, and a
+    later night must not report it as an entry added after the draw."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+
+    def both_absent(wb):
+        wb["签到"]["E5"], wb["签到"]["E6"] = "否", "否"
+    edit_attachment(next((folder / "inbox").glob("*签到表*")), both_absent)
+    out = tmp_path / "out"
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    (folder / "inbox" / "note.txt").write_text("a new file: the night is run again")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        assert not [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
+
+
+def test_a_corrected_round_robin_result_changes_no_later_round(tmp_path):
+    """The final pool's later rounds are a fixed (Berger) schedule: correcting a result of its
+    first round is no change to what they were drawn from (it was reported as one), and the
+    correction itself (RESULT_CONFLICT, the newer sheet taken) sends nobody back to the referee."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    out = tmp_path / "out"
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))     # every round drawn
+
+    def flip(wb):
+        ws = wb["成绩"]
+        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
+        cell = ws.cell(hrow + 1, next(c.column for c in ws[hrow] if c.value == "结果"))
+        cell.value = "乙胜" if cell.value == "甲胜" else "甲胜"
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-r4*")), flip, folder / "inbox" / "corrected-xiangqi-r4.eml",
+                    date="Wed, 18 Nov 2020 12:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        codes = [i["code"] for i in csv.DictReader(f)]
+    assert "RESULT_CONFLICT" in codes and "DRAW_INPUT_CHANGED" not in codes
+    assert not any("告知裁判" in s for s in report.next_steps)

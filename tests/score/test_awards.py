@@ -120,3 +120,10 @@ def test_R2015_A1_an_award_name_the_spec_does_not_list_is_refused():
         entries, units, known=["风尚奖", "潜力选手奖"])
     assert [r.award for r in rows] == ["風尚獎", "组织奖"]
     assert [(i.code, i.cell) for i in issues] == [("BAD_VALUE", "A5")] and "“风尚将”不是本次比赛设定的奖项" in issues[0].message
+
+
+def test_R2015_A1_a_unit_award_written_in_traditional_is_the_unit_award():
+    units = [Unit("u1", "第一分工会")]
+    rows, issues = discretionary_awards([DiscretionaryRow("組織獎", "", "", "", "第一分工会")], [], units,
+                                        known=["风尚奖"])
+    assert issues == [] and [(r.award, r.branch, r.entry) for r in rows] == [("組織獎", "u1", "")]

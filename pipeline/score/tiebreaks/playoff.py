@@ -25,7 +25,7 @@ class PlayoffTiebreak(Tiebreak):
         tied = set(group)
         for po in reversed(ctx.playoffs):      # a later sheet supersedes an earlier one
             if tied <= set(po.order):
-                if po.places and len({po.places[po.order.index(e)] for e in group}) < len(tied):
+                if not po.settles(group):
                     return None
                 n = len(po.order)
                 return {e: n - po.order.index(e) for e in group}

@@ -159,6 +159,8 @@ def _clock_time(v: Any) -> Any:
     840 (``08:30``, with its 0, stays text), which pydantic took for 840 seconds — the notice
     printed 00:14.  Such a number is hours and minutes (or hours, minutes and seconds)."""
     if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        if v < 24:                      # ``start: 14``: an hour (a base-60 H:MM is at least 60)
+            return dt.time(v, 0)
         if v < 24 * 60:
             return dt.time(v // 60, v % 60)
         if v < 24 * 3600:

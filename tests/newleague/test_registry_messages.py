@@ -113,3 +113,5 @@ def test_a_session_time_written_without_quotes_is_that_time(tmp_path):
     assert raw["start"] == 840
     spec = parse_spec({**_raw(tmp_path), "sessions": [raw]})
     assert (spec.sessions[0].start, spec.sessions[0].end) == (dt.time(14, 0), dt.time(17, 30))
+    spec = parse_spec({**_raw(tmp_path), "sessions": [yaml.safe_load("date: 2026-12-05\nstart: 14\nend: 17")]})
+    assert (spec.sessions[0].start, spec.sessions[0].end) == (dt.time(14, 0), dt.time(17, 0))

@@ -150,7 +150,10 @@ def _end_of_day(v: Any) -> Any:
         return dt.datetime.combine(v, dt.time(23, 59, 59))
     if isinstance(v, str) and re.fullmatch(r"\s*\d{4}-\d{1,2}-\d{1,2}\s*", v):
         y, m, d = (int(x) for x in v.strip().split("-"))
-        return dt.datetime(y, m, d, 23, 59, 59)
+        try:
+            return dt.datetime(y, m, d, 23, 59, 59)
+        except ValueError:      # 2011-02-30: pydantic says it is no date, in our words
+            return v
     return v
 
 
@@ -396,7 +399,9 @@ _DATETIME = "日期时间格式不对，请写成 2020-11-09 15:00（或只写�
 #: pydantic's error types → what the union office reads (pydantic's English follows in brackets)
 _ZH = {"missing": "缺少这一项（必填）", "extra_forbidden": _EXTRA, "unexpected_keyword_argument": _EXTRA,
        "literal_error": "取值不在允许的范围内", "datetime_parsing": _DATETIME, "datetime_from_date_parsing": _DATETIME,
-       "datetime_type": _DATETIME, "int_parsing": "应为整数", "int_type": "应为整数", "int_from_float": "应为整数",
+       "datetime_type": _DATETIME, "time_parsing": "时间格式不对，请写成 14:00", "time_type": "时间格式不对，请写成 14:00",
+       "date_parsing": "日期格式不对，请写成 2020-11-09", "date_from_datetime_parsing": "日期格式不对，请写成 2020-11-09",
+       "int_parsing": "应为整数", "int_type": "应为整数", "int_from_float": "应为整数",
        "float_parsing": "应为数字", "bool_parsing": "应为 true 或 false", "bool_type": "应为 true 或 false",
        "string_type": "应为文字", "list_type": "应为列表（每项一行，以“- ”开头）",
        "dict_type": "应为若干“键: 值”（缩进写在下一级）", "dataclass_type": "应为若干“键: 值”（缩进写在下一级）",

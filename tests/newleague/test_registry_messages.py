@@ -89,7 +89,8 @@ def test_the_offices_spec_mistakes_are_said_in_chinese(tmp_path):
     cases = [(lambda r: r["events"][0].__setitem__("deadlne", "2020-11-09"), "不认识的键"),
              (lambda r: r["events"][0]["quota"].__setitem__("rule", "fix"), "取值不在允许的范围内"),
              (lambda r: r["events"][0].__setitem__("deadline", "2020/11/09 15:00"), "日期时间格式不对"),
-             (lambda r: r["units"].append({**r["units"][0], "id": "zz"}), "单位名称或简称重复")]
+             (lambda r: r["units"].append({**r["units"][0], "id": "zz"}), "单位名称或简称重复"),
+             (lambda r: r["events"][0].__setitem__("deadline", "2011-02-30"), "日期时间格式不对")]
     for mutate, words in cases:
         raw = copy.deepcopy(base)
         mutate(raw)

@@ -150,8 +150,6 @@ _EMPTY_SHA = hashlib.sha256(b"").hexdigest()
 def _mail_note(ledger: Ledger, rec: Received) -> dict:
     """What a stored mail says about itself, parsed once and kept in the ledger's cache: its
     header problems, its workbooks (name, SHA-256) and the attachments that are none."""
-    import hashlib
-
     from .ingest.eml import parse_eml_bytes
 
     try:
@@ -476,12 +474,12 @@ class EventRunner:
     def __init__(self, t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger,
                  inputs: Inputs, issues: IssueLog, now: dt.datetime) -> None:
         from .draw import FORMATS
-        from .games import GAMES
+        from .games import GAMES, event_points
 
         self.t, self.ev, self.ledger, self.inputs, self.issues, self.now = t, ev, ledger, inputs, issues, now
         self.fmt = FORMATS.get(ev.format.type)
         self.game = GAMES.get(ev.game)
-        self.points = {**self.game.default_points, **(ev.points or {})}
+        self.points = event_points(ev)
         default_chain = (self.game.tiebreaks_for(self.fmt.name) if hasattr(self.game, "tiebreaks_for")
                          else self.game.default_tiebreaks)
         self.chain = tuple(ev.tiebreaks or default_chain)
@@ -680,10 +678,11 @@ class EventRunner:
             self.issues.extend(found)
             seen: dict[tuple, int] = {}
             for row in rows:
-                m = matches.get(key_of(row.values))
+                key = key_of(row.values)
+                m = matches.get(key)
                 if m is None:
-                    if key_of(row.values) not in byes and not all(row.values.get(l) in (None, "") for l in labels):
-                        rd, grp, table = key_of(row.values)
+                    if key not in byes and not all(row.values.get(l) in (None, "") for l in labels):
+                        rd, grp, table = key
                         tables = sorted({(mm.group, mm.table) for mm in matches.values()})
                         span = f"第{tables[0][1]}—{tables[-1][1]}桌" if tables and not any(g for g, _ in tables) else "抽签表上的桌"
                         self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
@@ -980,15 +979,13 @@ def _split_by_deadline(t: Tournament, branch: str, items: list[tuple[Received, A
                        cur: Current) -> dict[str, list[str]]:
     """Validation's view of one branch (see :class:`Current`), with the notes to the captain;
     returns the events kept from each earlier form, by its SHA-256."""
-    import dataclasses as dc
-
     rec, reg = items[-1]
     kept = _kept_on_time(t, items) if t.spec.late_policy == "reject" and len(items) > 1 else {}
     if not kept:
         cur.regs.append(reg)
         return {}
     all_events = frozenset(e.id for e in t.spec.events)
-    cur.regs.append(dc.replace(reg, rows=tuple(r for r in reg.rows if r.event not in kept)))
+    cur.regs.append(dataclasses.replace(reg, rows=tuple(r for r in reg.rows if r.event not in kept)))
     cur.events_of[(branch, reg.source or reg.file)] = all_events - kept.keys()
     by_form: dict[str, list[str]] = {}
     for ev in t.spec.events:
@@ -1013,7 +1010,7 @@ def _split_by_deadline(t: Tournament, branch: str, items: list[tuple[Received, A
                        source=reg.source)
     for sha, events in by_form.items():
         old_rec, old_reg = next(x for x in items if x[0].sha256 == sha)
-        cur.regs.append(dc.replace(old_reg, rows=tuple(r for r in old_reg.rows if r.event in events)))
+        cur.regs.append(dataclasses.replace(old_reg, rows=tuple(r for r in old_reg.rows if r.event in events)))
         cur.events_of[(branch, old_reg.source or old_reg.file)] = frozenset(events)
     return by_form
 

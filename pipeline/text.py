@@ -54,12 +54,19 @@ def names_kept(names: Iterable[str]) -> Iterator[None]:
     """While rendering a page that names these people, :func:`convert` turns each of their
     names with :func:`convert_name`: whole-text conversion made the surname 于 of 于力
     於力 (於 is the preposition), while 于敏勇 stayed right by chance of the dictionary."""
-    kept = {n for n in names if n and len(n) >= 2 and not n.isascii()}
-    token = _NAMES.set(re.compile("(" + _trie_pattern(kept) + ")") if kept else None)
+    kept = frozenset(n for n in names if n and len(n) >= 2 and not n.isascii())
+    token = _NAMES.set(_names_pattern(kept) if kept else None)
     try:
         yield
     finally:
         _NAMES.reset(token)
+
+
+@lru_cache(maxsize=4)
+def _names_pattern(names: frozenset[str]) -> "re.Pattern[str]":
+    """The compiled :func:`_trie_pattern` of a page's names, made once per run (the site and
+    the documents are rendered in several calls with the same names)."""
+    return re.compile("(" + _trie_pattern(names) + ")")
 
 
 def _trie_pattern(words: Iterable[str]) -> str:

@@ -601,11 +601,10 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
 
 
 def _bye_points(es: "EventState") -> int:
-    """Points a bye is worth in this event (the game's default, the spec's ``points``)."""
-    from ..games import GAMES
+    """Points a bye is worth in this event (:func:`pipeline.games.event_points`)."""
+    from ..games import GAMES, event_points
 
-    game = GAMES.get(es.spec.game) if es.spec.game in GAMES else None
-    return int({**(getattr(game, "default_points", None) or {}), **(es.spec.points or {})}.get("bye", 0))
+    return event_points(es.spec).get("bye", 0) if es.spec.game in GAMES else 0
 
 
 def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -> str:

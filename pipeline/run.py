@@ -595,12 +595,13 @@ class EventRunner:
         DRAW_INPUT_CHANGED names the first round whose inputs (its printed 输入摘要) are no
         longer what the results now say.  Round 1's own inputs (the entries, the check-in)
         are :meth:`check_frozen_inputs`'."""
+        from .draw.common import follows_a_schedule
+
         entries = None
         for k in range(1, len(self.rounds)):
             rnd = self.rounds[k]
-            plan = rnd.plan if isinstance(rnd.plan, dict) else {}
-            if not rnd.input_hash or plan.get("rr_round", 1) > 1 or plan.get("group_round", 1) > 1:
-                continue    # a later round of a fixed schedule (round robin, movement): no result moves it
+            if not rnd.input_hash or follows_a_schedule(rnd):
+                continue
             entries = entries if entries is not None else self.all_entries()
             now = draw_inputs_hash(entries, self.rounds[:k], self.results, self.absent, self.hash_parts)
             if now == rnd.input_hash:

@@ -488,3 +488,12 @@ def lowest_without_bye(order_best_first: Sequence[str], byes: Counter) -> str:
     while someone has none)."""
     fewest = min(byes[e] for e in order_best_first)
     return next(e for e in reversed(order_best_first) if byes[e] == fewest)
+
+
+def follows_a_schedule(rnd: Round) -> bool:
+    """Whether a round was drawn by a fixed schedule from the round before it — a later round
+    of a round robin (``rr_round`` > 1: round_robin, pairs_movement, knockout's final pool)
+    or of groups_knockout's group round robin (``group_round`` > 1) — so no result of an
+    earlier round moved it (a correction there does not touch it)."""
+    plan = rnd.plan if isinstance(rnd.plan, dict) else {}
+    return plan.get("rr_round", 1) > 1 or plan.get("group_round", 1) > 1

@@ -39,6 +39,7 @@ CODES: dict[str, Severity] = {
     "DUPLICATE_FILE": Severity.INFO,        # a mail's workbook identical to one received before
     "MAIL_DATE": Severity.WARNING,          # a mail's Date header missing or unreadable
     "TOTAL_MISMATCH": Severity.ERROR,       # entered totals differ from the detail sheet
+    "TOO_FEW_ENTRIES": Severity.WARNING,    # registration closed with < 2 entries: no draw
 }
 
 

@@ -558,13 +558,17 @@ class EventRunner:
                 if missing:
                     self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
                     return
-            if not self.entries:
+            closed = deadline_passed(self.ev, self.now)
+            if not self.entries and (self.rounds or not closed):
                 self.waiting = "尚无有效报名"
                 return
-            if not deadline_passed(self.ev, self.now):
+            if not closed:
                 self.waiting = f"报名截止（{aware(self.ev.deadline):%Y-%m-%d %H:%M}）后抽签"
                 return
             state = self.draw_state()
+            if not self.rounds and len(state.entries) < 2:
+                self.too_few(len(state.entries))
+                return
             ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent, self.hash_parts)
             seed = draw_seed(self.t, self.ev.id, len(self.rounds) + 1, ih)
             try:
@@ -588,6 +592,16 @@ class EventRunner:
             self.rounds.append(nxt)
             self.add_byes(nxt)
             self.read_results(nxt)
+
+    def too_few(self, n: int) -> None:
+        """Registration closed with fewer than two valid entries: nothing can be drawn, and
+        the event is not "finished" either (it was never played).  The office decides —
+        extend the event's deadline for more entries, or cancel it (spec silent; the
+        session-14 decision)."""
+        self.waiting = f"报名已截止，有效报名{'仅 1 个' if n else '为 0'}，至少 2 个才能抽签开赛"
+        self.issues.add("TOO_FEW_ENTRIES",
+                        f"{self.ev.name}：{self.waiting}。请延长本项目的报名截止时间（tournament.yaml 中"
+                        f"本项目的 deadline）并通知各单位补报，或取消本项目；补足报名后再运行即抽签。")
 
     def check_published_rounds(self) -> None:
         """A round drawn from earlier rounds' results keeps its draw when one of those results
@@ -1296,7 +1310,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         if es.complete:
             awards += event_awards(t, ev, es, issues)
         report.events.append(f"{ev.name}：" + ("已完成" if es.complete else (es.waiting or "进行中")))
-        if es.waiting and es.rounds:
+        if es.waiting and (es.rounds or deadline_passed(ev, now)):
             report.next_steps.append(f"{ev.name}：{es.waiting}")
     ledger.cache_prune("event:", memo_keys)
     stray_result_sheets(t, inputs, events, issues)

@@ -128,6 +128,16 @@ def test_traditional_script(tmp_path):
     assert "錯誤" in report and "错误" not in report
 
 
+def test_T2015_traditional_in_the_client_documents_character_forms():
+    """The client's Traditional notice (seed 002) writes 為 and 臺; a TCM school's units are
+    臨床 (OpenCC's plain s2t wrote 爲 and 臨牀, forms no reader of that notice uses)."""
+    from pipeline.text import convert
+
+    assert convert("为更好地推动", "traditional") == "為更好地推動"
+    assert convert("临床医学院分工会", "traditional") == "臨床醫學院分工會"
+    assert convert("信息工程学院", "traditional") == "信息工程學院"      # no Taiwan vocabulary
+
+
 def test_traditional_script_keeps_peoples_names(tmp_path):
     """OpenCC made the surname 于 of 于力 於 (the preposition) and 余华 餘華; a person's
     name is converted as a name, the text around it as text."""

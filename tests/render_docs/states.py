@@ -172,6 +172,24 @@ def t2016_state() -> LeagueState:
                        entries=[e1, e2], issues=[], events=events, awards=[])
 
 
+def t2016_full_round_state() -> LeagueState:
+    """A 掼蛋 groups round as the t2016 sample draws it: 32 pairs, 16 tables in 4 groups."""
+    state = t2016_state()
+    es = state.events["guandan"]
+    units = ("b1", "b2")
+    entries = [Entry(f"guandan-{units[i % 2]}-{i + 1}", "guandan", units[i % 2], f"{'文学院' if i % 2 == 0 else '商学院'}{i + 1}队",
+                     (_p(f"选手{i}甲", units[i % 2]), _p(f"选手{i}乙", units[i % 2])), team_no=str(i + 1))
+               for i in range(32)]
+    ids = [e.id for e in entries]
+    matches = tuple(Match("guandan", "g", 1, "ABCD"[k // 4], k % 4 + 1, (ids[2 * k], ids[2 * k + 1]))
+                    for k in range(16))
+    es.entries[:] = entries
+    es.rounds.append(Round("guandan", "g", "分组赛第1轮", 1, matches, seed="s", input_hash="ab" * 32,
+                           notes=("第A组抽签顺序：……",)))
+    state.entries = entries
+    return state
+
+
 def t2011_state() -> LeagueState:
     raw = {
         "id": "t2011-mini", "name": "XX单位棋牌比赛", "organizer": "院工会", "unit_word": "部门",

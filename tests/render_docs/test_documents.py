@@ -17,7 +17,7 @@ from pipeline.render import jinja as J
 from pipeline.render.docs import plan_documents, render_documents, render_html
 from pipeline.render.pdf import CACHE_FILE, MissingGlyphError, html_to_pdf, render_pdfs
 
-from .states import EVIL, t2011_state, t2015_state, t2016_state, t2020_state
+from .states import EVIL, t2011_state, t2015_state, t2016_full_round_state, t2016_state, t2020_state
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_poppler = pytest.mark.skipif(not shutil.which("pdftotext") or not shutil.which("pdftoppm"),
@@ -139,6 +139,16 @@ def test_pdf_text_and_page_counts(rendered):
     certs = certs.replace(" ", "")
     assert "榮譽證書" in certs and "荣誉证书" not in certs
     assert pages(t2015_folder / "certificates.pdf") == 4
+
+
+@needs_poppler
+def test_a_groups_round_of_16_tables_fits_its_draw_table_on_page_one(tmp_path):
+    """The t2016 draw sheets spilled their 16th table alone onto page 2 (two-line rows)."""
+    doc = next(d for d in plan_documents(t2016_full_round_state()) if d.stem.endswith("guandan-r1"))
+    pdf = html_to_pdf(render_html(doc), tmp_path / "draw.pdf")
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True,
+                           text=True, check=True).stdout
+    assert "选手30甲" in first and "选手31乙" in first          # the 16th table
 
 
 @needs_poppler

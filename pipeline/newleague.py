@@ -231,6 +231,26 @@ def v_prizes(v: Any) -> dict[str, int]:
     return out
 
 
+def v_list(v: Any) -> list[str]:
+    """A list typed on one line: ``东门、西门，自行到达`` → ['东门', '西门', '自行到达']."""
+    if isinstance(v, list):
+        return [t for t in (_text(x) for x in v) if t]
+    return [t for t in (p.strip() for p in re.split(r"[,，、;；]", _text(v))) if t]
+
+
+LATE_POLICIES = {"reject": "reject", "拒收": "reject", "不接收": "reject",
+                 "accept-with-warning": "accept-with-warning", "接收": "accept-with-warning",
+                 "接收并警告": "accept-with-warning"}
+
+
+def v_late(v: Any) -> str:
+    """What a late registration gets: 拒收 (reject) or 接收并警告 (accept-with-warning)."""
+    s = _text(v) or "reject"
+    if s not in LATE_POLICIES:
+        raise BadAnswer(f"“{s}” 不是可选的处理方式：请填 拒收 或 接收并警告。")
+    return LATE_POLICIES[s]
+
+
 # ------------------------------------------------------------------------------ building the spec
 def _event_id(game: str, taken: set[str]) -> str:
     eid, k = game, 2
@@ -316,6 +336,13 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
     spec.update(units=units, events=events, sessions=sessions)
     if answers.get("venue"):
         spec["venue"] = _text(answers["venue"])
+    if _text(answers.get("contact")):
+        spec["contact"] = _text(answers["contact"])
+    pickups = v_list(answers.get("pickup_points"))
+    if pickups:
+        spec["pickup_points"] = pickups
+    if _text(answers.get("late_policy")):
+        spec["late_policy"] = check("逾期报名", v_late, answers["late_policy"])
     spec["secret_file"] = "secret.key"
     return spec
 
@@ -380,6 +407,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
     a["name"] = _prompt(ask, "赛事名称（如 2026年教职工棋牌赛）", v_required, echo=echo)
     a["id"] = _prompt(ask, "赛事编号（英文字母/数字）", v_id, default_id, echo=echo)
     a["organizer"] = _prompt(ask, "主办单位（落款）", v_required, "校工会", echo=echo)
+    a["contact"] = _prompt(ask, "联系人及电话（印在通知上；无则回车）", _text, "", echo=echo)
     a["units"] = []
     echo("参赛单位：逐个填写，单位名称直接回车结束。")
     while True:
@@ -434,7 +462,11 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             echo(f"  ✗ {e}")
             continue
         a["sessions"].append({"date": date, "start": _prompt(ask, "  开始时间", v_time, "08:30", echo=echo),
-                              "end": _prompt(ask, "  结束时间", v_time, "12:00", echo=echo)})
+                              "end": _prompt(ask, "  结束时间", v_time, "12:00", echo=echo),
+                              "venue": _prompt(ask, "  地点（无则回车）", _text, "", echo=echo)})
+    a["pickup_points"] = _prompt(ask, "班车乘车地点（用逗号分隔，如 东门,西门,自行到达；不安排班车则回车）",
+                                 v_list, "", echo=echo)
+    a["late_policy"] = _prompt(ask, "逾期报名（拒收 / 接收并警告）", v_late, "拒收", echo=echo)
     from .score import AWARD_SCHEMES
     echo(f"评奖方式可选：{_choices(AWARD_SCHEMES)}")
     a["awards"] = _prompt(ask, "评奖方式", v_scheme, "ranked", echo=echo)
@@ -452,7 +484,10 @@ def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
 KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事编号", "id", "英文字母、数字、- 和 _"),
             ("主办单位", "organizer", "通知落款"), ("报名截止时间", "deadline", "如 2026-12-01 17:00"),
             ("评奖方式", "awards", "ranked（名次奖）/ top_n（前N名）/ group_top（各组前N名）"),
-            ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）")]
+            ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
+            ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
+            ("乘车地点", "pickup_points", "班车乘车地点，逗号分隔，如 东门,西门,自行到达（不安排班车则空）"),
+            ("逾期报名", "late_policy", "拒收 / 接收并警告（空则拒收）")]
 UNIT_HEAD = ["单位名称", "队长", "会员人数", "邮箱"]
 EVENT_HEAD = ["项目名称", "棋牌种类", "赛制", "名额规则", "每队人数"]
 SESSION_HEAD = ["日期", "开始", "结束", "地点"]
@@ -536,7 +571,10 @@ SECTION_COMMENTS = {
               "# emails 为登记邮箱，回执只发往这些地址。"],
     "events": ["# 比赛项目：game 为棋牌种类，format 为赛制，quota 为名额规则，deadline 为报名截止时间，",
                "# awards 为评奖方式与奖金（元）。可用的名称见 docs/spec-reference.md。"],
-    "sessions": ["# 比赛时间：日期、开始、结束（每场一行）。"],
+    "sessions": ["# 比赛时间：日期、开始、结束、地点（每场一行）。"],
+    "contact": ["# 联系人及电话：印在通知上。"],
+    "pickup_points": ["# 班车乘车地点：报名表“乘车地点”一列的可选项，乘车名单按此汇总。"],
+    "late_policy": ["# 逾期报名：reject 拒收；accept-with-warning 接收并警告。"],
     "secret_file": ["# 报名表令牌的密钥文件（不要外传，不要改动）。"],
 }
 

@@ -82,6 +82,8 @@ def fill_registrations(folder: Path, rng: random.Random, counts: dict[str, int] 
                     ws.cell(r, col["工号"]).value = f"{sid:06d}"
                     ws.cell(r, col["性别"]).value = rng.choice("男女")
                     ws.cell(r, col["联系电话"]).value = "138" + f"{sid:08d}"
+                    if "乘车地点" in col and t.spec.pickup_points:
+                        ws.cell(r, col["乘车地点"]).value = rng.choice(t.spec.pickup_points)
                     r += 1
                 total += 1
         dest = folder / "inbox" / path.name

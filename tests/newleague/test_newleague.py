@@ -88,11 +88,12 @@ def test_quota_answers(text, rule):
 
 def test_interactive_reasks_bad_answer(tmp_path):
     a = small_answers(2)
-    script = [a["name"], "t2026", "校工会",
+    script = [a["name"], "t2026", "校工会", "工会办公室 王芳 13800000000",
               "甲分工会", "王芳", "四十", "40", "a@x.cn",   # "四十" is re-asked
               "乙分工会", "李明", "30", "b@x.cn", "",
               "象棋", "围棋棋", "象棋", "淘汰赛", "fixed 2", "1", "",  # unknown game re-asked
-              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "",
+              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "教工活动中心", "",
+              "东门，西门、自行到达", "随便", "接收并警告",          # an unknown late policy re-asked
               "ranked", "一等奖1,二等奖1", ""]
     seen, said = [], []
 
@@ -111,7 +112,13 @@ def test_interactive_reasks_bad_answer(tmp_path):
     assert raw["events"][0]["game"] == "xiangqi"
     assert any("“四十” 不是整数" in s for s in said)
     assert any("没有棋牌种类 “围棋棋”" in s for s in said)
+    assert raw["contact"] == "工会办公室 王芳 13800000000"
+    assert raw["sessions"][0]["venue"] == "教工活动中心"
+    assert raw["pickup_points"] == ["东门", "西门", "自行到达"]
+    assert raw["late_policy"] == "accept-with-warning" and any("请填 拒收 或 接收并警告" in s for s in said)
     assert not script
+    t = load_tournament(path.parent)
+    assert t.spec.pickup_points == ["东门", "西门", "自行到达"] and t.spec.contact.startswith("工会办公室")
 
 
 def test_questionnaire_roundtrip_and_run(tmp_path):
@@ -119,6 +126,7 @@ def test_questionnaire_roundtrip_and_run(tmp_path):
     wb = openpyxl.load_workbook(q)
     ws = wb[newleague.QUESTIONNAIRE_SHEET]
     a = small_answers(4)
+    a.update(contact="工会办公室 王芳", pickup_points="东门,西门,自行到达", late_policy="接收并警告")
     rows = {str(ws.cell(r, 1).value): r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value}
     for label, key, _ in newleague.KEY_ROWS:
         if key in a:
@@ -134,6 +142,8 @@ def test_questionnaire_roundtrip_and_run(tmp_path):
     t = load_tournament(folder)
     assert [u.name for u in t.spec.units] == [u["name"] for u in a["units"]]
     assert [e.game for e in t.spec.events] == ["xiangqi", "guandan"]
+    assert (t.spec.contact, t.spec.pickup_points, t.spec.late_policy) == (
+        "工会办公室 王芳", ["东门", "西门", "自行到达"], "accept-with-warning")
     fill_registrations(folder, random.Random(2))
     report = _run(folder, tmp_path)
     assert all(es.rounds for es in report.state.events.values())

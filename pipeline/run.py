@@ -482,7 +482,10 @@ class EventRunner:
         self.points = event_points(ev)
         default_chain = (self.game.tiebreaks_for(self.fmt.name) if hasattr(self.game, "tiebreaks_for")
                          else self.game.default_tiebreaks)
-        self.chain = tuple(ev.tiebreaks or default_chain)
+        chain = tuple(ev.tiebreaks or default_chain)
+        # a tie the chain cannot break, across an award boundary, waits for a 加赛 (the
+        # rules' last tiebreak): the sheet must be able to settle it whatever the chain
+        self.chain = chain if "playoff" in chain else (*chain, "playoff")
         self.entries = sorted(entries, key=lambda e: e.id)
         self.rounds = ledger.rounds(ev.id)
         self.results: dict[tuple, MatchResult] = {}
@@ -490,6 +493,7 @@ class EventRunner:
         self.absent = read_absent(inputs, ev, self.entries, issues)
         self.waiting = ""
         self.complete = False
+        self.awaiting_playoff = False     # played out, but a tie across an award boundary
         self.ties: list[tuple[str, str, tuple[str, ...]]] = []
         self.hash_parts: dict = {}    # draw_inputs_hash's parts, kept between this run's draws
 
@@ -577,7 +581,8 @@ class EventRunner:
                 self.waiting = str(w)
                 if getattr(w, "ties", None):
                     self.ties = [(st, g, tuple(ids)) for st, g, ids in w.ties]
-                    self.issues.add("PLAYOFF_REQUIRED", f"{self.ev.name}：{w} 请把加赛结果填入加赛表（加赛.xlsx）后再运行。")
+                    self.issues.add("PLAYOFF_REQUIRED", f"{self.ev.name}：{w} 请把加赛结果填入 forms/"
+                                    f"{playoff_form_name(self.ev.id, self.rounds)}，放进收件箱后再运行。")
                 return
             if nxt is None:
                 self.complete = True
@@ -602,6 +607,28 @@ class EventRunner:
         self.issues.add("TOO_FEW_ENTRIES",
                         f"{self.ev.name}：{self.waiting}。请延长本项目的报名截止时间（tournament.yaml 中"
                         f"本项目的 deadline）并通知各单位补报，或取消本项目；补足报名后再运行即抽签。")
+
+    def await_award_playoffs(self, placements: list) -> None:
+        """R2011-F1, R2011-D2, the tiebreak rules' 加赛: an event played out whose final
+        order still has a tie across an award boundary (一等奖 / 二等奖, or a prize / none)
+        is not finished.  No award of it is given — the order between the tied would be
+        arbitrary — until a 加赛 sheet settles the tie: the event waits, its 加赛表 is
+        written, and PLAYOFF_REQUIRED names the tied entries."""
+        from .score import AWARD_SCHEMES
+
+        pending = AWARD_SCHEMES.get(self.ev.awards.scheme).undecided(self.ev.awards, placements)
+        if not pending:
+            return
+        names = {e.id: e.team for e in self.shown_entries()}
+        said = "；".join(f"{f'{g}组' if g else ''}第{rank}名 {'、'.join(names.get(i, i) for i in ids)} 并列（{'/'.join(kinds)}）"
+                        for g, rank, ids, kinds in pending)
+        self.complete = False
+        self.awaiting_playoff = True
+        self.ties = [(FINAL_PLACES, g, tuple(ids)) for g, _, ids, _ in pending]
+        self.waiting = f"需加赛决定名次：{said}"
+        self.issues.add("PLAYOFF_REQUIRED", f"{self.ev.name}：{self.waiting}，按破同分规则无法区分。请组织加赛，"
+                        f"把名次填入 forms/{playoff_form_name(self.ev.id, self.rounds)}，放进收件箱后再运行；"
+                        "本项目的获奖名单和证书在加赛结果录入后生成。")
 
     def check_published_rounds(self) -> None:
         """A round drawn from earlier rounds' results keeps its draw when one of those results
@@ -864,7 +891,7 @@ class EventRunner:
         for (stage, group), rounds in seen.items():
             ids = sorted({s for rr in rounds for m in rr.matches for s in m.sides})
             done = all(m.bye or m.key in self.results for rr in rounds for m in rr.matches)
-            chain = self.chain if done and (self.complete or stage != "final") else \
+            chain = self.chain if done and (self.complete or self.awaiting_playoff or stage != "final") else \
                 tuple(c for c in self.chain if c != "playoff")
             rows = compute_standings(ids, rounds, self.results, chain, self.playoffs,
                                      bye_points=self.points.get("bye", 0))
@@ -889,6 +916,15 @@ class EventRunner:
         if not self.rounds:
             return []
         return self.fmt.placements(self.draw_state())
+
+
+#: the 阶段 written on a 加赛表 for a tie in an event's final order (awards)
+FINAL_PLACES = "最终名次"
+
+
+def playoff_form_name(event_id: str, rounds: list[Round]) -> str:
+    """The file name of an event's 加赛表 (forms/), as :func:`write_forms` writes it."""
+    return f"{event_id}-r{rounds[-1].round if rounds else 0}-加赛表.xlsx"
 
 
 def stage_title(stage_name: str) -> str:
@@ -1121,7 +1157,10 @@ ENTRY_COLUMNS = ["event", "branch", "team", "name", "staff_id", "entry_id", "gen
 DRAW_COLUMNS = ["event", "stage", "round", "group", "table", "seat", "team", "bye", "branch", "entry_id",
                 "seed", "input_hash"]
 STANDING_COLUMNS = ["event", "stage", "group", "rank", "team", "branch", "players", "points", "tiebreaks",
-                    "playoff_required", "entry_id", "played", "wins", "draws", "losses", "score"]
+                    "playoff_required", "entry_id", "played", "wins", "draws", "losses", "score", "tier"]
+#: standings.csv's stage of an event's final order (its placements, which decide the awards):
+#: not a stage id of any format (a round robin's own stage is "final")
+OVERALL_STAGE = "overall"
 AWARD_COLUMNS = ["event", "group", "award", "rank", "team", "branch", "players", "prize"]
 
 
@@ -1194,12 +1233,15 @@ def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, by
                             "playoff_required": int(row.playoff_required), "entry_id": row.entry,
                             "played": row.played, "wins": row.wins, "draws": row.draws,
                             "losses": row.losses, "score": row.score})
+    # a placement needs a playoff only where its tie crosses an award boundary (the event
+    # then waits: EventState.ties); a tie inside one band (two 二等奖) needs none
+    waiting = {i for st, _, ids in ev.ties if st == FINAL_PLACES for i in ids}
     for p in ev.placements:
         e = by_id.get(p.entry)
-        st_rows.append({"event": ev.spec.id, "stage": "final", "group": p.group, "rank": p.rank,
+        st_rows.append({"event": ev.spec.id, "stage": OVERALL_STAGE, "group": p.group, "rank": p.rank,
                         "team": e.team if e else p.entry, "branch": e.branch if e else "",
-                        "players": e.player_names if e else "", "points": "", "tiebreaks": p.tier,
-                        "playoff_required": int(p.tied), "entry_id": p.entry})
+                        "players": e.player_names if e else "", "points": "", "tiebreaks": "",
+                        "playoff_required": int(p.entry in waiting), "entry_id": p.entry, "tier": p.tier})
     return csv_rows(DRAW_COLUMNS, draw_rows), csv_rows(STANDING_COLUMNS, st_rows)
 
 
@@ -1479,6 +1521,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
     runner.advance()
     placements = runner.placements() if runner.rounds else []
+    if runner.complete:
+        runner.await_award_playoffs(placements)
     standings = runner.standings()
     runner.check_playoff_places(placements, standings)
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
@@ -1881,7 +1925,7 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             n += 1
         if ev.ties:
             label = {e.id: e.team for e in ev.entries}
-            p = forms / f"{ev.spec.id}-r{ev.rounds[-1].round if ev.rounds else 0}-加赛表.xlsx"
+            p = forms / playoff_form_name(ev.spec.id, ev.rounds)
             if not p.exists():
                 from .xlsx.forms import PlayoffTie, write_playoff_form
                 write_playoff_form(t, ev.spec, [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids))

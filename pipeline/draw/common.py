@@ -373,18 +373,19 @@ def ranked(state: EventState, ids: Iterable[str], rounds: Sequence[Round]) -> li
     return rows
 
 
-def tier_placements(state: EventState, tiers: Iterable[tuple[str, Sequence[str]]],
+def tier_placements(state: EventState, tiers: Iterable[tuple[str, Sequence[str]] | tuple[str, Sequence[str], Sequence[Round]]],
                     rounds: Sequence[Round], group: str = "") -> list[Placement]:
     """Placements from tiers (best tier first); inside a tier entries are ordered by the
-    rank function over ``rounds``; entries still tied share a rank."""
+    rank function over ``rounds`` (or the tier's own rounds, a third item: the final
+    table's places are its own); entries still tied share a rank."""
     out: list[Placement] = []
     placed: set[str] = set()
-    for tier, ids in tiers:
+    for tier, ids, *own in tiers:
         ids = [i for i in ids if i not in placed]
         if not ids:
             continue
         offset = len(out)
-        rows = ranked(state, ids, rounds) if len(ids) > 1 else [_Row(ids[0], 1, 0)]
+        rows = ranked(state, ids, own[0] if own else rounds) if len(ids) > 1 else [_Row(ids[0], 1, 0)]
         counts = Counter(r.rank for r in rows)
         for r in rows:
             out.append(Placement(rank=offset + r.rank, entry=r.entry, tier=tier, group=group,

@@ -129,9 +129,15 @@ class TablesOfThree:
                 w = settled_winner(state, m)
                 if w:
                     tiers.append(("决赛桌第1名", [w]))
+                # the others by their place at the final table; two on equal points share a
+                # place there, ranked by the final table alone (its points, then a 加赛):
+                # a seat must not decide between 2nd and 3rd prize (R2011-D2, R2011-A1)
+                by_place: dict[int, list[str]] = {}
                 for s, sr in places:
                     if s != w:
-                        tiers.append((f"决赛桌第{sr.place or ''}名", [s]))
+                        by_place.setdefault(sr.place or 9, []).append(s)
+                for place, ids in by_place.items():
+                    tiers.append((f"决赛桌第{place if place != 9 else ''}名", ids, [rounds[-1]]))
             else:
                 tiers.append(("决赛桌", list(m.sides)))
         elif rounds:

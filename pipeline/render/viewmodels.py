@@ -692,6 +692,7 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     by_event: "OrderedDict[str, list[AwardRow]]" = OrderedDict()
     for a in sorted(state.awards, key=lambda a: (order.get(a.event, len(order)), a.event, a.group, a.rank or 10**6)):
         by_event.setdefault(a.event, []).append(a)
+    placed: list[tuple[int, EventTables]] = []
     for event_id, rows in by_event.items():
         ev = spec.event(event_id)
         team_event = ev.is_team if ev else any(a.players and a.players != a.team for a in rows)
@@ -708,7 +709,13 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
                 body.append(row)
             align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"]
             tables.append(Table(head, body, align, caption=f"{g}组" if g else ""))
-        vm.events.append(EventTables(_event_name(spec, event_id), "", tables))
+        placed.append((order.get(event_id, len(order)), EventTables(_event_name(spec, event_id), "", tables)))
+    # an event without awards yet says why, in its place (a 加赛 to play, rounds to go)
+    for ev in spec.events:
+        es = state.events.get(ev.id)
+        if ev.id not in by_event and es is not None and not es.complete:
+            placed.append((order[ev.id], EventTables(ev.name, f"获奖名单待定：{es.waiting or '比赛尚未结束'}。", [])))
+    vm.events = [t for _, t in sorted(placed, key=lambda x: x[0])]
     personal = [a for a in state.branch_awards if a.entry or a.players]
     unit_awards = [a for a in state.branch_awards if not (a.entry or a.players)]
     if personal:       # R2015-A1 风尚奖, 潜力选手奖 …: to one player, named

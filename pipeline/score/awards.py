@@ -83,6 +83,43 @@ class AwardScheme:
                *, event: str = "") -> tuple[list["AwardRow"], list[Issue]]:
         raise NotImplementedError
 
+    def undecided(self, awards: "AwardSpec", placements: Sequence["Placement"]
+                  ) -> list[tuple[str, int, tuple[str, ...], tuple[str, ...]]]:
+        """(group, rank, tied ids, awards spanned) of every tie across an award boundary
+        (:func:`straddling`; per group for schemes awarding by group): the event waits
+        for their 加赛 before any of its awards is given."""
+        return [("", *t) for t in straddling(self.places(awards.options), placements)]
+
+
+def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"]
+               ) -> list[tuple[int, tuple[str, ...], tuple[str, ...]]]:
+    """Ties the awards cannot settle: (rank, tied entry ids, the awards their places span)
+    for every group of placements still tied (``tied``) whose places fall into two award
+    bands — 一等奖 and 二等奖, or an award and none.  A tie inside one band is harmless
+    (the two 二等奖 of R2020-A1).
+
+    >>> from pipeline.draw.base import Placement as P
+    >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a", tied=True), P(1, "b", tied=True), P(3, "c")])
+    [(1, ('a', 'b'), ('一等奖', '二等奖'))]
+    >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a"), P(2, "b", tied=True), P(2, "c", tied=True)])
+    []
+    """
+    ordered = sorted(placements, key=lambda p: (p.rank, p.entry))
+    slots = [a for a, n in places for _ in range(n)]
+    award_of = {p.entry: slots[i] for i, p in enumerate(ordered) if i < len(slots)}
+    by_rank: dict[int, list["Placement"]] = {}
+    for p in ordered:
+        by_rank.setdefault(p.rank, []).append(p)
+    out = []
+    for rank, tied in sorted(by_rank.items()):
+        if len(tied) < 2 or not any(p.tied for p in tied):
+            continue
+        kinds = {award_of.get(p.entry, "") for p in tied}
+        if len(kinds) > 1:
+            spanned = [k for k in dict.fromkeys([*slots, ""]) if k in kinds]       # best award first
+            out.append((rank, tuple(p.entry for p in tied), tuple(k or "无奖项" for k in spanned)))
+    return out
+
 
 def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placement"],
                    by_id: Mapping[str, Entry], prizes: Mapping[str, int], event: str,
@@ -98,20 +135,12 @@ def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placemen
         award_of[p.entry] = slots[i]
         rows.append(_row(event, group, slots[i], p.rank, p.entry, by_id, prizes))
         given.add(p.entry)
-    by_rank: dict[int, list["Placement"]] = {}
-    for p in ordered:
-        by_rank.setdefault(p.rank, []).append(p)
-    for rank, tied in sorted(by_rank.items()):
-        if len(tied) < 2 or not any(p.tied for p in tied):
-            continue
-        kinds = {award_of.get(p.entry, "") for p in tied}
-        if len(kinds) > 1:
-            who = "、".join(f"“{_label(p.entry, by_id)}”" for p in tied)
-            where = f"{event}{f' {group}组' if group else ''}"
-            issues.append(issue("PLAYOFF_REQUIRED",
-                                f"{where} 第{rank}名并列：{who} 跨越奖项分界（"
-                                f"{'/'.join(sorted(k or '无奖项' for k in kinds))}），名单为暂定；"
-                                f"请组织加赛，并在“加赛”表中按名次填写结果"))
+    for rank, tied, kinds in straddling(places, placements):
+        who = "、".join(f"“{_label(e, by_id)}”" for e in tied)
+        where = f"{event}{f' {group}组' if group else ''}"
+        issues.append(issue("PLAYOFF_REQUIRED",
+                            f"{where} 第{rank}名并列：{who} 跨越奖项分界（{'/'.join(kinds)}），名单为暂定；"
+                            f"请组织加赛，并在“加赛”表中按名次填写结果"))
     return rows, issues, given
 
 
@@ -121,7 +150,8 @@ class Ranked(AwardScheme):
     Options: ``places: [{award: 一等奖, count: 1}, {award: 二等奖, count: 2}, …]`` and
     optional ``rest: 决赛参与奖`` (every other entry of the event).  Tied placements
     (``tied=True``) that straddle an award boundary are still listed, in entry-id
-    order, with a ``PLAYOFF_REQUIRED`` issue.
+    order, with a ``PLAYOFF_REQUIRED`` issue — the runner does not give an event's awards
+    while such a tie is open (:meth:`AwardScheme.undecided`).
 
     >>> Ranked().places({"places": [{"award": "一等奖", "count": 1}]})
     [('一等奖', 1)]
@@ -189,6 +219,12 @@ class GroupTop(AwardScheme):
 
     def counts(self, awards: "AwardSpec", groups: int = 1) -> dict[str, int]:
         return {a: n * groups for a, n in self.places(awards.options)}
+
+    def undecided(self, awards: "AwardSpec", placements: Sequence["Placement"]
+                  ) -> list[tuple[str, int, tuple[str, ...], tuple[str, ...]]]:
+        places = self.places(awards.options)
+        return [(g, *t) for g in sorted({p.group for p in placements})
+                for t in straddling(places, [p for p in placements if p.group == g])]
 
     def assign(self, awards: "AwardSpec", placements: Sequence["Placement"], entries: Iterable[Entry],
                *, event: str = "") -> tuple[list["AwardRow"], list[Issue]]:

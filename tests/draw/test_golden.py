@@ -209,3 +209,19 @@ def test_R2015_F1_pairs_movement_boards():
     assert len(s.rounds) == 5
     assert s.rounds[1].plan["boards"] == [5, 6, 7, 8]
     assert all(sum(m.bye for m in r.matches) == 1 for r in s.rounds)
+
+
+def test_R2011_D2_a_tie_at_the_final_table_is_a_tie_not_a_seat_order():
+    """Two finalists level on points share 2nd place at the final table: the placements
+    say so (tied), so the awards wait for a 加赛 instead of giving 第二名 by seat."""
+    s = simulate("tables_of_three", make_entries(9), seed=3)
+    final = s.rounds[-1]
+    assert final.plan.get("kind") == "final"
+    m = final.matches[0]
+    s.results[m.key] = MatchResult(m, (SideResult(Outcome.WIN, 3, score=20, place=1),
+                                       SideResult(Outcome.LOSS, 2, score=5, place=2),
+                                       SideResult(Outcome.LOSS, 2, score=5, place=2)))
+    pl = FORMATS.get("tables_of_three").placements(s)
+    assert [(p.entry, p.rank, p.tied) for p in pl[:3]] == [
+        (m.sides[0], 1, False), (m.sides[1], 2, True), (m.sides[2], 2, True)]
+    assert all(p.rank > 3 for p in pl[3:])

@@ -155,6 +155,9 @@ class Knockout:
             if losers:
                 tiers.append((f"{r.stage_name}负者", losers))
                 placed.update(losers)
+        # everyone else, last: a round-1 result corrected after round 2 was drawn leaves its
+        # new winner neither in a later round nor a loser — still placed, never dropped
+        tiers.append(("", sorted(e.id for e in state.entries if e.id not in placed)))
         rest = tier_placements(state, tiers, state.rounds)
         out = list(top)
         for p in rest:

@@ -225,3 +225,16 @@ def test_R2011_D2_a_tie_at_the_final_table_is_a_tie_not_a_seat_order():
     assert [(p.entry, p.rank, p.tied) for p in pl[:3]] == [
         (m.sides[0], 1, False), (m.sides[1], 2, True), (m.sides[2], 2, True)]
     assert all(p.rank > 3 for p in pl[3:])
+
+
+def test_R2020_A1_a_corrected_round_1_result_leaves_no_one_unplaced():
+    """A round-1 result corrected after later rounds were drawn: its new winner played no
+    later round and lost no match, yet is still placed (last), never dropped from the
+    final order (an award of rank 0 before)."""
+    s = simulate("knockout", make_entries(22, branches=11), seed=2020, allow_draw=False)
+    m = next(m for m in s.rounds[0].matches if not m.bye and s.results[m.key].winner() in s.rounds[3].plan["pool"])
+    old = s.results[m.key]
+    s.results[m.key] = MatchResult(m, tuple(reversed(old.sides)))        # the loser won after all
+    pl = FORMATS.get("knockout").placements(s)
+    assert sorted(p.entry for p in pl) == sorted(e.id for e in s.entries)
+    assert pl[-1].entry == s.results[m.key].winner() and pl[-1].rank == len(pl)

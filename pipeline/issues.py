@@ -40,6 +40,7 @@ CODES: dict[str, Severity] = {
     "MAIL_DATE": Severity.WARNING,          # a mail's Date header missing or unreadable
     "TOTAL_MISMATCH": Severity.ERROR,       # entered totals differ from the detail sheet
     "TOO_FEW_ENTRIES": Severity.WARNING,    # registration closed with < 2 entries: no draw
+    "PDF_NOT_MADE": Severity.WARNING,       # a character no installed font can draw: no PDF
 }
 
 

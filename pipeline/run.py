@@ -1844,13 +1844,25 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         n = len(write_data(out, state, ledger))
         n += write_forms(t, out, state)
         say("生成文档 …")
-        from .render.docs import render_documents
+        from .render.docs import plan_documents, render_documents
         from .render.memo import PageMemo
         from .render.site import render_site
         pages_key = "rendered-pages"
         memo = PageMemo(json.loads(ledger.cache_get([pages_key]).get(pages_key, b"{}")) if ledger is not None else {},
                         root=out)
-        n += len(render_documents(state, out, pdf=opts.pdf, memo=memo))
+        no_glyph: dict[Path, str] = {}
+        from .render.pdf import MissingFontError
+        no_font: MissingFontError | None = None
+        try:
+            n += len(render_documents(state, out, pdf=opts.pdf, memo=memo, missing=no_glyph))
+        except MissingFontError as e:
+            # no CJK font at all: no PDF can be made (never boxes) — the rest of the night's
+            # outputs (pages, referees' workbooks, returned copies) are still written, then
+            # the run stops with the message (runcmd: exit 2)
+            no_font = e
+            state.no_pdf = frozenset(f"{d.stem}.pdf" for d in plan_documents(state) if d.pdf)
+        if no_glyph:
+            pdf_not_made(out, state, no_glyph)
         # the event pages link no returned copy: they are written while the copies are made
         n += len(render_site(state, out, memo, parts=("events",)))
         # The index and branch pages link each returned copy.  They are rendered while the
@@ -1883,6 +1895,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         for handle in sheets:
             handle.result()
             n += 1
+    if no_font is not None:
+        raise no_font
     return n
 
 
@@ -1932,6 +1946,25 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
                                                 for st, g, ids in ev.ties], p)
                 n += 1
     return n
+
+
+def pdf_not_made(out: Path, state: LeagueState, missing: dict[Path, str]) -> None:
+    """PDFs not made because a character has no glyph in any installed font (a rare 生僻字
+    in a name): the run goes on with everything else, the documents' HTML stands, the
+    pages do not link the missing PDFs, and PDF_NOT_MADE says which character and what to
+    install (issues.csv written again with it)."""
+    from .fsutil import write_csv
+    from .issues import issue
+
+    state.no_pdf = frozenset(p.relative_to(out).as_posix() for p in missing)
+    for pdf, why in sorted(missing.items()):
+        found = re.search(r'"(.+?)" \((U\+[0-9A-F]+)\)', why)
+        char = f"“{found[1]}”（{found[2]}）" if found else "某些字符"
+        state.issues.append(issue(
+            "PDF_NOT_MADE", f"{pdf.relative_to(out).as_posix()} 没有生成：其中的{char}在已安装的字体中没有字形，"
+            f"印出来会是方框。HTML 版本（{pdf.with_suffix('.html').name}）正常。请安装含该字的字体"
+            "（如 Debian 软件包 fonts-noto-cjk-extra 或 fonts-hanazono）后再运行，或核实该字是否录入有误。"))
+    write_csv(out / "data" / "issues.csv", ISSUE_COLUMNS, [i.row() for i in IssueLog(state.issues).sorted()])
 
 
 def _unit_short(t: Tournament, unit_id: str) -> str:

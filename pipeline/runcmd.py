@@ -57,6 +57,18 @@ def _mail_error() -> type[Exception]:
     return MailError
 
 
+def _font_error() -> type[Exception]:
+    """``MissingFontError`` (no CJK font: no PDF), imported only when an exception is matched."""
+    from .render.pdf import MissingFontError
+    return MissingFontError
+
+
+def _db_error() -> type[Exception]:
+    """``sqlite3.Error`` (the ledger: disk full, a damaged file), imported only when matched."""
+    import sqlite3
+    return sqlite3.Error
+
+
 def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bool = True,
                 imap_url: str | None = None, smtp_url: str | None = None, wait: float = 0.0) -> int:
     """Ingest FOLDER/inbox, validate, draw, score and write everything under OUT/<id>/;
@@ -77,8 +89,16 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
     except RunLock.Busy:
         echo(f"另一个 league run 正在处理这个赛事（{folder}），请稍后再运行，或加 --wait 秒数等待。", err=True)
         return EXIT_FAILED
+    except _font_error() as e:
+        echo(f"错误：{e}\n  其余文件（网页、成绩表、退回的报名表）已写出；也可以加 --no-pdf 运行，不生成 PDF。", err=True)
+        return EXIT_FAILED
+    except _db_error() as e:
+        echo(f"错误：输出文件夹 {out_parent} 中的账本 ledger.sqlite 无法读写（{e}）：多半是磁盘已满或文件损坏。"
+             "请腾出磁盘空间后再运行；文件损坏时请用备份恢复该文件夹。", err=True)
+        return EXIT_FAILED
     except OSError as e:
-        echo(f"错误：无法读取或写入 {e.filename or folder}: {e.strerror or e}", err=True)
+        echo(f"错误：无法读取或写入 {e.filename or f'（联赛文件夹 {folder} 或输出文件夹 {out_parent}）'}: "
+             f"{e.strerror or e}", err=True)
         return EXIT_FAILED
     echo(report.summary())
     return EXIT_ATTENTION if report.needs_attention else EXIT_OK

@@ -157,6 +157,13 @@ class LeagueState:
     awards: list[AwardRow]
     branch_awards: list[AwardRow] = field(default_factory=list)
     pdf: bool = False                 # the run writes each document's PDF beside its HTML
+    #: PDFs the run could not make (a character no font has: pipeline.render.pdf.render_pdfs),
+    #: as paths under the output folder ("certificates.pdf"): not linked
+    no_pdf: frozenset[str] = frozenset()
+
+    def has_pdf(self, stem: str) -> bool:
+        """Whether ``<stem>.pdf`` (a path under the output folder) is made by this run."""
+        return self.pdf and f"{stem}.pdf" not in self.no_pdf
 
     def entry(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)

@@ -83,19 +83,22 @@ def render_html(doc: Document) -> str:
 
 
 def render_documents(state: "LeagueState", out_dir: str | Path, pdf: bool = True,
-                     workers: int | None = None, memo: "PageMemo | None" = None) -> list[Path]:
+                     workers: int | None = None, memo: "PageMemo | None" = None,
+                     missing: "dict[Path, str] | None" = None) -> list[Path]:
     """Write every document of ``state`` under ``out_dir``; returns the paths of all the
     documents (HTML and PDF), whether rewritten now or still current from a previous run.
     With a :class:`~pipeline.render.memo.PageMemo`, a document whose view-model is the one
     its files were made from is not rendered again (its PDF is checked against the HTML on
-    disk, which is then current).
+    disk, which is then current).  ``missing``: see :func:`~pipeline.render.pdf.render_pdfs`.
 
     >>> # render_documents(state, Path("output/t2020-league"))  → [notice.html, notice.pdf, …]
     """
     with names_of(state):       # 于力 stays 于力 in Traditional (pipeline.text)
         paths, jobs = _write_documents(state, Path(out_dir), pdf, memo)
     if jobs:
-        render_pdfs(jobs, Path(out_dir) / CACHE_FILE, workers=workers)
+        render_pdfs(jobs, Path(out_dir) / CACHE_FILE, workers=workers, missing=missing)
+    if missing:
+        paths = [p for p in paths if p not in missing]
     return paths
 
 

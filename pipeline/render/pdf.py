@@ -199,13 +199,16 @@ def _cache_key(pdf: Path, cache_path: Path) -> str:
 
 
 def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None,
-                workers: int | None = None) -> list[Path]:
+                workers: int | None = None, missing: dict[Path, str] | None = None) -> list[Path]:
     """Render ``(html, pdf_path)`` jobs; returns the PDFs actually (re)rendered.
 
     A job is skipped when its PDF exists and ``cache_path`` records the same HTML hash.
     Changed jobs render on a process pool of ``workers`` (default: CPU count, at most 2)
     processes.  The cache is updated for every PDF that was written, even when another
-    job fails; the first failure is then raised.
+    job fails; the first failure is then raised — except, given ``missing``, a document
+    with a character no font can draw (a rare 生僻字 in one player's name): it gets no
+    PDF (an older one, now stale, is removed), ``missing[pdf]`` says why, and the others
+    are rendered.  Without any CJK font nothing is rendered (:class:`MissingFontError`).
 
     >>> render_pdfs([])
     []
@@ -227,19 +230,30 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
     workers = max(1, min(workers or os.cpu_count() or 1, 2, len(todo)))
     done: list[Path] = []
     error: BaseException | None = None
+
+    def fail(i: int, e: BaseException) -> BaseException | None:
+        """The error to raise for job ``i``, or None when it is only a missing glyph."""
+        if missing is None or not isinstance(e, MissingGlyphError):
+            return e
+        _, pdf, _, key = todo[i]
+        missing[pdf] = str(e).split("。")[0]
+        cache.pop(key, None)
+        pdf.unlink(missing_ok=True)       # stale: its document has changed
+        return None
+
     if workers == 1:
-        for html, pdf, digest, key in todo:
+        for i, (html, pdf, digest, key) in enumerate(todo):
             try:
                 atomic_write_bytes(pdf, _write_pdf_bytes(html))
             except Exception as e:  # noqa: BLE001 - finish the others, raise afterwards
-                error = error or e
+                error = error or fail(i, e)
                 continue
             cache[key] = digest
             done.append(pdf)
     else:
         rendered, failed = _render_in_lanes(todo, workers)
-        if failed:
-            error = failed[min(failed)]          # the first failure in job order
+        for i in sorted(failed):                 # the first failure in job order
+            error = error or fail(i, failed[i])
         for i in sorted(rendered):
             html, pdf, digest, key = todo[i]
             cache[key] = digest

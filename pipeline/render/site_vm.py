@@ -710,7 +710,7 @@ def document_links(state: "LeagueState") -> tuple[DocLink, ...]:
     from .docs import plan_documents
 
     links = [DocLink(DOC_LABELS[d.stem], href(f"{d.stem}.html") if d.html else "",
-                     href(f"{d.stem}.pdf") if state.pdf and d.pdf else "")
+                     href(f"{d.stem}.pdf") if d.pdf and state.has_pdf(d.stem) else "")
              for d in plan_documents(state) if d.stem in DOC_LABELS]
     return tuple(links)
 
@@ -726,10 +726,10 @@ def round_links(state: "LeagueState", event_id: str) -> tuple[DocLink, ...]:
     for rnd in sorted(es.rounds, key=lambda r: r.round):
         stem = draw_stem(event_id, rnd.round)
         cards = any(not m.bye for m in rnd.matches)      # a round of byes only has none
-        out.append(DocLink(rnd.title, href(f"{stem}.html", "../"), href(f"{stem}.pdf", "../") if state.pdf else "",
+        out.append(DocLink(rnd.title, href(f"{stem}.html", "../"), href(f"{stem}.pdf", "../") if state.has_pdf(stem) else "",
                            href(f"results/{event_id}-r{rnd.round}-成绩表.xlsx", "../"),
                            href(f"{stem}-cards.html", "../") if cards else "",
-                           href(f"{stem}-cards.pdf", "../") if cards and state.pdf else ""))
+                           href(f"{stem}-cards.pdf", "../") if cards and state.has_pdf(f"{stem}-cards") else ""))
     return tuple(out)
 
 

@@ -229,6 +229,37 @@ def test_lanes_render_every_document_and_report_the_first_failure(tmp_path, monk
     assert again == []                                    # the good ones were cached
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_character_no_font_has_costs_that_pdf_only(tmp_path, workers):
+    """A rare 生僻字 in one name: that document gets no PDF (its stale one is removed) and
+    says why; the others are rendered — the night's run goes on (PDF_NOT_MADE)."""
+    good = "<html lang='zh-CN'><body><p>象棋对阵表</p></body></html>"
+    bad = "<html lang='zh-CN'><body><p>获奖证书 王𡒄</p></body></html>"
+    (tmp_path / "bad.pdf").write_bytes(b"last night's")
+    missing: dict = {}
+    done = render_pdfs([(good, tmp_path / "good.pdf"), (bad, tmp_path / "bad.pdf")], tmp_path / CACHE_FILE,
+                       workers=workers, missing=missing)
+    assert done == [tmp_path / "good.pdf"] and not (tmp_path / "bad.pdf").exists()
+    assert list(missing) == [tmp_path / "bad.pdf"] and "U+21484" in missing[tmp_path / "bad.pdf"]
+
+
+def test_pdf_not_made_is_an_issue_and_is_not_linked(tmp_path):
+    from pipeline.render.site_vm import document_links
+    from pipeline.run import pdf_not_made
+
+    state = t2016_state()
+    state.pdf = True
+    (tmp_path / "data").mkdir()
+    pdf_not_made(tmp_path, state, {tmp_path / "bus.pdf": '.notdef glyph rendered for Unicode string unsupported '
+                                                         'by fonts: "𡒄" (U+21484)'})
+    assert state.no_pdf == {"bus.pdf"}
+    (i,) = [i for i in state.issues if i.code == "PDF_NOT_MADE"]
+    assert "“𡒄”（U+21484）" in i.message and "bus.html" in i.message
+    assert "PDF_NOT_MADE" in (tmp_path / "data" / "issues.csv").read_text(encoding="utf-8")
+    links = {d.label: d for d in document_links(state)}
+    assert links["乘车安排"].pdf == "" and links["比赛通知"].pdf == "notice.pdf"
+
+
 def test_missing_glyph_is_an_error(tmp_path):
     with pytest.raises(MissingGlyphError, match="fonts-noto-cjk"):
         html_to_pdf("<html><body><p>私用区字符 \ue000</p></body></html>", tmp_path / "g.pdf")

@@ -744,11 +744,16 @@ class EventRunner:
                 if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
                     def when(r: Received) -> str:
                         return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
+                    # a sheet received later is the referee's correction, taken as the handbook
+                    # says: a note, not an error that would stay in every night's list (the
+                    # ledger keeps both sheets); two sheets received at once disagree for real
+                    corrected = aware(rec.received_at) > aware(prev[0].received_at)
                     self.issues.add("RESULT_CONFLICT",
                                     f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》"
                                     f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
-                                    f"已采用较晚收到的一份（{when(rec)}），请裁判核对。",
-                                    at=rr.at(labels[0]))
+                                    + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if corrected else
+                                       f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
+                                    at=rr.at(labels[0]), severity=Severity.INFO if corrected else None)
                 chosen[rkey] = (rec, rr)
             if detail is not None:
                 for key, drows in read_details(book, rec.file_name, detail.name,

@@ -286,6 +286,11 @@ def test_a_corrected_round_robin_result_changes_no_later_round(tmp_path):
                     date="Wed, 18 Nov 2020 12:00:00 +0800")
     report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
-        codes = [i["code"] for i in csv.DictReader(f)]
+        found = list(csv.DictReader(f))
+    codes = [i["code"] for i in found]
     assert "RESULT_CONFLICT" in codes and "DRAW_INPUT_CHANGED" not in codes
     assert not any("告知裁判" in s for s in report.next_steps)
+    # a correction is a note, not an error that would stay in every night's list
+    (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
+    assert conflict["severity"] == "info" and "按更正处理" in conflict["message"]
+    assert not report.needs_attention

@@ -128,3 +128,22 @@ def _csv_cell(v: object) -> object:
 
 def write_csv(path: Path, columns: Sequence[str], rows: Iterable[Mapping[str, object]]) -> bool:
     return atomic_write_bytes(path, csv_bytes(columns, rows))
+
+
+def shown_name(name: str) -> str:
+    r"""A file name as people read it: one whose bytes are not UTF-8 (Python keeps them as
+    surrogates) is read as GB18030 — what Chinese Windows writes into a zip or on a Samba
+    share — else with replacement characters; any other name is itself.
+
+    >>> shown_name(b"\xb1\xa8\xc3\xfb.xlsx".decode("utf-8", "surrogateescape"))
+    '报名.xlsx'
+    """
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        raw = name.encode("utf-8", "surrogateescape")
+        try:
+            return raw.decode("gb18030")
+        except UnicodeDecodeError:
+            return raw.decode("utf-8", "replace")

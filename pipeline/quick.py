@@ -31,10 +31,13 @@ def _walk(base: str, rel: str = ""):
         return
     for e in entries:
         name = f"{rel}/{e.name}" if rel else e.name
-        if e.is_dir(follow_symlinks=False):
-            yield from _walk(base, name)
-        elif e.is_file():
-            yield name, e
+        try:
+            if e.is_dir(follow_symlinks=False):
+                yield from _walk(base, name)
+            elif e.is_file():
+                yield name, e
+        except OSError:         # a symlink loop, a file gone meanwhile: not an inbox file
+            continue
 
 
 def code_hash() -> str:
@@ -60,14 +63,19 @@ def quick_digest(folder, now_iso: str, pdf: bool) -> str:
     h = hashlib.sha256(code_hash().encode())
     for e in sorted(os.scandir(folder), key=lambda e: e.name):
         if e.is_file():
-            h.update(f"F{e.name}\0".encode())
+            h.update(f"F{e.name}\0".encode("utf-8", "surrogateescape"))
             with open(e.path, "rb") as f:
                 h.update(f.read())
     inbox = os.path.join(folder, "inbox")
     if os.path.isdir(inbox):
         for name, e in _walk(inbox):
-            st = e.stat()
-            h.update(f"I{name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n".encode())
+            try:
+                st = e.stat()
+            except OSError:
+                continue
+            # a name that is not UTF-8 (GBK from an unzip or a Samba share) keeps its bytes
+            h.update(f"I{name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n"
+                     .encode("utf-8", "surrogateescape"))
     h.update(f"now={now_iso} pdf={pdf}".encode())
     return h.hexdigest()
 

@@ -24,6 +24,7 @@ from .issues import ISSUE_COLUMNS, Issue, IssueLog
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, EventState, KeptResults, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, iter_inbox, sha256
+from .fsutil import shown_name
 from .timeutil import TZ, aware, from_timestamp
 
 if TYPE_CHECKING:
@@ -82,27 +83,37 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     from .parallel import Jobs
 
     todo = []
-    seen: set[str] = set()
+    first: dict[str, tuple[dt.datetime, Path, bytes]] = {}
     jobs = Jobs()
     context = _read_context(t) if readings is not None else None
     for path in iter_inbox(t.inbox):
-        data = path.read_bytes()
-        h = sha256(data)
-        if h in seen or ledger.has(h):
+        try:
+            data = path.read_bytes()
+            mtime = from_timestamp(path.stat().st_mtime)
+        except FileNotFoundError:       # taken away while the run reads the inbox: next night
+            log.warning("inbox file vanished while reading: %s", path)
             continue
-        seen.add(h)
-        rel = path.relative_to(t.inbox).as_posix()
-        mtime = from_timestamp(path.stat().st_mtime)
+        h = sha256(data)
+        if ledger.has(h) or (h in first and first[h][0] <= mtime):
+            continue
+        # two copies of one file (报名表.xlsx and 报名表(1).xlsx): the earlier is when it was
+        # received, whichever name sorts first (an on-time form was refused as late)
+        first[h] = (mtime, path, data)
+    for h, (mtime, path, data) in first.items():
+        rel = shown_name(path.relative_to(t.inbox).as_posix())
         todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, h, rel, mtime, context),
                              cost=len(data)))
-    recs: list[Received] = []
+    got_all: list[list[Received]] = []
     with jobs:
         jobs.start()
         for handle in todo:
             got, read = handle.result()
-            recs += got
+            got_all.append(got)
             if readings is not None:
                 readings.update(read)
+    # in the order received (a mail's attachments before it, as _take_in lists them): one
+    # workbook attached to two mails is recorded with the earlier mail's time
+    recs = [r for got in sorted(got_all, key=lambda g: min(aware(r.received_at) for r in g)) for r in got]
     done = ledger.record_many(recs) if recs else []
     return sum(1 for rec, fresh in zip(recs, done) if fresh or rec.kind == "mail")
 

@@ -1,0 +1,63 @@
+"""Inbox files as a shared folder or an unzip leaves them: two copies of one form, a name
+that is not UTF-8, a symlink loop.  None may stop the night or cost a branch its entries."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from .common import copy_sample, league, run_args
+
+CLOSED = "2016-11-20T00:00+08:00"          # after the t2016 deadline (11-16 17:00)
+
+
+def _entries(out: Path, branch: str) -> int:
+    with open(out / "t2016-poker" / "data" / "entries.csv", encoding="utf-8") as f:
+        return sum(1 for r in csv.DictReader(f) if r["branch"] == branch)
+
+
+def _workbook_of(folder: Path, name: str) -> bytes:
+    """The registration workbook attached to the sample's mail ``name``."""
+    from pipeline.ingest.eml import parse_eml_bytes
+
+    (att,) = parse_eml_bytes((folder / "inbox" / name).read_bytes(), name).attachments
+    return att.data
+
+
+def test_two_copies_of_one_form_take_the_earlier_time(tmp_path: Path) -> None:
+    folder = copy_sample("t2016-poker", tmp_path)
+    data = _workbook_of(folder, "1111-g04-报名表.eml")
+    (folder / "inbox" / "1111-g04-报名表.eml").unlink()
+    on_time, late = folder / "inbox" / "g04-报名表.xlsx", folder / "inbox" / "g04-报名表(1).xlsx"
+    for p, day in ((on_time, 14), (late, 18)):
+        p.write_bytes(data)
+        ts = dt.datetime.fromisoformat(f"2016-11-{day}T10:00+08:00").timestamp()
+        os.utime(p, (ts, ts))
+    out = tmp_path / "out"
+    league(*run_args(folder, out, now=CLOSED))
+    assert _entries(out, "g04") > 0
+    issues = (out / "t2016-poker" / "data" / "issues.csv").read_text(encoding="utf-8")
+    assert "LATE_SUBMISSION" not in issues
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="byte file names")
+def test_a_file_name_that_is_not_utf8_is_read_not_a_crash(tmp_path: Path) -> None:
+    folder = copy_sample("t2016-poker", tmp_path)
+    data = _workbook_of(folder, "1111-g04-报名表.eml")
+    (folder / "inbox" / "1111-g04-报名表.eml").unlink()
+    gbk = os.fsencode(folder / "inbox") + b"/g04-" + "报名表".encode("gbk") + b".xlsx"
+    with open(gbk, "wb") as f:
+        f.write(data)
+    ts = dt.datetime.fromisoformat("2016-11-14T10:00+08:00").timestamp()
+    os.utime(gbk, (ts, ts))
+    (folder / "inbox" / "loop").symlink_to(folder / "inbox" / "loop")      # a symlink loop too
+    out = tmp_path / "out"
+    r = league(*run_args(folder, out, now=CLOSED))
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert _entries(out, "g04") > 0
+    r = league(*run_args(folder, out, now=CLOSED))          # the unchanged night too
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr[-2000:]

@@ -216,7 +216,9 @@ def check_cross_branch(ctx: Ctx) -> None:
 def check_duplicates(ctx: Ctx) -> None:
     """Identity: a person is the staff number when given, else the normalised name within the
     (home) branch.  The same staff number under two names → DUPLICATE_PERSON (every row);
-    the same person in two home units → DUPLICATE_PERSON (every row) — the member of a
+    the same person in two home units → DUPLICATE_PERSON (every row) — but when the sheets
+    were received at different times, only on the later sheets' rows: the first sheet's
+    rows were accepted before the others came (:func:`_first_received`) — the member of a
     cross-branch pair (R2015-Q2) belongs to the unit its note names, so the pair and the
     member's own unit's sheet may both list them, in different events; in one event on two
     sheets → DUPLICATE_PERSON (every row); twice in one event of one sheet → DUPLICATE_PERSON
@@ -231,6 +233,15 @@ def check_duplicates(ctx: Ctx) -> None:
         names = sorted({r.name for _, r in group if r.name})
         if len(names) > 1:
             conflicting.add(f"id:{sid}")
+            first, later = _first_received(group)
+            kept = {r.name for reg, r in group if first is not None and owner_key(reg) == owner_key(first)}
+            if first is not None and len(kept) == 1:     # the sheet received first keeps its row
+                (kept_name,) = kept
+                for reg, row in later:
+                    ctx.flag("DUPLICATE_PERSON", reg, row, "工号",
+                             f"工号 \"{row.staff_id}\" 已在 {_unit_name(ctx, first.branch)} 的报名表（{_when(first)}收到）"
+                             f"中登记为 {kept_name}，同一工号只能对应一人，请核对工号。")
+                continue
             for reg, row in group:
                 ctx.flag("DUPLICATE_PERSON", reg, row, "工号", f"工号 \"{row.staff_id}\" 同时登记为 {'、'.join(names)}，"
                          f"同一工号只能对应一人，请核对工号。")
@@ -245,6 +256,14 @@ def check_duplicates(ctx: Ctx) -> None:
         # the member of a cross-branch pair belongs to the home unit its note names (R2015-Q2)
         branches = {ctx.home.get(key(reg, row), reg.branch) for reg, row in group}
         if len(branches) > 1:
+            first, later = _first_received(group)
+            if first is not None:       # the unit that sent first keeps the person (accepted, receipted)
+                for reg, row in later:
+                    ctx.flag("DUPLICATE_PERSON", reg, row, "姓名",
+                             f"\"{row.display_name}\" 已在 {_unit_name(ctx, first.branch)} 的报名表"
+                             f"（{_when(first)}收到）中报名，一人只能代表一个{ctx.spec.unit_word}：如确属本"
+                             f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。")
+                continue
             names = "、".join(sorted(_unit_name(ctx, b) for b in branches))
             for reg, row in group:
                 ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 同时出现在 {names} 的报名表中，"
@@ -266,6 +285,28 @@ def check_duplicates(ctx: Ctx) -> None:
                 first = same[0][1]
                 ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 在本表第 {first.row} 行"
                          f"已报名同一项目，请删除重复的一行。")
+
+
+def _first_received(group: list[tuple[Registration, RegRow]]
+                    ) -> tuple[Registration | None, list[tuple[Registration, RegRow]]]:
+    """(the registration received first, the rows of the later ones) when the rows are on
+    sheets received at different times — the first sheet's rows were accepted (and maybe
+    receipted) before the others arrived, and a later sheet must not take them away; else
+    (None, every row): sheets received together, or a time not known, cannot say which."""
+    times = {owner_key(reg): reg.received for reg, _ in group}
+    if None in times.values() or len(times) < 2:
+        return None, group
+    first = min(times.values())
+    if list(times.values()).count(first) > 1:
+        return None, group
+    keeper = next(reg for reg, _ in group if reg.received == first)
+    return keeper, [(reg, row) for reg, row in group if reg.received != first]
+
+
+def _when(reg: Registration) -> str:
+    from ..timeutil import TZ, aware
+
+    return f"{aware(reg.received).astimezone(TZ):%m-%d %H:%M} " if reg.received else ""
 
 
 def staff_key(staff_id: str) -> str:

@@ -86,6 +86,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     first: dict[str, tuple[dt.datetime, Path, bytes]] = {}
     jobs = Jobs()
     context = _read_context(t) if readings is not None else None
+    known: dict[str, list[Received]] | None = None
     for path in iter_inbox(t.inbox):
         try:
             data = path.read_bytes()
@@ -94,7 +95,20 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             log.warning("inbox file vanished while reading: %s", path)
             continue
         h = sha256(data)
-        if ledger.has(h) or (h in first and first[h][0] <= mtime):
+        if ledger.has(h):
+            if known is None:
+                known = {}
+                for r in ledger.received():
+                    known.setdefault(r.sha256, []).append(r)
+                    if r.parent:
+                        known.setdefault(r.parent, []).append(r)
+            if any(not r.stored(ledger.root).is_file() for r in known.get(h, [])):
+                # a kept copy lost from received/ (deleted by hand, a restore): stored again
+                # from the inbox, which still has it — its records stand as they were
+                log.warning("received copy missing, stored again from the inbox: %s", path)
+                _take_in(t, ledger.root, data, h, path.relative_to(t.inbox).as_posix(), mtime, None)
+            continue
+        if h in first and first[h][0] <= mtime:
             continue
         # two copies of one file (报名表.xlsx and 报名表(1).xlsx): the earlier is when it was
         # received, whichever name sorts first (an on-time form was refused as late)

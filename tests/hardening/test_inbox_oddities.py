@@ -61,3 +61,19 @@ def test_a_file_name_that_is_not_utf8_is_read_not_a_crash(tmp_path: Path) -> Non
     assert _entries(out, "g04") > 0
     r = league(*run_args(folder, out, now=CLOSED))          # the unchanged night too
     assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr[-2000:]
+
+
+def test_a_kept_copy_lost_from_received_is_stored_again_from_the_inbox(tmp_path: Path) -> None:
+    folder = copy_sample("t2016-poker", tmp_path)
+    out = tmp_path / "out"
+    league(*run_args(folder, out))
+    before = _entries(out, "g04")
+    done = out / "t2016-poker"
+    kept = sorted((done / "received").glob("*.xlsx"))
+    for p in kept:
+        p.unlink()                            # every registration's kept copy
+    (done / ".lastrun.json").unlink()           # a full run, reading them again
+    r = league(*run_args(folder, out))
+    assert "UNREADABLE_FILE" not in (done / "data" / "issues.csv").read_text(encoding="utf-8"), r.stdout
+    assert _entries(out, "g04") == before > 0
+    assert all(p.is_file() for p in kept)

@@ -27,7 +27,7 @@ class Attachment:
 
 @dataclass(frozen=True)
 class Mail:
-    """One parsed message.  ``date`` is aware (UTC when the header had no zone) or None."""
+    """One parsed message.  ``date`` is aware (UTC+8 when the header had no zone) or None."""
 
     path: str
     date: dt.datetime | None
@@ -79,8 +79,8 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     if raw_date:
         try:
             date = email.utils.parsedate_to_datetime(raw_date)
-            if date.tzinfo is None:
-                date = date.replace(tzinfo=dt.timezone.utc)
+            if date.tzinfo is None:     # no zone written ("-0000" or none): the league's own (UTC+8)
+                date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
         except (TypeError, ValueError, IndexError):
             problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
     else:
@@ -98,14 +98,14 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
             fname = None
         fname = _decode(fname) if fname else ""
         if not fname:
-            continue
+            # a workbook attached without a file name (some phone mail apps) is still one
+            if part.get_content_maintype() in ("text", "message") or not _is_xlsx(_payload(part)):
+                continue
+            fname = "附件.xlsx"
         if "\ufffd" in fname:            # raw 8-bit (GBK) bytes in the header, not RFC 2047/2231
             fname = _raw_8bit_name(part, fname)
         fname = safe_filename(fname)
-        try:
-            payload = part.get_payload(decode=True) or b""
-        except Exception:
-            payload = b""
+        payload = _payload(part)
         # every workbook-like attachment is kept: the runner explains a .xls/.csv (UNREADABLE_FILE)
         # instead of reporting the mail as having no attachment; a workbook whose name lost its
         # .xlsx is taken as one, anything else is listed (the mail's note names it)
@@ -117,6 +117,13 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         atts.append(Attachment(fname, payload))
     return Mail(path=path, date=date, sender=sender, subject=subject,
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped))
+
+
+def _payload(part: email.message.Message) -> bytes:
+    try:
+        return part.get_payload(decode=True) or b""
+    except Exception:  # noqa: BLE001 - a broken part is no attachment
+        return b""
 
 
 _RAW_NAME = re.compile(rb'(?:file)?name\s*=\s*"([^"\r\n]+)"|(?:file)?name\s*=\s*([^\s";]+)', re.I)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .. import layout as L
 from ..issues import Issue, IssueLog
 from ..model import CellRef, Person, Severity
-from .workbook import (MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, col_letter, find_table,
+from .workbook import (INVISIBLE_CHARS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, col_letter, find_table,
                        is_blank, norm_label, strip_spaces)
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ class Registration:
         return CellRef(self.file, self.sheet, cell)
 
 
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff·•])\s+(?=[\u3400-\u9fff·•])")
 _NAME_BAD = re.compile(r"[0-9０-９@#$%^&*=+<>/\\|]")
 _PHONE_KEEP = re.compile(r"[\s\-()（）]")

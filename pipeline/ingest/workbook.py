@@ -122,7 +122,12 @@ class Book:
 
 
 # -- text helpers ----------------------------------------------------------------------------
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"), None)
+#: characters that show nothing: zero-width spaces and joiners, the soft hyphen, and the
+#: bidirectional marks and embeddings (U+200E/F, U+202A–E, U+2066–9) a copy from a web page
+#: or a phone brings along — one person with and without them was two people
+INVISIBLE_CHARS = ("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f"
+                   "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
 
 
 def strip_spaces(text: str) -> str:

@@ -48,3 +48,26 @@ def test_two_raw_gbk_names_in_one_mail_stay_each_its_own():
     raw = (b"From: a@b.cn\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\nMIME-Version: 1.0\r\n"
            b"Content-Type: multipart/mixed; boundary=XX\r\n\r\n" + parts + b"--XX--\r\n")
     assert [a.filename for a in parse_eml_bytes(raw).attachments] == ["报名表.xlsx", "行政报名表.xlsx"]
+
+
+def test_a_date_without_a_zone_is_the_leagues_own_time():
+    """16:30 written without a zone was taken as UTC (00:30 the next day, China time): a form
+    sent before a 17:00 deadline was refused as late."""
+    raw = b"From: a@b.cn\r\nDate: Wed, 16 Nov 2016 16:30:00\r\n\r\nbody\r\n"
+    m = parse_eml_bytes(raw)
+    assert m.date == dt.datetime(2016, 11, 16, 16, 30, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+
+
+def test_a_workbook_attached_without_a_file_name_is_still_one():
+    import io
+
+    import openpyxl
+
+    buf = io.BytesIO()
+    openpyxl.Workbook().save(buf)
+    msg = EmailMessage()
+    msg["From"], msg["Date"] = "a@b.cn", "Mon, 09 Nov 2020 14:59:00 +0800"
+    msg.set_content("见附件")
+    msg.add_attachment(buf.getvalue(), maintype="application", subtype="octet-stream")
+    m = parse_eml_bytes(bytes(msg))
+    assert [a.filename for a in m.attachments] == ["附件.xlsx"] and m.attachments[0].data == buf.getvalue()

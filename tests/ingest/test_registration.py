@@ -34,6 +34,14 @@ def test_full_width_digits_and_zero_width_spaces(tmp_path):
     assert (r.name, r.display_name, r.staff_id, r.phone) == ("王军", "王军", "12345", "13812345678")
 
 
+def test_bidirectional_marks_are_no_part_of_a_name(tmp_path):
+    """A name copied from a web page or a phone carries U+200E/U+202A…: it was another
+    person than the same name typed, and printed the marks on the certificate."""
+    reg, issues = read(tmp_path, [person("象棋", "\u200e王\u202a军\u202c\u2066", "")])
+    assert issues == []
+    assert (reg.rows[0].name, reg.rows[0].display_name) == ("王军", "王军")
+
+
 def test_staff_id_text_keeps_leading_zero(tmp_path):
     reg, _ = read(tmp_path, [person("象棋", "王军", "0012")])
     assert reg.rows[0].staff_id == "0012"

@@ -586,6 +586,10 @@ class EventRunner:
                 missing = [m for m in last.matches if not m.bye and m.key not in self.results]
                 if missing:
                     self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
+                    tables = "、".join(f"{m.group}组第{m.table}桌" if m.group else f"第{m.table}桌" for m in missing[:30])
+                    self.issues.add("RESULT_MISSING", f"{self.ev.name} {last.title}还差 {len(missing)} 桌成绩未交："
+                                    f"{tables}{' 等' if len(missing) > 30 else ''}。裁判填好成绩表"
+                                    f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
                     return
             closed = deadline_passed(self.ev, self.now)
             if not self.entries and (self.rounds or not closed):
@@ -695,11 +699,15 @@ class EventRunner:
         removed = sorted(drawn - current - {m.get("id") for r in self.rounds
                                             for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])})
         if added or removed:
+            # named as the draw sheet and the entries list name them (an id means nothing to
+            # the office): an added entry by its team, a removed one by its published label
+            names = {e.id: f"{e.team}（{_unit_short(self.t, e.branch)}）" if _unit_short(self.t, e.branch) not in e.team
+                     else e.team for e in self.shown_entries()}
             parts = []
             if added:
-                parts.append("新增 " + "、".join(added))
+                parts.append("新增 " + "、".join(names.get(e, e) for e in added))
             if removed:
-                parts.append("已不在报名中 " + "、".join(removed))
+                parts.append("已不在报名中 " + "、".join(names.get(e, e) for e in removed))
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后报名有变化（{'；'.join(parts)}），"
                             "请组委会决定如何处理。")

@@ -139,6 +139,8 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{who}”不在{event_name}的参赛名单中：请填写队名或姓名。",
                                   at=cells["参赛者"]))
             continue
+        if v.get("名次") is None or not cell_text(v.get("名次")).strip():
+            continue        # not played yet: a sheet may be sent with one group's playoff filled
         try:
             place = int(float(cell_text(v.get("名次"))))
         except (TypeError, ValueError):

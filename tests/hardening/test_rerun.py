@@ -118,11 +118,15 @@ def test_frozen_round_survives_changed_registration(tmp_path):
     sheets_before = {p.name: p.read_bytes() for p in (d / "results").glob("*.xlsx")}
     assert structure and sheets_before
     assert not any(i.code == "DRAW_INPUT_CHANGED" for i in first.issues)
+    (waiting,) = [i for i in first.issues if i.code == "RESULT_MISSING"]         # a note, tables named
+    assert waiting.severity.value == "info" and "A组第1桌" in waiting.message and "guandan-r1-成绩表.xlsx" in waiting.message
     _g04_withdraws_team_3(folder)
     again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert not again.unchanged
     codes = [i.code for i in again.issues]
     assert "DRAW_INPUT_CHANGED" in codes, codes
+    (changed,) = [i for i in again.issues if i.code == "DRAW_INPUT_CHANGED"]
+    assert "已不在报名中 经济3队" in changed.message and "guandan-" not in changed.message   # named, not an id
     assert _draw_rows(d, drop=("team", "branch")) == structure, "the published round 1 was redrawn"
     assert {p.name: p.read_bytes() for p in (d / "results").glob("*.xlsx")} == sheets_before
 

@@ -28,3 +28,14 @@ def test_a_traditional_event_name_is_this_event():
     assert not same_event("掼蛋", "guandan", "扑克牌")
     orders, _ = read_playoffs(_book([["象 棋", "", "C", 1, "王军"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
     assert [o.order for o in orders] == [("xq:王军",)]
+
+
+def test_a_playoff_not_played_yet_is_no_error():
+    """A 加赛表 sent with group C's playoff filled and group D's still blank: D is not yet
+    played (it was BAD_VALUE “None”不是数字, kept every night after)."""
+    orders, problems = read_playoffs(_book([["象棋", "", "C", 1, "苏旭凯"], ["象棋", "", "C", 2, "黎玉静"],
+                                            ["象棋", "", "D", None, "王军"], ["象棋", "", "D", " ", "王军"]]),
+                                     "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert problems == [] and [(o.group, o.order) for o in orders] == [("C", ("xq:苏旭凯", "xq:黎玉静"))]
+    _, problems = read_playoffs(_book([["象棋", "", "C", "第一", "苏旭凯"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert [p.code for p in problems] == ["BAD_VALUE"]

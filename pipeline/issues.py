@@ -41,6 +41,7 @@ CODES: dict[str, Severity] = {
     "TOTAL_MISMATCH": Severity.ERROR,       # entered totals differ from the detail sheet
     "TOO_FEW_ENTRIES": Severity.WARNING,    # registration closed with < 2 entries: no draw
     "PDF_NOT_MADE": Severity.WARNING,       # a character no installed font can draw: no PDF
+    "HEADER_CHANGED": Severity.WARNING,     # a template column renamed or deleted: not read
 }
 
 

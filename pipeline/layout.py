@@ -12,6 +12,9 @@ META_SHEET = "_meta"
 REG_COLUMNS = ["序号", "项目", "队号", "姓名", "工号", "性别", "联系电话", "乘车地点", "备注"]
 #: labels that must be present for a sheet to be read at all
 REG_REQUIRED = ["项目", "姓名"]
+#: columns every registration template has whose loss (a renamed or deleted header) is said
+#: (HEADER_CHANGED), though the rows are still read
+REG_KEPT = ["工号", "性别", "联系电话"]
 GENDERS = ("男", "女")
 
 # -- _meta keys (hidden sheet: column A key, column B value) ---------------------------

@@ -749,7 +749,8 @@ class EventRunner:
                                 f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
                                 "（抽签摘要不符），请使用本轮下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET))
                 continue
-            rows, found = read_results(book, rec.file_name, [*labels, *sign_labels, *sides])
+            rows, found = read_results(book, rec.file_name, [*labels, *sign_labels, *sides],
+                                       [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in columns if c.required)])
             self.issues.extend(found)
             seen: dict[tuple, int] = {}
             for row in rows:

@@ -144,6 +144,16 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             file_issue("TEMPLATE_MISMATCH", f"{sheet.name} 找不到表头 {names}。请不要修改或删除表头，"
                        f"恢复原模板的列名后再提交。")
         else:
+            # a column the template has, renamed or deleted by the captain: its values would be
+            # lost without a word (a blank 工号 also escapes the staff-number checks)
+            lost = [c for c in L.REG_KEPT if c not in table.columns]
+            if lost:
+                why = {"工号": "无法按工号区分同名选手或查出重复报名", "性别": "性别未登记",
+                       "联系电话": "联系电话未登记"}
+                log.add("HEADER_CHANGED", f"{sheet.name} 找不到表头{'、'.join(f'“{c}”' for c in lost)}（被改名或删除）："
+                        f"{'这一列' if len(lost) == 1 else '这几列'}没有读取，{'；'.join(why[c] for c in lost)}。"
+                        "报名已按其余各列受理；请恢复原模板的列名后重新提交。",
+                        at=CellRef(file_label, sheet.name, f"A{table.header_row}"), branch=br, severity=Severity.WARNING)
             if sheet.far:
                 log.add("BAD_VALUE", f"{sheet.name}!{sheet.far} 有一个远离表格的值（与表格之间隔了 {MAX_GAP:,} 多行空行），"
                         f"未读取。如果是误输入，请删除这个单元格；报名请填在表格里。",

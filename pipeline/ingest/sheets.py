@@ -54,12 +54,15 @@ def _cut_off(book: Book, sheet: str, file: str) -> list[Issue]:
                   "及以后的内容没有读取：请删除中间的空行后重新发送。", at=CellRef(file, ws.name, f"A{table.after}"))]
 
 
-def read_results(book: Book, file: str, labels: Sequence[str]) -> tuple[list[SheetRow], list[Issue]]:
+def read_results(book: Book, file: str, labels: Sequence[str], required: Sequence[str] = ("桌号",)
+                 ) -> tuple[list[SheetRow], list[Issue]]:
     """Filled rows of the 成绩 sheet with the key columns (轮次/组别/桌号, 牌号) and the
-    game's result columns.  Error values become RESULT_INVALID and are blanked."""
+    game's result columns.  Error values become RESULT_INVALID and are blanked.  A header
+    of ``required`` renamed or deleted makes the sheet TEMPLATE_MISMATCH (a renamed 结果
+    read as a blank result on every row, a deleted 甲方 skipped the seat check)."""
     want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, "牌号", *labels]))
     try:
-        _, raw = read_sheet_rows(book, L.RESULT_SHEET, want, ["桌号"], file)
+        _, raw = read_sheet_rows(book, L.RESULT_SHEET, want, list(required), file)
     except TableNotFound as e:
         return [], [_missing(file, L.RESULT_SHEET, e)]
     rows = [SheetRow(n, v, c) for n, v, c in raw]

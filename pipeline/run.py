@@ -1620,11 +1620,14 @@ def _label(es: EventState, entry_id: str) -> str:
 
 def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[EventState]) -> dict[int, str]:
     """R2020-S1: rounds are placed into the tournament's sessions in order.  Round k of an
-    event goes to session k (a session may hold several events); rounds beyond the last
+    event goes to its k-th session after its deadline (a session may hold several events); rounds beyond the last
     session share the last one.  Returns each round's session time (its venue is
     :func:`pipeline.render.viewmodels.session_and_venue`'s; it was once appended here too,
     and then printed twice on draw sheets, table cards and result workbooks)."""
-    sessions = t.spec.sessions
+    # only the sessions after the event's registration closes: its round 1 cannot be played
+    # before it is drawn (T2015: 双扣 closes 11-14, after the 11-07 sessions of the others)
+    sessions = [s for s in t.spec.sessions
+                if ev.deadline is None or aware(dt.datetime.combine(s.date, s.start)) > aware(ev.deadline)]
     if not sessions:
         return {}
     return {r.round: sessions[min(i, len(sessions) - 1)].label() for i, r in enumerate(rounds)}

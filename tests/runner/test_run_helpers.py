@@ -131,3 +131,18 @@ def test_a_tournament_folder_without_an_inbox_says_so(tmp_path):
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out2", pdf=False,
                             now=dt.datetime(2020, 11, 1, tzinfo=TZ)))
     assert any("不是文件夹" in s for s in report.next_steps)
+
+
+def test_T2015_a_round_is_scheduled_after_its_events_deadline():
+    """双扣 closes on 11-14; its round 1 was printed for the 11-07 session of the others."""
+    from pathlib import Path
+
+    from pipeline.run import schedule
+    from pipeline.spec import load_tournament
+
+    t = load_tournament(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2015-tcm")
+    rounds = [Round("x", "swiss", "瑞士制第1轮", k, ()) for k in (1, 2)]
+    go, shuangkou = t.spec.event("go"), t.spec.event("shuangkou")
+    assert schedule(t, go, rounds, [])[1].startswith("2015年11月07日 09:00")
+    got = schedule(t, shuangkou, rounds, [])
+    assert got[1].startswith("2015年11月21日 09:00") and got[2].startswith("2015年11月21日 14:00")

@@ -487,6 +487,12 @@ def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
     return ev.deadline is None or now >= aware(ev.deadline)
 
 
+def draw_time_come(ev: EventSpec, now: dt.datetime) -> bool:
+    """Whether the event's round 1 may be drawn: its ``draw_at`` (the check-in on the day,
+    R2016-F2) has come, or it has none (drawn once registration closes)."""
+    return ev.draw_at is None or now >= aware(ev.draw_at)
+
+
 #: between the names in a signature cell (R2020-Q3), and the marks that only say "signed"
 _NAME_SEPARATORS = re.compile(r"[/、,，;；\s]+")
 _SIGN_MARKS = frozenset({"已签", "签", "签名", "√", "✓", "同意"})
@@ -597,6 +603,10 @@ class EventRunner:
                 return
             if not closed:
                 self.waiting = f"报名截止（{aware(self.ev.deadline):%Y-%m-%d %H:%M}）后抽签"
+                return
+            if not self.rounds and not draw_time_come(self.ev, self.now):
+                self.waiting = (f"报名已截止，第1轮于 {aware(self.ev.draw_at):%Y-%m-%d %H:%M} 后抽签"
+                                + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
             state = self.draw_state()
             if not self.rounds and len(state.entries) < 2:
@@ -1510,7 +1520,8 @@ def _make_event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: 
                     now: dt.datetime) -> Callable[[list[str]], str]:
     sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
                     for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
-    fixed = [inputs.context or _read_context(t), ev.id, _drawn_digest(entries), sheets, deadline_passed(ev, now)]
+    fixed = [inputs.context or _read_context(t), ev.id, _drawn_digest(entries), sheets, deadline_passed(ev, now),
+             draw_time_come(ev, now)]
     head = hashlib.sha256(_canon(fixed).encode())
 
     def key_for(rounds: list[str]) -> str:
@@ -1610,7 +1621,7 @@ def _drawn_digest(entries: list[Entry]) -> str:
 
 def next_deadline(t: Tournament, now: dt.datetime) -> dt.datetime | None:
     """The first deadline still ahead: until then, "now" changes no decision."""
-    ahead = [aware(e.deadline) for e in t.spec.events if e.deadline and aware(e.deadline) > now]
+    ahead = [aware(when) for e in t.spec.events for when in (e.deadline, e.draw_at) if when and aware(when) > now]
     return min(ahead, default=None)
 
 
@@ -2027,7 +2038,7 @@ def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts:
         "spec": hashlib.sha256(spec_bytes).hexdigest(),
         "secret": hashlib.sha256(t.secret).hexdigest(),
         "received": [(r.sha256, r.received_at.isoformat(), r.sender) for r in received],
-        "deadlines": [deadline_passed(ev, now) for ev in t.spec.events],
+        "deadlines": [(deadline_passed(ev, now), draw_time_come(ev, now)) for ev in t.spec.events],
         "now": opts.now.isoformat() if opts.now else "",
         "pdf": opts.pdf,
     }

@@ -181,6 +181,9 @@ class EventSpec:
     cross_branch: bool = False
     quota: QuotaSpec = QuotaSpec()
     deadline: Annotated[dt.datetime | None, BeforeValidator(_end_of_day)] = None
+    draw_at: Annotated[dt.datetime | None,
+                       Field(description="第1轮抽签时间：不填则报名截止后即抽签；比赛当天签到后才抽签的项目"
+                                         "（R2016-F2）填签到时间，签到表须在此前放入收件箱")] = None
     format: FormatSpec
     points: Annotated[dict[str, int] | None,
                       Field(description="win/draw/loss/bye/forfeit_win/forfeit_loss 的积分")] = None

@@ -135,8 +135,6 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         need = list(L.REG_REQUIRED)
         if any(e.is_team for e in spec.events):
             need.append("队号")
-        if spec.pickup_points:
-            need.append("乘车地点")
         try:
             table = find_table(sheet.rows, need, L.REG_COLUMNS)
         except TableNotFound as e:
@@ -147,6 +145,10 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             # a column the template has, renamed or deleted by the captain: its values would be
             # lost without a word (a blank 工号 also escapes the staff-number checks)
             lost = [c for c in L.REG_KEPT if c not in table.columns]
+            if spec.pickup_points and "乘车地点" not in table.columns:
+                log.add("HEADER_CHANGED", f"{sheet.name} 没有“乘车地点”一列（多半是增设班车之前下发的报名表，或该列被删除）："
+                        "本表各人的乘车地点未登记，报名已按其余各列受理。请用新下发的报名表重新提交，以便登记乘车地点。",
+                        at=CellRef(file_label, sheet.name, f"A{table.header_row}"), branch=br, severity=Severity.WARNING)
             if lost:
                 why = {"工号": "无法按工号区分同名选手或查出重复报名", "性别": "性别未登记",
                        "联系电话": "联系电话未登记"}
@@ -269,7 +271,9 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     staff = _read_staff(raw.get("工号"), add)
     gender = _read_gender(raw.get("性别"), add)
     phone = _read_phone(raw.get("联系电话"), add)
-    pickup = _read_pickup(raw.get("乘车地点"), spec, add)
+    # a form from before the pick-up points were added has no such column: nothing to check
+    # (the file is told once, HEADER_CHANGED), the rows still taken
+    pickup = _read_pickup(raw.get("乘车地点"), spec, add) if "乘车地点" in labels else ""
     note = "" if isinstance(raw.get("备注"), CellError) else cell_text(raw.get("备注"))
     return RegRow(row=row_no, raw=raw, cells=cells, event=event_id, team_no=team_no, name=name,
                   display_name=display or name, staff_id=staff, gender=gender, phone=phone,

@@ -56,3 +56,20 @@ def test_a_renamed_result_header_scores_nothing_and_says_so(tmp_path: Path) -> N
                 if i["code"] == "RESULT_INVALID" and i["file"] == bad[0]["file"]]
     xq = report.state.events["xiangqi"]
     assert len(xq.rounds) == 1 and not xq.results
+
+
+def test_pick_up_points_added_after_the_forms_went_out_lose_no_entry(tmp_path: Path) -> None:
+    """The office adds bus pick-up points to tournament.yaml after the league has run: every
+    form sent before has no 乘车地点 column.  They were all TEMPLATE_MISMATCH — no entries,
+    the awards list emptied; now each is accepted, with a warning to resend on the new form."""
+    folder = _league(tmp_path)
+    first = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8") + "\npickup_points: [东门, 西门, 自行到达]\n", encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    assert len(again.state.entries) == len(first.state.entries) > 0
+    assert again.accepted_branches == first.accepted_branches
+    found = _issues(tmp_path / "out")
+    assert not [i for i in found if i["code"] == "TEMPLATE_MISMATCH"]
+    changed = [i for i in found if i["code"] == "HEADER_CHANGED"]
+    assert len(changed) == len(first.accepted_branches) and "乘车地点" in changed[0]["message"]

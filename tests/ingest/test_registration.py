@@ -55,9 +55,13 @@ def test_unknown_event_message(tmp_path):
 
 
 def test_columns_in_any_order_with_extras(tmp_path):
-    cols = ["姓名", "额外", "备注", "项目", "队号", "工号"]
+    cols = ["姓名", "额外", "备注", "项目", "队号", "联系电话", "工号", "性别"]
     reg, issues = read(tmp_path, [person("双升", "甲", team=1), person("双升", "乙", team=1)], columns=cols)
     assert issues == [] and reg.rows[1].cells["项目"] == "D6" and reg.rows[0].team_no == "1"
+    # without the 性别 and 联系电话 columns the rows are still read, and the loss is said
+    reg, issues = read(tmp_path, [person("双升", "甲", team=1), person("双升", "乙", team=1)],
+                       columns=["姓名", "项目", "队号", "工号"])
+    assert len(reg.rows) == 2 and [i.code for i in issues] == ["HEADER_CHANGED"]
 
 
 def test_values_problems_are_located(tmp_path):

@@ -1404,6 +1404,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         if es.waiting and (es.rounds or deadline_passed(ev, now)):
             report.next_steps.append(f"{ev.name}：{es.waiting}")
     ledger.cache_prune("event:", memo_keys)
+    events_gone(t, ledger, issues)
     stray_result_sheets(t, inputs, events, issues)
     stray_event_rows(t, inputs, issues)
     branch_awards = discretionary_awards(t, inputs, entries, issues)
@@ -1651,6 +1652,18 @@ def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog)
     rows, found = AWARD_SCHEMES.get(ev.awards.scheme).assign(ev.awards, es.placements, es.entries, event=ev.id)
     issues.extend(found)
     return rows
+
+
+def events_gone(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
+    """An event with published rounds that tournament.yaml no longer has (its id changed, or
+    it was taken out): its draws, results and places drop out of every document — said, not
+    silent.  The ledger keeps its rounds: the old id brings them back as they were."""
+    ids = {ev.id for ev in t.spec.events}
+    for ev_id, n in sorted(ledger.drawn_events().items()):
+        if ev_id not in ids:
+            issues.add("DRAW_INPUT_CHANGED", f"项目编号“{ev_id}”已公布 {n} 轮抽签，但 tournament.yaml 中已没有这个项目："
+                       "它的对阵、成绩和名次不再出现在任何文件中（记录仍保存在账本里）。如果是改了项目编号（id），"
+                       "请改回原来的编号；如果确要取消这个项目，可不理会本提示。")
 
 
 def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventState], issues: IssueLog) -> None:

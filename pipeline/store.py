@@ -179,6 +179,10 @@ class Ledger:
         rows = self.conn.execute("SELECT body FROM rounds WHERE event=? ORDER BY round", (event,)).fetchall()
         return [r[0] for r in rows]
 
+    def drawn_events(self) -> dict[str, int]:
+        """Event id → how many rounds the ledger holds for it."""
+        return dict(self.conn.execute("SELECT event, COUNT(*) FROM rounds GROUP BY event").fetchall())
+
     def publish(self, rnd: Round, at: dt.datetime) -> None:
         """Freeze a round.  Publishing the same round number twice is a programming error."""
         with self._tx():

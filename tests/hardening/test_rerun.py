@@ -139,3 +139,14 @@ def test_frozen_round_keeps_withdrawn_team_label(tmp_path):
     _g04_withdraws_team_3(folder)
     run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert (d / "data" / "draw.csv").read_bytes() == before
+
+
+def test_an_event_renamed_after_its_draws_were_published_is_said(tmp_path):
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("  - id: guandan\n", "  - id: guandan2\n"), encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    gone = [i for i in again.issues if i.code == "DRAW_INPUT_CHANGED" and "“guandan”" in i.message]
+    assert len(gone) == 1 and "改回原来的编号" in gone[0].message

@@ -42,6 +42,7 @@ CODES: dict[str, Severity] = {
     "TOO_FEW_ENTRIES": Severity.WARNING,    # registration closed with < 2 entries: no draw
     "PDF_NOT_MADE": Severity.WARNING,       # a character no installed font can draw: no PDF
     "HEADER_CHANGED": Severity.WARNING,     # a template column renamed or deleted: not read
+    "INBOX_MISSING": Severity.WARNING,      # the tournament folder has no inbox/: nothing read
 }
 
 

@@ -127,6 +127,7 @@ def test_a_tournament_folder_without_an_inbox_says_so(tmp_path):
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
                             now=dt.datetime(2020, 11, 1, tzinfo=TZ)))
     assert any("没有收件箱文件夹" in s and "本次没有读取任何文件" in s for s in report.next_steps)
+    assert report.needs_attention and [i.code for i in report.issues if i.code == "INBOX_MISSING"]   # exit 1, not 0
     (folder / "inbox").write_text("not a folder")
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out2", pdf=False,
                             now=dt.datetime(2020, 11, 1, tzinfo=TZ)))

@@ -525,6 +525,7 @@ class EventRunner:
         self.waiting = ""
         self.complete = False
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
+        self.published_now: set[int] = set()   # rounds this run drew
         self.ties: list[tuple[str, str, tuple[str, ...]]] = []
         self.hash_parts: dict = {}    # draw_inputs_hash's parts, kept between this run's draws
 
@@ -633,6 +634,7 @@ class EventRunner:
                       if sid in by_id}
             nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih, plan={**nxt.plan, "labels": labels})
             self.ledger.publish(nxt, self.now)
+            self.published_now.add(nxt.round)
             self.rounds.append(nxt)
             self.add_byes(nxt)
             self.read_results(nxt)
@@ -755,9 +757,14 @@ class EventRunner:
         sign_labels = [s + layout.SIGNATURE_SUFFIX for s in sides]
         for rec, book in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
             if str(book.meta.get(layout.META_DRAW_HASH, "")) != rnd.input_hash:
+                # a new output folder drew again what another one had published (the ledger
+                # lives in the output folder): the sheets played on that draw no longer fit
+                where = ("这一轮是本次运行才抽出的，而这份成绩表来自此前公布的另一次抽签：如果以前用别的输出文件夹"
+                         "（--out）运行过，请改回原来的输出文件夹再运行（已公布的对阵记录 ledger.sqlite 在那里）。"
+                         if rnd.round in self.published_now else "请使用本轮下发的成绩表。")
                 self.issues.add("TEMPLATE_MISMATCH",
                                 f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
-                                "（抽签摘要不符），请使用本轮下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET))
+                                f"（抽签摘要不符）。{where}", at=CellRef(rec.file_name, layout.RESULT_SHEET))
                 continue
             rows, found = read_results(book, rec.file_name, [*labels, *sign_labels, *sides],
                                        [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in columns if c.required)])

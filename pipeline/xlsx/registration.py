@@ -84,14 +84,10 @@ def deadline_text(event: EventSpec) -> str:
 
 
 def reg_columns(spec: "TournamentSpec") -> list[str]:
-    """The table's columns: layout.REG_COLUMNS without 乘车地点 (no pick-up points) and
-    without 队号 (no pair/team event)."""
-    cols = list(layout.REG_COLUMNS)
-    if not spec.pickup_points:
-        cols.remove("乘车地点")
-    if not any(e.is_team for e in spec.events):
-        cols.remove("队号")
-    return cols
+    """The table's columns: all of layout.REG_COLUMNS, the contract's header, whatever the
+    tournament (a program reading the forms finds every label; 队号 stays blank without a
+    pair/team event, 乘车地点 is free text without pick-up points)."""
+    return list(layout.REG_COLUMNS)
 
 
 def _planned_rows(spec: "TournamentSpec", unit: UnitSpec, rows: int) -> int:
@@ -152,7 +148,7 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
         block_line(r, zh_fmt("{col}：{points}（在表中下拉选择）", spec, col="乘车地点",
                              points="、".join(spec.pickup_points)), raw=True)
         r += 1
-    pairs = zh_fmt("双人/团体项目同队队员填相同的“{team}”。", spec, team="队号") if "队号" in cols else ""
+    pairs = zh_fmt("双人/团体项目同队队员填相同的“{team}”。", spec, team="队号") if any(e.is_team for e in spec.events) else ""
     block_line(r, zh("每行填一人；", spec) + pairs + zh_fmt("请勿修改灰色区域、表头和工作表名称。详见“{help}”。",
                                                           spec, help=layout.INSTRUCTIONS_SHEET), raw=True)
     r += 1
@@ -180,10 +176,10 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
                         title="项目", prompt="从下拉列表选择参赛项目", script=script)
     add_list_validation(ws, col_range(at["性别"], first, last_row), list(layout.GENDERS),
                         title="性别", prompt="选择 男 或 女", script=script)
-    if "乘车地点" in at:
+    if spec.pickup_points:
         add_list_validation(ws, col_range(at["乘车地点"], first, last_row), list(spec.pickup_points),
                             title="乘车地点", prompt="选择本人上车的地点", script=script)
-    if "队号" in at:
+    if any(e.is_team for e in spec.events):
         add_whole_validation(ws, col_range(at["队号"], first, last_row), 1, MAX_TEAM_NO, title="队号",
                              prompt="双人/团体项目：同一队的队员填相同的队号（1、2、3…）；个人项目不填",
                              script=script)
@@ -222,7 +218,7 @@ def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: 
 
     word = zh(spec.unit_word or "单位", spec)
     q = "”“"
-    lists = [c for c in ("项目", "性别", "乘车地点") if c in cols]
+    lists = ["项目", "性别"] + (["乘车地点"] if spec.pickup_points else [])
     steps = [
         z("只在“{sheet}”工作表的白色空白格中填写；灰色区域、表头和本说明已锁定，"
           "请勿修改、删除或重命名工作表，不要插入或删除列。", sheet=layout.REG_SHEET),
@@ -247,6 +243,10 @@ def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: 
     if spec.pickup_points:
         steps.append(z("“{col}”填写本人上车的地点：{points}。", col="乘车地点",
                        points="、".join(spec.pickup_points)))
+    else:
+        steps.append(z("本次比赛不安排班车，“{col}”一栏不用填写。", col="乘车地点"))
+    if not team_events:
+        steps.append(z("本次比赛没有双人或团体项目，“{team}”一栏不用填写。", team="队号"))
     mail = z("（请用登记的邮箱 {emails} 发送）", emails="、".join(unit.emails)) if unit.emails else ""
     steps.append(z("填好后保存为 .xlsx 文件（不要另存为其他格式，不要把内容复制到新文件），发送至：{to}",
                    to=zh(spec.contact or "工会办公室", spec)) + mail + "。")

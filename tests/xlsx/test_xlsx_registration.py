@@ -117,10 +117,11 @@ def test_instructions_sheet(book):
         assert needle in text, needle
 
 
-def test_columns_omitted_without_pickup_or_team_events(tmp_path, spec_dict):
+def test_the_contract_header_even_without_pickup_or_team_events(tmp_path, spec_dict):
+    """contract.md: the header row carries all nine labels, whatever the tournament."""
     events = [e for e in spec_dict["events"] if e.get("team_size", 1) == 1]
     t = make_tournament(tmp_path, pickup_points=[], events=events)
-    assert reg_columns(t.spec) == ["序号", "项目", "姓名", "工号", "性别", "联系电话", "备注"]
+    assert reg_columns(t.spec) == ["序号", "项目", "队号", "姓名", "工号", "性别", "联系电话", "乘车地点", "备注"]
     wb = load_workbook(write_registration_template(t, "sci", tmp_path / "x.xlsx"))
     hdr = read_meta(wb)["header_row"]
     assert _header(wb[layout.REG_SHEET], hdr) == reg_columns(t.spec)

@@ -230,8 +230,9 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
                            "发送完整：请重新添加附件后发送。", at=at)
                 continue
             issues.add("DUPLICATE_FILE", f"邮件《{r.file_name}》的附件《{name}》与此前收到的《{first.file_name}》"
-                       f"（{aware(first.received_at).astimezone(TZ):%m-%d %H:%M} 收到）内容完全相同，按一份处理。",
-                       at=at, branch=first.branch)
+                       f"（{aware(first.received_at).astimezone(TZ):%m-%d %H:%M} 收到）内容完全相同，按一份处理，"
+                       "收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，请在表中做任意修改"
+                       "（如在备注中注明日期）后重新发送。", at=at, branch=first.branch)
         if same:
             continue
         skipped = note.get("skipped", ())

@@ -65,6 +65,7 @@ def test_a_workbook_sent_twice_is_one_and_its_second_mail_is_not_without_attachm
     assert not [i for i in found if i["code"] == "NO_ATTACHMENT"]
     (dup,) = [i for i in found if i["code"] == "DUPLICATE_FILE"]
     assert dup["file"] == "again.eml" and dup["severity"] == "info" and "内容完全相同" in dup["message"]
+    assert "收到时间以最初的一次为准" in dup["message"] and "任意修改" in dup["message"]   # how to go back to it
 
 
 def test_an_attachment_that_is_no_workbook_is_named_with_what_to_do(tmp_path):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..model import Match, Round
+from ..model import Match, Outcome, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
 from .common import (bye_counts, check_choice, check_known, first_problem, next_round_no,
@@ -67,7 +67,10 @@ class TablesOfThree:
         if last.plan.get("kind") == "final":
             return None
         adv = sorted(w for w in winners if w is not None)
-        losers = sorted(s for m in last.matches if not m.bye for s in m.sides if s not in adv)
+        # the revival lot is drawn among the losers who played: one absent (弃权, forfeited)
+        # would be revived only to be absent again, and take a present loser's place
+        losers = sorted(s for m in last.matches if not m.bye for i, s in enumerate(m.sides)
+                        if s not in adv and _played(state, m, i))
         fill = state.options.get("fill", "revival")
         if len(adv) <= 3:
             need = 3 - len(adv)
@@ -156,6 +159,14 @@ class TablesOfThree:
                 tiers.append((f"{r.stage_name}第{place}名", ids))
         tiers.append(("", sorted(e.id for e in state.entries)))
         return tier_placements(state, tiers, state.rounds)
+
+
+def _played(state: EventState, m: Match, seat: int) -> bool:
+    """Whether seat ``seat`` of ``m`` played (not absent, not a forfeit loss)."""
+    res = state.results.get(m.key)
+    if res is None or seat >= len(res.sides):
+        return True
+    return res.sides[seat].outcome not in (Outcome.ABSENT, Outcome.FORFEIT_LOSS)
 
 
 FORMATS.register("tables_of_three", "三人桌淘汰赛", "三人桌", "斗地主淘汰赛")(TablesOfThree())

@@ -238,3 +238,25 @@ def test_R2020_A1_a_corrected_round_1_result_leaves_no_one_unplaced():
     pl = FORMATS.get("knockout").placements(s)
     assert sorted(p.entry for p in pl) == sorted(e.id for e in s.entries)
     assert pl[-1].entry == s.results[m.key].winner() and pl[-1].rank == len(pl)
+
+
+def test_R2020_D1_the_revival_lot_is_drawn_among_losers_who_played():
+    """A loser who was absent (弃权) is not revived: only one loser played, so that one is."""
+    s = simulate("tables_of_three", make_entries(22, branches=11), seed=2020, stop_after=1)
+    (r1,) = s.rounds
+    present = None
+    for m in r1.matches:
+        if m.bye:
+            continue
+        sides = []
+        for i, _ in enumerate(m.sides):
+            if i == 0:
+                sides.append(SideResult(Outcome.WIN, 3, score=10, place=1))
+            elif present is None:
+                present = m.sides[i]
+                sides.append(SideResult(Outcome.LOSS, 1, score=2, place=2))
+            else:
+                sides.append(SideResult(Outcome.FORFEIT_LOSS, 0, place=3))
+        s.results[m.key] = MatchResult(m, tuple(sides))
+    r2 = FORMATS.get("tables_of_three").next_round(s, random.Random(7))
+    assert r2.plan["revived"] == [present]

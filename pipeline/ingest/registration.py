@@ -137,6 +137,10 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             need.append("队号")
         try:
             table = find_table(sheet.rows, need, L.REG_COLUMNS)
+            if sheet.merged:       # a pair's 项目/队号 merged over its rows: each row has it
+                sheet.fill_merged_down(table.header_row,
+                                       [table.columns[c] for c in ("项目", "队号") if c in table.columns])
+                table = find_table(sheet.rows, need, L.REG_COLUMNS)
         except TableNotFound as e:
             names = "、".join(f"“{m}”" for m in e.missing)
             file_issue("TEMPLATE_MISMATCH", f"{sheet.name} 找不到表头 {names}。请不要修改或删除表头，"

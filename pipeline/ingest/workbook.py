@@ -86,6 +86,27 @@ class Sheet:
     rows: list[list[Any]] = field(default_factory=list)
     truncated: bool = False         # more than MAX_ROWS rows with data: the rest was not read
     far: str = ""                   # A1 of a value past MAX_GAP blank rows, not read (a stray cell)
+    #: merged ranges as 1-based (first row, first col, last row, last col) — only the first
+    #: cell of a range holds its value (a pair's 队号 merged over its two rows)
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+    def fill_merged_down(self, below: int, columns: Iterable[int]) -> None:
+        """Give every cell of a merged range in ``columns`` that starts below row ``below``
+        the value of the range's first cell (a captain merged the 队号 of a pair's rows)."""
+        cols = set(columns)
+        for r0, c0, r1, c1 in self.merged:
+            if r0 <= below or r1 <= r0:
+                continue
+            for c in range(c0, c1 + 1):
+                if c not in cols:
+                    continue
+                top = self.value(r0, c)
+                for r in range(r0 + 1, min(r1, len(self.rows)) + 1):
+                    row = self.rows[r - 1]
+                    if len(row) < c:
+                        row.extend([None] * (c - len(row)))
+                    if is_blank(row[c - 1]):
+                        row[c - 1] = top
 
     @property
     def hidden(self) -> bool:
@@ -579,6 +600,10 @@ def _read_calamine(data: bytes, scans: dict[str, _SheetScan], heavy: set[str]) -
             rows = [[_plain(v) for v in r[:MAX_COLS]] for r in ws.to_python(skip_empty_area=False)]
             _overlay(rows, scans.get(md.name))
             sheet.rows = _trim(rows)
+            try:
+                sheet.merged = [(a[0] + 1, a[1] + 1, b[0] + 1, b[1] + 1) for a, b in ws.merged_cell_ranges or ()]
+            except Exception:  # noqa: BLE001 - merged ranges are a help, not a need
+                sheet.merged = []
     return sheets
 
 

@@ -172,3 +172,27 @@ def test_a_header_pushed_down_by_inserted_rows_is_still_found(tmp_path):
     wb.save(p)
     reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
     assert issues == [] and [r.name for r in reg.rows] == ["王军"] and reg.rows[0].row == 35
+
+
+def test_a_pairs_project_and_team_number_merged_over_its_rows(tmp_path):
+    """A captain merged the 项目 and 队号 cells of each pair's two rows: the second row of
+    each pair had neither (MISSING_VALUE, and the pair counted as two entries)."""
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1",
+                           [person("双升", "甲", team=1), person("双升", "乙", team=1),
+                            person("双升", "丙", team=2), person("双升", "丁", team=2)])
+    wb = openpyxl.load_workbook(p)
+    ws = wb["报名表"]
+    hdr = next(r for r in range(1, 30) if any(c.value == "队号" for c in ws[r]))
+    cols = {c.value: c.column_letter for c in ws[hdr] if c.value}
+    for first in (hdr + 1, hdr + 3):
+        for label in ("项目", "队号"):
+            ws[f"{cols[label]}{first + 1}"] = None
+            ws.merge_cells(f"{cols[label]}{first}:{cols[label]}{first + 1}")
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert issues == []
+    assert [(r.name, r.event, r.team_no) for r in reg.rows] == [
+        ("甲", "shuangsheng", "1"), ("乙", "shuangsheng", "1"), ("丙", "shuangsheng", "2"), ("丁", "shuangsheng", "2")]

@@ -49,3 +49,6 @@ CHECKIN_SHEET = "签到"         # columns: 项目, 姓名, 工号, 到场 (是/
 CHECKIN_COLUMNS = ["项目", "组别", "姓名", "工号", "到场"]
 PLAYOFF_SHEET = "加赛"         # columns: 项目, 阶段, 组别, 名次, 姓名/队名
 PLAYOFF_COLUMNS = ["项目", "阶段", "组别", "名次", "参赛者"]
+
+#: the 阶段 written on a 加赛表 for a tie in an event's final order (its awards wait for it)
+FINAL_PLACES = "最终名次"

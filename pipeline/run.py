@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, Issue, IssueLog
+from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, EventState, KeptResults, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, iter_inbox, sha256
@@ -973,10 +974,6 @@ class EventRunner:
         if not self.rounds:
             return []
         return self.fmt.placements(self.draw_state())
-
-
-#: the 阶段 written on a 加赛表 for a tie in an event's final order (awards)
-FINAL_PLACES = "最终名次"
 
 
 def playoff_form_name(event_id: str, rounds: list[Round]) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Iterable
 from urllib.parse import quote
 
 from ..issues import Issue
+from ..layout import FINAL_PLACES
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
 from ..timeutil import TZ, aware
 from . import svg
@@ -541,7 +542,7 @@ def event_progress(es: "EventState") -> tuple[int, int, int | None]:
     """(rounds played, rounds drawn, rounds left or None when not yet known)."""
     played = sum(1 for r in es.rounds if round_complete(es, r))
     drawn = len(es.rounds)
-    if es.complete:
+    if es.complete or any(st == FINAL_PLACES for st, _, _ in es.ties):    # played out (a 加赛 to go)
         return played, drawn, 0
     opts = es.spec.format.options
     rounds_opt = opts.get("rounds")

@@ -62,3 +62,13 @@ def test_a_tie_inside_one_award_band_needs_no_playoff(tmp_path: Path) -> None:
     third = [a for a in _csv(out, "awards.csv") if a["event"] == "checkers" and a["rank"] == "4"]
     assert len(third) == 3 and {a["award"] for a in third} == {"三等奖"}
     shutil.rmtree(out)
+
+
+def test_an_event_waiting_only_for_its_playoff_has_no_rounds_left():
+    from pipeline.layout import FINAL_PLACES
+    from pipeline.render.site_vm import event_progress
+    from tests.render_docs.states import t2020_state
+
+    es = t2020_state().events["xiangqi"]
+    es.ties = [(FINAL_PLACES, "", ("a", "b"))]
+    assert event_progress(es)[2] == 0

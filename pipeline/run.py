@@ -1125,6 +1125,26 @@ def _row_of(cell: str) -> int | None:
     return int(digits) if digits else None
 
 
+def first_seen(inputs: Inputs) -> dict[tuple[str, str], dt.datetime]:
+    """(branch, person) → the earliest time a usable form of that branch listed them
+    (superseded forms too): which of two units sent a person first
+    (:func:`pipeline.validate.checks.check_duplicates`) does not change when one of them
+    resends its form."""
+    from .validate.checks import identity
+
+    out: dict[tuple[str, str], dt.datetime] = {}
+    for rec, reg in inputs.registrations:
+        if not getattr(reg, "usable", False) or not getattr(reg, "branch", ""):
+            continue
+        at = aware(rec.received_at)
+        for row in reg.rows:
+            if row.name or row.staff_id:
+                k = (reg.branch, identity(row))
+                if k not in out or at < out[k]:
+                    out[k] = at
+    return out
+
+
 def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None = None
                           ) -> tuple[Current, list[Submission]]:
     """The newest valid registration of each branch; older ones are SUPERSEDED (kept, info).
@@ -1382,7 +1402,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
 
     say("校验报名 …")
     from .validate import validate_registrations
-    entries, found = validate_registrations(t, cur.regs, now=now, events_of=cur.events_of)
+    entries, found = validate_registrations(t, cur.regs, now=now, events_of=cur.events_of,
+                                            first_seen=first_seen(inputs))
     issues.extend(found)
     report.entries = len(entries)
 

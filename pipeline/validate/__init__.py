@@ -22,7 +22,8 @@ __all__ = ["CHECKS", "check", "quota_for", "person_key", "validate_registrations
 
 def validate_registrations(tournament: "Tournament", regs: "list[Registration]",
                            now: dt.datetime | None = None,
-                           events_of: "dict[tuple[str, str], frozenset[str]] | None" = None
+                           events_of: "dict[tuple[str, str], frozenset[str]] | None" = None,
+                           first_seen: "dict[tuple[str, str], dt.datetime] | None" = None
                            ) -> tuple[list[Entry], list[Issue]]:
     """Run every registered check (lazily: all problems are collected) and build the
     accepted entries.  ``regs`` is the current submission of each branch (with its
@@ -35,9 +36,11 @@ def validate_registrations(tournament: "Tournament", regs: "list[Registration]",
     :func:`pipeline.run.current_registrations`), ``regs`` holds each with only its rows
     and ``events_of`` says which events each answers for (by
     :func:`pipeline.validate.checks.owner_key`), so a quota is judged once per branch.
+    ``first_seen``: when each branch first sent each person (:attr:`Ctx.first_seen`).
     """
     now = now or dt.datetime.now(dt.timezone.utc)
-    ctx = Ctx(tournament=tournament, regs=list(regs), now=now, events_of=dict(events_of or {}))
+    ctx = Ctx(tournament=tournament, regs=list(regs), now=now, events_of=dict(events_of or {}),
+              first_seen=dict(first_seen or {}))
     for _name, fn in CHECKS:
         fn(ctx)
     return build_entries(ctx), list(ctx.log)

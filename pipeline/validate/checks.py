@@ -50,6 +50,9 @@ class Ctx:
     #: the events a registration answers for, by :func:`owner_key`, where a branch's entries
     #: come from two of its workbooks (a resend after some events closed); else every event
     events_of: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    #: (branch, :func:`identity`) → when the branch first sent that person (its earliest form
+    #: listing them, superseded forms too); a person not in it: the form's own time
+    first_seen: dict[tuple[str, str], dt.datetime] = field(default_factory=dict)
 
     @property
     def spec(self) -> "TournamentSpec":
@@ -229,25 +232,27 @@ def check_duplicates(ctx: Ctx) -> None:
         if row.staff_id:
             by_staff.setdefault(staff_key(row.staff_id), []).append((reg, row))
     conflicting = set()
+    dropped: set[int] = set()       # rows flagged as a later unit's copy (by id of the row)
     for sid, group in by_staff.items():
         names = sorted({r.name for _, r in group if r.name})
         if len(names) > 1:
-            conflicting.add(f"id:{sid}")
-            first, later = _first_received(group)
-            kept = {r.name for reg, r in group if first is not None and owner_key(reg) == owner_key(first)}
-            if first is not None and len(kept) == 1:     # the sheet received first keeps its row
+            first, later = _first_received(ctx, group)
+            kept = {r.name for reg, r in group if first is not None and owner_key(reg) == owner_key(first[0])}
+            if first is not None and len(kept) == 1:     # the unit that sent it first keeps its rows
                 (kept_name,) = kept
                 for reg, row in later:
+                    dropped.add(id(row))
                     ctx.flag("DUPLICATE_PERSON", reg, row, "工号",
-                             f"工号 \"{row.staff_id}\" 已在 {_unit_name(ctx, first.branch)} 的报名表（{_when(first)}收到）"
+                             f"工号 \"{row.staff_id}\" 已在 {_unit_name(ctx, first[0].branch)} 的报名表（{_when(first[1])}收到）"
                              f"中登记为 {kept_name}，同一工号只能对应一人，请核对工号。")
-                continue
+                continue                # the kept rows go on to the checks below
+            conflicting.add(f"id:{sid}")
             for reg, row in group:
                 ctx.flag("DUPLICATE_PERSON", reg, row, "工号", f"工号 \"{row.staff_id}\" 同时登记为 {'、'.join(names)}，"
                          f"同一工号只能对应一人，请核对工号。")
     seen_person: dict[str, list[tuple[Registration, RegRow]]] = {}
     for reg, row in rows:
-        if not row.name:
+        if not row.name or id(row) in dropped:
             continue
         seen_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
     for pkey, group in seen_person.items():
@@ -256,19 +261,22 @@ def check_duplicates(ctx: Ctx) -> None:
         # the member of a cross-branch pair belongs to the home unit its note names (R2015-Q2)
         branches = {ctx.home.get(key(reg, row), reg.branch) for reg, row in group}
         if len(branches) > 1:
-            first, later = _first_received(group)
-            if first is not None:       # the unit that sent first keeps the person (accepted, receipted)
-                for reg, row in later:
-                    ctx.flag("DUPLICATE_PERSON", reg, row, "姓名",
-                             f"\"{row.display_name}\" 已在 {_unit_name(ctx, first.branch)} 的报名表"
-                             f"（{_when(first)}收到）中报名，一人只能代表一个{ctx.spec.unit_word}：如确属本"
-                             f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。")
+            first, later = _first_received(ctx, group)
+            if first is None:
+                names = "、".join(sorted(_unit_name(ctx, b) for b in branches))
+                for reg, row in group:
+                    ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 同时出现在 {names} 的报名表中，"
+                             f"一人只能代表一个{ctx.spec.unit_word}，请与对方核对后删除一处。")
                 continue
-            names = "、".join(sorted(_unit_name(ctx, b) for b in branches))
-            for reg, row in group:
-                ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 同时出现在 {names} 的报名表中，"
-                         f"一人只能代表一个{ctx.spec.unit_word}，请与对方核对后删除一处。")
-            continue
+            # the unit that sent them first keeps the person (accepted, maybe receipted); its
+            # own rows still go through the checks below (twice in one event …)
+            for reg, row in later:
+                ctx.flag("DUPLICATE_PERSON", reg, row, "姓名",
+                         f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0].branch)} 的报名表"
+                         f"（{_when(first[1])}收到）中报名，一人只能代表一个{ctx.spec.unit_word}：如确属本"
+                         f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。")
+            flagged = {id(row) for _, row in later}
+            group = [(reg, row) for reg, row in group if id(row) not in flagged]
         per_event: dict[str, list[tuple[Registration, RegRow]]] = {}
         for reg, row in group:
             per_event.setdefault(row.event, []).append((reg, row))
@@ -287,26 +295,52 @@ def check_duplicates(ctx: Ctx) -> None:
                          f"已报名同一项目，请删除重复的一行。")
 
 
-def _first_received(group: list[tuple[Registration, RegRow]]
-                    ) -> tuple[Registration | None, list[tuple[Registration, RegRow]]]:
-    """(the registration received first, the rows of the later ones) when the rows are on
-    sheets received at different times — the first sheet's rows were accepted (and maybe
-    receipted) before the others arrived, and a later sheet must not take them away; else
-    (None, every row): sheets received together, or a time not known, cannot say which."""
-    times = {owner_key(reg): reg.received for reg, _ in group}
+def identity(row: RegRow) -> str:
+    """A row's person as :attr:`Ctx.first_seen` keys them (with the branch): the staff number
+    when given, else the normalised name."""
+    return f"id:{staff_key(row.staff_id)}" if row.staff_id else f"name:{row.name}"
+
+
+def _since(ctx: Ctx, reg: Registration, row: RegRow) -> dt.datetime | None:
+    """When ``reg``'s unit first sent this person: the earliest of its forms (superseded ones
+    too) that listed them, else this form's time.  A unit resending its form unchanged
+    does not make its people newer than another unit's copy of them."""
+    from ..timeutil import aware
+
+    seen = ctx.first_seen.get((reg.branch, identity(row)))
+    return seen or (aware(reg.received) if reg.received else None)
+
+
+def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
+                    ) -> tuple[tuple[Registration, dt.datetime] | None, list[tuple[Registration, RegRow]]]:
+    """((the sheet whose unit sent the person first, when), the rows of the other sheets)
+    when the units sent them at different times (:func:`_since`) — the first unit's rows were
+    accepted before the others came (and maybe receipted), and a later sheet must not take
+    them away; else (None, every row): sent together, or a time not known, cannot say which."""
+    times: dict[tuple[str, str], dt.datetime | None] = {}
+    for reg, row in group:
+        t = _since(ctx, reg, row)
+        k = owner_key(reg)
+        if k not in times:
+            times[k] = t
+        elif t is None or times[k] is None:
+            times[k] = None
+        else:
+            times[k] = min(times[k], t)
     if None in times.values() or len(times) < 2:
         return None, group
-    first = min(times.values())
-    if list(times.values()).count(first) > 1:
+    first = min(t for t in times.values() if t is not None)
+    firsts = [k for k, t in times.items() if t == first]
+    if len(firsts) > 1:
         return None, group
-    keeper = next(reg for reg, _ in group if reg.received == first)
-    return keeper, [(reg, row) for reg, row in group if reg.received != first]
+    keeper = next(reg for reg, _ in group if owner_key(reg) == firsts[0])
+    return (keeper, first), [(reg, row) for reg, row in group if owner_key(reg) != firsts[0]]
 
 
-def _when(reg: Registration) -> str:
+def _when(at: dt.datetime | None) -> str:
     from ..timeutil import TZ, aware
 
-    return f"{aware(reg.received).astimezone(TZ):%m-%d %H:%M} " if reg.received else ""
+    return f"{aware(at).astimezone(TZ):%m-%d %H:%M} " if at else ""
 
 
 def staff_key(staff_id: str) -> str:

@@ -190,8 +190,9 @@ def test_a_pairs_project_and_team_number_merged_over_its_rows(tmp_path):
     for first in (hdr + 1, hdr + 3):
         for label in ("项目", "队号"):
             ws[f"{cols[label]}{first + 1}"] = None
-            ws.merge_cells(f"{cols[label]}{first}:{cols[label]}{first + 1}")
-    wb.save(p)
+            ws.merge_cells(f"{cols[label]}{first}:{cols[label]}{first + 1 + (first == hdr + 3)}")
+    ws[f"{cols['序号']}{hdr + 5}"] = 5     # the template numbers its blank rows too
+    wb.save(p)                          # the second merge reaches that blank row below the table
     reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
     assert issues == []
     assert [(r.name, r.event, r.team_no) for r in reg.rows] == [

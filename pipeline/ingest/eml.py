@@ -27,7 +27,8 @@ class Attachment:
 
 @dataclass(frozen=True)
 class Mail:
-    """One parsed message.  ``date`` is aware (UTC+8 when the header had no zone) or None."""
+    """One parsed message.  ``date`` is aware (UTC+8 when the header had no zone, UTC for
+    "-0000") or None."""
 
     path: str
     date: dt.datetime | None
@@ -79,8 +80,13 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     if raw_date:
         try:
             date = email.utils.parsedate_to_datetime(raw_date)
-            if date.tzinfo is None:     # no zone written ("-0000" or none): the league's own (UTC+8)
-                date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
+            if date.tzinfo is None:
+                # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
+                # the league's own time (UTC+8), as a Chinese mail client means it
+                # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
+                raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
+                zoned = _ZONE_AT_END.search(raw.strip())
+                date = date.replace(tzinfo=dt.timezone.utc if zoned else dt.timezone(dt.timedelta(hours=8)))
         except (TypeError, ValueError, IndexError):
             problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
     else:
@@ -117,6 +123,10 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         atts.append(Attachment(fname, payload))
     return Mail(path=path, date=date, sender=sender, subject=subject,
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped))
+
+
+#: a zone at the end of a Date header: +0800, -0000, GMT, UT, EST … (then a comment)
+_ZONE_AT_END = re.compile(r"(?:[+-]\d{4}|[A-Za-z]{1,5})\s*(?:\([^)]*\))?$")
 
 
 def _payload(part: email.message.Message) -> bytes:

@@ -1472,7 +1472,11 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors):
         report.next_steps.append("把成绩表的问题（data/issues.csv 中的 RESULT_…、TOTAL_MISMATCH 等）告知裁判，"
                                  "改正后把成绩表重新放进 inbox。")
-    lastrun.save(out, fp, report, quick, next_deadline(t, now))
+    if not state.no_pdf:
+        lastrun.save(out, fp, report, quick, next_deadline(t, now))
+    else:   # PDFs not made for want of a glyph: the next run renders again (a font installed
+        # meanwhile changes no input, and an unchanged night would keep the PDFs missing)
+        (out / lastrun.LAST_RUN).unlink(missing_ok=True)
     return report
 
 

@@ -19,3 +19,27 @@ def test_without_a_cjk_font_the_rest_is_written_and_the_run_says_so(tmp_path: Pa
     assert (done / "index.html").is_file() and (done / "results" / "guandan-r1-成绩表.xlsx").is_file()
     assert not list(done.rglob("*.pdf"))
     assert ".pdf" not in (done / "index.html").read_text(encoding="utf-8")
+
+
+def test_after_a_pdf_not_made_the_next_night_renders_again(tmp_path: Path, monkeypatch) -> None:
+    """PDF_NOT_MADE asks the office to install a font and run again: that run must not be
+    answered as an unchanged night (no input changed) with the PDFs still missing."""
+    import datetime as dt
+
+    import pipeline.render.docs as docs
+    from pipeline.run import RunOptions, run
+
+    from .common import NOW as now_text
+
+    def no_glyph(state, out_dir, pdf=True, workers=None, memo=None, missing=None):
+        missing[Path(out_dir) / "notice.pdf"] = '.notdef glyph rendered for Unicode string unsupported by fonts: "𡒄" (U+21484)'
+        return []
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    now = dt.datetime.fromisoformat(now_text)
+    monkeypatch.setattr(docs, "render_documents", no_glyph)
+    first = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=True, now=now))
+    assert any(i.code == "PDF_NOT_MADE" for i in first.issues)
+    assert not (first.out_dir / ".lastrun.json").exists()
+    again = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=True, now=now))
+    assert not again.unchanged

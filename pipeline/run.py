@@ -522,7 +522,11 @@ class EventRunner:
         self.entries = sorted(entries, key=lambda e: e.id)
         self.rounds = ledger.rounds(ev.id)
         self.results: dict[tuple, MatchResult] = {}
-        self.playoffs = read_playoffs(inputs, ev, self.entries, issues)
+        # a 加赛表 may name a pair re-formed at check-in (R2016-F2), one of the event's entries
+        # once round 1 is drawn (maybe by this run): read again then (reread_playoffs), its
+        # problems said once, as the last reading finds them (advance)
+        self._playoff_log = IssueLog()
+        self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log)
         self.absent = read_absent(inputs, ev, self.entries, issues)
         self.waiting = ""
         self.complete = False
@@ -581,7 +585,19 @@ class EventRunner:
                     reason="轮空")
 
     # -- the loop ---------------------------------------------------------------------
+    def reread_playoffs(self) -> None:
+        """The 加赛 sheets read again with the entries as they are now (a round that re-formed
+        pairs was published); the same list, which the rank functions hold, is refilled."""
+        self._playoff_log = IssueLog()
+        self.playoffs[:] = read_playoffs(self.inputs, self.ev, self.all_entries(), self._playoff_log)
+
     def advance(self) -> None:
+        try:
+            self._advance()
+        finally:
+            self.issues.extend(self._playoff_log)
+
+    def _advance(self) -> None:
         from .draw.base import Waiting
 
         self.check_frozen_inputs()
@@ -638,6 +654,8 @@ class EventRunner:
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
             self.rounds.append(nxt)
+            if nxt.plan.get("merged"):
+                self.reread_playoffs()
             self.add_byes(nxt)
             self.read_results(nxt)
 

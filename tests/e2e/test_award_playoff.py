@@ -72,3 +72,25 @@ def test_an_event_waiting_only_for_its_playoff_has_no_rounds_left():
     es = t2020_state().events["xiangqi"]
     es.ties = [(FINAL_PLACES, "", ("a", "b"))]
     assert event_progress(es)[2] == 0
+
+
+def test_R2016_F2_a_playoff_may_name_a_pair_re_formed_at_check_in(tmp_path: Path) -> None:
+    """The 加赛 sheet was read against the registered entries only: a pair re-formed at the
+    check-in (named on every draw sheet and standings) was "not in the event", so a tie of
+    theirs could never be settled — and the awards would wait for it for ever."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from mailedit import edit_attachment
+
+    folder = copy_sample("t2016-poker", tmp_path)
+
+    def add_row(wb):
+        wb["加赛"].append(["扑克牌", "group", "D", 1, "潘霞洋/姜力（重组）"])
+
+    edit_attachment(folder / "inbox" / "1126-guandan-加赛-1.eml", add_row)
+    out = tmp_path / "out"
+    league(*run_args(folder, out))
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        bad = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
+    assert not bad, bad

@@ -1689,8 +1689,10 @@ def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[Ev
     and then printed twice on draw sheets, table cards and result workbooks)."""
     # only the sessions after the event's registration closes: its round 1 cannot be played
     # before it is drawn (T2015: 双扣 closes 11-14, after the 11-07 sessions of the others)
+    # (and not before its draw_at, when round 1 is drawn at the check-in on the day)
+    opens = [aware(when) for when in (ev.deadline, ev.draw_at) if when is not None]
     sessions = [s for s in t.spec.sessions
-                if ev.deadline is None or aware(dt.datetime.combine(s.date, s.start)) > aware(ev.deadline)]
+                if not opens or aware(dt.datetime.combine(s.date, s.start)) >= max(opens)]
     if not sessions:
         return {}
     return {r.round: sessions[min(i, len(sessions) - 1)].label() for i, r in enumerate(rounds)}

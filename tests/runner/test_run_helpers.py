@@ -147,3 +147,21 @@ def test_T2015_a_round_is_scheduled_after_its_events_deadline():
     assert schedule(t, go, rounds, [])[1].startswith("2015年11月07日 09:00")
     got = schedule(t, shuangkou, rounds, [])
     assert got[1].startswith("2015年11月21日 09:00") and got[2].startswith("2015年11月21日 14:00")
+
+
+def test_R2016_F2_a_round_is_not_scheduled_before_its_draw_at():
+    """t2016 draws round 1 at the check-in (draw_at 11-26 08:30): a session on 11-19 (after
+    the 11-16 deadline) cannot hold it."""
+    import dataclasses
+    import datetime as dt
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from pipeline.run import schedule
+    from pipeline.spec import SessionSpec, load_tournament
+
+    t = load_tournament(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2016-poker")
+    early = SessionSpec(date=dt.date(2016, 11, 19), start=dt.time(8, 40), end=dt.time(12, 0))
+    spec = dataclasses.replace(t.spec, sessions=[early, *t.spec.sessions])
+    got = schedule(SimpleNamespace(spec=spec), spec.event("guandan"), [Round("guandan", "group", "分组赛第1轮", 1, ())], [])
+    assert got[1].startswith("2016年11月26日 08:40")

@@ -628,8 +628,9 @@ class EventRunner:
                                 + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
             state = self.draw_state()
-            if not self.rounds and len(state.entries) < 2:
-                self.too_few(len(state.entries))
+            need = getattr(self.fmt, "min_entries", 2)       # a table of three needs three
+            if not self.rounds and len(state.entries) < need:
+                self.too_few(len(state.entries), need)
                 return
             ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent, self.hash_parts)
             seed = draw_seed(self.t, self.ev.id, len(self.rounds) + 1, ih)
@@ -659,12 +660,12 @@ class EventRunner:
             self.add_byes(nxt)
             self.read_results(nxt)
 
-    def too_few(self, n: int) -> None:
+    def too_few(self, n: int, need: int = 2) -> None:
         """Registration closed with fewer than two valid entries: nothing can be drawn, and
         the event is not "finished" either (it was never played).  The office decides —
         extend the event's deadline for more entries, or cancel it (spec silent; the
         session-14 decision)."""
-        self.waiting = f"报名已截止，有效报名{'仅 1 个' if n else '为 0'}，至少 2 个才能抽签开赛"
+        self.waiting = f"报名已截止，有效报名{f'仅 {n} 个' if n else '为 0'}，至少 {need} 个才能抽签开赛"
         self.issues.add("TOO_FEW_ENTRIES",
                         f"{self.ev.name}：{self.waiting}。请延长本项目的报名截止时间（tournament.yaml 中"
                         f"本项目的 deadline）并通知各单位补报，或取消本项目；补足报名后再运行即抽签。")

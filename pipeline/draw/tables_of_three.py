@@ -34,6 +34,7 @@ class TablesOfThree:
     name = "tables_of_three"
     title = "三人桌淘汰赛"
     seats = 3
+    min_entries = 3     # round 1 needs one table (the runner's TOO_FEW_ENTRIES below that)
     OPTIONS = ("fill",)
 
     def check_options(self, options: dict[str, Any]) -> str | None:

@@ -42,3 +42,29 @@ def test_before_the_deadline_one_entry_just_waits(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert not [i for i in _issues(out) if i["code"] == "TOO_FEW_ENTRIES"]
     assert "报名截止" in r.stdout
+
+
+def test_a_table_of_three_needs_three(tmp_path: Path) -> None:
+    """斗地主 (tables of three) with two valid entries can never be drawn: TOO_FEW_ENTRIES
+    says so (the run ended with 0 errors, 0 warnings and exit 0 before)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from mailedit import edit_attachment
+
+    folder = copy_sample("t2011-court", tmp_path)
+    for p in (folder / "inbox").iterdir():
+        if p.name != "0501-d05-报名表.eml":
+            p.unlink()
+
+    def two_players(wb):
+        for col in "BCDEFG":
+            wb["报名表"][f"{col}12"] = None
+
+    edit_attachment(folder / "inbox" / "0501-d05-报名表.eml", two_players)
+    out = tmp_path / "out"
+    r = league(*run_args(folder, out, now="2011-05-10T00:00+08:00"))
+    assert r.returncode == 1, r.stdout
+    with open(out / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        (few,) = [i for i in csv.DictReader(f) if i["code"] == "TOO_FEW_ENTRIES"]
+    assert "斗地主" in few["message"] and "仅 2 个" in few["message"] and "至少 3 个" in few["message"]

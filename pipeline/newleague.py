@@ -232,10 +232,12 @@ def v_prizes(v: Any) -> dict[str, int]:
 
 
 def v_list(v: Any) -> list[str]:
-    """A list typed on one line: ``东门、西门，自行到达`` → ['东门', '西门', '自行到达']."""
+    """A list typed on one line, split at commas and semicolons: ``东门，西门;自行到达`` →
+    ['东门', '西门', '自行到达'].  Not at 、, which joins the stops of one point
+    (R2016-Q2's "福建路、花园路" is one pick-up point)."""
     if isinstance(v, list):
         return [t for t in (_text(x) for x in v) if t]
-    return [t for t in (p.strip() for p in re.split(r"[,，、;；]", _text(v))) if t]
+    return [t for t in (p.strip() for p in re.split(r"[,，;；]", _text(v))) if t]
 
 
 LATE_POLICIES = {"reject": "reject", "拒收": "reject", "不接收": "reject",
@@ -464,7 +466,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
         a["sessions"].append({"date": date, "start": _prompt(ask, "  开始时间", v_time, "08:30", echo=echo),
                               "end": _prompt(ask, "  结束时间", v_time, "12:00", echo=echo),
                               "venue": _prompt(ask, "  地点（无则回车）", _text, "", echo=echo)})
-    a["pickup_points"] = _prompt(ask, "班车乘车地点（用逗号分隔，如 东门,西门,自行到达；不安排班车则回车）",
+    a["pickup_points"] = _prompt(ask, "班车乘车地点（各点用逗号分隔，如 东门,西门,自行到达；不安排班车则回车）",
                                  v_list, "", echo=echo)
     a["late_policy"] = _prompt(ask, "逾期报名（拒收 / 接收并警告）", v_late, "拒收", echo=echo)
     from .score import AWARD_SCHEMES

@@ -93,7 +93,7 @@ def test_interactive_reasks_bad_answer(tmp_path):
               "乙分工会", "李明", "30", "b@x.cn", "",
               "象棋", "围棋棋", "象棋", "淘汰赛", "fixed 2", "1", "",  # unknown game re-asked
               "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "教工活动中心", "",
-              "东门，西门、自行到达", "随便", "接收并警告",          # an unknown late policy re-asked
+              "福建路、花园路，西门;自行到达", "随便", "接收并警告",   # an unknown late policy re-asked
               "ranked", "一等奖1,二等奖1", ""]
     seen, said = [], []
 
@@ -114,11 +114,11 @@ def test_interactive_reasks_bad_answer(tmp_path):
     assert any("没有棋牌种类 “围棋棋”" in s for s in said)
     assert raw["contact"] == "工会办公室 王芳 13800000000"
     assert raw["sessions"][0]["venue"] == "教工活动中心"
-    assert raw["pickup_points"] == ["东门", "西门", "自行到达"]
+    assert raw["pickup_points"] == ["福建路、花园路", "西门", "自行到达"]      # 、 joins one point's stops
     assert raw["late_policy"] == "accept-with-warning" and any("请填 拒收 或 接收并警告" in s for s in said)
     assert not script
     t = load_tournament(path.parent)
-    assert t.spec.pickup_points == ["东门", "西门", "自行到达"] and t.spec.contact.startswith("工会办公室")
+    assert t.spec.pickup_points == ["福建路、花园路", "西门", "自行到达"] and t.spec.contact.startswith("工会办公室")
 
 
 def test_questionnaire_roundtrip_and_run(tmp_path):

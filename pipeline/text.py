@@ -99,11 +99,65 @@ def _trie_pattern(words: Iterable[str]) -> str:
     return pattern(trie)
 
 
+#: file names and paths stay as they are on disk: a message's "results/xiangqi-r3-成绩表.xlsx"
+#: or 《报名表.xlsx》 converted to 成績表 names a file that does not exist.  Found from their
+#: extension backwards (a pattern scanning forwards from every letter took 50 times the
+#: conversion itself on a page)
+_EXT = re.compile(r"\.(?:xlsx|xlsm|xls|et|csv|eml|pdf|html|zip)\b")
+_STOP = frozenset(" \t\r\n，。；：、（）()“”<>\"'&=")
+_GENERATED = re.compile(r"(?:[A-Za-z0-9_.\-]+/)+|[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-")
+
+
+def _kept_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the file names in ``text`` that stay unconverted: inside 《》, or an
+    output path (``forms/…``) or generated name (``xiangqi-r3-…``)."""
+    spans: list[tuple[int, int]] = []
+    for m in _EXT.finditer(text):
+        end = m.end()
+        start = m.start()
+        if text[start - 1:start].isascii():     # an ASCII name converts to itself: nothing to keep
+            head = start
+            while head > 0 and text[head - 1].isascii() and text[head - 1] not in _STOP:
+                head -= 1
+            if head == 0 or text[head - 1] in _STOP:
+                continue
+        while start > 0 and text[start - 1] not in _STOP and text[start - 1] != "《" and text[start - 1] != "》":
+            start -= 1
+        if start > 0 and text[start - 1] == "《":
+            close = text.find("》", end)
+            if close == end:
+                spans.append((start, end))
+            continue
+        if _GENERATED.match(text, start):
+            spans.append((start, end))
+    return spans
+
+
 def convert(text: str, script: str) -> str:
     """Return ``text`` in the tournament's script: unchanged for ``simplified``, converted
-    with OpenCC s2tw for ``traditional`` (the names of :func:`names_kept` as names).
-    ``convert("分工会", "traditional") == "分工會"``."""
+    with OpenCC s2tw for ``traditional`` (the names of :func:`names_kept` as names, file
+    names and paths not at all).
+
+    >>> convert("分工会", "traditional")
+    '分工會'
+    >>> convert("请填写 results/xiangqi-r3-成绩表.xlsx 和《行政一报名表.xlsx》", "traditional")
+    '請填寫 results/xiangqi-r3-成绩表.xlsx 和《行政一报名表.xlsx》'
+    """
     if script != "traditional" or not text:
+        return text
+    spans = _kept_spans(text) if "." in text else []
+    if not spans:
+        return _convert(text)
+    out, at = [], 0
+    for start, end in spans:
+        out += [_convert(text[at:start]), text[start:end]]
+        at = end
+    out.append(_convert(text[at:]))
+    return "".join(out)
+
+
+def _convert(text: str) -> str:
+    if not text:
         return text
     names = _NAMES.get()
     if names is None:

@@ -138,6 +138,18 @@ def test_T2015_traditional_in_the_client_documents_character_forms():
     assert convert("信息工程学院", "traditional") == "信息工程學院"      # no Taiwan vocabulary
 
 
+def test_traditional_pages_keep_file_names_as_on_disk():
+    """A Traditional page told the referee to fill results/xiangqi-r3-成績表.xlsx — no such
+    file (it is 成绩表); a received file's name in 《》 is as it was sent."""
+    from pipeline.text import convert
+
+    said = convert("裁判填好成绩表（results/xiangqi-r3-成绩表.xlsx）；把名次填入 forms/go-r5-加赛表.xlsx；"
+                   "成绩表《go-r1-成绩表.xlsx》；参见《中国象棋竞赛规则》", "traditional")
+    assert "results/xiangqi-r3-成绩表.xlsx" in said and "forms/go-r5-加赛表.xlsx" in said
+    assert "《go-r1-成绩表.xlsx》" in said and "裁判填好成績表" in said
+    assert "《中國象棋競賽規則》" in said                    # a title, not a file: converted
+
+
 def test_traditional_script_keeps_peoples_names(tmp_path):
     """OpenCC made the surname 于 of 于力 於 (the preposition) and 余华 餘華; a person's
     name is converted as a name, the text around it as text."""

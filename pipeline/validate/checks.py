@@ -53,6 +53,9 @@ class Ctx:
     #: (branch, :func:`identity`) → when the branch first sent that person (its earliest form
     #: listing them, superseded forms too); a person not in it: the form's own time
     first_seen: dict[tuple[str, str], dt.datetime] = field(default_factory=dict)
+    #: rows refused as a later unit's copy of a person another unit sent first (:func:`key`):
+    #: they are not that person's rows for the other checks (one event per person …)
+    later_copies: set[tuple[str, int]] = field(default_factory=set)
 
     @property
     def spec(self) -> "TournamentSpec":
@@ -237,13 +240,14 @@ def check_duplicates(ctx: Ctx) -> None:
         names = sorted({r.name for _, r in group if r.name})
         if len(names) > 1:
             first, later = _first_received(ctx, group)
-            kept = {r.name for reg, r in group if first is not None and owner_key(reg) == owner_key(first[0])}
+            kept = {r.name for reg, r in group if first is not None and ctx.home.get(key(reg, r), reg.branch) == first[0]}
             if first is not None and len(kept) == 1:     # the unit that sent it first keeps its rows
                 (kept_name,) = kept
                 for reg, row in later:
                     dropped.add(id(row))
+                    ctx.later_copies.add(key(reg, row))
                     ctx.flag("DUPLICATE_PERSON", reg, row, "工号",
-                             f"工号 \"{row.staff_id}\" 已在 {_unit_name(ctx, first[0].branch)} 的报名表（{_when(first[1])}收到）"
+                             f"工号 \"{row.staff_id}\" 已在 {_unit_name(ctx, first[0])} 的报名表（{_when(first[1])}收到）"
                              f"中登记为 {kept_name}，同一工号只能对应一人，请核对工号。")
                 continue                # the kept rows go on to the checks below
             conflicting.add(f"id:{sid}")
@@ -271,8 +275,9 @@ def check_duplicates(ctx: Ctx) -> None:
             # the unit that sent them first keeps the person (accepted, maybe receipted); its
             # own rows still go through the checks below (twice in one event …)
             for reg, row in later:
+                ctx.later_copies.add(key(reg, row))
                 ctx.flag("DUPLICATE_PERSON", reg, row, "姓名",
-                         f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0].branch)} 的报名表"
+                         f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0])} 的报名表"
                          f"（{_when(first[1])}收到）中报名，一人只能代表一个{ctx.spec.unit_word}：如确属本"
                          f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。")
             flagged = {id(row) for _, row in later}
@@ -312,29 +317,31 @@ def _since(ctx: Ctx, reg: Registration, row: RegRow) -> dt.datetime | None:
 
 
 def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
-                    ) -> tuple[tuple[Registration, dt.datetime] | None, list[tuple[Registration, RegRow]]]:
-    """((the sheet whose unit sent the person first, when), the rows of the other sheets)
-    when the units sent them at different times (:func:`_since`) — the first unit's rows were
+                    ) -> tuple[tuple[str, dt.datetime] | None, list[tuple[Registration, RegRow]]]:
+    """((the unit that sent the person first, when), the rows of the other units) when the
+    units sent them at different times (:func:`_since`) — the first unit's rows were
     accepted before the others came (and maybe receipted), and a later sheet must not take
-    them away; else (None, every row): sent together, or a time not known, cannot say which."""
-    times: dict[tuple[str, str], dt.datetime | None] = {}
+    them away; else (None, every row): sent together, or a time not known, cannot say which.
+    A unit is the person's home unit of a row (R2015-Q2: a cross-branch pair's member on
+    another unit's sheet is their home unit's), and all its sheets count as one (T2015: a
+    form kept for closed events beside the resend)."""
+    times: dict[str, dt.datetime | None] = {}
+    unknown: set[str] = set()
     for reg, row in group:
+        unit = ctx.home.get(key(reg, row), reg.branch)
         t = _since(ctx, reg, row)
-        k = owner_key(reg)
-        if k not in times:
-            times[k] = t
-        elif t is None or times[k] is None:
-            times[k] = None
-        else:
-            times[k] = min(times[k], t)
-    if None in times.values() or len(times) < 2:
+        if t is None:
+            unknown.add(unit)
+        elif unit not in times or times[unit] is None or t < times[unit]:
+            times[unit] = t
+    if unknown or len(times) < 2:
         return None, group
     first = min(t for t in times.values() if t is not None)
-    firsts = [k for k, t in times.items() if t == first]
+    firsts = [u for u, t in times.items() if t == first]
     if len(firsts) > 1:
         return None, group
-    keeper = next(reg for reg, _ in group if owner_key(reg) == firsts[0])
-    return (keeper, first), [(reg, row) for reg, row in group if owner_key(reg) != firsts[0]]
+    keeper = firsts[0]
+    return (keeper, first), [(reg, row) for reg, row in group if ctx.home.get(key(reg, row), reg.branch) != keeper]
 
 
 def _when(at: dt.datetime | None) -> str:
@@ -373,7 +380,7 @@ def check_multi_event(ctx: Ctx) -> None:
         return
     by_person: dict[str, list[tuple[Registration, RegRow]]] = {}
     for reg, row in ctx.rows():
-        if row.name and row.event:
+        if row.name and row.event and key(reg, row) not in ctx.later_copies:
             by_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
     for group in by_person.values():
         events = []

@@ -62,3 +62,39 @@ def test_the_first_units_own_double_entry_is_still_caught(tmp_path: Path) -> Non
     assert ("b06", "D10") in flagged and ("b01", "D11") in flagged and ("b01", "D10") not in flagged
     ids = [e.id for e in report.state.entries if any(p.staff_id == "001033" for p in e.players)]
     assert len(ids) == 1
+
+
+def test_a_later_units_copy_does_not_cost_the_first_unit_its_player_elsewhere(tmp_path: Path) -> None:
+    """R2020-Q2 one event per person: b06 (11-05) lists b01's 吕宁桂 (11-04) in 跳棋.  b06's row
+    is the copy; b01's 象棋 row stayed MULTI_EVENT ("报了 象棋、跳棋") and nobody held him."""
+    folder = _league(tmp_path)
+    edit_attachment(folder / "inbox" / "1105-b06-报名表.eml", _set({"D12": "吕宁桂", "E12": "001033"}))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        multi = [i for i in csv.DictReader(f) if i["code"] == "MULTI_EVENT"]
+    assert not multi
+    assert [(e.event, e.branch) for e in report.state.entries if any(p.staff_id == "001033" for p in e.players)] \
+        == [("xiangqi", "b01")]
+
+
+def test_T2015_a_units_two_current_forms_count_as_one_unit(tmp_path: Path) -> None:
+    """T2015: t01's form of 10-27 stays for the closed Go (its resend of 11-05 adds 姚佳洋 to
+    双扣 too); t02 adds him on 11-06.  t01 sent him first — its two forms are one unit
+    (they tied with each other, and every row was refused)."""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder, ignore=shutil.ignore_patterns("inbox-mistakes"))
+    inbox = folder / "inbox"
+    for p in inbox.iterdir():
+        if "报名表" not in p.name:
+            p.unlink()
+    edit_attachment(inbox / "1027-t01-报名表.eml", _set({"D17": "姚佳洋", "E17": "001036"}),
+                    inbox / "1105-t01-报名表-重发.eml", date="Thu, 05 Nov 2015 10:00:00 +0800")
+    edit_attachment(inbox / "1027-t02-报名表.eml", _set({"D25": "姚佳洋", "E25": "001036"}),
+                    inbox / "1106-t02-报名表-重发.eml", date="Fri, 06 Nov 2015 10:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2015, 11, 7, 9, 0, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        dup = [(i["branch"], i["cell"]) for i in csv.DictReader(f) if i["code"] == "DUPLICATE_PERSON"]
+    assert dup == [("t02", "D25")]
+    assert sorted((e.event, e.branch) for e in report.state.entries if any(p.staff_id == "001036" for p in e.players)) \
+        == [("go", "t01"), ("shuangkou", "t01")]

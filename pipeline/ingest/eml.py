@@ -85,8 +85,8 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 # the league's own time (UTC+8), as a Chinese mail client means it
                 # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
                 raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
-                zoned = _ZONE_AT_END.search(raw.strip())
-                date = date.replace(tzinfo=dt.timezone.utc if zoned else dt.timezone(dt.timedelta(hours=8)))
+                utc = _MINUS_ZERO.search(raw.strip())
+                date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
         except (TypeError, ValueError, IndexError):
             problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
     else:
@@ -125,8 +125,10 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped))
 
 
-#: a zone at the end of a Date header: +0800, -0000, GMT, UT, EST … (then a comment)
-_ZONE_AT_END = re.compile(r"(?:[+-]\d{4}|[A-Za-z]{1,5})\s*(?:\([^)]*\))?$")
+#: RFC 5322's "-0000" at the end of a Date header (then maybe a comment): UTC, place unknown.
+#: Anything else the parser gave no zone for — none written, "GMT+0800 (中国标准时间)", HKT … —
+#: is the league's own UTC+8
+_MINUS_ZERO = re.compile(r"-0000\s*(?:\([^)]*\))?$")
 
 
 def _payload(part: email.message.Message) -> bytes:

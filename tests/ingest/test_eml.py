@@ -58,6 +58,9 @@ def test_a_date_without_a_zone_is_the_leagues_own_time():
     assert m.date == dt.datetime(2016, 11, 16, 16, 30, tzinfo=dt.timezone(dt.timedelta(hours=8)))
     utc = parse_eml_bytes(b"From: a@b.cn\r\nDate: Wed, 16 Nov 2016 08:30:00 -0000\r\n\r\nbody\r\n")
     assert utc.date == dt.datetime(2016, 11, 16, 8, 30, tzinfo=dt.timezone.utc)     # RFC 5322: -0000 is UTC
+    for zone in ("GMT+0800 (中国标准时间)", "HKT", "BJT"):          # no zone the parser knows: China time
+        m = parse_eml_bytes(f"From: a@b.cn\r\nDate: Wed, 16 Nov 2016 16:30:00 {zone}\r\n\r\nbody\r\n".encode())
+        assert m.date == dt.datetime(2016, 11, 16, 16, 30, tzinfo=dt.timezone(dt.timedelta(hours=8))), zone
 
 
 def test_a_workbook_attached_without_a_file_name_is_still_one():

@@ -104,32 +104,34 @@ def _trie_pattern(words: Iterable[str]) -> str:
 #: extension backwards (a pattern scanning forwards from every letter took 50 times the
 #: conversion itself on a page)
 _EXT = re.compile(r"\.(?:xlsx|xlsm|xls|et|csv|eml|pdf|html|zip)\b")
-_STOP = frozenset(" \t\r\n，。；：、（）()“”<>\"'&=")
+_STOP = frozenset(" \t\r\n，。；：、（）()“”《》<>\"'&=")
+_REACH = 255        # the longest file name a file system keeps
 _GENERATED = re.compile(r"(?:[A-Za-z0-9_.\-]+/)+|[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-")
 
 
 def _kept_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the file names in ``text`` that stay unconverted: inside 《》, or an
-    output path (``forms/…``) or generated name (``xiangqi-r3-…``)."""
+    """(start, end) of the file names in ``text`` that stay unconverted: a name inside 《》
+    (whatever it holds: 报名表（1）.xlsx), or an output path (``forms/…``) or generated name
+    (``xiangqi-r3-…``).  Each looks back from its extension at most :data:`_REACH`
+    characters, so a page is read in linear time whatever it holds."""
     spans: list[tuple[int, int]] = []
+    last = 0
     for m in _EXT.finditer(text):
-        end = m.end()
-        start = m.start()
-        if text[start - 1:start].isascii():     # an ASCII name converts to itself: nothing to keep
-            head = start
-            while head > 0 and text[head - 1].isascii() and text[head - 1] not in _STOP:
-                head -= 1
-            if head == 0 or text[head - 1] in _STOP:
+        start, end = m.start(), m.end()
+        lo = max(last, start - _REACH)
+        if text.startswith("》", end):
+            opened = text.rfind("《", lo, start)
+            if opened != -1 and "》" not in text[opened:start] and "\n" not in text[opened:start]:
+                if not text[opened + 1:end].isascii():
+                    spans.append((opened + 1, end))
+                    last = end
                 continue
-        while start > 0 and text[start - 1] not in _STOP and text[start - 1] != "《" and text[start - 1] != "》":
-            start -= 1
-        if start > 0 and text[start - 1] == "《":
-            close = text.find("》", end)
-            if close == end:
-                spans.append((start, end))
-            continue
-        if _GENERATED.match(text, start):
-            spans.append((start, end))
+        head = start
+        while head > lo and text[head - 1] not in _STOP:
+            head -= 1
+        if not text[head:end].isascii() and _GENERATED.match(text, head):
+            spans.append((head, end))
+            last = end
     return spans
 
 

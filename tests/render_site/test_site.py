@@ -148,6 +148,7 @@ def test_traditional_pages_keep_file_names_as_on_disk():
     assert "results/xiangqi-r3-成绩表.xlsx" in said and "forms/go-r5-加赛表.xlsx" in said
     assert "《go-r1-成绩表.xlsx》" in said and "裁判填好成績表" in said
     assert "《中國象棋競賽規則》" in said                    # a title, not a file: converted
+    assert "《基础医学院分工会-报名表（1）.xlsx》" in convert("已被《基础医学院分工会-报名表（1）.xlsx》取代", "traditional")
 
 
 def test_traditional_script_keeps_peoples_names(tmp_path):

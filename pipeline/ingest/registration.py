@@ -137,10 +137,10 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             need.append("队号")
         try:
             table = find_table(sheet.rows, need, L.REG_COLUMNS)
-            if sheet.merged:       # a pair's 项目/队号 merged over its rows: each row has it
+            if sheet.merged:       # a pair's 项目/队号/乘车地点 merged over its rows: each row has it
                 sheet.fill_merged_down(table.header_row,
-                                       [table.columns[c] for c in ("项目", "队号") if c in table.columns],
-                                       ignore=[table.columns[c] for c in ("序号",) if c in table.columns])
+                                       [table.columns[c] for c in ("项目", "队号", "乘车地点") if c in table.columns],
+                                       when=[table.columns[c] for c in ("姓名", "工号") if c in table.columns])
                 table = find_table(sheet.rows, need, L.REG_COLUMNS)
         except TableNotFound as e:
             names = "、".join(f"“{m}”" for m in e.missing)

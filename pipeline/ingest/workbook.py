@@ -90,12 +90,12 @@ class Sheet:
     #: cell of a range holds its value (a pair's 队号 merged over its two rows)
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
 
-    def fill_merged_down(self, below: int, columns: Iterable[int], ignore: Iterable[int] = ()) -> None:
+    def fill_merged_down(self, below: int, columns: Iterable[int], when: Iterable[int]) -> None:
         """Give every cell of a merged range in ``columns`` that starts below row ``below``
         the value of the range's first cell (a captain merged the 队号 of a pair's rows) —
-        in rows with a value of their own outside the range and the ``ignore`` columns
-        (序号, pre-filled on blank rows too)."""
-        cols, skip = set(columns), set(ignore)
+        in the rows with a value in one of the ``when`` columns (a person's 姓名 or 工号: a
+        merge reaching blank rows, or a note on one, makes no registration)."""
+        cols, need = set(columns), list(when)
         for r0, c0, r1, c1 in self.merged:
             if r0 <= below or r1 <= r0:
                 continue
@@ -105,9 +105,7 @@ class Sheet:
                 top = self.value(r0, c)
                 for r in range(r0 + 1, min(r1, len(self.rows)) + 1):
                     row = self.rows[r - 1]
-                    # only a row with something of its own (a merge over the blank rows
-                    # below the table must not make registrations of them)
-                    if not any(not is_blank(v) for i, v in enumerate(row, 1) if not c0 <= i <= c1 and i not in skip):
+                    if not any(c2 <= len(row) and not is_blank(row[c2 - 1]) for c2 in need):
                         continue
                     if len(row) < c:
                         row.extend([None] * (c - len(row)))

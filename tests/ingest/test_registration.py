@@ -191,9 +191,12 @@ def test_a_pairs_project_and_team_number_merged_over_its_rows(tmp_path):
         for label in ("项目", "队号"):
             ws[f"{cols[label]}{first + 1}"] = None
             ws.merge_cells(f"{cols[label]}{first}:{cols[label]}{first + 1 + (first == hdr + 3)}")
-    ws[f"{cols['序号']}{hdr + 5}"] = 5     # the template numbers its blank rows too
+    ws[f"{cols['序号']}{hdr + 5}"] = 5     # the template numbers its blank rows too,
+    ws[f"{cols['备注']}{hdr + 5}"] = "另一队待定"   # and a note on a blank row is no person
     wb.save(p)                          # the second merge reaches that blank row below the table
     reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
-    assert issues == []
-    assert [(r.name, r.event, r.team_no) for r in reg.rows] == [
+    # the note's row is no person, and the merge made it none: its own 项目 and 姓名 are missing
+    assert sorted((i.code, i.cell) for i in issues) == [("MISSING_VALUE", f"B{hdr + 5}"), ("MISSING_VALUE", f"D{hdr + 5}")]
+    assert [(r.name, r.event, r.team_no) for r in reg.rows if r.name] == [
         ("甲", "shuangsheng", "1"), ("乙", "shuangsheng", "1"), ("丙", "shuangsheng", "2"), ("丁", "shuangsheng", "2")]
+    assert all(not r.event for r in reg.rows if not r.name)      # not made a 双升 row by the merge

@@ -661,10 +661,10 @@ class EventRunner:
             self.read_results(nxt)
 
     def too_few(self, n: int, need: int = 2) -> None:
-        """Registration closed with fewer than two valid entries: nothing can be drawn, and
-        the event is not "finished" either (it was never played).  The office decides —
-        extend the event's deadline for more entries, or cancel it (spec silent; the
-        session-14 decision)."""
+        """Registration closed with fewer valid entries than the format needs (``need``: two,
+        three for tables of three): nothing can be drawn, and the event is not "finished"
+        either (it was never played).  The office decides — extend the event's deadline for
+        more entries, or cancel it (spec silent; the session-14 decision)."""
         self.waiting = f"报名已截止，有效报名{f'仅 {n} 个' if n else '为 0'}，至少 {need} 个才能抽签开赛"
         self.issues.add("TOO_FEW_ENTRIES",
                         f"{self.ev.name}：{self.waiting}。请延长本项目的报名截止时间（tournament.yaml 中"

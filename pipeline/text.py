@@ -111,8 +111,9 @@ _GENERATED = re.compile(r"(?:[A-Za-z0-9_.\-]+/)+|[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)
 
 def _kept_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of the file names in ``text`` that stay unconverted: a name inside 《》
-    (whatever it holds: 报名表（1）.xlsx), or an output path (``forms/…``) or generated name
-    (``xiangqi-r3-…``).  Each looks back from its extension at most :data:`_REACH`
+    (whatever it holds: 报名表（1）.xlsx), an element's whole text (``<td>…报名表.xlsx</td>``:
+    a received file's name on a unit's page), or an output path (``forms/…``) or generated
+    name (``xiangqi-r3-…``).  Each looks back from its extension at most :data:`_REACH`
     characters, so a page is read in linear time whatever it holds."""
     spans: list[tuple[int, int]] = []
     last = 0
@@ -129,7 +130,8 @@ def _kept_spans(text: str) -> list[tuple[int, int]]:
         head = start
         while head > lo and text[head - 1] not in _STOP:
             head -= 1
-        if not text[head:end].isascii() and _GENERATED.match(text, head):
+        whole = head > 0 and text[head - 1] == ">" and text.startswith("<", end)    # a cell or link that is a name
+        if not text[head:end].isascii() and (whole or _GENERATED.match(text, head)):
             spans.append((head, end))
             last = end
     return spans

@@ -149,6 +149,8 @@ def test_traditional_pages_keep_file_names_as_on_disk():
     assert "《go-r1-成绩表.xlsx》" in said and "裁判填好成績表" in said
     assert "《中國象棋競賽規則》" in said                    # a title, not a file: converted
     assert "《基础医学院分工会-报名表（1）.xlsx》" in convert("已被《基础医学院分工会-报名表（1）.xlsx》取代", "traditional")
+    cell = convert("<tr><td>针灸推拿学院分工会-报名表.xlsx</td><td>已接受</td></tr>", "traditional")
+    assert "<td>针灸推拿学院分工会-报名表.xlsx</td>" in cell and "已接受" in cell      # a unit page's file column
 
 
 def test_traditional_script_keeps_peoples_names(tmp_path):

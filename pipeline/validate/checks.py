@@ -235,7 +235,6 @@ def check_duplicates(ctx: Ctx) -> None:
         if row.staff_id:
             by_staff.setdefault(staff_key(row.staff_id), []).append((reg, row))
     conflicting = set()
-    dropped: set[int] = set()       # rows flagged as a later unit's copy (by id of the row)
     for sid, group in by_staff.items():
         names = sorted({r.name for _, r in group if r.name})
         if len(names) > 1:
@@ -244,7 +243,6 @@ def check_duplicates(ctx: Ctx) -> None:
             if first is not None and len(kept) == 1:     # the unit that sent it first keeps its rows
                 (kept_name,) = kept
                 for reg, row in later:
-                    dropped.add(id(row))
                     ctx.later_copies.add(key(reg, row))
                     ctx.flag("DUPLICATE_PERSON", reg, row, "工号",
                              f"工号 \"{row.staff_id}\" 已在 {_unit_name(ctx, first[0])} 的报名表（{_when(first[1])}收到）"
@@ -256,7 +254,7 @@ def check_duplicates(ctx: Ctx) -> None:
                          f"同一工号只能对应一人，请核对工号。")
     seen_person: dict[str, list[tuple[Registration, RegRow]]] = {}
     for reg, row in rows:
-        if not row.name or id(row) in dropped:
+        if not row.name or key(reg, row) in ctx.later_copies:
             continue
         seen_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
     for pkey, group in seen_person.items():
@@ -280,8 +278,7 @@ def check_duplicates(ctx: Ctx) -> None:
                          f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0])} 的报名表"
                          f"（{_when(first[1])}收到）中报名，一人只能代表一个{ctx.spec.unit_word}：如确属本"
                          f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。")
-            flagged = {id(row) for _, row in later}
-            group = [(reg, row) for reg, row in group if id(row) not in flagged]
+            group = [(reg, row) for reg, row in group if key(reg, row) not in ctx.later_copies]
         per_event: dict[str, list[tuple[Registration, RegRow]]] = {}
         for reg, row in group:
             per_event.setdefault(row.event, []).append((reg, row))
@@ -310,10 +307,8 @@ def _since(ctx: Ctx, reg: Registration, row: RegRow) -> dt.datetime | None:
     """When ``reg``'s unit first sent this person: the earliest of its forms (superseded ones
     too) that listed them, else this form's time.  A unit resending its form unchanged
     does not make its people newer than another unit's copy of them."""
-    from ..timeutil import aware
-
     seen = ctx.first_seen.get((reg.branch, identity(row)))
-    return seen or (aware(reg.received) if reg.received else None)
+    return seen or (_aware(reg.received) if reg.received else None)
 
 
 def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
@@ -325,18 +320,16 @@ def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
     A unit is the person's home unit of a row (R2015-Q2: a cross-branch pair's member on
     another unit's sheet is their home unit's), and all its sheets count as one (T2015: a
     form kept for closed events beside the resend)."""
-    times: dict[str, dt.datetime | None] = {}
-    unknown: set[str] = set()
+    times: dict[str, dt.datetime] = {}
     for reg, row in group:
         unit = ctx.home.get(key(reg, row), reg.branch)
         t = _since(ctx, reg, row)
         if t is None:
-            unknown.add(unit)
-        elif unit not in times or times[unit] is None or t < times[unit]:
-            times[unit] = t
-    if unknown or len(times) < 2:
+            return None, group
+        times[unit] = min(t, times.get(unit, t))
+    if len(times) < 2:
         return None, group
-    first = min(t for t in times.values() if t is not None)
+    first = min(times.values())
     firsts = [u for u, t in times.items() if t == first]
     if len(firsts) > 1:
         return None, group
@@ -345,9 +338,7 @@ def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
 
 
 def _when(at: dt.datetime | None) -> str:
-    from ..timeutil import TZ, aware
-
-    return f"{aware(at).astimezone(TZ):%m-%d %H:%M} " if at else ""
+    return f"{_aware(at).astimezone(LOCAL_TZ):%m-%d %H:%M} " if at else ""
 
 
 def staff_key(staff_id: str) -> str:

@@ -1276,7 +1276,7 @@ def write_data(out: Path, state: LeagueState, ledger: Ledger | None = None) -> l
              "entry_id": e.id, "gender": p.gender, "pickup": p.pickup}
             for e in state.entries for p in e.players]
     write_csv(d / "entries.csv", ENTRY_COLUMNS, rows)
-    write_csv(d / "issues.csv", ISSUE_COLUMNS, [i.row() for i in IssueLog(state.issues).sorted()])
+    write_issues(d, state)
     keys = {ev.spec.id: "csv:" + ev.memo_key for ev in state.events.values() if ev.memo_key}
     kept = ledger.cache_get(sorted(set(keys.values()))) if ledger is not None else {}
     made: dict[str, bytes] = {}
@@ -1300,6 +1300,13 @@ def write_data(out: Path, state: LeagueState, ledger: Ledger | None = None) -> l
     aw = [dataclasses.asdict(a) for a in state.awards + state.branch_awards]
     write_csv(d / "awards.csv", AWARD_COLUMNS, aw)
     return [d / n for n in ("entries.csv", "issues.csv", "draw.csv", "standings.csv", "awards.csv")]
+
+
+def write_issues(d: Path, state: LeagueState) -> None:
+    """``data/issues.csv``: the state's issues in their order (contract columns)."""
+    from .fsutil import write_csv
+
+    write_csv(d / "issues.csv", ISSUE_COLUMNS, [i.row() for i in IssueLog(state.issues).sorted()])
 
 
 def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, bytes]:
@@ -2073,18 +2080,15 @@ def pdf_not_made(out: Path, state: LeagueState, missing: dict[Path, str]) -> Non
     in a name): the run goes on with everything else, the documents' HTML stands, the
     pages do not link the missing PDFs, and PDF_NOT_MADE says which character and what to
     install (issues.csv written again with it)."""
-    from .fsutil import write_csv
     from .issues import issue
 
     state.no_pdf = frozenset(p.relative_to(out).as_posix() for p in missing)
-    for pdf, why in sorted(missing.items()):
-        found = re.search(r'"(.+?)" \((U\+[0-9A-F]+)\)', why)
-        char = f"“{found[1]}”（{found[2]}）" if found else "某些字符"
+    for pdf, char in sorted(missing.items()):
         state.issues.append(issue(
-            "PDF_NOT_MADE", f"{pdf.relative_to(out).as_posix()} 没有生成：其中的{char}在已安装的字体中没有字形，"
+            "PDF_NOT_MADE", f"{pdf.relative_to(out).as_posix()} 没有生成：其中的{char or '某些字符'}在已安装的字体中没有字形，"
             f"印出来会是方框。HTML 版本（{pdf.with_suffix('.html').name}）正常。请安装含该字的字体"
             "（如 Debian 软件包 fonts-noto-cjk-extra 或 fonts-hanazono）后再运行，或核实该字是否录入有误。"))
-    write_csv(out / "data" / "issues.csv", ISSUE_COLUMNS, [i.row() for i in IssueLog(state.issues).sorted()])
+    write_issues(out / "data", state)
 
 
 def _unit_short(t: Tournament, unit_id: str) -> str:

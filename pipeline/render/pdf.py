@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 from functools import lru_cache
 from pathlib import Path
@@ -198,6 +199,10 @@ def _cache_key(pdf: Path, cache_path: Path) -> str:
         return str(pdf.resolve())
 
 
+#: the character in WeasyPrint's warning about a glyph no font has ("…fonts: "𡒄" (U+21484)")
+_NO_GLYPH = re.compile(r'"(.+?)" \((U\+[0-9A-F]+)\)')
+
+
 def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None,
                 workers: int | None = None, missing: dict[Path, str] | None = None) -> list[Path]:
     """Render ``(html, pdf_path)`` jobs; returns the PDFs actually (re)rendered.
@@ -207,7 +212,8 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
     processes.  The cache is updated for every PDF that was written, even when another
     job fails; the first failure is then raised — except, given ``missing``, a document
     with a character no font can draw (a rare 生僻字 in one player's name): it gets no
-    PDF (an older one, now stale, is removed), ``missing[pdf]`` says why, and the others
+    PDF (an older one, now stale, is removed), ``missing[pdf]`` names the character
+    (“𡒄”（U+21484）, or "" when WeasyPrint did not say), and the others
     are rendered.  Without any CJK font nothing is rendered (:class:`MissingFontError`).
 
     >>> render_pdfs([])
@@ -236,7 +242,8 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
         if missing is None or not isinstance(e, MissingGlyphError):
             return e
         _, pdf, _, key = todo[i]
-        missing[pdf] = str(e).split("。")[0]
+        found = _NO_GLYPH.search(str(e))
+        missing[pdf] = f"“{found[1]}”（{found[2]}）" if found else ""
         cache.pop(key, None)
         pdf.unlink(missing_ok=True)       # stale: its document has changed
         return None

@@ -32,7 +32,7 @@ def test_after_a_pdf_not_made_the_next_night_renders_again(tmp_path: Path, monke
     from .common import NOW as now_text
 
     def no_glyph(state, out_dir, pdf=True, workers=None, memo=None, missing=None):
-        missing[Path(out_dir) / "notice.pdf"] = '.notdef glyph rendered for Unicode string unsupported by fonts: "𡒄" (U+21484)'
+        missing[Path(out_dir) / "notice.pdf"] = "“𡒄”（U+21484）"
         return []
 
     folder = copy_sample("t2016-poker", tmp_path)

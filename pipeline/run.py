@@ -1457,9 +1457,11 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
             report.next_steps.append(f"{ev.name}：{es.waiting}")
     ledger.cache_prune("event:", memo_keys)
     events_gone(t, ledger, issues)
-    if not t.inbox.is_dir():        # nothing read: not "all inputs accepted" (exit 1, not 0)
-        issues.add("INBOX_MISSING", f"没有收件箱文件夹 {t.inbox}" + ("（同名的是一个文件，不是文件夹）" if t.inbox.exists() else "")
-                   + "：本次没有读取任何文件。")
+    no_inbox = "" if t.inbox.is_dir() else (
+        f"没有收件箱文件夹 {t.inbox}" + ("（同名的是一个文件，不是文件夹）" if t.inbox.exists() else "")
+        + "：本次没有读取任何文件。")
+    if no_inbox:                    # nothing read: not "all inputs accepted" (exit 1, not 0)
+        issues.add("INBOX_MISSING", no_inbox)
     stray_result_sheets(t, inputs, events, issues)
     stray_event_rows(t, inputs, issues)
     branch_awards = discretionary_awards(t, inputs, entries, issues)
@@ -1485,9 +1487,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         from .mail import deliver
         report.next_steps.append(deliver(state, out, ledger, opts.smtp_url, now).summary())
     missing_branches = [u.name for u in t.spec.units if u.id not in accepted]
-    if not t.inbox.is_dir():
-        report.next_steps.append(f"没有收件箱文件夹 {t.inbox}" + ("（同名的是一个文件，不是文件夹）" if t.inbox.exists() else "")
-                                 + "：本次没有读取任何文件。请建立该文件夹，把收到的报名表、成绩表和邮件（.eml）放进去。")
+    if no_inbox:
+        report.next_steps.append(no_inbox + "请建立该文件夹，把收到的报名表、成绩表和邮件（.eml）放进去。")
     if missing_branches and len(missing_branches) < len(t.spec.units):
         report.next_steps.append("尚未收到报名表：" + "、".join(missing_branches))
     forms = {s.sha256 for s in state.submissions} | {s.file for s in state.submissions}

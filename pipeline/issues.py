@@ -43,6 +43,7 @@ CODES: dict[str, Severity] = {
     "PDF_NOT_MADE": Severity.WARNING,       # a character no installed font can draw: no PDF
     "HEADER_CHANGED": Severity.WARNING,     # a template column renamed or deleted: not read
     "INBOX_MISSING": Severity.WARNING,      # the tournament folder has no inbox/: nothing read
+    "FORMAT_CHANGED": Severity.ERROR,       # tournament.yaml's format changed after draws: not applied
 }
 
 

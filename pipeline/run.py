@@ -29,7 +29,7 @@ from .fsutil import shown_name
 from .timeutil import TZ, aware, from_timestamp
 
 if TYPE_CHECKING:
-    from .spec import EventSpec, Tournament
+    from .spec import EventSpec, FormatSpec, Tournament
 
 log = logging.getLogger("league")
 
@@ -500,6 +500,34 @@ _NAME_SEPARATORS = re.compile(r"[/、,，;；\s]+")
 _SIGN_MARKS = frozenset({"已签", "签", "签名", "√", "✓", "同意"})
 
 
+#: the key of a published round's plan that records the format it was drawn in
+FORMAT_KEY = "drawn_in_format"
+
+
+def format_record(ev: EventSpec) -> dict[str, Any]:
+    """The event's format as a published round records it: ``{"type", "options"}`` (the
+    options left out when they are not plain JSON)."""
+    options = ev.format.options
+    try:
+        json.dumps(options)
+    except (TypeError, ValueError):
+        options = {}
+    return {"type": ev.format.type, "options": options}
+
+
+def published_format(rounds: list[Round]) -> "FormatSpec | None":
+    """The format the event's first published round was drawn in (None: no round, or one
+    published before rounds recorded it)."""
+    from .spec import FormatSpec
+
+    plan = rounds[0].plan if rounds else None
+    rec = plan.get(FORMAT_KEY) if isinstance(plan, dict) else None
+    if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+        return None
+    options = rec.get("options")
+    return FormatSpec(type=rec["type"], extra=dict(options) if isinstance(options, dict) else {})
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -509,6 +537,14 @@ class EventRunner:
         from .draw import FORMATS
         from .games import GAMES, event_points
 
+        self.rounds = ledger.rounds(ev.id)
+        # a format changed in tournament.yaml after rounds were published: the event goes on
+        # in the format it was drawn in (a published draw is never redrawn), and says so
+        self.format_changed_to = ""
+        published = published_format(self.rounds)
+        if published is not None and published.type != ev.format.type and published.type in FORMATS:
+            self.format_changed_to = ev.format.type
+            ev = dataclasses.replace(ev, format=published)
         self.t, self.ev, self.ledger, self.inputs, self.issues, self.now = t, ev, ledger, inputs, issues, now
         self.fmt = FORMATS.get(ev.format.type)
         self.game = GAMES.get(ev.game)
@@ -520,7 +556,6 @@ class EventRunner:
         # rules' last tiebreak): the sheet must be able to settle it whatever the chain
         self.chain = chain if "playoff" in chain else (*chain, "playoff")
         self.entries = sorted(entries, key=lambda e: e.id)
-        self.rounds = ledger.rounds(ev.id)
         self.results: dict[tuple, MatchResult] = {}
         # a 加赛表 may name a pair re-formed at check-in (R2016-F2), one of the event's entries
         # once round 1 is drawn (maybe by this run): read again then (reread_playoffs), its
@@ -600,6 +635,8 @@ class EventRunner:
     def _advance(self) -> None:
         from .draw.base import Waiting
 
+        if self.format_changed_to:
+            self.format_changed()
         self.check_frozen_inputs()
         for rnd in self.rounds:
             self.add_byes(rnd)
@@ -651,7 +688,8 @@ class EventRunner:
             by_id = {e.id: e for e in state.entries}
             labels = {sid: [by_id[sid].team, by_id[sid].branch] for m in nxt.matches for sid in m.sides
                       if sid in by_id}
-            nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih, plan={**nxt.plan, "labels": labels})
+            nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih,
+                                      plan={**nxt.plan, "labels": labels, FORMAT_KEY: format_record(self.ev)})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
             self.rounds.append(nxt)
@@ -659,6 +697,19 @@ class EventRunner:
                 self.reread_playoffs()
             self.add_byes(nxt)
             self.read_results(nxt)
+
+    def format_changed(self) -> None:
+        """FORMAT_CHANGED: tournament.yaml names another format than the one the event's
+        published rounds were drawn in; the event goes on in its own (see ``__init__``)."""
+        from .draw import FORMATS
+
+        now = self.format_changed_to
+        now_title = FORMATS.get(now).title if now in FORMATS else now
+        self.issues.add("FORMAT_CHANGED",
+                        f"{self.ev.name}已按“{self.fmt.title}”公布 {len(self.rounds)} 轮抽签，tournament.yaml 中的赛制"
+                        f"现在是“{now_title}”（{now}）。已公布的抽签不会按新赛制重抽，本项目继续按“{self.fmt.title}”"
+                        f"进行。如是误改，请把该项目的 format 改回 type: {self.ev.format.type}（及原来的选项）；"
+                        "如确需换赛制，请为新赛制另设一个项目编号（原项目的抽签和成绩都保留）。")
 
     def too_few(self, n: int, need: int = 2) -> None:
         """Registration closed with fewer valid entries than the format needs (``need``: two,
@@ -1627,7 +1678,9 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
             fields = None
         if fields is not None:
             issues.extend(found)
-            return EventState(spec=ev, memo_key=key, **fields)
+            drawn_in = fields.pop("drawn_in", None)
+            spec = ev if drawn_in is None else dataclasses.replace(ev, format=drawn_in)
+            return EventState(spec=spec, memo_key=key, **fields)
     mark = len(issues)
     runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
     runner.advance()
@@ -1649,8 +1702,10 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     ids = {e.id for e in entries}
     kept = dict(fields, entries=[e.id if e.id in ids else e for e in fields["entries"]],
                 results=(pickle.dumps(fields["results"], protocol=pickle.HIGHEST_PROTOCOL), list(fields["results"])))
+    if runner.ev is not ev:      # the format its published rounds were drawn in (FORMAT_CHANGED)
+        kept["drawn_in"] = runner.ev.format
     ledger.cache_put({key: pickle.dumps((kept, found), protocol=pickle.HIGHEST_PROTOCOL)})
-    return EventState(spec=ev, memo_key=key, **fields)
+    return EventState(spec=runner.ev, memo_key=key, **fields)
 
 
 #: what a draw, a result or a standing can depend on: every field of an entry and of its

@@ -67,6 +67,13 @@ CODE_LABEL = {
     "DRAW_INPUT_CHANGED": "抽签后数据变更",
     "NO_ATTACHMENT": "邮件无附件",
     "TOTAL_MISMATCH": "合计不符",
+    "DUPLICATE_FILE": "重复文件",
+    "MAIL_DATE": "邮件时间不明",
+    "TOO_FEW_ENTRIES": "报名不足",
+    "PDF_NOT_MADE": "PDF未生成",
+    "HEADER_CHANGED": "表头被改动",
+    "INBOX_MISSING": "没有收件箱",
+    "FORMAT_CHANGED": "赛制被改动",
 }
 
 OUTCOME_LABEL = {

@@ -150,3 +150,45 @@ def test_an_event_renamed_after_its_draws_were_published_is_said(tmp_path):
     again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     gone = [i for i in again.issues if i.code == "DRAW_INPUT_CHANGED" and "“guandan”" in i.message]
     assert len(gone) == 1 and "改回原来的编号" in gone[0].message
+
+
+def _play_round_1(folder: Path) -> None:
+    src = Path(__file__).resolve().parents[2] / "sample_sheets" / SAMPLE / "inbox"
+    shutil.copy2(src / "11261210-guandan-r1-成绩表.eml", folder / "inbox")
+
+
+def test_a_format_changed_after_its_draws_were_published_is_not_applied_and_is_said(tmp_path):
+    """A published draw is never redrawn: tournament.yaml's format changed after round 1
+    (groups paired by standing → Swiss) leaves the event in the format it was drawn in —
+    round 2 is drawn exactly as without the change — and FORMAT_CHANGED says so each night."""
+    plain = _inbox_without_results(tmp_path / "plain")
+    run(RunOptions(folder=plain, out_parent=tmp_path / "plain-out", now=NOW, pdf=False))
+    _play_round_1(plain)
+    expected = run(RunOptions(folder=plain, out_parent=tmp_path / "plain-out", now=NOW, pdf=False))
+    expected_draw = (expected.out_dir / "data" / "draw.csv").read_bytes()
+    assert b",2," in expected_draw or "第2轮" in expected_draw.decode("utf-8")
+
+    folder = _inbox_without_results(tmp_path / "changed")
+    out = tmp_path / "changed-out"
+    first = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    round_1 = (first.out_dir / "data" / "draw.csv").read_bytes()
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    old = "format: {type: groups_standings, groups: 4, rounds: 3, avoid_rematch: true}"
+    assert old in text
+    spec.write_text(text.replace(old, "format: {type: swiss, rounds: 3}"), encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    said = [i for i in again.issues if i.code == "FORMAT_CHANGED"]
+    assert len(said) == 1 and said[0].severity.value == "error", [i.code for i in again.issues]
+    assert "swiss" in said[0].message and "type: groups_standings" in said[0].message
+    assert (again.out_dir / "data" / "draw.csv").read_bytes() == round_1
+    _play_round_1(folder)
+    played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert (played.out_dir / "data" / "draw.csv").read_bytes() == expected_draw
+    assert [i.code for i in played.issues].count("FORMAT_CHANGED") == 1
+    assert "FORMAT_CHANGED" in (played.out_dir / "data" / "issues.csv").read_text(encoding="utf-8-sig")
+    # a night with nothing new (the event's state from the ledger's cache) still says it
+    (played.out_dir / ".lastrun.json").unlink()
+    kept = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert [i.code for i in kept.issues].count("FORMAT_CHANGED") == 1
+    assert (kept.out_dir / "data" / "draw.csv").read_bytes() == expected_draw

@@ -149,3 +149,12 @@ def test_index_names_the_player_of_an_organisers_award_in_an_individual_event(st
                            AwardRow("", "", "组织奖", 0, "", "u04", "")]
     got = site_vm.index_vm(state).branch_awards
     assert [(a.award, a.players) for a in got] == [("潜力选手奖", e.team), ("组织奖", "")]
+
+
+def test_every_issue_code_has_a_chinese_label_on_the_branch_page():
+    """A branch report shows each issue's code with its Chinese name (a code added without
+    one showed a bare English code to the captain)."""
+    from pipeline.issues import CODES
+    from pipeline.render.site_vm import CODE_LABEL
+
+    assert [c for c in CODES if not CODE_LABEL.get(c)] == []

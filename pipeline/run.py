@@ -71,7 +71,8 @@ class Inputs:
                                                                              compare=False)
 
 
-def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None) -> int:
+def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None,
+           copies: list[tuple[str, str]] | None = None) -> int:
     """Store every new inbox file (and the .xlsx attachments of every .eml) by content
     hash, then record them.  Returns how many new files were recorded.
 
@@ -80,7 +81,9 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     records of the night go in one transaction, in inbox order (attachments before their
     mail), so a run killed halfway records nothing and the next run takes the inbox again.
     With ``readings``, the same workers also read each new workbook (:func:`_read_one`) and
-    leave its reading there under its key (:func:`_reading_key`) for :func:`read_inputs`."""
+    leave its reading there under its key (:func:`_reading_key`) for :func:`read_inputs`.
+    ``copies`` gets ``(inbox path, SHA-256)`` of every inbox file whose content was received
+    before under another name (:func:`inbox_copy_issues` says so)."""
     from .parallel import Jobs
 
     todo = []
@@ -96,6 +99,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             log.warning("inbox file vanished while reading: %s", path)
             continue
         h = sha256(data)
+        rel = shown_name(path.relative_to(t.inbox).as_posix())
         if ledger.has(h):
             if known is None:
                 known = {}
@@ -103,19 +107,23 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                     known.setdefault(r.sha256, []).append(r)
                     if r.parent:
                         known.setdefault(r.parent, []).append(r)
+            if copies is not None and not any(r.source == rel for r in known.get(h, []) if r.sha256 == h):
+                copies.append((rel, h))
             if any(not r.stored(ledger.root).is_file() for r in known.get(h, [])):
                 # a kept copy lost from received/ (deleted by hand, a restore): stored again
                 # from the inbox, which still has it — its records stand as they were
                 log.warning("received copy missing, stored again from the inbox: %s", path)
                 _take_in(t, ledger.root, data, h, path.relative_to(t.inbox).as_posix(), mtime, None)
             continue
-        if h in first and first[h][0] <= mtime:
-            continue
         # two copies of one file (报名表.xlsx and 报名表(1).xlsx): the earlier is when it was
         # received, whichever name sorts first (an on-time form was refused as late)
-        first[h] = (mtime, path, data)
-    for h, (mtime, path, data) in first.items():
-        rel = shown_name(path.relative_to(t.inbox).as_posix())
+        if h in first:
+            if copies is not None:
+                copies.append((rel if first[h][0] <= mtime else first[h][1], h))
+            if first[h][0] <= mtime:
+                continue
+        first[h] = (mtime, rel, data)
+    for h, (mtime, rel, data) in first.items():
         todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, h, rel, mtime, context),
                              cost=len(data)))
     got_all: list[list[Received]] = []
@@ -171,6 +179,27 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
 
 
 _EMPTY_SHA = hashlib.sha256(b"").hexdigest()
+
+
+def inbox_copy_issues(ledger: Ledger, copies: list[tuple[str, str]], inputs: Inputs, issues: IssueLog) -> None:
+    """DUPLICATE_FILE (info) for each inbox file whose content was received before under
+    another name (``copies`` from :func:`intake`): it counts once, at its first receipt — so
+    a captain who sends an older version again does not make it current, and is told how.
+    (Such a file was set aside without a word.)"""
+    if not copies:
+        return
+    by_sha = {r.sha256: r for r in ledger.received()}
+    branch_of = {rec.sha256: getattr(reg, "branch", "") or "" for rec, reg in inputs.registrations}
+    for rel, h in sorted(set(copies)):
+        first = by_sha.get(h)
+        if first is None or h == _EMPTY_SHA:
+            continue
+        was = (f"邮件《{first.source}》的附件《{first.file_name}》" if first.parent
+               else f"《{first.source or first.file_name}》")
+        issues.add("DUPLICATE_FILE", f"收件箱中的《{rel}》与此前收到的{was}"
+                   f"（{aware(first.received_at).astimezone(TZ):%m-%d %H:%M} 收到）内容完全相同，按一份处理，"
+                   "收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，请在表中做任意修改"
+                   "（如在备注中注明日期）后重新发送。", at=CellRef(rel), branch=branch_of.get(h, ""))
 
 
 def _mail_note(ledger: Ledger, rec: Received) -> dict:
@@ -1454,11 +1483,12 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
             report.next_steps.append(str(e))
     say("收件 …")
     readings: dict[str, bytes] = {}
-    report.received_new = intake(t, ledger, issues, readings)
+    copies: list[tuple[str, str]] = []
+    report.received_new = intake(t, ledger, issues, readings, copies)
     received = ledger.received()
     report.received_total = len(received)
     now = opts.now or dt.datetime.now(TZ)
-    fp = fingerprint(t, received, now, opts)
+    fp = fingerprint(t, received, now, opts, copies)
     cached = lastrun.load(out, fp)
     if cached is not None:
         cached.received_total = len(received)
@@ -1472,6 +1502,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
     del readings
+    inbox_copy_issues(ledger, copies, inputs, issues)
     cur, submissions = current_registrations(inputs, issues, t)
     current = cur.newest
     sender_checks(t, current, issues)
@@ -2156,15 +2187,18 @@ def _unit_short(t: Tournament, unit_id: str) -> str:
 # the unchanged night: a fingerprint of everything a run depends on
 # =====================================================================================
 
-def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions) -> str:
-    """Everything the outputs depend on: code, spec, secret, every received file, which
-    deadlines have passed (the only use of "now" besides document dates) and options."""
+def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions,
+                copies: list[tuple[str, str]] = ()) -> str:
+    """Everything the outputs depend on: code, spec, secret, every received file, the
+    inbox's copies of received files (:func:`inbox_copy_issues`), which deadlines have
+    passed (the only use of "now" besides document dates) and options."""
     spec_bytes = (t.folder / "tournament.yaml").read_bytes()
     body = {
         "code": lastrun.code_hash(),
         "spec": hashlib.sha256(spec_bytes).hexdigest(),
         "secret": hashlib.sha256(t.secret).hexdigest(),
         "received": [(r.sha256, r.received_at.isoformat(), r.sender) for r in received],
+        "copies": sorted(set(copies)),
         "deadlines": [(deadline_passed(ev, now), draw_time_come(ev, now)) for ev in t.spec.events],
         "now": opts.now.isoformat() if opts.now else "",
         "pdf": opts.pdf,

@@ -42,6 +42,51 @@ def test_two_copies_of_one_form_take_the_earlier_time(tmp_path: Path) -> None:
     assert _entries(out, "g04") > 0
     issues = (out / "t2016-poker" / "data" / "issues.csv").read_text(encoding="utf-8")
     assert "LATE_SUBMISSION" not in issues
+    # the later copy is not set aside without a word: one DUPLICATE_FILE (info) on g04's page
+    (dup,) = [r for r in csv.DictReader(open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8"))
+              if r["code"] == "DUPLICATE_FILE"]
+    assert dup["severity"] == "info" and dup["branch"] == "g04" and dup["file"] == "g04-报名表(1).xlsx"
+    assert "《g04-报名表.xlsx》" in dup["message"] and "11-14 10:00" in dup["message"]
+
+
+def test_an_older_form_sent_again_is_said_to_count_once(tmp_path: Path) -> None:
+    """A captain's first form, then a second, then the first again under a new name on a
+    later night: the second stays current (the first's content counts at its first receipt),
+    and the office is told why and what to do (DUPLICATE_FILE) — nothing was said before."""
+    import openpyxl
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    data = _workbook_of(folder, "1111-g04-报名表.eml")
+    (folder / "inbox" / "1111-g04-报名表.eml").unlink()
+    first = folder / "inbox" / "g04-报名表.xlsx"
+    first.write_bytes(data)
+    out = tmp_path / "out"
+    league(*run_args(folder, out, now="2016-11-14T12:00+08:00"))
+    second = folder / "inbox" / "g04-报名表-改.xlsx"
+    second.write_bytes(data)
+    wb = openpyxl.load_workbook(second)
+    ws = wb.worksheets[0]
+    for row in ws.iter_rows():
+        for c in row:
+            if isinstance(c.value, str) and c.value.isdigit() and len(c.value) == 11:
+                c.value = "13900000000"
+    wb.save(second)
+    league(*run_args(folder, out, now="2016-11-15T12:00+08:00"))
+    again = folder / "inbox" / "g04-报名表-原.xlsx"
+    again.write_bytes(data)
+    r = league(*run_args(folder, out, now="2016-11-16T12:00+08:00"))
+    assert r.returncode in (0, 1), r.stderr
+    rows = list(csv.DictReader(open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8")))
+    (dup,) = [x for x in rows if x["code"] == "DUPLICATE_FILE"]
+    assert dup["file"] == "g04-报名表-原.xlsx" and "《g04-报名表.xlsx》" in dup["message"]
+    assert "改回这一版" in dup["message"]
+    # the second form is g04's current one: the first is superseded by it, nothing by the copy
+    (sup,) = [x for x in rows if x["code"] == "SUPERSEDED"]
+    assert sup["file"] == "g04-报名表.xlsx" and "g04-报名表-改.xlsx" in sup["message"], sup
+    # said again on a night with nothing new
+    league(*run_args(folder, out, now="2016-11-16T12:00+08:00"))
+    rows = list(csv.DictReader(open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8")))
+    assert [x["code"] for x in rows].count("DUPLICATE_FILE") == 1
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="byte file names")

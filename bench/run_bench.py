@@ -180,13 +180,16 @@ def change_one(folder: Path) -> None:
 
 
 def bench_size(n: int, work: Path, rounds: int, profile: bool, pdf: bool = True) -> dict:
-    from make_league import make_league
     src = work / f"league{n}"
     marker = work / f"league{n}.rounds"     # how many steps the kept league was generated with
     if not (src / "tournament.yaml").exists() or f"id: bench{n}\n" not in (src / "tournament.yaml").read_text("utf-8") \
             or not marker.exists() or marker.read_text().strip() != str(rounds):
         print(f"[{n}] generating league …", file=sys.stderr)
-        make_league(src, n, rounds)
+        # in a child process: generating grows a process to a gigabyte, and every run this
+        # process starts afterwards reported it as its own peak RSS (Linux keeps a forked
+        # child's high-water mark, taken from the parent's pages, across exec)
+        subprocess.run([sys.executable, str(Path(__file__).with_name("make_league.py")), str(src),
+                        "--branches", str(n), "--rounds", str(rounds)], check=True, stdout=subprocess.DEVNULL)
         marker.write_text(f"{rounds}\n")
     folder = work / f"run{n}"
     shutil.rmtree(folder, ignore_errors=True)

@@ -545,13 +545,13 @@ def format_record(ev: EventSpec) -> dict[str, Any]:
 
 
 def published_format(rounds: list[Round]) -> "FormatSpec | None":
-    """The format the event's first published round was drawn in (None: no round, or one
-    published before rounds recorded it)."""
+    """The format the event's published rounds were drawn in, as the first round that
+    records it says (None: no round records it — all were published by older code)."""
     from .spec import FormatSpec
 
-    plan = rounds[0].plan if rounds else None
-    rec = plan.get(FORMAT_KEY) if isinstance(plan, dict) else None
-    if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+    recs = (r.plan.get(FORMAT_KEY) for r in rounds if isinstance(r.plan, dict))
+    rec = next((x for x in recs if isinstance(x, dict) and isinstance(x.get("type"), str)), None)
+    if rec is None:
         return None
     options = rec.get("options")
     return FormatSpec(type=rec["type"], extra=dict(options) if isinstance(options, dict) else {})
@@ -571,7 +571,8 @@ class EventRunner:
         # in the format it was drawn in (a published draw is never redrawn), and says so
         self.format_changed_to = ""
         published = published_format(self.rounds)
-        if published is not None and published.type != ev.format.type and published.type in FORMATS:
+        if (published is not None and published.type in FORMATS and ev.format.type in FORMATS
+                and FORMATS.canonical(published.type) != FORMATS.canonical(ev.format.type)):
             self.format_changed_to = ev.format.type
             ev = dataclasses.replace(ev, format=published)
         self.t, self.ev, self.ledger, self.inputs, self.issues, self.now = t, ev, ledger, inputs, issues, now
@@ -735,7 +736,7 @@ class EventRunner:
         now = self.format_changed_to
         now_title = FORMATS.get(now).title if now in FORMATS else now
         self.issues.add("FORMAT_CHANGED",
-                        f"{self.ev.name}已按“{self.fmt.title}”公布 {len(self.rounds)} 轮抽签，tournament.yaml 中的赛制"
+                        f"{self.ev.name}已按“{self.fmt.title}”公布抽签，tournament.yaml 中的赛制"
                         f"现在是“{now_title}”（{now}）。已公布的抽签不会按新赛制重抽，本项目继续按“{self.fmt.title}”"
                         f"进行。如是误改，请把该项目的 format 改回 type: {self.ev.format.type}（及原来的选项）；"
                         "如确需换赛制，请为新赛制另设一个项目编号（原项目的抽签和成绩都保留）。")

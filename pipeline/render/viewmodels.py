@@ -286,7 +286,8 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     fmt_lines = []
     for i, ev in enumerate(spec.events, 1):
         es = state.events.get(ev.id)
-        fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(ev, es.format_title if es else '')}")
+        # the format the event's rounds were drawn in (FORMAT_CHANGED: not a later edit of the spec)
+        fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(es.spec if es else ev, es.format_title if es else '')}")
     sections.append(Section("比赛办法", fmt_lines))
 
     award_lines = []

@@ -182,6 +182,9 @@ def test_a_format_changed_after_its_draws_were_published_is_not_applied_and_is_s
     assert len(said) == 1 and said[0].severity.value == "error", [i.code for i in again.issues]
     assert "swiss" in said[0].message and "type: groups_standings" in said[0].message
     assert (again.out_dir / "data" / "draw.csv").read_bytes() == round_1
+    # the notice describes the format the rounds are drawn in, not the edited one
+    notice = (again.out_dir / "notice.html").read_text(encoding="utf-8")
+    assert "瑞士制" not in notice and "分为 4 个小组" in notice
     _play_round_1(folder)
     played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert (played.out_dir / "data" / "draw.csv").read_bytes() == expected_draw
@@ -192,3 +195,32 @@ def test_a_format_changed_after_its_draws_were_published_is_not_applied_and_is_s
     kept = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert [i.code for i in kept.issues].count("FORMAT_CHANGED") == 1
     assert (kept.out_dir / "data" / "draw.csv").read_bytes() == expected_draw
+
+
+def test_the_same_format_under_its_chinese_name_is_no_change(tmp_path):
+    """``type: 分组积分赛`` is groups_standings under its Chinese name: no FORMAT_CHANGED."""
+    from pipeline.draw import FORMATS
+
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    alias = next(a for a in FORMATS.aliases("groups_standings") if not a.isascii())
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("type: groups_standings", f"type: {alias}"),
+                    encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert "FORMAT_CHANGED" not in [i.code for i in again.issues]
+
+
+def test_the_published_format_is_read_from_the_first_round_that_records_it():
+    """Round 1 published by older code (no record), round 2 by this code: the event is
+    still protected (only looking at round 1 switched the check off for good)."""
+    from pipeline.model import Round
+    from pipeline.run import FORMAT_KEY, published_format
+
+    old = Round("e", "group", "分组赛第1轮", 1, ())
+    new = Round("e", "group", "分组赛第2轮", 2, (), plan={FORMAT_KEY: {"type": "groups_standings",
+                                                                      "options": {"groups": 4}}})
+    got = published_format([old, new])
+    assert got is not None and got.type == "groups_standings" and got.options == {"groups": 4}
+    assert published_format([old]) is None and published_format([]) is None

@@ -72,7 +72,7 @@ class Inputs:
 
 
 def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None,
-           copies: list[tuple[str, str]] | None = None) -> int:
+           listing: list[tuple[str, str, dt.datetime]] | None = None) -> int:
     """Store every new inbox file (and the .xlsx attachments of every .eml) by content
     hash, then record them.  Returns how many new files were recorded.
 
@@ -82,8 +82,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     mail), so a run killed halfway records nothing and the next run takes the inbox again.
     With ``readings``, the same workers also read each new workbook (:func:`_read_one`) and
     leave its reading there under its key (:func:`_reading_key`) for :func:`read_inputs`.
-    ``copies`` gets ``(inbox path, SHA-256)`` of every inbox file whose content was received
-    before under another name (:func:`inbox_copy_issues` says so)."""
+    ``listing`` gets ``(inbox path, SHA-256, modification time)`` of every inbox file read
+    (:func:`inbox_copies` finds the copies of one content among them)."""
     from .parallel import Jobs
 
     todo = []
@@ -100,6 +100,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             continue
         h = sha256(data)
         rel = shown_name(path.relative_to(t.inbox).as_posix())
+        if listing is not None:
+            listing.append((rel, h, mtime))
         if ledger.has(h):
             if known is None:
                 known = {}
@@ -107,8 +109,6 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                     known.setdefault(r.sha256, []).append(r)
                     if r.parent:
                         known.setdefault(r.parent, []).append(r)
-            if copies is not None and not any(r.source == rel for r in known.get(h, []) if r.sha256 == h):
-                copies.append((rel, h))
             if any(not r.stored(ledger.root).is_file() for r in known.get(h, [])):
                 # a kept copy lost from received/ (deleted by hand, a restore): stored again
                 # from the inbox, which still has it — its records stand as they were
@@ -117,11 +117,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             continue
         # two copies of one file (报名表.xlsx and 报名表(1).xlsx): the earlier is when it was
         # received, whichever name sorts first (an on-time form was refused as late)
-        if h in first:
-            if copies is not None:
-                copies.append((rel if first[h][0] <= mtime else first[h][1], h))
-            if first[h][0] <= mtime:
-                continue
+        if h in first and first[h][0] <= mtime:
+            continue
         first[h] = (mtime, rel, data)
     for h, (mtime, rel, data) in first.items():
         todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, h, rel, mtime, context),
@@ -181,6 +178,27 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
 _EMPTY_SHA = hashlib.sha256(b"").hexdigest()
 
 
+def inbox_copies(listing: list[tuple[str, str, dt.datetime]], received: list[Received]) -> list[tuple[str, str]]:
+    """The inbox files (path, SHA-256) that are copies of a received content: beside the
+    file its content was recorded from (its own path, or the mail it came attached to) when
+    that is still in the inbox, else beside the earliest of them.  A file moved or renamed
+    within the inbox is no copy; the same content under two names is, night after night
+    alike (decided from the ledger's records, not from which file a night met first)."""
+    source = {r.sha256: r.source for r in received}
+    here = {rel for rel, _, _ in listing}
+    by_sha: dict[str, list[tuple[dt.datetime, str]]] = {}
+    for rel, h, mtime in listing:
+        by_sha.setdefault(h, []).append((aware(mtime), rel))
+    copies: list[tuple[str, str]] = []
+    for h, items in by_sha.items():
+        src = source.get(h)
+        if src in here:
+            copies += [(rel, h) for _, rel in items if rel != src]
+        else:
+            copies += [(rel, h) for _, rel in sorted(items)[1:]]
+    return sorted(copies)
+
+
 def inbox_copy_issues(ledger: Ledger, copies: list[tuple[str, str]], inputs: Inputs, issues: IssueLog) -> None:
     """DUPLICATE_FILE (info) for each inbox file whose content was received before under
     another name (``copies`` from :func:`intake`): it counts once, at its first receipt — so
@@ -188,8 +206,12 @@ def inbox_copy_issues(ledger: Ledger, copies: list[tuple[str, str]], inputs: Inp
     (Such a file was set aside without a word.)"""
     if not copies:
         return
-    by_sha = {r.sha256: r for r in ledger.received()}
+    recs = ledger.received()
+    by_sha = {r.sha256: r for r in recs}
     branch_of = {rec.sha256: getattr(reg, "branch", "") or "" for rec, reg in inputs.registrations}
+    for r in recs:          # a mail: the branch of the registration it carried
+        if r.parent and branch_of.get(r.sha256):
+            branch_of.setdefault(r.parent, branch_of[r.sha256])
     for rel, h in sorted(set(copies)):
         first = by_sha.get(h)
         if first is None or h == _EMPTY_SHA:
@@ -1484,9 +1506,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
             report.next_steps.append(str(e))
     say("收件 …")
     readings: dict[str, bytes] = {}
-    copies: list[tuple[str, str]] = []
-    report.received_new = intake(t, ledger, issues, readings, copies)
+    listing: list[tuple[str, str, dt.datetime]] = []
+    report.received_new = intake(t, ledger, issues, readings, listing)
     received = ledger.received()
+    copies = inbox_copies(listing, received)
     report.received_total = len(received)
     now = opts.now or dt.datetime.now(TZ)
     fp = fingerprint(t, received, now, opts, copies)

@@ -122,3 +122,39 @@ def test_a_kept_copy_lost_from_received_is_stored_again_from_the_inbox(tmp_path:
     assert "UNREADABLE_FILE" not in (done / "data" / "issues.csv").read_text(encoding="utf-8"), r.stdout
     assert _entries(out, "g04") == before > 0
     assert all(p.is_file() for p in kept)
+
+
+def test_a_file_moved_within_the_inbox_is_no_copy(tmp_path: Path) -> None:
+    """The office files handled mails into a subfolder: the same files, one receipt each —
+    no DUPLICATE_FILE (it said the moved file was a copy of its own old name)."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    out = tmp_path / "out"
+    league(*run_args(folder, out, now=CLOSED))
+    done = folder / "inbox" / "已处理"
+    done.mkdir()
+    for name in ("1111-g04-报名表.eml", "1111-g08-报名表.eml"):
+        (folder / "inbox" / name).rename(done / name)
+    league(*run_args(folder, out, now=CLOSED))
+    issues = (out / "t2016-poker" / "data" / "issues.csv").read_text(encoding="utf-8")
+    assert "DUPLICATE_FILE" not in issues
+
+
+def test_a_mails_attachment_saved_beside_it_is_the_same_copy_every_night(tmp_path: Path) -> None:
+    """The attachment of a mail saved into the inbox beside it (later than the mail's
+    Date): a copy of the mail's workbook on the first night and on every night after —
+    the same issues both nights (the first night missed it, the second said it)."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    saved = folder / "inbox" / "g04-报名表.xlsx"
+    saved.write_bytes(_workbook_of(folder, "1111-g04-报名表.eml"))
+    ts = dt.datetime.fromisoformat("2016-11-15T09:00+08:00").timestamp()
+    os.utime(saved, (ts, ts))
+    out = tmp_path / "out"
+    league(*run_args(folder, out, now=CLOSED))
+    data = out / "t2016-poker" / "data" / "issues.csv"
+    first = data.read_bytes()
+    (dup,) = [r for r in csv.DictReader(open(data, encoding="utf-8")) if r["code"] == "DUPLICATE_FILE"]
+    assert dup["file"] == "g04-报名表.xlsx" and "1111-g04-报名表.eml" in dup["message"]
+    assert dup["branch"] == "g04"
+    (out / "t2016-poker" / ".lastrun.json").unlink()
+    league(*run_args(folder, out, now=CLOSED))
+    assert data.read_bytes() == first

@@ -82,6 +82,10 @@ class Issue:
 ISSUE_COLUMNS = ["code", "severity", "branch", "file", "sheet", "cell", "message"]
 
 
+#: control characters but tab and line feed, removed from messages (:func:`issue`)
+_CONTROL = dict.fromkeys((*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0d, 0x20), 0x7f, *range(0x80, 0xa0)), "")
+
+
 def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "",
           severity: Severity | None = None, source: str = "") -> Issue:
     """Build an issue with the code's default severity.
@@ -90,6 +94,9 @@ def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "
     <Severity.WARNING: 'warning'>
     """
     at = at or CellRef()
+    # a message quotes what a captain typed: a control character in it would be invisible
+    # on the page and refused by every workbook and PDF it goes to
+    message = message.translate(_CONTROL)
     return Issue(code=code, severity=severity or CODES[code], message=message, branch=branch,
                  file=at.file, sheet=at.sheet, cell=at.cell, source=source)
 

@@ -420,14 +420,18 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
 
     try:
         book = read_workbook(rec.stored(root))
+        kind = (book.meta or {}).get(layout.META_KIND, "") or (
+            layout.KIND_REGISTRATION if layout.REG_SHEET in book.sheet_names else
+            layout.KIND_RESULT if layout.RESULT_SHEET in book.sheet_names else "")
+        if kind == layout.KIND_REGISTRATION:
+            reg, found = read_registration(book, rec.file_name, t, received=rec.received_at, source=rec.sha256)
+            return ("registration", reg, list(found))
     except UnreadableFile as e:
         return ("unreadable", e.message_cn)
-    kind = (book.meta or {}).get(layout.META_KIND, "") or (
-        layout.KIND_REGISTRATION if layout.REG_SHEET in book.sheet_names else
-        layout.KIND_RESULT if layout.RESULT_SHEET in book.sheet_names else "")
-    if kind == layout.KIND_REGISTRATION:
-        reg, found = read_registration(book, rec.file_name, t, received=rec.received_at, source=rec.sha256)
-        return ("registration", reg, list(found))
+    except Exception:   # noqa: BLE001 - one workbook the reader trips on must not stop the night
+        log.exception("reading %s", rec.file_name)
+        return ("unreadable", "读取这个文件时出错，其内容未计入。请在 Excel 或 WPS 中打开它，另存为“Excel 工作簿(*.xlsx)”"
+                              "后重新发送；如仍不行，请联系组委会。")
     for name, known in (("result", layout.KIND_RESULT), ("awards", layout.KIND_AWARDS),
                         ("checkin", layout.KIND_CHECKIN), ("playoff", layout.KIND_PLAYOFF)):
         if kind == known:

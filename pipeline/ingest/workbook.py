@@ -151,7 +151,11 @@ class Book:
 #: bidirectional marks and embeddings (U+200E/F, U+202A–E, U+2066–9) a copy from a web page
 #: or a phone brings along — one person with and without them was two people
 INVISIBLE_CHARS = ("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f"
-                   "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+                   "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                   # control characters pasted along (Excel keeps U+0008 as _x0008_): a name
+                   # with one was another person, and no workbook may hold them
+                   + "".join(map(chr, (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f,
+                                       *range(0x80, 0xa0)))))
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
 
 
@@ -357,7 +361,16 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
     scans = {sheet: _scan_sheet(parts.get(part, b"")) for sheet, part in sheet_parts.items()}
     heavy = {s for s, sc in scans.items()
              if sc.data_rows > MAX_ROWS or sc.max_row * sc.max_col > MAX_DENSE_CELLS}
-    sheets = _read_calamine(data, scans, heavy)
+    try:
+        sheets = _read_calamine(data, scans, heavy)
+    except _ElapsedOverflow:
+        # a phone number or staff number formatted as elapsed time ([h]:mm): billions of
+        # hours no reader can turn into a duration — read the numbers as they were typed
+        try:
+            sheets = _read_calamine(_elapsed_as_general(data), scans, heavy)
+        except _ElapsedOverflow:
+            raise UnreadableFile("corrupt", "表中有数字设成了时间格式（如 [h]:mm）而无法读取。请把电话、工号等列的单元格"
+                                 "格式改为“文本”或“常规”后重新发送。") from None
     if heavy:
         far = {s: _far_cell(parts.get(sheet_parts[s], b"")) for s in heavy}
         _read_streaming(data, sheets, heavy, scans, {s: f for s, f in far.items() if f})
@@ -571,6 +584,30 @@ def _scan_cells(xml: bytes) -> _SheetScan:
 _STATES = {"Visible": "visible", "Hidden": "hidden", "VeryHidden": "veryHidden"}
 
 
+class _ElapsedOverflow(Exception):
+    """A sheet's values could not be converted (a huge number in an elapsed-time format)."""
+
+
+#: an elapsed-time number format ([h]:mm, [mm]:ss …) in styles.xml, and the built-in one (46)
+_ELAPSED_FORMAT = re.compile(rb'formatCode="[^"]*\[(?:h+|m+|s+)\][^"]*"', re.IGNORECASE)
+_ELAPSED_BUILTIN = re.compile(rb'(<xf\b[^>]*\bnumFmtId=")46(")')
+
+
+def _elapsed_as_general(data: bytes) -> bytes:
+    """The workbook ``data`` with every elapsed-time number format made General, so its
+    cells read as the numbers typed (``15239958816`` in ``[h]:mm`` is a phone number, not
+    1.7 million years)."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            body = src.read(info)
+            if info.filename == "xl/styles.xml":
+                body = _ELAPSED_BUILTIN.sub(rb"\g<1>0\g<2>", _ELAPSED_FORMAT.sub(b'formatCode="General"', body))
+            dst.writestr(info, body)
+    return out.getvalue()
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, str):
         return value if value != "" else None
@@ -601,7 +638,10 @@ def _read_calamine(data: bytes, scans: dict[str, _SheetScan], heavy: set[str]) -
             except Exception:
                 raise UnreadableFile("corrupt", f"工作表“{md.name}”已损坏，无法读取。" + _MSG_RESAVE) from None
             # absolute positions (iter_rows pads leading rows but not leading columns)
-            rows = [[_plain(v) for v in r[:MAX_COLS]] for r in ws.to_python(skip_empty_area=False)]
+            try:
+                rows = [[_plain(v) for v in r[:MAX_COLS]] for r in ws.to_python(skip_empty_area=False)]
+            except (OverflowError, ValueError) as e:
+                raise _ElapsedOverflow(md.name) from e
             _overlay(rows, scans.get(md.name))
             sheet.rows = _trim(rows)
             try:

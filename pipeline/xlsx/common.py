@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 
 from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl import Workbook
-from openpyxl.cell.cell import Cell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -197,6 +197,8 @@ def put(ws: Worksheet, ref: str | tuple[int, int], value: Any, *, font: Font | N
     never evaluated).  ``put(ws, "A1", "=HYPERLINK(...)").data_type == "s"``.
     """
     cell = ws[ref] if isinstance(ref, str) else ws.cell(row=ref[0], column=ref[1])
+    if isinstance(value, str) and ILLEGAL_CHARACTERS_RE.search(value):
+        value = ILLEGAL_CHARACTERS_RE.sub("", value)     # openpyxl refuses them (a whole sheet lost)
     cell.value = value
     guard = needs_guard(value)
     if guard:

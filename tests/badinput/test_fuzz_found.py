@@ -1,0 +1,121 @@
+"""Registration workbooks a captain's Excel really produces that once stopped the night or
+cost a branch its entries (found by fuzzing the T2016 sample's g01 form).  Each case puts
+the mutated form in place of g01's mail and checks that the run goes on, g01 keeps its six
+pairs' players, and what the captain typed is read as they meant it."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import os
+import shutil
+import zipfile
+from pathlib import Path
+from typing import Callable
+
+import openpyxl
+import pytest
+
+from pipeline.ingest.eml import parse_eml_bytes
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "sample_sheets" / "t2016-poker"
+NOW = dt.datetime(2016, 11, 15, 12, 0, tzinfo=TZ)     # before the deadline (11-16 17:00)
+MAIL = "1112-g01-报名表.eml"
+
+
+def _original() -> bytes:
+    (att,) = parse_eml_bytes((SRC / "inbox" / MAIL).read_bytes(), MAIL).attachments
+    return att.data
+
+
+def _xml_sub(old: str, new: str) -> Callable[[bytes, Path], None]:
+    """Edit the 报名表 sheet's XML as Excel would have saved it."""
+    def make(data: bytes, out: Path) -> None:
+        zi = zipfile.ZipFile(__import__("io").BytesIO(data))
+        with zi, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zo:
+            for info in zi.infolist():
+                body = zi.read(info.filename)
+                if info.filename == "xl/worksheets/sheet1.xml":
+                    assert old.encode() in body, old
+                    body = body.replace(old.encode(), new.encode(), 1)
+                zo.writestr(info, body)
+    return make
+
+
+def _cells(edit: Callable) -> Callable[[bytes, Path], None]:
+    def make(data: bytes, out: Path) -> None:
+        src = out.with_suffix(".src.xlsx")
+        src.write_bytes(data)
+        wb = openpyxl.load_workbook(src)
+        edit(wb["报名表"])
+        wb.save(out)
+        src.unlink()
+    return make
+
+
+def _run(tmp_path: Path, make: Callable[[bytes, Path], None]):
+    folder = tmp_path / "t"
+    shutil.copytree(SRC, folder, ignore=shutil.ignore_patterns("*成绩表*", "*加赛*", "*签到*"))
+    (folder / "inbox" / MAIL).unlink()
+    form = folder / "inbox" / "g01-报名表.xlsx"
+    make(_original(), form)
+    ts = dt.datetime(2016, 11, 12, 9, 0, tzinfo=TZ).timestamp()
+    os.utime(form, (ts, ts))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
+    data = report.out_dir / "data"
+    with open(data / "entries.csv", encoding="utf-8") as f:
+        names = sorted(r["name"] for r in csv.DictReader(f) if r["branch"] == "g01")
+    with open(data / "issues.csv", encoding="utf-8") as f:
+        issues = [r for r in csv.DictReader(f) if r["file"] == "g01-报名表.xlsx"]
+    return report, names, issues
+
+
+def test_a_control_character_in_a_name_is_not_part_of_it(tmp_path):
+    """U+0008 pasted after a name (saved by Excel as _x0008_): the writers refused the
+    name and the night stopped with no site; the name with it was another person."""
+    report, names, issues = _run(tmp_path, _xml_sub("<t>董涛强</t>", "<t>董涛强_x0008_</t>"))
+    assert len(names) == 6 and "董涛强" in names and not any("\x08" in n for n in names)
+    assert (report.out_dir / "index.html").is_file()
+    assert not [i for i in issues if i["severity"] == "error"], issues
+
+
+def test_a_control_character_in_a_phone_number_is_not_a_crash(tmp_path):
+    """U+0001 inside a phone number: the returned copy's writer crashed on the message
+    quoting it; the number is read without it."""
+    report, names, issues = _run(tmp_path, _xml_sub("<t>15239958816</t>", "<t>1523995881_x0001_6</t>"))
+    assert len(names) == 6
+    assert not any(i["code"] == "BAD_VALUE" for i in issues), issues
+    assert list((report.out_dir / "returned").glob("g01-*-返回.xlsx"))
+
+
+def test_a_phone_number_formatted_as_elapsed_time_is_read_as_typed(tmp_path):
+    """15239958816 in a cell formatted [h]:mm: the reader's conversion overflowed and every
+    night stopped at reading."""
+    def edit(ws):
+        ws["G8"].value = 15239958816
+        ws["G8"].number_format = "[h]:mm"
+    report, names, issues = _run(tmp_path, _cells(edit))
+    assert len(names) == 6 and not issues, issues
+
+
+def test_a_workbook_the_reader_trips_on_is_unreadable_not_the_end_of_the_night(tmp_path, monkeypatch):
+    """Any error reading one workbook makes that file UNREADABLE_FILE (located, in Chinese)
+    and the night goes on: the other branches are read and the site is written."""
+    import pipeline.ingest.registration as R
+
+    real = R.read_registration
+
+    def trip(book, name, *a, **k):
+        if name == "g01-报名表.xlsx":
+            raise OverflowError("a reader's bug")
+        return real(book, name, *a, **k)
+
+    monkeypatch.setattr(R, "read_registration", trip)
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")
+    report, names, issues = _run(tmp_path, lambda data, out: out.write_bytes(data))
+    assert names == []
+    (un,) = [i for i in issues if i["code"] == "UNREADABLE_FILE"]
+    assert "另存为" in un["message"]
+    assert (report.out_dir / "index.html").is_file() and len(report.accepted_branches) >= 10

@@ -100,6 +100,13 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
         echo(f"错误：无法读取或写入 {e.filename or f'（联赛文件夹 {folder} 或输出文件夹 {out_parent}）'}: "
              f"{e.strerror or e}", err=True)
         return EXIT_FAILED
+    except Exception:  # noqa: BLE001 - a fault of ours: said as one, exit 2 (not 1, "inputs need attention")
+        import traceback
+
+        traceback.print_exc()
+        echo("错误：league 内部出错（见上方信息），本次运行没有完成。已收到的文件和账本不受影响，下次运行会重新处理；"
+             "请把这段信息发给维护人员。", err=True)
+        return EXIT_FAILED
     echo(report.summary())
     return EXIT_ATTENTION if report.needs_attention else EXIT_OK
 

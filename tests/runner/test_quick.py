@@ -137,3 +137,19 @@ def test_only_a_tournament_that_ran_before_gets_a_prestarted_worker(tmp_path, mo
         assert len(calls) == night - 1
     assert quick.ran_before(argv) and calls == [("pipeline.dataclass_code:install", "pipeline.xlsx.returned:warm_up")]
     assert quick.ran_before(["run", str(folder), "--imap", "imaps://x"])      # unsure: as if it had
+
+
+def test_a_fault_of_ours_exits_2_not_1(tmp_path, monkeypatch, capsys):
+    """An exception the run did not expect is "could not run" (exit 2, with the traceback
+    and a Chinese line for the office), not exit 1, which means "inputs need attention"
+    and which a cron job cannot tell from an ordinary night."""
+    import pipeline.run as R
+    from pipeline.runcmd import EXIT_FAILED, run_command
+
+    def broken(opts):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(R, "run", broken)
+    assert run_command(tmp_path, tmp_path / "out", None, pdf=False) == EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "RuntimeError: a bug" in err and "内部出错" in err

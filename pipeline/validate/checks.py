@@ -443,7 +443,9 @@ def check_quota(ctx: Ctx) -> None:
             if limit is None or not answers_for(ctx, reg, ev.id):
                 continue
             rows = [r for r in reg.rows if r.event == ev.id]
-            n = len(_entry_keys(rows))
+            # a pair's row without its 队号 is MISSING_VALUE at that cell, not one more entry
+            # (one blank 队号 put the branch over its quota and refused every pair)
+            n = len(_entry_keys([r for r in rows if r.team_no] if ev.team_size > 1 else rows))
             word = "队" if ev.is_team else "人"
             if n > limit:
                 basis = _quota_basis(ev, unit, limit)

@@ -119,3 +119,14 @@ def test_a_workbook_the_reader_trips_on_is_unreadable_not_the_end_of_the_night(t
     (un,) = [i for i in issues if i["code"] == "UNREADABLE_FILE"]
     assert "另存为" in un["message"]
     assert (report.out_dir / "index.html").is_file() and len(report.accepted_branches) >= 10
+
+
+def test_one_blank_team_number_costs_only_its_pair(tmp_path):
+    """One 队号 left blank: that row is MISSING_VALUE and its pair incomplete; the other
+    pairs stand (the row counted as one more pair, over the quota, and every pair of the
+    branch was refused)."""
+    report, names, issues = _run(tmp_path, _cells(lambda ws: setattr(ws["C9"], "value", None)))
+    codes = sorted(i["code"] for i in issues)
+    assert "QUOTA_EXCEEDED" not in codes, issues
+    assert "MISSING_VALUE" in codes and [i["cell"] for i in issues if i["code"] == "MISSING_VALUE"] == ["C9"]
+    assert len(names) == 4                    # pairs 2 and 3 accepted; pair 1 held back

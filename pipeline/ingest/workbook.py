@@ -575,7 +575,10 @@ def _scan_cells(xml: bytes) -> _SheetScan:
         tm = _ATTR_T.search(attrs)
         if tm and tm.group(1) == b"e":
             sc.problems[(row, col)] = CellError(vm.group(1).decode("utf-8", "replace") if vm else "#ERROR")
-        elif has_formula and not has_value:
+        elif has_formula and not has_value and not (tm and tm.group(1) == b"str" and vm is not None):
+            # no saved result (openpyxl writes <v/> without a type); a saved empty text
+            # (t="str", <v></v>: =IFERROR(VLOOKUP(…),"") found nothing) is a blank cell,
+            # not a formula to recalculate
             sc.problems[(row, col)] = CellError(NO_CACHED_VALUE)
     sc.data_rows = len(rows_with_data) + (unaddressed and xml.count(b"<row"))
     return sc

@@ -130,3 +130,22 @@ def test_one_blank_team_number_costs_only_its_pair(tmp_path):
     assert "QUOTA_EXCEEDED" not in codes, issues
     assert "MISSING_VALUE" in codes and [i["cell"] for i in issues if i["code"] == "MISSING_VALUE"] == ["C9"]
     assert len(names) == 4                    # pairs 2 and 3 accepted; pair 1 held back
+
+
+def test_a_formula_whose_result_is_empty_is_a_blank_cell(tmp_path):
+    """工号 by =IFERROR(VLOOKUP(…),"") that found nothing, saved by Excel with an empty
+    value: a blank (optional) 工号, not "未计算的公式" holding back the pair."""
+    report, names, issues = _run(tmp_path, _xml_sub(
+        '<c r="E8" s="8" t="inlineStr"><is><t>001011</t></is></c>',
+        '<c r="E8" s="8" t="str"><f>IFERROR(VLOOKUP(D8,名册!A:B,2,0),"")</f><v></v></c>'))
+    assert len(names) == 6 and not [i for i in issues if i["severity"] == "error"], issues
+
+
+def test_a_formula_without_a_saved_result_is_still_said():
+    """The other side: a formula with no saved value at all stays NO_CACHED_VALUE."""
+    from pipeline.ingest.workbook import NO_CACHED_VALUE, _scan_cells
+
+    xml = (b'<sheetData><row r="1"><c r="A1" t="str"><f>A2&amp;""</f></c>'
+           b'<c r="B1" t="str"><f>A2&amp;""</f><v></v></c><c r="C1"><f>A2</f><v /></c></row></sheetData>')
+    problems = _scan_cells(xml).problems       # (openpyxl saves C1's way: no type, <v />)
+    assert list(problems) == [(1, 1), (1, 3)] and NO_CACHED_VALUE in str(problems[(1, 1)])

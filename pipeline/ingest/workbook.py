@@ -318,6 +318,8 @@ _CELL = re.compile(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?c>)", re.S)
 _ATTR_R = re.compile(rb'\br="([A-Z]{1,3})([0-9]{1,7})"')
 _ATTR_T = re.compile(rb'\bt="(\w+)"')
 _VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
+#: the main namespace of a workbook saved as Strict Open XML (ISO/IEC 29500 Strict)
+_STRICT_NS = b"purl.oclc.org/ooxml/spreadsheetml/main"
 _MSG_RESAVE = "请用 Excel 或 WPS 打开后“另存为” Excel 工作簿（.xlsx），再重新提交。"
 
 
@@ -356,6 +358,10 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
     names = parts.pop("__names__")  # type: ignore[misc]
     if "xl/workbook.xml" not in names:
         raise UnreadableFile("not_xlsx", "这不是 Excel 工作簿（缺少工作簿内容）。" + _MSG_RESAVE)
+    if _STRICT_NS in parts.get("xl/workbook.xml", b""):
+        # ISO 29500 Strict: no reader here sees its error cells, and no copy can mark it
+        raise UnreadableFile("strict", "这个工作簿是以“Strict Open XML 电子表格”格式保存的，无法可靠读取。请在 Excel 中"
+                             "“另存为”，保存类型选“Excel 工作簿(*.xlsx)”，再重新提交。")
     macros = any(n.lower().endswith("vbaproject.bin") for n in names)
     sheet_parts = _sheet_parts(parts)
     scans = {sheet: _scan_sheet(parts.get(part, b"")) for sheet, part in sheet_parts.items()}

@@ -149,3 +149,31 @@ def test_a_formula_without_a_saved_result_is_still_said():
            b'<c r="B1" t="str"><f>A2&amp;""</f><v></v></c><c r="C1"><f>A2</f><v /></c></row></sheetData>')
     problems = _scan_cells(xml).problems       # (openpyxl saves C1's way: no type, <v />)
     assert list(problems) == [(1, 1), (1, 3)] and NO_CACHED_VALUE in str(problems[(1, 1)])
+
+
+def _strict(data: bytes, out: Path) -> None:
+    """The form saved as Strict Open XML (ISO/IEC 29500 Strict), with a #REF! in 工号."""
+    import io
+
+    mid = io.BytesIO()
+    _xml_sub('<c r="E8" s="8" t="inlineStr"><is><t>001011</t></is></c>',
+             '<c r="E8" s="8" t="e"><f>#REF!</f><v>#REF!</v></c>')(data, out)
+    mid.write(out.read_bytes())
+    zi = zipfile.ZipFile(mid)
+    with zi, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zo:
+        for info in zi.infolist():
+            body = zi.read(info.filename)
+            for a, b in ((b"schemas.openxmlformats.org/spreadsheetml/2006/main", b"purl.oclc.org/ooxml/spreadsheetml/main"),
+                         (b"schemas.openxmlformats.org/officeDocument/2006/relationships",
+                          b"purl.oclc.org/ooxml/officeDocument/relationships")):
+                body = body.replace(a, b)
+            zo.writestr(info, body)
+
+
+def test_a_strict_open_xml_workbook_is_refused_with_how_to_save_it(tmp_path):
+    """A Strict save: its #REF! went unseen (the row accepted with an empty 工号) and its
+    returned copy held no sheet but 问题清单.  Refused, saying how to save it."""
+    report, names, issues = _run(tmp_path, _strict)
+    assert names == []
+    (un,) = [i for i in issues if i["code"] == "UNREADABLE_FILE"]
+    assert "Strict" in un["message"] and "Excel 工作簿(*.xlsx)" in un["message"]

@@ -76,6 +76,9 @@ class Registration:
 
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff·•])\s+(?=[\u3400-\u9fff·•])")
+#: two names in one cell: a line break (Alt+Enter) or a list separator between Chinese
+#: characters ("董涛强，方鹏旭" was read as the one person 董涛强,方鹏旭)
+_TWO_NAMES = re.compile(r"[\u3400-\u9fff]\s*(?:[,、;；]|\n)\s*[\u3400-\u9fff]")
 _NAME_BAD = re.compile(r"[0-9０-９@#$%^&*=+<>/\\|]")
 _PHONE_KEEP = re.compile(r"[\s\-()（）]")
 
@@ -245,6 +248,10 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         name = strip_spaces(name_raw)
         if not name:
             add("MISSING_VALUE", "姓名", "姓名未填写，请填写参赛者姓名（或删除这一行）。")
+        elif _TWO_NAMES.search(unicodedata.normalize("NFKC", name_raw).strip()):
+            shown = " ".join(name_raw.split())
+            add("BAD_VALUE", "姓名", f"\"{shown}\" 像是两个人的姓名：一个格子只填一个人，同队的另一位请填在下一行"
+                "（填相同的队号）。")
         elif _NAME_BAD.search(name) or len(name) > 30:
             add("BAD_VALUE", "姓名", f"\"{name_raw.strip()}\" 不像姓名，请只填写参赛者姓名。")
 

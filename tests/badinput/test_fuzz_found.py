@@ -177,3 +177,13 @@ def test_a_strict_open_xml_workbook_is_refused_with_how_to_save_it(tmp_path):
     assert names == []
     (un,) = [i for i in issues if i["code"] == "UNREADABLE_FILE"]
     assert "Strict" in un["message"] and "Excel 工作簿(*.xlsx)" in un["message"]
+
+
+@pytest.mark.parametrize("two", ["董涛强\n方鹏旭", "董涛强，方鹏旭"], ids=["alt-enter", "comma"])
+def test_two_people_in_one_name_cell_are_said(tmp_path, two):
+    """Both players of a pair typed into one 姓名 cell (Alt+Enter, or a comma): BAD_VALUE at
+    that cell (it was accepted as one person named 董涛强方鹏旭)."""
+    report, names, issues = _run(tmp_path, _cells(lambda ws: setattr(ws["D8"], "value", two)))
+    (bad,) = [i for i in issues if i["code"] == "BAD_VALUE"]
+    assert bad["cell"] == "D8" and "两个人" in bad["message"]
+    assert not any("方鹏旭" in n and "董涛强" in n for n in names)

@@ -380,6 +380,9 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
     if heavy:
         far = {s: _far_cell(parts.get(sheet_parts[s], b"")) for s in heavy}
         _read_streaming(data, sheets, heavy, scans, {s: f for s, f in far.items() if f})
+        for s in heavy:       # the streaming reader gives no merged ranges: from the sheet's XML
+            if s in sheets and not sheets[s].merged:
+                sheets[s].merged = _merged_ranges(parts.get(sheet_parts[s], b""))
     book = Book(name=name, sheets=sheets, macros=macros)
     meta = book.sheet(META_SHEET)
     if meta is not None:
@@ -591,6 +594,16 @@ def _scan_cells(xml: bytes) -> _SheetScan:
 
 
 _STATES = {"Visible": "visible", "Hidden": "hidden", "VeryHidden": "veryHidden"}
+
+
+_MERGE_CELL = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]{1,3})([0-9]{1,7}):([A-Z]{1,3})([0-9]{1,7})"')
+
+
+def _merged_ranges(xml: bytes) -> list[tuple[int, int, int, int]]:
+    """(first row, first column, last row, last column) of each merged range in a sheet's
+    XML, 1-based as :attr:`Sheet.merged` holds them."""
+    return [(int(r1), col_number(c1.decode()), int(r2), col_number(c2.decode()))
+            for c1, r1, c2, r2 in _MERGE_CELL.findall(xml)]
 
 
 class _ElapsedOverflow(Exception):

@@ -187,3 +187,16 @@ def test_two_people_in_one_name_cell_are_said(tmp_path, two):
     (bad,) = [i for i in issues if i["code"] == "BAD_VALUE"]
     assert bad["cell"] == "D8" and "两个人" in bad["message"]
     assert not any("方鹏旭" in n and "董涛强" in n for n in names)
+
+
+def test_merged_team_numbers_are_read_on_a_sheet_with_a_stray_far_cell(tmp_path):
+    """Each pair's 队号 merged over its two rows, and a stray value at XFD200: the sheet is
+    read by the streaming reader, which gave no merged ranges — every pair's second row had
+    no 队号 and the branch lost all its entries."""
+    def edit(ws):
+        for r in (8, 10, 12):
+            ws.merge_cells(f"C{r}:C{r + 1}")
+        ws["XFD200"] = "x"
+    report, names, issues = _run(tmp_path, _cells(edit))
+    assert len(names) == 6, issues
+    assert not [i for i in issues if i["severity"] == "error"], issues

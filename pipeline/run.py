@@ -658,7 +658,18 @@ class EventRunner:
 
     def shown_entries(self) -> list[Entry]:
         """Entries for documents: :meth:`all_entries` plus, for an entry that withdrew after
-        it was drawn, a stand-in with the label recorded when its round was published."""
+        it was drawn, a stand-in with the label recorded when its round was published.
+        Made once per number of published rounds (rounds are only ever appended, and what
+        it is made from is fixed once a round is published): every round's results check
+        their sheets' names against it (it was made again for each of 194 rounds)."""
+        kept = self.__dict__.get("_shown")
+        if kept is not None and kept[0] == len(self.rounds):
+            return list(kept[1])
+        shown = self._shown_entries()
+        self.__dict__["_shown"] = (len(self.rounds), tuple(shown))
+        return shown
+
+    def _shown_entries(self) -> list[Entry]:
         entries = self.all_entries()
         known = {e.id for e in entries}
         for r in self.rounds:
@@ -975,18 +986,30 @@ class EventRunner:
         RESULT_INVALID as well (a blank side cell is read as the drawn one)."""
         from .ingest.workbook import strip_spaces
 
+        cache = self.__dict__.setdefault("_side_names", {})
+
         def names(sid: str) -> set[str]:
+            # the names a side may go by, as typed and as compared: made once per entry
             e = entries.get(sid)
             if e is None:
                 return {sid}
-            short = _unit_short(self.t, e.branch)
-            out = {strip_spaces(x) for x in (e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id)}
-            return out | ({strip_spaces(e.players[0].name)} if len(e.players) == 1 else set())
+            hit = cache.get(sid)
+            if hit is None or hit[0] is not e:
+                short = _unit_short(self.t, e.branch)
+                typed = {e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id}
+                if len(e.players) == 1:
+                    typed.add(e.players[0].name)
+                hit = cache[sid] = (e, typed, {strip_spaces(x) for x in typed})
+            return hit[2]
 
         wrong: list[tuple[str, str, str]] = []
         for label, sid in zip(sides, m.sides):
             raw = row.values.get(label)
             if raw in (None, ""):
+                continue
+            names(sid)
+            hit = cache.get(sid)
+            if hit is not None and hit[0] is entries.get(sid) and raw in hit[1]:   # as printed: no normalising
                 continue
             text = strip_spaces(str(raw))
             if text not in names(sid):

@@ -484,11 +484,12 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
                 team, branch = side_text(sid)
                 grp = f"{m.group}组 " if m.group else ""
                 vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{m.note}" if m.note else ""))
-    from .site_vm import split_stages, stage_kind
+    if vm.byes:     # the stage's kind looks at every match of the stage: only when it is said
+        from .site_vm import split_stages, stage_kind
 
-    stage = next((st for st in split_stages(es.rounds) if any(r.round == rnd.round for r in st)), [rnd])
-    vm.bye_title = ("轮空（直接晋级）" if stage_kind(stage, ev.format.type) in ("knockout", "tables")
-                    else "轮空（本轮不赛）")
+        stage = next((st for st in split_stages(es.rounds) if any(r.round == rnd.round for r in st)), [rnd])
+        vm.bye_title = ("轮空（直接晋级）" if stage_kind(stage, ev.format.type) in ("knockout", "tables")
+                        else "轮空（本轮不赛）")
     vm.notes = list(rnd.notes)
     parts = []
     if rnd.seed:

@@ -124,13 +124,18 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, h, rel, mtime, context),
                              cost=len(data)))
     got_all: list[list[Received]] = []
+    notes: dict[str, bytes] = {}
     with jobs:
         jobs.start()
         for handle in todo:
-            got, read = handle.result()
+            got, read, note = handle.result()
             got_all.append(got)
             if readings is not None:
                 readings.update(read)
+            if note is not None:        # a mail's note, made from the parse just done (mail_issues)
+                notes[_mail_note_key(got[-1].sha256)] = json.dumps(note, ensure_ascii=False).encode()
+    if notes:
+        ledger.cache_put(notes)
     # in the order received (a mail's attachments before it, as _take_in lists them): one
     # workbook attached to two mails is recorded with the earlier mail's time
     recs = [r for got in sorted(got_all, key=lambda g: min(aware(r.received_at) for r in g)) for r in got]
@@ -139,7 +144,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
 
 
 def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt.datetime,
-             context: str | None) -> tuple[list[Received], dict[str, bytes]]:
+             context: str | None) -> tuple[list[Received], dict[str, bytes], dict | None]:
     """Store one inbox file (its bytes ``data``, their hash ``h``; a mail: its attachments,
     then itself) in the ledger's blob store; returns its records (a mail's last) and, when ``context`` is given, the pickled
     reading of each workbook among them by key.  Runs in a pool worker."""
@@ -147,6 +152,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
 
     name = Path(rel).name
     ext = Path(rel).suffix.lower()
+    note = None
     if ext != ".eml":
         store_blob_at(root, data, ext, h)
         recs = [Received(h, ext, name, mtime, "", rel)]
@@ -161,6 +167,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
                                  mail.sender, rel, parent=h))
         store_blob_at(root, data, ".eml", h)
         recs.append(Received(h, ".eml", name, received_at, mail.sender, rel, kind="mail"))
+        note = _note_of(mail)
     # the times as the ledger gives them back (ISO text: a fixed offset, no zone name), so
     # a reading made here is the one read_inputs would make from the ledger's record
     recs = [dataclasses.replace(r, received_at=dt.datetime.fromisoformat(r.received_at.isoformat())) for r in recs]
@@ -172,7 +179,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
                     read[_reading_key(context, rec)] = _read_one_pickled(t, root, rec)
                 except Exception:   # noqa: BLE001 - the file is still recorded; read_inputs reads it again and reports
                     log.exception("reading %s at intake", rec.file_name)
-    return recs, read
+    return recs, read, note
 
 
 _EMPTY_SHA = hashlib.sha256(b"").hexdigest()
@@ -226,15 +233,26 @@ def inbox_copy_issues(ledger: Ledger, copies: list[tuple[str, str]], inputs: Inp
 
 def _mail_note(ledger: Ledger, rec: Received) -> dict:
     """What a stored mail says about itself, parsed once and kept in the ledger's cache: its
-    header problems, its workbooks (name, SHA-256) and the attachments that are none."""
+    header problems, its workbooks (name, SHA-256) and the attachments that are none.
+    (Intake keeps the note of each mail it parses: this reads a mail only when it did not.)"""
     from .ingest.eml import parse_eml_bytes
 
     try:
         mail = parse_eml_bytes(rec.stored(ledger.root).read_bytes(), rec.source)
     except OSError:
         return {}          # not kept: read again next run
+    return _note_of(mail)
+
+
+def _note_of(mail: Any) -> dict:
+    """:func:`_mail_note` of a parsed mail."""
     return {"problems": list(mail.problems), "skipped": list(mail.skipped),
             "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments]}
+
+
+def _mail_note_key(sha: str) -> str:
+    """A mail's note's key in the ledger's cache: it depends on the mail and on the code that read it."""
+    return f"mail:{hashlib.sha256(f'{lastrun.code_hash()}:{sha}'.encode()).hexdigest()}"
 
 
 def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
@@ -249,8 +267,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
         return
     children = {r.parent for r in recs if r.parent}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
-    code = lastrun.code_hash()       # a note depends on the mail and on the code that read it
-    keys = {r.sha256: f"mail:{hashlib.sha256(f'{code}:{r.sha256}'.encode()).hexdigest()}" for r in mails}
+    keys = {r.sha256: _mail_note_key(r.sha256) for r in mails}
     kept = ledger.cache_get(sorted(keys.values()))
     notes, fresh = {}, {}
     for r in mails:

@@ -3,6 +3,7 @@ read_inputs makes itself from the stored copies, and read_inputs takes them inst
 reading the files again."""
 from __future__ import annotations
 
+import json
 import pickle
 import shutil
 from pathlib import Path
@@ -57,3 +58,23 @@ def test_a_reading_that_crashes_at_intake_does_not_stop_the_files_being_recorded
         readings: dict[str, bytes] = {}
         new = run_mod.intake(t, ledger, IssueLog(), readings)
         assert new == len(ledger.received()) > 0 and readings == {}
+
+
+def test_a_mails_note_is_kept_by_intake_and_not_parsed_again(tmp_path, monkeypatch):
+    """mail_issues finds each new mail's note in the ledger's cache, made by intake from the
+    parse it just did (a cold night parsed every mail twice: 1.3 of 74 profiled seconds at
+    200 units); the note is the one a second parse makes."""
+    folder = tmp_path / "t"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    t = load_tournament(folder)
+    with Ledger(tmp_path / "out") as ledger:
+        run_mod.intake(t, ledger, IssueLog())
+        mails = [r for r in ledger.received() if r.kind == "mail"]
+        assert mails
+        kept = ledger.cache_get([run_mod._mail_note_key(r.sha256) for r in mails])
+        assert len(kept) == len(mails)
+        for r in mails:
+            assert run_mod._mail_note(ledger, r) == json.loads(kept[run_mod._mail_note_key(r.sha256)])
+        monkeypatch.setattr(run_mod, "_mail_note", lambda *a: (_ for _ in ()).throw(AssertionError("parsed again")))
+        issues = IssueLog()
+        run_mod.mail_issues(t, ledger, issues)

@@ -208,7 +208,7 @@ def inbox_copies(listing: list[tuple[str, str, dt.datetime]], received: list[Rec
 
 def inbox_copy_issues(ledger: Ledger, copies: list[tuple[str, str]], inputs: Inputs, issues: IssueLog) -> None:
     """DUPLICATE_FILE (info) for each inbox file whose content was received before under
-    another name (``copies`` from :func:`intake`): it counts once, at its first receipt — so
+    another name (``copies``: :func:`inbox_copies`): it counts once, at its first receipt — so
     a captain who sends an older version again does not make it current, and is told how.
     (Such a file was set aside without a word.)"""
     if not copies:

@@ -379,6 +379,12 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                                f"（与表格之间隔了 {MAX_GAP:,} 多行空行），未读取。如果是误输入，请删除这个单元格。",
                                at=CellRef(rec.file_name, sheet.name, sheet.far), source=rec.sha256,
                                severity=Severity.WARNING)
+                if sheet.far_right:
+                    from .ingest.workbook import MAX_COLS
+                    issues.add("BAD_VALUE", f"文件《{rec.file_name}》的工作表“{sheet.name}”在 {sheet.far_right} 有一个远离表格的值"
+                               f"（在第 {MAX_COLS} 列之后），未读取。如果是误输入，请删除这个单元格。",
+                               at=CellRef(rec.file_name, sheet.name, sheet.far_right), source=rec.sha256,
+                               severity=Severity.WARNING)
                 if sheet.truncated:   # rows past the cap were not read: say so, never score silently
                     from .ingest.workbook import MAX_ROWS
                     issues.add("BAD_VALUE", f"文件《{rec.file_name}》的工作表“{sheet.name}”超过 {MAX_ROWS} 行数据，"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .. import layout as L
 from ..issues import Issue, IssueLog
 from ..model import CellRef, Person, Severity
-from .workbook import (INVISIBLE_CHARS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, col_letter, find_table,
+from .workbook import (INVISIBLE_CHARS, MAX_COLS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, col_letter, find_table,
                        is_blank, norm_label, strip_spaces)
 
 if TYPE_CHECKING:
@@ -168,6 +168,10 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 log.add("BAD_VALUE", f"{sheet.name}!{sheet.far} 有一个远离表格的值（与表格之间隔了 {MAX_GAP:,} 多行空行），"
                         f"未读取。如果是误输入，请删除这个单元格；报名请填在表格里。",
                         at=CellRef(file_label, sheet.name, sheet.far), branch=br, severity=Severity.WARNING)
+            if sheet.far_right:
+                log.add("BAD_VALUE", f"{sheet.name}!{sheet.far_right} 有一个远离表格的值（在第 {MAX_COLS} 列之后），未读取。"
+                        "如果是误输入，请删除这个单元格；报名请填在表格里。",
+                        at=CellRef(file_label, sheet.name, sheet.far_right), branch=br, severity=Severity.WARNING)
             if sheet.truncated:
                 last = table.rows[-1][0] if table.rows else table.header_row
                 log.add("BAD_VALUE", f"{sheet.name} 第 {last} 行之后还有大量数据（超过 {MAX_ROWS} 行），未读取。"

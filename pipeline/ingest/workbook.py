@@ -86,6 +86,7 @@ class Sheet:
     rows: list[list[Any]] = field(default_factory=list)
     truncated: bool = False         # more than MAX_ROWS rows with data: the rest was not read
     far: str = ""                   # A1 of a value past MAX_GAP blank rows, not read (a stray cell)
+    far_right: str = ""             # A1 of the first value past MAX_COLS columns, not read
     #: merged ranges as 1-based (first row, first col, last row, last col) — only the first
     #: cell of a range holds its value (a pair's 队号 merged over its two rows)
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
@@ -383,6 +384,10 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
         for s in heavy:       # the streaming reader gives no merged ranges: from the sheet's XML
             if s in sheets and not sheets[s].merged:
                 sheets[s].merged = _merged_ranges(parts.get(sheet_parts[s], b""))
+    for s, sc in scans.items():       # a value past the columns read (XFD200): said, not ignored
+        if sc.max_col > MAX_COLS and s in sheets:
+            ref = _first_past_columns(parts.get(sheet_parts[s], b""))
+            sheets[s].far_right = ref if ref != sheets[s].far else ""     # far below as well: said once
     book = Book(name=name, sheets=sheets, macros=macros)
     meta = book.sheet(META_SHEET)
     if meta is not None:
@@ -597,6 +602,17 @@ _STATES = {"Visible": "visible", "Hidden": "hidden", "VeryHidden": "veryHidden"}
 
 
 _MERGE_CELL = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]{1,3})([0-9]{1,7}):([A-Z]{1,3})([0-9]{1,7})"')
+
+
+_ANY_CELL_REF = re.compile(rb'<(?:\w+:)?c\s[^>]*?\br="([A-Z]{1,3})([0-9]{1,7})"[^>]*(?<!/)>\s*(?:<(?:\w+:)?(?:f|v|is)\b)')
+
+
+def _first_past_columns(xml: bytes) -> str:
+    """A1 of the first cell with a value or formula past column :data:`MAX_COLS` ("" if none)."""
+    for c, r in _ANY_CELL_REF.findall(xml):
+        if col_number(c.decode()) > MAX_COLS:
+            return f"{c.decode()}{r.decode()}"
+    return ""
 
 
 def _merged_ranges(xml: bytes) -> list[tuple[int, int, int, int]]:

@@ -200,3 +200,21 @@ def test_merged_team_numbers_are_read_on_a_sheet_with_a_stray_far_cell(tmp_path)
     report, names, issues = _run(tmp_path, _cells(edit))
     assert len(names) == 6, issues
     assert not [i for i in issues if i["severity"] == "error"], issues
+
+
+def test_a_stray_value_far_to_the_right_is_said(tmp_path):
+    """A stray keystroke at XFD200 (past the 256 columns read): a warning at that cell; the
+    form is read as before (it was ignored without a word)."""
+    report, names, issues = _run(tmp_path, _cells(lambda ws: setattr(ws["XFD200"], "value", "x")))
+    (far,) = [i for i in issues if i["cell"] == "XFD200"]
+    assert far["severity"] == "warning" and "未读取" in far["message"]
+    assert len(names) == 6
+
+
+def test_the_first_cell_past_the_columns_read_is_found():
+    from pipeline.ingest.workbook import _first_past_columns
+
+    xml = (b'<sheetData><row r="1"><c r="A1"><v>1</v></c><c r="IW1" s="3"/></row>'
+           b'<row r="5"><c r="IW5"><f>A1</f></c></row><row r="9"><c r="XFD9" t="inlineStr"><is><t>x</t></is></c></row></sheetData>')
+    assert _first_past_columns(xml) == "IW5"      # an empty styled cell is no value
+    assert _first_past_columns(b'<sheetData><row r="1"><c r="IV1"><v>1</v></c></row></sheetData>') == ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from .layout import CONTROL_CHARS
 from .model import CellRef, Severity
 
 #: code → default severity.  Contract codes first; added codes below them.  Never reuse one.
@@ -82,8 +83,8 @@ class Issue:
 ISSUE_COLUMNS = ["code", "severity", "branch", "file", "sheet", "cell", "message"]
 
 
-#: control characters but tab and line feed, removed from messages (:func:`issue`)
-_CONTROL = dict.fromkeys((*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0d, 0x20), 0x7f, *range(0x80, 0xa0)), "")
+#: removed from messages (:func:`issue`)
+_CONTROL = dict.fromkeys(map(ord, CONTROL_CHARS))
 
 
 def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "",

@@ -52,3 +52,8 @@ PLAYOFF_COLUMNS = ["项目", "阶段", "组别", "名次", "参赛者"]
 
 #: the 阶段 written on a 加赛表 for a tie in an event's final order (its awards wait for it)
 FINAL_PLACES = "最终名次"
+
+#: control characters (C0 but tab, line feed and carriage return; DEL; C1): pasted along into
+#: a cell (Excel keeps U+0008 as _x0008_), invisible, and refused by every workbook writer —
+#: removed from what is read (ingest.workbook.INVISIBLE_CHARS) and from messages (issues.issue)
+CONTROL_CHARS = "".join(map(chr, (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f, *range(0x80, 0xa0))))

@@ -206,17 +206,17 @@ def inbox_copies(listing: list[tuple[str, str, dt.datetime]], received: list[Rec
     return sorted(copies)
 
 
-def inbox_copy_issues(ledger: Ledger, copies: list[tuple[str, str]], inputs: Inputs, issues: IssueLog) -> None:
+def inbox_copy_issues(received: list[Received], copies: list[tuple[str, str]], inputs: Inputs,
+                      issues: IssueLog) -> None:
     """DUPLICATE_FILE (info) for each inbox file whose content was received before under
     another name (``copies``: :func:`inbox_copies`): it counts once, at its first receipt — so
     a captain who sends an older version again does not make it current, and is told how.
     (Such a file was set aside without a word.)"""
     if not copies:
         return
-    recs = ledger.received()
-    by_sha = {r.sha256: r for r in recs}
+    by_sha = {r.sha256: r for r in received}
     branch_of = {rec.sha256: getattr(reg, "branch", "") or "" for rec, reg in inputs.registrations}
-    for r in recs:          # a mail: the branch of the registration it carried
+    for r in received:          # a mail: the branch of the registration it carried
         if r.parent and branch_of.get(r.sha256):
             branch_of.setdefault(r.parent, branch_of[r.sha256])
     for rel, h in sorted(set(copies)):
@@ -648,6 +648,8 @@ class EventRunner:
         self.published_now: set[int] = set()   # rounds this run drew
         self.ties: list[tuple[str, str, tuple[str, ...]]] = []
         self.hash_parts: dict = {}    # draw_inputs_hash's parts, kept between this run's draws
+        self._shown: tuple[int, tuple[Entry, ...]] | None = None     # shown_entries by rounds published
+        self._side_names: dict[str, tuple] = {}       # check_sides: entry id → (entry, names typed, compared)
 
     # -- helpers ----------------------------------------------------------------------
     def rank_fn(self):
@@ -685,12 +687,9 @@ class EventRunner:
         Made once per number of published rounds (rounds are only ever appended, and what
         it is made from is fixed once a round is published): every round's results check
         their sheets' names against it (it was made again for each of 194 rounds)."""
-        kept = self.__dict__.get("_shown")
-        if kept is not None and kept[0] == len(self.rounds):
-            return list(kept[1])
-        shown = self._shown_entries()
-        self.__dict__["_shown"] = (len(self.rounds), tuple(shown))
-        return shown
+        if self._shown is None or self._shown[0] != len(self.rounds):
+            self._shown = (len(self.rounds), tuple(self._shown_entries()))
+        return list(self._shown[1])
 
     def _shown_entries(self) -> list[Entry]:
         entries = self.all_entries()
@@ -1009,34 +1008,31 @@ class EventRunner:
         RESULT_INVALID as well (a blank side cell is read as the drawn one)."""
         from .ingest.workbook import strip_spaces
 
-        cache = self.__dict__.setdefault("_side_names", {})
-
-        def names(sid: str) -> set[str]:
+        def names(sid: str) -> tuple[set[str], set[str]]:
             # the names a side may go by, as typed and as compared: made once per entry
             e = entries.get(sid)
             if e is None:
-                return {sid}
-            hit = cache.get(sid)
+                return {sid}, {sid}
+            hit = self._side_names.get(sid)
             if hit is None or hit[0] is not e:
                 short = _unit_short(self.t, e.branch)
                 typed = {e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id}
                 if len(e.players) == 1:
                     typed.add(e.players[0].name)
-                hit = cache[sid] = (e, typed, {strip_spaces(x) for x in typed})
-            return hit[2]
+                hit = self._side_names[sid] = (e, typed, {strip_spaces(x) for x in typed})
+            return hit[1], hit[2]
 
         wrong: list[tuple[str, str, str]] = []
         for label, sid in zip(sides, m.sides):
             raw = row.values.get(label)
             if raw in (None, ""):
                 continue
-            names(sid)
-            hit = cache.get(sid)
-            if hit is not None and hit[0] is entries.get(sid) and raw in hit[1]:   # as printed: no normalising
+            typed, compared = names(sid)
+            if raw in typed:            # as the sheet printed it: nothing to normalise
                 continue
             text = strip_spaces(str(raw))
-            if text not in names(sid):
-                other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)), "")
+            if text not in compared:
+                other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)[1]), "")
                 wrong.append((label, str(raw), other))
         if not wrong:
             return True
@@ -1576,7 +1572,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
     del readings
-    inbox_copy_issues(ledger, copies, inputs, issues)
+    inbox_copy_issues(received, copies, inputs, issues)
     cur, submissions = current_registrations(inputs, issues, t)
     current = cur.newest
     sender_checks(t, current, issues)

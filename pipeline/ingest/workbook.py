@@ -36,7 +36,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..layout import META_SHEET
+from ..layout import CONTROL_CHARS, META_SHEET
 
 #: limits (module constants so tests and the runner can read them)
 MAX_TOTAL_BYTES = 50 * 1024 * 1024
@@ -153,10 +153,7 @@ class Book:
 #: or a phone brings along — one person with and without them was two people
 INVISIBLE_CHARS = ("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f"
                    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-                   # control characters pasted along (Excel keeps U+0008 as _x0008_): a name
-                   # with one was another person, and no workbook may hold them
-                   + "".join(map(chr, (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f,
-                                       *range(0x80, 0xa0)))))
+                   + CONTROL_CHARS)     # a name with one was another person
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
 
 

@@ -6,8 +6,11 @@ no I/O.  Points are the event's integer match points (``SideResult.points``).
 
 Byes (R2020-F1, R2020-D1): a bye is a ``Match(bye=True)`` with one side and normally
 no :class:`~pipeline.model.MatchResult`; it scores ``bye_points`` (the event's
-``points["bye"]``).  When a result object *is* stored for a bye match, that result is
-used instead (never both), so a sheet can override the bye score.
+``points["bye"]``) once every other match of its round (of the rounds given: a group's
+part of a round, for a group's table) has its result — standings shown while a round is
+played count the results in, not a bye nobody has played beside yet.  When a result
+object *is* stored for a bye match, that result is used instead (never both), so a sheet
+can override the bye score.
 """
 from __future__ import annotations
 
@@ -79,9 +82,12 @@ class ScoreTable:
         self.rounds: list[int] = sorted({r.round for r in rounds})
         self.games: dict[str, list[Game]] = defaultdict(list)
         for rnd in rounds:
+            # a bye scores once its round has been played, not at the draw: while a table
+            # of the round waits for its result, the entry sitting out is not put ahead
+            pending = any(not m.bye and m.key not in by_key for m in rnd.matches)
             for m in rnd.matches:
                 res = by_key.get(m.key)
-                if res is None and not m.bye:
+                if (res is None and not m.bye) or (m.bye and pending):
                     continue            # not yet played: contributes nothing
                 for i, sid in enumerate(m.sides):
                     side_res = res.sides[i] if res is not None and i < len(res.sides) else None

@@ -106,6 +106,19 @@ def test_bye_points_and_counts():
     assert row["c"].points == 2 and row["c"].losses == 1 and row["c"].played == 0
 
 
+def test_a_bye_scores_once_its_round_is_played():
+    """Round 2 drawn (a–b, c sits out), its result not in: c stands on round 1's points; with
+    the result in, c has the bye's 2 (ScoreTable; the Swiss, round-robin and table formats)."""
+    r1 = [game(1, 1, "a", "b", "1-0"), game(1, 2, "c", "d", "1-0")]
+    pending = game(2, 1, "a", "c", "0-1")
+    byes = [bye(2, 2, "b")]
+    rounds = rounds_of([*r1, pending], byes)
+    row = {r.entry: r for r in compute_standings("abcd", rounds, r1, [], bye_points=2)}
+    assert (row["b"].points, row["b"].played) == (0, 1) and row["c"].points == 2
+    row = {r.entry: r for r in compute_standings("abcd", rounds, [*r1, pending], [], bye_points=2)}
+    assert row["b"].points == 2 and row["c"].points == 4
+
+
 def test_rank_fn_reads_results_at_call_time():
     results: dict = {}
     r1 = game(1, 1, "a", "b", "0-1")

@@ -87,6 +87,28 @@ ISSUE_COLUMNS = ["code", "severity", "branch", "file", "sheet", "cell", "message
 _CONTROL = dict.fromkeys(map(ord, CONTROL_CHARS))
 
 
+#: the longest message kept whole; a longer one keeps its start and its end (what to change)
+MESSAGE_MAX = 1000
+
+
+def shorten_message(message: str) -> str:
+    """``message`` cut in the middle when it is longer than :data:`MESSAGE_MAX` characters.
+
+    A message quotes what a captain typed, and a cell holds up to 32,767 characters: a
+    name pasted with a whole page after it made every issues.csv row, receipt, page and
+    the returned copy's comment (a box thousands of lines tall) that long.  The start
+    (where and what) and the end (what to change) are kept.
+
+    >>> len(shorten_message("姓名“" + "张" * 40000 + "”过长，请改正。")) <= MESSAGE_MAX
+    True
+    """
+    if len(message) <= MESSAGE_MAX:
+        return message
+    keep = MESSAGE_MAX - len(f"…（此处略去 {len(message)} 字）…")
+    head = keep * 2 // 3
+    return f"{message[:head]}…（此处略去 {len(message) - keep} 字）…{message[len(message) - (keep - head):]}"
+
+
 def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "",
           severity: Severity | None = None, source: str = "") -> Issue:
     """Build an issue with the code's default severity.
@@ -97,7 +119,7 @@ def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "
     at = at or CellRef()
     # a message quotes what a captain typed: a control character in it would be invisible
     # on the page and refused by every workbook and PDF it goes to
-    message = message.translate(_CONTROL)
+    message = shorten_message(message.translate(_CONTROL))
     return Issue(code=code, severity=severity or CODES[code], message=message, branch=branch,
                  file=at.file, sheet=at.sheet, cell=at.cell, source=source)
 

@@ -218,3 +218,25 @@ def test_the_first_cell_past_the_columns_read_is_found():
            b'<row r="5"><c r="IW5"><f>A1</f></c></row><row r="9"><c r="XFD9" t="inlineStr"><is><t>x</t></is></c></row></sheetData>')
     assert _first_past_columns(xml) == "IW5"      # an empty styled cell is no value
     assert _first_past_columns(b'<sheetData><row r="1"><c r="IV1"><v>1</v></c></row></sheetData>') == ""
+
+
+def test_a_name_of_a_whole_cell_makes_messages_of_a_page_not_of_a_book(tmp_path):
+    """A name cell holding 32,767 characters (a paste gone wrong): every message quoting it,
+    in issues.csv and in the returned copy's comment and 问题清单, was as long — a comment
+    box thousands of lines tall.  The message keeps its start and its end (what to change)."""
+    MESSAGE_MAX = 1000    # pipeline.issues.MESSAGE_MAX
+    long_name = "董涛强" + "长" * 32_764
+
+    def paste(ws):
+        cell = next(c for row in ws.iter_rows() for c in row if c.value == "董涛强")
+        cell.value = long_name
+    report, names, issues = _run(tmp_path, _cells(paste))
+    about = [i for i in issues if "董涛强长长" in i["message"]]
+    assert about and all(len(i["message"]) <= MESSAGE_MAX for i in about), [len(i["message"]) for i in about]
+    assert all("此处略去" in i["message"] for i in about)
+    (copy,) = (report.out_dir / "returned").glob("g01-*-返回.xlsx")
+    wb = openpyxl.load_workbook(copy)
+    comments = [c.comment for ws in wb.worksheets for row in ws.iter_rows() for c in row if c.comment]
+    assert comments and max(len(c.text) for c in comments) < 3 * MESSAGE_MAX
+    assert max(c.height for c in comments) < 1500
+    assert all(len(str(c.value)) <= MESSAGE_MAX for row in wb["问题清单"].iter_rows() for c in row if c.value)

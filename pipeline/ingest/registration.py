@@ -182,7 +182,13 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                     reg_rows.append(rr)
     if sheet is not None and usable:
         for other, n in _copied_forms(book, sheet):
-            if not reg_rows:      # the form moved to a copy: this file must not replace the last one
+            if sheet.hidden and not book.sheets[other].hidden:
+                # the captain hid the form and filled a copy: what they see is not what would be
+                # read, so the file is not taken (the form received before it stands)
+                file_issue("TEMPLATE_MISMATCH", f"工作表“{sheet.name}”被隐藏了，报名填在了看得见的工作表“{other}”"
+                           f"（{n} 人）。系统只读取“{L.REG_SHEET}”工作表，本文件未受理：请取消隐藏“{L.REG_SHEET}”"
+                           f"（右键工作表标签 → 取消隐藏），把报名移到其中，删除多余的工作表后重新发送。")
+            elif not reg_rows:      # the form moved to a copy: this file must not replace the last one
                 file_issue("TEMPLATE_MISMATCH", f"“{sheet.name}”工作表里没有报名，报名填在了工作表“{other}”（{n} 人）。"
                            f"系统只读取“{L.REG_SHEET}”工作表：请把报名移到“{L.REG_SHEET}”中，删除多余的工作表后重新发送。")
             else:

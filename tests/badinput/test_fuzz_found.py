@@ -240,3 +240,29 @@ def test_a_name_of_a_whole_cell_makes_messages_of_a_page_not_of_a_book(tmp_path)
     assert comments and max(len(c.text) for c in comments) < 3 * MESSAGE_MAX
     assert max(c.height for c in comments) < 1500
     assert all(len(str(c.value)) <= MESSAGE_MAX for row in wb["问题清单"].iter_rows() for c in row if c.value)
+
+
+def _hidden_form_and_a_visible_copy(data: bytes, out: Path) -> None:
+    """The captain copied 报名表, hid the original and changed a name in the copy."""
+    src = out.with_suffix(".src.xlsx")
+    src.write_bytes(data)
+    wb = openpyxl.load_workbook(src)
+    form = wb["报名表"]
+    copy = wb.copy_worksheet(form)
+    copy.title = "报名表 (2)"
+    cell = next(c for row in copy.iter_rows() for c in row if c.value == "董涛强")
+    cell.value = "董涛"
+    form.sheet_state = "hidden"
+    wb.active = wb.sheetnames.index("报名表 (2)")
+    wb.save(out)
+    src.unlink()
+
+
+def test_a_hidden_form_beside_a_filled_visible_copy_is_not_taken(tmp_path):
+    """What the captain sees (the copy) is not what would be read (the hidden form): the file
+    is refused, at file level, with how to unhide the form; it was read with a warning."""
+    report, names, issues = _run(tmp_path, _hidden_form_and_a_visible_copy)
+    assert names == []
+    (bad,) = [i for i in issues if i["code"] == "TEMPLATE_MISMATCH"]
+    assert bad["severity"] == "error" and "被隐藏" in bad["message"] and "报名表 (2)" in bad["message"]
+    assert "取消隐藏" in bad["message"]

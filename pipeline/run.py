@@ -606,6 +606,27 @@ def published_format(rounds: list[Round]) -> "FormatSpec | None":
     return FormatSpec(type=rec["type"], extra=dict(options) if isinstance(options, dict) else {})
 
 
+@dataclass
+class _RoundSheets:
+    """What :meth:`EventRunner.read_results` knows of one round while it reads the round's
+    result workbooks, oldest first."""
+
+    rnd: Round
+    columns: list[Any]
+    labels: list[str]
+    detail: Any
+    matches: dict[tuple, Match]          # (round, group, table) as typed → drawn match
+    byes: set[tuple]
+    sides: list[str]
+    sign_labels: list[str]
+    players: dict[str, Entry]
+    shown: dict[str, Entry]
+    chosen: dict[tuple, tuple[Received, Any]] = field(default_factory=dict)   # (match key, 牌号) → row taken
+    disputed: set[tuple] = field(default_factory=set)   # two sheets received at once disagree
+    details: dict[tuple, list[dict[str, Any]]] = field(default_factory=dict)
+    read_fine: list[Received] = field(default_factory=list)   # sheets of this draw whose table was read
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -896,95 +917,166 @@ class EventRunner:
     def read_results(self, rnd: Round) -> None:
         """Collect this round's filled rows from every result workbook for it, check
         conflicts between sheets (RESULT_CONFLICT: the newest sheet wins, the office is
-        told), and let the game turn them into results."""
+        told), and let the game turn them into results.
+
+        A referee corrects a sheet by sending it again, as the handbook says (the later
+        one counts): a problem of an earlier sheet is then no longer the office's to act
+        on (:meth:`settled`), and is kept as a note.  Two sheets received at the same
+        time that disagree about a table leave it without a result until a later sheet
+        settles it — the next round is not drawn on a guess."""
         from . import layout
-        from .games.base import ResultRow
-        from .ingest.sheets import key_of, read_details, read_results
         from .ingest.workbook import strip_spaces
 
         columns = self.game.columns(self.ev.game_options)
-        labels = [c.label for c in columns]
-        detail = self.game.detail(self.ev.game_options)
-        matches = {(str(m.round), strip_spaces(m.group), str(m.table)): m for m in rnd.matches if not m.bye}
-        byes = {(str(m.round), strip_spaces(m.group), str(m.table)) for m in rnd.matches if m.bye}
-        chosen: dict[tuple, tuple[Received, ResultRow]] = {}
-        details: dict[tuple, list[dict[str, Any]]] = {}
         books = [(rec, b) for rec, b in self.inputs.results
                  if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
                  and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)]
-        players = {e.id: e for e in self.all_entries()} if self.ev.team_size > 1 and books else {}
-        shown = {e.id: e for e in self.shown_entries()} if books else {}
         sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
-        sign_labels = [s + layout.SIGNATURE_SUFFIX for s in sides]
-        for rec, book in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
-            if str(book.meta.get(layout.META_DRAW_HASH, "")) != rnd.input_hash:
-                # a new output folder drew again what another one had published (the ledger
-                # lives in the output folder): the sheets played on that draw no longer fit
-                where = ("这一轮是本次运行才抽出的，而这份成绩表来自此前公布的另一次抽签：如果以前用别的输出文件夹"
-                         "（--out）运行过，请改回原来的输出文件夹再运行（已公布的对阵记录 ledger.sqlite 在那里）。"
-                         if rnd.round in self.published_now else "请使用本轮下发的成绩表。")
-                self.issues.add("TEMPLATE_MISMATCH",
-                                f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
-                                f"（抽签摘要不符）。{where}", at=CellRef(rec.file_name, layout.RESULT_SHEET))
+        ctx = _RoundSheets(
+            rnd=rnd, columns=columns, labels=[c.label for c in columns], detail=self.game.detail(self.ev.game_options),
+            matches={(str(m.round), strip_spaces(m.group), str(m.table)): m for m in rnd.matches if not m.bye},
+            byes={(str(m.round), strip_spaces(m.group), str(m.table)) for m in rnd.matches if m.bye},
+            sides=sides, sign_labels=[s + layout.SIGNATURE_SUFFIX for s in sides],
+            players={e.id: e for e in self.all_entries()} if self.ev.team_size > 1 and books else {},
+            shown={e.id: e for e in self.shown_entries()} if books else {})
+        # each sheet's problems, with the table each is about (None: the sheet or a row not
+        # at a drawn table), kept apart until every sheet is read (settled)
+        found_in: list[tuple[Received, list[tuple[Issue, tuple | None]]]] = []
+        log = self.issues
+        try:
+            for rec, book in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
+                self.issues = IssueLog()
+                about: dict[int, tuple] = {}       # index in this sheet's issues → table
+                found_in.append((rec, []))
+                try:
+                    self._read_sheet(ctx, rec, book, about)
+                finally:
+                    found_in[-1][1].extend((i, about.get(n)) for n, i in enumerate(self.issues))
+        finally:
+            self.issues = log
+        self.issues.extend(self.settled(ctx, found_in))
+        rows_in = [rr for rkey, (_, rr) in sorted(ctx.chosen.items(), key=lambda x: (
+            x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
+        results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
+        self.issues.extend(found)
+        for r in results:
+            self.results[r.match.key] = r
+
+    def settled(self, ctx: _RoundSheets, found_in: list[tuple[Received, list[tuple[Issue, tuple | None]]]]) -> list[Issue]:
+        """The problems of the round's sheets, each as the office has to act on it now.
+
+        A problem about a table is settled when the row taken for that table came from a
+        sheet received later (the referee's correction); a problem about a sheet as a whole
+        (renamed, not of this draw, unreadable header) or about a row at no drawn table,
+        when a later sheet of the round was read and every table now has its result.  A
+        settled problem stays on the list as a note (info), saying so: the ledger keeps
+        every sheet, and a referee's mistake corrected as the handbook says must not hold
+        the night's exit status at "needs attention" for the rest of the league."""
+        taken_at: dict[tuple, dt.datetime] = {}
+        for (mkey, _), (rec, _) in ((k, v) for k, v in ctx.chosen.items() if k not in ctx.disputed):
+            t = aware(rec.received_at)
+            taken_at[mkey] = min(t, taken_at.get(mkey, t))
+        complete = all(m.key in taken_at for m in ctx.matches.values())
+        fine = [aware(r.received_at) for r in ctx.read_fine]
+        out = []
+        for rec, items in found_in:
+            t = aware(rec.received_at)
+            later_fine = complete and any(f > t for f in fine)
+            for i, table in items:
+                if i.severity != Severity.INFO and (taken_at.get(table, t) > t if table is not None else later_fine):
+                    note = ("较晚收到的成绩表已更正这一桌，无需再处理。" if table is not None else
+                            "其后收到的成绩表已读入，本轮各桌成绩已齐，无需再处理。")
+                    i = dataclasses.replace(i, severity=Severity.INFO, message=f"{i.message}（{note}）")
+                out.append(i)
+        return out
+
+    def _read_sheet(self, ctx: _RoundSheets, rec: Received, book: Any, about: dict[int, tuple]) -> None:
+        """One result workbook of the round (:meth:`read_results`): its rows into
+        ``ctx.chosen``, its problems into ``self.issues`` (the table each is about into
+        ``about``, by the problem's place in ``self.issues``)."""
+        from . import layout
+        from .games.base import ResultRow
+        from .ingest.sheets import key_of, read_details, read_results
+
+        rnd, labels, sides, matches, byes, chosen = ctx.rnd, ctx.labels, ctx.sides, ctx.matches, ctx.byes, ctx.chosen
+        if str(book.meta.get(layout.META_DRAW_HASH, "")) != rnd.input_hash:
+            # a new output folder drew again what another one had published (the ledger
+            # lives in the output folder): the sheets played on that draw no longer fit
+            # (or it was sent before the round was drawn: a sheet of another draw, or a copy)
+            where = ("这一轮是本次运行才抽出的，这份成绩表却不是按它下发的：如果是在本轮抽签之前寄来的，请用本轮下发的"
+                     "成绩表重新填写后发送；如果以前用别的输出文件夹（--out）运行过并公布过这一轮，请改回原来的"
+                     "输出文件夹再运行（已公布的对阵记录 ledger.sqlite 在那里）。"
+                     if rnd.round in self.published_now else "请使用本轮下发的成绩表。")
+            self.issues.add("TEMPLATE_MISMATCH",
+                            f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
+                            f"（抽签摘要不符）。{where}", at=CellRef(rec.file_name, layout.RESULT_SHEET))
+            return
+        rows, found = read_results(book, rec.file_name, [*labels, *ctx.sign_labels, *sides],
+                                   [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in ctx.columns if c.required)])
+        self.issues.extend(found)
+        if not any(i.code == "TEMPLATE_MISMATCH" for i in found):
+            ctx.read_fine.append(rec)
+        seen: dict[tuple, int] = {}
+        for row in rows:
+            key = key_of(row.values)
+            m = matches.get(key)
+            if m is None:
+                if key not in byes and not all(row.values.get(l) in (None, "") for l in labels):
+                    rd, grp, table = key
+                    tables = sorted({(mm.group, mm.table) for mm in matches.values()})
+                    span = f"第{tables[0][1]}—{tables[-1][1]}桌" if tables and not any(g for g, _ in tables) else "抽签表上的桌"
+                    self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
+                                    f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌（本轮为{span}），"
+                                    "这一行的成绩未计入。请对照抽签表改正轮次、组别和桌号。",
+                                    at=row.cells.get("桌号"))
                 continue
-            rows, found = read_results(book, rec.file_name, [*labels, *sign_labels, *sides],
-                                       [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in columns if c.required)])
-            self.issues.extend(found)
-            seen: dict[tuple, int] = {}
-            for row in rows:
-                key = key_of(row.values)
-                m = matches.get(key)
-                if m is None:
-                    if key not in byes and not all(row.values.get(l) in (None, "") for l in labels):
-                        rd, grp, table = key
-                        tables = sorted({(mm.group, mm.table) for mm in matches.values()})
-                        span = f"第{tables[0][1]}—{tables[-1][1]}桌" if tables and not any(g for g, _ in tables) else "抽签表上的桌"
-                        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
-                                        f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌（本轮为{span}），"
-                                        "这一行的成绩未计入。请对照抽签表改正轮次、组别和桌号。",
-                                        at=row.cells.get("桌号"))
-                    continue
-                if not self.check_sides(m, row, sides, rnd, shown) or \
+            mark = len(self.issues)
+            try:
+                if not self.check_sides(m, row, sides, rnd, ctx.shown) or \
                         not self.one_row_per_table(m, row, seen, rnd, labels):
                     continue
-                self.check_partners(m, row, sign_labels, rnd, players)
+                self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
                 if rr.blank(labels):
                     continue
                 rkey = (m.key, str(row.values.get("牌号") or ""))
                 prev = chosen.get(rkey)
+                later = prev is not None and aware(rec.received_at) > aware(prev[0].received_at)
                 if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
                     def when(r: Received) -> str:
                         return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
                     # a sheet received later is the referee's correction, taken as the handbook
                     # says: a note, not an error that would stay in every night's list (the
-                    # ledger keeps both sheets); two sheets received at once disagree for real
-                    corrected = aware(rec.received_at) > aware(prev[0].received_at)
+                    # ledger keeps both sheets); two sheets received at once disagree for real,
+                    # and the table waits for a sheet that settles it
                     self.issues.add("RESULT_CONFLICT",
                                     f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》"
                                     f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
-                                    + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if corrected else
-                                       f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
-                                    at=rr.at(labels[0]), severity=Severity.INFO if corrected else None)
+                                    + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if later else
+                                       "两份同时收到，无法判断哪一份是更正：这一桌暂不计成绩（下一轮要等这一桌）。"
+                                       "请裁判核对后重发正确的一份。"),
+                                    at=rr.at(labels[0]), severity=Severity.INFO if later else None)
+                    if not later:
+                        ctx.disputed.add(rkey)
+                if later or prev is None:
+                    ctx.disputed.discard(rkey)
                 chosen[rkey] = (rec, rr)
-            if detail is not None:
-                for key, drows in read_details(book, rec.file_name, detail.name,
-                                               [c.label for c in detail.columns]).items():
-                    m = matches.get(key)
-                    if m is not None:
-                        details[m.key] = drows
-                    elif key not in byes:
-                        first = drows[0]
-                        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮“{detail.name}”第 {first['_row']} 行起："
-                                        f"轮次 {key[0] or '（空）'}{f'、组别 {key[1]}' if key[1] else ''}、桌号 {key[2] or '（空）'}"
-                                        f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
-                                        at=first["_cells"].get("桌号"), severity=Severity.WARNING)
-        rows_in = [rr for _, rr in sorted(chosen.values(),
-                                          key=lambda x: (x[1].match.group, x[1].match.table, str(x[1].values.get("牌号"))))]
-        results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, details or None)
-        self.issues.extend(found)
-        for r in results:
-            self.results[r.match.key] = r
+            finally:
+                for n in range(mark, len(self.issues)):
+                    about[n] = m.key
+        detail = ctx.detail
+        if detail is not None:
+            for key, drows in read_details(book, rec.file_name, detail.name,
+                                           [c.label for c in detail.columns]).items():
+                m = matches.get(key)
+                if m is not None:
+                    ctx.details[m.key] = drows
+                elif key not in byes:
+                    first = drows[0]
+                    self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮“{detail.name}”第 {first['_row']} 行起："
+                                    f"轮次 {key[0] or '（空）'}{f'、组别 {key[1]}' if key[1] else ''}、桌号 {key[2] or '（空）'}"
+                                    f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
+                                    at=first["_cells"].get("桌号"), severity=Severity.WARNING)
 
     def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, int], rnd: Round, labels: list[str]) -> bool:
         """A table's result is filled once per sheet (per 牌号 for board-by-board games): a

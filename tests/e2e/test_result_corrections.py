@@ -1,0 +1,108 @@
+"""A referee corrects a result sheet by sending it again (the later sheet counts): the
+earlier sheet's problems are then settled — kept as notes, not errors that hold every later
+night at "needs attention".  Two sheets received at once that disagree about a table leave
+it without a result, and the next round waits, until a later sheet settles it."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import shutil
+from pathlib import Path
+
+from mailedit import edit_attachment
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+ROOT = Path(__file__).resolve().parents[2]
+NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
+R1_DATE = "Tue, 10 Nov 2020 18:10:00 +0800"      # the sample's round-1 sheet
+
+
+def _league(tmp_path: Path) -> tuple[Path, Path]:
+    """t2020-league with only round 1 of 象棋 played (its later sheets not sent yet)."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    for p in (folder / "inbox").glob("*-xiangqi-*.eml"):
+        if "-xiangqi-r1-" not in p.name:
+            p.unlink()
+    return folder, next((folder / "inbox").glob("*-xiangqi-r1-*.eml"))
+
+
+def _header(ws) -> tuple[int, dict[str, int]]:
+    hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
+    return hrow, {c.value: c.column for c in ws[hrow] if c.value}
+
+
+def _flip(wb) -> None:
+    ws = wb["成绩"]
+    hrow, col = _header(ws)
+    cell = ws.cell(hrow + 1, col["结果"])
+    cell.value = "乙胜" if cell.value == "甲胜" else "甲胜"
+
+
+def _issues(tmp_path: Path) -> list[dict[str, str]]:
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        return [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+
+
+def _run(folder: Path, tmp_path: Path):
+    return run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+
+
+def test_a_renamed_sheet_sent_again_as_drawn_is_settled(tmp_path):
+    folder, r1 = _league(tmp_path)
+
+    def rename(wb):
+        wb["成绩"].title = "成绩表"
+    edit_attachment(r1, rename, folder / "inbox" / "early-xiangqi-r1.eml", date="Tue, 10 Nov 2020 17:40:00 +0800")
+    report = _run(folder, tmp_path)
+    (bad,) = [i for i in _issues(tmp_path) if i["code"] == "TEMPLATE_MISMATCH"]
+    assert bad["severity"] == "info" and "无需再处理" in bad["message"]
+    assert not report.needs_attention
+    assert any("象棋" in e and "第2轮" in e for e in report.events)
+
+
+def test_swapped_sides_corrected_by_a_later_sheet_are_settled(tmp_path):
+    folder, r1 = _league(tmp_path)
+
+    def swap(wb):
+        ws = wb["成绩"]
+        hrow, col = _header(ws)
+        a, b = ws.cell(hrow + 1, col["甲方"]), ws.cell(hrow + 1, col["乙方"])
+        a.value, b.value = b.value, a.value
+    edit_attachment(r1, swap, folder / "inbox" / "early-xiangqi-r1.eml", date="Tue, 10 Nov 2020 17:40:00 +0800")
+    report = _run(folder, tmp_path)
+    (bad,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_INVALID"]
+    assert bad["severity"] == "info" and "已更正这一桌" in bad["message"]
+    assert not report.needs_attention
+
+
+def test_a_problem_the_later_sheet_does_not_correct_stays_an_error(tmp_path):
+    """The later sheet is the swapped one: nothing corrected it."""
+    folder, r1 = _league(tmp_path)
+
+    def swap(wb):
+        ws = wb["成绩"]
+        hrow, col = _header(ws)
+        a, b = ws.cell(hrow + 1, col["甲方"]), ws.cell(hrow + 1, col["乙方"])
+        a.value, b.value = b.value, a.value
+    edit_attachment(r1, swap, folder / "inbox" / "late-xiangqi-r1.eml", date="Tue, 10 Nov 2020 19:40:00 +0800")
+    report = _run(folder, tmp_path)
+    (bad,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_INVALID"]
+    assert bad["severity"] == "error" and report.needs_attention
+
+
+def test_two_sheets_received_at_once_that_disagree_hold_the_next_round(tmp_path):
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _flip, folder / "inbox" / "other-xiangqi-r1.eml", date=R1_DATE)
+    report = _run(folder, tmp_path)
+    (conflict,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
+    assert conflict["severity"] == "error" and "暂不计成绩" in conflict["message"]
+    assert any("象棋" in e and "第1轮" in e and "还差 1 桌" in e for e in report.events), report.events
+    # the referee sends the right one again, later: the table is settled, round 2 drawn
+    shutil.copy(r1, folder / "inbox" / "resent.eml")
+    edit_attachment(folder / "inbox" / "resent.eml", lambda wb: None, date="Tue, 10 Nov 2020 20:00:00 +0800")
+    report = _run(folder, tmp_path)
+    conflicts = [i for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
+    assert conflicts and all(i["severity"] == "info" for i in conflicts), conflicts
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events

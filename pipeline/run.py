@@ -1277,13 +1277,26 @@ def _row_values(rr: Any, labels: list[str]) -> tuple:
 
 
 def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog) -> list[Playoff]:
-    """加赛 results from playoff sheets (layout.PLAYOFF_SHEET), oldest first."""
+    """加赛 results from playoff sheets (layout.PLAYOFF_SHEET), oldest first.
+
+    A problem of a sheet's row is settled — kept as a note (info) — when a sheet received
+    later has that group's playoff (the referee sent the form again, corrected), as a
+    result sheet's (:meth:`EventRunner.settled`)."""
     from .ingest.sheets import read_playoffs as read
     out: list[Playoff] = []
-    for rec, book in inputs.playoffs:
-        found, problems = read(book, rec.file_name, ev.id, ev.name, entries)
+    read_in: list[tuple[dt.datetime, list[Playoff], list[Issue], dict[int, tuple[str, str]]]] = []
+    for rec, book in sorted(inputs.playoffs, key=lambda x: (x[0].received_at, x[0].sha256)):
+        about: dict[int, tuple[str, str]] = {}
+        found, problems = read(book, rec.file_name, ev.id, ev.name, entries, about)
         out.extend(found)
-        issues.extend(problems)
+        read_in.append((aware(rec.received_at), found, problems, about))
+    for t, _, problems, about in read_in:
+        later = {(p.stage, p.group) for t2, found, _, _ in read_in if t2 > t for p in found}
+        for n, i in enumerate(problems):
+            if n in about and about[n] in later and i.severity != Severity.INFO:
+                i = dataclasses.replace(i, severity=Severity.INFO,
+                                        message=f"{i.message}（较晚收到的加赛表已填好这一组，无需再处理。）")
+            issues.extend([i])
     return out
 
 

@@ -123,9 +123,11 @@ def same_event(typed: str, event_id: str, event_name: str) -> bool:
     return typed in (event_id, strip_spaces(to_simplified(event_name)))
 
 
-def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry]
-                  ) -> tuple[list[Playoff], list[Issue]]:
-    """加赛 sheet → Playoff orders for this event (rows of other events are ignored)."""
+def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry],
+                  about: dict[int, tuple[str, str]] | None = None) -> tuple[list[Playoff], list[Issue]]:
+    """加赛 sheet → Playoff orders for this event (rows of other events are ignored).
+    ``about`` (when given) gets, for a problem of a row, its index → the row's (阶段, 组别):
+    a later sheet with that group's playoff settles it (``run.read_playoffs``)."""
     try:
         _, raw = read_sheet_rows(book, L.PLAYOFF_SHEET, L.PLAYOFF_COLUMNS, ["项目", "名次", "参赛者"], file)
     except TableNotFound as e:
@@ -136,6 +138,10 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
         if not same_event(ev, event_id, event_name):
             continue
+        stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
+        group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
+        if about is not None:
+            about[len(problems)] = (stage, group)     # the problem this row may add
         who = cell_text(v.get("参赛者")) if v.get("参赛者") is not None else ""
         e = _find_entry(who, entries)
         if e is None:
@@ -149,8 +155,6 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         except (TypeError, ValueError):
             problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue
-        stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
-        group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
         groups.setdefault((stage, group), []).append((place, e.id))
     out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, eid in sorted(items)),
                    source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for p, _ in sorted(items)))

@@ -106,3 +106,20 @@ def test_two_sheets_received_at_once_that_disagree_hold_the_next_round(tmp_path)
     conflicts = [i for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
     assert conflicts and all(i["severity"] == "info" for i in conflicts), conflicts
     assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+
+
+def test_a_playoff_form_sent_again_corrected_settles_the_earlier_ones_problem(tmp_path):
+    """名次 typed as “第一” on a 加赛表, then the form sent again with 1: the first form's
+    BAD_VALUE is a note once the later form has that group's playoff."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    form = folder / "inbox" / "1118-xiangqi-加赛-4.eml"
+
+    def words(wb):
+        wb["加赛"]["D2"] = "第一"
+    edit_attachment(form, words, folder / "inbox" / "early-加赛.eml", date="Wed, 18 Nov 2020 19:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        (bad,) = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE" and "第一" in i["message"]]
+    assert bad["severity"] == "info" and "无需再处理" in bad["message"] and bad["cell"] == "D2"
+    assert not report.needs_attention

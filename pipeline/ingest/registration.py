@@ -393,7 +393,7 @@ def read_sheet_rows(book: Book, sheet_name: str, labels: Sequence[str], required
     sheet = book.sheet(sheet_name)
     required = list(required) or [labels[0]]
     if sheet is None:
-        raise TableNotFound(list(required), None)
+        raise TableNotFound(list(required), None, sheets=list(book.sheets))
     table = find_table(sheet.rows, required, labels, whole=whole)
     file_label = file_label or book.name
     out: list[RowRead] = []

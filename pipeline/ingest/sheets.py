@@ -24,6 +24,11 @@ class SheetRow:
 
 
 def _missing(file: str, sheet: str, e: TableNotFound) -> Issue:
+    if e.sheets is not None:        # the sheet itself is not there (renamed, deleted)
+        others = [n for n in e.sheets if n != L.META_SHEET]
+        return issue("TEMPLATE_MISMATCH", f"《{file}》里没有“{sheet}”工作表"
+                     f"{'（现有工作表：' + '、'.join(others) + '）' if others else ''}：请把工作表名改回“{sheet}”"
+                     "（或使用下发的表格）后重新发送。", at=CellRef(file, sheet))
     return issue("TEMPLATE_MISMATCH", f"《{file}》的“{sheet}”工作表找不到表头“{'、'.join(e.missing)}”："
                  "请使用下发的表格，不要改动表头。", at=CellRef(file, sheet))
 

@@ -233,8 +233,10 @@ class TableNotFound(Exception):
     """No header row with all ``required`` labels; ``missing`` are the labels absent from
     the best candidate row (the one with the most known labels)."""
 
-    def __init__(self, missing: list[str], best_row: int | None) -> None:
+    def __init__(self, missing: list[str], best_row: int | None, sheets: list[str] | None = None) -> None:
         self.missing, self.best_row = missing, best_row
+        #: when the sheet itself is missing: the workbook's sheets (else None)
+        self.sheets = sheets
         super().__init__(f"header row not found; missing {missing}")
 
 

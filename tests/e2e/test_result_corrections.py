@@ -58,6 +58,9 @@ def test_a_renamed_sheet_sent_again_as_drawn_is_settled(tmp_path):
     report = _run(folder, tmp_path)
     (bad,) = [i for i in _issues(tmp_path) if i["code"] == "TEMPLATE_MISMATCH"]
     assert bad["severity"] == "info" and "无需再处理" in bad["message"]
+    # what happened, and what to change: the sheet was renamed, its headers are all there
+    assert "没有“成绩”工作表（现有工作表：成绩表" in bad["message"] and "改回“成绩”" in bad["message"]
+    assert "表头" not in bad["message"]
     assert not report.needs_attention
     assert any("象棋" in e and "第2轮" in e for e in report.events)
 

@@ -150,14 +150,19 @@ class TablesOfThree:
             r = rounds[i]
             if r.plan.get("kind") == "final":
                 continue
-            for place in (2, 3):
+            # a table's winner who is in no later round: the table's result was corrected
+            # after the next round was published (DRAW_INPUT_CHANGED; a published draw is
+            # never redrawn) — placed as far as the results say they got, not below everyone
+            later = {s for rr in rounds[i + 1:] for m in rr.matches for s in m.sides}
+            for place in (1, 2, 3):
                 ids = []
                 for m in r.matches:
                     res = state.results.get(m.key)
                     if m.bye or res is None:
                         continue
-                    ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place]
-                tiers.append((f"{r.stage_name}第{place}名", ids))
+                    ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place and (place > 1 or s not in later)]
+                if ids or place > 1:
+                    tiers.append((f"{r.stage_name}第{place}名", ids))
         tiers.append(("", sorted(e.id for e in state.entries)))
         return tier_placements(state, tiers, state.rounds)
 

@@ -71,6 +71,34 @@ def test_R2020_D1_tables_revival():
     assert {p.entry for p in pl[3:6]} == runners
 
 
+def test_R2020_D2_a_round_1_winner_corrected_after_round_2_is_not_placed_last():
+    """Table 1 of round 1 corrected after round 2 was published (its winner swapped with the
+    runner-up; the draw is not redrawn): the corrected winner, in no later round, is placed
+    with round 1's table winners (before its runners-up), not below every entry."""
+    import dataclasses
+
+    from pipeline.model import MatchResult
+
+    s = simulate("tables_of_three", make_entries(22, branches=11), seed=2020)
+    r1 = s.rounds[0]
+    m = next(m for m in r1.matches if not m.bye and not set(m.sides) <= set(s.rounds[1].entries()))
+    res = s.results[m.key]
+    first = next(i for i, sr in enumerate(res.sides) if sr.place == 1)
+    second = next(i for i, sr in enumerate(res.sides) if sr.place == 2)
+    sides = list(res.sides)
+    sides[first], sides[second] = (dataclasses.replace(res.sides[first], place=2),
+                                   dataclasses.replace(res.sides[second], place=1))
+    s.results[m.key] = MatchResult(m, tuple(sides))
+    corrected = m.sides[second]
+    assert corrected not in s.rounds[1].entries()
+    pl = FORMATS.get("tables_of_three").placements(s)
+    mine = next(p for p in pl if p.entry == corrected)
+    assert mine.tier == f"{r1.stage_name}第1名"
+    r1_runners = [p for p in pl if p.tier == f"{r1.stage_name}第2名"]
+    assert r1_runners and mine.rank < min(p.rank for p in r1_runners)
+    assert [p for p in pl if p.tier == ""] == []
+
+
 def test_R2020_D1_fill_by_bye():
     s = simulate("tables_of_three", make_entries(22), {"fill": "bye"}, seed=1)
     assert _sizes(s.rounds[1]) == (2, 2)       # 8 advance: 2 tables + 2 byes

@@ -143,8 +143,10 @@ class Knockout:
                 alive = sorted(ko[-1].entries()) if ko else sorted(e.id for e in state.entries)
             top = tier_placements(state, [("尚在比赛", alive)], state.rounds)
         placed = {p.entry for p in top}
-        for r in reversed(ko):
-            losers = []
+        for k in range(len(ko) - 1, -1, -1):
+            r = ko[k]
+            later = {s for rr in state.rounds if rr.round > r.round for m in rr.matches for s in m.sides}
+            winners, losers = [], []
             for m in r.matches:
                 if m.bye:
                     continue
@@ -152,11 +154,18 @@ class Knockout:
                     continue
                 w = settled_winner(state, m)
                 losers.extend(s for s in m.sides if s != w and s not in placed)
+                # a result corrected after the next round was drawn (DRAW_INPUT_CHANGED; a
+                # published draw is never redrawn) leaves its new winner in no later round:
+                # placed as far as the results say they got, before that round's losers
+                if w and w not in later and w not in placed and k < len(ko) - 1:
+                    winners.append(w)
+            if winners:
+                tiers.append((f"{r.stage_name}胜者", winners))
+                placed.update(winners)
             if losers:
                 tiers.append((f"{r.stage_name}负者", losers))
                 placed.update(losers)
-        # everyone else, last: a round-1 result corrected after round 2 was drawn leaves its
-        # new winner neither in a later round nor a loser — still placed, never dropped
+        # everyone else, last (never dropped)
         tiers.append(("", sorted(e.id for e in state.entries if e.id not in placed)))
         rest = tier_placements(state, tiers, state.rounds)
         out = list(top)

@@ -257,15 +257,20 @@ def test_R2011_D2_a_tie_at_the_final_table_is_a_tie_not_a_seat_order():
 
 def test_R2020_A1_a_corrected_round_1_result_leaves_no_one_unplaced():
     """A round-1 result corrected after later rounds were drawn: its new winner played no
-    later round and lost no match, yet is still placed (last), never dropped from the
-    final order (an award of rank 0 before)."""
+    later round and lost no match, yet is placed — never dropped from the final order (an
+    award of rank 0 before), and as far as the results say they got: with round 1's
+    winners, before round 1's losers (it was placed last, below every loser)."""
     s = simulate("knockout", make_entries(22, branches=11), seed=2020, allow_draw=False)
     m = next(m for m in s.rounds[0].matches if not m.bye and s.results[m.key].winner() in s.rounds[3].plan["pool"])
     old = s.results[m.key]
     s.results[m.key] = MatchResult(m, tuple(reversed(old.sides)))        # the loser won after all
     pl = FORMATS.get("knockout").placements(s)
     assert sorted(p.entry for p in pl) == sorted(e.id for e in s.entries)
-    assert pl[-1].entry == s.results[m.key].winner() and pl[-1].rank == len(pl)
+    r1 = s.rounds[0]
+    mine = next(p for p in pl if p.entry == s.results[m.key].winner())
+    assert mine.tier == f"{r1.stage_name}胜者"
+    losers = [p.rank for p in pl if p.tier == f"{r1.stage_name}负者"]
+    assert losers and mine.rank < min(losers) and pl[-1].tier == f"{r1.stage_name}负者"
 
 
 def test_R2020_D1_the_revival_lot_is_drawn_among_losers_who_played():

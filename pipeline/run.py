@@ -874,8 +874,24 @@ class EventRunner:
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} {rnd.title}{later}已经抽签公布，不会重新抽签；但它所依据的此前各轮成绩"
                             f"（或报名）在公布后有了变化（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）。"
-                            "请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
+                            f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
             return
+
+    def winners_left_out(self, k: int) -> str:
+        """The winners of round ``k - 1``'s tables, by the results as they are now, who are
+        not in published round ``k`` (a corrected result: in a knockout or at tables of
+        three the other player went on), named with their tables — what the office must look
+        at.  Empty where every entry plays every round (Swiss, round robin)."""
+        drawn = {s for m in self.rounds[k].matches for s in m.sides}
+        names = {e.id: e.team for e in self.shown_entries()}
+        out = []
+        for m in self.rounds[k - 1].matches:
+            res = self.results.get(m.key)
+            w = res.winner() if res is not None and not m.bye else None
+            if w and w not in drawn:
+                out.append(f"{m.group + '组' if m.group else ''}第{m.table}桌 {names.get(w, w)}")
+        return (f"按现在的成绩，{self.rounds[k - 1].title}{'、'.join(out)} 胜出，却不在已公布的"
+                f"{self.rounds[k].title}对阵中。") if out else ""
 
     def check_frozen_inputs(self) -> None:
         """A published round is never redrawn; a later change of its inputs becomes an issue."""

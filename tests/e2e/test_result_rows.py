@@ -99,6 +99,9 @@ def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(t
         issues = list(csv.DictReader(f))
     changed = [i for i in issues if i["code"] == "DRAW_INPUT_CHANGED"]
     assert len(changed) == 1 and "象棋 第2轮" in changed[0]["message"] and "不会重新抽签" in changed[0]["message"]
+    # the table and the player the correction concerns: the new winner is not in round 2
+    assert "按现在的成绩，第1轮淘汰赛（22进11）第1桌 " in changed[0]["message"]
+    assert "胜出，却不在已公布的第2轮" in changed[0]["message"]
     draw_after = (out / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
     r2 = lambda text: [l for l in text.splitlines() if l.startswith("xiangqi,") and ",2," in l]
     assert r2(draw_after) == r2(draw_before) and r2(draw_before)

@@ -76,8 +76,9 @@ def v_id(v: Any) -> str:
 
 
 def v_int(v: Any, minimum: int = 0, maximum: int | None = None) -> int:
-    """A whole number within bounds.  ``v_int("40")`` → 40."""
-    s = _text(v)
+    """A whole number within bounds.  ``v_int("40")`` → 40; a unit word after it (``40人``) is
+    dropped."""
+    s = re.sub(r"(?<=\d)\s*[人名位个队对]$", "", _text(v))
     try:
         n = int(float(s)) if re.fullmatch(r"-?\d+(\.0+)?", s) else int(s)
     except ValueError:
@@ -94,6 +95,23 @@ def v_email(v: Any) -> str:
     if s and not re.fullmatch(r"[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+", s):
         raise BadAnswer(f"邮箱 “{s}” 格式不对，应像 name@union.example.edu.cn。")
     return s
+
+
+def v_emails(v: Any) -> list[str]:
+    """One or more e-mail addresses (separated by ; ， 、 or spaces), or none."""
+    return [v_email(x) for x in re.split(r"[\s,;，；、]+", _text(v)) if x]
+
+
+def v_team_size(v: Any) -> int:
+    """Players per entry, 1 to 8 (``2人`` too)."""
+    return v_int(v, 1, 8)
+
+
+def _side_size(game: str) -> int:
+    """The team size a blank answer means: 2 for a partnership game (掼蛋, 桥牌 …), else 1."""
+    from .games import GAMES
+    from .registries import side_size
+    return side_size(GAMES.get(game)) if game in GAMES else 1
 
 
 def v_game(v: Any) -> str:
@@ -134,13 +152,19 @@ def v_quota(v: Any) -> dict[str, Any]:
         return dict(v)
     s = _text(v).replace("，", ",").replace("：", ":")
     words = {"固定": "fixed", "分档": "bands", "比例": "ratio", "不限": "open", "": "open"}
+    # the rule's word and its numbers may be typed without a space: 比例15%、固定2、fixed2
+    s = re.sub(r"^(固定|分档|比例|fixed|bands|ratio)(?=[\d.])", r"\1 ", s)
     parts = s.split(None, 1)
     rule = words.get(parts[0] if parts else "", parts[0] if parts else "open")
     arg = parts[1].strip() if len(parts) > 1 else ""
     if rule == "open":
         return {"rule": "open"}
     if rule == "fixed":
-        return {"rule": "fixed", "per_branch": v_int(arg or "?", 0)}
+        n = v_int(arg or "?", 0)
+        if n == 0:
+            raise BadAnswer("固定名额为 0，则任何单位都不能报名：请填写每单位可报的队数（单人项目即人数），"
+                            "例如 fixed 2；不限名额请填 open。")
+        return {"rule": "fixed", "per_branch": n}
     if rule == "ratio":
         try:
             ratio = float(arg.rstrip("%")) / (100 if arg.endswith("%") else 1)
@@ -163,9 +187,23 @@ def v_quota(v: Any) -> dict[str, Any]:
 
 
 def v_datetime(v: Any) -> str:
-    """A deadline ``2026-12-01 17:00`` (China time) → ISO text."""
-    if isinstance(v, dt.datetime):
+    """A deadline ``2026-12-01 17:00`` (China time) → ISO text.  A date alone (typed, or an
+    Excel date cell, which reads as its midnight) is the end of that day, as in
+    tournament.yaml: "截止 12月10日" does not close at the first minute of the 10th."""
+    if not _text(v) and not isinstance(v, (dt.date, dt.datetime)):
+        raise BadAnswer("报名截止时间必须填写，例如 2026-12-01 17:00：截止后才抽签，"
+                        "不填则第一次运行就会抽签并公布第1轮。")
+    if isinstance(v, dt.datetime) and v.time() == dt.time(0, 0):
+        v = v.date()
+    if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
+        d = dt.datetime.combine(v, dt.time(23, 59, 59))
+    elif isinstance(v, dt.datetime):
         d = v
+    elif re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", _text(v)):
+        try:
+            d = dt.datetime.combine(dt.date(*map(int, _text(v).split("-"))), dt.time(23, 59, 59))
+        except ValueError:
+            raise BadAnswer(f"日期 “{_text(v)}” 不存在，应写成 2026-12-01 17:00。") from None
     else:
         s = _text(v).replace("T", " ")
         try:
@@ -240,9 +278,11 @@ def v_list(v: Any) -> list[str]:
     return [t for t in (p.strip() for p in re.split(r"[,，;；]", _text(v))) if t]
 
 
-LATE_POLICIES = {"reject": "reject", "拒收": "reject", "不接收": "reject",
+LATE_POLICIES = {"reject": "reject", "拒收": "reject", "不接收": "reject", "不接受": "reject",
                  "accept-with-warning": "accept-with-warning", "接收": "accept-with-warning",
-                 "接收并警告": "accept-with-warning"}
+                 "接收并警告": "accept-with-warning", "接收但警告": "accept-with-warning",
+                 "接受": "accept-with-warning", "接受并警告": "accept-with-warning",
+                 "接受但警告": "accept-with-warning"}
 
 
 def v_late(v: Any) -> str:
@@ -264,10 +304,10 @@ def _event_id(game: str, taken: set[str]) -> str:
 
 def clean_unit(raw: dict[str, Any], index: int) -> dict[str, Any]:
     """One unit answer → a spec unit (id b01, b02 … by position)."""
-    email = v_email(raw.get("email") or (raw.get("emails") or [""])[0])
+    emails = v_emails(raw.get("email") or "；".join(raw.get("emails") or []))
     return {"id": raw.get("id") or f"b{index + 1:02d}", "name": v_required(raw.get("name")),
             "captain": _text(raw.get("captain")), "members": v_int(raw.get("members") or 0),
-            "emails": [email] if email else []}
+            "emails": emails}
 
 
 def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
@@ -279,7 +319,7 @@ def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
         options.update({k: x for k, x in fmt.items() if k != "type"})
         fmt = fmt.get("type")
     return {"id": raw.get("id") or _event_id(game, taken), "name": v_required(raw.get("name")),
-            "game": game, "team_size": v_int(raw.get("team_size") or 1, 1, 8),
+            "game": game, "team_size": v_team_size(raw.get("team_size") or _side_size(game)),
             "quota": v_quota(raw.get("quota", "open")),
             "format": {"type": v_format(fmt), **options}}
 
@@ -294,8 +334,12 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
             raise BadAnswer(str(e), question) from None
 
     name = check("赛事名称", v_required, answers.get("name"))
+    if not _text(answers.get("id")):
+        # no fixed fallback: two leagues with one id would share an output folder and ledger
+        raise BadAnswer("赛事编号必须填写（英文字母、数字、- 和 _，例如 t2026-chess）：输出文件夹 output/<赛事编号>/ "
+                        "和报名表的令牌都按它区分，每届比赛要用不同的编号。", "赛事编号")
     spec: dict[str, Any] = {
-        "id": check("赛事编号", v_id, answers.get("id") or "league"),
+        "id": check("赛事编号", v_id, answers.get("id")),
         "name": name,
         "host": _text(answers.get("host") or answers.get("organizer")),
         "organizer": check("主办单位", v_required, answers.get("organizer")),
@@ -307,7 +351,7 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
              for i, u in enumerate(answers.get("units") or [])]
     if not units:
         raise BadAnswer("至少要有一个参赛单位。", "参赛单位")
-    deadline = check("报名截止时间", v_datetime, answers.get("deadline")) if answers.get("deadline") else None
+    deadline = check("报名截止时间", v_datetime, answers.get("deadline"))
     scheme = check("评奖方式", v_scheme, answers.get("awards"))
     places = check("奖项设置", v_places, answers.get("places"))
     prizes = check("奖金", v_prizes, answers.get("prizes") or {})
@@ -335,6 +379,12 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
                  "end": check("结束时间", v_time, s.get("end")),
                  **({"venue": _text(s["venue"])} if s.get("venue") else {})}
                 for s in answers.get("sessions") or []]
+    for n, se in enumerate(sessions, start=1):
+        if se["end"] <= se["start"]:
+            raise BadAnswer(f"第{n}场 {se['date']} 的结束时间 {se['end']} 不晚于开始时间 {se['start']}，请改正。", "比赛时间")
+        if se["date"] + "T" + se["start"] < dt.datetime.fromisoformat(deadline).replace(tzinfo=None).isoformat():
+            raise BadAnswer(f"第{n}场 {se['date']} {se['start']} 在报名截止（{deadline[:16].replace('T', ' ')}）之前："
+                            "比赛要在截止、抽签之后进行，请改正日期或截止时间。", "比赛时间")
     spec.update(units=units, events=events, sessions=sessions)
     if answers.get("venue"):
         spec["venue"] = _text(answers["venue"])
@@ -404,7 +454,8 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
     echo = echo or (lambda msg: _echo(msg))
     from .draw import FORMATS
     from .games import GAMES
-    default_id = folder.name if re.fullmatch(r"[A-Za-z0-9_-]+", folder.name) else "league"
+    # no fixed fallback id: two leagues with one id share an output folder and ledger
+    default_id = folder.name if re.fullmatch(r"[A-Za-z0-9_-]+", folder.name) else None
     a: dict[str, Any] = {}
     a["name"] = _prompt(ask, "赛事名称（如 2026年教职工棋牌赛）", v_required, echo=echo)
     a["id"] = _prompt(ask, "赛事编号（英文字母/数字）", v_id, default_id, echo=echo)
@@ -420,10 +471,14 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
                 break
             echo("  ✗ 至少要有一个参赛单位。")
             continue
+        if name in {u["name"] for u in a["units"]}:
+            echo(f"  ✗ “{name}”已经填过（第{[u['name'] for u in a['units']].index(name) + 1}个单位），请换一个名称。")
+            continue
         a["units"].append({"name": name,
                            "captain": _prompt(ask, "  队长/联系人", _text, "", echo=echo),
                            "members": _prompt(ask, "  会员人数", v_int, 0, echo=echo),
-                           "email": _prompt(ask, "  邮箱（回执发往此地址）", v_email, "", echo=echo)})
+                           "email": _prompt(ask, "  邮箱（回执发往此地址；多个用分号隔开）",
+                                            lambda v: "；".join(v_emails(v)), "", echo=echo)})
     echo("比赛项目：逐个填写，项目名称直接回车结束。")
     echo(f"  棋牌种类可选：{_choices(GAMES)}")
     echo(f"  赛制可选：{_choices(FORMATS)}")
@@ -441,8 +496,10 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             ev = {"name": name,
                   "game": _prompt(ask, "  棋牌种类", v_game, echo=echo),
                   "format": _prompt(ask, "  赛制", v_format, echo=echo),
-                  "quota": _prompt(ask, "  名额规则（fixed 2 / bands 0:1,30:2 / ratio 0.15 / open）", v_quota, "fixed 2", echo=echo),
-                  "team_size": _prompt(ask, "  每队人数（单人项目填 1，对子填 2）", lambda v: v_int(v, 1, 8), 1, echo=echo)}
+                  "quota": _prompt(ask, "  名额规则（按队数计：fixed 2 / bands 0:1,30:2 / ratio 0.15 / open）",
+                                   v_quota, "fixed 2", echo=echo)}
+            ev["team_size"] = _prompt(ask, "  每队人数（单人项目填 1，对子填 2）", v_team_size,
+                                      _side_size(ev["game"]), echo=echo)
             try:   # check the event alone now, so a mismatch is re-asked at once
                 check_spec(_probe(ev, set(taken)))
             except BadAnswer as e:
@@ -463,8 +520,16 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
         except BadAnswer as e:
             echo(f"  ✗ {e}")
             continue
-        a["sessions"].append({"date": date, "start": _prompt(ask, "  开始时间", v_time, "08:30", echo=echo),
-                              "end": _prompt(ask, "  结束时间", v_time, "12:00", echo=echo),
+        start = _prompt(ask, "  开始时间", v_time, "08:30", echo=echo)
+        end = _prompt(ask, "  结束时间", v_time, "12:00", echo=echo)
+        if end <= start:
+            echo(f"  ✗ 结束时间 {end} 不晚于开始时间 {start}，请重新填写这一场。")
+            continue
+        if f"{v_date(date)}T{start}" < a["deadline"][:16]:
+            echo(f"  ✗ 这一场在报名截止（{a['deadline'][:16].replace('T', ' ')}）之前：比赛要在截止、抽签之后进行，"
+                 "请重新填写这一场。")
+            continue
+        a["sessions"].append({"date": date, "start": start, "end": end,
                               "venue": _prompt(ask, "  地点（无则回车）", _text, "", echo=echo)})
     a["pickup_points"] = _prompt(ask, "班车乘车地点（各点用逗号分隔，如 东门,西门,自行到达；不安排班车则回车）",
                                  v_list, "", echo=echo)
@@ -483,8 +548,8 @@ def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ questionnaire workbook
-KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事编号", "id", "英文字母、数字、- 和 _"),
-            ("主办单位", "organizer", "通知落款"), ("报名截止时间", "deadline", "如 2026-12-01 17:00"),
+KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事编号", "id", "必填，英文字母、数字、- 和 _，每届不同，如 t2026-chess"),
+            ("主办单位", "organizer", "通知落款"), ("报名截止时间", "deadline", "必填，如 2026-12-01 17:00（只写日期即当天 23:59）"),
             ("评奖方式", "awards", "ranked（名次奖）/ top_n（前N名）/ group_top（各组前N名）"),
             ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
             ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
@@ -628,6 +693,10 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
                 raise NewLeagueError(f"【{question}】的回答有误：{e.args[0]}") from None
             _echo(f"  ✗ 【{question}】的回答有误：{e.args[0]} 请重新回答全部问题。")
             answers = ask_answers(folder, ask or click.prompt)
+    first = min((e["deadline"] for e in spec["events"] if e.get("deadline")), default=None)
+    if first and dt.datetime.fromisoformat(first) < dt.datetime.now(TZ):
+        _echo(f"  ! 报名截止时间 {first[:16].replace('T', ' ')} 已经过去：第一次运行就会抽签并公布第1轮。"
+              "若是笔误，请在运行前改正 tournament.yaml 中的 deadline。")
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "inbox").mkdir(exist_ok=True)
     secret = folder / spec["secret_file"]

@@ -30,6 +30,11 @@ def fits(game: Any, fmt: Any) -> bool:
     return fmt.seats == game.seats and (not allowed or fmt.name in allowed)
 
 
+def side_size(game: Any) -> int:
+    """Players on each side of a table: 2 for a partnership game (掼蛋, 桥牌, 双升, 双扣)."""
+    return int(getattr(game, "side_size", 1))
+
+
 def known_names(reg: Registry[Any]) -> str:
     """The registered names with their Chinese aliases, for a message.
 
@@ -94,6 +99,9 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
                                    f"请改用每桌 {game.seats} 人的赛制：{fitting}。")
         return "format.type", (f"游戏{_shown(GAMES, ev.game)}不能用赛制{_shown(FORMATS, ev.format.type)}"
                                f"（比赛成绩要在同一轮各桌之间比较），请改用：{fitting}。")
+    if ev.team_size < side_size(game):
+        return "team_size", (f"游戏{_shown(GAMES, ev.game)}每方 {side_size(game)} 人（固定搭档），"
+                             f"每队人数（team_size）至少为 {side_size(game)}，现为 {ev.team_size}。")
     for i, tb in enumerate(ev.tiebreaks or ()):
         if tb not in TIEBREAKS:
             return f"tiebreaks[{i}]", unknown_message(TIEBREAKS, tb)

@@ -55,6 +55,9 @@ class Game(Protocol):
     id: str
     title: str                      # Chinese name
     seats: int                      # 2 or 3 sides per table
+    #: players on each side (2 for a partnership game: 掼蛋, 桥牌, 双升, 双扣); a game
+    #: without the attribute has 1 (:func:`pipeline.registries.side_size`)
+    side_size: int
     default_points: dict[str, int]  # win/draw/loss/bye/forfeit_win/forfeit_loss
     default_tiebreaks: tuple[str, ...]
 

@@ -210,6 +210,8 @@ class Shuangsheng:
     id: str = "shuangsheng"
     title: str = "双升"
     seats: int = 2
+    #: players on each side of a table: a fixed partnership (team_size at least this)
+    side_size: int = 2
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 3, "loss": 1, "draw": 2, "win_equal": 2, "loss_equal": 1,
         "bye": 3, "forfeit_win": 3, "forfeit_loss": 0})

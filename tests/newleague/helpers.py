@@ -25,7 +25,7 @@ GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英�
 def small_answers(units: int = 6) -> dict:
     """Answers for a two-event league of ``units`` branches (text, as typed at the prompt)."""
     return {
-        "name": "2026年教职工棋牌赛", "organizer": "校工会",
+        "name": "2026年教职工棋牌赛", "id": "t2026", "organizer": "校工会",
         "units": [{"name": f"第{i + 1}分工会", "captain": "王芳", "members": str(30 + 10 * i),
                    "email": f"u{i + 1}@union.example.edu.cn"} for i in range(units)],
         "events": [{"name": "象棋", "game": "象棋", "format": "淘汰赛", "quota": "fixed 2", "team_size": "1"},

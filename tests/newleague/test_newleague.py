@@ -165,3 +165,94 @@ def test_a_prompt_with_a_number_default_explains_in_chinese(tmp_path):
 def test_a_bad_answer_reads_as_its_reason_alone():
     e = newleague.BadAnswer("赛制“knockout”每桌 2 人", "比赛项目 “斗地主”的赛制")
     assert str(e) == "赛制“knockout”每桌 2 人" and e.question == "比赛项目 “斗地主”的赛制"
+
+
+# -- a clerk's first league (found setting one up from the docs alone) -----------------------
+@pytest.mark.parametrize("field,value,words", [
+    ("deadline", "", "报名截止时间必须填写"),          # the first run drew and froze round 1
+    ("id", "", "赛事编号必须填写"),                   # two leagues shared output/league/
+])
+def test_a_blank_answer_that_would_go_wrong_quietly_is_refused(tmp_path, field, value, words):
+    a = small_answers()
+    a[field] = value
+    with pytest.raises(newleague.NewLeagueError, match=words):
+        newleague.create(tmp_path / "2026棋牌联赛", answers=a)
+    assert not (tmp_path / "2026棋牌联赛" / "tournament.yaml").exists()
+
+
+@pytest.mark.parametrize("value", ["2026-01-10", __import__("datetime").datetime(2026, 1, 10)])
+def test_a_deadline_given_as_a_date_is_the_end_of_that_day(tmp_path, value):
+    a = small_answers()
+    a["deadline"] = value
+    raw = yaml.safe_load(newleague.create(tmp_path / "t2026", answers=a).read_text(encoding="utf-8"))
+    assert raw["events"][0]["deadline"].startswith("2026-01-10T23:59:59")
+
+
+def test_a_partnership_game_with_a_blank_team_size_is_a_pair_event(tmp_path):
+    a = small_answers()
+    a["events"][1]["team_size"] = ""               # 掼蛋
+    raw = yaml.safe_load(newleague.create(tmp_path / "t2026", answers=a).read_text(encoding="utf-8"))
+    assert raw["events"][1]["team_size"] == 2
+    a["events"][1]["team_size"] = "1"
+    with pytest.raises(newleague.NewLeagueError, match="每方 2 人（固定搭档）"):
+        newleague.create(tmp_path / "t2027", answers=a)
+
+
+@pytest.mark.parametrize("sessions,words", [
+    ([{"date": "2026-01-17", "start": "18:00", "end": "12:00"}], "不晚于开始时间"),
+    ([{"date": "2026-01-05", "start": "08:30", "end": "12:00"}], "在报名截止（2026-01-10 17:00）之前"),
+])
+def test_sessions_that_cannot_be_are_refused(tmp_path, sessions, words):
+    a = small_answers()
+    a["sessions"] = sessions
+    with pytest.raises(newleague.NewLeagueError, match=words):
+        newleague.create(tmp_path / "t2026", answers=a)
+
+
+@pytest.mark.parametrize("text,rule", [("比例15%", {"rule": "ratio", "ratio": 0.15, "rounding": "floor", "minimum": 1}),
+                                       ("固定2", {"rule": "fixed", "per_branch": 2}),
+                                       ("fixed2", {"rule": "fixed", "per_branch": 2})])
+def test_quota_answers_typed_without_a_space(text, rule):
+    assert newleague.v_quota(text) == rule
+
+
+def test_a_fixed_quota_of_nought_is_refused():
+    with pytest.raises(newleague.BadAnswer, match="固定名额为 0"):
+        newleague.v_quota("fixed 0")
+
+
+def test_answers_as_a_clerk_words_them():
+    assert newleague.v_late("接受但警告") == "accept-with-warning"
+    assert newleague.v_team_size("2人") == 2 and newleague.v_int("40人") == 40
+    assert newleague.clean_unit({"name": "甲", "email": "a@x.cn；b@x.cn"}, 0)["emails"] == ["a@x.cn", "b@x.cn"]
+
+
+def test_a_unit_typed_twice_is_asked_again_at_once(tmp_path):
+    a = small_answers(2)
+    script = [a["name"], "t2026", "校工会", "",
+              "甲分工会", "王芳", "40", "",
+              "甲分工会",                                     # twice: asked again at once
+              "乙分工会", "李明", "30", "", "",
+              "象棋", "象棋", "淘汰赛", "fixed 2", "", "",
+              "2026-01-10 17:00",
+              "2026-01-17", "18:00", "12:00",                 # ends before it starts: again
+              "2026-01-17", "08:30", "12:00", "", "",
+              "", "", "ranked", "一等奖1,二等奖1", ""]
+    said = []
+
+    def ask(text, default=None, **kw):
+        answer = script.pop(0)
+        return answer if answer or default is None else default
+
+    orig = newleague._echo
+    newleague._echo = said.append
+    try:
+        path = newleague.create(tmp_path / "t2026", ask=ask)
+    finally:
+        newleague._echo = orig
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert [u["name"] for u in raw["units"]] == ["甲分工会", "乙分工会"]
+    assert any("“甲分工会”已经填过" in s for s in said) and not any("重新回答全部问题" in s for s in said)
+    assert raw["events"][0]["team_size"] == 1
+    assert raw["sessions"] == [{"date": "2026-01-17", "start": "08:30", "end": "12:00"}]
+    assert not script

@@ -139,7 +139,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
              (zh("裁判填写白色格子（可下拉选择的请从列表中选）；比赛结束后双方选手和裁判在本行签名。"
                  "灰色格子已锁定，请勿改动。", spec), BODY_FONT)]
     if rnd.notes:
-        lines.append((zh("；".join(rnd.notes), spec), BODY_FONT))
+        lines.append((zh(joined_notes(rnd.notes), spec), BODY_FONT))
     hdr = _title_block(ws, lines, ncol) + 1
     _header_row(ws, hdr, labels)
     for col in columns:
@@ -259,6 +259,16 @@ def _detail_sheet(book: Book, spec: Any, event: "EventSpec", rnd: Round, detail:
     ws.freeze(hdr + 1, len(keys) + 1)
     ws.protect()
     ws.print_setup(header_row=hdr, last_col=ncol, last_row=None, landscape=True, grid=True)
+
+
+def joined_notes(notes: Sequence[str]) -> str:
+    """A round's notes as one line: sentences one after another, each with its own full
+    stop (joined by "；" they read "…2队。；第B组…").
+
+    >>> joined_notes(["第A组为单数，抽签由 甲 进入第B组。", "人数为奇数，乙 轮空"])
+    '第A组为单数，抽签由 甲 进入第B组。人数为奇数，乙 轮空。'
+    """
+    return "".join(n if n.endswith(("。", "！", "？")) else f"{n}。" for n in (x.strip() for x in notes) if n)
 
 
 def write_result_sheet(path: str | Path, *, tournament: "Tournament", event: "EventSpec", rnd: Round,

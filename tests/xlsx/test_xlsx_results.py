@@ -215,3 +215,12 @@ def test_same_round_same_bytes(tournament, tmp_path):
     a = write_result_sheet(tmp_path / "a.xlsx", **kw).read_bytes()
     b = write_result_sheet(tmp_path / "b.xlsx", **kw).read_bytes()
     assert a == b and load_workbook(tmp_path / "a.xlsx").security.lockStructure
+
+
+def test_a_rounds_notes_read_as_sentences_on_the_sheet():
+    """“…2队。；第B组…” on the 掼蛋 sheet: each note keeps its own full stop, no “。；”."""
+    from pipeline.xlsx.results import joined_notes
+
+    got = joined_notes(["第A组为单数，抽签由 甲 进入桌数较少的第B组。", "人数为奇数，乙 本轮轮空", " "])
+    assert got == "第A组为单数，抽签由 甲 进入桌数较少的第B组。人数为奇数，乙 本轮轮空。"
+    assert "。；" not in got

@@ -220,6 +220,7 @@ class Playoff:
     order: tuple[str, ...]
     source: CellRef | None = None
     places: tuple[int, ...] = ()      # the 名次 written for each of ``order`` (a repeat: no order)
+    cells: tuple[str, ...] = ()       # the A1 of each of ``order``'s 名次 on the sheet (when read from one)
 
     def settles(self, tied: "Iterable[str]") -> bool:
         """Whether this sheet orders ``tied`` (those of them it lists): not when it gives two

@@ -1174,9 +1174,10 @@ class EventRunner:
             same = sorted(e for e in tied if list(place.values()).count(place[e]) > 1)
             if same and (po.source, tuple(same)) not in said:
                 said.add((po.source, tuple(same)))
+                cell = po.cells[po.order.index(same[-1])] if po.cells and po.source else ""
                 self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'、'.join(f'“{names.get(e, e)}”' for e in same)}"
                                 f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
-                                "重新发送。", at=po.source)
+                                "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
 
     def check_partners(self, m: Match, row: Any, sign_labels: list[str], rnd: Round,
                        entries: dict[str, Entry]) -> None:

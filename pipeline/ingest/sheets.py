@@ -160,9 +160,10 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         except (TypeError, ValueError):
             problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue
-        groups.setdefault((stage, group), []).append((place, e.id))
-    out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, eid in sorted(items)),
-                   source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for p, _ in sorted(items)))
+        groups.setdefault((stage, group), []).append((place, e.id, cells["名次"].cell))
+    out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, eid, _ in sorted(items)),
+                   source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for p, _, _ in sorted(items)),
+                   cells=tuple(c for _, _, c in sorted(items)))
            for (stage, group), items in sorted(groups.items())]
     return out, problems
 

@@ -232,6 +232,7 @@ def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing
         issues = list(csv.DictReader(f))
     (bad,) = [i for i in issues if i["code"] == "BAD_VALUE"]
     assert bad["sheet"] == "加赛" and "“苏旭凯”、“黎玉静”的名次相同（1、1）" in bad["message"]
+    assert bad["cell"] in ("D2", "D3")          # located at a 名次 the two share
     assert report.needs_attention
     # the knockout after the groups waits for the playoff instead of seeding by entry id
     assert not report.state.events["xiangqi"].complete

@@ -946,7 +946,8 @@ class EventRunner:
         columns = self.game.columns(self.ev.game_options)
         books = [(rec, b) for rec, b in self.inputs.results
                  if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
-                 and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)]
+                 and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)
+                 and str(b.meta.get(layout.META_TOURNAMENT, "") or "").strip() in ("", self.t.spec.id)]
         sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
         ctx = _RoundSheets(
             rnd=rnd, columns=columns, labels=[c.label for c in columns], detail=self.game.detail(self.ev.game_options),
@@ -1037,6 +1038,13 @@ class EventRunner:
             key = key_of(row.values)
             m = matches.get(key)
             if m is None:
+                if key in byes and not all(row.values.get(l) in (None, "") for l in labels):
+                    # nobody played there: what was typed counts for nothing, and is said so
+                    self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行是轮空（不比赛），"
+                                    "这一行填写的成绩未计入；轮空按规则计分，不需要填写。",
+                                    at=row.cells.get(next(l for l in labels if row.values.get(l) not in (None, ""))),
+                                    severity=Severity.INFO)
+                    continue
                 if key not in byes and not all(row.values.get(l) in (None, "") for l in labels):
                     rd, grp, table = key
                     tables = sorted({(mm.group, mm.table) for mm in matches.values()})
@@ -2015,7 +2023,13 @@ def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventSt
         ev_id = str(book.meta.get(layout.META_EVENT, ""))
         rnd = _norm_int(book.meta.get(layout.META_ROUND, ""))
         es = events.get(ev_id)
-        if es is None:
+        tid = str(book.meta.get(layout.META_TOURNAMENT, "") or "").strip()
+        if tid and tid != t.spec.id:
+            # a referee of another league (or last year's) mailed it to this office
+            issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》是另一项比赛（编号 {tid}）的成绩表，不是本次比赛"
+                       f"（{t.spec.id}）的，未读取。请核对后发送本次比赛下发的成绩表。",
+                       at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
+        elif es is None:
             issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》属于项目“{ev_id or '（未注明）'}”，本次比赛没有这个项目，"
                        "未读取。请使用本次比赛下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
         elif rnd not in {str(r.round) for r in es.rounds}:

@@ -184,7 +184,7 @@ def fill_result_book(t: Tournament, src: Path, rng: random.Random) -> tuple[byte
         if ws.cell(r, col["桌号"]).value in (None, ""):
             continue
         sides = [ws.cell(r, col[s]).value for s in side_labels]
-        if any(v in (None, "", "轮空") for v in sides) or any("轮空" in str(v) for v in sides):
+        if any(v in (None, "") for v in sides) or any("轮空" in str(v) or "輪空" in str(v) for v in sides):
             continue
         if ev.game == "bridge":
             if ws.cell(r, col["牌号"]).value in (None, ""):

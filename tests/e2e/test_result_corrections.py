@@ -126,3 +126,34 @@ def test_a_playoff_form_sent_again_corrected_settles_the_earlier_ones_problem(tm
         (bad,) = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE" and "第一" in i["message"]]
     assert bad["severity"] == "info" and "无需再处理" in bad["message"] and bad["cell"] == "D2"
     assert not report.needs_attention
+
+
+def test_a_result_sheet_of_another_league_is_said_to_be_one(tmp_path):
+    """t2016's 掼蛋 sheet mailed to t2011's office: said as another league's sheet (it was
+    "项目“guandan”本次比赛没有这个项目"), once, and not read."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    other = next((ROOT / "sample_sheets" / "t2016-poker" / "inbox").glob("*guandan-r1-成绩表*"))
+    shutil.copy(other, folder / "inbox" / other.name)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        found = [i for i in csv.DictReader(f) if i["file"] == "guandan-r1-成绩表.xlsx"]
+    assert len(found) == 1, found
+    assert "是另一项比赛（编号 t2016-poker）的成绩表" in found[0]["message"]
+
+
+def test_a_result_typed_on_a_bye_row_is_said_not_silently_dropped(tmp_path):
+    """t2015 围棋 round 1: the referee filled 乙胜 on table 7, where 闫璐 sits out (輪空)."""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
+
+    def on_the_bye(wb):
+        ws = wb["成绩"]
+        assert "輪空" in str(ws["E14"].value)
+        ws["F14"] = "乙胜"
+    edit_attachment(next((folder / "inbox").glob("*-go-r1-*.eml")), on_the_bye)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        found = [i for i in csv.DictReader(f) if i["file"] == "go-r1-成绩表.xlsx"]
+    (bye,) = [i for i in found if "轮空" in i["message"]]
+    assert bye["severity"] == "info" and bye["cell"] == "F14" and "未计入" in bye["message"]

@@ -390,6 +390,8 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
         spec["venue"] = _text(answers["venue"])
     if _text(answers.get("contact")):
         spec["contact"] = _text(answers["contact"])
+    if _text(answers.get("submit_to")):
+        spec["submit_to"] = check("收件邮箱", v_email, answers["submit_to"])
     pickups = v_list(answers.get("pickup_points"))
     if pickups:
         spec["pickup_points"] = pickups
@@ -461,6 +463,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
     a["id"] = _prompt(ask, "赛事编号（英文字母/数字）", v_id, default_id, echo=echo)
     a["organizer"] = _prompt(ask, "主办单位（落款）", v_required, "校工会", echo=echo)
     a["contact"] = _prompt(ask, "联系人及电话（印在通知上；无则回车）", _text, "", echo=echo)
+    a["submit_to"] = _prompt(ask, "报名表发送到的邮箱（工会办公室收件；无则回车）", v_email, "", echo=echo)
     a["units"] = []
     echo("参赛单位：逐个填写，单位名称直接回车结束。")
     while True:
@@ -553,6 +556,7 @@ KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事�
             ("评奖方式", "awards", "ranked（名次奖）/ top_n（前N名）/ group_top（各组前N名）"),
             ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
             ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
+            ("收件邮箱", "submit_to", "报名表发送到的邮箱（工会办公室），印在通知和报名表上（可空）"),
             ("乘车地点", "pickup_points", "班车乘车地点，逗号分隔，如 东门,西门,自行到达（不安排班车则空）"),
             ("逾期报名", "late_policy", "拒收 / 接收并警告（空则拒收）")]
 UNIT_HEAD = ["单位名称", "队长", "会员人数", "邮箱"]
@@ -640,6 +644,7 @@ SECTION_COMMENTS = {
                "# awards 为评奖方式与奖金（元）。可用的名称见 docs/spec-reference.md。"],
     "sessions": ["# 比赛时间：日期、开始、结束、地点（每场一行）。"],
     "contact": ["# 联系人及电话：印在通知上。"],
+    "submit_to": ["# 报名表发送到的邮箱：印在通知和报名表的填表说明上。"],
     "pickup_points": ["# 班车乘车地点：报名表“乘车地点”一列的可选项，乘车名单按此汇总。"],
     "late_policy": ["# 逾期报名：reject 拒收；accept-with-warning 接收并警告。"],
     "secret_file": ["# 报名表令牌的密钥文件（不要外传，不要改动）。"],

@@ -268,6 +268,8 @@ class TournamentSpec:
     script: Literal["simplified", "traditional"] = "simplified"
     committee: list[CommitteeRole] = field(default_factory=list)
     contact: str = ""
+    submit_to: Annotated[str, Field(description="报名表发送到哪里（工会办公室的收件邮箱），印在通知和报名表的填表说明上；"
+                                                "为空时写联系人")] = ""
     unit_word: Annotated[str, Field(description="单位的称呼：分工会 / 部门")] = "分工会"
     units: Annotated[list[UnitSpec], AfterValidator(_unique_units)]
     events: Annotated[list[EventSpec], AfterValidator(_unique_events)]

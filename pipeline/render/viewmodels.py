@@ -305,7 +305,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     for i, ev in enumerate(spec.events, 1):
         if ev.deadline:
             reg.append(f"{i}、{ev.name}：报名截止时间 {cn_datetime(ev.deadline)}。")
-    to = spec.contact or "工会办公室"
+    to = spec.submit_to or spec.contact or "工会办公室"
     reg.append(f"报名表（见附件）由各{uw}统一填写后发送至{to}，"
                f"逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。")
     sections.append(Section("报名办法", reg))

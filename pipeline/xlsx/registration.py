@@ -249,7 +249,7 @@ def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: 
         steps.append(z("本次比赛没有双人或团体项目，“{team}”一栏不用填写。", team="队号"))
     mail = z("（请用登记的邮箱 {emails} 发送）", emails="、".join(unit.emails)) if unit.emails else ""
     steps.append(z("填好后保存为 .xlsx 文件（不要另存为其他格式，不要把内容复制到新文件），发送至：{to}",
-                   to=zh(spec.contact or "工会办公室", spec)) + mail + "。")
+                   to=zh(spec.submit_to or spec.contact or "工会办公室", spec)) + mail + "。")
     steps.append(z("同一{word}再次发送时，以最后收到的报名表为准。", word=word))
     steps.append(z("收到后系统会自动检查，并寄回一份标注过的表格：红色为错误、黄色为提醒，鼠标停在单元格上可看批注；"
                    "请按批注修改后重新发送。"))

@@ -88,7 +88,7 @@ def test_quota_answers(text, rule):
 
 def test_interactive_reasks_bad_answer(tmp_path):
     a = small_answers(2)
-    script = [a["name"], "t2026", "校工会", "工会办公室 王芳 13800000000",
+    script = [a["name"], "t2026", "校工会", "工会办公室 王芳 13800000000", "ghb@union.example.edu.cn",
               "甲分工会", "王芳", "四十", "40", "a@x.cn",   # "四十" is re-asked
               "乙分工会", "李明", "30", "b@x.cn", "",
               "象棋", "围棋棋", "象棋", "淘汰赛", "fixed 2", "1", "",  # unknown game re-asked
@@ -113,6 +113,10 @@ def test_interactive_reasks_bad_answer(tmp_path):
     assert any("“四十” 不是整数" in s for s in said)
     assert any("没有棋牌种类 “围棋棋”" in s for s in said)
     assert raw["contact"] == "工会办公室 王芳 13800000000"
+    assert raw["submit_to"] == "ghb@union.example.edu.cn"
+    # where the captains send their forms, on every form (it said the contact's phone)
+    wb = openpyxl.load_workbook(next((path.parent / "templates").glob("*.xlsx")))
+    assert any("发送至：ghb@union.example.edu.cn" in str(c.value) for ws in wb for row in ws.iter_rows() for c in row)
     assert raw["sessions"][0]["venue"] == "教工活动中心"
     assert raw["pickup_points"] == ["福建路、花园路", "西门", "自行到达"]      # 、 joins one point's stops
     assert raw["late_policy"] == "accept-with-warning" and any("请填 拒收 或 接收并警告" in s for s in said)
@@ -229,7 +233,7 @@ def test_answers_as_a_clerk_words_them():
 
 def test_a_unit_typed_twice_is_asked_again_at_once(tmp_path):
     a = small_answers(2)
-    script = [a["name"], "t2026", "校工会", "",
+    script = [a["name"], "t2026", "校工会", "", "",
               "甲分工会", "王芳", "40", "",
               "甲分工会",                                     # twice: asked again at once
               "乙分工会", "李明", "30", "", "",

@@ -566,6 +566,8 @@ TABLES = {"参赛单位": (UNIT_HEAD, ["name", "captain", "members", "email"]),
           "比赛项目": (EVENT_HEAD, ["name", "game", "format", "quota", "team_size"]),
           "比赛时间": (SESSION_HEAD, ["date", "start", "end", "venue"])}
 TABLE_KEYS = {"参赛单位": "units", "比赛项目": "events", "比赛时间": "sessions"}
+#: how build_spec names a table's n-th item in a question (第n个单位 …)
+TABLE_ITEM = {"参赛单位": "单位", "比赛项目": "项目", "比赛时间": "场"}
 
 
 def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
@@ -615,7 +617,9 @@ def read_questionnaire(path: str | Path) -> dict[str, Any]:
     keys = {label: key for label, key, _ in KEY_ROWS}
     answers: dict[str, Any] = {}
     table: str | None = None
-    for row in grid:
+    rows: dict[str, int] = {}      # question → its row on the sheet, for a located message
+    answers["_rows"] = rows
+    for n, row in enumerate(grid, start=1):
         first = _text(row[0]) if row else ""
         if first in TABLES:
             table = first
@@ -629,8 +633,10 @@ def read_questionnaire(path: str | Path) -> dict[str, Any]:
                 continue
             item = {f: row[i] if i < len(row) else None for i, f in enumerate(fields)}
             answers[TABLE_KEYS[table]].append(item)
+            rows[f"{TABLE_ITEM[table]}{len(answers[TABLE_KEYS[table]])}"] = n
         elif first in keys and len(row) > 1 and _text(row[1]):
             answers[keys[first]] = row[1]
+            rows[first] = n
     return answers
 
 
@@ -661,6 +667,16 @@ def spec_yaml(spec: dict[str, Any]) -> str:
         lines.append(yaml.safe_dump({key: value}, allow_unicode=True, sort_keys=False,
                                     default_flow_style=False, width=100).rstrip())
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _where(answers: dict[str, Any], question: str) -> str:
+    """``（问卷第 12 行，B12）`` for a question answered on the questionnaire, else ""."""
+    rows = answers.get("_rows") or {}
+    m = re.fullmatch(r"第(\d+)个(单位|项目)", question)
+    n = rows.get(f"{m.group(2)}{m.group(1)}") if m else rows.get(question)
+    if n is None:
+        return ""
+    return f"（问卷第 {n} 行）" if m else f"（问卷第 {n} 行，B{n}）"
 
 
 def create(folder: str | Path, questionnaire: str | Path | None = None,
@@ -695,7 +711,7 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
         except BadAnswer as e:
             question = e.args[1] if len(e.args) > 1 else "问卷"
             if not interactive:
-                raise NewLeagueError(f"【{question}】的回答有误：{e.args[0]}") from None
+                raise NewLeagueError(f"【{question}】{_where(answers, question)}的回答有误：{e.args[0]}") from None
             _echo(f"  ✗ 【{question}】的回答有误：{e.args[0]} 请重新回答全部问题。")
             answers = ask_answers(folder, ask or click.prompt)
     first = min((e["deadline"] for e in spec["events"] if e.get("deadline")), default=None)

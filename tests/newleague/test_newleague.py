@@ -153,6 +153,38 @@ def test_questionnaire_roundtrip_and_run(tmp_path):
     assert all(es.rounds for es in report.state.events.values())
 
 
+def _questionnaire(tmp_path, a):
+    q = newleague.write_questionnaire(tmp_path / "问卷.xlsx")
+    wb = openpyxl.load_workbook(q)
+    ws = wb[newleague.QUESTIONNAIRE_SHEET]
+    rows = {str(ws.cell(r, 1).value): r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value}
+    for label, key, _ in newleague.KEY_ROWS:
+        if key in a:
+            ws.cell(rows[label], 2).value = a[key]
+    for title, items in (("参赛单位", a["units"]), ("比赛项目", a["events"]), ("比赛时间", a["sessions"])):
+        _head, fields = newleague.TABLES[title]
+        for k, item in enumerate(items):
+            for c, f in enumerate(fields, 1):
+                ws.cell(rows[title] + 2 + k, c).value = item.get(f)
+    wb.save(q)
+    return q, rows
+
+
+def test_a_questionnaire_answer_that_is_wrong_is_located_on_the_sheet(tmp_path):
+    a = small_answers(4)
+    a["events"][1]["quota"] = "fixed 0"
+    q, rows = _questionnaire(tmp_path, a)
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "t2026q", questionnaire=q)
+    assert f"【第2个项目】（问卷第 {rows['比赛项目'] + 3} 行）" in str(e.value)
+    a = small_answers(4)
+    a["deadline"] = "明天"
+    q, rows = _questionnaire(tmp_path, a)
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "t2026r", questionnaire=q)
+    assert f"【报名截止时间】（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）" in str(e.value)
+
+
 def test_a_prompt_with_a_number_default_explains_in_chinese(tmp_path):
     """click infers an int type from an int default and answered 一 with its English
     "is not a valid integer"; the answer now reaches our Chinese check and is asked again."""

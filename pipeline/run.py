@@ -593,6 +593,25 @@ def format_record(ev: EventSpec) -> dict[str, Any]:
     return {"type": ev.format.type, "options": options}
 
 
+def changed_options(before: dict[str, Any], now: dict[str, Any]) -> str:
+    """``groups 4 → 5；rounds 3 → （未设）`` for the format options that differ (compared as
+    the JSON a round records them in); "" when none does, or when they cannot be compared.
+
+    >>> changed_options({"groups": 4}, {"groups": 5, "rounds": 3})
+    'groups 4 → 5；rounds （未设） → 3'
+    """
+    try:
+        a, b = json.loads(json.dumps(before)), json.loads(json.dumps(now))
+    except (TypeError, ValueError):
+        return ""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return ""
+
+    def shown(d: dict[str, Any], k: str) -> str:
+        return json.dumps(d[k], ensure_ascii=False) if k in d else "（未设）"
+    return "；".join(f"{k} {shown(a, k)} → {shown(b, k)}" for k in sorted(set(a) | set(b)) if a.get(k, ...) != b.get(k, ...))
+
+
 def published_format(rounds: list[Round]) -> "FormatSpec | None":
     """The format the event's published rounds were drawn in, as the first round that
     records it says (None: no round records it — all were published by older code)."""
@@ -645,6 +664,10 @@ class EventRunner:
                 and FORMATS.canonical(published.type) != FORMATS.canonical(ev.format.type)):
             self.format_changed_to = ev.format.type
             ev = dataclasses.replace(ev, format=published)
+        # the same format with other options: published rounds stand, later draws take the
+        # new options — said (info), as the office's own edit, not refused
+        self.options_changed = "" if published is None or self.format_changed_to else \
+            changed_options(published.extra, ev.format.options)
         self.t, self.ev, self.ledger, self.inputs, self.issues, self.now = t, ev, ledger, inputs, issues, now
         self.fmt = FORMATS.get(ev.format.type)
         self.game = GAMES.get(ev.game)
@@ -747,6 +770,11 @@ class EventRunner:
 
         if self.format_changed_to:
             self.format_changed()
+        elif self.options_changed:
+            self.issues.add("FORMAT_CHANGED",
+                            f"{self.ev.name}的赛制选项在抽签公布后改过（{self.options_changed}）：已公布的各轮不变，"
+                            "之后的抽签按现在的选项进行。如是误改，请在 tournament.yaml 中改回原来的选项。",
+                            severity=Severity.INFO)
         self.check_frozen_inputs()
         for rnd in self.rounds:
             self.add_byes(rnd)

@@ -212,6 +212,21 @@ def test_the_same_format_under_its_chinese_name_is_no_change(tmp_path):
     assert "FORMAT_CHANGED" not in [i.code for i in again.issues]
 
 
+def test_format_options_changed_after_the_draws_were_published_are_said(tmp_path):
+    """The same format with another option (avoid_rematch) after round 1: published rounds
+    stand, later draws take the new option, and the office is told (info) what changed."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("avoid_rematch: true", "avoid_rematch: false"),
+                    encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (said,) = [i for i in again.issues if i.code == "FORMAT_CHANGED"]
+    assert said.severity.value == "info" and "avoid_rematch true → false" in said.message
+    assert not again.needs_attention
+
+
 def test_the_published_format_is_read_from_the_first_round_that_records_it():
     """Round 1 published by older code (no record), round 2 by this code: the event is
     still protected (only looking at round 1 switched the check off for good)."""

@@ -1617,8 +1617,11 @@ def write_issues(d: Path, state: LeagueState) -> None:
 
 
 def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, bytes]:
-    """One event's lines of ``draw.csv`` and ``standings.csv`` (without their headers)."""
+    """One event's lines of ``draw.csv`` and ``standings.csv`` (without their headers).
+    Tiebreak values are written as printed (索伯分 8, not its integer form 16 — ``scale``)."""
     from .fsutil import csv_rows
+    from .render.site_vm import show_scaled
+    from .score import TIEBREAK_SCALE
 
     draw_rows = []
     for r in ev.rounds:
@@ -1636,7 +1639,8 @@ def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, by
             st_rows.append({"event": ev.spec.id, "stage": tb.stage, "group": tb.group, "rank": row.rank,
                             "team": e.team if e else row.entry, "branch": e.branch if e else "",
                             "players": e.player_names if e else "", "points": row.points,
-                            "tiebreaks": ";".join(f"{k}={v}" for k, v in row.tiebreaks.items()),
+                            "tiebreaks": ";".join(f"{k}={show_scaled(v, TIEBREAK_SCALE.get(k, 1))}"
+                                                  for k, v in row.tiebreaks.items()),
                             "playoff_required": int(row.playoff_required), "entry_id": row.entry,
                             "played": row.played, "wins": row.wins, "draws": row.draws,
                             "losses": row.losses, "score": row.score})

@@ -611,13 +611,19 @@ def _bye_points(es: "EventState") -> int:
 
 def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -> str:
     """备注 of a row level with a neighbour on every printed column but ranked apart by a
-    playoff (加赛, a tiebreak not printed as a column): ``加赛决出（21）``, so the order does not
-    read as an unexplained tie (R2011-F1, R2020-F4)."""
+    playoff (加赛, a tiebreak not printed as a column): ``加赛第1名`` — its place
+    among those level with it — so the order does not read as an unexplained tie (R2011-F1,
+    R2020-F4).  (The playoff's own value is a sort key, meaningless on paper.)"""
     r = rows[i]
     level = any(0 <= j < len(rows) and rows[j].rank != r.rank and shown_of[rows[j].entry] == shown_of[r.entry]
                 for j in (i - 1, i + 1))
-    got = [(_scaled(r.tiebreaks[n], scale)) for n, _, scale, _ in playoff_tbs if n in r.tiebreaks]
-    return f"加赛决出（{got[0]}）" if level and got else ""
+    if not level or not any(n in r.tiebreaks for n, _, _, _ in playoff_tbs):
+        return ""
+    first = i
+    while first > 0 and shown_of[rows[first - 1].entry] == shown_of[r.entry]:
+        first -= 1
+    place = 1 + sum(1 for j in range(first, i) if rows[j].rank != r.rank)
+    return f"加赛第{place}名"
 
 
 def _status(es: "EventState") -> str:

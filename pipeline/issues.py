@@ -6,7 +6,7 @@ quote the value and say what to change.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from .layout import CONTROL_CHARS
@@ -109,6 +109,12 @@ def shorten_message(message: str) -> str:
     return f"{message[:head]}…（此处略去 {len(message) - keep} 字）…{message[len(message) - (keep - head):]}"
 
 
+def settled(i: Issue, note: str) -> Issue:
+    """``i`` as a note (info) saying why it needs nothing more — a later sheet corrected
+    it — within :data:`MESSAGE_MAX` (the note kept at the end)."""
+    return replace(i, severity=Severity.INFO, message=shorten_message(f"{i.message}（{note}）"))
+
+
 def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "",
           severity: Severity | None = None, source: str = "") -> Issue:
     """Build an issue with the code's default severity.
@@ -153,9 +159,11 @@ class IssueLog:
         return any(i.severity == Severity.ERROR for i in self._items)
 
     def sorted(self) -> list[Issue]:
-        """Stable order for output: by branch, file, sheet, cell (row then column), code."""
+        """Stable order for output: by branch, file, sheet, cell (row then column), code.  An
+        issue found twice over (a 加赛表 with a renamed sheet, by each event that reads it) is
+        said once."""
         def cell_key(c: str) -> tuple[int, str]:
             col = "".join(ch for ch in c if ch.isalpha())
             row = "".join(ch for ch in c if ch.isdigit())
             return (int(row) if row else 0, col)
-        return sorted(self._items, key=lambda i: (i.branch, i.file, i.sheet, cell_key(i.cell), i.code, i.message))
+        return sorted(dict.fromkeys(self._items), key=lambda i: (i.branch, i.file, i.sheet, cell_key(i.cell), i.code, i.message))

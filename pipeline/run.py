@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, Issue, IssueLog
+from .issues import ISSUE_COLUMNS, Issue, IssueLog, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, EventState, KeptResults, LeagueState, StandingTable, Submission
@@ -640,6 +640,8 @@ class _RoundSheets:
     sign_labels: list[str]
     players: dict[str, Entry]
     shown: dict[str, Entry]
+    #: the round the next draw waits for (the last published): a disputed table holds it
+    holds: bool = False
     chosen: dict[tuple, tuple[Received, Any]] = field(default_factory=dict)   # (match key, 牌号) → row taken
     disputed: set[tuple] = field(default_factory=set)   # two sheets received at once disagree
     details: dict[tuple, list[dict[str, Any]]] = field(default_factory=dict)
@@ -909,7 +911,11 @@ class EventRunner:
         """The winners of round ``k - 1``'s tables, by the results as they are now, who are
         not in published round ``k`` (a corrected result: in a knockout or at tables of
         three the other player went on), named with their tables — what the office must look
-        at.  Empty where every entry plays every round (Swiss, round robin)."""
+        at.  Only where round ``k`` is drawn from round ``k - 1``'s winners (a knockout round,
+        tables of three): elsewhere (Swiss, round robin, groups then a knockout) it would name
+        players who were never meant to go on."""
+        if self.rounds[k - 1].plan.get("kind") not in ("ko", "tables") or self.fmt.name not in ("knockout", "tables_of_three"):
+            return ""
         drawn = {s for m in self.rounds[k].matches for s in m.sides}
         names = {e.id: e.team for e in self.shown_entries()}
         out = []
@@ -965,9 +971,10 @@ class EventRunner:
 
         A referee corrects a sheet by sending it again, as the handbook says (the later
         one counts): a problem of an earlier sheet is then no longer the office's to act
-        on (:meth:`settled`), and is kept as a note.  Two sheets received at the same
-        time that disagree about a table leave it without a result until a later sheet
-        settles it — the next round is not drawn on a guess."""
+        on (:meth:`settle_problems`), and is kept as a note.  Two sheets received at the same
+        time that disagree about a table of the last published round leave it without a
+        result until a later sheet settles it — the next round is not drawn on a guess (a
+        round already followed by another keeps one of them, as it was drawn on)."""
         from . import layout
         from .ingest.workbook import strip_spaces
 
@@ -983,7 +990,8 @@ class EventRunner:
             byes={(str(m.round), strip_spaces(m.group), str(m.table)) for m in rnd.matches if m.bye},
             sides=sides, sign_labels=[s + layout.SIGNATURE_SUFFIX for s in sides],
             players={e.id: e for e in self.all_entries()} if self.ev.team_size > 1 and books else {},
-            shown={e.id: e for e in self.shown_entries()} if books else {})
+            shown={e.id: e for e in self.shown_entries()} if books else {},
+            holds=bool(self.rounds) and rnd.round == self.rounds[-1].round)
         # each sheet's problems, with the table each is about (None: the sheet or a row not
         # at a drawn table), kept apart until every sheet is read (settled)
         found_in: list[tuple[Received, list[tuple[Issue, tuple | None]]]] = []
@@ -999,7 +1007,7 @@ class EventRunner:
                     found_in[-1][1].extend((i, about.get(n)) for n, i in enumerate(self.issues))
         finally:
             self.issues = log
-        self.issues.extend(self.settled(ctx, found_in))
+        self.issues.extend(self.settle_problems(ctx, found_in))
         rows_in = [rr for rkey, (_, rr) in sorted(ctx.chosen.items(), key=lambda x: (
             x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
         results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
@@ -1007,7 +1015,7 @@ class EventRunner:
         for r in results:
             self.results[r.match.key] = r
 
-    def settled(self, ctx: _RoundSheets, found_in: list[tuple[Received, list[tuple[Issue, tuple | None]]]]) -> list[Issue]:
+    def settle_problems(self, ctx: _RoundSheets, found_in: list[tuple[Received, list[tuple[Issue, tuple | None]]]]) -> list[Issue]:
         """The problems of the round's sheets, each as the office has to act on it now.
 
         A problem about a table is settled when the row taken for that table came from a
@@ -1029,9 +1037,8 @@ class EventRunner:
             later_fine = complete and any(f > t for f in fine)
             for i, table in items:
                 if i.severity != Severity.INFO and (taken_at.get(table, t) > t if table is not None else later_fine):
-                    note = ("较晚收到的成绩表已更正这一桌，无需再处理。" if table is not None else
-                            "其后收到的成绩表已读入，本轮各桌成绩已齐，无需再处理。")
-                    i = dataclasses.replace(i, severity=Severity.INFO, message=f"{i.message}（{note}）")
+                    i = settled(i, "较晚收到的成绩表已更正这一桌，无需再处理。" if table is not None else
+                                "其后收到的成绩表已读入，本轮各桌成绩已齐，无需再处理。")
                 out.append(i)
         return out
 
@@ -1106,9 +1113,10 @@ class EventRunner:
                                     f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
                                     + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if later else
                                        "两份同时收到，无法判断哪一份是更正：这一桌暂不计成绩（下一轮要等这一桌）。"
-                                       "请裁判核对后重发正确的一份。"),
+                                       "请裁判核对后重发正确的一份。" if ctx.holds else
+                                       f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
                                     at=rr.at(labels[0]), severity=Severity.INFO if later else None)
-                    if not later:
+                    if not later and ctx.holds:
                         ctx.disputed.add(rkey)
                 if later or prev is None:
                     ctx.disputed.discard(rkey)
@@ -1334,7 +1342,7 @@ def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: I
 
     A problem of a sheet's row is settled — kept as a note (info) — when a sheet received
     later has that group's playoff (the referee sent the form again, corrected), as a
-    result sheet's (:meth:`EventRunner.settled`)."""
+    result sheet's (:meth:`EventRunner.settle_problems`)."""
     from .ingest.sheets import read_playoffs as read
     out: list[Playoff] = []
     read_in: list[tuple[dt.datetime, list[Playoff], list[Issue], dict[int, tuple[str, str]]]] = []
@@ -1345,10 +1353,12 @@ def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: I
         read_in.append((aware(rec.received_at), found, problems, about))
     for t, _, problems, about in read_in:
         later = {(p.stage, p.group) for t2, found, _, _ in read_in if t2 > t for p in found}
+        # a later sheet read whole (its table found): a problem of this one's as a whole is settled
+        later_fine = any(t2 > t and all(n in ab for n in range(len(ps))) for t2, _, ps, ab in read_in)
         for n, i in enumerate(problems):
-            if n in about and about[n] in later and i.severity != Severity.INFO:
-                i = dataclasses.replace(i, severity=Severity.INFO,
-                                        message=f"{i.message}（较晚收到的加赛表已填好这一组，无需再处理。）")
+            if i.severity != Severity.INFO and (about[n] in later if n in about else later_fine):
+                i = settled(i, "较晚收到的加赛表已填好这一组，无需再处理。" if n in about else
+                            "其后收到的加赛表已读入，无需再处理。")
             issues.extend([i])
     return out
 

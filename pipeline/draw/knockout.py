@@ -157,7 +157,7 @@ class Knockout:
                 # a result corrected after the next round was drawn (DRAW_INPUT_CHANGED; a
                 # published draw is never redrawn) leaves its new winner in no later round:
                 # placed as far as the results say they got, before that round's losers
-                if w and w not in later and w not in placed and k < len(ko) - 1:
+                if w and w not in later and w not in placed:
                     winners.append(w)
             if winners:
                 tiers.append((f"{r.stage_name}胜者", winners))

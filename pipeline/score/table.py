@@ -81,10 +81,13 @@ class ScoreTable:
         by_key = _results_by_key(results)
         self.rounds: list[int] = sorted({r.round for r in rounds})
         self.games: dict[str, list[Game]] = defaultdict(list)
+        # the latest round with a result in: rounds before it have been played (a table of
+        # one without its result — a sheet corrected to an invalid value — keeps its bye)
+        played = max((r.round for r in rounds for m in r.matches if not m.bye and m.key in by_key), default=0)
         for rnd in rounds:
             # a bye scores once its round has been played, not at the draw: while a table
             # of the round waits for its result, the entry sitting out is not put ahead
-            pending = any(not m.bye and m.key not in by_key for m in rnd.matches)
+            pending = rnd.round >= played and any(not m.bye and m.key not in by_key for m in rnd.matches)
             for m in rnd.matches:
                 res = by_key.get(m.key)
                 if (res is None and not m.bye) or (m.bye and pending):

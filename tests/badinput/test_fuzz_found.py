@@ -266,3 +266,13 @@ def test_a_hidden_form_beside_a_filled_visible_copy_is_not_taken(tmp_path):
     (bad,) = [i for i in issues if i["code"] == "TEMPLATE_MISMATCH"]
     assert bad["severity"] == "error" and "被隐藏" in bad["message"] and "报名表 (2)" in bad["message"]
     assert "取消隐藏" in bad["message"]
+
+
+def test_a_settled_note_keeps_a_message_within_the_cap():
+    """A settled problem's note is added after a quoted 5,000-character value: still at most
+    MESSAGE_MAX, its note at the end."""
+    from pipeline.issues import MESSAGE_MAX, issue, settled
+
+    i = settled(issue("RESULT_INVALID", "甲方填的是“" + "某" * 5000 + "”（不是本桌选手）"), "较晚收到的成绩表已更正这一桌，无需再处理。")
+    assert len(i.message) <= MESSAGE_MAX and i.message.endswith("（较晚收到的成绩表已更正这一桌，无需再处理。）")
+    assert i.severity.value == "info"

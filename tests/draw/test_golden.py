@@ -273,6 +273,20 @@ def test_R2020_A1_a_corrected_round_1_result_leaves_no_one_unplaced():
     assert losers and mine.rank < min(losers) and pl[-1].tier == f"{r1.stage_name}负者"
 
 
+def test_R2020_A1_the_last_knockout_rounds_corrected_winner_is_not_placed_last():
+    """The same, for the knockout round just before the final round robin: its corrected
+    winner is not in the pool, and was placed below every loser."""
+    s = simulate("knockout", make_entries(22, branches=11), seed=2020, allow_draw=False)
+    ko = [r for r in s.rounds if r.plan.get("kind") == "ko"]
+    m = next(m for m in ko[-1].matches if not m.bye)
+    s.results[m.key] = MatchResult(m, tuple(reversed(s.results[m.key].sides)))
+    new = s.results[m.key].winner()
+    assert new not in s.rounds[-1].plan["pool"]
+    pl = FORMATS.get("knockout").placements(s)
+    mine = next(p for p in pl if p.entry == new)
+    assert mine.tier == f"{ko[-1].stage_name}胜者" and pl[-1].entry != new
+
+
 def test_R2020_D1_the_revival_lot_is_drawn_among_losers_who_played():
     """A loser who was absent (弃权) is not revived: only one loser played, so that one is."""
     s = simulate("tables_of_three", make_entries(22, branches=11), seed=2020, stop_after=1)

@@ -157,3 +157,68 @@ def test_a_result_typed_on_a_bye_row_is_said_not_silently_dropped(tmp_path):
         found = [i for i in csv.DictReader(f) if i["file"] == "go-r1-成绩表.xlsx"]
     (bye,) = [i for i in found if "轮空" in i["message"]]
     assert bye["severity"] == "info" and bye["cell"] == "F14" and "未计入" in bye["message"]
+
+
+def _standings(out: Path, tid: str, event: str, stage: str) -> dict[str, dict[str, str]]:
+    with open(out / tid / "data" / "standings.csv", encoding="utf-8") as f:
+        return {r["team"]: r for r in csv.DictReader(f) if r["event"] == event and r["stage"] == stage}
+
+
+def test_two_sheets_at_once_for_a_round_already_followed_keep_one_as_it_was_drawn_on(tmp_path):
+    """t2015 围棋: round 2 drawn from round 1; then a second round-1 sheet with the same time
+    and another result for table 1.  Round 1 is not held (round 2 was drawn on it): one sheet
+    is taken as before, the round-1 bye keeps its points, and round 3 is drawn."""
+    def league(name: str) -> Path:
+        folder = tmp_path / name / "t2015-tcm"
+        shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
+        for p in (folder / "inbox").glob("*-go-r*.eml"):
+            if "-go-r1-" not in p.name:
+                p.unlink()
+        return folder
+    plain, disputed = league("plain"), league("disputed")
+    for folder in (plain, disputed):
+        run(RunOptions(folder=folder, out_parent=folder.parent / "out", pdf=False, now=NOW))
+        shutil.copy(ROOT / "sample_sheets" / "t2015-tcm" / "inbox" / "11071750-go-r2-成绩表.eml", folder / "inbox")
+    r1 = next((disputed / "inbox").glob("*-go-r1-*.eml"))
+    edit_attachment(r1, _flip, disputed / "inbox" / "other-go-r1.eml", date="Sat, 07 Nov 2015 12:10:00 +0800")
+    for folder in (plain, disputed):
+        report = run(RunOptions(folder=folder, out_parent=folder.parent / "out", pdf=False, now=NOW))
+        assert any("围棋" in e and "第3轮" in e for e in report.events), report.events
+    with open(disputed.parent / "out" / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        (conflict,) = [i for i in csv.DictReader(f) if i["code"] == "RESULT_CONFLICT"]
+    assert "暂采用" in conflict["message"]
+    with open(disputed.parent / "out" / "t2015-tcm" / "data" / "draw.csv", encoding="utf-8") as f:
+        bye = next(r["team"] for r in csv.DictReader(f) if r["event"] == "go" and r["round"] == "1" and r["bye"] == "1")
+    before = _standings(plain.parent / "out", "t2015-tcm", "go", "swiss")[bye]
+    after = _standings(disputed.parent / "out", "t2015-tcm", "go", "swiss")[bye]
+    assert after["points"] == before["points"]
+
+
+def test_a_corrected_group_result_names_no_winners_left_out(tmp_path):
+    """t2011 象棋 (groups, then a knockout): a group result corrected after the knockout was
+    drawn.  The knockout is not drawn from the last group round's winners, so the message
+    names no "winners not in the next round" (it named six group players)."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    r1 = next((folder / "inbox").glob("*-xiangqi-r1-*.eml"))
+    edit_attachment(r1, _flip, folder / "inbox" / "corrected-xiangqi-r1.eml", date="Fri, 20 May 2011 12:00:00 +0800")
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        changed = [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
+    assert changed and not any("却不在已公布" in i["message"] for i in changed), changed
+
+
+def test_a_playoff_form_with_a_renamed_sheet_then_a_good_one_is_settled_and_said_once(tmp_path):
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    form = folder / "inbox" / "1118-xiangqi-加赛-4.eml"
+
+    def rename(wb):
+        wb["加赛"].title = "加赛表"
+    edit_attachment(form, rename, folder / "inbox" / "early-加赛.eml", date="Wed, 18 Nov 2020 19:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        found = [i for i in csv.DictReader(f) if i["code"] == "TEMPLATE_MISMATCH"]
+    assert len(found) == 1 and found[0]["severity"] == "info" and "无需再处理" in found[0]["message"], found
+    assert not report.needs_attention

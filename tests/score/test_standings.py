@@ -119,6 +119,16 @@ def test_a_bye_scores_once_its_round_is_played():
     assert row["b"].points == 2 and row["c"].points == 4
 
 
+def test_a_played_rounds_bye_counts_though_a_table_of_it_lost_its_result():
+    """Round 1's table 2 without a result (a sheet corrected to an invalid value) after round
+    2 was played: round 1 has been played, and c's bye of it still counts."""
+    r1 = [game(1, 1, "a", "b", "1-0")]
+    r2 = [game(2, 1, "a", "c", "1-0"), game(2, 2, "b", "d", "1-0")]
+    rounds = rounds_of([*r1, game(1, 2, "d", "e", "1-0"), *r2], [bye(1, 3, "c"), bye(2, 3, "e")])
+    row = {r.entry: r for r in compute_standings("abcde", rounds, [*r1, *r2], [], bye_points=2)}
+    assert row["c"].points == 2 and row["e"].points == 2
+
+
 def test_rank_fn_reads_results_at_call_time():
     results: dict = {}
     r1 = game(1, 1, "a", "b", "0-1")

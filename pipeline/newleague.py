@@ -353,7 +353,7 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
         raise BadAnswer("至少要有一个参赛单位。", "参赛单位")
     deadline = check("报名截止时间", v_datetime, answers.get("deadline"))
     scheme = check("评奖方式", v_scheme, answers.get("awards"))
-    places = check("奖项设置", v_places, answers.get("places"))
+    places = check("奖项及名额", v_places, answers.get("places"))
     prizes = check("奖金", v_prizes, answers.get("prizes") or {})
     awards: dict[str, Any] = {"scheme": scheme}
     if scheme == "ranked":
@@ -374,17 +374,18 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
         events.append(ev)
     if not events:
         raise BadAnswer("至少要有一个比赛项目。", "比赛项目")
-    sessions = [{"date": check("比赛日期", v_date, s.get("date")),
-                 "start": check("开始时间", v_time, s.get("start")),
-                 "end": check("结束时间", v_time, s.get("end")),
+    sessions = [{"date": check(f"第{n}场", v_date, s.get("date")),
+                 "start": check(f"第{n}场", v_time, s.get("start")),
+                 "end": check(f"第{n}场", v_time, s.get("end")),
                  **({"venue": _text(s["venue"])} if s.get("venue") else {})}
-                for s in answers.get("sessions") or []]
+                for n, s in enumerate(answers.get("sessions") or [], start=1)]
+    closes = dt.datetime.fromisoformat(deadline)
     for n, se in enumerate(sessions, start=1):
         if se["end"] <= se["start"]:
-            raise BadAnswer(f"第{n}场 {se['date']} 的结束时间 {se['end']} 不晚于开始时间 {se['start']}，请改正。", "比赛时间")
-        if se["date"] + "T" + se["start"] < dt.datetime.fromisoformat(deadline).replace(tzinfo=None).isoformat():
-            raise BadAnswer(f"第{n}场 {se['date']} {se['start']} 在报名截止（{deadline[:16].replace('T', ' ')}）之前："
-                            "比赛要在截止、抽签之后进行，请改正日期或截止时间。", "比赛时间")
+            raise BadAnswer(f"{se['date']} 的结束时间 {se['end']} 不晚于开始时间 {se['start']}，请改正。", f"第{n}场")
+        if dt.datetime.fromisoformat(f"{se['date']}T{se['start']}").replace(tzinfo=TZ) < closes:
+            raise BadAnswer(f"{se['date']} {se['start']} 在报名截止（{deadline[:16].replace('T', ' ')}）之前："
+                            "比赛要在截止、抽签之后进行，请改正日期或截止时间。", f"第{n}场")
     spec.update(units=units, events=events, sessions=sessions)
     if answers.get("venue"):
         spec["venue"] = _text(answers["venue"])
@@ -634,9 +635,10 @@ def read_questionnaire(path: str | Path) -> dict[str, Any]:
             item = {f: row[i] if i < len(row) else None for i, f in enumerate(fields)}
             answers[TABLE_KEYS[table]].append(item)
             rows[f"{TABLE_ITEM[table]}{len(answers[TABLE_KEYS[table]])}"] = n
-        elif first in keys and len(row) > 1 and _text(row[1]):
-            answers[keys[first]] = row[1]
-            rows[first] = n
+        elif first in keys:
+            rows[first] = n          # a blank answer to a required question is located too
+            if len(row) > 1 and _text(row[1]):
+                answers[keys[first]] = row[1]
     return answers
 
 
@@ -672,8 +674,8 @@ def spec_yaml(spec: dict[str, Any]) -> str:
 def _where(answers: dict[str, Any], question: str) -> str:
     """``（问卷第 12 行，B12）`` for a question answered on the questionnaire, else ""."""
     rows = answers.get("_rows") or {}
-    m = re.fullmatch(r"第(\d+)个(单位|项目)", question)
-    n = rows.get(f"{m.group(2)}{m.group(1)}") if m else rows.get(question)
+    m = re.fullmatch(r"第(\d+)(?:个(单位|项目)|(场))", question)
+    n = rows.get(f"{m.group(2) or m.group(3)}{m.group(1)}") if m else rows.get(question)
     if n is None:
         return ""
     return f"（问卷第 {n} 行）" if m else f"（问卷第 {n} 行，B{n}）"

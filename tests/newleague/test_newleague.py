@@ -185,6 +185,36 @@ def test_a_questionnaire_answer_that_is_wrong_is_located_on_the_sheet(tmp_path):
     assert f"【报名截止时间】（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）" in str(e.value)
 
 
+def test_blank_and_table_answers_are_located_too(tmp_path):
+    """A required answer left blank (its row recorded though empty), a session (its row), and
+    奖项及名额 (the question is named as the row is)."""
+    a = small_answers(4)
+    del a["deadline"]
+    q, rows = _questionnaire(tmp_path, a)
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "a", questionnaire=q)
+    assert f"（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）" in str(e.value)
+    a = small_answers(4)
+    a["sessions"] = [{"date": "2026-01-17", "start": "8:30", "end": "12:00"},
+                     {"date": "2026-01-18", "start": "14:00", "end": "12:00"}]
+    q, rows = _questionnaire(tmp_path, a)
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "b", questionnaire=q)
+    assert f"【第2场】（问卷第 {rows['比赛时间'] + 3} 行）" in str(e.value)
+    a = small_answers(4)
+    a["places"] = "一等奖"
+    q, rows = _questionnaire(tmp_path, a)
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "c", questionnaire=q)
+    assert f"【奖项及名额】（问卷第 {rows['奖项及名额']} 行" in str(e.value)
+
+
+def test_a_session_starting_at_the_deadline_is_accepted(tmp_path):
+    a = small_answers()
+    a["sessions"] = [{"date": "2026-01-10", "start": "17:00", "end": "19:00"}]
+    newleague.create(tmp_path / "t2026", answers=a)
+
+
 def test_a_prompt_with_a_number_default_explains_in_chinese(tmp_path):
     """click infers an int type from an int default and answered 一 with its English
     "is not a valid integer"; the answer now reaches our Chinese check and is asked again."""

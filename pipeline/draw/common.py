@@ -100,6 +100,13 @@ def shown(state: EventState, entry_id: str, extra: dict[str, str] | None = None)
     return e.team if e is not None and e.team else entry_id
 
 
+def counted(state: EventState, n: int) -> str:
+    """``7 人`` — or ``7 对`` (pairs), ``7 队`` (teams) by the event's entries, for notes
+    (“参赛者共 7 名” read wrong for seven bridge pairs)."""
+    size = max((len(e.players) for e in state.entries), default=1)
+    return f"{n} {'人' if size <= 1 else '对' if size == 2 else '队'}"
+
+
 def shown_list(state: EventState, ids: Iterable[str], extra: dict[str, str] | None = None) -> str:
     """Labels joined with 、 for notes."""
     return "、".join(shown(state, i, extra) for i in ids)

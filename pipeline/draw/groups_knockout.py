@@ -27,7 +27,7 @@ from typing import Any
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
-from .common import (PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int,
+from .common import (PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int, counted,
                      check_known, deal_groups, first_balance, first_problem, group_label,
                      next_round_no, orient, ranked, rounds_of, settled_winner, shown, shown_list,
                      tier_placements, winner_of)
@@ -155,7 +155,7 @@ class GroupsKnockout:
             for x, y in berger_pairs(len(members), k):
                 if y is None:
                     byes.append(Match(state.event_id, GROUP_STAGE, no, g, 0, (members[x],), bye=True))
-                    notes.append(f"第{g}组共 {len(members)} 人（奇数），按贝格尔编排 {shown(state, members[x])} 本轮轮空。")
+                    notes.append(f"第{g}组共 {counted(state, len(members))}（奇数），按贝格尔编排 {shown(state, members[x])} 本轮轮空。")
                 else:
                     matches.append(Match(state.event_id, GROUP_STAGE, no, g, len(matches) + 1,
                                          (members[x], members[y])))

@@ -18,7 +18,7 @@ from typing import Any
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
-from .common import (berger_pairs, berger_round_count, bye_counts, check_int, check_known,
+from .common import (berger_pairs, berger_round_count, bye_counts, check_int, check_known, counted,
                      first_balance, first_problem, next_round_no, orient, rounds_of, shown,
                      settled_winner, shown_list, spread_tables, tier_placements, winner_of)
 
@@ -117,7 +117,7 @@ class Knockout:
         for b in byes:
             matches.append(Match(state.event_id, "final", no, "", len(matches) + 1, (b,), bye=True,
                                  note="循环赛轮空"))
-            notes.append(f"决赛循环赛共 {len(pool)} 人，按贝格尔编排 {shown(state, b)} 本轮轮空。")
+            notes.append(f"决赛循环赛共 {counted(state, len(pool))}，按贝格尔编排 {shown(state, b)} 本轮轮空。")
         if k == 1:
             notes.insert(0, f"决赛循环赛抽签顺序：{shown_list(state, pool)}。")
         name = "决赛" if total == 1 else f"决赛循环赛第{k}轮"

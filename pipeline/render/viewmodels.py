@@ -328,7 +328,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     if spec.pickup_points:
         # only what the form's list offers (a 自行到达 the list lacked was refused as BAD_VALUE)
         notes.append("乘车地点：从下拉列表中选择（" + "、".join(spec.pickup_points) + "）。")
-    notes.append("请使用工会下发的电子报名表（Excel）填写并发回，勿更改表头。")
+    notes.append("请使用工会下发的电子报名表（Excel）填写后发回，勿更改表头。")
     vm.form_notes = notes
     return vm
 

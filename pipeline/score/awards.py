@@ -327,7 +327,9 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             if unit is None:
                 issues.append(issue("MISSING_VALUE", f"“{r.award}”按单位颁发：请在“单位”栏填写获奖单位", at=r.at))
                 continue
-            out.append(_state.AwardRow(event=r.event, group="", award=r.award.strip(), rank=0, team=unit.name,
+            typed = event_id(r.event)
+            out.append(_state.AwardRow(event=typed if typed in event_names else r.event.strip(), group="",
+                                       award=r.award.strip(), rank=0, team=unit.name,
                                        branch=unit.id, players="", prize=int(prizes.get(r.award.strip(), 0))))
             continue
         name, sid = normalise_name(r.name), normalise_name(r.staff_id)
@@ -353,7 +355,8 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("BAD_VALUE", f"获奖人“{shown}”对应多名参赛者：请填写工号或单位以区分", at=r.at))
             continue
         e, player = found[0]
-        out.append(_state.AwardRow(event=r.event or event_names.get(e.event, e.event), group="",
+        # the event's id, as every other awards.csv row has it (typed as 桥牌 or bridge)
+        out.append(_state.AwardRow(event=e.event, group="",
                                    award=r.award.strip(), rank=0, team=e.team, branch=e.branch,
                                    players=player, prize=int(prizes.get(r.award.strip(), 0)), entry=e.id))
     return out, issues

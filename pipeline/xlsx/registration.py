@@ -247,7 +247,10 @@ def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: 
         steps.append(z("本次比赛不安排班车，“{col}”一栏不用填写。", col="乘车地点"))
     if not team_events:
         steps.append(z("本次比赛没有双人或团体项目，“{team}”一栏不用填写。", team="队号"))
-    mail = z("（请用登记的邮箱 {emails} 发送）", emails="、".join(unit.emails)) if unit.emails else ""
+    # by mail: from the registered address (the receipt goes there); sent some other way (钉钉
+    # …, the contact named without a mailbox), no word of mail
+    by_mail = bool(spec.submit_to) or "@" in spec.contact
+    mail = z("（请用登记的邮箱 {emails} 发送）", emails="、".join(unit.emails)) if unit.emails and by_mail else ""
     steps.append(z("填好后保存为 .xlsx 文件（不要另存为其他格式，不要把内容复制到新文件），发送至：{to}",
                    to=zh(spec.submit_to or spec.contact or "工会办公室", spec)) + mail + "。")
     steps.append(z("同一{word}再次发送时，以最后收到的报名表为准。", word=word))

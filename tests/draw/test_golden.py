@@ -307,3 +307,13 @@ def test_R2020_D1_the_revival_lot_is_drawn_among_losers_who_played():
         s.results[m.key] = MatchResult(m, tuple(sides))
     r2 = FORMATS.get("tables_of_three").next_round(s, random.Random(7))
     assert r2.plan["revived"] == [present]
+
+
+def test_notes_count_pairs_as_pairs():
+    """Seven bridge pairs in a round robin: “参赛者共 7 对”, not “7 名”."""
+    from pipeline.draw.common import counted
+
+    pairs = make_entries(7, team_size=2)
+    assert counted(new_state(pairs), 7) == "7 对" and counted(new_state(make_entries(7)), 7) == "7 人"
+    rnd = FORMATS.get("round_robin").next_round(new_state(pairs), random.Random(1))
+    assert any("参赛者共 7 对（奇数）" in n for n in rnd.notes), rnd.notes

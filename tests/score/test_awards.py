@@ -90,6 +90,8 @@ def test_R2015_A1_discretionary_awards_and_branch_award():
     assert [(r.award, r.entry, r.branch) for r in rows] == [("風尚獎", "go-1", "u1"), ("潜力选手奖", "go-1", "u1"),
                                                             ("组织奖", "", "u1")]
     assert rows[2].team == "第一分工会" and rows[2].prize == 500 and rows[0].players == "王军"
+    # awards.csv's event is the event's id, as on every other row (typed 围棋, or not at all)
+    assert [r.event for r in rows] == ["go", "go", ""]
     codes = [(i.code, i.cell) for i in issues]
     assert codes == [("BAD_VALUE", ""), ("BAD_VALUE", "C5"), ("UNKNOWN_BRANCH", "")]
     assert "“赵六”" in issues[1].message and "第九分工会" in issues[2].message

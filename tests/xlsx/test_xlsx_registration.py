@@ -112,9 +112,10 @@ def test_print_setup(book):
 
 def test_instructions_sheet(book):
     text = "\n".join(str(r[0]) for r in book[layout.INSTRUCTIONS_SHEET].iter_rows(values_only=True) if r[0])
-    for needle in ("一名选手", "队号", "限报 2 人", "2020年11月09日 15:00", "工会办公室 成老师", "a1@example.edu",
-                   "不予受理"):
+    for needle in ("一名选手", "队号", "限报 2 人", "2020年11月09日 15:00", "工会办公室 成老师", "不予受理"):
         assert needle in text, needle
+    # sent on 钉钉: no word of the registered mailbox (test_the_form_asks_for_the_registered_mailbox…)
+    assert "a1@example.edu" not in text
 
 
 def test_the_contract_header_even_without_pickup_or_team_events(tmp_path, spec_dict):
@@ -228,3 +229,16 @@ def test_reader_finds_the_table(tournament, tmp_path):
     rows = [[sheet.value(r, c) for c in range(1, 10)] for r in range(1, 40)]
     table = wbmod.find_table(rows, layout.REG_REQUIRED)
     assert table.header_row == read_meta(load_workbook(path))["header_row"]
+
+
+@pytest.mark.parametrize("changes,by_mail", [({"contact": "工会办公室 成洁（钉钉）"}, False),
+                                             ({"contact": "工会办公室 成洁（钉钉）", "submit_to": "ghb@x.edu.cn"}, True),
+                                             ({"contact": "ghb@x.edu.cn"}, True)])
+def test_the_form_asks_for_the_registered_mailbox_only_when_it_is_sent_by_mail(tmp_path, changes, by_mail):
+    """Sent on 钉钉 to the contact, "请用登记的邮箱发送" contradicted where it went."""
+    t = make_tournament(tmp_path, **changes)
+    unit = next(u for u in t.spec.units if u.emails)
+    wb = load_workbook(write_registration_template(t, unit.id, tmp_path / "form.xlsx"))
+    text = " ".join(str(c.value) for ws in wb for row in ws.iter_rows() for c in row if c.value)
+    assert ("请用登记的邮箱" in text) == by_mail
+    assert ("发送至：ghb@x.edu.cn" in text) == ("submit_to" in changes or "@" in changes["contact"])

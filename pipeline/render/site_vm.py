@@ -754,6 +754,21 @@ class IndexPage:
     chart: str
     documents: tuple[DocLink, ...] = ()
     data_files: tuple[tuple[str, str], ...] = ()
+    #: how 名次 of the award totals is reached (weights of the awards in the table)
+    totals_note: str = ""
+
+
+def totals_note(columns: tuple[str, ...]) -> str:
+    """``名次按获奖计分：一等奖 7 分、二等奖 5 分、三等奖 3 分，其他奖项不计分；同分按奖金多少。``
+    for the awards in the table (:data:`pipeline.score.awards.DEFAULT_AWARD_WEIGHTS`) —
+    a unit with a 一等奖 below one with two 二等奖 is otherwise a riddle."""
+    from ..score.awards import DEFAULT_AWARD_WEIGHTS
+
+    weighed = [f"{c} {DEFAULT_AWARD_WEIGHTS[c]} 分" for c in columns if DEFAULT_AWARD_WEIGHTS.get(c)]
+    if not weighed:
+        return ""
+    rest = "，其他奖项不计分" if len(weighed) < len(columns) else ""
+    return f"名次按获奖计分：{'、'.join(weighed)}{rest}；同分按奖金多少。"
 
 
 def event_card(es: "EventState") -> EventCard:
@@ -871,6 +886,7 @@ def index_vm(state: "LeagueState") -> IndexPage:
     return IndexPage(page=_page(state, spec.name, ""), title=spec.name,
                      host="、".join(dict.fromkeys(x for x in (spec.host, spec.organizer) if x)),
                      events=cards, award_columns=columns, totals=totals, branch_awards=b_awards,
+                     totals_note=totals_note(columns),
                      branches=tuple(rows), chart=entries_chart(state, names),
                      documents=document_links(state),
                      data_files=tuple((f"{n}.csv", href(f"data/{n}.csv")) for n in DATA_FILES))

@@ -701,21 +701,23 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     for a in sorted(state.awards, key=lambda a: (order.get(a.event, len(order)), a.event, a.group, a.rank or 10**6)):
         by_event.setdefault(a.event, []).append(a)
     placed: list[tuple[int, EventTables]] = []
+    # no prize money anywhere (certificates and 奖品 only): no 奖金 column of dashes
+    money = any(a.prize for a in [*state.awards, *state.branch_awards])
+    cash = ["奖金（元）"] if money else []
     for event_id, rows in by_event.items():
         ev = spec.event(event_id)
         team_event = ev.is_team if ev else any(a.players and a.players != a.team for a in rows)
         groups = list(OrderedDict.fromkeys(a.group for a in rows))
         tables = []
         for g in groups:
-            head = ["奖项", "名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else []) + ["奖金（元）"]
+            head = ["奖项", "名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else []) + cash
             body = []
             for a in (r for r in rows if r.group == g):
                 row = [a.award, str(a.rank) if a.rank else "", a.team, _unit_name(spec, a.branch)]
                 if team_event:
                     row.append(a.players)
-                row.append(yuan(a.prize))
-                body.append(row)
-            align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"]
+                body.append(row + [yuan(a.prize)][:len(cash)])
+            align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"] * len(cash)
             tables.append(Table(head, body, align, caption=f"{g}组" if g else ""))
         placed.append((order.get(event_id, len(order)), EventTables(_event_name(spec, event_id), "", tables)))
     # an event without awards yet says why, in its place (a 加赛 to play, rounds to go)
@@ -727,17 +729,17 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     personal = [a for a in state.branch_awards if a.entry or a.players]
     unit_awards = [a for a in state.branch_awards if not (a.entry or a.players)]
     if personal:       # R2015-A1 风尚奖, 潜力选手奖 …: to one player, named
-        vm.person_awards = Table(["奖项", "获奖人", "项目", "单位", "奖金（元）"],
+        vm.person_awards = Table(["奖项", "获奖人", "项目", "单位", *cash],
                                  [[a.award, a.players, _event_name(spec, a.event), _unit_name(spec, a.branch),
-                                   yuan(a.prize)] for a in personal], ["", "", "", "", "num"])
+                                   *[yuan(a.prize)][:len(cash)]] for a in personal], ["", "", "", "", *["num"][:len(cash)]])
     if unit_awards:    # 组织奖: to a branch
-        vm.branch_awards = Table(["奖项", "单位", "奖金（元）"],
-                                 [[a.award, _unit_name(spec, a.branch), yuan(a.prize)] for a in unit_awards],
-                                 ["", "", "num"])
+        vm.branch_awards = Table(["奖项", "单位", *cash],
+                                 [[a.award, _unit_name(spec, a.branch), *[yuan(a.prize)][:len(cash)]] for a in unit_awards],
+                                 ["", "", *["num"][:len(cash)]])
     everything = list(state.awards) + list(state.branch_awards)
     if everything:
         kinds = list(OrderedDict.fromkeys(a.award for a in everything))
-        head = [spec.unit_word] + kinds + ["合计", "奖金（元）"]
+        head = [spec.unit_word] + kinds + ["合计"] + cash
         rows, total = [], 0
         for u in spec.units:
             mine = [a for a in everything if a.branch == u.id]
@@ -746,9 +748,9 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
             prize = sum(a.prize for a in mine)
             total += prize
             rows.append([u.name] + [str(sum(1 for a in mine if a.award == k) or "") for k in kinds]
-                        + [str(len(mine)), yuan(prize)])
+                        + [str(len(mine))] + [yuan(prize)][:len(cash)])
         rows.append(["总计"] + [str(sum(1 for a in everything if a.award == k)) for k in kinds]
-                    + [str(len(everything)), yuan(total)])
+                    + [str(len(everything))] + [yuan(total)][:len(cash)])
         vm.branch_totals = Table(head, rows, [""] + ["num"] * (len(head) - 1),
                                  [""] * (len(rows) - 1) + ["total"], caption=f"各{spec.unit_word}获奖统计")
         vm.total_prize = yuan(sum(a.prize for a in everything))

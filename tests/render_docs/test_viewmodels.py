@@ -202,6 +202,19 @@ def test_R2020_A1_awards_golden():
     assert vm.total_prize == "1,100"
 
 
+def test_awards_without_any_prize_money_have_no_column_of_dashes():
+    """Certificates and 奖品 only (t2016): no 奖金（元） column of “—” in any table."""
+    import dataclasses
+
+    state = t2020_state()
+    state.awards[:] = [dataclasses.replace(a, prize=0) for a in state.awards]
+    state.branch_awards[:] = [dataclasses.replace(a, prize=0) for a in state.branch_awards]
+    vm = vms.awards_vm(state)
+    tables = [t for e in vm.events for t in e.tables] + [vm.branch_awards, vm.branch_totals]
+    assert all("奖金（元）" not in t.head and all(len(r) == len(t.head) for r in t.rows) for t in tables)
+    assert vm.events[0].tables[0].rows[0] == ["一等奖", "1", "王军", "行政第一分工会"]
+
+
 def test_R2015_A1_discretionary_awards_after_places():
     vm = vms.awards_vm(t2015_state())
     assert [r[0] for r in vm.events[0].tables[0].rows] == ["第一名", "风尚奖"]

@@ -45,6 +45,8 @@ def test_branch_totals_count_awards_per_unit(state):
     assert rows[1] == (2, EVIL, ("", "1", "", ""), 1, "200")
     assert len(rows) == 11                       # every unit, zeros too
     assert ("分会4", ("", "", "", "1")) in [(r[1], r[2]) for r in rows]
+    # how the 名次 is reached is said under the table (the weights were hidden)
+    assert vm.totals_note == "名次按获奖计分：一等奖 7 分、二等奖 5 分、三等奖 3 分，其他奖项不计分；同分按奖金多少。"
 
 
 def test_branch_status_rows(state):

@@ -37,8 +37,13 @@ class Knockout:
                              check_int(options, "final_pool", 1, 64))
 
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
-        """Chinese paragraph for the notice."""
+        """Chinese paragraph for the notice (pairs for a partnership game: 参赛队, not 参赛者)."""
         pool = options.get("final_pool", 3)
+        if getattr(game, "side_size", 1) > 1:
+            return (f"决赛采用淘汰赛：全部参赛队抽签两两对阵，胜者晋级下一轮；某轮队数为奇数时，"
+                    f"抽签产生一队轮空（晋级签）直接晋级，已轮空过的队在其他队都轮空过之前不再轮空。"
+                    f"剩余不超过{pool}队时进行单循环赛（贝格尔编排）决出名次；"
+                    f"最后一轮淘汰赛的负者按破同分规则排列其后。")
         return (f"决赛采用淘汰赛：全部参赛者抽签两两对阵，胜者晋级下一轮；某轮人数为奇数时，"
                 f"抽签产生一名轮空（晋级签）直接晋级，已轮空过的选手在其他人都轮空过之前不再轮空。"
                 f"剩余不超过{pool}名时进行单循环赛（贝格尔编排）决出名次；"

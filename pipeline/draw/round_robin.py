@@ -51,7 +51,10 @@ class RoundRobin:
         return first_problem(check_known(options, self.OPTIONS, self.name))
 
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
-        """Chinese paragraph for the notice."""
+        """Chinese paragraph for the notice (pairs for a partnership game: 每队, not 每名参赛者)."""
+        if getattr(game, "side_size", 1) > 1:
+            return ("采用单循环赛：抽签确定序号后按贝格尔编排表逐轮对阵，每队与其他所有参赛队各赛一次；"
+                    "队数为奇数时每轮有一队轮空。按积分排名，积分相同按破同分规则。")
         return ("采用单循环赛：抽签确定序号后按贝格尔编排表逐轮对阵，每名参赛者与其他所有参赛者各赛一次；"
                 "人数为奇数时每轮有一人轮空。按积分排名，积分相同按破同分规则。")
 

@@ -50,6 +50,10 @@ class Checkers:
         """Round-robin chain (the R2020-F1 final pool), whatever the format."""
         return self.default_tiebreaks
 
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int]) -> list[str]:
+        """The notice's rules of play (R2020-F2: 落子无悔，采用三局二胜制)."""
+        return ["落子无悔", "每场三局两胜"]
+
     def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
         """甲方胜局, 乙方胜局 (0..2) and the optional 弃权."""
         return [

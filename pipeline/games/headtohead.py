@@ -46,6 +46,10 @@ class HeadToHeadGame:
         "win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = SWISS_TIEBREAKS
 
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int]) -> list[str]:
+        """The notice's rules of play (R2020-F2: 落子无悔，采用一局制)."""
+        return ["落子无悔", "每场一局定胜负"]
+
     @property
     def reasons(self) -> tuple[str, ...]:
         """Every reason choice, in dropdown order (弃权 once)."""

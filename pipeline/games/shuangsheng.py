@@ -221,6 +221,12 @@ class Shuangsheng:
         """Round-robin chain (the R2020-F1 final pool)."""
         return self.default_tiebreaks
 
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int]) -> list[str]:
+        """The notice's rules of play (R2020-F3), with the event's match points."""
+        p = merged_points(self.default_points, points)
+        return [f"到时级数高者胜出，积 {p['win']} 分，负者积 {p['loss']} 分；双方同级时，"
+                f"庄家一方获胜，积 {p['win_equal']} 分，对方积 {p['loss_equal']} 分"]
+
     def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
         """甲方级数, 乙方级数 (2..A, 过A), 庄家 (甲/乙) and the optional 弃权."""
         levels = tuple(LEVEL_NAMES[n] for n in range(2, 16))

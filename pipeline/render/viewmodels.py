@@ -204,6 +204,25 @@ def _describe_format(ev: "EventSpec", format_title: str) -> str:
     return f"采用{format_title or ev.format.type}。"
 
 
+def _play_rules(ev: "EventSpec") -> str:
+    """The rules of play the notice states after the format (R2020-F2, R2020-F3): the game's
+    own (``notice_rules``: 落子无悔、每场一局定胜负 …) and a time limit the event sets
+    (``game_options.time_limit_minutes``)."""
+    from ..games import GAMES, event_points
+
+    parts: list[str] = []
+    game = GAMES.get(ev.game) if ev.game in GAMES else None
+    try:
+        if game is not None and hasattr(game, "notice_rules"):
+            parts += game.notice_rules(ev.game_options, event_points(ev))
+    except Exception:  # noqa: BLE001 - a game that cannot say its rules must not stop the notice
+        parts = []
+    minutes = ev.game_options.get("time_limit_minutes")
+    if isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0:
+        parts.insert(0, f"比赛时间限定 {minutes} 分钟")
+    return "；".join(parts) + "。" if parts else ""
+
+
 def _session_line(s) -> str:
     venue = f"，地点：{s.venue}" if s.venue else ""
     return f"{cn_date(s.date)}（{cn_weekday(s.date)}）{s.start:%H:%M}—{s.end:%H:%M}{venue}"
@@ -287,7 +306,8 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     for i, ev in enumerate(spec.events, 1):
         es = state.events.get(ev.id)
         # the format the event's rounds were drawn in (FORMAT_CHANGED: not a later edit of the spec)
-        fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(es.spec if es else ev, es.format_title if es else '')}")
+        fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(es.spec if es else ev, es.format_title if es else '')}"
+                         f"{_play_rules(ev)}")
     sections.append(Section("比赛办法", fmt_lines))
 
     award_lines = []

@@ -349,3 +349,21 @@ def test_R2016_Q2_the_notice_offers_only_the_pick_up_points_the_form_accepts():
     vm = vms.notice_vm(t2016_state())
     (note,) = [n for n in vm.form_notes if n.startswith("乘车地点")]
     assert note == "乘车地点：从下拉列表中选择（福建路、花园路、镇江、桥头、自行到达）。"
+
+
+def test_R2020_F2_F3_the_notice_states_the_rules_of_play_and_counts_pairs_as_teams():
+    """The client's notice says 落子无悔、一局制 / 三局二胜制, 30 minutes and 3:1 / 2:1 for 双升;
+    a pairs knockout draws 参赛队, not 参赛者."""
+    from pipeline.spec import EventSpec, FormatSpec
+
+    def ev(game: str, **kw) -> EventSpec:
+        return EventSpec(id=game, name=game, game=game, format=FormatSpec(type="knockout"), **kw)
+    assert vms._play_rules(ev("xiangqi")) == "落子无悔；每场一局定胜负。"
+    assert vms._play_rules(ev("checkers")) == "落子无悔；每场三局两胜。"
+    got = vms._play_rules(ev("shuangsheng", team_size=2, game_options={"time_limit_minutes": 30}))
+    assert got.startswith("比赛时间限定 30 分钟；到时级数高者胜出，积 3 分，负者积 1 分；双方同级时，庄家一方获胜，积 2 分")
+    assert vms._play_rules(ev("doudizhu", game_options={"time_limit_minutes": 30})) == "比赛时间限定 30 分钟。"
+    from pipeline.draw import FORMATS
+    from pipeline.games import GAMES
+    pairs = FORMATS.get("knockout").describe({"final_pool": 3}, game=GAMES.get("shuangsheng"))
+    assert "全部参赛队抽签两两对阵" in pairs and "剩余不超过3队" in pairs and "参赛者" not in pairs

@@ -87,7 +87,7 @@ class GroupsKnockout:
         adv = options.get("advance", 1)
         third = "，半决赛负者进行三四名决赛" if options.get("third_place", True) else ""
         return (f"第一阶段{how}，组内单循环（贝格尔编排）；"
-                f"每组前 {adv} 名出线，出线名次积分相同时加赛一局决定。"
+                f"{'每组第一名' if adv == 1 else f'每组前 {adv} 名'}出线，出线名次积分相同时加赛一局决定。"
                 f"第二阶段淘汰赛：出线者抽签分入上、下两个半区，逐轮淘汰，两个半区的胜者进行决赛{third}。")
 
     # ------------------------------------------------------------------ drawing

@@ -251,7 +251,10 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     vm.greeting = f"各{uw}："
     host = spec.host or spec.organizer or "工会"
     purpose = spec.purpose.rstrip("。，, ") if spec.purpose else "为丰富教职工业余文化生活，增进彼此交流与友谊"
-    vm.intro = f"{purpose}，{host}决定举办{spec.name}，现将有关事项通知如下："
+    if purpose.startswith(("为", "根据", "按照", "依据")):     # "为…，工会决定举办…"
+        vm.intro = f"{purpose}，{host}决定举办{spec.name}，现将有关事项通知如下："
+    else:       # "通过这次活动，让…" is what the event does, not why the union decided: its own sentence
+        vm.intro = f"{host}决定举办{spec.name}。{purpose}。现将有关事项通知如下："
 
     sections: list[Section] = []
     if spec.theme:

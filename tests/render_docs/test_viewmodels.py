@@ -367,3 +367,15 @@ def test_R2020_F2_F3_the_notice_states_the_rules_of_play_and_counts_pairs_as_tea
     from pipeline.games import GAMES
     pairs = FORMATS.get("knockout").describe({"final_pool": 3}, game=GAMES.get("shuangsheng"))
     assert "全部参赛队抽签两两对阵" in pairs and "剩余不超过3队" in pairs and "参赛者" not in pairs
+
+
+def test_a_purpose_that_is_not_a_reason_is_its_own_sentence():
+    """t2011: "通过这次活动，让更多干警能展示…，院工会决定举办…" said the union decided "through
+    this event"; a purpose beginning 为/根据 still leads into the decision."""
+    import dataclasses
+
+    state = t2020_state()
+    spec = state.tournament.spec
+    state.tournament.spec = dataclasses.replace(spec, purpose="通过这次活动，让更多教职工展示风采", host="校工会")
+    intro = vms.notice_vm(state).intro
+    assert intro.startswith("校工会决定举办") and "。通过这次活动，让更多教职工展示风采。现将有关事项通知如下：" in intro

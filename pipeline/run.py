@@ -687,7 +687,8 @@ class EventRunner:
         # problems said once, as the last reading finds them (advance)
         self._playoff_log = IssueLog()
         self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log)
-        self.absent = read_absent(inputs, ev, self.entries, issues)
+        # the check-in (R2016-F2): who came, and whether round 1 can be drawn from it
+        self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues)
         self.waiting = ""
         self.complete = False
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
@@ -809,6 +810,14 @@ class EventRunner:
             if not self.rounds and len(state.entries) < need:
                 self.too_few(len(state.entries), need)
                 return
+            if not self.rounds and self.drawn_at_checkin() and self.checkin:
+                # R2016-F2: round 1 is drawn from the check-in — not without one, and not from a
+                # sheet with a row that could not be read (a published draw is never redrawn)
+                self.waiting = ("等待签到表：第1轮在比赛当天签到后抽签，请把填好的签到表"
+                                f"（forms/{self.ev.id}-签到表.xlsx，全部到场也请发送）放入收件箱"
+                                if self.checkin == "none" else
+                                "签到表有问题未改正（见问题清单），改正后重新发送签到表，第1轮才能抽签")
+                return
             ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent, self.hash_parts)
             seed = draw_seed(self.t, self.ev.id, len(self.rounds) + 1, ih)
             try:
@@ -837,6 +846,11 @@ class EventRunner:
                 self.reread_playoffs()
             self.add_byes(nxt)
             self.read_results(nxt)
+
+    def drawn_at_checkin(self) -> bool:
+        """Whether round 1 is drawn from the check-in on the day (R2016-F2): a draw time, in a
+        format that re-forms pairs at the check-in (the runner writes its 签到表)."""
+        return self.ev.draw_at is not None and self.fmt.name == "groups_standings"
 
     def format_changed(self) -> None:
         """FORMAT_CHANGED: tournament.yaml names another format than the one the event's
@@ -1363,15 +1377,34 @@ def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: I
     return out
 
 
-def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog) -> frozenset[str]:
-    """Person keys checked in as absent (R2016-F2)."""
+def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog) -> tuple[frozenset[str], str]:
+    """Person keys checked in as absent (R2016-F2), and the check-in's state for the draw:
+    ``""`` usable, ``"none"`` no 签到表 lists the event, ``"errors"`` a sheet's problems
+    stand (a row that could not be read may be someone absent).
+
+    The sheets are read oldest first and each person's latest mark counts (是 / 否; a blank
+    is no mark): a sheet sent again corrects the one before, and sheets of parts of the
+    field add up.  A sheet's problems are settled — kept as notes — once a later sheet
+    listing the event is read without a problem."""
     from .ingest.sheets import read_absent as read
-    out: set[str] = set()
-    for rec, book in inputs.checkins:
-        found, problems = read(book, rec.file_name, ev.id, ev.name, entries)
-        out |= found
-        issues.extend(problems)
-    return frozenset(out)
+    forms: list[tuple[dt.datetime, dict[str, bool | None], list[Issue]]] = []
+    for rec, book in sorted(inputs.checkins, key=lambda x: (x[0].received_at, x[0].sha256)):
+        marks: dict[str, bool | None] = {}
+        _, problems = read(book, rec.file_name, ev.id, ev.name, entries, marks)
+        forms.append((aware(rec.received_at), marks, problems))
+    latest: dict[str, bool] = {}
+    for _, marks, _ in forms:
+        latest.update({k: v for k, v in marks.items() if v is not None})
+    state = "none" if not any(marks or problems for _, marks, problems in forms) else ""
+    for t, _, problems in forms:
+        later_fine = any(t2 > t and marks2 and not problems2 for t2, marks2, problems2 in forms)
+        for i in problems:
+            if later_fine:
+                i = settled(i, "其后收到的签到表已读入，无需再处理。")
+            elif i.severity == Severity.ERROR:
+                state = "errors"
+            issues.extend([i])
+    return frozenset(k for k, absent in latest.items() if absent), state
 
 
 # =====================================================================================

@@ -168,9 +168,11 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     return out, problems
 
 
-def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry]
-                ) -> tuple[set[str], list[Issue]]:
-    """签到 sheet → Person.key of players marked absent (到场 = 否) in this event (R2016-F2)."""
+def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry],
+                marks: dict[str, bool | None] | None = None) -> tuple[set[str], list[Issue]]:
+    """签到 sheet → Person.key of players marked absent (到场 = 否) in this event (R2016-F2).
+    ``marks`` (when given) gets every row of the event read: person key → True (否, absent),
+    False (是), None (blank) — so a later sheet can correct an earlier one (``run.read_absent``)."""
     try:
         _, raw = read_sheet_rows(book, L.CHECKIN_SHEET, L.CHECKIN_COLUMNS, ["项目", "姓名", "到场"], file)
     except TableNotFound as e:
@@ -187,6 +189,12 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
             problems.append(issue("BAD_VALUE", f"到场栏“{here}”只能填 是 或 否。", at=cells["到场"]))
             continue
         if here != "否":
+            if marks is not None:
+                name = strip_spaces(cell_text(v.get("姓名")) if v.get("姓名") is not None else "")
+                sid = strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
+                match = [p for (pn, ps), p in people.items() if (sid and ps == sid) or (not sid and pn == name)]
+                if len(match) == 1:
+                    marks[match[0].key] = False if here == "是" else marks.get(match[0].key, None)
             continue
         name = strip_spaces(cell_text(v.get("姓名")) if v.get("姓名") is not None else "")
         sid = strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
@@ -196,6 +204,8 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
                                   f"{'找不到' if not match else '有重名'}：请核对姓名和工号。", at=cells["姓名"]))
             continue
         out.add(match[0].key)
+        if marks is not None:
+            marks[match[0].key] = True
     return out, problems
 
 

@@ -34,3 +34,90 @@ def test_R2016_F2_round_1_is_drawn_after_the_check_in(tmp_path: Path) -> None:
     assert "DRAW_INPUT_CHANGED" not in _codes(out)
     draw = (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
     assert "（重组）" in draw                                                     # re-formed at check-in
+
+
+def _to_the_check_in(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """t2016 with registrations only, run once before the day; the sample's check-in held back."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    held = tmp_path / "held"
+    held.mkdir()
+    for p in (folder / "inbox").iterdir():
+        if "报名表" not in p.name:
+            shutil.move(p, held / p.name)
+    out = tmp_path / "out"
+    league(*run_args(folder, out, now="2016-11-20T09:00+08:00"))
+    return folder, held / "11260820-签到表.eml", out
+
+
+def _checkin(src: Path, dst: Path, edit, date: str) -> None:
+    from mailedit import edit_attachment
+
+    edit_attachment(src, lambda wb: edit(wb["签到"]), dst, date=date)
+
+
+def _drawn(out: Path) -> bool:
+    draw = out / "t2016-poker" / "data" / "draw.csv"
+    return draw.is_file() and "guandan," in draw.read_text(encoding="utf-8")
+
+
+def test_R2016_F2_round_1_waits_for_the_check_in(tmp_path: Path) -> None:
+    """At the draw time with no 签到表 in: round 1 waits for it (it was drawn with everyone,
+    and the check-in that came later could only raise DRAW_INPUT_CHANGED)."""
+    folder, checkin, out = _to_the_check_in(tmp_path)
+    r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert "等待签到表" in r.stdout and not _drawn(out)
+    shutil.copy(checkin, folder / "inbox")
+    r = league(*run_args(folder, out, now="2016-11-26T08:40+08:00"))
+    assert _drawn(out) and "DRAW_INPUT_CHANGED" not in _codes(out)
+
+
+def test_R2016_F2_a_check_in_with_an_unreadable_row_holds_round_1_until_corrected(tmp_path: Path) -> None:
+    """贺芳 marked “×”: she may be absent, so round 1 is not drawn on a guess; the corrected
+    sheet sent again draws it, and the first sheet's problem is a settled note."""
+    folder, checkin, out = _to_the_check_in(tmp_path)
+
+    def cross(ws):
+        assert ws["C12"].value == "贺芳"
+        ws["E12"] = "×"
+    _checkin(checkin, folder / "inbox" / "first.eml", cross, "Sat, 26 Nov 2016 08:10:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert "签到表有问题未改正" in r.stdout and not _drawn(out) and r.returncode == 1
+    shutil.copy(checkin, folder / "inbox")                       # 08:20, 贺芳 否
+    r = league(*run_args(folder, out, now="2016-11-26T08:40+08:00"))
+    assert _drawn(out)
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        (bad,) = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
+    assert bad["severity"] == "info" and "无需再处理" in bad["message"]
+    draw = (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
+    assert "贺芳" not in draw
+
+
+def test_R2016_F2_a_check_in_sent_again_corrects_the_one_before(tmp_path: Path) -> None:
+    """08:10: 董涛强 and 方鹏旭 否; 08:20 (the sample): both 是.  The later sheet counts: their
+    pair plays (the marks of every sheet were added up, and the pair was withdrawn)."""
+    folder, checkin, out = _to_the_check_in(tmp_path)
+
+    def both_away(ws):
+        assert (ws["C5"].value, ws["C6"].value) == ("董涛强", "方鹏旭")
+        ws["E5"], ws["E6"] = "否", "否"
+    _checkin(checkin, folder / "inbox" / "first.eml", both_away, "Sat, 26 Nov 2016 08:10:00 +0800")
+    shutil.copy(checkin, folder / "inbox")
+    league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    draw = (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
+    assert _drawn(out) and "机关一1队" in draw
+
+
+def test_R2016_F2_a_check_in_corrected_after_the_draw_is_said(tmp_path: Path) -> None:
+    """贺芳 came after all (a sheet at 08:40, after round 1 was drawn at 08:35): the draw stands
+    and DRAW_INPUT_CHANGED says its check-in changed (she stayed absent without a word)."""
+    folder, checkin, out = _to_the_check_in(tmp_path)
+    shutil.copy(checkin, folder / "inbox")
+    league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    before = (out / "t2016-poker" / "data" / "draw.csv").read_bytes()
+
+    def came(ws):
+        ws["E12"] = "是"
+    _checkin(checkin, folder / "inbox" / "late.eml", came, "Sat, 26 Nov 2016 08:40:00 +0800")
+    league(*run_args(folder, out, now="2016-11-26T08:45+08:00"))
+    assert "DRAW_INPUT_CHANGED" in _codes(out)
+    assert (out / "t2016-poker" / "data" / "draw.csv").read_bytes() == before

@@ -580,6 +580,8 @@ _SIGN_MARKS = frozenset({"已签", "签", "签名", "√", "✓", "同意"})
 
 #: the key of a published round's plan that records the format it was drawn in
 FORMAT_KEY = "drawn_in_format"
+#: … and the playoff (加赛) orders known when it was drawn: [[stage, group, order], …]
+PLAYOFFS_KEY = "playoffs_at_draw"
 
 
 def format_record(ev: EventSpec) -> dict[str, Any]:
@@ -783,6 +785,7 @@ class EventRunner:
             self.add_byes(rnd)
             self.read_results(rnd)
         self.check_published_rounds()
+        self.check_playoffs_since_draw()
         while True:
             if self.rounds:
                 last = self.rounds[-1]
@@ -838,7 +841,9 @@ class EventRunner:
             labels = {sid: [by_id[sid].team, by_id[sid].branch] for m in nxt.matches for sid in m.sides
                       if sid in by_id}
             nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih,
-                                      plan={**nxt.plan, "labels": labels, FORMAT_KEY: format_record(self.ev)})
+                                      plan={**nxt.plan, "labels": labels, FORMAT_KEY: format_record(self.ev),
+                                            **({PLAYOFFS_KEY: [[po.stage, po.group, list(po.order)] for po in self.playoffs]}
+                                               if self.playoffs else {})})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
             self.rounds.append(nxt)
@@ -940,6 +945,31 @@ class EventRunner:
                 out.append(f"{m.group + '组' if m.group else ''}第{m.table}桌 {names.get(w, w)}")
         return (f"按现在的成绩，{self.rounds[k - 1].title}{'、'.join(out)} 胜出，却不在已公布的"
                 f"{self.rounds[k].title}对阵中。") if out else ""
+
+    def check_playoffs_since_draw(self) -> None:
+        """A 加赛表 is not among a draw's hashed inputs (``draw_inputs_hash``): a round records
+        the playoff orders it was drawn with (``PLAYOFFS_KEY``), and a later sheet that orders
+        one of those ties differently is DRAW_INPUT_CHANGED — the draw stands (R2011-F1: the
+        group's playoff decided who went on), the office decides.  Rounds published by older
+        code hold no record."""
+        for rnd in self.rounds:
+            used = rnd.plan.get(PLAYOFFS_KEY) if isinstance(rnd.plan, dict) else None
+            if not isinstance(used, list):
+                continue
+            names = {e.id: e.team for e in self.all_entries()}
+            for stage, group, order in (u for u in used if isinstance(u, list) and len(u) == 3):
+                tied = set(order)
+                now = next((po for po in reversed(self.playoffs) if tied <= set(po.order)), None)
+                if now is None:
+                    continue
+                ranked = [e for e in now.order if e in tied]
+                if ranked != list(order):
+                    where = f"{group}组" if group else ""
+                    self.issues.add("DRAW_INPUT_CHANGED",
+                                    f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签；但它所依据的{where}加赛结果在公布后"
+                                    f"有了变化：抽签时为 {'、'.join(names.get(e, e) for e in order)}，现为 "
+                                    f"{'、'.join(names.get(e, e) for e in ranked)}。请组委会核实加赛表，并决定是否调整已公布的对阵。")
+                    return
 
     def check_frozen_inputs(self) -> None:
         """A published round is never redrawn; a later change of its inputs becomes an issue."""
@@ -1226,7 +1256,10 @@ class EventRunner:
         names = {e.id: e.team for e in self.all_entries()}
         for tied in groups.values():
             po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and tied <= set(po.order)), None)
-            if po is None or not po.places:
+            if po is None:
+                self.playoff_partly_filled(tied, names, said)
+                continue
+            if not po.places:
                 continue
             place = {e: po.places[po.order.index(e)] for e in tied}
             same = sorted(e for e in tied if list(place.values()).count(place[e]) > 1)
@@ -1236,6 +1269,26 @@ class EventRunner:
                 self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'、'.join(f'“{names.get(e, e)}”' for e in same)}"
                                 f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
                                 "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
+
+    def playoff_partly_filled(self, tied: set[str], names: dict[str, str], said: set) -> None:
+        """A 加赛表 that gives some of an open tie a 名次 and not the others (one left blank, or
+        another player's name written in one's place) settles nothing: said at the sheet,
+        naming who has no 名次 (it was ignored without a word)."""
+        po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and 0 < len(tied & set(po.order)) < len(tied)),
+                  None)
+        if po is None or po.source is None:
+            return
+        missing = sorted(tied - set(po.order), key=lambda e: names.get(e, e))
+        if (po.source, tuple(missing)) in said:
+            return
+        said.add((po.source, tuple(missing)))
+        given = [e for e in po.order if e in tied]
+        cell = po.cells[po.order.index(given[0])] if po.cells else ""
+        self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表只给同分的{'、'.join(f'“{names.get(e, e)}”' for e in given)}"
+                        f"填了名次，同分的{'、'.join(f'“{names.get(e, e)}”' for e in missing)}没有读到名次（名次空着、"
+                        "这一行的项目或姓名有误，或写成了别人的名字），"
+                        "这场加赛未能定出名次：请为同分的每一位都填写名次后重新发送。",
+                        at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
 
     def check_partners(self, m: Match, row: Any, sign_labels: list[str], rnd: Round,
                        entries: dict[str, Entry]) -> None:

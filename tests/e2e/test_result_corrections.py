@@ -222,3 +222,43 @@ def test_a_playoff_form_with_a_renamed_sheet_then_a_good_one_is_settled_and_said
         found = [i for i in csv.DictReader(f) if i["code"] == "TEMPLATE_MISMATCH"]
     assert len(found) == 1 and found[0]["severity"] == "info" and "无需再处理" in found[0]["message"], found
     assert not report.needs_attention
+
+
+def test_R2011_F1_a_playoff_changed_after_the_draw_it_decided_is_said(tmp_path):
+    """Group C's 加赛 decided who went on to the knockout; a later 加赛表 swaps the two: the
+    published knockout stands, and DRAW_INPUT_CHANGED says the playoff changed (silent before)."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    draw = (tmp_path / "out" / "t2011-court" / "data" / "draw.csv").read_bytes()
+    form = next((folder / "inbox").glob("*-xiangqi-加赛-*.eml"))
+
+    def swap(wb):
+        ws = wb["加赛"]
+        assert (ws["E2"].value, ws["E3"].value) == ("苏旭凯", "黎玉静")
+        ws["D2"], ws["D3"] = 2, 1
+    edit_attachment(form, swap, folder / "inbox" / "swapped-加赛.eml", date="Sat, 21 May 2011 12:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        changed = [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
+    assert len(changed) == 1 and "C组加赛结果在公布后有了变化" in changed[0]["message"], changed
+    assert "抽签时为 苏旭凯、黎玉静，现为 黎玉静、苏旭凯" in changed[0]["message"]
+    assert report.needs_attention
+    assert (tmp_path / "out" / "t2011-court" / "data" / "draw.csv").read_bytes() == draw
+
+
+def test_R2011_F1_a_playoff_form_filled_for_part_of_a_tie_is_said(tmp_path):
+    """Group C's 加赛表 with 名次 only for 苏旭凯 (黎玉静's left blank): the tie stays open and
+    the sheet is told who has no 名次 (it was ignored without a word)."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    form = next((folder / "inbox").glob("*-xiangqi-加赛-*.eml"))
+
+    def half(wb):
+        wb["加赛"]["D3"] = None
+    edit_attachment(form, half)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        (bad,) = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
+    assert bad["sheet"] == "加赛" and bad["cell"] == "D2" and "“黎玉静”没有读到名次" in bad["message"]
+    assert report.needs_attention

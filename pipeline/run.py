@@ -392,8 +392,9 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                                at=CellRef(rec.file_name, sheet.name, f"A{len(sheet.rows)}"), source=rec.sha256)
         else:
             from . import layout
-            issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的报名表或成绩表"
-                       f"（找不到“{layout.REG_SHEET}”或“{layout.RESULT_SHEET}”工作表），请使用下发的表格填写。",
+            issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的表格（找不到“{layout.REG_SHEET}”、"
+                       f"“{layout.RESULT_SHEET}”、“{layout.CHECKIN_SHEET}”、“{layout.PLAYOFF_SHEET}”或“{layout.AWARDS_SHEET}”"
+                       "工作表），请使用下发的表格填写。",
                        at=where, source=rec.sha256)
             inputs.unreadable.append(rec)
     ledger.cache_put(fresh)
@@ -443,9 +444,11 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
 
     try:
         book = read_workbook(rec.stored(root))
-        kind = (book.meta or {}).get(layout.META_KIND, "") or (
-            layout.KIND_REGISTRATION if layout.REG_SHEET in book.sheet_names else
-            layout.KIND_RESULT if layout.RESULT_SHEET in book.sheet_names else "")
+        # no _meta (deleted, or a sheet copied into a new file): known by its sheet's name
+        kind = (book.meta or {}).get(layout.META_KIND, "") or next(
+            (k for sheet, k in ((layout.REG_SHEET, layout.KIND_REGISTRATION), (layout.RESULT_SHEET, layout.KIND_RESULT),
+                                (layout.CHECKIN_SHEET, layout.KIND_CHECKIN), (layout.PLAYOFF_SHEET, layout.KIND_PLAYOFF),
+                                (layout.AWARDS_SHEET, layout.KIND_AWARDS)) if sheet in book.sheet_names), "")
         if kind == layout.KIND_REGISTRATION:
             reg, found = read_registration(book, rec.file_name, t, received=rec.received_at, source=rec.sha256)
             return ("registration", reg, list(found))

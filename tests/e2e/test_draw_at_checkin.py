@@ -121,3 +121,18 @@ def test_R2016_F2_a_check_in_corrected_after_the_draw_is_said(tmp_path: Path) ->
     league(*run_args(folder, out, now="2016-11-26T08:45+08:00"))
     assert "DRAW_INPUT_CHANGED" in _codes(out)
     assert (out / "t2016-poker" / "data" / "draw.csv").read_bytes() == before
+
+
+def test_a_check_in_whose_meta_sheet_was_deleted_is_known_by_its_sheet(tmp_path: Path) -> None:
+    """_meta deleted: the 签到 sheet still says what the file is (it was "不是本次比赛下发的报名表
+    或成绩表", and the office was told to send registration forms back)."""
+    from mailedit import edit_attachment
+
+    folder, checkin, out = _to_the_check_in(tmp_path)
+
+    def no_meta(wb):
+        del wb["_meta"]
+    edit_attachment(checkin, no_meta, folder / "inbox" / "checkin.eml", date="Sat, 26 Nov 2016 08:20:00 +0800")
+    league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert _drawn(out) and "TEMPLATE_MISMATCH" not in _codes(out)
+    assert "贺芳" not in (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")

@@ -585,6 +585,8 @@ _SIGN_MARKS = frozenset({"已签", "签", "签名", "√", "✓", "同意"})
 FORMAT_KEY = "drawn_in_format"
 #: … and the playoff (加赛) orders known when it was drawn: [[stage, group, order], …]
 PLAYOFFS_KEY = "playoffs_at_draw"
+#: … and, for round 1, the players checked in as absent (R2016-F2) it was drawn without
+ABSENT_KEY = "absent_at_draw"
 
 
 def format_record(ev: EventSpec) -> dict[str, Any]:
@@ -846,7 +848,9 @@ class EventRunner:
             nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih,
                                       plan={**nxt.plan, "labels": labels, FORMAT_KEY: format_record(self.ev),
                                             **({PLAYOFFS_KEY: [[po.stage, po.group, list(po.order)] for po in self.playoffs]}
-                                               if self.playoffs else {})})
+                                               if self.playoffs else {}),
+                                            **({ABSENT_KEY: sorted(self.absent)} if not self.rounds
+                                               and (self.absent or self.drawn_at_checkin()) else {})})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
             self.rounds.append(nxt)
@@ -949,6 +953,18 @@ class EventRunner:
         return (f"按现在的成绩，{self.rounds[k - 1].title}{'、'.join(out)} 胜出，却不在已公布的"
                 f"{self.rounds[k].title}对阵中。") if out else ""
 
+    def checkin_changes(self, first: Round) -> str:
+        """``：签到表改为到场的有 贺芳；改为未到的有 …`` — who the check-in now says otherwise
+        than when round 1 was drawn (``ABSENT_KEY``; "" for a round published without it)."""
+        if not isinstance(first.plan, dict) or ABSENT_KEY not in first.plan:
+            return ""
+        then = set(first.plan.get(ABSENT_KEY) or ())
+        shown = {p.key: p.shown for e in self.entries for p in e.players}
+        came, left = sorted(then - self.absent), sorted(self.absent - then)
+        parts = ([f"改为到场的有 {'、'.join(shown.get(k, k) for k in came)}"] if came else []) + \
+                ([f"改为未到的有 {'、'.join(shown.get(k, k) for k in left)}"] if left else [])
+        return f"：签到表{'；'.join(parts)}" if parts else ""
+
     def check_playoffs_since_draw(self) -> None:
         """A 加赛表 is not among a draw's hashed inputs (``draw_inputs_hash``): a round records
         the playoff orders it was drawn with (``PLAYOFFS_KEY``), and a later sheet that orders
@@ -1008,7 +1024,8 @@ class EventRunner:
         if first.input_hash and now != first.input_hash:
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后签到（到场情况）或队伍的队员有变化"
-                            f"（抽签表上的输入摘要 {first.input_hash}，现为 {now}），请组委会核实并决定如何处理。")
+                            f"（抽签表上的输入摘要 {first.input_hash}，现为 {now}）{self.checkin_changes(first)}，"
+                            "请组委会核实并决定如何处理。")
 
     # -- results ----------------------------------------------------------------------
     def read_results(self, rnd: Round) -> None:

@@ -121,6 +121,9 @@ def test_R2016_F2_a_check_in_corrected_after_the_draw_is_said(tmp_path: Path) ->
     league(*run_args(folder, out, now="2016-11-26T08:45+08:00"))
     assert "DRAW_INPUT_CHANGED" in _codes(out)
     assert (out / "t2016-poker" / "data" / "draw.csv").read_bytes() == before
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        (changed,) = [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
+    assert "签到表改为到场的有 贺芳" in changed["message"]          # who, not only two digests
 
 
 def test_a_check_in_whose_meta_sheet_was_deleted_is_known_by_its_sheet(tmp_path: Path) -> None:

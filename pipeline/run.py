@@ -1045,8 +1045,7 @@ class EventRunner:
         columns = self.game.columns(self.ev.game_options)
         books = [(rec, b) for rec, b in self.inputs.results
                  if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
-                 and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round)
-                 and str(b.meta.get(layout.META_TOURNAMENT, "") or "").strip() in ("", self.t.spec.id)]
+                 and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round) and not other_league(self.t, b)]
         sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
         ctx = _RoundSheets(
             rnd=rnd, columns=columns, labels=[c.label for c in columns], detail=self.game.detail(self.ev.game_options),
@@ -2162,6 +2161,15 @@ def events_gone(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
                        "请改回原来的编号；如果确要取消这个项目，可不理会本提示。")
 
 
+def other_league(t: Tournament, book: Any) -> str:
+    """The tournament id a workbook's _meta names when it is another league's ("" when it
+    is this one's or names none): such a sheet is read by no event of this one."""
+    from . import layout
+
+    tid = str(book.meta.get(layout.META_TOURNAMENT, "") or "").strip()
+    return tid if tid and tid != t.spec.id else ""
+
+
 def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventState], issues: IssueLog) -> None:
     """A result workbook read by no event — of an event this tournament does not have, or of
     a round not drawn (yet) — is said, not ignored: its results count for nothing."""
@@ -2171,8 +2179,8 @@ def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventSt
         ev_id = str(book.meta.get(layout.META_EVENT, ""))
         rnd = _norm_int(book.meta.get(layout.META_ROUND, ""))
         es = events.get(ev_id)
-        tid = str(book.meta.get(layout.META_TOURNAMENT, "") or "").strip()
-        if tid and tid != t.spec.id:
+        tid = other_league(t, book)
+        if tid:
             # a referee of another league (or last year's) mailed it to this office
             issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》是另一项比赛（编号 {tid}）的成绩表，不是本次比赛"
                        f"（{t.spec.id}）的，未读取。请核对后发送本次比赛下发的成绩表。",

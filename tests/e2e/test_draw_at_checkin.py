@@ -17,18 +17,11 @@ def _codes(out: Path) -> list[str]:
 
 
 def test_R2016_F2_round_1_is_drawn_after_the_check_in(tmp_path: Path) -> None:
-    folder = copy_sample("t2016-poker", tmp_path)
-    held = tmp_path / "held"
-    held.mkdir()
-    for p in (folder / "inbox").iterdir():
-        if "报名表" not in p.name:
-            shutil.move(p, held / p.name)
-    out = tmp_path / "out"
-    r = league(*run_args(folder, out, now="2016-11-20T09:00+08:00"))        # nights after the deadline
+    folder, checkin, out, r = _to_the_check_in(tmp_path)                  # nights after the deadline
     assert "第1轮于 2016-11-26 08:30 后抽签" in r.stdout and "签到表" in r.stdout
     assert not (out / "t2016-poker" / "draws").exists() or not list((out / "t2016-poker" / "draws").iterdir())
     assert (out / "t2016-poker" / "forms" / "guandan-签到表.xlsx").is_file()
-    shutil.move(held / "11260820-签到表.eml", folder / "inbox")                 # the morning's check-in
+    shutil.move(checkin, folder / "inbox")                                    # the morning's check-in
     r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
     assert "等待分组赛第1轮成绩" in r.stdout, r.stdout
     assert "DRAW_INPUT_CHANGED" not in _codes(out)
@@ -36,8 +29,9 @@ def test_R2016_F2_round_1_is_drawn_after_the_check_in(tmp_path: Path) -> None:
     assert "（重组）" in draw                                                     # re-formed at check-in
 
 
-def _to_the_check_in(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """t2016 with registrations only, run once before the day; the sample's check-in held back."""
+def _to_the_check_in(tmp_path: Path):
+    """t2016 with registrations only, run once before the day (its result too); the sample's
+    check-in held back: (folder, the check-in mail, out, that night's result)."""
     folder = copy_sample("t2016-poker", tmp_path)
     held = tmp_path / "held"
     held.mkdir()
@@ -45,8 +39,8 @@ def _to_the_check_in(tmp_path: Path) -> tuple[Path, Path, Path]:
         if "报名表" not in p.name:
             shutil.move(p, held / p.name)
     out = tmp_path / "out"
-    league(*run_args(folder, out, now="2016-11-20T09:00+08:00"))
-    return folder, held / "11260820-签到表.eml", out
+    r = league(*run_args(folder, out, now="2016-11-20T09:00+08:00"))
+    return folder, held / "11260820-签到表.eml", out, r
 
 
 def _checkin(src: Path, dst: Path, edit, date: str) -> None:
@@ -63,7 +57,7 @@ def _drawn(out: Path) -> bool:
 def test_R2016_F2_round_1_waits_for_the_check_in(tmp_path: Path) -> None:
     """At the draw time with no 签到表 in: round 1 waits for it (it was drawn with everyone,
     and the check-in that came later could only raise DRAW_INPUT_CHANGED)."""
-    folder, checkin, out = _to_the_check_in(tmp_path)
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
     r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
     assert "等待签到表" in r.stdout and not _drawn(out)
     shutil.copy(checkin, folder / "inbox")
@@ -74,7 +68,7 @@ def test_R2016_F2_round_1_waits_for_the_check_in(tmp_path: Path) -> None:
 def test_R2016_F2_a_check_in_with_an_unreadable_row_holds_round_1_until_corrected(tmp_path: Path) -> None:
     """贺芳 marked “×”: she may be absent, so round 1 is not drawn on a guess; the corrected
     sheet sent again draws it, and the first sheet's problem is a settled note."""
-    folder, checkin, out = _to_the_check_in(tmp_path)
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
 
     def cross(ws):
         assert ws["C12"].value == "贺芳"
@@ -95,7 +89,7 @@ def test_R2016_F2_a_check_in_with_an_unreadable_row_holds_round_1_until_correcte
 def test_R2016_F2_a_check_in_sent_again_corrects_the_one_before(tmp_path: Path) -> None:
     """08:10: 董涛强 and 方鹏旭 否; 08:20 (the sample): both 是.  The later sheet counts: their
     pair plays (the marks of every sheet were added up, and the pair was withdrawn)."""
-    folder, checkin, out = _to_the_check_in(tmp_path)
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
 
     def both_away(ws):
         assert (ws["C5"].value, ws["C6"].value) == ("董涛强", "方鹏旭")
@@ -110,7 +104,7 @@ def test_R2016_F2_a_check_in_sent_again_corrects_the_one_before(tmp_path: Path) 
 def test_R2016_F2_a_check_in_corrected_after_the_draw_is_said(tmp_path: Path) -> None:
     """贺芳 came after all (a sheet at 08:40, after round 1 was drawn at 08:35): the draw stands
     and DRAW_INPUT_CHANGED says its check-in changed (she stayed absent without a word)."""
-    folder, checkin, out = _to_the_check_in(tmp_path)
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
     shutil.copy(checkin, folder / "inbox")
     league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
     before = (out / "t2016-poker" / "data" / "draw.csv").read_bytes()
@@ -131,7 +125,7 @@ def test_a_check_in_whose_meta_sheet_was_deleted_is_known_by_its_sheet(tmp_path:
     或成绩表", and the office was told to send registration forms back)."""
     from mailedit import edit_attachment
 
-    folder, checkin, out = _to_the_check_in(tmp_path)
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
 
     def no_meta(wb):
         del wb["_meta"]

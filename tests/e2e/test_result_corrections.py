@@ -9,6 +9,7 @@ import datetime as dt
 import shutil
 from pathlib import Path
 
+import pytest
 from mailedit import edit_attachment
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
@@ -65,34 +66,26 @@ def test_a_renamed_sheet_sent_again_as_drawn_is_settled(tmp_path):
     assert any("象棋" in e and "第2轮" in e for e in report.events)
 
 
-def test_swapped_sides_corrected_by_a_later_sheet_are_settled(tmp_path):
-    folder, r1 = _league(tmp_path)
+def _swap_sides(wb) -> None:
+    ws = wb["成绩"]
+    hrow, col = _header(ws)
+    a, b = ws.cell(hrow + 1, col["甲方"]), ws.cell(hrow + 1, col["乙方"])
+    a.value, b.value = b.value, a.value
 
-    def swap(wb):
-        ws = wb["成绩"]
-        hrow, col = _header(ws)
-        a, b = ws.cell(hrow + 1, col["甲方"]), ws.cell(hrow + 1, col["乙方"])
-        a.value, b.value = b.value, a.value
-    edit_attachment(r1, swap, folder / "inbox" / "early-xiangqi-r1.eml", date="Tue, 10 Nov 2020 17:40:00 +0800")
+
+@pytest.mark.parametrize("date,settled", [
+    ("Tue, 10 Nov 2020 17:40:00 +0800", True),      # before the sample's sheet: corrected by it
+    ("Tue, 10 Nov 2020 19:40:00 +0800", False),     # after it: nothing corrected it
+])
+def test_swapped_sides_are_settled_only_by_a_later_sheet(tmp_path, date, settled):
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _swap_sides, folder / "inbox" / "swapped-xiangqi-r1.eml", date=date)
     report = _run(folder, tmp_path)
     (bad,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_INVALID"]
-    assert bad["severity"] == "info" and "已更正这一桌" in bad["message"]
-    assert not report.needs_attention
-
-
-def test_a_problem_the_later_sheet_does_not_correct_stays_an_error(tmp_path):
-    """The later sheet is the swapped one: nothing corrected it."""
-    folder, r1 = _league(tmp_path)
-
-    def swap(wb):
-        ws = wb["成绩"]
-        hrow, col = _header(ws)
-        a, b = ws.cell(hrow + 1, col["甲方"]), ws.cell(hrow + 1, col["乙方"])
-        a.value, b.value = b.value, a.value
-    edit_attachment(r1, swap, folder / "inbox" / "late-xiangqi-r1.eml", date="Tue, 10 Nov 2020 19:40:00 +0800")
-    report = _run(folder, tmp_path)
-    (bad,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_INVALID"]
-    assert bad["severity"] == "error" and report.needs_attention
+    if settled:
+        assert bad["severity"] == "info" and "已更正这一桌" in bad["message"] and not report.needs_attention
+    else:
+        assert bad["severity"] == "error" and report.needs_attention
 
 
 def test_two_sheets_received_at_once_that_disagree_hold_the_next_round(tmp_path):

@@ -60,13 +60,18 @@ def test_refuses_to_overwrite(tmp_path):
     ("deadline", "明天", "2026-12-01 17:00"),
     ("awards", "抽奖", "没有评奖方式"),
     ("prizes", "一等奖500", "一等奖=500"),
+    # blank answers that would go wrong quietly: the first run drew and froze round 1; two
+    # leagues in folders with Chinese names shared output/league/
+    ("deadline", "", "报名截止时间必须填写"),
+    ("id", "", "赛事编号必须填写"),
 ])
 def test_bad_answer_names_question(tmp_path, field, value, words):
     a = small_answers()
     a[field] = value
+    folder = tmp_path / "2026棋牌联赛"       # no id to take from the folder's name
     with pytest.raises(newleague.NewLeagueError, match=words):
-        newleague.create(tmp_path / "x", answers=a)
-    assert not (tmp_path / "x" / "tournament.yaml").exists()
+        newleague.create(folder, answers=a)
+    assert not (folder / "tournament.yaml").exists()
 
 
 def test_spec_error_mapped_to_event_question(tmp_path):
@@ -86,6 +91,23 @@ def test_quota_answers(text, rule):
     assert newleague.v_quota(text) == rule
 
 
+def _answer_at_the_prompt(folder, script: list[str], defaults: bool):
+    """``league new`` at the prompt, answered from ``script`` (a blank answer takes the
+    prompt's default when ``defaults``); returns the tournament.yaml and what was said."""
+    said: list[str] = []
+
+    def ask(text, default=None, **kw):
+        answer = script.pop(0)
+        return default if defaults and not answer and default is not None else answer
+
+    orig = newleague._echo
+    newleague._echo = said.append
+    try:
+        return newleague.create(folder, ask=ask), said
+    finally:
+        newleague._echo = orig
+
+
 def test_interactive_reasks_bad_answer(tmp_path):
     a = small_answers(2)
     script = [a["name"], "t2026", "校工会", "工会办公室 王芳 13800000000", "ghb@union.example.edu.cn",
@@ -95,18 +117,7 @@ def test_interactive_reasks_bad_answer(tmp_path):
               "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "教工活动中心", "",
               "福建路、花园路，西门;自行到达", "随便", "接收并警告",   # an unknown late policy re-asked
               "ranked", "一等奖1,二等奖1", ""]
-    seen, said = [], []
-
-    def ask(text, default=None, **kw):
-        seen.append(text)
-        return script.pop(0)
-
-    orig = newleague._echo
-    newleague._echo = said.append
-    try:
-        path = newleague.create(tmp_path / "t2026", ask=ask)
-    finally:
-        newleague._echo = orig
+    path, said = _answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert raw["units"][0]["members"] == 40
     assert raw["events"][0]["game"] == "xiangqi"
@@ -125,35 +136,8 @@ def test_interactive_reasks_bad_answer(tmp_path):
     assert t.spec.pickup_points == ["福建路、花园路", "西门", "自行到达"] and t.spec.contact.startswith("工会办公室")
 
 
-def test_questionnaire_roundtrip_and_run(tmp_path):
-    q = newleague.write_questionnaire(tmp_path / "问卷.xlsx")
-    wb = openpyxl.load_workbook(q)
-    ws = wb[newleague.QUESTIONNAIRE_SHEET]
-    a = small_answers(4)
-    a.update(contact="工会办公室 王芳", pickup_points="东门,西门,自行到达", late_policy="接收并警告")
-    rows = {str(ws.cell(r, 1).value): r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value}
-    for label, key, _ in newleague.KEY_ROWS:
-        if key in a:
-            ws.cell(rows[label], 2).value = a[key]
-    for title, items in (("参赛单位", a["units"]), ("比赛项目", a["events"]), ("比赛时间", a["sessions"])):
-        _head, fields = newleague.TABLES[title]
-        for k, item in enumerate(items):
-            for c, f in enumerate(fields, 1):
-                ws.cell(rows[title] + 2 + k, c).value = item.get(f)
-    wb.save(q)
-    folder = tmp_path / "t2026q"
-    newleague.create(folder, questionnaire=q)
-    t = load_tournament(folder)
-    assert [u.name for u in t.spec.units] == [u["name"] for u in a["units"]]
-    assert [e.game for e in t.spec.events] == ["xiangqi", "guandan"]
-    assert (t.spec.contact, t.spec.pickup_points, t.spec.late_policy) == (
-        "工会办公室 王芳", ["东门", "西门", "自行到达"], "accept-with-warning")
-    fill_registrations(folder, random.Random(2))
-    report = _run(folder, tmp_path)
-    assert all(es.rounds for es in report.state.events.values())
-
-
 def _questionnaire(tmp_path, a):
+    """A blank 问卷 filled with the answers ``a`` as a clerk types them; (path, row of each label)."""
     q = newleague.write_questionnaire(tmp_path / "问卷.xlsx")
     wb = openpyxl.load_workbook(q)
     ws = wb[newleague.QUESTIONNAIRE_SHEET]
@@ -170,43 +154,57 @@ def _questionnaire(tmp_path, a):
     return q, rows
 
 
-def test_a_questionnaire_answer_that_is_wrong_is_located_on_the_sheet(tmp_path):
+def test_questionnaire_roundtrip_and_run(tmp_path):
     a = small_answers(4)
+    a.update(contact="工会办公室 王芳", pickup_points="东门,西门,自行到达", late_policy="接收并警告")
+    q, _ = _questionnaire(tmp_path, a)
+    folder = tmp_path / "t2026q"
+    newleague.create(folder, questionnaire=q)
+    t = load_tournament(folder)
+    assert [u.name for u in t.spec.units] == [u["name"] for u in a["units"]]
+    assert [e.game for e in t.spec.events] == ["xiangqi", "guandan"]
+    assert (t.spec.contact, t.spec.pickup_points, t.spec.late_policy) == (
+        "工会办公室 王芳", ["东门", "西门", "自行到达"], "accept-with-warning")
+    fill_registrations(folder, random.Random(2))
+    report = _run(folder, tmp_path)
+    assert all(es.rounds for es in report.state.events.values())
+
+
+def _bad_quota(a):
     a["events"][1]["quota"] = "fixed 0"
+
+
+def _bad_deadline(a):
+    a["deadline"] = "明天"
+
+
+def _no_deadline(a):          # a required answer left blank: its row is recorded though empty
+    del a["deadline"]
+
+
+def _bad_session(a):
+    a["sessions"] = [{"date": "2026-01-17", "start": "8:30", "end": "12:00"},
+                     {"date": "2026-01-18", "start": "14:00", "end": "12:00"}]
+
+
+def _bad_places(a):           # 奖项及名额: the question is named as its row is
+    a["places"] = "一等奖"
+
+
+@pytest.mark.parametrize("spoil,where", [
+    (_bad_quota, lambda rows: f"【第2个项目】（问卷第 {rows['比赛项目'] + 3} 行）"),
+    (_bad_deadline, lambda rows: f"【报名截止时间】（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）"),
+    (_no_deadline, lambda rows: f"（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）"),
+    (_bad_session, lambda rows: f"【第2场】（问卷第 {rows['比赛时间'] + 3} 行）"),
+    (_bad_places, lambda rows: f"【奖项及名额】（问卷第 {rows['奖项及名额']} 行"),
+])
+def test_a_questionnaire_answer_that_is_wrong_is_located_on_the_sheet(tmp_path, spoil, where):
+    a = small_answers(4)
+    spoil(a)
     q, rows = _questionnaire(tmp_path, a)
     with pytest.raises(newleague.NewLeagueError) as e:
         newleague.create(tmp_path / "t2026q", questionnaire=q)
-    assert f"【第2个项目】（问卷第 {rows['比赛项目'] + 3} 行）" in str(e.value)
-    a = small_answers(4)
-    a["deadline"] = "明天"
-    q, rows = _questionnaire(tmp_path, a)
-    with pytest.raises(newleague.NewLeagueError) as e:
-        newleague.create(tmp_path / "t2026r", questionnaire=q)
-    assert f"【报名截止时间】（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）" in str(e.value)
-
-
-def test_blank_and_table_answers_are_located_too(tmp_path):
-    """A required answer left blank (its row recorded though empty), a session (its row), and
-    奖项及名额 (the question is named as the row is)."""
-    a = small_answers(4)
-    del a["deadline"]
-    q, rows = _questionnaire(tmp_path, a)
-    with pytest.raises(newleague.NewLeagueError) as e:
-        newleague.create(tmp_path / "a", questionnaire=q)
-    assert f"（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）" in str(e.value)
-    a = small_answers(4)
-    a["sessions"] = [{"date": "2026-01-17", "start": "8:30", "end": "12:00"},
-                     {"date": "2026-01-18", "start": "14:00", "end": "12:00"}]
-    q, rows = _questionnaire(tmp_path, a)
-    with pytest.raises(newleague.NewLeagueError) as e:
-        newleague.create(tmp_path / "b", questionnaire=q)
-    assert f"【第2场】（问卷第 {rows['比赛时间'] + 3} 行）" in str(e.value)
-    a = small_answers(4)
-    a["places"] = "一等奖"
-    q, rows = _questionnaire(tmp_path, a)
-    with pytest.raises(newleague.NewLeagueError) as e:
-        newleague.create(tmp_path / "c", questionnaire=q)
-    assert f"【奖项及名额】（问卷第 {rows['奖项及名额']} 行" in str(e.value)
+    assert where(rows) in str(e.value)
 
 
 def test_a_session_starting_at_the_deadline_is_accepted(tmp_path):
@@ -234,18 +232,6 @@ def test_a_bad_answer_reads_as_its_reason_alone():
 
 
 # -- a clerk's first league (found setting one up from the docs alone) -----------------------
-@pytest.mark.parametrize("field,value,words", [
-    ("deadline", "", "报名截止时间必须填写"),          # the first run drew and froze round 1
-    ("id", "", "赛事编号必须填写"),                   # two leagues shared output/league/
-])
-def test_a_blank_answer_that_would_go_wrong_quietly_is_refused(tmp_path, field, value, words):
-    a = small_answers()
-    a[field] = value
-    with pytest.raises(newleague.NewLeagueError, match=words):
-        newleague.create(tmp_path / "2026棋牌联赛", answers=a)
-    assert not (tmp_path / "2026棋牌联赛" / "tournament.yaml").exists()
-
-
 @pytest.mark.parametrize("value", ["2026-01-10", __import__("datetime").datetime(2026, 1, 10)])
 def test_a_deadline_given_as_a_date_is_the_end_of_that_day(tmp_path, value):
     a = small_answers()
@@ -304,18 +290,7 @@ def test_a_unit_typed_twice_is_asked_again_at_once(tmp_path):
               "2026-01-17", "18:00", "12:00",                 # ends before it starts: again
               "2026-01-17", "08:30", "12:00", "", "",
               "", "", "ranked", "一等奖1,二等奖1", ""]
-    said = []
-
-    def ask(text, default=None, **kw):
-        answer = script.pop(0)
-        return answer if answer or default is None else default
-
-    orig = newleague._echo
-    newleague._echo = said.append
-    try:
-        path = newleague.create(tmp_path / "t2026", ask=ask)
-    finally:
-        newleague._echo = orig
+    path, said = _answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert [u["name"] for u in raw["units"]] == ["甲分工会", "乙分工会"]
     assert any("“甲分工会”已经填过" in s for s in said) and not any("重新回答全部问题" in s for s in said)

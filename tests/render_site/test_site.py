@@ -189,3 +189,16 @@ def test_the_returned_copy_button_is_quiet_when_nothing_is_wrong(tmp_path):
     render_site(state, tmp_path)
     page = (tmp_path / "branches" / "u01.html").read_text()
     assert "未发现问题" in page and "已标注问题" not in page and 'class="button quiet"' in page
+
+
+def test_the_award_totals_show_a_prize_column_only_with_prize_money(tmp_path):
+    """Certificates and 奖品 only: no 奖金（元） column of blanks on the index."""
+    import dataclasses
+
+    state = make_state()
+    render_site(state, tmp_path / "money")
+    assert "奖金（元）" in (tmp_path / "money" / "index.html").read_text(encoding="utf-8")
+    state.awards[:] = [dataclasses.replace(a, prize=0) for a in state.awards]
+    state.branch_awards[:] = [dataclasses.replace(a, prize=0) for a in state.branch_awards]
+    render_site(state, tmp_path / "none")
+    assert "奖金（元）" not in (tmp_path / "none" / "index.html").read_text(encoding="utf-8")

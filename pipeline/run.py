@@ -1273,10 +1273,11 @@ class EventRunner:
             groups.setdefault(("draw", stage, group, ids), set()).update(ids)
         said = set()
         names = {e.id: e.team for e in self.all_entries()}
-        for tied in groups.values():
+        for key, tied in groups.items():
             po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and tied <= set(po.order)), None)
             if po is None:
-                self.playoff_partly_filled(tied, names, said)
+                if key[0] != "place":       # a tie waiting for its playoff (a shared place needs none)
+                    self.playoff_partly_filled(tied, key[2] if key[0] == "draw" else key[1], names, said)
                 continue
             if not po.places:
                 continue
@@ -1289,12 +1290,12 @@ class EventRunner:
                                 f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
                                 "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
 
-    def playoff_partly_filled(self, tied: set[str], names: dict[str, str], said: set) -> None:
-        """A 加赛表 that gives some of an open tie a 名次 and not the others (one left blank, or
-        another player's name written in one's place) settles nothing: said at the sheet,
-        naming who has no 名次 (it was ignored without a word)."""
-        po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and 0 < len(tied & set(po.order)) < len(tied)),
-                  None)
+    def playoff_partly_filled(self, tied: set[str], group: str, names: dict[str, str], said: set) -> None:
+        """A 加赛表 that gives some of an open tie (of ``group``) a 名次 and not the others (one
+        left blank, or another player's name written in one's place) settles nothing: said at
+        the sheet, naming who has no 名次 (it was ignored without a word)."""
+        po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and 0 < len(tied & set(po.order)) < len(tied)
+                   and (not po.group or not group or po.group == group)), None)
         if po is None or po.source is None:
             return
         missing = sorted(tied - set(po.order), key=lambda e: names.get(e, e))

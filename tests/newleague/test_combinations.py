@@ -105,7 +105,7 @@ def test_any_league_of_registered_combinations_runs_to_the_end(league, scheme, s
         assert fill_registrations(folder, rng, plan=plan) == wanted
         played = play_to_completion(folder, Path(tmp) / "out", seed=str(seed))
         state = played.state
-        errors = [f"{i.code} {i.location}: {i.message}" for i in played.issues if i.severity == Severity.ERROR]
+        errors = [f"{i.code} {i.file}!{i.sheet}!{i.cell}: {i.message}" for i in played.issues if i.severity == Severity.ERROR]
         assert not errors, errors
         t = load_tournament(folder)
         for ev, ((game, fmt), n, rule) in zip(t.spec.events, league):

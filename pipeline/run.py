@@ -1136,14 +1136,15 @@ class EventRunner:
             key = key_of(row.values)
             m = matches.get(key)
             if m is None:
-                if key in byes and not all(row.values.get(l) in (None, "") for l in labels):
+                filled = not all(row.values.get(l) in (None, "") for l in labels)
+                if key in byes and filled:
                     # nobody played there: what was typed counts for nothing, and is said so
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行是轮空（不比赛），"
                                     "这一行填写的成绩未计入；轮空按规则计分，不需要填写。",
                                     at=row.cells.get(next(l for l in labels if row.values.get(l) not in (None, ""))),
                                     severity=Severity.INFO)
                     continue
-                if key not in byes and not all(row.values.get(l) in (None, "") for l in labels):
+                if key not in byes and filled:
                     rd, grp, table = key
                     tables = sorted({(mm.group, mm.table) for mm in matches.values()})
                     span = f"第{tables[0][1]}—{tables[-1][1]}桌" if tables and not any(g for g, _ in tables) else "抽签表上的桌"
@@ -1163,7 +1164,7 @@ class EventRunner:
                     continue
                 rkey = (m.key, str(row.values.get("牌号") or ""))
                 prev = chosen.get(rkey)
-                later = prev is not None and aware(rec.received_at) > aware(prev[0].received_at)
+                corrects = prev is not None and aware(rec.received_at) > aware(prev[0].received_at)
                 if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
                     def when(r: Received) -> str:
                         return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
@@ -1174,14 +1175,14 @@ class EventRunner:
                     self.issues.add("RESULT_CONFLICT",
                                     f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》"
                                     f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
-                                    + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if later else
+                                    + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if corrects else
                                        "两份同时收到，无法判断哪一份是更正：这一桌暂不计成绩（下一轮要等这一桌）。"
                                        "请裁判核对后重发正确的一份。" if ctx.holds else
                                        f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
-                                    at=rr.at(labels[0]), severity=Severity.INFO if later else None)
-                    if not later and ctx.holds:
+                                    at=rr.at(labels[0]), severity=Severity.INFO if corrects else None)
+                    if not corrects and ctx.holds:
                         ctx.disputed.add(rkey)
-                if later or prev is None:
+                if corrects or prev is None:
                     ctx.disputed.discard(rkey)
                 chosen[rkey] = (rec, rr)
             finally:

@@ -188,17 +188,15 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
         if here not in ("是", "否", ""):
             problems.append(issue("BAD_VALUE", f"到场栏“{here}”只能填 是 或 否。", at=cells["到场"]))
             continue
-        if here != "否":
-            if marks is not None:
-                name = strip_spaces(cell_text(v.get("姓名")) if v.get("姓名") is not None else "")
-                sid = strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
-                match = [p for (pn, ps), p in people.items() if (sid and ps == sid) or (not sid and pn == name)]
-                if len(match) == 1:
-                    marks[match[0].key] = False if here == "是" else marks.get(match[0].key, None)
+        if here != "否" and marks is None:
             continue
         name = strip_spaces(cell_text(v.get("姓名")) if v.get("姓名") is not None else "")
         sid = strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
         match = [p for (pn, ps), p in people.items() if (sid and ps == sid) or (not sid and pn == name)]
+        if here != "否":          # 是 or blank: a mark only for someone found (a present row is not checked)
+            if len(match) == 1 and marks is not None:
+                marks[match[0].key] = False if here == "是" else marks.get(match[0].key, None)
+            continue
         if len(match) != 1:
             problems.append(issue("BAD_VALUE", f"签到表中的“{name or sid}”在{event_name}的参赛名单中"
                                   f"{'找不到' if not match else '有重名'}：请核对姓名和工号。", at=cells["姓名"]))

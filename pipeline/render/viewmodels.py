@@ -228,6 +228,31 @@ def _session_line(s) -> str:
     return f"{cn_date(s.date)}（{cn_weekday(s.date)}）{s.start:%H:%M}—{s.end:%H:%M}{venue}"
 
 
+def _time_and_place(spec: "TournamentSpec") -> list[str]:
+    """The notice's 时间地点: the sessions, then the place (the tournament's, with an event's
+    own venue beside it).  A time or place not fixed yet is said to follow, as the client's
+    notices say (具体比赛时间和地点将另行通知), never left out without a word."""
+    lines: list[str] = []
+    own = [ev for ev in spec.events if ev.venue and ev.venue != spec.venue]
+    placed = bool(spec.venue) or any(s.venue for s in spec.sessions) or (own and len(own) == len(spec.events))
+    if spec.sessions:
+        lines.append("比赛时间：")
+        lines.extend(f"（{i}）{_session_line(s)}" for i, s in enumerate(spec.sessions, 1))
+        lines.append("时间如有变动另行通知。")
+    elif not placed and not own:
+        return ["具体比赛时间和地点将另行通知。"]
+    else:
+        lines.append("具体比赛时间将另行通知。")
+    places = "；".join(f"{ev.name}：{ev.venue}" for ev in own)
+    if spec.venue:
+        lines.append(f"比赛地点：{spec.venue}" + (f"（{places}）" if places else ""))
+    elif own:
+        lines.append(f"比赛地点：{places}" + ("" if placed else "；其余项目的地点将另行通知"))
+    elif not placed:
+        lines.append("比赛地点将另行通知。")
+    return lines
+
+
 def _award_text(ev: "EventSpec") -> str:
     """An event's awards in words, from its award scheme: 一等奖一名、二等奖两名（奖金200元）…"""
     from ..score import AWARD_SCHEMES
@@ -295,15 +320,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
         quota_tables.append(Table(head, rows, ["", "num"] + ["num"] * len(varying), caption="各单位名额"))
     sections.append(Section("参赛名额", quota_lines, quota_tables))
 
-    sched: list[str] = []
-    if spec.sessions:
-        sched.append("比赛时间：")
-        sched.extend(f"（{i}）{_session_line(s)}" for i, s in enumerate(spec.sessions, 1))
-        sched.append("时间如有变动另行通知。")
-    if spec.venue:
-        sched.append(f"比赛地点：{spec.venue}")
-    if sched:
-        sections.append(Section("时间地点", sched))
+    sections.append(Section("时间地点", _time_and_place(spec)))
 
     fmt_lines = []
     for i, ev in enumerate(spec.events, 1):

@@ -379,3 +379,23 @@ def test_a_purpose_that_is_not_a_reason_is_its_own_sentence():
     state.tournament.spec = dataclasses.replace(spec, purpose="通过这次活动，让更多教职工展示风采", host="校工会")
     intro = vms.notice_vm(state).intro
     assert intro.startswith("校工会决定举办") and "。通过这次活动，让更多教职工展示风采。现将有关事项通知如下：" in intro
+
+
+def test_notice_time_and_place_not_fixed_yet_is_said_to_follow():
+    """A notice made before the sessions or the place are fixed says they follow (the T2015
+    document: 具体比赛时间和地点将另行通知) instead of leaving 时间地点 out."""
+    import dataclasses
+
+    spec = t2020_state().tournament.spec
+    bare = dataclasses.replace(spec, sessions=[], venue="")
+    assert vms._time_and_place(bare) == ["具体比赛时间和地点将另行通知。"]
+    assert vms._time_and_place(dataclasses.replace(spec, sessions=[], venue="大礼堂")) == [
+        "具体比赛时间将另行通知。", "比赛地点：大礼堂"]
+    no_place = dataclasses.replace(spec, venue="", sessions=[dataclasses.replace(s, venue="") for s in spec.sessions])
+    assert vms._time_and_place(no_place)[-1] == "比赛地点将另行通知。"
+    one = dataclasses.replace(bare, events=[dataclasses.replace(spec.events[0], venue="棋牌室")] + list(spec.events[1:]))
+    assert vms._time_and_place(one) == ["具体比赛时间将另行通知。", f"比赛地点：{spec.events[0].name}：棋牌室；其余项目的地点将另行通知"]
+    state = t2020_state()
+    state.tournament.spec = bare
+    vm = vms.notice_vm(state)
+    assert {s.heading[2:]: s for s in vm.sections}["时间地点"].paragraphs == ["具体比赛时间和地点将另行通知。"]

@@ -485,9 +485,9 @@ def rematch_notes(state: EventState, order: Sequence[str], pairs: Sequence[tuple
         a, b = order[i], order[i + 1]
         key = frozenset((a, b))
         if key in when and key not in chosen:
-            notes.append(f"{prefix}{shown(state, a)} 与 {shown(state, b)} 已在第{when[key]}轮相遇，"
-                         f"为避免重复对阵，改为 {shown(state, a)} 对 {shown(state, partner[a])}、"
-                         f"{shown(state, b)} 对 {shown(state, partner[b])}。")
+            notes.append(f"{prefix}{shown(state, a)}与{shown(state, b)}已在第{when[key]}轮相遇，"
+                         f"为避免重复对阵，改为{shown(state, a)}对{shown(state, partner[a])}、"
+                         f"{shown(state, b)}对{shown(state, partner[b])}。")
     return notes
 
 

@@ -155,7 +155,7 @@ class GroupsKnockout:
             for x, y in berger_pairs(len(members), k):
                 if y is None:
                     byes.append(Match(state.event_id, GROUP_STAGE, no, g, 0, (members[x],), bye=True))
-                    notes.append(f"第{g}组共 {counted(state, len(members))}（奇数），按贝格尔编排 {shown(state, members[x])} 本轮轮空。")
+                    notes.append(f"第{g}组共 {counted(state, len(members))}（奇数），按贝格尔编排{shown(state, members[x])}本轮轮空。")
                 else:
                     matches.append(Match(state.event_id, GROUP_STAGE, no, g, len(matches) + 1,
                                          (members[x], members[y])))
@@ -182,7 +182,7 @@ class GroupsKnockout:
                 ties.append((g, tie[0], tie[1]))
             out.append((g, order[:min(advance, len(order))]))
         if ties:
-            msg = "；".join(f"第{g}组第{edge}名 {shown_list(state, t)} 积分及破同分均相同"
+            msg = "；".join(f"第{g}组第{edge}名{shown_list(state, t)}积分及破同分均相同"
                            for g, t, edge in ties)
             raise PlayoffWaiting(f"{msg}，出线名额须加赛一局决定：请录入加赛结果后再抽淘汰赛。",
                                  [(GROUP_STAGE, g, tuple(t)) for g, t, _ in ties])
@@ -243,7 +243,7 @@ class GroupsKnockout:
         r = self._ko_round(state, bracket, None, rng)
         top = "、".join(shown(state, e) for slot in bracket[:len(bracket) // 2] for e in slot)
         bottom = "、".join(shown(state, e) for slot in bracket[len(bracket) // 2:] for e in slot)
-        notes = [f"出线者抽签分区：上半区 {top}；下半区 {bottom}。"] if len(bracket) > 1 else []
+        notes = [f"出线者抽签分区：上半区为{top}；下半区为{bottom}。"] if len(bracket) > 1 else []
         return Round(r.event, r.stage, r.stage_name, r.round, r.matches,
                      notes=tuple(notes) + r.notes, plan=r.plan)
 
@@ -259,7 +259,7 @@ class GroupsKnockout:
         for slot in bracket:
             if len(slot) == 1:
                 byes.append(slot[0])
-                notes.append(f"出线人数不是 2 的幂，{shown(state, slot[0])} 抽得轮空签，直接进入下一轮。")
+                notes.append(f"出线人数不是 2 的幂，{shown(state, slot[0])}抽得轮空签，直接进入下一轮。")
                 continue
             a, b = orient(slot[0], slot[1], bal, last, rng)
             matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (a, b)))
@@ -267,7 +267,7 @@ class GroupsKnockout:
             a, b = orient(third[0], third[1], bal, last, rng)
             matches.append(Match(state.event_id, stage, no, "三四名", len(matches) + 1, (a, b),
                                  note="三四名决赛"))
-            notes.append(f"半决赛负者 {shown_list(state, third)} 进行三四名决赛。")
+            notes.append(f"半决赛负者{shown_list(state, third)}进行三四名决赛。")
         for b in byes:
             matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (b,), bye=True))
         name = ko_stage_name(2 * len(bracket)) + ("及三四名决赛" if third else "")

@@ -106,7 +106,7 @@ class GroupsStandings:
             merged.append({"id": new_id, "from": froms, "players": [p for _, p in parts], "group": group})
             names = [self._person(entries, e, p) for e, p in parts]
             labels[new_id] = "/".join(names)
-            notes.append(f"第{group}组：{'、'.join(names)} 的搭档未到，重新组合为一对（{labels[new_id]}）。")
+            notes.append(f"第{group}组：{'、'.join(names)}的搭档未到，重新组合为一对（{labels[new_id]}）。")
             return new_id
 
         for label, members in groups.items():
@@ -116,7 +116,7 @@ class GroupsStandings:
                 present = [p.key for p in entry.players if p.key not in state.absent]
                 if not present:
                     removed.append(e)
-                    notes.append(f"第{label}组 {shown(state, e)} 全部未到，取消比赛资格。")
+                    notes.append(f"第{label}组{shown(state, e)}全部未到，取消比赛资格。")
                 elif len(present) < len(entry.players):
                     singles.extend((e, p) for p in present)
                 else:
@@ -149,7 +149,7 @@ class GroupsStandings:
             groups[src].remove(e)
             groups[dst].append(e)
             moved.append({"id": e, "from": src, "to": dst})
-            notes.append(f"第{src}组为单数，抽签由 {shown(state, e, labels)} 进入桌数较少的第{dst}组。")
+            notes.append(f"第{src}组为单数，抽签由{shown(state, e, labels)}进入桌数较少的第{dst}组。")
         groups = {g: m for g, m in groups.items() if m}
         extras = {"merged": merged, "removed": removed, "moved": moved, "dropped": dropped}
         return groups, extras, notes, labels
@@ -171,7 +171,7 @@ class GroupsStandings:
             pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
             matches += self._matches(state, g, pairs, bye, 1)
             if bye:
-                notes.append(f"第{g}组队数为奇数，抽签顺序最后的 {shown(state, bye, labels)} 首轮轮空。")
+                notes.append(f"第{g}组队数为奇数，抽签顺序最后的{shown(state, bye, labels)}首轮轮空。")
         no = next_round_no(state)
         return Round(state.event_id, STAGE, "分组赛第1轮", no, tuple(matches), notes=tuple(notes),
                      plan={"kind": "group", "groups": groups, "round_no": 1, "of": total, **extras})
@@ -188,7 +188,7 @@ class GroupsStandings:
             if len(order) % 2:
                 bye = lowest_without_bye(order, byes)
                 order.remove(bye)
-                notes.append(f"第{g}组队数为奇数，排名最后且未轮空过的 {shown(state, bye)} 本轮轮空。")
+                notes.append(f"第{g}组队数为奇数，排名最后且未轮空过的{shown(state, bye)}本轮轮空。")
             pairs = pair_avoiding(order, met, avoid)
             notes += rematch_notes(state, order, pairs, done, prefix=f"第{g}组：")
             matches += self._matches(state, g, pairs, bye, k)

@@ -91,7 +91,7 @@ class Knockout:
             cands = [e for e in alive if byes[e] == fewest]
             bye = rng.choice(cands)
             why = "" if fewest == 0 else f"（所有人都已轮空过 {fewest} 次）"
-            notes.append(f"本轮 {len(alive)} 人为奇数，{shown(state, bye)} 抽得晋级签（轮空），"
+            notes.append(f"本轮 {len(alive)} 人为奇数，{shown(state, bye)}抽得晋级签（轮空），"
                          f"直接进入下一轮{why}。")
         players = [e for e in alive if e != bye]
         bal, last = first_balance(state.rounds)
@@ -99,7 +99,7 @@ class Knockout:
         for t, (a, b) in enumerate(spread_tables(players, 2, rng, state.branch_of), start=1):
             x, y = orient(a, b, bal, last, rng)
             if state.branch_of(x) and state.branch_of(x) == state.branch_of(y):
-                notes.append(f"第{t}台 {shown_list(state, (x, y))} 同属一个单位（该单位人数过多，无法全部分开）。")
+                notes.append(f"第{t}台{shown_list(state, (x, y))}同属一个单位（该单位人数过多，无法全部分开）。")
             matches.append(Match(state.event_id, "ko", no, "", t, (x, y)))
         if bye is not None:
             matches.append(Match(state.event_id, "ko", no, "", len(matches) + 1, (bye,), bye=True,
@@ -122,7 +122,7 @@ class Knockout:
         for b in byes:
             matches.append(Match(state.event_id, "final", no, "", len(matches) + 1, (b,), bye=True,
                                  note="循环赛轮空"))
-            notes.append(f"决赛循环赛共 {counted(state, len(pool))}，按贝格尔编排 {shown(state, b)} 本轮轮空。")
+            notes.append(f"决赛循环赛共 {counted(state, len(pool))}，按贝格尔编排{shown(state, b)}本轮轮空。")
         if k == 1:
             notes.insert(0, f"决赛循环赛抽签顺序：{shown_list(state, pool)}。")
         name = "决赛" if total == 1 else f"决赛循环赛第{k}轮"

@@ -89,7 +89,7 @@ class RoundRobin:
                                      (order[x], order[y])))
         for b in byes:
             matches.append(Match(state.event_id, self.stage, no, "", len(matches) + 1, (b,), bye=True))
-            notes.append(f"参赛者共 {counted(state, len(order))}（奇数），按贝格尔编排 {shown(state, b)} 本轮轮空。")
+            notes.append(f"参赛者共 {counted(state, len(order))}（奇数），按贝格尔编排{shown(state, b)}本轮轮空。")
         if k == 1:
             notes.insert(0, f"抽签序号：{shown_list(state, order)}（依次为 1 号至 {len(order)} 号）。")
         return Round(state.event_id, self.stage, self.stage_name(k, total), no, tuple(matches),

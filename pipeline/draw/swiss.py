@@ -89,7 +89,7 @@ class Swiss:
             rest = [e for e in ids if e != bye]
             pairs = [tuple(p) for p in spread_tables(rest, 2, rng, state.branch_of)]
             if bye:
-                notes.append(f"人数为奇数，{shown(state, bye)} 抽签轮空。")
+                notes.append(f"人数为奇数，{shown(state, bye)}抽签轮空。")
         else:
             order = [r.entry for r in ranked(state, ids, done)]
             bye, pairs = None, None
@@ -107,7 +107,7 @@ class Swiss:
                     bye = cands[0]
                     pairs = pair_avoiding([e for e in order if e != bye], met)
                 why = "排名最后且未轮空过" if fewest == 0 else "排名最后且轮空次数最少"
-                notes.append(f"人数为奇数，{why}的 {shown(state, bye)} 本轮轮空。")
+                notes.append(f"人数为奇数，{why}的{shown(state, bye)}本轮轮空。")
             else:
                 pairs = pair_avoiding(order, met)
             rest = [e for e in order if e != bye]
@@ -115,7 +115,7 @@ class Swiss:
             notes += rematch_notes(state, rest, pairs, done)
             for a, b in pairs:
                 if b in met.get(a, ()):
-                    notes.append(f"{shown(state, a)} 与 {shown(state, b)} 再次相遇：已无法避免重复对阵。")
+                    notes.append(f"{shown(state, a)}与{shown(state, b)}再次相遇：已无法避免重复对阵。")
         bal, last = first_balance(state.rounds)
         no = next_round_no(state)
         matches = [Match(state.event_id, STAGE, no, "", t, orient(a, b, bal, last, rng))

@@ -108,7 +108,7 @@ class TablesOfThree:
         if byes:
             why = ("人数不是 3 的倍数" if not state.rounds
                    else "晋级人数不是 3 的倍数（按“轮空”办法）")
-            notes.append(f"{why}，{shown_list(state, byes)} 抽签轮空，直接进入下一轮。")
+            notes.append(f"{why}，{shown_list(state, byes)}抽签轮空，直接进入下一轮。")
         if revived:
             notes.append(f"上一轮负者 {len(lot_pool)} 人抽签复活 {len(revived)} 人："
                          f"{shown_list(state, revived)}，补足整桌。")

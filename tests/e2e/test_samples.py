@@ -288,3 +288,19 @@ def test_R2020_S1_session_time_and_venue_each_printed_once(t2020):
     sheet = CalamineWorkbook.from_path(str(out / "results" / "xiangqi-r1-成绩表.xlsx")).get_sheet_by_name("成绩").to_python()
     info = next(c for row in sheet for c in row if isinstance(c, str) and "16:00—18:00" in c)
     assert info.count(venue) == 1 and "地点：" + venue in info
+
+
+@pytest.mark.parametrize("fx", ["t2020", "t2011", "t2015", "t2016"])
+def test_draw_notes_set_names_without_spaces_in_the_chinese(fx, request):
+    """A draw sheet's notes name players in the sentence as Chinese is written
+    (刘平、江宁磊抽签轮空), not with gaps around them (刘平、江宁磊 抽签轮空)."""
+    import re
+
+    _, out = request.getfixturevalue(fx)
+    notes = []
+    for page in sorted((out / "draws").glob("*-r*.html")):
+        for block in re.findall(r'class="notes">(.*?)</(?:ul|div|section)>', page.read_text("utf-8"), re.S):
+            notes += [re.sub(r"\s+", " ", n).strip() for n in re.split(r"<[^>]+>", block) if n.strip()]
+    assert notes
+    gaps = [n for n in notes if re.search(r"[\u3400-\u9fff）] [\u3400-\u9fff（]", n)]
+    assert not gaps, gaps[:5]

@@ -7,10 +7,12 @@ R2016-F2 (applied when round 1 is drawn, from ``state.absent``): entries whose p
 are all absent are removed; players left without their partner are re-formed into new
 pairs within their group, by lot.  Single players left over in several groups are
 paired across groups by lot, and the new pair joins the group with the fewest tables;
-a player left alone at the end cannot play (noted).  A group left with an odd pair:
-by lot one of its pairs is drawn into another group with an odd pair — the one with
-the fewest tables — so both become even; if one group still has an odd count it plays
-with a bye each round.
+a player left alone at the end cannot play (noted).  A group the check-in left with an
+odd pair (drawn even, odd now): by lot one pair moves between it and another group with
+an odd pair — the one with the fewest tables — from the larger into the smaller, so both
+become even; a group still odd plays with a bye each round.  A group drawn odd (13 pairs
+in 4 groups) keeps its bye: evening it out too once left a group of two pairs, who then
+met in every round.
 
 Re-formed pairs are recorded in ``plan["merged"]`` as
 ``{"id": "<entry a>+<entry b>", "from": [entry a, entry b], "players": [Person.key, …],
@@ -91,6 +93,7 @@ class GroupsStandings:
         ids = sorted(e.id for e in state.entries)
         g = max(1, min(state.options.get("groups", 4), len(ids) // 2))
         groups = {group_label(i): m for i, m in enumerate(deal_groups(ids, g, rng, state.branch_of))}
+        lot = {label: len(m) for label, m in groups.items()}     # each group's pairs as drawn
         notes: list[str] = []
         removed: list[str] = []
         merged: list[dict[str, Any]] = []
@@ -139,12 +142,21 @@ class GroupsStandings:
         for _, e, p in leftovers:
             dropped.append(p)
             notes.append(f"{self._person(entries, e, p)}（{shown(state, e)}）搭档未到且无人可组合，本次不能参赛。")
+        # an odd pair left by the check-in (a group drawn even that is odd now) is drawn into the
+        # group with fewer tables that has an odd pair too, so both play without a bye.  A group
+        # drawn odd keeps its bye (R2016-F3): moving its pair only for evenness left a group of
+        # two pairs to meet each other every round.
         while True:
             odd = sorted(g for g, m in groups.items() if len(m) % 2)
-            if len(odd) < 2:
+            left = [g for g in odd if lot.get(g, 0) % 2 == 0]
+            if not left or len(odd) < 2:
                 break
             src = max(odd, key=lambda g: (len(groups[g]), rng.random()))
             dst = min((g for g in odd if g != src), key=lambda g: (len(groups[g]), rng.random()))
+            if src not in left and dst not in left:     # two groups drawn odd: pair the one left odd
+                here = left[0]
+                there = min((g for g in odd if g != here), key=lambda g: (len(groups[g]), rng.random()))
+                src, dst = (here, there) if len(groups[here]) >= len(groups[there]) else (there, here)
             e = rng.choice(sorted(groups[src]))
             groups[src].remove(e)
             groups[dst].append(e)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -188,11 +189,31 @@ def test_R2016_F2_checkin_reforms_pairs():
 
 
 def test_R2016_F2_odd_pair_moves_to_group_with_fewer_tables():
-    st = new_state(make_entries(10, team_size=2), {"groups": 2})
-    r1 = FORMATS.get("groups_standings").next_round(st, random.Random(3))
+    """Two groups the check-in left odd (a whole pair absent in each): one pair moves, both
+    groups play without a bye."""
+    entries = make_entries(12, team_size=2)
+    fmt = FORMATS.get("groups_standings")
+    groups = fmt.next_round(new_state(entries, {"groups": 2}), random.Random(3)).plan["groups"]
+    assert sorted(len(g) for g in groups.values()) == [6, 6]
+    gone = [groups["A"][0], groups["B"][0]]
+    absent = frozenset(p.key for e in entries if e.id in gone for p in e.players)
+    r1 = fmt.next_round(new_state(entries, {"groups": 2}, absent), random.Random(3))
     sizes = sorted(len(g) for g in r1.plan["groups"].values())
     assert sizes == [4, 6] and len(r1.plan["moved"]) == 1
     assert not any(m.bye for m in r1.matches)
+
+
+@pytest.mark.parametrize("n, groups", [(13, 4), (10, 2), (7, 2)])
+def test_R2016_F3_a_group_drawn_odd_keeps_its_bye_and_meets_no_one_twice(n, groups):
+    """A group drawn odd (nobody absent) is not evened out by moving a pair: 13 pairs in 4
+    groups once became 2/4/3/4, and the group of two met each other in all three rounds."""
+    st = simulate("groups_standings", make_entries(n, branches=11, team_size=2), {"groups": groups, "rounds": 3}, seed=0)
+    r1 = st.rounds[0]
+    assert r1.plan["moved"] == []
+    sizes = sorted(len(m) for m in r1.plan["groups"].values())
+    assert sizes[-1] - sizes[0] <= 1
+    met = Counter(frozenset(m.sides) for r in st.rounds for m in r.matches if not m.bye)
+    assert max(met.values()) == 1
 
 
 def test_R2016_F2_single_players_across_groups():
@@ -317,3 +338,18 @@ def test_notes_count_pairs_as_pairs():
     assert counted(new_state(pairs), 7) == "7 对" and counted(new_state(make_entries(7)), 7) == "7 人"
     rnd = FORMATS.get("round_robin").next_round(new_state(pairs), random.Random(1))
     assert any("参赛者共 7 对（奇数）" in n for n in rnd.notes), rnd.notes
+
+
+def test_R2016_F2_the_pair_that_moves_is_the_check_ins_odd_one():
+    """30 pairs in 4 groups (8/8/7/7), one whole pair of an 8 absent: that group is left odd
+    beside two groups drawn odd, and it is the one evened out (by a pair moving in or out),
+    whichever lot is drawn."""
+    entries = make_entries(30, team_size=2)
+    fmt = FORMATS.get("groups_standings")
+    for seed in range(12):
+        groups = fmt.next_round(new_state(entries, {"groups": 4}), random.Random(seed)).plan["groups"]
+        g8 = sorted(g for g, m in groups.items() if len(m) == 8)[0]
+        absent = frozenset(p.key for e in entries if e.id == groups[g8][0] for p in e.players)
+        plan = fmt.next_round(new_state(entries, {"groups": 4}, absent), random.Random(seed)).plan
+        assert len(plan["moved"]) == 1 and g8 in (plan["moved"][0]["from"], plan["moved"][0]["to"]), (seed, plan["moved"])
+        assert len(plan["groups"][g8]) % 2 == 0

@@ -106,7 +106,7 @@ class GroupsKnockout:
         ko = rounds_of(state, "ko")
         if not ko:
             qual = self.qualifiers(state)
-            if len(qual) < 2:
+            if sum(len(a) for _, a in qual) < 2:     # one group may send two (option advance)
                 return None
             return self._first_ko_round(state, qual, rng)
         last = ko[-1].plan
@@ -116,10 +116,14 @@ class GroupsKnockout:
             return None
         rnd = ko[-1]
         winners = [self._winner_of_slot(state, rnd, slot) for slot in last["bracket"]]
-        winners = [w for w in winners if w is not None]
-        if len(winners) < 2:
+        if sum(w is not None for w in winners) < 2:
             return None
-        bracket = [winners[i:i + 2] for i in range(0, len(winners), 2)]
+        # R2011-F2: each slot's winner stays in its place, so the halves meet only in the
+        # final; a slot whose match both sides forfeited leaves its neighbour a bye (the
+        # winners were once closed up, and a top-half winner met a bottom-half one)
+        bracket = _next_slots(winners)
+        while len(bracket) > 1 and all(len(slot) <= 1 for slot in bracket):   # a round of byes only
+            bracket = _next_slots([slot[0] if slot else None for slot in bracket])
         third = None
         if len(bracket) == 1 and state.options.get("third_place", True):
             losers = [s for m in rnd.matches if not m.bye
@@ -256,10 +260,17 @@ class GroupsKnockout:
         matches: list[Match] = []
         byes: list[str] = []
         notes: list[str] = []
+        first = not rounds_of(state, "ko")
         for slot in bracket:
+            if not slot:                 # both sides of the match feeding it forfeited
+                continue
             if len(slot) == 1:
                 byes.append(slot[0])
-                notes.append(f"出线人数不是 2 的幂，{shown(state, slot[0])}抽得轮空签，直接进入下一轮。")
+                if first:
+                    notes.append(f"出线人数不是 2 的幂，{shown(state, slot[0])}抽得轮空签，直接进入下一轮。")
+                else:
+                    notes.append(f"与{shown(state, slot[0])}相邻的一场比赛双方均弃权或缺席，"
+                                 f"{shown(state, slot[0])}轮空，直接进入下一轮。")
                 continue
             a, b = orient(slot[0], slot[1], bal, last, rng)
             matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (a, b)))
@@ -276,8 +287,8 @@ class GroupsKnockout:
 
     @staticmethod
     def _winner_of_slot(state: EventState, rnd: Round, slot: list[str]) -> str | None:
-        if len(slot) == 1:
-            return slot[0]
+        if len(slot) <= 1:
+            return slot[0] if slot else None
         m = next(m for m in rnd.matches if set(m.sides) == set(slot) and m.group != "三四名")
         return winner_of(state, m)
 
@@ -333,3 +344,9 @@ class GroupsKnockout:
 
 
 FORMATS.register("groups_knockout", "分组循环赛加淘汰赛", "分组淘汰", "分组循环+淘汰")(GroupsKnockout())
+
+
+def _next_slots(winners: list[str | None]) -> list[list[str]]:
+    """The next knockout round's slots: the winners of two neighbouring slots meet (None: a
+    slot with no winner, so the other has a bye; both None: an empty slot)."""
+    return [[w for w in winners[i:i + 2] if w is not None] for i in range(0, len(winners), 2)]

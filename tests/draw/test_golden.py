@@ -151,6 +151,47 @@ def test_R2011_F2_halves_and_third_place():
     assert [p.rank for p in pl[:4]] == [1, 2, 3, 4]
 
 
+def test_R2011_F2_a_double_forfeit_keeps_the_halves_apart():
+    """Both sides of a quarter-final absent: its neighbour in the same half has a bye into the
+    final, and the other half's winners play the semi-final (the winners were once closed
+    up, and a top-half winner met a bottom-half one)."""
+    fmt = FORMATS.get("groups_knockout")
+    st = new_state(make_entries(16, branches=16), {"groups": 8})
+    rng = random.Random(1)
+    while True:
+        r = fmt.next_round(st, rng)
+        if r.stage != "group":
+            break
+        _decisive(st, r, lambda m: min(m.sides))
+    qf = r.plan["bracket"]
+    assert len(qf) == 4 and all(len(slot) == 2 for slot in qf)
+    st.rounds.append(r)
+    for i, m in enumerate(r.matches):
+        if i == 1:
+            st.results[m.key] = MatchResult(m, (SideResult(Outcome.ABSENT), SideResult(Outcome.ABSENT)))
+        else:
+            st.results[m.key] = MatchResult(m, (SideResult(Outcome.WIN, 3), SideResult(Outcome.LOSS, 0)))
+    top = r.matches[0].sides[0]
+    bottom = [m.sides[0] for m in r.matches[2:]]
+    semi = fmt.next_round(st, rng)
+    assert semi.plan["bracket"] == [[top], bottom]
+    assert [set(m.sides) for m in semi.matches if not m.bye] == [set(bottom)]
+    assert any("均弃权或缺席" in n for n in semi.notes)
+    _decisive(st, semi, lambda m: min(m.sides))
+    final = fmt.next_round(st, rng)
+    assert final.plan["final"] and set(final.matches[0].sides) == {top, min(bottom)}
+
+
+@pytest.mark.parametrize("n, options, qualifiers", [(5, {"advance": 2}, 2), (6, {"groups": 1, "advance": 4}, 4)])
+def test_R2011_F2_one_group_sending_several_plays_the_knockout(n, options, qualifiers):
+    """One group with ``advance`` ≥ 2: its qualifiers play the knockout (the event once ended
+    after the group, counting groups instead of qualifiers)."""
+    st = simulate("groups_knockout", make_entries(n, n), options, seed=1)
+    ko = [r for r in st.rounds if r.stage != "group"]
+    assert ko, [r.stage_name for r in st.rounds]
+    assert len({e for r in ko[:1] for m in r.matches for e in m.sides}) == qualifiers
+
+
 def test_R2011_F1_tie_for_first_waits_for_playoff():
     fmt = FORMATS.get("groups_knockout")
     st = new_state(make_entries(6), {"groups": 2})

@@ -756,11 +756,15 @@ class EventRunner:
         return sorted(entries, key=lambda e: e.id)
 
     def add_byes(self, rnd: Round) -> None:
+        """Each bye's result: the event's bye points, nothing for a round robin's rest
+        (:func:`pipeline.draw.bye_scores`, R2020-F4)."""
+        from .draw import bye_scores
+
+        points = self.points.get("bye", 0) if bye_scores(self.fmt.name, rnd) else 0
         for m in rnd.matches:
             if m.bye and m.sides:
                 self.results[m.key] = MatchResult(
-                    match=m, sides=(SideResult(Outcome.BYE, points=self.points.get("bye", 0), place=1),),
-                    reason="轮空")
+                    match=m, sides=(SideResult(Outcome.BYE, points=points, place=1),), reason="轮空")
 
     # -- the loop ---------------------------------------------------------------------
     def reread_playoffs(self) -> None:

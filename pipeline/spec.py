@@ -186,7 +186,7 @@ class EventSpec:
                                          "（R2016-F2）填签到时间，签到表须在此前放入收件箱")] = None
     format: FormatSpec
     points: Annotated[dict[str, int] | None,
-                      Field(description="win/draw/loss/bye/forfeit_win/forfeit_loss 的积分")] = None
+                      Field(description="win/draw/loss/bye/forfeit_win/forfeit_loss 的积分（bye：轮空；循环赛人数为奇数时的轮休不是比赛，不计分）")] = None
     tiebreaks: list[str] | None = None
     awards: AwardSpec = AwardSpec()
     game_options: dict[str, Any] = field(default_factory=dict)

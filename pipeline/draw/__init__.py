@@ -1,7 +1,22 @@
 """Competition formats, one module each, behind one registry (``FORMATS``)."""
+from typing import Any
+
 from ..registry import Registry
 
 FORMATS: Registry = Registry("format")
+
+
+def bye_scores(format_name: str, rnd: Any) -> bool:
+    """Whether a bye of round ``rnd`` scores the event's bye points.  In a round robin
+    (Berger tables: a round robin format, R2020-F4's final pool, R2011-F1's groups) an odd
+    count's round off is a rest — no match, so no match points (FIDE: the player paired
+    with "bye" in a round robin scores nothing); it once scored a win's points, and the
+    standings part-way through put an entry who had lost its only match above one who had
+    won.  Elsewhere (Swiss, knockout byes, tables of three, R2016 groups) a bye is drawn
+    in place of a game and scores as the rules say.  A format lists its rest rounds by
+    their plan's kind (``REST_BYES``)."""
+    fmt = FORMATS.get(format_name) if format_name in FORMATS else None
+    return (rnd.plan or {}).get("kind") not in getattr(fmt, "REST_BYES", ())
 
 # importing a format module registers it
 from . import knockout  # noqa: E402,F401

@@ -61,6 +61,8 @@ class GroupsKnockout:
     title = "分组循环赛加淘汰赛"
     seats = 2
     OPTIONS = ("groups", "group_size", "advance", "third_place")
+    #: an odd group's round off in its round robin is a rest, worth nothing (:func:`pipeline.draw.bye_scores`)
+    REST_BYES = frozenset({"group"})
 
     def check_options(self, options: dict[str, Any]) -> str | None:
         """None, or a message naming the bad option."""

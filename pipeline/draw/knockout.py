@@ -30,6 +30,9 @@ class Knockout:
     title = "淘汰赛"
     seats = 2
     OPTIONS = ("final_pool",)
+    #: R2020-F4: the final round robin ranks by the match points of its matches; whoever sits a
+    #: round out (odd pool) rests and scores nothing (:func:`pipeline.draw.bye_scores`)
+    REST_BYES = frozenset({"rr"})
 
     def check_options(self, options: dict[str, Any]) -> str | None:
         """None, or a message naming the bad option (``final_pool`` ≥ 1)."""

@@ -45,6 +45,8 @@ class RoundRobin:
     seats = 2
     stage = "rr"
     OPTIONS: tuple[str, ...] = ()
+    #: an odd count's round off is a rest, worth nothing: everyone has one (:func:`pipeline.draw.bye_scores`)
+    REST_BYES = frozenset({"rr"})
 
     def check_options(self, options: dict[str, Any]) -> str | None:
         """None, or a message naming the bad option (this format has none)."""

@@ -605,6 +605,8 @@ class StandingsVM(Doc):
 def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") -> Table:
     """One standings table with every tiebreak of the chain as a column (Chinese names)
     and 需加赛 marks on rows whose tie needs a playoff (R2011-F1, R2011-D2)."""
+    from ..draw import bye_scores
+
     spec = state.tournament.spec
     entries = {e.id: e for e in es.entries}
     team_event = es.spec.is_team
@@ -616,8 +618,9 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     head += ["场次", "胜"] + (["平"] if show_draws else []) + ["负", "积分"] + (["总分"] if show_score else [])
     head += [t[1] for t in shown_tbs] + ["备注"]
     playoff_tbs = [t for t in tbs if t[3]]
-    byes = Counter(s for rnd in es.rounds if rnd.stage == st.stage for m in rnd.matches if m.bye
-                   and (not st.group or m.group == st.group) for s in m.sides) if _bye_points(es) else Counter()
+    byes = Counter(s for rnd in es.rounds if rnd.stage == st.stage and bye_scores(es.spec.format.type, rnd)
+                   for m in rnd.matches if m.bye and (not st.group or m.group == st.group)
+                   for s in m.sides) if _bye_points(es) else Counter()
     shown_of = {r.entry: (r.points, r.score, *(r.tiebreaks.get(n) for n, *_ in shown_tbs)) for r in st.rows}
     rows, classes = [], []
     for i, r in enumerate(st.rows):

@@ -394,3 +394,17 @@ def test_R2016_F2_the_pair_that_moves_is_the_check_ins_odd_one():
         plan = fmt.next_round(new_state(entries, {"groups": 4}, absent), random.Random(seed)).plan
         assert len(plan["moved"]) == 1 and g8 in (plan["moved"][0]["from"], plan["moved"][0]["to"]), (seed, plan["moved"])
         assert len(plan["groups"][g8]) % 2 == 0
+
+
+@pytest.mark.parametrize("fmt, kind, scores", [
+    ("knockout", "rr", False), ("knockout", "ko", True), ("round_robin", "rr", False),
+    ("groups_knockout", "group", False), ("groups_knockout", "ko", True),
+    ("groups_standings", "group", True), ("swiss", "swiss", True), ("tables_of_three", "tables", True)])
+def test_R2020_F4_a_round_robins_round_off_is_a_rest_worth_nothing(fmt, kind, scores):
+    """R2020-F4: the final round robin ranks by its matches' points — whoever sits a round out
+    rests (FIDE: a round robin's bye scores nothing); a bye drawn in place of a game (Swiss,
+    a knockout's 晋级签, tables of three, the R2016 groups) scores the event's bye points."""
+    from pipeline.draw import bye_scores
+    from pipeline.model import Round
+
+    assert bye_scores(fmt, Round(EVENT, "s", "x", 1, (), plan={"kind": kind})) is scores

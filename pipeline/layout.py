@@ -27,6 +27,7 @@ META_EVENT = "event_id"
 META_STAGE = "stage"
 META_ROUND = "round"
 META_DRAW_HASH = "draw_hash"
+META_PICKUP = "pickup_points"      # a registration form's 乘车地点 choices when issued ("" = none)
 
 KIND_REGISTRATION = "registration"
 KIND_RESULT = "result"

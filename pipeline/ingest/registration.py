@@ -172,12 +172,18 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 log.add("BAD_VALUE", f"{sheet.name}!{sheet.far_right} 有一个远离表格的值（在第 {MAX_COLS} 列之后），未读取。"
                         "如果是误输入，请删除这个单元格；报名请填在表格里。",
                         at=CellRef(file_label, sheet.name, sheet.far_right), branch=br, severity=Severity.WARNING)
+            lenient = _issued_without_pickup(meta, spec, table)
+            if lenient:
+                log.add("HEADER_CHANGED", f"{sheet.name} 是增设班车之前下发的报名表（“乘车地点”一列没有下拉选项，也都没有填写）："
+                        "本表各人的乘车地点未登记，报名已按其余各列受理。请用新下发的报名表重新提交，以便登记乘车地点。",
+                        at=CellRef(file_label, sheet.name, table.cell(table.header_row, "乘车地点") or f"A{table.header_row}"),
+                        branch=br, severity=Severity.WARNING)
             if sheet.truncated:
                 last = table.rows[-1][0] if table.rows else table.header_row
                 log.add("BAD_VALUE", f"{sheet.name} 第 {last} 行之后还有大量数据（超过 {MAX_ROWS} 行），未读取。"
                         f"请删除多余的行后再提交。", at=CellRef(file_label, sheet.name, f"A{last}"), branch=br)
             for row_no, values in table.rows:
-                rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log)
+                rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient)
                 if rr is not None:
                     reg_rows.append(rr)
     if sheet is not None and usable:
@@ -217,8 +223,24 @@ def _copied_forms(book: Book, form: Any) -> list[tuple[str, int]]:
     return out
 
 
+def _issued_without_pickup(meta: dict, spec: Any, table: Table) -> bool:
+    """Whether a form with a 乘车地点 column was issued before the tournament had pick-up
+    points (R2016-Q2 added to tournament.yaml after the forms went out): its ``_meta`` says
+    so, or — a form from before ``_meta`` recorded them — no row has a 乘车地点.  Its rows
+    are taken with the 乘车地点 unregistered (one warning for the file), as a form without
+    the column is: the office adding bus stops must not turn every received form's rows
+    into errors (every entry of a running league was dropped)."""
+    if not spec.pickup_points or "乘车地点" not in table.columns:
+        return False
+    issued = meta.get(L.META_PICKUP)
+    if issued is not None:
+        return not issued.strip()
+    named = [values for _, values in table.rows if not is_blank(table.get(values, "姓名"))]
+    return bool(named) and all(is_blank(table.get(values, "乘车地点")) for values in named)
+
+
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
-              branch: str, log: IssueLog) -> RegRow | None:
+              branch: str, log: IssueLog, lenient_pickup: bool = False) -> RegRow | None:
     labels = [l for l in L.REG_COLUMNS if l in table.columns]
     raw = {l: table.get(values, l) for l in labels}
     if all(is_blank(raw[l]) for l in labels if l != "序号"):
@@ -295,7 +317,16 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     phone = _read_phone(raw.get("联系电话"), add)
     # a form from before the pick-up points were added has no such column: nothing to check
     # (the file is told once, HEADER_CHANGED), the rows still taken
-    pickup = _read_pickup(raw.get("乘车地点"), spec, add) if "乘车地点" in labels else ""
+    pickup = ""
+    if "乘车地点" in labels and not lenient_pickup:
+        pickup = _read_pickup(raw.get("乘车地点"), spec, add)
+    elif "乘车地点" in labels and not is_blank(raw.get("乘车地点")) and not isinstance(raw.get("乘车地点"), CellError):
+        # typed on a form issued without choices: kept when it names a pick-up point
+        pickup = pickup_match(cell_text(raw.get("乘车地点")), spec.pickup_points) or ""
+        if not pickup:
+            log.add("BAD_VALUE", f"{sheet}!{cells['乘车地点']} \"{cell_text(raw.get('乘车地点'))}\" 不是现在设定的乘车地点"
+                    f"（{'、'.join(spec.pickup_points)}），未登记；报名已受理。",
+                    at=CellRef(file, sheet, cells["乘车地点"]), branch=branch, severity=Severity.WARNING)
     note = "" if isinstance(raw.get("备注"), CellError) else cell_text(raw.get("备注"))
     return RegRow(row=row_no, raw=raw, cells=cells, event=event_id, team_no=team_no, name=name,
                   display_name=display or name, staff_id=staff, gender=gender, phone=phone,

@@ -202,6 +202,7 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
         (layout.META_TOKEN, tournament.token(unit.id)),
         (META_HEADER_ROW, hdr),
         ("branch_name", unit.name),
+        (layout.META_PICKUP, "、".join(spec.pickup_points)),
     ])
     wb.active = 0
     wb.security = WorkbookProtection(lockStructure=True)

@@ -118,6 +118,25 @@ def test_R2016_Q2_pickup_points(tmp_path):
     assert pickup_match("镇 江", ["镇江"]) == "镇江"
 
 
+def test_R2016_Q2_pickup_points_added_after_a_form_went_out(tmp_path):
+    """Bus stops added to tournament.yaml after the forms went out: a form issued without
+    them (its _meta says so, or — an older form — no row has a 乘车地点) is taken with one
+    warning; every blank 乘车地点 was an error, and a running league lost all its entries."""
+    t = tournament(pickup_points=["福建路、花园路", "镇江", "桥头", "自行到达"])
+    rows = [person("象棋", "王军", 乘车地点="镇江"), person("象棋", "李四", 乘车地点="火星"), person("跳棋", "赵六")]
+    reg, issues = read(tmp_path, rows, t=t, meta={"pickup_points": ""})
+    assert [r.ok for r in reg.rows] == [True, True, True] and reg.rows[0].pickup == "镇江"
+    assert [(i.code, i.severity.value, i.cell) for i in issues] == [
+        ("HEADER_CHANGED", "warning", "H4"), ("BAD_VALUE", "warning", "H6")]
+    assert "增设班车之前" in issues[0].message
+    # an older form (no record in _meta) whose 乘车地点 are all blank: the same
+    reg, issues = read(tmp_path, [person("象棋", "王军"), person("跳棋", "赵六")], t=t)
+    assert [r.ok for r in reg.rows] == [True, True] and [i.code for i in issues] == ["HEADER_CHANGED"]
+    # a form issued with the stops: a blank 乘车地点 is still the error it was
+    _, issues = read(tmp_path, [person("象棋", "王军")], t=t, meta={"pickup_points": "镇江、桥头"})
+    assert [(i.code, i.severity.value) for i in issues] == [("MISSING_VALUE", "error")]
+
+
 def test_result_rows_reader(tmp_path):
     import openpyxl
     wb = openpyxl.Workbook()

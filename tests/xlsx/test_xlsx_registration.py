@@ -131,6 +131,30 @@ def test_the_contract_header_even_without_pickup_or_team_events(tmp_path, spec_d
     assert "队号" not in block and "乘车地点" not in block
 
 
+def test_R2016_Q2_a_form_issued_before_the_bus_stops_keeps_its_entries(tmp_path, spec_dict):
+    """The form records the 乘车地点 choices it was issued with (_meta): filled on a form
+    issued without any, it is read with one warning once tournament.yaml has bus stops —
+    not a MISSING_VALUE error on every row (a running league's entries were all dropped)."""
+    from pipeline.ingest.registration import read_registration
+    from pipeline.ingest.workbook import read_workbook
+
+    before = make_tournament(tmp_path, pickup_points=[])
+    path = write_registration_template(before, "sci", tmp_path / "x.xlsx")
+    wb = load_workbook(path)
+    assert read_meta(wb)[layout.META_PICKUP] in ("", None)
+    ws, hdr = wb[layout.REG_SHEET], read_meta(wb)["header_row"]
+    cols = {c.value: c.column for c in ws[hdr]}
+    ws.cell(hdr + 1, cols["项目"], before.spec.events[0].name)
+    ws.cell(hdr + 1, cols["姓名"], "王军")
+    ws.cell(hdr + 1, cols["性别"], "男")
+    wb.save(path)
+    after = make_tournament(tmp_path, pickup_points=["东门", "西门"])
+    reg, issues = read_registration(read_workbook(path), "x.xlsx", after)
+    assert [r.name for r in reg.rows if r.ok] == ["王军"]
+    assert [(i.code, i.severity.value) for i in issues if i.code != "MISSING_VALUE" or "乘车" in i.message] == [
+        ("HEADER_CHANGED", "warning")]
+
+
 def _event(quota: dict, team_size: int = 1) -> EventSpec:
     return validated(EventSpec, {"id": "e", "name": "项目", "game": "g", "team_size": team_size,
                                      "format": {"type": "x"}, "quota": quota})

@@ -491,11 +491,29 @@ def rematch_notes(state: EventState, order: Sequence[str], pairs: Sequence[tuple
     return notes
 
 
-def lowest_without_bye(order_best_first: Sequence[str], byes: Counter) -> str:
+def lowest_without_bye(order_best_first: Sequence[str], byes: Counter, away: Iterable[str] = ()) -> str:
     """The lowest-ranked entry among those with the fewest byes (nobody gets a second bye
-    while someone has none)."""
-    fewest = min(byes[e] for e in order_best_first)
-    return next(e for e in reversed(order_best_first) if byes[e] == fewest)
+    while someone has none) — among those not ``away`` (:func:`no_shows`) while anyone is."""
+    away = set(away)
+    pool = [e for e in order_best_first if e not in away] or list(order_best_first)
+    fewest = min(byes[e] for e in pool)
+    return next(e for e in reversed(pool) if byes[e] == fewest)
+
+
+def no_shows(state: EventState, rnd: Round | None) -> set[str]:
+    """The entries that did not turn up in round ``rnd`` (a forfeit loss, or absent), by its
+    results as they are now.  A bye is a free win: it goes to an entry that is still coming,
+    not to one that stopped coming after round 2 (it took the round-5 bye in a Swiss and
+    finished above a player who played every round)."""
+    from ..model import Outcome
+
+    out: set[str] = set()
+    for m in (rnd.matches if rnd is not None else ()):
+        res = state.results.get(m.key)
+        if m.bye or res is None:
+            continue
+        out.update(s for s, side in zip(m.sides, res.sides) if side.outcome in (Outcome.FORFEIT_LOSS, Outcome.ABSENT))
+    return out
 
 
 def follows_a_schedule(rnd: Round) -> bool:

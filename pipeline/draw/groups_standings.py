@@ -39,7 +39,7 @@ from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
 from .common import (bye_counts, check_bool, check_int, check_known, deal_groups, first_problem,
-                     group_label, lowest_without_bye, next_round_no, opponents, pair_avoiding,
+                     group_label, lowest_without_bye, next_round_no, no_shows, opponents, pair_avoiding,
                      ranked, rematch_notes, rounds_of, shown, shown_list, tier_placements)
 
 STAGE = "group"
@@ -198,9 +198,12 @@ class GroupsStandings:
             order = [r.entry for r in ranked(state, members, done)]
             bye = None
             if len(order) % 2:
-                bye = lowest_without_bye(order, byes)
+                away = no_shows(state, done[-1] if done else None)
+                bye = lowest_without_bye(order, byes, away)
+                skipped = [e for e in order[order.index(bye) + 1:] if e in away]
                 order.remove(bye)
-                notes.append(f"第{g}组队数为奇数，排名最后且未轮空过的{shown(state, bye)}本轮轮空。")
+                notes.append(f"第{g}组队数为奇数，排名最后且未轮空过的{shown(state, bye)}本轮轮空"
+                             + (f"（{shown_list(state, skipped)}上一轮弃权或缺席，不安排轮空）" if skipped else "") + "。")
             pairs = pair_avoiding(order, met, avoid)
             notes += rematch_notes(state, order, pairs, done, prefix=f"第{g}组：")
             matches += self._matches(state, g, pairs, bye, k)

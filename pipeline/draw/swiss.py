@@ -26,8 +26,8 @@ from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
 from .common import (bye_counts, check_int, check_known, first_balance, first_problem,
-                     next_round_no, opponents, orient, pair_avoiding, ranked, rematch_notes,
-                     rounds_of, shown, spread_tables, tier_placements)
+                     next_round_no, no_shows, opponents, orient, pair_avoiding, ranked, rematch_notes,
+                     rounds_of, shown, shown_list, spread_tables, tier_placements)
 
 STAGE = "swiss"
 
@@ -94,8 +94,11 @@ class Swiss:
             order = [r.entry for r in ranked(state, ids, done)]
             bye, pairs = None, None
             if len(order) % 2:
-                fewest = min(byes[e] for e in order)
-                cands = [e for e in reversed(order) if byes[e] == fewest]
+                # a bye is a free win: not for an entry that did not turn up last round
+                away = no_shows(state, done[-1])
+                pool = [e for e in order if e not in away] or order
+                fewest = min(byes[e] for e in pool)
+                cands = [e for e in reversed(pool) if byes[e] == fewest]
                 tries = cands if len(order) <= 64 else cands[:self.BYE_TRIES]
                 for c in tries:
                     rest = [e for e in order if e != c]
@@ -107,7 +110,9 @@ class Swiss:
                     bye = cands[0]
                     pairs = pair_avoiding([e for e in order if e != bye], met)
                 why = "排名最后且未轮空过" if fewest == 0 else "排名最后且轮空次数最少"
-                notes.append(f"人数为奇数，{why}的{shown(state, bye)}本轮轮空。")
+                skipped = [e for e in order if e in away and order.index(e) > order.index(bye)]
+                notes.append(f"人数为奇数，{why}的{shown(state, bye)}本轮轮空"
+                             + (f"（{shown_list(state, skipped)}上一轮弃权或缺席，不安排轮空）" if skipped else "") + "。")
             else:
                 pairs = pair_avoiding(order, met)
             rest = [e for e in order if e != bye]

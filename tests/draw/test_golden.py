@@ -408,3 +408,34 @@ def test_R2020_F4_a_round_robins_round_off_is_a_rest_worth_nothing(fmt, kind, sc
     from pipeline.model import Round
 
     assert bye_scores(fmt, Round(EVENT, "s", "x", 1, (), plan={"kind": kind})) is scores
+
+
+@pytest.mark.parametrize("fmt, options, n", [("swiss", {"rounds": 4}, 5), ("groups_standings", {"groups": 1, "rounds": 3}, 5)])
+def test_R2015_F1_R2016_F3_no_bye_for_an_entry_that_did_not_turn_up(fmt, options, n):
+    """A bye is a free win: the entry that forfeited last round (it stopped coming) does not
+    get it, though it ranks last without one — it once took the round's bye and finished
+    above a player who played every round.  The draw sheet says why it was passed over."""
+    f = FORMATS.get(fmt)
+    st = new_state(make_entries(n, branches=n, team_size=2 if fmt == "groups_standings" else 1), options)
+    rng = random.Random(7)
+    r1 = f.next_round(st, rng)
+    st.rounds.append(r1)
+    for m in r1.matches:
+        st.results[m.key] = bye_result(m) if m.bye else MatchResult(
+            m, (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0)))
+    r2 = f.next_round(st, rng)
+    st.rounds.append(r2)
+    for m in r2.matches:
+        st.results[m.key] = bye_result(m) if m.bye else MatchResult(
+            m, (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0)))
+    # the entry next in line for the bye (last, none yet) did not turn up to round 2
+    had = {m.sides[0] for r in (r1, r2) for m in r.matches if m.bye}
+    gone = next(r.entry for r in reversed(st.rank([e.id for e in st.entries], st.rounds)) if r.entry not in had)
+    m = next(m for m in r2.matches if gone in m.sides)
+    st.results[m.key] = MatchResult(m, tuple(SideResult(Outcome.FORFEIT_LOSS, 0) if s == gone
+                                             else SideResult(Outcome.FORFEIT_WIN, 2) for s in m.sides))
+    assert st.rank([e.id for e in st.entries], st.rounds)[-1].entry == gone
+    r3 = f.next_round(st, rng)
+    bye = next(m.sides[0] for m in r3.matches if m.bye)
+    assert bye != gone
+    assert any("上一轮弃权或缺席" in n for n in r3.notes), r3.notes

@@ -1868,7 +1868,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     issues.extend(found)
     report.entries = len(entries)
 
-    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger)
+    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script)
     later.enter_context(early_jobs)     # left with the run: waits for the copies still being made
 
     say("抽签与计分 …")
@@ -2287,7 +2287,7 @@ def _name_part(stem: str, limit: int = 40) -> str:
 
 
 def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
-                         made: dict[str, str]) -> list[PlannedCopy]:
+                         made: dict[str, str], script: str = "simplified") -> list[PlannedCopy]:
     """The returned copy of every submission (:func:`render_all`).  A copy depends only on
     its source, the issues about it (:meth:`Submission.concerns`: not another branch's
     file of the same name, not the note that a newer file superseded it; in
@@ -2309,8 +2309,9 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
             name = f"{s.branch or 'unknown'}-{_name_part(Path(s.file).stem)}-{s.sha256[:8]}-返回.xlsx"
             target = out / "returned" / name
             file_issues = [i for i in by_file.get(s.file, ()) if s.concerns(i)]   # as its receipt lists
-            key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]])
-                                 .encode()).hexdigest()
+            # (the script only where it is not the default: a simplified league's copies keep their keys)
+            key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]]
+                                        + ([script] if script != "simplified" else [])).encode()).hexdigest()
             plan.append(PlannedCopy(s, stored, name, key, file_issues, target,
                                     fresh=made.get(name) == key and target.exists()))
         else:
@@ -2324,7 +2325,7 @@ EARLY_COPIES_BELOW = 16
 
 
 def start_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
-                          ledger: Ledger) -> tuple[Any, dict[str, tuple[str, Any]]]:
+                          ledger: Ledger, script: str = "simplified") -> tuple[Any, dict[str, tuple[str, Any]]]:
     """On a night with a few new registrations, start their returned copies on a worker
     right after validation, before the events.
 
@@ -2346,18 +2347,19 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
     from .parallel import Jobs, take_prestarted
 
     made = _copies_made(ledger)
-    todo = [c for c in plan_returned_copies(out, submissions, issues, made) if c.name and not c.fresh]
+    todo = [c for c in plan_returned_copies(out, submissions, issues, made, script) if c.name and not c.fresh]
     pre = take_prestarted()
     if not todo or len(todo) >= EARLY_COPIES_BELOW:
         if pre is not None:
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
     if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
-        handles = pre.submit_map("pipeline.xlsx.returned", "write_returned_copy",
-                                 [(c.stored, c.issues, c.target) for c in todo])
+        handles = pre.submit_map("pipeline.xlsx.returned", "returned_copy_job",
+                                 [(c.stored, c.issues, c.target, script) for c in todo])
         return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)
-    started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target)))
+    started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
+                                                          script=script)))
                for c in todo}
     jobs.start()
     return jobs, (started if jobs.parallel else {})
@@ -2385,7 +2387,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     made = _copies_made(ledger) if ledger is not None else {}
     made_now: dict[str, str] = {}
     copies = []   # (submission, stored, returned name, key, handle or None when up to date)
-    for c in plan_returned_copies(out, state.submissions, state.issues, made):
+    for c in plan_returned_copies(out, state.submissions, state.issues, made, t.spec.script):
         handle = None
         started = (early or {}).get(c.name)
         if started and started[0] == c.key:
@@ -2397,8 +2399,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                 except Exception:  # noqa: BLE001 - made again just below
                     pass
             # the copies first (the site waits for them), then the result sheets, largest first
-            handle = jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target),
-                              cost=float("inf"))
+            handle = jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
+                                                script=t.spec.script), cost=float("inf"))
         copies.append((c.submission, c.stored, c.name, c.key, handle))
     # result workbooks for referees, one per event and round
     sheets = []
@@ -2487,10 +2489,11 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
 WRITERS_PRELOAD_FROM = 16
 
 
-def _write_returned_copy(stored: Path, issues: list[Issue], target: Path) -> Path | None:
-    """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs."""
+def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script: str = "simplified") -> Path | None:
+    """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs
+    (in the tournament's script: a traditional-script league's 问题清单 was simplified)."""
     from .xlsx.returned import write_returned_copy
-    return write_returned_copy(stored, issues, target)
+    return write_returned_copy(stored, issues, target, script=script)
 
 
 def _write_result_sheet(path: Path, **kw: Any) -> Path:

@@ -134,7 +134,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     if event.referee:
         info.append(zh("裁判：", spec) + event.referee)
     lines = [(zh(spec.name, spec), TITLE_FONT),
-             (f"{event.name} {zh('成绩记录表', spec)}", SUBTITLE_FONT),
+             (zh(f"{event.name} 成绩记录表", spec), SUBTITLE_FONT),     # (it mixed scripts: 围棋 成績記錄表)
              ("    ".join(info), BODY_FONT),
              (zh("裁判填写白色格子（可下拉选择的请从列表中选）；比赛结束后双方选手和裁判在本行签名。"
                  "灰色格子已锁定，请勿改动。", spec), BODY_FONT)]

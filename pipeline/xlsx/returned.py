@@ -61,6 +61,13 @@ def warm_up() -> None:
                             Path(tmp) / "warm-up-返回.xlsx")
 
 
+def returned_copy_job(src_path: str | Path, issues: Iterable[Issue], out_path: str | Path,
+                      script: str = "simplified") -> Path | None:
+    """:func:`write_returned_copy` with every argument by position (a prestarted worker's job,
+    :meth:`pipeline.parallel.Prestarted.submit_map`)."""
+    return write_returned_copy(src_path, issues, out_path, script=script)
+
+
 def _cell_ref(cell: str) -> str | None:
     m = _CELL_RE.match((cell or "").strip())
     return f"{m.group(1).upper()}{m.group(2)}" if m else None

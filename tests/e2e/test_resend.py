@@ -134,7 +134,8 @@ def test_a_returned_copy_that_cannot_be_made_is_not_linked(tmp_path, monkeypatch
     _send(folder, good, 3)
     real = returned.write_returned_copy
     monkeypatch.setattr(returned, "write_returned_copy",      # the pools are forked from here: they have it
-                        lambda src, issues, target: None if target.name.startswith("b01-") else real(src, issues, target))
+                        lambda src, issues, target, **kw: None if target.name.startswith("b01-")
+                        else real(src, issues, target, **kw))
     opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
 
     def links(out: Path) -> dict[str, list[str]]:

@@ -264,6 +264,14 @@ def test_R2015_documents_are_traditional(t2015, tmp_path):
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "比賽" in html or "棋牌" in html
     assert 'lang="zh-Hant' in html or "zh-TW" in html or "zh-Hant" in html
+    # the workbooks too: a returned copy's 问题清单 (it was simplified) and a result
+    # workbook's title (it mixed scripts: 围棋 成績記錄表)
+    from python_calamine import CalamineWorkbook
+    copy = sorted((out / "returned").glob("*.xlsx"))[0]
+    first = CalamineWorkbook.from_path(str(copy)).get_sheet_by_index(0).to_python()
+    assert "報名表檢查結果" in str(first[0][0]) and "报名表检查结果" not in str(first[0][0]), first[0]
+    sheet = CalamineWorkbook.from_path(str(out / "results" / "go-r1-成绩表.xlsx")).get_sheet_by_name("成绩").to_python()
+    assert sheet[1][0] == "圍棋 成績記錄表", sheet[1]
 
 
 def test_R2015_notice_names_organiser_and_signature_apart(t2015):

@@ -341,10 +341,10 @@ def test_a_few_new_copies_start_before_the_events_and_are_made_once(league, tmp_
     log = tmp_path / "copies.log"
     real = run_mod._write_returned_copy
 
-    def logged(stored, issues, target):     # runs in a forked worker: log to a file
+    def logged(stored, issues, target, **kw):     # runs in a forked worker: log to a file
         with open(log, "a", encoding="utf-8") as f:
             f.write(target.name + "\n")
-        return real(stored, issues, target)
+        return real(stored, issues, target, **kw)
     monkeypatch.setattr(run_mod, "_write_returned_copy", logged)
     twin = tmp_path / "twin"
     shutil.copytree(out, twin)
@@ -374,9 +374,9 @@ def test_an_early_copy_whose_issues_changed_is_made_again(league, tmp_path, monk
     real_start = run_mod.start_returned_copies
     planned = []
 
-    def wrong(out_, subs, issues, ledger):
+    def wrong(out_, subs, issues, ledger, *rest):
         made_up = [Issue("SUPERSEDED", Severity.WARNING, "并无此事", branch=s.branch, file=s.file) for s in subs]
-        r = real_start(out_, subs, issues + made_up, ledger)
+        r = real_start(out_, subs, issues + made_up, ledger, *rest)
         planned.extend(r[1])
         return r
     monkeypatch.setattr(run_mod, "start_returned_copies", wrong)
@@ -402,10 +402,10 @@ def test_a_prestarted_worker_makes_the_early_copies(league, tmp_path, monkeypatc
     log = tmp_path / "copies.log"
     real = returned.write_returned_copy
 
-    def logged(stored, issues, target):     # the worker is forked from this process: it has this
+    def logged(stored, issues, target, **kw):     # the worker is forked from this process: it has this
         with open(log, "a", encoding="utf-8") as f:
             f.write(f"{os.getpid()} {target.name}\n")
-        return real(stored, issues, target)
+        return real(stored, issues, target, **kw)
     monkeypatch.setattr(returned, "write_returned_copy", logged)
     _resend_with_new_bytes(folder)
     assert parallel.prestart("pipeline.xlsx.returned")

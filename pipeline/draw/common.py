@@ -103,8 +103,14 @@ def shown(state: EventState, entry_id: str, extra: dict[str, str] | None = None)
 def counted(state: EventState, n: int) -> str:
     """``7 人`` — or ``7 对`` (pairs), ``7 队`` (teams) by the event's entries, for notes
     (“参赛者共 7 名” read wrong for seven bridge pairs)."""
+    return f"{n} {entry_word(state)}"
+
+
+def entry_word(state: EventState) -> str:
+    """What an entry is called in notes: 人, 对 (pairs) or 队 (teams) — 人数为奇数 read wrong
+    for eleven 双升 pairs."""
     size = max((len(e.players) for e in state.entries), default=1)
-    return f"{n} {'人' if size <= 1 else '对' if size == 2 else '队'}"
+    return '人' if size <= 1 else '对' if size == 2 else '队'
 
 
 def shown_list(state: EventState, ids: Iterable[str], extra: dict[str, str] | None = None) -> str:

@@ -94,7 +94,7 @@ class Knockout:
             cands = [e for e in alive if byes[e] == fewest]
             bye = rng.choice(cands)
             why = "" if fewest == 0 else f"（所有人都已轮空过 {fewest} 次）"
-            notes.append(f"本轮 {len(alive)} 人为奇数，{shown(state, bye)}抽得晋级签（轮空），"
+            notes.append(f"本轮 {counted(state, len(alive))}为奇数，{shown(state, bye)}抽得晋级签（轮空），"
                          f"直接进入下一轮{why}。")
         players = [e for e in alive if e != bye]
         bal, last = first_balance(state.rounds)

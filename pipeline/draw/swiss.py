@@ -26,7 +26,7 @@ from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
 from .common import (bye_counts, check_int, check_known, first_balance, first_problem,
-                     next_round_no, no_shows, opponents, orient, pair_avoiding, ranked, rematch_notes,
+                     entry_word, next_round_no, no_shows, opponents, orient, pair_avoiding, ranked, rematch_notes,
                      rounds_of, shown, shown_list, spread_tables, tier_placements)
 
 STAGE = "swiss"
@@ -66,9 +66,11 @@ class Swiss:
         first = getattr(game, "first_note", None) if game is not None else ""
         balance = ("" if first is None else
                    "先后手按各人已执先次数均衡分配" + (f"（{first}）" if first else "") + "。")
+        teams = getattr(game, "side_size", 1) > 1
+        odd = ("队数为奇数时由排名最后且未轮空过的一队轮空，每队至多轮空一次，上一轮弃权或缺席的队不轮空。" if teams else
+               "人数为奇数时由排名最后且未轮空过的选手轮空，每人至多轮空一次，上一轮弃权或缺席者不轮空。")
         return (f"采用瑞士制，{rounds}。第一轮抽签配对（同一单位尽量不相遇），"
-                "以后各轮按当前积分和名次由高到低就近配对，积分相同者优先相遇，同一对手不重复相遇；"
-                "人数为奇数时由排名最后且未轮空过的选手轮空，每人至多轮空一次。"
+                f"以后各轮按当前积分和名次由高到低就近配对，积分相同者优先相遇，同一对手不重复相遇；{odd}"
                 f"{balance}按积分及破同分规则排名。")
 
     def next_round(self, state: EventState, rng: random.Random) -> Round | None:
@@ -89,7 +91,7 @@ class Swiss:
             rest = [e for e in ids if e != bye]
             pairs = [tuple(p) for p in spread_tables(rest, 2, rng, state.branch_of)]
             if bye:
-                notes.append(f"人数为奇数，{shown(state, bye)}抽签轮空。")
+                notes.append(f"{entry_word(state)}数为奇数，{shown(state, bye)}抽签轮空。")
         else:
             order = [r.entry for r in ranked(state, ids, done)]
             bye, pairs = None, None
@@ -111,7 +113,7 @@ class Swiss:
                     pairs = pair_avoiding([e for e in order if e != bye], met)
                 why = "排名最后且未轮空过" if fewest == 0 else "排名最后且轮空次数最少"
                 skipped = [e for e in order if e in away and order.index(e) > order.index(bye)]
-                notes.append(f"人数为奇数，{why}的{shown(state, bye)}本轮轮空"
+                notes.append(f"{entry_word(state)}数为奇数，{why}的{shown(state, bye)}本轮轮空"
                              + (f"（{shown_list(state, skipped)}上一轮弃权或缺席，不安排轮空）" if skipped else "") + "。")
             else:
                 pairs = pair_avoiding(order, met)

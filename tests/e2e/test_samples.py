@@ -319,3 +319,8 @@ def test_draw_notes_set_names_without_spaces_in_the_chinese(fx, request):
     assert notes
     gaps = [n for n in notes if re.search(r"[\u3400-\u9fff）] [\u3400-\u9fff（]", n)]
     assert not gaps, gaps[:5]
+    # a pair event's odd count is of pairs (it said 本轮 11 人为奇数 of eleven 双升 pairs)
+    if fx == "t2020":
+        assert "本轮 11 对为奇数" in (out / "draws" / "shuangsheng-r2.html").read_text("utf-8")
+    if fx == "t2015":
+        assert "對數為奇數" in (out / "draws" / "shuangkou-r1.html").read_text("utf-8")

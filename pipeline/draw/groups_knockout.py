@@ -213,6 +213,19 @@ class GroupsKnockout:
                     order[i] = e
         return order, None
 
+    def group_positions(self, state: EventState, group: str, members: list[str], grp: list[Round],
+                        advance: int) -> list[tuple[str, int]]:
+        """(entry, 0-based place in its group), best first: the tie across the last advancing
+        place in its 加赛's order, any other tie sharing its place (R2011-F1 plays off only
+        the places that advance) — two level 4th places were printed 小组第4名 and 小组第5名."""
+        rows = ranked(state, members, grp)
+        order, pending = self.group_order(state, group, members, grp, advance)
+        rank_of = {r.entry: r.rank for r in rows}
+        adv = min(advance, len(rows))
+        edge = rows[adv - 1].rank if adv < len(rows) and rows[adv].rank == rows[adv - 1].rank else None
+        played_off = edge is not None and pending is None
+        return [(e, i if played_off and rank_of[e] == edge else rank_of[e] - 1) for i, e in enumerate(order)]
+
     @staticmethod
     def _playoff(state: EventState, group: str, tied: list[str]) -> list[str] | None:
         for p in reversed(state.playoffs):
@@ -336,8 +349,7 @@ class GroupsKnockout:
             by_pos: dict[int, list[str]] = {}
             advance = state.options.get("advance", 1)
             for g, members in groups.items():
-                order, _ = self.group_order(state, g, members, grp, advance)
-                for i, e in enumerate(order):
+                for e, i in self.group_positions(state, g, members, grp, advance):
                     by_pos.setdefault(i, []).append(e)
             for i in sorted(by_pos):
                 add(f"小组第{i + 1}名", by_pos[i])

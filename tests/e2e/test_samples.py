@@ -324,3 +324,21 @@ def test_draw_notes_set_names_without_spaces_in_the_chinese(fx, request):
         assert "本轮 11 对为奇数" in (out / "draws" / "shuangsheng-r2.html").read_text("utf-8")
     if fx == "t2015":
         assert "對數為奇數" in (out / "draws" / "shuangkou-r1.html").read_text("utf-8")
+
+
+def test_R2011_F1_a_tied_group_place_is_one_place_in_the_final_order(t2011):
+    """Level group places that no playoff decides (R2011-F1 plays off the advancing place
+    only) stay level: the final order says 小组第4名 for each, as the group table does, and
+    gives them one rank (two level 4th places were printed 小组第4名 and 小组第5名)."""
+    import re
+
+    _, out = t2011
+    st = [r for r in rows(out, "standings.csv") if r["event"] == "xiangqi"]
+    group_rank = {r["entry_id"]: r["rank"] for r in st if r["stage"] == "group"}
+    final = [r for r in st if r["stage"] == "overall" and r["tier"].startswith("小组第")]
+    assert final
+    for r in final:
+        assert re.fullmatch(r"小组第(\d+)名", r["tier"]).group(1) == group_rank[r["entry_id"]], r
+    # the sample has such ties: two level 4th places of one group
+    fourth = Counter((r["group"], r["rank"]) for r in st if r["stage"] == "group")
+    assert any(n > 1 and rank == "4" for (_, rank), n in fourth.items())

@@ -30,6 +30,7 @@ from .timeutil import TZ, aware, from_timestamp
 
 if TYPE_CHECKING:
     from .spec import EventSpec, FormatSpec, Tournament
+    from .games.base import ResultRow
 
 log = logging.getLogger("league")
 
@@ -689,6 +690,9 @@ class EventRunner:
         self.chain = chain if "playoff" in chain else (*chain, "playoff")
         self.entries = sorted(entries, key=lambda e: e.id)
         self.results: dict[tuple, MatchResult] = {}
+        # tables whose row was received but gave no result: why, by Match.key ("加赛": a tie
+        # at the table waits for its 加赛胜者; "有误": the row's problems; "不一致": two sheets disagree)
+        self.unscored: dict[tuple, str] = {}
         # a 加赛表 may name a pair re-formed at check-in (R2016-F2), one of the event's entries
         # once round 1 is drawn (maybe by this run): read again then (reread_playoffs), its
         # problems said once, as the last reading finds them (advance)
@@ -800,11 +804,7 @@ class EventRunner:
                 last = self.rounds[-1]
                 missing = [m for m in last.matches if not m.bye and m.key not in self.results]
                 if missing:
-                    self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
-                    tables = "、".join(f"{m.group}组第{m.table}桌" if m.group else f"第{m.table}桌" for m in missing[:30])
-                    self.issues.add("RESULT_MISSING", f"{self.ev.name} {last.title}还差 {len(missing)} 桌成绩未交："
-                                    f"{tables}{' 等' if len(missing) > 30 else ''}。裁判填好成绩表"
-                                    f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
+                    self.waiting_for(last, missing)
                     return
             closed = deadline_passed(self.ev, self.now)
             if not self.entries and (self.rounds or not closed):
@@ -1081,6 +1081,28 @@ class EventRunner:
         self.issues.extend(found)
         for r in results:
             self.results[r.match.key] = r
+        self.note_unscored(rows_in, found, {rkey[0] for rkey in ctx.disputed},
+                           {table for _, items in found_in for _, table in items if table is not None})
+
+    def note_unscored(self, rows_in: list[ResultRow], found: list[Issue], disputed: set[tuple],
+                      faulted: set[tuple] = frozenset()) -> None:  # type: ignore[assignment]
+        """Which tables of the round have a row received but no result, and why
+        (:attr:`unscored`): the office is then told to settle them, not that their sheet
+        never came (a 斗地主 table level at the top waiting for its 加赛胜者 was reported
+        as 还差 1 桌成绩未交, though its sheet was in)."""
+        table_of = {(c.file, c.sheet, c.cell): rr.match.key for rr in rows_in for c in rr.cells.values() if c.cell}
+        why: dict[tuple, str] = {key: "不一致" for key in disputed}
+        for key in [rr.match.key for rr in rows_in] + list(faulted):   # (a row refused at reading: faulted)
+            why.setdefault(key, "有误")
+        for i in found:
+            key = table_of.get((i.file, i.sheet, i.cell))
+            if key is not None and i.code == "PLAYOFF_REQUIRED":
+                why[key] = "加赛"
+        for key, reason in why.items():
+            if key in self.results:
+                self.unscored.pop(key, None)
+            else:
+                self.unscored[key] = reason
 
     def settle_problems(self, ctx: _RoundSheets, found_in: list[tuple[Received, list[tuple[Issue, tuple | None]]]]) -> list[Issue]:
         """The problems of the round's sheets, each as the office has to act on it now.
@@ -1205,6 +1227,27 @@ class EventRunner:
                                     f"轮次 {key[0] or '（空）'}{f'、组别 {key[1]}' if key[1] else ''}、桌号 {key[2] or '（空）'}"
                                     f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
                                     at=first["_cells"].get("桌号"), severity=Severity.WARNING)
+
+    def waiting_for(self, last: Round, missing: list[Match]) -> None:
+        """What the event waits for while tables of its last round have no result: the
+        sheets not in yet (RESULT_MISSING lists them), and the tables whose row came but
+        could not be counted — a tie at the table waiting for its 加赛胜者, a row with a
+        problem (said where it is), two sheets that disagree."""
+        def name(m: Match) -> str:
+            return f"{m.group}组第{m.table}桌" if m.group else f"第{m.table}桌"
+
+        unsent = [m for m in missing if m.key not in self.unscored]
+        held = [m for m in missing if m.key in self.unscored]
+        self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
+        if held:
+            kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "不一致": "两份成绩不一致"}
+            said = "、".join(f"{name(m)}{kinds[self.unscored[m.key]]}" for m in held[:5])
+            self.waiting += f"（已收到但未计分：{said}{' 等' if len(held) > 5 else ''}）"
+        if unsent:
+            tables = "、".join(name(m) for m in unsent[:30])
+            self.issues.add("RESULT_MISSING", f"{self.ev.name} {last.title}还差 {len(unsent)} 桌成绩未交："
+                            f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
+                            f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
 
     def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, int], rnd: Round, labels: list[str]) -> bool:
         """A table's result is filled once per sheet (per 牌号 for board-by-board games): a

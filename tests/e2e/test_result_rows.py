@@ -14,10 +14,10 @@ from pipeline.timeutil import TZ
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _edit_xiangqi_r1(tmp_path: Path, edit) -> tuple[list[dict[str, str]], object]:
+def _edit_xiangqi_r1(tmp_path: Path, edit, sheet: str = "xiangqi-r1") -> tuple[list[dict[str, str]], object]:
     folder = tmp_path / "t2020-league"
     shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    eml = next(p for p in (folder / "inbox").glob("*.eml") if "xiangqi-r1" in p.name)
+    eml = next(p for p in (folder / "inbox").glob("*.eml") if sheet in p.name)
 
     def on_sheet(wb):
         ws = wb["成绩"]
@@ -38,6 +38,9 @@ def test_swapped_sides_are_not_scored_for_the_wrong_player(tmp_path):
     (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
     assert bad["sheet"] == "成绩" and bad["cell"].startswith("D") and "（抽签为乙方）" in bad["message"]
     assert report.needs_attention and any("象棋" in e and "还差 1 桌" in e for e in report.events)
+    # its sheet came: the table is said to need correcting, not to be missing
+    assert any("象棋" in e and "第1桌成绩有误待改正" in e for e in report.events), report.events
+    assert not [i for i in issues if i["code"] == "RESULT_MISSING" and "象棋" in i["message"]]
     # the office is told to go to the referee, not to send registration forms back
     assert any("告知裁判" in s for s in report.next_steps)
     assert not any("退回各单位" in s for s in report.next_steps)
@@ -310,3 +313,18 @@ def test_a_corrected_round_robin_result_changes_no_later_round(tmp_path):
     (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
     assert conflict["severity"] == "info" and "按更正处理" in conflict["message"]
     assert not report.needs_attention
+
+
+def test_a_table_level_at_the_top_waits_for_its_playoff_not_for_its_sheet(tmp_path):
+    """斗地主 table 1 with two players level at the top and no 加赛胜者: PLAYOFF_REQUIRED at
+    the cell, and the event waits for that 加赛 — it said 还差 1 桌成绩未交, though the
+    sheet was in, and the office would chase the referee for it."""
+    def level(ws, hrow, col):
+        ws.cell(hrow + 1, col["甲得分"]).value = 2
+        ws.cell(hrow + 1, col["乙得分"]).value = 2
+        ws.cell(hrow + 1, col["丙得分"]).value = -4
+        ws.cell(hrow + 1, col["加赛胜者"]).value = None
+    issues, report = _edit_xiangqi_r1(tmp_path, level, sheet="doudizhu-r1")
+    assert [i for i in issues if i["code"] == "PLAYOFF_REQUIRED" and i["file"] == "doudizhu-r1-成绩表.xlsx"]
+    assert any("斗地主" in e and "第1桌需加赛" in e for e in report.events), report.events
+    assert not [i for i in issues if i["code"] == "RESULT_MISSING" and "斗地主" in i["message"]]

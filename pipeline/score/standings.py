@@ -67,6 +67,8 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
     - Points are Σ ``SideResult.points`` of the rounds' results; a bye
       (``Match(bye=True)`` without a result) scores ``bye_points``.
     - Ranks are shared by entries still tied after the whole chain (1, 2, 2, 4).
+    - An entry absent from every game it has (forfeit losses, absences) ranks below every
+      entry that played, whatever the points (a zero-sum 斗地主 table: absent 0 > played −12).
     - ``playoff`` in the chain (R2011-F1, R2011-D2): a tie reaching it is settled by a
       matching :class:`~pipeline.model.Playoff` (its order); without one the tied rows
       get ``playoff_required=True`` — only when the tie touches the first
@@ -88,9 +90,14 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
     for e in ids:
         ranker.shown[e] = {tb.name: (0 if tb.group_dependent else tb.value(table, e)) for tb in tbs}
 
+    # an entry that did not turn up to any of its games ranks below every entry that played:
+    # by points alone an absent 斗地主 finalist (0) stood above one who played and lost (−12)
+    gone = {e for e in ids if table.of(e) and all(
+        g.result is not None and g.outcome in (Outcome.FORFEIT_LOSS, Outcome.ABSENT) for g in table.of(e))}
     classes: list[list[str]] = []
-    for group in _split(ids, {e: table.points.get(e, 0) for e in ids}):
-        classes.extend(ranker.refine(group, 0))
+    for part in ([e for e in ids if e not in gone], [e for e in ids if e in gone]):
+        for group in _split(part, {e: table.points.get(e, 0) for e in part}):
+            classes.extend(ranker.refine(group, 0))
 
     flagged: set[str] = set()
     position = 1

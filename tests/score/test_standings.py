@@ -202,3 +202,23 @@ def test_rank_fn_shares_one_score_table_per_rounds_and_ranks_subsets_as_without_
     rank = rank_fn(["buchholz", "direct"], results)
     for ids in (["a", "b"], ["c", "d"], ["a", "b", "c", "d"], ["b", "c"]):
         assert rank(ids, rnds) == compute_standings(ids, rnds, results, ["buchholz", "direct"])
+
+
+def test_an_entry_absent_from_all_its_games_ranks_below_those_who_played():
+    """A 斗地主 final table, zero-sum points: 甲 +12, 乙 absent (0, forfeit), 丙 −12.  By
+    points alone the absent 乙 stood second, above 丙 who played (the final placements,
+    from the table's places, said otherwise)."""
+    from pipeline.model import Match, MatchResult, Outcome, Round, SideResult
+
+    m = Match(EVENT, "final", 3, "", 1, ("甲", "乙", "丙"))
+    res = MatchResult(m, (SideResult(Outcome.WIN, 12, 12, 1), SideResult(Outcome.FORFEIT_LOSS, 0, 0, 3),
+                          SideResult(Outcome.LOSS, -12, -12, 2)))
+    rows = compute_standings(["甲", "乙", "丙"], [Round(EVENT, "final", "决赛桌", 3, (m,))], {m.key: res},
+                             ["game_points", "playoff"])
+    assert [(r.entry, r.rank, r.points) for r in rows] == [("甲", 1, 12), ("丙", 2, -12), ("乙", 3, 0)]
+    # head to head: e forfeited its only game, d played and lost — both 0, d above e; a
+    # player with an absence among games played ranks by points as ever (a: 2)
+    r1 = [game(1, 1, "a", "d", "1-0"), game(1, 2, "e", "x", "-+"), game(2, 1, "a", "x", "-+")]
+    rows = compute_standings("adex", rounds_of(r1), results_map(r1))
+    rank = {r.entry: r.rank for r in rows}
+    assert rank["x"] == 1 and rank["a"] == 2 and rank["d"] == 3 and rank["e"] == 4, rank

@@ -45,6 +45,7 @@ CODES: dict[str, Severity] = {
     "HEADER_CHANGED": Severity.WARNING,     # a template column renamed or deleted: not read
     "INBOX_MISSING": Severity.WARNING,      # the tournament folder has no inbox/: nothing read
     "FORMAT_CHANGED": Severity.ERROR,       # tournament.yaml's format changed after draws: not applied
+    "WITHDRAWAL_UNMATCHED": Severity.ERROR, # an event's withdrawn: names no one (or two) of its entries
 }
 
 

@@ -588,6 +588,8 @@ FORMAT_KEY = "drawn_in_format"
 PLAYOFFS_KEY = "playoffs_at_draw"
 #: … and, for round 1, the players checked in as absent (R2016-F2) it was drawn without
 ABSENT_KEY = "absent_at_draw"
+#: a round's plan: the entries the office had withdrawn when it was drawn (EventSpec.withdrawn)
+WITHDRAWN_KEY = "withdrawn_at_draw"
 
 
 def format_record(ev: EventSpec) -> dict[str, Any]:
@@ -700,6 +702,7 @@ class EventRunner:
         self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log)
         # the check-in (R2016-F2): who came, and whether round 1 can be drawn from it
         self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues)
+        self._withdrawn: tuple[int, frozenset[str]] | None = None     # (rounds when worked out, ids)
         self.waiting = ""
         self.complete = False
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
@@ -715,10 +718,48 @@ class EventRunner:
         return rank_fn(self.chain, self.results, self.playoffs, self.points.get("bye", 0))
 
     def draw_state(self):
+        """The format's view of the event.  Entries the office withdrew (``withdrawn`` in
+        tournament.yaml) are left out of round 1 and marked for the formats that draw each
+        round from the entries (:attr:`pipeline.draw.base.EventState.withdrawn`)."""
         from .draw.base import EventState as DrawState
-        return DrawState(event_id=self.ev.id, entries=self.all_entries(), rounds=list(self.rounds),
+        gone = self.withdrawn_ids()
+        entries = self.all_entries()
+        if not self.rounds and gone:
+            entries = [e for e in entries if e.id not in gone]
+        return DrawState(event_id=self.ev.id, entries=entries, rounds=list(self.rounds),
                          results=self.results, playoffs=self.playoffs, options=self.ev.format.options,
-                         rank=self.rank_fn(), absent=self.absent)
+                         rank=self.rank_fn(), absent=self.absent, withdrawn=gone)
+
+    def withdrawn_ids(self) -> frozenset[str]:
+        """The entries named in the event's ``withdrawn`` (a name, a staff number or a team
+        name each); a name that fits no entry, or several, is WITHDRAWAL_UNMATCHED (once)."""
+        if self._withdrawn is not None and self._withdrawn[0] == len(self.rounds):
+            return self._withdrawn[1]
+        from .ingest.workbook import strip_spaces
+
+        # a pair re-formed at check-in stands for its players (not the entries it came from)
+        merged_from = {f for r in self.rounds if isinstance(r.plan, dict) for m in r.plan.get("merged", []) or []
+                       for f in m.get("from", [])}
+        entries = [e for e in self.all_entries() if e.id not in merged_from]
+        said = self._withdrawn is not None
+        ids: set[str] = set()
+        for item in self.ev.withdrawn:
+            key = strip_spaces(str(item))
+            hits = sorted({e.id for e in entries if key and (
+                key == strip_spaces(e.team) or any(key in (p.staff_id, strip_spaces(p.name)) for p in e.players))})
+            if len(hits) == 1:
+                ids.update(hits)
+                continue
+            if said:
+                continue
+            names = "、".join(e.team + f"（{_unit_short(self.t, e.branch)}）" for e in entries if e.id in hits)
+            self.issues.add("WITHDRAWAL_UNMATCHED",
+                            f"tournament.yaml 中{self.ev.name}的 withdrawn 写的“{item}”"
+                            + (f"对应不止一个参赛者（{names}），请改写工号或队名" if hits else
+                               "不是本项目的参赛者（姓名、工号或队名），请核对")
+                            + "：这一条暂未生效，该参赛者仍在编排中。")
+        self._withdrawn = (len(self.rounds), frozenset(ids))
+        return self._withdrawn[1]
 
     def all_entries(self) -> list[Entry]:
         """Accepted entries plus pairs re-formed at check-in (R2016-F2, Round.plan["merged"])."""
@@ -854,7 +895,8 @@ class EventRunner:
                                             **({PLAYOFFS_KEY: [[po.stage, po.group, list(po.order)] for po in self.playoffs]}
                                                if self.playoffs else {}),
                                             **({ABSENT_KEY: sorted(self.absent)} if not self.rounds
-                                               and (self.absent or self.drawn_at_checkin()) else {})})
+                                               and (self.absent or self.drawn_at_checkin()) else {}),
+                                            **({WITHDRAWN_KEY: sorted(state.withdrawn)} if state.withdrawn else {})})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
             self.rounds.append(nxt)
@@ -1006,7 +1048,9 @@ class EventRunner:
         # entries the check-in took out of round 1 (all players absent: plan["removed"]; a
         # pair's halves re-formed: merged "from") were drawn in their way
         taken_out = {e for r in self.rounds if isinstance(r.plan, dict) for e in r.plan.get("removed", []) or []}
-        added = sorted(current - drawn - merged_from - taken_out)
+        # withdrawn by the office before round 1 was drawn (tournament.yaml's withdrawn)
+        gone = set(first.plan.get(WITHDRAWN_KEY) or ()) if isinstance(first.plan, dict) else set()
+        added = sorted(current - drawn - merged_from - taken_out - gone)
         removed = sorted(drawn - current - {m.get("id") for r in self.rounds
                                             for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])})
         if added or removed:
@@ -1024,7 +1068,7 @@ class EventRunner:
                             "请组委会决定如何处理。")
             return
         # the same entries: the check-in (who came) or a pair's players may still have changed
-        now = draw_inputs_hash(list(self.entries), [], {}, self.absent, {})
+        now = draw_inputs_hash([e for e in self.entries if e.id not in gone], [], {}, self.absent, {})
         if first.input_hash and now != first.input_hash:
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后签到（到场情况）或队伍的队员有变化"

@@ -31,6 +31,8 @@ class EventState:
     options: dict[str, Any] = field(default_factory=dict)      # the event's format options
     rank: RankFn | None = None                # injected by the runner (score.standings)
     absent: frozenset[str] = frozenset()      # Person.key of players checked in as absent (R2016-F2)
+    #: entry ids withdrawn by the office (EventSpec.withdrawn): not drawn from the next draw on
+    withdrawn: frozenset[str] = frozenset()
 
     def entry(self, entry_id: str) -> Entry:
         return self._by_id()[entry_id]      # an unknown id is a programming error

@@ -506,6 +506,15 @@ def lowest_without_bye(order_best_first: Sequence[str], byes: Counter, away: Ite
     return next(e for e in reversed(pool) if byes[e] == fewest)
 
 
+def withdrawn_notes(state: EventState, among: Iterable[str] | None = None) -> list[str]:
+    """The draw sheet's note naming the entries the office withdrew (tournament.yaml's
+    ``withdrawn``) that would have been drawn — ``among`` (a knockout's winners), else any
+    that has played in the event: not drawn from this round on."""
+    played = set(among) if among is not None else {s for r in state.rounds for m in r.matches for s in m.sides}
+    gone = sorted(e for e in state.withdrawn if e in played)
+    return [f"{shown_list(state, gone)}已退赛，不再编排（此前的成绩保留）。"] if gone else []
+
+
 def no_shows(state: EventState, rnd: Round | None) -> set[str]:
     """The entries that did not turn up in round ``rnd`` (a forfeit loss, or absent), by its
     results as they are now.  A bye is a free win: it goes to an entry that is still coming,

@@ -40,7 +40,7 @@ from . import FORMATS
 from .base import EventState, Placement
 from .common import (bye_counts, check_bool, check_int, check_known, deal_groups, first_problem,
                      group_label, lowest_without_bye, next_round_no, no_shows, opponents, pair_avoiding,
-                     ranked, rematch_notes, rounds_of, shown, shown_list, tier_placements)
+                     ranked, rematch_notes, rounds_of, shown, shown_list, tier_placements, withdrawn_notes)
 
 STAGE = "group"
 
@@ -193,9 +193,9 @@ class GroupsStandings:
         met = opponents(done)
         byes = bye_counts(done)
         avoid = state.options.get("avoid_rematch", True)
-        matches, notes = [], []
+        matches, notes = [], withdrawn_notes(state)
         for g, members in groups.items():
-            order = [r.entry for r in ranked(state, members, done)]
+            order = [r.entry for r in ranked(state, members, done) if r.entry not in state.withdrawn]
             bye = None
             if len(order) % 2:
                 away = no_shows(state, done[-1] if done else None)

@@ -20,7 +20,7 @@ from . import FORMATS
 from .base import EventState, Placement, Waiting
 from .common import (berger_pairs, berger_round_count, bye_counts, check_int, check_known, counted,
                      first_balance, first_problem, next_round_no, orient, rounds_of, shown,
-                     settled_winner, shown_list, spread_tables, tier_placements, winner_of)
+                     settled_winner, shown_list, spread_tables, tier_placements, winner_of, withdrawn_notes)
 
 
 class Knockout:
@@ -79,14 +79,15 @@ class Knockout:
         out = []
         for m in ko[-1].matches:
             w = winner_of(state, m)
-            if w is not None:
+            if w is not None and w not in state.withdrawn:     # withdrawn by the office: not drawn on
                 out.append(w)
         return sorted(out)
 
     def _ko_round(self, state: EventState, alive: list[str], rng: random.Random) -> Round:
         no = next_round_no(state)
         ko_no = len(rounds_of(state, "ko")) + 1
-        notes: list[str] = []
+        done = rounds_of(state, "ko")
+        notes: list[str] = withdrawn_notes(state, [winner_of(state, m) for m in done[-1].matches]) if done else []
         byes = bye_counts(rounds_of(state, "ko"))
         bye: str | None = None
         if len(alive) % 2:

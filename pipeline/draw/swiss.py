@@ -26,7 +26,7 @@ from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
 from .common import (bye_counts, check_int, check_known, first_balance, first_problem,
-                     entry_word, next_round_no, no_shows, opponents, orient, pair_avoiding, ranked, rematch_notes,
+                     entry_word, next_round_no, withdrawn_notes, no_shows, opponents, orient, pair_avoiding, ranked, rematch_notes,
                      rounds_of, shown, shown_list, spread_tables, tier_placements)
 
 STAGE = "swiss"
@@ -76,14 +76,15 @@ class Swiss:
     def next_round(self, state: EventState, rng: random.Random) -> Round | None:
         """R2015-F1: the next Swiss round, or None after the last."""
         done = rounds_of(state, "swiss")
-        ids = sorted(e.id for e in state.entries)
+        # an entry the office withdrew is not paired from now on (its results stand)
+        ids = sorted(e.id for e in state.entries if e.id not in state.withdrawn)
         if len(ids) < 2:
             return None
         total = done[0].plan["of"] if done else state.options.get("rounds") or default_rounds(len(ids))
         if len(done) >= total:
             return None
         k = len(done) + 1
-        notes: list[str] = []
+        notes: list[str] = withdrawn_notes(state)
         byes = bye_counts(done)
         met = opponents(done)
         if not done:

@@ -25,7 +25,7 @@ from ..model import Match, Outcome, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
 from .common import (bye_counts, check_choice, check_known, first_problem, next_round_no,
-                     settled_winner, shown_list, spread_tables, tier_placements, winner_of)
+                     settled_winner, shown_list, spread_tables, tier_placements, winner_of, withdrawn_notes)
 
 
 class TablesOfThree:
@@ -67,11 +67,12 @@ class TablesOfThree:
         winners = [winner_of(state, m) for m in last.matches]
         if last.plan.get("kind") == "final":
             return None
-        adv = sorted(w for w in winners if w is not None)
+        # (an entry the office withdrew goes no further, nor into the revival lot)
+        adv = sorted(w for w in winners if w is not None and w not in state.withdrawn)
         # the revival lot is drawn among the losers who played: one absent (弃权, forfeited)
         # would be revived only to be absent again, and take a present loser's place
         losers = sorted(s for m in last.matches if not m.bye for i, s in enumerate(m.sides)
-                        if s not in adv and _played(state, m, i))
+                        if s not in adv and _played(state, m, i) and s not in state.withdrawn and s not in winners)
         fill = state.options.get("fill", "revival")
         if len(adv) <= 3:
             need = 3 - len(adv)
@@ -98,7 +99,8 @@ class TablesOfThree:
         no = next_round_no(state)
         stage = "final" if final else "tables"
         k = sum(1 for r in state.rounds if r.plan.get("kind") == "tables") + 1
-        notes: list[str] = []
+        last = state.rounds[-1] if state.rounds else None
+        notes: list[str] = withdrawn_notes(state, [winner_of(state, m) for m in last.matches]) if last else []
         matches: list[Match] = []
         for t, table in enumerate(spread_tables(players, 3, rng, state.branch_of), start=1):
             matches.append(Match(state.event_id, stage, no, "", t, tuple(table)))

@@ -439,3 +439,25 @@ def test_R2015_F1_R2016_F3_no_bye_for_an_entry_that_did_not_turn_up(fmt, options
     bye = next(m.sides[0] for m in r3.matches if m.bye)
     assert bye != gone
     assert any("上一轮弃权或缺席" in n for n in r3.notes), r3.notes
+
+
+@pytest.mark.parametrize("fmt, options, n, size", [
+    ("swiss", {"rounds": 4}, 8, 1), ("groups_standings", {"groups": 2, "rounds": 3}, 8, 2),
+    ("knockout", {"final_pool": 2}, 8, 1), ("tables_of_three", {}, 9, 1)])
+def test_a_withdrawn_entry_is_not_drawn_again(fmt, options, n, size):
+    """tournament.yaml's withdrawn: an entry that played round 1 (and won it, where winners go
+    on) is in no later round; the draw sheet says so."""
+    f = FORMATS.get(fmt)
+    st = new_state(make_entries(n, branches=n, team_size=size), options)
+    rng = random.Random(3)
+    r1 = f.next_round(st, rng)
+    st.rounds.append(r1)
+    for m in r1.matches:
+        st.results[m.key] = bye_result(m) if m.bye else MatchResult(m, tuple(
+            SideResult(Outcome.WIN if i == 0 else Outcome.LOSS, 2 if i == 0 else 0, place=i + 1)
+            for i in range(len(m.sides))))
+    gone = next(m for m in r1.matches if not m.bye).sides[0]       # a winner of round 1
+    st.withdrawn = frozenset({gone})
+    r2 = f.next_round(st, rng)
+    assert gone not in {s for m in r2.matches for s in m.sides}
+    assert any("已退赛，不再编排" in note for note in r2.notes), r2.notes

@@ -1136,12 +1136,14 @@ class EventRunner:
         as 还差 1 桌成绩未交, though its sheet was in)."""
         table_of = {(c.file, c.sheet, c.cell): rr.match.key for rr in rows_in for c in rr.cells.values() if c.cell}
         why: dict[tuple, str] = {key: "不一致" for key in disputed}
-        for key in [rr.match.key for rr in rows_in] + list(faulted):   # (a row refused at reading: faulted)
+        for key in faulted:                         # a row refused at reading
             why.setdefault(key, "有误")
         for i in found:
             key = table_of.get((i.file, i.sheet, i.cell))
-            if key is not None and i.code == "PLAYOFF_REQUIRED":
-                why[key] = "加赛"
+            if key is not None:
+                why[key] = "加赛" if i.code == "PLAYOFF_REQUIRED" else why.get(key, "有误")
+        for rr in rows_in:      # in, with nothing said about it: counted with the round's other tables (桥牌)
+            why.setdefault(rr.match.key, "待齐")
         for key, reason in why.items():
             if key in self.results:
                 self.unscored.pop(key, None)
@@ -1284,7 +1286,8 @@ class EventRunner:
         held = [m for m in missing if m.key in self.unscored]
         self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
         if held:
-            kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "不一致": "两份成绩不一致"}
+            kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "不一致": "两份成绩不一致",
+                     "待齐": "待各桌成绩齐后计分"}
             said = "、".join(f"{name(m)}{kinds[self.unscored[m.key]]}" for m in held[:5])
             self.waiting += f"（已收到但未计分：{said}{' 等' if len(held) > 5 else ''}）"
         if unsent:

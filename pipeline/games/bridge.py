@@ -10,6 +10,12 @@ classic 1/½); EW gets the complement 2 × (tables − 1) − NS.  A table gets 
 only when every board of the round is scored at every table (matchpoints compare all
 tables).  points = score = the pair's matchpoints for the round; the outcome at the
 table is WIN/LOSS/DRAW by comparing the two pairs' matchpoints.
+
+A pair that does not come (弃权 on any row of its table: 甲方弃权 NS, 乙方弃权 EW, 双方弃权):
+the table is not played and its boards are left out of the matchpointing, the other tables
+compared among themselves; the pair that came gets the average, half the top (tables
+played − 1 a board), the absent pair nothing.  (A pair dropping out once held the round
+for good: every table had to score every board.)
 """
 from __future__ import annotations
 
@@ -19,10 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..issues import Issue
-from ..model import MatchResult, Round
+from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import RowReader, merged_points, shown, to_int, two_sided
+from .common import (FORFEIT_LABEL, RowReader, forfeit_column, merged_points, read_forfeit, shown, to_int,
+                     two_sided)
 
 BOARD = "牌号"
 NS_SCORE = "南北得分"
@@ -78,6 +85,8 @@ class Bridge:
             ResultColumn(BOARD, "int", min=1, help="牌号（副号）"),
             ResultColumn(NS_SCORE, "int", min=-MAX_SCORE, max=MAX_SCORE,
                          help="南北方得分，东西方得分时填负数；10 的倍数"),
+            forfeit_column("一对未到场时在这一桌的任一行选择（甲方为南北，乙方为东西），这一桌的得分留空；"
+                           "到场的一对得平均分"),
         ]
 
     def detail(self, options: dict[str, Any]) -> DetailSheet | None:
@@ -94,8 +103,16 @@ class Bridge:
         scores: dict[tuple, dict[int, int]] = defaultdict(dict)   # match key → board → NS score
         first_cell: dict[tuple, Any] = {}
         matches = {m.key: m for m in rnd.matches if not m.bye}
+        absent: dict[tuple, int] = {}      # match key → the side that did not come (2: both)
         for row in rows:
             r = RowReader(row, issues)
+            if FORFEIT_LABEL in row.values and not r.blank(FORFEIT_LABEL):
+                who = read_forfeit(r)
+                if who is not None:
+                    absent.setdefault(row.match.key, who)
+                    first_cell.setdefault(row.match.key, row.at(FORFEIT_LABEL))
+                    matches.setdefault(row.match.key, row.match)
+                continue
             if r.blank(NS_SCORE):
                 continue  # 牌号 may be pre-printed: no score yet = not yet played
             if not r.require([BOARD]):
@@ -119,7 +136,7 @@ class Bridge:
             matches.setdefault(key, row.match)
 
         boards = planned or sorted({b for s in scores.values() for b in s})
-        tables = list(matches)
+        tables = [k for k in matches if k not in absent]       # the tables played
         # a table that started filling but misses boards: tell the referee which
         for k in tables:
             missing = [b for b in boards if b not in scores.get(k, {})]
@@ -129,6 +146,7 @@ class Bridge:
                                 "所有桌打完同一组牌后才能计算比赛分")
         if not boards or any(b not in scores.get(k, {}) for k in tables for b in boards):
             return [], issues
+        average = max(0, len(tables) - 1) * len(boards)      # half the top of every board
 
         totals = {k: [0, 0] for k in tables}
         for b in boards:
@@ -143,6 +161,14 @@ class Bridge:
             results.append(two_sided(matches[k], winner, pts, match_points=(ns, ew), scores=(ns, ew),
                                      reason=f"比赛分 {ns}:{ew}", source=first_cell.get(k),
                                      detail={"boards": {b: scores[k][b] for b in boards}}))
+        for k, who in absent.items():
+            if who == 2:
+                sides = (SideResult(Outcome.ABSENT, 0, 0), SideResult(Outcome.ABSENT, 0, 0))
+            else:
+                sides = tuple(SideResult(Outcome.FORFEIT_LOSS, 0, 0) if i == who else
+                              SideResult(Outcome.FORFEIT_WIN, average, average) for i in (0, 1))
+            results.append(MatchResult(matches[k], sides, reason="弃权（到场的一对得平均分）" if who != 2 else "双方弃权",
+                                       source=first_cell.get(k)))
         return results, issues
 
 

@@ -54,3 +54,28 @@ def test_board_not_in_round_and_bad_score():
     _, issues = G.parse_round(rnd, rows, {}, {})
     msgs = " ".join(i.message for i in issues)
     assert "10 的倍数" in msgs and '牌号 "7"' in msgs
+
+
+def test_R2015_F1_a_pair_that_does_not_come_leaves_its_table_out():
+    """Table 3's EW pair does not come (弃权 on one of its rows): tables 1, 2 and 4 are
+    matchpointed among themselves (top 4 a board), table 3's NS pair gets the average (2 a
+    board), the absent pair nothing — the round no longer waits for boards never played."""
+    labels = LABELS + ["弃权"]
+    matches = [make_match(t + 1) for t in range(4)]
+    scores = [(420, -100), (420, 50), None, (170, 110)]
+    rows = []
+    for m, sc in zip(matches, scores):
+        for b in (1, 2):
+            values = {"牌号": b, "南北得分": None, "弃权": "乙方弃权" if b == 1 else None} if sc is None else \
+                {"牌号": b, "南北得分": sc[b - 1]}
+            rows.append(make_row(m, values, labels))
+    rnd = make_round(matches, boards=[1, 2])
+    results, issues = G.parse_round(rnd, rows, {}, {})
+    assert issues == []
+    by_table = {r.match.table: r for r in results}
+    assert [x.outcome for x in by_table[3].sides] == [Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS]
+    assert [x.points for x in by_table[3].sides] == [4, 0]          # 2 boards × (3 tables played − 1)
+    # board 1 NS among 420, 420, 170 → 3, 3, 0; board 2 among -100, 50, 110 → 0, 2, 4
+    assert [x.points for x in by_table[1].sides] == [3, 5] and [x.points for x in by_table[4].sides] == [4, 4]
+    played = [r for r in results if r.match.table != 3]
+    assert sum(x.points for r in played for x in r.sides) == 2 * 2 * 3 * 2

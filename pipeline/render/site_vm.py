@@ -213,6 +213,10 @@ class Names:
         if got is None:
             e = self.entries.get(entry_id)
             got = self._branch[entry_id] = self.unit(e.branch) if e else ""
+            if e is not None and any(p.branch and p.branch != e.branch for p in e.players):
+                # a cross-branch or re-formed pair: every player's unit, as its draw sheet says
+                got = self._branch[entry_id] = "/".join([got] + [self.unit(b) for b in sorted(
+                    {p.branch for p in e.players if p.branch} - {e.branch})])
         return got
 
 

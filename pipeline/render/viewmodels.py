@@ -433,11 +433,15 @@ def _entry_text(entry: Entry | None, entry_id: str, spec: "TournamentSpec") -> t
     team = entry.team or entry.player_names
     if len(entry.players) > 1 and entry.player_names and entry.player_names != team:
         team = f"{team}\n{entry.player_names}"
+    return team, entry_units(spec, entry)
+
+
+def entry_units(spec: "TournamentSpec", entry: Entry) -> str:
+    """The units of an entry's players, its own first: ``机关二/会计`` for a cross-branch pair
+    (R2015-Q2) or a pair re-formed at check-in (R2016-F2) — the standings once printed only
+    the first player's unit, where the draw sheets printed both."""
     branches = sorted({p.branch for p in entry.players if p.branch} - {entry.branch})
-    branch = _unit_short(spec, entry.branch)
-    if branches:   # cross-branch pairs (R2015-Q2)
-        branch = "/".join([branch] + [_unit_short(spec, b) for b in branches])
-    return team, branch
+    return "/".join([_unit_short(spec, entry.branch)] + [_unit_short(spec, b) for b in branches])
 
 
 #: id(event state) → (event state, its entries, spec, entries by id, texts by id): the draw
@@ -626,7 +630,7 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     for i, r in enumerate(st.rows):
         e = entries.get(r.entry)
         name = e.team if e else r.entry
-        row = [str(r.rank), name, _unit_short(spec, e.branch) if e else ""]
+        row = [str(r.rank), name, entry_units(spec, e) if e else ""]
         if team_event:
             row.append(e.player_names if e else "")
         row += [str(r.played), str(r.wins)] + ([str(r.draws)] if show_draws else []) + [str(r.losses), str(r.points)]
@@ -709,7 +713,7 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
     for p in sorted(placements, key=lambda p: (p.group, p.rank)):
         e = entries.get(p.entry)
         row = [str(p.rank) + ("（并列）" if p.tied else "")] + ([p.group] if grouped else [])
-        row += [e.team if e else p.entry, _unit_short(spec, e.branch) if e else ""]
+        row += [e.team if e else p.entry, entry_units(spec, e) if e else ""]
         if team_event:
             row.append(e.player_names if e else "")
         rows.append(row + [p.tier])

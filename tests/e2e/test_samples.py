@@ -234,6 +234,15 @@ def test_R2016_F2_checkin_reforms_a_pair(t2016):
     playing = {r["entry_id"] for r in rows(out, "draw.csv") if r["event"] == "guandan" and r["round"] == "1"}
     assert len(playing) < len(ev.entries)
     assert f"{len(playing)} 个参赛单元" in (out / "index.html").read_text(encoding="utf-8")
+    # its players came from two units: the standings and the event page name both, as the draw
+    # sheets do (they printed the first player's unit only)
+    pair = next(e for e in report.state.events["guandan"].entries if e.id == merged[0]["id"])
+    units = sorted({p.branch for p in pair.players})
+    assert len(units) == 2
+    shorts = "/".join(u.short or u.name for u in (report.state.tournament.spec.unit(b) for b in
+                                                  [pair.branch] + [b for b in units if b != pair.branch]))
+    for page in ("standings.html", "events/guandan.html", "draws/guandan-r1.html"):
+        assert shorts in (out / page).read_text(encoding="utf-8"), page
 
 
 def test_R2016_A1_top_two_per_group(t2016):

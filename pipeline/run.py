@@ -2024,6 +2024,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors):
         report.next_steps.append("把成绩表的问题（data/issues.csv 中的 RESULT_…、TOTAL_MISMATCH 等）告知裁判，"
                                  "改正后把成绩表重新放进 inbox。")
+    if any(i.code == "WITHDRAWAL_UNMATCHED" for i in errors):
+        report.next_steps.append("改正 tournament.yaml 中项目的退赛名单 withdrawn（见 WITHDRAWAL_UNMATCHED：姓名写错或重名，"
+                                 "重名时写工号），再运行。")
     if not state.no_pdf:
         lastrun.save(out, fp, report, quick, next_deadline(t, now))
     else:   # PDFs not made for want of a glyph: the next run renders again (a font installed

@@ -74,6 +74,7 @@ CODE_LABEL = {
     "HEADER_CHANGED": "表头被改动",
     "INBOX_MISSING": "没有收件箱",
     "FORMAT_CHANGED": "赛制被改动",
+    "WITHDRAWAL_UNMATCHED": "退赛名单有误",
 }
 
 OUTCOME_LABEL = {

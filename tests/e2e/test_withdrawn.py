@@ -66,5 +66,6 @@ def test_a_withdrawn_player_is_not_paired_from_the_next_round(tmp_path):
     assert next(m for m in go.rounds[1].matches if gone in m.sides).key in go.results
     unmatched = [i for i in _rows(out, "issues.csv") if i["code"] == "WITHDRAWAL_UNMATCHED"]
     assert len(unmatched) == 1 and "查无此人" in unmatched[0]["message"]
+    assert report.needs_attention and any("withdrawn" in s for s in report.next_steps)
     # rounds 1 and 2 were drawn before the withdrawal: nothing to say about them
     assert not [i for i in _rows(out, "issues.csv") if i["code"] == "DRAW_INPUT_CHANGED"]

@@ -806,10 +806,12 @@ class EventRunner:
         from .draw import bye_scores
 
         points = self.points.get("bye", 0) if bye_scores(self.fmt.name, rnd) else 0
+        # (where a round's points are its score, 掼蛋, the bye's score is its points)
+        score = points if getattr(self.game, "points_are_score", False) else 0
         for m in rnd.matches:
             if m.bye and m.sides:
                 self.results[m.key] = MatchResult(
-                    match=m, sides=(SideResult(Outcome.BYE, points=points, place=1),), reason="轮空")
+                    match=m, sides=(SideResult(Outcome.BYE, points=points, score=score, place=1),), reason="轮空")
 
     # -- the loop ---------------------------------------------------------------------
     def reread_playoffs(self) -> None:

@@ -115,6 +115,10 @@ class Guandan:
         "win": BASE_WIN, "draw": TABLE_TOTAL // 2, "loss": TABLE_TOTAL - BASE_WIN,
         "bye": BASE_WIN, "forfeit_win": BASE_WIN, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = ("game_points", "direct", "playoff")
+    #: a round's points are its round score (52+4d): a bye's points count in 总局分 too, as a
+    #: forfeit win's 52 do (FIDE: unplayed rounds alike) — a pair with a bye lost a tie on
+    #: 总局分 to a pair level with it on points that had a forfeit win
+    points_are_score: bool = True
 
     def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
         """Groups (R2016-F3): total round score, direct encounter, playoff."""

@@ -245,6 +245,16 @@ def test_R2016_F2_checkin_reforms_a_pair(t2016):
         assert shorts in (out / page).read_text(encoding="utf-8"), page
 
 
+def test_R2016_S1_a_bye_counts_in_the_total_round_score(t2016):
+    """掼蛋: a round's points are its round score, so 总局分 equals 积分 for every pair — a
+    bye's 52 included, as a forfeit win's 52 are (a pair with a bye lost ties on 总局分 to
+    pairs level with it on points that had played every round)."""
+    _, out = t2016
+    group = [r for r in rows(out, "standings.csv") if r["event"] == "guandan" and r["stage"] == "group"]
+    assert group and all(f"game_points={r['points']};" in r["tiebreaks"] + ";" for r in group)
+    assert any(r["event"] == "guandan" and r["bye"] == "1" for r in rows(out, "draw.csv"))     # the sample has byes
+
+
 def test_R2016_A1_top_two_per_group(t2016):
     _, out = t2016
     aw = rows(out, "awards.csv")

@@ -2170,7 +2170,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     runner.check_playoff_places(placements, standings)
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
                   results=runner.results, standings=standings, placements=placements,
-                  complete=runner.complete, waiting=runner.waiting, ties=runner.ties)
+                  complete=runner.complete, waiting=runner.waiting, ties=runner.ties,
+                  withdrawn=runner.withdrawn_ids())
     if len(runner.rounds) != len(rounds_before):
         # a round was published: the next run starts from the ledger as it is now, and
         # finds exactly this state (the new round waits for its results)

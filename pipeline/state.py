@@ -88,6 +88,7 @@ class EventState:
     session_of_round: dict[int, str] = field(default_factory=dict)   # round → session label
     ties: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (stage, group, entries) awaiting 加赛
     memo_key: str = ""       # hash of everything this state was computed from (run.run_event); "" = unknown
+    withdrawn: frozenset[str] = frozenset()   # entry ids the office withdrew (EventSpec.withdrawn)
 
 
 class KeptResults(Mapping):

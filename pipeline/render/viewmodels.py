@@ -640,6 +640,8 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
         note = "需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs)
         if byes.get(r.entry):      # a bye's points are in 积分 but in no game's score
             note = "；".join(x for x in (note, f"积分含轮空 {byes[r.entry]} 轮") if x)
+        if r.entry in es.withdrawn:     # fewer games than the others: the office withdrew it
+            note = "；".join(x for x in (note, "已退赛") if x)
         row.append(note)
         rows.append(row)
         classes.append("playoff" if r.playoff_required else "")

@@ -64,6 +64,8 @@ def test_a_withdrawn_player_is_not_paired_from_the_next_round(tmp_path):
     # the results so far stand: still in the standings, with round 2's result
     assert any(r["event"] == "go" and r["entry_id"] == gone for r in _rows(out, "standings.csv"))
     assert next(m for m in go.rounds[1].matches if gone in m.sides).key in go.results
+    html = (out / "standings.html").read_text(encoding="utf-8")
+    assert "已退賽" in html          # (t2015 prints in traditional script)
     unmatched = [i for i in _rows(out, "issues.csv") if i["code"] == "WITHDRAWAL_UNMATCHED"]
     assert len(unmatched) == 1 and "查无此人" in unmatched[0]["message"]
     assert report.needs_attention and any("withdrawn" in s for s in report.next_steps)

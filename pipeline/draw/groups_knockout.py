@@ -123,9 +123,7 @@ class GroupsKnockout:
         # R2011-F2: each slot's winner stays in its place, so the halves meet only in the
         # final; a slot whose match both sides forfeited leaves its neighbour a bye (the
         # winners were once closed up, and a top-half winner met a bottom-half one)
-        bracket = _next_slots(winners)
-        while len(bracket) > 1 and all(len(slot) <= 1 for slot in bracket):   # a round of byes only
-            bracket = _next_slots([slot[0] if slot else None for slot in bracket])
+        bracket = _collapse(_next_slots(winners))
         third = None
         if len(bracket) == 1 and state.options.get("third_place", True):
             losers = [s for m in rnd.matches if not m.bye
@@ -323,6 +321,12 @@ class GroupsKnockout:
                 tiers.append((tier, ids))
                 placed.update(ids)
 
+        if ko and not ko[-1].plan.get("final"):
+            # the last knockout round's winners lead while no later round is drawn — also
+            # where none will be (its other half all forfeited: the lone winner is first)
+            last = ko[-1]
+            add(f"{last.stage_name}胜者", [w for w in (m.sides[0] if m.bye else settled_winner(state, m)
+                                                      for m in last.matches if m.sides) if w])
         for rnd in reversed(ko):
             for m in rnd.matches:
                 if m.bye:
@@ -358,6 +362,21 @@ class GroupsKnockout:
 
 
 FORMATS.register("groups_knockout", "分组循环赛加淘汰赛", "分组淘汰", "分组循环+淘汰")(GroupsKnockout())
+
+
+def _collapse(bracket: list[list[str]]) -> list[list[str]]:
+    """A bracket with no round of byes only: while every slot has at most one entry the
+    winners meet at the next level at once, and a bracket whose only filled slot is one
+    match plays it as the final (two double forfeits in one half left [[], [a, b]]: a
+    semi-final after which the event ended, its winner placed below its loser)."""
+    while len(bracket) > 1:
+        filled = [slot for slot in bracket if slot]
+        if len(filled) == 1:
+            return filled
+        if not all(len(slot) <= 1 for slot in bracket):
+            break
+        bracket = _next_slots([slot[0] if slot else None for slot in bracket])
+    return bracket
 
 
 def _next_slots(winners: list[str | None]) -> list[list[str]]:

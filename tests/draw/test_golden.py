@@ -461,3 +461,36 @@ def test_a_withdrawn_entry_is_not_drawn_again(fmt, options, n, size):
     r2 = f.next_round(st, rng)
     assert gone not in {s for m in r2.matches for s in m.sides}
     assert any("已退赛，不再编排" in note for note in r2.notes), r2.notes
+
+
+@pytest.mark.parametrize("groups, dead, final_between, champion_tier", [
+    (8, {0, 1}, 2, "决赛胜者"),       # both quarter-finals of the top half forfeited: the bottom half's semi is the final
+    (4, {0}, None, "半决赛胜者")])    # one semi-final forfeited: the other's winner is first, no final to play
+def test_R2011_F2_forfeits_that_empty_a_half(groups, dead, final_between, champion_tier):
+    """Double forfeits emptying a half: the last match standing is the final, and the last
+    winner is placed first (the event ended after a 半决赛 whose winner was placed 4th)."""
+    fmt = FORMATS.get("groups_knockout")
+    st = new_state(make_entries(2 * groups, 2 * groups), {"groups": groups})
+    rng = random.Random(1)
+    first_ko = None
+    while True:
+        r = fmt.next_round(st, rng)
+        if r is None:
+            break
+        st.rounds.append(r)
+        if r.plan["kind"] == "ko" and first_ko is None:
+            first_ko = r
+        for i, m in enumerate(r.matches):
+            if m.bye:
+                st.results[m.key] = bye_result(m)
+            elif r is first_ko and i in dead:
+                st.results[m.key] = MatchResult(m, (SideResult(Outcome.ABSENT), SideResult(Outcome.ABSENT)))
+            else:
+                st.results[m.key] = MatchResult(m, (SideResult(Outcome.WIN, 3), SideResult(Outcome.LOSS, 0)))
+    last = st.rounds[-1]
+    assert bool(last.plan.get("final")) is (final_between is not None)
+    if final_between:
+        assert len(last.matches[0].sides) == final_between
+    champion = [m.sides[0] for i, m in enumerate(last.matches) if not m.bye and not (last is first_ko and i in dead)][0]
+    pl = fmt.placements(st)
+    assert pl[0].entry == champion and pl[0].tier == champion_tier

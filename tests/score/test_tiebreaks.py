@@ -106,3 +106,23 @@ def test_three_player_table_buchholz_and_direct():
 @pytest.mark.parametrize("name", ["direct", "playoff"])
 def test_group_dependent_flags(name):
     assert TIEBREAKS.get(name).group_dependent
+
+
+def test_R2020_F4_a_round_robin_rest_adds_nothing_to_sonneborn_berger():
+    """A round robin's rest scores no points (pipeline.draw.bye_scores) and adds nothing to
+    索伯分 — it counted as a won game (own points × 2), and an entry that had rested ranked
+    above one level with it that had played (R2020-F4's final pool part-way)."""
+    r1 = [game(1, 1, "y", "a", "1-0")]
+    r2 = [game(2, 1, "x", "b", "1-0"), game(2, 2, "c", "y", "1-0")]
+    rest = Match(EVENT, "rr", 1, "", 2, ("x",), bye=True)
+    results = {r.match.key: r for r in r1 + r2}
+    results[rest.key] = MatchResult(rest, (SideResult(Outcome.BYE, 0, place=1),))
+    table = ScoreTable(rounds_of(r1 + r2, [rest]), results)
+    sb = TIEBREAKS.get("sonneborn_berger")
+    assert table.points["x"] == table.points["y"] == 2
+    # x beat b (0 points): nothing; y beat a (0 points): nothing — level, as they are
+    assert sb.value(table, "x") == sb.value(table, "y") == 0
+    # a bye that scored (Swiss, a knockout's 晋级签) still counts own points × 2
+    swiss_bye = MatchResult(rest, (SideResult(Outcome.BYE, 2, place=1),))
+    table = ScoreTable(rounds_of(r1 + r2, [rest]), {**results, rest.key: swiss_bye})
+    assert sb.value(table, "x") == 2 * table.points["x"]

@@ -724,8 +724,9 @@ class EventRunner:
         from .draw.base import EventState as DrawState
         gone = self.withdrawn_ids()
         entries = self.all_entries()
-        if not self.rounds and gone:
-            entries = [e for e in entries if e.id not in gone]
+        if gone:        # withdrawn before it was ever drawn: no part in the event, no place
+            drawn = {s for r in self.rounds for m in r.matches for s in m.sides}
+            entries = [e for e in entries if e.id not in gone or e.id in drawn]
         return DrawState(event_id=self.ev.id, entries=entries, rounds=list(self.rounds),
                          results=self.results, playoffs=self.playoffs, options=self.ev.format.options,
                          rank=self.rank_fn(), absent=self.absent, withdrawn=gone)
@@ -745,8 +746,13 @@ class EventRunner:
         ids: set[str] = set()
         for item in self.ev.withdrawn:
             key = strip_spaces(str(item))
+            # a staff number written without quotes reached us as a number: 12345, or 001033 read
+            # by YAML as the octal 539 — its digits then match a staff number without its zeros
+            keys = {key} | ({str(item), format(item, "o")} if isinstance(item, int) else set())
             hits = sorted({e.id for e in entries if key and (
-                key == strip_spaces(e.team) or any(key in (p.staff_id, strip_spaces(p.name)) for p in e.players))})
+                key == strip_spaces(e.team) or any(strip_spaces(p.name) in keys or p.staff_id in keys
+                                                   or (isinstance(item, int) and p.staff_id.lstrip("0") in keys)
+                                                   for p in e.players))})
             if len(hits) == 1:
                 ids.update(hits)
                 continue
@@ -1051,7 +1057,9 @@ class EventRunner:
         # pair's halves re-formed: merged "from") were drawn in their way
         taken_out = {e for r in self.rounds if isinstance(r.plan, dict) for e in r.plan.get("removed", []) or []}
         # withdrawn by the office before round 1 was drawn (tournament.yaml's withdrawn)
+        # (still withdrawn: one taken off the list since is new to the draw, and said so)
         gone = set(first.plan.get(WITHDRAWN_KEY) or ()) if isinstance(first.plan, dict) else set()
+        gone &= self.withdrawn_ids()
         added = sorted(current - drawn - merged_from - taken_out - gone)
         removed = sorted(drawn - current - {m.get("id") for r in self.rounds
                                             for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])})

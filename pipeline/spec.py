@@ -192,9 +192,10 @@ class EventSpec:
     game_options: dict[str, Any] = field(default_factory=dict)
     venue: str = ""
     referee: str = ""
-    withdrawn: Annotated[list[str], Field(description=(
-        "退赛的选手或队（姓名、工号或队名，重名时写工号）：从下一次抽签起不再编排（瑞士制、分组积分编排、"
-        "淘汰赛、三人桌）；已赛成绩保留，名次照常排列。循环赛的其余场次仍在成绩表上，由裁判按弃权填写"))] = \
+    withdrawn: Annotated[list[str | int], Field(description=(
+        "退赛的选手或队（姓名、工号或队名，重名时写工号，工号加引号如 \"001033\"）：从下一次抽签起不再编排"
+        "（瑞士制、分组积分编排、淘汰赛及分组后的淘汰赛、三人桌）；已赛成绩保留，名次照常排列；从未上场就退赛的"
+        "不排名次。循环赛的其余场次仍在成绩表上，由裁判按弃权填写"))] = \
         field(default_factory=list)
 
     @property

@@ -30,7 +30,7 @@ from .base import EventState, Placement
 from .common import (PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int, counted,
                      check_known, deal_groups, first_balance, first_problem, group_label,
                      next_round_no, orient, ranked, rounds_of, settled_winner, shown, shown_list,
-                     tier_placements, winner_of)
+                     tier_placements, winner_of, withdrawn_notes)
 
 GROUP_STAGE = "group"
 
@@ -118,6 +118,8 @@ class GroupsKnockout:
             return None
         rnd = ko[-1]
         winners = [self._winner_of_slot(state, rnd, slot) for slot in last["bracket"]]
+        gone = [w for w in winners if w in state.withdrawn]      # withdrawn: its slot is empty
+        winners = [None if w in state.withdrawn else w for w in winners]
         if sum(w is not None for w in winners) < 2:
             return None
         # R2011-F2: each slot's winner stays in its place, so the halves meet only in the
@@ -129,8 +131,13 @@ class GroupsKnockout:
             losers = [s for m in rnd.matches if not m.bye
                       for s in m.sides if s != winner_of(state, m)]
             if len(losers) == 2:
-                third = losers
-        return self._ko_round(state, bracket, third, rng)
+                third = [x for x in losers if x not in state.withdrawn]
+                third = third if len(third) == 2 else None
+        r = self._ko_round(state, bracket, third, rng)
+        if gone:
+            r = Round(r.event, r.stage, r.stage_name, r.round, r.matches,
+                      notes=tuple(withdrawn_notes(state, gone)) + r.notes, plan=r.plan)
+        return r
 
     def _first_group_round(self, state: EventState, rng: random.Random) -> Round:
         ids = sorted(e.id for e in state.entries)
@@ -184,6 +191,8 @@ class GroupsKnockout:
             order, tie = self.group_order(state, g, members, grp, advance)
             if tie:
                 ties.append((g, tie[0], tie[1]))
+            # an entry the office withdrew does not go on: the next in its group does
+            order = [e for e in order if e not in state.withdrawn]
             out.append((g, order[:min(advance, len(order))]))
         if ties:
             msg = "；".join(f"第{g}组第{edge}名{shown_list(state, t)}积分及破同分均相同"
@@ -258,6 +267,8 @@ class GroupsKnockout:
                 for p in range(n_pairs):
                     bracket.append([next(it)] if p in bye_pairs else [next(it), next(it)])
         r = self._ko_round(state, bracket, None, rng)
+        r = Round(r.event, r.stage, r.stage_name, r.round, r.matches, notes=tuple(withdrawn_notes(state)) + r.notes,
+                  plan=r.plan)
         top = "、".join(shown(state, e) for slot in bracket[:len(bracket) // 2] for e in slot)
         bottom = "、".join(shown(state, e) for slot in bracket[len(bracket) // 2:] for e in slot)
         notes = [f"出线者抽签分区：上半区为{top}；下半区为{bottom}。"] if len(bracket) > 1 else []

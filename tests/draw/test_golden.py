@@ -494,3 +494,24 @@ def test_R2011_F2_forfeits_that_empty_a_half(groups, dead, final_between, champi
     champion = [m.sides[0] for i, m in enumerate(last.matches) if not m.bye and not (last is first_ko and i in dead)][0]
     pl = fmt.placements(st)
     assert pl[0].entry == champion and pl[0].tier == champion_tier
+
+
+def test_R2011_F2_a_withdrawn_group_winner_is_replaced_by_the_next_in_its_group():
+    """groups → knockout: the office withdraws a group winner before the knockout — the
+    group's runner-up goes on in its place (it was drawn into the knockout as if present)."""
+    fmt = FORMATS.get("groups_knockout")
+    st = new_state(make_entries(8, 8), {"groups": 2})
+    rng = random.Random(5)
+    while True:
+        r = fmt.next_round(st, rng)
+        if r.stage != "group":
+            break
+        _decisive(st, r, lambda m: min(m.sides))          # lower id always wins
+    groups = st.rounds[0].plan["groups"]
+    winner = {g: sorted(m)[0] for g, m in groups.items()}
+    gone = winner["A"]
+    st.withdrawn = frozenset({gone})
+    ko = fmt.next_round(st, rng)
+    sides = {s for m in ko.matches for s in m.sides}
+    assert gone not in sides and sorted(groups["A"])[1] in sides and winner["B"] in sides
+    assert any("已退赛" in n for n in ko.notes)

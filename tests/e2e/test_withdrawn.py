@@ -71,3 +71,27 @@ def test_a_withdrawn_player_is_not_paired_from_the_next_round(tmp_path):
     assert report.needs_attention and any("withdrawn" in s for s in report.next_steps)
     # rounds 1 and 2 were drawn before the withdrawal: nothing to say about them
     assert not [i for i in _rows(out, "issues.csv") if i["code"] == "DRAW_INPUT_CHANGED"]
+
+
+def test_withdrawn_before_the_first_draw_and_taken_back(tmp_path):
+    """Withdrawn before round 1 (its staff number written without quotes, which YAML reads
+    as an octal number): never drawn, and no place or award; taken off the list after
+    round 1, the player is new to the draw, and that is said (DRAW_INPUT_CHANGED)."""
+    folder, out_parent = _league(tmp_path, keep_rounds=0), tmp_path / "out"
+    spec = (folder / "tournament.yaml").read_text(encoding="utf-8")
+    probe = run(RunOptions(folder=folder, out_parent=tmp_path / "probe", pdf=False, now=NOW))
+    person = next(p for e in probe.state.events["go"].entries for p in e.players
+                  if p.staff_id.startswith("00") and set(p.staff_id) <= set("01234567"))
+    _withdraw(folder, [person.staff_id])          # unquoted: YAML reads 001537 as 863
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    out = out_parent / "t2015-tcm"
+    go = report.state.events["go"]
+    gone = next(e.id for e in go.entries if person in e.players)
+    assert gone not in {s for r in go.rounds for m in r.matches for s in m.sides}
+    assert gone not in {r["entry_id"] for r in _rows(out, "standings.csv")}
+    assert not [i for i in _rows(out, "issues.csv") if i["code"] == "WITHDRAWAL_UNMATCHED"]
+    # taken back: new to the published round 1, and said
+    (folder / "tournament.yaml").write_text(spec, encoding="utf-8")
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    changed = [i for i in _rows(out, "issues.csv") if i["code"] == "DRAW_INPUT_CHANGED" and "围棋" in i["message"]]
+    assert changed and "新增" in changed[0]["message"], changed

@@ -172,7 +172,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 log.add("BAD_VALUE", f"{sheet.name}!{sheet.far_right} 有一个远离表格的值（在第 {MAX_COLS} 列之后），未读取。"
                         "如果是误输入，请删除这个单元格；报名请填在表格里。",
                         at=CellRef(file_label, sheet.name, sheet.far_right), branch=br, severity=Severity.WARNING)
-            lenient = _issued_without_pickup(meta, spec, table)
+            lenient = _issued_without_pickup(meta, spec, table, sheet.rows[:table.header_row - 1])
             if lenient:
                 log.add("HEADER_CHANGED", f"{sheet.name} 是增设班车之前下发的报名表（“乘车地点”一列没有下拉选项，也都没有填写）："
                         "本表各人的乘车地点未登记，报名已按其余各列受理。请用新下发的报名表重新提交，以便登记乘车地点。",
@@ -223,10 +223,12 @@ def _copied_forms(book: Book, form: Any) -> list[tuple[str, int]]:
     return out
 
 
-def _issued_without_pickup(meta: dict, spec: Any, table: Table) -> bool:
+def _issued_without_pickup(meta: dict, spec: Any, table: Table, above: Sequence[Sequence[Any]] = ()) -> bool:
     """Whether a form with a 乘车地点 column was issued before the tournament had pick-up
     points (R2016-Q2 added to tournament.yaml after the forms went out): its ``_meta`` says
-    so, or — a form from before ``_meta`` recorded them — no row has a 乘车地点.  Its rows
+    so, or — a form from before ``_meta`` recorded them — no row has a 乘车地点 and its
+    header block (``above`` the table) has no line of choices (``乘车地点：…``: a form issued
+    with bus stops, its column left blank, is the captain's omission, said per row).  Its rows
     are taken with the 乘车地点 unregistered (one warning for the file), as a form without
     the column is: the office adding bus stops must not turn every received form's rows
     into errors (every entry of a running league was dropped)."""
@@ -235,6 +237,9 @@ def _issued_without_pickup(meta: dict, spec: Any, table: Table) -> bool:
     issued = meta.get(L.META_PICKUP)
     if issued is not None:
         return not issued.strip()
+    # (strip_spaces applies NFKC: the full-width ： becomes :)
+    if any(isinstance(v, str) and strip_spaces(v).startswith(("乘车地点:", "乘車地點:")) for row in above for v in row):
+        return False
     named = [values for _, values in table.rows if not is_blank(table.get(values, "姓名"))]
     return bool(named) and all(is_blank(table.get(values, "乘车地点")) for values in named)
 

@@ -132,6 +132,15 @@ def test_R2016_Q2_pickup_points_added_after_a_form_went_out(tmp_path):
     # an older form (no record in _meta) whose 乘车地点 are all blank: the same
     reg, issues = read(tmp_path, [person("象棋", "王军"), person("跳棋", "赵六")], t=t)
     assert [r.ok for r in reg.rows] == [True, True] and [i.code for i in issues] == ["HEADER_CHANGED"]
+    # an older form issued with the stops (its header block lists them) whose 乘车地点 the
+    # captain left blank: the errors they were, not a form from before the stops
+    import openpyxl
+    path = write_registration(tmp_path / "old.xlsx", t, "b1", [person("象棋", "王军")])
+    wb = openpyxl.load_workbook(path)
+    wb["报名表"]["A3"] = "乘车地点：福建路、花园路、镇江、桥头、自行到达（在表中下拉选择）"
+    wb.save(path)
+    _, issues = read_registration(read_workbook(path), "old.xlsx", t)
+    assert [(i.code, i.severity.value) for i in issues] == [("MISSING_VALUE", "error")]
     # a form issued with the stops: a blank 乘车地点 is still the error it was
     _, issues = read(tmp_path, [person("象棋", "王军")], t=t, meta={"pickup_points": "镇江、桥头"})
     assert [(i.code, i.severity.value) for i in issues] == [("MISSING_VALUE", "error")]

@@ -978,7 +978,7 @@ class EventRunner:
                 continue
             entries = entries if entries is not None else self.all_entries()
             now = draw_inputs_hash(entries, self.rounds[:k], self.results, self.absent, self.hash_parts)
-            if now == rnd.input_hash:
+            if now == rnd.input_hash or self.drawn_with_old_byes(entries, k, rnd.input_hash):
                 continue
             later = "及其后各轮" if k + 1 < len(self.rounds) else ""
             self.issues.add("DRAW_INPUT_CHANGED",
@@ -986,6 +986,21 @@ class EventRunner:
                             f"（或报名）在公布后有了变化（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）。"
                             f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
             return
+
+    def drawn_with_old_byes(self, entries: list[Entry], k: int, printed: str) -> bool:
+        """Whether round ``k`` was drawn by an earlier version from these very results, its
+        byes scored as that version did — every bye the event's bye points, no game score
+        (a round robin's rest now scores nothing, a 掼蛋 bye counts in 总局分): the results
+        did not change, so there is nothing to tell the office (upgrading a running league
+        said DRAW_INPUT_CHANGED for no reason)."""
+        byes = [m for r in self.rounds[:k] for m in r.matches if m.bye and m.sides and m.key in self.results]
+        if not byes:
+            return False
+        old = dict(self.results)
+        for m in byes:
+            old[m.key] = MatchResult(match=m, sides=(SideResult(Outcome.BYE, points=self.points.get("bye", 0), place=1),),
+                                     reason="轮空")
+        return draw_inputs_hash(entries, self.rounds[:k], old, self.absent, {}) == printed
 
     def winners_left_out(self, k: int) -> str:
         """The winners of round ``k - 1``'s tables, by the results as they are now, who are

@@ -734,6 +734,8 @@ class EventRunner:
     def withdrawn_ids(self) -> frozenset[str]:
         """The entries named in the event's ``withdrawn`` (a name, a staff number or a team
         name each); a name that fits no entry, or several, is WITHDRAWAL_UNMATCHED (once)."""
+        if not self.ev.withdrawn:
+            return frozenset()
         if self._withdrawn is not None and self._withdrawn[0] == len(self.rounds):
             return self._withdrawn[1]
         from .ingest.workbook import strip_spaces

@@ -88,7 +88,7 @@ def test_R2016_F2_a_playoff_may_name_a_pair_re_formed_at_check_in(tmp_path: Path
     def add_row(wb):
         wb["加赛"].append(["扑克牌", "group", "D", 1, "潘霞洋/姜力（重组）"])
 
-    edit_attachment(folder / "inbox" / "1126-guandan-加赛-1.eml", add_row)
+    edit_attachment(next((folder / "inbox").glob("*-guandan-加赛-*.eml")), add_row)
     out = tmp_path / "out"
     league(*run_args(folder, out))
     with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:

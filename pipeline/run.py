@@ -1399,7 +1399,8 @@ class EventRunner:
             po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and tied <= set(po.order)), None)
             if po is None:
                 if key[0] != "place":       # a tie waiting for its playoff (a shared place needs none)
-                    self.playoff_partly_filled(tied, key[2] if key[0] == "draw" else key[1], names, said)
+                    self.playoff_partly_filled(tied, key[2] if key[0] == "draw" else key[1], names, said,
+                                               stage=key[1] if key[0] == "draw" else key[0])
                 continue
             if not po.places:
                 continue
@@ -1412,12 +1413,16 @@ class EventRunner:
                                 f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
                                 "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
 
-    def playoff_partly_filled(self, tied: set[str], group: str, names: dict[str, str], said: set) -> None:
-        """A 加赛表 that gives some of an open tie (of ``group``) a 名次 and not the others (one
-        left blank, or another player's name written in one's place) settles nothing: said at
-        the sheet, naming who has no 名次 (it was ignored without a word)."""
+    def playoff_partly_filled(self, tied: set[str], group: str, names: dict[str, str], said: set,
+                              stage: str = "") -> None:
+        """A 加赛表 that gives some of an open tie (of ``stage`` and ``group``) a 名次 and not the
+        others (one left blank, or another player's name written in one's place) settles
+        nothing: said at the sheet, naming who has no 名次 (it was ignored without a word).
+        A sheet of another stage's playoff is none of this tie's (a group's 加赛 that ranked
+        one of three later level in the final places was taken for a half-filled one)."""
         po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and 0 < len(tied & set(po.order)) < len(tied)
-                   and (not po.group or not group or po.group == group)), None)
+                   and (not po.group or not group or po.group == group)
+                   and (not po.stage or not stage or po.stage == stage)), None)
         if po is None or po.source is None:
             return
         missing = sorted(tied - set(po.order), key=lambda e: names.get(e, e))

@@ -93,6 +93,10 @@ def expected_awards(ev, placements) -> list[tuple[str, int]]:
 @settings(max_examples=10, deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow])
 @example(league=MIXED, scheme="名次奖", seed=9)
+# found by CI: a group's 加赛 ranked one of three later level in the final places, and was taken
+# for a half-filled 加赛 of that tie (BAD_VALUE) before the final places' own sheet came
+@example(league=[(("guandan", "pairs_movement"), 12, "fixed"), (("checkers", "groups_knockout"), 16, "fixed"),
+                 (("shuangsheng", "swiss"), 9, "ratio")], scheme="前N名", seed=11009)
 @given(league=league_st, scheme=st.sampled_from(SCHEMES), seed=st.integers(0, 2**16))
 def test_any_league_of_registered_combinations_runs_to_the_end(league, scheme, seed):
     rng = random.Random(seed)

@@ -672,6 +672,7 @@ class EventCard:
     complete: bool
     progress_value: int
     progress_max: int
+    registered: int = 0      # accepted registrations, when the check-in made them another number
 
 
 @dataclass(frozen=True)
@@ -784,7 +785,15 @@ def event_card(es: "EventState") -> EventCard:
                      drawn=drawn, left=str(left) if left is not None else "待定",
                      progress=progress_text(played, drawn, left), status=event_status(es),
                      complete=es.complete, progress_value=played if not es.complete else max(total, 1),
-                     progress_max=max(total, 1))
+                     progress_max=max(total, 1), registered=registered_count(es))
+
+
+def registered_count(es: "EventState") -> int:
+    """The event's accepted registrations (the index page's chart counts them), without the
+    pairs re-formed at check-in (R2016-F2): beside :func:`playing_count` when they differ, so
+    a card saying 33 under a chart adding up to 34 is explained."""
+    merged = {m.get("id") for r in es.rounds for m in (r.plan.get("merged") or [] if isinstance(r.plan, dict) else [])}
+    return sum(1 for e in es.entries if e.id not in merged)
 
 
 def branch_totals(state: "LeagueState", names: Names) -> tuple[tuple[str, ...], tuple[TotalsRow, ...]]:

@@ -233,7 +233,11 @@ def test_R2016_F2_checkin_reforms_a_pair(t2016):
     # the site counts the pairs that play (the re-formed pair once, its two halves not at all)
     playing = {r["entry_id"] for r in rows(out, "draw.csv") if r["event"] == "guandan" and r["round"] == "1"}
     assert len(playing) < len(ev.entries)
-    assert f"{len(playing)} 个参赛单元" in (out / "index.html").read_text(encoding="utf-8")
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert f"{len(playing)} 个参赛单元" in index
+    # beside the chart of registrations (which adds up to more): the difference is said
+    registered = len({r["entry_id"] for r in rows(out, "entries.csv") if r["event"] == "guandan"})
+    assert f"{len(playing)} 个参赛单元（报名 {registered}，签到后调整）" in index
     # its players came from two units: the standings and the event page name both, as the draw
     # sheets do (they printed the first player's unit only)
     pair = next(e for e in report.state.events["guandan"].entries if e.id == merged[0]["id"])

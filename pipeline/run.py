@@ -723,13 +723,20 @@ class EventRunner:
         round from the entries (:attr:`pipeline.draw.base.EventState.withdrawn`)."""
         from .draw.base import EventState as DrawState
         gone = self.withdrawn_ids()
-        entries = self.all_entries()
-        if gone:        # withdrawn before it was ever drawn: no part in the event, no place
-            drawn = {s for r in self.rounds for m in r.matches for s in m.sides}
-            entries = [e for e in entries if e.id not in gone or e.id in drawn]
-        return DrawState(event_id=self.ev.id, entries=entries, rounds=list(self.rounds),
+        return DrawState(event_id=self.ev.id, entries=self.draw_entries(), rounds=list(self.rounds),
                          results=self.results, playoffs=self.playoffs, options=self.ev.format.options,
                          rank=self.rank_fn(), absent=self.absent, withdrawn=gone)
+
+    def draw_entries(self) -> list[Entry]:
+        """:meth:`all_entries` but those withdrawn before they were ever drawn (no part in
+        the event, no place) — what every draw is made and its digest printed from, so
+        :meth:`check_published_rounds` recomputes it from the same list."""
+        entries = self.all_entries()
+        gone = self.withdrawn_ids()
+        if gone:
+            drawn = {s for r in self.rounds for m in r.matches for s in m.sides}
+            entries = [e for e in entries if e.id not in gone or e.id in drawn]
+        return entries
 
     def withdrawn_ids(self) -> frozenset[str]:
         """The entries named in the event's ``withdrawn`` (a name, a staff number or a team
@@ -748,13 +755,18 @@ class EventRunner:
         ids: set[str] = set()
         for item in self.ev.withdrawn:
             key = strip_spaces(str(item))
-            # a staff number written without quotes reached us as a number: 12345, or 001033 read
-            # by YAML as the octal 539 — its digits then match a staff number without its zeros
-            keys = {key} | ({str(item), format(item, "o")} if isinstance(item, int) else set())
-            hits = sorted({e.id for e in entries if key and (
-                key == strip_spaces(e.team) or any(strip_spaces(p.name) in keys or p.staff_id in keys
-                                                   or (isinstance(item, int) and p.staff_id.lstrip("0") in keys)
-                                                   for p in e.players))})
+            if isinstance(item, int):
+                # a staff number written without quotes reached us as a number: 12345 as it was,
+                # or 001033 read by YAML as the octal 539 — the digits as written, tried second
+                hits = []
+                for digits in (str(item), format(item, "o")):
+                    hits = sorted({e.id for e in entries if any(p.staff_id and p.staff_id.lstrip("0") == digits
+                                                                for p in e.players)})
+                    if hits:
+                        break
+            else:
+                hits = sorted({e.id for e in entries if key and (
+                    key == strip_spaces(e.team) or any(key in (strip_spaces(p.name), p.staff_id) for p in e.players))})
             if len(hits) == 1:
                 ids.update(hits)
                 continue
@@ -978,7 +990,7 @@ class EventRunner:
             rnd = self.rounds[k]
             if not rnd.input_hash or follows_a_schedule(rnd):
                 continue
-            entries = entries if entries is not None else self.all_entries()
+            entries = entries if entries is not None else self.draw_entries()
             now = draw_inputs_hash(entries, self.rounds[:k], self.results, self.absent, self.hash_parts)
             if now == rnd.input_hash or self.drawn_with_old_byes(entries, k, rnd.input_hash):
                 continue

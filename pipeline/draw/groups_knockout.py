@@ -118,14 +118,22 @@ class GroupsKnockout:
             return None
         rnd = ko[-1]
         winners = [self._winner_of_slot(state, rnd, slot) for slot in last["bracket"]]
-        gone = [w for w in winners if w in state.withdrawn]      # withdrawn: its slot is empty
-        winners = [None if w in state.withdrawn else w for w in winners]
         if sum(w is not None for w in winners) < 2:
             return None
         # R2011-F2: each slot's winner stays in its place, so the halves meet only in the
         # final; a slot whose match both sides forfeited leaves its neighbour a bye (the
         # winners were once closed up, and a top-half winner met a bottom-half one)
         bracket = _collapse(_next_slots(winners))
+        gone: list[str] = []
+        if len(bracket) > 1:
+            # a winner the office withdrew leaves its slot empty (its neighbour has a bye) — but
+            # not from the final: the two finalists are known, and one who does not come
+            # forfeits it, while the losers still play for third
+            gone = [w for w in winners if w in state.withdrawn]
+            kept = [None if w in state.withdrawn else w for w in winners]
+            if sum(w is not None for w in kept) < 2:
+                gone, kept = [], winners
+            bracket = _collapse(_next_slots(kept))
         third = None
         if len(bracket) == 1 and state.options.get("third_place", True):
             losers = [s for m in rnd.matches if not m.bye
@@ -188,11 +196,12 @@ class GroupsKnockout:
         advance = state.options.get("advance", 1)
         out, ties = [], []
         for g, members in groups.items():
-            order, tie = self.group_order(state, g, members, grp, advance)
+            # an entry the office withdrew does not go on: the next in its group does (a tie
+            # for the place it leaves is played off among those still in)
+            present = [e for e in members if e not in state.withdrawn]
+            order, tie = self.group_order(state, g, present, grp, advance) if present else ([], None)
             if tie:
                 ties.append((g, tie[0], tie[1]))
-            # an entry the office withdrew does not go on: the next in its group does
-            order = [e for e in order if e not in state.withdrawn]
             out.append((g, order[:min(advance, len(order))]))
         if ties:
             msg = "；".join(f"第{g}组第{edge}名{shown_list(state, t)}积分及破同分均相同"
@@ -334,10 +343,11 @@ class GroupsKnockout:
 
         if ko and not ko[-1].plan.get("final"):
             # the last knockout round's winners lead while no later round is drawn — also
-            # where none will be (its other half all forfeited: the lone winner is first)
+            # where none will be (its other half all forfeited: the lone winner is first);
+            # one withdrawn since is placed with its round's winners below (not first)
             last = ko[-1]
             add(f"{last.stage_name}胜者", [w for w in (m.sides[0] if m.bye else settled_winner(state, m)
-                                                      for m in last.matches if m.sides) if w])
+                                                      for m in last.matches if m.sides) if w and w not in state.withdrawn])
         for rnd in reversed(ko):
             for m in rnd.matches:
                 if m.bye:
@@ -353,6 +363,12 @@ class GroupsKnockout:
                 else:
                     if not res:
                         add(f"{rnd.stage_name}", list(m.sides))
+            later = {s for rr in state.rounds if rr.round > rnd.round for mm in rr.matches for s in mm.sides}
+            if not rnd.plan.get("final"):
+                # a winner in no later round (withdrawn, or a corrected result after the next
+                # round was drawn): as far as it got, before the losers it beat
+                add(f"{rnd.stage_name}胜者", [w for m in rnd.matches if not m.bye
+                                              for w in [settled_winner(state, m)] if w and w not in later])
             for m in rnd.matches:
                 if m.bye or rnd.plan.get("final"):
                     continue

@@ -515,3 +515,53 @@ def test_R2011_F2_a_withdrawn_group_winner_is_replaced_by_the_next_in_its_group(
     sides = {s for m in ko.matches for s in m.sides}
     assert gone not in sides and sorted(groups["A"])[1] in sides and winner["B"] in sides
     assert any("已退赛" in n for n in ko.notes)
+
+
+def test_R2011_F2_withdrawals_in_the_knockout():
+    """A withdrawn semi-final winner is still in the final (a finalist who does not come
+    forfeits it) and the losers play for third; a withdrawn quarter-final winner leaves its
+    slot empty and is placed above the player it beat (it was placed below him)."""
+    fmt = FORMATS.get("groups_knockout")
+
+    def play(groups, withdraw_after):
+        st = new_state(make_entries(2 * groups, 2 * groups), {"groups": groups})
+        rng = random.Random(2)
+        while True:
+            r = fmt.next_round(st, rng)
+            if r is None:
+                return st
+            _decisive(st, r, lambda m: min(m.sides))
+            if r.stage_name.startswith(withdraw_after) and not st.withdrawn:
+                first_match = next(m for m in r.matches if not m.bye)
+                st.withdrawn = frozenset({min(first_match.sides)})      # its winner
+
+    st = play(4, "半决赛")
+    final = st.rounds[-1]
+    assert final.plan["final"] and any(m.group == "三四名" for m in final.matches)
+    (gone,) = st.withdrawn
+    assert gone in final.matches[0].sides
+    st = play(8, "四分之一决赛")
+    (gone,) = st.withdrawn
+    qf = next(r for r in st.rounds if r.stage_name.startswith("四分之一决赛"))
+    assert all(gone not in m.sides for r in st.rounds if r.round > qf.round for m in r.matches)
+    beaten = next(max(m.sides) for m in qf.matches if gone in m.sides)
+    rank = {p.entry: p.rank for p in fmt.placements(st)}
+    assert rank[gone] < rank[beaten]
+
+
+def test_R2011_F1_a_withdrawn_group_member_is_in_no_playoff():
+    """Every group level (all draws): a group whose members are withdrawn but one sends that
+    one on without a 加赛; the other group's tie still waits for its 加赛, naming its own only."""
+    fmt = FORMATS.get("groups_knockout")
+    st = new_state(make_entries(8, 8), {"groups": 2})
+    rng = random.Random(4)
+    for _ in range(3):                           # two groups of four: three Berger rounds
+        r = fmt.next_round(st, rng)
+        assert r.stage == "group"
+        _decisive(st, r, lambda m: "draw")
+    groups = st.rounds[0].plan["groups"]
+    keep = sorted(groups["A"])[0]
+    st.withdrawn = frozenset(e for e in groups["A"] if e != keep)
+    with pytest.raises(PlayoffWaiting) as w:
+        fmt.next_round(st, rng)
+    assert [g for _, g, _ in w.value.ties] == ["B"]

@@ -6,9 +6,11 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import shutil
+import sys
 from pathlib import Path
 
 from pipeline.run import RunOptions, run
+from pipeline.spec import load_tournament
 from pipeline.timeutil import TZ
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,3 +97,26 @@ def test_withdrawn_before_the_first_draw_and_taken_back(tmp_path):
     run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
     changed = [i for i in _rows(out, "issues.csv") if i["code"] == "DRAW_INPUT_CHANGED" and "围棋" in i["message"]]
     assert changed and "新增" in changed[0]["message"], changed
+
+
+def test_a_player_withdrawn_before_round_1_leaves_later_rounds_unflagged(tmp_path):
+    """Rounds 2 and later are drawn, and their digest printed, without the entry withdrawn
+    before round 1: the digest checked each night is made from the same entries (it was made
+    from every entry, and every later round was DRAW_INPUT_CHANGED for nothing)."""
+    sys.path.insert(0, str(ROOT / "tests" / "newleague"))
+    from batch import samples
+
+    folder, out_parent = _league(tmp_path, keep_rounds=0), tmp_path / "out"
+    _withdraw(folder, ['"001537"'])             # quoted, as the handbook says
+    ms, t, done, seen = samples(), load_tournament(folder), set(), []
+    for _ in range(6):
+        report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+        seen += report.issues
+        if not ms.mail_new_results(t, out_parent / "t2015-tcm" / "results", folder / "inbox", done, "w"):
+            break
+    go = report.state.events["go"]
+    assert len(go.rounds) >= 3
+    assert not [i for i in seen if i.code == "WITHDRAWAL_UNMATCHED"]
+    gone = next(e.id for e in go.entries if any(p.staff_id == "001537" for p in e.players))
+    assert gone not in {s for r in go.rounds for m in r.matches for s in m.sides}
+    assert not [i for i in seen if i.code == "DRAW_INPUT_CHANGED" and "围棋" in i.message]

@@ -174,7 +174,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                         at=CellRef(file_label, sheet.name, sheet.far_right), branch=br, severity=Severity.WARNING)
             lenient = _issued_without_pickup(meta, spec, table, sheet.rows[:table.header_row - 1])
             if lenient:
-                log.add("HEADER_CHANGED", f"{sheet.name} 是增设班车之前下发的报名表（“乘车地点”一列没有下拉选项，也都没有填写）："
+                log.add("HEADER_CHANGED", f"{sheet.name} 是增设班车之前下发的报名表（下发时还没有设乘车地点）："
                         "本表各人的乘车地点未登记，报名已按其余各列受理。请用新下发的报名表重新提交，以便登记乘车地点。",
                         at=CellRef(file_label, sheet.name, table.cell(table.header_row, "乘车地点") or f"A{table.header_row}"),
                         branch=br, severity=Severity.WARNING)

@@ -16,7 +16,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
@@ -1168,7 +1168,7 @@ class EventRunner:
                            {table for _, items in found_in for _, table in items if table is not None})
 
     def note_unscored(self, rows_in: list[ResultRow], found: list[Issue], disputed: set[tuple],
-                      faulted: set[tuple] = frozenset()) -> None:  # type: ignore[assignment]
+                      faulted: Iterable[tuple] = ()) -> None:
         """Which tables of the round have a row received but no result, and why
         (:attr:`unscored`): the office is then told to settle them, not that their sheet
         never came (a 斗地主 table level at the top waiting for its 加赛胜者 was reported

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..model import Match, MatchResult, Round
+from ..model import Match, MatchResult, Outcome, Round
 from .base import EventState, Placement, Waiting
 
 
@@ -520,8 +520,6 @@ def no_shows(state: EventState, rnd: Round | None) -> set[str]:
     results as they are now.  A bye is a free win: it goes to an entry that is still coming,
     not to one that stopped coming after round 2 (it took the round-5 bye in a Swiss and
     finished above a player who played every round)."""
-    from ..model import Outcome
-
     out: set[str] = set()
     for m in (rnd.matches if rnd is not None else ()):
         res = state.results.get(m.key)

@@ -20,6 +20,7 @@ Plans: group rounds ``{"kind": "group", "groups": {label: [Berger order]}, "grou
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from typing import Any
@@ -142,10 +143,7 @@ class GroupsKnockout:
                 third = [x for x in losers if x not in state.withdrawn]
                 third = third if len(third) == 2 else None
         r = self._ko_round(state, bracket, third, rng)
-        if gone:
-            r = Round(r.event, r.stage, r.stage_name, r.round, r.matches,
-                      notes=tuple(withdrawn_notes(state, gone)) + r.notes, plan=r.plan)
-        return r
+        return dataclasses.replace(r, notes=tuple(withdrawn_notes(state, gone)) + r.notes) if gone else r
 
     def _first_group_round(self, state: EventState, rng: random.Random) -> Round:
         ids = sorted(e.id for e in state.entries)
@@ -276,13 +274,10 @@ class GroupsKnockout:
                 for p in range(n_pairs):
                     bracket.append([next(it)] if p in bye_pairs else [next(it), next(it)])
         r = self._ko_round(state, bracket, None, rng)
-        r = Round(r.event, r.stage, r.stage_name, r.round, r.matches, notes=tuple(withdrawn_notes(state)) + r.notes,
-                  plan=r.plan)
         top = "、".join(shown(state, e) for slot in bracket[:len(bracket) // 2] for e in slot)
         bottom = "、".join(shown(state, e) for slot in bracket[len(bracket) // 2:] for e in slot)
         notes = [f"出线者抽签分区：上半区为{top}；下半区为{bottom}。"] if len(bracket) > 1 else []
-        return Round(r.event, r.stage, r.stage_name, r.round, r.matches,
-                     notes=tuple(notes) + r.notes, plan=r.plan)
+        return dataclasses.replace(r, notes=tuple(notes + withdrawn_notes(state)) + r.notes)
 
     def _ko_round(self, state: EventState, bracket: list[list[str]], third: list[str] | None,
                   rng: random.Random) -> Round:

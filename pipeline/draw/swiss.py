@@ -26,8 +26,9 @@ from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
 from .common import (bye_counts, check_int, check_known, first_balance, first_problem,
-                     entry_word, next_round_no, withdrawn_notes, no_shows, opponents, orient, pair_avoiding, ranked, rematch_notes,
-                     rounds_of, shown, shown_list, spread_tables, tier_placements)
+                     entry_word, next_round_no, no_shows, opponents, orient, pair_avoiding, ranked,
+                     rematch_notes, rounds_of, shown, shown_list, spread_tables, tier_placements,
+                     withdrawn_notes)
 
 STAGE = "swiss"
 

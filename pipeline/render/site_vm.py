@@ -25,6 +25,7 @@ from ..layout import FINAL_PLACES
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
 from ..timeutil import TZ, aware
 from . import svg
+from .viewmodels import entry_units
 
 if TYPE_CHECKING:
     from ..state import AwardRow, EventState, LeagueState, StandingTable, Submission
@@ -168,6 +169,7 @@ class Names:
     """Entry and unit labels for one state (team label, branch short name)."""
 
     def __init__(self, state: "LeagueState") -> None:
+        self.spec = state.tournament.spec
         self.units = {u.id: u for u in state.tournament.spec.units}
         self.entries: dict[str, Entry] = {e.id: e for e in state.entries}
         for es in state.events.values():
@@ -213,11 +215,8 @@ class Names:
         got = self._branch.get(entry_id)
         if got is None:
             e = self.entries.get(entry_id)
-            got = self._branch[entry_id] = self.unit(e.branch) if e else ""
-            if e is not None and any(p.branch and p.branch != e.branch for p in e.players):
-                # a cross-branch or re-formed pair: every player's unit, as its draw sheet says
-                got = self._branch[entry_id] = "/".join([got] + [self.unit(b) for b in sorted(
-                    {p.branch for p in e.players if p.branch} - {e.branch})])
+            # (a cross-branch or re-formed pair: every player's unit, as its draw sheet says)
+            got = self._branch[entry_id] = entry_units(self.spec, e) if e else ""
         return got
 
 

@@ -202,3 +202,8 @@ def test_the_award_totals_show_a_prize_column_only_with_prize_money(tmp_path):
     state.branch_awards[:] = [dataclasses.replace(a, prize=0) for a in state.branch_awards]
     render_site(state, tmp_path / "none")
     assert "奖金（元）" not in (tmp_path / "none" / "index.html").read_text(encoding="utf-8")
+    # nor on an event's page (it had a 奖金 column of blanks)
+    for page in (tmp_path / "none" / "events").glob("*.html"):
+        assert "<th class=\"num\">奖金</th>" not in page.read_text(encoding="utf-8"), page.name
+    assert any("<th class=\"num\">奖金</th>" in p.read_text(encoding="utf-8")
+               for p in (tmp_path / "money" / "events").glob("*.html"))

@@ -75,10 +75,46 @@ class Registration:
 
 
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
-_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff·•])\s+(?=[\u3400-\u9fff·•])")
-#: two names in one cell: a line break (Alt+Enter) or a list separator between Chinese
-#: characters ("董涛强，方鹏旭" was read as the one person 董涛强,方鹏旭)
-_TWO_NAMES = re.compile(r"[\u3400-\u9fff]\s*(?:[,、;；]|\n)\s*[\u3400-\u9fff]")
+#: a separator between two names in one cell: a line break (Alt+Enter) or a list
+#: separator, with the spaces around it (see :func:`_two_names`)
+_NAME_SEP = re.compile(r"\s*(?:[,、;；]|\n)\s*")
+
+
+def _cjk(ch: str) -> bool:
+    """A Chinese character (CJK Unified Ideographs and Extension A).  Compared by code point,
+    not with a regular-expression class: ``re`` builds a 64 K bitmap for such a range, a few
+    milliseconds a pattern at every start of the command."""
+    return "\u3400" <= ch <= "\u9fff"
+
+
+def _close_cjk_gaps(text: str) -> str:
+    """Drop the single spaces (``text`` has no others) between Chinese characters and the
+    name dots ``·•``: "王 军" → "王军", "买买提 · 艾力" → "买买提·艾力"; "John Smith" keeps its space.
+
+    >>> _close_cjk_gaps("王 军"), _close_cjk_gaps("买买提 · 艾力"), _close_cjk_gaps("John Smith 王")
+    ('王军', '买买提·艾力', 'John Smith 王')
+    """
+    parts = text.split(" ")
+    out = parts[0]
+    for part in parts[1:]:
+        if out and part and (_cjk(out[-1]) or out[-1] in "·•") and (_cjk(part[0]) or part[0] in "·•"):
+            out += part
+        else:
+            out += " " + part
+    return out
+
+
+def _two_names(text: str) -> bool:
+    r"""Two names in one cell: a line break or a list separator between Chinese characters
+    ("董涛强，方鹏旭" was read as the one person 董涛强,方鹏旭).
+
+    >>> _two_names("董涛强,方鹏旭"), _two_names("王 ,\n 李"), _two_names("王,,李"), _two_names("Li, Wei")
+    (True, True, False, False)
+    """
+    return any(m.start() > 0 and m.end() < len(text) and _cjk(text[m.start() - 1]) and _cjk(text[m.end()])
+               for m in _NAME_SEP.finditer(text))
+
+
 _NAME_BAD = re.compile(r"[0-9０-９@#$%^&*=+<>/\\|]")
 _PHONE_KEEP = re.compile(r"[\s\-()（）]")
 
@@ -281,11 +317,11 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         add("BAD_VALUE", "姓名", f"\"{cell_text(name_raw)}\" 不是姓名（单元格是数字或日期），请填写参赛者姓名。")
     else:
         display = " ".join(unicodedata.normalize("NFKC", name_raw).translate(_INVISIBLE).split())
-        display = _CJK_GAP.sub("", display)      # "王  军" → "王军"; "John Smith" keeps its space
+        display = _close_cjk_gaps(display)      # "王  军" → "王军"; "John Smith" keeps its space
         name = strip_spaces(name_raw)
         if not name:
             add("MISSING_VALUE", "姓名", "姓名未填写，请填写参赛者姓名（或删除这一行）。")
-        elif _TWO_NAMES.search(unicodedata.normalize("NFKC", name_raw).strip()):
+        elif _two_names(unicodedata.normalize("NFKC", name_raw).strip()):
             shown = " ".join(name_raw.split())
             add("BAD_VALUE", "姓名", f"\"{shown}\" 像是两个人的姓名：一个格子只填一个人，同队的另一位请填在下一行"
                 "（填相同的队号）。")

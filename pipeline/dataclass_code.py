@@ -42,6 +42,13 @@ def _head(magic: bytes) -> bytes:
 class MethodCache:
     """Code objects by the digest of the source text they were compiled from."""
 
+    def head(self) -> bytes:
+        """The file's first bytes, naming what its entries were made by: a file with other
+        ones is not read (and is overwritten when this process adds entries)."""
+        from importlib.util import MAGIC_NUMBER
+
+        return _head(MAGIC_NUMBER)
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self.codes: dict[bytes, Any] = {}
@@ -51,13 +58,11 @@ class MethodCache:
 
     def load(self) -> None:
         """Read the cache file; any problem leaves the table empty."""
-        from importlib.util import MAGIC_NUMBER
-
         try:
             data = self.path.read_bytes()
         except OSError:
             return
-        head = _head(MAGIC_NUMBER)
+        head = self.head()
         if not data.startswith(head):
             return
         try:
@@ -82,8 +87,6 @@ class MethodCache:
 
     def save(self) -> bool:
         """Write the table when this process added to it (atomically; False when not written)."""
-        from importlib.util import MAGIC_NUMBER
-
         if not self.added or os.getpid() != self.pid or sys.dont_write_bytecode:
             return False
         codes = self.codes
@@ -98,7 +101,7 @@ class MethodCache:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             try:
                 with os.fdopen(fd, "wb") as f:
-                    f.write(_head(MAGIC_NUMBER) + marshal.dumps(codes))
+                    f.write(self.head() + marshal.dumps(codes))
                 os.replace(tmp, self.path)
             except BaseException:
                 os.unlink(tmp)

@@ -219,16 +219,24 @@ def main() -> None:
             sys.exit(1 if attention else 0)
     args = sys.argv[1:]
     is_run = args[:1] == ["run"] and not {"-h", "--help"} & set(args)
-    if is_run and ran_before(args):
-        # a run is due: first of all, a worker forks to import the workbook writer meanwhile
-        # (pipeline.parallel.prestart), with the dataclasses' compiled methods (below)
-        from .parallel import prestart
-        prestart("pipeline.dataclass_code:install", "pipeline.xlsx.returned:warm_up")
     # a command that does work: from here every dataclass is made with its methods' compiled
-    # code kept from an earlier run (pipeline.dataclass_code; ~40 ms of a command's imports)
-    from .dataclass_code import install
+    # code kept from an earlier run (pipeline.dataclass_code; ~40 ms of a command's imports),
+    # and every regular expression with its matcher code (pipeline.regex_code; ~25 ms)
+    from . import dataclass_code, regex_code
 
-    install()
+    dataclass_code.install()
+    regex_code.install()
+    if is_run and ran_before(args):
+        # a run is due: a worker forks to import the workbook writer meanwhile
+        # (pipeline.parallel.prestart).  The modules both processes need are imported
+        # first, once: the worker would otherwise import them too (~40 ms of its CPU, on
+        # the night's second core while both are busy)
+        import importlib
+
+        for shared in ("pipeline.issues", "pipeline.text"):
+            importlib.import_module(shared)
+        from .parallel import prestart
+        prestart("pipeline.xlsx.returned:warm_up")
     import gc
     from pathlib import Path
 
@@ -266,7 +274,8 @@ def hard_exit(code: object) -> None:
     run and most of a rerun's last tenth (mypy ends the same way, for the same reason).
     Everything that must reach the disk is written and synced before this: atomic writes,
     the ledger's transactions (its connection is closed), the pools shut down; here the
-    compiled dataclass methods (:mod:`pipeline.dataclass_code`) when there are new ones."""
+    compiled dataclass methods (:mod:`pipeline.dataclass_code`) and regular expressions
+    (:mod:`pipeline.regex_code`) when there are new ones."""
     import logging
 
     if code is None:
@@ -277,9 +286,10 @@ def hard_exit(code: object) -> None:
         print(code, file=sys.stderr)
         status = 1
     logging.shutdown()
-    from .dataclass_code import save_installed
+    from . import dataclass_code, regex_code
 
-    save_installed()      # what atexit would have done (os._exit runs no exit handlers)
+    dataclass_code.save_installed()      # what atexit would have done (os._exit runs no exit handlers)
+    regex_code.save_installed()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

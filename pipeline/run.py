@@ -2545,8 +2545,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     for ev in state.events.values():
         game = GAMES.get(ev.spec.game)
         todo = [r for r in ev.rounds if not (out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx").exists()]
-        labels = {e.id: e.team if _unit_short(t, e.branch) in e.team else f"{e.team}（{_unit_short(t, e.branch)}）"
-                  for e in ev.entries} if todo else {}
+        labels = _side_labels(state, ev.entries) if todo else {}
         columns, detail = game.columns(ev.spec.game_options), game.detail(ev.spec.game_options)
         for r in todo:
             from .xlsx.results import sheet_rows
@@ -2685,6 +2684,20 @@ def pdf_not_made(out: Path, state: LeagueState, missing: dict[Path, str]) -> Non
             f"印出来会是方框。HTML 版本（{pdf.with_suffix('.html').name}）正常。请安装含该字的字体"
             "（如 Debian 软件包 fonts-noto-cjk-extra 或 fonts-hanazono）后再运行，或核实该字是否录入有误。"))
     write_issues(out / "data", state)
+
+
+def _side_labels(state: LeagueState, entries: Any) -> dict[str, str]:
+    """How a result workbook names each entry at its table: the team or player, and the unit
+    unless the team's name says it — in the tournament's script, as its draw sheets print
+    them (醫技學院, not 医技学院, in a Traditional league; names as :func:`text.names_of`
+    keeps them).  The readers do not read these cells back: results go by table."""
+    from .text import convert, names_of
+
+    t = state.tournament
+    with names_of(state):
+        return {e.id: convert(e.team if _unit_short(t, e.branch) in e.team else f"{e.team}（{_unit_short(t, e.branch)}）",
+                              t.spec.script)
+                for e in entries}
 
 
 def _unit_short(t: Tournament, unit_id: str) -> str:

@@ -295,6 +295,12 @@ def test_R2015_documents_are_traditional(t2015, tmp_path):
     assert "報名表檢查結果" in str(first[0][0]) and "报名表检查结果" not in str(first[0][0]), first[0]
     sheet = CalamineWorkbook.from_path(str(out / "results" / "go-r1-成绩表.xlsx")).get_sheet_by_name("成绩").to_python()
     assert sheet[1][0] == "圍棋 成績記錄表", sheet[1]
+    # and its tables name the units as the draw sheets do (醫技學院, not 医技学院)
+    header = next(i for i, r in enumerate(sheet) if r[:3] == ["轮次", "组别", "桌号"])
+    sides = [str(v) for r in sheet[header + 1:] for v in r[3:5] if v]
+    assert sides and any("學院" in v for v in sides) and not any("学院" in v or "医" in v for v in sides), sides
+    draw = (out / "draws" / "go-r1.html").read_text(encoding="utf-8")
+    assert all(v.split("（")[-1].rstrip("）") in draw for v in sides if "（" in v)
 
 
 def test_R2015_notice_names_organiser_and_signature_apart(t2015):

@@ -103,8 +103,9 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
     def z(text: str) -> str:
         return convert(text, script)
 
-    if ISSUES_SHEET in wb.sheetnames:
-        del wb[ISSUES_SHEET]
+    for ours in (ISSUES_SHEET, convert(ISSUES_SHEET, "traditional")):     # a copy sent back to us
+        if ours in wb.sheetnames:
+            del wb[ours]
     for ws in wb.worksheets:
         _clear_our_marks(ws)
         for cell in _cells(ws):
@@ -174,7 +175,7 @@ def _clear_our_marks(ws) -> None:
 
 
 def _issues_sheet(wb, items: list[Issue], by_cell: dict, z) -> None:
-    ws = wb.create_sheet(ISSUES_SHEET, 0)
+    ws = wb.create_sheet(z(ISSUES_SHEET), 0)      # 問題清單 in a Traditional league
     ws.sheet_properties.tabColor = "C00000"
     errors = sum(1 for i in items if i.severity == Severity.ERROR)
     warnings = sum(1 for i in items if i.severity == Severity.WARNING)

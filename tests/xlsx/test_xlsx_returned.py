@@ -145,11 +145,18 @@ def test_unreadable_source_returns_none(tmp_path):
 
 
 def test_traditional_words(filled, tmp_path):
+    """A Traditional league's copy says its own words, the tab's name too (it was 问题清单),
+    and a copy sent back and marked again keeps one list."""
     src, hdr = filled
-    wb = load_workbook(write_returned_copy(src, _issues(hdr), tmp_path / "back.xlsx", script="traditional"))
-    ws = wb[ISSUES_SHEET]
+    first = write_returned_copy(src, _issues(hdr), tmp_path / "back.xlsx", script="traditional")
+    wb = load_workbook(first)
+    assert wb.sheetnames[0] == "問題清單" and ISSUES_SHEET not in wb.sheetnames
+    ws = wb["問題清單"]
     assert "錯誤 4 項" in ws["A1"].value
     assert ws.cell(5, 3).value == "錯誤"
+    again = load_workbook(write_returned_copy(first, _issues(hdr)[1:2], tmp_path / "back2.xlsx", script="traditional"))
+    assert again.sheetnames.count("問題清單") == 1 and again.sheetnames[0] == "問題清單"
+    assert "共 1 項" in again["問題清單"]["A1"].value
 
 
 def test_warm_up_makes_a_copy_and_leaves_nothing_behind(tmp_path, monkeypatch):

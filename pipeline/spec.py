@@ -42,6 +42,39 @@ class SpecError(Exception):
         super().__init__(f"{file}: {key}: {problem}")
 
 
+def _email_list(v: Any) -> Any:
+    """A unit's registered addresses as the office types them: one text or a list; several in
+    one text (``a@x.cn；b@qq.com``, the semicolon or comma of a Chinese input method); as
+    Outlook copies them (``庞雪平 <XZYFGH@union.edu.cn>``); full-width ＠.  Each becomes its
+    bare address.  One that is not an address is an error naming it: a full-width ； kept in
+    an address crashed the night's receipts, and ``庞雪平 <…>`` counted the captain's own
+    mails as from a stranger."""
+    import re
+    import unicodedata
+    from email.utils import getaddresses
+
+    if isinstance(v, str):
+        v = [v]
+    if not isinstance(v, list):
+        return v                    # pydantic says what is wrong with it
+    out: list[str] = []
+    for item in v:
+        if not isinstance(item, str):
+            return v
+        text = unicodedata.normalize("NFKC", item).replace(";", ",").replace("、", ",")
+        if "<" in text:             # 庞雪平 <xzyfgh@…>: the address in the brackets
+            found = [addr.strip() or name.strip() for name, addr in getaddresses([text]) if addr.strip() or name.strip()]
+        else:
+            found = text.replace(",", " ").split()
+        for addr in found:
+            if not addr.isascii() or not re.fullmatch(r"[^@\s<>(),;:\"\[\]]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+", addr):
+                raise ValueError(f"“{item.strip()}”不是有效的邮箱地址：请只写地址本身（如 name@example.edu.cn），"
+                                 "多个地址分开写成列表的几项，符号用半角（英文）的 @ . _ -")
+            if addr.lower() not in (a.lower() for a in out):
+                out.append(addr)
+    return out
+
+
 @dataclass(frozen=True, kw_only=True)
 class UnitSpec:
     __pydantic_config__ = _FORBID
@@ -50,7 +83,8 @@ class UnitSpec:
     short: Annotated[str, Field(description="简称，用于表格和桌签")] = ""
     captain: Annotated[str, Field(description="队长 / 分工会干事")] = ""
     members: Annotated[int, Field(ge=0, description="会员人数（名额按此计算，不取自报名表）")] = 0
-    emails: Annotated[list[str], Field(description="登记的邮箱；回执只发往这些地址")] = field(default_factory=list)
+    emails: Annotated[list[str], BeforeValidator(_email_list),
+                      Field(description="登记的邮箱；回执只发往这些地址")] = field(default_factory=list)
 
     def unit(self) -> Unit:
         return Unit(id=self.id, name=self.name, captain=self.captain, members=self.members,

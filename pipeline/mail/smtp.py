@@ -219,12 +219,14 @@ def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple
             _record(ledger, sha, to, "sending", now)
             try:
                 refused = conn.sendmail(sender, list(to), raw)
-            except (smtplib.SMTPException, OSError) as e:
+            except (smtplib.SMTPException, OSError, ValueError) as e:
+                # ValueError: an address smtplib cannot send to (not ASCII) — this receipt
+                # fails, the others still go (it stopped the night's receipts, for good)
                 error = f"{type(e).__name__}: {e}"
                 _record(ledger, sha, to, "failed", now, error)
                 report.failed.append((sha, error))
-                if isinstance(e, (OSError, smtplib.SMTPServerDisconnected)):
-                    _close(conn)
+                if isinstance(e, (OSError, smtplib.SMTPServerDisconnected, ValueError)):
+                    _close(conn)        # (a ValueError leaves the server mid-transaction)
                     conn = None
                 continue
             error = "; ".join(f"{a}: {c} {m!r}" for a, (c, m) in refused.items()) if refused else ""

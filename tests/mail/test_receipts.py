@@ -10,7 +10,7 @@ from pipeline.mail import MailError, build_receipts, deliver, resend_pending, se
 from pipeline.mail.receipts import unreachable
 from pipeline.mail.smtp import load_outbox, receipt_status
 
-from .conftest import NOW, STRANGER, SmtpServer, free_port, sha
+from .conftest import NOW, SPEC, STRANGER, SmtpServer, free_port, sha
 
 
 def _parse(raw: bytes) -> email.message.EmailMessage:
@@ -157,3 +157,47 @@ def test_superseded_submission_gets_a_short_note(world):
     r = _by_sha(build_receipts(world.state, world.out))[sha("f")]
     assert r.subject == "【报名回执】行政第一分工会：已被新报名表取代" and r.to == ("cap1@a.example.cn",)
     assert "张三" not in r.body
+
+
+def test_registered_addresses_are_read_as_the_office_types_them():
+    """tournament.yaml's ``emails`` as typed with a Chinese input method or copied from
+    Outlook become bare addresses; a text that is no address is an error naming it (a
+    full-width ； kept in an address crashed every night's receipts)."""
+    import copy
+
+    from pipeline.spec import SpecError, parse_spec
+
+    spec = copy.deepcopy(SPEC)
+    spec["events"] = spec["events"][:1]      # (the fixture's bridge is no round robin)
+    spec["units"][0]["emails"] = ["cap1@a.example.cn；deputy1＠a.example.cn"]
+    spec["units"][1]["emails"] = "庞雪平 <Cap2@B.example.cn>, \"Li, Wei\" <li@b.example.cn>"
+    parsed = parse_spec(spec)
+    assert parsed.units[0].emails == ["cap1@a.example.cn", "deputy1@a.example.cn"]
+    assert parsed.unit("u2").emails == ["Cap2@B.example.cn", "li@b.example.cn"]
+    for bad in ("张三@qq.com", "cap1@a.example.cn 备用", "庞雪平", "cap1@localhost"):
+        spec["units"][0]["emails"] = [bad]
+        with pytest.raises(SpecError) as e:
+            parse_spec(spec)
+        assert "units" in e.value.key and bad in e.value.problem and "不是有效的邮箱地址" in e.value.problem
+
+
+def test_an_address_the_server_cannot_take_fails_that_receipt_only(world, smtp_server):
+    """A receipt to an address smtplib cannot send (not ASCII: a spec validated before the
+    addresses were checked, a kept outbox) is recorded failed; the others still go."""
+    import dataclasses
+
+    from pipeline.spec import Tournament
+
+    spec = world.state.tournament.spec
+    units = [dataclasses.replace(u, emails=["cap1@a.example.cn；pangxp@qq.com"]) if u.id == "u1" else u
+             for u in spec.units]
+    old = world.state.tournament
+    t = Tournament(old.folder, dataclasses.replace(spec, units=units), old.secret)
+    state = dataclasses.replace(world.state, tournament=t)
+    for s in list(state.submissions):
+        if s.sha256 == sha("a"):
+            state.submissions[state.submissions.index(s)] = dataclasses.replace(s, sender="")
+    report = deliver(state, world.out, world.ledger, smtp_server.url, NOW)
+    assert [f[0] for f in report.failed] == [sha("a")] and "UnicodeEncodeError" in report.failed[0][1]
+    assert sorted(report.sent) == sorted([sha("b"), sha("d")])
+    assert receipt_status(world.ledger, sha("a")) == "failed"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .. import layout as L
 from ..issues import Issue, IssueLog
 from ..model import CellRef, Person, Severity
-from .workbook import (INVISIBLE_CHARS, MAX_COLS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, col_letter, find_table,
+from .workbook import (BLANK_RUN, INVISIBLE_CHARS, MAX_COLS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, col_letter, find_table,
                        is_blank, norm_label, strip_spaces)
 
 if TYPE_CHECKING:
@@ -204,6 +204,17 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 log.add("BAD_VALUE", f"{sheet.name}!{sheet.far} 有一个远离表格的值（与表格之间隔了 {MAX_GAP:,} 多行空行），"
                         f"未读取。如果是误输入，请删除这个单元格；报名请填在表格里。",
                         at=CellRef(file_label, sheet.name, sheet.far), branch=br, severity=Severity.WARNING)
+            if table.after:
+                # rows below a gap of BLANK_RUN blank rows are not read: people typed there
+                # were dropped without a word (the result sheets said so; the form did not)
+                later = sheet.rows[table.after - 1:]
+                name_col = table.columns.get("姓名")
+                people = sum(1 for r in later if name_col and len(r) >= name_col and not is_blank(r[name_col - 1]))
+                what = f"其中“姓名”一列有 {people} 个名字，这些报名未登记。" if people else ""
+                log.add("BAD_VALUE", f"{sheet.name} 表格在 {BLANK_RUN} 多行空行后结束，第 {table.after} 行及以后的内容"
+                        f"没有读取；{what}请删除中间的空行，把报名填在表格里连续的行中后重新发送。",
+                        at=CellRef(file_label, sheet.name, f"A{table.after}"), branch=br,
+                        severity=Severity.ERROR if people else Severity.WARNING)
             if sheet.far_right:
                 log.add("BAD_VALUE", f"{sheet.name}!{sheet.far_right} 有一个远离表格的值（在第 {MAX_COLS} 列之后），未读取。"
                         "如果是误输入，请删除这个单元格；报名请填在表格里。",

@@ -242,3 +242,38 @@ def test_find_table_names_missing_label():
     with pytest.raises(W.TableNotFound) as e:
         find_table([["序号", "名字", "项目"]], ["项目", "姓名"], ["序号"])
     assert e.value.missing == ["姓名"]
+
+
+def test_people_typed_below_a_gap_of_blank_rows_are_named_not_dropped(tmp_path):
+    """A captain clears a block of rows and types two players further down: the table ends
+    at the gap, and the rows below it were dropped without a word (only a QUOTA_SHORT with
+    no cell).  Now an error names the first row not read and how many names it holds; a
+    note alone below the gap is a warning."""
+    from ingest.builders import person, tournament, write_registration
+    from pipeline.ingest.registration import read_registration
+    from pipeline.ingest.workbook import BLANK_RUN
+    from pipeline.model import Severity
+
+    t = tournament()
+    p = write_registration(tmp_path / "b1.xlsx", t, "b1", [person("象棋", "甲", "001")])
+    wb = openpyxl.load_workbook(p)
+    ws = wb["报名表"]
+    hdr = next(r for r in range(1, 60) if any(c.value == "姓名" for c in ws[r]))
+    col = {c.value: c.column for c in ws[hdr] if c.value}
+    below = hdr + 1 + BLANK_RUN + 5
+    for i, name in enumerate(("乙", "丙")):
+        ws.cell(below + i, col["项目"], "象棋")
+        ws.cell(below + i, col["姓名"], name)
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "b1.xlsx", t)
+    assert [r.name for r in reg.rows] == ["甲"]
+    (gap,) = [i for i in issues if i.cell == f"A{below}"]
+    assert gap.severity == Severity.ERROR and f"第 {below} 行" in gap.message and "2 个名字" in gap.message
+    for i in range(2):
+        ws.cell(below + i, col["项目"]).value = None
+        ws.cell(below + i, col["姓名"]).value = None
+    ws.cell(below, 1, "填表人：王老师")
+    wb.save(p)
+    _, issues = read_registration(read_workbook(p), "b1.xlsx", t)
+    (gap,) = [i for i in issues if i.cell == f"A{below}"]
+    assert gap.severity == Severity.WARNING and "名字" not in gap.message, gap.message

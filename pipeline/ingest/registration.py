@@ -291,14 +291,28 @@ def _issued_without_pickup(meta: dict, spec: Any, table: Table, above: Sequence[
     return bool(named) and all(is_blank(table.get(values, "乘车地点")) for values in named)
 
 
+#: columns an entry is not made from: an error value in one is a warning, not a refused row
+#: (备注's cross-unit note, when it is one, is then missing, and the checks say so)
+_UNUSED_FOR_ENTRY = ("序号", "备注")
+
+
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
               branch: str, log: IssueLog, lenient_pickup: bool = False) -> RegRow | None:
     labels = [l for l in L.REG_COLUMNS if l in table.columns]
     raw = {l: table.get(values, l) for l in labels}
+    # 序号 numbered by a formula (=A13+1) broken by a deleted row, a lookup in 备注 that found
+    # nothing: the entry is not made from them — blank, with a warning on a row with an entry
+    # (a lookup filled down the column errs on every empty row too)
+    unused = {l: raw[l] for l in _UNUSED_FOR_ENTRY if isinstance(raw.get(l), CellError)}
+    raw.update(dict.fromkeys(unused))
     if all(is_blank(raw[l]) for l in labels if l != "序号"):
         return None
     cells = {l: table.cell(row_no, l) for l in labels}
     bad = False
+    for l, v in unused.items():
+        log.add("BAD_VALUE", f"{sheet}!{cells.get(l, '')} “{l}”是公式错误（{v}）：这一列不影响报名，已按空白处理；"
+                "请改为直接填写内容。", at=CellRef(file, sheet, cells.get(l, "")), branch=branch,
+                severity=Severity.WARNING)
 
     def add(code: str, label: str, msg: str) -> None:
         nonlocal bad

@@ -228,3 +228,29 @@ def test_a_pairs_project_and_team_number_merged_over_its_rows(tmp_path):
     assert [(r.name, r.event, r.team_no) for r in reg.rows if r.name] == [
         ("甲", "shuangsheng", "1"), ("乙", "shuangsheng", "1"), ("丙", "shuangsheng", "2"), ("丁", "shuangsheng", "2")]
     assert all(not r.event for r in reg.rows if not r.name)      # not made a 双升 row by the merge
+
+
+def test_an_error_value_in_a_column_no_entry_is_made_from_is_a_warning(tmp_path):
+    """序号 numbered by ``=A13+1`` broken by a deleted row (#REF!), a lookup in 备注 that
+    found nothing (#N/A): the person was refused, and a pair's partner with them.  The row
+    is read now, with a warning on the cell; an empty row whose lookup errs says nothing."""
+    from pipeline.model import Severity
+
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001"),
+                                                             person("象棋", "李四", "002", 备注="#N/A"),
+                                                             {"备注": "#N/A"},
+                                                             person("象棋", "赵六", "003", 性别="#VALUE!")])
+    wb = openpyxl.load_workbook(p)
+    wb["报名表"]["A5"] = "#REF!"
+    wb["报名表"]["A7"] = None
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert [(r.name, r.ok) for r in reg.rows] == [("王军", True), ("李四", True), ("赵六", False)]
+    warned = [i.cell for i in issues if i.severity == Severity.WARNING]
+    assert warned == [reg.rows[0].cells["序号"], reg.rows[1].cells["备注"]], warned
+    assert all("不影响报名" in i.message for i in issues if i.severity == Severity.WARNING)
+    (err,) = [i for i in issues if i.severity == Severity.ERROR]       # 性别 still counts
+    assert "公式错误" in err.message and err.cell.endswith("8")

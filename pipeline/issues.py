@@ -46,6 +46,7 @@ CODES: dict[str, Severity] = {
     "INBOX_MISSING": Severity.WARNING,      # the tournament folder has no inbox/: nothing read
     "FORMAT_CHANGED": Severity.ERROR,       # tournament.yaml's format changed after draws: not applied
     "WITHDRAWAL_UNMATCHED": Severity.ERROR, # an event's withdrawn: names no one (or two) of its entries
+    "EMPTY_FORM": Severity.ERROR,           # a registration form with no entry at all: not taken
 }
 
 

@@ -76,6 +76,7 @@ CODE_LABEL = {
     "INBOX_MISSING": "没有收件箱",
     "FORMAT_CHANGED": "赛制被改动",
     "WITHDRAWAL_UNMATCHED": "退赛名单有误",
+    "EMPTY_FORM": "空白报名表",
 }
 
 OUTCOME_LABEL = {

@@ -66,7 +66,11 @@ def shown(value: Any) -> str:
 
 
 def to_int(value: Any) -> int | None:
-    """An integer cell (``3``, ``3.0``, ``"3"``, ``"－20"``) or None when it is not one."""
+    """An integer cell (``3``, ``3.0``, ``"3"``, ``"－20"``) or None when it is not one.
+
+    >>> to_int("－20"), to_int("+3"), to_int("2.0"), to_int("2_0"), to_int("1e1")
+    (-20, 3, 2, None, 10)
+    """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -76,6 +80,8 @@ def to_int(value: Any) -> int | None:
     s = norm(value).replace("−", "-").replace("－", "-").replace("—", "-")
     if s.startswith("+"):
         s = s[1:]
+    if "_" in s:        # Python reads "2_0" as 20 (a digit separator): a referee meant no such number
+        return None
     try:
         return int(s)
     except ValueError:

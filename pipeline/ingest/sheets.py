@@ -72,9 +72,20 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
         return [], [_missing(file, L.RESULT_SHEET, e)]
     rows = [SheetRow(n, v, c) for n, v, c in raw]
     problems = _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
-    rows = [SheetRow(r.row, {k: (None if isinstance(v, CellError) else v) for k, v in r.values.items()}, r.cells)
-            for r in rows]
+    rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells) for r in rows]
     return rows, problems
+
+
+def _value(v: Any) -> Any:
+    """A result cell as the games read it: None for an error value (said above) and for a text
+    of spaces only — a full-width space (U+3000) typed with a Chinese input method counted as a
+    filled result here and as a blank one in the game: the table never got its result, and a
+    later sheet's blank cell wiped an earlier one's."""
+    if isinstance(v, CellError):
+        return None
+    if isinstance(v, str) and not strip_spaces(v):
+        return None
+    return v
 
 
 def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
@@ -103,6 +114,7 @@ def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> di
         return {}
     out: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for n, values, cells in raw:
+        values = {k: (v if isinstance(v, CellError) else _value(v)) for k, v in values.items()}   # (as 成绩's)
         # 局号 is pre-filled by our writer: a row with nothing else is blank
         if all(values.get(l) in (None, "") for l in labels if l != "局号"):
             continue

@@ -328,3 +328,17 @@ def test_a_table_level_at_the_top_waits_for_its_playoff_not_for_its_sheet(tmp_pa
     assert [i for i in issues if i["code"] == "PLAYOFF_REQUIRED" and i["file"] == "doudizhu-r1-成绩表.xlsx"]
     assert any("斗地主" in e and "第1桌需加赛" in e for e in report.events), report.events
     assert not [i for i in issues if i["code"] == "RESULT_MISSING" and "斗地主" in i["message"]]
+
+
+def test_a_result_cell_of_spaces_is_a_blank_cell(tmp_path):
+    """A full-width space (U+3000, typed with a Chinese input method) in table 1's result
+    cells: the sheet counted the row as filled and the game as blank, so the table waited
+    "待各桌成绩齐后计分" with no issue at all.  It is blank now: table 1 is simply not in."""
+    def spaces(ws, hrow, col):
+        labels = [l for l, c in sorted(col.items(), key=lambda x: x[1]) if c > col["乙方"] and "签名" not in l]
+        for i, label in enumerate(labels):
+            ws.cell(hrow + 1, col[label]).value = "\u3000" if i == 0 else None
+    issues, report = _edit_xiangqi_r1(tmp_path, spaces)
+    line = next(e for e in report.events if "象棋" in e)
+    assert "还差 1 桌" in line and "待各桌成绩齐" not in line, line
+    assert [i for i in issues if i["code"] == "RESULT_MISSING" and "象棋" in i["message"] and "第1桌" in i["message"]]

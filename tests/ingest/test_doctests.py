@@ -1,0 +1,18 @@
+"""The examples in the readers' docstrings are run (they state what a cell reads as)."""
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import pipeline.games.common
+import pipeline.ingest.registration
+import pipeline.ingest.workbook
+import pipeline.text
+
+
+@pytest.mark.parametrize("module", [pipeline.ingest.registration, pipeline.ingest.workbook,
+                                    pipeline.games.common, pipeline.text], ids=lambda m: m.__name__)
+def test_doctests(module):
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0

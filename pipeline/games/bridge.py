@@ -104,14 +104,19 @@ class Bridge:
         first_cell: dict[tuple, Any] = {}
         matches = {m.key: m for m in rnd.matches if not m.bye}
         absent: dict[tuple, int] = {}      # match key → the side that did not come (2: both)
+        forfeit_at: dict[tuple, tuple[RowReader, Any]] = {}
+        scored_too: set[tuple] = set()     # tables with a 弃权 and a score: which is it?
         for row in rows:
             r = RowReader(row, issues)
             if FORFEIT_LABEL in row.values and not r.blank(FORFEIT_LABEL):
                 who = read_forfeit(r)
                 if who is not None:
                     absent.setdefault(row.match.key, who)
+                    forfeit_at.setdefault(row.match.key, (r, row.at(FORFEIT_LABEL)))
                     first_cell.setdefault(row.match.key, row.at(FORFEIT_LABEL))
                     matches.setdefault(row.match.key, row.match)
+                    if not r.blank(NS_SCORE):
+                        scored_too.add(row.match.key)
                 continue
             if r.blank(NS_SCORE):
                 continue  # 牌号 may be pre-printed: no score yet = not yet played
@@ -135,6 +140,15 @@ class Bridge:
             first_cell.setdefault(key, row.at(NS_SCORE))
             matches.setdefault(key, row.match)
 
+        # a 弃权 beside scores: the table was played, or not — the referee says which (it was
+        # taken as the forfeit, the scores dropped without a word); the round waits for it
+        contradicted = sorted(k for k in absent if scores.get(k) or k in scored_too)
+        for k in contradicted:
+            r, _ = forfeit_at[k]
+            r.bad(FORFEIT_LABEL, f"选了“{shown(r.raw(FORFEIT_LABEL))}”，这一桌又填了 {len(scores.get(k, {})) or 1} 副牌的"
+                                 "南北得分，两者矛盾：比赛进行了的，请清空“弃权”；确为弃权的，请清空这一桌的得分")
+        if contradicted:
+            return [], issues
         boards = planned or sorted({b for s in scores.values() for b in s})
         tables = [k for k in matches if k not in absent]       # the tables played
         # a table that started filling but misses boards: tell the referee which

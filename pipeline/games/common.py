@@ -285,9 +285,26 @@ def played_rows(rows: Sequence[ResultRow], columns: Sequence[ResultColumn], issu
         if not r.ok:
             continue
         if who is not None:
+            if not forfeit_alone(r, columns):
+                continue
             results.append(forfeit(row.match, who, points, win_score=win_score, source=row.at(source)))
             continue
         yield row, r
+
+
+def forfeit_alone(r: RowReader, columns: Sequence[ResultColumn], keep: Sequence[str] = ()) -> bool:
+    """A chosen 弃权 with the row's score columns blank, as the column's help asks ("选了它，
+    其他成绩栏留空"); otherwise RESULT_INVALID at the 弃权 cell and False.  A forfeit chosen
+    beside a played score (0:2) was scored as the forfeit without a word: the player who had
+    won went out.  Text columns and ``keep`` (pre-filled, e.g. 牌号) may hold anything."""
+    filled = [c.label for c in columns if c.label != FORFEIT_LABEL and c.kind != "text" and c.label not in keep
+              and not r.blank(c.label)]
+    if not filled:
+        return True
+    said = "、".join(f"{l} {shown(r.raw(l))}" for l in filled)
+    r.bad(FORFEIT_LABEL, f"选了“{shown(r.raw(FORFEIT_LABEL))}”，本行又填了成绩（{said}），两者矛盾：比赛进行了的，"
+                         "请清空“弃权”；确为弃权的，请清空成绩栏")
+    return False
 
 
 def required_labels(columns: Sequence[ResultColumn]) -> list[str]:

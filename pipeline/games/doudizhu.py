@@ -27,7 +27,7 @@ from ..issues import Issue, issue
 from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (detail_rows, DetailReader, is_blank, row_blank, RowReader, SEAT_NAMES, where)
+from .common import (detail_rows, DetailReader, is_blank, row_blank, RowReader, SEAT_NAMES, shown, to_int, where)
 
 SCORE_LABELS = ("甲得分", "乙得分", "丙得分")
 PLAYOFF = "加赛胜者"
@@ -275,6 +275,11 @@ class Doudizhu:
         for i, l in enumerate(labels):
             v = 0 if i in absent or r.blank(l) else r.integer(l)
             values.append(v if v is not None else 0)
+            if i in absent and not r.blank(l) and to_int(r.raw(l)) != 0:
+                # a score for a seat marked absent: it was dropped without a word (and the two
+                # others, level at 0, were sent to a 加赛)
+                r.bad(l, f"“{l}”填了 {shown(r.raw(l))}，但这一座位选了弃权，两者矛盾：确实到场比赛的，"
+                         f"请清空“{ABSENT_LABEL}”；确为弃权的，请清空这一格")
         if not r.ok:
             return None
         if not present:

@@ -79,3 +79,17 @@ def test_R2015_F1_a_pair_that_does_not_come_leaves_its_table_out():
     assert [x.points for x in by_table[1].sides] == [3, 5] and [x.points for x in by_table[4].sides] == [4, 4]
     played = [r for r in results if r.match.table != 3]
     assert sum(x.points for r in played for x in r.sides) == 2 * 2 * 3 * 2
+
+
+def test_R2015_F1_a_forfeit_beside_scores_is_asked_about_not_taken():
+    """弃权 chosen on a table that also has its boards' scores: the forfeit was taken and the
+    scores dropped without a word.  The referee is asked which it is, and the round waits."""
+    labels = LABELS + ["弃权"]
+    matches = [make_match(t + 1) for t in range(3)]
+    rows = [make_row(m, {"牌号": b, "南北得分": s, "弃权": "乙方弃权" if (m.table, b) == (2, 1) else None}, labels)
+            for m, sc in zip(matches, [(420, -100), (420, 50), (170, 110)]) for b, s in zip((1, 2), sc)]
+    results, issues = G.parse_round(make_round(matches, boards=[1, 2]), rows, {}, {})
+    assert results == []
+    (bad,) = issues
+    assert bad.code == "RESULT_INVALID" and "第2桌" in bad.message and "两者矛盾" in bad.message
+    assert bad.cell.startswith("F")          # the 弃权 cell

@@ -35,3 +35,17 @@ def test_missing_cell(sheet):
 def test_forfeit(sheet):
     (res,), _ = sheet(GAMES.get("checkers")).parse({"弃权": "甲方弃权"})
     assert res.sides[0].outcome == Outcome.FORFEIT_LOSS and res.sides[1].score == 2
+
+
+@pytest.mark.parametrize("game,values", [
+    ("checkers", {"甲方胜局": 0, "乙方胜局": 2, "弃权": "乙方弃权"}),
+    ("shuangsheng", {"甲方级数": "K", "乙方级数": "5", "弃权": "甲方弃权"}),
+    ("guandan", {"甲方级数": "Q", "乙方级数": "8", "弃权": "甲方弃权"}),
+])
+def test_a_forfeit_beside_a_played_score_is_asked_about(sheet, game, values):
+    """弃权 chosen and the score filled too (0:2, 乙方弃权): it was scored as the forfeit, and
+    the player who had won 2:0 went out.  The referee is asked which it is, at the 弃权 cell."""
+    results, issues = sheet(GAMES.get(game)).parse(values)
+    assert results == []
+    bad = [i for i in issues if "两者矛盾" in i.message]
+    assert bad and bad[0].code == "RESULT_INVALID"

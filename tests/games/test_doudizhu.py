@@ -152,3 +152,14 @@ def test_detail_rows_with_only_keys_are_blank(sheet):
     pre = [{"轮次": 1, "组别": "A", "桌号": 1, "局号": n, "地主": None, "地主胜": ""} for n in (4, 5)]
     (res,), issues = sheet(G).parse({"甲得分": 2, "乙得分": -7, "丙得分": 5}, details=HANDS_2020 + pre)
     assert issues == []
+
+
+def test_a_score_for_a_seat_marked_absent_is_asked_about(sheet):
+    """弃权=乙 with 乙得分 12 filled: the 12 was dropped without a word and the two others,
+    level at 0, were sent to a 加赛.  The referee is asked which it is, at 乙得分."""
+    results, issues = sheet(G).parse({"甲得分": 0, "乙得分": 12, "丙得分": 0, "弃权": "乙"})
+    assert results == []
+    (bad,) = issues
+    assert bad.code == "RESULT_INVALID" and "两者矛盾" in bad.message and "乙得分" in bad.message
+    (res,), issues = sheet(G).parse({"甲得分": 4, "乙得分": -4, "丙得分": 0, "弃权": "丙"})   # 0: as blank
+    assert issues == []

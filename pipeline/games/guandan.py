@@ -131,7 +131,7 @@ class Guandan:
             ResultColumn(A_LEVEL, "choice", levels, help="结束时甲方的级数（2–10、J、Q、K、A）"),
             ResultColumn(B_LEVEL, "choice", levels, help="结束时乙方的级数"),
             ResultColumn(PAST_A_SIDE, "choice", ("无", "甲", "乙"), required=False, help="已过A的一方（过A不再打）"),
-            ResultColumn(ON_STAGE, "choice", SIDES, help="时间到时在台上（正在打自己级数）的一方"),
+            ResultColumn(ON_STAGE, "choice", SIDES, help="时间到时在台上（正在打自己级数）的一方；双方同级时由它定胜负，级数不同时可不填"),
             forfeit_column(),
         ]
 
@@ -148,9 +148,7 @@ class Guandan:
         issues: list[Issue] = []
         for row, r in played_rows(rows, self.columns(options), issues, results, pts,
                                   win_score=pts["forfeit_win"], source=A_LEVEL):
-            past_given = not r.blank(PAST_A_SIDE)
-            need = [A_LEVEL, B_LEVEL] + ([] if past_given else [ON_STAGE])
-            if not r.require(need):
+            if not r.require([A_LEVEL, B_LEVEL]):
                 continue
             a = r.level(A_LEVEL)
             b = r.level(B_LEVEL)
@@ -159,7 +157,8 @@ class Guandan:
             if not r.ok or a is None or b is None or pa is None or stage is None:
                 continue
             past = None if pa == "无" else SIDES.index(pa)
-            if past is None and not stage:
+            if past is None and not stage and a == b:
+                # R2016-F4: the side on stage decides only equal levels (Q:8 with 台上方 blank was refused)
                 r.require([ON_STAGE])
                 continue
             if past is not None and (a, b)[past] != LEVEL_A:

@@ -233,7 +233,7 @@ class Shuangsheng:
         return [
             ResultColumn(A_LEVEL, "choice", levels, help="时间到时甲方打到的级数（2–10、J、Q、K、A，已过A填“过A”）"),
             ResultColumn(B_LEVEL, "choice", levels, help="时间到时乙方打到的级数"),
-            ResultColumn(DEALER, "choice", SIDES, help="时间到时的庄家方（甲/乙）"),
+            ResultColumn(DEALER, "choice", SIDES, help="时间到时的庄家方（甲/乙）；双方同级时由它定胜负，级数不同时可不填"),
             forfeit_column(),
         ]
 
@@ -260,14 +260,17 @@ class Shuangsheng:
         issues: list[Issue] = []
         for row, r in played_rows(rows, self.columns(options), issues, results, pts,
                                   win_score=pts["forfeit_win"], source=A_LEVEL):
-            if not r.require([A_LEVEL, B_LEVEL, DEALER]):
+            if not r.require([A_LEVEL, B_LEVEL]):
                 continue
             a = r.level(A_LEVEL, allow_past_a=True)
             b = r.level(B_LEVEL, allow_past_a=True)
-            dealer = r.choice(DEALER, SIDES, aliases=SIDE_ALIASES)
-            if a is None or b is None or dealer is None:
+            if a is None or b is None:
                 continue
-            d = SIDES.index(dealer)
+            # R2020-F3: the dealer decides only equal levels (K:5 with 庄家 blank was refused)
+            dealer = r.choice(DEALER, SIDES, aliases=SIDE_ALIASES, blank_as=None if a == b else "")
+            if dealer is None:
+                continue
+            d = SIDES.index(dealer) if dealer else None     # (not needed: the levels differ)
             hands = (details or {}).get(row.match.key)
             if hands:
                 replayed = self._replay_details(row, hands, issues)
@@ -282,7 +285,7 @@ class Shuangsheng:
                             f"\"{level_name(computed)}\"：请核对明细或改正级数"), at=row.at(label)))
                 if mismatch:
                     continue
-            mp = match_points(a, b, d, pts)
+            mp = match_points(a, b, d if d is not None else 0, pts)
             winner = 0 if mp[0] > mp[1] else 1
             reason = (f"级数 {level_name(a)}:{level_name(b)}" if a != b else
                       f"同级 {level_name(a)}，{dealer}方坐庄")

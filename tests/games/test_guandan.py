@@ -34,9 +34,13 @@ def test_R2016_F4_past_a(sheet):
     assert i.code == "RESULT_INVALID" and i.cell == "F2"
 
 
-def test_R2016_F4_on_stage_required(sheet):
-    results, (i,) = sheet(G).parse({"甲方级数": "7", "乙方级数": "9"})
+def test_R2016_F4_on_stage_required_only_at_equal_levels(sheet):
+    """The side on stage decides equal levels only: Q against 8 with 台上方 blank is 68:32
+    (it was refused)."""
+    results, (i,) = sheet(G).parse({"甲方级数": "9", "乙方级数": "9"})
     assert results == [] and i.cell == "G2" and "台上方" in i.message
+    (res,), issues = sheet(G).parse({"甲方级数": "Q", "乙方级数": "8"})
+    assert issues == [] and [x.points for x in res.sides] == [68, 32]
 
 
 def test_level_out_of_range(sheet):

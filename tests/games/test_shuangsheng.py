@@ -37,6 +37,15 @@ def test_partial_row_names_dealer(sheet):
     assert i.cell == "F2" and "庄家" in i.message
 
 
+def test_R2020_F3_dealer_needed_only_at_equal_levels(sheet):
+    """The dealer decides equal levels only: K against 5 with 庄家 blank is 3:1 (it was refused);
+    a 庄家 filled in is still checked."""
+    (res,), issues = sheet(G).parse({"甲方级数": "K", "乙方级数": "5", "庄家": None})
+    assert issues == [] and [x.points for x in res.sides] == [3, 1]
+    _, (i,) = sheet(G).parse({"甲方级数": "K", "乙方级数": "5", "庄家": "丁"})
+    assert i.cell == "F2"
+
+
 @pytest.mark.parametrize("p,expected", [
     (0, ("dealer", 3)), (5, ("dealer", 2)), (35, ("dealer", 2)), (40, ("dealer", 1)), (75, ("dealer", 1)),
     (80, ("defenders", 0)), (115, ("defenders", 0)), (120, ("defenders", 1)), (155, ("defenders", 1)),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Callable
 from ..ingest.registration import Registration, RegRow
 from ..issues import IssueLog
 from ..model import CellRef, Entry, Severity
+from ..text import to_simplified
 from ..timeutil import TZ
 
 if TYPE_CHECKING:
@@ -198,7 +200,8 @@ def check_cross_branch(ctx: Ctx) -> None:
     units = ctx.spec.units
     for reg, row in ctx.rows():
         ctx.home[key(reg, row)] = reg.branch
-        m = CROSS_NOTE.search(row.note or "")
+        # in either script: a Traditional league's form prints 跨分工會 (its note was not read)
+        m = CROSS_NOTE.search(to_simplified(unicodedata.normalize("NFKC", row.note or "")))
         if not m:
             continue
         ev = ctx.spec.event(row.event) if row.event else None
@@ -209,13 +212,26 @@ def check_cross_branch(ctx: Ctx) -> None:
                      f"请只报本{ctx.spec.unit_word}的人员。")
             continue
         want = m.group(1).strip("，,。;；")
-        unit = next((u for u in units if want in (u.id, u.name, u.short)), None)
+        unit = next((u for u in units if want in (u.id, u.name, u.short)
+                     or want in {to_simplified(n) for n in (u.name, u.short) if n}), None)
         if unit is None:
             names = "、".join(u.short or u.name for u in units)
             ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{row.note}\"：找不到{ctx.spec.unit_word}“{want}”，"
                      f"请写成“跨{ctx.spec.unit_word}：某某{ctx.spec.unit_word}”，可选：{names}。")
             continue
         ctx.home[key(reg, row)] = unit.id
+
+
+def _cross_hint(ctx: Ctx, row: RegRow, other: str) -> str:
+    """For a person on two units' forms in an event that allows cross-unit pairs (R2015-Q2):
+    how to mark the pair — the captain was told only to delete the row."""
+    ev = ctx.spec.event(row.event) if row.event else None
+    if ev is None or not (ev.cross_branch and ev.is_team):
+        return ""
+    word = ctx.spec.unit_word
+    home = _unit_name(ctx, other) if other else f"某某{word}"
+    return (f"（“{ev.name}”允许跨{word}组队：如果这是与{home}的人员组的队，请在这位队员一行的备注写"
+            f"“跨{word}：{home}”）")
 
 
 @check("duplicate_person")
@@ -268,7 +284,8 @@ def check_duplicates(ctx: Ctx) -> None:
                 names = "、".join(sorted(_unit_name(ctx, b) for b in branches))
                 for reg, row in group:
                     ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 同时出现在 {names} 的报名表中，"
-                             f"一人只能代表一个{ctx.spec.unit_word}，请与对方核对后删除一处。")
+                             f"一人只能代表一个{ctx.spec.unit_word}，请与对方核对后删除一处。"
+                             + _cross_hint(ctx, row, next((b for b in branches if b != reg.branch), "")))
                 continue
             # the unit that sent them first keeps the person (accepted, maybe receipted); its
             # own rows still go through the checks below (twice in one event …)
@@ -277,7 +294,8 @@ def check_duplicates(ctx: Ctx) -> None:
                 ctx.flag("DUPLICATE_PERSON", reg, row, "姓名",
                          f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0])} 的报名表"
                          f"（{_when(first[1])}收到）中报名，一人只能代表一个{ctx.spec.unit_word}：如确属本"
-                         f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。")
+                         f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。"
+                         + _cross_hint(ctx, row, first[0].branch))
             group = [(reg, row) for reg, row in group if key(reg, row) not in ctx.later_copies]
         per_event: dict[str, list[tuple[Registration, RegRow]]] = {}
         for reg, row in group:

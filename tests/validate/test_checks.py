@@ -244,3 +244,23 @@ def test_a_pair_held_back_by_its_partners_error_says_so_on_the_good_row(tmp_path
     assert not [e for e in entries if e.event == "shuangsheng"]
     (held,) = [i for i in issues if i.code == "TEAM_INCOMPLETE"]
     assert held.severity == Severity.WARNING and held.cell == "C7" and "第 6 行" in held.message
+
+
+def test_R2015_Q2_cross_branch_note_in_either_script(tmp_path):
+    """A Traditional league's form prints 跨分工會: the note written as printed, 跨分工會：機關二,
+    was not read, and the pair was held back as DUPLICATE_PERSON."""
+    t = tournament(events=[{"id": "bridge", "name": "桥牌", "game": "bridge", "team_size": 2, "cross_branch": True,
+                            "format": {"type": "pairs_movement"}}])
+    for note in ("跨分工會：機關二", "跨分工会：機關二", "跨分工會：机关二"):
+        rows = [person("桥牌", "甲", team=1), person("桥牌", "乙", team=1, 备注=note)]
+        entries, issues = run(tmp_path, t, {"b1": rows})
+        assert issues == [] and entries[0].players[1].branch == "b2", (note, issues)
+
+
+def test_a_duplicate_in_a_cross_branch_event_says_how_to_mark_the_pair(tmp_path):
+    t = tournament(events=[{"id": "bridge", "name": "桥牌", "game": "bridge", "team_size": 2, "cross_branch": True,
+                            "format": {"type": "pairs_movement"}}])
+    _, issues = run(tmp_path, t, {"b2": [person("桥牌", "乙", "002", team=1), person("桥牌", "丙", team=1)],
+                                  "b1": [person("桥牌", "甲", team=1), person("桥牌", "乙", "002", team=1)]})
+    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert dup and all("允许跨分工会组队" in i.message and "备注写“跨分工会：" in i.message for i in dup), dup

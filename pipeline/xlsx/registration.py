@@ -74,7 +74,7 @@ def quota_text(event: EventSpec, unit: UnitSpec, unit_word: str = "单位") -> s
     if n and q.rule != "open" and q.short_warning:
         text += "；可少报，不可多报"
     if event.cross_branch:
-        text += f"；可跨{unit_word}组队"
+        text += f"；可跨{unit_word}组队（外{unit_word}队员在备注写“跨{unit_word}：其所在{unit_word}名称”）"
     return text
 
 

@@ -266,3 +266,14 @@ def test_the_form_asks_for_the_registered_mailbox_only_when_it_is_sent_by_mail(t
     text = " ".join(str(c.value) for ws in wb for row in ws.iter_rows() for c in row if c.value)
     assert ("请用登记的邮箱" in text) == by_mail
     assert ("发送至：ghb@x.edu.cn" in text) == ("submit_to" in changes or "@" in changes["contact"])
+
+
+def test_R2015_Q2_the_form_says_how_to_mark_a_cross_unit_member():
+    """The form said only 可跨分工会组队: the note the checks read was written nowhere."""
+    from pipeline.spec import EventSpec, UnitSpec, validated
+    from pipeline.xlsx.registration import quota_text
+
+    ev = validated(EventSpec, {"id": "bridge", "name": "桥牌", "game": "bridge", "team_size": 2,
+                               "cross_branch": True, "format": {"type": "pairs_movement"}})
+    text = quota_text(ev, validated(UnitSpec, {"id": "b1", "name": "药学院"}), "分工会")
+    assert "可跨分工会组队" in text and "备注写“跨分工会：" in text

@@ -155,16 +155,6 @@ def quota_entries(q: "QuotaSpec", members: int, team_size: int = 1) -> int | Non
     return None
 
 
-def _entry_keys(rows: list[RegRow]) -> list[str]:
-    """One key per registered entry: pairs/teams once (by 队号), individuals per row."""
-    keys: list[str] = []
-    for r in rows:
-        k = f"team:{r.team_no}" if r.team_no else f"row:{r.row}"
-        if k not in keys:
-            keys.append(k)
-    return keys
-
-
 @check("deadline")
 def check_deadline(ctx: Ctx) -> None:
     """R2020-Q4 deadline per event (``event.deadline``): received later → LATE_SUBMISSION;
@@ -461,9 +451,7 @@ def check_quota(ctx: Ctx) -> None:
             if limit is None or not answers_for(ctx, reg, ev.id):
                 continue
             rows = [r for r in reg.rows if r.event == ev.id]
-            # a pair's row without its 队号 is MISSING_VALUE at that cell, not one more entry
-            # (one blank 队号 put the branch over its quota and refused every pair)
-            n = len(_entry_keys([r for r in rows if r.team_no] if ev.team_size > 1 else rows))
+            n = _entries_counted(ctx, reg, ev, rows)
             word = "队" if ev.is_team else "人"
             if n > limit:
                 basis = _quota_basis(ev, unit, limit)
@@ -474,6 +462,17 @@ def check_quota(ctx: Ctx) -> None:
                 ctx.flag("QUOTA_SHORT", reg, rows[0] if rows else None, "项目",
                          f"“{ev.name}”本{ctx.spec.unit_word}只报了 {n} {word}，名额为 {limit} {word}"
                          f"（可以少报；如需补报请在截止前重新提交）。", severity=Severity.WARNING)
+
+
+def _entries_counted(ctx: Ctx, reg: Registration, ev: "EventSpec", rows: list[RegRow]) -> int:
+    """The entries of one event on one form that count against its quota: whole pairs/teams
+    (a team of the wrong size is TEAM_INCOMPLETE on its rows; a pair's row without its 队号 is
+    MISSING_VALUE at that cell) and distinct people.  A 队号 typo (3 for 1) or a player pasted
+    twice put the unit over its quota, and every entry of the event was refused with it."""
+    if ev.team_size > 1:
+        teams = {k: rs for k, rs in _teams(ctx, reg).items() if k[0] == ev.id}
+        return sum(1 for rs in teams.values() if len(rs) == ev.team_size)
+    return len({person_key(ctx, reg, r) if r.name else f"row:{r.row}" for r in rows})
 
 
 @check("team_held_back")

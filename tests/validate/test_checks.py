@@ -264,3 +264,21 @@ def test_a_duplicate_in_a_cross_branch_event_says_how_to_mark_the_pair(tmp_path)
                                   "b1": [person("桥牌", "甲", team=1), person("桥牌", "乙", "002", team=1)]})
     dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
     assert dup and all("允许跨分工会组队" in i.message and "备注写“跨分工会：" in i.message for i in dup), dup
+
+
+def test_R2020_Q1_a_team_number_typo_or_a_pasted_player_is_not_one_more_entry(tmp_path):
+    """One 队号 typed 3 for 1: the unit was "over its quota" (3 pairs of 2) and both pairs
+    refused; a player pasted twice: "3 people of 2" and both real players refused.  The typo
+    is TEAM_INCOMPLETE and the paste a duplicate, on their own rows; the other entries count."""
+    t = tournament()
+    typo = [r if r is not FULL_B1[5] else person("双升", "己", 6, team=3) for r in FULL_B1]
+    entries, issues = run(tmp_path, t, {"b1": typo})
+    assert "QUOTA_EXCEEDED" not in codes(issues) and "TEAM_INCOMPLETE" in codes(issues)
+    assert [e.id for e in entries if e.event == "shuangsheng"] == ["shuangsheng:b1:2"]
+    pasted = FULL_B1 + [person("象棋", "乙", 2)]
+    entries, issues = run(tmp_path, t, {"b1": pasted})
+    assert "QUOTA_EXCEEDED" not in codes(issues) and "DUPLICATE_PERSON" in codes(issues)
+    assert [e.team for e in entries if e.event == "xiangqi"] == ["甲", "乙"]
+    # a third person is still one too many
+    _, issues = run(tmp_path, t, {"b1": FULL_B1 + [person("象棋", "子", 11)]})
+    assert codes(issues).count("QUOTA_EXCEEDED") == 3

@@ -47,6 +47,7 @@ CODES: dict[str, Severity] = {
     "FORMAT_CHANGED": Severity.ERROR,       # tournament.yaml's format changed after draws: not applied
     "WITHDRAWAL_UNMATCHED": Severity.ERROR, # an event's withdrawn: names no one (or two) of its entries
     "EMPTY_FORM": Severity.ERROR,           # a registration form with no entry at all: not taken
+    "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
 }
 
 

@@ -1752,7 +1752,10 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
             subs.append(Submission(rec.sha256, rec.file_name, getattr(reg, "branch", "") or "", rec.received_at,
                                    rec.sender, "rejected"))
     for branch, items in sorted(by_branch.items()):
-        items.sort(key=lambda x: (x[0].received_at, x[0].sha256))
+        # forms received at the same time (one mail, or two within its Date's minute): the one
+        # saved later is the newer version (the hash decided, and kept an old form by chance)
+        items.sort(key=lambda x: (x[0].received_at, _saved_key(x[1]), x[0].sha256))
+        _same_time_notes(branch, items, issues)
         if t is not None and t.spec.late_policy == "reject":
             # R2020-Q4: a resend after every deadline cannot replace a form sent in time
             on_time = [x for x in items if not _late_everywhere(t, x[0].received_at)]
@@ -1775,9 +1778,14 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                 names = "、".join(f"“{t.spec.event(e).name}”" for e in kept[rec.sha256])  # type: ignore[union-attr]
                 still = f"其中{names}的报名已截止，仍以本表为准；"
                 kept_rows[rec.sha256] = {r.row for r in reg.rows if r.event in kept[rec.sha256]}
-            issues.add("SUPERSEDED", f"《{rec.file_name}》（{rec.received_at:%m-%d %H:%M} 收到）已被其后收到的"
-                       f"《{nxt.file_name}》（{nxt.received_at:%m-%d %H:%M} 收到）取代，以最后收到的一份为准；"
-                       f"{still}原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
+            if nxt.received_at == rec.received_at:
+                said = (f"《{rec.file_name}》与《{nxt.file_name}》同时收到（{rec.received_at:%m-%d %H:%M}），"
+                        f"按表格保存时间以后者为准，本表已被取代；")
+            else:
+                said = (f"《{rec.file_name}》（{rec.received_at:%m-%d %H:%M} 收到）已被其后收到的"
+                        f"《{nxt.file_name}》（{nxt.received_at:%m-%d %H:%M} 收到）取代，以最后收到的一份为准；")
+            issues.add("SUPERSEDED", f"{said}{still}原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch,
+                       source=rec.sha256)
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded"))
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
                                newest[0].sender, "accepted"))
@@ -1789,6 +1797,36 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         elif rec.sha256 in kept_rows:     # the rows that still count
             issues.extend(i for i in inputs.reg_issues.get(rec.sha256, ()) if _row_of(i.cell) in kept_rows[rec.sha256])
     return cur, subs
+
+
+def _saved_key(reg: Any) -> dt.datetime:
+    """When a form was last saved (:attr:`Registration.saved`), for ordering forms received
+    at the same time; the earliest time when it does not say."""
+    text = getattr(reg, "saved", "") or ""
+    try:
+        when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return dt.datetime.min.replace(tzinfo=dt.timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)
+
+
+def _same_time_notes(branch: str, items: list[tuple[Received, Any]], issues: IssueLog) -> None:
+    """SAME_TIME (warning) for a unit's forms received at the same time, sorted (by saved
+    time): which one counts, and how to make the other count."""
+    by_time: dict[dt.datetime, list[tuple[Received, Any]]] = {}
+    for rec, reg in items:
+        by_time.setdefault(rec.received_at, []).append((rec, reg))
+    for when, group in by_time.items():
+        if len({rec.sha256 for rec, _ in group}) < 2:
+            continue
+        names = "、".join(f"《{rec.file_name}》" for rec, _ in group)
+        last_rec, last_reg = group[-1]
+        saved = [_saved_key(reg) for _, reg in group]
+        how = ("按表格最后保存的时间" if len(set(saved)) == len(saved) and getattr(last_reg, "saved", "")
+               else "表格没有记录可以区分先后的保存时间，暂")
+        issues.add("SAME_TIME", f"{names}同时收到（{aware(when).astimezone(TZ):%m-%d %H:%M}，同一封邮件或同一分钟），"
+                   f"无法按收到时间分先后：{how}以《{last_rec.file_name}》为准。如果应以另一份为准，请只把那一份"
+                   "重新发送一次。", at=CellRef(last_rec.file_name), branch=branch, source=last_rec.sha256)
 
 
 def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: IssueLog) -> None:

@@ -69,6 +69,7 @@ class Registration:
     meta: dict[str, str] = field(default_factory=dict)
     usable: bool = True
     source: str = ""       # the received file's SHA-256 ("" when not known): ``Issue.source``
+    saved: str = ""        # when it was last saved (:attr:`Book.saved`)
 
     def at(self, cell: str = "") -> CellRef:
         return CellRef(self.file, self.sheet, cell)
@@ -254,7 +255,8 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         file_issue("EMPTY_FORM", f"《{file_label}》的“{sheet.name}”里一个报名也没有（像是空白的报名表），本文件未受理；"
                    "此前收到的报名表继续有效。如果是发错了文件，请发送填好的报名表；如果确实要撤回全部报名，请联系组委会。")
     reg = Registration(file=file_label, branch=br, sheet=sheet.name if sheet else L.REG_SHEET,
-                       rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source)
+                       rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source,
+                       saved=book.saved)
     return reg, [replace(i, source=source) for i in log] if source else list(log)
 
 

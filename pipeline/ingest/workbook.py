@@ -134,6 +134,9 @@ class Book:
     sheets: dict[str, Sheet]
     meta: dict[str, str] = field(default_factory=dict)
     macros: bool = False
+    #: when Excel/WPS last saved it (docProps/core.xml's dcterms:modified, ISO 8601 UTC; ""
+    #: when not recorded): which of two forms received together is the later version
+    saved: str = ""
 
     @property
     def sheet_names(self) -> list[str]:
@@ -387,13 +390,22 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
         if sc.max_col > MAX_COLS and s in sheets:
             ref = _first_past_columns(parts.get(sheet_parts[s], b""))
             sheets[s].far_right = ref if ref != sheets[s].far else ""     # far below as well: said once
-    book = Book(name=name, sheets=sheets, macros=macros)
+    book = Book(name=name, sheets=sheets, macros=macros, saved=_saved_at(parts.get("docProps/core.xml", b"")))
     meta = book.sheet(META_SHEET)
     if meta is not None:
         for row in meta.rows:
             if row and not is_blank(row[0]):
                 book.meta[cell_text(row[0])] = cell_text(row[1]) if len(row) > 1 else ""
     return book
+
+
+_MODIFIED = re.compile(rb"<dcterms:modified\b[^>]*>\s*([0-9T:.+\-Z]{10,40})\s*</dcterms:modified>")
+
+
+def _saved_at(core: bytes) -> str:
+    """The last-saved time a workbook records (``2020-11-08T01:58:00Z``), or ""."""
+    m = _MODIFIED.search(core) if core else None
+    return m.group(1).decode("ascii") if m else ""
 
 
 def _sniff(data: bytes) -> None:

@@ -161,3 +161,41 @@ def test_a_returned_copy_that_cannot_be_made_is_not_linked(tmp_path, monkeypatch
     assert not report.unchanged
     assert links(out) == {"index": ["b02"], "b01": [], "b02": ["b02"]}
     assert (out / "branches" / "b01.html").read_bytes() == b01_page
+
+
+def _saved_at(src: Path, dst: Path, when: str, cell: str, value: str) -> None:
+    """``src`` edited at ``cell`` and recorded as last saved at ``when`` (docProps/core.xml)."""
+    import io
+    import zipfile
+    _edit(src, dst, cell, value)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(dst) as zin, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>" + when.encode(), data)
+            zout.writestr(info, data)
+    dst.write_bytes(buf.getvalue())
+
+
+def test_two_forms_received_together_the_one_saved_later_counts(tmp_path):
+    """One mail (or one minute) brings b01's old form and its correction: which counted went
+    by the files' hashes, and the note said the old one came "later".  The one saved later
+    counts, in either order, and SAME_TIME says so and how to make the other count."""
+    folder, good = _league(tmp_path)
+    opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
+    old, new = tmp_path / "旧.xlsx", tmp_path / "新.xlsx"
+    _saved_at(good, old, "2020-11-03T01:00:00Z", "D10", "王旧版")
+    _saved_at(good, new, "2020-11-03T02:30:00Z", "D10", "王新版")
+    when = dt.datetime(2020, 11, 4, 10, 0, tzinfo=TZ).timestamp()
+    for name, src in (("报名表-旧.xlsx", old), ("报名表-最终版.xlsx", new)):
+        shutil.copy(src, folder / "inbox" / name)
+        os.utime(folder / "inbox" / name, (when, when))
+    report = run(opts)
+    names = [e.team for e in report.state.entries if e.branch == "b01"]
+    assert "王新版" in names and "王旧版" not in names
+    rows = [r for r in _issues(report.out_dir) if r["branch"] == "b01"]
+    (same,) = [r for r in rows if r["code"] == "SAME_TIME"]
+    assert "以《报名表-最终版.xlsx》为准" in same["message"] and same["file"] == "报名表-最终版.xlsx"
+    (sup,) = [r for r in rows if r["code"] == "SUPERSEDED"]
+    assert "同时收到" in sup["message"] and "其后收到" not in sup["message"]

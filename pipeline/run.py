@@ -306,13 +306,18 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
         if same:
             continue
         skipped = note.get("skipped", ())
+        # the unit whose registered address sent it: the note goes on that unit's page (it
+        # went to 未归属单位的文件, where no captain looks)
+        sender = (r.sender or "").strip().lower()
+        unit = next((u.id for u in t.spec.units if sender and sender in (e.lower() for e in u.emails)), "")
         if skipped:
             names = "、".join(f"《{n}》" for n in skipped)
             issues.add("NO_ATTACHMENT", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
-                       "工作簿（.xlsx）：请在 Excel 或 WPS 中“另存为” .xlsx 格式，直接作为附件（不要压缩）重新发送。", at=at)
+                       "工作簿（.xlsx）：请在 Excel 或 WPS 中“另存为” .xlsx 格式，直接作为附件（不要压缩）重新发送。",
+                       at=at, branch=unit)
         else:
             issues.add("NO_ATTACHMENT", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
-                       "请把填好的报名表或成绩表作为附件重新发送。", at=at)
+                       "请把填好的报名表或成绩表作为附件重新发送。", at=at, branch=unit)
 
 
 def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None) -> Inputs:

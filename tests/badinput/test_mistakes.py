@@ -38,7 +38,7 @@ T2020 = [
     ("other-template-b11", "TEMPLATE_MISMATCH", "", "", "“t2011-court”"),
     ("csv-renamed-b11", "UNREADABLE_FILE", "", "", "CSV"),
     ("legacy-xls-b11", "UNREADABLE_FILE", "", "", ".xls"),
-    ("no-attachment-b11", "NO_ATTACHMENT", "", "", "没有 .xlsx 附件"),
+    ("no-attachment-b11", "NO_ATTACHMENT", "b11", "", "没有 .xlsx 附件"),   # its sender is b11's
 ]
 
 

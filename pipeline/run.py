@@ -160,7 +160,8 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
     else:
         from .ingest.eml import parse_eml_bytes   # here: a night without new mail never imports email
         mail = parse_eml_bytes(data, rel)
-        received_at = mail.date.astimezone(TZ) if mail.date else mtime
+        wrong = _date_problem(mail.date, mtime)
+        received_at = mail.date.astimezone(TZ) if mail.date and not wrong else mtime
         recs = []
         for att in mail.attachments:
             a_ext = Path(att.filename).suffix.lower() or ".bin"
@@ -168,7 +169,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
                                  mail.sender, rel, parent=h))
         store_blob_at(root, data, ".eml", h)
         recs.append(Received(h, ".eml", name, received_at, mail.sender, rel, kind="mail"))
-        note = _note_of(mail)
+        note = _note_of(mail, received_at)
     # the times as the ledger gives them back (ISO text: a fixed offset, no zone name), so
     # a reading made here is the one read_inputs would make from the ledger's record
     recs = [dataclasses.replace(r, received_at=dt.datetime.fromisoformat(r.received_at.isoformat())) for r in recs]
@@ -242,13 +243,32 @@ def _mail_note(ledger: Ledger, rec: Received) -> dict:
         mail = parse_eml_bytes(rec.stored(ledger.root).read_bytes(), rec.source)
     except OSError:
         return {}          # not kept: read again next run
-    return _note_of(mail)
+    return _note_of(mail, aware(rec.received_at))
 
 
-def _note_of(mail: Any) -> dict:
-    """:func:`_mail_note` of a parsed mail."""
-    return {"problems": list(mail.problems), "skipped": list(mail.skipped),
+def _note_of(mail: Any, received_at: dt.datetime) -> dict:
+    """:func:`_mail_note` of a parsed mail, taken in at ``received_at`` (its Date, or the
+    file's time when the Date could not be believed: :func:`_date_problem`)."""
+    problems = list(mail.problems)
+    if mail.date is not None and mail.date != received_at:
+        wrong = _date_problem(mail.date, received_at)
+        if wrong:
+            problems.append(wrong)
+    return {"problems": problems, "skipped": list(mail.skipped),
             "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments]}
+
+
+def _date_problem(date: dt.datetime | None, file_time: dt.datetime) -> str:
+    """Why a mail's Date cannot be its time of receipt, or "": it is later than the mail's
+    file (no mail was sent after it was saved: the sender's clock is ahead).  Then the
+    file's time counts, and MAIL_DATE says so: a Date a year ahead made an on-time form
+    late.  (A Date long before the file is no sign: a folder copied or cloned later has
+    new file times, and a mail saved from the mail program days later too.)"""
+    if date is None:
+        return ""
+    if date > aware(file_time) + dt.timedelta(minutes=10):
+        return f"邮件的 Date 头（{date.astimezone(TZ):%Y-%m-%d %H:%M}）晚于邮件文件本身的时间，发件设备的时钟可能不准"
+    return ""
 
 
 def _mail_note_key(sha: str) -> str:

@@ -73,6 +73,8 @@ def parse_eml(path: str | Path) -> Mail:
 
 def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     """Parse a message from bytes.  See :func:`parse_eml`."""
+    if data.startswith(b"\xef\xbb\xbf"):     # a UTF-8 BOM (a mail saved by a Windows editor): no header otherwise
+        data = data[3:]
     msg = email.message_from_bytes(data, policy=email.policy.default)
     problems: list[str] = []
     date = None
@@ -80,11 +82,15 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     if raw_date:
         try:
             date = email.utils.parsedate_to_datetime(raw_date)
-            if date.tzinfo is None:
+            raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
+            if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
+                # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
+                # some phone apps); Python's table makes it US Central, 14 hours off
+                date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
+            elif date.tzinfo is None:
                 # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
                 # the league's own time (UTC+8), as a Chinese mail client means it
                 # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
-                raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
                 utc = _MINUS_ZERO.search(raw.strip())
                 date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
         except (TypeError, ValueError, IndexError):
@@ -125,6 +131,9 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped))
 
 
+#: a Date header whose zone is the name CST and no number: China Standard Time (UTC+8)
+_CHINA_CST = re.compile(r"\bCST\b")
+_OFFSET = re.compile(r"[+-]\d{4}\b")
 #: RFC 5322's "-0000" at the end of a Date header (then maybe a comment): UTC, place unknown.
 #: Anything else the parser gave no zone for — none written, "GMT+0800 (中国标准时间)", HKT … —
 #: is the league's own UTC+8

@@ -83,3 +83,19 @@ def test_an_unreadable_date_header_is_said_since_it_decides_the_deadline(tmp_pat
     p.write_bytes(p.read_bytes().replace(b"Wed, 04 Nov 2020 18:30:00 +0800", "2020年11月8日 09:00".encode()))
     (note,) = [i for i in _issues(tmp_path, folder) if i["code"] == "MAIL_DATE"]
     assert note["file"] == "d.eml" and "2020年11月8日 09:00" in note["message"] and note["severity"] == "warning"
+
+
+def test_a_date_after_the_mail_file_itself_is_not_believed(tmp_path):
+    """A phone whose clock is a year ahead: its Date made an on-time form late.  A mail
+    cannot have been sent after its file was saved: the file's time counts, and MAIL_DATE
+    says why (the deadline is judged by it)."""
+    import os
+
+    folder, form = _league(tmp_path)
+    _mail(folder, "ahead.eml", [("b01-v2.xlsx", form)], date="Thu, 04 Nov 2021 10:00:00 +0800")
+    saved = dt.datetime(2020, 11, 4, 10, 0, tzinfo=TZ).timestamp()
+    os.utime(folder / "inbox" / "ahead.eml", (saved, saved))
+    found = _issues(tmp_path, folder)
+    (note,) = [i for i in found if i["code"] == "MAIL_DATE"]
+    assert note["file"] == "ahead.eml" and "2021-11-04 10:00" in note["message"] and "2020-11-04 10:00" in note["message"]
+    assert not [i for i in found if i["code"] == "LATE_SUBMISSION"]

@@ -76,3 +76,17 @@ def test_a_workbook_attached_without_a_file_name_is_still_one():
     msg.add_attachment(buf.getvalue(), maintype="application", subtype="octet-stream")
     m = parse_eml_bytes(bytes(msg))
     assert [a.filename for a in m.attachments] == ["附件.xlsx"] and m.attachments[0].data == buf.getvalue()
+
+
+def test_cst_is_china_standard_time_and_a_bom_is_no_header():
+    """``CST`` (Java's Date.toString, some phone apps) is UTC+8 to a Chinese mail client;
+    Python's table made it US Central, 14 hours late, and every event late.  A number
+    written beside it still counts.  A mail saved with a UTF-8 BOM lost all its headers."""
+    cn = dt.timezone(dt.timedelta(hours=8))
+    for date in ("Mon, 09 Nov 2020 14:30:00 CST", "Mon Nov 09 14:30:00 CST 2020"):
+        m = parse_eml_bytes(f"From: a@b.cn\r\nDate: {date}\r\nSubject: x\r\n\r\nhi".encode())
+        assert m.date == dt.datetime(2020, 11, 9, 14, 30, tzinfo=cn) and not m.problems, date
+    m = parse_eml_bytes(b"From: a@b.cn\r\nDate: Mon, 09 Nov 2020 14:30:00 -0600 (CST)\r\n\r\nhi")
+    assert m.date.utcoffset() == dt.timedelta(hours=-6)
+    m = parse_eml_bytes(b"\xef\xbb\xbfFrom: A@B.cn\r\nDate: Mon, 09 Nov 2020 14:30:00 +0800\r\n\r\nhi")
+    assert m.sender == "a@b.cn" and m.date == dt.datetime(2020, 11, 9, 14, 30, tzinfo=cn) and not m.problems

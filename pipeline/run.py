@@ -165,8 +165,10 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
         recs = []
         for att in mail.attachments:
             a_ext = Path(att.filename).suffix.lower() or ".bin"
-            recs.append(Received(store_blob_at(root, att.data, a_ext)[0], a_ext, att.filename, received_at,
-                                 mail.sender, rel, parent=h))
+            # a form forwarded as an attachment: the captain's mail's time and sender are its own
+            at = att.date.astimezone(TZ) if att.date and not _date_problem(att.date, mtime) else received_at
+            recs.append(Received(store_blob_at(root, att.data, a_ext)[0], a_ext, att.filename, at,
+                                 att.sender or mail.sender, rel, parent=h))
         store_blob_at(root, data, ".eml", h)
         recs.append(Received(h, ".eml", name, received_at, mail.sender, rel, kind="mail"))
         note = _note_of(mail, received_at)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 from pathlib import Path
+from typing import Iterator
 
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xltx", ".csv")
@@ -23,6 +24,10 @@ WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xltx", ".csv")
 class Attachment:
     filename: str        # safe display name, no path components
     data: bytes
+    #: for a workbook inside a forwarded message (message/rfc822, "转发为附件"): that message's
+    #: own Date and sender — the captain's mail, not the forward (None / "" otherwise)
+    date: dt.datetime | None = None
+    sender: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,34 +81,12 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     if data.startswith(b"\xef\xbb\xbf"):     # a UTF-8 BOM (a mail saved by a Windows editor): no header otherwise
         data = data[3:]
     msg = email.message_from_bytes(data, policy=email.policy.default)
-    problems: list[str] = []
-    date = None
-    raw_date = _header(msg, "Date")
-    if raw_date:
-        try:
-            date = email.utils.parsedate_to_datetime(raw_date)
-            raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
-            if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
-                # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
-                # some phone apps); Python's table makes it US Central, 14 hours off
-                date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
-            elif date.tzinfo is None:
-                # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
-                # the league's own time (UTC+8), as a Chinese mail client means it
-                # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
-                utc = _MINUS_ZERO.search(raw.strip())
-                date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
-        except (TypeError, ValueError, IndexError):
-            problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
-    else:
-        problems.append("邮件没有 Date 头")
+    date, problems = _date_of(msg)
     sender = email.utils.parseaddr(_header(msg, "From"))[1].lower()
     subject = _header(msg, "Subject")
     atts: list[Attachment] = []
     skipped: list[str] = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
+    for part, (when, who) in _leaves(msg, (None, "")):
         try:
             fname = part.get_filename()
         except Exception:
@@ -126,9 +109,57 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 skipped.append(fname)
                 continue
             fname += ".xlsx"
-        atts.append(Attachment(fname, payload))
+        atts.append(Attachment(fname, payload, when, who))
     return Mail(path=path, date=date, sender=sender, subject=subject,
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped))
+
+
+def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str]
+            ) -> Iterator[tuple[email.message.Message, tuple[dt.datetime | None, str]]]:
+    """The message's leaf parts, each with the Date and sender of the forwarded message it is
+    in ((None, "") outside any): a form forwarded as an attachment ("转发为附件") carries the
+    captain's mail, whose time and sender are the form's — the forward's made an on-time
+    form late and its sender a stranger."""
+    if msg.get_content_type() == "message/rfc822":
+        inner = msg.get_payload()
+        inner = inner[0] if isinstance(inner, list) and inner else inner
+        if isinstance(inner, email.message.Message):
+            when, _ = _date_of(inner)
+            who = email.utils.parseaddr(_header(inner, "From"))[1].lower()
+            yield from _leaves(inner, (when, who) if when or who else origin)
+        return
+    if msg.is_multipart():
+        for sub in msg.get_payload():
+            if isinstance(sub, email.message.Message):
+                yield from _leaves(sub, origin)
+        return
+    yield msg, origin
+
+
+def _date_of(msg: email.message.Message) -> tuple[dt.datetime | None, list[str]]:
+    """A message's Date header as an aware time, and what is wrong with it (in Chinese)."""
+    problems: list[str] = []
+    date = None
+    raw_date = _header(msg, "Date")
+    if raw_date:
+        try:
+            date = email.utils.parsedate_to_datetime(raw_date)
+            raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
+            if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
+                # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
+                # some phone apps); Python's table makes it US Central, 14 hours off
+                date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
+            elif date.tzinfo is None:
+                # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
+                # the league's own time (UTC+8), as a Chinese mail client means it
+                # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
+                utc = _MINUS_ZERO.search(raw.strip())
+                date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
+        except (TypeError, ValueError, IndexError):
+            problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
+    else:
+        problems.append("邮件没有 Date 头")
+    return date, problems
 
 
 #: a Date header whose zone is the name CST and no number: China Standard Time (UTC+8)

@@ -99,3 +99,37 @@ def test_a_date_after_the_mail_file_itself_is_not_believed(tmp_path):
     (note,) = [i for i in found if i["code"] == "MAIL_DATE"]
     assert note["file"] == "ahead.eml" and "2021-11-04 10:00" in note["message"] and "2020-11-04 10:00" in note["message"]
     assert not [i for i in found if i["code"] == "LATE_SUBMISSION"]
+
+
+def test_a_form_forwarded_as_an_attachment_keeps_its_own_mails_time_and_sender(tmp_path):
+    """The captain mailed the union officer at 14:30; the officer forwarded the mail as an
+    attachment (转发为附件) to the league's mailbox at 16:00, after the 15:00 deadline.  The
+    form took the forward's time and sender: late, from a stranger.  It takes the
+    captain's mail's now."""
+    import datetime as dt_
+
+    from pipeline.run import RunOptions, run
+
+    folder, form = _league(tmp_path)
+    (folder / "inbox" / "1104-b01-报名表.eml").unlink()
+    inner = EmailMessage()
+    inner["From"] = "庞雪平 <xzyfgh@union.example.edu.cn>"
+    inner["Subject"] = "报名表"
+    inner["Date"] = "Mon, 09 Nov 2020 14:30:00 +0800"
+    inner.set_content("见附件")
+    inner.add_attachment(form, maintype="application", subtype="octet-stream", filename=NAME)
+    outer = EmailMessage()
+    outer["From"] = "chengjie@union.example.edu.cn"
+    outer["Subject"] = "转发：报名表"
+    outer["Date"] = "Mon, 09 Nov 2020 16:00:00 +0800"
+    outer.set_content("转发")
+    outer.add_attachment(inner)
+    (folder / "inbox" / "fwd.eml").write_bytes(bytes(outer))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt_.datetime(2020, 11, 9, 20, 0, tzinfo=TZ)))
+    with open(report.out_dir / "data" / "issues.csv", encoding="utf-8-sig") as f:
+        found = [r for r in csv.DictReader(f) if r["branch"] == "b01"]
+    assert not [r for r in found if r["code"] in ("LATE_SUBMISSION", "SENDER_UNKNOWN")], found
+    (sub,) = [s for s in report.state.submissions if s.branch == "b01"]
+    assert sub.received == dt_.datetime(2020, 11, 9, 14, 30, tzinfo=TZ) and sub.sender == "xzyfgh@union.example.edu.cn"
+    assert [e for e in report.state.entries if e.branch == "b01"]

@@ -1838,14 +1838,14 @@ def _saved_key(reg: Any) -> dt.datetime:
 
 
 def _same_time_notes(branch: str, items: list[tuple[Received, Any]], issues: IssueLog) -> None:
-    """SAME_TIME (warning) for a unit's forms received at the same time, sorted (by saved
-    time): which one counts, and how to make the other count."""
-    by_time: dict[dt.datetime, list[tuple[Received, Any]]] = {}
-    for rec, reg in items:
-        by_time.setdefault(rec.received_at, []).append((rec, reg))
-    for when, group in by_time.items():
-        if len({rec.sha256 for rec, _ in group}) < 2:
-            continue
+    """SAME_TIME (warning) when a unit's newest forms were received at the same time (sorted
+    by saved time): which one counts, and how to make the other count.  Forms a later one
+    replaces anyway need no word."""
+    if not items:
+        return
+    when = items[-1][0].received_at
+    group = [(rec, reg) for rec, reg in items if rec.received_at == when]
+    if len({rec.sha256 for rec, _ in group}) >= 2:
         names = "、".join(f"《{rec.file_name}》" for rec, _ in group)
         last_rec, last_reg = group[-1]
         saved = [_saved_key(reg) for _, reg in group]

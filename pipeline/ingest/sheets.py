@@ -6,6 +6,7 @@ organisers' discretionary awards (评奖).  Missing sheets or headers become
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -123,12 +124,19 @@ def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> di
 
 
 def _find_entry(text: str, entries: Sequence[Entry]) -> Entry | None:
+    """The entry a 加赛 row names: its team, id, players or (one player) name or staff
+    number — also as the result and draw sheets print it, with its unit: 姚明（基础部）."""
     k = strip_spaces(text)
-    for e in entries:
-        if k in (strip_spaces(e.team), e.id) or k == strip_spaces(e.player_names) or \
-                any(k in (p.name, p.staff_id) for p in e.players if len(e.players) == 1):
-            return e
+    for key in dict.fromkeys([k, _UNIT_SUFFIX.sub("", k)]):
+        for e in entries:
+            if key in (strip_spaces(e.team), e.id) or key == strip_spaces(e.player_names) or \
+                    any(key in (p.name, p.staff_id) for p in e.players if len(e.players) == 1):
+                return e
     return None
+
+
+#: a label's unit in brackets at its end, as the sheets print an entry: 姚明（基础部）
+_UNIT_SUFFIX = re.compile(r"[（(][^（）()]*[）)]$")
 
 
 def same_event(typed: str, event_id: str, event_name: str) -> bool:
@@ -156,6 +164,10 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         if not same_event(ev, event_id, event_name):
             continue
         stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
+        if not stage.isascii():
+            # the form writes the stage's code (ko, group …); a referee who typed its name
+            # (淘汰赛) meant this tie: any stage, found by its contenders (it was ignored)
+            stage = ""
         group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
         if about is not None:
             about[len(problems)] = (stage, group)     # the problem this row may add

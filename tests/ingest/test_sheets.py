@@ -39,3 +39,14 @@ def test_a_playoff_not_played_yet_is_no_error():
     assert problems == [] and [(o.group, o.order) for o in orders] == [("C", ("xq:苏旭凯", "xq:黎玉静"))]
     _, problems = read_playoffs(_book([["象棋", "", "C", "第一", "苏旭凯"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
     assert [p.code for p in problems] == ["BAD_VALUE"]
+
+
+def test_a_playoff_row_as_the_sheets_print_it_or_with_the_stage_typed_in_chinese():
+    """参赛者 written as the result and draw sheets print it (姚明（基础部）) was "not in the
+    list"; 阶段 ko retyped as 淘汰赛 matched no tie, and the event waited without a word."""
+    orders, problems = read_playoffs(_book([["象棋", "淘汰赛", "", 2, "苏旭凯（行政一）"],
+                                            ["象棋", "淘汰赛", "", 1, "黎玉静(行政一)"]]),
+                                     "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert problems == [] and [(o.stage, o.order) for o in orders] == [("", ("xq:黎玉静", "xq:苏旭凯"))]
+    orders, _ = read_playoffs(_book([["象棋", "ko", "", 1, "王军"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert [o.stage for o in orders] == ["ko"]

@@ -2394,6 +2394,12 @@ def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventSt
             issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》是另一项比赛（编号 {tid}）的成绩表，不是本次比赛"
                        f"（{t.spec.id}）的，未读取。请核对后发送本次比赛下发的成绩表。",
                        at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
+        elif es is None and not book.meta:
+            # the 成绩 sheet copied into a new workbook: the hidden sheet that says which event
+            # and round it is did not come along (it was "an event called （未注明）")
+            issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》缺少下发时隐藏的说明表（记录项目和轮次），看不出是"
+                       "哪个项目哪一轮的，未读取：多半是把“成绩”表复制到了新的工作簿里。请直接在下发的成绩表文件上"
+                       "填写后发送。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
         elif es is None:
             issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》属于项目“{ev_id or '（未注明）'}”，本次比赛没有这个项目，"
                        "未读取。请使用本次比赛下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)

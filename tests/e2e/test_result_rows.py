@@ -342,3 +342,30 @@ def test_a_result_cell_of_spaces_is_a_blank_cell(tmp_path):
     line = next(e for e in report.events if "象棋" in e)
     assert "还差 1 桌" in line and "待各桌成绩齐" not in line, line
     assert [i for i in issues if i["code"] == "RESULT_MISSING" and "象棋" in i["message"] and "第1桌" in i["message"]]
+
+
+def test_a_result_sheet_copied_into_a_new_workbook_is_told_so(tmp_path):
+    """The 成绩 sheet's values copied into a new workbook lose the hidden sheet that names the
+    event and round: it was "属于项目“（未注明）”，本次比赛没有这个项目"."""
+    import email
+    import email.policy
+    import io
+
+    import openpyxl
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    eml = next(p for p in (folder / "inbox").glob("*.eml") if "xiangqi-r1" in p.name)
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    data = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx")).get_content()
+    src = openpyxl.load_workbook(io.BytesIO(data))["成绩"]
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "成绩"
+    for row in src.iter_rows(values_only=True):
+        ws.append(list(row))
+    wb.save(folder / "inbox" / "象棋第一轮-复制.xlsx")
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        (bad,) = [i for i in csv.DictReader(f) if i["file"] == "象棋第一轮-复制.xlsx"]
+    assert bad["code"] == "TEMPLATE_MISMATCH" and "复制到了新的工作簿" in bad["message"] and "未注明" not in bad["message"]

@@ -35,6 +35,17 @@ def best_of_three_problem(a: int, b: int) -> str:
     return ""
 
 
+def _score_hint(value: Any) -> str:
+    """A whole score typed in one cell ("2:1", or the time 02:01 Excel made of it): say where
+    each number goes."""
+    import datetime as dt
+    import re
+
+    if isinstance(value, (dt.time, dt.datetime)) or (isinstance(value, str) and re.fullmatch(r"\s*\d\s*[:：\-比]\s*\d\s*", value)):
+        return "；比分不要填在一格里：甲方赢的局数填“甲方胜局”，乙方赢的局数填“乙方胜局”"
+    return ""
+
+
 @dataclass
 class Checkers:
     """Chinese checkers, best of three (R2020-F2)."""
@@ -75,11 +86,10 @@ class Checkers:
         issues: list[Issue] = []
         for row, r in played_rows(rows, self.columns(options), issues, results, pts,
                                   win_score=GAMES_TO_WIN, source=A_WINS):
-            if not r.require([A_WINS, B_WINS]):
-                continue
-            a = r.integer(A_WINS, 0, 3)
-            b = r.integer(B_WINS, 0, 3)
-            if a is None or b is None:
+            # each filled cell first: "2:1" in 甲方胜局 was said only as 乙方胜局 未填写
+            a = None if r.blank(A_WINS) else r.integer(A_WINS, 0, GAMES_TO_WIN, hint=_score_hint(r.raw(A_WINS)))
+            b = None if r.blank(B_WINS) else r.integer(B_WINS, 0, GAMES_TO_WIN, hint=_score_hint(r.raw(B_WINS)))
+            if not r.require([A_WINS, B_WINS]) or a is None or b is None:
                 continue
             problem = best_of_three_problem(a, b)
             if problem:

@@ -49,3 +49,16 @@ def test_a_forfeit_beside_a_played_score_is_asked_about(sheet, game, values):
     assert results == []
     bad = [i for i in issues if "两者矛盾" in i.message]
     assert bad and bad[0].code == "RESULT_INVALID"
+
+
+def test_a_score_typed_in_one_cell_is_said_where_it_is(sheet):
+    """"2:1" in 甲方胜局 (or the time 02:01 Excel made of it) with 乙方胜局 blank was said only as
+    “乙方胜局”未填写; 3:0 was "未分出胜负"; the range said 0–3 where the sheet allows 0–2."""
+    import datetime as dt
+
+    for typed in ("2:1", dt.time(2, 1)):
+        _, issues = sheet(GAMES.get("checkers")).parse({"甲方胜局": typed, "乙方胜局": None})
+        cells = {i.cell: i.message for i in issues}
+        assert "D2" in cells and "不要填在一格里" in cells["D2"] and "E2" in cells, cells
+    _, (i,) = sheet(GAMES.get("checkers")).parse({"甲方胜局": 3, "乙方胜局": 0})
+    assert "超出范围" in i.message and "0–2" in i.message and "未分出胜负" not in i.message

@@ -1192,15 +1192,22 @@ class EventRunner:
         for r in results:
             self.results[r.match.key] = r
         self.note_unscored(rows_in, found, {rkey[0] for rkey in ctx.disputed},
-                           {table for _, items in found_in for _, table in items if table is not None})
+                           {table for _, items in found_in for _, table in items if table is not None},
+                           ctx.details)
 
     def note_unscored(self, rows_in: list[ResultRow], found: list[Issue], disputed: set[tuple],
-                      faulted: Iterable[tuple] = ()) -> None:
+                      faulted: Iterable[tuple] = (), details: dict | None = None) -> None:
         """Which tables of the round have a row received but no result, and why
         (:attr:`unscored`): the office is then told to settle them, not that their sheet
         never came (a 斗地主 table level at the top waiting for its 加赛胜者 was reported
-        as 还差 1 桌成绩未交, though its sheet was in)."""
+        as 还差 1 桌成绩未交, though its sheet was in).  A problem on a detail sheet's row
+        is its table's too (it was "待各桌成绩齐后计分")."""
         table_of = {(c.file, c.sheet, c.cell): rr.match.key for rr in rows_in for c in rr.cells.values() if c.cell}
+        for mk, items in (details or {}).items():         # (by match key: _RoundSheets.details)
+            for item in items:
+                for c in (item.get("_cells") or {}).values():
+                    if getattr(c, "cell", ""):
+                        table_of[(c.file, c.sheet, c.cell)] = mk
         why: dict[tuple, str] = {key: "不一致" for key in disputed}
         for key in faulted:                         # a row refused at reading
             why.setdefault(key, "有误")

@@ -369,3 +369,39 @@ def test_a_result_sheet_copied_into_a_new_workbook_is_told_so(tmp_path):
     with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
         (bad,) = [i for i in csv.DictReader(f) if i["file"] == "象棋第一轮-复制.xlsx"]
     assert bad["code"] == "TEMPLATE_MISMATCH" and "复制到了新的工作簿" in bad["message"] and "未注明" not in bad["message"]
+
+
+def test_a_problem_on_a_detail_sheet_is_its_tables(tmp_path):
+    """斗地主 table 1's totals with a hand on 牌局明细 whose 炸弹数 reads "1个": the issue was
+    right, but the event said the table waited "待各桌成绩齐后计分" — it waits for a correction."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    eml = next(p for p in (folder / "inbox").glob("*.eml") if "doudizhu-r1" in p.name)
+
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
+        col = {c.value: c.column for c in ws[hrow] if c.value}
+        table1 = ws.cell(hrow + 1, col["桌号"]).value
+        for label in ("加赛胜者", "弃权"):
+            if label in col:
+                ws.cell(hrow + 1, col[label]).value = None
+        ws.cell(hrow + 1, col["甲得分"]).value, ws.cell(hrow + 1, col["乙得分"]).value = 4, -2
+        ws.cell(hrow + 1, col["丙得分"]).value = -2
+        ds = wb["牌局明细"]
+        dh = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ds[r]))
+        dcol = {c.value: c.column for c in ds[dh] if c.value}
+        row = next(r for r in range(dh + 1, dh + 200) if ds.cell(r, dcol["桌号"]).value == table1)
+        for label in dcol:
+            if label not in ("轮次", "组别", "桌号", "局号"):
+                ds.cell(row, dcol[label]).value = None
+        ds.cell(row, dcol["地主"]).value, ds.cell(row, dcol["炸弹数"]).value = "甲", "1个"
+        ds.cell(row, dcol["地主胜"]).value = "是"
+    edit_attachment(eml, edit)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        bad = [i for i in csv.DictReader(f) if i["sheet"] == "牌局明细"]
+    assert bad and "1个" in bad[0]["message"]
+    line = next(e for e in report.events if "斗地主" in e)
+    assert "成绩有误待改正" in line and "待各桌成绩齐" not in line, line

@@ -282,3 +282,17 @@ def test_R2020_Q1_a_team_number_typo_or_a_pasted_player_is_not_one_more_entry(tm
     # a third person is still one too many
     _, issues = run(tmp_path, t, {"b1": FULL_B1 + [person("象棋", "子", 11)]})
     assert codes(issues).count("QUOTA_EXCEEDED") == 3
+
+
+def test_R2020_Q2_one_name_in_two_events_with_a_blank_staff_number_is_asked_about(tmp_path):
+    """吕宁桂 with 001033 in 象棋 and again in 跳棋 with 工号 left blank: two people by the
+    rule of identity, so both were taken.  A warning at the blank 工号 asks which."""
+    t = tournament()
+    rows = [person("象棋", "吕宁桂", "001033"), person("象棋", "乙", 2), person("跳棋", "吕宁桂"), person("跳棋", "丁", 4)]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    (w,) = [i for i in issues if i.code == "MULTI_EVENT"]
+    assert w.severity == Severity.WARNING and w.cell == "E7" and "象棋" in w.message and "001033" in w.message
+    # two staff numbers: two people of one name, nothing to ask
+    rows[2] = person("跳棋", "吕宁桂", "002000")
+    _, issues = run(tmp_path, t, {"b1": rows})
+    assert not [i for i in issues if i.code == "MULTI_EVENT"]

@@ -285,7 +285,7 @@ def check_duplicates(ctx: Ctx) -> None:
                          f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0])} 的报名表"
                          f"（{_when(first[1])}收到）中报名，一人只能代表一个{ctx.spec.unit_word}：如确属本"
                          f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。"
-                         + _cross_hint(ctx, row, first[0].branch))
+                         + _cross_hint(ctx, row, first[0]))
             group = [(reg, row) for reg, row in group if key(reg, row) not in ctx.later_copies]
         per_event: dict[str, list[tuple[Registration, RegRow]]] = {}
         for reg, row in group:

@@ -117,6 +117,7 @@ def _two_names(text: str) -> bool:
 
 
 _NAME_BAD = re.compile(r"[0-9０-９@#$%^&*=+<>/\\|]")
+_NAME_NOTE = re.compile(r"[()\[\]【】]")      # after NFKC: （） are ()
 _PHONE_KEEP = re.compile(r"[\s\-()（）]")
 
 
@@ -357,7 +358,11 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
             shown = " ".join(name_raw.split())
             add("BAD_VALUE", "姓名", f"\"{shown}\" 像是两个人的姓名：一个格子只填一个人，同队的另一位请填在下一行"
                 "（填相同的队号）。")
-        elif _NAME_BAD.search(name) or len(name) > 30:
+        elif _NAME_NOTE.search(name):
+            # 吕宁桂（队长）: printed so on draws and certificates
+            add("BAD_VALUE", "姓名", f"\"{name_raw.strip()}\" 的括号里像是备注：“姓名”一栏只填姓名，说明请写在“备注”一栏。")
+        elif _NAME_BAD.search(name) or len(name) > 30 or not any(unicodedata.category(c).startswith("L") for c in name):
+            # (a name has a letter: "?" and "—" were taken as people)
             add("BAD_VALUE", "姓名", f"\"{name_raw.strip()}\" 不像姓名，请只填写参赛者姓名。")
 
     # 项目

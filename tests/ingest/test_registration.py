@@ -265,3 +265,14 @@ def test_a_form_with_no_entry_is_not_taken(tmp_path):
     assert "一个报名也没有" in issues[0].message and "此前收到的报名表继续有效" in issues[0].message
     reg, issues = read(tmp_path, [person("象棋", "王军", "001")])
     assert reg.usable and issues == []
+
+
+def test_a_name_has_a_letter_and_no_note_in_brackets(tmp_path):
+    """"?" and "—" were taken as people, and 吕宁桂（队长） printed so on the certificate."""
+    reg, issues = read(tmp_path, [person("象棋", "?", "1"), person("象棋", "—", "2"), person("象棋", "吕宁桂（队长）", "3"),
+                                  person("象棋", "买买提·艾力", "4"), person("象棋", "John Smith", "5")])
+    bad = {i.cell: i.message for i in issues}
+    assert set(bad) == {"D5", "D6", "D7"} and "不像姓名" in bad["D5"] and "不像姓名" in bad["D6"]
+    assert "备注" in bad["D7"]
+    assert [r.name for r in reg.rows if r.ok] == ["买买提·艾力", "JohnSmith"] or \
+        [r.display_name for r in reg.rows if r.ok] == ["买买提·艾力", "John Smith"]

@@ -456,18 +456,21 @@ def _read_phone(v: Any, add: Any) -> str:
 def pickup_match(value: str, points: Sequence[str]) -> str | None:
     """The pick-up point a typed value names: exact, or one part of a point like "福建路、花园路".
 
-    >>> pickup_match("花园路", ["福建路、花园路", "镇江"])
-    '福建路、花园路'
+    >>> pickup_match("花园路", ["福建路、花园路", "镇江"]), pickup_match("福建路, 花园路", ["福建路、花园路", "镇江"])
+    ('福建路、花园路', '福建路、花园路')
     """
     v = strip_spaces(value)
     for p in points:
         if v == strip_spaces(p):
             return p
     for p in points:
-        parts = [strip_spaces(x) for x in re.split(r"[、,，/／|]", p)]
-        if v in parts:
+        parts = [strip_spaces(x) for x in _PICKUP_SEP.split(p)]
+        if v in parts or _PICKUP_SEP.split(v) == parts:     # "福建路,花园路" is 福建路、花园路
             return p
     return None
+
+
+_PICKUP_SEP = re.compile(r"[、,，/／|;；]")
 
 
 def _read_pickup(v: Any, spec: Any, add: Any) -> str:
@@ -476,7 +479,7 @@ def _read_pickup(v: Any, spec: Any, add: Any) -> str:
     points = list(spec.pickup_points)
     if not points:
         return cell_text(v)
-    choices = "、".join(points)
+    choices = "、".join(f"“{p}”" for p in points)      # (福建路、花园路 is one choice: each quoted)
     if is_blank(v):
         add("MISSING_VALUE", "乘车地点", f"乘车地点未填写，请从下拉列表中选择：{choices}。")
         return ""

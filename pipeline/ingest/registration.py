@@ -155,7 +155,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
     else:
         try:
             version = int(float(meta.get(L.META_VERSION) or 0))
-        except ValueError:
+        except (ValueError, OverflowError):      # 1e999: no version
             version = 0
         from ..spec import TEMPLATE_VERSION
         if version < TEMPLATE_VERSION:

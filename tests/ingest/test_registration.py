@@ -276,3 +276,10 @@ def test_a_name_has_a_letter_and_no_note_in_brackets(tmp_path):
     assert "备注" in bad["D7"]
     assert [r.name for r in reg.rows if r.ok] == ["买买提·艾力", "JohnSmith"] or \
         [r.display_name for r in reg.rows if r.ok] == ["买买提·艾力", "John Smith"]
+
+
+def test_a_template_version_that_is_no_number_is_an_old_template(tmp_path):
+    """_meta's version 1e999 (a float of no int) raised OverflowError: the captain was told the
+    file could not be read, with no unit."""
+    reg, issues = read(tmp_path, [person("象棋", "王军", "001")], meta={"template_version": "1e999"})
+    assert reg.branch == "b1" and [i.code for i in issues] == ["TEMPLATE_MISMATCH"] and "旧版" in issues[0].message, issues

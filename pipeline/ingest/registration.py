@@ -235,6 +235,12 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient)
                 if rr is not None:
                     reg_rows.append(rr)
+                    if row_no in sheet.hidden_rows:
+                        # "removed" by hiding the row: it still counts (and the captain, who
+                        # cannot see it, was told of people the form did not show)
+                        log.add("BAD_VALUE", f"{sheet.name} 第 {row_no} 行被隐藏了，但其中的报名（{rr.display_name or rr.name or '本行'}）"
+                                "仍然有效。如果不报这一项，请删除这一行（不要隐藏）；如果要报，请取消隐藏核对。",
+                                at=CellRef(file_label, sheet.name, f"A{row_no}"), branch=br, severity=Severity.WARNING)
     if sheet is not None and usable:
         for other, n in _copied_forms(book, sheet):
             if sheet.hidden and not book.sheets[other].hidden:

@@ -90,6 +90,8 @@ class Sheet:
     #: merged ranges as 1-based (first row, first col, last row, last col) — only the first
     #: cell of a range holds its value (a pair's 队号 merged over its two rows)
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    #: rows hidden in Excel (1-based): read as the others, and said where they hold data
+    hidden_rows: frozenset[int] = frozenset()
 
     def fill_merged_down(self, below: int, columns: Iterable[int], when: Iterable[int]) -> None:
         """Give every cell of a merged range in ``columns`` that starts below row ``below``
@@ -386,6 +388,9 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
         for s in heavy:       # the streaming reader gives no merged ranges: from the sheet's XML
             if s in sheets and not sheets[s].merged:
                 sheets[s].merged = _merged_ranges(parts.get(sheet_parts[s], b""))
+    for s, part in sheet_parts.items():
+        if s in sheets:
+            sheets[s].hidden_rows = _hidden_rows(parts.get(part, b""))
     for s, sc in scans.items():       # a value past the columns read (XFD200): said, not ignored
         if sc.max_col > MAX_COLS and s in sheets:
             ref = _first_past_columns(parts.get(sheet_parts[s], b""))
@@ -473,6 +478,25 @@ def _check_zip(zf: zipfile.ZipFile) -> dict[str, Any]:
                 raise UnreadableFile("xml_entity", "文件内含不安全的 XML 定义（DTD/实体），已拒收。" + _MSG_RESAVE)
             parts[info.filename] = body
     return parts
+
+
+_ROW_TAG = re.compile(rb"<(?:\w+:)?row\b([^>]*)>")
+_ROW_R = re.compile(rb'\br="(\d+)"')
+_ROW_HIDDEN = re.compile(rb'\bhidden="(?:1|true)"')
+
+
+def _hidden_rows(xml: bytes) -> frozenset[int]:
+    """The rows a sheet's XML hides (a quick look first: most sheets hide none)."""
+    if b"hidden=" not in xml:
+        return frozenset()
+    out = set()
+    for m in _ROW_TAG.finditer(xml):
+        attrs = m.group(1)
+        if _ROW_HIDDEN.search(attrs):
+            r = _ROW_R.search(attrs)
+            if r:
+                out.add(int(r.group(1)))
+    return frozenset(out)
 
 
 def _sheet_parts(parts: dict[str, bytes]) -> dict[str, str]:

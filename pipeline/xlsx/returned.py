@@ -136,6 +136,9 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         comment.width = 320
         comment.height = max(80, 40 + 30 * len(cell_issues) + 18 * (len(text) // 22))
         cell.comment = comment
+        dim = ws.row_dimensions.get(cell.row)
+        if dim is not None and dim.hidden:      # a marked cell the captain could not see
+            dim.hidden = False
 
     _issues_sheet(wb, items, by_cell, z)
     try:

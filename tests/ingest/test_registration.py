@@ -78,8 +78,20 @@ def test_values_problems_are_located(tmp_path):
 
 
 def test_hidden_rows_are_read(tmp_path):
-    reg, _ = read(tmp_path, [person("象棋", "王军"), person("跳棋", "李四")], hidden_rows=[6])
+    """A row hidden in Excel still counts (it is no deletion), and a warning at it says so:
+    a third player "removed" by hiding the row put the unit over its quota, and the captain
+    saw two.  The returned copy shows the row again."""
+    from pipeline.model import Severity
+    from pipeline.xlsx.returned import write_returned_copy
+
+    import openpyxl
+
+    reg, issues = read(tmp_path, [person("象棋", "王军"), person("跳棋", "李四")], hidden_rows=[6])
     assert [r.name for r in reg.rows] == ["王军", "李四"]
+    (w,) = issues
+    assert w.severity == Severity.WARNING and w.cell == "A6" and "被隐藏" in w.message and "李四" in w.message
+    out = write_returned_copy(tmp_path / "reg.xlsx", issues, tmp_path / "back.xlsx")
+    assert not openpyxl.load_workbook(out)["报名表"].row_dimensions[6].hidden
 
 
 def test_template_mismatch_other_tournament(tmp_path):

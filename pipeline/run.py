@@ -1187,6 +1187,7 @@ class EventRunner:
         self.issues.extend(self.settle_problems(ctx, found_in))
         rows_in = [rr for rkey, (_, rr) in sorted(ctx.chosen.items(), key=lambda x: (
             x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
+        rows_in = self.totals_from_details(ctx, rows_in)
         results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
         self.issues.extend(found)
         for r in results:
@@ -1194,6 +1195,30 @@ class EventRunner:
         self.note_unscored(rows_in, found, {rkey[0] for rkey in ctx.disputed},
                            {table for _, items in found_in for _, table in items if table is not None},
                            ctx.details)
+
+    def totals_from_details(self, ctx: _RoundSheets, rows_in: list[ResultRow]) -> list[ResultRow]:
+        """Contract: "Optional detail sheets … from which totals are computed".  A table whose
+        result cells on 成绩 are blank and whose hands are on the detail sheet gets the totals
+        the game computes from them (``values_from_details``); the game then reads the row as
+        if typed, and checks it against the same hands.  What the hands cannot tell (the
+        dealer at equal levels) is asked for as a blank cell is.  The table was reported
+        "成绩未交" though its whole record had come."""
+        compute = getattr(self.game, "values_from_details", None)
+        if compute is None or not ctx.details:
+            return rows_in
+        labels = [c.label for c in ctx.columns]
+        out = []
+        for rr in rows_in:
+            items = ctx.details.get(rr.match.key)
+            if items and rr.blank(labels):
+                scratch: list[Issue] = []
+                values = compute(rr, items, self.ev.game_options, scratch)
+                if values:
+                    rr = dataclasses.replace(rr, values={**rr.values, **values})
+                else:           # the hands' problems (the game reads no blank row: said here)
+                    self.issues.extend(scratch)
+            out.append(rr)
+        return out
 
     def note_unscored(self, rows_in: list[ResultRow], found: list[Issue], disputed: set[tuple],
                       faulted: Iterable[tuple] = (), details: dict | None = None) -> None:
@@ -1276,6 +1301,9 @@ class EventRunner:
         self.issues.extend(found)
         if not any(i.code == "TEMPLATE_MISMATCH" for i in found):
             ctx.read_fine.append(rec)
+        detail = ctx.detail
+        sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns]) \
+            if detail is not None else {}
         seen: dict[tuple, int] = {}
         for row in rows:
             key = key_of(row.values)
@@ -1305,8 +1333,8 @@ class EventRunner:
                     continue
                 self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
-                if rr.blank(labels):
-                    continue
+                if rr.blank(labels) and not sheet_details.get(key):
+                    continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
                 rkey = (m.key, str(row.values.get("牌号") or ""))
                 prev = chosen.get(rkey)
                 corrects = prev is not None and aware(rec.received_at) > aware(prev[0].received_at)
@@ -1333,10 +1361,8 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
-        detail = ctx.detail
         if detail is not None:
-            for key, drows in read_details(book, rec.file_name, detail.name,
-                                           [c.label for c in detail.columns]).items():
+            for key, drows in sheet_details.items():
                 m = matches.get(key)
                 if m is not None:
                     ctx.details[m.key] = drows

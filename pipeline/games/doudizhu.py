@@ -290,9 +290,34 @@ class Doudizhu:
             return None
         return MatchResult(res.match, res.sides, reason="弃权", source=row.at(ABSENT_LABEL), detail=res.detail)
 
+    def values_from_details(self, row: ResultRow, items: list[Any], options: dict[str, Any],
+                            issues: list[Issue]) -> dict[str, int] | None:
+        """The 甲得分 乙得分 丙得分 of a table computed from its 牌局明细 (R2020-D3 / R2011-D1,
+        D2), for a row whose totals were left blank; None (with issues) on a bad hand."""
+        start, scoring, early = _options(options)
+        totals = self._detail_totals(row, items, start, scoring, early, issues)
+        if totals is None:
+            return None
+        return dict(zip(SCORE_LABELS, totals))
+
     def _check_details(self, row: ResultRow, items: list[Any], start: int, scoring: str, early: bool,
                        entered: list[int], issues: list[Issue]) -> bool:
         """Recompute the totals from 牌局明细 (R2020-D3 / R2011-D1, D2); False on any problem."""
+        totals = self._detail_totals(row, items, start, scoring, early, issues)
+        if totals is None:
+            return False
+        good = True
+        for label, e, c in zip(SCORE_LABELS, entered, totals):
+            if e != c:
+                good = False
+                issues.append(issue("TOTAL_MISMATCH", (
+                    f"{where(row.match)}：“{label}”填的是 \"{e}\"，按牌局明细逐局计算应为 \"{c}\"：请核对明细或改正得分"),
+                    at=row.at(label)))
+        return good
+
+    def _detail_totals(self, row: ResultRow, items: list[Any], start: int, scoring: str, early: bool,
+                       issues: list[Issue]) -> list[int] | None:
+        """The table's totals after its 牌局明细's hands; None (with issues) on any problem."""
         hands: list[DdzHand] = []
         readers: list[DetailReader] = []
         ok = True
@@ -322,21 +347,14 @@ class Doudizhu:
             hands.append(DdzHand(SEAT_NAMES.index(landlord), won == "是", bid, bombs,  # type: ignore[arg-type]
                                  spring == "是", anti == "是"))
             readers.append(d)
-        if not ok:
-            return False
+        if not ok or not hands:
+            return None
         totals, late = table_totals(hands, start, early)
         if late is not None:
             readers[late].bad(D_HAND, f"第 {late} 局后已有选手积分 ≤ 0，按规则本桌比赛应已结束（R2011-D2）："
                                       "请删除之后的牌局或核对记录")
-            return False
-        good = True
-        for label, e, c in zip(SCORE_LABELS, entered, totals):
-            if e != c:
-                good = False
-                issues.append(issue("TOTAL_MISMATCH", (
-                    f"{where(row.match)}：“{label}”填的是 \"{e}\"，按牌局明细逐局计算应为 \"{c}\"：请核对明细或改正得分"),
-                    at=row.at(label)))
-        return good
+            return None
+        return list(totals)[:len(row.match.sides)]
 
 
 DOUDIZHU = Doudizhu()

@@ -371,6 +371,20 @@ class Shuangkou:
                 f"\"{level_name(want)}\"{hint}：请核对明细或改正级数"), at=row.at(label)))
         return agree
 
+    def values_from_details(self, row: ResultRow, items: list[dict[str, Any]], options: dict[str, Any],
+                            issues: list[Issue]) -> dict[str, str] | None:
+        """The 甲方级数 乙方级数 (and 过A方) of a table replayed from its 明细 (R2015-C1…C3, P1),
+        for a row whose levels were left blank; None (with issues) on a bad hand.  Warnings
+        and the last hand's winner stay as typed (the 明细 does not record them)."""
+        replayed = self._replay_details(row, items, penalty_mode(options), issues)
+        if replayed is None:
+            return None
+        values = {label: ("A" if lv == PAST_A else level_name(lv)) for label, lv in zip((A_LEVEL, B_LEVEL), replayed)}
+        past = [SIDES[i] for i, lv in enumerate(replayed) if lv == PAST_A]
+        if past:
+            values[PAST_A_SIDE] = past[0]
+        return values
+
     @staticmethod
     def _replay_details(row: ResultRow, items: list[dict[str, Any]], mode: str, issues: list[Issue]
                         ) -> tuple[int, int] | None:

@@ -293,6 +293,16 @@ class Shuangsheng:
                                      source=row.at(A_LEVEL), detail={"levels": (a, b), "dealer": d}))
         return results, issues
 
+    def values_from_details(self, row: ResultRow, items: list[dict[str, Any]], options: dict[str, Any],
+                            issues: list[Issue]) -> dict[str, str] | None:
+        """The 甲方级数 乙方级数 of a table replayed from its 明细 (R2020-C1…C4), for a row whose
+        levels were left blank; None (with issues) on a bad hand.  庄家 stays as typed: at
+        equal levels the referee says who dealt when time was called."""
+        replayed = self._replay_details(row, items, issues)
+        if replayed is None:
+            return None
+        return {A_LEVEL: level_name(replayed[0]), B_LEVEL: level_name(replayed[1])}
+
     def _replay_details(self, row: ResultRow, items: list[dict[str, Any]], issues: list[Issue]
                         ) -> tuple[int, int] | None:
         """Replay the 明细 rows of one table (R2020-C1…C4); None (with issues) when a row is

@@ -405,3 +405,43 @@ def test_a_problem_on_a_detail_sheet_is_its_tables(tmp_path):
     assert bad and "1个" in bad[0]["message"]
     line = next(e for e in report.events if "斗地主" in e)
     assert "成绩有误待改正" in line and "待各桌成绩齐" not in line, line
+
+
+def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
+    """Contract: "Optional detail sheets (hand-by-hand records for card games) from which
+    totals are computed".  斗地主 table 1's totals left blank, its two hands on 牌局明细: the
+    table was "成绩未交" though its record had come.  Its totals are computed (R2020-D3)."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    eml = next(p for p in (folder / "inbox").glob("*.eml") if "doudizhu-r1" in p.name)
+    table1 = []
+
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
+        col = {c.value: c.column for c in ws[hrow] if c.value}
+        table1.append(ws.cell(hrow + 1, col["桌号"]).value)
+        for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
+            if label in col:
+                ws.cell(hrow + 1, col[label]).value = None
+        ds = wb["牌局明细"]
+        dh = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ds[r]))
+        dcol = {c.value: c.column for c in ds[dh] if c.value}
+        rows = [r for r in range(dh + 1, dh + 400) if ds.cell(r, dcol["桌号"]).value == table1[0]]
+        for r in rows:
+            for label in dcol:
+                if label not in ("轮次", "组别", "桌号", "局号"):
+                    ds.cell(r, dcol[label]).value = None
+        for r, (landlord, won) in zip(rows, (("甲", "是"), ("乙", "否"))):
+            ds.cell(r, dcol["地主"]).value, ds.cell(r, dcol["地主胜"]).value = landlord, won
+    edit_attachment(eml, edit)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        issues = list(csv.DictReader(f))
+    assert not [i for i in issues if "doudizhu-r1" in i["file"] and i["severity"] == "error"], issues
+    assert not [i for i in issues if i["code"] == "RESULT_MISSING" and "斗地主 第1轮" in i["message"]]
+    res = next(r for k, r in report.state.events["doudizhu"].results.items() if k[1:] and r.match.round == 1
+               and r.match.table == table1[0])
+    # hand 1: 甲 landlord wins (+2, others −1); hand 2: 乙 landlord loses (−2, others +1)
+    assert [s.points for s in res.sides] == [3, -3, 0] and res.detail["table_points"] == (3, -3, 0)

@@ -137,3 +137,26 @@ def test_R2020_C3_shuangsheng_detail_sheet_round_trip(tmp_path, dealer2, ok):
         (i,) = issues
         assert res == [] and i.code == "RESULT_INVALID" and i.sheet == "明细"
         assert load_workbook(path)["明细"][i.cell].value == "乙"
+
+
+def _values_from_details(ev, game, rnd, path):
+    """As the runner does for a row whose result cells are blank (EventRunner.totals_from_details)."""
+    book = read_workbook(path)
+    matches = {(str(m.round), strip_spaces(m.group), str(m.table)): m for m in rnd.matches if not m.bye}
+    detail = game.detail(ev.game_options)
+    details = {matches[k].key: v for k, v in
+               read_details(book, path.name, detail.name, [c.label for c in detail.columns]).items() if k in matches}
+    return {m.table: game.values_from_details(ResultRow(m, {}, {}), details[m.key], ev.game_options, [])
+            for m in matches.values() if m.key in details}
+
+
+def test_levels_are_computed_from_the_detail_sheet_when_left_blank(tmp_path):
+    """Contract: "Optional detail sheets … from which totals are computed".  A table whose
+    levels were left blank gets them from its hands (its 明细 was read only to check them)."""
+    hands = {1: [{"庄家方": "甲", "闲家得分": 0}, {"庄家方": "甲", "闲家得分": 30, "罚分方": "乙"},
+                 {"庄家方": "甲", "闲家得分": 40, "扣底牌型": "对子", "底牌分": 20}]}
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "shuangkou", {}, hands)
+    assert _values_from_details(ev, game, rnd, path) == {1: {"甲方级数": "7", "乙方级数": "4"}}
+    hands = {1: [{"庄家方": "甲", "捡分方得分": 0}, {"庄家方": "甲", "捡分方得分": 40}]}
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "shuangsheng", {}, hands)
+    assert _values_from_details(ev, game, rnd, path) == {1: {"甲方级数": "6", "乙方级数": "2"}}

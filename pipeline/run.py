@@ -1416,6 +1416,7 @@ class EventRunner:
         player — RESULT_INVALID, not counted; a name that is no side of this table is
         RESULT_INVALID as well (a blank side cell is read as the drawn one)."""
         from .ingest.workbook import strip_spaces
+        from .text import to_simplified
 
         def names(sid: str) -> tuple[set[str], set[str]]:
             # the names a side may go by, as typed and as compared: made once per entry
@@ -1428,7 +1429,10 @@ class EventRunner:
                 typed = {e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id}
                 if len(e.players) == 1:
                     typed.add(e.players[0].name)
-                hit = self._side_names[sid] = (e, typed, {strip_spaces(x) for x in typed})
+                # compared in Simplified too: a Traditional league's sheets print the names
+                # converted (龔芳麗（針推學院）), and a referee may type either script
+                hit = self._side_names[sid] = (e, typed, {strip_spaces(x) for x in typed}
+                                               | {strip_spaces(to_simplified(x)) for x in typed})
             return hit[1], hit[2]
 
         wrong: list[tuple[str, str, str]] = []
@@ -1440,6 +1444,8 @@ class EventRunner:
             if raw in typed:            # as the sheet printed it: nothing to normalise
                 continue
             text = strip_spaces(str(raw))
+            if text not in compared and not text.isascii():
+                text = strip_spaces(to_simplified(text))
             if text not in compared:
                 other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)[1]), "")
                 wrong.append((label, str(raw), other))

@@ -1821,6 +1821,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         # forms received at the same time (one mail, or two within its Date's minute): the one
         # saved later is the newer version (the hash decided, and kept an old form by chance)
         items.sort(key=lambda x: (x[0].received_at, _saved_key(x[1]), x[0].sha256))
+        items = _without_empty_resends(branch, items, issues, subs)
         _same_time_notes(branch, items, issues)
         if t is not None and t.spec.late_policy == "reject":
             # R2020-Q4: a resend after every deadline cannot replace a form sent in time
@@ -1863,6 +1864,25 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         elif rec.sha256 in kept_rows:     # the rows that still count
             issues.extend(i for i in inputs.reg_issues.get(rec.sha256, ()) if _row_of(i.cell) in kept_rows[rec.sha256])
     return cur, subs
+
+
+def _without_empty_resends(branch: str, items: list[tuple[Received, Any]], issues: IssueLog,
+                           subs: list[Submission]) -> list[tuple[Received, Any]]:
+    """A unit's forms without a form with no entry at all that came after one with entries:
+    the blank template attached by mistake replaced the form before it, and every entry of
+    the unit was dropped with four QUOTA_SHORT warnings.  It is EMPTY_FORM (refused); the
+    form before it stands.  An empty form with none before it is a unit that enters nobody."""
+    out: list[tuple[Received, Any]] = []
+    for rec, reg in items:
+        before = next((r for r, g in reversed(out) if g.rows), None)
+        if not reg.rows and before is not None:
+            issues.add("EMPTY_FORM", f"《{rec.file_name}》的“{reg.sheet}”里一个报名也没有（像是空白的报名表），本文件未受理；"
+                       f"此前收到的《{before.file_name}》继续有效。如果是发错了文件，请发送填好的报名表；如果确实要撤回"
+                       "全部报名，请联系组委会。", at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
+            subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected"))
+            continue
+        out.append((rec, reg))
+    return out
 
 
 def _saved_key(reg: Any) -> dt.datetime:

@@ -256,11 +256,6 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 log.add("BAD_VALUE", f"本文件的工作表“{other}”也有 {n} 人的报名，未读取，只以“{sheet.name}”为准。"
                         f"如果“{other}”才是要提交的内容，请把它移到“{L.REG_SHEET}”中，删除多余的工作表后重新发送。",
                         at=CellRef(file_label, other, ""), branch=br, severity=Severity.WARNING)
-    if sheet is not None and usable and not reg_rows:
-        # the blank template attached by mistake: it must not replace the form before it (every
-        # entry of the unit was dropped, with four QUOTA_SHORT warnings to say so)
-        file_issue("EMPTY_FORM", f"《{file_label}》的“{sheet.name}”里一个报名也没有（像是空白的报名表），本文件未受理；"
-                   "此前收到的报名表继续有效。如果是发错了文件，请发送填好的报名表；如果确实要撤回全部报名，请联系组委会。")
     reg = Registration(file=file_label, branch=br, sheet=sheet.name if sheet else L.REG_SHEET,
                        rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source,
                        saved=book.saved)

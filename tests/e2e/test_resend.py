@@ -199,3 +199,32 @@ def test_two_forms_received_together_the_one_saved_later_counts(tmp_path):
     assert "以《报名表-最终版.xlsx》为准" in same["message"] and same["file"] == "报名表-最终版.xlsx"
     (sup,) = [r for r in rows if r["code"] == "SUPERSEDED"]
     assert "同时收到" in sup["message"] and "其后收到" not in sup["message"]
+
+
+def test_a_blank_form_after_a_good_one_is_refused_and_replaces_nothing(tmp_path):
+    """The blank template attached by mistake after b01's good form: it replaced it, and every
+    entry of b01 was dropped with four QUOTA_SHORT warnings.  It is EMPTY_FORM, the good form
+    stands; a unit whose only form is empty simply enters nobody (no error)."""
+    folder, good = _league(tmp_path)
+    blank = tmp_path / "blank.xlsx"
+    wb = openpyxl.load_workbook(good)
+    ws = wb["报名表"]
+    hdr = next(r for r in range(1, 40) if any(c.value == "姓名" for c in ws[r]))
+    for row in ws.iter_rows(min_row=hdr + 1, max_row=ws.max_row):
+        for c in row[1:]:
+            if c.value is not None and not isinstance(c, openpyxl.cell.cell.MergedCell):
+                c.value = None
+    wb.save(blank)
+    opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
+    _send(folder, good, 3)
+    before = sorted(e.id for e in run(opts).state.entries if e.branch == "b01")
+    assert before
+    (folder / "inbox" / "空白.xlsx").write_bytes(blank.read_bytes())
+    t = dt.datetime(2020, 11, 4, 10, 0, tzinfo=TZ).timestamp()
+    os.utime(folder / "inbox" / "空白.xlsx", (t, t))
+    report = run(opts)
+    assert sorted(e.id for e in report.state.entries if e.branch == "b01") == before
+    rows = [r for r in _issues(report.out_dir) if r["branch"] == "b01"]
+    (empty,) = [r for r in rows if r["code"] == "EMPTY_FORM"]
+    assert empty["file"] == "空白.xlsx" and f"《{NAME}》继续有效" in empty["message"]
+    assert not [r for r in rows if r["code"] in ("QUOTA_SHORT", "SUPERSEDED")]

@@ -268,17 +268,6 @@ def test_an_error_value_in_a_column_no_entry_is_made_from_is_a_warning(tmp_path)
     assert "公式错误" in err.message and err.cell.endswith("8")
 
 
-def test_a_form_with_no_entry_is_not_taken(tmp_path):
-    """The blank template attached by mistake after a good form: it replaced it, and every
-    entry of the unit was dropped with four QUOTA_SHORT warnings.  It is EMPTY_FORM now, an
-    error, and not usable (so it supersedes nothing: pipeline.run.current_registrations)."""
-    reg, issues = read(tmp_path, [])
-    assert not reg.usable and codes(issues) == ["EMPTY_FORM"]
-    assert "一个报名也没有" in issues[0].message and "此前收到的报名表继续有效" in issues[0].message
-    reg, issues = read(tmp_path, [person("象棋", "王军", "001")])
-    assert reg.usable and issues == []
-
-
 def test_a_name_has_a_letter_and_no_note_in_brackets(tmp_path):
     """"?" and "—" were taken as people, and 吕宁桂（队长） printed so on the certificate."""
     reg, issues = read(tmp_path, [person("象棋", "?", "1"), person("象棋", "—", "2"), person("象棋", "吕宁桂（队长）", "3"),

@@ -428,6 +428,12 @@ def _read_staff(v: Any, add: Any) -> str:
     if text is None or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", text):
         add("BAD_VALUE", "工号", f"\"{cell_text(v)}\" 不是有效的工号，请填写数字或字母组成的工号（不知道可留空）。")
         return ""
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and len(text) > 15:
+        # Excel keeps 15 significant digits of a number: an 18-digit number typed into a
+        # number cell has lost its last digits (110105199001011234 → …1200), silently
+        add("BAD_VALUE", "工号", f"\"{text}\" 是超过 15 位的数字，Excel 已把末尾几位变成了 0：请把“工号”一列的单元格"
+            "设为“文本”格式后重新填写。")
+        return ""
     return text.upper()
 
 

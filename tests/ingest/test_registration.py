@@ -284,3 +284,13 @@ def test_a_template_version_that_is_no_number_is_an_old_template(tmp_path):
     file could not be read, with no unit."""
     reg, issues = read(tmp_path, [person("象棋", "王军", "001")], meta={"template_version": "1e999"})
     assert reg.branch == "b1" and [i.code for i in issues] == ["TEMPLATE_MISMATCH"] and "旧版" in issues[0].message, issues
+
+
+def test_a_staff_number_longer_than_excel_keeps_is_refused(tmp_path):
+    """110105199001011234 typed into a number cell is kept by Excel as …1200: it was stored
+    altered without a word."""
+    reg, issues = read(tmp_path, [person("象棋", "王军", 110105199001011234), person("象棋", "李四", "110105199001011234"),
+                                  person("象棋", "赵六", 19390926685)])
+    (bad,) = issues
+    assert bad.cell == "E5" and "15 位" in bad.message and "文本" in bad.message
+    assert [r.staff_id for r in reg.rows] == ["", "110105199001011234", "19390926685"]

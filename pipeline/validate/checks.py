@@ -457,9 +457,10 @@ def check_teams(ctx: Ctx) -> None:
             if len(rows) == ev.team_size:
                 continue
             where = "、".join(str(r.row) for r in rows)
+            named = f"队号 {team_no}" if not team_no.isdigit() else f"第 {team_no} 队"    # (队号 "1队": not 第 1队 队)
             for row in rows:
-                ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”第 {team_no} 队有 {len(rows)} 人（第 {where} 行），"
-                         f"每队应为 {ev.team_size} 人。请补齐队员或改正队号。")
+                ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”{named}有 {len(rows)} 人（第 {where} 行），"
+                         f"每队应为 {ev.team_size} 人。请补齐队员或改正队号（同一队的队员队号要写得完全一样）。")
 
 
 @check("quota")

@@ -296,3 +296,12 @@ def test_R2020_Q2_one_name_in_two_events_with_a_blank_staff_number_is_asked_abou
     rows[2] = person("跳棋", "吕宁桂", "002000")
     _, issues = run(tmp_path, t, {"b1": rows})
     assert not [i for i in issues if i.code == "MULTI_EVENT"]
+
+
+def test_a_team_number_typed_with_its_word_is_named_once(tmp_path):
+    """队号 typed "1队" on one row of a pair and "1" on the other: the message said 第 1队 队."""
+    t = tournament()
+    _, issues = run(tmp_path, t, {"b1": [person("双升", "戊", 5, team="1队"), person("双升", "己", 6, team=1)]})
+    msgs = [i.message for i in issues if i.code == "TEAM_INCOMPLETE"]
+    assert any("队号 1队有 1 人" in m for m in msgs) and not any("1队 队" in m for m in msgs), msgs
+    assert all("完全一样" in m for m in msgs)

@@ -256,7 +256,7 @@ def _note_of(mail: Any, received_at: dt.datetime) -> dict:
         wrong = _date_problem(mail.date, received_at)
         if wrong:
             problems.append(wrong)
-    return {"problems": problems, "skipped": list(mail.skipped),
+    return {"problems": problems, "skipped": list(mail.skipped), "subject": mail.subject,
             "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments]}
 
 
@@ -309,8 +309,11 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
         if not note:            # its stored copy could not be read: nothing to say about it
             continue
         at = CellRef(r.file_name)
+        # a mail fetched by --imap is stored as <hash>.eml: named by its subject as well
+        subject = (note.get("subject") or "").strip()
+        label = f"《{r.file_name}》" + (f"（主题“{subject[:40]}”）" if subject and subject not in r.file_name else "")
         for problem in note.get("problems", ()):
-            issues.add("MAIL_DATE", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
+            issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
                        f"{aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
                        "如有出入，请联系组委会。", at=at)
         if r.sha256 in children:
@@ -334,11 +337,11 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
         unit = next((u.id for u in t.spec.units if sender and sender in (e.lower() for e in u.emails)), "")
         if skipped:
             names = "、".join(f"《{n}》" for n in skipped)
-            issues.add("NO_ATTACHMENT", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
+            issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
                        "工作簿（.xlsx）：请在 Excel 或 WPS 中“另存为” .xlsx 格式，直接作为附件（不要压缩）重新发送。",
                        at=at, branch=unit)
         else:
-            issues.add("NO_ATTACHMENT", f"邮件《{r.file_name}》（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
+            issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
                        "请把填好的报名表或成绩表作为附件重新发送。", at=at, branch=unit)
 
 

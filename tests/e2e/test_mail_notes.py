@@ -74,6 +74,7 @@ def test_an_attachment_that_is_no_workbook_is_named_with_what_to_do(tmp_path):
     (no,) = [i for i in _issues(tmp_path, folder) if i["code"] == "NO_ATTACHMENT"]
     assert "《b01报名表.et》" in no["message"] and "另存为" in no["message"]
     assert no["branch"] == "b01"        # its sender is b01's registered address: on b01's page
+    assert "主题“报名表”" in no["message"]      # a mail --imap stored as <hash>.eml is named by its subject too
 
 
 def test_an_unreadable_date_header_is_said_since_it_decides_the_deadline(tmp_path):

@@ -92,6 +92,11 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         except Exception:
             fname = None
         fname = _decode(fname) if fname else ""
+        if not fname or "\ufffd" in fname:
+            # a GBK name split inside a character across two encoded-words or RFC 2231
+            # continuations, or an encoded-word left unquoted: decoded piece by piece it
+            # came out garbled (行政第�环止せ岜�名表) or not at all
+            fname = _joined_name(part) or fname
         if not fname:
             # a workbook attached without a file name (some phone mail apps) is still one
             if part.get_content_maintype() in ("text", "message") or not _is_xlsx(_payload(part)):
@@ -198,6 +203,73 @@ def _raw_8bit_name(part: email.message.Message, parsed: str) -> str:
             except UnicodeDecodeError:
                 continue
     return parsed
+
+
+_PARAM = re.compile(r'(?:^|;)\s*(file)?name(\*\d+)?(\*)?\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)', re.I)
+_EW = re.compile(r"=\?([^?]+)\?([bBqQ])\?([^?]*)\?=")
+_GB = {"gbk", "gb2312", "gb_2312-80", "x-gbk", "cp936", "gb18030"}
+
+
+def _codec(charset: str) -> str:
+    """The codec for a charset a mail names (GB18030 for the GB family: a superset)."""
+    c = charset.strip().lower()
+    return "gb18030" if c in _GB else c or "utf-8"
+
+
+def _joined_name(part: email.message.Message) -> str:
+    """The attachment's name from the raw Content-Disposition / Content-Type header, its
+    pieces joined as bytes before they are decoded: RFC 2231 continuations (filename*0*,
+    filename*1* …) and adjacent encoded-words, quoted or not.  "" when there is none."""
+    import urllib.parse
+
+    for key, value in part.raw_items():
+        if key.lower() not in ("content-disposition", "content-type"):
+            continue
+        text = re.sub(r"\r?\n[ \t]+", " ", str(value).encode("ascii", "surrogateescape").decode("ascii", "replace"))
+        for want_file in (True, False):           # filename= before name=
+            pieces: dict[int, tuple[bool, str]] = {}
+            for m in _PARAM.finditer(text):
+                if bool(m.group(1)) != want_file:
+                    continue
+                n = int(m.group(2)[1:]) if m.group(2) else 0
+                v = m.group(4).strip()
+                if v.startswith('"') and v.endswith('"'):
+                    v = v[1:-1]
+                pieces.setdefault(n, (bool(m.group(3)), v))
+            if not pieces:
+                continue
+            if any(ext for ext, _ in pieces.values()):           # RFC 2231: charset'lang'%XX…
+                first = pieces[min(pieces)][1]
+                charset = first.split("'", 2)[0] if first.count("'") >= 2 else "utf-8"
+                data = b""
+                for n in sorted(pieces):
+                    ext, v = pieces[n]
+                    if n == min(pieces) and v.count("'") >= 2:
+                        v = v.split("'", 2)[2]
+                    data += urllib.parse.unquote_to_bytes(v) if ext else v.encode("latin-1", "replace")
+                try:
+                    return data.decode(_codec(charset))
+                except (LookupError, UnicodeDecodeError):
+                    continue
+            value = "".join(v for _, (_, v) in sorted(pieces.items()))
+            words = list(_EW.finditer(value))
+            if not words or any(value[a.end():b.start()].strip() for a, b in zip(words, words[1:])):
+                continue            # none, or text between them: not one split name
+            try:
+                data, charset = b"", words[0].group(1)
+                for w in words:
+                    body = w.group(3)
+                    if w.group(2).lower() == "b":
+                        import base64
+                        data += base64.b64decode(body + "=" * (-len(body) % 4))
+                    else:
+                        data += urllib.parse.unquote_to_bytes(body.replace("_", " ").replace("=", "%"))
+                head = value[:words[0].start()]
+                tail = value[words[-1].end():]
+                return (head + data.decode(_codec(charset)) + tail).strip()
+            except (LookupError, UnicodeDecodeError, ValueError):
+                continue
+    return ""
 
 
 def _is_xlsx(data: bytes) -> bool:

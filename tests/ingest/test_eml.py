@@ -90,3 +90,27 @@ def test_cst_is_china_standard_time_and_a_bom_is_no_header():
     assert m.date.utcoffset() == dt.timedelta(hours=-6)
     m = parse_eml_bytes(b"\xef\xbb\xbfFrom: A@B.cn\r\nDate: Mon, 09 Nov 2020 14:30:00 +0800\r\n\r\nhi")
     assert m.sender == "a@b.cn" and m.date == dt.datetime(2020, 11, 9, 14, 30, tzinfo=cn) and not m.problems
+
+
+def test_a_gbk_name_split_across_encoded_words_or_continuations_is_joined():
+    """Foxmail/Outlook fold a long GBK name into two encoded-words split inside a character;
+    RFC 2231 continuations can split it too; older clients leave the encoded-word unquoted.
+    Decoded piece by piece the name came out 行政第�环止せ岜�名表 (or 附件.xlsx)."""
+    import base64
+    import urllib.parse
+
+    g = "行政第一分工会报名表（更正）.xlsx".encode("gbk")
+    ew = lambda chunks, cs="GBK": "\r\n ".join(f"=?{cs}?B?{base64.b64encode(c).decode()}?=" for c in chunks)
+    heads = [f'Content-Type: application/octet-stream; name="{ew([g[:7], g[7:]])}"\r\n'
+             f'Content-Disposition: attachment; filename="{ew([g[:7], g[7:]])}"',
+             "Content-Type: application/octet-stream\r\nContent-Disposition: attachment;\r\n"
+             f" filename*0*=GBK''{urllib.parse.quote(g[:9])};\r\n filename*1*={urllib.parse.quote(g[9:])}",
+             f"Content-Type: application/octet-stream; name={ew([g], 'gb2312')}\r\n"
+             f"Content-Disposition: attachment; filename={ew([g], 'gb2312')}"]
+    body = base64.encodebytes(b"PK\x03\x04 not really a workbook").decode()
+    for h in heads:
+        raw = ("From: a@b.cn\r\nDate: Sun, 08 Nov 2020 10:00:00 +0800\r\nSubject: x\r\nMIME-Version: 1.0\r\n"
+               "Content-Type: multipart/mixed; boundary=BB\r\n\r\n--BB\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
+               f"--BB\r\n{h}\r\nContent-Transfer-Encoding: base64\r\n\r\n{body}\r\n--BB--\r\n")
+        m = parse_eml_bytes(raw.encode())
+        assert [a.filename for a in m.attachments] == ["行政第一分工会报名表（更正）.xlsx"], (h, m.attachments)

@@ -345,6 +345,24 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
                        "请把填好的报名表或成绩表作为附件重新发送。", at=at, branch=unit)
 
 
+_MAIL_EXTS = (".mbox", ".mbx", ".msg", ".emlx", ".mht", ".mhtml")
+_MAIL_HEAD = re.compile(rb"^(?:\d+\s*\n)?(?:From |(?:Return-Path|Received|From|Date|Subject|Message-ID|MIME-Version):)", re.I)
+
+
+def _mail_like(ledger: Ledger, rec: Received) -> bool:
+    """Whether a received file that is no workbook is a mail in another format than .eml:
+    by its extension, or its first bytes (an mbox's "From " line, RFC 822 headers, an
+    .emlx's byte count before them)."""
+    if rec.ext in _MAIL_EXTS:
+        return True
+    try:
+        with open(rec.stored(ledger.root), "rb") as f:
+            head = f.read(512).lstrip(b"\xef\xbb\xbf")
+    except OSError:
+        return False
+    return bool(_MAIL_HEAD.match(head))
+
+
 def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None) -> Inputs:
     """Read every received workbook from its stored copy and sort it by kind.
 
@@ -378,8 +396,16 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     for rec in recs:
         where = CellRef(rec.file_name)
         if rec.ext not in WORKBOOK_EXTS:
-            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》不是 Excel 工作簿（.xlsx），已忽略；"
-                       "请用我们下发的报名表填写后发送。", at=where, source=rec.sha256)
+            if _mail_like(ledger, rec):
+                # a mailbox export (.mbox), an Outlook .msg, an Apple .emlx, a mail saved as
+                # text: its attachments were never read, and the office was told to ask the
+                # sender for the issued form
+                issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》像是邮件，但不是 .eml 格式，其中的附件没有读取："
+                           "请在邮件程序中把这封邮件另存为 .eml 文件（或直接转发到收件邮箱）后放进收件箱，"
+                           "或把附件的报名表/成绩表单独放进收件箱。", at=where, source=rec.sha256)
+            else:
+                issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》不是 Excel 工作簿（.xlsx），已忽略；"
+                           "请用我们下发的报名表填写后发送。", at=where, source=rec.sha256)
             inputs.unreadable.append(rec)
             continue
         key = keys[rec.sha256]

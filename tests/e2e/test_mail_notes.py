@@ -134,3 +134,18 @@ def test_a_form_forwarded_as_an_attachment_keeps_its_own_mails_time_and_sender(t
     (sub,) = [s for s in report.state.submissions if s.branch == "b01"]
     assert sub.received == dt_.datetime(2020, 11, 9, 14, 30, tzinfo=TZ) and sub.sender == "xzyfgh@union.example.edu.cn"
     assert [e for e in report.state.entries if e.branch == "b01"]
+
+
+def test_a_mail_in_another_format_is_told_to_be_saved_as_eml(tmp_path):
+    """A Foxmail/Thunderbird .mbox export or an Outlook .msg: "not an Excel workbook, use the
+    form we sent" — but it is a mail whose attachment was never read."""
+    folder, form = _league(tmp_path)
+    _mail(folder, "x.eml", [("b01-v2.xlsx", form)])
+    mbox = b"From xzyfgh@union.example.edu.cn Wed Nov  4 18:30:00 2020\n" + (folder / "inbox" / "x.eml").read_bytes()
+    (folder / "inbox" / "x.eml").unlink()
+    (folder / "inbox" / "导出.mbox").write_bytes(mbox)
+    (folder / "inbox" / "报名.msg").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100)
+    found = [i for i in _issues(tmp_path, folder) if i["code"] == "UNREADABLE_FILE"]
+    said = {i["file"]: i["message"] for i in found}
+    assert "像是邮件" in said["导出.mbox"] and ".eml" in said["导出.mbox"]
+    assert "像是邮件" in said["报名.msg"]

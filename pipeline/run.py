@@ -1364,7 +1364,7 @@ class EventRunner:
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
                 if rr.blank(labels) and not sheet_details.get(key):
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
-                rkey = (m.key, str(row.values.get("牌号") or ""))
+                rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
                 corrects = prev is not None and aware(rec.received_at) > aware(prev[0].received_at)
                 if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
@@ -1430,7 +1430,7 @@ class EventRunner:
         not counted (the first stands; the table it belongs to stays open)."""
         if all(row.values.get(l) in (None, "") for l in labels):
             return True
-        k = (m.key, str(row.values.get("牌号") or ""))
+        k = (m.key, _board_key(row.values.get("牌号")))
         first = seen.setdefault(k, row.row)
         if first == row.row:
             return True
@@ -1912,6 +1912,14 @@ def _without_empty_resends(branch: str, items: list[tuple[Received, Any]], issue
             continue
         out.append((rec, reg))
     return out
+
+
+def _board_key(value: Any) -> str:
+    """A 牌号 as a key of a board's row: the number, however typed (１, 1.0, " 1")."""
+    from .games.common import to_int
+
+    n = to_int(value) if value not in (None, "") else None
+    return str(n) if n is not None else str(value or "")
 
 
 def _saved_key(reg: Any) -> dt.datetime:

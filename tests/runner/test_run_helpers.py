@@ -165,3 +165,12 @@ def test_R2016_F2_a_round_is_not_scheduled_before_its_draw_at():
     spec = dataclasses.replace(t.spec, sessions=[early, *t.spec.sessions])
     got = schedule(SimpleNamespace(spec=spec), spec.event("guandan"), [Round("guandan", "group", "分组赛第1轮", 1, ())], [])
     assert got[1].startswith("2016年11月26日 08:40")
+
+
+def test_a_board_number_is_one_key_however_typed():
+    """A 桥牌 correction with 牌号 typed "１" kept the older score and said "牌号 1 出现两次"
+    about a row not in that sheet: the rows of one board are keyed by its number."""
+    from pipeline.run import _board_key
+
+    assert {_board_key(v) for v in ("１", 1.0, " 1", 1)} == {"1"}
+    assert _board_key(None) == _board_key("") == "" and _board_key("x") == "x"

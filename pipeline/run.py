@@ -1458,6 +1458,12 @@ class EventRunner:
                 typed = {e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id}
                 if len(e.players) == 1:
                     typed.add(e.players[0].name)
+                if self.t.spec.script == "traditional":
+                    # exactly as the sheet printed it (_side_labels): a name converted character
+                    # by character does not always convert back (王着 → 王著 → 王著)
+                    from .text import convert, names_kept
+                    with names_kept([n for p in e.players for n in (p.name, p.shown)]):
+                        typed.add(convert(e.team if short in e.team else f"{e.team}（{short}）", "traditional"))
                 # compared in Simplified too: a Traditional league's sheets print the names
                 # converted (龔芳麗（針推學院）), and a referee may type either script
                 hit = self._side_names[sid] = (e, typed, {strip_spaces(x) for x in typed}
@@ -1562,7 +1568,12 @@ class EventRunner:
             if entry is None or not names:
                 continue
             registered = {p.name for p in entry.players}
-            strangers = [n for n in names if n not in registered]
+            if self.t.spec.script == "traditional":     # signed as the sheet prints the names, or typed
+                from .text import convert_name, to_simplified
+                registered |= {convert_name(p.name) for p in entry.players}
+                strangers = [n for n in names if n not in registered and to_simplified(n) not in registered]
+            else:
+                strangers = [n for n in names if n not in registered]
             if strangers:
                 self.issues.add("PARTNER_CHANGED",
                                 f"{self.ev.name} 第{rnd.round}轮第{m.table}桌 {label}“{raw}”：{'、'.join(strangers)} 不是"

@@ -174,3 +174,30 @@ def test_a_board_number_is_one_key_however_typed():
 
     assert {_board_key(v) for v in ("１", 1.0, " 1", 1)} == {"1"}
     assert _board_key(None) == _board_key("") == "" and _board_key("x") == "x"
+
+
+def test_a_traditional_sheets_side_is_read_back_as_printed():
+    """A Traditional league's result sheet prints 王着 as 王著, which does not convert back:
+    the row was refused as not this table's (4 of 7,510 common characters)."""
+    import types
+
+    from pipeline.issues import IssueLog
+    from pipeline.model import Entry, Match, Person, Round
+    from pipeline.run import EventRunner, _side_labels
+    from pipeline.spec import Tournament, TournamentSpec, validated
+
+    spec = validated(TournamentSpec, {"id": "t", "name": "赛", "script": "traditional",
+                                      "units": [{"id": "u1", "name": "针推学院"}, {"id": "u2", "name": "药学院"}],
+                                      "events": [{"id": "go", "name": "围棋", "game": "go", "format": {"type": "swiss"}}]})
+    t = Tournament(None, spec, b"0123456789abcdef0123")
+    a = Entry("go:u1:1", "go", "u1", "王着", (Person("王着", "u1"),))
+    b = Entry("go:u2:1", "go", "u2", "李明", (Person("李明", "u2"),))
+    state = types.SimpleNamespace(tournament=t, entries=[a, b])
+    printed = _side_labels(state, [a, b])
+    assert printed[a.id] == "王著（針推學院）"
+    runner = types.SimpleNamespace(t=t, _side_names={}, issues=IssueLog(), ev=spec.events[0])
+    m = Match("go", "swiss", 1, "", 1, (a.id, b.id))
+    row = types.SimpleNamespace(values={"甲方": printed[a.id], "乙方": printed[b.id]}, cells={})
+    assert EventRunner.check_sides(runner, m, row, ["甲方", "乙方"], Round("go", "swiss", "", 1, (m,)),
+                                   {a.id: a, b.id: b})
+    assert not list(runner.issues)

@@ -30,6 +30,9 @@ from typing import Any, Callable
 from .dataclass_code import MethodCache
 
 _HEAD = b"league-regex-code\n"
+#: patterns longer than this (in bytes) are compiled as Python does and not kept: the
+#: program's own are a few hundred; longer ones are built from a league's data
+MAX_PATTERN = 2000
 
 
 class PatternCache(MethodCache):
@@ -57,7 +60,9 @@ class PatternCache(MethodCache):
             return self._original(p, flags)
         flags = int(flags)
         c = self._compiler
-        if flags & c.SRE_FLAG_DEBUG:
+        if flags & c.SRE_FLAG_DEBUG or len(text) > MAX_PATTERN:
+            # a pattern built from data (a page's 10,000 names: text.names_kept) is neither
+            # the same next night nor small: kept, it grew the file by megabytes a night
             return self._original(p, flags)
         key = hashlib.blake2b(flags.to_bytes(4, "little") + text, digest_size=16).digest()
         entry = self.codes.get(key)

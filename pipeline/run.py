@@ -1878,7 +1878,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         kept = _split_by_deadline(t, branch, items, issues, cur) if t is not None else {}
         if t is None:
             cur.regs.append(newest[1])
-        for (rec, reg), (nxt, _) in zip(items, items[1:]):
+        for (rec, reg), (nxt, nxt_reg) in zip(items, items[1:]):
             superseded.add(rec.sha256)
             still = ""
             if rec.sha256 in kept:
@@ -1886,8 +1886,10 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                 still = f"其中{names}的报名已截止，仍以本表为准；"
                 kept_rows[rec.sha256] = {r.row for r in reg.rows if r.event in kept[rec.sha256]}
             if nxt.received_at == rec.received_at:
+                # as SAME_TIME says it: by the saved times only when they tell the two apart
+                how = "按表格保存时间" if _saved_key(reg) != _saved_key(nxt_reg) else "暂"
                 said = (f"《{rec.file_name}》与《{nxt.file_name}》同时收到（{rec.received_at:%m-%d %H:%M}），"
-                        f"按表格保存时间以后者为准，本表已被取代；")
+                        f"{how}以后者为准，本表已被取代；")
             else:
                 said = (f"《{rec.file_name}》（{rec.received_at:%m-%d %H:%M} 收到）已被其后收到的"
                         f"《{nxt.file_name}》（{nxt.received_at:%m-%d %H:%M} 收到）取代，以最后收到的一份为准；")

@@ -228,3 +228,20 @@ def test_a_blank_form_after_a_good_one_is_refused_and_replaces_nothing(tmp_path)
     (empty,) = [r for r in rows if r["code"] == "EMPTY_FORM"]
     assert empty["file"] == "空白.xlsx" and f"《{NAME}》继续有效" in empty["message"]
     assert not [r for r in rows if r["code"] in ("QUOTA_SHORT", "SUPERSEDED")]
+
+
+def test_two_forms_together_without_saved_times_say_so_alike():
+    """SAME_TIME said the saved times could not tell two forms apart, and SUPERSEDED said the
+    later was taken by its saved time (from the diff review)."""
+    from pipeline.ingest.registration import Registration
+    from pipeline.issues import IssueLog
+    from pipeline.run import Inputs, current_registrations
+    from pipeline.store import Received
+
+    when = dt.datetime(2020, 11, 4, 10, 0, tzinfo=TZ)
+    recs = [(Received("a" * 64, ".xlsx", "甲.xlsx", when), Registration("甲.xlsx", "b01", saved="")),
+            (Received("b" * 64, ".xlsx", "乙.xlsx", when), Registration("乙.xlsx", "b01", saved=""))]
+    log = IssueLog()
+    current_registrations(Inputs(registrations=recs), log)
+    said = {i.code: i.message for i in log}
+    assert "暂以" in said["SAME_TIME"] and "暂以后者为准" in said["SUPERSEDED"] and "按表格保存时间" not in said["SUPERSEDED"]

@@ -121,3 +121,13 @@ def test_a_compiler_built_otherwise_is_left_alone():
         def compile(p, flags=0):
             return p
     assert regex_code.applies(compiler) and not regex_code.applies(Other)
+
+
+def test_a_pattern_built_from_data_is_not_kept(tmp_path):
+    """A Traditional page's pattern of every player's name changes with the names and
+    compiles to ~200,000 integers: kept, the table grew by megabytes a night and every
+    command loaded it."""
+    cache = PatternCache(tmp_path / "m.marshal", compiler)
+    big = "(" + "|".join(f"王{chr(0x4E00 + i)}" for i in range(2000)) + ")"
+    assert cache.compile(big, 0).match("王一") and cache.added == 0 and not cache.codes
+    assert cache.compile(r"\d+", 0) and cache.added == 1

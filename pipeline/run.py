@@ -755,7 +755,7 @@ class EventRunner:
         # once round 1 is drawn (maybe by this run): read again then (reread_playoffs), its
         # problems said once, as the last reading finds them (advance)
         self._playoff_log = IssueLog()
-        self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log)
+        self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log, self.unit_names())
         # the check-in (R2016-F2): who came, and whether round 1 can be drawn from it
         self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues)
         self._withdrawn: tuple[int, frozenset[str]] | None = None     # (rounds when worked out, ids)
@@ -890,11 +890,15 @@ class EventRunner:
                     match=m, sides=(SideResult(Outcome.BYE, points=points, score=score, place=1),), reason="轮空")
 
     # -- the loop ---------------------------------------------------------------------
+    def unit_names(self) -> dict[str, tuple[str, ...]]:
+        """Each unit's names (full and short), as a 加赛 row may write them after a player."""
+        return {u.id: tuple(n for n in (u.name, u.short) if n) for u in self.t.spec.units}
+
     def reread_playoffs(self) -> None:
         """The 加赛 sheets read again with the entries as they are now (a round that re-formed
         pairs was published); the same list, which the rank functions hold, is refilled."""
         self._playoff_log = IssueLog()
-        self.playoffs[:] = read_playoffs(self.inputs, self.ev, self.all_entries(), self._playoff_log)
+        self.playoffs[:] = read_playoffs(self.inputs, self.ev, self.all_entries(), self._playoff_log, self.unit_names())
 
     def advance(self) -> None:
         try:
@@ -1669,7 +1673,8 @@ def _row_values(rr: Any, labels: list[str]) -> tuple:
     return tuple(str(rr.values.get(l) or "").strip() for l in labels)
 
 
-def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog) -> list[Playoff]:
+def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog,
+                  units: dict[str, tuple[str, ...]] | None = None) -> list[Playoff]:
     """加赛 results from playoff sheets (layout.PLAYOFF_SHEET), oldest first.
 
     A problem of a sheet's row is settled — kept as a note (info) — when a sheet received
@@ -1680,7 +1685,7 @@ def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: I
     read_in: list[tuple[dt.datetime, list[Playoff], list[Issue], dict[int, tuple[str, str]]]] = []
     for rec, book in sorted(inputs.playoffs, key=lambda x: (x[0].received_at, x[0].sha256)):
         about: dict[int, tuple[str, str]] = {}
-        found, problems = read(book, rec.file_name, ev.id, ev.name, entries, about)
+        found, problems = read(book, rec.file_name, ev.id, ev.name, entries, about, units)
         out.extend(found)
         read_in.append((aware(rec.received_at), found, problems, about))
     for t, _, problems, about in read_in:

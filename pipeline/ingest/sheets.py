@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .. import layout as L
 from ..issues import Issue, issue
@@ -123,16 +123,30 @@ def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> di
     return out
 
 
-def _find_entry(text: str, entries: Sequence[Entry]) -> Entry | None:
+def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequence[str]] | None = None
+                ) -> Entry | None:
     """The entry a 加赛 row names: its team, id, players or (one player) name or staff
-    number — also as the result and draw sheets print it, with its unit: 姚明（基础部）."""
+    number — also as the result and draw sheets print it, with its unit (姚明（基础部）):
+    then the unit in brackets must be that entry's (``units``: unit id → its names), and
+    one entry only may fit (two 王伟 of two units are told apart by it, never guessed)."""
+    from ..text import to_simplified
+
+    def names(key: str) -> list[Entry]:
+        return [e for e in entries
+                if key in (strip_spaces(e.team), e.id) or key == strip_spaces(e.player_names)
+                or any(key in (p.name, p.staff_id) for p in e.players if len(e.players) == 1)]
+
     k = strip_spaces(text)
-    for key in dict.fromkeys([k, _UNIT_SUFFIX.sub("", k)]):
-        for e in entries:
-            if key in (strip_spaces(e.team), e.id) or key == strip_spaces(e.player_names) or \
-                    any(key in (p.name, p.staff_id) for p in e.players if len(e.players) == 1):
-                return e
-    return None
+    found = names(k)
+    if found:
+        return found[0]
+    m = _UNIT_SUFFIX.search(k)
+    if m is None or not units:
+        return None
+    unit = strip_spaces(to_simplified(m.group(0)[1:-1]))
+    fits = [e for e in names(k[:m.start()])
+            if unit in {strip_spaces(to_simplified(n)) for n in units.get(e.branch, ()) if n}]
+    return fits[0] if len(fits) == 1 else None
 
 
 #: a label's unit in brackets at its end, as the sheets print an entry: 姚明（基础部）
@@ -149,7 +163,8 @@ def same_event(typed: str, event_id: str, event_name: str) -> bool:
 
 
 def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry],
-                  about: dict[int, tuple[str, str]] | None = None) -> tuple[list[Playoff], list[Issue]]:
+                  about: dict[int, tuple[str, str]] | None = None,
+                  units: Mapping[str, Sequence[str]] | None = None) -> tuple[list[Playoff], list[Issue]]:
     """加赛 sheet → Playoff orders for this event (rows of other events are ignored).
     ``about`` (when given) gets, for a problem of a row, its index → the row's (阶段, 组别):
     a later sheet with that group's playoff settles it (``run.read_playoffs``)."""
@@ -172,7 +187,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         if about is not None:
             about[len(problems)] = (stage, group)     # the problem this row may add
         who = cell_text(v.get("参赛者")) if v.get("参赛者") is not None else ""
-        e = _find_entry(who, entries)
+        e = _find_entry(who, entries, units)
         if e is None:
             problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{who}”不在{event_name}的参赛名单中：请填写队名或姓名。",
                                   at=cells["参赛者"]))

@@ -44,9 +44,19 @@ def test_a_playoff_not_played_yet_is_no_error():
 def test_a_playoff_row_as_the_sheets_print_it_or_with_the_stage_typed_in_chinese():
     """参赛者 written as the result and draw sheets print it (姚明（基础部）) was "not in the
     list"; 阶段 ko retyped as 淘汰赛 matched no tie, and the event waited without a word."""
+    units = {"b1": ("行政第一分工会", "行政一"), "b2": ("机关第二分工会", "机关二")}
     orders, problems = read_playoffs(_book([["象棋", "淘汰赛", "", 2, "苏旭凯（行政一）"],
-                                            ["象棋", "淘汰赛", "", 1, "黎玉静(行政一)"]]),
-                                     "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+                                            ["象棋", "淘汰赛", "", 1, "黎玉静(行政第一分工會)"]]),
+                                     "加赛.xlsx", "xiangqi", "象棋", ENTRIES, units=units)
     assert problems == [] and [(o.stage, o.order) for o in orders] == [("", ("xq:黎玉静", "xq:苏旭凯"))]
+    # the unit written must be the entry's: two 王伟 of two units are told apart, never guessed
+    two = [Entry("xq:b1:王伟", "xiangqi", "b1", "王伟", (Person("王伟", "b1"),)),
+           Entry("xq:b2:王伟", "xiangqi", "b2", "王伟", (Person("王伟", "b2"),))]
+    orders, problems = read_playoffs(_book([["象棋", "", "", 1, "王伟（机关二）"]]), "加赛.xlsx", "xiangqi", "象棋",
+                                     two, units=units)
+    assert problems == [] and [o.order for o in orders] == [("xq:b2:王伟",)]
+    _, problems = read_playoffs(_book([["象棋", "", "", 1, "王伟（图书馆）"]]), "加赛.xlsx", "xiangqi", "象棋",
+                                two, units=units)
+    assert [p.code for p in problems] == ["BAD_VALUE"]
     orders, _ = read_playoffs(_book([["象棋", "ko", "", 1, "王军"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
     assert [o.stage for o in orders] == ["ko"]

@@ -39,6 +39,15 @@ LOCAL_TZ = TZ
 CROSS_NOTE = re.compile(r"跨(?:分工会|单位|部门)\s*[:：]\s*(\S+)")
 
 
+def cross_note(unit_word: str) -> "re.Pattern[str]":
+    """:data:`CROSS_NOTE` with the league's own word for a unit too (``unit_word: 科室``:
+    跨科室：…, as the form and the messages tell captains to write it)."""
+    word = to_simplified(unit_word or "").strip()
+    if not word or word in ("分工会", "单位", "部门"):
+        return CROSS_NOTE
+    return re.compile(r"跨(?:分工会|单位|部门|" + re.escape(word) + r")\s*[:：]\s*(\S+)")
+
+
 @dataclass
 class Ctx:
     """What every check reads and writes."""
@@ -190,8 +199,9 @@ def check_cross_branch(ctx: Ctx) -> None:
     units = ctx.spec.units
     for reg, row in ctx.rows():
         ctx.home[key(reg, row)] = reg.branch
-        # in either script: a Traditional league's form prints 跨分工會 (its note was not read)
-        m = CROSS_NOTE.search(to_simplified(unicodedata.normalize("NFKC", row.note or "")))
+        # in either script: a Traditional league's form prints 跨分工會 (its note was not read);
+        # and with the league's own word for a unit, which the form and messages tell captains to write
+        m = cross_note(ctx.spec.unit_word).search(to_simplified(unicodedata.normalize("NFKC", row.note or "")))
         if not m:
             continue
         ev = ctx.spec.event(row.event) if row.event else None

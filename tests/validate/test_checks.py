@@ -305,3 +305,12 @@ def test_a_team_number_typed_with_its_word_is_named_once(tmp_path):
     msgs = [i.message for i in issues if i.code == "TEAM_INCOMPLETE"]
     assert any("队号 1队有 1 人" in m for m in msgs) and not any("1队 队" in m for m in msgs), msgs
     assert all("完全一样" in m for m in msgs)
+
+
+def test_R2015_Q2_cross_unit_note_with_the_leagues_word_for_a_unit(tmp_path):
+    """unit_word 科室: the form and the messages say 跨科室：…, which the checks did not read."""
+    t = tournament(unit_word="科室", events=[{"id": "bridge", "name": "桥牌", "game": "bridge", "team_size": 2,
+                                             "cross_branch": True, "format": {"type": "pairs_movement"}}])
+    rows = [person("桥牌", "甲", team=1), person("桥牌", "乙", team=1, 备注="跨科室：机关二")]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    assert issues == [] and entries[0].players[1].branch == "b2", issues

@@ -391,7 +391,12 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     if ev is not None and not ev.is_team:
         team_no = ""
 
-    staff = _read_staff(raw.get("工号"), add)
+    def warn(label: str, msg: str) -> None:
+        cell = cells.get(label, "")
+        log.add("BAD_VALUE", f"{sheet}!{cell} {msg}" if cell else msg, at=CellRef(file, sheet, cell), branch=branch,
+                severity=Severity.WARNING)
+
+    staff = _read_staff(raw.get("工号"), add, warn)
     gender = _read_gender(raw.get("性别"), add)
     phone = _read_phone(raw.get("联系电话"), add)
     # a form from before the pick-up points were added has no such column: nothing to check
@@ -421,19 +426,19 @@ def _digits_text(v: Any) -> str | None:
     return strip_spaces(cell_text(v))
 
 
-def _read_staff(v: Any, add: Any) -> str:
+def _read_staff(v: Any, add: Any, warn: Any = None) -> str:
     if is_blank(v) or isinstance(v, CellError):
         return ""
     text = _digits_text(v)
     if text is None or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", text):
         add("BAD_VALUE", "工号", f"\"{cell_text(v)}\" 不是有效的工号，请填写数字或字母组成的工号（不知道可留空）。")
         return ""
-    if isinstance(v, (int, float)) and not isinstance(v, bool) and len(text) > 15:
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and len(text) > 15 and warn is not None:
         # Excel keeps 15 significant digits of a number: an 18-digit number typed into a
-        # number cell has lost its last digits (110105199001011234 → …1200), silently
-        add("BAD_VALUE", "工号", f"\"{text}\" 是超过 15 位的数字，Excel 已把末尾几位变成了 0：请把“工号”一列的单元格"
-            "设为“文本”格式后重新填写。")
-        return ""
+        # number cell has lost its last digits (110105199001011234 → …1200), silently.  A
+        # warning: the row stands (工号 is optional), under the number as read, as before
+        warn("工号", f"\"{text}\" 是超过 15 位的数字，Excel 已把末尾几位变成了 0（工号按此登记）：请把“工号”一列的"
+             "单元格设为“文本”格式后重新填写。")
     return text.upper()
 
 

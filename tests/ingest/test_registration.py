@@ -286,11 +286,14 @@ def test_a_template_version_that_is_no_number_is_an_old_template(tmp_path):
     assert reg.branch == "b1" and [i.code for i in issues] == ["TEMPLATE_MISMATCH"] and "旧版" in issues[0].message, issues
 
 
-def test_a_staff_number_longer_than_excel_keeps_is_refused(tmp_path):
+def test_a_staff_number_longer_than_excel_keeps_is_said(tmp_path):
     """110105199001011234 typed into a number cell is kept by Excel as …1200: it was stored
-    altered without a word."""
+    altered without a word.  A warning says so; the row stands under the number as read (工号
+    is optional, and a league under way keeps its entry)."""
+    from pipeline.model import Severity
+
     reg, issues = read(tmp_path, [person("象棋", "王军", 110105199001011234), person("象棋", "李四", "110105199001011234"),
                                   person("象棋", "赵六", 19390926685)])
-    (bad,) = issues
-    assert bad.cell == "E5" and "15 位" in bad.message and "文本" in bad.message
-    assert [r.staff_id for r in reg.rows] == ["", "110105199001011234", "19390926685"]
+    (w,) = issues
+    assert w.cell == "E5" and w.severity == Severity.WARNING and "15 位" in w.message and "文本" in w.message
+    assert all(r.ok for r in reg.rows) and reg.rows[0].staff_id.startswith("1101051990010112")

@@ -285,22 +285,29 @@ def played_rows(rows: Sequence[ResultRow], columns: Sequence[ResultColumn], issu
         if not r.ok:
             continue
         if who is not None:
-            if not forfeit_alone(r, columns):
+            if not forfeit_alone(r, columns, who, win_score):
                 continue
             results.append(forfeit(row.match, who, points, win_score=win_score, source=row.at(source)))
             continue
         yield row, r
 
 
-def forfeit_alone(r: RowReader, columns: Sequence[ResultColumn], keep: Sequence[str] = ()) -> bool:
+def forfeit_alone(r: RowReader, columns: Sequence[ResultColumn], who: int | None = None,
+                  win_score: int | None = None) -> bool:
     """A chosen 弃权 with the row's score columns blank, as the column's help asks ("选了它，
-    其他成绩栏留空"); otherwise RESULT_INVALID at the 弃权 cell and False.  A forfeit chosen
-    beside a played score (0:2) was scored as the forfeit without a word: the player who had
-    won went out.  Text columns and ``keep`` (pre-filled, e.g. 牌号) may hold anything."""
-    filled = [c.label for c in columns if c.label != FORFEIT_LABEL and c.kind != "text" and c.label not in keep
-              and not r.blank(c.label)]
+    其他成绩栏留空"), or saying what the forfeit gives; otherwise RESULT_INVALID at the 弃权
+    cell and False.  A forfeit chosen beside a played score (0:2) was scored as the forfeit
+    without a word: the player who had won went out.  Text columns may hold anything, a
+    choice of 无 is a blank one, and two numbers that are the forfeit's own score (乙方弃权
+    beside 2:0) agree with it."""
+    filled = [c for c in columns if c.label != FORFEIT_LABEL and c.kind != "text" and not r.blank(c.label)
+              and not (c.kind == "choice" and norm(r.raw(c.label)) == "无")]
     if not filled:
         return True
+    if who in (0, 1) and win_score is not None and len(filled) == 2 and all(c.kind == "int" for c in filled):
+        if [to_int(r.raw(c.label)) for c in filled] == [0 if side == who else win_score for side in (0, 1)]:
+            return True
+    filled = [c.label for c in filled]
     said = "、".join(f"{l} {shown(r.raw(l))}" for l in filled)
     r.bad(FORFEIT_LABEL, f"选了“{shown(r.raw(FORFEIT_LABEL))}”，本行又填了成绩（{said}），两者矛盾：比赛进行了的，"
                          "请清空“弃权”；确为弃权的，请清空成绩栏")

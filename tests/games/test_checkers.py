@@ -62,3 +62,12 @@ def test_a_score_typed_in_one_cell_is_said_where_it_is(sheet):
         assert "D2" in cells and "不要填在一格里" in cells["D2"] and "E2" in cells, cells
     _, (i,) = sheet(GAMES.get("checkers")).parse({"甲方胜局": 3, "乙方胜局": 0})
     assert "超出范围" in i.message and "0–2" in i.message and "未分出胜负" not in i.message
+
+
+@pytest.mark.parametrize("game,values", [
+    ("checkers", {"甲方胜局": 2, "乙方胜局": 0, "弃权": "乙方弃权"}),      # the forfeit's own score
+    ("guandan", {"过A方": "无", "弃权": "甲方弃权"}),                     # 无: as blank
+])
+def test_a_forfeit_beside_what_it_gives_or_a_blank_choice_stands(sheet, game, values):
+    (res,), issues = sheet(GAMES.get(game)).parse(values)
+    assert issues == [] and any(s.outcome == Outcome.FORFEIT_WIN for s in res.sides)

@@ -27,3 +27,9 @@ def edit_attachment(eml: Path, edit: Callable[[openpyxl.Workbook], None], save_a
         del msg["Date"]
         msg["Date"] = date
     (save_as or eml).write_bytes(bytes(msg))
+
+
+def table_header(ws, first: str = "桌号", within: int = 30) -> tuple[int, dict[str, int]]:
+    """(header row, label → column) of a sheet's table, found by one of its labels."""
+    hrow = next(r for r in range(1, within) if any(c.value == first for c in ws[r]))
+    return hrow, {c.value: c.column for c in ws[hrow] if c.value}

@@ -6,7 +6,7 @@ import datetime as dt
 import shutil
 from pathlib import Path
 
-from mailedit import edit_attachment
+from mailedit import edit_attachment, table_header
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
@@ -21,8 +21,7 @@ def test_R2020_Q3_partner_changed(tmp_path):
 
     def sign(wb):
         ws = wb["成绩"]
-        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
-        col = {c.value: c.column for c in ws[hrow] if c.value}
+        hrow, col = table_header(ws)
         cell = ws.cell(hrow + 1, col["甲方签名"])
         cell.value = "张三/李四"
         cells.append(cell.coordinate)

@@ -7,7 +7,7 @@ import datetime as dt
 import shutil
 from pathlib import Path
 
-from mailedit import edit_attachment
+from mailedit import edit_attachment, table_header
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
@@ -20,9 +20,7 @@ def _edit_xiangqi_r1(tmp_path: Path, edit, sheet: str = "xiangqi-r1") -> tuple[l
     eml = next(p for p in (folder / "inbox").glob("*.eml") if sheet in p.name)
 
     def on_sheet(wb):
-        ws = wb["成绩"]
-        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
-        edit(ws, hrow, {c.value: c.column for c in ws[hrow] if c.value})
+        edit(wb["成绩"], *table_header(wb["成绩"]))
     edit_attachment(eml, on_sheet)
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
                             now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
@@ -380,8 +378,7 @@ def test_a_problem_on_a_detail_sheet_is_its_tables(tmp_path):
 
     def edit(wb):
         ws = wb["成绩"]
-        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
-        col = {c.value: c.column for c in ws[hrow] if c.value}
+        hrow, col = table_header(ws)
         table1 = ws.cell(hrow + 1, col["桌号"]).value
         for label in ("加赛胜者", "弃权"):
             if label in col:
@@ -389,8 +386,7 @@ def test_a_problem_on_a_detail_sheet_is_its_tables(tmp_path):
         ws.cell(hrow + 1, col["甲得分"]).value, ws.cell(hrow + 1, col["乙得分"]).value = 4, -2
         ws.cell(hrow + 1, col["丙得分"]).value = -2
         ds = wb["牌局明细"]
-        dh = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ds[r]))
-        dcol = {c.value: c.column for c in ds[dh] if c.value}
+        dh, dcol = table_header(ds)
         row = next(r for r in range(dh + 1, dh + 200) if ds.cell(r, dcol["桌号"]).value == table1)
         for label in dcol:
             if label not in ("轮次", "组别", "桌号", "局号"):
@@ -418,15 +414,13 @@ def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
 
     def edit(wb):
         ws = wb["成绩"]
-        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
-        col = {c.value: c.column for c in ws[hrow] if c.value}
+        hrow, col = table_header(ws)
         table1.append(ws.cell(hrow + 1, col["桌号"]).value)
         for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
             if label in col:
                 ws.cell(hrow + 1, col[label]).value = None
         ds = wb["牌局明细"]
-        dh = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ds[r]))
-        dcol = {c.value: c.column for c in ds[dh] if c.value}
+        dh, dcol = table_header(ds)
         rows = [r for r in range(dh + 1, dh + 400) if ds.cell(r, dcol["桌号"]).value == table1[0]]
         for r in rows:
             for label in dcol:

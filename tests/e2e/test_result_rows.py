@@ -14,6 +14,13 @@ from pipeline.timeutil import TZ
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _sample_mail(tmp_path: Path, part: str) -> tuple[Path, Path]:
+    """A copy of the 2020 league and its inbox mail whose name holds ``part`` (xiangqi-r1 …)."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    return folder, next(p for p in (folder / "inbox").glob("*.eml") if part in p.name)
+
+
 def _edit_xiangqi_r1(tmp_path: Path, edit, sheet: str = "xiangqi-r1") -> tuple[list[dict[str, str]], object]:
     folder = tmp_path / "t2020-league"
     shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
@@ -351,9 +358,7 @@ def test_a_result_sheet_copied_into_a_new_workbook_is_told_so(tmp_path):
 
     import openpyxl
 
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    eml = next(p for p in (folder / "inbox").glob("*.eml") if "xiangqi-r1" in p.name)
+    folder, eml = _sample_mail(tmp_path, "xiangqi-r1")
     msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
     data = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx")).get_content()
     src = openpyxl.load_workbook(io.BytesIO(data))["成绩"]
@@ -372,9 +377,7 @@ def test_a_result_sheet_copied_into_a_new_workbook_is_told_so(tmp_path):
 def test_a_problem_on_a_detail_sheet_is_its_tables(tmp_path):
     """斗地主 table 1's totals with a hand on 牌局明细 whose 炸弹数 reads "1个": the issue was
     right, but the event said the table waited "待各桌成绩齐后计分" — it waits for a correction."""
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    eml = next(p for p in (folder / "inbox").glob("*.eml") if "doudizhu-r1" in p.name)
+    folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
 
     def edit(wb):
         ws = wb["成绩"]
@@ -407,9 +410,7 @@ def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
     """Contract: "Optional detail sheets (hand-by-hand records for card games) from which
     totals are computed".  斗地主 table 1's totals left blank, its two hands on 牌局明细: the
     table was "成绩未交" though its record had come.  Its totals are computed (R2020-D3)."""
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    eml = next(p for p in (folder / "inbox").glob("*.eml") if "doudizhu-r1" in p.name)
+    folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
     table1 = []
 
     def edit(wb):

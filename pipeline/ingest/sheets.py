@@ -180,9 +180,11 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             continue
         stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
         if not stage.isascii():
-            # the form writes the stage's code (ko, group …); a referee who typed its name
-            # (淘汰赛) meant this tie: any stage, found by its contenders (it was ignored)
-            stage = ""
+            from ..text import to_simplified
+
+            # the form writes the stage's code (ko, group …, 最终名次); a referee who typed a
+            # stage's name (淘汰赛) meant this tie: any stage, found by its contenders (it was ignored)
+            stage = L.FINAL_PLACES if strip_spaces(to_simplified(stage)) == L.FINAL_PLACES else ""
         group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
         if about is not None:
             about[len(problems)] = (stage, group)     # the problem this row may add

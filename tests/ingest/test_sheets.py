@@ -60,3 +60,14 @@ def test_a_playoff_row_as_the_sheets_print_it_or_with_the_stage_typed_in_chinese
     assert [p.code for p in problems] == ["BAD_VALUE"]
     orders, _ = read_playoffs(_book([["象棋", "ko", "", 1, "王军"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
     assert [o.stage for o in orders] == ["ko"]
+
+
+def test_the_final_places_stage_is_kept_as_written():
+    """最终名次 is a stage code the form writes (the final places' 加赛), not a stage name typed
+    in Chinese: it stays, in either script (taken for "any stage", it would match other
+    stages' ties)."""
+    from pipeline import layout
+
+    orders, problems = read_playoffs(_book([["象棋", layout.FINAL_PLACES, "", 1, "王军"], ["象棋", "最終名次", "", 2, "苏旭凯"]]),
+                                     "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert problems == [] and [(o.stage, o.order) for o in orders] == [(layout.FINAL_PLACES, ("xq:王军", "xq:苏旭凯"))]

@@ -28,6 +28,7 @@ META_STAGE = "stage"
 META_ROUND = "round"
 META_DRAW_HASH = "draw_hash"
 META_PICKUP = "pickup_points"      # a registration form's 乘车地点 choices when issued ("" = none)
+META_TIES = "ties"                  # a 加赛 form's rows per tie, in order ("3,2": two ties)
 
 KIND_REGISTRATION = "registration"
 KIND_RESULT = "result"

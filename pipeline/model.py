@@ -221,6 +221,22 @@ class Playoff:
     source: CellRef | None = None
     places: tuple[int, ...] = ()      # the 名次 written for each of ``order`` (a repeat: no order)
     cells: tuple[str, ...] = ()       # the A1 of each of ``order``'s 名次 on the sheet (when read from one)
+    ties: tuple[int, ...] = ()        # which of the sheet's ties each of ``order`` is in (the form's _meta)
+
+    def lists_together(self, tied: "Iterable[str]") -> bool:
+        """Whether the sheet lists all of ``tied`` in one of its ties.  A form may hold
+        several ties of one stage and group, each numbered from 1 (its _meta says how many
+        rows each has): two of two of its ties that met later (孙 2nd of one, 徐 2nd of the
+        other) were taken as one tie given the same 名次, and the sheet was said to be wrong.
+
+        >>> p = Playoff("e", "final", "", ("a", "c", "b", "d"), places=(1, 1, 2, 2), ties=(0, 1, 0, 1))
+        >>> p.lists_together({"a", "b"}), p.lists_together({"b", "d"}), Playoff("e", "", "", ("a", "b")).lists_together("ab")
+        (True, False, True)
+        """
+        want = set(tied)
+        if not self.ties:
+            return want <= set(self.order)
+        return any(want <= {e for e, t in zip(self.order, self.ties) if t == k} for k in set(self.ties))
 
     def settles(self, tied: "Iterable[str]") -> bool:
         """Whether this sheet orders ``tied`` (those of them it lists): not when it gives two

@@ -1513,7 +1513,8 @@ class EventRunner:
         said = set()
         names = {e.id: e.team for e in self.all_entries()}
         for key, tied in groups.items():
-            po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and tied <= set(po.order)), None)
+            # (a sheet of several ties orders only the ties it lists: Playoff.lists_together)
+            po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and po.lists_together(tied)), None)
             if po is None:
                 if key[0] != "place":       # a tie waiting for its playoff (a shared place needs none)
                     self.playoff_partly_filled(tied, key[2] if key[0] == "draw" else key[1], names, said,

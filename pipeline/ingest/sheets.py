@@ -172,8 +172,13 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         _, raw = read_sheet_rows(book, L.PLAYOFF_SHEET, L.PLAYOFF_COLUMNS, ["项目", "名次", "参赛者"], file)
     except TableNotFound as e:
         return [], [_missing(file, L.PLAYOFF_SHEET, e)]
-    groups: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    groups: dict[tuple[str, str], list[tuple[int, int, str, str]]] = {}
     problems: list[Issue] = []
+    tied_rows = _tie_rows(book, raw[0][0]) if raw else []
+
+    def tie_of(row: int) -> int:
+        return next((k for k, end in enumerate(tied_rows) if row <= end), len(tied_rows))
+
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
         if not same_event(ev, event_id, event_name):
@@ -201,12 +206,29 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         except (TypeError, ValueError):
             problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue
-        groups.setdefault((stage, group), []).append((place, e.id, cells["名次"].cell))
-    out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, eid, _ in sorted(items)),
-                   source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for p, _, _ in sorted(items)),
-                   cells=tuple(c for _, _, c in sorted(items)))
+        groups.setdefault((stage, group), []).append((tie_of(n), place, e.id, cells["名次"].cell))
+    out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, _, eid, _ in sorted(items)),
+                   source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for _, p, _, _ in sorted(items)),
+                   cells=tuple(c for _, _, _, c in sorted(items)),
+                   ties=tuple(t for t, _, _, _ in sorted(items)) if tied_rows else ())
            for (stage, group), items in sorted(groups.items())]
     return out, problems
+
+
+def _tie_rows(book: Book, first_row: int) -> list[int]:
+    """The sheet row each tie of a 加赛 form ends at, from its _meta (``ties``: rows per tie
+    in order, written by xlsx.forms.write_playoff_form); [] when it does not say."""
+    try:
+        counts = [int(x) for x in str(book.meta.get(L.META_TIES, "")).split(",") if x.strip()]
+    except ValueError:
+        return []
+    ends, row = [], first_row - 1
+    for c in counts:
+        if c < 1:
+            return []
+        row += c
+        ends.append(row)
+    return ends
 
 
 def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry],

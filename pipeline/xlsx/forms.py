@@ -148,4 +148,5 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
                     max([20.0] + [text_width(w) + 2 for t in ties for w in t.contenders])])
     return _finish(wb, ws, hdr, len(labels),
                    [(layout.META_KIND, layout.KIND_PLAYOFF), (layout.META_TOURNAMENT, spec.id),
-                    (layout.META_EVENT, event.id)], path)
+                    (layout.META_EVENT, event.id),
+                    (layout.META_TIES, ",".join(str(len(t.contenders)) for t in ties))], path)

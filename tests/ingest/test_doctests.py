@@ -8,11 +8,12 @@ import pytest
 import pipeline.games.common
 import pipeline.ingest.registration
 import pipeline.ingest.workbook
+import pipeline.model
 import pipeline.text
 
 
 @pytest.mark.parametrize("module", [pipeline.ingest.registration, pipeline.ingest.workbook,
-                                    pipeline.games.common, pipeline.text], ids=lambda m: m.__name__)
+                                    pipeline.games.common, pipeline.text, pipeline.model], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

@@ -71,3 +71,34 @@ def test_the_final_places_stage_is_kept_as_written():
     orders, problems = read_playoffs(_book([["象棋", layout.FINAL_PLACES, "", 1, "王军"], ["象棋", "最終名次", "", 2, "苏旭凯"]]),
                                      "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
     assert problems == [] and [(o.stage, o.order) for o in orders] == [(layout.FINAL_PLACES, ("xq:王军", "xq:苏旭凯"))]
+
+
+def test_a_form_of_two_ties_orders_each_tie_only():
+    """A 加赛 form listing two ties of one stage (each numbered from 1, its _meta saying 3 and
+    2 rows): two of them who met later in a new tie (2nd of one, 2nd of the other) were taken
+    as ordered by this sheet with the same 名次, and the sheet was called wrong."""
+    entries = [Entry(f"xq:{n}", "xiangqi", "b1", n, (Person(n, "b1"),)) for n in "甲乙丙丁戊"]
+    book = _book([["象棋", "final", "", 1, "甲"], ["象棋", "final", "", 2, "乙"], ["象棋", "final", "", 3, "丙"],
+                  ["象棋", "final", "", 1, "丁"], ["象棋", "final", "", 2, "戊"]])
+    book.meta["ties"] = "3,2"
+    (po,), problems = read_playoffs(book, "加赛.xlsx", "xiangqi", "象棋", entries)
+    assert problems == [] and po.lists_together({"xq:甲", "xq:丙"}) and po.lists_together({"xq:丁", "xq:戊"})
+    assert not po.lists_together({"xq:乙", "xq:戊"})
+    assert po.settles({"xq:甲", "xq:乙", "xq:丙"}) and [po.order.index(f"xq:{n}") for n in "甲乙丙"] == [0, 1, 2]
+    book.meta.pop("ties")            # a sheet that does not say: one tie, as before
+    (po,), _ = read_playoffs(book, "加赛.xlsx", "xiangqi", "象棋", entries)
+    assert po.lists_together({"xq:乙", "xq:戊"}) and not po.settles({"xq:乙", "xq:戊"})
+
+
+def test_the_playoff_form_says_how_many_rows_each_tie_has(tmp_path):
+    from pipeline.ingest.workbook import read_workbook
+    from pipeline.spec import Tournament, TournamentSpec, validated
+    from pipeline.xlsx.forms import PlayoffTie, write_playoff_form
+
+    spec = validated(TournamentSpec, {"id": "t", "name": "赛", "units": [{"id": "b1", "name": "一"}],
+                                      "events": [{"id": "xiangqi", "name": "象棋", "game": "xiangqi",
+                                                  "format": {"type": "swiss"}}]})
+    t = Tournament(tmp_path, spec, b"0123456789abcdef0123")
+    p = write_playoff_form(t, spec.events[0], [PlayoffTie("final", "", ("甲", "乙", "丙")), PlayoffTie("final", "", ("丁", "戊"))],
+                           tmp_path / "加赛.xlsx")
+    assert read_workbook(p).meta["ties"] == "3,2"

@@ -97,6 +97,10 @@ def expected_awards(ev, placements) -> list[tuple[str, int]]:
 # for a half-filled 加赛 of that tie (BAD_VALUE) before the final places' own sheet came
 @example(league=[(("guandan", "pairs_movement"), 12, "fixed"), (("checkers", "groups_knockout"), 16, "fixed"),
                  (("shuangsheng", "swiss"), 9, "ratio")], scheme="前N名", seed=11009)
+# found by CI (session 18): a 加赛 form of two ties, and two of them (2nd of each) tied again
+# later: the form was taken for their playoff, and called wrong for giving both 名次 2
+@example(league=[(("go", "groups_standings"), 8, "ratio"), (("checkers", "groups_knockout"), 16, "open")],
+         scheme="小组前N名", seed=442)
 @given(league=league_st, scheme=st.sampled_from(SCHEMES), seed=st.integers(0, 2**16))
 def test_any_league_of_registered_combinations_runs_to_the_end(league, scheme, seed):
     rng = random.Random(seed)

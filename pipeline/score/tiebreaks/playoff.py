@@ -24,7 +24,7 @@ class PlayoffTiebreak(Tiebreak):
         stage, each numbered from 1: only within the group does a repeat contradict)."""
         tied = set(group)
         for po in reversed(ctx.playoffs):      # a later sheet supersedes an earlier one
-            if tied <= set(po.order):
+            if po.lists_together(tied):     # in one of its ties (a form may list several)
                 if not po.settles(group):
                     return None
                 n = len(po.order)

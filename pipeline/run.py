@@ -333,8 +333,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
         skipped = note.get("skipped", ())
         # the unit whose registered address sent it: the note goes on that unit's page (it
         # went to 未归属单位的文件, where no captain looks)
-        sender = (r.sender or "").strip().lower()
-        unit = next((u.id for u in t.spec.units if sender and sender in (e.lower() for e in u.emails)), "")
+        unit = getattr(t.spec.unit_of_address(r.sender), "id", "")
         if skipped:
             names = "、".join(f"《{n}》" for n in skipped)
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
@@ -1155,8 +1154,7 @@ class EventRunner:
         if added or removed:
             # named as the draw sheet and the entries list name them (an id means nothing to
             # the office): an added entry by its team, a removed one by its published label
-            names = {e.id: f"{e.team}（{_unit_short(self.t, e.branch)}）" if _unit_short(self.t, e.branch) not in e.team
-                     else e.team for e in self.shown_entries()}
+            names = {e.id: _entry_label(self.t, e) for e in self.shown_entries()}
             parts = []
             if added:
                 parts.append("新增 " + "、".join(names.get(e, e) for e in added))
@@ -1467,7 +1465,7 @@ class EventRunner:
                     # by character does not always convert back (王着 → 王著 → 王著)
                     from .text import convert, names_kept
                     with names_kept([n for p in e.players for n in (p.name, p.shown)]):
-                        typed.add(convert(e.team if short in e.team else f"{e.team}（{short}）", "traditional"))
+                        typed.add(convert(_entry_label(self.t, e), "traditional"))
                 # compared in Simplified too: a Traditional league's sheets print the names
                 # converted (龔芳麗（針推學院）), and a referee may type either script
                 hit = self._side_names[sid] = (e, typed, {strip_spaces(x) for x in typed}
@@ -2872,18 +2870,23 @@ def pdf_not_made(out: Path, state: LeagueState, missing: dict[Path, str]) -> Non
     write_issues(out / "data", state)
 
 
+def _entry_label(t: Tournament, e: Entry) -> str:
+    """An entry as the draw and result sheets name it: the team or player, and the unit
+    unless the team's name says it (``王军（行政一）``, ``行政一1队``)."""
+    short = _unit_short(t, e.branch)
+    return e.team if short in e.team else f"{e.team}（{short}）"
+
+
 def _side_labels(state: LeagueState, entries: Any) -> dict[str, str]:
-    """How a result workbook names each entry at its table: the team or player, and the unit
-    unless the team's name says it — in the tournament's script, as its draw sheets print
-    them (醫技學院, not 医技学院, in a Traditional league; names as :func:`text.names_of`
-    keeps them).  The readers do not read these cells back: results go by table."""
+    """How a result workbook names each entry at its table (:func:`_entry_label`), in the
+    tournament's script, as its draw sheets print them (醫技學院, not 医技学院, in a
+    Traditional league; names as :func:`text.names_of` keeps them).  They are read back:
+    :meth:`EventRunner.check_sides` knows them as printed."""
     from .text import convert, names_of
 
     t = state.tournament
     with names_of(state):
-        return {e.id: convert(e.team if _unit_short(t, e.branch) in e.team else f"{e.team}（{_unit_short(t, e.branch)}）",
-                              t.spec.script)
-                for e in entries}
+        return {e.id: convert(_entry_label(t, e), t.spec.script) for e in entries}
 
 
 def _unit_short(t: Tournament, unit_id: str) -> str:

@@ -339,6 +339,11 @@ class TournamentSpec:
     def unit(self, unit_id: str) -> UnitSpec | None:
         return self._units_by_id.get(unit_id)
 
+    def unit_of_address(self, address: str | None) -> UnitSpec | None:
+        """The unit that registered this e-mail address (``emails``; case ignored), or None."""
+        a = (address or "").strip().lower()
+        return next((u for u in self.units if a and a in (e.lower() for e in u.emails)), None) if a else None
+
     @cached_property
     def _units_by_id(self) -> dict[str, UnitSpec]:
         """Units by id, built once (a province's league asks for hundreds of units, often)."""

@@ -292,8 +292,7 @@ def played_rows(rows: Sequence[ResultRow], columns: Sequence[ResultColumn], issu
         yield row, r
 
 
-def forfeit_alone(r: RowReader, columns: Sequence[ResultColumn], who: int | None = None,
-                  win_score: int | None = None) -> bool:
+def forfeit_alone(r: RowReader, columns: Sequence[ResultColumn], who: int, win_score: int) -> bool:
     """A chosen 弃权 with the row's score columns blank, as the column's help asks ("选了它，
     其他成绩栏留空"), or saying what the forfeit gives; otherwise RESULT_INVALID at the 弃权
     cell and False.  A forfeit chosen beside a played score (0:2) was scored as the forfeit
@@ -304,11 +303,10 @@ def forfeit_alone(r: RowReader, columns: Sequence[ResultColumn], who: int | None
               and not (c.kind == "choice" and norm(r.raw(c.label)) == "无")]
     if not filled:
         return True
-    if who in (0, 1) and win_score is not None and len(filled) == 2 and all(c.kind == "int" for c in filled):
-        if [to_int(r.raw(c.label)) for c in filled] == [0 if side == who else win_score for side in (0, 1)]:
-            return True
-    filled = [c.label for c in filled]
-    said = "、".join(f"{l} {shown(r.raw(l))}" for l in filled)
+    if who in (0, 1) and len(filled) == 2 and all(c.kind == "int" for c in filled) and \
+            [to_int(r.raw(c.label)) for c in filled] == [0 if side == who else win_score for side in (0, 1)]:
+        return True
+    said = "、".join(f"{c.label} {shown(r.raw(c.label))}" for c in filled)
     r.bad(FORFEIT_LABEL, f"选了“{shown(r.raw(FORFEIT_LABEL))}”，本行又填了成绩（{said}），两者矛盾：比赛进行了的，"
                          "请清空“弃权”；确为弃权的，请清空成绩栏")
     return False

@@ -135,7 +135,7 @@ def recipients(t: "Tournament", s: "Submission", issues: list["Issue"]) -> tuple
         if sender and sender in registered:
             return (sender,)
         return tuple(registered)
-    if sender and any(sender in _addresses(u.emails) for u in t.spec.units):
+    if t.spec.unit_of_address(sender) is not None:
         return (sender,)
     return ()
 
@@ -151,8 +151,8 @@ def _addresses(emails: list[str]) -> list[str]:
 
 def _unit_name(t: "Tournament", s: "Submission") -> str:
     unit = t.spec.unit(s.branch) if s.branch else None
-    if unit is None and s.sender:
-        unit = next((u for u in t.spec.units if s.sender.lower() in _addresses(u.emails)), None)
+    if unit is None:
+        unit = t.spec.unit_of_address(s.sender)
     return unit.name if unit else f"贵{t.spec.unit_word}"
 
 

@@ -318,10 +318,15 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         return None
     cells = {l: table.cell(row_no, l) for l in labels}
     bad = False
-    for l, v in unused.items():
-        log.add("BAD_VALUE", f"{sheet}!{cells.get(l, '')} “{l}”是公式错误（{v}）：这一列不影响报名，已按空白处理；"
-                "请改为直接填写内容。", at=CellRef(file, sheet, cells.get(l, "")), branch=branch,
+
+    def warn(label: str, msg: str) -> None:
+        """A warning at ``label``'s cell: the row stands."""
+        cell = cells.get(label, "")
+        log.add("BAD_VALUE", f"{sheet}!{cell} {msg}" if cell else msg, at=CellRef(file, sheet, cell), branch=branch,
                 severity=Severity.WARNING)
+
+    for l, v in unused.items():
+        warn(l, f"“{l}”是公式错误（{v}）：这一列不影响报名，已按空白处理；请改为直接填写内容。")
 
     def add(code: str, label: str, msg: str) -> None:
         nonlocal bad
@@ -391,11 +396,6 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     if ev is not None and not ev.is_team:
         team_no = ""
 
-    def warn(label: str, msg: str) -> None:
-        cell = cells.get(label, "")
-        log.add("BAD_VALUE", f"{sheet}!{cell} {msg}" if cell else msg, at=CellRef(file, sheet, cell), branch=branch,
-                severity=Severity.WARNING)
-
     staff = _read_staff(raw.get("工号"), add, warn)
     gender = _read_gender(raw.get("性别"), add)
     phone = _read_phone(raw.get("联系电话"), add)
@@ -426,14 +426,14 @@ def _digits_text(v: Any) -> str | None:
     return strip_spaces(cell_text(v))
 
 
-def _read_staff(v: Any, add: Any, warn: Any = None) -> str:
+def _read_staff(v: Any, add: Any, warn: Any) -> str:
     if is_blank(v) or isinstance(v, CellError):
         return ""
     text = _digits_text(v)
     if text is None or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", text):
         add("BAD_VALUE", "工号", f"\"{cell_text(v)}\" 不是有效的工号，请填写数字或字母组成的工号（不知道可留空）。")
         return ""
-    if isinstance(v, (int, float)) and not isinstance(v, bool) and len(text) > 15 and warn is not None:
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and len(text) > 15:
         # Excel keeps 15 significant digits of a number: an 18-digit number typed into a
         # number cell has lost its last digits (110105199001011234 → …1200), silently.  A
         # warning: the row stands (工号 is optional), under the number as read, as before

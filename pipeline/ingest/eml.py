@@ -205,71 +205,21 @@ def _raw_8bit_name(part: email.message.Message, parsed: str) -> str:
     return parsed
 
 
-_PARAM = re.compile(r'(?:^|;)\s*(file)?name(\*\d+)?(\*)?\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)', re.I)
-_EW = re.compile(r"=\?([^?]+)\?([bBqQ])\?([^?]*)\?=")
-_GB = {"gbk", "gb2312", "gb_2312-80", "x-gbk", "cp936", "gb18030"}
-
-
-def _codec(charset: str) -> str:
-    """The codec for a charset a mail names (GB18030 for the GB family: a superset)."""
-    c = charset.strip().lower()
-    return "gb18030" if c in _GB else c or "utf-8"
-
-
 def _joined_name(part: email.message.Message) -> str:
-    """The attachment's name from the raw Content-Disposition / Content-Type header, its
-    pieces joined as bytes before they are decoded: RFC 2231 continuations (filename*0*,
-    filename*1* …) and adjacent encoded-words, quoted or not.  "" when there is none."""
-    import urllib.parse
-
-    for key, value in part.raw_items():
-        if key.lower() not in ("content-disposition", "content-type"):
-            continue
-        text = re.sub(r"\r?\n[ \t]+", " ", str(value).encode("ascii", "surrogateescape").decode("ascii", "replace"))
-        for want_file in (True, False):           # filename= before name=
-            pieces: dict[int, tuple[bool, str]] = {}
-            for m in _PARAM.finditer(text):
-                if bool(m.group(1)) != want_file:
-                    continue
-                n = int(m.group(2)[1:]) if m.group(2) else 0
-                v = m.group(4).strip()
-                if v.startswith('"') and v.endswith('"'):
-                    v = v[1:-1]
-                pieces.setdefault(n, (bool(m.group(3)), v))
-            if not pieces:
-                continue
-            if any(ext for ext, _ in pieces.values()):           # RFC 2231: charset'lang'%XX…
-                first = pieces[min(pieces)][1]
-                charset = first.split("'", 2)[0] if first.count("'") >= 2 else "utf-8"
-                data = b""
-                for n in sorted(pieces):
-                    ext, v = pieces[n]
-                    if n == min(pieces) and v.count("'") >= 2:
-                        v = v.split("'", 2)[2]
-                    data += urllib.parse.unquote_to_bytes(v) if ext else v.encode("latin-1", "replace")
-                try:
-                    return data.decode(_codec(charset))
-                except (LookupError, UnicodeDecodeError):
-                    continue
-            value = "".join(v for _, (_, v) in sorted(pieces.items()))
-            words = list(_EW.finditer(value))
-            if not words or any(value[a.end():b.start()].strip() for a, b in zip(words, words[1:])):
-                continue            # none, or text between them: not one split name
-            try:
-                data, charset = b"", words[0].group(1)
-                for w in words:
-                    body = w.group(3)
-                    if w.group(2).lower() == "b":
-                        import base64
-                        data += base64.b64decode(body + "=" * (-len(body) % 4))
-                    else:
-                        data += urllib.parse.unquote_to_bytes(body.replace("_", " ").replace("=", "%"))
-                head = value[:words[0].start()]
-                tail = value[words[-1].end():]
-                return (head + data.decode(_codec(charset)) + tail).strip()
-            except (LookupError, UnicodeDecodeError, ValueError):
-                continue
-    return ""
+    """The attachment's name as the standard library's legacy (compat32) parser reads it
+    from the part's raw headers: RFC 2231 continuations joined as bytes before decoding, and
+    encoded-words (adjacent ones joined by :func:`email.header.decode_header`), quoted or
+    not.  The default policy decodes them piece by piece.  "" when there is none."""
+    raw = b"".join(f"{k}: {v}\r\n".encode("utf-8", "surrogateescape") for k, v in part.raw_items())
+    try:
+        legacy = email.message_from_bytes(raw + b"\r\n", policy=email.policy.compat32)
+        name = legacy.get_filename() or ""
+        if "=?" in name:
+            name = str(make_header(decode_header(name)))
+    except Exception:  # noqa: BLE001 - a header the legacy parser cannot read either: no better name
+        return ""
+    # (raw 8-bit bytes come back as U+FFFD or surrogates: _raw_8bit_name reads those as GBK)
+    return "" if "\ufffd" in name or any("\udc80" <= ch <= "\udcff" for ch in name) else name.strip()
 
 
 def _is_xlsx(data: bytes) -> bool:

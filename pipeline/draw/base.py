@@ -18,7 +18,9 @@ from typing import Any, Callable, Protocol, Sequence
 from ..model import Entry, Match, MatchResult, Playoff, Round
 
 #: rank(entry_ids, rounds) → standings rows, best first (tiebreak chain of the event applied).
-RankFn = Callable[[Sequence[str], Sequence[Round]], "list[Any]"]
+#: Called with ``stages=`` (a tuple of Playoff.stage values), only the 加赛 of those stages
+#: settle ties (a group's own table is not re-ranked by the final places' 加赛).
+RankFn = Callable[..., "list[Any]"]
 
 
 @dataclass

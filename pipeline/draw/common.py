@@ -370,15 +370,17 @@ def simple_rank(state: EventState, ids: Sequence[str], rounds: Sequence[Round]) 
     return rows
 
 
-def ranked(state: EventState, ids: Iterable[str], rounds: Sequence[Round]) -> list[Any]:
+def ranked(state: EventState, ids: Iterable[str], rounds: Sequence[Round],
+           stages: tuple[str, ...] | None = None) -> list[Any]:
     """Standing rows of ``ids`` over ``rounds``, best first (the event's tiebreak chain via
-    ``state.rank``; match points only when no rank function is injected)."""
+    ``state.rank``; match points only when no rank function is injected).  ``stages``:
+    only the 加赛 (Playoff) of these stages count (None: every one)."""
     ids = sorted(set(ids))
     if not ids:
         return []
     if state.rank is None:
         return simple_rank(state, ids, rounds)
-    rows = list(state.rank(ids, list(rounds)))
+    rows = list(state.rank(ids, list(rounds)) if stages is None else state.rank(ids, list(rounds), stages=stages))
     seen = {r.entry for r in rows}
     missing = [e for e in ids if e not in seen]          # defensive: never drop an entry
     worst = max((r.rank for r in rows), default=0)

@@ -34,6 +34,11 @@ from .common import (PlayoffWaiting, berger_pairs, berger_round_count, check_boo
                      tier_placements, winner_of, withdrawn_notes)
 
 GROUP_STAGE = "group"
+#: the 加赛 that rank a group's own table: its stage's, or one whose 阶段 was typed as a name
+#: (any stage).  The final places' 加赛 orders a tier of them (小组第2名 of every group) and
+#: must not re-rank a group: two tied 2nd in one group, ordered by it, became 小组第3名 and
+#: 第4名, and the tier it had ordered changed under it (a new tie, the sheet called wrong).
+GROUP_PLAYOFFS = (GROUP_STAGE, "")
 
 
 def default_group_count(n: int) -> int:
@@ -212,7 +217,7 @@ class GroupsKnockout:
                     advance: int) -> tuple[list[str], tuple[list[str], int] | None]:
         """(group order best first with any 加赛 applied, unsettled (tied ids, rank) or None).
         Only a tie across the last advancing place needs a playoff."""
-        rows = ranked(state, members, grp)
+        rows = ranked(state, members, grp, stages=GROUP_PLAYOFFS)
         order = [r.entry for r in rows]
         adv = min(advance, len(rows))
         if adv < len(rows):
@@ -232,7 +237,7 @@ class GroupsKnockout:
         """(entry, 0-based place in its group), best first: the tie across the last advancing
         place in its 加赛's order, any other tie sharing its place (R2011-F1 plays off only
         the places that advance) — two level 4th places were printed 小组第4名 and 小组第5名."""
-        rows = ranked(state, members, grp)
+        rows = ranked(state, members, grp, stages=GROUP_PLAYOFFS)
         order, pending = self.group_order(state, group, members, grp, advance)
         rank_of = {r.entry: r.rank for r in rows}
         adv = min(advance, len(rows))

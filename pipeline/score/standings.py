@@ -157,7 +157,8 @@ RankFn = Callable[[Sequence[str], Sequence[Round]], list[StandingRow]]
 def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
             playoffs: Sequence[Playoff] = (), bye_points: int = 0,
             playoff_places: int | None = None, draw_points: int | None = None) -> RankFn:
-    """A :data:`pipeline.draw.base.RankFn` for formats: ``rank(entry_ids, rounds)``.
+    """A :data:`pipeline.draw.base.RankFn` for formats: ``rank(entry_ids, rounds)``, or
+    ``rank(entry_ids, rounds, stages=(…))`` to settle ties by the 加赛 of those stages only.
 
     ``results`` and ``playoffs`` are read when the function is called, so a runner may
     keep adding to the same dict / list.  Only the results of the given rounds count.
@@ -170,7 +171,8 @@ def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterabl
     # the rounds themselves, so their ids are not reused while it lives.
     tables: dict[tuple, tuple[list[Round], ScoreTable]] = {}
 
-    def rank(entry_ids: Sequence[str], rounds: Sequence[Round]) -> list[StandingRow]:
+    def rank(entry_ids: Sequence[str], rounds: Sequence[Round],
+             stages: tuple[str, ...] | None = None) -> list[StandingRow]:
         rounds = list(rounds)
         table = None
         if isinstance(results, Mapping):
@@ -180,6 +182,7 @@ def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterabl
                 hit = tables[key] = (rounds, ScoreTable(rounds, results, bye_points=bye_points,
                                                        draw_points=draw_points))
             table = hit[1]
-        return compute_standings(entry_ids, rounds, results, chain, playoffs, playoff_places,
+        use = playoffs if stages is None else [p for p in playoffs if p.stage in stages]
+        return compute_standings(entry_ids, rounds, results, chain, use, playoff_places,
                                  bye_points=bye_points, draw_points=draw_points, table=table)
     return rank

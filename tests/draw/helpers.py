@@ -44,7 +44,7 @@ class FakeRank:
     def __init__(self, state: EventState) -> None:
         self.state = state
 
-    def __call__(self, ids: Sequence[str], rounds: Sequence[Round]) -> list[Any]:
+    def __call__(self, ids: Sequence[str], rounds: Sequence[Round], stages: tuple[str, ...] | None = None) -> list[Any]:
         want = set(ids)
         pts: Counter = Counter()
         for r in rounds:

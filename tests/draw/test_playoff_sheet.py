@@ -37,3 +37,54 @@ def test_one_playoff_order_settles_two_drawn_knockout_tables():
     advanced = {s for m in r2.matches for s in m.sides}
     assert drawn[0].sides[1] in advanced and drawn[1].sides[0] in advanced
     assert drawn[0].sides[0] not in advanced and drawn[1].sides[1] not in advanced
+
+
+def _won(m, first_wins: bool):
+    a, b = (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0))
+    return MatchResult(m, (a, b) if first_wins else (b, a))
+
+
+def test_R2011_F1_final_places_playoff_does_not_rerank_a_group():
+    """R2011-F1: the 加赛 of the final places orders a tier (every group's level 2nd) and
+    leaves each group's own table alone.  Two level 2nd of one group, ordered by it, became
+    小组第2名 and 小组第3名: the tier it had ordered changed under it (found by CI)."""
+    from pipeline.layout import FINAL_PLACES
+    from pipeline.score.standings import rank_fn
+
+    fmt = FORMATS.get("groups_knockout")
+    state = new_state(make_entries(8, branches=8), {"groups": 2, "advance": 1, "third_place": False})
+    state.rank = rank_fn(["playoff"], state.results, state.playoffs, 2)
+    rng = random.Random(5)
+    while True:                  # group stage: in each group its first beats all, 2nd and 3rd draw
+        try:
+            rnd = fmt.next_round(state, rng)
+        except Waiting:
+            raise AssertionError("no playoff is needed at the advancing place")
+        state.rounds.append(rnd)
+        if rnd.plan.get("kind") != "group":
+            break
+        for m in rnd.matches:
+            if m.bye:
+                state.results[m.key] = bye_result(m)
+                continue
+            members = sorted(state.rounds[0].plan["groups"][m.group])
+            i, j = (members.index(s) for s in m.sides)
+            state.results[m.key] = _draw(m) if {i, j} == {1, 2} else _won(m, i < j)
+    ko = state.rounds[-1]
+    while True:
+        for m in state.rounds[-1].matches:
+            state.results[m.key] = bye_result(m) if m.bye else _won(m, True)
+        nxt = fmt.next_round(state, rng)
+        if nxt is None:
+            break
+        state.rounds.append(nxt)
+    assert ko.plan.get("kind") == "ko"
+    before = {p.entry: p.tier for p in fmt.placements(state)}
+    second = sorted(e for e, t in before.items() if t == "小组第2名")
+    assert len(second) == 4, before        # two level 2nd in each group
+    state.playoffs.append(Playoff(state.event_id, FINAL_PLACES, "", tuple(reversed(second))))
+    after = fmt.placements(state)
+    assert {p.entry: p.tier for p in after} == before
+    tier = [p.entry for p in sorted(after, key=lambda p: p.rank) if p.tier == "小组第2名"]
+    assert tier == list(reversed(second))
+    assert not any(p.tied for p in after if p.tier == "小组第2名")

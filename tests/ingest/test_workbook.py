@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
 import zipfile
 
 import openpyxl
@@ -134,9 +133,19 @@ def test_million_row_sheet_is_capped(tmp_path, monkeypatch):
         with z.open("xl/worksheets/sheet1.xml", "w") as fh:
             for chunk in rows():
                 fh.write(chunk)
-    t0 = time.perf_counter()
+    # the stream stops at the cap (no timing: counted rows, as the guide wants)
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    seen = []
+    rows = ReadOnlyWorksheet.iter_rows
+
+    def counted(self, *a, **k):
+        for row in rows(self, *a, **k):
+            seen.append(1)
+            yield row
+    monkeypatch.setattr(ReadOnlyWorksheet, "iter_rows", counted)
     s = read_workbook(p).sheets["报名表"]
-    assert time.perf_counter() - t0 < 10
+    assert 0 < len(seen) <= W.MAX_ROWS + 1, len(seen)
     assert s.truncated and len(s.rows) == W.MAX_ROWS and s.rows[-1] == [W.MAX_ROWS, "王军"]
 
 
@@ -193,7 +202,7 @@ def test_unreadable_encrypted(tmp_path):
     assert e.kind == "encrypted" and "密码" in e.message_cn
 
 
-def test_unreadable_zip_bomb(tmp_path):
+def test_unreadable_zip_bomb(tmp_path, monkeypatch):
     p = tmp_path / "bomb.xlsx"
     with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("[Content_Types].xml", CT)
@@ -201,9 +210,9 @@ def test_unreadable_zip_bomb(tmp_path):
             block = b"\x00" * (1 << 20)
             for _ in range(60):
                 fh.write(block)
-    t0 = time.perf_counter()
+    # refused before unpacking: nothing of the archive is decompressed
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", lambda *a, **k: pytest.fail("unpacked"))
     assert unreadable(p).kind == "zip_bomb"
-    assert time.perf_counter() - t0 < 1      # refused before unpacking
 
 
 def test_unreadable_zip_bomb_by_ratio(tmp_path):

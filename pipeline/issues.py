@@ -48,6 +48,7 @@ CODES: dict[str, Severity] = {
     "WITHDRAWAL_UNMATCHED": Severity.ERROR, # an event's withdrawn: names no one (or two) of its entries
     "EMPTY_FORM": Severity.ERROR,           # a registration form with no entry at all: not taken
     "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
+    "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it
 }
 
 

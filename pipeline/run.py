@@ -645,6 +645,73 @@ PLAYOFFS_KEY = "playoffs_at_draw"
 ABSENT_KEY = "absent_at_draw"
 #: a round's plan: the entries the office had withdrawn when it was drawn (EventSpec.withdrawn)
 WITHDRAWN_KEY = "withdrawn_at_draw"
+#: round 1's plan: the event's registration terms when it was drawn (deadline, quota)
+TERMS_KEY = "registration_at_draw"
+
+
+def terms_record(ev: EventSpec) -> dict[str, Any]:
+    """The registration terms round 1 records: the deadline (ISO, or None) and the quota."""
+    return {"deadline": aware(ev.deadline).isoformat() if ev.deadline else None,
+            "quota": json.loads(json.dumps(dataclasses.asdict(ev.quota)))}
+
+
+def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament:
+    """R2020-Q4, R2020-Q1 as drawn: an event whose round 1 is published keeps the deadline
+    and quota it was drawn under — its entries are who was drawn.  A deadline moved later
+    after the draw left the event waiting for it, silently, with the round before complete;
+    one moved earlier, or a quota lowered, refused players already playing (LATE_SUBMISSION,
+    QUOTA_EXCEEDED on forms the captains could no longer change).  The change is said
+    (TERMS_CHANGED) and applies to no event drawn already.  ``t`` itself when nothing differs."""
+    from pydantic import TypeAdapter
+
+    from .spec import QuotaSpec
+
+    events, changed = [], False
+    for ev in t.spec.events:
+        body = ledger.round_body(ev.id, 1)
+        rec = (json.loads(body).get("plan") or {}).get(TERMS_KEY) if body else None
+        if not rec:
+            events.append(ev)
+            continue
+        now = terms_record(ev)
+        said = []
+        if rec.get("deadline") != now["deadline"]:
+            def shown(iso: str | None) -> str:
+                return f"{dt.datetime.fromisoformat(iso).astimezone(TZ):%Y-%m-%d %H:%M}" if iso else "（未设）"
+            said.append(f"报名截止时间（deadline）{shown(rec.get('deadline'))} → {shown(now['deadline'])}")
+            ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]) if rec.get("deadline") else None)
+        if rec.get("quota") != now["quota"]:
+            try:
+                quota = TypeAdapter(QuotaSpec).validate_python(rec["quota"])
+            except Exception:       # a record this version cannot read: the spec's quota stands
+                quota = None
+            if quota is not None:
+                said.append(f"名额（quota）{quota_text(quota)} → {quota_text(ev.quota)}")
+                ev = dataclasses.replace(ev, quota=quota)
+        if said:
+            changed = True
+            issues.add("TERMS_CHANGED", f"{ev.name}（{ev.id}）已公布抽签，之后 tournament.yaml 中它的"
+                       f"{'；'.join(said)}。已抽签的报名名单不变：本项目的报名仍按抽签时的截止时间和名额校验，"
+                       "这一改动对它不起作用。如是误改，请改回原来的值。")
+        events.append(ev)
+    if not changed:
+        return t
+    import copy
+
+    frozen = copy.copy(t)
+    frozen.spec = dataclasses.replace(t.spec, events=events)
+    return frozen
+
+
+def quota_text(q: Any) -> str:
+    """A quota as the office wrote it, briefly: 每单位 2 个, 比例 15%, 分档, 不限."""
+    if q.rule == "fixed":
+        return f"每单位 {q.per_branch} 个"
+    if q.rule == "ratio":
+        return f"比例 {q.ratio:.0%}"
+    if q.rule == "bands":
+        return "分档 " + "、".join(f"{b.min_members}人起{b.entries}个" for b in q.bands)
+    return "不限"
 
 
 def format_record(ev: EventSpec) -> dict[str, Any]:
@@ -928,7 +995,9 @@ class EventRunner:
                 if missing:
                     self.waiting_for(last, missing)
                     return
-            closed = deadline_passed(self.ev, self.now)
+            # (once drawn, registration is closed: a deadline moved later after the draw
+            # left the next round waiting for it — terms_at_draw says so)
+            closed = bool(self.rounds) or deadline_passed(self.ev, self.now)
             if not self.entries and (self.rounds or not closed):
                 self.waiting = "尚无有效报名"
                 return
@@ -977,7 +1046,8 @@ class EventRunner:
                                                if self.playoffs else {}),
                                             **({ABSENT_KEY: sorted(self.absent)} if not self.rounds
                                                and (self.absent or self.drawn_at_checkin()) else {}),
-                                            **({WITHDRAWN_KEY: sorted(state.withdrawn)} if state.withdrawn else {})})
+                                            **({WITHDRAWN_KEY: sorted(state.withdrawn)} if state.withdrawn else {}),
+                                            **({TERMS_KEY: terms_record(self.ev)} if not self.rounds else {})})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
             self.rounds.append(nxt)
@@ -2168,14 +2238,15 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     inputs = read_inputs(t, ledger, issues, readings)
     del readings
     inbox_copy_issues(received, copies, inputs, issues)
-    cur, submissions = current_registrations(inputs, issues, t)
+    terms = terms_at_draw(t, ledger, issues)     # validation's view: drawn events as drawn
+    cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
 
     say("校验报名 …")
     from .validate import validate_registrations
-    entries, found = validate_registrations(t, cur.regs, now=now, events_of=cur.events_of,
+    entries, found = validate_registrations(terms, cur.regs, now=now, events_of=cur.events_of,
                                             first_seen=first_seen(inputs))
     issues.extend(found)
     report.entries = len(entries)

@@ -179,6 +179,11 @@ class Ledger:
         rows = self.conn.execute("SELECT body FROM rounds WHERE event=? ORDER BY round", (event,)).fetchall()
         return [r[0] for r in rows]
 
+    def round_body(self, event: str, round_no: int) -> str | None:
+        """One published round as stored (JSON), or None."""
+        row = self.conn.execute("SELECT body FROM rounds WHERE event=? AND round=?", (event, round_no)).fetchone()
+        return row[0] if row else None
+
     def drawn_events(self) -> dict[str, int]:
         """Event id → how many rounds the ledger holds for it."""
         return dict(self.conn.execute("SELECT event, COUNT(*) FROM rounds GROUP BY event").fetchall())

@@ -78,6 +78,7 @@ CODE_LABEL = {
     "WITHDRAWAL_UNMATCHED": "退赛名单有误",
     "EMPTY_FORM": "空白报名表",
     "SAME_TIME": "同时收到两份",
+    "TERMS_CHANGED": "报名条件被改动",
 }
 
 OUTCOME_LABEL = {

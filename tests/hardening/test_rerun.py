@@ -236,3 +236,35 @@ def test_the_published_format_is_read_from_the_first_round_that_records_it():
     got = published_format([old, new])
     assert got is not None and got.type == "groups_standings" and got.options == {"groups": 4}
     assert published_format([old]) is None and published_format([]) is None
+
+
+@pytest.mark.parametrize("old,new,said", [
+    ("deadline: 2016-11-16T17:00:00+08:00", "deadline: 2031-11-16T17:00:00+08:00", "2016-11-16 17:00 → 2031-11-16 17:00"),
+    ("deadline: 2016-11-16T17:00:00+08:00", "deadline: 2016-11-01T17:00:00+08:00", "2016-11-16 17:00 → 2016-11-01 17:00"),
+    ("ratio: 0.15,", "ratio: 0.05,", "比例 15% → 比例 5%"),
+], ids=["deadline-later", "deadline-earlier", "quota-lowered"])
+def test_R2020_Q4_registration_terms_edited_after_the_draw_apply_to_no_drawn_event(tmp_path, old, new, said):
+    """R2020-Q4, R2020-Q1: a drawn event keeps the deadline and quota it was drawn under.
+    A deadline moved later left round 2 waiting for it without a word; one moved earlier,
+    or a quota lowered, refused players already playing (LATE_SUBMISSION, QUOTA_EXCEEDED
+    on forms the captains can no longer change).  Now the edit is TERMS_CHANGED (warning),
+    and round 2 is drawn exactly as without it."""
+    plain = _inbox_without_results(tmp_path / "plain")
+    run(RunOptions(folder=plain, out_parent=tmp_path / "plain-out", now=NOW, pdf=False))
+    _play_round_1(plain)
+    expected = run(RunOptions(folder=plain, out_parent=tmp_path / "plain-out", now=NOW, pdf=False))
+
+    folder = _inbox_without_results(tmp_path / "changed")
+    out = tmp_path / "changed-out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    spec.write_text(text.replace(old, new), encoding="utf-8")
+    _play_round_1(folder)
+    played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (note,) = [i for i in played.issues if i.code == "TERMS_CHANGED"]
+    assert said in note.message and note.severity.value == "warning", note.message
+    assert not {"LATE_SUBMISSION", "QUOTA_EXCEEDED"} & {i.code for i in played.issues}
+    assert played.entries == expected.entries
+    assert (played.out_dir / "data" / "draw.csv").read_bytes() == (expected.out_dir / "data" / "draw.csv").read_bytes()

@@ -107,4 +107,41 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
             return f"tiebreaks[{i}]", unknown_message(TIEBREAKS, tb)
     if ev.awards.scheme not in AWARD_SCHEMES:
         return "awards.scheme", unknown_message(AWARD_SCHEMES, ev.awards.scheme)
+    problem = AWARD_SCHEMES.get(ev.awards.scheme).check_options(ev.awards.options, ev.awards.prizes)
+    if problem:
+        return "awards", problem
+    problem = check_game_options(game, ev.game_options)
+    if problem:
+        return "game_options", problem
     return None
+
+
+#: game_options the notice shows or the office notes for itself (the samples: 对局时限 …);
+#: any other key a game does not read is the office's own note, kept as written
+NOTED_OPTIONS = ("time_limit_minutes", "game_minutes", "move_seconds", "round_minutes", "best_of")
+
+
+def check_game_options(game: Any, options: dict[str, Any]) -> str | None:
+    """A key one letter off a game's own option (``start_point`` for ``start_points``: every
+    斗地主 table then failed its zero-sum check) is a typo, named; a value the game cannot
+    use is named too.  Other keys are the office's notes (:data:`NOTED_OPTIONS`)."""
+    import difflib
+
+    own = tuple(getattr(game, "option_keys", ()))
+    for key in options:
+        if key in own or key in NOTED_OPTIONS:
+            continue
+        near = difflib.get_close_matches(str(key), [*own, *NOTED_OPTIONS], n=1, cutoff=0.8)
+        if near:
+            return f"game_options.{key} 不是游戏{_shown_game(game)}的选项，是不是 {near[0]}？"
+    check = getattr(game, "check_options", None)
+    if check is not None:
+        try:
+            check(options)
+        except (TypeError, ValueError) as e:
+            return f"game_options 有误：{e}"
+    return None
+
+
+def _shown_game(game: Any) -> str:
+    return f"“{game.title}”（{game.id}）"

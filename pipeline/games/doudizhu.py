@@ -134,10 +134,13 @@ def places(points: Sequence[int]) -> tuple[int, ...]:
 
 
 def _options(options: dict[str, Any]) -> tuple[int, str, bool]:
-    start = int(options.get("start_points", 0) or 0)
+    try:
+        start = int(options.get("start_points", 0) or 0)
+    except (TypeError, ValueError):
+        raise ValueError(f"斗地主的 game_options.start_points 为“{options.get('start_points')}”，应为整数（如 0 或 10）") from None
     scoring = str(options.get("scoring") or ("R2011" if start > 0 else "R2020"))
     if scoring not in ("R2020", "R2011"):
-        raise ValueError(f"doudizhu scoring must be R2020 or R2011, got {scoring!r}")
+        raise ValueError(f"斗地主的 game_options.scoring 为“{scoring}”，应为 R2020 或 R2011")
     early = bool(options.get("early_end", start > 0))
     return start, scoring, early
 
@@ -153,6 +156,12 @@ class Doudizhu:
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 0, "draw": 0, "loss": 0, "bye": 0, "forfeit_win": 0, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = ("game_points", "playoff")
+    #: the game_options it reads (registries.check_game_options names a typo of one)
+    option_keys: tuple[str, ...] = ("start_points", "scoring", "early_end")
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """ValueError for a value it cannot use (scoring other than R2020 / R2011)."""
+        _options(options)
 
     def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
         """Table points, then a playoff hand (R2011-D2)."""

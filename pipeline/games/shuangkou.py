@@ -251,6 +251,12 @@ class Shuangkou:
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = ("direct", "wins", "game_points", "playoff")
+    #: the game_options it reads (registries.check_game_options names a typo of one)
+    option_keys: tuple[str, ...] = ("penalty_mode",)
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """ValueError for a penalty_mode it does not know (R2015-P1)."""
+        penalty_mode(options)
 
     def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
         """Swiss: Buchholz first; otherwise the round-robin chain with net levels."""

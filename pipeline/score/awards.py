@@ -64,12 +64,34 @@ class AwardScheme:
         """(award, count) in order, best first."""
         raise NotImplementedError
 
-    def check_options(self, options: Mapping[str, Any]) -> str | None:
-        """None when the options are usable, else a message naming the bad option."""
+    #: the option keys the scheme reads (beside ``scheme`` and ``prizes``)
+    option_keys: tuple[str, ...] = ()
+
+    def check_options(self, options: Mapping[str, Any], prizes: Mapping[str, Any] | None = None) -> str | None:
+        """None when the options are usable, else a Chinese message naming the bad key
+        (``awards.prize`` for ``prizes`` gave every winner ¥0 without a word, ``cuont`` one
+        award where three were meant) — and each of ``prizes`` must name an award given."""
+        import difflib
+
+        for key in options:
+            if key not in self.option_keys:
+                near = difflib.get_close_matches(str(key), [*self.option_keys, "prizes", "scheme"], n=1, cutoff=0.6)
+                return (f"awards.{key} 不是评奖方式“{self.title}”（{self.name}）的选项"
+                        + (f"，是不是 {near[0]}？" if near else "") + f"可用的选项：{'、'.join([*self.option_keys, 'prizes'])}。")
+        for i, p in enumerate(options.get("places") or [] if "places" in self.option_keys else []):
+            bad = [k for k in (p if isinstance(p, Mapping) else {}) if k not in ("award", "count")]
+            if not isinstance(p, Mapping) or "award" not in p or bad:
+                return (f"awards.places 的第 {i + 1} 项应写成 {{award: 一等奖, count: 1}}"
+                        + (f"（“{bad[0]}”不是它的键）" if bad else "") + "。")
         try:
-            self.places(options)
+            places = self.places(options)
         except (TypeError, ValueError, KeyError) as e:
-            return f"awards: {e}"
+            return f"awards 的选项有误：{e}"
+        given = {a for a, _ in places} | ({str(options["rest"])} if options.get("rest") else set())
+        for name in prizes or {}:
+            if name not in given:
+                return (f"awards.prizes 中的“{name}”不是本项目颁发的奖项（本项目的奖项：{'、'.join(sorted(given))}），"
+                        "这一笔奖金发不出去：请把它改成奖项的名称。")
         return None
 
     def counts(self, awards: "AwardSpec", groups: int = 1) -> dict[str, int]:
@@ -159,6 +181,7 @@ class Ranked(AwardScheme):
 
     name = "ranked"
     title = "按名次设奖"
+    option_keys = ("places", "rest")
 
     def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         raw = options.get("places")
@@ -192,6 +215,7 @@ class TopN(Ranked):
 
     name = "top_n"
     title = "前N名"
+    option_keys = ("count", "awards", "rest")
 
     def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         names = options.get("awards")
@@ -208,6 +232,7 @@ class GroupTop(AwardScheme):
 
     name = "group_top"
     title = "各组前N名"
+    option_keys = ("count", "awards")
 
     def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         names = options.get("awards")

@@ -116,3 +116,52 @@ def test_a_session_time_written_without_quotes_is_that_time(tmp_path):
     assert (spec.sessions[0].start, spec.sessions[0].end) == (dt.time(14, 0), dt.time(17, 30))
     spec = parse_spec({**_raw(tmp_path), "sessions": [yaml.safe_load("date: 2026-12-05\nstart: 14\nend: 17")]})
     assert (spec.sessions[0].start, spec.sessions[0].end) == (dt.time(14, 0), dt.time(17, 0))
+
+
+RANKED = {"scheme": "ranked", "places": [{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2}],
+          "rest": "参与奖", "prizes": {"一等奖": 300, "二等奖": 200}}
+
+
+@pytest.mark.parametrize("change,key,words", [
+    # prizes mistyped: every winner got ¥0 without a word
+    ({"prize": {"一等奖": 300}}, "awards", ["awards.prize", "是不是 prizes"]),
+    ({"place": RANKED["places"]}, "awards", ["awards.place", "是不是 places"]),
+    ({"rset": "参与奖"}, "awards", ["awards.rset", "是不是 rest"]),
+    ({"places": [{"award": "一等奖", "cuont": 3}]}, "awards", ["第 1 项", "cuont"]),
+    ({"prizes": {"一等将": 300}}, "awards", ["“一等将”不是本项目颁发的奖项", "一等奖"]),
+])
+def test_award_option_typos_are_named(tmp_path, change, key, words):
+    """R2011-A1 awards: a mistyped award key was taken silently (prizes ¥0, one award for
+    three, the participation awards gone) or crashed the night (``place``)."""
+    e = _problem(_raw(tmp_path, awards={**RANKED, **change}))
+    assert e.key == f"events[xiangqi].{key}", e.key
+    for w in words:
+        assert w in e.problem, (w, e.problem)
+
+
+def test_good_award_options_pass(tmp_path):
+    parse_spec(_raw(tmp_path, awards=RANKED))
+    parse_spec(_raw(tmp_path, awards={"scheme": "top_n", "count": 3, "prizes": {"第一名": 100}}))
+
+
+@pytest.mark.parametrize("options,words", [
+    ({"start_point": 10}, ["game_options.start_point", "是不是 start_points"]),
+    ({"scoring": "R2012"}, ["R2012", "R2020 或 R2011"]),
+    ({"start_points": "十"}, ["应为整数"]),
+])
+def test_doudizhu_game_option_typos_are_named(tmp_path, options, words):
+    """R2011-D1: ``start_point: 10`` was taken as a note and every table failed its
+    zero-sum check (合计应为 0): a near miss of the game's own option is named."""
+    raw = newleague.build_spec(small_answers(3))
+    raw["events"][0].update(game="doudizhu", format={"type": "tables_of_three"}, game_options=options)
+    e = _problem(raw)
+    assert e.key.endswith(".game_options"), e.key
+    for w in words:
+        assert w in e.problem, (w, e.problem)
+
+
+def test_game_options_that_are_the_offices_notes_pass(tmp_path):
+    raw = newleague.build_spec(small_answers(3))
+    raw["events"][0].update(game="doudizhu", format={"type": "tables_of_three"},
+                            game_options={"start_points": 10, "round_minutes": 120, "备注": "每轮两小时"})
+    parse_spec(raw)

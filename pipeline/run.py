@@ -471,7 +471,8 @@ def _reading_key(context: str, rec: Received) -> str:
 def _read_context(t: Tournament) -> str:
     """What every reading depends on besides the file: code, spec and secret."""
     spec = hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest()
-    return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest()])
+    former = {ev.id: ev.former_names for ev in t.spec.events if ev.former_names}   # with_former_names
+    return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest(), *([former] if former else [])])
 
 
 def _unpickle(data: bytes) -> Any:
@@ -1511,6 +1512,26 @@ class EventRunner:
                         at=row.cells.get("桌号"))
         return False
 
+    def _renamed_unit(self, text: str, sid: str, compared: set[str], entries: dict[str, Entry]) -> bool:
+        """A side as the sheet printed it before the office renamed the unit's short name
+        (基础部 → 基础教学部) in tournament.yaml: the team name the round recorded when it was
+        published (基础部2队, in ``compared``), or the side's own name and in brackets a name
+        that is no other unit's now (姚明（基础部）).  Every row of the unit was refused, and
+        the referees had written exactly what the sheet said."""
+        from .ingest.workbook import strip_spaces
+        from .text import to_simplified
+
+        if text in compared:
+            return True
+        found = re.fullmatch(r"(.+?)[（(]([^（）()]+)[）)]", text)
+        if found is None or strip_spaces(found.group(1)) not in compared:
+            return False
+        unit = strip_spaces(to_simplified(found.group(2)))
+        mine = entries[sid].branch if sid in entries else ""
+        others = {strip_spaces(to_simplified(n)) for u in self.t.spec.units if u.id != mine
+                  for n in (u.name, u.short) if n}
+        return unit not in others
+
     def check_sides(self, m: Match, row: Any, sides: list[str], rnd: Round, entries: dict[str, Entry]) -> bool:
         """The sides pre-filled on the sheet (甲方/乙方, 甲/乙/丙) must still be the drawn ones:
         results are scored by seat, so a row whose sides were swapped would credit the wrong
@@ -1553,7 +1574,7 @@ class EventRunner:
             text = strip_spaces(str(raw))
             if text not in compared and not text.isascii():
                 text = strip_spaces(to_simplified(text))
-            if text not in compared:
+            if text not in compared and not self._renamed_unit(text, sid, compared | _recorded(rnd, sid), entries):
                 other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)[1]), "")
                 wrong.append((label, str(raw), other))
         if not wrong:
@@ -2192,6 +2213,40 @@ def run(opts: RunOptions) -> RunReport:
             gc.unfreeze()   # see _run_locked: the state's objects go back to the collector
 
 
+#: the ledger's cache key of every name each event has had (event id → names, oldest first)
+EVENT_NAMES_KEY = "names:events"
+
+
+def with_former_names(t: Tournament, ledger: Ledger) -> Tournament:
+    """The spec with each event's earlier names (EventSpec.former_names), as the ledger
+    remembers them: an event renamed in tournament.yaml (象棋 → 中国象棋) lost every entry,
+    the forms saying 象棋 were UNKNOWN_EVENT to each captain, and the drawn event stopped
+    ("尚无有效报名").  A name another event has now is not taken as a former one."""
+    raw = ledger.cache_get([EVENT_NAMES_KEY]).get(EVENT_NAMES_KEY)
+    try:
+        seen: dict[str, list[str]] = json.loads(raw) if raw else {}
+    except ValueError:
+        seen = {}
+    now = {ev.id: ev.name for ev in t.spec.events}
+    merged = {k: list(v) for k, v in seen.items()}
+    for eid, name in now.items():
+        if name not in merged.setdefault(eid, []):
+            merged[eid].append(name)
+    if merged != seen:
+        ledger.cache_put({EVENT_NAMES_KEY: json.dumps(merged, ensure_ascii=False, sort_keys=True).encode()})
+    current = set(now.values())
+    former = {eid: [n for n in merged.get(eid, []) if n != now[eid] and n not in current] for eid in now}
+    if not any(former.values()):
+        return t
+    import copy
+
+    events = [dataclasses.replace(ev, former_names=list(dict.fromkeys([*ev.former_names, *former[ev.id]])))
+              if former[ev.id] else ev for ev in t.spec.events]
+    renamed = copy.copy(t)
+    renamed.spec = dataclasses.replace(t.spec, events=events)
+    return renamed
+
+
 def sweep_temp_files(out: Path) -> None:
     """Remove the ``.<name>.*.tmp`` files a killed run left behind (``fsutil`` writes to
     them and renames; a run killed between the two leaves one).  Called under the lock."""
@@ -2205,6 +2260,7 @@ def sweep_temp_files(out: Path) -> None:
 def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
                 later: contextlib.ExitStack, quick: str = "") -> RunReport:
     """The run under its lock; ``later`` holds what must be left before the lock is (pools)."""
+    t = with_former_names(t, ledger)
     issues = IssueLog()
     report = RunReport(out_dir=out)
     if opts.imap_url:
@@ -2939,6 +2995,18 @@ def pdf_not_made(out: Path, state: LeagueState, missing: dict[Path, str]) -> Non
             f"印出来会是方框。HTML 版本（{pdf.with_suffix('.html').name}）正常。请安装含该字的字体"
             "（如 Debian 软件包 fonts-noto-cjk-extra 或 fonts-hanazono）后再运行，或核实该字是否录入有误。"))
     write_issues(out / "data", state)
+
+
+def _recorded(rnd: Round, sid: str) -> set[str]:
+    """The team name ``rnd`` recorded for ``sid`` when it was published (its plan's labels),
+    as compared by :meth:`EventRunner.check_sides` (spaces out, and in Simplified too)."""
+    from .ingest.workbook import strip_spaces
+    from .text import to_simplified
+
+    rec = (rnd.plan.get("labels") or {}).get(sid)
+    if not rec or not rec[0]:
+        return set()
+    return {strip_spaces(str(rec[0])), strip_spaces(to_simplified(str(rec[0])))}
 
 
 def _entry_label(t: Tournament, e: Entry) -> str:

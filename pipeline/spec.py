@@ -224,6 +224,9 @@ class EventSpec:
     tiebreaks: list[str] | None = None
     awards: AwardSpec = AwardSpec()
     game_options: dict[str, Any] = field(default_factory=dict)
+    former_names: Annotated[list[str], Field(description=(
+        "项目的曾用名：报名表上写的是改名前的项目名称时照样认得。league run 会自动记住已用过的名称，"
+        "一般不必填写"))] = field(default_factory=list)
     venue: str = ""
     referee: str = ""
     withdrawn: Annotated[list[str | int], Field(description=(
@@ -372,6 +375,9 @@ class TournamentSpec:
         if found is None and k:
             k = to_simplified(k)
             found = next((e for e in self.events if to_simplified("".join(e.name.split())) == k), None)
+        if found is None and k:     # a name the event had when the forms were issued
+            found = next((e for e in self.events
+                          if any(to_simplified("".join(n.split())) == k for n in e.former_names)), None)
         return found
 
 

@@ -268,3 +268,54 @@ def test_R2020_Q4_registration_terms_edited_after_the_draw_apply_to_no_drawn_eve
     assert not {"LATE_SUBMISSION", "QUOTA_EXCEEDED"} & {i.code for i in played.issues}
     assert played.entries == expected.entries
     assert (played.out_dir / "data" / "draw.csv").read_bytes() == (expected.out_dir / "data" / "draw.csv").read_bytes()
+
+
+def _draw_rows(report) -> list[dict]:
+    return list(csv.DictReader(io.StringIO((report.out_dir / "data" / "draw.csv").read_text(encoding="utf-8-sig"))))
+
+
+def test_a_unit_short_name_renamed_after_the_draw_keeps_the_referees_sheets(tmp_path):
+    """The office renamed 会计 → 会计学院 after round 1 was drawn: the sheets print 会计2队 as
+    published, and the referees wrote exactly that — every row of the unit was refused
+    (RESULT_INVALID, 不是本桌选手) and the event stopped.  The round's recorded labels count."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "short: 会计," in text
+    spec.write_text(text.replace("short: 会计,", "short: 会计学院,"), encoding="utf-8")
+    _play_round_1(folder)
+    played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert not [i.message for i in played.issues if i.code == "RESULT_INVALID"]
+    assert {r["round"] for r in _draw_rows(played)} == {"1", "2"}
+
+
+def test_an_event_renamed_after_the_draw_keeps_its_entries(tmp_path):
+    """扑克牌 → 掼蛋扑克 after round 1: the forms say 扑克牌, so every entry was UNKNOWN_EVENT
+    (each captain told to pick from the list) and the drawn event stopped (尚无有效报名).
+    The ledger remembers the event's names (EventSpec.former_names)."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert text.count("    name: 扑克牌\n") == 1
+    spec.write_text(text.replace("    name: 扑克牌\n", "    name: 掼蛋扑克\n"), encoding="utf-8")
+    _play_round_1(folder)
+    played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert "UNKNOWN_EVENT" not in {i.code for i in played.issues}
+    assert played.entries == first.entries
+    assert {r["round"] for r in _draw_rows(played)} == {"1", "2"}
+
+
+def test_former_names_find_the_event():
+    from pipeline.newleague import build_spec
+    from pipeline.spec import parse_spec
+
+    from tests.newleague.helpers import small_answers
+
+    raw = build_spec(small_answers(2))
+    raw["events"][0]["former_names"] = ["中國象棋比賽"]
+    spec = parse_spec(raw)
+    assert spec.event("中国象棋比赛") is spec.events[0] and spec.event("围棋比赛") is None

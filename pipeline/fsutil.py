@@ -42,8 +42,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise _about(e, path) from e
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -52,13 +55,21 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
         kill_point()
         os.replace(tmp, path)
         kill_point()
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise _about(e, path) from e
         raise
     return True
+
+
+def _about(e: OSError, path: Path) -> OSError:
+    """The error of a write, naming the file being written — not its temporary copy
+    (``.issues.csv.hsogiwwu.tmp``, which the office cannot find: it is gone)."""
+    return type(e)(e.errno, e.strerror, str(path)) if e.errno is not None else e
 
 
 def atomic_write_text(path: Path, text: str) -> bool:

@@ -16,6 +16,21 @@ from pathlib import Path
 EXIT_OK, EXIT_ATTENTION, EXIT_FAILED = 0, 1, 2
 
 
+def os_reason(e: OSError) -> str:
+    """Why a file could not be read or written, in Chinese, with what to do."""
+    import errno
+
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return ("没有权限（文件或文件夹被设为只读，或正被其他程序打开、在共享盘上被锁定）：请关闭打开它的程序"
+                f"（如 Excel），或把它改回可写（{e.strerror}）")
+    if e.errno == errno.ENOSPC:
+        return f"磁盘已满：请腾出空间（{e.strerror}）"
+    if e.errno == errno.EROFS:
+        return f"所在的磁盘是只读的：请换一个可写的输出文件夹（--out）（{e.strerror}）"
+    if e.errno == errno.ENOENT:
+        return f"文件或文件夹不存在（{e.strerror}）"
+    return str(e.strerror or e)
+
 def parse_now(value: str | None) -> dt.datetime | None:
     """``--now``: an ISO date-time, China time when it names no zone.  ValueError (with
     the message for the user) when it is not one."""
@@ -97,8 +112,9 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
              "请腾出磁盘空间后再运行；文件损坏时请用备份恢复该文件夹。", err=True)
         return EXIT_FAILED
     except OSError as e:
-        echo(f"错误：无法读取或写入 {e.filename or f'（联赛文件夹 {folder} 或输出文件夹 {out_parent}）'}: "
-             f"{e.strerror or e}", err=True)
+        echo(f"错误：无法读取或写入 {e.filename or f'（联赛文件夹 {folder} 或输出文件夹 {out_parent}）'}："
+             f"{os_reason(e)}。已收到的文件和已公布的抽签都已记入账本，不受影响；改正后再运行一次，"
+             "本次未写出的文件会全部补写。", err=True)
         return EXIT_FAILED
     except Exception:  # noqa: BLE001 - a fault of ours: said as one, exit 2 (not 1, "inputs need attention")
         import traceback

@@ -2,6 +2,7 @@
 exit 0 (all accepted) / 1 (ran, needs attention)."""
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -83,3 +84,29 @@ def test_exit_codes(tmp_path, drop, code):
     r = league(*run_args(folder, tmp_path / "out"))
     assert r.returncode == code, (r.stdout, r.stderr)
     assert "输出目录" in r.stdout
+
+
+def test_an_output_file_that_cannot_be_written_is_named_in_chinese(tmp_path, monkeypatch, capsys):
+    """data/issues.csv locked (open on a shared drive): the message named the temporary
+    copy (.issues.csv.hsogiwwu.tmp, gone by then) with English words only.  It names the
+    file itself, why in Chinese, what to do, and that nothing received is lost."""
+    import errno
+    import os as _os
+
+    from pipeline import fsutil
+    from pipeline.runcmd import EXIT_FAILED, run_command
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    real = _os.replace
+
+    def locked(src, dst):
+        if str(dst).endswith("issues.csv"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(src))
+        return real(src, dst)
+    monkeypatch.setattr(fsutil.os, "replace", locked)
+    code = run_command(folder, tmp_path / "out", dt.datetime(2030, 1, 1, tzinfo=dt.timezone.utc), pdf=False)
+    err = capsys.readouterr().err
+    assert code == EXIT_FAILED
+    assert "issues.csv：没有权限" in err and ".tmp" not in err, err
+    assert "改回可写" in err and "补写" in err
+    assert not list((tmp_path / "out").rglob(".*.tmp"))

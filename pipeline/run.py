@@ -1023,6 +1023,8 @@ class EventRunner:
                                 "签到表有问题未改正（见问题清单），改正后重新发送签到表，第1轮才能抽签")
                 return
             ih = draw_inputs_hash(state.entries, self.rounds, self.results, self.absent, self.hash_parts)
+            if self.drawn_elsewhere(len(self.rounds) + 1, ih):
+                return
             seed = draw_seed(self.t, self.ev.id, len(self.rounds) + 1, ih)
             try:
                 nxt = self.fmt.next_round(state, random.Random(int(seed, 16)))
@@ -1056,6 +1058,34 @@ class EventRunner:
                 self.reread_playoffs()
             self.add_byes(nxt)
             self.read_results(nxt)
+
+    def drawn_elsewhere(self, round_no: int, ih: str) -> bool:
+        """A published draw is never silently redrawn — not even after the output folder (its
+        ledger) was deleted, or the batch run with another ``--out``: the round is not in
+        this ledger, but the inbox holds its result sheets, issued with another draw (their
+        _meta draw hash is not the one this draw would print).  The round is then not drawn,
+        and TEMPLATE_MISMATCH says why and what to do.  The same inputs draw the same round
+        (the seed is derived from them): sheets that fit it are no reason to wait."""
+        from . import layout
+
+        books = [(rec, b) for rec, b in self.inputs.results
+                 if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
+                 and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(round_no) and not other_league(self.t, b)
+                 and str(b.meta.get(layout.META_DRAW_HASH, "") or "")]
+        if not books or any(str(b.meta.get(layout.META_DRAW_HASH, "")) == ih for _, b in books):
+            return False
+        books.sort(key=lambda x: (x[0].received_at, x[0].sha256))
+        names = "、".join(dict.fromkeys(f"《{rec.file_name}》" for rec, _ in books))
+        was = str(books[0][1].meta.get(layout.META_DRAW_HASH, ""))
+        self.waiting = f"第{round_no}轮暂不抽签：收件箱里已有按另一次抽签下发的第{round_no}轮成绩表"
+        self.issues.add("TEMPLATE_MISMATCH",
+                        f"{self.ev.name} 第{round_no}轮在这个输出文件夹里还没有公布过，收件箱里却已有它的成绩表{names}，"
+                        f"是按另一次抽签下发的（抽签摘要 {was}）；按现在的报名抽签，对阵会不同（摘要 {ih}）。"
+                        "多半是输出文件夹被删除，或换了 --out：请恢复原来的输出文件夹（其中的 ledger.sqlite 记着"
+                        "已公布的抽签）后再运行，已下发的对阵就照旧有效。确要作废那次抽签、重新抽签，请把这些成绩表"
+                        f"移出收件箱后再运行。在此之前本项目第{round_no}轮不抽签。",
+                        at=CellRef(books[0][0].file_name, layout.RESULT_SHEET))
+        return True
 
     def drawn_at_checkin(self) -> bool:
         """Whether round 1 is drawn from the check-in on the day (R2016-F2): a draw time, in a

@@ -319,3 +319,26 @@ def test_former_names_find_the_event():
     raw["events"][0]["former_names"] = ["中國象棋比賽"]
     spec = parse_spec(raw)
     assert spec.event("中国象棋比赛") is spec.events[0] and spec.event("围棋比赛") is None
+
+
+def test_a_deleted_output_folder_does_not_redraw_a_round_whose_sheets_were_played(tmp_path):
+    """The office deleted output/ (the ledger in it) after round 1 was played, and one unit's
+    form is no longer in the inbox: a new ledger drew round 1 again from other entries,
+    silently (only TEMPLATE_MISMATCH on the played sheets, as if the referees were wrong).
+    Now round 1 is not drawn while the inbox holds sheets of another draw of it; with the
+    same inputs the same draw is made and the sheets count."""
+    folder = _inbox_without_results(tmp_path)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
+    _play_round_1(folder)
+    # the same inputs, a new output folder: the same round 1, its sheet counts
+    same = run(RunOptions(folder=folder, out_parent=tmp_path / "new-out", now=NOW, pdf=False))
+    assert "TEMPLATE_MISMATCH" not in {i.code for i in same.issues}
+    assert {r["round"] for r in _draw_rows(same)} == {"1", "2"}
+    # other inputs (a form gone), a new output folder: round 1 is not drawn again
+    form = next(p for p in (folder / "inbox").iterdir() if "报名" in p.name)
+    form.unlink()
+    other = run(RunOptions(folder=folder, out_parent=tmp_path / "other-out", now=NOW, pdf=False))
+    (said,) = [i for i in other.issues if i.code == "TEMPLATE_MISMATCH"]
+    assert "还没有公布过" in said.message and "ledger.sqlite" in said.message and "移出收件箱" in said.message
+    assert not [r for r in _draw_rows(other) if r["event"] == "guandan"]
+    assert any("第1轮暂不抽签" in line for line in other.events)

@@ -467,12 +467,43 @@ _ZH = {"missing": "缺少这一项（必填）", "extra_forbidden": _EXTRA, "une
 
 def _in_chinese(err: dict) -> str:
     """One pydantic error as the office reads it: Chinese first, pydantic's words after (our
-    own validators already speak Chinese)."""
+    own validators already speak Chinese) — and a value typed with full-width characters
+    (``per_branch: ２``) says so: "应为整数" alone left the office looking at a 2."""
     if err["type"] == "value_error":
         return str(err.get("ctx", {}).get("error") or err["msg"]).removeprefix("Value error, ")
     zh = _ZH.get(err["type"])
     msg = "Extra inputs are not permitted" if err["type"] == "unexpected_keyword_argument" else err["msg"]
-    return f"{zh}（{msg}）" if zh else msg
+    out = f"{zh}（{msg}）" if zh else msg
+    value = err.get("input")
+    if isinstance(value, str):
+        import unicodedata
+
+        wide = [c for c in value if unicodedata.east_asian_width(c) == "F" and unicodedata.normalize("NFKC", c) != c]
+        if wide:
+            out += (f"。其中“{''.join(dict.fromkeys(wide))}”是全角字符，请改用半角（英文输入法）："
+                    f"{unicodedata.normalize('NFKC', value)}")
+    return out
+
+
+#: a key at the start of a line (or of a list item / flow mapping) followed by a full-width colon
+_WIDE_COLON = r"^\s*(?:-\s+)?\{?\s*([A-Za-z_][A-Za-z0-9_]*)\s*："
+
+
+def _full_width_colon(text: str) -> str:
+    """``id： checkers`` typed with the Chinese input method: PyYAML said "mapping values are
+    not allowed here" at the next line, and never "全角".  The line, and what to type.
+
+    >>> _full_width_colon("id: a\\nevents:\\n  - id： b\\n")
+    '第 3 行“  - id： b”中“id”后的冒号是全角“：”：请改成半角冒号加空格“: ”（英文输入法）。'
+    """
+    import re
+
+    m = re.search(_WIDE_COLON, text, re.M) if "：" in text else None
+    if m is None:
+        return ""
+    line = text.count("\n", 0, m.start(1)) + 1
+    shown = text.splitlines()[line - 1]
+    return f"第 {line} 行“{shown}”中“{m.group(1)}”后的冒号是全角“：”：请改成半角冒号加空格“: ”（英文输入法）。"
 
 
 def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
@@ -484,7 +515,7 @@ def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
     pipeline.spec.SpecError: tournament.yaml: name: 缺少这一项（必填）（Field required）
     """
     if not isinstance(raw, dict):
-        raise SpecError(file, "(top level)", "the file must be a mapping of keys (id, name, units, events …)")
+        raise SpecError(file, "(top level)", "tournament.yaml 应是一组“键: 值”（id、name、units、events …）")
     from pydantic import ValidationError
 
     try:
@@ -540,12 +571,17 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
     if spec is None:
         import yaml   # here: a rerun that finds its spec cached never imports the YAML library
 
+        wide = _full_width_colon(text)
+        if wide:
+            raise SpecError(path, "(syntax)", wide)
         try:
             # libyaml's safe loader when PyYAML has it (5× faster on a 200-unit spec), else PyYAML's
             # own; YAML reads \r\n and \r as line breaks, as the text mode's newline translation did
             raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError as e:
-            raise SpecError(path, "(syntax)", f"YAML 格式有误（缩进、冒号或引号）：{e}") from None
+            mark = getattr(e, "problem_mark", None)
+            where = f"第 {mark.line + 1} 行第 {mark.column + 1} 列附近" if mark is not None else ""
+            raise SpecError(path, "(syntax)", f"YAML 格式有误（缩进、冒号或引号）{where}：{e}") from None
         spec = parse_spec(raw, path)
     secret_path = folder / spec.secret_file
     if not secret_path.is_file():

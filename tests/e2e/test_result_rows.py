@@ -114,14 +114,17 @@ def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(t
     r2 = lambda text: [l for l in text.splitlines() if l.startswith("xiangqi,") and ",2," in l]
     assert r2(draw_after) == r2(draw_before) and r2(draw_before)
     # the referees play round 2 on the published draw; the office then runs into a new output
-    # folder (no ledger there): round 2 is drawn again from the corrected results, and the
-    # played sheet does not fit it — the message sends the office back to the old folder
+    # folder (no ledger there): round 2 would be drawn otherwise from the corrected results,
+    # and the played sheet would not fit it — it is not drawn, and the message sends the
+    # office back to the old folder
     sheet = out / "t2020-league" / "results" / "xiangqi-r2-成绩表.xlsx"
     shutil.copy(sheet, folder / "inbox" / "xiangqi-r2-成绩表.xlsx")
     run(RunOptions(folder=folder, out_parent=tmp_path / "elsewhere", pdf=False, now=now))
     with open(tmp_path / "elsewhere" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
         misfit = [i for i in csv.DictReader(f) if i["code"] == "TEMPLATE_MISMATCH" and "xiangqi-r2" in i["file"]]
-    assert len(misfit) == 1 and "改回原来的输出文件夹" in misfit[0]["message"]
+    assert len(misfit) == 1 and "恢复原来的输出文件夹" in misfit[0]["message"]
+    elsewhere = (tmp_path / "elsewhere" / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
+    assert not [line for line in elsewhere.splitlines() if line.split(",")[:3] == ["xiangqi", "ko", "2"]]
 
 
 def test_R2015_A1_a_corrected_awards_sheet_replaces_the_first(tmp_path):

@@ -165,3 +165,34 @@ def test_game_options_that_are_the_offices_notes_pass(tmp_path):
     raw["events"][0].update(game="doudizhu", format={"type": "tables_of_three"},
                             game_options={"start_points": 10, "round_minutes": 120, "备注": "每轮两小时"})
     parse_spec(raw)
+
+
+def _yaml_problem(tmp_path, old: str, new: str) -> SpecError:
+    from pipeline.spec import load_tournament
+
+    folder = tmp_path / "t"
+    newleague.create(folder, answers=small_answers(2))
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert old in text, old
+    spec.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        load_tournament(folder)
+    return e.value
+
+
+def test_a_full_width_colon_is_named_at_its_line(tmp_path):
+    """``- id： xiangqi`` typed with the Chinese input method: PyYAML's English pointed at the
+    next line and never said 全角."""
+    e = _yaml_problem(tmp_path, "- id: xiangqi", "- id： xiangqi")
+    assert "全角“：”" in e.problem and "- id： xiangqi" in e.problem and "行" in e.problem, e.problem
+
+
+def test_a_full_width_digit_is_named(tmp_path):
+    e = _yaml_problem(tmp_path, "per_branch: 1", "per_branch: １")
+    assert "“１”是全角字符" in e.problem and "应为整数" in e.problem, e.problem
+
+
+def test_a_yaml_syntax_error_gives_its_line(tmp_path):
+    e = _yaml_problem(tmp_path, "- id: xiangqi", "- id: [xiangqi")
+    assert e.key == "(syntax)" and "行第" in e.problem, e.problem

@@ -14,6 +14,7 @@ import json
 import logging
 import random
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -877,7 +878,8 @@ class EventRunner:
         said = self._withdrawn is not None
         ids: set[str] = set()
         for item in self.ev.withdrawn:
-            key = strip_spaces(str(item))
+            # full-width digits or quotes typed with the Chinese input method (＂001257＂)
+            key = strip_spaces(unicodedata.normalize("NFKC", str(item))).strip("\"'“”‘’")
             if isinstance(item, int):
                 # a staff number written without quotes reached us as a number: 12345 as it was,
                 # or 001033 read by YAML as the octal 539 — the digits as written, tried second
@@ -890,6 +892,9 @@ class EventRunner:
             else:
                 hits = sorted({e.id for e in entries if key and (
                     key == strip_spaces(e.team) or any(key in (strip_spaces(p.name), p.staff_id) for p in e.players))})
+                if not hits and key.isdigit():      # "1539" for 001539: the leading zeros left out
+                    hits = sorted({e.id for e in entries if any(p.staff_id and p.staff_id.lstrip("0") == key.lstrip("0")
+                                                                for p in e.players)})
             if len(hits) == 1:
                 ids.update(hits)
                 continue

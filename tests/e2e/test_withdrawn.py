@@ -120,3 +120,21 @@ def test_a_player_withdrawn_before_round_1_leaves_later_rounds_unflagged(tmp_pat
     gone = next(e.id for e in go.entries if any(p.staff_id == "001537" for p in e.players))
     assert gone not in {s for r in go.rounds for m in r.matches for s in m.sides}
     assert not [i for i in seen if i.code == "DRAW_INPUT_CHANGED" and "围棋" in i.message]
+
+
+def test_a_staff_number_quoted_without_its_zeros_or_in_full_width_quotes_withdraws(tmp_path):
+    """``withdrawn: ["1537"]`` for 001537 (the leading zeros left out, as the handbook's
+    quotes keep them) and ``＂001537＂`` (full-width quotes, the Chinese input method) were
+    "不是本项目的参赛者" — while 1537 unquoted matched."""
+    folder = _league(tmp_path, keep_rounds=0)
+    spec = (folder / "tournament.yaml").read_text(encoding="utf-8")
+    probe = run(RunOptions(folder=folder, out_parent=tmp_path / "probe", pdf=False, now=NOW))
+    person = next(p for e in probe.state.events["go"].entries for p in e.players if p.staff_id.startswith("00"))
+    for k, written in enumerate([f'"{person.staff_id.lstrip("0")}"', f"＂{person.staff_id}＂"]):
+        (folder / "tournament.yaml").write_text(spec, encoding="utf-8")
+        _withdraw(folder, [written])
+        report = run(RunOptions(folder=folder, out_parent=tmp_path / f"out{k}", pdf=False, now=NOW))
+        go = report.state.events["go"]
+        gone = next(e.id for e in go.entries if person in e.players)
+        assert gone not in {s for r in go.rounds for m in r.matches for s in m.sides}, written
+        assert "WITHDRAWAL_UNMATCHED" not in {i.code for i in report.issues}, written

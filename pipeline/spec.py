@@ -552,6 +552,8 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
     folder = Path(folder)
     path = folder / SPEC_FILE
     if not folder.is_dir():
+        if folder.is_file():    # league run …/tournament.yaml: the file, not its folder
+            raise SpecError(folder, "(folder)", f"这是一个文件，不是赛事文件夹：请给出它所在的文件夹，如 league run {folder.parent}")
         raise SpecError(folder, "(folder)", "不是赛事文件夹（没有这个文件夹）")
     if not path.is_file():
         raise SpecError(path, "(file)", "缺少 tournament.yaml：赛事文件夹里必须有这个配置文件（可用 league new 生成）")

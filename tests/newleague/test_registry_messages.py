@@ -196,3 +196,13 @@ def test_a_full_width_digit_is_named(tmp_path):
 def test_a_yaml_syntax_error_gives_its_line(tmp_path):
     e = _yaml_problem(tmp_path, "- id: xiangqi", "- id: [xiangqi")
     assert e.key == "(syntax)" and "行第" in e.problem, e.problem
+
+
+def test_the_spec_file_given_for_its_folder_is_told_which_folder(tmp_path):
+    from pipeline.spec import load_tournament
+
+    folder = tmp_path / "t"
+    newleague.create(folder, answers=small_answers(2))
+    with pytest.raises(SpecError) as e:
+        load_tournament(folder / "tournament.yaml")
+    assert "不是赛事文件夹" in e.value.problem and str(folder) in e.value.problem and "没有这个" not in e.value.problem

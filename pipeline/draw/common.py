@@ -329,6 +329,28 @@ def winner_of(state: EventState, m: Match) -> str | None:
                          [(m.stage, m.group, tuple(m.sides))])
 
 
+def winners_of(state: EventState, matches: Iterable[Match]) -> list[str | None]:
+    """:func:`winner_of` of each match — every drawn table of the round asked for at once:
+    a knockout with two drawn tables asked for one table's 加赛, and the other's only after
+    it was answered (one night each, and the form of the first kept in forms/).  One
+    PlayoffWaiting holds every tie; a missing result (Waiting) comes first."""
+    out: list[str | None] = []
+    pending: list[PlayoffWaiting] = []
+    for m in matches:
+        try:
+            out.append(winner_of(state, m))
+        except PlayoffWaiting as w:
+            pending.append(w)
+            out.append(None)
+    if len(pending) == 1:
+        raise pending[0]
+    if pending:
+        tail = "请录入加赛结果后再抽下一轮。"
+        said = "；".join(str(w).removesuffix(tail).rstrip("，,。：:") for w in pending)
+        raise PlayoffWaiting(f"{said}。{tail}", [t for w in pending for t in w.ties])
+    return out
+
+
 def settled_winner(state: EventState, m: Match) -> str | None:
     """Like :func:`winner_of` but None instead of waiting (for placements of an event in
     progress)."""

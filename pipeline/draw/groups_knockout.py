@@ -31,7 +31,7 @@ from .base import EventState, Placement
 from .common import (PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int, counted,
                      check_known, deal_groups, first_balance, first_problem, group_label,
                      next_round_no, orient, ranked, rounds_of, settled_winner, shown, shown_list,
-                     tier_placements, winner_of, withdrawn_notes)
+                     tier_placements, winner_of, winners_of, withdrawn_notes)
 
 GROUP_STAGE = "group"
 #: the 加赛 that rank a group's own table: its stage's, or one whose 阶段 was typed as a name
@@ -119,10 +119,10 @@ class GroupsKnockout:
             return self._first_ko_round(state, qual, rng)
         last = ko[-1].plan
         if last.get("final"):
-            for m in ko[-1].matches:
-                winner_of(state, m)          # a drawn final waits for its 加赛
+            winners_of(state, ko[-1].matches)       # a drawn final (or 三四名) waits for its 加赛
             return None
         rnd = ko[-1]
+        winners_of(state, [m for m in rnd.matches if not m.bye])    # every drawn table's 加赛 at once
         winners = [self._winner_of_slot(state, rnd, slot) for slot in last["bracket"]]
         if sum(w is not None for w in winners) < 2:
             return None

@@ -20,7 +20,7 @@ from . import FORMATS
 from .base import EventState, Placement, Waiting
 from .common import (berger_pairs, berger_round_count, bye_counts, check_int, check_known, counted,
                      first_balance, first_problem, next_round_no, orient, rounds_of, shown,
-                     settled_winner, shown_list, spread_tables, tier_placements, winner_of, withdrawn_notes)
+                     settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of, withdrawn_notes)
 
 
 class Knockout:
@@ -77,8 +77,7 @@ class Knockout:
         if not ko:
             return sorted(e.id for e in state.entries)
         out = []
-        for m in ko[-1].matches:
-            w = winner_of(state, m)
+        for w in winners_of(state, ko[-1].matches):     # every drawn table's 加赛 asked at once
             if w is not None and w not in state.withdrawn:     # withdrawn by the office: not drawn on
                 out.append(w)
         return sorted(out)

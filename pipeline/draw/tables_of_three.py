@@ -25,7 +25,7 @@ from ..model import Match, Outcome, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
 from .common import (bye_counts, check_choice, check_known, first_problem, next_round_no,
-                     settled_winner, shown_list, spread_tables, tier_placements, winner_of, withdrawn_notes)
+                     settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of, withdrawn_notes)
 
 
 class TablesOfThree:
@@ -64,7 +64,7 @@ class TablesOfThree:
             byes = sorted(rng.sample(ids, len(ids) % 3))
             return self._round(state, [e for e in ids if e not in byes], byes, [], [], rng)
         last = state.rounds[-1]
-        winners = [winner_of(state, m) for m in last.matches]
+        winners = winners_of(state, last.matches)      # every tied table's 加赛 asked at once
         if last.plan.get("kind") == "final":
             return None
         # (an entry the office withdrew goes no further, nor into the revival lot)

@@ -88,3 +88,30 @@ def test_R2011_F1_final_places_playoff_does_not_rerank_a_group():
     tier = [p.entry for p in sorted(after, key=lambda p: p.rank) if p.tier == "小组第2名"]
     assert tier == list(reversed(second))
     assert not any(p.tied for p in after if p.tier == "小组第2名")
+
+
+@pytest.mark.parametrize("fmt_name,options", [("knockout", {"final_pool": 2}),
+                                              ("groups_knockout", {"groups": 2, "advance": 2, "third_place": False})])
+def test_R2011_F1_every_drawn_table_of_a_round_is_asked_for_at_once(fmt_name, options):
+    """R2011-F1: two drawn knockout tables — the 加赛 of the first was asked, and the second's
+    only the night after it was answered (its form never written: forms/ kept the first)."""
+    from pipeline.draw.common import PlayoffWaiting
+
+    fmt = FORMATS.get(fmt_name)
+    state = new_state(make_entries(8, branches=8), options)
+    rng = random.Random(3)
+    while True:
+        rnd = fmt.next_round(state, rng)
+        state.rounds.append(rnd)
+        real = [m for m in rnd.matches if not m.bye]
+        if rnd.plan.get("kind") == "ko" and len(real) >= 2:
+            break
+        for m in rnd.matches:
+            state.results[m.key] = bye_result(m) if m.bye else _won(m, True)
+    drawn = real[:2]
+    for m in rnd.matches:
+        state.results[m.key] = bye_result(m) if m.bye else _draw(m) if m in drawn else _won(m, True)
+    with pytest.raises(PlayoffWaiting) as w:
+        fmt.next_round(state, rng)
+    assert sorted(t[2] for t in w.value.ties) == sorted(tuple(m.sides) for m in drawn)
+    assert str(w.value).count("未分胜负") == 2 and str(w.value).count("请录入加赛结果") == 1, str(w.value)

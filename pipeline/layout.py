@@ -29,6 +29,7 @@ META_ROUND = "round"
 META_DRAW_HASH = "draw_hash"
 META_PICKUP = "pickup_points"      # a registration form's 乘车地点 choices when issued ("" = none)
 META_TIES = "ties"                  # a 加赛 form's rows per tie, in order ("3,2": two ties)
+META_TIE_ENTRIES = "tie_entries"    # … and the entry ids of each tie it was made for ("a b c|d e")
 
 KIND_REGISTRATION = "registration"
 KIND_RESULT = "result"

@@ -222,6 +222,8 @@ class Playoff:
     places: tuple[int, ...] = ()      # the 名次 written for each of ``order`` (a repeat: no order)
     cells: tuple[str, ...] = ()       # the A1 of each of ``order``'s 名次 on the sheet (when read from one)
     ties: tuple[int, ...] = ()        # which of the sheet's ties each of ``order`` is in (the form's _meta)
+    #: the ties (entry ids) the form was made for, as its _meta records them (() when it does not)
+    made_for: tuple[frozenset[str], ...] = field(default=(), compare=False)
 
     def lists_together(self, tied: "Iterable[str]") -> bool:
         """Whether the sheet lists all of ``tied`` in one of its ties.  A form may hold

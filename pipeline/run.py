@@ -1662,9 +1662,13 @@ class EventRunner:
         nothing: said at the sheet, naming who has no 名次 (it was ignored without a word).
         A sheet of another stage's playoff is none of this tie's (a group's 加赛 that ranked
         one of three later level in the final places was taken for a half-filled one)."""
+        # (a form that records the ties it was made for is this tie's only if one of them is
+        # it: a complete sheet of an earlier tie of the same stage, whose winner was tied
+        # again, was called half-filled)
         po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and 0 < len(tied & set(po.order)) < len(tied)
                    and (not po.group or not group or po.group == group)
-                   and (not po.stage or not stage or po.stage == stage)), None)
+                   and (not po.stage or not stage or po.stage == stage)
+                   and (not po.made_for or frozenset(tied) in po.made_for)), None)
         if po is None or po.source is None:
             return
         missing = sorted(tied - set(po.order), key=lambda e: names.get(e, e))
@@ -3006,14 +3010,29 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             write_checkin_form(t, ev.spec, {"": players}, p)
             n += 1
         if ev.ties:
+            from .xlsx.forms import PlayoffTie, tie_entries
             label = {e.id: e.team for e in ev.entries}
             p = forms / playoff_form_name(ev.spec.id, ev.rounds)
-            if not p.exists():
-                from .xlsx.forms import PlayoffTie, write_playoff_form
-                write_playoff_form(t, ev.spec, [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids))
-                                                for st, g, ids in ev.ties], p)
+            ties = [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids), ids=tuple(ids)) for st, g, ids in ev.ties]
+            # written once (the office may fill it where it is), and again when the ties
+            # pending are others: a second 加赛 of the round (the final drawn, then the final
+            # places tied) was asked on the first one's form, and the event waited for good
+            if not p.exists() or _form_ties(p) != tie_entries(ties):
+                from .xlsx.forms import write_playoff_form
+                write_playoff_form(t, ev.spec, ties, p)
                 n += 1
     return n
+
+
+def _form_ties(path: Path) -> str | None:
+    """The ties a 加赛 form in forms/ was made for (its _meta), or None when it cannot say."""
+    from . import layout
+    from .ingest.workbook import UnreadableFile, read_workbook
+
+    try:
+        return str(read_workbook(path).meta.get(layout.META_TIE_ENTRIES, "")) or None
+    except (UnreadableFile, OSError):
+        return None
 
 
 def pdf_not_made(out: Path, state: LeagueState, missing: dict[Path, str]) -> None:

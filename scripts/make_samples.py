@@ -250,6 +250,7 @@ def playoff_mail(t: Tournament, inbox: Path, state, rng: random.Random, answered
         meta.append([L.META_KIND, L.KIND_PLAYOFF])
         meta.append([L.META_TOURNAMENT, t.spec.id])
         meta.append([L.META_TIES, ",".join(str(len(ids)) for _, _, ids in ties)])   # as the issued form says
+        meta.append([L.META_TIE_ENTRIES, "|".join(" ".join(ids) for _, _, ids in ties)])
         meta.sheet_state = "hidden"
         n = sum(1 for a in answered if a[0] == ev.spec.id)
         with tempfile.TemporaryDirectory() as tmp:

@@ -35,6 +35,7 @@ class PlayoffTie:
     group: str
     contenders: tuple[str, ...]
     note: str = ""
+    ids: tuple[str, ...] = ()       # the contenders' entry ids (the form's _meta records them)
 
 
 def _start(title: str, note: str, labels: Sequence[str], sheet: str, spec) -> tuple[Workbook, Worksheet, int]:
@@ -149,4 +150,10 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
     return _finish(wb, ws, hdr, len(labels),
                    [(layout.META_KIND, layout.KIND_PLAYOFF), (layout.META_TOURNAMENT, spec.id),
                     (layout.META_EVENT, event.id),
-                    (layout.META_TIES, ",".join(str(len(t.contenders)) for t in ties))], path)
+                    (layout.META_TIES, ",".join(str(len(t.contenders)) for t in ties)),
+                    *([(layout.META_TIE_ENTRIES, tie_entries(ties))] if all(t.ids for t in ties) else [])], path)
+
+
+def tie_entries(ties: Sequence[PlayoffTie]) -> str:
+    """The _meta record of the ties a 加赛 form is made for: each tie's entry ids."""
+    return "|".join(" ".join(t.ids) for t in ties)

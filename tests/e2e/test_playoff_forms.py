@@ -1,0 +1,148 @@
+"""The office answers each 加赛 on the form the run writes in forms/ (the handbook's way):
+R2011-F1 — every tie asked for is on the form of the night, and a complete sheet of an
+earlier tie is never called half-filled because one of its players is tied again."""
+from __future__ import annotations
+
+import datetime as dt
+import random
+import tempfile
+from pathlib import Path
+
+import openpyxl
+
+from pipeline import layout as L
+from pipeline import newleague
+from pipeline.run import RunOptions, playoff_form_name, run
+from pipeline.spec import load_tournament
+
+from tests.newleague.batch import LATER, samples
+from tests.newleague.helpers import fill_registrations
+from tests.newleague.test_combinations import answers_for, spread
+
+DRAWN = {"结果": "和棋", "原因": "议和"}
+WON = {"结果": "甲胜", "原因": "认输"}
+
+
+def _league(tmp_path: Path, fmt: str, n: int, seed: int) -> Path:
+    league = [(("xiangqi", fmt), n, "open")]
+    folder = tmp_path / "prop"
+    newleague.create(folder, answers=answers_for(league, "名次奖"))
+    rng = random.Random(seed)
+    fill_registrations(folder, rng, plan=spread(folder, league, rng))
+    return folder
+
+
+def _fill_results(t, out: Path, inbox: Path, state, row_of, done: set[str]) -> int:
+    """Fill each new result workbook with ``row_of(match)`` and mail it in."""
+    ms = samples()
+    n = 0
+    for p in sorted((out / t.spec.id / "results").glob("*.xlsx")):
+        if p.name in done:
+            continue
+        wb = openpyxl.load_workbook(p)
+        meta = {str(r[0].value): r[1].value for r in wb[L.META_SHEET].iter_rows(min_col=1, max_col=2) if r[0].value}
+        ev = state.events[str(meta[L.META_EVENT])]
+        rnd = next(r for r in ev.rounds if r.round == int(meta[L.META_ROUND]))
+        ws = wb[L.RESULT_SHEET]
+        hrow, col = ms.header(ws, "桌号")
+        for r in range(hrow + 1, ws.max_row + 1):
+            table = ws.cell(r, col["桌号"]).value
+            group = ws.cell(r, col["组别"]).value if "组别" in col else None
+            m = next((m for m in rnd.matches if table not in (None, "") and m.table == int(table)
+                      and (m.group or "") == (group or "")), None)
+            if m is None or m.bye:
+                continue
+            for label, value in row_of(m).items():
+                ws.cell(r, col[label]).value = value
+            for s in ("甲方签名", "乙方签名", "裁判签名"):
+                if s in col:
+                    ws.cell(r, col[s]).value = "已签"
+        with tempfile.TemporaryDirectory() as tmp:
+            q = Path(tmp) / p.name
+            wb.save(q)
+            when = ms.session_time(t, rnd.round)
+            ms.mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn", f"r{rnd.round}", when,
+                    [(p.name, q.read_bytes())])
+        done.add(p.name)
+        n += 1
+    return n
+
+
+def _answer_form(t, out: Path, inbox: Path, ev, k: int, first=None) -> list[str]:
+    """Fill forms/<the event's 加赛表> as the office does (名次 1, 2 … in row order, or
+    ``first`` placed 1st in its tie) and mail it in; returns the contenders it lists."""
+    ms = samples()
+    p = out / t.spec.id / "forms" / playoff_form_name(ev.spec.id, ev.rounds)
+    wb = openpyxl.load_workbook(p)
+    ws = wb[L.PLAYOFF_SHEET]
+    meta = {r[0].value: r[1].value for r in wb[L.META_SHEET].iter_rows() if r[0].value}
+    hrow, col = ms.header(ws, "参赛者")
+    row, listed = hrow + 1, []
+    for c in (int(x) for x in str(meta[L.META_TIES]).split(",")):
+        labels = [ws.cell(row + i, col["参赛者"]).value for i in range(c)]
+        order = sorted(range(c), key=lambda i: labels[i] != first)
+        for place, i in enumerate(order, start=1):
+            ws.cell(row + i, col["名次"]).value = place
+        listed += labels
+        row += c
+    with tempfile.TemporaryDirectory() as tmp:
+        q = Path(tmp) / "x.xlsx"
+        wb.save(q)
+        ms.mail(inbox / f"playoff-{k}.eml", "referee@union.example.edu.cn", "加赛",
+                dt.datetime(2026, 1, 17, 13, k, tzinfo=LATER.tzinfo), [(f"加赛-{k}.xlsx", q.read_bytes())])
+    return listed
+
+
+def test_R2011_F1_a_second_playoff_of_the_round_gets_its_own_form(tmp_path):
+    """Every game drawn in 象棋 groups → knockout: the drawn final's 加赛 is answered on
+    forms/xiangqi-r4-加赛表.xlsx, then the final places tie (the two 小组第2名, 二等奖 or
+    三等奖) — and the form still listed the two finalists: the event waited for good."""
+    folder = _league(tmp_path, "groups_knockout", 8, seed=4)
+    out, inbox, t = tmp_path / "out", folder / "inbox", load_tournament(folder)
+    done: set[str] = set()
+    asked: list[set[str]] = []
+    for k in range(1, 16):
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+        ev = report.state.events["xiangqi"]
+        assert not [i.message for i in report.issues if i.code == "BAD_VALUE"]
+        if _fill_results(t, out, inbox, report.state, lambda m: DRAWN, done):
+            continue
+        if not ev.ties:
+            break
+        names = {e.id: e.team for e in ev.entries}
+        listed = _answer_form(t, out, inbox, ev, k)
+        assert sorted(listed) == sorted(names[i] for _, _, ids in ev.ties for i in ids), (listed, ev.ties)
+        asked.append(set(listed))
+    assert ev.complete, ev.waiting
+    assert len(asked) >= 2 and asked[0] != asked[-1]
+    assert {a.award for a in report.state.awards if a.event == "xiangqi"} >= {"一等奖", "二等奖"}
+
+
+def test_R2011_F1_a_complete_sheet_is_not_called_half_filled_when_its_winner_draws_again(tmp_path):
+    """象棋 knockout: 1st table of round 1 drawn, its 加赛 answered on the issued form; the
+    winner's round-2 game drawn too.  The round-1 sheet (complete, another tie) was called
+    BAD_VALUE "只给同分的…填了名次" while the event waited for the new 加赛."""
+    folder = _league(tmp_path, "knockout", 8, seed=7)
+    out, inbox, t = tmp_path / "out", folder / "inbox", load_tournament(folder)
+    done: set[str] = set()
+    hero: dict[str, str] = {}
+
+    def row_of(m):
+        if m.round == 1 and m.table == 1:
+            hero["id"] = m.sides[0]
+            return DRAWN
+        return DRAWN if m.round == 2 and hero.get("id") in m.sides else WON
+
+    answered = 0
+    for k in range(1, 16):
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+        ev = report.state.events["xiangqi"]
+        assert not [i.message for i in report.issues if i.code == "BAD_VALUE"]
+        if _fill_results(t, out, inbox, report.state, row_of, done):
+            continue
+        if not ev.ties:
+            break
+        names = {e.id: e.team for e in ev.entries}
+        _answer_form(t, out, inbox, ev, k, first=names[hero["id"]])
+        answered += 1
+    assert answered >= 2 and ev.complete, ev.waiting

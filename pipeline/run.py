@@ -1737,7 +1737,14 @@ class EventRunner:
             done = all(m.bye or m.key in self.results for rr in rounds for m in rr.matches)
             chain = self.chain if done and (self.complete or self.awaiting_playoff or stage != "final") else \
                 tuple(c for c in self.chain if c != "playoff")
-            rows = compute_standings(ids, rounds, self.results, chain, self.playoffs,
+            # a group table that feeds a knockout is ranked by its own stage's 加赛 only, as
+            # the format ranks it (GROUP_PLAYOFFS): the final places' 加赛 of every group's
+            # level 2nd re-ranked the group's table on the site, not its placements
+            from .draw.groups_knockout import GROUP_PLAYOFFS
+
+            own = ([p for p in self.playoffs if p.stage in GROUP_PLAYOFFS]
+                   if self.fmt.name == "groups_knockout" and stage == "group" else self.playoffs)
+            rows = compute_standings(ids, rounds, self.results, chain, own,
                                      bye_points=self.points.get("bye", 0))
             rows = only_deciding_ties(rows, self.place_boundaries(stage))
             tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=stage_title(names[stage]),

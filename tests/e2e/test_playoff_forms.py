@@ -146,3 +146,38 @@ def test_R2011_F1_a_complete_sheet_is_not_called_half_filled_when_its_winner_dra
         _answer_form(t, out, inbox, ev, k, first=names[hero["id"]])
         answered += 1
     assert answered >= 2 and ev.complete, ev.waiting
+
+
+def test_R2011_F1_the_final_places_playoff_leaves_the_group_tables_as_played(tmp_path):
+    """Two level 2nd in each group (no 加赛 for advancing): the final places' 加赛 of the four
+    小组第2名 re-ranked the groups' own tables on the site (one 2nd, one 3rd), while their
+    placements still gave both 小组第2名."""
+    folder = _league(tmp_path, "groups_knockout", 8, seed=6)
+    out, inbox, t = tmp_path / "out", folder / "inbox", load_tournament(folder)
+    done: set[str] = set()
+    state = {}
+
+    def row_of(m):
+        if m.stage != "group":
+            return WON
+        order = state["ev"].rounds[0].plan["groups"][m.group]
+        i, j = (order.index(s) for s in m.sides)
+        return DRAWN if {i, j} == {1, 2} else WON if i < j else {"结果": "乙胜", "原因": "认输"}
+
+    asked = 0
+    for k in range(1, 16):
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+        ev = state["ev"] = report.state.events["xiangqi"]
+        if _fill_results(t, out, inbox, report.state, row_of, done):
+            continue
+        if not ev.ties:
+            break
+        _answer_form(t, out, inbox, ev, k)
+        asked += 1
+    assert asked and ev.complete, ev.waiting
+    groups = [st for st in ev.standings if st.stage == "group"]
+    assert len(groups) == 2
+    for st in groups:
+        assert [r.rank for r in st.rows] == [1, 2, 2, 4], [(r.entry, r.rank) for r in st.rows]
+    second = [p for p in ev.placements if p.tier == "小组第2名"]
+    assert len(second) == 4 and len({p.rank for p in second}) == 4

@@ -849,7 +849,15 @@ class EventRunner:
         gone = self.withdrawn_ids()
         return DrawState(event_id=self.ev.id, entries=self.draw_entries(), rounds=list(self.rounds),
                          results=self.results, playoffs=self.playoffs, options=self.ev.format.options,
-                         rank=self.rank_fn(), absent=self.absent, withdrawn=gone)
+                         rank=self.rank_fn(), absent=self.absent, withdrawn=gone,
+                         places_by_group=self.places_by_group())
+
+    def places_by_group(self) -> bool:
+        """Whether the event's award scheme gives its awards per group (各组前N名)."""
+        from .score import AWARD_SCHEMES
+
+        scheme = self.ev.awards.scheme
+        return bool(getattr(AWARD_SCHEMES.get(scheme), "by_group", False)) if scheme in AWARD_SCHEMES else True
 
     def draw_entries(self) -> list[Entry]:
         """:meth:`all_entries` but those withdrawn before they were ever drawn (no part in
@@ -1743,7 +1751,9 @@ class EventRunner:
             from .draw.groups_knockout import GROUP_PLAYOFFS
 
             own = ([p for p in self.playoffs if p.stage in GROUP_PLAYOFFS]
-                   if self.fmt.name == "groups_knockout" and stage == "group" else self.playoffs)
+                   if stage == "group" and (self.fmt.name == "groups_knockout" or (
+                       self.fmt.name == "groups_standings" and not self.places_by_group()))
+                   else self.playoffs)
             rows = compute_standings(ids, rounds, self.results, chain, own,
                                      bye_points=self.points.get("bye", 0))
             rows = only_deciding_ties(rows, self.place_boundaries(stage))

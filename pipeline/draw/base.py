@@ -35,6 +35,9 @@ class EventState:
     absent: frozenset[str] = frozenset()      # Person.key of players checked in as absent (R2016-F2)
     #: entry ids withdrawn by the office (EventSpec.withdrawn): not drawn from the next draw on
     withdrawn: frozenset[str] = frozenset()
+    #: the event's awards are given per group (各组前N名): a format that plays in groups places
+    #: each group apart; else across the groups (groups_standings)
+    places_by_group: bool = True
 
     def entry(self, entry_id: str) -> Entry:
         return self._by_id()[entry_id]      # an unknown id is a programming error

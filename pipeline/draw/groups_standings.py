@@ -43,6 +43,8 @@ from .common import (bye_counts, check_bool, check_int, check_known, deal_groups
                      ranked, rematch_notes, rounds_of, shown, shown_list, tier_placements, withdrawn_notes)
 
 STAGE = "group"
+#: the 加赛 that rank a group's own table: its stage's, or one whose 阶段 was typed as a name
+GROUP_PLAYOFFS = (STAGE, "")
 
 
 class GroupsStandings:
@@ -221,14 +223,26 @@ class GroupsStandings:
     # ------------------------------------------------------------------ results
 
     def placements(self, state: EventState) -> list[Placement]:
-        """R2016-F3/A1: each group ranked by cumulative score (Placement.group set)."""
+        """R2016-F3/A1: each group ranked by cumulative score (Placement.group set) when the
+        awards are per group (各组前N名).  Awards over the whole event (名次奖, 前N名) place
+        the groups' 1st first, then their 2nd …, each tier ranked across the groups by the
+        ranking (and the final places' 加赛): the group winners were ordered by entry id,
+        and a 加赛 was asked of entries of other groups who were tied with no one."""
         done = rounds_of(state, "group")
         if not done:
             return []
-        out: list[Placement] = []
-        for g, members in done[0].plan["groups"].items():
-            out += tier_placements(state, [(f"第{g}组", members)], done, group=g)
-        return out
+        groups = done[0].plan["groups"]
+        if state.places_by_group:
+            out: list[Placement] = []
+            for g, members in groups.items():
+                out += tier_placements(state, [(f"第{g}组", members)], done, group=g)
+            return out
+        by_place: dict[int, list[str]] = {}
+        for members in groups.values():
+            # each group's own table (the final places' 加赛 orders a tier, not a group)
+            for r in ranked(state, members, done, stages=GROUP_PLAYOFFS):
+                by_place.setdefault(r.rank, []).append(r.entry)
+        return tier_placements(state, [(f"各组第{k}名", ids) for k, ids in sorted(by_place.items())], done)
 
 
 FORMATS.register("groups_standings", "分组积分编排赛", "分组积分赛", "分组积分编排")(GroupsStandings())

@@ -233,6 +233,7 @@ class GroupTop(AwardScheme):
     name = "group_top"
     title = "各组前N名"
     option_keys = ("count", "awards")
+    by_group = True         # the places it reads are each group's (EventState.places_by_group)
 
     def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         names = options.get("awards")

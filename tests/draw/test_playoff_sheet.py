@@ -115,3 +115,39 @@ def test_R2011_F1_every_drawn_table_of_a_round_is_asked_for_at_once(fmt_name, op
         fmt.next_round(state, rng)
     assert sorted(t[2] for t in w.value.ties) == sorted(tuple(m.sides) for m in drawn)
     assert str(w.value).count("未分胜负") == 2 and str(w.value).count("请录入加赛结果") == 1, str(w.value)
+
+
+def test_R2011_A1_groups_standings_with_event_wide_awards_ranks_each_place_across_the_groups():
+    """名次奖 over a 分组积分编排赛: the groups' 1st are placed first, then their 2nd …, each
+    tier ranked across the groups by points — the group winners were ordered by entry id.
+    A tie across groups takes the final places' 加赛, which re-ranks no group."""
+    from pipeline.layout import FINAL_PLACES
+    from pipeline.score.standings import rank_fn
+
+    fmt = FORMATS.get("groups_standings")
+    state = new_state(make_entries(8, branches=8), {"groups": 2, "rounds": 3})
+    state.rank = rank_fn(["wins", "playoff"], state.results, state.playoffs, 2)
+    state.places_by_group = False
+    rng = random.Random(11)
+    while (rnd := fmt.next_round(state, rng)) is not None:
+        state.rounds.append(rnd)
+        for m in rnd.matches:       # the smaller id wins, but in group B the larger
+            first = (m.sides[0] < m.sides[1]) == (m.group != "B")
+            state.results[m.key] = bye_result(m) if m.bye else _won(m, first)
+    groups = state.rounds[0].plan["groups"]
+    places = sorted(fmt.placements(state), key=lambda p: (p.rank, p.entry))
+    assert {p.group for p in places} == {""}
+    tiers = [p.tier for p in places]
+    assert tiers == sorted(tiers, key=lambda t: int(t.removeprefix("各组第").removesuffix("名")))
+    # every tier holds one of each group; equal wins across groups are level, then a 加赛 orders them
+    first = [p for p in places if p.tier == "各组第1名"]
+    assert {p.entry for p in first} == {min(groups["A"]), max(groups["B"])}
+    assert all(p.tied for p in first) and first[0].rank == first[1].rank == 1
+    order = (max(groups["B"]), min(groups["A"]))
+    state.playoffs.append(Playoff(state.event_id, FINAL_PLACES, "", order))
+    after = sorted(fmt.placements(state), key=lambda p: (p.rank, p.entry))
+    assert [p.entry for p in after[:2]] == list(order) and not after[0].tied
+    assert {p.entry: p.tier for p in after} == {p.entry: p.tier for p in places}
+    # per group (各组前N名): each group placed apart, as before
+    state.places_by_group = True
+    assert {p.group for p in fmt.placements(state)} == {"A", "B"}

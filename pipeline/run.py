@@ -1757,6 +1757,7 @@ class EventRunner:
             rows = compute_standings(ids, rounds, self.results, chain, own,
                                      bye_points=self.points.get("bye", 0))
             rows = only_deciding_ties(rows, self.place_boundaries(stage))
+            rows = _by_table_places(rows, rounds, self.results)
             tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=stage_title(names[stage]),
                                         group=group, rows=tuple(rows), chain=chain))
         return tables
@@ -1777,6 +1778,22 @@ class EventRunner:
         if not self.rounds:
             return []
         return self.fmt.placements(self.draw_state())
+
+
+def _by_table_places(rows: list, rounds: list[Round], results: dict) -> list:
+    """A stage of one table (三人桌's 决赛桌) whose result places every seat (R2011-D2: the
+    加赛胜者 of a tie for the top) is ranked by those places: the table showed 甲 and 乙 level
+    at 1, 需加赛, for a 加赛 the sheet had already decided (the placements took it)."""
+    matches = [m for r in rounds for m in r.matches if not m.bye]
+    if len(matches) != 1 or matches[0].key not in results:
+        return rows
+    res = results[matches[0].key]
+    place = {s: r.place for s, r in zip(matches[0].sides, res.sides)}
+    if (len(place) != len(rows) or any(place.get(r.entry) is None for r in rows)
+            or len(set(place.values())) != len(place)):     # a shared place still needs its 加赛
+        return rows
+    ordered = sorted(rows, key=lambda r: place[r.entry])
+    return [dataclasses.replace(r, rank=place[r.entry], playoff_required=False) for r in ordered]
 
 
 def playoff_form_name(event_id: str, rounds: list[Round]) -> str:

@@ -181,3 +181,26 @@ def test_R2011_F1_the_final_places_playoff_leaves_the_group_tables_as_played(tmp
         assert [r.rank for r in st.rows] == [1, 2, 2, 4], [(r.entry, r.rank) for r in st.rows]
     second = [p for p in ev.placements if p.tier == "小组第2名"]
     assert len(second) == 4 and len({p.rank for p in second}) == 4
+
+
+def test_R2011_D2_a_final_table_decided_by_its_playoff_hand_shows_no_tie(tmp_path, monkeypatch):
+    """斗地主 final table 甲 6, 乙 6, 丙 −12 with 加赛胜者 乙: the placements and awards put 乙
+    first, but the 决赛桌 standings showed 甲 and 乙 level at 1, 需加赛 (playoff_required)."""
+    from tests.newleague.batch import play_to_completion
+
+    ms = samples()
+    monkeypatch.setattr(ms, "fill_row", lambda game, stage, rng, options: {
+        "甲得分": 6, "乙得分": 6, "丙得分": -12, "加赛胜者": "乙"})
+    league = [(("doudizhu", "tables_of_three"), 3, "open")]
+    folder = tmp_path / "prop"
+    newleague.create(folder, answers=answers_for(league, "名次奖"))
+    rng = random.Random(5)
+    fill_registrations(folder, rng, plan=spread(folder, league, rng))
+    played = play_to_completion(folder, tmp_path / "out", seed="5")
+    ev = played.state.events["doudizhu"]
+    assert ev.complete
+    (final,) = [st for st in ev.standings if st.stage == "final"]
+    table = ev.rounds[-1].matches[0]
+    assert [r.entry for r in final.rows] == [table.sides[1], table.sides[0], table.sides[2]]
+    assert [r.rank for r in final.rows] == [1, 2, 3] and not any(r.playoff_required for r in final.rows)
+    assert ev.placements[0].entry == table.sides[1]

@@ -361,7 +361,10 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
     elif scheme == "top_n":
         awards["awards"] = [p["award"] for p in places for _ in range(p["count"])]
     else:
+        # each group's places named as answered (一等奖, 二等奖 …): the scheme's own names
+        # (小组第一名 …) left the prizes, answered for 一等奖, to no award
         awards["count"] = sum(p["count"] for p in places)
+        awards["awards"] = [p["award"] for p in places for _ in range(p["count"])]
     if prizes:
         awards["prizes"] = prizes
     taken: set[str] = set()

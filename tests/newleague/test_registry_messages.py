@@ -206,3 +206,17 @@ def test_the_spec_file_given_for_its_folder_is_told_which_folder(tmp_path):
     with pytest.raises(SpecError) as e:
         load_tournament(folder / "tournament.yaml")
     assert "不是赛事文件夹" in e.value.problem and str(folder) in e.value.problem and "没有这个" not in e.value.problem
+
+
+def test_group_awards_answered_with_prizes_pay_them(tmp_path):
+    """league new with 小组前N名 and 奖金 一等奖=500: the groups' awards were named 小组第一名 …,
+    so the 一等奖 prize went to no one.  The places are named as answered."""
+    from pipeline.score import AWARD_SCHEMES
+
+    a = small_answers(2)
+    a["awards"] = "小组前N名"
+    spec = parse_spec(newleague.build_spec(a))
+    ev = spec.events[0]
+    names = [n for n, _ in AWARD_SCHEMES.get(ev.awards.scheme).places(ev.awards.options)]
+    assert names == ["一等奖", "二等奖", "二等奖", "三等奖", "三等奖", "三等奖"]
+    assert ev.awards.prizes == {"一等奖": 500, "二等奖": 300}

@@ -474,6 +474,10 @@ def _in_chinese(err: dict) -> str:
     zh = _ZH.get(err["type"])
     msg = "Extra inputs are not permitted" if err["type"] == "unexpected_keyword_argument" else err["msg"]
     out = f"{zh}（{msg}）" if zh else msg
+    if err["type"] in ("extra_forbidden", "unexpected_keyword_argument") and err.get("loc"):
+        near = _near_key(str(err["loc"][-1]))
+        if near:
+            out += f"。是不是 {near}？"
     value = err.get("input")
     if isinstance(value, str):
         import unicodedata
@@ -504,6 +508,19 @@ def _full_width_colon(text: str) -> str:
     line = text.count("\n", 0, m.start(1)) + 1
     shown = text.splitlines()[line - 1]
     return f"第 {line} 行“{shown}”中“{m.group(1)}”后的冒号是全角“：”：请改成半角冒号加空格“: ”（英文输入法）。"
+
+
+def _near_key(key: str) -> str:
+    """The spec's own key nearest a mistyped one (``withdrawal`` → ``withdrawn``), or ""."""
+    import dataclasses
+    import difflib
+
+    names: set[str] = set()
+    for cls in (TournamentSpec, UnitSpec, EventSpec, QuotaSpec, AwardSpec, FormatSpec, Band, SessionSpec,
+                BudgetItem, CommitteeRole):
+        names.update(f.name for f in dataclasses.fields(cls) if f.name != "extra")
+    near = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.75)
+    return near[0] if near else ""
 
 
 def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:

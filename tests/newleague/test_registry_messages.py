@@ -220,3 +220,12 @@ def test_group_awards_answered_with_prizes_pay_them(tmp_path):
     names = [n for n, _ in AWARD_SCHEMES.get(ev.awards.scheme).places(ev.awards.options)]
     assert names == ["一等奖", "二等奖", "二等奖", "三等奖", "三等奖", "三等奖"]
     assert ev.awards.prizes == {"一等奖": 500, "二等奖": 300}
+
+
+@pytest.mark.parametrize("key,near", [("withdrawal", "withdrawn"), ("member", "members"), ("deadlne", "deadline")])
+def test_a_mistyped_spec_key_is_told_the_nearest(tmp_path, key, near):
+    raw = _raw(tmp_path)
+    target = raw["units"][0] if key == "member" else raw["events"][0]
+    target[key] = target.pop(near, ["x"]) if near in target else ["x"]
+    e = _problem(raw)
+    assert f"是不是 {near}？" in e.problem, e.problem

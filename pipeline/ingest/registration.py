@@ -161,7 +161,14 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         if version < TEMPLATE_VERSION:
             file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是旧版报名表模板（版本 {meta.get(L.META_VERSION) or '无'}，"
                        f"现行版本 {TEMPLATE_VERSION}）。请下载新模板重新填写。")
-        if not branch or unit is None:
+        if branch and unit is None and tournament.token_ok(branch, meta.get(L.META_TOKEN, "")):
+            # issued by us for that unit (its token fits): the unit's id was changed or
+            # removed in tournament.yaml since — the office's edit, not the captain's mistake
+            file_issue("UNKNOWN_BRANCH", f"这份报名表是组委会为{spec.unit_word}编号“{branch}”下发的（校验码相符），"
+                       f"但 tournament.yaml 的 units 中已没有编号 {branch}：如果是改了该{spec.unit_word}的编号，"
+                       f"请改回 {branch}（编号写在已下发的报名表里，不能再改）；如果该{spec.unit_word}确已取消，"
+                       "这份报名表不予受理。")
+        elif not branch or unit is None:
             file_issue("UNKNOWN_BRANCH", f"报名表中的{spec.unit_word}编号“{branch}”不在本次比赛的名单中。"
                        f"请使用组委会下发给本{spec.unit_word}的报名表。")
         elif not tournament.token_ok(branch, meta.get(L.META_TOKEN, "")):

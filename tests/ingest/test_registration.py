@@ -297,3 +297,12 @@ def test_a_staff_number_longer_than_excel_keeps_is_said(tmp_path):
     (w,) = issues
     assert w.cell == "E5" and w.severity == Severity.WARNING and "15 位" in w.message and "文本" in w.message
     assert all(r.ok for r in reg.rows) and reg.rows[0].staff_id.startswith("1101051990010112")
+
+
+def test_a_form_issued_for_a_unit_id_since_removed_tells_the_office(tmp_path):
+    """A form we issued for unit zz (its token fits) whose id the office has since changed
+    in tournament.yaml: the captain was told to use the issued form — which they had."""
+    t = tournament()
+    _, issues = read(tmp_path, [person("象棋", "王军")], t=t, branch="zz", token=t.token("zz"))
+    assert codes(issues) == ["UNKNOWN_BRANCH"]
+    assert "校验码相符" in issues[0].message and "请改回 zz" in issues[0].message

@@ -77,7 +77,7 @@ class AwardScheme:
             if key not in self.option_keys:
                 near = difflib.get_close_matches(str(key), [*self.option_keys, "prizes", "scheme"], n=1, cutoff=0.6)
                 return (f"awards.{key} 不是评奖方式“{self.title}”（{self.name}）的选项"
-                        + (f"，是不是 {near[0]}？" if near else "") + f"可用的选项：{'、'.join([*self.option_keys, 'prizes'])}。")
+                        + (f"，是不是 {near[0]}？" if near else "。") + f"可用的选项：{'、'.join([*self.option_keys, 'prizes'])}。")
         for i, p in enumerate(options.get("places") or [] if "places" in self.option_keys else []):
             bad = [k for k in (p if isinstance(p, Mapping) else {}) if k not in ("award", "count")]
             if not isinstance(p, Mapping) or "award" not in p or bad:
@@ -186,12 +186,12 @@ class Ranked(AwardScheme):
     def places(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         raw = options.get("places")
         if not isinstance(raw, list) or not raw:
-            raise ValueError("ranked needs places: [{award: 一等奖, count: 1}, …]")
+            raise ValueError("按名次设奖（ranked）须写 places: [{award: 一等奖, count: 1}, …]")
         out = []
         for p in raw:
             award, count = str(p["award"]), int(p.get("count", 1))
             if count < 0:
-                raise ValueError(f"count of {award!r} must be ≥ 0")
+                raise ValueError(f"“{award}”的名额 count 不能小于 0")
             out.append((award, count))
         return out
 
@@ -222,7 +222,7 @@ class TopN(Ranked):
         count = int(options.get("count", len(names) if names else 3))
         names = list(names or [f"第{chinese_number(i)}名" for i in range(1, count + 1)])
         if len(names) < count:
-            raise ValueError(f"top_n count {count} but only {len(names)} award names")
+            raise ValueError(f"前N名（top_n）的 count 为 {count}，awards 却只列了 {len(names)} 个奖项名称")
         return [(str(n), 1) for n in names[:count]]
 
 
@@ -240,7 +240,7 @@ class GroupTop(AwardScheme):
         count = int(options.get("count", len(names) if names else 2))
         names = list(names or [f"小组第{chinese_number(i)}名" for i in range(1, count + 1)])
         if len(names) < count:
-            raise ValueError(f"group_top count {count} but only {len(names)} award names")
+            raise ValueError(f"各组前N名（group_top）的 count 为 {count}，awards 却只列了 {len(names)} 个奖项名称")
         return [(str(n), 1) for n in names[:count]]
 
     def counts(self, awards: "AwardSpec", groups: int = 1) -> dict[str, int]:

@@ -1767,6 +1767,10 @@ class EventRunner:
         feeds a knockout (R2011-F1), else after each award band of the event's scheme."""
         if self.fmt.name == "groups_knockout" and stage == "group":
             return {int(self.ev.format.options.get("advance", 1))}
+        if self.fmt.name == "groups_standings" and stage == "group" and not self.places_by_group():
+            # awards over the whole event: a group's tie is settled among the same places
+            # of every group (the final places' 加赛), not in the group's own table
+            return set()
         from .score import AWARD_SCHEMES
         bounds, total = set(), 0
         for _, n in AWARD_SCHEMES.get(self.ev.awards.scheme).places(self.ev.awards.options):

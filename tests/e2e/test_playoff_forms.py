@@ -204,3 +204,25 @@ def test_R2011_D2_a_final_table_decided_by_its_playoff_hand_shows_no_tie(tmp_pat
     assert [r.entry for r in final.rows] == [table.sides[1], table.sides[0], table.sides[2]]
     assert [r.rank for r in final.rows] == [1, 2, 3] and not any(r.playoff_required for r in final.rows)
     assert ev.placements[0].entry == table.sides[1]
+
+
+def test_R2011_A1_groups_standings_under_event_wide_awards_asks_its_playoffs_across_the_groups(tmp_path):
+    """围棋 分组积分编排赛 with 名次奖: the 加赛 asked are ties of the same place across the
+    groups (the group winners ordered by entry id before), and the groups' own tables do
+    not go on showing 需加赛 for ties the final places' 加赛 settled."""
+    league = [(("go", "groups_standings"), 12, "open")]
+    folder = tmp_path / "prop"
+    newleague.create(folder, answers=answers_for(league, "名次奖"))
+    rng = random.Random(1)
+    fill_registrations(folder, rng, plan=spread(folder, league, rng))
+    from tests.newleague.batch import play_to_completion
+
+    played = play_to_completion(folder, tmp_path / "out", seed="1")
+    ev = played.state.events["go"]
+    assert ev.complete, ev.waiting
+    assert not [i.message for i in played.issues if i.code == "BAD_VALUE"]
+    assert {p.group for p in ev.placements} == {""}
+    order = sorted(ev.placements, key=lambda p: p.rank)
+    tiers = [int(p.tier.removeprefix("各组第").removesuffix("名")) for p in order]
+    assert tiers == sorted(tiers)
+    assert not any(r.playoff_required for st in ev.standings for r in st.rows)

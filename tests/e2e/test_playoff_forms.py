@@ -15,7 +15,7 @@ from pipeline import newleague
 from pipeline.run import RunOptions, playoff_form_name, run
 from pipeline.spec import load_tournament
 
-from tests.newleague.batch import LATER, samples
+from tests.newleague.batch import LATER, play_to_completion, samples
 from tests.newleague.helpers import fill_registrations
 from tests.newleague.test_combinations import answers_for, spread
 
@@ -23,8 +23,8 @@ DRAWN = {"结果": "和棋", "原因": "议和"}
 WON = {"结果": "甲胜", "原因": "认输"}
 
 
-def _league(tmp_path: Path, fmt: str, n: int, seed: int) -> Path:
-    league = [(("xiangqi", fmt), n, "open")]
+def _league(tmp_path: Path, fmt: str, n: int, seed: int, game: str = "xiangqi") -> Path:
+    league = [((game, fmt), n, "open")]
     folder = tmp_path / "prop"
     newleague.create(folder, answers=answers_for(league, "名次奖"))
     rng = random.Random(seed)
@@ -186,16 +186,9 @@ def test_R2011_F1_the_final_places_playoff_leaves_the_group_tables_as_played(tmp
 def test_R2011_D2_a_final_table_decided_by_its_playoff_hand_shows_no_tie(tmp_path, monkeypatch):
     """斗地主 final table 甲 6, 乙 6, 丙 −12 with 加赛胜者 乙: the placements and awards put 乙
     first, but the 决赛桌 standings showed 甲 and 乙 level at 1, 需加赛 (playoff_required)."""
-    from tests.newleague.batch import play_to_completion
-
-    ms = samples()
-    monkeypatch.setattr(ms, "fill_row", lambda game, stage, rng, options: {
+    monkeypatch.setattr(samples(), "fill_row", lambda game, stage, rng, options: {
         "甲得分": 6, "乙得分": 6, "丙得分": -12, "加赛胜者": "乙"})
-    league = [(("doudizhu", "tables_of_three"), 3, "open")]
-    folder = tmp_path / "prop"
-    newleague.create(folder, answers=answers_for(league, "名次奖"))
-    rng = random.Random(5)
-    fill_registrations(folder, rng, plan=spread(folder, league, rng))
+    folder = _league(tmp_path, "tables_of_three", 3, seed=5, game="doudizhu")
     played = play_to_completion(folder, tmp_path / "out", seed="5")
     ev = played.state.events["doudizhu"]
     assert ev.complete
@@ -210,13 +203,7 @@ def test_R2011_A1_groups_standings_under_event_wide_awards_asks_its_playoffs_acr
     """围棋 分组积分编排赛 with 名次奖: the 加赛 asked are ties of the same place across the
     groups (the group winners ordered by entry id before), and the groups' own tables do
     not go on showing 需加赛 for ties the final places' 加赛 settled."""
-    league = [(("go", "groups_standings"), 12, "open")]
-    folder = tmp_path / "prop"
-    newleague.create(folder, answers=answers_for(league, "名次奖"))
-    rng = random.Random(1)
-    fill_registrations(folder, rng, plan=spread(folder, league, rng))
-    from tests.newleague.batch import play_to_completion
-
+    folder = _league(tmp_path, "groups_standings", 12, seed=1, game="go")
     played = play_to_completion(folder, tmp_path / "out", seed="1")
     ev = played.state.events["go"]
     assert ev.complete, ev.waiting

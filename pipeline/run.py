@@ -1852,7 +1852,7 @@ def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: I
     read_in: list[tuple[dt.datetime, list[Playoff], list[Issue], dict[int, tuple[str, str]]]] = []
     for rec, book in sorted(inputs.playoffs, key=lambda x: (x[0].received_at, x[0].sha256)):
         about: dict[int, tuple[str, str]] = {}
-        found, problems = read(book, rec.file_name, ev.id, ev.name, entries, about, units)
+        found, problems = read(book, rec.file_name, ev.id, ev.name, entries, about, units, ev.former_names)
         out.extend(found)
         read_in.append((aware(rec.received_at), found, problems, about))
     for t, _, problems, about in read_in:
@@ -1880,7 +1880,7 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
     forms: list[tuple[dt.datetime, dict[str, bool | None], list[Issue]]] = []
     for rec, book in sorted(inputs.checkins, key=lambda x: (x[0].received_at, x[0].sha256)):
         marks: dict[str, bool | None] = {}
-        _, problems = read(book, rec.file_name, ev.id, ev.name, entries, marks)
+        _, problems = read(book, rec.file_name, ev.id, ev.name, entries, marks, ev.former_names)
         forms.append((aware(rec.received_at), marks, problems))
     latest: dict[str, bool] = {}
     for _, marks, _ in forms:
@@ -2745,7 +2745,7 @@ def stray_event_rows(t: Tournament, inputs: Inputs, issues: IssueLog) -> None:
             for _, values, cells in rows:
                 ev = values.get("项目")
                 text = cell_text(ev) if ev is not None else ""
-                if text.strip() and not any(same_event(text, e.id, e.name) for e in t.spec.events):
+                if text.strip() and not any(same_event(text, e.id, e.name, e.former_names) for e in t.spec.events):
                     issues.add("BAD_VALUE", f"“{sheet}”表的项目“{cell_text(ev)}”不是本次比赛的项目（本次为：{names}），"
                                "这一行未读取：请填写比赛项目的名称。", at=cells["项目"], source=rec.sha256)
 

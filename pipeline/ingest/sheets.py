@@ -153,18 +153,20 @@ def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequenc
 _UNIT_SUFFIX = re.compile(r"[（(][^（）()]*[）)]$")
 
 
-def same_event(typed: str, event_id: str, event_name: str) -> bool:
+def same_event(typed: str, event_id: str, event_name: str, former: Sequence[str] = ()) -> bool:
     """Whether a sheet's 项目 names this event: its id or its name, in either script (a
-    Traditional tournament's sheets say 圍棋 for the spec's 围棋)."""
+    Traditional tournament's sheets say 圍棋 for the spec's 围棋) — or a name it had when
+    the sheet was issued (``former``: EventSpec.former_names, an event renamed since)."""
     from ..text import to_simplified
 
     typed = strip_spaces(to_simplified(typed))
-    return typed in (event_id, strip_spaces(to_simplified(event_name)))
+    return typed in (event_id, *(strip_spaces(to_simplified(n)) for n in (event_name, *former)))
 
 
 def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry],
                   about: dict[int, tuple[str, str]] | None = None,
-                  units: Mapping[str, Sequence[str]] | None = None) -> tuple[list[Playoff], list[Issue]]:
+                  units: Mapping[str, Sequence[str]] | None = None,
+                  former: Sequence[str] = ()) -> tuple[list[Playoff], list[Issue]]:
     """加赛 sheet → Playoff orders for this event (rows of other events are ignored).
     ``about`` (when given) gets, for a problem of a row, its index → the row's (阶段, 组别):
     a later sheet with that group's playoff settles it (``run.read_playoffs``)."""
@@ -182,7 +184,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
 
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
-        if not same_event(ev, event_id, event_name):
+        if not same_event(ev, event_id, event_name, former):
             continue
         stage = strip_spaces(cell_text(v.get("阶段")) if v.get("阶段") is not None else "")
         if not stage.isascii():
@@ -233,7 +235,7 @@ def _tie_rows(book: Book, first_row: int) -> list[int]:
 
 
 def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry],
-                marks: dict[str, bool | None] | None = None) -> tuple[set[str], list[Issue]]:
+                marks: dict[str, bool | None] | None = None, former: Sequence[str] = ()) -> tuple[set[str], list[Issue]]:
     """签到 sheet → Person.key of players marked absent (到场 = 否) in this event (R2016-F2).
     ``marks`` (when given) gets every row of the event read: person key → True (否, absent),
     False (是), None (blank) — so a later sheet can correct an earlier one (``run.read_absent``)."""
@@ -246,7 +248,7 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
     problems: list[Issue] = []
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
-        if not same_event(ev, event_id, event_name):
+        if not same_event(ev, event_id, event_name, former):
             continue
         here = strip_spaces(cell_text(v.get("到场")) if v.get("到场") is not None else "")
         if here not in ("是", "否", ""):

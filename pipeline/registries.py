@@ -116,22 +116,22 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
     return None
 
 
-#: game_options the notice shows or the office notes for itself (the samples: 对局时限 …);
-#: any other key a game does not read is the office's own note, kept as written
-NOTED_OPTIONS = ("time_limit_minutes", "game_minutes", "move_seconds", "round_minutes", "best_of")
+#: the game_options read for every game (the notice prints the time limit); any other key
+#: a game does not read is the office's own note (game_minutes, best_of …), kept as written
+SHARED_OPTIONS = ("time_limit_minutes",)
 
 
 def check_game_options(game: Any, options: dict[str, Any]) -> str | None:
     """A key one letter off a game's own option (``start_point`` for ``start_points``: every
     斗地主 table then failed its zero-sum check) is a typo, named; a value the game cannot
-    use is named too.  Other keys are the office's notes (:data:`NOTED_OPTIONS`)."""
+    use is named too.  Other keys are the office's notes (game_minutes, best_of_3 …)."""
     import difflib
 
-    own = tuple(getattr(game, "option_keys", ()))
+    read = (*getattr(game, "option_keys", ()), *SHARED_OPTIONS)
     for key in options:
-        if key in own or key in NOTED_OPTIONS:
+        if key in read:
             continue
-        near = difflib.get_close_matches(str(key), [*own, *NOTED_OPTIONS], n=1, cutoff=0.8)
+        near = difflib.get_close_matches(str(key), read, n=1, cutoff=0.8)
         if near:
             return f"game_options.{key} 不是游戏{_shown_game(game)}的选项，是不是 {near[0]}？"
     check = getattr(game, "check_options", None)

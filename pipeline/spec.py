@@ -475,16 +475,20 @@ def _in_chinese(err: dict) -> str:
     msg = "Extra inputs are not permitted" if err["type"] == "unexpected_keyword_argument" else err["msg"]
     out = f"{zh}（{msg}）" if zh else msg
     if err["type"] in ("extra_forbidden", "unexpected_keyword_argument") and err.get("loc"):
-        near = _near_key(str(err["loc"][-1]))
+        cls = _class_at(err["loc"][:-1])
+        key = str(err["loc"][-1])
+        near = _near_key(key, cls)
         if near:
             out += f"。是不是 {near}？"
+        elif cls is not None and key in _spec_keys() - _spec_keys(cls):
+            out += "。这个键不能写在这一层：请核对缩进，或它所属的位置（见 docs/spec-reference.md）"
     value = err.get("input")
-    if isinstance(value, str):
+    if isinstance(value, str) and err["type"].endswith("_parsing"):     # a number, date or time
         import unicodedata
 
         wide = [c for c in value if unicodedata.east_asian_width(c) == "F" and unicodedata.normalize("NFKC", c) != c]
         if wide:
-            out += (f"。其中“{''.join(dict.fromkeys(wide))}”是全角字符，请改用半角（英文输入法）："
+            out += (f"。其中有全角字符（如“{wide[0]}”），请改用半角（英文输入法）："
                     f"{unicodedata.normalize('NFKC', value)}")
     return out
 
@@ -502,7 +506,9 @@ def _full_width_colon(text: str) -> str:
     """
     import re
 
-    m = re.search(_WIDE_COLON, text, re.M) if "：" in text else None
+    known = _spec_keys()
+    # only the spec's own keys: "- QQ：123456" or "PS：请…" in a note is text, not a key
+    m = next((m for m in re.finditer(_WIDE_COLON, text, re.M) if m.group(1) in known), None) if "：" in text else None
     if m is None:
         return ""
     line = text.count("\n", 0, m.start(1)) + 1
@@ -510,16 +516,41 @@ def _full_width_colon(text: str) -> str:
     return f"第 {line} 行“{shown}”中“{m.group(1)}”后的冒号是全角“：”：请改成半角冒号加空格“: ”（英文输入法）。"
 
 
-def _near_key(key: str) -> str:
-    """The spec's own key nearest a mistyped one (``withdrawal`` → ``withdrawn``), or ""."""
+def _spec_keys(*classes: type) -> set[str]:
+    """The keys of these spec classes (all of them when none is named)."""
     import dataclasses
-    import difflib
 
     names: set[str] = set()
-    for cls in (TournamentSpec, UnitSpec, EventSpec, QuotaSpec, AwardSpec, FormatSpec, Band, SessionSpec,
-                BudgetItem, CommitteeRole):
+    for cls in classes or (TournamentSpec, UnitSpec, EventSpec, QuotaSpec, AwardSpec, FormatSpec, Band,
+                           SessionSpec, BudgetItem, CommitteeRole):
         names.update(f.name for f in dataclasses.fields(cls) if f.name != "extra")
-    near = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.75)
+    return names
+
+
+def _class_at(loc: tuple[Any, ...]) -> type | None:
+    """The spec class at a pydantic location (the parent of an offending key), or None."""
+    items = {"units": UnitSpec, "events": EventSpec, "sessions": SessionSpec, "budget": BudgetItem,
+             "committee": CommitteeRole, "bands": Band}
+    keys = [p for p in loc if isinstance(p, str) and not p.startswith("function-")]
+    if not keys:
+        return TournamentSpec
+    last = keys[-1]
+    if last in ("quota",):
+        return QuotaSpec
+    if last in ("format",):
+        return FormatSpec
+    if last in ("awards",):
+        return AwardSpec
+    return items.get(last)
+
+
+def _near_key(key: str, cls: type | None = None) -> str:
+    """The key of ``cls`` (the class at that place) nearest a mistyped one (``withdrawal`` →
+    ``withdrawn``), or "" — never the key itself (written at the wrong level)."""
+    import difflib
+
+    names = _spec_keys(cls) if cls is not None else _spec_keys()
+    near = difflib.get_close_matches(key, sorted(names - {key}), n=1, cutoff=0.75)
     return near[0] if near else ""
 
 
@@ -590,18 +621,26 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
     if spec is None:
         import yaml   # here: a rerun that finds its spec cached never imports the YAML library
 
-        wide = _full_width_colon(text)
-        if wide:
-            raise SpecError(path, "(syntax)", wide)
         try:
             # libyaml's safe loader when PyYAML has it (5× faster on a 200-unit spec), else PyYAML's
             # own; YAML reads \r\n and \r as line breaks, as the text mode's newline translation did
             raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError as e:
+            wide = _full_width_colon(text)
+            if wide:
+                raise SpecError(path, "(syntax)", wide) from None
             mark = getattr(e, "problem_mark", None)
             where = f"第 {mark.line + 1} 行第 {mark.column + 1} 列附近" if mark is not None else ""
             raise SpecError(path, "(syntax)", f"YAML 格式有误（缩进、冒号或引号）{where}：{e}") from None
-        spec = parse_spec(raw, path)
+        try:
+            spec = parse_spec(raw, path)
+        except SpecError as e:
+            # a key typed with a full-width colon inside a flow mapping ({id： b01, …}) reads
+            # as the key "id： b01": said as the colon it is
+            wide = _full_width_colon(text) if "：" in f"{e.key} {e.problem}" else ""
+            if wide:
+                raise SpecError(path, "(syntax)", wide) from None
+            raise
     secret_path = folder / spec.secret_file
     if not secret_path.is_file():
         raise SpecError(path, "secret_file", f"缺少 {secret_path}：它保存报名表校验码的密钥"

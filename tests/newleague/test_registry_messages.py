@@ -190,7 +190,7 @@ def test_a_full_width_colon_is_named_at_its_line(tmp_path):
 
 def test_a_full_width_digit_is_named(tmp_path):
     e = _yaml_problem(tmp_path, "per_branch: 1", "per_branch: １")
-    assert "“１”是全角字符" in e.problem and "应为整数" in e.problem, e.problem
+    assert "全角字符（如“１”）" in e.problem and "应为整数" in e.problem and "：1" in e.problem, e.problem
 
 
 def test_a_yaml_syntax_error_gives_its_line(tmp_path):
@@ -229,3 +229,33 @@ def test_a_mistyped_spec_key_is_told_the_nearest(tmp_path, key, near):
     target[key] = target.pop(near, ["x"]) if near in target else ["x"]
     e = _problem(raw)
     assert f"是不是 {near}？" in e.problem, e.problem
+
+
+def test_a_full_width_colon_in_a_note_is_text(tmp_path):
+    """``- QQ：123456（赛事交流群）`` in the notes is Chinese text, not a key: the file loads."""
+    from pipeline.spec import load_tournament
+
+    folder = tmp_path / "t"
+    newleague.create(folder, answers=small_answers(2))
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8") + "notes:\n  - QQ：123456（赛事交流群）\n  - PS：请各分工会按时报名\n",
+                    encoding="utf-8")
+    assert "QQ：123456（赛事交流群）" in load_tournament(folder).spec.notes
+
+
+def test_a_key_at_the_wrong_level_is_told_so(tmp_path):
+    raw = _raw(tmp_path)
+    raw["events"][0]["per_branch"] = 2
+    e = _problem(raw)
+    assert "不能写在这一层" in e.problem and "是不是 per_branch" not in e.problem, e.problem
+
+
+def test_game_option_notes_near_each_other_pass(tmp_path):
+    """game_seconds, best_of_3, hand_minutes: the office's notes, read by nothing — they were
+    refused as near misses of other notes (move_seconds, best_of, round_minutes)."""
+    raw = newleague.build_spec(small_answers(3))
+    raw["events"][0].update(game="doudizhu", format={"type": "tables_of_three"},
+                            game_options={"game_seconds": 30, "best_of_3": True, "hand_minutes": 10})
+    parse_spec(raw)
+    raw["events"][0]["game_options"] = {"time_limit_minute": 30}
+    assert "是不是 time_limit_minutes" in _problem(raw).problem

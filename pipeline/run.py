@@ -682,9 +682,10 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
                 return f"{dt.datetime.fromisoformat(iso).astimezone(TZ):%Y-%m-%d %H:%M}" if iso else "（未设）"
             said.append(f"报名截止时间（deadline）{shown(rec.get('deadline'))} → {shown(now['deadline'])}")
             ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]) if rec.get("deadline") else None)
-        if rec.get("quota") != now["quota"]:
+        # (short_warning only says whether QUOTA_SHORT is warned: it follows the spec)
+        if _who_counts(rec.get("quota")) != _who_counts(now["quota"]):
             try:
-                quota = TypeAdapter(QuotaSpec).validate_python(rec["quota"])
+                quota = TypeAdapter(QuotaSpec).validate_python({**rec["quota"], "short_warning": ev.quota.short_warning})
             except Exception:       # a record this version cannot read: the spec's quota stands
                 quota = None
             if quota is not None:
@@ -703,6 +704,11 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
     frozen = copy.copy(t)
     frozen.spec = dataclasses.replace(t.spec, events=events)
     return frozen
+
+
+def _who_counts(quota: Any) -> Any:
+    """A recorded quota without what decides no entry (short_warning)."""
+    return {k: v for k, v in quota.items() if k != "short_warning"} if isinstance(quota, dict) else quota
 
 
 def quota_text(q: Any) -> str:

@@ -113,6 +113,23 @@ class AwardScheme:
         return [("", *t) for t in straddling(self.places(awards.options), placements)]
 
 
+def _runs(names: Sequence[Any]) -> list[tuple[str, int]]:
+    """One place per name, a name repeated in a row counted once with its number
+    (一等奖, 二等奖, 二等奖 → 一等奖 1, 二等奖 2: the notice said 二等奖一名 twice, and the
+    budget counted one of them).
+
+    >>> _runs(["一等奖", "二等奖", "二等奖", "第四名"])
+    [('一等奖', 1), ('二等奖', 2), ('第四名', 1)]
+    """
+    out: list[tuple[str, int]] = []
+    for n in map(str, names):
+        if out and out[-1][0] == n:
+            out[-1] = (n, out[-1][1] + 1)
+        else:
+            out.append((n, 1))
+    return out
+
+
 def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"]
                ) -> list[tuple[int, tuple[str, ...], tuple[str, ...]]]:
     """Ties the awards cannot settle: (rank, tied entry ids, the awards their places span)
@@ -223,7 +240,7 @@ class TopN(Ranked):
         names = list(names or [f"第{chinese_number(i)}名" for i in range(1, count + 1)])
         if len(names) < count:
             raise ValueError(f"前N名（top_n）的 count 为 {count}，awards 却只列了 {len(names)} 个奖项名称")
-        return [(str(n), 1) for n in names[:count]]
+        return _runs(names[:count])
 
 
 class GroupTop(AwardScheme):
@@ -241,10 +258,10 @@ class GroupTop(AwardScheme):
         names = list(names or [f"小组第{chinese_number(i)}名" for i in range(1, count + 1)])
         if len(names) < count:
             raise ValueError(f"各组前N名（group_top）的 count 为 {count}，awards 却只列了 {len(names)} 个奖项名称")
-        return [(str(n), 1) for n in names[:count]]
+        return _runs(names[:count])
 
     def counts(self, awards: "AwardSpec", groups: int = 1) -> dict[str, int]:
-        return {a: n * groups for a, n in self.places(awards.options)}
+        return {a: n * groups for a, n in super().counts(awards).items()}
 
     def undecided(self, awards: "AwardSpec", placements: Sequence["Placement"]
                   ) -> list[tuple[str, int, tuple[str, ...], tuple[str, ...]]]:

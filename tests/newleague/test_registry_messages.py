@@ -217,9 +217,11 @@ def test_group_awards_answered_with_prizes_pay_them(tmp_path):
     a["awards"] = "小组前N名"
     spec = parse_spec(newleague.build_spec(a))
     ev = spec.events[0]
-    names = [n for n, _ in AWARD_SCHEMES.get(ev.awards.scheme).places(ev.awards.options)]
-    assert names == ["一等奖", "二等奖", "二等奖", "三等奖", "三等奖", "三等奖"]
+    scheme = AWARD_SCHEMES.get(ev.awards.scheme)
+    assert scheme.places(ev.awards.options) == [("一等奖", 1), ("二等奖", 2), ("三等奖", 3)]
     assert ev.awards.prizes == {"一等奖": 500, "二等奖": 300}
+    # the budget counts every group's two 二等奖 (a repeated name overwrote the other)
+    assert scheme.counts(ev.awards, groups=2) == {"一等奖": 2, "二等奖": 4, "三等奖": 6}
 
 
 @pytest.mark.parametrize("key,near", [("withdrawal", "withdrawn"), ("member", "members"), ("deadlne", "deadline")])

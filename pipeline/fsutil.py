@@ -42,8 +42,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
+    path.parent.mkdir(parents=True, exist_ok=True)      # its own error names the folder
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise _about(e, path) from e

@@ -110,3 +110,12 @@ def test_an_output_file_that_cannot_be_written_is_named_in_chinese(tmp_path, mon
     assert "issues.csv：没有权限" in err and ".tmp" not in err, err
     assert "改回可写" in err and "补写" in err
     assert not list((tmp_path / "out").rglob(".*.tmp"))
+
+
+def test_a_folder_that_is_a_file_is_named_not_the_file_in_it(tmp_path):
+    from pipeline.fsutil import atomic_write_bytes
+
+    (tmp_path / "forms").write_text("x")
+    with pytest.raises(OSError) as e:
+        atomic_write_bytes(tmp_path / "forms" / "a.xlsx", b"data")
+    assert e.value.filename == str(tmp_path / "forms")

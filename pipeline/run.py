@@ -663,11 +663,8 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
     after the draw left the event waiting for it, silently, with the round before complete;
     one moved earlier, or a quota lowered, refused players already playing (LATE_SUBMISSION,
     QUOTA_EXCEEDED on forms the captains could no longer change).  The change is said
-    (TERMS_CHANGED) and applies to no event drawn already.  ``t`` itself when nothing differs."""
-    from pydantic import TypeAdapter
-
-    from .spec import QuotaSpec
-
+    (TERMS_CHANGED) and applies to no event drawn already.  ``t`` itself when nothing differs.
+    (pydantic is imported only when a quota differs: a night with the spec cached needs none.)"""
     events, changed = [], False
     for ev in t.spec.events:
         body = ledger.round_body(ev.id, 1)
@@ -684,8 +681,10 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
             ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]) if rec.get("deadline") else None)
         # (short_warning only says whether QUOTA_SHORT is warned: it follows the spec)
         if _who_counts(rec.get("quota")) != _who_counts(now["quota"]):
+            from .spec import QuotaSpec, validated
+
             try:
-                quota = TypeAdapter(QuotaSpec).validate_python({**rec["quota"], "short_warning": ev.quota.short_warning})
+                quota = validated(QuotaSpec, {**rec["quota"], "short_warning": ev.quota.short_warning})
             except Exception:       # a record this version cannot read: the spec's quota stands
                 quota = None
             if quota is not None:

@@ -169,3 +169,23 @@ def test_a_spec_that_cannot_be_kept_does_not_stop_the_run(folder, tmp_path):
     t = load_tournament(folder, cache_parent=out_parent)
     keep_spec(t, blocker)         # nothing raised, nothing written
     assert blocker.read_text(encoding="utf-8") == "x" and not load_tournament(folder, cache_parent=out_parent).spec_cached
+
+
+def test_a_whole_night_with_its_kept_spec_does_not_import_pydantic(folder, tmp_path):
+    """Not only the spec's loading: the whole batch of a night with drawn rounds (the quick
+    path defeated) imports no pydantic — terms_at_draw imported it for nothing, ~45 ms of
+    a one-changed night at 50 units."""
+    import subprocess
+    import sys
+
+    out_parent = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out_parent, now=NOW, pdf=False))
+    assert first.state.events and any(es.rounds for es in first.state.events.values())
+    (first.out_dir / lastrun.LAST_RUN).unlink()
+    code = ("import sys, datetime as dt; from pathlib import Path; from pipeline.run import RunOptions, run; "
+            "r = run(RunOptions(folder=Path(sys.argv[1]), out_parent=Path(sys.argv[2]), pdf=False, "
+            "now=dt.datetime.fromisoformat(sys.argv[3]))); assert not r.unchanged; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'pydantic_core')))")
+    done = subprocess.run([sys.executable, "-c", code, str(folder), str(out_parent), NOW.isoformat()], check=True,
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout

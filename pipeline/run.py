@@ -696,13 +696,16 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
                        f"{'；'.join(said)}。已抽签的报名名单不变：本项目的报名仍按抽签时的截止时间和名额校验，"
                        "这一改动对它不起作用。如是误改，请改回原来的值。")
         events.append(ev)
-    if not changed:
-        return t
+    return _with_events(t, events) if changed else t
+
+
+def _with_events(t: Tournament, events: list[EventSpec]) -> Tournament:
+    """``t`` with its spec's events replaced (the folder, secret and spec cache key kept)."""
     import copy
 
-    frozen = copy.copy(t)
-    frozen.spec = dataclasses.replace(t.spec, events=events)
-    return frozen
+    out = copy.copy(t)
+    out.spec = dataclasses.replace(t.spec, events=events)
+    return out
 
 
 def _who_counts(quota: Any) -> Any:
@@ -1077,6 +1080,14 @@ class EventRunner:
             self.add_byes(nxt)
             self.read_results(nxt)
 
+    def round_books(self, round_no: int) -> list[tuple[Received, Any]]:
+        """The result workbooks received for this event's round ``round_no`` (their _meta)."""
+        from . import layout
+
+        return [(rec, b) for rec, b in self.inputs.results
+                if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
+                and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(round_no) and not other_league(self.t, b)]
+
     def drawn_elsewhere(self, round_no: int, ih: str) -> bool:
         """A published draw is never silently redrawn — not even after the output folder (its
         ledger) was deleted, or the batch run with another ``--out``: the round is not in
@@ -1086,10 +1097,7 @@ class EventRunner:
         (the seed is derived from them): sheets that fit it are no reason to wait."""
         from . import layout
 
-        books = [(rec, b) for rec, b in self.inputs.results
-                 if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
-                 and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(round_no) and not other_league(self.t, b)
-                 and str(b.meta.get(layout.META_DRAW_HASH, "") or "")]
+        books = [(rec, b) for rec, b in self.round_books(round_no) if str(b.meta.get(layout.META_DRAW_HASH, "") or "")]
         if not books or any(str(b.meta.get(layout.META_DRAW_HASH, "")) == ih for _, b in books):
             return False
         books.sort(key=lambda x: (x[0].received_at, x[0].sha256))
@@ -1307,9 +1315,7 @@ class EventRunner:
         from .ingest.workbook import strip_spaces
 
         columns = self.game.columns(self.ev.game_options)
-        books = [(rec, b) for rec, b in self.inputs.results
-                 if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
-                 and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(rnd.round) and not other_league(self.t, b)]
+        books = self.round_books(rnd.round)
         sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
         ctx = _RoundSheets(
             rnd=rnd, columns=columns, labels=[c.label for c in columns], detail=self.game.detail(self.ev.game_options),
@@ -1753,7 +1759,7 @@ class EventRunner:
             # a group table that feeds a knockout is ranked by its own stage's 加赛 only, as
             # the format ranks it (GROUP_PLAYOFFS): the final places' 加赛 of every group's
             # level 2nd re-ranked the group's table on the site, not its placements
-            from .draw.groups_knockout import GROUP_PLAYOFFS
+            from .draw.common import GROUP_PLAYOFFS
 
             own = ([p for p in self.playoffs if p.stage in GROUP_PLAYOFFS]
                    if stage == "group" and (self.fmt.name == "groups_knockout" or (
@@ -2320,13 +2326,8 @@ def with_former_names(t: Tournament, ledger: Ledger) -> Tournament:
     former = {eid: [n for n in merged.get(eid, []) if n != now[eid] and n not in current] for eid in now}
     if not any(former.values()):
         return t
-    import copy
-
-    events = [dataclasses.replace(ev, former_names=list(dict.fromkeys([*ev.former_names, *former[ev.id]])))
-              if former[ev.id] else ev for ev in t.spec.events]
-    renamed = copy.copy(t)
-    renamed.spec = dataclasses.replace(t.spec, events=events)
-    return renamed
+    return _with_events(t, [dataclasses.replace(ev, former_names=list(dict.fromkeys([*ev.former_names, *former[ev.id]])))
+                            if former[ev.id] else ev for ev in t.spec.events])
 
 
 def sweep_temp_files(out: Path) -> None:

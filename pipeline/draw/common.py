@@ -27,6 +27,13 @@ class PlayoffWaiting(Waiting):
         self.ties = ties
 
 
+#: the 加赛 that rank a group's own table (both group formats' stage is "group"): its stage's,
+#: or one whose 阶段 was typed as a name (any stage).  The final places' 加赛 orders a tier of
+#: places across the groups, never a group: two tied 2nd of one group, ordered by it, became
+#: 小组第3名 and 第4名, and the tier it had ordered changed under it.
+GROUP_PLAYOFFS = ("group", "")
+
+
 # --------------------------------------------------------------------------- options
 
 def check_known(options: dict[str, Any], allowed: Iterable[str], fmt: str) -> str | None:

@@ -28,17 +28,12 @@ from typing import Any
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
-from .common import (PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int, counted,
+from .common import (GROUP_PLAYOFFS, PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int, counted,
                      check_known, deal_groups, first_balance, first_problem, group_label,
                      next_round_no, orient, ranked, rounds_of, settled_winner, shown, shown_list,
                      tier_placements, winner_of, winners_of, withdrawn_notes)
 
-GROUP_STAGE = "group"
-#: the 加赛 that rank a group's own table: its stage's, or one whose 阶段 was typed as a name
-#: (any stage).  The final places' 加赛 orders a tier of them (小组第2名 of every group) and
-#: must not re-rank a group: two tied 2nd in one group, ordered by it, became 小组第3名 and
-#: 第4名, and the tier it had ordered changed under it (a new tie, the sheet called wrong).
-GROUP_PLAYOFFS = (GROUP_STAGE, "")
+GROUP_STAGE = "group"       # (common.GROUP_PLAYOFFS: the 加赛 that rank a group)
 
 
 def default_group_count(n: int) -> int:

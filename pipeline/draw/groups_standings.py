@@ -38,13 +38,11 @@ from typing import Any
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
-from .common import (bye_counts, check_bool, check_int, check_known, deal_groups, first_problem,
+from .common import (GROUP_PLAYOFFS, bye_counts, check_bool, check_int, check_known, deal_groups, first_problem,
                      group_label, lowest_without_bye, next_round_no, no_shows, opponents, pair_avoiding,
                      ranked, rematch_notes, rounds_of, shown, shown_list, tier_placements, withdrawn_notes)
 
-STAGE = "group"
-#: the 加赛 that rank a group's own table: its stage's, or one whose 阶段 was typed as a name
-GROUP_PLAYOFFS = (STAGE, "")
+STAGE = "group"       # (common.GROUP_PLAYOFFS: the 加赛 that rank a group)
 
 
 class GroupsStandings:

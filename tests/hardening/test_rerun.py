@@ -275,10 +275,6 @@ def test_R2020_Q4_registration_terms_edited_after_the_draw_apply_to_no_drawn_eve
     assert (played.out_dir / "data" / "draw.csv").read_bytes() == (expected.out_dir / "data" / "draw.csv").read_bytes()
 
 
-def _report_draw(report) -> list[dict]:
-    return list(csv.DictReader(io.StringIO((report.out_dir / "data" / "draw.csv").read_text(encoding="utf-8-sig"))))
-
-
 def test_a_unit_short_name_renamed_after_the_draw_keeps_the_referees_sheets(tmp_path):
     """The office renamed 会计 → 会计学院 after round 1 was drawn: the sheets print 会计2队 as
     published, and the referees wrote exactly that — every row of the unit was refused
@@ -293,7 +289,7 @@ def test_a_unit_short_name_renamed_after_the_draw_keeps_the_referees_sheets(tmp_
     _play_round_1(folder)
     played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert not [i.message for i in played.issues if i.code == "RESULT_INVALID"]
-    assert {r["round"] for r in _report_draw(played)} == {"1", "2"}
+    assert {r["round"] for r in _draw_rows(played.out_dir)} == {"1", "2"}
 
 
 def test_an_event_renamed_after_the_draw_keeps_its_entries(tmp_path):
@@ -312,7 +308,7 @@ def test_an_event_renamed_after_the_draw_keeps_its_entries(tmp_path):
     assert not {"UNKNOWN_EVENT", "BAD_VALUE", "DRAW_INPUT_CHANGED"} & {i.code for i in played.issues}, \
         [i.message for i in played.issues if i.severity.value != "info"]     # the 签到表 says 扑克牌 too
     assert played.entries == first.entries
-    assert {r["round"] for r in _report_draw(played)} == {"1", "2"}
+    assert {r["round"] for r in _draw_rows(played.out_dir)} == {"1", "2"}
 
 
 def test_former_names_find_the_event():
@@ -339,12 +335,12 @@ def test_a_deleted_output_folder_does_not_redraw_a_round_whose_sheets_were_playe
     # the same inputs, a new output folder: the same round 1, its sheet counts
     same = run(RunOptions(folder=folder, out_parent=tmp_path / "new-out", now=NOW, pdf=False))
     assert "TEMPLATE_MISMATCH" not in {i.code for i in same.issues}
-    assert {r["round"] for r in _report_draw(same)} == {"1", "2"}
+    assert {r["round"] for r in _draw_rows(same.out_dir)} == {"1", "2"}
     # other inputs (a form gone), a new output folder: round 1 is not drawn again
     form = next(p for p in (folder / "inbox").iterdir() if "报名" in p.name)
     form.unlink()
     other = run(RunOptions(folder=folder, out_parent=tmp_path / "other-out", now=NOW, pdf=False))
     (said,) = [i for i in other.issues if i.code == "TEMPLATE_MISMATCH"]
     assert "还没有公布过" in said.message and "ledger.sqlite" in said.message and "移出收件箱" in said.message
-    assert not [r for r in _report_draw(other) if r["event"] == "guandan"]
+    assert not [r for r in _draw_rows(other.out_dir) if r["event"] == "guandan"]
     assert any("第1轮暂不抽签" in line for line in other.events)

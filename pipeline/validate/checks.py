@@ -67,6 +67,9 @@ class Ctx:
     #: rows refused as a later unit's copy of a person another unit sent first (:func:`key`):
     #: they are not that person's rows for the other checks (one event per person …)
     later_copies: set[tuple[str, int]] = field(default_factory=set)
+    #: :func:`_teams` of each form (by ``id``), made once: three checks ask for every form's
+    #: teams, the quota check once per event (a tenth of a one-changed night's validation)
+    team_rows: dict[int, dict[tuple[str, str], list[RegRow]]] = field(default_factory=dict)
 
     @property
     def spec(self) -> "TournamentSpec":
@@ -197,11 +200,14 @@ def check_cross_branch(ctx: Ctx) -> None:
     """R2015-Q2 bridge pairs may span branches: 备注 "跨分工会：某某分工会" names the member's
     home unit; it must be a known unit, and only events with ``cross_branch`` allow it."""
     units = ctx.spec.units
+    pattern = cross_note(ctx.spec.unit_word)
     for reg, row in ctx.rows():
         ctx.home[key(reg, row)] = reg.branch
+        if not row.note:
+            continue
         # in either script: a Traditional league's form prints 跨分工會 (its note was not read);
         # and with the league's own word for a unit, which the form and messages tell captains to write
-        m = cross_note(ctx.spec.unit_word).search(to_simplified(unicodedata.normalize("NFKC", row.note or "")))
+        m = pattern.search(to_simplified(unicodedata.normalize("NFKC", row.note)))
         if not m:
             continue
         ev = ctx.spec.event(row.event) if row.event else None
@@ -444,8 +450,13 @@ def _same_name_other_event(ctx: Ctx) -> None:
 
 
 def _teams(ctx: Ctx, reg: Registration) -> dict[tuple[str, str], list[RegRow]]:
-    """The rows of each pair/team of one form: (event id, 队号) → rows, in sheet order."""
+    """The rows of each pair/team of one form: (event id, 队号) → rows, in sheet order
+    (made once per form: :attr:`Ctx.team_rows`; the callers only read it)."""
+    made = ctx.team_rows.get(id(reg))
+    if made is not None:
+        return made
     groups: dict[tuple[str, str], list[RegRow]] = {}
+    ctx.team_rows[id(reg)] = groups
     for row in reg.rows:
         ev = ctx.spec.event(row.event) if row.event else None
         if ev is not None and ev.is_team and row.team_no:

@@ -65,7 +65,11 @@ def plan_documents(state: "LeagueState") -> list[Document]:
             docs.append(Document(f"{stem}-cards", "docs/cards.html", partial(vms.cards_vm, state, event_id, rnd),
                                  inputs=inputs))
     if any(es.standings for es in state.events.values()):
-        docs.append(Document("standings", "docs/standings.html", partial(vms.standings_vm, state)))
+        # built from the event states only (and the spec, the code, the "data as of" time):
+        # a night that changes no event's state (a captain's phone number) keys it on them
+        keys = tuple(es.memo_key for es in state.events.values())
+        docs.append(Document("standings", "docs/standings.html", partial(vms.standings_vm, state),
+                             inputs=(*keys, asof) if all(keys) else ()))
     if state.awards or state.branch_awards:
         docs.append(Document("awards", "docs/awards.html", partial(vms.awards_vm, state)))
         docs.append(Document("certificates", "docs/certificates.html", partial(vms.certificates_vm, state)))

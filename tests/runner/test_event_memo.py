@@ -56,12 +56,19 @@ def test_unrelated_new_file_reuses_every_event_state(league, monkeypatch):
 def test_new_result_sheet_runs_the_event_again(league, monkeypatch):
     folder, held, out = league
     first = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    standings = (out / "t2016-poker" / "standings.html").read_text(encoding="utf-8")
     shutil.move(held, folder / "inbox" / held.name)
     calls = []
     real = run_mod.EventRunner.advance
     monkeypatch.setattr(run_mod.EventRunner, "advance", lambda self: (calls.append(self.ev.id), real(self))[1])
     second = run(RunOptions(folder=folder, out_parent=out, pdf=False))
     assert "guandan" in calls and second.events != first.events
+    # the standings document, keyed on the event states, is made again from the new one
+    from pipeline.render import docs, viewmodels
+
+    again = (out / "t2016-poker" / "standings.html").read_text(encoding="utf-8")
+    assert again != standings and again == docs.render_html(docs.Document(
+        "standings", "docs/standings.html", lambda: viewmodels.standings_vm(second.state)))
 
 
 def test_only_pages_whose_view_model_changed_are_rendered_again(league, monkeypatch):
@@ -81,7 +88,8 @@ def test_only_pages_whose_view_model_changed_are_rendered_again(league, monkeypa
 
     def unbuilt(*a, **k):
         raise AssertionError("a view-model was built for a page whose inputs did not change")
-    for mod, name in ((site_vm, "event_vm"), (viewmodels, "draw_vm"), (viewmodels, "cards_vm")):
+    for mod, name in ((site_vm, "event_vm"), (viewmodels, "draw_vm"), (viewmodels, "cards_vm"),
+                      (viewmodels, "standings_vm")):
         monkeypatch.setattr(mod, name, unbuilt)
     _drop(folder, "说明.txt")
     run(RunOptions(folder=folder, out_parent=out, pdf=False))

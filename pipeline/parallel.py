@@ -354,6 +354,12 @@ def _read_message(f: Any) -> bytes | None:
     return data if len(data) == size else None
 
 
+def prestarted() -> "Prestarted | None":
+    """The prestarted worker, left in place for :func:`take_prestarted` (None when there is
+    none): a job given to it now is done before the ones its taker gives it."""
+    return _PRESTARTED[-1] if _PRESTARTED else None
+
+
 def take_prestarted() -> "Prestarted | None":
     """The prestarted worker, now the caller's to use and leave (None when there is none)."""
     return _PRESTARTED.pop() if _PRESTARTED else None

@@ -2382,6 +2382,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     current = cur.newest
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
+    open_copies_ahead(out, submissions, t.spec.script)    # on the prestarted worker, meanwhile
 
     say("校验报名 …")
     from .validate import validate_registrations
@@ -2849,6 +2850,29 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
         else:
             plan.append(PlannedCopy(s, stored))
     return plan
+
+
+def open_copies_ahead(out: Path, submissions: list[Submission], script: str = "simplified") -> int:
+    """Before validation, have the prestarted worker open the registration forms whose
+    returned copies the night will likely make (:func:`pipeline.xlsx.returned.open_ahead`):
+    every form without a copy yet, and the other forms of its unit (superseded by it, their
+    copies are made again without the issues of a current form).  The worker is idle until
+    the copies' issues are known, and opening a form is half of its copy.  Nothing when
+    there is no prestarted worker, no such form, or a night with as many new forms as
+    :data:`EARLY_COPIES_BELOW` (:func:`render_all`'s pool makes those).  Returns how many
+    forms were handed over."""
+    from .parallel import prestarted
+
+    pre = prestarted()
+    if pre is None:
+        return 0
+    plan = [c for c in plan_returned_copies(out, submissions, [], {}, script) if c.name]
+    new_units = {c.submission.branch for c in plan if c.target is not None and not c.target.exists()}
+    ahead = [str(c.stored) for c in plan if c.submission.branch in new_units]
+    if not ahead or len(ahead) >= EARLY_COPIES_BELOW:
+        return 0
+    pre.submit("pipeline.xlsx.returned", "open_ahead", ahead)
+    return len(ahead)
 
 
 #: a run with fewer returned copies than this to make starts them before its events

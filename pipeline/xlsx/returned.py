@@ -13,7 +13,7 @@ import re
 import zipfile
 from collections import defaultdict
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ._no_numpy import keep_pictures  # first: openpyxl without NumPy
 from openpyxl import load_workbook
@@ -64,6 +64,40 @@ def warm_up() -> None:
                             Path(tmp) / "warm-up-返回.xlsx")
 
 
+#: workbooks opened ahead of their copies (:func:`open_ahead`): the stored file's path →
+#: (the bytes it was opened from, the workbook); each is taken by one copy
+_OPENED: dict[str, tuple[bytes, Any]] = {}
+
+
+def open_ahead(paths: Iterable[str | Path]) -> int:
+    """Open these stored workbooks now, for copies asked for later in this process or in
+    processes forked from it (:func:`pipeline.parallel.fork_map`); returns how many opened.
+
+    ``league run``'s prestarted worker has nothing to do while the run validates the night's
+    registrations, and a copy cannot start before its issues are known: loading the
+    workbook is half of a copy's time (openpyxl), so the run has the worker load the forms
+    likely to need a copy meanwhile (:func:`pipeline.run.open_copies_ahead`).  A copy uses
+    a workbook opened ahead only when the file still holds the very bytes it was opened
+    from; a file that cannot be opened is left to the copy, which says so."""
+    n = 0
+    for p in paths:
+        try:
+            raw = Path(p).read_bytes()
+            _OPENED[str(p)] = (raw, _load(raw))
+        except Exception:  # noqa: BLE001 - the copy itself opens it again, and reports it
+            continue
+        n += 1
+    return n
+
+
+def _load(raw: bytes) -> Any:
+    """The workbook of these bytes (with its pictures, when it has any)."""
+    data = io.BytesIO(raw)      # read once: the picture check and the load
+    if _has_pictures(data):
+        keep_pictures()       # openpyxl was imported without Pillow, which keeps them
+    return load_workbook(data)
+
+
 def returned_copy_job(src_path: str | Path, issues: Iterable[Issue], out_path: str | Path,
                       script: str = "simplified") -> Path | None:
     """:func:`write_returned_copy` with every argument by position (a prestarted worker's job,
@@ -96,10 +130,9 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
     >>> write_returned_copy("in.xlsx", issues, "out/in-返回.xlsx")  # doctest: +SKIP
     """
     try:
-        data = io.BytesIO(Path(src_path).read_bytes())     # read once: the picture check and the load
-        if _has_pictures(data):
-            keep_pictures()       # openpyxl was imported without Pillow, which keeps them
-        wb = load_workbook(data)
+        raw = Path(src_path).read_bytes()
+        ahead = _OPENED.pop(str(src_path), None)
+        wb = ahead[1] if ahead is not None and ahead[0] == raw else _load(raw)
     except Exception:  # any unreadable/corrupt/non-xlsx file: the caller reports UNREADABLE_FILE
         return None
 

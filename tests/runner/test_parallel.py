@@ -412,3 +412,47 @@ def test_a_batch_whose_worker_died_is_made_here_one_by_one(no_prestarted):
             pre.submit(__name__, "_die_unless", -1).future.result()  # the worker dies
         parts = pre.submit_map(__name__, "_pid_of", [(3,), (5,)])
         assert [p.result() for p in parts] == [(9, os.getpid()), (25, os.getpid())]
+
+
+def test_a_resent_form_and_its_units_earlier_form_are_opened_ahead_on_the_prestarted_worker(
+        tmp_path, no_prestarted, monkeypatch):
+    """run.open_copies_ahead: on a night with a captain's resent form, the prestarted worker
+    opens it and the form it supersedes before validation (their copies are made from
+    them: no second load), and the copies are the ones made without it."""
+    from openpyxl import load_workbook
+
+    from pipeline import layout
+    from pipeline.store import Ledger
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    league = out / "t2020-league"
+    (copied,) = (league / "returned").glob("b01-*-返回.xlsx")      # unit b01's form, from its mail
+    with Ledger(league) as ledger:
+        earlier = next(r for r in ledger.received() if r.sha256.startswith(copied.name.split("-")[-2]))
+    stored = league / "received" / f"{earlier.sha256}.xlsx"
+    wb = load_workbook(stored)
+    ws = wb[layout.REG_SHEET]
+    phone = next(c for row in ws.iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith("1")
+                 and c.value.isdigit() and len(c.value) == 11)
+    phone.value = "13900000000" if phone.value != "13900000000" else "13900000001"
+    resent = folder / "inbox" / "b01-报名表-更正.xlsx"
+    wb.save(resent)
+    at = earlier.received_at.timestamp() + 60
+    os.utime(resent, (at, at))
+
+    sent: list[tuple[str, str, tuple]] = []
+    real = parallel.Prestarted.submit
+    monkeypatch.setattr(parallel.Prestarted, "submit",
+                        lambda self, module, name, *args: (sent.append((module, name, args)), real(self, module, name, *args))[1])
+    assert parallel.prestart("pipeline.xlsx.returned")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    (opened,) = [args[0] for module, name, args in sent if name == "open_ahead"]
+    with Ledger(league) as ledger:
+        new = next(r for r in ledger.received() if r.file_name == resent.name)
+    assert sorted(opened) == sorted(str(league / "received" / f"{r.sha256}.xlsx") for r in (earlier, new))
+    copy = next((league / "returned").glob(f"b01-*-{new.sha256[:8]}-返回.xlsx"))
+    cells = [c.value for row in load_workbook(copy)[layout.REG_SHEET].iter_rows() for c in row]
+    assert phone.value in cells

@@ -234,3 +234,34 @@ def test_a_simplified_leagues_copy_does_not_load_the_script_converter(filled, tm
     text._s2t.cache_clear()
     write_returned_copy(src, _issues(hdr), tmp_path / "back.xlsx")
     assert text._s2t.cache_info().currsize == 0
+
+
+def test_a_workbook_opened_ahead_is_used_once_and_only_while_the_file_is_unchanged(filled, tmp_path, monkeypatch):
+    """returned.open_ahead: the prestarted worker opens the night's forms while the run
+    validates them; a copy takes its form's opened workbook (no second load), once, and only
+    when the file still holds the bytes it was opened from — a file replaced meanwhile is
+    loaded again, so the copy is of what the file holds."""
+    from pipeline.xlsx import returned
+
+    src, hdr = filled
+    loads: list[bytes] = []
+    real = returned._load
+    monkeypatch.setattr(returned, "_load", lambda raw: (loads.append(raw), real(raw))[1])
+    monkeypatch.setattr(returned, "_OPENED", {})
+    assert returned.open_ahead([src, tmp_path / "missing.xlsx"]) == 1 and len(loads) == 1
+    first = write_returned_copy(src, _issues(hdr), tmp_path / "a.xlsx")
+    assert len(loads) == 1 and returned._OPENED == {}          # taken, not loaded again
+    direct = tmp_path / "direct.xlsx"
+    monkeypatch.setattr(returned, "_load", real)
+    write_returned_copy(src, _issues(hdr), direct)
+    assert [[c.value for c in row] for row in load_workbook(first)[REG].iter_rows()] == \
+        [[c.value for c in row] for row in load_workbook(direct)[REG].iter_rows()]
+    assert load_workbook(first)[REG][f"B{hdr + 3}"].fill.fgColor.rgb == FILLS[Severity.ERROR].fgColor.rgb
+    # opened ahead, then replaced by the captain's next version: the copy is of the new one
+    monkeypatch.setattr(returned, "_load", lambda raw: (loads.append(raw), real(raw))[1])
+    returned.open_ahead([src])
+    wb = load_workbook(src)
+    wb[REG].cell(hdr + 2, 4).value = "赵六"
+    wb.save(src)
+    second = write_returned_copy(src, [], tmp_path / "b.xlsx")
+    assert len(loads) == 3 and load_workbook(second)[REG].cell(hdr + 2, 4).value == "赵六"

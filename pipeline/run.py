@@ -2739,9 +2739,11 @@ def stray_event_rows(t: Tournament, inputs: Inputs, issues: IssueLog) -> None:
     from . import layout
     from .ingest.registration import read_sheet_rows
     from .ingest.sheets import same_event
-    from .ingest.workbook import TableNotFound, cell_text
+    from .ingest.workbook import TableNotFound, cell_text, strip_spaces
 
     names = "、".join(e.name for e in t.spec.events)
+    # an event's id or name as written needs no script converter (same_event converts)
+    written = {strip_spaces(n) for e in t.spec.events for n in (e.id, e.name, *e.former_names)}
     for books, sheet, columns in ((inputs.playoffs, layout.PLAYOFF_SHEET, layout.PLAYOFF_COLUMNS),
                                   (inputs.checkins, layout.CHECKIN_SHEET, layout.CHECKIN_COLUMNS)):
         for rec, book in books:
@@ -2752,7 +2754,8 @@ def stray_event_rows(t: Tournament, inputs: Inputs, issues: IssueLog) -> None:
             for _, values, cells in rows:
                 ev = values.get("项目")
                 text = cell_text(ev) if ev is not None else ""
-                if text.strip() and not any(same_event(text, e.id, e.name, e.former_names) for e in t.spec.events):
+                if text.strip() and strip_spaces(text) not in written and \
+                        not any(same_event(text, e.id, e.name, e.former_names) for e in t.spec.events):
                     issues.add("BAD_VALUE", f"“{sheet}”表的项目“{cell_text(ev)}”不是本次比赛的项目（本次为：{names}），"
                                "这一行未读取：请填写比赛项目的名称。", at=cells["项目"], source=rec.sha256)
 

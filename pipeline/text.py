@@ -9,9 +9,10 @@ import contextlib
 import contextvars
 import re
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
-import opencc
+if TYPE_CHECKING:
+    import opencc
 
 
 @lru_cache(maxsize=1)
@@ -19,12 +20,20 @@ def _s2t() -> "opencc.OpenCC":
     """OpenCC's ``s2tw``: Traditional in the character forms the client's own Traditional
     document (seed 002, T2015) uses — 為, 臨床, 麵 — where plain ``s2t`` writes the older
     forms 爲, 臨牀, 麪 that no reader of that notice writes.  Character forms only, no
-    Taiwan vocabulary (``s2twp`` would turn 信息 into 資訊)."""
+    Taiwan vocabulary (``s2twp`` would turn 信息 into 資訊).
+
+    OpenCC is imported here, when a text is first converted (a tenth of its converter's
+    load): a night that converts nothing — a Simplified league's one resent form — never
+    imports it."""
+    import opencc
+
     return opencc.OpenCC("s2tw")
 
 
 @lru_cache(maxsize=1)
 def _t2s() -> "opencc.OpenCC":
+    import opencc
+
     return opencc.OpenCC("t2s")
 
 

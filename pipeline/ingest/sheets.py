@@ -157,6 +157,9 @@ def same_event(typed: str, event_id: str, event_name: str, former: Sequence[str]
     """Whether a sheet's 项目 names this event: its id or its name, in either script (a
     Traditional tournament's sheets say 圍棋 for the spec's 围棋) — or a name it had when
     the sheet was issued (``former``: EventSpec.former_names, an event renamed since)."""
+    typed = strip_spaces(typed)
+    if typed == event_id or any(typed == strip_spaces(n) for n in (event_name, *former)):
+        return True         # as written (no converter needed: the same text converts the same)
     from ..text import to_simplified
 
     typed = strip_spaces(to_simplified(typed))

@@ -42,7 +42,9 @@ CROSS_NOTE = re.compile(r"跨(?:分工会|单位|部门)\s*[:：]\s*(\S+)")
 def cross_note(unit_word: str) -> "re.Pattern[str]":
     """:data:`CROSS_NOTE` with the league's own word for a unit too (``unit_word: 科室``:
     跨科室：…, as the form and the messages tell captains to write it)."""
-    word = to_simplified(unit_word or "").strip()
+    if (unit_word or "").strip() in ("", "分工会", "单位", "部门"):     # (no converter needed)
+        return CROSS_NOTE
+    word = to_simplified(unit_word).strip()
     if not word or word in ("分工会", "单位", "部门"):
         return CROSS_NOTE
     return re.compile(r"跨(?:分工会|单位|部门|" + re.escape(word) + r")\s*[:：]\s*(\S+)")

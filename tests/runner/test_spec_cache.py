@@ -189,3 +189,23 @@ def test_a_whole_night_with_its_kept_spec_does_not_import_pydantic(folder, tmp_p
     done = subprocess.run([sys.executable, "-c", code, str(folder), str(out_parent), NOW.isoformat()], check=True,
                           capture_output=True, text=True, cwd=ROOT)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
+
+
+def test_a_simplified_leagues_night_does_not_load_the_script_converter(folder, tmp_path):
+    """OpenCC (its module and a converter: ~15 ms) is loaded when a text is first converted:
+    a Simplified league's night with drawn rounds converts nothing and loads neither — the
+    unit word 分工会 of the cross-unit note was converted, for every night."""
+    import subprocess
+    import sys
+
+    out_parent = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out_parent, now=NOW, pdf=False))
+    assert first.state.tournament.spec.script == "simplified" and first.state.entries
+    (first.out_dir / lastrun.LAST_RUN).unlink()
+    code = ("import sys, datetime as dt; from pathlib import Path; from pipeline.run import RunOptions, run; "
+            "r = run(RunOptions(folder=Path(sys.argv[1]), out_parent=Path(sys.argv[2]), pdf=False, "
+            "now=dt.datetime.fromisoformat(sys.argv[3]))); assert not r.unchanged and r.entries; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'opencc'))")
+    done = subprocess.run([sys.executable, "-c", code, str(folder), str(out_parent), NOW.isoformat()], check=True,
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout

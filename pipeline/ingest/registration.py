@@ -238,7 +238,10 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 last = table.rows[-1][0] if table.rows else table.header_row
                 log.add("BAD_VALUE", f"{sheet.name} 第 {last} 行之后还有大量数据（超过 {MAX_ROWS} 行），未读取。"
                         f"请删除多余的行后再提交。", at=CellRef(file_label, sheet.name, f"A{last}"), branch=br)
+            ids = [table.columns[c] for c in _ID_COLUMNS if c in table.columns] if sheet.shown else []
             for row_no, values in table.rows:
+                if ids:
+                    values = _as_shown(values, row_no, ids, sheet.shown)
                 rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient)
                 if rr is not None:
                     reg_rows.append(rr)
@@ -267,6 +270,22 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                        rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source,
                        saved=book.saved)
     return reg, [replace(i, source=source) for i in log] if source else list(log)
+
+
+#: columns of identifiers: a number in them is read as Excel shows it (:attr:`Sheet.shown`)
+_ID_COLUMNS = ("工号", "联系电话")
+
+
+def _as_shown(values: Sequence[Any], row_no: int, cols: Sequence[int], shown: Mapping[tuple[int, int], str]) -> list[Any]:
+    """``values`` of sheet row ``row_no`` with each number in the columns ``cols`` as Excel shows
+    it: 1234 typed into a 工号 cell formatted ``000000`` is the staff number 001234 (read as
+    1234, it was another person than the 001234 typed as text on another form)."""
+    out = list(values)
+    for c in cols:
+        text = shown.get((row_no, c))
+        if text is not None and c <= len(out) and isinstance(out[c - 1], (int, float)) and not isinstance(out[c - 1], bool):
+            out[c - 1] = text
+    return out
 
 
 def _copied_forms(book: Book, form: Any) -> list[tuple[str, int]]:

@@ -92,6 +92,10 @@ class Sheet:
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
     #: rows hidden in Excel (1-based): read as the others, and said where they hold data
     hidden_rows: frozenset[int] = frozenset()
+    #: 1-based (row, col) → the text Excel shows for a number in a zero-padding number format
+    #: (1234 typed into a cell formatted ``000000`` shows ``001234``); empty for nearly every
+    #: sheet.  The value stays the number: a reader of identifiers (工号) takes the text
+    shown: dict[tuple[int, int], str] = field(default_factory=dict)
 
     def fill_merged_down(self, below: int, columns: Iterable[int], when: Iterable[int]) -> None:
         """Give every cell of a merged range in ``columns`` that starts below row ``below``
@@ -388,9 +392,12 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
         for s in heavy:       # the streaming reader gives no merged ranges: from the sheet's XML
             if s in sheets and not sheets[s].merged:
                 sheets[s].merged = _merged_ranges(parts.get(sheet_parts[s], b""))
+    padding = _zero_styles(parts.get("xl/styles.xml", b""))
     for s, part in sheet_parts.items():
         if s in sheets:
             sheets[s].hidden_rows = _hidden_rows(parts.get(part, b""))
+            if padding:
+                sheets[s].shown = _zero_padded(parts.get(part, b""), padding)
     for s, sc in scans.items():       # a value past the columns read (XFD200): said, not ignored
         if sc.max_col > MAX_COLS and s in sheets:
             ref = _first_past_columns(parts.get(sheet_parts[s], b""))
@@ -497,6 +504,68 @@ def _hidden_rows(xml: bytes) -> frozenset[int]:
             if r:
                 out.add(int(r.group(1)))
     return frozenset(out)
+
+
+#: a custom number format that pads a whole number with zeros to its width: ``000000``
+#: (also ``000000_ ``, a trailing space, and with more sections: ``000000;@``)
+_ZERO_FORMAT_HINT = b'formatCode="00'
+_NUM_FMT = re.compile(rb"<(?:\w+:)?numFmt\b([^>]*)>")
+_FMT_ID = re.compile(rb'\bnumFmtId="(\d+)"')
+_ZERO_FORMAT = re.compile(rb'\bformatCode="(0{2,})(?:_.)?(?:;[^"]*)?"')
+_CELL_XFS = re.compile(rb"<(?:\w+:)?cellXfs\b[^>]*>(.*?)</(?:\w+:)?cellXfs>", re.S)
+_XF = re.compile(rb"<(?:\w+:)?xf\b([^>]*)>")
+_ATTR_S = re.compile(rb'\bs="(\d+)"')
+
+
+def _zero_styles(styles: bytes) -> dict[bytes, int]:
+    """Cell style index (as written in a cell's ``s``) → the width of its zero-padding number
+    format (``000000`` → 6).  Empty, after one look, for nearly every workbook."""
+    if _ZERO_FORMAT_HINT not in styles:
+        return {}
+    widths = {}
+    for m in _NUM_FMT.finditer(styles):
+        fid, code = _FMT_ID.search(m.group(1)), _ZERO_FORMAT.search(m.group(1))
+        if fid and code:
+            widths[fid.group(1)] = len(code.group(1))
+    xfs = _CELL_XFS.search(styles) if widths else None
+    if xfs is None:
+        return {}
+    out = {}
+    for k, m in enumerate(_XF.finditer(xfs.group(1))):
+        fid = _FMT_ID.search(m.group(1))
+        if fid and fid.group(1) in widths:
+            out[str(k).encode()] = widths[fid.group(1)]
+    return out
+
+
+def _zero_padded(xml: bytes, styles: dict[bytes, int]) -> dict[tuple[int, int], str]:
+    """(row, col) → the text shown of each whole number in a zero-padding format
+    (:func:`_zero_styles`) that the format pads (1234 in ``000000``: ``001234``).  A sheet
+    naming none of those styles is not looked through."""
+    if not any(b's="' + k + b'"' in xml for k in styles):
+        return {}
+    out = {}
+    for m in _CELL.finditer(xml):
+        attrs, body = m.group(1), m.group(2)
+        st = _ATTR_S.search(attrs)
+        if not body or st is None or st.group(1) not in styles:
+            continue
+        tm = _ATTR_T.search(attrs)
+        vm = _VALUE.search(body)
+        rm = _ATTR_R.search(attrs)
+        if (tm and tm.group(1) != b"n") or vm is None or rm is None:
+            continue
+        try:
+            n = float(vm.group(1))
+        except ValueError:
+            continue
+        if not (n.is_integer() and 0 <= n < 1e15):     # (a longer number lost its digits: said as such)
+            continue
+        text = str(int(n))
+        width = styles[st.group(1)]
+        if len(text) < width:
+            out[(int(rm.group(2)), col_number(rm.group(1).decode()))] = text.zfill(width)
+    return out
 
 
 def _sheet_parts(parts: dict[str, bytes]) -> dict[str, str]:

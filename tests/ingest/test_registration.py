@@ -306,3 +306,43 @@ def test_a_form_issued_for_a_unit_id_since_removed_tells_the_office(tmp_path):
     _, issues = read(tmp_path, [person("象棋", "王军")], t=t, branch="zz", token=t.token("zz"))
     assert codes(issues) == ["UNKNOWN_BRANCH"]
     assert "校验码相符" in issues[0].message and "请改回 zz" in issues[0].message
+
+
+def _formatted(p, formats):
+    """Re-save the form at ``p`` with number formats: A1 cell → (value, format)."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(p)
+    for ref, (value, fmt) in formats.items():
+        wb["报名表"][ref].value = value
+        wb["报名表"][ref].number_format = fmt
+    wb.save(p)
+    return p
+
+
+def test_a_staff_number_in_a_zero_padded_number_cell_is_read_as_shown(tmp_path, monkeypatch):
+    """A captain typed 1234 into a 工号 cell formatted 000000: Excel shows 001234 and stores the
+    number 1234.  It was registered as 1234 — another person than the 001234 typed as text in
+    another form (Identity: a person is their 工号).  Read as shown, on either reader (calamine,
+    and openpyxl's stream for a sheet too large for a dense read); a phone number likewise;
+    a number longer than its format, a text and a plain number stay as typed."""
+    from pipeline.ingest import workbook as W
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军"), person("象棋", "李四"),
+                                                             person("跳棋", "赵六"), person("跳棋", "钱七", 56)])
+    _formatted(p, {"E5": (1234, "000000"), "G5": (51265432100, "000000000000"),
+                   "E6": (12345678, "000000"), "E7": ("12", "000000"), "G6": (13812345678, "0")})
+    streamed = []
+    stream = W._read_streaming
+    monkeypatch.setattr(W, "_read_streaming", lambda data, sheets, heavy, *a: streamed.extend(heavy) or
+                        stream(data, sheets, heavy, *a))
+    for heavy in (False, True):
+        if heavy:
+            monkeypatch.setattr(W, "MAX_DENSE_CELLS", 10)     # the form read by the stream
+        reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+        assert ("报名表" in streamed) == heavy
+        rows = {r.name: r for r in reg.rows}
+        assert (rows["王军"].staff_id, rows["王军"].phone) == ("001234", "051265432100"), heavy
+        assert (rows["李四"].staff_id, rows["李四"].phone) == ("12345678", "13812345678")
+        assert rows["赵六"].staff_id == "12" and rows["钱七"].staff_id == "56"

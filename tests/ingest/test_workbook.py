@@ -286,3 +286,22 @@ def test_people_typed_below_a_gap_of_blank_rows_are_named_not_dropped(tmp_path):
     _, issues = read_registration(read_workbook(p), "b1.xlsx", t)
     (gap,) = [i for i in issues if i.cell == f"A{below}"]
     assert gap.severity == Severity.WARNING and "名字" not in gap.message, gap.message
+
+
+def test_zero_padding_formats_as_excel_and_wps_write_them():
+    """Excel writes a cell's style before or after its address and no type for a number;
+    WPS's custom 000000_ (a trailing space); the cellStyleXfs' xf elements are not counted
+    as cell styles.  Only whole numbers shorter than the format are shown padded."""
+    styles = (b'<styleSheet><numFmts count="3"><numFmt formatCode="000000_ " numFmtId="176"/>'
+              b'<numFmt numFmtId="177" formatCode="0.00"/><numFmt numFmtId="178" formatCode="0000;@"/></numFmts>'
+              b'<cellStyleXfs count="2"><xf numFmtId="176"/><xf numFmtId="0"/></cellStyleXfs>'
+              b'<cellXfs count="4"><xf numFmtId="0" xfId="0"/><xf numFmtId="176" xfId="0" applyNumberFormat="1">'
+              b'<alignment vertical="center"/></xf><xf numFmtId="177"/><xf numFmtId="178"/></cellXfs></styleSheet>')
+    padding = W._zero_styles(styles)
+    assert padding == {b"1": 6, b"3": 4}
+    sheet = (b'<sheetData><row r="5"><c r="E5" s="1"><v>1234</v></c><c s="1" r="F5"><v>7</v></c>'
+             b'<c r="G5" s="1" t="s"><v>0</v></c><c r="H5" s="1"><v>12.5</v></c><c r="I5" s="1"><v>1234567</v></c>'
+             b'<c r="J5" s="2"><v>12</v></c><c r="K5" s="3" t="n"><f>A1</f><v>12</v></c></row></sheetData>')
+    assert W._zero_padded(sheet, padding) == {(5, 5): "001234", (5, 6): "000007", (5, 11): "0012"}
+    assert W._zero_styles(b'<styleSheet><cellXfs count="1"><xf numFmtId="0"/></cellXfs></styleSheet>') == {}
+    assert W._zero_padded(b'<c r="A1" s="2"><v>1</v></c>', padding) == {}

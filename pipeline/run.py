@@ -788,6 +788,10 @@ class _RoundSheets:
     disputed: set[tuple] = field(default_factory=set)   # two sheets received at once disagree
     details: dict[tuple, list[dict[str, Any]]] = field(default_factory=dict)
     read_fine: list[Received] = field(default_factory=list)   # sheets of this draw whose table was read
+    #: (match key, 牌号) → the cells of the row taken that held an error value or a formula
+    #: without a saved value, as (file, sheet, cell): said once when read, so the game's word
+    #: about the blank it reads there (“结果”未填写) is not a second message for one cell
+    error_cells: dict[tuple, frozenset[tuple[str, str, str]]] = field(default_factory=dict)
 
 
 class EventRunner:
@@ -1345,6 +1349,9 @@ class EventRunner:
             x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
         rows_in = self.totals_from_details(ctx, rows_in)
         results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
+        said = {c for rkey, cells in ctx.error_cells.items() if rkey in ctx.chosen for c in cells}
+        if said:
+            found = [i for i in found if (i.file, i.sheet, i.cell) not in said]
         self.issues.extend(found)
         for r in results:
             self.results[r.match.key] = r
@@ -1454,6 +1461,13 @@ class EventRunner:
             return
         rows, found = read_results(book, rec.file_name, [*labels, *ctx.sign_labels, *sides],
                                    [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in ctx.columns if c.required)])
+        # an error cell of a drawn table's row is that table's problem (it waits for a correction,
+        # and a later sheet correcting the table settles it)
+        table_at = {(c.file, c.sheet, c.cell): matches[key_of(row.values)].key for row in rows if row.errors
+                    and key_of(row.values) in matches for c in (row.cells[l] for l in row.errors)}
+        for n, i in enumerate(found, len(self.issues)):
+            if (i.file, i.sheet, i.cell) in table_at:
+                about[n] = table_at[(i.file, i.sheet, i.cell)]
         self.issues.extend(found)
         if not any(i.code == "TEMPLATE_MISMATCH" for i in found):
             ctx.read_fine.append(rec)
@@ -1514,6 +1528,7 @@ class EventRunner:
                 if corrects or prev is None:
                     ctx.disputed.discard(rkey)
                 chosen[rkey] = (rec, rr)
+                ctx.error_cells[rkey] = frozenset((c.file, c.sheet, c.cell) for c in (row.cells[l] for l in row.errors))
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ..ingest.workbook import CellError
 from ..issues import Issue, issue
 from ..model import CellRef, Match, MatchResult, Outcome, SideResult
 from ..text import to_simplified
@@ -156,6 +157,17 @@ class RowReader:
         self.ok = False
         self.issues.append(issue(code, f"{where(self.row.match)}：{message}", at=self.at(label)))
 
+    def error(self, label: str) -> bool:
+        """True, with one issue saying what to change, when the cell holds an error value or a
+        formula without a saved value (a detail sheet's cells reach the game as read: it was
+        “叫分”填的是 "未计算的公式"，不是整数)."""
+        v = self.raw(label)
+        if not isinstance(v, CellError):
+            return False
+        at = self.at(label)
+        self.bad(label, v.located(label, at.file, at.sheet, at.cell))
+        return True
+
     def require(self, labels: Iterable[str]) -> bool:
         """True when every label is filled; otherwise one issue per missing cell."""
         missing = [l for l in labels if self.blank(l)]
@@ -166,6 +178,8 @@ class RowReader:
     def choice(self, label: str, choices: Sequence[str], *, aliases: Mapping[str, str] | None = None,
                blank_as: str | None = None) -> str | None:
         """The chosen value (normalised), or None with an issue when it is not a choice."""
+        if self.error(label):
+            return None
         if self.blank(label):
             if blank_as is not None:
                 return blank_as
@@ -183,6 +197,8 @@ class RowReader:
     def integer(self, label: str, lo: int | None = None, hi: int | None = None, *,
                 step: int = 1, blank_as: int | None = None, hint: str = "") -> int | None:
         """An integer in lo..hi (multiple of ``step``), or None with an issue."""
+        if self.error(label):
+            return None
         if self.blank(label):
             if blank_as is not None:
                 return blank_as
@@ -205,6 +221,8 @@ class RowReader:
 
     def level(self, label: str, allow_past_a: bool = False) -> int | None:
         """A level cell (2..A; 过A when allowed), or None with an issue."""
+        if self.error(label):
+            return None
         if self.blank(label):
             self.require([label])
             return None

@@ -364,7 +364,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     def err_cell(label: str) -> bool:
         v = raw.get(label)
         if isinstance(v, CellError):
-            add("BAD_VALUE", label, f"“{label}”是公式错误或未计算的公式（{v}），请直接填写内容。")
+            add("BAD_VALUE", label, f"“{label}”{v.advice()}")
             return True
         return False
 

@@ -22,6 +22,9 @@ class SheetRow:
     row: int
     values: dict[str, Any]
     cells: dict[str, CellRef] = field(default_factory=dict)
+    #: the labels whose cell held an error value or a formula without a saved value: said
+    #: once (RESULT_INVALID at the cell), and blank in ``values``
+    errors: tuple[str, ...] = ()
 
 
 def _missing(file: str, sheet: str, e: TableNotFound) -> Issue:
@@ -35,12 +38,14 @@ def _missing(file: str, sheet: str, e: TableNotFound) -> Issue:
 
 
 def _errors(rows: list[SheetRow], file: str) -> list[Issue]:
+    """One RESULT_INVALID per cell holding an error value or a formula without a saved value,
+    naming the file, the sheet and the cell (the games read such a cell as blank: the runner
+    keeps their second word about it, “未填写”, to itself)."""
     out = []
     for r in rows:
-        for label, v in r.values.items():
-            if isinstance(v, CellError):
-                out.append(issue("RESULT_INVALID", f"“{label}”单元格是错误值 {v}（公式出错或没有保存计算结果）："
-                                 "请直接填写数值。", at=r.cells.get(label, CellRef(file))))
+        for label in r.errors:
+            at = r.cells.get(label, CellRef(file))
+            out.append(issue("RESULT_INVALID", r.values[label].located(label, at.file or file, at.sheet, at.cell), at=at))
     return out
 
 
@@ -63,7 +68,8 @@ def _cut_off(book: Book, sheet: str, file: str) -> list[Issue]:
 def read_results(book: Book, file: str, labels: Sequence[str], required: Sequence[str] = ("桌号",)
                  ) -> tuple[list[SheetRow], list[Issue]]:
     """Filled rows of the 成绩 sheet with the key columns (轮次/组别/桌号, 牌号) and the
-    game's result columns.  Error values become RESULT_INVALID and are blanked.  A header
+    game's result columns.  Error values and formulas without a saved value become one
+    RESULT_INVALID each, at the cell, and are blanked (``SheetRow.errors`` names them).  A header
     of ``required`` renamed or deleted makes the sheet TEMPLATE_MISMATCH (a renamed 结果
     read as a blank result on every row, a deleted 甲方 skipped the seat check)."""
     want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, "牌号", *labels]))
@@ -71,9 +77,9 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
         _, raw = read_sheet_rows(book, L.RESULT_SHEET, want, list(required), file)
     except TableNotFound as e:
         return [], [_missing(file, L.RESULT_SHEET, e)]
-    rows = [SheetRow(n, v, c) for n, v, c in raw]
+    rows = [SheetRow(n, v, c, tuple(k for k, x in v.items() if isinstance(x, CellError))) for n, v, c in raw]
     problems = _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
-    rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells) for r in rows]
+    rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells, r.errors) for r in rows]
     return rows, problems
 
 

@@ -73,6 +73,27 @@ class CellError:
     def __str__(self) -> str:
         return self.code
 
+    def advice(self) -> str:
+        """What the cell holds and what to change, in Chinese, to follow the cell's name.
+
+        >>> CellError("#REF!").advice()
+        '是公式错误 #REF!：请改正公式，或直接填写内容。'
+        """
+        if self.code == NO_CACHED_VALUE:
+            # a workbook saved by a program that does not compute formulas (openpyxl, an
+            # export script, some web and phone editors): the formula is there, its value not
+            return ("是公式，但文件里没有保存它的计算结果（多半是用不计算公式的软件保存的），读不到内容："
+                    "请在 Excel 或 WPS 中打开后保存，再重新发送；或把公式改为直接填写的内容。")
+        return f"是公式错误 {self.code}：请改正公式，或直接填写内容。"
+
+    def located(self, label: str, file: str, sheet: str, cell: str) -> str:
+        """One message for the cell: the file, the sheet, the cell, what it holds and what to change.
+
+        >>> CellError("#REF!").located("结果", "r1.xlsx", "成绩", "F7")
+        '《r1.xlsx》“成绩”工作表 F7 单元格（“结果”）是公式错误 #REF!：请改正公式，或直接填写内容。'
+        """
+        return f"《{file}》“{sheet}”工作表 {cell} 单元格（“{label}”）{self.advice()}"
+
 
 NO_CACHED_VALUE = "未计算的公式"
 

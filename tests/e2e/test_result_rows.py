@@ -443,3 +443,53 @@ def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
                and r.match.table == table1[0])
     # hand 1: 甲 landlord wins (+2, others −1); hand 2: 乙 landlord loses (−2, others +1)
     assert [s.points for s in res.sides] == [3, -3, 0] and res.detail["table_points"] == (3, -3, 0)
+
+
+def test_a_formula_without_a_saved_value_is_one_message_at_its_cell(tmp_path):
+    """A referee's sheet saved by a program that does not compute formulas (结果 typed as
+    ="甲胜", 原因 as ="认输"; openpyxl saves no value either): the cell was said twice — as an
+    error value and, blanked, as “结果”未填写 — and neither said what to do.  One message at
+    the cell: the file, the sheet, the cell and what to change; the table waits for the
+    correction (成绩有误待改正), not for its sheet."""
+    def formulas(ws, hrow, col):
+        ws.cell(hrow + 1, col["结果"]).value = '="甲胜"'
+        ws.cell(hrow + 2, col["原因"]).value = '="认输"'
+    issues, report = _edit_xiangqi_r1(tmp_path, formulas)
+    mine = [i for i in issues if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    assert sorted(i["cell"] for i in mine) == ["F7", "G8"], mine
+    for i in mine:
+        assert i["code"] == "RESULT_INVALID" and i["sheet"] == "成绩"
+        m = i["message"]
+        assert "《xiangqi-r1-成绩表.xlsx》" in m and "“成绩”" in m and i["cell"] in m, m
+        assert "没有保存" in m and "在 Excel" in m and "打开后保存" in m and "改为" in m and "未填写" not in m, m
+    assert any("象棋" in e and "第1桌成绩有误待改正" in e for e in report.events), report.events
+    assert not [i for i in issues if i["code"] == "RESULT_MISSING" and "象棋" in i["message"]]
+
+
+def test_a_formula_without_a_saved_value_on_a_detail_sheet_says_what_to_do(tmp_path):
+    """斗地主 牌局明细 with 叫分 typed as =1+2 and the workbook saved without computing it: it
+    was "“叫分”填的是 "未计算的公式"，不是整数" — true of no cell the referee sees."""
+    folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
+
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        table1 = ws.cell(hrow + 1, col["桌号"]).value
+        for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
+            if label in col:
+                ws.cell(hrow + 1, col[label]).value = None
+        ds = wb["牌局明细"]
+        dh, dcol = table_header(ds)
+        row = next(r for r in range(dh + 1, dh + 200) if ds.cell(r, dcol["桌号"]).value == table1)
+        for label in dcol:
+            if label not in ("轮次", "组别", "桌号", "局号"):
+                ds.cell(row, dcol[label]).value = None
+        ds.cell(row, dcol["地主"]).value, ds.cell(row, dcol["叫分"]).value = "甲", "=0+1"
+        ds.cell(row, dcol["地主胜"]).value = "是"
+    edit_attachment(eml, edit)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        bad = [i for i in csv.DictReader(f) if i["sheet"] == "牌局明细"]
+    (one,) = bad
+    assert one["code"] == "RESULT_INVALID" and "《doudizhu-r1-成绩表.xlsx》" in one["message"], one
+    assert one["cell"] in one["message"] and "打开后保存" in one["message"] and "不是整数" not in one["message"], one

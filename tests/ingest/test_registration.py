@@ -346,3 +346,12 @@ def test_a_staff_number_in_a_zero_padded_number_cell_is_read_as_shown(tmp_path, 
         assert (rows["王军"].staff_id, rows["王军"].phone) == ("001234", "051265432100"), heavy
         assert (rows["李四"].staff_id, rows["李四"].phone) == ("12345678", "13812345678")
         assert rows["赵六"].staff_id == "12" and rows["钱七"].staff_id == "56"
+
+
+def test_a_formula_without_a_saved_value_says_what_to_change(tmp_path):
+    """A form saved by a program that computes no formulas (=E6 in 工号, no value kept): the
+    message was “工号”是公式错误或未计算的公式（未计算的公式）— not what to do."""
+    reg, issues = read(tmp_path, [person("象棋", "王军", "=E6"), person("象棋", "李四", "002")])
+    (i,) = issues
+    assert (i.code, i.cell, reg.rows[0].ok) == ("BAD_VALUE", "E5", False)
+    assert i.message.startswith("报名表!E5 “工号”是公式，但文件里没有保存它的计算结果") and "在 Excel 或 WPS 中打开后保存" in i.message

@@ -1316,15 +1316,15 @@ class EventRunner:
         result until a later sheet settles it — the next round is not drawn on a guess (a
         round already followed by another keeps one of them, as it was drawn on)."""
         from . import layout
-        from .ingest.workbook import strip_spaces
+        from .ingest.sheets import group_of
 
         columns = self.game.columns(self.ev.game_options)
         books = self.round_books(rnd.round)
         sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
         ctx = _RoundSheets(
             rnd=rnd, columns=columns, labels=[c.label for c in columns], detail=self.game.detail(self.ev.game_options),
-            matches={(str(m.round), strip_spaces(m.group), str(m.table)): m for m in rnd.matches if not m.bye},
-            byes={(str(m.round), strip_spaces(m.group), str(m.table)) for m in rnd.matches if m.bye},
+            matches={(str(m.round), group_of(m.group), str(m.table)): m for m in rnd.matches if not m.bye},
+            byes={(str(m.round), group_of(m.group), str(m.table)) for m in rnd.matches if m.bye},
             sides=sides, sign_labels=[s + layout.SIGNATURE_SUFFIX for s in sides],
             players={e.id: e for e in self.all_entries()} if self.ev.team_size > 1 and books else {},
             shown={e.id: e for e in self.shown_entries()} if books else {},

@@ -95,16 +95,33 @@ def _value(v: Any) -> Any:
     return v
 
 
+#: a group as a referee writes it: its letter or number, with 第 before and 组 after it
+_GROUP = re.compile(r"第?([A-Za-z]|[0-9]+)[组組]?")
+
+
+def group_of(value: Any) -> str:
+    """A 组别 cell as the draw names the group (:func:`pipeline.draw.common.group_label`: A … Z,
+    then 27 …): "A组", "a", "Ａ", "A 组", "第A组" are A.  Anything else stays as written, spaces
+    removed (三四名, the third-place match; "第一组" is not guessed to be A).
+
+    >>> [group_of(v) for v in ("A组", " a ", "Ａ", "第A组", "第 27 組", "三四名", None)]
+    ['A', 'A', 'A', 'A', '27', '三四名', '']
+    """
+    text = strip_spaces(cell_text(value)) if value is not None else ""
+    m = _GROUP.fullmatch(text)
+    return m.group(1).upper() if m else text
+
+
 def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
-    """(round, group, table) as normalised text, for matching a row to a drawn match."""
+    """(round, group, table) as normalised text, for matching a row to a drawn match (whose
+    key is made with :func:`group_of` too)."""
     def num(v: Any) -> str:
         s = cell_text(v) if v is not None else ""
         try:
             return str(int(float(s)))
         except ValueError:
             return s
-    return num(values.get("轮次")), strip_spaces(cell_text(values.get("组别")) if values.get("组别") is not None else ""), \
-        num(values.get("桌号"))
+    return num(values.get("轮次")), group_of(values.get("组别")), num(values.get("桌号"))
 
 
 def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
@@ -202,7 +219,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             # the form writes the stage's code (ko, group …, 最终名次); a referee who typed a
             # stage's name (淘汰赛) meant this tie: any stage, found by its contenders (it was ignored)
             stage = L.FINAL_PLACES if strip_spaces(to_simplified(stage)) == L.FINAL_PLACES else ""
-        group = strip_spaces(cell_text(v.get("组别")) if v.get("组别") is not None else "")
+        group = group_of(v.get("组别"))
         if about is not None:
             about[len(problems)] = (stage, group)     # the problem this row may add
         who = cell_text(v.get("参赛者")) if v.get("参赛者") is not None else ""

@@ -493,3 +493,27 @@ def test_a_formula_without_a_saved_value_on_a_detail_sheet_says_what_to_do(tmp_p
     (one,) = bad
     assert one["code"] == "RESULT_INVALID" and "《doudizhu-r1-成绩表.xlsx》" in one["message"], one
     assert one["cell"] in one["message"] and "打开后保存" in one["message"] and "不是整数" not in one["message"], one
+
+
+def test_R2011_F1_a_group_written_A组_or_in_lower_case_or_full_width_is_that_group(tmp_path):
+    """R2011-F1 groups: a referee retyped 组别 as they say it — "A组", "a", "第A组", " b 组",
+    "第Ｂ組" for the A and B the sheet was issued with.  Each row was refused as no drawn
+    table (“组别 A组 … 不是本轮抽签中的桌”), and the group stage waited for four tables."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    written = ["A组", "a", "第A组", " b 组", "第Ｂ組"]
+
+    def regroup(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        issued = [ws.cell(hrow + i, col["组别"]).value for i in range(1, 6)]
+        assert issued == ["A", "A", "A", "B", "B"], issued
+        for i, g in enumerate(written, 1):
+            ws.cell(hrow + i, col["组别"]).value = g
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), regroup)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        mine = [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    assert mine == [], mine
+    assert not any("中国象棋" in e and "等待" in e for e in report.events), report.events

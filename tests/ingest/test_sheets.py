@@ -102,3 +102,17 @@ def test_the_playoff_form_says_how_many_rows_each_tie_has(tmp_path):
     p = write_playoff_form(t, spec.events[0], [PlayoffTie("final", "", ("甲", "乙", "丙")), PlayoffTie("final", "", ("丁", "戊"))],
                            tmp_path / "加赛.xlsx")
     assert read_workbook(p).meta["ties"] == "3,2"
+
+
+def test_R2011_F1_a_group_is_read_as_the_draw_names_it():
+    """组别 retyped by a referee: "A组", "a", "Ａ", "A 组", "第A组" are group A (result rows were
+    refused as no drawn table, a 加赛 order of "A组" matched no tie); what is no group letter
+    or number stays as written (三四名, the third-place match, is a group too)."""
+    from pipeline.ingest.sheets import group_of, key_of
+
+    written = ["A组", " a ", "Ａ", "A 组", "第A组", "第Ａ組", "a组"]
+    assert [key_of({"轮次": 1.0, "组别": g, "桌号": "3"}) for g in written] == [("1", "A", "3")] * len(written)
+    assert [group_of(g) for g in ("第 27 组", "三四名", None, "", "A1", "第一组")] == ["27", "三四名", "", "", "A1", "第一组"]
+    orders, problems = read_playoffs(_book([["象棋", "", "c组", 2, "苏旭凯"], ["象棋", "", "第C组", 1, "黎玉静"]]),
+                                     "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert problems == [] and [(o.group, o.order) for o in orders] == [("C", ("xq:黎玉静", "xq:苏旭凯"))]

@@ -792,6 +792,32 @@ class _RoundSheets:
     #: without a saved value, as (file, sheet, cell): said once when read, so the game's word
     #: about the blank it reads there (“结果”未填写) is not a second message for one cell
     error_cells: dict[tuple, frozenset[tuple[str, str, str]]] = field(default_factory=dict)
+    #: (match key, 牌号) → the cells of the row taken that lie in a merged range, as (file,
+    #: sheet, cell) → (the range, its first cell): a problem found there says so
+    merged_cells: dict[tuple, dict[tuple[str, str, str], tuple[str, str]]] = field(default_factory=dict)
+
+
+def _merged_notes(ctx: _RoundSheets) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """(file, sheet, cell) → (merged range, its first cell) of every cell in a merged range of
+    the rows taken for the round's tables and of their detail rows (nearly always none)."""
+    out = {c: n for rkey, cells in ctx.merged_cells.items() if rkey in ctx.chosen for c, n in cells.items()}
+    for items in ctx.details.values():
+        for item in items:
+            for label, note in (item.get("_merged") or {}).items():
+                c = item["_cells"][label]
+                out[(c.file, c.sheet, c.cell)] = note
+    return out
+
+
+def _with_merged_note(i: Issue, merged: dict[tuple[str, str, str], tuple[str, str]]) -> Issue:
+    """``i`` with, when its cell lies in a merged range, that said and what to do (unmerge)."""
+    from .ingest.sheets import merged_note
+    from .issues import shorten_message
+
+    note = merged.get((i.file, i.sheet, i.cell))
+    if note is None:
+        return i
+    return dataclasses.replace(i, message=shorten_message(f"{i.message.rstrip('。')}。{merged_note(i.cell, *note)}"))
 
 
 class EventRunner:
@@ -1347,11 +1373,14 @@ class EventRunner:
         self.issues.extend(self.settle_problems(ctx, found_in))
         rows_in = [rr for rkey, (_, rr) in sorted(ctx.chosen.items(), key=lambda x: (
             x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
-        rows_in = self.totals_from_details(ctx, rows_in)
+        merged = _merged_notes(ctx)
+        rows_in = self.totals_from_details(ctx, rows_in, merged)
         results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
         said = {c for rkey, cells in ctx.error_cells.items() if rkey in ctx.chosen for c in cells}
         if said:
             found = [i for i in found if (i.file, i.sheet, i.cell) not in said]
+        if merged:
+            found = [_with_merged_note(i, merged) for i in found]
         self.issues.extend(found)
         for r in results:
             self.results[r.match.key] = r
@@ -1359,7 +1388,8 @@ class EventRunner:
                            {table for _, items in found_in for _, table in items if table is not None},
                            ctx.details)
 
-    def totals_from_details(self, ctx: _RoundSheets, rows_in: list[ResultRow]) -> list[ResultRow]:
+    def totals_from_details(self, ctx: _RoundSheets, rows_in: list[ResultRow],
+                            merged: dict[tuple[str, str, str], tuple[str, str]] | None = None) -> list[ResultRow]:
         """Contract: "Optional detail sheets … from which totals are computed".  A table whose
         result cells on 成绩 are blank and whose hands are on the detail sheet gets the totals
         the game computes from them (``values_from_details``); the game then reads the row as
@@ -1379,7 +1409,7 @@ class EventRunner:
                 if values:
                     rr = dataclasses.replace(rr, values={**rr.values, **values})
                 else:           # the hands' problems (the game reads no blank row: said here)
-                    self.issues.extend(scratch)
+                    self.issues.extend([_with_merged_note(i, merged) for i in scratch] if merged else scratch)
             out.append(rr)
         return out
 
@@ -1504,6 +1534,8 @@ class EventRunner:
                 self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
                 if rr.blank(labels) and not sheet_details.get(key):
+                    if row.merged:
+                        self.merged_from_above(m, row, ctx)
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
                 rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
@@ -1529,6 +1561,8 @@ class EventRunner:
                     ctx.disputed.discard(rkey)
                 chosen[rkey] = (rec, rr)
                 ctx.error_cells[rkey] = frozenset((c.file, c.sheet, c.cell) for c in (row.cells[l] for l in row.errors))
+                ctx.merged_cells[rkey] = {(c.file, c.sheet, c.cell): note for c, note in
+                                          ((row.cells[l], note) for l, note in row.merged.items())}
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
@@ -1543,6 +1577,22 @@ class EventRunner:
                                     f"轮次 {key[0] or '（空）'}{f'、组别 {key[1]}' if key[1] else ''}、桌号 {key[2] or '（空）'}"
                                     f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
                                     at=first["_cells"].get("桌号"), severity=Severity.WARNING)
+
+    def merged_from_above(self, m: Match, row: Any, ctx: _RoundSheets) -> None:
+        """A drawn table's row read as blank because its result cells are merged with the row
+        above (only a merged range's first cell keeps a value): said at the first such cell,
+        as the table's problem — it was taken for a sheet not yet sent (还差 1 桌成绩未交)."""
+        from .games.common import where
+        from .ingest.sheets import UNMERGE, merged_note
+
+        covered = [l for l in ctx.labels if l in row.merged
+                   and row.merged[l][1].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != str(row.row)]
+        if not any(c.required and c.label in covered for c in ctx.columns):
+            return
+        notes = "；".join(merged_note(row.cells[l].cell, *row.merged[l], advice=False) for l in covered)
+        self.issues.add("RESULT_INVALID", f"{where(m)}：这一行的{'、'.join(f'“{l}”' for l in covered)}在合并单元格里"
+                        f"（{notes}）：{UNMERGE.rstrip('。')}（这一桌还没有比赛的话，取消合并后把这一行的成绩清空）。",
+                        at=row.cells[covered[0]])
 
     def waiting_for(self, last: Round, missing: list[Match]) -> None:
         """What the event waits for while tables of its last round have no result: the

@@ -14,7 +14,7 @@ from .. import layout as L
 from ..issues import Issue, issue
 from ..model import CellRef, Entry, Playoff
 from .registration import read_sheet_rows
-from .workbook import Book, CellError, TableNotFound, cell_text, strip_spaces
+from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, strip_spaces
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,47 @@ class SheetRow:
     #: the labels whose cell held an error value or a formula without a saved value: said
     #: once (RESULT_INVALID at the cell), and blank in ``values``
     errors: tuple[str, ...] = ()
+    #: the labels whose cell is part of a merged range → (the range, its first cell): only the
+    #: first cell keeps a value (:func:`merged_note`)
+    merged: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+
+#: what to do about a merged cell
+UNMERGE = "请取消合并单元格，每一格分别填写。"
+
+
+def merged_note(cell: str, span: str, first: str, advice: bool = True) -> str:
+    """Why a cell of a merged range reads as it does, and (``advice``) what to do — said after
+    a problem found there.
+
+    >>> merged_note("F9", "F8:F9", "F8")
+    'F9 是合并单元格 F8:F9 的一部分，合并后只有 F8 保存内容，F9 读到的是空白：请取消合并单元格，每一格分别填写。'
+    """
+    said = f"{cell} 是合并单元格 {span} 的一部分" + ("" if cell == first else f"，合并后只有 {first} 保存内容，{cell} 读到的是空白")
+    return f"{said}：{UNMERGE}" if advice else said
+
+
+def _merged_cells(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]]) -> dict[int, dict[str, tuple[str, str]]]:
+    """Sheet row → {label: (merged range, its first cell)} for the table cells of ``raw`` (rows
+    as :func:`read_sheet_rows` gives them) that lie in a merged range; {} for a sheet whose only
+    merged ranges are its title's (nearly every sheet)."""
+    ws = book.sheet(sheet)
+    if ws is None or not ws.merged or not raw:
+        return {}
+    top = raw[0][0]
+    by_row: dict[int, list[tuple[int, int, int, int]]] = {}
+    for r0, c0, r1, c1 in ws.merged:
+        for r in range(max(r0, top), r1 + 1):
+            by_row.setdefault(r, []).append((r0, c0, r1, c1))
+    if not by_row:
+        return {}
+    out: dict[int, dict[str, tuple[str, str]]] = {}
+    for n, _, cells in raw:
+        for r0, c0, r1, c1 in by_row.get(n, ()):
+            for label, letters in cells.letters.items():
+                if letters and c0 <= col_number(letters) <= c1:
+                    out.setdefault(n, {})[label] = (f"{a1(r0, c0)}:{a1(r1, c1)}", a1(r0, c0))
+    return out
 
 
 def _missing(file: str, sheet: str, e: TableNotFound) -> Issue:
@@ -77,9 +118,11 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
         _, raw = read_sheet_rows(book, L.RESULT_SHEET, want, list(required), file)
     except TableNotFound as e:
         return [], [_missing(file, L.RESULT_SHEET, e)]
-    rows = [SheetRow(n, v, c, tuple(k for k, x in v.items() if isinstance(x, CellError))) for n, v, c in raw]
+    merged = _merged_cells(book, L.RESULT_SHEET, raw)
+    rows = [SheetRow(n, v, c, tuple(k for k, x in v.items() if isinstance(x, CellError)), merged.get(n, {}))
+            for n, v, c in raw]
     problems = _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
-    rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells, r.errors) for r in rows]
+    rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells, r.errors, r.merged) for r in rows]
     return rows, problems
 
 
@@ -126,7 +169,8 @@ def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
 
 def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
     """Detail (hand-by-hand) rows grouped by (round, group, table); each row dict carries
-    ``_cells`` (label → CellRef) for located messages.  A workbook without the detail
+    ``_cells`` (label → CellRef) for located messages, and ``_merged`` (as
+    :attr:`SheetRow.merged`) when a cell of it is merged.  A workbook without the detail
     sheet simply has no details.  Every row is read: a referee who cleared one table's
     unused pre-filled rows made a run of blank rows, and the tables below went unchecked."""
     if book.sheet(sheet) is None:
@@ -137,12 +181,14 @@ def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> di
     except TableNotFound:
         return {}
     out: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    merged = _merged_cells(book, sheet, raw)
     for n, values, cells in raw:
         values = {k: (v if isinstance(v, CellError) else _value(v)) for k, v in values.items()}   # (as 成绩's)
         # 局号 is pre-filled by our writer: a row with nothing else is blank
         if all(values.get(l) in (None, "") for l in labels if l != "局号"):
             continue
-        out.setdefault(key_of(values), []).append({**values, "_cells": cells, "_row": n})
+        out.setdefault(key_of(values), []).append({**values, "_cells": cells, "_row": n,
+                                                   **({"_merged": merged[n]} if n in merged else {})})
     return out
 
 

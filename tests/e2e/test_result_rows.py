@@ -517,3 +517,68 @@ def test_R2011_F1_a_group_written_A组_or_in_lower_case_or_full_width_is_that_gr
         mine = [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
     assert mine == [], mine
     assert not any("中国象棋" in e and "等待" in e for e in report.events), report.events
+
+
+def test_a_merged_result_cell_is_said_to_be_merged(tmp_path):
+    """A referee merged 结果 over two tables' rows (F8:F9), and another row's 结果 and 原因
+    with the row below (F10:F11, G10:G11): only a merged range's first cell keeps a value,
+    so F9 read as “结果”未填写 without a hint, and table 5 (row 11, blank) as a sheet never
+    sent.  Each says the cell is merged and to unmerge it and fill every cell."""
+    def merge(ws, hrow, col):
+        f, g = col["结果"], col["原因"]
+        ws.merge_cells(start_row=hrow + 2, start_column=f, end_row=hrow + 3, end_column=f)
+        for c in (f, g):
+            ws.merge_cells(start_row=hrow + 4, start_column=c, end_row=hrow + 5, end_column=c)
+    issues, report = _edit_xiangqi_r1(tmp_path, merge)
+    mine = {i["cell"]: i for i in issues if i["file"] == "xiangqi-r1-成绩表.xlsx"}
+    assert sorted(mine) == ["F11", "F9"], mine
+    for cell, first, span in (("F9", "F8", "F8:F9"), ("F11", "F10", "F10:F11")):
+        m = mine[cell]["message"]
+        assert mine[cell]["code"] == "RESULT_INVALID" and f"{cell} 是合并单元格 {span} 的一部分" in m, m
+        assert f"只有 {first} 保存内容" in m and "取消合并单元格" in m and "每一格分别填写" in m, m
+    assert "第1轮 第5桌" in mine["F11"]["message"] and "原因" in mine["F11"]["message"]
+    assert any("象棋" in e and "第3桌成绩有误待改正" in e and "第5桌成绩有误待改正" in e for e in report.events), report.events
+    assert not [i for i in issues if i["code"] == "RESULT_MISSING" and "象棋" in i["message"]]
+
+
+def test_a_score_merged_across_two_columns_is_said_to_be_merged(tmp_path):
+    """斗地主 甲得分 and 乙得分 merged across (G8:H8): 乙得分 read as blank."""
+    folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
+
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        ws.merge_cells(start_row=hrow + 1, start_column=col["甲得分"], end_row=hrow + 1, end_column=col["乙得分"])
+    edit_attachment(eml, edit)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        mine = [i for i in csv.DictReader(f) if i["file"] == "doudizhu-r1-成绩表.xlsx"]
+    (one,) = mine
+    assert one["cell"] == "H8" and "乙得分" in one["message"] and "H8 是合并单元格 G8:H8 的一部分" in one["message"], one
+    assert "取消合并单元格" in one["message"]
+
+
+def test_a_merged_cell_on_a_detail_sheet_is_said_to_be_merged(tmp_path):
+    """斗地主 牌局明细: 地主 merged over two hands (the same landlord twice): the second hand's
+    地主 read as blank, and was said as “地主”未填写 only."""
+    folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
+
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        table1 = ws.cell(hrow + 1, col["桌号"]).value
+        for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
+            if label in col:
+                ws.cell(hrow + 1, col[label]).value = None
+        ds = wb["牌局明细"]
+        dh, dcol = table_header(ds)
+        rows = [r for r in range(dh + 1, dh + 200) if ds.cell(r, dcol["桌号"]).value == table1][:2]
+        for r, won in zip(rows, ("是", "否")):
+            ds.cell(r, dcol["地主"]).value, ds.cell(r, dcol["地主胜"]).value = "甲", won
+        ds.merge_cells(start_row=rows[0], start_column=dcol["地主"], end_row=rows[1], end_column=dcol["地主"])
+    edit_attachment(eml, edit)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        (one,) = [i for i in csv.DictReader(f) if i["sheet"] == "牌局明细"]
+    assert "地主" in one["message"] and f"{one['cell']} 是合并单元格" in one["message"], one
+    assert "取消合并单元格" in one["message"]

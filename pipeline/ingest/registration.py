@@ -352,7 +352,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
                 severity=Severity.WARNING)
 
     for l, v in unused.items():
-        warn(l, f"“{l}”是公式错误（{v}）：这一列不影响报名，已按空白处理；请改为直接填写内容。")
+        warn(l, f"“{l}”{v.advice()}（这一列不影响报名，已按空白处理。）")
 
     def add(code: str, label: str, msg: str) -> None:
         nonlocal bad

@@ -355,3 +355,14 @@ def test_a_formula_without_a_saved_value_says_what_to_change(tmp_path):
     (i,) = issues
     assert (i.code, i.cell, reg.rows[0].ok) == ("BAD_VALUE", "E5", False)
     assert i.message.startswith("报名表!E5 “工号”是公式，但文件里没有保存它的计算结果") and "在 Excel 或 WPS 中打开后保存" in i.message
+
+
+def test_a_formula_without_a_saved_value_in_an_unused_column_says_what_to_change(tmp_path):
+    """序号 numbered =A4+1 in a form saved without computing it: a warning (the row stands)
+    that said “序号”是公式错误（未计算的公式）."""
+    from pipeline.model import Severity
+
+    reg, issues = read(tmp_path, [person("象棋", "王军", "001", 备注="=A4")])
+    (w,) = issues
+    assert w.severity == Severity.WARNING and reg.rows[0].ok and w.cell == reg.rows[0].cells["备注"]
+    assert "没有保存它的计算结果" in w.message and "打开后保存" in w.message and "不影响报名" in w.message, w.message

@@ -26,14 +26,16 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RegRow:
-    """One person row of 报名表: raw values (label → cell value), A1 cells and normalised values.
+    """One person row of 报名表: its sheet row, where its cells are, and its normalised values.
 
     ``ok`` is False when any error was reported on the row (the row then enters no entry).
+    ``columns`` (label → column letters) is its table's, one object for all its rows: a
+    night reads every unit's kept form, and a dict of A1 references and one of raw values
+    per row were a third of their loading (the raw values were never read again).
     """
 
     row: int
-    raw: dict[str, Any]
-    cells: dict[str, str]
+    columns: Mapping[str, str]
     event: str = ""          # event id ("" when unknown/blank)
     team_no: str = ""
     name: str = ""           # NFKC, every space removed
@@ -44,6 +46,11 @@ class RegRow:
     pickup: str = ""
     note: str = ""
     ok: bool = True
+
+    @property
+    def cells(self) -> dict[str, str]:
+        """Label → A1 reference of the row's cell."""
+        return {label: f"{letters}{self.row}" for label, letters in self.columns.items()}
 
     def person(self, branch: str) -> Person:
         return Person(name=self.name, branch=branch, staff_id=self.staff_id, gender=self.gender,
@@ -239,10 +246,11 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 log.add("BAD_VALUE", f"{sheet.name} 第 {last} 行之后还有大量数据（超过 {MAX_ROWS} 行），未读取。"
                         f"请删除多余的行后再提交。", at=CellRef(file_label, sheet.name, f"A{last}"), branch=br)
             ids = [table.columns[c] for c in _ID_COLUMNS if c in table.columns] if sheet.shown else []
+            letters = {l: col_letter(table.columns[l]) for l in L.REG_COLUMNS if l in table.columns}
             for row_no, values in table.rows:
                 if ids:
                     values = _as_shown(values, row_no, ids, sheet.shown)
-                rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient)
+                rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient, letters)
                 if rr is not None:
                     reg_rows.append(rr)
                     if row_no in sheet.hidden_rows:
@@ -332,8 +340,13 @@ _UNUSED_FOR_ENTRY = ("序号", "备注")
 
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
-              branch: str, log: IssueLog, lenient_pickup: bool = False) -> RegRow | None:
-    labels = [l for l in L.REG_COLUMNS if l in table.columns]
+              branch: str, log: IssueLog, lenient_pickup: bool = False,
+              letters: Mapping[str, str] | None = None) -> RegRow | None:
+    """One row of the table (None when blank); ``letters``: the table's columns by label, as
+    :attr:`RegRow.columns` (made here when not given)."""
+    if letters is None:
+        letters = {l: col_letter(table.columns[l]) for l in L.REG_COLUMNS if l in table.columns}
+    labels = list(letters)
     raw = {l: table.get(values, l) for l in labels}
     # 序号 numbered by a formula (=A13+1) broken by a deleted row, a lookup in 备注 that found
     # nothing: the entry is not made from them — blank, with a warning on a row with an entry
@@ -342,7 +355,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     raw.update(dict.fromkeys(unused))
     if all(is_blank(raw[l]) for l in labels if l != "序号"):
         return None
-    cells = {l: table.cell(row_no, l) for l in labels}
+    cells = {l: f"{letters[l]}{row_no}" for l in labels}
     bad = False
 
     def warn(label: str, msg: str) -> None:
@@ -438,7 +451,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
                     f"（{'、'.join(spec.pickup_points)}），未登记；报名已受理。",
                     at=CellRef(file, sheet, cells["乘车地点"]), branch=branch, severity=Severity.WARNING)
     note = "" if isinstance(raw.get("备注"), CellError) else cell_text(raw.get("备注"))
-    return RegRow(row=row_no, raw=raw, cells=cells, event=event_id, team_no=team_no, name=name,
+    return RegRow(row=row_no, columns=letters, event=event_id, team_no=team_no, name=name,
                   display_name=display or name, staff_id=staff, gender=gender, phone=phone,
                   pickup=pickup, note=note, ok=not bad)
 

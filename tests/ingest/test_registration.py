@@ -27,6 +27,20 @@ def test_clean_sheet(tmp_path):
     assert r.cells["项目"] == "B5"
 
 
+def test_a_tables_rows_share_its_columns_and_keep_no_raw_values(tmp_path):
+    """A night loads every unit's kept form (pickled): each row holds its table's columns (one
+    object for all of them, pickled once) and makes its A1 references when asked; a dict of
+    raw values and one of references per row were a third of that loading."""
+    import pickle
+
+    reg, _ = read(tmp_path, [person("象棋", "王军", "1001"), person("跳棋", "李四", "1002")])
+    a, b = reg.rows
+    assert a.columns is b.columns and not hasattr(a, "raw")
+    assert (a.cells["项目"], b.cells["姓名"], b.cells["工号"]) == ("B5", "D6", "E6")
+    again = pickle.loads(pickle.dumps(reg))
+    assert again == reg and again.rows[0].columns is again.rows[1].columns
+
+
 def test_full_width_digits_and_zero_width_spaces(tmp_path):
     reg, issues = read(tmp_path, [person("象棋", "王\u200b\u3000 军\u00a0", "１２３４５", 联系电话="１３８ １２３４ ５６７８")])
     assert issues == []

@@ -194,7 +194,8 @@ def test_a_whole_night_with_its_kept_spec_does_not_import_pydantic(folder, tmp_p
 def test_a_simplified_leagues_night_does_not_load_the_script_converter(folder, tmp_path):
     """OpenCC (its module and a converter: ~15 ms) is loaded when a text is first converted:
     a Simplified league's night with drawn rounds converts nothing and loads neither — the
-    unit word 分工会 of the cross-unit note was converted, for every night."""
+    unit word 分工会 of the cross-unit note was converted, for every night.  Nor does a league
+    of fixed quotas import fractions (with decimal and numbers, ~6 ms; a ratio quota's)."""
     import subprocess
     import sys
 
@@ -205,7 +206,7 @@ def test_a_simplified_leagues_night_does_not_load_the_script_converter(folder, t
     code = ("import sys, datetime as dt; from pathlib import Path; from pipeline.run import RunOptions, run; "
             "r = run(RunOptions(folder=Path(sys.argv[1]), out_parent=Path(sys.argv[2]), pdf=False, "
             "now=dt.datetime.fromisoformat(sys.argv[3]))); assert not r.unchanged and r.entries; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'opencc'))")
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('opencc', 'fractions')))")
     done = subprocess.run([sys.executable, "-c", code, str(folder), str(out_parent), NOW.isoformat()], check=True,
                           capture_output=True, text=True, cwd=ROOT)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout

@@ -61,7 +61,7 @@ def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_paren
     try:
         t = load_tournament(folder)
     except _spec_error() as e:
-        click.echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
+        click.echo(f"错误：赛事配置有误 — {e.file}\n{e.lines()}", err=True)
         sys.exit(EXIT_FAILED)
     units = [u for u in t.spec.units if all_branches or u.id == branch]
     if not units:

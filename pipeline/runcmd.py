@@ -96,7 +96,7 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
             report = run(RunOptions(folder=folder, out_parent=out_parent, now=now, pdf=pdf,
                                     imap_url=imap_url, smtp_url=smtp_url, wait=wait, progress=say))
     except _spec_error() as e:
-        echo(f"错误：赛事配置有误 — {e.file}\n  键 {e.key}: {e.problem}", err=True)
+        echo(f"错误：赛事配置有误 — {e.file}\n{e.lines()}", err=True)
         return EXIT_FAILED
     except _mail_error() as e:
         echo(f"错误：邮件服务器 — {e}", err=True)

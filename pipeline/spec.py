@@ -35,11 +35,26 @@ _FORBID = {"extra": "forbid"}   # pydantic's config for a dataclass: an unknown 
 
 
 class SpecError(Exception):
-    """A tournament spec that cannot be used.  ``str()`` names file, key and problem."""
+    """A tournament spec that cannot be used.  ``str()`` names file, key and problem — and
+    ``also`` the file's other problems found at the same time ((key, problem) pairs): an
+    office that typed three keys wrong is told of all three at once, not one a run."""
 
-    def __init__(self, file: str | Path, key: str, problem: str) -> None:
-        self.file, self.key, self.problem = str(file), key, problem
-        super().__init__(f"{file}: {key}: {problem}")
+    def __init__(self, file: str | Path, key: str, problem: str,
+                 also: "tuple[tuple[str, str], ...]" = ()) -> None:
+        self.file, self.key, self.problem, self.also = str(file), key, problem, tuple(also)
+        super().__init__("\n".join(f"{file}: {k}: {p}" for k, p in self.problems()))
+
+    def problems(self) -> "list[tuple[str, str]]":
+        """Every (key, problem) of the file, the first one first."""
+        return [(self.key, self.problem), *self.also]
+
+    def lines(self) -> str:
+        """What a command prints after naming the file: one line per problem."""
+        return "\n".join(f"  键 {k}: {p}" for k, p in self.problems())
+
+
+#: at most this many problems of one tournament.yaml are said at once
+MAX_SPEC_PROBLEMS = 10
 
 
 def _email_list(v: Any) -> Any:
@@ -555,12 +570,15 @@ def _near_key(key: str, cls: type | None = None) -> str:
 
 
 def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
-    """Validate a parsed YAML document.  Raises SpecError on the first problem.
+    """Validate a parsed YAML document.  Raises SpecError naming its problems (all of them,
+    up to :data:`MAX_SPEC_PROBLEMS`).
 
     >>> parse_spec({"id": "x"}).id
     Traceback (most recent call last):
     ...
     pipeline.spec.SpecError: tournament.yaml: name: 缺少这一项（必填）（Field required）
+    tournament.yaml: units: 缺少这一项（必填）（Field required）
+    tournament.yaml: events: 缺少这一项（必填）（Field required）
     """
     if not isinstance(raw, dict):
         raise SpecError(file, "(top level)", "tournament.yaml 应是一组“键: 值”（id、name、units、events …）")
@@ -569,22 +587,34 @@ def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
     try:
         spec = validated(TournamentSpec, raw)
     except ValidationError as e:
-        err = e.errors()[0]
-        raise SpecError(file, _key_of(err["loc"], raw), _in_chinese(err)) from None
+        _raise_all(file, [(_key_of(err["loc"], raw), _in_chinese(err)) for err in e.errors()])
     _check_registries(spec, file)
     return spec
 
 
+def _raise_all(file: str | Path, problems: "list[tuple[str, str]]") -> None:
+    """Raise one SpecError for every (key, problem) found (each said once, at most
+    :data:`MAX_SPEC_PROBLEMS`, and how many more there are)."""
+    problems = list(dict.fromkeys(problems))
+    more = len(problems) - MAX_SPEC_PROBLEMS
+    said = problems[:MAX_SPEC_PROBLEMS] + ([("…", f"另有 {more} 处问题，改正以上各处后再运行即可看到")] if more > 0 else [])
+    (key, problem), *also = said
+    raise SpecError(file, key, problem, tuple(also)) from None
+
+
 def _check_registries(spec: TournamentSpec, file: str | Path) -> None:
-    """Names in the spec (games, formats, tiebreaks, award schemes) must be registered."""
+    """Names in the spec (games, formats, tiebreaks, award schemes) must be registered —
+    every event's checked, and all their problems said at once."""
     from . import registries
 
-    for i, ev in enumerate(spec.events):
-        where = f"events[{ev.id}]"
+    problems = []
+    for ev in spec.events:
         problem = registries.check_event(ev, spec)
         if problem:
             key, msg = problem
-            raise SpecError(file, f"{where}.{key}", msg)
+            problems.append((f"events[{ev.id}].{key}", msg))
+    if problems:
+        _raise_all(file, problems)
 
 
 def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tournament:

@@ -261,3 +261,39 @@ def test_game_option_notes_near_each_other_pass(tmp_path):
     parse_spec(raw)
     raw["events"][0]["game_options"] = {"time_limit_minute": 30}
     assert "是不是 time_limit_minutes" in _problem(raw).problem
+
+
+def test_every_problem_of_a_spec_is_said_at_once(tmp_path):
+    """Three keys typed wrong are three lines of one refusal, each at its key — it was the
+    first one per run, and the office ran the batch three times to find them all.  The
+    registries' problems (two events naming unknown games) likewise."""
+    raw = _raw(tmp_path)
+    raw["late_policyy"] = raw.pop("late_policy", "reject")
+    raw["units"][0]["shortt"] = "x"
+    raw["events"][0]["quota"]["per_branch"] = "two"
+    e = _problem(raw)
+    keys = [k for k, _ in e.problems()]
+    assert sorted(keys) == sorted(["late_policyy", f"units[{raw['units'][0]['id']}].shortt",
+                                   f"events[{raw['events'][0]['id']}].quota.per_branch"]), keys
+    assert "是不是 late_policy？" in dict(e.problems())["late_policyy"]
+    assert str(e).count("tournament.yaml: ") == 3 and e.lines().count("  键 ") == 3
+
+    raw = _raw(tmp_path)
+    raw["events"][0]["game"] = "weiqi2"
+    raw["events"][1]["game"] = "chess960"
+    e = _problem(raw)
+    assert [k for k, _ in e.problems()] == [f"events[{ev['id']}].game" for ev in raw["events"][:2]]
+
+
+def test_league_run_prints_every_problem_of_the_spec(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2020-league", folder)
+    text = (folder / "tournament.yaml").read_text(encoding="utf-8")
+    (folder / "tournament.yaml").write_text(text.replace("late_policy:", "late_policyy:", 1)
+                                            .replace("team_size:", "team_sizee:", 1), encoding="utf-8")
+    out = CliRunner().invoke(main, ["run", str(folder), "--out", str(tmp_path / "out"), "--no-pdf"])
+    assert out.exit_code != 0
+    assert "键 late_policyy:" in out.output and "].team_sizee:" in out.output, out.output

@@ -12,6 +12,7 @@ import functools
 import hashlib
 import json
 import logging
+import os
 import random
 import re
 import unicodedata
@@ -2899,13 +2900,17 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
     for i in IssueLog(issues).sorted():
         by_file.setdefault(i.file, []).append(i)
     code = lastrun.code_hash()
-    stored_by_sha: dict[str, Path] = {}
-    if (out / "received").is_dir():
-        for p in sorted((out / "received").iterdir()):
-            stored_by_sha.setdefault(p.name.split(".", 1)[0], p)
+    received = out / "received"
+    stored_by_sha: dict[str, str] = {}
+    try:        # (names, not Paths: a night plans its copies three times, over every stored file)
+        for name in sorted(os.listdir(received)):
+            stored_by_sha.setdefault(name.split(".", 1)[0], name)
+    except OSError:
+        pass
     plan = []
     for s in submissions:
-        stored = stored_by_sha.get(s.sha256)
+        stored_name = stored_by_sha.get(s.sha256)
+        stored = received / stored_name if stored_name is not None else None
         if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
             name = f"{s.branch or 'unknown'}-{_name_part(Path(s.file).stem)}-{s.sha256[:8]}-返回.xlsx"
             target = out / "returned" / name

@@ -14,6 +14,7 @@ built from — the event state's ``memo_key`` (code, spec, entries, rounds, shee
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from pathlib import Path
 from typing import Any
@@ -52,14 +53,20 @@ class PageMemo:
         return self._check(path, hashlib.sha256(self._code + body).hexdigest(), also)
 
     def _check(self, path: Path, k: str | None, also: tuple) -> bool:
-        name = Path(path).as_posix()
-        if self.root is not None:
-            try:
-                name = Path(path).relative_to(self.root).as_posix()
-            except ValueError:
-                pass
+        name = self._name(path)
         if k is None:
             self.now.pop(name, None)
             return False
         self.now[name] = k
-        return self.previous.get(name) == k and Path(path).is_file() and all(Path(p).is_file() for p in also)
+        return self.previous.get(name) == k and os.path.isfile(path) and all(os.path.isfile(p) for p in also)
+
+    def _name(self, path: Path) -> str:
+        """A page's name in the memo: its path relative to the root, with ``/`` (as
+        ``Path.relative_to(root).as_posix()``, without making Paths: a night checks a page
+        per unit and per document)."""
+        text = os.fspath(path)
+        if self.root is not None:
+            root = os.fspath(self.root).rstrip(os.sep) + os.sep
+            if text.startswith(root):
+                text = text[len(root):]
+        return text.replace(os.sep, "/")

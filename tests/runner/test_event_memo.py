@@ -429,3 +429,21 @@ def test_a_prestarted_worker_makes_the_early_copies(league, tmp_path, monkeypatc
     assert len(made) == 2 and worker < pids and len(pids) == 2 and os.getpid() not in pids
     monkeypatch.setattr(returned, "write_returned_copy", real)
     _copies_equal_those_made_with_the_rest(folder, out, twin, monkeypatch)
+
+
+def test_a_page_is_named_in_the_memo_relative_to_its_root(tmp_path):
+    """PageMemo keys a page by its path under the output folder (with /), as the memo of
+    earlier runs recorded it with Path.relative_to; a path elsewhere keeps its whole name."""
+    from pipeline.render.memo import PageMemo
+
+    memo = PageMemo(root=tmp_path)
+    page = tmp_path / "branches" / "b1.html"
+    assert memo._name(page) == page.relative_to(tmp_path).as_posix() == "branches/b1.html"
+    assert memo._name(str(tmp_path / "index.html")) == "index.html"
+    assert PageMemo(root=str(tmp_path) + "/")._name(page) == "branches/b1.html"
+    assert memo._name(Path("/elsewhere/x.html")) == "/elsewhere/x.html"
+    page.parent.mkdir()
+    page.write_text("x", encoding="utf-8")
+    assert not memo.fresh_inputs(page, "site/branch.html", ("a",))          # no earlier key
+    again = PageMemo(dict(memo.now), root=tmp_path)
+    assert again.fresh_inputs(page, "site/branch.html", ("a",)) and not again.fresh_inputs(page, "site/branch.html", ("b",))

@@ -283,6 +283,8 @@ def check_duplicates(ctx: Ctx) -> None:
             continue
         seen_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
     for pkey, group in seen_person.items():
+        if len(group) == 1:         # one row of this person (nearly everyone): nothing to say
+            continue
         if pkey in conflicting:     # two people under one staff number: said above, on every row
             continue
         # the member of a cross-branch pair belongs to the home unit its note names (R2015-Q2)
@@ -401,6 +403,8 @@ def check_multi_event(ctx: Ctx) -> None:
         if row.name and row.event and key(reg, row) not in ctx.later_copies:
             by_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
     for group in by_person.values():
+        if len(group) == 1:
+            continue
         events = []
         for _, r in group:
             if r.event not in events:
@@ -435,7 +439,7 @@ def _same_name_other_event(ctx: Ctx) -> None:
         if row.name and row.event and key(reg, row) not in ctx.later_copies:
             by_name.setdefault((ctx.home.get(key(reg, row), reg.branch), row.name), []).append((reg, row))
     for group in by_name.values():
-        if len({r.event for _, r in group}) < 2 or len({staff_key(r.staff_id) for _, r in group if r.staff_id}) > 1:
+        if len(group) == 1 or len({r.event for _, r in group}) < 2 or len({staff_key(r.staff_id) for _, r in group if r.staff_id}) > 1:
             continue            # one event, or two staff numbers: two people of one name
         if all(r.staff_id for _, r in group) or not any(r.staff_id for _, r in group):
             continue            # one person by the rule either way: MULTI_EVENT said it

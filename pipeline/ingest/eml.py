@@ -42,6 +42,9 @@ class Mail:
     attachments: tuple[Attachment, ...] = ()
     problems: tuple[str, ...] = field(default=())   # Chinese notes (bad Date header …)
     skipped: tuple[str, ...] = field(default=())    # attachments that are no workbook (.et, .zip, .pdf …)
+    #: sent by a program, not a person (:func:`is_automatic`): an out-of-office reply, a
+    #: mailing list's copy — never answered with a receipt (no auto-reply loops)
+    automatic: bool = False
 
     @property
     def has_attachment(self) -> bool:
@@ -116,7 +119,36 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
             fname += ".xlsx"
         atts.append(Attachment(fname, payload, when, who))
     return Mail(path=path, date=date, sender=sender, subject=subject,
-                attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped))
+                attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped),
+                automatic=is_automatic(msg, subject))
+
+
+#: the subject an out-of-office reply starts with (QQ/163 邮箱, Outlook and Exchange in
+#: Chinese and English), for responders that do not say so in a header
+_AUTO_SUBJECT = re.compile(r"^\s*(?:自动回复|自动答复|auto(?:matic)?[ -]?repl(?:y|ied)|auto[ -]?response|autoreply"
+                           r"|out of (?:the )?office)", re.I)
+
+
+def is_automatic(msg: email.message.Message, subject: str = "") -> bool:
+    """Whether a message was sent by a program rather than a person (RFC 3834 §2: an
+    ``Auto-Submitted`` other than ``no``; ``Precedence: bulk/junk/list``; a mailing list's
+    ``List-Id``; ``X-Autoreply``/``X-Autorespond``), or its subject says it is an automatic
+    reply (“自动回复：…”).  An automatic reply to a receipt must not get a receipt back.
+
+    >>> m = email.message_from_string("Auto-Submitted: auto-replied\\nSubject: x\\n\\n")
+    >>> is_automatic(m), is_automatic(email.message_from_string("Subject: 报名表\\n\\n"))
+    (True, False)
+    """
+    auto = _header(msg, "Auto-Submitted").split(";")[0].strip().lower()
+    if auto and auto != "no":
+        return True
+    if _header(msg, "Precedence").strip().lower() in ("bulk", "junk", "list", "auto_reply"):
+        return True
+    if _header(msg, "List-Id") or _header(msg, "X-Autorespond"):
+        return True
+    if _header(msg, "X-Autoreply").strip().lower() not in ("", "no"):
+        return True
+    return bool(_AUTO_SUBJECT.match(subject or _header(msg, "Subject")))
 
 
 def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str]

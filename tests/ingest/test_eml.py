@@ -114,3 +114,26 @@ def test_a_gbk_name_split_across_encoded_words_or_continuations_is_joined():
                f"--BB\r\n{h}\r\nContent-Transfer-Encoding: base64\r\n\r\n{body}\r\n--BB--\r\n")
         m = parse_eml_bytes(raw.encode())
         assert [a.filename for a in m.attachments] == ["行政第一分工会报名表（更正）.xlsx"], (h, m.attachments)
+
+
+def test_a_mail_sent_by_a_program_is_marked_automatic():
+    """An out-of-office reply to a receipt (RFC 3834 headers, or only its subject, as some
+    Chinese mail services send it) or a mailing list's copy is no captain's mail: it must
+    not be answered with a receipt (an auto-reply loop)."""
+    def mail(subject: str, **headers: str) -> bytes:
+        msg = EmailMessage()
+        msg["From"] = "cap@a.example.cn"
+        msg["Subject"] = subject
+        for k, v in headers.items():
+            msg[k.replace("_", "-")] = v
+        msg.set_content("我正在休假。")
+        return bytes(msg)
+
+    automatic = [mail("Re: 报名", Auto_Submitted="auto-replied"), mail("x", Auto_Submitted="auto-generated; x"),
+                 mail("x", Precedence="bulk"), mail("x", List_Id="<staff.a.example.cn>"), mail("x", X_Autoreply="yes"),
+                 mail("自动回复：【报名回执】行政第一分工会：已接受"), mail("自动答复: 报名表"),
+                 mail("Automatic reply: 报名表"), mail("Out of Office: 报名表")]
+    assert [parse_eml_bytes(m).automatic for m in automatic] == [True] * len(automatic)
+    person = [mail("报名表"), mail("Re: 【报名回执】行政第一分工会：需修改（2 个问题）"),
+              mail("x", Auto_Submitted="no"), mail("汽车工程学院报名表（自动回复功能已关闭）")]
+    assert [parse_eml_bytes(m).automatic for m in person] == [False] * len(person)

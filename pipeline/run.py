@@ -25,7 +25,7 @@ from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, Issue, IssueLog, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
-from .state import AwardRow, EventState, KeptResults, LeagueState, StandingTable, Submission
+from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, iter_inbox, sha256
 from .fsutil import shown_name
 from .timeutil import TZ, aware, from_timestamp
@@ -259,7 +259,8 @@ def _note_of(mail: Any, received_at: dt.datetime) -> dict:
         if wrong:
             problems.append(wrong)
     return {"problems": problems, "skipped": list(mail.skipped), "subject": mail.subject,
-            "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments]}
+            "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments],
+            "automatic": mail.automatic}
 
 
 def _date_problem(date: dt.datetime | None, file_time: dt.datetime) -> str:
@@ -280,16 +281,18 @@ def _mail_note_key(sha: str) -> str:
     return f"mail:{hashlib.sha256(f'{lastrun.code_hash()}:{sha}'.encode()).hexdigest()}"
 
 
-def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
+def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> list[BareMail]:
     """Notes about mails themselves — recomputed each run from each mail's note
     (:func:`_mail_note`): no workbook attached (naming what was: a .et or .zip to save as
     .xlsx), a workbook identical to one received before (DUPLICATE_FILE: its mail is no
     mail without attachment), a Date header that could not be read (MAIL_DATE: the time
-    of receipt is the file's, which decides deadlines)."""
+    of receipt is the file's, which decides deadlines).  Returns the mails without a
+    workbook (each NO_ATTACHMENT's), for their receipts (:mod:`pipeline.mail.receipts`)."""
     recs = ledger.received()
     mails = [r for r in recs if r.kind == "mail"]
+    bare: list[BareMail] = []
     if not mails:
-        return
+        return bare
     children = {r.parent for r in recs if r.parent}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
     keys = {r.sha256: _mail_note_key(r.sha256) for r in mails}
@@ -344,6 +347,9 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
         else:
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
                        "请把填好的报名表或成绩表作为附件重新发送。", at=at, branch=unit)
+        bare.append(BareMail(r.sha256, r.file_name, aware(r.received_at), r.sender, subject, tuple(skipped),
+                             bool(note.get("automatic"))))
+    return bare
 
 
 _MAIL_EXTS = (".mbox", ".mbx", ".msg", ".emlx", ".mht", ".mhtml")
@@ -2437,7 +2443,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
             from .mail.smtp import resend_pending
             cached.next_steps.append(resend_pending(opts.smtp_url, ledger, now=now).summary())
         return cached
-    mail_issues(t, ledger, issues)
+    bare_mails = mail_issues(t, ledger, issues)
 
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
@@ -2493,7 +2499,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     newest = max((r.received_at for r in received), default=now)
     state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards,
-                        pdf=opts.pdf)
+                        pdf=opts.pdf, bare_mails=bare_mails)
     report.issues = state.issues
     report.state = state
     # The state (entries, rounds, results: hundreds of thousands of objects) lives until the

@@ -48,6 +48,21 @@ class Submission:
 
 
 @dataclass(frozen=True)
+class BareMail:
+    """A received mail that carried no workbook (NO_ATTACHMENT: none attached, or only
+    files that are none — .doc, .et, .zip, .pdf …), as its receipt needs it.  Not a mail
+    whose workbook was one received before (DUPLICATE_FILE)."""
+
+    sha256: str            # the mail's own (its receipt is keyed by it)
+    file: str              # the mail's file name (<hash>.eml when fetched by --imap)
+    received: dt.datetime
+    sender: str = ""       # address only, lower case
+    subject: str = ""
+    skipped: tuple[str, ...] = ()   # the attachments that are no workbook, by name
+    automatic: bool = False         # an out-of-office reply, a list's copy: never answered
+
+
+@dataclass(frozen=True)
 class StandingTable:
     event: str
     stage: str
@@ -161,6 +176,8 @@ class LeagueState:
     #: PDFs the run could not make (a character no font has: pipeline.render.pdf.render_pdfs),
     #: as paths under the output folder ("certificates.pdf"): not linked
     no_pdf: frozenset[str] = frozenset()
+    #: the received mails that carried no workbook (:class:`BareMail`): each may get a receipt
+    bare_mails: list[BareMail] = field(default_factory=list)
 
     def has_pdf(self, stem: str) -> bool:
         """Whether ``<stem>.pdf`` (a path under the output folder) is made by this run."""

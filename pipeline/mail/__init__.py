@@ -1,5 +1,6 @@
 """Mail in, mail out: the office's mailbox as the inbox (:mod:`.imap`) and a receipt for
-every captain (:mod:`.receipts` builds them, :mod:`.smtp` sends them once each).
+every captain — per registration workbook, and per mail that carried none (:mod:`.receipts`
+builds them, :mod:`.smtp` sends them once each).
 
 The runner needs two lines::
 
@@ -27,7 +28,8 @@ __all__ = ["MailError", "Receipt", "SendReport", "build_receipts", "deliver", "f
 
 def deliver(state: "LeagueState", out_dir: Path, ledger: "Ledger", smtp_url: str | None,
             now: dt.datetime, *, password: str | None = None) -> SendReport:
-    """Build this run's receipts and send those not sent before; an empty report when
+    """Build this run's receipts (the workbooks' and the mails' without a workbook:
+    :func:`build_receipts`) and send those not sent before; an empty report when
     ``smtp_url`` is not set.  Call after the returned workbooks are written (they are the
     attachments).  Raises :class:`MailError` only for a bad URL or a missing From address.
 

@@ -1,20 +1,34 @@
-"""A receipt for every captain: one reply per received registration workbook.
+"""A receipt for every captain: one reply per received registration workbook, and one per
+mail that carried no workbook.
 
 Accepted → a short Chinese summary of what was registered (entries per event, with
 names).  Problems → every problem (code, cell, message) and the annotated returned
-workbook attached.
+workbook attached.  A mail without a workbook (NO_ATTACHMENT: nothing attached, or only
+files that are none — .doc, .et, .zip, .pdf, a table pasted into the body) → needs_change:
+the mail (subject, time) carried no Excel workbook, what was attached instead, and to
+attach the filled 报名表 (or 成绩表) as .xlsx and send again; a captain who forgot the
+attachment otherwise hears nothing and believes the form was submitted.
 
 Who gets a receipt (the workbook's token, not the sender, proves the branch):
 
 - a workbook whose branch is proven (current or superseded, no file-level identity
   problem): the sender when it is one of the branch's registered addresses
   (``units[].emails``), else every registered address of the branch — never the sender;
-- a workbook whose branch is not proven (rejected, unreadable): only the sender, and
-  only when the sender is a registered address of some unit;
+- a workbook whose branch is not proven (rejected, unreadable), and a mail without a
+  workbook (it proves nothing): only the sender, and only when the sender is a registered
+  address of some unit;
 - anything else (a stranger, a file dropped into the inbox by hand with no proven
   branch): nobody.  A stranger never receives anyone's data.
 
-Building is pure apart from reading the returned workbooks from ``out_dir``.
+A mail without a workbook gets none either when it was sent by a program (an out-of-office
+reply, a mailing list's copy: no auto-reply loops), or when a registration workbook from
+the same unit came at the same time or later (the resend answered it; and a night that
+first sends receipts does not tell a captain about a mail long since made good).  Not a
+mail whose workbook was one received before (DUPLICATE_FILE): that is no mail without one.
+
+Every receipt is keyed by the sha256 of what it answers (the workbook's, or the mail's),
+and sent once (:mod:`.smtp`).  Building is pure apart from reading the returned workbooks
+from ``out_dir``.
 """
 from __future__ import annotations
 
@@ -32,8 +46,8 @@ from ..timeutil import TZ
 if TYPE_CHECKING:
     from ..issues import Issue
     from ..model import Entry
-    from ..spec import Tournament
-    from ..state import LeagueState, Submission
+    from ..spec import Tournament, UnitSpec
+    from ..state import BareMail, LeagueState, Submission
 
 #: file-level problems after which the workbook's branch is not proven
 IDENTITY_CODES = frozenset({"WRONG_BRANCH", "UNKNOWN_BRANCH", "TEMPLATE_MISMATCH", "UNREADABLE_FILE"})
@@ -43,7 +57,8 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 @dataclass(frozen=True)
 class Receipt:
-    """One reply to one submission (keyed by the workbook's sha256)."""
+    """One reply to one submission (keyed by the workbook's sha256), or to one mail that
+    carried no workbook (keyed by the mail's)."""
 
     sha256: str
     branch: str                 # unit id the receipt is about ("" when not proven)
@@ -85,11 +100,13 @@ class Receipt:
 
 
 def build_receipts(state: "LeagueState", out_dir: Path) -> list[Receipt]:
-    """One receipt per registration submission that has somebody entitled to receive it.
+    """One receipt per registration submission that has somebody entitled to receive it,
+    then one per mail without a workbook that has (:func:`bare_mail_recipients`).
 
     Uses ``state.submissions`` (status current / rejected / superseded / unreadable and
     ``returned_path``), ``state.entries`` and ``state.issues`` (those of the submission's
-    file).  Submissions with nobody to tell are left out (see :func:`unreachable`).
+    file), and ``state.bare_mails``.  Submissions with nobody to tell are left out (see
+    :func:`unreachable`).
 
     >>> build_receipts(state, Path("output/t2020"))[0].subject  # doctest: +SKIP
     '【报名回执】行政第一分工会：已接受'
@@ -102,6 +119,10 @@ def build_receipts(state: "LeagueState", out_dir: Path) -> list[Receipt]:
         if not to:
             continue
         out.append(_receipt(state, Path(out_dir), s, issues, to))
+    for m in state.bare_mails:
+        to = bare_mail_recipients(state, m)
+        if to:
+            out.append(_bare_receipt(state, m, to))
     return out
 
 
@@ -138,6 +159,35 @@ def recipients(t: "Tournament", s: "Submission", issues: list["Issue"]) -> tuple
     if t.spec.unit_of_address(sender) is not None:
         return (sender,)
     return ()
+
+
+def bare_mail_recipients(state: "LeagueState", m: "BareMail") -> tuple[str, ...]:
+    """Who a mail without a workbook's receipt goes to: its sender, when that is a
+    registered address of some unit — unless the mail was sent by a program, or a
+    registration workbook of that unit came at the same time or later (it answered it).
+
+    >>> bare_mail_recipients(state, BareMail("h", "m.eml", now, sender="stranger@x.cn"))  # doctest: +SKIP
+    ()
+    """
+    sender = (m.sender or "").strip().lower()
+    unit = state.tournament.spec.unit_of_address(sender)
+    if unit is None or m.automatic:
+        return ()
+    if any(_of_unit(state, s, unit) for s in state.submissions if _aware(s.received) >= _aware(m.received)):
+        return ()
+    return (sender,)
+
+
+def _of_unit(state: "LeagueState", s: "Submission", unit: "UnitSpec") -> bool:
+    """Whether a submission came from ``unit``: its token proved it, or one of the unit's
+    registered addresses sent it."""
+    if getattr(state.tournament.spec.unit_of_address(s.sender), "id", None) == unit.id:
+        return True
+    return s.branch == unit.id and branch_proven(s, issues_of(state, s))
+
+
+def _aware(t: dt.datetime) -> dt.datetime:
+    return t if t.tzinfo else t.replace(tzinfo=TZ)
 
 
 def _addresses(emails: list[str]) -> list[str]:
@@ -213,6 +263,71 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
     return Receipt(sha256=s.sha256, branch=s.branch if proven else "", to=to, subject=subject,
                    body="\n".join(lines) + "\n", kind=kind, attachment=attachment,
                    attachment_name=attachment_name)
+
+
+#: at most this many attachments are named in a receipt (a mail with every photo of a form)
+SKIPPED_SHOWN = 8
+
+#: what to do with an attachment that is no workbook, by its extension (a .xls is read, and
+#: its own receipt says to save it as .xlsx: it is named here for a mail that has one anyway)
+_HINTS = (
+    ((".xls", ".et", ".ett", ".xlsb", ".ods", ".numbers", ".csv"),
+     ".xls、.et 等格式的表格：请在 Excel 或 WPS 中打开，“另存为”Excel 工作簿（*.xlsx），再作为附件发送。"),
+    ((".zip", ".rar", ".7z", ".gz", ".tar"),
+     "压缩包（.zip、.rar）：请先解压，把其中的 .xlsx 文件直接作为附件发送，不要压缩。"),
+    ((".doc", ".docx", ".wps", ".pdf", ".txt", ".jpg", ".jpeg", ".png", ".gif", ".bmp", ".heic", ".webp"),
+     "Word 文档（.doc）、PDF 和图片中的表格无法读取：请把内容填写在组委会下发的表格中，保存为 .xlsx。"),
+)
+_OTHER_HINT = "请使用组委会下发的表格（Excel 工作簿，.xlsx）填写。"
+
+
+def _skipped_hints(names: tuple[str, ...]) -> list[str]:
+    """What to do with attachments that are no workbook, once per kind, in a fixed order.
+
+    >>> _skipped_hints(("报名表.zip", "a.doc", "b.et"))[0][:4]
+    '.xls'
+    """
+    exts = {Path(n).suffix.lower() for n in names}
+    hints = [hint for group, hint in _HINTS if exts & set(group)]
+    if exts - {e for group, _ in _HINTS for e in group}:
+        hints.append(_OTHER_HINT)
+    return hints
+
+
+def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> Receipt:
+    """The receipt of a mail that carried no workbook (kind needs_change)."""
+    t = state.tournament
+    word = t.spec.unit_word
+    unit = t.spec.unit_of_address(m.sender)
+    name = unit.name if unit else f"贵{word}"
+    when = f"{_aware(m.received).astimezone(TZ):%Y-%m-%d %H:%M}"
+    subject = " ".join((m.subject or "").split())
+    subject = f"主题“{subject[:60]}{'…' if len(subject) > 60 else ''}”" if subject else "没有主题"
+    lines = [f"{name}：", "",
+             f"{when} 收到贵{word}的邮件（{subject}），但邮件中没有 Excel 工作簿（.xlsx）附件，"
+             "这封邮件没有提交任何表格。", ""]
+    if m.skipped:
+        shown = "、".join(f"《{n}》" for n in m.skipped[:SKIPPED_SHOWN])
+        more = f"等 {len(m.skipped)} 个附件" if len(m.skipped) > SKIPPED_SHOWN else ""
+        lines += [f"邮件所附的{shown}{more}不是 Excel 工作簿（.xlsx），无法读取。"]
+        lines += [f"- {hint}" for hint in _skipped_hints(m.skipped)] + [""]
+    else:
+        lines += ["邮件没有附件（粘贴在邮件正文中的表格无法读取）。", ""]
+    lines.append(f"请把填好的报名表（或成绩表）作为附件重新发送：使用组委会下发给本{word}的表格，"
+                 ".xlsx 格式，直接作为附件（不要压缩，不要粘贴在正文中）。以最后收到的一份为准。")
+    # (a captain who answers an accepted receipt with “收到” must not think the form lost)
+    before = [s for s in state.submissions if unit is not None and s.status in ("current", "accepted")
+              and s.branch == unit.id and branch_proven(s, issues_of(state, s))]
+    if before:
+        form = max(before, key=lambda s: _aware(s.received))
+        lines += ["", f"此前收到的报名表《{form.file}》（{_aware(form.received).astimezone(TZ):%Y-%m-%d %H:%M} 收到）"
+                  "不受这封邮件影响。"]
+    lines += ["", "如果这封邮件本来就不是用来发送表格的（例如询问或回复），请忽略本回执。"]
+    lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
+              "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
+              f"{t.spec.contact or '组委会'}。）"]
+    return Receipt(sha256=m.sha256, branch="", to=to, subject=f"【报名回执】{name}：邮件中没有 Excel 表格，请重新发送",
+                   body="\n".join(lines) + "\n", kind="needs_change")
 
 
 def _problem_lines(issues: list["Issue"]) -> list[str]:

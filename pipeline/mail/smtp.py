@@ -1,12 +1,12 @@
 """Sending receipts over SMTP, exactly once each as far as the ledger can tell.
 
 Every receipt is recorded in the ledger table ``receipts`` (one row per submission
-sha256).  A receipt already ``sent`` is never sent again; one that ``failed``
-(connection refused, SMTP error) — or was ``sending`` when a run was killed — is sent
-again on the next run (a rare duplicate beats a lost receipt; the Message-ID is stable,
-so mail clients fold duplicates).  The exact message is kept under
-``mail/outbox/<sha256>.eml`` so a failed one can be retried even on a night whose run is
-otherwise unchanged (:func:`resend_pending`).
+sha256, or per sha256 of a mail that carried no workbook).  A receipt already ``sent`` is
+never sent again; one that ``failed`` (connection refused, SMTP error) — or was
+``sending`` when a run was killed — is sent again on the next run (a rare duplicate beats
+a lost receipt; the Message-ID is stable, so mail clients fold duplicates).  The exact
+message is kept under ``mail/outbox/<sha256>.eml`` so a failed one can be retried even on
+a night whose run is otherwise unchanged (:func:`resend_pending`).
 
 TLS: ``smtps://`` (implicit TLS, port 465) or ``smtp://…?starttls=1`` (upgrade before
 login).  The server's certificate and host name are always verified; a server whose
@@ -154,11 +154,13 @@ def from_address(u: MailURL) -> str:
 
 
 def original_message_id(ledger: "Ledger", sha: str) -> str:
-    """Message-ID of the mail a workbook came in ("" when unknown or not mailed)."""
-    row = ledger.conn.execute("SELECT parent FROM received WHERE sha256=?", (sha,)).fetchone()
-    if not row or not row[0]:
+    """Message-ID of the mail a workbook came in, or of the mail ``sha`` itself (one that
+    carried no workbook) — "" when unknown or not mailed."""
+    row = ledger.conn.execute("SELECT parent, kind FROM received WHERE sha256=?", (sha,)).fetchone()
+    mail = (row[0] or (sha if row[1] == "mail" else "")) if row else ""
+    if not mail:
         return ""
-    path = ledger.root / "received" / f"{row[0]}.eml"
+    path = ledger.root / "received" / f"{mail}.eml"
     try:
         with path.open("rb") as f:
             headers = BytesHeaderParser(policy=email.policy.default).parse(f)

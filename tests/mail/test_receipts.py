@@ -201,3 +201,32 @@ def test_an_address_the_server_cannot_take_fails_that_receipt_only(world, smtp_s
     assert [f[0] for f in report.failed] == [sha("a")] and "UnicodeEncodeError" in report.failed[0][1]
     assert sorted(report.sent) == sorted([sha("b"), sha("d")])
     assert receipt_status(world.ledger, sha("a")) == "failed"
+
+
+def test_a_mail_without_workbook_is_answered_only_to_a_registered_sender(world):
+    """A mail that carried no workbook (NO_ATTACHMENT) proves no branch: its receipt goes to
+    its sender only, and only to a registered one — not to a stranger, not to an automatic
+    reply, not when a form of the sender's unit came at the same time or later."""
+    import datetime as dt
+
+    from pipeline.state import BareMail
+
+    day = dt.timedelta(days=1)
+    world.state.bare_mails = [
+        BareMail(sha("m"), "m.eml", NOW - day, "cap1@a.example.cn", "报名表", ("报名表.pdf",)),
+        BareMail(sha("n"), "n.eml", NOW - day, STRANGER, "报名表"),
+        BareMail(sha("o"), "o.eml", NOW - day, "cap1@a.example.cn", "自动回复：报名回执", automatic=True),
+        BareMail(sha("p"), "p.eml", NOW - 4 * day, "cap1@a.example.cn", "报名"),    # u1's form came after it
+        BareMail(sha("q"), "q.eml", NOW - day, "deputy2@b.example.cn", ""),
+    ]
+    got = _by_sha(build_receipts(world.state, world.out))
+    assert set(got) == {sha("a"), sha("b"), sha("d"), sha("m"), sha("q")}
+    m, q = got[sha("m")], got[sha("q")]
+    assert m.to == ("cap1@a.example.cn",) and q.to == ("deputy2@b.example.cn",)
+    assert m.kind == q.kind == "needs_change" and m.branch == q.branch == "" and m.attachment is None
+    assert m.subject == "【报名回执】行政第一分工会：邮件中没有 Excel 表格，请重新发送"
+    assert "2020-11-08 20:00 收到贵分工会的邮件（主题“报名表”）" in m.body and "《报名表.pdf》" in m.body
+    assert "（没有主题）" in q.body and "邮件没有附件" in q.body
+    # the unit's proven form is named as standing; no other unit's data
+    assert "《一分会报名表.xlsx》" in m.body and "二分会" not in m.body and "张三" not in m.body
+    assert "《二分会.xlsx》" in q.body

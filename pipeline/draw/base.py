@@ -79,6 +79,10 @@ class Placement:
     tier: str = ""
     group: str = ""
     tied: bool = False   # still tied after the tiebreak chain (needs 加赛)
+    #: a tie the format says is for one place whatever the award bands (a round-2 table's
+    #: runner-up, R2020-D2: two level 2nd at one table share one 三等奖): played off
+    #: whenever that place bears an award (:func:`pipeline.score.awards.straddling`)
+    settle: bool = False
 
 
 class Format(Protocol):

@@ -19,12 +19,13 @@ Plan: ``{"kind": "tables" | "final", "byes": [...], "revived": [...], "lot_pool"
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from ..model import Match, Outcome, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
-from .common import (bye_counts, check_choice, check_known, first_problem, next_round_no,
+from .common import (bye_counts, check_choice, check_known, first_problem, next_round_no, ranked,
                      settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of, withdrawn_notes)
 
 
@@ -148,6 +149,7 @@ class TablesOfThree:
                 tiers.append(("决赛桌", list(m.sides)))
         elif rounds:
             tiers.append(("尚在比赛", sorted(rounds[-1].entries())))
+        open_ties: list[str] = []
         for i in range(len(rounds) - 1, -1, -1):
             r = rounds[i]
             if r.plan.get("kind") == "final":
@@ -156,17 +158,55 @@ class TablesOfThree:
             # after the next round was published (DRAW_INPUT_CHANGED; a published draw is
             # never redrawn) — placed as far as the results say they got, not below everyone
             later = {s for rr in rounds[i + 1:] for m in rr.matches for s in m.sides}
+            before_final = i + 1 < len(rounds) and rounds[i + 1].plan.get("kind") == "final"
+            runners, ties, below = self._runners_up(state, r) if before_final else (None, [], [])
             for place in (1, 2, 3):
+                if place == 2 and runners is not None:
+                    tiers.append((f"{r.stage_name}第2名", runners))
+                    for tie in ties:        # one table's level 2nd: one place, played off
+                        tiers.append((f"{r.stage_name}第2名", tie, [r]))
+                        open_ties += tie
+                    continue
                 ids = []
                 for m in r.matches:
                     res = state.results.get(m.key)
                     if m.bye or res is None:
                         continue
                     ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place and (place > 1 or s not in later)]
+                if place == 3:
+                    ids = below + ids
                 if ids or place > 1:
                     tiers.append((f"{r.stage_name}第{place}名", ids))
         tiers.append(("", sorted(e.id for e in state.entries)))
-        return tier_placements(state, tiers, state.rounds)
+        out = tier_placements(state, tiers, state.rounds)
+        return [replace(p, settle=True) if p.tied and p.entry in open_ties else p for p in out]
+
+    def _runners_up(self, state: EventState, r: Round) -> tuple[list[str], list[list[str]], list[str]]:
+        """R2020-D2: the runner-up of each table of ``r`` (the round before the final), whose
+        three receive the 三等奖 — one per table, never two of one table and none of another.
+        Two level 2nd at one table (equal points there) are ranked by that table alone: its
+        points, then their 加赛; still level, they are one place to play off (a tie the
+        awards wait for, ``Placement.settle``).  Returns (the runners-up, the ties still
+        open, those a table's ranking put below its runner-up)."""
+        runners: list[str] = []
+        ties: list[list[str]] = []
+        below: list[str] = []
+        for m in r.matches:
+            res = state.results.get(m.key)
+            if m.bye or res is None:
+                continue
+            twos = [s for s, sr in zip(m.sides, res.sides) if sr.place == 2]
+            if len(twos) < 2:
+                runners += twos
+                continue
+            rows = ranked(state, twos, [replace(r, matches=(m,))])
+            best = [row.entry for row in rows if row.rank == rows[0].rank]
+            if len(best) == 1:
+                runners += best
+                below += [row.entry for row in rows if row.entry not in best]
+            else:
+                ties.append(twos)
+        return runners, ties, below
 
 
 def _played(state: EventState, m: Match, seat: int) -> bool:

@@ -135,13 +135,17 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"]
     """Ties the awards cannot settle: (rank, tied entry ids, the awards their places span)
     for every group of placements still tied (``tied``) whose places fall into two award
     bands — 一等奖 and 二等奖, or an award and none.  A tie inside one band is harmless
-    (the two 二等奖 of R2020-A1).
+    (the two 二等奖 of R2020-A1) — unless it is a tie for one place (``settle``: two level
+    2nd at one round-2 table of 斗地主 share its one 三等奖, R2020-D2), when any of those
+    is placed within the awards.
 
     >>> from pipeline.draw.base import Placement as P
     >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a", tied=True), P(1, "b", tied=True), P(3, "c")])
     [(1, ('a', 'b'), ('一等奖', '二等奖'))]
     >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a"), P(2, "b", tied=True), P(2, "c", tied=True)])
     []
+    >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a"), P(2, "b", tied=True, settle=True), P(2, "c", tied=True, settle=True)])
+    [(2, ('b', 'c'), ('二等奖',))]
     """
     ordered = sorted(placements, key=lambda p: (p.rank, p.entry))
     slots = [a for a, n in places for _ in range(n)]
@@ -149,12 +153,18 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"]
     by_rank: dict[int, list["Placement"]] = {}
     for p in ordered:
         by_rank.setdefault(p.rank, []).append(p)
+    # a tie for one place (Placement.settle) is played off when the first of them is placed
+    # within the awards: its places would give the prize to all of them, or to the wrong one
+    first = next((i for i, p in enumerate(ordered) if p.settle), None)
+    settle = first is not None and first < len(slots)
     out = []
     for rank, tied in sorted(by_rank.items()):
         if len(tied) < 2 or not any(p.tied for p in tied):
             continue
         kinds = {award_of.get(p.entry, "") for p in tied}
-        if len(kinds) > 1:
+        if len(kinds) > 1 or (settle and any(p.settle for p in tied)):
+            if settle and any(p.settle for p in tied) and len(kinds) == 1:
+                kinds = {slots[first]}      # the place they play off for bears that award
             spanned = [k for k in dict.fromkeys([*slots, ""]) if k in kinds]       # best award first
             out.append((rank, tuple(p.entry for p in tied), tuple(k or "无奖项" for k in spanned)))
     return out

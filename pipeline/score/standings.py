@@ -60,7 +60,8 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
                       results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
                       chain: Sequence[str] = (), playoffs: Sequence[Playoff] = (),
                       playoff_places: int | None = None, *, bye_points: int = 0,
-                      draw_points: int | None = None, table: ScoreTable | None = None) -> list[StandingRow]:
+                      draw_points: int | None = None, table: ScoreTable | None = None,
+                      withdrawn: Iterable[str] = ()) -> list[StandingRow]:
     """Rank entries by points over ``rounds``, then by the tiebreak ``chain`` (names or
     Chinese aliases from ``TIEBREAKS``).
 
@@ -77,13 +78,15 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
       inferred from the results).
     - ``table``: the :class:`ScoreTable` of exactly these ``rounds``, ``results`` and
       points, when the caller already has it (:func:`rank_fn` keeps them).
+    - ``withdrawn``: entries the office withdrew — the rounds after it count as their
+      voluntary unplayed rounds in their opponents' tiebreaks (:class:`ScoreTable`).
 
     >>> compute_standings(["a", "b"], [], {})[0].rank
     1
     """
     ids = sorted(set(entry_ids))
     if table is None:
-        table = ScoreTable(rounds, results, bye_points=bye_points, draw_points=draw_points)
+        table = ScoreTable(rounds, results, bye_points=bye_points, draw_points=draw_points, withdrawn=withdrawn)
     tbs: list[Tiebreak] = [TIEBREAKS.get(n) for n in chain]
     ctx = TiebreakContext(playoffs=tuple(playoffs))
     ranker = _Ranker(table, tbs, ctx)
@@ -156,7 +159,8 @@ RankFn = Callable[[Sequence[str], Sequence[Round]], list[StandingRow]]
 
 def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
             playoffs: Sequence[Playoff] = (), bye_points: int = 0,
-            playoff_places: int | None = None, draw_points: int | None = None) -> RankFn:
+            playoff_places: int | None = None, draw_points: int | None = None,
+            withdrawn: Iterable[str] = ()) -> RankFn:
     """A :data:`pipeline.draw.base.RankFn` for formats: ``rank(entry_ids, rounds)``, or
     ``rank(entry_ids, rounds, stages=(…))`` to settle ties by the 加赛 of those stages only.
 
@@ -180,9 +184,10 @@ def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterabl
             hit = tables.get(key)
             if hit is None:
                 hit = tables[key] = (rounds, ScoreTable(rounds, results, bye_points=bye_points,
-                                                       draw_points=draw_points))
+                                                       draw_points=draw_points, withdrawn=withdrawn))
             table = hit[1]
         use = playoffs if stages is None else [p for p in playoffs if p.stage in stages]
         return compute_standings(entry_ids, rounds, results, chain, use, playoff_places,
-                                 bye_points=bye_points, draw_points=draw_points, table=table)
+                                 bye_points=bye_points, draw_points=draw_points, table=table,
+                                 withdrawn=withdrawn)
     return rank

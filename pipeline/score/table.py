@@ -77,7 +77,7 @@ class ScoreTable:
 
     def __init__(self, rounds: Sequence[Round],
                  results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
-                 bye_points: int = 0, draw_points: int | None = None) -> None:
+                 bye_points: int = 0, draw_points: int | None = None, withdrawn: Iterable[str] = ()) -> None:
         by_key = _results_by_key(results)
         self.rounds: list[int] = sorted({r.round for r in rounds})
         self.games: dict[str, list[Game]] = defaultdict(list)
@@ -112,6 +112,14 @@ class ScoreTable:
         for sid, gs in self.games.items():
             self.adjusted[sid] = self.points[sid] + sum(
                 self.draw_points - g.points for g in gs if g.voluntary_unplayed)
+        # Art. 14.3: the rounds played after a participant withdrew (``withdrawn`` in
+        # tournament.yaml: no longer paired) are its voluntary unplayed rounds too — a draw
+        # each in the score its opponents' Buchholz and Sonneborn–Berger count (it counted
+        # nothing, and an opponent of a withdrawn player fell behind one whose opponent
+        # stayed and forfeited every later round)
+        for sid in set(withdrawn) & self.games.keys():
+            last = max(g.round for g in self.games[sid])
+            self.adjusted[sid] += self.draw_points * sum(1 for r in self.rounds if last < r <= played)
 
     def _infer_draw_points(self) -> int:
         """The point value of a draw: seen in a drawn game, else midway between a win

@@ -138,3 +138,32 @@ def test_a_staff_number_quoted_without_its_zeros_or_in_full_width_quotes_withdra
         gone = next(e.id for e in go.entries if person in e.players)
         assert gone not in {s for r in go.rounds for m in r.matches for s in m.sides}, written
         assert "WITHDRAWAL_UNMATCHED" not in {i.code for i in report.issues}, written
+
+
+def test_the_standings_count_a_withdrawn_players_later_rounds_as_unplayed(tmp_path, monkeypatch):
+    """FIDE C.07 Art. 14.3 (the tiebreak rules' "as in FIDE's"): the rounds after a player was
+    withdrawn are the player's voluntary unplayed rounds, counted as draws in the opponents'
+    Buchholz — the runner gives the standings and the formats' ranking the withdrawn entries
+    (score.table.ScoreTable ``withdrawn``)."""
+    from pipeline.score import standings as standings_mod
+
+    seen: list[frozenset] = []
+    real = standings_mod.ScoreTable
+
+    class Recording(real):
+        def __init__(self, *a, withdrawn=(), **k):
+            seen.append(frozenset(withdrawn))
+            super().__init__(*a, withdrawn=withdrawn, **k)
+
+    monkeypatch.setattr(standings_mod, "ScoreTable", Recording)
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")         # the events run here, where it is recorded
+    folder, out_parent = _league(tmp_path, keep_rounds=1), tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    go = first.state.events["go"]
+    gone = next(m for m in go.rounds[1].matches if not m.bye).sides[0]
+    entry = next(e for e in go.entries if e.id == gone)
+    _withdraw(folder, [entry.players[0].name])
+    shutil.copy(_go_sheet(2), folder / "inbox")
+    seen.clear()
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    assert frozenset({gone}) in seen

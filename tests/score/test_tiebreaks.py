@@ -68,6 +68,29 @@ def test_fide_c07_art16_forfeit_loss_counts_as_draw_for_opponents():
     assert _tb("wins", t, "W") == 1
 
 
+def test_fide_c07_art14_3_rounds_after_a_withdrawal_count_as_draws_for_opponents():
+    """X, withdrawn by the office after round 1 (no longer paired), and Z, who stayed and
+    forfeited rounds 2–3, both left after losing round 1: A beat X and B beat Z.  Rounds
+    after a withdrawal are voluntary unplayed rounds (FIDE C.07 Art. 14.3) — X's adjusted
+    score counts them as draws, like Z's forfeits, so A and B are level on 对手分 (it was
+    B 8, A 6: the withdrawn player counted nothing)."""
+    from pipeline.score.standings import compute_standings
+
+    results = [game(1, 1, "A", "X", "1-0"), game(1, 2, "B", "Z", "1-0"), game(1, 3, "C", "D", "1-0"),
+               game(2, 1, "A", "C", "1-0"), game(2, 2, "B", "D", "1-0"), game(2, 3, "Z", "E", "-+"),
+               game(3, 1, "A", "D", "0-1"), game(3, 2, "B", "C", "0-1"), game(3, 3, "Z", "F", "-+")]
+    t = ScoreTable(rounds_of(results), results, withdrawn={"X"})
+    assert (t.points["X"], t.adjusted["X"]) == (0, 2) and t.adjusted["Z"] == 2
+    assert _tb("buchholz", t, "A") == _tb("buchholz", t, "B")
+    assert ScoreTable(rounds_of(results), results).adjusted["X"] == 0        # not withdrawn: as before
+    rows = {r.entry: r for r in compute_standings("ABCDXZEF", rounds_of(results), results, ["buchholz"],
+                                                  withdrawn={"X"})}
+    assert rows["A"].tiebreaks["buchholz"] == rows["B"].tiebreaks["buchholz"] and rows["A"].rank == rows["B"].rank
+    # a round not yet played (no result in) is no unplayed round of X's
+    t = ScoreTable(rounds_of(results[:6]), results[:6], withdrawn={"X"})
+    assert t.adjusted["X"] == 1
+
+
 def test_fide_c07_art14_6_cut1_cuts_voluntary_unplayed_first():
     # P: R1 forfeit loss (own points contribute, voluntary), R2 beats Q (0), R3 beats R (2)
     results = [game(1, 1, "P", "S", "-+"), game(2, 1, "P", "Q", "1-0"), game(3, 1, "P", "R", "1-0"),

@@ -4,7 +4,8 @@ English name and a Chinese alias.  Values are integers (see ``Tiebreak.scale``).
 Unplayed games follow FIDE's Tie-Break Regulations (Handbook C.07, effective 2023;
 definitions unchanged in the 2024 edition):
 
-- Art. 14.3: unplayed rounds are classified; a forfeit loss or an absence is a
+- Art. 14.3: unplayed rounds are classified; a forfeit loss, an absence, and every round
+  played after the participant withdrew (``withdrawn`` in tournament.yaml) is a
   *voluntary* unplayed round (VUR); a pairing-allocated bye or a forfeit win is not.
 - Art. 16 (unplayed rounds, "dummy opponent"): for the participant's *own* Buchholz an
   unplayed round counts as a game against a dummy opponent holding the participant's

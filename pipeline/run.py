@@ -885,7 +885,7 @@ class EventRunner:
     def rank_fn(self):
         from .score.standings import rank_fn
         return rank_fn(self.chain, self.results, self.playoffs, self.points.get("bye", 0),
-                       withdrawn=self.withdrawn_ids())
+                       draw_points=self.points.get("draw"), withdrawn=self.withdrawn_ids())
 
     def draw_state(self):
         """The format's view of the event.  Entries the office withdrew (``withdrawn`` in
@@ -1839,7 +1839,8 @@ class EventRunner:
                        self.fmt.name == "groups_standings" and not self.places_by_group()))
                    else self.playoffs)
             rows = compute_standings(ids, rounds, self.results, chain, own,
-                                     bye_points=self.points.get("bye", 0), withdrawn=self.withdrawn_ids())
+                                     bye_points=self.points.get("bye", 0), draw_points=self.points.get("draw"),
+                                     withdrawn=self.withdrawn_ids())
             rows = only_deciding_ties(rows, self.place_boundaries(stage))
             rows = _by_table_places(rows, rounds, self.results)
             tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=stage_title(names[stage]),

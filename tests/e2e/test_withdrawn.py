@@ -167,3 +167,26 @@ def test_the_standings_count_a_withdrawn_players_later_rounds_as_unplayed(tmp_pa
     seen.clear()
     run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
     assert frozenset({gone}) in seen
+
+
+def test_the_standings_value_a_draw_as_the_event_does(tmp_path, monkeypatch):
+    """A voluntary unplayed round counts as a draw in the opponents' tiebreaks — the event's
+    draw, not one guessed from the results in: 双升's draw is 2, and the guess gave 1 once an
+    equal-level 2:1 win was in the table and 2 before it (Sonneborn-Berger moved with it)."""
+    from pipeline.score import standings as standings_mod
+
+    seen: dict[str, set] = {}
+    real = standings_mod.ScoreTable
+
+    class Recording(real):
+        def __init__(self, rounds, *a, draw_points=None, **k):
+            for r in rounds:
+                seen.setdefault(r.event, set()).add(draw_points)
+            super().__init__(rounds, *a, draw_points=draw_points, **k)
+
+    monkeypatch.setattr(standings_mod, "ScoreTable", Recording)
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False))
+    assert seen["shuangsheng"] == {2} and seen["xiangqi"] == {1}, seen

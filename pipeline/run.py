@@ -26,7 +26,7 @@ from .issues import ISSUE_COLUMNS, Issue, IssueLog, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
-from .store import Ledger, Received, RunLock, iter_inbox, sha256
+from .store import Ledger, Received, RunLock, inbox_files, sha256
 from .fsutil import shown_name
 from .timeutil import TZ, aware, from_timestamp
 
@@ -94,17 +94,40 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     jobs = Jobs()
     context = _read_context(t) if readings is not None else None
     known: dict[str, list[Received]] | None = None
-    for path in iter_inbox(t.inbox):
-        try:
-            data = path.read_bytes()
-            mtime = from_timestamp(path.stat().st_mtime)
-        except FileNotFoundError:       # taken away while the run reads the inbox: next night
-            log.warning("inbox file vanished while reading: %s", path)
-            continue
-        h = sha256(data)
-        rel = shown_name(path.relative_to(t.inbox).as_posix())
+    # each file's content hash, kept with what its stat said when it was read: a file whose
+    # size, times and inode are the same (no user tool sets a ctime back: the quick check's
+    # own test) is the same file, and is not read again to be hashed (every file ever
+    # received is in the inbox, every night)
+    sigs: dict[str, list] = json.loads(ledger.cache_get([INBOX_HASHES]).get(INBOX_HASHES, b"{}"))
+    now_sigs: dict[str, list] = {}
+    for rel_raw, full, st in inbox_files(t.inbox):
+        path = Path(full)
+        sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        kept = sigs.get(rel_raw)
+        data: bytes | None = None
+        if kept is not None and kept[:4] == sig and isinstance(kept[4], str):
+            h = kept[4]
+        else:
+            try:
+                data = path.read_bytes()
+                st = os.stat(full)
+            except FileNotFoundError:       # taken away while the run reads the inbox: next night
+                log.warning("inbox file vanished while reading: %s", path)
+                continue
+            h = sha256(data)
+        mtime = from_timestamp(st.st_mtime)
+        now_sigs[rel_raw] = [*sig, h]
+        rel = shown_name(rel_raw)
         if listing is not None:
             listing.append((rel, h, mtime))
+        if data is None and not ledger.has(h):      # (a kept hash the ledger does not hold: read it)
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                log.warning("inbox file vanished while reading: %s", path)
+                continue
+            h = sha256(data)
+            now_sigs[rel_raw][4] = h
         if ledger.has(h):
             if known is None:
                 known = {}
@@ -116,7 +139,10 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 # a kept copy lost from received/ (deleted by hand, a restore): stored again
                 # from the inbox, which still has it — its records stand as they were
                 log.warning("received copy missing, stored again from the inbox: %s", path)
-                _take_in(t, ledger.root, data, h, path.relative_to(t.inbox).as_posix(), mtime, None)
+                if data is None:
+                    data = path.read_bytes()
+                if sha256(data) == h:
+                    _take_in(t, ledger.root, data, h, rel_raw, mtime, None)
             continue
         # two copies of one file (报名表.xlsx and 报名表(1).xlsx): the earlier is when it was
         # received, whichever name sorts first (an on-time form was refused as late)
@@ -137,6 +163,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 readings.update(read)
             if note is not None:        # a mail's note, made from the parse just done (mail_issues)
                 notes[_mail_note_key(got[-1].sha256)] = json.dumps(note, ensure_ascii=False).encode()
+    if now_sigs != sigs:
+        notes[INBOX_HASHES] = json.dumps(now_sigs).encode()
     if notes:
         ledger.cache_put(notes)
     # in the order received (a mail's attachments before it, as _take_in lists them): one
@@ -144,6 +172,10 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     recs = [r for got in sorted(got_all, key=lambda g: min(aware(r.received_at) for r in g)) for r in got]
     done = ledger.record_many(recs) if recs else []
     return sum(1 for rec, fresh in zip(recs, done) if fresh or rec.kind == "mail")
+
+
+#: the ledger's cache key of each inbox file's content hash with its stat (:func:`intake`)
+INBOX_HASHES = "inbox:hashes"
 
 
 def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt.datetime,

@@ -15,7 +15,7 @@ import os
 import sqlite3
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .fsutil import atomic_write_bytes, kill_point
 from .parallel import close_in_workers
@@ -307,11 +307,28 @@ class RunLock:
             self.fd = None
 
 
-def iter_inbox(inbox: Path) -> Iterator[Path]:
-    """Every file in the inbox (recursively), in a stable order, skipping hidden/temp files
-    (Excel's ``~$`` lock files, dot files)."""
-    if not inbox.is_dir():
-        return iter(())
-    files = sorted(p for p in inbox.rglob("*") if p.is_file()
-                   and not p.name.startswith((".", "~$")))
-    return iter(files)
+def inbox_files(inbox: Path | str) -> list[tuple[str, str, os.stat_result]]:
+    """(path under the inbox with ``/``, full path, its ``stat``) of every file in the inbox
+    (recursively: not into linked folders), in the order of their paths' parts, skipping
+    hidden/temp files (Excel's ``~$`` lock files, dot files) — what ``Path.rglob`` and
+    sorted Paths gave, with no Path per file (a night lists every file it ever received)."""
+    out: list[tuple[tuple[str, ...], str, str, os.stat_result]] = []
+
+    def walk(folder: str, parts: tuple[str, ...]) -> None:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for e in entries:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    walk(e.path, (*parts, e.name))
+                elif e.is_file() and not e.name.startswith((".", "~$")):
+                    out.append(((*parts, e.name), "/".join((*parts, e.name)), e.path, e.stat()))
+            except OSError:         # gone meanwhile, a link to nowhere: not an inbox file
+                continue
+
+    if os.path.isdir(inbox):
+        walk(os.fspath(inbox), ())
+    out.sort(key=lambda x: x[0])
+    return [(rel, full, st) for _, rel, full, st in out]

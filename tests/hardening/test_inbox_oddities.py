@@ -158,3 +158,61 @@ def test_a_mails_attachment_saved_beside_it_is_the_same_copy_every_night(tmp_pat
     (out / "t2016-poker" / ".lastrun.json").unlink()
     league(*run_args(folder, out, now=CLOSED))
     assert data.read_bytes() == first
+
+
+def test_the_inbox_is_listed_as_sorted_paths_listed_it(tmp_path: Path) -> None:
+    """store.inbox_files walks the inbox without a Path per file: the same files, in the
+    same order, as ``rglob`` and sorted Paths gave — hidden and ``~$`` files left out, a
+    linked folder not entered, a file in a sub-folder sorted by its path's parts."""
+    from pipeline.store import inbox_files
+
+    inbox = tmp_path / "inbox"
+    for rel in ("b.xlsx", "a-报名表.xlsx", "A.xlsx", "sub/z.eml", "sub/deeper/y.xlsx", "sub-x.xlsx",
+                ".hidden.xlsx", "~$a-报名表.xlsx", ".dir/x.xlsx", "sub/~$z.xlsx"):
+        p = inbox / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(rel.encode())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "far.xlsx").write_bytes(b"far")
+    os.symlink(elsewhere, inbox / "linked")
+    os.symlink(inbox / "b.xlsx", inbox / "c-link.xlsx")
+    old = sorted(p for p in inbox.rglob("*") if p.is_file() and not p.name.startswith((".", "~$")))
+    got = inbox_files(inbox)
+    assert [full for _, full, _ in got] == [str(p) for p in old]
+    assert [rel for rel, _, _ in got] == [p.relative_to(inbox).as_posix() for p in old]
+    assert inbox_files(tmp_path / "none") == []
+
+
+def test_an_unchanged_inbox_file_is_not_read_again_and_a_changed_one_is(tmp_path: Path, monkeypatch) -> None:
+    """intake keeps each inbox file's hash with its stat (size, times, inode): a night does
+    not read every file it ever received again to hash it — but a file rewritten in place
+    with its old size and modification time (ctime moves) is read, and taken in as new."""
+    import shutil
+
+    from pipeline.run import RunOptions, run
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2020-league", folder)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    reads: list[str] = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (reads.append(str(self)), real(self))[1])
+    (out / "t2020-league" / ".lastrun.json").unlink()           # past the quick check
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    inbox = str(folder / "inbox")
+    assert not [r for r in reads if r.startswith(inbox)], reads
+    # one mail rewritten in place: same size, same modification time, another byte
+    mail = sorted((folder / "inbox").glob("*.eml"))[0]
+    st = mail.stat()
+    data = bytearray(mail.read_bytes())
+    i = data.index(b"Subject:") + len(b"Subject:")
+    data[i:i + 1] = b"\t" if data[i:i + 1] == b" " else b" "
+    mail.write_bytes(bytes(data))
+    os.utime(mail, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert mail.stat().st_size == st.st_size and mail.stat().st_mtime_ns == st.st_mtime_ns
+    reads.clear()
+    again = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert [r for r in reads if r.startswith(inbox)] == [str(mail)]
+    assert again.received_new == 1

@@ -159,7 +159,7 @@ class TablesOfThree:
             # never redrawn) — placed as far as the results say they got, not below everyone
             later = {s for rr in rounds[i + 1:] for m in rr.matches for s in m.sides}
             before_final = i + 1 < len(rounds) and rounds[i + 1].plan.get("kind") == "final"
-            runners, ties, below = self._runners_up(state, r) if before_final else (None, [], [])
+            runners, ties, below, absent = self._runners_up(state, r) if before_final else (None, [], [], [])
             for place in (1, 2, 3):
                 if place == 2 and runners is not None:
                     tiers.append((f"{r.stage_name}第2名", runners))
@@ -174,28 +174,37 @@ class TablesOfThree:
                         continue
                     ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place and (place > 1 or s not in later)]
                 if place == 3:
-                    ids = below + ids
+                    ids = below + [s for s in ids if s not in absent]
                 if ids or place > 1:
                     tiers.append((f"{r.stage_name}第{place}名", ids))
+            if absent:      # (below every seat of the round that was played)
+                tiers.append((f"{r.stage_name}弃权", absent))
         tiers.append(("", sorted(e.id for e in state.entries)))
         out = tier_placements(state, tiers, state.rounds)
         return [replace(p, settle=True) if p.tied and p.entry in open_ties else p for p in out]
 
-    def _runners_up(self, state: EventState, r: Round) -> tuple[list[str], list[list[str]], list[str]]:
+    def _runners_up(self, state: EventState, r: Round) -> tuple[list[str], list[list[str]], list[str], list[str]]:
         """R2020-D2: the runner-up of each table of ``r`` (the round before the final), whose
         three receive the 三等奖 — one per table, never two of one table and none of another.
         Two level 2nd at one table (equal points there) are ranked by that table alone: its
         points, then their 加赛; still level, they are one place to play off (a tie the
-        awards wait for, ``Placement.settle``).  Returns (the runners-up, the ties still
-        open, those a table's ranking put below its runner-up)."""
+        awards wait for, ``Placement.settle``).  A seat that did not play (弃权) is no
+        table's runner-up, and is placed below every seat of the round that was played: a
+        table whose two others were absent has no runner-up, and the next in order takes
+        the place.  Returns (the runners-up, the ties still open, those a table's ranking
+        put below its runner-up, the seats not played)."""
         runners: list[str] = []
         ties: list[list[str]] = []
         below: list[str] = []
+        absent: list[str] = []
         for m in r.matches:
             res = state.results.get(m.key)
             if m.bye or res is None:
                 continue
-            twos = [s for s, sr in zip(m.sides, res.sides) if sr.place == 2]
+            # (two absentees share place 2: the awards waited for a 加赛 between two who never came)
+            absent += [s for i, s in enumerate(m.sides) if not _played(state, m, i) and i < len(res.sides)
+                       and res.sides[i].place != 1]
+            twos = [s for s, sr in zip(m.sides, res.sides) if sr.place == 2 and s not in absent]
             if len(twos) < 2:
                 runners += twos
                 continue
@@ -206,7 +215,7 @@ class TablesOfThree:
                 below += [row.entry for row in rows if row.entry not in best]
             else:
                 ties.append(twos)
-        return runners, ties, below
+        return runners, ties, below, absent
 
 
 def _played(state: EventState, m: Match, seat: int) -> bool:

@@ -184,12 +184,15 @@ def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placemen
         award_of[p.entry] = slots[i]
         rows.append(_row(event, group, slots[i], p.rank, p.entry, by_id, prizes))
         given.add(p.entry)
+    tier_of = {p.entry: p.tier for p in placements if p.settle}
     for rank, tied, kinds in straddling(places, placements):
         who = "、".join(f"“{_label(e, by_id)}”" for e in tied)
         where = f"{event}{f' {group}组' if group else ''}"
-        issues.append(issue("PLAYOFF_REQUIRED",
-                            f"{where} 第{rank}名并列：{who} 跨越奖项分界（{'/'.join(kinds)}），名单为暂定；"
-                            f"请组织加赛，并在“加赛”表中按名次填写结果"))
+        if all(e in tier_of for e in tied):     # one table's level runners-up (R2020-D2)
+            said = f"{tier_of[tied[0]]}并列：{who} 是同一桌的并列第2名，只有一人能得{kinds[0]}"
+        else:
+            said = f"第{rank}名并列：{who} 跨越奖项分界（{'/'.join(kinds)}）"
+        issues.append(issue("PLAYOFF_REQUIRED", f"{where} {said}，名单为暂定；请组织加赛，并在“加赛”表中按名次填写结果"))
     return rows, issues, given
 
 

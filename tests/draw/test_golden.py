@@ -567,18 +567,13 @@ def test_R2011_F1_a_withdrawn_group_member_is_in_no_playoff():
     assert [g for _, g, _ in w.value.ties] == ["B"]
 
 
-def test_R2020_D2_one_third_prize_for_each_round_2_tables_runner_up():
-    """R2020-D2: "the three round-2 table runners-up receive the 3rd prizes" — one per table.
-    Two level 2nd at one table (table 1: -10/-10) got two 三等奖 and a clear runner-up of
-    another table (table 2: -11) none, and a tie at table 3 was decided by round-1 points,
-    without a word.  Now: the clear runner-up gets 三等奖; each table's level 2nd are one
-    place, to be played off (Placement.settle, the awards wait); after the 加赛, one per table."""
+def _doudizhu_to_the_final(round2):
+    """22 players of 斗地主 (tables of three, revival) played to the end with the real game,
+    rank function and awards: round 1 (12/-4/-8 at every table), round 2 as given, the final
+    9/3/-12.  Returns (state, the 加赛 list the rank function reads, round 2's tables)."""
     from pipeline.games import GAMES
     from pipeline.games.base import ResultRow
-    from pipeline.layout import FINAL_PLACES
-    from pipeline.score import AWARD_SCHEMES
     from pipeline.score.standings import rank_fn
-    from pipeline.spec import AwardSpec
 
     game, fmt = GAMES.get("doudizhu"), FORMATS.get("tables_of_three")
     st = new_state(make_entries(22, branches=11), {"fill": "revival"})
@@ -586,10 +581,10 @@ def test_R2020_D2_one_third_prize_for_each_round_2_tables_runner_up():
     st.rank = rank_fn(["game_points", "playoff"], st.results, playoffs)
     rng = random.Random(3)
 
-    def play(rnd, scores):
+    def play(rnd, rows):
         st.rounds.append(rnd)
-        rows = [ResultRow(m, dict(zip(("甲得分", "乙得分", "丙得分"), sc)))
-                for m, sc in zip([m for m in rnd.matches if not m.bye], scores)]
+        rows = [ResultRow(m, v if isinstance(v, dict) else dict(zip(("甲得分", "乙得分", "丙得分"), v)))
+                for m, v in zip([m for m in rnd.matches if not m.bye], rows)]
         results, problems = game.parse_round(rnd, rows, {}, {})
         assert not problems
         st.results.update({r.match.key: r for r in results})
@@ -597,17 +592,34 @@ def test_R2020_D2_one_third_prize_for_each_round_2_tables_runner_up():
 
     play(fmt.next_round(st, rng), [(12, -4, -8)] * 7)
     r2 = fmt.next_round(st, rng)
-    play(r2, [(20, -10, -10), (25, -11, -14), (10, -5, -5)])
+    play(r2, round2)
     play(fmt.next_round(st, rng), [(9, 3, -12)])
-    t1, t2, t3 = [m.sides for m in r2.matches if not m.bye]
-    scheme = AWARD_SCHEMES.get("ranked")
-    awards = AwardSpec(scheme="ranked", extra={"places": [{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2},
-                                                          {"award": "三等奖", "count": 3}], "rest": "决赛参与奖"})
+    return st, playoffs, [m.sides for m in r2.matches if not m.bye]
 
+
+_D2_AWARDS = {"places": [{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2},
+                         {"award": "三等奖", "count": 3}], "rest": "决赛参与奖"}
+
+
+def test_R2020_D2_one_third_prize_for_each_round_2_tables_runner_up():
+    """R2020-D2: "the three round-2 table runners-up receive the 3rd prizes" — one per table.
+    Two level 2nd at one table (table 1: -10/-10) got two 三等奖 and a clear runner-up of
+    another table (table 2: -11) none, and a tie at table 3 was decided by round-1 points,
+    without a word.  Now: the clear runner-up gets 三等奖; each table's level 2nd are one
+    place, to be played off (Placement.settle, the awards wait); after the 加赛, one per table."""
+    from pipeline.layout import FINAL_PLACES
+    from pipeline.score import AWARD_SCHEMES
+    from pipeline.spec import AwardSpec
+
+    fmt, scheme = FORMATS.get("tables_of_three"), AWARD_SCHEMES.get("ranked")
+    st, playoffs, (t1, t2, t3) = _doudizhu_to_the_final([(20, -10, -10), (25, -11, -14), (10, -5, -5)])
+    awards = AwardSpec(scheme="ranked", extra=_D2_AWARDS)
     pl = fmt.placements(st)
     assert pl[3].entry == t2[1] and not pl[3].tied          # table 2's runner-up: 三等奖 whatever the others
     assert sorted(scheme.undecided(awards, pl)) == sorted([("", 5, tuple(sorted(t1[1:])), ("三等奖",)),
                                                            ("", 7, tuple(sorted(t3[1:])), ("三等奖",))])
+    _, problems = scheme.assign(awards, pl, st.entries)     # (said as one table's level 2nd, not a boundary)
+    assert len(problems) == 2 and all("是同一桌的并列第2名，只有一人能得三等奖" in i.message for i in problems)
     playoffs += [Playoff(EVENT, FINAL_PLACES, "", (t1[2], t1[1])), Playoff(EVENT, FINAL_PLACES, "", (t3[1], t3[2]))]
     pl = fmt.placements(st)
     assert scheme.undecided(awards, pl) == []
@@ -615,3 +627,23 @@ def test_R2020_D2_one_third_prize_for_each_round_2_tables_runner_up():
     third = {r.entry for r in rows if r.award == "三等奖"}
     assert third == {t1[2], t2[1], t3[1]} and not problems
     assert {r.award for r in rows if r.entry in (t1[1], t3[2], t2[2])} == {"决赛参与奖"}
+
+
+def test_R2020_D2_a_seat_not_played_is_no_runner_up():
+    """Two 弃权 at one round-2 table share its place 2: they were made a tie to play off,
+    and every award of the event waited for a 加赛 between two who never came.  A seat not
+    played is placed below every seat played; the table has no runner-up, and the next in
+    order (a table's 3rd) takes the third 三等奖."""
+    from pipeline.score import AWARD_SCHEMES
+    from pipeline.spec import AwardSpec
+
+    fmt, scheme = FORMATS.get("tables_of_three"), AWARD_SCHEMES.get("ranked")
+    st, _, (t1, t2, t3) = _doudizhu_to_the_final([(20, -9, -11), (25, -11, -14), {"弃权": "乙丙"}])
+    awards = AwardSpec(scheme="ranked", extra=_D2_AWARDS)
+    pl = fmt.placements(st)
+    assert scheme.undecided(awards, pl) == []
+    rows, _ = scheme.assign(awards, pl, st.entries)
+    assert {r.entry for r in rows if r.award == "三等奖"} == {t1[1], t2[1], t1[2]}
+    absent = [p for p in pl if p.tier.endswith("弃权")]
+    assert {p.entry for p in absent} == set(t3[1:]) and min(p.rank for p in absent) > max(
+        p.rank for p in pl if p.tier.endswith("第3名") and p.entry in (*t1, *t2))

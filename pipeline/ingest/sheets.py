@@ -52,10 +52,13 @@ def _merged_cells(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]]) -
     ws = book.sheet(sheet)
     if ws is None or not ws.merged or not raw:
         return {}
-    top = raw[0][0]
+    rows = {n for n, _, _ in raw}
+    top, bottom = min(rows), max(rows)
     by_row: dict[int, list[tuple[int, int, int, int]]] = {}
     for r0, c0, r1, c1 in ws.merged:
-        for r in range(max(r0, top), r1 + 1):
+        # only the rows read (a whole column merged, F1:F1048576, was a million rows walked)
+        lo, hi = max(r0, top), min(r1, bottom)
+        for r in (range(lo, hi + 1) if hi - lo < len(rows) else sorted(n for n in rows if lo <= n <= hi)):
             by_row.setdefault(r, []).append((r0, c0, r1, c1))
     if not by_row:
         return {}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .common import MailError
 from .imap import fetch_into
 from .receipts import Receipt, build_receipts
-from .smtp import SendReport, resend_pending, send_receipts
+from .smtp import SendReport, cancel_unbuilt, resend_pending, send_receipts
 
 if TYPE_CHECKING:
     from ..state import LeagueState
@@ -38,4 +38,6 @@ def deliver(state: "LeagueState", out_dir: Path, ledger: "Ledger", smtp_url: str
     """
     if not smtp_url:
         return SendReport()
-    return send_receipts(smtp_url, build_receipts(state, out_dir), ledger, password=password, now=now)
+    receipts = build_receipts(state, out_dir)
+    cancel_unbuilt(ledger, [r.sha256 for r in receipts])     # no longer due: never retried
+    return send_receipts(smtp_url, receipts, ledger, password=password, now=now)

@@ -123,6 +123,23 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
     return report
 
 
+def cancel_unbuilt(ledger: "Ledger", built: Iterable[str]) -> int:
+    """Mark ``cancelled`` every receipt not sent whose submission or mail this night's run no
+    longer builds one for (``built``: the sha256 of those it built) — a mail without a
+    workbook answered since by the unit's form: its receipt, failed on the night it was
+    due, was retried by :func:`resend_pending` and told a captain whose form was accepted
+    to send it again.  A cancelled receipt built again later is sent as any other.
+    Returns how many were cancelled."""
+    ensure_schema(ledger)
+    keep = set(built)
+    stale = [sha for (sha,) in ledger.conn.execute(
+        "SELECT sha256 FROM receipts WHERE status NOT IN ('sent', 'cancelled')").fetchall() if sha not in keep]
+    if stale:
+        with ledger._tx():
+            ledger.conn.executemany("UPDATE receipts SET status='cancelled' WHERE sha256=?", [(s,) for s in stale])
+    return len(stale)
+
+
 def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, now: dt.datetime,
                    timeout: float = 60.0, cafile: str | os.PathLike | None = None) -> SendReport:
     """Retry every receipt recorded as failed (or interrupted) from its kept outbox copy —
@@ -134,7 +151,7 @@ def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, n
     report = SendReport()
     pending = []
     for sha, to_addr in ledger.conn.execute(
-            "SELECT sha256, to_addr FROM receipts WHERE status != 'sent' ORDER BY sha256").fetchall():
+            "SELECT sha256, to_addr FROM receipts WHERE status NOT IN ('sent', 'cancelled') ORDER BY sha256").fetchall():
         path = ledger.root / OUTBOX / f"{sha}.eml"
         if path.is_file():
             pending.append((sha, tuple(a for a in to_addr.split(",") if a), path.read_bytes()))

@@ -208,3 +208,40 @@ def test_sent_once_across_nights_and_retried_when_sending_failed(tmp_path):
         assert sorted(p["To"] for p in bare) == sorted([B01, B02]) and len(server.handler.messages) == 13
     finally:
         server.stop()
+
+
+def test_a_failed_receipt_answered_since_by_the_units_form_is_not_sent_later(tmp_path):
+    """Night 1 the server is down: the "no workbook" receipt fails.  Night 2 the captain's
+    form comes: that receipt is no longer due, and is cancelled — an unchanged night 3
+    (resend_pending) sent it, telling a captain whose form was accepted to send it again."""
+    import io
+
+    from openpyxl import load_workbook
+
+    from pipeline import layout
+    from pipeline.store import Ledger
+
+    folder = _league(tmp_path)
+    _mail(folder, "b01-忘了附件.eml", B01, "报名表", "Fri, 06 Nov 2020 20:00:00 +0800", message_id=FORGOT)
+    server = SmtpServer(port=free_port())          # not started: down on night 1
+    opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW, smtp_url=server.url)
+    run(opts)
+    name, data = _form_of(folder, "1104-b01-报名表.eml")
+    wb = load_workbook(io.BytesIO(data))
+    cell = next(c for row in wb[layout.REG_SHEET].iter_rows() for c in row
+                if isinstance(c.value, str) and c.value.isdigit() and len(c.value) == 11)
+    cell.value = "13900000000"
+    buf = io.BytesIO()
+    wb.save(buf)
+    _mail(folder, "b01-补发.eml", B01, "报名表（补发）", "Fri, 06 Nov 2020 21:00:00 +0800", [(name, buf.getvalue())])
+    server.start()
+    try:
+        run(opts)
+        third = run(opts)                             # nothing new: the failed ones are retried
+        assert third.unchanged
+        assert not _bare(server.handler.messages)
+        with Ledger(tmp_path / "out" / "t2020-league") as led:
+            assert led.conn.execute("SELECT status FROM receipts WHERE to_addr=? AND status != 'sent'",
+                                    (B01.lower(),)).fetchall() == [("cancelled",)]
+    finally:
+        server.stop()

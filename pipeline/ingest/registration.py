@@ -280,14 +280,16 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
     return reg, [replace(i, source=source) for i in log] if source else list(log)
 
 
-#: columns of identifiers: a number in them is read as Excel shows it (:attr:`Sheet.shown`)
-_ID_COLUMNS = ("工号", "联系电话")
+#: columns of numbers read as Excel shows them (:attr:`Sheet.shown`): a phone number typed
+#: into a cell formatted 000000000000.  Not 工号: an entry's id is made from it, and a league
+#: upgraded in mid-season split one person into two entries, the published draw's and a new
+#: one; a 工号 is one person with or without its leading zeros anyway (``checks.staff_key``)
+_ID_COLUMNS = ("联系电话",)
 
 
 def _as_shown(values: Sequence[Any], row_no: int, cols: Sequence[int], shown: Mapping[tuple[int, int], str]) -> list[Any]:
     """``values`` of sheet row ``row_no`` with each number in the columns ``cols`` as Excel shows
-    it: 1234 typed into a 工号 cell formatted ``000000`` is the staff number 001234 (read as
-    1234, it was another person than the 001234 typed as text on another form)."""
+    it: 51265432100 typed into a 联系电话 cell formatted ``000000000000`` is 051265432100."""
     out = list(values)
     for c in cols:
         text = shown.get((row_no, c))

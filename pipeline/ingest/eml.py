@@ -43,7 +43,8 @@ class Mail:
     problems: tuple[str, ...] = field(default=())   # Chinese notes (bad Date header …)
     skipped: tuple[str, ...] = field(default=())    # attachments that are no workbook (.et, .zip, .pdf …)
     #: sent by a program, not a person (:func:`is_automatic`): an out-of-office reply, a
-    #: mailing list's copy — never answered with a receipt (no auto-reply loops)
+    #: mailing list's copy — or a reply to one of our receipts (:func:`answers_receipt`: a
+    #: captain's 收到，谢谢) — never answered with a receipt (no reply loops)
     automatic: bool = False
 
     @property
@@ -120,13 +121,28 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         atts.append(Attachment(fname, payload, when, who))
     return Mail(path=path, date=date, sender=sender, subject=subject,
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped),
-                automatic=is_automatic(msg, subject))
+                automatic=is_automatic(msg, subject) or answers_receipt(msg))
 
 
 #: the subject an out-of-office reply starts with (QQ/163 邮箱, Outlook and Exchange in
 #: Chinese and English), for responders that do not say so in a header
 _AUTO_SUBJECT = re.compile(r"^\s*(?:自动回复|自动答复|auto(?:matic)?[ -]?repl(?:y|ied)|auto[ -]?response|autoreply"
                            r"|out of (?:the )?office)", re.I)
+
+
+#: the Message-ID of a receipt we sent (pipeline.mail.smtp._message_id)
+_RECEIPT_ID = re.compile(r"<receipt\.[0-9a-f]{32}@", re.I)
+
+
+def answers_receipt(msg: email.message.Message) -> bool:
+    """Whether the mail replies to one of our receipts (its In-Reply-To or References names
+    one): a captain's "收到，谢谢" to 【报名回执】…已接受 was answered with a receipt saying
+    the mail had no workbook and to send the form again.
+
+    >>> answers_receipt(email.message_from_string("In-Reply-To: <receipt.%s@x.cn>\\n\\n" % ("0" * 32)))
+    True
+    """
+    return bool(_RECEIPT_ID.search(_header(msg, "In-Reply-To") + " " + _header(msg, "References")))
 
 
 def is_automatic(msg: email.message.Message, subject: str = "") -> bool:

@@ -137,3 +137,25 @@ def test_a_mail_sent_by_a_program_is_marked_automatic():
     person = [mail("报名表"), mail("Re: 【报名回执】行政第一分工会：需修改（2 个问题）"),
               mail("x", Auto_Submitted="no"), mail("汽车工程学院报名表（自动回复功能已关闭）")]
     assert [parse_eml_bytes(m).automatic for m in person] == [False] * len(person)
+
+
+def test_a_reply_to_one_of_our_receipts_is_never_answered_with_one():
+    """A captain's "收到，谢谢" to 【报名回执】…已接受 (In-Reply-To or References naming our
+    receipt's Message-ID) carries no workbook: it was answered with a receipt saying the mail
+    had no workbook and to send the form again.  Marked like an automatic reply (no receipt);
+    a reply to anyone else's mail is a person's mail as any other."""
+    ours = "<receipt.%s@union.example.edu.cn>" % ("9f" * 16)
+
+    def mail(**headers: str) -> bytes:
+        msg = EmailMessage()
+        msg["From"] = "cap@a.example.cn"
+        msg["Subject"] = "Re: 【报名回执】行政第一分工会：已接受"
+        for k, v in headers.items():
+            msg[k.replace("_", "-")] = v
+        msg.set_content("收到，谢谢！")
+        return bytes(msg)
+
+    assert parse_eml_bytes(mail(In_Reply_To=ours)).automatic
+    assert parse_eml_bytes(mail(References=f"<forgot-b01@union.example.edu.cn> {ours}")).automatic
+    assert not parse_eml_bytes(mail(In_Reply_To="<notice-2020@union.example.edu.cn>")).automatic
+    assert not parse_eml_bytes(mail()).automatic

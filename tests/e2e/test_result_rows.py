@@ -466,21 +466,27 @@ def test_a_formula_without_a_saved_value_is_one_message_at_its_cell(tmp_path):
     assert not [i for i in issues if i["code"] == "RESULT_MISSING" and "象棋" in i["message"]]
 
 
+def _totals_from_hands(wb):
+    """斗地主's first table of round 1 with its totals on 成绩 cleared (so they come from its
+    hands): (the 牌局明细 sheet, its columns, the table's hand rows there)."""
+    ws = wb["成绩"]
+    hrow, col = table_header(ws)
+    table1 = ws.cell(hrow + 1, col["桌号"]).value
+    for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
+        if label in col:
+            ws.cell(hrow + 1, col[label]).value = None
+    ds = wb["牌局明细"]
+    dh, dcol = table_header(ds)
+    return ds, dcol, [r for r in range(dh + 1, dh + 200) if ds.cell(r, dcol["桌号"]).value == table1]
+
+
 def test_a_formula_without_a_saved_value_on_a_detail_sheet_says_what_to_do(tmp_path):
     """斗地主 牌局明细 with 叫分 typed as =1+2 and the workbook saved without computing it: it
     was "“叫分”填的是 "未计算的公式"，不是整数" — true of no cell the referee sees."""
     folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
 
     def edit(wb):
-        ws = wb["成绩"]
-        hrow, col = table_header(ws)
-        table1 = ws.cell(hrow + 1, col["桌号"]).value
-        for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
-            if label in col:
-                ws.cell(hrow + 1, col[label]).value = None
-        ds = wb["牌局明细"]
-        dh, dcol = table_header(ds)
-        row = next(r for r in range(dh + 1, dh + 200) if ds.cell(r, dcol["桌号"]).value == table1)
+        ds, dcol, (row, *_) = _totals_from_hands(wb)
         for label in dcol:
             if label not in ("轮次", "组别", "桌号", "局号"):
                 ds.cell(row, dcol[label]).value = None
@@ -564,15 +570,8 @@ def test_a_merged_cell_on_a_detail_sheet_is_said_to_be_merged(tmp_path):
     folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
 
     def edit(wb):
-        ws = wb["成绩"]
-        hrow, col = table_header(ws)
-        table1 = ws.cell(hrow + 1, col["桌号"]).value
-        for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
-            if label in col:
-                ws.cell(hrow + 1, col[label]).value = None
-        ds = wb["牌局明细"]
-        dh, dcol = table_header(ds)
-        rows = [r for r in range(dh + 1, dh + 200) if ds.cell(r, dcol["桌号"]).value == table1][:2]
+        ds, dcol, rows = _totals_from_hands(wb)
+        rows = rows[:2]
         for r, won in zip(rows, ("是", "否")):
             ds.cell(r, dcol["地主"]).value, ds.cell(r, dcol["地主胜"]).value = "甲", won
         ds.merge_cells(start_row=rows[0], start_column=dcol["地主"], end_row=rows[1], end_column=dcol["地主"])

@@ -175,20 +175,27 @@ def test_a_whole_night_with_its_kept_spec_does_not_import_pydantic(folder, tmp_p
     """Not only the spec's loading: the whole batch of a night with drawn rounds (the quick
     path defeated) imports no pydantic — terms_at_draw imported it for nothing, ~45 ms of
     a one-changed night at 50 units."""
+    first = run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
+    assert first.state.events and any(es.rounds for es in first.state.events.values())
+    assert _a_nights_imports(folder, tmp_path / "out", ("pydantic", "pydantic_core")) == []
+
+
+def _a_nights_imports(folder: Path, out_parent: Path, packages: tuple[str, ...]) -> list[str]:
+    """The modules of ``packages`` a night imports: a run (past the quick check) in a fresh
+    process, after a first run in this one."""
     import subprocess
     import sys
 
-    out_parent = tmp_path / "out"
-    first = run(RunOptions(folder=folder, out_parent=out_parent, now=NOW, pdf=False))
-    assert first.state.events and any(es.rounds for es in first.state.events.values())
-    (first.out_dir / lastrun.LAST_RUN).unlink()
+    (out_parent / load_tournament(folder).spec.id / lastrun.LAST_RUN).unlink()
     code = ("import sys, datetime as dt; from pathlib import Path; from pipeline.run import RunOptions, run; "
             "r = run(RunOptions(folder=Path(sys.argv[1]), out_parent=Path(sys.argv[2]), pdf=False, "
-            "now=dt.datetime.fromisoformat(sys.argv[3]))); assert not r.unchanged; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'pydantic_core')))")
+            "now=dt.datetime.fromisoformat(sys.argv[3]))); assert not r.unchanged and r.entries; "
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {packages!r}))")
     done = subprocess.run([sys.executable, "-c", code, str(folder), str(out_parent), NOW.isoformat()], check=True,
                           capture_output=True, text=True, cwd=ROOT)
-    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
+    import ast
+
+    return ast.literal_eval(done.stdout.strip().splitlines()[-1])
 
 
 def test_a_simplified_leagues_night_does_not_load_the_script_converter(folder, tmp_path):
@@ -196,17 +203,6 @@ def test_a_simplified_leagues_night_does_not_load_the_script_converter(folder, t
     a Simplified league's night with drawn rounds converts nothing and loads neither — the
     unit word 分工会 of the cross-unit note was converted, for every night.  Nor does a league
     of fixed quotas import fractions (with decimal and numbers, ~6 ms; a ratio quota's)."""
-    import subprocess
-    import sys
-
-    out_parent = tmp_path / "out"
-    first = run(RunOptions(folder=folder, out_parent=out_parent, now=NOW, pdf=False))
+    first = run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
     assert first.state.tournament.spec.script == "simplified" and first.state.entries
-    (first.out_dir / lastrun.LAST_RUN).unlink()
-    code = ("import sys, datetime as dt; from pathlib import Path; from pipeline.run import RunOptions, run; "
-            "r = run(RunOptions(folder=Path(sys.argv[1]), out_parent=Path(sys.argv[2]), pdf=False, "
-            "now=dt.datetime.fromisoformat(sys.argv[3]))); assert not r.unchanged and r.entries; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('opencc', 'fractions')))")
-    done = subprocess.run([sys.executable, "-c", code, str(folder), str(out_parent), NOW.isoformat()], check=True,
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
+    assert _a_nights_imports(folder, tmp_path / "out", ("opencc", "fractions")) == []

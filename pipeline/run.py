@@ -98,14 +98,19 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     # size, times and inode are the same (no user tool sets a ctime back: the quick check's
     # own test) is the same file, and is not read again to be hashed (every file ever
     # received is in the inbox, every night)
-    sigs: dict[str, list] = json.loads(ledger.cache_get([INBOX_HASHES]).get(INBOX_HASHES, b"{}"))
+    try:
+        sigs = json.loads(ledger.cache_get([INBOX_HASHES]).get(INBOX_HASHES, b"{}"))
+    except ValueError:          # a damaged cache entry: every file is read, as before
+        sigs = {}
+    if not isinstance(sigs, dict):
+        sigs = {}
     now_sigs: dict[str, list] = {}
     for rel_raw, full, st in inbox_files(t.inbox):
         path = Path(full)
         sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         kept = sigs.get(rel_raw)
         data: bytes | None = None
-        if kept is not None and kept[:4] == sig and isinstance(kept[4], str):
+        if isinstance(kept, list) and len(kept) == 5 and kept[:4] == sig and isinstance(kept[4], str):
             h = kept[4]
         else:
             try:

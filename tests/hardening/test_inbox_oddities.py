@@ -216,3 +216,26 @@ def test_an_unchanged_inbox_file_is_not_read_again_and_a_changed_one_is(tmp_path
     again = run(RunOptions(folder=folder, out_parent=out, pdf=False))
     assert [r for r in reads if r.startswith(inbox)] == [str(mail)]
     assert again.received_new == 1
+
+
+def test_a_damaged_record_of_the_inbox_hashes_means_reading_every_file(tmp_path: Path) -> None:
+    """The kept inbox hashes are a cache: damaged (not JSON, or not what was written), the
+    night reads and hashes every inbox file, as it did before it kept them."""
+    import shutil
+    import sqlite3
+
+    from pipeline.run import INBOX_HASHES, RunOptions, run
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2020-league", folder)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    for damaged in (b"{not json", b"[1, 2]", b'{"a.eml": 3}'):
+        con = sqlite3.connect(out / "t2020-league" / "ledger.sqlite")
+        with con:
+            assert con.execute("UPDATE cache SET value=? WHERE key=?", (damaged, INBOX_HASHES)).rowcount == 1
+        con.close()
+        (out / "t2020-league" / ".lastrun.json").unlink()
+        again = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+        assert again.received_total == first.received_total and again.received_new == 0
+        assert again.entries == first.entries and again.registrations == first.registrations

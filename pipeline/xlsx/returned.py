@@ -43,27 +43,6 @@ _CELL_RE = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$")
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-def warm_up() -> None:
-    """Make one returned copy of a tiny workbook in a temporary folder.  A process's first
-    copy pays for openpyxl's set-up on first use (half as long again as the next copy);
-    ``league run``'s prestarted worker pays it before the run hands it the night's copies
-    (:func:`pipeline.parallel.prestart`)."""
-    import tempfile
-
-    from openpyxl import Workbook
-
-    from ..layout import REG_SHEET
-
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "warm-up.xlsx"
-        wb = Workbook()
-        wb.active.title = REG_SHEET
-        wb.active["A1"] = "姓名"
-        wb.save(src)
-        write_returned_copy(src, [Issue("BAD_VALUE", Severity.WARNING, "预热", sheet=REG_SHEET, cell="A1")],
-                            Path(tmp) / "warm-up-返回.xlsx")
-
-
 #: workbooks opened ahead of their copies (:func:`open_ahead`): the stored file's path →
 #: (the bytes it was opened from, the workbook); each is taken by one copy
 _OPENED: dict[str, tuple[bytes, Any]] = {}

@@ -162,28 +162,6 @@ def test_traditional_words(filled, tmp_path):
     assert "共 1 項" in again["問題清單"]["A1"].value
 
 
-def test_warm_up_makes_a_copy_and_leaves_nothing_behind(tmp_path, monkeypatch):
-    """returned.warm_up (run first by league run's prestarted worker): one real copy, with
-    a comment and the issues sheet, in a temporary folder that is removed."""
-    import tempfile
-
-    from pipeline.xlsx import returned
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    made = []
-    real = returned.write_returned_copy
-
-    def spy(src, issues, out, **kw):
-        made.append(real(src, issues, out, **kw))
-        wb = load_workbook(out)
-        made.append((wb.sheetnames, wb["报名表"]["A1"].comment is not None))
-        return made[0]
-    monkeypatch.setattr(returned, "write_returned_copy", spy)
-    returned.warm_up()
-    assert made[0] is not None and made[1] == (["问题清单", "报名表"], True)
-    assert list(tmp_path.iterdir()) == []
-
-
 _PICTURE_PROBE = r'''
 import sys, zipfile
 from pathlib import Path

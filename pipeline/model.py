@@ -79,6 +79,17 @@ class Unit:
         return self.short or self.name
 
 
+
+def staff_key(staff_id: str) -> str:
+    """A staff number for telling people apart: without leading zeros, which Excel drops
+    from a number typed into a cell (``001769`` and ``1769`` are one person) — on every
+    sheet that names a person by it (报名表, 签到, 评奖).
+
+    >>> staff_key("001769") == staff_key("1769"), staff_key("0"), staff_key("A0012")
+    (True, '0', 'A0012')
+    """
+    return staff_id.lstrip("0") or staff_id
+
 @dataclass(frozen=True)
 class Person:
     """One registered player as read from a registration row."""

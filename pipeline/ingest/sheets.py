@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from .. import layout as L
 from ..issues import Issue, issue
-from ..model import CellRef, Entry, Playoff
+from ..model import CellRef, Entry, Playoff, staff_key
 from .registration import read_sheet_rows
 from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, strip_spaces
 
@@ -206,7 +206,8 @@ def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequenc
     def names(key: str) -> list[Entry]:
         return [e for e in entries
                 if key in (strip_spaces(e.team), e.id) or key == strip_spaces(e.player_names)
-                or any(key in (p.name, p.staff_id) for p in e.players if len(e.players) == 1)]
+                or any(key == p.name or (p.staff_id and staff_key(key) == staff_key(p.staff_id))
+                       for p in e.players if len(e.players) == 1)]
 
     k = strip_spaces(text)
     found = names(k)
@@ -333,7 +334,9 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
             continue
         name = strip_spaces(cell_text(v.get("姓名")) if v.get("姓名") is not None else "")
         sid = strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
-        match = [p for (pn, ps), p in people.items() if (sid and ps == sid) or (not sid and pn == name)]
+        # a 工号 with or without its leading zeros (001033 typed as text, 1033 as a number)
+        match = [p for (pn, ps), p in people.items()
+                 if (sid and staff_key(ps) == staff_key(sid)) or (not sid and pn == name)]
         if here != "否":          # 是 or blank: a mark only for someone found (a present row is not checked)
             if len(match) == 1 and marks is not None:
                 marks[match[0].key] = False if here == "是" else marks.get(match[0].key, None)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .. import state as _state   # AwardRow; module import keeps the state ↔ score cycle safe
 from ..issues import Issue, issue
-from ..model import CellRef, Entry, Unit
+from ..model import CellRef, Entry, Unit, staff_key
 from . import AWARD_SCHEMES
 
 if TYPE_CHECKING:
@@ -400,7 +400,7 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             if unit and e.branch != unit.id:
                 continue
             for p in e.players:
-                if (sid and p.staff_id == sid) or (not sid and name and p.name == name):
+                if (sid and staff_key(p.staff_id) == staff_key(sid)) or (not sid and name and p.name == name):
                     found.append((e, p.shown))
         shown = r.name.strip() or r.staff_id.strip()
         if not found:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..ingest.registration import Registration, RegRow
 from ..issues import IssueLog
-from ..model import CellRef, Entry, Severity
+from ..model import CellRef, Entry, Severity, staff_key
 from ..text import to_simplified
 from ..timeutil import TZ
 
@@ -368,16 +368,6 @@ def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
 
 def _when(at: dt.datetime | None) -> str:
     return f"{_aware(at).astimezone(LOCAL_TZ):%m-%d %H:%M} " if at else ""
-
-
-def staff_key(staff_id: str) -> str:
-    """A staff number for telling people apart: without leading zeros, which Excel drops
-    from a number typed into a cell (``001769`` and ``1769`` are one person).
-
-    >>> staff_key("001769") == staff_key("1769"), staff_key("0"), staff_key("A0012")
-    (True, '0', 'A0012')
-    """
-    return staff_id.lstrip("0") or staff_id
 
 
 def person_key(ctx: Ctx, reg: Registration, row: RegRow) -> str:

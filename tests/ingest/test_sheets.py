@@ -137,3 +137,20 @@ def test_a_whole_column_merged_on_a_result_sheet_walks_only_the_rows_read():
     tracemalloc.stop()
     assert got == {n: {"结果": ("F1:F1048576", "F1")} for n in (5, 6, 7)}
     assert peak < 1_000_000, peak
+
+
+def test_R2016_F2_a_player_checked_in_by_a_staff_number_with_or_without_its_zeros():
+    """签到 sheet: 工号 1033 typed as a number (Excel dropped its zeros) names the player
+    registered as 001033 — it was "找不到", and the absent player was drawn."""
+    from pipeline import layout as L
+    from pipeline.ingest.sheets import read_absent
+
+    entries = [Entry("xq:1", "xiangqi", "b1", "王军", (Person("王军", "b1", staff_id="001033"),)),
+               Entry("xq:2", "xiangqi", "b1", "李明", (Person("李明", "b1", staff_id="2044"),))]
+    head = [c for c in L.CHECKIN_COLUMNS]
+    row = lambda **v: [v.get(c) for c in head]
+    sheet = Sheet(L.CHECKIN_SHEET, rows=[head, row(项目="象棋", 姓名="王军", 工号=1033, 到场="否"),
+                                         row(项目="象棋", 姓名="李明", 工号="002044", 到场="否")])
+    absent, problems = read_absent(Book(name="签到.xlsx", sheets={L.CHECKIN_SHEET: sheet}), "签到.xlsx",
+                                   "xiangqi", "象棋", entries)
+    assert absent == {p.key for e in entries for p in e.players} and problems == []

@@ -129,3 +129,14 @@ def test_R2015_A1_a_unit_award_written_in_traditional_is_the_unit_award():
     rows, issues = discretionary_awards([DiscretionaryRow("組織獎", "", "", "", "第一分工会")], [], units,
                                         known=["风尚奖"])
     assert issues == [] and [(r.award, r.branch, r.entry) for r in rows] == [("組織獎", "u1", "")]
+
+
+def test_R2015_A1_a_winner_named_by_a_staff_number_with_or_without_its_zeros():
+    """评奖 sheet: 工号 1033 typed as a number (Excel dropped its zeros) names the player
+    registered as 001033, and 001033 the one registered as 1033 — it was "找不到"."""
+    units = [Unit("u1", "第一分工会")]
+    entries = [entry("go-1", "u1", ("王军",), ("001033",), event="go"),
+               entry("go-2", "u1", ("李明",), ("2044",), event="go")]
+    rows_in = [DiscretionaryRow("风尚奖", "围棋", "", "1033"), DiscretionaryRow("潜力选手奖", "围棋", "", "002044")]
+    rows, issues = discretionary_awards(rows_in, entries, units, event_names={"go": "围棋"}, prizes={})
+    assert [(r.award, r.entry) for r in rows] == [("风尚奖", "go-1"), ("潜力选手奖", "go-2")] and not issues

@@ -125,7 +125,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         rel = shown_name(rel_raw)
         if listing is not None:
             listing.append((rel, h, mtime))
-        if data is None and not ledger.has(h):      # (a kept hash the ledger does not hold: read it)
+        had = ledger.has(h)
+        if data is None and not had:        # (a kept hash the ledger does not hold: read it)
             try:
                 data = path.read_bytes()
             except FileNotFoundError:
@@ -133,7 +134,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 continue
             h = sha256(data)
             now_sigs[rel_raw][4] = h
-        if ledger.has(h):
+            had = ledger.has(h)
+        if had:
             if known is None:
                 known = {}
                 for r in ledger.received():

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model import Severity
-from ..timeutil import TZ
+from ..timeutil import TZ, aware
 
 if TYPE_CHECKING:
     from ..issues import Issue
@@ -173,7 +173,7 @@ def bare_mail_recipients(state: "LeagueState", m: "BareMail") -> tuple[str, ...]
     unit = state.tournament.spec.unit_of_address(sender)
     if unit is None or m.automatic:
         return ()
-    if any(_of_unit(state, s, unit) for s in state.submissions if _aware(s.received) >= _aware(m.received)):
+    if any(_of_unit(state, s, unit) for s in state.submissions if aware(s.received) >= aware(m.received)):
         return ()
     return (sender,)
 
@@ -184,10 +184,6 @@ def _of_unit(state: "LeagueState", s: "Submission", unit: "UnitSpec") -> bool:
     if getattr(state.tournament.spec.unit_of_address(s.sender), "id", None) == unit.id:
         return True
     return s.branch == unit.id and branch_proven(s, issues_of(state, s))
-
-
-def _aware(t: dt.datetime) -> dt.datetime:
-    return t if t.tzinfo else t.replace(tzinfo=TZ)
 
 
 def _addresses(emails: list[str]) -> list[str]:
@@ -300,7 +296,7 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
     word = t.spec.unit_word
     unit = t.spec.unit_of_address(m.sender)
     name = unit.name if unit else f"贵{word}"
-    when = f"{_aware(m.received).astimezone(TZ):%Y-%m-%d %H:%M}"
+    when = f"{aware(m.received).astimezone(TZ):%Y-%m-%d %H:%M}"
     subject = " ".join((m.subject or "").split())
     subject = f"主题“{subject[:60]}{'…' if len(subject) > 60 else ''}”" if subject else "没有主题"
     lines = [f"{name}：", "",
@@ -319,8 +315,8 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
     before = [s for s in state.submissions if unit is not None and s.status in ("current", "accepted")
               and s.branch == unit.id and branch_proven(s, issues_of(state, s))]
     if before:
-        form = max(before, key=lambda s: _aware(s.received))
-        lines += ["", f"此前收到的报名表《{form.file}》（{_aware(form.received).astimezone(TZ):%Y-%m-%d %H:%M} 收到）"
+        form = max(before, key=lambda s: aware(s.received))
+        lines += ["", f"此前收到的报名表《{form.file}》（{aware(form.received).astimezone(TZ):%Y-%m-%d %H:%M} 收到）"
                   "不受这封邮件影响。"]
     lines += ["", "如果这封邮件本来就不是用来发送表格的（例如询问或回复），请忽略本回执。"]
     lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",

@@ -394,9 +394,7 @@ def test_a_problem_on_a_detail_sheet_is_its_tables(tmp_path):
         ds = wb["牌局明细"]
         dh, dcol = table_header(ds)
         row = next(r for r in range(dh + 1, dh + 200) if ds.cell(r, dcol["桌号"]).value == table1)
-        for label in dcol:
-            if label not in ("轮次", "组别", "桌号", "局号"):
-                ds.cell(row, dcol[label]).value = None
+        _clear_hand(ds, dcol, row)
         ds.cell(row, dcol["地主"]).value, ds.cell(row, dcol["炸弹数"]).value = "甲", "1个"
         ds.cell(row, dcol["地主胜"]).value = "是"
     edit_attachment(eml, edit)
@@ -427,9 +425,7 @@ def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
         dh, dcol = table_header(ds)
         rows = [r for r in range(dh + 1, dh + 400) if ds.cell(r, dcol["桌号"]).value == table1[0]]
         for r in rows:
-            for label in dcol:
-                if label not in ("轮次", "组别", "桌号", "局号"):
-                    ds.cell(r, dcol[label]).value = None
+            _clear_hand(ds, dcol, r)
         for r, (landlord, won) in zip(rows, (("甲", "是"), ("乙", "否"))):
             ds.cell(r, dcol["地主"]).value, ds.cell(r, dcol["地主胜"]).value = landlord, won
     edit_attachment(eml, edit)
@@ -466,6 +462,13 @@ def test_a_formula_without_a_saved_value_is_one_message_at_its_cell(tmp_path):
     assert not [i for i in issues if i["code"] == "RESULT_MISSING" and "象棋" in i["message"]]
 
 
+def _clear_hand(ds, dcol, row) -> None:
+    """Blank one hand's row of 牌局明细 but its key columns (轮次, 组别, 桌号, 局号)."""
+    for label in dcol:
+        if label not in ("轮次", "组别", "桌号", "局号"):
+            ds.cell(row, dcol[label]).value = None
+
+
 def _totals_from_hands(wb):
     """斗地主's first table of round 1 with its totals on 成绩 cleared (so they come from its
     hands): (the 牌局明细 sheet, its columns, the table's hand rows there)."""
@@ -487,9 +490,7 @@ def test_a_formula_without_a_saved_value_on_a_detail_sheet_says_what_to_do(tmp_p
 
     def edit(wb):
         ds, dcol, (row, *_) = _totals_from_hands(wb)
-        for label in dcol:
-            if label not in ("轮次", "组别", "桌号", "局号"):
-                ds.cell(row, dcol[label]).value = None
+        _clear_hand(ds, dcol, row)
         ds.cell(row, dcol["地主"]).value, ds.cell(row, dcol["叫分"]).value = "甲", "=0+1"
         ds.cell(row, dcol["地主胜"]).value = "是"
     edit_attachment(eml, edit)

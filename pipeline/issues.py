@@ -54,6 +54,8 @@ CODES: dict[str, Severity] = {
 
 @dataclass(frozen=True)
 class Issue:
+    """One problem found in the inputs (issues.csv's row): its code, severity, message in Chinese and where it is."""
+
     code: str
     severity: Severity
     message: str

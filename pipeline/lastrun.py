@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class RunReport:
+    """What a run did, as its summary prints it: files received, registrations, issues, outputs and next steps."""
+
     out_dir: Path
     received_new: int = 0
     received_total: int = 0

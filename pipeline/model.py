@@ -207,6 +207,8 @@ class SideResult:
 
 @dataclass(frozen=True)
 class MatchResult:
+    """A match's result: each side's outcome and points, why (as the sheet said), and the cell it came from."""
+
     match: Match
     sides: tuple[SideResult, ...]
     reason: str = ""

@@ -279,8 +279,6 @@ def hard_exit(code: object) -> None:
     the ledger's transactions (its connection is closed), the pools shut down; here the
     compiled dataclass methods (:mod:`pipeline.dataclass_code`) and regular expressions
     (:mod:`pipeline.regex_code`) when there are new ones."""
-    import logging
-
     if code is None:
         status = 0
     elif isinstance(code, int):
@@ -288,7 +286,9 @@ def hard_exit(code: object) -> None:
     else:
         print(code, file=sys.stderr)
         status = 1
-    logging.shutdown()
+    logging = sys.modules.get("logging")     # flushed when something imported it (run.log does when it logs)
+    if logging is not None:
+        logging.shutdown()
     from . import dataclass_code, regex_code
 
     dataclass_code.save_installed()      # what atexit would have done (os._exit runs no exit handlers)

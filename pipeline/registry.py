@@ -3,6 +3,16 @@
 >>> r = Registry("format"); _ = r.register("round_robin", "循环赛")(object)
 >>> r.get("循环赛") is r.get("round_robin")
 True
+
+A registry may be given ``load``, which imports the modules that register into it: it is
+called the first time the registry is asked anything (a name, a lookup, the list), not
+when the package is imported.  A night whose events are all kept from the last run asks
+no format, game or tiebreak anything, and skips their two dozen modules (~10 ms).
+
+>>> loaded = []
+>>> r = Registry("game", load=lambda: loaded.append(r.register("go", "围棋")(object)))
+>>> loaded, "围棋" in r, len(loaded)
+([], True, 1)
 """
 from __future__ import annotations
 
@@ -21,10 +31,20 @@ class UnknownName(KeyError):
 
 
 class Registry(Generic[T]):
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, load: Callable[[], object] | None = None) -> None:
         self.kind = kind
         self._items: dict[str, T] = {}
         self._aliases: dict[str, str] = {}
+        self._load = load
+
+    def _loaded(self) -> None:
+        """Import the registering modules before the first question.  Forgotten only once
+        it has returned: a thread asking meanwhile imports too, and Python's import locks
+        have it wait for the modules; a load that raised is tried again when asked again."""
+        load = self._load
+        if load is not None:
+            load()
+            self._load = None
 
     def register(self, name: str, *aliases: str) -> Callable[[T], T]:
         def deco(obj: T) -> T:
@@ -37,6 +57,8 @@ class Registry(Generic[T]):
         return deco
 
     def canonical(self, name: str) -> str:
+        if self._load is not None:
+            self._loaded()
         try:
             return self._aliases[name]
         except KeyError:
@@ -46,13 +68,21 @@ class Registry(Generic[T]):
         return self._items[self.canonical(name)]
 
     def __contains__(self, name: object) -> bool:
+        if self._load is not None:
+            self._loaded()
         return name in self._aliases
 
     def names(self) -> list[str]:
+        if self._load is not None:
+            self._loaded()
         return sorted(self._items)
 
     def aliases(self, name: str) -> list[str]:
+        if self._load is not None:
+            self._loaded()
         return sorted(a for a, n in self._aliases.items() if n == name and a != name)
 
     def items(self) -> Iterator[tuple[str, T]]:
+        if self._load is not None:
+            self._loaded()
         return iter(sorted(self._items.items()))

@@ -11,7 +11,6 @@ import datetime as dt
 import functools
 import hashlib
 import json
-import logging
 import os
 import random
 import re
@@ -31,16 +30,29 @@ from .fsutil import shown_name
 from .timeutil import TZ, aware, from_timestamp
 
 if TYPE_CHECKING:
+    import logging
+
+    from .render.pdf import MissingFontError
     from .spec import EventSpec, FormatSpec, Tournament
     from .games.base import ResultRow
 
-log = logging.getLogger("league")
+
+
+def log() -> "logging.Logger":
+    """The run's logger (``league``), with :mod:`logging` imported when something is logged:
+    a night logs nothing unless a file vanishes or cannot be read (and its progress lines go
+    to :class:`pipeline.runcmd.Progress`), and the import with its traceback and string
+    modules is ~3 ms of a one-changed night."""
+    import logging
+    return logging.getLogger("league")
 
 WORKBOOK_EXTS = {".xlsx", ".xlsm", ".xls", ".csv", ".xltx"}
 
 
 @dataclass
 class RunOptions:
+    """How ``league run`` was called: the tournament folder, the output folder, the time, PDFs and mail."""
+
     folder: Path
     out_parent: Path = Path("output")
     now: dt.datetime | None = None
@@ -117,7 +129,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 data = path.read_bytes()
                 st = os.stat(full)
             except FileNotFoundError:       # taken away while the run reads the inbox: next night
-                log.warning("inbox file vanished while reading: %s", path)
+                log().warning("inbox file vanished while reading: %s", path)
                 continue
             h = sha256(data)
         mtime = from_timestamp(st.st_mtime)
@@ -130,7 +142,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             try:
                 data = path.read_bytes()
             except FileNotFoundError:
-                log.warning("inbox file vanished while reading: %s", path)
+                log().warning("inbox file vanished while reading: %s", path)
                 continue
             h = sha256(data)
             now_sigs[rel_raw][4] = h
@@ -145,7 +157,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             if any(not r.stored(ledger.root).is_file() for r in known.get(h, [])):
                 # a kept copy lost from received/ (deleted by hand, a restore): stored again
                 # from the inbox, which still has it — its records stand as they were
-                log.warning("received copy missing, stored again from the inbox: %s", path)
+                log().warning("received copy missing, stored again from the inbox: %s", path)
                 if data is None:
                     data = path.read_bytes()
                 if sha256(data) == h:
@@ -223,7 +235,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
                 try:
                     read[_reading_key(context, rec)] = _read_one_pickled(t, root, rec)
                 except Exception:   # noqa: BLE001 - the file is still recorded; read_inputs reads it again and reports
-                    log.exception("reading %s at intake", rec.file_name)
+                    log().exception("reading %s at intake", rec.file_name)
     return recs, read, note
 
 
@@ -561,7 +573,7 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
     except UnreadableFile as e:
         return ("unreadable", e.message_cn)
     except Exception:   # noqa: BLE001 - one workbook the reader trips on must not stop the night
-        log.exception("reading %s", rec.file_name)
+        log().exception("reading %s", rec.file_name)
         return ("unreadable", "读取这个文件时出错，其内容未计入。请在 Excel 或 WPS 中打开它，另存为“Excel 工作簿(*.xlsx)”"
                               "后重新发送；如仍不行，请联系组委会。")
     for name, known in (("result", layout.KIND_RESULT), ("awards", layout.KIND_AWARDS),
@@ -2400,7 +2412,7 @@ def run(opts: RunOptions) -> RunReport:
 
     t = load_tournament(opts.folder, cache_parent=Path(opts.out_parent))   # the spec kept last time, if current
     out = Path(opts.out_parent) / t.spec.id
-    say = opts.progress or (lambda msg: log.info(msg))
+    say = opts.progress or (lambda msg: log().info(msg))
     out.mkdir(parents=True, exist_ok=True)
     from .gcpolicy import paused
     from .parallel import discard_prestarted
@@ -3083,9 +3095,11 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     # result workbooks for referees, one per event and round
     sheets = []
     for ev in state.events.values():
-        game = GAMES.get(ev.spec.game)
         todo = [r for r in ev.rounds if not (out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx").exists()]
-        labels = _side_labels(state, ev.entries) if todo else {}
+        if not todo:        # (the games are not even imported on a night with no new round)
+            continue
+        game = GAMES.get(ev.spec.game)
+        labels = _side_labels(state, ev.entries)
         columns, detail = game.columns(ev.spec.game_options), game.detail(ev.spec.game_options)
         for r in todo:
             from .xlsx.results import sheet_rows
@@ -3112,11 +3126,10 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         memo = PageMemo(json.loads(ledger.cache_get([pages_key]).get(pages_key, b"{}")) if ledger is not None else {},
                         root=out)
         no_glyph: dict[Path, str] = {}
-        from .render.pdf import MissingFontError
         no_font: MissingFontError | None = None
         try:
             n += len(render_documents(state, out, pdf=opts.pdf, memo=memo, missing=no_glyph))
-        except MissingFontError as e:
+        except _missing_font() as e:     # (evaluated only when something was raised)
             # no CJK font at all: no PDF can be made (never boxes) — the rest of the night's
             # outputs (pages, referees' workbooks, returned copies) are still written, then
             # the run stops with the message (runcmd: exit 2)
@@ -3159,6 +3172,13 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     if no_font is not None:
         raise no_font
     return n
+
+
+def _missing_font() -> type[Exception]:
+    """:class:`~pipeline.render.pdf.MissingFontError`, imported only when an exception is matched
+    (the PDF module and its logging are not imported on a night that renders no PDF)."""
+    from .render.pdf import MissingFontError
+    return MissingFontError
 
 
 #: from this many workbook jobs, render_all imports the writers before forking the pool

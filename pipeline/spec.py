@@ -92,6 +92,8 @@ def _email_list(v: Any) -> Any:
 
 @dataclass(frozen=True, kw_only=True)
 class UnitSpec:
+    """One participating unit (分工会) of tournament.yaml: its id, names, captain, members and registered addresses."""
+
     __pydantic_config__ = _FORBID
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$", description="稳定的单位编号，用于文件名和令牌")]
     name: Annotated[str, Field(min_length=1, description="单位全称，如“行政第一分工会”")]
@@ -108,6 +110,8 @@ class UnitSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class Band:
+    """One band of a quota by unit size: a unit of at least ``min_members`` members may field ``entries``."""
+
     __pydantic_config__ = _FORBID
     min_members: Annotated[int, Field(ge=0)]
     entries: Annotated[int, Field(ge=0)]
@@ -222,6 +226,8 @@ def _clock_time(v: Any) -> Any:
 
 @dataclass(frozen=True, kw_only=True)
 class EventSpec:
+    """One event of tournament.yaml: its game, format, quota, team size, dates and awards."""
+
     __pydantic_config__ = _FORBID
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$")]
     name: str
@@ -257,6 +263,8 @@ class EventSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class SessionSpec:
+    """One session (场次) of the schedule: when and where."""
+
     __pydantic_config__ = _FORBID
     date: dt.date
     start: Annotated[dt.time, BeforeValidator(_clock_time)]
@@ -269,6 +277,8 @@ class SessionSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class BudgetItem:
+    """One line of the budget in tournament.yaml."""
+
     __pydantic_config__ = _FORBID
     name: str
     quantity: Annotated[int, Field(ge=0)]
@@ -283,6 +293,8 @@ class BudgetItem:
 
 @dataclass(frozen=True, kw_only=True)
 class CommitteeRole:
+    """One role of the organising committee and who holds it."""
+
     __pydantic_config__ = _FORBID
     role: str
     names: list[str]
@@ -312,6 +324,8 @@ def _unique_events(v: list[EventSpec]) -> list[EventSpec]:
 
 @dataclass(frozen=True, kw_only=True)
 class TournamentSpec:
+    """The whole tournament.yaml: the tournament, its units, events, schedule, awards and documents."""
+
     __pydantic_config__ = _FORBID
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$")]
     name: str

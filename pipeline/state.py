@@ -64,6 +64,8 @@ class BareMail:
 
 @dataclass(frozen=True)
 class StandingTable:
+    """One standings table of an event: a stage's (or group's) ranked rows."""
+
     event: str
     stage: str
     stage_name: str
@@ -163,6 +165,8 @@ class KeptResults(Mapping):
 
 @dataclass
 class LeagueState:
+    """Everything the documents and the site are rendered from: the spec, submissions, issues, entries, events and awards."""
+
     tournament: "Tournament"
     now: dt.datetime
     updated: dt.datetime              # newest received time (shown as "data as of")

@@ -1,9 +1,19 @@
 """Competition formats, one module each, behind one registry (``FORMATS``)."""
+import importlib
 from typing import Any
 
 from ..registry import Registry
 
-FORMATS: Registry = Registry("format")
+
+def _register_all() -> None:
+    """Import every format module (importing one registers it), when ``FORMATS`` is first
+    asked: a night whose events are all kept from the last run needs none of them."""
+    for name in ("knockout", "round_robin", "pairs_movement", "groups_knockout", "tables_of_three",
+                 "groups_standings", "swiss"):
+        importlib.import_module(f".{name}", __name__)
+
+
+FORMATS: Registry = Registry("format", load=_register_all)
 
 
 def bye_scores(format_name: str, rnd: Any) -> bool:
@@ -17,12 +27,3 @@ def bye_scores(format_name: str, rnd: Any) -> bool:
     their plan's kind (``REST_BYES``)."""
     fmt = FORMATS.get(format_name) if format_name in FORMATS else None
     return (rnd.plan or {}).get("kind") not in getattr(fmt, "REST_BYES", ())
-
-# importing a format module registers it
-from . import knockout  # noqa: E402,F401
-from . import round_robin  # noqa: E402,F401
-from . import pairs_movement  # noqa: E402,F401
-from . import groups_knockout  # noqa: E402,F401
-from . import tables_of_three  # noqa: E402,F401
-from . import groups_standings  # noqa: E402,F401
-from . import swiss  # noqa: E402,F401

@@ -25,6 +25,8 @@ RankFn = Callable[..., "list[Any]"]
 
 @dataclass
 class EventState:
+    """What a format sees of one event: its entries, published rounds and results so far."""
+
     event_id: str
     entries: list[Entry]                      # accepted entries, sorted by id
     rounds: list[Round] = field(default_factory=list)          # published rounds, in order

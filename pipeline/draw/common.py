@@ -371,6 +371,8 @@ def settled_winner(state: EventState, m: Match) -> str | None:
 
 @dataclass(frozen=True)
 class _Row:
+    """One entry's place in a group table while it is being ranked."""
+
     entry: str
     rank: int
     points: int

@@ -19,6 +19,8 @@ from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number,
 
 @dataclass(frozen=True)
 class SheetRow:
+    """One filled row of an organisers' sheet: its values by header label, and where each cell is."""
+
     row: int
     values: dict[str, Any]
     cells: dict[str, CellRef] = field(default_factory=dict)

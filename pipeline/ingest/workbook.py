@@ -355,6 +355,8 @@ _MSG_RESAVE = "请用 Excel 或 WPS 打开后“另存为” Excel 工作簿（.
 
 @dataclass
 class _SheetScan:
+    """What one pass over a sheet found: its extent, filled rows and unreadable cells."""
+
     max_row: int = 0
     max_col: int = 0
     data_rows: int = 0

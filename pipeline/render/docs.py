@@ -17,7 +17,6 @@ from ..fsutil import atomic_write_text
 from ..text import names_of
 from . import viewmodels as vms
 from .jinja import render
-from .pdf import CACHE_FILE, render_pdfs
 
 if TYPE_CHECKING:
     from ..state import LeagueState
@@ -54,8 +53,15 @@ def draw_stem(event_id: str, round_no: int) -> str:
 def plan_documents(state: "LeagueState") -> list[Document]:
     """Every document this state calls for, in a stable order."""
     spec = state.tournament.spec
-    docs = [Document("notice", "docs/notice.html", partial(vms.notice_vm, state))]
     asof = state.updated.isoformat()
+    # the notice is built from the spec, the "data as of" time and each event's format as
+    # drawn (its state's): every event's memo_key holds the spec (tournament.yaml, code, the
+    # events' former names) and its rounds, so a night that changes no event keys it on them
+    # — and does not import the formats, games and award schemes to describe them again
+    events = tuple(state.events.get(ev.id) for ev in spec.events)
+    keys = tuple(es.memo_key if es is not None else "" for es in events)
+    docs = [Document("notice", "docs/notice.html", partial(vms.notice_vm, state),
+                     inputs=(*keys, asof) if keys and all(keys) else ())]
     for event_id, rnd in vms.published_rounds(state):
         stem = draw_stem(event_id, rnd.round)
         es = state.events[event_id]
@@ -100,6 +106,7 @@ def render_documents(state: "LeagueState", out_dir: str | Path, pdf: bool = True
     with names_of(state):       # 于力 stays 于力 in Traditional (pipeline.text)
         paths, jobs = _write_documents(state, Path(out_dir), pdf, memo)
     if jobs:
+        from .pdf import CACHE_FILE, render_pdfs      # (with logging: not on a night without PDFs)
         render_pdfs(jobs, Path(out_dir) / CACHE_FILE, workers=workers, missing=missing)
     if missing:
         paths = [p for p in paths if p not in missing]

@@ -415,6 +415,8 @@ def bracket_columns(es: "EventState", chain: list[list[Round]], pool: list[Round
 
 @dataclass(frozen=True)
 class SideVM:
+    """One side of a match as the event page shows it."""
+
     team: str
     branch: str
     players: str
@@ -424,6 +426,8 @@ class SideVM:
 
 @dataclass(frozen=True)
 class MatchVM:
+    """One match (table) of a round as the event page shows it."""
+
     table: str
     sides: tuple[SideVM, ...]
     bye: bool
@@ -433,6 +437,8 @@ class MatchVM:
 
 @dataclass(frozen=True)
 class RoundVM:
+    """One round of an event page: its title and matches."""
+
     title: str
     session: str
     status: str
@@ -442,6 +448,8 @@ class RoundVM:
 
 @dataclass(frozen=True)
 class StandingRowVM:
+    """One row of a standings table on the site."""
+
     rank: str
     team: str
     branch: str
@@ -455,6 +463,8 @@ class StandingRowVM:
 
 @dataclass(frozen=True)
 class StandingVM:
+    """One standings table on the site (a stage or a group)."""
+
     title: str
     tiebreaks: tuple[str, ...]
     rows: tuple[StandingRowVM, ...]
@@ -462,6 +472,8 @@ class StandingVM:
 
 @dataclass(frozen=True)
 class StageVM:
+    """One stage of an event page: its rounds, standings and bracket."""
+
     title: str
     kind: str
     kind_label: str
@@ -471,6 +483,8 @@ class StageVM:
 
 @dataclass(frozen=True)
 class AwardVM:
+    """One award line on the site: the award and place, the holder (team, players), their branch and the prize."""
+
     award: str
     rank: int
     team: str
@@ -481,6 +495,8 @@ class AwardVM:
 
 @dataclass(frozen=True)
 class EventPage:
+    """View-model of ``events/<id>.html``."""
+
     page: Page
     id: str
     name: str
@@ -661,6 +677,8 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
 
 @dataclass(frozen=True)
 class EventCard:
+    """One event's card on the index: format, progress, entries and what it waits for."""
+
     id: str
     name: str
     format_title: str
@@ -679,6 +697,8 @@ class EventCard:
 
 @dataclass(frozen=True)
 class TotalsRow:
+    """One branch's line of the team totals (团体总分) on the index."""
+
     rank: int
     unit: str
     counts: tuple[str, ...]      # "" for none, so the table reads like a medal table
@@ -688,6 +708,8 @@ class TotalsRow:
 
 @dataclass(frozen=True)
 class BranchRow:
+    """One branch's line of the index's branch table: its forms, entries and issues."""
+
     id: str
     name: str
     received: int
@@ -751,6 +773,8 @@ def round_links(state: "LeagueState", event_id: str) -> tuple[DocLink, ...]:
 
 @dataclass(frozen=True)
 class IndexPage:
+    """View-model of ``index.html``."""
+
     page: Page
     title: str
     host: str
@@ -913,6 +937,8 @@ def index_vm(state: "LeagueState") -> IndexPage:
 
 @dataclass(frozen=True)
 class SubmissionVM:
+    """One received form on a branch page: its file, time, status and returned copy."""
+
     file: str
     received: str
     sender: str
@@ -923,6 +949,8 @@ class SubmissionVM:
 
 @dataclass(frozen=True)
 class IssueVM:
+    """One issue on a branch page."""
+
     code: str
     code_label: str
     severity: str
@@ -934,6 +962,8 @@ class IssueVM:
 
 @dataclass(frozen=True)
 class EntryVM:
+    """One accepted entry on a branch page."""
+
     event: str
     team: str
     players: str
@@ -942,6 +972,8 @@ class EntryVM:
 
 @dataclass(frozen=True)
 class BranchPage:
+    """View-model of ``branches/<id>.html`` (the branch's validation report)."""
+
     page: Page
     id: str
     name: str

@@ -170,6 +170,8 @@ def quota_rule_text(ev: "EventSpec", unit_word: str) -> str:
 # --------------------------------------------------------------------------------------
 @dataclass
 class Section:
+    """A heading with its paragraphs and tables in a document."""
+
     heading: str
     paragraphs: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
@@ -177,6 +179,8 @@ class Section:
 
 @dataclass
 class NoticeVM(Doc):
+    """View-model of the competition notice (通知)."""
+
     greeting: str = ""
     intro: str = ""
     sections: list[Section] = field(default_factory=list)
@@ -378,6 +382,8 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
 # --------------------------------------------------------------------------------------
 @dataclass
 class DrawVM(Doc):
+    """View-model of one event round's draw sheet (对阵表)."""
+
     event: str = ""
     stage: str = ""
     round_label: str = ""
@@ -393,6 +399,8 @@ class DrawVM(Doc):
 
 @dataclass
 class Card:
+    """One table card (桌卡) of a round."""
+
     title: str
     event: str
     round_label: str
@@ -404,6 +412,8 @@ class Card:
 
 @dataclass
 class CardsVM(Doc):
+    """View-model of one event round's table cards."""
+
     cards: list[Card] = field(default_factory=list)
 
 
@@ -595,6 +605,8 @@ def _scaled(value: int, scale: int) -> str:
 
 @dataclass
 class EventTables:
+    """One event's tables in a document: its name and tables."""
+
     name: str
     status: str
     tables: list[Table] = field(default_factory=list)
@@ -602,6 +614,8 @@ class EventTables:
 
 @dataclass
 class StandingsVM(Doc):
+    """View-model of the standings document (成绩册)."""
+
     events: list[EventTables] = field(default_factory=list)
     legend: str = ""
 
@@ -728,6 +742,8 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
 # --------------------------------------------------------------------------------------
 @dataclass
 class AwardsVM(Doc):
+    """View-model of the award list (获奖名单)."""
+
     events: list[EventTables] = field(default_factory=list)
     branch_awards: Table | None = None
     person_awards: Table | None = None
@@ -808,6 +824,8 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
 
 @dataclass
 class Certificate:
+    """One certificate (奖状): its recipient, award and wording."""
+
     recipient: str
     branch: str
     event: str
@@ -820,6 +838,8 @@ class Certificate:
 
 @dataclass
 class CertificatesVM(Doc):
+    """View-model of the certificates document."""
+
     certificates: list[Certificate] = field(default_factory=list)
 
 
@@ -882,6 +902,8 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
 # --------------------------------------------------------------------------------------
 @dataclass
 class BusPoint:
+    """One pickup point of the shuttle bus and who boards there."""
+
     name: str
     count: int
     table: Table
@@ -889,6 +911,8 @@ class BusPoint:
 
 @dataclass
 class BusVM(Doc):
+    """View-model of the shuttle-bus list (乘车安排)."""
+
     points: list[BusPoint] = field(default_factory=list)
     by_branch: Table | None = None
     total: int = 0          # on the bus: at a pick-up point
@@ -960,6 +984,8 @@ def bus_vm(state: "LeagueState") -> BusVM:
 
 @dataclass
 class BudgetVM(Doc):
+    """View-model of the budget (经费预算)."""
+
     table: Table | None = None
     by_source: Table | None = None
     total: str = ""

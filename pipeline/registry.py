@@ -11,8 +11,10 @@ no format, game or tiebreak anything, and skips their two dozen modules (~10 ms)
 
 >>> loaded = []
 >>> r = Registry("game", load=lambda: loaded.append(r.register("go", "围棋")(object)))
->>> loaded, "围棋" in r, len(loaded)
-([], True, 1)
+>>> len(loaded)
+0
+>>> "围棋" in r, len(loaded)
+(True, 1)
 """
 from __future__ import annotations
 

@@ -7,14 +7,15 @@ organisers' discretionary awards (评奖).  Missing sheets or headers become
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from .. import layout as L
 from ..issues import Issue, issue
 from ..model import CellRef, Entry, Playoff, staff_key
 from .registration import read_sheet_rows
-from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, strip_spaces
+from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, is_blank, strip_spaces
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,8 @@ class SheetRow:
     #: once (RESULT_INVALID at the cell), and blank in ``values``
     errors: tuple[str, ...] = ()
     #: the labels whose cell is part of a merged range → (the range, its first cell): only the
-    #: first cell keeps a value (:func:`merged_note`)
+    #: first cell keeps a value (:func:`merged_note`) — not a key cell merged down its column,
+    #: which reads its range's value (:func:`_merged_keys_down`)
     merged: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
@@ -47,10 +49,53 @@ def merged_note(cell: str, span: str, first: str, advice: bool = True) -> str:
     return f"{said}：{UNMERGE}" if advice else said
 
 
-def _merged_cells(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]]) -> dict[int, dict[str, tuple[str, str]]]:
+def _merged_keys_down(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]]) -> set[tuple[int, int, int, int]]:
+    """A key cell (轮次, 组别, 桌号: :data:`~pipeline.layout.RESULT_KEY_COLUMNS`) merged down its
+    own column over rows of the table — 组别 "A组" over group A's rows, 轮次 down the whole
+    sheet, a bridge table's 桌号 over the rows of its boards (牌号) — reads, on every row of
+    ``raw`` (rows as :func:`read_sheet_rows` gives them, changed in place) in the range, the
+    value of the range's first cell, as if typed there: that is what the referee sees.  Only a
+    merged range's first cell keeps a value, so the other rows were read without a round,
+    group or table — refused as no drawn table, and the referee had to redo the sheet.  As a
+    registration's 队号 merged over a pair's rows (:meth:`~pipeline.ingest.workbook.Sheet.fill_merged_down`).
+
+    Contract, result workbook ("Pre-filled: 轮次, 组别, 桌号"): every row carries its key, and
+    a key merged over rows is that key on each of them.  Not filled, and said
+    as before when a problem is found there (:func:`merged_note`): a result cell merged over
+    rows (which row's result is it?), a range across columns (B5:D5), a range whose first
+    cell is no row of the table (the header's, a title's) or holds nothing or an error value.
+    Only the rows read get a value: a merge reaching past the table's rows makes no row, and a
+    whole column merged (A8:A1048576) walks the rows read, not a million.  Returns the ranges
+    filled (their cells are no merged cells to be said: :func:`_merged_cells` skips them)."""
+    ws = book.sheet(sheet)
+    if ws is None or not ws.merged or not raw:
+        return set()
+    letters = raw[0][2].letters
+    keys = {col_number(letters[k]): k for k in L.RESULT_KEY_COLUMNS if letters.get(k)}
+    rows = [n for n, _, _ in raw]           # in sheet order
+    at = {n: i for i, n in enumerate(rows)}
+    done: set[tuple[int, int, int, int]] = set()
+    for r0, c0, r1, c1 in ws.merged:
+        label = keys.get(c0)
+        if label is None or c1 != c0 or r1 <= r0 or r0 not in at:
+            continue
+        top = raw[at[r0]][1].get(label)
+        if is_blank(top) or isinstance(top, CellError):
+            continue
+        for i in range(at[r0] + 1, bisect_right(rows, r1)):
+            values = raw[i][1]
+            if is_blank(values.get(label)):
+                values[label] = top
+        done.add((r0, c0, r1, c1))
+    return done
+
+
+def _merged_cells(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]],
+                  skip: Collection[tuple[int, int, int, int]] = ()) -> dict[int, dict[str, tuple[str, str]]]:
     """Sheet row → {label: (merged range, its first cell)} for the table cells of ``raw`` (rows
-    as :func:`read_sheet_rows` gives them) that lie in a merged range; {} for a sheet whose only
-    merged ranges are its title's (nearly every sheet)."""
+    as :func:`read_sheet_rows` gives them) that lie in a merged range but those of ``skip``
+    (key cells filled down: :func:`_merged_keys_down`); {} for a sheet whose only merged
+    ranges are its title's (nearly every sheet)."""
     ws = book.sheet(sheet)
     if ws is None or not ws.merged or not raw:
         return {}
@@ -58,6 +103,8 @@ def _merged_cells(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]]) -
     top, bottom = min(rows), max(rows)
     by_row: dict[int, list[tuple[int, int, int, int]]] = {}
     for r0, c0, r1, c1 in ws.merged:
+        if (r0, c0, r1, c1) in skip:
+            continue
         # only the rows read (a whole column merged, F1:F1048576, was a million rows walked)
         lo, hi = max(r0, top), min(r1, bottom)
         for r in (range(lo, hi + 1) if hi - lo < len(rows) else sorted(n for n in rows if lo <= n <= hi)):
@@ -117,13 +164,14 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
     game's result columns.  Error values and formulas without a saved value become one
     RESULT_INVALID each, at the cell, and are blanked (``SheetRow.errors`` names them).  A header
     of ``required`` renamed or deleted makes the sheet TEMPLATE_MISMATCH (a renamed 结果
-    read as a blank result on every row, a deleted 甲方 skipped the seat check)."""
+    read as a blank result on every row, a deleted 甲方 skipped the seat check).  A key cell
+    merged down its column reads the range's value on each of its rows (:func:`_merged_keys_down`)."""
     want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, "牌号", *labels]))
     try:
         _, raw = read_sheet_rows(book, L.RESULT_SHEET, want, list(required), file)
     except TableNotFound as e:
         return [], [_missing(file, L.RESULT_SHEET, e)]
-    merged = _merged_cells(book, L.RESULT_SHEET, raw)
+    merged = _merged_cells(book, L.RESULT_SHEET, raw, _merged_keys_down(book, L.RESULT_SHEET, raw))
     rows = [SheetRow(n, v, c, tuple(k for k, x in v.items() if isinstance(x, CellError)), merged.get(n, {}))
             for n, v, c in raw]
     problems = _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)

@@ -582,3 +582,113 @@ def test_a_merged_cell_on_a_detail_sheet_is_said_to_be_merged(tmp_path):
         (one,) = [i for i in csv.DictReader(f) if i["sheet"] == "牌局明细"]
     assert "地主" in one["message"] and f"{one['cell']} 是合并单元格" in one["message"], one
     assert "取消合并单元格" in one["message"]
+
+
+def test_R2011_F1_a_round_and_groups_merged_over_their_rows_are_read_on_every_row(tmp_path):
+    """A referee merged 轮次 down the whole table and each group's 组别 over its rows (B8:B10
+    "A" …): only a merged range's first cell keeps a value, so every other row read without a
+    round or group and was refused (“轮次 （空）、桌号 2 不是本轮抽签中的桌”) — the referee had
+    to redo the sheet.  Each row reads its range's value: the round's results are all taken."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+
+    def merge(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        last = max(r for r in range(hrow + 1, hrow + 40) if ws.cell(r, col["桌号"]).value is not None)
+        groups = [ws.cell(r, col["组别"]).value for r in range(hrow + 1, last + 1)]
+        assert groups[:10] == ["A"] * 3 + ["B"] * 2 + ["C"] * 2 + ["D"] * 3, groups
+        ws.merge_cells(start_row=hrow + 1, start_column=col["轮次"], end_row=last, end_column=col["轮次"])
+        first = hrow + 1
+        for n in (3, 2, 2, 3):
+            ws.merge_cells(start_row=first, start_column=col["组别"], end_row=first + n - 1, end_column=col["组别"])
+            first += n
+        assert ws.cell(hrow + 2, col["组别"]).value is None and ws.cell(last, col["轮次"]).value is None
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), merge)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        mine = [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    assert mine == [], mine
+    assert not any("中国象棋" in e and "等待" in e for e in report.events), report.events
+    taken = sorted(r.match.table for r in report.state.events["xiangqi"].results.values()
+                   if r.match.round == 1 and not r.match.bye)
+    assert taken == list(range(1, 11)), taken
+
+
+def _bridge_r1_only(tmp_path: Path) -> tuple[Path, Path]:
+    """T2015 with its registrations and 桥牌's round-1 sheet only in the inbox."""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
+    for p in (folder / "inbox").glob("*.eml"):
+        if "报名表" not in p.name and "bridge-r1" not in p.name:
+            p.unlink()
+    return folder, next((folder / "inbox").glob("*bridge-r1*"))
+
+
+def _bridge_tables(ws, hrow, col) -> dict[int, list[int]]:
+    """桌号 → the sheet rows of its boards (a bye's row has no board)."""
+    rows: dict[int, list[int]] = {}
+    for r in range(hrow + 1, hrow + 60):
+        if ws.cell(r, col["牌号"]).value is not None:
+            rows.setdefault(ws.cell(r, col["桌号"]).value, []).append(r)
+    return rows
+
+
+def test_a_table_number_merged_over_its_boards_is_read_on_every_board(tmp_path):
+    """桥牌 (rows per table and board, 牌号): the referee merged each table's 桌号 — and its
+    甲方 and 乙方 — over the rows of its boards.  Boards 2 and 3 read without a table and
+    were refused as no drawn table; the round waited for them.  Every board is its table's:
+    the round's matchpoints are taken."""
+    folder, eml = _bridge_r1_only(tmp_path)
+
+    def merge(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        tables = _bridge_tables(ws, hrow, col)
+        assert len(tables) == 3 and all(len(rows) == 3 for rows in tables.values()), tables
+        for rows in tables.values():
+            for label in ("桌号", "甲方", "乙方"):
+                ws.merge_cells(start_row=rows[0], start_column=col[label], end_row=rows[-1], end_column=col[label])
+    edit_attachment(eml, merge)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        issues = list(csv.DictReader(f))
+    assert not [i for i in issues if i["file"] == "bridge-r1-成绩表.xlsx"], issues
+    missing = [i["message"] for i in issues if i["code"] == "RESULT_MISSING" and "桥牌" in i["message"]]
+    assert missing and all("第2轮还差" in m for m in missing), missing      # round 2 drawn: round 1 is complete
+    taken = {r.match.table: r for r in report.state.events["bridge"].results.values()
+             if r.match.round == 1 and not r.match.bye}
+    assert sorted(taken) == [1, 2, 3]
+    # matchpoints: 3 boards × 2 × (3 tables − 1) = 12 a table, shared by its two pairs
+    assert all(sum(s.points for s in r.sides) == 12 for r in taken.values()), taken
+
+
+def test_R2011_F1_a_result_merged_beside_a_merged_group_is_still_said_to_be_merged(tmp_path):
+    """组别 merged over group A's rows (B8:B10, read on each), and 结果 merged over tables 2 and
+    3 (F9:F10): table 3's result is not guessed from table 2's — said at F10, located, with
+    the merged range and what to do.  Nothing is said of the 组别 cells, and the other tables
+    of group A are taken."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+
+    def merge(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        assert (hrow, col["组别"], col["结果"]) == (7, 2, 6)
+        ws.merge_cells("B8:B10")
+        ws.merge_cells("F9:F10")
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), merge)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        mine = [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    (said,) = mine
+    assert (said["code"], said["sheet"], said["cell"]) == ("RESULT_INVALID", "成绩", "F10"), said
+    m = said["message"]
+    assert "结果" in m and "F10 是合并单元格 F9:F10 的一部分" in m and "只有 F9 保存内容" in m and "取消合并单元格" in m, m
+    assert any("中国象棋" in e and "A组第3桌成绩有误待改正" in e for e in report.events), report.events
+    taken = sorted(r.match.table for r in report.state.events["xiangqi"].results.values()
+                   if r.match.round == 1 and not r.match.bye)
+    assert taken == [1, 2, *range(4, 11)], taken

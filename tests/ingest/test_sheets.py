@@ -154,3 +154,99 @@ def test_R2016_F2_a_player_checked_in_by_a_staff_number_with_or_without_its_zero
     absent, problems = read_absent(Book(name="签到.xlsx", sheets={L.CHECKIN_SHEET: sheet}), "签到.xlsx",
                                    "xiangqi", "象棋", entries)
     assert absent == {p.key for e in entries for p in e.players} and problems == []
+
+
+#: a 成绩 sheet as tests build it: a title row, the header, then the rows (轮次 A … 结果 F)
+_RESULT_HEAD = ["轮次", "组别", "桌号", "甲方", "乙方", "结果"]
+
+
+def _result_book(rows, merged):
+    from pipeline.ingest.workbook import Sheet
+
+    return Book(name="r1.xlsx", sheets={"成绩": Sheet(name="成绩", rows=[["象棋 成绩记录表"], _RESULT_HEAD, *rows],
+                                                     merged=[(1, 1, 1, 6), *merged])})
+
+
+def _keys(rows):
+    from pipeline.ingest.sheets import key_of
+
+    return [key_of(r.values) for r in rows]
+
+
+def test_R2011_F1_a_group_and_a_round_merged_over_their_rows_read_on_every_row():
+    """A referee merged 组别 "A组" over group A's rows (B3:B5), "B组" over B's (B6:B7) and 轮次
+    down the table (A3:A7): only a merged range's first cell keeps a value, so rows 4–7 read
+    without a round or group and were refused as no drawn table.  Each row reads its range's
+    value, and those key cells are no merged cells to be said (no "取消合并" advice) — a 结果
+    merged over two rows (F6:F7) still is: whose result it is, the sheet does not say."""
+    from pipeline.ingest.sheets import read_results
+
+    book = _result_book([[1, "A组", 1, "甲1", "乙1", "甲胜"], [None, None, 2, "甲2", "乙2", "乙胜"],
+                         [None, None, 3, "甲3", "乙3", "和棋"], [None, "B组", 4, "甲4", "乙4", "甲胜"],
+                         [None, None, 5, "甲5", "乙5", None]],
+                        [(3, 1, 7, 1), (3, 2, 5, 2), (6, 2, 7, 2), (6, 6, 7, 6)])
+    rows, problems = read_results(book, "r1.xlsx", ["甲方", "乙方", "结果"])
+    assert problems == []
+    assert _keys(rows) == [("1", "A", "1"), ("1", "A", "2"), ("1", "A", "3"), ("1", "B", "4"), ("1", "B", "5")]
+    assert [r.values["组别"] for r in rows] == ["A组"] * 3 + ["B组"] * 2      # as if typed there
+    assert {r.row: dict(r.merged) for r in rows if r.merged} == {6: {"结果": ("F6:F7", "F6")}, 7: {"结果": ("F6:F7", "F6")}}
+    assert rows[-1].values["结果"] is None and rows[-1].cells["组别"].cell == "B7"
+
+
+def test_a_table_number_merged_over_its_boards_rows_reads_on_every_board():
+    """桥牌: a table's rows are its boards (牌号), and a referee merged the table's 桌号 over
+    them (C3:C5): boards 2 and 3 read without a table.  Each board row is its table's."""
+    from pipeline.ingest.sheets import read_results
+    from pipeline.ingest.workbook import Sheet
+
+    head = ["轮次", "组别", "桌号", "甲方", "乙方", "牌号", "南北得分"]
+    rows = [[1, None, 1, "药学院1队", "临床医学院1队", b, s] for b, s in ((1, -50), (2, 170), (3, -420))]
+    rows += [[1, None, 2, "基础医学院1队", "针推学院1队", b, s] for b, s in ((1, -110), (2, 170), (3, 120))]
+    for r in (rows[1], rows[2], rows[4], rows[5]):
+        r[2] = None                               # only a merged range's first cell keeps its value
+    book = Book(name="r1.xlsx", sheets={"成绩": Sheet(name="成绩", rows=[head, *rows], merged=[(2, 3, 4, 3), (5, 3, 7, 3)])})
+    got, problems = read_results(book, "r1.xlsx", ["甲方", "乙方", "牌号", "南北得分"])
+    assert problems == [] and not any(r.merged for r in got)
+    assert [(key_[2], r.values["牌号"]) for key_, r in zip(_keys(got), got)] == \
+        [("1", 1), ("1", 2), ("1", 3), ("2", 1), ("2", 2), ("2", 3)]
+
+
+def test_a_key_merged_across_columns_or_from_outside_the_table_is_not_copied():
+    """Not a key merged down its column, so not read on the other rows (and said, when a
+    problem is found there, as before): 组别 and 桌号 merged across (B3:C3); 轮次 merged from
+    the header down (A2:A4: its first cell holds “轮次”); 组别 merged from a blank cell
+    (B5:B7).  And 轮次 merged past the table's rows (A5:A40) makes no row there."""
+    from pipeline.ingest.sheets import read_results
+
+    book = _result_book([[None, "A", None, "甲1", "乙1", "甲胜"], [None, "A", 2, "甲2", "乙2", "乙胜"],
+                         [1, None, 3, "甲3", "乙3", "和棋"], [None, None, None, None, None, None],
+                         [None, None, 4, "甲4", "乙4", "甲胜"]],
+                        [(3, 2, 3, 3), (2, 1, 4, 1), (5, 2, 7, 2), (5, 1, 40, 1)])
+    rows, problems = read_results(book, "r1.xlsx", ["甲方", "乙方", "结果"])
+    assert problems == [] and [r.row for r in rows] == [3, 4, 5, 7]
+    assert _keys(rows) == [("", "A", ""), ("", "A", "2"), ("1", "", "3"), ("1", "", "4")]
+    assert [dict(r.merged) for r in rows] == [
+        {"轮次": ("A2:A4", "A2"), "组别": ("B3:C3", "B3"), "桌号": ("B3:C3", "B3")}, {"轮次": ("A2:A4", "A2")},
+        {"组别": ("B5:B7", "B5")}, {"组别": ("B5:B7", "B5")}]
+
+
+def test_a_whole_column_merged_round_is_read_without_walking_a_million_rows():
+    """轮次 merged from the first table row to the sheet's end (A3:A1048576): every row read
+    has the round, quickly and without memory for the million rows of the range."""
+    import time
+    import tracemalloc
+
+    from pipeline.ingest.sheets import read_results
+
+    book = _result_book([[1, "A", t, f"甲{t}", f"乙{t}", "甲胜"] if t == 1 else [None, "A", t, f"甲{t}", f"乙{t}", "甲胜"]
+                         for t in range(1, 6)], [(3, 1, 1048576, 1)])
+    tracemalloc.start()
+    rows, problems = read_results(book, "r1.xlsx", ["甲方", "乙方", "结果"])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert problems == [] and [k[0] for k in _keys(rows)] == ["1"] * 5 and not any(r.merged for r in rows)
+    assert peak < 1_000_000, peak
+    start = time.perf_counter()
+    for _ in range(20):         # a walk of the range is 50–100 ms a read: twenty, a second or two
+        read_results(book, "r1.xlsx", ["甲方", "乙方", "结果"])
+    assert time.perf_counter() - start < 0.5

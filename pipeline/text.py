@@ -45,8 +45,10 @@ def to_simplified(text: str) -> str:
 
 #: characters OpenCC turns into another word's character but that, in a person's name, stay
 #: as they are: the surnames 于 (not 於), 余, 范, 党, 郁, 种, 朴, 谷, 干, 沈 and name
-#: characters such as 里 (not 裏), 后 (not 後), 台, 斗
-_IN_NAMES = {ch: ch for ch in "于余范党郁种朴谷干沈里后台斗"}
+#: characters such as 里 (not 裏), 后 (not 後), 台, 斗 — and 杰, itself a Traditional character
+#: of names (周杰倫): made 傑, a 證書 printed 謝軍傑 for the registered 谢军杰, and the awards
+#: page contradicted awards.csv
+_IN_NAMES = {ch: ch for ch in "于余范党郁种朴谷干沈里后台斗杰"}
 #: the names of the page being converted (:func:`names_kept`): their pattern, or None
 _NAMES: "contextvars.ContextVar[re.Pattern[str] | None]" = contextvars.ContextVar("names", default=None)
 
@@ -57,6 +59,8 @@ def convert_name(name: str) -> str:
 
     >>> convert_name("于力"), convert_name("黄发"), convert_name("赵里"), convert_name("陈晓岚")
     ('于力', '黃發', '趙里', '陳曉嵐')
+    >>> convert_name("周杰伦"), convert_name("谢军杰")
+    ('周杰倫', '謝軍杰')
     """
     s2t = _s2t()
     return "".join(_IN_NAMES.get(ch) or s2t.convert(ch) for ch in name)

@@ -223,7 +223,8 @@ def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
 def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
     """Detail (hand-by-hand) rows grouped by (round, group, table); each row dict carries
     ``_cells`` (label → CellRef) for located messages, and ``_merged`` (as
-    :attr:`SheetRow.merged`) when a cell of it is merged.  A workbook without the detail
+    :attr:`SheetRow.merged`) when a cell of it is merged — not a key cell merged down its
+    column, which reads its range's value (:func:`_merged_keys_down`).  A workbook without the detail
     sheet simply has no details.  Every row is read: a referee who cleared one table's
     unused pre-filled rows made a run of blank rows, and the tables below went unchecked."""
     if book.sheet(sheet) is None:
@@ -234,7 +235,9 @@ def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> di
     except TableNotFound:
         return {}
     out: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    merged = _merged_cells(book, sheet, raw)
+    # a table's 桌号 merged over its hands' rows (and 轮次/组别 down the sheet) reads on each
+    # of them, as on the 成绩 sheet: those rows were set aside as 明细未使用
+    merged = _merged_cells(book, sheet, raw, _merged_keys_down(book, sheet, raw))
     for n, values, cells in raw:
         values = {k: (v if isinstance(v, CellError) else _value(v)) for k, v in values.items()}   # (as 成绩's)
         # 局号 is pre-filled by our writer: a row with nothing else is blank

@@ -122,6 +122,15 @@ def csv_rows(columns: Sequence[str], rows: Iterable[Mapping[str, object]]) -> by
     return buf.getvalue().encode("utf-8")
 
 
+def csv_tuples(rows: Iterable[Sequence[object]]) -> bytes:
+    """:func:`csv_rows` for rows given as sequences in the columns' order (no mapping per row:
+    ``entries.csv`` is a line per player of the league, written every night)."""
+    buf = io.StringIO()
+    cell = _csv_cell
+    csv.writer(buf, lineterminator="\n").writerows([cell(v) for v in r] for r in rows)
+    return buf.getvalue().encode("utf-8")
+
+
 _FIRST_DANGEROUS = frozenset(_DANGEROUS) | {"-"}
 
 

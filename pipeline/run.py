@@ -2313,15 +2313,15 @@ def write_data(out: Path, state: LeagueState, ledger: Ledger | None = None) -> l
     kept lines of every unchanged event instead of writing them again."""
     import pickle
 
-    from .fsutil import atomic_write_bytes, csv_header, write_csv
+    from .fsutil import atomic_write_bytes, csv_header, csv_tuples, write_csv
 
     d = out / "data"
     by_id = {e.id: e for ev in state.events.values() for e in ev.entries}
     by_id.update({e.id: e for e in state.entries})
-    rows = [{"event": e.event, "branch": e.branch, "team": e.team, "name": p.shown, "staff_id": p.staff_id,
-             "entry_id": e.id, "gender": p.gender, "pickup": p.pickup}
-            for e in state.entries for p in e.players]
-    write_csv(d / "entries.csv", ENTRY_COLUMNS, rows)
+    # (ENTRY_COLUMNS' order)
+    atomic_write_bytes(d / "entries.csv", csv_header(ENTRY_COLUMNS) + csv_tuples(
+        (e.event, e.branch, e.team, p.shown, p.staff_id, e.id, p.gender, p.pickup)
+        for e in state.entries for p in e.players))
     write_issues(d, state)
     keys = {ev.spec.id: "csv:" + ev.memo_key for ev in state.events.values() if ev.memo_key}
     kept = ledger.cache_get(sorted(set(keys.values()))) if ledger is not None else {}

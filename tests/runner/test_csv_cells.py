@@ -36,3 +36,13 @@ def test_csv_bytes_equals_neutralising_every_cell(rows):
 def test_formula_texts_are_still_guarded():
     text = csv_bytes(["x"], [{"x": "=HYPERLINK(\"http://x\")"}, {"x": "-cmd"}, {"x": -20}, {"x": "-20"}]).decode()
     assert text.splitlines()[1:] == ['"\'=HYPERLINK(""http://x"")"', "'-cmd", "-20", "-20"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(cells, min_size=3, max_size=3), max_size=6))
+def test_csv_tuples_equals_neutralising_every_cell(rows):
+    """csv_tuples (entries.csv: a line per player) writes the same bytes as csv_bytes would
+    for the same rows as mappings."""
+    from pipeline.fsutil import csv_header, csv_tuples
+
+    assert csv_header(COLUMNS) + csv_tuples(rows) == _by_definition([dict(zip(COLUMNS, r)) for r in rows])

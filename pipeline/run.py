@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from .games.base import ResultRow
 
 
-
 def log() -> "logging.Logger":
     """The run's logger (``league``), with :mod:`logging` imported when something is logged:
     a night logs nothing unless a file vanishes or cannot be read (and its progress lines go
@@ -2318,7 +2317,7 @@ def write_data(out: Path, state: LeagueState, ledger: Ledger | None = None) -> l
     d = out / "data"
     by_id = {e.id: e for ev in state.events.values() for e in ev.entries}
     by_id.update({e.id: e for e in state.entries})
-    # (ENTRY_COLUMNS' order)
+    # a line per player, in ENTRY_COLUMNS' order
     atomic_write_bytes(d / "entries.csv", csv_header(ENTRY_COLUMNS) + csv_tuples(
         (e.event, e.branch, e.team, p.shown, p.staff_id, e.id, p.gender, p.pickup)
         for e in state.entries for p in e.players))

@@ -2949,13 +2949,13 @@ def _name_part(stem: str, limit: int = 40) -> str:
 
 
 def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
-                         made: dict[str, str], script: str = "simplified") -> list[PlannedCopy]:
+                         made: dict[str, str], script: str = "simplified", keys: bool = True) -> list[PlannedCopy]:
     """The returned copy of every submission (:func:`render_all`).  A copy depends only on
     its source, the issues about it (:meth:`Submission.concerns`: not another branch's
     file of the same name, not the note that a newer file superseded it; in
     :meth:`IssueLog.sorted` order) and the code: ``made``
     (kept in the ledger's cache) remembers what each existing copy was made from, so it is
-    made again only then."""
+    made again only then.  ``keys=False``: names and targets only (no key, none fresh)."""
     by_file: dict[str, list[Issue]] = {}
     for i in IssueLog(issues).sorted():
         by_file.setdefault(i.file, []).append(i)
@@ -2974,6 +2974,9 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
         if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
             name = f"{s.branch or 'unknown'}-{_name_part(Path(s.file).stem)}-{s.sha256[:8]}-返回.xlsx"
             target = out / "returned" / name
+            if not keys:
+                plan.append(PlannedCopy(s, stored, name, target=target, fresh=False))
+                continue
             file_issues = [i for i in by_file.get(s.file, ()) if s.concerns(i)]   # as its receipt lists
             # (the script only where it is not the default: a simplified league's copies keep their keys)
             key = hashlib.sha256(_canon([code, s.sha256, stored.suffix, [i.row() for i in file_issues]]
@@ -2999,7 +3002,7 @@ def open_copies_ahead(out: Path, submissions: list[Submission], script: str = "s
     pre = prestarted()
     if pre is None:
         return 0
-    plan = [c for c in plan_returned_copies(out, submissions, [], {}, script) if c.name]
+    plan = [c for c in plan_returned_copies(out, submissions, [], {}, script, keys=False) if c.name]
     new_units = {c.submission.branch for c in plan if c.target is not None and not c.target.exists()}
     ahead = [str(c.stored) for c in plan if c.submission.branch in new_units]
     if not ahead or len(ahead) >= EARLY_COPIES_BELOW:

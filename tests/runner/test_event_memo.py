@@ -89,7 +89,7 @@ def test_only_pages_whose_view_model_changed_are_rendered_again(league, monkeypa
     def unbuilt(*a, **k):
         raise AssertionError("a view-model was built for a page whose inputs did not change")
     for mod, name in ((site_vm, "event_vm"), (viewmodels, "draw_vm"), (viewmodels, "cards_vm"),
-                      (viewmodels, "standings_vm")):
+                      (viewmodels, "standings_vm"), (viewmodels, "notice_vm")):
         monkeypatch.setattr(mod, name, unbuilt)
     _drop(folder, "说明.txt")
     run(RunOptions(folder=folder, out_parent=out, pdf=False))
@@ -447,3 +447,18 @@ def test_a_page_is_named_in_the_memo_relative_to_its_root(tmp_path):
     assert not memo.fresh_inputs(page, "site/branch.html", ("a",))          # no earlier key
     again = PageMemo(dict(memo.now), root=tmp_path)
     assert again.fresh_inputs(page, "site/branch.html", ("a",)) and not again.fresh_inputs(page, "site/branch.html", ("b",))
+
+
+def test_an_edited_tournament_yaml_makes_the_notice_again(league):
+    """The notice is keyed on the events' memo keys (which hold tournament.yaml's digest) and
+    the data-as-of time: an edit of the spec — the tournament's name here — is printed."""
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    notice = out / "t2016-poker" / "notice.html"
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    name = next(line for line in text.splitlines() if line.startswith("name:"))
+    spec.write_text(text.replace(name, "name: 二〇一六年教职工掼蛋比赛（改）", 1), encoding="utf-8")
+    assert "（改）" not in notice.read_text(encoding="utf-8")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert "二〇一六年教职工掼蛋比赛（改）" in notice.read_text(encoding="utf-8")

@@ -116,22 +116,48 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
     return None
 
 
-#: the game_options read for every game (the notice prints the time limit); any other key
-#: a game does not read is the office's own note (game_minutes, best_of …), kept as written
+#: the game_options read for every game (the notice prints the time limit); a game reads
+#: its own too (``option_keys``: 象棋/围棋 game_minutes, move_seconds; 斗地主 round_minutes …);
+#: any other key is the office's own note (best_of …), kept as written
 SHARED_OPTIONS = ("time_limit_minutes",)
+
+#: a key this many letters or fewer off an option is a typo of it (``start_point``)
+TYPO_EDITS = 2
+
+
+def edits(a: str, b: str) -> int:
+    """Letters added, removed, changed or swapped to make ``b`` of ``a`` (Damerau–Levenshtein,
+    adjacent swaps).
+
+    >>> edits("start_point", "start_points"), edits("penatly_mode", "penalty_mode"), edits("hand_minutes", "round_minutes")
+    (1, 1, 3)
+    """
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
 
 
 def check_game_options(game: Any, options: dict[str, Any]) -> str | None:
-    """A key one letter off a game's own option (``start_point`` for ``start_points``: every
-    斗地主 table then failed its zero-sum check) is a typo, named; a value the game cannot
-    use is named too.  Other keys are the office's notes (game_minutes, best_of_3 …)."""
+    """A key a letter or two off a game's own option (``start_point`` for ``start_points``:
+    every 斗地主 table then failed its zero-sum check) is a typo, named; a value the game
+    cannot use is named too.  Other keys are the office's notes (best_of_3, hand_minutes
+    beside 斗地主's round_minutes …): a key like an option but more than two letters off it
+    is a note, not a typo."""
     import difflib
 
     read = (*getattr(game, "option_keys", ()), *SHARED_OPTIONS)
     for key in options:
         if key in read:
             continue
-        near = difflib.get_close_matches(str(key), read, n=1, cutoff=0.8)
+        near = [n for n in difflib.get_close_matches(str(key), read, n=3, cutoff=0.8)
+                if edits(str(key), n) <= TYPO_EDITS]
         if near:
             return f"game_options.{key} 不是游戏{_shown_game(game)}的选项，是不是 {near[0]}？"
     check = getattr(game, "check_options", None)

@@ -244,7 +244,11 @@ class EventSpec:
                       Field(description="win/draw/loss/bye/forfeit_win/forfeit_loss 的积分（bye：轮空；循环赛人数为奇数时的轮休不是比赛，不计分）")] = None
     tiebreaks: list[str] | None = None
     awards: AwardSpec = AwardSpec()
-    game_options: dict[str, Any] = field(default_factory=dict)
+    game_options: Annotated[dict[str, Any], Field(description=(
+        "棋牌种类的选项。各项目都可用 time_limit_minutes（比赛时间限定多少分钟）；象棋、围棋：game_minutes（每局不超过多少分钟）、"
+        "move_seconds（每方走一着棋不超过多少秒）；斗地主：start_points（基础分）、scoring（计分 R2020 / R2011）、"
+        "early_end（输完基础分即结束）、round_minutes（每轮每桌最长多少分钟）；双扣：penalty_mode。"
+        "这些时限和计分办法印在通知的比赛办法里；其他键作为备注保留，不起作用"))] = field(default_factory=dict)
     former_names: Annotated[list[str], Field(description=(
         "项目的曾用名：报名表上写的是改名前的项目名称时照样认得。league run 会自动记住已用过的名称，"
         "一般不必填写"))] = field(default_factory=list)
@@ -300,6 +304,24 @@ class CommitteeRole:
     names: list[str]
 
 
+@dataclass(frozen=True, kw_only=True)
+class NoticeUnits:
+    """How the notice's section on who takes part reads, as each client notice words it:
+    T2020 lists its branches as teams with their captains (以分工会为单位参赛，队长由分工会干事担任：第一队……);
+    T2015 (四、参加人员：凡学校工会会员均可报名参加) and T2016 (三、参赛人员：本校工会会员) say only who may
+    enter; T2011 says the departments take part (院各部门积极参与)."""
+
+    __pydantic_config__ = _FORBID
+    heading: Annotated[str, Field(min_length=1, description="小节标题，如 参赛单位、参加人员、参赛人员")] = "参赛单位"
+    text: Annotated[str, Field(description=(
+        "小节的第一段，原样印出（如“凡学校工会会员均可报名参加。”）；为空时写“以分工会为单位参赛，队长由分工会干事担任：”"
+        "（listing 为 teams 且有单位填了队长），否则写“以分工会为单位参赛：”（listing 为 none 时写“以分工会为单位报名参赛。”），"
+        "分工会换成 unit_word"))] = ""
+    listing: Annotated[Literal["teams", "names", "none"], Field(description=(
+        "teams：逐队列出“第一队：行政第一分工会，队长庞雪平；”（单位没填队长的不写队长）；"
+        "names：各单位名称连成一段；none：不列单位"))] = "teams"
+
+
 def _unique_units(v: list[UnitSpec]) -> list[UnitSpec]:
     ids = [u.id for u in v]
     dup = {i for i in ids if ids.count(i) > 1}
@@ -342,6 +364,8 @@ class TournamentSpec:
     submit_to: Annotated[str, Field(description="报名表发送到哪里（工会办公室的收件邮箱），印在通知和报名表的填表说明上；"
                                                 "为空时写联系人")] = ""
     unit_word: Annotated[str, Field(description="单位的称呼：分工会 / 部门")] = "分工会"
+    notice_units: Annotated[NoticeUnits, Field(description="通知里“参赛单位”一节怎样写：标题、第一段、是否列出各单位和队长（见下文）")] = \
+        NoticeUnits()
     units: Annotated[list[UnitSpec], AfterValidator(_unique_units)]
     events: Annotated[list[EventSpec], AfterValidator(_unique_events)]
     sessions: list[SessionSpec] = field(default_factory=list)

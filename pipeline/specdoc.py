@@ -32,6 +32,7 @@ MODELS: list[tuple[str, type, str]] = [
     ("评奖", S.AwardSpec, "events[].awards"),
     ("比赛时间", S.SessionSpec, "sessions[]"),
     ("组委会", S.CommitteeRole, "committee[]"),
+    ("通知的参赛单位一节", S.NoticeUnits, "notice_units"),
     ("经费预算", S.BudgetItem, "budget[]"),
 ]
 

@@ -8,13 +8,13 @@ A drawn game does not count (the game is replayed), so there is no draw.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from ..issues import Issue
 from ..model import MatchResult, Round
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (forfeit_column, merged_points, played_rows, two_sided)
+from .common import (forfeit_column, merged_points, played_rows, points_text, states_points, two_sided)
 from .headtohead import ROUND_ROBIN_TIEBREAKS
 
 A_WINS = "甲方胜局"
@@ -61,9 +61,12 @@ class Checkers:
         """Round-robin chain (the R2020-F1 final pool), whatever the format."""
         return self.default_tiebreaks
 
-    def notice_rules(self, options: dict[str, Any], points: dict[str, int]) -> list[str]:
-        """The notice's rules of play (R2020-F2: 落子无悔，采用三局二胜制)."""
-        return ["落子无悔", "每场三局两胜"]
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int],
+                     stated: Collection[str] = ()) -> list[str]:
+        """The notice's rules of play (R2020-F2: 落子无悔，采用三局二胜制), after the event's
+        points when its spec sets them (no draw: a drawn game is replayed)."""
+        own = [points_text(merged_points(self.default_points, points), draw=False)] if states_points(stated) else []
+        return own + ["落子无悔", "每场三局两胜"]
 
     def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
         """甲方胜局, 乙方胜局 (0..2) and the optional 弃权."""

@@ -233,6 +233,54 @@ class RowReader:
         return n
 
 
+# -- the notice's rules of play ---------------------------------------------------------------
+#: the point keys whose values a notice states (a bye's or a forfeit's points are the program's)
+STATED_POINTS = ("win", "draw", "loss")
+
+
+def time_option(options: Mapping[str, Any], key: str, game: str) -> int | None:
+    """A time of ``game_options`` (minutes or seconds) the notice prints: a whole number
+    above 0, or None when the key is not there.  ValueError (in Chinese, naming the key)
+    for anything else: the notice would print ``每局比赛时间不超过“一小时”分钟``.
+
+    >>> time_option({"game_minutes": 60}, "game_minutes", "象棋"), time_option({}, "game_minutes", "象棋")
+    (60, None)
+    """
+    value = options.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{game}的 game_options.{key} 为“{value}”，应为大于 0 的整数（如 60）")
+    return value
+
+
+def duration_text(minutes: int) -> str:
+    """Minutes as the client's notices write them: whole hours in 小时 (R2011-F3 每局不超过1小时,
+    R2011-D1 每桌最长进行2小时), else 分钟.
+
+    >>> duration_text(60), duration_text(120), duration_text(90), duration_text(30)
+    ('1小时', '2小时', '90分钟', '30分钟')
+    """
+    return f"{minutes // 60}小时" if minutes % 60 == 0 else f"{minutes}分钟"
+
+
+def points_text(points: Mapping[str, int], draw: bool = True) -> str:
+    """An event's points as R2011-F1 states them.
+
+    >>> points_text({"win": 3, "draw": 1, "loss": 0}), points_text({"win": 2, "loss": 0}, draw=False)
+    ('胜得3分，平1分，输0分', '胜得2分，输0分')
+    """
+    middle = f"平{points['draw']}分，" if draw else ""
+    return f"胜得{points['win']}分，{middle}输{points['loss']}分"
+
+
+def states_points(stated: Iterable[str]) -> bool:
+    """Whether the event's spec sets its win/draw/loss points itself (``stated``: the keys of
+    its ``points``): the notice states them then.  A game's default points are the
+    program's (Xiangqi's 2/1/0 are half-points ×2), which no client notice states."""
+    return any(k in STATED_POINTS for k in stated)
+
+
 # -- building results ---------------------------------------------------------------------
 def merged_points(default: Mapping[str, int], points: Mapping[str, int] | None) -> dict[str, int]:
     """The event's point system over the game's defaults (the runner merges too; harmless)."""

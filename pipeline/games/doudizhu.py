@@ -10,6 +10,9 @@ won the extra hand when the top score is tied).  Options (``game_options``):
   bid 1/2/3 is the base; default when start_points > 0).
 - ``early_end`` (default: start_points > 0): R2011-D2, the table stops once a player has
   ≤ 0 points; detail rows after that are an error.
+- ``round_minutes``: R2011-D1, the longest a table plays a round (每轮比赛每桌最长进行2小时),
+  stated in the notice (a 30-minute limit at which the table ranks by points, R2020-D2,
+  is the shared ``time_limit_minutes``).
 
 Places: by points, ties share a place.  A tie for first without a 加赛胜者 gives no
 result (the table has no winner yet) and a ``PLAYOFF_REQUIRED`` issue at 加赛胜者.
@@ -21,13 +24,14 @@ the last place(s); if one player is left, that player wins by forfeit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from ..issues import Issue, issue
 from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (detail_rows, DetailReader, is_blank, row_blank, RowReader, SEAT_NAMES, shown, to_int, where)
+from .common import (detail_rows, DetailReader, duration_text, is_blank, row_blank, RowReader, SEAT_NAMES, shown,
+                     time_option, to_int, where)
 
 SCORE_LABELS = ("甲得分", "乙得分", "丙得分")
 PLAYOFF = "加赛胜者"
@@ -157,11 +161,35 @@ class Doudizhu:
         "win": 0, "draw": 0, "loss": 0, "bye": 0, "forfeit_win": 0, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = ("game_points", "playoff")
     #: the game_options it reads (registries.check_game_options names a typo of one)
-    option_keys: tuple[str, ...] = ("start_points", "scoring", "early_end")
+    option_keys: tuple[str, ...] = ("start_points", "scoring", "early_end", "round_minutes")
 
     def check_options(self, options: dict[str, Any]) -> None:
-        """ValueError for a value it cannot use (scoring other than R2020 / R2011)."""
+        """ValueError for a value it cannot use (scoring other than R2020 / R2011, a
+        round_minutes that is not a whole number above 0)."""
         _options(options)
+        time_option(options, "round_minutes", self.title)
+
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int],
+                     stated: Collection[str] = ()) -> list[str]:
+        """The notice's rules of play in the words of the client notice whose scoring the
+        event uses: R2011-D1 (每桌最长2小时, 基础分10分, 叫1/2/3分, 地主得失) and R2011-D2 (输完
+        基础分即结束), or R2020-D3 (初始分1分, 炸弹、火箭、春天、反春天翻倍).  The event's
+        win/draw/loss points are not said: a table ranks by its own points."""
+        start, scoring, early = _options(options)
+        minutes = time_option(options, "round_minutes", self.title)
+        parts = [f"每轮比赛每桌最长进行{duration_text(minutes)}"] if minutes else []
+        if scoring == "R2011":
+            parts += [(f"基础分为{start}分，" if start else "") + "叫牌时可以叫“1分”、“2分”、“3分”",
+                      "以叫“1分”为例：如地主胜，地主得2分，其余两家各得-1分；如地主败，地主得-2分，其余两家各得1分",
+                      "地主把牌出完，两家一张都没出，得分×2；两家有一家出完，地主仅仅出过一手牌，得分×2",
+                      "桌面每出一个炸弹或火箭翻一倍"]
+        else:
+            parts += ([f"基础分为{start}分"] if start else []) + [
+                "叫地主玩法初始分为1分，每出一个炸弹或者火箭翻一倍（留在手里没有出去的火箭和炸弹不算）",
+                "春天（地主所有牌出完，而其余两家一张未出）、反春天（农民其中一家先出完牌，而地主只出过一手牌）分数×2"]
+        if early and start:
+            parts.append("比赛中如有选手输完基础分，该桌比赛即结束")
+        return parts
 
     def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
         """Table points, then a playoff hand (R2011-D2)."""

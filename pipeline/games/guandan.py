@@ -11,7 +11,7 @@ side ``forfeit_loss`` (default 0); the event's points may change both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from ..issues import Issue
 from ..model import MatchResult, Round
@@ -123,6 +123,15 @@ class Guandan:
     def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
         """Groups (R2016-F3): total round score, direct encounter, playoff."""
         return self.default_tiebreaks
+
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int],
+                     stated: Collection[str] = ()) -> list[str]:
+        """The notice's rules of play in the T2016 rules' words: who wins at time (R2016-F4)
+        and the round score by level difference (R2016-S1, the round's points)."""
+        return ["过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，双方级数相同，以台上者为胜方",
+                f"按级差计分：双方同级时胜方得{BASE_WIN}分、负方得{TABLE_TOTAL - BASE_WIN}分，每差一级胜方多得{STEP}分、"
+                f"负方少得{STEP}分，相差{MAX_DIFF}级及以上为{BASE_WIN + STEP * MAX_DIFF}分比"
+                f"{TABLE_TOTAL - BASE_WIN - STEP * MAX_DIFF}分"]
 
     def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
         """甲方级数, 乙方级数, 过A方, 台上方 and the optional 弃权."""

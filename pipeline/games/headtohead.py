@@ -6,12 +6,13 @@ what happened; the reason must fit the result (a draw cannot be 将死).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from ..issues import Issue
 from ..model import MatchResult, Round
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import FORFEIT_CHOICES, RowReader, forfeit, merged_points, row_blank, two_sided
+from .common import (FORFEIT_CHOICES, RowReader, duration_text, forfeit, merged_points, points_text, row_blank,
+                     states_points, time_option, two_sided)
 
 RESULT_LABEL = "结果"
 REASON_LABEL = "原因"
@@ -45,10 +46,30 @@ class HeadToHeadGame:
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = SWISS_TIEBREAKS
+    #: the game_options it reads (registries.check_game_options names a typo of one): the
+    #: time control the notice states (R2011-F3: 每局不超过1小时, 每着不超过15秒)
+    option_keys: tuple[str, ...] = ("game_minutes", "move_seconds")
 
-    def notice_rules(self, options: dict[str, Any], points: dict[str, int]) -> list[str]:
-        """The notice's rules of play (R2020-F2: 落子无悔，采用一局制)."""
-        return ["落子无悔", "每场一局定胜负"]
+    def check_options(self, options: dict[str, Any]) -> None:
+        """ValueError for a time control that is not a whole number above 0."""
+        for key in self.option_keys:
+            time_option(options, key, self.title)
+
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int],
+                     stated: Collection[str] = ()) -> list[str]:
+        """The notice's rules of play: the event's points when its spec sets them (R2011-F1:
+        胜得3分，平1分，输0分), the time control (R2011-F3, ``game_minutes``, ``move_seconds``)
+        and R2020-F2 (落子无悔，采用一局制)."""
+        parts: list[str] = []
+        if states_points(stated):
+            parts.append(points_text(merged_points(self.default_points, points)))
+        minutes = time_option(options, "game_minutes", self.title)
+        seconds = time_option(options, "move_seconds", self.title)
+        clock = ([f"每局比赛时间不超过{duration_text(minutes)}"] if minutes else []) + \
+                ([f"每方走一着棋的时间原则上不得超过{seconds}秒"] if seconds else [])
+        if clock:
+            parts.append("，".join(clock))
+        return parts + ["落子无悔", "每场一局定胜负"]
 
     @property
     def reasons(self) -> tuple[str, ...]:

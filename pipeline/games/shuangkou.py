@@ -18,14 +18,14 @@ is free and the first hand that breaks it is ``RESULT_INVALID`` at its 庄家方
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Collection, Literal, Sequence
 
 from ..issues import Issue, issue
 from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
 from .common import (DetailReader, detail_rows, forfeit_column, is_blank, LEVEL_A, level_name, LEVEL_NAMES,
-                     merged_points, PAST_A, played_rows, two_sided, where)
+                     merged_points, PAST_A, played_rows, points_text, states_points, two_sided, where)
 from .shuangsheng import next_dealer_side, rotation_problem
 
 A_LEVEL = "甲方级数"
@@ -257,6 +257,13 @@ class Shuangkou:
     def check_options(self, options: dict[str, Any]) -> None:
         """ValueError for a penalty_mode it does not know (R2015-P1)."""
         penalty_mode(options)
+
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int],
+                     stated: Collection[str] = ()) -> list[str]:
+        """The notice's rules of play in the T2015 rules' words (R2015-C4: who wins the
+        round), after the event's points when its spec sets them (a match has no draw)."""
+        own = [points_text(merged_points(self.default_points, points), draw=False)] if states_points(stated) else []
+        return own + ["最先打过A的队或级数高的队获胜；如时间到比赛双方级数相同，则依据最后一盘比赛的盘面分数判定胜负"]
 
     def tiebreaks_for(self, format_name: str) -> tuple[str, ...]:
         """Swiss: Buchholz first; otherwise the round-robin chain with net levels."""

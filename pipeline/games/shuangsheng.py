@@ -13,7 +13,7 @@ first hand that breaks it is ``RESULT_INVALID`` at its 庄家方 cell.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Collection, Literal, Sequence
 
 from ..issues import Issue, issue
 from ..model import MatchResult, Round
@@ -221,8 +221,11 @@ class Shuangsheng:
         """Round-robin chain (the R2020-F1 final pool)."""
         return self.default_tiebreaks
 
-    def notice_rules(self, options: dict[str, Any], points: dict[str, int]) -> list[str]:
-        """The notice's rules of play (R2020-F3), with the event's match points."""
+    def notice_rules(self, options: dict[str, Any], points: dict[str, int],
+                     stated: Collection[str] = ()) -> list[str]:
+        """The notice's rules of play (R2020-F3), with the event's match points — the game's
+        own 3/1 and 2/1 are the client's (R2020-F3), so they are stated whether or not the
+        spec repeats them."""
         p = merged_points(self.default_points, points)
         return [f"到时级数高者胜出，积 {p['win']} 分，负者积 {p['loss']} 分；双方同级时，"
                 f"庄家一方获胜，积 {p['win_equal']} 分，对方积 {p['loss_equal']} 分"]

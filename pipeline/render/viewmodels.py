@@ -209,16 +209,17 @@ def _describe_format(ev: "EventSpec", format_title: str) -> str:
 
 
 def _play_rules(ev: "EventSpec") -> str:
-    """The rules of play the notice states after the format (R2020-F2, R2020-F3): the game's
-    own (``notice_rules``: 落子无悔、每场一局定胜负 …) and a time limit the event sets
-    (``game_options.time_limit_minutes``)."""
+    """The rules of play the notice states after the format: a time limit the event sets
+    (``game_options.time_limit_minutes``), then the game's own (``notice_rules``): the
+    event's points when its spec sets them (R2011-F1), its time control (R2011-F3,
+    R2011-D1) and play and scoring rules (R2020-F2/F3, R2020-D3, R2011-D1/D2 …)."""
     from ..games import GAMES, event_points
 
     parts: list[str] = []
     game = GAMES.get(ev.game) if ev.game in GAMES else None
     try:
         if game is not None and hasattr(game, "notice_rules"):
-            parts += game.notice_rules(ev.game_options, event_points(ev))
+            parts += game.notice_rules(ev.game_options, event_points(ev), stated=frozenset(ev.points or ()))
     except Exception:  # noqa: BLE001 - a game that cannot say its rules must not stop the notice
         parts = []
     minutes = ev.game_options.get("time_limit_minutes")
@@ -271,6 +272,31 @@ def _award_text(ev: "EventSpec") -> str:
     return text + (f"，其余参赛者获{rest}" if rest else "")
 
 
+def _units_section(spec: "TournamentSpec") -> Section:
+    """Who takes part, as the spec's ``notice_units`` words it: T2020's teams with captains
+    (以分工会为单位参赛，队长由分工会干事担任：第一队……), T2011's departments in one line, or
+    only who may enter (T2015 参加人员：凡学校工会会员均可报名参加; T2016 参赛人员：本校工会会员).
+    A captain is said to be the branch's 干事 only when the teams are listed with captains."""
+    nu, uw = spec.notice_units, spec.unit_word
+    text = nu.text
+    if not text:
+        if nu.listing == "none":
+            text = f"以{uw}为单位报名参赛。"
+        elif nu.listing == "teams" and any(u.captain for u in spec.units):
+            text = f"以{uw}为单位参赛，队长由{uw}干事担任："
+        else:
+            text = f"以{uw}为单位参赛："
+    lines = [text]
+    if nu.listing == "teams":
+        for i, u in enumerate(spec.units, 1):
+            cap = f"，队长{u.captain}" if u.captain else ""
+            end = "。" if i == len(spec.units) else "；"
+            lines.append(f"第{cn_number(i)}队：{u.name}{cap}{end}")
+    elif nu.listing == "names" and spec.units:
+        lines.append("、".join(u.name for u in spec.units) + "。")
+    return Section(nu.heading, lines)
+
+
 def notice_vm(state: "LeagueState") -> NoticeVM:
     """The 通知 (T2020/T2015/T2016 style): greeting, purpose, numbered sections, signature
     and date, then the registration form as an attachment."""
@@ -302,12 +328,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     if org:
         sections.append(Section("组织机构", org))
 
-    units = [f"以{uw}为单位参赛，队长由{uw}干事担任："]
-    for i, u in enumerate(spec.units, 1):
-        cap = f"，队长{u.captain}" if u.captain else ""
-        end = "。" if i == len(spec.units) else "；"
-        units.append(f"第{cn_number(i)}队：{u.name}{cap}{end}")
-    sections.append(Section("参赛单位", units))
+    sections.append(_units_section(spec))
 
     sections.append(Section("比赛项目", [f"{i}、{ev.name}（{_team_word(ev.team_size)}）"
                                          for i, ev in enumerate(spec.events, 1)]))

@@ -362,7 +362,9 @@ def test_R2020_F2_F3_the_notice_states_the_rules_of_play_and_counts_pairs_as_tea
     assert vms._play_rules(ev("checkers")) == "落子无悔；每场三局两胜。"
     got = vms._play_rules(ev("shuangsheng", team_size=2, game_options={"time_limit_minutes": 30}))
     assert got.startswith("比赛时间限定 30 分钟；到时级数高者胜出，积 3 分，负者积 1 分；双方同级时，庄家一方获胜，积 2 分")
-    assert vms._play_rules(ev("doudizhu", game_options={"time_limit_minutes": 30})) == "比赛时间限定 30 分钟。"
+    # R2020-D3: the scoring follows the time limit (it was left out)
+    assert vms._play_rules(ev("doudizhu", game_options={"time_limit_minutes": 30})).startswith(
+        "比赛时间限定 30 分钟；叫地主玩法初始分为1分，每出一个炸弹或者火箭翻一倍")
     from pipeline.draw import FORMATS
     from pipeline.games import GAMES
     pairs = FORMATS.get("knockout").describe({"final_pool": 3}, game=GAMES.get("shuangsheng"))

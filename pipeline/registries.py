@@ -126,22 +126,16 @@ TYPO_EDITS = 2
 
 
 def edits(a: str, b: str) -> int:
-    """Letters added, removed, changed or swapped to make ``b`` of ``a`` (Damerau–Levenshtein,
-    adjacent swaps).
+    """Letters added, removed or changed to make ``b`` of ``a``, as :mod:`difflib` aligns
+    them (two swapped letters count two).
 
     >>> edits("start_point", "start_points"), edits("penatly_mode", "penalty_mode"), edits("hand_minutes", "round_minutes")
-    (1, 1, 3)
+    (1, 2, 3)
     """
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[-1]
+    import difflib
+
+    return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2
+               in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if tag != "equal")
 
 
 def check_game_options(game: Any, options: dict[str, Any]) -> str | None:

@@ -9,14 +9,16 @@ from pathlib import Path
 
 import pytest
 
+import pipeline.registries
 import pipeline.registry
 from pipeline.registry import Registry, UnknownName
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_doctests():
-    result = doctest.testmod(pipeline.registry)
+@pytest.mark.parametrize("module", [pipeline.registry, pipeline.registries], ids=lambda m: m.__name__)
+def test_doctests(module):
+    result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
 
 

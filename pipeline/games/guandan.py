@@ -7,17 +7,26 @@ always sum to 100.  points = score = the round score (the standings sum them).
 
 A forfeit gives the present side ``forfeit_win`` (default 52, a bare win) and the absent
 side ``forfeit_loss`` (default 0); the event's points may change both.
+
+Detail sheet 明细 (optional, one row per deal): 头游方 (the side whose player finished
+first) and 头游对家名次 (where that player's partner finished: 二游/三游/末游).  Both sides'
+levels are replayed from 2:2 with R2016-C1 (+3/+2/+1, never past A; at A only 二游 or 三游
+passes — an opponent is last; the third failed attempt at A sends the side back to 2) and
+compared with the entered 甲方级数/乙方级数 and 过A方; a difference is ``TOTAL_MISMATCH`` at the
+entered cell.  A deal written after a side passed A (过A不再打) is ``RESULT_INVALID`` at its
+头游方 cell.  台上方 stays as typed (the sheet does not say who was on stage at time).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Collection, Sequence
 
-from ..issues import Issue
+from ..issues import Issue, issue
 from ..model import MatchResult, Round
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (forfeit_column, LEVEL_A, level_name, LEVEL_NAMES, merged_points, played_rows, two_sided)
+from .common import (detail_rows, DetailReader, forfeit_column, is_blank, LEVEL_A, level_name, LEVEL_NAMES,
+                     merged_points, played_rows, two_sided, where)
 
 A_LEVEL = "甲方级数"
 B_LEVEL = "乙方级数"
@@ -31,6 +40,18 @@ BASE_WIN = 52
 STEP = 4
 MAX_DIFF = 12
 FAILED_A_LIMIT = 3
+
+# detail sheet (明细)
+DETAIL_SHEET = "明细"
+D_DEAL = "局号"
+D_FIRST = "头游方"
+D_PARTNER = "头游对家名次"
+#: the place of the first finisher's partner (R2016-C1): 2nd, 3rd or last (4th)
+PARTNER_PLACES = ("二游", "三游", "末游")
+PLACE_OF = {"二游": 2, "三游": 3, "末游": 4}
+PLACE_ALIASES = {alias: name for n, cn, name in ((2, "二", "二游"), (3, "三", "三游"), (4, "四", "末游"))
+                 for alias in (str(n), cn, f"{n}游", f"{cn}游", f"第{n}名", f"第{cn}名", f"第{n}", f"第{cn}")}
+PLACE_ALIASES.update({"下游": "末游", "尾游": "末游"})
 
 
 # -- pure rules ---------------------------------------------------------------------------
@@ -101,6 +122,43 @@ def failed_attempt_at_a(failed_at_a: int) -> DealStep:
     return DealStep(2) if n >= FAILED_A_LIMIT else DealStep(LEVEL_A, failed_at_a=n)
 
 
+@dataclass(frozen=True)
+class Deal:
+    """One deal of the 明细: the side whose player finished first (0 = 甲, 1 = 乙) and the
+    place (2, 3 or 4) of that player's partner (R2016-C1)."""
+
+    first: int
+    partner_place: int
+
+
+def play_deal(sides: tuple[DealStep, DealStep], deal: Deal) -> tuple[DealStep, DealStep]:
+    """R2016-C1: both sides' states after one deal; only the first finisher's side moves
+    (:func:`level_up`).  A deal after a side has passed A is a ValueError (过A不再打).
+
+    >>> play_deal((DealStep(2), DealStep(14)), Deal(1, 3))[1].passed_a
+    True
+    """
+    if any(s.passed_a for s in sides):
+        raise ValueError("a side has passed A: the game is over")
+    side = sides[deal.first]
+    moved = level_up(side.level, deal.partner_place, side.failed_at_a)
+    return (moved, sides[1]) if deal.first == 0 else (sides[0], moved)
+
+
+def replay(deals: Sequence[Deal]) -> tuple[DealStep, DealStep]:
+    """R2016-C1: both sides' states after every deal, both starting at 2.
+
+    >>> replay([Deal(0, 2), Deal(0, 2), Deal(0, 2), Deal(0, 2)])[0]
+    DealStep(level=14, passed_a=False, failed_at_a=0)
+    >>> [s.level for s in replay([Deal(0, 2)] * 4 + [Deal(0, 4)] * 3 + [Deal(1, 3)])]
+    [2, 4]
+    """
+    sides = (DealStep(2), DealStep(2))
+    for d in deals:
+        sides = play_deal(sides, d)
+    return sides
+
+
 # -- the game -----------------------------------------------------------------------------
 @dataclass
 class Guandan:
@@ -145,13 +203,21 @@ class Guandan:
         ]
 
     def detail(self, options: dict[str, Any]) -> DetailSheet | None:
-        """No detail sheet."""
-        return None
+        """The optional deal-by-deal sheet 明细 (R2016-C1): who finished first, and where the
+        partner finished."""
+        return DetailSheet(DETAIL_SHEET, (
+            ResultColumn(D_DEAL, "int", min=1, help="第几副牌"),
+            ResultColumn(D_FIRST, "choice", SIDES, help="本副牌最先出完牌（头游）的选手所在方（甲/乙）"),
+            ResultColumn(D_PARTNER, "choice", PARTNER_PLACES,
+                         help="头游的对家第几个出完：二游（双下，升3级）、三游（升2级）、末游（升1级）；"
+                              "打A时对家为二游或三游才算过A，末游为打A未过（三次未过回到2）"),
+        ))
 
     def parse_round(self, rnd: Round, rows: Sequence[ResultRow], points: dict[str, int],
                     options: dict[str, Any], details: dict[tuple, list[dict[str, Any]]] | None = None
                     ) -> tuple[list[MatchResult], list[Issue]]:
-        """R2016-F4/S1 results; points = score = round score."""
+        """R2016-F4/S1 results; points = score = round score.  With a 明细 for the table its
+        levels and 过A方 are checked against the R2016-C1 replay."""
         pts = merged_points(self.default_points, points)
         results: list[MatchResult] = []
         issues: list[Issue] = []
@@ -174,6 +240,9 @@ class Guandan:
                 r.bad(PAST_A_SIDE, f"“{PAST_A_SIDE}”为 \"{pa}\"，但{pa}方级数是 \"{level_name((a, b)[past])}\"："
                                    "过A的一方级数应填 A，请改正")
                 continue
+            deals = (details or {}).get(row.match.key)
+            if _filled(deals) and not self._details_agree(row, deals, (a, b), past, pa, issues):
+                continue
             winner = winner_at_time(a, b, past, SIDES.index(stage) if stage else 0)
             d = abs(a - b)
             w, l = round_score(d)
@@ -187,6 +256,107 @@ class Guandan:
             results.append(two_sided(row.match, winner, pts, match_points=mp, scores=mp, reason=reason,
                                      source=row.at(A_LEVEL), detail={"levels": (a, b), "diff": d}))
         return results, issues
+
+    def values_from_details(self, row: ResultRow, items: list[dict[str, Any]], options: dict[str, Any],
+                            issues: list[Issue]) -> dict[str, str] | None:
+        """The 甲方级数 乙方级数 (and 过A方) of a table replayed from its 明细 (R2016-C1), for a
+        row whose result cells were left blank; None (with issues) on a bad deal.  台上方 stays
+        as typed: at equal levels the referee says who was on stage when time was called."""
+        replayed = self._replay_details(row, items, issues) if _filled(items) else None
+        if replayed is None:
+            return None
+        sides, passed_at, _ = replayed
+        values = {A_LEVEL: level_name(sides[0].level), B_LEVEL: level_name(sides[1].level)}
+        if passed_at is not None:
+            values[PAST_A_SIDE] = SIDES[passed_at[0]]
+        return values
+
+    def _details_agree(self, row: ResultRow, items: list[dict[str, Any]], entered: tuple[int, int],
+                       past: int | None, past_typed: str, issues: list[Issue]) -> bool:
+        """Replay the 明细 of one table (R2016-C1) and compare it with the entered levels and
+        过A方: False (with issues) on a bad deal or a difference (``TOTAL_MISMATCH`` at each
+        entered cell that differs)."""
+        replayed = self._replay_details(row, items, issues)
+        if replayed is None:
+            return False
+        sides, passed_at, reset_at = replayed
+        agree = True
+        for i, label in enumerate((A_LEVEL, B_LEVEL)):
+            want = sides[i].level
+            if entered[i] == want:
+                continue
+            agree = False
+            hint = (f"（{SIDES[i]}方在明细第 {passed_at[1]} 局过A）" if passed_at and passed_at[0] == i else
+                    f"（{SIDES[i]}方在明细第 {reset_at[i]} 局打A第{FAILED_A_LIMIT}次未过，回到 2）"
+                    if reset_at[i] and want < LEVEL_A else "")
+            issues.append(issue("TOTAL_MISMATCH", (
+                f"{where(row.match)}：“{label}”填的是 \"{level_name(entered[i])}\"，按明细逐局计算应为 "
+                f"\"{level_name(want)}\"{hint}：请核对明细或改正级数"), at=row.at(label)))
+        want_past = passed_at[0] if passed_at else None
+        if past != want_past:
+            agree = False
+            said = "未填" if is_blank(row.values.get(PAST_A_SIDE)) else f"填的是 \"{past_typed}\""
+            why = (f"按明细逐局计算{SIDES[want_past]}方在第 {passed_at[1]} 局过A（应选“{SIDES[want_past]}”）"
+                   if passed_at else "按明细逐局计算没有一方过A（应为“无”或留空）")
+            issues.append(issue("TOTAL_MISMATCH", f"{where(row.match)}：“{PAST_A_SIDE}”{said}，{why}："
+                                                  f"请核对明细或改正“{PAST_A_SIDE}”", at=row.at(PAST_A_SIDE)))
+        return agree
+
+    @staticmethod
+    def _replay_details(row: ResultRow, items: list[dict[str, Any]], issues: list[Issue]
+                        ) -> tuple[tuple[DealStep, DealStep], tuple[int, str] | None, list[str]] | None:
+        """Both sides' states after the table's 明细 rows (R2016-C1), with (side, deal number)
+        of the pass of A (None when no side passed) and, per side, the deal number of its
+        latest fall back to 2 ("" when none); None (with issues) when a deal is bad or comes
+        after a pass of A (the first such deal is reported)."""
+        sides = (DealStep(2), DealStep(2))
+        ok = True
+        passed_at: tuple[int, str] | None = None
+        after_pass_reported = False
+        reset_at = ["", ""]
+        for drow in detail_rows(items):
+            if _blank_deal(drow.values):
+                continue
+            r = DetailReader(drow, row.match, issues, D_DEAL)
+            deal = _read_deal(r)
+            if deal is None:
+                ok = False
+                continue
+            if passed_at is not None:
+                if not after_pass_reported:
+                    side, n = SIDES[passed_at[0]], passed_at[1]
+                    r.bad(D_FIRST, f"{side}方已在第 {n} 局过A，本桌比赛已结束（过A不再打），不应再有这一局："
+                                   f"请核对第 {n} 局的记录，或删去此后各局")
+                    after_pass_reported = True
+                ok = False
+                continue
+            before = sides[deal.first]
+            sides = play_deal(sides, deal)
+            after = sides[deal.first]
+            if after.passed_a:
+                passed_at = (deal.first, r.hand)
+            elif before.level == LEVEL_A and after.level == 2:
+                reset_at[deal.first] = r.hand
+        return (sides, passed_at, reset_at) if ok else None
+
+
+def _blank_deal(values: dict[str, Any]) -> bool:
+    """A 明细 row with nothing but its keys and 局号 (pre-numbered by the writer): no deal."""
+    return all(is_blank(values.get(k)) for k in (D_FIRST, D_PARTNER))
+
+
+def _filled(items: Sequence[Any] | None) -> bool:
+    """Whether a table has a deal on the 明细: without one its levels stand as typed."""
+    return any(not _blank_deal(d.values) for d in detail_rows(items or ()))
+
+
+def _read_deal(r: DetailReader) -> Deal | None:
+    """One 明细 row as a :class:`Deal`; None (issues recorded) when a cell is bad or blank."""
+    first = r.choice(D_FIRST, SIDES, aliases=SIDE_ALIASES)
+    place = r.choice(D_PARTNER, PARTNER_PLACES, aliases=PLACE_ALIASES)
+    if not r.ok or first is None or place is None:
+        return None
+    return Deal(SIDES.index(first), PLACE_OF[place])
 
 
 GUANDAN = Guandan()

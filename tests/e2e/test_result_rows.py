@@ -692,3 +692,57 @@ def test_R2011_F1_a_result_merged_beside_a_merged_group_is_still_said_to_be_merg
     taken = sorted(r.match.table for r in report.state.events["xiangqi"].results.values()
                    if r.match.round == 1 and not r.match.bye)
     assert taken == [1, 2, *range(4, 11)], taken
+
+
+def test_R2016_C1_a_guandan_round_with_its_deals_on_the_detail_sheet(tmp_path):
+    """掼蛋's result workbook now has a 明细 sheet (one row per deal: 头游方, 头游对家名次).  The
+    referee fills round 1: table a's deals agree with its levels (scored 60:40), table b's say
+    甲 reached 4 though 5 was written (TOTAL_MISMATCH at that 成绩 cell, the table unscored),
+    table c's levels are left blank and come from its deals (2:8 → 24:76); the tables without
+    deals are scored as typed, as before."""
+    import openpyxl
+
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    out = tmp_path / "out"
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    wb = openpyxl.load_workbook(out / "t2016-poker" / "results" / "guandan-r1-成绩表.xlsx")
+    assert wb.sheetnames[:2] == ["成绩", "明细"]
+    ws = wb["成绩"]
+    hrow, col = table_header(ws)
+    tables = [r for r in range(hrow + 1, ws.max_row + 1)
+              if ws.cell(r, col["桌号"]).value is not None and ws.cell(r, col["乙方"]).value != "轮空"]
+    for r in tables:
+        ws.cell(r, col["甲方级数"]).value, ws.cell(r, col["乙方级数"]).value = "5", "2"
+    a, b, c = tables[:3]
+    ws.cell(a, col["甲方级数"]).value, ws.cell(a, col["乙方级数"]).value = "9", "7"
+    ws.cell(c, col["甲方级数"]).value = ws.cell(c, col["乙方级数"]).value = None
+    key = lambda r: (ws.cell(r, col["组别"]).value, ws.cell(r, col["桌号"]).value)
+    deals = {key(a): [("甲", "二游"), ("乙", "三游"), ("甲", "末游"), ("乙", "二游"), ("甲", "二游")],
+             key(b): [("甲", "三游")],
+             key(c): [("乙", "二游"), ("乙", "二游")]}
+    ds = wb["明细"]
+    dh, dcol = table_header(ds)
+    for r in range(dh + 1, ds.max_row + 1):
+        hands = deals.get((ds.cell(r, dcol["组别"]).value, ds.cell(r, dcol["桌号"]).value), [])
+        n = ds.cell(r, dcol["局号"]).value
+        if n is not None and n <= len(hands):
+            ds.cell(r, dcol["头游方"]).value, ds.cell(r, dcol["头游对家名次"]).value = hands[n - 1]
+    wb.save(folder / "inbox" / "guandan-r1-成绩表.xlsx")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        mine = [i for i in csv.DictReader(f) if i["file"] == "guandan-r1-成绩表.xlsx"]
+    (bad,) = mine
+    assert bad["code"] == "TOTAL_MISMATCH" and bad["sheet"] == "成绩" and bad["severity"] == "error"
+    assert bad["cell"] == f"{openpyxl.utils.get_column_letter(col['甲方级数'])}{b}"
+    assert '“甲方级数”填的是 "5"，按明细逐局计算应为 "4"' in bad["message"]
+    results = {(r.match.group, r.match.table): r for r in report.state.events["guandan"].results.values()
+               if r.match.round == 1}
+    assert [s.points for s in results[key(a)].sides] == [60, 40]
+    assert key(b) not in results
+    assert [s.points for s in results[key(c)].sides] == [24, 76]
+    typed = [r for k, r in results.items() if k not in (key(a), key(c)) and not r.match.bye]
+    assert len(typed) == len(tables) - 3 and all([s.points for s in r.sides] == [64, 36] for r in typed)

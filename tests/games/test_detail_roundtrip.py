@@ -25,6 +25,7 @@ SPEC = {
          "game_options": {"penalty_mode": "defender_total"}},
         {"id": "shuangsheng", "name": "双升", "game": "shuangsheng", "team_size": 2,
          "format": {"type": "round_robin"}},
+        {"id": "guandan", "name": "掼蛋", "game": "guandan", "team_size": 2, "format": {"type": "swiss"}},
     ],
 }
 
@@ -160,3 +161,51 @@ def test_levels_are_computed_from_the_detail_sheet_when_left_blank(tmp_path):
     hands = {1: [{"庄家方": "甲", "捡分方得分": 0}, {"庄家方": "甲", "捡分方得分": 40}]}
     t, ev, game, rnd, path = _write_and_fill(tmp_path, "shuangsheng", {}, hands)
     assert _values_from_details(ev, game, rnd, path) == {1: {"甲方级数": "6", "乙方级数": "2"}}
+
+
+def test_R2016_C1_guandan_detail_sheet_round_trip(tmp_path):
+    """掼蛋's 明细 written with the round's workbook, filled deal by deal, read back: table 1's
+    levels agree with its deals (scored), table 2's 乙方级数 does not (TOTAL_MISMATCH at that
+    成绩 cell); then table 2 has a deal after 甲 passed A (RESULT_INVALID at its 明细 cell);
+    then both agree, and levels left blank are computed from the deals."""
+    hands = {
+        1: [  # 甲 +3 → 5, 乙 +2 → 4, 甲 +1 → 6, 乙 +3 → 7, 甲 +3 → 9
+            {"头游方": "甲", "头游对家名次": "二游"}, {"头游方": "乙", "头游对家名次": "三游"},
+            {"头游方": "甲", "头游对家名次": "末游"}, {"头游方": "乙", "头游对家名次": "二游"},
+            {"头游方": "甲", "头游对家名次": "二游"},
+        ],
+        2: [  # 甲 to A (never past it), 乙 +1 → 3, 甲 passes A with the partner third
+            {"头游方": "甲", "头游对家名次": "二游"}, {"头游方": "甲", "头游对家名次": "二游"},
+            {"头游方": "乙", "头游对家名次": "末游"}, {"头游方": "甲", "头游对家名次": "二游"},
+            {"头游方": "甲", "头游对家名次": "二游"}, {"头游方": "甲", "头游对家名次": "三游"},
+        ],
+    }
+    results = {1: {"甲方级数": "9", "乙方级数": "7"}, 2: {"甲方级数": "A", "乙方级数": "4", "过A方": "甲"}}
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "guandan", results, hands)
+    assert load_workbook(path).sheetnames[:2] == ["成绩", "明细"]
+    res, issues = _parse(ev, game, rnd, path)
+    assert [r.match.table for r in res] == [1] and [s.points for s in res[0].sides] == [60, 40]
+    (i,) = issues
+    assert i.code == "TOTAL_MISMATCH" and i.file == "r.xlsx" and i.sheet == "成绩" and "第2桌" in i.message
+    assert '“乙方级数”填的是 "4"' in i.message and '应为 "3"' in i.message
+    assert load_workbook(path)["成绩"][i.cell].value == "4"
+
+    results[2]["乙方级数"] = "3"
+    played = hands[2]
+    hands[2] = [played[0], played[1], played[3], played[4], played[5], played[2]]     # 乙's deal after the pass
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "guandan", results, hands)
+    res, issues = _parse(ev, game, rnd, path)
+    assert [r.match.table for r in res] == [1]
+    (i,) = issues
+    assert i.code == "RESULT_INVALID" and i.sheet == "明细" and "第2桌 明细第 6 局" in i.message
+    assert "第 5 局过A" in i.message and load_workbook(path)["明细"][i.cell].value == "乙"
+
+    hands[2] = played
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "guandan", results, hands)
+    res, issues = _parse(ev, game, rnd, path)
+    assert issues == [] and [r.reason for r in res] == ["级数 9:7，相差 2 级", "甲方过A"]
+    assert [s.points for s in res[1].sides] == [52 + 4 * 11, 48 - 4 * 11]
+    # levels left blank on 成绩 are computed from the deals
+    t, ev, game, rnd, path = _write_and_fill(tmp_path, "guandan", {}, hands)
+    assert _values_from_details(ev, game, rnd, path) == {
+        1: {"甲方级数": "9", "乙方级数": "7"}, 2: {"甲方级数": "A", "乙方级数": "3", "过A方": "甲"}}

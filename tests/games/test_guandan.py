@@ -1,9 +1,10 @@
-"""Guandan (T2016): R2016-F4 winner, R2016-S1 round score, R2016-C1 level-up."""
+"""Guandan (T2016): R2016-F4 winner, R2016-S1 round score, R2016-C1 level-up and its 明细 replay."""
 import pytest
 
 from pipeline.games import GAMES
-from pipeline.games.guandan import DealStep, failed_attempt_at_a, level_up, round_score, winner_at_time
-from pipeline.model import Outcome
+from pipeline.games.guandan import (Deal, DealStep, failed_attempt_at_a, level_up, play_deal, replay, round_score,
+                                    winner_at_time)
+from pipeline.model import CellRef, Outcome
 
 G = GAMES.get("掼蛋")
 
@@ -65,3 +66,158 @@ def test_forfeit_defaults(sheet):
     (res,), _ = sheet(G).parse({"弃权": "乙方弃权"})
     assert [x.points for x in res.sides] == [52, 0]
     assert [x.outcome for x in res.sides] == [Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS]
+
+
+# -- R2016-C1 level-up per deal, and the optional 明细 (deal by deal) -----------------------
+DETAIL_LABELS = ["局号", "头游方", "头游对家名次"]
+
+
+@pytest.mark.parametrize("partner,up", [(2, 3), (3, 2), (4, 1)])
+@pytest.mark.parametrize("level", [2, 5, 9])
+def test_R2016_C1_level_up_table(level, partner, up):
+    """Partners 1st & 2nd → +3, 1st & 3rd → +2, 1st & 4th → +1."""
+    assert level_up(level, partner) == DealStep(level + up)
+
+
+@pytest.mark.parametrize("level,partner", [(12, 2), (13, 2), (13, 3), (13, 4), (12, 3), (11, 2)])
+def test_R2016_C1_a_level_up_stops_at_A(level, partner):
+    """A level-up never skips A: Q +3, K +3, K +2, K +1, Q +2, J +3 all land on A, not passed."""
+    assert level_up(level, partner) == DealStep(14)
+    assert level_up(10, 2) == DealStep(13) and level_up(11, 3) == DealStep(13)
+
+
+def test_R2016_C1_at_A_only_an_opponent_last_passes():
+    """At A, 1st & 2nd or 1st & 3rd (an opponent last) wins the game; 1st & 4th (the partner
+    last) is a failed attempt and the side stays at A."""
+    assert level_up(14, 2) == DealStep(14, passed_a=True)
+    assert level_up(14, 3) == DealStep(14, passed_a=True)
+    assert level_up(14, 4) == DealStep(14, passed_a=False, failed_at_a=1)
+    # the side whose player did not finish first does not move, even at A
+    a, b = play_deal((DealStep(14), DealStep(7)), Deal(1, 2))
+    assert a == DealStep(14) and b == DealStep(10)
+
+
+def test_R2016_C1_three_failed_attempts_at_A_back_to_2():
+    assert level_up(14, 4, failed_at_a=0) == DealStep(14, failed_at_a=1)
+    assert level_up(14, 4, failed_at_a=1) == DealStep(14, failed_at_a=2)
+    assert level_up(14, 4, failed_at_a=2) == DealStep(2)
+    assert failed_attempt_at_a(2) == DealStep(2)
+    # 甲 climbs to A (4 × +3), fails three times, and is at 2 again; the failures count across
+    # the opponents' deals in between
+    deals = [Deal(0, 2)] * 4 + [Deal(0, 4), Deal(1, 4), Deal(0, 4), Deal(0, 4)]
+    a, b = replay(deals)
+    assert a == DealStep(2) and b == DealStep(3)
+    # two failures, then a pass with the partner third
+    a, _ = replay([Deal(0, 2)] * 4 + [Deal(0, 4), Deal(0, 4), Deal(0, 3)])
+    assert a.passed_a and a.level == 14
+    with pytest.raises(ValueError):             # 过A不再打: no deal after a pass
+        play_deal((DealStep(14, passed_a=True), DealStep(2)), Deal(1, 2))
+
+
+def _deal(n, first, partner):
+    """A 明细 row with cell locations on sheet 明细 (row n + 1, columns D…F)."""
+    d = {"局号": n, "头游方": first, "头游对家名次": partner}
+    return d | {"_cells": {l: CellRef("r.xlsx", "明细", f"{chr(68 + i)}{n + 1}") for i, l in enumerate(DETAIL_LABELS)}}
+
+
+def _deals(*rows):
+    return [_deal(n, first, partner) for n, (first, partner) in enumerate(rows, 1)]
+
+
+# 甲 +3 → 5, 乙 +2 → 4, 甲 +1 → 6, 乙 +3 → 7, 甲 +3 → 9: 9 against 7 (d = 2 → 60 : 40)
+NINE_SEVEN = _deals(("甲", "二游"), ("乙", "三游"), ("甲", "末游"), ("乙", "二游"), ("甲", "二游"))
+
+
+def test_R2016_C1_detail_sheet_columns():
+    d = G.detail({})
+    assert d.name == "明细" and [c.label for c in d.columns] == DETAIL_LABELS
+    assert d.columns[2].choices == ("二游", "三游", "末游")
+
+
+def test_R2016_C1_detail_that_agrees_is_scored(sheet):
+    (res,), issues = sheet(G).parse({"甲方级数": "9", "乙方级数": "7"}, details=NINE_SEVEN)
+    assert issues == []
+    assert [x.points for x in res.sides] == [60, 40]
+
+
+def test_R2016_C1_detail_that_disagrees_is_total_mismatch(sheet):
+    """乙 wrote 8 (it is 7 by the deals): TOTAL_MISMATCH at 乙方级数 (E2), no result."""
+    results, (i,) = sheet(G).parse({"甲方级数": "9", "乙方级数": "8"}, details=NINE_SEVEN)
+    assert results == []
+    assert i.code == "TOTAL_MISMATCH" and i.sheet == "成绩" and i.cell == "E2"
+    assert "第1轮 A组 第1桌" in i.message and "“乙方级数”填的是 \"8\"" in i.message and '应为 "7"' in i.message
+
+
+def test_R2016_C1_detail_aliases(sheet):
+    deals = _deals(("甲方", 2), ("乙", "3"), ("甲", "第四名"), ("乙", "2游"), ("甲", "二"))
+    (res,), issues = sheet(G).parse({"甲方级数": "9", "乙方级数": "7"}, details=deals)
+    assert issues == [] and [x.points for x in res.sides] == [60, 40]
+
+
+def test_R2016_C1_detail_level_up_stops_at_A(sheet):
+    """Q +3 is A, not past it: 甲 at A (not passed) after 2 → 5 → 8 → J → A."""
+    deals = _deals(*[("甲", "二游")] * 4)
+    (res,), issues = sheet(G).parse({"甲方级数": "A", "乙方级数": "2"}, details=deals)
+    assert issues == [] and [x.points for x in res.sides] == [100, 0] and res.reason.startswith("级数")
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "2", "过A方": "甲"}, details=deals)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "F2" and "没有一方过A" in i.message
+
+
+def test_R2016_C1_detail_pass_at_A_only_with_an_opponent_last(sheet):
+    to_a = [("甲", "二游")] * 4
+    passed = _deals(*to_a, ("甲", "三游"))
+    (res,), issues = sheet(G).parse({"甲方级数": "A", "乙方级数": "2", "过A方": "甲"}, details=passed)
+    assert issues == [] and res.reason == "甲方过A"
+    # the referee did not mark the pass: said at 过A方, with the deal
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "2", "台上方": "甲"}, details=passed)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "F2"
+    assert "“过A方”未填" in i.message and "甲方在第 5 局过A" in i.message
+    # partner last at A: no pass, 甲 stays at A
+    failed = _deals(*to_a, ("甲", "末游"))
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "2", "过A方": "甲"}, details=failed)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "F2"
+    (res,), issues = sheet(G).parse({"甲方级数": "A", "乙方级数": "2"}, details=failed)
+    assert issues == []
+
+
+def test_R2016_C1_detail_three_failures_at_A_back_to_2(sheet):
+    deals = _deals(*[("甲", "二游")] * 4, ("甲", "末游"), ("乙", "末游"), ("甲", "末游"), ("甲", "末游"))
+    (res,), issues = sheet(G).parse({"甲方级数": "2", "乙方级数": "3"}, details=deals)
+    assert issues == [] and [x.points for x in res.sides] == [44, 56]
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "3"}, details=deals)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "D2"
+    assert '应为 "2"' in i.message and "第 8 局打A第3次未过" in i.message
+
+
+def test_R2016_C1_detail_deal_after_a_pass_is_refused(sheet):
+    deals = _deals(*[("甲", "二游")] * 4, ("甲", "二游"), ("乙", "二游"))
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "5", "过A方": "甲"}, details=deals)
+    assert results == [] and i.code == "RESULT_INVALID" and i.sheet == "明细" and i.cell == "E7"
+    assert "明细第 6 局" in i.message and "第 5 局过A" in i.message
+
+
+def test_R2016_C1_detail_bad_or_half_filled_row(sheet):
+    deals = _deals(("甲", "二游"), ("丙", "三游"))
+    results, (i,) = sheet(G).parse({"甲方级数": "5", "乙方级数": "2"}, details=deals)
+    assert results == [] and i.code == "RESULT_INVALID" and i.cell == "E3" and "明细第 2 局" in i.message
+    deals = _deals(("甲", "二游"), ("乙", None))
+    results, (i,) = sheet(G).parse({"甲方级数": "5", "乙方级数": "2"}, details=deals)
+    assert results == [] and i.cell == "F3" and "“头游对家名次”未填写" in i.message
+
+
+def test_R2016_C1_no_filled_detail_rows_change_nothing(sheet):
+    """Pre-numbered rows with nothing else (局号 only) are blank: the levels stand as typed."""
+    blank = [_deal(n, None, None) for n in (1, 2, 3)]
+    (res,), issues = sheet(G).parse({"甲方级数": "Q", "乙方级数": "8", "台上方": "乙"}, details=blank)
+    assert issues == [] and [x.points for x in res.sides] == [68, 32]
+
+
+def test_R2016_C1_values_from_details(sheet):
+    """Levels left blank on 成绩 come from the deals (the runner's totals_from_details)."""
+    row = sheet(G).row({})
+    assert G.values_from_details(row, NINE_SEVEN, {}, []) == {"甲方级数": "9", "乙方级数": "7"}
+    passed = _deals(*[("乙", "二游")] * 5)
+    assert G.values_from_details(row, passed, {}, []) == {"甲方级数": "2", "乙方级数": "A", "过A方": "乙"}
+    issues = []
+    assert G.values_from_details(row, _deals(("丁", "二游")), {}, issues) is None
+    assert [i.cell for i in issues] == ["E2"]

@@ -192,11 +192,11 @@ def test_with_real_games(tournament, tmp_path):
     """The registered games' columns (another module) write and validate."""
     games = pytest.importorskip("pipeline.games")
     import importlib
-    for mod in ("xiangqi", "bridge", "doudizhu", "shuangsheng"):
+    for mod in ("xiangqi", "bridge", "doudizhu", "shuangsheng", "guandan"):
         importlib.import_module(f"pipeline.games.{mod}")
     rnd = _round([Match("x", "s", 1, "", 1, ("a", "b")), Match("x", "s", 1, "", 2, ("c", "d"))],
                  plan={"boards": [1, 2]})
-    for name in ("xiangqi", "bridge", "doudizhu", "shuangsheng"):
+    for name in ("xiangqi", "bridge", "doudizhu", "shuangsheng", "guandan"):
         game = games.GAMES.get(name)
         path = write_result_sheet(tmp_path / f"{name}.xlsx", tournament=tournament,
                                   event=tournament.spec.event("xiangqi"), rnd=rnd, columns=game.columns({}),
@@ -205,6 +205,26 @@ def test_with_real_games(tournament, tmp_path):
         hdr = read_meta(wb)["header_row"]
         labels = _labels(wb[layout.RESULT_SHEET], hdr)
         assert [c.label for c in game.columns({})] == labels[3 + game.seats: 3 + game.seats + len(game.columns({}))]
+        detail = game.detail({})
+        assert (detail is not None) == (len(wb.sheetnames) == 3), (name, wb.sheetnames)
+
+
+def test_R2016_C1_guandan_sheet_has_its_deal_by_deal_detail(tournament, tmp_path):
+    """掼蛋's workbook has 明细 (one row per deal): 头游方 and 头游对家名次 as dropdowns, 局号 pre-numbered."""
+    from pipeline.games import GAMES
+    game = GAMES.get("guandan")
+    rnd = _round([Match("x", "s", 1, "", 1, ("a", "b")), Match("x", "s", 1, "", 2, ("c", "d"))])
+    wb = load_workbook(write_result_sheet(tmp_path / "g.xlsx", tournament=tournament,
+                                          event=tournament.spec.event("xiangqi"), rnd=rnd, columns=game.columns({}),
+                                          label_of={}, detail=game.detail({}), seats=2, detail_rows=4))
+    assert wb.sheetnames == [layout.RESULT_SHEET, "明细", layout.META_SHEET]
+    assert read_meta(wb)["detail_sheet"] == "明细"
+    ws = wb["明细"]
+    hdr = next(r for r in range(1, 10) if ws.cell(r, 1).value == "轮次")
+    assert _labels(ws, hdr) == ["轮次", "组别", "桌号", "局号", "头游方", "头游对家名次"]
+    assert [ws.cell(hdr + i, 4).value for i in range(1, 9)] == [1, 2, 3, 4] * 2
+    dvs = {str(dv.sqref)[0]: dv.formula1 for dv in ws.data_validations.dataValidation if dv.type == "list"}
+    assert dvs == {"E": '"甲,乙"', "F": '"二游,三游,末游"'}
 
 
 def test_same_round_same_bytes(tournament, tmp_path):

@@ -8,11 +8,14 @@ are all absent are removed; players left without their partner are re-formed int
 pairs within their group, by lot.  Single players left over in several groups are
 paired across groups by lot, and the new pair joins the group with the fewest tables;
 a player left alone at the end cannot play (noted).  A group the check-in left with an
-odd pair (drawn even, odd now): by lot one pair moves between it and another group with
-an odd pair — the one with the fewest tables — from the larger into the smaller, so both
-become even; a group still odd plays with a bye each round.  A group drawn odd (13 pairs
-in 4 groups) keeps its bye: evening it out too once left a group of two pairs, who then
-met in every round.
+odd number of pairs (drawn even, odd now) sends one of its own pairs, drawn by lot, into
+the group with the fewest tables (pairs // 2) among the other groups (the seed:
+如重新组合后产生单对选手，则现场抽签进入桌数少的小组); on equal tables a group with an odd
+number of pairs is chosen first, so both become even and nobody sits out, then one by
+lot.  The pair joins at the end of its new group's draw order; a group left odd by a
+pair moving in plays with a bye each round.  A group drawn odd (13 pairs in 4 groups)
+keeps its bye and sends no pair: evening it out too once left a group of two pairs, who
+then met in every round.
 
 Re-formed pairs are recorded in ``plan["merged"]`` as
 ``{"id": "<entry a>+<entry b>", "from": [entry a, entry b], "players": [Person.key, …],
@@ -142,26 +145,27 @@ class GroupsStandings:
         for _, e, p in leftovers:
             dropped.append(p)
             notes.append(f"{self._person(entries, e, p)}（{shown(state, e)}）搭档未到且无人可组合，本次不能参赛。")
-        # an odd pair left by the check-in (a group drawn even that is odd now) is drawn into the
-        # group with fewer tables that has an odd pair too, so both play without a bye.  A group
-        # drawn odd keeps its bye (R2016-F3): moving its pair only for evenness left a group of
-        # two pairs to meet each other every round.
-        while True:
-            odd = sorted(g for g, m in groups.items() if len(m) % 2)
-            left = [g for g in odd if lot.get(g, 0) % 2 == 0]
-            if not left or len(odd) < 2:
-                break
-            src = max(odd, key=lambda g: (len(groups[g]), rng.random()))
-            dst = min((g for g in odd if g != src), key=lambda g: (len(groups[g]), rng.random()))
-            if src not in left and dst not in left:     # two groups drawn odd: pair the one left odd
-                here = left[0]
-                there = min((g for g in odd if g != here), key=lambda g: (len(groups[g]), rng.random()))
-                src, dst = (here, there) if len(groups[here]) >= len(groups[there]) else (there, here)
+        # R2016-F2 (“如重新组合后产生单对选手，则现场抽签进入桌数少的小组”): a group the check-in
+        # left odd (drawn even, odd now) sends one of its own pairs, by lot, into the group with
+        # the fewest tables (pairs // 2) among the other groups.  Equal tables: a group with an
+        # odd pair first (both groups then play without a bye), then by lot.  Groups left odd
+        # take their turn in an order drawn by lot; one evened out by a pair moving in sends
+        # none.  A group drawn odd keeps its bye (R2016-F3): moving its pair only for evenness
+        # left a group of two pairs to meet each other every round.
+        left = [g for g in sorted(groups) if len(groups[g]) % 2 and lot[g] % 2 == 0]
+        rng.shuffle(left)
+        for src in left:
+            others = sorted(g for g, m in groups.items() if m and g != src)
+            if not len(groups[src]) % 2 or not others:
+                continue
+            fewest = min(len(groups[g]) // 2 for g in others)
+            ties = [g for g in others if len(groups[g]) // 2 == fewest]
+            dst = rng.choice([g for g in ties if len(groups[g]) % 2] or ties)
             e = rng.choice(sorted(groups[src]))
             groups[src].remove(e)
             groups[dst].append(e)
             moved.append({"id": e, "from": src, "to": dst})
-            notes.append(f"第{src}组为单数，抽签由{shown(state, e, labels)}进入桌数较少的第{dst}组。")
+            notes.append(f"第{src}组为单数，抽签由{shown(state, e, labels)}进入其余小组中桌数最少的第{dst}组。")
         groups = {g: m for g, m in groups.items() if m}
         extras = {"merged": merged, "removed": removed, "moved": moved, "dropped": dropped}
         return groups, extras, notes, labels

@@ -383,8 +383,8 @@ def test_notes_count_pairs_as_pairs():
 
 def test_R2016_F2_the_pair_that_moves_is_the_check_ins_odd_one():
     """30 pairs in 4 groups (8/8/7/7), one whole pair of an 8 absent: that group is left odd
-    beside two groups drawn odd, and it is the one evened out (by a pair moving in or out),
-    whichever lot is drawn."""
+    beside two groups drawn odd, and one of its own pairs moves out (into a 7, both have 3
+    tables and are odd), whichever lot is drawn."""
     entries = make_entries(30, team_size=2)
     fmt = FORMATS.get("groups_standings")
     for seed in range(12):
@@ -392,8 +392,109 @@ def test_R2016_F2_the_pair_that_moves_is_the_check_ins_odd_one():
         g8 = sorted(g for g, m in groups.items() if len(m) == 8)[0]
         absent = frozenset(p.key for e in entries if e.id == groups[g8][0] for p in e.players)
         plan = fmt.next_round(new_state(entries, {"groups": 4}, absent), random.Random(seed)).plan
-        assert len(plan["moved"]) == 1 and g8 in (plan["moved"][0]["from"], plan["moved"][0]["to"]), (seed, plan["moved"])
-        assert len(plan["groups"][g8]) % 2 == 0
+        assert len(plan["moved"]) == 1 and plan["moved"][0]["from"] == g8, (seed, plan["moved"])
+        assert len(plan["groups"][g8]) == 6 and len(plan["groups"][plan["moved"][0]["to"]]) == 8
+
+
+def _half_absent(entries, groups, label, k=2):
+    """One player absent from each of the first ``k`` pairs of group ``label`` (re-formed
+    within the group into k // 2 pairs)."""
+    gone = set(groups[label][:k])
+    return frozenset(e.players[0].key for e in entries if e.id in gone)
+
+
+def _checked_in(n, seed, pick, whole=()):
+    """Draw ``n`` pairs into 4 groups, then draw again (same lot) with one player absent
+    from each of two pairs of the group ``pick(groups)`` names (and every player of the
+    entries ``whole(groups)`` names).  Returns (groups as drawn, that group, round 1)."""
+    entries = make_entries(n, team_size=2)
+    fmt = FORMATS.get("groups_standings")
+    groups = fmt.next_round(new_state(entries, {"groups": 4}), random.Random(seed)).plan["groups"]
+    src = pick(groups)
+    gone = set(whole(groups)) if whole else set()
+    absent = _half_absent(entries, groups, src) | {p.key for e in entries if e.id in gone for p in e.players}
+    return groups, src, fmt.next_round(new_state(entries, {"groups": 4}, frozenset(absent)), random.Random(seed))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_R2016_F2_a_group_left_odd_sends_one_of_its_own_pairs(seed):
+    """The audit's case (the 2016 sample): 34 pairs drawn 8/8/9/9, one player absent from
+    each of two pairs of an 8, re-formed into one pair: that group (now 7) is the one with
+    the single pair — one of ITS pairs is drawn into the group with the fewest tables (the
+    other 8 and both 9s have 4; a 9 is odd, so it is a 9), not a pair of a 9 moved into it."""
+    drawn, src, r1 = _checked_in(34, seed, lambda g: sorted(k for k, m in g.items() if len(m) == 8)[0])
+    assert sorted(len(m) for m in drawn.values()) == [8, 8, 9, 9]
+    plan = r1.plan
+    assert len(plan["merged"]) == 1 and plan["merged"][0]["group"] == src
+    assert len(plan["moved"]) == 1, plan["moved"]
+    move = plan["moved"][0]
+    assert move["from"] == src and move["id"] in set(drawn[src]) | {plan["merged"][0]["id"]}
+    assert len(drawn[move["to"]]) == 9 and move["id"] in plan["groups"][move["to"]]
+    sizes = {g: len(m) for g, m in plan["groups"].items()}
+    assert sizes[src] == 6 and sizes[move["to"]] == 10
+    assert sorted(sizes.values()) == [6, 8, 9, 10]
+    assert sum(m.bye for m in r1.matches) == 1         # the other 9 keeps its bye (R2016-F3)
+    assert any(n.startswith(f"第{src}组为单数，抽签由") and n.endswith(f"进入其余小组中桌数最少的第{move['to']}组。")
+               for n in r1.notes), r1.notes
+
+
+def test_R2016_F2_a_group_alone_odd_sends_its_pair_to_a_group_drawn_by_lot():
+    """32 pairs drawn 8/8/8/8 and one group left with 7: it is the only odd group, yet its
+    single pair is still drawn into a group with the fewest tables (all three others have 4:
+    one of them by lot, which then plays with a bye)."""
+    seen = set()
+    for seed in range(12):
+        drawn, src, r1 = _checked_in(32, seed, lambda g: sorted(g)[0])
+        assert sorted(len(m) for m in drawn.values()) == [8, 8, 8, 8]
+        plan = r1.plan
+        assert [m["from"] for m in plan["moved"]] == [src], (seed, plan["moved"])
+        dst = plan["moved"][0]["to"]
+        assert dst != src
+        sizes = {g: len(m) for g, m in plan["groups"].items()}
+        assert sizes[src] == 6 and sizes[dst] == 9 and sorted(sizes.values()) == [6, 8, 8, 9]
+        seen.add(dst)
+    assert len(seen) > 1            # the lot, not always the same group
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_R2016_F2_the_single_pair_goes_to_the_group_with_the_fewest_tables(seed):
+    """32 pairs drawn 8/8/8/8: a group with two whole pairs absent (6, 3 tables, even) and
+    another left with 7 by the re-forming: the 7 sends a pair to the 6 — the one group with
+    the fewest tables — though that leaves the 6 odd."""
+    pick = lambda g: sorted(g)[0]
+    other = lambda g: g[sorted(g)[1]][:2]
+    drawn, src, r1 = _checked_in(32, seed, pick, whole=other)
+    six = sorted(drawn)[1]
+    plan = r1.plan
+    assert plan["moved"] == [{"id": plan["moved"][0]["id"], "from": src, "to": six}], plan["moved"]
+    sizes = {g: len(m) for g, m in plan["groups"].items()}
+    assert sizes[src] == 6 and sizes[six] == 7
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_R2016_F2_equal_tables_prefer_a_group_with_an_odd_pair(seed):
+    """33 pairs drawn 9/8/8/8, an 8 left with 7: the 9 and the two other 8s all have 4
+    tables; the single pair goes to the 9 (both groups end even, nobody sits out), never to
+    an 8 — and no pair of the 9 is moved into the 7."""
+    drawn, src, r1 = _checked_in(33, seed, lambda g: sorted(k for k, m in g.items() if len(m) == 8)[0])
+    nine = next(g for g, m in drawn.items() if len(m) == 9)
+    plan = r1.plan
+    assert [(m["from"], m["to"]) for m in plan["moved"]] == [(src, nine)], plan["moved"]
+    assert sorted(len(m) for m in plan["groups"].values()) == [6, 8, 8, 10]
+    assert not any(m.bye for m in r1.matches)
+
+
+def test_R2016_F2_a_group_drawn_odd_sends_no_pair():
+    """34 pairs drawn 8/8/9/9, one whole pair of a 9 absent: the group drawn odd that the
+    check-in made even moves nothing, and the other 9, as drawn, keeps its bye (R2016-F3)."""
+    entries = make_entries(34, team_size=2)
+    fmt = FORMATS.get("groups_standings")
+    for seed in range(6):
+        groups = fmt.next_round(new_state(entries, {"groups": 4}), random.Random(seed)).plan["groups"]
+        nine = sorted(g for g, m in groups.items() if len(m) == 9)[0]
+        absent = frozenset(p.key for e in entries if e.id == groups[nine][0] for p in e.players)
+        plan = fmt.next_round(new_state(entries, {"groups": 4}, absent), random.Random(seed)).plan
+        assert plan["moved"] == [] and sorted(len(m) for m in plan["groups"].values()) == [8, 8, 8, 9]
 
 
 @pytest.mark.parametrize("fmt, kind, scores", [

@@ -84,8 +84,16 @@ def test_groups_standings_whole_event(n, seed, b, rounds, groups, absent_rate):
     assert placed == present
     if not absent:          # R2016-F2: only the check-in moves a pair; groups drawn odd keep a bye
         assert plan["moved"] == []
-    for move in plan["moved"]:      # from the larger group into the one with fewer tables
-        assert len(plan["groups"][move["to"]]) % 2 == 0
+    # R2016-F2: a group left odd sends one of its own pairs (at most one) to another group;
+    # unless a pair then moved into it, it ends even (or empty)
+    sources = [move["from"] for move in plan["moved"]]
+    assert len(sources) == len(set(sources))
+    last = {move["id"]: move["to"] for move in plan["moved"]}
+    assert all(e in plan["groups"][g] for e, g in last.items())
+    for move in plan["moved"]:
+        assert move["to"] != move["from"]
+        if not any(m["to"] == move["from"] for m in plan["moved"]):
+            assert len(plan["groups"].get(move["from"], [])) % 2 == 0
 
 
 @FAST

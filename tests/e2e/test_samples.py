@@ -249,6 +249,20 @@ def test_R2016_F2_checkin_reforms_a_pair(t2016):
         assert shorts in (out / page).read_text(encoding="utf-8"), page
 
 
+def test_R2016_F2_the_group_left_odd_sends_its_own_pair(t2016):
+    """The sample's check-in re-forms two broken pairs of group D into one (8 drawn, 7 left):
+    a pair of D is drawn into a group with the fewest tables among the others.  The draw
+    once moved a pair of a group drawn with 9 (机关一1队 of C) into D instead — and it won D."""
+    report, _ = t2016
+    plan = report.state.events["guandan"].rounds[0].plan
+    (merged,) = plan["merged"]
+    (move,) = plan["moved"]
+    assert move["from"] == merged["group"] and move["id"] not in plan["groups"][move["from"]]
+    sizes = {g: len(m) for g, m in plan["groups"].items()}
+    assert sizes[move["from"]] % 2 == 0
+    assert min(n // 2 for g, n in sizes.items() if g != move["from"]) == (sizes[move["to"]] - 1) // 2
+
+
 def test_R2016_S1_a_bye_counts_in_the_total_round_score(t2016):
     """掼蛋: a round's points are its round score, so 总局分 equals 积分 for every pair — a
     bye's 52 included, as a forfeit win's 52 are (a pair with a bye lost ties on 总局分 to

@@ -219,18 +219,6 @@ def main() -> None:
             sys.exit(1 if attention else 0)
     args = sys.argv[1:]
     is_run = args[:1] == ["run"] and not {"-h", "--help"} & set(args)
-    if is_run and ran_before(args):
-        # a run is due: a worker forks now, before this process imports anything more, to
-        # import the workbook writer meanwhile (pipeline.parallel.prestart).  It installs the
-        # kept compiled methods itself: forked after this process had installed them and
-        # imported the modules both need, it started its ~0.1 s of imports 40–60 ms later,
-        # and on a one-changed night at 50 units the run then waited for its copies at the
-        # end (the worker's imports, forms and copies had become the night's longer path)
-        from .parallel import prestart
-        # (no warm-up copy: the forms it opens while the run validates — run.open_copies_ahead
-        # — pay openpyxl's first use; the tiny copy made at its start cost the night 8 %,
-        # 0.44 → 0.405 s at 50 units, medians of 12 alternating runs)
-        prestart("pipeline.dataclass_code:install", "pipeline.regex_code:install", "pipeline.xlsx.returned")
     # a command that does work: from here every dataclass is made with its methods' compiled
     # code kept from an earlier run (pipeline.dataclass_code; ~40 ms of a command's imports),
     # and every regular expression with its matcher code (pipeline.regex_code; ~25 ms)
@@ -238,6 +226,20 @@ def main() -> None:
 
     dataclass_code.install()
     regex_code.install()
+    if is_run and ran_before(args):
+        # a run is due: a worker forks to import the workbook writer meanwhile
+        # (pipeline.parallel.prestart).  The modules both processes need are imported
+        # first, once: the worker would otherwise import them too (~40 ms of its CPU, on
+        # the night's second core while both are busy)
+        import importlib
+
+        for shared in ("pipeline.issues", "pipeline.text"):
+            importlib.import_module(shared)
+        from .parallel import prestart
+        # (no warm-up copy: the forms it opens while the run validates — run.open_copies_ahead
+        # — pay openpyxl's first use; the tiny copy made at its start cost the night 8 %,
+        # 0.44 → 0.405 s at 50 units, medians of 12 alternating runs)
+        prestart("pipeline.xlsx.returned")
     import gc
     from pathlib import Path
 

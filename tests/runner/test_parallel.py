@@ -403,7 +403,8 @@ def test_fork_map_redoes_a_dead_childs_items_and_names_what_does_not_pickle(monk
     assert isinstance(got[1][1], RuntimeError) and "_Unpicklable: item 2" in str(got[1][1])   # from the fork
 
 
-def test_the_prestarted_worker_makes_a_batch_side_by_side(no_prestarted):
+def test_the_prestarted_worker_makes_a_batch_side_by_side_leaving_a_core_to_the_run(no_prestarted, monkeypatch):
+    monkeypatch.setenv("LEAGUE_WORKERS", "3")        # the run's process, the worker and one fork
     assert parallel.prestart()
     with parallel.take_prestarted() as pre:
         worker = pre.submit(__name__, "_pid_and_loaded", "json").result()[0]
@@ -412,6 +413,13 @@ def test_the_prestarted_worker_makes_a_batch_side_by_side(no_prestarted):
         assert parts[1].result()[0] == 9 and parts[1].result()[1] not in (worker, os.getpid())
         with pytest.raises(ValueError, match="unlucky"):
             parts[2].result()
+    # two cores: the run works on one, the worker makes the batch one by one on the other
+    monkeypatch.setenv("LEAGUE_WORKERS", "2")
+    assert parallel.prestart()
+    with parallel.take_prestarted() as pre:
+        worker = pre.submit(__name__, "_pid_and_loaded", "json").result()[0]
+        parts = pre.submit_map(__name__, "_pid_of", [(2,), (3,)])
+        assert [p.result() for p in parts] == [(4, worker), (9, worker)]
 
 
 def test_a_batch_whose_worker_died_is_made_here_one_by_one(no_prestarted):

@@ -385,15 +385,21 @@ def test_R2016_F2_the_pair_that_moves_is_the_check_ins_odd_one():
     """30 pairs in 4 groups (8/8/7/7), one whole pair of an 8 absent: that group is left odd
     beside two groups drawn odd, and one of its own pairs moves out (into a 7, both have 3
     tables and are odd), whichever lot is drawn."""
-    entries = make_entries(30, team_size=2)
-    fmt = FORMATS.get("groups_standings")
     for seed in range(12):
-        groups = fmt.next_round(new_state(entries, {"groups": 4}), random.Random(seed)).plan["groups"]
-        g8 = sorted(g for g, m in groups.items() if len(m) == 8)[0]
-        absent = frozenset(p.key for e in entries if e.id == groups[g8][0] for p in e.players)
-        plan = fmt.next_round(new_state(entries, {"groups": 4}, absent), random.Random(seed)).plan
+        g8, plan = _first_pair_absent(30, seed, 8)
         assert len(plan["moved"]) == 1 and plan["moved"][0]["from"] == g8, (seed, plan["moved"])
         assert len(plan["groups"][g8]) == 6 and len(plan["groups"][plan["moved"][0]["to"]]) == 8
+
+
+def _first_pair_absent(n, seed, size):
+    """Draw ``n`` pairs into 4 groups, then again (same lot) with both players of the first
+    pair of a group of ``size`` pairs absent.  Returns (that group, round 1's plan)."""
+    entries = make_entries(n, team_size=2)
+    fmt = FORMATS.get("groups_standings")
+    groups = fmt.next_round(new_state(entries, {"groups": 4}), random.Random(seed)).plan["groups"]
+    g = sorted(g for g, m in groups.items() if len(m) == size)[0]
+    absent = frozenset(p.key for e in entries if e.id == groups[g][0] for p in e.players)
+    return g, fmt.next_round(new_state(entries, {"groups": 4}, absent), random.Random(seed)).plan
 
 
 def _half_absent(entries, groups, label, k=2):
@@ -487,13 +493,8 @@ def test_R2016_F2_equal_tables_prefer_a_group_with_an_odd_pair(seed):
 def test_R2016_F2_a_group_drawn_odd_sends_no_pair():
     """34 pairs drawn 8/8/9/9, one whole pair of a 9 absent: the group drawn odd that the
     check-in made even moves nothing, and the other 9, as drawn, keeps its bye (R2016-F3)."""
-    entries = make_entries(34, team_size=2)
-    fmt = FORMATS.get("groups_standings")
     for seed in range(6):
-        groups = fmt.next_round(new_state(entries, {"groups": 4}), random.Random(seed)).plan["groups"]
-        nine = sorted(g for g, m in groups.items() if len(m) == 9)[0]
-        absent = frozenset(p.key for e in entries if e.id == groups[nine][0] for p in e.players)
-        plan = fmt.next_round(new_state(entries, {"groups": 4}, absent), random.Random(seed)).plan
+        _, plan = _first_pair_absent(34, seed, 9)
         assert plan["moved"] == [] and sorted(len(m) for m in plan["groups"].values()) == [8, 8, 8, 9]
 
 

@@ -187,12 +187,7 @@ def test_rows_after_a_run_of_blank_rows_are_not_dropped_without_a_word(tmp_path)
 def test_a_check_in_changed_after_round_1_was_drawn_is_told_not_redrawn(tmp_path):
     """R2016-F2: round 1 is drawn from the check-in; a later check-in sheet (a player now
     marked absent) leaves the published round as it is — and the office is told."""
-    folder = tmp_path / "t2016-poker"
-    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
-    for p in (folder / "inbox").glob("*成绩表*"):
-        p.unlink()
-    out = tmp_path / "out"
-    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    folder, out, now = _t2016_without_results(tmp_path)
 
     def issues() -> list[dict[str, str]]:
         with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
@@ -518,10 +513,7 @@ def test_R2011_F1_a_group_written_A组_or_in_lower_case_or_full_width_is_that_gr
         for i, g in enumerate(written, 1):
             ws.cell(hrow + i, col["组别"]).value = g
     edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), regroup)
-    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
-                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
-    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
-        mine = [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    report, mine = _t2011_night(folder, tmp_path)
     assert mine == [], mine
     assert not any("中国象棋" in e and "等待" in e for e in report.events), report.events
 
@@ -605,10 +597,7 @@ def test_R2011_F1_a_round_and_groups_merged_over_their_rows_are_read_on_every_ro
             first += n
         assert ws.cell(hrow + 2, col["组别"]).value is None and ws.cell(last, col["轮次"]).value is None
     edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), merge)
-    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
-                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
-    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
-        mine = [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    report, mine = _t2011_night(folder, tmp_path)
     assert mine == [], mine
     assert not any("中国象棋" in e and "等待" in e for e in report.events), report.events
     taken = sorted(r.match.table for r in report.state.events["xiangqi"].results.values()
@@ -680,10 +669,7 @@ def test_R2011_F1_a_result_merged_beside_a_merged_group_is_still_said_to_be_merg
         ws.merge_cells("B8:B10")
         ws.merge_cells("F9:F10")
     edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), merge)
-    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
-                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
-    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
-        mine = [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    report, mine = _t2011_night(folder, tmp_path)
     (said,) = mine
     assert (said["code"], said["sheet"], said["cell"]) == ("RESULT_INVALID", "成绩", "F10"), said
     m = said["message"]
@@ -702,12 +688,7 @@ def test_R2016_C1_a_guandan_round_with_its_deals_on_the_detail_sheet(tmp_path):
     deals are scored as typed, as before."""
     import openpyxl
 
-    folder = tmp_path / "t2016-poker"
-    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
-    for p in (folder / "inbox").glob("*成绩表*"):
-        p.unlink()
-    out = tmp_path / "out"
-    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    folder, out, now = _t2016_without_results(tmp_path)
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     wb = openpyxl.load_workbook(out / "t2016-poker" / "results" / "guandan-r1-成绩表.xlsx")
     assert wb.sheetnames[:2] == ["成绩", "明细"]
@@ -746,3 +727,22 @@ def test_R2016_C1_a_guandan_round_with_its_deals_on_the_detail_sheet(tmp_path):
     assert [s.points for s in results[key(c)].sides] == [24, 76]
     typed = [r for k, r in results.items() if k not in (key(a), key(c)) and not r.match.bye]
     assert len(typed) == len(tables) - 3 and all([s.points for s in r.sides] == [64, 36] for r in typed)
+
+
+def _t2011_night(folder, tmp_path):
+    """A night of the 2011 league after its 象棋 round-1 sheet was edited: (the run's report,
+    the issues about that sheet)."""
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        return report, [i for i in csv.DictReader(f) if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+
+
+def _t2016_without_results(tmp_path):
+    """The 2016 sample league before any result sheet: (its folder, the output folder, a
+    night's time)."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    return folder, tmp_path / "out", dt.datetime(2030, 1, 1, tzinfo=TZ)

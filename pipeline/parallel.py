@@ -477,6 +477,7 @@ class Prestarted:
         self._sent = 0                         # requests written
         self._answers: list[tuple[bool, Any] | None] = []    # read so far, in order (None: none came)
         self._gone = False
+        self._let_go = False                   # shut down (its pid handed to reap)
 
     def _send(self, module: str, name: str, args: tuple[Any, ...]) -> int | None:
         """Write a request; its number, or None when the worker cannot take it."""
@@ -552,7 +553,9 @@ class Prestarted:
         # every job has answered, and a worker writes nothing after its answers: it is not
         # waited for while it exits (its memory freed: ~3 ms at the end of a one-changed night),
         # only reaped without waiting, now or by a later prestart or shutdown
-        _UNREAPED.append(self.pid)
+        if not self._let_go:
+            self._let_go = True
+            _UNREAPED.append(self.pid)
         reap()
 
     def __enter__(self) -> "Prestarted":

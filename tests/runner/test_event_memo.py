@@ -397,12 +397,12 @@ def test_an_early_copy_whose_issues_changed_is_made_again(league, tmp_path, monk
 def test_a_prestarted_worker_makes_the_early_copies(league, tmp_path, monkeypatch):
     """quick.main forks a worker before the run (parallel.prestart); a night with a new
     registration has it make the returned copies (by name: the run's process never imports
-    the writer), two side by side (parallel.fork_map), and they equal the copies made with
-    the other outputs."""
+    the writer), two side by side (parallel.fork_map) when a core is left beside the run's
+    and the worker's, and they equal the copies made with the other outputs."""
     from pipeline import parallel
     from pipeline.xlsx import returned
 
-    monkeypatch.setenv("LEAGUE_WORKERS", "2")
+    monkeypatch.setenv("LEAGUE_WORKERS", "3")
     folder, _, out = league
     run(RunOptions(folder=folder, out_parent=out, pdf=False))
     twin = tmp_path / "twin"

@@ -254,11 +254,15 @@ class GroupsKnockout:
         order = list(range(len(qual)))
         rng.shuffle(order)
         halves: list[list[str]] = [[], []]
-        i = rng.randrange(2)
-        for gi in order:
-            for e in qual[gi][1]:
-                halves[i % 2].append(e)
-                i += 1
+        # R2011-F2 (出线者抽签分入上、下两个半区): each group's qualifiers alternate between the
+        # halves, starting each group on the other half from the group before — so with two
+        # qualifiers a group its winner and runner-up are in different halves, and the winners
+        # are shared between the halves (dealt in one run, every group started on the same
+        # half: all the winners in one half, all the runners-up in the other)
+        start = rng.randrange(2)
+        for j, gi in enumerate(order):
+            for k, e in enumerate(qual[gi][1]):
+                halves[(start + j + k) % 2].append(e)
         if q == 2:
             pair = halves[0] + halves[1]
             rng.shuffle(pair)

@@ -192,6 +192,24 @@ def test_R2011_F2_one_group_sending_several_plays_the_knockout(n, options, quali
     assert len({e for r in ko[:1] for m in r.matches for e in m.sides}) == qualifiers
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_R2011_F2_a_groups_two_qualifiers_are_drawn_into_different_halves(seed):
+    """``advance: 2``: the halves were dealt in one run through the groups, so every group
+    began on the same half — all the winners in one half, all the runners-up in the other
+    (the winners knocked each other out, and a runner-up was sure to reach the final).  Each
+    group's two qualifiers are now in different halves, and so are half of the winners."""
+    import dataclasses
+
+    st = simulate("groups_knockout", make_entries(16, 16), {"groups": 4, "advance": 2, "third_place": True}, seed=seed)
+    first_ko = next(r for r in st.rounds if r.stage != "group")
+    groups_done = dataclasses.replace(st, rounds=[r for r in st.rounds if r.stage == "group"])
+    qual = FORMATS.get("groups_knockout").qualifiers(groups_done)       # each group: winner, runner-up
+    slots = first_ko.plan["bracket"]
+    half_of = {e: i * 2 // len(slots) for i, slot in enumerate(slots) for e in slot}
+    assert len(qual) == 4 and all(half_of[w] != half_of[r] for _, (w, r) in qual), (qual, slots)
+    assert sorted(half_of[w] for _, (w, _) in qual) == [0, 0, 1, 1], (qual, slots)    # two winners in each half
+
+
 def test_R2011_F1_tie_for_first_waits_for_playoff():
     fmt = FORMATS.get("groups_knockout")
     st = new_state(make_entries(6), {"groups": 2})

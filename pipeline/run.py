@@ -2039,8 +2039,11 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
 # =====================================================================================
 
 def _late_everywhere(t: Tournament, received: dt.datetime) -> bool:
-    deadlines = [aware(e.deadline) for e in t.spec.events if e.deadline]
-    return bool(deadlines) and all(received > d for d in deadlines)
+    """Whether a form received then is past every event's deadline (R2020-Q4): never while an
+    event has no deadline — a resend changing only that event was refused as "已过全部项目的
+    报名截止时间", and its rows were lost."""
+    events = t.spec.events
+    return bool(events) and all(e.deadline is not None and received > aware(e.deadline) for e in events)
 
 
 @dataclass

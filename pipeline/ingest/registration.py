@@ -467,8 +467,29 @@ def _digits_text(v: Any) -> str | None:
     return strip_spaces(cell_text(v))
 
 
+#: what captains write in the optional 工号 column for "none" (NFKC, spaces removed, upper case)
+_NO_STAFF_WORDS = frozenset({"无", "没有", "暂无", "不详", "未知", "空", "無", "暫無", "不詳", "NA", "N/A", "NONE", "NULL"})
+
+
+def _no_staff_number(text: str) -> bool:
+    """Whether a 工号 cell says "none" rather than a number: a word for it (无, 不详 …) or a
+    placeholder with no letter and no digit but 0 (``-``, ``/``, ``0``, ``000000``) — read as
+    a number, two captains' ``-`` made three people one (DUPLICATE_PERSON), their rows refused.
+
+    >>> [_no_staff_number(t) for t in ("-", "／", "000000", "0", "无", "n/a", "001205", "A0", "10")]
+    [True, True, True, True, True, True, False, False, False]
+    """
+    t = unicodedata.normalize("NFKC", text).upper()
+    return t in _NO_STAFF_WORDS or (bool(t) and re.search(r"[A-Z1-9]", t) is None and len(t) <= 20)
+
+
 def _read_staff(v: Any, add: Any, warn: Any) -> str:
+    """工号 as typed (upper case); "" when blank — or when it says "none" (:func:`_no_staff_number`:
+    a warning, the row stands without one, as the form allows)."""
     if is_blank(v) or isinstance(v, CellError):
+        return ""
+    if _no_staff_number(strip_spaces(cell_text(v))) and not isinstance(v, bool):
+        warn("工号", f"\"{cell_text(v)}\" 不是工号，已按未填写处理（工号可以不填；知道工号时请填写）。")
         return ""
     text = _digits_text(v)
     if text is None or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", text):
@@ -511,14 +532,17 @@ def pickup_match(value: str, points: Sequence[str]) -> str | None:
 
     >>> pickup_match("花园路", ["福建路、花园路", "镇江"]), pickup_match("福建路, 花园路", ["福建路、花园路", "镇江"])
     ('福建路、花园路', '福建路、花园路')
+    >>> pickup_match("花园路、福建路", ["福建路、花园路", "镇江"])        # its parts in another order
+    '福建路、花园路'
     """
     v = strip_spaces(value)
     for p in points:
         if v == strip_spaces(p):
             return p
+    typed = sorted(x for x in _PICKUP_SEP.split(v) if x)
     for p in points:
         parts = [strip_spaces(x) for x in _PICKUP_SEP.split(p)]
-        if v in parts or _PICKUP_SEP.split(v) == parts:     # "福建路,花园路" is 福建路、花园路
+        if v in parts or typed == sorted(x for x in parts if x):     # "福建路,花园路" is 福建路、花园路
             return p
     return None
 

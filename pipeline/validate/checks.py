@@ -475,7 +475,7 @@ def check_teams(ctx: Ctx) -> None:
             if len(rows) == ev.team_size:
                 continue
             where = "、".join(str(r.row) for r in rows)
-            named = f"队号 {team_no}" if not team_no.isdigit() else f"第 {team_no} 队"    # (队号 "1队": not 第 1队 队)
+            named = _team_named(team_no)
             for row in rows:
                 ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”{named}有 {len(rows)} 人（第 {where} 行），"
                          f"每队应为 {ev.team_size} 人。请补齐队员或改正队号（同一队的队员队号要写得完全一样）。")
@@ -540,8 +540,17 @@ def check_team_held_back(ctx: Ctx) -> None:
             for row in rows:
                 if row in bad:
                     continue
-                ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”第 {team_no} 队的队员（{where}）有错误，"
+                ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”{_team_named(team_no)}的队员（{where}）有错误，"
                          f"全队暂不能报名；改正{where}后，本行随队生效。", severity=Severity.WARNING)
+
+
+def _team_named(team_no: str) -> str:
+    """A team in a message: ``第 1 队`` for a number, else as its 队号 (``队号 一队``: not 第 一队 队).
+
+    >>> _team_named("1"), _team_named("一队"), _team_named("A")
+    ('第 1 队', '队号 一队', '队号 A')
+    """
+    return f"第 {team_no} 队" if team_no.isdigit() else f"队号 {team_no}"
 
 
 def _quota_basis(ev: "EventSpec", unit: "UnitSpec", limit: int) -> str:

@@ -384,3 +384,18 @@ def test_a_formula_without_a_saved_value_in_an_unused_column_says_what_to_change
     (w,) = issues
     assert w.severity == Severity.WARNING and reg.rows[0].ok and w.cell == reg.rows[0].cells["备注"]
     assert "没有保存它的计算结果" in w.message and "打开后保存" in w.message and "不影响报名" in w.message, w.message
+
+
+def test_a_staff_number_that_says_none_is_read_as_none(tmp_path):
+    """The 工号 column is optional; captains write "-", "/", "0", "000000" or 无 for "none".
+    Read as a number, every "-" was one person (DUPLICATE_PERSON, the rows refused), and 无 was
+    an error that refused the row: each is now no number, with a warning at the cell."""
+    from pipeline.model import Severity
+
+    typed = ["-", "－", "/", 0, "000000", "无", "不详", "N/A"]
+    names = ["王军", "李明", "张伟", "刘洋", "陈静", "杨帆", "赵磊", "黄丽"]
+    reg, issues = read(tmp_path, [person("象棋", n, v) for n, v in zip(names, typed)] + [person("跳棋", "李四", "0012")])
+    assert [r.staff_id for r in reg.rows] == [""] * len(typed) + ["0012"]
+    assert all(r.ok for r in reg.rows)
+    assert [(i.cell, i.severity) for i in issues] == [(f"E{5 + n}", Severity.WARNING) for n in range(len(typed))]
+    assert all("不是工号，已按未填写处理" in i.message for i in issues), issues

@@ -201,3 +201,22 @@ def test_a_traditional_sheets_side_is_read_back_as_printed():
     assert EventRunner.check_sides(runner, m, row, ["甲方", "乙方"], Round("go", "swiss", "", 1, (m,)),
                                    {a.id: a, b.id: b})
     assert not list(runner.issues)
+
+
+def test_R2020_Q4_a_form_is_not_late_everywhere_while_an_event_has_no_deadline():
+    """_late_everywhere decides that a resend is refused as a whole (已过全部项目的报名截止时间):
+    an event without a deadline still takes forms, so a resend is never late everywhere then."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from pipeline.run import _late_everywhere
+    from pipeline.timeutil import TZ
+
+    def t(*deadlines):
+        return SimpleNamespace(spec=SimpleNamespace(events=[SimpleNamespace(deadline=d) for d in deadlines]))
+    d1, d2 = dt.datetime(2015, 10, 30, 17, tzinfo=TZ), dt.datetime(2015, 11, 6, 17, tzinfo=TZ)
+    late = dt.datetime(2015, 11, 20, tzinfo=TZ)
+    assert _late_everywhere(t(d1, d2), late)
+    assert not _late_everywhere(t(d1, None), late)          # the event without one still takes it
+    assert not _late_everywhere(t(d1, d2), dt.datetime(2015, 11, 1, tzinfo=TZ))
+    assert not _late_everywhere(t(None, None), late) and not _late_everywhere(t(), late)

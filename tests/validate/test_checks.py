@@ -244,6 +244,11 @@ def test_a_pair_held_back_by_its_partners_error_says_so_on_the_good_row(tmp_path
     assert not [e for e in entries if e.event == "shuangsheng"]
     (held,) = [i for i in issues if i.code == "TEAM_INCOMPLETE"]
     assert held.severity == Severity.WARNING and held.cell == "C7" and "第 6 行" in held.message
+    assert "“双升”第 1 队的队员" in held.message
+    # a 队号 written 一队 is named as written (it said 第 一队 队)
+    rows = [person("象棋", "戊", 5), person("双升", "戊", 5, team="一队"), person("双升", "己", 6, team="一队")]
+    (held,) = [i for i in run(tmp_path, t, {"b1": rows})[1] if i.code == "TEAM_INCOMPLETE"]
+    assert "“双升”队号 一队的队员" in held.message and "第 一队 队" not in held.message, held.message
 
 
 def test_R2015_Q2_cross_branch_note_in_either_script(tmp_path):

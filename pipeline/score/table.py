@@ -117,9 +117,15 @@ class ScoreTable:
         # each in the score its opponents' Buchholz and Sonneborn–Berger count (it counted
         # nothing, and an opponent of a withdrawn player fell behind one whose opponent
         # stayed and forfeited every later round)
+        #: entry → its rounds after it withdrew (up to the latest played): each is, for its
+        #: own Buchholz, an unplayed round against the "dummy opponent" (Art. 16: its own points)
+        self.withdrawn_rounds: dict[str, int] = {}
         for sid in set(withdrawn) & self.games.keys():
             last = max(g.round for g in self.games[sid])
-            self.adjusted[sid] += self.draw_points * sum(1 for r in self.rounds if last < r <= played)
+            n = sum(1 for r in self.rounds if last < r <= played)
+            self.adjusted[sid] += self.draw_points * n
+            if n:
+                self.withdrawn_rounds[sid] = n
 
     def _infer_draw_points(self) -> int:
         """The point value of a draw: seen in a drawn game, else midway between a win

@@ -91,6 +91,24 @@ def test_fide_c07_art14_3_rounds_after_a_withdrawal_count_as_draws_for_opponents
     assert t.adjusted["X"] == 1
 
 
+def test_fide_c07_art16_a_withdrawn_entrys_own_buchholz_counts_its_rounds_after_withdrawing():
+    """W won rounds 1–2 and withdrew; Y won rounds 1–2 and forfeited 3–4.  Each round after
+    the withdrawal is a voluntary unplayed round of W's own (Art. 14.3), worth W's own points
+    in its 对手分 as Y's forfeits are in Y's (they were left out: W 10 against Y 12), and
+    对手分去最低 cuts one of them first."""
+    results = [game(1, 1, "W", "A", "1-0"), game(1, 2, "Y", "B", "1-0"), game(1, 3, "C", "D", "1-0"),
+               game(2, 1, "W", "C", "1-0"), game(2, 2, "Y", "D", "1-0"), game(2, 3, "A", "B", "1-0"),
+               game(3, 1, "Y", "A", "-+"), game(3, 2, "B", "C", "1-0"), game(3, 3, "D", "E", "1-0"),
+               game(4, 1, "Y", "C", "-+"), game(4, 2, "A", "D", "1-0"), game(4, 3, "B", "E", "1-0")]
+    t = ScoreTable(rounds_of(results), results, withdrawn={"W"})
+    assert t.points["W"] == t.points["Y"] == 4 and t.withdrawn_rounds == {"W": 2}
+    opponents = t.adjusted["A"] + t.adjusted["C"]
+    assert _tb("buchholz", t, "W") == opponents + 2 * 4             # + its own 4 for rounds 3 and 4
+    assert _tb("buchholz_cut1", t, "W") == opponents + 4            # one unplayed round cut first
+    assert _tb("buchholz", t, "Y") == t.adjusted["B"] + t.adjusted["D"] + 2 * 4
+    assert ScoreTable(rounds_of(results), results).withdrawn_rounds == {}      # not withdrawn: none
+
+
 def test_fide_c07_art14_6_cut1_cuts_voluntary_unplayed_first():
     # P: R1 forfeit loss (own points contribute, voluntary), R2 beats Q (0), R3 beats R (2)
     results = [game(1, 1, "P", "S", "-+"), game(2, 1, "P", "Q", "1-0"), game(3, 1, "P", "R", "1-0"),

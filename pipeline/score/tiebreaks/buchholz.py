@@ -15,7 +15,10 @@ from .base import Tiebreak
 
 
 def contributions(table: ScoreTable, entry: str) -> list[tuple[int, bool]]:
-    """(points contributed, from a voluntary unplayed round) per opponent slot."""
+    """(points contributed, from a voluntary unplayed round) per opponent slot — and, for an
+    entry withdrawn from the event, one per round played after it withdrew (Art. 14.3: a
+    voluntary unplayed round, its own points against the dummy opponent; those rounds were
+    left out, and the withdrawn entry's 对手分 fell by its own score for each)."""
     out: list[tuple[int, bool]] = []
     own = table.points.get(entry, 0)
     for g in table.of(entry):
@@ -23,6 +26,7 @@ def contributions(table: ScoreTable, entry: str) -> list[tuple[int, bool]]:
             out.extend((table.adjusted.get(o, 0), False) for o in g.opponents)
         else:
             out.append((own, g.voluntary_unplayed))
+    out.extend([(own, True)] * table.withdrawn_rounds.get(entry, 0))
     return out
 
 

@@ -37,7 +37,8 @@ CODES: dict[str, Severity] = {
     "RESULT_MISSING": Severity.INFO,        # a round waits for results
     "DRAW_INPUT_CHANGED": Severity.WARNING, # a frozen round's inputs changed after publication
     "NO_ATTACHMENT": Severity.WARNING,      # a mail without an .xlsx attachment
-    "DUPLICATE_FILE": Severity.INFO,        # a mail's workbook identical to one received before
+    "DUPLICATE_FILE": Severity.INFO,        # a mail's workbook identical to one received before (warning:
+                                            # a unit's older form, sent again after the one that replaced it)
     "MAIL_DATE": Severity.WARNING,          # a mail's Date header missing or unreadable
     "TOTAL_MISMATCH": Severity.ERROR,       # entered totals differ from the detail sheet
     "TOO_FEW_ENTRIES": Severity.WARNING,    # registration closed with < 2 entries: no draw

@@ -262,29 +262,94 @@ def inbox_copies(listing: list[tuple[str, str, dt.datetime]], received: list[Rec
     return sorted(copies)
 
 
-def inbox_copy_issues(received: list[Received], copies: list[tuple[str, str]], inputs: Inputs,
-                      issues: IssueLog) -> None:
-    """DUPLICATE_FILE (info) for each inbox file whose content was received before under
-    another name (``copies``: :func:`inbox_copies`): it counts once, at its first receipt — so
-    a captain who sends an older version again does not make it current, and is told how.
-    (Such a file was set aside without a word.)"""
-    if not copies:
-        return
+def sender_unit(t: Tournament, sender: str | None) -> str:
+    """The id of the unit that registered the address ``sender`` (``units[].emails``), or ""
+    (a stranger, a file put into the inbox by hand).  It proves nothing (a workbook's token
+    does: receipts go by :mod:`pipeline.mail.receipts`), but a note about a received file
+    that names no unit itself (an .xls, a form without its _meta, a mail's Date) goes on that
+    unit's page: it went to 未归属单位的文件, where no captain looks."""
+    return getattr(t.spec.unit_of_address(sender), "id", "")
+
+
+@dataclass(frozen=True)
+class Resent:
+    """A content received before, met again (DUPLICATE_FILE): attached to a later mail
+    (:func:`mail_issues`), or a copy in the inbox under another name (:func:`inbox_resent`).
+    It counts once, at its first receipt; :func:`resent_issues` says so, on its unit's page."""
+
+    sha256: str                     # the content's (the ledger's record is its first receipt)
+    what: str                       # how the note names what came again: 邮件《…》的附件《…》
+    was: str                        # … and the first receipt: 《…》, 邮件《…》的附件《…》
+    at: CellRef                     # the mail, or the inbox copy
+    received: dt.datetime | None    # when it came again (None: as the first receipt)
+    sender: str = ""                # who sent it again ("" for a file put into the inbox)
+
+
+def inbox_resent(received: list[Received], copies: list[tuple[str, str]],
+                 times: dict[str, dt.datetime] | None = None) -> list[Resent]:
+    """Each inbox file whose content was received before under another name (``copies``:
+    :func:`inbox_copies`; ``times``: their modification times, by inbox path), for
+    :func:`resent_issues` — so a captain who sends an older version again does not make it
+    current, and is told how.  (Such a file was set aside without a word.)  A copy of a mail
+    is the same mail: it came at the mail's time."""
     by_sha = {r.sha256: r for r in received}
-    branch_of = {rec.sha256: getattr(reg, "branch", "") or "" for rec, reg in inputs.registrations}
-    for r in received:          # a mail: the branch of the registration it carried
-        if r.parent and branch_of.get(r.sha256):
-            branch_of.setdefault(r.parent, branch_of[r.sha256])
+    out: list[Resent] = []
     for rel, h in sorted(set(copies)):
         first = by_sha.get(h)
         if first is None or h == _EMPTY_SHA:
             continue
         was = (f"邮件《{first.source}》的附件《{first.file_name}》" if first.parent
                else f"《{first.source or first.file_name}》")
-        issues.add("DUPLICATE_FILE", f"收件箱中的《{rel}》与此前收到的{was}"
-                   f"（{aware(first.received_at).astimezone(TZ):%m-%d %H:%M} 收到）内容完全相同，按一份处理，"
-                   "收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，请在表中做任意修改"
-                   "（如在备注中注明日期）后重新发送。", at=CellRef(rel), branch=branch_of.get(h, ""))
+        out.append(Resent(h, f"收件箱中的《{rel}》", was, CellRef(rel),
+                          None if first.kind == "mail" else (times or {}).get(rel)))
+    return out
+
+
+def resent_issues(t: Tournament, received: list[Received], resent: list[Resent], inputs: Inputs,
+                  newest: list[tuple[Received, Any]], issues: IssueLog) -> None:
+    """DUPLICATE_FILE for each content received again (:class:`Resent`), on its unit's page:
+    the unit of the registration form its bytes were read as (of the form a mail carried,
+    for a copy of the mail), else of the registered address that sent it again, else of the
+    one that sent it first.
+
+    Info when it changes nothing (the current form sent twice).  A warning when it is a
+    unit's form that a later one (``newest``: each unit's current form,
+    :func:`current_registrations`) superseded, and it came again after that one: the
+    captain who sends X, then Y, then X again believes X counts — it does not (the content
+    counts once, at its first receipt), and the note names the form that does and says how
+    to make X's content count again."""
+    if not resent:
+        return
+    by_sha = {r.sha256: r for r in received}
+    branch_of: dict[str, str] = {}
+    usable: set[str] = set()
+    for rec, reg in inputs.registrations:
+        branch_of[rec.sha256] = getattr(reg, "branch", "") or ""
+        if getattr(reg, "usable", False) and branch_of[rec.sha256]:
+            usable.add(rec.sha256)
+    for r in received:          # a mail: the branch of the registration it carried
+        if r.parent and branch_of.get(r.sha256):
+            branch_of.setdefault(r.parent, branch_of[r.sha256])
+    current = {getattr(reg, "branch", ""): rec for rec, reg in newest}
+    word = t.spec.unit_word
+    for x in resent:
+        first = by_sha.get(x.sha256)
+        if first is None:
+            continue
+        branch = branch_of.get(x.sha256) or sender_unit(t, x.sender) or sender_unit(t, first.sender)
+        first_at = aware(first.received_at)
+        said = f"{x.what}与此前收到的{x.was}（{first_at.astimezone(TZ):%m-%d %H:%M} 收到）内容完全相同，按一份处理"
+        in_force = current.get(branch) if x.sha256 in usable else None
+        if (in_force is not None and in_force.sha256 != x.sha256 and aware(in_force.received_at) > first_at
+                and x.received is not None and aware(x.received) > aware(in_force.received_at)):
+            issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代"
+                       f"其后收到的《{in_force.file_name}》（{aware(in_force.received_at).astimezone(TZ):%m-%d %H:%M} 收到）："
+                       f"本{word}目前有效的报名表仍是《{in_force.file_name}》。如果要改回这一版，请打开这份报名表做任意修改"
+                       "（如在备注中注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
+                       at=x.at, branch=branch, severity=Severity.WARNING)
+        else:
+            issues.add("DUPLICATE_FILE", f"{said}，收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，"
+                       "请在表中做任意修改（如在备注中注明日期）后重新发送。", at=x.at, branch=branch)
 
 
 def _mail_note(ledger: Ledger, rec: Received) -> dict:
@@ -331,19 +396,31 @@ def _mail_note_key(sha: str) -> str:
     return f"mail:{hashlib.sha256(f'{lastrun.code_hash()}:{sha}'.encode()).hexdigest()}"
 
 
-def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> list[BareMail]:
+def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs | None = None,
+                resent: list[Resent] | None = None) -> list[BareMail]:
     """Notes about mails themselves — recomputed each run from each mail's note
     (:func:`_mail_note`): no workbook attached (naming what was: a .et or .zip to save as
     .xlsx), a workbook identical to one received before (DUPLICATE_FILE: its mail is no
     mail without attachment), a Date header that could not be read (MAIL_DATE: the time
     of receipt is the file's, which decides deadlines).  Returns the mails without a
-    workbook (each NO_ATTACHMENT's), for their receipts (:mod:`pipeline.mail.receipts`)."""
+    workbook (each NO_ATTACHMENT's), for their receipts (:mod:`pipeline.mail.receipts`).
+
+    Each note goes on a unit's page: MAIL_DATE on the page of the unit whose form the mail
+    carried (``inputs``, the night's readings: its token proved the unit), else of the unit
+    whose registered address sent it (:func:`sender_unit`), as NO_ATTACHMENT.  The
+    workbooks received before are added to ``resent``, for :func:`resent_issues` to say
+    once the current forms are known (said here, as info, without it)."""
+    said_here = resent is None
+    resent = [] if resent is None else resent
+    proven = {rec.sha256: reg.branch for rec, reg in (inputs.registrations if inputs else ())
+              if getattr(reg, "usable", False) and getattr(reg, "branch", "")}
     recs = ledger.received()
     mails = [r for r in recs if r.kind == "mail"]
     bare: list[BareMail] = []
     if not mails:
         return bare
     children = {r.parent for r in recs if r.parent}
+    senders: dict[str, str] = {}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
     keys = {r.sha256: _mail_note_key(r.sha256) for r in mails}
     kept = ledger.cache_get(sorted(keys.values()))
@@ -367,28 +444,31 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> list[BareMai
         # a mail fetched by --imap is stored as <hash>.eml: named by its subject as well
         subject = (note.get("subject") or "").strip()
         label = f"《{r.file_name}》" + (f"（主题“{subject[:40]}”）" if subject and subject not in r.file_name else "")
-        for problem in note.get("problems", ()):
-            issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
-                       f"{aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
-                       "如有出入，请联系组委会。", at=at)
+        # the unit whose registered address sent it: the notes go on that unit's page (they
+        # went to 未归属单位的文件, where no captain looks)
+        if r.sender not in senders:
+            senders[r.sender] = sender_unit(t, r.sender)
+        unit = senders[r.sender]
+        problems = note.get("problems", ())
+        if problems:
+            carried = sorted({proven[sha] for _, sha in note.get("attachments", ()) if sha in proven})
+            for problem in problems:
+                issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
+                           f"{aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
+                           "如有出入，请联系组委会。", at=at, branch=carried[0] if carried else unit)
         if r.sha256 in children:
             continue
         same = [(name, sha, by_sha[sha]) for name, sha in note.get("attachments", ()) if sha in by_sha]
         for name, sha, first in same:
             if sha == _EMPTY_SHA:      # two empty files are alike, and neither is a workbook
                 issues.add("UNREADABLE_FILE", f"邮件《{r.file_name}》的附件《{name}》是空文件（0 字节），可能没有"
-                           "发送完整：请重新添加附件后发送。", at=at)
+                           "发送完整：请重新添加附件后发送。", at=at, branch=unit)
                 continue
-            issues.add("DUPLICATE_FILE", f"邮件《{r.file_name}》的附件《{name}》与此前收到的《{first.file_name}》"
-                       f"（{aware(first.received_at).astimezone(TZ):%m-%d %H:%M} 收到）内容完全相同，按一份处理，"
-                       "收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，请在表中做任意修改"
-                       "（如在备注中注明日期）后重新发送。", at=at, branch=first.branch)
+            resent.append(Resent(sha, f"邮件《{r.file_name}》的附件《{name}》", f"《{first.file_name}》", at,
+                                 aware(r.received_at), r.sender))
         if same:
             continue
         skipped = note.get("skipped", ())
-        # the unit whose registered address sent it: the note goes on that unit's page (it
-        # went to 未归属单位的文件, where no captain looks)
-        unit = getattr(t.spec.unit_of_address(r.sender), "id", "")
         if skipped:
             names = "、".join(f"《{n}》" for n in skipped)
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
@@ -399,6 +479,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog) -> list[BareMai
                        "请把填好的报名表或成绩表作为附件重新发送。", at=at, branch=unit)
         bare.append(BareMail(r.sha256, r.file_name, aware(r.received_at), r.sender, subject, tuple(skipped),
                              bool(note.get("automatic"))))
+    if said_here:
+        resent_issues(t, recs, resent, inputs or Inputs(), [], issues)
     return bare
 
 
@@ -426,7 +508,14 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     What a file reads as depends only on its bytes, name, time of receipt, the spec and the
     code, so each reading is kept in the ledger's cache under a hash of those: a run reads
     only the files it has not seen before, on every core (:mod:`pipeline.parallel`) —
-    or takes them from ``readings``, made by :func:`intake` as it stored the files."""
+    or takes them from ``readings``, made by :func:`intake` as it stored the files.
+
+    A file that names no unit itself (not a workbook, unreadable, not our template, a form
+    whose _meta names no unit of the tournament) is the unit's whose registered address
+    sent it (:func:`sender_unit`): its issues, its registration's and its record in
+    ``inputs.unreadable`` carry that unit, so they are on the unit's page and with its
+    submission — a stranger's stay unassigned.  (Here, not in the kept reading: the unit is
+    the sender's, not the file's.)"""
     import pickle
 
     context = _read_context(t)
@@ -450,8 +539,14 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         jobs.start()
         for key, handle in pending.items():
             cached[key] = fresh[key] = handle.result()
+    senders: dict[str, str] = {}
     for rec in recs:
         where = CellRef(rec.file_name)
+        if rec.sender not in senders:
+            senders[rec.sender] = sender_unit(t, rec.sender)
+        unit = senders[rec.sender]
+        # a file set aside: its submission is on the page of the unit that sent it
+        aside = dataclasses.replace(rec, branch=unit) if unit else rec
         if rec.ext not in WORKBOOK_EXTS:
             if _mail_like(ledger, rec):
                 # a mailbox export (.mbox), an Outlook .msg, an Apple .emlx, a mail saved as
@@ -459,11 +554,11 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 # sender for the issued form
                 issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》像是邮件，但不是 .eml 格式，其中的附件没有读取："
                            "请在邮件程序中把这封邮件另存为 .eml 文件（或直接转发到收件邮箱）后放进收件箱，"
-                           "或把附件的报名表/成绩表单独放进收件箱。", at=where, source=rec.sha256)
+                           "或把附件的报名表/成绩表单独放进收件箱。", at=where, source=rec.sha256, branch=unit)
             else:
                 issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》不是 Excel 工作簿（.xlsx），已忽略；"
-                           "请用我们下发的报名表填写后发送。", at=where, source=rec.sha256)
-            inputs.unreadable.append(rec)
+                           "请用我们下发的报名表填写后发送。", at=where, source=rec.sha256, branch=unit)
+            inputs.unreadable.append(aside)
             continue
         key = keys[rec.sha256]
         reading = None
@@ -479,11 +574,17 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         kind = reading[0]
         if kind == "unreadable":
             issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{reading[1]}", at=where,
-                       source=rec.sha256)
-            inputs.unreadable.append(rec)
+                       source=rec.sha256, branch=unit)
+            inputs.unreadable.append(aside)
         elif kind == "registration":
-            inputs.reg_issues[rec.sha256] = reading[2]
-            inputs.registrations.append((rec, reading[1]))
+            reg, found = reading[1], reading[2]
+            if unit and not reg.branch and not reg.usable:
+                # a form that names no unit of ours (no _meta, another tournament's, an
+                # unknown unit id): rejected, and said to the unit that sent it
+                reg = dataclasses.replace(reg, branch=unit)
+                found = [i if i.branch else dataclasses.replace(i, branch=unit) for i in found]
+            inputs.reg_issues[rec.sha256] = found
+            inputs.registrations.append((rec, reg))
         elif kind in _BOOK_KINDS:
             getattr(inputs, _BOOK_KINDS[kind]).append((rec, reading[1]))
             for sheet in reading[1].sheets.values():
@@ -509,8 +610,8 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的表格（找不到“{layout.REG_SHEET}”、"
                        f"“{layout.RESULT_SHEET}”、“{layout.CHECKIN_SHEET}”、“{layout.PLAYOFF_SHEET}”或“{layout.AWARDS_SHEET}”"
                        "工作表），请使用下发的表格填写。",
-                       at=where, source=rec.sha256)
-            inputs.unreadable.append(rec)
+                       at=where, source=rec.sha256, branch=unit)
+            inputs.unreadable.append(aside)
     ledger.cache_put(fresh)
     if fresh:
         ledger.cache_prune("read:", set(keys.values()))
@@ -2491,7 +2592,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     copies = inbox_copies(listing, received)
     report.received_total = len(received)
     now = opts.now or dt.datetime.now(TZ)
-    fp = fingerprint(t, received, now, opts, copies)
+    copy_at = {rel: mtime for rel, _, mtime in listing}
+    fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies])
     cached = lastrun.load(out, fp)
     if cached is not None:
         cached.received_total = len(received)
@@ -2500,15 +2602,15 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
             from .mail.smtp import resend_pending
             cached.next_steps.append(resend_pending(opts.smtp_url, ledger, now=now).summary())
         return cached
-    bare_mails = mail_issues(t, ledger, issues)
-
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
     del readings
-    inbox_copy_issues(received, copies, inputs, issues)
+    resent = inbox_resent(received, copies, copy_at)
+    bare_mails = mail_issues(t, ledger, issues, inputs, resent)
     terms = terms_at_draw(t, ledger, issues)     # validation's view: drawn events as drawn
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
+    resent_issues(t, received, resent, inputs, current, issues)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
     open_copies_ahead(out, submissions, t.spec.script)    # on the prestarted worker, meanwhile
@@ -2834,7 +2936,9 @@ def other_league(t: Tournament, book: Any) -> str:
 
 def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventState], issues: IssueLog) -> None:
     """A result workbook read by no event — of an event this tournament does not have, or of
-    a round not drawn (yet) — is said, not ignored: its results count for nothing."""
+    a round not drawn (yet) — is said, not ignored: its results count for nothing.  A sheet
+    that is not this tournament's (TEMPLATE_MISMATCH) is said on the page of the unit whose
+    registered address sent it (:func:`sender_unit`), if any."""
     from . import layout
 
     for rec, book in inputs.results:
@@ -2846,16 +2950,18 @@ def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventSt
             # a referee of another league (or last year's) mailed it to this office
             issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》是另一项比赛（编号 {tid}）的成绩表，不是本次比赛"
                        f"（{t.spec.id}）的，未读取。请核对后发送本次比赛下发的成绩表。",
-                       at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
+                       at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256, branch=sender_unit(t, rec.sender))
         elif es is None and not book.meta:
             # the 成绩 sheet copied into a new workbook: the hidden sheet that says which event
             # and round it is did not come along (it was "an event called （未注明）")
             issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》缺少下发时隐藏的说明表（记录项目和轮次），看不出是"
                        "哪个项目哪一轮的，未读取：多半是把“成绩”表复制到了新的工作簿里。请直接在下发的成绩表文件上"
-                       "填写后发送。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
+                       "填写后发送。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256,
+                       branch=sender_unit(t, rec.sender))
         elif es is None:
             issues.add("TEMPLATE_MISMATCH", f"成绩表《{rec.file_name}》属于项目“{ev_id or '（未注明）'}”，本次比赛没有这个项目，"
-                       "未读取。请使用本次比赛下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
+                       "未读取。请使用本次比赛下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256,
+                       branch=sender_unit(t, rec.sender))
         elif rnd not in {str(r.round) for r in es.rounds}:
             issues.add("RESULT_INVALID", f"成绩表《{rec.file_name}》是{es.spec.name}第{rnd or '？'}轮的，这一轮还没有抽签"
                        f"（已抽签 {len(es.rounds)} 轮），未读取。请确认轮次；该轮抽签后下发的成绩表才能计分。",
@@ -3307,9 +3413,9 @@ def _unit_short(t: Tournament, unit_id: str) -> str:
 # =====================================================================================
 
 def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions,
-                copies: list[tuple[str, str]] = ()) -> str:
+                copies: Iterable[tuple[str, ...]] = ()) -> str:
     """Everything the outputs depend on: code, spec, secret, every received file, the
-    inbox's copies of received files (:func:`inbox_copy_issues`), which deadlines have
+    inbox's copies of received files and their times (:func:`inbox_resent`), which deadlines have
     passed (the only use of "now" besides document dates) and options."""
     spec_bytes = (t.folder / "tournament.yaml").read_bytes()
     body = {

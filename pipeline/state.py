@@ -27,7 +27,8 @@ class Submission:
 
     sha256: str
     file: str              # display name (original file name)
-    branch: str            # unit id ("" when unknown)
+    branch: str            # unit id ("" when unknown); a file that names none: the unit whose
+                           # registered address sent it (listed on its page; proves nothing)
     received: dt.datetime
     sender: str = ""
     status: str = "accepted"   # accepted | rejected | superseded | unreadable | late

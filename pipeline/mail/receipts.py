@@ -20,6 +20,10 @@ Who gets a receipt (the workbook's token, not the sender, proves the branch):
 - anything else (a stranger, a file dropped into the inbox by hand with no proven
   branch): nobody.  A stranger never receives anyone's data.
 
+A rejected or unreadable file that names no unit itself carries the unit whose registered
+address sent it (``Submission.branch``: it is listed on that unit's page); that proves
+nothing and changes none of the above — its receipt goes to the sender only.
+
 A mail without a workbook gets none either when it was sent by a program (an out-of-office
 reply, a mailing list's copy: no auto-reply loops), or when a registration workbook from
 the same unit came at the same time or later (the resend answered it; and a night that

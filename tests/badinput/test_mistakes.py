@@ -35,9 +35,10 @@ T2020 = [
     ("late-b09", "LATE_SUBMISSION", "b09", "", "2020-11-10 17:00 收到"),
     ("wrong-branch-b10", "WRONG_BRANCH", "b11", "", "校验码"),
     ("unregistered-sender-b11", "SENDER_UNKNOWN", "b11", "", "captain.home@mail.example.com"),
-    ("other-template-b11", "TEMPLATE_MISMATCH", "", "", "“t2011-court”"),
-    ("csv-renamed-b11", "UNREADABLE_FILE", "", "", "CSV"),
-    ("legacy-xls-b11", "UNREADABLE_FILE", "", "", ".xls"),
+    # a file that names no unit itself, sent from b11's registered address: on b11's page
+    ("other-template-b11", "TEMPLATE_MISMATCH", "b11", "", "“t2011-court”"),
+    ("csv-renamed-b11", "UNREADABLE_FILE", "b11", "", "CSV"),
+    ("legacy-xls-b11", "UNREADABLE_FILE", "b11", "", ".xls"),
     ("no-attachment-b11", "NO_ATTACHMENT", "b11", "", "没有 .xlsx 附件"),   # its sender is b11's
 ]
 
@@ -79,6 +80,25 @@ def test_mistake_issue_located(t2020, mail, code, branch, cell, quoted):
     for r in hits:
         assert r["sheet"] == ("报名表" if cell else "")
         assert any("\u4e00" <= ch <= "\u9fff" for ch in r["message"])
+
+
+def test_a_captains_rejected_files_are_on_the_units_page_not_unassigned(t2020):
+    """The .xls, the CSV renamed .xlsx and another tournament's form came from b11's
+    registered address: b11's report page lists them (issues and submissions) — the
+    captain reads that page, not 未归属单位的文件 — and b11's good form still counts."""
+    from pipeline.render import site_vm
+
+    report, _ = t2020
+    names = {attachment_name(SAMPLES / "t2020-league" / "inbox-mistakes" / f"{m}.eml"): code
+             for m, code in (("other-template-b11", "TEMPLATE_MISMATCH"), ("csv-renamed-b11", "UNREADABLE_FILE"),
+                             ("legacy-xls-b11", "UNREADABLE_FILE"))}
+    page = site_vm.branch_vm(report.state, "b11")
+    assert {(i.code, i.file) for i in page.issues} >= {(c, f) for f, c in names.items()}
+    assert set(names) <= {s.file for s in page.submissions}
+    if site_vm.UNASSIGNED in site_vm.branch_ids(report.state):
+        stray = site_vm.branch_vm(report.state, site_vm.UNASSIGNED)
+        assert not set(names) & ({i.file for i in stray.issues} | {s.file for s in stray.submissions})
+    assert "b11" in report.accepted_branches
 
 
 def test_a_later_sheet_cannot_take_an_accepted_person_away(t2020):

@@ -1,0 +1,226 @@
+"""Notes about a received file go on the page of the unit that sent it.
+
+- A file that names no unit itself (an .xls, a CSV renamed .xlsx, a form without its
+  ``_meta``, a mail whose Date cannot be believed) from a captain's registered address is
+  that unit's: its issues and its submission are on the unit's report page (they were only
+  on 未归属单位的文件, where no captain looks); a stranger's stays unassigned.
+- A captain who sends form X, then Y, then X again unchanged: X's bytes were received
+  before, so Y stays current — and the unit's page says so as a warning (DUPLICATE_FILE),
+  naming Y and what to do to make X count; a plain double send of the current form stays
+  an info note, on the unit's page too.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import email
+import email.policy
+import io
+import os
+import shutil
+from email.message import EmailMessage
+from pathlib import Path
+
+import openpyxl
+
+from pipeline.mail.receipts import build_receipts
+from pipeline.render import site_vm
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "行政第一分工会-报名表.xlsx"            # b01's form, as its sample mail names it
+B01 = "xzyfgh@union.example.edu.cn"            # b01's registered address
+STRANGER = "someone@mail.example.com"
+NOW = dt.datetime(2020, 11, 8, 20, 0, tzinfo=TZ)   # before the deadline (11-09 15:00): no draw
+
+
+def _league(tmp_path: Path) -> tuple[Path, bytes]:
+    """The 2020 league without results or mistakes; b01's form as its sample mail carries it
+    (the mail stays: b01's form X, received 11-04 18:23)."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    shutil.rmtree(folder / "inbox-mistakes")
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    msg = email.message_from_bytes((folder / "inbox" / "1104-b01-报名表.eml").read_bytes(), policy=email.policy.default)
+    form = next(p for p in msg.iter_attachments() if p.get_filename() == NAME).get_content()
+    return folder, form
+
+
+def _mail(folder: Path, name: str, attachments: list[tuple[str, bytes]], date: str, sender: str = B01) -> None:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["Subject"] = "报名表"
+    msg["Date"] = date
+    msg.set_content("见附件")
+    for fname, data in attachments:
+        msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=fname)
+    (folder / "inbox" / name).write_bytes(bytes(msg))
+
+
+def _changed(form: bytes) -> bytes:
+    """Form Y: X with one phone number changed (a valid form, another content)."""
+    wb = openpyxl.load_workbook(io.BytesIO(form))
+    ws = wb["报名表"]
+    cell = next(c for row in ws.iter_rows() for c in row
+                if isinstance(c.value, str) and c.value.isdigit() and len(c.value) == 11)
+    cell.value = "13900000000"
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def _run(tmp_path: Path, folder: Path):
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(report.out_dir / "data" / "issues.csv", encoding="utf-8-sig") as f:
+        return report, list(csv.DictReader(f))
+
+
+def _page(report, unit: str) -> list[tuple[str, str, str]]:
+    """(code, severity class, file) of every issue the unit's report page lists."""
+    if unit == site_vm.UNASSIGNED and unit not in site_vm.branch_ids(report.state):
+        return []
+    return [(i.code, i.severity_class, i.file) for i in site_vm.branch_vm(report.state, unit).issues]
+
+
+def test_an_earlier_form_sent_again_after_a_later_one_is_a_warning_on_the_units_page(tmp_path):
+    folder, x = _league(tmp_path)
+    y = _changed(x)
+    _mail(folder, "1106-b01-改.eml", [("行政第一分工会-报名表-改.xlsx", y)], "Fri, 06 Nov 2020 10:00:00 +0800")
+    report, rows = _run(tmp_path, folder)
+    assert not [r for r in rows if r["code"] == "DUPLICATE_FILE"]
+
+    _mail(folder, "1108-b01-原.eml", [(NAME, x)], "Sun, 08 Nov 2020 09:00:00 +0800")
+    report, rows = _run(tmp_path, folder)
+    (dup,) = [r for r in rows if r["code"] == "DUPLICATE_FILE"]
+    assert dup["branch"] == "b01" and dup["severity"] == "warning" and dup["file"] == "1108-b01-原.eml"
+    msg = dup["message"]
+    assert "内容完全相同" in msg and "11-04 18:23" in msg                   # the first receipt of X
+    assert "《行政第一分工会-报名表-改.xlsx》" in msg and "11-06 10:00" in msg   # Y, still in force
+    assert "仍" in msg and "改回这一版" in msg and "任意修改" in msg and "保存" in msg
+    # which form is current does not change: Y, received later
+    subs = {s.file: s.status for s in report.state.submissions if s.branch == "b01"}
+    assert subs == {NAME: "superseded", "行政第一分工会-报名表-改.xlsx": "accepted"}
+    assert ("DUPLICATE_FILE", "warning", "1108-b01-原.eml") in _page(report, "b01")
+    assert not [c for c in _page(report, site_vm.UNASSIGNED) if c[0] == "DUPLICATE_FILE"]
+    vm = site_vm.branch_vm(report.state, "b01")
+    assert vm.summary.state_class == "warn"                     # the captain sees it in the unit's status
+
+    # a night with nothing new says the same
+    report, again = _run(tmp_path, folder)
+    assert [r for r in again if r["code"] == "DUPLICATE_FILE"] == [dup]
+
+
+def test_the_current_form_sent_twice_is_an_info_note_on_the_units_page(tmp_path):
+    folder, x = _league(tmp_path)
+    _mail(folder, "1105-b01-again.eml", [(NAME, x)], "Thu, 05 Nov 2020 08:00:00 +0800")
+    report, rows = _run(tmp_path, folder)
+    (dup,) = [r for r in rows if r["code"] == "DUPLICATE_FILE"]
+    assert dup["branch"] == "b01" and dup["severity"] == "info" and dup["file"] == "1105-b01-again.eml"
+    assert "收到时间以最初的一次为准" in dup["message"] and "11-04 18:23" in dup["message"]
+    assert ("DUPLICATE_FILE", "info", "1105-b01-again.eml") in _page(report, "b01")
+    assert site_vm.branch_vm(report.state, "b01").summary.state_class == "ok"
+
+
+def test_an_earlier_form_sent_again_before_the_later_one_is_an_info_note(tmp_path):
+    """X, X again, then Y: the resend came before Y, which the captain sent to replace it —
+    nothing to warn about."""
+    folder, x = _league(tmp_path)
+    _mail(folder, "1105-b01-again.eml", [(NAME, x)], "Thu, 05 Nov 2020 08:00:00 +0800")
+    _mail(folder, "1106-b01-改.eml", [("行政第一分工会-报名表-改.xlsx", _changed(x))], "Fri, 06 Nov 2020 10:00:00 +0800")
+    _, rows = _run(tmp_path, folder)
+    (dup,) = [r for r in rows if r["code"] == "DUPLICATE_FILE"]
+    assert (dup["branch"], dup["severity"]) == ("b01", "info")
+
+
+def test_a_form_resent_by_an_unregistered_address_is_the_forms_units(tmp_path):
+    """The branch comes from the form the bytes were read as: b01's form mailed again from a
+    stranger's address (after Y) is still b01's note."""
+    folder, x = _league(tmp_path)
+    _mail(folder, "1106-b01-改.eml", [("行政第一分工会-报名表-改.xlsx", _changed(x))], "Fri, 06 Nov 2020 10:00:00 +0800")
+    _mail(folder, "1108-other.eml", [(NAME, x)], "Sun, 08 Nov 2020 09:00:00 +0800", sender=STRANGER)
+    _, rows = _run(tmp_path, folder)
+    (dup,) = [r for r in rows if r["code"] == "DUPLICATE_FILE"]
+    assert (dup["branch"], dup["severity"]) == ("b01", "warning")
+
+
+def test_an_older_form_copied_into_the_inbox_again_is_a_warning_too(tmp_path):
+    """The same resend as a file put into the inbox (the office saved the attachment): the
+    note is b01's, and a warning once Y counts."""
+    folder, x = _league(tmp_path)
+    _mail(folder, "1106-b01-改.eml", [("行政第一分工会-报名表-改.xlsx", _changed(x))], "Fri, 06 Nov 2020 10:00:00 +0800")
+    copy = folder / "inbox" / "b01-报名表-原.xlsx"
+    copy.write_bytes(x)
+    t = dt.datetime(2020, 11, 8, 9, 0, tzinfo=TZ).timestamp()
+    os.utime(copy, (t, t))
+    _, rows = _run(tmp_path, folder)
+    (dup,) = [r for r in rows if r["code"] == "DUPLICATE_FILE"]
+    assert (dup["branch"], dup["severity"], dup["file"]) == ("b01", "warning", "b01-报名表-原.xlsx")
+    assert "《行政第一分工会-报名表-改.xlsx》" in dup["message"]
+
+
+# a legacy Excel file (the OLE2 signature), a CSV saved under .xlsx, a form copied into a new
+# workbook (no hidden _meta sheet)
+XLS = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504
+CSV = "序号,项目,队号,姓名,工号\n1,象棋,,王军,001001\n".encode("gbk")
+
+
+def _without_meta(form: bytes) -> bytes:
+    wb = openpyxl.load_workbook(io.BytesIO(form))
+    del wb["_meta"]
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def test_file_level_rejections_from_a_captains_address_are_on_the_units_page(tmp_path):
+    folder, x = _league(tmp_path)
+    _mail(folder, "1105-xls.eml", [("b01报名表.xls", XLS)], "Thu, 05 Nov 2020 08:00:00 +0800")
+    _mail(folder, "1105-csv.eml", [("b01报名表-csv.xlsx", CSV)], "Thu, 05 Nov 2020 08:10:00 +0800")
+    _mail(folder, "1105-nometa.eml", [("b01报名表-复制.xlsx", _without_meta(x))], "Thu, 05 Nov 2020 08:20:00 +0800")
+    _mail(folder, "1105-stranger.eml", [("某单位报名表.xls", XLS + b"x")], "Thu, 05 Nov 2020 08:30:00 +0800",
+          sender=STRANGER)
+    # a phone a year ahead: its Date is later than the mail's file, which is believed instead
+    _mail(folder, "ahead.eml", [("b01-v2.xlsx", _changed(x))], "Thu, 04 Nov 2021 10:00:00 +0800")
+    saved = dt.datetime(2020, 11, 7, 10, 0, tzinfo=TZ).timestamp()
+    os.utime(folder / "inbox" / "ahead.eml", (saved, saved))
+    # a Date no program can read, on a mail whose attachment proves no unit: its sender's
+    _mail(folder, "bad-date.eml", [("b01报名表-旧.xls", XLS + b"y")], "Wed, 04 Nov 2020 18:30:00 +0800")
+    p = folder / "inbox" / "bad-date.eml"
+    p.write_bytes(p.read_bytes().replace(b"Wed, 04 Nov 2020 18:30:00 +0800", "2020年11月5日 09:00".encode()))
+    os.utime(p, (saved, saved))
+    report, rows = _run(tmp_path, folder)
+
+    def row(code: str, file: str) -> dict[str, str]:
+        (r,) = [r for r in rows if r["code"] == code and r["file"] == file]
+        return r
+    assert row("UNREADABLE_FILE", "b01报名表.xls")["branch"] == "b01"
+    assert row("UNREADABLE_FILE", "b01报名表-csv.xlsx")["branch"] == "b01"
+    assert row("TEMPLATE_MISMATCH", "b01报名表-复制.xlsx")["branch"] == "b01"
+    assert row("MAIL_DATE", "ahead.eml")["branch"] == "b01"           # the unit of the form it carried
+    assert row("MAIL_DATE", "bad-date.eml")["branch"] == "b01"        # the unit of its sender
+    assert row("UNREADABLE_FILE", "某单位报名表.xls")["branch"] == ""        # a stranger's: unassigned
+
+    mine = _page(report, "b01")
+    for code, file in (("UNREADABLE_FILE", "b01报名表.xls"), ("UNREADABLE_FILE", "b01报名表-csv.xlsx"),
+                       ("TEMPLATE_MISMATCH", "b01报名表-复制.xlsx"), ("MAIL_DATE", "ahead.eml")):
+        assert (code, "error" if code != "MAIL_DATE" else "warning", file) in mine, (code, file, mine)
+    stray = _page(report, site_vm.UNASSIGNED)
+    assert [f for _, _, f in stray] == ["某单位报名表.xls"]
+    # the rejected files are listed among b01's submissions; b01's form still counts
+    vm = site_vm.branch_vm(report.state, "b01")
+    assert {s.file for s in vm.submissions} >= {"b01报名表.xls", "b01报名表-csv.xlsx", "b01报名表-复制.xlsx"}
+    assert "b01" in report.accepted_branches
+
+    # receipts: each rejected file's to its sender (b01's registered address) only, naming its
+    # problem, and proving no branch; the stranger gets none
+    receipts = {r.sha256: r for r in build_receipts(report.state, report.out_dir)}
+    by_file = {s.file: s for s in report.state.submissions}
+    for f, code in (("b01报名表.xls", "UNREADABLE_FILE"), ("b01报名表-csv.xlsx", "UNREADABLE_FILE"),
+                    ("b01报名表-复制.xlsx", "TEMPLATE_MISMATCH")):
+        r = receipts[by_file[f].sha256]
+        assert r.to == (B01,) and r.kind == "needs_change" and r.branch == "" and code in r.body, (f, r)
+        assert "行政第一分工会" in r.body
+    assert by_file["某单位报名表.xls"].sha256 not in receipts
+    assert all(STRANGER not in r.to for r in receipts.values())

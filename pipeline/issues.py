@@ -7,7 +7,7 @@ quote the value and say what to change.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .layout import CONTROL_CHARS
 from .model import CellRef, Severity
@@ -138,7 +138,8 @@ def issue(code: str, message: str, *, at: CellRef | None = None, branch: str = "
 
 
 class IssueLog:
-    """An append-only list of issues with helpers; checks never raise for bad data."""
+    """A list of issues with helpers; checks never raise for bad data.  Issues are added, and
+    revised only where a later stage settles one (:meth:`revise`)."""
 
     def __init__(self, items: Iterable[Issue] = ()) -> None:
         self._items: list[Issue] = list(items)
@@ -151,6 +152,14 @@ class IssueLog:
 
     def extend(self, items: Iterable[Issue]) -> None:
         self._items.extend(items)
+
+    def revise(self, fn: Callable[[Issue], Issue]) -> int:
+        """Replace each issue by ``fn(issue)`` (the same object where nothing changes); returns
+        how many changed."""
+        new = [fn(i) for i in self._items]
+        changed = sum(1 for a, b in zip(self._items, new) if a is not b)
+        self._items[:] = new
+        return changed
 
     def __iter__(self) -> Iterator[Issue]:
         return iter(self._items)

@@ -396,6 +396,32 @@ def _mail_note_key(sha: str) -> str:
     return f"mail:{hashlib.sha256(f'{lastrun.code_hash()}:{sha}'.encode()).hexdigest()}"
 
 
+#: notes about a file set aside as a whole (not a workbook we can read, not our form)
+_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH")
+
+
+def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog) -> int:
+    """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
+    by a form of that unit now in force: its error is history — information, saying which
+    form counts.  On the unit's page (:func:`read_inputs` puts it there by its sender) it
+    said 有 1 处错误待改 and 请修改下列 1 处错误后重新发送, though the form sent after it was
+    accepted.  A file sent after the form in force stays an error (the latest attempt
+    failed: the captain must know).  Returns how many were settled."""
+    when = {r.sha256: aware(r.received_at) for r in received}
+    in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
+
+    def settled(i: Issue) -> Issue:
+        cur = in_force.get(i.branch) if i.branch else None
+        sent = when.get(i.source) if i.source else None
+        if (cur is None or sent is None or i.code not in _FILE_REJECTED or i.severity != Severity.ERROR
+                or i.source == cur.sha256 or not sent < aware(cur.received_at)):
+            return i
+        later = aware(cur.received_at).astimezone(TZ)
+        return dataclasses.replace(i, severity=Severity.INFO, message=(
+            f"{i.message}（其后收到的《{cur.file_name}》（{later:%m-%d %H:%M}）已接受，这份文件无需再处理。）"))
+    return issues.revise(settled)
+
+
 def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs | None = None,
                 resent: list[Resent] | None = None) -> list[BareMail]:
     """Notes about mails themselves — recomputed each run from each mail's note
@@ -2611,6 +2637,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
     resent_issues(t, received, resent, inputs, current, issues)
+    settle_rejected_before(received, current, issues)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
     open_copies_ahead(out, submissions, t.spec.script)    # on the prestarted worker, meanwhile

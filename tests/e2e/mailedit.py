@@ -33,3 +33,37 @@ def table_header(ws, first: str = "桌号", within: int = 30) -> tuple[int, dict
     """(header row, label → column) of a sheet's table, found by one of its labels."""
     hrow = next(r for r in range(1, within) if any(c.value == first for c in ws[r]))
     return hrow, {c.value: c.column for c in ws[hrow] if c.value}
+
+
+#: b01's form in the 2020 sample, as its mail names it, and b01's registered address
+B01_FORM = "行政第一分工会-报名表.xlsx"
+B01_ADDRESS = "xzyfgh@union.example.edu.cn"
+
+
+def league_2020(tmp_path: Path) -> tuple[Path, bytes]:
+    """The 2020 sample league without results or mistakes, in ``tmp_path``, and b01's form
+    as its sample mail (``1104-b01-报名表.eml``, which stays) carries it."""
+    import shutil
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2020-league", folder)
+    shutil.rmtree(folder / "inbox-mistakes")
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    msg = email.message_from_bytes((folder / "inbox" / "1104-b01-报名表.eml").read_bytes(), policy=email.policy.default)
+    return folder, next(p for p in msg.iter_attachments() if p.get_filename() == B01_FORM).get_content()
+
+
+def send_mail(folder: Path, name: str, attachments: list[tuple[str, bytes]], date: str,
+              sender: str = B01_ADDRESS) -> None:
+    """A mail from ``sender`` dated ``date`` with these attachments, put into the inbox as ``name``."""
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["Subject"] = "报名表"
+    msg["Date"] = date
+    msg.set_content("见附件")
+    for fname, data in attachments:
+        msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=fname)
+    (folder / "inbox" / name).write_bytes(bytes(msg))

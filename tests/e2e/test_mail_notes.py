@@ -4,42 +4,26 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import email
-import email.policy
-import shutil
-from email.message import EmailMessage
 from pathlib import Path
 
 from pipeline.ingest.eml import parse_eml_bytes
+from email.message import EmailMessage
+
+from mailedit import league_2020, send_mail
+
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
-ROOT = Path(__file__).resolve().parents[2]
 NAME = "行政第一分工会-报名表.xlsx"
 NOW = dt.datetime(2020, 11, 5, 9, 0, tzinfo=TZ)
 
 
 def _league(tmp_path: Path) -> tuple[Path, bytes]:
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    shutil.rmtree(folder / "inbox-mistakes")
-    for p in (folder / "inbox").glob("*成绩表*"):
-        p.unlink()
-    eml = folder / "inbox" / "1104-b01-报名表.eml"
-    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-    form = next(p for p in msg.iter_attachments() if p.get_filename() == NAME).get_content()
-    return folder, form
+    return league_2020(tmp_path)
 
 
 def _mail(folder: Path, name: str, attachments: list[tuple[str, bytes]], date: str = "Wed, 04 Nov 2020 18:30:00 +0800"):
-    msg = EmailMessage()
-    msg["From"] = "xzyfgh@union.example.edu.cn"
-    msg["Subject"] = "报名表"
-    msg["Date"] = date
-    msg.set_content("见附件")
-    for fname, data in attachments:
-        msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=fname)
-    (folder / "inbox" / name).write_bytes(bytes(msg))
+    send_mail(folder, name, attachments, date)
 
 
 def _issues(tmp_path: Path, folder: Path) -> list[dict[str, str]]:

@@ -13,50 +13,27 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import email
-import email.policy
 import io
 import os
-import shutil
-from email.message import EmailMessage
 from pathlib import Path
 
 import openpyxl
+
+from mailedit import league_2020, send_mail
 
 from pipeline.mail.receipts import build_receipts
 from pipeline.render import site_vm
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
-ROOT = Path(__file__).resolve().parents[2]
 NAME = "行政第一分工会-报名表.xlsx"            # b01's form, as its sample mail names it
 B01 = "xzyfgh@union.example.edu.cn"            # b01's registered address
 STRANGER = "someone@mail.example.com"
 NOW = dt.datetime(2020, 11, 8, 20, 0, tzinfo=TZ)   # before the deadline (11-09 15:00): no draw
 
 
-def _league(tmp_path: Path) -> tuple[Path, bytes]:
-    """The 2020 league without results or mistakes; b01's form as its sample mail carries it
-    (the mail stays: b01's form X, received 11-04 18:23)."""
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    shutil.rmtree(folder / "inbox-mistakes")
-    for p in (folder / "inbox").glob("*成绩表*"):
-        p.unlink()
-    msg = email.message_from_bytes((folder / "inbox" / "1104-b01-报名表.eml").read_bytes(), policy=email.policy.default)
-    form = next(p for p in msg.iter_attachments() if p.get_filename() == NAME).get_content()
-    return folder, form
-
-
-def _mail(folder: Path, name: str, attachments: list[tuple[str, bytes]], date: str, sender: str = B01) -> None:
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["Subject"] = "报名表"
-    msg["Date"] = date
-    msg.set_content("见附件")
-    for fname, data in attachments:
-        msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=fname)
-    (folder / "inbox" / name).write_bytes(bytes(msg))
+_league = league_2020
+_mail = send_mail
 
 
 def _changed(form: bytes) -> bytes:

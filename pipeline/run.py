@@ -403,7 +403,7 @@ _FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH")
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog) -> int:
     """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
     by a form of that unit now in force: its error is history — information, saying which
-    form counts.  On the unit's page (:func:`read_inputs` puts it there by its sender) it
+    form replaced it (in force, not necessarily free of problems: its own are said).  On the unit's page (:func:`read_inputs` puts it there by its sender) it
     said 有 1 处错误待改 and 请修改下列 1 处错误后重新发送, though the form sent after it was
     accepted.  A file sent after the form in force stays an error (the latest attempt
     failed: the captain must know).  Returns how many were settled."""
@@ -418,7 +418,7 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
             return i
         later = aware(cur.received_at).astimezone(TZ)
         return dataclasses.replace(i, severity=Severity.INFO, message=(
-            f"{i.message}（其后收到的《{cur.file_name}》（{later:%m-%d %H:%M}）已接受，这份文件无需再处理。）"))
+            f"{i.message}（其后收到的报名表《{cur.file_name}》（{later:%m-%d %H:%M}）已取代这份文件，它无需再处理。）"))
     return issues.revise(settled)
 
 

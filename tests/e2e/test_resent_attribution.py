@@ -188,7 +188,7 @@ def test_file_level_rejections_from_a_captains_address_are_on_the_units_page(tmp
                                  ("TEMPLATE_MISMATCH", "info", "b01报名表-复制.xlsx"),
                                  ("UNREADABLE_FILE", "error", "b01报名表-旧.xls"), ("MAIL_DATE", "warning", "ahead.eml")):
         assert (code, severity, file) in mine, (code, file, mine)
-    assert "其后收到的《b01-v2.xlsx》（11-07 10:00）已接受" in row("UNREADABLE_FILE", "b01报名表.xls")["message"]
+    assert "其后收到的报名表《b01-v2.xlsx》（11-07 10:00）已取代这份文件" in row("UNREADABLE_FILE", "b01报名表.xls")["message"]
     stray = _page(report, site_vm.UNASSIGNED)
     assert [f for _, _, f in stray] == ["某单位报名表.xls"]
     # the rejected files are listed among b01's submissions; b01's form still counts

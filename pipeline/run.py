@@ -2412,8 +2412,14 @@ def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: Is
         if not rec.sender or unit is None or not unit.emails:
             continue
         if rec.sender.lower() not in {e.lower() for e in unit.emails}:
+            other = t.spec.unit_of_address(rec.sender)
+            # another unit's captain sent this unit's form: it replaces this unit's entries —
+            # most likely that captain filled in the wrong unit's form, and is told how to fix it
+            whose = (f"该邮箱是{other.name}登记的邮箱：如果是{other.name}误用了{unit.name}的报名表，"
+                     f"请{other.name}改用本单位的报名表重新发送，{unit.name}也请重新发送自己的报名表；"
+                     if other is not None and other.id != unit.id else "")
             issues.add("SENDER_UNKNOWN", f"《{rec.file_name}》由 {rec.sender} 发送，不是{unit.name}登记的邮箱"
-                       f"（{'、'.join(unit.emails)}）；已按表内令牌认定为{unit.name}的报名，回执只发往登记邮箱。",
+                       f"（{'、'.join(unit.emails)}）；{whose}已按表内令牌认定为{unit.name}的报名，回执只发往登记邮箱。",
                        at=CellRef(rec.file_name), branch=reg.branch, source=rec.sha256)
 
 

@@ -207,3 +207,18 @@ def test_file_level_rejections_from_a_captains_address_are_on_the_units_page(tmp
         assert "行政第一分工会" in r.body
     assert by_file["某单位报名表.xls"].sha256 not in receipts
     assert all(STRANGER not in r.to for r in receipts.values())
+
+
+def test_a_units_form_sent_by_another_units_captain_says_whose_address_it_is(tmp_path):
+    """b01's form, changed and sent from b02's registered address: it is b01's (its token), and
+    it replaces b01's form — most likely b02's captain filled in the wrong unit's form.  The
+    warning said only "not b01's registered address"; it names b02 and what each must do."""
+    folder, x = _league(tmp_path)
+    _mail(folder, "1106-b02-wrong.eml", [("行政第二分工会-报名表.xlsx", _changed(x))], "Fri, 06 Nov 2020 10:00:00 +0800",
+          sender="xzefgh@union.example.edu.cn")
+    report, rows = _run(tmp_path, folder)
+    (said,) = [r for r in rows if r["code"] == "SENDER_UNKNOWN"]
+    assert said["branch"] == "b01" and said["severity"] == "warning"
+    m = said["message"]
+    assert "该邮箱是行政第二分工会登记的邮箱" in m and "请行政第二分工会改用本单位的报名表重新发送" in m, m
+    assert "行政第一分工会也请重新发送自己的报名表" in m, m

@@ -96,8 +96,8 @@ class MethodCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # as importlib writes bytecode: created with the umask's mode (readable by every user of
-            # the install), then renamed over — not fsutil.atomic_write_bytes, whose files are
-            # private and whose writes are the hardening tests' kill points (outputs only)
+            # the install), then renamed over — not fsutil.atomic_write_bytes, which fsyncs and
+            # whose writes are the hardening tests' kill points (outputs only)
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             try:
                 with os.fdopen(fd, "wb") as f:

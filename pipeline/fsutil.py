@@ -28,9 +28,24 @@ def kill_point() -> None:
             os._exit(137)
 
 
+def _umask() -> int:
+    """This process's umask (read once, at import: setting it to read it is not thread-safe)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+#: the mode a new output file gets: what ``open()`` would give it (0o644 under umask 022)
+NEW_FILE_MODE = 0o666 & ~_umask()
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` atomically.  Returns False (and writes nothing) when the
-    file already holds exactly these bytes, so unchanged outputs keep their mtime.
+    file already holds exactly these bytes, so unchanged outputs keep their mtime.  The file
+    gets the mode ``open()`` would give a new one (the umask's: the site, the PDFs and the CSVs
+    are read by leadership's web server or another account — the temporary file's 0600 was
+    every output's, "permission denied" to all but the owner; an office that wants them
+    private sets its umask, 077, in the cron line).
 
     >>> import tempfile, pathlib; p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
     >>> atomic_write_bytes(p, b"x"), atomic_write_bytes(p, b"x")
@@ -48,6 +63,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
     except OSError as e:
         raise _about(e, path) from e
     try:
+        os.fchmod(fd, NEW_FILE_MODE)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

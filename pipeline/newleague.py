@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import os
 import re
 import secrets
 from pathlib import Path
@@ -727,7 +728,10 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
     (folder / "inbox").mkdir(exist_ok=True)
     secret = folder / spec["secret_file"]
     if not secret.exists():
-        secret.write_text(secrets.token_hex(20) + "\n", encoding="utf-8")
+        # private (0600): whoever reads it can make a form that passes for any unit's
+        fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(secrets.token_hex(20) + "\n")
     target.write_text(spec_yaml(spec), encoding="utf-8")
     from .xlsx.registration import write_all_templates
     write_all_templates(load_tournament(folder), folder / "templates")

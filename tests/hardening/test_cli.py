@@ -119,3 +119,22 @@ def test_a_folder_that_is_a_file_is_named_not_the_file_in_it(tmp_path):
     with pytest.raises(OSError) as e:
         atomic_write_bytes(tmp_path / "forms" / "a.xlsx", b"data")
     assert e.value.filename == str(tmp_path / "forms")
+
+
+def test_outputs_get_the_umasks_mode_not_the_temporary_files(tmp_path):
+    """Atomic writes went through a 0600 temporary file: every output (the site, the PDFs, the
+    CSVs) was readable by its owner only, and leadership's web server got "permission denied".
+    A written file has the mode open() gives a new one; a private umask keeps it private."""
+    import os
+
+    from pipeline import fsutil
+
+    p = tmp_path / "index.html"
+    p.write_bytes(b"old")
+    os.chmod(p, 0o600)
+    assert fsutil.atomic_write_bytes(p, b"new") and p.stat().st_mode & 0o777 == fsutil.NEW_FILE_MODE
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert fsutil.NEW_FILE_MODE == 0o666 & ~mask
+    assert fsutil.atomic_write_bytes(tmp_path / "data" / "a.csv", b"x")
+    assert (tmp_path / "data" / "a.csv").stat().st_mode & 0o777 == 0o666 & ~mask

@@ -30,6 +30,7 @@ def test_create_from_answers_writes_folder(tmp_path):
     assert raw["events"][1]["game"] == "guandan" and raw["events"][1]["format"]["type"] == "round_robin"
     assert raw["events"][0]["awards"]["prizes"] == {"一等奖": 500, "二等奖": 300}
     assert len((folder / "secret.key").read_text().strip()) == 40
+    assert (folder / "secret.key").stat().st_mode & 0o777 == 0o600      # whoever reads it can forge forms
     assert (folder / "inbox").is_dir()
     assert len(list((folder / "templates").glob("*.xlsx"))) == 6
     load_tournament(folder)   # valid spec

@@ -71,8 +71,19 @@ def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_paren
     out = out_parent / t.spec.id / "templates"
     for u in units:
         path = out / template_name(t, u.id)
-        write_registration_template(t, u.id, path)
+        try:
+            write_registration_template(t, u.id, path)
+        except OSError as e:        # could not run: said as `league run` says it (exit 2, no traceback)
+            _cannot_write(e, path)
         click.echo(str(path))
+
+
+def _cannot_write(e: OSError, path: Path) -> None:
+    """Say that ``path`` could not be written, and why, and exit 2 ("could not run")."""
+    from .runcmd import os_reason
+
+    click.echo(f"错误：无法写入 {e.filename or path}：{os_reason(e)}。", err=True)
+    sys.exit(EXIT_FAILED)
 
 
 @main.command("questionnaire")
@@ -81,7 +92,10 @@ def questionnaire_cmd(path: Path) -> None:
     """生成一页空白问卷（问卷.xlsx），填好后用 league new 文件夹 --from-workbook 问卷.xlsx 建赛事。"""
     from . import newleague
 
-    click.echo(str(newleague.write_questionnaire(path)))
+    try:
+        click.echo(str(newleague.write_questionnaire(path)))
+    except OSError as e:
+        _cannot_write(e, path)
 
 
 @main.command("new")

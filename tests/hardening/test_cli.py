@@ -138,3 +138,17 @@ def test_outputs_get_the_umasks_mode_not_the_temporary_files(tmp_path):
     assert fsutil.NEW_FILE_MODE == 0o666 & ~mask
     assert fsutil.atomic_write_bytes(tmp_path / "data" / "a.csv", b"x")
     assert (tmp_path / "data" / "a.csv").stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_template_and_questionnaire_that_cannot_write_exit_2_with_a_message(tmp_path):
+    """`league template … --out` a file (or a folder it cannot write) ended in a traceback with
+    exit 1 ("inputs rejected"); like `league run`, it is now a Chinese message and exit 2."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x", encoding="utf-8")
+    r = league("template", folder, "--all", "--out", blocker)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, (r.returncode, r.stderr)
+    assert "错误：无法写入" in r.stderr, r.stderr
+    (tmp_path / "a-folder").mkdir()
+    r = league("questionnaire", tmp_path / "a-folder")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "错误：无法写入" in r.stderr, (r.returncode, r.stderr)

@@ -64,8 +64,12 @@ def quick_digest(folder, now_iso: str, pdf: bool) -> str:
     for e in sorted(os.scandir(folder), key=lambda e: e.name):
         if e.is_file():
             h.update(f"F{e.name}\0".encode("utf-8", "surrogateescape"))
-            with open(e.path, "rb") as f:
-                h.update(f.read())
+            try:
+                with open(e.path, "rb") as f:
+                    h.update(f.read())
+            except OSError as err:       # unreadable (no permission): its stat stands for it, and
+                st = e.stat()            # the full run says what is wrong (it crashed here, exit 1)
+                h.update(f"!{err.errno}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}".encode())
     inbox = os.path.join(folder, "inbox")
     if os.path.isdir(inbox):
         for name, e in _walk(inbox):

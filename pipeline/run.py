@@ -130,6 +130,9 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             except FileNotFoundError:       # taken away while the run reads the inbox: next night
                 log().warning("inbox file vanished while reading: %s", path)
                 continue
+            except OSError as e:            # no permission, an I/O error: said, and the night goes on
+                _inbox_unreadable(issues, rel_raw, e)
+                continue
             h = sha256(data)
         mtime = from_timestamp(st.st_mtime)
         now_sigs[rel_raw] = [*sig, h]
@@ -142,6 +145,9 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 data = path.read_bytes()
             except FileNotFoundError:
                 log().warning("inbox file vanished while reading: %s", path)
+                continue
+            except OSError as e:
+                _inbox_unreadable(issues, rel_raw, e)
                 continue
             h = sha256(data)
             now_sigs[rel_raw][4] = h
@@ -196,6 +202,17 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
 INBOX_HASHES = "inbox:hashes"
 
 
+def _inbox_unreadable(issues: IssueLog, rel_raw: str, e: OSError) -> None:
+    """An inbox file the run cannot read (no permission, an I/O error): said at the file, and
+    the night goes on without it — one such file stopped the whole night (exit 2, nothing
+    recorded), night after night."""
+    from .runcmd import os_reason
+
+    rel = shown_name(rel_raw)
+    issues.add("UNREADABLE_FILE", f"收件箱中的《{rel}》无法读取：{os_reason(e)}。本次没有收取这个文件（其余文件照常处理）；"
+               "改正后下次运行会收取它。", at=CellRef(rel))
+
+
 def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt.datetime,
              context: str | None) -> tuple[list[Received], dict[str, bytes], dict | None]:
     """Store one inbox file (its bytes ``data``, their hash ``h``; a mail: its attachments,
@@ -211,7 +228,12 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
         recs = [Received(h, ext, name, mtime, "", rel)]
     else:
         from .ingest.eml import parse_eml_bytes   # here: a night without new mail never imports email
-        mail = parse_eml_bytes(data, rel)
+        try:
+            mail = parse_eml_bytes(data, rel)
+        except Exception as e:  # noqa: BLE001 - a mail no parser takes (1000 nested forwards): kept and said
+            store_blob_at(root, data, ".eml", h)
+            recs = [Received(h, ".eml", name, mtime, "", rel, kind="mail")]
+            return recs, {}, _unparsable(e)
         wrong = _date_problem(mail.date, mtime)
         received_at = mail.date.astimezone(TZ) if mail.date and not wrong else mtime
         recs = []
@@ -359,10 +381,21 @@ def _mail_note(ledger: Ledger, rec: Received) -> dict:
     from .ingest.eml import parse_eml_bytes
 
     try:
-        mail = parse_eml_bytes(rec.stored(ledger.root).read_bytes(), rec.source)
+        data = rec.stored(ledger.root).read_bytes()
     except OSError:
         return {}          # not kept: read again next run
+    try:
+        mail = parse_eml_bytes(data, rec.source)
+    except Exception as e:  # noqa: BLE001 - said by mail_issues, as at intake
+        return _unparsable(e)
     return _note_of(mail, aware(rec.received_at))
+
+
+def _unparsable(e: BaseException) -> dict:
+    """The note of a mail the parser could not read (nested forwards past Python's recursion
+    limit crashed every night's run: the mail was never recorded, and was read again)."""
+    why = "转发嵌套层数过多" if isinstance(e, RecursionError) else "格式损坏"
+    return {"unparsable": why, "problems": [], "skipped": [], "subject": "", "attachments": [], "automatic": False}
 
 
 def _note_of(mail: Any, received_at: dt.datetime) -> dict:
@@ -475,6 +508,11 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         if r.sender not in senders:
             senders[r.sender] = sender_unit(t, r.sender)
         unit = senders[r.sender]
+        if note.get("unparsable"):
+            issues.add("UNREADABLE_FILE", f"邮件{label}（发件人 {r.sender or '未知'}）无法解析（{note['unparsable']}），"
+                       "其中的附件没有取出：请把其中的报名表或成绩表另存为 .xlsx 后直接放进收件箱，或请发件人把表格"
+                       "作为附件重新发送。", at=at, branch=unit, source=r.sha256)
+            continue
         problems = note.get("problems", ())
         if problems:
             carried = sorted({proven[sha] for _, sha in note.get("attachments", ()) if sha in proven})

@@ -239,3 +239,75 @@ def test_a_damaged_record_of_the_inbox_hashes_means_reading_every_file(tmp_path:
         again = run(RunOptions(folder=folder, out_parent=out, pdf=False))
         assert again.received_total == first.received_total and again.received_new == 0
         assert again.entries == first.entries and again.registrations == first.registrations
+
+
+def _issues_of(out: Path) -> list[dict[str, str]]:
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_an_inbox_file_the_run_cannot_read_is_said_and_the_night_goes_on(tmp_path: Path, monkeypatch) -> None:
+    """A file without read permission (chmod 000, a share's lock): reading it raised, and the
+    whole night stopped (exit 2, no file recorded), night after night.  It is now said at the
+    file, and every other file is taken in."""
+    import datetime as dt
+    import pathlib
+
+    from pipeline.run import RunOptions, run
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    real = pathlib.Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "1113-g05-报名表.eml":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+    monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime.fromisoformat(CLOSED)))
+    (said,) = [i for i in _issues_of(tmp_path / "out") if i["file"] == "1113-g05-报名表.eml"]
+    assert said["code"] == "UNREADABLE_FILE" and said["severity"] == "error" and "没有权限" in said["message"], said
+    assert "g05" not in report.accepted_branches and len(report.accepted_branches) >= 10
+
+
+def test_a_mail_no_parser_takes_is_said_not_a_crash(tmp_path: Path) -> None:
+    """A mail forwarded as an attachment a thousand times over (a forwarding loop between two
+    mailboxes): parsing it passed Python's recursion limit, and every night ended in an
+    internal error with nothing recorded.  It is kept, said at the file, and the night goes on."""
+    import datetime as dt
+
+    from pipeline.run import RunOptions, run
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    mail = b"From: a@b.cn\nDate: Mon, 14 Nov 2016 10:00:00 +0800\n\nhi\n"
+    for _ in range(1000):
+        mail = b"Content-Type: message/rfc822\n\n" + mail
+    (folder / "inbox" / "loop.eml").write_bytes(mail)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime.fromisoformat(CLOSED)))
+    (said,) = [i for i in _issues_of(tmp_path / "out") if i["file"] == "loop.eml"]
+    assert said["code"] == "UNREADABLE_FILE" and "无法解析（转发嵌套层数过多）" in said["message"], said
+    assert len(report.accepted_branches) >= 10
+    again = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                           now=dt.datetime.fromisoformat(CLOSED)))             # kept: said again, from the ledger
+    assert [i.code for i in again.issues if i.file == "loop.eml"] == ["UNREADABLE_FILE"]
+
+
+def test_the_quick_check_of_a_folder_with_an_unreadable_file_does_not_crash(tmp_path: Path, monkeypatch) -> None:
+    """An unreadable file beside tournament.yaml (备忘.txt, chmod 000) made the unchanged-night
+    check raise (a traceback, exit 1); its stat stands for it now."""
+    from pipeline import quick
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    (folder / "备忘.txt").write_text("x", encoding="utf-8")
+    real = open
+
+    def guarded(path, *a, **k):
+        if str(path).endswith("备忘.txt"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *a, **k)
+    monkeypatch.setattr(quick, "open", guarded, raising=False)
+    first = quick.quick_digest(folder, "", False)
+    assert first == quick.quick_digest(folder, "", False)
+    (folder / "备忘.txt").write_text("changed", encoding="utf-8")
+    assert quick.quick_digest(folder, "", False) != first

@@ -94,7 +94,8 @@ def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until
     again = _report(out, r)
     body = {"fingerprint": fingerprint, "quick": quick,
             "valid_until": valid_until.isoformat() if valid_until else None,
-            "summary": again.summary(), "attention": again.needs_attention, "report": r}
+            "summary": again.summary(), "attention": again.needs_attention, "report": r,
+            "outputs": _quick.outputs_listing(str(out))}       # what a later night checks is still there
     atomic_write_text(out / LAST_RUN, canon(body))
 
 

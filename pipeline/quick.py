@@ -103,13 +103,43 @@ def id_in_spec(text: str) -> str | None:
 
 
 def last_run(out: str) -> dict | None:
-    """The last run's record in ``out`` (None when missing, unreadable or its outputs are gone)."""
+    """The last run's record in ``out`` (None when missing, unreadable or its outputs are gone:
+    a name of :func:`outputs_listing` missing or added since — a deleted index.html, entries.csv
+    or result sheet was answered "输出未变", and stayed missing)."""
     try:
         with open(os.path.join(out, LAST_RUN), encoding="utf-8") as f:
             body = json.load(f)
     except (OSError, ValueError):
         return None
-    return body if isinstance(body, dict) and os.path.exists(os.path.join(out, "data", "issues.csv")) else None
+    if not isinstance(body, dict) or body.get("outputs") != outputs_listing(out):
+        return None
+    return body
+
+
+def outputs_listing(out: str) -> str:
+    """A digest of the names of the run's outputs under ``out``: every file but the ledger,
+    the received copies (``received/``: intake stores a lost one again) and dot files (the
+    run's own records, temporary files).  Names only, no reading: ~150 files at 50 units."""
+    h = hashlib.sha256()
+
+    def walk(base: str, rel: str) -> None:
+        try:
+            entries = sorted(os.scandir(base), key=lambda e: e.name)
+        except OSError:
+            return
+        for e in entries:
+            if e.name.startswith(".") or (not rel and (e.name == "received" or e.name.startswith("ledger.sqlite"))):
+                continue
+            name = f"{rel}/{e.name}" if rel else e.name
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    walk(e.path, name)
+                elif e.is_file():
+                    h.update(name.encode("utf-8", "surrogateescape") + b"\n")
+            except OSError:
+                continue
+    walk(os.fspath(out), "")
+    return h.hexdigest()
 
 
 def unchanged(folder, out_parent, now_iso: str, now_utc_iso: str, pdf: bool

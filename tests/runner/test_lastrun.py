@@ -61,3 +61,24 @@ def test_quick_check_notices_a_file_rewritten_with_its_old_size_and_mtime(tmp_pa
     os.utime(eml, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert eml.stat().st_size == st.st_size and eml.stat().st_mtime_ns == st.st_mtime_ns
     assert lastrun.quick_unchanged(folder, out, None, False)[0] is None
+
+
+def test_deleted_outputs_are_no_unchanged_night_and_are_written_again(tmp_path):
+    """Deleting index.html, data/entries.csv or a result sheet was answered "没有新文件，输出
+    未变" by both checks, and the files stayed missing (the site and data/ disagreed): the
+    record keeps the outputs' names (lastrun.save, quick.outputs_listing)."""
+    folder, out = _copy(tmp_path), tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    d = out / "t2016-poker"
+    assert lastrun.quick_unchanged(folder, out, None, False)[0] is not None
+    gone = [d / "index.html", d / "data" / "entries.csv", next((d / "results").glob("*.xlsx"))]
+    for p in gone:
+        p.unlink()
+    assert lastrun.quick_unchanged(folder, out, None, False)[0] is None
+    again = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    assert not again.unchanged and all(p.exists() for p in gone)
+    assert lastrun.quick_unchanged(folder, out, None, False)[0] is not None
+    # the ledger, the received copies and dot files are no outputs: a night that only adds
+    # to them (a new WAL file, a kept copy stored again) is still unchanged
+    (d / ".note").write_text("x", encoding="utf-8")
+    assert lastrun.quick_unchanged(folder, out, None, False)[0] is not None

@@ -116,6 +116,18 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     if not isinstance(sigs, dict):
         sigs = {}
     now_sigs: dict[str, list] = {}
+
+    def read(rel_raw: str, path: Path) -> bytes | None:
+        """The file's bytes; None when it is gone (taken away while the run reads the inbox:
+        next night) or cannot be read (no permission, an I/O error: said, the night goes on)."""
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            log().warning("inbox file vanished while reading: %s", path)
+        except OSError as e:
+            _inbox_unreadable(issues, rel_raw, e)
+        return None
+
     for rel_raw, full, st in inbox_files(t.inbox):
         path = Path(full)
         sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
@@ -124,14 +136,12 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         if isinstance(kept, list) and len(kept) == 5 and kept[:4] == sig and isinstance(kept[4], str):
             h = kept[4]
         else:
-            try:
-                data = path.read_bytes()
-                st = os.stat(full)
-            except FileNotFoundError:       # taken away while the run reads the inbox: next night
-                log().warning("inbox file vanished while reading: %s", path)
+            data = read(rel_raw, path)
+            if data is None:
                 continue
-            except OSError as e:            # no permission, an I/O error: said, and the night goes on
-                _inbox_unreadable(issues, rel_raw, e)
+            try:
+                st = os.stat(full)          # (as read: the listing's stat may be older)
+            except OSError:                 # gone since
                 continue
             h = sha256(data)
         mtime = from_timestamp(st.st_mtime)
@@ -141,13 +151,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             listing.append((rel, h, mtime))
         had = ledger.has(h)
         if data is None and not had:        # (a kept hash the ledger does not hold: read it)
-            try:
-                data = path.read_bytes()
-            except FileNotFoundError:
-                log().warning("inbox file vanished while reading: %s", path)
-                continue
-            except OSError as e:
-                _inbox_unreadable(issues, rel_raw, e)
+            data = read(rel_raw, path)
+            if data is None:
                 continue
             h = sha256(data)
             now_sigs[rel_raw][4] = h
@@ -164,8 +169,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 # from the inbox, which still has it — its records stand as they were
                 log().warning("received copy missing, stored again from the inbox: %s", path)
                 if data is None:
-                    data = path.read_bytes()
-                if sha256(data) == h:
+                    data = read(rel_raw, path)
+                if data is not None and sha256(data) == h:
                     _take_in(t, ledger.root, data, h, rel_raw, mtime, None)
             continue
         # two copies of one file (报名表.xlsx and 报名表(1).xlsx): the earlier is when it was
@@ -479,7 +484,6 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     if not mails:
         return bare
     children = {r.parent for r in recs if r.parent}
-    senders: dict[str, str] = {}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
     keys = {r.sha256: _mail_note_key(r.sha256) for r in mails}
     kept = ledger.cache_get(sorted(keys.values()))
@@ -505,9 +509,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         label = f"《{r.file_name}》" + (f"（主题“{subject[:40]}”）" if subject and subject not in r.file_name else "")
         # the unit whose registered address sent it: the notes go on that unit's page (they
         # went to 未归属单位的文件, where no captain looks)
-        if r.sender not in senders:
-            senders[r.sender] = sender_unit(t, r.sender)
-        unit = senders[r.sender]
+        unit = sender_unit(t, r.sender)
         if note.get("unparsable"):
             issues.add("UNREADABLE_FILE", f"邮件{label}（发件人 {r.sender or '未知'}）无法解析（{note['unparsable']}），"
                        "其中的附件没有取出：请把其中的报名表或成绩表另存为 .xlsx 后直接放进收件箱，或请发件人把表格"
@@ -603,12 +605,9 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         jobs.start()
         for key, handle in pending.items():
             cached[key] = fresh[key] = handle.result()
-    senders: dict[str, str] = {}
     for rec in recs:
         where = CellRef(rec.file_name)
-        if rec.sender not in senders:
-            senders[rec.sender] = sender_unit(t, rec.sender)
-        unit = senders[rec.sender]
+        unit = sender_unit(t, rec.sender)
         # a file set aside: its submission is on the page of the unit that sent it
         aside = dataclasses.replace(rec, branch=unit) if unit else rec
         if rec.ext not in WORKBOOK_EXTS:

@@ -396,9 +396,19 @@ class TournamentSpec:
         return self._units_by_id.get(unit_id)
 
     def unit_of_address(self, address: str | None) -> UnitSpec | None:
-        """The unit that registered this e-mail address (``emails``; case ignored), or None."""
+        """The unit that registered this e-mail address (``emails``; case ignored; the first
+        unit when two list it), or None."""
         a = (address or "").strip().lower()
-        return next((u for u in self.units if a and a in (e.lower() for e in u.emails)), None) if a else None
+        return self._units_by_address.get(a) if a else None
+
+    @cached_property
+    def _units_by_address(self) -> dict[str, UnitSpec]:
+        """Units by registered address, built once (a night asks it for every received file)."""
+        out: dict[str, UnitSpec] = {}
+        for u in self.units:
+            for e in u.emails:
+                out.setdefault(e.lower(), u)
+        return out
 
     @cached_property
     def _units_by_id(self) -> dict[str, UnitSpec]:

@@ -6,10 +6,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from pipeline import quick
 from pipeline.run import RunOptions, run
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _collector_as_it_was():
+    """quick.main pauses the cyclic collector for the rest of its process: not for the
+    tests run after these in the same process."""
+    import gc
+
+    was = gc.isenabled()
+    yield
+    (gc.enable if was else gc.disable)()
+
 
 PROBE = r"""
 import sys
@@ -153,3 +167,30 @@ def test_a_fault_of_ours_exits_2_not_1(tmp_path, monkeypatch, capsys):
     assert run_command(tmp_path, tmp_path / "out", None, pdf=False) == EXIT_FAILED
     err = capsys.readouterr().err
     assert "RuntimeError: a bug" in err and "内部出错" in err
+
+
+def test_a_command_imports_its_modules_with_the_cyclic_collector_paused(monkeypatch):
+    """quick.main pauses the collector before a command's imports (the methods' cache, the
+    shared modules, the worker's fork): a collection every 700 new objects while modules
+    are made finds no garbage.  The worker forked there inherits it paused."""
+    import gc
+
+    from pipeline import dataclass_code
+
+    seen = []
+
+    def install():
+        seen.append(gc.isenabled())
+        raise SystemExit(0)
+
+    monkeypatch.setattr(dataclass_code, "install", install)
+    monkeypatch.setattr(quick, "quick_run", lambda argv: None)
+    monkeypatch.setattr(sys, "argv", ["league", "run", "nowhere"])
+    gc.enable()
+    try:
+        quick.main()
+    except SystemExit:
+        pass
+    finally:
+        enabled_after = gc.isenabled()
+    assert seen == [False] and not enabled_after

@@ -86,7 +86,7 @@ class Inputs:
 
 
 def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, bytes] | None = None,
-           listing: list[tuple[str, str, dt.datetime]] | None = None) -> int:
+           listing: list[tuple[str, str, dt.datetime]] | None = None, now: dt.datetime | None = None) -> int:
     """Store every new inbox file (and the .xlsx attachments of every .eml) by content
     hash, then record them.  Returns how many new files were recorded.
 
@@ -97,7 +97,15 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     With ``readings``, the same workers also read each new workbook (:func:`_read_one`) and
     leave its reading there under its key (:func:`_reading_key`) for :func:`read_inputs`.
     ``listing`` gets ``(inbox path, SHA-256, modification time)`` of every inbox file read
-    (:func:`inbox_copies` finds the copies of one content among them)."""
+    (:func:`inbox_copies` finds the copies of one content among them).
+
+    R2020-Q4: a content is received when its first copy came.  An inbox file whose content
+    the ledger holds, with a modification time before the recorded time of receipt (a copy
+    kept with its old file time; a mail saved long before its recorded copy), is taken in
+    again, and so is every new mail: a workbook it carries that was recorded later (a late
+    copy first, the captain's on-time mail on a later night) takes the earlier time
+    (:meth:`Ledger.record_many`, audited at ``now``).  A round drawn meanwhile stands:
+    :meth:`EventRunner.check_frozen_inputs` says DRAW_INPUT_CHANGED."""
     from .parallel import Jobs
 
     todo = []
@@ -133,7 +141,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         kept = sigs.get(rel_raw)
         data: bytes | None = None
-        if isinstance(kept, list) and len(kept) == 5 and kept[:4] == sig and isinstance(kept[4], str):
+        unchanged = isinstance(kept, list) and len(kept) == 5 and kept[:4] == sig and isinstance(kept[4], str)
+        if unchanged:
             h = kept[4]
         else:
             data = read(rel_raw, path)
@@ -172,7 +181,17 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                     data = read(rel_raw, path)
                 if data is not None and sha256(data) == h:
                     _take_in(t, ledger.root, data, h, rel_raw, mtime, None)
-            continue
+            # a copy older than the content's recorded receipt (R2020-Q4): taken in again,
+            # its earlier time replaces the record's (Ledger.record_many) — looked at when the
+            # file is new to the inbox or changed (its stat kept since says it was: a mail
+            # whose Date is a minute after its file time is not parsed again every night)
+            recorded = [aware(r.received_at) for r in known.get(h, []) if r.sha256 == h]
+            if unchanged or not recorded or aware(mtime) >= min(recorded):
+                continue
+            if data is None:
+                data = read(rel_raw, path)
+                if data is None or sha256(data) != h:
+                    continue
         # two copies of one file (报名表.xlsx and 报名表(1).xlsx): the earlier is when it was
         # received, whichever name sorts first (an on-time form was refused as late)
         if h in first and first[h][0] <= mtime:
@@ -192,14 +211,16 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 readings.update(read)
             if note is not None:        # a mail's note, made from the parse just done (mail_issues)
                 notes[_mail_note_key(got[-1].sha256)] = json.dumps(note, ensure_ascii=False).encode()
+    # in the order received (a mail's attachments before it, as _take_in lists them): one
+    # workbook attached to two mails is recorded with the earlier mail's time
+    recs = [r for got in sorted(got_all, key=lambda g: min(aware(r.received_at) for r in g)) for r in got]
+    done = ledger.record_many(recs, now) if recs else []
+    # (kept after the records: a run killed before them reads the files again — a copy older
+    # than its content's record is looked at again — and parses the mails again)
     if now_sigs != sigs:
         notes[INBOX_HASHES] = json.dumps(now_sigs).encode()
     if notes:
         ledger.cache_put(notes)
-    # in the order received (a mail's attachments before it, as _take_in lists them): one
-    # workbook attached to two mails is recorded with the earlier mail's time
-    recs = [r for got in sorted(got_all, key=lambda g: min(aware(r.received_at) for r in g)) for r in got]
-    done = ledger.record_many(recs) if recs else []
     return sum(1 for rec, fresh in zip(recs, done) if fresh or rec.kind == "mail")
 
 
@@ -2656,11 +2677,11 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("收件 …")
     readings: dict[str, bytes] = {}
     listing: list[tuple[str, str, dt.datetime]] = []
-    report.received_new = intake(t, ledger, issues, readings, listing)
+    now = opts.now or dt.datetime.now(TZ)
+    report.received_new = intake(t, ledger, issues, readings, listing, now)
     received = ledger.received()
     copies = inbox_copies(listing, received)
     report.received_total = len(received)
-    now = opts.now or dt.datetime.now(TZ)
     copy_at = {rel: mtime for rel, _, mtime in listing}
     fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies])
     cached = lastrun.load(out, fp)

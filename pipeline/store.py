@@ -21,6 +21,7 @@ from typing import Any, Iterator
 from .fsutil import atomic_write_bytes, kill_point
 from .parallel import close_in_workers
 from .model import Match, Round
+from .timeutil import aware as _aware
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS received (
@@ -148,8 +149,17 @@ class Ledger:
         """Record a received file once; False when that content was already received."""
         return self.record_many([rec])[0]
 
-    def record_many(self, recs: list[Received]) -> list[bool]:
-        """:meth:`record` for many files in one transaction (their blobs stored before)."""
+    def record_many(self, recs: list[Received], at: dt.datetime | None = None) -> list[bool]:
+        """:meth:`record` for many files in one transaction (their blobs stored before).
+
+        A content received before is recorded once, at its earliest receipt (R2020-Q4: the
+        contract's time of receipt, a mail's Date or a file's modification time, of whichever
+        copy came first): a record here that is an earlier receipt of a recorded content — the
+        captain's on-time mail dropped into the inbox after a late copy of its form was
+        recorded — takes the record's place (its time, sender, name, inbox path and mail;
+        the content's kind and unit stay), and the audit says from what to what (at ``at``,
+        the run's time, else the new time of receipt).  True for each record written: new,
+        or made earlier."""
         done = []
         with self._tx():
             for rec in recs:
@@ -157,8 +167,26 @@ class Ledger:
                     "INSERT OR IGNORE INTO received VALUES (?,?,?,?,?,?,?,?,?)",
                     (rec.sha256, rec.ext, rec.file_name, rec.received_at.isoformat(), rec.sender,
                      rec.source, rec.parent, rec.kind, rec.branch))
-                done.append(cur.rowcount == 1)
+                done.append(cur.rowcount == 1 or self._earlier(rec, at))
         return done
+
+    def _earlier(self, rec: Received, at: dt.datetime | None) -> bool:
+        """Within a transaction: ``rec``'s receipt in place of the recorded one of its content
+        when it is earlier (:meth:`record_many`); whether it was."""
+        row = self.conn.execute("SELECT received_at, file_name, source, sender FROM received WHERE sha256=?",
+                                (rec.sha256,)).fetchone()
+        if row is None:
+            return False
+        was = dt.datetime.fromisoformat(row[0])
+        if not _aware(rec.received_at) < _aware(was):
+            return False
+        self.conn.execute("UPDATE received SET received_at=?, file_name=?, sender=?, source=?, parent=? "
+                          "WHERE sha256=?", (rec.received_at.isoformat(), rec.file_name, rec.sender, rec.source,
+                                             rec.parent, rec.sha256))
+        self._audit(at or rec.received_at, "received_earlier",
+                    f"{rec.sha256}{rec.ext}: {row[0]} {row[2] or row[1]} ({row[3]}) -> "
+                    f"{rec.received_at.isoformat()} {rec.source or rec.file_name} ({rec.sender})")
+        return True
 
     def set_kind(self, sha: str, kind: str, branch: str = "") -> None:
         with self._tx():

@@ -50,6 +50,7 @@ CODES: dict[str, Severity] = {
     "EMPTY_FORM": Severity.ERROR,           # a registration form with no entry at all: not taken
     "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
     "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it
+    "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
 }
 
 

@@ -105,9 +105,16 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     again, and so is every new mail: a workbook it carries that was recorded later (a late
     copy first, the captain's on-time mail on a later night) takes the earlier time
     (:meth:`Ledger.record_many`, audited at ``now``).  A round drawn meanwhile stands:
-    :meth:`EventRunner.check_frozen_inputs` says DRAW_INPUT_CHANGED."""
+    :meth:`EventRunner.check_frozen_inputs` says DRAW_INPUT_CHANGED.
+
+    A file still being written as it is read (:func:`_being_written`) is not recorded: it is
+    left for the next night, and said (FILE_BEING_WRITTEN) — a file caught halfway through a
+    copy was recorded truncated (UNREADABLE_FILE) and again whole the next night."""
+    import time
+
     from .parallel import Jobs
 
+    clock = time.time        # the machine's clock, not --now: is a file being written right now?
     todo = []
     first: dict[str, tuple[dt.datetime, Path, bytes]] = {}
     jobs = Jobs()
@@ -149,9 +156,13 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             if data is None:
                 continue
             try:
-                st = os.stat(full)          # (as read: the listing's stat may be older)
+                now_st = os.stat(full)      # (as read: the listing's stat may be older)
             except OSError:                 # gone since
                 continue
+            if _being_written(st, now_st, data, Path(rel_raw).suffix.lower(), clock()):
+                _left_for_next_night(issues, rel_raw)       # (its stat is not kept: read again)
+                continue
+            st = now_st
             h = sha256(data)
         mtime = from_timestamp(st.st_mtime)
         now_sigs[rel_raw] = [*sig, h]
@@ -226,6 +237,40 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
 
 #: the ledger's cache key of each inbox file's content hash with its stat (:func:`intake`)
 INBOX_HASHES = "inbox:hashes"
+
+
+#: a file modified this recently (seconds, by the machine's clock) may still be being written
+WRITING_SECONDS = 30
+_ZIP_EXTS = (".xlsx", ".xlsm", ".xltx", ".zip")
+
+
+def _being_written(listed: os.stat_result, read: os.stat_result, data: bytes, ext: str, now: float) -> bool:
+    """Whether an inbox file is still being written (copied in from a share, saved by the
+    mail program) as the run reads it: it changed between the listing and the read (size,
+    modification time, or fewer bytes read than it holds), or it was modified in the last
+    :data:`WRITING_SECONDS` and is empty, or a zip (a workbook) not yet whole — begun
+    without its end (the central directory comes last), or space taken and nothing in it.
+    A whole file is never "being written"; a truncated one that has not changed for a while
+    is a broken file as it came (recorded, and said: UNREADABLE_FILE)."""
+    if (listed.st_size, listed.st_mtime_ns) != (read.st_size, read.st_mtime_ns) or len(data) != read.st_size:
+        return True
+    if abs(now - read.st_mtime) >= WRITING_SECONDS:
+        return False
+    if not data:
+        return True
+    if ext not in _ZIP_EXTS:
+        return False
+    if data.startswith(b"PK\x03\x04"):
+        return data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557)) < 0
+    return not data.strip(b"\0")
+
+
+def _left_for_next_night(issues: IssueLog, rel_raw: str) -> None:
+    """FILE_BEING_WRITTEN at an inbox file left for the next night (:func:`_being_written`)."""
+    rel = shown_name(rel_raw)
+    issues.add("FILE_BEING_WRITTEN", f"收件箱中的《{rel}》在本次运行读取时仍在写入（刚刚复制或保存，内容还不完整），"
+               "本次没有收取，下次运行时再收取，无需处理。如果下次运行仍是这样，请把完整的文件重新放入收件箱。",
+               at=CellRef(rel))
 
 
 def _inbox_unreadable(issues: IssueLog, rel_raw: str, e: OSError) -> None:
@@ -2679,11 +2724,18 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     listing: list[tuple[str, str, dt.datetime]] = []
     now = opts.now or dt.datetime.now(TZ)
     report.received_new = intake(t, ledger, issues, readings, listing, now)
+    # intake's own notes (a file it could not read, one left while being written) are outputs
+    # of no received file: the fingerprint holds them (a night that only added such a file
+    # was answered with the last run's report, without its note)
+    inbox_notes = [i.row() for i in issues]
+    if any(i.code == "FILE_BEING_WRITTEN" for i in issues):
+        quick = ""          # not armed: the next night reads the inbox, whatever its stat says
     received = ledger.received()
     copies = inbox_copies(listing, received)
     report.received_total = len(received)
     copy_at = {rel: mtime for rel, _, mtime in listing}
-    fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies])
+    fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies],
+                     inbox_notes)
     cached = lastrun.load(out, fp)
     if cached is not None:
         cached.received_total = len(received)
@@ -3504,9 +3556,10 @@ def _unit_short(t: Tournament, unit_id: str) -> str:
 # =====================================================================================
 
 def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions,
-                copies: Iterable[tuple[str, ...]] = ()) -> str:
+                copies: Iterable[tuple[str, ...]] = (), notes: Iterable[dict[str, str]] = ()) -> str:
     """Everything the outputs depend on: code, spec, secret, every received file, the
-    inbox's copies of received files and their times (:func:`inbox_resent`), which deadlines have
+    inbox's copies of received files and their times (:func:`inbox_resent`), intake's notes
+    about inbox files it did not take (``notes``: issues.csv rows), which deadlines have
     passed (the only use of "now" besides document dates) and options."""
     spec_bytes = (t.folder / "tournament.yaml").read_bytes()
     body = {
@@ -3515,6 +3568,7 @@ def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts:
         "secret": hashlib.sha256(t.secret).hexdigest(),
         "received": [(r.sha256, r.received_at.isoformat(), r.sender) for r in received],
         "copies": sorted(set(copies)),
+        **({"inbox": list(notes)} if notes else {}),
         "deadlines": [(deadline_passed(ev, now), draw_time_come(ev, now)) for ev in t.spec.events],
         "now": opts.now.isoformat() if opts.now else "",
         "pdf": opts.pdf,

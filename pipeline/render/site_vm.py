@@ -79,6 +79,7 @@ CODE_LABEL = {
     "EMPTY_FORM": "空白报名表",
     "SAME_TIME": "同时收到两份",
     "TERMS_CHANGED": "报名条件被改动",
+    "FILE_BEING_WRITTEN": "文件正在写入",
 }
 
 OUTCOME_LABEL = {

@@ -51,6 +51,7 @@ CODES: dict[str, Severity] = {
     "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
     "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
+    "INBOX_LINK": Severity.WARNING,         # a symlink in the inbox not followed (to nowhere, a folder, outside)
 }
 
 

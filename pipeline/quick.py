@@ -24,9 +24,10 @@ _CODE_SUFFIXES = (".py", ".html", ".css", ".j2")
 _code: list[str] = []
 
 
-def _walk(base: str, rel: str = "", skip=None):
+def _walk(base: str, rel: str = "", skip=None, links: bool = False):
     """(path relative to ``base``, its entry) of every file below ``base``, sorted, not
-    following folder symlinks; ``skip(path)`` true leaves a file or a whole folder out."""
+    following folder symlinks; ``skip(path)`` true leaves a file or a whole folder out;
+    ``links``: every symbolic link too (to a file or not: the inbox says what it skipped)."""
     try:
         entries = sorted(os.scandir(os.path.join(base, rel) if rel else base), key=lambda e: e.name)
     except OSError:
@@ -36,8 +37,10 @@ def _walk(base: str, rel: str = "", skip=None):
         if skip is not None and skip(name):
             continue
         try:
-            if e.is_dir(follow_symlinks=False):
-                yield from _walk(base, name, skip)
+            if links and e.is_symlink():
+                yield name, e
+            elif e.is_dir(follow_symlinks=False):
+                yield from _walk(base, name, skip, links)
             elif e.is_file():
                 yield name, e
         except OSError:         # a symlink loop, a file gone meanwhile: not an inbox file
@@ -76,8 +79,10 @@ def quick_digest(folder, now_iso: str, pdf: bool) -> str:
                 h.update(f"!{err.errno}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}".encode())
     inbox = os.path.join(folder, "inbox")
     if os.path.isdir(inbox):
-        for name, e in _walk(inbox):
+        for name, e in _walk(inbox, links=True):
             try:
+                if e.is_symlink():      # where it points (a link to nowhere is said: a change is seen)
+                    h.update(f"L{name}\0{os.readlink(e.path)}\0".encode("utf-8", "surrogateescape"))
                 st = e.stat()
             except OSError:
                 continue

@@ -107,6 +107,10 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     (:meth:`Ledger.record_many`, audited at ``now``).  A round drawn meanwhile stands:
     :meth:`EventRunner.check_frozen_inputs` says DRAW_INPUT_CHANGED.
 
+    An empty file is not recorded: UNREADABLE_FILE at its path.  A symbolic link is read
+    only when it leads to a regular file inside the inbox; any other is INBOX_LINK, saying
+    why it was skipped.
+
     A file still being written as it is read (:func:`_being_written`) is not recorded: it is
     left for the next night, and said (FILE_BEING_WRITTEN) — a file caught halfway through a
     copy was recorded truncated (UNREADABLE_FILE) and again whole the next night."""
@@ -143,12 +147,14 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             _inbox_unreadable(issues, rel_raw, e)
         return None
 
-    for rel_raw, full, st in inbox_files(t.inbox):
+    links: list[tuple[str, str]] = []
+    for rel_raw, full, st in inbox_files(t.inbox, links):
         path = Path(full)
         sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         kept = sigs.get(rel_raw)
         data: bytes | None = None
-        unchanged = isinstance(kept, list) and len(kept) == 5 and kept[:4] == sig and isinstance(kept[4], str)
+        unchanged = (isinstance(kept, list) and len(kept) == 5 and kept[:4] == sig and isinstance(kept[4], str)
+                     and kept[4] != _EMPTY_SHA)
         if unchanged:
             h = kept[4]
         else:
@@ -161,6 +167,9 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 continue
             if _being_written(st, now_st, data, Path(rel_raw).suffix.lower(), clock()):
                 _left_for_next_night(issues, rel_raw)       # (its stat is not kept: read again)
+                continue
+            if not data:        # nothing to keep: said at its path, every night it is there
+                _inbox_empty(issues, rel_raw)
                 continue
             st = now_st
             h = sha256(data)
@@ -208,6 +217,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         if h in first and first[h][0] <= mtime:
             continue
         first[h] = (mtime, rel, data)
+    for rel_raw, why in links:
+        _inbox_link(issues, rel_raw, why)
     for h, (mtime, rel, data) in first.items():
         todo.append(jobs.add(functools.partial(_take_in, t, ledger.root, data, h, rel, mtime, context),
                              cost=len(data)))
@@ -271,6 +282,24 @@ def _left_for_next_night(issues: IssueLog, rel_raw: str) -> None:
     issues.add("FILE_BEING_WRITTEN", f"收件箱中的《{rel}》在本次运行读取时仍在写入（刚刚复制或保存，内容还不完整），"
                "本次没有收取，下次运行时再收取，无需处理。如果下次运行仍是这样，请把完整的文件重新放入收件箱。",
                at=CellRef(rel))
+
+
+def _inbox_empty(issues: IssueLog, rel_raw: str) -> None:
+    """An empty inbox file (0 bytes, not being written): UNREADABLE_FILE at its own path.  It
+    is not recorded (there is nothing to keep): every empty file has the same content, and of
+    two empty 报名表.xlsx only the one recorded first was said."""
+    rel = shown_name(rel_raw)
+    issues.add("UNREADABLE_FILE", f"收件箱中的《{rel}》没有收取：文件是空的（0 字节），请重新发送"
+               "（多半是发送或复制时没有完成；如是直接放进收件箱的，请重新放入完整的文件）。", at=CellRef(rel))
+
+
+def _inbox_link(issues: IssueLog, rel_raw: str, why: str) -> None:
+    """INBOX_LINK at a symbolic link in the inbox that was not followed (:func:`inbox_files`)."""
+    from .store import LINK_PROBLEMS
+
+    rel = shown_name(rel_raw)
+    issues.add("INBOX_LINK", f"收件箱中的《{rel}》是一个链接（快捷方式），没有收取：{LINK_PROBLEMS.get(why, why)}。"
+               "请把文件本身（而不是指向它的链接）放进收件箱。", at=CellRef(rel))
 
 
 def _inbox_unreadable(issues: IssueLog, rel_raw: str, e: OSError) -> None:
@@ -672,6 +701,8 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         for key, handle in pending.items():
             cached[key] = fresh[key] = handle.result()
     for rec in recs:
+        if rec.sha256 == _EMPTY_SHA and not rec.parent:
+            continue        # an empty inbox file recorded by an earlier version: intake says it at its path
         where = CellRef(rec.file_name)
         unit = sender_unit(t, rec.sender)
         # a file set aside: its submission is on the page of the unit that sent it

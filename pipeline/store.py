@@ -351,12 +351,20 @@ class RunLock:
             self.fd = None
 
 
-def inbox_files(inbox: Path | str) -> list[tuple[str, str, os.stat_result]]:
+def inbox_files(inbox: Path | str, skipped: list[tuple[str, str]] | None = None
+                ) -> list[tuple[str, str, os.stat_result]]:
     """(path under the inbox with ``/``, full path, its ``stat``) of every file in the inbox
     (recursively: not into linked folders), in the order of their paths' parts, skipping
     hidden/temp files (Excel's ``~$`` lock files, dot files) — what ``Path.rglob`` and
-    sorted Paths gave, with no Path per file (a night lists every file it ever received)."""
+    sorted Paths gave, with no Path per file (a night lists every file it ever received).
+
+    A symbolic link is followed only to a regular file inside the inbox (its ``stat`` is
+    that file's); any other link — to nothing, to itself, to a folder, to a file outside the
+    inbox (it was read, and its bytes kept in the ledger) — is left out, and listed in
+    ``skipped`` as (its path under the inbox, why: a key of :data:`LINK_PROBLEMS`)."""
     out: list[tuple[tuple[str, ...], str, str, os.stat_result]] = []
+    links: list[tuple[tuple[str, ...], str]] = []
+    real_inbox = os.path.realpath(inbox)
 
     def walk(folder: str, parts: tuple[str, ...]) -> None:
         try:
@@ -365,14 +373,56 @@ def inbox_files(inbox: Path | str) -> list[tuple[str, str, os.stat_result]]:
             return
         for e in entries:
             try:
-                if e.is_dir(follow_symlinks=False):
+                if e.is_symlink():
+                    if e.name.startswith((".", "~$")):
+                        continue
+                    why = _link_problem(e.path, real_inbox)
+                    if why:
+                        links.append(((*parts, e.name), why))
+                        continue
+                    out.append(((*parts, e.name), "/".join((*parts, e.name)), e.path, e.stat()))
+                elif e.is_dir(follow_symlinks=False):
                     walk(e.path, (*parts, e.name))
                 elif e.is_file() and not e.name.startswith((".", "~$")):
                     out.append(((*parts, e.name), "/".join((*parts, e.name)), e.path, e.stat()))
-            except OSError:         # gone meanwhile, a link to nowhere: not an inbox file
+            except OSError:         # gone meanwhile: not an inbox file
                 continue
 
     if os.path.isdir(inbox):
         walk(os.fspath(inbox), ())
     out.sort(key=lambda x: x[0])
+    if skipped is not None:
+        skipped += [("/".join(parts), why) for parts, why in sorted(links)]
     return [(rel, full, st) for _, rel, full, st in out]
+
+
+#: why an inbox link was not followed (:func:`inbox_files`), as the office is told
+LINK_PROBLEMS = {
+    "missing": "它指向的文件不存在（可能已被移走、改名或删除）",
+    "loop": "它指向它自己（链接循环）",
+    "folder": "它指向一个文件夹，链接的文件夹不会被读取",
+    "outside": "它指向收件箱以外的文件，为安全起见不读取收件箱以外的文件",
+    "special": "它指向的不是普通文件",
+    "error": "无法访问它指向的文件",
+}
+
+
+def _link_problem(path: str, real_inbox: str) -> str:
+    """Why the link ``path`` is not followed (a key of :data:`LINK_PROBLEMS`), or "" when it
+    leads to a regular file inside the inbox (``real_inbox``: the inbox's real path)."""
+    import errno
+    import stat
+
+    try:
+        target = os.path.realpath(path, strict=True)
+    except OSError as e:
+        return {errno.ELOOP: "loop", errno.ENOENT: "missing", errno.ENOTDIR: "missing"}.get(e.errno, "error")
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return "error"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    if os.path.commonpath([target, real_inbox]) != real_inbox:
+        return "outside"
+    return "" if stat.S_ISREG(mode) else "special"

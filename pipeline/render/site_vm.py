@@ -80,6 +80,7 @@ CODE_LABEL = {
     "SAME_TIME": "同时收到两份",
     "TERMS_CHANGED": "报名条件被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",
+    "INBOX_LINK": "链接未读取",
 }
 
 OUTCOME_LABEL = {

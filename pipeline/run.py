@@ -384,6 +384,22 @@ def inbox_copies(listing: list[tuple[str, str, dt.datetime]], received: list[Rec
     return sorted(copies)
 
 
+def named_apart(received: list[Received]) -> list[Received]:
+    """The received files as messages name them: an inbox file whose name another received
+    file from elsewhere has too (two captains' 报名表.xlsx in ``inbox/a/`` and ``inbox/b/``)
+    by its path in the inbox (``a/报名表.xlsx``) — issues, receipts and the units' pages named
+    both 《报名表.xlsx》.  A name no other file has stays (as do a mail's attachments: their
+    mail is where they are).  Mails and workbooks are told apart separately."""
+    places: dict[tuple[bool, str], set[str]] = {}
+    for r in received:
+        places.setdefault((r.kind == "mail", r.file_name), set()).add(r.parent or r.source)
+    if all(len(p) < 2 for p in places.values()):
+        return received
+    return [dataclasses.replace(r, file_name=r.source)
+            if not r.parent and r.source and r.source != r.file_name and len(places[(r.kind == "mail", r.file_name)]) > 1
+            else r for r in received]
+
+
 def sender_unit(t: Tournament, sender: str | None) -> str:
     """The id of the unit that registered the address ``sender`` (``units[].emails``), or ""
     (a stranger, a file put into the inbox by hand).  It proves nothing (a workbook's token
@@ -573,7 +589,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     resent = [] if resent is None else resent
     proven = {rec.sha256: reg.branch for rec, reg in (inputs.registrations if inputs else ())
               if getattr(reg, "usable", False) and getattr(reg, "branch", "")}
-    recs = ledger.received()
+    recs = named_apart(ledger.received())
     mails = [r for r in recs if r.kind == "mail"]
     bare: list[BareMail] = []
     if not mails:
@@ -681,7 +697,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
 
     context = _read_context(t)
     inputs = Inputs(context=context)
-    recs = [r for r in ledger.received() if r.kind != "mail"]
+    recs = [r for r in named_apart(ledger.received()) if r.kind != "mail"]
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
@@ -2761,7 +2777,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     inbox_notes = [i.row() for i in issues]
     if any(i.code == "FILE_BEING_WRITTEN" for i in issues):
         quick = ""          # not armed: the next night reads the inbox, whatever its stat says
-    received = ledger.received()
+    received = named_apart(ledger.received())
     copies = inbox_copies(listing, received)
     report.received_total = len(received)
     copy_at = {rel: mtime for rel, _, mtime in listing}

@@ -337,8 +337,9 @@ def _issued_without_pickup(meta: dict, spec: Any, table: Table, above: Sequence[
 
 
 #: columns an entry is not made from: an error value in one is a warning, not a refused row
-#: (备注's cross-unit note, when it is one, is then missing, and the checks say so)
-_UNUSED_FOR_ENTRY = ("序号", "备注")
+#: (备注's cross-unit note, when it is one, is then missing, and the checks say so; 联系电话 is
+#: contact data, kept with the entry but no condition of it — see :func:`_read_phone`)
+_UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话")
 
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
@@ -439,7 +440,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
 
     staff = _read_staff(raw.get("工号"), add, warn)
     gender = _read_gender(raw.get("性别"), add)
-    phone = _read_phone(raw.get("联系电话"), add)
+    phone = _read_phone(raw.get("联系电话"), warn)
     # a form from before the pick-up points were added has no such column: nothing to check
     # (the file is told once, HEADER_CHANGED), the rows still taken
     pickup = ""
@@ -514,7 +515,11 @@ def _read_gender(v: Any, add: Any) -> str:
     return text
 
 
-def _read_phone(v: Any, add: Any) -> str:
+def _read_phone(v: Any, warn: Any) -> str:
+    """The phone number typed (digits only), or "" — with a warning (``warn(label, msg)``)
+    when it is none: a number the office cannot call is contact data, not entry data (a
+    blank one is no problem at all), so the row stands (a mistyped 联系电话 refused the
+    player, for good once the deadline had passed)."""
     if is_blank(v) or isinstance(v, CellError):
         return ""
     text = _digits_text(v)
@@ -522,7 +527,8 @@ def _read_phone(v: Any, add: Any) -> str:
     if digits.startswith("+86"):
         digits = digits[3:]
     if text is None or not re.fullmatch(r"\d{5,15}", digits):
-        add("BAD_VALUE", "联系电话", f"\"{cell_text(v)}\" 不是有效的电话号码，请填写手机号或座机号（只写数字）。")
+        warn("联系电话", f"\"{cell_text(v)}\" 不是有效的电话号码，请填写手机号或座机号（只写数字）。"
+             "联系电话不影响报名：本行已受理，请改正以便联系。")
         return ""
     return digits
 

@@ -5,6 +5,7 @@ import datetime as dt
 
 from pipeline.ingest.registration import pickup_match, read_registration, read_result_rows
 from pipeline.ingest.workbook import read_workbook
+from pipeline.model import Severity
 
 from .builders import person, tournament, write_registration
 
@@ -87,8 +88,19 @@ def test_values_problems_are_located(tmp_path):
     assert ("BAD_VALUE", "D5") in got and ("BAD_VALUE", "D6") in got
     assert ("MISSING_VALUE", "B7") in got and ("MISSING_VALUE", "C8") in got
     assert ("BAD_VALUE", "F9") in got and ("BAD_VALUE", "G10") in got
-    assert len(reg.rows) == 6 and not any(r.ok for r in reg.rows)
+    # every row refused but 钱七's: a mistyped 联系电话 is a warning, the row stands (the
+    # office can still reach the captain; a player dropped for it was dropped for good)
+    assert len(reg.rows) == 6 and [r.name for r in reg.rows if r.ok] == ["钱七"]
+    assert [(i.severity, i.cell) for i in issues if "12ab" in i.message] == [(Severity.WARNING, "G10")]
     assert '"12345"' in issues[0].message
+
+
+def test_a_phone_cell_with_an_error_value_is_a_warning_and_the_row_stands(tmp_path):
+    """An #N/A in 联系电话 (a lookup that found nothing): contact data, so the row stands with a
+    warning at the cell, the phone left blank."""
+    reg, issues = read(tmp_path, [person("象棋", "钱七", 联系电话="#N/A")])
+    assert [r.ok for r in reg.rows] == [True] and reg.rows[0].phone == ""
+    assert [(i.code, i.severity, i.cell) for i in issues] == [("BAD_VALUE", Severity.WARNING, "G5")]
 
 
 def test_hidden_rows_are_read(tmp_path):

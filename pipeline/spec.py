@@ -370,6 +370,10 @@ class TournamentSpec:
     events: Annotated[list[EventSpec], AfterValidator(_unique_events)]
     sessions: list[SessionSpec] = field(default_factory=list)
     venue: str = ""
+    notice_time: Annotated[list[str], Field(description=(
+        "通知“时间地点”一节的文字，每项一段，原样印出（时间、地点尚未正式确定时用，如"
+        "“具体比赛时间和地点将另行通知。”；sessions 照常用于赛程和对阵表）；为空时按 sessions 和 venue 列出"))] = \
+        field(default_factory=list)
     pickup_points: list[str] = field(default_factory=list)
     late_policy: Literal["reject", "accept-with-warning"] = "reject"
     one_event_per_person: bool = False

@@ -236,7 +236,12 @@ def _session_line(s) -> str:
 def _time_and_place(spec: "TournamentSpec") -> list[str]:
     """The notice's 时间地点: the sessions, then the place (the tournament's, with an event's
     own venue beside it).  A time or place not fixed yet is said to follow, as the client's
-    notices say (具体比赛时间和地点将另行通知), never left out without a word."""
+    notices say (具体比赛时间和地点将另行通知), never left out without a word.  The spec's
+    ``notice_time`` is printed instead when given: the sessions a league is scheduled in
+    (its draw sheets, its rounds' dates) are not always what its notice may announce yet
+    (T2015's notice says only 具體比賽時間和地點將另行通知)."""
+    if spec.notice_time:
+        return list(spec.notice_time)
     lines: list[str] = []
     own = [ev for ev in spec.events if ev.venue and ev.venue != spec.venue]
     placed = bool(spec.venue) or any(s.venue for s in spec.sessions) or (own and len(own) == len(spec.events))

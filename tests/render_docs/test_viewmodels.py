@@ -401,3 +401,25 @@ def test_notice_time_and_place_not_fixed_yet_is_said_to_follow():
     state.tournament.spec = bare
     vm = vms.notice_vm(state)
     assert {s.heading[2:]: s for s in vm.sections}["时间地点"].paragraphs == ["具体比赛时间和地点将另行通知。"]
+
+
+def test_notice_time_prints_what_the_office_may_announce_while_sessions_schedule_the_rounds():
+    """``notice_time`` is printed as the notice's 时间地点 (the T2015 document: 具体比赛时间和地点将
+    另行通知; T2011: 时间 2011年5月中旬, 地点 大礼堂), while the spec's sessions still date the
+    rounds on the draw sheets: a notice printed invented sessions as the client's own."""
+    import dataclasses
+
+    from pathlib import Path
+
+    from pipeline.spec import load_tournament
+
+    state = t2020_state()
+    spec = state.tournament.spec
+    state.tournament.spec = dataclasses.replace(spec, notice_time=["比赛时间：11月中旬，具体场次另行通知。", "比赛地点：大礼堂。"])
+    vm = vms.notice_vm(state)
+    assert {s.heading[2:]: s for s in vm.sections}["时间地点"].paragraphs == [
+        "比赛时间：11月中旬，具体场次另行通知。", "比赛地点：大礼堂。"]
+    assert state.tournament.spec.sessions == spec.sessions
+    for tid, said in (("t2015-tcm", "具体比赛时间和地点将另行通知。"), ("t2011-court", "比赛时间：2011年5月中旬，具体场次另行通知。")):
+        sample = load_tournament(Path(__file__).resolve().parents[2] / "sample_sheets" / tid).spec
+        assert sample.sessions and vms._time_and_place(sample)[0] == said

@@ -283,9 +283,9 @@ HAND_QUOTAS = {
        for e in ("xiangqi", "checkers", "shuangsheng", "doudizhu")},
     # R2015-Q1/Q2 open entry
     **{("t2015-tcm", e): {f"t{i:02d}": None for i in range(1, 11)} for e in ("go", "xiangqi", "bridge")},
-    # T2011 (invented fixed quotas, see the YAML comments)
-    ("t2011-court", "xiangqi"): {f"d{i:02d}": 2 for i in range(1, 12)},
-    ("t2011-court", "doudizhu"): {f"d{i:02d}": 3 for i in range(1, 12)},
+    # T2011: the document sets no quota (组数视比赛人数而定): open entry
+    ("t2011-court", "xiangqi"): {f"d{i:02d}": None for i in range(1, 12)},
+    ("t2011-court", "doudizhu"): {f"d{i:02d}": None for i in range(1, 12)},
 }
 
 

@@ -368,12 +368,11 @@ class GroupsKnockout:
                 # round was drawn): as far as it got, before the losers it beat
                 add(f"{rnd.stage_name}胜者", [w for m in rnd.matches if not m.bye
                                               for w in [settled_winner(state, m)] if w and w not in later])
-            for m in rnd.matches:
-                if m.bye or rnd.plan.get("final"):
-                    continue
-                w = settled_winner(state, m)
-                if w:
-                    add(f"{rnd.stage_name}负者", [s for s in m.sides if s != w])
+            # R2011-F2: the losers of one knockout round are one tier, ordered by the ranking
+            # (a tie crossing an award waits for the final places' 加赛) — they were a tier a
+            # table, so without a 三四名 match table 1's semi-final loser was 3rd, table 2's 4th
+            add(f"{rnd.stage_name}负者", [s for m in rnd.matches if not m.bye and not rnd.plan.get("final")
+                                         for w in [settled_winner(state, m)] if w for s in m.sides if s != w])
         if grp:
             groups = grp[0].plan["groups"]
             by_pos: dict[int, list[str]] = {}

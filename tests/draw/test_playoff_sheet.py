@@ -151,3 +151,26 @@ def test_R2011_A1_groups_standings_with_event_wide_awards_ranks_each_place_acros
     # per group (各组前N名): each group placed apart, as before
     state.places_by_group = True
     assert {p.group for p in fmt.placements(state)} == {"A", "B"}
+
+
+def test_R2011_F2_the_losers_of_one_knockout_round_are_ranked_together():
+    """R2011-F2 without a 三四名 match: the two semi-final losers are one tier, ordered by the
+    ranking (points over the event) — they were ordered by table (table 1's loser 3rd)."""
+    from pipeline.score.standings import rank_fn
+
+    fmt = FORMATS.get("groups_knockout")
+    state = new_state(make_entries(8, branches=8), {"groups": 2, "advance": 2, "third_place": False})
+    state.rank = rank_fn(["wins"], state.results, state.playoffs, 2)
+    rng = random.Random(5)
+    while (rnd := fmt.next_round(state, rng)) is not None:
+        state.rounds.append(rnd)
+        for m in rnd.matches:       # the smaller id wins, every round; table 2's semi-final loser scores 1 (3:1)
+            won = _won(m, m.sides[0] < m.sides[1])
+            if rnd.plan.get("kind") == "ko" and not rnd.plan.get("final") and m.table == 2:
+                won = MatchResult(m, tuple(SideResult(s.outcome, s.points or 1) for s in won.sides))
+            state.results[m.key] = bye_result(m) if m.bye else won
+    semi = next(r for r in state.rounds if r.plan.get("kind") == "ko" and not r.plan.get("final"))
+    first, second = (max(m.sides) for m in sorted(semi.matches, key=lambda m: m.table) if not m.bye)
+    places = {p.entry: p for p in fmt.placements(state)}
+    assert places[first].tier == places[second].tier == "半决赛负者"
+    assert (places[second].rank, places[first].rank) == (3, 4), "ordered by table, not by points"

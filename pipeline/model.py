@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 
 class Severity(StrEnum):
@@ -237,6 +237,66 @@ class Playoff:
     ties: tuple[int, ...] = ()        # which of the sheet's ties each of ``order`` is in (the form's _meta)
     #: the ties (entry ids) the form was made for, as its _meta records them (() when it does not)
     made_for: tuple[frozenset[str], ...] = field(default=(), compare=False)
+    #: the round the event had reached when the form was issued (its _meta; None: not said)
+    round: int | None = None
+
+    def tie_with(self, tied: "Iterable[str]") -> frozenset[str]:
+        """The entries of the sheet's tie that lists all of ``tied`` (the whole order when
+        the sheet does not say its ties); empty when none does.
+
+        >>> p = Playoff("e", "final", "", ("a", "c", "b", "d"), places=(1, 1, 2, 2), ties=(0, 1, 0, 1))
+        >>> sorted(p.tie_with("ab")), sorted(p.tie_with("bd"))
+        (['a', 'b'], [])
+        """
+        want = set(tied)
+        if not self.ties:
+            return frozenset(self.order) if want <= set(self.order) else frozenset()
+        for k in sorted(set(self.ties)):
+            tie = frozenset(e for e, t in zip(self.order, self.ties) if t == k)
+            if want <= tie:
+                return tie
+        return frozenset()
+
+    def home(self, tied: "Iterable[str]", played: Mapping[tuple[str, str], frozenset[str]]) -> tuple[str, str] | None:
+        """R2011-F1, R2011-D2: the (stage, group) whose tie this 加赛 was played for, when the
+        sheet's 阶段 and 组别 name one in which every entry of the tie listing ``tied`` played
+        (``played``: (stage, group) → entries with a result there); None for the final places'
+        加赛 (阶段 最终名次), a 阶段 typed as a name (any stage), and a label naming no such
+        stage and group (a hand-made sheet labelling the final order by its last stage).
+
+        >>> p = Playoff("e", "group", "A", ("a", "b"))
+        >>> p.home("ab", {("group", "A"): frozenset("abc")}), p.home("ab", {("group", "B"): frozenset("ab")})
+        (('group', 'A'), None)
+        """
+        from .layout import FINAL_PLACES
+
+        if self.stage in ("", FINAL_PLACES):
+            return None
+        tie = self.tie_with(tied)
+        return (self.stage, self.group) if tie and tie <= played.get((self.stage, self.group), frozenset()) else None
+
+    def settles_in(self, tied: "Iterable[str]", where: tuple[str, str, int] | None,
+                   played: Mapping[tuple[str, str], frozenset[str]] | None) -> bool:
+        """R2011-F1, R2011-D2: whether this 加赛 may settle the tie of ``tied`` in a ranking
+        whose matches are all of one (stage, group) up to round ``where[2]`` (``where``;
+        None: a ranking across stages or groups — the final places).  A playoff settles
+        only the tie it was played for: one of a stage and group (:meth:`home`) settles
+        that stage and group's ranking — as of the round its form was issued at, when the
+        form says — and no later tie of the same entries (two of a group played off to
+        advance, then level again in the final places, need a 加赛 of the final places).
+        Without ``played`` (no event to look at) every sheet listing them may.
+
+        >>> p = Playoff("e", "group", "A", ("a", "b"), round=3)
+        >>> played = {("group", "A"): frozenset("ab"), ("ko", ""): frozenset("ab")}
+        >>> [p.settles_in("ab", w, played) for w in (("group", "A", 3), ("group", "A", 5), None)]
+        [True, False, False]
+        """
+        if played is None:
+            return True
+        home = self.home(tied, played)
+        if home is None:
+            return True
+        return where is not None and where[:2] == home and (self.round is None or self.round == where[2])
 
     def lists_together(self, tied: "Iterable[str]") -> bool:
         """Whether the sheet lists all of ``tied`` in one of its ties.  A form may hold

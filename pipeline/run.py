@@ -1614,7 +1614,10 @@ class EventRunner:
             names = {e.id: e.team for e in self.all_entries()}
             for stage, group, order in (u for u in used if isinstance(u, list) and len(u) == 3):
                 tied = set(order)
-                now = next((po for po in reversed(self.playoffs) if tied <= set(po.order)), None)
+                # the sheet of that tie (its stage and group): a later tie of the same entries
+                # has its own 加赛 (R2011-F1), no change of the one the round was drawn from
+                now = next((po for po in reversed(self.playoffs) if tied <= set(po.order)
+                            and po.stage in (stage, "") and po.group == group), None)
                 if now is None:
                     continue
                 ranked = [e for e in now.order if e in tied]
@@ -2057,9 +2060,22 @@ class EventRunner:
             groups.setdefault(("draw", stage, group, ids), set()).update(ids)
         said = set()
         names = {e.id: e.team for e in self.all_entries()}
+        from .score.standings import played_where, ranking_where
+
+        played = played_where(self.results)
+        last = self.stage_last_rounds()
+
+        def settles(po: Playoff, key: tuple, tied: set[str]) -> bool:
+            """Whether ``po`` is this tie's 加赛 (R2011-F1: not another tie of the same entries)."""
+            if key[0] == "draw":
+                return po.stage in (key[1], "") and po.round in (None, self.rounds[-1].round if self.rounds else None)
+            where = ranking_where(tied, self.rounds) if key[0] == "place" else (key[0], key[1], last.get(key[0], 0))
+            return po.settles_in(tied, where, played)
+
         for key, tied in groups.items():
             # (a sheet of several ties orders only the ties it lists: Playoff.lists_together)
-            po = next((po for po in reversed(self.playoffs) if len(tied) > 1 and po.lists_together(tied)), None)
+            po = next((po for po in reversed(self.playoffs)
+                       if len(tied) > 1 and po.lists_together(tied) and settles(po, key, tied)), None)
             if po is None:
                 if key[0] != "place":       # a tie waiting for its playoff (a shared place needs none)
                     self.playoff_partly_filled(tied, key[2] if key[0] == "draw" else key[1], names, said,
@@ -2141,9 +2157,13 @@ class EventRunner:
     def standings(self) -> list[StandingTable]:
         """Standings per league-type stage and group, in the order the stages were played.
         Ties are flagged for a playoff only once the stage's group is complete."""
-        from .score.standings import compute_standings
+        from .score.standings import compute_standings, played_where
 
         tables: list[StandingTable] = []
+        # a 加赛 settles its own tie only (R2011-F1): a stage's table is that stage and group's
+        # as of the stage's last round (a group of 4 ends before one of 5: its form is the stage's)
+        played = played_where(self.results)
+        last = self.stage_last_rounds()
         seen: dict[tuple[str, str], list[Round]] = {}
         names: dict[str, str] = {}
         for r in self.rounds:
@@ -2169,12 +2189,19 @@ class EventRunner:
                    else self.playoffs)
             rows = compute_standings(ids, rounds, self.results, chain, own,
                                      bye_points=self.points.get("bye", 0), draw_points=self.points.get("draw"),
-                                     withdrawn=self.withdrawn_ids())
+                                     withdrawn=self.withdrawn_ids(), played=played, where=(stage, group, last[stage]))
             rows = only_deciding_ties(rows, self.place_boundaries(stage))
             rows = _by_table_places(rows, rounds, self.results)
             tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=stage_title(names[stage]),
                                         group=group, rows=tuple(rows), chain=chain))
         return tables
+
+    def stage_last_rounds(self) -> dict[str, int]:
+        """Each stage's last published round (the round its table's 加赛 form is issued at)."""
+        out: dict[str, int] = {}
+        for r in self.rounds:
+            out[r.stage] = max(out.get(r.stage, 0), r.round)
+        return out
 
     def place_boundaries(self, stage: str) -> set[int]:
         """Places whose order matters: after the advancing places of a group stage that
@@ -3530,7 +3557,7 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             # places tied) was asked on the first one's form, and the event waited for good
             if not p.exists() or _form_ties(p) != tie_entries(ties):
                 from .xlsx.forms import write_playoff_form
-                write_playoff_form(t, ev.spec, ties, p)
+                write_playoff_form(t, ev.spec, ties, p, ev.rounds[-1].round if ev.rounds else None)
                 n += 1
     return n
 

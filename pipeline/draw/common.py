@@ -323,17 +323,45 @@ def winner_of(state: EventState, m: Match) -> str | None:
         return w
     # a 加赛 sheet may list several drawn tables of one round in one order: the side of
     # this match that comes first in the latest order holding both sides advances
-    for p in reversed(state.playoffs):
-        listed = [e for e in p.order if e in m.sides]
-        if p.stage in (m.stage, "") and listed and (len(listed) == len(m.sides) or set(p.order) <= set(m.sides)):
-            if p.settles(listed):
-                return listed[0]
-            break           # the latest sheet gives them the same 名次: still to be played off
+    for p in reversed(_playoffs_of(state, m)):
+        listed = _playoff_at(p, m)
+        if p.settles(listed):
+            return listed[0]
+        break           # the latest sheet gives them the same 名次: still to be played off
     if res.sides and all(s.outcome.is_loss for s in res.sides):
         return None
     raise PlayoffWaiting(f"第{m.round}轮第{m.table}台（{shown_list(state, m.sides)}）未分胜负，"
                          f"必须决出胜者：请录入加赛结果后再抽下一轮。",
                          [(m.stage, m.group, tuple(m.sides))])
+
+
+def _playoff_at(p: Any, m: Match) -> list[str]:
+    """The sides of ``m`` that 加赛 ``p`` orders when it is a playoff of ``m``'s table (its
+    stage, or a stage typed as a name; the round its form was issued at, when it says),
+    else []."""
+    if p.stage not in (m.stage, "") or (p.round is not None and p.round != m.round):
+        return []
+    listed = [e for e in p.order if e in m.sides]
+    return listed if listed and (len(listed) == len(m.sides) or set(p.order) <= set(m.sides)) else []
+
+
+def _playoffs_of(state: EventState, m: Match) -> list[Any]:
+    """The 加赛 sheets (oldest first) of table ``m``'s tie — R2011-D2, R2011-F1: a playoff
+    settles the tie it was played for only.  A form says its round (_meta); a sheet that
+    does not is given to the undecided tables of the stage it fits in order of play: the
+    first sheet to the first round's tables, the next to the next, the latest round's
+    tables taking the rest (a correction).  Two level at the top in round 1, the loser revived and level with the
+    same player again in round 2: round 1's 加赛 settled round 2's table, where none was
+    played."""
+    mine = [p for p in state.playoffs if p.round is not None and _playoff_at(p, m)]
+    loose = [p for p in state.playoffs if p.round is None and _playoff_at(p, m)]
+    if loose:
+        tied = sorted({mm.round for r in state.rounds for mm in r.matches
+                       if mm.stage == m.stage and not mm.bye and mm.key in state.results
+                       and state.results[mm.key].winner() is None and any(_playoff_at(p, mm) for p in loose)})
+        i = tied.index(m.round) if m.round in tied else len(tied) - 1
+        loose = loose[i:i + 1] if i < len(tied) - 1 else loose[i:]
+    return sorted(mine + loose, key=state.playoffs.index)
 
 
 def winners_of(state: EventState, matches: Iterable[Match]) -> list[str | None]:

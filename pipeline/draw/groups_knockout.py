@@ -219,7 +219,7 @@ class GroupsKnockout:
             edge = rows[adv - 1].rank
             tied = [r.entry for r in rows if r.rank == edge]
             if rows[adv].rank == edge and len(tied) > 1:
-                po = self._playoff(state, group, tied)
+                po = self._playoff(state, group, tied, grp[-1].round)
                 if po is None:
                     return order, (tied, edge)
                 slots = sorted(order.index(t) for t in tied)
@@ -241,9 +241,12 @@ class GroupsKnockout:
         return [(e, i if played_off and rank_of[e] == edge else rank_of[e] - 1) for i, e in enumerate(order)]
 
     @staticmethod
-    def _playoff(state: EventState, group: str, tied: list[str]) -> list[str] | None:
+    def _playoff(state: EventState, group: str, tied: list[str], last: int) -> list[str] | None:
+        """R2011-F1: the order of the group's 加赛 for its advancing place (a form issued at a
+        later round is another tie's)."""
         for p in reversed(state.playoffs):
-            if p.group == group and p.stage in (GROUP_STAGE, "") and set(tied) <= set(p.order):
+            if (p.group == group and p.stage in (GROUP_STAGE, "") and set(tied) <= set(p.order)
+                    and p.round in (None, last)):
                 return [e for e in p.order if e in tied] if p.settles(tied) else None
         return None
 

@@ -307,6 +307,10 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     problems: list[Issue] = []
     tied_rows = _tie_rows(book, raw[0][0]) if raw else []
     made_for = tuple(frozenset(t.split()) for t in str(book.meta.get(L.META_TIE_ENTRIES, "") or "").split("|") if t.split())
+    try:        # the round the form was issued at (R2011-F1, R2011-D2: it settles that round's tie)
+        at_round: int | None = int(float(str(book.meta.get(L.META_ROUND))))
+    except (TypeError, ValueError, OverflowError):
+        at_round = None
 
     def tie_of(row: int) -> int:
         return next((k for k, end in enumerate(tied_rows) if row <= end), len(tied_rows))
@@ -342,7 +346,8 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, _, eid, _ in sorted(items)),
                    source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for _, p, _, _ in sorted(items)),
                    cells=tuple(c for _, _, _, c in sorted(items)),
-                   ties=tuple(t for t, _, _, _ in sorted(items)) if tied_rows else (), made_for=made_for)
+                   ties=tuple(t for t, _, _, _ in sorted(items)) if tied_rows else (), made_for=made_for,
+                   round=at_round)
            for (stage, group), items in sorted(groups.items())]
     return out, problems
 

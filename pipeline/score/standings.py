@@ -56,12 +56,41 @@ class _Ranker:
         return out
 
 
+def played_where(results: Mapping[tuple, MatchResult]) -> dict[tuple[str, str], frozenset[str]]:
+    """(stage, group) → the entries with a result there (a bye counts): where each
+    entry played, for :meth:`pipeline.model.Playoff.home`."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for res in results.values():
+        out.setdefault((res.match.stage, res.match.group), set()).update(res.match.sides)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def ranking_where(entry_ids: Iterable[str], rounds: Sequence[Round]) -> tuple[str, str, int] | None:
+    """The (stage, group, last round) of a ranking of ``entry_ids`` over ``rounds`` when
+    every match of theirs there is of one stage and group (a group's table, a final
+    table, a one-stage event), else None (places across stages or groups).
+
+    >>> from pipeline.model import Match, Round
+    >>> r = [Round("e", "group", "", k, (Match("e", "group", k, "A", 1, ("a", "b")),)) for k in (1, 2)]
+    >>> ranking_where("ab", r), ranking_where("ab", r + [Round("e", "ko", "", 3, (Match("e", "ko", 3, "", 1, ("a", "b")),))])
+    (('group', 'A', 2), None)
+    """
+    want = set(entry_ids)
+    where = {(m.stage, m.group) for r in rounds for m in r.matches if want.intersection(m.sides)}
+    if len(where) != 1:
+        return None
+    stage, group = where.pop()
+    return stage, group, max(r.round for r in rounds)
+
+
 def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
                       results: Mapping[tuple, MatchResult] | Iterable[MatchResult],
                       chain: Sequence[str] = (), playoffs: Sequence[Playoff] = (),
                       playoff_places: int | None = None, *, bye_points: int = 0,
                       draw_points: int | None = None, table: ScoreTable | None = None,
-                      withdrawn: Iterable[str] = ()) -> list[StandingRow]:
+                      withdrawn: Iterable[str] = (),
+                      played: Mapping[tuple[str, str], frozenset[str]] | None = None,
+                      where: tuple[str, str, int] | None | str = "rounds") -> list[StandingRow]:
     """Rank entries by points over ``rounds``, then by the tiebreak ``chain`` (names or
     Chinese aliases from ``TIEBREAKS``).
 
@@ -80,6 +109,10 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
       points, when the caller already has it (:func:`rank_fn` keeps them).
     - ``withdrawn``: entries the office withdrew — the rounds after it count as their
       voluntary unplayed rounds in their opponents' tiebreaks (:class:`ScoreTable`).
+    - ``played`` (:func:`played_where` of the event's results): a playoff settles only the
+      tie it was played for (R2011-F1, R2011-D2: :meth:`Playoff.settles_in` in this ranking's
+      ``where``, by default :func:`ranking_where` of the entries over ``rounds``); without it
+      every playoff listing the tied counts.
 
     >>> compute_standings(["a", "b"], [], {})[0].rank
     1
@@ -88,7 +121,11 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
     if table is None:
         table = ScoreTable(rounds, results, bye_points=bye_points, draw_points=draw_points, withdrawn=withdrawn)
     tbs: list[Tiebreak] = [TIEBREAKS.get(n) for n in chain]
-    ctx = TiebreakContext(playoffs=tuple(playoffs))
+    if played is None:
+        where = None
+    elif where == "rounds":
+        where = ranking_where(ids, rounds)
+    ctx = TiebreakContext(playoffs=tuple(playoffs), played=played, where=where)  # type: ignore[arg-type]
     ranker = _Ranker(table, tbs, ctx)
     for e in ids:
         ranker.shown[e] = {tb.name: (0 if tb.group_dependent else tb.value(table, e)) for tb in tbs}
@@ -174,11 +211,13 @@ def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterabl
     # table of those rounds is built once per (rounds, number of results).  The cache holds
     # the rounds themselves, so their ids are not reused while it lives.
     tables: dict[tuple, tuple[list[Round], ScoreTable]] = {}
+    where: list = [None, None]       # (number of results, played_where of them)
 
     def rank(entry_ids: Sequence[str], rounds: Sequence[Round],
              stages: tuple[str, ...] | None = None) -> list[StandingRow]:
         rounds = list(rounds)
         table = None
+        played = None
         if isinstance(results, Mapping):
             key = (tuple(id(r) for r in rounds), len(results))
             hit = tables.get(key)
@@ -186,8 +225,12 @@ def rank_fn(chain: Sequence[str], results: Mapping[tuple, MatchResult] | Iterabl
                 hit = tables[key] = (rounds, ScoreTable(rounds, results, bye_points=bye_points,
                                                        draw_points=draw_points, withdrawn=withdrawn))
             table = hit[1]
+            if playoffs:        # (results are only ever added while a runner draws)
+                if where[0] != len(results):
+                    where[:] = [len(results), played_where(results)]
+                played = where[1]
         use = playoffs if stages is None else [p for p in playoffs if p.stage in stages]
         return compute_standings(entry_ids, rounds, results, chain, use, playoff_places,
                                  bye_points=bye_points, draw_points=draw_points, table=table,
-                                 withdrawn=withdrawn)
+                                 withdrawn=withdrawn, played=played)
     return rank

@@ -126,10 +126,12 @@ def write_checkin_form(tournament: "Tournament", event: "EventSpec",
 
 
 def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Sequence[PlayoffTie],
-                       path: str | Path) -> Path:
+                       path: str | Path, round_no: int | None = None) -> Path:
     """The 加赛 sheet (R2011-F1, R2011-D2): one pre-filled row per tied contender (项目, 阶段,
     组别, 参赛者); the referee enters 名次 within the tie (1 = best, whole number
-    1…number tied)."""
+    1…number tied).  ``round_no``, the round the event has reached, goes in its _meta: a
+    playoff settles the tie it was played for only, not the same entries level again in a
+    later round of the stage (:meth:`pipeline.model.Playoff.settles_in`)."""
     spec = tournament.spec
     labels = list(layout.PLAYOFF_COLUMNS)
     note = zh("以下选手积分相同且按规则无法区分，需要加赛。加赛后在“名次”一栏填写同分选手之间的名次（1 为最好）。", spec)
@@ -150,6 +152,7 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
     return _finish(wb, ws, hdr, len(labels),
                    [(layout.META_KIND, layout.KIND_PLAYOFF), (layout.META_TOURNAMENT, spec.id),
                     (layout.META_EVENT, event.id),
+                    *([(layout.META_ROUND, round_no)] if round_no is not None else []),
                     (layout.META_TIES, ",".join(str(len(t.contenders)) for t in ties)),
                     *([(layout.META_TIE_ENTRIES, tie_entries(ties))] if all(t.ids for t in ties) else [])], path)
 

@@ -153,6 +153,56 @@ def test_R2011_A1_groups_standings_with_event_wide_awards_ranks_each_place_acros
     assert {p.group for p in fmt.placements(state)} == {"A", "B"}
 
 
+def test_R2011_F1_a_group_playoff_does_not_settle_a_later_tie_in_the_final_places():
+    """R2011-F1: a group's 加赛 settles the tie for its advancing places, and nothing else.
+    Three level 1st of group A (two advance) play off a > b > c; a and b then both lose their
+    semi-finals (no 三四名 match) and are level again in the final places — a tie that 加赛
+    was never played for: it is open (a 加赛 of the final places, 最终名次, settles it)."""
+    from pipeline.layout import FINAL_PLACES
+    from pipeline.score.standings import rank_fn
+
+    fmt = FORMATS.get("groups_knockout")
+    state = new_state(make_entries(8, branches=8), {"groups": 2, "advance": 2, "third_place": False})
+    state.rank = rank_fn(["direct", "playoff"], state.results, state.playoffs, 2)
+    rng = random.Random(5)
+    from pipeline.draw.common import PlayoffWaiting
+
+    while True:                  # group stage: the first three of each group draw, all beat the 4th
+        try:
+            rnd = fmt.next_round(state, rng)
+        except PlayoffWaiting as w:
+            for _, g, tied in w.ties:
+                state.playoffs.append(Playoff(state.event_id, "group", g, tuple(sorted(tied))))
+            continue
+        state.rounds.append(rnd)
+        if rnd.plan.get("kind") != "group":
+            break
+        for m in rnd.matches:
+            if m.bye:
+                state.results[m.key] = bye_result(m)
+                continue
+            members = sorted(state.rounds[0].plan["groups"][m.group])
+            i, j = (members.index(s) for s in m.sides)
+            state.results[m.key] = _draw(m) if 3 not in (i, j) else _won(m, i < j)
+    groups = state.rounds[0].plan["groups"]
+    a, b = sorted(groups["A"])[:2]
+    assert len(state.playoffs) == 2, state.playoffs      # one 加赛 per group, for its advancing places
+    while True:                  # knockout: every entry of group A loses
+        for m in state.rounds[-1].matches:
+            state.results[m.key] = bye_result(m) if m.bye else _won(m, m.sides[0] not in groups["A"])
+        nxt = fmt.next_round(state, rng)
+        if nxt is None:
+            break
+        state.rounds.append(nxt)
+    places = {p.entry: p for p in fmt.placements(state)}
+    assert places[a].tier == places[b].tier == "半决赛负者"
+    assert places[a].rank == places[b].rank == 3 and places[a].tied and places[b].tied, \
+        "the group's 加赛 was applied to the final places' tie"
+    state.playoffs.append(Playoff(state.event_id, FINAL_PLACES, "", (b, a)))
+    places = {p.entry: p for p in fmt.placements(state)}
+    assert (places[b].rank, places[a].rank) == (3, 4) and not places[a].tied
+
+
 def test_R2011_F2_the_losers_of_one_knockout_round_are_ranked_together():
     """R2011-F2 without a 三四名 match: the two semi-final losers are one tier, ordered by the
     ranking (points over the event) — they were ordered by table (table 1's loser 3rd)."""
@@ -174,3 +224,34 @@ def test_R2011_F2_the_losers_of_one_knockout_round_are_ranked_together():
     places = {p.entry: p for p in fmt.placements(state)}
     assert places[first].tier == places[second].tier == "半决赛负者"
     assert (places[second].rank, places[first].rank) == (3, 4), "ordered by table, not by points"
+
+
+@pytest.mark.parametrize("issued_at", [1, None])
+def test_R2011_D2_a_tables_playoff_settles_its_own_round_only(issued_at):
+    """R2011-D2: two level at the top of a round-1 table play an extra hand (a first); b,
+    revived, is level with a at the top of a round-2 table again: that table needs its own
+    加赛 — round 1's settled it (a went on without playing).  Whether the form says its round
+    (_meta) or not (a hand-made sheet: it is the earlier table's)."""
+    from pipeline.draw.common import PlayoffWaiting, winner_of
+    from pipeline.model import Match, Round
+
+    state = new_state(make_entries(6, branches=6))
+    a, b, c, d = (e.id for e in state.entries[:4])
+
+    def table(k: int, sides) -> Match:
+        m = Match(state.event_id, "tables", k, "", 1, sides)
+        state.rounds.append(Round(state.event_id, "tables", f"第{k}轮", k, (m,)))
+        state.results[m.key] = MatchResult(m, (SideResult(Outcome.DRAW, 0, 6), SideResult(Outcome.DRAW, 0, 6),
+                                               SideResult(Outcome.LOSS, 0, -12, place=3)))
+        return m
+
+    first = table(1, (a, b, c))
+    said = {"round": issued_at} if issued_at else {}
+    state.playoffs.append(Playoff(state.event_id, "tables", "", (a, b), places=(1, 2), **said))
+    assert winner_of(state, first) == a
+    second = table(2, (b, a, d))
+    with pytest.raises(PlayoffWaiting) as w:
+        winner_of(state, second)
+    assert w.value.ties == [("tables", "", (b, a, d))]
+    state.playoffs.append(Playoff(state.event_id, "tables", "", (b, a), places=(1, 2), **({"round": 2} if said else {})))
+    assert winner_of(state, second) == b and winner_of(state, first) == a

@@ -213,3 +213,47 @@ def test_R2011_A1_groups_standings_under_event_wide_awards_asks_its_playoffs_acr
     tiers = [int(p.tier.removeprefix("各组第").removesuffix("名")) for p in order]
     assert tiers == sorted(tiers)
     assert not any(r.playoff_required for st in ev.standings for r in st.rows)
+
+
+def test_R2011_F1_a_group_playoff_is_not_applied_again_to_a_later_tie(tmp_path):
+    """Groups → knockout, two advance, no 三四名 match: three level at the top of group A play
+    off for its two places (the form of the night); the two who went on both lose their
+    semi-finals and are level again for 3rd — the 3rd prize.  The group's 加赛 decided it
+    without a word; that tie needs its own 加赛 (PLAYOFF_REQUIRED, the final places' form),
+    and only that one settles it."""
+    import yaml
+
+    folder = _league(tmp_path, "groups_knockout", 8, seed=4)
+    spec = yaml.safe_load((folder / "tournament.yaml").read_text(encoding="utf-8"))
+    spec["events"][0]["format"] = {"type": "groups_knockout", "groups": 2, "advance": 2, "third_place": False}
+    (folder / "tournament.yaml").write_text(yaml.safe_dump(spec, allow_unicode=True), encoding="utf-8")
+    out, inbox, t = tmp_path / "out", folder / "inbox", load_tournament(folder)
+    done: set[str] = set()
+    state: dict = {}
+
+    def row_of(m):
+        groups = state["ev"].rounds[0].plan["groups"]
+        if m.stage != "group":          # every player of group A loses in the knockout
+            return {"结果": "乙胜", "原因": "认输"} if m.sides[0] in groups["A"] else WON
+        order = groups[m.group]
+        i, j = (order.index(s) for s in m.sides)
+        return WON if j == 3 else {"结果": "乙胜", "原因": "认输"} if i == 3 else DRAWN
+
+    asked: list[tuple] = []
+    for k in range(1, 16):
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+        ev = state["ev"] = report.state.events["xiangqi"]
+        if _fill_results(t, out, inbox, report.state, row_of, done):
+            continue
+        if not ev.ties:
+            break
+        asked.append(tuple(st for st, _, _ in ev.ties))
+        if asked[-1][0] == L.FINAL_PLACES:
+            po = [i for i in report.issues if i.code == "PLAYOFF_REQUIRED"]
+            assert po and "第3名" in po[0].message, [i.message for i in po]
+            tied = [p for p in ev.placements if p.rank == 3]
+            assert len(tied) == 2 and all(p.tied for p in tied) and {p.tier for p in tied} == {"半决赛负者"}
+        _answer_form(t, out, inbox, ev, k)
+    assert asked == [("group", "group"), (L.FINAL_PLACES,)], asked
+    assert ev.complete, ev.waiting
+    assert [a.rank for a in sorted(report.state.awards, key=lambda a: a.rank) if a.event == "xiangqi"][:3] == [1, 2, 3]

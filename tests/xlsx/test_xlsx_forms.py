@@ -64,3 +64,27 @@ def test_R2011_F1_playoff_form(tournament, tmp_path):
     assert [(str(d.sqref), d.formula1, d.formula2) for d in dvs] == [
         (f"D{hdr + 1}:D{hdr + 2}", "1", "2"), (f"D{hdr + 3}:D{hdr + 5}", "1", "3")]
     assert not ws.cell(hdr + 1, 4).protection.locked and ws.cell(hdr + 1, 5).protection.locked
+
+
+def test_R2011_D2_playoff_form_says_its_round(tournament, tmp_path):
+    """The 加赛 form records the round it was issued at, and the reading gives it to each
+    order: a playoff settles that round's tie, not the same players level again later."""
+    from pipeline.ingest.sheets import read_playoffs
+    from pipeline.ingest.workbook import read_workbook
+    from pipeline.model import Entry, Person
+
+    ev = tournament.spec.event("xiangqi")
+    entries = [Entry(id=f"xiangqi:b1:{n}", event="xiangqi", branch="b1", team=n, players=(Person(name=n, branch="b1"),))
+               for n in ("张三", "李四")]
+    path = tmp_path / "playoff.xlsx"
+    write_playoff_form(tournament, ev, [PlayoffTie("tables", "", ("张三", "李四"))], path, round_no=2)
+    wb = load_workbook(path)
+    assert read_meta(wb)[layout.META_ROUND] == 2
+    ws = wb[layout.PLAYOFF_SHEET]
+    hdr = read_meta(wb)["header_row"]
+    ws.cell(hdr + 1, 4).value, ws.cell(hdr + 2, 4).value = 2, 1
+    wb.save(path)
+    (po,), problems = read_playoffs(read_workbook(path), "playoff.xlsx", "xiangqi", ev.name, entries)
+    assert not problems and po.round == 2 and po.order == ("xiangqi:b1:李四", "xiangqi:b1:张三")
+    write_playoff_form(tournament, ev, [PlayoffTie("tables", "", ("张三", "李四"))], path)
+    assert layout.META_ROUND not in read_meta(load_workbook(path))

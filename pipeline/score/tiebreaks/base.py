@@ -9,7 +9,7 @@ is kept ×2 so that a draw's half stays an integer).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ...model import Playoff
 from ..table import ScoreTable
@@ -17,9 +17,15 @@ from ..table import ScoreTable
 
 @dataclass(frozen=True)
 class TiebreakContext:
-    """What a tiebreak may read besides the score table."""
+    """What a tiebreak may read besides the score table: the 加赛 results, and what a
+    playoff needs to know whether it was played for this tie (:meth:`Playoff.settles_in`):
+    the ranking's (stage, group, last round) when all its matches are of one stage and
+    group (``where``; None across stages or groups, the final places), and who played in
+    each (stage, group) of the event (``played``; None: not known, every sheet counts)."""
 
     playoffs: tuple[Playoff, ...] = field(default=())
+    where: tuple[str, str, int] | None = None
+    played: Mapping[tuple[str, str], frozenset[str]] | None = None
 
 
 class Tiebreak:

@@ -21,10 +21,13 @@ class PlayoffTiebreak(Tiebreak):
     def values(self, table: ScoreTable, group: Sequence[str], ctx: TiebreakContext) -> dict[str, int] | None:
         """Order from the latest playoff that holds the whole group, else None — also when
         the sheet gives two of the group the same 名次 (a sheet may list several ties of a
-        stage, each numbered from 1: only within the group does a repeat contradict)."""
+        stage, each numbered from 1: only within the group does a repeat contradict).
+        R2011-F1, R2011-D2: only a playoff played for this tie counts
+        (:meth:`~pipeline.model.Playoff.settles_in`) — a group's 加赛 does not order the same
+        two level again in the final places, where none was played."""
         tied = set(group)
         for po in reversed(ctx.playoffs):      # a later sheet supersedes an earlier one
-            if po.lists_together(tied):     # in one of its ties (a form may list several)
+            if po.lists_together(tied) and po.settles_in(tied, ctx.where, ctx.played):     # (one of its ties)
                 if not po.settles(group):
                     return None
                 n = len(po.order)

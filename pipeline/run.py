@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
@@ -2062,7 +2062,7 @@ class EventRunner:
         names = {e.id: e.team for e in self.all_entries()}
         from .score.standings import played_where, ranking_where
 
-        played = played_where(self.results)
+        played = played_where(self.results) if self.playoffs else None
         last = self.stage_last_rounds()
 
         def settles(po: Playoff, key: tuple, tied: set[str]) -> bool:
@@ -2162,7 +2162,7 @@ class EventRunner:
         tables: list[StandingTable] = []
         # a 加赛 settles its own tie only (R2011-F1): a stage's table is that stage and group's
         # as of the stage's last round (a group of 4 ends before one of 5: its form is the stage's)
-        played = played_where(self.results)
+        played = played_where(self.results) if self.playoffs else None
         last = self.stage_last_rounds()
         seen: dict[tuple[str, str], list[Round]] = {}
         names: dict[str, str] = {}
@@ -3044,7 +3044,13 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     runner.advance()
     placements = runner.placements() if runner.rounds else []
     if runner.complete:
+        # a finished event's places stay as published while their inputs do (R2020-A1 …)
+        digest = places_inputs(runner)
+        published = published_places(runner, ledger, digest)
+        placements = keep_published_places(runner, published, placements, digest)
         runner.await_award_playoffs(placements)
+        if runner.complete and (published is None or not published[2] or published[0] != digest):
+            ledger.publish_places(ev.id, digest, _places_json(placements), now)
     standings = runner.standings()
     runner.check_playoff_places(placements, standings)
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
@@ -3065,6 +3071,121 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         kept["drawn_in"] = runner.ev.format
     ledger.cache_put({key: pickle.dumps((kept, found), protocol=pickle.HIGHEST_PROTOCOL)})
     return EventState(spec=runner.ev, memo_key=key, **fields)
+
+
+def places_inputs(runner: EventRunner, playoffs: bool = True) -> str:
+    """R2020-A1, R2011-A1, R2016-A1, R2015-A1: a digest of what a finished event's places
+    are computed from — its entries, published rounds, results, 加赛 (``playoffs``: left
+    out only to compare with a kept state, which does not hold them), withdrawals, and the
+    rules of tournament.yaml that rank it (tiebreaks, award scheme, format options) — and
+    of nothing that depends on the code.  Recorded in the ledger with the places when they
+    are published; a later run with the same digest keeps them (:func:`keep_published_places`).
+
+    What goes in and its form are fixed: a new version that changed them would take every
+    finished event's inputs for changed and re-place it."""
+    published = {m.key for r in runner.rounds for m in r.matches}
+    ev = runner.ev
+    body = {
+        "entries": sorted(e.id for e in runner.shown_entries()),
+        "rounds": [[r.round, r.stage, [[m.group, m.table, list(m.sides), bool(m.bye)] for m in r.matches]]
+                   for r in runner.rounds],
+        "results": _places_results(runner.results, published),
+        "withdrawn": sorted(runner.withdrawn_ids()),
+        "rules": [list(ev.tiebreaks) if ev.tiebreaks is not None else None, ev.awards.scheme,
+                  ev.awards.options, ev.format.options],
+    }
+    if playoffs:
+        body["playoffs"] = [[p.stage, p.group, list(p.order), list(p.places)] for p in runner.playoffs]
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
+def _places_results(results: Mapping[tuple, MatchResult], published: set) -> list:
+    """The results of published matches as :func:`places_inputs` hashes them (sorted)."""
+    return sorted([list(k), [[str(x.outcome.value), x.points, x.score, x.place] for x in r.sides]]
+                  for k, r in results.items() if k in published)
+
+
+def _places_json(placements: list) -> str:
+    return json.dumps([[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)] for p in placements],
+                      ensure_ascii=False)
+
+
+def published_places(runner: EventRunner, ledger: Ledger, digest: str) -> tuple[str, list, bool] | None:
+    """(inputs digest, placements, recorded) a finished event's places were published with:
+    the ledger's record (:meth:`Ledger.publish_places`) — or, for an event finished before
+    places were recorded (an older version), the places of the last run's kept state when
+    it was finished with the same entries, rounds, results and withdrawals (the cache entry
+    of the older code, found before this run prunes it; it does not hold the 加赛 sheets or
+    the rules it was ranked by, which are taken as they are now)."""
+    from .draw.base import Placement
+
+    rec = ledger.published_places(runner.ev.id)
+    if rec is not None:
+        try:
+            return rec[0], [Placement(int(r), str(e), str(tr), str(g), bool(td), bool(st))
+                            for r, e, tr, g, td, st in json.loads(rec[1])], True
+        except (ValueError, TypeError):
+            return None
+    want = places_inputs(runner, playoffs=False)
+    for _, blob in ledger.cache_items("event:"):
+        try:
+            kept, _ = _unpickle(blob)
+            rounds = kept["rounds"]
+            if not (rounds and rounds[0].event == runner.ev.id and kept.get("complete") and kept.get("placements")):
+                continue
+            old = _KeptView(kept, runner)
+            if places_inputs(old, playoffs=False) == want:       # type: ignore[arg-type]
+                return digest, list(kept["placements"]), False
+        except Exception:   # noqa: BLE001 - a state pickled by another version of a class: not used
+            continue
+    return None
+
+
+class _KeptView:
+    """A kept event state (the cache's) as :func:`places_inputs` reads a runner."""
+
+    def __init__(self, kept: dict, runner: EventRunner) -> None:
+        self.ev, self.rounds = runner.ev, kept["rounds"]
+        self.results = KeptResults(*kept["results"])
+        self._entries = [e if isinstance(e, str) else e.id for e in kept["entries"]]
+        self._withdrawn = kept.get("withdrawn", frozenset())
+
+    def shown_entries(self) -> list:
+        return [Entry(id=e, event=self.ev.id, branch="", team="", players=()) for e in self._entries]
+
+    def withdrawn_ids(self) -> frozenset:
+        return frozenset(self._withdrawn)
+
+
+def keep_published_places(runner: EventRunner, published: tuple[str, list, bool] | None, placements: list,
+                          digest: str) -> list:
+    """R2020-A1, R2011-A1, R2016-A1, R2015-A1 — a finished event's places (and so its awards)
+    stay as they were published while what they are computed from is the same
+    (:func:`places_inputs`), as a published draw is never redrawn: when the code now
+    ranks otherwise (a new version), the published places are kept and PLACES_KEPT (info)
+    says so, naming the places that would differ.  A corrected result, a new 加赛 or the
+    office's edit of the ranking rules places the event again."""
+    if published is None or published[0] != digest:
+        return placements
+    kept = published[1]
+
+    def view(ps: list) -> list:
+        return sorted((p.rank, p.entry, p.tier, p.group, p.tied) for p in ps)
+    if view(kept) == view(placements):
+        return placements
+    names = {e.id: e.team for e in runner.shown_entries()}
+    was = {p.entry: p for p in kept}
+    now = [p for p in sorted(placements, key=lambda p: (p.rank, p.entry))
+           if p.entry not in was or (was[p.entry].rank, was[p.entry].group) != (p.rank, p.group)]
+    said = "、".join(f"{names.get(p.entry, p.entry)} {f'{p.group}组' if p.group else ''}第{p.rank}名"
+                    f"（公布为{f'{was[p.entry].group}组' if p.entry in was and was[p.entry].group else ''}"
+                    f"第{was[p.entry].rank if p.entry in was else '?'}名）" for p in now[:5])
+    more = f"等 {len(now)} 人" if len(now) > 5 else ""
+    runner.issues.add("PLACES_KEPT",
+                      f"{runner.ev.name}已赛完，名次和奖项已经公布。成绩、加赛和排名规则都没有变，但按现在版本的程序计算，"
+                      + (f"名次会有不同：{said}{more}。" if now else "名次的排法（名次说明或并列）会有不同。")
+                      + "已公布的名次和奖项保持不变，无需处理；如组委会决定按新的计算调整，请联系技术支持。")
+    return kept
 
 
 #: what a draw, a result or a standing can depend on: every field of an entry and of its

@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS rounds (
     body         TEXT NOT NULL,
     PRIMARY KEY (event, round)
 );
+CREATE TABLE IF NOT EXISTS places (
+    event        TEXT PRIMARY KEY,
+    inputs       TEXT NOT NULL,
+    published_at TEXT NOT NULL,
+    body         TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS cache (
     key   TEXT PRIMARY KEY,
     value BLOB NOT NULL
@@ -225,6 +231,27 @@ class Ledger:
                 (rnd.event, rnd.round, rnd.stage, rnd.stage_name, rnd.seed, rnd.input_hash,
                  at.isoformat(), round_to_json(rnd)))
             self._audit(at, "publish", f"{rnd.event} round {rnd.round} seed {rnd.seed} inputs {rnd.input_hash}")
+
+    # -- published places ---------------------------------------------------------------
+    def published_places(self, event: str) -> tuple[str, str] | None:
+        """(inputs digest, body JSON) of the places last published for a finished event, or None."""
+        row = self.conn.execute("SELECT inputs, body FROM places WHERE event=?", (event,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def publish_places(self, event: str, inputs: str, body: str, at: dt.datetime) -> None:
+        """Record a finished event's places as published, with the digest of what they were
+        computed from (replacing an earlier record: its inputs changed)."""
+        with self._tx():
+            self.conn.execute("INSERT OR REPLACE INTO places VALUES (?,?,?,?)", (event, inputs, at.isoformat(), body))
+            self._audit(at, "places", f"{event} inputs {inputs[:16]}")
+
+    def cache_items(self, prefix: str) -> Iterator[tuple[str, bytes]]:
+        """Every cache entry under ``prefix`` (key, value), one at a time."""
+        for (key,) in self.conn.execute("SELECT key FROM cache WHERE substr(key, 1, ?) = ?",
+                                        (len(prefix), prefix)).fetchall():
+            row = self.conn.execute("SELECT value FROM cache WHERE key=?", (key,)).fetchone()
+            if row is not None:
+                yield key, row[0]
 
     # -- derived-data cache -----------------------------------------------------------
     def cache_get(self, keys: list[str]) -> dict[str, bytes]:

@@ -75,6 +75,7 @@ CODE_LABEL = {
     "HEADER_CHANGED": "表头被改动",
     "INBOX_MISSING": "没有收件箱",
     "FORMAT_CHANGED": "赛制被改动",
+    "PLACES_KEPT": "名次保持公布时",
     "WITHDRAWAL_UNMATCHED": "退赛名单有误",
     "EMPTY_FORM": "空白报名表",
     "SAME_TIME": "同时收到两份",

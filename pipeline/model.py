@@ -95,7 +95,8 @@ class Person:
     """One registered player as read from a registration row."""
 
     name: str                 # normalised (NFKC, no spaces)
-    branch: str               # unit id of the registering workbook
+    branch: str               # unit id: the registering workbook's, or the home unit its
+                              # 备注 names for a cross-unit pair's member (R2015-Q2)
     staff_id: str = ""
     gender: str = ""
     phone: str = ""
@@ -132,6 +133,22 @@ class Entry:
     @property
     def player_names(self) -> str:
         return "/".join(p.shown for p in self.players)
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """Every unit the entry stands for: its own first (the registering unit; for a pair
+        re-formed at check-in, its first player's), then its players' other units in their
+        order — two for a cross-unit pair (R2015-Q2, 备注 跨分工会) or a pair re-formed from
+        two units' players (R2016-F2).
+
+        >>> Entry("e", "x", "u1", "t", (Person("a", "u1"), Person("b", "u2"), Person("c", "u1"))).units
+        ('u1', 'u2')
+        """
+        out = [self.branch] if self.branch else []
+        for p in self.players:
+            if p.branch and p.branch not in out:
+                out.append(p.branch)
+        return tuple(out)
 
 
 @dataclass(frozen=True)

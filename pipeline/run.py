@@ -1293,7 +1293,10 @@ class EventRunner:
         return self._withdrawn[1]
 
     def all_entries(self) -> list[Entry]:
-        """Accepted entries plus pairs re-formed at check-in (R2016-F2, Round.plan["merged"])."""
+        """Accepted entries plus pairs re-formed at check-in (R2016-F2, Round.plan["merged"]).
+        A re-formed pair's ``branch`` is its first player's unit; its players keep their own,
+        and what it wins is every one of them's (``Entry.units``: awards.csv, the awards
+        list, the certificate and the units' totals name both)."""
         entries = list(self.entries)
         by_key = {p.key: (p, e) for e in self.entries for p in e.players}
         known = {e.id for e in entries}
@@ -2655,9 +2658,19 @@ def write_data(out: Path, state: LeagueState, ledger: Ledger | None = None) -> l
         ledger.cache_prune("csv:", set(keys.values()))
     atomic_write_bytes(d / "draw.csv", b"".join(draw))
     atomic_write_bytes(d / "standings.csv", b"".join(standings))
-    aw = [dataclasses.asdict(a) for a in state.awards + state.branch_awards]
-    write_csv(d / "awards.csv", AWARD_COLUMNS, aw)
+    write_csv(d / "awards.csv", AWARD_COLUMNS, [award_csv_row(a) for a in state.awards + state.branch_awards])
     return [d / n for n in ("entries.csv", "issues.csv", "draw.csv", "standings.csv", "awards.csv")]
+
+
+def award_csv_row(a: AwardRow) -> dict[str, object]:
+    """One ``awards.csv`` row (contract columns).  ``branch`` is every unit the award is
+    credited to, joined by 、 — ``g02、g03`` for a pair from two units (R2015-Q2 cross-unit
+    pairs, R2016-F2 pairs re-formed at check-in), one unit id otherwise.
+
+    >>> award_csv_row(AwardRow("guandan", "D", "小组第一名", 1, "甲/乙（重组）", "g02", "甲/乙", units=("g02", "g03")))["branch"]
+    'g02、g03'
+    """
+    return {**dataclasses.asdict(a), "branch": "、".join(a.unit_ids)}
 
 
 def write_issues(d: Path, state: LeagueState) -> None:

@@ -88,6 +88,32 @@ class AwardRow:
     players: str
     prize: int = 0
     entry: str = ""          # entry id ("" for branch awards)
+    #: every unit the award is credited to, ``branch`` first: both units of a cross-unit pair
+    #: (R2015-Q2) or of a pair re-formed at check-in (R2016-F2); () = ``branch`` alone
+    units: tuple[str, ...] = ()
+
+    @property
+    def unit_ids(self) -> tuple[str, ...]:
+        """The units the award names and counts for (:attr:`units`, else ``branch``).
+
+        >>> AwardRow("e", "", "一等奖", 1, "t", "u1", "a/b", units=("u1", "u2")).unit_ids
+        ('u1', 'u2')
+        """
+        return self.units or (self.branch,)
+
+    def prize_share(self, unit: str) -> int:
+        """The part of the prize that goes to ``unit``: the whole prize for a unit's own
+        award; shared equally between the units of a cross-unit pair (the first units take
+        the odd yuan), so the units' money adds up to the prize.
+
+        >>> AwardRow("e", "", "一等奖", 1, "t", "u1", "a/b", 301, units=("u1", "u2")).prize_share("u2")
+        150
+        """
+        ids = self.unit_ids
+        if unit not in ids:
+            return 0
+        base, extra = divmod(self.prize, len(ids))
+        return base + (1 if ids.index(unit) < extra else 0)
 
 
 @dataclass

@@ -25,7 +25,7 @@ from ..layout import FINAL_PLACES
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
 from ..timeutil import TZ, aware
 from . import svg
-from .viewmodels import entry_units
+from .viewmodels import entry_units, shared_awards_note
 
 if TYPE_CHECKING:
     from ..state import AwardRow, EventState, LeagueState, StandingTable, Submission
@@ -564,8 +564,10 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names) -> tuple[Stand
 
 
 def _awards_of(rows: Iterable["AwardRow"], ev_keys: set[str], names: Names) -> tuple[AwardVM, ...]:
+    """The awards of an event on the site: a pair from two units names both (R2015-Q2,
+    R2016-F2), joined by 、."""
     return tuple(AwardVM(award=(f"{a.group}组 " if a.group else "") + a.award, rank=a.rank,
-                         team=a.team, branch=names.unit(names.unit_id(a.branch)),
+                         team=a.team, branch="、".join(names.unit(names.unit_id(u)) for u in a.unit_ids),
                          players=a.players if a.players != a.team else "",
                          prize=f"{a.prize:,}元" if a.prize else "")
                  for a in rows if a.event in ev_keys)
@@ -793,17 +795,18 @@ class IndexPage:
     totals_note: str = ""
 
 
-def totals_note(columns: tuple[str, ...]) -> str:
+def totals_note(columns: tuple[str, ...], shared: str = "") -> str:
     """``名次按获奖计分：一等奖 7 分、二等奖 5 分、三等奖 3 分，其他奖项不计分；同分按奖金多少。``
     for the awards in the table (:data:`pipeline.score.awards.DEFAULT_AWARD_WEIGHTS`) —
-    a unit with a 一等奖 below one with two 二等奖 is otherwise a riddle."""
+    a unit with a 一等奖 below one with two 二等奖 is otherwise a riddle — then ``shared``:
+    how a cross-unit pair's award is counted (:func:`pipeline.render.viewmodels.shared_awards_note`)."""
     from ..score.awards import DEFAULT_AWARD_WEIGHTS
 
     weighed = [f"{c} {DEFAULT_AWARD_WEIGHTS[c]} 分" for c in columns if DEFAULT_AWARD_WEIGHTS.get(c)]
     if not weighed:
-        return ""
+        return shared
     rest = "，其他奖项不计分" if len(weighed) < len(columns) else ""
-    return f"名次按获奖计分：{'、'.join(weighed)}{rest}；同分按奖金多少。"
+    return f"名次按获奖计分：{'、'.join(weighed)}{rest}；同分按奖金多少。" + shared
 
 
 def event_card(es: "EventState") -> EventCard:
@@ -833,7 +836,7 @@ def branch_totals(state: "LeagueState", names: Names) -> tuple[tuple[str, ...], 
 
     from ..score.awards import branch_totals as score_totals
 
-    awards = [replace(a, branch=names.unit_id(a.branch))
+    awards = [replace(a, branch=names.unit_id(a.branch), units=tuple(names.unit_id(u) for u in a.units))
               for a in list(state.awards) + list(state.branch_awards)]
     columns: list[str] = []
     for a in awards:
@@ -904,6 +907,15 @@ def _by_branch(state: "LeagueState") -> tuple[dict, dict, dict]:
     return cache[2]
 
 
+def _shared_note(state: "LeagueState") -> str:
+    """:func:`~pipeline.render.viewmodels.shared_awards_note` when an award is a cross-unit
+    pair's (R2015-Q2, R2016-F2): it counts for each of its units in the totals; else ""."""
+    everything = list(state.awards) + list(state.branch_awards)
+    if not any(len(a.unit_ids) > 1 for a in everything):
+        return ""
+    return shared_awards_note(state.tournament.spec.unit_word, any(a.prize for a in everything), total_row=False)
+
+
 def index_vm(state: "LeagueState") -> IndexPage:
     """View-model of ``index.html``: event cards, award totals, branch status, chart."""
     spec = state.tournament.spec
@@ -929,7 +941,7 @@ def index_vm(state: "LeagueState") -> IndexPage:
     return IndexPage(page=_page(state, spec.name, ""), title=spec.name,
                      host="、".join(dict.fromkeys(x for x in (spec.host, spec.organizer) if x)),
                      events=cards, award_columns=columns, totals=totals, branch_awards=b_awards,
-                     totals_note=totals_note(columns),
+                     totals_note=totals_note(columns, _shared_note(state)),
                      branches=tuple(rows), chart=entries_chart(state, names),
                      documents=document_links(state),
                      data_files=tuple((f"{n}.csv", href(f"data/{n}.csv")) for n in DATA_FILES))

@@ -126,6 +126,22 @@ def _unit_short(spec: "TournamentSpec", unit_id: str) -> str:
     return (u.short or u.name) if u else unit_id
 
 
+def award_units(spec: "TournamentSpec", a: "AwardRow") -> str:
+    """The units an award names, joined by 、: ``机关第二分工会、会计学院分工会`` for a pair
+    from two units (R2015-Q2 cross-unit pairs, R2016-F2 pairs re-formed at check-in), else
+    its one unit."""
+    return "、".join(_unit_name(spec, u) for u in a.unit_ids)
+
+
+def shared_awards_note(unit_word: str, money: bool, total_row: bool) -> str:
+    """What the units' award totals say when an award is a cross-unit pair's (R2015-Q2,
+    R2016-F2): it counts for each of its units — so the units' counts add up to more than
+    the awards given — and its prize money is shared between them."""
+    share = "（奖金按单位平分）" if money else ""
+    more = f"，各{unit_word}的合计之和因此多于总计" if total_row else ""
+    return f"跨{unit_word}组队的获奖计入其每个{unit_word}{share}{more}。"
+
+
 # --------------------------------------------------------------------------------------
 # quotas (R2020-Q1, R2015-Q1/Q2/Q3, R2016-Q1)
 # --------------------------------------------------------------------------------------
@@ -774,6 +790,7 @@ class AwardsVM(Doc):
     branch_awards: Table | None = None
     person_awards: Table | None = None
     branch_totals: Table | None = None
+    totals_note: str = ""       # a cross-unit pair's award counts for each of its units
     total_prize: str = ""
 
 
@@ -804,7 +821,7 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
             head = ["奖项", "名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else []) + cash
             body = []
             for a in (r for r in rows if r.group == g):
-                row = [a.award, str(a.rank) if a.rank else "", a.team, _unit_name(spec, a.branch)]
+                row = [a.award, str(a.rank) if a.rank else "", a.team, award_units(spec, a)]
                 if team_event:
                     row.append(a.players)
                 body.append(row + [yuan(a.prize)][:len(cash)])
@@ -821,11 +838,11 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     unit_awards = [a for a in state.branch_awards if not (a.entry or a.players)]
     if personal:       # R2015-A1 风尚奖, 潜力选手奖 …: to one player, named
         vm.person_awards = Table(["奖项", "获奖人", "项目", "单位", *cash],
-                                 [[a.award, a.players, _event_name(spec, a.event), _unit_name(spec, a.branch),
+                                 [[a.award, a.players, _event_name(spec, a.event), award_units(spec, a),
                                    *[yuan(a.prize)][:len(cash)]] for a in personal], ["", "", "", "", *["num"][:len(cash)]])
     if unit_awards:    # 组织奖: to a branch
         vm.branch_awards = Table(["奖项", "单位", *cash],
-                                 [[a.award, _unit_name(spec, a.branch), *[yuan(a.prize)][:len(cash)]] for a in unit_awards],
+                                 [[a.award, award_units(spec, a), *[yuan(a.prize)][:len(cash)]] for a in unit_awards],
                                  ["", "", *["num"][:len(cash)]])
     everything = list(state.awards) + list(state.branch_awards)
     if everything:
@@ -833,10 +850,11 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
         head = [spec.unit_word] + kinds + ["合计"] + cash
         rows, total = [], 0
         for u in spec.units:
-            mine = [a for a in everything if a.branch == u.id]
+            # a cross-unit pair's award counts for each of its units, its money shared
+            mine = [a for a in everything if u.id in a.unit_ids]
             if not mine:
                 continue
-            prize = sum(a.prize for a in mine)
+            prize = sum(a.prize_share(u.id) for a in mine)
             total += prize
             rows.append([u.name] + [str(sum(1 for a in mine if a.award == k) or "") for k in kinds]
                         + [str(len(mine))] + [yuan(prize)][:len(cash)])
@@ -844,6 +862,8 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
                     + [str(len(everything))] + [yuan(total)][:len(cash)])
         vm.branch_totals = Table(head, rows, [""] + ["num"] * (len(head) - 1),
                                  [""] * (len(rows) - 1) + ["total"], caption=f"各{spec.unit_word}获奖统计")
+        if any(len(a.unit_ids) > 1 for a in everything):
+            vm.totals_note = shared_awards_note(spec.unit_word, bool(cash), total_row=True)
         vm.total_prize = yuan(sum(a.prize for a in everything))
     return vm
 
@@ -898,14 +918,16 @@ def _contest(tournament: str, event: str) -> str:
 
 def certificates_vm(state: "LeagueState") -> CertificatesVM:
     """证书: one per award row (players of a pair share one certificate) and one per
-    branch award (R2015-A1 "certificates for every award")."""
+    branch award (R2015-A1 "certificates for every award").  The unit line names every
+    player's unit: both units of a pair from two (R2015-Q2 cross-unit pairs, R2016-F2),
+    the player's own for an organisers' award."""
     spec = state.tournament.spec
     vm = CertificatesVM(**vars(_doc(state, f"{spec.name} 获奖证书")))
     date = cn_date(award_date(state))
     issuer = spec.issuer
     for a in list(state.awards) + list(state.branch_awards):
         event = _event_name(spec, a.event)
-        branch = _unit_name(spec, a.branch)
+        branch = award_units(spec, a)
         if a.entry or a.players:
             entry = state.entry(a.entry) if a.entry else None
             if a in state.branch_awards and a.players:      # an organisers' award to one player

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .. import state as _state   # AwardRow; module import keeps the state ↔ score cycle safe
 from ..issues import Issue, issue
-from ..model import CellRef, Entry, Unit, staff_key
+from ..model import CellRef, Entry, Person, Unit, staff_key
 from . import AWARD_SCHEMES
 
 if TYPE_CHECKING:
@@ -43,10 +43,12 @@ def chinese_number(n: int) -> str:
 def _row(event: str, group: str, award: str, rank: int, entry_id: str,
          entries: Mapping[str, Entry], prizes: Mapping[str, int]) -> "AwardRow":
     e = entries.get(entry_id)
+    # a pair of two units' players (R2015-Q2 跨分工会, R2016-F2 re-formed) is both units' award
+    units = e.units if e is not None else ()
     return _state.AwardRow(event=event or (e.event if e else ""), group=group, award=award, rank=rank,
                            team=e.team if e else entry_id, branch=e.branch if e else "",
                            players=e.player_names if e else "", prize=int(prizes.get(award, 0)),
-                           entry=entry_id)
+                           entry=entry_id, units=units if len(units) > 1 else ())
 
 
 def _label(entry_id: str, entries: Mapping[str, Entry]) -> str:
@@ -393,15 +395,17 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("MISSING_VALUE", f"“{r.award}”未填写获奖人：请填写姓名（最好同时填写工号）", at=r.at))
             continue
         eid = event_id(r.event)
-        found: list[tuple[Entry, str]] = []
+        found: list[tuple[Entry, Person]] = []
         for e in entries:
             if eid and e.event != eid:
                 continue
-            if unit and e.branch != unit.id:
-                continue
             for p in e.players:
+                # the unit written is the player's own, or the pair's (R2015-Q2: a cross-unit
+                # pair's member is their home unit's, on another unit's form)
+                if unit and unit.id not in (e.branch, p.branch):
+                    continue
                 if (sid and staff_key(p.staff_id) == staff_key(sid)) or (not sid and name and p.name == name):
-                    found.append((e, p.shown))
+                    found.append((e, p))
         shown = r.name.strip() or r.staff_id.strip()
         if not found:
             issues.append(issue("BAD_VALUE", f"获奖人“{shown}”在{('“' + r.event + '”') if r.event else '各项目'}"
@@ -411,10 +415,11 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("BAD_VALUE", f"获奖人“{shown}”对应多名参赛者：请填写工号或单位以区分", at=r.at))
             continue
         e, player = found[0]
-        # the event's id, as every other awards.csv row has it (typed as 桥牌 or bridge)
+        # the event's id, as every other awards.csv row has it (typed as 桥牌 or bridge); the
+        # player's own unit (R2015-Q2: a cross-unit pair's member is not the pair's unit's)
         out.append(_state.AwardRow(event=e.event, group="",
-                                   award=r.award.strip(), rank=0, team=e.team, branch=e.branch,
-                                   players=player, prize=int(prizes.get(r.award.strip(), 0)), entry=e.id))
+                                   award=r.award.strip(), rank=0, team=e.team, branch=player.branch or e.branch,
+                                   players=player.shown, prize=int(prizes.get(r.award.strip(), 0)), entry=e.id))
     return out, issues
 
 
@@ -443,6 +448,9 @@ def branch_totals(awards: Iterable["AwardRow"], units: Iterable[Unit],
     """Per branch: count of each award, prize money total and a points total
     (Σ ``weights[award]``; default 一等奖 7, 二等奖 5, 三等奖 3, other awards 0).
     Every unit is listed (zeros too); best first by points, then prize; shared ranks.
+    The award of a pair from two units (R2015-Q2 cross-unit pairs, R2016-F2 pairs re-formed
+    at check-in: ``AwardRow.unit_ids``) counts and weighs for each of them; its prize money
+    is shared between them (``AwardRow.prize_share``), so the money still adds up.
 
     >>> from pipeline.model import Unit
     >>> branch_totals([], [Unit("u1", "一分工会")])[0].points
@@ -455,12 +463,13 @@ def branch_totals(awards: Iterable["AwardRow"], units: Iterable[Unit],
     points = {u.id: 0 for u in units}
     names = {u.id: u.name for u in units}
     for a in awards:
-        if a.branch not in counts:
-            counts[a.branch], prize[a.branch], points[a.branch] = {}, 0, 0
-            names[a.branch] = a.branch
-        counts[a.branch][a.award] = counts[a.branch].get(a.award, 0) + 1
-        prize[a.branch] += a.prize
-        points[a.branch] += int(weights.get(a.award, 0))
+        for b in a.unit_ids:      # a cross-unit pair's award counts for each of its units
+            if b not in counts:
+                counts[b], prize[b], points[b] = {}, 0, 0
+                names[b] = b
+            counts[b][a.award] = counts[b].get(a.award, 0) + 1
+            prize[b] += a.prize_share(b)
+            points[b] += int(weights.get(a.award, 0))
     order = sorted(counts, key=lambda b: (-points[b], -prize[b], b))
     out: list[BranchTotal] = []
     for i, b in enumerate(order):

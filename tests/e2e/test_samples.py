@@ -249,6 +249,25 @@ def test_R2016_F2_checkin_reforms_a_pair(t2016):
         assert shorts in (out / page).read_text(encoding="utf-8"), page
 
 
+def test_R2016_F2_the_reformed_pairs_award_is_both_its_units(t2016):
+    """D组第一名 潘霞洋/姜力（重组） was re-formed at check-in from players of 机关第二分工会 and
+    会计学院分工会: awards.csv, the awards list, the certificate and the units' totals name (and
+    credit) both — they named the first player's unit alone."""
+    report, out = t2016
+    (row,) = [r for r in rows(out, "awards.csv") if "重组" in r["team"]]
+    assert row["branch"] == "g02、g03"
+    assert "机关第二分工会、会计学院分工会" in (out / "awards.html").read_text(encoding="utf-8")
+    certs = (out / "certificates.html").read_text(encoding="utf-8")
+    assert '<div class="branch">机关第二分工会、会计学院分工会 · 扑克牌 · <span class="award">D组第一名' in certs
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "跨分工会组队的获奖计入其每个分工会" in index
+    from pipeline.render.site_vm import Names, branch_totals
+
+    _, totals = branch_totals(report.state, Names(report.state))
+    got = {t.unit: t.total for t in totals}
+    assert got["机关二"] == 1 and got["会计"] == 2       # 会计4队's B组第一名 and the pair's
+
+
 def test_R2016_F2_the_group_left_odd_sends_its_own_pair(t2016):
     """The sample's check-in re-forms two broken pairs of group D into one (8 drawn, 7 left):
     a pair of D is drawn into a group with the fewest tables among the others.  The draw

@@ -423,3 +423,61 @@ def test_notice_time_prints_what_the_office_may_announce_while_sessions_schedule
     for tid, said in (("t2015-tcm", "具体比赛时间和地点将另行通知。"), ("t2011-court", "比赛时间：2011年5月中旬，具体场次另行通知。")):
         sample = load_tournament(Path(__file__).resolve().parents[2] / "sample_sheets" / tid).spec
         assert sample.sessions and vms._time_and_place(sample)[0] == said
+
+
+# -- a pair of two units (R2016-F2 re-formed at check-in, R2015-Q2 cross-unit pairs) -------------
+def _reformed_pair_state():
+    """t2016_state with a pair re-formed at check-in (R2016-F2) from 甲一 (文学院) and 乙一
+    (商学院) that won group D: the pair is one of the event's entries, not a registration."""
+    from pipeline.draw.base import Placement
+    from pipeline.model import Entry
+    from pipeline.score import AWARD_SCHEMES
+
+    state = t2016_state()
+    es = state.events["guandan"]
+    a, b = state.entries
+    pair = Entry("guandan:merged:D1", "guandan", "b1", "甲一/乙一（重组）", (a.players[0], b.players[0]))
+    es.entries.append(pair)
+    rows, _ = AWARD_SCHEMES.get("group_top").assign(es.spec.awards, [Placement(1, pair.id, group="D")],
+                                                    es.entries, event="guandan")
+    state.awards = rows
+    return state
+
+
+def test_R2016_F2_a_reformed_pairs_award_names_both_units():
+    vm = vms.awards_vm(_reformed_pair_state())
+    (table,) = vm.events[0].tables
+    assert table.rows == [["小组第一名", "1", "甲一/乙一（重组）", "文学院分工会、商学院分工会", "甲一/乙一"]]
+    totals = vm.branch_totals
+    assert totals.rows == [["文学院分工会", "1", "1"], ["商学院分工会", "1", "1"], ["总计", "1", "1"]]
+    assert "跨分工会组队" in vm.totals_note and "计入其每个分工会" in vm.totals_note
+
+
+def test_R2016_F2_a_reformed_pairs_certificate_names_both_units():
+    (c,) = vms.certificates_vm(_reformed_pair_state()).certificates
+    assert c.branch == "文学院分工会、商学院分工会"
+
+
+def test_R2015_Q2_a_cross_unit_pairs_award_and_certificate_name_both_units():
+    """双扣 pair of 基础医学院 whose 杨蓉 is 临床医学院's (跨分工会): the award's unit, the
+    totals (each unit credited, the ¥500 shared) and the certificate name both."""
+    import dataclasses
+
+    state = t2015_state()
+    sk = state.events["shuangkou"].entries[0]
+    cross = dataclasses.replace(sk, players=(sk.players[0], dataclasses.replace(sk.players[1], branch="t02")))
+    state.events["shuangkou"].entries[0] = cross
+    state.entries = [cross if e.id == cross.id else e for e in state.entries]
+    state.awards[2] = dataclasses.replace(state.awards[2], units=("t01", "t02"))
+    vm = vms.awards_vm(state)
+    sk_table = vm.events[1].tables[0]
+    assert sk_table.rows[0][3] == "基础医学院分工会、临床医学院分工会"
+    totals = {r[0]: r for r in vm.branch_totals.rows}
+    assert totals["基础医学院分工会"][-1] == "250" and totals["临床医学院分工会"][-1] == "250"
+    assert totals["总计"][-1] == "500"
+    cert = next(c for c in vms.certificates_vm(state).certificates if c.event == "双扣")
+    assert (cert.recipient, cert.branch) == ("刘建川、杨蓉 同志", "基础医学院分工会、临床医学院分工会")
+
+
+def test_awards_of_one_unit_each_say_nothing_of_cross_unit_pairs():
+    assert vms.awards_vm(t2020_state()).totals_note == ""

@@ -160,3 +160,25 @@ def test_every_issue_code_has_a_chinese_label_on_the_branch_page():
     from pipeline.render.site_vm import CODE_LABEL
 
     assert [c for c in CODES if not CODE_LABEL.get(c)] == []
+
+
+def test_R2016_F2_index_totals_credit_each_unit_of_a_reformed_pair(state):
+    """A pair re-formed at check-in (R2016-F2) or registered across units (R2015-Q2) wins: its
+    award counts for each of its units on the index, as the note under the table says, and
+    the event page names both units."""
+    from pipeline.model import Entry, Person
+    from pipeline.state import AwardRow
+
+    es = state.events["xiangqi"]
+    pair = Entry("xiangqi:merged:1", "xiangqi", "u09", "甲/乙（重组）", (Person("甲", "u09"), Person("乙", "u10")))
+    es.entries.append(pair)
+    state.awards.append(AwardRow("xiangqi", "", "三等奖", 6, pair.team, "u09", "甲/乙", 100, pair.id,
+                                 units=("u09", "u10")))
+    vm = site_vm.index_vm(state)
+    rows = {r.unit: r for r in vm.totals}
+    assert rows["分会9"].counts == rows["分会10"].counts == ("", "", "1", "")
+    assert rows["分会9"].prize == rows["分会10"].prize == "50"
+    assert "跨分工会组队的获奖计入其每个分工会" in vm.totals_note
+    assert "奖金按单位平分" in vm.totals_note
+    page = site_vm.event_vm(state, "xiangqi")
+    assert page.awards[-1].branch == "分会9、分会10"

@@ -140,3 +140,45 @@ def test_R2015_A1_a_winner_named_by_a_staff_number_with_or_without_its_zeros():
     rows_in = [DiscretionaryRow("风尚奖", "围棋", "", "1033"), DiscretionaryRow("潜力选手奖", "围棋", "", "002044")]
     rows, issues = discretionary_awards(rows_in, entries, units, event_names={"go": "围棋"}, prizes={})
     assert [(r.award, r.entry) for r in rows] == [("风尚奖", "go-1"), ("潜力选手奖", "go-2")] and not issues
+
+
+# -- a pair of two units (R2015-Q2 cross-unit pairs, R2016-F2 pairs re-formed at check-in) -----
+def _two_unit_pair(eid: str = "sk-1") -> "Entry":
+    """A pair registered by u1 whose second player is u2's (备注 跨分工会：u2, or re-formed)."""
+    from pipeline.model import Entry, Person
+
+    return Entry(eid, "shuangkou", "u1", "一分1队", (Person("王军", "u1"), Person("李明", "u2")), team_no="1")
+
+
+def test_R2015_Q2_award_of_a_cross_unit_pair_names_both_units():
+    rows, _ = AWARD_SCHEMES.get("ranked").assign(R2020, [Placement(1, "sk-1")], [_two_unit_pair()])
+    assert rows[0].branch == "u1" and rows[0].units == ("u1", "u2")
+    assert rows[0].unit_ids == ("u1", "u2")
+    # an award of one unit's entry is that unit's
+    one, _ = AWARD_SCHEMES.get("ranked").assign(R2020, [Placement(1, "a")], [entry("a", "u3")])
+    assert one[0].unit_ids == ("u3",)
+
+
+def test_R2015_Q2_branch_totals_credit_each_unit_of_a_cross_unit_pair():
+    """The award counts (and weighs) for each of the pair's units; its prize money is shared
+    between them, so the units' money still adds up to what was paid."""
+    units = [Unit("u1", "一分"), Unit("u2", "二分"), Unit("u3", "三分")]
+    rows, _ = AWARD_SCHEMES.get("ranked").assign(R2020, [Placement(1, "sk-1"), Placement(2, "b")],
+                                                 [_two_unit_pair(), entry("b", "u3")])
+    by = {t.branch: t for t in branch_totals(rows, units)}
+    assert by["u1"].counts == by["u2"].counts == {"一等奖": 1}
+    assert by["u1"].points == by["u2"].points == 7
+    assert by["u1"].prize == by["u2"].prize == 150 and by["u3"].prize == 200
+
+
+def test_R2015_Q2_an_organisers_award_to_the_cross_unit_member_is_the_members_units():
+    """风尚奖 to 李明, u2's member of u1's pair: the award (and its certificate) names u2, and
+    a 评奖 row naming u2 finds him."""
+    units = [Unit("u1", "第一分工会"), Unit("u2", "第二分工会")]
+    pair = _two_unit_pair()
+    rows, issues = discretionary_awards([DiscretionaryRow("风尚奖", "", "李明"),
+                                         DiscretionaryRow("优胜奖", "", "李明", "", "第二分工会")],
+                                        [pair], units, known=["风尚奖", "优胜奖"])
+    assert issues == []
+    assert [(r.award, r.branch, r.unit_ids, r.players, r.entry) for r in rows] == [
+        ("风尚奖", "u2", ("u2",), "李明", "sk-1"), ("优胜奖", "u2", ("u2",), "李明", "sk-1")]

@@ -916,11 +916,21 @@ def _contest(tournament: str, event: str) -> str:
     return tournament + event + ("项目" if tournament.endswith("比赛") else "比赛")
 
 
+def _award_entry(state: "LeagueState", a: "AwardRow") -> Entry | None:
+    """The entry an award names: the event's own (a pair re-formed at check-in, R2016-F2, is
+    one of the event's entries and no registration), else a registered one."""
+    if not a.entry:
+        return None
+    es = state.events.get(a.event)
+    found = next((e for e in es.entries if e.id == a.entry), None) if es is not None else None
+    return found or state.entry(a.entry)
+
+
 def certificates_vm(state: "LeagueState") -> CertificatesVM:
-    """证书: one per award row (players of a pair share one certificate) and one per
-    branch award (R2015-A1 "certificates for every award").  The unit line names every
-    player's unit: both units of a pair from two (R2015-Q2 cross-unit pairs, R2016-F2),
-    the player's own for an organisers' award."""
+    """证书: one per award row (players of a pair share one certificate, named 甲、乙 — a pair
+    re-formed at check-in too, R2016-F2) and one per branch award (R2015-A1 "certificates
+    for every award").  The unit line names every player's unit: both units of a pair from
+    two (R2015-Q2 cross-unit pairs, R2016-F2), the player's own for an organisers' award."""
     spec = state.tournament.spec
     vm = CertificatesVM(**vars(_doc(state, f"{spec.name} 获奖证书")))
     date = cn_date(award_date(state))
@@ -929,11 +939,13 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
         event = _event_name(spec, a.event)
         branch = award_units(spec, a)
         if a.entry or a.players:
-            entry = state.entry(a.entry) if a.entry else None
+            entry = _award_entry(state, a)
             if a in state.branch_awards and a.players:      # an organisers' award to one player
                 people = a.players
-            else:                                           # a pair's or team's place: all of them
-                people = "、".join(p.shown for p in entry.players) if entry else (a.players or a.team)
+            elif entry is not None and entry.players:       # a pair's or team's place: all of them
+                people = "、".join(p.shown for p in entry.players)
+            else:                                           # (awards.csv joins the players with /)
+                people = "、".join(x for x in (a.players or a.team).split("/") if x) or a.team
             recipient = f"{people} 同志"
             where = _contest(spec.name, event)
         else:

@@ -252,12 +252,14 @@ def test_R2016_F2_checkin_reforms_a_pair(t2016):
 def test_R2016_F2_the_reformed_pairs_award_is_both_its_units(t2016):
     """D组第一名 潘霞洋/姜力（重组） was re-formed at check-in from players of 机关第二分工会 and
     会计学院分工会: awards.csv, the awards list, the certificate and the units' totals name (and
-    credit) both — they named the first player's unit alone."""
+    credit) both — they named the first player's unit alone, and the certificate joined the
+    names with a slash."""
     report, out = t2016
     (row,) = [r for r in rows(out, "awards.csv") if "重组" in r["team"]]
     assert row["branch"] == "g02、g03"
     assert "机关第二分工会、会计学院分工会" in (out / "awards.html").read_text(encoding="utf-8")
     certs = (out / "certificates.html").read_text(encoding="utf-8")
+    assert "潘霞洋、姜力 同志" in certs and "潘霞洋/姜力 同志" not in certs
     assert '<div class="branch">机关第二分工会、会计学院分工会 · 扑克牌 · <span class="award">D组第一名' in certs
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "跨分工会组队的获奖计入其每个分工会" in index

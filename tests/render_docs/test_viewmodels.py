@@ -453,8 +453,11 @@ def test_R2016_F2_a_reformed_pairs_award_names_both_units():
     assert "跨分工会组队" in vm.totals_note and "计入其每个分工会" in vm.totals_note
 
 
-def test_R2016_F2_a_reformed_pairs_certificate_names_both_units():
+def test_R2016_F2_a_reformed_pairs_certificate_names_both_players_and_their_units():
+    """One certificate for the pair, as every pair has: its players joined by 、 (it printed
+    甲一/乙一, the pair not being a registration) and each player's unit."""
     (c,) = vms.certificates_vm(_reformed_pair_state()).certificates
+    assert c.recipient == "甲一、乙一 同志"
     assert c.branch == "文学院分工会、商学院分工会"
 
 

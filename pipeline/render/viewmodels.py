@@ -584,8 +584,11 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
         from .site_vm import split_stages, stage_kind
 
         stage = next((st for st in split_stages(es.rounds) if any(r.round == rnd.round for r in st)), [rnd])
-        vm.bye_title = ("轮空（直接晋级）" if stage_kind(stage, ev.format.type) in ("knockout", "tables")
-                        else "轮空（本轮不赛）")
+        if stage_kind(stage, ev.format.type) in ("knockout", "tables"):
+            vm.bye_title = "轮空（直接晋级）"
+        else:       # in place of a game: what it counts, when it counts (R2016-S1: 52)
+            worth = bye_worth(es, rnd)
+            vm.bye_title = f"轮空（本轮不赛；{worth}）" if worth else "轮空（本轮不赛）"
     vm.notes = list(rnd.notes)
     parts = []
     if rnd.seed:
@@ -694,8 +697,8 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
             row.append(str(r.score))
         row += [_scaled(r.tiebreaks[n], scale) if n in r.tiebreaks else "" for n, _, scale, _ in shown_tbs]
         note = "需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs)
-        if byes.get(r.entry):      # a bye's points are in 积分 but in no game's score
-            note = "；".join(x for x in (note, f"积分含轮空 {byes[r.entry]} 轮") if x)
+        if byes.get(r.entry):      # a bye's points are in 积分 but in no game's score: how many
+            note = "；".join(x for x in (note, f"积分含轮空 {byes[r.entry]} 轮（轮空按{_bye_points(es)}分计）") if x)
         if r.entry in es.withdrawn:     # fewer games than the others: the office withdrew it
             note = "；".join(x for x in (note, "已退赛") if x)
         row.append(note)
@@ -708,10 +711,22 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
 
 
 def _bye_points(es: "EventState") -> int:
-    """Points a bye is worth in this event (:func:`pipeline.games.event_points`)."""
+    """Points a bye is worth in this event (:func:`pipeline.games.event_points`): the spec's
+    ``points.bye``, else the game's (掼蛋 52, the winner's score at equal level, R2016-S1)."""
     from ..games import GAMES, event_points
 
     return event_points(es.spec).get("bye", 0) if es.spec.game in GAMES else 0
+
+
+def bye_worth(es: "EventState", rnd: Round) -> str:
+    """``轮空按52分计``: what a bye of ``rnd`` counts in the standings — the event's bye points
+    (:func:`_bye_points`, the configured value) where a bye scores them (not a round robin's
+    rest, :func:`pipeline.draw.bye_scores`); "" where it scores nothing.  R2016-S1 gives no
+    bye score: 52 (a win at equal level) is the decision taken, said on the sheets."""
+    from ..draw import bye_scores
+
+    points = _bye_points(es)
+    return f"轮空按{points}分计" if points and bye_scores(es.spec.format.type, rnd) else ""
 
 
 def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -> str:

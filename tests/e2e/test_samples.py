@@ -294,6 +294,17 @@ def test_R2016_S1_a_bye_counts_in_the_total_round_score(t2016):
     assert any(r["event"] == "guandan" and r["bye"] == "1" for r in rows(out, "draw.csv"))     # the sample has byes
 
 
+def test_R2016_S1_the_sheets_say_what_a_bye_counts(t2016):
+    """C组 (9 pairs) rests one pair a round, scored 52 (the event's bye points): the draw
+    sheet and the standings say so, not only 轮空（本轮不赛） and 积分含轮空1轮."""
+    _, out = t2016
+    byes = {r["round"] for r in rows(out, "draw.csv") if r["event"] == "guandan" and r["bye"] == "1"}
+    assert byes
+    for rnd in byes:
+        assert "轮空（本轮不赛；轮空按52分计）" in (out / "draws" / f"guandan-r{rnd}.html").read_text(encoding="utf-8")
+    assert "（轮空按52分计）" in (out / "standings.html").read_text(encoding="utf-8")
+
+
 def test_R2016_A1_top_two_per_group(t2016):
     _, out = t2016
     aw = rows(out, "awards.csv")

@@ -125,7 +125,7 @@ def test_draw_sheet_says_each_games_first_move_and_what_a_bye_means():
     m = es.rounds[0].matches[0]
     bye_round = dataclasses.replace(es.rounds[0], matches=(m, dataclasses.replace(m, table=2, sides=(m.sides[0],),
                                                                                   bye=True)))
-    assert vms.draw_vm(state, "go", bye_round).bye_title == "轮空（本轮不赛）"
+    assert vms.draw_vm(state, "go", bye_round).bye_title == "轮空（本轮不赛；轮空按2分计）"
     ko = t2020_state()
     assert vms.draw_vm(ko, "xiangqi", ko.events["xiangqi"].rounds[1]).bye_title == "轮空（直接晋级）"
 
@@ -484,3 +484,58 @@ def test_R2015_Q2_a_cross_unit_pairs_award_and_certificate_name_both_units():
 
 def test_awards_of_one_unit_each_say_nothing_of_cross_unit_pairs():
     assert vms.awards_vm(t2020_state()).totals_note == ""
+
+
+def _guandan_bye_state(points: dict | None = None):
+    """t2016_state with round 1 of 掼蛋 groups: 文学院1队 v 商学院1队 in group C and 文学院2队
+    resting (a bye, R2016-F3: group C drew an odd count), and group C's standings."""
+    import dataclasses
+
+    from pipeline.model import Entry, Match, Round
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    state = t2016_state()
+    es = state.events["guandan"]
+    if points is not None:
+        es.spec = dataclasses.replace(es.spec, points=points)
+    third = Entry("guandan-b1-2", "guandan", "b1", "文学院2队", (state.entries[0].players[1],))
+    es.entries.append(third)
+    a, b = es.entries[0].id, es.entries[1].id
+    es.rounds.append(Round("guandan", "g", "分组赛第1轮", 1, (
+        Match("guandan", "g", 1, "C", 1, (a, b)),
+        Match("guandan", "g", 1, "C", 2, (third.id,), bye=True))))
+    bye_points = (points or {}).get("bye", 52)
+    es.standings = [StandingTable("guandan", "g", "分组赛", "C", (
+        StandingRow(a, 1, 60, played=1, wins=1, tiebreaks={"game_points": 60}),
+        StandingRow(third.id, 2, bye_points, played=1, wins=1, tiebreaks={"game_points": bye_points}),
+        StandingRow(b, 3, 40, played=1, losses=1, tiebreaks={"game_points": 40})), ("game_points", "direct"))]
+    return state
+
+
+def test_R2016_S1_a_bye_says_how_many_points_it_counts():
+    """A 掼蛋 bye scores the winner's score at equal level (52, the event's bye points): the
+    draw sheet and the standings said only 轮空（本轮不赛） and 积分含轮空 1 轮."""
+    state = _guandan_bye_state()
+    es = state.events["guandan"]
+    assert vms.draw_vm(state, "guandan", es.rounds[0]).bye_title == "轮空（本轮不赛；轮空按52分计）"
+    table = vms.standing_table(state, es, es.standings[0])
+    assert table.rows[1][-1] == "积分含轮空 1 轮（轮空按52分计）"
+
+
+def test_R2016_S1_the_bye_points_said_are_the_configured_ones():
+    """``points: {bye: 50}`` in tournament.yaml: the sheets say 50, not the game's 52."""
+    state = _guandan_bye_state({"bye": 50})
+    es = state.events["guandan"]
+    assert vms.draw_vm(state, "guandan", es.rounds[0]).bye_title == "轮空（本轮不赛；轮空按50分计）"
+    assert vms.standing_table(state, es, es.standings[0]).rows[1][-1] == "积分含轮空 1 轮（轮空按50分计）"
+
+
+def test_a_bye_that_scores_nothing_says_no_points():
+    """A bye worth 0 (``points: {bye: 0}``), a round robin's rest and a knockout's bye
+    (晋级签) name no points."""
+    state = _guandan_bye_state({"bye": 0})
+    es = state.events["guandan"]
+    assert vms.draw_vm(state, "guandan", es.rounds[0]).bye_title == "轮空（本轮不赛）"
+    ko = t2020_state()
+    assert vms.draw_vm(ko, "xiangqi", ko.events["xiangqi"].rounds[1]).bye_title == "轮空（直接晋级）"

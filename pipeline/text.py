@@ -115,8 +115,27 @@ def _trie_pattern(words: Iterable[str]) -> str:
 #: file names and paths stay as they are on disk: a message's "results/xiangqi-r3-成绩表.xlsx"
 #: or 《报名表.xlsx》 converted to 成績表 names a file that does not exist.  Found from their
 #: extension backwards (a pattern scanning forwards from every letter took 50 times the
-#: conversion itself on a page)
-_EXT = re.compile(r"\.(?:xlsx|xlsm|xls|et|csv|eml|pdf|html|zip)\b")
+#: conversion itself on a page) — the workbooks and mails we read, and what captains attach
+#: instead (NO_ATTACHMENT: 《报名表.docx》, .wps, .rar, a photo)
+_EXT = re.compile(r"\.(?:xlsx|xlsm|xls|et|csv|eml|pdf|html|zip|docx|doc|wps|ods|odt|txt|rar|7z|jpeg|jpg|png)\b")
+#: a quoted file name ends with its extension and the closing mark: 《报名表（1）.xlsx》 or
+#: “报名表（other-template）.xlsx” (whatever it holds between the marks)
+_QUOTES = {"》": "《", "”": "“"}
+#: a file name the page marks as one (:func:`keep`) stays as it is, whatever it holds
+#: (private-use characters, removed by :func:`convert`)
+KEEP_OPEN, KEEP_CLOSE = "\ue000", "\ue001"
+
+
+def keep(text: str) -> str:
+    """``text`` marked to stay as it is when :func:`convert` converts the page around it: a
+    received file's name in a table cell (a unit page's 收到的文件 and 问题 columns) is the
+    sender's own, whatever it holds — 针灸推拿学院分工会-报名表（bad-phone）.xlsx was listed
+    as 針灸推拿學院分工會-報名表（bad-phone）.xlsx (its brackets hid it from the cell rule).
+
+    >>> convert("<td>" + keep("针灸推拿学院分工会-报名表（bad-phone）.xlsx") + "</td><td>已接受</td>", "traditional")
+    '<td>针灸推拿学院分工会-报名表（bad-phone）.xlsx</td><td>已接受</td>'
+    """
+    return f"{KEEP_OPEN}{text}{KEEP_CLOSE}" if text else text
 _STOP = frozenset(" \t\r\n，。；：、（）()“”《》<>\"'&=")
 _REACH = 255        # the longest file name a file system keeps
 _GENERATED = re.compile(r"(?:[A-Za-z0-9_.\-]+/)+|[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-")
@@ -124,7 +143,7 @@ _GENERATED = re.compile(r"(?:[A-Za-z0-9_.\-]+/)+|[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)
 
 def _kept_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of the file names in ``text`` that stay unconverted: a name inside 《》
-    (whatever it holds: 报名表（1）.xlsx), an element's whole text (``<td>…报名表.xlsx</td>``:
+    or “” (whatever it holds: 报名表（1）.xlsx), an element's whole text (``<td>…报名表.xlsx</td>``:
     a received file's name on a unit's page), or an output path (``forms/…``) or generated
     name (``xiangqi-r3-…``).  Each looks back from its extension at most :data:`_REACH`
     characters, so a page is read in linear time whatever it holds."""
@@ -133,9 +152,10 @@ def _kept_spans(text: str) -> list[tuple[int, int]]:
     for m in _EXT.finditer(text):
         start, end = m.start(), m.end()
         lo = max(last, start - _REACH)
-        if text.startswith("》", end):
-            opened = text.rfind("《", lo, start)
-            if opened != -1 and "》" not in text[opened:start] and "\n" not in text[opened:start]:
+        close = text[end:end + 1]
+        if close in _QUOTES:
+            opened = text.rfind(_QUOTES[close], lo, start)
+            if opened != -1 and close not in text[opened:start] and "\n" not in text[opened:start]:
                 if not text[opened + 1:end].isascii():
                     spans.append((opened + 1, end))
                     last = end
@@ -160,7 +180,11 @@ def convert(text: str, script: str) -> str:
     >>> convert("请填写 results/xiangqi-r3-成绩表.xlsx 和《行政一报名表.xlsx》", "traditional")
     '請填寫 results/xiangqi-r3-成绩表.xlsx 和《行政一报名表.xlsx》'
     """
-    if script != "traditional" or not text:
+    if not text:
+        return text
+    if KEEP_OPEN in text:       # marked file names (:func:`keep`) as they are, unmarked
+        return _convert_marked(text, script)
+    if script != "traditional":
         return text
     spans = _kept_spans(text) if "." in text else []
     if not spans:
@@ -170,6 +194,16 @@ def convert(text: str, script: str) -> str:
         out += [_convert(text[at:start]), text[start:end]]
         at = end
     out.append(_convert(text[at:]))
+    return "".join(out)
+
+
+def _convert_marked(text: str, script: str) -> str:
+    """:func:`convert` of a text holding names marked by :func:`keep`: each as it is
+    (the marks removed), the text between them converted."""
+    out = []
+    for i, part in enumerate(text.split(KEEP_OPEN)):
+        kept, mark, rest = part.partition(KEEP_CLOSE) if i else ("", "", part)
+        out += [kept, convert(rest.replace(KEEP_CLOSE, ""), script) if rest else rest]
     return "".join(out)
 
 

@@ -20,7 +20,7 @@ import jinja2
 from markupsafe import Markup
 
 import pipeline
-from pipeline.text import convert
+from pipeline.text import convert, keep
 
 TEMPLATES_DIR = Path(pipeline.templates_dir())
 
@@ -43,6 +43,17 @@ def zh_filter(ctx: jinja2.runtime.Context, value: Any) -> Any:
     if value is None or isinstance(value, jinja2.Undefined):
         return value
     return convert(str(value), script)
+
+
+@jinja2.pass_context
+def filename_filter(ctx: jinja2.runtime.Context, value: Any) -> Any:
+    """Jinja filter ``filename``: a received file's name, which ``zh`` leaves as it is
+    (:func:`pipeline.text.keep`) — the sender's own name, brackets and all, never converted
+    to Traditional.  Marked only on a Traditional page (a Simplified one converts nothing)."""
+    script = ctx.get("script", "simplified")
+    if value is None or isinstance(value, jinja2.Undefined) or script != "traditional":
+        return value
+    return keep(str(value))
 
 
 def inline_css(name: str) -> Markup:
@@ -71,7 +82,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The one Jinja environment (cached): FileSystemLoader on ``templates/``, autoescape
-    on, ``StrictUndefined``, filters ``zh`` and ``yuan``, globals ``html_lang``, ``inline_css``
+    on, ``StrictUndefined``, filters ``zh``, ``filename`` and ``yuan``, globals ``html_lang``, ``inline_css``
     and ``zip`` (Python's)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
@@ -83,6 +94,7 @@ def environment() -> jinja2.Environment:
         bytecode_cache=_bytecode_cache(),
     )
     env.filters["zh"] = zh_filter
+    env.filters["filename"] = filename_filter
     env.filters["yuan"] = yuan
     env.globals["html_lang"] = html_lang
     env.globals["inline_css"] = inline_css

@@ -153,6 +153,42 @@ def test_traditional_pages_keep_file_names_as_on_disk():
     assert "<td>针灸推拿学院分工会-报名表.xlsx</td>" in cell and "已接受" in cell      # a unit page's file column
 
 
+def test_traditional_unit_pages_keep_every_received_file_name(tmp_path):
+    """branches/t04.html listed 針灸推拿學院分工會-報名表（bad-phone）.xlsx for the captain's
+    针灸推拿学院分工会-报名表（bad-phone）.xlsx (a name with brackets in a table cell), and a
+    name in “” or of a .docx in 《》 was converted too: a file name is the sender's own."""
+    import dataclasses
+    import datetime as dt
+
+    from pipeline.issues import issue
+    from pipeline.model import CellRef
+
+    state = make_state(script="traditional")
+    bad, other, doc = ("针灸推拿学院分工会-报名表（bad-phone）.xlsx", "后勤服务分工会-报名表（other-template）.xlsx",
+                       "报名表（最终版）.docx")
+    state.submissions = [dataclasses.replace(s, file=bad) if s.file == "u02.xlsx" else s for s in state.submissions]
+    state.submissions.append(dataclasses.replace(state.submissions[0], sha256="e" * 64, file=other, branch="u02",
+                                                 status="rejected", received=state.submissions[0].received
+                                                 + dt.timedelta(days=3)))
+    state.issues = [dataclasses.replace(i, file=bad) if i.file == "u02.xlsx" else i for i in state.issues] + [
+        issue("TEMPLATE_MISMATCH", f"“{other}”是比赛“t2011-court”的报名表，不是本次比赛的。", at=CellRef(other),
+              branch="u02"),
+        issue("NO_ATTACHMENT", f"邮件《报名.eml》的附件 《{doc}》 不是 Excel 工作簿（.xlsx）。", branch="u02")]
+    render_site(state, tmp_path)
+    page = (tmp_path / "branches" / "u02.html").read_text(encoding="utf-8")
+    for name in (bad, other, doc):
+        assert name in page, name
+    assert "針灸推拿學院分工會" not in page and "後勤服務分工會" not in page and "報名表（最終版）" not in page
+    assert "錯誤" in page and "是比賽" in page          # the words around the names are converted
+    assert "\ue000" not in page and "\ue001" not in page
+    simplified = make_state()
+    simplified.submissions = [dataclasses.replace(s, file=bad) if s.file == "u02.xlsx" else s
+                              for s in simplified.submissions]
+    render_site(simplified, tmp_path / "s")
+    page = (tmp_path / "s" / "branches" / "u02.html").read_text(encoding="utf-8")
+    assert f'<td class="break">{bad}</td>' in page
+
+
 def test_traditional_script_keeps_peoples_names(tmp_path):
     """OpenCC made the surname 于 of 于力 於 (the preposition) and 余华 餘華; a person's
     name is converted as a name, the text around it as text."""

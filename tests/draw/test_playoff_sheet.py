@@ -44,6 +44,35 @@ def _won(m, first_wins: bool):
     return MatchResult(m, (a, b) if first_wins else (b, a))
 
 
+def _play_group_stage(fmt, state, rng, result, played_off=None) -> None:
+    """Draw and play ``state``'s group stage until the format draws its first knockout round
+    (appended, unplayed): ``result(m, i, j)`` is a match's result, ``i`` and ``j`` its
+    sides' places in their group's sorted members.  A 加赛 the format waits for is
+    entered by ``played_off(waiting)``; without it none may be needed."""
+    from pipeline.draw.common import PlayoffWaiting
+
+    while True:
+        try:
+            rnd = fmt.next_round(state, rng)
+        except PlayoffWaiting as w:
+            if played_off is None:
+                raise AssertionError("no playoff is needed at the advancing place")
+            played_off(w)
+            continue
+        except Waiting:
+            raise AssertionError("the group stage waits for something else")
+        state.rounds.append(rnd)
+        if rnd.plan.get("kind") != "group":
+            return
+        for m in rnd.matches:
+            if m.bye:
+                state.results[m.key] = bye_result(m)
+                continue
+            members = sorted(state.rounds[0].plan["groups"][m.group])
+            i, j = (members.index(s) for s in m.sides)
+            state.results[m.key] = result(m, i, j)
+
+
 def test_R2011_F1_final_places_playoff_does_not_rerank_a_group():
     """R2011-F1: the 加赛 of the final places orders a tier (every group's level 2nd) and
     leaves each group's own table alone.  Two level 2nd of one group, ordered by it, became
@@ -55,21 +84,8 @@ def test_R2011_F1_final_places_playoff_does_not_rerank_a_group():
     state = new_state(make_entries(8, branches=8), {"groups": 2, "advance": 1, "third_place": False})
     state.rank = rank_fn(["playoff"], state.results, state.playoffs, 2)
     rng = random.Random(5)
-    while True:                  # group stage: in each group its first beats all, 2nd and 3rd draw
-        try:
-            rnd = fmt.next_round(state, rng)
-        except Waiting:
-            raise AssertionError("no playoff is needed at the advancing place")
-        state.rounds.append(rnd)
-        if rnd.plan.get("kind") != "group":
-            break
-        for m in rnd.matches:
-            if m.bye:
-                state.results[m.key] = bye_result(m)
-                continue
-            members = sorted(state.rounds[0].plan["groups"][m.group])
-            i, j = (members.index(s) for s in m.sides)
-            state.results[m.key] = _draw(m) if {i, j} == {1, 2} else _won(m, i < j)
+    # group stage: in each group its first beats all, 2nd and 3rd draw
+    _play_group_stage(fmt, state, rng, lambda m, i, j: _draw(m) if {i, j} == {1, 2} else _won(m, i < j))
     ko = state.rounds[-1]
     while True:
         for m in state.rounds[-1].matches:
@@ -165,25 +181,12 @@ def test_R2011_F1_a_group_playoff_does_not_settle_a_later_tie_in_the_final_place
     state = new_state(make_entries(8, branches=8), {"groups": 2, "advance": 2, "third_place": False})
     state.rank = rank_fn(["direct", "playoff"], state.results, state.playoffs, 2)
     rng = random.Random(5)
-    from pipeline.draw.common import PlayoffWaiting
 
-    while True:                  # group stage: the first three of each group draw, all beat the 4th
-        try:
-            rnd = fmt.next_round(state, rng)
-        except PlayoffWaiting as w:
-            for _, g, tied in w.ties:
-                state.playoffs.append(Playoff(state.event_id, "group", g, tuple(sorted(tied))))
-            continue
-        state.rounds.append(rnd)
-        if rnd.plan.get("kind") != "group":
-            break
-        for m in rnd.matches:
-            if m.bye:
-                state.results[m.key] = bye_result(m)
-                continue
-            members = sorted(state.rounds[0].plan["groups"][m.group])
-            i, j = (members.index(s) for s in m.sides)
-            state.results[m.key] = _draw(m) if 3 not in (i, j) else _won(m, i < j)
+    def played_off(w):           # the group's 加赛, entered in the order the entries sort
+        for _, g, tied in w.ties:
+            state.playoffs.append(Playoff(state.event_id, "group", g, tuple(sorted(tied))))
+    # group stage: the first three of each group draw, all beat the 4th
+    _play_group_stage(fmt, state, rng, lambda m, i, j: _draw(m) if 3 not in (i, j) else _won(m, i < j), played_off)
     groups = state.rounds[0].plan["groups"]
     a, b = sorted(groups["A"])[:2]
     assert len(state.playoffs) == 2, state.playoffs      # one 加赛 per group, for its advancing places

@@ -32,6 +32,22 @@ def _league(tmp_path: Path, fmt: str, n: int, seed: int, game: str = "xiangqi") 
     return folder
 
 
+def _nights_with_ties(t, folder, out, inbox, state, row_of, done):
+    """Run night after night (at most 15), filling every round's result sheet with
+    ``row_of``; yield ``(night, report, the xiangqi event)`` on each night that waits for a
+    加赛 (the caller answers its form), until a night waits for nothing.  ``state["ev"]``
+    is the event as of the latest night, and the caller's ``report``/``ev`` the last yielded."""
+    for k in range(1, 16):
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+        ev = state["ev"] = report.state.events["xiangqi"]
+        if _fill_results(t, out, inbox, report.state, row_of, done):
+            continue
+        if not ev.ties:
+            state["report"] = report
+            return
+        yield k, report, ev
+
+
 def _fill_results(t, out: Path, inbox: Path, state, row_of, done: set[str]) -> int:
     """Fill each new result workbook with ``row_of(match)`` and mail it in."""
     ms = samples()
@@ -165,15 +181,10 @@ def test_R2011_F1_the_final_places_playoff_leaves_the_group_tables_as_played(tmp
         return DRAWN if {i, j} == {1, 2} else WON if i < j else {"结果": "乙胜", "原因": "认输"}
 
     asked = 0
-    for k in range(1, 16):
-        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
-        ev = state["ev"] = report.state.events["xiangqi"]
-        if _fill_results(t, out, inbox, report.state, row_of, done):
-            continue
-        if not ev.ties:
-            break
+    for k, report, ev in _nights_with_ties(t, folder, out, inbox, state, row_of, done):
         _answer_form(t, out, inbox, ev, k)
         asked += 1
+    ev = state["ev"]
     assert asked and ev.complete, ev.waiting
     groups = [st for st in ev.standings if st.stage == "group"]
     assert len(groups) == 2
@@ -240,13 +251,7 @@ def test_R2011_F1_a_group_playoff_is_not_applied_again_to_a_later_tie(tmp_path):
         return WON if j == 3 else {"结果": "乙胜", "原因": "认输"} if i == 3 else DRAWN
 
     asked: list[tuple] = []
-    for k in range(1, 16):
-        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
-        ev = state["ev"] = report.state.events["xiangqi"]
-        if _fill_results(t, out, inbox, report.state, row_of, done):
-            continue
-        if not ev.ties:
-            break
+    for k, report, ev in _nights_with_ties(t, folder, out, inbox, state, row_of, done):
         asked.append(tuple(st for st, _, _ in ev.ties))
         if asked[-1][0] == L.FINAL_PLACES:
             po = [i for i in report.issues if i.code == "PLAYOFF_REQUIRED"]
@@ -255,5 +260,6 @@ def test_R2011_F1_a_group_playoff_is_not_applied_again_to_a_later_tie(tmp_path):
             assert len(tied) == 2 and all(p.tied for p in tied) and {p.tier for p in tied} == {"半决赛负者"}
         _answer_form(t, out, inbox, ev, k)
     assert asked == [("group", "group"), (L.FINAL_PLACES,)], asked
+    ev, report = state["ev"], state["report"]
     assert ev.complete, ev.waiting
     assert [a.rank for a in sorted(report.state.awards, key=lambda a: a.rank) if a.event == "xiangqi"][:3] == [1, 2, 3]

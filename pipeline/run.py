@@ -2682,7 +2682,9 @@ def write_issues(d: Path, state: LeagueState) -> None:
 
 def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, bytes]:
     """One event's lines of ``draw.csv`` and ``standings.csv`` (without their headers).
-    Tiebreak values are written as printed (索伯分 8, not its integer form 16 — ``scale``)."""
+    Tiebreak values are written as printed (索伯分 8, not its integer form 16 — ``scale``).
+    A pair of two units' players (R2015-Q2 跨分工会, R2016-F2 re-formed at check-in) has both
+    unit ids in ``branch``, joined by 、 (``g02、g03``), as ``awards.csv`` has them."""
     from .fsutil import csv_rows
     from .render.site_vm import show_scaled
     from .score import TIEBREAK_SCALE
@@ -2694,14 +2696,14 @@ def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, by
                 e = by_id.get(sid)
                 draw_rows.append({"event": ev.spec.id, "stage": r.stage, "round": r.round, "group": m.group,
                                   "table": m.table, "seat": seat + 1, "team": e.team if e else sid,
-                                  "bye": int(m.bye), "branch": e.branch if e else "", "entry_id": sid,
+                                  "bye": int(m.bye), "branch": _units_cell(e), "entry_id": sid,
                                   "seed": r.seed, "input_hash": r.input_hash})
     st_rows = []
     for tb in ev.standings:
         for row in tb.rows:
             e = by_id.get(row.entry)
             st_rows.append({"event": ev.spec.id, "stage": tb.stage, "group": tb.group, "rank": row.rank,
-                            "team": e.team if e else row.entry, "branch": e.branch if e else "",
+                            "team": e.team if e else row.entry, "branch": _units_cell(e),
                             "players": e.player_names if e else "", "points": row.points,
                             "tiebreaks": ";".join(f"{k}={show_scaled(v, TIEBREAK_SCALE.get(k, 1))}"
                                                   for k, v in row.tiebreaks.items()),
@@ -2714,10 +2716,15 @@ def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, by
     for p in ev.placements:
         e = by_id.get(p.entry)
         st_rows.append({"event": ev.spec.id, "stage": OVERALL_STAGE, "group": p.group, "rank": p.rank,
-                        "team": e.team if e else p.entry, "branch": e.branch if e else "",
+                        "team": e.team if e else p.entry, "branch": _units_cell(e),
                         "players": e.player_names if e else "", "points": "", "tiebreaks": "",
                         "playoff_required": int(p.entry in waiting), "entry_id": p.entry, "tier": p.tier})
     return csv_rows(DRAW_COLUMNS, draw_rows), csv_rows(STANDING_COLUMNS, st_rows)
+
+
+def _units_cell(e: Entry | None) -> str:
+    """An entry's ``branch`` cell in the data files: its unit, or both of a pair from two units."""
+    return "、".join(e.units) if e is not None else ""
 
 
 # =====================================================================================

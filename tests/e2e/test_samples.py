@@ -268,6 +268,10 @@ def test_R2016_F2_the_reformed_pairs_award_is_both_its_units(t2016):
     _, totals = branch_totals(report.state, Names(report.state))
     got = {t.unit: t.total for t in totals}
     assert got["机关二"] == 1 and got["会计"] == 2       # 会计4队's B组第一名 and the pair's
+    # and the data files' other rows of the pair say both units too, as awards.csv does
+    for name in ("draw.csv", "standings.csv"):
+        pair = {r["branch"] for r in rows(out, name) if "重组" in r["team"]}
+        assert pair == {"g02、g03"}, (name, pair)
 
 
 def test_R2016_F2_the_group_left_odd_sends_its_own_pair(t2016):

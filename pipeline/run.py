@@ -546,7 +546,7 @@ def _mail_note_key(sha: str) -> str:
 
 
 #: notes about a file set aside as a whole (not a workbook we can read, not our form)
-_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH")
+_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH")
 
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog) -> int:
@@ -754,11 +754,17 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             inputs.unreadable.append(aside)
         elif kind == "registration":
             reg, found = reading[1], reading[2]
-            if unit and not reg.branch and not reg.usable:
+            if unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
                 # a form that names no unit of ours (no _meta, another tournament's, an
-                # unknown unit id): rejected, and said to the unit that sent it
+                # unknown unit id), or one whose token does not prove the unit it names
+                # (WRONG_BRANCH: most likely another unit's form filled in by this captain):
+                # rejected, and said to the unit that sent it — its page, its receipt.  The
+                # named unit's page said 有 N 处错误待改 of a file it never sent, and the
+                # sender's never showed its refused file.
+                claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit)
-                found = [i if i.branch else dataclasses.replace(i, branch=unit) for i in found]
+                found = [_claimed_by_sender(t, i, claimed, unit, rec.sender) if claimed
+                         else i if i.branch else dataclasses.replace(i, branch=unit) for i in found]
             inputs.reg_issues[rec.sha256] = found
             inputs.registrations.append((rec, reg))
         elif kind in _BOOK_KINDS:
@@ -795,6 +801,23 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
 
 
 _BOOK_KINDS = {"result": "results", "awards": "awards", "checkin": "checkins", "playoff": "playoffs"}
+
+
+def _claimed_by_sender(t: Tournament, i: Issue, claimed: str, unit: str, sender: str) -> Issue:
+    """An issue of a form that names unit ``claimed`` but whose token does not prove it, sent
+    from unit ``unit``'s registered address: the sender's (:func:`read_inputs`).  WRONG_BRANCH
+    then says whose form it claims to be, whose address sent it, and that neither unit's
+    registration changed — it spoke to the claimed unit (请使用组委会下发给本分工会的报名表),
+    in a receipt greeting the sender's."""
+    if i.code == "WRONG_BRANCH":
+        word = t.spec.unit_word
+        named = getattr(t.spec.unit(claimed), "name", claimed)
+        mine = getattr(t.spec.unit(unit), "name", unit)
+        return dataclasses.replace(i, branch=unit, message=(
+            f"这份报名表写的是{word}“{named}”，但报名表的校验码与之不符（表格可能复制自其他{word}或被改动），"
+            f"而发件邮箱 {sender} 是{mine}登记的邮箱：本表未受理，{named}和{mine}已有的报名都不受它影响。"
+            f"请使用组委会下发给本{word}（{mine}）的报名表。"))
+    return dataclasses.replace(i, branch=unit)
 
 
 def _reading_key(context: str, rec: Received) -> str:

@@ -66,6 +66,12 @@ class Registration:
     UNKNOWN_BRANCH): its rows are still read so the captain sees every problem, but the
     runner must not let it supersede an earlier accepted submission and validation takes
     no entries from it.
+
+    ``foreign`` is True when the file is not a form this tournament issued for ``branch``
+    (no ``_meta``, another kind of sheet, another tournament's or an old template, a unit id
+    not ours, a token that does not fit): no edit of the file can make it acceptable — the
+    captain needs the unit's own issued form.  False when only its sheet or header was
+    changed (restoring them makes it acceptable).
     """
 
     file: str
@@ -77,6 +83,7 @@ class Registration:
     usable: bool = True
     source: str = ""       # the received file's SHA-256 ("" when not known): ``Issue.source``
     saved: str = ""        # when it was last saved (:attr:`Book.saved`)
+    foreign: bool = False  # not a form issued for ``branch`` by this tournament (see above)
 
     def at(self, cell: str = "") -> CellRef:
         return CellRef(self.file, self.sheet, cell)
@@ -142,23 +149,25 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
     unit = spec.unit(branch) if branch else None
     br = branch if unit else ""
     usable = True
+    foreign = False
     file_at = CellRef(file_label, "", "")
 
-    def file_issue(code: str, msg: str) -> None:
-        nonlocal usable
+    def file_issue(code: str, msg: str, not_ours: bool = False) -> None:
+        nonlocal usable, foreign
         usable = False
+        foreign = foreign or not_ours
         log.add(code, msg, at=file_at, branch=br)
 
     tid = (meta.get(L.META_TOURNAMENT) or "").strip()
     kind = (meta.get(L.META_KIND) or L.KIND_REGISTRATION).strip()
     if not meta:
         file_issue("TEMPLATE_MISMATCH", f"“{file_label}”不是本次比赛下发的报名表模板（缺少隐藏的 _meta 表）。"
-                   f"请使用组委会下发给本{spec.unit_word}的报名表填写。")
+                   f"请使用组委会下发给本{spec.unit_word}的报名表填写。", True)
     elif kind != L.KIND_REGISTRATION:
-        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是{kind}表，不是报名表。请提交报名表。")
+        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是{kind}表，不是报名表。请提交报名表。", True)
     elif tid != spec.id:
         file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是比赛“{tid or '（未注明）'}”的报名表，不是本次比赛"
-                   f"（{spec.name}）的。请使用本次比赛下发的报名表。")
+                   f"（{spec.name}）的。请使用本次比赛下发的报名表。", True)
     else:
         try:
             version = int(float(meta.get(L.META_VERSION) or 0))
@@ -167,20 +176,20 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         from ..spec import TEMPLATE_VERSION
         if version < TEMPLATE_VERSION:
             file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是旧版报名表模板（版本 {meta.get(L.META_VERSION) or '无'}，"
-                       f"现行版本 {TEMPLATE_VERSION}）。请下载新模板重新填写。")
+                       f"现行版本 {TEMPLATE_VERSION}）。请下载新模板重新填写。", True)
         if branch and unit is None and tournament.token_ok(branch, meta.get(L.META_TOKEN, "")):
             # issued by us for that unit (its token fits): the unit's id was changed or
             # removed in tournament.yaml since — the office's edit, not the captain's mistake
             file_issue("UNKNOWN_BRANCH", f"这份报名表是组委会为{spec.unit_word}编号“{branch}”下发的（校验码相符），"
                        f"但 tournament.yaml 的 units 中已没有编号 {branch}：如果是改了该{spec.unit_word}的编号，"
                        f"请改回 {branch}（编号写在已下发的报名表里，不能再改）；如果该{spec.unit_word}确已取消，"
-                       "这份报名表不予受理。")
+                       "这份报名表不予受理。", True)
         elif not branch or unit is None:
             file_issue("UNKNOWN_BRANCH", f"报名表中的{spec.unit_word}编号“{branch}”不在本次比赛的名单中。"
-                       f"请使用组委会下发给本{spec.unit_word}的报名表。")
+                       f"请使用组委会下发给本{spec.unit_word}的报名表。", True)
         elif not tournament.token_ok(branch, meta.get(L.META_TOKEN, "")):
             file_issue("WRONG_BRANCH", f"报名表的校验码与{spec.unit_word}“{unit.name}”不符（表格可能复制自其他"
-                       f"{spec.unit_word}或被改动）。请使用组委会下发给本{spec.unit_word}的报名表。")
+                       f"{spec.unit_word}或被改动）。请使用组委会下发给本{spec.unit_word}的报名表。", True)
 
     sheet = book.sheet(L.REG_SHEET)
     reg_rows: list[RegRow] = []
@@ -276,7 +285,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                         at=CellRef(file_label, other, ""), branch=br, severity=Severity.WARNING)
     reg = Registration(file=file_label, branch=br, sheet=sheet.name if sheet else L.REG_SHEET,
                        rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source,
-                       saved=book.saved)
+                       saved=book.saved, foreign=foreign)
     return reg, [replace(i, source=source) for i in log] if source else list(log)
 
 

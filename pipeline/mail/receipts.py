@@ -199,10 +199,13 @@ def _addresses(emails: list[str]) -> list[str]:
     return seen
 
 
-def _unit_name(t: "Tournament", s: "Submission") -> str:
-    unit = t.spec.unit(s.branch) if s.branch else None
+def _unit_name(t: "Tournament", s: "Submission", proven: bool = True) -> str:
+    """The unit a receipt greets: the workbook's when its token proved it; else the unit whose
+    registered address sent it — the only one the receipt goes to (:func:`recipients`).  A
+    form claiming another unit, sent from 公共体育部's address, greeted 艺术设计与教育分工会."""
+    unit = t.spec.unit(s.branch) if s.branch and proven else None
     if unit is None:
-        unit = t.spec.unit_of_address(s.sender)
+        unit = t.spec.unit_of_address(s.sender) or (t.spec.unit(s.branch) if s.branch else None)
     return unit.name if unit else f"贵{t.spec.unit_word}"
 
 
@@ -215,11 +218,11 @@ def _location(i: "Issue") -> str:
 def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list["Issue"],
              to: tuple[str, ...]) -> Receipt:
     t = state.tournament
-    name = _unit_name(t, s)
+    proven = branch_proven(s, issues)
+    name = _unit_name(t, s, proven)
     when = f"{(s.received.astimezone(TZ) if s.received.tzinfo else s.received):%Y-%m-%d %H:%M}"
     problems = [i for i in issues if i.severity in (Severity.ERROR, Severity.WARNING)]
     errors = [i for i in problems if i.severity == Severity.ERROR]
-    proven = branch_proven(s, issues)
     entries = [e for e in state.entries if e.branch == s.branch] if proven and s.status != "superseded" else []
     lines = [f"{name}：", ""]
     attachment, attachment_name = None, ""

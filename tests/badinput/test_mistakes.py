@@ -33,7 +33,9 @@ T2020 = [
     ("missing-name-b07", "MISSING_VALUE", "b07", "D19", "姓名未填写"),
     ("bad-phone-b08", "BAD_VALUE", "b08", "G10", "\"138-abc-0000\""),
     ("late-b09", "LATE_SUBMISSION", "b09", "", "2020-11-10 17:00 收到"),
-    ("wrong-branch-b10", "WRONG_BRANCH", "b11", "", "校验码"),
+    # b10's captain filled in b11's form and mailed it from b10's registered address: b10's
+    # refused file (its page, its receipt), not an error of b11, whose own form was accepted
+    ("wrong-branch-b10", "WRONG_BRANCH", "b10", "", "校验码"),
     ("unregistered-sender-b11", "SENDER_UNKNOWN", "b11", "", "captain.home@mail.example.com"),
     # a file that names no unit itself, sent from b11's registered address: on b11's page
     ("other-template-b11", "TEMPLATE_MISMATCH", "b11", "", "“t2011-court”"),
@@ -122,10 +124,14 @@ def test_exit_semantics_and_other_branches_accepted(t2020):
     report, rows = t2020
     assert report.needs_attention                       # CLI exits non-zero
     assert report.accepted_branches == [f"b{i:02d}" for i in range(1, 12)]
-    # b10's tampered workbook claimed b11: rejected, so b10 keeps its good mail and b11 is not replaced by it
+    # b10's tampered workbook claimed b11: rejected, so b10 keeps its good mail and b11 is not
+    # replaced by it; the refusal is b10's (sent from its address, after its accepted form: the
+    # latest attempt failed), and b11 has no error of a file it never sent
     assert any("wrong-branch" in f for f in report.rejected_files)
-    bad = {r["branch"] for r in rows if r["severity"] == "error" and r["branch"]}
-    assert "b10" not in bad
+    wrong = [r for r in rows if "wrong-branch" in r["file"]]
+    assert wrong and {r["branch"] for r in wrong} == {"b10"}
+    assert [r["code"] for r in rows if r["branch"] == "b10" and r["severity"] == "error"] == ["WRONG_BRANCH"]
+    assert "公共体育部分工会登记的邮箱" in wrong[0]["message"] and "艺术设计与教育分工会" in wrong[0]["message"]
     entries = list(csv.DictReader(open(report.out_dir / "data" / "entries.csv", encoding="utf-8-sig")))
     by_branch = {e["branch"] for e in entries}
     assert {"b01", "b02", "b03", "b04", "b05", "b06", "b07", "b08", "b10", "b11"} <= by_branch

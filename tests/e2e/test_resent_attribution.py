@@ -222,3 +222,36 @@ def test_a_units_form_sent_by_another_units_captain_says_whose_address_it_is(tmp
     m = said["message"]
     assert "该邮箱是行政第二分工会登记的邮箱" in m and "请行政第二分工会改用本单位的报名表重新发送" in m, m
     assert "行政第一分工会也请重新发送自己的报名表" in m, m
+
+
+def _token_changed(form: bytes) -> bytes:
+    """The form with its token no longer fitting its unit (WRONG_BRANCH)."""
+    wb = openpyxl.load_workbook(io.BytesIO(form))
+    ws = wb["_meta"]
+    for row in ws.iter_rows():
+        if row[0].value == "token":
+            row[1].value = "0" * 32
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def test_a_form_claiming_another_unit_is_the_senders_and_settled_by_its_own_later_form(tmp_path):
+    """b02's captain fills in b01's form (its token no longer fits) and mails it from b02's
+    registered address before b02's own form (11-06 04:58): a WRONG_BRANCH of b02 — its page,
+    its receipt in its name — settled to information once b02's own form is in force.  b01's
+    page has nothing of it (it said 有 1 处错误待改 of a file b01 never sent)."""
+    folder, x = _league(tmp_path)
+    _mail(folder, "1105-b02-wrong.eml", [("借用的报名表.xlsx", _token_changed(x))], "Thu, 05 Nov 2020 08:00:00 +0800",
+          sender="xzefgh@union.example.edu.cn")
+    report, rows = _run(tmp_path, folder)
+    (wrong,) = [r for r in rows if r["code"] == "WRONG_BRANCH"]
+    assert (wrong["branch"], wrong["severity"]) == ("b02", "info"), wrong
+    assert "行政第二分工会登记的邮箱" in wrong["message"] and "已取代这份文件" in wrong["message"]
+    assert ("WRONG_BRANCH", "info", "借用的报名表.xlsx") in _page(report, "b02")
+    assert not [p for p in _page(report, "b01") if p[2] == "借用的报名表.xlsx"]
+    assert "借用的报名表.xlsx" not in {s.file for s in site_vm.branch_vm(report.state, "b01").submissions}
+    assert {"b01", "b02"} <= set(report.accepted_branches)
+    (r,) = [r for r in build_receipts(report.state, report.out_dir)
+            if r.sha256 == next(s.sha256 for s in report.state.submissions if s.file == "借用的报名表.xlsx")]
+    assert r.to == ("xzefgh@union.example.edu.cn",) and r.body.startswith("行政第二分工会：")

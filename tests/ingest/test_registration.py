@@ -123,28 +123,30 @@ def test_hidden_rows_are_read(tmp_path):
 def test_template_mismatch_other_tournament(tmp_path):
     reg, issues = read(tmp_path, [person("象棋", "王军")], meta={"tournament_id": "other"})
     assert codes(issues) == ["TEMPLATE_MISMATCH"] and not reg.usable
+    assert reg.foreign                  # no edit of it makes it this tournament's form
 
 
 def test_template_mismatch_old_version(tmp_path):
-    _, issues = read(tmp_path, [person("象棋", "王军")], meta={"template_version": 0})
-    assert codes(issues) == ["TEMPLATE_MISMATCH"]
+    reg, issues = read(tmp_path, [person("象棋", "王军")], meta={"template_version": 0})
+    assert codes(issues) == ["TEMPLATE_MISMATCH"] and reg.foreign
 
 
 def test_template_mismatch_renamed_header(tmp_path):
     cols = ["序号", "项目", "队号", "名字", "工号"]
-    _, issues = read(tmp_path, [person("象棋", "王军")], columns=cols)
+    reg, issues = read(tmp_path, [person("象棋", "王军")], columns=cols)
     assert codes(issues) == ["TEMPLATE_MISMATCH"] and "“姓名”" in issues[0].message
+    assert not reg.usable and not reg.foreign       # the unit's own form: restoring the header makes it good
 
 
 def test_wrong_branch_token(tmp_path):
     t = tournament()
     reg, issues = read(tmp_path, [person("象棋", "王军")], t=t, token=t.token("b2"))
-    assert codes(issues) == ["WRONG_BRANCH"] and not reg.usable
+    assert codes(issues) == ["WRONG_BRANCH"] and not reg.usable and reg.foreign
 
 
 def test_unknown_branch(tmp_path):
-    _, issues = read(tmp_path, [person("象棋", "王军")], branch="zz")
-    assert codes(issues) == ["UNKNOWN_BRANCH"] and issues[0].branch == ""
+    reg, issues = read(tmp_path, [person("象棋", "王军")], branch="zz")
+    assert codes(issues) == ["UNKNOWN_BRANCH"] and issues[0].branch == "" and reg.foreign
 
 
 def test_R2016_Q2_pickup_points(tmp_path):

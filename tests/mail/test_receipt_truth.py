@@ -1,0 +1,105 @@
+"""What a receipt tells a captain must be true and must work (audit of the sample mistakes).
+
+- A file refused outright — not the unit's own issued form (WRONG_BRANCH, another
+  tournament's form: TEMPLATE_MISMATCH), or late under ``late_policy: reject`` — is not
+  answered with 请逐条修改后重新发送 / 可直接在上面修改后发回: editing that copy can never make
+  it acceptable.  It says what works: the form the office issued to this unit, and, for a
+  late file, that the deadline has passed and which entries stay registered.
+- A WRONG_BRANCH form mailed from another unit's registered address is that unit's: its
+  receipt greets the unit it is sent to, and the error is on the sender's page, not on the
+  page of the unit the form claims (whose own form was accepted).
+- A receipt gives the deadline of the events in the unit's form while it is ahead, and says
+  when it has passed that corrections can no longer be accepted by mail.
+- A Traditional league's (T2015) receipts are in Traditional, names and file names kept.
+
+The sample mistakes are run as tests/badinput/test_mistakes.py runs them (the registration
+mails of ``inbox/`` and every mail of ``inbox-mistakes/``), at a chosen night.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.mail.receipts import build_receipts
+from pipeline.render import site_vm
+from pipeline.run import RunOptions, run
+from pipeline.spec import Tournament
+from pipeline.timeutil import TZ
+
+from .conftest import NOW, sha
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sheets"
+#: edit invitations that cannot work for a file refused outright, or after the deadline
+EDIT_AND_RESEND = ("逐条修改后重新发送", "修改后发回", "修改后重新发送")
+
+
+def _night(tid: str, tmp: Path, now: dt.datetime):
+    src = SAMPLES / tid
+    folder = tmp / tid
+    (folder / "inbox").mkdir(parents=True)
+    shutil.copy(src / "tournament.yaml", folder)
+    shutil.copy(src / "secret.key", folder)
+    for p in sorted(src.glob("inbox/*-报名表.eml")) + sorted(src.glob("inbox-mistakes/*.eml")):
+        shutil.copy(p, folder / "inbox" / p.name)
+    report = run(RunOptions(folder=folder, out_parent=tmp / "out", pdf=False, now=now))
+    receipts = build_receipts(report.state, report.out_dir)
+    by_file = {}
+    for s in report.state.submissions:
+        r = next((r for r in receipts if r.sha256 == s.sha256), None)
+        if r is not None:
+            by_file[s.file] = r
+    return report, by_file
+
+
+def _one(by_file: dict, part: str):
+    (r,) = [r for f, r in by_file.items() if part in f]
+    return r
+
+
+@pytest.fixture(scope="module")
+def before_2020(tmp_path_factory):
+    """T2020 on 11-08 20:00: the deadline (11-09 15:00) is ahead."""
+    return _night("t2020-league", tmp_path_factory.mktemp("before"), dt.datetime(2020, 11, 8, 20, 0, tzinfo=TZ))
+
+
+@pytest.fixture(scope="module")
+def after_2020(tmp_path_factory):
+    """T2020 on 11-10 20:00: the deadline has passed (late_policy: reject)."""
+    return _night("t2020-league", tmp_path_factory.mktemp("after"), dt.datetime(2020, 11, 10, 20, 0, tzinfo=TZ))
+
+
+# -- 2. a WRONG_BRANCH form belongs to the unit that sent it -------------------------------------
+
+def test_a_wrong_branch_form_is_the_senders_units_receipt_issue_and_page(before_2020):
+    report, by_file = before_2020
+    r = _one(by_file, "wrong-branch")
+    assert r.to == ("ggtybfgh@union.example.edu.cn",)              # b10's registered address
+    assert r.body.startswith("公共体育部分工会：") and "【报名回执】公共体育部分工会：" in r.subject
+    wrong = [i for i in report.state.issues if i.code == "WRONG_BRANCH"]
+    assert [i.branch for i in wrong] == ["b10"]
+    sub = next(s for s in report.state.submissions if "wrong-branch" in s.file)
+    assert sub.branch == "b10" and sub.status == "rejected"
+    b10 = site_vm.branch_vm(report.state, "b10")
+    assert sub.file in {s.file for s in b10.submissions}
+    assert ("WRONG_BRANCH", sub.file) in {(i.code, i.file) for i in b10.issues}
+    b11 = site_vm.branch_vm(report.state, "b11")
+    assert sub.file not in {s.file for s in b11.submissions}
+    assert not [i for i in b11.issues if i.file == sub.file and i.severity_class != "info"]
+    # b10's and b11's own forms still count
+    assert {"b10", "b11"} <= set(report.accepted_branches)
+
+
+def test_a_receipt_of_an_unproven_form_greets_the_unit_it_is_sent_to(world):
+    """Defence in depth: a rejected form whose submission still names the claimed unit, mailed
+    by another unit's registered address, is answered to that address — in that unit's name."""
+    forged = dataclasses.replace(world.state.submissions[2], sender="cap2@b.example.cn")   # claims u1
+    world.state.submissions = [forged]
+    [r] = build_receipts(world.state, world.out)
+    assert r.to == ("cap2@b.example.cn",)
+    assert r.body.startswith("行政第二分工会：") and "行政第一分工会：" not in r.subject
+

@@ -2493,12 +2493,18 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
     superseded: set[str] = set()
     cur = Current()
     kept_rows: dict[str, set[int]] = {}
+    order = {ev.id: n for n, ev in enumerate(t.spec.events)} if t is not None else {}
+
+    def events(reg: Any) -> tuple[str, ...]:
+        return tuple(sorted({r.event for r in getattr(reg, "rows", ()) if r.event}, key=lambda e: (order.get(e, 99), e)))
+
     for rec, reg in inputs.registrations:
         if reg is not None and reg.branch and reg.usable:
             by_branch.setdefault(reg.branch, []).append((rec, reg))
         else:
             subs.append(Submission(rec.sha256, rec.file_name, getattr(reg, "branch", "") or "", rec.received_at,
-                                   rec.sender, "rejected"))
+                                   rec.sender, "rejected", refused="form" if getattr(reg, "foreign", False) else "",
+                                   events=events(reg)))
     for branch, items in sorted(by_branch.items()):
         # forms received at the same time (one mail, or two within its Date's minute): the one
         # saved later is the newer version (the hash decided, and kept an old form by chance)
@@ -2513,7 +2519,8 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                     issues.add("LATE_SUBMISSION", f"《{rec.file_name}》于 {rec.received_at:%Y-%m-%d %H:%M} 收到，"
                                "已过全部项目的报名截止时间，不予受理；此前按时提交的报名表继续有效。",
                                at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
-                    subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected"))
+                    subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected",
+                                           refused="late", events=events(reg)))
             items = on_time or items
         newest = items[-1]
         cur.newest.append(newest)
@@ -2537,9 +2544,10 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                         f"《{nxt.file_name}》（{nxt.received_at:%m-%d %H:%M} 收到）取代，以最后收到的一份为准；")
             issues.add("SUPERSEDED", f"{said}{still}原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch,
                        source=rec.sha256)
-            subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded"))
+            subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded",
+                                   events=events(reg)))
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
-                               newest[0].sender, "accepted"))
+                               newest[0].sender, "accepted", events=events(newest[1])))
     for rec in inputs.unreadable:
         subs.append(Submission(rec.sha256, rec.file_name, rec.branch, rec.received_at, rec.sender, "unreadable"))
     for rec, _ in inputs.registrations:
@@ -2563,7 +2571,8 @@ def _without_empty_resends(branch: str, items: list[tuple[Received, Any]], issue
             issues.add("EMPTY_FORM", f"《{rec.file_name}》的“{reg.sheet}”里一个报名也没有（像是空白的报名表），本文件未受理；"
                        f"此前收到的《{before.file_name}》继续有效。如果是发错了文件，请发送填好的报名表；如果确实要撤回"
                        "全部报名，请联系组委会。", at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
-            subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected"))
+            subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected",
+                                   refused="empty"))
             continue
         out.append((rec, reg))
     return out

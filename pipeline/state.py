@@ -34,6 +34,13 @@ class Submission:
     status: str = "accepted"   # accepted | rejected | superseded | unreadable | late
     stored_path: str = ""       # path of the stored copy (received/<sha>.xlsx)
     returned_path: str = ""     # annotated copy written for the captain (relative to output dir)
+    #: why a rejected form was refused as a whole, when no edit of it can make it acceptable:
+    #: "form" (not a form this tournament issued for its unit: another unit's, another
+    #: tournament's, an old template), "late" (after every deadline, ``late_policy: reject``);
+    #: "empty" (no entry at all: filling it in makes it good); "" otherwise
+    refused: str = ""
+    #: the events its rows name (event ids, in the spec's order): whose deadlines its receipt gives
+    events: tuple[str, ...] = ()
 
     def concerns(self, issue: Issue) -> bool:
         """Whether ``issue`` is about this workbook: the received file it names

@@ -50,7 +50,7 @@ from ..timeutil import TZ, aware
 if TYPE_CHECKING:
     from ..issues import Issue
     from ..model import Entry
-    from ..spec import Tournament, UnitSpec
+    from ..spec import EventSpec, Tournament, UnitSpec
     from ..state import BareMail, LeagueState, Submission
 
 #: file-level problems after which the workbook's branch is not proven
@@ -141,9 +141,25 @@ def issues_of(state: "LeagueState", s: "Submission") -> list["Issue"]:
 
 
 def branch_proven(s: "Submission", issues: list["Issue"]) -> bool:
-    """True when the workbook's token proved its branch (R-identity)."""
-    return (bool(s.branch) and s.status in ("current", "superseded", "accepted")
-            and not any(i.code in IDENTITY_CODES for i in issues))
+    """True when the workbook's token proved its branch (R-identity): a form taken (current,
+    superseded), or refused only for coming after the deadline or holding no entry — its
+    unit is known all the same, and is told what stays registered."""
+    taken = s.status in ("current", "superseded", "accepted") or (
+        s.status == "rejected" and getattr(s, "refused", "") in ("late", "empty"))
+    return bool(s.branch) and taken and not any(i.code in IDENTITY_CODES for i in issues)
+
+
+def refusal(s: "Submission", issues: list["Issue"]) -> str:
+    """Why a form was refused as a whole when no edit of it can make it acceptable
+    (:attr:`Submission.refused`): "form" — not the form this tournament issued for the unit
+    (another unit's, another tournament's, an old template; a submission that does not say,
+    by its WRONG_BRANCH or UNKNOWN_BRANCH) — or "late"; "" when editing it can."""
+    why = getattr(s, "refused", "")
+    if why in ("form", "late"):
+        return why
+    if s.status == "rejected" and any(i.code in ("WRONG_BRANCH", "UNKNOWN_BRANCH") for i in issues):
+        return "form"
+    return ""
 
 
 def recipients(t: "Tournament", s: "Submission", issues: list["Issue"]) -> tuple[str, ...]:
@@ -218,6 +234,7 @@ def _location(i: "Issue") -> str:
 def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list["Issue"],
              to: tuple[str, ...]) -> Receipt:
     t = state.tournament
+    word = t.spec.unit_word
     proven = branch_proven(s, issues)
     name = _unit_name(t, s, proven)
     when = f"{(s.received.astimezone(TZ) if s.received.tzinfo else s.received):%Y-%m-%d %H:%M}"
@@ -241,6 +258,14 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
             lines.append("请留意以下提醒（不影响接受）：")
             lines += _problem_lines(problems) + [""]
         lines.append("如需修改，请在这份报名表上修改后重新发送，以最后收到的一份为准。")
+    elif refusal(s, issues) == "form":
+        kind = "needs_change"
+        subject = f"【报名回执】{name}：未受理，请使用本{word}的报名表"
+        lines += _foreign_lines(state, s, problems or issues, name, when)
+    elif refusal(s, issues) == "late":
+        kind = "needs_change"
+        subject = f"【报名回执】{name}：逾期收到，未受理"
+        lines += _late_lines(state, s, problems or issues, entries, when)
     else:
         kind = "needs_change"
         n = len(problems) or len(issues)
@@ -266,6 +291,85 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
     return Receipt(sha256=s.sha256, branch=s.branch if proven else "", to=to, subject=subject,
                    body="\n".join(lines) + "\n", kind=kind, attachment=attachment,
                    attachment_name=attachment_name)
+
+
+def _contact(t: "Tournament") -> str:
+    return t.spec.contact or "组委会"
+
+
+def _shown(when: dt.datetime) -> str:
+    return f"{aware(when).astimezone(TZ):%Y-%m-%d %H:%M}"
+
+
+def _events_of(state: "LeagueState", s: "Submission | None", unit: "UnitSpec | None") -> list["EventSpec"]:
+    """The events whose deadlines a receipt gives: those the form's rows name; for a form
+    whose rows name none (unreadable, empty), the unit's registered events; else every event."""
+    spec = state.tournament.spec
+    ids = set(getattr(s, "events", ()) or ())
+    if not ids and unit is not None:
+        ids = {e.event for e in state.entries if e.branch == unit.id}
+    return [ev for ev in spec.events if ev.id in ids] or list(spec.events)
+
+
+def _deadline_groups(events: list["EventSpec"]) -> list[tuple[dt.datetime, list["EventSpec"]]]:
+    """``events`` that have a deadline, by deadline (earliest first)."""
+    groups: dict[dt.datetime, list["EventSpec"]] = {}
+    for ev in events:
+        if ev.deadline is not None:
+            groups.setdefault(aware(ev.deadline), []).append(ev)
+    return sorted(groups.items(), key=lambda g: g[0])
+
+
+def _deadline_text(groups: list[tuple[dt.datetime, list["EventSpec"]]]) -> str:
+    """``2020-11-09 15:00``; with several deadlines each with its events:
+    ``围棋、桥牌 2015-10-30 23:59，双扣 2015-11-14 23:59``."""
+    if len(groups) == 1:
+        return _shown(groups[0][0])
+    return "，".join(f"{'、'.join(ev.name for ev in evs)} {_shown(when)}" for when, evs in groups)
+
+
+def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], name: str, when: str) -> list[str]:
+    """The body of a receipt of a file that is not the unit's issued form (:func:`refusal`
+    "form"): it cannot be made acceptable by editing it — 请逐条修改后重新发送 and 可直接在上面
+    修改后发回 sent the captain round again — so it says which form works, where it comes
+    from, and what the unit has registered meanwhile.  No annotated copy is attached (its
+    first sheet says 改好后请重新发送整个文件)."""
+    from ..xlsx.registration import template_filename
+
+    t = state.tournament
+    word = t.spec.unit_word
+    unit = t.spec.unit_of_address(s.sender) or (t.spec.unit(s.branch) if s.branch else None)
+    lines = [f"已收到贵{word}发来的《{s.file}》（{when} 收到），未被受理：它不是组委会下发给{name}的本次比赛报名表，"
+             "在这份文件上修改后再发回，仍然不能受理。原因：", ""]
+    lines += _problem_lines(problems) + [""]
+    issued = f"（文件名为《{template_filename(t, unit)}》）" if unit is not None else ""
+    lines.append(f"请使用组委会下发给本{word}的报名表{issued}填写后发送；以前填过的内容可以照抄过去。"
+                 f"找不到这份报名表的，请联系{_contact(t)}索取。")
+    if unit is not None:
+        mine = [e for e in state.entries if e.branch == unit.id]
+        lines += ["", f"贵{word}目前登记的报名（不受这份文件影响）：" if mine else f"贵{word}目前还没有登记的报名。"]
+        if mine:
+            lines += _entry_lines(t, mine)
+    return lines
+
+
+def _late_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], entries: list["Entry"],
+                when: str) -> list[str]:
+    """The body of a receipt of a form refused for coming after every deadline
+    (``late_policy: reject``; :func:`refusal` "late"): sending it again, edited or not, is
+    refused again.  It says so, what stays registered for the unit, and whom to ask."""
+    t = state.tournament
+    word = t.spec.unit_word
+    closed = _deadline_text(_deadline_groups(_events_of(state, s, None)))
+    lines = [f"已收到贵{word}的报名表《{s.file}》（{when} 收到）。这份报名表在报名截止"
+             f"{f'（{closed}）' if closed else ''}之后收到，未被受理：", ""]
+    lines += _problem_lines(problems) + [""]
+    lines.append(f"贵{word}目前登记的报名仍以此前按时收到的报名表为准：" if entries
+                 else f"贵{word}目前没有登记的报名。")
+    if entries:
+        lines += [""] + _entry_lines(t, entries)
+    lines += ["", f"报名已经截止，重新发送报名表也不能受理。如有特殊情况需要更改报名，请联系{_contact(t)}。"]
+    return lines
 
 
 #: at most this many attachments are named in a receipt (a mail with every photo of a form)

@@ -73,6 +73,36 @@ def after_2020(tmp_path_factory):
     return _night("t2020-league", tmp_path_factory.mktemp("after"), dt.datetime(2020, 11, 10, 20, 0, tzinfo=TZ))
 
 
+# -- 1. a file refused outright ----------------------------------------------------------------
+
+@pytest.mark.parametrize("part", ["wrong-branch", "other-template"])
+def test_a_form_that_is_not_the_units_own_is_not_answered_with_edit_and_resend(before_2020, part):
+    _, by_file = before_2020
+    r = _one(by_file, part)
+    assert r.kind == "needs_change"
+    for said in EDIT_AND_RESEND:
+        assert said not in r.body, (said, r.body)
+    assert "组委会下发给" in r.body and "报名表" in r.body          # the unit's own issued form
+    assert "索取" in r.body or "联系" in r.body                      # … or ask the office for it
+    assert "工会办公室 成洁（钉钉）" in r.body                           # the office's contact
+    assert "未被受理" in r.body or "不能受理" in r.body or "无法受理" in r.body
+
+
+def test_a_late_file_says_the_deadline_passed_and_what_stays_registered(before_2020):
+    _, by_file = before_2020
+    r = _one(by_file, "（late）")
+    assert r.kind == "needs_change"
+    for said in EDIT_AND_RESEND:
+        assert said not in r.body, (said, r.body)
+    assert "2020-11-09 15:00" in r.body and "截止" in r.body
+    assert "未被受理" in r.body or "不予受理" in r.body
+    # b09's entries in force (its form sent in time), as an accepted receipt lists them
+    assert "象棋（2 人）：袁浩、魏玉红" in r.body and "合计 8 项报名，10 人。" in r.body
+    assert "工会办公室 成洁（钉钉）" in r.body
+    assert r.to == ("zngcxyfgh@union.example.edu.cn",)
+    assert r.attachment is None or "发回" not in r.body
+
+
 # -- 2. a WRONG_BRANCH form belongs to the unit that sent it -------------------------------------
 
 def test_a_wrong_branch_form_is_the_senders_units_receipt_issue_and_page(before_2020):

@@ -3,7 +3,12 @@ mail that carried no workbook.
 
 Accepted → a short Chinese summary of what was registered (entries per event, with
 names).  Problems → every problem (code, cell, message) and the annotated returned
-workbook attached.  A mail without a workbook (NO_ATTACHMENT: nothing attached, or only
+workbook attached.  A file refused as a whole that no edit can make acceptable (not the
+unit's issued form; late under ``late_policy: reject``: :func:`refusal`) → what works instead
+and what the unit has registered, without the copy.  Every receipt gives the deadlines of
+the events of the unit's form while they are ahead (请在 X 前修改后重新发送), and once they
+have passed says that a correction can no longer be accepted by mail (or, under
+``accept-with-warning``, that it will be marked late) — :func:`_window`.  A mail without a workbook (NO_ATTACHMENT: nothing attached, or only
 files that are none — .doc, .et, .zip, .pdf, a table pasted into the body) → needs_change:
 the mail (subject, time) carried no Excel workbook, what was attached instead, and to
 attach the filled 报名表 (or 成绩表) as .xlsx and send again; a captain who forgot the
@@ -257,11 +262,18 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         if problems:
             lines.append("请留意以下提醒（不影响接受）：")
             lines += _problem_lines(problems) + [""]
-        lines.append("如需修改，请在这份报名表上修改后重新发送，以最后收到的一份为准。")
+        win = _window(state, _events_of(state, s, None))
+        if win.closed:
+            lines.append(win.closed)
+        if win.still:
+            lines.append(f"{win.still}如需修改，请在这份报名表上修改后{win.before}重新发送，以最后收到的一份为准。")
+        elif win.open and not win.closed:
+            lines.append(f"如需修改，请在这份报名表上修改后{win.before}重新发送，以最后收到的一份为准。")
     elif refusal(s, issues) == "form":
         kind = "needs_change"
-        subject = f"【报名回执】{name}：未受理，请使用本{word}的报名表"
-        lines += _foreign_lines(state, s, problems or issues, name, when)
+        more, still_open = _foreign_lines(state, s, problems or issues, name, when)
+        subject = f"【报名回执】{name}：未受理，" + (f"请使用本{word}的报名表" if still_open else "报名已截止")
+        lines += more
     elif refusal(s, issues) == "late":
         kind = "needs_change"
         subject = f"【报名回执】{name}：逾期收到，未受理"
@@ -272,19 +284,29 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         subject = f"【报名回执】{name}：需修改（{n} 个问题）"
         verdict = ("未被接受" if s.status in ("rejected", "unreadable")
                    else "部分内容有问题，有问题的报名未被登记")
+        win = _window(state, _events_of(state, s, t.spec.unit(s.branch) if proven else t.spec.unit_of_address(s.sender)))
+        if not win.open:        # nothing to change by mail any more
+            subject = f"【报名回执】{name}：有 {n} 个问题（报名已截止）"
+        ask = f"，请{win.before}逐条修改后重新发送" if not win.closed else ""
         lines.append(f"已收到贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到），{verdict}。"
-                     f"共发现 {n} 个问题，请逐条修改后重新发送：")
+                     f"共发现 {n} 个问题{ask}：")
         lines += [""] + _problem_lines(problems or issues) + [""]
+        annotated = bool(s.returned_path) and (out_dir / s.returned_path).is_file()
+        if win.closed:
+            lines.append(win.closed)
+            if win.still and annotated:
+                lines.append(f"{win.still}请{win.before}修改后重新发送。")
+            lines.append("")
         if entries:
             lines.append("目前已登记的报名：")
             lines += _entry_lines(t, entries) + [""]
-        if s.returned_path and (out_dir / s.returned_path).is_file():
+        if annotated:
             attachment = out_dir / s.returned_path
             attachment_name = f"{Path(s.file).stem}-已标注问题.xlsx"
             lines.append(f"附件《{attachment_name}》是标注了问题的报名表：有问题的单元格已标出并加了批注，"
-                         "可直接在上面修改后发回。")
-        else:
-            lines.append(f"请使用组委会下发给本{t.spec.unit_word}的报名表填写后重新发送。")
+                         + ("可直接在上面修改后发回。" if win.open else "供核对。"))
+        elif win.open:
+            lines.append(f"{win.still}请使用组委会下发给本{t.spec.unit_word}的报名表填写后{win.before}重新发送。")
     lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
               "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
               f"{t.spec.contact or '组委会'}。）"]
@@ -328,12 +350,67 @@ def _deadline_text(groups: list[tuple[dt.datetime, list["EventSpec"]]]) -> str:
     return "，".join(f"{'、'.join(ev.name for ev in evs)} {_shown(when)}" for when, evs in groups)
 
 
-def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], name: str, when: str) -> list[str]:
+@dataclass(frozen=True)
+class _Window:
+    """Whether a corrected form sent now still counts, for the events a receipt is about
+    (:func:`_window`).
+
+    ``open``: for some of them (or for all, marked late, under ``accept-with-warning``).
+    ``before``: 在 2020-11-09 15:00 前 / 在各项目截止前（…） — "" when no deadline is ahead.
+    ``closed``: "" while no deadline has passed, else what that means (a sentence), with
+    ``still`` the events still open then (双扣的报名, to be told ``before``)."""
+
+    open: bool
+    before: str = ""
+    closed: str = ""
+    still: str = ""
+
+
+def _window(state: "LeagueState", events: list["EventSpec"]) -> _Window:
+    """The receipt's words on the deadlines of ``events`` (each event its own: spec
+    events[].deadline) at ``state.now``.  A form received after a deadline is late
+    (R2020-Q4): under ``late_policy: reject`` a correction sent then is refused, so a
+    receipt asking for one (请逐条修改后重新发送, on every receipt after the deadline) sent the
+    captain into a LATE_SUBMISSION; under ``accept-with-warning`` it is taken, marked late."""
+    t = state.tournament
+    now = aware(state.now)
+    closed = [ev for ev in events if ev.deadline is not None and now > aware(ev.deadline)]
+    ahead = [ev for ev in events if ev not in closed]
+    groups = _deadline_groups(ahead)
+    if not groups:
+        before = ""
+    elif len(groups) == 1 and len(groups[0][1]) == len(ahead):
+        before = f"在 {_shown(groups[0][0])} 前"
+    else:
+        before = f"在各项目截止前（{_deadline_text(groups)}）"
+    if not closed:
+        return _Window(True, before)
+    shut = _deadline_groups(closed)
+    every = len(closed) == len(t.spec.events) or not ahead
+    what = "报名" if len(closed) == len(t.spec.events) else f"{'、'.join(ev.name for ev in closed)}的报名"
+    when = f"已于 {_shown(shut[0][0])} 截止" if len(shut) == 1 else f"已截止（{_deadline_text(shut)}）"
+    reject = t.spec.late_policy == "reject"
+    if every and reject:
+        said = (f"{what}{when}，已不能再通过邮件更正：截止后收到的报名表不予受理。"
+                f"如确需更正，请联系{_contact(t)}。")
+    elif every:
+        said = (f"{what}{when}：此后重新发送的报名表将被标为逾期报名（LATE_SUBMISSION），"
+                "由组委会决定是否接受。")
+    elif reject:
+        said = (f"{what}{when}，这些项目的报名已不能再通过邮件更改，截止后收到的改动不予受理；"
+                f"如确需更改，请联系{_contact(t)}。")
+    else:
+        said = f"{what}{when}：重新发送的报名表中这些项目将被标为逾期报名，由组委会决定是否接受。"
+    return _Window(bool(ahead) or not reject, before, said, f"{'、'.join(ev.name for ev in ahead)}的报名" if ahead else "")
+
+
+def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], name: str,
+                   when: str) -> tuple[list[str], bool]:
     """The body of a receipt of a file that is not the unit's issued form (:func:`refusal`
     "form"): it cannot be made acceptable by editing it — 请逐条修改后重新发送 and 可直接在上面
     修改后发回 sent the captain round again — so it says which form works, where it comes
     from, and what the unit has registered meanwhile.  No annotated copy is attached (its
-    first sheet says 改好后请重新发送整个文件)."""
+    first sheet says 改好后请重新发送整个文件).  With whether a form sent now may still count."""
     from ..xlsx.registration import template_filename
 
     t = state.tournament
@@ -343,14 +420,18 @@ def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"
              "在这份文件上修改后再发回，仍然不能受理。原因：", ""]
     lines += _problem_lines(problems) + [""]
     issued = f"（文件名为《{template_filename(t, unit)}》）" if unit is not None else ""
-    lines.append(f"请使用组委会下发给本{word}的报名表{issued}填写后发送；以前填过的内容可以照抄过去。"
-                 f"找不到这份报名表的，请联系{_contact(t)}索取。")
+    win = _window(state, _events_of(state, s, unit))
+    if win.closed:
+        lines.append(win.closed)
+    if win.open:
+        lines.append(f"{win.still}请使用组委会下发给本{word}的报名表{issued}填写后{win.before}发送；以前填过的内容"
+                     f"可以照抄过去。找不到这份报名表的，请联系{_contact(t)}索取。")
     if unit is not None:
         mine = [e for e in state.entries if e.branch == unit.id]
         lines += ["", f"贵{word}目前登记的报名（不受这份文件影响）：" if mine else f"贵{word}目前还没有登记的报名。"]
         if mine:
             lines += _entry_lines(t, mine)
-    return lines
+    return lines, win.open
 
 
 def _late_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], entries: list["Entry"],
@@ -422,6 +503,11 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
         lines += ["邮件没有附件（粘贴在邮件正文中的表格无法读取）。", ""]
     lines.append(f"请把填好的报名表（或成绩表）作为附件重新发送：使用组委会下发给本{word}的表格，"
                  ".xlsx 格式，直接作为附件（不要压缩，不要粘贴在正文中）。以最后收到的一份为准。")
+    win = _window(state, _events_of(state, None, unit))
+    if win.closed:
+        lines.append(f"{win.closed}（成绩表不受报名截止时间限制。）")
+    elif win.before:
+        lines.append(f"报名表请{win.before}发送。")
     # (a captain who answers an accepted receipt with “收到” must not think the form lost)
     before = [s for s in state.submissions if unit is not None and s.status in ("current", "accepted")
               and s.branch == unit.id and branch_proven(s, issues_of(state, s))]

@@ -133,3 +133,65 @@ def test_a_receipt_of_an_unproven_form_greets_the_unit_it_is_sent_to(world):
     assert r.to == ("cap2@b.example.cn",)
     assert r.body.startswith("行政第二分工会：") and "行政第一分工会：" not in r.subject
 
+
+# -- 3. the deadline -----------------------------------------------------------------------------
+
+def test_a_needs_change_receipt_gives_the_deadline_ahead(before_2020):
+    _, by_file = before_2020
+    r = _one(by_file, "bad-phone")
+    assert "请在 2020-11-09 15:00 前" in r.body, r.body
+    ok = _one(by_file, "机电工程学院分工会-报名表.xlsx")
+    assert ok.kind == "accepted" and "2020-11-09 15:00 前" in ok.body
+
+
+def test_after_the_deadline_no_receipt_invites_a_resend_that_would_be_refused(after_2020):
+    _, by_file = after_2020
+    r = _one(by_file, "bad-phone")
+    assert r.kind == "needs_change"
+    for said in EDIT_AND_RESEND:
+        assert said not in r.body, (said, r.body)
+    assert "2020-11-09 15:00" in r.body and "截止" in r.body
+    assert "不能再通过邮件" in r.body and "工会办公室 成洁（钉钉）" in r.body
+    ok = _one(by_file, "机电工程学院分工会-报名表.xlsx")
+    assert ok.kind == "accepted"
+    assert "如需修改，请在这份报名表上修改后重新发送" not in ok.body and "截止" in ok.body
+
+
+def test_accept_with_warning_says_a_resend_will_be_marked_late(world):
+    passed = NOW - dt.timedelta(days=1)
+    state = _with_deadline(world, passed, "accept-with-warning")
+    r = {x.sha256: x for x in build_receipts(state, world.out)}[sha("b")]
+    assert "逾期" in r.body and f"{passed:%Y-%m-%d %H:%M}" in r.body
+    assert "请逐条修改后重新发送" not in r.body
+
+
+def test_events_deadlines_are_the_forms_own(tmp_path):
+    """T2015: 围棋/中国象棋/桥牌 close 10-30, 双扣 11-14.  On 11-01 a form with rows of both
+    says the closed events can no longer be changed and gives 双扣's deadline ahead."""
+    _, by_file = _night("t2015-tcm", tmp_path, dt.datetime(2015, 11, 1, 20, 0, tzinfo=TZ))
+    r = _one(by_file, "bad-phone")
+    assert "2015-11-14 23:59 前" in r.body, r.body
+    assert "2015-10-30 23:59" in r.body and "截止" in r.body
+
+
+def _with_deadline(world, when: dt.datetime, policy: str = "reject"):
+    spec = world.state.tournament.spec
+    old = world.state.tournament
+    t = Tournament(old.folder, dataclasses.replace(spec, events=[dataclasses.replace(e, deadline=when) for e in spec.events],
+                                                   late_policy=policy), old.secret)
+    return dataclasses.replace(world.state, tournament=t)
+
+
+def test_a_mail_without_a_workbook_after_the_deadline_does_not_ask_for_a_form_in_vain(world):
+    from pipeline.state import BareMail
+
+    mail = BareMail(sha("m"), "m.eml", NOW - dt.timedelta(hours=1), "cap1@a.example.cn", "报名", ("报名表.et",))
+    world.state.bare_mails = [mail]
+    ahead = {r.sha256: r for r in build_receipts(_with_deadline(world, NOW + dt.timedelta(days=1)), world.out)}
+    assert f"报名表请在 {NOW + dt.timedelta(days=1):%Y-%m-%d %H:%M} 前发送" in ahead[sha("m")].body
+    passed = {r.sha256: r for r in build_receipts(_with_deadline(world, NOW - dt.timedelta(days=1)), world.out)}
+    body = passed[sha("m")].body
+    assert "截止" in body and "不予受理" in body and "成绩表不受" in body
+    # and the accepted receipt of u1's form no longer invites an edit that would be refused
+    assert "如需修改，请在这份报名表上修改后重新发送" not in passed[sha("a")].body
+

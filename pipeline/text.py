@@ -179,6 +179,8 @@ def convert(text: str, script: str) -> str:
     '分工會'
     >>> convert("请填写 results/xiangqi-r3-成绩表.xlsx 和《行政一报名表.xlsx》", "traditional")
     '請填寫 results/xiangqi-r3-成绩表.xlsx 和《行政一报名表.xlsx》'
+    >>> convert("“后勤-报名表.xlsx”是别的比赛的报名表", "traditional")
+    '“后勤-报名表.xlsx”是別的比賽的報名表'
     """
     if not text:
         return text

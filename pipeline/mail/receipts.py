@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import datetime as dt
 import mimetypes
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
@@ -132,7 +132,21 @@ def build_receipts(state: "LeagueState", out_dir: Path) -> list[Receipt]:
         to = bare_mail_recipients(state, m)
         if to:
             out.append(_bare_receipt(state, m, to))
-    return out
+    return _in_script(state, out)
+
+
+def _in_script(state: "LeagueState", receipts: list[Receipt]) -> list[Receipt]:
+    """The receipts in the tournament's script: a Traditional league's (T2015, ``script:
+    traditional``) subject and body converted as its pages are (:func:`pipeline.text.convert`:
+    people's names as names, 《file names》 as received) — they were the only words of the
+    league a captain read in Simplified."""
+    script = getattr(state.tournament.spec, "script", "simplified")
+    if script != "traditional" or not receipts:
+        return receipts
+    from ..text import convert, names_of
+
+    with names_of(state):
+        return [replace(r, subject=convert(r.subject, script), body=convert(r.body, script)) for r in receipts]
 
 
 def unreachable(state: "LeagueState") -> list["Submission"]:
@@ -302,7 +316,9 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
             lines += _entry_lines(t, entries) + [""]
         if annotated:
             attachment = out_dir / s.returned_path
-            attachment_name = f"{Path(s.file).stem}-已标注问题.xlsx"
+            # the captain's file name as sent, our words in the league's script (the body names it in 《》)
+            from ..text import convert
+            attachment_name = f"{Path(s.file).stem}-{convert('已标注问题', t.spec.script)}.xlsx"
             lines.append(f"附件《{attachment_name}》是标注了问题的报名表：有问题的单元格已标出并加了批注，"
                          + ("可直接在上面修改后发回。" if win.open else "供核对。"))
         elif win.open:
@@ -387,7 +403,9 @@ def _window(state: "LeagueState", events: list["EventSpec"]) -> _Window:
         return _Window(True, before)
     shut = _deadline_groups(closed)
     every = len(closed) == len(t.spec.events) or not ahead
-    what = "报名" if len(closed) == len(t.spec.events) else f"{'、'.join(ev.name for ev in closed)}的报名"
+    # (several deadlines name their events themselves)
+    what = ("报名" if len(closed) == len(t.spec.events) or len(shut) > 1
+            else f"{'、'.join(ev.name for ev in closed)}的报名")
     when = f"已于 {_shown(shut[0][0])} 截止" if len(shut) == 1 else f"已截止（{_deadline_text(shut)}）"
     reject = t.spec.late_policy == "reject"
     if every and reject:

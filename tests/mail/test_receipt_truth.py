@@ -195,3 +195,21 @@ def test_a_mail_without_a_workbook_after_the_deadline_does_not_ask_for_a_form_in
     # and the accepted receipt of u1's form no longer invites an edit that would be refused
     assert "如需修改，请在这份报名表上修改后重新发送" not in passed[sha("a")].body
 
+
+# -- 4. a Traditional league's receipts ----------------------------------------------------------
+
+def test_a_traditional_leagues_receipts_are_in_traditional(tmp_path):
+    _, by_file = _night("t2015-tcm", tmp_path, dt.datetime(2015, 10, 29, 20, 0, tzinfo=TZ))
+    for f, r in by_file.items():
+        assert r.subject.startswith("【報名回執】"), r.subject
+        assert "报名" not in re.sub(r"《[^》]*》|“[^”]*\.xlsx”", "", r.body), (f, r.body)   # but in file names
+        assert f"《{f}》" in r.body                                   # file names as received
+        assert "組委會" in r.body
+    r = _one(by_file, "unknown-event")
+    assert "葉娟杰" in r.body and "葉娟傑" not in r.body                # a name kept as a name
+    assert r.attachment_name == "临床医学院分工会-报名表（unknown-event）-已標註問題.xlsx"
+    assert f"《{r.attachment_name}》" in r.body
+    # a message quoting a file name “…”: the name as received (the rest converted)
+    other = _one(by_file, "other-template")
+    assert "“后勤服务分工会-报名表（other-template）.xlsx”是比賽" in other.body, other.body
+

@@ -2545,7 +2545,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
             issues.add("SUPERSEDED", f"{said}{still}原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch,
                        source=rec.sha256)
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded",
-                                   events=events(reg)))
+                                   events=events(reg), kept=tuple(kept.get(rec.sha256, ()))))
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
                                newest[0].sender, "accepted", events=events(newest[1])))
     for rec in inputs.unreadable:

@@ -41,6 +41,9 @@ class Submission:
     refused: str = ""
     #: the events its rows name (event ids, in the spec's order): whose deadlines its receipt gives
     events: tuple[str, ...] = ()
+    #: a superseded form's events it still counts for: closed before the form that replaced it
+    #: came (``late_policy: reject``), so that form's rows for them were refused
+    kept: tuple[str, ...] = ()
 
     def concerns(self, issue: Issue) -> bool:
         """Whether ``issue`` is about this workbook: the received file it names

@@ -266,8 +266,16 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
     if s.status == "superseded":
         kind = "superseded"
         subject = f"【报名回执】{name}：已被新报名表取代"
-        lines.append(f"已收到贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到）。"
-                     "此后又收到了一份更新的报名表，以最后收到的一份为准；新表的回执另行发送。")
+        kept = [ev for ev in t.spec.events if ev.id in getattr(s, "kept", ())]
+        if kept:
+            # its rows for the events closed before the newer form came still count (R2020-Q4)
+            closed = _deadline_text(_deadline_groups(kept))
+            lines.append(f"已收到贵{word}的报名表《{s.file}》（{when} 收到）。此后又收到了一份更新的报名表："
+                         f"{'、'.join(ev.name for ev in kept)}的报名已于 {closed} 截止，仍以这份报名表为准；"
+                         "其余项目以最后收到的一份为准。新表的回执另行发送。")
+        else:
+            lines.append(f"已收到贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到）。"
+                         "此后又收到了一份更新的报名表，以最后收到的一份为准；新表的回执另行发送。")
     elif not errors and s.status in ("current", "accepted"):
         kind = "accepted"
         subject = f"【报名回执】{name}：已接受"

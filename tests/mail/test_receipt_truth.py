@@ -213,3 +213,45 @@ def test_a_traditional_leagues_receipts_are_in_traditional(tmp_path):
     other = _one(by_file, "other-template")
     assert "“后勤服务分工会-报名表（other-template）.xlsx”是比賽" in other.body, other.body
 
+
+# -- 5. nothing else false -------------------------------------------------------------------------
+
+def test_a_form_superseded_only_for_the_events_still_open_says_it_still_counts_for_the_others(tmp_path):
+    """T2015: 图书馆 (t09) sent its form on 10-27 and a changed one on 11-10, after 围棋/中国象棋/
+    桥牌 closed (10-30) and before 双扣 (11-14).  The 10-27 form still counts for the closed events
+    (R2020-Q4 under reject): its receipt said only 以最后收到的一份为准."""
+    import email
+    import email.policy
+    import io
+
+    import openpyxl
+
+    src = SAMPLES / "t2015-tcm"
+    folder = tmp_path / "t2015-tcm"
+    (folder / "inbox").mkdir(parents=True)
+    shutil.copy(src / "tournament.yaml", folder)
+    shutil.copy(src / "secret.key", folder)
+    for p in sorted(src.glob("inbox/*-报名表.eml")):
+        shutil.copy(p, folder / "inbox" / p.name)
+    msg = email.message_from_bytes((src / "inbox" / "1027-t09-报名表.eml").read_bytes(), policy=email.policy.default)
+    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
+    ws = wb["报名表"]
+    phone = next(c for row in ws.iter_rows() for c in row if isinstance(c.value, str) and c.value.isdigit()
+                 and len(c.value) == 11)
+    phone.value = "13900000000"
+    buf = io.BytesIO()
+    wb.save(buf)
+    part.set_content(buf.getvalue(), maintype="application",
+                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename="图书馆-报名表-改.xlsx")
+    del msg["Date"]
+    msg["Date"] = "Tue, 10 Nov 2015 09:00:00 +0800"
+    (folder / "inbox" / "1110-t09-改.eml").write_bytes(bytes(msg))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2015, 11, 10, 20, 0, tzinfo=TZ)))
+    receipts = {r.sha256: r for r in build_receipts(report.state, report.out_dir)}
+    old = next(s for s in report.state.submissions if s.branch == "t09" and s.status == "superseded")
+    r = receipts[old.sha256]
+    assert "仍以這份報名表為準" in r.body, r.body
+    assert "圍棋、中國象棋、橋牌的報名已於 2015-10-30 23:59 截止" in r.body and "其餘項目以最後收到的一份為準" in r.body
+

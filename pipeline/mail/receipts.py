@@ -8,16 +8,18 @@ unit's issued form; late under ``late_policy: reject``: :func:`refusal`) → wha
 and what the unit has registered, without the copy.  Every receipt gives the deadlines of
 the events of the unit's form while they are ahead (请在 X 前修改后重新发送), and once they
 have passed says that a correction can no longer be accepted by mail (or, under
-``accept-with-warning``, that it will be marked late) — :func:`_window`.  A mail without a workbook (NO_ATTACHMENT: nothing attached, or only
-files that are none — .doc, .et, .zip, .pdf, a table pasted into the body) → needs_change:
-the mail (subject, time) carried no Excel workbook, what was attached instead, and to
-attach the filled 报名表 (or 成绩表) as .xlsx and send again; a captain who forgot the
-attachment otherwise hears nothing and believes the form was submitted.
+``accept-with-warning``, that it will be marked late) — :func:`_window`.  A Traditional
+league's receipts are in Traditional (:func:`_in_script`).  A mail without a workbook
+(NO_ATTACHMENT: nothing attached, or only files that are none — .doc, .et, .zip, .pdf, a
+table pasted into the body) → needs_change: the mail (subject, time) carried no Excel
+workbook, what was attached instead, and to attach the filled 报名表 (or 成绩表) as .xlsx
+and send again; a captain who forgot the attachment otherwise hears nothing and believes
+the form was submitted.
 
 Who gets a receipt (the workbook's token, not the sender, proves the branch):
 
-- a workbook whose branch is proven (current or superseded, no file-level identity
-  problem): the sender when it is one of the branch's registered addresses
+- a workbook whose branch is proven (current or superseded, or refused only as late or
+  empty; no file-level identity problem): the sender when it is one of the branch's registered addresses
   (``units[].emails``), else every registered address of the branch — never the sender;
 - a workbook whose branch is not proven (rejected, unreadable), and a mail without a
   workbook (it proves nothing): only the sender, and only when the sender is a registered
@@ -410,7 +412,7 @@ def _window(state: "LeagueState", events: list["EventSpec"]) -> _Window:
     if not closed:
         return _Window(True, before)
     shut = _deadline_groups(closed)
-    every = len(closed) == len(t.spec.events) or not ahead
+    every = not ahead           # every event of the form has closed
     # (several deadlines name their events themselves)
     what = ("报名" if len(closed) == len(t.spec.events) or len(shut) > 1
             else f"{'、'.join(ev.name for ev in closed)}的报名")

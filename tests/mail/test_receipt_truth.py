@@ -138,7 +138,7 @@ def test_a_receipt_of_an_unproven_form_greets_the_unit_it_is_sent_to(world):
 
 def test_a_needs_change_receipt_gives_the_deadline_ahead(before_2020):
     _, by_file = before_2020
-    r = _one(by_file, "bad-phone")
+    r = _one(by_file, "missing-name")
     assert "请在 2020-11-09 15:00 前" in r.body, r.body
     ok = _one(by_file, "机电工程学院分工会-报名表.xlsx")
     assert ok.kind == "accepted" and "2020-11-09 15:00 前" in ok.body
@@ -146,7 +146,7 @@ def test_a_needs_change_receipt_gives_the_deadline_ahead(before_2020):
 
 def test_after_the_deadline_no_receipt_invites_a_resend_that_would_be_refused(after_2020):
     _, by_file = after_2020
-    r = _one(by_file, "bad-phone")
+    r = _one(by_file, "missing-name")
     assert r.kind == "needs_change"
     for said in EDIT_AND_RESEND:
         assert said not in r.body, (said, r.body)

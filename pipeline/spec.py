@@ -210,6 +210,17 @@ def _end_of_day(v: Any) -> Any:
     return v
 
 
+def _beijing(v: dt.datetime | None) -> dt.datetime | None:
+    """A deadline or draw time as Beijing time (UTC+8), whatever way it was written: one
+    without an offset (``2027-12-01 17:00``, or a date alone, made the end of that day
+    above) is Beijing time; one with another offset is the same instant in Beijing time.
+    Every time of the spec is then comparable with every other and with "now" (a naive
+    deadline beside an aware one crashed the night's run sorting them)."""
+    from .timeutil import TZ, aware
+
+    return None if v is None else aware(v).astimezone(TZ)
+
+
 def _clock_time(v: Any) -> Any:
     """A session time written without quotes: YAML reads ``14:00`` as the base-60 number
     840 (``08:30``, with its 0, stays text), which pydantic took for 840 seconds — the notice
@@ -235,8 +246,8 @@ class EventSpec:
     team_size: Annotated[int, Field(ge=1, le=8)] = 1
     cross_branch: bool = False
     quota: QuotaSpec = QuotaSpec()
-    deadline: Annotated[dt.datetime | None, BeforeValidator(_end_of_day)] = None
-    draw_at: Annotated[dt.datetime | None,
+    deadline: Annotated[dt.datetime | None, BeforeValidator(_end_of_day), AfterValidator(_beijing)] = None
+    draw_at: Annotated[dt.datetime | None, AfterValidator(_beijing),
                        Field(description="第1轮抽签时间：不填则报名截止后即抽签；比赛当天签到后才抽签的项目"
                                          "（R2016-F2）填签到时间，签到表须在此前放入收件箱")] = None
     format: FormatSpec

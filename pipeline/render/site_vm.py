@@ -1005,7 +1005,7 @@ class BranchPage:
 def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issue], unit_word: str,
                returned: bool) -> tuple[str, ...]:
     """What the captain must do next, in Chinese, most urgent first."""
-    future = sorted(ev.deadline for ev in state.tournament.spec.events
+    future = sorted(aware(ev.deadline) for ev in state.tournament.spec.events
                     if ev.deadline is not None and aware(ev.deadline) > aware(state.now))
     deadline = f"（截止时间：{fmt_time(future[0])}）" if future else ""
     sev = Counter(str(i.severity) for i in issues)

@@ -36,7 +36,8 @@ def main() -> None:
 @click.option("--imap", "imap_url", metavar="URL", default=None,
               help="先收取新邮件，如 imaps://user@host/INBOX（密码取自环境变量 LEAGUE_IMAP_PASSWORD）。")
 @click.option("--smtp", "smtp_url", metavar="URL", default=None,
-              help="给队长发回执，如 smtp://host:25（密码取自环境变量 LEAGUE_SMTP_PASSWORD）。")
+              help="给队长发回执，如 smtps://office%40example.edu.cn@smtp.example.edu.cn"
+                   "（发件邮箱写在 @ 前，其中的 @ 写成 %40；密码取自环境变量 LEAGUE_SMTP_PASSWORD）。")
 @click.option("--wait", default=0.0, show_default=True,
               help="同一赛事另一个 league run 正在运行时，最多等待的秒数。")
 def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, imap_url: str | None,

@@ -49,10 +49,17 @@ class RunReport:
     next_steps: list[str] = field(default_factory=list)
     unchanged: bool = False
     state: "LeagueState | None" = None   # this run's state (None when nothing changed)
+    #: this night's mail (--imap, --smtp): what was fetched or sent, or why not.  Never kept
+    #: for a later night (:func:`save`): an unchanged night said the first night's mail error
+    #: ever after, and never its own
+    mail: list[str] = field(default_factory=list)
+    #: mail could not be fetched, or receipts not sent, this night: exit 1, not 0 (a cron job
+    #: saw healthy nights while no mail arrived)
+    mail_failed: bool = False
 
     @property
     def needs_attention(self) -> bool:
-        return any(i.severity in (Severity.ERROR, Severity.WARNING) for i in self.issues)
+        return self.mail_failed or any(i.severity in (Severity.ERROR, Severity.WARNING) for i in self.issues)
 
     def summary(self) -> str:
         errors = sum(i.severity == Severity.ERROR for i in self.issues)
@@ -66,9 +73,9 @@ class RunReport:
             lines.append("未被接受的文件：" + "、".join(self.rejected_files))
         lines += [f"  {e}" for e in self.events]
         lines.append(f"写出文件 {self.written} 个。" if not self.unchanged else "没有新文件，输出未变。")
-        if self.next_steps:
+        if self.mail or self.next_steps:
             lines.append("工会办公室下一步：")
-            lines += [f"  - {s}" for s in self.next_steps]
+            lines += [f"  - {s}" for s in [*self.mail, *self.next_steps]]
         return "\n".join(lines)
 
 

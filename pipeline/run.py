@@ -2837,14 +2837,17 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     t = with_former_names(t, ledger)
     issues = IssueLog()
     report = RunReport(out_dir=out)
+    mail: list[str] = []        # this night's mail, said by this night's report only (never kept)
+    mail_failed = False
     if opts.imap_url:
         from .mail.common import MailError
         from .mail.imap import fetch_into
         say("收取邮件 …")
         try:
             fetch_into(opts.imap_url, t.inbox, ledger)
-        except MailError as e:   # a mail-server outage must not stop the night's run
-            report.next_steps.append(str(e))
+        except MailError as e:   # a mail-server outage must not stop the night's run; said this night only
+            mail.append(f"本次未能收取邮件：{e}")
+            mail_failed = True
     say("收件 …")
     readings: dict[str, bytes] = {}
     listing: list[tuple[str, str, dt.datetime]] = []
@@ -2868,7 +2871,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         lastrun.save(out, fp, cached, quick, next_deadline(t, now))   # re-arm the quick check
         if opts.smtp_url:   # retry receipts that failed on an earlier night
             from .mail.smtp import resend_pending
-            cached.next_steps.append(resend_pending(opts.smtp_url, ledger, now=now).summary())
+            sent = resend_pending(opts.smtp_url, ledger, now=now)
+            mail.append(sent.summary())
+            mail_failed = mail_failed or bool(sent.failed)
+        cached.mail, cached.mail_failed = mail, mail_failed
         return cached
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
@@ -2943,7 +2949,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     report.written = written
     if opts.smtp_url:
         from .mail import deliver
-        report.next_steps.append(deliver(state, out, ledger, opts.smtp_url, now).summary())
+        sent = deliver(state, out, ledger, opts.smtp_url, now)
+        mail.append(sent.summary())
+        mail_failed = mail_failed or bool(sent.failed)
+    report.mail, report.mail_failed = mail, mail_failed
     missing_branches = [u.name for u in t.spec.units if u.id not in accepted]
     if no_inbox:
         report.next_steps.append(no_inbox + "请建立该文件夹，把收到的报名表、成绩表和邮件（.eml）放进去。")

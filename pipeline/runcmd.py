@@ -92,6 +92,9 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
     from .store import RunLock
 
     try:
+        if imap_url is not None or smtp_url is not None:
+            from .mail import check_urls
+            check_urls(imap_url, smtp_url)      # before the run: a bad address is said at once
         with Progress() as say:
             report = run(RunOptions(folder=folder, out_parent=out_parent, now=now, pdf=pdf,
                                     imap_url=imap_url, smtp_url=smtp_url, wait=wait, progress=say))

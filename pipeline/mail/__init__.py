@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..state import LeagueState
     from ..store import Ledger
 
-__all__ = ["MailError", "Receipt", "SendReport", "build_receipts", "deliver", "fetch_into",
+__all__ = ["MailError", "Receipt", "SendReport", "build_receipts", "check_urls", "deliver", "fetch_into",
            "resend_pending", "send_receipts"]
 
 
@@ -41,3 +41,28 @@ def deliver(state: "LeagueState", out_dir: Path, ledger: "Ledger", smtp_url: str
     receipts = build_receipts(state, out_dir)
     cancel_unbuilt(ledger, [r.sha256 for r in receipts])     # no longer due: never retried
     return send_receipts(smtp_url, receipts, ledger, password=password, now=now)
+
+
+def check_urls(imap_url: str | None, smtp_url: str | None) -> None:
+    """``--imap`` and ``--smtp`` as written, checked before the night's run starts: each
+    a URL of its protocol, the mailbox's with its user, the sender's with the From
+    address of the receipts (else ``$LEAGUE_SMTP_FROM``).  Raises :class:`MailError`
+    naming the option.  (A ``--smtp smtp://host:25`` was refused only after the whole run,
+    and a malformed ``--imap`` was a note in the summary of a run that exited 0.)"""
+    from .common import parse_mail_url
+    from .imap import DEFAULT_PORTS as IMAP_PORTS
+    from .smtp import DEFAULT_PORTS as SMTP_PORTS, from_address
+
+    if imap_url is not None:
+        try:
+            u = parse_mail_url(imap_url, IMAP_PORTS)
+            if not u.user:
+                raise MailError(f"收件地址“{imap_url}”缺少用户名，应写成 "
+                                f"{u.scheme}://用户名@{u.host}/{u.path or 'INBOX'}。")
+        except MailError as e:
+            raise MailError(f"--imap：{e}") from None
+    if smtp_url is not None:
+        try:
+            from_address(parse_mail_url(smtp_url, SMTP_PORTS))
+        except MailError as e:
+            raise MailError(f"--smtp：{e}") from None

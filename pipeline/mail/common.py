@@ -49,22 +49,32 @@ class MailURL:
         return self.query.get("starttls", "").lower() in ("1", "yes", "true", "on")
 
 
+#: a working address of each kind, as the messages about a bad one give it
+_EXAMPLE = {"imaps": "imaps://用户名@主机/INBOX",
+            "smtps": "smtps://用户名%40域名@发件服务器（用户名%40域名 即发件邮箱，@ 写成 %40）"}
+
+
 def parse_mail_url(url: str, default_ports: dict[str, int]) -> MailURL:
     """Parse a mail-server URL whose scheme is one of ``default_ports``.
 
     >>> parse_mail_url("imaps://cap%40x.cn@mail.x.cn/INBOX", {"imap": 143, "imaps": 993})
     MailURL(scheme='imaps', host='mail.x.cn', port=993, user='cap@x.cn', path='INBOX', query={})
     """
-    parts = urlsplit((url or "").strip())
+    example = _EXAMPLE["imaps" if "imaps" in default_ports else "smtps"]
+    try:
+        parts = urlsplit((url or "").strip())
+        parts.hostname, parts.username, parts.password     # noqa: B018 - each may raise ValueError
+    except ValueError as e:     # imaps://[x: "Invalid IPv6 URL" was a traceback
+        raise MailError(f"邮件服务器地址“{url}”无法识别（{e}）：请检查方括号、@ 和冒号，例如 {example}。") from None
     scheme = parts.scheme.lower()
     if scheme not in default_ports:
         raise MailError(f"邮件服务器地址“{url}”的协议应为 {' 或 '.join(s + '://' for s in default_ports)}，"
-                        "例如 imaps://用户名@主机/INBOX。")
+                        f"例如 {example}。")
     if parts.password is not None:
         raise MailError(f"邮件服务器地址“{_redact(url)}”里含有密码。请把密码从地址中删去，"
                         "改用环境变量（LEAGUE_IMAP_PASSWORD / LEAGUE_SMTP_PASSWORD）或其 _FILE 文件提供。")
     if not parts.hostname:
-        raise MailError(f"邮件服务器地址“{url}”缺少主机名，例如 {scheme}://user@mail.example.cn。")
+        raise MailError(f"邮件服务器地址“{url}”缺少主机名，例如 {example}。")
     try:
         port = parts.port or default_ports[scheme]
     except ValueError:

@@ -68,11 +68,12 @@ class SendReport:
         """One Chinese line for the run report.
 
         >>> SendReport(sent=["a"], failed=[("b", "x")]).summary()
-        '回执：发出 1 封，失败 1 封（下次运行自动重试）。'
+        '回执：发出 1 封，失败 1 封（x；下次运行自动重试）。'
         """
         text = f"回执：发出 {len(self.sent)} 封"
         if self.failed:
-            text += f"，失败 {len(self.failed)} 封（下次运行自动重试）"
+            why = self.failed[0][1]
+            text += f"，失败 {len(self.failed)} 封（{why + '；' if why else ''}下次运行自动重试）"
         return text + "。"
 
 

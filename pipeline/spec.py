@@ -230,6 +230,9 @@ def _clock_time(v: Any) -> Any:
             return dt.time(v, 0)
         if v < 24 * 60:
             return dt.time(v // 60, v % 60)
+        if v < 3600:                    # ``end: 25:00``: an H:MM past 23:59 (it became 00:25)
+            raise ValueError(f"时间“{v // 60}:{v % 60:02d}”不存在：小时应为 0—23，请写成如 14:00、23:30"
+                             "（跨过午夜的场次请分成两天的两场）")
         if v < 24 * 3600:
             return dt.time(v // 3600, v // 60 % 60, v % 60)
     return v
@@ -651,8 +654,20 @@ def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
         spec = validated(TournamentSpec, raw)
     except ValidationError as e:
         _raise_all(file, [(_key_of(err["loc"], raw), _in_chinese(err)) for err in e.errors()])
+    _check_sessions(spec, file)
     _check_registries(spec, file)
     return spec
+
+
+def _check_sessions(spec: TournamentSpec, file: str | Path) -> None:
+    """Every session ends after it starts (``league new`` asks again; a spec written by hand
+    printed 14:00—12:00 on the notice) — all such sessions said at once."""
+    problems = [(f"sessions[{i}]", f"第 {i + 1} 场（{s.date:%Y-%m-%d}）的结束时间 end（{s.end:%H:%M}）"
+                 f"不晚于开始时间 start（{s.start:%H:%M}）：请改正 end 或 start，结束要晚于开始"
+                 "（跨过午夜的场次请分成两天的两场）")
+                for i, s in enumerate(spec.sessions) if s.end <= s.start]
+    if problems:
+        _raise_all(file, problems)
 
 
 def _raise_all(file: str | Path, problems: "list[tuple[str, str]]") -> None:

@@ -98,12 +98,16 @@ def test_the_offices_spec_mistakes_are_said_in_chinese(tmp_path):
 
 
 def test_a_deadline_written_as_a_date_is_the_end_of_that_day(tmp_path):
-    """``deadline: 2011-05-03`` read as 00:00 refused every form received on the 3rd."""
+    """``deadline: 2011-05-03`` read as 00:00 refused every form received on the 3rd; it is
+    the end of that day, Beijing time (a deadline without its offset crashed the run)."""
     import datetime as dt
+
+    from pipeline.timeutil import TZ
 
     for value in ("2011-05-03", dt.date(2011, 5, 3)):
         spec = parse_spec(_raw(tmp_path, deadline=value))
-        assert spec.events[0].deadline == dt.datetime(2011, 5, 3, 23, 59, 59)
+        assert spec.events[0].deadline == dt.datetime(2011, 5, 3, 23, 59, 59, tzinfo=TZ)
+        assert spec.events[0].deadline.utcoffset() == dt.timedelta(hours=8)
 
 
 def test_a_session_time_written_without_quotes_is_that_time(tmp_path):

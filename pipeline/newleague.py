@@ -60,6 +60,14 @@ def _text(v: Any) -> str:
     return "" if v is None else str(v).strip()
 
 
+def _nfkc(v: Any) -> str:
+    """The answer as text with full-width digits, letters and punctuation made half-width
+    (NFKC): a Chinese input method types ``８:３０`` and ``一等奖＝５００``, which Python's
+    ``\\d`` matches but ``fromisoformat`` refuses — a traceback that lost every answer."""
+    import unicodedata
+    return unicodedata.normalize("NFKC", _text(v)).strip()
+
+
 def v_required(v: Any) -> str:
     """A non-empty text.  >>> v_required(" 校工会 ")  → '校工会'"""
     s = _text(v)
@@ -79,7 +87,7 @@ def v_id(v: Any) -> str:
 def v_int(v: Any, minimum: int = 0, maximum: int | None = None) -> int:
     """A whole number within bounds.  ``v_int("40")`` → 40; a unit word after it (``40人``) is
     dropped."""
-    s = re.sub(r"(?<=\d)\s*[人名位个队对]$", "", _text(v))
+    s = re.sub(r"(?<=\d)\s*[人名位个队对]$", "", _nfkc(v))
     try:
         n = int(float(s)) if re.fullmatch(r"-?\d+(\.0+)?", s) else int(s)
     except ValueError:
@@ -151,7 +159,7 @@ def v_quota(v: Any) -> dict[str, Any]:
     ``ratio 0.15`` / ``open`` (Chinese 固定/分档/比例/不限 too); a dict passes through."""
     if isinstance(v, dict):
         return dict(v)
-    s = _text(v).replace("，", ",").replace("：", ":")
+    s = _nfkc(v).replace("，", ",").replace("：", ":")
     words = {"固定": "fixed", "分档": "bands", "比例": "ratio", "不限": "open", "": "open"}
     # the rule's word and its numbers may be typed without a space: 比例15%、固定2、fixed2
     s = re.sub(r"^(固定|分档|比例|fixed|bands|ratio)(?=[\d.])", r"\1 ", s)
@@ -194,6 +202,8 @@ def v_datetime(v: Any) -> str:
     if not _text(v) and not isinstance(v, (dt.date, dt.datetime)):
         raise BadAnswer("报名截止时间必须填写，例如 2026-12-01 17:00：截止后才抽签，"
                         "不填则第一次运行就会抽签并公布第1轮。")
+    if not isinstance(v, (dt.date, dt.datetime)):
+        v = _nfkc(v)
     if isinstance(v, dt.datetime) and v.time() == dt.time(0, 0):
         v = v.date()
     if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
@@ -224,7 +234,7 @@ def v_date(v: Any) -> str:
         return v.date().isoformat()
     if isinstance(v, dt.date):
         return v.isoformat()
-    s = _text(v)
+    s = _nfkc(v)
     try:
         return dt.date.fromisoformat(s).isoformat()
     except ValueError:
@@ -235,8 +245,8 @@ def v_time(v: Any) -> str:
     """A clock time ``8:30`` → ``08:30``."""
     if isinstance(v, dt.time):
         return v.strftime("%H:%M")
-    s = _text(v).replace("：", ":")
-    m = re.fullmatch(r"(\d{1,2}):(\d{2})(:00)?", s)
+    s = _nfkc(v).replace("：", ":")
+    m = re.fullmatch(r"([0-9]{1,2}):([0-9]{2})(:00)?", s)
     if not m or int(m[1]) > 23 or int(m[2]) > 59:
         raise BadAnswer(f"时间 “{s}” 格式不对，应写成 08:30。")
     return f"{int(m[1]):02d}:{m[2]}"
@@ -246,7 +256,7 @@ def v_places(v: Any) -> list[dict[str, Any]]:
     """Awards and how many of each: ``一等奖1,二等奖2,三等奖3``."""
     if isinstance(v, list):
         return [dict(p) for p in v]
-    s = _text(v).replace("，", ",").replace("、", ",") or "一等奖1,二等奖2,三等奖3"
+    s = _nfkc(v).replace("，", ",").replace("、", ",") or "一等奖1,二等奖2,三等奖3"
     out = []
     for item in filter(None, (p.strip() for p in s.split(","))):
         m = re.fullmatch(r"(.*?\D)\s*[×x*]?\s*(\d+)", item)
@@ -260,7 +270,7 @@ def v_prizes(v: Any) -> dict[str, int]:
     """Prize money per award: ``一等奖=500,二等奖=300`` (yuan), or empty."""
     if isinstance(v, dict):
         return {str(k): v_int(n) for k, n in v.items()}
-    s = _text(v).replace("，", ",").replace("＝", "=").replace("：", "=").replace(":", "=")
+    s = _nfkc(v).replace("，", ",").replace("＝", "=").replace("：", "=").replace(":", "=")
     out: dict[str, int] = {}
     for item in filter(None, (p.strip() for p in s.split(","))):
         if "=" not in item:
@@ -333,6 +343,10 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
             return fn(value)
         except BadAnswer as e:
             raise BadAnswer(str(e), question) from None
+        except (ValueError, TypeError, AttributeError, KeyError):
+            # no answer may crash the build (a traceback loses every answer): an odd value
+            # (a number or object where text was expected) is a bad answer to its question
+            raise BadAnswer(f"“{_text(value)}” 无法识别，请按提示的写法重新填写。", question) from None
 
     name = check("赛事名称", v_required, answers.get("name"))
     if not _text(answers.get("id")):
@@ -382,7 +396,8 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
                  "start": check(f"第{n}场", v_time, s.get("start")),
                  "end": check(f"第{n}场", v_time, s.get("end")),
                  **({"venue": _text(s["venue"])} if s.get("venue") else {})}
-                for n, s in enumerate(answers.get("sessions") or [], start=1)]
+                for n, s in enumerate((x if isinstance(x, dict) else {"date": x}
+                                       for x in answers.get("sessions") or []), start=1)]
     closes = dt.datetime.fromisoformat(deadline)
     for n, se in enumerate(sessions, start=1):
         if se["end"] <= se["start"]:

@@ -89,10 +89,16 @@ def _cannot_write(e: OSError, path: Path) -> None:
 
 @main.command("questionnaire")
 @click.argument("path", type=click.Path(path_type=Path))
-def questionnaire_cmd(path: Path) -> None:
+@click.option("--force", is_flag=True, help="文件已存在时仍覆盖（原来填写的回答会丢失）。")
+def questionnaire_cmd(path: Path, force: bool) -> None:
     """生成一页空白问卷（问卷.xlsx），填好后用 league new 文件夹 --from-workbook 问卷.xlsx 建赛事。"""
     from . import newleague
 
+    if path.is_file() and not force:
+        # a filled-in questionnaire run through again was blanked, every answer lost
+        click.echo(f"错误：“{path}” 已存在，不会覆盖（里面可能是已填写的问卷）。请换一个文件名；"
+                   f"确实要用空白问卷替换它，请加 --force：league questionnaire {path} --force", err=True)
+        sys.exit(EXIT_FAILED)
     try:
         click.echo(str(newleague.write_questionnaire(path)))
     except OSError as e:

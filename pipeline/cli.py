@@ -64,6 +64,13 @@ def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_paren
     except _spec_error() as e:
         click.echo(f"错误：赛事配置有误 — {e.file}\n{e.lines()}", err=True)
         sys.exit(EXIT_FAILED)
+    except OSError as e:            # tournament.yaml or secret.key unreadable: no traceback
+        from .runcmd import os_reason
+
+        click.echo(f"错误：无法读取 {e.filename or folder}：{os_reason(e)}。"
+                   "请确认赛事文件夹中的 tournament.yaml 和 secret.key 可以读取（不要删改 secret.key），改正后再运行。",
+                   err=True)
+        sys.exit(EXIT_FAILED)
     units = [u for u in t.spec.units if all_branches or u.id == branch]
     if not units:
         known = ", ".join(u.id for u in t.spec.units)
@@ -117,6 +124,12 @@ def new_cmd(folder: Path, questionnaire: Path | None) -> None:
         path = newleague.create(folder, questionnaire=questionnaire)
     except newleague.NewLeagueError as e:
         click.echo(f"错误：{e}", err=True)
+        sys.exit(EXIT_FAILED)
+    except OSError as e:
+        from .runcmd import os_reason
+
+        click.echo(f"错误：无法读取或写入 {e.filename or folder}：{os_reason(e)}。没有创建任何文件"
+                   f"（已写的部分已删除）；改正后重新运行 league new {folder} 即可。", err=True)
         sys.exit(EXIT_FAILED)
     click.echo(f"已创建 {path}")
 

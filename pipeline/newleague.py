@@ -98,17 +98,27 @@ def v_int(v: Any, minimum: int = 0, maximum: int | None = None) -> int:
     return n
 
 
-def v_email(v: Any) -> str:
-    """An e-mail address, or empty (no address)."""
-    s = _text(v)
-    if s and not re.fullmatch(r"[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+", s):
-        raise BadAnswer(f"邮箱 “{s}” 格式不对，应像 name@union.example.edu.cn。")
-    return s
-
-
 def v_emails(v: Any) -> list[str]:
-    """One or more e-mail addresses (separated by ; ， 、 or spaces), or none."""
-    return [v_email(x) for x in re.split(r"[\s,;，；、]+", _text(v)) if x]
+    """One or more e-mail addresses (separated by ; ， 、 or spaces), or none — checked by the
+    spec's own rule (:func:`pipeline.spec._email_list`), so an address accepted here is never
+    refused by the final check (``a@x.edu.cn。`` passed a looser copy, then sent the clerk
+    back to the first question)."""
+    from .spec import _email_list
+    s = _text(v)
+    if not s:
+        return []
+    try:
+        return list(_email_list(s))
+    except ValueError as e:
+        raise BadAnswer(str(e)) from None
+
+
+def v_email(v: Any) -> str:
+    """One e-mail address, or empty (no address)."""
+    found = v_emails(v)
+    if len(found) > 1:
+        raise BadAnswer(f"这里只能填一个邮箱地址（填了 {len(found)} 个：{'、'.join(found)}）。")
+    return found[0] if found else ""
 
 
 def v_team_size(v: Any) -> int:
@@ -266,8 +276,20 @@ def v_places(v: Any) -> list[dict[str, Any]]:
     return out
 
 
-def v_prizes(v: Any) -> dict[str, int]:
-    """Prize money per award: ``一等奖=500,二等奖=300`` (yuan), or empty."""
+def v_prizes(v: Any, places: list[dict[str, Any]] | None = None) -> dict[str, int]:
+    """Prize money per award: ``一等奖=500,二等奖=300`` (yuan), or empty.  With ``places``
+    (the awards just answered), each prize must name one of them, as the spec requires."""
+    out = _prizes(v)
+    if places is not None:
+        names = list(dict.fromkeys(str(p.get("award")) for p in places))
+        for k in out:
+            if k not in names:
+                raise BadAnswer(f"“{k}”不是所设的奖项（奖项：{'、'.join(names) or '无'}），这一笔奖金发不出去："
+                                f"请写成 奖项=金额，奖项名称与“奖项及名额”一致，例如 {names[0] if names else '一等奖'}=500。")
+    return out
+
+
+def _prizes(v: Any) -> dict[str, int]:
     if isinstance(v, dict):
         return {str(k): v_int(n) for k, n in v.items()}
     s = _nfkc(v).replace("，", ",").replace("＝", "=").replace("：", "=").replace(":", "=")
@@ -369,7 +391,7 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
     deadline = check("报名截止时间", v_datetime, answers.get("deadline"))
     scheme = check("评奖方式", v_scheme, answers.get("awards"))
     places = check("奖项及名额", v_places, answers.get("places"))
-    prizes = check("奖金", v_prizes, answers.get("prizes") or {})
+    prizes = check("奖金", lambda v: v_prizes(v, places), answers.get("prizes") or {})
     awards: dict[str, Any] = {"scheme": scheme}
     if scheme == "ranked":
         awards["places"] = places
@@ -450,7 +472,24 @@ def check_spec(spec: dict[str, Any]) -> None:
     try:
         parse_spec(spec, SPEC_FILE)
     except SpecError as e:
-        raise BadAnswer(f"{e.problem}（配置键 {e.key}）", question_of(e.key, spec)) from None
+        question = question_of(e.key, spec)
+        if re.search(r"\.awards\b", e.key) and "prizes" in e.problem:
+            question = "奖金"       # a prize for an award not given: the 奖金 answer, not 评奖方式
+        raise BadAnswer(f"{e.problem}（配置键 {e.key}）", question, _located(e.key, spec)) from None
+
+
+def _located(key: str, spec: dict[str, Any]) -> str:
+    """``events[xiangqi].format`` → ``第1个项目`` (the item's place among the answers), else ""."""
+    m = re.match(r"(units|events|sessions)\[([^\]]+)\]", key)
+    if not m:
+        return ""
+    items = spec.get(m[1]) or []
+    at = next((i for i, x in enumerate(items) if str(x.get("id")) == m[2]), None)
+    if at is None and m[2].isdigit():
+        at = int(m[2])
+    if at is None:
+        return ""
+    return f"第{at + 1}" + {"units": "个单位", "events": "个项目", "sessions": "场"}[m[1]]
 
 
 # ------------------------------------------------------------------------------ interactive
@@ -561,8 +600,73 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
     echo(f"评奖方式可选：{_choices(AWARD_SCHEMES)}")
     a["awards"] = _prompt(ask, "评奖方式", v_scheme, "ranked", echo=echo)
     a["places"] = _prompt(ask, "奖项及名额", v_places, "一等奖1,二等奖2,三等奖3", echo=echo)
-    a["prizes"] = _prompt(ask, "奖金（如 一等奖=500,二等奖=300；无则回车）", v_prizes, "", echo=echo)
+    a["prizes"] = _prompt(ask, "奖金（如 一等奖=500,二等奖=300；无则回车）",
+                          lambda v: v_prizes(v, v_places(a["places"])), "", echo=echo)
     return a
+
+
+def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any], Any]]]:
+    """question → (answer key, prompt, check): the questions asked once, to ask one again."""
+    return {"赛事名称": ("name", "赛事名称（如 2026年教职工棋牌赛）", v_required),
+            "赛事编号": ("id", "赛事编号（英文字母/数字）", v_id),
+            "主办单位": ("organizer", "主办单位（落款）", v_required),
+            "收件邮箱": ("submit_to", "报名表发送到的邮箱（工会办公室收件；无则回车）", v_email),
+            "报名截止时间": ("deadline", "报名截止时间（如 2026-12-01 17:00）", v_datetime),
+            "逾期报名": ("late_policy", "逾期报名（拒收 / 接收并警告）", v_late),
+            "评奖方式": ("awards", "评奖方式", v_scheme),
+            "奖项及名额": ("places", "奖项及名额", v_places),
+            "奖金": ("prizes", "奖金（如 一等奖=500,二等奖=300；无则回车）",
+                   lambda v: v_prizes(v, v_places(a.get("places")))),
+            "发文日期": ("notice_date", "发文日期（如 2026-11-20）", v_date)}
+
+
+def reask(a: dict[str, Any], question: str, where: str, ask: Ask,
+          echo: Callable[[str], None] | None = None) -> bool:
+    """Ask again only the question at fault (after the whole spec's check refused it), the
+    earlier answer offered as the default; False when it is not one that can be asked alone
+    (then every question is asked again)."""
+    echo = echo or _echo
+
+    def again(key: str, text: str, fn: Callable[[Any], Any], into: dict[str, Any]) -> None:
+        old = into.get(key)
+        old = "" if old is None else ("；".join(old) if isinstance(old, list) else old)
+        into[key] = _prompt(ask, text, fn, old if not isinstance(old, dict) else "", echo=echo)
+
+    top = _top_questions(a)
+    name = next((q for q in top if question == q), None)
+    if name is None and re.search(r"的评奖方式$", question):
+        name = "评奖方式"
+    if name is None and re.search(r"的报名截止时间$", question):
+        name = "报名截止时间"
+    m = re.fullmatch(r"第(\d+)(个单位|个项目|场)", where or "")
+    if name:
+        echo(f"  请重新回答【{name}】：")
+        for q in [name] + (["奖项及名额", "奖金"] if name == "评奖方式" else []):
+            again(*top[q], a)
+        return True
+    if not m:
+        return False
+    kind, n = m[2], int(m[1]) - 1
+    table = {"个单位": "units", "个项目": "events", "场": "sessions"}[kind]
+    items = a.get(table) or []
+    if not 0 <= n < len(items) or not isinstance(items[n], dict):
+        return False
+    item = items[n]
+    echo(f"  请重新填写【{where}】（{_text(item.get('name') or item.get('date'))}）：")
+    if table == "units":
+        again("captain", "  队长/联系人", _text, item)
+        again("members", "  会员人数", v_int, item)
+        again("email", "  邮箱（回执发往此地址；多个用分号隔开）", lambda v: "；".join(v_emails(v)), item)
+    elif table == "events":
+        again("game", "  棋牌种类", v_game, item)
+        again("format", "  赛制", v_format, item)
+        again("quota", "  名额规则（按队数计：fixed 2 / bands 0:1,30:2 / ratio 0.15 / open）", v_quota, item)
+        again("team_size", "  每队人数（单人项目填 1，对子填 2）", v_team_size, item)
+    else:
+        again("date", "  日期（如 2026-12-05）", v_date, item)
+        again("start", "  开始时间", v_time, item)
+        again("end", "  结束时间", v_time, item)
+    return True
 
 
 def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
@@ -733,21 +837,61 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
             question = e.args[1] if len(e.args) > 1 else "问卷"
             if not interactive:
                 raise NewLeagueError(f"【{question}】{_where(answers, question)}的回答有误：{e.args[0]}") from None
+            where = e.args[2] if len(e.args) > 2 and e.args[2] else question
+            if reask(answers, question, where, ask or click.prompt):
+                continue
             _echo(f"  ✗ 【{question}】的回答有误：{e.args[0]} 请重新回答全部问题。")
             answers = ask_answers(folder, ask or click.prompt)
     first = min((e["deadline"] for e in spec["events"] if e.get("deadline")), default=None)
     if first and dt.datetime.fromisoformat(first) < dt.datetime.now(TZ):
         _echo(f"  ! 报名截止时间 {first[:16].replace('T', ' ')} 已经过去：第一次运行就会抽签并公布第1轮。"
               "若是笔误，请在运行前改正 tournament.yaml 中的 deadline。")
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "inbox").mkdir(exist_ok=True)
-    secret = folder / spec["secret_file"]
-    if not secret.exists():
-        # private (0600): whoever reads it can make a form that passes for any unit's
-        fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(secrets.token_hex(20) + "\n")
-    target.write_text(spec_yaml(spec), encoding="utf-8")
-    from .xlsx.registration import write_all_templates
-    write_all_templates(load_tournament(folder), folder / "templates")
+    _write_folder(folder, spec)
     return target
+
+
+def _write_folder(folder: Path, spec: dict[str, Any]) -> None:
+    """Write the tournament folder, all or nothing: when a file cannot be written (a read-only
+    or full disk), what this call made is removed again before the OSError goes on — a
+    tournament.yaml left behind made the retry refuse with “已存在”.  What was in the folder
+    before is kept."""
+    import shutil
+
+    made: list[Path] = []          # in the order made; removed in reverse
+
+    def mkdir(p: Path) -> None:
+        missing = [q for q in (p, *p.parents) if not q.exists()]
+        p.mkdir(parents=True, exist_ok=True)
+        made.extend(reversed(missing))
+
+    target = folder / SPEC_FILE
+    try:
+        mkdir(folder)
+        mkdir(folder / "inbox")
+        secret = folder / spec["secret_file"]
+        if not secret.exists():
+            # private (0600): whoever reads it can make a form that passes for any unit's
+            fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            made.append(secret)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(secrets.token_hex(20) + "\n")
+        templates = folder / "templates"
+        if not templates.exists():
+            made.append(templates)
+        made.append(target)
+        target.write_text(spec_yaml(spec), encoding="utf-8")
+        from .xlsx.registration import write_all_templates
+        write_all_templates(load_tournament(folder), templates)
+    except BaseException:
+        for p in reversed(made):
+            try:
+                if p.is_dir() and not p.is_symlink():
+                    if p.name == "templates":
+                        shutil.rmtree(p)
+                    else:
+                        p.rmdir()          # only when still empty
+                elif p.exists():
+                    p.unlink()
+            except OSError:
+                pass
+        raise

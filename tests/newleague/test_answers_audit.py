@@ -53,3 +53,89 @@ def test_an_odd_session_answer_is_a_bad_answer_not_a_crash():
     a["sessions"] = [{"date": object(), "start": 8.5, "end": None}]
     with pytest.raises(newleague.BadAnswer):
         newleague.build_spec(a)
+
+
+# -- 3. per-question checks as strict as the spec's; a final failure re-asks one question ----
+@pytest.mark.parametrize("text", ["a@x.edu.cn。", "王芳@x.cn", "a@x_y.cn"])
+def test_an_address_the_spec_refuses_is_refused_at_its_question(text):
+    with pytest.raises(newleague.BadAnswer, match="不是有效的邮箱地址"):
+        newleague.v_email(text)
+    with pytest.raises(newleague.BadAnswer, match="不是有效的邮箱地址"):
+        newleague.v_emails(f"ok@x.cn；{text}")
+    with pytest.raises(newleague.BadAnswer):
+        newleague.clean_unit({"name": "甲", "email": text}, 0)
+
+
+def test_addresses_as_typed_are_still_read():
+    assert newleague.v_emails("a@x.cn；B@Y.cn、 庞雪平 <c@x.cn>") == ["a@x.cn", "B@Y.cn", "c@x.cn"]
+    assert newleague.v_email("ａ＠ｘ.cn") == "a@x.cn" and newleague.v_email("") == ""
+
+
+def test_a_prize_for_an_award_not_given_is_refused_at_the_prize_question(tmp_path):
+    places = newleague.v_places("一等奖1,二等奖2")
+    with pytest.raises(newleague.BadAnswer, match="“一等”不是"):
+        newleague.v_prizes("一等=500", places)
+    assert newleague.v_prizes("一等奖=500", places) == {"一等奖": 500}
+    a = small_answers()
+    a["prizes"] = "一等=500"
+    with pytest.raises(newleague.NewLeagueError, match="【奖金】"):
+        newleague.create(tmp_path / "t2026", answers=a)
+
+
+def _script(a, email="u1@x.cn", prizes="一等奖=500"):
+    return [a["name"], "t2026", "校工会", "", "",
+            "甲分工会", "王芳", "40", email,
+            "乙分工会", "李明", "30", "", "",
+            "象棋", "象棋", "淘汰赛", "fixed 2", "", "",
+            "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "",
+            "", "", "ranked", "一等奖1,二等奖1", prizes]
+
+
+def _at_prompt(folder, script):
+    said: list[str] = []
+
+    def ask(text, default=None, **kw):
+        answer = script.pop(0)
+        return default if not answer and default is not None else answer
+
+    orig = newleague._echo
+    newleague._echo = said.append
+    try:
+        return newleague.create(folder, ask=ask), said
+    finally:
+        newleague._echo = orig
+
+
+def test_a_mistyped_address_and_prize_are_asked_again_at_once(tmp_path):
+    a = small_answers(2)
+    script = _script(a, email="a@x.edu.cn。")
+    script.insert(script.index("a@x.edu.cn。") + 1, "a@x.edu.cn")
+    script += ["一等奖=500"]
+    script[script.index("一等奖=500")] = "一等=500"
+    path, said = _at_prompt(tmp_path / "t2026", script)
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert raw["units"][0]["emails"] == ["a@x.edu.cn"]
+    assert raw["events"][0]["awards"]["prizes"] == {"一等奖": 500}
+    assert not script and not any("重新回答全部问题" in s for s in said)
+
+
+def test_a_final_check_failure_re_asks_only_the_question_at_fault(tmp_path, monkeypatch):
+    from pipeline import spec as spec_mod
+
+    real, calls = newleague.parse_spec, []
+
+    def once(raw, file=spec_mod.SPEC_FILE):
+        calls.append(1)
+        if len(calls) == 1:        # the final check finds the prize wrong, once
+            raise spec_mod.SpecError(file, "events[xiangqi].awards", "awards.prizes 中的“一等奖”不是本项目颁发的奖项")
+        return real(raw, file)
+
+    a = small_answers(2)
+    script = _script(a) + ["一等奖=800"]
+    monkeypatch.setattr(newleague, "parse_spec", lambda raw, file=spec_mod.SPEC_FILE:
+                        real(raw, file) if raw.get("id") == "probe" else once(raw, file))
+    path, said = _at_prompt(tmp_path / "t2026", script)
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert raw["events"][0]["awards"]["prizes"] == {"一等奖": 800}
+    assert any("【奖金】" in s for s in said) and not any("重新回答全部问题" in s for s in said)
+    assert not script

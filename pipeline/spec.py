@@ -597,6 +597,36 @@ def _full_width_colon(text: str) -> str:
     return f"第 {line} 行“{shown}”中“{m.group(1)}”后的冒号是全角“：”：请改成半角冒号加空格“: ”（英文输入法）。"
 
 
+def _yaml_problem(e: Any, text: str) -> str:
+    """A YAML syntax error in Chinese, at the line at fault, the parser's words in brackets.
+    PyYAML's ``problem_mark`` is where it gave up — for a key without its colon or an
+    unclosed quote, the next line or the end of the file; its ``context_mark`` is the line
+    the clerk must fix.  Tab, missing colon, unclosed quote and bad indentation are said
+    with what to type."""
+    problem, context = str(getattr(e, "problem", "") or ""), str(getattr(e, "context", "") or "")
+    pmark, cmark = getattr(e, "problem_mark", None), getattr(e, "context_mark", None)
+    lines = text.splitlines()
+
+    def at(mark: Any) -> str:
+        return f"第 {mark.line + 1} 行" if mark is not None else ""
+
+    tab = next((m for m in (pmark, cmark) if m is not None and m.line < len(lines) and "\t" in lines[m.line]), None)
+    if tab is not None and ("\\t" in problem or "\t" in problem or "cannot start any token" in problem):
+        said = f"{at(tab)}有 Tab 字符：YAML 不能用 Tab 缩进，请用空格代替 Tab（每层缩进两个空格）"
+    elif "simple key" in context and "':'" in problem:
+        said = f"{at(cmark or pmark)}缺少冒号：每一项要写成“键: 值”（半角冒号，冒号后加一个空格）"
+    elif "quoted scalar" in context:
+        said = f"{at(cmark or pmark)}的引号没有配对：开头有引号，结尾也要有同样的引号（或把引号都去掉）"
+    elif "block" in problem or "block" in context or "mapping values are not allowed" in problem \
+            or "indicator" in problem or "indentation" in problem:
+        said = (f"{at(pmark)}缩进不对：同一层的项要用空格对齐，下一层比上一层多缩进；"
+                "也请检查上一行的冒号和引号")
+    else:
+        where = f"第 {pmark.line + 1} 行第 {pmark.column + 1} 列附近" if pmark is not None else ""
+        said = f"YAML 格式有误（缩进、冒号或引号）{where}"
+    return f"{said}。（原文：{' '.join(str(e).split())}）"
+
+
 def _spec_keys(*classes: type) -> set[str]:
     """The keys of these spec classes (all of them when none is named)."""
     import dataclasses
@@ -717,7 +747,10 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise SpecError(path, "(syntax)", f"YAML 格式有误（缩进、冒号或引号）：{e}") from None
+        line = data[:e.start].count(b"\n") + 1
+        raise SpecError(path, "(encoding)", f"文件不是 UTF-8 编码（第 {line} 行起；多半是用 Windows 记事本等以 ANSI/GBK 保存的）："
+                        "请用记事本打开，“另存为”时把编码选为 UTF-8 后保存，再运行。"
+                        f"（原文：{e}）") from None
     key, spec = "", None
     if cache_parent is not None:
         from .quick import id_in_spec
@@ -737,9 +770,7 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
             wide = _full_width_colon(text)
             if wide:
                 raise SpecError(path, "(syntax)", wide) from None
-            mark = getattr(e, "problem_mark", None)
-            where = f"第 {mark.line + 1} 行第 {mark.column + 1} 列附近" if mark is not None else ""
-            raise SpecError(path, "(syntax)", f"YAML 格式有误（缩进、冒号或引号）{where}：{e}") from None
+            raise SpecError(path, "(syntax)", _yaml_problem(e, text)) from None
         try:
             spec = parse_spec(raw, path)
         except SpecError as e:

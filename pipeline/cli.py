@@ -125,6 +125,12 @@ def new_cmd(folder: Path, questionnaire: Path | None) -> None:
     except newleague.NewLeagueError as e:
         click.echo(f"错误：{e}", err=True)
         sys.exit(EXIT_FAILED)
+    except (click.Abort, EOFError, KeyboardInterrupt):
+        # Ctrl-D / Ctrl-C / no input (</dev/null): click said "Aborted!" with exit 1, which the
+        # contract keeps for "ran, inputs need attention"
+        click.echo(f"\n已取消：没有创建任何文件。要新建赛事请重新运行 league new {folder}"
+                   "（或填好问卷后用 --from-workbook 问卷.xlsx）。", err=True)
+        sys.exit(EXIT_FAILED)
     except OSError as e:
         from .runcmd import os_reason
 

@@ -88,3 +88,9 @@ def test_template_with_an_unreadable_secret_says_so(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["template", str(folder), "--all", "--out", str(tmp_path / "out")])
     assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
     assert "secret.key" in r.output and "没有权限" in r.output and "Traceback" not in r.output
+
+
+def test_new_at_end_of_input_says_so_in_chinese_exit_2(tmp_path):
+    r = CliRunner().invoke(main, ["new", str(tmp_path / "t2026")], input="")
+    assert r.exit_code == 2 and "Aborted" not in r.output and "已取消" in r.output, (r.exit_code, r.output)
+    assert not (tmp_path / "t2026").exists()

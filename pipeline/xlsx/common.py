@@ -274,13 +274,16 @@ def read_meta(wb: Workbook) -> dict[str, Any]:
     return {str(k): v for k, v in ws.iter_rows(min_col=1, max_col=2, values_only=True) if k is not None}
 
 
-def protect(ws: Worksheet) -> None:
+def protect(ws: Worksheet, *, insert_rows: bool = False) -> None:
     """Protect a sheet (no password: the organisers can lift it; the point is to stop
-    accidental edits).  Users may still resize columns/rows and select any cell."""
+    accidental edits).  Users may still resize columns/rows and select any cell, and with
+    ``insert_rows`` insert whole rows (a table with too few rows for the entries)."""
     p = ws.protection
     p.sheet = True
     p.formatColumns = False   # False = allowed
     p.formatRows = False
+    if insert_rows:
+        p.insertRows = False
     p.selectLockedCells = False
     p.selectUnlockedCells = False
 

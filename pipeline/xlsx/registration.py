@@ -189,7 +189,9 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
                           prompt="手机或座机号码", error="联系电话应为 7 到 20 位", script=script)
 
     ws.freeze_panes = f"A{first}"
-    protect(ws)
+    # rows may be inserted: an open event's table has 60 rows, and a unit with more entrants
+    # could only have sent a second form, which replaces the first (SUPERSEDED) — its rows lost
+    protect(ws, insert_rows=True)
     print_setup(ws, header_row=hdr, last_col=ncol)
     ws.print_area = f"A1:{col_range(ncol, 1, last_row).split(':')[1]}"
 
@@ -225,6 +227,8 @@ def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: 
           "请勿修改、删除或重命名工作表，不要插入或删除列。", sheet=layout.REG_SHEET),
         z("每行填写一名选手：{fields}。“{lists}”请从下拉列表选择。",
           fields="、".join(c for c in cols if c != "序号"), lists=q.join(lists)),
+        z("表格的行不够时，选中表格中间的一行，右键“插入”整行后接着填写；请不要另发一份报名表补报"
+          "（后收到的报名表会取代先前的整份报名表）。"),
         z("姓名请与工会会员名册一致；“{sid}”请尽量填写，用于核对身份（同名的人靠工号区分）。", sid="工号"),
     ]
     team_events = [e for e in spec.events if e.is_team]

@@ -277,3 +277,37 @@ def test_R2015_Q2_the_form_says_how_to_mark_a_cross_unit_member():
                                "cross_branch": True, "format": {"type": "pairs_movement"}})
     text = quota_text(ev, validated(UnitSpec, {"id": "b1", "name": "药学院"}), "分工会")
     assert "可跨分工会组队" in text and "备注写“跨分工会：" in text
+
+
+def test_rows_can_be_inserted_and_every_inserted_row_is_read(tmp_path, spec_dict):
+    """An open event's form has 60 rows and a locked sheet: a unit with more entrants could
+    only send a second form, which replaces the first.  Whole rows may be inserted now (the
+    instructions say how), and the rows typed into them are read."""
+    from pipeline.ingest.registration import read_registration
+    from pipeline.ingest.workbook import read_workbook
+
+    spec_dict["events"][0]["quota"] = {"rule": "open"}
+    t = make_tournament(tmp_path, events=[spec_dict["events"][0]])
+    path = write_registration_template(t, "admin1", tmp_path / "x.xlsx")
+    wb = load_workbook(path)
+    ws = wb[layout.REG_SHEET]
+    assert ws.protection.sheet and not ws.protection.insertRows       # False: allowed
+    assert ws.protection.deleteColumns and ws.protection.insertColumns   # columns stay fixed
+    text = " ".join(str(c.value) for row in wb[layout.INSTRUCTIONS_SHEET].iter_rows() for c in row if c.value)
+    assert "插入" in text and "取代" in text
+    hdr = read_meta(wb)["header_row"]
+    cols = {c.value: c.column for c in ws[hdr] if c.value}
+    ws.insert_rows(hdr + 30, 10)           # as Excel does: within the table
+    ev = spec_dict["events"][0]["name"]
+    names = [a + b for a in "王李张刘陈杨赵" for b in "一二三四五六七八九十"]       # 70 names
+    for i, name in enumerate(names):
+        r = hdr + 1 + i
+        ws.cell(r, cols["项目"], ev)
+        ws.cell(r, cols["姓名"], name)
+        ws.cell(r, cols["工号"], f"{1000 + i}")
+        ws.cell(r, cols["性别"], "男")
+        if "乘车地点" in cols:
+            ws.cell(r, cols["乘车地点"], t.spec.pickup_points[0])
+    wb.save(path)
+    reg, issues = read_registration(read_workbook(path), "x.xlsx", t)
+    assert [r.name for r in reg.rows if r.ok] == names, issues

@@ -1004,18 +1004,34 @@ class BranchPage:
 
 def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issue], unit_word: str,
                returned: bool) -> tuple[str, ...]:
-    """What the captain must do next, in Chinese, most urgent first."""
-    future = sorted(aware(ev.deadline) for ev in state.tournament.spec.events
-                    if ev.deadline is not None and aware(ev.deadline) > aware(state.now))
+    """What the captain must do next, in Chinese, most urgent first.  Once every event's
+    deadline has passed, a resend is no longer asked for where it would be refused as late
+    (``late_policy: reject``): the captain is told to contact the office instead, and under
+    ``accept-with-warning`` that a resend will be marked late."""
+    spec = state.tournament.spec
+    deadlines = [aware(ev.deadline) for ev in spec.events if ev.deadline is not None]
+    future = sorted(d for d in deadlines if d > aware(state.now))
     deadline = f"（截止时间：{fmt_time(future[0])}）" if future else ""
+    closed = bool(deadlines) and not future and len(deadlines) == len(spec.events)
+    office = spec.contact or "工会办公室"
     sev = Counter(str(i.severity) for i in issues)
     steps: list[str] = []
     if not subs:
-        steps.append(f"尚未收到本{unit_word}的报名表。请填写报名表后用登记的邮箱发送{deadline}。")
+        if closed and spec.late_policy == "reject":
+            steps.append(f"没有收到本{unit_word}的报名表，报名已于 {fmt_time(max(deadlines))} 截止；如有特殊情况请联系{office}。")
+        else:
+            steps.append(f"尚未收到本{unit_word}的报名表。请填写报名表后用登记的邮箱发送{deadline}。")
         return tuple(steps)
     if sev["error"]:
         where = "（问题单元格已在退回的工作簿中标出并附批注）" if returned else ""
-        steps.append(f"请修改下列 {sev['error']} 处错误后重新发送报名表{where}{deadline}。")
+        if closed and spec.late_policy == "reject":
+            steps.append(f"下列 {sev['error']} 处错误涉及的报名没有计入。报名已于 {fmt_time(max(deadlines))} 截止，"
+                         f"重新发送的报名表不再受理；如需更正请联系{office}。")
+        elif closed:
+            steps.append(f"请修改下列 {sev['error']} 处错误后重新发送报名表{where}；报名已截止，"
+                         "重新发送的报名表会被标注为逾期，由组委会决定是否受理。")
+        else:
+            steps.append(f"请修改下列 {sev['error']} 处错误后重新发送报名表{where}{deadline}。")
     latest = _latest(subs)
     if latest is not None and latest.status in ("rejected", "unreadable", "late"):
         steps.append(f"最近一次提交“{latest.file}”{STATUS_LABEL.get(latest.status, latest.status)}，"

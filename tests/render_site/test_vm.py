@@ -182,3 +182,26 @@ def test_R2016_F2_index_totals_credit_each_unit_of_a_reformed_pair(state):
     assert "奖金按单位平分" in vm.totals_note
     page = site_vm.event_vm(state, "xiangqi")
     assert page.awards[-1].branch == "分会9、分会10"
+
+
+def test_after_every_deadline_a_page_does_not_ask_for_a_resend_that_would_be_refused(state):
+    """R2020-Q4: once every event has closed, a form with errors is told that its refused
+    entries did not count and to contact the office (a resend would be LATE_SUBMISSION
+    under ``late_policy: reject``); under accept-with-warning, that a resend is marked late.
+    The page said 请修改下列 3 处错误后重新发送 whatever the date."""
+    import dataclasses
+
+    spec = state.tournament.spec
+    close = spec.events[0].deadline
+    spec = state.tournament.spec = dataclasses.replace(
+        spec, events=[dataclasses.replace(ev, deadline=close) for ev in spec.events])
+    assert spec.late_policy == "reject"
+    state.now = dt.datetime(2020, 11, 1, 9, 0)           # before: the deadline is given
+    assert any("截止时间：2020年11月09日 15:00" in s for s in site_vm.branch_vm(state, "u02").next_steps)
+    state.now = dt.datetime(2020, 11, 20, 9, 0)
+    (step,) = [s for s in site_vm.branch_vm(state, "u02").next_steps if "3 处错误" in s]
+    assert "重新发送的报名表不再受理" in step and "截止" in step and not step.startswith("请修改")
+    assert "报名已于" in site_vm.branch_vm(state, "u03").next_steps[0]      # nothing was sent
+    state.tournament.spec = dataclasses.replace(spec, late_policy="accept-with-warning")
+    (step,) = [s for s in site_vm.branch_vm(state, "u02").next_steps if "3 处错误" in s]
+    assert step.startswith("请修改下列 3 处错误") and "逾期" in step

@@ -1039,7 +1039,7 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
     if sev["warning"]:
         steps.append(f"请核对下列 {sev['warning']} 条警告；如确认无误，无需再次发送。")
     if not steps:
-        steps.append("报名已接受，无需其他操作。如需更改，请修改后重新发送整张报名表（新表取代旧表）。")
+        steps.append("报名已接受，无需其他操作。如需更改，请修改后重新发送整张报名表（新的报名表取代旧的报名表）。")
     return tuple(steps)
 
 

@@ -205,3 +205,15 @@ def test_after_every_deadline_a_page_does_not_ask_for_a_resend_that_would_be_ref
     state.tournament.spec = dataclasses.replace(spec, late_policy="accept-with-warning")
     (step,) = [s for s in site_vm.branch_vm(state, "u02").next_steps if "3 处错误" in s]
     assert step.startswith("请修改下列 3 处错误") and "逾期" in step
+
+
+def test_no_next_step_reads_as_a_watch_in_traditional(state):
+    """OpenCC turns 旧表 into 舊錶 (an old wristwatch): every T2015 unit page told the captain
+    新表取代舊錶.  Each next step, converted, keeps 表 as a form."""
+    from pipeline.text import convert
+
+    state.issues = [i for i in state.issues if i.severity != "warning"]
+    steps = [s for u in ("u01", "u02", "u03") for s in site_vm.branch_vm(state, u).next_steps]
+    assert any("取代" in s for s in steps)
+    for s in steps:
+        assert "錶" not in convert(s, "traditional"), s

@@ -10,6 +10,69 @@ import click
 
 from .runcmd import EXIT_FAILED, _spec_error, parse_now, run_command
 
+#: click's own words (usage, headings, its errors) as the office reads them: click passes
+#: each through gettext (``_``), so its modules are given this table instead of the English
+#: catalogue; a message not listed (a newer click's) stays as click wrote it
+CLICK_ZH = {
+    "Usage:": "用法：",
+    "Options": "选项",
+    "Commands": "命令",
+    "Show this message and exit.": "显示本帮助并退出。",
+    "Show the version and exit.": "显示版本号并退出。",
+    "%(prog)s, version %(version)s": "%(prog)s，版本 %(version)s",
+    "Try '{command} {option}' for help.": "输入 '{command} {option}' 查看帮助。",
+    "Error: {message}": "错误：{message}",
+    "Missing argument": "缺少参数",
+    "Missing option": "缺少选项",
+    "Missing parameter": "缺少参数",
+    "Missing command.": "缺少命令。",
+    "No such command {name!r}.": "没有命令 {name!r}。",
+    "No such option {name!r}.": "没有选项 {name!r}。",
+    "No such option: {name}": "没有选项：{name}",
+    "Did you mean {possibility}?": "是不是 {possibility}？",
+    "(Possible options: {possibilities})": "（可能是：{possibilities}）",
+    "Option {name!r} does not take a value.": "选项 {name!r} 后面不用写值。",
+    "Option {name!r} requires an argument.": "选项 {name!r} 后面要写一个值。",
+    "Invalid value for {param_hint}: {message}": "{param_hint} 的值不对：{message}",
+    "Invalid value: {message}": "值不对：{message}",
+    "Got unexpected extra argument ({args})": "多了一个参数（{args}）",
+    "Got unexpected extra arguments ({args})": "多了几个参数（{args}）",
+    "{value!r} is not a valid {number_type}.": "{value!r} 不是有效的{number_type}。",
+    "{value} is not in the range {range}.": "{value} 不在 {range} 范围内。",
+    "{name} {filename!r} does not exist.": "{name} {filename!r} 不存在。",
+    "{name} {filename!r} is a file.": "{name} {filename!r} 是一个文件，应为文件夹。",
+    "{name} {filename!r} is a directory.": "{name} {filename!r} 是一个文件夹，应为文件。",
+    "{name} {filename!r} is not readable.": "{name} {filename!r} 无法读取。",
+    "{name} {filename!r} is not writable.": "{name} {filename!r} 无法写入。",
+    "path": "路径", "file": "文件", "directory": "文件夹",
+    "Aborted!": "已取消。",
+    "default: {default}": "默认：{default}",
+}
+
+
+def _click_in_chinese() -> None:
+    """Give click's modules :data:`CLICK_ZH` for their gettext calls."""
+    import importlib
+
+    def zh(message: str) -> str:
+        return CLICK_ZH.get(message, message)
+
+    def nzh(singular: str, plural: str, n: int) -> str:
+        return zh(singular if n == 1 else plural)
+
+    for name in ("core", "exceptions", "formatting", "parser", "types", "decorators", "termui", "utils"):
+        try:
+            module = importlib.import_module(f"click.{name}")
+        except ImportError:         # (a click without it)
+            continue
+        if callable(getattr(module, "_", None)):
+            module._ = zh
+        if callable(getattr(module, "ngettext", None)):
+            module.ngettext = nzh
+
+
+_click_in_chinese()
+
 
 def _parse_now(value: str | None) -> dt.datetime | None:
     try:

@@ -10,7 +10,7 @@ import yaml
 
 from .common import copy_sample, league, run_args
 
-SUBCOMMANDS = re.compile(r"^Commands:\n((?:  \S.*\n?)+)", re.M)
+SUBCOMMANDS = re.compile(r"^命令:\n((?:  \S.*\n?)+)", re.M)
 
 
 def _subcommands() -> list[str]:
@@ -23,7 +23,9 @@ def _subcommands() -> list[str]:
 def test_main_help():
     r = league("--help")
     assert r.returncode == 0
-    assert "Usage:" in r.stdout and "league" in r.stdout
+    # click's own words in Chinese too (pipeline.cli.CLICK_ZH): the office reads Chinese
+    assert "用法：" in r.stdout and "league" in r.stdout and "显示本帮助并退出" in r.stdout
+    assert "Usage" not in r.stdout and "Show this message" not in r.stdout
     names = _subcommands()
     assert {"run", "template", "new"} <= set(names)
     # every command listed with a one-line description (sqlite-utils style)
@@ -39,10 +41,10 @@ def test_every_subcommand_has_help():
         r = league(name, "--help")
         assert r.returncode == 0, (name, r.stderr)
         usage, _, rest = r.stdout.partition("\n\n")
-        assert usage.startswith("Usage:") and name in usage
-        description = rest.split("Options:")[0].strip()
+        assert usage.startswith("用法：") and name in usage
+        description = rest.split("选项:")[0].strip()
         assert description, f"`{name} --help` has no description"
-        options = re.findall(r"^  (-[-\w, /]+?)(?:\s{2,}(.*))?$", r.stdout.split("Options:")[1], re.M)
+        options = re.findall(r"^  (-[-\w, /]+?)(?:\s{2,}(.*))?$", r.stdout.split("选项:")[1], re.M)
         undocumented = [o for o, text in options if not text and "--help" not in o]
         assert not undocumented, f"`{name}` options without help: {undocumented}"
 
@@ -152,3 +154,14 @@ def test_template_and_questionnaire_that_cannot_write_exit_2_with_a_message(tmp_
     (tmp_path / "a-folder").mkdir()
     r = league("questionnaire", tmp_path / "a-folder")
     assert r.returncode == 2 and "Traceback" not in r.stderr and "错误：无法写入" in r.stderr, (r.returncode, r.stderr)
+
+
+def test_click_errors_are_in_chinese():
+    """A missing argument, an unknown option, a path that is not there: click's messages
+    were English (Missing argument 'FOLDER'., No such option) for a Chinese office."""
+    r = league("run")
+    assert r.returncode == 2 and "错误：缺少参数 'FOLDER'" in r.stderr and "查看帮助" in r.stderr, r.stderr
+    r = league("run", ".", "--bogus")
+    assert r.returncode == 2 and "没有选项 '--bogus'" in r.stderr, r.stderr
+    r = league("new", "--from-workbook", "/nonexistent/问卷.xlsx", "x")
+    assert r.returncode == 2 and "路径 '/nonexistent/问卷.xlsx' 不存在" in r.stderr, r.stderr

@@ -59,12 +59,26 @@ class Registry(Generic[T]):
         return deco
 
     def canonical(self, name: str) -> str:
+        """The registered name ``name`` stands for: itself, an alias, or an alias written in
+        Traditional characters (a ``script: traditional`` league's 淘汰賽 is 淘汰赛)."""
         if self._load is not None:
             self._loaded()
         try:
             return self._aliases[name]
         except KeyError:
-            raise UnknownName(self.kind, name, self.names()) from None
+            found = self._simplified(name)
+            if found is None:
+                raise UnknownName(self.kind, name, self.names()) from None
+            return found
+
+    def _simplified(self, name: object) -> str | None:
+        """The registered name of ``name`` read in Simplified characters, if that is an alias
+        (OpenCC's converter is loaded only for a name not found as written)."""
+        if not isinstance(name, str) or name.isascii():
+            return None
+        from .text import to_simplified
+
+        return self._aliases.get(to_simplified(name))
 
     def get(self, name: str) -> T:
         return self._items[self.canonical(name)]
@@ -72,7 +86,7 @@ class Registry(Generic[T]):
     def __contains__(self, name: object) -> bool:
         if self._load is not None:
             self._loaded()
-        return name in self._aliases
+        return name in self._aliases or self._simplified(name) is not None
 
     def names(self) -> list[str]:
         if self._load is not None:

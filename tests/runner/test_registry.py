@@ -83,3 +83,15 @@ def test_packages_import_their_modules_when_their_registry_is_asked():
     assert answers == "True 2 sonneborn_berger True"
     assert after.startswith("['pipeline.draw.swiss', 'pipeline.games.go', 'pipeline.score.awards', "
                             "'pipeline.score.tiebreaks']")
+
+
+def test_a_name_written_in_traditional_characters_is_its_simplified_alias():
+    """A ``script: traditional`` league's clerk writes 淘汰賽 (and 分組積分編排賽): 没有赛制
+    “淘汰賽” although game names in Traditional (中國象棋) were accepted."""
+    from pipeline.draw import FORMATS
+
+    assert FORMATS.canonical("淘汰賽") == FORMATS.canonical("淘汰赛") == "knockout"
+    assert FORMATS.canonical("分組積分編排賽") == "groups_standings"
+    assert "淘汰賽" in FORMATS and "淘汰战" not in FORMATS
+    with pytest.raises(UnknownName):
+        FORMATS.canonical("淘汰戰")

@@ -51,7 +51,9 @@ def attachment_name(eml: Path) -> str:
     return m.attachments[0].filename if m.attachments else eml.name
 
 
-def run_with_mistakes(tid: str, tmp: Path):
+def run_with_mistakes(tid: str, tmp: Path, now: dt.datetime = NOW):
+    """A night of sample ``tid`` with its registration mails and every mail of its
+    ``inbox-mistakes/``: (the report, issues.csv's rows)."""
     src = SAMPLES / tid
     folder = tmp / tid
     (folder / "inbox").mkdir(parents=True)
@@ -59,7 +61,7 @@ def run_with_mistakes(tid: str, tmp: Path):
     shutil.copy(src / "secret.key", folder)
     for p in sorted(src.glob("inbox/*-报名表.eml")) + sorted(src.glob("inbox-mistakes/*.eml")):
         shutil.copy(p, folder / "inbox" / p.name)
-    report = run(RunOptions(folder=folder, out_parent=tmp / "out", pdf=False, now=NOW))
+    report = run(RunOptions(folder=folder, out_parent=tmp / "out", pdf=False, now=now))
     with open(report.out_dir / "data" / "issues.csv", encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
     return report, rows

@@ -39,14 +39,10 @@ EDIT_AND_RESEND = ("逐条修改后重新发送", "修改后发回", "修改后�
 
 
 def _night(tid: str, tmp: Path, now: dt.datetime):
-    src = SAMPLES / tid
-    folder = tmp / tid
-    (folder / "inbox").mkdir(parents=True)
-    shutil.copy(src / "tournament.yaml", folder)
-    shutil.copy(src / "secret.key", folder)
-    for p in sorted(src.glob("inbox/*-报名表.eml")) + sorted(src.glob("inbox-mistakes/*.eml")):
-        shutil.copy(p, folder / "inbox" / p.name)
-    report = run(RunOptions(folder=folder, out_parent=tmp / "out", pdf=False, now=now))
+    """The sample's night with every mistake mail; its receipts by the file they answer."""
+    from badinput.test_mistakes import run_with_mistakes
+
+    report, _ = run_with_mistakes(tid, tmp, now)
     receipts = build_receipts(report.state, report.out_dir)
     by_file = {}
     for s in report.state.submissions:

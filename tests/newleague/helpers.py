@@ -10,6 +10,7 @@ from pathlib import Path
 import openpyxl
 
 from pipeline import layout as L
+from pipeline import newleague
 from pipeline.spec import load_tournament
 from pipeline.timeutil import TZ
 from pipeline.validate.checks import quota_for
@@ -91,3 +92,20 @@ def fill_registrations(folder: Path, rng: random.Random, counts: dict[str, int] 
         ts = RECEIVED.timestamp()
         os.utime(dest, (ts, ts))
     return total
+
+
+def answer_at_the_prompt(folder, script: list[str], defaults: bool):
+    """``league new`` at the prompt, answered from ``script`` (a blank answer takes the
+    prompt's default when ``defaults``); returns the tournament.yaml and what was said."""
+    said: list[str] = []
+
+    def ask(text, default=None, **kw):
+        answer = script.pop(0)
+        return default if defaults and not answer and default is not None else answer
+
+    orig = newleague._echo
+    newleague._echo = said.append
+    try:
+        return newleague.create(folder, ask=ask), said
+    finally:
+        newleague._echo = orig

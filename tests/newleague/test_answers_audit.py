@@ -7,7 +7,7 @@ import yaml
 
 from pipeline import newleague
 
-from .helpers import small_answers
+from .helpers import answer_at_the_prompt, small_answers
 
 
 # -- 1. full-width digits and colons (a Chinese input method) ------------------------------
@@ -91,28 +91,13 @@ def _script(a, email="u1@x.cn", prizes="一等奖=500"):
             "", "", "ranked", "一等奖1,二等奖1", prizes]
 
 
-def _at_prompt(folder, script):
-    said: list[str] = []
-
-    def ask(text, default=None, **kw):
-        answer = script.pop(0)
-        return default if not answer and default is not None else answer
-
-    orig = newleague._echo
-    newleague._echo = said.append
-    try:
-        return newleague.create(folder, ask=ask), said
-    finally:
-        newleague._echo = orig
-
-
 def test_a_mistyped_address_and_prize_are_asked_again_at_once(tmp_path):
     a = small_answers(2)
     script = _script(a, email="a@x.edu.cn。")
     script.insert(script.index("a@x.edu.cn。") + 1, "a@x.edu.cn")
     script += ["一等奖=500"]
     script[script.index("一等奖=500")] = "一等=500"
-    path, said = _at_prompt(tmp_path / "t2026", script)
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert raw["units"][0]["emails"] == ["a@x.edu.cn"]
     assert raw["events"][0]["awards"]["prizes"] == {"一等奖": 500}
@@ -134,7 +119,7 @@ def test_a_final_check_failure_re_asks_only_the_question_at_fault(tmp_path, monk
     script = _script(a) + ["一等奖=800"]
     monkeypatch.setattr(newleague, "parse_spec", lambda raw, file=spec_mod.SPEC_FILE:
                         real(raw, file) if raw.get("id") == "probe" else once(raw, file))
-    path, said = _at_prompt(tmp_path / "t2026", script)
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert raw["events"][0]["awards"]["prizes"] == {"一等奖": 800}
     assert any("【奖金】" in s for s in said) and not any("重新回答全部问题" in s for s in said)

@@ -11,7 +11,7 @@ from pipeline import newleague
 from pipeline.run import RunOptions, run
 from pipeline.spec import load_tournament
 
-from .helpers import NOW, fill_registrations, small_answers
+from .helpers import NOW, answer_at_the_prompt, fill_registrations, small_answers
 
 
 def _run(folder, tmp_path):
@@ -92,23 +92,6 @@ def test_quota_answers(text, rule):
     assert newleague.v_quota(text) == rule
 
 
-def _answer_at_the_prompt(folder, script: list[str], defaults: bool):
-    """``league new`` at the prompt, answered from ``script`` (a blank answer takes the
-    prompt's default when ``defaults``); returns the tournament.yaml and what was said."""
-    said: list[str] = []
-
-    def ask(text, default=None, **kw):
-        answer = script.pop(0)
-        return default if defaults and not answer and default is not None else answer
-
-    orig = newleague._echo
-    newleague._echo = said.append
-    try:
-        return newleague.create(folder, ask=ask), said
-    finally:
-        newleague._echo = orig
-
-
 def test_interactive_reasks_bad_answer(tmp_path):
     a = small_answers(2)
     script = [a["name"], "t2026", "校工会", "工会办公室 王芳 13800000000", "ghb@union.example.edu.cn",
@@ -118,7 +101,7 @@ def test_interactive_reasks_bad_answer(tmp_path):
               "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "教工活动中心", "",
               "福建路、花园路，西门;自行到达", "随便", "接收并警告",   # an unknown late policy re-asked
               "ranked", "一等奖1,二等奖1", ""]
-    path, said = _answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert raw["units"][0]["members"] == 40
     assert raw["events"][0]["game"] == "xiangqi"
@@ -291,7 +274,7 @@ def test_a_unit_typed_twice_is_asked_again_at_once(tmp_path):
               "2026-01-17", "18:00", "12:00",                 # ends before it starts: again
               "2026-01-17", "08:30", "12:00", "", "",
               "", "", "ranked", "一等奖1,二等奖1", ""]
-    path, said = _answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert [u["name"] for u in raw["units"]] == ["甲分工会", "乙分工会"]
     assert any("“甲分工会”已经填过" in s for s in said) and not any("重新回答全部问题" in s for s in said)

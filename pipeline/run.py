@@ -1016,6 +1016,13 @@ def terms_record(ev: EventSpec) -> dict[str, Any]:
             "quota": json.loads(json.dumps(dataclasses.asdict(ev.quota)))}
 
 
+def _instant(iso: str | None) -> dt.datetime | None:
+    """The moment an ISO time names (None for none), to compare times written with different
+    offsets: a deadline recorded as 00:00+00:00 is the spec's 08:00+08:00, now that the spec
+    gives every deadline in Beijing time."""
+    return dt.datetime.fromisoformat(iso) if iso else None
+
+
 def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament:
     """R2020-Q4, R2020-Q1 as drawn: an event whose round 1 is published keeps the deadline
     and quota it was drawn under — its entries are who was drawn.  A deadline moved later
@@ -1033,7 +1040,7 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
             continue
         now = terms_record(ev)
         said = []
-        if rec.get("deadline") != now["deadline"]:
+        if _instant(rec.get("deadline")) != _instant(now["deadline"]):   # (an offset written otherwise is no change)
             def shown(iso: str | None) -> str:
                 return f"{dt.datetime.fromisoformat(iso).astimezone(TZ):%Y-%m-%d %H:%M}" if iso else "（未设）"
             said.append(f"报名截止时间（deadline）{shown(rec.get('deadline'))} → {shown(now['deadline'])}")

@@ -344,3 +344,29 @@ def test_a_deleted_output_folder_does_not_redraw_a_round_whose_sheets_were_playe
     assert "还没有公布过" in said.message and "ledger.sqlite" in said.message and "移出收件箱" in said.message
     assert not [r for r in _draw_rows(other.out_dir) if r["event"] == "guandan"]
     assert any("第1轮暂不抽签" in line for line in other.events)
+
+
+def test_R2020_Q4_a_deadline_recorded_with_another_offset_is_the_same_deadline(tmp_path):
+    """Round 1 records the deadline it was drawn under; a version before the spec gave every
+    deadline in Beijing time recorded one written in UTC as such (…09:00:00+00:00).  The
+    same moment, now given as 17:00+08:00, is no edit: no TERMS_CHANGED (the ISO texts were
+    compared)."""
+    import json
+    import sqlite3
+
+    from pipeline.run import TERMS_KEY
+
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    ledger = first.out_dir / "ledger.sqlite"
+    with sqlite3.connect(ledger) as db:
+        (event, body), = db.execute("SELECT event, body FROM rounds WHERE round=1").fetchall()[:1]
+        rnd = json.loads(body)
+        recorded = rnd["plan"][TERMS_KEY]["deadline"]
+        moment = dt.datetime.fromisoformat(recorded)
+        rnd["plan"][TERMS_KEY]["deadline"] = moment.astimezone(dt.timezone.utc).isoformat()
+        db.execute("UPDATE rounds SET body=? WHERE event=? AND round=1", (json.dumps(rnd, ensure_ascii=False), event))
+    _play_round_1(folder)
+    played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert not [i.message for i in played.issues if i.code == "TERMS_CHANGED"]

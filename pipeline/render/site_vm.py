@@ -519,8 +519,24 @@ KIND_LABEL = {"tables": "分桌赛", "knockout": "淘汰赛", "groups": "小组�
               "round_robin": "循环赛", "swiss": "积分编排赛"}
 
 
+def _match_note(m: Match, r: "MatchResult | None", worth: str) -> str:
+    """A match's note on the event page: its own, else its result's reason; a bye that
+    scores says what it counts (``worth``) instead of repeating 轮空."""
+    note = m.note or (r.reason if r else "")
+    if m.bye and worth:
+        return worth if note in ("", "轮空") else f"{note}；{worth}"
+    return note
+
+
 def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
+    """One round on the event page.  A bye that counts points says how many, as the draw
+    sheet and the standings do (R2016-S1: 轮空按52分计)."""
     matches = []
+    worth = ""
+    if any(m.bye for m in rnd.matches):
+        from .viewmodels import bye_worth
+
+        worth = bye_worth(es, rnd)
     for m in sorted(rnd.matches, key=lambda m: (m.group, m.bye, m.table)):
         r = es.results.get(m.key)
         adv = _advancing(m, r)
@@ -530,7 +546,7 @@ def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
                       for i, s in enumerate(m.sides))
         table = (f"{m.group}组 " if m.group else "") + ("轮空" if m.bye else f"第{m.table}桌")
         matches.append(MatchVM(table=table, sides=sides, bye=m.bye,
-                               pending=not m.bye and r is None, note=m.note or (r.reason if r else "")))
+                               pending=not m.bye and r is None, note=_match_note(m, r, worth)))
     done = round_complete(es, rnd)
     played = sum(1 for m in rnd.matches if not m.bye and m.key in es.results)
     total = sum(1 for m in rnd.matches if not m.bye)

@@ -166,21 +166,16 @@ def branch_proven(s: "Submission", issues: list["Issue"]) -> bool:
     superseded), or refused only for coming after the deadline or holding no entry — its
     unit is known all the same, and is told what stays registered."""
     taken = s.status in ("current", "superseded", "accepted") or (
-        s.status == "rejected" and getattr(s, "refused", "") in ("late", "empty"))
+        s.status == "rejected" and s.refused in ("late", "empty"))
     return bool(s.branch) and taken and not any(i.code in IDENTITY_CODES for i in issues)
 
 
-def refusal(s: "Submission", issues: list["Issue"]) -> str:
+def refusal(s: "Submission") -> str:
     """Why a form was refused as a whole when no edit of it can make it acceptable
-    (:attr:`Submission.refused`): "form" — not the form this tournament issued for the unit
-    (another unit's, another tournament's, an old template; a submission that does not say,
-    by its WRONG_BRANCH or UNKNOWN_BRANCH) — or "late"; "" when editing it can."""
-    why = getattr(s, "refused", "")
-    if why in ("form", "late"):
-        return why
-    if s.status == "rejected" and any(i.code in ("WRONG_BRANCH", "UNKNOWN_BRANCH") for i in issues):
-        return "form"
-    return ""
+    (:attr:`Submission.refused`, set where the submission is made): "form" — not the form
+    this tournament issued for the unit (another unit's, another tournament's, an old
+    template) — or "late"; "" when editing it can."""
+    return s.refused if s.refused in ("form", "late") else ""
 
 
 def recipients(t: "Tournament", s: "Submission", issues: list["Issue"]) -> tuple[str, ...]:
@@ -258,7 +253,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
     word = t.spec.unit_word
     proven = branch_proven(s, issues)
     name = _unit_name(t, s, proven)
-    when = f"{(s.received.astimezone(TZ) if s.received.tzinfo else s.received):%Y-%m-%d %H:%M}"
+    when = _shown(s.received)
     problems = [i for i in issues if i.severity in (Severity.ERROR, Severity.WARNING)]
     errors = [i for i in problems if i.severity == Severity.ERROR]
     entries = [e for e in state.entries if e.branch == s.branch] if proven and s.status != "superseded" else []
@@ -268,7 +263,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
     if s.status == "superseded":
         kind = "superseded"
         subject = f"【报名回执】{name}：已被新报名表取代"
-        kept = [ev for ev in t.spec.events if ev.id in getattr(s, "kept", ())]
+        kept = [ev for ev in t.spec.events if ev.id in s.kept]
         if kept:
             # its rows for the events closed before the newer form came still count (R2020-Q4)
             closed = _deadline_text(_deadline_groups(kept))
@@ -293,12 +288,12 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
             lines.append(f"{win.still}如需修改，请在这份报名表上修改后{win.before}重新发送，以最后收到的一份为准。")
         elif win.open and not win.closed:
             lines.append(f"如需修改，请在这份报名表上修改后{win.before}重新发送，以最后收到的一份为准。")
-    elif refusal(s, issues) == "form":
+    elif refusal(s) == "form":
         kind = "needs_change"
         more, still_open = _foreign_lines(state, s, problems or issues, name, when)
         subject = f"【报名回执】{name}：未受理，" + (f"请使用本{word}的报名表" if still_open else "报名已截止")
         lines += more
-    elif refusal(s, issues) == "late":
+    elif refusal(s) == "late":
         kind = "needs_change"
         subject = f"【报名回执】{name}：逾期收到，未受理"
         lines += _late_lines(state, s, problems or issues, entries, when)
@@ -335,7 +330,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
             lines.append(f"{win.still}请使用组委会下发给本{t.spec.unit_word}的报名表填写后{win.before}重新发送。")
     lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
               "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
-              f"{t.spec.contact or '组委会'}。）"]
+              f"{_contact(t)}。）"]
     return Receipt(sha256=s.sha256, branch=s.branch if proven else "", to=to, subject=subject,
                    body="\n".join(lines) + "\n", kind=kind, attachment=attachment,
                    attachment_name=attachment_name)
@@ -353,7 +348,7 @@ def _events_of(state: "LeagueState", s: "Submission | None", unit: "UnitSpec | N
     """The events whose deadlines a receipt gives: those the form's rows name; for a form
     whose rows name none (unreadable, empty), the unit's registered events; else every event."""
     spec = state.tournament.spec
-    ids = set(getattr(s, "events", ()) or ())
+    ids = set(s.events) if s is not None else set()
     if not ids and unit is not None:
         ids = {e.event for e in state.entries if e.branch == unit.id}
     return [ev for ev in spec.events if ev.id in ids] or list(spec.events)
@@ -546,7 +541,7 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
     lines += ["", "如果这封邮件本来就不是用来发送表格的（例如询问或回复），请忽略本回执。"]
     lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
               "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
-              f"{t.spec.contact or '组委会'}。）"]
+              f"{_contact(t)}。）"]
     return Receipt(sha256=m.sha256, branch="", to=to, subject=f"【报名回执】{name}：邮件中没有 Excel 表格，请重新发送",
                    body="\n".join(lines) + "\n", kind="needs_change")
 

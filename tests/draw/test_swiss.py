@@ -53,3 +53,12 @@ def test_R2015_F1_swiss_small_fields_never_repeat(n, results):
         if any(v > 1 for v in met.values()) or any(v > 1 for v in byes.values()) or notes:
             bad.append(seed)
     assert bad == [], f"{len(bad)} of 40 seeds repeat a pairing or a bye: {bad}"
+
+
+def test_R2015_F1_swiss_says_when_a_round_is_paired_for_the_later_rounds():
+    """5 players, lower id wins, seed 2: nearest-partner pairing in round 3 would leave round 4
+    no rematch-free pairing; the lookahead pairs otherwise and the draw sheet says why."""
+    st = _whole_event(5, 2, _lower_id_wins)
+    r3 = st.rounds[2]
+    assert "为使以后各轮仍能避免重复对阵，本轮未完全按名次就近配对。" in r3.notes, r3.notes
+    assert not any("再次相遇" in x for r in st.rounds for x in r.notes)

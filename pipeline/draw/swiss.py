@@ -9,9 +9,9 @@ rematch-free pairing exists in reach (a search budget keeps 500 entries fast; pa
 the nearest not-yet-met partner is taken greedily).
 
 Lookahead (R2015-F1's 同一对手不重复相遇 over the whole event; FIDE C.04.1 b and d — no two
-players meet twice, no second pairing-allocated bye — held as the Dutch system's absolute
-criteria are, C.04.3 C.1–C.2, and the pairing must leave the rest of the tournament
-completable): with up to ``LOOKAHEAD_MAX`` entries a round takes, among its acceptable
+players meet twice, no second pairing-allocated bye — which the Dutch system makes absolute
+criteria, C.04.3 C.1–C.2; here they are kept for the rest of the event, not only the round
+being paired): with up to ``LOOKAHEAD_MAX`` entries a round takes, among its acceptable
 pairings in the order above, the first after which the remaining rounds still have a
 rematch-free, second-bye-free completion (exact search, a round robin's rounds being the
 limit: ≤ n − 1 rounds for even n, ≤ n for odd n).  Pairing one round at a time painted

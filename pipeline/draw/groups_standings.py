@@ -7,15 +7,28 @@ R2016-F2 (applied when round 1 is drawn, from ``state.absent``): entries whose p
 are all absent are removed; players left without their partner are re-formed into new
 pairs within their group, by lot.  Single players left over in several groups are
 paired across groups by lot, and the new pair joins the group with the fewest tables;
-a player left alone at the end cannot play (noted).  A group the check-in left with an
-odd number of pairs (drawn even, odd now) sends one of its own pairs, drawn by lot, into
-the group with the fewest tables (pairs // 2) among the other groups (the seed:
-如重新组合后产生单对选手，则现场抽签进入桌数少的小组); on equal tables a group with an odd
-number of pairs is chosen first, so both become even and nobody sits out, then one by
-lot.  The pair joins at the end of its new group's draw order; a group left odd by a
-pair moving in plays with a bye each round.  A group drawn odd (13 pairs in 4 groups)
-keeps its bye and sends no pair: evening it out too once left a group of two pairs, who
-then met in every round.
+a player left alone at the end cannot play (noted).
+
+Then the odd pair ("if that leaves one odd pair in a group, it is drawn into the group
+with the fewest tables"; the seed: 如重新组合后产生单对选手，则现场抽签进入桌数少的小组).
+The rule is about what the check-in *leaves*, so a group counts as odd when
+
+* the check-in left it odd: drawn even, odd now; or
+* the check-in left it a single pair, however it was drawn (a group drawn with 3 pairs
+  and left with 1): one pair cannot play — it would sit out every round with a bye and
+  then take the group's first place without a game.
+
+Such a group sends one of its own pairs, drawn by lot, into the group with the fewest
+tables (pairs // 2) among the other groups; on equal tables a group with an odd number
+of pairs is chosen first, so both become even and nobody sits out, then one by lot.  The
+single pairs move first (their groups in an order drawn by lot), then the groups left
+odd (in an order drawn by lot), so a single pair evens out an odd group rather than an
+odd group's pair landing beside it as a group of two; a group evened out by a pair
+moving in sends none.  The pair joins at the end of its new group's draw order; a group
+left odd by a pair moving in plays with a bye each round.  A group drawn odd and left odd
+with 3 pairs or more (13 pairs in 4 groups, nobody absent) keeps its bye and sends no
+pair: evening it out too once left a group of two pairs, who then met in every round.
+Only when the whole event is down to one pair has that pair nowhere to go.
 
 Re-formed pairs are recorded in ``plan["merged"]`` as
 ``{"id": "<entry a>+<entry b>", "from": [entry a, entry b], "players": [Person.key, …],
@@ -146,26 +159,33 @@ class GroupsStandings:
             dropped.append(p)
             notes.append(f"{self._person(entries, e, p)}（{shown(state, e)}）搭档未到且无人可组合，本次不能参赛。")
         # R2016-F2 (“如重新组合后产生单对选手，则现场抽签进入桌数少的小组”): a group the check-in
-        # left odd (drawn even, odd now) sends one of its own pairs, by lot, into the group with
-        # the fewest tables (pairs // 2) among the other groups.  Equal tables: a group with an
-        # odd pair first (both groups then play without a bye), then by lot.  Groups left odd
-        # take their turn in an order drawn by lot; one evened out by a pair moving in sends
-        # none.  A group drawn odd keeps its bye (R2016-F3): moving its pair only for evenness
-        # left a group of two pairs to meet each other every round.
-        left = [g for g in sorted(groups) if len(groups[g]) % 2 and lot[g] % 2 == 0]
+        # left odd (drawn even, odd now) or left a single pair (drawn any way: one pair cannot
+        # play) sends one of its own pairs, by lot, into the group with the fewest tables
+        # (pairs // 2) among the other groups.  Equal tables: a group with an odd pair first
+        # (both groups then play without a bye), then by lot.  Single pairs move first, then
+        # the groups left odd, each in an order drawn by lot; one evened out by a pair moving
+        # in sends none.  A group drawn odd and left with 3 pairs or more keeps its bye
+        # (R2016-F3): moving its pair only for evenness left a group of two pairs to meet
+        # each other every round.
+        lone = [g for g in sorted(groups) if len(groups[g]) == 1]
+        left = [g for g in sorted(groups) if len(groups[g]) % 2 and lot[g] % 2 == 0 and g not in lone]
+        rng.shuffle(lone)       # (no single pair: no lot drawn, the draw is as it was)
         rng.shuffle(left)
-        for src in left:
+        for src in lone + left:
             others = sorted(g for g, m in groups.items() if m and g != src)
             if not len(groups[src]) % 2 or not others:
                 continue
             fewest = min(len(groups[g]) // 2 for g in others)
             ties = [g for g in others if len(groups[g]) // 2 == fewest]
             dst = rng.choice([g for g in ties if len(groups[g]) % 2] or ties)
+            single = len(groups[src]) == 1
             e = rng.choice(sorted(groups[src]))
             groups[src].remove(e)
             groups[dst].append(e)
             moved.append({"id": e, "from": src, "to": dst})
-            notes.append(f"第{src}组为单数，抽签由{shown(state, e, labels)}进入其余小组中桌数最少的第{dst}组。")
+            notes.append(f"第{src}组只剩{shown(state, e, labels)}一对，无法比赛，抽签进入其余小组中桌数最少的第{dst}组。"
+                         if single else
+                         f"第{src}组为单数，抽签由{shown(state, e, labels)}进入其余小组中桌数最少的第{dst}组。")
         groups = {g: m for g, m in groups.items() if m}
         extras = {"merged": merged, "removed": removed, "moved": moved, "dropped": dropped}
         return groups, extras, notes, labels

@@ -516,6 +516,137 @@ def test_R2016_F2_a_group_drawn_odd_sends_no_pair():
         assert plan["moved"] == [] and sorted(len(m) for m in plan["groups"].values()) == [8, 8, 8, 9]
 
 
+def _lone_after_check_in(n, groups, seed, absent_of):
+    """Draw ``n`` pairs into ``groups`` groups, then simulate the whole event (same lot) with
+    the players ``absent_of(entries, drawn)`` names absent.  Returns (groups as drawn, event)."""
+    entries = make_entries(n, branches=n, team_size=2)
+    fmt = FORMATS.get("groups_standings")
+    opts = {"groups": groups, "rounds": 3}
+    drawn = fmt.next_round(new_state(entries, opts), random.Random(seed)).plan["groups"]
+    absent = frozenset(absent_of({e.id: e for e in entries}, drawn))
+    return drawn, simulate("groups_standings", entries, opts, seed=seed, absent=absent)
+
+
+def _whole(by_id, ids):
+    return {p.key for e in ids for p in by_id[e].players}
+
+
+def _played(st, entry):
+    return any(entry in m.sides and not m.bye for r in st.rounds for m in r.matches)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_R2016_F2_lone_pair_moves_to_fewest_tables(seed):
+    """The audit's case: 6 pairs drawn 3/3; in group A one pair is all absent and one player
+    of another (left alone, cannot play): A is left with a single pair.  It used to sit out
+    every round with a bye and then take A's first place without a game; now it is drawn
+    into the other group (the group with the fewest tables), which then plays 4 pairs, no bye."""
+    drawn, st = _lone_after_check_in(6, 2, seed, lambda by, g: _whole(by, g["A"][:1]) | {by[g["A"][1]].players[0].key})
+    plan = st.rounds[0].plan
+    lone = drawn["A"][2]
+    assert plan["moved"] == [{"id": lone, "from": "A", "to": "B"}], plan["moved"]
+    assert plan["groups"] == {"B": drawn["B"] + [lone]}
+    assert not any(m.bye for r in st.rounds for m in r.matches)
+    placed = FORMATS.get("groups_standings").placements(st)
+    assert {p.entry for p in placed} == set(drawn["B"]) | {lone} and all(_played(st, p.entry) for p in placed)
+    assert any(n == f"第A组只剩队{lone[1:]}一对，无法比赛，抽签进入其余小组中桌数最少的第B组。"
+               for n in st.rounds[0].notes), st.rounds[0].notes
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_R2016_F2_lone_pair_of_a_group_drawn_odd_goes_to_the_fewest_tables(seed):
+    """10 pairs drawn 4/3/3, both whole pairs of a 3 absent: its single pair goes to the other
+    3 (1 table, the fewest), not to the 4 (2 tables); both groups then play 4, no bye."""
+    def absent(by, g):
+        src = sorted(k for k, m in g.items() if len(m) == 3)[0]
+        return _whole(by, g[src][:2])
+    drawn, st = _lone_after_check_in(10, 3, seed, absent)
+    assert sorted(len(m) for m in drawn.values()) == [3, 3, 4]
+    src, other = sorted(k for k, m in drawn.items() if len(m) == 3)
+    plan = st.rounds[0].plan
+    assert plan["moved"] == [{"id": drawn[src][2], "from": src, "to": other}], plan["moved"]
+    assert sorted(len(m) for m in plan["groups"].values()) == [4, 4] and src not in plan["groups"]
+    assert not any(m.bye for r in st.rounds for m in r.matches)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_R2016_F2_a_re_formed_pair_left_alone_moves(seed):
+    """10 pairs drawn 4/3/3; in a 3, one pair is all absent and the two others each lose a
+    player: the two single players are re-formed into one pair — the group's only pair, so
+    that re-formed pair is drawn into the group with the fewest tables (the other 3)."""
+    def absent(by, g):
+        src = sorted(k for k, m in g.items() if len(m) == 3)[0]
+        return _whole(by, g[src][:1]) | {by[e].players[1].key for e in g[src][1:]}
+    drawn, st = _lone_after_check_in(10, 3, seed, absent)
+    src, other = sorted(k for k, m in drawn.items() if len(m) == 3)
+    plan = st.rounds[0].plan
+    assert len(plan["merged"]) == 1 and plan["merged"][0]["group"] == src
+    assert plan["moved"] == [{"id": plan["merged"][0]["id"], "from": src, "to": other}], plan["moved"]
+    assert sorted(len(m) for m in plan["groups"].values()) == [4, 4]
+    assert not any(m.bye for r in st.rounds for m in r.matches)
+
+
+def test_R2016_F2_a_group_drawn_odd_and_left_odd_keeps_its_bye():
+    """10 pairs drawn 5/5; in one, a pair all absent and two pairs re-formed into one: 3 pairs,
+    odd as drawn — the check-in did not leave it odd, so it keeps its bye (R2016-F3) and sends
+    no pair (that would leave two pairs to meet in every round)."""
+    for seed in range(12):
+        def absent(by, g):
+            return _whole(by, g["A"][:1]) | {by[e].players[0].key for e in g["A"][1:3]}
+        drawn, st = _lone_after_check_in(10, 2, seed, absent)
+        plan = st.rounds[0].plan
+        assert plan["moved"] == [] and sorted(len(m) for m in plan["groups"].values()) == [3, 5]
+        assert all(sum(m.bye for m in r.matches) == 2 for r in st.rounds)
+
+
+@pytest.mark.parametrize("n, groups", [(6, 2), (13, 4), (16, 4), (34, 4), (9, 3)])
+def test_R2016_F2_nothing_absent_leaves_the_draw_as_dealt(n, groups):
+    """Nobody absent: the check-in moves nothing, and the groups are exactly the lot's."""
+    from pipeline.draw.common import deal_groups, group_label
+
+    entries = make_entries(n, team_size=2)
+    for seed in range(6):
+        st = new_state(entries, {"groups": groups})
+        r1 = FORMATS.get("groups_standings").next_round(st, random.Random(seed))
+        dealt = deal_groups(sorted(e.id for e in entries), groups, random.Random(seed), st.branch_of)
+        assert r1.plan["groups"] == {group_label(i): m for i, m in enumerate(dealt)}
+        assert (r1.plan["moved"], r1.plan["merged"], r1.plan["removed"], r1.plan["dropped"]) == ([], [], [], [])
+
+
+def test_R2016_F2_check_ins_without_a_single_pair_draw_as_before():
+    """The fix for single pairs draws no other lot: check-ins that leave no group with a
+    single pair (nobody absent, or the usual absences) give the very round 1 they gave
+    before it (the digest of 400 simulated check-ins, taken on the code before; those
+    whose re-forming leaves a group with one pair or none are left out, as a pair of single
+    players from other groups may join an emptied group and be its only pair)."""
+    import hashlib
+    import json
+
+    fmt = FORMATS.get("groups_standings")
+    h, used = hashlib.sha256(), 0
+    for k in range(400):
+        r = random.Random(k)
+        n, groups, rate = r.randint(4, 40), r.randint(1, 5), r.choice([0.0, 0.05, 0.15, 0.3])
+        entries = make_entries(n, branches=r.randint(1, 12), team_size=2)
+        absent = frozenset(p.key for e in entries for p in e.players if r.random() < rate)
+        dealt = fmt.next_round(new_state(entries, {"groups": groups}), random.Random(k)).plan["groups"]
+        if min(_pairs_after_check_in(members, entries, absent) for members in dealt.values()) <= 1:
+            continue            # a group left with a single pair (or none, to take one from elsewhere)
+        r1 = fmt.next_round(new_state(entries, {"groups": groups}, absent), random.Random(k))
+        used += 1
+        h.update(json.dumps([r1.plan, [[m.group, m.table, list(m.sides), m.bye] for m in r1.matches],
+                             list(r1.notes)], sort_keys=True, ensure_ascii=False).encode())
+    assert (used, h.hexdigest()[:16]) == (362, 'ca0545b99ceeed75')
+
+
+def _pairs_after_check_in(members, entries, absent):
+    """How many pairs a group holds after the check-in removes its absent pairs and re-forms
+    its pairs left with one player (before single players are paired across groups)."""
+    by_id = {e.id: e for e in entries}
+    present = [sum(p.key not in absent for p in by_id[e].players) for e in members]
+    return present.count(2) + sum(k == 1 for k in present) // 2
+
+
 @pytest.mark.parametrize("fmt, kind, scores", [
     ("knockout", "rr", False), ("knockout", "ko", True), ("round_robin", "rr", False),
     ("groups_knockout", "group", False), ("groups_knockout", "ko", True),

@@ -1,7 +1,7 @@
 """Hypothesis property tests: every format, whole simulated events, random results."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.draw import FORMATS
@@ -65,6 +65,7 @@ def test_groups_knockout_whole_event(n, seed, b, adv, third):
 @FAST
 @given(n=counts, seed=seeds, b=branches, rounds=st.integers(1, 5), groups=st.integers(1, 6),
        absent_rate=st.sampled_from([0.0, 0.1, 0.3]))
+@example(n=6, seed=2, b=3, rounds=3, groups=2, absent_rate=0.3)    # a group left with one pair
 def test_groups_standings_whole_event(n, seed, b, rounds, groups, absent_rate):
     import random
     entries = make_entries(n, b, team_size=2)
@@ -82,6 +83,9 @@ def test_groups_standings_whole_event(n, seed, b, rounds, groups, absent_rate):
             present.add(e.id)
     placed = {p.entry for p in FORMATS.get("groups_standings").placements(s)}
     assert placed == present
+    # R2016-F2: no group is left with a single pair (it could not play), unless the whole
+    # event is down to one pair
+    assert all(len(m) > 1 for m in plan["groups"].values()) or len(present) == 1, plan["groups"]
     if not absent:          # R2016-F2: only the check-in moves a pair; groups drawn odd keep a bye
         assert plan["moved"] == []
     # R2016-F2: a group left odd sends one of its own pairs (at most one) to another group;

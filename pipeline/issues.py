@@ -53,7 +53,14 @@ CODES: dict[str, Severity] = {
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
     "INBOX_LINK": Severity.WARNING,         # a symlink in the inbox not followed (to nowhere, a folder, outside)
     "PLACES_KEPT": Severity.INFO,           # a finished event's places as published, though the code now ranks otherwise
+    "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places changed (a late correction): said that night
 }
+
+#: codes said only on the night what they report happens, never again by a later night that
+#: replays what an earlier one found (a kept event state, an unchanged night's report): the
+#: ledger keeps what they report (the places as now published), and a warning said every night
+#: would hold the exit status at 1 with nothing left to do
+NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED"})
 
 
 @dataclass(frozen=True)

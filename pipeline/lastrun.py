@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from . import quick as _quick
 from .quick import LAST_RUN, code_hash, tournament_id  # noqa: F401 - code_hash, tournament_id re-exported
-from .issues import Issue
+from .issues import NIGHT_ONLY, Issue
 from .model import Severity
 
 if TYPE_CHECKING:
@@ -97,7 +97,9 @@ def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until
     r = {"registrations": report.registrations, "received_total": report.received_total,
          "accepted_branches": report.accepted_branches, "rejected_files": report.rejected_files,
          "entries": report.entries, "events": report.events, "next_steps": report.next_steps,
-         "issues": [i.row() for i in report.issues]}
+         # a night-only issue (PLACES_CHANGED) is this night's news: an unchanged night
+         # after it does not say it again (nor hold the exit status at 1 for it)
+         "issues": [i.row() for i in report.issues if i.code not in NIGHT_ONLY]}
     again = _report(out, r)
     body = {"fingerprint": fingerprint, "quick": quick,
             "valid_until": valid_until.isoformat() if valid_until else None,

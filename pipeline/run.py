@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, Issue, IssueLog, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, Issue, IssueLog, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
@@ -80,6 +80,11 @@ class Inputs:
     #: log only while the file counts (:func:`current_registrations`), not once superseded
     reg_issues: dict[str, list[Issue]] = field(default_factory=dict)
     context: str = ""     # what every reading depends on besides its file (_read_context)
+    #: the SHA-256 of the files this night's intake recorded (PLACES_CHANGED names the event's)
+    new_files: frozenset[str] = frozenset()
+    #: this night, as no other: a kept event state says its night-only issues (NIGHT_ONLY)
+    #: only to the night that found them (an event pool's worker and the run that takes its state)
+    night: str = field(default_factory=lambda: os.urandom(16).hex(), compare=False)
     #: each event's key function, made once per run (:func:`_event_key`)
     event_keys: dict[tuple, tuple[list, Callable[[list[str]], str]]] = field(default_factory=dict, repr=False,
                                                                              compare=False)
@@ -2859,6 +2864,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     readings: dict[str, bytes] = {}
     listing: list[tuple[str, str, dt.datetime]] = []
     now = opts.now or dt.datetime.now(TZ)
+    known = ledger.received_shas()
     report.received_new = intake(t, ledger, issues, readings, listing, now)
     # intake's own notes (a file it could not read, one left while being written) are outputs
     # of no received file: the fingerprint holds them (a night that only added such a file
@@ -2885,7 +2891,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         return cached
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
-    del readings
+    inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
+    del known, readings
     resent = inbox_resent(received, copies, copy_at)
     bare_mails = mail_issues(t, ledger, issues, inputs, resent)
     terms = terms_at_draw(t, ledger, issues)     # validation's view: drawn events as drawn
@@ -3103,6 +3110,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         except Exception:   # a state pickled by another version of a class: run again
             fields = None
         if fields is not None:
+            if fields.pop("night", None) != inputs.night:   # said on the night it happened only
+                found = [i for i in found if i.code not in NIGHT_ONLY]
             issues.extend(found)
             drawn_in = fields.pop("drawn_in", None)
             spec = ev if drawn_in is None else dataclasses.replace(ev, format=drawn_in)
@@ -3118,6 +3127,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         placements = keep_published_places(runner, published, placements, digest)
         runner.await_award_playoffs(placements)
         if runner.complete and (published is None or not published[2] or published[0] != digest):
+            if published is not None and published[2]:
+                places_changed(runner, published[1], placements, inputs)
             ledger.publish_places(ev.id, digest, _places_json(placements), now)
     standings = runner.standings()
     runner.check_playoff_places(placements, standings)
@@ -3137,6 +3148,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
                 results=(pickle.dumps(fields["results"], protocol=pickle.HIGHEST_PROTOCOL), list(fields["results"])))
     if runner.ev is not ev:      # the format its published rounds were drawn in (FORMAT_CHANGED)
         kept["drawn_in"] = runner.ev.format
+    kept["night"] = inputs.night
     ledger.cache_put({key: pickle.dumps((kept, found), protocol=pickle.HIGHEST_PROTOCOL)})
     return EventState(spec=runner.ev, memo_key=key, **fields)
 
@@ -3254,6 +3266,83 @@ def keep_published_places(runner: EventRunner, published: tuple[str, list, bool]
                       + (f"名次会有不同：{said}{more}。" if now else "名次的排法（名次说明或并列）会有不同。")
                       + "已公布的名次和奖项保持不变，无需处理；如组委会决定按新的计算调整，请联系技术支持。")
     return kept
+
+
+def places_changed(runner: EventRunner, was: list, placements: list, inputs: Inputs) -> None:
+    """A finished event placed again after its places were published (R2020-A1, R2011-A1,
+    R2016-A1, R2015-A1): a late correction of a result (the handbook: the sheet received
+    later counts, RESULT_CONFLICT), a new 加赛 or an edit of the rules that rank it moved
+    someone — PLACES_CHANGED, a warning, naming who moved and the awards that changed hands,
+    and the event's sheets received this night (the likely cause), when there are some.
+
+    A warning, so the night's exit status is 1 (contract, Exit status: inputs that "need
+    attention"): standings, awards and certificates already printed or handed out from the
+    published places no longer hold, and a run from cron that exits 0 says all is well.
+    Said once, on the night the places change (:data:`pipeline.issues.NIGHT_ONLY`): the
+    ledger then holds the new places as published, and a later night that finds the same
+    places has nothing new to say.  Places that come out the same (the correction changed
+    no place) or a new version that ranks otherwise (PLACES_KEPT) say nothing here.
+
+    Example (t2020's 跳棋, round 5's first table corrected after the final): "跳棋：更正后名次有变：
+    第1名 于建明 → 龚俊杰；第2名 龚俊杰 → 于建明。获奖有变：一等奖 于建明 → 龚俊杰；二等奖 …"
+    """
+    def seats(ps: list) -> dict[tuple[str, int], tuple[str, ...]]:
+        out: dict[tuple[str, int], list[str]] = {}
+        for p in ps:
+            out.setdefault((p.group, p.rank), []).append(p.entry)
+        return {k: tuple(sorted(v)) for k, v in out.items()}
+    before, after = seats(was), seats(placements)
+    moved = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    if not moved:
+        return      # the same places (a tie flag or a place's note aside): nothing printed changes
+    names = {e.id: e.team for e in runner.shown_entries()}
+
+    def who(ids: tuple[str, ...]) -> str:
+        return "、".join(names.get(i, i) for i in ids) or "（无）"
+    places = [f"{f'{g}组' if g else ''}第{r}名 {who(before.get((g, r), ()))} → {who(after.get((g, r), ()))}"
+              for g, r in moved]
+    said = "；".join(places[:8]) + (f"；等 {len(places)} 处" if len(places) > 8 else "")
+    awards = _awards_changed(runner, was, placements, names)
+    new = [rec for rec, _ in runner.inputs.results if rec.sha256 in inputs.new_files
+           and any(rec is r for n in range(1, len(runner.rounds) + 1) for r, _ in runner.round_books(n))]
+    played = {p.source.file for p in runner.playoffs if p.source}
+    new += [rec for rec, _ in inputs.playoffs if rec.sha256 in inputs.new_files and rec.file_name in played]
+    new = sorted(dict.fromkeys(new), key=lambda r: (aware(r.received_at), r.file_name))
+    cause = ("、".join(f"《{r.file_name}》（{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到）" for r in new)
+             if new else "")
+    runner.issues.add(
+        "PLACES_CHANGED",
+        f"{runner.ev.name}：{'更正后' if cause else '重新计算后'}名次有变：{said}。"
+        + (f"获奖有变：{awards}。" if awards else "")
+        + f"{runner.ev.name}已赛完，名次和奖项此前已经公布；"
+        + (f"本次收到的{cause}改动了它的成绩，名次按更正重新排列。" if cause else
+           "本次按现在的成绩、加赛和排名规则重新排列了名次。")
+        + "如已打印或发出名次表、奖状，请按新的名次更正；如更正有误，请裁判重发正确的成绩表。",
+        at=CellRef(new[-1].file_name) if new else None)
+
+
+def _awards_changed(runner: EventRunner, was: list, placements: list, names: dict[str, str]) -> str:
+    """The awards that go to someone else with the new places (一等奖 于建明 → 龚俊杰), "" when none."""
+    from .score import AWARD_SCHEMES
+
+    try:
+        scheme = AWARD_SCHEMES.get(runner.ev.awards.scheme)
+        entries = runner.shown_entries()
+        old, _ = scheme.assign(runner.ev.awards, was, entries, event=runner.ev.id)
+        new, _ = scheme.assign(runner.ev.awards, placements, entries, event=runner.ev.id)
+    except Exception:   # noqa: BLE001 - the places are said in any case; the awards are a help
+        return ""
+
+    def by_award(rows: list[AwardRow]) -> dict[tuple[str, str], tuple[str, ...]]:
+        out: dict[tuple[str, str], list[str]] = {}
+        for r in rows:
+            out.setdefault((r.group, r.award), []).append(names.get(r.entry, r.team))
+        return {k: tuple(sorted(v)) for k, v in out.items()}
+    a, b = by_award(old), by_award(new)
+    order = list(dict.fromkeys([(r.group, r.award) for r in [*old, *new]]))
+    return "；".join(f"{f'{g}组' if g else ''}{award} {'、'.join(a.get((g, award), ())) or '（无）'} → "
+                    f"{'、'.join(b.get((g, award), ())) or '（无）'}"
+                    for g, award in order if a.get((g, award)) != b.get((g, award)))
 
 
 #: what a draw, a result or a standing can depend on: every field of an entry and of its

@@ -204,6 +204,10 @@ class Ledger:
             "FROM received ORDER BY received_at, sha256").fetchall()
         return [Received(r[0], r[1], r[2], dt.datetime.fromisoformat(r[3]), *r[4:]) for r in rows]
 
+    def received_shas(self) -> set[str]:
+        """The SHA-256 of every file recorded: taken before a night's intake, what it records new is not among them."""
+        return {row[0] for row in self.conn.execute("SELECT sha256 FROM received")}
+
     # -- rounds -----------------------------------------------------------------------
     def rounds(self, event: str) -> list[Round]:
         return [round_from_json(body) for body in self.rounds_raw(event)]

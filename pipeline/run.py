@@ -2245,7 +2245,9 @@ class EventRunner:
         """Places whose order matters: after the advancing places of a group stage that
         feeds a knockout (R2011-F1), else after each award band of the event's scheme."""
         if self.fmt.name == "groups_knockout" and stage == "group":
-            return {int(self.ev.format.options.get("advance", 1))}
+            from .draw.groups_knockout import group_advance       # as drawn: the default or the spec's
+            first = next((r for r in self.rounds if isinstance(r.plan, dict) and r.plan.get("kind") == "group"), None)
+            return {group_advance(first.plan if first else {}, self.ev.format.options)}
         if self.fmt.name == "groups_standings" and stage == "group" and not self.places_by_group():
             # awards over the whole event: a group's tie is settled among the same places
             # of every group (the final places' 加赛), not in the group's own table

@@ -192,7 +192,12 @@ def generate() -> str:
             "赛制的每桌方数必须与棋牌种类一致（例如斗地主只能用三人一桌的赛制）。", ""]
     out += _registry_table(FORMATS, with_seats=True) + [""]
     for name, fmt in FORMATS.items():
-        out += [f"### {fmt.title}（`{name}`）", "", fmt.describe({}), "", "```yaml",
+        out += [f"### {fmt.title}（`{name}`）", "", fmt.describe({}), ""]
+        option_docs = getattr(fmt, "OPTION_DOCS", None) or {}
+        if option_docs:         # the format's own words for its options (e.g. groups_knockout)
+            out += ["| 选项 | 说明 |", "|---|---|"]
+            out += [f"| `{k}` | {v.replace('|', chr(92) + '|')} |" for k, v in option_docs.items()] + [""]
+        out += ["```yaml",
                 yaml.safe_dump({"events": [example_event(name)]}, allow_unicode=True, sort_keys=False,
                                default_flow_style=False).rstrip(), "```", ""]
     return "\n".join(out).rstrip() + "\n"

@@ -6,13 +6,25 @@ branch spread over the groups; Berger round robin inside every group, all groups
 playing their k-th Berger round in the same published round.  Tables are numbered
 1..n across the groups of a round; bye "tables" come after the real ones.
 
-Knockout: the top ``advance`` (default 1) of each group.  A tie for an advancing place
-waits for a 加赛 (raises :class:`PlayoffWaiting`); a :class:`~pipeline.model.Playoff`
-for that group (stage ``"group"``) gives the order.  Qualifiers are drawn into two
-halves by lot (qualifiers of one group alternate halves so they meet as late as
-possible); a count that is not a power of two gives first-round byes by lot.  The two
-semifinal losers play for third place (option ``third_place``, default true) in the
-same round as the final (that match has group ``"三四名"``).
+Knockout: the top ``advance`` of each group.  Without the option, :func:`default_advance`:
+the group winners, but the top 2 of each group when there are only 2 or 3 groups — R2011-F2
+has the losers (of the semi-finals) play for third place, and 2 group winners would play
+only a final (third place then went to the better runner-up on raw points, from groups of
+unequal size).  The advance in force is recorded in the group rounds' plans when the
+groups are drawn (a group stage published by older code, without it, keeps the old
+default 1), so a new default never changes an event already under way.  With an explicit
+``advance`` that sends only 2 (e.g. ``advance: 1`` and 2 groups) there is no semi-final
+and no third-place match: the final's loser is 2nd and the other entries follow by group
+place, the same places of different groups ordered by their group points and tiebreaks.
+
+A tie for an advancing place waits for a 加赛 (raises :class:`PlayoffWaiting`); a
+:class:`~pipeline.model.Playoff` for that group (stage ``"group"``) gives the order.
+Qualifiers are drawn into two halves by lot whose sizes differ by at most one (so the
+byes, when the count is not a power of two, are shared between the halves and drawn by
+lot); one group's qualifiers alternate halves so they meet as late as possible, and the
+group winners are shared between the halves.  The two semifinal losers play for third
+place (option ``third_place``, default true) in the same round as the final (that match
+has group ``"三四名"``).
 
 Plans: group rounds ``{"kind": "group", "groups": {label: [Berger order]}, "group_round": k,
 "of": total}``; knockout rounds ``{"kind": "ko", "bracket": [[a, b] | [a], …], "final": bool,
@@ -50,6 +62,33 @@ def default_group_count(n: int) -> int:
     return best
 
 
+def default_advance(sizes: list[int]) -> int:
+    """R2011-F1/F2: how many of each group advance, for groups of ``sizes``, when the spec
+    does not say — the group winner (R2011-F1), unless that leaves fewer than 4 qualifiers:
+    then the top 2 of each group, so the knockout has semi-finals whose losers play for
+    third place (R2011-F2).  Not from a group of 2, which would send everyone on (its
+    winner alone goes).  One group is a round robin that places everyone itself (its
+    winner alone advances, and the event ends there).
+
+    >>> [default_advance(s) for s in ([5], [4, 5], [3, 3, 4], [4, 4, 4, 4], [2, 2, 2])]
+    [1, 2, 2, 1, 1]
+    """
+    return 2 if len(sizes) in (2, 3) and min(sizes) >= 3 else 1
+
+
+def group_advance(group_plan: dict[str, Any], options: dict[str, Any]) -> int:
+    """The advance in force for an event whose first group round has ``group_plan``: as
+    recorded when the groups were drawn, else (a plan published by older code) the
+    spec's option or the default of that time, 1.
+
+    >>> group_advance({"advance": 2}, {}), group_advance({}, {}), group_advance({}, {"advance": 3})
+    (2, 1, 3)
+    """
+    if "advance" in group_plan:
+        return int(group_plan["advance"])
+    return int(options.get("advance", 1))
+
+
 def ko_stage_name(slots: int) -> str:
     """决赛 / 半决赛 / 四分之一决赛 / 淘汰赛（16进8）."""
     return {2: "决赛", 4: "半决赛", 8: "四分之一决赛"}.get(slots, f"淘汰赛（{slots}进{slots // 2}）")
@@ -62,6 +101,16 @@ class GroupsKnockout:
     title = "分组循环赛加淘汰赛"
     seats = 2
     OPTIONS = ("groups", "group_size", "advance", "third_place")
+    #: the options as the spec reference documents them (pipeline.specdoc)
+    OPTION_DOCS = {
+        "groups": "小组数（与 group_size 二选一）。不填时组数取 1、2、4、8……中使每组人数最接近 5 人者"
+                  "（每组一般 3 至 7 人；不足 7 人时为一个组）",
+        "group_size": "每组人数（约数，与 groups 二选一）",
+        "advance": "每组出线人数。不填时每组第一名出线，但只有 2 或 3 个小组（每组至少 3 人）时每组前两名出线，"
+                   "使淘汰赛有半决赛和三四名决赛（两组时 A1 对 B2、B1 对 A2）；只有一个小组时即为单循环赛。"
+                   "填写后照填写的执行：出线者只有两人时直接决赛，不设三四名决赛",
+        "third_place": "半决赛负者进行三四名决赛（默认 true）",
+    }
     #: an odd group's round off in its round robin is a rest, worth nothing (:func:`pipeline.draw.bye_scores`)
     REST_BYES = frozenset({"group"})
 
@@ -80,18 +129,33 @@ class GroupsKnockout:
         return None
 
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
-        """Chinese paragraph for the notice."""
+        """Chinese paragraph for the notice: what is drawn for these options (R2011-F1/F2)."""
         if options.get("groups"):
             how = f"抽签分为 {options['groups']} 个小组"
         elif options.get("group_size"):
             how = f"抽签分组，每组约 {options['group_size']} 人"
         else:
-            how = "按报名人数抽签分为若干小组（每组约 4 至 6 人）"
-        adv = options.get("advance", 1)
-        third = "，半决赛负者进行三四名决赛" if options.get("third_place", True) else ""
+            # default_group_count: a power of two of groups, each as near 5 as it can be
+            how = "按报名人数抽签分组（每组一般 3 至 7 人；不足 7 人时为一个组）"
+        third_on = options.get("third_place", True)
+        third = "，半决赛负者进行三四名决赛" if third_on else ""
+        adv = options.get("advance")
+        if adv is None:
+            who = ("每组第一名出线；只分两个或三个小组时每组前两名出线，使淘汰赛有半决赛"
+                   "（两个小组时 A 组第一名对 B 组第二名、B 组第一名对 A 组第二名）")
+            single = "只有一个小组时即为单循环赛，按小组名次排定名次。"
+        else:
+            who = "每组第一名出线" if adv == 1 else f"每组前 {adv} 名出线"
+            single = ""
+            if not (options.get("groups") and options["groups"] * adv >= 3):
+                # an explicit advance is kept even when it sends only two (R2011-F2 then has
+                # no semi-final): say what third place is
+                single = ("出线者只有两人时直接进行决赛，不设三四名决赛，决赛负者为第二名，"
+                          "其余名次按小组名次排列，不同小组的同一名次按小组积分及破同分规则排列。")
         return (f"第一阶段{how}，组内单循环（贝格尔编排）；"
-                f"{'每组第一名' if adv == 1 else f'每组前 {adv} 名'}出线，出线名次积分相同时加赛一局决定。"
-                f"第二阶段淘汰赛：出线者抽签分入上、下两个半区，逐轮淘汰，两个半区的胜者进行决赛{third}。")
+                f"{who}，出线名次积分相同时加赛一局决定。"
+                f"第二阶段淘汰赛：出线者抽签分入上、下两个半区（同组出线者分入不同半区），"
+                f"逐轮淘汰，两个半区的胜者进行决赛{third}。{single}")
 
     # ------------------------------------------------------------------ drawing
 
@@ -105,7 +169,7 @@ class GroupsKnockout:
         plan = grp[0].plan
         groups = {g: list(m) for g, m in plan["groups"].items()}
         if len(grp) < plan["of"]:
-            return self._group_round(state, groups, len(grp) + 1, plan["of"])
+            return self._group_round(state, groups, len(grp) + 1, plan["of"], plan.get("advance"))
         ko = rounds_of(state, "ko")
         if not ko:
             qual = self.qualifiers(state)
@@ -159,9 +223,16 @@ class GroupsKnockout:
         dealt = deal_groups(ids, g, rng, state.branch_of)
         groups = {group_label(i): members for i, members in enumerate(dealt)}
         total = max(berger_round_count(len(m)) for m in groups.values())
-        return self._group_round(state, groups, 1, total)
+        advance = opts.get("advance") or default_advance([len(m) for m in groups.values()])
+        return self._group_round(state, groups, 1, total, advance)
 
-    def _group_round(self, state: EventState, groups: dict[str, list[str]], k: int, total: int) -> Round:
+    def advance(self, state: EventState) -> int:
+        """How many of each group advance (R2011-F1): as recorded at the group draw."""
+        grp = rounds_of(state, "group")
+        return group_advance(grp[0].plan if grp else {}, state.options)
+
+    def _group_round(self, state: EventState, groups: dict[str, list[str]], k: int, total: int,
+                     advance: int | None) -> Round:
         no = next_round_no(state)
         matches: list[Match] = []
         byes: list[Match] = []
@@ -182,16 +253,18 @@ class GroupsKnockout:
             for g, members in groups.items():
                 notes.insert(0, f"第{g}组抽签序号：{shown_list(state, members)}。")
             notes.sort()
+        plan = {"kind": "group", "groups": groups, "group_round": k, "of": total}
+        if advance is not None:         # (a group stage published without it keeps the old default)
+            plan["advance"] = advance
         return Round(state.event_id, GROUP_STAGE, f"小组循环赛第{k}轮", no, tuple(matches),
-                     notes=tuple(notes),
-                     plan={"kind": "group", "groups": groups, "group_round": k, "of": total})
+                     notes=tuple(notes), plan=plan)
 
     def qualifiers(self, state: EventState) -> list[tuple[str, list[str]]]:
         """R2011-F1: per group (label, advancing entries best first); raises PlayoffWaiting
         naming every tie for an advancing place that no Playoff settles yet."""
         grp = rounds_of(state, "group")
         groups = grp[0].plan["groups"]
-        advance = state.options.get("advance", 1)
+        advance = self.advance(state)
         out, ties = [], []
         for g, members in groups.items():
             # an entry the office withdrew does not go on: the next in its group does (a tie
@@ -257,15 +330,24 @@ class GroupsKnockout:
         order = list(range(len(qual)))
         rng.shuffle(order)
         halves: list[list[str]] = [[], []]
+        heads = [0, 0]          # group winners dealt to each half
         # R2011-F2 (出线者抽签分入上、下两个半区): each group's qualifiers alternate between the
-        # halves, starting each group on the other half from the group before — so with two
-        # qualifiers a group its winner and runner-up are in different halves, and the winners
-        # are shared between the halves (dealt in one run, every group started on the same
-        # half: all the winners in one half, all the runners-up in the other)
+        # halves, so with two a group its winner and runner-up are in different halves.  The
+        # half a group starts on keeps the halves within one of each other (a group sending
+        # an odd number starts on the smaller half: started on alternate halves, groups 3/2/3
+        # with advance 3 dealt 5 and 3 of 8, and the draw needed −1 byes), then shares the
+        # winners between the halves (dealt in one run, every group started on the same half:
+        # all the winners in one half, all the runners-up in the other), then alternates from
+        # a half drawn by lot.
         start = rng.randrange(2)
         for j, gi in enumerate(order):
-            for k, e in enumerate(qual[gi][1]):
-                halves[(start + j + k) % 2].append(e)
+            picks = qual[gi][1]
+            if not picks:
+                continue
+            first = _start_half(halves, heads, len(picks), (start + j) % 2)
+            for k, e in enumerate(picks):
+                halves[(first + k) % 2].append(e)
+            heads[first] += 1
         if q == 2:
             pair = halves[0] + halves[1]
             rng.shuffle(pair)
@@ -379,7 +461,7 @@ class GroupsKnockout:
         if grp:
             groups = grp[0].plan["groups"]
             by_pos: dict[int, list[str]] = {}
-            advance = state.options.get("advance", 1)
+            advance = self.advance(state)
             for g, members in groups.items():
                 for e, i in self.group_positions(state, g, members, grp, advance):
                     by_pos.setdefault(i, []).append(e)
@@ -390,6 +472,21 @@ class GroupsKnockout:
 
 
 FORMATS.register("groups_knockout", "分组循环赛加淘汰赛", "分组淘汰", "分组循环+淘汰")(GroupsKnockout())
+
+
+def _start_half(halves: list[list[str]], heads: list[int], count: int, lot: int) -> int:
+    """The half (0 or 1) where a group sending ``count`` qualifiers starts (R2011-F2): the
+    smaller half when the count is odd (its extra one evens them), else the half with fewer
+    group winners, else ``lot``.
+
+    >>> _start_half([["a", "b"], ["c"]], [1, 1], 3, 0), _start_half([["a"], ["b"]], [1, 0], 2, 0)
+    (1, 1)
+    """
+    if count % 2 and len(halves[0]) != len(halves[1]):
+        return 0 if len(halves[0]) < len(halves[1]) else 1
+    if heads[0] != heads[1]:
+        return 0 if heads[0] < heads[1] else 1
+    return lot
 
 
 def _collapse(bracket: list[list[str]]) -> list[list[str]]:

@@ -212,7 +212,7 @@ def test_R2011_F2_a_groups_two_qualifiers_are_drawn_into_different_halves(seed):
 
 def test_R2011_F1_tie_for_first_waits_for_playoff():
     fmt = FORMATS.get("groups_knockout")
-    st = new_state(make_entries(6), {"groups": 2})
+    st = new_state(make_entries(6), {"groups": 2, "advance": 1})     # (2 groups advance 2 by default)
     rng = random.Random(5)
     for _ in range(3):                          # two groups of 3: three Berger rounds
         r = fmt.next_round(st, rng)
@@ -898,3 +898,118 @@ def test_R2020_D2_a_seat_not_played_is_no_runner_up():
     absent = [p for p in pl if p.tier.endswith("弃权")]
     assert {p.entry for p in absent} == set(t3[1:]) and min(p.rank for p in absent) > max(
         p.rank for p in pl if p.tier.endswith("第3名") and p.entry in (*t1, *t2))
+
+
+def _groups_then_first_ko(n, options, seed):
+    """Play the group stage of ``n`` entries with random results (ties played off by lot)
+    and draw the first knockout round (None: the event ends with the groups)."""
+    fmt = FORMATS.get("groups_knockout")
+    st = new_state(make_entries(n, branches=5), options)
+    draw_rng, res_rng = random.Random(seed), random.Random(seed + 1)
+    while True:
+        try:
+            r = fmt.next_round(st, draw_rng)
+        except PlayoffWaiting as w:
+            for stage, group, tied in w.ties:
+                st.playoffs.append(Playoff(EVENT, stage, group, tuple(tied)))
+            continue
+        if r is None or r.stage != "group":
+            return fmt, st, r
+        _decisive(st, r, lambda m: res_rng.choice([*m.sides, "draw"]))
+
+
+@pytest.mark.parametrize("n", range(3, 41))
+def test_R2011_F2_every_first_knockout_round_draws_each_qualifier_once(n):
+    """Every entry count × group count × advance the format accepts draws its first
+    knockout round, halves within one of each other and one group's qualifiers split
+    between them as evenly as they can be (groups 3/2/3 with advance 3 dealt halves of 5
+    and 3, and the draw asked for −1 byes: ValueError, the event never reached its knockout)."""
+    for groups in range(1, n // 2 + 1):          # (more groups than n // 2 are drawn as n // 2)
+        for advance in (None, 1, 2, 3, 4, 6):
+            options = {"groups": groups} | ({"advance": advance} if advance else {})
+            fmt, st, ko = _groups_then_first_ko(n, options, seed=n * 100 + groups)
+            import dataclasses
+            done = dataclasses.replace(st, rounds=[r for r in st.rounds if r.stage == "group"])
+            qual = fmt.qualifiers(done)
+            q = [e for _, a in qual for e in a]
+            if len(q) < 2:
+                assert ko is None, options
+                continue
+            slots = ko.plan["bracket"]
+            drawn = [e for slot in slots for e in slot]
+            assert sorted(drawn) == sorted(q), (n, options)
+            assert len(slots) & (len(slots) - 1) == 0 and all(1 <= len(s) <= 2 for s in slots)
+            if len(slots) > 1:
+                half_of = {e: i * 2 // len(slots) for i, slot in enumerate(slots) for e in slot}
+                top = sum(half_of[e] == 0 for e in q)
+                assert abs(top - (len(q) - top)) <= 1, (n, options, slots)
+                for _, a in qual:
+                    in_top = sum(half_of[e] == 0 for e in a)
+                    assert abs(in_top - (len(a) - in_top)) <= 1, (n, options, qual, slots)
+
+
+def test_R2011_F2_two_groups_have_semifinals_and_third_place_match():
+    """R2011-F2 "winners play the final, losers play for third place": 9 entries are 2 groups
+    by default, and their 2 winners played only a final — third place went to the better
+    runner-up on raw points, 9 from 4 games beating 6 from 3.  By default the top 2 of each
+    group now advance, crossed A1–B2 and B1–A2, and the semi-final losers play for third."""
+    fmt, st, semi = _groups_then_first_ko(9, {}, seed=3)
+    groups = st.rounds[0].plan["groups"]
+    assert sorted(len(m) for m in groups.values()) == [4, 5]
+    assert st.rounds[0].plan["advance"] == 2
+    assert semi.stage_name == "半决赛" and all(len(slot) == 2 for slot in semi.plan["bracket"])
+    import dataclasses
+    qual = dict(fmt.qualifiers(dataclasses.replace(st, rounds=list(st.rounds))))
+    (a1, a2), (b1, b2) = qual["A"], qual["B"]
+    assert sorted(map(set, semi.plan["bracket"]), key=sorted) == sorted([{a1, b2}, {b1, a2}], key=sorted)
+    _decisive(st, semi, lambda m: min(m.sides))
+    final = fmt.next_round(st, random.Random(0))
+    third = [m for m in final.matches if m.group == "三四名"]
+    assert final.plan["final"] and len(third) == 1
+    assert set(third[0].sides) == {max(m.sides) for m in semi.matches}
+    _decisive(st, final, lambda m: max(m.sides))
+    pl = fmt.placements(st)
+    assert [p.tier for p in pl[:4]] == ["决赛胜者", "决赛负者", "三四名决赛胜者", "三四名决赛负者"]
+    assert pl[2].entry == max(third[0].sides) and [p.rank for p in pl[:4]] == [1, 2, 3, 4]
+
+
+def test_R2011_F2_an_explicit_advance_is_kept_and_says_what_third_place_is():
+    """An explicit ``advance: 1`` with 2 groups is the spec's choice: a final only (no
+    semi-final, no third-place match), and the notice says how third place is then decided."""
+    fmt, st, final = _groups_then_first_ko(9, {"advance": 1}, seed=3)
+    assert final.plan["final"] and len(final.matches) == 1 and final.plan["third"] is None
+    assert st.rounds[0].plan["advance"] == 1
+    text = fmt.describe({"advance": 1})
+    assert "不设三四名决赛" in text and "小组积分" in text
+    assert "不设三四名决赛" not in fmt.describe({"groups": 4, "advance": 1})
+
+
+def test_R2011_F1_a_group_stage_published_without_its_advance_keeps_the_old_default():
+    """Groups drawn by older code record no advance: they were drawn under the default of
+    that time (the group winners), and the knockout still takes the winners — a new
+    default never changes an event under way."""
+    fmt = FORMATS.get("groups_knockout")
+    st = new_state(make_entries(9, branches=5), {})
+    rng = random.Random(4)
+    while True:
+        r = fmt.next_round(st, rng)
+        if r.stage != "group":
+            break
+        plan = {k: v for k, v in r.plan.items() if k != "advance"}
+        import dataclasses
+        _decisive(st, dataclasses.replace(r, plan=plan), lambda m: min(m.sides))
+    assert r.plan["final"] and {e for m in r.matches for e in m.sides} == {
+        min(g) for g in st.rounds[0].plan["groups"].values()}
+
+
+def test_R2011_F1_the_notice_gives_the_group_sizes_that_are_drawn():
+    """The notice said 每组约 4 至 6 人, while the default drew groups of 3 for 14–15 and
+    27–31 entries and of 7 for 13: it now gives the sizes the default draws."""
+    from pipeline.draw.groups_knockout import default_group_count
+
+    text = FORMATS.get("groups_knockout").describe({})
+    assert "3 至 7 人" in text and "不足 7 人时为一个组" in text
+    for n in range(7, 501):
+        g = default_group_count(n)
+        assert g > 1 and 3 <= n // g and -(-n // g) <= 7, n
+    assert all(default_group_count(n) == 1 for n in range(2, 7))

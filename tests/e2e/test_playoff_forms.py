@@ -169,6 +169,9 @@ def test_R2011_F1_the_final_places_playoff_leaves_the_group_tables_as_played(tmp
     小组第2名 re-ranked the groups' own tables on the site (one 2nd, one 3rd), while their
     placements still gave both 小组第2名."""
     folder = _league(tmp_path, "groups_knockout", 8, seed=6)
+    spec = folder / "tournament.yaml"      # the group winners only (2 groups send their top 2 by default)
+    spec.write_text(spec.read_text(encoding="utf-8").replace("type: groups_knockout", "type: groups_knockout\n    advance: 1", 1),
+                    encoding="utf-8")
     out, inbox, t = tmp_path / "out", folder / "inbox", load_tournament(folder)
     done: set[str] = set()
     state = {}

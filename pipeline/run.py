@@ -1166,6 +1166,24 @@ class _RoundSheets:
     #: (match key, 牌号) → the cells of the row taken that lie in a merged range, as (file,
     #: sheet, cell) → (the range, its first cell): a problem found there says so
     merged_cells: dict[tuple, dict[tuple[str, str, str], tuple[str, str]]] = field(default_factory=dict)
+    #: (match key, 牌号) → the rows the taken one replaced, oldest first: a later row the game
+    #: cannot read falls back to the one it replaced (:meth:`EventRunner.fall_back`)
+    replaced: dict[tuple, list[_Replaced]] = field(default_factory=dict)
+    #: id of a RESULT_CONFLICT note → the note as it stands once its later row was set aside
+    rewritten: dict[int, Issue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Replaced:
+    """A table's row that a later sheet's differing row replaced, with what was known of it
+    when it was the one taken, and the RESULT_CONFLICT note said when it was replaced."""
+
+    rec: Received
+    row: Any                                        # ResultRow
+    error_cells: frozenset[tuple[str, str, str]]
+    merged_cells: dict[tuple[str, str, str], tuple[str, str]]
+    disputed: bool
+    conflict: Issue | None
 
 
 def _merged_notes(ctx: _RoundSheets) -> dict[tuple[str, str, str], tuple[str, str]]:
@@ -1748,23 +1766,98 @@ class EventRunner:
                     found_in[-1][1].extend((i, about.get(n)) for n, i in enumerate(self.issues))
         finally:
             self.issues = log
+        # a later row the game cannot read is no correction: the row it replaced is taken
+        # again and the round read once more (at most once per replaced row)
+        rejected: list[Issue] = []
+        while True:
+            rows, hands, results, found = self.parse_taken(ctx)
+            taken = [id(rr) for _, rr in ctx.chosen.values()]
+            rejected.extend(self.fall_back(ctx, rows, hands, results, found))
+            if [id(rr) for _, rr in ctx.chosen.values()] == taken:
+                break
+        rows_in = list(rows.values())
+        found_in = [(rec, [(ctx.rewritten.get(id(i), i), table) for i, table in items]) for rec, items in found_in]
         self.issues.extend(self.settle_problems(ctx, found_in))
-        rows_in = [rr for rkey, (_, rr) in sorted(ctx.chosen.items(), key=lambda x: (
-            x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
-        merged = _merged_notes(ctx)
-        rows_in = self.totals_from_details(ctx, rows_in, merged)
-        results, found = self.game.parse_round(rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
-        said = {c for rkey, cells in ctx.error_cells.items() if rkey in ctx.chosen for c in cells}
-        if said:
-            found = [i for i in found if (i.file, i.sheet, i.cell) not in said]
-        if merged:
-            found = [_with_merged_note(i, merged) for i in found]
+        self.issues.extend(hands)
         self.issues.extend(found)
+        self.issues.extend(rejected)
         for r in results:
             self.results[r.match.key] = r
         self.note_unscored(rows_in, found, {rkey[0] for rkey in ctx.disputed},
                            {table for _, items in found_in for _, table in items if table is not None},
                            ctx.details)
+
+    def parse_taken(self, ctx: _RoundSheets) -> tuple[dict[tuple, ResultRow], list[Issue], list[MatchResult], list[Issue]]:
+        """The game's reading of the rows taken for the round's tables (:meth:`read_results`):
+        the rows as read by (match key, 牌号) (totals from detail sheets filled in), the detail
+        sheets' problems, the results, and the game's problems (each said once, with a merged
+        cell's note)."""
+        rkeys = [rkey for rkey, (_, rr) in sorted(ctx.chosen.items(), key=lambda x: (
+            x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
+        merged = _merged_notes(ctx)
+        log, self.issues = self.issues, IssueLog()
+        try:
+            rows_in = self.totals_from_details(ctx, [ctx.chosen[k][1] for k in rkeys], merged)
+            hands = list(self.issues)
+        finally:
+            self.issues = log
+        results, found = self.game.parse_round(ctx.rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
+        said = {c for rkey, cells in ctx.error_cells.items() if rkey in ctx.chosen for c in cells}
+        if said:
+            found = [i for i in found if (i.file, i.sheet, i.cell) not in said]
+        if merged:
+            found = [_with_merged_note(i, merged) for i in found]
+        return dict(zip(rkeys, rows_in)), hands, results, found
+
+    def fall_back(self, ctx: _RoundSheets, rows: dict[tuple, ResultRow], hands: list[Issue],
+                  results: list[MatchResult], found: list[Issue]) -> list[Issue]:
+        """Handbook (RESULT_CONFLICT: 较晚收到的一份按更正处理): a later sheet's row counts
+        as the referee's correction only when the game can read it.  A taken row that replaced
+        an earlier one and leaves its table without a result, with a problem of its own (a
+        value not in the list, a cell left blank, an error value, totals that do not add up,
+        or nothing left once its hands are read), is set aside: the row it replaced is taken
+        again (``ctx`` is changed here) and the RESULT_CONFLICT note of the replacement says
+        that the earlier result stands (``ctx.rewritten``).  A re-sent sheet with 乙方缺席
+        typed in 结果 had wiped the table's valid 甲胜 and recomputed places without the
+        game, its note saying a correction was taken.
+
+        Returns the set-aside rows' own problems, still errors, each saying what counts
+        instead; empty when nothing was set aside."""
+        from .issues import shorten_message
+
+        got = {r.match.key for r in results}
+        out: list[Issue] = []
+        for rkey, rr in rows.items():
+            earlier = ctx.replaced.get(rkey)
+            if not earlier or rkey[0] in got:
+                continue
+            cells = {(c.file, c.sheet, c.cell) for c in rr.cells.values() if c.cell}
+            for item in ctx.details.get(rkey[0], ()):
+                cells |= {(c.file, c.sheet, c.cell) for c in (item.get("_cells") or {}).values() if getattr(c, "cell", "")}
+            own = [i for i in [*found, *hands] if i.severity != Severity.INFO and (i.file, i.sheet, i.cell) in cells]
+            if not (own or ctx.error_cells.get(rkey) or rr.blank(ctx.labels)):
+                continue            # no result yet for another reason (a playoff, the round's other tables)
+            rec = ctx.chosen[rkey][0]
+            back = earlier.pop()
+            ctx.chosen[rkey] = (back.rec, back.row)
+            ctx.error_cells[rkey] = back.error_cells
+            ctx.merged_cells[rkey] = back.merged_cells
+            if back.disputed:
+                ctx.disputed.add(rkey)
+            kept = ("这一桌仍是两份同时收到、互相矛盾的成绩，暂不计成绩" if back.disputed else
+                    f"这一桌仍按较早收到的《{back.rec.file_name}》（{_received(back.rec)}）的成绩计分")
+            if back.conflict is not None:
+                m = rr.match
+                bad = next((i for i in own if i.cell), None)
+                ctx.rewritten[id(back.conflict)] = dataclasses.replace(
+                    back.conflict, severity=Severity.INFO, message=shorten_message(
+                        f"{self.ev.name} 第{ctx.rnd.round}轮 {m.group or ''}第{m.table}桌：较晚收到的《{rec.file_name}》"
+                        f"（{_received(rec)}）这一桌的成绩无法读取"
+                        f"{f'（问题在 {bad.sheet}!{bad.cell}）' if bad is not None else ''}，不按更正处理：{kept}。"
+                        "如确要更正，请裁判按该单元格的提示改正后重新发送。"))
+            out.extend(dataclasses.replace(i, message=shorten_message(
+                f"{i.message.rstrip('。')}。这一行没有计入：{kept}。")) for i in own)
+        return out
 
     def totals_from_details(self, ctx: _RoundSheets, rows_in: list[ResultRow],
                             merged: dict[tuple[str, str, str], tuple[str, str]] | None = None) -> list[ResultRow]:
@@ -1918,6 +2011,7 @@ class EventRunner:
                 rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
                 corrects = prev is not None and aware(rec.received_at) > aware(prev[0].received_at)
+                conflict = None
                 if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
                     def when(r: Received) -> str:
                         return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
@@ -1925,7 +2019,7 @@ class EventRunner:
                     # says: a note, not an error that would stay in every night's list (the
                     # ledger keeps both sheets); two sheets received at once disagree for real,
                     # and the table waits for a sheet that settles it
-                    self.issues.add("RESULT_CONFLICT",
+                    conflict = self.issues.add("RESULT_CONFLICT",
                                     f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》"
                                     f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
                                     + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if corrects else
@@ -1933,6 +2027,9 @@ class EventRunner:
                                        "请裁判核对后重发正确的一份。" if ctx.holds else
                                        f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
                                     at=rr.at(labels[0]), severity=Severity.INFO if corrects else None)
+                    ctx.replaced.setdefault(rkey, []).append(_Replaced(
+                        prev[0], prev[1], ctx.error_cells.get(rkey, frozenset()), ctx.merged_cells.get(rkey, {}),
+                        rkey in ctx.disputed, conflict))
                     if not corrects and ctx.holds:
                         ctx.disputed.add(rkey)
                 if corrects or prev is None:
@@ -2315,6 +2412,11 @@ def _norm_int(v: Any) -> str:
         return str(int(float(s)))
     except ValueError:
         return s
+
+
+def _received(rec: Received) -> str:
+    """When a sheet was received, as a RESULT_CONFLICT note says it: ``11-10 18:10 收到``."""
+    return f"{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
 
 
 def _row_values(rr: Any, labels: list[str]) -> tuple:

@@ -255,3 +255,56 @@ def test_R2011_F1_a_playoff_form_filled_for_part_of_a_tie_is_said(tmp_path):
         (bad,) = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
     assert bad["sheet"] == "加赛" and bad["cell"] == "D2" and "“黎玉静”没有读到名次" in bad["message"]
     assert report.needs_attention
+
+
+LATER = "Fri, 20 Nov 2020 09:00:00 +0800"
+
+
+def _first_row(**values):
+    def edit(wb) -> None:
+        ws = wb["成绩"]
+        hrow, col = _header(ws)
+        for label, value in values.items():
+            ws.cell(hrow + 1, col[label]).value = value
+    return edit
+
+
+@pytest.mark.parametrize("values", [
+    {"结果": "乙方缺席"},                 # a value not in the list
+    {"结果": None, "原因": "超时"},       # partly filled: 结果 left blank
+], ids=["not-in-list", "partly-filled"])
+def test_result_conflict_a_later_row_that_cannot_be_read_is_no_correction(tmp_path, values):
+    """Contract RESULT_CONFLICT / handbook "较晚收到的一份为准": a re-sent sheet counts as the
+    referee's correction only when its row can be read.  A later 第1桌 with 乙方缺席 in 结果
+    wiped the valid 甲胜 (the table had no result, round 2 waited), and the note said
+    "按更正处理"; now the earlier result stands, the later cell's error says so, and the note
+    says the later row was not taken."""
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _first_row(**values), folder / "inbox" / "resent-xiangqi-r1.eml", date=LATER)
+    report = _run(folder, tmp_path)
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+    found = _issues(tmp_path)
+    (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
+    assert conflict["severity"] == "info" and "采用较晚收到的一份" not in conflict["message"]
+    assert "无法读取" in conflict["message"] and "仍按较早收到的" in conflict["message"]
+    (bad,) = [i for i in found if i["severity"] == "error"]
+    assert bad["code"] in ("RESULT_INVALID", "MISSING_VALUE") and bad["sheet"] == "成绩" and bad["cell"] == "F7"
+    assert "结果" in bad["message"] and "仍按较早收到的" in bad["message"] and report.needs_attention
+
+
+def test_result_conflict_a_later_readable_row_is_still_a_correction_and_a_blank_one_is_none(tmp_path):
+    """The other side of the rule above: a later readable row replaces the earlier one (a
+    correction, noted as such), and a later row left blank is no correction (nothing said,
+    the earlier result kept)."""
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _first_row(结果="乙胜"), folder / "inbox" / "resent-xiangqi-r1.eml", date=LATER)
+    edit_attachment(r1, _first_row(结果=None, 原因=None), folder / "inbox" / "blank-xiangqi-r1.eml",
+                    date="Sat, 21 Nov 2020 09:00:00 +0800")
+    report = _run(folder, tmp_path)
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+    (conflict,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
+    assert conflict["severity"] == "info" and "按更正处理" in conflict["message"]
+    assert not report.needs_attention
+    with open(tmp_path / "out" / "t2020-league" / "data" / "draw.csv", encoding="utf-8") as f:
+        r2 = {r["team"] for r in csv.DictReader(f) if r["event"] == "xiangqi" and r["round"] == "2"}
+    assert any("周涛华" in t for t in r2) and not any("姚明" in t for t in r2), r2

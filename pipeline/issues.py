@@ -52,6 +52,7 @@ CODES: dict[str, Severity] = {
     "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
     "INBOX_LINK": Severity.WARNING,         # a symlink in the inbox not followed (to nowhere, a folder, outside)
+    "RESULT_ON_OTHER_SHEET": Severity.WARNING,  # results typed on a copy of 成绩, not on 成绩: not read
     "PLACES_KEPT": Severity.INFO,           # a finished event's places as published, though the code now ranks otherwise
     "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places changed (a late correction): said that night
 }

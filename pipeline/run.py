@@ -1961,7 +1961,8 @@ class EventRunner:
                             f"（抽签摘要不符）。{where}", at=CellRef(rec.file_name, layout.RESULT_SHEET))
             return
         rows, found = read_results(book, rec.file_name, [*labels, *ctx.sign_labels, *sides],
-                                   [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in ctx.columns if c.required)])
+                                   [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in ctx.columns if c.required)],
+                                   results=labels)
         # an error cell of a drawn table's row is that table's problem (it waits for a correction,
         # and a later sheet correcting the table settles it)
         table_at = {(c.file, c.sheet, c.cell): matches[key_of(row.values)].key for row in rows if row.errors

@@ -15,7 +15,7 @@ from .. import layout as L
 from ..issues import Issue, issue
 from ..model import CellRef, Entry, Playoff, staff_key
 from .registration import read_sheet_rows
-from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, is_blank, strip_spaces
+from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, is_blank, norm_label, strip_spaces
 
 
 @dataclass(frozen=True)
@@ -158,8 +158,8 @@ def _cut_off(book: Book, sheet: str, file: str) -> list[Issue]:
                   "及以后的内容没有读取：请删除中间的空行后重新发送。", at=CellRef(file, ws.name, f"A{table.after}"))]
 
 
-def read_results(book: Book, file: str, labels: Sequence[str], required: Sequence[str] = ("桌号",)
-                 ) -> tuple[list[SheetRow], list[Issue]]:
+def read_results(book: Book, file: str, labels: Sequence[str], required: Sequence[str] = ("桌号",),
+                 results: Sequence[str] = ()) -> tuple[list[SheetRow], list[Issue]]:
     """Filled rows of the 成绩 sheet with the key columns (轮次/组别/桌号, 牌号) and the
     game's result columns.  Error values and formulas without a saved value become one
     RESULT_INVALID each, at the cell, and are blanked (``SheetRow.errors`` names them).  A header
@@ -176,7 +176,40 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
             for n, v, c in raw]
     problems = _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
     rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells, r.errors, r.merged) for r in rows]
+    if results and not any(not is_blank(_value(r.values.get(l))) for r in rows for l in results):
+        problems += _typed_elsewhere(book, file, want, required, results)
     return rows, problems
+
+
+def _typed_elsewhere(book: Book, file: str, want: Sequence[str], required: Sequence[str],
+                     results: Sequence[str]) -> list[Issue]:
+    """Contract: results are typed on the sheet ``成绩``.  A referee who copied it (Excel names
+    the copy “成绩 (2)”) and filled the copy sent a sheet of blank rows: the round said
+    "还差 11 桌成绩未交" and never named the file that had come with every result.  Another
+    sheet with the result table's header and a filled result cell is said (a warning, at
+    its first such cell), and not read: the contract's sheet stays the one read.
+
+    ``results`` are the game's result columns; called only when ``成绩`` has none filled."""
+    out = []
+    own = norm_label(L.RESULT_SHEET)
+    for name in book.sheets:
+        if norm_label(name) == own or name == L.META_SHEET:
+            continue
+        try:
+            _, raw = read_sheet_rows(book, name, want, list(required), file)
+        except TableNotFound:
+            continue
+        filled = next((c[l] for _, v, c in raw for l in results
+                       if l in c and not is_blank(_value(v.get(l)))), None)
+        if filled is None:
+            continue
+        copy = "是复制出来的工作表" if norm_label(name).startswith(own) else "不是“成绩”工作表"
+        out.append(issue("RESULT_ON_OTHER_SHEET",
+                         f"成绩表《{file}》的“{L.RESULT_SHEET}”工作表没有填写成绩，成绩填在了工作表“{name}”中"
+                         f"（如 {name}!{filled.cell}）；“{name}”{copy}，其中的成绩没有读取。成绩请填在“{L.RESULT_SHEET}”"
+                         "工作表中，不要复制工作表；请把结果抄回原表后重新发送。", at=filled))
+        break
+    return out
 
 
 def _value(v: Any) -> Any:

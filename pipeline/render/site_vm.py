@@ -83,6 +83,7 @@ CODE_LABEL = {
     "TERMS_CHANGED": "报名条件被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",
     "INBOX_LINK": "链接未读取",
+    "RESULT_ON_OTHER_SHEET": "成绩填错工作表",
 }
 
 OUTCOME_LABEL = {

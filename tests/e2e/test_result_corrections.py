@@ -308,3 +308,24 @@ def test_result_conflict_a_later_readable_row_is_still_a_correction_and_a_blank_
     with open(tmp_path / "out" / "t2020-league" / "data" / "draw.csv", encoding="utf-8") as f:
         r2 = {r["team"] for r in csv.DictReader(f) if r["event"] == "xiangqi" and r["round"] == "2"}
     assert any("周涛华" in t for t in r2) and not any("姚明" in t for t in r2), r2
+
+
+def test_contract_result_sheet_results_typed_on_a_copied_sheet_are_said_not_read(tmp_path):
+    """Contract "Sheet 成绩": a referee copied 成绩 (Excel names the copy “成绩 (2)”) and typed
+    every result there, leaving 成绩 blank.  The round said only "还差 11 桌成绩未交"; now the
+    file and the sheet are named, as a warning, and the copy is still not read."""
+    folder, r1 = _league(tmp_path)
+
+    def copied(wb):
+        ws = wb["成绩"]
+        wb.copy_worksheet(ws).title = "成绩 (2)"
+        hrow, col = _header(ws)
+        for r in range(hrow + 1, ws.max_row + 1):
+            for label in ("结果", "原因"):
+                ws.cell(r, col[label]).value = None
+    edit_attachment(r1, copied)
+    report = _run(folder, tmp_path)
+    assert any("象棋" in e and "还差 11 桌" in e for e in report.events), report.events
+    (said,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_ON_OTHER_SHEET"]
+    assert said["severity"] == "warning" and said["sheet"] == "成绩 (2)" and said["cell"] == "F7"
+    assert "不要复制工作表；请把结果抄回原表后重新发送" in said["message"]

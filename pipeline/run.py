@@ -2183,7 +2183,14 @@ class EventRunner:
 
     def check_playoff_places(self, placements: list, standings: list[StandingTable]) -> None:
         """A tie the 加赛 sheet could not settle because it gives two of the tied the same
-        名次: said at the sheet (the tie stays open, as if no playoff had been played)."""
+        名次: said at the sheet (the tie stays open, as if no playoff had been played).
+        R2011-F1, R2020-A1: a sheet is checked against the ties it was made for, each of its
+        ties on its own (``Playoff.lists_together``; a hand-made sheet's ties are read from
+        its numbering, ``ingest.sheets.read_playoffs``) — the same 名次 in two of its ties is
+        no conflict; and a form whose _meta names its ties is held only against one of them
+        (``made_for``).  A provisional tie of a round still open (eleven round-1 losers level
+        while one table has no result) spans several of a correct sheet's ties and is no
+        tie it was made for: it never makes the sheet an error."""
         groups: dict[tuple, set[str]] = {}
         for p in placements:
             if p.tied:
@@ -2211,7 +2218,8 @@ class EventRunner:
         for key, tied in groups.items():
             # (a sheet of several ties orders only the ties it lists: Playoff.lists_together)
             po = next((po for po in reversed(self.playoffs)
-                       if len(tied) > 1 and po.lists_together(tied) and settles(po, key, tied)), None)
+                       if len(tied) > 1 and po.lists_together(tied)
+                       and (not po.made_for or frozenset(tied) in po.made_for) and settles(po, key, tied)), None)
             if po is None:
                 if key[0] != "place":       # a tie waiting for its playoff (a shared place needs none)
                     self.playoff_partly_filled(tied, key[2] if key[0] == "draw" else key[1], names, said,

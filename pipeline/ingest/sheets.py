@@ -348,6 +348,12 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     def tie_of(row: int) -> int:
         return next((k for k, end in enumerate(tied_rows) if row <= end), len(tied_rows))
 
+    # a sheet whose _meta does not say its ties (made by hand, or by an older form) lists them
+    # one after another, each numbered from 1: a 名次 that falls back to 1 begins the next tie.
+    # Read as one tie, its 2nd of one and 2nd of another were two tied players given the same
+    # 名次, and a correct sheet was said to be wrong (R2011-F1, R2020-A1).
+    handmade: dict[tuple[str, str], list[int]] = {}       # (阶段, 组别) → [tie number, last 名次]
+
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
         if not same_event(ev, event_id, event_name, former):
@@ -375,11 +381,19 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         except (TypeError, ValueError):
             problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue
-        groups.setdefault((stage, group), []).append((tie_of(n), place, e.id, cells["名次"].cell))
+        tie = tie_of(n)
+        if not tied_rows:
+            seen = handmade.setdefault((stage, group), [0, 0])
+            if place == 1 and seen[1] > 1:
+                seen[0] += 1        # (1, 1, 2 stays one tie: two written first is the sheet's mistake)
+            seen[1] = place
+            tie = seen[0]
+        groups.setdefault((stage, group), []).append((tie, place, e.id, cells["名次"].cell))
     out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, _, eid, _ in sorted(items)),
                    source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for _, p, _, _ in sorted(items)),
                    cells=tuple(c for _, _, _, c in sorted(items)),
-                   ties=tuple(t for t, _, _, _ in sorted(items)) if tied_rows else (), made_for=made_for,
+                   ties=tuple(t for t, _, _, _ in sorted(items)) if tied_rows or len({t for t, *_ in items}) > 1 else (),
+                   made_for=made_for,
                    round=at_round)
            for (stage, group), items in sorted(groups.items())]
     return out, problems

@@ -746,3 +746,34 @@ def _t2016_without_results(tmp_path):
     for p in (folder / "inbox").glob("*成绩表*"):
         p.unlink()
     return folder, tmp_path / "out", dt.datetime(2030, 1, 1, tzinfo=TZ)
+
+
+def test_R2011_F1_a_sheet_of_several_ties_is_not_wrong_while_round_1_is_open(tmp_path):
+    """R2011-F1, R2020-A1: 象棋-加赛 (1118-xiangqi-加赛-4) lists three ties of the final places
+    one after another, each numbered from 1.  With one round-1 table still without a result,
+    the round-1 losers are level for the moment; that provisional tie holds 姚明 (2nd of one
+    of the sheet's ties) and 魏秀 (2nd of another), and the correct sheet was said to give
+    them the same 名次 — an error, exit status 1, for a sheet nobody had to change."""
+    def no_result(ws, hrow, col):
+        ws.cell(hrow + 1, col["结果"]).value = None
+    issues, _ = _edit_xiangqi_r1(tmp_path, no_result)
+    assert not [i for i in issues if i["sheet"] == "加赛"], [i["message"] for i in issues if i["sheet"] == "加赛"]
+
+
+def test_R2011_F1_the_same_place_twice_in_one_tie_of_a_sheet_of_several_is_still_said(tmp_path):
+    """The same sheet with 魏秀 written 3rd, as 袁浩 is in her tie: that tie is not settled and
+    the sheet is told so — the 2nd and 3rd places of the sheet's other ties are no conflict."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+
+    def twice_third(wb):
+        ws = wb["加赛"]
+        assert ws["E11"].value == "魏秀" and ws["E12"].value == "袁浩"
+        ws["D11"] = 3
+    edit_attachment(folder / "inbox" / "1118-xiangqi-加赛-4.eml", twice_third)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        found = [i for i in csv.DictReader(f) if i["sheet"] == "加赛"]
+    (bad,) = found
+    assert bad["code"] == "BAD_VALUE" and bad["cell"] in ("D11", "D12"), bad
+    assert any(f"{a}、{b}的名次相同（3、3）" in bad["message"] for a, b in (("“魏秀”", "“袁浩”"), ("“袁浩”", "“魏秀”"))), bad

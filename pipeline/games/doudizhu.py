@@ -19,7 +19,10 @@ result (the table has no winner yet) and a ``PLAYOFF_REQUIRED`` issue at 加赛�
 points = score = the entered table points; outcome WIN for place 1, else LOSS.
 
 Forfeits: 弃权 lists the seats absent (甲, 乙丙 …).  Absent players get FORFEIT_LOSS and
-the last place(s); if one player is left, that player wins by forfeit.
+the last place(s); if one player is left, that player wins by forfeit.  Two players left
+still play for the table (R2011-D2: the highest score advances), so their scores are
+required and held to the zero-sum rule of a full table (R2020-D3, R2011-D1): see
+:meth:`Doudizhu._forfeit_row`.
 """
 from __future__ import annotations
 
@@ -251,7 +254,7 @@ class Doudizhu:
             return None
         present = [i for i in range(n) if i not in absent]
         if absent:
-            return self._forfeit_row(r, row, labels, present, absent, playoff)
+            return self._forfeit_row(r, row, labels, present, absent, playoff, start)
         if not r.require(labels):
             return None
         pts = [r.integer(l) for l in labels]
@@ -306,9 +309,26 @@ class Doudizhu:
                            detail={"table_points": tuple(values)})
 
     def _forfeit_row(self, r: RowReader, row: ResultRow, labels: Sequence[str], present: list[int],
-                     absent: set[int], playoff: str) -> MatchResult | None:
-        """Absent seats place last; the others rank by the points entered (blank = 0)."""
+                     absent: set[int], playoff: str, start: int = 0) -> MatchResult | None:
+        """Absent seats place last (R2011-R1: late by more than 15 minutes is a forfeit); the
+        others rank by the points entered.
+
+        Two players present still decide the table between them (R2020-D2, R2011-D2: the
+        highest score advances, an equal highest goes to a 加赛), so:
+
+        - both their scores are required.  A blank is not 0: read as 0 the two were level and
+          the table went straight to a 加赛 (PLAYOFF_REQUIRED) that nobody had asked for; the
+          blank cells are RESULT_INVALID, “请填写在场两人的得分”.  Two who played no hand write
+          their base points (0; 10 under R2011-D1) and choose the 加赛胜者;
+        - their scores follow the rule of a full table: every hand is zero-sum (R2020-D3,
+          R2011-D1), so the two sum to 0, or to 2 × start_points when each starts with
+          base points (R2011-D1: 10).  5 and 2 were accepted and drew round 2.
+
+        One player present plays nothing and wins by forfeit: a blank score reads as 0 (as
+        before).  An absent seat's score must be blank or 0.
+        """
         values = []
+        missing = [labels[i] for i in present if r.blank(labels[i])] if len(present) > 1 else []
         for i, l in enumerate(labels):
             v = 0 if i in absent or r.blank(l) else r.integer(l)
             values.append(v if v is not None else 0)
@@ -317,6 +337,17 @@ class Doudizhu:
                 # others, level at 0, were sent to a 加赛)
                 r.bad(l, f"“{l}”填了 {shown(r.raw(l))}，但这一座位选了弃权，两者矛盾：确实到场比赛的，"
                          f"请清空“{ABSENT_LABEL}”；确为弃权的，请清空这一格")
+        who = "、".join(SEAT_NAMES[i] for i in present)
+        expect = f"{start * len(present)}（每人基础分 {start}）" if start else "0"
+        gone = "、".join(SEAT_NAMES[i] for i in sorted(absent))
+        for l in missing:
+            r.bad(l, f"“{l}”未填写：{gone}弃权，在场的{who}两人仍按得分决出本桌名次，空着不能当作 0 分："
+                     f"请填写在场两人的得分（两人合计应为 {expect}）；两人未对局的，请各填 {start} 分并在“{PLAYOFF}”中选择胜者")
+        if r.ok and len(present) > 1 and sum(values[i] for i in present) != start * len(present):
+            said = "、".join(f"{labels[i]} {values[i]}" for i in present)
+            r.bad(labels[present[0]], f"在场两人的得分 {said} 合计为 {sum(values[i] for i in present)}，"
+                                      f"斗地主每局零和（R2020-D3），{gone}弃权时在场两人合计应为 {expect}：请核对"
+                                      f"{'、'.join(f'“{labels[i]}”' for i in present)}")
         if not r.ok:
             return None
         if not present:

@@ -163,3 +163,43 @@ def test_a_score_for_a_seat_marked_absent_is_asked_about(sheet):
     assert bad.code == "RESULT_INVALID" and "两者矛盾" in bad.message and "乙得分" in bad.message
     (res,), issues = sheet(G).parse({"甲得分": 4, "乙得分": -4, "丙得分": 0, "弃权": "丙"})   # 0: as blank
     assert issues == []
+
+
+def test_R2020_D3_a_forfeit_table_s_two_present_scores_are_zero_sum(sheet):
+    """弃权=乙 with 甲得分 5, 丙得分 2: accepted without a word and used for the round-2 draw,
+    though every hand is zero-sum (R2020-D3) — the two present sum to 0 as a full table does."""
+    results, issues = sheet(G).parse({"甲得分": 5, "乙得分": None, "丙得分": 2, "弃权": "乙"})
+    assert results == []
+    (bad,) = issues
+    assert bad.code == "RESULT_INVALID" and bad.cell == "D2"
+    assert "甲得分 5、丙得分 2 合计为 7" in bad.message and "合计应为 0" in bad.message
+    assert "“甲得分”、“丙得分”" in bad.message
+    (res,), issues = sheet(G).parse({"甲得分": 3, "乙得分": None, "丙得分": -3, "弃权": "乙"})
+    assert issues == [] and [x.outcome for x in res.sides] == [Outcome.WIN, Outcome.FORFEIT_LOSS, Outcome.LOSS]
+
+
+def test_R2011_D1_a_forfeit_table_s_two_present_keep_the_base_points_between_them(sheet):
+    """R2011-D1: each starts with 10, so the two present end with 20 between them."""
+    s = sheet(G, R2011)
+    _, (bad,) = s.parse({"甲得分": 14, "乙得分": 10, "丙得分": None, "弃权": "丙"})
+    assert bad.code == "RESULT_INVALID" and "合计为 24" in bad.message and "合计应为 20（每人基础分 10）" in bad.message
+    (res,), issues = s.parse({"甲得分": 14, "乙得分": 6, "丙得分": None, "弃权": "丙"})
+    assert issues == [] and res.winner() == res.match.sides[0]
+
+
+def test_R2011_D2_a_forfeit_table_with_the_present_scores_blank_asks_for_them(sheet):
+    """弃权=乙 and no scores: read as 0 and 0, the table went straight to PLAYOFF_REQUIRED
+    (“甲、丙 最高分同为 0”).  The two present still decide the table by their scores (R2011-D2),
+    so the blank cells are asked for; two who played no hand write 0 and pick the 加赛胜者."""
+    results, issues = sheet(G).parse({"甲得分": None, "乙得分": None, "丙得分": None, "弃权": "乙"})
+    assert results == []
+    assert [(i.code, i.cell) for i in issues] == [("RESULT_INVALID", "D2"), ("RESULT_INVALID", "F2")]
+    assert all("请填写在场两人的得分" in i.message and "弃权" in i.message for i in issues)
+    assert not any(i.code == "PLAYOFF_REQUIRED" for i in issues)
+    _, (one,) = sheet(G).parse({"甲得分": 2, "乙得分": None, "丙得分": None, "弃权": "乙"})
+    assert one.cell == "F2" and "“丙得分”未填写" in one.message
+    (res,), issues = sheet(G).parse({"甲得分": 0, "乙得分": None, "丙得分": 0, "弃权": "乙", "加赛胜者": "丙"})
+    assert issues == [] and res.winner() == res.match.sides[2]
+    # one player left wins by forfeit: no hand was played, nothing to write
+    (res,), issues = sheet(G).parse({"弃权": "甲乙"})
+    assert issues == [] and res.winner() == res.match.sides[2]

@@ -348,12 +348,6 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     def tie_of(row: int) -> int:
         return next((k for k, end in enumerate(tied_rows) if row <= end), len(tied_rows))
 
-    # a sheet whose _meta does not say its ties (made by hand, or by an older form) lists them
-    # one after another, each numbered from 1: a 名次 that falls back to 1 begins the next tie.
-    # Read as one tie, its 2nd of one and 2nd of another were two tied players given the same
-    # 名次, and a correct sheet was said to be wrong (R2011-F1, R2020-A1).
-    handmade: dict[tuple[str, str], list[int]] = {}       # (阶段, 组别) → [tie number, last 名次]
-
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
         if not same_event(ev, event_id, event_name, former):
@@ -381,14 +375,9 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         except (TypeError, ValueError):
             problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue
-        tie = tie_of(n)
-        if not tied_rows:
-            seen = handmade.setdefault((stage, group), [0, 0])
-            if place == 1 and seen[1] > 1:
-                seen[0] += 1        # (1, 1, 2 stays one tie: two written first is the sheet's mistake)
-            seen[1] = place
-            tie = seen[0]
-        groups.setdefault((stage, group), []).append((tie, place, e.id, cells["名次"].cell))
+        groups.setdefault((stage, group), []).append((tie_of(n), place, e.id, cells["名次"].cell))
+    if not tied_rows:
+        groups = {key: _handmade_ties(items) for key, items in groups.items()}
     out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, _, eid, _ in sorted(items)),
                    source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for _, p, _, _ in sorted(items)),
                    cells=tuple(c for _, _, _, c in sorted(items)),
@@ -397,6 +386,31 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
                    round=at_round)
            for (stage, group), items in sorted(groups.items())]
     return out, problems
+
+
+def _handmade_ties(items: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """The ties of a 加赛 sheet whose _meta does not say them (made by hand, or by an older
+    form), from its rows (tie, 名次, entry, cell) in sheet order: one tie after another, each
+    numbered from 1.  A 名次 1 begins the next tie once the one before holds 1 … k, each once
+    (a tie has two or more); a lone row left at the end belongs to the tie before it.  Read as
+    one tie, the 2nd of one tie and the 2nd of another were two tied players given the same
+    名次, and a correct sheet was said to be wrong (R2011-F1, R2020-A1); 2, 1 stays one tie
+    (rows in any order) and so do 1, 1, 2 and 1, 2, 1 (the sheet's mistake, said at it).
+
+    >>> [t for t, *_ in _handmade_ties([(0, p, e, "") for p, e in zip((1, 2, 1, 3, 2, 1, 1, 2), "abcdefgh")])]
+    [0, 0, 1, 1, 1, 2, 2, 2]
+    """
+    ties, block = [], []
+    for _, place, _, _ in items:
+        if place == 1 and len(block) > 1 and sorted(block) == list(range(1, len(block) + 1)):
+            block = []
+            ties.append((ties[-1] if ties else 0) + 1)
+        else:
+            ties.append(ties[-1] if ties else 0)
+        block.append(place)
+    if len(block) == 1 and len(ties) > 1 and ties[-1] != ties[-2]:
+        ties[-1] = ties[-2]
+    return [(t, p, e, c) for t, (_, p, e, c) in zip(ties, items)]
 
 
 def _tie_rows(book: Book, first_row: int) -> list[int]:

@@ -55,13 +55,14 @@ CODES: dict[str, Severity] = {
     "RESULT_ON_OTHER_SHEET": Severity.WARNING,  # results typed on a copy of 成绩, not on 成绩: not read
     "PLACES_KEPT": Severity.INFO,           # a finished event's places as published, though the code now ranks otherwise
     "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places changed (a late correction): said that night
+    "UNIT_RENAMED": Severity.INFO,          # a unit's short name changed in tournament.yaml: said that night
 }
 
 #: codes said only on the night what they report happens, never again by a later night that
 #: replays what an earlier one found (a kept event state, an unchanged night's report): the
 #: ledger keeps what they report (the places as now published), and a warning said every night
 #: would hold the exit status at 1 with nothing left to do
-NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED"})
+NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED"})
 
 
 @dataclass(frozen=True)

@@ -837,7 +837,9 @@ def _read_context(t: Tournament) -> str:
     """What every reading depends on besides the file: code, spec and secret."""
     spec = hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest()
     former = {ev.id: ev.former_names for ev in t.spec.events if ev.former_names}   # with_former_names
-    return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest(), *([former] if former else [])])
+    units = {u.id: u.former_names for u in t.spec.units if u.former_names}       # with_former_unit_names
+    return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest(), *([former] if former else []),
+                   *([{"units": units}] if units else [])])
 
 
 def _unpickle(data: bytes) -> Any:
@@ -1403,7 +1405,7 @@ class EventRunner:
     # -- the loop ---------------------------------------------------------------------
     def unit_names(self) -> dict[str, tuple[str, ...]]:
         """Each unit's names (full and short), as a 加赛 row may write them after a player."""
-        return {u.id: tuple(n for n in (u.name, u.short) if n) for u in self.t.spec.units}
+        return {u.id: tuple(n for n in (u.name, u.short, *u.former_names) if n) for u in self.t.spec.units}
 
     def reread_playoffs(self) -> None:
         """The 加赛 sheets read again with the entries as they are now (a round that re-formed
@@ -2946,6 +2948,57 @@ def with_former_names(t: Tournament, ledger: Ledger) -> Tournament:
                             if former[ev.id] else ev for ev in t.spec.events])
 
 
+#: the ledger's cache key of every name each unit has had (unit id → {"names": full and short
+#: names, oldest first; "shown": the one its teams' labels were made from last night})
+UNIT_NAMES_KEY = "names:units"
+
+
+def with_former_unit_names(t: Tournament, ledger: Ledger) -> tuple[Tournament, list[Issue]]:
+    """The spec with each unit's earlier full and short names (UnitSpec.former_names), as the
+    ledger remembers them, and a note (UNIT_RENAMED, info) on the night a unit's short name
+    (what its teams are labelled by: 行政一1队) changed.  The office corrected the name: the
+    published tables take the new one (draw.csv, standings.csv, awards.csv say 行政壹1队 from
+    that night), but a 加赛 or result sheet handed out before, naming 行政一1队, comes back
+    after it: its team is found by the former name (:func:`pipeline.ingest.sheets._find_entry`)
+    — it was BAD_VALUE and the playoff was lost.  A name another unit has now is not taken
+    as a former one (as :func:`with_former_names` for events)."""
+    from .issues import issue
+
+    raw = ledger.cache_get([UNIT_NAMES_KEY]).get(UNIT_NAMES_KEY)
+    try:
+        seen: dict[str, dict[str, Any]] = json.loads(raw) if raw else {}
+        if not isinstance(seen, dict):
+            seen = {}
+    except ValueError:
+        seen = {}
+    merged: dict[str, dict[str, Any]] = {}
+    notes: list[Issue] = []
+    for u in t.spec.units:
+        was = seen.get(u.id) if isinstance(seen.get(u.id), dict) else {}
+        names = [str(n) for n in was.get("names", []) if isinstance(n, str)]
+        names += [n for n in (u.name, u.short) if n and n not in names]
+        shown, before = u.short or u.name, str(was.get("shown") or "")
+        if before and before != shown:
+            what = "简称" if u.short else "名称"
+            notes.append(issue("UNIT_RENAMED", f"单位{what}由 {before} 改为 {shown}，已公布的表格按新名称显示"
+                               f"（改名前下发的加赛表、成绩表上的“{before}”照样认得）。", branch=u.id))
+        merged[u.id] = {"names": names, "shown": shown}
+    kept = {**seen, **merged}       # a unit left out of tournament.yaml keeps its names
+    if kept != seen:
+        ledger.cache_put({UNIT_NAMES_KEY: json.dumps(kept, ensure_ascii=False, sort_keys=True).encode()})
+    current = {n for u in t.spec.units for n in (u.name, u.short) if n}
+    former = {u.id: [n for n in merged[u.id]["names"] if n not in current] for u in t.spec.units}
+    if not any(former.values()):
+        return t, notes
+    import copy
+
+    out = copy.copy(t)
+    out.spec = dataclasses.replace(t.spec, units=[
+        dataclasses.replace(u, former_names=list(dict.fromkeys([*u.former_names, *former[u.id]]))) if former[u.id] else u
+        for u in t.spec.units])
+    return out, notes
+
+
 def sweep_temp_files(out: Path) -> None:
     """Remove the ``.<name>.*.tmp`` files a killed run left behind (``fsutil`` writes to
     them and renames; a run killed between the two leaves one).  Called under the lock."""
@@ -2960,7 +3013,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
                 later: contextlib.ExitStack, quick: str = "") -> RunReport:
     """The run under its lock; ``later`` holds what must be left before the lock is (pools)."""
     t = with_former_names(t, ledger)
+    t, renamed = with_former_unit_names(t, ledger)
     issues = IssueLog()
+    issues.extend(renamed)      # night-only (NIGHT_ONLY): the ledger now knows the new name
     report = RunReport(out_dir=out)
     mail: list[str] = []        # this night's mail, said by this night's report only (never kept)
     mail_failed = False

@@ -102,6 +102,9 @@ class UnitSpec:
     members: Annotated[int, Field(ge=0, description="会员人数（名额按此计算，不取自报名表）")] = 0
     emails: Annotated[list[str], BeforeValidator(_email_list),
                       Field(description="登记的邮箱；回执只发往这些地址")] = field(default_factory=list)
+    former_names: Annotated[list[str], Field(description=(
+        "单位的曾用全称或简称：改名前下发的加赛表、成绩表上按旧简称写的队名（如“行政一1队”）照样认得。"
+        "league run 会自动记住已用过的名称，一般不必填写"))] = field(default_factory=list)
 
     def unit(self) -> Unit:
         return Unit(id=self.id, name=self.name, captain=self.captain, members=self.members,

@@ -281,12 +281,16 @@ def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> di
     return out
 
 
-def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequence[str]] | None = None
-                ) -> Entry | None:
+def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequence[str]] | None = None,
+                tie: Collection[str] = ()) -> Entry | None:
     """The entry a 加赛 row names: its team, id, players or (one player) name or staff
     number — also as the result and draw sheets print it, with its unit (姚明（基础部）):
-    then the unit in brackets must be that entry's (``units``: unit id → its names), and
-    one entry only may fit (two 王伟 of two units are told apart by it, never guessed)."""
+    then the unit in brackets must be that entry's (``units``: unit id → its names, former
+    ones too), and one entry only may fit (two 王伟 of two units are told apart by it, never
+    guessed).  A team label made from another of its unit's names (:func:`_team_label_of`:
+    行政一1队, printed before the office renamed 行政一 to 行政壹) names the team when it is
+    no entry's label now and one team only fits — among ``tie`` (the entry ids the form's
+    _meta says this row's tie was made for) when one of them does."""
     from ..text import to_simplified
 
     def names(key: str) -> list[Entry]:
@@ -299,6 +303,12 @@ def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequenc
     found = names(k)
     if found:
         return found[0]
+    if units:
+        fits = [e for e in entries if _team_label_of(k, e, units)]
+        if len(fits) > 1 and tie:
+            fits = [e for e in fits if e.id in tie]
+        if len(fits) == 1:
+            return fits[0]
     m = _UNIT_SUFFIX.search(k)
     if m is None or not units:
         return None
@@ -306,6 +316,27 @@ def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequenc
     fits = [e for e in names(k[:m.start()])
             if unit in {strip_spaces(to_simplified(n)) for n in units.get(e.branch, ()) if n}]
     return fits[0] if len(fits) == 1 else None
+
+
+def _team_label_of(text: str, e: Entry, units: Mapping[str, Sequence[str]]) -> bool:
+    """Whether ``text`` (spaces out) is ``e``'s team label made from one of its unit's names
+    (``units``: unit id → its names, former ones too), as validate.checks.build_entries makes
+    it (``{short}{队号}队``): 行政一1队 for the team 行政壹1队 of a unit once called 行政一.
+    A 队号 written as a team name (ending in 队) has no unit in it.
+
+    >>> e = Entry(id="ss:b01:1", event="ss", branch="b01", team="行政壹1队", players=(), team_no="1")
+    >>> [_team_label_of(t, e, {"b01": ("行政一分工会", "行政壹", "行政一")}) for t in ("行政一1队", "行政一2队", "行政二1队")]
+    [True, False, False]
+    """
+    if not e.team_no or e.team_no.endswith("队"):
+        return False
+    from ..text import to_simplified
+
+    tail = strip_spaces(e.team_no) + "队"
+    if not text.endswith(tail):
+        return False
+    head = strip_spaces(to_simplified(text[:-len(tail)]))
+    return bool(head) and head in {strip_spaces(to_simplified(n)) for n in units.get(e.branch, ()) if n}
 
 
 #: a label's unit in brackets at its end, as the sheets print an entry: 姚明（基础部）
@@ -363,7 +394,8 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         if about is not None:
             about[len(problems)] = (stage, group)     # the problem this row may add
         who = cell_text(v.get("参赛者")) if v.get("参赛者") is not None else ""
-        e = _find_entry(who, entries, units)
+        k = tie_of(n)
+        e = _find_entry(who, entries, units, made_for[k] if k < len(made_for) == len(tied_rows) else ())
         if e is None:
             problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{who}”不在{event_name}的参赛名单中：请填写队名或姓名。",
                                   at=cells["参赛者"]))

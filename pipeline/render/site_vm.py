@@ -77,6 +77,7 @@ CODE_LABEL = {
     "FORMAT_CHANGED": "赛制被改动",
     "PLACES_KEPT": "名次保持公布时",
     "PLACES_CHANGED": "公布后名次有变",
+    "UNIT_RENAMED": "单位改名",
     "WITHDRAWAL_UNMATCHED": "退赛名单有误",
     "EMPTY_FORM": "空白报名表",
     "SAME_TIME": "同时收到两份",

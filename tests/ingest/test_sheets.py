@@ -272,3 +272,37 @@ def test_a_table_number_merged_over_its_hands_in_the_detail_sheet_reads_on_every
     assert {k: [r["局号"] for r in v] for k, v in out.items()} == {("1", "A", "1"): [1, 2, 3], ("1", "A", "2"): [1]}
     assert [("_merged" in r) for r in out[("1", "A", "1")]] == [False, True, True]
     assert out[("1", "A", "1")][1]["_merged"] == {"甲方得分": ("E4:E5", "E4")}
+
+
+def _teams(*labels):
+    """Pairs as build_entries labels them: ``{unit short}{队号}队``."""
+    return [Entry(f"ss:{b}:{no}", "shuangsheng", b, label, (), team_no=no) for b, no, label in labels]
+
+
+def test_a_playoff_sheet_written_before_a_unit_was_renamed_names_its_teams():
+    """行政一 renamed 行政壹 in tournament.yaml between the 加赛 form and its return: the sheet
+    says 行政一1队/行政一2队, the teams are 行政壹1队/行政壹2队 now — both rows were BAD_VALUE
+    and the tie stayed open (ten 双升 places tied at 12).  The unit's former names (the
+    runner passes them in ``units``) make the old label name the team."""
+    entries = _teams(("b01", "1", "行政壹1队"), ("b01", "2", "行政壹2队"), ("b02", "1", "行政二1队"))
+    units = {"b01": ("行政一分工会", "行政壹", "行政第一分工会", "行政一"), "b02": ("行政第二分工会", "行政二")}
+    rows = [["双升", "ko", "", 2, "行政一2队"], ["双升", "ko", "", 1, "行政一1队"], ["双升", "ko", "", 3, "行政二1队"]]
+    orders, problems = read_playoffs(_book(rows), "加赛.xlsx", "shuangsheng", "双升", entries, units=units)
+    assert problems == [] and [o.order for o in orders] == [("ss:b01:1", "ss:b01:2", "ss:b02:1")]
+    # a label no former name of the unit makes is still not in the list
+    _, problems = read_playoffs(_book([["双升", "ko", "", 1, "行政三1队"]]), "加赛.xlsx", "shuangsheng", "双升",
+                                entries, units=units)
+    assert [p.code for p in problems] == ["BAD_VALUE"]
+
+
+def test_a_former_short_name_never_takes_a_label_another_team_has_now():
+    """行政一 and 行政二 swapped their short names: 行政一1队 is b02's team now, whatever b01 was
+    called — the current label wins; a former label two teams could have made is no team."""
+    from pipeline.ingest.sheets import _find_entry
+
+    entries = _teams(("b01", "1", "行政二1队"), ("b02", "1", "行政一1队"), ("b03", "1", "基础部1队"), ("b04", "1", "基础教学部1队"))
+    units = {"b01": ("行政二", "行政一"), "b02": ("行政一", "行政二"), "b03": ("基础部", "基础"), "b04": ("基础教学部", "基础")}
+    assert _find_entry("行政一1队", entries, units).id == "ss:b02:1"
+    assert _find_entry("基础1队", entries, units) is None
+    # a form's _meta names the tie's entries: of the two, the one in this row's tie
+    assert _find_entry("基础1队", entries, units, tie={"ss:b04:1", "ss:b01:1"}).id == "ss:b04:1"

@@ -3021,13 +3021,18 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     mail_failed = False
     if opts.imap_url:
         from .mail.common import MailError
-        from .mail.imap import fetch_into
+        from .mail.imap import fetch_mail
         say("收取邮件 …")
         try:
-            fetch_into(opts.imap_url, t.inbox, ledger)
+            fetched = fetch_mail(opts.imap_url, t.inbox, ledger)
         except MailError as e:   # a mail-server outage must not stop the night's run; said this night only
             mail.append(f"本次未能收取邮件：{e}")
             mail_failed = True
+        else:
+            # a message skipped may have to be taken out by hand: exit 1; a mailbox that
+            # cannot be marked read loses nothing: said, the exit status is not changed
+            mail += fetched.lines()
+            mail_failed = mail_failed or bool(fetched.skipped)
     say("收件 …")
     readings: dict[str, bytes] = {}
     listing: list[tuple[str, str, dt.datetime]] = []

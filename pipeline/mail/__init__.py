@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .common import MailError
-from .imap import fetch_into
+from .imap import FetchReport, fetch_into, fetch_mail
 from .receipts import Receipt, build_receipts
 from .smtp import SendReport, cancel_unbuilt, resend_pending, send_receipts
 
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from ..state import LeagueState
     from ..store import Ledger
 
-__all__ = ["MailError", "Receipt", "SendReport", "build_receipts", "check_urls", "deliver", "fetch_into",
-           "resend_pending", "send_receipts"]
+__all__ = ["FetchReport", "MailError", "Receipt", "SendReport", "build_receipts", "check_urls", "deliver",
+           "fetch_into", "fetch_mail", "resend_pending", "send_receipts"]
 
 
 def deliver(state: "LeagueState", out_dir: Path, ledger: "Ledger", smtp_url: str | None,

@@ -13,6 +13,19 @@ opened in a mail client before the night's run is still fetched, while years of 
 read mail in the office mailbox are not taken on the first run.  One whose ``\\Seen``
 flag was lost is recognised by its UID (or its content hash) and not processed twice.
 
+One message the server will not hand over (its FETCH answered NO or BAD) stops nothing:
+it is skipped and said (:class:`FetchReport`: UID and subject when the server gives the
+headers, "may need to be taken out of the mailbox by hand"), the rest are fetched, and
+the cursor moves on as usual.  The skipped UID is kept in the ledger table
+``mail_skipped`` and tried again on each of the next nights, :data:`FETCH_ATTEMPTS`
+nights in all; the night it fails for the last time says that it will not be tried
+again.  (A UNSEEN search alone would have brought it back every night forever.)  A
+message fetched but not flagged ``\\Seen`` (a read-only or shared mailbox: STORE answers
+``NO [NOPERM]``) is already in the ledger, so that stops nothing either: the night says
+once that the mailbox could not be marked read, and tries no further STORE.  A failure
+of the connection itself (login, a server gone mid-fetch) is still the night's
+:class:`MailError`.
+
 TLS: ``imaps://`` (implicit TLS, port 993) or ``imap://…?starttls=1`` (upgrade before
 login).  The server's certificate and host name are always verified; a server whose
 certificate comes from the office's own CA is trusted when ``$LEAGUE_MAIL_CAFILE`` (or
@@ -22,11 +35,14 @@ refused with a :class:`MailError` that says so.
 from __future__ import annotations
 
 import datetime as dt
+import email.policy
 import imaplib
 import os
 import re
 import socket
 import ssl
+from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,6 +55,8 @@ if TYPE_CHECKING:
 PASSWORD_ENV = "LEAGUE_IMAP_PASSWORD"
 DEFAULT_PORTS = {"imap": 143, "imaps": 993}
 INBOX_SUBDIR = "mail"
+#: nights a message the server will not hand over is asked for, the first included
+FETCH_ATTEMPTS = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS mail_fetched (
@@ -50,6 +68,15 @@ CREATE TABLE IF NOT EXISTS mail_fetched (
     PRIMARY KEY (mailbox, uidvalidity, uid)
 );
 CREATE INDEX IF NOT EXISTS mail_fetched_sha ON mail_fetched (sha256);
+CREATE TABLE IF NOT EXISTS mail_skipped (
+    mailbox     TEXT NOT NULL,
+    uidvalidity INTEGER NOT NULL,
+    uid         INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    subject     TEXT NOT NULL DEFAULT '',
+    error       TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (mailbox, uidvalidity, uid)
+);
 CREATE TABLE IF NOT EXISTS mail_cursor (
     mailbox     TEXT NOT NULL,
     uidvalidity INTEGER NOT NULL,
@@ -64,18 +91,53 @@ def ensure_schema(ledger: "Ledger") -> None:
     ledger.conn.executescript(SCHEMA)
 
 
+@dataclass
+class FetchReport:
+    """What one night's fetch did: how many messages were new, and what the office should
+    hear about (each a Chinese sentence)."""
+
+    new: int = 0
+    #: messages the server would not hand over this night (skipped; the rest were fetched)
+    skipped: list[str] = field(default_factory=list)
+    #: the mailbox could not be marked read (said once a night; fetching went on)
+    unmarked: str = ""
+
+    def lines(self) -> list[str]:
+        """The night's report lines, the skipped messages first.
+
+        >>> FetchReport(1, unmarked="x").lines()
+        ['x']
+        """
+        return [*self.skipped, *([self.unmarked] if self.unmarked else [])]
+
+
 def fetch_into(url: str, inbox: Path, ledger: "Ledger", *, password: str | None = None,
                folder: str | None = None, timeout: float = 60.0, cafile: str | os.PathLike | None = None) -> int:
+    """Fetch every new message of the mailbox named by ``url`` into ``inbox/mail/``; how
+    many were new.  :func:`fetch_mail` also tells what else the night should say.
+
+    >>> fetch_into("imaps://office@mail.example.cn/INBOX", Path("t/inbox"), ledger)  # doctest: +SKIP
+    2
+    """
+    return fetch_mail(url, inbox, ledger, password=password, folder=folder, timeout=timeout, cafile=cafile).new
+
+
+def fetch_mail(url: str, inbox: Path, ledger: "Ledger", *, password: str | None = None,
+               folder: str | None = None, timeout: float = 60.0,
+               cafile: str | os.PathLike | None = None) -> FetchReport:
     """Fetch every new message of the mailbox named by ``url`` into ``inbox/mail/``.
 
     ``url`` is ``imap://user@host[:port]/FOLDER`` (plain) or ``imaps://…`` (TLS);
     ``?starttls=1`` upgrades a plain connection.  The password is ``password``, else
     ``$LEAGUE_IMAP_PASSWORD``, else the file named by ``$LEAGUE_IMAP_PASSWORD_FILE``.
     ``cafile`` (else ``$LEAGUE_MAIL_CAFILE``) adds a trusted CA for the server's certificate.
-    ``folder`` overrides the URL's folder (default ``INBOX``).  Returns how many
-    messages were new (never seen by this ledger before).  Raises :class:`MailError`.
+    ``folder`` overrides the URL's folder (default ``INBOX``).  Returns a
+    :class:`FetchReport`: how many messages were new (never seen by this ledger before),
+    the messages skipped because the server would not hand them over, and whether the
+    mailbox could not be marked read.  Raises :class:`MailError` when the server cannot
+    be used at all (address, password, connection).
 
-    >>> fetch_into("imaps://office@mail.example.cn/INBOX", Path("t/inbox"), ledger)  # doctest: +SKIP
+    >>> fetch_mail("imaps://office@mail.example.cn/INBOX", Path("t/inbox"), ledger).new  # doctest: +SKIP
     2
     """
     u = parse_mail_url(url, DEFAULT_PORTS)
@@ -110,8 +172,9 @@ def fetch_into(url: str, inbox: Path, ledger: "Ledger", *, password: str | None 
 
 
 def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, uidnext: int | None, inbox: Path,
-               ledger: "Ledger") -> int:
+               ledger: "Ledger") -> FetchReport:
     db = ledger.conn
+    report = FetchReport()
     known_uids = {r[0] for r in db.execute(
         "SELECT uid FROM mail_fetched WHERE mailbox=? AND uidvalidity=?", (mailbox, uidvalidity))}
     row = db.execute("SELECT last_uid FROM mail_cursor WHERE mailbox=? AND uidvalidity=?",
@@ -123,12 +186,38 @@ def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, uidnext: int
             candidates |= {u for u in _search(conn, "UID", f"{top + 1}:*") if u > top}
         except imaplib.IMAP4.error:
             pass   # a server without UID-range search: UNSEEN alone
-    new = 0
+    skipped = {r[0]: r[1] for r in db.execute(
+        "SELECT uid, attempts FROM mail_skipped WHERE mailbox=? AND uidvalidity=?", (mailbox, uidvalidity))}
+    candidates |= {u for u, n in skipped.items() if n < FETCH_ATTEMPTS}     # behind the cursor: asked again
+    candidates -= {u for u, n in skipped.items() if n >= FETCH_ATTEMPTS}    # given up (and said so)
+    marking = True                  # until the first STORE refused: then no more this night
+
+    def flag(uid: int) -> None:
+        nonlocal marking
+        if not marking:
+            return
+        try:
+            mark_seen(conn, uid)
+        except imaplib.IMAP4.abort:
+            raise
+        except _REFUSED as e:
+            marking = False
+            report.unmarked = (f"收件邮箱不允许把已收取的邮件标为已读（如只读或共享邮箱；首次是 UID {uid}："
+                               f"{_answer(e)}）。邮件照常收取，已收过的不会重复处理；"
+                               "只是这些邮件在邮箱中仍显示为未读。")
     for uid in sorted(candidates):
         if uid in known_uids:
-            mark_seen(conn, uid)        # stored by an earlier run that stopped before flagging it
+            flag(uid)                   # stored by an earlier run that stopped before flagging it
             continue
-        fetched = _fetch_raw(conn, uid)
+        try:
+            fetched = _fetch_raw(conn, uid)
+        except _REFUSED as e:
+            report.skipped.append(_skip(conn, db, mailbox, uidvalidity, uid, skipped.get(uid, 0) + 1, e))
+            continue
+        if uid in skipped:
+            with Tx(db):
+                db.execute("DELETE FROM mail_skipped WHERE mailbox=? AND uidvalidity=? AND uid=?",
+                           (mailbox, uidvalidity, uid))
         if fetched is None:
             continue                    # expunged meanwhile
         raw, internal = fetched
@@ -143,14 +232,51 @@ def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, uidnext: int
         with Tx(db):
             db.execute("INSERT OR IGNORE INTO mail_fetched VALUES (?,?,?,?,?)",
                        (mailbox, uidvalidity, uid, sha, dt.datetime.now(dt.timezone.utc).isoformat()))
-        mark_seen(conn, uid)
+        flag(uid)
         known_uids.add(uid)
-        new += not seen_before
+        report.new += not seen_before
     mark = max([row[0] if row else 0, (uidnext or 1) - 1, *candidates])
     with Tx(db):
         db.execute("INSERT INTO mail_cursor VALUES (?,?,?) ON CONFLICT(mailbox, uidvalidity) "
                    "DO UPDATE SET last_uid=max(last_uid, excluded.last_uid)", (mailbox, uidvalidity, mark))
-    return new
+    return report
+
+
+def _skip(conn: imaplib.IMAP4, db, mailbox: str, uidvalidity: int, uid: int, attempt: int,
+          error: Exception) -> str:
+    """Record that ``uid`` could not be fetched (its ``attempt``-th night) and say so."""
+    if isinstance(error, imaplib.IMAP4.abort):
+        raise error
+    subject = _subject(conn, uid)
+    with Tx(db):
+        db.execute("INSERT INTO mail_skipped VALUES (?,?,?,?,?,?) ON CONFLICT(mailbox, uidvalidity, uid) "
+                   "DO UPDATE SET attempts=excluded.attempts, subject=excluded.subject, error=excluded.error",
+                   (mailbox, uidvalidity, uid, attempt, subject, _answer(error)[:500]))
+    which = f"UID {uid}" + (f"（主题“{subject}”）" if subject else "（主题未知）")
+    if attempt < FETCH_ATTEMPTS:
+        later = f"下次运行会再试（共试 {FETCH_ATTEMPTS} 次）"
+    else:
+        later = f"已试 {FETCH_ATTEMPTS} 次，以后不再自动收取"
+    return (f"收件邮箱中的邮件 {which}无法读取，本次跳过，其余邮件照常收取；{later}。"
+            f"请在邮箱中查看这封邮件，必要时把它另存为 .eml 文件放进 inbox。（{_answer(error)}）")
+
+
+def _subject(conn: imaplib.IMAP4, uid: int) -> str:
+    """The Subject of ``uid`` when the server gives its headers alone; "" otherwise."""
+    try:
+        typ, data = conn.uid("FETCH", str(uid), "(BODY.PEEK[HEADER.FIELDS (SUBJECT)])")
+    except imaplib.IMAP4.abort:
+        raise
+    except imaplib.IMAP4.error:
+        return ""
+    if typ != "OK":
+        return ""
+    raw = b"".join(item[1] for item in data or [] if isinstance(item, tuple) and isinstance(item[1], bytes))
+    try:
+        value = BytesHeaderParser(policy=email.policy.default).parsebytes(raw).get("Subject")
+    except (ValueError, TypeError, LookupError):
+        return ""
+    return " ".join(str(value or "").split())[:80]
 
 
 def mark_seen(conn: imaplib.IMAP4, uid: int) -> None:
@@ -180,11 +306,30 @@ def _connect(u, timeout: float, ctx: ssl.SSLContext | None) -> imaplib.IMAP4:
                         "本次只处理 inbox 中已有的文件。") from e
 
 
+class _Refused(MailError):
+    """The server answered one command NO (``answer``: its own words)."""
+
+    def __init__(self, problem: str, answer: str) -> None:
+        super().__init__(f"{problem}（服务器答复：{answer}）")
+        self.answer = answer
+
+
 def _ok(resp: tuple[str, list], problem: str) -> list:
     typ, data = resp
     if typ != "OK":
-        raise MailError(f"{problem}（服务器答复：{_text(data)}）")
+        raise _Refused(problem, _text(data))
     return data
+
+
+#: a refusal of one command about one message (NO, or BAD: imaplib raises ``error``) — not
+#: ``abort`` (the connection is gone, re-raised where caught) and not OSError: those end the
+#: night's fetch
+_REFUSED = (_Refused, imaplib.IMAP4.error)
+
+
+def _answer(error: Exception) -> str:
+    """The server's own words of a refusal, for the end of a Chinese sentence."""
+    return f"服务器答复：{error.answer}" if isinstance(error, _Refused) else f"{type(error).__name__}: {error}"
 
 
 def _text(data: list) -> str:

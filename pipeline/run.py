@@ -3056,10 +3056,11 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         cached.received_total = len(received)
         lastrun.save(out, fp, cached, quick, next_deadline(t, now))   # re-arm the quick check
         if opts.smtp_url:   # retry receipts that failed on an earlier night
+            from .mail.receipts import unit_names
             from .mail.smtp import resend_pending
-            sent = resend_pending(opts.smtp_url, ledger, now=now)
-            mail.append(sent.summary())
-            mail_failed = mail_failed or bool(sent.failed)
+            sent = resend_pending(opts.smtp_url, ledger, now=now, units=unit_names(t))
+            mail += sent.lines()
+            mail_failed = mail_failed or sent.needs_attention
         cached.mail, cached.mail_failed = mail, mail_failed
         return cached
     say("读取工作簿 …")
@@ -3137,8 +3138,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if opts.smtp_url:
         from .mail import deliver
         sent = deliver(state, out, ledger, opts.smtp_url, now)
-        mail.append(sent.summary())
-        mail_failed = mail_failed or bool(sent.failed)
+        mail += sent.lines()      # the summary, then each refused address: what to change
+        mail_failed = mail_failed or sent.needs_attention
     report.mail, report.mail_failed = mail, mail_failed
     missing_branches = [u.name for u in t.spec.units if u.id not in accepted]
     if no_inbox:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .common import MailError
 from .imap import FetchReport, fetch_into, fetch_mail
-from .receipts import Receipt, build_receipts
+from .receipts import Receipt, build_receipts, unit_names
 from .smtp import SendReport, cancel_unbuilt, resend_pending, send_receipts
 
 if TYPE_CHECKING:
@@ -40,7 +40,8 @@ def deliver(state: "LeagueState", out_dir: Path, ledger: "Ledger", smtp_url: str
         return SendReport()
     receipts = build_receipts(state, out_dir)
     cancel_unbuilt(ledger, [r.sha256 for r in receipts])     # no longer due: never retried
-    return send_receipts(smtp_url, receipts, ledger, password=password, now=now)
+    return send_receipts(smtp_url, receipts, ledger, password=password, now=now,
+                         units=unit_names(state.tournament))
 
 
 def check_urls(imap_url: str | None, smtp_url: str | None) -> None:

@@ -222,6 +222,20 @@ def _of_unit(state: "LeagueState", s: "Submission", unit: "UnitSpec") -> bool:
     return s.branch == unit.id and branch_proven(s, issues_of(state, s))
 
 
+def unit_names(t: "Tournament") -> dict[str, str]:
+    """Each registered address (lower case) → the name of the unit that registered it (the
+    first, when two did): what is said about an address the mail server refused.
+
+    >>> unit_names(t)["cap1@a.example.cn"]  # doctest: +SKIP
+    '行政第一分工会'
+    """
+    out: dict[str, str] = {}
+    for u in t.spec.units:
+        for e in _addresses(u.emails):
+            out.setdefault(e, u.name)
+    return out
+
+
 def _addresses(emails: list[str]) -> list[str]:
     seen: list[str] = []
     for e in emails:

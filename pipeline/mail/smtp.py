@@ -8,6 +8,18 @@ a lost receipt; the Message-ID is stable, so mail clients fold duplicates).  The
 message is kept under ``mail/outbox/<sha256>.eml`` so a failed one can be retried even on
 a night whose run is otherwise unchanged (:func:`resend_pending`).
 
+A recipient the receiving side refuses for good (5xx naming the address: ``550 5.1.1 user
+unknown``, :func:`bad_address`) is a wrong registered address, not a passing failure.
+When every address of a receipt is refused so, the receipt is ``refused``: the night says,
+in Chinese, which unit's address and what to change in ``tournament.yaml`` (the server's
+own words after it), and it is not sent again while its addresses stay the same — it was
+retried every night, in vain, with a raw ``SMTPRecipientsRefused``.  A later night whose
+receipt goes to other addresses (the unit's ``emails`` corrected) sends it as any other.
+When only some addresses are refused, the receipt is ``sent`` to the rest and the refused
+ones are said the same way (they were only in the ledger's error column).  A temporary
+refusal (4xx), or a 5xx about anything but the address (``5.7.1`` relaying denied: the
+sending server's setup), stays ``failed`` and is retried on the next run.
+
 TLS: ``smtps://`` (implicit TLS, port 465) or ``smtp://…?starttls=1`` (upgrade before
 login).  The server's certificate and host name are always verified; a server whose
 certificate comes from the office's own CA is trusted when ``$LEAGUE_MAIL_CAFILE`` (or
@@ -21,12 +33,13 @@ import datetime as dt
 import email
 import email.policy
 import os
+import re
 import smtplib
 import ssl
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..fsutil import atomic_write_bytes
 from .common import MailError, MailURL, Tx, parse_mail_url, resolve_password, tls_context, tls_refusal
@@ -63,6 +76,26 @@ class SendReport:
     sent: list[str] = field(default_factory=list)                  # sha256 of receipts sent now
     failed: list[tuple[str, str]] = field(default_factory=list)    # (sha256, error)
     already: int = 0                                               # sent on an earlier run
+    #: (sha256, what to change): not sent, every address refused for good — not retried
+    #: until the receipt's addresses change
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    #: (sha256, what to change): sent, but some of its addresses refused
+    partial: list[tuple[str, str]] = field(default_factory=list)
+    held: int = 0        # refused on an earlier night, addresses unchanged: not sent again
+
+    @property
+    def needs_attention(self) -> bool:
+        """Something the office must act on this night (exit 1): a receipt that failed, or an
+        address refused.  (One held from an earlier night was said that night.)"""
+        return bool(self.failed or self.refused or self.partial)
+
+    def lines(self) -> list[str]:
+        """The summary, then one line per refused address (what to change).
+
+        >>> SendReport(sent=["a"], partial=[("a", "单位“一分会”的登记邮箱 …")]).lines()[1]
+        '单位“一分会”的登记邮箱 …'
+        """
+        return [self.summary(), *(why for _, why in self.refused), *(why for _, why in self.partial)]
 
     def summary(self) -> str:
         """One Chinese line for the run report.
@@ -74,6 +107,11 @@ class SendReport:
         if self.failed:
             why = self.failed[0][1]
             text += f"，失败 {len(self.failed)} 封（{why + '；' if why else ''}下次运行自动重试）"
+        if self.refused:
+            text += f"，{len(self.refused)} 封因登记邮箱被拒收未能送达（见下）"
+        if self.held:
+            text += (f"；另有 {self.held} 封此前因登记邮箱被拒收未能送达，"
+                     "改正 tournament.yaml 中该单位的 emails 后自动重发")
         return text + "。"
 
 
@@ -85,7 +123,8 @@ def receipt_status(ledger: "Ledger", sha: str) -> str:
 
 
 def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, password: str | None = None,
-                  now: dt.datetime, timeout: float = 60.0, cafile: str | os.PathLike | None = None) -> SendReport:
+                  now: dt.datetime, timeout: float = 60.0, cafile: str | os.PathLike | None = None,
+                  units: Mapping[str, str] | None = None) -> SendReport:
     """Send every receipt not yet sent, recording each attempt in the ledger.
 
     ``url`` is ``smtp://[user@]host[:port][?starttls=1]`` or ``smtps://…``; the login
@@ -95,6 +134,9 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
     ``failed`` rows (retried next run), never exceptions; a bad URL or a missing From
     address raises :class:`MailError`, and so does an unreadable ``cafile`` (else
     ``$LEAGUE_MAIL_CAFILE``, the extra CA trusted for the server's certificate).
+    ``units`` (registered address → unit name, :func:`.receipts.unit_names`) names the
+    unit in what is said about a refused address.  A receipt ``refused`` before is sent
+    again only when its addresses have changed.
 
     >>> send_receipts("smtp://office%40x.cn@127.0.0.1:2525", receipts, ledger, now=now)  # doctest: +SKIP
     SendReport(sent=['9f…'], failed=[], already=0)
@@ -106,8 +148,12 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
     report = SendReport()
     pending: list[tuple[str, tuple[str, ...], bytes]] = []
     for r in receipts:
-        if receipt_status(ledger, r.sha256) == "sent":
+        status, to_before = _recorded(ledger, r.sha256)
+        if status == "sent":
             report.already += 1
+            continue
+        if status == "refused" and to_before == ",".join(r.to):
+            report.held += 1            # said the night it was refused; waits for a corrected address
             continue
         try:
             msg = r.message(sender, now, message_id=_message_id(r.sha256, sender),
@@ -120,8 +166,14 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
             report.failed.append((r.sha256, error))
             continue
         pending.append((r.sha256, r.to, raw))
-    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout, ctx)
+    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout, ctx,
+              units or {})
     return report
+
+
+def _recorded(ledger: "Ledger", sha: str) -> tuple[str, str]:
+    row = ledger.conn.execute("SELECT status, to_addr FROM receipts WHERE sha256=?", (sha,)).fetchone()
+    return (row[0], row[1]) if row else ("", "")
 
 
 def cancel_unbuilt(ledger: "Ledger", built: Iterable[str]) -> int:
@@ -142,9 +194,12 @@ def cancel_unbuilt(ledger: "Ledger", built: Iterable[str]) -> int:
 
 
 def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, now: dt.datetime,
-                   timeout: float = 60.0, cafile: str | os.PathLike | None = None) -> SendReport:
+                   timeout: float = 60.0, cafile: str | os.PathLike | None = None,
+                   units: Mapping[str, str] | None = None) -> SendReport:
     """Retry every receipt recorded as failed (or interrupted) from its kept outbox copy —
-    for nights whose run is otherwise unchanged and builds no receipts."""
+    for nights whose run is otherwise unchanged and builds no receipts.  One ``refused``
+    (its addresses refused for good) is not retried: its addresses cannot have changed on
+    such a night; it is counted in ``held``."""
     u = parse_mail_url(url, DEFAULT_PORTS)
     sender = from_address(u)
     ctx = tls_context(cafile) if (u.tls or u.starttls) else None
@@ -152,11 +207,14 @@ def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, n
     report = SendReport()
     pending = []
     for sha, to_addr in ledger.conn.execute(
-            "SELECT sha256, to_addr FROM receipts WHERE status NOT IN ('sent', 'cancelled') ORDER BY sha256").fetchall():
+            "SELECT sha256, to_addr FROM receipts WHERE status NOT IN ('sent', 'cancelled', 'refused') "
+            "ORDER BY sha256").fetchall():
         path = ledger.root / OUTBOX / f"{sha}.eml"
         if path.is_file():
             pending.append((sha, tuple(a for a in to_addr.split(",") if a), path.read_bytes()))
-    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout, ctx)
+    report.held = ledger.conn.execute("SELECT count(*) FROM receipts WHERE status='refused'").fetchone()[0]
+    _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout, ctx,
+              units or {})
     return report
 
 
@@ -219,7 +277,7 @@ def _connect(u: MailURL, password: str | None, timeout: float, ctx: ssl.SSLConte
 
 def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple[str, tuple[str, ...], bytes]],
               ledger: "Ledger", now: dt.datetime, report: SendReport, timeout: float,
-              ctx: ssl.SSLContext | None = None) -> None:
+              ctx: ssl.SSLContext | None = None, units: Mapping[str, str] | None = None) -> None:
     conn: smtplib.SMTP | None = None
     down = ""      # once the server cannot be reached, the rest wait for the next run
     try:
@@ -239,6 +297,15 @@ def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple
             _record(ledger, sha, to, "sending", now)
             try:
                 refused = conn.sendmail(sender, list(to), raw)
+            except smtplib.SMTPRecipientsRefused as e:      # every address refused
+                said = refusal_text(e.recipients, units or {}, sent_to=())
+                if all(bad_address(c, m) for c, m in e.recipients.values()):
+                    _record(ledger, sha, to, "refused", now, said)
+                    report.refused.append((sha, said))
+                else:
+                    _record(ledger, sha, to, "failed", now, said)
+                    report.failed.append((sha, said))
+                continue
             except (smtplib.SMTPException, OSError, ValueError) as e:
                 # ValueError: an address smtplib cannot send to (not ASCII) — this receipt
                 # fails, the others still go (it stopped the night's receipts, for good)
@@ -249,11 +316,64 @@ def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple
                     _close(conn)        # (a ValueError leaves the server mid-transaction)
                     conn = None
                 continue
-            error = "; ".join(f"{a}: {c} {m!r}" for a, (c, m) in refused.items()) if refused else ""
+            error = ""
+            if refused:                 # some addresses only: sent to the rest, the refused said
+                error = refusal_text(refused, units or {}, sent_to=[a for a in to if a not in refused])
+                report.partial.append((sha, error))
             _record(ledger, sha, to, "sent", now, error)
             report.sent.append(sha)
     finally:
         _close(conn)
+
+
+def bad_address(code: int, message: bytes | str) -> bool:
+    """Whether a recipient's refusal says the address itself is wrong, for good: a 5xx whose
+    enhanced status is 5.1.x (bad destination mailbox or domain) or 5.2.1 (mailbox
+    disabled), or, without one, 550 / 551 / 553.  Not 4xx (try again), not 5.7.x (the
+    sending server's setup or policy: relaying denied, not logged in).
+
+    >>> bad_address(550, b"5.1.1 user unknown"), bad_address(550, b"5.7.1 relaying denied")
+    (True, False)
+    """
+    if not 500 <= code < 600:
+        return False
+    text = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
+    m = re.match(r"\s*5\.(\d{1,3})\.(\d{1,3})\b", text)
+    if m:
+        return m.group(1) == "1" or (m.group(1), m.group(2)) == ("2", "1")
+    return code in (550, 551, 553)
+
+
+def refusal_text(refused: Mapping[str, tuple[int, bytes | str]], units: Mapping[str, str],
+                 sent_to: Iterable[str]) -> str:
+    """What the office is told about refused addresses of one receipt: per address, in
+    Chinese, which unit's address, why, and what to change; the server's own words follow
+    in brackets.  ``sent_to``: the addresses that did take it.
+
+    >>> refusal_text({"b@x.cn": (550, b"5.1.1 user unknown")}, {"b@x.cn": "二分会"}, sent_to=[])
+    '单位“二分会”的登记邮箱 b@x.cn 被对方邮件服务器拒收（550 5.1.1 user unknown），请核对 tournament.yaml 中该单位的 emails 后再运行：这封回执未能送达，地址改正后的下一次运行会重发。'
+    """
+    parts = []
+    for addr, (code, message) in refused.items():
+        said = f"{code} {message.decode('utf-8', 'replace') if isinstance(message, bytes) else message}".strip()
+        name = units.get(addr.strip().lower(), "")
+        whose = f"单位“{name}”的登记邮箱 {addr}" if name else f"登记邮箱 {addr}"
+        if bad_address(code, message):
+            parts.append(f"{whose} 被对方邮件服务器拒收（{said}），请核对 tournament.yaml 中"
+                         f"{'该单位' if name else '各单位'}的 emails 后再运行")
+        elif code >= 500:
+            parts.append(f"发件服务器拒绝投递到{whose}（{said}）：多半是发件服务器的设置"
+                         "（是否需要登录、是否允许转发到外部邮箱），请联系邮件管理员")
+        else:
+            parts.append(f"{whose} 被对方邮件服务器暂时拒收（{said}）")
+    sent_to = list(sent_to)
+    if sent_to:
+        tail = f"这封回执已发到 {'、'.join(sent_to)}，被拒收的地址没有收到。"
+    elif all(bad_address(c, m) for c, m in refused.values()):
+        tail = "这封回执未能送达，地址改正后的下一次运行会重发。"
+    else:
+        tail = "这封回执未能送达"
+    return "；".join(parts) + "：" + tail
 
 
 def _close(conn: smtplib.SMTP | None) -> None:

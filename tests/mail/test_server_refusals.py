@@ -1,0 +1,192 @@
+"""What a mail server refuses stops only what it refuses, and the office is told in Chinese.
+
+Named after the contract's items (it has none about mail by name): *Exit status* — 1 when
+the run needs attention; *Messages are in Chinese … say what to change*; *idempotent* — an
+unchanged night does nothing again.
+
+Before: one message the IMAP server would not hand over (FETCH answered NO) raised
+``MailError: 读取邮件 UID 102 失败`` every night and UID 103 was never fetched; a read-only
+mailbox (STORE answered ``NO [NOPERM]``) let one message in, then failed every night at
+its \\Seen flag.  A receipt to a dead address (``550 5.1.1``) was retried every night with
+a raw ``SMTPRecipientsRefused``, and one of two addresses refused was only written to the
+ledger's error column.
+"""
+from __future__ import annotations
+
+import dataclasses
+import imaplib
+
+import pytest
+
+from pipeline.mail import deliver, fetch_into, resend_pending
+from pipeline.mail.smtp import receipt_status
+from pipeline.spec import Tournament
+from pipeline.store import Ledger
+
+from .conftest import IMAP_PASSWORD, NOW, CapturingHandler, SmtpServer, captain_mail, sha
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    with Ledger(tmp_path / "out" / "t") as led:
+        yield led
+
+
+def _three_mails(imap_server) -> list[int]:
+    return [imap_server.append(captain_mail("cap1@a.example.cn", f"行政一 报名 {i}", b"PK %d" % i,
+                                            message_id=f"<{i}@a>")) for i in range(3)]
+
+
+def _refuse(monkeypatch, command: str, uid: str | None, answer: bytes) -> list[tuple]:
+    """Make the server answer NO to ``command`` (for ``uid`` only, when given); the calls seen."""
+    real = imaplib.IMAP4.uid
+    calls: list[tuple] = []
+
+    def uid_command(self, cmd, *args):
+        calls.append((cmd.upper(), *args))
+        # the whole message is refused; its headers alone are not (the subject can be said)
+        if cmd.upper() == command and (uid is None or args[0] == uid) and (
+                command != "FETCH" or "BODY.PEEK[]" in args[1]):
+            return "NO", [answer]
+        return real(self, cmd, *args)
+    monkeypatch.setattr(imaplib.IMAP4, "uid", uid_command)
+    return calls
+
+
+def test_exit_status_1_a_mail_the_server_will_not_hand_over_is_skipped_said_and_asked_again(
+        imap_server, tmp_path, ledger, monkeypatch):
+    from pipeline.mail import fetch_mail
+
+    inbox = tmp_path / "t" / "inbox"
+    first, bad, last = _three_mails(imap_server)
+    calls = _refuse(monkeypatch, "FETCH", str(bad), b"[UNAVAILABLE] message cannot be fetched")
+    assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD) == 2     # was: MailError
+    fetched = {u for (u,) in ledger.conn.execute("SELECT uid FROM mail_fetched")}
+    assert fetched == {first, last}                        # the one after the refused one too
+    night = fetch_mail(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD)        # night 2
+    assert night.new == 0 and not night.unmarked
+    [said] = night.skipped
+    assert f"UID {bad}（主题“行政一 报名 1”）无法读取，本次跳过，其余邮件照常收取" in said
+    assert "下次运行会再试（共试 3 次）" in said and "放进 inbox" in said
+    assert said.index("无法读取") < said.index("[UNAVAILABLE] message cannot be fetched")   # server's words after
+    [said] = fetch_mail(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD).skipped  # night 3: the last
+    assert "已试 3 次，以后不再自动收取" in said
+    calls.clear()
+    night = fetch_mail(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD)        # night 4: given up
+    assert night.lines() == [] and not any(c[0] == "FETCH" and c[1] == str(bad) for c in calls)
+    assert {u for (u,) in ledger.conn.execute("SELECT uid FROM mail_fetched")} == {first, last}
+
+
+def test_exit_status_a_mail_refused_once_is_fetched_the_next_night(imap_server, tmp_path, ledger, monkeypatch):
+    from pipeline.mail import fetch_mail
+
+    inbox = tmp_path / "t" / "inbox"
+    first, bad, last = _three_mails(imap_server)
+    _refuse(monkeypatch, "FETCH", str(bad), b"[UNAVAILABLE] try later")
+    assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD) == 2
+    imap_server.append(captain_mail("cap2@b.example.cn", "行政二 报名", b"PK new", message_id="<n@b>"))
+    monkeypatch.undo()                                        # the server hands it over now
+    night = fetch_mail(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD)
+    assert night.new == 2 and night.lines() == []             # the refused one (behind the cursor) and the new
+    assert len(list((inbox / "mail").glob("*.eml"))) == 4
+    assert ledger.conn.execute("SELECT count(*) FROM mail_skipped").fetchone()[0] == 0
+    assert all(r"\Seen" in f for f in imap_server.flags().values())
+
+
+def test_idempotent_a_read_only_mailbox_gives_every_mail_once_and_says_so_once_a_night(
+        imap_server, tmp_path, ledger, monkeypatch):
+    from pipeline.mail import fetch_mail
+
+    inbox = tmp_path / "t" / "inbox"
+    _three_mails(imap_server)
+    calls = _refuse(monkeypatch, "STORE", None, b"[NOPERM] read-only")
+    assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD) == 3     # was: 1, then MailError
+    assert len(list((inbox / "mail").glob("*.eml"))) == 3
+    for _ in range(2):                                        # later nights: nothing new, nothing twice
+        calls.clear()
+        night = fetch_mail(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD)
+        assert night.new == 0 and night.skipped == []
+        assert night.lines() == [night.unmarked] and "不允许把已收取的邮件标为已读" in night.unmarked
+        assert "[NOPERM] read-only" in night.unmarked
+        assert [c[0] for c in calls].count("STORE") == 1      # tried once, then not again that night
+    assert len(list((inbox / "mail").glob("*.eml"))) == 3
+
+
+class RefusingHandler(CapturingHandler):
+    """Refuses at RCPT every address that starts with ``bounce`` (550 5.1.1) or ``busy`` (450)."""
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("bounce"):
+            return "550 5.1.1 user unknown"
+        if address.startswith("busy") and not getattr(self, "busy_over", False):
+            return "450 4.2.1 mailbox busy, try later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+
+@pytest.fixture
+def refusing_smtp():
+    server = SmtpServer()
+    server.handler = RefusingHandler()
+    server.start()
+    yield server
+    server.stop()
+
+
+def _with_emails(world, **emails):
+    """The world's state with units' ``emails`` replaced, and workbook a sent by nobody
+    registered (so its receipt goes to every registered address of u1)."""
+    spec = world.state.tournament.spec
+    units = [dataclasses.replace(u, emails=emails[u.id]) if u.id in emails else u for u in spec.units]
+    old = world.state.tournament
+    state = dataclasses.replace(world.state, tournament=Tournament(old.folder, dataclasses.replace(spec, units=units),
+                                                                   old.secret))
+    state.submissions = [dataclasses.replace(s, sender="") if s.sha256 == sha("a") else s
+                         for s in state.submissions]
+    return state
+
+
+def test_messages_in_chinese_say_what_to_change_for_a_registered_address_refused_for_good(world, refusing_smtp):
+    state = _with_emails(world, u1=["bounce-1@a.example.cn"], u2=["cap2@b.example.cn", "bounce-2@b.example.cn"])
+    night = deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    assert receipt_status(world.ledger, sha("a")) == "refused"          # was: failed, retried every night
+    assert receipt_status(world.ledger, sha("b")) == "sent"
+    assert [s for s, _ in night.refused] == [sha("a")] and not night.failed
+    assert [s for s, _ in night.partial] == [sha("b")] and sha("b") in night.sent
+    assert night.needs_attention                                        # exit 1 on this night
+    summary, *said = night.lines()
+    assert summary == "回执：发出 1 封，1 封因登记邮箱被拒收未能送达（见下）。"
+    whole, part = said
+    assert whole.startswith("单位“行政第一分工会”的登记邮箱 bounce-1@a.example.cn 被对方邮件服务器拒收"
+                            "（550 5.1.1 user unknown），请核对 tournament.yaml 中该单位的 emails 后再运行")
+    assert "地址改正后的下一次运行会重发" in whole
+    assert part.startswith("单位“行政第二分工会”的登记邮箱 bounce-2@b.example.cn 被对方邮件服务器拒收（550 5.1.1")
+    assert "已发到 cap2@b.example.cn" in part                           # was: only in the ledger
+    assert "SMTPRecipientsRefused" not in " ".join(night.lines()) and "b'" not in " ".join(night.lines())
+    assert [m.rcpt_tos for m in refusing_smtp.handler.messages] == [["cap2@b.example.cn"]]
+    # unchanged nights: not sent again, not said again, no exit 1 for it
+    for again in (deliver(state, world.out, world.ledger, refusing_smtp.url, NOW),
+                  resend_pending(refusing_smtp.url, world.ledger, now=NOW)):
+        assert again.sent == [] and again.failed == [] and again.refused == [] and again.held == 1
+        assert not again.needs_attention and "改正 tournament.yaml 中该单位的 emails 后自动重发" in again.summary()
+    assert len(refusing_smtp.handler.messages) == 1
+    # the address corrected in tournament.yaml: the receipt goes out
+    fixed = _with_emails(world, u1=["cap1-new@a.example.cn"], u2=["cap2@b.example.cn", "bounce-2@b.example.cn"])
+    night = deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW)
+    assert night.sent == [sha("a")] and night.held == 0 and not night.needs_attention
+    assert refusing_smtp.handler.messages[-1].rcpt_tos == ["cap1-new@a.example.cn"]
+    assert receipt_status(world.ledger, sha("a")) == "sent"
+
+
+def test_exit_status_a_temporary_refusal_is_said_in_chinese_and_retried(world, refusing_smtp):
+    state = _with_emails(world, u1=["busy-1@a.example.cn"])
+    night = deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    assert [s for s, _ in night.failed] == [sha("a")] and night.refused == [] and night.needs_attention
+    assert receipt_status(world.ledger, sha("a")) == "failed"
+    why = night.failed[0][1]
+    assert why.startswith("单位“行政第一分工会”的登记邮箱 busy-1@a.example.cn 被对方邮件服务器暂时拒收"
+                          "（450 4.2.1 mailbox busy, try later）")
+    assert "下次运行自动重试" in night.summary()
+    refusing_smtp.handler.busy_over = True
+    assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == [sha("a")]
+    assert receipt_status(world.ledger, sha("a")) == "sent"

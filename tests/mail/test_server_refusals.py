@@ -55,12 +55,11 @@ def _refuse(monkeypatch, command: str, uid: str | None, answer: bytes) -> list[t
 
 def test_exit_status_1_a_mail_the_server_will_not_hand_over_is_skipped_said_and_asked_again(
         imap_server, tmp_path, ledger, monkeypatch):
-    from pipeline.mail import fetch_mail
-
     inbox = tmp_path / "t" / "inbox"
     first, bad, last = _three_mails(imap_server)
     calls = _refuse(monkeypatch, "FETCH", str(bad), b"[UNAVAILABLE] message cannot be fetched")
     assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD) == 2     # was: MailError
+    from pipeline.mail import fetch_mail
     fetched = {u for (u,) in ledger.conn.execute("SELECT uid FROM mail_fetched")}
     assert fetched == {first, last}                        # the one after the refused one too
     night = fetch_mail(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD)        # night 2
@@ -78,12 +77,11 @@ def test_exit_status_1_a_mail_the_server_will_not_hand_over_is_skipped_said_and_
 
 
 def test_exit_status_a_mail_refused_once_is_fetched_the_next_night(imap_server, tmp_path, ledger, monkeypatch):
-    from pipeline.mail import fetch_mail
-
     inbox = tmp_path / "t" / "inbox"
     first, bad, last = _three_mails(imap_server)
     _refuse(monkeypatch, "FETCH", str(bad), b"[UNAVAILABLE] try later")
     assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD) == 2
+    from pipeline.mail import fetch_mail
     imap_server.append(captain_mail("cap2@b.example.cn", "行政二 报名", b"PK new", message_id="<n@b>"))
     monkeypatch.undo()                                        # the server hands it over now
     night = fetch_mail(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD)
@@ -95,12 +93,11 @@ def test_exit_status_a_mail_refused_once_is_fetched_the_next_night(imap_server, 
 
 def test_idempotent_a_read_only_mailbox_gives_every_mail_once_and_says_so_once_a_night(
         imap_server, tmp_path, ledger, monkeypatch):
-    from pipeline.mail import fetch_mail
-
     inbox = tmp_path / "t" / "inbox"
     _three_mails(imap_server)
     calls = _refuse(monkeypatch, "STORE", None, b"[NOPERM] read-only")
     assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD) == 3     # was: 1, then MailError
+    from pipeline.mail import fetch_mail
     assert len(list((inbox / "mail").glob("*.eml"))) == 3
     for _ in range(2):                                        # later nights: nothing new, nothing twice
         calls.clear()
@@ -181,11 +178,11 @@ def test_messages_in_chinese_say_what_to_change_for_a_registered_address_refused
 def test_exit_status_a_temporary_refusal_is_said_in_chinese_and_retried(world, refusing_smtp):
     state = _with_emails(world, u1=["busy-1@a.example.cn"])
     night = deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
-    assert [s for s, _ in night.failed] == [sha("a")] and night.refused == [] and night.needs_attention
     assert receipt_status(world.ledger, sha("a")) == "failed"
-    why = night.failed[0][1]
+    why = night.failed[0][1]                    # was: SMTPRecipientsRefused: {'busy-1@…': (450, b'…')}
     assert why.startswith("单位“行政第一分工会”的登记邮箱 busy-1@a.example.cn 被对方邮件服务器暂时拒收"
                           "（450 4.2.1 mailbox busy, try later）")
+    assert [s for s, _ in night.failed] == [sha("a")] and night.refused == [] and night.needs_attention
     assert "下次运行自动重试" in night.summary()
     refusing_smtp.handler.busy_over = True
     assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == [sha("a")]

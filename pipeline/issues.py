@@ -49,7 +49,9 @@ CODES: dict[str, Severity] = {
     "WITHDRAWAL_UNMATCHED": Severity.ERROR, # an event's withdrawn: names no one (or two) of its entries
     "EMPTY_FORM": Severity.ERROR,           # a registration form with no entry at all: not taken
     "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
-    "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it
+    "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it;
+                                            # a published round's session or venue moved: kept
+    "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
     "INBOX_LINK": Severity.WARNING,         # a symlink in the inbox not followed (to nowhere, a folder, outside)
     "RESULT_ON_OTHER_SHEET": Severity.WARNING,  # results typed on a copy of 成绩, not on 成绩: not read

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import logging
 
     from .render.pdf import MissingFontError
-    from .spec import EventSpec, FormatSpec, Tournament
+    from .spec import EventSpec, FormatSpec, SessionSpec, Tournament
     from .games.base import ResultRow
 
 
@@ -1015,12 +1015,29 @@ ABSENT_KEY = "absent_at_draw"
 WITHDRAWN_KEY = "withdrawn_at_draw"
 #: round 1's plan: the event's registration terms when it was drawn (deadline, quota)
 TERMS_KEY = "registration_at_draw"
+#: a round's plan: the session (date, start, end) and venue it was published for (R2020-S1):
+#: printed on its draw sheet and result workbook, so frozen with it (:func:`placed_sessions`)
+SESSION_KEY = "session_at_draw"
+#: a round's plan: the event's scoring terms when it was drawn (points, game_options)
+SCORING_KEY = "scoring_at_draw"
 
 
 def terms_record(ev: EventSpec) -> dict[str, Any]:
     """The registration terms round 1 records: the deadline (ISO, or None) and the quota."""
     return {"deadline": aware(ev.deadline).isoformat() if ev.deadline else None,
             "quota": json.loads(json.dumps(dataclasses.asdict(ev.quota)))}
+
+
+def scoring_record(ev: EventSpec) -> dict[str, Any]:
+    """The scoring terms a round records when it is drawn (``SCORING_KEY``): the event's points
+    (its game's defaults with the spec's over them) and its game options, as JSON."""
+    from .games import event_points
+
+    try:
+        options = json.loads(json.dumps(ev.game_options or {}))
+    except (TypeError, ValueError):
+        options = {}
+    return {"points": json.loads(json.dumps(event_points(ev))), "game_options": options}
 
 
 def _instant(iso: str | None) -> dt.datetime | None:
@@ -1262,6 +1279,8 @@ class EventRunner:
         self.published_now: set[int] = set()   # rounds this run drew
         self.ties: list[tuple[str, str, tuple[str, ...]]] = []
         self.hash_parts: dict = {}    # draw_inputs_hash's parts, kept between this run's draws
+        # round index → the scoring terms it was proven drawn under (an older round's guess)
+        self.scoring_proven: dict[int, dict[str, Any]] = {}
         self._shown: tuple[int, tuple[Entry, ...]] | None = None     # shown_entries by rounds published
         self._side_names: dict[str, tuple] = {}       # check_sides: entry id → (entry, names typed, compared)
 
@@ -1434,6 +1453,7 @@ class EventRunner:
             self.add_byes(rnd)
             self.read_results(rnd)
         self.check_published_rounds()
+        self.scoring_changed()
         self.check_playoffs_since_draw()
         while True:
             if self.rounds:
@@ -1496,7 +1516,9 @@ class EventRunner:
                                             **({ABSENT_KEY: sorted(self.absent)} if not self.rounds
                                                and (self.absent or self.drawn_at_checkin()) else {}),
                                             **({WITHDRAWN_KEY: sorted(state.withdrawn)} if state.withdrawn else {}),
-                                            **({TERMS_KEY: terms_record(self.ev)} if not self.rounds else {})})
+                                            **({TERMS_KEY: terms_record(self.ev)} if not self.rounds else {}),
+                                            **self.session_plan(nxt),
+                                            SCORING_KEY: scoring_record(self.ev)})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
             self.rounds.append(nxt)
@@ -1504,6 +1526,12 @@ class EventRunner:
                 self.reread_playoffs()
             self.add_byes(nxt)
             self.read_results(nxt)
+
+    def session_plan(self, nxt: Round) -> dict[str, Any]:
+        """The session (and venue) round ``nxt`` is published for, to record in its plan:
+        the spec's, after the sessions the rounds before it were published for."""
+        s = placed_sessions(self.t, self.ev, [*self.rounds, nxt])[-1]
+        return {SESSION_KEY: session_record(s, round_venue(self.t, self.ev, s))} if s is not None else {}
 
     def round_books(self, round_no: int) -> list[tuple[Received, Any]]:
         """The result workbooks received for this event's round ``round_no`` (their _meta)."""
@@ -1605,12 +1633,90 @@ class EventRunner:
             now = draw_inputs_hash(entries, self.rounds[:k], self.results, self.absent, self.hash_parts)
             if now == rnd.input_hash or self.drawn_with_old_byes(entries, k, rnd.input_hash):
                 continue
+            if self.drawn_with_old_scoring(entries, k, rnd.input_hash):
+                continue        # the results stand: only the scoring changed (scoring_changed says it)
             later = "及其后各轮" if k + 1 < len(self.rounds) else ""
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} {rnd.title}{later}已经抽签公布，不会重新抽签；但它所依据的此前各轮成绩"
                             f"（或报名）在公布后有了变化（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）。"
                             f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
             return
+
+    def scoring_then(self, rnd: Round) -> dict[str, Any] | None:
+        """The scoring terms ``rnd`` was drawn under: its plan's record, or — for a round
+        published by older code — the game's own defaults when those are not the terms now
+        (a guess, kept only where :meth:`drawn_with_old_scoring` proves it)."""
+        rec = rnd.plan.get(SCORING_KEY) if isinstance(rnd.plan, dict) else None
+        if isinstance(rec, dict) and isinstance(rec.get("points"), dict):
+            return rec
+        now = scoring_record(self.ev)
+        guess = {**now, "points": json.loads(json.dumps(self.game.default_points))}
+        return guess if guess != now else None
+
+    def rescored(self, rounds: list[Round], terms: dict[str, Any]) -> dict[tuple, MatchResult]:
+        """The results of ``rounds`` as the same sheets score under ``terms`` (other points
+        or game options): read again aside, nothing said, the runner's own results untouched."""
+        saved = self.results, self.unscored, self.issues, self.points, self.ev, self._side_names
+        try:
+            self.results, self.unscored, self.issues, self._side_names = {}, {}, IssueLog(), {}
+            self.points = {str(k): v for k, v in terms["points"].items()}
+            if isinstance(terms.get("game_options"), dict):
+                self.ev = dataclasses.replace(self.ev, game_options=terms["game_options"])
+            for r in rounds:
+                self.add_byes(r)
+                self.read_results(r)
+            return self.results
+        finally:
+            self.results, self.unscored, self.issues, self.points, self.ev, self._side_names = saved
+
+    def drawn_with_old_scoring(self, entries: list[Entry], k: int, printed: str) -> bool:
+        """Whether round ``k`` was drawn from these very result sheets scored under the terms it
+        records (the office changed the event's points or game options since): no result was
+        corrected, so no DRAW_INPUT_CHANGED; :meth:`scoring_changed` says the edit."""
+        then = self.scoring_then(self.rounds[k])
+        if then is None or then == scoring_record(self.ev):
+            return False
+        try:
+            old = self.rescored(self.rounds[:k], then)
+        except Exception:       # terms this version cannot score with: not proven
+            return False
+        if draw_inputs_hash(entries, self.rounds[:k], old, self.absent, {}) != printed:
+            return False
+        self.scoring_proven[k] = then
+        return True
+
+    def scoring_changed(self) -> None:
+        """SCORING_CHANGED: the event's scoring terms (``points``, ``game_options``) differ from
+        those its published rounds were drawn under.  Not a results correction: the sheets are
+        as they were.  The standings take the terms as they are now (the office corrected its
+        spec), every round's scores with them; the rounds already drawn from the old scores
+        stand (a published draw is never redrawn), later draws follow the new scores."""
+        now = scoring_record(self.ev)
+        olds: list[tuple[Round, dict[str, Any]]] = []
+        for i, r in enumerate(self.rounds):
+            rec = r.plan.get(SCORING_KEY) if isinstance(r.plan, dict) else None
+            rec = rec if isinstance(rec, dict) and isinstance(rec.get("points"), dict) else self.scoring_proven.get(i)
+            if rec is not None and rec != now:
+                olds.append((r, rec))
+        if not olds:
+            return
+        said = []
+        for rec in dict.fromkeys(json.dumps(rec, sort_keys=True) for _, rec in olds):
+            rec = json.loads(rec)
+            parts = [f"{key}：{diff}" for key in ("points", "game_options")
+                     if (diff := changed_options(rec.get(key) or {}, now[key]))]
+            if parts and (x := "；".join(parts)) not in said:
+                said.append(x)
+        if not said:
+            return
+        # the rounds drawn from results scored the old way (round 1 is drawn from no result)
+        from_old = [r for r, _ in olds if r is not self.rounds[0]]
+        drawn = (f"已公布的{from_old[0].title}{'至' + from_old[-1].title if len(from_old) > 1 else ''}是按原来的计分抽签的，"
+                 "对阵照旧有效，不会重新抽签；之后的抽签按新的计分进行。") if from_old else "之后的抽签按新的计分进行。"
+        self.issues.add("SCORING_CHANGED",
+                        f"{self.ev.name}的计分办法在抽签公布后改过（{' / '.join(said)}）：这不是成绩更正，已收到的成绩表没有变化；"
+                        f"各轮得分、积分和名次现按 tournament.yaml 中现在的计分办法计算。{drawn}"
+                        "如是误改，请在 tournament.yaml 中改回原来的值。")
 
     def drawn_with_old_byes(self, entries: list[Entry], k: int, printed: str) -> bool:
         """Whether round ``k`` was drawn by an earlier version from these very results, its
@@ -3098,9 +3204,14 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     for e in entries:
         by_event.setdefault(e.event, []).append(e)
     advance_on_pool(t, by_event, ledger, inputs, now)
+    drawn_ev = {e.id: e for e in terms.spec.events}
     for ev in t.spec.events:
-        es = run_event(t, ev, by_event[ev.id], ledger, inputs, issues, now, memo_keys)
-        es.session_of_round = schedule(t, ev, es.rounds, [x for x in events.values()])
+        # an event drawn already runs under its registration terms as drawn (terms_at_draw):
+        # its deadline places its rounds' sessions, and the notice prints it
+        drawn = drawn_ev.get(ev.id, ev)
+        es = run_event(t, drawn, by_event[ev.id], ledger, inputs, issues, now, memo_keys)
+        es.session_of_round = schedule(t, es.spec, es.rounds)
+        sessions_moved(t, ev, es.spec, es.rounds, issues)
         events[ev.id] = es
         if es.complete:
             awards += event_awards(t, ev, es, issues)
@@ -3556,21 +3667,120 @@ def _label(es: EventState, entry_id: str) -> str:
     return next((e.team for e in es.entries if e.id == entry_id), entry_id)
 
 
-def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[EventState]) -> dict[int, str]:
+def _open_sessions(t: Tournament, ev: EventSpec) -> list[SessionSpec]:
+    """The tournament's sessions an event's rounds may be placed in: only those after its
+    registration closes — its round 1 cannot be played before it is drawn (T2015: 双扣 closes
+    11-14, after the 11-07 sessions of the others) — and not before its draw_at, when round 1
+    is drawn at the check-in on the day."""
+    opens = [aware(when) for when in (ev.deadline, ev.draw_at) if when is not None]
+    return [s for s in t.spec.sessions if not opens or _session_start(s) >= max(opens)]
+
+
+def _session_start(s: SessionSpec) -> dt.datetime:
+    return aware(dt.datetime.combine(s.date, s.start))
+
+
+def _session_key(s: SessionSpec) -> tuple:
+    return (s.date, s.start, s.end)
+
+
+def session_record(s: SessionSpec, venue: str) -> dict[str, str]:
+    """What a published round records of its session (``SESSION_KEY``): date, times, the
+    venue printed, and the label as printed."""
+    return {"date": s.date.isoformat(), "start": f"{s.start:%H:%M}", "end": f"{s.end:%H:%M}",
+            "venue": venue, "label": s.label()}
+
+
+def recorded_session(rnd: Round) -> SessionSpec | None:
+    """The session a round was published for, as its plan records it (None: published by
+    older code, or a record this version cannot read)."""
+    from .spec import SessionSpec
+
+    rec = rnd.plan.get(SESSION_KEY) if isinstance(rnd.plan, dict) else None
+    if not isinstance(rec, dict):
+        return None
+    try:
+        return SessionSpec(date=dt.date.fromisoformat(rec["date"]), start=dt.time.fromisoformat(rec["start"]),
+                           end=dt.time.fromisoformat(rec["end"]), venue=str(rec.get("venue") or ""))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _next_session(sessions: list[SessionSpec], i: int, prev: SessionSpec | None) -> SessionSpec | None:
+    """Round ``i`` (0-based)'s session by the spec: the one after the previous round's — the
+    next in the list when the previous round's session is in it (R2020-S1: round k to the
+    k-th session), else the first that starts later (a published round kept on a session
+    taken out of the spec since) — the last one shared when none is left."""
+    if not sessions:
+        return None
+    if prev is None:
+        return sessions[min(i, len(sessions) - 1)]
+    keys = [_session_key(s) for s in sessions]
+    if _session_key(prev) in keys:
+        return sessions[min(keys.index(_session_key(prev)) + 1, len(sessions) - 1)]
+    later = [s for s in sessions if _session_start(s) > _session_start(prev)]
+    if later:
+        return later[0]
+    return sessions[-1] if _session_start(sessions[-1]) >= _session_start(prev) else prev
+
+
+def placed_sessions(t: Tournament, ev: EventSpec, rounds: list[Round]) -> list[SessionSpec | None]:
+    """Each round's session.  A published round keeps the one it was published for (its
+    plan's ``SESSION_KEY``: a later edit of the sessions or of the event's deadline moves no
+    printed draw sheet — :func:`sessions_moved` says it); a round that records none (published
+    by older code) and a round being drawn take the spec's (:func:`_next_session`)."""
+    sessions = _open_sessions(t, ev)
+    out: list[SessionSpec | None] = []
+    prev = None
+    for i, r in enumerate(rounds):
+        s = recorded_session(r) or _next_session(sessions, i, prev)
+        out.append(s)
+        prev = s or prev
+    return out
+
+
+def round_venue(t: Tournament, ev: EventSpec, s: SessionSpec) -> str:
+    """A session's venue as a draw sheet prints it: the session's own, else the event's,
+    else the tournament's (:func:`pipeline.render.viewmodels.session_and_venue`)."""
+    own = next((x.venue for x in t.spec.sessions if _session_key(x) == _session_key(s) and x.venue), "")
+    return own or ev.venue or t.spec.venue
+
+
+def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[EventState] | None = None) -> dict[int, str]:
     """R2020-S1: rounds are placed into the tournament's sessions in order.  Round k of an
     event goes to its k-th session after its deadline (a session may hold several events); rounds beyond the last
-    session share the last one.  Returns each round's session time (its venue is
+    session share the last one; a published round keeps the session it was published for
+    (:func:`placed_sessions`).  Returns each round's session time (its venue is
     :func:`pipeline.render.viewmodels.session_and_venue`'s; it was once appended here too,
     and then printed twice on draw sheets, table cards and result workbooks)."""
-    # only the sessions after the event's registration closes: its round 1 cannot be played
-    # before it is drawn (T2015: 双扣 closes 11-14, after the 11-07 sessions of the others)
-    # (and not before its draw_at, when round 1 is drawn at the check-in on the day)
-    opens = [aware(when) for when in (ev.deadline, ev.draw_at) if when is not None]
-    sessions = [s for s in t.spec.sessions
-                if not opens or aware(dt.datetime.combine(s.date, s.start)) >= max(opens)]
-    if not sessions:
-        return {}
-    return {r.round: sessions[min(i, len(sessions) - 1)].label() for i, r in enumerate(rounds)}
+    return {r.round: s.label() for r, s in zip(rounds, placed_sessions(t, ev, rounds)) if s is not None}
+
+
+def sessions_moved(t: Tournament, ev: EventSpec, drawn: EventSpec, rounds: list[Round], issues: IssueLog) -> None:
+    """R2020-S1, store.py: a published draw is never silently redrawn — nor moved.  When
+    tournament.yaml as it is now (its sessions, the event's deadline, a venue) would place a
+    published round elsewhere than it was published for, the round keeps its printed date,
+    time and place, and TERMS_CHANGED names it with both.  ``ev`` is the spec's event as it
+    is now, ``drawn`` the one the event runs under (its deadline as drawn)."""
+    now = _open_sessions(t, ev)
+    placed = placed_sessions(t, drawn, rounds)
+    said, prev = [], None
+    for i, (r, s) in enumerate(zip(rounds, placed)):
+        kept = recorded_session(r)
+        if kept is not None:
+            would = _next_session(now, i, prev)
+            rec = r.plan.get(SESSION_KEY) or {}
+            kept_venue = str(rec.get("venue") or "")
+            would_venue = round_venue(t, ev, would) if would is not None else ""
+            if would is None or _session_key(would) != _session_key(kept):
+                said.append(f"{r.title}仍为 {kept.label()}（按现在的设置{'会改为 ' + would.label() if would else '已没有可排的场次'}）")
+            elif kept_venue and would_venue and kept_venue != would_venue:
+                said.append(f"{r.title}仍在 {kept_venue}（按现在的设置会改在 {would_venue}）")
+        prev = s or prev
+    if said:
+        issues.add("TERMS_CHANGED", f"{ev.name}（{ev.id}）已公布的对阵表和成绩表的比赛时间、地点不随 tournament.yaml 的改动"
+                   f"（赛程 sessions、本项目的报名截止时间 deadline 或地点 venue）而变：{'；'.join(said)}。已公布的各轮照旧有效，"
+                   "不会重新抽签或改印；尚未公布的各轮按现在的设置安排。如是误改，请改回原来的值；如确需改期，请另行通知各参赛单位和裁判。")
 
 
 def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog) -> list[AwardRow]:

@@ -82,6 +82,7 @@ CODE_LABEL = {
     "EMPTY_FORM": "空白报名表",
     "SAME_TIME": "同时收到两份",
     "TERMS_CHANGED": "报名条件被改动",
+    "SCORING_CHANGED": "计分办法被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",
     "INBOX_LINK": "链接未读取",
     "RESULT_ON_OTHER_SHEET": "成绩填错工作表",

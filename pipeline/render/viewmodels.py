@@ -389,8 +389,12 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
 
     reg = []
     for i, ev in enumerate(spec.events, 1):
-        if ev.deadline:
-            reg.append(f"{i}、{ev.name}：报名截止时间 {cn_datetime(ev.deadline)}。")
+        # an event drawn already: the deadline it was drawn under (TERMS_CHANGED: a later edit
+        # does not apply to it), as the runner ran it
+        es = state.events.get(ev.id)
+        deadline = es.spec.deadline if es is not None else ev.deadline
+        if deadline:
+            reg.append(f"{i}、{ev.name}：报名截止时间 {cn_datetime(deadline)}。")
     to = spec.submit_to or spec.contact or "工会办公室"
     reg.append(f"报名表（见附件）由各{uw}统一填写后发送至{to}，"
                f"逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。")
@@ -526,6 +530,10 @@ def session_and_venue(es: "EventState", rnd: Round, spec: "TournamentSpec") -> t
     """R2020-S1: a round's session (its time, :func:`pipeline.run.schedule`) and venue: the
     session's own venue, else the event's, else the tournament's."""
     label = es.session_of_round.get(rnd.round, "")
+    # a published round's venue as it was published (R2020-S1: frozen with its draw)
+    rec = rnd.plan.get("session_at_draw") if isinstance(rnd.plan, dict) else None
+    if isinstance(rec, dict) and rec.get("venue") and rec.get("label") == label:
+        return label, str(rec["venue"])
     venue = es.spec.venue or spec.venue
     for s in spec.sessions:
         if s.label() == label and s.venue:

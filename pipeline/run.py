@@ -3158,6 +3158,11 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies],
                      inbox_notes)
     cached = lastrun.load(out, fp)
+    outputs_current = cached is not None
+    if cached is not None and opts.smtp_url and not receipts_built(ledger, fp):
+        # receipts may be owed: the outputs are unchanged, but no run built this state's
+        # receipts (the first --smtp night, or a form taken in on a night run without it)
+        cached = None
     if cached is not None:
         cached.received_total = len(received)
         lastrun.save(out, fp, cached, quick, next_deadline(t, now))   # re-arm the quick check
@@ -3172,6 +3177,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
     inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
+    earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
     resent = inbox_resent(received, copies, copy_at)
     bare_mails = mail_issues(t, ledger, issues, inputs, resent)
@@ -3246,9 +3252,11 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("写出文件 …")
     written = render_all(t, out, state, current, opts, say, ledger, early)
     report.written = written
+    report.unchanged = outputs_current     # (run only for the receipts owed: nothing new was written)
     if opts.smtp_url:
         from .mail import deliver
-        sent = deliver(state, out, ledger, opts.smtp_url, now)
+        sent = deliver(state, out, ledger, opts.smtp_url, now, earlier=earlier)
+        mark_receipts_built(ledger, fp)
         mail += sent.lines()      # the summary, then each refused address: what to change
         mail_failed = mail_failed or sent.needs_attention
     report.mail, report.mail_failed = mail, mail_failed
@@ -4290,6 +4298,32 @@ def _unit_short(t: Tournament, unit_id: str) -> str:
 # =====================================================================================
 # the unchanged night: a fingerprint of everything a run depends on
 # =====================================================================================
+
+#: the ledger's cache key of the fingerprint of the last run that built receipts (--smtp)
+RECEIPTS_BUILT_KEY = "receipts:built"
+
+
+def receipts_built(ledger: Ledger, fp: str) -> bool:
+    """Whether a run of fingerprint ``fp`` built its receipts (:func:`pipeline.mail.deliver`),
+    so that an unchanged ``--smtp`` night owes no receipt but the failed ones
+    (:func:`pipeline.mail.smtp.resend_pending`).  One cache row, read on every unchanged
+    ``--smtp`` night instead of the receipts themselves: which submissions are owed one
+    cannot be told from the ledger alone (a form nobody may be told about never has a row).
+
+    The fingerprint leaves ``--smtp`` out (the outputs do not depend on it), so the first
+    ``--smtp`` night after runs without it — and a night after a run without it took in a
+    new form — found the last run's outputs current and sent nothing: no receipt was ever
+    built for them (handbook 回执（--smtp）: 每收到一份报名表，回一封).  Such a night runs in
+    full once (the outputs come out the same and are not rewritten: :mod:`pipeline.fsutil`)
+    and sends the receipts owed.  A lost cache row costs that one run, never a duplicate:
+    a receipt recorded ``sent`` is never sent again."""
+    return ledger.cache_get([RECEIPTS_BUILT_KEY]).get(RECEIPTS_BUILT_KEY) == fp.encode()
+
+
+def mark_receipts_built(ledger: Ledger, fp: str) -> None:
+    """Record that this run (fingerprint ``fp``) built its receipts: see :func:`receipts_built`."""
+    ledger.cache_put({RECEIPTS_BUILT_KEY: fp.encode()})
+
 
 def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions,
                 copies: Iterable[tuple[str, ...]] = (), notes: Iterable[dict[str, str]] = ()) -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Collection
 
 from .common import MailError
 from .imap import FetchReport, fetch_into, fetch_mail
 from .receipts import Receipt, build_receipts, unit_names
-from .smtp import SendReport, cancel_unbuilt, resend_pending, send_receipts
+from .smtp import SendReport, any_recorded, cancel_unbuilt, receipt_status, resend_pending, send_receipts
 
 if TYPE_CHECKING:
     from ..state import LeagueState
@@ -27,11 +27,20 @@ __all__ = ["FetchReport", "MailError", "Receipt", "SendReport", "build_receipts"
 
 
 def deliver(state: "LeagueState", out_dir: Path, ledger: "Ledger", smtp_url: str | None,
-            now: dt.datetime, *, password: str | None = None) -> SendReport:
+            now: dt.datetime, *, password: str | None = None, earlier: Collection[str] = ()) -> SendReport:
     """Build this run's receipts (the workbooks' and the mails' without a workbook:
     :func:`build_receipts`) and send those not sent before; an empty report when
     ``smtp_url`` is not set.  Call after the returned workbooks are written (they are the
     attachments).  Raises :class:`MailError` only for a bad URL or a missing From address.
+
+    Receipts owed from earlier nights are sent like this night's (handbook 回执（--smtp）:
+    每收到一份报名表，回一封 — a receipt per form received, each sent once): ``earlier`` is
+    the sha256 of every file received before this night; a receipt answering one of them
+    that the ledger never recorded (nights run without ``--smtp``) is counted as 补发 in
+    the report, with its reason — "此前未用 --smtp 运行" when the ledger has no receipt at all.
+    They are the very receipts a fresh output folder run with ``--smtp`` sends: each tells the
+    captain the form's status and the unit's registration as they stand now, and the
+    deadline lines say when a correction can no longer be sent by mail.
 
     >>> deliver(state, out, ledger, "smtp://office%40x.cn@mail.x.cn:25", now).summary()  # doctest: +SKIP
     '回执：发出 3 封。'
@@ -39,9 +48,15 @@ def deliver(state: "LeagueState", out_dir: Path, ledger: "Ledger", smtp_url: str
     if not smtp_url:
         return SendReport()
     receipts = build_receipts(state, out_dir)
+    first = not any_recorded(ledger)
+    before = set(earlier)
+    owed = {r.sha256 for r in receipts if r.sha256 in before and not receipt_status(ledger, r.sha256)}
     cancel_unbuilt(ledger, [r.sha256 for r in receipts])     # no longer due: never retried
-    return send_receipts(smtp_url, receipts, ledger, password=password, now=now,
-                         units=unit_names(state.tournament))
+    report = send_receipts(smtp_url, receipts, ledger, password=password, now=now,
+                           units=unit_names(state.tournament))
+    report.owed = owed
+    report.owed_reason = "此前未用 --smtp 运行" if first else ""
+    return report
 
 
 def check_urls(imap_url: str | None, smtp_url: str | None) -> None:

@@ -82,6 +82,10 @@ class SendReport:
     #: (sha256, what to change): sent, but some of its addresses refused
     partial: list[tuple[str, str]] = field(default_factory=list)
     held: int = 0        # refused on an earlier night, addresses unchanged: not sent again
+    #: receipts owed from earlier nights (:func:`pipeline.mail.deliver`): the sha256 of those
+    #: answering a file received on an earlier night and never attempted, and why they are late
+    owed: set[str] = field(default_factory=set)
+    owed_reason: str = ""
 
     @property
     def needs_attention(self) -> bool:
@@ -98,12 +102,24 @@ class SendReport:
         return [self.summary(), *(why for _, why in self.refused), *(why for _, why in self.partial)]
 
     def summary(self) -> str:
-        """One Chinese line for the run report.
+        """One Chinese line for the run report; receipts owed from earlier nights are said
+        as 补发, with the reason.
 
         >>> SendReport(sent=["a"], failed=[("b", "x")]).summary()
         '回执：发出 1 封，失败 1 封（x；下次运行自动重试）。'
+        >>> SendReport(sent=["a", "b"], owed={"a", "b"}, owed_reason="此前未用 --smtp 运行").summary()
+        '回执：补发 2 封（此前未用 --smtp 运行）。'
+        >>> SendReport(sent=["a", "b"], owed={"a"}, owed_reason="此前未用 --smtp 运行").summary()
+        '回执：发出 2 封（其中补发 1 封：此前未用 --smtp 运行）。'
         """
-        text = f"回执：发出 {len(self.sent)} 封"
+        late = sum(sha in self.owed for sha in self.sent)
+        why = self.owed_reason or "此前收到的文件尚未发过回执"
+        if late and late == len(self.sent):
+            text = f"回执：补发 {late} 封（{why}）"
+        elif late:
+            text = f"回执：发出 {len(self.sent)} 封（其中补发 {late} 封：{why}）"
+        else:
+            text = f"回执：发出 {len(self.sent)} 封"
         if self.failed:
             why = self.failed[0][1]
             text += f"，失败 {len(self.failed)} 封（{why + '；' if why else ''}下次运行自动重试）"
@@ -174,6 +190,13 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
 def _recorded(ledger: "Ledger", sha: str) -> tuple[str, str]:
     row = ledger.conn.execute("SELECT status, to_addr FROM receipts WHERE sha256=?", (sha,)).fetchone()
     return (row[0], row[1]) if row else ("", "")
+
+
+def any_recorded(ledger: "Ledger") -> bool:
+    """Whether the ledger records any receipt at all (sent, failed or cancelled): False
+    until a run first builds receipts with ``--smtp``."""
+    ensure_schema(ledger)
+    return ledger.conn.execute("SELECT 1 FROM receipts LIMIT 1").fetchone() is not None
 
 
 def cancel_unbuilt(ledger: "Ledger", built: Iterable[str]) -> int:

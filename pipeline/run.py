@@ -1013,19 +1013,33 @@ PLAYOFFS_KEY = "playoffs_at_draw"
 ABSENT_KEY = "absent_at_draw"
 #: a round's plan: the entries the office had withdrawn when it was drawn (EventSpec.withdrawn)
 WITHDRAWN_KEY = "withdrawn_at_draw"
-#: round 1's plan: the event's registration terms when it was drawn (deadline, quota)
+#: round 1's plan: the event's registration terms when it was drawn (deadline, quota and,
+#: for a quota by membership, the units' member counts)
 TERMS_KEY = "registration_at_draw"
 #: a round's plan: the session (date, start, end) and venue it was published for (R2020-S1):
 #: printed on its draw sheet and result workbook, so frozen with it (:func:`placed_sessions`)
 SESSION_KEY = "session_at_draw"
 #: a round's plan: the event's scoring terms when it was drawn (points, game_options)
 SCORING_KEY = "scoring_at_draw"
+#: the quota rules computed from a unit's member count (R2016-Q1 ratio, R2015-Q3 bands)
+BY_MEMBERS = frozenset({"ratio", "bands"})
 
 
-def terms_record(ev: EventSpec) -> dict[str, Any]:
-    """The registration terms round 1 records: the deadline (ISO, or None) and the quota."""
-    return {"deadline": aware(ev.deadline).isoformat() if ev.deadline else None,
-            "quota": json.loads(json.dumps(dataclasses.asdict(ev.quota)))}
+def terms_record(ev: EventSpec, units: Iterable[Any] = ()) -> dict[str, Any]:
+    """The registration terms round 1 records: the deadline (ISO, or None), the quota and,
+    when the quota is computed from membership (R2016-Q1, R2015-Q3), every unit's member
+    count (``members``: unit id → N) — what the quota of each unit was at the draw.
+
+    >>> from pipeline.spec import EventSpec, QuotaSpec, UnitSpec
+    >>> ev = EventSpec(id="gd", name="掼蛋", game="g", format=None, quota=QuotaSpec(rule="ratio", ratio=0.15))
+    >>> terms_record(ev, [UnitSpec(id="g03", name="会计", members=60)])["members"]
+    {'g03': 60}
+    """
+    rec = {"deadline": aware(ev.deadline).isoformat() if ev.deadline else None,
+           "quota": json.loads(json.dumps(dataclasses.asdict(ev.quota)))}
+    if ev.quota.rule in BY_MEMBERS:
+        rec["members"] = {u.id: u.members for u in units}
+    return rec
 
 
 def scoring_record(ev: EventSpec) -> dict[str, Any]:
@@ -1054,15 +1068,24 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
     one moved earlier, or a quota lowered, refused players already playing (LATE_SUBMISSION,
     QUOTA_EXCEEDED on forms the captains could no longer change).  The change is said
     (TERMS_CHANGED) and applies to no event drawn already.  ``t`` itself when nothing differs.
-    (pydantic is imported only when a quota differs: a night with the spec cached needs none.)"""
+    (pydantic is imported only when a quota differs: a night with the spec cached needs none.)
+
+    R2016-Q1, R2015-Q3 as drawn: a quota by membership is computed from the units' member
+    counts recorded at the draw (:func:`terms_record`), so a unit's ``members`` edited after
+    the draw (60 → 12) no longer refuses its pairs already drawn and playing (QUOTA_EXCEEDED,
+    the group's winner dropped, the awards withdrawn); TERMS_CHANGED names the unit and both
+    counts.  The returned tournament's :attr:`~pipeline.spec.Tournament.members_at_draw` holds
+    the counts the validation uses for each drawn event; events not drawn yet use the new
+    ones.  A ledger drawn before the counts were recorded: the spec's counts, as before."""
     events, changed = [], False
+    members_at_draw: dict[str, dict[str, int]] = {}
     for ev in t.spec.events:
         body = ledger.round_body(ev.id, 1)
         rec = (json.loads(body).get("plan") or {}).get(TERMS_KEY) if body else None
         if not rec:
             events.append(ev)
             continue
-        now = terms_record(ev)
+        now = terms_record(ev, t.spec.units)
         said = []
         if _instant(rec.get("deadline")) != _instant(now["deadline"]):   # (an offset written otherwise is no change)
             def shown(iso: str | None) -> str:
@@ -1080,13 +1103,52 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
             if quota is not None:
                 said.append(f"名额（quota）{quota_text(quota)} → {quota_text(ev.quota)}")
                 ev = dataclasses.replace(ev, quota=quota)
-        if said:
+        kept, members_said = _members_at_draw(t, ev, rec.get("members"))
+        if kept:
+            members_at_draw[ev.id] = kept
+        if said or members_said:
             changed = True
-            issues.add("TERMS_CHANGED", f"{ev.name}（{ev.id}）已公布抽签，之后 tournament.yaml 中它的"
-                       f"{'；'.join(said)}。已抽签的报名名单不变：本项目的报名仍按抽签时的截止时间和名额校验，"
-                       "这一改动对它不起作用。如是误改，请改回原来的值。")
+            what = f"它的{'；'.join(said)}" if said else ""
+            if members_said:
+                what += ("；" if what else "") + f"{'；'.join(members_said)}"
+            issues.add("TERMS_CHANGED", f"{ev.name}（{ev.id}）已公布抽签，之后 tournament.yaml 中{what}。"
+                       "已抽签的报名名单不变：本项目的报名仍按抽签时的截止时间和名额校验"
+                       + ("（名额按抽签时的会员人数计算）" if members_said else "") + "，这一改动对它不起作用"
+                       + ("；尚未抽签的项目按新的会员人数计算名额" if members_said else "")
+                       + "。如是误改，请改回原来的值。")
         events.append(ev)
-    return _with_events(t, events) if changed else t
+    if not (changed or members_at_draw):
+        return t
+    out = _with_events(t, events)
+    out.members_at_draw = members_at_draw
+    return out
+
+
+def _members_at_draw(t: Tournament, ev: EventSpec, recorded: Any) -> tuple[dict[str, int], list[str]]:
+    """R2016-Q1, R2015-Q3: the member counts a drawn event's quota is computed from (unit id →
+    N: the counts recorded at the draw, for the units whose count has changed since) and what
+    TERMS_CHANGED says of them — each unit whose quota in this event the new count would
+    change: ``会计学院分工会（g03）的会员人数（members）60 → 12（本项目名额 4 队 → 1 队）``.
+    A count changed without changing that unit's quota (60 → 61) is kept silently.  Nothing
+    for a record without counts (a ledger drawn by an older version, or a quota not by
+    membership)."""
+    if not isinstance(recorded, dict) or ev.quota.rule not in BY_MEMBERS:
+        return {}, []
+    from .validate.checks import quota_entries
+
+    kept: dict[str, int] = {}
+    said: list[str] = []
+    word = "队" if ev.is_team else "人"
+    for unit in t.spec.units:
+        old = recorded.get(unit.id)
+        if not isinstance(old, int) or isinstance(old, bool) or old == unit.members:
+            continue        # (a unit added since the draw: its count as the spec gives it)
+        kept[unit.id] = old
+        was, now = quota_entries(ev.quota, old, ev.team_size), quota_entries(ev.quota, unit.members, ev.team_size)
+        if was != now:
+            said.append(f"{unit.name}（{unit.id}）的会员人数（members）{old} → {unit.members}"
+                        f"（本项目名额 {was} {word} → {now} {word}）")
+    return kept, said
 
 
 def _with_events(t: Tournament, events: list[EventSpec]) -> Tournament:
@@ -1516,7 +1578,7 @@ class EventRunner:
                                             **({ABSENT_KEY: sorted(self.absent)} if not self.rounds
                                                and (self.absent or self.drawn_at_checkin()) else {}),
                                             **({WITHDRAWN_KEY: sorted(state.withdrawn)} if state.withdrawn else {}),
-                                            **({TERMS_KEY: terms_record(self.ev)} if not self.rounds else {}),
+                                            **({TERMS_KEY: terms_record(self.ev, self.t.spec.units)} if not self.rounds else {}),
                                             **self.session_plan(nxt),
                                             SCORING_KEY: scoring_record(self.ev)})
             self.ledger.publish(nxt, self.now)

@@ -499,6 +499,10 @@ class Tournament:
         self.secret = secret
         self.spec_key = ""         # what the spec was validated from (set by load_tournament with cache_parent)
         self.spec_cached = False   # True when the spec came from that cache
+        #: R2016-Q1, R2015-Q3 as drawn: event id → unit id → the member count the event's quota
+        #: is computed from, where it differs from the unit's ``members`` now (the count
+        #: recorded when the event was drawn: :func:`pipeline.run.terms_at_draw`)
+        self.members_at_draw: dict[str, dict[str, int]] = {}
 
     @property
     def inbox(self) -> Path:

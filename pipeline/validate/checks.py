@@ -124,8 +124,10 @@ def _aware(t: dt.datetime) -> dt.datetime:
 
 
 # -- quotas ------------------------------------------------------------------------------------
-def quota_for(event: "EventSpec", unit: "UnitSpec") -> int | None:
+def quota_for(event: "EventSpec", unit: "UnitSpec", members: int | None = None) -> int | None:
     """Entries (players, pairs or teams) ``unit`` may field in ``event``; None = no limit.
+    ``members``: the member count to compute it from, when not the unit's own (a drawn
+    event's count at the draw: :func:`members_for`).
 
     >>> from pipeline.spec import EventSpec, UnitSpec, validated
     >>> ev = validated(EventSpec, {"id": "gd", "name": "掼蛋", "game": "g", "team_size": 2,
@@ -133,7 +135,14 @@ def quota_for(event: "EventSpec", unit: "UnitSpec") -> int | None:
     >>> quota_for(ev, UnitSpec(id="a", name="甲", members=40))
     3
     """
-    return quota_entries(event.quota, unit.members, event.team_size)
+    return quota_entries(event.quota, unit.members if members is None else members, event.team_size)
+
+
+def members_for(tournament: "Tournament", event: "EventSpec", unit: "UnitSpec") -> int:
+    """The member count ``event``'s quota for ``unit`` is computed from (R2016-Q1, R2015-Q3):
+    the count at the draw for an event already drawn (:attr:`Tournament.members_at_draw`),
+    else the unit's ``members`` in tournament.yaml now."""
+    return getattr(tournament, "members_at_draw", {}).get(event.id, {}).get(unit.id, unit.members)
 
 
 def quota_entries(q: "QuotaSpec", members: int, team_size: int = 1) -> int | None:
@@ -493,14 +502,15 @@ def check_quota(ctx: Ctx) -> None:
         if unit is None:
             continue
         for ev in ctx.spec.events:
-            limit = quota_for(ev, unit)
+            members = members_for(ctx.tournament, ev, unit)
+            limit = quota_for(ev, unit, members)
             if limit is None or not answers_for(ctx, reg, ev.id):
                 continue
             rows = [r for r in reg.rows if r.event == ev.id]
             n = _entries_counted(ctx, reg, ev, rows)
             word = "队" if ev.is_team else "人"
             if n > limit:
-                basis = _quota_basis(ev, unit, limit)
+                basis = _quota_basis(ev, members)
                 for row in rows:
                     ctx.flag("QUOTA_EXCEEDED", reg, row, "项目", f"\"{ev.name}\" 超出名额：本{ctx.spec.unit_word}已报 "
                              f"{n} {word}，限 {limit} {word}{basis}。请删去多余的报名。")
@@ -553,12 +563,12 @@ def _team_named(team_no: str) -> str:
     return f"第 {team_no} 队" if team_no.isdigit() else f"队号 {team_no}"
 
 
-def _quota_basis(ev: "EventSpec", unit: "UnitSpec", limit: int) -> str:
+def _quota_basis(ev: "EventSpec", members: int) -> str:
     q = ev.quota
     if q.rule == "bands":
-        return f"（按会员 {unit.members} 人计算）"
+        return f"（按会员 {members} 人计算）"
     if q.rule == "ratio":
-        return f"（会员 {unit.members} 人的 {q.ratio:.0%}，每队 {ev.team_size} 人）"
+        return f"（会员 {members} 人的 {q.ratio:.0%}，每队 {ev.team_size} 人）"
     return ""
 
 

@@ -3485,6 +3485,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
             if published is not None and published[2]:
                 places_changed(runner, published[1], placements, inputs)
             ledger.publish_places(ev.id, digest, _places_json(placements), now)
+    if not runner.complete:
+        places_withdrawn(runner, ledger, inputs, now)
     standings = runner.standings()
     runner.check_playoff_places(placements, standings)
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
@@ -3673,6 +3675,46 @@ def places_changed(runner: EventRunner, was: list, placements: list, inputs: Inp
         + (f"本次收到的{cause}改动了它的成绩，名次按更正重新排列。" if cause else
            "本次按现在的成绩、加赛和排名规则重新排列了名次。")
         + "如已打印或发出名次表、奖状，请按新的名次更正；如更正有误，请裁判重发正确的成绩表。",
+        at=CellRef(new[-1].file_name) if new else None)
+
+
+def places_withdrawn(runner: EventRunner, ledger: Ledger, inputs: Inputs, now: dt.datetime) -> None:
+    """An event whose places were published (R2020-A1, R2011-A1, R2016-A1, R2015-A1) is no
+    longer finished — a corrected result, a 加赛 now required (a tie for a place that counts,
+    R2011-F1, R2016-A1) or a result refused: its published places and awards no longer stand
+    and none are given in their place.  PLACES_CHANGED (warning) says they are withdrawn, what
+    the event waits for, and which of this night's sheets changed it, once: the record of the
+    published places is withdrawn with them, so a later night has nothing new to say, and the
+    places the event ends with are published afresh (no PLACES_CHANGED against the withdrawn
+    ones: that they were withdrawn was said).  (Before, the awards vanished with exit 0 or
+    among other issues, and nothing said that published places were gone.)"""
+    rec = ledger.published_places(runner.ev.id)
+    if rec is None:
+        return
+    try:
+        was = json.loads(rec[1])
+    except (TypeError, ValueError):
+        was = None
+    ledger.withdraw_places(runner.ev.id, now)
+    if not was:
+        return
+    from . import layout
+
+    # this night's sheets of the event (its rounds' results, its 加赛 sheets): the likely cause
+    books = {id(r) for n in range(1, len(runner.rounds) + 1) for r, _ in runner.round_books(n)}
+    new = [rec for rec, _ in runner.inputs.results if rec.sha256 in inputs.new_files and id(rec) in books]
+    new += [rec for rec, book in inputs.playoffs if rec.sha256 in inputs.new_files
+            and str(getattr(book, "meta", {}).get(layout.META_EVENT, "")) == runner.ev.id]
+    new = sorted(dict.fromkeys(new), key=lambda r: (aware(r.received_at), r.file_name))
+    cause = "、".join(f"《{r.file_name}》（{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到）" for r in new)
+    waiting = runner.waiting or "有比赛尚无有效成绩"
+    runner.issues.add(
+        "PLACES_CHANGED",
+        f"{runner.ev.name}：已公布的名次和奖项撤回：{runner.ev.name}此前已赛完，名次和奖项已经公布；"
+        + (f"本次收到的{cause}改动了它的成绩，" if cause else "本次按现在的报名、成绩、加赛和排名规则重新计算后，")
+        + f"本项目尚未赛完（{waiting}），暂无名次和奖项。"
+        + ("请组织加赛，把加赛结果填入加赛表放进收件箱；" if "加赛" in waiting else "请处理上面所说的问题；")
+        + "定出后名次和奖项重新公布。如已打印或发出名次表、奖状，请暂缓使用。",
         at=CellRef(new[-1].file_name) if new else None)
 
 

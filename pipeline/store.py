@@ -249,6 +249,13 @@ class Ledger:
             self.conn.execute("INSERT OR REPLACE INTO places VALUES (?,?,?,?)", (event, inputs, at.isoformat(), body))
             self._audit(at, "places", f"{event} inputs {inputs[:16]}")
 
+    def withdraw_places(self, event: str, at: dt.datetime) -> None:
+        """Forget a finished event's published places: it is no longer finished (a 加赛 now
+        required, a result corrected); the places it ends with are published afresh."""
+        with self._tx():
+            self.conn.execute("DELETE FROM places WHERE event=?", (event,))
+            self._audit(at, "places", f"{event} withdrawn")
+
     def cache_items(self, prefix: str) -> Iterator[tuple[str, bytes]]:
         """Every cache entry under ``prefix`` (key, value), one at a time."""
         for (key,) in self.conn.execute("SELECT key FROM cache WHERE substr(key, 1, ?) = ?",

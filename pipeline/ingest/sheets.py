@@ -399,24 +399,33 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         if e is None:
             problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{who}”不在{event_name}的参赛名单中：请填写队名或姓名。",
                                   at=cells["参赛者"]))
-            continue
         if v.get("名次") is None or not cell_text(v.get("名次")).strip():
             continue        # not played yet: a sheet may be sent with one group's playoff filled
         try:
             place = int(float(cell_text(v.get("名次"))))
         except (TypeError, ValueError):
-            problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
+            if e is not None:
+                problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue
-        groups.setdefault((stage, group), []).append((tie_of(n), place, e.id, cells["名次"].cell))
+        # a row whose 参赛者 is not found still holds its place in the sheet's numbering (a
+        # hand-made sheet's ties are read from it: the same sheet reads the same ties on a night
+        # its player is an entry and on one it is not); it is left out of the order below
+        groups.setdefault((stage, group), []).append((tie_of(n), place, e.id if e else "", cells["名次"].cell))
     if not tied_rows:
         groups = {key: _handmade_ties(items) for key, items in groups.items()}
-    out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, _, eid, _ in sorted(items)),
-                   source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for _, p, _, _ in sorted(items)),
-                   cells=tuple(c for _, _, _, c in sorted(items)),
-                   ties=tuple(t for t, _, _, _ in sorted(items)) if tied_rows or len({t for t, *_ in items}) > 1 else (),
+    # the order: a form's ties one after another (as they are printed); a hand-made sheet's by
+    # 名次 over the whole sheet, as read before its ties were (the order a published round
+    # recorded: PLAYOFFS_KEY, run.check_playoffs_since_draw — each tie's order is the same
+    # either way, and a sheet read again must give the order it gave)
+    groups = {key: sorted((x for x in items if x[2]), key=(lambda x: x) if tied_rows else (lambda x: x[1:]))
+              for key, items in groups.items()}
+    out = [Playoff(event=event_id, stage=stage, group=group, order=tuple(eid for _, _, eid, _ in items),
+                   source=CellRef(file, L.PLAYOFF_SHEET), places=tuple(p for _, p, _, _ in items),
+                   cells=tuple(c for _, _, _, c in items),
+                   ties=tuple(t for t, _, _, _ in items) if tied_rows or len({t for t, *_ in items}) > 1 else (),
                    made_for=made_for,
                    round=at_round)
-           for (stage, group), items in sorted(groups.items())]
+           for (stage, group), items in sorted(groups.items()) if items]
     return out, problems
 
 

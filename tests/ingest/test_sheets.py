@@ -90,7 +90,11 @@ def test_a_form_of_two_ties_orders_each_tie_only():
     # correct sheet was called wrong while a provisional tie held them both (R2011-F1)
     book.meta.pop("ties")
     (po,), _ = read_playoffs(book, "加赛.xlsx", "xiangqi", "象棋", entries)
-    assert po.ties == (0, 0, 0, 1, 1) and not po.lists_together({"xq:乙", "xq:戊"})
+    assert dict(zip(po.order, po.ties)) == {"xq:甲": 0, "xq:乙": 0, "xq:丙": 0, "xq:丁": 1, "xq:戊": 1}
+    assert not po.lists_together({"xq:乙", "xq:戊"})
+    # its order is by 名次 over the sheet, as it was read before its ties were: a round drawn
+    # from it recorded that order (PLAYOFFS_KEY), and the same sheet must give it again
+    assert po.order == ("xq:丁", "xq:甲", "xq:乙", "xq:戊", "xq:丙")
     assert po.lists_together({"xq:甲", "xq:丙"}) and po.settles({"xq:甲", "xq:乙", "xq:丙"})
 
 

@@ -58,13 +58,17 @@ CODES: dict[str, Severity] = {
     "PLACES_KEPT": Severity.INFO,           # a finished event's places as published, though the code now ranks otherwise
     "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places changed (a late correction): said that night
     "UNIT_RENAMED": Severity.INFO,          # a unit's short name changed in tournament.yaml: said that night
+    "AUTO_REPLY": Severity.INFO,            # an automatic mail / a reply to a receipt, no workbook: nothing to do
+    "MAIL_BOUNCED": Severity.INFO,          # a bounce (退信): nothing in it taken as a form
+    "ADDRESS_BOUNCED": Severity.WARNING,    # a receipt to a registered address bounced: said that night
+    "OWN_MAIL": Severity.INFO,              # one of our own receipts in the inbox: nothing in it taken
 }
 
 #: codes said only on the night what they report happens, never again by a later night that
 #: replays what an earlier one found (a kept event state, an unchanged night's report): the
 #: ledger keeps what they report (the places as now published), and a warning said every night
 #: would hold the exit status at 1 with nothing left to do
-NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED"})
+NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRESS_BOUNCED"})
 
 
 @dataclass(frozen=True)

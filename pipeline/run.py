@@ -529,7 +529,10 @@ def _note_of(mail: Any, received_at: dt.datetime) -> dict:
             problems.append(wrong)
     return {"problems": problems, "skipped": list(mail.skipped), "subject": mail.subject,
             "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments],
-            "automatic": mail.automatic}
+            "automatic": mail.automatic, "returned": mail.returned, "set_aside": list(mail.set_aside),
+            "bounced_to": list(mail.bounced_to), "bounce_reason": mail.bounce_reason,
+            "bounced_subject": mail.bounced_subject, "replies_receipt": mail.replies_receipt,
+            "auto_reply": mail.auto_reply}
 
 
 def _date_problem(date: dt.datetime | None, file_time: dt.datetime) -> str:
@@ -631,6 +634,10 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                        "其中的附件没有取出：请把其中的报名表或成绩表另存为 .xlsx 后直接放进收件箱，或请发件人把表格"
                        "作为附件重新发送。", at=at, branch=unit, source=r.sha256)
             continue
+        if note.get("returned") in ("bounce", "ours"):      # nothing in it was taken
+            _returned_mail_issues(t, r, note, label, unit, issues,
+                                  new=inputs is not None and r.sha256 in inputs.new_files)
+            continue
         problems = note.get("problems", ())
         if problems:
             carried = sorted({proven[sha] for _, sha in note.get("attachments", ()) if sha in proven})
@@ -651,6 +658,11 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         if same:
             continue
         skipped = note.get("skipped", ())
+        if _is_auto_reply(note) or (note.get("replies_receipt") and not skipped):
+            # an out-of-office reply, a captain's 收到，谢谢 to a receipt: nothing to resend,
+            # and no receipt (said as info: a warning held the exit status at 1 every night)
+            _auto_reply_issue(r, note, label, unit, issues)
+            continue
         if skipped:
             names = "、".join(f"《{n}》" for n in skipped)
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
@@ -664,6 +676,63 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     if said_here:
         resent_issues(t, recs, resent, inputs or Inputs(), [], issues)
     return bare
+
+
+def _is_auto_reply(note: dict) -> bool:
+    """Whether a mail's note says a program sent it (an out-of-office reply; not only that it
+    replies to a receipt: a captain's reply carrying a .et is still told to resend as .xlsx)."""
+    return bool(note.get("auto_reply"))
+
+
+def _auto_reply_issue(r: Received, note: dict, label: str, unit: str, issues: IssueLog) -> None:
+    """AUTO_REPLY (info) for an automatic mail or a reply to one of our receipts that carries
+    no workbook: nothing for anyone to do, and no receipt goes back (no reply loops)."""
+    what = ("是自动回复（如休假自动答复）或程序发出的邮件" if _is_auto_reply(note)
+            else "是对本系统所发回执的回复")
+    skipped = note.get("skipped", ())
+    names = f"，附件 {'、'.join(f'《{n}》' for n in skipped)} 不是表格" if skipped else ""
+    aside = note.get("set_aside", ())
+    if aside:       # a program's mail (Auto-Submitted) carrying a workbook: what it answers, not a form
+        names += f"，附带的{'、'.join(f'《{n}》' for n in aside)}没有作为报名表或成绩表收取"
+    issues.add("AUTO_REPLY", f"邮件{label}（发件人 {r.sender or '未知'}）{what}，没有附带新的报名表或成绩表{names}，"
+               "无需处理（不回复回执；此前收到的表格不受影响）。", at=CellRef(r.file_name), branch=unit, source=r.sha256)
+
+
+def _returned_mail_issues(t: Tournament, r: Received, note: dict, label: str, unit: str, issues: IssueLog,
+                          new: bool) -> None:
+    """What a mail that is no captain's says (:func:`pipeline.ingest.eml.returned_kind`):
+    a bounce (MAIL_BOUNCED, info, every night: whom it could not reach and why) or a receipt
+    of ours come back into the inbox (OWN_MAIL, info).  Neither was taken as a form: a bounced
+    receipt carries our marked-up copy, which superseded the captain's real form and was
+    answered with a receipt of its own, night after night.  The stored mail is kept.
+
+    A bounce of a receipt to a unit's registered address is also ADDRESS_BOUNCED (warning),
+    on the night it arrives only (:data:`pipeline.issues.NIGHT_ONLY`, and ``new``): the unit
+    gets no receipts — the address in tournament.yaml may be wrong or closed — but a warning
+    every night after would hold the exit status at 1 with nothing left to do."""
+    aside = note.get("set_aside", ())
+    kept = (f"其中附带的{'、'.join(f'《{n}》' for n in aside)}是本系统发出的标注副本或被退回的原件，"
+            "没有作为报名表或成绩表收取；") if aside else ""
+    at = CellRef(r.file_name)
+    if note.get("returned") == "ours":
+        issues.add("OWN_MAIL", f"邮件{label}是本系统发出的回执（发件人 {r.sender or '未知'}），不是各单位发来的邮件；"
+                   f"{kept}无需处理。", at=at, branch=unit, source=r.sha256)
+        return
+    to = list(note.get("bounced_to", ()))
+    subject = (note.get("bounced_subject") or "").strip()
+    what = f"邮件（主题“{subject[:40]}”）" if subject else "邮件"
+    why = f"（{note['bounce_reason']}）" if note.get("bounce_reason") else ""
+    whom = f"发给 {'、'.join(to)} 的{what}" if to else f"本系统发出的{what}"
+    units = [(a, t.spec.unit_of_address(a)) for a in to]
+    units = [(a, u) for a, u in units if u is not None]
+    branch = units[0][1].id if units else unit
+    issues.add("MAIL_BOUNCED", f"退信：{label}（发件人 {r.sender or '未知'}）说明{whom}未能送达{why}。"
+               f"{kept}无需处理。", at=at, branch=branch, source=r.sha256)
+    if new:
+        for addr, u in units:
+            issues.add("ADDRESS_BOUNCED", f"发给{u.name}登记邮箱 {addr} 的{what}被退回{why}：该单位没有收到这封邮件。"
+                       "请核对 tournament.yaml 中该单位的 emails 是否写错或已停用（改正后，以后的回执发往改正的地址），"
+                       "并电话通知该单位（邮件所说的问题也列在该单位的页面上）。", at=at, branch=u.id, source=r.sha256)
 
 
 _MAIL_EXTS = (".mbox", ".mbx", ".msg", ".emlx", ".mht", ".mhtml")

@@ -46,6 +46,25 @@ class Mail:
     #: mailing list's copy — or a reply to one of our receipts (:func:`answers_receipt`: a
     #: captain's 收到，谢谢) — never answered with a receipt (no reply loops)
     automatic: bool = False
+    #: what the mail is when it is not a captain's (:func:`returned_kind`): "bounce" — a
+    #: mail server's delivery-failure report (退信) —, "auto" — another program's mail
+    #: (``Auto-Submitted``: an out-of-office reply) — or "ours" — a receipt we sent
+    #: ourselves, come back into the inbox; "" for any other.  Nothing in such a mail is
+    #: taken as a form (a bounced receipt carries our own marked-up copy)
+    returned: str = ""
+    #: the workbooks in it that were not taken, by name (a bounce's, our receipt's marked-up
+    #: copy — also when our receipt is forwarded inside a captain's mail)
+    set_aside: tuple[str, ...] = field(default=())
+    #: for a bounce: the addresses it says could not be reached (its delivery-status
+    #: report's Final-Recipient, X-Failed-Recipients, else the returned message's To), and why
+    bounced_to: tuple[str, ...] = field(default=())
+    bounce_reason: str = ""
+    #: the subject of the mail of ours a bounce returned ("" when it holds none)
+    bounced_subject: str = ""
+    #: a reply to one of our receipts (:func:`answers_receipt`)
+    replies_receipt: bool = False
+    #: sent by a program (:func:`is_automatic`: an out-of-office reply …), not a person
+    auto_reply: bool = False
 
     @property
     def has_attachment(self) -> bool:
@@ -90,7 +109,9 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     subject = _header(msg, "Subject")
     atts: list[Attachment] = []
     skipped: list[str] = []
-    for part, (when, who) in _leaves(msg, (None, "")):
+    set_aside: list[str] = []
+    returned = returned_kind(msg)
+    for part, (when, who), kept in _leaves(msg, (None, ""), not returned):
         try:
             fname = part.get_filename()
         except Exception:
@@ -118,10 +139,18 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 skipped.append(fname)
                 continue
             fname += ".xlsx"
+        if not kept:            # a bounce's, or our own receipt's: never a submission
+            set_aside.append(fname)
+            continue
         atts.append(Attachment(fname, payload, when, who))
+    bounced_to, reason, inner_subject = _bounce_details(msg) if returned == "bounce" else ((), "", "")
+    replies = answers_receipt(msg)
+    auto = is_automatic(msg, subject)
     return Mail(path=path, date=date, sender=sender, subject=subject,
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped),
-                automatic=is_automatic(msg, subject) or answers_receipt(msg))
+                automatic=bool(returned) or auto or replies, auto_reply=auto,
+                returned=returned, set_aside=tuple(set_aside), bounced_to=bounced_to,
+                bounce_reason=reason, bounced_subject=inner_subject, replies_receipt=replies)
 
 
 #: the subject an out-of-office reply starts with (QQ/163 邮箱, Outlook and Exchange in
@@ -132,6 +161,106 @@ _AUTO_SUBJECT = re.compile(r"^\s*(?:自动回复|自动答复|auto(?:matic)?[ -]
 
 #: the Message-ID of a receipt we sent (pipeline.mail.smtp._message_id)
 _RECEIPT_ID = re.compile(r"<receipt\.[0-9a-f]{32}@", re.I)
+
+
+def is_our_receipt(msg: email.message.Message) -> bool:
+    """Whether the message is one of our own receipts (its Message-ID is the one
+    :func:`pipeline.mail.smtp._message_id` gives every mail the run sends).
+
+    >>> is_our_receipt(email.message_from_string("Message-ID: <receipt.%s@x.cn>\\n\\n" % ("0" * 32)))
+    True
+    """
+    return bool(_RECEIPT_ID.match(_header(msg, "Message-ID")))
+
+
+#: the local part of the address a mail server sends its delivery-failure reports from
+_MAILER = re.compile(r"^(?:mailer-daemon|mail-daemon|postmaster|mailerdaemon)@", re.I)
+
+
+def is_bounce(msg: email.message.Message) -> bool:
+    """Whether the message is a mail server's delivery-failure report (退信): RFC 3464's
+    ``multipart/report``, or sent from ``MAILER-DAEMON`` or ``postmaster``.
+
+    >>> is_bounce(email.message_from_string("From: MAILER-DAEMON@x.cn\\n\\n"))
+    True
+    """
+    if msg.get_content_type() == "multipart/report":
+        return True
+    sender = email.utils.parseaddr(_header(msg, "From"))[1]
+    return bool(_MAILER.match(sender))
+
+
+def is_from_program(msg: email.message.Message) -> bool:
+    """Whether the message is a program's own mail — a bounce (:func:`is_bounce`), or any
+    mail saying ``Auto-Submitted`` other than ``no`` (RFC 3834: an out-of-office reply) —
+    whose attachments are what it returns or answers, never a captain's submission.  (A
+    mailing list's copy or an automatic-reply subject alone is :func:`is_automatic`, not
+    this: a form in it still counts.)
+
+    >>> is_from_program(email.message_from_string("Auto-Submitted: auto-replied\\n\\n"))
+    True
+    >>> is_from_program(email.message_from_string("From: a@x.cn\\nSubject: 自动回复：报名表\\n\\n"))
+    False
+    """
+    if is_bounce(msg):
+        return True
+    auto = _header(msg, "Auto-Submitted").split(";")[0].strip().lower()
+    return bool(auto and auto != "no")
+
+
+def returned_kind(msg: email.message.Message) -> str:
+    """What no attachment is taken from: "ours" for one of our own receipts, "bounce" for a
+    delivery-failure report (:func:`is_bounce`), "auto" for another program's mail
+    (:func:`is_from_program`: ``Auto-Submitted``), else "".
+
+    >>> returned_kind(email.message_from_string("From: postmaster@x.cn\\n\\n"))
+    'bounce'
+    """
+    if is_our_receipt(msg):
+        return "ours"
+    if is_bounce(msg):
+        return "bounce"
+    return "auto" if is_from_program(msg) else ""
+
+
+def _bounce_details(msg: email.message.Message) -> tuple[tuple[str, ...], str, str]:
+    """What a bounce says: the addresses it could not deliver to (its delivery-status
+    report's Final-/Original-Recipient, X-Failed-Recipients, else the To of our receipt
+    it returns), why (Diagnostic-Code, else Status), and the returned receipt's subject."""
+    to: list[str] = []
+    reason = ""
+    subject = ""
+
+    def add(addr: str) -> None:
+        addr = addr.split(";", 1)[-1].strip().strip("<>").lower()
+        if "@" in addr and addr not in to:
+            to.append(addr)
+
+    for part in msg.walk():
+        ctype = part.get_content_type()
+        if ctype == "message/delivery-status":
+            for block in part.get_payload() if part.is_multipart() else ():
+                if not isinstance(block, email.message.Message):
+                    continue
+                for key in ("Final-Recipient", "Original-Recipient"):
+                    if _header(block, key):
+                        add(_header(block, key))
+                        break
+                why = _header(block, "Diagnostic-Code") or _header(block, "Status")
+                if why and not reason:
+                    reason = why.split(";", 1)[-1].strip()
+        elif ctype == "message/rfc822" and not subject:
+            inner = part.get_payload()
+            inner = inner[0] if isinstance(inner, list) and inner else inner
+            if isinstance(inner, email.message.Message):
+                subject = _header(inner, "Subject")
+                if not to and is_our_receipt(inner):
+                    for _, addr in email.utils.getaddresses([_header(inner, "To")]):
+                        add(addr)
+    for _, addr in email.utils.getaddresses([_header(msg, "X-Failed-Recipients")]):
+        add(addr)
+    reason = re.sub(r"\s+", " ", reason)[:120]
+    return tuple(to), reason, subject
 
 
 def answers_receipt(msg: email.message.Message) -> bool:
@@ -167,26 +296,28 @@ def is_automatic(msg: email.message.Message, subject: str = "") -> bool:
     return bool(_AUTO_SUBJECT.match(subject or _header(msg, "Subject")))
 
 
-def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str]
-            ) -> Iterator[tuple[email.message.Message, tuple[dt.datetime | None, str]]]:
+def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str], kept: bool = True
+            ) -> Iterator[tuple[email.message.Message, tuple[dt.datetime | None, str], bool]]:
     """The message's leaf parts, each with the Date and sender of the forwarded message it is
     in ((None, "") outside any): a form forwarded as an attachment ("转发为附件") carries the
     captain's mail, whose time and sender are the form's — the forward's made an on-time
-    form late and its sender a stranger."""
+    form late and its sender a stranger.  ``kept`` is False for the leaves of a mail whose
+    attachments are not taken (:func:`returned_kind`): a bounce, and our own receipt —
+    at any depth (a bounced receipt carried our marked-up copy back in as a new form)."""
     if msg.get_content_type() == "message/rfc822":
         inner = msg.get_payload()
         inner = inner[0] if isinstance(inner, list) and inner else inner
         if isinstance(inner, email.message.Message):
             when, _ = _date_of(inner)
             who = email.utils.parseaddr(_header(inner, "From"))[1].lower()
-            yield from _leaves(inner, (when, who) if when or who else origin)
+            yield from _leaves(inner, (when, who) if when or who else origin, kept and not returned_kind(inner))
         return
     if msg.is_multipart():
         for sub in msg.get_payload():
             if isinstance(sub, email.message.Message):
-                yield from _leaves(sub, origin)
+                yield from _leaves(sub, origin, kept)
         return
-    yield msg, origin
+    yield msg, origin, kept
 
 
 def _date_of(msg: email.message.Message) -> tuple[dt.datetime | None, list[str]]:

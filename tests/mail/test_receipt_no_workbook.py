@@ -174,7 +174,10 @@ def test_no_receipt_for_a_stranger_an_auto_reply_or_a_mail_answered_by_a_later_f
         assert [p["Subject"] for p in _to(night.messages, who)] == [
             "【报名回执】基础教学部分工会：已接受" if who == B03 else "【报名回执】机电工程学院分工会：已接受"]
     codes = {i.file: i.code for i in night.report.issues if i.code == "NO_ATTACHMENT"}
-    assert set(codes) == {"b01-忘了附件.eml", "b02-word.eml", "b03-早.eml", "b04-auto.eml", "stranger.eml"}
+    assert set(codes) == {"b01-忘了附件.eml", "b02-word.eml", "b03-早.eml", "stranger.eml"}
+    # the out-of-office reply is an info note, no warning asking the captain to resend
+    assert [(i.code, str(i.severity)) for i in night.report.issues if i.file == "b04-auto.eml"] == [
+        ("AUTO_REPLY", "info")]
 
 
 def test_a_mail_with_a_workbook_gets_only_its_workbook_receipt(night):

@@ -1,0 +1,175 @@
+"""Mail that is no captain's submission: a bounce of one of our receipts, our own receipt
+back in the inbox, an out-of-office reply, a captain's "收到，谢谢" to a receipt.
+
+Contract, Command line: ``league run`` takes the ``.eml`` files in the inbox, "taking their
+``.xlsx`` attachments"; the received time of a workbook is its e-mail's ``Date``; exit status
+1 means some input needs attention.  A bounced receipt carries our own marked-up copy of the
+captain's form: it was taken in as that unit's newest form (time = the receipt's Date,
+sender = the office: SENDER_UNKNOWN), superseded the captain's real form, and was answered
+with a receipt of its own (``…-已标注问题-已标注问题.xlsx``) — every night the address
+bounced.  An out-of-office reply or a reply to a receipt was NO_ATTACHMENT, a warning asking
+the captain to resend, which held the unit's page at 已接受（有警告） and the exit status at 1
+every night after.  Both through the whole run against a real SMTP server on loopback.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import io
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+from .conftest import SmtpServer
+from .test_receipt_no_workbook import B01, B02, _form_of, _league, _mail, _parse
+
+NIGHT1 = dt.datetime(2020, 11, 8, 20, 0, tzinfo=TZ)      # before the deadline (11-09 15:00)
+NIGHT2 = dt.datetime(2020, 11, 8, 23, 0, tzinfo=TZ)
+NIGHT3 = dt.datetime(2020, 11, 9, 1, 0, tzinfo=TZ)
+OFFICE = "office@union.example.cn"          # conftest.SmtpServer's From
+
+
+def _with_bad_gender(data: bytes) -> bytes:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    ws = wb["报名表"]
+    cell = next(c for row in ws.iter_rows() for c in row if c.value == "性别")
+    ws.cell(row=cell.row + 1, column=cell.column).value = "未知"
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def _night(folder: Path, out: Path, now: dt.datetime):
+    server = SmtpServer().start()
+    try:
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now, smtp_url=server.url))
+    finally:
+        server.stop()
+    return report, [_parse(m) for m in server.handler.messages]
+
+
+def _bounce_of(receipt: email.message.EmailMessage, *, delivery_status: bool) -> bytes:
+    """A mail server's delivery-failure report (RFC 3464) holding ``receipt`` whole."""
+    ndr = EmailMessage()
+    ndr["From"] = "MAILER-DAEMON@union.example.edu.cn"
+    ndr["To"] = OFFICE
+    ndr["Subject"] = "Undelivered Mail Returned to Sender"
+    ndr["Date"] = "Sun, 08 Nov 2020 22:00:00 +0800"
+    ndr["Auto-Submitted"] = "auto-replied"
+    ndr["Message-ID"] = "<ndr1@union.example.edu.cn>"
+    ndr.set_content("This is the mail system at host union.example.edu.cn. Your message could not be delivered.")
+    if delivery_status:
+        ds = email.message_from_string(
+            "Content-Type: message/delivery-status\n\nReporting-MTA: dns; union.example.edu.cn\n\n"
+            f"Final-Recipient: rfc822; {B01}\nAction: failed\nStatus: 5.2.2\n"
+            "Diagnostic-Code: smtp; 552 5.2.2 mailbox full\n", policy=email.policy.default)
+        ndr.make_mixed()
+        ndr.attach(ds)
+    ndr.add_attachment(receipt)       # message/rfc822
+    return ndr.as_bytes().replace(b"multipart/mixed", b"multipart/report; report-type=delivery-status", 1)
+
+
+def _submissions(report, branch: str) -> list:
+    return sorted((s for s in report.state.submissions if s.branch == branch), key=lambda s: s.received)
+
+
+@pytest.mark.parametrize("delivery_status", [False, True], ids=["receipt-only", "with-delivery-status"])
+def test_contract_eml_attachments_a_bounced_receipt_is_no_submission_and_no_loop(tmp_path, delivery_status):
+    folder = _league(tmp_path)
+    out = tmp_path / "out"
+    name, form = _form_of(folder, "1104-b01-报名表.eml")
+    (folder / "inbox" / "1104-b01-报名表.eml").unlink()
+    _mail(folder, "b01-bad.eml", B01, "报名表", "Sun, 08 Nov 2020 10:00:00 +0800", [(name, _with_bad_gender(form))],
+          message_id="<bad-b01@union.example.edu.cn>")
+    report, sent = _night(folder, out, NIGHT1)
+    (receipt,) = [m for m in sent if m["To"] == B01]
+    assert [a.get_filename() for a in receipt.iter_attachments()] == ["行政第一分工会-报名表-已标注问题.xlsx"]
+    before = [(s.file, s.status, s.sender) for s in _submissions(report, "b01")]
+    assert before == [(name, "accepted", B01)]
+
+    (folder / "inbox" / "ndr.eml").write_bytes(_bounce_of(receipt, delivery_status=delivery_status))
+    report, sent = _night(folder, out, NIGHT2)
+    # our marked-up copy is no form of b01's: the captain's form stays in force, nothing is sent
+    assert [(s.file, s.status, s.sender) for s in _submissions(report, "b01")] == before
+    assert sent == []
+    assert not [i for i in report.issues if i.code == "SENDER_UNKNOWN" or "已标注问题" in i.file]
+    # the mail itself is kept, and said: whom the receipt did not reach (info), and — that
+    # night — that a registered address bounced (warning, for the office)
+    said = {i.code: i for i in report.issues if i.file == "ndr.eml"}
+    assert set(said) == {"MAIL_BOUNCED", "ADDRESS_BOUNCED"}
+    assert str(said["MAIL_BOUNCED"].severity) == "info" and str(said["ADDRESS_BOUNCED"].severity) == "warning"
+    assert said["MAIL_BOUNCED"].message.startswith("退信：")
+    assert f"发给 {B01} 的邮件（主题“【报名回执】行政第一分工会：需修改" in said["MAIL_BOUNCED"].message
+    assert "《行政第一分工会-报名表-已标注问题.xlsx》" in said["MAIL_BOUNCED"].message
+    assert B01 in said["ADDRESS_BOUNCED"].message and "emails" in said["ADDRESS_BOUNCED"].message
+    if delivery_status:
+        assert "mailbox full" in said["MAIL_BOUNCED"].message
+    assert said["ADDRESS_BOUNCED"].branch == "b01"
+    kept = [p for p in out.rglob("*.eml") if p.read_bytes() == (folder / "inbox" / "ndr.eml").read_bytes()]
+    assert kept, "the bounce is kept among the received files"
+
+    # the next nights: no receipt, no new form, the bounce an info note only
+    for now in (NIGHT3, NIGHT3 + dt.timedelta(minutes=5)):
+        report, sent = _night(folder, out, now)
+        assert sent == []
+        assert [(s.file, s.status) for s in _submissions(report, "b01")] == [(name, "accepted")]
+        assert [i.code for i in report.issues if i.file == "ndr.eml"] in (["MAIL_BOUNCED"], [])
+        assert "ADDRESS_BOUNCED" not in {i.code for i in report.issues}
+
+
+def test_contract_eml_attachments_a_form_forwarded_as_an_attachment_still_counts(tmp_path):
+    """A captain forwarding their own form's mail as an attachment (转发为附件, message/rfc822):
+    the form counts, with the captain's mail's Date and sender (contract: received time)."""
+    folder = _league(tmp_path)
+    out = tmp_path / "out"
+    original = email.message_from_bytes((folder / "inbox" / "1106-b02-报名表.eml").read_bytes(),
+                                        policy=email.policy.default)
+    name, form = _form_of(folder, "1106-b02-报名表.eml")
+    (folder / "inbox" / "1106-b02-报名表.eml").unlink()
+    fwd = EmailMessage()
+    fwd["From"] = "someone.else@example.com"
+    fwd["To"] = "office@union.example.edu.cn"
+    fwd["Subject"] = "Fw: 报名表"
+    fwd["Date"] = "Sun, 08 Nov 2020 19:00:00 +0800"
+    fwd.set_content("转发给组委会。")
+    fwd.add_attachment(original)
+    (folder / "inbox" / "fwd.eml").write_bytes(bytes(fwd))
+    report, sent = _night(folder, out, NIGHT1)
+    (sub,) = _submissions(report, "b02")
+    assert (sub.file, sub.status, sub.sender) == (name, "accepted", B02)
+    assert sub.received == email.utils.parsedate_to_datetime(original["Date"])
+    assert not [i for i in report.issues if i.code in ("MAIL_BOUNCED", "OWN_MAIL", "AUTO_REPLY")]
+    assert [m["Subject"] for m in sent if m["To"] == B02] == ["【报名回执】行政第二分工会：已接受"]
+
+
+def test_contract_exit_status_an_auto_reply_or_a_reply_to_a_receipt_is_no_warning_and_gets_no_receipt(tmp_path):
+    folder = _league(tmp_path)
+    out = tmp_path / "out"
+    report, sent = _night(folder, out, NIGHT1)
+    assert not report.needs_attention
+    (to_b02,) = [m for m in sent if m["To"] == B02]
+    _mail(folder, "ooo.eml", B01, "自动回复: 【报名回执】行政第一分工会：已接受", "Sun, 08 Nov 2020 20:01:00 +0800",
+          body="我正在休假", headers={"Auto-Submitted": "auto-replied"})
+    _mail(folder, "thanks.eml", B02, "Re: 【报名回执】行政第二分工会：已接受", "Sun, 08 Nov 2020 21:01:00 +0800",
+          body="收到，谢谢", headers={"In-Reply-To": to_b02["Message-ID"], "References": to_b02["Message-ID"]})
+    for now in (NIGHT2, NIGHT3):           # the night they arrive, and every night after
+        report, sent = _night(folder, out, now)
+        assert not report.needs_attention, [i.row() for i in report.issues if str(i.severity) != "info"]
+        assert sent == []
+        said = {i.file: (i.code, str(i.severity)) for i in report.issues if i.file in ("ooo.eml", "thanks.eml")}
+        assert said in ({"ooo.eml": ("AUTO_REPLY", "info"), "thanks.eml": ("AUTO_REPLY", "info")}, {})
+        assert not [i for i in report.issues if i.code == "NO_ATTACHMENT"]
+    # a reply to a receipt that carries a corrected form is a form like any other
+    name, form = _form_of(folder, "1106-b02-报名表.eml")
+    _mail(folder, "reply-form.eml", B02, "Re: 【报名回执】行政第二分工会：已接受", "Mon, 09 Nov 2020 08:00:00 +0800",
+          [(name, _with_bad_gender(form))], headers={"In-Reply-To": to_b02["Message-ID"]})
+    report, sent = _night(folder, out, NIGHT3 + dt.timedelta(hours=8))
+    assert [s.status for s in _submissions(report, "b02")] == ["superseded", "accepted"]
+    assert [m["Subject"] for m in sent] == ["【报名回执】行政第二分工会：需修改（1 个问题）"]

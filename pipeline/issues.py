@@ -61,7 +61,7 @@ CODES: dict[str, Severity] = {
     "AUTO_REPLY": Severity.INFO,            # an automatic mail / a reply to a receipt, no workbook: nothing to do
     "MAIL_BOUNCED": Severity.INFO,          # a bounce (退信): nothing in it taken as a form
     "ADDRESS_BOUNCED": Severity.WARNING,    # a receipt to a registered address bounced: said that night
-    "OWN_MAIL": Severity.INFO,              # one of our own receipts in the inbox: nothing in it taken
+    "OWN_MAIL": Severity.INFO,              # our own receipt in the inbox, or forwarded in a mail: nothing in it taken
 }
 
 #: codes said only on the night what they report happens, never again by a later night that

@@ -658,6 +658,14 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         if same:
             continue
         skipped = note.get("skipped", ())
+        if note.get("set_aside") and not skipped and not note.get("attachments"):
+            # a captain forwarding our receipt (a question about it): its marked-up copy is
+            # ours, no form of theirs — nothing to resend, and no receipt for it
+            issues.add("OWN_MAIL", f"邮件{label}（发件人 {r.sender or '未知'}）转来的是本系统发出的回执，其中的"
+                       f"{'、'.join(f'《{n}》' for n in note['set_aside'])}是本系统的标注副本，没有作为报名表收取；"
+                       "如需重新报名，请在表中改正后作为附件发送。", at=CellRef(r.file_name), branch=unit,
+                       source=r.sha256)
+            continue
         if _is_auto_reply(note) or (note.get("replies_receipt") and not skipped):
             # an out-of-office reply, a captain's 收到，谢谢 to a receipt: nothing to resend,
             # and no receipt (said as info: a warning held the exit status at 1 every night)

@@ -76,6 +76,15 @@ def _bounce_of(receipt: email.message.EmailMessage, *, delivery_status: bool) ->
     return ndr.as_bytes().replace(b"multipart/mixed", b"multipart/report; report-type=delivery-status", 1)
 
 
+def _b01_with_an_error(folder: Path) -> str:
+    """b01's sample form replaced by one with a bad 性别 (its receipt carries a marked-up copy)."""
+    name, form = _form_of(folder, "1104-b01-报名表.eml")
+    (folder / "inbox" / "1104-b01-报名表.eml").unlink()
+    _mail(folder, "b01-bad.eml", B01, "报名表", "Sun, 08 Nov 2020 10:00:00 +0800", [(name, _with_bad_gender(form))],
+          message_id="<bad-b01@union.example.edu.cn>")
+    return name
+
+
 def _submissions(report, branch: str) -> list:
     return sorted((s for s in report.state.submissions if s.branch == branch), key=lambda s: s.received)
 
@@ -84,10 +93,7 @@ def _submissions(report, branch: str) -> list:
 def test_contract_eml_attachments_a_bounced_receipt_is_no_submission_and_no_loop(tmp_path, delivery_status):
     folder = _league(tmp_path)
     out = tmp_path / "out"
-    name, form = _form_of(folder, "1104-b01-报名表.eml")
-    (folder / "inbox" / "1104-b01-报名表.eml").unlink()
-    _mail(folder, "b01-bad.eml", B01, "报名表", "Sun, 08 Nov 2020 10:00:00 +0800", [(name, _with_bad_gender(form))],
-          message_id="<bad-b01@union.example.edu.cn>")
+    name = _b01_with_an_error(folder)
     report, sent = _night(folder, out, NIGHT1)
     (receipt,) = [m for m in sent if m["To"] == B01]
     assert [a.get_filename() for a in receipt.iter_attachments()] == ["行政第一分工会-报名表-已标注问题.xlsx"]
@@ -173,3 +179,26 @@ def test_contract_exit_status_an_auto_reply_or_a_reply_to_a_receipt_is_no_warnin
     report, sent = _night(folder, out, NIGHT3 + dt.timedelta(hours=8))
     assert [s.status for s in _submissions(report, "b02")] == ["superseded", "accepted"]
     assert [m["Subject"] for m in sent] == ["【报名回执】行政第二分工会：需修改（1 个问题）"]
+
+
+def test_contract_eml_attachments_our_receipt_forwarded_by_a_captain_is_no_form(tmp_path):
+    """A captain forwarding our receipt (a question about it) as an attachment: the marked-up
+    copy inside is ours, not a new form — info (OWN_MAIL), no NO_ATTACHMENT receipt."""
+    folder = _league(tmp_path)
+    out = tmp_path / "out"
+    _b01_with_an_error(folder)
+    report, sent = _night(folder, out, NIGHT1)
+    (receipt,) = [m for m in sent if m["To"] == B01]
+    assert [a.get_filename() for a in receipt.iter_attachments()] == ["行政第一分工会-报名表-已标注问题.xlsx"]
+    fwd = EmailMessage()
+    fwd["From"] = B01
+    fwd["To"] = "office@union.example.edu.cn"
+    fwd["Subject"] = "Fw: 【报名回执】行政第一分工会：需修改（1 个问题）"
+    fwd["Date"] = "Sun, 08 Nov 2020 21:00:00 +0800"
+    fwd.set_content("请问这个回执是什么意思？")
+    fwd.add_attachment(receipt)
+    (folder / "inbox" / "fwd-receipt.eml").write_bytes(bytes(fwd))
+    report, sent = _night(folder, out, NIGHT2)
+    assert sent == []
+    assert [(s.file, s.status) for s in _submissions(report, "b01")] == [("行政第一分工会-报名表.xlsx", "accepted")]
+    assert [(i.code, str(i.severity)) for i in report.issues if i.file == "fwd-receipt.eml"] == [("OWN_MAIL", "info")]

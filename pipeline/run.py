@@ -658,7 +658,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         if same:
             continue
         skipped = note.get("skipped", ())
-        if note.get("set_aside") and not skipped and not note.get("attachments"):
+        if note.get("set_aside") and not skipped and not note.get("attachments") and not _is_auto_reply(note):
             # a captain forwarding our receipt (a question about it): its marked-up copy is
             # ours, no form of theirs — nothing to resend, and no receipt for it
             issues.add("OWN_MAIL", f"邮件{label}（发件人 {r.sender or '未知'}）转来的是本系统发出的回执，其中的"

@@ -165,12 +165,18 @@ def test_contract_exit_status_an_auto_reply_or_a_reply_to_a_receipt_is_no_warnin
           body="我正在休假", headers={"Auto-Submitted": "auto-replied"})
     _mail(folder, "thanks.eml", B02, "Re: 【报名回执】行政第二分工会：已接受", "Sun, 08 Nov 2020 21:01:00 +0800",
           body="收到，谢谢", headers={"In-Reply-To": to_b02["Message-ID"], "References": to_b02["Message-ID"]})
+    # an auto-reply quoting the unit's form back: what it answers, no new form
+    _mail(folder, "ooo-form.eml", B01, "Auto: 报名表", "Sun, 08 Nov 2020 20:02:00 +0800",
+          [_form_of(folder, "1104-b01-报名表.eml")], headers={"Auto-Submitted": "auto-replied"})
     for now in (NIGHT2, NIGHT3):           # the night they arrive, and every night after
         report, sent = _night(folder, out, now)
         assert not report.needs_attention, [i.row() for i in report.issues if str(i.severity) != "info"]
         assert sent == []
-        said = {i.file: (i.code, str(i.severity)) for i in report.issues if i.file in ("ooo.eml", "thanks.eml")}
-        assert said in ({"ooo.eml": ("AUTO_REPLY", "info"), "thanks.eml": ("AUTO_REPLY", "info")}, {})
+        assert [s.file for s in _submissions(report, "b01")] == ["行政第一分工会-报名表.xlsx"]
+        said = {i.file: (i.code, str(i.severity)) for i in report.issues
+                if i.file in ("ooo.eml", "thanks.eml", "ooo-form.eml")}
+        assert said in ({"ooo.eml": ("AUTO_REPLY", "info"), "thanks.eml": ("AUTO_REPLY", "info"),
+                         "ooo-form.eml": ("AUTO_REPLY", "info")}, {})
         assert not [i for i in report.issues if i.code == "NO_ATTACHMENT"]
     # a reply to a receipt that carries a corrected form is a form like any other
     name, form = _form_of(folder, "1106-b02-报名表.eml")

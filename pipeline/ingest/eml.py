@@ -191,8 +191,8 @@ def is_bounce(msg: email.message.Message) -> bool:
 
 
 def is_from_program(msg: email.message.Message) -> bool:
-    """Whether the message is a program's own mail — a bounce (:func:`is_bounce`), or any
-    mail saying ``Auto-Submitted`` other than ``no`` (RFC 3834: an out-of-office reply) —
+    """Whether the message is a program's own mail — a bounce (:func:`is_bounce`), or a
+    mail saying ``Auto-Submitted: auto-replied`` (RFC 3834: an out-of-office reply) —
     whose attachments are what it returns or answers, never a captain's submission.  (A
     mailing list's copy or an automatic-reply subject alone is :func:`is_automatic`, not
     this: a form in it still counts.)
@@ -201,11 +201,15 @@ def is_from_program(msg: email.message.Message) -> bool:
     True
     >>> is_from_program(email.message_from_string("From: a@x.cn\\nSubject: 自动回复：报名表\\n\\n"))
     False
+    >>> is_from_program(email.message_from_string("Auto-Submitted: auto-forwarded\\n\\n"))
+    False
     """
     if is_bounce(msg):
         return True
-    auto = _header(msg, "Auto-Submitted").split(";")[0].strip().lower()
-    return bool(auto and auto != "no")
+    # an answer (RFC 3834 "auto-replied": an out-of-office reply quoting our receipt back);
+    # not "auto-generated" or "auto-forwarded": a mailbox that forwards the captains' mail to
+    # the league's by a rule marks it so, and the forms in it are the captains' own
+    return _header(msg, "Auto-Submitted").split(";")[0].strip().lower() == "auto-replied"
 
 
 def returned_kind(msg: email.message.Message) -> str:

@@ -212,6 +212,12 @@ def test_contract_eml_attachments_a_bounce_or_our_own_receipt_gives_no_workbook(
     auto.add_attachment(_xlsx(), maintype="application", subtype="octet-stream", filename="报名表.xlsx")
     m = parse_eml_bytes(bytes(auto))
     assert (m.attachments, m.set_aside, m.returned) == ((), ("报名表.xlsx",), "auto")
+    # a mailbox forwarding the captains' mail to the league's by a rule marks it
+    # auto-forwarded (or auto-generated): the form in it is the captain's, and counts
+    for how in ("auto-forwarded", "auto-generated"):
+        auto.replace_header("Auto-Submitted", how)
+        m = parse_eml_bytes(bytes(auto))
+        assert ([a.filename for a in m.attachments], m.set_aside, m.returned) == (["报名表.xlsx"], (), "")
 
 
 def test_contract_received_time_a_forwarded_form_counts_and_our_forwarded_receipt_does_not():

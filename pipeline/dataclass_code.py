@@ -42,6 +42,10 @@ def _head(magic: bytes) -> bytes:
 class MethodCache:
     """Code objects by the digest of the source text they were compiled from."""
 
+    #: a table holding more entries than this is written back with only the ones this
+    #: process used (None: :data:`MAX_ENTRIES`)
+    max_entries: int | None = None
+
     def head(self) -> bytes:
         """The file's first bytes, naming what its entries were made by: a file with other
         ones is not read (and is overwritten when this process adds entries)."""
@@ -90,7 +94,8 @@ class MethodCache:
         if not self.added or os.getpid() != self.pid or sys.dont_write_bytecode:
             return False
         codes = self.codes
-        if len(codes) > MAX_ENTRIES:     # stale texts of classes that have changed since
+        if len(codes) > (MAX_ENTRIES if self.max_entries is None else self.max_entries):
+            # stale texts of classes that have changed since
             codes = {k: c for k, c in codes.items() if k in self.used}
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}")
         try:

@@ -38,6 +38,13 @@ MAX_PATTERN = 2000
 class PatternCache(MethodCache):
     """``_sre.compile``'s arguments (all but the pattern) by the digest of pattern and flags."""
 
+    #: a run uses about 160 patterns (the program's, Jinja's, the standard library's); past
+    #: this many the table is written back with this process's only.  Every process of an
+    #: installation shares the file: the test suite of a checkout added the patterns of every
+    #: test (840 KB against 100), and each night's two processes read it all (17 M
+    #: instructions each, 3 % of a one-changed night at 50 units)
+    max_entries = 1024
+
     def __init__(self, path: Path, compiler: Any = None) -> None:
         super().__init__(path)
         if compiler is None:

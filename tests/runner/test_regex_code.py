@@ -131,3 +131,20 @@ def test_a_pattern_built_from_data_is_not_kept(tmp_path):
     big = "(" + "|".join(f"王{chr(0x4E00 + i)}" for i in range(2000)) + ")"
     assert cache.compile(big, 0).match("王一") and cache.added == 0 and not cache.codes
     assert cache.compile(r"\d+", 0) and cache.added == 1
+
+
+def test_a_table_grown_by_other_processes_keeps_what_this_one_used(tmp_path):
+    """Every process of an installation shares the table: a checkout's test suite left the
+    patterns of every test in it (840 KB, read by both processes of every night).  Past
+    ``max_entries`` a process writes back only the patterns it used."""
+    path = tmp_path / "m.marshal"
+    cache = PatternCache(path, compiler)
+    for i in range(PatternCache.max_entries + 1):       # other processes' patterns
+        cache.compile(f"x{i}", 0)
+    mine = PatternCache(path, compiler)
+    mine.codes = dict(cache.codes)
+    assert mine.compile(r"\d+年", 0).match("2020年") and mine.compile("x7", 0).match("x7")
+    assert mine.save()
+    again = PatternCache(path, compiler)
+    again.load()
+    assert len(again.codes) == 2 and again.compile("x7", 0) and again.added == 0

@@ -171,14 +171,22 @@ def _xlsx(name: str = "报名表.xlsx") -> bytes:
     return buf.getvalue()
 
 
+def _message(sender: str, subject: str, date: str, body: str, **headers: str) -> EmailMessage:
+    """A mail with these headers and body (attachments are added by the test)."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["Subject"] = subject
+    msg["Date"] = date
+    for k, v in headers.items():
+        msg[k.replace("_", "-")] = v
+    msg.set_content(body)
+    return msg
+
+
 def _receipt_of_ours(to: str = "cap@a.example.cn") -> EmailMessage:
-    r = EmailMessage()
-    r["From"] = "office@union.example.edu.cn"
-    r["To"] = to
-    r["Subject"] = "【报名回执】行政第一分工会：需修改（1 个问题）"
-    r["Date"] = "Sun, 08 Nov 2020 20:00:00 +0800"
-    r["Message-ID"] = "<receipt.%s@union.example.edu.cn>" % ("ab" * 16)
-    r.set_content("请修改后重新发送。")
+    r = _message("office@union.example.edu.cn", "【报名回执】行政第一分工会：需修改（1 个问题）",
+                 "Sun, 08 Nov 2020 20:00:00 +0800", "请修改后重新发送。", To=to,
+                 Message_ID="<receipt.%s@union.example.edu.cn>" % ("ab" * 16))
     r.add_attachment(_xlsx("marked"), maintype="application", subtype="octet-stream",
                      filename="行政第一分工会-报名表-已标注问题.xlsx")
     return r
@@ -188,12 +196,8 @@ def test_contract_eml_attachments_a_bounce_or_our_own_receipt_gives_no_workbook(
     """Contract: ``league run`` takes the ``.xlsx`` attachments of the inbox's mails — a
     captain's.  A bounce (multipart/report, MAILER-DAEMON) returning our receipt whole gave
     our marked-up copy as a new form, with the receipt's Date and the office as sender."""
-    ndr = EmailMessage()
-    ndr["From"] = "MAILER-DAEMON@union.example.edu.cn"
-    ndr["Subject"] = "Undelivered Mail Returned to Sender"
-    ndr["Date"] = "Mon, 09 Nov 2020 21:00:00 +0800"
-    ndr["X-Failed-Recipients"] = "cap@a.example.cn"
-    ndr.set_content("could not be delivered")
+    ndr = _message("MAILER-DAEMON@union.example.edu.cn", "Undelivered Mail Returned to Sender",
+                   "Mon, 09 Nov 2020 21:00:00 +0800", "could not be delivered", X_Failed_Recipients="cap@a.example.cn")
     ndr.add_attachment(_receipt_of_ours())
     raw = bytes(ndr)
     report = raw.replace(b"multipart/mixed", b"multipart/report; report-type=delivery-status", 1)
@@ -205,10 +209,8 @@ def test_contract_eml_attachments_a_bounce_or_our_own_receipt_gives_no_workbook(
     m = parse_eml_bytes(bytes(_receipt_of_ours()))       # our receipt itself, copied into the inbox
     assert (m.attachments, m.returned) == ((), "ours")
     # an Auto-Submitted mail carrying a workbook: what it answers, never a form
-    auto = EmailMessage()
-    auto["From"] = "cap@a.example.cn"
-    auto["Auto-Submitted"] = "auto-replied"
-    auto.set_content("我正在休假")
+    auto = _message("cap@a.example.cn", "自动回复", "Mon, 09 Nov 2020 21:00:00 +0800", "我正在休假",
+                    Auto_Submitted="auto-replied")
     auto.add_attachment(_xlsx(), maintype="application", subtype="octet-stream", filename="报名表.xlsx")
     m = parse_eml_bytes(bytes(auto))
     assert (m.attachments, m.set_aside, m.returned) == ((), ("报名表.xlsx",), "auto")
@@ -224,18 +226,10 @@ def test_contract_received_time_a_forwarded_form_counts_and_our_forwarded_receip
     """Contract: the received time of a workbook is its e-mail's Date.  A captain forwarding
     their own form's mail as an attachment (转发为附件): the form counts with that mail's Date
     and sender; our receipt forwarded alongside it gives nothing (its marked-up copy)."""
-    own = EmailMessage()
-    own["From"] = "Cap <cap@a.example.cn>"
-    own["Subject"] = "报名表"
-    own["Date"] = "Wed, 04 Nov 2020 18:23:00 +0800"
-    own["Message-ID"] = "<own-form@a.example.cn>"
-    own.set_content("见附件")
+    own = _message("Cap <cap@a.example.cn>", "报名表", "Wed, 04 Nov 2020 18:23:00 +0800", "见附件",
+                   Message_ID="<own-form@a.example.cn>")
     own.add_attachment(_xlsx(), maintype="application", subtype="octet-stream", filename="报名表.xlsx")
-    fwd = EmailMessage()
-    fwd["From"] = "helper@b.example.cn"
-    fwd["Subject"] = "Fw: 报名表"
-    fwd["Date"] = "Mon, 09 Nov 2020 21:00:00 +0800"
-    fwd.set_content("转发")
+    fwd = _message("helper@b.example.cn", "Fw: 报名表", "Mon, 09 Nov 2020 21:00:00 +0800", "转发")
     fwd.add_attachment(own)
     fwd.add_attachment(_receipt_of_ours())
     m = parse_eml_bytes(bytes(fwd))

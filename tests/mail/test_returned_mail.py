@@ -46,6 +46,18 @@ def _with_bad_gender(data: bytes) -> bytes:
     return out.getvalue()
 
 
+def _forward(sender: str, subject: str, date: str, body: str, attached: email.message.Message) -> EmailMessage:
+    """A mail to the office forwarding ``attached`` as an attachment (转发为附件)."""
+    fwd = EmailMessage()
+    fwd["From"] = sender
+    fwd["To"] = "office@union.example.edu.cn"
+    fwd["Subject"] = subject
+    fwd["Date"] = date
+    fwd.set_content(body)
+    fwd.add_attachment(attached)
+    return fwd
+
+
 def _night(folder: Path, out: Path, now: dt.datetime):
     server = SmtpServer().start()
     try:
@@ -139,13 +151,7 @@ def test_contract_eml_attachments_a_form_forwarded_as_an_attachment_still_counts
                                         policy=email.policy.default)
     name, form = _form_of(folder, "1106-b02-报名表.eml")
     (folder / "inbox" / "1106-b02-报名表.eml").unlink()
-    fwd = EmailMessage()
-    fwd["From"] = "someone.else@example.com"
-    fwd["To"] = "office@union.example.edu.cn"
-    fwd["Subject"] = "Fw: 报名表"
-    fwd["Date"] = "Sun, 08 Nov 2020 19:00:00 +0800"
-    fwd.set_content("转发给组委会。")
-    fwd.add_attachment(original)
+    fwd = _forward("someone.else@example.com", "Fw: 报名表", "Sun, 08 Nov 2020 19:00:00 +0800", "转发给组委会。", original)
     (folder / "inbox" / "fwd.eml").write_bytes(bytes(fwd))
     report, sent = _night(folder, out, NIGHT1)
     (sub,) = _submissions(report, "b02")
@@ -196,13 +202,8 @@ def test_contract_eml_attachments_our_receipt_forwarded_by_a_captain_is_no_form(
     report, sent = _night(folder, out, NIGHT1)
     (receipt,) = [m for m in sent if m["To"] == B01]
     assert [a.get_filename() for a in receipt.iter_attachments()] == ["行政第一分工会-报名表-已标注问题.xlsx"]
-    fwd = EmailMessage()
-    fwd["From"] = B01
-    fwd["To"] = "office@union.example.edu.cn"
-    fwd["Subject"] = "Fw: 【报名回执】行政第一分工会：需修改（1 个问题）"
-    fwd["Date"] = "Sun, 08 Nov 2020 21:00:00 +0800"
-    fwd.set_content("请问这个回执是什么意思？")
-    fwd.add_attachment(receipt)
+    fwd = _forward(B01, "Fw: 【报名回执】行政第一分工会：需修改（1 个问题）", "Sun, 08 Nov 2020 21:00:00 +0800",
+                   "请问这个回执是什么意思？", receipt)
     (folder / "inbox" / "fwd-receipt.eml").write_bytes(bytes(fwd))
     report, sent = _night(folder, out, NIGHT2)
     assert sent == []

@@ -346,7 +346,7 @@ class Doudizhu:
         if r.ok and len(present) > 1 and sum(values[i] for i in present) != start * len(present):
             said = "、".join(f"{labels[i]} {values[i]}" for i in present)
             r.bad(labels[present[0]], f"在场两人的得分 {said} 合计为 {sum(values[i] for i in present)}，"
-                                      f"斗地主每局零和（R2020-D3），{gone}弃权时在场两人合计应为 {expect}：请核对"
+                                      f"斗地主每局零和，{gone}弃权时在场两人合计应为 {expect}：请核对"
                                       f"{'、'.join(f'“{labels[i]}”' for i in present)}")
         if not r.ok:
             return None

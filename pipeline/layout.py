@@ -60,3 +60,14 @@ FINAL_PLACES = "最终名次"
 #: a cell (Excel keeps U+0008 as _x0008_), invisible, and refused by every workbook writer —
 #: removed from what is read (ingest.workbook.INVISIBLE_CHARS) and from messages (issues.issue)
 CONTROL_CHARS = "".join(map(chr, (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f, *range(0x80, 0xa0))))
+
+
+def team_label(unit_name: str, team_no: str) -> str:
+    """A team's label as entries, draw sheets and result sheets print it: its unit's short
+    name (else full name) and its 队号 — ``行政一1队`` — or the 队号 alone when the captain
+    wrote it as a team name (``梦之队``).
+
+    >>> team_label("行政一", "1"), team_label("行政一", "梦之队")
+    ('行政一1队', '梦之队')
+    """
+    return team_no if team_no.endswith("队") else f"{unit_name}{team_no}队"

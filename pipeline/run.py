@@ -1131,6 +1131,13 @@ def scoring_record(ev: EventSpec) -> dict[str, Any]:
     return {"points": json.loads(json.dumps(event_points(ev))), "game_options": options}
 
 
+def recorded_scoring(rnd: Round) -> dict[str, Any] | None:
+    """The scoring terms a round records (``SCORING_KEY``: :func:`scoring_record`); None for a
+    round published by older code, or a record this version cannot read."""
+    rec = rnd.plan.get(SCORING_KEY) if isinstance(rnd.plan, dict) else None
+    return rec if isinstance(rec, dict) and isinstance(rec.get("points"), dict) else None
+
+
 def _instant(iso: str | None) -> dt.datetime | None:
     """The moment an ISO time names (None for none), to compare times written with different
     offsets: a deadline recorded as 00:00+00:00 is the spec's 08:00+08:00, now that the spec
@@ -1785,8 +1792,8 @@ class EventRunner:
         """The scoring terms ``rnd`` was drawn under: its plan's record, or — for a round
         published by older code — the game's own defaults when those are not the terms now
         (a guess, kept only where :meth:`drawn_with_old_scoring` proves it)."""
-        rec = rnd.plan.get(SCORING_KEY) if isinstance(rnd.plan, dict) else None
-        if isinstance(rec, dict) and isinstance(rec.get("points"), dict):
+        rec = recorded_scoring(rnd)
+        if rec is not None:
             return rec
         now = scoring_record(self.ev)
         guess = {**now, "points": json.loads(json.dumps(self.game.default_points))}
@@ -1833,8 +1840,7 @@ class EventRunner:
         now = scoring_record(self.ev)
         olds: list[tuple[Round, dict[str, Any]]] = []
         for i, r in enumerate(self.rounds):
-            rec = r.plan.get(SCORING_KEY) if isinstance(r.plan, dict) else None
-            rec = rec if isinstance(rec, dict) and isinstance(rec.get("points"), dict) else self.scoring_proven.get(i)
+            rec = recorded_scoring(r) or self.scoring_proven.get(i)
             if rec is not None and rec != now:
                 olds.append((r, rec))
         if not olds:
@@ -3737,13 +3743,7 @@ def places_changed(runner: EventRunner, was: list, placements: list, inputs: Inp
               for g, r in moved]
     said = "；".join(places[:8]) + (f"；等 {len(places)} 处" if len(places) > 8 else "")
     awards = _awards_changed(runner, was, placements, names)
-    new = [rec for rec, _ in runner.inputs.results if rec.sha256 in inputs.new_files
-           and any(rec is r for n in range(1, len(runner.rounds) + 1) for r, _ in runner.round_books(n))]
-    played = {p.source.file for p in runner.playoffs if p.source}
-    new += [rec for rec, _ in inputs.playoffs if rec.sha256 in inputs.new_files and rec.file_name in played]
-    new = sorted(dict.fromkeys(new), key=lambda r: (aware(r.received_at), r.file_name))
-    cause = ("、".join(f"《{r.file_name}》（{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到）" for r in new)
-             if new else "")
+    new, cause = _night_sheets(runner, inputs)
     runner.issues.add(
         "PLACES_CHANGED",
         f"{runner.ev.name}：{'更正后' if cause else '重新计算后'}名次有变：{said}。"
@@ -3775,15 +3775,7 @@ def places_withdrawn(runner: EventRunner, ledger: Ledger, inputs: Inputs, now: d
     ledger.withdraw_places(runner.ev.id, now)
     if not was:
         return
-    from . import layout
-
-    # this night's sheets of the event (its rounds' results, its 加赛 sheets): the likely cause
-    books = {id(r) for n in range(1, len(runner.rounds) + 1) for r, _ in runner.round_books(n)}
-    new = [rec for rec, _ in runner.inputs.results if rec.sha256 in inputs.new_files and id(rec) in books]
-    new += [rec for rec, book in inputs.playoffs if rec.sha256 in inputs.new_files
-            and str(getattr(book, "meta", {}).get(layout.META_EVENT, "")) == runner.ev.id]
-    new = sorted(dict.fromkeys(new), key=lambda r: (aware(r.received_at), r.file_name))
-    cause = "、".join(f"《{r.file_name}》（{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到）" for r in new)
+    new, cause = _night_sheets(runner, inputs)
     waiting = runner.waiting or "有比赛尚无有效成绩"
     runner.issues.add(
         "PLACES_CHANGED",
@@ -3793,6 +3785,21 @@ def places_withdrawn(runner: EventRunner, ledger: Ledger, inputs: Inputs, now: d
         + ("请组织加赛，把加赛结果填入加赛表放进收件箱；" if "加赛" in waiting else "请处理上面所说的问题；")
         + "定出后名次和奖项重新公布。如已打印或发出名次表、奖状，请暂缓使用。",
         at=CellRef(new[-1].file_name) if new else None)
+
+
+def _night_sheets(runner: EventRunner, inputs: Inputs) -> tuple[list[Received], str]:
+    """The event's sheets this night's intake recorded — its rounds' result workbooks and its
+    加赛 sheets, the likely cause of a change of its places (PLACES_CHANGED) — in the order
+    received, and as a message names them: ``《…》（11-20 09:00 收到）``."""
+    from . import layout
+
+    books = {id(r) for n in range(1, len(runner.rounds) + 1) for r, _ in runner.round_books(n)}
+    played = {p.source.file for p in runner.playoffs if p.source}
+    new = [rec for rec, _ in runner.inputs.results if rec.sha256 in inputs.new_files and id(rec) in books]
+    new += [rec for rec, book in inputs.playoffs if rec.sha256 in inputs.new_files
+            and (rec.file_name in played or str(getattr(book, "meta", {}).get(layout.META_EVENT, "")) == runner.ev.id)]
+    new = sorted(dict.fromkeys(new), key=lambda r: (aware(r.received_at), r.file_name))
+    return new, "、".join(f"《{r.file_name}》（{_received(r)}）" for r in new)
 
 
 def _awards_changed(runner: EventRunner, was: list, placements: list, names: dict[str, str]) -> str:
@@ -3958,13 +3965,11 @@ def sessions_moved(t: Tournament, ev: EventSpec, drawn: EventSpec, rounds: list[
         kept = recorded_session(r)
         if kept is not None:
             would = _next_session(now, i, prev)
-            rec = r.plan.get(SESSION_KEY) or {}
-            kept_venue = str(rec.get("venue") or "")
             would_venue = round_venue(t, ev, would) if would is not None else ""
             if would is None or _session_key(would) != _session_key(kept):
                 said.append(f"{r.title}仍为 {kept.label()}（按现在的设置{'会改为 ' + would.label() if would else '已没有可排的场次'}）")
-            elif kept_venue and would_venue and kept_venue != would_venue:
-                said.append(f"{r.title}仍在 {kept_venue}（按现在的设置会改在 {would_venue}）")
+            elif kept.venue and would_venue and kept.venue != would_venue:
+                said.append(f"{r.title}仍在 {kept.venue}（按现在的设置会改在 {would_venue}）")
         prev = s or prev
     if said:
         issues.add("TERMS_CHANGED", f"{ev.name}（{ev.id}）已公布的对阵表和成绩表的比赛时间、地点不随 tournament.yaml 的改动"

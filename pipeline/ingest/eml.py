@@ -209,7 +209,12 @@ def is_from_program(msg: email.message.Message) -> bool:
     # an answer (RFC 3834 "auto-replied": an out-of-office reply quoting our receipt back);
     # not "auto-generated" or "auto-forwarded": a mailbox that forwards the captains' mail to
     # the league's by a rule marks it so, and the forms in it are the captains' own
-    return _header(msg, "Auto-Submitted").split(";")[0].strip().lower() == "auto-replied"
+    return _auto_submitted(msg) == "auto-replied"
+
+
+def _auto_submitted(msg: email.message.Message) -> str:
+    """The message's ``Auto-Submitted`` keyword (RFC 3834), lower case; "" without one."""
+    return _header(msg, "Auto-Submitted").split(";")[0].strip().lower()
 
 
 def returned_kind(msg: email.message.Message) -> str:
@@ -288,8 +293,7 @@ def is_automatic(msg: email.message.Message, subject: str = "") -> bool:
     >>> is_automatic(m), is_automatic(email.message_from_string("Subject: 报名表\\n\\n"))
     (True, False)
     """
-    auto = _header(msg, "Auto-Submitted").split(";")[0].strip().lower()
-    if auto and auto != "no":
+    if _auto_submitted(msg) not in ("", "no"):
         return True
     if _header(msg, "Precedence").strip().lower() in ("bulk", "junk", "list", "auto_reply"):
         return True

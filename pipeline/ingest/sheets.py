@@ -320,9 +320,9 @@ def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequenc
 
 def _team_label_of(text: str, e: Entry, units: Mapping[str, Sequence[str]]) -> bool:
     """Whether ``text`` (spaces out) is ``e``'s team label made from one of its unit's names
-    (``units``: unit id → its names, former ones too), as validate.checks.build_entries makes
-    it (``{short}{队号}队``): 行政一1队 for the team 行政壹1队 of a unit once called 行政一.
-    A 队号 written as a team name (ending in 队) has no unit in it.
+    (``units``: unit id → its names, former ones too; :func:`pipeline.layout.team_label`):
+    行政一1队 for the team 行政壹1队 of a unit once called 行政一.  A 队号 written as a team
+    name (ending in 队) has no unit in it.
 
     >>> e = Entry(id="ss:b01:1", event="ss", branch="b01", team="行政壹1队", players=(), team_no="1")
     >>> [_team_label_of(t, e, {"b01": ("行政一分工会", "行政壹", "行政一")}) for t in ("行政一1队", "行政一2队", "行政二1队")]
@@ -332,11 +332,8 @@ def _team_label_of(text: str, e: Entry, units: Mapping[str, Sequence[str]]) -> b
         return False
     from ..text import to_simplified
 
-    tail = strip_spaces(e.team_no) + "队"
-    if not text.endswith(tail):
-        return False
-    head = strip_spaces(to_simplified(text[:-len(tail)]))
-    return bool(head) and head in {strip_spaces(to_simplified(n)) for n in units.get(e.branch, ()) if n}
+    typed = strip_spaces(to_simplified(text))
+    return any(typed == strip_spaces(to_simplified(L.team_label(n, e.team_no))) for n in units.get(e.branch, ()) if n)
 
 
 #: a label's unit in brackets at its end, as the sheets print an entry: 姚明（基础部）

@@ -134,8 +134,7 @@ class SendReport:
 def receipt_status(ledger: "Ledger", sha: str) -> str:
     """The recorded status of a submission's receipt ("" when never attempted)."""
     ensure_schema(ledger)
-    row = ledger.conn.execute("SELECT status FROM receipts WHERE sha256=?", (sha,)).fetchone()
-    return row[0] if row else ""
+    return _recorded(ledger, sha)[0]
 
 
 def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, password: str | None = None,
@@ -188,6 +187,7 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
 
 
 def _recorded(ledger: "Ledger", sha: str) -> tuple[str, str]:
+    """(status, addresses) of a submission's receipt as recorded; ("", "") when never attempted."""
     row = ledger.conn.execute("SELECT status, to_addr FROM receipts WHERE sha256=?", (sha,)).fetchone()
     return (row[0], row[1]) if row else ("", "")
 

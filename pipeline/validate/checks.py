@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..ingest.registration import Registration, RegRow
 from ..issues import IssueLog
+from ..layout import team_label
 from ..model import CellRef, Entry, Severity, staff_key
 from ..text import to_simplified
 from ..timeutil import TZ
@@ -607,7 +608,7 @@ def build_entries(ctx: Ctx) -> list[Entry]:
             if len(rows) != ev.team_size or any((not r.ok) or key(reg, r) in ctx.bad for r in rows):
                 continue
             players = tuple(r.person(ctx.home.get(key(reg, r), reg.branch)) for r in rows)
-            label = team_no if team_no.endswith("队") else f"{unit.short or unit.name}{team_no}队"
+            label = team_label(unit.short or unit.name, team_no)
             made.append(Entry(id=f"{ev.id}:{reg.branch}:{team_no}", event=ev.id, branch=reg.branch,
                               team=label, players=players, team_no=team_no))
     # individual labels: add the unit short name only where a name repeats within an event

@@ -3,6 +3,9 @@ result workbooks).  Writers and readers both take their labels from here.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Sequence
+
 # -- registration workbook ------------------------------------------------------------
 REG_SHEET = "报名表"
 INSTRUCTIONS_SHEET = "填表说明"
@@ -71,3 +74,21 @@ def team_label(unit_name: str, team_no: str) -> str:
     ('行政一1队', '梦之队')
     """
     return team_no if team_no.endswith("队") else f"{unit_name}{team_no}队"
+
+
+# -- the 加赛 form's ties (pure: the run compares a form's ties without importing openpyxl) --
+@dataclass(frozen=True)
+class PlayoffTie:
+    """One tie that needs a 加赛: where it is and who is tied (labels as printed)."""
+
+    stage: str
+    group: str
+    contenders: tuple[str, ...]
+    note: str = ""
+    ids: tuple[str, ...] = ()       # the contenders' entry ids (the form's _meta records them)
+
+
+def tie_entries(ties: Sequence[PlayoffTie]) -> str:
+    """The _meta record (:data:`META_TIE_ENTRIES`) of the ties a 加赛 form is made for: each
+    tie's entry ids."""
+    return "|".join(" ".join(t.ids) for t in ties)

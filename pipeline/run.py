@@ -4404,7 +4404,7 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             write_checkin_form(t, ev.spec, {"": players}, p)
             n += 1
         if ev.ties:
-            from .xlsx.forms import PlayoffTie, tie_entries
+            from .layout import PlayoffTie, tie_entries     # (not .xlsx.forms: openpyxl, for a form already written)
             label = {e.id: e.team for e in ev.entries}
             p = forms / playoff_form_name(ev.spec.id, ev.rounds)
             ties = [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids), ids=tuple(ids)) for st, g, ids in ev.ties]

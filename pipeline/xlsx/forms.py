@@ -6,7 +6,6 @@ the layout's labels, and a very hidden ``_meta`` (kind, tournament id, event id)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -15,6 +14,7 @@ from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import layout
+from ..layout import PlayoffTie, tie_entries  # noqa: F401  (pure: the run compares a form's ties without openpyxl)
 from ..spec import TEMPLATE_VERSION
 from .common import (BLOCK_FILL, BODY_FONT, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL, META_HEADER_ROW,
                      TITLE_FONT, add_list_validation, add_whole_validation, atomic_save, col_range,
@@ -25,17 +25,6 @@ if TYPE_CHECKING:
 
 AWARD_ROWS = 40
 CHECKIN_CHOICES = ("是", "否")
-
-
-@dataclass(frozen=True)
-class PlayoffTie:
-    """One tie that needs a 加赛: where it is and who is tied (labels as printed)."""
-
-    stage: str
-    group: str
-    contenders: tuple[str, ...]
-    note: str = ""
-    ids: tuple[str, ...] = ()       # the contenders' entry ids (the form's _meta records them)
 
 
 def _start(title: str, note: str, labels: Sequence[str], sheet: str, spec) -> tuple[Workbook, Worksheet, int]:
@@ -155,8 +144,3 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
                     *([(layout.META_ROUND, round_no)] if round_no is not None else []),
                     (layout.META_TIES, ",".join(str(len(t.contenders)) for t in ties)),
                     *([(layout.META_TIE_ENTRIES, tie_entries(ties))] if all(t.ids for t in ties) else [])], path)
-
-
-def tie_entries(ties: Sequence[PlayoffTie]) -> str:
-    """The _meta record of the ties a 加赛 form is made for: each tie's entry ids."""
-    return "|".join(" ".join(t.ids) for t in ties)

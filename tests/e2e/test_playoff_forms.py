@@ -266,3 +266,36 @@ def test_R2011_F1_a_group_playoff_is_not_applied_again_to_a_later_tie(tmp_path):
     ev, report = state["ev"], state["report"]
     assert ev.complete, ev.waiting
     assert [a.rank for a in sorted(report.state.awards, key=lambda a: a.rank) if a.event == "xiangqi"][:3] == [1, 2, 3]
+
+
+def test_R2011_F1_a_night_with_a_tie_pending_compares_its_form_without_importing_openpyxl(tmp_path):
+    """run.write_forms: a night on which a 加赛 waits compares the form already in forms/
+    with the ties pending (its _meta, read as any workbook) — the run's own process does
+    not import openpyxl for that (it did, for the ties' record: a third of the run's
+    instructions on a night with one changed workbook)."""
+    import subprocess
+    import sys
+
+    folder = _league(tmp_path, "groups_knockout", 8, seed=4)
+    out, inbox, t = tmp_path / "out", folder / "inbox", load_tournament(folder)
+    done: set[str] = set()
+    for k in range(1, 16):
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+        if not _fill_results(t, out, inbox, report.state, lambda m: DRAWN, done):
+            break
+    ev = report.state.events["xiangqi"]
+    assert ev.ties
+    form = out / t.spec.id / "forms" / playoff_form_name("xiangqi", ev.rounds)
+    before = form.read_bytes()
+    # a night that is not the quick unchanged one: tournament.yaml touched (a comment added)
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text("utf-8") + "\n# 备注\n", "utf-8")
+    root = Path(__file__).resolve().parents[2]
+    code = ("import sys, datetime as dt; from pathlib import Path; from pipeline.run import RunOptions, run; "
+            f"r = run(RunOptions(folder=Path({str(folder)!r}), out_parent=Path({str(out)!r}), pdf=False, "
+            f"now=dt.datetime.fromisoformat({LATER.isoformat()!r}))); "
+            "print(bool(r.state.events['xiangqi'].ties), 'openpyxl' in sys.modules)")
+    done_ = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    pending, imported = done_.stdout.split()
+    assert pending == "True" and imported == "False", done_.stdout
+    assert form.read_bytes() == before

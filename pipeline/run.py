@@ -1415,7 +1415,7 @@ class EventRunner:
         # once round 1 is drawn (maybe by this run): read again then (reread_playoffs), its
         # problems said once, as the last reading finds them (advance)
         self._playoff_log = IssueLog()
-        self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log, self.unit_names())
+        self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log, unit_names(self.t))
         # the check-in (R2016-F2): who came, and whether round 1 can be drawn from it
         self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues)
         self._withdrawn: tuple[int, frozenset[str]] | None = None     # (rounds when worked out, ids)
@@ -1467,11 +1467,14 @@ class EventRunner:
 
     def withdrawn_ids(self) -> frozenset[str]:
         """The entries named in the event's ``withdrawn`` (a name, a staff number or a team
-        name each); a name that fits no entry, or several, is WITHDRAWAL_UNMATCHED (once)."""
+        name each — also a team label made from a former name of its unit, as the draw sheets
+        printed it before the rename: :func:`unit_names`); a name that fits no entry, or
+        several, is WITHDRAWAL_UNMATCHED (once)."""
         if not self.ev.withdrawn:
             return frozenset()
         if self._withdrawn is not None and self._withdrawn[0] == len(self.rounds):
             return self._withdrawn[1]
+        from .ingest.sheets import team_label_of
         from .ingest.workbook import strip_spaces
 
         # a pair re-formed at check-in stands for its players (not the entries it came from)
@@ -1498,6 +1501,11 @@ class EventRunner:
                 if not hits and key.isdigit():      # "1539" for 001539: the leading zeros left out
                     hits = sorted({e.id for e in entries if any(p.staff_id and p.staff_id.lstrip("0") == key.lstrip("0")
                                                                 for p in e.players)})
+                if not hits and key:
+                    # a team label made from a former name of its unit (会计2队, copied from a draw
+                    # sheet published before 会计 was renamed 会计学院), as a 加赛 row's is read
+                    units = unit_names(self.t)
+                    hits = sorted({e.id for e in entries if team_label_of(key, e, units)})
             if len(hits) == 1:
                 ids.update(hits)
                 continue
@@ -1568,15 +1576,11 @@ class EventRunner:
                     match=m, sides=(SideResult(Outcome.BYE, points=points, score=score, place=1),), reason="轮空")
 
     # -- the loop ---------------------------------------------------------------------
-    def unit_names(self) -> dict[str, tuple[str, ...]]:
-        """Each unit's names (full and short), as a 加赛 row may write them after a player."""
-        return {u.id: tuple(n for n in (u.name, u.short, *u.former_names) if n) for u in self.t.spec.units}
-
     def reread_playoffs(self) -> None:
         """The 加赛 sheets read again with the entries as they are now (a round that re-formed
         pairs was published); the same list, which the rank functions hold, is refilled."""
         self._playoff_log = IssueLog()
-        self.playoffs[:] = read_playoffs(self.inputs, self.ev, self.all_entries(), self._playoff_log, self.unit_names())
+        self.playoffs[:] = read_playoffs(self.inputs, self.ev, self.all_entries(), self._playoff_log, unit_names(self.t))
 
     def advance(self) -> None:
         try:
@@ -3211,8 +3215,9 @@ def with_former_unit_names(t: Tournament, ledger: Ledger) -> tuple[Tournament, l
     published tables take the new one (draw.csv, standings.csv, awards.csv say 行政壹1队 from
     that night), but a 加赛 or result sheet handed out before, naming 行政一1队, comes back
     after it: its team is found by the former name (:func:`pipeline.ingest.sheets._find_entry`)
-    — it was BAD_VALUE and the playoff was lost.  A name another unit has now is not taken
-    as a former one (as :func:`with_former_names` for events)."""
+    — it was BAD_VALUE and the playoff was lost — and so are a 评奖 row's unit and a team an
+    event's ``withdrawn`` names by its former label (:func:`unit_names`).  A name another
+    unit has now is not taken as a former one (as :func:`with_former_names` for events)."""
     from .issues import issue
 
     raw = ledger.cache_get([UNIT_NAMES_KEY]).get(UNIT_NAMES_KEY)
@@ -3232,7 +3237,8 @@ def with_former_unit_names(t: Tournament, ledger: Ledger) -> tuple[Tournament, l
         if before and before != shown:
             what = "简称" if u.short else "名称"
             notes.append(issue("UNIT_RENAMED", f"单位{what}由 {before} 改为 {shown}，已公布的表格按新名称显示"
-                               f"（改名前下发的加赛表、成绩表上的“{before}”照样认得）。", branch=u.id))
+                               f"（改名前下发的加赛表、成绩表、评奖表和 tournament.yaml 退赛名单 withdrawn "
+                               f"上的“{before}”照样认得）。", branch=u.id))
         merged[u.id] = {"names": names, "shown": shown}
     kept = {**seen, **merged}       # a unit left out of tournament.yaml keeps its names
     if kept != seen:
@@ -4089,7 +4095,7 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
         got, found = assign(raw, entries, [u.unit() for u in t.spec.units],
                             branch_award=t.spec.branch_award or "组织奖",
                             event_names={e.id: e.name for e in t.spec.events},
-                            known=list(t.spec.discretionary_awards or ()))
+                            known=list(t.spec.discretionary_awards or ()), names=unit_names(t))
         rows += got
         issues.extend(found)
     return rows
@@ -4474,6 +4480,14 @@ def _side_labels(state: LeagueState, entries: Any) -> dict[str, str]:
     t = state.tournament
     with names_of(state):
         return {e.id: convert(_entry_label(t, e), t.spec.script) for e in entries}
+
+
+def unit_names(t: Tournament) -> dict[str, tuple[str, ...]]:
+    """Each unit's names (full and short, and the former ones the ledger remembers:
+    :func:`with_former_unit_names`), as a sheet handed out before a rename may write them:
+    after a player on a 加赛 row, in a team label (行政一1队), in the 评奖 sheet's 单位, in an
+    event's ``withdrawn``."""
+    return {u.id: tuple(n for n in (u.name, u.short, *u.former_names) if n) for u in t.spec.units}
 
 
 def _unit_short(t: Tournament, unit_id: str) -> str:

@@ -103,7 +103,8 @@ class UnitSpec:
     emails: Annotated[list[str], BeforeValidator(_email_list),
                       Field(description="登记的邮箱；回执只发往这些地址")] = field(default_factory=list)
     former_names: Annotated[list[str], Field(description=(
-        "单位的曾用全称或简称：改名前下发的加赛表、成绩表上按旧简称写的队名（如“行政一1队”）照样认得。"
+        "单位的曾用全称或简称：改名前下发的加赛表、成绩表上按旧简称写的队名（如“行政一1队”）、评奖表“单位”栏的旧名称、"
+        "项目退赛名单 withdrawn 中的旧队名照样认得。"
         "league run 会自动记住已用过的名称，一般不必填写"))] = field(default_factory=list)
 
     def unit(self) -> Unit:

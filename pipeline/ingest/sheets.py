@@ -287,7 +287,7 @@ def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequenc
     number — also as the result and draw sheets print it, with its unit (姚明（基础部）):
     then the unit in brackets must be that entry's (``units``: unit id → its names, former
     ones too), and one entry only may fit (two 王伟 of two units are told apart by it, never
-    guessed).  A team label made from another of its unit's names (:func:`_team_label_of`:
+    guessed).  A team label made from another of its unit's names (:func:`team_label_of`:
     行政一1队, printed before the office renamed 行政一 to 行政壹) names the team when it is
     no entry's label now and one team only fits — among ``tie`` (the entry ids the form's
     _meta says this row's tie was made for) when one of them does."""
@@ -304,7 +304,7 @@ def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequenc
     if found:
         return found[0]
     if units:
-        fits = [e for e in entries if _team_label_of(k, e, units)]
+        fits = [e for e in entries if team_label_of(k, e, units)]
         if len(fits) > 1 and tie:
             fits = [e for e in fits if e.id in tie]
         if len(fits) == 1:
@@ -318,14 +318,14 @@ def _find_entry(text: str, entries: Sequence[Entry], units: Mapping[str, Sequenc
     return fits[0] if len(fits) == 1 else None
 
 
-def _team_label_of(text: str, e: Entry, units: Mapping[str, Sequence[str]]) -> bool:
+def team_label_of(text: str, e: Entry, units: Mapping[str, Sequence[str]]) -> bool:
     """Whether ``text`` (spaces out) is ``e``'s team label made from one of its unit's names
     (``units``: unit id → its names, former ones too; :func:`pipeline.layout.team_label`):
     行政一1队 for the team 行政壹1队 of a unit once called 行政一.  A 队号 written as a team
     name (ending in 队) has no unit in it.
 
     >>> e = Entry(id="ss:b01:1", event="ss", branch="b01", team="行政壹1队", players=(), team_no="1")
-    >>> [_team_label_of(t, e, {"b01": ("行政一分工会", "行政壹", "行政一")}) for t in ("行政一1队", "行政一2队", "行政二1队")]
+    >>> [team_label_of(t, e, {"b01": ("行政一分工会", "行政壹", "行政一")}) for t in ("行政一1队", "行政一2队", "行政二1队")]
     [True, False, False]
     """
     if not e.team_no or e.team_no.endswith("队"):

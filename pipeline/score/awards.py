@@ -329,19 +329,37 @@ class DiscretionaryRow:
     at: CellRef | None = None
 
 
-def _unit_lookup(units: Iterable[Unit]) -> dict[str, Unit]:
+def _unit_lookup(units: Iterable[Unit], names: Mapping[str, Sequence[str]] | None = None) -> dict[str, Unit]:
+    """A unit by its id, full or short name — or by another of its names in ``names`` (unit
+    id → its names, former ones too: :func:`pipeline.run.unit_names`), as a 评奖 sheet printed
+    before the office renamed it lists it, when that is no unit's name now and one unit's only.
+
+    >>> units = [Unit("b01", "行政壹分工会", short="行政壹"), Unit("b02", "行政二分工会", short="行政二")]
+    >>> look = _unit_lookup(units, {"b01": ("行政壹分工会", "行政一分工会", "行政二"), "b02": ("行政二分工会", "行政一分工会")})
+    >>> look["行政壹"].id, look["行政二"].id, "行政一分工会" in look
+    ('b01', 'b02', False)
+    """
     out: dict[str, Unit] = {}
+    units = list(units)
     for u in units:
         for k in (u.id, u.name, u.short):
             if k:
                 out[normalise_name(k)] = u
+    by_id = {u.id: u for u in units}
+    former: dict[str, set[str]] = {}
+    for uid, ns in (names or {}).items():
+        for n in ns:
+            if uid in by_id and normalise_name(n) and normalise_name(n) not in out:
+                former.setdefault(normalise_name(n), set()).add(uid)
+    out.update({k: by_id[next(iter(ids))] for k, ids in former.items() if len(ids) == 1})
     return out
 
 
 def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Entry], units: Iterable[Unit] = (),
                          *, branch_award: str = "组织奖", prizes: Mapping[str, int] | None = None,
                          event_names: Mapping[str, str] | None = None,
-                         known: Sequence[str] = ()) -> tuple[list["AwardRow"], list[Issue]]:
+                         known: Sequence[str] = (),
+                         names: Mapping[str, Sequence[str]] | None = None) -> tuple[list["AwardRow"], list[Issue]]:
     """R2015-A1: organisers' awards (风尚奖, 潜力选手奖 …) for named players, and the
     branch award (组织奖, ``team`` = branch name, no entry).
 
@@ -349,12 +367,14 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
     branch when given).  ``event_names`` maps event id → name so either may be typed.
     Returns the rows and issues for names that are blank, unknown or ambiguous.  With
     ``known`` (the spec's ``discretionary_awards``), an award of another name is refused: a
-    typo (风尚将) would be printed on a certificate.
+    typo (风尚将) would be printed on a certificate.  ``names`` (unit id → its names, former
+    ones too) finds a unit the sheet names as it was called before the office renamed it
+    (:func:`_unit_lookup`): its 单位 list was printed then.
     """
     prizes = prizes or {}
     event_names = dict(event_names or {})
     entries = list(entries)
-    units_by = _unit_lookup(units)
+    units_by = _unit_lookup(units, names)
     out: list["AwardRow"] = []
     issues: list[Issue] = []
 

@@ -372,3 +372,47 @@ def test_R2020_Q4_a_deadline_recorded_with_another_offset_is_the_same_deadline(t
     _play_round_1(folder)
     played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert not [i.message for i in played.issues if i.code == "TERMS_CHANGED"]
+
+
+def test_a_team_withdrawn_by_its_label_before_its_unit_was_renamed_stays_withdrawn(tmp_path):
+    """The office copied 会计2队 from the published round-1 draw sheet into guandan's
+    ``withdrawn`` and renamed 会计 → 会计学院 the same night: the team is 会计学院2队 now, and the
+    former label was WITHDRAWAL_UNMATCHED (an error) — the withdrawn team was drawn in round 2.
+    Its unit's former names (UnitSpec.former_names) make the label name it, as on a 加赛 sheet."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (gone,) = [e.id for e in first.state.events["guandan"].entries if e.team == "会计2队"]
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "short: 会计," in text and "    name: 扑克牌\n" in text
+    spec.write_text(text.replace("short: 会计,", "short: 会计学院,")
+                    .replace("    name: 扑克牌\n", "    name: 扑克牌\n    withdrawn: [会计2队]\n"), encoding="utf-8")
+    _play_round_1(folder)
+    played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert not [i.message for i in played.issues if i.code == "WITHDRAWAL_UNMATCHED"]
+    guandan = played.state.events["guandan"]
+    assert len(guandan.rounds) == 2
+    assert gone not in {s for m in guandan.rounds[1].matches for s in m.sides}
+    assert any("会计学院2队" in n and "已退赛" in n for n in guandan.rounds[1].notes), guandan.rounds[1].notes
+
+
+def test_R2015_A1_an_awards_sheet_naming_a_unit_by_its_former_name_keeps_the_award(tmp_path):
+    """t2015's 评奖 sheet gives 组织奖 to 护理学院分工会; the office then renamed the unit
+    护理学院工会 (short 护理): the row was UNKNOWN_BRANCH (an error, 评奖!A10) and the award
+    dropped from the union's table.  The unit's former names find it (run.unit_names)."""
+    folder = copy_sample("t2015-tcm", tmp_path)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert ("组织奖", "t07") in {(a.award, a.branch) for a in first.state.branch_awards}
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "name: 护理学院分工会, short: 护理学院," in text
+    spec.write_text(text.replace("name: 护理学院分工会, short: 护理学院,", "name: 护理学院工会, short: 护理,"),
+                    encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert not [i.message for i in again.issues if i.code == "UNKNOWN_BRANCH"]
+    assert [(a.branch, a.team) for a in again.state.branch_awards if a.award == "组织奖"] == [
+        ("t01", "基础医学院分工会"), ("t07", "护理学院工会")]
+    (said,) = [i for i in again.issues if i.code == "UNIT_RENAMED"]
+    assert "评奖表" in said.message

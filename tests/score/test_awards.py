@@ -182,3 +182,22 @@ def test_R2015_Q2_an_organisers_award_to_the_cross_unit_member_is_the_members_un
     assert issues == []
     assert [(r.award, r.branch, r.unit_ids, r.players, r.entry) for r in rows] == [
         ("风尚奖", "u2", ("u2",), "李明", "sk-1"), ("优胜奖", "u2", ("u2",), "李明", "sk-1")]
+
+
+def test_R2015_A1_a_unit_the_awards_sheet_names_by_its_former_name_is_found():
+    """The 评奖 sheet was printed (its 单位 list too) before the office renamed 第一分工会 →
+    第一工会 (run.unit_names: its former names): the rows were UNKNOWN_BRANCH and the 组织奖
+    lost.  A former name another unit has now is that unit's; one two units had is neither's."""
+    units = [Unit("u1", "第一工会", short="一工"), Unit("u2", "第二分工会", short="一分"), Unit("u3", "第三分工会")]
+    names = {"u1": ("第一工会", "一工", "第一分工会", "一分", "老分会"), "u2": ("第二分工会", "一分"),
+             "u3": ("第三分工会", "老分会")}
+    entries = [entry("go-1", "u1", ("王军",), event="go"), entry("go-2", "u2", ("王军",), event="go")]
+    rows_in = [DiscretionaryRow("组织奖", "", "", "", "第一分工会"),
+               DiscretionaryRow("风尚奖", "围棋", "王军", "", "第 一分工会"),
+               DiscretionaryRow("组织奖", "", "", "", "一分"),             # u2's short name now
+               DiscretionaryRow("组织奖", "", "", "", "老分会", at=CellRef("评奖.xlsx", "评奖", "E9"))]
+    rows, issues = discretionary_awards(rows_in, entries, units, event_names={"go": "围棋"},
+                                        known=["风尚奖"], names=names)
+    assert [(r.award, r.branch, r.entry, r.team) for r in rows] == [
+        ("组织奖", "u1", "", "第一工会"), ("风尚奖", "u1", "go-1", "王军"), ("组织奖", "u2", "", "第二分工会")]
+    assert [(i.code, i.cell) for i in issues] == [("UNKNOWN_BRANCH", "E9")]

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-from .gcpolicy import after_job
+from .gcpolicy import after_imports, after_job
 
 #: the jobs of the pool being started; a forked worker reads them from its copy of memory
 _JOBS: list[Callable[[], Any]] = []
@@ -391,7 +391,7 @@ def _import(modules: tuple[str, ...]) -> None:
             if fn:
                 getattr(module, fn)()
     finally:
-        after_job()
+        after_imports()
 
 
 def _run_named(module: str, name: str, args: tuple[Any, ...]) -> Any:

@@ -18,7 +18,10 @@ receipt goes to other addresses (the unit's ``emails`` corrected) sends it as an
 When only some addresses are refused, the receipt is ``sent`` to the rest and the refused
 ones are said the same way (they were only in the ledger's error column).  A temporary
 refusal (4xx), or a 5xx about anything but the address (``5.7.1`` relaying denied: the
-sending server's setup), stays ``failed`` and is retried on the next run.
+sending server's setup), stays ``failed`` and is retried on the next run — so does a bare
+``550`` / ``553`` without an enhanced code whose words are about relaying, login, spam or
+the sender (``550 Relaying denied``: counted a wrong address, the office was told to
+correct a unit's good address and the receipt was never retried).
 
 TLS: ``smtps://`` (implicit TLS, port 465) or ``smtp://…?starttls=1`` (upgrade before
 login).  The server's certificate and host name are always verified; a server whose
@@ -349,13 +352,56 @@ def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple
         _close(conn)
 
 
+#: words of a bare 5xx (no enhanced status code) about the sending server, the message or
+#: the sender, never the address: relaying or login refused (qmail's ``553 … allowed
+#: rcpthosts`` is its relay refusal), spam and content filters, block lists, SPF/DMARC,
+#: rate limits, a full mailbox (NetEase's ``DT:SPM``, ``MI:SPF``; Chinese servers' own words)
+_NOT_THE_ADDRESS = re.compile(
+    r"relay|rcpthosts|\bauth|\blog ?in\b|\bsender\b|spam|junk|black ?list|block|deny ?list|\bban|"
+    r"\bspf\b|dkim|dmarc|\brbl\b|dnsbl|reputation|virus|quota|mailbox (?:is )?full|storage|"
+    r"too many|rate limit|greylist|\bpolicy\b|prohibit|permission|content|"
+    r"垃圾|中继|转发|认证|验证|登录|登陆|发件人|发信人|黑名单|白名单|拦截|屏蔽|病毒|频率|频繁|过多|超限|策略|内容|空间不足|已满",
+    re.IGNORECASE)
+#: words of a bare 5xx saying the mailbox or user is not there (or disabled)
+_NO_SUCH_MAILBOX = re.compile(
+    r"\bunknown (?:user|recipient|mailbox|address|local)|user (?:is )?unknown|no such (?:user|mailbox|recipient|"
+    r"address|account|domain)|(?:user|mailbox|recipient|account|address)[^.;:,]{0,12}?not (?:found|exist|known)|"
+    r"(?:does not|doesn't|don't|not) exists?|(?:mailbox|user|recipient)[^.;:,]{0,20}?unavailable|"
+    r"unavailable (?:mail )?user|mailbox name|address syntax|invalid (?:user|recipient|mailbox|address)|not a valid (?:mailbox|address|user)|"
+    r"(?:user|account|mailbox) (?:is )?(?:disabled|suspended|inactive)|unrouteable address|user not local|"
+    r"不存在|无此用户|没有(?:这个|此|该)用户|查无此人|无效的?(?:收件人|地址|邮箱|用户)|(?:地址|邮箱|用户)无效|"
+    r"已停用|已注销|已被?禁用|已冻结",
+    re.IGNORECASE)
+#: words of a bare 5xx about anything but the address, weaker than a mailbox's (QQ's
+#: ``550 Mailbox not found or access denied`` is a mailbox not found)
+_REFUSED_FOR_POLICY = re.compile(r"denied|not (?:allowed|permitted)|refused|拒绝", re.IGNORECASE)
+
+
 def bad_address(code: int, message: bytes | str) -> bool:
     """Whether a recipient's refusal says the address itself is wrong, for good: a 5xx whose
     enhanced status is 5.1.x (bad destination mailbox or domain) or 5.2.1 (mailbox
-    disabled), or, without one, 550 / 551 / 553.  Not 4xx (try again), not 5.7.x (the
-    sending server's setup or policy: relaying denied, not logged in).
+    disabled).  Not 4xx (try again), not 5.7.x (the sending server's setup or policy:
+    relaying denied, not logged in).
+
+    Without an enhanced code the server's words decide: a 550 / 551 / 553 about relaying,
+    login, spam, a block list, the sender or the content (``550 Relaying denied``, qmail's
+    ``553 sorry, that domain isn't in my list of allowed rcpthosts``, ``550 垃圾邮件``) is not
+    the address (it stays ``failed`` and is retried); one saying the mailbox is not there
+    (``550 User unknown``, ``550 Mailbox not found``, ``550 用户不存在``) is.  Words that say
+    neither, or only "denied" / "not allowed" with a mailbox named (QQ's ``550 Mailbox not
+    found or access denied``), keep what the code says: 550 / 551 / 553 are a wrong
+    address (RFC 5321: mailbox unavailable, user not local, mailbox name not allowed) — a
+    real wrong address retried every night, in vain, is what the office was never told.
 
     >>> bad_address(550, b"5.1.1 user unknown"), bad_address(550, b"5.7.1 relaying denied")
+    (True, False)
+    >>> bad_address(550, b"Relaying denied"), bad_address(553, b"sorry, that domain isn't in my list of allowed rcpthosts")
+    (False, False)
+    >>> bad_address(550, b"Message rejected as spam"), bad_address(550, "发件人被拦截".encode())
+    (False, False)
+    >>> bad_address(550, b"No such user here"), bad_address(550, "用户不存在".encode()), bad_address(550, b"Access denied")
+    (True, True, False)
+    >>> bad_address(550, b"Requested action not taken"), bad_address(554, b"User unknown")
     (True, False)
     """
     if not 500 <= code < 600:
@@ -364,7 +410,9 @@ def bad_address(code: int, message: bytes | str) -> bool:
     m = re.match(r"\s*5\.(\d{1,3})\.(\d{1,3})\b", text)
     if m:
         return m.group(1) == "1" or (m.group(1), m.group(2)) == ("2", "1")
-    return code in (550, 551, 553)
+    if code not in (550, 551, 553) or _NOT_THE_ADDRESS.search(text):
+        return False
+    return bool(_NO_SUCH_MAILBOX.search(text)) or not _REFUSED_FOR_POLICY.search(text)
 
 
 def refusal_text(refused: Mapping[str, tuple[int, bytes | str]], units: Mapping[str, str],

@@ -19,7 +19,7 @@ import imaplib
 import pytest
 
 from pipeline.mail import deliver, fetch_into, resend_pending
-from pipeline.mail.smtp import receipt_status
+from pipeline.mail.smtp import bad_address, receipt_status
 from pipeline.spec import Tournament
 from pipeline.store import Ledger
 
@@ -110,11 +110,17 @@ def test_idempotent_a_read_only_mailbox_gives_every_mail_once_and_says_so_once_a
 
 
 class RefusingHandler(CapturingHandler):
-    """Refuses at RCPT every address that starts with ``bounce`` (550 5.1.1) or ``busy`` (450)."""
+    """Refuses at RCPT every address that starts with ``bounce`` (550 5.1.1), ``busy`` (450),
+    ``relay`` (a bare ``550 Relaying denied``, no enhanced code: the sending server's setup)
+    or ``gone`` (a bare ``550 User unknown``)."""
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.startswith("bounce"):
             return "550 5.1.1 user unknown"
+        if address.startswith("relay") and not getattr(self, "relay_fixed", False):
+            return "550 Relaying denied"
+        if address.startswith("gone"):
+            return "550 User unknown"
         if address.startswith("busy") and not getattr(self, "busy_over", False):
             return "450 4.2.1 mailbox busy, try later"
         envelope.rcpt_tos.append(address)
@@ -187,3 +193,44 @@ def test_exit_status_a_temporary_refusal_is_said_in_chinese_and_retried(world, r
     refusing_smtp.handler.busy_over = True
     assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == [sha("a")]
     assert receipt_status(world.ledger, sha("a")) == "sent"
+
+
+def test_exit_status_a_bare_550_is_a_wrong_address_only_when_its_words_say_so():
+    # was: every 550 / 551 / 553 without an enhanced code counted as a wrong address
+    for code, words in [(550, "Relaying denied"), (550, "relay not permitted"), (550, "Unable to relay"),
+                        (550, "Authentication required"), (553, "authentication is required"),
+                        (550, "Message rejected as spam"), (554, "DT:SPM 发送的邮件内容包含了未被许可的信息"),
+                        (553, "sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)"),
+                        (550, "Sender address rejected: not logged in"), (550, "MI:SPF mail from denied"),
+                        (550, "Your IP is listed in a blacklist"), (550, "Mail blocked by policy"),
+                        (550, "Error: content rejected"), (552, "Quota exceeded"), (550, "Mailbox full"),
+                        (550, "Administrative prohibition"), (550, "Access denied"),
+                        (550, "邮件被识别为垃圾邮件，拒绝投递"), (550, "不允许转发（中继）"), (553, "请先登录（需要身份认证）"),
+                        (550, "发件人地址不在白名单中，已被拦截")]:
+        assert not bad_address(code, words.encode()), (code, words)
+    for code, words in [(550, "User unknown"), (550, "No such user here"), (550, "no such user: x@y.cn"),
+                        (550, "Requested action not taken: mailbox unavailable"), (550, "Mailbox not found"),
+                        (550, "Mailbox not found or access denied"), (550, "User not found: 12345@163.com"),
+                        (550, "Invalid User"), (550, "Invalid recipient"), (550, "The email account does not exist"),
+                        (551, "User not local; please try <x@y.cn>"), (550, "abcd:user not exist"),
+                        (550, "unavailable mail user"), (550, "用户不存在"), (550, "该用户不存在"),
+                        (550, "收件人地址不存在"), (550, "帐号已停用"),
+                        (550, "Requested action not taken"), (553, "mailbox name not allowed")]:
+        assert bad_address(code, words.encode()), (code, words)          # words unknown: as before
+    assert not bad_address(450, b"User unknown") and bad_address(550, b"5.1.1 relaying denied")
+
+
+def test_exit_status_a_bare_550_relaying_denied_stays_failed_says_the_sending_server_and_is_retried(
+        world, refusing_smtp):
+    state = _with_emails(world, u1=["relay-1@a.example.cn"])
+    night = deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    assert receipt_status(world.ledger, sha("a")) == "failed"          # was: refused, never retried
+    assert [s for s, _ in night.failed] == [sha("a")] and night.refused == [] and night.needs_attention
+    why = night.failed[0][1]
+    assert why.startswith("发件服务器拒绝投递到单位“行政第一分工会”的登记邮箱 relay-1@a.example.cn"
+                          "（550 Relaying denied）") and "请联系邮件管理员" in why
+    assert "请核对 tournament.yaml" not in why                         # was: told to fix a good address
+    refusing_smtp.handler.relay_fixed = True                            # the mail administrator fixed it
+    assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == [sha("a")]
+    assert refusing_smtp.handler.messages[-1].rcpt_tos == ["relay-1@a.example.cn"]
+

@@ -16,7 +16,13 @@ own words after it), and it is not sent again while its addresses stay the same 
 retried every night, in vain, with a raw ``SMTPRecipientsRefused``.  A later night whose
 receipt goes to other addresses (the unit's ``emails`` corrected) sends it as any other.
 When only some addresses are refused, the receipt is ``sent`` to the rest and the refused
-ones are said the same way (they were only in the ledger's error column).  A temporary
+ones are said the same way (they were only in the ledger's error column).  A later night
+whose receipt has addresses it was not sent to (the unit's ``emails`` corrected) sends it
+to those only, once: the row's ``sent_before`` keeps the addresses it went to before,
+never sent to again, whatever becomes of the resend (a failed one is retried, by
+:func:`resend_pending` too, to the new addresses only).  Before, the receipt stayed
+``sent`` and the corrected address never got it.  A receipt sent to every address is not
+sent to one added later: a new captain is not sent the unit's old receipts.  A temporary
 refusal (4xx), or a 5xx about anything but the address (``5.7.1`` relaying denied: the
 sending server's setup), stays ``failed`` and is retried on the next run — so does a bare
 ``550`` / ``553`` without an enhanced code whose words are about relaying, login, spam or
@@ -39,10 +45,10 @@ import os
 import re
 import smtplib
 import ssl
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email.parser import BytesHeaderParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple
 
 from ..fsutil import atomic_write_bytes
 from .common import MailError, MailURL, Tx, parse_mail_url, resolve_password, tls_context, tls_refusal
@@ -62,14 +68,22 @@ CREATE TABLE IF NOT EXISTS receipts (
     to_addr TEXT NOT NULL,
     sent_at TEXT NOT NULL DEFAULT '',
     status  TEXT NOT NULL,
-    error   TEXT NOT NULL DEFAULT ''
+    error   TEXT NOT NULL DEFAULT '',
+    sent_before TEXT NOT NULL DEFAULT ''
 );
 """
+#: ``to_addr`` is the addresses of the receipt's latest attempt (``status``);
+#: ``sent_before`` those it went to on earlier sends, taken or refused for good — it is
+#: never sent to them again (a resend to a corrected address: :func:`send_receipts`).
+#: A ledger made before ``sent_before`` gets it (empty) when first opened here.
 
 
 def ensure_schema(ledger: "Ledger") -> None:
-    """Create the ``receipts`` table in the ledger when it is missing."""
+    """Create the ``receipts`` table in the ledger when it is missing (and add its
+    ``sent_before`` column to one made before it)."""
     ledger.conn.executescript(SCHEMA)
+    if "sent_before" not in {row[1] for row in ledger.conn.execute("PRAGMA table_info(receipts)")}:
+        ledger.conn.execute("ALTER TABLE receipts ADD COLUMN sent_before TEXT NOT NULL DEFAULT ''")
 
 
 @dataclass
@@ -85,6 +99,9 @@ class SendReport:
     #: (sha256, what to change): sent, but some of its addresses refused
     partial: list[tuple[str, str]] = field(default_factory=list)
     held: int = 0        # refused on an earlier night, addresses unchanged: not sent again
+    #: sha256 of receipts sent now only to the addresses new since they were sent (some of
+    #: their addresses refused then, the unit's ``emails`` corrected since)
+    corrected: set[str] = field(default_factory=set)
     #: receipts owed from earlier nights (:func:`pipeline.mail.deliver`): the sha256 of those
     #: answering a file received on an earlier night and never attempted, and why they are late
     owed: set[str] = field(default_factory=set)
@@ -114,6 +131,8 @@ class SendReport:
         '回执：补发 2 封（此前未用 --smtp 运行）。'
         >>> SendReport(sent=["a", "b"], owed={"a"}, owed_reason="此前未用 --smtp 运行").summary()
         '回执：发出 2 封（其中补发 1 封：此前未用 --smtp 运行）。'
+        >>> SendReport(sent=["a"], corrected={"a"}).summary()
+        '回执：发出 1 封（其中 1 封补发到改正后的登记邮箱，此前已收到的地址不再重发）。'
         """
         late = sum(sha in self.owed for sha in self.sent)
         why = self.owed_reason or "此前收到的文件尚未发过回执"
@@ -123,6 +142,9 @@ class SendReport:
             text = f"回执：发出 {len(self.sent)} 封（其中补发 {late} 封：{why}）"
         else:
             text = f"回执：发出 {len(self.sent)} 封"
+        corrected = sum(sha in self.corrected for sha in self.sent)
+        if corrected:
+            text += f"（其中 {corrected} 封补发到改正后的登记邮箱，此前已收到的地址不再重发）"
         if self.failed:
             why = self.failed[0][1]
             text += f"，失败 {len(self.failed)} 封（{why + '；' if why else ''}下次运行自动重试）"
@@ -137,7 +159,7 @@ class SendReport:
 def receipt_status(ledger: "Ledger", sha: str) -> str:
     """The recorded status of a submission's receipt ("" when never attempted)."""
     ensure_schema(ledger)
-    return _recorded(ledger, sha)[0]
+    return _recorded(ledger, sha).status
 
 
 def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, password: str | None = None,
@@ -154,7 +176,11 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
     ``$LEAGUE_MAIL_CAFILE``, the extra CA trusted for the server's certificate).
     ``units`` (registered address → unit name, :func:`.receipts.unit_names`) names the
     unit in what is said about a refused address.  A receipt ``refused`` before is sent
-    again only when its addresses have changed.
+    again only when its addresses have changed.  One ``sent`` while some of its addresses
+    were refused goes, once, to the addresses it has now that it was not sent to (the
+    unit's ``emails`` corrected), and never again to those it was; one sent to every
+    address goes to no address added later (a new captain is not sent the unit's old
+    receipts).
 
     >>> send_receipts("smtp://office%40x.cn@127.0.0.1:2525", receipts, ledger, now=now)  # doctest: +SKIP
     SendReport(sent=['9f…'], failed=[], already=0)
@@ -164,15 +190,27 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
     ctx = tls_context(cafile) if (u.tls or u.starttls) else None
     ensure_schema(ledger)
     report = SendReport()
-    pending: list[tuple[str, tuple[str, ...], bytes]] = []
+    pending: list[tuple[str, tuple[str, ...], bytes, tuple[str, ...]]] = []
     for r in receipts:
-        status, to_before = _recorded(ledger, r.sha256)
-        if status == "sent":
-            report.already += 1
+        rec = _recorded(ledger, r.sha256)
+        had = rec.had()                 # never sent to again
+        to = tuple(a for a in r.to if a.strip().lower() not in had)
+        if rec.status == "sent" and not (to and (rec.error or rec.sent_before)):
+            report.already += 1         # (sent to every address: not to one added since)
             continue
-        if status == "refused" and to_before == ",".join(r.to):
+        if rec.status == "refused" and rec.to_addr == ",".join(to):
             report.held += 1            # said the night it was refused; waits for a corrected address
             continue
+        before = tuple(had)
+        if not to:                      # a resend to a corrected address, that address since removed
+            _record(ledger, r.sha256, (), "sent", now)
+            report.already += 1
+            continue
+        if rec.status == "sent":        # some addresses refused when sent; new ones since: to those only
+            _record_before(ledger, r.sha256, before)
+        if before:                      # (or such a resend, failed or cut off: to the new ones still)
+            report.corrected.add(r.sha256)
+            r = replace(r, to=to)
         try:
             msg = r.message(sender, now, message_id=_message_id(r.sha256, sender),
                             in_reply_to=r.in_reply_to or original_message_id(ledger, r.sha256))
@@ -180,19 +218,41 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
             atomic_write_bytes(ledger.root / OUTBOX / f"{r.sha256}.eml", raw)
         except OSError as e:      # the returned workbook vanished, or the outbox is not writable
             error = f"无法生成回执邮件：{e}"
-            _record(ledger, r.sha256, r.to, "failed", now, error)
+            _record(ledger, r.sha256, to, "failed", now, error)
             report.failed.append((r.sha256, error))
             continue
-        pending.append((r.sha256, r.to, raw))
+        pending.append((r.sha256, to, raw, before))
     _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout, ctx,
               units or {})
     return report
 
 
-def _recorded(ledger: "Ledger", sha: str) -> tuple[str, str]:
-    """(status, addresses) of a submission's receipt as recorded; ("", "") when never attempted."""
-    row = ledger.conn.execute("SELECT status, to_addr FROM receipts WHERE sha256=?", (sha,)).fetchone()
-    return (row[0], row[1]) if row else ("", "")
+class _Row(NamedTuple):
+    """A receipt's row in the ledger (all "" when never attempted)."""
+
+    status: str
+    to_addr: str
+    sent_before: str
+    error: str
+
+    def had(self) -> list[str]:
+        """Every address (lower case) the receipt went to and is never sent to again:
+        ``sent_before``, and the latest attempt's when it was sent.  (A row made before
+        ``sent_before`` names in ``to_addr`` the refused addresses too: not sent again
+        while they stay registered.)"""
+        out: list[str] = []
+        for a in (self.sent_before + "," + (self.to_addr if self.status == "sent" else "")).split(","):
+            a = a.strip().lower()
+            if a and a not in out:
+                out.append(a)
+        return out
+
+
+def _recorded(ledger: "Ledger", sha: str) -> _Row:
+    """A submission's receipt as recorded; all "" when never attempted."""
+    row = ledger.conn.execute("SELECT status, to_addr, sent_before, error FROM receipts WHERE sha256=?",
+                              (sha,)).fetchone()
+    return _Row(*row) if row else _Row("", "", "", "")
 
 
 def any_recorded(ledger: "Ledger") -> bool:
@@ -232,12 +292,15 @@ def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, n
     ensure_schema(ledger)
     report = SendReport()
     pending = []
-    for sha, to_addr in ledger.conn.execute(
-            "SELECT sha256, to_addr FROM receipts WHERE status NOT IN ('sent', 'cancelled', 'refused') "
+    for sha, to_addr, before in ledger.conn.execute(
+            "SELECT sha256, to_addr, sent_before FROM receipts WHERE status NOT IN ('sent', 'cancelled', 'refused') "
             "ORDER BY sha256").fetchall():
         path = ledger.root / OUTBOX / f"{sha}.eml"
         if path.is_file():
-            pending.append((sha, tuple(a for a in to_addr.split(",") if a), path.read_bytes()))
+            pending.append((sha, tuple(a for a in to_addr.split(",") if a), path.read_bytes(),
+                            tuple(a for a in before.split(",") if a)))
+            if before:
+                report.corrected.add(sha)
     report.held = ledger.conn.execute("SELECT count(*) FROM receipts WHERE status='refused'").fetchone()[0]
     _send_all(u, resolve_password(password, PASSWORD_ENV), sender, pending, ledger, now, report, timeout, ctx,
               units or {})
@@ -277,7 +340,16 @@ def _message_id(sha: str, sender: str) -> str:
     return f"<receipt.{sha[:32]}@{domain}>"
 
 
+def _record_before(ledger: "Ledger", sha: str, before: Iterable[str]) -> None:
+    """Record the addresses a receipt went to before (``sent_before``), ahead of sending it to
+    new ones: whatever becomes of that send, it never goes to them again."""
+    with Tx(ledger.conn) as db:
+        db.execute("UPDATE receipts SET sent_before=? WHERE sha256=?", (",".join(before), sha))
+
+
 def _record(ledger: "Ledger", sha: str, to: tuple[str, ...], status: str, now: dt.datetime, error: str = "") -> None:
+    """Record a receipt's latest attempt: its addresses ``to``, ``status`` and ``error``
+    (``sent_before`` stays as it is)."""
     with Tx(ledger.conn) as db:
         db.execute("INSERT INTO receipts (sha256, to_addr, sent_at, status, error) VALUES (?,?,?,?,?) "
                    "ON CONFLICT(sha256) DO UPDATE SET to_addr=excluded.to_addr, sent_at=excluded.sent_at, "
@@ -301,13 +373,14 @@ def _connect(u: MailURL, password: str | None, timeout: float, ctx: ssl.SSLConte
     return conn
 
 
-def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple[str, tuple[str, ...], bytes]],
+def _send_all(u: MailURL, password: str | None, sender: str,
+              pending: list[tuple[str, tuple[str, ...], bytes, tuple[str, ...]]],
               ledger: "Ledger", now: dt.datetime, report: SendReport, timeout: float,
               ctx: ssl.SSLContext | None = None, units: Mapping[str, str] | None = None) -> None:
     conn: smtplib.SMTP | None = None
     down = ""      # once the server cannot be reached, the rest wait for the next run
     try:
-        for sha, to, raw in pending:
+        for sha, to, raw, before in pending:      # before: its addresses sent to earlier
             if not down and conn is None:
                 try:
                     conn = _connect(u, password, timeout, ctx)
@@ -324,8 +397,12 @@ def _send_all(u: MailURL, password: str | None, sender: str, pending: list[tuple
             try:
                 refused = conn.sendmail(sender, list(to), raw)
             except smtplib.SMTPRecipientsRefused as e:      # every address refused
-                said = refusal_text(e.recipients, units or {}, sent_to=())
-                if all(bad_address(c, m) for c, m in e.recipients.values()):
+                said = refusal_text(e.recipients, units or {}, sent_to=(), resend=bool(before))
+                if all(bad_address(c, m) for c, m in e.recipients.values()) and before:
+                    # a resend to corrected addresses, refused again: still sent to the others
+                    _record(ledger, sha, to, "sent", now, said)
+                    report.partial.append((sha, said))
+                elif all(bad_address(c, m) for c, m in e.recipients.values()):
                     _record(ledger, sha, to, "refused", now, said)
                     report.refused.append((sha, said))
                 else:
@@ -416,10 +493,11 @@ def bad_address(code: int, message: bytes | str) -> bool:
 
 
 def refusal_text(refused: Mapping[str, tuple[int, bytes | str]], units: Mapping[str, str],
-                 sent_to: Iterable[str]) -> str:
+                 sent_to: Iterable[str], resend: bool = False) -> str:
     """What the office is told about refused addresses of one receipt: per address, in
     Chinese, which unit's address, why, and what to change; the server's own words follow
-    in brackets.  ``sent_to``: the addresses that did take it.
+    in brackets.  ``sent_to``: the addresses that did take it; ``resend``: this was the
+    receipt sent to addresses corrected since it went to the others.
 
     >>> refusal_text({"b@x.cn": (550, b"5.1.1 user unknown")}, {"b@x.cn": "二分会"}, sent_to=[])
     '单位“二分会”的登记邮箱 b@x.cn 被对方邮件服务器拒收（550 5.1.1 user unknown），请核对 tournament.yaml 中该单位的 emails 后再运行：这封回执未能送达，地址改正后的下一次运行会重发。'
@@ -438,8 +516,12 @@ def refusal_text(refused: Mapping[str, tuple[int, bytes | str]], units: Mapping[
         else:
             parts.append(f"{whose} 被对方邮件服务器暂时拒收（{said}）")
     sent_to = list(sent_to)
+    bad = any(bad_address(c, m) for c, m in refused.values())
+    again = "地址改正后的下一次运行只补发给改正后的地址" if bad else ""
     if sent_to:
-        tail = f"这封回执已发到 {'、'.join(sent_to)}，被拒收的地址没有收到。"
+        tail = f"这封回执已发到 {'、'.join(sent_to)}，被拒收的地址没有收到" + (f"；{again}。" if again else "。")
+    elif resend:
+        tail = "这封回执此前已发到该单位的其他地址，这次未能补发" + (f"；{again}。" if again else "（下次运行自动重试）。")
     elif all(bad_address(c, m) for c, m in refused.values()):
         tail = "这封回执未能送达，地址改正后的下一次运行会重发。"
     else:

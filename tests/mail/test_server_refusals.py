@@ -234,3 +234,63 @@ def test_exit_status_a_bare_550_relaying_denied_stays_failed_says_the_sending_se
     assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == [sha("a")]
     assert refusing_smtp.handler.messages[-1].rcpt_tos == ["relay-1@a.example.cn"]
 
+
+def test_idempotent_a_receipt_partly_refused_goes_once_to_the_corrected_address_only(world, refusing_smtp):
+    state = _with_emails(world, u2=["cap2@b.example.cn", "gone-2@b.example.cn"])
+    night = deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    [(_, said)] = night.partial
+    assert [m.rcpt_tos for m in refusing_smtp.handler.messages if sha("b")[:32] in m.content.decode()] \
+        == [["cap2@b.example.cn"]]
+    # the office corrects u2's address in tournament.yaml: the receipt goes to it, and only to it
+    fixed = _with_emails(world, u2=["cap2@b.example.cn", "deputy-new@b.example.cn"])
+    night = deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW)
+    assert night.sent == [sha("b")] and not night.needs_attention      # was: already sent, never to the new one
+    assert "补发到改正后的登记邮箱" in night.summary()
+    assert refusing_smtp.handler.messages[-1].rcpt_tos == ["deputy-new@b.example.cn"]
+    assert receipt_status(world.ledger, sha("b")) == "sent"
+    # later nights, changed or not: nobody gets it twice
+    count = len(refusing_smtp.handler.messages)
+    for again in (deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW),
+                  resend_pending(refusing_smtp.url, world.ledger, now=NOW),
+                  deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW)):
+        assert again.sent == [] and not again.needs_attention
+    assert len(refusing_smtp.handler.messages) == count
+    # a receipt sent to every address is not sent to one added later (no old receipts to a new captain)
+    added = _with_emails(world, u1=["cap1@a.example.cn", "another@a.example.cn"],
+                         u2=["cap2@b.example.cn", "deputy-new@b.example.cn"])
+    assert deliver(added, world.out, world.ledger, refusing_smtp.url, NOW).sent == []
+    # what the office was told the night of the refusal says what the correction does
+    assert "已发到 cap2@b.example.cn" in said and "只补发给改正后的地址" in said
+
+
+def test_exit_status_a_resend_to_the_corrected_address_that_fails_is_retried_to_it_only(world, refusing_smtp):
+    state = _with_emails(world, u2=["cap2@b.example.cn", "gone-2@b.example.cn"])
+    deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    fixed = _with_emails(world, u2=["cap2@b.example.cn", "busy-new@b.example.cn"])
+    night = deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW)
+    assert [s for s, _ in night.failed] == [sha("b")] and night.needs_attention   # was: nothing sent, nothing said
+    assert "busy-new@b.example.cn 被对方邮件服务器暂时拒收" in night.failed[0][1]
+    refusing_smtp.handler.busy_over = True
+    count = len(refusing_smtp.handler.messages)
+    assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == [sha("b")]   # an unchanged night
+    assert [m.rcpt_tos for m in refusing_smtp.handler.messages[count:]] == [["busy-new@b.example.cn"]]
+    assert deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW).sent == []
+    assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == []
+    assert len(refusing_smtp.handler.messages) == count + 1
+
+
+def test_idempotent_a_ledger_from_before_sends_a_partly_refused_receipt_to_the_corrected_address_only(
+        world, refusing_smtp):
+    # a ledger written by the code before: no sent_before column, the refused address in to_addr
+    world.ledger.conn.executescript("""
+        CREATE TABLE receipts (sha256 TEXT PRIMARY KEY, to_addr TEXT NOT NULL, sent_at TEXT NOT NULL DEFAULT '',
+                               status TEXT NOT NULL, error TEXT NOT NULL DEFAULT '');""")
+    world.ledger.conn.execute("INSERT INTO receipts VALUES (?, ?, ?, 'sent', ?)",
+                              (sha("b"), "cap2@b.example.cn,gone-2@b.example.cn", NOW.isoformat(),
+                               "单位“行政第二分工会”的登记邮箱 gone-2@b.example.cn 被对方邮件服务器拒收（550 User unknown）"))
+    fixed = _with_emails(world, u1=["cap1@a.example.cn"], u2=["cap2@b.example.cn", "deputy-new@b.example.cn"])
+    night = deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW)
+    assert sha("b") in night.sent                                       # was: already sent
+    [to_b] = [m.rcpt_tos for m in refusing_smtp.handler.messages if sha("b")[:32] in m.content.decode()]
+    assert to_b == ["deputy-new@b.example.cn"]
+    assert sha("b") not in deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW).sent

@@ -8,6 +8,7 @@ import pytest
 import pipeline.games.common
 import pipeline.ingest.registration
 import pipeline.ingest.workbook
+import pipeline.mail.smtp
 import pipeline.model
 import pipeline.text
 import pipeline.validate.checks
@@ -15,7 +16,7 @@ import pipeline.validate.checks
 
 @pytest.mark.parametrize("module", [pipeline.ingest.registration, pipeline.ingest.workbook,
                                     pipeline.games.common, pipeline.text, pipeline.model,
-                                    pipeline.validate.checks], ids=lambda m: m.__name__)
+                                    pipeline.validate.checks, pipeline.mail.smtp], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

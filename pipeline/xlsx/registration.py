@@ -33,8 +33,6 @@ from .common import (BLOCK_FILL, BODY_FONT, CENTER, GRID, INPUT_FILL, LEFT, LOCK
 if TYPE_CHECKING:
     from ..spec import Tournament, TournamentSpec
 
-#: the largest team number (队号) the template accepts
-MAX_TEAM_NO = 20
 #: extra blank rows beyond the quota when every event has a limit
 SPARE_ROWS = 10
 
@@ -76,6 +74,30 @@ def quota_text(event: EventSpec, unit: UnitSpec, unit_word: str = "单位") -> s
     if event.cross_branch:
         text += f"；可跨{unit_word}组队（外{unit_word}队员在备注写“跨{unit_word}：其所在{unit_word}名称”）"
     return text
+
+
+def team_no_limit(spec: "TournamentSpec", unit: UnitSpec) -> int | None:
+    """The largest 队号 the form's data validation accepts: the most pairs/teams ``unit`` may
+    enter in any one pair/team event (:func:`branch_quota`, the number the header block
+    states; teams are numbered 1, 2, 3… within each event).  ``None`` (no upper bound) when
+    such an event is open: the pipeline takes any number of teams and the captain may insert
+    rows, so no fixed cap (20 before, or the rows offered) would be right.  At least 1 (a
+    branch with no team quota still gets a usable check; its entries are QUOTA_EXCEEDED).
+    Individual events do not count: their 队号 is not read.
+    """
+    limits = [branch_quota(e, unit) for e in spec.events if e.is_team]
+    if any(n is None for n in limits):
+        return None
+    return max([1] + limits)  # type: ignore[operator]
+
+
+def team_no_error(limit: int | None, unit_word: str = "单位") -> str:
+    """The stop message of the 队号 check, stating :func:`team_no_limit`'s bound."""
+    if limit is None:
+        return "队号请填正整数（1、2、3…），同一队的队员填相同的号"
+    if limit == 1:
+        return f"队号请填 1（本{unit_word}每个双人/团体项目最多报 1 队）"
+    return f"队号请填 1 到 {limit} 之间的整数（本{unit_word}每个双人/团体项目最多报 {limit} 队）"
 
 
 def deadline_text(event: EventSpec) -> str:
@@ -180,9 +202,10 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
         add_list_validation(ws, col_range(at["乘车地点"], first, last_row), list(spec.pickup_points),
                             title="乘车地点", prompt="选择本人上车的地点", script=script)
     if any(e.is_team for e in spec.events):
-        add_whole_validation(ws, col_range(at["队号"], first, last_row), 1, MAX_TEAM_NO, title="队号",
+        team_max = team_no_limit(spec, unit)
+        add_whole_validation(ws, col_range(at["队号"], first, last_row), 1, team_max, title="队号",
                              prompt="双人/团体项目：同一队的队员填相同的队号（1、2、3…）；个人项目不填",
-                             script=script)
+                             error=team_no_error(team_max, word), script=script)
     add_length_validation(ws, col_range(at["工号"], first, last_row), 1, 20, title="工号",
                           prompt="本人工号（用于核对身份）", error="工号应为 1 到 20 个字符", script=script)
     add_length_validation(ws, col_range(at["联系电话"], first, last_row), 7, 20, title="联系电话",

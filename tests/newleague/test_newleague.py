@@ -281,3 +281,25 @@ def test_a_unit_typed_twice_is_asked_again_at_once(tmp_path):
     assert raw["events"][0]["team_size"] == 1
     assert raw["sessions"] == [{"date": "2026-01-17", "start": "08:30", "end": "12:00"}]
     assert not script
+
+
+def test_a_ratio_quota_over_20_pairs_can_be_numbered_on_the_form_and_is_read(tmp_path):
+    """400 members × 15% = 60 players = 30 pairs of 掼蛋: the form's 队号 check must take
+    1..30 (it stopped at 20 in Excel while the pipeline took them), and all 30 pairs enter."""
+    a = small_answers(2)
+    a["units"][0]["members"] = "400"
+    a["events"][1]["quota"] = "比例15%"
+    folder = tmp_path / "t2026"
+    newleague.create(folder, answers=a)
+    bounds = {}
+    for path in (folder / "templates").glob("*.xlsx"):
+        ws = openpyxl.load_workbook(path)["报名表"]
+        dv = next(dv for dv in ws.data_validations.dataValidation if dv.type == "whole")
+        bounds[path.name.split("-")[1]] = (dv.formula1, dv.formula2)
+        assert f"1 到 {dv.formula2} 之间的整数" in dv.error
+    assert bounds == {"b01": ("1", "30"), "b02": ("1", "3")}      # b02: 40 members → 6 players → 3 pairs
+    n = fill_registrations(folder, random.Random(3))               # 队号 1..quota, as a captain numbers them
+    assert n == 2 * 2 + 30 + 3
+    report = _run(folder, tmp_path)
+    assert report.entries == n
+    assert not [i for i in report.issues if str(i.severity) == "error"], report.issues

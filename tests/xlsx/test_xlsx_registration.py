@@ -92,7 +92,9 @@ def test_validations(book):
     assert dvs[col["性别"]].formula1 == '"男,女"'
     assert dvs[col["乘车地点"]].formula1 == '"福建路、花园路,镇江,桥头,自行到达"'
     team = dvs[col["队号"]]
-    assert (team.type, team.operator, team.formula1, team.formula2) == ("whole", "between", "1", "20")
+    # the most pairs admin1 (120 members) may enter in one event: 掼蛋 9 (not 双升 2, 双扣 3)
+    assert (team.type, team.operator, team.formula1, team.formula2) == ("whole", "between", "1", "9")
+    assert "1 到 9 之间" in team.error
     assert dvs[col["工号"]].type == "textLength"
     assert dvs[col["联系电话"]].type == "textLength"
     assert str(dvs[col["项目"]].sqref) == f"B{hdr + 1}:B{hdr + 60}"
@@ -311,3 +313,42 @@ def test_rows_can_be_inserted_and_every_inserted_row_is_read(tmp_path, spec_dict
     wb.save(path)
     reg, issues = read_registration(read_workbook(path), "x.xlsx", t)
     assert [r.name for r in reg.rows if r.ok] == names, issues
+
+
+def _team_dv(wb):
+    return next(dv for dv in wb[layout.REG_SHEET].data_validations.dataValidation if dv.type == "whole")
+
+
+@pytest.mark.parametrize("members, bound", [(400, "30"), (45, "3"), (5, "2")])
+def test_R2016_Q1_team_no_check_takes_every_team_the_quota_allows(tmp_path, spec_dict, members, bound):
+    """队号 accepted up to the most pairs the unit may enter in one event, the number the header
+    states — it was 1..20 whatever the quota, so Excel refused 队号 21–30 of a 30-pair quota."""
+    units = [dict(spec_dict["units"][0], members=members)]
+    t = make_tournament(tmp_path, units=units)
+    wb = load_workbook(write_registration_template(t, "admin1", tmp_path / "a.xlsx"))
+    dv = _team_dv(wb)
+    assert (dv.operator, dv.formula1, dv.formula2) == ("between", "1", bound)
+    assert f"1 到 {bound} 之间的整数" in dv.error and f"最多报 {bound} 队" in dv.error
+    block = " ".join(str(c.value) for c in wb[layout.REG_SHEET]["A"][:12] if c.value)
+    assert f"限报 {bound} 队" in block
+
+
+def test_team_no_check_has_no_upper_bound_when_a_pair_event_is_open(tmp_path, spec_dict):
+    """An open pair event: any number of pairs (rows may be inserted) → 队号 ≥ 1, no cap."""
+    events = [dict(e, quota={"rule": "open"}) if e["id"] == "shuangkou" else e for e in spec_dict["events"]]
+    t = make_tournament(tmp_path, events=events)
+    dv = _team_dv(load_workbook(write_registration_template(t, "admin1", tmp_path / "a.xlsx")))
+    assert (dv.operator, dv.formula1, dv.formula2) == ("greaterThanOrEqual", "1", None)
+    assert "正整数" in dv.error and "到" not in dv.error
+
+
+def test_team_no_bound_ignores_individual_events_and_is_at_least_one(tmp_path, spec_dict):
+    """围棋 (open, individual) does not lift the bound; a unit with no pair quota still gets 1."""
+    from pipeline.xlsx.registration import team_no_limit
+    t = make_tournament(tmp_path)
+    assert team_no_limit(t.spec, t.spec.unit("admin1")) == 9
+    events = [dict(e, quota={"rule": "fixed", "per_branch": 0}) if e.get("team_size", 1) > 1 else e
+              for e in spec_dict["events"]]
+    t = make_tournament(tmp_path, events=events)
+    assert team_no_limit(t.spec, t.spec.unit("admin1")) == 1
+    assert _team_dv(load_workbook(write_registration_template(t, "admin1", tmp_path / "a.xlsx"))).formula2 == "1"

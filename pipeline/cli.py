@@ -161,9 +161,15 @@ def _cannot_write(e: OSError, path: Path) -> None:
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--force", is_flag=True, help="文件已存在时仍覆盖（原来填写的回答会丢失）。")
 def questionnaire_cmd(path: Path, force: bool) -> None:
-    """生成一页空白问卷（问卷.xlsx），填好后用 league new 文件夹 --from-workbook 问卷.xlsx 建赛事。"""
+    """生成一页空白问卷（问卷.xlsx），填好后用 league new 文件夹 --from-workbook 问卷.xlsx 建赛事。
+    没有扩展名时加上 .xlsx；其他扩展名（.xls、.et、.csv）不写。"""
     from . import newleague
 
+    try:
+        path = newleague.questionnaire_path(path)     # always an .xlsx: league new reads no other
+    except newleague.NewLeagueError as e:
+        click.echo(f"错误：{e}", err=True)
+        sys.exit(EXIT_FAILED)
     if path.is_file() and not force:
         # a filled-in questionnaire run through again was blanked, every answer lost
         click.echo(f"错误：“{path}” 已存在，不会覆盖（里面可能是已填写的问卷）。请换一个文件名；"

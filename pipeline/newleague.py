@@ -193,16 +193,38 @@ def v_quota(v: Any) -> dict[str, Any]:
             raise BadAnswer(f"比例 “{arg}” 应在 0 与 1 之间（不含 0），例如 0.15。")
         return {"rule": "ratio", "ratio": ratio, "rounding": "floor", "minimum": 1}
     if rule == "bands":
-        bands = []
-        for item in filter(None, (p.strip() for p in arg.split(","))):
-            if ":" not in item:
-                raise BadAnswer(f"分档 “{item}” 应写成 人数:名额，例如 bands 0:1,30:2,60:3。")
-            lo, n = item.split(":", 1)
-            bands.append({"min_members": v_int(lo), "entries": v_int(n)})
-        if not bands:
-            raise BadAnswer("分档规则需要至少一档，例如 bands 0:1,30:2,60:3。")
-        return {"rule": "bands", "bands": bands}
+        return {"rule": "bands", "bands": _bands(arg)}
     raise BadAnswer(f"名额规则 “{s}” 无法识别；请写 fixed 2、bands 0:1,30:2、ratio 0.15 或 open。")
+
+
+BANDS_SYNTAX = "分档写各档的最低人数和名额：0:1,30:2（不足 30 人 1 个，30 人及以上 2 个）"
+
+
+def _bands(arg: str) -> list[dict[str, int]]:
+    """The bands of ``bands 0:1,30:2`` — each band's lowest member count and its entries.
+
+    A range (``0-30:1,30-60:2``) is refused, with its lower bounds offered instead: a band
+    holds from its count up to the next band's, and the last one has no top, so what a range's
+    upper end would mean (``60-90:3``: none above 90?) cannot be said in a band.
+
+    >>> _bands("0:1,30人:2个")
+    [{'min_members': 0, 'entries': 1}, {'min_members': 30, 'entries': 2}]
+    """
+    items = [p.strip() for p in re.split(r"[,;、]", arg) if p.strip()]
+    if not items:
+        raise BadAnswer(f"分档规则需要至少一档：{BANDS_SYNTAX}，例如 分档 0:1,30:2,60:3。")
+    ranges = [re.fullmatch(r"(\d+)\s*[-~～—–至到]\s*\d+\s*(?:人)?\s*:\s*(\d+)\s*(?:个|名|队)?", x) for x in items]
+    for item, m in zip(items, ranges):
+        if m:
+            offer = ",".join(f"{r[1]}:{r[2]}" if r else x for x, r in zip(items, ranges))
+            raise BadAnswer(f"分档 “{item}” 写的是人数范围；{BANDS_SYNTAX}，按您写的范围即 分档 {offer}。")
+    bands = []
+    for item in items:
+        m = re.fullmatch(r"(\d+)\s*(?:人)?\s*:\s*(\d+)\s*(?:个|名|队)?", item)
+        if not m:
+            raise BadAnswer(f"分档 “{item}” 无法识别：{BANDS_SYNTAX}，各档用逗号隔开，例如 分档 0:1,30:2,60:3。")
+        bands.append({"min_members": int(m[1]), "entries": int(m[2])})
+    return bands
 
 
 def v_datetime(v: Any) -> str:
@@ -357,26 +379,35 @@ def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
             "format": {"type": v_format(fmt), **options}}
 
 
-def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
+def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None) -> dict[str, Any]:
     """Answers (text or typed) → a raw spec dict for :func:`parse_spec`.  Raises
-    :class:`BadAnswer` (with the question in ``args[1]``) on the first unusable answer."""
+    :class:`BadAnswer` (with the question in ``args[1]``) on the first unusable answer; with
+    ``problems`` (a list), every unusable answer is appended to it instead and the build goes
+    on without it (the spec returned is then incomplete: not for use while ``problems``)."""
     def check(question: str, fn: Callable[[Any], Any], value: Any) -> Any:
         try:
             return fn(value)
         except BadAnswer as e:
-            raise BadAnswer(str(e), question) from None
+            bad = BadAnswer(str(e), question)
         except (ValueError, TypeError, AttributeError, KeyError):
             # no answer may crash the build (a traceback loses every answer): an odd value
             # (a number or object where text was expected) is a bad answer to its question
-            raise BadAnswer(f"“{_text(value)}” 无法识别，请按提示的写法重新填写。", question) from None
+            bad = BadAnswer(f"“{_text(value)}” 无法识别，请按提示的写法重新填写。", question)
+        return fail(bad)
+
+    def fail(bad: BadAnswer) -> None:
+        if problems is None:
+            raise bad
+        problems.append(bad)
+        return None
 
     name = check("赛事名称", v_required, answers.get("name"))
     if not _text(answers.get("id")):
         # no fixed fallback: two leagues with one id would share an output folder and ledger
-        raise BadAnswer("赛事编号必须填写（英文字母、数字、- 和 _，例如 t2026-chess）：输出文件夹 output/<赛事编号>/ "
-                        "和报名表的令牌都按它区分，每届比赛要用不同的编号。", "赛事编号")
+        fail(BadAnswer("赛事编号必须填写（英文字母、数字、- 和 _，例如 t2026-chess）：输出文件夹 output/<赛事编号>/ "
+                       "和报名表的令牌都按它区分，每届比赛要用不同的编号。", "赛事编号"))
     spec: dict[str, Any] = {
-        "id": check("赛事编号", v_id, answers.get("id")),
+        "id": check("赛事编号", v_id, answers.get("id")) if _text(answers.get("id")) else None,
         "name": name,
         "host": _text(answers.get("host") or answers.get("organizer")),
         "organizer": check("主办单位", v_required, answers.get("organizer")),
@@ -387,12 +418,14 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
     units = [check(f"第{i + 1}个单位", lambda u, i=i: clean_unit(u, i), u)
              for i, u in enumerate(answers.get("units") or [])]
     if not units:
-        raise BadAnswer("至少要有一个参赛单位。", "参赛单位")
+        fail(BadAnswer("至少要有一个参赛单位。", "参赛单位"))
+    units = [u for u in units if u is not None]
     deadline = check("报名截止时间", v_datetime, answers.get("deadline"))
     scheme = check("评奖方式", v_scheme, answers.get("awards"))
     places = check("奖项及名额", v_places, answers.get("places"))
     prizes = check("奖金", lambda v: v_prizes(v, places), answers.get("prizes") or {})
     awards: dict[str, Any] = {"scheme": scheme}
+    places = places or []
     if scheme == "ranked":
         awards["places"] = places
     elif scheme == "top_n":
@@ -408,26 +441,35 @@ def build_spec(answers: dict[str, Any]) -> dict[str, Any]:
     events = []
     for i, e in enumerate(answers.get("events") or []):
         ev = check(f"第{i + 1}个项目", lambda e: clean_event(e, taken), e)
+        if ev is None:
+            continue
         if deadline:
             ev["deadline"] = deadline
         ev["awards"] = copy.deepcopy(awards)   # no YAML anchors in the file
         events.append(ev)
-    if not events:
-        raise BadAnswer("至少要有一个比赛项目。", "比赛项目")
-    sessions = [{"date": check(f"第{n}场", v_date, s.get("date")),
-                 "start": check(f"第{n}场", v_time, s.get("start")),
-                 "end": check(f"第{n}场", v_time, s.get("end")),
-                 **({"venue": _text(s["venue"])} if s.get("venue") else {})}
-                for n, s in enumerate((x if isinstance(x, dict) else {"date": x}
-                                       for x in answers.get("sessions") or []), start=1)]
-    closes = dt.datetime.fromisoformat(deadline)
-    for n, se in enumerate(sessions, start=1):
+    if not answers.get("events"):
+        fail(BadAnswer("至少要有一个比赛项目。", "比赛项目"))
+    sessions = []
+    for n, s in enumerate((x if isinstance(x, dict) else {"date": x}
+                           for x in answers.get("sessions") or []), start=1):
+        at = len(problems or ())
+        se = {"date": check(f"第{n}场", v_date, s.get("date"))}
+        if len(problems or ()) == at:         # one reason a session at a time
+            se["start"] = check(f"第{n}场", v_time, s.get("start"))
+        if len(problems or ()) == at:
+            se["end"] = check(f"第{n}场", v_time, s.get("end"))
+        if s.get("venue"):
+            se["venue"] = _text(s["venue"])
+        if len(problems or ()) == at:
+            sessions.append((n, se))
+    closes = dt.datetime.fromisoformat(deadline) if deadline else None
+    for n, se in sessions:
         if se["end"] <= se["start"]:
-            raise BadAnswer(f"{se['date']} 的结束时间 {se['end']} 不晚于开始时间 {se['start']}，请改正。", f"第{n}场")
-        if dt.datetime.fromisoformat(f"{se['date']}T{se['start']}").replace(tzinfo=TZ) < closes:
-            raise BadAnswer(f"{se['date']} {se['start']} 在报名截止（{deadline[:16].replace('T', ' ')}）之前："
-                            "比赛要在截止、抽签之后进行，请改正日期或截止时间。", f"第{n}场")
-    spec.update(units=units, events=events, sessions=sessions)
+            fail(BadAnswer(f"{se['date']} 的结束时间 {se['end']} 不晚于开始时间 {se['start']}，请改正。", f"第{n}场"))
+        elif closes and dt.datetime.fromisoformat(f"{se['date']}T{se['start']}").replace(tzinfo=TZ) < closes:
+            fail(BadAnswer(f"{se['date']} {se['start']} 在报名截止（{deadline[:16].replace('T', ' ')}）之前："
+                           "比赛要在截止、抽签之后进行，请改正日期或截止时间。", f"第{n}场"))
+    spec.update(units=units, events=events, sessions=[se for _n, se in sessions])
     if answers.get("venue"):
         spec["venue"] = _text(answers["venue"])
     if _text(answers.get("contact")):
@@ -469,19 +511,85 @@ def question_of(key: str, spec: dict[str, Any] | None = None) -> str:
 
 def check_spec(spec: dict[str, Any]) -> None:
     """Validate the whole spec; raise BadAnswer naming the question on a SpecError."""
+    problems = spec_problems(spec)
+    if problems:
+        raise problems[0]
+
+
+def spec_problems(spec: dict[str, Any], answers: dict[str, Any] | None = None) -> list[BadAnswer]:
+    """Every problem the whole spec's check finds (up to :data:`pipeline.spec.MAX_SPEC_PROBLEMS`),
+    each a BadAnswer (reason, question, place among the answers — ``第3个项目``,
+    ``第2个单位、第5个单位``).  The reason names games and formats as the office answered
+    them (斗地主, 淘汰赛), not by their registry names (doudizhu, knockout), and gives no
+    配置键: there is no tournament.yaml yet, and the question and its row say where."""
     try:
         parse_spec(spec, SPEC_FILE)
     except SpecError as e:
-        question = question_of(e.key, spec)
-        if re.search(r"\.awards\b", e.key) and "prizes" in e.problem:
-            question = "奖金"       # a prize for an award not given: the 奖金 answer, not 评奖方式
-        raise BadAnswer(f"{e.problem}（配置键 {e.key}）", question, _located(e.key, spec)) from None
+        out = []
+        for key, problem in e.problems():
+            question = question_of(key, spec)
+            if re.search(r"\.awards\b", key) and "prizes" in problem:
+                question = "奖金"       # a prize for an award not given: the 奖金 answer, not 评奖方式
+            out.append(BadAnswer(_in_chinese(problem, _answered(key, spec, answers)), question,
+                                 _located(key, spec, problem)))
+        return out
+    return []
 
 
-def _located(key: str, spec: dict[str, Any]) -> str:
-    """``events[xiangqi].format`` → ``第1个项目`` (the item's place among the answers), else ""."""
+def _answered(key: str, spec: dict[str, Any], answers: dict[str, Any] | None) -> dict[str, str]:
+    """registry name → the office's own Chinese word for it, from the answers of the event
+    ``key`` is about (``events[doudizhu].format.type`` → {"doudizhu": "斗地主", "knockout": "淘汰赛"})."""
+    from .draw import FORMATS
+    from .games import GAMES
+
+    m = re.fullmatch(r"第(\d+)个项目", _located(key, spec))
+    raw = (answers or {}).get("events") or []
+    if not m or int(m[1]) > len(raw) or not isinstance(raw[int(m[1]) - 1], dict):
+        return {}
+    item = raw[int(m[1]) - 1]
+    fmt = item.get("format")
+    out = {}
+    for reg, word in ((GAMES, _text(item.get("game"))), (FORMATS, _text(fmt.get("type") if isinstance(fmt, dict) else fmt))):
+        if word and not word.isascii() and word in reg:
+            out[reg.canonical(word)] = word
+    return out
+
+
+def _in_chinese(problem: str, words: dict[str, str] | None = None) -> str:
+    """``problem`` with each registered game and format name (``doudizhu``, ``knockout``,
+    ``tables_of_three``) in Chinese: the office's own word (``words``, from
+    :func:`_answered`), else the registry's Chinese title.  ``“淘汰赛”（knockout）`` (an alias
+    shown with its name) becomes ``“淘汰赛”``.
+
+    >>> _in_chinese("赛制“knockout”每桌 2 人，请改用：tables_of_three。", {"knockout": "淘汰制"})
+    '赛制“淘汰制”每桌 2 人，请改用：三人桌淘汰赛。'
+    """
+    from .draw import FORMATS
+    from .games import GAMES
+
+    said: dict[str, str] = {}
+    for reg in (FORMATS, GAMES):
+        for name, obj in reg.items():
+            said[name] = str(getattr(obj, "title", "") or name)
+    said.update(words or {})
+    names = "|".join(sorted(map(re.escape, said), key=len, reverse=True))
+    problem = re.sub(rf"(“[^”]*”)（(?:{names})）", r"\1", problem)      # “淘汰赛”（knockout）
+    return re.sub(rf"(?<![A-Za-z0-9_])({names})(?![A-Za-z0-9_])", lambda x: said[x[1]], problem)
+
+
+def _located(key: str, spec: dict[str, Any], problem: str = "") -> str:
+    """``events[xiangqi].format`` → ``第1个项目`` (the item's place among the answers), else "".
+    A whole list's problem that names its items (``units``: 单位名称或简称重复：甲、乙) →
+    every item named (``第2个单位、第5个单位``): a unit listed twice is on two rows."""
     m = re.match(r"(units|events|sessions)\[([^\]]+)\]", key)
     if not m:
+        named = re.search(r"重复：(.*?)（", problem)
+        if key in ("units", "events") and named:
+            listed = set(named[1].split("、"))
+            at = [i for i, x in enumerate(spec.get(key) or [])
+                  if listed & {str(x.get(k)) for k in ("id", "name", "short") if x.get(k)}]
+            word = {"units": "个单位", "events": "个项目"}[key]
+            return "、".join(f"第{i + 1}{word}" for i in at)
         return ""
     items = spec.get(m[1]) or []
     at = next((i for i, x in enumerate(items) if str(x.get("id")) == m[2]), None)
@@ -694,13 +802,35 @@ TABLE_KEYS = {"参赛单位": "units", "比赛项目": "events", "比赛时间":
 TABLE_ITEM = {"参赛单位": "单位", "比赛项目": "项目", "比赛时间": "场"}
 
 
+def questionnaire_path(path: str | Path) -> Path:
+    """Where the blank questionnaire goes: always an Excel workbook ``.xlsx``.  A name with
+    no extension gets ``.xlsx`` added (``问卷`` → ``问卷.xlsx``, as Excel saves it); a name
+    with another extension (``问卷.xls``, ``.et``, ``.csv``) is refused, saying the name to
+    use: the file would be .xlsx inside under another name, which Excel warns about and
+    ``league new`` could not read as that type.
+
+    >>> questionnaire_path("问卷"), questionnaire_path("问卷.XLSX"), questionnaire_path("问卷2026.12")
+    (PosixPath('问卷.xlsx'), PosixPath('问卷.XLSX'), PosixPath('问卷2026.12.xlsx'))
+    """
+    path = Path(path)
+    suffix = path.suffix
+    if suffix.lower() == ".xlsx":
+        return path
+    if not re.fullmatch(r"\.[A-Za-z]+", suffix):
+        return path.with_name(path.name + ".xlsx")       # no extension (or 2026.12: not one)
+    good = path.with_suffix(".xlsx")
+    raise NewLeagueError(f"问卷只能保存为 Excel 工作簿（.xlsx），不能用扩展名 “{suffix}”（league new 只读 .xlsx）。"
+                         f"请改用文件名 “{good.name}”：league questionnaire {good}")
+
+
 def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
     """Write the blank one-page 问卷 workbook: key/value rows, then the units, events and
-    sessions tables (a title row, a header row, blank rows to fill)."""
+    sessions tables (a title row, a header row, blank rows to fill).  The file is always an
+    .xlsx (:func:`questionnaire_path`): the path written is returned."""
     from .xlsx import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
     from openpyxl import Workbook
     from openpyxl.styles import Font
-    path = Path(path)
+    path = questionnaire_path(path)
     wb = Workbook()
     ws = wb.active
     ws.title = QUESTIONNAIRE_SHEET
@@ -728,16 +858,7 @@ def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
 
 def read_questionnaire(path: str | Path) -> dict[str, Any]:
     """Read a filled 问卷 workbook back into an answers dict."""
-    from .xlsx import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
-    import openpyxl
-    try:
-        wb = openpyxl.load_workbook(path, data_only=True, read_only=True)
-    except Exception as e:  # noqa: BLE001 — any unreadable file is the same problem for the user
-        raise NewLeagueError(f"无法读取问卷 “{path}”：{e}。请用 league 生成的问卷 .xlsx。") from None
-    if QUESTIONNAIRE_SHEET not in wb.sheetnames:
-        raise NewLeagueError(f"问卷 “{path}” 没有名为 “{QUESTIONNAIRE_SHEET}” 的工作表。")
-    grid = [list(r) for r in wb[QUESTIONNAIRE_SHEET].iter_rows(values_only=True)]
-    wb.close()
+    grid = _questionnaire_grid(Path(path))
     keys = {label: key for label, key, _ in KEY_ROWS}
     answers: dict[str, Any] = {}
     table: str | None = None
@@ -763,6 +884,61 @@ def read_questionnaire(path: str | Path) -> dict[str, Any]:
             if len(row) > 1 and _text(row[1]):
                 answers[keys[first]] = row[1]
     return answers
+
+
+def _save_as_xlsx(path: Path) -> str:
+    return (f"请在 Excel/WPS 中打开它，点“文件 → 另存为”，保存类型选“Excel 工作簿（*.xlsx）”，"
+            f"另存为 “{path.with_suffix('.xlsx').name}”，再用这个 .xlsx 文件运行 league new … --from-workbook。")
+
+
+def _questionnaire_grid(path: Path) -> list[list[Any]]:
+    """The 问卷 sheet's rows, or NewLeagueError saying in Chinese why the file cannot be read
+    and what to do (the library's own English words, e.g. openpyxl's “does not support the old
+    .xls file format”, are not shown).  The file is recognised by its content, not its name:
+    an .xlsx named 问卷.xls (as an older ``league questionnaire 问卷.xls`` wrote it) is read."""
+    import io
+    import zipfile
+    from .xlsx import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
+    import openpyxl
+
+    data = path.read_bytes()        # an OSError (no such file, no permission) is said by the CLI
+    cannot = f"无法读取问卷 “{path}”："
+    if not data:
+        raise NewLeagueError(cannot + "文件是空的（0 字节），里面没有问卷。请用 league questionnaire 问卷.xlsx "
+                             "生成问卷，填好并保存后再运行。")
+    if data.startswith(b"\xd0\xcf\x11\xe0"):   # an OLE2 compound file: .xls / .et, or a password
+        raise NewLeagueError(cannot + "它是旧版 Excel 97-2003 工作簿（.xls）或 WPS 表格（.et）格式，"
+                             "或是设置了打开密码的工作簿；league 只读 Excel 工作簿（.xlsx）。"
+                             + _save_as_xlsx(path) + "（设有密码的请先取消密码。）")
+    if not data.startswith(b"PK"):
+        kind = ("是文本（CSV）文件" if path.suffix.lower() in (".csv", ".txt") or _is_text(data)
+                else "不是 Excel 工作簿")
+        raise NewLeagueError(cannot + f"它{kind}，不是 league 生成的问卷工作簿（.xlsx）。" + _save_as_xlsx(path))
+    try:
+        wb = openpyxl.load_workbook(io.BytesIO(data), data_only=True, read_only=True)
+    except zipfile.BadZipFile:
+        raise NewLeagueError(cannot + "文件不完整或已损坏（可能没有下载、复制完整），打不开。请找到原来的问卷文件，"
+                             "或在 Excel/WPS 中打开后另存为新的 .xlsx 工作簿再运行。") from None
+    except Exception:  # noqa: BLE001 — a zip that is no workbook (.docx, .zip, .ods …)
+        raise NewLeagueError(cannot + "它不是 Excel 工作簿（.xlsx），可能是 Word 文档、压缩包等其他文件改了扩展名。"
+                             "请用 league 生成的问卷：league questionnaire 问卷.xlsx，填好后再运行。") from None
+    try:
+        if QUESTIONNAIRE_SHEET not in wb.sheetnames:
+            raise NewLeagueError(f"问卷 “{path}” 里没有名为 “{QUESTIONNAIRE_SHEET}” 的工作表"
+                                 f"（现有：{'、'.join(wb.sheetnames) or '无'}）。league new 只读这张表：请把工作表名改回"
+                                 f"“{QUESTIONNAIRE_SHEET}”，或把回答填进 league questionnaire 生成的问卷。")
+        try:
+            return [list(r) for r in wb[QUESTIONNAIRE_SHEET].iter_rows(values_only=True)]
+        except Exception:  # noqa: BLE001 — a sheet whose XML openpyxl cannot read
+            raise NewLeagueError(cannot + f"工作表 “{QUESTIONNAIRE_SHEET}” 的内容已损坏，读不出来。"
+                                 + _save_as_xlsx(path)) from None
+    finally:
+        wb.close()
+
+
+def _is_text(data: bytes) -> bool:
+    head = data[:4096]
+    return b"\0" not in head and all(b >= 9 for b in head[:64])
 
 
 # ------------------------------------------------------------------------------ writing the folder
@@ -795,13 +971,38 @@ def spec_yaml(spec: dict[str, Any]) -> str:
 
 
 def _where(answers: dict[str, Any], question: str) -> str:
-    """``（问卷第 12 行，B12）`` for a question answered on the questionnaire, else ""."""
+    """``（问卷第 12 行，B12）`` for a question answered on the questionnaire, else "";
+    ``第2个单位、第5个单位`` → ``（问卷第 18、21 行）``."""
     rows = answers.get("_rows") or {}
-    m = re.fullmatch(r"第(\d+)(?:个(单位|项目)|(场))", question)
-    n = rows.get(f"{m.group(2) or m.group(3)}{m.group(1)}") if m else rows.get(question)
-    if n is None:
-        return ""
-    return f"（问卷第 {n} 行）" if m else f"（问卷第 {n} 行，B{n}）"
+    places = question.split("、")
+    found = [re.fullmatch(r"第(\d+)(?:个(单位|项目)|(场))", q) for q in places]
+    if all(found):
+        at = [rows.get(f"{m.group(2) or m.group(3)}{m.group(1)}") for m in found if m]
+        if None in at:
+            return ""
+        return f"（问卷第 {'、'.join(map(str, at))} 行）"
+    n = rows.get(question)
+    return "" if n is None else f"（问卷第 {n} 行，B{n}）"
+
+
+def _said(answers: dict[str, Any], bad: BadAnswer) -> str:
+    """One bad answer as the office reads it: 【question】（问卷第 N 行）的回答有误：reason."""
+    question = bad.question or "问卷"
+    place = bad.args[2] if len(bad.args) > 2 and bad.args[2] else ""
+    where = (_where(answers, place) if place else "") or _where(answers, question)
+    return f"【{question}】{where}的回答有误：{bad}"
+
+
+def answer_problems(answers: dict[str, Any]) -> tuple[dict[str, Any] | None, list[BadAnswer]]:
+    """(spec, []) when every answer is usable and the whole spec passes, else (None, every
+    bad answer): each answer's own check first; the whole spec is checked when those pass
+    (an incomplete spec's check would blame what is only missing)."""
+    problems: list[BadAnswer] = []
+    spec = build_spec(answers, problems)
+    if problems:
+        return None, problems
+    problems = spec_problems(spec, answers)
+    return (None, problems) if problems else (spec, [])
 
 
 def create(folder: str | Path, questionnaire: str | Path | None = None,
@@ -828,6 +1029,20 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
     answers = dict(answers)
     if not answers.get("id") and re.fullmatch(r"[A-Za-z0-9_-]+", folder.name):
         answers["id"] = folder.name
+    if not interactive:
+        # every bad answer at once, each with its row (as league run lists a spec's problems):
+        # a clerk with three mistakes fixed one a run
+        found, problems = answer_problems(answers)
+        if problems:
+            from .spec import MAX_SPEC_PROBLEMS
+            said = [_said(answers, p) for p in problems]
+            if len(said) == 1:
+                raise NewLeagueError(said[0])
+            more = len(said) - MAX_SPEC_PROBLEMS
+            raise NewLeagueError(
+                f"问卷有 {len(said)} 处回答有误，请一并改正后再运行：\n"
+                + "\n".join(f"  {i}. {x}" for i, x in enumerate(said[:MAX_SPEC_PROBLEMS], 1))
+                + (f"\n  ……另有 {more} 处，改正以上各处后再运行即可看到。" if more > 0 else ""))
     while True:
         try:
             spec = build_spec(answers)
@@ -835,8 +1050,8 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
             break
         except BadAnswer as e:
             question = e.args[1] if len(e.args) > 1 else "问卷"
-            if not interactive:
-                raise NewLeagueError(f"【{question}】{_where(answers, question)}的回答有误：{e.args[0]}") from None
+            if not interactive:       # not reached: answer_problems found none
+                raise NewLeagueError(_said(answers, e)) from None
             where = e.args[2] if len(e.args) > 2 and e.args[2] else question
             if reask(answers, question, where, ask or click.prompt):
                 continue

@@ -77,7 +77,9 @@ def test_league_new_shows_the_chinese_message(tmp_path):
     a["events"][0]["format"] = "三人桌"
     with pytest.raises(newleague.NewLeagueError) as e:
         newleague.create(tmp_path / "x", answers=a)
-    assert "每桌 3 人，但游戏“xiangqi”需要 2 人" in str(e.value)
+    # in the office's own words (象棋, 三人桌), not the registry names league run shows
+    assert "赛制“三人桌”每桌 3 人，但游戏“象棋”需要 2 人" in str(e.value)
+    assert "xiangqi" not in str(e.value) and "tables_of_three" not in str(e.value)
 
 
 def test_the_offices_spec_mistakes_are_said_in_chinese(tmp_path):

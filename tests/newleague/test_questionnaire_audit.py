@@ -1,0 +1,115 @@
+"""Audit of the questionnaire workbook: its file type, the Chinese reasons a file cannot be
+read, whole-spec errors located on the sheet in the office's words, all bad answers at once."""
+from __future__ import annotations
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from pipeline import newleague
+from pipeline.cli import main
+
+from .helpers import small_answers
+from .test_newleague import _questionnaire
+
+ENGLISH = ("openpyxl", "xlrd", "zip", "File is not", "support", "doudizhu", "knockout", "配置键")
+
+
+def _said(r):
+    assert "Traceback" not in r.output and not any(w in r.output for w in ENGLISH), r.output
+    return r.output
+
+
+@pytest.mark.parametrize("name", ["问卷X.xls", "问卷.et", "问卷.csv"])
+def test_questionnaire_with_another_extension_is_refused_in_chinese(tmp_path, name):
+    r = CliRunner().invoke(main, ["questionnaire", str(tmp_path / name)])
+    assert r.exit_code == 2 and ".xlsx" in _said(r) and "不能用扩展名" in r.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_questionnaire_without_extension_is_an_xlsx(tmp_path):
+    r = CliRunner().invoke(main, ["questionnaire", str(tmp_path / "问卷")])
+    assert r.exit_code == 0 and r.output.strip() == str(tmp_path / "问卷.xlsx")
+    assert openpyxl.load_workbook(tmp_path / "问卷.xlsx").sheetnames == [newleague.QUESTIONNAIRE_SHEET]
+
+
+def _new(tmp_path, q):
+    return CliRunner().invoke(main, ["new", str(tmp_path / "t2026"), "--from-workbook", str(q)])
+
+
+def test_an_xlsx_named_xls_is_read_by_its_content(tmp_path):
+    q, _ = _questionnaire(tmp_path, small_answers(2))
+    old = q.rename(tmp_path / "问卷X.xls")          # as league questionnaire 问卷X.xls wrote it before
+    r = _new(tmp_path, old)
+    assert r.exit_code == 0, r.output
+
+
+def _ole2(p):
+    p.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
+
+
+@pytest.mark.parametrize("name,make,words", [
+    ("问卷.xls", _ole2, ["Excel 97-2003", "另存为", "Excel 工作簿（*.xlsx）", "问卷.xlsx"]),
+    ("问卷.et", _ole2, ["WPS 表格（.et）", "另存为"]),
+    ("问卷.csv", lambda p: p.write_text("问题,填写\n赛事名称,棋牌赛\n", encoding="utf-8"), ["CSV", "另存为"]),
+    ("问卷", lambda p: p.write_text("问题,填写\n", encoding="utf-8"), ["文本", "另存为"]),
+    ("问卷.xlsx", lambda p: p.write_bytes(b"PK\x03\x04" + b"x" * 100), ["损坏"]),
+    ("问卷.xlsx", lambda p: p.write_bytes(b""), ["空"]),
+])
+def test_a_file_that_is_no_xlsx_gets_a_chinese_reason(tmp_path, name, make, words):
+    q = tmp_path / name
+    make(q)
+    out = _said(_new(tmp_path, q))
+    assert out.startswith("错误：") and all(w in out for w in words), out
+    assert not (tmp_path / "t2026").exists()
+
+
+def test_a_questionnaire_without_its_sheet_names_the_sheets_it_has(tmp_path):
+    q, _ = _questionnaire(tmp_path, small_answers(2))
+    wb = openpyxl.load_workbook(q)
+    wb[newleague.QUESTIONNAIRE_SHEET].title = "Sheet1"
+    wb.save(q)
+    out = _said(_new(tmp_path, q))
+    assert "没有名为 “问卷” 的工作表（现有：Sheet1）" in out
+
+
+def test_a_format_that_does_not_fit_the_game_names_the_row_and_the_clerks_words(tmp_path):
+    a = small_answers(2)
+    a["events"].append({"name": "斗地主", "game": "斗地主", "format": "淘汰赛", "quota": "fixed 1", "team_size": "1"})
+    q, rows = _questionnaire(tmp_path, a)
+    out = _said(_new(tmp_path, q))
+    assert f"【比赛项目 “斗地主”的赛制】（问卷第 {rows['比赛项目'] + 4} 行）的回答有误" in out, out
+    assert "赛制“淘汰赛”每桌 2 人，但游戏“斗地主”需要 3 人" in out and "三人桌淘汰赛" in out
+
+
+def test_a_unit_listed_twice_names_both_rows(tmp_path):
+    a = small_answers(4)
+    a["units"][3]["name"] = a["units"][1]["name"]
+    q, rows = _questionnaire(tmp_path, a)
+    out = _said(_new(tmp_path, q))
+    first = rows["参赛单位"] + 2
+    assert f"【参赛单位】（问卷第 {first + 1}、{first + 3} 行）的回答有误：单位名称或简称重复" in out, out
+
+
+def test_a_quota_band_written_as_a_range_says_the_band_syntax(tmp_path):
+    a = small_answers(2)
+    a["events"][0]["quota"] = "分档 0-30:1,30-60:2"
+    q, rows = _questionnaire(tmp_path, a)
+    out = _said(_new(tmp_path, q))
+    assert f"（问卷第 {rows['比赛项目'] + 2} 行）" in out
+    assert "“0-30:1” 写的是人数范围" in out and "最低人数" in out and "分档 0:1,30:2" in out
+    assert "不是整数" not in out
+
+
+def test_every_bad_answer_is_said_at_once_with_its_row(tmp_path):
+    a = small_answers(3)
+    a["deadline"] = "明天"
+    a["units"][1]["email"] = "不是邮箱"
+    a["events"][1]["quota"] = "fixed 0"
+    q, rows = _questionnaire(tmp_path, a)
+    out = _said(_new(tmp_path, q))
+    assert "问卷有 3 处回答有误" in out, out
+    for where in (f"【第2个单位】（问卷第 {rows['参赛单位'] + 3} 行）",
+                  f"【报名截止时间】（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）",
+                  f"【第2个项目】（问卷第 {rows['比赛项目'] + 3} 行）"):
+        assert where in out, (where, out)

@@ -373,10 +373,50 @@ def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
     if isinstance(fmt, dict):
         options.update({k: x for k, x in fmt.items() if k != "type"})
         fmt = fmt.get("type")
-    return {"id": raw.get("id") or _event_id(game, taken), "name": v_required(raw.get("name")),
-            "game": game, "team_size": v_team_size(raw.get("team_size") or _side_size(game)),
+    eid, name = raw.get("id") or _event_id(game, taken), v_required(raw.get("name"))
+    team_size = v_team_size(raw.get("team_size") or _side_size(game))
+    from .games import GAMES
+    from .registries import team_size_problem
+    # a team is one side of a table: 3 斗地主 players per team sat 9 at a 3-player table
+    problem = team_size_problem(GAMES.get(game), team_size, name)
+    if problem:
+        raise BadAnswer(f"{problem}（配置键 events[{eid}].team_size）")
+    return {"id": eid, "name": name, "game": game, "team_size": team_size,
             "quota": v_quota(raw.get("quota", "open")),
             "format": {"type": v_format(fmt), **options}}
+
+
+def v_members(v: Any) -> Any:
+    """A member count, or blank (allowed here; :func:`check_members` refuses a blank or 0
+    when an event's quota is computed from it)."""
+    return v_int(v) if _text(v) else ""
+
+
+def check_members(raw_units: list[Any], events: list[dict[str, Any]]) -> list[BadAnswer]:
+    """A unit whose 会员人数 is blank or 0 while an event's quota is computed from it (ratio,
+    bands) is a bad answer to that unit (第n个单位): the form said 按本单位会员 0 人的 15% 计算
+    or 本单位无名额.  One BadAnswer per such unit; a count that is no number is clean_unit's."""
+    from .spec import MEMBER_QUOTAS
+    needs = [e for e in events if (e.get("quota") or {}).get("rule") in MEMBER_QUOTAS]
+    if not needs:
+        return []
+    rules = "、".join(f"“{e['name']}”（{'按会员人数比例' if e['quota']['rule'] == 'ratio' else '按会员人数分档'}）"
+                     for e in needs)
+    bad = []
+    for i, raw in enumerate(raw_units):
+        if not isinstance(raw, dict) or not _text(raw.get("name")):
+            continue
+        try:
+            members = v_int(raw.get("members")) if _text(raw.get("members")) else 0
+        except BadAnswer:
+            continue
+        if members:
+            continue
+        said = "没有填写" if not _text(raw.get("members")) else "为 0"
+        uid = raw.get("id") or f"b{i + 1:02d}"
+        bad.append(BadAnswer(f"“{_text(raw.get('name'))}”的会员人数{said}，而项目{rules}的名额按各单位会员人数计算："
+                             f"请填写该单位的会员人数（整数，如 40）（配置键 units[{uid}].members）", f"第{i + 1}个单位"))
+    return bad
 
 
 def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None) -> dict[str, Any]:
@@ -449,6 +489,8 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         events.append(ev)
     if not answers.get("events"):
         fail(BadAnswer("至少要有一个比赛项目。", "比赛项目"))
+    for bad in check_members(answers.get("units") or [], events):
+        fail(bad)
     sessions = []
     for n, s in enumerate((x if isinstance(x, dict) else {"date": x}
                            for x in answers.get("sessions") or []), start=1):
@@ -618,6 +660,9 @@ def _echo(msg: str) -> None:
     click.echo(msg, err=True)
 
 
+MEMBERS_PROMPT = "  会员人数（名额按比例或分档计算时必填；否则可回车）"
+
+
 def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Ask every question at the prompt (Chinese) and return the answers dict."""
     echo = echo or (lambda msg: _echo(msg))
@@ -646,7 +691,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             continue
         a["units"].append({"name": name,
                            "captain": _prompt(ask, "  队长/联系人", _text, "", echo=echo),
-                           "members": _prompt(ask, "  会员人数", v_int, 0, echo=echo),
+                           "members": _prompt(ask, MEMBERS_PROMPT, v_members, "", echo=echo),
                            "email": _prompt(ask, "  邮箱（回执发往此地址；多个用分号隔开）",
                                             lambda v: "；".join(v_emails(v)), "", echo=echo)})
     echo("比赛项目：逐个填写，项目名称直接回车结束。")
@@ -763,7 +808,7 @@ def reask(a: dict[str, Any], question: str, where: str, ask: Ask,
     echo(f"  请重新填写【{where}】（{_text(item.get('name') or item.get('date'))}）：")
     if table == "units":
         again("captain", "  队长/联系人", _text, item)
-        again("members", "  会员人数", v_int, item)
+        again("members", MEMBERS_PROMPT, v_members, item)
         again("email", "  邮箱（回执发往此地址；多个用分号隔开）", lambda v: "；".join(v_emails(v)), item)
     elif table == "events":
         again("game", "  棋牌种类", v_game, item)
@@ -778,7 +823,7 @@ def reask(a: dict[str, Any], question: str, where: str, ask: Ask,
 
 
 def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
-    return {"id": "probe", "name": "probe", "units": [{"id": "b01", "name": "甲"}],
+    return {"id": "probe", "name": "probe", "units": [{"id": "b01", "name": "甲", "members": 100}],
             "events": [clean_event(ev, taken)]}
 
 
@@ -823,6 +868,19 @@ def questionnaire_path(path: str | Path) -> Path:
                          f"请改用文件名 “{good.name}”：league questionnaire {good}")
 
 
+def column_hints() -> dict[str, str]:
+    """What to fill in a table column of the 问卷 (by its header), for the columns whose
+    wrong answer goes wrong quietly: 每队人数 (a team sits on one side of a table) and
+    会员人数 (ratio and band quotas are computed from it)."""
+    from .games import GAMES
+    from .registries import side_size
+    solo = "、".join(g.title for _n, g in GAMES.items() if side_size(g) == 1)
+    pairs = "、".join(g.title for _n, g in GAMES.items() if side_size(g) == 2)
+    return {"会员人数": "名额规则按比例或分档计算时必填（整数，如 40）；都是固定名额或不限时可空",
+            "每队人数": f"按棋牌种类填（一队坐桌上的一方）：单人项目（{solo}）填 1，"
+                        f"固定搭档的对子项目（{pairs}）填 2；空着即按棋牌种类"}
+
+
 def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
     """Write the blank one-page 问卷 workbook: key/value rows, then the units, events and
     sessions tables (a title row, a header row, blank rows to fill).  The file is always an
@@ -830,6 +888,8 @@ def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
     from .xlsx import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
     from openpyxl import Workbook
     from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
     path = questionnaire_path(path)
     wb = Workbook()
     ws = wb.active
@@ -840,15 +900,24 @@ def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
     ws.append(["问题", "填写", "说明"])
     for label, _key, hint in KEY_ROWS:
         ws.append([label, None, hint])
+    hints = column_hints()
     for title, (head, _keys) in TABLES.items():
         ws.append([])
-        ws.append([title])
+        # a column's hint beside the table's title (the reader reads that row's first cell only)
+        notes = [f"{col}：{hints[col]}" for col in head if col in hints]
+        ws.append([title, *(["；".join(notes)] if notes else [])])
         ws.cell(ws.max_row, 1).font = bold
         ws.append(head)
         for c in ws[ws.max_row]:
             c.font = bold
+        first = ws.max_row + 1
         for _ in range(rows if title != "比赛时间" else 5):
             ws.append([None] * len(head))
+        for k, col in enumerate(head, start=1):
+            if col in hints:       # and shown when a cell of that column is chosen
+                dv = DataValidation(showInputMessage=True, promptTitle=col, prompt=hints[col][:250])
+                dv.add(f"{get_column_letter(k)}{first}:{get_column_letter(k)}{ws.max_row}")
+                ws.add_data_validation(dv)
     for col, w in zip("ABCDE", (18, 24, 28, 22, 10)):
         ws.column_dimensions[col].width = w
     path.parent.mkdir(parents=True, exist_ok=True)

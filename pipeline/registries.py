@@ -35,6 +35,33 @@ def side_size(game: Any) -> int:
     return int(getattr(game, "side_size", 1))
 
 
+def team_size_problem(game: Any, team_size: int, event: str = "") -> str | None:
+    """Why ``team_size`` cannot be the game's, else None (``event``: the event's name, said
+    beside the game's when it differs).  A team is one side of a table
+    (the draw seats each entry, with all its players, at one seat), so every game's team
+    size is its side size: 1 for 象棋/围棋/跳棋/斗地主, 2 for a partnership (掼蛋, 桥牌,
+    双升, 双扣).  There are no team events whose members play board by board: a 3-person
+    斗地主 team drawn into one seat put 9 people at a 3-player table.
+
+    >>> from pipeline.games import GAMES
+    >>> team_size_problem(GAMES.get("doudizhu"), 3)
+    '斗地主每方 1 人：每桌 3 名选手各坐一方、各自对局，每队人数（team_size）请填 1，现为 3（一队的人会被排进同一个座位）。'
+    >>> team_size_problem(GAMES.get("guandan"), 1, "扑克")
+    '“扑克”（掼蛋）每方 2 人（固定搭档）：每桌 2 对搭档对坐，每队人数（team_size）请填 2，现为 1。'
+    >>> team_size_problem(GAMES.get("xiangqi"), 1) is None
+    True
+    """
+    side = side_size(game)
+    if team_size == side:
+        return None
+    what = game.title if event in ("", game.title) else f"“{event}”（{game.title}）"
+    if side == 1:
+        return (f"{what}每方 1 人：每桌 {game.seats} 名选手各坐一方、各自对局，"
+                f"每队人数（team_size）请填 1，现为 {team_size}（一队的人会被排进同一个座位）。")
+    return (f"{what}每方 {side} 人（固定搭档）：每桌 {game.seats} 对搭档对坐，"
+            f"每队人数（team_size）请填 {side}，现为 {team_size}。")
+
+
 def known_names(reg: Registry[Any]) -> str:
     """The registered names with their Chinese aliases, for a message.
 
@@ -99,9 +126,9 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
                                    f"请改用每桌 {game.seats} 人的赛制：{fitting}。")
         return "format.type", (f"游戏{_shown(GAMES, ev.game)}不能用赛制{_shown(FORMATS, ev.format.type)}"
                                f"（比赛成绩要在同一轮各桌之间比较），请改用：{fitting}。")
-    if ev.team_size < side_size(game):
-        return "team_size", (f"游戏{_shown(GAMES, ev.game)}每方 {side_size(game)} 人（固定搭档），"
-                             f"每队人数（team_size）至少为 {side_size(game)}，现为 {ev.team_size}。")
+    problem = team_size_problem(game, ev.team_size, ev.name)
+    if problem:
+        return "team_size", problem
     for i, tb in enumerate(ev.tiebreaks or ()):
         if tb not in TIEBREAKS:
             return f"tiebreaks[{i}]", unknown_message(TIEBREAKS, tb)

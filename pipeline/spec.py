@@ -693,8 +693,35 @@ def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
     except ValidationError as e:
         _raise_all(file, [(_key_of(err["loc"], raw), _in_chinese(err)) for err in e.errors()])
     _check_sessions(spec, file)
+    _check_members(spec, raw, file)
     _check_registries(spec, file)
     return spec
+
+
+#: quota rules computed from a unit's members (R2015-Q3 bands, R2016-Q1 ratio)
+MEMBER_QUOTAS = ("bands", "ratio")
+
+
+def _check_members(spec: TournamentSpec, raw: dict[str, Any], file: str | Path) -> None:
+    """A unit with no members (missing, or 0) while an event's quota is computed from them
+    (ratio, bands) is an error at that unit: its form said 按本单位会员 0 人的 15% 计算 (or
+    本单位无名额) and nothing else said so.  Every such unit is said at once."""
+    needs = [ev for ev in spec.events if ev.quota.rule in MEMBER_QUOTAS]
+    if not needs:
+        return
+    rules = "、".join(f"“{ev.name}”（{'按会员人数比例' if ev.quota.rule == 'ratio' else '按会员人数分档'}）"
+                     for ev in needs)
+    items = raw.get("units") if isinstance(raw.get("units"), list) else []
+    problems = []
+    for i, u in enumerate(spec.units):
+        if u.members:
+            continue
+        given = i < len(items) and isinstance(items[i], dict) and items[i].get("members") is not None
+        problems.append((f"units[{u.id}].members",
+                         f"单位“{u.name}”的会员人数（members）{'为 0' if given else '没有填写'}，"
+                         f"而项目{rules}的名额按各单位会员人数计算：请填写该单位的 members（会员人数，整数，如 40）"))
+    if problems:
+        _raise_all(file, problems)
 
 
 def _check_sessions(spec: TournamentSpec, file: str | Path) -> None:

@@ -66,7 +66,7 @@ class Bridge:
     id: str = "bridge"
     title: str = "桥牌"
     seats: int = 2
-    #: players on each side of a table: a fixed partnership (team_size at least this)
+    #: players on each side of a table: a fixed partnership (an event's team_size is this)
     side_size: int = 2
     #: matchpoints compare the tables of a round, which only a pairs movement seats
     #: with the same boards (registries.fits)

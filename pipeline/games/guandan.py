@@ -167,7 +167,7 @@ class Guandan:
     id: str = "guandan"
     title: str = "掼蛋"
     seats: int = 2
-    #: players on each side of a table: a fixed partnership (team_size at least this)
+    #: players on each side of a table: a fixed partnership (an event's team_size is this)
     side_size: int = 2
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": BASE_WIN, "draw": TABLE_TOTAL // 2, "loss": TABLE_TOTAL - BASE_WIN,

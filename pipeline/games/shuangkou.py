@@ -246,7 +246,7 @@ class Shuangkou:
     id: str = "shuangkou"
     title: str = "双扣"
     seats: int = 2
-    #: players on each side of a table: a fixed partnership (team_size at least this)
+    #: players on each side of a table: a fixed partnership (an event's team_size is this)
     side_size: int = 2
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2, "forfeit_loss": 0})

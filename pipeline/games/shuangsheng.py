@@ -210,7 +210,7 @@ class Shuangsheng:
     id: str = "shuangsheng"
     title: str = "双升"
     seats: int = 2
-    #: players on each side of a table: a fixed partnership (team_size at least this)
+    #: players on each side of a table: a fixed partnership (an event's team_size is this)
     side_size: int = 2
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 3, "loss": 1, "draw": 2, "win_equal": 2, "loss_equal": 1,

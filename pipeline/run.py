@@ -2492,6 +2492,143 @@ class EventRunner:
                 self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'、'.join(f'“{names.get(e, e)}”' for e in same)}"
                                 f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
                                 "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
+        self.playoff_rows_unused(names)
+
+    def playoff_rows_unused(self, names: dict[str, str]) -> None:
+        """R2011-F1, R2011-F2, R2011-D2: a 加赛表's tie (its rows of one tie, as the form's _meta
+        or a hand-made sheet's numbering says) that changes nothing in the event played out
+        — no group table, no final place is other without it — was used for nothing: its
+        players are not level (a sheet made for an older ranking, a name written wrongly), or
+        only some of a shared place that no award splits (a shared place needs no 加赛, and
+        two of four level cannot order the four).  Such rows were dropped without a word
+        (standings printed 并列 beside the sheet that ranked them): said at the sheet, as a
+        note (nothing is wrong with the ranking; a wrong name is the referee's to correct).
+        Rows already said (the same 名次 twice, a tie only partly filled, the rest of a form's tie
+        whose other rows were said unreadable) are not said again,
+        nor an earlier sheet's tie that a later sheet lists again (the later one counts)."""
+        if not self.playoffs or not (self.complete or self.awaiting_playoff) or not self.rounds:
+            return
+        said = {(i.file, i.sheet, i.cell) for log in (self.issues, self._playoff_log) for i in log if i.file}
+        sheet_ties: list[tuple[int, Playoff, list[int]]] = []
+        for k, po in enumerate(self.playoffs):
+            if po.source is None or not po.order:
+                continue
+            for t in sorted(set(po.ties)) if po.ties else [None]:
+                rows = [i for i in range(len(po.order)) if t is None or po.ties[i] == t]
+                ids = {po.order[i] for i in rows}
+                cells = [po.cells[i] for i in rows] if len(po.cells) == len(po.order) else []
+                if any((po.source.file, po.source.sheet, c) in said for c in cells):
+                    continue
+                if any(ids < t for t in po.made_for) and any(f == po.source.file and sh == po.source.sheet
+                                                            for f, sh, _ in said):
+                    continue        # the rest of the tie the form was made for: its rows' problems were said
+                if any(later.source is not None and later.source.file != po.source.file and later.tie_with(ids)
+                       for later in self.playoffs[k + 1:]):
+                    continue        # listed again by a later sheet: that one counts
+                sheet_ties.append((k, po, rows))
+        if not sheet_ties:
+            return
+
+        def places(now: list | None = None) -> tuple:
+            try:
+                return tuple((p.entry, p.rank, p.tied, p.tier, p.group) for p in now or self.placements())
+            except Exception:       # (a format that cannot place without the sheet: it was used)
+                return (object(),)
+
+        def tables() -> tuple:
+            return tuple((st.stage, st.group, tuple((r.entry, r.rank, r.playoff_required) for r in st.rows))
+                         for st in self.standings())
+
+        kept = list(self.playoffs)
+        now = self.placements()
+        base_places, base_tables = places(now), None
+        unused = []
+        try:
+            for k, po, rows in sheet_ties:
+                keep = [i for i in range(len(po.order)) if i not in rows]
+                without = dataclasses.replace(
+                    po, order=tuple(po.order[i] for i in keep),
+                    places=tuple(po.places[i] for i in keep) if po.places else (),
+                    cells=tuple(po.cells[i] for i in keep) if po.cells else (),
+                    ties=tuple(po.ties[i] for i in keep) if po.ties else ())
+                self.playoffs[k] = without
+                same = places() == base_places
+                self.playoffs[k] = po
+                if same:        # the group tables only when the places are the same
+                    if base_tables is None:
+                        base_tables = tables()
+                    self.playoffs[k] = without
+                    same = tables() == base_tables
+                    self.playoffs[k] = po
+                if same and not self.drawn_by_playoff(k, po, without, {po.order[i] for i in rows}):
+                    unused.append((po, rows))
+        finally:
+            self.playoffs[:] = kept
+        if not unused:
+            return
+        final = {p.entry: p for p in now}
+        level: dict[tuple[str, int], list[str]] = {}
+        for p in final.values():
+            level.setdefault((p.group, p.rank), []).append(p.entry)
+
+        def where(e: str) -> str:
+            p = final.get(e)
+            if p is None:
+                return f"“{names.get(e, e)}”"
+            notes = [n for n in ("并列" if p.tied else "", p.tier) if n]
+            return f"“{names.get(e, e)}”第{p.rank}名" + (f"（{'，'.join(notes)}）" if notes else "")
+
+        for po, rows in unused:
+            ids = [po.order[i] for i in rows]
+            who = "、".join(f"“{names.get(e, e)}”" for e in ids)
+            shared = {(final[e].group, final[e].rank) for e in ids if e in final}
+            if len(ids) > 1 and len(shared) == 1 and all(final.get(e) and final[e].tied for e in ids):
+                others = [e for e in level[shared.pop()] if e not in ids]
+                why = (f"他们与{'、'.join(f'“{names.get(e, e)}”' for e in others)}并列第{final[ids[0]].rank}名，"
+                       "这场加赛只排了并列者中的一部分，定不出并列各人的名次；这个并列不影响获奖，不需要加赛，"
+                       "名次仍为并列。无需处理；如确要排定，请为并列的每一位都填写名次后重新发送。")
+            else:
+                why = (f"按现在的成绩他们并没有并列（{'、'.join(where(e) for e in ids)}），"
+                       "名次按成绩和破同分规则排定，无需加赛。无需处理；如果这场加赛是为别的并列选手赛的"
+                       "（姓名或名次填错），请改正后重新发送。")
+            cell = po.cells[rows[0]] if len(po.cells) == len(po.order) else ""
+            self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{who}的加赛名次未被采用：{why}",
+                            at=dataclasses.replace(po.source, cell=cell) if cell else po.source,
+                            severity=Severity.INFO)
+
+    def drawn_by_playoff(self, k: int, po: Playoff, without: Playoff, ids: set[str]) -> bool:
+        """Whether a published round known to have been drawn with the 加赛 ``po`` (its record
+        of the sheets, ``PLAYOFFS_KEY``, lists ``ids``) is drawn otherwise from the rounds before
+        it without ``ids``' rows (``without`` in place of ``self.playoffs[k]``): the draw
+        waits, or pairs otherwise.  A 加赛 that decided who advanced (R2011-F1) changes no
+        place or table once the next stage is drawn from it — it was used all the same."""
+        def drawn(rounds: list[Round], seed: str) -> Any:
+            state = dataclasses.replace(self.draw_state(), rounds=rounds)
+            try:
+                nxt = self.fmt.next_round(state, random.Random(int(seed, 16)))
+            except Exception as e:     # a Waiting (for this 加赛), or a state it cannot draw from
+                return type(e).__name__
+            return [(m.stage, m.group, m.table, m.sides) for m in nxt.matches] if nxt is not None else None
+
+        for j, rnd in enumerate(self.rounds):
+            known = rnd.plan.get(PLAYOFFS_KEY) if isinstance(rnd.plan, dict) else None
+            if j == 0 or not isinstance(known, list) or not any(
+                    isinstance(u, list) and len(u) == 3 and ids <= set(u[2]) for u in known):
+                continue
+            seed = rnd.seed if isinstance(rnd.seed, str) and rnd.seed else "0"
+            try:
+                int(seed, 16)
+            except ValueError:
+                seed = "0"
+            before = list(self.rounds[:j])
+            with_it = drawn(before, seed)
+            self.playoffs[k] = without
+            try:
+                if drawn(before, seed) != with_it:
+                    return True
+            finally:
+                self.playoffs[k] = po
+        return False
 
     def playoff_partly_filled(self, tied: set[str], group: str, names: dict[str, str], said: set,
                               stage: str = "") -> None:

@@ -222,8 +222,11 @@ def test_a_playoff_row_of_no_event_is_said_at_its_cell(tmp_path):
         found = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
     (bad,) = [i for i in found if i["cell"] == "A2"]
     assert bad["sheet"] == "加赛" and "“掼蛋”不是本次比赛的项目（本次为：扑克牌）" in bad["message"]
-    # its tie (a shared 4th place, no award between them) waits for no playoff: nothing more said
-    assert len(found) == 1, found
+    # its tie (a shared place, no award between them) waits for no playoff; the rest of the tie's
+    # rows, read, rank only some of it: said as unused, a note (R2011-F1: never dropped silently)
+    assert len(found) == 2, found
+    (rest,) = [i for i in found if i["cell"] != "A2"]
+    assert rest["severity"] == "info" and "未被采用" in rest["message"] and "“工商1队”并列" in rest["message"]
 
 
 def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing(tmp_path):

@@ -25,6 +25,7 @@ import marshal
 import os
 import sys
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 #: bytes of a cache file before its marshalled table
@@ -82,7 +83,7 @@ class MethodCache:
         if type(source) is str:
             key = hashlib.blake2b(source.encode(), digest_size=16).digest()
             code = self.codes.get(key)
-            if code is None:
+            if type(code) is not CodeType:     # missing — or not a code object (a damaged or foreign table)
                 code = self.codes[key] = compile(source, "<string>", "exec")
                 self.added += 1
             self.used.add(key)

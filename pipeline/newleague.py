@@ -852,12 +852,14 @@ def questionnaire_path(path: str | Path) -> Path:
     no extension gets ``.xlsx`` added (``问卷`` → ``问卷.xlsx``, as Excel saves it); a name
     with another extension (``问卷.xls``, ``.et``, ``.csv``) is refused, saying the name to
     use: the file would be .xlsx inside under another name, which Excel warns about and
-    ``league new`` could not read as that type.
+    ``league new`` could not read as that type.  An existing folder gets ``问卷.xlsx`` in it.
 
     >>> questionnaire_path("问卷"), questionnaire_path("问卷.XLSX"), questionnaire_path("问卷2026.12")
     (PosixPath('问卷.xlsx'), PosixPath('问卷.XLSX'), PosixPath('问卷2026.12.xlsx'))
     """
     path = Path(path)
+    if path.is_dir():           # a folder named: the questionnaire goes in it
+        return path / "问卷.xlsx"
     suffix = path.suffix
     if suffix.lower() == ".xlsx":
         return path

@@ -73,7 +73,7 @@ class PatternCache(MethodCache):
             return self._original(p, flags)
         key = hashlib.blake2b(flags.to_bytes(4, "little") + text, digest_size=16).digest()
         entry = self.codes.get(key)
-        if entry is None:
+        if not _well_formed(entry):     # missing — or not what this version writes (a damaged or foreign table)
             parsed = c._parser.parse(p, flags)
             groupindex = dict(parsed.state.groupdict)
             indexgroup = [None] * parsed.state.groups
@@ -85,6 +85,13 @@ class PatternCache(MethodCache):
         self.used.add(key)
         final_flags, code, groups, groupindex, indexgroup = entry
         return c._sre.compile(p, final_flags, code, groups, groupindex, indexgroup)
+
+
+def _well_formed(entry: Any) -> bool:
+    """Whether a table entry is what :meth:`PatternCache.compile` writes: (flags, code, groups,
+    groupindex, indexgroup) — anything else (a damaged or foreign table) is compiled again."""
+    return (type(entry) is tuple and len(entry) == 5 and type(entry[0]) is int and type(entry[1]) is list
+            and type(entry[2]) is int and type(entry[3]) is dict and type(entry[4]) is tuple)
 
 
 _INSTALLED: list[PatternCache] = []

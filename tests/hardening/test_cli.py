@@ -151,9 +151,11 @@ def test_template_and_questionnaire_that_cannot_write_exit_2_with_a_message(tmp_
     r = league("template", folder, "--all", "--out", blocker)
     assert r.returncode == 2 and "Traceback" not in r.stderr, (r.returncode, r.stderr)
     assert "错误：无法写入" in r.stderr, r.stderr
-    (tmp_path / "a-folder").mkdir()
-    r = league("questionnaire", tmp_path / "a-folder")
+    r = league("questionnaire", blocker / "问卷.xlsx")          # a folder that cannot be made
     assert r.returncode == 2 and "Traceback" not in r.stderr and "错误：无法写入" in r.stderr, (r.returncode, r.stderr)
+    (tmp_path / "a-folder").mkdir()                               # a folder named: 问卷.xlsx in it
+    r = league("questionnaire", tmp_path / "a-folder")
+    assert r.returncode == 0 and (tmp_path / "a-folder" / "问卷.xlsx").is_file(), (r.returncode, r.stderr)
 
 
 def test_click_errors_are_in_chinese():

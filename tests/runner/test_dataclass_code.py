@@ -83,6 +83,21 @@ def test_a_missing_damaged_or_foreign_cache_only_means_compiling(tmp_path, body)
     assert cache.added >= 6 and cls(1).name == "甲"
 
 
+def test_entries_that_are_no_code_objects_only_mean_compiling(tmp_path):
+    """A table whose entries are not code objects (another version's format, a damaged
+    file that still unmarshals) crashed every command ("source code string cannot contain
+    null bytes"); such an entry is compiled again and replaced."""
+    path = tmp_path / "m.marshal"
+    cold = MethodCache(path)
+    _make(cold.exec)
+    path.write_bytes(cold.head() + marshal.dumps({k: b"\0junk" for k in cold.codes}))
+    bad = MethodCache(path)
+    bad.load()
+    cls = _make(bad.exec)
+    assert bad.added >= 6 and cls(1).name == "甲"
+    _same_methods(cls, _make(builtins.exec))
+
+
 def test_nothing_is_written_without_need_or_where_python_writes_no_bytecode(tmp_path, monkeypatch):
     path = tmp_path / "m.marshal"
     cache = MethodCache(path)

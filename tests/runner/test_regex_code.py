@@ -79,6 +79,19 @@ def test_a_missing_damaged_or_foreign_table_only_means_compiling(tmp_path, body)
     assert cache.compile(r"\d+", 0).match("12") and cache.added == 1
 
 
+def test_entries_not_of_this_version_only_mean_compiling(tmp_path):
+    """A table that unmarshals but whose entries are not (flags, code, groups, groupindex,
+    indexgroup) crashed every command; such an entry is compiled again."""
+    path = tmp_path / "r.marshal"
+    cold = PatternCache(path)
+    cold.compile(r"(?P<y>\d{4})年", 0)
+    path.write_bytes(cold.head() + marshal.dumps({k: b"junk" for k in cold.codes}))
+    bad = PatternCache(path)
+    bad.load()
+    p = bad.compile(r"(?P<y>\d{4})年", 0)
+    assert bad.added == 1 and p.match("2026年").group("y") == "2026"
+
+
 def test_a_table_of_another_python_is_not_read(tmp_path, monkeypatch):
     path = tmp_path / "m.marshal"
     cache = PatternCache(path, compiler)

@@ -61,14 +61,15 @@ CODES: dict[str, Severity] = {
     "AUTO_REPLY": Severity.INFO,            # an automatic mail / a reply to a receipt, no workbook: nothing to do
     "MAIL_BOUNCED": Severity.INFO,          # a bounce (退信): nothing in it taken as a form
     "ADDRESS_BOUNCED": Severity.WARNING,    # a receipt to a registered address bounced: said that night
-    "OWN_MAIL": Severity.INFO,              # our own receipt in the inbox, or forwarded in a mail: nothing in it taken
+    "OWN_MAIL": Severity.INFO,
+    "CHECKIN_FORM_UPDATED": Severity.INFO,  # a 签到表 in forms/ written again for a changed list (R2016-F2): said that night              # our own receipt in the inbox, or forwarded in a mail: nothing in it taken
 }
 
 #: codes said only on the night what they report happens, never again by a later night that
 #: replays what an earlier one found (a kept event state, an unchanged night's report): the
 #: ledger keeps what they report (the places as now published), and a warning said every night
 #: would hold the exit status at 1 with nothing left to do
-NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRESS_BOUNCED"})
+NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRESS_BOUNCED", "CHECKIN_FORM_UPDATED"})
 
 
 @dataclass(frozen=True)

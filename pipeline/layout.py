@@ -3,8 +3,10 @@ result workbooks).  Writers and readers both take their labels from here.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 # -- registration workbook ------------------------------------------------------------
 REG_SHEET = "报名表"
@@ -33,6 +35,9 @@ META_DRAW_HASH = "draw_hash"
 META_PICKUP = "pickup_points"      # a registration form's 乘车地点 choices when issued ("" = none)
 META_TIES = "ties"                  # a 加赛 form's rows per tie, in order ("3,2": two ties)
 META_TIE_ENTRIES = "tie_entries"    # … and the entry ids of each tie it was made for ("a b c|d e")
+#: a 签到表's players as it lists them, per group (:func:`checkin_players`): the run writes
+#: the form again only when the players it would list now are others (R2016-F2)
+META_CHECKIN_PLAYERS = "checkin_players"
 
 KIND_REGISTRATION = "registration"
 KIND_RESULT = "result"
@@ -92,3 +97,20 @@ def tie_entries(ties: Sequence[PlayoffTie]) -> str:
     """The _meta record (:data:`META_TIE_ENTRIES`) of the ties a 加赛 form is made for: each
     tie's entry ids."""
     return "|".join(" ".join(t.ids) for t in ties)
+
+
+#: the longest text an Excel cell holds: a longer record of a 签到表's players is its digest
+CELL_MAX = 32767
+
+
+def checkin_players(groups: Mapping[str, Sequence[tuple[str, str]]]) -> str:
+    """The _meta record (:data:`META_CHECKIN_PLAYERS`) of the players a 签到表 lists (R2016-F2):
+    each group's (姓名, 工号) in the form's order, as compact JSON — or, for a field too long
+    for one cell, ``sha256:`` and its digest (compared all the same).
+
+    >>> checkin_players({"": [("贺芳", "001033"), ("董涛强", "")]})
+    '[["",[["贺芳","001033"],["董涛强",""]]]]'
+    """
+    text = json.dumps([[g, [[n, s or ""] for n, s in players]] for g, players in groups.items()],
+                      ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) < CELL_MAX else "sha256:" + hashlib.sha256(text.encode()).hexdigest()

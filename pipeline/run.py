@@ -4530,9 +4530,12 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
     """The organisers' sheets the office fills in and drops into the inbox: 评奖表 when the
     tournament has discretionary awards (R2015-A1), 签到表 for events drawn at check-in
     (R2016-F2) before their first round, and a 加赛表 for every pending tie.  The writers
-    are imported only when a form is written."""
+    are imported only when a form is written: a form already there is compared with what it
+    would be by its _meta (:func:`_form_record`, calamine), and kept while it is the same —
+    the office fills it where it is (:func:`_checkin_form`)."""
     forms = out / "forms"
     n = 0
+    said = len(state.issues)
     if t.spec.discretionary_awards or t.spec.branch_award:
         p = forms / "评奖表.xlsx"
         if not p.exists():
@@ -4541,12 +4544,9 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             n += 1
     for ev in state.events.values():
         if ev.spec.format.type == "groups_standings" and not ev.rounds and ev.entries:
-            from .xlsx.forms import write_checkin_form
-            p = forms / f"{ev.spec.id}-签到表.xlsx"
-            players = [(pl.shown, pl.staff_id) for e in ev.entries for pl in e.players]
-            write_checkin_form(t, ev.spec, {"": players}, p)
-            n += 1
+            n += _checkin_form(t, ev, forms / f"{ev.spec.id}-签到表.xlsx", state.issues)
         if ev.ties:
+            from . import layout
             from .layout import PlayoffTie, tie_entries     # (not .xlsx.forms: openpyxl, for a form already written)
             label = {e.id: e.team for e in ev.entries}
             p = forms / playoff_form_name(ev.spec.id, ev.rounds)
@@ -4554,22 +4554,135 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             # written once (the office may fill it where it is), and again when the ties
             # pending are others: a second 加赛 of the round (the final drawn, then the final
             # places tied) was asked on the first one's form, and the event waited for good
-            if not p.exists() or _form_ties(p) != tie_entries(ties):
+            if not p.exists() or _form_record(p, layout.META_TIE_ENTRIES)[0] != tie_entries(ties):
                 from .xlsx.forms import write_playoff_form
                 write_playoff_form(t, ev.spec, ties, p, ev.rounds[-1].round if ev.rounds else None)
                 n += 1
+    if len(state.issues) > said:        # a 签到表 written again (CHECKIN_FORM_UPDATED): issues.csv says it
+        write_issues(out / "data", state)
     return n
 
 
-def _form_ties(path: Path) -> str | None:
-    """The ties a 加赛 form in forms/ was made for (its _meta), or None when it cannot say."""
-    from . import layout
+def _form_record(path: Path, key: str) -> tuple[str | None, Any]:
+    """What a form in forms/ was made for — its _meta record ``key`` (None when it has none)
+    — and the form as read (a :class:`~pipeline.ingest.workbook.Book`; None when it cannot be
+    read).  Read with calamine: a night whose forms are as they were does not import openpyxl."""
     from .ingest.workbook import UnreadableFile, read_workbook
 
     try:
-        return str(read_workbook(path).meta.get(layout.META_TIE_ENTRIES, "")) or None
+        book = read_workbook(path)
     except (UnreadableFile, OSError):
-        return None
+        return None, None
+    return str(book.meta.get(key, "") or "") or None, book
+
+
+def _checkin_form(t: Tournament, ev: EventState, path: Path, issues: list[Issue]) -> int:
+    """Write an event's 签到表 (R2016-F2) when it is not there, and again only when the
+    players it would list are others (a late withdrawal, a corrected registration): the
+    office fills it where it is, night after night.  Returns the number written (0 or 1).
+    It lists every player of the event but those of entries the office withdrew.
+
+    What it was made for is its _meta record (:data:`pipeline.layout.META_CHECKIN_PLAYERS`).
+    A form written before that record existed is judged by the players its sheet lists (the
+    姓名/工号 cells are locked, so they are what it was made for): listing the same players
+    it is kept as it is, whatever it has filled in — rewriting it only to add the record
+    would risk the office's work for nothing.
+
+    When the list does change, the 到场 already filled in are carried over to the new form
+    for every player still listed (found by 工号, else by 姓名), and an info issue
+    (CHECKIN_FORM_UPDATED, said that night) and a line on the form tell the office what
+    changed; the answers of players no longer listed are named there (they no longer
+    play).  A form that cannot be read at all is not overwritten: it is kept beside as
+    ``…-签到表-旧.xlsx`` (the office may still see what it typed) and the issue says so."""
+    from . import layout
+    from .issues import issue
+    from .model import staff_key
+
+    # (the entries the office withdrew are not listed: they play no round)
+    groups = {"": [(pl.shown, pl.staff_id or "") for e in ev.entries if e.id not in ev.withdrawn
+                   for pl in e.players]}
+    want = layout.checkin_players(groups)
+    listed: list[tuple[str, str]] = []
+    answers: dict[tuple[str, str], str] = {}
+    aside = None
+    if path.exists():
+        made, book = _form_record(path, layout.META_CHECKIN_PLAYERS)
+        if book is None:
+            aside = _free_name(path.with_name(f"{path.stem}-旧{path.suffix}"))
+            path.replace(aside)
+        else:
+            old: dict[str, list[tuple[str, str]]] = {}
+            for grp, name, sid, here in _checkin_rows(book):
+                old.setdefault(grp, []).append((name, sid))
+                listed.append((name, sid))
+                if here:
+                    answers[(name, sid)] = here
+            if (made or layout.checkin_players(old)) == want:
+                return 0
+    if not path.exists() and aside is None and not listed:
+        from .xlsx.forms import write_checkin_form
+        write_checkin_form(t, ev.spec, groups, path)
+        return 1
+    # the list changed: the answers follow their players (by 工号, else by 姓名)
+    by_sid = {staff_key(s): v for (_, s), v in answers.items() if s}
+    by_name = {n: v for (n, s), v in answers.items() if not s}
+    now = [p for ps in groups.values() for p in ps]
+    carried = {(n, s): v for n, s in now
+               if (v := (by_sid.get(staff_key(s)) if s else by_name.get(n))) is not None}
+
+    def who(n: str, s: str) -> str:
+        return staff_key(s) if s else n
+    still = {who(n, s) for n, s in now}
+    olds = {who(n, s) for n, s in listed}
+    gone = [n for n, s in listed if who(n, s) not in still]
+    new = [n for n, s in now if who(n, s) not in olds]
+    lost = [f"{n}（{answers[(n, s)]}）" for n, s in listed if (n, s) in answers and who(n, s) not in still]
+
+    def names(xs: list[str]) -> str:
+        return "、".join(xs[:10]) + (f" 等 {len(xs)} 人" if len(xs) > 10 else "")
+    what = "；".join(x for x in (f"新列入 {names(new)}" if new else "", f"不再列出 {names(gone)}" if gone else "") if x)
+    notice = ""
+    if carried:
+        notice = f"参赛名单有变化，本表已重新生成：原表已填的{len(carried)}人的“到场”已转入本表，请核对后继续填写。"
+    from .xlsx.forms import write_checkin_form
+    write_checkin_form(t, ev.spec, groups, path, answers=carried, notice=notice)
+    rel = f"forms/{path.name}"
+    if aside is not None:
+        msg = (f"{ev.spec.name}的签到表（{rel}）无法读取，已按当前参赛名单重新生成；原文件保留为 forms/{aside.name}，"
+               "其中已填写的到场情况没有转入新表：请在新表上重新填写。")
+    else:
+        msg = (f"{ev.spec.name}的参赛名单有变化（{what or '姓名或工号有更正'}），签到表（{rel}）已按当前名单重新生成。"
+               + (f"原表中已填写的 {len(carried)} 人的到场情况已转入新表，请核对后继续在新表上填写。" if carried
+                  else "原表中没有填写到场情况，请使用新表（已打印的旧表作废）。")
+               + (f"不再列出的 {'、'.join(lost)} 原填的到场情况没有转入（已不在参赛名单中）。" if lost else ""))
+    issues.append(issue("CHECKIN_FORM_UPDATED", msg, at=CellRef(rel)))
+    return 1
+
+
+def _checkin_rows(book: Any) -> list[tuple[str, str, str, str]]:
+    """A 签到表's rows as read: (组别, 姓名, 工号, 到场), spaces out; [] when it has no 签到 sheet."""
+    from . import layout
+    from .ingest.registration import read_sheet_rows
+    from .ingest.workbook import TableNotFound, cell_text, strip_spaces
+
+    try:
+        _, raw = read_sheet_rows(book, layout.CHECKIN_SHEET, layout.CHECKIN_COLUMNS, ["姓名"])
+    except TableNotFound:
+        return []
+
+    def text(v: Any) -> str:
+        return "" if v is None else strip_spaces(cell_text(v))
+    return [(text(v.get("组别")), text(v.get("姓名")), text(v.get("工号")), text(v.get("到场"))) for _, v, _ in raw]
+
+
+def _free_name(path: Path) -> Path:
+    """``path``, or ``stem2``, ``stem3``… beside it: the first not taken."""
+    n = 1
+    p = path
+    while p.exists():
+        n += 1
+        p = path.with_name(f"{path.stem}{n}{path.suffix}")
+    return p
 
 
 def pdf_not_made(out: Path, state: LeagueState, missing: dict[Path, str]) -> None:

@@ -90,6 +90,7 @@ CODE_LABEL = {
     "MAIL_BOUNCED": "退信",
     "ADDRESS_BOUNCED": "回执被退回",
     "OWN_MAIL": "本系统发出的回执",
+    "CHECKIN_FORM_UPDATED": "签到表已更新",
 }
 
 OUTCOME_LABEL = {

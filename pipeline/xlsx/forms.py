@@ -7,7 +7,7 @@ the layout's labels, and a very hidden ``_meta`` (kind, tournament id, event id)
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl import Workbook
@@ -91,19 +91,30 @@ def write_awards_form(tournament: "Tournament", path: str | Path, rows: int = AW
 
 
 def write_checkin_form(tournament: "Tournament", event: "EventSpec",
-                       groups: dict[str, list[tuple[str, str]]], path: str | Path) -> Path:
+                       groups: dict[str, list[tuple[str, str]]], path: str | Path,
+                       answers: Mapping[tuple[str, str], Any] | None = None, notice: str = "") -> Path:
     """The check-in sheet (R2016-F2): one pre-filled row per player (项目, 组别, 姓名,
-    工号), 到场 a 是/否 dropdown (blank = present).  ``groups`` maps group → [(name, staff_id)]."""
+    工号), 到场 a 是/否 dropdown (blank = present).  ``groups`` maps group → [(name, staff_id)];
+    its _meta records them (:func:`pipeline.layout.checkin_players`), so the run writes the
+    form again only when the players it would list are others.  ``answers`` (name,
+    staff_id) → 到场 are filled in — an earlier form's, carried over when the list changed —
+    and ``notice`` (said in the office's words) goes on the line above the header."""
     spec = tournament.spec
     labels = list(layout.CHECKIN_COLUMNS)
     note = zh("到场的选手选“是”，未到场的选“否”。未到场的选手将被移出比赛，剩下的单人在组内重新配对。", spec)
     wb, ws, hdr = _start(zh(f"{spec.name} ", spec) + event.name + zh(" 签到表", spec), note, labels,
                          layout.CHECKIN_SHEET, spec)
+    if notice:
+        ws.merge_cells(start_row=hdr - 1, start_column=1, end_row=hdr - 1, end_column=len(labels))
+        put(ws, (hdr - 1, 1), zh(notice, spec), font=BODY_FONT, align=LEFT, locked=True, fill=BLOCK_FILL)
+        ws.row_dimensions[hdr - 1].height = 36
     at = {l: i for i, l in enumerate(labels, start=1)}
+    answers = answers or {}
     r = hdr + 1
     for group, players in groups.items():
         for name, staff_id in players:
-            _row(ws, r, [event.name, group, name, staff_id or "", None], editable=[at["到场"]])
+            _row(ws, r, [event.name, group, name, staff_id or "", answers.get((name, staff_id or ""))],
+                 editable=[at["到场"]])
             r += 1
     last = max(hdr + 1, r - 1)
     add_list_validation(ws, col_range(at["到场"], hdr + 1, last), list(CHECKIN_CHOICES), title="到场",
@@ -111,7 +122,8 @@ def write_checkin_form(tournament: "Tournament", event: "EventSpec",
     set_widths(ws, [max(10.0, text_width(event.name) + 2), 8, 12, 14, 8])
     return _finish(wb, ws, hdr, len(labels),
                    [(layout.META_KIND, layout.KIND_CHECKIN), (layout.META_TOURNAMENT, spec.id),
-                    (layout.META_EVENT, event.id)], path)
+                    (layout.META_EVENT, event.id), (layout.META_CHECKIN_PLAYERS, layout.checkin_players(groups))],
+                   path)
 
 
 def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Sequence[PlayoffTie],

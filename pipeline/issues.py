@@ -55,6 +55,7 @@ CODES: dict[str, Severity] = {
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
     "INBOX_LINK": Severity.WARNING,         # a symlink in the inbox not followed (to nowhere, a folder, outside)
     "RESULT_ON_OTHER_SHEET": Severity.WARNING,  # results typed on a copy of 成绩, not on 成绩: not read
+    "RESULT_LEFT_BLANK": Severity.WARNING,  # a later sheet leaves blank a table an earlier one filled: the earlier still counts
     "PLACES_KEPT": Severity.INFO,           # a finished event's places as published, though the code now ranks otherwise
     "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places changed (a late correction): said that night
     "UNIT_RENAMED": Severity.INFO,          # a unit's short name changed in tournament.yaml: said that night

@@ -2234,6 +2234,15 @@ class EventRunner:
         sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns]) \
             if detail is not None else {}
         seen: dict[tuple, int] = {}
+        # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
+        # sheet filled is said when the sheet fills another table of that group (a resend of
+        # that part of the sheet; another group's referee fills only his own rows)
+        fills: dict[str, set[tuple]] = {}
+        for row in rows:
+            m = matches.get(key_of(row.values))
+            if m is not None and (not all(row.values.get(l) in (None, "") for l in labels)
+                                  or sheet_details.get(key_of(row.values))):
+                fills.setdefault(m.group or "", set()).add(m.key)
         for row in rows:
             key = key_of(row.values)
             m = matches.get(key)
@@ -2263,8 +2272,11 @@ class EventRunner:
                 self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
                 if rr.blank(labels) and not sheet_details.get(key):
+                    said = len(self.issues)
                     if row.merged:
                         self.merged_from_above(m, row, ctx)
+                    if len(self.issues) == said:
+                        self.left_blank(m, rr, rec, ctx, fills)
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
                 rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
@@ -2310,6 +2322,30 @@ class EventRunner:
                                     f"轮次 {key[0] or '（空）'}{f'、组别 {key[1]}' if key[1] else ''}、桌号 {key[2] or '（空）'}"
                                     f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
                                     at=first["_cells"].get("桌号"), severity=Severity.WARNING)
+
+    def left_blank(self, m: Match, rr: Any, rec: Received, ctx: _RoundSheets, fills: dict[str, set[tuple]]) -> None:
+        """Handbook "较晚收到的一份为准": a blank row is a table not played yet, and a
+        referee of one group sends the sheet with only his group's rows filled — so a later
+        sheet's blank row does not clear what an earlier sheet filled.  When that later sheet
+        fills another table of the same group, though, it is a resend of that part of the
+        sheet, and the table it leaves blank is still scored from the earlier sheet: said
+        (RESULT_LEFT_BLANK, a warning at the blank row's result cell), not silently kept."""
+        from .games.common import where
+
+        labels = ctx.labels
+        prev = ctx.chosen.get((m.key, _board_key(rr.values.get("牌号"))))
+        if prev is None or aware(rec.received_at) <= aware(prev[0].received_at) \
+                or not (fills.get(m.group or "", set()) - {m.key}):
+            return
+        earlier = "、".join(f"{l} {v}" for l, v in zip(labels, _row_values(prev[1], labels)) if v)
+        board = f"（牌号 {rr.values.get('牌号')}）" if rr.values.get("牌号") not in (None, "") else ""
+        self.issues.add("RESULT_LEFT_BLANK",
+                        f"{self.ev.name} {where(m)}{board}："
+                        f"较晚收到的《{rec.file_name}》（{_received(rec)}）这一桌没有填写成绩，"
+                        f"仍按较早收到的《{prev[0].file_name}》（{_received(prev[0])}）的成绩（{earlier}）计分。"
+                        "如这个成绩有误，请裁判在新的一份成绩表上填好这一桌的正确成绩后重新发送；"
+                        "如这一桌尚未比赛，请赛事办公室决定如何处理。",
+                        at=rr.at(labels[0]), severity=Severity.WARNING)
 
     def merged_from_above(self, m: Match, row: Any, ctx: _RoundSheets) -> None:
         """A drawn table's row read as blank because its result cells are merged with the row

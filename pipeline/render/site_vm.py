@@ -86,6 +86,7 @@ CODE_LABEL = {
     "FILE_BEING_WRITTEN": "文件正在写入",
     "INBOX_LINK": "链接未读取",
     "RESULT_ON_OTHER_SHEET": "成绩填错工作表",
+    "RESULT_LEFT_BLANK": "重发的成绩表漏填",
     "AUTO_REPLY": "自动回复/回复回执",
     "MAIL_BOUNCED": "退信",
     "ADDRESS_BOUNCED": "回执被退回",

@@ -294,8 +294,8 @@ def test_result_conflict_a_later_row_that_cannot_be_read_is_no_correction(tmp_pa
 
 def test_result_conflict_a_later_readable_row_is_still_a_correction_and_a_blank_one_is_none(tmp_path):
     """The other side of the rule above: a later readable row replaces the earlier one (a
-    correction, noted as such), and a later row left blank is no correction (nothing said,
-    the earlier result kept)."""
+    correction, noted as such), and a later row left blank is no correction (the earlier
+    result kept — and said, as the later sheet fills the other tables: RESULT_LEFT_BLANK)."""
     folder, r1 = _league(tmp_path)
     edit_attachment(r1, _first_row(结果="乙胜"), folder / "inbox" / "resent-xiangqi-r1.eml", date=LATER)
     edit_attachment(r1, _first_row(结果=None, 原因=None), folder / "inbox" / "blank-xiangqi-r1.eml",
@@ -304,7 +304,9 @@ def test_result_conflict_a_later_readable_row_is_still_a_correction_and_a_blank_
     assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
     (conflict,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
     assert conflict["severity"] == "info" and "按更正处理" in conflict["message"]
-    assert not report.needs_attention
+    (blank,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]
+    assert "11-20 09:00 收到" in blank["message"] and "结果 乙胜" in blank["message"], blank
+    assert [i["code"] for i in _issues(tmp_path) if i["severity"] != "info"] == ["RESULT_LEFT_BLANK"]
     with open(tmp_path / "out" / "t2020-league" / "data" / "draw.csv", encoding="utf-8") as f:
         r2 = {r["team"] for r in csv.DictReader(f) if r["event"] == "xiangqi" and r["round"] == "2"}
     assert any("周涛华" in t for t in r2) and not any("姚明" in t for t in r2), r2
@@ -329,3 +331,57 @@ def test_contract_result_sheet_results_typed_on_a_copied_sheet_are_said_not_read
     (said,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_ON_OTHER_SHEET"]
     assert said["severity"] == "warning" and said["sheet"] == "成绩 (2)" and said["cell"] == "F7"
     assert "不要复制工作表；请把结果抄回原表后重新发送" in said["message"]
+
+
+def test_a_resent_sheet_that_leaves_a_filled_table_blank_says_the_earlier_result_still_counts(tmp_path):
+    """Handbook "较晚收到的一份为准": a re-sent 成绩表 fills the other tables and leaves 第1桌
+    blank.  A blank row is "not played yet", not a correction: the earlier 甲胜 still counts —
+    but it was kept without a word.  Now a warning at the later sheet's blank cell names the
+    table, both sheets and the result still counted, and what to do."""
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _first_row(结果=None, 原因=None), folder / "inbox" / "resent-xiangqi-r1.eml", date=LATER)
+    report = _run(folder, tmp_path)
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+    (said,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]
+    assert said["severity"] == "warning" and said["sheet"] == "成绩" and said["cell"] == "F7"
+    msg = said["message"]
+    assert "第1桌" in msg and "11-20 09:00 收到" in msg and "11-10 18:10 收到" in msg, msg
+    assert "仍按较早收到的《xiangqi-r1-成绩表.xlsx》" in msg and "结果 甲胜、原因 认输" in msg, msg
+    assert "重新发送" in msg and "尚未比赛" in msg
+    assert report.needs_attention
+    with open(tmp_path / "out" / "t2020-league" / "data" / "draw.csv", encoding="utf-8") as f:
+        r2 = {r["team"] for r in csv.DictReader(f) if r["event"] == "xiangqi" and r["round"] == "2"}
+    assert any("姚明" in t for t in r2) and not any("周涛华" in t for t in r2), r2
+
+
+def _only(groups: str, blank: tuple[int, ...] = ()):
+    """The 成绩 rows of ``groups`` filled, the others' results cleared (a group referee's sheet),
+    and the rows of the tables in ``blank`` cleared too."""
+    def edit(wb) -> None:
+        ws = wb["成绩"]
+        hrow, col = _header(ws)
+        for r in range(hrow + 1, ws.max_row + 1):
+            if ws.cell(r, col["组别"]).value not in tuple(groups) or ws.cell(r, col["桌号"]).value in blank:
+                ws.cell(r, col["结果"]).value = ws.cell(r, col["原因"]).value = None
+    return edit
+
+
+@pytest.mark.parametrize("later,said", [
+    (_only("BCD"), []),                     # another group's referee: group A's blank rows are not his
+    (_only("ABCD", blank=(1,)), ["F8"]),    # group A's part sent again, 第1桌 left blank
+], ids=["other-group", "same-group"])
+def test_a_later_sheet_leaving_a_table_blank_is_said_only_when_it_fills_that_group(tmp_path, later, said):
+    """T2011: a referee per group may send the 成绩表 with only his group's rows filled: a later
+    sheet's blank rows of another group say nothing; a later sheet that fills group A's other
+    tables and leaves 第1桌 blank is a resend of group A's part, and is said (RESULT_LEFT_BLANK)."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    r1 = next((folder / "inbox").glob("*-xiangqi-r1-*.eml"))
+    edit_attachment(r1, later, folder / "inbox" / "later-xiangqi-r1.eml", date="Mon, 16 May 2011 18:40:00 +0800")
+    edit_attachment(r1, _only("A"))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        found = [i for i in csv.DictReader(f) if i["code"] == "RESULT_LEFT_BLANK"]
+    assert [i["cell"] for i in found] == said, found
+    assert all("A组 第1桌" in i["message"] and "结果 乙胜、原因 认输" in i["message"] for i in found), found
+    assert report.needs_attention == bool(said)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from .. import layout as L
 from ..issues import Issue, issue
@@ -176,22 +176,40 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
             for n, v, c in raw]
     problems = _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
     rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells, r.errors, r.merged) for r in rows]
-    if results and not any(not is_blank(_value(r.values.get(l))) for r in rows for l in results):
-        problems += _typed_elsewhere(book, file, want, required, results)
+    if results:
+        problems += _typed_elsewhere(book, file, want, required, results, rows)
     return rows, problems
 
 
+def _results_by_table(rows: Iterable[tuple[dict[str, Any], Any]], results: Sequence[str]) -> dict[tuple, tuple[tuple, Any]]:
+    """The filled result rows of a sheet by table (:func:`key_of`, and 牌号): (the results as
+    text, the row's first result cell); the first row of a table when one is typed twice."""
+    out: dict[tuple, tuple[tuple, Any]] = {}
+    for values, cells in rows:
+        typed = tuple(cell_text(v).strip() if (v := _value(values.get(l))) is not None else "" for l in results)
+        if any(typed):
+            first = next(cells[l] for l, t in zip(results, typed) if t and l in cells)
+            out.setdefault((*key_of(values), cell_text(values.get("牌号") or "").strip()), (typed, first))
+    return out
+
+
 def _typed_elsewhere(book: Book, file: str, want: Sequence[str], required: Sequence[str],
-                     results: Sequence[str]) -> list[Issue]:
+                     results: Sequence[str], rows: Sequence[SheetRow] = ()) -> list[Issue]:
     """Contract: results are typed on the sheet ``成绩``.  A referee who copied it (Excel names
     the copy “成绩 (2)”) and filled the copy sent a sheet of blank rows: the round said
     "还差 11 桌成绩未交" and never named the file that had come with every result.  Another
     sheet with the result table's header and a filled result cell is said (a warning, at
     its first such cell), and not read: the contract's sheet stays the one read.
 
-    ``results`` are the game's result columns; called only when ``成绩`` has none filled."""
+    When ``成绩`` (its ``rows``) has results, another such sheet is said only where its filled
+    results differ from them, table by table (:func:`key_of`), at its first differing cell: a
+    copy of 成绩 with one table changed (or the old 成绩 kept as “成绩(旧)” beside a new one)
+    was ignored without a word.  A copy with the same results, or none, says nothing.
+
+    ``results`` are the game's result columns."""
     out = []
     own = norm_label(L.RESULT_SHEET)
+    read = _results_by_table(((r.values, r.cells) for r in rows), results)
     for name in book.sheets:
         if norm_label(name) == own or name == L.META_SHEET:
             continue
@@ -199,9 +217,19 @@ def _typed_elsewhere(book: Book, file: str, want: Sequence[str], required: Seque
             _, raw = read_sheet_rows(book, name, want, list(required), file)
         except TableNotFound:
             continue
-        filled = next((c[l] for _, v, c in raw for l in results
-                       if l in c and not is_blank(_value(v.get(l)))), None)
+        theirs = _results_by_table(((v, c) for _, v, c in raw), results)
+        if read:
+            filled = next((cell for key, (typed, cell) in theirs.items()
+                           if read.get(key, ((),))[0] != typed), None)
+        else:
+            filled = next((cell for _, cell in theirs.values()), None)
         if filled is None:
+            continue
+        if read:        # each such sheet: the office is to know every one that was not read
+            out.append(issue("RESULT_ON_OTHER_SHEET",
+                             f"成绩表《{file}》读取的是“{L.RESULT_SHEET}”工作表中的成绩；另一张工作表“{name}”中填写的成绩"
+                             f"与它不同（如 {name}!{filled.cell}），没有读取。请删除多余的工作表“{name}”，或把正确的成绩"
+                             f"抄进“{L.RESULT_SHEET}”工作表（不要复制工作表），然后重新发送。", at=filled))
             continue
         copy = "是复制出来的工作表" if norm_label(name).startswith(own) else "不是“成绩”工作表"
         out.append(issue("RESULT_ON_OTHER_SHEET",

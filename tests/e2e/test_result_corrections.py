@@ -385,3 +385,53 @@ def test_a_later_sheet_leaving_a_table_blank_is_said_only_when_it_fills_that_gro
     assert [i["cell"] for i in found] == said, found
     assert all("A组 第1桌" in i["message"] and "结果 乙胜、原因 认输" in i["message"] for i in found), found
     assert report.needs_attention == bool(said)
+
+
+def _copied(change: bool, moved: bool = False, cleared: bool = False):
+    """成绩 copied as Excel does (“成绩 (2)”), the copy's 第2桌 typed 乙胜 when ``change``, its
+    results cleared when ``cleared``; ``moved``: the copy renamed 成绩 and put first, the
+    original renamed 成绩(旧)."""
+    def edit(wb) -> None:
+        ws = wb["成绩"]
+        copy = wb.copy_worksheet(ws)
+        copy.title = "成绩 (2)"
+        hrow, col = _header(copy)
+        if change:
+            copy.cell(hrow + 2, col["结果"]).value = "乙胜"
+        if cleared:
+            for r in range(hrow + 1, copy.max_row + 1):
+                copy.cell(r, col["结果"]).value = copy.cell(r, col["原因"]).value = None
+        if moved:
+            ws.title, copy.title = "成绩(旧)", "成绩"
+            wb.move_sheet(copy, -wb.index(copy))
+    return edit
+
+
+@pytest.mark.parametrize("edit,sheet", [
+    (_copied(change=True), "成绩 (2)"),                 # the copy has another result: not read
+    (_copied(change=True, moved=True), "成绩(旧)"),     # the copy read as 成绩; the original not
+    (_copied(change=False), None),                      # the same results: nothing to say
+    (_copied(change=False, cleared=True), None),        # a blank copy: nothing to say
+], ids=["copy-differs", "original-kept-as-old", "same", "blank-copy"])
+def test_contract_result_sheet_another_sheet_with_other_results_is_said_not_read(tmp_path, edit, sheet):
+    """Contract "Sheet 成绩": only 成绩 is read.  A workbook with a copy of the result table whose
+    results differ from 成绩's (a table changed on the copy, or the old 成绩 kept beside a new
+    one) was read from 成绩 without a word about the other sheet; now the sheet and its first
+    differing cell are named (RESULT_ON_OTHER_SHEET, a warning), and it is still not read."""
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, edit)
+    report = _run(folder, tmp_path)
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+    said = [i for i in _issues(tmp_path) if i["code"] == "RESULT_ON_OTHER_SHEET"]
+    if sheet is None:
+        assert said == [] and not report.needs_attention
+        return
+    (said,) = said
+    assert said["severity"] == "warning" and said["sheet"] == sheet and said["cell"] == "F8"
+    assert "读取的是“成绩”工作表中的成绩" in said["message"] and f"另一张工作表“{sheet}”" in said["message"]
+    assert "没有读取" in said["message"] and "删除多余的工作表" in said["message"]
+    assert "抄进“成绩”工作表" in said["message"] and "重新发送" in said["message"]
+    with open(tmp_path / "out" / "t2020-league" / "data" / "draw.csv", encoding="utf-8") as f:
+        r2 = {r["team"] for r in csv.DictReader(f) if r["event"] == "xiangqi" and r["round"] == "2"}
+    read_changed = sheet == "成绩(旧)"          # the sheet named 成绩 is the one read
+    assert any("钟兰" in t for t in r2) == read_changed and any("郑超" in t for t in r2) != read_changed, r2

@@ -209,7 +209,7 @@ def _typed_elsewhere(book: Book, file: str, want: Sequence[str], required: Seque
     ``results`` are the game's result columns."""
     out = []
     own = norm_label(L.RESULT_SHEET)
-    read = _results_by_table(((r.values, r.cells) for r in rows), results)
+    read = None         # 成绩's results by table: made when another sheet has the result table
     for name in book.sheets:
         if norm_label(name) == own or name == L.META_SHEET:
             continue
@@ -217,6 +217,8 @@ def _typed_elsewhere(book: Book, file: str, want: Sequence[str], required: Seque
             _, raw = read_sheet_rows(book, name, want, list(required), file)
         except TableNotFound:
             continue
+        if read is None:
+            read = _results_by_table(((r.values, r.cells) for r in rows), results)
         theirs = _results_by_table(((v, c) for _, v, c in raw), results)
         if read:
             filled = next((cell for key, (typed, cell) in theirs.items()

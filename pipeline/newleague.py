@@ -357,10 +357,15 @@ def _event_id(game: str, taken: set[str]) -> str:
     return eid
 
 
+def _unit_id(raw: dict[str, Any], index: int) -> str:
+    """A unit answer's id: its own, else b01, b02 … by position."""
+    return raw.get("id") or f"b{index + 1:02d}"
+
+
 def clean_unit(raw: dict[str, Any], index: int) -> dict[str, Any]:
     """One unit answer → a spec unit (id b01, b02 … by position)."""
     emails = v_emails(raw.get("email") or "；".join(raw.get("emails") or []))
-    return {"id": raw.get("id") or f"b{index + 1:02d}", "name": v_required(raw.get("name")),
+    return {"id": _unit_id(raw, index), "name": v_required(raw.get("name")),
             "captain": _text(raw.get("captain")), "members": v_int(raw.get("members") or 0),
             "emails": emails}
 
@@ -396,12 +401,10 @@ def check_members(raw_units: list[Any], events: list[dict[str, Any]]) -> list[Ba
     """A unit whose 会员人数 is blank or 0 while an event's quota is computed from it (ratio,
     bands) is a bad answer to that unit (第n个单位): the form said 按本单位会员 0 人的 15% 计算
     or 本单位无名额.  One BadAnswer per such unit; a count that is no number is clean_unit's."""
-    from .spec import MEMBER_QUOTAS
-    needs = [e for e in events if (e.get("quota") or {}).get("rule") in MEMBER_QUOTAS]
-    if not needs:
+    from .spec import member_rules
+    rules = member_rules((e["name"], (e.get("quota") or {}).get("rule")) for e in events)
+    if not rules:
         return []
-    rules = "、".join(f"“{e['name']}”（{'按会员人数比例' if e['quota']['rule'] == 'ratio' else '按会员人数分档'}）"
-                     for e in needs)
     bad = []
     for i, raw in enumerate(raw_units):
         if not isinstance(raw, dict) or not _text(raw.get("name")):
@@ -413,7 +416,7 @@ def check_members(raw_units: list[Any], events: list[dict[str, Any]]) -> list[Ba
         if members:
             continue
         said = "没有填写" if not _text(raw.get("members")) else "为 0"
-        uid = raw.get("id") or f"b{i + 1:02d}"
+        uid = _unit_id(raw, i)
         bad.append(BadAnswer(f"“{_text(raw.get('name'))}”的会员人数{said}，而项目{rules}的名额按各单位会员人数计算："
                              f"请填写该单位的会员人数（整数，如 40）（配置键 units[{uid}].members）", f"第{i + 1}个单位"))
     return bad

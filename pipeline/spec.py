@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import pickle
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Iterable, Literal
 
 from .model import Unit
 
@@ -702,15 +702,20 @@ def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
 MEMBER_QUOTAS = ("bands", "ratio")
 
 
+def member_rules(events: Iterable[tuple[str, str]]) -> str:
+    """The events (name, quota rule) whose quota is computed from the units' members, as a
+    message names them (“掼蛋”（按会员人数比例）); "" when none is."""
+    return "、".join(f"“{name}”（{'按会员人数比例' if rule == 'ratio' else '按会员人数分档'}）"
+                    for name, rule in events if rule in MEMBER_QUOTAS)
+
+
 def _check_members(spec: TournamentSpec, raw: dict[str, Any], file: str | Path) -> None:
     """A unit with no members (missing, or 0) while an event's quota is computed from them
     (ratio, bands) is an error at that unit: its form said 按本单位会员 0 人的 15% 计算 (or
     本单位无名额) and nothing else said so.  Every such unit is said at once."""
-    needs = [ev for ev in spec.events if ev.quota.rule in MEMBER_QUOTAS]
-    if not needs:
+    rules = member_rules((ev.name, ev.quota.rule) for ev in spec.events)
+    if not rules:
         return
-    rules = "、".join(f"“{ev.name}”（{'按会员人数比例' if ev.quota.rule == 'ratio' else '按会员人数分档'}）"
-                     for ev in needs)
     items = raw.get("units") if isinstance(raw.get("units"), list) else []
     problems = []
     for i, u in enumerate(spec.units):

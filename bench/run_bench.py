@@ -22,7 +22,8 @@ reported (with every value) and the ratios are of medians — this shared machin
 drifts by up to 20 % within minutes, and one pair of runs can land on different stretches.
 * WeasyPrint   — the HTML documents of the cold PDF run rendered sequentially by WeasyPrint
                  alone, vs. our PDF stage (``pipeline.render.pdf.render_pdfs``, pool + cache)
-                 on the same HTML with an empty cache.
+                 on the same HTML with an empty cache; ``--pdf-repeat`` times, each pair back
+                 to back, medians reported with every pair's ratio.
 
 Targets: cold no-PDF ≤ 2× floor; unchanged rerun ≤ 2 % of cold; one changed workbook ≤ 10 %
 of cold; our PDF stage ≤ 0.6× WeasyPrint alone; peak memory ≤ 1 GB at 200 branches; cold
@@ -172,6 +173,8 @@ def child(args: list[str], cwd: Path = ROOT, ok: tuple[int, ...] = (0,)) -> tupl
 #: how many times the floor, the cold no-PDF run and the one-changed rerun are measured
 #: (``--repeat``); the median is reported (with every value), and the ratios use the medians
 REPEAT = [3]
+#: how many times the PDF comparison (WeasyPrint alone, then our stage) is made (``--pdf-repeat``)
+PDF_REPEAT = [1]
 
 
 def _median(runs: list[tuple[float, float, int]]) -> tuple[float, float, int]:
@@ -287,9 +290,22 @@ def bench_size(n: int, work: Path, rounds: int, profile: bool, pdf: bool = True)
         jb = [(str(h), str(t / "b" / f"{i}.pdf")) for i, h in enumerate(htmls)]
         (t / "a.json").write_text(json.dumps(ja))
         (t / "b.json").write_text(json.dumps(jb))
-        print(f"[{n}] PDFs ({len(htmls)}) …", file=sys.stderr)
-        r["weasy"], r["rss_weasy"] = child([PY, "-c", WEASY_CODE, str(t / "a.json")])
-        r["ours_pdf"], r["rss_ours_pdf"] = child([PY, "-c", OURS_CODE, str(t / "b.json"), str(t / "b" / "cache.json")])
+        # alternately PDF_REPEAT times, each pair back to back: a pair's two runs see the same
+        # stretch of this shared machine (the second core's speed drifts by ±15 % within minutes)
+        weasy, ours = [], []
+        for i in range(PDF_REPEAT[0]):
+            print(f"[{n}] PDFs ({len(htmls)}), {i + 1} of {PDF_REPEAT[0]} …", file=sys.stderr)
+            for d in (t / "a", t / "b"):
+                shutil.rmtree(d)
+                d.mkdir()
+            w, rss = child([PY, "-c", WEASY_CODE, str(t / "a.json")])
+            weasy.append((w, LAST_CPU[0], rss))
+            w, rss = child([PY, "-c", OURS_CODE, str(t / "b.json"), str(t / "b" / "cache.json")])
+            ours.append((w, LAST_CPU[0], rss))
+        r["weasy"], r["cpu_weasy"], r["rss_weasy"] = _median(weasy)
+        r["ours_pdf"], r["cpu_ours_pdf"], r["rss_ours_pdf"] = _median(ours)
+        r["weasy_all"], r["ours_pdf_all"] = [x[0] for x in weasy], [x[0] for x in ours]
+        r["pdf_pair_ratios"] = sorted(o[0] / w[0] for w, o in zip(weasy, ours))
     r["pdfs"] = len(htmls)
     r["peak_mb"] = max(v for k, v in r.items() if k.startswith("rss_"))
     return _profile(r, n, work, folder) if profile else r
@@ -347,8 +363,10 @@ def report(rs: list[dict]) -> str:
     row("rerun, one changed workbook, PDF (s)", lambda r: f"{r['one_pdf']:.2f}")
     row("reruns no PDF, CPU seconds: unchanged / one changed", lambda r: f"{r['cpu_same']:.2f} / {r['cpu_one']:.2f}")
     row("PDF documents", lambda r: str(r["pdfs"]))
-    row("WeasyPrint alone, sequential (s)", lambda r: f"{r['weasy']:.2f}")
-    row("our PDF stage, empty cache (s)", lambda r: f"{r['ours_pdf']:.2f}")
+    row("WeasyPrint alone, sequential (s)", lambda r: f"{r['weasy']:.2f}" + _all(r, "weasy_all"))
+    row("our PDF stage, empty cache (s)", lambda r: f"{r['ours_pdf']:.2f}" + _all(r, "ours_pdf_all"))
+    row("PDFs, CPU seconds: WeasyPrint alone / our stage", lambda r: f"{r['cpu_weasy']:.2f} / {r['cpu_ours_pdf']:.2f}")
+    row("PDFs, our stage / WeasyPrint alone in each pair", lambda r: ", ".join(f"{x:.2f}" for x in r["pdf_pair_ratios"]))
     row("peak RSS of any run (MB)", lambda r: str(r["peak_mb"]))
     L += ["", "| target | " + " | ".join(cols) + " |", "|---|" + "---|" * len(rs)]
 
@@ -407,8 +425,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3,
                     help="measure the floor, the cold no-PDF run and the one-changed rerun this many times, "
                          "alternately, and report the medians (default 3)")
+    ap.add_argument("--pdf-repeat", type=int, default=1,
+                    help="make the PDF comparison this many times, each pair back to back, and report the "
+                         "medians and every pair's ratio (default 1; 50 units take ~1.5 min a pair)")
     a = ap.parse_args()
     REPEAT[0] = max(1, a.repeat)
+    PDF_REPEAT[0] = max(1, a.pdf_repeat)
     a.work.mkdir(parents=True, exist_ok=True)
     warm_bytecode()
     print(f"Machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; bytecode cached as on a user's "

@@ -177,11 +177,24 @@ def html_to_pdf(html: str, pdf_path: str | Path) -> Path:
     return Path(pdf_path)
 
 
+@lru_cache(maxsize=1)
+def _weasyprint_version() -> str:
+    """The installed WeasyPrint's version, from its package metadata: importing WeasyPrint
+    itself takes ~0.6 s, which a night whose PDFs are all current need not pay, and which a
+    night with PDFs to render pays in its fork server, beside the font check (:func:`render_pdfs`)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("weasyprint")
+    except metadata.PackageNotFoundError:     # not installed as a distribution: ask the module
+        import weasyprint
+
+        return weasyprint.__version__
+
+
 def html_hash(html: str) -> str:
     """sha256 of the HTML (plus the WeasyPrint version, so an upgrade re-renders)."""
-    import weasyprint
-
-    return hashlib.sha256(f"weasyprint {weasyprint.__version__}\n{html}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"weasyprint {_weasyprint_version()}\n{html}".encode("utf-8")).hexdigest()
 
 
 def _load_cache(path: Path) -> dict[str, str]:
@@ -232,8 +245,10 @@ def render_pdfs(jobs: Sequence[tuple[str, Path]], cache_path: Path | None = None
         todo.append((html, pdf, digest, key))
     if not todo:
         return []
-    check_cjk_font()
     workers = max(1, min(workers or os.cpu_count() or 1, 2, len(todo)))
+    if workers > 1:
+        _start_fork_server()        # it imports WeasyPrint while this process checks the font
+    check_cjk_font()
     done: list[Path] = []
     error: BaseException | None = None
 
@@ -326,6 +341,21 @@ def _render_in_lanes(todo: Sequence[tuple[str, Path, str, str]], lanes: int
     for t in threads:
         t.join()
     return rendered, failed
+
+
+def _start_fork_server() -> None:
+    """Start the PDF workers' fork server now (:func:`_fresh_workers`), without waiting for
+    it: its import of WeasyPrint (~0.6 s) then runs on the other core while this process
+    imports WeasyPrint and renders the font probe (~0.9 s), instead of after them with one
+    core idle.  Without a fork server (not POSIX): nothing."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return
+    from multiprocessing import forkserver
+
+    _fresh_workers()                                  # sets what the server preloads
+    forkserver.ensure_running()
 
 
 def _fresh_workers() -> dict:

@@ -213,6 +213,34 @@ def test_parallel_render_in_batches_of_fresh_workers(tmp_path, monkeypatch):
     assert all(p.read_bytes().startswith(b"%PDF") for _, p in jobs)
 
 
+def test_fork_server_starts_before_the_font_check(tmp_path, monkeypatch):
+    """With two lanes the workers' fork server is started before this process checks the
+    font, so its import of WeasyPrint runs beside the check instead of after it; with one
+    lane (no pool) none is started."""
+    from pipeline.render import pdf as pdf_mod
+    order: list[str] = []
+    monkeypatch.setattr(pdf_mod, "_start_fork_server", lambda: order.append("fork server"))
+    real_check = pdf_mod.check_cjk_font
+    monkeypatch.setattr(pdf_mod, "check_cjk_font", lambda: order.append("font check") or real_check())
+    jobs = [(f"<html><body><p>第{i}页</p></body></html>", tmp_path / f"{i}.pdf") for i in range(2)]
+    assert render_pdfs(jobs, tmp_path / CACHE_FILE, workers=2) == [p for _, p in jobs]
+    assert order == ["fork server", "font check"]
+    order.clear()
+    assert render_pdfs([(jobs[0][0], tmp_path / "one.pdf")], tmp_path / CACHE_FILE, workers=2) == [tmp_path / "one.pdf"]
+    assert order == ["font check"]
+
+
+def test_pdf_cache_key_names_weasyprint_version_without_importing_it():
+    """The cache's hash carries the installed WeasyPrint's version (an upgrade renders again),
+    read from its package metadata: a night whose PDFs are all current does not import it."""
+    code = ("import sys\nfrom pipeline.render.pdf import html_hash, _weasyprint_version\n"
+            "html_hash('<p>x</p>')\nprint('weasyprint' in sys.modules, _weasyprint_version())")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout.split()
+    import weasyprint
+    assert out == ["False", weasyprint.__version__]
+
+
 def test_lanes_render_every_document_and_report_the_first_failure(tmp_path, monkeypatch):
     """Two lanes share one queue: every good document is rendered and cached, a failing one
     does not stop its lane (a fresh worker goes on), and the first failure in job order is

@@ -340,6 +340,16 @@ class NoticeUnits:
         "names：各单位名称连成一段；none：不列单位"))] = "teams"
 
 
+@dataclass(frozen=True, kw_only=True)
+class NoticeAttachment:
+    """A further attachment of the notice, printed after its registration form: the rules of
+    an event, as T2015's 附件二《双扣比赛规则》 and T2020's 附件《第四届教职工棋牌联赛项目及规则》."""
+
+    __pydantic_config__ = _FORBID
+    title: Annotated[str, Field(min_length=1, description="附件标题，如 双扣比赛规则（通知末尾列为“2．《双扣比赛规则》”）")]
+    text: Annotated[str, Field(min_length=1, description="附件正文：每行一段，原样印出（空行略去）")]
+
+
 def _unique_units(v: list[UnitSpec]) -> list[UnitSpec]:
     ids = [u.id for u in v]
     dup = {i for i in ids if ids.count(i) > 1}
@@ -375,6 +385,9 @@ class TournamentSpec:
     co_organizers: list[str] = field(default_factory=list)
     theme: str = ""
     purpose: str = ""
+    period: Annotated[str, Field(description=(
+        "举办时间，印在通知开头：“……，校工会定于2015年9月至12月期间举办……”（写“2015年9月至12月期间”）；"
+        "为空时写“……决定举办……”"))] = ""
     notice_date: dt.date | None = None
     script: Literal["simplified", "traditional"] = "simplified"
     committee: list[CommitteeRole] = field(default_factory=list)
@@ -384,6 +397,8 @@ class TournamentSpec:
     unit_word: Annotated[str, Field(description="单位的称呼：分工会 / 部门")] = "分工会"
     notice_units: Annotated[NoticeUnits, Field(description="通知里“参赛单位”一节怎样写：标题、第一段、是否列出各单位和队长（见下文）")] = \
         NoticeUnits()
+    notice_attachments: Annotated[list[NoticeAttachment], Field(description=(
+        "通知的其他附件（如比赛规则），印在报名表之后，每项 title 与 text（见下文）"))] = field(default_factory=list)
     units: Annotated[list[UnitSpec], AfterValidator(_unique_units)]
     events: Annotated[list[EventSpec], AfterValidator(_unique_events)]
     sessions: list[SessionSpec] = field(default_factory=list)

@@ -33,6 +33,7 @@ MODELS: list[tuple[str, type, str]] = [
     ("比赛时间", S.SessionSpec, "sessions[]"),
     ("组委会", S.CommitteeRole, "committee[]"),
     ("通知的参赛单位一节", S.NoticeUnits, "notice_units"),
+    ("通知的其他附件", S.NoticeAttachment, "notice_attachments[]"),
     ("经费预算", S.BudgetItem, "budget[]"),
 ]
 

@@ -207,6 +207,10 @@ class NoticeVM(Doc):
     attachment_meta: list[str] = field(default_factory=list)
     form: Table | None = None
     form_notes: list[str] = field(default_factory=list)
+    #: "附件：" line's items (the form alone, or "1．…报名表", "2．《…规则》", …)
+    attachment_list: list[str] = field(default_factory=list)
+    #: the further attachments after the form: (title, paragraphs), tournament.yaml notice_attachments
+    more_attachments: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 def _describe_format(ev: "EventSpec", format_title: str) -> str:
@@ -327,10 +331,12 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     vm.greeting = f"各{uw}："
     host = spec.host or spec.organizer or "工会"
     purpose = spec.purpose.rstrip("。，, ") if spec.purpose else "为丰富教职工业余文化生活，增进彼此交流与友谊"
+    # T2015: "……，校工会定于2015年9月至12月期间举办教职工棋牌比赛" (tournament.yaml period)
+    decided = f"定于{spec.period}举办" if spec.period else "决定举办"
     if purpose.startswith(("为", "根据", "按照", "依据")):     # "为…，工会决定举办…"
-        vm.intro = f"{purpose}，{host}决定举办{spec.name}，现将有关事项通知如下："
+        vm.intro = f"{purpose}，{host}{decided}{spec.name}，现将有关事项通知如下："
     else:       # "通过这次活动，让…" is what the event does, not why the union decided: its own sentence
-        vm.intro = f"{host}决定举办{spec.name}。{purpose}。现将有关事项通知如下："
+        vm.intro = f"{host}{decided}{spec.name}。{purpose}。现将有关事项通知如下："
 
     sections: list[Section] = []
     if spec.theme:
@@ -410,6 +416,11 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     vm.signature = spec.issuer
     vm.date = cn_date(spec.notice_date)
     vm.attachment_title = f"{spec.name}报名表"
+    # T2015: 附件：1.教职工棋牌比赛报名表 2．《双扣比赛规则》, each printed after the signature
+    vm.more_attachments = [(a.title, [line.strip() for line in a.text.splitlines() if line.strip()])
+                           for a in spec.notice_attachments]
+    vm.attachment_list = [vm.attachment_title] if not vm.more_attachments else \
+        [f"1．{vm.attachment_title}"] + [f"{i}．《{t}》" for i, (t, _) in enumerate(vm.more_attachments, start=2)]
     vm.attachment_meta = [f"{uw}名称：", "队长：", "联系电话：", "填报时间："]
     vm.form = Table(list(REG_COLUMNS), [[str(i)] + [""] * (len(REG_COLUMNS) - 1) for i in range(1, 16)],
                     ["center"] + [""] * (len(REG_COLUMNS) - 1))

@@ -539,3 +539,46 @@ def test_a_bye_that_scores_nothing_says_no_points():
     assert vms.draw_vm(state, "guandan", es.rounds[0]).bye_title == "轮空（本轮不赛）"
     ko = t2020_state()
     assert vms.draw_vm(ko, "xiangqi", ko.events["xiangqi"].rounds[1]).bye_title == "轮空（直接晋级）"
+
+
+def test_T2015_notice_period_and_rules_attachment():
+    """T2015's notice: "校工会定于2015年9月至12月期间举办……" (tournament.yaml period) and its
+    附件：1.报名表 2．《双扣比赛规则》, the rules printed after the form (notice_attachments);
+    without them the notice reads as before: "决定举办", one attachment."""
+    import dataclasses
+
+    from pipeline.render.docs import plan_documents, render_html
+    from pipeline.spec import NoticeAttachment
+
+    state = t2015_state()
+    plain = vms.notice_vm(state)
+    assert "决定举办" in plain.intro and plain.attachment_list == [plain.attachment_title]
+    assert plain.more_attachments == []
+    rules = NoticeAttachment(title="双扣比赛规则", text="总则\n\n1、以两人为一队。\n  2、每人摸25张牌。  \n")
+    state.tournament.spec = dataclasses.replace(state.tournament.spec, period="2015年9月至12月期间",
+                                                notice_attachments=[rules])
+    vm = vms.notice_vm(state)
+    assert "，校工会、校工会文体专委会定于2015年9月至12月期间举办2015年" in vm.intro and "决定举办" not in vm.intro
+    assert vm.attachment_list == [f"1．{vm.attachment_title}", "2．《双扣比赛规则》"]
+    assert vm.more_attachments == [("双扣比赛规则", ["总则", "1、以两人为一队。", "2、每人摸25张牌。"])]
+    (notice,) = [d for d in plan_documents(state) if d.stem == "notice"]
+    html = render_html(notice)
+    assert "附件1：" in html and "附件2：" in html and "每人摸25張牌" in html   # t2015 prints Traditional
+    assert html.index("附件2：") > html.index("填表說明")                      # after the registration form
+
+
+def test_T2015_and_T2020_samples_carry_their_documents_attachments():
+    """The sample leagues' tournament.yaml hold the client documents' rules attachments and
+    T2015's period (seeds 002 and 000)."""
+    from pathlib import Path
+
+    from pipeline.spec import load_tournament
+
+    root = Path(__file__).resolve().parents[2] / "sample_sheets"
+    t2015 = load_tournament(root / "t2015-tcm").spec
+    assert t2015.period == "2015年9月至12月期间"
+    assert [a.title for a in t2015.notice_attachments] == ["双扣比赛规则"]
+    assert "越序出牌" in t2015.notice_attachments[0].text and "?" not in t2015.notice_attachments[0].text
+    t2020 = load_tournament(root / "t2020-league").spec
+    assert [a.title for a in t2020.notice_attachments] == ["第四届教职工棋牌联赛项目及规则"]
+    assert t2020.notice_attachments[0].text.startswith("一、《象棋》")

@@ -24,7 +24,9 @@ never sent to again, whatever becomes of the resend (a failed one is retried, by
 ``sent`` and the corrected address never got it.  A receipt sent to every address is not
 sent to one added later: a new captain is not sent the unit's old receipts.  A temporary
 refusal (4xx), or a 5xx about anything but the address (``5.7.1`` relaying denied: the
-sending server's setup), stays ``failed`` and is retried on the next run — so does a bare
+sending server's setup), stays ``failed`` and is retried on the next run — of some addresses
+only, the receipt is sent to the others and retried to those (``sent_before`` keeping the
+others); it was recorded ``sent`` and never retried — so does a bare
 ``550`` / ``553`` without an enhanced code whose words are about relaying, login, spam or
 the sender (``550 Relaying denied``: counted a wrong address, the office was told to
 correct a unit's good address and the receipt was never retried).
@@ -132,7 +134,7 @@ class SendReport:
         >>> SendReport(sent=["a", "b"], owed={"a"}, owed_reason="此前未用 --smtp 运行").summary()
         '回执：发出 2 封（其中补发 1 封：此前未用 --smtp 运行）。'
         >>> SendReport(sent=["a"], corrected={"a"}).summary()
-        '回执：发出 1 封（其中 1 封补发到改正后的登记邮箱，此前已收到的地址不再重发）。'
+        '回执：发出 1 封（其中 1 封补发给此前没有收到的登记邮箱：改正后的或上次暂时拒收的，已收到的地址不再重发）。'
         """
         late = sum(sha in self.owed for sha in self.sent)
         why = self.owed_reason or "此前收到的文件尚未发过回执"
@@ -144,7 +146,7 @@ class SendReport:
             text = f"回执：发出 {len(self.sent)} 封"
         corrected = sum(sha in self.corrected for sha in self.sent)
         if corrected:
-            text += f"（其中 {corrected} 封补发到改正后的登记邮箱，此前已收到的地址不再重发）"
+            text += f"（其中 {corrected} 封补发给此前没有收到的登记邮箱：改正后的或上次暂时拒收的，已收到的地址不再重发）"
         if self.failed:
             why = self.failed[0][1]
             text += f"，失败 {len(self.failed)} 封（{why + '；' if why else ''}下次运行自动重试）"
@@ -423,7 +425,15 @@ def _send_all(u: MailURL, password: str | None, sender: str,
             if refused:                 # some addresses only: sent to the rest, the refused said
                 error = refusal_text(refused, units or {}, sent_to=[a for a in to if a not in refused])
                 report.partial.append((sha, error))
-            _record(ledger, sha, to, "sent", now, error)
+            retry = tuple(a for a in to if a in refused and not bad_address(*refused[a]))
+            if retry:
+                # some addresses refused for now (4xx, or the sending side's 5.7.x): the
+                # receipt is ``failed`` to those only and retried to them on the next run;
+                # the addresses that took it (and any refused for good) are never sent to again
+                _record_before(ledger, sha, tuple(dict.fromkeys((*before, *(a for a in to if a not in retry)))))
+                _record(ledger, sha, retry, "failed", now, error)
+            else:
+                _record(ledger, sha, to, "sent", now, error)
             report.sent.append(sha)
     finally:
         _close(conn)
@@ -519,7 +529,9 @@ def refusal_text(refused: Mapping[str, tuple[int, bytes | str]], units: Mapping[
     bad = any(bad_address(c, m) for c, m in refused.values())
     again = "地址改正后的下一次运行只补发给改正后的地址" if bad else ""
     if sent_to:
-        tail = f"这封回执已发到 {'、'.join(sent_to)}，被拒收的地址没有收到" + (f"；{again}。" if again else "。")
+        later = "未能投递的其他地址下次运行自动重试" if not all(bad_address(c, m) for c, m in refused.values()) else ""
+        notes = "；".join(x for x in (again, later) if x)
+        tail = f"这封回执已发到 {'、'.join(sent_to)}，被拒收的地址没有收到" + (f"；{notes}。" if notes else "。")
     elif resend:
         tail = "这封回执此前已发到该单位的其他地址，这次未能补发" + (f"；{again}。" if again else "（下次运行自动重试）。")
     elif all(bad_address(c, m) for c, m in refused.values()):

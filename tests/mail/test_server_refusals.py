@@ -245,7 +245,7 @@ def test_idempotent_a_receipt_partly_refused_goes_once_to_the_corrected_address_
     fixed = _with_emails(world, u2=["cap2@b.example.cn", "deputy-new@b.example.cn"])
     night = deliver(fixed, world.out, world.ledger, refusing_smtp.url, NOW)
     assert night.sent == [sha("b")] and not night.needs_attention      # was: already sent, never to the new one
-    assert "补发到改正后的登记邮箱" in night.summary()
+    assert "补发给此前没有收到的登记邮箱" in night.summary()
     assert refusing_smtp.handler.messages[-1].rcpt_tos == ["deputy-new@b.example.cn"]
     assert receipt_status(world.ledger, sha("b")) == "sent"
     # later nights, changed or not: nobody gets it twice
@@ -261,6 +261,43 @@ def test_idempotent_a_receipt_partly_refused_goes_once_to_the_corrected_address_
     assert deliver(added, world.out, world.ledger, refusing_smtp.url, NOW).sent == []
     # what the office was told the night of the refusal says what the correction does
     assert "已发到 cap2@b.example.cn" in said and "只补发给改正后的地址" in said
+
+
+def test_exit_status_a_receipt_one_of_whose_addresses_is_refused_for_now_is_retried_to_it_only(world, refusing_smtp):
+    """Two addresses, one refused for now (450): the receipt goes to the other, the office is
+    told the refused one is retried, and the next run — even one with nothing new — sends it
+    to that address only, once.  Before, the receipt was recorded sent and never retried."""
+    state = _with_emails(world, u2=["cap2@b.example.cn", "busy-2@b.example.cn"])
+    night = deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    [(_, said)] = night.partial
+    assert "busy-2@b.example.cn 被对方邮件服务器暂时拒收" in said and "已发到 cap2@b.example.cn" in said
+    assert "下次运行自动重试" in said and "改正" not in said.split("：")[-1]
+    assert receipt_status(world.ledger, sha("b")) == "failed"
+    mine = [m.rcpt_tos for m in refusing_smtp.handler.messages if sha("b")[:32] in m.content.decode()]
+    assert mine == [["cap2@b.example.cn"]]
+    refusing_smtp.handler.busy_over = True
+    count = len(refusing_smtp.handler.messages)
+    again = resend_pending(refusing_smtp.url, world.ledger, now=NOW)                  # a night with nothing new
+    assert again.sent == [sha("b")] and not again.needs_attention
+    assert [m.rcpt_tos for m in refusing_smtp.handler.messages[count:]] == [["busy-2@b.example.cn"]]
+    assert receipt_status(world.ledger, sha("b")) == "sent"
+    for later in (deliver(state, world.out, world.ledger, refusing_smtp.url, NOW),
+                  resend_pending(refusing_smtp.url, world.ledger, now=NOW)):
+        assert later.sent == []
+    assert len(refusing_smtp.handler.messages) == count + 1
+
+
+def test_a_receipt_refused_for_now_on_one_address_is_retried_by_a_night_that_builds_receipts(world, refusing_smtp):
+    """The same retry from a night that builds its receipts again (deliver), not from the
+    kept copy: only the address refused for now gets it."""
+    state = _with_emails(world, u2=["cap2@b.example.cn", "busy-2@b.example.cn"])
+    deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    refusing_smtp.handler.busy_over = True
+    count = len(refusing_smtp.handler.messages)
+    night = deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    assert night.sent == [sha("b")]
+    assert [m.rcpt_tos for m in refusing_smtp.handler.messages[count:]] == [["busy-2@b.example.cn"]]
+    assert deliver(state, world.out, world.ledger, refusing_smtp.url, NOW).sent == []
 
 
 def test_exit_status_a_resend_to_the_corrected_address_that_fails_is_retried_to_it_only(world, refusing_smtp):

@@ -413,6 +413,9 @@ class TournamentSpec:
     budget: list[BudgetItem] = field(default_factory=list)
     prize_budget_source: str = ""
     discretionary_awards: list[str] = field(default_factory=list)
+    award_note: Annotated[str, Field(description=(
+        "通知“奖项设置”一节最后一句，原样印出（如“并设若干决赛参与奖。”）；写空字符串 \"\" 则不印"))] = \
+        "获奖者颁发证书和奖品。"
     branch_award: Annotated[str, Field(description="按单位颁发的奖项，如 组织奖")] = ""
     notes: Annotated[list[str], Field(description="注意事项，原样印在通知里")] = field(default_factory=list)
     seed: Annotated[str, Field(description="抽签随机种子的前缀（为空时用赛事编号）")] = ""

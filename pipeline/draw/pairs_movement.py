@@ -33,7 +33,7 @@ class PairsMovement(RoundRobin):
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         b = options.get("boards_per_round", 3)
-        return (f"桥牌采用双人赛：各对抽签确定序号后按循环编排，每轮与一对新的对手比赛，"
+        return (f"采用双人赛：各对抽签确定序号后按循环编排，每轮与一对新的对手比赛，"
                 f"每轮 {b} 副牌，全场同一轮打相同的牌（便于比较成绩），每对的南北、东西方向逐轮轮换；"
                 f"对数为奇数时每轮有一对轮空。按累计得分排名。")
 

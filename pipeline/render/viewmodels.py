@@ -248,8 +248,10 @@ def _play_rules(ev: "EventSpec") -> str:
     return "；".join(parts) + "。" if parts else ""
 
 
-def _session_line(s) -> str:
-    venue = f"，地点：{s.venue}" if s.venue else ""
+def _session_line(s, venue_of_all: str = "") -> str:
+    """One session: date, weekday, times, and its place when it is not the tournament's own
+    (printed once below: T2016's 仙林校区教工食堂 was printed twice)."""
+    venue = f"，地点：{s.venue}" if s.venue and s.venue != venue_of_all else ""
     return f"{cn_date(s.date)}（{cn_weekday(s.date)}）{s.start:%H:%M}—{s.end:%H:%M}{venue}"
 
 
@@ -265,9 +267,12 @@ def _time_and_place(spec: "TournamentSpec") -> list[str]:
     lines: list[str] = []
     own = [ev for ev in spec.events if ev.venue and ev.venue != spec.venue]
     placed = bool(spec.venue) or any(s.venue for s in spec.sessions) or (own and len(own) == len(spec.events))
-    if spec.sessions:
+    if len(spec.sessions) == 1:     # one session: on one line, not numbered （1） alone
+        lines.append(f"比赛时间：{_session_line(spec.sessions[0], spec.venue)}")
+        lines.append("时间如有变动另行通知。")
+    elif spec.sessions:
         lines.append("比赛时间：")
-        lines.extend(f"（{i}）{_session_line(s)}" for i, s in enumerate(spec.sessions, 1))
+        lines.extend(f"（{i}）{_session_line(s, spec.venue)}" for i, s in enumerate(spec.sessions, 1))
         lines.append("时间如有变动另行通知。")
     elif not placed and not own:
         return ["具体比赛时间和地点将另行通知。"]
@@ -292,6 +297,8 @@ def _award_text(ev: "EventSpec") -> str:
         money = ev.awards.prizes.get(name)
         count = "" if n == 1 and name.endswith("名") else f"{'两' if n == 2 else cn_number(n)}名"
         parts.append(f"{name}{count}" + (f"（奖金{money:,}元）" if money else ""))
+    if ev.awards.scheme == "group_top":     # 每组第一名、第二名 (not 每组小组第一名、小组第二名)
+        parts = [p.removeprefix("小组") for p in parts]
     text = ("每组" if ev.awards.scheme == "group_top" else "") + "、".join(parts)
     rest = ev.awards.options.get("rest")
     return text + (f"，其余参赛者获{rest}" if rest else "")
@@ -390,7 +397,8 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
         extra.append(spec.branch_award)
     if extra:
         award_lines.append("另设" + "、".join(extra) + "等奖项若干。")
-    award_lines.append("获奖者颁发证书和奖品。")
+    if spec.award_note:             # T2015 同时颁发证书和奖品; T2020 并设若干决赛参与奖; T2011 cash only
+        award_lines.append(spec.award_note)
     sections.append(Section("奖项设置", award_lines))
 
     reg = []

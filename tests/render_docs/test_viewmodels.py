@@ -582,3 +582,49 @@ def test_T2015_and_T2020_samples_carry_their_documents_attachments():
     t2020 = load_tournament(root / "t2020-league").spec
     assert [a.title for a in t2020.notice_attachments] == ["第四届教职工棋牌联赛项目及规则"]
     assert t2020.notice_attachments[0].text.startswith("一、《象棋》")
+
+
+def test_T2016_one_session_is_one_line_and_the_tournament_venue_is_said_once():
+    """T2016's notice printed 比赛时间：/（1）2016年11月26日……，地点：仙林校区教工食堂 and then 比赛地点：
+    仙林校区教工食堂 again: one session is on one line, unnumbered, and a session's place is
+    said only when it is not the tournament's."""
+    import dataclasses
+
+    from pipeline.spec import SessionSpec
+
+    spec = t2020_state().tournament.spec
+    one = SessionSpec(date=dt.date(2016, 11, 26), start=dt.time(8, 40), end=dt.time(12, 0), venue="教工食堂")
+    lines = vms._time_and_place(dataclasses.replace(spec, sessions=[one], venue="教工食堂"))
+    assert lines[0] == "比赛时间：2016年11月26日（周六）08:40—12:00" and lines[-1] == "比赛地点：教工食堂"
+    assert sum("教工食堂" in x for x in lines) == 1
+    other = dataclasses.replace(one, venue="棋牌室")
+    lines = vms._time_and_place(dataclasses.replace(spec, sessions=[one, other], venue="教工食堂"))
+    assert lines[1:3] == ["（1）2016年11月26日（周六）08:40—12:00", "（2）2016年11月26日（周六）08:40—12:00，地点：棋牌室"]
+
+
+def test_award_note_is_the_spec_s_and_group_awards_read_each_group_s_first_and_second():
+    """奖项设置's last line is tournament.yaml's award_note (default 获奖者颁发证书和奖品。; "" prints
+    none: T2011 gives cash, T2016 and T2020 promised neither certificates nor prizes), and
+    group_top awards read 每组第一名、第二名 (it was 每组小组第一名、小组第二名)."""
+    import dataclasses
+    from pathlib import Path
+
+    from pipeline.spec import load_tournament
+
+    state = t2016_state()
+    (sec,) = [s for s in vms.notice_vm(state).sections if "奖项设置" in s.heading]
+    assert sec.paragraphs[-1] == "获奖者颁发证书和奖品。"
+    state.tournament.spec = dataclasses.replace(state.tournament.spec, award_note="")
+    (sec,) = [s for s in vms.notice_vm(state).sections if "奖项设置" in s.heading]
+    assert "获奖者颁发证书和奖品。" not in sec.paragraphs and sec.paragraphs
+    t2016 = load_tournament(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2016-poker").spec
+    (ev,) = [e for e in t2016.events if e.awards.scheme == "group_top"]
+    assert vms._award_text(ev) == "每组第一名、第二名"
+    assert t2016.award_note == ""
+
+
+def test_bridge_format_paragraph_does_not_repeat_the_event_name():
+    """（三）橋牌：橋牌採用雙人賽 said the event twice: the pairs format's paragraph starts 采用双人赛."""
+    from pipeline.draw import FORMATS
+
+    assert FORMATS.get("pairs_movement").describe({"boards_per_round": 3}).startswith("采用双人赛：")

@@ -129,6 +129,8 @@ class SendReport:
 
         >>> SendReport(sent=["a"], failed=[("b", "x")]).summary()
         '回执：发出 1 封，失败 1 封（x；下次运行自动重试）。'
+        >>> SendReport(failed=[("b", "这次未能补发（下次运行自动重试）。")]).summary()
+        '回执：发出 0 封，失败 1 封（这次未能补发（下次运行自动重试））。'
         >>> SendReport(sent=["a", "b"], owed={"a", "b"}, owed_reason="此前未用 --smtp 运行").summary()
         '回执：补发 2 封（此前未用 --smtp 运行）。'
         >>> SendReport(sent=["a", "b"], owed={"a"}, owed_reason="此前未用 --smtp 运行").summary()
@@ -148,8 +150,11 @@ class SendReport:
         if corrected:
             text += f"（其中 {corrected} 封补发给此前没有收到的登记邮箱：改正后的或上次暂时拒收的，已收到的地址不再重发）"
         if self.failed:
-            why = self.failed[0][1]
-            text += f"，失败 {len(self.failed)} 封（{why + '；' if why else ''}下次运行自动重试）"
+            why = self.failed[0][1].rstrip("。")
+            if "下次运行自动重试" in why:       # the refusal's own words say it already
+                text += f"，失败 {len(self.failed)} 封（{why}）"
+            else:
+                text += f"，失败 {len(self.failed)} 封（{why + '；' if why else ''}下次运行自动重试）"
         if self.refused:
             text += f"，{len(self.refused)} 封因登记邮箱被拒收未能送达（见下）"
         if self.held:
@@ -197,8 +202,10 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
         rec = _recorded(ledger, r.sha256)
         had = rec.had()                 # never sent to again
         to = tuple(a for a in r.to if a.strip().lower() not in had)
-        if rec.status == "sent" and not (to and (rec.error or rec.sent_before)):
-            report.already += 1         # (sent to every address: not to one added since)
+        if rec.status == "sent" and not (to and rec.error):
+            # sent to every address (a resend or a retry that went through clears the error):
+            # not to one added since — a new captain is not sent the unit's old receipts
+            report.already += 1
             continue
         if rec.status == "refused" and rec.to_addr == ",".join(to):
             report.held += 1            # said the night it was refused; waits for a corrected address
@@ -298,9 +305,15 @@ def resend_pending(url: str, ledger: "Ledger", *, password: str | None = None, n
             "SELECT sha256, to_addr, sent_before FROM receipts WHERE status NOT IN ('sent', 'cancelled', 'refused') "
             "ORDER BY sha256").fetchall():
         path = ledger.root / OUTBOX / f"{sha}.eml"
+        had = {a.strip().lower() for a in before.split(",") if a.strip()}
+        # never to an address that had it (a run killed after a partial send, before its
+        # record, left those in to_addr beside the ones still owed)
+        to = tuple(a for a in to_addr.split(",") if a and a.strip().lower() not in had)
+        if not to:
+            _record(ledger, sha, (), "sent", now)
+            continue
         if path.is_file():
-            pending.append((sha, tuple(a for a in to_addr.split(",") if a), path.read_bytes(),
-                            tuple(a for a in before.split(",") if a)))
+            pending.append((sha, to, path.read_bytes(), tuple(a for a in before.split(",") if a)))
             if before:
                 report.corrected.add(sha)
     report.held = ledger.conn.execute("SELECT count(*) FROM receipts WHERE status='refused'").fetchone()[0]
@@ -349,14 +362,17 @@ def _record_before(ledger: "Ledger", sha: str, before: Iterable[str]) -> None:
         db.execute("UPDATE receipts SET sent_before=? WHERE sha256=?", (",".join(before), sha))
 
 
-def _record(ledger: "Ledger", sha: str, to: tuple[str, ...], status: str, now: dt.datetime, error: str = "") -> None:
+def _record(ledger: "Ledger", sha: str, to: tuple[str, ...], status: str, now: dt.datetime, error: str = "",
+            before: tuple[str, ...] | None = None) -> None:
     """Record a receipt's latest attempt: its addresses ``to``, ``status`` and ``error``
-    (``sent_before`` stays as it is)."""
+    (``sent_before`` stays as it is, or becomes ``before`` in the same transaction)."""
     with Tx(ledger.conn) as db:
         db.execute("INSERT INTO receipts (sha256, to_addr, sent_at, status, error) VALUES (?,?,?,?,?) "
                    "ON CONFLICT(sha256) DO UPDATE SET to_addr=excluded.to_addr, sent_at=excluded.sent_at, "
                    "status=excluded.status, error=excluded.error",
                    (sha, ",".join(to), now.isoformat() if status == "sent" else "", status, error[:500]))
+        if before is not None:
+            db.execute("UPDATE receipts SET sent_before=? WHERE sha256=?", (",".join(before), sha))
 
 
 def _connect(u: MailURL, password: str | None, timeout: float, ctx: ssl.SSLContext | None) -> smtplib.SMTP:
@@ -430,8 +446,9 @@ def _send_all(u: MailURL, password: str | None, sender: str,
                 # some addresses refused for now (4xx, or the sending side's 5.7.x): the
                 # receipt is ``failed`` to those only and retried to them on the next run;
                 # the addresses that took it (and any refused for good) are never sent to again
-                _record_before(ledger, sha, tuple(dict.fromkeys((*before, *(a for a in to if a not in retry)))))
-                _record(ledger, sha, retry, "failed", now, error)
+                # (one transaction: a run killed between the two left them in to_addr)
+                _record(ledger, sha, retry, "failed", now, error,
+                        before=tuple(dict.fromkeys((*before, *(a for a in to if a not in retry)))))
             else:
                 _record(ledger, sha, to, "sent", now, error)
             report.sent.append(sha)

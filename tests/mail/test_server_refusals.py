@@ -300,6 +300,41 @@ def test_a_receipt_refused_for_now_on_one_address_is_retried_by_a_night_that_bui
     assert deliver(state, world.out, world.ledger, refusing_smtp.url, NOW).sent == []
 
 
+def test_idempotent_a_receipt_retried_after_a_450_is_not_sent_to_a_captain_added_later(world, refusing_smtp):
+    """Refused for now (450) on one address, then delivered there: the receipt has gone to
+    every address, and a captain added to the unit later is not sent this old receipt (it
+    stayed open to every address added, as a receipt with sent_before)."""
+    state = _with_emails(world, u2=["cap2@b.example.cn", "busy-2@b.example.cn"])
+    deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)
+    refusing_smtp.handler.busy_over = True
+    assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == [sha("b")]
+    added = _with_emails(world, u2=["cap2@b.example.cn", "busy-2@b.example.cn", "new-captain@b.example.cn"])
+    assert sha("b") not in deliver(added, world.out, world.ledger, refusing_smtp.url, NOW).sent
+    assert [m.rcpt_tos for m in refusing_smtp.handler.messages if sha("b")[:32] in m.content.decode()] == [
+        ["cap2@b.example.cn"], ["busy-2@b.example.cn"]]
+
+
+def test_idempotent_a_retry_from_the_kept_copy_skips_addresses_that_had_it(world, refusing_smtp):
+    """A row owed to some addresses whose to_addr still names one that had it (sent_before):
+    the unchanged night's retry goes to the others only; with none left it is recorded sent."""
+    from pipeline.mail import smtp as smtp_mod
+
+    state = _with_emails(world, u2=["cap2@b.example.cn", "busy-2@b.example.cn"])
+    deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)          # cap2 took it, busy-2 450
+    world.ledger.conn.execute("UPDATE receipts SET to_addr=? WHERE sha256=?",
+                              ("cap2@b.example.cn,busy-2@b.example.cn", sha("b")))
+    world.ledger.conn.commit()
+    refusing_smtp.handler.busy_over = True
+    count = len(refusing_smtp.handler.messages)
+    assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == [sha("b")]
+    assert [m.rcpt_tos for m in refusing_smtp.handler.messages[count:]] == [["busy-2@b.example.cn"]]
+    with smtp_mod.Tx(world.ledger.conn) as db:      # owed to nobody left: recorded sent, nothing sent
+        db.execute("UPDATE receipts SET status='failed', to_addr=?, sent_before=? WHERE sha256=?",
+                   ("cap2@b.example.cn", "cap2@b.example.cn,busy-2@b.example.cn", sha("b")))
+    assert resend_pending(refusing_smtp.url, world.ledger, now=NOW).sent == []
+    assert len(refusing_smtp.handler.messages) == count + 1 and receipt_status(world.ledger, sha("b")) == "sent"
+
+
 def test_exit_status_a_resend_to_the_corrected_address_that_fails_is_retried_to_it_only(world, refusing_smtp):
     state = _with_emails(world, u2=["cap2@b.example.cn", "gone-2@b.example.cn"])
     deliver(state, world.out, world.ledger, refusing_smtp.url, NOW)

@@ -402,13 +402,20 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     sections.append(Section("奖项设置", award_lines))
 
     reg = []
-    for i, ev in enumerate(spec.events, 1):
+    by_deadline: dict[dt.datetime, list[str]] = {}
+    for ev in spec.events:
         # an event drawn already: the deadline it was drawn under (TERMS_CHANGED: a later edit
         # does not apply to it), as the runner ran it
         es = state.events.get(ev.id)
         deadline = es.spec.deadline if es is not None else ev.deadline
         if deadline:
-            reg.append(f"{i}、{ev.name}：报名截止时间 {cn_datetime(deadline)}。")
+            by_deadline.setdefault(deadline, []).append(ev.name)
+    if len(by_deadline) == 1 and len(spec.events) > 1 and len(next(iter(by_deadline.values()))) == len(spec.events):
+        # every event the same deadline: said once (T2020 printed it four times)
+        reg.append(f"各项目报名截止时间 {cn_datetime(next(iter(by_deadline)))}。")
+    else:       # events sharing a deadline on one line (T2015: 围棋、中国象棋项目……于10月30日前)
+        reg += [f"{i}、{'、'.join(names)}：报名截止时间 {cn_datetime(d)}。"
+                for i, (d, names) in enumerate(by_deadline.items(), 1)]
     to = spec.submit_to or spec.contact or "工会办公室"
     reg.append(f"报名表（见附件）由各{uw}统一填写后发送至{to}，"
                f"逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。")

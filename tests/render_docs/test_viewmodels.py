@@ -62,7 +62,7 @@ def test_R2020_Q1_notice_golden():
     assert sec["奖项设置"].paragraphs[0] == ("1、象棋：一等奖一名（奖金300元）、二等奖两名（奖金200元）、"
                                           "三等奖三名（奖金100元）。")
     assert "另设组织奖等奖项若干。" in sec["奖项设置"].paragraphs
-    assert sec["报名办法"].paragraphs[0] == "1、象棋：报名截止时间 2020年11月9日 15:00。"
+    assert sec["报名办法"].paragraphs[0] == "各项目报名截止时间 2020年11月9日 15:00。"   # said once
     assert sec["比赛办法"].paragraphs[0].startswith("（一）象棋：")
     assert vm.closing == "十一、未尽事宜，由组委会负责解释说明。"
     assert (vm.signature, vm.date) == ("工会办公室", "2020年10月30日")
@@ -576,7 +576,7 @@ def test_T2015_and_T2020_samples_carry_their_documents_attachments():
 
     root = Path(__file__).resolve().parents[2] / "sample_sheets"
     t2015 = load_tournament(root / "t2015-tcm").spec
-    assert t2015.period == "2015年9月至12月期间"
+    assert t2015.period == "9月至12月期间"
     assert [a.title for a in t2015.notice_attachments] == ["双扣比赛规则"]
     assert "越序出牌" in t2015.notice_attachments[0].text and "?" not in t2015.notice_attachments[0].text
     t2020 = load_tournament(root / "t2020-league").spec
@@ -628,3 +628,21 @@ def test_bridge_format_paragraph_does_not_repeat_the_event_name():
     from pipeline.draw import FORMATS
 
     assert FORMATS.get("pairs_movement").describe({"boards_per_round": 3}).startswith("采用双人赛：")
+
+
+def test_events_sharing_a_deadline_are_said_on_one_line():
+    """T2015: 围棋、中国象棋、桥牌 close on 10月30日 and 双扣 on 11月14日 — two lines, not four; T2020's
+    four events closing together are said once."""
+    import dataclasses
+
+    state = t2015_state()
+    spec = state.tournament.spec
+    evs = [spec.events[0], dataclasses.replace(spec.events[0], id="xiangqi2", name="中国象棋"), *spec.events[1:]]
+    early, late = dt.datetime(2015, 10, 30, 23, 59), dt.datetime(2015, 11, 14, 23, 59)
+    state.tournament.spec = dataclasses.replace(spec, events=[
+        dataclasses.replace(e, deadline=late if i == len(evs) - 1 else early) for i, e in enumerate(evs)])
+    state.events = {}                   # not drawn yet: the spec's deadlines
+    (sec,) = [s for s in vms.notice_vm(state).sections if "报名办法" in s.heading]
+    first = "、".join(e.name for e in evs[:-1])
+    assert len(evs) > 2 and sec.paragraphs[:2] == [f"1、{first}：报名截止时间 2015年10月30日 23:59。",
+                                                   f"2、{evs[-1].name}：报名截止时间 2015年11月14日 23:59。"]

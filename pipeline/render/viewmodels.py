@@ -397,7 +397,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
         extra.append(spec.branch_award)
     if extra:
         award_lines.append("另设" + "、".join(extra) + "等奖项若干。")
-    if spec.award_note:             # T2015 同时颁发证书和奖品; T2020 并设若干决赛参与奖; T2011 cash only
+    if spec.award_note:             # T2015 同时颁发证书和奖品; T2011 (cash), T2016, T2020: none promised ("")
         award_lines.append(spec.award_note)
     sections.append(Section("奖项设置", award_lines))
 

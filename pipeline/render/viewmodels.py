@@ -439,11 +439,18 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     vm.attachment_meta = [f"{uw}名称：", "队长：", "联系电话：", "填报时间："]
     vm.form = Table(list(REG_COLUMNS), [[str(i)] + [""] * (len(REG_COLUMNS) - 1) for i in range(1, 16)],
                     ["center"] + [""] * (len(REG_COLUMNS) - 1))
-    notes = ["项目：" + "、".join(ev.name for ev in spec.events) + "，每行填写一人。",
-             "队号：双人或团体项目填写同一队号以组成一对/一队，个人项目不填。"]
+    notes = ["项目：" + "、".join(ev.name for ev in spec.events) + "，每行填写一人。"]
+    # the form has every contract column (队号, 乘车地点) whatever the league: the notes say
+    # which stay blank here (T2011 has no pair events, only T2016 runs buses)
+    if any(ev.team_size > 1 for ev in spec.events):
+        notes.append("队号：双人或团体项目填写同一队号以组成一对/一队，个人项目不填。")
+    else:
+        notes.append("队号：本次比赛均为个人项目，不填。")
     if spec.pickup_points:
         # only what the form's list offers (a 自行到达 the list lacked was refused as BAD_VALUE)
         notes.append("乘车地点：从下拉列表中选择（" + "、".join(spec.pickup_points) + "）。")
+    else:
+        notes.append("乘车地点：本次比赛不安排班车，不填。")
     notes.append("请使用工会下发的电子报名表（Excel）填写后发回，勿更改表头。")
     vm.form_notes = notes
     return vm

@@ -646,3 +646,14 @@ def test_events_sharing_a_deadline_are_said_on_one_line():
     first = "、".join(e.name for e in evs[:-1])
     assert len(evs) > 2 and sec.paragraphs[:2] == [f"1、{first}：报名截止时间 2015年10月30日 23:59。",
                                                    f"2、{evs[-1].name}：报名截止时间 2015年11月14日 23:59。"]
+
+
+def test_printed_form_notes_say_which_columns_stay_blank():
+    """The printed registration form has every contract column; its notes say 队号 and 乘车地点
+    stay blank in a league with no pair events or no buses (T2011), and how to fill them where
+    they apply (T2016: pairs and buses)."""
+    t2011 = vms.notice_vm(t2011_state()).form_notes
+    assert "队号：本次比赛均为个人项目，不填。" in t2011 and "乘车地点：本次比赛不安排班车，不填。" in t2011
+    t2016 = vms.notice_vm(t2016_state()).form_notes
+    assert any(n.startswith("队号：双人或团体项目") for n in t2016)
+    assert any(n.startswith("乘车地点：从下拉列表中选择") for n in t2016)

@@ -12,6 +12,7 @@ Nothing here does I/O; tests build small states by hand and compare the view-mod
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -213,6 +214,21 @@ class NoticeVM(Doc):
     more_attachments: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
+#: a half-width space between a Chinese character (or full-width punctuation) and a digit,
+#: either way round: the messages for captains set numbers apart (第 12 行), a printed notice
+#: does not (共5轮, 比赛时间限定30分钟, 11月9日15:00 — as the client's notices write them)
+_CJK_DIGIT_SPACE = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]) (?=\d)|(?<=\d) (?=[\u4e00-\u9fff])")
+
+
+def cjk_spacing(text: str) -> str:
+    """A notice paragraph without the half-width spaces that set numbers apart in Chinese.
+
+    >>> cjk_spacing("共 5 轮，积 3 分；报名截止时间：2020年11月9日 15:00。")
+    '共5轮，积3分；报名截止时间：2020年11月9日15:00。'
+    """
+    return _CJK_DIGIT_SPACE.sub("", text)
+
+
 def _describe_format(ev: "EventSpec", format_title: str) -> str:
     """The format's own Chinese paragraph (``Format.describe``), else a plain sentence."""
     try:
@@ -412,9 +428,9 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
             by_deadline.setdefault(deadline, []).append(ev.name)
     if len(by_deadline) == 1 and len(spec.events) > 1 and len(next(iter(by_deadline.values()))) == len(spec.events):
         # every event the same deadline: said once (T2020 printed it four times)
-        reg.append(f"各项目报名截止时间 {cn_datetime(next(iter(by_deadline)))}。")
+        reg.append(f"各项目报名截止时间：{cn_datetime(next(iter(by_deadline)))}。")
     else:       # events sharing a deadline on one line (T2015: 围棋、中国象棋项目……于10月30日前)
-        reg += [f"{i}、{'、'.join(names)}：报名截止时间 {cn_datetime(d)}。"
+        reg += [f"{i}、{'、'.join(names)}：报名截止时间为{cn_datetime(d)}。"
                 for i, (d, names) in enumerate(by_deadline.items(), 1)]
     to = spec.submit_to or spec.contact or "工会办公室"
     reg.append(f"报名表（见附件）由各{uw}统一填写后发送至{to}，"
@@ -426,6 +442,8 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
 
     for i, s in enumerate(sections, 1):
         s.heading = f"{cn_number(i)}、{s.heading}"
+        s.paragraphs = [cjk_spacing(p) for p in s.paragraphs]
+    vm.intro = cjk_spacing(vm.intro)
     vm.sections = sections
     vm.closing = f"{cn_number(len(sections) + 1)}、未尽事宜，由组委会负责解释说明。"
     vm.signature = spec.issuer

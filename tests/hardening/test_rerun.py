@@ -181,7 +181,7 @@ def test_a_format_changed_after_its_draws_were_published_is_not_applied_and_is_s
     assert (again.out_dir / "data" / "draw.csv").read_bytes() == round_1
     # the notice describes the format the rounds are drawn in, not the edited one
     notice = (again.out_dir / "notice.html").read_text(encoding="utf-8")
-    assert "瑞士制" not in notice and "分为 4 个小组" in notice
+    assert "瑞士制" not in notice and "分为4个小组" in notice
     _play_round_1(folder)
     played = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert (played.out_dir / "data" / "draw.csv").read_bytes() == expected_draw

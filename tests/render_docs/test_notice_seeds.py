@@ -137,7 +137,7 @@ def test_R2011_D1_D2_doudizhu_states_its_time_base_points_bids_and_early_end():
 
 def test_R2020_D3_doudizhu_states_its_scoring_and_keeps_the_time_limit():
     line = _rules(_raw("t2020-league"), "斗地主")
-    assert "前一轮各桌第二名列其后。比赛时间限定 30 分钟；叫地主玩法初始分为1分，每出一个炸弹或者火箭翻一倍" in line, line
+    assert "前一轮各桌第二名列其后。比赛时间限定30分钟；叫地主玩法初始分为1分，每出一个炸弹或者火箭翻一倍" in line, line
     assert "（留在手里没有出去的火箭和炸弹不算）" in line and "春天" in line and "反春天" in line
     assert "基础分" not in line and "叫牌时可以叫" not in line and "得-1分" not in line   # T2011's
 
@@ -147,20 +147,20 @@ def test_T2020_board_and_shuangsheng_rules_unchanged():
     raw = _raw("t2020-league")
     assert _rules(raw, "象棋").endswith("排列其后。落子无悔；每场一局定胜负。")
     assert _rules(raw, "跳棋").endswith("排列其后。落子无悔；每场三局两胜。")
-    assert _rules(raw, "双升").endswith("排列其后。比赛时间限定 30 分钟；到时级数高者胜出，积 3 分，负者积 1 分；"
-                                      "双方同级时，庄家一方获胜，积 2 分，对方积 1 分。")
+    assert _rules(raw, "双升").endswith("排列其后。比赛时间限定30分钟；到时级数高者胜出，积3分，负者积1分；"
+                                      "双方同级时，庄家一方获胜，积2分，对方积1分。")
 
 
 def test_R2016_F4_S1_guandan_states_who_wins_at_time_and_the_score_table():
     line = _rules(_raw("t2016-poker"), "扑克牌")
-    assert line.endswith("比赛时间限定 50 分钟；过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，"
+    assert line.endswith("比赛时间限定50分钟；过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，"
                          "双方级数相同，以台上者为胜方；按级差计分：双方同级时胜方得52分、负方得48分，每差一级胜方多得4分、"
                          "负方少得4分，相差12级及以上为100分比0分。"), line
 
 
 def test_R2015_C4_shuangkou_states_who_wins_the_round_and_no_points_of_its_own():
     raw = _raw("t2015-tcm")
-    assert _rules(raw, "双扣").endswith("比赛时间限定 40 分钟；最先打过A的队或级数高的队获胜；"
+    assert _rules(raw, "双扣").endswith("比赛时间限定40分钟；最先打过A的队或级数高的队获胜；"
                                       "如时间到比赛双方级数相同，则依据最后一盘比赛的盘面分数判定胜负。")
     # the document states no points and no time control for Go or Xiangqi: none is invented
     for name in ("围棋", "中国象棋", "双扣"):

@@ -62,7 +62,7 @@ def test_R2020_Q1_notice_golden():
     assert sec["奖项设置"].paragraphs[0] == ("1、象棋：一等奖一名（奖金300元）、二等奖两名（奖金200元）、"
                                           "三等奖三名（奖金100元）。")
     assert "另设组织奖等奖项若干。" in sec["奖项设置"].paragraphs
-    assert sec["报名办法"].paragraphs[0] == "各项目报名截止时间 2020年11月9日 15:00。"   # said once
+    assert sec["报名办法"].paragraphs[0] == "各项目报名截止时间：2020年11月9日15:00。"   # said once
     assert sec["比赛办法"].paragraphs[0].startswith("（一）象棋：")
     assert vm.closing == "十一、未尽事宜，由组委会负责解释说明。"
     assert (vm.signature, vm.date) == ("工会办公室", "2020年10月30日")
@@ -644,8 +644,8 @@ def test_events_sharing_a_deadline_are_said_on_one_line():
     state.events = {}                   # not drawn yet: the spec's deadlines
     (sec,) = [s for s in vms.notice_vm(state).sections if "报名办法" in s.heading]
     first = "、".join(e.name for e in evs[:-1])
-    assert len(evs) > 2 and sec.paragraphs[:2] == [f"1、{first}：报名截止时间 2015年10月30日 23:59。",
-                                                   f"2、{evs[-1].name}：报名截止时间 2015年11月14日 23:59。"]
+    assert len(evs) > 2 and sec.paragraphs[:2] == [f"1、{first}：报名截止时间为2015年10月30日23:59。",
+                                                   f"2、{evs[-1].name}：报名截止时间为2015年11月14日23:59。"]
 
 
 def test_printed_form_notes_say_which_columns_stay_blank():
@@ -657,3 +657,15 @@ def test_printed_form_notes_say_which_columns_stay_blank():
     t2016 = vms.notice_vm(t2016_state()).form_notes
     assert any(n.startswith("队号：双人或团体项目") for n in t2016)
     assert any(n.startswith("乘车地点：从下拉列表中选择") for n in t2016)
+
+
+@pytest.mark.parametrize("build", [t2011_state, t2015_state, t2016_state, t2020_state])
+def test_notice_sets_no_spaces_around_numbers_in_chinese(build):
+    """共 5 轮, 限定 30 分钟, 分为 4 个小组: the spaces that set numbers apart in the messages for
+    captains are not a printed notice's typography (the client's notices: 比赛共分3局，每局限时50分钟)."""
+    import re
+
+    vm = vms.notice_vm(build())
+    text = [vm.intro] + [p for s in vm.sections for p in s.paragraphs]
+    assert not [p for p in text if re.search(r"[\u4e00-\u9fff，：；] \d|\d [\u4e00-\u9fff]", p)]
+    assert vms.cjk_spacing("共 5 轮，积 3 分；第 12 行") == "共5轮，积3分；第12行"

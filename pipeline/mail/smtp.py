@@ -151,10 +151,8 @@ class SendReport:
             text += f"（其中 {corrected} 封补发给此前没有收到的登记邮箱：改正后的或上次暂时拒收的，已收到的地址不再重发）"
         if self.failed:
             why = self.failed[0][1].rstrip("。")
-            if "下次运行自动重试" in why:       # the refusal's own words say it already
-                text += f"，失败 {len(self.failed)} 封（{why}）"
-            else:
-                text += f"，失败 {len(self.failed)} 封（{why + '；' if why else ''}下次运行自动重试）"
+            again = "" if "下次运行自动重试" in why else "下次运行自动重试"     # (the refusal's words may say it)
+            text += f"，失败 {len(self.failed)} 封（{'；'.join(x for x in (why, again) if x)}）"
         if self.refused:
             text += f"，{len(self.refused)} 封因登记邮箱被拒收未能送达（见下）"
         if self.held:

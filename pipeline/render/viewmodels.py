@@ -283,12 +283,11 @@ def _time_and_place(spec: "TournamentSpec") -> list[str]:
     lines: list[str] = []
     own = [ev for ev in spec.events if ev.venue and ev.venue != spec.venue]
     placed = bool(spec.venue) or any(s.venue for s in spec.sessions) or (own and len(own) == len(spec.events))
-    if len(spec.sessions) == 1:     # one session: on one line, not numbered （1） alone
-        lines.append(f"比赛时间：{_session_line(spec.sessions[0], spec.venue)}")
-        lines.append("时间如有变动另行通知。")
-    elif spec.sessions:
-        lines.append("比赛时间：")
-        lines.extend(f"（{i}）{_session_line(s, spec.venue)}" for i, s in enumerate(spec.sessions, 1))
+    if spec.sessions:
+        times = [_session_line(s, spec.venue) for s in spec.sessions]
+        # one session on one line, not numbered （1） alone
+        lines += [f"比赛时间：{times[0]}"] if len(times) == 1 else \
+            ["比赛时间：", *(f"（{i}）{t}" for i, t in enumerate(times, 1))]
         lines.append("时间如有变动另行通知。")
     elif not placed and not own:
         return ["具体比赛时间和地点将另行通知。"]
@@ -426,9 +425,9 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
         deadline = es.spec.deadline if es is not None else ev.deadline
         if deadline:
             by_deadline.setdefault(deadline, []).append(ev.name)
-    if len(by_deadline) == 1 and len(spec.events) > 1 and len(next(iter(by_deadline.values()))) == len(spec.events):
-        # every event the same deadline: said once (T2020 printed it four times)
-        reg.append(f"各项目报名截止时间：{cn_datetime(next(iter(by_deadline)))}。")
+    shared = [d for d, names in by_deadline.items() if len(names) == len(spec.events) > 1]
+    if shared:      # every event the same deadline: said once (T2020 printed it four times)
+        reg.append(f"各项目报名截止时间：{cn_datetime(shared[0])}。")
     else:       # events sharing a deadline on one line (T2015: 围棋、中国象棋项目……于10月30日前)
         reg += [f"{i}、{'、'.join(names)}：报名截止时间为{cn_datetime(d)}。"
                 for i, (d, names) in enumerate(by_deadline.items(), 1)]

@@ -2148,16 +2148,20 @@ class EventRunner:
         never came (a 斗地主 table level at the top waiting for its 加赛胜者 was reported
         as 还差 1 桌成绩未交, though its sheet was in).  A problem on a detail sheet's row
         is its table's too (it was "待各桌成绩齐后计分")."""
-        table_of = {(c.file, c.sheet, c.cell): rr.match.key for rr in rows_in for c in rr.cells.values() if c.cell}
-        for mk, items in (details or {}).items():         # (by match key: _RoundSheets.details)
+        why: dict[tuple, str] = {key: "不一致" for key in disputed}
+        for key in faulted:                         # a row refused at reading
+            why.setdefault(key, "有误")
+        located = [i for i in found if i.cell]
+        # which table each cell read belongs to: built only when a problem names a cell (most
+        # rounds have none, and a large round's rows hold tens of thousands of cells)
+        table_of = {(c.file, c.sheet, c.cell): rr.match.key
+                    for rr in rows_in for c in rr.cells.values() if c.cell} if located else {}
+        for mk, items in (details or {}).items() if located else ():   # (by match key: _RoundSheets.details)
             for item in items:
                 for c in (item.get("_cells") or {}).values():
                     if getattr(c, "cell", ""):
                         table_of[(c.file, c.sheet, c.cell)] = mk
-        why: dict[tuple, str] = {key: "不一致" for key in disputed}
-        for key in faulted:                         # a row refused at reading
-            why.setdefault(key, "有误")
-        for i in found:
+        for i in located:
             key = table_of.get((i.file, i.sheet, i.cell))
             if key is not None:
                 why[key] = "加赛" if i.code == "PLAYOFF_REQUIRED" else why.get(key, "有误")

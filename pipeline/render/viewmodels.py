@@ -432,7 +432,9 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
         reg += [f"{i}、{'、'.join(names)}：报名截止时间为{cn_datetime(d)}。"
                 for i, (d, names) in enumerate(by_deadline.items(), 1)]
     to = spec.submit_to or spec.contact or "工会办公室"
-    reg.append(f"报名表（见附件）由各{uw}统一填写后发送至{to}，"
+    # 附件1 when the notice has further attachments (the rules): 见附件 alone named two
+    form_ref = "附件1" if spec.notice_attachments else "附件"
+    reg.append(f"报名表（见{form_ref}）由各{uw}统一填写后发送至{to}，"
                f"逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。")
     sections.append(Section("报名办法", reg))
 

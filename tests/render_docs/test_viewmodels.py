@@ -554,6 +554,7 @@ def test_T2015_notice_period_and_rules_attachment():
     plain = vms.notice_vm(state)
     assert "决定举办" in plain.intro and plain.attachment_list == [plain.attachment_title]
     assert plain.more_attachments == []
+    assert any("报名表（见附件）" in p for s in plain.sections for p in s.paragraphs)
     rules = NoticeAttachment(title="双扣比赛规则", text="总则\n\n1、以两人为一队。\n  2、每人摸25张牌。  \n")
     state.tournament.spec = dataclasses.replace(state.tournament.spec, period="2015年9月至12月期间",
                                                 notice_attachments=[rules])
@@ -561,6 +562,7 @@ def test_T2015_notice_period_and_rules_attachment():
     assert "，校工会、校工会文体专委会定于2015年9月至12月期间举办2015年" in vm.intro and "决定举办" not in vm.intro
     assert vm.attachment_list == [f"1．{vm.attachment_title}", "2．《双扣比赛规则》"]
     assert vm.more_attachments == [("双扣比赛规则", ["总则", "1、以两人为一队。", "2、每人摸25张牌。"])]
+    assert any("报名表（见附件1）" in p for s in vm.sections for p in s.paragraphs)   # not 见附件: two of them
     (notice,) = [d for d in plan_documents(state) if d.stem == "notice"]
     html = render_html(notice)
     assert "附件1：" in html and "附件2：" in html and "每人摸25張牌" in html   # t2015 prints Traditional
@@ -582,6 +584,12 @@ def test_T2015_and_T2020_samples_carry_their_documents_attachments():
     t2020 = load_tournament(root / "t2020-league").spec
     assert [a.title for a in t2020.notice_attachments] == ["第四届教职工棋牌联赛项目及规则"]
     assert t2020.notice_attachments[0].text.startswith("一、《象棋》")
+    t2011 = load_tournament(root / "t2011-court").spec          # seed 003's 四、比赛规则
+    assert [a.title for a in t2011.notice_attachments] == ["比赛规则"]
+    rules = t2011.notice_attachments[0].text
+    assert "一、中国象棋" in rules and "二、斗地主" in rules and "7、胜负判定：任意一家出完牌" in rules
+    # the seed's run-in page numbers are gone: 直至分/3、出胜负, 双方/4、都不许反悔, 可/8、以打
+    assert "直至分出胜负" in rules and "双方都不许反悔" in rules and "可以打任意其他的牌" in rules
 
 
 def test_T2016_one_session_is_one_line_and_the_tournament_venue_is_said_once():

@@ -471,16 +471,23 @@ class TournamentSpec:
         return {}
 
     def _find_event(self, key: str) -> EventSpec | None:
+        """Both sides compared in NFKC (full-width ``（）`` as ``()``): the forms' reader
+        normalises a cell so, and an event named 象棋（个人） found none of its entries."""
+        from unicodedata import normalize
+
         from .text import to_simplified
 
-        k = "".join(key.split())
-        found = next((e for e in self.events if k in (e.id, "".join(e.name.split()))), None)
+        def plain(text: str) -> str:
+            return "".join(normalize("NFKC", text).split())
+
+        k = plain(key)
+        found = next((e for e in self.events if k in (e.id, plain(e.name))), None)
         if found is None and k:
             k = to_simplified(k)
-            found = next((e for e in self.events if to_simplified("".join(e.name.split())) == k), None)
+            found = next((e for e in self.events if to_simplified(plain(e.name)) == k), None)
         if found is None and k:     # a name the event had when the forms were issued
             found = next((e for e in self.events
-                          if any(to_simplified("".join(n.split())) == k for n in e.former_names)), None)
+                          if any(to_simplified(plain(n)) == k for n in e.former_names)), None)
         return found
 
 

@@ -7,7 +7,7 @@ from pipeline.ingest.registration import pickup_match, read_registration, read_r
 from pipeline.ingest.workbook import read_workbook
 from pipeline.model import Severity
 
-from .builders import person, tournament, write_registration
+from .builders import person, spec_dict, tournament, write_registration
 
 
 def read(tmp_path, rows, branch="b1", t=None, **kw):
@@ -60,6 +60,16 @@ def test_bidirectional_marks_are_no_part_of_a_name(tmp_path):
 def test_staff_id_text_keeps_leading_zero(tmp_path):
     reg, _ = read(tmp_path, [person("象棋", "王军", "0012")])
     assert reg.rows[0].staff_id == "0012"
+
+
+def test_an_event_named_with_full_width_brackets_finds_its_entries(tmp_path):
+    """An event named 象棋（个人） (any Chinese input method types （）): the reader reads the
+    cell in NFKC, 象棋(个人), and every entry was UNKNOWN_EVENT (from an audit of league new)."""
+    d = spec_dict()
+    d["events"][0]["name"] = "象棋（个人）"
+    t = tournament(events=d["events"])
+    reg, issues = read(tmp_path, [person("象棋（个人）", "王军"), person("象棋 (个人)", "李四", "2")], t=t)
+    assert issues == [] and [r.event for r in reg.rows] == ["xiangqi", "xiangqi"]
 
 
 def test_unknown_event_message(tmp_path):

@@ -284,17 +284,30 @@ def v_time(v: Any) -> str:
     return f"{int(m[1]):02d}:{m[2]}"
 
 
+#: one award and its count in a ``v_places`` answer: a name without digits or separators,
+#: then (after an optional ``: = × *``) the count, an optional 名/人/个/位/对/队, and a
+#: separator (``, ; / 、``, spaces) or the end
+_PLACE = re.compile(r"\s*(?P<name>[^\d\s,;/、:=×*][^\d,;/、:=×*]*?)\s*[:=×x*]?\s*(?P<n>\d+)\s*"
+                    r"(?:名|人|个|位|对|队)?\s*(?:[,;/、]+\s*|\s+|$)")
+
+
 def v_places(v: Any) -> list[dict[str, Any]]:
-    """Awards and how many of each: ``一等奖1,二等奖2,三等奖3``."""
+    """Awards and how many of each: ``一等奖1,二等奖2,三等奖3`` — also as a clerk types it:
+    ``一等奖1；二等奖2``, ``一等奖：1，二等奖：2``, ``一等奖1名 二等奖2名``, ``一等奖1/二等奖2``
+    (``一等奖1；二等奖2；三等奖3`` was one award named ``一等奖1;二等奖2;三等奖``, printed so)."""
     if isinstance(v, list):
         return [dict(p) for p in v]
-    s = _nfkc(v).replace("，", ",").replace("、", ",") or "一等奖1,二等奖2,三等奖3"
-    out = []
-    for item in filter(None, (p.strip() for p in s.split(","))):
-        m = re.fullmatch(r"(.*?\D)\s*[×x*]?\s*(\d+)", item)
-        if not m:
-            raise BadAnswer(f"奖项 “{item}” 应写成 奖项名+名额，例如 一等奖1,二等奖2,三等奖3。")
-        out.append({"award": m[1].strip(" ×x*"), "count": int(m[2])})
+    s = _nfkc(v).replace("，", ",") or "一等奖1,二等奖2,三等奖3"
+    out, pos = [], 0
+    while pos < len(s):
+        m = _PLACE.match(s, pos)
+        if m is None:
+            rest = s[pos:].strip(" ,;/、")
+            item = re.split(r"[,;/、]", rest)[0].strip() or rest
+            raise BadAnswer(f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
+                            f"例如 一等奖1,二等奖2,三等奖3。")
+        out.append({"award": m["name"].strip(), "count": int(m["n"])})
+        pos = m.end()
     return out
 
 
@@ -316,12 +329,20 @@ def _prizes(v: Any) -> dict[str, int]:
         return {str(k): v_int(n) for k, n in v.items()}
     s = _nfkc(v).replace("，", ",").replace("＝", "=").replace("：", "=").replace(":", "=")
     out: dict[str, int] = {}
-    for item in filter(None, (p.strip() for p in s.split(","))):
-        if "=" not in item:
-            raise BadAnswer(f"奖金 “{item}” 应写成 奖项=金额，例如 一等奖=500。")
-        k, n = item.split("=", 1)
-        out[k.strip()] = v_int(n.strip().rstrip("元"))
+    pos = 0
+    while pos < len(s):     # 一等奖=500,二等奖=300 (or ; / 、 or spaces between them, as v_places)
+        m = _PRIZE.match(s, pos)
+        if m is None:
+            rest = s[pos:].strip(" ,;/、")
+            item = re.split(r"[,;/、]", rest)[0].strip() or rest
+            raise BadAnswer(f"奖金 “{item}” 应写成 奖项=金额，各奖项之间用逗号隔开，例如 一等奖=500,二等奖=300。")
+        out[m["name"].strip()] = v_int(m["n"])
+        pos = m.end()
     return out
+
+
+#: one prize of a ``_prizes`` answer: 奖项=金额 (元), then a separator or the end
+_PRIZE = re.compile(r"\s*(?P<name>[^\s,;/、=][^,;/、=]*?)\s*=\s*(?P<n>\d+)\s*元?\s*(?:[,;/、]+\s*|\s+|$)")
 
 
 def v_list(v: Any) -> list[str]:

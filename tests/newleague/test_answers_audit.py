@@ -124,3 +124,27 @@ def test_a_final_check_failure_re_asks_only_the_question_at_fault(tmp_path, monk
     assert raw["events"][0]["awards"]["prizes"] == {"一等奖": 800}
     assert any("【奖金】" in s for s in said) and not any("重新回答全部问题" in s for s in said)
     assert not script
+
+
+# -- awards and prizes as a clerk types them (from an audit: 一等奖1；二等奖2；三等奖3 was one award) --
+@pytest.mark.parametrize("text", ["一等奖1；二等奖2；三等奖3", "一等奖：1，二等奖：2，三等奖：3", "一等奖1 二等奖2 三等奖3",
+                                  "一等奖1/二等奖2/三等奖3", "一等奖1名、二等奖2名、三等奖3名", "一等奖 1, 二等奖 2, 三等奖 3"])
+def test_awards_separated_as_a_clerk_types_them(text):
+    assert newleague.v_places(text) == [{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2},
+                                        {"award": "三等奖", "count": 3}]
+
+
+@pytest.mark.parametrize("text", ["一等奖", "第1名1", "一等奖1,二等奖"])
+def test_an_award_without_its_count_or_with_digits_in_its_name_is_refused(text):
+    with pytest.raises(newleague.BadAnswer, match="应写成 奖项名\\+名额"):
+        newleague.v_places(text)
+
+
+@pytest.mark.parametrize("text", ["一等奖=500；二等奖=300", "一等奖：500元，二等奖：300元", "一等奖=500 二等奖=300"])
+def test_prizes_separated_as_a_clerk_types_them(text):
+    assert newleague.v_prizes(text) == {"一等奖": 500, "二等奖": 300}
+
+
+def test_a_prize_without_its_amount_is_refused():
+    with pytest.raises(newleague.BadAnswer, match="应写成 奖项=金额"):
+        newleague.v_prizes("一等奖500")

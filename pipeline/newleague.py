@@ -667,6 +667,15 @@ def _located(key: str, spec: dict[str, Any], problem: str = "") -> str:
 
 
 # ------------------------------------------------------------------------------ interactive
+def _same_name(name: str, items: list[dict[str, Any]]) -> int:
+    """The place (1-based) of the item already answered with this name as the forms' reader
+    sees it (第1分工会 and 第１分工会 are one), else 0."""
+    from .spec import name_key
+
+    key = name_key(name)
+    return next((i for i, x in enumerate(items, 1) if name_key(str(x.get("name") or "")) == key), 0)
+
+
 def _prompt(ask: Ask, text: str, fn: Callable[[Any], Any], default: Any = None, echo: Callable[[str], None] | None = None) -> Any:
     """Ask until ``fn`` accepts the answer; a rejected answer is explained and asked again."""
     while True:
@@ -710,8 +719,9 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
                 break
             echo("  ✗ 至少要有一个参赛单位。")
             continue
-        if name in {u["name"] for u in a["units"]}:
-            echo(f"  ✗ “{name}”已经填过（第{[u['name'] for u in a['units']].index(name) + 1}个单位），请换一个名称。")
+        same = _same_name(name, a["units"])
+        if same:
+            echo(f"  ✗ “{name}”已经填过（第{same}个单位），请换一个名称。")
             continue
         a["units"].append({"name": name,
                            "captain": _prompt(ask, "  队长/联系人", _text, "", echo=echo),
@@ -730,6 +740,10 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             if a["events"]:
                 break
             echo("  ✗ 至少要有一个比赛项目。")
+            continue
+        same = _same_name(name, a["events"])
+        if same:        # found only by the whole spec's check, which asked every question again
+            echo(f"  ✗ “{name}”已经填过（第{same}个项目），请换一个名称。")
             continue
         while True:
             ev = {"name": name,
@@ -1148,9 +1162,10 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
             if not interactive:       # not reached: answer_problems found none
                 raise NewLeagueError(_said(answers, e)) from None
             where = e.args[2] if len(e.args) > 2 and e.args[2] else question
+            _echo(f"  ✗ 【{where}】的回答有误：{e.args[0]}")     # why it is asked again
             if reask(answers, question, where, ask or click.prompt):
                 continue
-            _echo(f"  ✗ 【{question}】的回答有误：{e.args[0]} 请重新回答全部问题。")
+            _echo("  请重新回答全部问题。")
             answers = ask_answers(folder, ask or click.prompt)
     first = min((e["deadline"] for e in spec["events"] if e.get("deadline")), default=None)
     if first and dt.datetime.fromisoformat(first) < dt.datetime.now(TZ):

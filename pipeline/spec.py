@@ -350,13 +350,22 @@ class NoticeAttachment:
     text: Annotated[str, Field(min_length=1, description="附件正文：每行一段，原样印出（空行略去）")]
 
 
+def name_key(text: str) -> str:
+    """A name as the forms' reader sees it: NFKC (full-width ``１（`` as ``1(``), no spaces.
+    Two units or events whose names differ only so are one to a captain's form."""
+    from unicodedata import normalize
+
+    return "".join(normalize("NFKC", text).split())
+
+
 def _unique_units(v: list[UnitSpec]) -> list[UnitSpec]:
     ids = [u.id for u in v]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
         raise ValueError(f"单位编号重复：{'、'.join(sorted(dup))}（每个单位的 id 只能出现一次）")
     names = [n for u in v for n in {u.name, u.short} if n]
-    dup = {n for n in names if names.count(n) > 1}
+    keys = [name_key(n) for n in names]
+    dup = {n for n, k in zip(names, keys) if keys.count(k) > 1}
     if dup:
         raise ValueError(f"单位名称或简称重复：{'、'.join(sorted(dup))}（同一单位不能列两次，不同单位的名称和简称也不能相同）")
     return v
@@ -365,9 +374,9 @@ def _unique_units(v: list[UnitSpec]) -> list[UnitSpec]:
 def _unique_events(v: list[EventSpec]) -> list[EventSpec]:
     seen: set[str] = set()
     for e in v:
-        for k in (e.id, e.name):
+        for k in dict.fromkeys((e.id, name_key(e.name))):
             if k in seen:
-                raise ValueError(f"项目重复：{k}（每个项目的 id 和名称只能出现一次）")
+                raise ValueError(f"项目重复：{e.name if k != e.id else k}（每个项目的 id 和名称只能出现一次）")
             seen.add(k)
     return v
 
@@ -473,13 +482,9 @@ class TournamentSpec:
     def _find_event(self, key: str) -> EventSpec | None:
         """Both sides compared in NFKC (full-width ``（）`` as ``()``): the forms' reader
         normalises a cell so, and an event named 象棋（个人） found none of its entries."""
-        from unicodedata import normalize
-
         from .text import to_simplified
 
-        def plain(text: str) -> str:
-            return "".join(normalize("NFKC", text).split())
-
+        plain = name_key
         k = plain(key)
         found = next((e for e in self.events if k in (e.id, plain(e.name))), None)
         if found is None and k:

@@ -148,3 +148,54 @@ def test_prizes_separated_as_a_clerk_types_them(text):
 def test_a_prize_without_its_amount_is_refused():
     with pytest.raises(newleague.BadAnswer, match="应写成 奖项=金额"):
         newleague.v_prizes("一等奖500")
+
+
+def test_an_event_or_unit_named_twice_is_refused_at_once_at_the_prompt(tmp_path):
+    """Two events both named 象棋 were found only by the whole spec's check, which then asked
+    every question again (all eleven units typed twice); 乙分工会 and 乙分工会 with a full-width
+    space are one unit to a captain's form (from an audit of league new)."""
+    a = small_answers(2)
+    script = _script(a)
+    at = script.index("乙分工会")
+    script[at:at] = ["甲分工会\u3000"]                       # refused: 甲分工会 already
+    at = script.index("2026-01-10 17:00") - 1               # before the blank that ends the events
+    script[at:at] = ["象 棋"]                              # refused: 象棋 already
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert [u["name"] for u in raw["units"]] == ["甲分工会", "乙分工会"] and len(raw["events"]) == 1
+    assert "  ✗ “甲分工会”已经填过（第1个单位），请换一个名称。" in said
+    assert "  ✗ “象 棋”已经填过（第1个项目），请换一个名称。" in said
+    assert not script and not any("重新回答全部问题" in s for s in said)
+
+
+def test_a_question_asked_again_after_the_final_check_says_why(tmp_path, monkeypatch):
+    """A unit re-asked after the whole spec's check (its 会员人数 left blank while an event's
+    quota is a ratio) was asked again with no reason given: pressing Enter looped."""
+    from pipeline import spec as spec_mod
+
+    real, calls = newleague.parse_spec, []
+
+    def once(raw, file=spec_mod.SPEC_FILE):
+        calls.append(1)
+        if len(calls) == 1:
+            raise spec_mod.SpecError(file, "units[b01].members", "按比例计算名额的项目需要各单位的会员人数")
+        return real(raw, file)
+
+    a = small_answers(2)
+    script = _script(a) + ["", "45", ""]              # 第1个单位 again: captain, members, email
+    monkeypatch.setattr(newleague, "parse_spec", lambda raw, file=spec_mod.SPEC_FILE:
+                        real(raw, file) if raw.get("id") == "probe" else once(raw, file))
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
+    why = [s for s in said if "的回答有误" in s]
+    assert why and "会员人数" in why[0] and "第1个单位" in why[0], said
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["units"][0]["members"] == 45
+
+
+def test_units_named_alike_but_for_full_width_digits_are_one_unit(tmp_path):
+    """第1分工会 and 第１分工会 made two units and twelve templates for eleven branches: the
+    forms' reader sees both as 第1分工会 (TournamentSpec's uniqueness compares names so)."""
+    a = small_answers(2)
+    a["units"][1]["name"] = "第１分工会"
+    with pytest.raises(newleague.NewLeagueError, match="单位名称或简称重复"):
+        newleague.create(tmp_path / "t2026", answers=a)
+    assert not (tmp_path / "t2026").exists()

@@ -1126,6 +1126,10 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
     """
     folder = Path(folder)
     target = folder / SPEC_FILE
+    if folder.exists() and not folder.is_dir():     # before a question: the answers would be lost
+        hint = (f"要按填好的问卷建立，请运行：league new 赛事文件夹 --from-workbook {folder}"
+                if folder.suffix.lower() in (".xlsx", ".xlsm", ".xls") else "请换一个文件夹名称。")
+        raise NewLeagueError(f"“{folder}” 是一个文件，不是文件夹，联赛建不进去；{hint}")
     if target.exists():
         raise NewLeagueError(f"“{target}” 已存在，不会覆盖；请换一个文件夹，或先移走原来的 tournament.yaml。")
     interactive = answers is None and questionnaire is None

@@ -199,3 +199,17 @@ def test_units_named_alike_but_for_full_width_digits_are_one_unit(tmp_path):
     with pytest.raises(newleague.NewLeagueError, match="单位名称或简称重复"):
         newleague.create(tmp_path / "t2026", answers=a)
     assert not (tmp_path / "t2026").exists()
+
+
+def test_a_questionnaire_given_as_the_folder_is_refused_before_any_question(tmp_path):
+    """league new 问卷.xlsx (--from-workbook forgotten) asked every question, then failed
+    with File exists and the same wrong command."""
+    q = tmp_path / "问卷.xlsx"
+    q.write_bytes(b"PK")
+
+    def ask(*a, **kw):
+        raise AssertionError("asked a question")
+
+    with pytest.raises(newleague.NewLeagueError, match="--from-workbook") as e:
+        newleague.create(q, ask=ask)
+    assert "是一个文件，不是文件夹" in str(e.value) and q.read_bytes() == b"PK"

@@ -78,7 +78,7 @@ def v_required(v: Any) -> str:
 
 def v_id(v: Any) -> str:
     """An ASCII id (letters, digits, - and _), e.g. ``t2026-chess``."""
-    s = _text(v)
+    s = _nfkc(v)      # ｔ２０２６ (a Chinese input method's full-width letters) is t2026
     if not re.fullmatch(r"[A-Za-z0-9_-]+", s):
         raise BadAnswer(f"编号 “{s}” 只能用英文字母、数字、- 和 _，例如 t2026-chess。")
     return s
@@ -235,7 +235,7 @@ def v_datetime(v: Any) -> str:
         raise BadAnswer("报名截止时间必须填写，例如 2026-12-01 17:00：截止后才抽签，"
                         "不填则第一次运行就会抽签并公布第1轮。")
     if not isinstance(v, (dt.date, dt.datetime)):
-        v = _nfkc(v)
+        v = _iso_date(_nfkc(v))
     if isinstance(v, dt.datetime) and v.time() == dt.time(0, 0):
         v = v.date()
     if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
@@ -248,7 +248,7 @@ def v_datetime(v: Any) -> str:
         except ValueError:
             raise BadAnswer(f"日期 “{_text(v)}” 不存在，应写成 2026-12-01 17:00。") from None
     else:
-        s = _text(v).replace("T", " ")
+        s = re.sub(r" (\d)(?=[:：])", r" 0\1", _text(v).replace("T", " "))    # 2026-12-01 8:30
         try:
             d = dt.datetime.fromisoformat(s) if s else None
         except ValueError:
@@ -260,6 +260,19 @@ def v_datetime(v: Any) -> str:
     return d.isoformat()
 
 
+#: a date as a clerk types it: 2026-1-9, 2026.12.20, 2026/12/20, 2026年12月20日
+_DATE = re.compile(r"(\d{4})\s*[-./年]\s*(\d{1,2})\s*[-./月]\s*(\d{1,2})(?!\d)\s*日?")
+
+
+def _iso_date(s: str) -> str:
+    """``s`` with a date at its start written ``2026-01-09`` (what follows kept: a time)."""
+    m = _DATE.match(s)
+    if m is None:
+        return s
+    rest = s[m.end():].lstrip(" T")
+    return f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}" + (f" {rest}" if rest else "")
+
+
 def v_date(v: Any) -> str:
     """A date ``2026-12-05`` → ISO text."""
     if isinstance(v, dt.datetime):
@@ -268,7 +281,7 @@ def v_date(v: Any) -> str:
         return v.isoformat()
     s = _nfkc(v)
     try:
-        return dt.date.fromisoformat(s).isoformat()
+        return dt.date.fromisoformat(_iso_date(s)).isoformat()
     except ValueError:
         raise BadAnswer(f"日期 “{s}” 格式不对，应写成 2026-12-05。") from None
 

@@ -213,3 +213,23 @@ def test_a_questionnaire_given_as_the_folder_is_refused_before_any_question(tmp_
     with pytest.raises(newleague.NewLeagueError, match="--from-workbook") as e:
         newleague.create(q, ask=ask)
     assert "是一个文件，不是文件夹" in str(e.value) and q.read_bytes() == b"PK"
+
+
+@pytest.mark.parametrize("text", ["2027-1-9", "2027.1.9", "2027/01/09", "2027年1月9日", "２０２７年１月９日"])
+def test_dates_as_a_clerk_types_them(text):
+    """A session date 2027-1-9 was refused though the deadline took it; 2026.12.20, 2026/12/20
+    and 2026年12月20日 are as common and as clear."""
+    assert newleague.v_date(text) == "2027-01-09"
+
+
+@pytest.mark.parametrize("text,want", [("2026年12月1日 17:00", "2026-12-01T17:00:00+08:00"),
+                                       ("2026.12.1 17:00", "2026-12-01T17:00:00+08:00"),
+                                       ("2026年12月1日17:00", "2026-12-01T17:00:00+08:00"),
+                                       ("2026/12/01", "2026-12-01T23:59:59+08:00"),
+                                       ("2026-12-01 8:30", "2026-12-01T08:30:00+08:00")])
+def test_deadlines_as_a_clerk_types_them(text, want):
+    assert newleague.v_datetime(text) == want
+
+
+def test_a_full_width_id_is_read_as_half_width():
+    assert newleague.v_id("ｔ２０２６－ｃｈｅｓｓ") == "t2026-chess"

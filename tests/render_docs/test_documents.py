@@ -328,3 +328,28 @@ def test_templates_are_compiled_once_per_user_and_without_a_cache_folder_still_r
         assert env.bytecode_cache is None and env.get_template("base.html")
     finally:
         jinja_mod.environment.cache_clear()
+
+
+@needs_poppler
+def test_the_notices_signature_is_never_on_a_page_without_its_text(tmp_path):
+    """T2016's notice put 校工会 and the date alone on page 3 (the 附件 list ended page 2),
+    T2011's the closing clause and signature alone on theirs: the closing block stays whole and
+    takes the text before it along (a signature page without text is not signed).  The notes
+    grow one by one, so the closing block meets the page's end at every point of it."""
+    import dataclasses
+
+    state = t2016_state()
+    spec = state.tournament.spec
+    for k in range(20, 26):        # (at 21–24 notes the old layout broke: signature alone, or clause alone)
+        notes = [f"第{i}条注意事项：各分工会请按时组织参赛队员到场，服从裁判安排。" for i in range(1, k + 1)]
+        state.tournament.spec = dataclasses.replace(spec, notes=notes)
+        (doc,) = [d for d in plan_documents(state) if d.stem == "notice"]
+        pdf = html_to_pdf(render_html(doc), tmp_path / f"notice{k}.pdf")
+        for n in range(1, pages(pdf) + 1):
+            text = subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(pdf), "-"], capture_output=True,
+                                  text=True, check=True).stdout
+            if "未尽事宜" in text:
+                break
+        before = re.sub(r"\s+", "", text.split("未尽事宜")[0])
+        assert len(before) > 4, (k, text)            # more than "十一、": text before the closing clause
+        assert spec.organizer in text.split("未尽事宜")[1]     # and the signature after it, on that page

@@ -983,12 +983,18 @@ def _contest(tournament: str, event: str) -> str:
     ('第四届教职工棋牌联赛象棋比赛', '2016年教职工扑克牌比赛')
     >>> _contest("教职工棋牌比赛", "桥牌"), _contest("棋牌比赛", "象棋团体赛")
     ('教职工棋牌比赛桥牌项目', '棋牌比赛象棋团体赛')
+
+    An event beginning with 中 is joined with 的: 比赛中国象棋 read as 比赛中 / 国象棋.
+
+    >>> _contest("XX单位棋牌比赛", "中国象棋"), _contest("教职工棋牌联赛", "中国跳棋团体赛")
+    ('XX单位棋牌比赛的中国象棋项目', '教职工棋牌联赛的中国跳棋团体赛')
     """
     if not event or event in tournament:
         return tournament
+    join = "的" if event.startswith("中") else ""
     if event.endswith("赛"):
-        return tournament + event
-    return tournament + event + ("项目" if tournament.endswith("比赛") else "比赛")
+        return tournament + join + event
+    return tournament + join + event + ("项目" if tournament.endswith("比赛") else "比赛")
 
 
 def _award_entry(state: "LeagueState", a: "AwardRow") -> Entry | None:

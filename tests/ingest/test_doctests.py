@@ -11,13 +11,15 @@ import pipeline.ingest.workbook
 import pipeline.mail.smtp
 import pipeline.model
 import pipeline.registries
+import pipeline.render.viewmodels
 import pipeline.text
 import pipeline.validate.checks
 
 
 @pytest.mark.parametrize("module", [pipeline.ingest.registration, pipeline.ingest.workbook,
                                     pipeline.games.common, pipeline.text, pipeline.model,
-                                    pipeline.validate.checks, pipeline.mail.smtp, pipeline.registries], ids=lambda m: m.__name__)
+                                    pipeline.validate.checks, pipeline.mail.smtp, pipeline.registries,
+                                    pipeline.render.viewmodels], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

@@ -263,6 +263,9 @@ def test_certificate_names_the_contest_without_saying_bisai_twice():
     state.branch_awards = []
     (c,) = vms.certificates_vm(state).certificates
     assert c.body == "在2016年教职工扑克牌比赛象棋项目中荣获B组第一名。" and c.award == "B组第一名"
+    # T2011's certificate read 在XX单位棋牌比赛中国象棋项目中荣获第一名 (比赛中 / 国象棋)
+    assert vms._contest("XX单位棋牌比赛", "中国象棋") == "XX单位棋牌比赛的中国象棋项目"
+    assert vms._contest("第四届教职工棋牌联赛", "中国象棋") == "第四届教职工棋牌联赛的中国象棋比赛"
 
 
 def test_certificate_date_is_stable_not_now():

@@ -112,10 +112,11 @@ UNASSIGNED_NAME = "未归属单位的文件"
 
 
 def fmt_time(t: dt.datetime | None) -> str:
-    """China time as ``2020年11月09日 15:00`` (naive times are already China time)."""
+    """China time as ``2020年11月9日 15:00`` (naive times are already China time)."""
     if t is None:
         return ""
-    return f"{aware(t).astimezone(TZ):%Y年%m月%d日 %H:%M}"
+    t = aware(t).astimezone(TZ)
+    return f"{t.year}年{t.month}月{t.day}日 {t:%H:%M}"
 
 
 def href(path: str, prefix: str = "") -> str:

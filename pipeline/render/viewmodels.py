@@ -578,13 +578,24 @@ def _side_texts(es: "EventState", spec: "TournamentSpec") -> Callable[[str], tup
     return text
 
 
+def same_label(a: str, b: str) -> bool:
+    """Two session labels of one session, however their dates were padded: a round published
+    before dates were printed unpadded recorded ``2011年05月16日 14:00—18:00``.
+
+    >>> same_label("2011年05月16日 14:00—18:00", "2011年5月16日 14:00—18:00")
+    True
+    """
+    return a == b or (bool(a) and [int(x) for x in re.findall(r"\d+", a)] == [int(x) for x in re.findall(r"\d+", b)]
+                      and re.sub(r"\d+", "", a) == re.sub(r"\d+", "", b))
+
+
 def session_and_venue(es: "EventState", rnd: Round, spec: "TournamentSpec") -> tuple[str, str]:
     """R2020-S1: a round's session (its time, :func:`pipeline.run.schedule`) and venue: the
     session's own venue, else the event's, else the tournament's."""
     label = es.session_of_round.get(rnd.round, "")
     # a published round's venue as it was published (R2020-S1: frozen with its draw)
     rec = rnd.plan.get("session_at_draw") if isinstance(rnd.plan, dict) else None
-    if isinstance(rec, dict) and rec.get("venue") and rec.get("label") == label:
+    if isinstance(rec, dict) and rec.get("venue") and same_label(str(rec.get("label") or ""), label):
         return label, str(rec["venue"])
     venue = es.spec.venue or spec.venue
     for s in spec.sessions:

@@ -361,7 +361,7 @@ def test_R2015_notice_names_organiser_and_signature_apart(t2015):
     html = (out / "notice.html").read_text(encoding="utf-8")
     assert "承辦單位：“遠志”教工棋牌俱樂部" in html
     assert "成都中醫藥大學工會委員會" in html
-    assert "報名表（見附件）由各分工會統一填寫後發送至醫學技術學院 黃澤娟" in html
+    assert "報名表（見附件1）由各分工會統一填寫後發送至醫學技術學院 黃澤娟" in html
 
 
 def test_R2020_A1_notice_lists_every_award(t2020):

@@ -144,7 +144,7 @@ def t2015_state() -> LeagueState:
         StandingRow("go-t02-1", 2, 0, played=1, losses=1, tiebreaks={"buchholz": 2, "progressive": 0, "wins": 0}),
     ), ("buchholz", "progressive", "wins"))
     events = {"go": EventState(t.spec.events[0], "瑞士制", go, [rnd], {}, [st], complete=True,
-                               session_of_round={1: "2015年11月07日 09:00—12:00"}),
+                               session_of_round={1: "2015年11月7日 09:00—12:00"}),
               "shuangkou": EventState(t.spec.events[1], "循环赛", sk)}
     awards = [AwardRow("go", "", "第一名", 1, "周明远", "t01", "周明远", 0, "go-t01-1"),
               AwardRow("go", "", "风尚奖", 0, "陈晓岚", "t02", "陈晓岚", 0, "go-t02-1"),

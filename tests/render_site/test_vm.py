@@ -81,7 +81,7 @@ def test_branch_report_next_steps_for_each_situation(state):
         "请核对下列 1 条警告；如确认无误，无需再次发送。",)
     assert site_vm.branch_vm(state, "u03").next_steps[0].startswith("尚未收到本分工会的报名表")
     state.now = dt.datetime(2020, 11, 1)
-    assert "截止时间：2020年11月09日 15:00" in site_vm.branch_vm(state, "u03").next_steps[0]
+    assert "截止时间：2020年11月9日 15:00" in site_vm.branch_vm(state, "u03").next_steps[0]
 
 
 def test_info_only_branch_is_told_nothing_to_do(state):
@@ -131,8 +131,8 @@ def test_stage_kind_by_shape():
 
 def test_times_are_china_time():
     t = dt.datetime(2020, 11, 9, 7, 0, tzinfo=dt.timezone.utc)
-    assert site_vm.fmt_time(t) == "2020年11月09日 15:00"
-    assert site_vm.fmt_time(dt.datetime(2020, 11, 9, 15, 0)) == "2020年11月09日 15:00"
+    assert site_vm.fmt_time(t) == "2020年11月9日 15:00"
+    assert site_vm.fmt_time(dt.datetime(2020, 11, 9, 15, 0)) == "2020年11月9日 15:00"
 
 
 def test_tiebreak_display_scale():
@@ -197,7 +197,7 @@ def test_after_every_deadline_a_page_does_not_ask_for_a_resend_that_would_be_ref
         spec, events=[dataclasses.replace(ev, deadline=close) for ev in spec.events])
     assert spec.late_policy == "reject"
     state.now = dt.datetime(2020, 11, 1, 9, 0)           # before: the deadline is given
-    assert any("截止时间：2020年11月09日 15:00" in s for s in site_vm.branch_vm(state, "u02").next_steps)
+    assert any("截止时间：2020年11月9日 15:00" in s for s in site_vm.branch_vm(state, "u02").next_steps)
     state.now = dt.datetime(2020, 11, 20, 9, 0)
     (step,) = [s for s in site_vm.branch_vm(state, "u02").next_steps if "3 处错误" in s]
     assert "重新发送的报名表不再受理" in step and "截止" in step and not step.startswith("请修改")

@@ -424,3 +424,57 @@ def test_R2011_F1_a_tied_group_place_is_one_place_in_the_final_order(t2011):
     # the sample has such ties: two level 4th places of one group
     fourth = Counter((r["group"], r["rank"]) for r in st if r["stage"] == "group")
     assert any(n > 1 and rank == "4" for (_, rank), n in fourth.items())
+
+
+def _cells_past_the_page(html: str) -> list[tuple[int, str, float]]:
+    """(page, tag, points) of every table or cell laid out past its page's content box."""
+    import weasyprint
+
+    found = []
+    for n, page in enumerate(weasyprint.HTML(string=html).render().pages, 1):
+        box = page._page_box
+        right = box.content_box_x() + box.width
+        for b in box.descendants():
+            if getattr(b, "element_tag", "") in ("table", "td", "th") and b.width is not None:
+                over = b.position_x + b.margin_width() - right
+                if over > 1:
+                    found.append((n, b.element_tag, round(over, 1)))
+    return found
+
+
+@pytest.mark.parametrize("fx", ["t2020", "t2011", "t2015", "t2016"])
+def test_wide_tables_stay_on_the_page(fx, request):
+    """T2015's standings ran their 备注 column (積分含輪空 1 輪（輪空按2分計）) 76 pt off the A4
+    page and its 获奖统计 (nine award columns) 28 pt into the margin: what the PDF prints."""
+    _, out = request.getfixturevalue(fx)
+    for name in ("standings.html", "awards.html"):
+        assert _cells_past_the_page((out / name).read_text(encoding="utf-8")) == [], name
+
+
+def _pages_of(html: str, *texts: str) -> list[set[int]]:
+    """For each text, the pages on which a line of the laid-out document holds it (``=总计``:
+    a line that is just that text, as a table's cell)."""
+    import weasyprint
+
+    found: list[set[int]] = [set() for _ in texts]
+    for n, page in enumerate(weasyprint.HTML(string=html).render().pages, 1):
+        for b in page._page_box.descendants():
+            line = getattr(b, "text", None)
+            if isinstance(line, str):
+                for i, t in enumerate(texts):
+                    if (line.strip() == t[1:]) if t.startswith("=") else (t in line):
+                        found[i].add(n)
+    return found
+
+
+def test_notes_stay_with_what_they_explain(t2015, t2016):
+    """T2016's awards put 跨分工会组队的获奖计入其每个分工会…, the note that explains why its
+    统计's columns add up to more than 总计, alone on page 2; T2015's 双扣 draw sheets put 说明
+    (对数为奇数，后勤2队抽签轮空) on page 2, away from the 轮空 box on page 1."""
+    _, out16 = t2016
+    total, note = _pages_of((out16 / "awards.html").read_text(encoding="utf-8"), "=总计", "跨分工会组队")
+    assert note and note <= total, (total, note)
+    _, out15 = t2015
+    for r in (1, 2, 3, 4):
+        byes, notes = _pages_of((out15 / f"draws/shuangkou-r{r}.html").read_text(encoding="utf-8"), "輪空（", "說明")
+        assert byes and byes == notes, (r, byes, notes)

@@ -99,6 +99,15 @@ def group_label(i: int) -> str:
     return chr(ord("A") + i) if i < 26 else str(i + 1)
 
 
+def group_name(g: str) -> str:
+    """A group as the notes name it: ``A组`` (not 第A组), ``第27组`` for a numbered one.
+
+    >>> group_name("A"), group_name("27")
+    ('A组', '第27组')
+    """
+    return f"第{g}组" if str(g).isdigit() else f"{g}组"
+
+
 def shown(state: EventState, entry_id: str, extra: dict[str, str] | None = None) -> str:
     """The entry's label for Chinese notes (``extra`` first, then the team label, else the id)."""
     if extra and entry_id in extra:

@@ -41,7 +41,7 @@ from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
 from .common import (GROUP_PLAYOFFS, PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int, counted,
-                     check_known, deal_groups, first_balance, first_problem, group_label,
+                     check_known, deal_groups, first_balance, first_problem, group_label, group_name,
                      next_round_no, orient, ranked, rounds_of, settled_winner, shown, shown_list,
                      tier_placements, winner_of, winners_of, withdrawn_notes)
 
@@ -243,7 +243,7 @@ class GroupsKnockout:
             for x, y in berger_pairs(len(members), k):
                 if y is None:
                     byes.append(Match(state.event_id, GROUP_STAGE, no, g, 0, (members[x],), bye=True))
-                    notes.append(f"第{g}组共 {counted(state, len(members))}（奇数），按贝格尔编排{shown(state, members[x])}本轮轮空。")
+                    notes.append(f"{group_name(g)}共 {counted(state, len(members))}（奇数），按贝格尔编排{shown(state, members[x])}本轮轮空。")
                 else:
                     matches.append(Match(state.event_id, GROUP_STAGE, no, g, len(matches) + 1,
                                          (members[x], members[y])))
@@ -251,7 +251,7 @@ class GroupsKnockout:
             matches.append(Match(b.event, b.stage, b.round, b.group, len(matches) + 1, b.sides, bye=True))
         if k == 1:
             for g, members in groups.items():
-                notes.insert(0, f"第{g}组抽签序号：{shown_list(state, members)}。")
+                notes.insert(0, f"{group_name(g)}抽签序号：{shown_list(state, members)}。")
             notes.sort()
         plan = {"kind": "group", "groups": groups, "group_round": k, "of": total}
         if advance is not None:         # (a group stage published without it keeps the old default)
@@ -275,7 +275,7 @@ class GroupsKnockout:
                 ties.append((g, tie[0], tie[1]))
             out.append((g, order[:min(advance, len(order))]))
         if ties:
-            msg = "；".join(f"第{g}组第{edge}名{shown_list(state, t)}积分及破同分均相同"
+            msg = "；".join(f"{group_name(g)}第{edge}名{shown_list(state, t)}积分及破同分均相同"
                            for g, t, edge in ties)
             raise PlayoffWaiting(f"{msg}，出线名额须加赛一局决定：请录入加赛结果后再抽淘汰赛。",
                                  [(GROUP_STAGE, g, tuple(t)) for g, t, _ in ties])

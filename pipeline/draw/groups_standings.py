@@ -55,7 +55,7 @@ from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
 from .common import (GROUP_PLAYOFFS, bye_counts, check_bool, check_int, check_known, deal_groups, first_problem,
-                     group_label, lowest_without_bye, next_round_no, no_shows, opponents, pair_avoiding,
+                     group_label, group_name, lowest_without_bye, next_round_no, no_shows, opponents, pair_avoiding,
                      ranked, rematch_notes, rounds_of, shown, shown_list, tier_placements, withdrawn_notes)
 
 STAGE = "group"       # (common.GROUP_PLAYOFFS: the 加赛 that rank a group)
@@ -125,7 +125,7 @@ class GroupsStandings:
             merged.append({"id": new_id, "from": froms, "players": [p for _, p in parts], "group": group})
             names = [self._person(entries, e, p) for e, p in parts]
             labels[new_id] = "/".join(names)
-            notes.append(f"第{group}组：{'、'.join(names)}的搭档未到，重新组合为一对（{labels[new_id]}）。")
+            notes.append(f"{group_name(group)}：{'、'.join(names)}的搭档未到，重新组合为一对（{labels[new_id]}）。")
             return new_id
 
         for label, members in groups.items():
@@ -135,7 +135,7 @@ class GroupsStandings:
                 present = [p.key for p in entry.players if p.key not in state.absent]
                 if not present:
                     removed.append(e)
-                    notes.append(f"第{label}组{shown(state, e)}全部未到，取消比赛资格。")
+                    notes.append(f"{group_name(label)}{shown(state, e)}全部未到，取消比赛资格。")
                 elif len(present) < len(entry.players):
                     singles.extend((e, p) for p in present)
                 else:
@@ -154,7 +154,7 @@ class GroupsStandings:
             fewest = min(len(m) // 2 for m in groups.values())
             target = rng.choice(sorted(g for g, m in groups.items() if len(m) // 2 == fewest))
             groups[target].append(new_pair([(e, p) for _, e, p in chunk], target))
-            notes.append(f"{labels[groups[target][-1]]} 来自不同小组，抽签进入桌数最少的第{target}组。")
+            notes.append(f"{labels[groups[target][-1]]} 来自不同小组，抽签进入桌数最少的{group_name(target)}。")
         for _, e, p in leftovers:
             dropped.append(p)
             notes.append(f"{self._person(entries, e, p)}（{shown(state, e)}）搭档未到且无人可组合，本次不能参赛。")
@@ -183,9 +183,9 @@ class GroupsStandings:
             groups[src].remove(e)
             groups[dst].append(e)
             moved.append({"id": e, "from": src, "to": dst})
-            notes.append(f"第{src}组只剩{shown(state, e, labels)}一对，无法比赛，抽签进入其余小组中桌数最少的第{dst}组。"
+            notes.append(f"{group_name(src)}只剩{shown(state, e, labels)}一对，无法比赛，抽签进入其余小组中桌数最少的{group_name(dst)}。"
                          if single else
-                         f"第{src}组为单数，抽签由{shown(state, e, labels)}进入其余小组中桌数最少的第{dst}组。")
+                         f"{group_name(src)}队数为单数，抽签由{shown(state, e, labels)}进入其余小组中桌数最少的{group_name(dst)}。")
         groups = {g: m for g, m in groups.items() if m}
         extras = {"merged": merged, "removed": removed, "moved": moved, "dropped": dropped}
         return groups, extras, notes, labels
@@ -199,7 +199,7 @@ class GroupsStandings:
     def _first_round(self, state: EventState, rng: random.Random, total: int) -> Round:
         groups, extras, notes, labels = self.check_in(state, rng)
         for g, members in groups.items():
-            notes.append(f"第{g}组抽签顺序：{shown_list(state, members, labels)}。")
+            notes.append(f"{group_name(g)}抽签顺序：{shown_list(state, members, labels)}。")
         matches = []
         for g, members in groups.items():
             order = list(members)
@@ -207,7 +207,7 @@ class GroupsStandings:
             pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
             matches += self._matches(state, g, pairs, bye, 1)
             if bye:
-                notes.append(f"第{g}组队数为奇数，抽签顺序最后的{shown(state, bye, labels)}首轮轮空。")
+                notes.append(f"{group_name(g)}队数为奇数，抽签顺序最后的{shown(state, bye, labels)}首轮轮空。")
         no = next_round_no(state)
         return Round(state.event_id, STAGE, "分组赛第1轮", no, tuple(matches), notes=tuple(notes),
                      plan={"kind": "group", "groups": groups, "round_no": 1, "of": total, **extras})
@@ -226,10 +226,10 @@ class GroupsStandings:
                 bye = lowest_without_bye(order, byes, away)
                 skipped = [e for e in order[order.index(bye) + 1:] if e in away]
                 order.remove(bye)
-                notes.append(f"第{g}组队数为奇数，排名最后且未轮空过的{shown(state, bye)}本轮轮空"
+                notes.append(f"{group_name(g)}队数为奇数，排名最后且未轮空过的{shown(state, bye)}本轮轮空"
                              + (f"（{shown_list(state, skipped)}上一轮弃权或缺席，不安排轮空）" if skipped else "") + "。")
             pairs = pair_avoiding(order, met, avoid)
-            notes += rematch_notes(state, order, pairs, done, prefix=f"第{g}组：")
+            notes += rematch_notes(state, order, pairs, done, prefix=f"{group_name(g)}：")
             matches += self._matches(state, g, pairs, bye, k)
         return Round(state.event_id, STAGE, f"分组赛第{k}轮", next_round_no(state), tuple(matches),
                      notes=tuple(notes), plan={"kind": "group", "groups": groups, "round_no": k, "of": total})
@@ -257,7 +257,7 @@ class GroupsStandings:
         if state.places_by_group:
             out: list[Placement] = []
             for g, members in groups.items():
-                out += tier_placements(state, [(f"第{g}组", members)], done, group=g)
+                out += tier_placements(state, [(group_name(g), members)], done, group=g)
             return out
         by_place: dict[int, list[str]] = {}
         for members in groups.values():

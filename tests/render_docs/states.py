@@ -185,7 +185,7 @@ def t2016_full_round_state() -> LeagueState:
                     for k in range(16))
     es.entries[:] = entries
     es.rounds.append(Round("guandan", "g", "分组赛第1轮", 1, matches, seed="s", input_hash="ab" * 32,
-                           notes=("第A组抽签顺序：……",)))
+                           notes=("A组抽签顺序：……",)))
     state.entries = entries
     return state
 

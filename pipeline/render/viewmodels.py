@@ -1171,8 +1171,10 @@ def budget_vm(state: "LeagueState") -> BudgetVM:
     rows = [[str(i), name, f"{q}{unit}", f"{price:,}", f"{total:,}", src]
             for i, (name, q, unit, price, total, src) in enumerate(items, 1)]
     rows.append(["", "合计", "", "", f"{grand:,}", ""])
-    vm.table = Table(["序号", "项目", "数量", "单价（元）", "金额（元）", "经费来源"], rows,
-                     ["center", "", "num", "num", "num", ""], [""] * (len(rows) - 1) + ["total"])
+    head, align = ["序号", "项目", "数量", "单价（元）", "金额（元）", "经费来源"], ["center", "", "num", "num", "num", ""]
+    if not any(by_source):          # no item names a source (T2011): no empty 经费来源 column
+        head, align, rows = head[:-1], align[:-1], [r[:-1] for r in rows]
+    vm.table = Table(head, rows, align, [""] * (len(rows) - 1) + ["total"])
     if any(by_source):
         srows = [[k or "未注明", f"{v:,}"] for k, v in by_source.items()] + [["合计", f"{grand:,}"]]
         vm.by_source = Table(["经费来源", "金额（元）"], srows, ["", "num"], [""] * len(by_source) + ["total"])

@@ -311,9 +311,15 @@ def test_bus_counts_a_person_once_across_events():
 
 def test_R2011_B1_budget_total_1600():
     vm = vms.budget_vm(t2011_state())
-    assert vm.table.rows[0] == ["1", "扑克牌", "20副", "10", "200", ""]
-    assert vm.table.rows[1] == ["2", "中国象棋", "5副", "40", "200", ""]
+    assert vm.table.rows[0] == ["1", "扑克牌", "20副", "10", "200"]
+    assert vm.table.rows[1] == ["2", "中国象棋", "5副", "40", "200"]
     assert vm.table.rows[-1][1] == "合计" and vm.total == "1,600"
+    assert "经费来源" not in vm.table.head and vm.by_source is None   # T2011 names no source: no empty column
+
+
+def test_R2015_B1_budget_names_each_items_source():
+    vm = vms.budget_vm(t2015_state())
+    assert vm.table.head[-1] == "经费来源" and all(len(r) == 6 for r in vm.table.rows)
 
 
 def test_R2015_B1_budget_by_source():

@@ -71,3 +71,37 @@ def test_blank_page_and_console_message_are_detected(tmp_path):
     log = screenshot(empty, png, tmp_path / "profile")
     assert colours(png) <= 2
     assert any("CONSOLE" in line and "boom" in line for line in log.splitlines())
+
+
+def page_width(page: Path, tmp_path: Path, width: int = 390) -> tuple[int, int]:
+    """(scrollWidth, clientWidth) of ``page`` laid out ``width`` px wide by Chromium (in an
+    iframe: headless Chromium makes no window narrower than 500 px)."""
+    wrapper = tmp_path / f"w-{page.stem}.html"
+    wrapper.write_text(
+        f'<!DOCTYPE html><html><body><iframe id="f" style="width:{width}px;height:800px" src="{page.as_uri()}"></iframe>'
+        '<script>document.getElementById("f").onload = function () { var d = this.contentDocument.documentElement;'
+        ' document.body.setAttribute("data-w", d.scrollWidth + "/" + d.clientWidth); };</script></body></html>',
+        encoding="utf-8")
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+           "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={tmp_path / ('p-' + page.stem)}",
+           "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", wrapper.as_uri()]
+    dom = subprocess.run(cmd, capture_output=True, text=True, timeout=90).stdout
+    import re
+
+    m = re.search(r'data-w="(\d+)/(\d+)"', dom)
+    assert m, dom[-500:]
+    return int(m[1]), int(m[2])
+
+
+def test_wide_documents_do_not_make_a_phone_pan_sideways(tmp_path):
+    """The site links the printed documents; on a phone T2015's standings (825 px) and awards
+    (795 px) made the whole page pan sideways: their tables scroll in their own box."""
+    from pipeline.render.docs import render_documents
+
+    from tests.render_docs.states import t2015_state
+
+    out = tmp_path / "docs"
+    render_documents(t2015_state(), out, pdf=False)
+    for name in ("standings.html", "awards.html"):
+        scroll, client = page_width(out / name, tmp_path)
+        assert scroll <= client, (name, scroll, client)

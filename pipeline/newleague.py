@@ -988,10 +988,16 @@ def read_questionnaire(path: str | Path) -> dict[str, Any]:
     answers["_rows"] = rows
     for n, row in enumerate(grid, start=1):
         first = _text(row[0]) if row else ""
-        if first in TABLES:
-            table = first
-            answers[TABLE_KEYS[first]] = []
+        # a table starts at its title row, or at its header row when the title row was deleted
+        # (the events were read as units 12–15); a question's row ends it (a row moved below)
+        titled = next((title for title, (head, _) in TABLES.items()
+                       if [_text(c) for c in row[:len(head)]] == head), None)
+        if first in TABLES or (titled and titled != table):
+            table = first if first in TABLES else titled
+            answers[TABLE_KEYS[table]] = []
             continue
+        if table and first in keys:
+            table = None
         if table:
             head, fields = TABLES[table]
             if [_text(c) for c in row[:len(head)]] == head:

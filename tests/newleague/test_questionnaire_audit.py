@@ -113,3 +113,37 @@ def test_every_bad_answer_is_said_at_once_with_its_row(tmp_path):
                   f"【报名截止时间】（问卷第 {rows['报名截止时间']} 行，B{rows['报名截止时间']}）",
                   f"【第2个项目】（问卷第 {rows['比赛项目'] + 3} 行）"):
         assert where in out, (where, out)
+
+
+@pytest.mark.parametrize("title", ["参赛单位", "比赛项目"])
+def test_a_deleted_table_title_row_still_reads_the_table_by_its_header(tmp_path, title):
+    """Deleting the title row 比赛项目 read the events as units 12–15 (“fixed 2”不是有效的邮箱地址),
+    deleting 参赛单位 said only 至少要有一个参赛单位: a table also starts at its header row."""
+    a = small_answers(3)
+    q, rows = _questionnaire(tmp_path, a)
+    wb = openpyxl.load_workbook(q)
+    wb[newleague.QUESTIONNAIRE_SHEET].delete_rows(rows[title])
+    wb.save(q)
+    got = newleague.read_questionnaire(q)
+    assert [u["name"] for u in got["units"]] == [u["name"] for u in a["units"]]
+    assert [e["name"] for e in got["events"]] == [e["name"] for e in a["events"]]
+    assert _new(tmp_path, q).exit_code == 0
+
+
+def test_a_question_row_moved_below_a_table_is_read_as_that_question(tmp_path):
+    """报名截止时间 moved below the tables was read as a session (日期 “报名截止时间” 格式不对) and the
+    deadline missing."""
+    a = small_answers(2)
+    q, rows = _questionnaire(tmp_path, a)
+    wb = openpyxl.load_workbook(q)
+    ws = wb[newleague.QUESTIONNAIRE_SHEET]
+    at = rows["报名截止时间"]
+    values = [c.value for c in ws[at]]
+    ws.delete_rows(at)
+    last = ws.max_row + 1
+    for c, v in enumerate(values, 1):
+        ws.cell(last, c).value = v
+    wb.save(q)
+    got = newleague.read_questionnaire(q)
+    assert str(got["deadline"]).startswith(a["deadline"][:10]) and len(got["sessions"]) == len(a["sessions"])
+    assert _new(tmp_path, q).exit_code == 0

@@ -94,6 +94,21 @@ def _decode(value: object) -> str:
     return text
 
 
+#: charset labels in encoded-words (=?gb2312?B?…?=), RFC 2231 values (*=gbk'') and charset=
+#: parameters whose text is read with the label's superset: mail clients label GBK text
+#: gb2312 (王喆 and 张堃 came out 王�遥� / 张��) and Big5-HKSCS text big5 — as the WHATWG
+#: encoding standard, and every browser, reads them
+_NARROW_LABEL = re.compile(rb"(=\?|\*=|charset=\"?)(gb2312|gbk|x-gbk|cp936|euc-cn|csgb2312|big5|x-big5|cn-big5)(?=[?'\";\s]|$)",
+                           re.I | re.M)
+_WIDER = {b"big5": b"big5hkscs", b"x-big5": b"big5hkscs", b"cn-big5": b"big5hkscs"}
+
+
+def _widen_charsets(data: bytes) -> bytes:
+    """``data`` with every GB2312/GBK label made GB18030 and every Big5 label Big5-HKSCS (the
+    bytes of a text in the narrower set mean the same in the wider one)."""
+    return _NARROW_LABEL.sub(lambda m: m[1] + _WIDER.get(m[2].lower(), b"gb18030"), data)
+
+
 def parse_eml(path: str | Path) -> Mail:
     """Parse an .eml file; never raises for odd headers (problems are listed in ``Mail.problems``)."""
     return parse_eml_bytes(Path(path).read_bytes(), str(path))
@@ -103,7 +118,7 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     """Parse a message from bytes.  See :func:`parse_eml`."""
     if data.startswith(b"\xef\xbb\xbf"):     # a UTF-8 BOM (a mail saved by a Windows editor): no header otherwise
         data = data[3:]
-    msg = email.message_from_bytes(data, policy=email.policy.default)
+    msg = email.message_from_bytes(_widen_charsets(data), policy=email.policy.default)
     date, problems = _date_of(msg)
     sender = email.utils.parseaddr(_header(msg, "From"))[1].lower()
     subject = _header(msg, "Subject")
@@ -312,6 +327,12 @@ def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str], 
     form late and its sender a stranger.  ``kept`` is False for the leaves of a mail whose
     attachments are not taken (:func:`returned_kind`): a bounce, and our own receipt —
     at any depth (a bounced receipt carried our marked-up copy back in as a new form)."""
+    nested = _nested_mail(msg)
+    if nested is not None:           # a forward sent in base64, or a saved .eml attached as a file
+        when, _ = _date_of(nested)
+        who = email.utils.parseaddr(_header(nested, "From"))[1].lower()
+        yield from _leaves(nested, (when, who) if when or who else origin, kept and not returned_kind(nested))
+        return
     if msg.get_content_type() == "message/rfc822":
         inner = msg.get_payload()
         inner = inner[0] if isinstance(inner, list) and inner else inner
@@ -326,6 +347,41 @@ def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str], 
                 yield from _leaves(sub, origin, kept)
         return
     yield msg, origin, kept
+
+
+#: the start of a mail's header block: a first line "Name: value"
+_MAIL_START = re.compile(rb"\A(?:\r?\n)*[A-Za-z][A-Za-z0-9-]*:[ \t]")
+_MAIL_HEADER = re.compile(rb"^(?:from|date|subject|content-type|message-id|mime-version):", re.I | re.M)
+
+
+def _nested_mail(part: email.message.Message) -> email.message.Message | None:
+    """A mail inside ``part`` that the parser did not open: a forward whose message/rfc822 part
+    is base64 or quoted-printable (against RFC 2046, but some clients send it so, and the
+    form in it was reported as 没有 .xlsx 附件), or a saved ``.eml`` attached as a file
+    (application/octet-stream: 《报名表.eml》 不是 Excel 工作簿).  None for anything else."""
+    ctype = part.get_content_type()
+    cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
+    raw = b""
+    if ctype == "message/rfc822" and cte in ("base64", "quoted-printable"):
+        import base64
+        import quopri
+
+        body = re.split(rb"\r?\n\r?\n", part.as_bytes(), maxsplit=1)
+        if len(body) == 2:
+            try:
+                raw = base64.b64decode(body[1]) if cte == "base64" else quopri.decodestring(body[1])
+            except ValueError:
+                raw = b""
+    elif not part.is_multipart() and ctype != "message/rfc822":
+        try:
+            name = _decode(part.get_filename() or "")
+        except Exception:  # noqa: BLE001 - no readable name: not a saved mail
+            name = ""
+        if name.lower().endswith(".eml") or ctype == "message/rfc822":
+            raw = _payload(part)
+    if not raw or not _MAIL_START.match(raw) or len(_MAIL_HEADER.findall(raw[:8192])) < 2:
+        return None
+    return email.message_from_bytes(raw, policy=email.policy.default)
 
 
 def _date_of(msg: email.message.Message) -> tuple[dt.datetime | None, list[str]]:
@@ -435,7 +491,25 @@ def _header(msg: email.message.Message, name: str) -> str:
                 break
     if value is None:
         return ""
+    text = str(value)
+    if "\ufffd" in text or any("\udc80" <= ch <= "\udcff" for ch in text):
+        text = _raw_8bit_header(msg, name) or text
     try:
-        return _decode(str(value)).strip()
+        return _decode(text).strip()
     except Exception:
-        return str(value).encode("utf-8", "replace").decode("utf-8").strip()
+        return text.encode("utf-8", "replace").decode("utf-8").strip()
+
+
+def _raw_8bit_header(msg: email.message.Message, name: str) -> str:
+    """A header written in raw 8-bit bytes, not RFC 2047 (a Chinese mail tool's GBK subject,
+    shown as ����˼����ѧԺ…): its bytes read as UTF-8, else as GB18030; "" when not found."""
+    for key, value in msg.raw_items() if hasattr(msg, "raw_items") else []:
+        if key.lower() != name.lower():
+            continue
+        raw = str(value).encode("utf-8", "surrogateescape")
+        for codec in ("utf-8", "gb18030"):
+            try:
+                return raw.decode(codec)
+            except UnicodeDecodeError:
+                continue
+    return ""

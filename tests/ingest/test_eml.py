@@ -238,3 +238,59 @@ def test_contract_received_time_a_forwarded_form_counts_and_our_forwarded_receip
     assert (a.filename, a.sender) == ("报名表.xlsx", "cap@a.example.cn")
     assert a.date == dt.datetime(2020, 11, 4, 18, 23, tzinfo=dt.timezone(dt.timedelta(hours=8)))
     assert m.set_aside == ("行政第一分工会-报名表-已标注问题.xlsx",)
+
+
+def _inner_mail(date: str = "Fri, 06 Nov 2020 10:11:00 +0800") -> bytes:
+    inner = EmailMessage()
+    inner["From"] = "队长 <captain@x.edu.cn>"
+    inner["Subject"] = "报名表"
+    inner["Date"] = date
+    inner.set_content("见附件")
+    inner.add_attachment(b"PK\x03\x04data", maintype="application", subtype="octet-stream", filename="报名表.xlsx")
+    return bytes(inner)
+
+
+def _forward(part_headers: bytes, body: bytes) -> bytes:
+    return (b"From: office@x.edu.cn\r\nSubject: Fwd\r\nDate: Mon, 09 Nov 2020 20:00:00 +0800\r\nMIME-Version: 1.0\r\n"
+            b"Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nfwd\r\n"
+            b"--XX\r\n" + part_headers + b"\r\n" + body + b"\r\n--XX--\r\n")
+
+
+def test_a_forward_sent_in_base64_or_as_a_saved_eml_gives_its_form():
+    """A message/rfc822 part in base64 (some clients send it so) and a saved .eml attached as
+    application/octet-stream: the form inside was reported as 没有 .xlsx 附件 / 不是 Excel 工作簿;
+    it is taken, with the captain's own time and address (from an audit of mail intake)."""
+    import base64
+
+    body = base64.encodebytes(_inner_mail()).replace(b"\n", b"\r\n")
+    for headers in (b"Content-Type: message/rfc822\r\nContent-Transfer-Encoding: base64\r\n",
+                    b"Content-Type: application/octet-stream; name=\"bm.eml\"\r\nContent-Transfer-Encoding: base64\r\n"
+                    b"Content-Disposition: attachment; filename=\"bm.eml\"\r\n"):
+        m = parse_eml_bytes(_forward(headers, body))
+        (a,) = m.attachments
+        assert a.filename == "报名表.xlsx" and a.sender == "captain@x.edu.cn" and m.skipped == ()
+        assert a.date == dt.datetime(2020, 11, 6, 10, 11, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+
+
+def test_a_text_file_named_eml_is_no_mail():
+    body = b"aGVsbG8gd29ybGQ="        # "hello world"
+    m = parse_eml_bytes(_forward(b"Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n"
+                                 b"Content-Disposition: attachment; filename=\"x.eml\"\r\n", body))
+    assert m.attachments == () and m.skipped == ("x.eml",)
+
+
+def test_gbk_text_labelled_gb2312_and_a_raw_gbk_subject_are_read():
+    """Mail clients label GBK text gb2312: 王喆 and 张堃 (not in GB2312) came out 王�遥� / 张��
+    in the subject and the file name; a subject in raw GBK bytes came out ����…"""
+    import base64
+
+    subject = "=?gb2312?B?" + base64.b64encode("报名表（王堃）".encode("gbk")).decode() + "?="
+    rfc2231 = "".join(f"%{b:02X}" for b in "报名表-张喆.xlsx".encode("gbk"))
+    raw = (f"From: a@b.cn\r\nSubject: {subject}\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\nMIME-Version: 1.0\r\n"
+           "Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
+           "--XX\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n"
+           f"Content-Disposition: attachment; filename*=gb2312''{rfc2231}\r\n\r\nUEsDBA==\r\n--XX--\r\n").encode()
+    m = parse_eml_bytes(raw)
+    assert m.subject == "报名表（王堃）" and [a.filename for a in m.attachments] == ["报名表-张喆.xlsx"]
+    raw = b"From: a@b.cn\r\nSubject: " + "马克思主义学院分工会报名表".encode("gbk") + b"\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\n\r\nhi\r\n"
+    assert parse_eml_bytes(raw).subject == "马克思主义学院分工会报名表"

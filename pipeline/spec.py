@@ -7,7 +7,7 @@ tiebreak chains, late policy) are data here, never code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import datetime as dt
 import hashlib
@@ -638,6 +638,32 @@ def _full_width_colon(text: str) -> str:
     return f"第 {line} 行“{shown}”中“{m.group(1)}”后的冒号是全角“：”：请改成半角冒号加空格“: ”（英文输入法）。"
 
 
+class _NoSuchDate(ValueError):
+    """An unquoted date YAML reads as a date, but not on the calendar (2020-11-31)."""
+
+
+@lru_cache(maxsize=1)
+def _loader() -> Any:
+    """libyaml's safe loader when PyYAML has it (5× faster on a 200-unit spec), else PyYAML's
+    own — whose timestamps that are no date (``deadline: 2020-11-31T15:00:00+08:00``, unquoted
+    as the samples write them) are said at their line instead of a traceback (PyYAML raises
+    a bare ValueError: day is out of range for month)."""
+    import yaml
+
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc,valid-type]
+        pass
+
+    def timestamp(loader: Any, node: Any) -> Any:
+        try:
+            return loader.construct_yaml_timestamp(node)
+        except (ValueError, OverflowError):
+            raise _NoSuchDate(f"第 {node.start_mark.line + 1} 行的日期“{node.value}”在日历上没有（月份或日子超出范围）："
+                              "请改成实有的日期，例如 2020-11-30T15:00:00+08:00（11 月只有 30 日）") from None
+
+    Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
+    return Loader
+
+
 def _yaml_problem(e: Any, text: str) -> str:
     """A YAML syntax error in Chinese, at the line at fault, the parser's words in brackets.
     PyYAML's ``problem_mark`` is where it gave up — for a key without its colon or an
@@ -838,7 +864,9 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
         try:
             # libyaml's safe loader when PyYAML has it (5× faster on a 200-unit spec), else PyYAML's
             # own; YAML reads \r\n and \r as line breaks, as the text mode's newline translation did
-            raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            raw = yaml.load(text, Loader=_loader())
+        except _NoSuchDate as e:
+            raise SpecError(path, "(syntax)", str(e)) from None
         except yaml.YAMLError as e:
             wide = _full_width_colon(text)
             if wide:

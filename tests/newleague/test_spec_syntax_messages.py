@@ -40,3 +40,15 @@ def test_a_syntax_error_is_said_in_chinese_at_its_line(tmp_path, text, line, wor
 def test_a_gbk_file_is_told_to_be_saved_as_utf8(tmp_path):
     msg = _load(tmp_path, data=("id: t\nname: 教职工棋牌赛\n" + HEAD).encode("gbk"))
     assert "另存为" in msg and "UTF-8" in msg and "YAML 格式有误" not in msg, msg
+
+
+@pytest.mark.parametrize("value", ["2020-11-31T15:00:00+08:00", "2020-11-31", "2020-13-01"])
+def test_an_unquoted_date_not_on_the_calendar_is_said_at_its_line(tmp_path, value):
+    """deadline: 2020-11-31T15:00:00+08:00, unquoted as the samples write dates, was a traceback
+    (PyYAML: day is out of range for month) and 请把这段信息发给维护人员 (from an audit of the handbook)."""
+    text = (SAMPLE / "tournament.yaml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.strip().startswith("deadline:"))
+    lines[at] = lines[at].split("deadline:")[0] + f"deadline: {value}"
+    msg = _load(tmp_path, "\n".join(lines) + "\n")
+    assert f"第 {at + 1} 行" in msg and value in msg and "在日历上没有" in msg, msg

@@ -597,6 +597,23 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     resent = [] if resent is None else resent
     proven = {rec.sha256: reg.branch for rec, reg in (inputs.registrations if inputs else ())
               if getattr(reg, "usable", False) and getattr(reg, "branch", "")}
+    # each unit's latest usable form: a mail's problem is history once a form came after it
+    latest: dict[str, Received] = {}
+    for rec, reg in (inputs.registrations if inputs else ()):
+        unit_of = getattr(reg, "branch", "")
+        if getattr(reg, "usable", False) and unit_of and (
+                unit_of not in latest or aware(rec.received_at) > aware(latest[unit_of].received_at)):
+            latest[unit_of] = rec
+
+    def superseded(unit_of: str, r: Received, carried: Iterable[str] = ()) -> str:
+        """The note that a later form of ``unit_of`` has settled mail ``r``'s problem, or "":
+        a NO_ATTACHMENT or MAIL_DATE warning held the exit status at 1 every night after the
+        unit's good form was in (from an audit of mail intake)."""
+        cur = latest.get(unit_of)
+        if cur is None or cur.sha256 in carried or not aware(cur.received_at) > aware(r.received_at):
+            return ""
+        return (f"（其后收到的报名表《{cur.file_name}》（{aware(cur.received_at).astimezone(TZ):%m-%d %H:%M}）"
+                "已受理，这封邮件无需再处理。）")
     recs = named_apart(ledger.received())
     mails = [r for r in recs if r.kind == "mail"]
     bare: list[BareMail] = []
@@ -641,10 +658,16 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         problems = note.get("problems", ())
         if problems:
             carried = sorted({proven[sha] for _, sha in note.get("attachments", ()) if sha in proven})
+            whose = carried[0] if carried else unit
+            done = superseded(whose, r, [sha for _, sha in note.get("attachments", ())])
+            # a warning on the night the mail arrives; after it, information (the time it was
+            # given stands, and a warning every night held the exit status at 1 for good)
+            later = inputs is not None and r.sha256 not in inputs.new_files
             for problem in problems:
                 issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
                            f"{aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
-                           "如有出入，请联系组委会。", at=at, branch=carried[0] if carried else unit)
+                           "如有出入，请联系组委会。" + done, at=at, branch=whose,
+                           severity=Severity.INFO if done or later else None)
         if r.sha256 in children:
             continue
         same = [(name, sha, by_sha[sha]) for name, sha in note.get("attachments", ()) if sha in by_sha]
@@ -671,14 +694,16 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             # and no receipt (said as info: a warning held the exit status at 1 every night)
             _auto_reply_issue(r, note, label, unit, issues)
             continue
+        done = superseded(unit, r)
+        level = Severity.INFO if done else None
         if skipped:
             names = "、".join(f"《{n}》" for n in skipped)
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
-                       "工作簿（.xlsx）：请在 Excel 或 WPS 中“另存为” .xlsx 格式，直接作为附件（不要压缩）重新发送。",
-                       at=at, branch=unit)
+                       "工作簿（.xlsx）：请在 Excel 或 WPS 中“另存为” .xlsx 格式，直接作为附件（不要压缩）重新发送。" + done,
+                       at=at, branch=unit, severity=level)
         else:
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
-                       "请把填好的报名表或成绩表作为附件重新发送。", at=at, branch=unit)
+                       "请把填好的报名表或成绩表作为附件重新发送。" + done, at=at, branch=unit, severity=level)
         bare.append(BareMail(r.sha256, r.file_name, aware(r.received_at), r.sender, subject, tuple(skipped),
                              bool(note.get("automatic"))))
     if said_here:

@@ -133,3 +133,28 @@ def test_a_mail_in_another_format_is_told_to_be_saved_as_eml(tmp_path):
     said = {i["file"]: i["message"] for i in found}
     assert "像是邮件" in said["导出.mbox"] and ".eml" in said["导出.mbox"]
     assert "像是邮件" in said["报名.msg"]
+
+
+def test_a_mails_problem_is_history_once_the_units_form_is_in_or_its_night_is_past(tmp_path):
+    """A unit's mail carrying winmail.dat, then its good form: NO_ATTACHMENT stayed a warning
+    (exit status 1) every night after; a mail with an unreadable Date likewise, though nothing
+    was left to do (from an audit of mail intake)."""
+    import os
+
+    folder, _ = _league(tmp_path)
+    _mail(folder, "tnef.eml", [("winmail.dat", b"\x78\x9f\x3e\x22" + b"\0" * 40)], date="Tue, 03 Nov 2020 18:00:00 +0800")
+    _mail(folder, "d.eml", [("b02-报名表.xlsx", b"")])          # (no workbook: NO_ATTACHMENT)
+    early = dt.datetime(2020, 11, 3, 18, 0, tzinfo=TZ).timestamp()
+    os.utime(folder / "inbox" / "tnef.eml", (early, early))
+    found = {i["file"]: i for i in _issues(tmp_path, folder) if i["code"] == "NO_ATTACHMENT"}
+    assert found["tnef.eml"]["severity"] == "info" and "已受理，这封邮件无需再处理" in found["tnef.eml"]["message"]
+
+    folder2, form2 = _league(tmp_path / "2")
+    _mail(folder2, "d.eml", [("b01-v2.xlsx", form2)])
+    p = folder2 / "inbox" / "d.eml"
+    p.write_bytes(p.read_bytes().replace(b"Wed, 04 Nov 2020 18:30:00 +0800", b"garbage"))
+    out = tmp_path / "out2"
+    first = run(RunOptions(folder=folder2, out_parent=out, pdf=False, now=NOW))
+    again = run(RunOptions(folder=folder2, out_parent=out, pdf=False, now=NOW + dt.timedelta(hours=1)))
+    said = [[i.severity.value for i in r.issues if i.code == "MAIL_DATE"] for r in (first, again)]
+    assert said == [["warning"], ["info"]]

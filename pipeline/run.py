@@ -2117,7 +2117,7 @@ class EventRunner:
             for item in ctx.details.get(rkey[0], ()):
                 cells |= {(c.file, c.sheet, c.cell) for c in (item.get("_cells") or {}).values() if getattr(c, "cell", "")}
             own = [i for i in [*found, *hands] if i.severity != Severity.INFO and (i.file, i.sheet, i.cell) in cells]
-            if not (own or ctx.error_cells.get(rkey) or rr.blank(ctx.labels)):
+            if not (own or ctx.error_cells.get(rkey) or row_blank(rr, ctx.columns)):
                 continue            # no result yet for another reason (a playoff, the round's other tables)
             rec = ctx.chosen[rkey][0]
             back = earlier.pop()
@@ -2152,11 +2152,10 @@ class EventRunner:
         compute = getattr(self.game, "values_from_details", None)
         if compute is None or not ctx.details:
             return rows_in
-        labels = [c.label for c in ctx.columns]
         out = []
         for rr in rows_in:
             items = ctx.details.get(rr.match.key)
-            if items and rr.blank(labels):
+            if items and row_blank(rr, ctx.columns):
                 scratch: list[Issue] = []
                 values = compute(rr, items, self.ev.game_options, scratch)
                 if values:
@@ -2269,14 +2268,13 @@ class EventRunner:
         fills: dict[str, set[tuple]] = {}
         for row in rows:
             m = matches.get(key_of(row.values))
-            if m is not None and (not all(row.values.get(l) in (None, "") for l in labels)
-                                  or sheet_details.get(key_of(row.values))):
+            if m is not None and (not row_blank(row, ctx.columns) or sheet_details.get(key_of(row.values))):
                 fills.setdefault(m.group or "", set()).add(m.key)
         for row in rows:
             key = key_of(row.values)
             m = matches.get(key)
             if m is None:
-                filled = not all(row.values.get(l) in (None, "") for l in labels)
+                filled = not row_blank(row, ctx.columns)
                 if key in byes and filled:
                     # nobody played there: what was typed counts for nothing, and is said so
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行是轮空（不比赛），"
@@ -2300,7 +2298,7 @@ class EventRunner:
                     continue
                 self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
-                if rr.blank(labels) and not sheet_details.get(key):
+                if row_blank(rr, ctx.columns) and not sheet_details.get(key):
                     said = len(self.issues)
                     if row.merged:
                         self.merged_from_above(m, row, ctx)
@@ -2885,6 +2883,13 @@ def _norm_int(v: Any) -> str:
 def _received(rec: Received) -> str:
     """When a sheet was received, as a RESULT_CONFLICT note says it: ``11-10 18:10 收到``."""
     return f"{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
+
+
+def row_blank(rr: Any, columns: Any) -> bool:
+    """:func:`pipeline.games.common.row_blank` (imported when a sheet is read)."""
+    from .games.common import row_blank as blank
+
+    return blank(rr, columns)
 
 
 def _row_values(rr: Any, labels: list[str]) -> tuple:

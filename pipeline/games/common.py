@@ -383,9 +383,17 @@ def required_labels(columns: Sequence[ResultColumn]) -> list[str]:
     return [c.label for c in columns if c.required]
 
 
+def unset(column: ResultColumn, value: Any) -> bool:
+    """A cell that says nothing: blank, or an optional choice's 无 (过A方, 加赛胜者), which
+    every game reads as blank.  A 掼蛋 row holding only 过A方 = 无 (the dropdown's first
+    value) was a half-filled result (“甲方级数”未填写) instead of a table not yet played."""
+    return is_blank(value) or (column.kind == "choice" and not column.required and "无" in column.choices
+                                and norm(value) == "无")
+
+
 def row_blank(row: ResultRow, columns: Sequence[ResultColumn]) -> bool:
-    """A row with every result column blank: not yet played."""
-    return all(is_blank(row.values.get(c.label)) for c in columns)
+    """A row with every result column blank (:func:`unset`): not yet played."""
+    return all(unset(c, row.values.get(c.label)) for c in columns)
 
 
 @dataclass(frozen=True)

@@ -785,3 +785,27 @@ def test_R2011_F1_the_same_place_twice_in_one_tie_of_a_sheet_of_several_is_still
     (bad,) = found
     assert bad["code"] == "BAD_VALUE" and bad["cell"] in ("D11", "D12"), bad
     assert any(f"{a}、{b}的名次相同（3、3）" in bad["message"] for a, b in (("“魏秀”", "“袁浩”"), ("“袁浩”", "“魏秀”"))), bad
+
+
+def test_a_row_holding_only_the_dropdowns_none_is_a_table_not_yet_played(tmp_path):
+    """掼蛋: a hurried referee set 过A方 to 无 (the dropdown's first value) on the rows of tables
+    not yet played: each was a half-filled result (“甲方级数”未填写：这一行已填了部分成绩, an
+    error) and the tables 成绩有误待改正 instead of not yet in (from an audit of result sheets)."""
+    folder, out, now = _t2016_without_results(tmp_path)
+    src = ROOT / "sample_sheets" / "t2016-poker" / "inbox" / "11261210-guandan-r1-成绩表.eml"
+
+    def only_none(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        for r in range(hrow + 1, ws.max_row + 1):
+            if ws.cell(r, col["桌号"]).value is None:
+                continue
+            for label in ("甲方级数", "乙方级数", "台上方"):
+                ws.cell(r, col[label]).value = None
+            ws.cell(r, col["过A方"]).value = "无"
+    edit_attachment(src, only_none, folder / "inbox" / "r1.eml")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        found = [i for i in csv.DictReader(f) if i["file"] == "guandan-r1-成绩表.xlsx"]
+    assert found == [], found
+    assert not any("有误待改正" in e for e in report.events) and any("还差" in e for e in report.events), report.events

@@ -3102,15 +3102,21 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         _same_time_notes(branch, items, issues)
         if t is not None and t.spec.late_policy == "reject":
             # R2020-Q4: a resend after every deadline cannot replace a form sent in time
+            # — nor stand as the unit's form when none came in time: it was counted as an
+            # accepted unit, its receipt said 部分内容有问题 with every row refused (an audit)
             on_time = [x for x in items if not _late_everywhere(t, x[0].received_at)]
             for rec, reg in items:
-                if on_time and _late_everywhere(t, rec.received_at):
+                if _late_everywhere(t, rec.received_at):
+                    before = "此前按时提交的报名表继续有效。" if on_time else "本单位没有按时收到的报名表，目前没有登记的报名。"
                     issues.add("LATE_SUBMISSION", f"《{rec.file_name}》于 {rec.received_at:%Y-%m-%d %H:%M} 收到，"
-                               "已过全部项目的报名截止时间，不予受理；此前按时提交的报名表继续有效。",
+                               f"已过全部项目的报名截止时间，不予受理；{before}",
                                at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
                     subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected",
                                            refused="late", events=events(reg)))
-            items = on_time or items
+            if not on_time:
+                superseded.update(rec.sha256 for rec, _ in items)     # (their reading problems go unsaid)
+                continue
+            items = on_time
         newest = items[-1]
         cur.newest.append(newest)
         kept = _split_by_deadline(t, branch, items, issues, cur) if t is not None else {}

@@ -60,6 +60,11 @@ def test_an_older_form_sent_again_is_said_to_count_once(tmp_path: Path) -> None:
     (folder / "inbox" / "1111-g04-报名表.eml").unlink()
     first = folder / "inbox" / "g04-报名表.xlsx"
     first.write_bytes(data)
+
+    def sent(p: Path, when: str) -> None:      # each form in time (the deadline is 11-16 17:00)
+        at = dt.datetime.fromisoformat(when).timestamp()
+        os.utime(p, (at, at))
+    sent(first, "2016-11-13T12:00+08:00")
     out = tmp_path / "out"
     league(*run_args(folder, out, now="2016-11-14T12:00+08:00"))
     second = folder / "inbox" / "g04-报名表-改.xlsx"
@@ -71,9 +76,11 @@ def test_an_older_form_sent_again_is_said_to_count_once(tmp_path: Path) -> None:
             if isinstance(c.value, str) and c.value.isdigit() and len(c.value) == 11:
                 c.value = "13900000000"
     wb.save(second)
+    sent(second, "2016-11-14T13:00+08:00")
     league(*run_args(folder, out, now="2016-11-15T12:00+08:00"))
     again = folder / "inbox" / "g04-报名表-原.xlsx"
     again.write_bytes(data)
+    sent(again, "2016-11-15T13:00+08:00")
     r = league(*run_args(folder, out, now="2016-11-16T12:00+08:00"))
     assert r.returncode in (0, 1), r.stderr
     rows = list(csv.DictReader(open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8")))

@@ -136,3 +136,21 @@ def test_R2020_Q2_a_late_form_cannot_move_a_player_out_of_a_closed_event(tmp_pat
     multi = [i for i in issues if i.code == "MULTI_EVENT"]
     assert [(i.source, i.cell) for i in multi] == [(newest, "B6")]
     assert "已报名象棋（该项目已截止" in multi[0].message
+
+
+def test_R2020_Q4_a_units_only_form_after_every_deadline_is_refused_whole(tmp_path):
+    """The unit's first and only form came after every event closed: it was a usable form
+    with each row LATE_SUBMISSION — the unit counted as accepted, its receipt 部分内容有问题
+    with a marked copy.  It is refused as a file, as a late resend is (from an audit)."""
+    late = CLOSE_2 + dt.timedelta(hours=1)
+    t = _tournament()
+    rec, reg, issues = _form(tmp_path, t, "late.xlsx", ON_TIME_ROWS, late)
+    inputs = Inputs()
+    inputs.registrations.append((rec, reg))
+    inputs.reg_issues[rec.sha256] = issues
+    log = IssueLog()
+    cur, subs = current_registrations(inputs, log, t)
+    assert cur.regs == [] and [(s.status, s.refused) for s in subs] == [("rejected", "late")]
+    (i,) = list(log)
+    assert i.code == "LATE_SUBMISSION" and i.severity == Severity.ERROR and i.cell == ""
+    assert "不予受理" in i.message and "目前没有登记的报名" in i.message

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
@@ -2296,7 +2296,7 @@ class EventRunner:
                 if not self.check_sides(m, row, sides, rnd, ctx.shown) or \
                         not self.one_row_per_table(m, row, seen, rnd, labels):
                     continue
-                self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players)
+                self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players, ctx.columns)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
                 if row_blank(rr, ctx.columns) and not sheet_details.get(key):
                     said = len(self.issues)
@@ -2722,10 +2722,24 @@ class EventRunner:
                         at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
 
     def check_partners(self, m: Match, row: Any, sign_labels: list[str], rnd: Round,
-                       entries: dict[str, Entry]) -> None:
+                       entries: dict[str, Entry], columns: Sequence[Any] = ()) -> None:
         """R2020-Q3: fixed partners.  A signature cell that names a player who is not in the
         registered pair/team of that side is PARTNER_CHANGED (a plain mark such as 已签 or
-        a tick is accepted)."""
+        a tick is accepted).
+
+        A result typed in a signature cell (胜, 2:0, a level J) while the row's required result
+        columns are blank is RESULT_INVALID there, saying where the result goes: it was ignored
+        without a word (the table 还差), or, in a pairs event, called a partner change (an audit)."""
+        from .games.common import unset
+
+        if columns and all(unset(c, row.values.get(c.label)) for c in columns if c.required):
+            said = [label for label in sign_labels if _result_like(row.values.get(label), columns)]
+            for label in said:
+                self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮第{m.table}桌 {label}"
+                                f"“{str(row.values.get(label)).strip()}”填的是成绩，不是签名：请把成绩填在"
+                                f"{'、'.join(f'“{c.label}”' for c in columns if c.required) or '成绩'}栏，"
+                                "签名栏由选手和裁判签名。", at=row.cells.get(label))
+            sign_labels = [label for label in sign_labels if label not in said]
         if self.ev.team_size < 2:
             return
         from .ingest.workbook import strip_spaces
@@ -2883,6 +2897,24 @@ def _norm_int(v: Any) -> str:
 def _received(rec: Received) -> str:
     """When a sheet was received, as a RESULT_CONFLICT note says it: ``11-10 18:10 收到``."""
     return f"{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
+
+
+#: what a result looks like when typed in a signature cell: a word of a result, a score
+#: (2:0, 2-1, 15), a card level (J, 10, A)
+_RESULT_WORD = re.compile(r"^(?:[甲乙丙]方?)?(?:胜|负|和|平|輸|输|勝|贏|赢|和棋|弃权|棄權)$|^\d+(?:\s*[:：比\-—]\s*\d+)?$|^[JQKAjqka]$")
+
+
+def _result_like(value: Any, columns: Sequence[Any]) -> bool:
+    """Whether a signature cell holds a result (:data:`_RESULT_WORD`, or a choice of one of
+    the result columns) rather than a name or a mark."""
+    if value is None or isinstance(value, bool):
+        return False
+    text = "".join(str(value).split())
+    if not text:
+        return False
+    if isinstance(value, (int, float)) or _RESULT_WORD.match(text):
+        return True
+    return any(c.kind == "choice" and text in c.choices and text != "无" for c in columns)
 
 
 def row_blank(rr: Any, columns: Any) -> bool:

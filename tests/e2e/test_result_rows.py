@@ -809,3 +809,25 @@ def test_a_row_holding_only_the_dropdowns_none_is_a_table_not_yet_played(tmp_pat
         found = [i for i in csv.DictReader(f) if i["file"] == "guandan-r1-成绩表.xlsx"]
     assert found == [], found
     assert not any("有误待改正" in e for e in report.events) and any("还差" in e for e in report.events), report.events
+
+
+def test_a_result_typed_in_the_signature_columns_is_said_where_it_belongs(tmp_path):
+    """结果 left blank and 胜/负 typed in 甲方签名/乙方签名: ignored without a word (the table
+    还差); in a pairs event it was called a partner change (from an audit of result sheets)."""
+    def in_signatures(ws, hrow, col):
+        ws.cell(hrow + 1, col["结果"]).value = None
+        ws.cell(hrow + 1, col["甲方签名"]).value = "胜"
+        ws.cell(hrow + 1, col["乙方签名"]).value = "负"
+    issues, report = _edit_xiangqi_r1(tmp_path, in_signatures)
+    said = [i for i in issues if i["code"] == "RESULT_INVALID" and "填的是成绩，不是签名" in i["message"]]
+    assert [i["cell"][0] for i in said] == ["H", "I"] and all("“结果”栏" in i["message"] for i in said)
+    assert report.needs_attention
+
+
+def test_a_name_or_a_mark_in_a_signature_cell_is_no_result():
+    from pipeline.games.base import ResultColumn
+    from pipeline.run import _result_like
+
+    cols = [ResultColumn("结果", "choice", ("甲方胜", "乙方胜", "和棋")), ResultColumn("过A方", "choice", ("无", "甲", "乙"), required=False)]
+    assert [_result_like(v, cols) for v in ("胜", "2:0", 3, "J", "甲方胜", "10")] == [True] * 6
+    assert [_result_like(v, cols) for v in ("王军", "已签", "√", "无", None, "")] == [False] * 6

@@ -697,9 +697,12 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         done = superseded(unit, r)
         level = Severity.INFO if done else None
         if skipped:
+            from .mail.receipts import _skipped_hints
+
             names = "、".join(f"《{n}》" for n in skipped)
+            # what to do by what came (a .et, a .zip, Outlook's winmail.dat: its captain did use the form)
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
-                       "工作簿（.xlsx）：请在 Excel 或 WPS 中“另存为” .xlsx 格式，直接作为附件（不要压缩）重新发送。" + done,
+                       "工作簿（.xlsx）：" + "".join(_skipped_hints(tuple(skipped))) + done,
                        at=at, branch=unit, severity=level)
         else:
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"

@@ -512,11 +512,19 @@ def _skipped_hints(names: tuple[str, ...]) -> list[str]:
     >>> _skipped_hints(("报名表.zip", "a.doc", "b.et"))[0][:4]
     '.xls'
     """
-    exts = {Path(n).suffix.lower() for n in names}
+    tnef = [n for n in names if Path(n).name.lower() == "winmail.dat"]
+    exts = {Path(n).suffix.lower() for n in names if n not in tnef}
     hints = [hint for group, hint in _HINTS if exts & set(group)]
+    if tnef:
+        hints.append(_TNEF_HINT)
     if exts - {e for group, _ in _HINTS for e in group}:
         hints.append(_OTHER_HINT)
     return hints
+
+
+#: Outlook's winmail.dat (TNEF): the captain used the form, but Outlook (RTF mail) packed it
+_TNEF_HINT = ("winmail.dat 是 Outlook 以 RTF 格式发信时把附件打成的包，表格没有原样寄到：请在 Outlook 中把邮件格式改为"
+              " HTML 或纯文本（“文件 → 选项 → 邮件 → 以下列格式撰写邮件”），再把填好的 .xlsx 作为附件重新发送。")
 
 
 def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> Receipt:

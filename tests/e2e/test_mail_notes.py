@@ -158,3 +158,14 @@ def test_a_mails_problem_is_history_once_the_units_form_is_in_or_its_night_is_pa
     again = run(RunOptions(folder=folder2, out_parent=out, pdf=False, now=NOW + dt.timedelta(hours=1)))
     said = [[i.severity.value for i in r.issues if i.code == "MAIL_DATE"] for r in (first, again)]
     assert said == [["warning"], ["info"]]
+
+
+def test_winmail_dat_and_a_zip_are_told_what_to_do_about_them(tmp_path):
+    """Outlook's winmail.dat and a zipped form were told 请在 Excel 或 WPS 中“另存为” .xlsx: the
+    captain did use the form, and sending again from Outlook brings winmail.dat again."""
+    folder, _ = _league(tmp_path)
+    _mail(folder, "tnef.eml", [("winmail.dat", b"\x78\x9f\x3e\x22" + b"\0" * 40)])
+    _mail(folder, "zip.eml", [("报名表.zip", b"PK\x03\x04zip")])
+    found = {i["file"]: i["message"] for i in _issues(tmp_path, folder) if i["code"] == "NO_ATTACHMENT"}
+    assert "Outlook" in found["tnef.eml"] and "HTML 或纯文本" in found["tnef.eml"] and "另存为" not in found["tnef.eml"]
+    assert "请先解压" in found["zip.eml"]

@@ -807,7 +807,18 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
 
     context = _read_context(t)
     inputs = Inputs(context=context)
-    recs = [r for r in named_apart(ledger.received()) if r.kind != "mail"]
+    everything = named_apart(ledger.received())
+    recs = [r for r in everything if r.kind != "mail"]
+    mails = {r.sha256: r for r in everything if r.kind == "mail"}
+
+    def came_in(rec: Received) -> str:
+        """For an attachment: which mail it came in (sender, subject-less name, time), so two
+        strangers' 《报名表.xls》 are told apart and whom to call is said (an audit)."""
+        m = mails.get(rec.parent) if rec.parent else None
+        if m is None:
+            return ""
+        return (f"（邮件《{m.file_name}》的附件，发件人 {m.sender or '未知'}，"
+                f"{aware(m.received_at).astimezone(TZ):%m-%d %H:%M} 收到）")
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
@@ -842,7 +853,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                            "请在邮件程序中把这封邮件另存为 .eml 文件（或直接转发到收件邮箱）后放进收件箱，"
                            "或把附件的报名表/成绩表单独放进收件箱。", at=where, source=rec.sha256, branch=unit)
             else:
-                issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》不是 Excel 工作簿（.xlsx），已忽略；"
+                issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}不是 Excel 工作簿（.xlsx），已忽略；"
                            "请用我们下发的报名表填写后发送。", at=where, source=rec.sha256, branch=unit)
             inputs.unreadable.append(aside)
             continue
@@ -859,7 +870,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             fresh[key] = data
         kind = reading[0]
         if kind == "unreadable":
-            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》无法读取：{reading[1]}", at=where,
+            issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}无法读取：{reading[1]}", at=where,
                        source=rec.sha256, branch=unit)
             inputs.unreadable.append(aside)
         elif kind == "registration":

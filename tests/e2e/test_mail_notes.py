@@ -169,3 +169,12 @@ def test_winmail_dat_and_a_zip_are_told_what_to_do_about_them(tmp_path):
     found = {i["file"]: i["message"] for i in _issues(tmp_path, folder) if i["code"] == "NO_ATTACHMENT"}
     assert "Outlook" in found["tnef.eml"] and "HTML 或纯文本" in found["tnef.eml"] and "另存为" not in found["tnef.eml"]
     assert "请先解压" in found["zip.eml"]
+
+
+def test_an_unreadable_attachment_says_which_mail_it_came_in(tmp_path):
+    """Two strangers each sent 《报名表.xls》: two identical issues.csv lines with no sender,
+    subject or time, and only the 未归属 page to tell whom to call (from an audit)."""
+    folder, _ = _league(tmp_path)
+    _mail(folder, "x1.eml", [("报名表.xls", b"\xd0\xcf\x11\xe0" + b"\0" * 60)])
+    (bad,) = [i for i in _issues(tmp_path, folder) if i["code"] == "UNREADABLE_FILE" and i["file"] == "报名表.xls"]
+    assert "（邮件《x1.eml》的附件，发件人 " in bad["message"] and "收到）" in bad["message"]

@@ -532,7 +532,7 @@ def _note_of(mail: Any, received_at: dt.datetime) -> dict:
             "automatic": mail.automatic, "returned": mail.returned, "set_aside": list(mail.set_aside),
             "bounced_to": list(mail.bounced_to), "bounce_reason": mail.bounce_reason,
             "bounced_subject": mail.bounced_subject, "replies_receipt": mail.replies_receipt,
-            "auto_reply": mail.auto_reply}
+            "auto_reply": mail.auto_reply, "message_id": getattr(mail, "message_id", "")}
 
 
 def _date_problem(date: dt.datetime | None, file_time: dt.datetime) -> str:
@@ -635,9 +635,22 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     if fresh:
         ledger.cache_put(fresh)
         ledger.cache_prune("mail:", set(keys.values()))
+    # one mail saved twice (fetched by --imap and saved by hand: a Received line apart) is one
+    # mail: its first copy is said and answered, not both (two NO_ATTACHMENT, two receipts)
+    first_copy: dict[tuple[str, str], Received] = {}
+    for r in sorted(mails, key=lambda r: (aware(r.received_at), r.file_name, r.sha256)):
+        mid = (notes[r.sha256] or {}).get("message_id") or ""
+        if mid:
+            first_copy.setdefault((r.sender, mid), r)
     for r in mails:
         note = notes[r.sha256]
         if not note:            # its stored copy could not be read: nothing to say about it
+            continue
+        first = first_copy.get((r.sender, note.get("message_id") or ""))
+        if first is not None and first is not r and not note.get("attachments"):
+            issues.add("DUPLICATE_FILE", f"邮件《{r.file_name}》与此前收到的邮件《{first.file_name}》是同一封邮件"
+                       "（Message-ID 相同，只是另存了一份），不再重复处理。", at=CellRef(r.file_name),
+                       branch=sender_unit(t, r.sender), severity=Severity.INFO)
             continue
         at = CellRef(r.file_name)
         # a mail fetched by --imap is stored as <hash>.eml: named by its subject as well

@@ -65,6 +65,9 @@ class Mail:
     replies_receipt: bool = False
     #: sent by a program (:func:`is_automatic`: an out-of-office reply …), not a person
     auto_reply: bool = False
+    #: its Message-ID header ("" without one): one mail saved twice (fetched by --imap and
+    #: saved by hand, a Received line apart) is one mail
+    message_id: str = ""
 
     @property
     def has_attachment(self) -> bool:
@@ -165,7 +168,8 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 attachments=tuple(atts), problems=tuple(problems), skipped=tuple(skipped),
                 automatic=bool(returned) or auto or replies, auto_reply=auto,
                 returned=returned, set_aside=tuple(set_aside), bounced_to=bounced_to,
-                bounce_reason=reason, bounced_subject=inner_subject, replies_receipt=replies)
+                bounce_reason=reason, bounced_subject=inner_subject, replies_receipt=replies,
+                message_id=_header(msg, "Message-ID").strip("<> "))
 
 
 #: the subject an out-of-office reply starts with (QQ/163 邮箱, Outlook and Exchange in

@@ -178,3 +178,17 @@ def test_an_unreadable_attachment_says_which_mail_it_came_in(tmp_path):
     _mail(folder, "x1.eml", [("报名表.xls", b"\xd0\xcf\x11\xe0" + b"\0" * 60)])
     (bad,) = [i for i in _issues(tmp_path, folder) if i["code"] == "UNREADABLE_FILE" and i["file"] == "报名表.xls"]
     assert "（邮件《x1.eml》的附件，发件人 " in bad["message"] and "收到）" in bad["message"]
+
+
+def test_one_mail_saved_twice_is_said_and_answered_once(tmp_path):
+    """The same mail without a workbook, fetched by --imap and also saved by hand (a Received
+    line apart, the same Message-ID): two NO_ATTACHMENT warnings and two receipts (an audit)."""
+    folder, _ = _league(tmp_path)
+    _mail(folder, "a.eml", [("winmail.dat", b"\x78\x9f\x3e\x22" + b"\0" * 40)])
+    a = folder / "inbox" / "a.eml"
+    a.write_bytes(b"Message-ID: <same-1@qq.com>\r\n" + a.read_bytes())
+    (folder / "inbox" / "b.eml").write_bytes(b"Received: from mx.qq.com by office\r\n" + a.read_bytes())
+    found = _issues(tmp_path, folder)
+    assert [i["file"] for i in found if i["code"] == "NO_ATTACHMENT"] == ["a.eml"]
+    (dup,) = [i for i in found if i["code"] == "DUPLICATE_FILE"]
+    assert dup["file"] == "b.eml" and "同一封邮件" in dup["message"]

@@ -3690,8 +3690,13 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         report.next_steps.append("尚未收到报名表：" + "、".join(missing_branches))
     forms = {s.sha256 for s in state.submissions} | {s.file for s in state.submissions}
     errors = [i for i in state.issues if i.severity == Severity.ERROR]
-    if any(i.source in forms or i.file in forms for i in errors):
+    # (a unit's: a referee's sheet that is no form — a copied table, a renamed sheet — has no
+    # unit, and its referee is told by the line below, not sent a registration form back)
+    if any((i.source in forms or i.file in forms) and i.branch for i in errors):
         report.next_steps.append("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。")
+    if any(i.code in _FILE_REJECTED and not i.branch for i in errors):
+        report.next_steps.append("把 data/issues.csv 中没有收取的文件（UNREADABLE_FILE、TEMPLATE_MISMATCH 等，未归属单位）"
+                                 "告知发来的人：请用组委会下发的表格（报名表或 results/ 中的成绩表）填写后重发。")
     # (a RESULT_CONFLICT is a correction already taken: the newer sheet counts, nothing to resend)
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors):
         report.next_steps.append("把成绩表的问题（data/issues.csv 中的 RESULT_…、TOTAL_MISMATCH 等）告知裁判，"

@@ -831,3 +831,20 @@ def test_a_name_or_a_mark_in_a_signature_cell_is_no_result():
     cols = [ResultColumn("结果", "choice", ("甲方胜", "乙方胜", "和棋")), ResultColumn("过A方", "choice", ("无", "甲", "乙"), required=False)]
     assert [_result_like(v, cols) for v in ("胜", "2:0", 3, "J", "甲方胜", "10")] == [True] * 6
     assert [_result_like(v, cols) for v in ("王军", "已签", "√", "无", None, "")] == [False] * 6
+
+
+def test_a_referees_sheet_that_is_no_form_is_not_a_registration_to_send_back(tmp_path):
+    """The 成绩 table copied into a new workbook (no hidden sheets): refused with a clear
+    message, but the next step said 把 returned/ 中标注了问题的报名表退回各单位修改 — returned/
+    holds registration forms only (from an audit of result sheets)."""
+    def copied(wb):
+        for name in list(wb.sheetnames):
+            if name != "成绩":
+                del wb[name]
+    folder, eml = _sample_mail(tmp_path, "xiangqi-r1")
+    edit_attachment(eml, copied)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    assert report.needs_attention
+    assert not any("退回各单位" in s for s in report.next_steps), report.next_steps
+    assert any("告知发来的人" in s for s in report.next_steps), report.next_steps

@@ -106,6 +106,7 @@ class Bridge:
         absent: dict[tuple, int] = {}      # match key → the side that did not come (2: both)
         forfeit_at: dict[tuple, tuple[RowReader, Any]] = {}
         scored_too: set[tuple] = set()     # tables with a 弃权 and a score: which is it?
+        said: dict[tuple, set[int]] = defaultdict(set)   # boards whose score was refused (said at its cell)
         for row in rows:
             r = RowReader(row, issues)
             if FORFEIT_LABEL in row.values and not r.blank(FORFEIT_LABEL):
@@ -125,6 +126,8 @@ class Bridge:
             board = r.integer(BOARD, 1)
             ns = r.integer(NS_SCORE, -MAX_SCORE, MAX_SCORE, step=SCORE_STEP)
             if board is None or ns is None:
+                if board is not None:       # not "missing" too, at the next board's cell
+                    said[row.match.key].add(board)
                 continue
             if planned and board not in planned:
                 r.bad(BOARD, f"牌号 \"{shown(row.values.get(BOARD))}\" 不是本轮的牌（本轮牌号："
@@ -153,7 +156,7 @@ class Bridge:
         tables = [k for k in matches if k not in absent]       # the tables played
         # a table that started filling but misses boards: tell the referee which
         for k in tables:
-            missing = [b for b in boards if b not in scores.get(k, {})]
+            missing = [b for b in boards if b not in scores.get(k, {}) and b not in said.get(k, ())]
             if missing and scores.get(k):
                 r = RowReader(ResultRow(matches[k], {}, {NS_SCORE: first_cell[k]}), issues)
                 r.bad(NS_SCORE, f"缺少牌号 {'、'.join(map(str, missing))} 的南北得分：请补填，"

@@ -56,6 +56,14 @@ def test_board_not_in_round_and_bad_score():
     assert "10 的倍数" in msgs and '牌号 "7"' in msgs
 
 
+def test_a_refused_score_is_said_once_not_again_as_a_missing_board():
+    """南北得分 "EW 50" on board 1: refused at its cell, then 缺少牌号 1 的南北得分 was said at
+    board 2's cell, which was fine (from an audit of result sheets)."""
+    rnd, rows = _round([("EW 50", -100), (420, 50)])
+    _, issues = G.parse_round(rnd, rows, {}, {})
+    assert len(issues) == 1 and "缺少牌号" not in issues[0].message, [i.message for i in issues]
+
+
 def test_R2015_F1_a_pair_that_does_not_come_leaves_its_table_out():
     """Table 3's EW pair does not come (弃权 on one of its rows): tables 1, 2 and 4 are
     matchpointed among themselves (top 4 a board), table 3's NS pair gets the average (2 a

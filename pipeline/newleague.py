@@ -311,15 +311,21 @@ def v_places(v: Any) -> list[dict[str, Any]]:
     if isinstance(v, list):
         return [dict(p) for p in v]
     s = _nfkc(v).replace("，", ",") or "一等奖1,二等奖2,三等奖3"
+    return [{"award": m["name"].strip(), "count": int(m["n"])} for m in _items(
+        s, _PLACE, lambda item: f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
+                                "例如 一等奖1,二等奖2,三等奖3。")]
+
+
+def _items(s: str, pattern: re.Pattern[str], bad: Callable[[str], str]) -> list[re.Match[str]]:
+    """``s`` read as one ``pattern`` match after another (each ending at its separator), or
+    BadAnswer ``bad(item)`` naming the first item that is not one."""
     out, pos = [], 0
     while pos < len(s):
-        m = _PLACE.match(s, pos)
+        m = pattern.match(s, pos)
         if m is None:
             rest = s[pos:].strip(" ,;/、")
-            item = re.split(r"[,;/、]", rest)[0].strip() or rest
-            raise BadAnswer(f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
-                            f"例如 一等奖1,二等奖2,三等奖3。")
-        out.append({"award": m["name"].strip(), "count": int(m["n"])})
+            raise BadAnswer(bad(re.split(r"[,;/、]", rest)[0].strip() or rest))
+        out.append(m)
         pos = m.end()
     return out
 
@@ -341,17 +347,9 @@ def _prizes(v: Any) -> dict[str, int]:
     if isinstance(v, dict):
         return {str(k): v_int(n) for k, n in v.items()}
     s = _nfkc(v).replace("，", ",").replace("＝", "=").replace("：", "=").replace(":", "=")
-    out: dict[str, int] = {}
-    pos = 0
-    while pos < len(s):     # 一等奖=500,二等奖=300 (or ; / 、 or spaces between them, as v_places)
-        m = _PRIZE.match(s, pos)
-        if m is None:
-            rest = s[pos:].strip(" ,;/、")
-            item = re.split(r"[,;/、]", rest)[0].strip() or rest
-            raise BadAnswer(f"奖金 “{item}” 应写成 奖项=金额，各奖项之间用逗号隔开，例如 一等奖=500,二等奖=300。")
-        out[m["name"].strip()] = v_int(m["n"])
-        pos = m.end()
-    return out
+    # 一等奖=500,二等奖=300 (or ; / 、 or spaces between them, as v_places)
+    return {m["name"].strip(): v_int(m["n"]) for m in _items(
+        s, _PRIZE, lambda item: f"奖金 “{item}” 应写成 奖项=金额，各奖项之间用逗号隔开，例如 一等奖=500,二等奖=300。")}
 
 
 #: one prize of a ``_prizes`` answer: 奖项=金额 (元), then a separator or the end

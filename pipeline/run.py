@@ -825,7 +825,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     mails = {r.sha256: r for r in everything if r.kind == "mail"}
 
     def came_in(rec: Received) -> str:
-        """For an attachment: which mail it came in (sender, subject-less name, time), so two
+        """For an attachment: which mail it came in (its file, sender and time), so two
         strangers' 《报名表.xls》 are told apart and whom to call is said (an audit)."""
         m = mails.get(rec.parent) if rec.parent else None
         if m is None:

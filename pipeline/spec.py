@@ -487,15 +487,14 @@ class TournamentSpec:
         normalises a cell so, and an event named 象棋（个人） found none of its entries."""
         from .text import to_simplified
 
-        plain = name_key
-        k = plain(key)
-        found = next((e for e in self.events if k in (e.id, plain(e.name))), None)
+        k = name_key(key)
+        found = next((e for e in self.events if k in (e.id, name_key(e.name))), None)
         if found is None and k:
             k = to_simplified(k)
-            found = next((e for e in self.events if to_simplified(plain(e.name)) == k), None)
+            found = next((e for e in self.events if to_simplified(name_key(e.name)) == k), None)
         if found is None and k:     # a name the event had when the forms were issued
             found = next((e for e in self.events
-                          if any(to_simplified(plain(n)) == k for n in e.former_names)), None)
+                          if any(to_simplified(name_key(n)) == k for n in e.former_names)), None)
         return found
 
 

@@ -381,7 +381,7 @@ def _nested_mail(part: email.message.Message) -> email.message.Message | None:
             name = _decode(part.get_filename() or "")
         except Exception:  # noqa: BLE001 - no readable name: not a saved mail
             name = ""
-        if name.lower().endswith(".eml") or ctype == "message/rfc822":
+        if name.lower().endswith(".eml"):
             raw = _payload(part)
     if not raw or not _MAIL_START.match(raw) or len(_MAIL_HEADER.findall(raw[:8192])) < 2:
         return None

@@ -2762,7 +2762,8 @@ class EventRunner:
         if columns and all(unset(c, row.values.get(c.label)) for c in columns if c.required):
             said = [label for label in sign_labels if _result_like(row.values.get(label), columns)]
             for label in said:
-                self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮第{m.table}桌 {label}"
+                self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}"
+                                f"第{m.table}桌 {label}"
                                 f"“{str(row.values.get(label)).strip()}”填的是成绩，不是签名：请把成绩填在"
                                 f"{'、'.join(f'“{c.label}”' for c in columns if c.required) or '成绩'}栏，"
                                 "签名栏由选手和裁判签名。", at=row.cells.get(label))

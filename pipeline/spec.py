@@ -296,8 +296,9 @@ class SessionSpec:
     def label(self) -> str:
         """``2011年5月16日 14:00—18:00`` (the date unpadded, as the notices and certificates
         print dates; published rounds recorded ``2011年05月16日 …``: see :func:`same_label`)."""
-        d = self.date
-        return f"{d.year}年{d.month}月{d.day}日 {self.start:%H:%M}—{self.end:%H:%M}"
+        from .timeutil import cn_date
+
+        return f"{cn_date(self.date)} {self.start:%H:%M}—{self.end:%H:%M}"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,3 +18,18 @@ def aware(t: dt.datetime) -> dt.datetime:
 
 def from_timestamp(ts: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(int(ts), TZ)
+
+
+def cn_date(d: dt.date | None) -> str:
+    """``cn_date(date(2020, 10, 30)) == "2020年10月30日"`` (unpadded, as notices print dates);
+    empty for ``None``."""
+    if d is None:
+        return ""
+    return f"{d.year}年{d.month}月{d.day}日"
+
+
+def cn_datetime(t: dt.datetime | None) -> str:
+    """``cn_datetime(datetime(2020, 11, 9, 15, 0)) == "2020年11月9日 15:00"``."""
+    if t is None:
+        return ""
+    return f"{cn_date(t.date())} {t:%H:%M}"

@@ -23,7 +23,7 @@ from urllib.parse import quote
 from ..issues import Issue
 from ..layout import FINAL_PLACES
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
-from ..timeutil import TZ, aware
+from ..timeutil import TZ, aware, cn_datetime
 from . import svg
 from .viewmodels import entry_units, shared_awards_note
 
@@ -115,8 +115,7 @@ def fmt_time(t: dt.datetime | None) -> str:
     """China time as ``2020年11月9日 15:00`` (naive times are already China time)."""
     if t is None:
         return ""
-    t = aware(t).astimezone(TZ)
-    return f"{t.year}年{t.month}月{t.day}日 {t:%H:%M}"
+    return cn_datetime(aware(t).astimezone(TZ))
 
 
 def href(path: str, prefix: str = "") -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from ..layout import REG_COLUMNS, SIDES_2, SIDES_3
 from ..model import Entry, Person, Round
+from ..timeutil import cn_date, cn_datetime
 from ..validate.checks import quota_entries, quota_for
 
 if TYPE_CHECKING:
@@ -45,23 +46,9 @@ def cn_number(n: int) -> str:
     return str(n)
 
 
-def cn_date(d: dt.date | None) -> str:
-    """``cn_date(date(2020, 10, 30)) == "2020年10月30日"``; empty for ``None``."""
-    if d is None:
-        return ""
-    return f"{d.year}年{d.month}月{d.day}日"
-
-
 def cn_weekday(d: dt.date) -> str:
     """``cn_weekday(date(2020, 11, 10)) == "周二"``."""
     return "周" + _WEEKDAYS[d.weekday()]
-
-
-def cn_datetime(t: dt.datetime | None) -> str:
-    """``cn_datetime(datetime(2020, 11, 9, 15, 0)) == "2020年11月9日 15:00"``."""
-    if t is None:
-        return ""
-    return f"{cn_date(t.date())} {t:%H:%M}"
 
 
 def _entry_word(team_size: int) -> str:
@@ -1172,10 +1159,11 @@ def budget_vm(state: "LeagueState") -> BudgetVM:
             for i, (name, q, unit, price, total, src) in enumerate(items, 1)]
     rows.append(["", "合计", "", "", f"{grand:,}", ""])
     head, align = ["序号", "项目", "数量", "单价（元）", "金额（元）", "经费来源"], ["center", "", "num", "num", "num", ""]
-    if not any(by_source):          # no item names a source (T2011): no empty 经费来源 column
+    sourced = any(by_source)
+    if not sourced:          # no item names a source (T2011): no empty 经费来源 column
         head, align, rows = head[:-1], align[:-1], [r[:-1] for r in rows]
     vm.table = Table(head, rows, align, [""] * (len(rows) - 1) + ["total"])
-    if any(by_source):
+    if sourced:
         srows = [[k or "未注明", f"{v:,}"] for k, v in by_source.items()] + [["合计", f"{grand:,}"]]
         vm.by_source = Table(["经费来源", "金额（元）"], srows, ["", "num"], [""] * len(by_source) + ["total"])
     vm.total = f"{grand:,}"

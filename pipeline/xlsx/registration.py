@@ -102,8 +102,9 @@ def team_no_error(limit: int | None, unit_word: str = "单位") -> str:
 
 def deadline_text(event: EventSpec) -> str:
     """``2020年11月9日 15:00`` or ``见通知`` when the event has no deadline."""
-    d = event.deadline
-    return f"{d.year}年{d.month}月{d.day}日 {d:%H:%M}" if d else "见通知"
+    from ..timeutil import cn_datetime
+
+    return cn_datetime(event.deadline) if event.deadline else "见通知"
 
 
 def reg_columns(spec: "TournamentSpec") -> list[str]:

@@ -142,6 +142,23 @@ def test_pdf_text_and_page_counts(rendered):
 
 
 @needs_poppler
+def test_a_table_cards_rows_are_spread_over_the_card(rendered):
+    """A 桌签's event title sits at its top and its session line at its bottom, the table
+    number and the sides between (print.css lays the card out as a grid of four rows spread
+    as flex's space-between did: half WeasyPrint's time).  Stacked as plain blocks, the
+    session line stood 170 pt below the title instead of 320 (136 mm cards)."""
+    folder, _, _ = rendered["t2020"]
+    words = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "1", str(folder / "draws/xiangqi-r1-cards.pdf"), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    tops = [(float(y), w) for y, w in re.findall(r'yMin="([\d.]+)"[^>]*>([^<]+)</word>', words)]
+    card = [(y, w) for y, w in tops if y < tops[0][0] + 400]          # the page's first card
+    first, last = card[0][0], card[-1][0]
+    assert last - first > 290, card
+    number = next(y for y, w in card if w == "桌")
+    assert first + 60 < number < last - 100, card
+
+
+@needs_poppler
 def test_a_groups_round_of_16_tables_fits_its_draw_table_on_page_one(tmp_path):
     """The t2016 draw sheets spilled their 16th table alone onto page 2 (two-line rows)."""
     doc = next(d for d in plan_documents(t2016_full_round_state()) if d.stem.endswith("guandan-r1"))

@@ -525,11 +525,18 @@ def _entries_counted(ctx: Ctx, reg: Registration, ev: "EventSpec", rows: list[Re
     """The entries of one event on one form that count against its quota: whole pairs/teams
     (a team of the wrong size is TEAM_INCOMPLETE on its rows; a pair's row without its 队号 is
     MISSING_VALUE at that cell) and distinct people.  A 队号 typo (3 for 1) or a player pasted
-    twice put the unit over its quota, and every entry of the event was refused with it."""
+    twice put the unit over its quota, and every entry of the event was refused with it.
+    A row naming nobody (no 姓名, no 工号: a 项目 picked from the dropdown in an empty row, a
+    队号 filled down the column) is no entry — MISSING_VALUE says so at its 姓名 — and a team
+    counts only when every member is named: such a row put the unit one over its quota and
+    refused every real entry of the event."""
+    def named(r: RegRow) -> bool:
+        return bool(r.name or r.staff_id)
+
     if ev.team_size > 1:
         teams = {k: rs for k, rs in _teams(ctx, reg).items() if k[0] == ev.id}
-        return sum(1 for rs in teams.values() if len(rs) == ev.team_size)
-    return len({person_key(ctx, reg, r) if r.name else f"row:{r.row}" for r in rows})
+        return sum(1 for rs in teams.values() if len(rs) == ev.team_size and all(map(named, rs)))
+    return len({person_key(ctx, reg, r) for r in rows if named(r)})
 
 
 @check("team_held_back")

@@ -289,6 +289,28 @@ def test_R2020_Q1_a_team_number_typo_or_a_pasted_player_is_not_one_more_entry(tm
     assert codes(issues).count("QUOTA_EXCEEDED") == 3
 
 
+def test_R2020_Q1_a_row_naming_nobody_is_no_entry(tmp_path):
+    """A 项目 picked from the dropdown in an empty row (or 项目 and 队号 filled down the
+    column before the names): "已报 3 人，限 2 人" and both real players of the event refused.
+    The empty row is MISSING_VALUE at its 姓名 (the reader's); the real entries count and are taken."""
+    t = tournament()
+    entries, issues = run(tmp_path, t, {"b1": FULL_B1 + [person("象棋", "")]})
+    assert codes(issues, Severity.ERROR) == []
+    assert [e.team for e in entries if e.event == "xiangqi"] == ["甲", "乙"]
+    stray_pair = [person("双升", "", team=3), person("双升", "", team=3)]
+    entries, issues = run(tmp_path, t, {"b1": FULL_B1 + stray_pair})
+    assert codes(issues, Severity.ERROR) == []
+    assert [e.id for e in entries if e.event == "shuangsheng"] == ["shuangsheng:b1:1", "shuangsheng:b1:2"]
+    # a third pair of which one member is named is no entry either (held back by the blank name)
+    half = [person("双升", "子", 11, team=3), person("双升", "", team=3)]
+    entries, issues = run(tmp_path, t, {"b1": FULL_B1 + half})
+    assert "QUOTA_EXCEEDED" not in codes(issues)
+    assert [e.id for e in entries if e.event == "shuangsheng"] == ["shuangsheng:b1:1", "shuangsheng:b1:2"]
+    # a row with a 工号 and no name is someone: three people of two are one too many
+    _, issues = run(tmp_path, t, {"b1": FULL_B1 + [person("象棋", "", 11)]})
+    assert codes(issues).count("QUOTA_EXCEEDED") == 3
+
+
 def test_R2020_Q2_one_name_in_two_events_with_a_blank_staff_number_is_asked_about(tmp_path):
     """吕宁桂 with 001033 in 象棋 and again in 跳棋 with 工号 left blank: two people by the
     rule of identity, so both were taken.  A warning at the blank 工号 asks which."""

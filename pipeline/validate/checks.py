@@ -334,6 +334,32 @@ def check_duplicates(ctx: Ctx) -> None:
                 first = same[0][1]
                 ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 在本表第 {first.row} 行"
                          f"已报名同一项目，请删除重复的一行。")
+    _same_name_same_event(ctx)
+
+
+def _same_name_same_event(ctx: Ctx) -> None:
+    """One name twice in one event of one form, the 工号 given on one row and left blank on
+    the other: by the rule of identity two people, so both were drawn — a double row far
+    more often than two namesakes of one unit in one event.  DUPLICATE_PERSON at the blank
+    工号 (the row is not entered; a namesake's 工号 lets it in), counted once in the quota
+    (:func:`_entries_counted`)."""
+    by_form: dict[tuple[tuple[str, str], str, str], list[tuple[Registration, RegRow]]] = {}
+    for reg, row in ctx.rows():
+        if row.name and row.event and key(reg, row) not in ctx.later_copies:
+            by_form.setdefault((owner_key(reg), row.event, row.name), []).append((reg, row))
+    for group in by_form.values():
+        staffed = [r for _, r in group if r.staff_id]
+        if len(group) < 2 or not staffed or len({staff_key(r.staff_id) for r in staffed}) > 1:
+            continue            # no 工号 at all (said above if one person), or two people by their numbers
+        other = staffed[0]
+        ev = ctx.spec.event(other.event)
+        for reg, row in group:
+            if row.staff_id or key(reg, row) in ctx.bad:
+                continue
+            ctx.flag("DUPLICATE_PERSON", reg, row, "工号",
+                     f"\"{row.display_name}\" 在本表第 {other.row} 行（工号 {other.staff_id}）已报名"
+                     f"“{ev.name if ev else other.event}”，这一行没有填工号：如果是同一人，请删除这一行；"
+                     "如果是同名的另一人，请填写这一行的工号。")
 
 
 def identity(row: RegRow) -> str:
@@ -536,7 +562,10 @@ def _entries_counted(ctx: Ctx, reg: Registration, ev: "EventSpec", rows: list[Re
     if ev.team_size > 1:
         teams = {k: rs for k, rs in _teams(ctx, reg).items() if k[0] == ev.id}
         return sum(1 for rs in teams.values() if len(rs) == ev.team_size and all(map(named, rs)))
-    return len({person_key(ctx, reg, r) for r in rows if named(r)})
+    # a name entered again without its 工号 is that person once more (DUPLICATE_PERSON asks)
+    staffed = {r.name: person_key(ctx, reg, r) for r in rows if r.staff_id and r.name}
+    return len({staffed.get(r.name, "") if not r.staff_id and r.name in staffed else person_key(ctx, reg, r)
+                for r in rows if named(r)})
 
 
 @check("team_held_back")

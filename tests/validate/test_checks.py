@@ -311,6 +311,23 @@ def test_R2020_Q1_a_row_naming_nobody_is_no_entry(tmp_path):
     assert codes(issues).count("QUOTA_EXCEEDED") == 3
 
 
+def test_identity_one_name_twice_in_one_event_with_one_staff_number_is_a_duplicate(tmp_path):
+    """吕宁桂 with 001033 in 象棋 and again in 象棋 with 工号 left blank: by the rule of identity
+    two people, so no issue and both drawn.  The blank row is DUPLICATE_PERSON at its 工号
+    and counted once: the unit's other player is not refused for a quota of "3"."""
+    t = tournament()
+    rows = [person("象棋", "吕宁桂", "001033"), person("象棋", "乙", 2), person("象棋", "吕宁桂")]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    (d,) = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert d.severity == Severity.ERROR and d.cell == "E7" and "第 5 行" in d.message and "001033" in d.message
+    assert "QUOTA_EXCEEDED" not in codes(issues)
+    assert [e.team for e in entries if e.event == "xiangqi"] == ["吕宁桂", "乙"]
+    # with the 工号 filled in, a namesake: nothing to say (and then three people of two)
+    rows[2] = person("象棋", "吕宁桂", "002000")
+    _, issues = run(tmp_path, t, {"b1": rows})
+    assert "DUPLICATE_PERSON" not in codes(issues) and codes(issues).count("QUOTA_EXCEEDED") == 3
+
+
 def test_R2020_Q2_one_name_in_two_events_with_a_blank_staff_number_is_asked_about(tmp_path):
     """吕宁桂 with 001033 in 象棋 and again in 跳棋 with 工号 left blank: two people by the
     rule of identity, so both were taken.  A warning at the blank 工号 asks which."""

@@ -77,8 +77,23 @@ class TablesOfThree:
         fill = state.options.get("fill", "revival")
         if len(adv) <= 3:
             need = 3 - len(adv)
-            revived = sorted(rng.sample(losers, min(need, len(losers))))
-            return self._round(state, adv + revived, [], revived, losers, rng, final=True)
+            pool = losers
+            if len(losers) < need:
+                # seats left empty (弃权, absent) leave too few losers of the last round to
+                # fill the final table: every one of them, then a lot among the present
+                # losers of the rounds before (a short table cannot be played, nor drawn)
+                away = {s for r in state.rounds for m in r.matches if not m.bye
+                        for i, s in enumerate(m.sides) if not _played(state, m, i)}
+                earlier = sorted({s for r in state.rounds[:-1] for m in r.matches if not m.bye
+                                  for s in m.sides if s not in away and s not in adv and s not in losers
+                                  and s not in state.withdrawn and s != winner_of(state, m)})
+                pool = losers + earlier
+                revived = sorted(losers + rng.sample(earlier, min(need - len(losers), len(earlier))))
+            else:
+                revived = sorted(rng.sample(losers, need))
+            if len(adv) + len(revived) < 3:
+                raise Waiting(self._too_few(state, adv + revived))
+            return self._round(state, adv + revived, [], revived, pool, rng, final=True)
         surplus = len(adv) % 3
         if surplus == 0:
             return self._round(state, adv, [], [], [], rng)
@@ -94,6 +109,16 @@ class TablesOfThree:
         maybe = [e for e in adv if held[e] == floor]
         byes = sorted(sure + rng.sample(maybe, surplus - len(sure)))
         return self._round(state, [e for e in adv if e not in byes], byes, [], [], rng)
+
+    @staticmethod
+    def _too_few(state: EventState, left: list[str]) -> str:
+        """Why no final table can be drawn: fewer than three players left who played."""
+        if not left:
+            return ("上一轮各桌都没有产生晋级选手（均为弃权或缺席），无法抽决赛桌：请核对成绩表中的"
+                    "“弃权”“缺席”是否填写正确。")
+        return (f"只剩 {shown_list(state, left)} {len(left)} 名选手（其余均弃权、缺席或退赛），凑不满三人的决赛桌："
+                "请核对成绩表中的“弃权”“缺席”是否填写正确；如确实如此，请组委会决定名次（如另行加赛），"
+                "并在成绩表上据实填写。")
 
     def _round(self, state: EventState, players: list[str], byes: list[str], revived: list[str],
                lot_pool: list[str], rng: random.Random, final: bool = False) -> Round:
@@ -113,7 +138,9 @@ class TablesOfThree:
                    else "晋级人数不是 3 的倍数（按“轮空”办法）")
             notes.append(f"{why}，{shown_list(state, byes)}抽签轮空，直接进入下一轮。")
         if revived:
-            notes.append(f"上一轮负者 {len(lot_pool)} 人抽签复活 {len(revived)} 人："
+            last_round = {s for m in last.matches for s in m.sides} if last else set()
+            whose = "上一轮负者" if set(lot_pool) <= last_round else "此前各轮到场的负者"
+            notes.append(f"{whose} {len(lot_pool)} 人抽签复活 {len(revived)} 人："
                          f"{shown_list(state, revived)}，补足整桌。")
         name = "决赛桌" if final else f"第{k}轮"
         return Round(state.event_id, stage, name, no, tuple(matches), notes=tuple(notes),
@@ -127,7 +154,7 @@ class TablesOfThree:
         (by the ranking), then everyone else by how far they got and their place there."""
         tiers: list[tuple[str, list[str]]] = []
         rounds = state.rounds
-        if rounds and rounds[-1].plan.get("kind") == "final":
+        if rounds and rounds[-1].plan.get("kind") == "final" and rounds[-1].matches:
             m = rounds[-1].matches[0]
             res = state.results.get(m.key)
             if res is not None:

@@ -389,6 +389,60 @@ def test_R2020_D1_the_revival_lot_is_drawn_among_losers_who_played():
     assert r2.plan["revived"] == [present]
 
 
+def _table_result(m, seats_played):
+    """A 斗地主 table: seat 0 wins, the other seats lose (played) or 弃权 (not in seats_played)."""
+    if m.bye:
+        return bye_result(m)
+    return MatchResult(m, tuple(SideResult(Outcome.WIN, 3, score=10, place=1) if i == 0 else
+                                SideResult(Outcome.LOSS, 1, score=2, place=2) if i in seats_played else
+                                SideResult(Outcome.FORFEIT_LOSS, 0, place=3) for i in range(len(m.sides))))
+
+
+def test_R2020_D1_a_final_table_short_of_players_waits_with_why():
+    """Four entrants (a table and a bye), two seats of the table 弃权: the two left were drawn
+    to a final "table" of two (IndexError: the event's run failed every night).  Every seat
+    of round 1 absent: a final table with no table was published, and placements failed."""
+    fmt = FORMATS.get("tables_of_three")
+    s = new_state(make_entries(4))
+    s.rounds.append(fmt.next_round(s, random.Random(0)))
+    for m in s.rounds[0].matches:
+        s.results[m.key] = _table_result(m, {0})
+    with pytest.raises(Waiting) as w:
+        fmt.next_round(s, random.Random(0))
+    assert "只剩" in str(w.value) and "2 名选手" in str(w.value) and "弃权" in str(w.value)
+    assert fmt.placements(s)             # still in play, no traceback
+    s = new_state(make_entries(6))
+    s.rounds.append(fmt.next_round(s, random.Random(0)))
+    for m in s.rounds[0].matches:
+        s.results[m.key] = MatchResult(m, tuple(SideResult(Outcome.ABSENT, 0) for _ in m.sides))
+    with pytest.raises(Waiting) as w:
+        fmt.next_round(s, random.Random(0))
+    assert "没有产生晋级选手" in str(w.value)
+    assert fmt.placements(s)
+
+
+def test_R2020_D1_a_final_table_is_filled_from_earlier_rounds_when_the_last_ones_losers_were_absent():
+    """Round 2's two tables each won, their four other seats 弃权: one seat of the final
+    table was left empty.  It is filled by lot among round 1's present losers (not the
+    absent ones, not those who were absent later)."""
+    fmt = FORMATS.get("tables_of_three")
+    s = simulate("tables_of_three", make_entries(12), seed=5, stop_after=1)
+    for m in s.rounds[0].matches:
+        s.results[m.key] = _table_result(m, {1})         # seat 2 of every round-1 table absent
+    r2 = fmt.next_round(s, random.Random(5))
+    s.rounds.append(r2)
+    assert sum(not m.bye for m in r2.matches) == 2
+    for m in r2.matches:
+        s.results[m.key] = _table_result(m, set())
+    final = fmt.next_round(s, random.Random(5))
+    (table,) = final.matches
+    present_r1 = {m.sides[1] for m in s.rounds[0].matches if not m.bye}
+    in_r2 = {x for m in r2.matches for x in m.sides}
+    (revived,) = final.plan["revived"]
+    assert revived in present_r1 - in_r2 and len(set(table.sides)) == 3
+    assert any("此前各轮到场的负者" in n for n in final.notes), final.notes
+
+
 def test_notes_count_pairs_as_pairs():
     """Seven bridge pairs in a round robin: “参赛者共 7 对”, not “7 名”."""
     from pipeline.draw.common import counted

@@ -448,7 +448,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         team_no = ""
 
     staff = _read_staff(raw.get("工号"), add, warn)
-    gender = _read_gender(raw.get("性别"), add)
+    gender = _read_gender(raw.get("性别"), warn)
     phone = _read_phone(raw.get("联系电话"), warn)
     # a form from before the pick-up points were added has no such column: nothing to check
     # (the file is told once, HEADER_CHANGED), the rows still taken
@@ -493,17 +493,33 @@ def _no_staff_number(text: str) -> bool:
     return t in _NO_STAFF_WORDS or (bool(t) and re.search(r"[A-Z1-9]", t) is None and len(t) <= 20)
 
 
+#: 工号 typed as Excel shows a long number (``1.23457E+17``): its digits are gone
+_SCIENTIFIC = re.compile(r"\d(?:\.\d+)?E\+?\d+", re.IGNORECASE)
+
+
 def _read_staff(v: Any, add: Any, warn: Any) -> str:
     """工号 as typed (upper case); "" when blank — or when it says "none" (:func:`_no_staff_number`:
-    a warning, the row stands without one, as the form allows)."""
+    a warning, the row stands without one, as the form allows).  In the form's Text cells a
+    habitual leading apostrophe (``'001039``) is a character and ``1033.0`` stays text:
+    both are read as the number meant.  A 工号 that is none (``NO.001069``, Excel's
+    ``1.001056E+3``) is a warning and the row stands without it, as if left blank — the
+    column is optional, and an error refused the player (and a pair's partner) for it."""
     if is_blank(v) or isinstance(v, CellError):
         return ""
     if _no_staff_number(strip_spaces(cell_text(v))) and not isinstance(v, bool):
         warn("工号", f"\"{cell_text(v)}\" 不是工号，已按未填写处理（工号可以不填；知道工号时请填写）。")
         return ""
     text = _digits_text(v)
+    if text is not None and isinstance(v, str):
+        text = text.lstrip("'‘’`")
+        text = re.sub(r"^(\d+)\.0+$", r"\1", text)
+    if text is not None and isinstance(v, str) and _SCIENTIFIC.fullmatch(text):
+        warn("工号", f"\"{cell_text(v)}\" 是 Excel 显示成科学计数法的数字，工号的位数已经丢失，已按未填写处理："
+             "请把“工号”一列的单元格设为“文本”格式后重新输入完整的工号。本行已受理。")
+        return ""
     if text is None or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", text):
-        add("BAD_VALUE", "工号", f"\"{cell_text(v)}\" 不是有效的工号，请填写数字或字母组成的工号（不知道可留空）。")
+        warn("工号", f"\"{cell_text(v)}\" 不是有效的工号（只能由数字或字母组成），已按未填写处理：本行已受理，"
+             "请改正或删去工号。")
         return ""
     if isinstance(v, (int, float)) and not isinstance(v, bool) and len(text) > 15:
         # Excel keeps 15 significant digits of a number: an 18-digit number typed into a
@@ -514,14 +530,23 @@ def _read_staff(v: Any, add: Any, warn: Any) -> str:
     return text.upper()
 
 
-def _read_gender(v: Any, add: Any) -> str:
+#: how captains write 男/女 besides the dropdown's words (NFKC, spaces removed, upper case)
+_GENDER_WORDS = {"男": "男", "女": "女", "男士": "男", "女士": "女", "先生": "男", "男生": "男", "女生": "女",
+                 "M": "男", "F": "女", "MALE": "男", "FEMALE": "女", "男的": "男", "女的": "女"}
+
+
+def _read_gender(v: Any, warn: Any) -> str:
+    """性别 as 男/女 ("" when blank).  No rule reads it (it is copied to ``entries.csv``), so a
+    value that is neither is a warning and the row stands — an error refused the player, and
+    a pair's partner with them, for a word like 男士."""
     if is_blank(v) or isinstance(v, CellError):
         return ""
-    text = strip_spaces(cell_text(v)).removesuffix("性")
-    if text not in L.GENDERS:
-        add("BAD_VALUE", "性别", f"\"{cell_text(v)}\" 不是有效的性别，请填写“男”或“女”。")
+    text = unicodedata.normalize("NFKC", strip_spaces(cell_text(v))).upper()
+    gender = _GENDER_WORDS.get(text) or _GENDER_WORDS.get(text.removesuffix("性"))
+    if gender is None:
+        warn("性别", f"\"{cell_text(v)}\" 不是有效的性别，请填写“男”或“女”。性别不影响报名：本行已受理，请改正。")
         return ""
-    return text
+    return gender
 
 
 def _read_phone(v: Any, warn: Any) -> str:

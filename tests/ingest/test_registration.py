@@ -98,11 +98,22 @@ def test_values_problems_are_located(tmp_path):
     assert ("BAD_VALUE", "D5") in got and ("BAD_VALUE", "D6") in got
     assert ("MISSING_VALUE", "B7") in got and ("MISSING_VALUE", "C8") in got
     assert ("BAD_VALUE", "F9") in got and ("BAD_VALUE", "G10") in got
-    # every row refused but 钱七's: a mistyped 联系电话 is a warning, the row stands (the
-    # office can still reach the captain; a player dropped for it was dropped for good)
-    assert len(reg.rows) == 6 and [r.name for r in reg.rows if r.ok] == ["钱七"]
+    # every row refused but 赵六's and 钱七's: a mistyped 性别 or 联系电话 is a warning, the row
+    # stands (no rule reads 性别; the office can still reach the captain; a player dropped for
+    # it was dropped for good)
+    assert len(reg.rows) == 6 and [r.name for r in reg.rows if r.ok] == ["赵六", "钱七"]
     assert [(i.severity, i.cell) for i in issues if "12ab" in i.message] == [(Severity.WARNING, "G10")]
+    assert [(i.severity, i.cell) for i in issues if "公" in i.message] == [(Severity.WARNING, "F9")]
     assert '"12345"' in issues[0].message
+
+
+def test_gender_words_captains_use_are_read():
+    """男士/女士, 先生, M/F, male: the dropdown's 男/女 meant (an error refused the row)."""
+    from pipeline.ingest.registration import _read_gender
+
+    said = []
+    got = [_read_gender(v, lambda label, msg: said.append(label)) for v in ("男士", "女 士", "f", "Male", "先生", "女性", "男")]
+    assert got == ["男", "女", "女", "男", "男", "女", "男"] and said == []
 
 
 def test_a_phone_cell_with_an_error_value_is_a_warning_and_the_row_stands(tmp_path):

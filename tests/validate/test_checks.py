@@ -192,8 +192,24 @@ def test_team_event_without_team_number(tmp_path):
 
 def test_one_bad_row_keeps_other_rows(tmp_path):
     t = tournament()
-    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "甲", "12/3"), person("跳棋", "乙")]})
-    assert [e.id for e in entries] == ["checkers:b1:乙"]
+    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "甲", 性别="公", 联系电话="x"), person("跳棋", "")]})
+    assert [e.id for e in entries] == ["xiangqi:b1:甲"]
+
+
+def test_a_staff_number_that_is_none_leaves_the_row_standing_without_it(tmp_path):
+    """工号 is optional: one that cannot be a 工号 ("12/3", NO.001069) was an error that refused
+    the player; now a warning at the cell, the row taken as if the 工号 were blank.  A Text
+    cell's leading apostrophe and a pasted 1033.0 are the numbers meant; Excel's scientific
+    notation has lost the digits (a warning, blank)."""
+    t = tournament()
+    p = write_registration(tmp_path / "b1.xlsx", t, "b1", [
+        person("象棋", "甲", "12/3"), person("象棋", "乙", "NO.001069"), person("跳棋", "丙", "'001039"),
+        person("跳棋", "丁", "1033.0"), person("斗地主", "戊", "1.001056E+3")])
+    reg, issues = read_registration(read_workbook(p), "b1.xlsx", t, received=T0)
+    assert [r.ok for r in reg.rows] == [True] * 5
+    assert [r.staff_id for r in reg.rows] == ["", "", "001039", "1033", ""]
+    assert [(i.code, i.severity, i.cell) for i in issues] == [("BAD_VALUE", Severity.WARNING, c) for c in ("E5", "E6", "E9")]
+    assert "科学计数法" in issues[2].message and "本行已受理" in issues[0].message
 
 
 def test_R2020_Q4_late_rejected(tmp_path):

@@ -130,6 +130,20 @@ def _two_names(text: str) -> bool:
                for m in _NAME_SEP.finditer(text))
 
 
+def _spaced_names(text: str) -> bool:
+    """Two names in one cell parted by spaces ("段强 邱洋桂"): parts of two to four Chinese
+    characters, five or more in all — read as one person 段强邱洋桂.  "王  军" (a name padded
+    to align) and "欧阳 娜娜" (four in all) are one name; so may be a name written with a
+    space for its dot (买买提 艾力), which is why this is only asked about.
+
+    >>> [_spaced_names(t) for t in ("段强 邱洋桂", "孙宁刚　曾华", "王  军", "欧阳 娜娜", "John Smith")]
+    [True, True, False, False, False]
+    """
+    parts = unicodedata.normalize("NFKC", text).split()
+    return (len(parts) >= 2 and sum(map(len, parts)) >= 5
+            and all(2 <= len(p) <= 4 and all(map(_cjk, p)) for p in parts))
+
+
 _NAME_BAD = re.compile(r"[0-9０-９@#$%^&*=+<>/\\|]")
 _NAME_NOTE = re.compile(r"[()\[\]【】]")      # after NFKC: （） are ()
 _PHONE_KEEP = re.compile(r"[\s\-()（）]")
@@ -415,6 +429,10 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
             shown = " ".join(name_raw.split())
             add("BAD_VALUE", "姓名", f"\"{shown}\" 像是两个人的姓名：一个格子只填一个人，同队的另一位请填在下一行"
                 "（填相同的队号）。")
+        elif _spaced_names(name_raw.translate(_INVISIBLE)):
+            shown = " ".join(name_raw.split())
+            warn("姓名", f"\"{shown}\" 像是两个人的姓名：一个格子只填一个人，另一位请填在下一行（双人项目填相同的"
+                 "队号）；如果是一个人的名字，请删去空格（少数民族姓名可用“·”连接）。本行暂按一人受理。")
         elif _NAME_NOTE.search(name):
             # 吕宁桂（队长）: printed so on draws and certificates
             add("BAD_VALUE", "姓名", f"\"{name_raw.strip()}\" 的括号里像是备注：“姓名”一栏只填姓名，说明请写在“备注”一栏。")

@@ -107,6 +107,14 @@ def test_values_problems_are_located(tmp_path):
     assert '"12345"' in issues[0].message
 
 
+def test_two_names_parted_by_a_space_are_asked_about(tmp_path):
+    """"段强 邱洋桂" in one cell was the one person 段强邱洋桂, without a word.  A warning at
+    the cell (it may be one name written with a space: 买买提 艾力); "王  军" is one name."""
+    reg, issues = read(tmp_path, [person("斗地主", "段强 邱洋桂"), person("斗地主", "王  军")])
+    assert [(i.code, i.severity, i.cell) for i in issues] == [("BAD_VALUE", Severity.WARNING, "D5")]
+    assert "两个人" in issues[0].message and [r.ok for r in reg.rows] == [True, True]
+
+
 def test_gender_words_captains_use_are_read():
     """男士/女士, 先生, M/F, male: the dropdown's 男/女 meant (an error refused the row)."""
     from pipeline.ingest.registration import _read_gender

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, NIGHT_ONLY, Issue, IssueLog, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, Issue, IssueLog, issue, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
@@ -554,7 +554,7 @@ def _mail_note_key(sha: str) -> str:
 
 
 #: notes about a file set aside as a whole (not a workbook we can read, not our form)
-_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH")
+_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH", "OTHER_UNITS_FORM")
 
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog) -> int:
@@ -899,6 +899,14 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 reg = dataclasses.replace(reg, branch=unit)
                 found = [_claimed_by_sender(t, i, claimed, unit, rec.sender) if claimed
                          else i if i.branch else dataclasses.replace(i, branch=unit) for i in found]
+            elif unit and reg.usable and reg.branch and reg.branch != unit and not _registered(t, reg.branch, rec.sender):
+                # a genuine form of another unit, mailed from this unit's registered address:
+                # most likely this captain filled in the other unit's form.  It replaced the
+                # other unit's accepted registration with this unit's people (after the
+                # deadline, for good), and the captain who erred was sent nothing
+                claimed = reg.branch
+                reg = dataclasses.replace(reg, branch=unit, usable=False, foreign=True)
+                found = [_other_units_form(t, rec, claimed, unit)]
             inputs.reg_issues[rec.sha256] = found
             inputs.registrations.append((rec, reg))
         elif kind in _BOOK_KINDS:
@@ -935,6 +943,26 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
 
 
 _BOOK_KINDS = {"result": "results", "awards": "awards", "checkin": "checkins", "playoff": "playoffs"}
+
+
+def _registered(t: Tournament, unit_id: str, sender: str) -> bool:
+    """Whether ``sender`` is a registered address of unit ``unit_id``."""
+    u = t.spec.unit(unit_id)
+    return u is not None and sender.lower() in {e.lower() for e in u.emails}
+
+
+def _other_units_form(t: Tournament, rec: Received, claimed: str, unit: str) -> Issue:
+    """OTHER_UNITS_FORM: a form issued for unit ``claimed`` (its token proves it), sent from
+    unit ``unit``'s registered address — not taken, said to the sender's unit (its page, its
+    receipt) — :func:`read_inputs`."""
+    word = t.spec.unit_word
+    named = getattr(t.spec.unit(claimed), "name", claimed)
+    mine = getattr(t.spec.unit(unit), "name", unit)
+    return issue("OTHER_UNITS_FORM", (
+        f"《{rec.file_name}》是组委会下发给{named}的报名表，却是从{mine}登记的邮箱 {rec.sender} 发来的：本表未受理，"
+        f"{named}和{mine}已有的报名都不受它影响。如果是{mine}误用了{named}的报名表，请改用组委会下发给本{word}"
+        f"的报名表填写后重新发送；如果确是代{named}报名，请{named}从其登记的邮箱发送。"),
+        at=CellRef(rec.file_name), branch=unit, source=rec.sha256)
 
 
 def _claimed_by_sender(t: Tournament, i: Issue, claimed: str, unit: str, sender: str) -> Issue:
@@ -3278,15 +3306,10 @@ def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: Is
         unit = t.spec.unit(reg.branch)
         if not rec.sender or unit is None or not unit.emails:
             continue
+        # (another unit's registered address: the form was not taken, OTHER_UNITS_FORM)
         if rec.sender.lower() not in {e.lower() for e in unit.emails}:
-            other = t.spec.unit_of_address(rec.sender)
-            # another unit's captain sent this unit's form: it replaces this unit's entries —
-            # most likely that captain filled in the wrong unit's form, and is told how to fix it
-            whose = (f"该邮箱是{other.name}登记的邮箱：如果是{other.name}误用了{unit.name}的报名表，"
-                     f"请{other.name}改用本单位的报名表重新发送，{unit.name}也请重新发送自己的报名表；"
-                     if other is not None and other.id != unit.id else "")
             issues.add("SENDER_UNKNOWN", f"《{rec.file_name}》由 {rec.sender} 发送，不是{unit.name}登记的邮箱"
-                       f"（{'、'.join(unit.emails)}）；{whose}已按表内令牌认定为{unit.name}的报名，回执只发往登记邮箱。",
+                       f"（{'、'.join(unit.emails)}）；已按表内令牌认定为{unit.name}的报名，回执只发往登记邮箱。",
                        at=CellRef(rec.file_name), branch=reg.branch, source=rec.sha256)
 
 

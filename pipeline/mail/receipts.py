@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from ..state import BareMail, LeagueState, Submission
 
 #: file-level problems after which the workbook's branch is not proven
-IDENTITY_CODES = frozenset({"WRONG_BRANCH", "UNKNOWN_BRANCH", "TEMPLATE_MISMATCH", "UNREADABLE_FILE"})
+IDENTITY_CODES = frozenset({"WRONG_BRANCH", "UNKNOWN_BRANCH", "TEMPLATE_MISMATCH", "UNREADABLE_FILE", "OTHER_UNITS_FORM"})
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

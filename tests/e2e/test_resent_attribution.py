@@ -209,21 +209,6 @@ def test_file_level_rejections_from_a_captains_address_are_on_the_units_page(tmp
     assert all(STRANGER not in r.to for r in receipts.values())
 
 
-def test_a_units_form_sent_by_another_units_captain_says_whose_address_it_is(tmp_path):
-    """b01's form, changed and sent from b02's registered address: it is b01's (its token), and
-    it replaces b01's form — most likely b02's captain filled in the wrong unit's form.  The
-    warning said only "not b01's registered address"; it names b02 and what each must do."""
-    folder, x = _league(tmp_path)
-    _mail(folder, "1106-b02-wrong.eml", [("行政第二分工会-报名表.xlsx", _changed(x))], "Fri, 06 Nov 2020 10:00:00 +0800",
-          sender="xzefgh@union.example.edu.cn")
-    report, rows = _run(tmp_path, folder)
-    (said,) = [r for r in rows if r["code"] == "SENDER_UNKNOWN"]
-    assert said["branch"] == "b01" and said["severity"] == "warning"
-    m = said["message"]
-    assert "该邮箱是行政第二分工会登记的邮箱" in m and "请行政第二分工会改用本单位的报名表重新发送" in m, m
-    assert "行政第一分工会也请重新发送自己的报名表" in m, m
-
-
 def _token_changed(form: bytes) -> bytes:
     """The form with its token no longer fitting its unit (WRONG_BRANCH)."""
     wb = openpyxl.load_workbook(io.BytesIO(form))
@@ -255,3 +240,32 @@ def test_a_form_claiming_another_unit_is_the_senders_and_settled_by_its_own_late
     (r,) = [r for r in build_receipts(report.state, report.out_dir)
             if r.sha256 == next(s.sha256 for s in report.state.submissions if s.file == "借用的报名表.xlsx")]
     assert r.to == ("xzefgh@union.example.edu.cn",) and r.body.startswith("行政第二分工会：")
+
+
+def test_a_units_genuine_form_mailed_from_another_units_address_is_not_taken(tmp_path):
+    """b01's captain fills in b04's form (its token is b04's) and mails it from b01's
+    registered address: it replaced b04's accepted registration with b01's people (b04's
+    receipt listed them; after the deadline b04's own form was lost for good) and b01 was
+    sent nothing (SENDER_UNKNOWN, a warning, only told b01 to send its own form and b04 to
+    send again).  Now it is OTHER_UNITS_FORM on b01's page and receipt; b04's stands."""
+    import email
+    import email.policy
+
+    folder, _ = _league(tmp_path)
+    msg = email.message_from_bytes((folder / "inbox" / "1104-b04-报名表.eml").read_bytes(), policy=email.policy.default)
+    (att,) = [p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx")]
+    b04_form = _changed(att.get_content())
+    _mail(folder, "1107-b01-误用.eml", [("报名表-行政一.xlsx", b04_form)], "Sat, 07 Nov 2020 09:00:00 +0800")
+    report, rows = _run(tmp_path, folder)
+    (o,) = [r for r in rows if r["code"] == "OTHER_UNITS_FORM"]
+    assert o["branch"] == "b01" and o["severity"] == "error" and "机电工程学院分工会" in o["message"]
+    assert "未受理" in o["message"] and B01 in o["message"]
+    assert not [r for r in rows if r["code"] == "SENDER_UNKNOWN"]
+    subs = {s.file: (s.branch, s.status) for s in report.state.submissions}
+    assert subs["报名表-行政一.xlsx"] == ("b01", "rejected")
+    b04 = [s for s in report.state.submissions if s.branch == "b04"]
+    assert [s.status for s in b04] == ["accepted"]
+    assert ("OTHER_UNITS_FORM", "error", "报名表-行政一.xlsx") in _page(report, "b01")
+    receipts = {r.sha256: r for r in build_receipts(report.state, report.out_dir)}
+    sha = next(s.sha256 for s in report.state.submissions if s.file == "报名表-行政一.xlsx")
+    assert receipts[sha].to == (B01,) and "机电工程学院分工会" in receipts[sha].body

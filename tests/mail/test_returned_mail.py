@@ -34,13 +34,15 @@ NIGHT3 = dt.datetime(2020, 11, 9, 1, 0, tzinfo=TZ)
 OFFICE = "office@union.example.cn"          # conftest.SmtpServer's From
 
 
-def _with_bad_gender(data: bytes) -> bytes:
+def _with_an_error(data: bytes) -> bytes:
+    """The form with a note in its first row's 姓名 (吕宁桂（队长）: BAD_VALUE, the one problem)."""
     import openpyxl
 
     wb = openpyxl.load_workbook(io.BytesIO(data))
     ws = wb["报名表"]
-    cell = next(c for row in ws.iter_rows() for c in row if c.value == "性别")
-    ws.cell(row=cell.row + 1, column=cell.column).value = "未知"
+    cell = next(c for row in ws.iter_rows() for c in row if c.value == "姓名")
+    below = ws.cell(row=cell.row + 1, column=cell.column)
+    below.value = f"{below.value}（队长）"
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
@@ -89,10 +91,10 @@ def _bounce_of(receipt: email.message.EmailMessage, *, delivery_status: bool) ->
 
 
 def _b01_with_an_error(folder: Path) -> str:
-    """b01's sample form replaced by one with a bad 性别 (its receipt carries a marked-up copy)."""
+    """b01's sample form replaced by one with an error (its receipt carries a marked-up copy)."""
     name, form = _form_of(folder, "1104-b01-报名表.eml")
     (folder / "inbox" / "1104-b01-报名表.eml").unlink()
-    _mail(folder, "b01-bad.eml", B01, "报名表", "Sun, 08 Nov 2020 10:00:00 +0800", [(name, _with_bad_gender(form))],
+    _mail(folder, "b01-bad.eml", B01, "报名表", "Sun, 08 Nov 2020 10:00:00 +0800", [(name, _with_an_error(form))],
           message_id="<bad-b01@union.example.edu.cn>")
     return name
 
@@ -187,7 +189,7 @@ def test_contract_exit_status_an_auto_reply_or_a_reply_to_a_receipt_is_no_warnin
     # a reply to a receipt that carries a corrected form is a form like any other
     name, form = _form_of(folder, "1106-b02-报名表.eml")
     _mail(folder, "reply-form.eml", B02, "Re: 【报名回执】行政第二分工会：已接受", "Mon, 09 Nov 2020 08:00:00 +0800",
-          [(name, _with_bad_gender(form))], headers={"In-Reply-To": to_b02["Message-ID"]})
+          [(name, _with_an_error(form))], headers={"In-Reply-To": to_b02["Message-ID"]})
     report, sent = _night(folder, out, NIGHT3 + dt.timedelta(hours=8))
     assert [s.status for s in _submissions(report, "b02")] == ["superseded", "accepted"]
     assert [m["Subject"] for m in sent] == ["【报名回执】行政第二分工会：需修改（1 个问题）"]

@@ -130,6 +130,15 @@ def _two_names(text: str) -> bool:
                for m in _NAME_SEP.finditer(text))
 
 
+def _holds_table(sheet: Any, need: list[str]) -> bool:
+    """Whether ``sheet`` holds the registration table (its header row with ``need``)."""
+    try:
+        find_table(sheet.rows, need, L.REG_COLUMNS)
+    except TableNotFound:
+        return False
+    return True
+
+
 def _spaced_names(text: str) -> bool:
     """Two names in one cell parted by spaces ("段强 邱洋桂"): parts of two to four Chinese
     characters, five or more in all — read as one person 段强邱洋桂.  "王  军" (a name padded
@@ -207,12 +216,24 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
 
     sheet = book.sheet(L.REG_SHEET)
     reg_rows: list[RegRow] = []
+    need = list(L.REG_REQUIRED)
+    if any(e.is_team for e in spec.events):
+        need.append("队号")
     if sheet is None:
-        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”中找不到工作表“{L.REG_SHEET}”。请不要改名或删除该工作表。")
-    else:
-        need = list(L.REG_REQUIRED)
-        if any(e.is_team for e in spec.events):
-            need.append("队号")
+        # renamed (Sheet1, 报名表(2)): the one sheet holding the form's table is read as it
+        # (the _meta proved the form); it was refused with "找不到工作表" and not one row checked
+        holding = [s for s in book.sheets.values() if s.name != L.META_SHEET and _holds_table(s, need)]
+        if len(holding) == 1 and usable:
+            sheet = holding[0]
+            log.add("SHEET_RENAMED", f"“{file_label}”的工作表“{L.REG_SHEET}”被改名为“{sheet.name}”，已按报名表读取；"
+                    f"以后请不要给工作表改名。", at=CellRef(file_label, sheet.name, ""), branch=br,
+                    severity=Severity.WARNING)
+        else:
+            there = "、".join(f"“{s.name}”" for s in book.sheets.values() if s.name != L.META_SHEET)
+            file_issue("TEMPLATE_MISMATCH", f"“{file_label}”中找不到工作表“{L.REG_SHEET}”"
+                       f"{'（文件里的工作表：' + there + '）' if there else ''}。请不要改名或删除该工作表："
+                       f"把填好报名的工作表改回“{L.REG_SHEET}”后再发送。")
+    if sheet is not None:
         try:
             table = find_table(sheet.rows, need, L.REG_COLUMNS)
             if sheet.merged:       # a pair's 项目/队号/乘车地点 merged over its rows: each row has it

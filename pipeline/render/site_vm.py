@@ -65,6 +65,7 @@ CODE_LABEL = {
     "SUPERSEDED": "已被取代",
     "SENDER_UNKNOWN": "发件人未登记",
     "OTHER_UNITS_FORM": "他单位的报名表",
+    "SHEET_RENAMED": "工作表被改名",
     "RESULT_MISSING": "等待成绩",
     "DRAW_INPUT_CHANGED": "抽签后数据变更",
     "NO_ATTACHMENT": "邮件无附件",

@@ -115,6 +115,27 @@ def test_two_names_parted_by_a_space_are_asked_about(tmp_path):
     assert "两个人" in issues[0].message and [r.ok for r in reg.rows] == [True, True]
 
 
+def test_a_renamed_form_sheet_is_read_when_it_is_the_one_holding_the_table(tmp_path):
+    """报名表 renamed Sheet1: refused with 找不到工作表, not one row checked.  The one sheet
+    holding the form's table is read as it (a warning); with two such sheets, the refusal
+    names the sheets there are."""
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "甲", 1), person("象棋", "乙", 2)])
+    wb = openpyxl.load_workbook(p)
+    wb["报名表"].title = "Sheet1"
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert reg.usable and [r.name for r in reg.rows if r.ok] == ["甲", "乙"]
+    assert [(i.code, i.severity, i.sheet) for i in issues] == [("SHEET_RENAMED", Severity.WARNING, "Sheet1")]
+    wb.copy_worksheet(wb["Sheet1"]).title = "Sheet2"
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert not reg.usable and [i.code for i in issues] == ["TEMPLATE_MISMATCH"]
+    assert "“Sheet1”、“Sheet2”" in issues[0].message and "改回“报名表”" in issues[0].message
+
+
 def test_gender_words_captains_use_are_read():
     """男士/女士, 先生, M/F, male: the dropdown's 男/女 meant (an error refused the row)."""
     from pipeline.ingest.registration import _read_gender

@@ -465,7 +465,7 @@ def _sniff(data: bytes) -> None:
     if "<html" in low or "<!doctype html" in low or "<table" in low or "<?xml" in low and "workbook" in low:
         raise UnreadableFile("html", "这是网页（HTML）文件改了扩展名，不是真正的 Excel 工作簿。" + _MSG_RESAVE)
     if text is not None and ("," in text or "\t" in text or "\n" in text) and "\x00" not in text:
-        raise UnreadableFile("csv", "这是 CSV 文本文件改了扩展名，不是真正的 Excel 工作簿。请使用下发的报名表模板填写，"
+        raise UnreadableFile("csv", "这是 CSV 文本文件（另存为 CSV 或改了扩展名），不是 Excel 工作簿。请使用下发的报名表模板填写，"
                              "并保存为 .xlsx。")
     raise UnreadableFile("not_zip", "这不是 Excel 工作簿（.xlsx）。" + _MSG_RESAVE)
 

@@ -179,6 +179,10 @@ def test_unreadable_truncated(tmp_path):
 def test_unreadable_csv_renamed(tmp_path):
     (tmp_path / "c.xlsx").write_text("项目,姓名\n象棋,王军\n", encoding="utf-8")
     assert unreadable(tmp_path / "c.xlsx").kind == "csv"
+    # a .csv as such (另存为 CSV) is not told it was renamed
+    (tmp_path / "c.csv").write_bytes((tmp_path / "c.xlsx").read_bytes())
+    e = unreadable(tmp_path / "c.csv")
+    assert e.kind == "csv" and "另存为 CSV 或改了扩展名" in e.message_cn
 
 
 def test_unreadable_html_renamed(tmp_path):

@@ -486,7 +486,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     if ev is not None and not ev.is_team:
         team_no = ""
 
-    staff = _read_staff(raw.get("工号"), add, warn)
+    staff = _read_staff(raw.get("工号"), warn)
     gender = _read_gender(raw.get("性别"), warn)
     phone = _read_phone(raw.get("联系电话"), warn)
     # a form from before the pick-up points were added has no such column: nothing to check
@@ -533,10 +533,10 @@ def _no_staff_number(text: str) -> bool:
 
 
 #: 工号 typed as Excel shows a long number (``1.23457E+17``): its digits are gone
-_SCIENTIFIC = re.compile(r"\d(?:\.\d+)?E\+?\d+", re.IGNORECASE)
+_SCIENTIFIC = re.compile(r"\d(?:\.\d+)?E\+\d+", re.IGNORECASE)
 
 
-def _read_staff(v: Any, add: Any, warn: Any) -> str:
+def _read_staff(v: Any, warn: Any) -> str:
     """工号 as typed (upper case); "" when blank — or when it says "none" (:func:`_no_staff_number`:
     a warning, the row stands without one, as the form allows).  In the form's Text cells a
     habitual leading apostrophe (``'001039``) is a character and ``1033.0`` stays text:

@@ -3725,6 +3725,13 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors):
         report.next_steps.append("把成绩表的问题（data/issues.csv 中的 RESULT_…、TOTAL_MISMATCH 等）告知裁判，"
                                  "改正后把成绩表重新放进 inbox。")
+    changed = [i.message.split("：", 1)[0] for i in state.issues if i.code == "PLACES_CHANGED"]
+    if changed:
+        report.next_steps.append(f"{'、'.join(dict.fromkeys(changed))}已公布的名次和奖项有变（见 data/issues.csv 中的 "
+                                 "PLACES_CHANGED）：请核实更正的成绩；如已打印或发出名次表、获奖名单和奖状，请按新的名次更正。")
+    if any(i.code == "DRAW_INPUT_CHANGED" for i in state.issues):
+        report.next_steps.append("已公布的对阵所依据的成绩或报名在公布后有变（见 data/issues.csv 中的 DRAW_INPUT_CHANGED）："
+                                 "请核实更正，并决定是否调整已公布的对阵（不会自动重新抽签）。")
     if any(i.code == "WITHDRAWAL_UNMATCHED" for i in errors):
         report.next_steps.append("改正 tournament.yaml 中项目的退赛名单 withdrawn（见 WITHDRAWAL_UNMATCHED：姓名写错或重名，"
                                  "重名时写工号），再运行。")

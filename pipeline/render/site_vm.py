@@ -889,7 +889,10 @@ def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issu
     returned = next((s.returned_path for s in sorted(subs, key=lambda s: (s.received, s.file), reverse=True)
                      if s.returned_path), "")
     accepted = sum(1 for s in subs if s.status == "accepted")
-    if not subs:
+    if uid == UNASSIGNED and not sev["error"] and not accepted:
+        # files of no unit (referees' sheets, strangers' files): nothing was to be submitted
+        state, cls = (f"有 {sev['warning']} 条警告", "warn") if sev["warning"] else ("无需处理", "ok")
+    elif not subs:
         state, cls = "未提交", "none"
     elif sev["error"]:
         state, cls = f"有 {sev['error']} 处错误待改", "bad"
@@ -1030,6 +1033,25 @@ class BranchPage:
     returned_href: str
 
 
+def unassigned_steps(issues: list[Issue]) -> tuple[str, ...]:
+    """What the office does about the files of no unit — the referees' result and 加赛 sheets,
+    strangers' files — and the notes about the events (PLACES_CHANGED …): the page said
+    "没有收到本部门的报名表" of them, as if it were a unit's."""
+    sev = Counter(str(i.severity) for i in issues)
+    steps: list[str] = []
+    if sev["error"]:
+        steps.append(f"下列 {sev['error']} 处错误：成绩表、加赛表的问题请告知裁判，改正后把表格重新放进收件箱；"
+                     "其他文件请告知发来的人，用组委会下发的表格填写后重发。")
+    if any(i.code == "PLACES_CHANGED" for i in issues):
+        steps.append("已公布的名次和奖项有变（见下列“公布后名次有变”）：请核实更正的成绩，按新的名次更正已打印或发出的名次表、"
+                     "获奖名单和奖状。")
+    if sev["warning"]:
+        steps.append(f"请核对下列 {sev['warning']} 条警告。")
+    if not steps:
+        steps.append("下列提示无需处理。" if issues else "没有需要处理的文件。")
+    return tuple(steps)
+
+
 def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issue], unit_word: str,
                returned: bool) -> tuple[str, ...]:
     """What the captain must do next, in Chinese, most urgent first.  Once every event's
@@ -1097,7 +1119,8 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
     return BranchPage(
         page=_page(state, f"{name} 报名审核报告", "../"), id=unit_id, name=name, captain=captain,
         unit_word=spec.unit_word, summary=summary,
-        next_steps=next_steps(state, subs, iss, spec.unit_word, bool(summary.returned_href)),
+        next_steps=(unassigned_steps(iss) if unit_id == UNASSIGNED
+                    else next_steps(state, subs, iss, spec.unit_word, bool(summary.returned_href))),
         submissions=tuple(SubmissionVM(file=s.file, received=fmt_time(s.received), sender=s.sender,
                                        status=STATUS_LABEL.get(s.status, s.status),
                                        status_class={"accepted": "ok", "superseded": "muted"}.get(s.status, "bad"),

@@ -35,6 +35,7 @@ META_DRAW_HASH = "draw_hash"
 META_PICKUP = "pickup_points"      # a registration form's 乘车地点 choices when issued ("" = none)
 META_TIES = "ties"                  # a 加赛 form's rows per tie, in order ("3,2": two ties)
 META_TIE_ENTRIES = "tie_entries"    # … and the entry ids of each tie it was made for ("a b c|d e")
+META_TIE_STAGES = "tie_stages"      # … and the stage of each tie ("group,ko"): its 阶段 cells are in Chinese
 #: a 签到表's players as it lists them, per group (:func:`checkin_players`): the run writes
 #: the form again only when the players it would list now are others (R2016-F2)
 META_CHECKIN_PLAYERS = "checkin_players"
@@ -58,6 +59,10 @@ AWARDS_SHEET = "评奖"          # columns: 奖项, 项目, 姓名, 单位, 备�
 AWARDS_COLUMNS = ["奖项", "项目", "姓名", "工号", "单位", "备注"]
 CHECKIN_SHEET = "签到"         # columns: 项目, 姓名, 工号, 到场 (是/否)
 CHECKIN_COLUMNS = ["项目", "组别", "姓名", "工号", "到场"]
+#: a 加赛 form's 阶段 as printed (the stage codes stay in its _meta, :data:`META_TIE_STAGES`):
+#: referees read 小组赛 and 淘汰赛, not group and ko
+STAGE_LABELS = {"group": "小组赛", "ko": "淘汰赛", "final": "决赛", "tables": "分桌赛", "rr": "循环赛",
+                "pairs": "双人赛", "swiss": "瑞士制"}
 PLAYOFF_SHEET = "加赛"         # columns: 项目, 阶段, 组别, 名次, 姓名/队名
 PLAYOFF_COLUMNS = ["项目", "阶段", "组别", "名次", "参赛者"]
 

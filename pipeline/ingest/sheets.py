@@ -406,6 +406,10 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     def tie_of(row: int) -> int:
         return next((k for k, end in enumerate(tied_rows) if row <= end), len(tied_rows))
 
+    # the stage of each tie the form was made for (its 阶段 cells print the stage's name)
+    tie_stages = str(book.meta.get(L.META_TIE_STAGES, "") or "").split(",") if tied_rows else []
+    printed = {v: k for k, v in L.STAGE_LABELS.items()}
+
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
         if not same_event(ev, event_id, event_name, former):
@@ -414,9 +418,18 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         if not stage.isascii():
             from ..text import to_simplified
 
-            # the form writes the stage's code (ko, group …, 最终名次); a referee who typed a
-            # stage's name (淘汰赛) meant this tie: any stage, found by its contenders (it was ignored)
-            stage = L.FINAL_PLACES if strip_spaces(to_simplified(stage)) == L.FINAL_PLACES else ""
+            # the form prints the stage's name (小组赛, 淘汰赛, 最终名次) and keeps its code in
+            # _meta: the code of the row's tie when the name is the one printed for it; an
+            # older form wrote the code itself.  A name typed otherwise meant this tie: any
+            # stage, found by its contenders (it was ignored)
+            typed = strip_spaces(to_simplified(stage))
+            k = tie_of(n)
+            if typed == L.FINAL_PLACES:
+                stage = L.FINAL_PLACES
+            elif k < len(tie_stages) and printed.get(typed) == tie_stages[k]:
+                stage = tie_stages[k]
+            else:
+                stage = ""
         group = group_of(v.get("组别"))
         if about is not None:
             about[len(problems)] = (stage, group)     # the problem this row may add

@@ -135,7 +135,8 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
     later round of the stage (:meth:`pipeline.model.Playoff.settles_in`)."""
     spec = tournament.spec
     labels = list(layout.PLAYOFF_COLUMNS)
-    note = zh("以下选手积分相同且按规则无法区分，需要加赛。加赛后在“名次”一栏填写同分选手之间的名次（1 为最好）。", spec)
+    note = zh("以下选手需要加赛：积分相同且按规则无法区分，或淘汰赛对局未分胜负。加赛后在“名次”一栏填写这几名选手之间的"
+              "名次（1 为最好；淘汰赛的胜者填 1）。", spec)
     wb, ws, hdr = _start(zh(f"{spec.name} ", spec) + event.name + zh(" 加赛结果", spec), note, labels,
                          layout.PLAYOFF_SHEET, spec)
     at = {l: i for i, l in enumerate(labels, start=1)}
@@ -143,7 +144,8 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
     for tie in ties:
         start = r
         for who in tie.contenders:
-            _row(ws, r, [event.name, tie.stage, tie.group, None, who], editable=[at["名次"]])
+            _row(ws, r, [event.name, zh(layout.STAGE_LABELS.get(tie.stage, tie.stage), spec), tie.group, None, who],
+                 editable=[at["名次"]])
             r += 1
         if tie.contenders:
             add_whole_validation(ws, col_range(at["名次"], start, r - 1), 1, len(tie.contenders), title="名次",
@@ -155,4 +157,5 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
                     (layout.META_EVENT, event.id),
                     *([(layout.META_ROUND, round_no)] if round_no is not None else []),
                     (layout.META_TIES, ",".join(str(len(t.contenders)) for t in ties)),
+                    (layout.META_TIE_STAGES, ",".join(t.stage for t in ties)),
                     *([(layout.META_TIE_ENTRIES, tie_entries(ties))] if all(t.ids for t in ties) else [])], path)

@@ -66,6 +66,34 @@ def test_R2011_F1_playoff_form(tournament, tmp_path):
     assert not ws.cell(hdr + 1, 4).protection.locked and ws.cell(hdr + 1, 5).protection.locked
 
 
+def test_R2011_F1_playoff_form_prints_stage_names_and_reads_back_their_codes(tournament, tmp_path):
+    """阶段 printed "group" and "ko" (the stages' codes) on the form referees fill; now 小组赛 and
+    淘汰赛, the codes kept in _meta, so the orders read back are for those stages."""
+    from pipeline.ingest.sheets import read_playoffs
+    from pipeline.ingest.workbook import read_workbook
+    from pipeline.model import Entry, Person
+
+    ev = tournament.spec.event("xiangqi")
+    names = ("张三", "李四", "甲", "乙")
+    entries = [Entry(id=f"xiangqi:b1:{n}", event="xiangqi", branch="b1", team=n, players=(Person(name=n, branch="b1"),))
+               for n in names]
+    path = tmp_path / "playoff.xlsx"
+    write_playoff_form(tournament, ev, [PlayoffTie("group", "A", ("张三", "李四")), PlayoffTie("ko", "", ("甲", "乙"))], path)
+    wb = load_workbook(path)
+    hdr = read_meta(wb)["header_row"]
+    ws = wb[layout.PLAYOFF_SHEET]
+    assert [ws.cell(hdr + i, 2).value for i in range(1, 5)] == ["小组赛", "小组赛", "淘汰赛", "淘汰赛"]
+    assert "淘汰赛对局未分胜负" in str(ws.cell(2, 1).value) or any(
+        "淘汰赛对局未分胜负" in str(c.value) for row in ws.iter_rows(max_row=hdr) for c in row)
+    for i, place in enumerate((2, 1, 1, 2), start=1):
+        ws.cell(hdr + i, 4).value = place
+    wb.save(path)
+    orders, problems = read_playoffs(read_workbook(path), "playoff.xlsx", "xiangqi", ev.name, entries)
+    assert not problems
+    assert sorted((o.stage, o.group, o.order) for o in orders) == [
+        ("group", "A", ("xiangqi:b1:李四", "xiangqi:b1:张三")), ("ko", "", ("xiangqi:b1:甲", "xiangqi:b1:乙"))]
+
+
 def test_R2011_D2_playoff_form_says_its_round(tournament, tmp_path):
     """The 加赛 form records the round it was issued at, and the reading gives it to each
     order: a playoff settles that round's tie, not the same players level again later."""

@@ -118,7 +118,25 @@ def _report(out: Path, r: dict) -> RunReport:
 
 
 def _body(out: Path) -> dict | None:
-    return _quick.last_run(str(out))
+    return _quick.last_run(str(out), own=True)
+
+
+def begin(out: Path) -> bool:
+    """Mark ``out`` as having a run under way (:data:`pipeline.quick.UNFINISHED`), before it
+    changes the ledger or any output; True when an earlier run left the mark (it did not
+    finish: no record of a run before it may answer for this night)."""
+    import os
+
+    path = out / _quick.UNFINISHED
+    if path.exists():
+        return True
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o644))
+    return False
+
+
+def finish(out: Path) -> None:
+    """The run has recorded itself (:func:`save`), or written nothing: the mark goes."""
+    (out / _quick.UNFINISHED).unlink(missing_ok=True)
 
 
 def load(out: Path, fingerprint: str) -> RunReport | None:

@@ -20,6 +20,11 @@ import sys
 from . import __version__, templates_dir
 
 LAST_RUN = ".lastrun.json"
+#: there while a run that has begun to change the ledger or the outputs has not finished: a
+#: run killed (or failed) midway leaves it, and the next night trusts no record of an
+#: earlier run — its inbox and spec as they were then were answered "输出未变" over a ledger
+#: holding a form the outputs did not show, or over half-written outputs
+UNFINISHED = ".run-unfinished"
 _CODE_SUFFIXES = (".py", ".html", ".css", ".j2")
 _code: list[str] = []
 
@@ -111,10 +116,13 @@ def id_in_spec(text: str) -> str | None:
     return m.group(1) if m else None
 
 
-def last_run(out: str) -> dict | None:
+def last_run(out: str, own: bool = False) -> dict | None:
     """The last run's record in ``out`` (None when missing, unreadable or its outputs are gone:
     a name of :func:`outputs_listing` missing or added since — a deleted index.html, entries.csv
-    or result sheet was answered "输出未变", and stayed missing)."""
+    or result sheet was answered "输出未变", and stayed missing — or when a run after it did
+    not finish, :data:`UNFINISHED`; ``own``: the mark is the caller's own run's)."""
+    if not own and os.path.exists(os.path.join(out, UNFINISHED)):
+        return None
     try:
         with open(os.path.join(out, LAST_RUN), encoding="utf-8") as f:
             body = json.load(f)

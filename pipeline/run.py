@@ -3565,6 +3565,7 @@ def sweep_temp_files(out: Path) -> None:
 def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
                 later: contextlib.ExitStack, quick: str = "") -> RunReport:
     """The run under its lock; ``later`` holds what must be left before the lock is (pools)."""
+    unfinished = lastrun.begin(out)     # before the ledger or an output changes
     t = with_former_names(t, ledger)
     t, renamed = with_former_unit_names(t, ledger)
     issues = IssueLog()
@@ -3604,7 +3605,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     copy_at = {rel: mtime for rel, _, mtime in listing}
     fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies],
                      inbox_notes)
-    cached = lastrun.load(out, fp)
+    # (after a run that did not finish, no record answers: its outputs may be half written)
+    cached = lastrun.load(out, fp) if not unfinished else None
     outputs_current = cached is not None
     if cached is not None and opts.smtp_url and not receipts_built(ledger, fp):
         # receipts may be owed: the outputs are unchanged, but no run built this state's
@@ -3613,6 +3615,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if cached is not None:
         cached.received_total = len(received)
         lastrun.save(out, fp, cached, quick, next_deadline(t, now))   # re-arm the quick check
+        lastrun.finish(out)
         if opts.smtp_url:   # retry receipts that failed on an earlier night
             from .mail.receipts import unit_names
             from .mail.smtp import resend_pending
@@ -3740,6 +3743,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     else:   # PDFs not made for want of a glyph: the next run renders again (a font installed
         # meanwhile changes no input, and an unchanged night would keep the PDFs missing)
         (out / lastrun.LAST_RUN).unlink(missing_ok=True)
+    lastrun.finish(out)
     return report
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -107,3 +108,33 @@ def test_real_sigkill_after_delays(baseline, tmp_path):
         assert not ledger_problems(out / tid)
         diff = diff_trees(want, tree_hashes(out / tid))
         assert not diff, f"SIGKILL after {delay}s: {diff[:10]}"
+
+
+def test_a_run_killed_after_taking_in_a_form_is_not_answered_by_the_night_before(tmp_path):
+    """Night 2 takes in g04's form and is killed before its outputs; the office then takes the
+    mail out of the inbox.  Night 3's inbox and spec are night 1's, so the quick check
+    answered "没有新文件，输出未变" — while the ledger held g04's form (received files are kept)
+    that no output showed, night after night.  A run that did not finish leaves a mark, and
+    the next night runs in full."""
+    folder = copy_sample(SAMPLE, tmp_path)
+    out = tmp_path / "out"
+    mail = folder / "inbox" / "1111-g04-报名表.eml"
+    aside = tmp_path / mail.name
+    mail.rename(aside)
+    r = league(*run_args(folder, out))
+    assert r.returncode in (0, 1), r.stderr
+    entries = _out_dir(out) / "data" / "entries.csv"
+    assert ",g04," not in entries.read_text("utf-8")
+    aside.rename(mail)
+    r = league(*run_args(folder, out), env={"LEAGUE_KILL_AFTER": "6"})      # g04's mail and form recorded
+    assert r.returncode == 137
+    with sqlite3.connect(_out_dir(out) / "ledger.sqlite") as con:
+        assert con.execute("select count(*) from received where file_name like '%g04%'").fetchone()[0] >= 1
+    mail.rename(aside)
+    r = league(*run_args(folder, out))
+    assert r.returncode in (0, 1), r.stderr
+    assert "输出未变" not in r.stdout
+    assert ",g04," in entries.read_text("utf-8")
+    assert not (_out_dir(out) / ".run-unfinished").exists()
+    r = league(*run_args(folder, out))          # and then an unchanged night is one again
+    assert "输出未变" in r.stdout, r.stdout

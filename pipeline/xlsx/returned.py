@@ -155,6 +155,10 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
     _issues_sheet(wb, items, by_cell, z)
     try:
         return atomic_save(wb, out_path)
+    except OSError:
+        # the disk (a full disk, a folder that cannot be written): the run stops and says so,
+        # and the next night makes the copy — it was dropped as "cannot be copied", for good
+        raise
     except Exception:
         # a workbook openpyxl can load but not write back (exotic parts): no copy
         return None

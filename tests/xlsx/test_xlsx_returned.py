@@ -243,3 +243,26 @@ def test_a_workbook_opened_ahead_is_used_once_and_only_while_the_file_is_unchang
     wb.save(src)
     second = write_returned_copy(src, [], tmp_path / "b.xlsx")
     assert len(loads) == 3 and load_workbook(second)[REG].cell(hdr + 2, 4).value == "赵六"
+
+
+def test_a_copy_the_disk_refuses_stops_the_run_rather_than_being_dropped(filled, tmp_path, monkeypatch):
+    """A full disk or a folder that cannot be written is the machine's problem, not the
+    workbook's: it was taken as "openpyxl cannot write this workbook back" (no copy, no word,
+    exit 0, never made again).  It is raised, so the run stops and says so (exit 2) and the
+    next night makes the copy; a workbook openpyxl cannot write stays "no copy"."""
+    import errno
+
+    import pipeline.xlsx.returned as returned
+
+    path, _ = filled
+
+    def full(wb, out):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(returned, "atomic_save", full)
+    with pytest.raises(OSError):
+        write_returned_copy(path, [], tmp_path / "back.xlsx")
+
+    def exotic(wb, out):
+        raise ValueError("a part openpyxl cannot write")
+    monkeypatch.setattr(returned, "atomic_save", exotic)
+    assert write_returned_copy(path, [], tmp_path / "back.xlsx") is None

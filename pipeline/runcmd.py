@@ -16,6 +16,21 @@ from pathlib import Path
 EXIT_OK, EXIT_ATTENTION, EXIT_FAILED = 0, 1, 2
 
 
+def _db_advice(e: Exception) -> str:
+    """What to do about a ledger SQLite refused, by what it said: a read-only file is made
+    writable (restoring a backup, as the one message said for every error, would lose what
+    was received since); a full disk is given room; only a damaged file is restored."""
+    text = str(e).lower()
+    if "readonly" in text or "read-only" in text or "permission" in text or "access" in text:
+        return ("账本文件（或它所在的文件夹）是只读的：请让运行 league 的用户可以写入它们后再运行（不要用旧的备份覆盖，"
+                "否则此后收到的文件和公布的抽签会丢失）。")
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return "账本文件已损坏：请用最近的备份恢复输出文件夹后再运行。"
+    if "is full" in text:
+        return "磁盘已满：请腾出磁盘空间后再运行。"
+    return "多半是磁盘已满或文件损坏：请腾出磁盘空间后再运行；文件损坏时请用备份恢复该文件夹。"
+
+
 def os_reason(e: OSError) -> str:
     """Why a file could not be read or written, in Chinese, with what to do."""
     import errno
@@ -111,8 +126,7 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
         echo(f"错误：{e}\n  其余文件（网页、成绩表、退回的报名表）已写出；也可以加 --no-pdf 运行，不生成 PDF。", err=True)
         return EXIT_FAILED
     except _db_error() as e:
-        echo(f"错误：输出文件夹 {out_parent} 中的账本 ledger.sqlite 无法读写（{e}）：多半是磁盘已满或文件损坏。"
-             "请腾出磁盘空间后再运行；文件损坏时请用备份恢复该文件夹。", err=True)
+        echo(f"错误：输出文件夹 {out_parent} 中的账本 ledger.sqlite 无法读写（{e}）：{_db_advice(e)}", err=True)
         return EXIT_FAILED
     except OSError as e:
         echo(f"错误：无法读取或写入 {e.filename or f'（联赛文件夹 {folder} 或输出文件夹 {out_parent}）'}："

@@ -167,3 +167,17 @@ def test_click_errors_are_in_chinese():
     assert r.returncode == 2 and "没有选项 '--bogus'" in r.stderr, r.stderr
     r = league("new", "--from-workbook", "/nonexistent/问卷.xlsx", "x")
     assert r.returncode == 2 and "路径 '/nonexistent/问卷.xlsx' 不存在" in r.stderr, r.stderr
+
+
+def test_a_ledger_sqlite_refuses_is_told_by_what_it_said():
+    """A read-only ledger was told "多半是磁盘已满或文件损坏…请用备份恢复该文件夹" — restoring an
+    older backup would have thrown away what was received and drawn since."""
+    import sqlite3
+
+    from pipeline.runcmd import _db_advice
+
+    ro = _db_advice(sqlite3.OperationalError("attempt to write a readonly database"))
+    assert "只读" in ro and "不要用旧的备份" in ro
+    assert "磁盘已满" in _db_advice(sqlite3.OperationalError("database or disk is full"))
+    assert "已损坏" in _db_advice(sqlite3.DatabaseError("database disk image is malformed"))
+    assert "备份" in _db_advice(sqlite3.OperationalError("disk I/O error"))

@@ -121,8 +121,8 @@ def last_run(out: str, own: bool = False) -> dict | None:
     a name of :func:`outputs_listing` missing or added since — a deleted index.html, entries.csv
     or result sheet was answered "输出未变", and stayed missing — or when a run after it did
     not finish, :data:`UNFINISHED`; ``own``: the mark is the caller's own run's)."""
-    if not own and os.path.exists(os.path.join(out, UNFINISHED)):
-        return None
+    if not own and (os.path.exists(os.path.join(out, UNFINISHED)) or not os.path.exists(os.path.join(out, "ledger.sqlite"))):
+        return None         # (no ledger: the run says so, pipeline.store.check_ledger_there)
     try:
         with open(os.path.join(out, LAST_RUN), encoding="utf-8") as f:
             body = json.load(f)

@@ -3458,6 +3458,9 @@ def run(opts: RunOptions) -> RunReport:
     out.mkdir(parents=True, exist_ok=True)
     from .gcpolicy import paused
     from .parallel import discard_prestarted
+    from .store import check_ledger_there
+
+    check_ledger_there(out)
 
     with RunLock(out, wait=opts.wait), Ledger(out) as ledger, paused(), contextlib.ExitStack() as later:
         later.callback(discard_prestarted)    # a prestarted worker this run did not use

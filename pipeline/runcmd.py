@@ -104,7 +104,7 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
     """Ingest FOLDER/inbox, validate, draw, score and write everything under OUT/<id>/;
     print the summary.  Returns the exit code."""
     from .run import RunOptions, run
-    from .store import RunLock
+    from .store import LedgerMissing, RunLock
 
     try:
         if imap_url is not None or smtp_url is not None:
@@ -118,6 +118,9 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
         return EXIT_FAILED
     except _mail_error() as e:
         echo(f"错误：邮件服务器 — {e}", err=True)
+        return EXIT_FAILED
+    except LedgerMissing as e:
+        echo(f"错误：{e}", err=True)
         return EXIT_FAILED
     except RunLock.Busy:
         echo(f"另一个 league run 正在处理这个赛事（{folder}），请稍后再运行，或加 --wait 秒数等待。", err=True)

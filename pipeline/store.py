@@ -116,6 +116,26 @@ def round_from_json(text: str) -> Round:
     return Round(**{**d, "matches": matches, "notes": tuple(d.get("notes", ()))})
 
 
+class LedgerMissing(Exception):
+    """An output folder with received files or published draws and no ledger
+    (:func:`check_ledger_there`)."""
+
+
+def check_ledger_there(out: Path) -> None:
+    """Raise :class:`LedgerMissing` when ``out`` holds what only a ledger's run makes — received
+    copies, referees' result sheets, draw sheets — but no ``ledger.sqlite`` (deleted, moved
+    away): a new empty one was made without a word, and the next night with new input drew
+    published rounds again, beside the referees' sheets of the old draw."""
+    if (out / "ledger.sqlite").exists():
+        return
+    made = [d for d in ("received", "results", "draws") if (out / d).is_dir() and any((out / d).iterdir())]
+    if made:
+        raise LedgerMissing(
+            f"输出文件夹 {out} 中已有{'、'.join({'received': '收到的文件', 'results': '成绩表', 'draws': '抽签表'}[d] for d in made)}，"
+            "但账本 ledger.sqlite 不见了（被删除或移走）：请从备份恢复 ledger.sqlite 后再运行（已公布的抽签不会重抽）。"
+            "如确要从头重来（会重新受理全部文件、重新抽签），请把整个输出文件夹改名或删除后再运行。")
+
+
 class Ledger:
     """The tournament's ledger.  Use as a context manager; every write method is its own
     transaction."""

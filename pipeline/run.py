@@ -198,9 +198,11 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                     known.setdefault(r.sha256, []).append(r)
                     if r.parent:
                         known.setdefault(r.parent, []).append(r)
-            if any(not r.stored(ledger.root).is_file() for r in known.get(h, [])):
-                # a kept copy lost from received/ (deleted by hand, a restore): stored again
-                # from the inbox, which still has it — its records stand as they were
+            if any(not _kept_whole(r.stored(ledger.root), st.st_size if r.sha256 == h else None)
+                   for r in known.get(h, [])):
+                # a kept copy lost from received/ (deleted by hand, a restore) or cut short (a
+                # full disk, a bad restore): stored again from the inbox, which still has it —
+                # its records stand as they were
                 log().warning("received copy missing, stored again from the inbox: %s", path)
                 if data is None:
                     data = read(rel_raw, path)
@@ -316,6 +318,15 @@ def _inbox_unreadable(issues: IssueLog, rel_raw: str, e: OSError) -> None:
     rel = shown_name(rel_raw)
     issues.add("UNREADABLE_FILE", f"收件箱中的《{rel}》无法读取：{os_reason(e)}。本次没有收取这个文件（其余文件照常处理）；"
                "改正后下次运行会收取它。", at=CellRef(rel))
+
+
+def _kept_whole(path: Path, size: int | None) -> bool:
+    """Whether a kept copy is there (and ``size`` bytes long, when the inbox file's size is known)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    return size is None or st.st_size == size
 
 
 def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt.datetime,
@@ -1016,15 +1027,49 @@ def _read_one_pickled(t: Tournament, root: Path, rec: Received) -> bytes:
     return pickle.dumps(_read_one(t, root, rec), protocol=pickle.HIGHEST_PROTOCOL)
 
 
+def _kept_bytes(root: Path, rec: Received) -> bytes | None:
+    """The bytes of a received file as kept in ``received/``, checked against its SHA-256 —
+    a copy lost or damaged there (truncated by a full disk, deleted by hand) is made again
+    from the mail it came attached to when that is kept; None when it cannot be.  (A damaged
+    copy was read as the captain's broken file: 文件不完整…请重新提交, the unit's entries
+    dropped.)"""
+    path = rec.stored(root)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = None
+    if data is not None and sha256(data) == rec.sha256:
+        return data
+    if rec.parent:
+        from .ingest.eml import parse_eml_bytes
+        from .fsutil import atomic_write_bytes
+
+        try:
+            mail = parse_eml_bytes((root / "received" / f"{rec.parent}.eml").read_bytes(), rec.source)
+        except Exception:  # noqa: BLE001 - the mail's copy is lost or damaged too
+            mail = None
+        for att in mail.attachments if mail is not None else ():
+            if sha256(att.data) == rec.sha256:
+                log().warning("received copy of %s damaged or lost: made again from its mail", rec.file_name)
+                atomic_write_bytes(path, att.data)
+                return att.data
+    log().warning("received copy of %s damaged or lost", rec.file_name)
+    return None
+
+
 def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
     """One stored workbook as ``("unreadable", message)``, ``("registration", reg, issues)``,
     ``(book kind, Book)`` or ``("mismatch",)``."""
     from . import layout
     from .ingest.registration import read_registration
-    from .ingest.workbook import UnreadableFile, read_workbook
+    from .ingest.workbook import UnreadableFile, read_workbook_bytes
 
+    data = _kept_bytes(root, rec)
+    if data is None:
+        return ("unreadable", f"收到的这个文件在输出文件夹 received/ 中保存的副本丢失或已损坏（不是发件人的问题），"
+                              f"其内容暂未计入：请把原文件（或带着它的原邮件）重新放进收件箱，或从备份恢复 received/ 文件夹后再运行。")
     try:
-        book = read_workbook(rec.stored(root))
+        book = read_workbook_bytes(data, rec.stored(root).name)
         # no _meta (deleted, or a sheet copied into a new file): known by its sheet's name
         kind = (book.meta or {}).get(layout.META_KIND, "") or next(
             (k for sheet, k in ((layout.REG_SHEET, layout.KIND_REGISTRATION), (layout.RESULT_SHEET, layout.KIND_RESULT),

@@ -93,7 +93,11 @@ def store_blob_at(root: Path, data: bytes, ext: str, sha: str = "") -> tuple[str
     process: the name is the content."""
     h = sha or sha256(data)
     p = Path(root) / "received" / f"{h}{ext}"
-    if not p.exists():
+    try:
+        whole = p.stat().st_size == len(data)
+    except OSError:
+        whole = False
+    if not whole:           # not there, or cut short (a full disk, a bad restore): written again
         atomic_write_bytes(p, data)
     return h, p
 

@@ -1,0 +1,52 @@
+"""The copies kept in ``received/`` are checked against their SHA-256 when read: one lost or
+cut short (a full disk, a bad restore, deleted by hand) is made again from the mail it came
+attached to, or from the inbox; one that cannot be is said to the office, not to the captain
+as a broken file of theirs (文件不完整…请重新提交, the unit's entries dropped)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.run import _read_one
+from pipeline.spec import load_tournament
+from pipeline.store import Ledger
+
+from .common import copy_sample, league, run_args
+
+
+def _attachment(out: Path, unit: str):
+    with Ledger(out) as ledger:
+        return next(r for r in ledger.received() if r.parent and unit in r.source and r.ext == ".xlsx")
+
+
+def test_a_damaged_or_lost_attachment_copy_is_made_again_from_its_mail(tmp_path):
+    folder = copy_sample("t2016-poker", tmp_path)
+    out = tmp_path / "out"
+    assert league(*run_args(folder, out)).returncode == 0
+    done = out / "t2016-poker"
+    t = load_tournament(folder)
+    rec = _attachment(done, "g04")
+    blob = rec.stored(done)
+    whole = blob.read_bytes()
+    blob.write_bytes(whole[:5000])                       # cut short
+    assert _read_one(t, done, rec)[0] == "registration" and blob.read_bytes() == whole
+    blob.unlink()                                        # lost
+    assert _read_one(t, done, rec)[0] == "registration" and blob.read_bytes() == whole
+    blob.unlink()
+    (done / "received" / f"{rec.parent}.eml").unlink()   # and its mail's copy too
+    kind, message = _read_one(t, done, rec)
+    assert kind == "unreadable" and "received/" in message and "不是发件人的问题" in message
+
+
+def test_a_kept_copy_cut_short_is_stored_again_from_the_inbox(tmp_path):
+    folder = copy_sample("t2016-poker", tmp_path)
+    out = tmp_path / "out"
+    assert league(*run_args(folder, out)).returncode == 0
+    done = out / "t2016-poker"
+    with Ledger(done) as ledger:
+        rec = next(r for r in ledger.received() if r.kind == "mail" and "g04" in r.source)
+    blob = rec.stored(done)
+    whole = blob.read_bytes()
+    blob.write_bytes(whole[:100])
+    (done / ".lastrun.json").unlink()                    # a night that reads the inbox
+    assert league(*run_args(folder, out)).returncode == 0
+    assert blob.read_bytes() == whole

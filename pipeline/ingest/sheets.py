@@ -13,7 +13,7 @@ from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from .. import layout as L
 from ..issues import Issue, issue
-from ..model import CellRef, Entry, Playoff, staff_key
+from ..model import CellRef, Entry, Playoff, Severity, staff_key
 from .registration import read_sheet_rows
 from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, is_blank, norm_label, strip_spaces
 
@@ -410,6 +410,8 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     tie_stages = str(book.meta.get(L.META_TIE_STAGES, "") or "").split(",") if tied_rows else []
     printed = {v: k for k, v in L.STAGE_LABELS.items()}
 
+    mine: list[CellRef] = []        # the 名次 cells of this event's rows
+    placed = False
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
         if not same_event(ev, event_id, event_name, former):
@@ -439,8 +441,10 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         if e is None:
             problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{who}”不在{event_name}的参赛名单中：请填写队名或姓名。",
                                   at=cells["参赛者"]))
+        mine.append(cells["名次"])
         if v.get("名次") is None or not cell_text(v.get("名次")).strip():
             continue        # not played yet: a sheet may be sent with one group's playoff filled
+        placed = True
         try:
             place = int(float(cell_text(v.get("名次"))))
         except (TypeError, ValueError):
@@ -451,6 +455,12 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         # hand-made sheet's ties are read from it: the same sheet reads the same ties on a night
         # its player is an entry and on one it is not); it is left out of the order below
         groups.setdefault((stage, group), []).append((tie_of(n), place, e.id if e else "", cells["名次"].cell))
+    if mine and not placed:
+        # a sheet with no 名次 at all (the ranks written in another column, or the blank form
+        # put into the inbox) was passed over without a word, the event still waiting
+        problems.append(issue("MISSING_VALUE", f"收到的加赛表中{event_name}的“名次”一栏都没有填写，这份表没有计入："
+                              "请在“名次”一栏填写加赛后的名次（1 为最好），再把表格放进收件箱。",
+                              at=mine[0], severity=Severity.INFO))
     if not tied_rows:
         groups = {key: _handmade_ties(items) for key, items in groups.items()}
     # the order: a form's ties one after another (as they are printed); a hand-made sheet's by

@@ -310,3 +310,16 @@ def test_a_former_short_name_never_takes_a_label_another_team_has_now():
     assert _find_entry("基础1队", entries, units) is None
     # a form's _meta names the tie's entries: of the two, the one in this row's tie
     assert _find_entry("基础1队", entries, units, tie={"ss:b04:1", "ss:b01:1"}).id == "ss:b04:1"
+
+
+def test_R2011_F1_a_playoff_sheet_with_no_place_at_all_is_said():
+    """A 加赛表 whose 名次 cells are all blank (the referee wrote the ranks in 组别, or the
+    blank form was put in the inbox) was passed over without a word, the event still waiting
+    for it; now a note at its first 名次 cell.  One group filled and another not is no note."""
+    orders, problems = read_playoffs(_book([["象棋", "", "2", None, "苏旭凯"], ["象棋", "", "1", None, "黎玉静"]]),
+                                     "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert orders == [] and [(i.code, str(i.severity), i.cell) for i in problems] == [("MISSING_VALUE", "info", "D2")]
+    assert "名次" in problems[0].message
+    orders, problems = read_playoffs(_book([["象棋", "", "C", 2, "苏旭凯"], ["象棋", "", "C", 1, "黎玉静"],
+                                            ["象棋", "", "D", None, "苏旭凯"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
+    assert problems == [] and len(orders) == 1

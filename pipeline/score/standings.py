@@ -157,14 +157,16 @@ def compute_standings(entry_ids: Iterable[str], rounds: Sequence[Round],
     for cls in classes:
         for e in cls:
             games = table.of(e)
+            wins = sum(1 for g in games if g.result and g.outcome in (Outcome.WIN, Outcome.FORFEIT_WIN))
+            draws = sum(1 for g in games if g.result and g.outcome == Outcome.DRAW)
+            losses = sum(1 for g in games if g.result and g.outcome in (Outcome.LOSS, Outcome.FORFEIT_LOSS, Outcome.ABSENT))
             rows.append(StandingRow(
                 entry=e, rank=rank_of[e], points=table.points.get(e, 0),
                 score=sum(g.score for g in games),
-                played=sum(1 for g in games if g.played),
-                wins=sum(1 for g in games if g.result and g.outcome in (Outcome.WIN, Outcome.FORFEIT_WIN)),
-                draws=sum(1 for g in games if g.result and g.outcome == Outcome.DRAW),
-                losses=sum(1 for g in games if g.result and g.outcome in
-                           (Outcome.LOSS, Outcome.FORFEIT_LOSS, Outcome.ABSENT)),
+                # 场次 counts the games its 胜/平/负 count, a forfeit's among them: counting
+                # only the games played over the board, a table read 场次 2, 胜 3, 负 0
+                played=wins + draws + losses,
+                wins=wins, draws=draws, losses=losses,
                 tiebreaks=dict(ranker.shown[e]),
                 playoff_required=e in flagged,
             ))

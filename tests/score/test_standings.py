@@ -102,8 +102,10 @@ def test_bye_points_and_counts():
     rows = compute_standings("abc", rounds_of(res, [bye(1, 2, "c"), bye(2, 2, "a")]), res, [], bye_points=2)
     row = {r.entry: r for r in rows}
     assert row["a"].points == 4 and row["a"].played == 1 and row["a"].wins == 1
-    assert row["b"].points == 2 and row["b"].wins == 1 and row["b"].losses == 1 and row["b"].played == 1
-    assert row["c"].points == 2 and row["c"].losses == 1 and row["c"].played == 0
+    # 场次 counts what 胜/平/负 count, the forfeit among them (b: played 1, won 1, lost 1 read wrong)
+    assert row["b"].points == 2 and row["b"].wins == 1 and row["b"].losses == 1 and row["b"].played == 2
+    assert row["c"].points == 2 and row["c"].losses == 1 and row["c"].played == 1
+    assert all(r.played == r.wins + r.draws + r.losses for r in rows)
 
 
 def test_a_bye_scores_once_its_round_is_played():

@@ -159,6 +159,28 @@ def tiebreak_label(name: str) -> str:
     return TIEBREAK_LABEL.get(name, name)
 
 
+def _playoff_places(t: "StandingTable") -> dict[tuple[str, str], str]:
+    """(playoff column, entry) → ``第k名``: a 加赛's value is a sort key (the number of the
+    playoff's players placed below the entry), and 加赛 2 beside 加赛 1 read as the second
+    place winning (R2011-F1).  The players of one playoff are the rows level before it."""
+    try:
+        from ..score import TIEBREAKS
+        playoff_cols = [k for k, c in enumerate(t.chain) if c in TIEBREAKS and getattr(TIEBREAKS.get(c), "is_playoff", False)]
+    except Exception:   # noqa: BLE001 — a label must never break the site
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    for k in playoff_cols:
+        c = t.chain[k]
+        level: dict[tuple, list] = {}
+        for r in t.rows:
+            if c in r.tiebreaks:
+                level.setdefault((r.points, *(r.tiebreaks.get(x) for x in t.chain[:k])), []).append(r)
+        for rows in level.values():
+            for r in rows:
+                out[(c, r.entry)] = f"第{1 + sum(1 for x in rows if x.tiebreaks[c] > r.tiebreaks[c])}名"
+    return out
+
+
 def _tiebreak_scale(name: str) -> int:
     """Divisor for showing a scaled integer tiebreak (``TIEBREAK_SCALE`` in score.base,
     an int or a name → int map, when the score package defines it)."""
@@ -576,6 +598,7 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names) -> tuple[Stand
         if t.group:
             title += f" {t.group}组"
         scales = [_tiebreak_scale(c) for c in t.chain]
+        places = _playoff_places(t)
         rows = []
         for row in sorted(t.rows, key=lambda r: (r.rank, names.team(r.entry), r.entry)):
             record = f"{row.wins}胜{row.draws}和{row.losses}负"
@@ -583,7 +606,7 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names) -> tuple[Stand
                 rank=str(row.rank), team=names.team(row.entry), branch=names.branch(row.entry),
                 players=names.players(row.entry) if names.players(row.entry) != names.team(row.entry) else "",
                 played=row.played, record=record, points=row.points,
-                tiebreaks=tuple(show_scaled(row.tiebreaks[c], s) if c in row.tiebreaks else "—"
+                tiebreaks=tuple(places.get((c, row.entry)) or (show_scaled(row.tiebreaks[c], s) if c in row.tiebreaks else "—")
                                 for c, s in zip(t.chain, scales)),
                 playoff=row.playoff_required))
         out.append(StandingVM(title=title, tiebreaks=tuple(tiebreak_label(c) for c in t.chain),

@@ -141,6 +141,24 @@ def test_tiebreak_display_scale():
     assert site_vm.show_scaled(7, 1) == "7"
 
 
+def test_R2011_F1_a_playoff_column_shows_places_not_its_sort_key():
+    """The 加赛 column showed the tiebreak's value (the number of the playoff's players placed
+    below): 袁萍俊 2 above 杨鹏 1 read as the second place winning; now 第1名, 第2名."""
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    rows = (StandingRow("a", 1, 5, tiebreaks={"wins": 1, "playoff": 3}), StandingRow("b", 2, 5, tiebreaks={"wins": 1, "playoff": 2}),
+            StandingRow("c", 3, 5, tiebreaks={"wins": 1, "playoff": 1}), StandingRow("d", 4, 2, tiebreaks={"wins": 0}))
+    table = StandingTable("ddz", "final", "决赛", "", rows, ("wins", "playoff"))
+
+    class Names:
+        def team(self, e): return e
+        def branch(self, e): return ""
+        def players(self, e): return e
+    (vm,) = site_vm.standing_vms([table], Names())
+    assert [r.tiebreaks for r in vm.rows] == [("1", "第1名"), ("1", "第2名"), ("1", "第3名"), ("0", "—")]
+
+
 def test_index_names_the_player_of_an_organisers_award_in_an_individual_event(state):
     """潜力选手奖 to a Go player (team and players are both the name) was listed with the unit
     alone, like a unit award."""

@@ -171,7 +171,11 @@ class TablesOfThree:
                     if s != w:
                         by_place.setdefault(sr.place or 9, []).append(s)
                 for place, ids in by_place.items():
-                    tiers.append((f"决赛桌第{place if place != 9 else ''}名", ids, [rounds[-1]]))
+                    # two sharing a place are ranked apart (points, a 加赛): "决赛桌第2名" beside
+                    # rank 3 read as a mistake — the places they share are named
+                    label = (f"决赛桌第{place}名" if len(ids) == 1 or place == 9
+                             else f"决赛桌第{place}–{place + len(ids) - 1}名（同分）")
+                    tiers.append((label if place != 9 else "决赛桌", ids, [rounds[-1]]))
             else:
                 tiers.append(("决赛桌", list(m.sides)))
         elif rounds:

@@ -333,6 +333,9 @@ def test_R2011_D2_a_tie_at_the_final_table_is_a_tie_not_a_seat_order():
     assert [(p.entry, p.rank, p.tied) for p in pl[:3]] == [
         (m.sides[0], 1, False), (m.sides[1], 2, True), (m.sides[2], 2, True)]
     assert all(p.rank > 3 for p in pl[3:])
+    # the place they share is named as shared: once a 加赛 ranks them 2 and 3, "决赛桌第2名"
+    # beside rank 3 read as a mistake
+    assert [p.tier for p in pl[:3]] == ["决赛桌第1名", "决赛桌第2–3名（同分）", "决赛桌第2–3名（同分）"]
 
 
 def test_R2020_A1_a_corrected_round_1_result_leaves_no_one_unplaced():

@@ -38,6 +38,7 @@ CODES: dict[str, Severity] = {
     "OTHER_UNITS_FORM": Severity.ERROR,     # a unit's genuine form mailed from another unit's registered address: not taken
     "RESULT_MISSING": Severity.INFO,        # a round waits for results
     "DRAW_INPUT_CHANGED": Severity.WARNING, # a frozen round's inputs changed after publication
+    "RESULTS_REWRITTEN": Severity.WARNING,  # a later sheet changed most tables of a round: said that night
     "NO_ATTACHMENT": Severity.WARNING,      # a mail without an .xlsx attachment
     "DUPLICATE_FILE": Severity.INFO,        # a mail's workbook identical to one received before (warning:
                                             # a unit's older form, sent again after the one that replaced it)
@@ -72,7 +73,8 @@ CODES: dict[str, Severity] = {
 #: replays what an earlier one found (a kept event state, an unchanged night's report): the
 #: ledger keeps what they report (the places as now published), and a warning said every night
 #: would hold the exit status at 1 with nothing left to do
-NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRESS_BOUNCED", "CHECKIN_FORM_UPDATED"})
+NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRESS_BOUNCED", "CHECKIN_FORM_UPDATED",
+                                        "RESULTS_REWRITTEN"})
 
 
 @dataclass(frozen=True)

@@ -2324,6 +2324,27 @@ class EventRunner:
                 out.append(i)
         return out
 
+    def rewritten_round(self, rec: Received, rnd: Round, rewritten: set[tuple]) -> None:
+        """RESULTS_REWRITTEN (a warning, on the night the sheet comes): a sheet received
+        after another that changes the results of most of a round's tables (three or more,
+        half or more) — most often the blank sheet of an earlier round filled in with a later
+        round's results, which was taken as eight corrections, each a note, exit 0 (the
+        audit's case: round 1 rewritten after round 2 was drawn)."""
+        from . import layout
+
+        if not rewritten or self.inputs is None or rec.sha256 not in self.inputs.new_files:
+            return
+        tables = sum(1 for m in rnd.matches if not m.bye)
+        if len(rewritten) < 3 or 2 * len(rewritten) < tables:
+            return
+        later = any(r.round > rnd.round for r in self.rounds)
+        self.issues.add("RESULTS_REWRITTEN",
+                        f"{self.ev.name} 第{rnd.round}轮：《{rec.file_name}》改动了已有成绩中的 {len(rewritten)} 桌"
+                        f"（本轮共 {tables} 桌）{f'，而第{rnd.round}轮之后的对阵已经公布' if later else ''}，已按更正处理。"
+                        "请核实：如果是把另一轮的成绩误填进了这一轮的成绩表，请把这一轮正确的成绩表重新放进收件箱"
+                        "（原样重发的文件会被当作同一份，请先在任一空白处改动一下再保存）；如确是更正，无需处理。",
+                        at=CellRef(rec.file_name, layout.RESULT_SHEET))
+
     def _read_sheet(self, ctx: _RoundSheets, rec: Received, book: Any, about: dict[int, tuple]) -> None:
         """One result workbook of the round (:meth:`read_results`): its rows into
         ``ctx.chosen``, its problems into ``self.issues`` (the table each is about into
@@ -2366,6 +2387,7 @@ class EventRunner:
         # sheet filled is said when the sheet fills another table of that group (a resend of
         # that part of the sheet; another group's referee fills only his own rows)
         fills: dict[str, set[tuple]] = {}
+        rewritten: set[tuple] = set()       # the tables whose results this sheet changed (a correction)
         for row in rows:
             m = matches.get(key_of(row.values))
             if m is not None and (not row_blank(row, ctx.columns) or sheet_details.get(key_of(row.values))):
@@ -2424,6 +2446,8 @@ class EventRunner:
                                        "请裁判核对后重发正确的一份。" if ctx.holds else
                                        f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
                                     at=rr.at(labels[0]), severity=Severity.INFO if corrects else None)
+                    if corrects:
+                        rewritten.add(m.key)
                     ctx.replaced.setdefault(rkey, []).append(_Replaced(
                         prev[0], prev[1], ctx.error_cells.get(rkey, frozenset()), ctx.merged_cells.get(rkey, {}),
                         rkey in ctx.disputed, conflict))
@@ -2438,6 +2462,7 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
+        self.rewritten_round(rec, rnd, rewritten)
         if detail is not None:
             for key, drows in sheet_details.items():
                 m = matches.get(key)
@@ -3780,6 +3805,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if changed:
         report.next_steps.append(f"{'、'.join(dict.fromkeys(changed))}已公布的名次和奖项有变（见 data/issues.csv 中的 "
                                  "PLACES_CHANGED）：请核实更正的成绩；如已打印或发出名次表、获奖名单和奖状，请按新的名次更正。")
+    if any(i.code == "RESULTS_REWRITTEN" for i in state.issues):
+        report.next_steps.append("有成绩表改动了一轮中大部分桌的成绩（见 data/issues.csv 中的 RESULTS_REWRITTEN）：请与裁判核实"
+                                 "是否误把另一轮的成绩填进了这一轮的成绩表。")
     if any(i.code == "DRAW_INPUT_CHANGED" for i in state.issues):
         report.next_steps.append("已公布的对阵所依据的成绩或报名在公布后有变（见 data/issues.csv 中的 DRAW_INPUT_CHANGED）："
                                  "请核实更正，并决定是否调整已公布的对阵（不会自动重新抽签）。")

@@ -68,6 +68,7 @@ CODE_LABEL = {
     "SHEET_RENAMED": "工作表被改名",
     "RESULT_MISSING": "等待成绩",
     "DRAW_INPUT_CHANGED": "抽签后数据变更",
+    "RESULTS_REWRITTEN": "一轮成绩大半被改",
     "NO_ATTACHMENT": "邮件无附件",
     "TOTAL_MISMATCH": "合计不符",
     "DUPLICATE_FILE": "重复文件",

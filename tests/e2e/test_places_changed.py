@@ -103,3 +103,36 @@ def test_R2016_A1_published_places_withdrawn_pending_a_playoff_are_said_once(tmp
     (out / "t2016-poker" / ".lastrun.json").unlink()                                   # a whole night again
     kept = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     assert "PLACES_CHANGED" not in [i.code for i in kept.issues]
+
+
+def _swap_games_of_every_table(wb) -> None:
+    """Every table's 胜局 swapped: a sheet that rewrites the whole round (a later round's
+    results typed on this round's blank sheet reads so)."""
+    ws = wb["成绩"]
+    for row in ws.iter_rows(min_row=7):
+        if isinstance(row[5].value, int) and isinstance(row[6].value, int):
+            row[5].value, row[6].value = row[6].value, row[5].value
+
+
+def test_a_sheet_rewriting_most_of_a_published_round_is_a_warning_on_its_night(tmp_path):
+    """A referee fills round 1's blank sheet with round 2's results after round 2 was drawn:
+    eight corrections, each a note (RESULT_CONFLICT, info), 错误 0 条，警告 0 条, exit 0.  Now
+    RESULTS_REWRITTEN, a warning on the night the sheet comes (and in 下一步) — not every night
+    after (a true correction of many tables is no lasting problem)."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    inbox = folder / "inbox"
+    edit_attachment(inbox / "11101810-checkers-r1-成绩表.eml", _swap_games_of_every_table,
+                    save_as=inbox / "1120-checkers-r1-又一份.eml", date="Fri, 20 Nov 2020 09:00:00 +0800")
+    night = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    (w,) = [i for i in night.issues if i.code == "RESULTS_REWRITTEN"]
+    assert w.severity == "warning" and night.needs_attention and "跳棋 第1轮" in w.message and "11 桌" in w.message
+    assert "之后的对阵已经公布" in w.message
+    assert any("RESULTS_REWRITTEN" in s for s in night.next_steps)
+    again = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    assert "RESULTS_REWRITTEN" not in [i.code for i in again.issues]
+    (out / "t2020-league" / ".lastrun.json").unlink()          # a full run, not a kept report
+    full = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    assert "RESULTS_REWRITTEN" not in [i.code for i in full.issues]

@@ -893,6 +893,9 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             reading = pickle.loads(data)
             fresh[key] = data
         kind = reading[0]
+        if kind == "lost":
+            fresh.pop(key, None)
+            kind = "unreadable"
         if kind == "unreadable":
             issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}无法读取：{reading[1]}", at=where,
                        source=rec.sha256, branch=unit)
@@ -1065,9 +1068,9 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
     from .ingest.workbook import UnreadableFile, read_workbook_bytes
 
     data = _kept_bytes(root, rec)
-    if data is None:
-        return ("unreadable", f"收到的这个文件在输出文件夹 received/ 中保存的副本丢失或已损坏（不是发件人的问题），"
-                              f"其内容暂未计入：请把原文件（或带着它的原邮件）重新放进收件箱，或从备份恢复 received/ 文件夹后再运行。")
+    if data is None:        # (not kept as the file's reading: read again once the copy is back)
+        return ("lost", "收到的这个文件在输出文件夹 received/ 中保存的副本丢失或已损坏（不是发件人的问题），"
+                        "其内容暂未计入：请把原文件（或带着它的原邮件）重新放进收件箱，或从备份恢复 received/ 文件夹后再运行。")
     try:
         book = read_workbook_bytes(data, rec.stored(root).name)
         # no _meta (deleted, or a sheet copied into a new file): known by its sheet's name
@@ -2342,7 +2345,7 @@ class EventRunner:
                         f"{self.ev.name} 第{rnd.round}轮：《{rec.file_name}》改动了已有成绩中的 {len(rewritten)} 桌"
                         f"（本轮共 {tables} 桌）{f'，而第{rnd.round}轮之后的对阵已经公布' if later else ''}，已按更正处理。"
                         "请核实：如果是把另一轮的成绩误填进了这一轮的成绩表，请把这一轮正确的成绩表重新放进收件箱"
-                        "（原样重发的文件会被当作同一份，请先在任一空白处改动一下再保存）；如确是更正，无需处理。",
+                        "（原样重发的文件会被当作同一份，请先在签名栏等可填写处改动一下再保存）；如确是更正，无需处理。",
                         at=CellRef(rec.file_name, layout.RESULT_SHEET))
 
     def _read_sheet(self, ctx: _RoundSheets, rec: Received, book: Any, about: dict[int, tuple]) -> None:

@@ -34,7 +34,7 @@ def test_a_damaged_or_lost_attachment_copy_is_made_again_from_its_mail(tmp_path)
     blob.unlink()
     (done / "received" / f"{rec.parent}.eml").unlink()   # and its mail's copy too
     kind, message = _read_one(t, done, rec)
-    assert kind == "unreadable" and "received/" in message and "不是发件人的问题" in message
+    assert kind == "lost" and "received/" in message and "不是发件人的问题" in message     # (never kept as its reading)
 
 
 def test_a_kept_copy_cut_short_is_stored_again_from_the_inbox(tmp_path):
@@ -50,3 +50,37 @@ def test_a_kept_copy_cut_short_is_stored_again_from_the_inbox(tmp_path):
     (done / ".lastrun.json").unlink()                    # a night that reads the inbox
     assert league(*run_args(folder, out)).returncode == 0
     assert blob.read_bytes() == whole
+
+
+def test_a_lost_copy_is_read_again_once_it_is_back(tmp_path):
+    """A copy that cannot be made again is said (UNREADABLE_FILE, the office's words) and its
+    "reading" is not kept: once the office restores received/, the form counts again."""
+    import csv
+    import sqlite3
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    out = tmp_path / "out"
+    assert league(*run_args(folder, out)).returncode == 0
+    done = out / "t2016-poker"
+    rec = _attachment(done, "g04")
+    backup = {p: p.read_bytes() for p in (rec.stored(done), done / "received" / f"{rec.parent}.eml")}
+    for p in backup:
+        p.unlink()
+    (folder / "inbox" / Path(rec.source).name).unlink()      # and the inbox has it no more
+
+    def night(clear: bool) -> tuple[list[dict], bool]:
+        if clear:
+            with sqlite3.connect(done / "ledger.sqlite") as con:   # readings made by another version of the code
+                con.execute("delete from cache where key like 'read:%'")
+        (done / ".lastrun.json").unlink(missing_ok=True)
+        league(*run_args(folder, out))
+        with open(done / "data" / "issues.csv", encoding="utf-8-sig") as f:
+            issues = list(csv.DictReader(f))
+        return issues, ",g04," in (done / "data" / "entries.csv").read_text("utf-8")
+
+    issues, g04 = night(clear=True)
+    assert not g04 and any(i["code"] == "UNREADABLE_FILE" and "received/" in i["message"] for i in issues)
+    for p, data in backup.items():
+        p.write_bytes(data)
+    issues, g04 = night(clear=False)
+    assert g04 and not any("received/" in i["message"] for i in issues)

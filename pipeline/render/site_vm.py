@@ -913,9 +913,10 @@ def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issu
     returned = next((s.returned_path for s in sorted(subs, key=lambda s: (s.received, s.file), reverse=True)
                      if s.returned_path), "")
     accepted = sum(1 for s in subs if s.status == "accepted")
-    if uid == UNASSIGNED and not sev["error"] and not accepted:
+    if uid == UNASSIGNED and not accepted:
         # files of no unit (referees' sheets, strangers' files): nothing was to be submitted
-        state, cls = (f"有 {sev['warning']} 条警告", "warn") if sev["warning"] else ("无需处理", "ok")
+        state, cls = ((f"有 {sev['error']} 处错误待改", "bad") if sev["error"] else
+                      (f"有 {sev['warning']} 条警告", "warn") if sev["warning"] else ("无需处理", "ok"))
     elif not subs:
         state, cls = "未提交", "none"
     elif sev["error"]:

@@ -53,7 +53,12 @@ def test_R2020_A1_a_late_correction_that_moves_published_places_is_a_warning_onc
     assert any(s.startswith("跳棋已公布的名次和奖项有变") and "奖状" in s for s in fixed.next_steps), fixed.next_steps
     from pipeline.render import site_vm
     page = site_vm.branch_vm(fixed.state, site_vm.UNASSIGNED)
-    assert page.summary.state != "未提交" and not any("报名表" in s for s in page.next_steps)
+    assert page.summary.state == "有 1 条警告" and not any("报名表" in s for s in page.next_steps)
+    # (with an error among them, it says so: it said 未提交)
+    import dataclasses
+    from pipeline.model import Severity
+    bad = dataclasses.replace(changed, severity=Severity.ERROR, code="RESULT_INVALID")
+    assert site_vm._branch_row(site_vm.UNASSIGNED, "", [], [bad], 0, "").state == "有 1 处错误待改"
     assert any("名次和奖项有变" in s for s in page.next_steps), page.next_steps
 
     # said on the night the places changed only: the ledger holds them as published now

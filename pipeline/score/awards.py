@@ -352,6 +352,8 @@ def _unit_lookup(units: Iterable[Unit], names: Mapping[str, Sequence[str]] | Non
             if uid in by_id and normalise_name(n) and normalise_name(n) not in out:
                 former.setdefault(normalise_name(n), set()).add(uid)
     out.update({k: by_id[next(iter(ids))] for k, ids in former.items() if len(ids) == 1})
+    # a Traditional-script league's sheet writes 後勤服務分工會: each name in Simplified too
+    out.update({_as_simplified(k): u for k, u in list(out.items()) if _as_simplified(k) not in out})
     return out
 
 
@@ -383,7 +385,8 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
         if not k:
             return None
         for eid, nm in event_names.items():
-            if k in (normalise_name(eid), normalise_name(nm)):
+            # (in Simplified: a Traditional sheet writes 圍棋 for the spec's 围棋)
+            if _as_simplified(k) in (normalise_name(eid), _as_simplified(normalise_name(nm))):
                 return eid
         return k
 
@@ -396,7 +399,8 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项（{'、'.join([*known, branch_award])}），"
                                 "这一行未采用：请核对奖项名称。", at=r.at))
             continue
-        unit = units_by.get(normalise_name(r.branch)) if r.branch else None
+        unit = (units_by.get(normalise_name(r.branch)) or units_by.get(_as_simplified(normalise_name(r.branch)))
+                if r.branch else None)
         if r.branch and unit is None:
             issues.append(issue("UNKNOWN_BRANCH", f"单位“{r.branch}”不在本次比赛的单位名单中：请改为名单中的单位全称或简称",
                                 at=r.at))

@@ -131,6 +131,21 @@ def test_R2015_A1_a_unit_award_written_in_traditional_is_the_unit_award():
     assert issues == [] and [(r.award, r.branch, r.entry) for r in rows] == [("組織獎", "u1", "")]
 
 
+def test_R2015_A1_a_traditional_sheet_names_events_and_units_in_traditional():
+    """t2015's 评奖表 is printed in Traditional: 圍棋 and 後勤服務分工會 were "找不到" /
+    UNKNOWN_BRANCH against the spec's 围棋 and 后勤服务分工会 (the award name was compared in
+    Simplified, the event and unit were not)."""
+    units = [Unit("u1", "后勤服务分工会", short="后勤")]
+    entries = [entry("go-1", "u1", ("姚璐",), event="go")]
+    rows, issues = discretionary_awards(
+        [DiscretionaryRow("風尚獎", "圍棋", "姚璐"), DiscretionaryRow("組織獎", "", "", "", "後勤服務分工會"),
+         DiscretionaryRow("組織獎", "", "", "", "後勤")],
+        entries, units, event_names={"go": "围棋"}, known=["风尚奖"])
+    assert issues == []
+    assert [(r.award, r.event, r.entry, r.branch) for r in rows] == [
+        ("風尚獎", "go", "go-1", "u1"), ("組織獎", "", "", "u1"), ("組織獎", "", "", "u1")]
+
+
 def test_R2015_A1_a_winner_named_by_a_staff_number_with_or_without_its_zeros():
     """评奖 sheet: 工号 1033 typed as a number (Excel dropped its zeros) names the player
     registered as 001033, and 001033 the one registered as 1033 — it was "找不到"."""

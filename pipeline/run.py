@@ -25,7 +25,7 @@ from .issues import ISSUE_COLUMNS, NIGHT_ONLY, Issue, IssueLog, issue, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
-from .store import Ledger, Received, RunLock, inbox_files, sha256
+from .store import Ledger, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name
 from .timeutil import TZ, aware, from_timestamp
 
@@ -198,7 +198,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                     known.setdefault(r.sha256, []).append(r)
                     if r.parent:
                         known.setdefault(r.parent, []).append(r)
-            if any(not _kept_whole(r.stored(ledger.root), st.st_size if r.sha256 == h else None)
+            if any(not kept_whole(r.stored(ledger.root), st.st_size if r.sha256 == h else None)
                    for r in known.get(h, [])):
                 # a kept copy lost from received/ (deleted by hand, a restore) or cut short (a
                 # full disk, a bad restore): stored again from the inbox, which still has it —
@@ -318,15 +318,6 @@ def _inbox_unreadable(issues: IssueLog, rel_raw: str, e: OSError) -> None:
     rel = shown_name(rel_raw)
     issues.add("UNREADABLE_FILE", f"收件箱中的《{rel}》无法读取：{os_reason(e)}。本次没有收取这个文件（其余文件照常处理）；"
                "改正后下次运行会收取它。", at=CellRef(rel))
-
-
-def _kept_whole(path: Path, size: int | None) -> bool:
-    """Whether a kept copy is there (and ``size`` bytes long, when the inbox file's size is known)."""
-    try:
-        st = path.stat()
-    except OSError:
-        return False
-    return size is None or st.st_size == size
 
 
 def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt.datetime,
@@ -3380,7 +3371,7 @@ def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: Is
         if not rec.sender or unit is None or not unit.emails:
             continue
         # (another unit's registered address: the form was not taken, OTHER_UNITS_FORM)
-        if rec.sender.lower() not in {e.lower() for e in unit.emails}:
+        if not _registered(t, unit.id, rec.sender):
             issues.add("SENDER_UNKNOWN", f"《{rec.file_name}》由 {rec.sender} 发送，不是{unit.name}登记的邮箱"
                        f"（{'、'.join(unit.emails)}）；已按表内令牌认定为{unit.name}的报名，回执只发往登记邮箱。",
                        at=CellRef(rec.file_name), branch=reg.branch, source=rec.sha256)

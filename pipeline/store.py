@@ -93,13 +93,18 @@ def store_blob_at(root: Path, data: bytes, ext: str, sha: str = "") -> tuple[str
     process: the name is the content."""
     h = sha or sha256(data)
     p = Path(root) / "received" / f"{h}{ext}"
-    try:
-        whole = p.stat().st_size == len(data)
-    except OSError:
-        whole = False
-    if not whole:           # not there, or cut short (a full disk, a bad restore): written again
+    if not kept_whole(p, len(data)):    # not there, or cut short (a full disk, a bad restore): written again
         atomic_write_bytes(p, data)
     return h, p
+
+
+def kept_whole(path: Path, size: int | None) -> bool:
+    """Whether a kept copy is there (and ``size`` bytes long, when the size it should have is known)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    return size is None or st.st_size == size
 
 
 _ROUND_FIELDS = tuple(f.name for f in fields(Round))

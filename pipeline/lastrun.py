@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from . import quick as _quick
 from .quick import LAST_RUN, code_hash, tournament_id  # noqa: F401 - code_hash, tournament_id re-exported
-from .issues import NIGHT_ONLY, Issue
+from .issues import NIGHT_ONLY, SAID_ONCE, Issue
 from .model import Severity
 
 if TYPE_CHECKING:
@@ -99,13 +99,29 @@ def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until
          "entries": report.entries, "events": report.events, "next_steps": report.next_steps,
          # a night-only issue (PLACES_CHANGED) is this night's news: an unchanged night
          # after it does not say it again (nor hold the exit status at 1 for it)
-         "issues": [i.row() for i in report.issues if i.code not in NIGHT_ONLY]}
+         "issues": [_as_later_night(i.row()) for i in report.issues if i.code not in NIGHT_ONLY]}
     again = _report(out, r)
     body = {"fingerprint": fingerprint, "quick": quick,
             "valid_until": valid_until.isoformat() if valid_until else None,
             "summary": again.summary(), "attention": again.needs_attention, "report": r,
             "outputs": _quick.outputs_listing(str(out))}       # what a later night checks is still there
     atomic_write_text(out / LAST_RUN, canon(body))
+
+
+def _as_later_night(row: dict[str, str]) -> dict[str, str]:
+    """An issue row as a later night with the same inputs says it: a said-once warning
+    (:data:`pipeline.issues.SAID_ONCE`) is a note by then — an unchanged night replays it so."""
+    return {**row, "severity": str(Severity.INFO)} if row["code"] in SAID_ONCE else row
+
+
+def said_before(out: Path) -> set[tuple[str, str]]:
+    """(code, message) of the said-once issues (:data:`pipeline.issues.SAID_ONCE`) the last
+    run's record holds: this night says them as notes.  Nothing when there is no record a
+    night may trust (none, its outputs gone, a run after it unfinished: the caller asks only
+    when the mark was not there) — then they are warnings again."""
+    body = _body(out)
+    rows = body.get("report", {}).get("issues", []) if isinstance(body, dict) else []
+    return {(r.get("code"), r.get("message")) for r in rows if isinstance(r, dict) and r.get("code") in SAID_ONCE}
 
 
 def _report(out: Path, r: dict) -> RunReport:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, NIGHT_ONLY, Issue, IssueLog, issue, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
@@ -1217,6 +1217,18 @@ TERMS_KEY = "registration_at_draw"
 SESSION_KEY = "session_at_draw"
 #: a round's plan: the event's scoring terms when it was drawn (points, game_options)
 SCORING_KEY = "scoring_at_draw"
+#: a round's plan: the earlier rounds' results it was drawn from, a short digest per table in
+#: the order of each round's matches (``{"0": "3fa91c 07be2d - …", …}``; "-" no result) —
+#: which tables a correction changed after the draw (DRAW_INPUT_CHANGED names them).  Not in
+#: a round drawn by a fixed schedule (no result moves it: follows_a_schedule)
+RESULTS_KEY = "results_at_draw"
+
+
+def result_digests(rr: Round, results: dict[tuple, MatchResult]) -> str:
+    """Each of ``rr``'s tables' result as a 6-hex digest of its sides' rows (what
+    :func:`draw_inputs_hash` hashes of it), "-" for a table without one; space-separated."""
+    return " ".join(hashlib.sha256(_canon(_result_row(m.key, results[m.key])[1]).encode()).hexdigest()[:6]
+                    if m.key in results else "-" for m in rr.matches)
 #: the quota rules computed from a unit's member count (R2016-Q1 ratio, R2015-Q3 bands)
 BY_MEMBERS = frozenset({"ratio", "bands"})
 
@@ -1773,6 +1785,7 @@ class EventRunner:
             if nxt is None:
                 self.complete = True
                 return
+            from .draw.common import follows_a_schedule
             # the runner's note in the frozen plan: each side's label, so a published round
             # keeps its names even if an entry withdraws later
             by_id = {e.id: e for e in state.entries}
@@ -1787,6 +1800,8 @@ class EventRunner:
                                             **({WITHDRAWN_KEY: sorted(state.withdrawn)} if state.withdrawn else {}),
                                             **({TERMS_KEY: terms_record(self.ev, self.t.spec.units)} if not self.rounds else {}),
                                             **self.session_plan(nxt),
+                                            **({RESULTS_KEY: self.results_record()}
+                                               if self.rounds and not follows_a_schedule(nxt) else {}),
                                             SCORING_KEY: scoring_record(self.ev)})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
@@ -1795,6 +1810,38 @@ class EventRunner:
                 self.reread_playoffs()
             self.add_byes(nxt)
             self.read_results(nxt)
+
+    def results_record(self) -> dict[str, str]:
+        """RESULTS_KEY of the next round's plan: every published round's results now, as
+        :func:`result_digests` (each round's made once per run while its results stay)."""
+        out = {}
+        for j, rr in enumerate(self.rounds):
+            got = tuple(map(self.results.get, (m.key for m in rr.matches)))
+            hit = self.hash_parts.get(("digests", id(rr.matches)))
+            if hit is None or hit[0] is not rr.matches or hit[1] != got:
+                hit = self.hash_parts[("digests", id(rr.matches))] = (rr.matches, got, result_digests(rr, self.results))
+            out[str(j)] = hit[2]
+        return out
+
+    def tables_corrected(self, k: int) -> list[str] | None:
+        """The tables of rounds before ``k`` whose result is not what published round ``k``
+        was drawn from (its RESULTS_KEY), as the office finds them on the draw sheets
+        (``第1轮 第3桌（王军 对 李明）``); None when round ``k`` holds no record (drawn by
+        an earlier version) or it does not fit the rounds."""
+        rec = self.rounds[k].plan.get(RESULTS_KEY) if isinstance(self.rounds[k].plan, dict) else None
+        if not isinstance(rec, dict):
+            return None
+        names = {e.id: e.team for e in self.shown_entries()}
+        out = []
+        for j, rr in enumerate(self.rounds[:k]):
+            then = rec.get(str(j))
+            if not isinstance(then, str) or len(then.split()) != len(rr.matches):
+                return None
+            for m, was, now in zip(rr.matches, then.split(), result_digests(rr, self.results).split()):
+                if was != now:
+                    sides = " 对 ".join(names.get(sd, sd) for sd in m.sides)
+                    out.append(f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）")
+        return out
 
     def session_plan(self, nxt: Round) -> dict[str, Any]:
         """The session (and venue) round ``nxt`` is published for, to record in its plan:
@@ -1905,9 +1952,17 @@ class EventRunner:
             if self.drawn_with_old_scoring(entries, k, rnd.input_hash):
                 continue        # the results stand: only the scoring changed (scoring_changed says it)
             later = "及其后各轮" if k + 1 < len(self.rounds) else ""
+            tables = self.tables_corrected(k)
+            digest = f"（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）"
+            if tables:
+                what = (f"成绩在公布后有了更正：{'、'.join(tables[:8])}"
+                        f"{f' 等 {len(tables)} 桌' if len(tables) > 8 else ''}{digest}。")
+            elif tables is not None:    # every table as it was: the entries (a team's players) changed
+                what = f"报名（队伍或队员）在公布后有了变化{digest}。"
+            else:
+                what = f"此前各轮成绩（或报名）在公布后有了变化{digest}。"
             self.issues.add("DRAW_INPUT_CHANGED",
-                            f"{self.ev.name} {rnd.title}{later}已经抽签公布，不会重新抽签；但它所依据的此前各轮成绩"
-                            f"（或报名）在公布后有了变化（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）。"
+                            f"{self.ev.name} {rnd.title}{later}已经抽签公布，不会重新抽签；但它所依据的{what}"
                             f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
             return
 
@@ -3752,6 +3807,12 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     stray_event_rows(t, inputs, issues)
     branch_awards = discretionary_awards(t, inputs, entries, issues)
 
+    # a said-once warning (DRAW_INPUT_CHANGED) the last night said in the same words is a note
+    # now: the office has been told, and may leave the published draw as it is
+    told = lastrun.said_before(out) if not unfinished else set()
+    if told:
+        issues.revise(lambda i: dataclasses.replace(i, severity=Severity.INFO)
+                      if i.code in SAID_ONCE and (i.code, i.message) in told else i)
     newest = max((r.received_at for r in received), default=now)
     state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards,
@@ -3802,7 +3863,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "RESULTS_REWRITTEN" for i in state.issues):
         report.next_steps.append("有成绩表改动了一轮中大部分桌的成绩（见 data/issues.csv 中的 RESULTS_REWRITTEN）：请与裁判核实"
                                  "是否误把另一轮的成绩填进了这一轮的成绩表。")
-    if any(i.code == "DRAW_INPUT_CHANGED" for i in state.issues):
+    if any(i.code == "DRAW_INPUT_CHANGED" and i.severity == Severity.WARNING for i in state.issues):
         report.next_steps.append("已公布的对阵所依据的成绩或报名在公布后有变（见 data/issues.csv 中的 DRAW_INPUT_CHANGED）："
                                  "请核实更正，并决定是否调整已公布的对阵（不会自动重新抽签）。")
     if any(i.code == "WITHDRAWAL_UNMATCHED" for i in errors):

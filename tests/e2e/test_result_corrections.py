@@ -200,6 +200,39 @@ def test_a_corrected_group_result_names_no_winners_left_out(tmp_path):
     with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
         changed = [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
     assert changed and not any("却不在已公布" in i["message"] for i in changed), changed
+    # the corrected table is named as the draw sheet names it (not only two input hashes)
+    assert "成绩在公布后有了更正：小组循环赛第1轮 A组第1桌（彭超辉 对 江艳）" in changed[0]["message"], changed
+
+
+def test_tables_corrected_reads_the_record_of_the_draw():
+    """RESULTS_KEY: the tables whose result differs from the digests a round was drawn
+    from; [] when every table is as it was (the entries changed); None for a round drawn
+    without the record (an earlier version) or a record that does not fit the rounds."""
+    from types import SimpleNamespace
+
+    from pipeline.model import Entry, Match, MatchResult, Outcome, Round, SideResult
+    from pipeline.run import RESULTS_KEY, EventRunner, result_digests
+
+    ms = tuple(Match(event="x", stage="ko", round=1, group="", table=t, sides=(f"e{2 * t}", f"e{2 * t + 1}"))
+               for t in (1, 2))
+    r1 = Round("x", "ko", "淘汰赛", 1, ms)
+
+    def won(m, first):
+        return MatchResult(match=m, sides=(SideResult(Outcome.WIN if first else Outcome.LOSS, points=2 if first else 0),
+                                           SideResult(Outcome.LOSS if first else Outcome.WIN, points=0 if first else 2)))
+    then = {m.key: won(m, True) for m in ms}
+    r2 = Round("x", "ko", "决赛", 2, (), plan={RESULTS_KEY: {"0": result_digests(r1, then)}})
+    entries = [Entry(id=f"e{i}", event="x", branch="b", team=f"队{i}", players=()) for i in range(2, 6)]
+    runner = SimpleNamespace(rounds=[r1, r2], results=dict(then), shown_entries=lambda: entries)
+    assert EventRunner.tables_corrected(runner, 1) == []
+    runner.results[ms[1].key] = won(ms[1], False)
+    assert EventRunner.tables_corrected(runner, 1) == ["第1轮（淘汰赛） 第2桌（队4 对 队5）"]
+    del runner.results[ms[0].key]
+    assert len(EventRunner.tables_corrected(runner, 1)) == 2
+    runner.rounds = [r1, Round("x", "ko", "决赛", 2, ())]
+    assert EventRunner.tables_corrected(runner, 1) is None
+    runner.rounds = [r1, Round("x", "ko", "决赛", 2, (), plan={RESULTS_KEY: {"0": "abc123"}})]
+    assert EventRunner.tables_corrected(runner, 1) is None
 
 
 def test_a_playoff_form_with_a_renamed_sheet_then_a_good_one_is_settled_and_said_once(tmp_path):

@@ -128,6 +128,39 @@ def test_frozen_round_survives_changed_registration(tmp_path):
     assert {p.name: p.read_bytes() for p in (d / "results").glob("*.xlsx")} == sheets_before
 
 
+def test_draw_input_changed_is_a_warning_once_then_a_note(tmp_path):
+    """DRAW_INPUT_CHANGED (SAID_ONCE): a warning the night it is first said; a later night
+    that finds the same thing — a full run for other news, or an unchanged night — lists it
+    as a note (the office has been told and may leave the published draw as it is: exit 0
+    under cron, not 1 for the rest of the season); a further change says it again."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    _g04_withdraws_team_3(folder)
+    told = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (first,) = [i for i in told.issues if i.code == "DRAW_INPUT_CHANGED"]
+    assert first.severity.value == "warning" and told.needs_attention
+    assert any("DRAW_INPUT_CHANGED" in s for s in told.next_steps)
+    # other news: round 1's results of the event come in (a full run)
+    _play_round_1(folder)
+    later = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert not later.unchanged
+    (again,) = [i for i in later.issues if i.code == "DRAW_INPUT_CHANGED"]
+    assert (again.message, again.severity.value) == (first.message, "info")
+    assert not any("DRAW_INPUT_CHANGED" in s for s in later.next_steps)
+    rows = list(csv.DictReader(io.StringIO((later.out_dir / "data" / "issues.csv").read_text(encoding="utf-8"))))
+    assert [r["severity"] for r in rows if r["code"] == "DRAW_INPUT_CHANGED"] == ["info"]
+    assert not later.needs_attention, [(i.code, i.severity) for i in later.issues if i.severity.value != "info"]
+    # an unchanged night replays it as a note
+    quiet = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert quiet.unchanged and not quiet.needs_attention
+    assert [i.severity.value for i in quiet.issues if i.code == "DRAW_INPUT_CHANGED"] == ["info"]
+    # no record a night may trust (a run that did not finish): said as a warning again
+    (later.out_dir / ".run-unfinished").touch()
+    anew = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert [i.severity.value for i in anew.issues if i.code == "DRAW_INPUT_CHANGED"] == ["warning"]
+
+
 def test_frozen_round_keeps_withdrawn_team_label(tmp_path):
     folder = _inbox_without_results(tmp_path)
     out = tmp_path / "out"

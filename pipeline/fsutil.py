@@ -39,13 +39,63 @@ def _umask() -> int:
 NEW_FILE_MODE = 0o666 & ~_umask()
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> bool:
+#: whether :func:`atomic_write_bytes` syncs each file to the disk before renaming it into
+#: place.  ``league run`` writes hundreds of outputs (pages, workbooks, CSVs) it can make
+#: again from its ledger and received files: it turns this off for them (:func:`sync_each`)
+#: and syncs the output folder's file system once, before it records itself
+#: (:func:`sync_all`; a thousand fsyncs were ~0.6 ms each, most of a second of a 200-unit
+#: night).  A run cut short before that leaves its unfinished mark, and the next night
+#: trusts no earlier output (:data:`pipeline.quick.UNFINISHED`).  What cannot be made
+#: again is synced as it is written, whatever this says (``durable=True``: received files,
+#: the run's record, the mail outbox).
+_SYNC_EACH = [True]
+
+
+def sync_each(on: bool) -> None:
+    """Whether :func:`atomic_write_bytes` syncs every file it writes (the default) or leaves
+    the outputs to one :func:`sync_all`; a forked worker keeps what its parent had."""
+    _SYNC_EACH[0] = on
+
+
+def syncing_each() -> bool:
+    """Whether each file is synced as it is written (else the caller syncs them: :func:`sync_all`)."""
+    return _SYNC_EACH[0]
+
+
+def sync_all(folder: Path) -> None:
+    """Flush to the disk every file written on ``folder``'s file system, by any process
+    (Linux ``syncfs``; elsewhere ``sync``).  An error of the disk is raised (the run then
+    does not record itself: the next night makes its outputs again)."""
+    import errno
+
+    try:
+        import ctypes
+
+        syncfs = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError, ImportError):
+        syncfs = None
+    if syncfs is not None:
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            if syncfs(fd) == 0:
+                return
+            err = ctypes.get_errno()
+        finally:
+            os.close(fd)
+        if err not in (errno.ENOSYS, errno.EINVAL):
+            raise OSError(err, os.strerror(err), str(folder))
+    os.sync()
+
+
+def atomic_write_bytes(path: Path, data: bytes, durable: bool | None = None) -> bool:
     """Write ``data`` to ``path`` atomically.  Returns False (and writes nothing) when the
     file already holds exactly these bytes, so unchanged outputs keep their mtime.  The file
     gets the mode ``open()`` would give a new one (the umask's: the site, the PDFs and the CSVs
     are read by leadership's web server or another account — the temporary file's 0600 was
     every output's, "permission denied" to all but the owner; an office that wants them
-    private sets its umask, 077, in the cron line).
+    private sets its umask, 077, in the cron line).  Synced to the disk before the rename
+    when ``durable``, or — ``durable`` None — unless a run syncs its outputs at once
+    (:func:`sync_each`).
 
     >>> import tempfile, pathlib; p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
     >>> atomic_write_bytes(p, b"x"), atomic_write_bytes(p, b"x")
@@ -67,7 +117,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if durable or (durable is None and _SYNC_EACH[0]):
+                os.fsync(f.fileno())
         kill_point()
         os.replace(tmp, path)
         kill_point()
@@ -88,8 +139,8 @@ def _about(e: OSError, path: Path) -> OSError:
     return type(e)(e.errno, e.strerror, str(path)) if e.errno is not None else e
 
 
-def atomic_write_text(path: Path, text: str) -> bool:
-    return atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: Path, text: str, durable: bool | None = None) -> bool:
+    return atomic_write_bytes(path, text.encode("utf-8"), durable)
 
 
 _DANGEROUS = ("=", "+", "@", "\t", "\r", "\n")

@@ -105,7 +105,7 @@ def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until
             "valid_until": valid_until.isoformat() if valid_until else None,
             "summary": again.summary(), "attention": again.needs_attention, "report": r,
             "outputs": _quick.outputs_listing(str(out))}       # what a later night checks is still there
-    atomic_write_text(out / LAST_RUN, canon(body))
+    atomic_write_text(out / LAST_RUN, canon(body), durable=True)   # after the outputs it lists (run: sync_all)
 
 
 def _as_later_night(row: dict[str, str]) -> dict[str, str]:

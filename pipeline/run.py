@@ -26,7 +26,7 @@ from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
 from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, inbox_files, kept_whole, sha256
-from .fsutil import shown_name
+from .fsutil import shown_name, sync_all, syncing_each
 from .timeutil import TZ, aware, from_timestamp
 
 if TYPE_CHECKING:
@@ -243,6 +243,8 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     # in the order received (a mail's attachments before it, as _take_in lists them): one
     # workbook attached to two mails is recorded with the earlier mail's time
     recs = [r for got in sorted(got_all, key=lambda g: min(aware(r.received_at) for r in g)) for r in got]
+    if recs and not syncing_each():     # the night's new received copies on the disk before they are recorded
+        sync_all(ledger.root)
     done = ledger.record_many(recs, now) if recs else []
     # (kept after the records: a run killed before them reads the files again — a copy older
     # than its content's record is looked at again — and parses the mails again)
@@ -1045,7 +1047,7 @@ def _kept_bytes(root: Path, rec: Received) -> bytes | None:
         for att in mail.attachments if mail is not None else ():
             if sha256(att.data) == rec.sha256:
                 log().warning("received copy of %s damaged or lost: made again from its mail", rec.file_name)
-                atomic_write_bytes(path, att.data)
+                atomic_write_bytes(path, att.data, durable=True)
                 return att.data
     log().warning("received copy of %s damaged or lost", rec.file_name)
     return None
@@ -3586,9 +3588,13 @@ def run(opts: RunOptions) -> RunReport:
         sweep_temp_files(out)
         keep_spec(t, out)                     # under the lock, beside the ledger
         import gc
+
+        from .fsutil import sync_each
+        sync_each(False)      # the outputs are synced at once before the run records itself
         try:
             return _run_locked(t, out, ledger, opts, say, later, quick)
         finally:
+            sync_each(True)
             gc.unfreeze()   # see _run_locked: the state's objects go back to the collector
 
 
@@ -3869,6 +3875,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "WITHDRAWAL_UNMATCHED" for i in errors):
         report.next_steps.append("改正 tournament.yaml 中项目的退赛名单 withdrawn（见 WITHDRAWAL_UNMATCHED：姓名写错或重名，"
                                  "重名时写工号），再运行。")
+    # every output of the night on the disk (each was written without its own fsync:
+    # fsutil.sync_each) before the record that lets a later night trust them
+    sync_all(out)
     if not state.no_pdf:
         lastrun.save(out, fp, report, quick, next_deadline(t, now))
     else:   # PDFs not made for want of a glyph: the next run renders again (a font installed
@@ -4822,7 +4831,10 @@ WRITERS_PRELOAD_FROM = 16
 def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script: str = "simplified") -> Path | None:
     """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs
     (in the tournament's script: a traditional-script league's 问题清单 was simplified)."""
+    from .fsutil import sync_each
     from .xlsx.returned import write_returned_copy
+
+    sync_each(False)    # (the worker prestarted before the run said so: pipeline.parallel.prestart)
     return write_returned_copy(stored, issues, target, script=script)
 
 

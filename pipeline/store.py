@@ -89,12 +89,13 @@ def sha256(data: bytes) -> str:
 
 def store_blob_at(root: Path, data: bytes, ext: str, sha: str = "") -> tuple[str, Path]:
     """Store bytes under ``root/received`` by content hash (``sha`` when the caller has it),
-    durably (written, synced and renamed into place); returns (sha, path).  Safe in any
+    durably (written, synced — at once, or by ``league run``'s intake with the night's other
+    new files before it records them — and renamed into place); returns (sha, path).  Safe in any
     process: the name is the content."""
     h = sha or sha256(data)
     p = Path(root) / "received" / f"{h}{ext}"
     if not kept_whole(p, len(data)):    # not there, or cut short (a full disk, a bad restore): written again
-        atomic_write_bytes(p, data)
+        atomic_write_bytes(p, data)      # synced now, or (a run: sync_each) by intake before it records it
     return h, p
 
 

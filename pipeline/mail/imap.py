@@ -226,7 +226,7 @@ def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, uidnext: int
             "SELECT 1 FROM mail_fetched WHERE sha256=?", (sha,)).fetchone() is not None
         if not ledger.has(sha):
             target = inbox / INBOX_SUBDIR / f"{sha}.eml"
-            if atomic_write_bytes(target, raw) and internal is not None:
+            if atomic_write_bytes(target, raw, durable=True) and internal is not None:
                 # the mail's own Date header wins at intake; this only helps mails without one
                 os.utime(target, (internal.timestamp(), internal.timestamp()))
         with Tx(db):

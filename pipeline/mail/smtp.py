@@ -222,7 +222,7 @@ def send_receipts(url: str, receipts: Iterable["Receipt"], ledger: "Ledger", *, 
             msg = r.message(sender, now, message_id=_message_id(r.sha256, sender),
                             in_reply_to=r.in_reply_to or original_message_id(ledger, r.sha256))
             raw = msg.as_bytes(policy=email.policy.SMTP)      # CRLF line ends, as SMTP needs
-            atomic_write_bytes(ledger.root / OUTBOX / f"{r.sha256}.eml", raw)
+            atomic_write_bytes(ledger.root / OUTBOX / f"{r.sha256}.eml", raw, durable=True)
         except OSError as e:      # the returned workbook vanished, or the outbox is not writable
             error = f"无法生成回执邮件：{e}"
             _record(ledger, r.sha256, to, "failed", now, error)

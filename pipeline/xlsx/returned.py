@@ -80,7 +80,11 @@ def _load(raw: bytes) -> Any:
 def returned_copy_job(src_path: str | Path, issues: Iterable[Issue], out_path: str | Path,
                       script: str = "simplified") -> Path | None:
     """:func:`write_returned_copy` with every argument by position (a prestarted worker's job,
-    :meth:`pipeline.parallel.Prestarted.submit_map`)."""
+    :meth:`pipeline.parallel.Prestarted.submit_map`), synced with the run's other outputs
+    (:func:`pipeline.fsutil.sync_each`: the worker was forked before the run said so)."""
+    from ..fsutil import sync_each
+
+    sync_each(False)
     return write_returned_copy(src_path, issues, out_path, script=script)
 
 

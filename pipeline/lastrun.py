@@ -89,7 +89,8 @@ def quick_digest(folder: Path, now_fixed: dt.datetime | None, pdf: bool) -> str:
     return _quick.quick_digest(folder, now_fixed.isoformat() if now_fixed else "", pdf)
 
 
-def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until: dt.datetime | None) -> None:
+def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until: dt.datetime | None,
+         folder: Path | None = None) -> None:
     """Record this run: both checks' keys, the report a later unchanged night returns, and
     that night's summary and exit status for :mod:`pipeline.quick` (which imports nothing)."""
     from .fsutil import atomic_write_text
@@ -104,7 +105,10 @@ def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until
     body = {"fingerprint": fingerprint, "quick": quick,
             "valid_until": valid_until.isoformat() if valid_until else None,
             "summary": again.summary(), "attention": again.needs_attention, "report": r,
-            "outputs": _quick.outputs_listing(str(out))}       # what a later night checks is still there
+            "outputs": _quick.outputs_listing(str(out)),       # what a later night checks is still there
+            # the tournament folder it ran: a run of it under another id finds its ledger here
+            # (pipeline.run.tournament_id_changed)
+            **({"folder": str(Path(folder).resolve())} if folder is not None else {})}
     atomic_write_text(out / LAST_RUN, canon(body), durable=True)   # after the outputs it lists (run: sync_all)
 
 

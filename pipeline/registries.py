@@ -99,6 +99,32 @@ def _chinese_half(message: str) -> str:
     return tail if sep and _is_chinese(tail) else message
 
 
+#: the points keys in Chinese (spec-reference: win/draw/loss/bye/forfeit_win/forfeit_loss)
+POINT_WORDS = {"win": "胜", "draw": "和", "loss": "负", "bye": "轮空", "forfeit_win": "对方弃权判胜",
+               "forfeit_loss": "弃权判负", "win_equal": "同级胜", "loss_equal": "同级负"}
+
+
+def points_problem(game: Any, points: dict[str, int] | None) -> str:
+    """A key of an event's ``points`` that its game does not score (``lose`` for ``loss``:
+    silently ignored, every loss scored the default), with the nearest key; "" when none.
+
+    >>> from pipeline.games import GAMES
+    >>> points_problem(GAMES.get("go"), {"win": 2, "lose": 1})
+    'points 中的“lose”不是积分项（这个键不起作用，负局仍按默认计分）：是不是 loss（负）？可用的键：win（胜）、draw（和）、loss（负）、bye（轮空）、forfeit_win（对方弃权判胜）、forfeit_loss（弃权判负）'
+    """
+    import difflib
+
+    known = list(game.default_points)
+    for key in points or {}:
+        if key not in known:
+            near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.5)
+            meant = (f"（这个键不起作用，{POINT_WORDS.get(near[0], near[0])}局仍按默认计分）：是不是 {near[0]}"
+                     f"（{POINT_WORDS.get(near[0], near[0])}）？") if near else "。"
+            return (f"points 中的“{key}”不是积分项{meant}可用的键："
+                    + "、".join(f"{k}（{POINT_WORDS.get(k, k)}）" for k in known))
+    return ""
+
+
 def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | None:
     """(key, Chinese message) for the first unusable name in an event, else None.
 
@@ -140,6 +166,9 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
     problem = check_game_options(game, ev.game_options)
     if problem:
         return "game_options", problem
+    problem = points_problem(game, ev.points)
+    if problem:
+        return "points", problem
     return None
 
 

@@ -999,7 +999,7 @@ def _reading_key(context: str, rec: Received) -> str:
 
 def _read_context(t: Tournament) -> str:
     """What every reading depends on besides the file: code, spec and secret."""
-    spec = hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest()
+    spec = t.spec_sha256 or hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest()
     former = {ev.id: ev.former_names for ev in t.spec.events if ev.former_names}   # with_former_names
     units = {u.id: u.former_names for u in t.spec.units if u.former_names}       # with_former_unit_names
     return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest(), *([former] if former else []),
@@ -3576,6 +3576,8 @@ def run(opts: RunOptions) -> RunReport:
     t = load_tournament(opts.folder, cache_parent=Path(opts.out_parent))   # the spec kept last time, if current
     out = Path(opts.out_parent) / t.spec.id
     say = opts.progress or (lambda msg: log().info(msg))
+    if not (out / "ledger.sqlite").exists():
+        tournament_id_changed(t, Path(opts.out_parent))
     out.mkdir(parents=True, exist_ok=True)
     from .gcpolicy import paused
     from .parallel import discard_prestarted
@@ -3693,6 +3695,7 @@ def sweep_temp_files(out: Path) -> None:
 def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
                 later: contextlib.ExitStack, quick: str = "") -> RunReport:
     """The run under its lock; ``later`` holds what must be left before the lock is (pools)."""
+    event_id_changed(t, ledger)         # (exit 2 before anything is drawn under a new id)
     unfinished = lastrun.begin(out)     # before the ledger or an output changes
     t = with_former_names(t, ledger)
     t, renamed = with_former_unit_names(t, ledger)
@@ -3742,7 +3745,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         cached = None
     if cached is not None:
         cached.received_total = len(received)
-        lastrun.save(out, fp, cached, quick, next_deadline(t, now))   # re-arm the quick check
+        lastrun.save(out, fp, cached, quick, next_deadline(t, now), t.folder)   # re-arm the quick check
         lastrun.finish(out)
         if opts.smtp_url:   # retry receipts that failed on an earlier night
             from .mail.receipts import unit_names
@@ -3879,7 +3882,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # fsutil.sync_each) before the record that lets a later night trust them
     sync_all(out)
     if not state.no_pdf:
-        lastrun.save(out, fp, report, quick, next_deadline(t, now))
+        lastrun.save(out, fp, report, quick, next_deadline(t, now), t.folder)
     else:   # PDFs not made for want of a glyph: the next run renders again (a font installed
         # meanwhile changes no input, and an unchanged night would keep the PDFs missing)
         (out / lastrun.LAST_RUN).unlink(missing_ok=True)
@@ -4442,6 +4445,60 @@ def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog)
     rows, found = AWARD_SCHEMES.get(ev.awards.scheme).assign(ev.awards, es.placements, es.entries, event=ev.id)
     issues.extend(found)
     return rows
+
+
+def tournament_id_changed(t: Tournament, out_parent: Path) -> None:
+    """The tournament's ``id`` changed in tournament.yaml during its season: its ledger is in
+    ``out_parent/<old id>/``, whose last run was of this very folder.  Raises SpecError (exit
+    2) before an empty ledger is made under the new id — where every form received would be
+    another tournament's (TEMPLATE_MISMATCH, a refusal mailed to each captain) and every
+    draw made again.  A new season in the same folder moves the old output folder away
+    first (the message says so)."""
+    from .spec import SPEC_FILE, SpecError
+
+    try:
+        here = str(Path(t.folder).resolve())
+        siblings = sorted(p for p in out_parent.iterdir() if p.name != t.spec.id and (p / "ledger.sqlite").exists())
+    except OSError:
+        return
+    for old in siblings:
+        try:
+            body = json.loads((old / lastrun.LAST_RUN).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(body, dict) and body.get("folder") == here:
+            raise SpecError(t.folder / SPEC_FILE, "id",
+                            f"赛事编号（id）改成了 {t.spec.id}，但这个赛事文件夹一直以编号 {old.name} 运行，账本在 {old}："
+                            f"赛事进行中编号不能改（已发出的报名表和成绩表都按原编号识别），请把 id 改回 {old.name}。"
+                            f"如果确是用这个文件夹办新一届比赛，请先把 {old} 移到别处（或运行时用另一个 --out），再运行。")
+
+
+def event_id_changed(t: Tournament, ledger: Ledger) -> None:
+    """An event whose id changed in tournament.yaml after its draws were published — the
+    old id drawn, gone from the spec, and an event of the same name under a new id with no
+    draw: raises SpecError (exit 2) before anything is drawn.  The run drew the event afresh
+    under its new id (a second, different round 1 published for good, the played sheets
+    refused as another event's).  An event taken out (no event of its name left) is
+    :func:`events_gone`'s note."""
+    from .spec import SPEC_FILE, SpecError
+
+    drawn = ledger.drawn_events()
+    ids = {ev.id for ev in t.spec.events}
+    gone = [e for e in sorted(drawn) if e not in ids]
+    if not gone:
+        return
+    try:
+        seen = json.loads(ledger.cache_get([EVENT_NAMES_KEY]).get(EVENT_NAMES_KEY) or b"{}")
+    except ValueError:
+        seen = {}
+    for old in gone:
+        names = set(seen.get(old) or ()) if isinstance(seen, dict) else set()
+        for i, ev in enumerate(t.spec.events):
+            if ev.id not in drawn and ev.name in names:
+                raise SpecError(t.folder / SPEC_FILE, f"events[{i}].id",
+                                f"项目“{ev.name}”已用编号 {old} 抽签公布了 {drawn[old]} 轮，编号（id）不能再改："
+                                f"请把 id: {ev.id} 改回 id: {old}（项目名称 name 可以改）。编号改了，已公布的对阵、"
+                                "已收到的成绩表都对不上，本次运行没有做任何抽签。")
 
 
 def events_gone(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
@@ -5099,10 +5156,10 @@ def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts:
     inbox's copies of received files and their times (:func:`inbox_resent`), intake's notes
     about inbox files it did not take (``notes``: issues.csv rows), which deadlines have
     passed (the only use of "now" besides document dates) and options."""
-    spec_bytes = (t.folder / "tournament.yaml").read_bytes()
     body = {
         "code": lastrun.code_hash(),
-        "spec": hashlib.sha256(spec_bytes).hexdigest(),
+        # (the bytes the spec was read from: a file saved during the run is the next night's)
+        "spec": t.spec_sha256 or hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest(),
         "secret": hashlib.sha256(t.secret).hexdigest(),
         "received": [(r.sha256, r.received_at.isoformat(), r.sender) for r in received],
         "copies": sorted(set(copies)),

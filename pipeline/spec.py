@@ -533,6 +533,10 @@ class Tournament:
         self.secret = secret
         self.spec_key = ""         # what the spec was validated from (set by load_tournament with cache_parent)
         self.spec_cached = False   # True when the spec came from that cache
+        #: the SHA-256 of the tournament.yaml bytes the spec was read from ("" when not read
+        #: from a file): what a run's records hash — not the file read again later, which the
+        #: office may have saved meanwhile (its edit then never reached the outputs)
+        self.spec_sha256 = ""
         #: R2016-Q1, R2015-Q3 as drawn: event id → unit id → the member count the event's quota
         #: is computed from, where it differs from the unit's ``members`` now (the count
         #: recorded when the event was drawn: :func:`pipeline.run.terms_at_draw`)
@@ -638,8 +642,33 @@ def _full_width_colon(text: str) -> str:
     return f"第 {line} 行“{shown}”中“{m.group(1)}”后的冒号是全角“：”：请改成半角冒号加空格“: ”（英文输入法）。"
 
 
+def _odd_spaces(text: str) -> str:
+    """A full-width space (the Chinese input method's 　) in a line's indentation, before a key
+    or right after a key's colon, or a Tab in an indentation: invisible, and PyYAML says
+    "缩进不对" at another line, "缺少冒号", or an unknown key "　venue".  The line, and what
+    to type; "" when there is none.
+
+    >>> _odd_spaces("id: a\\nevents:\\n  - id: b\\n    team_size:\\u30001\\n")
+    '第 4 行“    team_size:　1”里有全角空格（中文输入法的空格）：YAML 只认半角空格，请删去它，改用英文输入法打空格。'
+    """
+    import re
+
+    known = _spec_keys()
+    for n, line in enumerate(text.splitlines(), 1):
+        lead = re.match(r"[ \t\u3000-]*", line).group(0)
+        key = re.match(r"[ \t\u3000-]*([A-Za-z_]+)\s*:(\s*)", line)
+        after = key is not None and key.group(1) in known and "\u3000" in key.group(2)
+        if "\u3000" in lead or after:
+            return (f"第 {n} 行“{line}”里有全角空格（中文输入法的空格）：YAML 只认半角空格，"
+                    "请删去它，改用英文输入法打空格。")
+        if "\t" in lead and line.strip():
+            return f"第 {n} 行的缩进里有 Tab 字符：YAML 不能用 Tab 缩进，请用空格代替 Tab（每层缩进两个空格）。"
+    return ""
+
+
 class _NoSuchDate(ValueError):
-    """An unquoted date YAML reads as a date, but not on the calendar (2020-11-31)."""
+    """An unquoted date YAML reads as a date, but not on the calendar (2020-11-31); or a key
+    written twice in one mapping (said at its line, as the date is)."""
 
 
 @lru_cache(maxsize=1)
@@ -660,7 +689,21 @@ def _loader() -> Any:
             raise _NoSuchDate(f"第 {node.start_mark.line + 1} 行的日期“{node.value}”在日历上没有（月份或日子超出范围）："
                               "请改成实有的日期，例如 2020-11-30T15:00:00+08:00（11 月只有 30 日）") from None
 
+    def mapping(loader: Any, node: Any) -> Any:
+        # a key written twice in one mapping (a second ``deadline:`` typed above the old one):
+        # YAML keeps the last silently — the clerk's new line lost, an event drawn early
+        first: dict[str, int] = {}
+        for key, _ in node.value:
+            if getattr(key, "tag", "") == "tag:yaml.org,2002:str" or isinstance(getattr(key, "value", None), str):
+                if key.value in first:
+                    raise _NoSuchDate(f"第 {key.start_mark.line + 1} 行的键“{key.value}”在同一处已经写过"
+                                      f"（第 {first[key.value]} 行），只能写一次：请删去其中不要的一行"
+                                      "（YAML 只会采用最后写的那个值）")
+                first[key.value] = key.start_mark.line + 1
+        return (yield from loader.construct_yaml_map(node))
+
     Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
+    Loader.add_constructor("tag:yaml.org,2002:map", mapping)
     return Loader
 
 
@@ -869,6 +912,8 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
             raise SpecError(path, "(syntax)", str(e)) from None
         except yaml.YAMLError as e:
             wide = _full_width_colon(text)
+            odd = _odd_spaces(text) if not wide else ""
+            wide = wide or (odd and f"{odd}（原文：{' '.join(str(e).split())}）")
             if wide:
                 raise SpecError(path, "(syntax)", wide) from None
             raise SpecError(path, "(syntax)", _yaml_problem(e, text)) from None
@@ -878,6 +923,8 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
             # a key typed with a full-width colon inside a flow mapping ({id： b01, …}) reads
             # as the key "id： b01": said as the colon it is
             wide = _full_width_colon(text) if "：" in f"{e.key} {e.problem}" else ""
+            # … and a full-width space read into a key or a value ("　venue", "　1")
+            wide = wide or (_odd_spaces(text) if "\u3000" in f"{e.key} {e.problem}" else "")
             if wide:
                 raise SpecError(path, "(syntax)", wide) from None
             raise
@@ -893,6 +940,7 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
         raise SpecError(path, "secret_file", f"{secret_path} 太短：密钥至少需要 16 个字符")
     t = Tournament(folder, spec, secret)
     t.spec_key, t.spec_cached = key, cached
+    t.spec_sha256 = hashlib.sha256(data).hexdigest()
     return t
 
 

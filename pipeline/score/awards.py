@@ -56,6 +56,15 @@ def _label(entry_id: str, entries: Mapping[str, Entry]) -> str:
     return e.team if e else entry_id
 
 
+def _whole(v: Any) -> bool:
+    """A count a clerk may write: 3, "3" (not 1名, 2.5 or true)."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return v >= 0
+    return isinstance(v, str) and v.strip().isdigit()
+
+
 class AwardScheme:
     """Base class of a registered award scheme."""
 
@@ -85,6 +94,12 @@ class AwardScheme:
             if not isinstance(p, Mapping) or "award" not in p or bad:
                 return (f"awards.places 的第 {i + 1} 项应写成 {{award: 一等奖, count: 1}}"
                         + (f"（“{bad[0]}”不是它的键）" if bad else "") + "。")
+        for i, p in enumerate(options.get("places") or [] if "places" in self.option_keys else []):
+            if not _whole(p.get("count", 1)):
+                return (f"awards.places 的第 {i + 1} 项的 count（人数）应为整数，如 count: 3"
+                        f"（现为“{p.get('count')}”：不要写“名”“人”等字）。")
+        if "count" in options and not _whole(options["count"]):
+            return f"awards.count（人数）应为整数，如 count: 3（现为“{options['count']}”：不要写“名”“人”等字）。"
         try:
             places = self.places(options)
         except (TypeError, ValueError, KeyError) as e:

@@ -16,6 +16,7 @@ import openpyxl
 import pytest
 
 from pipeline.run import RunOptions, run
+from pipeline.spec import SpecError
 
 from .common import copy_sample, diff_trees, league, run_args, tree_hashes
 
@@ -176,7 +177,19 @@ def test_an_event_renamed_after_its_draws_were_published_is_said(tmp_path):
     out = tmp_path / "out"
     run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     spec = folder / "tournament.yaml"
-    spec.write_text(spec.read_text(encoding="utf-8").replace("  - id: guandan\n", "  - id: guandan2\n"), encoding="utf-8")
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(text.replace("  - id: guandan\n", "  - id: guandan2\n"), encoding="utf-8")
+    ledger = out / "t2016-poker" / "ledger.sqlite"
+    before = ledger.read_bytes()
+    # the id changed, the name kept: refused before anything is drawn under the new id (it
+    # published a second, different round 1 for good, the played sheets another event's)
+    with pytest.raises(SpecError) as e:
+        run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert "events[" in str(e.value) and "改回 id: guandan" in str(e.value), str(e.value)
+    assert ledger.read_bytes() == before
+    # taken out, another event in its place (no event of its name left): a note, the night runs
+    spec.write_text(text.replace("  - id: guandan\n", "  - id: guandan2\n").replace("    name: 扑克牌\n", "    name: 掼蛋\n"),
+                    encoding="utf-8")
     again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     gone = [i for i in again.issues if i.code == "DRAW_INPUT_CHANGED" and "“guandan”" in i.message]
     assert len(gone) == 1 and "改回原来的编号" in gone[0].message
@@ -449,3 +462,49 @@ def test_R2015_A1_an_awards_sheet_naming_a_unit_by_its_former_name_keeps_the_awa
         ("t01", "基础医学院分工会"), ("t07", "护理学院工会")]
     (said,) = [i for i in again.issues if i.code == "UNIT_RENAMED"]
     assert "评奖表" in said.message
+
+
+def test_a_tournament_id_changed_during_the_season_is_refused(tmp_path):
+    """tournament.yaml's ``id`` edited after the first night: the run made an empty ledger
+    under the new id, took every form as another tournament's (TEMPLATE_MISMATCH, a refusal
+    to each captain) and drew everything again.  Now: exit 2, change it back — or, for a
+    new season in the same folder, move the old output folder away first."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("id: t2016-poker\n", "id: t2016-poker2\n", 1),
+                    encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert e.value.key == "id" and "改回 t2016-poker" in str(e.value), str(e.value)
+    assert sorted(p.name for p in out.iterdir()) == ["t2016-poker"]
+    # a new season in this folder: the old output folder moved away first
+    (out / "t2016-poker").rename(tmp_path / "last-season")
+    fresh = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert fresh.out_dir.name == "t2016-poker2"
+
+
+def test_a_spec_saved_during_a_run_reaches_the_next_nights_outputs(tmp_path, monkeypatch):
+    """tournament.yaml saved by the office while a run is going: the run's record hashed the
+    file as saved (read again after intake), not the bytes its outputs were made from — every
+    later night answered 输出未变 and the edit never reached the notice until new mail came."""
+    import pipeline.run as prun
+
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    real = prun.intake
+
+    def saved_meanwhile(*a, **k):
+        n = real(*a, **k)
+        spec.write_text(text.replace("contact: 校工会办公室", "contact: 王老师"), encoding="utf-8")
+        return n
+    monkeypatch.setattr(prun, "intake", saved_meanwhile)
+    first = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert "王老师" not in (first.out_dir / "notice.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(prun, "intake", real)
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert not again.unchanged
+    assert "王老师" in (again.out_dir / "notice.html").read_text(encoding="utf-8")

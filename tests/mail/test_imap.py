@@ -107,7 +107,7 @@ def test_kill_between_store_and_mark_seen_loses_nothing_duplicates_nothing(imap_
 def test_kill_before_recording_refetches_the_message(imap_server, inbox, ledger, monkeypatch):
     _two_mails(imap_server)
 
-    def killed(path, data):
+    def killed(path, data, durable=None):
         raise KeyboardInterrupt("killed while writing the inbox copy")
     monkeypatch.setattr(imap_mod, "atomic_write_bytes", killed)
     with pytest.raises(KeyboardInterrupt):

@@ -52,3 +52,67 @@ def test_an_unquoted_date_not_on_the_calendar_is_said_at_its_line(tmp_path, valu
     lines[at] = lines[at].split("deadline:")[0] + f"deadline: {value}"
     msg = _load(tmp_path, "\n".join(lines) + "\n")
     assert f"第 {at + 1} 行" in msg and value in msg and "在日历上没有" in msg, msg
+
+
+def _edited(tmp_path, edit) -> str:
+    lines = (SAMPLE / "tournament.yaml").read_text(encoding="utf-8").splitlines()
+    edit(lines)
+    return _load(tmp_path, "\n".join(lines) + "\n")
+
+
+def _at(lines, key):
+    return next(i for i, x in enumerate(lines) if x.strip().startswith(key))
+
+
+def test_a_key_written_twice_is_said_with_both_lines(tmp_path):
+    """A second ``deadline:`` typed above the old one: YAML kept the last silently (the old
+    deadline; the event was drawn early) — now both lines are named (from an audit)."""
+    def twice(lines):
+        at = _at(lines, "deadline:")
+        lines.insert(at, lines[at].split("deadline:")[0] + "deadline: 2016-11-30T15:00:00+08:00   # 延期")
+    msg = _edited(tmp_path, twice)
+    lines = (SAMPLE / "tournament.yaml").read_text(encoding="utf-8").splitlines()
+    at = _at(lines, "deadline:")
+    assert f"第 {at + 2} 行的键“deadline”" in msg and f"第 {at + 1} 行" in msg and "只能写一次" in msg, msg
+
+
+@pytest.mark.parametrize("where", ["indent", "after-colon", "before-key"])
+def test_a_full_width_space_is_said_at_its_line(tmp_path, where):
+    """The Chinese input method's space (U+3000) in an indentation, after a key's colon or
+    before a key: said as 全角空格 at its line (it was "缩进不对" at another line, "缺少冒号",
+    or an unknown key "　venue")."""
+    def edit(lines):
+        at = _at(lines, "team_size:") if where != "before-key" else _at(lines, "venue:")
+        lines[at] = {"indent": lambda x: x.replace("  ", "\u3000", 1),
+                     "after-colon": lambda x: x.replace(": ", ":\u3000", 1),
+                     "before-key": lambda x: "\u3000" + x}[where](lines[at])
+        edit.line = at + 1
+    msg = _edited(tmp_path, edit)
+    assert f"第 {edit.line} 行" in msg and "全角空格" in msg, msg
+
+
+def test_a_tab_inside_an_indented_block_is_said_as_a_tab(tmp_path):
+    def edit(lines):
+        at = _at(lines, "team_size:")
+        lines[at] = lines[at].replace("  ", "\t", 1)
+        edit.line = at + 1
+    msg = _edited(tmp_path, edit)
+    assert f"第 {edit.line} 行" in msg and "Tab" in msg, msg
+
+
+def test_a_misspelt_points_key_is_refused_with_the_nearest(tmp_path):
+    """``points: {win: 2, draw: 1, lose: 1}``: ``lose`` was ignored without a word (every
+    loss scored 0, the standings wrong)."""
+    def edit(lines):
+        at = _at(lines, "format:")
+        lines.insert(at, lines[at].split("format:")[0] + "points: {win: 2, draw: 1, lose: 1}")
+    msg = _edited(tmp_path, edit)
+    assert ".points" in msg and "“lose”" in msg and "是不是 loss" in msg, msg
+
+
+def test_an_award_count_with_a_word_is_said_in_chinese(tmp_path):
+    def edit(lines):
+        at = _at(lines, "awards: {scheme: group_top, count: 2}")
+        lines[at] = lines[at].replace("count: 2", "count: 2名")
+    msg = _edited(tmp_path, edit)
+    assert "应为整数" in msg and "2名" in msg and "invalid literal" not in msg, msg

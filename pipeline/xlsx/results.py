@@ -156,12 +156,12 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     board_col = at.get(BOARD_LABEL)
     row = hdr + 1
     first = row
-    put = ws.put
+    put = ws.put_as
     # a round of bridge boards has tens of thousands of cells: the formats are looked up
     # once per border, and the blank cells written straight to XlsxWriter
     xw = ws.ws
     # (keyed by "first row of a block": an openpyxl Border hashes all its sides, every time)
-    styles = {top: (dict(font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=b, locked=True),
+    styles = {top: (ws.styled(font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=b, locked=True),
                     ws.book.fmt(BODY_FONT, INPUT_FILL, CENTER, b, False),
                     ws.book.fmt(None, BYE_FILL, None, b, True)) for top, b in ((False, GRID), (True, _BLOCK_TOP))}
     fill_cols = [at[label] - 1 for label in res_labels + sigs]
@@ -175,9 +175,9 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
         for i, board in enumerate(boards or [None]):
             locked_style, input_fmt, bye_fmt = styles[i == 0 and len(boards) > 1]
             for c, value in zip(key_cols, (rnd.round, m.group, m.table)):
-                put(row, c, value, **locked_style)
+                put(row, c, value, locked_style)
             for c, name in zip(side_cols, names):
-                put(row, c, name, **locked_style)
+                put(row, c, name, locked_style)
             r0 = row - 1
             if m.bye:
                 for c0 in fill_cols:
@@ -185,7 +185,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
             else:
                 for c0 in fill_cols:
                     if board is not None and c0 == board_col - 1:
-                        put(row, board_col, board, **locked_style)      # 牌号, pre-filled
+                        put(row, board_col, board, locked_style)        # 牌号, pre-filled
                     else:
                         xw.write_blank(r0, c0, None, input_fmt)
             xw.set_row(r0, 24)
@@ -241,17 +241,21 @@ def _detail_sheet(book: Book, spec: Any, event: "EventSpec", rnd: Round, detail:
                            for c in detail.columns],
               styles={at[c.label]: {"font": BODY_FONT, "align": CENTER, "locked": False} for c in detail.columns})
     row = first = hdr + 1
-    put = ws.put
+    put = ws.put_as     # (a 200-unit round's sheet has tens of thousands of these cells: styles looked up once)
     hand = at.get(HAND_LABEL)
+    # (a table's first row, then its others: openpyxl's styles are slow to hash, so no dict of them)
+    keyed = [ws.styled(font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=b, locked=True) for b in (_BLOCK_TOP, GRID)]
+    typed = [ws.styled(font=BODY_FONT, fill=INPUT_FILL, align=CENTER, border=b, locked=False) for b in (_BLOCK_TOP, GRID)]
     for m in rnd.matches:
         if m.bye:
             continue
         for i in range(per_table):
-            border = _BLOCK_TOP if i == 0 else GRID
-            for c, value in ((1, rnd.round), (2, m.group), (3, m.table)):
-                put(row, c, value, font=BODY_FONT, fill=LOCKED_FILL, align=CENTER, border=border, locked=True)
+            key = keyed[i > 0]
+            put(row, 1, rnd.round, key)
+            put(row, 2, m.group, key)
+            put(row, 3, m.table, key)
             if hand:
-                put(row, hand, i + 1, font=BODY_FONT, fill=INPUT_FILL, align=CENTER, border=border, locked=False)
+                put(row, hand, i + 1, typed[i > 0])
             row += 1
     last = max(first, row - 1)
     for col in detail.columns:

@@ -244,3 +244,35 @@ def test_a_rounds_notes_read_as_sentences_on_the_sheet():
     got = joined_notes(["第A组为单数，抽签由 甲 进入桌数较少的第B组。", "人数为奇数，乙 本轮轮空", " "])
     assert got == "第A组为单数，抽签由 甲 进入桌数较少的第B组。人数为奇数，乙 本轮轮空。"
     assert "。；" not in got
+
+
+def test_fast_cells_write_what_xlsxwriter_writes(tournament, tmp_path, monkeypatch):
+    """pipeline.xlsx.fast._Worksheet writes a styled string, number or blank in one step: the
+    workbook is byte for byte what XlsxWriter's own cell writer makes (a result sheet with
+    every kind: titles, numbers, bye rows, a detail sheet, dropdown lists)."""
+    from pipeline.games import GAMES
+    from pipeline.xlsx import fast
+
+    game = GAMES.get("guandan")
+    rnd = _round([Match("x", "s", 1, "A", t, (f"e{2 * t}", f"e{2 * t + 1}")) for t in range(1, 40)]
+                 + [Match("x", "s", 1, "A", 40, ("e99",), bye=True)])
+    labels = {f"e{i}": f"选手{i}" for i in range(100)} | {"e3": "=1+2", "e4": "-负数"}
+
+    def made(name):
+        return write_result_sheet(tmp_path / name, tournament=tournament, event=tournament.spec.event("xiangqi"),
+                                  rnd=rnd, columns=game.columns({}), label_of=labels, detail=game.detail({}),
+                                  seats=game.seats, session_label="2016年11月26日").read_bytes()
+    import xlsxwriter.worksheet
+
+    calls = [0]
+    own = xlsxwriter.worksheet.Worksheet._write_cell
+
+    def counted(self, row, col, cell):
+        calls[0] += 1
+        own(self, row, col, cell)
+    monkeypatch.setattr(xlsxwriter.worksheet.Worksheet, "_write_cell", counted)
+    fast_bytes = made("fast.xlsx")
+    by_xlsxwriter = calls[0]
+    monkeypatch.setattr(fast, "_FAST_CELLS", frozenset())      # every cell by XlsxWriter's writer
+    assert made("plain.xlsx") == fast_bytes
+    assert calls[0] - by_xlsxwriter > 10 * max(1, by_xlsxwriter), (by_xlsxwriter, calls[0])   # the fast path wrote most

@@ -3696,6 +3696,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
                 later: contextlib.ExitStack, quick: str = "") -> RunReport:
     """The run under its lock; ``later`` holds what must be left before the lock is (pools)."""
     event_id_changed(t, ledger)         # (exit 2 before anything is drawn under a new id)
+    unit_id_changed(t, ledger)
     unfinished = lastrun.begin(out)     # before the ledger or an output changes
     t = with_former_names(t, ledger)
     t, renamed = with_former_unit_names(t, ledger)
@@ -4471,6 +4472,44 @@ def tournament_id_changed(t: Tournament, out_parent: Path) -> None:
                             f"赛事编号（id）改成了 {t.spec.id}，但这个赛事文件夹一直以编号 {old.name} 运行，账本在 {old}："
                             f"赛事进行中编号不能改（已发出的报名表和成绩表都按原编号识别），请把 id 改回 {old.name}。"
                             f"如果确是用这个文件夹办新一届比赛，请先把 {old} 移到别处（或运行时用另一个 --out），再运行。")
+
+
+def unit_id_changed(t: Tournament, ledger: Ledger) -> None:
+    """A unit with entries in published draws whose id is gone from tournament.yaml — changed
+    (a unit of its name under a new id) or the unit taken out: raises SpecError (exit 2).
+    Its issued forms carry its id (their token), and its entries' ids in the published
+    rounds too: under a new id its played results were refused as the referees' error
+    (RESULT_INVALID: "不是本桌选手") and its players dropped down the standings; taken out,
+    its players stood nameless in the tables."""
+    from .spec import SPEC_FILE, SpecError
+
+    drawn = ledger.drawn_events()
+    if not drawn:
+        return
+    raw = ledger.cache_get([UNIT_NAMES_KEY]).get(UNIT_NAMES_KEY)
+    try:
+        seen = json.loads(raw) if raw else {}
+    except ValueError:
+        return
+    ids = {u.id for u in t.spec.units}
+    gone = [old for old in sorted(seen) if old not in ids] if isinstance(seen, dict) else []
+    if not gone:
+        return
+    firsts = [body for ev in drawn for body in ledger.rounds_raw(ev)[:1]]
+    for old in gone:
+        if not any(f":{old}:" in body for body in firsts):
+            continue
+        was = seen[old] if isinstance(seen[old], dict) else {}
+        names = [n for n in was.get("names", []) if isinstance(n, str)]
+        shown = str(was.get("shown") or (names[0] if names else old))
+        for i, u in enumerate(t.spec.units):
+            if u.id not in seen and (u.name in names or (u.short and u.short in names)):
+                raise SpecError(t.folder / SPEC_FILE, f"units[{i}].id",
+                                f"单位“{u.name}”原来的编号是 {old}，它的选手已在公布的抽签中，编号（id）不能再改"
+                                f"（已发出的报名表、已公布的对阵和成绩都按编号识别）：请把 id: {u.id} 改回 id: {old}。")
+        raise SpecError(t.folder / SPEC_FILE, "units",
+                        f"单位 {old}（{shown}）的选手已在公布的抽签中，不能从 units 中删去（对阵、成绩、名次和奖状都要用到它）："
+                        f"请把它加回 units。如该单位退赛，请在各项目的 withdrawn 中写明退赛的选手或队伍。")
 
 
 def event_id_changed(t: Tournament, ledger: Ledger) -> None:

@@ -508,3 +508,31 @@ def test_a_spec_saved_during_a_run_reaches_the_next_nights_outputs(tmp_path, mon
     again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert not again.unchanged
     assert "王老师" in (again.out_dir / "notice.html").read_text(encoding="utf-8")
+
+
+def test_a_drawn_units_id_changed_or_the_unit_taken_out_is_refused(tmp_path):
+    """A unit's id changed after its players were drawn: its played results were refused as
+    the referees' mistake (RESULT_INVALID "不是本桌选手") and its players fell down the
+    standings; the unit taken out of units: its players stood nameless.  Both stop the run
+    (exit 2), the ledger as it was."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    ledger = out / "t2016-poker" / "ledger.sqlite"
+    before = ledger.read_bytes()
+    spec.write_text(text.replace("{id: g04, name: 经济学院分工会", "{id: g14, name: 经济学院分工会"), encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert e.value.key.startswith("units[") and "改回 id: g04" in str(e.value), str(e.value)
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, x in enumerate(lines) if "{id: g04," in x)
+    end = next(i for i in range(at + 1, len(lines)) if lines[i].lstrip().startswith("- {id:"))
+    spec.write_text("".join(lines[:at] + lines[end:]), encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert e.value.key == "units" and "g04（经济）" in str(e.value) and "withdrawn" in str(e.value), str(e.value)
+    assert ledger.read_bytes() == before
+    spec.write_text(text, encoding="utf-8")      # put back: the night runs as before
+    assert run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False)).out_dir.name == "t2016-poker"

@@ -173,13 +173,19 @@ def v_quota(v: Any) -> dict[str, Any]:
     words = {"固定": "fixed", "分档": "bands", "比例": "ratio", "不限": "open", "": "open"}
     # the rule's word and its numbers may be typed without a space: 比例15%、固定2、fixed2
     s = re.sub(r"^(固定|分档|比例|fixed|bands|ratio)(?=[\d.])", r"\1 ", s)
+    # a bare number (2、2人、每单位2人 / 2队) is a fixed quota; a bare percentage (15%) a ratio
+    bare = re.fullmatch(r"(?:每(?:个)?单位)?\s*(\d+)\s*[人名个队对组]?", s)
+    if bare:
+        s = f"fixed {bare.group(1)}"
+    elif re.fullmatch(r"\d+(?:\.\d+)?\s*%", s):
+        s = f"ratio {s.replace(' ', '')}"
     parts = s.split(None, 1)
     rule = words.get(parts[0] if parts else "", parts[0] if parts else "open")
     arg = parts[1].strip() if len(parts) > 1 else ""
     if rule == "open":
         return {"rule": "open"}
     if rule == "fixed":
-        n = v_int(arg or "?", 0)
+        n = v_int(arg or "?", 0, MAX_PER_UNIT)
         if n == 0:
             raise BadAnswer("固定名额为 0，则任何单位都不能报名：请填写每单位可报的队数（单人项目即人数），"
                             "例如 fixed 2；不限名额请填 open。")
@@ -394,11 +400,17 @@ def _unit_id(raw: dict[str, Any], index: int) -> str:
     return raw.get("id") or f"b{index + 1:02d}"
 
 
+#: the largest member count and per-unit quota an answer may give (a staff or phone number
+#: typed in 会员人数 made forms of a million rows: a minute, then a traceback)
+MAX_MEMBERS = 100_000
+MAX_PER_UNIT = 1_000
+
+
 def clean_unit(raw: dict[str, Any], index: int) -> dict[str, Any]:
     """One unit answer → a spec unit (id b01, b02 … by position)."""
     emails = v_emails(raw.get("email") or "；".join(raw.get("emails") or []))
     return {"id": _unit_id(raw, index), "name": v_required(raw.get("name")),
-            "captain": _text(raw.get("captain")), "members": v_int(raw.get("members") or 0),
+            "captain": _text(raw.get("captain")), "members": v_int(raw.get("members") or 0, 0, MAX_MEMBERS),
             "emails": emails}
 
 
@@ -426,7 +438,7 @@ def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
 def v_members(v: Any) -> Any:
     """A member count, or blank (allowed here; :func:`check_members` refuses a blank or 0
     when an event's quota is computed from it)."""
-    return v_int(v) if _text(v) else ""
+    return v_int(v, 0, MAX_MEMBERS) if _text(v) else ""
 
 
 def check_members(raw_units: list[Any], events: list[dict[str, Any]]) -> list[BadAnswer]:
@@ -1148,7 +1160,18 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
                 if folder.suffix.lower() in (".xlsx", ".xlsm", ".xls") else "请换一个文件夹名称。")
         raise NewLeagueError(f"“{folder}” 是一个文件，不是文件夹，联赛建不进去；{hint}")
     if target.exists():
-        raise NewLeagueError(f"“{target}” 已存在，不会覆盖；请换一个文件夹，或先移走原来的 tournament.yaml。")
+        raise NewLeagueError(f"“{target}” 已存在，不会覆盖：新建赛事请换一个新的文件夹；要修改这个赛事，"
+                             "请直接编辑它的 tournament.yaml（已有单位的编号 b01、b02… 不要改）。")
+    # a league's other files without its tournament.yaml (moved away to "start again"): a new
+    # spec here numbers the units afresh (b02 becomes another unit), its forms would pass
+    # under the old secret, and the old forms would land beside the new ones
+    left = [name for name, there in (("secret.key", (folder / "secret.key").exists()),
+                                     ("templates/ 中的报名表", (folder / "templates").is_dir()
+                                      and any((folder / "templates").glob("*.xlsx"))))
+            if there]
+    if left:
+        raise NewLeagueError(f"文件夹“{folder}”里已有一项赛事的文件（{'、'.join(left)}），不会在这里新建：新建赛事请换一个新的"
+                             "文件夹；要修改那项赛事，请把它的 tournament.yaml 放回原处后直接编辑（已有单位的编号不要改）。")
     interactive = answers is None and questionnaire is None
     if questionnaire is not None and answers is None:
         answers = read_questionnaire(questionnaire)

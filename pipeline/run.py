@@ -3588,6 +3588,7 @@ def run(opts: RunOptions) -> RunReport:
     with RunLock(out, wait=opts.wait), Ledger(out) as ledger, paused(), contextlib.ExitStack() as later:
         later.callback(discard_prestarted)    # a prestarted worker this run did not use
         sweep_temp_files(out)
+        same_league(t, ledger, out)           # (exit 2: another league's output folder)
         keep_spec(t, out)                     # under the lock, beside the ledger
         import gc
 
@@ -4446,6 +4447,31 @@ def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog)
     rows, found = AWARD_SCHEMES.get(ev.awards.scheme).assign(ev.awards, es.placements, es.entries, event=ev.id)
     issues.extend(found)
     return rows
+
+
+#: the ledger's cache key of the league it belongs to: a digest of its tournament folder's secret
+LEAGUE_KEY = "league:secret"
+
+
+def same_league(t: Tournament, ledger: Ledger, out: Path) -> None:
+    """The output folder ``out`` is this league's: its ledger was made with this folder's
+    secret (recorded on the first night).  A new league given an old one's id (last year's
+    questionnaire copied, or two folders named alike) ran into the old league's ledger —
+    every form the old league had received refused, its site overwritten with empty
+    standings, PLACES_CHANGED against its published places, refusals mailed to its
+    captains.  Raises SpecError (exit 2) before anything is changed."""
+    from .spec import SPEC_FILE, SpecError
+
+    mine = hashlib.sha256(b"league\0" + t.secret).hexdigest()
+    kept = ledger.cache_get([LEAGUE_KEY]).get(LEAGUE_KEY)
+    if kept is None:
+        ledger.cache_put({LEAGUE_KEY: mine.encode()})
+    elif kept.decode(errors="replace") != mine:
+        raise SpecError(t.folder / SPEC_FILE, "id",
+                        f"输出文件夹 {out} 属于另一项赛事：它的账本是由另一个密钥文件 {t.spec.secret_file} 的赛事建立的，"
+                        f"两项赛事用了同一个编号 id “{t.spec.id}”。新赛事请在 tournament.yaml 中换一个编号（每届不同）；"
+                        f"如果这正是原来那项赛事，请把它原来的 {t.spec.secret_file} 恢复到赛事文件夹 {t.folder}"
+                        "（换了密钥，已发出的报名表都将无法识别）。")
 
 
 def tournament_id_changed(t: Tournament, out_parent: Path) -> None:

@@ -99,7 +99,7 @@ class UnitSpec:
     name: Annotated[str, Field(min_length=1, description="单位全称，如“行政第一分工会”")]
     short: Annotated[str, Field(description="简称，用于表格和桌签")] = ""
     captain: Annotated[str, Field(description="队长 / 分工会干事")] = ""
-    members: Annotated[int, Field(ge=0, description="会员人数（名额按此计算，不取自报名表）")] = 0
+    members: Annotated[int, Field(ge=0, le=100_000, description="会员人数（名额按此计算，不取自报名表）")] = 0
     emails: Annotated[list[str], BeforeValidator(_email_list),
                       Field(description="登记的邮箱；回执只发往这些地址")] = field(default_factory=list)
     former_names: Annotated[list[str], Field(description=(
@@ -118,7 +118,7 @@ class Band:
 
     __pydantic_config__ = _FORBID
     min_members: Annotated[int, Field(ge=0)]
-    entries: Annotated[int, Field(ge=0)]
+    entries: Annotated[int, Field(ge=0, le=1_000)]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,7 +135,7 @@ class QuotaSpec:
 
     __pydantic_config__ = _FORBID
     rule: Literal["fixed", "bands", "ratio", "open"] = "open"
-    per_branch: Annotated[int | None, Field(ge=0)] = None
+    per_branch: Annotated[int | None, Field(ge=0, le=1_000)] = None
     short_warning: bool = True
     bands: list[Band] = field(default_factory=list)
     extra_every: Annotated[int | None, Field(gt=0)] = None

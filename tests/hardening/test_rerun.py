@@ -536,3 +536,21 @@ def test_a_drawn_units_id_changed_or_the_unit_taken_out_is_refused(tmp_path):
     assert ledger.read_bytes() == before
     spec.write_text(text, encoding="utf-8")      # put back: the night runs as before
     assert run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False)).out_dir.name == "t2016-poker"
+
+
+def test_a_new_league_with_an_old_ones_id_does_not_run_into_its_output(tmp_path):
+    """Last year's questionnaire copied for a new league (the same id, a new secret) and run
+    with the same --out: it took in the old league's ledger — every received form refused,
+    the old site overwritten, refusals mailed.  Now exit 2 before anything changes."""
+    old = copy_sample(SAMPLE, tmp_path / "a")
+    new = copy_sample(SAMPLE, tmp_path / "b")
+    (new / "secret.key").write_text("0123456789abcdef0123456789abcdef\n", encoding="utf-8")
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=old, out_parent=out, now=NOW, pdf=False))
+    before = tree_hashes(first.out_dir)
+    with pytest.raises(SpecError) as e:
+        run(RunOptions(folder=new, out_parent=out, now=NOW, pdf=False))
+    assert "属于另一项赛事" in str(e.value) and "换一个编号" in str(e.value), str(e.value)
+    assert diff_trees(before, tree_hashes(first.out_dir)) == []
+    # its own league runs on as before
+    assert run(RunOptions(folder=old, out_parent=out, now=NOW, pdf=False)).unchanged

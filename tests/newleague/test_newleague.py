@@ -57,6 +57,20 @@ def test_refuses_to_overwrite(tmp_path):
     assert (folder / "tournament.yaml").read_text(encoding="utf-8") == before
 
 
+def test_refuses_a_folder_holding_a_league_without_its_spec(tmp_path):
+    """tournament.yaml moved away to "start again" (as the refusal above once advised): a new
+    spec numbered the units afresh — b02's registrations became another unit's — and wrote
+    its forms beside the old ones.  The folder is refused, nothing in it changed."""
+    folder = tmp_path / "t2026"
+    newleague.create(folder, answers=small_answers())
+    (folder / "tournament.yaml").rename(tmp_path / "old.yaml")
+    before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
+    with pytest.raises(newleague.NewLeagueError, match="secret.key") as e:
+        newleague.create(folder, answers=small_answers(3))
+    assert "templates/" in str(e.value) and "新的文件夹" in str(e.value)
+    assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before
+
+
 @pytest.mark.parametrize("field,value,words", [
     ("deadline", "明天", "2026-12-01 17:00"),
     ("awards", "抽奖", "没有评奖方式"),
@@ -87,9 +101,24 @@ def test_spec_error_mapped_to_event_question(tmp_path):
                                        ("比例 15%", {"rule": "ratio", "ratio": 0.15, "rounding": "floor", "minimum": 1}),
                                        ("bands 0:1,30:2", {"rule": "bands", "bands": [
                                            {"min_members": 0, "entries": 1}, {"min_members": 30, "entries": 2}]}),
-                                       ("open", {"rule": "open"})])
+                                       ("open", {"rule": "open"}),
+                                       # a bare number or percentage, as 每队人数 and 会员人数 take them
+                                       ("2", {"rule": "fixed", "per_branch": 2}),
+                                       ("2人", {"rule": "fixed", "per_branch": 2}),
+                                       ("每单位2人", {"rule": "fixed", "per_branch": 2}),
+                                       ("15%", {"rule": "ratio", "ratio": 0.15, "rounding": "floor", "minimum": 1})])
 def test_quota_answers(text, rule):
     assert newleague.v_quota(text) == rule
+
+
+@pytest.mark.parametrize("call", [lambda: newleague.v_members("2019001234"),
+                                  lambda: newleague.clean_unit({"name": "机关", "members": "13912345678"}, 0),
+                                  lambda: newleague.v_quota("fixed 1000000")])
+def test_a_number_far_too_large_is_a_bad_answer(call):
+    """A staff or phone number typed in 会员人数 (or a quota of a million): a minute writing
+    forms of a million rows, then a traceback."""
+    with pytest.raises(newleague.BadAnswer, match="超出范围"):
+        call()
 
 
 def test_interactive_reasks_bad_answer(tmp_path):

@@ -149,6 +149,10 @@ def child(args: list[str], cwd: Path = ROOT, ok: tuple[int, ...] = (0,)) -> tupl
     exit on its own is waited for after the wall time is taken)."""
     if not SUBREAPER[0]:
         SUBREAPER[0] = _subreaper()
+    # the harness's own writes (the copies of output folders it restores, the floor's
+    # workbooks) on the disk first: a run syncs its file system once at its end
+    # (pipeline.fsutil.sync_all), and would otherwise be timed flushing them
+    os.sync()
     t0 = time.perf_counter()
     p = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV)
     _, status, ru = os.wait4(p.pid, 0)

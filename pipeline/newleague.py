@@ -406,33 +406,56 @@ MAX_MEMBERS = 100_000
 MAX_PER_UNIT = 1_000
 
 
+def _row(*checks: tuple[str, Callable[[], Any]]) -> list[Any]:
+    """Every field of one table row checked, each bad one named by its column and all said
+    at once (``单位名称：不能为空；会员人数：“2019001234” 超出范围…``): a row with three
+    mistakes took three runs, the first mistake said alone and unnamed."""
+    values: list[Any] = []
+    bad: list[str] = []
+    for label, check in checks:
+        try:
+            values.append(check())
+        except BadAnswer as e:
+            values.append(None)
+            bad.append(f"{label}：{e}")
+    if bad:
+        raise BadAnswer("；".join(bad))
+    return values
+
+
 def clean_unit(raw: dict[str, Any], index: int) -> dict[str, Any]:
     """One unit answer → a spec unit (id b01, b02 … by position)."""
-    emails = v_emails(raw.get("email") or "；".join(raw.get("emails") or []))
-    return {"id": _unit_id(raw, index), "name": v_required(raw.get("name")),
-            "captain": _text(raw.get("captain")), "members": v_int(raw.get("members") or 0, 0, MAX_MEMBERS),
+    name, emails, members = _row(
+        ("单位名称", lambda: v_required(raw.get("name"))),
+        ("邮箱", lambda: v_emails(raw.get("email") or "；".join(raw.get("emails") or []))),
+        ("会员人数", lambda: v_int(raw.get("members") or 0, 0, MAX_MEMBERS)))
+    return {"id": _unit_id(raw, index), "name": name, "captain": _text(raw.get("captain")), "members": members,
             "emails": emails}
 
 
 def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
     """One event answer → a spec event (without deadline and awards)."""
-    game = v_game(raw.get("game"))
     fmt = raw.get("format")
     options = dict(raw.get("format_options") or {})
     if isinstance(fmt, dict):
         options.update({k: x for k, x in fmt.items() if k != "type"})
         fmt = fmt.get("type")
-    eid, name = raw.get("id") or _event_id(game, taken), v_required(raw.get("name"))
-    team_size = v_team_size(raw.get("team_size") or _side_size(game))
+    game, name, team_size, quota, fmt_type = _row(
+        ("棋牌种类", lambda: v_game(raw.get("game"))),
+        ("项目名称", lambda: v_required(raw.get("name"))),
+        ("每队人数", lambda: v_team_size(raw["team_size"]) if raw.get("team_size") else None),
+        ("名额规则", lambda: v_quota(raw.get("quota", "open"))),
+        ("赛制", lambda: v_format(fmt)))
+    eid = raw.get("id") or _event_id(game, taken)
+    team_size = team_size or _side_size(game)
     from .games import GAMES
     from .registries import team_size_problem
     # a team is one side of a table: 3 斗地主 players per team sat 9 at a 3-player table
     problem = team_size_problem(GAMES.get(game), team_size, name)
     if problem:
-        raise BadAnswer(f"{problem}（配置键 events[{eid}].team_size）")
-    return {"id": eid, "name": name, "game": game, "team_size": team_size,
-            "quota": v_quota(raw.get("quota", "open")),
-            "format": {"type": v_format(fmt), **options}}
+        raise BadAnswer(f"每队人数：{problem}")
+    return {"id": eid, "name": name, "game": game, "team_size": team_size, "quota": quota,
+            "format": {"type": fmt_type, **options}}
 
 
 def v_members(v: Any) -> Any:
@@ -460,9 +483,8 @@ def check_members(raw_units: list[Any], events: list[dict[str, Any]]) -> list[Ba
         if members:
             continue
         said = "没有填写" if not _text(raw.get("members")) else "为 0"
-        uid = _unit_id(raw, i)
         bad.append(BadAnswer(f"“{_text(raw.get('name'))}”的会员人数{said}，而项目{rules}的名额按各单位会员人数计算："
-                             f"请填写该单位的会员人数（整数，如 40）（配置键 units[{uid}].members）", f"第{i + 1}个单位"))
+                             "请填写该单位的会员人数（整数，如 40）", f"第{i + 1}个单位"))
     return bad
 
 
@@ -940,6 +962,8 @@ def column_hints() -> dict[str, str]:
     solo = "、".join(g.title for _n, g in GAMES.items() if side_size(g) == 1)
     pairs = "、".join(g.title for _n, g in GAMES.items() if side_size(g) == 2)
     return {"会员人数": "名额规则按比例或分档计算时必填（整数，如 40）；都是固定名额或不限时可空",
+            "名额规则": "每单位可报几队（单人项目即几人）：填数字（如 2）为固定名额；比例 15%；分档 0:1,30:2；"
+                        "空着或填“不限”为不限名额",
             "每队人数": f"按棋牌种类填（一队坐桌上的一方）：单人项目（{solo}）填 1，"
                         f"固定搭档的对子项目（{pairs}）填 2；空着即按棋牌种类"}
 
@@ -964,6 +988,10 @@ def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
     for label, _key, hint in KEY_ROWS:
         ws.append([label, None, hint])
     hints = column_hints()
+    from .draw import FORMATS
+    from .games import GAMES
+    lists = {"棋牌种类": [g.title for _n, g in GAMES.items()],
+             "赛制": [getattr(f, "title", n) for n, f in FORMATS.items()]}
     for title, (head, _keys) in TABLES.items():
         ws.append([])
         # a column's hint beside the table's title (the reader reads that row's first cell only)
@@ -977,8 +1005,15 @@ def write_questionnaire(path: str | Path, rows: int = 20) -> Path:
         for _ in range(rows if title != "比赛时间" else 5):
             ws.append([None] * len(head))
         for k, col in enumerate(head, start=1):
-            if col in hints:       # and shown when a cell of that column is chosen
-                dv = DataValidation(showInputMessage=True, promptTitle=col, prompt=hints[col][:250])
+            choices = lists.get(col)
+            if col in hints or choices:       # shown when a cell of that column is chosen
+                # a dropdown of the names the reader knows (typing another is still allowed:
+                # the reader says what it does not know)
+                dv = DataValidation(type="list" if choices else None,
+                                    formula1=f'"{",".join(choices)}"' if choices else None,
+                                    showErrorMessage=False, showInputMessage=bool(col in hints),
+                                    promptTitle=col if col in hints else None,
+                                    prompt=hints[col][:250] if col in hints else None)
                 dv.add(f"{get_column_letter(k)}{first}:{get_column_letter(k)}{ws.max_row}")
                 ws.add_data_validation(dv)
     for col, w in zip("ABCDE", (18, 24, 28, 22, 10)):
@@ -1215,8 +1250,38 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
     if first and dt.datetime.fromisoformat(first) < dt.datetime.now(TZ):
         _echo(f"  ! 报名截止时间 {first[:16].replace('T', ' ')} 已经过去：第一次运行就会抽签并公布第1轮。"
               "若是笔误，请在运行前改正 tournament.yaml 中的 deadline。")
+    for said in knockout_ties_split(spec):
+        _echo(f"  ! {said}")
     _write_folder(folder, spec)
     return target
+
+
+def knockout_ties_split(spec: dict[str, Any]) -> list[str]:
+    """A knockout event whose award places part players who are placed equal: the two
+    semi-final losers share 3rd place (the four quarter-final losers 5th …), so an award
+    boundary after 3rd (一等奖1,二等奖2 — the default) gives 二等奖 to one of them by a 加赛
+    at the end of every such event.  A note for the office, with places that do not.
+
+    >>> knockout_ties_split({"events": [{"name": "象棋", "format": {"type": "knockout"},
+    ...     "awards": {"scheme": "ranked", "places": [{"award": "一等奖", "count": 1},
+    ...     {"award": "二等奖", "count": 2}, {"award": "三等奖", "count": 3}]}}]})[0][:40]
+    '象棋是淘汰赛：半决赛的两名负者并列第3名（第5–8名也并列），奖项及名额在第3名处把'
+    """
+    out = []
+    for ev in spec.get("events", []):
+        places = (ev.get("awards") or {}).get("places") or []
+        if (ev.get("format") or {}).get("type") != "knockout" or not places:
+            continue
+        cut, split = 0, []
+        for p in places:
+            cut += int(p.get("count") or 0)
+            if cut >= 3 and cut & (cut - 1):       # inside a tied block (3–4, 5–8, 9–16 …)
+                split.append(cut)
+        if split:
+            out.append(f"{ev['name']}是淘汰赛：半决赛的两名负者并列第3名（第5–8名也并列），奖项及名额在第{split[0]}名处"
+                       "把并列的人分开，比赛结束时须为此加赛。如不想加赛，可改为 一等奖1,二等奖1,三等奖2"
+                       "（或在 tournament.yaml 中改 awards）。")
+    return out
 
 
 def _write_folder(folder: Path, spec: dict[str, Any]) -> None:

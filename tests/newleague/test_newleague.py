@@ -332,3 +332,37 @@ def test_a_ratio_quota_over_20_pairs_can_be_numbered_on_the_form_and_is_read(tmp
     report = _run(folder, tmp_path)
     assert report.entries == n
     assert not [i for i in report.issues if str(i.severity) == "error"], report.issues
+
+
+def test_every_mistake_of_a_row_is_said_at_once_by_its_column(tmp_path):
+    """A unit row and an event row with several mistakes each: every one said in one run,
+    each named by its column (a row with three mistakes took three runs, the first said
+    alone and unnamed); no 配置键 (there is no tournament.yaml yet)."""
+    a = small_answers(2)
+    a["units"][1].update(name="", members="2019001234", email="not-an-address")
+    a["events"][0].update(game="象 棋 ", format="淘汰", quota="两个")
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "x", answers=a)
+    said = str(e.value)
+    for column in ("单位名称：", "邮箱：", "会员人数：", "棋牌种类：", "赛制：", "名额规则："):
+        assert column in said, (column, said)
+    assert "配置键" not in said, said
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_knockouts_default_places_that_part_the_third_places_are_said(tmp_path, capsys):
+    newleague.create(tmp_path / "k", answers=small_answers(2))
+    out = capsys.readouterr().err
+    assert "象棋是淘汰赛" in out and "第3名处" in out and "一等奖1,二等奖1,三等奖2" in out, out
+    assert "掼蛋是淘汰赛" not in out
+
+
+def test_the_questionnaire_offers_the_games_and_formats_and_says_a_blank_quota(tmp_path):
+    from openpyxl import load_workbook
+
+    ws = load_workbook(newleague.write_questionnaire(tmp_path / "q.xlsx")).active
+    lists = [dv.formula1 for dv in ws.data_validations.dataValidation if dv.type == "list"]
+    assert any("掼蛋" in f and "中国象棋" in f for f in lists), lists
+    assert any("淘汰赛" in f and "瑞士制" in f for f in lists), lists
+    notes = " ".join(str(c.value) for row in ws.iter_rows() for c in row if c.value)
+    assert "空着或填“不限”为不限名额" in notes

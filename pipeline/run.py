@@ -3696,8 +3696,9 @@ def sweep_temp_files(out: Path) -> None:
 def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
                 later: contextlib.ExitStack, quick: str = "") -> RunReport:
     """The run under its lock; ``later`` holds what must be left before the lock is (pools)."""
-    event_id_changed(t, ledger)         # (exit 2 before anything is drawn under a new id)
-    unit_id_changed(t, ledger)
+    drawn = ledger.drawn_events()
+    event_id_changed(t, ledger, drawn)  # (exit 2 before anything is drawn under a new id)
+    unit_id_changed(t, ledger, drawn)
     unfinished = lastrun.begin(out)     # before the ledger or an output changes
     t = with_former_names(t, ledger)
     t, renamed = with_former_unit_names(t, ledger)
@@ -3820,7 +3821,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
 
     # a said-once warning (DRAW_INPUT_CHANGED) the last night said in the same words is a note
     # now: the office has been told, and may leave the published draw as it is
-    told = lastrun.said_before(out) if not unfinished else set()
+    said_once = any(i.code in SAID_ONCE for i in issues)
+    told = lastrun.said_before(out) if said_once and not unfinished else set()
     if told:
         issues.revise(lambda i: dataclasses.replace(i, severity=Severity.INFO)
                       if i.code in SAID_ONCE and (i.code, i.message) in told else i)
@@ -4500,7 +4502,7 @@ def tournament_id_changed(t: Tournament, out_parent: Path) -> None:
                             f"如果确是用这个文件夹办新一届比赛，请先把 {old} 移到别处（或运行时用另一个 --out），再运行。")
 
 
-def unit_id_changed(t: Tournament, ledger: Ledger) -> None:
+def unit_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> None:
     """A unit with entries in published draws whose id is gone from tournament.yaml — changed
     (a unit of its name under a new id) or the unit taken out: raises SpecError (exit 2).
     Its issued forms carry its id (their token), and its entries' ids in the published
@@ -4509,7 +4511,6 @@ def unit_id_changed(t: Tournament, ledger: Ledger) -> None:
     its players stood nameless in the tables."""
     from .spec import SPEC_FILE, SpecError
 
-    drawn = ledger.drawn_events()
     if not drawn:
         return
     raw = ledger.cache_get([UNIT_NAMES_KEY]).get(UNIT_NAMES_KEY)
@@ -4538,7 +4539,7 @@ def unit_id_changed(t: Tournament, ledger: Ledger) -> None:
                         f"请把它加回 units。如该单位退赛，请在各项目的 withdrawn 中写明退赛的选手或队伍。")
 
 
-def event_id_changed(t: Tournament, ledger: Ledger) -> None:
+def event_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> None:
     """An event whose id changed in tournament.yaml after its draws were published — the
     old id drawn, gone from the spec, and an event of the same name under a new id with no
     draw: raises SpecError (exit 2) before anything is drawn.  The run drew the event afresh
@@ -4547,7 +4548,6 @@ def event_id_changed(t: Tournament, ledger: Ledger) -> None:
     :func:`events_gone`'s note."""
     from .spec import SPEC_FILE, SpecError
 
-    drawn = ledger.drawn_events()
     ids = {ev.id for ev in t.spec.events}
     gone = [e for e in sorted(drawn) if e not in ids]
     if not gone:

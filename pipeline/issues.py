@@ -30,6 +30,8 @@ CODES: dict[str, Severity] = {
     "TEMPLATE_MISMATCH": Severity.ERROR,
     "RESULT_CONFLICT": Severity.ERROR,
     "RESULT_INVALID": Severity.ERROR,
+    "DRAWN_ELSEWHERE": Severity.ERROR,      # a round's result sheets were issued with a draw this ledger does not hold (the output folder lost): the round waits
+    "ROUND_NOT_DRAWN": Severity.WARNING,    # a result sheet of a round not drawn (yet): not read
     "PLAYOFF_REQUIRED": Severity.INFO,
     "SUPERSEDED": Severity.INFO,
     # added codes

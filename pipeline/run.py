@@ -1864,7 +1864,7 @@ class EventRunner:
         ledger) was deleted, or the batch run with another ``--out``: the round is not in
         this ledger, but the inbox holds its result sheets, issued with another draw (their
         _meta draw hash is not the one this draw would print).  The round is then not drawn,
-        and TEMPLATE_MISMATCH says why and what to do.  The same inputs draw the same round
+        and DRAWN_ELSEWHERE says why and what to do (the office's output folder, not the referees' sheets).  The same inputs draw the same round
         (the seed is derived from them): sheets that fit it are no reason to wait."""
         from . import layout
 
@@ -1875,7 +1875,7 @@ class EventRunner:
         names = "、".join(dict.fromkeys(f"《{rec.file_name}》" for rec, _ in books))
         was = str(books[0][1].meta.get(layout.META_DRAW_HASH, ""))
         self.waiting = f"第{round_no}轮暂不抽签：收件箱里已有按另一次抽签下发的第{round_no}轮成绩表"
-        self.issues.add("TEMPLATE_MISMATCH",
+        self.issues.add("DRAWN_ELSEWHERE",
                         f"{self.ev.name} 第{round_no}轮在这个输出文件夹里还没有公布过，收件箱里却已有它的成绩表{names}，"
                         f"是按另一次抽签下发的（抽签摘要 {was}）；按现在的报名和成绩抽签，对阵会不同（摘要 {ih}）。"
                         "多半是输出文件夹被删除，或换了 --out：请恢复原来的输出文件夹（其中的 ledger.sqlite 记着"
@@ -3879,6 +3879,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "DRAW_INPUT_CHANGED" and i.severity == Severity.WARNING for i in state.issues):
         report.next_steps.append("已公布的对阵所依据的成绩或报名在公布后有变（见 data/issues.csv 中的 DRAW_INPUT_CHANGED）："
                                  "请核实更正，并决定是否调整已公布的对阵（不会自动重新抽签）。")
+    if any(i.code == "DRAWN_ELSEWHERE" for i in errors):
+        report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，而这个输出文件夹里没有那次抽签（见 DRAWN_ELSEWHERE）："
+                                 "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out。")
     if any(i.code == "WITHDRAWAL_UNMATCHED" for i in errors):
         report.next_steps.append("改正 tournament.yaml 中项目的退赛名单 withdrawn（见 WITHDRAWAL_UNMATCHED：姓名写错或重名，"
                                  "重名时写工号），再运行。")
@@ -4616,9 +4619,9 @@ def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventSt
                        "未读取。请使用本次比赛下发的成绩表。", at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256,
                        branch=sender_unit(t, rec.sender))
         elif rnd not in {str(r.round) for r in es.rounds}:
-            issues.add("RESULT_INVALID", f"成绩表《{rec.file_name}》是{es.spec.name}第{rnd or '？'}轮的，这一轮还没有抽签"
+            issues.add("ROUND_NOT_DRAWN", f"成绩表《{rec.file_name}》是{es.spec.name}第{rnd or '？'}轮的，这一轮还没有抽签"
                        f"（已抽签 {len(es.rounds)} 轮），未读取。请确认轮次；该轮抽签后下发的成绩表才能计分。",
-                       at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256, severity=Severity.WARNING)
+                       at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
 
 
 def stray_event_rows(t: Tournament, inputs: Inputs, issues: IssueLog) -> None:

@@ -61,6 +61,8 @@ CODE_LABEL = {
     "TEMPLATE_MISMATCH": "模板不符",
     "RESULT_CONFLICT": "成绩冲突",
     "RESULT_INVALID": "成绩无效",
+    "DRAWN_ELSEWHERE": "抽签记录缺失",
+    "ROUND_NOT_DRAWN": "轮次未抽签",
     "PLAYOFF_REQUIRED": "需要加赛",
     "SUPERSEDED": "已被取代",
     "SENDER_UNKNOWN": "发件人未登记",

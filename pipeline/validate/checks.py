@@ -17,6 +17,8 @@ the registering branch; duplicate checks use the member's home unit.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import datetime as dt
 import math
 import re
@@ -658,4 +660,13 @@ def build_entries(ctx: Ctx) -> list[Entry]:
             e = Entry(id=e.id, event=e.event, branch=e.branch, players=e.players, team_no=e.team_no,
                       team=f"{e.team}（{(unit.short or unit.name) if unit else e.branch}）")
         out.append(e)
+    # … and, for two namesakes of one unit in one event (told apart by their 工号), the 工号
+    # too — 吕宁桂（行政一·001039）: one label for two entries merged them in every table
+    # keyed by it (draw, standings, awards, the 加赛 form's 队名或姓名)
+    again: dict[tuple[str, str], int] = {}
+    for e in out:
+        again[(e.event, e.team)] = again.get((e.event, e.team), 0) + 1
+    for k, e in enumerate(out):
+        if again[(e.event, e.team)] > 1 and len(e.players) == 1 and e.players[0].staff_id:
+            out[k] = dataclasses.replace(e, team=f"{e.team[:-1]}·{e.players[0].staff_id}）")
     return sorted(out, key=lambda e: e.id)

@@ -121,7 +121,7 @@ def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(t
     shutil.copy(sheet, folder / "inbox" / "xiangqi-r2-成绩表.xlsx")
     run(RunOptions(folder=folder, out_parent=tmp_path / "elsewhere", pdf=False, now=now))
     with open(tmp_path / "elsewhere" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
-        misfit = [i for i in csv.DictReader(f) if i["code"] == "TEMPLATE_MISMATCH" and "xiangqi-r2" in i["file"]]
+        misfit = [i for i in csv.DictReader(f) if i["code"] == "DRAWN_ELSEWHERE" and "xiangqi-r2" in i["file"]]
     assert len(misfit) == 1 and "恢复原来的输出文件夹" in misfit[0]["message"]
     elsewhere = (tmp_path / "elsewhere" / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
     assert not [line for line in elsewhere.splitlines() if line.split(",")[:3] == ["xiangqi", "ko", "2"]]
@@ -171,7 +171,9 @@ def test_a_result_sheet_of_no_event_or_of_a_round_not_drawn_is_said(tmp_path):
     issues, _ = _edit_xiangqi_r1(tmp_path / "a", meta(layout.META_EVENT, "weiqi"))
     assert any(i["code"] == "TEMPLATE_MISMATCH" and "没有这个项目" in i["message"] for i in issues)
     issues, _ = _edit_xiangqi_r1(tmp_path / "b", meta(layout.META_ROUND, 9))
-    assert any(i["code"] == "RESULT_INVALID" and "第9轮的，这一轮还没有抽签" in i["message"] for i in issues)
+    assert any(i["code"] == "ROUND_NOT_DRAWN" and i["severity"] == "warning" and "第9轮的，这一轮还没有抽签" in i["message"]
+               for i in issues)
+    assert not any(i["code"] == "RESULT_INVALID" and "还没有抽签" in i["message"] for i in issues)
 
 
 def test_rows_after_a_run_of_blank_rows_are_not_dropped_without_a_word(tmp_path):

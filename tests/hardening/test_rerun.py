@@ -382,13 +382,17 @@ def test_a_deleted_output_folder_does_not_redraw_a_round_whose_sheets_were_playe
     _play_round_1(folder)
     # the same inputs, a new output folder: the same round 1, its sheet counts
     same = run(RunOptions(folder=folder, out_parent=tmp_path / "new-out", now=NOW, pdf=False))
-    assert "TEMPLATE_MISMATCH" not in {i.code for i in same.issues}
+    assert not {"TEMPLATE_MISMATCH", "DRAWN_ELSEWHERE"} & {i.code for i in same.issues}
     assert {r["round"] for r in _draw_rows(same.out_dir)} == {"1", "2"}
     # other inputs (a form gone), a new output folder: round 1 is not drawn again
     form = next(p for p in (folder / "inbox").iterdir() if "报名" in p.name)
     form.unlink()
     other = run(RunOptions(folder=folder, out_parent=tmp_path / "other-out", now=NOW, pdf=False))
-    (said,) = [i for i in other.issues if i.code == "TEMPLATE_MISMATCH"]
+    # its own code (the office's output folder, not the referees' sheets: TEMPLATE_MISMATCH
+    # told them "不要增删列")
+    assert "TEMPLATE_MISMATCH" not in {i.code for i in other.issues}
+    (said,) = [i for i in other.issues if i.code == "DRAWN_ELSEWHERE"]
+    assert any("DRAWN_ELSEWHERE" in s for s in other.next_steps), other.next_steps
     assert "还没有公布过" in said.message and "ledger.sqlite" in said.message and "移出收件箱" in said.message
     assert not [r for r in _draw_rows(other.out_dir) if r["event"] == "guandan"]
     assert any("第1轮暂不抽签" in line for line in other.events)

@@ -239,6 +239,17 @@ def test_same_name_in_two_branches_gets_branch_label(tmp_path):
     assert issues == [] and sorted(e.team for e in entries) == ["王军（机关二）", "王军（行政一）"]
 
 
+def test_namesakes_of_one_unit_in_one_event_get_their_staff_numbers(tmp_path):
+    """Two people of one unit with one name (told apart by their 工号), both in 围棋, and a
+    namesake in another unit: every entry its own label (the two of one unit shared
+    王军（行政一）, merged in every table keyed by the label, from an audit)."""
+    t = tournament(events=[{"id": "go", "name": "围棋", "game": "go", "format": {"type": "swiss"}}])
+    entries, issues = run(tmp_path, t, {"b1": [person("围棋", "王军", "001039"), person("围棋", "王军", "001033")],
+                                        "b2": [person("围棋", "王军")]})
+    assert not codes(issues, Severity.ERROR), issues
+    assert sorted(e.team for e in entries) == ["王军（机关二）", "王军（行政一·001033）", "王军（行政一·001039）"]
+
+
 def test_every_issue_names_the_received_file_it_is_about(tmp_path):
     """``Issue.source``: a corrected form has the name of the one it replaces, so reading and
     validation tie each problem to the received file (its SHA-256) they found it in."""

@@ -189,7 +189,10 @@ class Guandan:
         return ["过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，双方级数相同，以台上者为胜方",
                 f"按级差计分：双方同级时胜方得{BASE_WIN}分、负方得{TABLE_TOTAL - BASE_WIN}分，每差一级胜方多得{STEP}分、"
                 f"负方少得{STEP}分，相差{MAX_DIFF}级及以上为{BASE_WIN + STEP * MAX_DIFF}分比"
-                f"{TABLE_TOTAL - BASE_WIN - STEP * MAX_DIFF}分"]
+                f"{TABLE_TOTAL - BASE_WIN - STEP * MAX_DIFF}分",
+                # a bye's score is a rule of its own (R2016-F3 总积分 counts it): said, not left to the table
+                f"队数为奇数时，轮空的一队本轮计{points.get('bye', BASE_WIN)}分"
+                + ("（同级胜方的得分）" if points.get("bye", BASE_WIN) == BASE_WIN else "")]
 
     def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
         """甲方级数, 乙方级数, 过A方, 台上方 and the optional 弃权."""

@@ -152,10 +152,11 @@ def test_T2020_board_and_shuangsheng_rules_unchanged():
 
 
 def test_R2016_F4_S1_guandan_states_who_wins_at_time_and_the_score_table():
+    """… and what a bye scores (52 in 总积分: the notice said only who had it, from an audit)."""
     line = _rules(_raw("t2016-poker"), "扑克牌")
     assert line.endswith("比赛时间限定50分钟；过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，"
                          "双方级数相同，以台上者为胜方；按级差计分：双方同级时胜方得52分、负方得48分，每差一级胜方多得4分、"
-                         "负方少得4分，相差12级及以上为100分比0分。"), line
+                         "负方少得4分，相差12级及以上为100分比0分；队数为奇数时，轮空的一队本轮计52分（同级胜方的得分）。"), line
 
 
 def test_R2015_C4_shuangkou_states_who_wins_the_round_and_no_points_of_its_own():

@@ -82,8 +82,9 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRE
 #: it is (a published draw whose inputs were corrected since: DRAW_INPUT_CHANGED).  A warning
 #: on the night it is first said (or says something new); on a later night that finds the
 #: very same message it is a note (info) — still in issues.csv and on the site, no longer
-#: holding the exit status at 1 under cron (:func:`pipeline.lastrun.said_before`)
-SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED"})
+#: holding the exit status at 1 under cron (:func:`pipeline.lastrun.said_before`).  So is a
+#: result sheet of a round not drawn yet (ROUND_NOT_DRAWN): read when its round is drawn
+SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN"})
 
 
 @dataclass(frozen=True)

@@ -1937,12 +1937,19 @@ class EventRunner:
     def check_published_rounds(self) -> None:
         """A round drawn from earlier rounds' results keeps its draw when one of those results
         is corrected later (a published round is never redrawn) — and the office is told:
-        DRAW_INPUT_CHANGED names the first round whose inputs (its printed 输入摘要) are no
-        longer what the results now say.  Round 1's own inputs (the entries, the check-in)
-        are :meth:`check_frozen_inputs`'."""
+        DRAW_INPUT_CHANGED for each published round whose inputs (its printed 输入摘要) are
+        no longer what the results now say, naming the corrected tables (RESULTS_KEY) not
+        already named for an earlier round — a second correction, of a later round's results,
+        is a new warning about the round drawn from them (it was not said: only the first
+        round was looked at).  Each message says only what stays the same while the results
+        do (not how many rounds followed), so a later night says it again as a note
+        (SAID_ONCE).  Rounds drawn without the record: the first one only, as before.
+        Round 1's own inputs (the entries, the check-in) are :meth:`check_frozen_inputs`'."""
         from .draw.common import follows_a_schedule
 
         entries = None
+        named: set[str] = set()
+        said = False
         for k in range(1, len(self.rounds)):
             rnd = self.rounds[k]
             if not rnd.input_hash or follows_a_schedule(rnd):
@@ -1953,20 +1960,27 @@ class EventRunner:
                 continue
             if self.drawn_with_old_scoring(entries, k, rnd.input_hash):
                 continue        # the results stand: only the scoring changed (scoring_changed says it)
-            later = "及其后各轮" if k + 1 < len(self.rounds) else ""
             tables = self.tables_corrected(k)
+            if said and not (tables and set(tables) - named):
+                if tables is None:
+                    return
+                continue        # what changed was said for an earlier round
+            new = [x for x in tables if x not in named] if tables else tables
             digest = f"（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）"
-            if tables:
-                what = (f"成绩在公布后有了更正：{'、'.join(tables[:8])}"
-                        f"{f' 等 {len(tables)} 桌' if len(tables) > 8 else ''}{digest}。")
-            elif tables is not None:    # every table as it was: the entries (a team's players) changed
+            if new:
+                what = (f"成绩在公布后有了更正：{'、'.join(new[:8])}"
+                        f"{f' 等 {len(new)} 桌' if len(new) > 8 else ''}{digest}。")
+            elif new is not None:    # every table as it was: the entries (a team's players) changed
                 what = f"报名（队伍或队员）在公布后有了变化{digest}。"
             else:
                 what = f"此前各轮成绩（或报名）在公布后有了变化{digest}。"
             self.issues.add("DRAW_INPUT_CHANGED",
-                            f"{self.ev.name} {rnd.title}{later}已经抽签公布，不会重新抽签；但它所依据的{what}"
+                            f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签；但它所依据的{what}"
                             f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
-            return
+            said = True
+            named.update(tables or ())
+            if tables is None:
+                return
 
     def scoring_then(self, rnd: Round) -> dict[str, Any] | None:
         """The scoring terms ``rnd`` was drawn under: its plan's record, or — for a round
@@ -3879,6 +3893,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "DRAW_INPUT_CHANGED" and i.severity == Severity.WARNING for i in state.issues):
         report.next_steps.append("已公布的对阵所依据的成绩或报名在公布后有变（见 data/issues.csv 中的 DRAW_INPUT_CHANGED）："
                                  "请核实更正，并决定是否调整已公布的对阵（不会自动重新抽签）。")
+    if any(i.code == "ROUND_NOT_DRAWN" and i.severity == Severity.WARNING for i in state.issues):
+        report.next_steps.append("收到了尚未抽签那一轮的成绩表（见 data/issues.csv 中的 ROUND_NOT_DRAWN）：请与裁判核对轮次"
+                                 "（多半是轮次写错或表格发错）；该轮抽签后，与对阵相符的成绩表会自动读取。")
     if any(i.code == "DRAWN_ELSEWHERE" for i in errors):
         report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，而这个输出文件夹里没有那次抽签（见 DRAWN_ELSEWHERE）："
                                  "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out。")

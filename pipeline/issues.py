@@ -32,6 +32,7 @@ CODES: dict[str, Severity] = {
     "RESULT_INVALID": Severity.ERROR,
     "DRAWN_ELSEWHERE": Severity.ERROR,      # a round's result sheets were issued with a draw this ledger does not hold (the output folder lost): the round waits
     "ROUND_NOT_DRAWN": Severity.WARNING,    # a result sheet of a round not drawn (yet): not read
+    "RESULT_SHEET_BLANK": Severity.WARNING, # a result sheet with no table filled (the blank form sent by mistake)
     "PLAYOFF_REQUIRED": Severity.INFO,
     "SUPERSEDED": Severity.INFO,
     # added codes
@@ -84,7 +85,7 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRE
 #: very same message it is a note (info) — still in issues.csv and on the site, no longer
 #: holding the exit status at 1 under cron (:func:`pipeline.lastrun.said_before`).  So is a
 #: result sheet of a round not drawn yet (ROUND_NOT_DRAWN): read when its round is drawn
-SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN"})
+SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK"})
 
 
 @dataclass(frozen=True)

@@ -2457,6 +2457,14 @@ class EventRunner:
             m = matches.get(key_of(row.values))
             if m is not None and (not row_blank(row, ctx.columns) or sheet_details.get(key_of(row.values))):
                 fills.setdefault(m.group or "", set()).add(m.key)
+        if rows and not fills and all(row_blank(row, ctx.columns) for row in rows):
+            # the blank sheet as issued (a referee attached the wrong file): nothing in it,
+            # and nothing else said it — the round simply waited (还差 N 桌)
+            got = f"{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
+            self.issues.add("RESULT_SHEET_BLANK",
+                            f"{self.ev.name} 第{rnd.round}轮：成绩表《{rec.file_name}》（{got}）一桌成绩也没有填，未计入："
+                            "多半是发错了文件（发来的是下发的空白表）。请裁判把填好的成绩表重新发送。",
+                            at=CellRef(rec.file_name, layout.RESULT_SHEET))
         for row in rows:
             key = key_of(row.values)
             m = matches.get(key)
@@ -2508,7 +2516,8 @@ class EventRunner:
                                     f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
                                     + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if corrects else
                                        "两份同时收到，无法判断哪一份是更正：这一桌暂不计成绩（下一轮要等这一桌）。"
-                                       "请裁判核对后重发正确的一份。" if ctx.holds else
+                                       "请裁判核对后重发正确的一份（与已收到的一份完全相同的文件算作重复，"
+                                       "请在 Excel/WPS 中打开、保存后再发送）。" if ctx.holds else
                                        f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
                                     at=rr.at(labels[0]), severity=Severity.INFO if corrects else None)
                     if corrects:
@@ -3880,7 +3889,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         report.next_steps.append("把 data/issues.csv 中没有收取的文件（UNREADABLE_FILE、TEMPLATE_MISMATCH 等，未归属单位）"
                                  "告知发来的人：请用组委会下发的表格（报名表或 results/ 中的成绩表）填写后重发。")
     # (a RESULT_CONFLICT is a correction already taken: the newer sheet counts, nothing to resend)
-    if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors):
+    if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors) or \
+            any(i.code == "RESULT_SHEET_BLANK" and i.severity == Severity.WARNING for i in state.issues):
         report.next_steps.append("把成绩表的问题（data/issues.csv 中的 RESULT_…、TOTAL_MISMATCH 等）告知裁判，"
                                  "改正后把成绩表重新放进 inbox。")
     changed = [i.message.split("：", 1)[0] for i in state.issues if i.code == "PLACES_CHANGED"]

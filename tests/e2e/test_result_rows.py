@@ -898,3 +898,27 @@ def test_a_second_correction_of_a_later_round_is_a_new_warning(tmp_path):
     assert ("info", first[0][1]) in second, second          # the first, as it was: a note
     (new,) = [m for s, m in second if s == "warning"]
     assert "象棋 第3轮" in new and "第2轮淘汰赛（11进6） 第1桌" in new and "第1轮淘汰赛" not in new, new
+
+
+def test_the_blank_sheet_sent_by_mistake_is_said(tmp_path):
+    """A referee attached the blank result sheet as issued: it was read as nothing at all —
+    no word in issues.csv, the round simply waited (from an audit).  Now RESULT_SHEET_BLANK,
+    a warning that night (with the line telling the office to go to the referee), a note
+    on a later night with other news."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    for p in (folder / "inbox").glob("*"):
+        if "成绩表" in p.name or "加赛" in p.name:
+            p.unlink()
+    out = tmp_path / "out"
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    shutil.copy(out / "t2020-league" / "results" / "xiangqi-r1-成绩表.xlsx", folder / "inbox" / "xiangqi-r1-成绩表.xlsx")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    (blank,) = [i for i in report.issues if i.code == "RESULT_SHEET_BLANK"]
+    assert blank.severity.value == "warning" and "一桌成绩也没有填" in blank.message and blank.file == "xiangqi-r1-成绩表.xlsx"
+    assert any("告知裁判" in s for s in report.next_steps), report.next_steps
+    first = next(p for p in sorted((folder / "inbox").glob("*.eml")) if "报名表" in p.name)
+    shutil.copy(first, folder / "inbox" / f"again-{first.name}")
+    later = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    assert [i.severity.value for i in later.issues if i.code == "RESULT_SHEET_BLANK"] == ["info"]

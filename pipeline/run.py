@@ -1781,8 +1781,10 @@ class EventRunner:
                 self.waiting = str(w)
                 if getattr(w, "ties", None):
                     self.ties = [(st, g, tuple(ids)) for st, g, ids in w.ties]
+                    self.waiting += self.playoff_sheets_wrong()
                     self.issues.add("PLAYOFF_REQUIRED", f"{self.ev.name}：{w} 请把加赛结果填入 forms/"
-                                    f"{playoff_form_name(self.ev.id, self.rounds)}，放进收件箱后再运行。")
+                                    f"{playoff_form_name(self.ev.id, self.rounds)}，放进收件箱后再运行。"
+                                    + self.playoff_sheets_wrong())
                 return
             if nxt is None:
                 self.complete = True
@@ -1912,6 +1914,16 @@ class EventRunner:
                         f"{self.ev.name}：{self.waiting}。请延长本项目的报名截止时间（tournament.yaml 中"
                         f"本项目的 deadline）并通知各单位补报，或取消本项目；补足报名后再运行即抽签。")
 
+    def playoff_sheets_wrong(self) -> str:
+        """``（已收到的加赛表《…》名次有误…）`` when a 加赛表 of the event came with an error
+        that stands (BAD_VALUE: two written the same 名次 …): the event waits for a corrected
+        sheet, not for a 加赛 to be organised (it said only 请组织加赛)."""
+        sheets = {po.source.file for po in self.playoffs if po.source is not None}
+        bad = list(dict.fromkeys(i.file for log in (self._playoff_log, self.issues) for i in log
+                                 if i.severity == Severity.ERROR and i.file and (i.file in sheets or log is self._playoff_log)))
+        return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}名次填写有误，见问题清单：改正后重新发送即可，"
+                "不必再赛）") if bad else ""
+
     def await_award_playoffs(self, placements: list) -> None:
         """R2011-F1, R2011-D2, the tiebreak rules' 加赛: an event played out whose final
         order still has a tie across an award boundary (一等奖 / 二等奖, or a prize / none)
@@ -1932,7 +1944,8 @@ class EventRunner:
         self.waiting = f"需加赛决定名次：{said}"
         self.issues.add("PLAYOFF_REQUIRED", f"{self.ev.name}：{self.waiting}，按破同分规则无法区分。请组织加赛，"
                         f"把名次填入 forms/{playoff_form_name(self.ev.id, self.rounds)}，放进收件箱后再运行；"
-                        "本项目的获奖名单和证书在加赛结果录入后生成。")
+                        "本项目的获奖名单和证书在加赛结果录入后生成。" + self.playoff_sheets_wrong())
+        self.waiting += self.playoff_sheets_wrong()
 
     def check_published_rounds(self) -> None:
         """A round drawn from earlier rounds' results keeps its draw when one of those results
@@ -2457,9 +2470,10 @@ class EventRunner:
             m = matches.get(key_of(row.values))
             if m is not None and (not row_blank(row, ctx.columns) or sheet_details.get(key_of(row.values))):
                 fills.setdefault(m.group or "", set()).add(m.key)
-        if rows and not fills and all(row_blank(row, ctx.columns) for row in rows):
-            # the blank sheet as issued (a referee attached the wrong file): nothing in it,
-            # and nothing else said it — the round simply waited (还差 N 桌)
+        if rows and not fills and not sheet_details and \
+                all(row.values.get(label) in (None, "") for row in rows for label in labels):
+            # the blank sheet as issued (a referee attached the wrong file): not a value in
+            # its result columns, and nothing else said it — the round simply waited (还差 N 桌)
             got = f"{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
             self.issues.add("RESULT_SHEET_BLANK",
                             f"{self.ev.name} 第{rnd.round}轮：成绩表《{rec.file_name}》（{got}）一桌成绩也没有填，未计入："
@@ -2754,6 +2768,8 @@ class EventRunner:
                 self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'、'.join(f'“{names.get(e, e)}”' for e in same)}"
                                 f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
                                 "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
+        if said and self.waiting and "名次填写有误" not in self.waiting:
+            self.waiting += self.playoff_sheets_wrong()     # what the event waits for: a corrected sheet
         self.playoff_rows_unused(names)
 
     def playoff_rows_unused(self, names: dict[str, str]) -> None:

@@ -259,6 +259,9 @@ def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing
     assert report.needs_attention
     # the knockout after the groups waits for the playoff instead of seeding by entry id
     assert not report.state.events["xiangqi"].complete
+    # … for the sheet to be corrected, as the office is told (it said only 请组织加赛)
+    line = next(e for e in report.events if e.startswith("中国象棋"))
+    assert "名次填写有误" in line and "不必再赛" in line, report.events
 
 
 def test_detail_rows_below_a_cleared_table_are_still_checked(tmp_path):

@@ -83,19 +83,24 @@ def test_a_mistyped_table_number_refuses_that_row_only(tmp_path):
     assert any("象棋" in e and "还差 1 桌" in e for e in report.events)
 
 
-def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(tmp_path):
-    """Round 2 of 象棋 was drawn from round 1's results; a corrected round-1 sheet arrives
-    later (table 1 now 乙胜).  Round 2 stays as published, and DRAW_INPUT_CHANGED names it."""
+def _t2020_with_sheets(tmp_path: Path, *keep: str) -> tuple[Path, Path, dt.datetime]:
+    """The 2020 sample in ``tmp_path`` with only the result sheets whose mail names one of
+    ``keep`` (no 加赛 sheet), run once: (folder, output parent, the runs' --now)."""
     folder = tmp_path / "t2020-league"
     shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    for p in (folder / "inbox").glob("*成绩表*"):
-        if "xiangqi-r1" not in p.name:
+    for p in (folder / "inbox").glob("*"):
+        if ("成绩表" in p.name and not any(k in p.name for k in keep)) or "加赛" in p.name:
             p.unlink()
-    for p in (folder / "inbox").glob("*加赛*"):
-        p.unlink()
     out = tmp_path / "out"
     now = dt.datetime(2030, 1, 1, tzinfo=TZ)
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    return folder, out, now
+
+
+def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(tmp_path):
+    """Round 2 of 象棋 was drawn from round 1's results; a corrected round-1 sheet arrives
+    later (table 1 now 乙胜).  Round 2 stays as published, and DRAW_INPUT_CHANGED names it."""
+    folder, out, now = _t2020_with_sheets(tmp_path, "xiangqi-r1")
     draw_before = (out / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
     assert ",xiangqi" in draw_before or "xiangqi," in draw_before
     def flip(wb):
@@ -871,16 +876,7 @@ def test_a_second_correction_of_a_later_round_is_a_new_warning(tmp_path):
     looked at: the second correction went unsaid, exit 0).  The messages do not say how many
     rounds followed ("及其后各轮" changed with each new round, and the note became a warning
     again, from an audit)."""
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    for p in (folder / "inbox").glob("*成绩表*"):
-        if "xiangqi-r1" not in p.name and "xiangqi-r2" not in p.name:
-            p.unlink()
-    for p in (folder / "inbox").glob("*加赛*"):
-        p.unlink()
-    out = tmp_path / "out"
-    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
-    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    folder, out, now = _t2020_with_sheets(tmp_path, "xiangqi-r1", "xiangqi-r2")
 
     def flip(wb):       # the first table's result the other way
         ws = wb["成绩"]
@@ -908,14 +904,7 @@ def test_the_blank_sheet_sent_by_mistake_is_said(tmp_path):
     no word in issues.csv, the round simply waited (from an audit).  Now RESULT_SHEET_BLANK,
     a warning that night (with the line telling the office to go to the referee), a note
     on a later night with other news."""
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    for p in (folder / "inbox").glob("*"):
-        if "成绩表" in p.name or "加赛" in p.name:
-            p.unlink()
-    out = tmp_path / "out"
-    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
-    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    folder, out, now = _t2020_with_sheets(tmp_path)
     shutil.copy(out / "t2020-league" / "results" / "xiangqi-r1-成绩表.xlsx", folder / "inbox" / "xiangqi-r1-成绩表.xlsx")
     report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     (blank,) = [i for i in report.issues if i.code == "RESULT_SHEET_BLANK"]

@@ -666,7 +666,7 @@ def _odd_spaces(text: str) -> str:
     return ""
 
 
-class _NoSuchDate(ValueError):
+class _SaidAtItsLine(ValueError):
     """An unquoted date YAML reads as a date, but not on the calendar (2020-11-31); or a key
     written twice in one mapping (said at its line, as the date is)."""
 
@@ -686,7 +686,7 @@ def _loader() -> Any:
         try:
             return loader.construct_yaml_timestamp(node)
         except (ValueError, OverflowError):
-            raise _NoSuchDate(f"第 {node.start_mark.line + 1} 行的日期“{node.value}”在日历上没有（月份或日子超出范围）："
+            raise _SaidAtItsLine(f"第 {node.start_mark.line + 1} 行的日期“{node.value}”在日历上没有（月份或日子超出范围）："
                               "请改成实有的日期，例如 2020-11-30T15:00:00+08:00（11 月只有 30 日）") from None
 
     def mapping(loader: Any, node: Any) -> Any:
@@ -696,7 +696,7 @@ def _loader() -> Any:
         for key, _ in node.value:
             if getattr(key, "tag", "") == "tag:yaml.org,2002:str" or isinstance(getattr(key, "value", None), str):
                 if key.value in first:
-                    raise _NoSuchDate(f"第 {key.start_mark.line + 1} 行的键“{key.value}”在同一处已经写过"
+                    raise _SaidAtItsLine(f"第 {key.start_mark.line + 1} 行的键“{key.value}”在同一处已经写过"
                                       f"（第 {first[key.value]} 行），只能写一次：请删去其中不要的一行"
                                       "（YAML 只会采用最后写的那个值）")
                 first[key.value] = key.start_mark.line + 1
@@ -908,7 +908,7 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
             # libyaml's safe loader when PyYAML has it (5× faster on a 200-unit spec), else PyYAML's
             # own; YAML reads \r\n and \r as line breaks, as the text mode's newline translation did
             raw = yaml.load(text, Loader=_loader())
-        except _NoSuchDate as e:
+        except _SaidAtItsLine as e:
             raise SpecError(path, "(syntax)", str(e)) from None
         except yaml.YAMLError as e:
             wide = _full_width_colon(text)

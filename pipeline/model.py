@@ -256,6 +256,26 @@ class Playoff:
     made_for: tuple[frozenset[str], ...] = field(default=(), compare=False)
     #: the round the event had reached when the form was issued (its _meta; None: not said)
     round: int | None = None
+    #: the SHA-256 of the received file it was read from ("" when not read from one): a form
+    #: resent corrected has the same file name as the one it replaces
+    received: str = field(default="", compare=False)
+
+    def resends(self, earlier: "Playoff") -> bool:
+        """Whether this sheet is ``earlier``'s form sent again (a correction): another received
+        file of the same name, issued for the same ties at the same round (its _meta) — not
+        the next 加赛 form, which bears the event's same file name.  Forms whose _meta says
+        neither (hand-made, or issued by older versions): by the name alone.
+
+        >>> a = Playoff("e", "group", "", ("x", "y"), CellRef("扑克牌-加赛.xlsx", "加赛"), round=1, received="s1")
+        >>> from dataclasses import replace
+        >>> replace(a, received="s2").resends(a), replace(a, round=3, received="s2").resends(a)
+        (True, False)
+        >>> replace(a, round=None, received="s2").resends(replace(a, round=None))
+        True
+        """
+        return (self.source is not None and earlier.source is not None and bool(self.received and earlier.received)
+                and self.received != earlier.received and self.source.file == earlier.source.file
+                and self.round == earlier.round and set(self.made_for) == set(earlier.made_for))
 
     def tie_with(self, tied: "Iterable[str]") -> frozenset[str]:
         """The entries of the sheet's tie that lists all of ``tied`` (the whole order when

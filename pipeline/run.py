@@ -2800,7 +2800,8 @@ class EventRunner:
                 if any(ids < t for t in po.made_for) and any(f == po.source.file and sh == po.source.sheet
                                                             for f, sh, _ in said):
                     continue        # the rest of the tie the form was made for: its rows' problems were said
-                if any(later.source is not None and later.source.file != po.source.file and later.tie_with(ids)
+                if any(later.source is not None and (
+                        later.resends(po) or (later.source.file != po.source.file and later.tie_with(ids)))
                        for later in self.playoffs[k + 1:]):
                     continue        # listed again by a later sheet: that one counts
                 sheet_ties.append((k, po, rows))
@@ -2821,6 +2822,19 @@ class EventRunner:
         now = self.placements()
         base_places, base_tables = places(now), None
         unused = []
+        # a form resent corrected (the same file name, a later receipt) replaces the one before
+        # it whole: that one must not stand in for a tie taken out of the later one (its rows
+        # were said "未被采用" against the very sheet that had just settled the tie)
+        replaced = {j: dataclasses.replace(q, order=(), places=(), cells=(), ties=())
+                    for j, q in enumerate(self.playoffs) if any(later.resends(q) for later in self.playoffs[j + 1:])}
+
+        def trying(k: int, without: Playoff) -> None:
+            self.playoffs[k] = without
+            for j, blank in replaced.items():
+                self.playoffs[j] = blank
+
+        def back() -> None:
+            self.playoffs[:] = kept
         try:
             for k, po, rows in sheet_ties:
                 keep = [i for i in range(len(po.order)) if i not in rows]
@@ -2829,15 +2843,15 @@ class EventRunner:
                     places=tuple(po.places[i] for i in keep) if po.places else (),
                     cells=tuple(po.cells[i] for i in keep) if po.cells else (),
                     ties=tuple(po.ties[i] for i in keep) if po.ties else ())
-                self.playoffs[k] = without
+                trying(k, without)
                 same = places() == base_places
-                self.playoffs[k] = po
+                back()
                 if same:        # the group tables only when the places are the same
                     if base_tables is None:
                         base_tables = tables()
-                    self.playoffs[k] = without
+                    trying(k, without)
                     same = tables() == base_tables
-                    self.playoffs[k] = po
+                    back()
                 if same and not self.drawn_by_playoff(k, po, without, {po.order[i] for i in rows}):
                     unused.append((po, rows))
         finally:
@@ -3157,6 +3171,7 @@ def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: I
     for rec, book in sorted(inputs.playoffs, key=lambda x: (x[0].received_at, x[0].sha256)):
         about: dict[int, tuple[str, str]] = {}
         found, problems = read(book, rec.file_name, ev.id, ev.name, entries, about, units, ev.former_names)
+        found = [dataclasses.replace(p, received=rec.sha256) for p in found]
         out.extend(found)
         read_in.append((aware(rec.received_at), found, problems, about))
     for t, _, problems, about in read_in:

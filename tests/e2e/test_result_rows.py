@@ -267,6 +267,15 @@ def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing
     # … for the sheet to be corrected, as the office is told (it said only 请组织加赛)
     line = next(e for e in report.events if e.startswith("中国象棋"))
     assert "名次填写有误" in line and "不必再赛" in line, report.events
+    # the corrected sheet, under the same file name: used, and the refused one is no news
+    # (it was said "未被采用…并没有并列", against the sheet that had just settled the tie)
+    src = ROOT / "sample_sheets" / "t2011-court" / "inbox"
+    edit_attachment(next(src.glob("*xiangqi-加赛*")), lambda wb: None, folder / "inbox" / "corrected-加赛.eml",
+                    date="Sat, 21 May 2011 09:00:00 +0800")
+    again = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    assert not again.needs_attention, [(i.code, i.message) for i in again.issues if i.severity.value != "info"]
+    assert not [i for i in again.issues if i.code == "BAD_VALUE" and "未被采用" in i.message], \
+        [i.message for i in again.issues if i.code == "BAD_VALUE"]
 
 
 def test_detail_rows_below_a_cleared_table_are_still_checked(tmp_path):

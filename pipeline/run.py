@@ -3753,6 +3753,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     drawn = ledger.drawn_events()
     event_id_changed(t, ledger, drawn)  # (exit 2 before anything is drawn under a new id)
     unit_id_changed(t, ledger, drawn)
+    game_changed(t, ledger, drawn)
     unfinished = lastrun.begin(out)     # before the ledger or an output changes
     t = with_former_names(t, ledger)
     t, renamed = with_former_unit_names(t, ledger)
@@ -3864,6 +3865,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
             report.next_steps.append(f"{ev.name}：{es.waiting}")
     ledger.cache_prune("event:", memo_keys)
     events_gone(t, ledger, issues)
+    record_games(t, ledger)
     no_inbox = "" if t.inbox.is_dir() else (
         f"没有收件箱文件夹 {t.inbox}" + ("（同名的是一个文件，不是文件夹）" if t.inbox.exists() else "")
         + "：本次没有读取任何文件。")
@@ -4598,6 +4600,48 @@ def unit_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> Non
         raise SpecError(t.folder / SPEC_FILE, "units",
                         f"单位 {old}（{shown}）的选手已在公布的抽签中，不能从 units 中删去（对阵、成绩、名次和奖状都要用到它）："
                         f"请把它加回 units。如该单位退赛，请在各项目的 withdrawn 中写明退赛的选手或队伍。")
+
+
+#: the ledger's cache key of the game each drawn event was drawn as (event id → game)
+EVENT_GAMES_KEY = "games:events"
+
+
+def _drawn_games(ledger: Ledger) -> dict[str, str]:
+    raw = ledger.cache_get([EVENT_GAMES_KEY]).get(EVENT_GAMES_KEY)
+    try:
+        seen = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return seen if isinstance(seen, dict) else {}
+
+
+def record_games(t: Tournament, ledger: Ledger) -> None:
+    """Remember the game of each event with published rounds (:func:`game_changed`): the
+    night's draws were made as the spec says now."""
+    seen = _drawn_games(ledger)
+    drawn = ledger.drawn_events()
+    now = {**seen, **{ev.id: ev.game for ev in t.spec.events if ev.id in drawn and ev.id not in seen}}
+    if now != seen:
+        ledger.cache_put({EVENT_GAMES_KEY: json.dumps(now, sort_keys=True).encode()})
+
+
+def game_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> None:
+    """An event's ``game`` changed in tournament.yaml after its rounds were published:
+    raises SpecError (exit 2).  Its result sheets were issued with the old game's columns
+    (every one refused as not the form, TEMPLATE_MISMATCH) and its results scored by other
+    rules — the unchanged sheets reported as "成绩在公布后有了更正" (from an audit)."""
+    from .spec import SPEC_FILE, SpecError
+
+    if not drawn:
+        return
+    seen = _drawn_games(ledger)
+    for i, ev in enumerate(t.spec.events):
+        was = seen.get(ev.id)
+        if ev.id in drawn and isinstance(was, str) and was != ev.game:
+            raise SpecError(t.folder / SPEC_FILE, f"events[{i}].game",
+                            f"项目“{ev.name}”已按棋牌种类 {was} 抽签公布了 {drawn[ev.id]} 轮，棋牌种类（game）不能再改为 {ev.game}："
+                            f"已下发的成绩表按 {was} 的栏目填写，成绩也按它的规则计算。请改回 game: {was}；"
+                            "确要另赛一种棋牌，请另设一个项目（新的项目编号 id）。")
 
 
 def event_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> None:

@@ -558,3 +558,21 @@ def test_a_new_league_with_an_old_ones_id_does_not_run_into_its_output(tmp_path)
     assert diff_trees(before, tree_hashes(first.out_dir)) == []
     # its own league runs on as before
     assert run(RunOptions(folder=old, out_parent=out, now=NOW, pdf=False)).unchanged
+
+
+def test_a_drawn_events_game_changed_is_refused(tmp_path):
+    """tournament.yaml's ``game`` of an event changed after its draw (跳棋 → 象棋): the played
+    sheets were refused as not the form and the unchanged ones said to be corrections.  Now
+    exit 2, change it back; the ledger as it was."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "    game: guandan\n" in text
+    spec.write_text(text.replace("    game: guandan\n", "    game: shuangsheng\n"), encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert e.value.key == "events[0].game" and "改回 game: guandan" in str(e.value), str(e.value)
+    spec.write_text(text, encoding="utf-8")
+    assert run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False)).out_dir.name == "t2016-poker"

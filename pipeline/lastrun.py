@@ -90,7 +90,7 @@ def quick_digest(folder: Path, now_fixed: dt.datetime | None, pdf: bool) -> str:
 
 
 def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until: dt.datetime | None,
-         folder: Path | None = None) -> None:
+         folder: Path | None = None, league: str = "") -> None:
     """Record this run: both checks' keys, the report a later unchanged night returns, and
     that night's summary and exit status for :mod:`pipeline.quick` (which imports nothing)."""
     from .fsutil import atomic_write_text
@@ -108,7 +108,7 @@ def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until
             "outputs": _quick.outputs_listing(str(out)),       # what a later night checks is still there
             # the tournament folder it ran: a run of it under another id finds its ledger here
             # (pipeline.run.tournament_id_changed)
-            **({"folder": str(Path(folder).resolve())} if folder is not None else {})}
+            **({"folder": str(Path(folder).resolve()), "league": league} if folder is not None else {})}
     atomic_write_text(out / LAST_RUN, canon(body), durable=True)   # after the outputs it lists (run: sync_all)
 
 
@@ -151,6 +151,14 @@ def begin(out: Path) -> bool:
     if path.exists():
         return True
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o644))
+    # on the disk before any output changes (they are synced only at the run's end)
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError:         # a file system that cannot sync a folder: as before
+        pass
+    finally:
+        os.close(fd)
     return False
 
 

@@ -1250,38 +1250,8 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
     if first and dt.datetime.fromisoformat(first) < dt.datetime.now(TZ):
         _echo(f"  ! 报名截止时间 {first[:16].replace('T', ' ')} 已经过去：第一次运行就会抽签并公布第1轮。"
               "若是笔误，请在运行前改正 tournament.yaml 中的 deadline。")
-    for said in knockout_ties_split(spec):
-        _echo(f"  ! {said}")
     _write_folder(folder, spec)
     return target
-
-
-def knockout_ties_split(spec: dict[str, Any]) -> list[str]:
-    """A knockout event whose award places part players who are placed equal: the two
-    semi-final losers share 3rd place (the four quarter-final losers 5th …), so an award
-    boundary after 3rd (一等奖1,二等奖2 — the default) gives 二等奖 to one of them by a 加赛
-    at the end of every such event.  A note for the office, with places that do not.
-
-    >>> knockout_ties_split({"events": [{"name": "象棋", "format": {"type": "knockout"},
-    ...     "awards": {"scheme": "ranked", "places": [{"award": "一等奖", "count": 1},
-    ...     {"award": "二等奖", "count": 2}, {"award": "三等奖", "count": 3}]}}]})[0][:40]
-    '象棋是淘汰赛：半决赛的两名负者并列第3名（第5–8名也并列），奖项及名额在第3名处把'
-    """
-    out = []
-    for ev in spec.get("events", []):
-        places = (ev.get("awards") or {}).get("places") or []
-        if (ev.get("format") or {}).get("type") != "knockout" or not places:
-            continue
-        cut, split = 0, []
-        for p in places:
-            cut += int(p.get("count") or 0)
-            if cut >= 3 and cut & (cut - 1):       # inside a tied block (3–4, 5–8, 9–16 …)
-                split.append(cut)
-        if split:
-            out.append(f"{ev['name']}是淘汰赛：半决赛的两名负者并列第3名（第5–8名也并列），奖项及名额在第{split[0]}名处"
-                       "把并列的人分开，比赛结束时须为此加赛。如不想加赛，可改为 一等奖1,二等奖1,三等奖2"
-                       "（或在 tournament.yaml 中改 awards）。")
-    return out
 
 
 def _write_folder(folder: Path, spec: dict[str, Any]) -> None:

@@ -101,7 +101,10 @@ def _chinese_half(message: str) -> str:
 
 #: the points keys in Chinese (spec-reference: win/draw/loss/bye/forfeit_win/forfeit_loss)
 POINT_WORDS = {"win": "胜", "draw": "和", "loss": "负", "bye": "轮空", "forfeit_win": "对方弃权判胜",
-               "forfeit_loss": "弃权判负", "win_equal": "同级胜", "loss_equal": "同级负"}
+               "forfeit_loss": "弃权判负", "win_equal": "同级胜", "loss_equal": "同级负", "absent": "双方缺席"}
+
+#: points keys every game reads besides its own defaults (games.common.forfeit: both sides absent)
+EXTRA_POINTS = ("absent",)
 
 
 def points_problem(game: Any, points: dict[str, int] | None) -> str:
@@ -110,11 +113,11 @@ def points_problem(game: Any, points: dict[str, int] | None) -> str:
 
     >>> from pipeline.games import GAMES
     >>> points_problem(GAMES.get("go"), {"win": 2, "lose": 1})
-    'points 中的“lose”不是积分项（这个键不起作用，负局仍按默认计分）：是不是 loss（负）？可用的键：win（胜）、draw（和）、loss（负）、bye（轮空）、forfeit_win（对方弃权判胜）、forfeit_loss（弃权判负）'
+    'points 中的“lose”不是积分项（这个键不起作用，负局仍按默认计分）：是不是 loss（负）？可用的键：win（胜）、draw（和）、loss（负）、bye（轮空）、forfeit_win（对方弃权判胜）、forfeit_loss（弃权判负）、absent（双方缺席）'
     """
     import difflib
 
-    known = list(game.default_points)
+    known = [*game.default_points, *EXTRA_POINTS]
     for key in points or {}:
         if key not in known:
             near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.5)

@@ -3803,7 +3803,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         cached = None
     if cached is not None:
         cached.received_total = len(received)
-        lastrun.save(out, fp, cached, quick, next_deadline(t, now), t.folder)   # re-arm the quick check
+        lastrun.save(out, fp, cached, quick, next_deadline(t, now), t.folder, league_digest(t))   # re-arm the quick check
         lastrun.finish(out)
         if opts.smtp_url:   # retry receipts that failed on an earlier night
             from .mail.receipts import unit_names
@@ -3949,7 +3949,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # fsutil.sync_each) before the record that lets a later night trust them
     sync_all(out)
     if not state.no_pdf:
-        lastrun.save(out, fp, report, quick, next_deadline(t, now), t.folder)
+        lastrun.save(out, fp, report, quick, next_deadline(t, now), t.folder, league_digest(t))
     else:   # PDFs not made for want of a glyph: the next run renders again (a font installed
         # meanwhile changes no input, and an unchanged night would keep the PDFs missing)
         (out / lastrun.LAST_RUN).unlink(missing_ok=True)
@@ -4518,6 +4518,11 @@ def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog)
 LEAGUE_KEY = "league:secret"
 
 
+def league_digest(t: Tournament) -> str:
+    """What tells one league from another in its records: a digest of its secret."""
+    return hashlib.sha256(b"league\0" + t.secret).hexdigest()
+
+
 def same_league(t: Tournament, ledger: Ledger, out: Path) -> None:
     """The output folder ``out`` is this league's: its ledger was made with this folder's
     secret (recorded on the first night).  A new league given an old one's id (last year's
@@ -4527,8 +4532,13 @@ def same_league(t: Tournament, ledger: Ledger, out: Path) -> None:
     captains.  Raises SpecError (exit 2) before anything is changed."""
     from .spec import SPEC_FILE, SpecError
 
-    mine = hashlib.sha256(b"league\0" + t.secret).hexdigest()
+    mine = league_digest(t)
     kept = ledger.cache_get([LEAGUE_KEY]).get(LEAGUE_KEY)
+    if kept is not None and kept.decode(errors="replace") != mine and not ledger.received_shas() \
+            and not ledger.drawn_events():
+        # a new secret made before anything came in (as the refusal of a missing secret.key
+        # says one may): the same league — nothing was issued under the old one that counts
+        kept = None
     if kept is None:
         ledger.cache_put({LEAGUE_KEY: mine.encode()})
     elif kept.decode(errors="replace") != mine:
@@ -4558,7 +4568,7 @@ def tournament_id_changed(t: Tournament, out_parent: Path) -> None:
             body = json.loads((old / lastrun.LAST_RUN).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if isinstance(body, dict) and body.get("folder") == here:
+        if isinstance(body, dict) and body.get("folder") == here and body.get("league") == league_digest(t):
             raise SpecError(t.folder / SPEC_FILE, "id",
                             f"赛事编号（id）改成了 {t.spec.id}，但这个赛事文件夹一直以编号 {old.name} 运行，账本在 {old}："
                             f"赛事进行中编号不能改（已发出的报名表和成绩表都按原编号识别），请把 id 改回 {old.name}。"
@@ -4585,9 +4595,10 @@ def unit_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> Non
     gone = [old for old in sorted(seen) if old not in ids] if isinstance(seen, dict) else []
     if not gone:
         return
-    firsts = [body for ev in drawn for body in ledger.rounds_raw(ev)[:1]]
+    firsts = [(ev, body) for ev in drawn for body in ledger.rounds_raw(ev)[:1]]
     for old in gone:
-        if not any(f":{old}:" in body for body in firsts):
+        # its entries' ids in round 1 ("xiangqi:b11:001033"; not a time's ":00:")
+        if not any(f'"{ev}:{old}:' in body for ev, body in firsts):
             continue
         was = seen[old] if isinstance(seen[old], dict) else {}
         names = [n for n in was.get("names", []) if isinstance(n, str)]

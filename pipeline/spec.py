@@ -642,11 +642,13 @@ def _full_width_colon(text: str) -> str:
     return f"第 {line} 行“{shown}”中“{m.group(1)}”后的冒号是全角“：”：请改成半角冒号加空格“: ”（英文输入法）。"
 
 
-def _odd_spaces(text: str) -> str:
+def _odd_spaces(text: str, upto: int | None = None) -> str:
     """A full-width space (the Chinese input method's 　) in a line's indentation, before a key
     or right after a key's colon, or a Tab in an indentation: invisible, and PyYAML says
     "缩进不对" at another line, "缺少冒号", or an unknown key "　venue".  The line, and what
-    to type; "" when there is none.
+    to type; "" when there is none.  Not inside a block of text (``text: |``, where a
+    paragraph may well begin with 　　), nor after line ``upto`` (where the parser gave up:
+    a line below it is not what stopped it).
 
     >>> _odd_spaces("id: a\\nevents:\\n  - id: b\\n    team_size:\\u30001\\n")
     '第 4 行“    team_size:　1”里有全角空格（中文输入法的空格）：YAML 只认半角空格，请删去它，改用英文输入法打空格。'
@@ -654,7 +656,17 @@ def _odd_spaces(text: str) -> str:
     import re
 
     known = _spec_keys()
+    block: int | None = None         # the indentation of the key whose block of text this is
     for n, line in enumerate(text.splitlines(), 1):
+        if upto is not None and n > upto:
+            break
+        width = len(line) - len(line.lstrip(" \t\u3000"))
+        if block is not None:
+            if not line.strip() or width > block:
+                continue
+            block = None
+        if re.match(r"[^#]*:\s*[|>][-+0-9]*\s*(#.*)?$", line):
+            block = width
         lead = re.match(r"[ \t\u3000-]*", line).group(0)
         key = re.match(r"[ \t\u3000-]*([A-Za-z_]+)\s*:(\s*)", line)
         after = key is not None and key.group(1) in known and "\u3000" in key.group(2)
@@ -912,7 +924,8 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
             raise SpecError(path, "(syntax)", str(e)) from None
         except yaml.YAMLError as e:
             wide = _full_width_colon(text)
-            odd = _odd_spaces(text) if not wide else ""
+            mark = getattr(e, "problem_mark", None)
+            odd = _odd_spaces(text, mark.line + 2 if mark is not None else None) if not wide else ""
             wide = wide or (odd and f"{odd}（原文：{' '.join(str(e).split())}）")
             if wide:
                 raise SpecError(path, "(syntax)", wide) from None

@@ -576,3 +576,29 @@ def test_a_drawn_events_game_changed_is_refused(tmp_path):
     assert e.value.key == "events[0].game" and "改回 game: guandan" in str(e.value), str(e.value)
     spec.write_text(text, encoding="utf-8")
     assert run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False)).out_dir.name == "t2016-poker"
+
+
+def test_another_league_in_the_same_folder_path_is_not_an_id_change(tmp_path):
+    """Last season's folder path reused for another league (its own secret) beside last
+    season's output under one --out: it runs (it was refused as "id 改成了 …, 请改回")."""
+    folder = tmp_path / "league"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2020-league", folder,
+                    ignore=shutil.ignore_patterns("inbox-mistakes"))
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    shutil.rmtree(folder)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "sample_sheets" / SAMPLE, folder)
+    assert run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False)).out_dir.name == "t2016-poker"
+
+
+def test_a_new_secret_before_anything_came_in_is_taken(tmp_path):
+    """secret.key lost before any form came in: the refusal says a new one may be made
+    (nothing issued under the old one counts); the run then takes it (it was refused for
+    good as "another league's output folder")."""
+    folder = copy_sample(SAMPLE, tmp_path)
+    for p in (folder / "inbox").iterdir():
+        p.unlink()
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (folder / "secret.key").write_text("fedcba9876543210fedcba9876543210\n", encoding="utf-8")
+    assert run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False)).out_dir.name == "t2016-poker"

@@ -350,13 +350,6 @@ def test_every_mistake_of_a_row_is_said_at_once_by_its_column(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
-def test_a_knockouts_default_places_that_part_the_third_places_are_said(tmp_path, capsys):
-    newleague.create(tmp_path / "k", answers=small_answers(2))
-    out = capsys.readouterr().err
-    assert "象棋是淘汰赛" in out and "第3名处" in out and "一等奖1,二等奖1,三等奖2" in out, out
-    assert "掼蛋是淘汰赛" not in out
-
-
 def test_the_questionnaire_offers_the_games_and_formats_and_says_a_blank_quota(tmp_path):
     from openpyxl import load_workbook
 

@@ -116,3 +116,32 @@ def test_an_award_count_with_a_word_is_said_in_chinese(tmp_path):
         lines[at] = lines[at].replace("count: 2", "count: 2名")
     msg = _edited(tmp_path, edit)
     assert "应为整数" in msg and "2名" in msg and "invalid literal" not in msg, msg
+
+
+def test_absent_points_are_a_points_key(tmp_path):
+    """``points: {absent: 0}`` (both sides absent: games.common.forfeit reads it) is no typo."""
+    folder = tmp_path / "t"
+    shutil.copytree(SAMPLE, folder, ignore=shutil.ignore_patterns("inbox"))
+    lines = (SAMPLE / "tournament.yaml").read_text(encoding="utf-8").splitlines()
+    at = _at(lines, "format:")
+    lines.insert(at, lines[at].split("format:")[0] + "points: {absent: 0}")
+    (folder / "tournament.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    load_tournament(folder)
+
+
+def test_a_paragraph_indented_in_a_block_of_text_is_not_blamed(tmp_path):
+    """A 　　 paragraph indent inside ``text: |`` is legal; a real mistake elsewhere is said
+    at its own line (the full-width space was named instead)."""
+    sample = ROOT / "sample_sheets" / "t2020-league"
+    lines = (sample / "tournament.yaml").read_text(encoding="utf-8").splitlines()
+    blk = next(i for i, x in enumerate(lines) if x.rstrip().endswith("|"))
+    body = lines[blk + 1]
+    lines[blk + 1] = body[:len(body) - len(body.lstrip())] + "\u3000\u3000" + body.lstrip()
+    bad = next(i for i, x in enumerate(lines) if x.strip().startswith("- {id:"))
+    lines[bad] += ",,"
+    folder = tmp_path / "t"
+    shutil.copytree(sample, folder, ignore=shutil.ignore_patterns("inbox*"))
+    (folder / "tournament.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        load_tournament(folder)
+    assert f"第 {bad + 1} 行" in str(e.value) and "全角空格" not in str(e.value), str(e.value)

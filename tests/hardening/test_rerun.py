@@ -323,15 +323,21 @@ def test_R2020_Q4_registration_terms_edited_after_the_draw_apply_to_no_drawn_eve
     assert (played.out_dir / "data" / "draw.csv").read_bytes() == (expected.out_dir / "data" / "draw.csv").read_bytes()
 
 
-def test_a_unit_short_name_renamed_after_the_draw_keeps_the_referees_sheets(tmp_path):
-    """The office renamed 会计 → 会计学院 after round 1 was drawn: the sheets print 会计2队 as
-    published, and the referees wrote exactly that — every row of the unit was refused
-    (RESULT_INVALID, 不是本桌选手) and the event stopped.  The round's recorded labels count."""
+def _published(tmp_path: Path) -> tuple[Path, Path, Path, str]:
+    """t2016 with registrations only, run once (round 1 published): (folder, output parent,
+    its tournament.yaml, the spec's text)."""
     folder = _inbox_without_results(tmp_path)
     out = tmp_path / "out"
     run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     spec = folder / "tournament.yaml"
-    text = spec.read_text(encoding="utf-8")
+    return folder, out, spec, spec.read_text(encoding="utf-8")
+
+
+def test_a_unit_short_name_renamed_after_the_draw_keeps_the_referees_sheets(tmp_path):
+    """The office renamed 会计 → 会计学院 after round 1 was drawn: the sheets print 会计2队 as
+    published, and the referees wrote exactly that — every row of the unit was refused
+    (RESULT_INVALID, 不是本桌选手) and the event stopped.  The round's recorded labels count."""
+    folder, out, spec, text = _published(tmp_path)
     assert "short: 会计," in text
     spec.write_text(text.replace("short: 会计,", "short: 会计学院,"), encoding="utf-8")
     _play_round_1(folder)
@@ -519,11 +525,7 @@ def test_a_drawn_units_id_changed_or_the_unit_taken_out_is_refused(tmp_path):
     the referees' mistake (RESULT_INVALID "不是本桌选手") and its players fell down the
     standings; the unit taken out of units: its players stood nameless.  Both stop the run
     (exit 2), the ledger as it was."""
-    folder = _inbox_without_results(tmp_path)
-    out = tmp_path / "out"
-    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
-    spec = folder / "tournament.yaml"
-    text = spec.read_text(encoding="utf-8")
+    folder, out, spec, text = _published(tmp_path)
     ledger = out / "t2016-poker" / "ledger.sqlite"
     before = ledger.read_bytes()
     spec.write_text(text.replace("{id: g04, name: 经济学院分工会", "{id: g14, name: 经济学院分工会"), encoding="utf-8")
@@ -564,11 +566,7 @@ def test_a_drawn_events_game_changed_is_refused(tmp_path):
     """tournament.yaml's ``game`` of an event changed after its draw (跳棋 → 象棋): the played
     sheets were refused as not the form and the unchanged ones said to be corrections.  Now
     exit 2, change it back; the ledger as it was."""
-    folder = _inbox_without_results(tmp_path)
-    out = tmp_path / "out"
-    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
-    spec = folder / "tournament.yaml"
-    text = spec.read_text(encoding="utf-8")
+    folder, out, spec, text = _published(tmp_path)
     assert "    game: guandan\n" in text
     spec.write_text(text.replace("    game: guandan\n", "    game: shuangsheng\n"), encoding="utf-8")
     with pytest.raises(SpecError) as e:

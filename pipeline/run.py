@@ -1781,10 +1781,10 @@ class EventRunner:
                 self.waiting = str(w)
                 if getattr(w, "ties", None):
                     self.ties = [(st, g, tuple(ids)) for st, g, ids in w.ties]
-                    self.waiting += self.playoff_sheets_wrong()
+                    wrong = self.playoff_sheets_wrong()
+                    self.waiting += wrong
                     self.issues.add("PLAYOFF_REQUIRED", f"{self.ev.name}：{w} 请把加赛结果填入 forms/"
-                                    f"{playoff_form_name(self.ev.id, self.rounds)}，放进收件箱后再运行。"
-                                    + self.playoff_sheets_wrong())
+                                    f"{playoff_form_name(self.ev.id, self.rounds)}，放进收件箱后再运行。" + wrong)
                 return
             if nxt is None:
                 self.complete = True
@@ -1836,12 +1836,13 @@ class EventRunner:
         if not isinstance(rec, dict):
             return None
         names = {e.id: e.team for e in self.shown_entries()}
+        current = self.results_record()
         out = []
         for j, rr in enumerate(self.rounds[:k]):
             then = rec.get(str(j))
             if not isinstance(then, str) or len(then.split()) != len(rr.matches):
                 return None
-            for m, was, now in zip(rr.matches, then.split(), result_digests(rr, self.results).split()):
+            for m, was, now in zip(rr.matches, then.split(), current[str(j)].split()):
                 if was != now:
                     sides = " 对 ".join(names.get(sd, sd) for sd in m.sides)
                     out.append(f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）")
@@ -1941,11 +1942,12 @@ class EventRunner:
         self.complete = False
         self.awaiting_playoff = True
         self.ties = [(FINAL_PLACES, g, tuple(ids)) for g, _, ids, _ in pending]
+        wrong = self.playoff_sheets_wrong()
         self.waiting = f"需加赛决定名次：{said}"
         self.issues.add("PLAYOFF_REQUIRED", f"{self.ev.name}：{self.waiting}，按破同分规则无法区分。请组织加赛，"
                         f"把名次填入 forms/{playoff_form_name(self.ev.id, self.rounds)}，放进收件箱后再运行；"
-                        "本项目的获奖名单和证书在加赛结果录入后生成。" + self.playoff_sheets_wrong())
-        self.waiting += self.playoff_sheets_wrong()
+                        "本项目的获奖名单和证书在加赛结果录入后生成。" + wrong)
+        self.waiting += wrong
 
     def check_published_rounds(self) -> None:
         """A round drawn from earlier rounds' results keeps its draw when one of those results
@@ -3875,8 +3877,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     stray_event_rows(t, inputs, issues)
     branch_awards = discretionary_awards(t, inputs, entries, issues)
 
-    # a said-once warning (DRAW_INPUT_CHANGED) the last night said in the same words is a note
-    # now: the office has been told, and may leave the published draw as it is
+    # a said-once warning (SAID_ONCE: DRAW_INPUT_CHANGED …) the last night said in the same
+    # words is a note now: the office has been told, and may leave things as they are
     said_once = any(i.code in SAID_ONCE for i in issues)
     told = lastrun.said_before(out) if said_once and not unfinished else set()
     if told:

@@ -219,6 +219,21 @@ class Sheet:
         styled = guard or font is not None or fill is not None or align is not None or border is not None \
             or locked is not None
         f = self.book.fmt(font, fill, align, border, locked, guard) if styled else None
+        self._write(row, col, value, f)
+
+    def styled(self, font: Any = None, fill: Any = None, align: Any = None, border: Any = None,
+               locked: bool | None = None) -> tuple[Any, Any]:
+        """(format, the same with the quote prefix) for :meth:`put_as`: a style looked up once
+        for the thousands of cells of a large round that share it."""
+        return (self.book.fmt(font, fill, align, border, locked, False),
+                self.book.fmt(font, fill, align, border, locked, True))
+
+    def put_as(self, row: int, col: int, value: Any, style: tuple[Any, Any]) -> None:
+        """:meth:`put` with a style from :meth:`styled`: the same cell, the style not looked up."""
+        self._write(row, col, value, style[1] if needs_guard(value) else style[0])
+
+    def _write(self, row: int, col: int, value: Any, f: Any) -> None:
+        """One cell in format ``f`` (None: unstyled) by its value's type."""
         r, c = row - 1, col - 1
         if value is None or value == "":   # as openpyxl: an empty text is a blank cell
             if f is not None:
@@ -231,27 +246,6 @@ class Sheet:
             self.ws.write_number(r, c, value, f)
         else:
             self.ws.write_string(r, c, str(value), f)
-
-    def styled(self, font: Any = None, fill: Any = None, align: Any = None, border: Any = None,
-               locked: bool | None = None) -> tuple[Any, Any]:
-        """(format, the same with the quote prefix) for :meth:`put_as`: a style looked up once
-        for the thousands of cells of a large round that share it."""
-        return (self.book.fmt(font, fill, align, border, locked, False),
-                self.book.fmt(font, fill, align, border, locked, True))
-
-    def put_as(self, row: int, col: int, value: Any, style: tuple[Any, Any]) -> None:
-        """:meth:`put` with a style from :meth:`styled`: the same cell, the style not looked up."""
-        r, c = row - 1, col - 1
-        if value is None or value == "":
-            self.ws.write_blank(r, c, None, style[0])
-        elif isinstance(value, str):
-            self.ws.write_string(r, c, value, style[1] if needs_guard(value) else style[0])
-        elif isinstance(value, bool):
-            self.ws.write_boolean(r, c, value, style[0])
-        elif isinstance(value, (int, float)):
-            self.ws.write_number(r, c, value, style[0])
-        else:
-            self.ws.write_string(r, c, str(value), style[1] if needs_guard(value) else style[0])
 
     def merged(self, row: int, first_col: int, last_col: int, value: Any, **style: Any) -> None:
         """One merged line across ``first_col…last_col``."""

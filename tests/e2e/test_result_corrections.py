@@ -223,7 +223,8 @@ def test_tables_corrected_reads_the_record_of_the_draw():
     then = {m.key: won(m, True) for m in ms}
     r2 = Round("x", "ko", "决赛", 2, (), plan={RESULTS_KEY: {"0": result_digests(r1, then)}})
     entries = [Entry(id=f"e{i}", event="x", branch="b", team=f"队{i}", players=()) for i in range(2, 6)]
-    runner = SimpleNamespace(rounds=[r1, r2], results=dict(then), shown_entries=lambda: entries)
+    runner = SimpleNamespace(rounds=[r1, r2], results=dict(then), shown_entries=lambda: entries, hash_parts={})
+    runner.results_record = lambda: EventRunner.results_record(runner)
     assert EventRunner.tables_corrected(runner, 1) == []
     runner.results[ms[1].key] = won(ms[1], False)
     assert EventRunner.tables_corrected(runner, 1) == ["第1轮（淘汰赛） 第2桌（队4 对 队5）"]

@@ -118,13 +118,12 @@ def _as_later_night(row: dict[str, str]) -> dict[str, str]:
     return {**row, "severity": str(Severity.INFO)} if row["code"] in SAID_ONCE else row
 
 
-def said_before(out: Path) -> set[tuple[str, str]]:
+def said_before(record: dict | None) -> set[tuple[str, str]]:
     """(code, message) of the said-once issues (:data:`pipeline.issues.SAID_ONCE`) the last
-    run's record holds: this night says them as notes.  Nothing when there is no record a
-    night may trust (none, its outputs gone, a run after it unfinished: the caller asks only
-    when the mark was not there) — then they are warnings again."""
-    body = _body(out)
-    rows = body.get("report", {}).get("issues", []) if isinstance(body, dict) else []
+    run's record (:func:`record`) holds: this night says them as notes.  Nothing when there
+    is no record a night may trust (none, its outputs gone, a run after it unfinished) —
+    then they are warnings again."""
+    rows = record.get("report", {}).get("issues", []) if isinstance(record, dict) else []
     return {(r.get("code"), r.get("message")) for r in rows if isinstance(r, dict) and r.get("code") in SAID_ONCE}
 
 
@@ -167,9 +166,16 @@ def finish(out: Path) -> None:
     (out / _quick.UNFINISHED).unlink(missing_ok=True)
 
 
-def load(out: Path, fingerprint: str) -> RunReport | None:
-    """The previous run's report when its fingerprint matches and its outputs are there."""
-    body = _body(out)
+def record(out: Path) -> dict | None:
+    """The last run's record, when a night may trust it: there, readable, its outputs as it
+    left them (:func:`pipeline.quick.last_run`).  Read before this night changes an output:
+    a returned copy made early (by the prestarted worker) changes their listing, and the
+    record would then be refused or not by the worker's timing."""
+    return _body(out)
+
+
+def load(out: Path, fingerprint: str, body: dict | None) -> RunReport | None:
+    """The previous run's report when its fingerprint matches (``body``: its :func:`record`)."""
     if body is None or body.get("fingerprint") != fingerprint:
         return None
     return _report(out, body["report"])

@@ -3797,7 +3797,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies],
                      inbox_notes)
     # (after a run that did not finish, no record answers: its outputs may be half written)
-    cached = lastrun.load(out, fp) if not unfinished else None
+    last = lastrun.record(out) if not unfinished else None
+    cached = lastrun.load(out, fp, last)
     outputs_current = cached is not None
     if cached is not None and opts.smtp_url and not receipts_built(ledger, fp):
         # receipts may be owed: the outputs are unchanged, but no run built this state's
@@ -3829,7 +3830,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     settle_rejected_before(received, current, issues)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
-    open_copies_ahead(out, submissions, t.spec.script)    # on the prestarted worker, meanwhile
+    open_copies_ahead(out, submissions, issues, ledger, t.spec.script)    # on the prestarted worker, meanwhile
 
     say("校验报名 …")
     from .validate import validate_registrations
@@ -3880,7 +3881,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # a said-once warning (SAID_ONCE: DRAW_INPUT_CHANGED …) the last night said in the same
     # words is a note now: the office has been told, and may leave things as they are
     said_once = any(i.code in SAID_ONCE for i in issues)
-    told = lastrun.said_before(out) if said_once and not unfinished else set()
+    told = lastrun.said_before(last) if said_once else set()
     if told:
         issues.revise(lambda i: dataclasses.replace(i, severity=Severity.INFO)
                       if i.code in SAID_ONCE and (i.code, i.message) in told else i)
@@ -4868,15 +4869,19 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
     return plan
 
 
-def open_copies_ahead(out: Path, submissions: list[Submission], script: str = "simplified") -> int:
+def open_copies_ahead(out: Path, submissions: list[Submission], issues: list[Issue], ledger: Ledger,
+                      script: str = "simplified") -> int:
     """Before validation, have the prestarted worker open the registration forms whose
     returned copies the night will likely make (:func:`pipeline.xlsx.returned.open_ahead`):
-    every form without a copy yet, and the other forms of its unit (superseded by it, their
-    copies are made again without the issues of a current form).  The worker is idle until
-    the copies' issues are known, and opening a form is half of its copy.  Nothing when
-    there is no prestarted worker, no such form, or a night with as many new forms as
-    :data:`EARLY_COPIES_BELOW` (:func:`render_all`'s pool makes those).  Returns how many
-    forms were handed over."""
+    every form without a copy yet, and the other forms of its unit whose copies are not
+    what the issues known so far (``issues``: the reading's, SUPERSEDED) make them — the
+    form the new one supersedes gets its copy again with that note, while a form
+    superseded on an earlier night keeps its copy (the note names the file received next),
+    and opening it would only keep the worker from the new form's copy.  The worker is
+    idle until the copies' issues are known, and opening a form is half of its copy.
+    Nothing when there is no prestarted worker, no such form, or a night with as many new
+    forms as :data:`EARLY_COPIES_BELOW` (:func:`render_all`'s pool makes those).  Returns
+    how many forms were handed over."""
     from .parallel import prestarted
 
     pre = prestarted()
@@ -4884,10 +4889,13 @@ def open_copies_ahead(out: Path, submissions: list[Submission], script: str = "s
         return 0
     plan = [c for c in plan_returned_copies(out, submissions, [], {}, script, keys=False) if c.name]
     new_units = {c.submission.branch for c in plan if c.target is not None and not c.target.exists()}
-    ahead = [str(c.stored) for c in plan if c.submission.branch in new_units]
-    if not ahead or len(ahead) >= EARLY_COPIES_BELOW:
+    theirs = [c.submission for c in plan if c.submission.branch in new_units]
+    if not theirs or len(theirs) >= EARLY_COPIES_BELOW:
         return 0
-    pre.submit("pipeline.xlsx.returned", "open_ahead", ahead)
+    ahead = [str(c.stored) for c in plan_returned_copies(out, theirs, issues, _copies_made(ledger), script)
+             if c.name and not c.fresh]
+    if ahead:
+        pre.submit("pipeline.xlsx.returned", "open_ahead", ahead)
     return len(ahead)
 
 

@@ -53,29 +53,30 @@ def draw_stem(event_id: str, round_no: int) -> str:
 def plan_documents(state: "LeagueState") -> list[Document]:
     """Every document this state calls for, in a stable order."""
     spec = state.tournament.spec
-    asof = state.updated.isoformat()
-    # the notice is built from the spec, the "data as of" time and each event's format as
-    # drawn (its state's): every event's memo_key holds the spec (tournament.yaml, code, the
-    # events' former names) and its rounds, so a night that changes no event keys it on them
-    # — and does not import the formats, games and award schemes to describe them again
+    # the notice is built from the spec and each event's format as drawn (its state's):
+    # every event's memo_key holds the spec (tournament.yaml, code, the events' former
+    # names) and its rounds, so a night that changes no event keys it on them — and does
+    # not import the formats, games and award schemes to describe them again.  The "data
+    # as of" line is no input (pipeline.render.memo): a document that would be the same
+    # keeps its file, its PDF and the time its content last changed
     events = tuple(state.events.get(ev.id) for ev in spec.events)
     keys = tuple(es.memo_key if es is not None else "" for es in events)
     docs = [Document("notice", "docs/notice.html", partial(vms.notice_vm, state),
-                     inputs=(*keys, asof) if keys and all(keys) else ())]
+                     inputs=keys if keys and all(keys) else ())]
     for event_id, rnd in vms.published_rounds(state):
         stem = draw_stem(event_id, rnd.round)
         es = state.events[event_id]
-        inputs = (es.memo_key, str(rnd.round), asof) if es.memo_key else ()
+        inputs = (es.memo_key, str(rnd.round)) if es.memo_key else ()
         docs.append(Document(stem, "docs/draw.html", partial(vms.draw_vm, state, event_id, rnd), inputs=inputs))
         if any(not m.bye for m in rnd.matches):   # a round of byes only has no table cards
             docs.append(Document(f"{stem}-cards", "docs/cards.html", partial(vms.cards_vm, state, event_id, rnd),
                                  inputs=inputs))
     if any(es.standings for es in state.events.values()):
-        # built from the event states only (and the spec, the code, the "data as of" time):
-        # a night that changes no event's state (a captain's phone number) keys it on them
+        # built from the event states only (and the spec, the code): a night that changes
+        # no event's state (a captain's phone number) keys it on them
         keys = tuple(es.memo_key for es in state.events.values())
         docs.append(Document("standings", "docs/standings.html", partial(vms.standings_vm, state),
-                             inputs=(*keys, asof) if all(keys) else ()))
+                             inputs=keys if all(keys) else ()))
     if state.awards or state.branch_awards:
         docs.append(Document("awards", "docs/awards.html", partial(vms.awards_vm, state)))
         docs.append(Document("certificates", "docs/certificates.html", partial(vms.certificates_vm, state)))

@@ -40,12 +40,13 @@ def render_index(state: "LeagueState", memo: "PageMemo | None" = None, path: Pat
 def render_event(state: "LeagueState", event_id: str, memo: "PageMemo | None" = None,
                  path: Path | None = None) -> str | None:
     """HTML of ``events/<event_id>.html`` (None when ``memo`` shows ``path`` is current).
-    The page is built from the event's state, the spec and the "data as of" time only, so
-    a state with a ``memo_key`` keys the page without building its view-model."""
+    The page is built from the event's state and the spec only (and the "data as of" line,
+    no part of a key: :mod:`.memo`), so a state with a ``memo_key`` keys the page without
+    building its view-model."""
     es = state.events[event_id]
     keyed = memo is not None and path is not None and bool(es.memo_key)
     # the page links each round's PDFs when the run writes them (state.pdf)
-    if keyed and memo.fresh_inputs(path, "site/event.html", (es.memo_key, state.updated.isoformat(), str(state.pdf))):
+    if keyed and memo.fresh_inputs(path, "site/event.html", (es.memo_key, str(state.pdf))):
         return None
     vm = site_vm.event_vm(state, event_id)
     if not keyed and memo is not None and path is not None and memo.fresh(path, "site/event.html", vm):
@@ -74,7 +75,8 @@ def render_site(state: "LeagueState", out_dir: str | Path, memo: "PageMemo | Non
     paths of every page, written or already up to date.  Deterministic: the same state
     gives byte-identical files (no wall clock; times come from ``state``).  With a
     :class:`~pipeline.render.memo.PageMemo`, a page whose view-model is the one it was
-    last rendered from is not rendered again.  ``parts`` (of :data:`SITE_PARTS`) writes
+    last rendered from is not rendered again — nor when only its "data as of" line would
+    change: the page keeps the time its content last changed.  ``parts`` (of :data:`SITE_PARTS`) writes
     some of the pages: a run writes the event pages, which link no returned copy, first,
     then the index and branch pages (again, should a returned copy fail to be made).
 

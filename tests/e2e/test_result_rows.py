@@ -190,6 +190,46 @@ def test_a_result_sheet_of_no_event_or_of_a_round_not_drawn_is_said(tmp_path):
     assert not any("ROUND_NOT_DRAWN" in s for s in later.next_steps)
 
 
+def test_a_said_once_note_does_not_hang_on_the_worker_making_a_returned_copy(tmp_path, monkeypatch):
+    """SAID_ONCE: the night after a ROUND_NOT_DRAWN warning, a captain's corrected form
+    comes in.  Its returned copy is made early, on a worker, while the run goes on; when
+    the copy was written before the run read the last night's record (for what it had
+    said), the record's outputs looked changed (a new file in returned/) and was not
+    trusted: the note was a warning again — exit 1 under cron — by the worker's timing
+    (a test comparing two nights failed one run in two)."""
+    import openpyxl
+
+    import pipeline.run as R
+    from pipeline import layout
+
+    def round_9(ws, hrow, col):
+        m = ws.parent[layout.META_SHEET]
+        m.cell(next(r for r in range(1, 30) if m.cell(r, 1).value == layout.META_ROUND), 2).value = 9
+    issues, _ = _edit_xiangqi_r1(tmp_path, round_9)
+    assert {i["severity"] for i in issues if i["code"] == "ROUND_NOT_DRAWN"} == {"warning"}
+    folder, league = tmp_path / "t2020-league", tmp_path / "out" / "t2020-league"
+    (copy,) = (league / "returned").glob("b05-*-返回.xlsx")
+    (stored,) = (league / "received").glob(copy.name.split("-")[-2] + "*.xlsx")
+    wb = openpyxl.load_workbook(stored)
+    phone = next(c for row in wb[layout.REG_SHEET].iter_rows() for c in row
+                 if isinstance(c.value, str) and c.value.isdigit() and len(c.value) == 11)
+    phone.value = "13900000000" if phone.value != "13900000000" else "13900000001"
+    wb.save(folder / "inbox" / "b05-报名表-更正.xlsx")
+
+    real = R.start_returned_copies
+
+    def made_at_once(*args, **kwargs):      # the worker quicker than the run, every time
+        jobs, started = real(*args, **kwargs)
+        assert started, "the copy is made early, on a worker"
+        for _, handle in started.values():
+            handle.result()
+        return jobs, started
+    monkeypatch.setattr(R, "start_returned_copies", made_at_once)
+    later = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    assert len(list((league / "returned").glob("b05-*-返回.xlsx"))) == 2
+    assert {i.severity.value for i in later.issues if i.code == "ROUND_NOT_DRAWN"} == {"info"}
+
+
 def test_rows_after_a_run_of_blank_rows_are_not_dropped_without_a_word(tmp_path):
     """A referee inserted 25 blank rows inside the table: the rows below were never read and
     the round simply waited (还差 N 桌)."""

@@ -172,6 +172,45 @@ def test_a_corrected_phone_number_keeps_every_event_and_shows_the_new_number(lea
     assert "13912345678" in shown and old not in shown
 
 
+def test_a_newer_file_rewrites_only_the_pages_whose_content_changed(league):
+    """render.memo: a page's "data as of" line (数据更新时间, the newest received file's
+    time) is not part of its key.  A unit's form received after every other file rewrote
+    every unit report, event page, draw sheet and the standings (and, with PDFs, all of
+    theirs: 23 PDFs, 4.8 s, in the 2020 sample) to change that line alone.  Now the pages
+    whose content changed are written, with the new time; every other page keeps its file,
+    and the time its content last changed."""
+    import openpyxl
+
+    from pipeline import layout as L
+
+    folder, _, out = league
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    d = out / "t2016-poker"
+    before = {p.relative_to(d).as_posix(): p.read_bytes() for p in d.rglob("*.html")}
+    assert {"index.html", "standings.html", "events/guandan.html"} <= set(before) and any(
+        n.startswith("draws/") for n in before) and sum(n.startswith("branches/") for n in before) > 2
+    (copy,) = [p for p in (d / "returned").glob("*-返回.xlsx") if "报名表" in p.name][:1]
+    (stored,) = (d / "received").glob(copy.name.split("-")[-2] + "*.xlsx")
+    wb = openpyxl.load_workbook(stored)
+    cell = next(c for row in wb[L.REG_SHEET].iter_rows() for c in row
+                if isinstance(c.value, str) and c.value.isdigit() and len(c.value) == 11)
+    cell.value = "13912345678" if cell.value != "13912345678" else "13912345679"
+    wb.save(folder / "inbox" / "更正-报名表.xlsx")     # received now: after every other file
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    unit = copy.name.split("-")[0]
+    changed = {n for n, b in before.items() if (d / n).read_bytes() != b}
+    assert changed == {"index.html", f"branches/{unit}.html"}, changed
+
+    def as_of(name: str) -> str:
+        return (d / name).read_text(encoding="utf-8").split("数据更新时间：")[1].split("<")[0]
+    assert as_of("index.html") != before["index.html"].decode().split("数据更新时间：")[1].split("<")[0]
+    assert as_of(f"branches/{unit}.html") == as_of("index.html")
+    kept = [n for n in before if n not in changed and "数据更新时间" in before[n].decode()]
+    assert {"standings.html", "events/guandan.html"} <= set(kept)
+    assert {as_of(n) for n in kept} != {as_of("index.html")}
+    assert not report.unchanged
+
+
 def test_data_csv_lines_of_kept_events_come_from_the_cache_and_equal_fresh_ones(league, monkeypatch):
     """run.write_data: a kept event's draw/standings lines are taken from ``csv:<memo_key>``;
     a new result sheet makes that event's lines again, and the files equal those written

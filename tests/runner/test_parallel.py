@@ -438,7 +438,8 @@ def test_a_resent_form_and_its_units_earlier_form_are_opened_ahead_on_the_presta
         tmp_path, no_prestarted, monkeypatch):
     """run.open_copies_ahead: on a night with a captain's resent form, the prestarted worker
     opens it and the form it supersedes before validation (their copies are made from
-    them: no second load), and the copies are the ones made without it."""
+    them: no second load), and the copies are the ones made without it; not a form
+    superseded on an earlier night, whose copy stays as it is."""
     from openpyxl import load_workbook
 
     from pipeline import layout
@@ -476,6 +477,19 @@ def test_a_resent_form_and_its_units_earlier_form_are_opened_ahead_on_the_presta
     copy = next((league / "returned").glob(f"b01-*-{new.sha256[:8]}-返回.xlsx"))
     cells = [c.value for row in load_workbook(copy)[layout.REG_SHEET].iter_rows() for c in row]
     assert phone.value in cells
+    # a third form: the first one's copy stays as it is (its note names the second), and it
+    # is not opened — the worker would open it before making the new form's copy
+    phone.value = "13900000002"
+    third = folder / "inbox" / "b01-报名表-再次更正.xlsx"
+    wb.save(third)
+    os.utime(third, (at + 60, at + 60))
+    sent.clear()
+    assert parallel.prestart("pipeline.xlsx.returned")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False))
+    (opened,) = [args[0] for module, name, args in sent if name == "open_ahead"]
+    with Ledger(league) as ledger:
+        last = next(r for r in ledger.received() if r.file_name == third.name)
+    assert sorted(opened) == sorted(str(league / "received" / f"{r.sha256}.xlsx") for r in (new, last))
 
 
 def test_the_prestarted_worker_runs_at_the_runs_priority(no_prestarted):

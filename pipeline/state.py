@@ -9,6 +9,7 @@ import datetime as dt
 import pickle
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .gcpolicy import paused
@@ -223,6 +224,13 @@ class LeagueState:
     def has_pdf(self, stem: str) -> bool:
         """Whether ``<stem>.pdf`` (a path under the output folder) is made by this run."""
         return self.pdf and f"{stem}.pdf" not in self.no_pdf
+
+    @cached_property
+    def names_key(self) -> str:
+        """:func:`pipeline.text.kept_names_key` of this state ("-" in a simplified league),
+        once: every page about one event is keyed on it."""
+        from .text import kept_names_key
+        return kept_names_key(self) or "-"
 
     def entry(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)

@@ -219,6 +219,19 @@ def _convert(text: str) -> str:
     return "".join((convert_name(p) if i % 2 else _s2t().convert(p)) if p else p for i, p in enumerate(parts))
 
 
+def kept_names_key(state) -> str:
+    """A digest of the players' names :func:`names_of` keeps as names ("" in a simplified
+    league): a page about one event is converted with every event's players in it (于力 of
+    another event keeps a referee 于力 from becoming 於力), so its memo key
+    (:mod:`pipeline.render.memo`) holds this too."""
+    if getattr(state.tournament.spec, "script", "simplified") != "traditional":
+        return ""
+    import hashlib
+
+    names = sorted({n for e in state.entries for p in e.players for n in (p.name, p.shown)})
+    return hashlib.sha256("\0".join(names).encode()).hexdigest()
+
+
 def names_of(state) -> "contextlib.AbstractContextManager[None]":
     """:func:`names_kept` for every person a tournament's pages may name — the players (as
     typed and as read) and the captains — when it is printed in Traditional."""

@@ -66,7 +66,8 @@ def plan_documents(state: "LeagueState") -> list[Document]:
     for event_id, rnd in vms.published_rounds(state):
         stem = draw_stem(event_id, rnd.round)
         es = state.events[event_id]
-        inputs = (es.memo_key, str(rnd.round)) if es.memo_key else ()
+        # (and every event's players, in a Traditional league: pipeline.text.kept_names_key)
+        inputs = (es.memo_key, str(rnd.round), state.names_key) if es.memo_key else ()
         docs.append(Document(stem, "docs/draw.html", partial(vms.draw_vm, state, event_id, rnd), inputs=inputs))
         if any(not m.bye for m in rnd.matches):   # a round of byes only has no table cards
             docs.append(Document(f"{stem}-cards", "docs/cards.html", partial(vms.cards_vm, state, event_id, rnd),

@@ -46,7 +46,10 @@ def render_event(state: "LeagueState", event_id: str, memo: "PageMemo | None" = 
     es = state.events[event_id]
     keyed = memo is not None and path is not None and bool(es.memo_key)
     # the page links each round's PDFs when the run writes them (state.pdf)
-    if keyed and memo.fresh_inputs(path, "site/event.html", (es.memo_key, str(state.pdf))):
+    # (besides its state: whether its round's PDFs are linked — not those a glyph kept from
+    # being made — and, in a Traditional league, every event's players: pipeline.text.names_of)
+    inputs = (es.memo_key, str(state.pdf), "pdf:" + ",".join(sorted(state.no_pdf)), state.names_key)
+    if keyed and memo.fresh_inputs(path, "site/event.html", inputs):
         return None
     vm = site_vm.event_vm(state, event_id)
     if not keyed and memo is not None and path is not None and memo.fresh(path, "site/event.html", vm):

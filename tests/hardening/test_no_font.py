@@ -43,3 +43,32 @@ def test_after_a_pdf_not_made_the_next_night_renders_again(tmp_path: Path, monke
     assert not (first.out_dir / ".lastrun.json").exists()
     again = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=True, now=now))
     assert not again.unchanged
+
+
+def test_a_pdf_made_on_a_later_night_is_linked_from_its_event_page(tmp_path: Path, monkeypatch) -> None:
+    """A draw sheet's PDF not made one night (a character no font has: PDF_NOT_MADE, not
+    linked) and made the next, with the font installed: the event page, kept when its
+    event is as it was (pipeline.render.memo), linked it only when it was rendered again."""
+    import datetime as dt
+
+    import pipeline.render.docs as docs
+    from pipeline.run import RunOptions, run
+
+    from .common import NOW as now_text
+
+    missing_tonight: list[str] = ["draws/guandan-r1.pdf"]
+
+    def pdfs(state, out_dir, pdf=True, workers=None, memo=None, missing=None):   # the PDFs themselves: not needed
+        for stem in missing_tonight:
+            missing[Path(out_dir) / stem] = "“𡒄”（U+21484）"
+        return []
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    now = dt.datetime.fromisoformat(now_text)
+    monkeypatch.setattr(docs, "render_documents", pdfs)
+    first = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=True, now=now))
+    page = first.out_dir / "events" / "guandan.html"
+    assert "guandan-r1.pdf" not in page.read_text(encoding="utf-8")
+    missing_tonight.clear()
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=True, now=now))
+    assert "guandan-r1.pdf" in page.read_text(encoding="utf-8")

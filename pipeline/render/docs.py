@@ -31,7 +31,8 @@ class Document:
 
     The view-model is built on first use (``make``), so a document whose ``inputs`` show
     it is current (:meth:`PageMemo.fresh_inputs`) is never built.  ``inputs`` are what the
-    view-model depends on besides the code and spec (empty: key on the view-model itself)."""
+    view-model depends on besides the code, the spec and its "data as of" line (empty: key
+    on the view-model itself)."""
 
     stem: str
     template: str

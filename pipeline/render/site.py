@@ -76,10 +76,10 @@ def render_site(state: "LeagueState", out_dir: str | Path, memo: "PageMemo | Non
                 parts: tuple[str, ...] = SITE_PARTS) -> list[Path]:
     """Write the site under ``out_dir`` (the tournament's output folder) and return the
     paths of every page, written or already up to date.  Deterministic: the same state
-    gives byte-identical files (no wall clock; times come from ``state``).  With a
-    :class:`~pipeline.render.memo.PageMemo`, a page whose view-model is the one it was
-    last rendered from is not rendered again — nor when only its "data as of" line would
-    change: the page keeps the time its content last changed.  ``parts`` (of :data:`SITE_PARTS`) writes
+    gives byte-identical files (no wall clock; times come from ``state``) — but for a page
+    kept from an earlier night: with a :class:`~pipeline.render.memo.PageMemo`, a page whose
+    view-model is the one it was last rendered from is not rendered again, nor when only
+    its "data as of" line would change (it keeps the time its content last changed).  ``parts`` (of :data:`SITE_PARTS`) writes
     some of the pages: a run writes the event pages, which link no returned copy, first,
     then the index and branch pages (again, should a returned copy fail to be made).
 

@@ -526,7 +526,8 @@ def _entry_text(entry: Entry | None, entry_id: str, spec: "TournamentSpec") -> t
     if entry is None:
         return entry_id, ""
     team = entry.team or entry.player_names
-    if len(entry.players) > 1 and entry.player_names and entry.player_names != team:
+    # (not a pair re-formed at check-in, R2016-F2, labelled by its players: 潘霞洋/姜力（重组）)
+    if len(entry.players) > 1 and entry.player_names and not team.startswith(entry.player_names):
         team = f"{team}\n{entry.player_names}"
     return team, entry_units(spec, entry)
 
@@ -672,7 +673,10 @@ def cards_vm(state: "LeagueState", event_id: str, rnd: Round) -> CardsVM:
             team, branch = side_text(sid)
             sides.append((labels[i], team, branch))
         vm.cards.append(Card(title=spec.name, event=es.spec.name, round_label=label,
-                             table_label=f"第 {m.table} 桌", group=f"{m.group}组" if m.group else "",
+                             # the group in the big number: a groups round numbers its tables
+                             # from 1 in each group (four cards said 第 1 桌 in 60 pt)
+                             table_label=f"{m.group}组 第 {m.table} 桌" if m.group else f"第 {m.table} 桌",
+                             group=f"{m.group}组" if m.group else "",
                              session=" ".join(x for x in (session, venue) if x), sides=sides))
     return vm
 
@@ -756,7 +760,9 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
         row += [_scaled(r.tiebreaks[n], scale) if n in r.tiebreaks else "" for n, _, scale, _ in shown_tbs]
         note = "需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs)
         if byes.get(r.entry):      # a bye's points are in 积分 but in no game's score: how many
-            note = "；".join(x for x in (note, f"积分含轮空 {byes[r.entry]} 轮（轮空按{_bye_points(es)}分计）") if x)
+            # (what a bye counts is said once, in the caption: the whole note, 积分含轮空 1 轮（轮空按
+            # 2分计）, in the one column that wraps, made five-line rows of four characters)
+            note = "；".join(x for x in (note, f"含轮空 {byes[r.entry]} 轮") if x)
         if r.entry in es.withdrawn:     # fewer games than the others: the office withdrew it
             note = "；".join(x for x in (note, "已退赛") if x)
         row.append(note)
@@ -765,6 +771,8 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     left = 4 if team_event else 3
     align = ["center"] + [""] * (left - 1) + ["num"] * (len(head) - left - 1) + [""]
     caption = " ".join(x for x in (st.stage_name, f"{st.group}组" if st.group else "") if x)
+    if byes:        # R2016-S1: what a bye counts, with the rows that hold one (含轮空 1 轮)
+        caption += f"（积分含轮空，轮空按{_bye_points(es)}分计）"
     return Table(head, rows, align, classes, caption=caption)
 
 

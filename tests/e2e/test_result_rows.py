@@ -205,6 +205,7 @@ def test_a_said_once_note_does_not_hang_on_the_worker_making_a_returned_copy(tmp
     def round_9(ws, hrow, col):
         m = ws.parent[layout.META_SHEET]
         m.cell(next(r for r in range(1, 30) if m.cell(r, 1).value == layout.META_ROUND), 2).value = 9
+    monkeypatch.setenv("LEAGUE_WORKERS", "2")      # (a worker even on a one-core machine)
     issues, _ = _edit_xiangqi_r1(tmp_path, round_9)
     assert {i["severity"] for i in issues if i["code"] == "ROUND_NOT_DRAWN"} == {"warning"}
     folder, league = tmp_path / "t2020-league", tmp_path / "out" / "t2020-league"

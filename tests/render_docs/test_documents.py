@@ -169,6 +169,55 @@ def test_a_groups_round_of_16_tables_fits_its_draw_table_on_page_one(tmp_path):
 
 
 @needs_poppler
+def test_a_draw_sheet_names_its_bye_on_page_one_when_its_notes_run_over(tmp_path):
+    """The 轮空 box, the 说明 and the seed line were kept whole: below a 16-table round they
+    went to page 2 together, and a sheet posted by its first page did not name the bye.  The
+    box now stays under the table; the notes run over.  A draw sheet prints no 数据更新时间
+    (it changed with every later night's data; the sheet is dated by its session)."""
+    import dataclasses
+
+    from pipeline.model import Entry, Match
+
+    from .states import _p
+
+    state = t2016_full_round_state()
+    es = state.events["guandan"]
+    bye = Entry("guandan-b2-33", "guandan", "b2", "商学院33队", (_p("轮空甲", "b2"), _p("轮空乙", "b2")), team_no="33")
+    es.entries.append(bye)
+    state.entries.append(bye)
+    rnd = es.rounds[0]
+    notes = tuple(f"{g}组抽签顺序：" + "、".join(f"商学院{n}队" for n in range(1, 12)) + "。" for g in "ABCDEFGH")
+    es.rounds[0] = dataclasses.replace(rnd, matches=rnd.matches + (Match("guandan", "g", 1, "D", 5, (bye.id,), bye=True),),
+                                       notes=notes)
+    doc = next(d for d in plan_documents(state) if d.stem.endswith("guandan-r1"))
+    html = render_html(doc)
+    assert "数据更新时间" not in html
+    pdf = html_to_pdf(html, tmp_path / "draw.pdf")
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True,
+                           text=True, check=True).stdout
+    assert pages(pdf) == 2 and "选手31乙" in first
+    assert "轮空甲" in first, first[-400:]
+    assert "抽签种子" in pdftotext(pdf)
+
+
+@needs_poppler
+def test_a_standings_bye_note_is_short_and_its_worth_said_once(tmp_path):
+    """备注 is the one column that wraps and gets what the others leave: 积分含轮空 1 轮（轮空按
+    2分计） ran four characters a line, five-line rows, a row alone on the last page.  A row
+    says 含轮空 1 轮; the table's caption says what a bye counts."""
+    from pipeline.model import Match, Round
+
+    state = t2015_state()
+    es = state.events["go"]
+    es.rounds.append(Round("go", "swiss", "瑞士制", 2, (Match("go", "swiss", 2, "", 1, ("go-t01-1",), bye=True),),
+                           seed="s", input_hash="00" * 32))
+    doc = next(d for d in plan_documents(state) if d.stem == "standings")
+    pdf = html_to_pdf(render_html(doc), tmp_path / "standings.pdf")
+    text = pdftotext(pdf).replace(" ", "")
+    assert "（積分含輪空，輪空按2分計）" in text and "含輪空1輪" in text, text
+
+
+@needs_poppler
 def test_injection_is_text_in_pdf(rendered):
     folder, _, _ = rendered["t2020"]
     assert EVIL in pdftotext(folder / "awards.pdf").replace(" ", "")

@@ -529,7 +529,7 @@ def test_R2016_S1_a_bye_says_how_many_points_it_counts():
     es = state.events["guandan"]
     assert vms.draw_vm(state, "guandan", es.rounds[0]).bye_title == "轮空（本轮不赛；轮空按52分计）"
     table = vms.standing_table(state, es, es.standings[0])
-    assert table.rows[1][-1] == "积分含轮空 1 轮（轮空按52分计）"
+    assert table.rows[1][-1] == "含轮空 1 轮" and table.caption.endswith("（积分含轮空，轮空按52分计）")
 
 
 def test_R2016_S1_the_bye_points_said_are_the_configured_ones():
@@ -537,7 +537,8 @@ def test_R2016_S1_the_bye_points_said_are_the_configured_ones():
     state = _guandan_bye_state({"bye": 50})
     es = state.events["guandan"]
     assert vms.draw_vm(state, "guandan", es.rounds[0]).bye_title == "轮空（本轮不赛；轮空按50分计）"
-    assert vms.standing_table(state, es, es.standings[0]).rows[1][-1] == "积分含轮空 1 轮（轮空按50分计）"
+    table = vms.standing_table(state, es, es.standings[0])
+    assert table.rows[1][-1] == "含轮空 1 轮" and "轮空按50分计" in table.caption
 
 
 def test_a_bye_that_scores_nothing_says_no_points():
@@ -686,3 +687,34 @@ def test_notice_sets_no_spaces_around_numbers_in_chinese(build):
     text = [vm.intro] + [p for s in vm.sections for p in s.paragraphs]
     assert not [p for p in text if re.search(r"[\u4e00-\u9fff，：；] \d|\d [\u4e00-\u9fff]", p)]
     assert vms.cjk_spacing("共 5 轮，积 3 分；第 12 行") == "共5轮，积3分；第12行"
+
+
+def test_R2016_F2_table_cards_of_a_groups_round_name_the_group_in_the_table_number():
+    """A groups round numbers its tables from 1 in each group: four cards said 第 1 桌 in
+    60 pt, the group only in the small line above."""
+    from tests.render_docs.states import t2016_full_round_state
+
+    state = t2016_full_round_state()
+    cards = vms.cards_vm(state, "guandan", state.events["guandan"].rounds[0]).cards
+    labels = [c.table_label for c in cards]
+    assert labels[:5] == ["A组 第 1 桌", "A组 第 2 桌", "A组 第 3 桌", "A组 第 4 桌", "B组 第 1 桌"]
+    assert len(set(labels)) == len(labels) == 16
+
+
+def test_R2016_F2_a_reformed_pair_is_named_once_on_the_draw_sheet_and_its_card():
+    """A pair re-formed at check-in is labelled by its players (甲一/乙一（重组）): the
+    sheet and the card printed them twice, as the team and again as its players."""
+    state = _reformed_pair_state()
+    es = state.events["guandan"]
+    pair = es.entries[-1]
+    other = es.entries[0]
+    from pipeline.model import Match, Round
+
+    rnd = Round("guandan", "g", "分组赛第1轮", 1, (Match("guandan", "g", 1, "A", 1, (pair.id, other.id)),),
+                seed="s", input_hash="ab" * 32)
+    es.rounds.append(rnd)
+    (card,) = vms.cards_vm(state, "guandan", rnd).cards
+    assert card.sides[0][1] == "甲一/乙一（重组）"
+    assert card.sides[1][1] == "文学院1队\n甲一/甲二"      # a team of its own: its players below
+    row = vms.draw_vm(state, "guandan", rnd).table.rows[0]
+    assert "甲一/乙一（重组）" in row and not any("（重组）\n" in str(c) for c in row)

@@ -489,8 +489,8 @@ def test_a_page_is_named_in_the_memo_relative_to_its_root(tmp_path):
 
 
 def test_an_edited_tournament_yaml_makes_the_notice_again(league):
-    """The notice is keyed on the events' memo keys (which hold tournament.yaml's digest) and
-    the data-as-of time: an edit of the spec — the tournament's name here — is printed."""
+    """The notice is keyed on the events' memo keys (which hold tournament.yaml's digest): an
+    edit of the spec — the tournament's name here — is printed."""
     folder, _, out = league
     run(RunOptions(folder=folder, out_parent=out, pdf=False))
     notice = out / "t2016-poker" / "notice.html"

@@ -873,6 +873,8 @@ class AwardsVM(Doc):
     branch_totals: Table | None = None
     totals_note: str = ""       # a cross-unit pair's award counts for each of its units
     total_prize: str = ""
+    issuer: str = ""            # who publishes the list, under it (as the notice is signed)
+    date: str = ""              # its date: the certificates' (award_date)
 
 
 def _event_name(spec: "TournamentSpec", key: str) -> str:
@@ -885,6 +887,8 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     union-wide table of awards and prize money per branch (R2020-A1, R2015-A1, R2011-A1)."""
     spec = state.tournament.spec
     vm = AwardsVM(**vars(_doc(state, f"{spec.name} 获奖名单")))
+    # signed as the notice and the certificates are: a list leadership signs had no issuer
+    vm.issuer, vm.date = spec.issuer, cn_date(award_date(state))
     order = {ev.id: i for i, ev in enumerate(spec.events)}
     by_event: "OrderedDict[str, list[AwardRow]]" = OrderedDict()
     for a in sorted(state.awards, key=lambda a: (order.get(a.event, len(order)), a.event, a.group, a.rank or 10**6)):

@@ -119,6 +119,19 @@ def test_bus_and_budget_html():
     assert "班车乘车名单" in bus and "镇江（2 人）" in bus
     budget = render_html(next(d for d in plan_documents(t2011_state()) if d.stem == "budget"))
     assert "以上共计：1,600 元" in budget
+    # 按程序报批开支 (T2015): signed on paper
+    assert "经办人：" in budget and "审核人：" in budget and "审批人：" in budget
+
+
+def test_the_award_list_is_signed_and_dated_as_the_notice_is():
+    """获奖名单, printed for leadership to sign, had no issuer or date (only a 数据更新时间 line)."""
+    state = t2015_state()
+    vm = next(d for d in plan_documents(state) if d.stem == "awards").vm
+    assert (vm.issuer, vm.date) == (state.tournament.spec.issuer, "2015年12月5日")
+    html = render_html(next(d for d in plan_documents(state) if d.stem == "awards"))
+    signed = html.split('<div class="signature">')[1].split("</div>")[0]
+    assert "2015年12月5日" in signed and signed.count("<p>") == 2
+    assert "數據更新時間" not in html and "数据更新时间" not in html
 
 
 # -- PDF -----------------------------------------------------------------------------------

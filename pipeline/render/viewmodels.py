@@ -1070,6 +1070,7 @@ class BusVM(Doc):
     people: int = 0         # everyone registered
     own_way: int = 0        # 自行到达
     unfilled: int = 0       # no pick-up point given
+    when: str = ""          # the match days and where (the bus goes there): 比赛日期 … ；地点 …
 
 
 NO_PICKUP = "未填写"
@@ -1130,6 +1131,17 @@ def bus_vm(state: "LeagueState") -> BusVM:
     vm.own_way = sum(bp.count for bp in vm.points if own_way(bp.name))
     vm.unfilled = sum(bp.count for bp in vm.points if bp.name == NO_PICKUP)
     vm.total = vm.people - vm.own_way - vm.unfilled
+    # where and when the buses go (the departure times are the office's: 另行通知, T2016)
+    first: dict = {}
+    for sess in sorted(spec.sessions, key=lambda x: (x.date, x.start)):
+        first.setdefault(sess.date, sess)
+    venues = list(dict.fromkeys(v for v in [x.venue or spec.venue for x in first.values()] or [spec.venue] if v))
+    parts = []
+    if first:
+        parts.append("比赛日期：" + "、".join(f"{cn_date(d)}（{x.start:%H:%M} 开始）" for d, x in first.items()))
+    if venues:
+        parts.append("比赛地点：" + "、".join(venues))
+    vm.when = "；".join(parts)
     return vm
 
 

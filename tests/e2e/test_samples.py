@@ -478,3 +478,12 @@ def test_notes_stay_with_what_they_explain(t2015, t2016):
     for r in (1, 2, 3, 4):
         byes, notes = _pages_of((out15 / f"draws/shuangkou-r{r}.html").read_text(encoding="utf-8"), "輪空（", "說明")
         assert byes and byes == notes, (r, byes, notes)
+
+
+def test_R2016_Q2_the_bus_list_says_when_and_where_the_buses_go(t2016):
+    """班车乘车名单 counted riders per stop, with no day, time or place: the client's notice
+    leaves the departures to a later notice (另行通知); the list names the match day, its
+    first session's start and the venue."""
+    _, out = t2016
+    html = (out / "bus.html").read_text(encoding="utf-8")
+    assert "比赛日期：2016年11月26日（08:40 开始）；比赛地点：仙林校区教工食堂" in html

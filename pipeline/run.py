@@ -3860,6 +3860,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         es = run_event(t, drawn, by_event[ev.id], ledger, inputs, issues, now, memo_keys)
         es.session_of_round = schedule(t, es.spec, es.rounds)
         sessions_moved(t, ev, es.spec, es.rounds, issues)
+        not_played_yet(t, es, issues, now)
         events[ev.id] = es
         if es.complete:
             awards += event_awards(t, ev, es, issues)
@@ -4385,8 +4386,11 @@ def _drawn_digest(entries: list[Entry]) -> str:
 
 
 def next_deadline(t: Tournament, now: dt.datetime) -> dt.datetime | None:
-    """The first deadline still ahead: until then, "now" changes no decision."""
+    """The first deadline still ahead — or session start (a round drawn ahead of it waits
+    for its results from then on: :func:`not_played_yet`): until then, "now" changes no
+    decision."""
     ahead = [aware(when) for e in t.spec.events for when in (e.deadline, e.draw_at) if when and aware(when) > now]
+    ahead += [start for start in map(_session_start, t.spec.sessions) if start > aware(now)]
     return min(ahead, default=None)
 
 
@@ -4481,6 +4485,30 @@ def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[Ev
     :func:`pipeline.render.viewmodels.session_and_venue`'s; it was once appended here too,
     and then printed twice on draw sheets, table cards and result workbooks)."""
     return {r.round: s.label() for r, s in zip(rounds, placed_sessions(t, ev, rounds)) if s is not None}
+
+
+def not_played_yet(t: Tournament, es: EventState, issues: IssueLog, now: dt.datetime) -> bool:
+    """R2020-S1: a round drawn and published days before its session waits for no result
+    yet: the event says when it is played (``象棋：决赛循环赛第1轮已抽签，定于 2020年11月17日
+    16:00—18:00 进行``), not 等待…成绩：还差 1 桌 — on the site, the index's cards and the
+    night's summary that read as results overdue — and RESULT_MISSING says the same.  Only
+    while no sheet of the round has come with a problem (that is said as it was).  True
+    when the waiting text was changed."""
+    if not es.rounds or not es.waiting or es.complete:
+        return False
+    last = es.rounds[-1]
+    if not es.waiting.startswith(f"等待{last.title}成绩：") or "已收到但未计分" in es.waiting:
+        return False
+    session = placed_sessions(t, es.spec, es.rounds)[-1]
+    if session is None or aware(now) >= dt.datetime.combine(session.date, session.start, tzinfo=TZ):
+        return False
+    es.waiting = f"{last.title}已抽签，定于 {session.label()} 进行"
+    said = f"{es.spec.name} {last.title}还差"
+    issues.revise(lambda i: dataclasses.replace(
+        i, message=f"{es.spec.name} {last.title}定于 {session.label()} 进行，尚未到比赛时间。赛后裁判填好成绩表"
+                   f"（results/{es.spec.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
+        if i.code == "RESULT_MISSING" and i.message.startswith(said) else i)
+    return True
 
 
 def sessions_moved(t: Tournament, ev: EventSpec, drawn: EventSpec, rounds: list[Round], issues: IssueLog) -> None:
@@ -5356,6 +5384,8 @@ def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts:
         "copies": sorted(set(copies)),
         **({"inbox": list(notes)} if notes else {}),
         "deadlines": [(deadline_passed(ev, now), draw_time_come(ev, now)) for ev in t.spec.events],
+        # a round drawn ahead of its session waits for no result until it begins (not_played_yet)
+        "sessions_begun": sum(1 for x in t.spec.sessions if _session_start(x) <= aware(now)),
         "now": opts.now.isoformat() if opts.now else "",
         "pdf": opts.pdf,
     }

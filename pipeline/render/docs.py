@@ -77,8 +77,10 @@ def plan_documents(state: "LeagueState") -> list[Document]:
         # built from the event states only (and the spec, the code): a night that changes
         # no event's state (a captain's phone number) keys it on them
         keys = tuple(es.memo_key for es in state.events.values())
+        # (and what each waits for, its status: a round's session begun or not, run.not_played_yet)
+        waits = tuple("waiting:" + es.waiting for es in state.events.values())
         docs.append(Document("standings", "docs/standings.html", partial(vms.standings_vm, state),
-                             inputs=keys if all(keys) else ()))
+                             inputs=(*keys, *waits) if all(keys) else ()))
     if state.awards or state.branch_awards:
         docs.append(Document("awards", "docs/awards.html", partial(vms.awards_vm, state)))
         docs.append(Document("certificates", "docs/certificates.html", partial(vms.certificates_vm, state)))

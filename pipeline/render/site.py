@@ -48,7 +48,8 @@ def render_event(state: "LeagueState", event_id: str, memo: "PageMemo | None" = 
     # the page links each round's PDFs when the run writes them (state.pdf)
     # (besides its state: whether its round's PDFs are linked — not those a glyph kept from
     # being made — and, in a Traditional league, every event's players: pipeline.text.names_of)
-    inputs = (es.memo_key, str(state.pdf), "pdf:" + ",".join(sorted(state.no_pdf)), state.names_key)
+    inputs = (es.memo_key, str(state.pdf), "pdf:" + ",".join(sorted(state.no_pdf)), state.names_key,
+              "waiting:" + es.waiting)      # (a round's session begun or not: run.not_played_yet)
     if keyed and memo.fresh_inputs(path, "site/event.html", inputs):
         return None
     vm = site_vm.event_vm(state, event_id)

@@ -166,7 +166,8 @@ def tiebreak_label(name: str) -> str:
 def _playoff_places(t: "StandingTable") -> dict[tuple[str, str], str]:
     """(playoff column, entry) → ``第k名``: a 加赛's value is a sort key (the number of the
     playoff's players placed below the entry), and 加赛 2 beside 加赛 1 read as the second
-    place winning (R2011-F1).  The players of one playoff are the rows level before it."""
+    place winning (R2011-F1).  The players of one playoff are the rows level before it;
+    a row in no playoff played shows ``—``."""
     try:
         from ..score import TIEBREAKS
         playoff_cols = [k for k, c in enumerate(t.chain) if c in TIEBREAKS and getattr(TIEBREAKS.get(c), "is_playoff", False)]
@@ -180,8 +181,11 @@ def _playoff_places(t: "StandingTable") -> dict[tuple[str, str], str]:
             if c in r.tiebreaks:
                 level.setdefault((r.points, *(r.tiebreaks.get(x) for x in t.chain[:k])), []).append(r)
         for rows in level.values():
+            # no playoff: a row level with none, or rows whose playoff is not played (all
+            # equal) — every row of every table said 第1名 (the rows carry the key, 0, all)
+            played = len(rows) > 1 and len({x.tiebreaks[c] for x in rows}) > 1
             for r in rows:
-                out[(c, r.entry)] = f"第{1 + sum(1 for x in rows if x.tiebreaks[c] > r.tiebreaks[c])}名"
+                out[(c, r.entry)] = f"第{1 + sum(1 for x in rows if x.tiebreaks[c] > r.tiebreaks[c])}名" if played else "—"
     return out
 
 
@@ -594,10 +598,16 @@ def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
                    notes=tuple(rnd.notes), matches=tuple(matches))
 
 
-def standing_vms(tables: Iterable["StandingTable"], names: Names) -> tuple[StandingVM, ...]:
-    """Standings tables with the tiebreak chain as extra columns, in the chain's order."""
+def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventState | None" = None
+                 ) -> tuple[StandingVM, ...]:
+    """Standings tables with the tiebreak chain as extra columns, in the chain's order; a
+    row's record names the byes that scored (``es``: its event): 2胜0和2负 beside 积分 6
+    did not add up (a Swiss bye's 2 points)."""
+    from .viewmodels import scored_byes
+
     out = []
     for t in tables:
+        byes = scored_byes(es, t) if es is not None else {}
         title = t.stage_name or t.stage
         if t.group:
             title += f" {t.group}组"
@@ -605,7 +615,7 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names) -> tuple[Stand
         places = _playoff_places(t)
         rows = []
         for row in sorted(t.rows, key=lambda r: (r.rank, names.team(r.entry), r.entry)):
-            record = f"{row.wins}胜{row.draws}和{row.losses}负"
+            record = f"{row.wins}胜{row.draws}和{row.losses}负" + (f"，轮空{byes[row.entry]}" if byes.get(row.entry) else "")
             rows.append(StandingRowVM(
                 rank=str(row.rank), team=names.team(row.entry), branch=names.branch(row.entry),
                 players=names.players(row.entry) if names.players(row.entry) != names.team(row.entry) else "",
@@ -727,7 +737,7 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
         page=_page(state, spec.name, "../"), id=event_id, name=spec.name, format_title=es.format_title,
         status=event_status(es), complete=es.complete, entry_count=playing_count(es),
         brackets=tuple(event_brackets(es, names)), stages=tuple(stages),
-        standings=standing_vms(es.standings, names),
+        standings=standing_vms(es.standings, names, es),
         awards=_awards_of(state.awards, {event_id, spec.name}, names), facts=tuple(facts),
         rounds=round_links(state, event_id))
 
@@ -850,18 +860,31 @@ class IndexPage:
     totals_note: str = ""
 
 
-def totals_note(columns: tuple[str, ...], shared: str = "") -> str:
+def totals_note(columns: tuple[str, ...], shared: str = "", money: bool = True, so_far: tuple[str, ...] = ()) -> str:
     """``名次按获奖计分：一等奖 7 分、二等奖 5 分、三等奖 3 分，其他奖项不计分；同分按奖金多少。``
     for the awards in the table (:data:`pipeline.score.awards.DEFAULT_AWARD_WEIGHTS`) —
     a unit with a 一等奖 below one with two 二等奖 is otherwise a riddle — then ``shared``:
-    how a cross-unit pair's award is counted (:func:`pipeline.render.viewmodels.shared_awards_note`)."""
+    how a cross-unit pair's award is counted (:func:`pipeline.render.viewmodels.shared_awards_note`).
+    No prize money (``money`` False): no 奖金 to break a tie by.  ``so_far``: the finished
+    events while others still run — the table is theirs only (it read as the overall ranking
+    with three of four events to go)."""
     from ..score.awards import DEFAULT_AWARD_WEIGHTS
 
+    first = f"目前仅含已结束的项目（{'、'.join(so_far)}）。" if so_far and columns else ""
     weighed = [f"{c} {DEFAULT_AWARD_WEIGHTS[c]} 分" for c in columns if DEFAULT_AWARD_WEIGHTS.get(c)]
     if not weighed:
-        return shared
+        return first + shared
     rest = "，其他奖项不计分" if len(weighed) < len(columns) else ""
-    return f"名次按获奖计分：{'、'.join(weighed)}{rest}；同分按奖金多少。" + shared
+    tie = "；同分按奖金多少" if money else ""
+    return f"{first}名次按获奖计分：{'、'.join(weighed)}{rest}{tie}。" + shared
+
+
+def _finished_so_far(state: "LeagueState") -> tuple[str, ...]:
+    """The finished events' names while some other event is still to finish (else ())."""
+    events = [state.events[ev.id] for ev in state.tournament.spec.events if ev.id in state.events]
+    if all(es.complete for es in events):
+        return ()
+    return tuple(es.spec.name for es in events if es.complete)
 
 
 def event_card(es: "EventState") -> EventCard:
@@ -1000,7 +1023,9 @@ def index_vm(state: "LeagueState") -> IndexPage:
     return IndexPage(page=_page(state, spec.name, ""), title=spec.name,
                      host="、".join(dict.fromkeys(x for x in (spec.host, spec.organizer) if x)),
                      events=cards, award_columns=columns, totals=totals, branch_awards=b_awards,
-                     totals_note=totals_note(columns, _shared_note(state)),
+                     totals_note=totals_note(columns, _shared_note(state),
+                                             money=any(a.prize for a in [*state.awards, *state.branch_awards]),
+                                             so_far=_finished_so_far(state)),
                      branches=tuple(rows), chart=entries_chart(state, names),
                      documents=document_links(state),
                      data_files=tuple((f"{n}.csv", href(f"data/{n}.csv")) for n in DATA_FILES))
@@ -1116,8 +1141,13 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
                      "其内容未计入报名。")
     if sev["warning"]:
         steps.append(f"请核对下列 {sev['warning']} 条警告；如确认无误，无需再次发送。")
-    if not steps:
-        steps.append("报名已接受，无需其他操作。如需更改，请修改后重新发送整张报名表（新的报名表取代旧的报名表）。")
+    if not steps and closed and spec.late_policy == "reject":     # (a resend would be refused as late)
+        steps.append(f"报名已接受，无需其他操作。报名已于 {fmt_time(max(deadlines))} 截止；如需更改请联系{office}。")
+    elif not steps and closed:
+        steps.append("报名已接受，无需其他操作。报名已截止，重新发送的报名表会被标注为逾期，由组委会决定是否受理。")
+    elif not steps:
+        steps.append("报名已接受，无需其他操作。如需更改，请修改后重新发送整张报名表（新的报名表取代旧的报名表）"
+                     f"{deadline}。")
     return tuple(steps)
 
 

@@ -730,8 +730,6 @@ class StandingsVM(Doc):
 def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") -> Table:
     """One standings table with every tiebreak of the chain as a column (Chinese names)
     and 需加赛 marks on rows whose tie needs a playoff (R2011-F1, R2011-D2)."""
-    from ..draw import bye_scores
-
     spec = state.tournament.spec
     entries = {e.id: e for e in es.entries}
     team_event = es.spec.is_team
@@ -743,9 +741,7 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     head += ["场次", "胜"] + (["平"] if show_draws else []) + ["负", "积分"] + (["总分"] if show_score else [])
     head += [t[1] for t in shown_tbs] + ["备注"]
     playoff_tbs = [t for t in tbs if t[3]]
-    byes = Counter(s for rnd in es.rounds if rnd.stage == st.stage and bye_scores(es.spec.format.type, rnd)
-                   for m in rnd.matches if m.bye and (not st.group or m.group == st.group)
-                   for s in m.sides) if _bye_points(es) else Counter()
+    byes = scored_byes(es, st)
     shown_of = {r.entry: (r.points, r.score, *(r.tiebreaks.get(n) for n, *_ in shown_tbs)) for r in st.rows}
     rows, classes = [], []
     for i, r in enumerate(st.rows):
@@ -774,6 +770,17 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     if byes:        # R2016-S1: what a bye counts, with the rows that hold one (含轮空 1 轮)
         caption += f"（积分含轮空，轮空按{_bye_points(es)}分计）"
     return Table(head, rows, align, classes, caption=caption)
+
+
+def scored_byes(es: "EventState", st: "StandingTable") -> Counter:
+    """Entry → the byes of ``st``'s stage (and group) that scored points in its 积分 (none
+    where a bye scores nothing: a round robin's rest, a knockout's bye, a bye worth 0)."""
+    from ..draw import bye_scores
+
+    if not _bye_points(es):
+        return Counter()
+    return Counter(s for rnd in es.rounds if rnd.stage == st.stage and bye_scores(es.spec.format.type, rnd)
+                   for m in rnd.matches if m.bye and (not st.group or m.group == st.group) for s in m.sides)
 
 
 def _bye_points(es: "EventState") -> int:

@@ -23,7 +23,7 @@ def test_R2016_F2_round_1_is_drawn_after_the_check_in(tmp_path: Path) -> None:
     assert (out / "t2016-poker" / "forms" / "guandan-签到表.xlsx").is_file()
     shutil.move(checkin, folder / "inbox")                                    # the morning's check-in
     r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
-    assert "等待分组赛第1轮成绩" in r.stdout, r.stdout
+    assert "分组赛第1轮已抽签，定于 2016年11月26日 08:40—12:00 进行" in r.stdout, r.stdout   # (drawn before its session)
     assert "DRAW_INPUT_CHANGED" not in _codes(out)
     draw = (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
     assert "（重组）" in draw                                                     # re-formed at check-in

@@ -73,13 +73,15 @@ def test_blank_page_and_console_message_are_detected(tmp_path):
     assert any("CONSOLE" in line and "boom" in line for line in log.splitlines())
 
 
-def page_width(page: Path, tmp_path: Path, width: int = 390) -> tuple[int, int]:
+def page_width(page: Path, tmp_path: Path, width: int = 390, element: str = "") -> tuple[int, int]:
     """(scrollWidth, clientWidth) of ``page`` laid out ``width`` px wide by Chromium (in an
-    iframe: headless Chromium makes no window narrower than 500 px)."""
+    iframe: headless Chromium makes no window narrower than 500 px); of its first
+    ``element`` (a CSS selector) when given."""
     wrapper = tmp_path / f"w-{page.stem}.html"
+    pick = f'this.contentDocument.querySelector("{element}")' if element else "this.contentDocument.documentElement"
     wrapper.write_text(
         f'<!DOCTYPE html><html><body><iframe id="f" style="width:{width}px;height:800px" src="{page.as_uri()}"></iframe>'
-        '<script>document.getElementById("f").onload = function () { var d = this.contentDocument.documentElement;'
+        f'<script>document.getElementById("f").onload = function () {{ var d = {pick};'
         ' document.body.setAttribute("data-w", d.scrollWidth + "/" + d.clientWidth); };</script></body></html>',
         encoding="utf-8")
     cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -105,3 +107,19 @@ def test_wide_documents_do_not_make_a_phone_pan_sideways(tmp_path):
     for name in ("standings.html", "awards.html"):
         scroll, client = page_width(out / name, tmp_path)
         assert scroll <= client, (name, scroll, client)
+
+
+def test_a_branch_pages_problems_read_on_a_phone(tmp_path):
+    """问题清单's 位置 cell (nowrap) held the file's name in a span meant to break: it
+    inherited nowrap, the column grew to the name's length and the problem itself was
+    off-screen (a table 800 px wide on a 390 px phone)."""
+    from pipeline.issues import issue
+    from pipeline.model import CellRef
+
+    state = make_state()
+    name = "行政第一分工会第四届教职工棋牌联赛报名表最终版修改后再次修改.xlsx"
+    state.issues.append(issue("BAD_VALUE", "报名表!E12 “1390000” 不是有效的手机号码，请填写 11 位数字。",
+                              at=CellRef(name, "报名表", "E12"), branch="u02"))
+    render_site(state, tmp_path / "site")
+    scroll, _ = page_width(tmp_path / "site" / "branches" / "u02.html", tmp_path, element="table.issues")
+    assert scroll <= 420, scroll

@@ -243,3 +243,14 @@ def test_the_award_totals_show_a_prize_column_only_with_prize_money(tmp_path):
         assert "<th class=\"num\">奖金</th>" not in page.read_text(encoding="utf-8"), page.name
     assert any("<th class=\"num\">奖金</th>" in p.read_text(encoding="utf-8")
                for p in (tmp_path / "money" / "events").glob("*.html"))
+
+
+def test_a_finished_events_standings_are_the_final_ones():
+    """An event that has ended said 当前排名 (the current standings) over its final table."""
+    from pipeline.render.site import render_event
+
+    state = make_state()
+    assert state.events["xiangqi"].complete
+    assert "<h2>最终排名</h2>" in render_event(state, "xiangqi") and "当前排名" not in render_event(state, "xiangqi")
+    state.events["xiangqi"].complete = False
+    assert "<h2>当前排名</h2>" in render_event(state, "xiangqi")

@@ -1,6 +1,7 @@
 """Golden view-model tests: what the pages say, decided in Python."""
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from pipeline.render import site_vm
@@ -46,7 +47,14 @@ def test_branch_totals_count_awards_per_unit(state):
     assert len(rows) == 11                       # every unit, zeros too
     assert ("分会4", ("", "", "", "1")) in [(r[1], r[2]) for r in rows]
     # how the 名次 is reached is said under the table (the weights were hidden)
-    assert vm.totals_note == "名次按获奖计分：一等奖 7 分、二等奖 5 分、三等奖 3 分，其他奖项不计分；同分按奖金多少。"
+    # (象棋 has ended, 围棋 has not: the table is 象棋's only — it read as the overall ranking)
+    assert vm.totals_note == ("目前仅含已结束的项目（象棋）。"
+                              "名次按获奖计分：一等奖 7 分、二等奖 5 分、三等奖 3 分，其他奖项不计分；同分按奖金多少。")
+    # every event ended; no prize money: no 奖金 to break a tie by
+    for es in state.events.values():
+        es.complete = True
+    state.awards = [dataclasses.replace(a, prize=0) for a in state.awards]
+    assert site_vm.index_vm(state).totals_note == "名次按获奖计分：一等奖 7 分、二等奖 5 分、三等奖 3 分，其他奖项不计分。"
 
 
 def test_branch_status_rows(state):
@@ -157,6 +165,12 @@ def test_R2011_F1_a_playoff_column_shows_places_not_its_sort_key():
         def players(self, e): return e
     (vm,) = site_vm.standing_vms([table], Names())
     assert [r.tiebreaks for r in vm.rows] == [("1", "第1名"), ("1", "第2名"), ("1", "第3名"), ("0", "—")]
+    # rows level with none, or level with a playoff not played: no place (every row of every
+    # table said 第1名 — the rows carry the playoff key, 0)
+    rows = (StandingRow("a", 1, 9, tiebreaks={"wins": 3, "playoff": 0}), StandingRow("b", 2, 7, tiebreaks={"wins": 2, "playoff": 0}),
+            StandingRow("c", 3, 5, tiebreaks={"wins": 1, "playoff": 0}), StandingRow("d", 3, 5, tiebreaks={"wins": 1, "playoff": 0}))
+    (vm,) = site_vm.standing_vms([StandingTable("ddz", "final", "决赛", "", rows, ("wins", "playoff"))], Names())
+    assert [r.tiebreaks[1] for r in vm.rows] == ["—", "—", "—", "—"]
 
 
 def test_index_names_the_player_of_an_organisers_award_in_an_individual_event(state):
@@ -220,9 +234,14 @@ def test_after_every_deadline_a_page_does_not_ask_for_a_resend_that_would_be_ref
     (step,) = [s for s in site_vm.branch_vm(state, "u02").next_steps if "3 处错误" in s]
     assert "重新发送的报名表不再受理" in step and "截止" in step and not step.startswith("请修改")
     assert "报名已于" in site_vm.branch_vm(state, "u03").next_steps[0]      # nothing was sent
+    # a unit with nothing to correct: not told to resend to change anything either
+    state.issues = [i for i in state.issues if i.branch != "u01" or i.severity == "info"]
+    (step,) = site_vm.branch_vm(state, "u01").next_steps
+    assert step.startswith("报名已接受，无需其他操作") and "重新发送" not in step and "联系" in step, step
     state.tournament.spec = dataclasses.replace(spec, late_policy="accept-with-warning")
     (step,) = [s for s in site_vm.branch_vm(state, "u02").next_steps if "3 处错误" in s]
     assert step.startswith("请修改下列 3 处错误") and "逾期" in step
+    assert "逾期" in site_vm.branch_vm(state, "u01").next_steps[0]
 
 
 def test_no_next_step_reads_as_a_watch_in_traditional(state):
@@ -235,3 +254,17 @@ def test_no_next_step_reads_as_a_watch_in_traditional(state):
     assert any("取代" in s for s in steps)
     for s in steps:
         assert "錶" not in convert(s, "traditional"), s
+
+
+def test_a_swiss_record_names_the_byes_that_scored(state):
+    """2胜0和2负 beside 积分 6 did not add up: a Swiss bye's 2 points are in 积分."""
+    from pipeline.model import Match, Round
+    from pipeline.render.site_vm import Names
+    from tests.render_docs.states import t2015_state
+
+    s = t2015_state()
+    es = s.events["go"]
+    es.rounds.append(Round("go", "swiss", "瑞士制", 2, (Match("go", "swiss", 2, "", 1, ("go-t01-1",), bye=True),),
+                           seed="s", input_hash="00" * 32))
+    (table,) = site_vm.standing_vms(es.standings, Names(s), es)
+    assert [r.record for r in table.rows] == ["1胜0和0负，轮空1", "0胜0和1负"]

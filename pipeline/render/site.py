@@ -80,8 +80,8 @@ def render_site(state: "LeagueState", out_dir: str | Path, memo: "PageMemo | Non
     gives byte-identical files (no wall clock; times come from ``state``) — but for a page
     kept from an earlier night: with a :class:`~pipeline.render.memo.PageMemo`, a page whose
     view-model is the one it was last rendered from is not rendered again, nor when only
-    its "data as of" line would change (it keeps the time its content last changed).  ``parts`` (of :data:`SITE_PARTS`) writes
-    some of the pages: a run writes the event pages, which link no returned copy, first,
+    its "data as of" line would change (it keeps the time its content last changed).
+    ``parts`` (of :data:`SITE_PARTS`) writes some of the pages: a run writes the event pages, which link no returned copy, first,
     then the index and branch pages (again, should a returned copy fail to be made).
 
     >>> # render_site(state, Path("output/t2020-league"))  →  [.../index.html, .../events/xiangqi.html, …]

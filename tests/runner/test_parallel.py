@@ -458,39 +458,35 @@ def test_a_resent_form_and_its_units_earlier_form_are_opened_ahead_on_the_presta
     ws = wb[layout.REG_SHEET]
     phone = next(c for row in ws.iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith("1")
                  and c.value.isdigit() and len(c.value) == 11)
-    phone.value = "13900000000" if phone.value != "13900000000" else "13900000001"
-    resent = folder / "inbox" / "b01-报名表-更正.xlsx"
-    wb.save(resent)
-    at = earlier.received_at.timestamp() + 60
-    os.utime(resent, (at, at))
-
     sent: list[tuple[str, str, tuple]] = []
     real = parallel.Prestarted.submit
     monkeypatch.setattr(parallel.Prestarted, "submit",
                         lambda self, module, name, *args: (sent.append((module, name, args)), real(self, module, name, *args))[1])
-    assert parallel.prestart("pipeline.xlsx.returned")
-    run(RunOptions(folder=folder, out_parent=out, pdf=False))
-    (opened,) = [args[0] for module, name, args in sent if name == "open_ahead"]
-    with Ledger(league) as ledger:
-        new = next(r for r in ledger.received() if r.file_name == resent.name)
+
+    def resend(number: str, name: str, at: float):
+        """b01's form with another phone number, received at ``at``; a night with a prestarted
+        worker; (the forms it opened ahead, the new form's record)."""
+        phone.value = number
+        path = folder / "inbox" / name
+        wb.save(path)
+        os.utime(path, (at, at))
+        sent.clear()
+        assert parallel.prestart("pipeline.xlsx.returned")
+        run(RunOptions(folder=folder, out_parent=out, pdf=False))
+        (opened,) = [args[0] for module, name_, args in sent if name_ == "open_ahead"]
+        with Ledger(league) as ledger:
+            return opened, next(r for r in ledger.received() if r.file_name == name)
+
+    at = earlier.received_at.timestamp() + 60
+    opened, new = resend("13900000000" if phone.value != "13900000000" else "13900000001", "b01-报名表-更正.xlsx", at)
     assert sorted(opened) == sorted(str(league / "received" / f"{r.sha256}.xlsx") for r in (earlier, new))
     copy = next((league / "returned").glob(f"b01-*-{new.sha256[:8]}-返回.xlsx"))
     cells = [c.value for row in load_workbook(copy)[layout.REG_SHEET].iter_rows() for c in row]
     assert phone.value in cells
     # a third form: the first one's copy stays as it is (its note names the second), and it
     # is not opened — the worker would open it before making the new form's copy
-    phone.value = "13900000002"
-    third = folder / "inbox" / "b01-报名表-再次更正.xlsx"
-    wb.save(third)
-    os.utime(third, (at + 60, at + 60))
-    sent.clear()
-    assert parallel.prestart("pipeline.xlsx.returned")
-    run(RunOptions(folder=folder, out_parent=out, pdf=False))
-    (opened,) = [args[0] for module, name, args in sent if name == "open_ahead"]
-    with Ledger(league) as ledger:
-        last = next(r for r in ledger.received() if r.file_name == third.name)
+    opened, last = resend("13900000002", "b01-报名表-再次更正.xlsx", at + 60)
     assert sorted(opened) == sorted(str(league / "received" / f"{r.sha256}.xlsx") for r in (new, last))
-
 
 def test_the_prestarted_worker_runs_at_the_runs_priority(no_prestarted):
     """The night ends when the worker's copies are made: niced (it was, by 10, to spare the

@@ -660,12 +660,20 @@ def event_progress(es: "EventState") -> tuple[int, int, int | None]:
         if pool > 1 and n > 1:
             left += n - 1 if n % 2 == 0 else n
         return played, drawn, left
+    if stages and stage_kind(stages[-1], es.spec.format.type) == "round_robin":
+        # a round robin (a final pool, R2020-F1) plays n − 1 rounds, n with an odd n (a bye each round)
+        n = len(stages[-1][0].entries())
+        return played, drawn, max(0, (n - 1 if n % 2 == 0 else n) - len(stages[-1]))
     return played, drawn, None
 
 
 def progress_text(played: int, drawn: int, left: int | None) -> str:
-    """``progress_text(1, 2, None) == "已赛 1 轮 · 已抽签 2 轮 · 剩余轮次待定"``."""
-    rest = f"剩余 {left} 轮" if left is not None else "剩余轮次待定"
+    """``progress_text(1, 2, None) == "已赛 1 轮 · 已抽签 2 轮 · 剩余轮次待定"``; with every
+    round drawn and some still to play, ``"… · 各轮均已抽签"`` (not 剩余 0 轮)."""
+    if left == 0 and drawn > played:
+        rest = "各轮均已抽签"
+    else:
+        rest = f"剩余 {left} 轮" if left is not None else "剩余轮次待定"
     return f"已赛 {played} 轮 · 已抽签 {drawn} 轮 · {rest}"
 
 

@@ -91,6 +91,13 @@ class Connector:
     y2: float
     dashed: bool = False      # the entry did not win there (revived, third-place match)
 
+    @property
+    def vx(self) -> float:
+        """Where the line turns down: halfway for a winner, three quarters of the way for
+        an entry that lost (third-place match, revival) — on its own vertical, so a loser's
+        dashed line never runs along, and hides, the winners' solid one."""
+        return self.x1 + (self.x2 - self.x1) * (0.75 if self.dashed else 0.5)
+
 
 @dataclass
 class BracketLayout:
@@ -232,9 +239,8 @@ def bracket_svg(columns: list[BracketColumn], title: str = "对阵图") -> str:
         out.append(f'<text class="col-title" x="{cx:g}" y="{HEAD_H - 9}" text-anchor="middle" '
                    f'font-weight="bold">{_e(fit(t, COL_W))}</text>')
     for c in lay.connectors:
-        mx = (c.x1 + c.x2) / 2
         dash = ' stroke-dasharray="4 3"' if c.dashed else ""
-        out.append(f'<path d="M{c.x1:g} {c.y1:g}H{mx:g}V{c.y2:g}H{c.x2:g}" fill="none" '
+        out.append(f'<path d="M{c.x1:g} {c.y1:g}H{c.vx:g}V{c.y2:g}H{c.x2:g}" fill="none" '
                    f'stroke="#8a8a8a" stroke-width="1.2"{dash}/>')
     for pb in lay.boxes:
         b = pb.box

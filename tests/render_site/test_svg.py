@@ -111,3 +111,25 @@ def test_tables_of_three_bracket_has_table_boxes():
 def test_knockout_event_fixture_spec_is_consistent():
     es = knockout_event(_spec(), 6)
     assert len(es.entries) == 22 and len(es.rounds) == 6
+
+
+def test_losers_dashed_line_keeps_off_the_winners_vertical():
+    """Semi-finals feed a final (winners, solid) and a third-place match (losers,
+    dashed): the dashed lines turn down on their own vertical, not on the solid one."""
+    line = svg.BoxLine
+    semis = svg.BracketColumn("半决赛", (
+        svg.BracketBox("s1", (line("甲", key="a"), line("乙", key="b")), advancing=("a",)),
+        svg.BracketBox("s2", (line("丙", key="c"), line("丁", key="d")), advancing=("c",)),
+    ))
+    last = svg.BracketColumn("决赛", (
+        svg.BracketBox("f", (line("甲", key="a"), line("丙", key="c")), caption="决赛"),
+        svg.BracketBox("t", (line("乙", key="b"), line("丁", key="d")), caption="三四名"),
+    ))
+    lay = svg.layout_bracket([semis, last])
+    solid = {c.vx for c in lay.connectors if not c.dashed}
+    dashed = {c.vx for c in lay.connectors if c.dashed}
+    assert len(lay.connectors) == 4 and len(solid) == len(dashed) == 1
+    assert solid.isdisjoint(dashed)
+    drawn = svg.bracket_svg([semis, last])
+    for x in solid | dashed:
+        assert f"H{x:g}V" in drawn

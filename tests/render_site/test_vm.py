@@ -32,6 +32,18 @@ def test_R2020_F1_progress_mid_knockout():
     assert site_vm.event_status(state.events["xiangqi"]) == "等待第2轮成绩"
 
 
+def test_R2020_F1_progress_in_the_final_pool():
+    """The final round robin of three plays three rounds, all drawn at once: none left
+    to draw (it read 剩余轮次待定); with its third round not drawn yet, one left."""
+    state = make_state(ko_rounds=4)
+    es = state.events["xiangqi"]
+    played, drawn, left = site_vm.event_progress(es)
+    assert (played, drawn, left) == (4, 6, 0)
+    assert site_vm.progress_text(played, drawn, left) == "已赛 4 轮 · 已抽签 6 轮 · 各轮均已抽签"
+    es.rounds = es.rounds[:-1]          # the pool's third round not drawn yet
+    assert site_vm.event_progress(es) == (4, 5, 1)
+
+
 def test_waiting_text_from_runner_wins(state):
     es = state.events["go"]
     es.waiting = "等待加赛成绩"

@@ -1078,6 +1078,18 @@ class EntryVM:
 
 
 @dataclass(frozen=True)
+class UnitAwardVM:
+    """One award of the unit on its branch page: the event (linked), the award, who won it
+    and the unit's part of the prize (a cross-unit pair's prize is shared, R2015-Q2)."""
+
+    event: str
+    event_href: str
+    award: str
+    holder: str
+    prize: str
+
+
+@dataclass(frozen=True)
 class BranchPage:
     """View-model of ``branches/<id>.html`` (the branch's validation report)."""
 
@@ -1092,6 +1104,37 @@ class BranchPage:
     issues: tuple[IssueVM, ...]
     entries: tuple[EntryVM, ...]
     returned_href: str
+    #: the unit's awards, the events' and the organisers' (组织奖 …); shown once an event has ended
+    awards: tuple[UnitAwardVM, ...] = ()
+    awards_shown: bool = False
+
+
+def unit_awards(state: "LeagueState", unit_id: str) -> tuple[UnitAwardVM, ...]:
+    """The awards credited to ``unit_id``, in the events' order then by place: each event's
+    (a cross-unit pair's counts for both its units, with the unit's share of the prize) and
+    the organisers' awards to the unit or its players."""
+    spec = state.tournament.spec
+    order = {}
+    for i, ev in enumerate(spec.events):
+        order[ev.id] = order[ev.name] = (i, ev.id, ev.name)
+    rows = []
+    for a in [*state.awards, *state.branch_awards]:
+        if unit_id not in a.unit_ids:
+            continue
+        i, ev_id, ev_name = order.get(a.event, (len(order), "", a.event))
+        partner = [u for u in a.unit_ids if u != unit_id]
+        holder = a.players or ("本" + spec.unit_word)        # (a unit's award names no player)
+        if a.players and a.team and a.players != a.team:
+            holder = f"{a.team}（{a.players}）"
+        if partner:
+            holder += "，与" + "、".join((u.short or u.name) if (u := spec.unit(uid)) else uid
+                                        for uid in partner) + "合组"
+        share = a.prize_share(unit_id)
+        rows.append(((i, a.rank, a.group, a.award, holder), UnitAwardVM(
+            event=ev_name, event_href=href(f"events/{ev_id}.html", "../") if ev_id in state.events else "",
+            award=(f"{a.group}组 " if a.group else "") + a.award, holder=holder,
+            prize=f"{share:,}元" if share else "")))
+    return tuple(vm for _, vm in sorted(rows, key=lambda r: r[0]))
 
 
 def unassigned_steps(issues: list[Issue]) -> tuple[str, ...]:
@@ -1200,7 +1243,9 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
                               players=e.player_names,
                               staff_ids="/".join(p.staff_id for p in e.players if p.staff_id))
                       for e in entries),
-        returned_href=summary.returned_href)
+        returned_href=summary.returned_href,
+        awards=() if unit_id == UNASSIGNED else unit_awards(state, unit_id),
+        awards_shown=unit_id != UNASSIGNED and (bool(state.branch_awards) or any(es.complete for es in state.events.values())))
 
 
 def branch_ids(state: "LeagueState") -> list[str]:

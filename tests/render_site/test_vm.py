@@ -280,3 +280,39 @@ def test_a_swiss_record_names_the_byes_that_scored(state):
                            seed="s", input_hash="00" * 32))
     (table,) = site_vm.standing_vms(es.standings, Names(s), es)
     assert [r.record for r in table.rows] == ["1胜0和0负，轮空1", "0胜0和1负"]
+
+
+def test_branch_page_lists_the_units_awards(state):
+    """A captain sees the unit's awards on its page: each event's (linked, with the prize)
+    and the organisers' (组织奖); a cross-unit pair's award is on both units' pages, each
+    with its share of the prize (R2015-Q2)."""
+    vm = site_vm.branch_vm(state, "u03")
+    assert vm.awards_shown
+    assert [(a.event, a.event_href, a.award, a.holder, a.prize) for a in vm.awards] == [
+        ("象棋", "../events/xiangqi.html", "一等奖", "象棋u01", "300元"),
+        ("象棋", "../events/xiangqi.html", "三等奖", "象棋u08", "100元")]
+    org = site_vm.branch_vm(state, "u04").awards
+    assert [(a.event, a.award, a.holder, a.prize) for a in org] == [("", "组织奖", "本分工会", "")]
+    assert site_vm.branch_vm(state, "u02").awards == ()
+    state.awards[0] = dataclasses.replace(state.awards[0], team="甲/乙", players="甲/乙", prize=301,
+                                          units=("u03", "u06"))
+    mine = site_vm.branch_vm(state, "u03").awards[0]
+    theirs = site_vm.branch_vm(state, "u06").awards[0]
+    assert (mine.holder, mine.prize) == ("甲/乙，与分会6合组", "151元")
+    assert (theirs.holder, theirs.prize) == ("甲/乙，与分会3合组", "150元")
+    # before any event has ended, no awards section at all
+    for es in state.events.values():
+        es.complete = False
+    state.branch_awards = []
+    assert not site_vm.branch_vm(state, "u03").awards_shown
+
+
+def test_branch_page_shows_awards_html(state, tmp_path):
+    from pipeline.render.site import render_site
+
+    render_site(state, tmp_path)
+    page = (tmp_path / "branches" / "u03.html").read_text(encoding="utf-8")
+    assert "本分工会获奖（2）" in page and '<a href="../events/xiangqi.html">象棋</a>' in page
+    assert "<td>一等奖</td><td>象棋u01</td><td class=\"num\">300元</td>" in page
+    none = (tmp_path / "branches" / "u02.html").read_text(encoding="utf-8")
+    assert "本分工会获奖（0）" in none and "已结束的项目中暂无获奖。" in none

@@ -123,3 +123,26 @@ def test_a_branch_pages_problems_read_on_a_phone(tmp_path):
     render_site(state, tmp_path / "site")
     scroll, _ = page_width(tmp_path / "site" / "branches" / "u02.html", tmp_path, element="table.issues")
     assert scroll <= 420, scroll
+
+
+def test_a_table_wider_than_the_phone_shows_a_shadow_where_it_scrolls(tmp_path):
+    """On a phone nothing showed that a standings table went on to the right: the box of a
+    table that overflows has a shadow on its right edge (none on the left, where it
+    starts); a table that fits has none."""
+    css = (Path(__file__).resolve().parents[2] / "templates" / "site.css").read_text(encoding="utf-8")
+    row = '<tr><td style="height:40px;padding:0"></td></tr>'
+    page = tmp_path / "scroll.html"
+    page.write_text(
+        f'<!DOCTYPE html><html><head><style>body{{margin:0}} {css}</style></head><body>'
+        f'<div style="width:300px"><div class="scroll"><table style="width:800px;border-collapse:collapse">{row}</table></div>'
+        f'<div class="scroll"><table style="border-collapse:collapse">{row}</table></div></div></body></html>',
+        encoding="utf-8")
+    png = tmp_path / "scroll.png"
+    log = screenshot(page, png, tmp_path / "profile", size="600,200")
+    assert png.is_file(), log[-2000:]
+    with Image.open(png) as im:
+        rgb = im.convert("RGB")
+        wide_right, wide_left = rgb.getpixel((297, 20)), rgb.getpixel((2, 20))
+        fits_right = rgb.getpixel((297, 60))
+    assert max(wide_right) < 235, wide_right            # the shadow: more to see on the right
+    assert min(wide_left) > 250 and min(fits_right) > 250, (wide_left, fits_right)

@@ -78,6 +78,9 @@ class Table:
     align: list[str] = field(default_factory=list)     # "" | "num" | "center" per column
     row_class: list[str] = field(default_factory=list)
     caption: str = ""
+    #: column widths in em (a ``<col>`` each; a column still grows to its content): the
+    #: same for sibling tables (:func:`same_widths`), so groups A–D line up on paper
+    widths: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.align:
@@ -87,6 +90,42 @@ class Table:
         long = next((r for r in self.rows if len(r) > len(self.align)), None)
         if long is not None:   # the template pairs cells with columns: a cell without one would be lost
             raise ValueError(f"table row has {len(long)} cells for {len(self.align)} columns: {long!r}")
+
+
+def _em(text: str) -> float:
+    """Estimated width of ``text``'s longest line in em: a wide (CJK) character 1, others 0.6."""
+    import unicodedata
+
+    return max((sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in line)
+                for line in text.split("\n")), default=0.0)
+
+
+def same_widths(tables: list[Table]) -> list[Table]:
+    """Give tables with the same header (an event's groups, A组 … D组) the same column
+    widths — each column as wide as its widest cell or heading in any of them — so their
+    columns line up one under another instead of each table sizing its own.  A lone table
+    is left to size itself.
+
+    >>> a, b = Table(["姓名", "积分"], [["张三", "12"]]), Table(["姓名", "积分"], [["欧阳中华", "3"]])
+    >>> [t.widths for t in same_widths([a, b])]
+    [[4.4, 2.4], [4.4, 2.4]]
+    """
+    by_head: dict[tuple[str, ...], list[Table]] = {}
+    for t in tables:
+        by_head.setdefault(tuple(t.head), []).append(t)
+    for siblings in by_head.values():
+        if len(siblings) < 2:
+            continue
+        cols = len(siblings[0].head)
+        widest = [_em(h) for h in siblings[0].head]
+        for t in siblings:
+            for row in t.rows:
+                for i, cell in enumerate(row[:cols]):
+                    widest[i] = max(widest[i], _em(cell))
+        widths = [round(w + 0.4, 1) for w in widest]      # (+ a little: the estimate is not the font)
+        for t in siblings:
+            t.widths = list(widths)
+    return tables
 
 
 @dataclass
@@ -836,7 +875,7 @@ def standings_vm(state: "LeagueState") -> StandingsVM:
             continue
         tables = [standing_table(state, es, st) for st in es.standings]
         final = final_order_table(state, es)
-        vm.events.append(EventTables(ev.name, _status(es), tables + ([final] if final else [])))
+        vm.events.append(EventTables(ev.name, _status(es), same_widths(tables) + ([final] if final else [])))
     vm.legend = "名次相同表示按全部破同分规则仍然并列；“需加赛”表示须加赛决定名次。"
     return vm
 
@@ -919,7 +958,7 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
                 body.append(row + [yuan(a.prize)][:len(cash)])
             align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"] * len(cash)
             tables.append(Table(head, body, align, caption=f"{g}组" if g else ""))
-        placed.append((order.get(event_id, len(order)), EventTables(_event_name(spec, event_id), "", tables)))
+        placed.append((order.get(event_id, len(order)), EventTables(_event_name(spec, event_id), "", same_widths(tables))))
     # an event without awards yet says why, in its place (a 加赛 to play, rounds to go)
     for ev in spec.events:
         es = state.events.get(ev.id)

@@ -432,3 +432,28 @@ def test_the_notices_signature_is_never_on_a_page_without_its_text(tmp_path):
         before = re.sub(r"\s+", "", text.split("未尽事宜")[0])
         assert len(before) > 4, (k, text)            # more than "十一、": text before the closing clause
         assert spec.organizer in text.split("未尽事宜")[1]     # and the signature after it, on that page
+
+
+def test_sibling_group_tables_share_their_column_widths():
+    """成绩表 of groups A and B: each table sized its columns to its own names, so the
+    columns of A组 and B组 did not line up on the printed page; now every group's table
+    has the widest cell's width for each column (a lone table sizes itself)."""
+    import dataclasses
+
+    state = t2015_state()
+    es = next(es for es in state.events.values() if es.standings)
+    a = dataclasses.replace(es.standings[0], group="A")
+    b = dataclasses.replace(a, group="B", rows=list(a.rows)[1:])      # other names, other widths
+    es.standings = [a, b]
+    vm = next(d for d in plan_documents(state) if d.stem == "standings").vm
+    tables = next(ev.tables for ev in vm.events if ev.name == es.spec.name)
+    assert tables[0].widths and tables[0].widths == tables[1].widths
+    name_col = tables[0].head.index("姓名") if "姓名" in tables[0].head else 1
+    assert tables[0].widths[name_col] >= max(len(r[name_col]) for t in tables[:2] for r in t.rows)
+    html = render_html(next(d for d in plan_documents(state) if d.stem == "standings"))
+    cols = "".join(f'<col style="width: {w}em">' for w in tables[0].widths)
+    assert html.count(f"<colgroup>{cols}</colgroup>") == 2
+    from pipeline.render.viewmodels import standings_vm
+
+    lone = standings_vm(t2015_state())
+    assert all(not t.widths for ev in lone.events for t in ev.tables)

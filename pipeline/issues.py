@@ -55,6 +55,7 @@ CODES: dict[str, Severity] = {
     "WITHDRAWAL_UNMATCHED": Severity.ERROR, # an event's withdrawn: names no one (or two) of its entries
     "EMPTY_FORM": Severity.ERROR,           # a registration form with no entry at all: not taken
     "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
+    "PEOPLE_DROPPED": Severity.WARNING,     # a unit's newer form leaves out people of the one it replaces
     "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it;
                                             # a published round's session or venue moved: kept
     "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them
@@ -85,7 +86,8 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRE
 #: very same message it is a note (info) — still in issues.csv and on the site, no longer
 #: holding the exit status at 1 under cron (:func:`pipeline.lastrun.said_before`).  So is a
 #: result sheet of a round not drawn yet (ROUND_NOT_DRAWN): read when its round is drawn
-SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK"})
+SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK",
+                                       "PEOPLE_DROPPED"})
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from . import lastrun
 from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, settled
 from .layout import FINAL_PLACES
-from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult
+from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
 from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
 from .store import Ledger, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
@@ -3328,6 +3328,36 @@ def first_seen(inputs: Inputs) -> dict[tuple[str, str], dt.datetime]:
     return out
 
 
+def _people_dropped(t: Tournament | None, branch: str, old: tuple[Received, Any], new: tuple[Received, Any],
+                    kept: tuple[str, ...], issues: IssueLog) -> None:
+    """PEOPLE_DROPPED: a unit's newer form replaces the whole of the one before — a captain
+    who sends only the one person to add (补报) drops everyone else, and nothing named them
+    (an audit: 10 people → 1, only QUOTA_SHORT said anything).  The people of the replaced
+    form found in the new one by neither their 工号 nor their name are named, on the new
+    form, when it lists fewer people than the old one (a form that swaps a player for
+    another — same count — is a change the captain made on purpose); rows of events closed
+    and kept from the old form (:func:`_split_by_deadline`) are still counted.  Said once
+    (SAID_ONCE): the captain may have meant it."""
+    (old_rec, old_reg), (new_rec, new_reg) = old, new
+    ids = {staff_key(r.staff_id) for r in new_reg.rows if r.staff_id}
+    names = {r.name for r in new_reg.rows if r.name}
+    gone: list[str] = []
+    for r in old_reg.rows:
+        if not r.name or r.event in kept or r.name in names or (r.staff_id and staff_key(r.staff_id) in ids):
+            continue
+        shown = r.display_name or r.name
+        if shown not in gone:
+            gone.append(shown)
+    if not gone or len(names) >= len({r.name for r in old_reg.rows if r.name and r.event not in kept}):
+        return
+    word = t.spec.unit_word if t is not None else "单位"
+    listed = "、".join(gone[:12]) + (f" 等 {len(gone)} 人" if len(gone) > 12 else f"（{len(gone)} 人）")
+    issues.add("PEOPLE_DROPPED", f"《{new_rec.file_name}》整份取代了此前的《{old_rec.file_name}》，新表中没有旧表里的 "
+               f"{listed}，他们现在不在本{word}的报名中。如果这份是补报，请在原表上加上新的人，"
+               "把完整的一份重新发送；如果确是撤下这些人，无需处理。",
+               at=CellRef(new_rec.file_name), branch=branch, source=new_rec.sha256)
+
+
 def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None = None
                           ) -> tuple[Current, list[Submission]]:
     """The newest valid registration of each branch; older ones are SUPERSEDED (kept, info).
@@ -3406,6 +3436,8 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                        source=rec.sha256)
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded",
                                    events=events(reg), kept=tuple(kept.get(rec.sha256, ()))))
+        if len(items) > 1:
+            _people_dropped(t, branch, items[-2], newest, kept.get(items[-2][0].sha256, ()), issues)
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
                                newest[0].sender, "accepted", events=events(newest[1])))
     for rec in inputs.unreadable:

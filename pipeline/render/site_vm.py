@@ -87,6 +87,7 @@ CODE_LABEL = {
     "WITHDRAWAL_UNMATCHED": "退赛名单有误",
     "EMPTY_FORM": "空白报名表",
     "SAME_TIME": "同时收到两份",
+    "PEOPLE_DROPPED": "新表少了人",
     "TERMS_CHANGED": "报名条件被改动",
     "SCORING_CHANGED": "计分办法被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",

@@ -546,7 +546,7 @@ def check_quota(ctx: Ctx) -> None:
             elif n < limit and ev.quota.rule == "fixed" and ev.quota.short_warning:
                 ctx.flag("QUOTA_SHORT", reg, rows[0] if rows else None, "项目",
                          f"“{ev.name}”本{ctx.spec.unit_word}只报了 {n} {word}，名额为 {limit} {word}"
-                         f"（可以少报；如需补报请在截止前重新提交）。", severity=Severity.WARNING)
+                         f"（可以少报；如需补报，请在截止前把含已报人员的完整报名表重新提交：新表整份取代旧表）。", severity=Severity.WARNING)
 
 
 def _entries_counted(ctx: Ctx, reg: Registration, ev: "EventSpec", rows: list[RegRow]) -> int:

@@ -245,3 +245,48 @@ def test_two_forms_together_without_saved_times_say_so_alike():
     current_registrations(Inputs(registrations=recs), log)
     said = {i.code: i.message for i in log}
     assert "暂以" in said["SAME_TIME"] and "暂以后者为准" in said["SUPERSEDED"] and "按表格保存时间" not in said["SUPERSEDED"]
+
+
+def test_a_top_up_form_with_only_the_new_person_names_the_people_it_drops(tmp_path):
+    """A captain adds a player by sending a form with only that player (补报): the new form
+    replaces the whole of the old one, so the unit's other nine people left the entries and
+    nothing named them (only QUOTA_SHORT spoke, inviting 重新提交).  PEOPLE_DROPPED names
+    them on the new form, as a warning the first night and a note after (SAID_ONCE); a
+    person kept by 工号 under a corrected name is not dropped."""
+    folder, good = _league(tmp_path)
+    top_up = tmp_path / "top-up.xlsx"
+    wb = openpyxl.load_workbook(good)
+    ws = wb["报名表"]
+    for row in range(11, 20):
+        for col in "ABCDEFGHI":
+            ws[f"{col}{row}"] = None
+    ws["D10"] = "吕宁贵"              # 001033's name corrected: the same person (by 工号)
+    ws["A11"], ws["B11"], ws["D11"], ws["E11"], ws["F11"] = 2, "斗地主", "新来的", "009999", "女"
+    wb.save(top_up)
+    opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
+    _send(folder, good, 3)
+    run(opts)
+    _send(folder, top_up, 4)
+    report = run(opts)
+    dropped = [r for r in _issues(report.out_dir) if r["code"] == "PEOPLE_DROPPED"]
+    assert len(dropped) == 1 and dropped[0]["severity"] == "warning" and dropped[0]["branch"] == "b01"
+    message = dropped[0]["message"]
+    assert "严艳英、夏英、吴伟军、孙宁刚、曾华、叶红刚、田兰娟、段强、邱洋桂（9 人）" in message
+    assert "吕宁桂" not in message and "整份取代" in message
+    assert report.needs_attention
+    sub = next(s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted")
+    assert ("PEOPLE_DROPPED", message) in _marked(_copy_of(report.out_dir, sub.sha256))
+    # a later night (another unit's form arrives): said before, now a note
+    eml = folder / "inbox" / "1104-b04-报名表.eml"
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+    b04 = tmp_path / "b04.xlsx"
+    b04.write_bytes(part.get_content())
+    target = folder / "inbox" / part.get_filename()
+    _edit(b04, target, "A20", "")
+    t = dt.datetime(2020, 11, 4, 12, 0, tzinfo=TZ).timestamp()
+    os.utime(target, (t, t))
+    report = run(opts)
+    assert any(s.branch == "b04" and s.status == "superseded" for s in report.state.submissions)
+    again = [r for r in _issues(report.out_dir) if r["code"] == "PEOPLE_DROPPED"]
+    assert [r["severity"] for r in again] == ["info"]

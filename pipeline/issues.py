@@ -85,9 +85,12 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRE
 #: on the night it is first said (or says something new); on a later night that finds the
 #: very same message it is a note (info) — still in issues.csv and on the site, no longer
 #: holding the exit status at 1 under cron (:func:`pipeline.lastrun.said_before`).  So is a
-#: result sheet of a round not drawn yet (ROUND_NOT_DRAWN): read when its round is drawn
+#: result sheet of a round not drawn yet (ROUND_NOT_DRAWN): read when its round is drawn;
+#: a table a later sheet left blank, scored from the earlier one (RESULT_LEFT_BLANK); a
+#: tournament.yaml edit not applied to drawn events (TERMS_CHANGED); a newer form that left
+#: people out (PEOPLE_DROPPED) — an ended season said exit 1 every night for such notes
 SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK",
-                                       "PEOPLE_DROPPED"})
+                                       "PEOPLE_DROPPED", "RESULT_LEFT_BLANK", "TERMS_CHANGED"})
 
 
 @dataclass(frozen=True)

@@ -344,6 +344,12 @@ def test_result_conflict_a_later_readable_row_is_still_a_correction_and_a_blank_
     with open(tmp_path / "out" / "t2020-league" / "data" / "draw.csv", encoding="utf-8") as f:
         r2 = {r["team"] for r in csv.DictReader(f) if r["event"] == "xiangqi" and r["round"] == "2"}
     assert any("周涛华" in t for t in r2) and not any("姚明" in t for t in r2), r2
+    # said once (SAID_ONCE): a later night with other news lists it as a note — the season
+    # ended with exit 1 every night for a table the earlier sheet had scored (an audit)
+    shutil.copy(r1, folder / "inbox" / "again-xiangqi-r1.eml")
+    later = _run(folder, tmp_path)
+    assert not later.unchanged
+    assert [i["severity"] for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"] == ["info"]
 
 
 def test_contract_result_sheet_results_typed_on_a_copied_sheet_are_said_not_read(tmp_path):

@@ -321,6 +321,13 @@ def test_R2020_Q4_registration_terms_edited_after_the_draw_apply_to_no_drawn_eve
     assert not {"LATE_SUBMISSION", "QUOTA_EXCEEDED"} & {i.code for i in played.issues}
     assert played.entries == expected.entries
     assert (played.out_dir / "data" / "draw.csv").read_bytes() == (expected.out_dir / "data" / "draw.csv").read_bytes()
+    if said is not None:
+        # said once (SAID_ONCE): the edit stays, and every later night of the season read
+        # exit 1 for it; a night with other news (the same mail sent twice) lists it as a note
+        shutil.copy(folder / "inbox" / "11261210-guandan-r1-成绩表.eml", folder / "inbox" / "again.eml")
+        later = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+        assert not later.unchanged
+        assert {i.severity.value for i in later.issues if i.code == "TERMS_CHANGED"} == {"info"}
 
 
 def _published(tmp_path: Path) -> tuple[Path, Path, Path, str]:

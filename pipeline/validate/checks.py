@@ -423,7 +423,10 @@ def _unit_name(ctx: Ctx, unit_id: str) -> str:
 @check("multi_event")
 def check_multi_event(ctx: Ctx) -> None:
     """R2020-Q2 one person, one event (``spec.one_event_per_person``): a person in two or more
-    events → MULTI_EVENT on every row of that person (the captain keeps one)."""
+    events → MULTI_EVENT on every row of that person (the captain keeps one).  One 工号 under
+    two names is not taken for one person: DUPLICATE_PERSON asks to check the 工号 (a 工号
+    copied into another player's row said that player 报了 2 个项目, and a captain who
+    followed it would have deleted a valid row)."""
     if not ctx.spec.one_event_per_person:
         return
     by_person: dict[str, list[tuple[Registration, RegRow]]] = {}
@@ -431,7 +434,7 @@ def check_multi_event(ctx: Ctx) -> None:
         if row.name and row.event and key(reg, row) not in ctx.later_copies:
             by_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
     for group in by_person.values():
-        if len(group) == 1:
+        if len(group) == 1 or len({r.name for _, r in group}) > 1:
             continue
         events = []
         for _, r in group:

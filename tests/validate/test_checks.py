@@ -138,6 +138,17 @@ def test_R2020_Q2_multi_event(tmp_path):
     assert entries == []
 
 
+def test_R2020_Q2_a_staff_number_copied_into_another_row_is_not_one_person_in_two_events(tmp_path):
+    """袁浩's 工号 copied into 戴宁娜's row (another event): DUPLICATE_PERSON asks to check
+    the 工号; no MULTI_EVENT telling the captain 袁浩 报了 2 个项目 (untrue: a captain who
+    followed it would delete a valid row).  The same name twice with one 工号 still is."""
+    t = tournament()
+    _, issues = run(tmp_path, t, {"b1": [person("象棋", "袁浩", "002709"), person("跳棋", "戴宁娜", "002709")]})
+    assert codes(issues, Severity.ERROR) == ["DUPLICATE_PERSON"] * 2
+    _, issues = run(tmp_path, t, {"b1": [person("象棋", "袁浩", "002709"), person("跳棋", "袁浩", "002709")]})
+    assert codes(issues, Severity.ERROR) == ["MULTI_EVENT"] * 2
+
+
 def test_duplicate_person_in_two_branches_by_staff_id(tmp_path):
     t = tournament()
     _, issues = run(tmp_path, t, {"b1": [person("象棋", "甲", "007")], "b2": [person("象棋", "甲", "007")]})

@@ -403,6 +403,13 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     if all(is_blank(raw[l]) for l in labels if l != "序号"):
         return None
     cells = {l: f"{letters[l]}{row_no}" for l in labels}
+    if "备注" in raw and all(is_blank(raw[l]) for l in labels if l not in ("序号", "备注")):
+        # a note typed under the table (以上名单已经分工会主席审核): no entry, not two errors
+        # (项目未填写, 姓名未填写) that set the unit's status to 需修改 — one warning
+        log.add("BAD_VALUE", f"{sheet}!{cells['备注']} 这一行只填了备注“{cell_text(raw['备注'])}”，不是报名，已忽略；"
+                "如果是要报名的人，请填写项目和姓名。", at=CellRef(file, sheet, cells["备注"]), branch=branch,
+                severity=Severity.WARNING)
+        return None
     bad = False
 
     def warn(label: str, msg: str) -> None:

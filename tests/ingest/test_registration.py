@@ -313,8 +313,9 @@ def test_a_pairs_project_and_team_number_merged_over_its_rows(tmp_path):
     ws[f"{cols['备注']}{hdr + 5}"] = "另一队待定"   # and a note on a blank row is no person
     wb.save(p)                          # the second merge reaches that blank row below the table
     reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
-    # the note's row is no person, and the merge made it none: its own 项目 and 姓名 are missing
-    assert sorted((i.code, i.cell) for i in issues) == [("MISSING_VALUE", f"B{hdr + 5}"), ("MISSING_VALUE", f"D{hdr + 5}")]
+    # the note's row is no person, and the merge made it none: a row with only its note (one
+    # warning at the note, not 项目 and 姓名 missing)
+    assert sorted((i.code, i.cell, i.severity.value) for i in issues) == [("BAD_VALUE", f"{cols['备注']}{hdr + 5}", "warning")]
     assert [(r.name, r.event, r.team_no) for r in reg.rows if r.name] == [
         ("甲", "shuangsheng", "1"), ("乙", "shuangsheng", "1"), ("丙", "shuangsheng", "2"), ("丁", "shuangsheng", "2")]
     assert all(not r.event for r in reg.rows if not r.name)      # not made a 双升 row by the merge

@@ -309,3 +309,26 @@ def test_zero_padding_formats_as_excel_and_wps_write_them():
     assert W._zero_padded(sheet, padding) == {(5, 5): "001234", (5, 6): "000007", (5, 11): "0012"}
     assert W._zero_styles(b'<styleSheet><cellXfs count="1"><xf numFmtId="0"/></cellXfs></styleSheet>') == {}
     assert W._zero_padded(b'<c r="A1" s="2"><v>1</v></c>', padding) == {}
+
+
+def test_a_note_typed_under_the_table_is_one_warning_not_two_errors(tmp_path):
+    """以上名单已经分工会主席审核 typed in 备注 right under the last player: the row was
+    read as an entry and said 项目未填写 and 姓名未填写 (two errors: the unit 需修改).  Now
+    a row with only 备注 is no entry, with one warning at the 备注 cell."""
+    from ingest.builders import person, tournament, write_registration
+    from pipeline.ingest.registration import read_registration
+    from pipeline.model import Severity
+
+    t = tournament()
+    p = write_registration(tmp_path / "b1.xlsx", t, "b1", [person("象棋", "甲", "001")])
+    wb = openpyxl.load_workbook(p)
+    ws = wb["报名表"]
+    hdr = next(r for r in range(1, 60) if any(c.value == "姓名" for c in ws[r]))
+    col = {c.value: c.column for c in ws[hdr] if c.value}
+    ws.cell(hdr + 2, col["备注"], "以上名单已经分工会主席审核")
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "b1.xlsx", t)
+    assert [r.name for r in reg.rows] == ["甲"]
+    cell = f"{openpyxl.utils.get_column_letter(col['备注'])}{hdr + 2}"
+    assert [(i.code, i.severity, i.cell) for i in issues] == [("BAD_VALUE", Severity.WARNING, cell)]
+    assert "只填了备注“以上名单已经分工会主席审核”" in issues[0].message

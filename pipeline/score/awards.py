@@ -11,7 +11,6 @@ Prizes come from ``AwardSpec.prizes[award]`` (yuan; 0 when not listed).
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
@@ -328,8 +327,11 @@ def _as_simplified(text: str) -> str:
 
 
 def normalise_name(name: str) -> str:
-    """NFKC and no spaces of any kind (the seeds write "王  军")."""
-    return "".join(unicodedata.normalize("NFKC", name or "").split())
+    """NFKC and no spaces of any kind (the seeds write "王  军"), a name's dots as ``·``
+    (:func:`pipeline.ingest.workbook.strip_spaces`, as the registration reads names)."""
+    from ..ingest.workbook import strip_spaces
+
+    return strip_spaces(name or "")
 
 
 @dataclass(frozen=True)

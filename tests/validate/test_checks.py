@@ -138,6 +138,17 @@ def test_R2020_Q2_multi_event(tmp_path):
     assert entries == []
 
 
+def test_R2020_Q2_a_minority_name_with_different_dots_is_one_person(tmp_path):
+    """买买提·艾力 in 象棋, 买买提.艾力 in 跳棋, 买买提・艾力 in 斗地主 (no 工号): three
+    entries, no MULTI_EVENT — the dots differed.  Every name dot reads as ·."""
+    t = tournament()
+    rows = [person("象棋", "买买提·艾力"), person("跳棋", "买买提.艾力"), person("斗地主", "买买提・艾力")]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    assert codes(issues, Severity.ERROR) == ["MULTI_EVENT"] * 3 and entries == []
+    entries, issues = run(tmp_path, t, {"b1": [person("象棋", "买买提•艾力"), person("跳棋", "阿依古丽")]})
+    assert codes(issues, Severity.ERROR) == [] and sorted(p.name for e in entries for p in e.players) == sorted(["买买提·艾力", "阿依古丽"])
+
+
 def test_R2020_Q2_a_staff_number_copied_into_another_row_is_not_one_person_in_two_events(tmp_path):
     """袁浩's 工号 copied into 戴宁娜's row (another event): DUPLICATE_PERSON asks to check
     the 工号; no MULTI_EVENT telling the captain 袁浩 报了 2 个项目 (untrue: a captain who

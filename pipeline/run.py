@@ -1689,7 +1689,7 @@ class EventRunner:
         entries = self.all_entries()
         known = {e.id for e in entries}
         for r in self.rounds:
-            for sid, (team, branch) in (r.plan.get("labels") or {}).items():
+            for sid, (team, branch, *_) in (r.plan.get("labels") or {}).items():
                 if sid not in known:
                     entries.append(Entry(id=sid, event=self.ev.id, branch=branch, team=team, players=()))
                     known.add(sid)
@@ -1791,10 +1791,12 @@ class EventRunner:
                 return
             from .draw.common import follows_a_schedule
             # the runner's note in the frozen plan: each side's label, so a published round
-            # keeps its names even if an entry withdraws later
+            # keeps its names even if an entry withdraws later — and a team's players, so a
+            # player changed after the draw is named (check_frozen_inputs)
             by_id = {e.id: e for e in state.entries}
-            labels = {sid: [by_id[sid].team, by_id[sid].branch] for m in nxt.matches for sid in m.sides
-                      if sid in by_id}
+            labels = {sid: [by_id[sid].team, by_id[sid].branch]
+                      + ([by_id[sid].player_names] if len(by_id[sid].players) > 1 else [])
+                      for m in nxt.matches for sid in m.sides if sid in by_id}
             nxt = dataclasses.replace(nxt, seed=seed, input_hash=ih,
                                       plan={**nxt.plan, "labels": labels, FORMAT_KEY: format_record(self.ev),
                                             **({PLAYOFFS_KEY: [[po.stage, po.group, list(po.order)] for po in self.playoffs]}
@@ -2182,10 +2184,32 @@ class EventRunner:
         # the same entries: the check-in (who came) or a pair's players may still have changed
         now = draw_inputs_hash([e for e in self.entries if e.id not in gone], [], {}, self.absent, {})
         if first.input_hash and now != first.input_hash:
+            swapped = self.players_changed(first)
+            if swapped:
+                self.issues.add("DRAW_INPUT_CHANGED",
+                                f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后队员有变化：{swapped}"
+                                f"{self.checkin_changes(first)}。已赛各轮的成绩、名次和奖项现在都按新的队员显示"
+                                "（证书也印新的名字）。如不应换人，请该单位把报名表改回后重发；如确是换人，"
+                                "请组委会确认。")
+                return
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后签到（到场情况）或队伍的队员有变化"
                             f"（抽签表上的输入摘要 {first.input_hash}，现为 {now}）{self.checkin_changes(first)}，"
                             "请组委会核实并决定如何处理。")
+
+    def players_changed(self, first: Round) -> str:
+        """``外语1队 覃旭/杜桂芳 → 覃旭/李新`` for each team whose players differ from those
+        recorded when round 1 was published (its labels; "" for a round published without
+        them, or when only the check-in changed)."""
+        labels = first.plan.get("labels") if isinstance(first.plan, dict) else None
+        if not isinstance(labels, dict):
+            return ""
+        said = []
+        for e in sorted(self.entries, key=lambda e: e.id):
+            rec = labels.get(e.id)
+            if isinstance(rec, list) and len(rec) > 2 and rec[2] != e.player_names:
+                said.append(f"{_entry_label(self.t, e)} {rec[2]} → {e.player_names}")
+        return "；".join(said)
 
     # -- results ----------------------------------------------------------------------
     def read_results(self, rnd: Round) -> None:

@@ -102,6 +102,31 @@ def _g04_withdraws_team_3(folder: Path) -> None:
     os.utime(new, (stamp, stamp))
 
 
+def test_a_player_swapped_after_the_draw_is_named(tmp_path):
+    """g08 sends a form (dated before the deadline, read after round 1 was published) with
+    杜桂 replaced by 李新: the warning said only that 签到或队员有变化 with two digests, while
+    the standings and the award went to the new pair.  Now it names the team and both
+    pairs, and says the results now show the new players."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    wb = openpyxl.load_workbook(io.BytesIO(_attachment(folder / "inbox" / "1111-g08-报名表.eml")))
+    swapped = 0
+    for row in wb.worksheets[0].iter_rows(min_row=7):
+        if row[3].value == "杜桂":
+            row[3].value, row[4].value = "李新", "001999"
+            swapped += 1
+    assert swapped == 1
+    new = folder / "inbox" / "1114-g08-报名表-换人.xlsx"
+    wb.save(new)
+    stamp = dt.datetime(2016, 11, 14, 9, 0, tzinfo=dt.timezone(dt.timedelta(hours=8))).timestamp()
+    os.utime(new, (stamp, stamp))
+    report = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (said,) = [i for i in report.issues if i.code == "DRAW_INPUT_CHANGED"]
+    assert "公布后队员有变化：外语1队 覃旭/杜桂 → 覃旭/李新" in said.message, said.message
+    assert "按新的队员显示" in said.message and "输入摘要" not in said.message
+
+
 def _draw_rows(d: Path, drop: tuple[str, ...] = ()) -> list[dict[str, str]]:
     rows = csv.DictReader(io.StringIO((d / "data" / "draw.csv").read_text(encoding="utf-8")))
     return [{k: v for k, v in r.items() if k not in drop} for r in rows]

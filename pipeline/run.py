@@ -3017,7 +3017,8 @@ class EventRunner:
                 strangers = [n for n in names if n not in registered]
             if strangers:
                 self.issues.add("PARTNER_CHANGED",
-                                f"{self.ev.name} 第{rnd.round}轮第{m.table}桌 {label}“{raw}”：{'、'.join(strangers)} 不是"
+                                f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}第{m.table}桌 {label}“{raw}”："
+                                f"{'、'.join(strangers)} 不是"
                                 f"{entry.team}的报名选手（{entry.player_names}）；搭档固定，不得中途调整，请核实后改正。",
                                 at=row.cells.get(label))
 

@@ -35,3 +35,24 @@ def test_R2020_Q3_partner_changed(tmp_path):
     assert rows[0]["cell"] == cells[0] and rows[0]["sheet"] == "成绩"
     assert "张三" in rows[0]["message"] and "李四" in rows[0]["message"]
     assert report.needs_attention
+
+
+def test_R2016_partner_changed_names_the_group_of_the_table(tmp_path):
+    """Each of T2016's four groups has a 第1桌: the message named 第1轮第1桌 only (the cell
+    was right); it names the group as RESULT_INVALID's messages do."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    eml = folder / "inbox" / "11261210-guandan-r1-成绩表.eml"
+    groups = []
+
+    def sign(wb):
+        ws = wb.worksheets[0]
+        hrow, col = table_header(ws)
+        ws.cell(hrow + 1, col["甲方签名"]).value = "张三/李四"
+        groups.append((ws.cell(hrow + 1, col["组别"]).value, ws.cell(hrow + 1, col["桌号"]).value))
+    edit_attachment(eml, sign)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        (row,) = [r for r in csv.DictReader(f) if r["code"] == "PARTNER_CHANGED"]
+    (group, table), = groups
+    assert f"第1轮{group}组第{table}桌 甲方签名“张三/李四”" in row["message"], row["message"]

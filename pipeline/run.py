@@ -496,7 +496,7 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
                        at=x.at, branch=branch, severity=Severity.WARNING)
         else:
             issues.add("DUPLICATE_FILE", f"{said}，收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，"
-                       "请在表中做任意修改（如在备注中注明日期）后重新发送。", at=x.at, branch=branch)
+                       "请在表中做任意修改（如在报名表的备注、成绩表的签名栏旁注明日期）后重新发送。", at=x.at, branch=branch)
 
 
 def _mail_note(ledger: Ledger, rec: Received) -> dict:
@@ -2470,7 +2470,7 @@ class EventRunner:
                             f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
                             f"（抽签摘要不符）。{where}", at=CellRef(rec.file_name, layout.RESULT_SHEET))
             return
-        rows, found = read_results(book, rec.file_name, [*labels, *ctx.sign_labels, *sides],
+        rows, found = read_results(book, rec.file_name, [*labels, *ctx.sign_labels, layout.REFEREE_SIGNATURE, *sides],
                                    [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in ctx.columns if c.required)],
                                    results=labels)
         # an error cell of a drawn table's row is that table's problem (it waits for a correction,
@@ -2501,10 +2501,22 @@ class EventRunner:
             # the blank sheet as issued (a referee attached the wrong file): not a value in
             # its result columns, and nothing else said it — the round simply waited (还差 N 桌)
             got = f"{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
-            self.issues.add("RESULT_SHEET_BLANK",
-                            f"{self.ev.name} 第{rnd.round}轮：成绩表《{rec.file_name}》（{got}）一桌成绩也没有填，未计入："
-                            "多半是发错了文件（发来的是下发的空白表）。请裁判把填好的成绩表重新发送。",
-                            at=CellRef(rec.file_name, layout.RESULT_SHEET))
+            signs = [*ctx.sign_labels, layout.REFEREE_SIGNATURE]
+            signed = next((row for row in rows if any(row.values.get(l) not in (None, "") for l in signs)), None)
+            if signed is not None:
+                # signed, but no result typed where it is read (a forfeit written in a note
+                # column the referee added was called 发错了文件, and dropped without a word)
+                where = "、".join(f"“{c.label}”" for c in ctx.columns if c.required) or "成绩"
+                self.issues.add("RESULT_SHEET_BLANK",
+                                f"{self.ev.name} 第{rnd.round}轮：成绩表《{rec.file_name}》（{got}）已有签名（第 {signed.row} 行），"
+                                f"但{where}栏一桌也没有填，未计入：成绩（包括弃权、缺席）只从这些栏读取，写在备注或"
+                                "其他栏里的不算。请裁判在这些栏填好后重新发送。",
+                                at=CellRef(rec.file_name, layout.RESULT_SHEET))
+            else:
+                self.issues.add("RESULT_SHEET_BLANK",
+                                f"{self.ev.name} 第{rnd.round}轮：成绩表《{rec.file_name}》（{got}）一桌成绩也没有填，未计入："
+                                "多半是发错了文件（发来的是下发的空白表）。请裁判把填好的成绩表重新发送。",
+                                at=CellRef(rec.file_name, layout.RESULT_SHEET))
         for row in rows:
             key = key_of(row.values)
             m = matches.get(key)

@@ -7,6 +7,8 @@ import datetime as dt
 import shutil
 from pathlib import Path
 
+import openpyxl
+
 from mailedit import edit_attachment, table_header
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
@@ -964,3 +966,22 @@ def test_the_blank_sheet_sent_by_mistake_is_said(tmp_path):
     shutil.copy(first, folder / "inbox" / f"again-{first.name}")
     later = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     assert [i.severity.value for i in later.issues if i.code == "RESULT_SHEET_BLANK"] == ["info"]
+
+
+def test_a_signed_sheet_with_no_result_typed_says_where_results_are_read(tmp_path):
+    """A referee wrote a forfeit in a 备注 column he added and signed, leaving the result
+    columns blank: it was said to be 发错了文件 (the blank sheet as issued).  A signed sheet
+    says that results — a forfeit too — are read from the result columns only."""
+    folder, out, now = _t2020_with_sheets(tmp_path)
+    sheet = folder / "inbox" / "xiangqi-r1-成绩表.xlsx"
+    wb = openpyxl.load_workbook(out / "t2020-league" / "results" / "xiangqi-r1-成绩表.xlsx")
+    ws = wb["成绩"]
+    hrow, col = table_header(ws)
+    ws.cell(hrow, ws.max_column + 1, "备注")
+    ws.cell(hrow + 1, ws.max_column, "乙方未到，弃权")
+    ws.cell(hrow + 1, col["裁判签名"], "王裁判")
+    wb.save(sheet)
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    (blank,) = [i for i in report.issues if i.code == "RESULT_SHEET_BLANK"]
+    assert f"已有签名（第 {hrow + 1} 行）" in blank.message and "写在备注或其他栏里的不算" in blank.message
+    assert "发错了文件" not in blank.message and blank.severity.value == "warning"

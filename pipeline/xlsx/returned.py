@@ -148,6 +148,11 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         sev = _worst(cell_issues)
         cell.fill = FILLS.get(sev, FILLS[Severity.ERROR])
         text = "\n".join(f"【{z(SEVERITY_ZH.get(i.severity, '错误'))}】{i.code}：{i.message}" for i in cell_issues)
+        theirs = cell.comment
+        if theirs is not None and theirs.author != COMMENT_AUTHOR and (theirs.text or "").strip():
+            # the captain's own note on that cell (待本人确认性别) is kept under ours, and
+            # given back when the copy returns to us (_clear_our_marks)
+            text += f"\n{_KEPT_MARK.format(author=theirs.author or '')}\n{theirs.text}"
         comment = Comment(text, COMMENT_AUTHOR)
         comment.width = 320
         comment.height = max(80, 40 + 30 * len(cell_issues) + 18 * (len(text) // 22))
@@ -191,11 +196,18 @@ def _cells(ws) -> list:
     return list(ws._cells.values())
 
 
+#: the line between our comment and the captain's own note it keeps (see write_returned_copy)
+_KEPT_MARK = "—— 原批注（{author}）——"
+_KEPT = re.compile(r"\n—— 原批[注註]（(.*?)）——\n")
+
+
 def _clear_our_marks(ws) -> None:
-    """Remove comments (and their highlight) left by an earlier returned copy."""
+    """Remove comments (and their highlight) left by an earlier returned copy — giving back
+    the captain's own note that one of ours kept (a copy sent back lost it for good)."""
     for cell in _cells(ws):
         if cell.comment is not None and cell.comment.author == COMMENT_AUTHOR:
-            cell.comment = None
+            kept = _KEPT.search(cell.comment.text or "")
+            cell.comment = Comment(cell.comment.text[kept.end():], kept.group(1)) if kept else None
             if cell.fill is not None and cell.fill.fgColor is not None and cell.fill.fgColor.rgb in _OUR_COLOURS:
                 cell.fill = PatternFill(fill_type=None)
 

@@ -74,6 +74,29 @@ def test_fills_and_comments(filled, tmp_path):
     assert ws.protection.sheet
 
 
+def test_the_captains_own_comment_is_kept_and_given_back(filled, tmp_path):
+    """A captain's note on a cell we mark (待本人确认性别) was replaced by our comment, and
+    lost for good when the copy came back (our comments are removed then).  It is kept
+    under ours, and given back — text and author — when the copy is read again."""
+    from openpyxl.comments import Comment
+
+    src, hdr = filled
+    wb = load_workbook(src)
+    wb[REG][f"E{hdr + 2}"].comment = Comment("待本人确认工号，周五前补", "李老师")
+    wb[REG][f"C{hdr + 3}"].comment = Comment("此人是分工会主席", "李老师")
+    wb.save(src)
+    back = write_returned_copy(src, _issues(hdr), tmp_path / "back.xlsx")
+    ws = load_workbook(back)[REG]
+    ours = ws[f"E{hdr + 2}"].comment
+    assert ours.author == COMMENT_AUTHOR and "DUPLICATE_PERSON" in ours.text
+    assert ours.text.endswith("\n—— 原批注（李老师）——\n待本人确认工号，周五前补")
+    assert ws[f"C{hdr + 3}"].comment.text == "此人是分工会主席"          # an unmarked cell: untouched
+    again = write_returned_copy(back, [], tmp_path / "again.xlsx")      # the copy sent back, all fixed
+    ws = load_workbook(again)[REG]
+    given = ws[f"E{hdr + 2}"].comment
+    assert (given.text, given.author) == ("待本人确认工号，周五前补", "李老师")
+
+
 def test_issue_list_sheet(filled, tmp_path):
     src, hdr = filled
     wb = load_workbook(write_returned_copy(src, _issues(hdr), tmp_path / "back.xlsx"))

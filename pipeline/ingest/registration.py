@@ -490,6 +490,10 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     team_no = "" if isinstance(team_raw, CellError) else strip_spaces(cell_text(team_raw))
     if ev is not None and ev.is_team and not team_no and not isinstance(team_raw, CellError):
         add("MISSING_VALUE", "队号", f"“{ev.name}”是{ev.team_size}人一队的项目，请填写队号（同一队的队员填相同的队号，如 1）。")
+    elif ev is not None and ev.is_team and isinstance(team_raw, (dt.date, dt.time, dt.timedelta, bool)):
+        # a date pasted into 队号 (the team printed as 交通2020-01-01队): Excel took 1-1 for a date
+        add("BAD_VALUE", "队号", f"\"{team_no}\" 是日期或时间，不是队号：请填写队号（同一队的队员填相同的队号，如 1；"
+            "Excel 把“1-1”之类改成了日期的，请把单元格设为文本后重填）。")
     if ev is not None and not ev.is_team:
         team_no = ""
 

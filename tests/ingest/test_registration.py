@@ -464,3 +464,21 @@ def test_a_staff_number_that_says_none_is_read_as_none(tmp_path):
     assert all(r.ok for r in reg.rows)
     assert [(i.cell, i.severity) for i in issues] == [(f"E{5 + n}", Severity.WARNING) for n in range(len(typed))]
     assert all("不是工号，已按未填写处理" in i.message for i in issues), issues
+
+
+def test_a_date_in_a_team_number_is_refused_at_its_cell(tmp_path):
+    """A date pasted into 队号 was taken as the team number: the team was printed as
+    交通2020-01-01队.  It is BAD_VALUE at the 队号 cell."""
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("双升", "甲", team=1), person("双升", "乙", team=1)])
+    wb = openpyxl.load_workbook(p)
+    ws = wb["报名表"]
+    hdr = next(r for r in range(1, 30) if any(c.value == "队号" for c in ws[r]))
+    col = next(c.column_letter for c in ws[hdr] if c.value == "队号")
+    ws[f"{col}{hdr + 1}"] = dt.datetime(2020, 1, 1)
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert [(i.code, i.cell) for i in issues if i.severity.value == "error"] == [("BAD_VALUE", f"{col}{hdr + 1}")]
+    assert "不是队号" in issues[0].message

@@ -661,10 +661,11 @@ def event_progress(es: "EventState") -> tuple[int, int, int | None]:
         if pool > 1 and n > 1:
             left += n - 1 if n % 2 == 0 else n
         return played, drawn, left
-    if stages and stage_kind(stages[-1], es.spec.format.type) == "round_robin":
-        # a round robin (a final pool, R2020-F1) plays n − 1 rounds, n with an odd n (a bye each round)
-        n = len(stages[-1][0].entries())
-        return played, drawn, max(0, (n - 1 if n % 2 == 0 else n) - len(stages[-1]))
+    plan = stages[-1][-1].plan if stages and isinstance(stages[-1][-1].plan, dict) else {}
+    if plan.get("kind") == "rr" and isinstance(plan.get("of"), int):
+        # the final round robin (R2020-F1), published a Berger round a night: its plan says
+        # how many rounds it has.  (Not a group stage's 小组循环赛: a knockout follows it.)
+        return played, drawn, max(0, plan["of"] - len(stages[-1]))
     return played, drawn, None
 
 

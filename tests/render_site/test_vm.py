@@ -33,15 +33,22 @@ def test_R2020_F1_progress_mid_knockout():
 
 
 def test_R2020_F1_progress_in_the_final_pool():
-    """The final round robin of three plays three rounds, all drawn at once: none left
-    to draw (it read 剩余轮次待定); with its third round not drawn yet, one left."""
+    """The final round robin of three plays three rounds, a Berger round a night (its plan
+    says how many): with one of them drawn, two are left (it read 剩余轮次待定); with all
+    three drawn, 各轮均已抽签.  A group stage (小组循环赛, a knockout to follow) stays 待定."""
     state = make_state(ko_rounds=4)
     es = state.events["xiangqi"]
+    pool = [r for r in es.rounds if r.stage == "rr"]
+    es.rounds = [r for r in es.rounds if r.stage != "rr"] + [
+        dataclasses.replace(r, plan={"kind": "rr", "rr_round": k, "of": 3}) for k, r in enumerate(pool, 1)]
     played, drawn, left = site_vm.event_progress(es)
     assert (played, drawn, left) == (4, 6, 0)
     assert site_vm.progress_text(played, drawn, left) == "已赛 4 轮 · 已抽签 6 轮 · 各轮均已抽签"
-    es.rounds = es.rounds[:-1]          # the pool's third round not drawn yet
-    assert site_vm.event_progress(es) == (4, 5, 1)
+    es.rounds = es.rounds[:-2]          # only the pool's first round drawn
+    assert site_vm.event_progress(es) == (4, 4, 2)
+    es.rounds[-1] = dataclasses.replace(es.rounds[-1], stage="group", stage_name="小组循环赛",
+                                        plan={"kind": "group", "group_round": 1, "of": 3})
+    assert site_vm.event_progress(es)[2] is None
 
 
 def test_waiting_text_from_runner_wins(state):

@@ -1200,7 +1200,9 @@ def draw_time_come(ev: EventSpec, now: dt.datetime) -> bool:
 
 #: between the names in a signature cell (R2020-Q3), and the marks that only say "signed"
 _NAME_SEPARATORS = re.compile(r"[/、,，;；\s]+")
-_SIGN_MARKS = frozenset({"已签", "签", "签名", "√", "✓", "同意"})
+#: what a signature cell may hold besides the names: a mark (in either script: a Traditional
+#: league's referee writes 已簽 — every signed cell was PARTNER_CHANGED)
+_SIGN_MARKS = frozenset({"已签", "签", "签名", "已簽", "簽", "簽名", "√", "✓", "同意"})
 
 
 #: the key of a published round's plan that records the format it was drawn in

@@ -355,11 +355,15 @@ class NoticeAttachment:
 
 
 def name_key(text: str) -> str:
-    """A name as the forms' reader sees it: NFKC (full-width ``１（`` as ``1(``), no spaces.
-    Two units or events whose names differ only so are one to a captain's form."""
+    """A name as the forms' reader sees it: NFKC (full-width ``１（`` as ``1(``), no spaces,
+    every name dot as ``·`` (:func:`pipeline.text.name_dots`, as
+    :func:`pipeline.ingest.workbook.strip_spaces` reads the form's cells).  Two units or
+    events whose names differ only so are one to a captain's form."""
     from unicodedata import normalize
 
-    return "".join(normalize("NFKC", text).split())
+    from .text import name_dots
+
+    return "".join(name_dots(normalize("NFKC", text)).split())
 
 
 def _unique_units(v: list[UnitSpec]) -> list[UnitSpec]:

@@ -37,6 +37,31 @@ def _t2s() -> "opencc.OpenCC":
     return opencc.OpenCC("t2s")
 
 
+#: the dots typed between the parts of a name (买买提·艾力): 中点 U+00B7 for every one of them
+#: — bullet, katakana middle dot (and its half-width form, by NFKC), hyphenation point, dot
+#: operators — so one person is not three (an audit: ·, • and ・ entered one player thrice)
+NAME_DOTS = "\u2022\u30fb\u2027\u2219\u22c5"
+NAME_DOT_MAP = dict.fromkeys(map(ord, NAME_DOTS), "\u00b7")
+
+
+def name_dots(text: str) -> str:
+    """Every name dot as ``·`` (:data:`NAME_DOTS`, and a full stop between two Chinese
+    characters): how names, units and events are compared (``ingest.workbook.strip_spaces``,
+    ``spec.name_key``).
+
+    >>> name_dots("买买提.艾力"), name_dots("买买提・艾力"), name_dots("v1.2 王.")
+    ('买买提·艾力', '买买提·艾力', 'v1.2 王.')
+    """
+    text = text.translate(NAME_DOT_MAP)
+    if "." not in text or text.isascii():
+        return text
+    chars = list(text)
+    for i in range(1, len(text) - 1):
+        if text[i] == "." and "\u3400" <= text[i - 1] <= "\u9fff" and "\u3400" <= text[i + 1] <= "\u9fff":
+            chars[i] = "\u00b7"
+    return "".join(chars)
+
+
 def to_simplified(text: str) -> str:
     """Traditional → Simplified (OpenCC t2s), for reading what people typed in either script:
     ``to_simplified("雙升") == "双升"``."""

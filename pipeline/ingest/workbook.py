@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..layout import CONTROL_CHARS, META_SHEET
+from ..text import name_dots
 
 #: limits (module constants so tests and the runner can read them)
 MAX_TOTAL_BYTES = 50 * 1024 * 1024
@@ -187,33 +188,14 @@ INVISIBLE_CHARS = ("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f"
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
 
 
-#: the dots typed between the parts of a name (买买提·艾力): 中点 U+00B7 for every one of them
-#: — bullet, katakana middle dot (and its half-width form, by NFKC), hyphenation point, dot
-#: operators — so one person is not three (an audit: ·, • and ・ entered one player thrice)
-NAME_DOTS = "\u2022\u30fb\u2027\u2219\u22c5"
-_IDENTITY = {**_INVISIBLE, **dict.fromkeys(map(ord, NAME_DOTS), "\u00b7")}
-
-
-def _cjk_period(t: str) -> str:
-    """A full stop between two Chinese characters is a name dot: "买买提.艾力" → "买买提·艾力"."""
-    chars = list(t)
-    for i in range(1, len(t) - 1):
-        if t[i] == "." and "\u3400" <= t[i - 1] <= "\u9fff" and "\u3400" <= t[i + 1] <= "\u9fff":
-            chars[i] = "\u00b7"
-    return "".join(chars)
-
-
 def strip_spaces(text: str) -> str:
     """NFKC, then remove every kind of space (incl. NBSP, ideographic, zero-width); the dots
-    of a name (:data:`NAME_DOTS`, a full stop between Chinese characters) become ``·``.
+    of a name (:data:`pipeline.text.NAME_DOTS`, a full stop between Chinese characters) become ``·``.
 
     >>> strip_spaces("王\\u3000 军\\u200b"), strip_spaces("买买提.艾力"), strip_spaces("买买提・艾力")
     ('王军', '买买提·艾力', '买买提·艾力')
     """
-    t = unicodedata.normalize("NFKC", text).translate(_IDENTITY)
-    if "." in t and not t.isascii():
-        t = _cjk_period(t)
-    return "".join(t.split())
+    return "".join(name_dots(unicodedata.normalize("NFKC", text).translate(_INVISIBLE)).split())
 
 
 def norm_label(text: Any) -> str:

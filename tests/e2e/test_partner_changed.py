@@ -56,3 +56,26 @@ def test_R2016_partner_changed_names_the_group_of_the_table(tmp_path):
         (row,) = [r for r in csv.DictReader(f) if r["code"] == "PARTNER_CHANGED"]
     (group, table), = groups
     assert f"第1轮{group}组第{table}桌 甲方签名“张三/李四”" in row["message"], row["message"]
+
+
+def test_R2015_a_traditional_signed_mark_is_no_stranger(tmp_path):
+    """A referee of the Traditional T2015 league writes 已簽 in the signature cells: every
+    signed cell was PARTNER_CHANGED (已簽 不是…的报名选手), thirty errors for one sheet."""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
+    eml = folder / "inbox" / "11071210-shuangkou-r1-成绩表.eml"
+    signed = []
+
+    def sign(wb):
+        ws = wb.worksheets[0]
+        hrow, col = table_header(ws)
+        for r in range(hrow + 1, ws.max_row + 1):
+            if ws.cell(r, col["桌号"]).value not in (None, ""):
+                for label in ("甲方签名", "乙方签名"):
+                    ws.cell(r, col[label]).value = "已簽"
+                    signed.append(r)
+    edit_attachment(eml, sign)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["code"] == "PARTNER_CHANGED"]
+    assert signed and rows == []

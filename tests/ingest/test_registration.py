@@ -482,3 +482,13 @@ def test_a_date_in_a_team_number_is_refused_at_its_cell(tmp_path):
     reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
     assert [(i.code, i.cell) for i in issues if i.severity.value == "error"] == [("BAD_VALUE", f"{col}{hdr + 1}")]
     assert "不是队号" in issues[0].message
+
+
+def test_an_event_named_with_a_dot_is_found_as_the_form_writes_it(tmp_path):
+    """Names are read with every name dot as ·: an event named 五.一杯象棋 or 扑克牌•掼蛋,
+    picked from the form's own list, must still be that event (not UNKNOWN_EVENT on
+    every row)."""
+    for name in ("五.一杯象棋", "扑克牌•掼蛋"):
+        t = tournament(events=[{"id": "xq", "name": name, "game": "xiangqi", "format": {"type": "knockout"}}])
+        reg, issues = read(tmp_path, [person(name, "甲", "001"), person(name, "乙", "002")], t=t)
+        assert [r.event for r in reg.rows] == ["xq", "xq"] and not [i for i in issues if i.code == "UNKNOWN_EVENT"]

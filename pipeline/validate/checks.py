@@ -426,15 +426,16 @@ def check_multi_event(ctx: Ctx) -> None:
     events → MULTI_EVENT on every row of that person (the captain keeps one).  One 工号 under
     two names is not taken for one person: DUPLICATE_PERSON asks to check the 工号 (a 工号
     copied into another player's row said that player 报了 2 个项目, and a captain who
-    followed it would have deleted a valid row)."""
+    followed it would have deleted a valid row) — each name under it is still checked on
+    its own rows (袁浩 in two events stays MULTI_EVENT beside the copied 工号)."""
     if not ctx.spec.one_event_per_person:
         return
-    by_person: dict[str, list[tuple[Registration, RegRow]]] = {}
+    by_person: dict[tuple[str, str], list[tuple[Registration, RegRow]]] = {}
     for reg, row in ctx.rows():
         if row.name and row.event and key(reg, row) not in ctx.later_copies:
-            by_person.setdefault(person_key(ctx, reg, row), []).append((reg, row))
+            by_person.setdefault((person_key(ctx, reg, row), row.name), []).append((reg, row))
     for group in by_person.values():
-        if len(group) == 1 or len({r.name for _, r in group}) > 1:
+        if len(group) == 1:
             continue
         events = []
         for _, r in group:

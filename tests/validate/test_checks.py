@@ -158,6 +158,12 @@ def test_R2020_Q2_a_staff_number_copied_into_another_row_is_not_one_person_in_tw
     assert codes(issues, Severity.ERROR) == ["DUPLICATE_PERSON"] * 2
     _, issues = run(tmp_path, t, {"b1": [person("象棋", "袁浩", "002709"), person("跳棋", "袁浩", "002709")]})
     assert codes(issues, Severity.ERROR) == ["MULTI_EVENT"] * 2
+    # 袁浩 in two events and his 工号 also copied into 戴宁娜's row: both said
+    _, issues = run(tmp_path, t, {"b1": [person("象棋", "袁浩", "002709"), person("跳棋", "袁浩", "002709"),
+                                         person("斗地主", "戴宁娜", "002709")]})
+    multi = [i for i in issues if i.code == "MULTI_EVENT"]
+    assert len(multi) == 2 and all("袁浩" in i.message for i in multi)
+    assert codes(issues, Severity.ERROR).count("DUPLICATE_PERSON") == 3
 
 
 def test_duplicate_person_in_two_branches_by_staff_id(tmp_path):

@@ -3371,9 +3371,9 @@ def _people_dropped(t: Tournament | None, branch: str, old: tuple[Received, Any]
                     kept: tuple[str, ...], issues: IssueLog) -> None:
     """PEOPLE_DROPPED: a unit's newer form replaces the whole of the one before — a captain
     who sends only the one person to add (补报) drops everyone else, and nothing named them
-    (an audit: 10 people → 1, only QUOTA_SHORT said anything).  The people of the replaced
-    form found in the new one by neither their 工号 nor their name are named, on the new
-    form, when it lists fewer people than the old one (a form that swaps a player for
+    (an audit: 10 people → 1, only QUOTA_SHORT said anything).  The people of the fullest
+    earlier form (``old``) found in the new one by neither their 工号 nor their name are
+    named, on the new form, when it lists fewer people than that one (a form that swaps a player for
     another — same count — is a change the captain made on purpose); rows of events closed
     and kept from the old form (:func:`_split_by_deadline`) are still counted.  Said once
     (SAID_ONCE): the captain may have meant it."""
@@ -3476,7 +3476,10 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded",
                                    events=events(reg), kept=tuple(kept.get(rec.sha256, ()))))
         if len(items) > 1:
-            _people_dropped(t, branch, items[-2], newest, kept.get(items[-2][0].sha256, ()), issues)
+            # against the unit's fullest earlier form: a 补报 form then its correction (three
+            # forms) compared the correction with the 补报 only, and named no one
+            fullest = max(items[:-1], key=lambda x: len({r.name for r in x[1].rows if r.name}))
+            _people_dropped(t, branch, fullest, newest, kept.get(fullest[0].sha256, ()), issues)
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
                                newest[0].sender, "accepted", events=events(newest[1])))
     for rec in inputs.unreadable:

@@ -276,6 +276,14 @@ def test_a_top_up_form_with_only_the_new_person_names_the_people_it_drops(tmp_pa
     assert report.needs_attention
     sub = next(s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted")
     assert ("PEOPLE_DROPPED", message) in _marked(_copy_of(report.out_dir, sub.sha256))
+    # the top-up corrected (a third form, as short): still named against the full form
+    again = folder / "inbox" / "补报-更正.xlsx"
+    _edit(top_up, again, "F11", "男")
+    t5 = dt.datetime(2020, 11, 5, 8, 0, tzinfo=TZ).timestamp()
+    os.utime(again, (t5, t5))
+    report = run(opts)
+    dropped = [r for r in _issues(report.out_dir) if r["code"] == "PEOPLE_DROPPED"]
+    assert len(dropped) == 1 and "（9 人）" in dropped[0]["message"] and "《补报-更正.xlsx》" in dropped[0]["message"]
     # a later night (another unit's form arrives): said before, now a note
     eml = folder / "inbox" / "1104-b04-报名表.eml"
     msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)

@@ -104,6 +104,8 @@ class ScoreTable:
                     self.games[sid].append(Game(m.round, m, i, side_res, others, other_res, pts))
         for gs in self.games.values():
             gs.sort(key=lambda g: (g.round, g.match.stage, g.match.group, g.match.table))
+        #: the rounds with a game in (a round drawn and not played yet has none)
+        self.played_rounds: list[int] = sorted({g.round for gs in self.games.values() for g in gs})
         self.points: dict[str, int] = defaultdict(int)
         for sid, gs in self.games.items():
             self.points[sid] = sum(g.points for g in gs)

@@ -142,10 +142,15 @@ def test_rank_fn_reads_results_at_call_time():
 
 
 def test_unplayed_matches_ignored():
+    """A round drawn and not played yet adds nothing — not to the points, nor a running total
+    to 累进分 (it read 4 here: the win's 2 counted again for round 2)."""
     res = [game(1, 1, "a", "b", "1-0")]
     rnds = rounds_of(res + [game(2, 1, "a", "b", "0-1")])   # round 2 published, no result yet
     rows = compute_standings("ab", rnds, res, ["progressive"])
-    assert rows[0].entry == "a" and rows[0].points == 2 and rows[0].tiebreaks["progressive"] == 4
+    assert rows[0].entry == "a" and rows[0].points == 2 and rows[0].tiebreaks["progressive"] == 2
+    played = res + [game(2, 1, "a", "b", "0-1")]
+    rows = compute_standings("ab", rnds, played, ["progressive"])
+    assert {r.entry: r.tiebreaks["progressive"] for r in rows} == {"a": 2 + 2, "b": 0 + 2}
 
 
 # -- properties -----------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """累进分 progressive (cumulative) score: Σ over rounds of the running total of points.
 
-Every round of the standings counts (a round the entry sat out adds its unchanged
-running total), so entries of one table are compared over the same rounds.  Byes and
-forfeits count with the points scored (FIDE C.07 has no adjustment for this one).
+Every round of the standings played so far counts (a round the entry sat out adds its
+unchanged running total), so entries of one table are compared over the same rounds; a
+round drawn and not played yet does not (it added every running total once more: 闫璐's
+2 + 4 read 10 with round 3 drawn).  Byes and forfeits count with the points scored (FIDE
+C.07 has no adjustment for this one).
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ class Progressive(Tiebreak):
         for g in table.of(entry):
             per_round[g.round] += g.points
         running = total = 0
-        for r in table.rounds:
+        for r in table.played_rounds:
             running += per_round.get(r, 0)
             total += running
         return total

@@ -416,6 +416,9 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项（{'、'.join([*known, branch_award])}），"
                                 "这一行未采用：请核对奖项名称。", at=r.at))
             continue
+        # the award as tournament.yaml names it (风尚奖 typed 風尚獎: its prize, and one name in awards.csv)
+        configured = next((k for k in [*known, branch_award] if _as_simplified(normalise_name(k)) == _as_simplified(award)),
+                          r.award.strip())
         unit = (units_by.get(normalise_name(r.branch)) or units_by.get(_as_simplified(normalise_name(r.branch)))
                 if r.branch else None)
         if r.branch and unit is None:
@@ -428,8 +431,8 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
                 continue
             typed = event_id(r.event)
             out.append(_state.AwardRow(event=typed if typed in event_names else r.event.strip(), group="",
-                                       award=r.award.strip(), rank=0, team=unit.name,
-                                       branch=unit.id, players="", prize=int(prizes.get(r.award.strip(), 0))))
+                                       award=configured, rank=0, team=unit.name,
+                                       branch=unit.id, players="", prize=int(prizes.get(configured, 0))))
             continue
         name, sid = normalise_name(r.name), normalise_name(r.staff_id)
         if not name and not sid:
@@ -447,6 +450,12 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
                     continue
                 if (sid and staff_key(p.staff_id) == staff_key(sid)) or (not sid and name and p.name == name):
                     found.append((e, p))
+        if not found and name and not sid:
+            # in a Traditional league the office types 閆璐 as every document prints her (the
+            # form said 闫璐): the same name in Simplified, when no name matches as typed
+            plain = _as_simplified(name)
+            found = [(e, p) for e in entries if not eid or e.event == eid for p in e.players
+                     if (not unit or unit.id in (e.branch, p.branch)) and _as_simplified(p.name) == plain]
         shown = r.name.strip() or r.staff_id.strip()
         if not found:
             issues.append(issue("BAD_VALUE", f"获奖人“{shown}”在{('“' + r.event + '”') if r.event else '各项目'}"
@@ -459,8 +468,8 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
         # the event's id, as every other awards.csv row has it (typed as 桥牌 or bridge); the
         # player's own unit (R2015-Q2: a cross-unit pair's member is not the pair's unit's)
         out.append(_state.AwardRow(event=e.event, group="",
-                                   award=r.award.strip(), rank=0, team=e.team, branch=player.branch or e.branch,
-                                   players=player.shown, prize=int(prizes.get(r.award.strip(), 0)), entry=e.id))
+                                   award=configured, rank=0, team=e.team, branch=player.branch or e.branch,
+                                   players=player.shown, prize=int(prizes.get(configured, 0)), entry=e.id))
     return out, issues
 
 

@@ -120,7 +120,7 @@ def test_R2015_A1_an_award_name_the_spec_does_not_list_is_refused():
         [DiscretionaryRow("风尚将", "", "王军", at=CellRef("awards.xlsx", "评奖", "A5")),
          DiscretionaryRow("風尚獎", "", "王军"), DiscretionaryRow("组织奖", "", "", "", "第一分工会")],
         entries, units, known=["风尚奖", "潜力选手奖"])
-    assert [r.award for r in rows] == ["風尚獎", "组织奖"]
+    assert [r.award for r in rows] == ["风尚奖", "组织奖"]          # as tournament.yaml names it
     assert [(i.code, i.cell) for i in issues] == [("BAD_VALUE", "A5")] and "“风尚将”不是本次比赛设定的奖项" in issues[0].message
 
 
@@ -128,7 +128,7 @@ def test_R2015_A1_a_unit_award_written_in_traditional_is_the_unit_award():
     units = [Unit("u1", "第一分工会")]
     rows, issues = discretionary_awards([DiscretionaryRow("組織獎", "", "", "", "第一分工会")], [], units,
                                         known=["风尚奖"])
-    assert issues == [] and [(r.award, r.branch, r.entry) for r in rows] == [("組織獎", "u1", "")]
+    assert issues == [] and [(r.award, r.branch, r.entry) for r in rows] == [("组织奖", "u1", "")]
 
 
 def test_R2015_A1_a_traditional_sheet_names_events_and_units_in_traditional():
@@ -143,7 +143,21 @@ def test_R2015_A1_a_traditional_sheet_names_events_and_units_in_traditional():
         entries, units, event_names={"go": "围棋"}, known=["风尚奖"])
     assert issues == []
     assert [(r.award, r.event, r.entry, r.branch) for r in rows] == [
-        ("風尚獎", "go", "go-1", "u1"), ("組織獎", "", "", "u1"), ("組織獎", "", "", "u1")]
+        ("风尚奖", "go", "go-1", "u1"), ("组织奖", "", "", "u1"), ("组织奖", "", "", "u1")]
+
+
+def test_R2015_A1_a_winner_typed_in_traditional_is_found():
+    """The office types 閆璐 as every Traditional document prints her (the form said 闫璐):
+    找不到 (BAD_VALUE), the award dropped; and a 特別貢獻獎 typed so had no prize."""
+    units = [Unit("u1", "后勤服务分工会")]
+    entries = [entry("go-1", "u1", ("闫璐",), event="go"), entry("xq-1", "u1", ("于力",), event="xiangqi")]
+    rows, issues = discretionary_awards(
+        [DiscretionaryRow("特別貢獻獎", "圍棋", "閆璐"), DiscretionaryRow("風尚獎", "", "于力")],
+        entries, units, event_names={"go": "围棋", "xiangqi": "象棋"}, known=["风尚奖", "特别贡献奖"],
+        prizes={"特别贡献奖": 300})
+    assert issues == []
+    assert [(r.award, r.entry, r.players, r.prize) for r in rows] == [
+        ("特别贡献奖", "go-1", "闫璐", 300), ("风尚奖", "xq-1", "于力", 0)]
 
 
 def test_R2015_A1_a_winner_named_by_a_staff_number_with_or_without_its_zeros():

@@ -2494,6 +2494,7 @@ class EventRunner:
         # that part of the sheet; another group's referee fills only his own rows)
         fills: dict[str, set[tuple]] = {}
         rewritten: set[tuple] = set()       # the tables whose results this sheet changed (a correction)
+        taken: set[tuple] = set()           # the tables whose row this sheet's replaces
         for row in rows:
             m = matches.get(key_of(row.values))
             if m is not None and (not row_blank(row, ctx.columns) or sheet_details.get(key_of(row.values))):
@@ -2584,6 +2585,7 @@ class EventRunner:
                 if corrects or prev is None:
                     ctx.disputed.discard(rkey)
                 chosen[rkey] = (rec, rr)
+                taken.add(m.key)
                 ctx.error_cells[rkey] = frozenset((c.file, c.sheet, c.cell) for c in (row.cells[l] for l in row.errors))
                 ctx.merged_cells[rkey] = {(c.file, c.sheet, c.cell): note for c, note in
                                           ((row.cells[l], note) for l, note in row.merged.items())}
@@ -2592,6 +2594,11 @@ class EventRunner:
                     about[n] = m.key
         self.rewritten_round(rec, rnd, rewritten)
         if detail is not None:
+            # a table this sheet answers for takes its 明细 rows from this sheet — none when it
+            # has none (the detail is optional): a corrected sheet that cleared a bad 明细 row
+            # left the earlier sheet's in force, and the table waited for a correction for good
+            for k in taken:
+                ctx.details.pop(k, None)
             for key, drows in sheet_details.items():
                 m = matches.get(key)
                 if m is not None:

@@ -480,6 +480,27 @@ def test_a_problem_on_a_detail_sheet_is_its_tables(tmp_path):
     line = next(e for e in report.events if "斗地主" in e)
     assert "成绩有误待改正" in line and "待各桌成绩齐" not in line, line
 
+    # the referee resends the sheet with table 1's hands cleared (the detail is optional):
+    # its totals count — the earlier sheet's bad hand stayed in force, and the table waited
+    def cleared(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        table1 = ws.cell(hrow + 1, col["桌号"]).value
+        ds = wb["牌局明细"]
+        dh, dcol = table_header(ds)
+        for r in range(dh + 1, ds.max_row + 1):
+            if ds.cell(r, dcol["桌号"]).value == table1:
+                for label in dcol:
+                    ds.cell(r, dcol[label]).value = None
+    edit_attachment(eml, cleared, folder / "inbox" / "resent-doudizhu-r1.eml", date="Sat, 21 Nov 2020 09:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        still = [i for i in csv.DictReader(f) if i["sheet"] == "牌局明细" and i["severity"] == "error"]
+    assert still == []
+    line = next(e for e in report.events if "斗地主" in e)
+    assert "成绩有误待改正" not in line, line
+
 
 def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
     """Contract: "Optional detail sheets (hand-by-hand records for card games) from which

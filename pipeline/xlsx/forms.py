@@ -102,7 +102,7 @@ def write_checkin_form(tournament: "Tournament", event: "EventSpec",
     spec = tournament.spec
     labels = list(layout.CHECKIN_COLUMNS)
     note = zh("到场的选手选“是”，未到场的选“否”。未到场的选手将被移出比赛，剩下的单人在组内重新配对。", spec)
-    wb, ws, hdr = _start(zh(f"{spec.name} ", spec) + event.name + zh(" 签到表", spec), note, labels,
+    wb, ws, hdr = _start(zh(f"{spec.name} {event.name} 签到表", spec), note, labels,
                          layout.CHECKIN_SHEET, spec)
     if notice:
         ws.merge_cells(start_row=hdr - 1, start_column=1, end_row=hdr - 1, end_column=len(labels))
@@ -137,7 +137,7 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
     labels = list(layout.PLAYOFF_COLUMNS)
     note = zh("以下选手需要加赛：积分相同且按规则无法区分，或淘汰赛对局未分胜负。加赛后在“名次”一栏填写这几名选手之间的"
               "名次（1 为最好；淘汰赛的胜者填 1）。", spec)
-    wb, ws, hdr = _start(zh(f"{spec.name} ", spec) + event.name + zh(" 加赛结果", spec), note, labels,
+    wb, ws, hdr = _start(zh(f"{spec.name} {event.name} 加赛结果", spec), note, labels,
                          layout.PLAYOFF_SHEET, spec)
     at = {l: i for i, l in enumerate(labels, start=1)}
     r = hdr + 1

@@ -226,7 +226,7 @@ def _detail_sheet(book: Book, spec: Any, event: "EventSpec", rnd: Round, detail:
     at = {label: i for i, label in enumerate(labels, start=1)}
     ncol = len(labels)
     hdr = _title_block(ws, [
-        (f"{event.name} {zh(rnd.title, spec)} {zh(detail.name, spec)}", TITLE_FONT),
+        (zh(f"{event.name} {rnd.title} {detail.name}", spec), TITLE_FONT),      # (it read 双扣 瑞士制第5輪 明細)
         (zh(f"每桌每局填一行（每桌预留 {per_table} 行，从上往下填，用不完的留空）；本表的合计应与“", spec)
          + layout.RESULT_SHEET + zh("”表一致。", spec), BODY_FONT),
     ], ncol) + 1

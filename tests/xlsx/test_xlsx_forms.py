@@ -116,3 +116,16 @@ def test_R2011_D2_playoff_form_says_its_round(tournament, tmp_path):
     assert not problems and po.round == 2 and po.order == ("xiangqi:b1:李四", "xiangqi:b1:张三")
     write_playoff_form(tournament, ev, [PlayoffTie("tables", "", ("张三", "李四"))], path)
     assert layout.META_ROUND not in read_meta(load_workbook(path))
+
+
+def test_traditional_form_titles_are_one_script(tmp_path):
+    """A Traditional league's 加赛表 and 签到表 titles read 2015年教職工棋牌比賽 桥牌 加賽結果
+    (the event's name unconverted); the rows keep the spec's names, as the reader matches."""
+    from xlsx_fixtures import make_tournament
+
+    t = make_tournament(tmp_path, script="traditional")
+    ev = t.spec.event("shuangsheng")
+    ws = load_workbook(write_playoff_form(t, ev, [PlayoffTie("groups", "A", ("甲", "乙"))], tmp_path / "p.xlsx")).active
+    assert ws["A1"].value.endswith("雙升 加賽結果"), ws["A1"].value
+    ws = load_workbook(write_checkin_form(t, ev, {"A": [("甲", "1")]}, tmp_path / "c.xlsx")).active
+    assert ws["A1"].value.endswith("雙升 簽到表"), ws["A1"].value

@@ -174,6 +174,23 @@ def test_traditional_titles_and_choices(tmp_path):
     assert dv.formula1 == '"甲方勝,乙方勝,和棋,甲方棄權,乙方棄權"'
 
 
+def test_traditional_detail_sheet_title_is_one_script(tmp_path):
+    """The 明细 sheet's title read 双扣 瑞士制第5輪 明細 (the event's name unconverted)."""
+    from xlsx_fixtures import make_tournament
+    from pipeline.games import GAMES
+    import pipeline.games.shuangsheng  # noqa: F401 - registers the game
+
+    t = make_tournament(tmp_path, script="traditional")
+    game = GAMES.get("shuangsheng")
+    ev = t.spec.event("shuangsheng")
+    rnd = _round([Match("shuangsheng", "ko1", 1, "", 1, ("e1", "e2"))])
+    detail = game.detail(ev.game_options)
+    wb = load_workbook(write_result_sheet(tmp_path / "d.xlsx", tournament=t, event=ev, rnd=rnd,
+                                          columns=game.columns(ev.game_options), label_of={}, detail=detail))
+    title = wb.worksheets[1]["A1"].value
+    assert title.startswith("雙升 ") and "明細" in title, title
+
+
 def test_long_choice_list_uses_hidden_list_sheet(tournament, tmp_path):
     many = tuple(f"选项{i:03d}" for i in range(80))
     rnd = _round([Match("xiangqi", "ko1", 1, "", 1, ("e1", "e2"))])

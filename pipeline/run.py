@@ -2494,7 +2494,7 @@ class EventRunner:
         # that part of the sheet; another group's referee fills only his own rows)
         fills: dict[str, set[tuple]] = {}
         rewritten: set[tuple] = set()       # the tables whose results this sheet changed (a correction)
-        taken: set[tuple] = set()           # the tables whose row this sheet's replaces
+        taken: set[tuple] = set()           # the tables this sheet's rows now answer for
         for row in rows:
             m = matches.get(key_of(row.values))
             if m is not None and (not row_blank(row, ctx.columns) or sheet_details.get(key_of(row.values))):
@@ -3380,10 +3380,10 @@ def _people_dropped(t: Tournament | None, branch: str, old: tuple[Received, Any]
     who sends only the one person to add (补报) drops everyone else, and nothing named them
     (an audit: 10 people → 1, only QUOTA_SHORT said anything).  The people of the fullest
     earlier form (``old``) found in the new one by neither their 工号 nor their name are
-    named, on the new form, when it lists fewer people than that one (a form that swaps a player for
-    another — same count — is a change the captain made on purpose); rows of events closed
-    and kept from the old form (:func:`_split_by_deadline`) are still counted.  Said once
-    (SAID_ONCE): the captain may have meant it."""
+    named, on the new form, when it lists fewer people than that one (a form that swaps a
+    player for another — same count — is a change the captain made on purpose); rows of
+    events closed and kept from the old form (:func:`_split_by_deadline`) are still
+    counted.  Said once (SAID_ONCE): the captain may have meant it."""
     (old_rec, old_reg), (new_rec, new_reg) = old, new
     ids = {staff_key(r.staff_id) for r in new_reg.rows if r.staff_id}
     names = {r.name for r in new_reg.rows if r.name}

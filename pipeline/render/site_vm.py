@@ -1247,7 +1247,8 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
                       for e in entries),
         returned_href=summary.returned_href,
         awards=() if unit_id == UNASSIGNED else unit_awards(state, unit_id),
-        awards_shown=unit_id != UNASSIGNED and (bool(state.branch_awards) or any(es.complete for es in state.events.values())))
+        awards_shown=unit_id != UNASSIGNED and (bool(state.branch_awards)
+                                                or any(es.complete for es in state.events.values())))
 
 
 def branch_ids(state: "LeagueState") -> list[str]:

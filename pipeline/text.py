@@ -52,7 +52,11 @@ def name_dots(text: str) -> str:
     >>> name_dots("买买提.艾力"), name_dots("买买提・艾力"), name_dots("v1.2 王.")
     ('买买提·艾力', '买买提·艾力', 'v1.2 王.')
     """
-    text = text.translate(NAME_DOT_MAP)
+    return cjk_periods(text.translate(NAME_DOT_MAP))
+
+
+def cjk_periods(text: str) -> str:
+    """A full stop between two Chinese characters as ``·`` (part of :func:`name_dots`)."""
     if "." not in text or text.isascii():
         return text
     chars = list(text)

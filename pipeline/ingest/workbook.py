@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..layout import CONTROL_CHARS, META_SHEET
-from ..text import name_dots
+from ..text import NAME_DOT_MAP, cjk_periods
 
 #: limits (module constants so tests and the runner can read them)
 MAX_TOTAL_BYTES = 50 * 1024 * 1024
@@ -186,6 +186,7 @@ INVISIBLE_CHARS = ("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f"
                    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
                    + CONTROL_CHARS)     # a name with one was another person
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
+_IDENTITY = {**_INVISIBLE, **NAME_DOT_MAP}       # (one pass: the invisible out, the name dots as ·)
 
 
 def strip_spaces(text: str) -> str:
@@ -195,7 +196,7 @@ def strip_spaces(text: str) -> str:
     >>> strip_spaces("王\\u3000 军\\u200b"), strip_spaces("买买提.艾力"), strip_spaces("买买提・艾力")
     ('王军', '买买提·艾力', '买买提·艾力')
     """
-    return "".join(name_dots(unicodedata.normalize("NFKC", text).translate(_INVISIBLE)).split())
+    return "".join(cjk_periods(unicodedata.normalize("NFKC", text).translate(_IDENTITY)).split())
 
 
 def norm_label(text: Any) -> str:

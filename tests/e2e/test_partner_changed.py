@@ -37,23 +37,30 @@ def test_R2020_Q3_partner_changed(tmp_path):
     assert report.needs_attention
 
 
+def _partner_rows(tmp_path: Path, sample: str, mail: str, fill) -> list[dict[str, str]]:
+    """The sample ``sample`` with its result mail ``mail``'s first sheet edited by
+    ``fill(ws, header_row, columns)``, run once: the PARTNER_CHANGED rows of issues.csv."""
+    folder = tmp_path / sample
+    shutil.copytree(ROOT / "sample_sheets" / sample, folder)
+
+    def edit(wb):
+        ws = wb.worksheets[0]
+        fill(ws, *table_header(ws))
+    edit_attachment(folder / "inbox" / mail, edit)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(tmp_path / "out" / sample / "data" / "issues.csv", encoding="utf-8") as f:
+        return [r for r in csv.DictReader(f) if r["code"] == "PARTNER_CHANGED"]
+
+
 def test_R2016_partner_changed_names_the_group_of_the_table(tmp_path):
     """Each of T2016's four groups has a 第1桌: the message named 第1轮第1桌 only (the cell
     was right); it names the group as RESULT_INVALID's messages do."""
-    folder = tmp_path / "t2016-poker"
-    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
-    eml = folder / "inbox" / "11261210-guandan-r1-成绩表.eml"
     groups = []
 
-    def sign(wb):
-        ws = wb.worksheets[0]
-        hrow, col = table_header(ws)
+    def sign(ws, hrow, col):
         ws.cell(hrow + 1, col["甲方签名"]).value = "张三/李四"
         groups.append((ws.cell(hrow + 1, col["组别"]).value, ws.cell(hrow + 1, col["桌号"]).value))
-    edit_attachment(eml, sign)
-    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
-    with open(tmp_path / "out" / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
-        (row,) = [r for r in csv.DictReader(f) if r["code"] == "PARTNER_CHANGED"]
+    (row,) = _partner_rows(tmp_path, "t2016-poker", "11261210-guandan-r1-成绩表.eml", sign)
     (group, table), = groups
     assert f"第1轮{group}组第{table}桌 甲方签名“张三/李四”" in row["message"], row["message"]
 
@@ -61,21 +68,13 @@ def test_R2016_partner_changed_names_the_group_of_the_table(tmp_path):
 def test_R2015_a_traditional_signed_mark_is_no_stranger(tmp_path):
     """A referee of the Traditional T2015 league writes 已簽 in the signature cells: every
     signed cell was PARTNER_CHANGED (已簽 不是…的报名选手), thirty errors for one sheet."""
-    folder = tmp_path / "t2015-tcm"
-    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
-    eml = folder / "inbox" / "11071210-shuangkou-r1-成绩表.eml"
     signed = []
 
-    def sign(wb):
-        ws = wb.worksheets[0]
-        hrow, col = table_header(ws)
+    def sign(ws, hrow, col):
         for r in range(hrow + 1, ws.max_row + 1):
             if ws.cell(r, col["桌号"]).value not in (None, ""):
                 for label in ("甲方签名", "乙方签名"):
                     ws.cell(r, col[label]).value = "已簽"
                     signed.append(r)
-    edit_attachment(eml, sign)
-    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
-    with open(tmp_path / "out" / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
-        rows = [r for r in csv.DictReader(f) if r["code"] == "PARTNER_CHANGED"]
+    rows = _partner_rows(tmp_path, "t2015-tcm", "11071210-shuangkou-r1-成绩表.eml", sign)
     assert signed and rows == []

@@ -86,20 +86,28 @@ def test_new_workbook_rerenders(tmp_path):
     assert "2" in rounds, "round 1 results arrived but round 2 was not drawn"
 
 
-def _g04_withdraws_team_3(folder: Path) -> None:
-    """g04 sends a corrected registration (dated before the deadline) without its team 3."""
-    wb = openpyxl.load_workbook(io.BytesIO(_attachment(folder / "inbox" / "1111-g04-报名表.eml")))
-    cleared = 0
-    for row in wb.worksheets[0].iter_rows(min_row=7):
-        if row[2].value == 3:
-            for c in row[1:]:
-                c.value = None
-            cleared += 1
-    assert cleared == 2
-    new = folder / "inbox" / "1114-g04-报名表-更正.xlsx"
+def _corrected_form(folder: Path, mail: str, name: str, edit) -> int:
+    """A unit's registration form from its sample ``mail``, each row after the header
+    passed to ``edit`` (which says whether it changed it), saved into the inbox as ``name``
+    dated 11-14 (before the deadline); the number of rows changed."""
+    wb = openpyxl.load_workbook(io.BytesIO(_attachment(folder / "inbox" / mail)))
+    changed = sum(1 for row in wb.worksheets[0].iter_rows(min_row=7) if edit(row))
+    new = folder / "inbox" / name
     wb.save(new)
     stamp = dt.datetime(2016, 11, 14, 9, 0, tzinfo=dt.timezone(dt.timedelta(hours=8))).timestamp()
     os.utime(new, (stamp, stamp))
+    return changed
+
+
+def _g04_withdraws_team_3(folder: Path) -> None:
+    """g04 sends a corrected registration (dated before the deadline) without its team 3."""
+    def clear(row) -> bool:
+        if row[2].value != 3:
+            return False
+        for c in row[1:]:
+            c.value = None
+        return True
+    assert _corrected_form(folder, "1111-g04-报名表.eml", "1114-g04-报名表-更正.xlsx", clear) == 2
 
 
 def test_a_player_swapped_after_the_draw_is_named(tmp_path):
@@ -110,17 +118,12 @@ def test_a_player_swapped_after_the_draw_is_named(tmp_path):
     folder = _inbox_without_results(tmp_path)
     out = tmp_path / "out"
     run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
-    wb = openpyxl.load_workbook(io.BytesIO(_attachment(folder / "inbox" / "1111-g08-报名表.eml")))
-    swapped = 0
-    for row in wb.worksheets[0].iter_rows(min_row=7):
-        if row[3].value == "杜桂":
-            row[3].value, row[4].value = "李新", "001999"
-            swapped += 1
-    assert swapped == 1
-    new = folder / "inbox" / "1114-g08-报名表-换人.xlsx"
-    wb.save(new)
-    stamp = dt.datetime(2016, 11, 14, 9, 0, tzinfo=dt.timezone(dt.timedelta(hours=8))).timestamp()
-    os.utime(new, (stamp, stamp))
+    def swap(row) -> bool:
+        if row[3].value != "杜桂":
+            return False
+        row[3].value, row[4].value = "李新", "001999"
+        return True
+    assert _corrected_form(folder, "1111-g08-报名表.eml", "1114-g08-报名表-换人.xlsx", swap) == 1
     report = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     (said,) = [i for i in report.issues if i.code == "DRAW_INPUT_CHANGED"]
     assert "公布后队员有变化：外语1队 覃旭/杜桂 → 覃旭/李新" in said.message, said.message

@@ -257,22 +257,29 @@ def test_find_table_names_missing_label():
     assert e.value.missing == ["姓名"]
 
 
-def test_people_typed_below_a_gap_of_blank_rows_are_named_not_dropped(tmp_path):
-    """A captain clears a block of rows and types two players further down: the table ends
-    at the gap, and the rows below it were dropped without a word (only a QUOTA_SHORT with
-    no cell).  Now an error names the first row not read and how many names it holds; a
-    note alone below the gap is a warning."""
+def _one_player_form(tmp_path):
+    """A registration form with one player (甲, 象棋), opened: (tournament, path, workbook,
+    its 报名表 sheet, the header row, the columns by label)."""
     from ingest.builders import person, tournament, write_registration
-    from pipeline.ingest.registration import read_registration
-    from pipeline.ingest.workbook import BLANK_RUN
-    from pipeline.model import Severity
 
     t = tournament()
     p = write_registration(tmp_path / "b1.xlsx", t, "b1", [person("象棋", "甲", "001")])
     wb = openpyxl.load_workbook(p)
     ws = wb["报名表"]
     hdr = next(r for r in range(1, 60) if any(c.value == "姓名" for c in ws[r]))
-    col = {c.value: c.column for c in ws[hdr] if c.value}
+    return t, p, wb, ws, hdr, {c.value: c.column for c in ws[hdr] if c.value}
+
+
+def test_people_typed_below_a_gap_of_blank_rows_are_named_not_dropped(tmp_path):
+    """A captain clears a block of rows and types two players further down: the table ends
+    at the gap, and the rows below it were dropped without a word (only a QUOTA_SHORT with
+    no cell).  Now an error names the first row not read and how many names it holds; a
+    note alone below the gap is a warning."""
+    from pipeline.ingest.registration import read_registration
+    from pipeline.ingest.workbook import BLANK_RUN
+    from pipeline.model import Severity
+
+    t, p, wb, ws, hdr, col = _one_player_form(tmp_path)
     below = hdr + 1 + BLANK_RUN + 5
     for i, name in enumerate(("乙", "丙")):
         ws.cell(below + i, col["项目"], "象棋")
@@ -315,16 +322,10 @@ def test_a_note_typed_under_the_table_is_one_warning_not_two_errors(tmp_path):
     """以上名单已经分工会主席审核 typed in 备注 right under the last player: the row was
     read as an entry and said 项目未填写 and 姓名未填写 (two errors: the unit 需修改).  Now
     a row with only 备注 is no entry, with one warning at the 备注 cell."""
-    from ingest.builders import person, tournament, write_registration
     from pipeline.ingest.registration import read_registration
     from pipeline.model import Severity
 
-    t = tournament()
-    p = write_registration(tmp_path / "b1.xlsx", t, "b1", [person("象棋", "甲", "001")])
-    wb = openpyxl.load_workbook(p)
-    ws = wb["报名表"]
-    hdr = next(r for r in range(1, 60) if any(c.value == "姓名" for c in ws[r]))
-    col = {c.value: c.column for c in ws[hdr] if c.value}
+    t, p, wb, ws, hdr, col = _one_player_form(tmp_path)
     ws.cell(hdr + 2, col["备注"], "以上名单已经分工会主席审核")
     wb.save(p)
     reg, issues = read_registration(read_workbook(p), "b1.xlsx", t)

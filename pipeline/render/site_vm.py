@@ -1077,6 +1077,19 @@ class EntryVM:
     team: str
     players: str
     staff_ids: str
+    #: the entry's final place once its event has ended (第2名, A组第1名, 第3名（并列）)
+    result: str = ""
+
+
+def final_places(state: "LeagueState") -> dict[str, str]:
+    """Entry id → its final place in an ended event, as a branch page shows it."""
+    out: dict[str, str] = {}
+    for es in state.events.values():
+        if not es.complete:
+            continue
+        for p in getattr(es, "placements", None) or ():
+            out[p.entry] = f"{p.group + '组' if p.group else ''}第{p.rank}名{'（并列）' if p.tied else ''}"
+    return out
 
 
 @dataclass(frozen=True)
@@ -1227,6 +1240,7 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
     ev_name = {ev.id: ev.name for ev in spec.events}
     entries.sort(key=lambda e: (ev_order.get(e.event, 99), e.team_no, e.team, e.id))
     summary = _branch_row(unit_id, name, subs, iss, len(entries), "../")
+    places = final_places(state) if entries else {}
     return BranchPage(
         page=_page(state, f"{name} 报名审核报告", "../"), id=unit_id, name=name, captain=captain,
         unit_word=spec.unit_word, summary=summary,
@@ -1243,7 +1257,8 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
                              message=i.message) for i in iss),
         entries=tuple(EntryVM(event=ev_name.get(e.event, e.event), team=e.team,
                               players=e.player_names,
-                              staff_ids="/".join(p.staff_id for p in e.players if p.staff_id))
+                              staff_ids="/".join(p.staff_id for p in e.players if p.staff_id),
+                              result=places.get(e.id, ""))
                       for e in entries),
         returned_href=summary.returned_href,
         awards=() if unit_id == UNASSIGNED else unit_awards(state, unit_id),

@@ -323,3 +323,31 @@ def test_branch_page_shows_awards_html(state, tmp_path):
     assert "<td>一等奖</td><td>象棋u01</td><td class=\"num\">300元</td>" in page
     none = (tmp_path / "branches" / "u02.html").read_text(encoding="utf-8")
     assert "本分工会获奖（0）" in none and "已结束的项目中暂无获奖。" in none
+
+
+def test_branch_page_gives_each_entry_its_final_place(state):
+    """A captain read the unit's entries with no word of how they finished: an ended event
+    gives each its final place (a group's place names the group; a tie says 并列); an
+    event still running gives none, and then the column is not shown."""
+    from pipeline.draw.base import Placement
+
+    xq = state.events["xiangqi"]
+    mine = [e for e in xq.entries if e.branch == "u03"]
+    xq.placements = [Placement(1, mine[0].id), Placement(5, mine[1].id, group="B", tied=True)]
+    rows = {(e.team, e.result) for e in site_vm.branch_vm(state, "u03").entries}
+    assert (mine[0].team, "第1名") in rows and (mine[1].team, "B组第5名（并列）") in rows
+    xq.complete = False
+    assert all(e.result == "" for e in site_vm.branch_vm(state, "u03").entries)
+
+
+def test_branch_page_html_has_the_place_column_only_when_placed(state, tmp_path):
+    from pipeline.draw.base import Placement
+    from pipeline.render.site import render_site
+
+    xq = state.events["xiangqi"]
+    first = next(e for e in xq.entries if e.branch == "u03")
+    xq.placements = [Placement(1, first.id)]
+    render_site(state, tmp_path)
+    page = (tmp_path / "branches" / "u03.html").read_text(encoding="utf-8")
+    assert "<th>最终名次</th>" in page and "<td>第1名</td>" in page
+    assert "<th>最终名次</th>" not in (tmp_path / "branches" / "u02.html").read_text(encoding="utf-8")

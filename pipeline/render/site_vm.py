@@ -1082,13 +1082,19 @@ class EntryVM:
 
 
 def final_places(state: "LeagueState") -> dict[str, str]:
-    """Entry id → its final place in an ended event, as a branch page shows it."""
+    """Entry id → its final place in an ended event, as a branch page shows it — built once
+    per state (each of a province's hundreds of branch pages asks; 5,000 placements each)."""
+    key = tuple((ev_id, es.complete, id(es.placements), len(es.placements)) for ev_id, es in state.events.items())
+    cached = state.__dict__.get("_places_cache")
+    if cached is not None and cached[0] == key:
+        return cached[1]
     out: dict[str, str] = {}
     for es in state.events.values():
         if not es.complete:
             continue
-        for p in getattr(es, "placements", None) or ():
+        for p in es.placements:
             out[p.entry] = f"{p.group + '组' if p.group else ''}第{p.rank}名{'（并列）' if p.tied else ''}"
+    state.__dict__["_places_cache"] = (key, out)
     return out
 
 

@@ -1484,6 +1484,8 @@ class _Replaced:
     merged_cells: dict[tuple[str, str, str], tuple[str, str]]
     disputed: bool
     conflict: Issue | None
+    #: the table's 明细 rows from that sheet (None: it had none), put back with the row
+    details: Any = None
 
 
 def _merged_notes(ctx: _RoundSheets) -> dict[tuple[str, str, str], tuple[str, str]]:
@@ -2328,6 +2330,11 @@ class EventRunner:
             rec = ctx.chosen[rkey][0]
             back = earlier.pop()
             ctx.chosen[rkey] = (back.rec, back.row)
+            # with the earlier sheet's 明细 rows (its totals may come from them), not the later's
+            if back.details is not None:
+                ctx.details[rkey[0]] = back.details
+            else:
+                ctx.details.pop(rkey[0], None)
             ctx.error_cells[rkey] = back.error_cells
             ctx.merged_cells[rkey] = back.merged_cells
             if back.disputed:
@@ -2579,7 +2586,7 @@ class EventRunner:
                         rewritten.add(m.key)
                     ctx.replaced.setdefault(rkey, []).append(_Replaced(
                         prev[0], prev[1], ctx.error_cells.get(rkey, frozenset()), ctx.merged_cells.get(rkey, {}),
-                        rkey in ctx.disputed, conflict))
+                        rkey in ctx.disputed, conflict, ctx.details.get(m.key)))
                     if not corrects and ctx.holds:
                         ctx.disputed.add(rkey)
                 if corrects or prev is None:

@@ -1006,3 +1006,45 @@ def test_a_signed_sheet_with_no_result_typed_says_where_results_are_read(tmp_pat
     (blank,) = [i for i in report.issues if i.code == "RESULT_SHEET_BLANK"]
     assert f"已有签名（第 {hrow + 1} 行）" in blank.message and "写在备注或其他栏里的不算" in blank.message
     assert "发错了文件" not in blank.message and blank.severity.value == "warning"
+
+
+def test_an_unreadable_correction_without_hands_keeps_the_earlier_sheets_hands(tmp_path):
+    """斗地主 table 1 left blank on 成绩, its totals from its hands on 牌局明细; a later sheet
+    types 甲得分 “三分” (unreadable) and clears the hands.  The later row is set aside and
+    the earlier one counts — with the earlier sheet's hands, which it is scored from (the
+    hands were dropped with the later row's, and the table was never scored)."""
+    folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
+    table = []
+
+    def from_hands(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        table.append(ws.cell(hrow + 1, col["桌号"]).value)
+        for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
+            if label in col:
+                ws.cell(hrow + 1, col[label]).value = None
+        ds = wb["牌局明细"]
+        dh, dcol = table_header(ds)
+        rows = [r for r in range(dh + 1, dh + 400) if ds.cell(r, dcol["桌号"]).value == table[0]]
+        for r in rows:
+            _clear_hand(ds, dcol, r)
+        for r, (landlord, won) in zip(rows, (("甲", "是"), ("乙", "否"))):
+            ds.cell(r, dcol["地主"]).value, ds.cell(r, dcol["地主胜"]).value = landlord, won
+    edit_attachment(eml, from_hands)
+
+    def unreadable(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        ws.cell(hrow + 1, col["甲得分"]).value, ws.cell(hrow + 1, col["乙得分"]).value = "三分", -3
+        ws.cell(hrow + 1, col["丙得分"]).value = 0
+        ds = wb["牌局明细"]
+        dh, dcol = table_header(ds)
+        for r in range(dh + 1, ds.max_row + 1):
+            if ds.cell(r, dcol["桌号"]).value == table[0]:
+                for label in dcol:
+                    ds.cell(r, dcol[label]).value = None
+    edit_attachment(eml, unreadable, folder / "inbox" / "resent.eml", date="Sat, 21 Nov 2020 09:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    scored = [[s.points for s in r.sides] for r in report.state.events["doudizhu"].results.values()
+              if r.match.round == 1 and r.match.table == table[0]]
+    assert scored == [[3, -3, 0]], scored

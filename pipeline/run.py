@@ -3381,19 +3381,14 @@ def first_seen(inputs: Inputs) -> dict[tuple[str, str], dt.datetime]:
     return out
 
 
-def _people_dropped(t: Tournament | None, branch: str, old: tuple[Received, Any], new: tuple[Received, Any],
-                    kept: tuple[str, ...], issues: IssueLog) -> None:
-    """PEOPLE_DROPPED: a unit's newer form replaces the whole of the one before — a captain
-    who sends only the one person to add (补报) drops everyone else, and nothing named them
-    (an audit: 10 people → 1, only QUOTA_SHORT said anything).  The people of the fullest
-    earlier form (``old``) found in the new one by neither their 工号 nor their name are
-    named, on the new form, when it lists fewer people than that one (a form that swaps a
-    player for another — same count — is a change the captain made on purpose); rows of
-    events closed and kept from the old form (:func:`_split_by_deadline`) are still
-    counted.  Said once (SAID_ONCE): the captain may have meant it."""
-    (old_rec, old_reg), (new_rec, new_reg) = old, new
+def _left_out(old_reg: Any, new_reg: Any, kept: tuple[str, ...] = ()) -> list[str]:
+    """The people of ``old_reg`` (rows of events in ``kept`` aside) that ``new_reg`` leaves
+    out — found there by neither their 工号 nor their name — when it lists fewer people
+    (a form that swaps a player for another, same count, is a change made on purpose)."""
     ids = {staff_key(r.staff_id) for r in new_reg.rows if r.staff_id}
     names = {r.name for r in new_reg.rows if r.name}
+    if len(names) >= len({r.name for r in old_reg.rows if r.name and r.event not in kept}):
+        return []
     gone: list[str] = []
     for r in old_reg.rows:
         if not r.name or r.event in kept or r.name in names or (r.staff_id and staff_key(r.staff_id) in ids):
@@ -3401,11 +3396,31 @@ def _people_dropped(t: Tournament | None, branch: str, old: tuple[Received, Any]
         shown = r.display_name or r.name
         if shown not in gone:
             gone.append(shown)
-    if not gone or len(names) >= len({r.name for r in old_reg.rows if r.name and r.event not in kept}):
+    return gone
+
+
+def _people_dropped(t: Tournament | None, branch: str, items: list[tuple[Received, Any]],
+                    kept: dict[str, tuple[str, ...]], issues: IssueLog) -> None:
+    """PEOPLE_DROPPED: a unit's newer form replaces the whole of the one before — a captain
+    who sends only the one person to add (补报) drops everyone else, and nothing named them
+    (an audit: 10 people → 1, only QUOTA_SHORT said anything).  The unit's roster is carried
+    form to form (``items``, oldest first, the newest last): a form that left people out
+    (:func:`_left_out`) does not become it — so a 补报 form and then its correction are both
+    compared with the full form before them, and a deliberate swap earlier is not named
+    again.  The newest form's left-out people are named, on it; rows of events closed and
+    kept from a form (:func:`_split_by_deadline`, ``kept``) are not compared.  Said once
+    (SAID_ONCE): the captain may have meant it."""
+    roster = items[0]
+    for x in items[1:-1]:
+        if not _left_out(roster[1], x[1], kept.get(roster[0].sha256, ())):
+            roster = x
+    (new_rec, new_reg), replaced = items[-1], items[-2][0]
+    gone = _left_out(roster[1], new_reg, kept.get(roster[0].sha256, ()))
+    if not gone:
         return
     word = t.spec.unit_word if t is not None else "单位"
     listed = "、".join(gone[:12]) + (f" 等 {len(gone)} 人" if len(gone) > 12 else f"（{len(gone)} 人）")
-    issues.add("PEOPLE_DROPPED", f"《{new_rec.file_name}》整份取代了此前的《{old_rec.file_name}》，新表中没有旧表里的 "
+    issues.add("PEOPLE_DROPPED", f"《{new_rec.file_name}》整份取代了此前的《{replaced.file_name}》，新表中没有此前报名的 "
                f"{listed}，他们现在不在本{word}的报名中。如果这份是补报，请在原表上加上新的人，"
                "把完整的一份重新发送；如果确是撤下这些人，无需处理。",
                at=CellRef(new_rec.file_name), branch=branch, source=new_rec.sha256)
@@ -3490,10 +3505,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded",
                                    events=events(reg), kept=tuple(kept.get(rec.sha256, ()))))
         if len(items) > 1:
-            # against the unit's fullest earlier form: a 补报 form then its correction (three
-            # forms) compared the correction with the 补报 only, and named no one
-            fullest = max(items[:-1], key=lambda x: len({r.name for r in x[1].rows if r.name}))
-            _people_dropped(t, branch, fullest, newest, kept.get(fullest[0].sha256, ()), issues)
+            _people_dropped(t, branch, items, kept, issues)
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
                                newest[0].sender, "accepted", events=events(newest[1])))
     for rec in inputs.unreadable:

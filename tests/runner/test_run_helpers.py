@@ -220,3 +220,35 @@ def test_R2020_Q4_a_form_is_not_late_everywhere_while_an_event_has_no_deadline()
     assert not _late_everywhere(t(d1, None), late)          # the event without one still takes it
     assert not _late_everywhere(t(d1, d2), dt.datetime(2015, 11, 1, tzinfo=TZ))
     assert not _late_everywhere(t(None, None), late) and not _late_everywhere(t(), late)
+
+
+def test_people_dropped_carries_the_roster_form_to_form():
+    """PEOPLE_DROPPED compares the newest form with the unit's roster carried form to form:
+    a deliberate swap (p7–p9 → q1–q3, same count) becomes the roster, so a later form that
+    drops q3 names q3 — not p7–p9 (the fullest form, form 1) — and names the form it
+    replaced; a 补报 (one person) and then its correction are both compared with the full
+    form before them."""
+    from types import SimpleNamespace
+
+    from pipeline.ingest.registration import RegRow, Registration
+    from pipeline.issues import IssueLog
+    from pipeline.run import _people_dropped
+
+    def form(name, people):
+        rows = tuple(RegRow(row=10 + i, columns={}, event="xiangqi", name=p, display_name=p) for i, p in enumerate(people))
+        return SimpleNamespace(file_name=name, sha256=name), Registration(file=name, branch="b1", rows=rows)
+
+    def said(*forms):
+        log = IssueLog()
+        _people_dropped(None, "b1", list(forms), {}, log)
+        return [i.message for i in log]
+
+    full = form("f1.xlsx", [f"p{i}" for i in range(10)])
+    swapped = form("f2.xlsx", [f"p{i}" for i in range(7)] + ["q1", "q2", "q3"])
+    short = form("f3.xlsx", [f"p{i}" for i in range(7)] + ["q1", "q2"])
+    (message,) = said(full, swapped, short)
+    assert "《f3.xlsx》整份取代了此前的《f2.xlsx》" in message and "q3（1 人）" in message and "p7" not in message
+    assert said(full, swapped) == []                                   # a swap: no one named
+    top_up, corrected = form("t.xlsx", ["new"]), form("t2.xlsx", ["new", "p0"])
+    (message,) = said(full, top_up, corrected)
+    assert "《t2.xlsx》整份取代了此前的《t.xlsx》" in message and "（9 人）" in message

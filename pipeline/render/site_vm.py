@@ -1094,6 +1094,13 @@ def final_places(state: "LeagueState") -> dict[str, str]:
             continue
         for p in es.placements:
             out[p.entry] = f"{p.group + '组' if p.group else ''}第{p.rank}名{'（并列）' if p.tied else ''}"
+        # a pair re-formed at check-in (R2016-F2) was placed under its own id: each half's
+        # registered pair shows that place (the branch pages list the registered entries)
+        for r in es.rounds:
+            for m in (r.plan.get("merged") or []) if isinstance(r.plan, dict) else []:
+                place = out.get(m.get("id", "")) if isinstance(m, dict) else None
+                for f in (m.get("from") or []) if place else []:
+                    out.setdefault(f, place + "（重组）")
     state.__dict__["_places_cache"] = (key, out)
     return out
 

@@ -336,6 +336,14 @@ def test_branch_page_gives_each_entry_its_final_place(state):
     xq.placements = [Placement(1, mine[0].id), Placement(5, mine[1].id, group="B", tied=True)]
     rows = {(e.team, e.result) for e in site_vm.branch_vm(state, "u03").entries}
     assert (mine[0].team, "第1名") in rows and (mine[1].team, "B组第5名（并列）") in rows
+    # a pair re-formed at check-in (R2016-F2) is placed under its own id: its halves' pairs show it
+    other = next(e for e in xq.entries if e.branch == "u04")
+    merged = f"{mine[1].id}+{other.id}"
+    xq.rounds[0] = dataclasses.replace(xq.rounds[0], plan={"merged": [{"id": merged, "from": [mine[1].id, other.id]}]})
+    xq.placements = [Placement(1, mine[0].id), Placement(2, merged)]
+    rows = {(e.team, e.result) for e in site_vm.branch_vm(state, "u03").entries}
+    assert (mine[1].team, "第2名（重组）") in rows
+    assert (other.team, "第2名（重组）") in {(e.team, e.result) for e in site_vm.branch_vm(state, "u04").entries}
     xq.complete = False
     assert all(e.result == "" for e in site_vm.branch_vm(state, "u03").entries)
 

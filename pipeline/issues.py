@@ -56,6 +56,7 @@ CODES: dict[str, Severity] = {
     "EMPTY_FORM": Severity.ERROR,           # a registration form with no entry at all: not taken
     "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
     "PEOPLE_DROPPED": Severity.WARNING,     # a unit's newer form leaves out people of the one it replaces
+    "NAME_CONVERTED": Severity.INFO,        # a 评奖表 name found by its Simplified form (Traditional league)
     "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it;
                                             # a published round's session or venue moved: kept
     "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them

@@ -4916,7 +4916,8 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
         got, found = assign(raw, entries, [u.unit() for u in t.spec.units],
                             branch_award=t.spec.branch_award or "组织奖",
                             event_names={e.id: e.name for e in t.spec.events},
-                            known=list(t.spec.discretionary_awards or ()), names=unit_names(t))
+                            known=list(t.spec.discretionary_awards or ()), names=unit_names(t),
+                            script=t.spec.script)
         rows += got
         issues.extend(found)
     return rows

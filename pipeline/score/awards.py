@@ -378,7 +378,8 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
                          *, branch_award: str = "组织奖", prizes: Mapping[str, int] | None = None,
                          event_names: Mapping[str, str] | None = None,
                          known: Sequence[str] = (),
-                         names: Mapping[str, Sequence[str]] | None = None) -> tuple[list["AwardRow"], list[Issue]]:
+                         names: Mapping[str, Sequence[str]] | None = None,
+                         script: str = "simplified") -> tuple[list["AwardRow"], list[Issue]]:
     """R2015-A1: organisers' awards (风尚奖, 潜力选手奖 …) for named players, and the
     branch award (组织奖, ``team`` = branch name, no entry).
 
@@ -450,12 +451,16 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
                     continue
                 if (sid and staff_key(p.staff_id) == staff_key(sid)) or (not sid and name and p.name == name):
                     found.append((e, p))
-        if not found and name and not sid:
+        if not found and name and not sid and script == "traditional":
             # in a Traditional league the office types 閆璐 as every document prints her (the
-            # form said 闫璐): the same name in Simplified, when no name matches as typed
+            # form said 闫璐): the same name in Simplified, when no name matches as typed —
+            # said, as the conversion joins names (於/于) a Simplified league keeps apart
             plain = _as_simplified(name)
             found = [(e, p) for e in entries if not eid or e.event == eid for p in e.players
                      if (not unit or unit.id in (e.branch, p.branch)) and _as_simplified(p.name) == plain]
+            if len({e.id for e, _ in found}) == 1:
+                issues.append(issue("NAME_CONVERTED", f"获奖人“{r.name.strip()}”按报名表中的“{found[0][1].shown}”"
+                                                      "（同一姓名的简体写法）核对，已采用；如不是此人，请改正。", at=r.at))
         shown = r.name.strip() or r.staff_id.strip()
         if not found:
             issues.append(issue("BAD_VALUE", f"获奖人“{shown}”在{('“' + r.event + '”') if r.event else '各项目'}"

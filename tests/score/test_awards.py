@@ -154,10 +154,15 @@ def test_R2015_A1_a_winner_typed_in_traditional_is_found():
     rows, issues = discretionary_awards(
         [DiscretionaryRow("特別貢獻獎", "圍棋", "閆璐"), DiscretionaryRow("風尚獎", "", "于力")],
         entries, units, event_names={"go": "围棋", "xiangqi": "象棋"}, known=["风尚奖", "特别贡献奖"],
-        prizes={"特别贡献奖": 300})
-    assert issues == []
+        prizes={"特别贡献奖": 300}, script="traditional")
+    assert [(i.code, i.severity.value) for i in issues] == [("NAME_CONVERTED", "info")]
+    assert "“閆璐”按报名表中的“闫璐”" in issues[0].message
     assert [(r.award, r.entry, r.players, r.prize) for r in rows] == [
         ("特别贡献奖", "go-1", "闫璐", 300), ("风尚奖", "xq-1", "于力", 0)]
+    # a Simplified league keeps 於 and 于 apart: 於明 is not the registered 于明
+    rows, issues = discretionary_awards([DiscretionaryRow("风尚奖", "", "於明")], [entry("go-2", "u1", ("于明",), event="go")],
+                                        units, known=["风尚奖"])
+    assert rows == [] and [i.code for i in issues] == ["BAD_VALUE"]
 
 
 def test_R2015_A1_a_winner_named_by_a_staff_number_with_or_without_its_zeros():

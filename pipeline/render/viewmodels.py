@@ -108,7 +108,7 @@ def same_widths(tables: list[Table]) -> list[Table]:
 
     >>> a, b = Table(["姓名", "积分"], [["张三", "12"]]), Table(["姓名", "积分"], [["欧阳中华", "3"]])
     >>> [t.widths for t in same_widths([a, b])]
-    [[4.4, 2.4], [4.4, 2.4]]
+    [[5.0, 3.0], [5.0, 3.0]]
     """
     by_head: dict[tuple[str, ...], list[Table]] = {}
     for t in tables:
@@ -122,7 +122,7 @@ def same_widths(tables: list[Table]) -> list[Table]:
             for row in t.rows:
                 for i, cell in enumerate(row[:cols]):
                     widest[i] = max(widest[i], _em(cell))
-        widths = [round(w + 0.4, 1) for w in widest]      # (+ a little: the estimate is not the font)
+        widths = [round(w + 1.0, 1) for w in widest]      # (+ the cell's padding, and the estimate is not the font)
         for t in siblings:
             t.widths = list(widths)
     return tables

@@ -1097,11 +1097,14 @@ def final_places(state: "LeagueState") -> dict[str, str]:
             out[p.entry] = f"{p.group + '组' if p.group else ''}第{p.rank}名{'（并列）' if p.tied else ''}"
         # a pair re-formed at check-in (R2016-F2) was placed under its own id: each half's
         # registered pair shows that place (the branch pages list the registered entries)
+        registered = {e.id: e for e in es.entries}
         for r in es.rounds:
             for m in (r.plan.get("merged") or []) if isinstance(r.plan, dict) else []:
                 place = out.get(m.get("id", "")) if isinstance(m, dict) else None
+                played = set(m.get("players") or ()) if place else set()
                 for f in (m.get("from") or []) if place else []:
-                    out.setdefault(f, place + "（重组）")
+                    who = "、".join(p.name for p in getattr(registered.get(f), "players", ()) if p.key in played)
+                    out.setdefault(f, place + (f"（{who}重组后参赛）" if who else "（重组）"))
     state.__dict__["_places_cache"] = (key, out)
     return out
 
@@ -1153,7 +1156,7 @@ def unit_awards(state: "LeagueState", unit_id: str) -> tuple[UnitAwardVM, ...]:
         i, ev_id, ev_name = order.get(a.event, (len(order), "", a.event))
         partner = [u for u in a.unit_ids if u != unit_id]
         holder = a.players or ("本" + spec.unit_word)        # (a unit's award names no player)
-        if a.players and a.team and a.players != a.team:
+        if a.players and a.team and a.players not in a.team:      # (潘霞洋/姜力（重组） names its players)
             holder = f"{a.team}（{a.players}）"
         if partner:
             holder += "，与" + "、".join((u.short or u.name) if (u := spec.unit(uid)) else uid

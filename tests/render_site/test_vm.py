@@ -306,6 +306,9 @@ def test_branch_page_lists_the_units_awards(state):
     mine = site_vm.branch_vm(state, "u03").awards[0]
     theirs = site_vm.branch_vm(state, "u06").awards[0]
     assert (mine.holder, mine.prize) == ("甲/乙，与分会6合组", "151元")
+    # a re-formed pair's team names its players: named once (it read 甲/乙（重组）（甲/乙）)
+    state.awards[0] = dataclasses.replace(state.awards[0], team="甲/乙（重组）")
+    assert site_vm.branch_vm(state, "u03").awards[0].holder == "甲/乙，与分会6合组"
     assert (theirs.holder, theirs.prize) == ("甲/乙，与分会3合组", "150元")
     # before any event has ended, no awards section at all
     for es in state.events.values():
@@ -339,10 +342,12 @@ def test_branch_page_gives_each_entry_its_final_place(state):
     # a pair re-formed at check-in (R2016-F2) is placed under its own id: its halves' pairs show it
     other = next(e for e in xq.entries if e.branch == "u04")
     merged = f"{mine[1].id}+{other.id}"
-    xq.rounds[0] = dataclasses.replace(xq.rounds[0], plan={"merged": [{"id": merged, "from": [mine[1].id, other.id]}]})
+    xq.rounds[0] = dataclasses.replace(xq.rounds[0], plan={"merged": [{"id": merged, "from": [mine[1].id, other.id],
+                                                                       "players": [mine[1].players[0].key]}]})
     xq.placements = [Placement(1, mine[0].id), Placement(2, merged)]
     rows = {(e.team, e.result) for e in site_vm.branch_vm(state, "u03").entries}
-    assert (mine[1].team, "第2名（重组）") in rows
+    # (the players who played in the re-formed pair are named: the other half of a pair did not)
+    assert (mine[1].team, f"第2名（{mine[1].players[0].name}重组后参赛）") in rows
     assert (other.team, "第2名（重组）") in {(e.team, e.result) for e in site_vm.branch_vm(state, "u04").entries}
     xq.complete = False
     assert all(e.result == "" for e in site_vm.branch_vm(state, "u03").entries)
@@ -358,4 +363,6 @@ def test_branch_page_html_has_the_place_column_only_when_placed(state, tmp_path)
     render_site(state, tmp_path)
     page = (tmp_path / "branches" / "u03.html").read_text(encoding="utf-8")
     assert "<th>最终名次</th>" in page and "<td>第1名</td>" in page
+    # right after 参赛者: on a phone the last column was off the screen
+    assert "<th>参赛者</th><th>最终名次</th>" in page and f"<td>{first.team}</td><td>第1名</td>" in page
     assert "<th>最终名次</th>" not in (tmp_path / "branches" / "u02.html").read_text(encoding="utf-8")

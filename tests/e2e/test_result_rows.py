@@ -502,13 +502,10 @@ def test_a_problem_on_a_detail_sheet_is_its_tables(tmp_path):
     assert "成绩有误待改正" not in line, line
 
 
-def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
-    """Contract: "Optional detail sheets (hand-by-hand records for card games) from which
-    totals are computed".  斗地主 table 1's totals left blank, its two hands on 牌局明细: the
-    table was "成绩未交" though its record had come.  Its totals are computed (R2020-D3)."""
-    folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
-    table1 = []
-
+def _table1_from_hands(table1: list):
+    """An edit of 斗地主's round-1 sheet: the first table's totals on 成绩 left blank, its
+    record on 牌局明细 two hands (甲 wins as 地主, 乙 loses as 地主); the table's number is
+    appended to ``table1``."""
     def edit(wb):
         ws = wb["成绩"]
         hrow, col = table_header(ws)
@@ -523,7 +520,16 @@ def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
             _clear_hand(ds, dcol, r)
         for r, (landlord, won) in zip(rows, (("甲", "是"), ("乙", "否"))):
             ds.cell(r, dcol["地主"]).value, ds.cell(r, dcol["地主胜"]).value = landlord, won
-    edit_attachment(eml, edit)
+    return edit
+
+
+def test_totals_left_blank_are_computed_from_the_detail_sheet(tmp_path):
+    """Contract: "Optional detail sheets (hand-by-hand records for card games) from which
+    totals are computed".  斗地主 table 1's totals left blank, its two hands on 牌局明细: the
+    table was "成绩未交" though its record had come.  Its totals are computed (R2020-D3)."""
+    folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
+    table1 = []
+    edit_attachment(eml, _table1_from_hands(table1))
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
                             now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
     with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
@@ -1015,22 +1021,7 @@ def test_an_unreadable_correction_without_hands_keeps_the_earlier_sheets_hands(t
     hands were dropped with the later row's, and the table was never scored)."""
     folder, eml = _sample_mail(tmp_path, "doudizhu-r1")
     table = []
-
-    def from_hands(wb):
-        ws = wb["成绩"]
-        hrow, col = table_header(ws)
-        table.append(ws.cell(hrow + 1, col["桌号"]).value)
-        for label in ("甲得分", "乙得分", "丙得分", "加赛胜者", "弃权"):
-            if label in col:
-                ws.cell(hrow + 1, col[label]).value = None
-        ds = wb["牌局明细"]
-        dh, dcol = table_header(ds)
-        rows = [r for r in range(dh + 1, dh + 400) if ds.cell(r, dcol["桌号"]).value == table[0]]
-        for r in rows:
-            _clear_hand(ds, dcol, r)
-        for r, (landlord, won) in zip(rows, (("甲", "是"), ("乙", "否"))):
-            ds.cell(r, dcol["地主"]).value, ds.cell(r, dcol["地主胜"]).value = landlord, won
-    edit_attachment(eml, from_hands)
+    edit_attachment(eml, _table1_from_hands(table))
 
     def unreadable(wb):
         ws = wb["成绩"]

@@ -397,6 +397,22 @@ def _match_box(m: Match, es: "EventState", names: Names) -> svg.BracketBox:
                           caption=caption, advancing=adv)
 
 
+def _pool_name(rounds: list[Round]) -> str:
+    """The final round robin as one box shows it: its name without a round's number (the
+    box shows the pool's totals, not its first round: it read 决赛循环赛第1轮).
+
+    >>> r = [Round("x", "final", f"决赛循环赛第{k}轮", 3 + k, ()) for k in (1, 2, 3)]
+    >>> _pool_name(r), _pool_title(r), _pool_title(r[:1])
+    ('决赛循环赛', '决赛循环赛（第4–6轮）', '决赛循环赛（第4轮）')
+    """
+    return re.sub(r"第\d+轮$", "", rounds[0].stage_name or "") or "循环赛"
+
+
+def _pool_title(rounds: list[Round]) -> str:
+    first, last = rounds[0].round, rounds[-1].round
+    return f"{_pool_name(rounds)}（第{first}轮）" if first == last else f"{_pool_name(rounds)}（第{first}–{last}轮）"
+
+
 def _pool_box(rounds: list[Round], es: "EventState", names: Names, key: str) -> svg.BracketBox:
     members = sorted({s for r in rounds for m in r.matches for s in m.sides})
     table = next((t for t in es.standings if t.stage == rounds[0].stage), None)
@@ -406,7 +422,7 @@ def _pool_box(rounds: list[Round], es: "EventState", names: Names, key: str) -> 
     lines = tuple(svg.BoxLine(text=names.team(e), note=names.branch(e),
                               score=(f"{rank[e].points}分" if e in rank else ""),
                               bold=done and e in rank and rank[e].rank == 1, key=e) for e in members)
-    return svg.BracketBox(key=key, lines=lines, kind="pool", caption=rounds[0].stage_name or "循环赛")
+    return svg.BracketBox(key=key, lines=lines, kind="pool", caption=_pool_name(rounds) + ("（总积分）" if done else "（目前积分）"))
 
 
 def project_knockout(advancers: int, final_pool: int) -> list[tuple[int, int]]:
@@ -435,8 +451,7 @@ def bracket_columns(es: "EventState", chain: list[list[Round]], pool: list[Round
                           for m in sorted(rnd.matches, key=lambda m: (m.bye, m.group, m.table)))
             cols.append(svg.BracketColumn(_stage_title(stage_rounds, es, rnd), boxes))
     if pool:
-        cols.append(svg.BracketColumn(pool[0].stage_name or "循环赛",
-                                      (_pool_box(pool, es, names, "pool"),)))
+        cols.append(svg.BracketColumn(_pool_title(pool), (_pool_box(pool, es, names, "pool"),)))
     elif project and cols and all(len(b.lines) <= 2 for c in cols for b in c.boxes):
         final_pool = es.spec.format.options.get("final_pool", 1)
         final_pool = final_pool if isinstance(final_pool, int) and final_pool > 0 else 1

@@ -26,6 +26,8 @@ def test_R2020_F1_bracket_boxes_per_round():
     assert lay.column_counts() == [11, 6, 3, 1]
     assert [sum(b.kind == "bye" for b in c.boxes) for c in cols] == [0, 1, 0, 0]
     assert len(cols[-1].boxes[0].lines) == 3          # the round-robin pool of three
+    # the pool box shows its totals: titled by its rounds, not 决赛循环赛第1轮
+    assert cols[-1].title == "决赛循环赛（第4–6轮）" and cols[-1].boxes[0].caption == "决赛循环赛（总积分）"
     # one line from every box that sends someone on: 11 + 6 + 3 connectors
     assert len(lay.connectors) == 11 + 6 + 3
     assert not any(c.dashed for c in lay.connectors)

@@ -90,13 +90,15 @@ class Connector:
     x2: float
     y2: float
     dashed: bool = False      # the entry did not win there (revived, third-place match)
+    lane: int = 0             # a dashed line's own vertical: the line of the box it reaches
 
     @property
     def vx(self) -> float:
-        """Where the line turns down: halfway for a winner, three quarters of the way for
-        an entry that lost (third-place match, revival) — on its own vertical, so a loser's
-        dashed line never runs along, and hides, the winners' solid one."""
-        return self.x1 + (self.x2 - self.x1) * (0.75 if self.dashed else 0.5)
+        """Where the line turns down: halfway for a winner; for an entry that lost (a
+        third-place match, a revival) further on, one vertical per line of the box it
+        reaches — so a loser's dashed line never runs along, and hides, the winners' solid
+        one, nor another loser's (two semi-final losers into one 三四名 box)."""
+        return self.x1 + (self.x2 - self.x1) * (0.65 + 0.15 * (self.lane % 2) if self.dashed else 0.5)
 
 
 @dataclass
@@ -186,7 +188,7 @@ def layout_bracket(columns: list[BracketColumn]) -> BracketLayout:
                     src, sli, advanced = where[line.key]
                     if src.column == ci - 1:
                         lay.connectors.append(Connector(src.x + src.w, src.line_mid(sli),
-                                                        x, pb.line_mid(li), dashed=not advanced))
+                                                        x, pb.line_mid(li), dashed=not advanced, lane=li))
             cursor = pb.y + h + BOX_GAP
             bottom_max = max(bottom_max, pb.y + h)
         for pb in placed_here:

@@ -166,10 +166,10 @@ def tiebreak_label(name: str) -> str:
 
 
 def _playoff_places(t: "StandingTable") -> dict[tuple[str, str], str]:
-    """(playoff column, entry) → ``第k名``: a 加赛's value is a sort key (the number of the
+    """(playoff column, entry) → ``3人中第k``: a 加赛's value is a sort key (the number of the
     playoff's players placed below the entry), and 加赛 2 beside 加赛 1 read as the second
-    place winning (R2011-F1).  The players of one playoff are the rows level before it;
-    a row in no playoff played shows ``—``."""
+    place winning (R2011-F1); 第1名 beside a 6th place read as first place.  The players of
+    one playoff are the rows level before it; a row in no playoff played shows ``—``."""
     try:
         from ..score import TIEBREAKS
         playoff_cols = [k for k, c in enumerate(t.chain) if c in TIEBREAKS and getattr(TIEBREAKS.get(c), "is_playoff", False)]
@@ -187,7 +187,8 @@ def _playoff_places(t: "StandingTable") -> dict[tuple[str, str], str]:
             # equal) — every row of every table said 第1名 (the rows carry the key, 0, all)
             played = len(rows) > 1 and len({x.tiebreaks[c] for x in rows}) > 1
             for r in rows:
-                out[(c, r.entry)] = f"第{1 + sum(1 for x in rows if x.tiebreaks[c] > r.tiebreaks[c])}名" if played else "—"
+                out[(c, r.entry)] = (f"{len(rows)}人中第{1 + sum(1 for x in rows if x.tiebreaks[c] > r.tiebreaks[c])}"
+                                     if played else "—")
     return out
 
 

@@ -843,9 +843,10 @@ def bye_worth(es: "EventState", rnd: Round) -> str:
 
 def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -> str:
     """备注 of a row level with a neighbour on every printed column but ranked apart by a
-    playoff (加赛, a tiebreak not printed as a column): ``加赛第1名`` — its place
+    playoff (加赛, a tiebreak not printed as a column): ``3人加赛第1`` — its place
     among those level with it — so the order does not read as an unexplained tie (R2011-F1,
-    R2020-F4).  (The playoff's own value is a sort key, meaningless on paper.)"""
+    R2020-F4); not 加赛第1名, which beside a 6th place read as first place.  (The playoff's
+    own value is a sort key, meaningless on paper.)"""
     r = rows[i]
     level = any(0 <= j < len(rows) and rows[j].rank != r.rank and shown_of[rows[j].entry] == shown_of[r.entry]
                 for j in (i - 1, i + 1))
@@ -854,8 +855,11 @@ def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -
     first = i
     while first > 0 and shown_of[rows[first - 1].entry] == shown_of[r.entry]:
         first -= 1
+    last = i
+    while last + 1 < len(rows) and shown_of[rows[last + 1].entry] == shown_of[r.entry]:
+        last += 1
     place = 1 + sum(1 for j in range(first, i) if rows[j].rank != r.rank)
-    return f"加赛第{place}名"
+    return f"{last - first + 1}人加赛第{place}"
 
 
 def _status(es: "EventState") -> str:

@@ -170,7 +170,8 @@ def test_tiebreak_display_scale():
 
 def test_R2011_F1_a_playoff_column_shows_places_not_its_sort_key():
     """The 加赛 column showed the tiebreak's value (the number of the playoff's players placed
-    below): 袁萍俊 2 above 杨鹏 1 read as the second place winning; now 第1名, 第2名."""
+    below): 袁萍俊 2 above 杨鹏 1 read as the second place winning; now 3人中第1, 3人中第2
+    (第1名 beside a 6th place read as first place)."""
     from pipeline.score.base import StandingRow
     from pipeline.state import StandingTable
 
@@ -183,7 +184,7 @@ def test_R2011_F1_a_playoff_column_shows_places_not_its_sort_key():
         def branch(self, e): return ""
         def players(self, e): return e
     (vm,) = site_vm.standing_vms([table], Names())
-    assert [r.tiebreaks for r in vm.rows] == [("1", "第1名"), ("1", "第2名"), ("1", "第3名"), ("0", "—")]
+    assert [r.tiebreaks for r in vm.rows] == [("1", "3人中第1"), ("1", "3人中第2"), ("1", "3人中第3"), ("0", "—")]
     # rows level with none, or level with a playoff not played: no place (every row of every
     # table said 第1名 — the rows carry the playoff key, 0)
     rows = (StandingRow("a", 1, 9, tiebreaks={"wins": 3, "playoff": 0}), StandingRow("b", 2, 7, tiebreaks={"wins": 2, "playoff": 0}),

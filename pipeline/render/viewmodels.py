@@ -93,11 +93,11 @@ class Table:
 
 
 def _em(text: str) -> float:
-    """Estimated width of ``text``'s longest line in em: a wide (CJK) character 1, others 0.6."""
-    import unicodedata
+    """Estimated width of ``text``'s longest line in em (:func:`pipeline.render.svg.text_width`
+    at 1 em: a wide (CJK) character 1, others 0.6)."""
+    from .svg import text_width
 
-    return max((sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in line)
-                for line in text.split("\n")), default=0.0)
+    return max((text_width(line, 1) for line in text.split("\n")), default=0.0)
 
 
 def same_widths(tables: list[Table]) -> list[Table]:

@@ -440,24 +440,20 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("MISSING_VALUE", f"“{r.award}”未填写获奖人：请填写姓名（最好同时填写工号）", at=r.at))
             continue
         eid = event_id(r.event)
-        found: list[tuple[Entry, Person]] = []
-        for e in entries:
-            if eid and e.event != eid:
-                continue
-            for p in e.players:
-                # the unit written is the player's own, or the pair's (R2015-Q2: a cross-unit
-                # pair's member is their home unit's, on another unit's form)
-                if unit and unit.id not in (e.branch, p.branch):
-                    continue
-                if (sid and staff_key(p.staff_id) == staff_key(sid)) or (not sid and name and p.name == name):
-                    found.append((e, p))
+        # the players the row may name: of its event, and of its unit when it names one — the
+        # player's own, or the pair's (R2015-Q2: a cross-unit pair's member is their home
+        # unit's, on another unit's form)
+        candidates: list[tuple[Entry, Person]] = [
+            (e, p) for e in entries if not eid or e.event == eid
+            for p in e.players if not unit or unit.id in (e.branch, p.branch)]
+        found = [(e, p) for e, p in candidates
+                 if (sid and staff_key(p.staff_id) == staff_key(sid)) or (not sid and name and p.name == name)]
         if not found and name and not sid and script == "traditional":
             # in a Traditional league the office types 閆璐 as every document prints her (the
             # form said 闫璐): the same name in Simplified, when no name matches as typed —
             # said, as the conversion joins names (於/于) a Simplified league keeps apart
             plain = _as_simplified(name)
-            found = [(e, p) for e in entries if not eid or e.event == eid for p in e.players
-                     if (not unit or unit.id in (e.branch, p.branch)) and _as_simplified(p.name) == plain]
+            found = [(e, p) for e, p in candidates if _as_simplified(p.name) == plain]
             if len({e.id for e, _ in found}) == 1:
                 issues.append(issue("NAME_CONVERTED", f"获奖人“{r.name.strip()}”按报名表中的“{found[0][1].shown}”"
                                                       "（同一姓名的简体写法）核对，已采用；如不是此人，请改正。", at=r.at))

@@ -411,7 +411,7 @@ def _pool_name(rounds: list[Round]) -> str:
 
 def _pool_title(rounds: list[Round]) -> str:
     first, last = rounds[0].round, rounds[-1].round
-    return f"{_pool_name(rounds)}（第{first}轮）" if first == last else f"{_pool_name(rounds)}（第{first}–{last}轮）"
+    return f"{_pool_name(rounds)}（第{first}{'' if first == last else f'–{last}'}轮）"
 
 
 def _pool_box(rounds: list[Round], es: "EventState", names: Names, key: str) -> svg.BracketBox:

@@ -1557,6 +1557,7 @@ class EventRunner:
         self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues)
         self._withdrawn: tuple[int, frozenset[str]] | None = None     # (rounds when worked out, ids)
         self.waiting = ""
+        self.capped_said = False
         self.complete = False
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
         self.published_now: set[int] = set()   # rounds this run drew
@@ -1763,6 +1764,7 @@ class EventRunner:
                                 + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
             state = self.draw_state()
+            self.rounds_capped(state)
             need = getattr(self.fmt, "min_entries", 2)       # a table of three needs three
             if not self.rounds and len(state.entries) < need:
                 self.too_few(len(state.entries), need)
@@ -1910,6 +1912,24 @@ class EventRunner:
                         f"现在是“{now_title}”（{now}）。已公布的抽签不会按新赛制重抽，本项目继续按“{self.fmt.title}”"
                         f"进行。如是误改，请把该项目的 format 改回 type: {self.ev.format.type}（及原来的选项）；"
                         "如确需换赛制，请为新赛制另设一个项目编号（原项目的抽签和成绩都保留）。")
+
+    def rounds_capped(self, state: Any) -> None:
+        """ROUNDS_CAPPED (R2015-F1), once a night: tournament.yaml asks a Swiss event for more
+        rounds than its field can play without a rematch or a second bye; the event plays
+        the most it can (:func:`pipeline.draw.swiss.most_rounds`)."""
+        capped = getattr(self.fmt, "rounds_capped", None)
+        said = capped(state) if capped is not None and not self.capped_said else None
+        if said is None:
+            return
+        self.capped_said = True
+        asked, most = said
+        from .draw.common import entry_word
+
+        w = entry_word(state)
+        self.issues.add("ROUNDS_CAPPED",
+                        f"{self.ev.name}：tournament.yaml 设定瑞士制 {asked} 轮，但本项目 {self.fmt.field_size(state)} {w}"
+                        f"在不重复相遇、每{w}至多轮空一次的前提下最多只能赛 {most} 轮，本项目按 {most} 轮进行。"
+                        f"请把该项目的 rounds 改为 {most} 或更少（秩序册中的轮数随之更正）。")
 
     def too_few(self, n: int, need: int = 2) -> None:
         """Registration closed with fewer valid entries than the format needs (``need``: two,

@@ -25,7 +25,11 @@ Odd count: the bye goes to the lowest-ranked entry among those with the fewest b
 leaves a rematch-free pairing.  First move (先手/执黑 or 执红): the side that moved
 first less often moves first, then the one that moved second last round, then by lot.
 
-Option ``rounds``: default ⌈log2 n⌉ + 1, capped at n − 1 (at least 1).
+Option ``rounds``: default ⌈log2 n⌉ + 1, capped at n − 1 (at least 1).  A ``rounds`` larger
+than the field allows without a rematch or a second bye (n − 1 rounds for even n, n for odd n;
+n the entries of round 1) is capped there too (:func:`most_rounds`): R2015-F1 promises
+both, and 9 players over 20 rounds met the same opponents five times.  The runner warns
+(ROUNDS_CAPPED) until tournament.yaml says a number the field allows.
 Plan: ``{"kind": "swiss", "round_no": k, "of": total}``.
 """
 from __future__ import annotations
@@ -54,6 +58,16 @@ def default_rounds(n: int) -> int:
     if n < 2:
         return 0
     return max(1, min(math.ceil(math.log2(n)) + 1, n - 1))
+
+
+def most_rounds(n: int) -> int:
+    """R2015-F1: the most Swiss rounds ``n`` entries can play with no rematch and at most one bye
+    each — a round robin's: n − 1 for even n, n for odd n (each sits out once).
+
+    >>> [most_rounds(n) for n in (2, 8, 9)]
+    [1, 7, 9]
+    """
+    return n if n % 2 else n - 1
 
 
 class _OutOfSteps(Exception):
@@ -207,6 +221,12 @@ class Swiss:
     title = "瑞士制"
     seats = 2
     OPTIONS = ("rounds",)
+    #: the options as the spec reference documents them (pipeline.specdoc)
+    OPTION_DOCS = {
+        "rounds": "比赛轮数（整数，如 `rounds: 5`）。不填时按参赛人数确定（约为 log₂人数 + 1 轮）。"
+                  "不能超过参赛人数所能进行的轮数：不重复相遇、每人至多轮空一次，最多为人数减 1 轮"
+                  "（人数为偶数）或人数轮（奇数）；超过时按最多轮数进行并提示（ROUNDS_CAPPED）",
+    }
     BYE_TRIES = 8
     LOOKAHEAD_MAX = 16          # entries; a larger field pairs each round on its own
     LOOKAHEAD_STEPS = 200_000   # search steps a round's lookahead may take before giving up
@@ -240,10 +260,16 @@ class Swiss:
         if len(ids) < 2:
             return None
         total = done[0].plan["of"] if done else state.options.get("rounds") or default_rounds(len(ids))
+        total = min(total, max(1, most_rounds(self.field_size(state))))
+        capped = self.rounds_capped(state)
         if len(done) >= total:
             return None
         k = len(done) + 1
         notes: list[str] = withdrawn_notes(state)
+        if capped is not None and not done:
+            w = entry_word(state)
+            notes.append(f"设定 {capped[0]} 轮，但 {self.field_size(state)} {w}在不重复相遇、每{w}至多轮空一次的前提下"
+                         f"最多赛 {capped[1]} 轮，本项目共赛 {capped[1]} 轮。")
         byes = bye_counts(done)
         met = opponents(done)
         if not done:
@@ -295,6 +321,26 @@ class Swiss:
             matches.append(Match(state.event_id, STAGE, no, "", len(matches) + 1, (bye,), bye=True))
         return Round(state.event_id, STAGE, f"瑞士制第{k}轮", no, tuple(matches), notes=tuple(notes),
                      plan={"kind": "swiss", "round_no": k, "of": total})
+
+    @staticmethod
+    def field_size(state: EventState) -> int:
+        """The entries of the event's field: those paired (or given the bye) in round 1, or
+        before it those that would be."""
+        done = rounds_of(state, "swiss")
+        if done:
+            return len(done[0].entries())
+        return sum(1 for e in state.entries if e.id not in state.withdrawn)
+
+    def rounds_capped(self, state: EventState) -> tuple[int, int] | None:
+        """R2015-F1: (rounds asked for, the most the field allows) when ``rounds`` (in
+        tournament.yaml now, or in the plan round 1 was drawn with) asks for more rounds than
+        :func:`most_rounds` of the field; else None."""
+        done = rounds_of(state, "swiss")
+        asked = state.options.get("rounds") or (done[0].plan.get("of") if done else None)
+        n = self.field_size(state)
+        if not asked or n < 2 or asked <= most_rounds(n):
+            return None
+        return asked, most_rounds(n)
 
     def _pair_alone(self, order: list[str], cands: list[str], met: dict[str, set[str]],
                     state: EventState) -> tuple[str | None, list[tuple[str, str]]]:

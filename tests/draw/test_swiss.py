@@ -62,3 +62,37 @@ def test_R2015_F1_swiss_says_when_a_round_is_paired_for_the_later_rounds():
     r3 = st.rounds[2]
     assert "为使以后各轮仍能避免重复对阵，本轮未完全按名次就近配对。" in r3.notes, r3.notes
     assert not any("再次相遇" in x for r in st.rounds for x in r.notes)
+
+
+@pytest.mark.parametrize("n", [8, 9])
+def test_R2015_F1_swiss_rounds_capped_by_the_field(n):
+    """R2015-F1 (同一对手不重复相遇, 每人至多轮空一次): ``rounds: 20`` for 9 players drew 13+
+    rounds in which pairs met five times and players sat out twice.  The event now plays the
+    most its field allows (a round robin's: 7 for 8 players, 9 for 9), with no rematch and no
+    second bye, and round 1's draw sheet says so."""
+    from pipeline.draw.swiss import most_rounds
+
+    fmt = FORMATS.get("swiss")
+    st = new_state(make_entries(n, branches=n), options={"rounds": 20})
+    assert fmt.rounds_capped(st) == (20, most_rounds(n))
+    rng, res = random.Random(3), random.Random(4)
+    while (rnd := fmt.next_round(st, rng)) is not None:
+        st.rounds.append(rnd)
+        for m in rnd.matches:
+            st.results[m.key] = bye_result(m) if m.bye else random_result(m, res)
+    assert len(st.rounds) == most_rounds(n) == (n if n % 2 else n - 1)
+    assert all(r.plan["of"] == most_rounds(n) for r in st.rounds)
+    met = Counter(frozenset(m.sides) for r in st.rounds for m in r.matches if not m.bye)
+    byes = Counter(m.sides[0] for r in st.rounds for m in r.matches if m.bye)
+    assert max(met.values()) == 1 and max(byes.values(), default=1) == 1
+    assert any(f"设定 20 轮，但 {n} 人" in x and f"最多赛 {most_rounds(n)} 轮" in x for x in st.rounds[0].notes)
+    assert not any("设定 20 轮" in x for r in st.rounds[1:] for x in r.notes)
+
+
+def test_R2015_F1_swiss_rounds_within_the_field_are_kept():
+    """A ``rounds`` the field allows is played as set, and nothing is said."""
+    fmt = FORMATS.get("swiss")
+    st = new_state(make_entries(9, branches=9), options={"rounds": 9})
+    assert fmt.rounds_capped(st) is None
+    rnd = fmt.next_round(st, random.Random(1))
+    assert rnd.plan["of"] == 9 and not any("设定" in x for x in rnd.notes)

@@ -68,6 +68,12 @@ class GroupsStandings:
     title = "分组积分编排赛"
     seats = 2
     OPTIONS = ("groups", "rounds", "avoid_rematch")
+    #: the options as the spec reference documents them (pipeline.specdoc)
+    OPTION_DOCS = {
+        "groups": "小组数（默认 4），抽签分组，同一单位尽量分在不同组",
+        "rounds": "每组比赛轮数（默认 3）：第 1 轮按抽签顺序配对，以后各轮按组内名次就近配对",
+        "avoid_rematch": "按名次配对时尽量避免重复对阵（默认 true；改为 false 则只按名次配对）",
+    }
 
     def check_options(self, options: dict[str, Any]) -> str | None:
         """None, or a message naming the bad option."""

@@ -30,6 +30,12 @@ class Knockout:
     title = "淘汰赛"
     seats = 2
     OPTIONS = ("final_pool",)
+    #: the options as the spec reference documents them (pipeline.specdoc)
+    OPTION_DOCS = {
+        "final_pool": "剩下几人（队）时改为决赛单循环（默认 3），决赛循环赛排出这几名的名次。淘汰赛不设"
+                      "三四名决赛：同一轮被淘汰者名次并列；奖项名额落在并列者之间时（例如决赛圈 3 人、"
+                      "却设 6 个获奖名额），须填加赛表决定名次。设奖时宜使获奖名额与决赛圈人数或淘汰轮次相合",
+    }
     #: R2020-F4: the final round robin ranks by the match points of its matches; whoever sits a
     #: round out (odd pool) rests and scores nothing (:func:`pipeline.draw.bye_scores`)
     REST_BYES = frozenset({"rr"})

@@ -24,6 +24,10 @@ class PairsMovement(RoundRobin):
     seats = 2
     stage = "pairs"
     OPTIONS = ("boards_per_round",)
+    #: the options as the spec reference documents them (pipeline.specdoc)
+    OPTION_DOCS = {
+        "boards_per_round": "每轮打几副牌（默认 3，1 至 36）；各桌每轮打同样的牌，以便比较成绩",
+    }
 
     def check_options(self, options: dict[str, Any]) -> str | None:
         """None, or a message naming the bad option (``boards_per_round`` 1..36)."""

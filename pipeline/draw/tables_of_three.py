@@ -37,6 +37,11 @@ class TablesOfThree:
     seats = 3
     min_entries = 3     # round 1 needs one table (the runner's TOO_FEW_ENTRIES below that)
     OPTIONS = ("fill",)
+    #: the options as the spec reference documents them (pipeline.specdoc)
+    OPTION_DOCS = {
+        "fill": "晋级人数不是 3 的倍数时：`revival`（默认）从上一轮各桌负者中抽签复活补足整桌；"
+                "`bye`：多出的 1 至 2 人抽签轮空进入下一轮（轮空次数少者优先）",
+    }
 
     def check_options(self, options: dict[str, Any]) -> str | None:
         """None, or a message naming the bad option (``fill``: revival | bye)."""

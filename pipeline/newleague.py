@@ -151,6 +151,42 @@ def v_format(v: Any) -> str:
     return FORMATS.canonical(s)
 
 
+_ROUNDS_WORD = re.compile(r"(?:共|比赛)?(\d+)轮")
+_OPTION_WORD = re.compile(r"([A-Za-z_]+)\s*[=:：]\s*(\S+)")
+
+
+def v_format_spec(v: Any) -> dict[str, Any]:
+    """A format answer with its options → ``{"type": …, option: value …}``: a registered format
+    (:func:`v_format`), then optionally the rounds (``瑞士制 5轮``) and ``option=value`` pairs
+    (``淘汰赛 final_pool=4``; the spec reference lists each format's options), checked by the
+    format itself.
+
+    >>> v_format_spec("瑞士制 5轮"), v_format_spec("淘汰赛，final_pool=4")
+    ({'type': 'swiss', 'rounds': 5}, {'type': 'knockout', 'final_pool': 4})
+    """
+    from .draw import FORMATS
+    if isinstance(v, dict):
+        spec = dict(v)
+        fmt = v_format(spec.pop("type", ""))
+    else:
+        head, *rest = [p for p in re.split(r"[\s,，;；、]+", _text(v)) if p] or [""]   # (as _first_word)
+        fmt, spec = v_format(head), {}
+        for word in rest:
+            if m := _ROUNDS_WORD.fullmatch(word):
+                spec["rounds"] = int(m[1])
+            elif m := _OPTION_WORD.fullmatch(word):
+                value = m[2]
+                spec[m[1]] = (int(value) if value.isdigit() else
+                              {"true": True, "是": True, "false": False, "否": False}.get(value.lower(), value))
+            else:
+                raise BadAnswer(f"赛制后面的“{word}”看不懂：轮数写作“5轮”，其他选项写作“选项名=值”"
+                                "（各赛制的选项见 docs/spec-reference.md）。")
+    problem = FORMATS.get(fmt).check_options(spec)
+    if problem:
+        raise BadAnswer(problem)
+    return {"type": fmt, **spec}
+
+
 def v_scheme(v: Any) -> str:
     """A registered award scheme (name or alias) → its registry name."""
     from .score import AWARD_SCHEMES
@@ -436,16 +472,14 @@ def clean_unit(raw: dict[str, Any], index: int) -> dict[str, Any]:
 def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
     """One event answer → a spec event (without deadline and awards)."""
     fmt = raw.get("format")
-    options = dict(raw.get("format_options") or {})
-    if isinstance(fmt, dict):
-        options.update({k: x for k, x in fmt.items() if k != "type"})
-        fmt = fmt.get("type")
-    game, name, team_size, quota, fmt_type = _row(
+    if raw.get("format_options"):
+        fmt = {**(fmt if isinstance(fmt, dict) else {"type": fmt}), **raw["format_options"]}
+    game, name, team_size, quota, fmt_spec = _row(
         ("棋牌种类", lambda: v_game(raw.get("game"))),
         ("项目名称", lambda: v_required(raw.get("name"))),
         ("每队人数", lambda: v_team_size(raw["team_size"]) if raw.get("team_size") else None),
         ("名额规则", lambda: v_quota(raw.get("quota", "open"))),
-        ("赛制", lambda: v_format(fmt)))
+        ("赛制", lambda: v_format_spec(fmt)))
     eid = raw.get("id") or _event_id(game, taken)
     team_size = team_size or _side_size(game)
     from .games import GAMES
@@ -455,7 +489,7 @@ def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
     if problem:
         raise BadAnswer(f"每队人数：{problem}")
     return {"id": eid, "name": name, "game": game, "team_size": team_size, "quota": quota,
-            "format": {"type": fmt_type, **options}}
+            "format": fmt_spec}
 
 
 def v_members(v: Any) -> Any:
@@ -660,10 +694,15 @@ def _answered(key: str, spec: dict[str, Any], answers: dict[str, Any] | None) ->
     item = raw[int(m[1]) - 1]
     fmt = item.get("format")
     out = {}
-    for reg, word in ((GAMES, _text(item.get("game"))), (FORMATS, _text(fmt.get("type") if isinstance(fmt, dict) else fmt))):
+    for reg, word in ((GAMES, _text(item.get("game"))), (FORMATS, _first_word(fmt.get("type") if isinstance(fmt, dict) else fmt))):
         if word and not word.isascii() and word in reg:
             out[reg.canonical(word)] = word
     return out
+
+
+def _first_word(v: Any) -> str:
+    """A format answer's format word, without the rounds or options after it (``瑞士制 5轮``)."""
+    return next(iter(p for p in re.split(r"[\s,，;；、]+", _text(v)) if p), "")
 
 
 def _in_chinese(problem: str, words: dict[str, str] | None = None) -> str:
@@ -793,7 +832,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
         while True:
             ev = {"name": name,
                   "game": _prompt(ask, "  棋牌种类", v_game, echo=echo),
-                  "format": _prompt(ask, "  赛制", v_format, echo=echo),
+                  "format": _prompt(ask, "  赛制（可接轮数或选项，如“瑞士制 5轮”）", v_format_spec, echo=echo),
                   "quota": _prompt(ask, "  名额规则（按队数计：fixed 2 / bands 0:1,30:2 / ratio 0.15 / open）",
                                    v_quota, "fixed 2", echo=echo)}
             ev["team_size"] = _prompt(ask, "  每队人数（单人项目填 1，对子填 2）", v_team_size,
@@ -895,7 +934,7 @@ def reask(a: dict[str, Any], question: str, where: str, ask: Ask,
         again("email", "  邮箱（回执发往此地址；多个用分号隔开）", lambda v: "；".join(v_emails(v)), item)
     elif table == "events":
         again("game", "  棋牌种类", v_game, item)
-        again("format", "  赛制", v_format, item)
+        again("format", "  赛制（可接轮数或选项，如“瑞士制 5轮”）", v_format_spec, item)
         again("quota", "  名额规则（按队数计：fixed 2 / bands 0:1,30:2 / ratio 0.15 / open）", v_quota, item)
         again("team_size", "  每队人数（单人项目填 1，对子填 2）", v_team_size, item)
     else:
@@ -964,6 +1003,8 @@ def column_hints() -> dict[str, str]:
     return {"会员人数": "名额规则按比例或分档计算时必填（整数，如 40）；都是固定名额或不限时可空",
             "名额规则": "每单位可报几队（单人项目即几人）：填数字（如 2）为固定名额；比例 15%；分档 0:1,30:2；"
                         "空着或填“不限”为不限名额",
+            "赛制": "从下拉列表选，可在后面接轮数或选项：如“瑞士制 5轮”“淘汰赛 final_pool=4”"
+                    "（各赛制的选项见 docs/spec-reference.md）",
             "每队人数": f"按棋牌种类填（一队坐桌上的一方）：单人项目（{solo}）填 1，"
                         f"固定搭档的对子项目（{pairs}）填 2；空着即按棋牌种类"}
 

@@ -147,3 +147,30 @@ def test_a_question_row_moved_below_a_table_is_read_as_that_question(tmp_path):
     got = newleague.read_questionnaire(q)
     assert str(got["deadline"]).startswith(a["deadline"][:10]) and len(got["sessions"]) == len(a["sessions"])
     assert _new(tmp_path, q).exit_code == 0
+
+
+def test_a_format_with_its_rounds_and_options(tmp_path):
+    """A clerk writes 围棋 “瑞士制 5轮” (the audit's clerk found ``rounds`` only by reading the
+    code, and “瑞士制 5轮” was refused): the rounds and ``option=value`` pairs after the
+    format go into the spec; a word it cannot read is named."""
+    import yaml
+
+    a = small_answers(2)
+    a["events"].append({"name": "围棋", "game": "围棋", "format": "瑞士制 5轮", "quota": "fixed 1", "team_size": "1"})
+    a["events"].append({"name": "象棋淘汰", "game": "象棋", "format": "淘汰赛，final_pool=4", "quota": "fixed 1"})
+    q, _ = _questionnaire(tmp_path, a)
+    r = _new(tmp_path, q)
+    assert r.exit_code == 0, r.output
+    spec = yaml.safe_load((tmp_path / "t2026" / "tournament.yaml").read_text(encoding="utf-8"))
+    formats = {e["name"]: e["format"] for e in spec["events"]}
+    assert formats["围棋"] == {"type": "swiss", "rounds": 5}
+    assert formats["象棋淘汰"] == {"type": "knockout", "final_pool": 4}
+
+
+def test_a_format_option_it_cannot_read_is_named(tmp_path):
+    a = small_answers(2)
+    a["events"].append({"name": "围棋", "game": "围棋", "format": "瑞士制 五轮", "quota": "fixed 1", "team_size": "1"})
+    q, _ = _questionnaire(tmp_path, a)
+    out = _said(_new(tmp_path, q))
+    assert "赛制后面的“五轮”看不懂" in out and "5轮" in out, out
+    assert not (tmp_path / "t2026").exists()

@@ -259,7 +259,9 @@ class Swiss:
         ids = sorted(e.id for e in state.entries if e.id not in state.withdrawn)
         if len(ids) < 2:
             return None
-        total = done[0].plan["of"] if done else state.options.get("rounds") or default_rounds(len(ids))
+        # the rounds tournament.yaml sets now (an option changed after the draw is for the
+        # draws to come, as FORMAT_CHANGED tells the office), else those round 1 was drawn for
+        total = state.options.get("rounds") or (done[0].plan["of"] if done else default_rounds(len(ids)))
         total = min(total, max(1, most_rounds(self.field_size(state))))
         capped = self.rounds_capped(state)
         if len(done) >= total:

@@ -96,3 +96,21 @@ def test_R2015_F1_swiss_rounds_within_the_field_are_kept():
     assert fmt.rounds_capped(st) is None
     rnd = fmt.next_round(st, random.Random(1))
     assert rnd.plan["of"] == 9 and not any("设定" in x for x in rnd.notes)
+
+
+@pytest.mark.parametrize("now", [3, 7])
+def test_R2015_F1_swiss_rounds_changed_after_the_draw_apply_to_later_rounds(now):
+    """FORMAT_CHANGED (info) tells the office that an option changed after the draw applies to
+    the draws to come; the Swiss kept the rounds of its round 1 (5) whatever tournament.yaml
+    said next."""
+    fmt = FORMATS.get("swiss")
+    st = new_state(make_entries(10, branches=10), options={"rounds": 5})
+    rng, res = random.Random(5), random.Random(6)
+    while (rnd := fmt.next_round(st, rng)) is not None:
+        st.rounds.append(rnd)
+        for m in rnd.matches:
+            st.results[m.key] = bye_result(m) if m.bye else random_result(m, res)
+        if len(st.rounds) == 2:
+            st.options["rounds"] = now
+    assert len(st.rounds) == now
+    assert st.rounds[-1].plan["of"] == now

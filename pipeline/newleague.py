@@ -353,9 +353,15 @@ def v_places(v: Any) -> list[dict[str, Any]]:
     if isinstance(v, list):
         return [dict(p) for p in v]
     s = _nfkc(v).replace("，", ",") or "一等奖1,二等奖2,三等奖3"
-    return [{"award": m["name"].strip(), "count": int(m["n"])} for m in _items(
+    places = [{"award": m["name"].strip(), "count": int(m["n"])} for m in _items(
         s, _PLACE, lambda item: f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
                                 "例如 一等奖1,二等奖2,三等奖3。")]
+    from .score.awards import not_by_place
+    odd = next((p["award"] for p in places if not_by_place(p["award"])), None)
+    if odd is not None:
+        raise BadAnswer(f"“{odd}”不按名次颁发：这里只填按名次颁发的奖项（一等奖、二等奖……），"
+                        "按单位颁发的奖项填在“单位奖项”，评委会评定的填在“评定奖项”。")
+    return places
 
 
 def _items(s: str, pattern: re.Pattern[str], bad: Callable[[str], str]) -> list[re.Match[str]]:
@@ -624,6 +630,11 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
     pickups = v_list(answers.get("pickup_points"))
     if pickups:
         spec["pickup_points"] = pickups
+    if _text(answers.get("branch_award")):
+        spec["branch_award"] = _text(answers["branch_award"])
+    judged = v_list(answers.get("discretionary_awards"))
+    if judged:
+        spec["discretionary_awards"] = judged
     if _text(answers.get("late_policy")):
         spec["late_policy"] = check("逾期报名", v_late, answers["late_policy"])
     spec["secret_file"] = "secret.key"
@@ -632,6 +643,7 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
 
 #: top-level spec key → the question that answers it (to map a SpecError back).
 KEY_QUESTIONS = {"id": "赛事编号", "name": "赛事名称", "organizer": "主办单位", "host": "主办单位",
+                 "branch_award": "单位奖项", "discretionary_awards": "评定奖项",
                  "units": "参赛单位", "events": "比赛项目", "sessions": "比赛时间", "notice_date": "发文日期"}
 
 
@@ -877,6 +889,9 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
     a["places"] = _prompt(ask, "奖项及名额", v_places, "一等奖1,二等奖2,三等奖3", echo=echo)
     a["prizes"] = _prompt(ask, "奖金（如 一等奖=500,二等奖=300；无则回车）",
                           lambda v: v_prizes(v, v_places(a["places"])), "", echo=echo)
+    a["branch_award"] = _prompt(ask, "单位奖项（按单位颁发，如 优秀组织奖；无则回车）", _text, "", echo=echo)
+    a["discretionary_awards"] = _prompt(ask, "评定奖项（评委会评定，如 体育道德风尚奖，多个用逗号隔开；无则回车）",
+                                        v_list, "", echo=echo)
     return a
 
 
@@ -892,6 +907,8 @@ def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any
             "奖项及名额": ("places", "奖项及名额", v_places),
             "奖金": ("prizes", "奖金（如 一等奖=500,二等奖=300；无则回车）",
                    lambda v: v_prizes(v, v_places(a.get("places")))),
+            "单位奖项": ("branch_award", "单位奖项（按单位颁发，如 优秀组织奖；无则回车）", _text),
+            "评定奖项": ("discretionary_awards", "评定奖项（多个用逗号隔开；无则回车）", v_list),
             "发文日期": ("notice_date", "发文日期（如 2026-11-20）", v_date)}
 
 
@@ -957,7 +974,9 @@ KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事�
             ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
             ("收件邮箱", "submit_to", "报名表发送到的邮箱（工会办公室），印在通知和报名表上（可空）"),
             ("乘车地点", "pickup_points", "班车乘车地点，逗号分隔，如 东门,西门,自行到达（不安排班车则空）"),
-            ("逾期报名", "late_policy", "拒收 / 接收并警告（空则拒收）")]
+            ("逾期报名", "late_policy", "拒收 / 接收并警告（空则拒收）"),
+            ("单位奖项", "branch_award", "按单位颁发的奖项，如 优秀组织奖（可空；不要填在“奖项及名额”里）"),
+            ("评定奖项", "discretionary_awards", "评委会评定的奖项，逗号分隔，如 体育道德风尚奖（可空）")]
 UNIT_HEAD = ["单位名称", "队长", "会员人数", "邮箱"]
 EVENT_HEAD = ["项目名称", "棋牌种类", "赛制", "名额规则", "每队人数"]
 SESSION_HEAD = ["日期", "开始", "结束", "地点"]
@@ -1168,6 +1187,8 @@ SECTION_COMMENTS = {
     "submit_to": ["# 报名表发送到的邮箱：印在通知和报名表的填表说明上。"],
     "pickup_points": ["# 班车乘车地点：报名表“乘车地点”一列的可选项，乘车名单按此汇总。"],
     "late_policy": ["# 逾期报名：reject 拒收；accept-with-warning 接收并警告。"],
+    "branch_award": ["# 按单位颁发的奖项（如 优秀组织奖）：在评奖表上填写获奖单位。"],
+    "discretionary_awards": ["# 评委会评定的奖项（如 体育道德风尚奖）：在评奖表上填写获奖者。"],
     "secret_file": ["# 报名表令牌的密钥文件（不要外传，不要改动）。"],
 }
 

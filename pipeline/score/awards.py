@@ -55,6 +55,20 @@ def _label(entry_id: str, entries: Mapping[str, Entry]) -> str:
     return e.team if e else entry_id
 
 
+#: award names given to a unit (组织奖) or by the judges (风尚奖), never by an event's place:
+#: listed among an event's place awards, 优秀组织奖 went to each event's 7th place
+NOT_BY_PLACE = ("组织奖", "风尚奖", "精神文明", "突出贡献")
+
+
+def not_by_place(name: str) -> bool:
+    """Whether an award's name says it is not given by place (:data:`NOT_BY_PLACE`).
+
+    >>> not_by_place("优秀组织奖"), not_by_place("体育道德风尚奖"), not_by_place("三等奖")
+    (True, True, False)
+    """
+    return any(w in name for w in NOT_BY_PLACE)
+
+
 def _whole(v: Any) -> bool:
     """A count a clerk may write: 3, "3" (not 1名, 2.5 or true)."""
     if isinstance(v, bool):
@@ -104,6 +118,11 @@ class AwardScheme:
         except (TypeError, ValueError, KeyError) as e:
             return f"awards 的选项有误：{e}"
         given = {a for a, _ in places} | ({str(options["rest"])} if options.get("rest") else set())
+        odd = next((a for a in sorted(given) if not_by_place(a)), None)
+        if odd is not None:
+            return (f"奖项“{odd}”不按名次颁发（它按单位颁发或由评委会评定），列在项目的名次奖项中就会发给"
+                    "某一名次（如第 7 名）。请把它从本项目的 awards 中删去：按单位颁发的写在赛事的 branch_award，"
+                    "评定的写在 discretionary_awards（在评奖表上填写获奖者）。")
         for name in prizes or {}:
             if name not in given:
                 return (f"awards.prizes 中的“{name}”不是本项目颁发的奖项（本项目的奖项：{'、'.join(sorted(given))}），"

@@ -88,15 +88,15 @@ def _script(a, email="u1@x.cn", prizes="一等奖=500"):
             "乙分工会", "李明", "30", "", "",
             "象棋", "象棋", "淘汰赛", "fixed 2", "", "",
             "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "",
-            "", "", "ranked", "一等奖1,二等奖1", prizes]
+            "", "", "ranked", "一等奖1,二等奖1", prizes, "", ""]
 
 
 def test_a_mistyped_address_and_prize_are_asked_again_at_once(tmp_path):
     a = small_answers(2)
     script = _script(a, email="a@x.edu.cn。")
     script.insert(script.index("a@x.edu.cn。") + 1, "a@x.edu.cn")
-    script += ["一等奖=500"]
     script[script.index("一等奖=500")] = "一等=500"
+    script.insert(script.index("一等=500") + 1, "一等奖=500")     # asked again at once
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert raw["units"][0]["emails"] == ["a@x.edu.cn"]

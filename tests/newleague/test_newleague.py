@@ -129,7 +129,7 @@ def test_interactive_reasks_bad_answer(tmp_path):
               "象棋", "围棋棋", "象棋", "淘汰赛", "fixed 2", "1", "",  # unknown game re-asked
               "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "教工活动中心", "",
               "福建路、花园路，西门;自行到达", "随便", "接收并警告",   # an unknown late policy re-asked
-              "ranked", "一等奖1,二等奖1", ""]
+              "ranked", "一等奖1,二等奖1", "", "优秀组织奖", "体育道德风尚奖，最佳新人奖"]
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert raw["units"][0]["members"] == 40
@@ -144,6 +144,7 @@ def test_interactive_reasks_bad_answer(tmp_path):
     assert raw["sessions"][0]["venue"] == "教工活动中心"
     assert raw["pickup_points"] == ["福建路、花园路", "西门", "自行到达"]      # 、 joins one point's stops
     assert raw["late_policy"] == "accept-with-warning" and any("请填 拒收 或 接收并警告" in s for s in said)
+    assert raw["branch_award"] == "优秀组织奖" and raw["discretionary_awards"] == ["体育道德风尚奖", "最佳新人奖"]
     assert not script
     t = load_tournament(path.parent)
     assert t.spec.pickup_points == ["福建路、花园路", "西门", "自行到达"] and t.spec.contact.startswith("工会办公室")
@@ -169,7 +170,8 @@ def _questionnaire(tmp_path, a):
 
 def test_questionnaire_roundtrip_and_run(tmp_path):
     a = small_answers(4)
-    a.update(contact="工会办公室 王芳", pickup_points="东门,西门,自行到达", late_policy="接收并警告")
+    a.update(contact="工会办公室 王芳", pickup_points="东门,西门,自行到达", late_policy="接收并警告",
+             branch_award="优秀组织奖", discretionary_awards="体育道德风尚奖")
     q, _ = _questionnaire(tmp_path, a)
     folder = tmp_path / "t2026q"
     newleague.create(folder, questionnaire=q)
@@ -178,6 +180,7 @@ def test_questionnaire_roundtrip_and_run(tmp_path):
     assert [e.game for e in t.spec.events] == ["xiangqi", "guandan"]
     assert (t.spec.contact, t.spec.pickup_points, t.spec.late_policy) == (
         "工会办公室 王芳", ["东门", "西门", "自行到达"], "accept-with-warning")
+    assert (t.spec.branch_award, t.spec.discretionary_awards) == ("优秀组织奖", ["体育道德风尚奖"])
     fill_registrations(folder, random.Random(2))
     report = _run(folder, tmp_path)
     assert all(es.rounds for es in report.state.events.values())
@@ -302,7 +305,7 @@ def test_a_unit_typed_twice_is_asked_again_at_once(tmp_path):
               "2026-01-10 17:00",
               "2026-01-17", "18:00", "12:00",                 # ends before it starts: again
               "2026-01-17", "08:30", "12:00", "", "",
-              "", "", "ranked", "一等奖1,二等奖1", ""]
+              "", "", "ranked", "一等奖1,二等奖1", "", "", ""]
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert [u["name"] for u in raw["units"]] == ["甲分工会", "乙分工会"]

@@ -303,3 +303,28 @@ def test_league_run_prints_every_problem_of_the_spec(tmp_path):
     out = CliRunner().invoke(main, ["run", str(folder), "--out", str(tmp_path / "out"), "--no-pdf"])
     assert out.exit_code != 0
     assert "键 late_policyy:" in out.output and "].team_sizee:" in out.output, out.output
+
+
+@pytest.mark.parametrize("name", ["优秀组织奖", "体育道德风尚奖"])
+def test_a_unit_or_judged_award_among_the_places_is_refused(tmp_path, name):
+    """优秀组织奖 listed among an event's place awards went to each event's 7th place (and the
+    notice printed 优秀组织奖一名 under every event): such a name is refused, pointing to
+    branch_award / discretionary_awards."""
+    awards = {"scheme": "ranked", "places": [{"award": "一等奖", "count": 1}, {"award": name, "count": 1}]}
+    e = _problem(_raw(tmp_path, awards=awards))
+    assert e.key.startswith("events[xiangqi].awards"), e.key
+    assert f"奖项“{name}”不按名次颁发" in e.problem and "branch_award" in e.problem and "discretionary_awards" in e.problem
+
+
+def test_unit_and_judged_awards_have_their_own_questions(tmp_path):
+    a = small_answers(2)
+    with pytest.raises(newleague.BadAnswer) as e:
+        newleague.v_places("一等奖1,二等奖2,三等奖3,优秀组织奖1")
+    assert "“优秀组织奖”不按名次颁发" in str(e.value) and "单位奖项" in str(e.value)
+    a.update(branch_award="优秀组织奖", discretionary_awards="体育道德风尚奖，最佳新人奖")
+    raw = newleague.build_spec(a)
+    assert raw["branch_award"] == "优秀组织奖"
+    assert raw["discretionary_awards"] == ["体育道德风尚奖", "最佳新人奖"]
+    parse_spec(raw)
+    text = newleague.spec_yaml(raw)
+    assert "# 按单位颁发的奖项" in text and "# 评委会评定的奖项" in text

@@ -59,7 +59,7 @@ def test_a_team_size_at_the_prompt_is_asked_again_with_the_event(tmp_path):
     script = [a["name"], "t2026", "校工会", "", "", "甲分工会", "王芳", "40", "a@x.cn", "",
               "斗地主", "斗地主", "三人桌", "固定2", "3",          # 3 per team: the event asked again
               "斗地主", "三人桌", "固定2", "1", "",
-              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", ""]
+              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", "", "", ""]
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
     assert any("斗地主每方 1 人" in s and "请重新填写这个项目" in s for s in said), said
     assert yaml.safe_load(path.read_text(encoding="utf-8"))["events"][0]["team_size"] == 1
@@ -137,7 +137,7 @@ def test_R2016_Q1_a_blank_member_count_at_the_prompt_is_asked_again(tmp_path):
     a = small_answers(1)
     script = [a["name"], "t2026", "校工会", "", "", "甲分工会", "王芳", "", "a@x.cn", "",   # members blank
               "掼蛋", "掼蛋", "循环赛", "比例 15%", "2", "",
-              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", "",
+              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", "", "", "",
               "王芳", "60", "a@x.cn"]              # the unit asked again
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
     assert not script

@@ -573,6 +573,7 @@ def read_awards(book: Book, file: str) -> tuple[list[Any], list[Issue]]:
     def text(v: Any) -> str:
         return "" if v is None else cell_text(v).strip()
     rows = [DiscretionaryRow(award=text(v.get("奖项")), event=text(v.get("项目")), name=text(v.get("姓名")),
-                             staff_id=text(v.get("工号")), branch=text(v.get("单位")), at=cells.get("奖项"))
+                             staff_id=text(v.get("工号")), branch=text(v.get("单位")), at=cells.get("奖项"),
+                             cells=cells)
             for n, v, cells in raw]
     return rows, []

@@ -65,6 +65,7 @@ STAGE_LABELS = {"group": "小组赛", "ko": "淘汰赛", "final": "决赛", "tab
                 "pairs": "双人赛", "swiss": "瑞士制"}
 PLAYOFF_SHEET = "加赛"         # columns: 项目, 阶段, 组别, 名次, 姓名/队名
 PLAYOFF_COLUMNS = ["项目", "阶段", "组别", "名次", "参赛者"]
+PLAYOFF_NOTE = "说明"          # the 加赛 form's last column: which tie a row is of (加赛1 …; not read)
 
 #: the 阶段 written on a 加赛表 for a tie in an event's final order (its awards wait for it)
 FINAL_PLACES = "最终名次"

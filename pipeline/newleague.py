@@ -852,7 +852,8 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             try:   # check the event alone now, so a mismatch is re-asked at once
                 check_spec(_probe(ev, set(taken)))
             except BadAnswer as e:
-                echo(f"  ✗ {e}，请重新填写这个项目。")
+                # (its message is sentences ending in 。: …三人桌淘汰赛。，请重新填写 read doubled)
+                echo(f"  ✗ {str(e).rstrip('。，；,; ')}。请重新填写这个项目。")
                 continue
             a["events"].append(ev)
             taken.add(ev["game"])

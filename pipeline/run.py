@@ -3019,7 +3019,7 @@ class EventRunner:
         given = [e for e in po.order if e in tied]
         cell = po.cells[po.order.index(given[0])] if po.cells else ""
         self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表只给同分的{'、'.join(f'“{names.get(e, e)}”' for e in given)}"
-                        f"填了名次，同分的{'、'.join(f'“{names.get(e, e)}”' for e in missing)}没有读到名次（名次空着、"
+                        f"填了名次，同分的{'、'.join(f'“{names.get(e, e)}”' for e in missing)}没有读到名次（名次空着或填得不对、"
                         "这一行的项目或姓名有误，或写成了别人的名字），"
                         "这场加赛未能定出名次：请为同分的每一位都填写名次后重新发送。",
                         at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
@@ -5265,7 +5265,9 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             from .layout import PlayoffTie, tie_entries     # (not .xlsx.forms: openpyxl, for a form already written)
             label = {e.id: e.team for e in ev.entries}
             p = forms / playoff_form_name(ev.spec.id, ev.rounds)
-            ties = [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids), ids=tuple(ids)) for st, g, ids in ev.ties]
+            notes = _tie_notes(ev)
+            ties = [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids), notes.get((st, g, frozenset(ids)), ""),
+                               ids=tuple(ids)) for st, g, ids in ev.ties]
             # written once (the office may fill it where it is), and again when the ties
             # pending are others: a second 加赛 of the round (the final drawn, then the final
             # places tied) was asked on the first one's form, and the event waited for good
@@ -5276,6 +5278,18 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
     if len(state.issues) > said:        # a 签到表 written again (CHECKIN_FORM_UPDATED): issues.csv says it
         write_issues(out / "data", state)
     return n
+
+
+def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], str]:
+    """The place each final-places tie an event waits for is at, as its 加赛表 names it
+    (第3名并列（二等奖/三等奖）, :meth:`EventRunner.await_award_playoffs`): a form of two
+    such ties printed both with the same 阶段 and a blank 组别."""
+    if not any(st == FINAL_PLACES for st, _, _ in ev.ties):
+        return {}
+    from .score import AWARD_SCHEMES
+
+    pending = AWARD_SCHEMES.get(ev.spec.awards.scheme).undecided(ev.spec.awards, ev.placements)
+    return {(FINAL_PLACES, g, frozenset(ids)): f"第{rank}名并列（{'/'.join(kinds)}）" for g, rank, ids, kinds in pending}
 
 
 def _form_record(path: Path, key: str) -> tuple[str | None, Any]:

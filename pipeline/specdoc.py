@@ -132,7 +132,7 @@ FALLBACK = {
     "notice_date": "发文日期", "script": "简体 simplified / 繁体 traditional",
     "committee": "组委会（职务与名单）", "contact": "联系人", "units": "参赛单位列表",
     "events": "比赛项目列表", "sessions": "比赛时间（每场日期、开始、结束、地点）", "venue": "比赛地点",
-    "pickup_points": "乘车地点（报名表多一列）", "late_policy": "逾期报名：拒收 reject / 接受但警告 accept-with-warning",
+    "pickup_points": "班车乘车地点：报名表“乘车地点”一列的下拉选项（不设时这一列仍在，不填）", "late_policy": "逾期报名：拒收 reject / 接受但警告 accept-with-warning",
     "one_event_per_person": "每人限报一项", "budget": "经费预算", "prize_budget_source": "奖金来源",
     "discretionary_awards": "评委会评定的奖项（如 风尚奖）", "secret_file": "令牌密钥文件（league new 生成）",
     "game": "棋牌种类（见下文）", "team_size": "每队人数：单人 1，对子 2", "cross_branch": "允许跨单位组队",

@@ -406,6 +406,13 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
     def tie_of(row: int) -> int:
         return next((k for k, end in enumerate(tied_rows) if row <= end), len(tied_rows))
 
+    def tie_said(k: int) -> tuple[int, int, str]:
+        """(first row, number of rows, who) of the form's tie ``k``, as a message names it."""
+        first = tied_rows[k - 1] + 1 if k else raw[0][0]
+        who = "、".join(cell_text(v.get("参赛者")) for n, v, _ in raw
+                       if first <= n <= tied_rows[k] and v.get("参赛者") is not None)
+        return first, tied_rows[k] - first + 1, who
+
     # the stage of each tie the form was made for (its 阶段 cells print the stage's name)
     tie_stages = str(book.meta.get(L.META_TIE_STAGES, "") or "").split(",") if tied_rows else []
     printed = {v: k for k, v in L.STAGE_LABELS.items()}
@@ -450,6 +457,17 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         except (TypeError, ValueError):
             if e is not None:
                 problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
+            continue
+        k = tie_of(n)
+        if k < len(tied_rows) and not 1 <= place <= tie_said(k)[1]:
+            # a form of several ties (2 tied for 3rd, 3 for 6th) numbered 1 … 5 straight down:
+            # the 4 of a three-player tie was taken as its last place without a word
+            if e is not None:
+                first, size, names = tie_said(k)
+                problems.append(issue("BAD_VALUE", f"加赛名次“{cell_text(v.get('名次')).strip()}”超出范围：第{first}–{first + size - 1}行"
+                                      f"是本表的加赛{k + 1}（{size}人并列：{names}），名次只能填 1–{size}；"
+                                      f"{'本表每一组并列各自从 1 填起。' if len(tied_rows) > 1 else ''}请改正后重新发送。",
+                                      at=cells["名次"]))
             continue
         # a row whose 参赛者 is not found still holds its place in the sheet's numbering (a
         # hand-made sheet's ties are read from it: the same sheet reads the same ties on a night
@@ -573,6 +591,7 @@ def read_awards(book: Book, file: str) -> tuple[list[Any], list[Issue]]:
     def text(v: Any) -> str:
         return "" if v is None else cell_text(v).strip()
     rows = [DiscretionaryRow(award=text(v.get("奖项")), event=text(v.get("项目")), name=text(v.get("姓名")),
-                             staff_id=text(v.get("工号")), branch=text(v.get("单位")), at=cells.get("奖项"))
+                             staff_id=text(v.get("工号")), branch=text(v.get("单位")), at=cells.get("奖项"),
+                             cells=cells)
             for n, v, cells in raw]
     return rows, []

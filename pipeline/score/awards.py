@@ -363,6 +363,19 @@ class DiscretionaryRow:
     staff_id: str = ""
     branch: str = ""          # unit id or name; required for the branch award (组织奖)
     at: CellRef | None = None
+    #: the row's cells by column label (奖项, 项目, 姓名, 工号, 单位): a problem is named at the
+    #: cell of the column it is about (单位 at E6, not the row's 奖项 at A6); ``at`` when absent
+    cells: Mapping[str, CellRef] | None = field(default=None, compare=False, hash=False)
+
+    def cell(self, label: str) -> CellRef | None:
+        """The cell of column ``label`` (its 单位, 姓名 …), or ``at`` when the sheet has no such column.
+
+        >>> r = DiscretionaryRow("组织奖", at=CellRef("评奖.xlsx", "评奖", "A6"))
+        >>> r.cell("单位").cell
+        'A6'
+        """
+        ref = (self.cells or {}).get(label)
+        return ref if ref is not None and ref.cell else self.at
 
 
 def _unit_lookup(units: Iterable[Unit], names: Mapping[str, Sequence[str]] | None = None) -> dict[str, Unit]:
@@ -430,11 +443,11 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
     for r in rows:
         award = normalise_name(r.award)
         if not award:
-            issues.append(issue("MISSING_VALUE", "奖项为空：请填写奖项名称（如 风尚奖）", at=r.at))
+            issues.append(issue("MISSING_VALUE", "奖项为空：请填写奖项名称（如 风尚奖）", at=r.cell("奖项")))
             continue
         if known and _as_simplified(award) not in {_as_simplified(normalise_name(k)) for k in [*known, branch_award]}:
             issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项（{'、'.join([*known, branch_award])}），"
-                                "这一行未采用：请核对奖项名称。", at=r.at))
+                                "这一行未采用：请核对奖项名称。", at=r.cell("奖项")))
             continue
         # the award as tournament.yaml names it (风尚奖 typed 風尚獎: its prize, and one name in awards.csv)
         configured = next((k for k in [*known, branch_award] if _as_simplified(normalise_name(k)) == _as_simplified(award)),
@@ -443,11 +456,11 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
                 if r.branch else None)
         if r.branch and unit is None:
             issues.append(issue("UNKNOWN_BRANCH", f"单位“{r.branch}”不在本次比赛的单位名单中：请改为名单中的单位全称或简称",
-                                at=r.at))
+                                at=r.cell("单位")))
             continue
         if _as_simplified(award) == _as_simplified(normalise_name(branch_award)):
             if unit is None:
-                issues.append(issue("MISSING_VALUE", f"“{r.award}”按单位颁发：请在“单位”栏填写获奖单位", at=r.at))
+                issues.append(issue("MISSING_VALUE", f"“{r.award}”按单位颁发：请在“单位”栏填写获奖单位", at=r.cell("单位")))
                 continue
             typed = event_id(r.event)
             out.append(_state.AwardRow(event=typed if typed in event_names else r.event.strip(), group="",
@@ -456,7 +469,7 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             continue
         name, sid = normalise_name(r.name), normalise_name(r.staff_id)
         if not name and not sid:
-            issues.append(issue("MISSING_VALUE", f"“{r.award}”未填写获奖人：请填写姓名（最好同时填写工号）", at=r.at))
+            issues.append(issue("MISSING_VALUE", f"“{r.award}”未填写获奖人：请填写姓名（最好同时填写工号）", at=r.cell("姓名")))
             continue
         eid = event_id(r.event)
         # the players the row may name: of its event, and of its unit when it names one — the
@@ -475,14 +488,20 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             found = [(e, p) for e, p in candidates if _as_simplified(p.name) == plain]
             if len({e.id for e, _ in found}) == 1:
                 issues.append(issue("NAME_CONVERTED", f"获奖人“{r.name.strip()}”按报名表中的“{found[0][1].shown}”"
-                                                      "（同一姓名的简体写法）核对，已采用；如不是此人，请改正。", at=r.at))
+                                                      "（同一姓名的简体写法）核对，已采用；如不是此人，请改正。", at=r.cell("姓名")))
         shown = r.name.strip() or r.staff_id.strip()
+        who = r.cell("姓名" if r.name.strip() else "工号")      # the cell that names the player
+        if not found and eid and eid not in event_names and all(e.event != eid for e in entries):
+            issues.append(issue("BAD_VALUE", f"项目“{r.event}”不是本次比赛的项目"
+                                             f"{('（' + '、'.join(event_names.values()) + '）') if event_names else ''}"
+                                             "，这一行未采用：请改为其中之一（或空着）。", at=r.cell("项目")))
+            continue
         if not found:
             issues.append(issue("BAD_VALUE", f"获奖人“{shown}”在{('“' + r.event + '”') if r.event else '各项目'}"
-                                             f"的参赛名单中找不到：请核对姓名、工号和项目", at=r.at))
+                                             f"的参赛名单中找不到：请核对姓名、工号和项目", at=who))
             continue
         if len({e.id for e, _ in found}) > 1:
-            issues.append(issue("BAD_VALUE", f"获奖人“{shown}”对应多名参赛者：请填写工号或单位以区分", at=r.at))
+            issues.append(issue("BAD_VALUE", f"获奖人“{shown}”对应多名参赛者：请填写工号或单位以区分", at=who))
             continue
         e, player = found[0]
         # the event's id, as every other awards.csv row has it (typed as 桥牌 or bridge); the

@@ -11,19 +11,22 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl import Workbook
+from openpyxl.styles import Border, Side
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import layout
 from ..layout import PlayoffTie, tie_entries  # noqa: F401  (pure: the run compares a form's ties without openpyxl)
 from ..spec import TEMPLATE_VERSION
 from .common import (BLOCK_FILL, BODY_FONT, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL, META_HEADER_ROW,
-                     TITLE_FONT, add_list_validation, add_whole_validation, atomic_save, col_range,
+                     THIN, TITLE_FONT, add_list_validation, add_whole_validation, atomic_save, col_range,
                      header_row, print_setup, protect, put, set_widths, text_width, write_meta, zh)
 
 if TYPE_CHECKING:
     from ..spec import EventSpec, Tournament
 
 AWARD_ROWS = 40
+#: the first row of a 加赛 form's second and later tie: a heavier line above it
+TIE_TOP = Border(left=THIN, right=THIN, top=Side(style="medium", color="000000"), bottom=THIN)
 CHECKIN_CHOICES = ("是", "否")
 
 
@@ -132,26 +135,38 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
     组别, 参赛者); the referee enters 名次 within the tie (1 = best, whole number
     1…number tied).  ``round_no``, the round the event has reached, goes in its _meta: a
     playoff settles the tie it was played for only, not the same entries level again in a
-    later round of the stage (:meth:`pipeline.model.Playoff.settles_in`)."""
+    later round of the stage (:meth:`pipeline.model.Playoff.settles_in`).
+
+    A last column, 说明 (not read), names each row's tie — 加赛1：第3名并列（二等奖/三等奖），
+    2人，名次填 1–2 (``PlayoffTie.note`` the place) — and a heavier line parts the ties: two
+    final-places ties print the same 阶段 and a blank 组别, and a referee numbered 1 … 5
+    straight down both."""
     spec = tournament.spec
-    labels = list(layout.PLAYOFF_COLUMNS)
+    labels = [*layout.PLAYOFF_COLUMNS, layout.PLAYOFF_NOTE]
     note = zh("以下选手需要加赛：积分相同且按规则无法区分，或淘汰赛对局未分胜负。加赛后在“名次”一栏填写这几名选手之间的"
-              "名次（1 为最好；淘汰赛的胜者填 1）。", spec)
+              "名次（1 为最好；淘汰赛的胜者填 1）。" + ("本表有几组并列（见“说明”一栏），每组各自从 1 填起。"
+                                                   if len(ties) > 1 else ""), spec)
     wb, ws, hdr = _start(zh(f"{spec.name} {event.name} 加赛结果", spec), note, labels,
                          layout.PLAYOFF_SHEET, spec)
     at = {l: i for i, l in enumerate(labels, start=1)}
     r = hdr + 1
-    for tie in ties:
-        start = r
+    said = []
+    for k, tie in enumerate(ties, start=1):
+        start, n = r, len(tie.contenders)
+        said.append(zh(f"加赛{k}：{tie.note + '，' if tie.note else ''}{n}人，名次填 1–{n}", spec))
         for who in tie.contenders:
-            _row(ws, r, [event.name, zh(layout.STAGE_LABELS.get(tie.stage, tie.stage), spec), tie.group, None, who],
-                 editable=[at["名次"]])
+            _row(ws, r, [event.name, zh(layout.STAGE_LABELS.get(tie.stage, tie.stage), spec), tie.group, None, who,
+                         said[-1]], editable=[at["名次"]])
+            if k > 1 and r == start:
+                for c in range(1, len(labels) + 1):
+                    ws.cell(r, c).border = TIE_TOP
             r += 1
         if tie.contenders:
             add_whole_validation(ws, col_range(at["名次"], start, r - 1), 1, len(tie.contenders), title="名次",
-                                 prompt="同分选手之间的加赛名次（1 为最好）", script=spec.script)
+                                 prompt=f"加赛{k}：{n}人之间的名次，填 1–{n}（1 为最好）", script=spec.script)
     set_widths(ws, [max(10.0, text_width(event.name) + 2), 14, 8, 8,
-                    max([20.0] + [text_width(w) + 2 for t in ties for w in t.contenders])])
+                    max([20.0] + [text_width(w) + 2 for t in ties for w in t.contenders]),
+                    min(48.0, max([16.0] + [text_width(x) + 2 for x in said]))])
     return _finish(wb, ws, hdr, len(labels),
                    [(layout.META_KIND, layout.KIND_PLAYOFF), (layout.META_TOURNAMENT, spec.id),
                     (layout.META_EVENT, event.id),

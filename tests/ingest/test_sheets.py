@@ -323,3 +323,31 @@ def test_R2011_F1_a_playoff_sheet_with_no_place_at_all_is_said():
     orders, problems = read_playoffs(_book([["象棋", "", "C", 2, "苏旭凯"], ["象棋", "", "C", 1, "黎玉静"],
                                             ["象棋", "", "D", None, "苏旭凯"]]), "加赛.xlsx", "xiangqi", "象棋", ENTRIES)
     assert problems == [] and len(orders) == 1
+
+
+def test_R2015_A1_an_awards_sheet_problem_is_named_at_the_cell_of_its_column():
+    """评奖表: a 单位 the league does not have (E6 离退休) was named at A6, the row's 奖项 cell —
+    the office looked for the mistake in the award's name.  Each problem is at its column's cell."""
+    from pipeline.ingest.sheets import read_awards
+    from pipeline.model import Unit
+    from pipeline.score.awards import discretionary_awards
+
+    rows = [["评奖表"], [], [], [], ["奖项", "项目", "姓名", "工号", "单位", "备注"],
+            ["组织奖", "", "", "", "离退休", ""],          # 6: 单位 unknown
+            ["组织奖", "", "", "", "", ""],                # 7: 单位 missing for a unit's award
+            ["风尚奖", "", "", "", "", ""],                # 8: no winner named
+            ["风尚奖", "象棋", "张无忌", "", "", ""],       # 9: no such player
+            ["风尚奖", "", "", "9999", "", ""],            # 10: no such staff number
+            ["风尚奖", "军棋", "王军", "", "", ""],         # 11: no such event
+            ["风尚将", "象棋", "王军", "", "", ""],         # 12: no such award
+            ["风尚奖", "象棋", "王军", "", "", ""]]         # 13: fine
+    book = Book(name="评奖表.xlsx", sheets={"评奖": Sheet("评奖", rows=rows)})
+    raw, problems = read_awards(book, "评奖表.xlsx")
+    assert problems == []
+    got, issues = discretionary_awards(raw, ENTRIES, [Unit("b1", "行政第一分工会", short="行政一")],
+                                       event_names={"xiangqi": "象棋"}, known=["风尚奖"])
+    assert [(r.award, r.entry) for r in got] == [("风尚奖", "xq:王军")]
+    assert [(i.code, i.cell) for i in issues] == [
+        ("UNKNOWN_BRANCH", "E6"), ("MISSING_VALUE", "E7"), ("MISSING_VALUE", "C8"), ("BAD_VALUE", "C9"),
+        ("BAD_VALUE", "D10"), ("BAD_VALUE", "B11"), ("BAD_VALUE", "A12")]
+    assert {i.sheet for i in issues} == {"评奖"} and "军棋" in issues[5].message and "象棋" in issues[5].message

@@ -65,6 +65,23 @@ def test_a_team_size_at_the_prompt_is_asked_again_with_the_event(tmp_path):
     assert yaml.safe_load(path.read_text(encoding="utf-8"))["events"][0]["team_size"] == 1
 
 
+def test_an_event_refused_at_the_prompt_is_said_in_one_sentence_each(tmp_path):
+    """斗地主 with 瑞士制 (two a table), then 3 per team: each refusal read
+    “…三人桌淘汰赛。，请重新填写这个项目。” — the reason's 。 and the joining ， doubled."""
+    a = small_answers(1)
+    script = [a["name"], "t2026", "校工会", "", "", "甲分工会", "王芳", "40", "a@x.cn", "",
+              "斗地主", "斗地主", "瑞士制", "固定2", "1",          # two a table: the event asked again
+              "斗地主", "三人桌", "固定2", "3",                    # 3 per team: again
+              "斗地主", "三人桌", "固定2", "1", "",
+              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", ""]
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
+    refused = [s for s in said if "请重新填写这个项目" in s]
+    assert len(refused) == 2, said
+    assert any("三人桌淘汰赛。请重新填写这个项目。" in s for s in refused), refused
+    assert not [s for s in refused if "。，" in s or "。。" in s], refused
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["events"][0]["format"]["type"] == "tables_of_three"
+
+
 def test_league_run_refuses_a_team_size_written_by_hand(tmp_path):
     raw = newleague.build_spec(small_answers(2))
     raw["events"][0]["team_size"] = 2            # 象棋

@@ -56,7 +56,7 @@ def test_R2011_F1_playoff_form(tournament, tmp_path):
     assert (meta[layout.META_KIND], meta[layout.META_EVENT]) == (layout.KIND_PLAYOFF, "xiangqi")
     ws = wb[layout.PLAYOFF_SHEET]
     hdr = meta["header_row"]
-    assert [c.value for c in ws[hdr]] == layout.PLAYOFF_COLUMNS
+    assert [c.value for c in ws[hdr]] == [*layout.PLAYOFF_COLUMNS, layout.PLAYOFF_NOTE]
     rows = [[c.value for c in r] for r in ws.iter_rows(min_row=hdr + 1, max_row=hdr + 5)]
     assert [r[2] for r in rows] == ["A", "A", "C", "C", "C"]
     assert [r[4] for r in rows] == ["张三", "李四", "甲", "乙", "丙"]
@@ -64,6 +64,47 @@ def test_R2011_F1_playoff_form(tournament, tmp_path):
     assert [(str(d.sqref), d.formula1, d.formula2) for d in dvs] == [
         (f"D{hdr + 1}:D{hdr + 2}", "1", "2"), (f"D{hdr + 3}:D{hdr + 5}", "1", "3")]
     assert not ws.cell(hdr + 1, 4).protection.locked and ws.cell(hdr + 1, 5).protection.locked
+
+
+def test_a_playoff_form_of_two_ties_labels_each_and_refuses_a_place_beyond_its_tie(tournament, tmp_path):
+    """Two final-places ties on one form (2 level at 3rd, 3 at 6th): every row said 最终名次 with a
+    blank 组别, the ties told apart only by the hidden validations, and a referee who numbered
+    1 … 5 straight down had the 4 and 5 of the three-player tie taken without a word.  The form
+    now names each row's tie (说明) and parts the ties by a heavier line; the reader refuses a
+    名次 beyond its tie, at its cell, naming the tie and the 名次 allowed."""
+    from pipeline.ingest.sheets import read_playoffs
+    from pipeline.ingest.workbook import read_workbook
+    from pipeline.model import Entry, Person
+
+    ev = tournament.spec.event("xiangqi")
+    names = ("张三", "李四", "甲", "乙", "丙")
+    entries = [Entry(id=f"xiangqi:b1:{n}", event="xiangqi", branch="b1", team=n, players=(Person(name=n, branch="b1"),))
+               for n in names]
+    path = tmp_path / "playoff.xlsx"
+    write_playoff_form(tournament, ev, [PlayoffTie(layout.FINAL_PLACES, "", names[:2], "第3名并列（二等奖/三等奖）"),
+                                        PlayoffTie(layout.FINAL_PLACES, "", names[2:], "第6名并列（三等奖/优胜奖）")], path)
+    wb = load_workbook(path)
+    hdr = read_meta(wb)["header_row"]
+    ws = wb[layout.PLAYOFF_SHEET]
+    assert [ws.cell(hdr, c).value for c in range(1, 7)] == [*layout.PLAYOFF_COLUMNS, "说明"]
+    assert [ws.cell(hdr + i, 6).value for i in range(1, 6)] == ["加赛1：第3名并列（二等奖/三等奖），2人，名次填 1–2"] * 2 + [
+        "加赛2：第6名并列（三等奖/优胜奖），3人，名次填 1–3"] * 3
+    assert ws.cell(hdr + 3, 1).border.top.style == "medium" and ws.cell(hdr + 2, 1).border.top.style != "medium"
+    assert ws.cell(hdr + 1, 6).protection.locked and "每组各自从 1 填起" in str(ws.cell(2, 1).value)
+    for i in range(1, 6):           # 1 … 5 straight down both ties
+        ws.cell(hdr + i, 4).value = i
+    wb.save(path)
+    orders, problems = read_playoffs(read_workbook(path), "playoff.xlsx", "xiangqi", ev.name, entries)
+    assert [(p.code, p.sheet, p.cell) for p in problems] == [("BAD_VALUE", "加赛", f"D{hdr + 4}"),
+                                                             ("BAD_VALUE", "加赛", f"D{hdr + 5}")]
+    assert "加赛2" in problems[0].message and "1–3" in problems[0].message and "甲、乙、丙" in problems[0].message
+    assert all(n not in o.order for o in orders for n in ("xiangqi:b1:乙", "xiangqi:b1:丙"))
+    # each tie numbered from 1: no problem
+    for i, place in enumerate((2, 1, 1, 3, 2), start=1):
+        ws.cell(hdr + i, 4).value = place
+    wb.save(path)
+    (po,), problems = read_playoffs(read_workbook(path), "playoff.xlsx", "xiangqi", ev.name, entries)
+    assert problems == [] and po.settles({f"xiangqi:b1:{n}" for n in names[2:]})
 
 
 def test_R2011_F1_playoff_form_prints_stage_names_and_reads_back_their_codes(tournament, tmp_path):

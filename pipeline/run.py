@@ -1817,6 +1817,7 @@ class EventRunner:
                                             SCORING_KEY: scoring_record(self.ev)})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
+            self.session_shared(nxt)
             self.rounds.append(nxt)
             if nxt.plan.get("merged"):
                 self.reread_playoffs()
@@ -1855,6 +1856,27 @@ class EventRunner:
                     sides = " 对 ".join(names.get(sd, sd) for sd in m.sides)
                     out.append(f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）")
         return out
+
+    def session_shared(self, nxt: Round) -> None:
+        """SESSION_SHARED (a note, R2020-S1): round ``nxt``, drawn now, is in the session of the
+        event's round before it — the spec's sessions after the deadline are used up, and every
+        round from here shares the last one (a new league's clerk found seven 桥牌 rounds in one
+        half-day, said nowhere)."""
+        now = nxt.plan.get(SESSION_KEY)
+        before = self.rounds[-1].plan.get(SESSION_KEY) if self.rounds else None
+        if not (isinstance(now, dict) and isinstance(before, dict)
+                and (now.get("date"), now.get("start")) == (before.get("date"), before.get("start"))):
+            return
+        self.issues.add("SESSION_SHARED",
+                        f"{self.ev.name}{self.round_name(nxt)}与{self.round_name(self.rounds[-1])}同在 {now.get('label', '')}："
+                        "tournament.yaml 的比赛时间（sessions）已排完，以后各轮都排在这一场。同一场内连赛几轮的，"
+                        "不必理会；要另排时间，请在 sessions 中补充场次（已公布的各轮不变）。",
+                        severity=Severity.INFO)
+
+    @staticmethod
+    def round_name(r: Round) -> str:
+        """``第3轮`` (its number among the event's rounds)."""
+        return f"第{r.round}轮"
 
     def session_plan(self, nxt: Round) -> dict[str, Any]:
         """The session (and venue) round ``nxt`` is published for, to record in its plan:

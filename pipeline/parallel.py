@@ -69,15 +69,18 @@ def close_in_workers(fd: int, keep: bool = True) -> None:
         _CLOSE_IN_WORKERS.discard(fd)
 
 
-def worker_init(parent: int | None = None) -> None:
+def worker_init(parent: int | None = None, run: int | None = None) -> None:
     """Run first in every forked worker: close the run lock's descriptor (the lock stays
     the parent's) and watch the parent (``None``: the process that started this worker,
-    e.g. a fork server) — if it is gone, the worker exits within a second instead of
-    waiting for work forever."""
+    e.g. a fork server) and ``run``, the run the worker works for when that is not its
+    parent (a fork server's worker) — if either is gone, the worker exits within a second
+    instead of waiting for work forever.  (A run killed while a fork server's PDF workers
+    rendered left them, 140–260 MB each, and the server running for good, holding the
+    run's output pipes: a cron job reading its output never saw the end.)"""
     if parent is None:
         parent = os.getppid()
     _close_parents_descriptors()
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="watch-parent").start()
+    threading.Thread(target=_watch_parent, args=(parent, run), daemon=True, name="watch-parent").start()
 
 
 def _close_parents_descriptors() -> None:
@@ -90,10 +93,21 @@ def _close_parents_descriptors() -> None:
     _CLOSE_IN_WORKERS.clear()
 
 
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
+def _watch_parent(parent: int, run: int | None = None) -> None:
+    while os.getppid() == parent and (run is None or _alive(run)):
         time.sleep(0.5)
     os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (signal 0 asks without sending one)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:           # another user's process: it exists
+        return True
+    return True
 
 
 def _call(index: int) -> Any:

@@ -369,10 +369,10 @@ def _fresh_workers() -> dict:
     import multiprocessing
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
-        return {"initargs": (None,)}
+        return {"initargs": (None, os.getpid())}
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["weasyprint", __name__])
-    return {"mp_context": ctx, "initargs": (None,)}
+    return {"mp_context": ctx, "initargs": (None, os.getpid())}
 
 
 def _render_job(html: str, pdf_path: str) -> str:

@@ -138,3 +138,39 @@ def test_a_run_killed_after_taking_in_a_form_is_not_answered_by_the_night_before
     assert not (_out_dir(out) / ".run-unfinished").exists()
     r = league(*run_args(folder, out))          # and then an unchanged night is one again
     assert "输出未变" in r.stdout, r.stdout
+
+
+def test_a_fork_servers_worker_goes_when_the_run_it_works_for_is_killed():
+    """The PDF workers are a fork server's children: watching their parent alone, they (140–260 MB
+    each) and the server outlived a killed run for good, holding its output pipes open.  A
+    worker watching the run (``worker_init(None, run)``) exits within a second or so of it."""
+    from pipeline import parallel
+
+    run = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    pid = os.fork()
+    if pid == 0:                                      # the worker: its parent lives on
+        try:
+            parallel._watch_parent(os.getppid(), run.pid)
+        finally:
+            os._exit(0)                               # (never here: _watch_parent exits 1)
+    try:
+        time.sleep(0.8)
+        assert os.waitpid(pid, os.WNOHANG) == (0, 0)  # the run alive: the worker waits
+        run.kill()
+        run.wait()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                assert os.waitstatus_to_exitcode(status) == 1
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the worker outlived the run it works for")
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        run.kill()

@@ -299,9 +299,9 @@ def main() -> None:
             else:
                 try:
                     code = run_command(Path(folder), Path(out), now, pdf, wait=wait)
-                except KeyboardInterrupt:
-                    print("Aborted!", file=sys.stderr)     # as click says it
-                    code = 1
+                except KeyboardInterrupt:       # before the run started (run_command says its own)
+                    print("\n已中断：本次运行没有完成，下次运行会补全全部输出。", file=sys.stderr)
+                    code = 2                    # (runcmd.EXIT_FAILED: 1 is "inputs need attention")
                 hard_exit(code)
     from .cli import main as cli_main
     try:

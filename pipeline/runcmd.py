@@ -136,6 +136,11 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
              f"{os_reason(e)}。已收到的文件和已公布的抽签都已记入账本，不受影响；改正后再运行一次，"
              "本次未写出的文件会全部补写。", err=True)
         return EXIT_FAILED
+    except KeyboardInterrupt:
+        # Ctrl-C: click's "Aborted!" with exit 1, which the contract keeps for "ran, inputs
+        # need attention"; the run's writes are atomic and the next run finishes the night
+        echo("\n已中断：本次运行没有完成。已收到的文件和账本不受影响，下次运行会补全全部输出。", err=True)
+        return EXIT_FAILED
     except Exception:  # noqa: BLE001 - a fault of ours: said as one, exit 2 (not 1, "inputs need attention")
         import traceback
 

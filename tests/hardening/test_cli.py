@@ -3,6 +3,7 @@ exit 0 (all accepted) / 1 (ran, needs attention)."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 
 import pytest
@@ -181,3 +182,28 @@ def test_a_ledger_sqlite_refuses_is_told_by_what_it_said():
     assert "磁盘已满" in _db_advice(sqlite3.OperationalError("database or disk is full"))
     assert "已损坏" in _db_advice(sqlite3.DatabaseError("database disk image is malformed"))
     assert "备份" in _db_advice(sqlite3.OperationalError("disk I/O error"))
+
+
+def test_ctrl_c_during_a_run_exits_2_in_chinese(tmp_path):
+    """Ctrl-C on ``league run`` printed click's English "Aborted!" and exited 1, the code the
+    contract keeps for a run that finished with inputs needing attention."""
+    import signal
+    import subprocess
+    import sys
+
+    from .common import ROOT, copy_sample
+
+    folder = copy_sample("t2020-league", tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "pipeline", "run", str(folder), "--out", str(tmp_path / "out"),
+                          "--no-pdf", "--now", "2030-01-01T00:00+08:00"], cwd=ROOT, env=env, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    for line in p.stderr:
+        if "校验报名" in line:                # well inside the run
+            p.send_signal(signal.SIGINT)
+            break
+    err = p.stderr.read()
+    out = p.stdout.read()
+    assert p.wait(timeout=60) == 2, out + err
+    assert "已中断" in err and "下次运行会补全" in err and "Aborted" not in err + out, err

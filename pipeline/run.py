@@ -1817,7 +1817,6 @@ class EventRunner:
                                             SCORING_KEY: scoring_record(self.ev)})
             self.ledger.publish(nxt, self.now)
             self.published_now.add(nxt.round)
-            self.session_shared(nxt)
             self.rounds.append(nxt)
             if nxt.plan.get("merged"):
                 self.reread_playoffs()
@@ -1857,21 +1856,22 @@ class EventRunner:
                     out.append(f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）")
         return out
 
-    def session_shared(self, nxt: Round) -> None:
-        """SESSION_SHARED (a note, R2020-S1): round ``nxt``, drawn now, is in the session of the
-        event's round before it — the spec's sessions after the deadline are used up, and every
-        round from here shares the last one (a new league's clerk found seven 桥牌 rounds in one
-        half-day, said nowhere)."""
-        now = nxt.plan.get(SESSION_KEY)
-        before = self.rounds[-1].plan.get(SESSION_KEY) if self.rounds else None
-        if not (isinstance(now, dict) and isinstance(before, dict)
-                and (now.get("date"), now.get("start")) == (before.get("date"), before.get("start"))):
-            return
-        self.issues.add("SESSION_SHARED",
-                        f"{self.ev.name}{self.round_name(nxt)}与{self.round_name(self.rounds[-1])}同在 {now.get('label', '')}："
-                        "tournament.yaml 的比赛时间（sessions）已排完，以后各轮都排在这一场。同一场内连赛几轮的，"
-                        "不必理会；要另排时间，请在 sessions 中补充场次（已公布的各轮不变）。",
-                        severity=Severity.INFO)
+    def sessions_shared(self) -> None:
+        """SESSION_SHARED (a note, R2020-S1): each published round in the session of the
+        event's round before it — the spec's sessions after the deadline were used up, and
+        every round from there shares the last one (a new league's clerk found seven 桥牌
+        rounds printed for one half-day, said nowhere).  Said every night from the rounds as
+        published, so a run cut short and the one after it say what one run says."""
+        for before, r in zip(self.rounds, self.rounds[1:]):
+            now, was = r.plan.get(SESSION_KEY), before.plan.get(SESSION_KEY)
+            if not (isinstance(now, dict) and isinstance(was, dict)
+                    and (now.get("date"), now.get("start")) == (was.get("date"), was.get("start"))):
+                continue
+            self.issues.add("SESSION_SHARED",
+                            f"{self.ev.name}{self.round_name(r)}与{self.round_name(before)}同在 {now.get('label', '')}："
+                            "tournament.yaml 的比赛时间（sessions）已排完，以后各轮都排在这一场。同一场内连赛几轮的，"
+                            "不必理会；要另排时间，请在 sessions 中补充场次（已公布的各轮不变）。",
+                            severity=Severity.INFO)
 
     @staticmethod
     def round_name(r: Round) -> str:
@@ -4231,6 +4231,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     mark = len(issues)
     runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
     runner.advance()
+    runner.sessions_shared()
     placements = runner.placements() if runner.rounds else []
     if runner.complete:
         # a finished event's places stay as published while their inputs do (R2020-A1 …)

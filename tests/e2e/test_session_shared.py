@@ -1,5 +1,5 @@
 """R2020-S1: rounds go into the sessions in order and, once they are used up, share the last
-one — said (SESSION_SHARED, a note) on the night such a round is drawn: a new league's clerk
+one — said (SESSION_SHARED, a note) from the rounds as published: a new league's clerk
 found seven 桥牌 rounds printed for one half-day, said nowhere."""
 from __future__ import annotations
 

@@ -97,7 +97,9 @@ def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until
 
     r = {"registrations": report.registrations, "received_total": report.received_total,
          "accepted_branches": report.accepted_branches, "rejected_files": report.rejected_files,
-         "entries": report.entries, "events": report.events, "next_steps": report.next_steps,
+         "entries": report.entries, "events": report.events,
+         # (a next step about a night-only issue goes with it: 名次和奖项有变 was said again)
+         "next_steps": [s for s in report.next_steps if not any(code in s for code in NIGHT_ONLY)],
          # a night-only issue (PLACES_CHANGED) is this night's news: an unchanged night
          # after it does not say it again (nor hold the exit status at 1 for it)
          "issues": [_as_later_night(i.row()) for i in report.issues if i.code not in NIGHT_ONLY]}
@@ -140,16 +142,36 @@ def _body(out: Path) -> dict | None:
     return _quick.last_run(str(out), own=True)
 
 
-def begin(out: Path) -> bool:
+def begin(out: Path) -> tuple[bool, str]:
     """Mark ``out`` as having a run under way (:data:`pipeline.quick.UNFINISHED`), before it
-    changes the ledger or any output; True when an earlier run left the mark (it did not
-    finish: no record of a run before it may answer for this night)."""
+    changes the ledger or any output.  Returns (whether an earlier run left the mark, the
+    night's id).  An earlier run that left the mark did not finish: no record of a run
+    before it may answer for this night, and this run goes on with *its* night — the mark
+    holds the night's id — so what that run took in and found is still this night's news
+    (:meth:`pipeline.store.Ledger.night_news`: a run killed after publishing changed places
+    left the next run nothing to say of them, and the office was never told)."""
     import os
 
     path = out / _quick.UNFINISHED
     if path.exists():
-        return True
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o644))
+        try:
+            night = path.read_text(encoding="ascii").strip()
+        except (OSError, ValueError):
+            night = ""
+        if len(night) == 32 and all(c in "0123456789abcdef" for c in night):
+            return True, night
+        night = os.urandom(16).hex()        # a mark of an older version, or damaged
+        try:
+            path.write_text(night, encoding="ascii")
+        except OSError:
+            pass
+        return True, night
+    night = os.urandom(16).hex()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, night.encode("ascii"))
+    finally:
+        os.close(fd)
     # on the disk before any output changes (they are synced only at the run's end)
     fd = os.open(out, os.O_RDONLY)
     try:
@@ -158,7 +180,20 @@ def begin(out: Path) -> bool:
         pass
     finally:
         os.close(fd)
-    return False
+    return False, night
+
+
+def said_record(out: Path) -> dict | None:
+    """The record of the last run that finished, as it was written, whatever became of its
+    outputs since: what that night told the office (:func:`said_before`) — after a run that
+    did not finish too (a said-once warning was a warning again after one)."""
+    import json
+
+    try:
+        body = json.loads((out / LAST_RUN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return body if isinstance(body, dict) else None
 
 
 def finish(out: Path) -> None:

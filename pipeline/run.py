@@ -824,6 +824,8 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
 
     context = _read_context(t)
     inputs = Inputs(context=context)
+    if ledger.night:            # a run's: a run that finishes a night cut short has its night
+        inputs.night = ledger.night
     everything = named_apart(ledger.received())
     recs = [r for r in everything if r.kind != "mail"]
     mails = {r.sha256: r for r in everything if r.kind == "mail"}
@@ -3833,6 +3835,21 @@ def with_former_names(t: Tournament, ledger: Ledger) -> Tournament:
 UNIT_NAMES_KEY = "names:units"
 
 
+def _news_of(issues: list[Issue]) -> bytes:
+    """Issues as a night's news (:meth:`pipeline.store.Ledger.night_news`)."""
+    return json.dumps([i.row() for i in issues], ensure_ascii=False).encode()
+
+
+def _from_news(value: bytes) -> list[Issue]:
+    """The issues a night's news holds (:func:`_news_of`); none from a damaged one."""
+    try:
+        rows = json.loads(value)
+        return [Issue(code=r["code"], severity=Severity(r["severity"]), message=r["message"], branch=r["branch"],
+                      file=r["file"], sheet=r["sheet"], cell=r["cell"]) for r in rows]
+    except (ValueError, TypeError, KeyError):
+        return []
+
+
 def with_former_unit_names(t: Tournament, ledger: Ledger) -> tuple[Tournament, list[Issue]]:
     """The spec with each unit's earlier full and short names (UnitSpec.former_names), as the
     ledger remembers them, and a note (UNIT_RENAMED, info) on the night a unit's short name
@@ -3867,7 +3884,12 @@ def with_former_unit_names(t: Tournament, ledger: Ledger) -> tuple[Tournament, l
         merged[u.id] = {"names": names, "shown": shown}
     kept = {**seen, **merged}       # a unit left out of tournament.yaml keeps its names
     if kept != seen:
-        ledger.cache_put({UNIT_NAMES_KEY: json.dumps(kept, ensure_ascii=False, sort_keys=True).encode()})
+        # (the notes kept as the night's news with the names: a run killed after this
+        # leaves the run that finishes the night nothing renamed — it says them from there)
+        ledger.cache_put({UNIT_NAMES_KEY: json.dumps(kept, ensure_ascii=False, sort_keys=True).encode()},
+                         news={f"units:{i.branch}": _news_of([i]) for i in notes})
+    if not notes:
+        notes = [i for v in ledger.night_news("units").values() for i in _from_news(v)]
     current = {n for u in t.spec.units for n in (u.name, u.short) if n}
     former = {u.id: [n for n in merged[u.id]["names"] if n not in current] for u in t.spec.units}
     if not any(former.values()):
@@ -3898,7 +3920,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     event_id_changed(t, ledger, drawn)  # (exit 2 before anything is drawn under a new id)
     unit_id_changed(t, ledger, drawn)
     game_changed(t, ledger, drawn)
-    unfinished = lastrun.begin(out)     # before the ledger or an output changes
+    unfinished, ledger.night = lastrun.begin(out)     # before the ledger or an output changes
+    if not unfinished:
+        ledger.forget_other_nights()
     t = with_former_names(t, ledger)
     t, renamed = with_former_unit_names(t, ledger)
     issues = IssueLog()
@@ -3924,8 +3948,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     readings: dict[str, bytes] = {}
     listing: list[tuple[str, str, dt.datetime]] = []
     now = opts.now or dt.datetime.now(TZ)
-    known = ledger.received_shas()
-    report.received_new = intake(t, ledger, issues, readings, listing, now)
+    # (the files a run of this night took in before it was cut short are this night's too)
+    resumed = ledger.night_news("file").keys()
+    known = ledger.received_shas() - resumed
+    report.received_new = intake(t, ledger, issues, readings, listing, now) + len(resumed)
     # intake's own notes (a file it could not read, one left while being written) are outputs
     # of no received file: the fingerprint holds them (a night that only added such a file
     # was answered with the last run's report, without its note)
@@ -3940,6 +3966,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
                      inbox_notes)
     # (after a run that did not finish, no record answers: its outputs may be half written)
     last = lastrun.record(out) if not unfinished else None
+    said = last if not unfinished else lastrun.said_record(out)     # (what the last finished night told)
     cached = lastrun.load(out, fp, last)
     outputs_current = cached is not None
     if cached is not None and opts.smtp_url and not receipts_built(ledger, fp):
@@ -4024,7 +4051,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # a said-once warning (SAID_ONCE: DRAW_INPUT_CHANGED …) the last night said in the same
     # words is a note now: the office has been told, and may leave things as they are
     said_once = any(i.code in SAID_ONCE for i in issues)
-    told = lastrun.said_before(last) if said_once else set()
+    told = lastrun.said_before(said) if said_once else set()
     if told:
         issues.revise(lambda i: dataclasses.replace(i, severity=Severity.INFO)
                       if i.code in SAID_ONCE and (i.code, i.message) in told else i)
@@ -4153,6 +4180,7 @@ def _event_in_worker(t: Tournament, ev: EventSpec, entries: list[Entry], root: P
     """A pool job: :func:`run_event` on this process's own ledger connection (the state
     goes to the ledger's cache; the issues travel with it)."""
     with Ledger(root) as led:
+        led.night = inputs.night        # (its news are the run's night's)
         run_event(t, ev, entries, led, inputs, IssueLog(), now, set())
 
 
@@ -4224,7 +4252,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         if fields is not None:
             if fields.pop("night", None) != inputs.night:   # said on the night it happened only
                 found = [i for i in found if i.code not in NIGHT_ONLY]
-            issues.extend(found)
+            issues.extend(found + _places_news(ledger, ev.id, found))
             drawn_in = fields.pop("drawn_in", None)
             spec = ev if drawn_in is None else dataclasses.replace(ev, format=drawn_in)
             return EventState(spec=spec, memo_key=key, **fields)
@@ -4240,9 +4268,14 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         placements = keep_published_places(runner, published, placements, digest)
         runner.await_award_playoffs(placements)
         if runner.complete and (published is None or not published[2] or published[0] != digest):
+            news = b""
             if published is not None and published[2]:
+                at = len(issues)
                 places_changed(runner, published[1], placements, inputs)
-            ledger.publish_places(ev.id, digest, _places_json(placements), now)
+                news = _news_of(list(issues)[at:])
+            ledger.publish_places(ev.id, digest, _places_json(placements), now, news=news)
+        else:
+            issues.extend(_places_news(ledger, ev.id, list(issues)[mark:]))
     if not runner.complete:
         places_withdrawn(runner, ledger, inputs, now)
     standings = runner.standings()
@@ -4266,6 +4299,16 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     kept["night"] = inputs.night
     ledger.cache_put({key: pickle.dumps((kept, found), protocol=pickle.HIGHEST_PROTOCOL)})
     return EventState(spec=runner.ev, memo_key=key, **fields)
+
+
+def _places_news(ledger: Ledger, event: str, found: list[Issue]) -> list[Issue]:
+    """PLACES_CHANGED of ``event`` that this night's news holds and ``found`` (what the run
+    found of the event) lacks: the places were published changed by a run of this night that
+    was cut short, and this run finds them as published (:meth:`pipeline.store.Ledger.night_news`)."""
+    if any(i.code == "PLACES_CHANGED" for i in found):
+        return []
+    news = ledger.night_news("places").get(event)
+    return _from_news(news) if news else []
 
 
 def places_inputs(runner: EventRunner, playoffs: bool = True) -> str:

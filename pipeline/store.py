@@ -159,6 +159,9 @@ class Ledger:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.executescript(SCHEMA)
+        #: the night being run (:func:`pipeline.lastrun.begin`); "" outside a run: nothing is
+        #: kept as its news (:meth:`night_news`)
+        self.night = ""
 
     def __enter__(self) -> "Ledger":
         return self
@@ -204,6 +207,8 @@ class Ledger:
                     (rec.sha256, rec.ext, rec.file_name, rec.received_at.isoformat(), rec.sender,
                      rec.source, rec.parent, rec.kind, rec.branch))
                 done.append(cur.rowcount == 1 or self._earlier(rec, at))
+                if cur.rowcount == 1 and self.night:
+                    self._news(f"file:{rec.sha256}", b"")
         return done
 
     def _earlier(self, rec: Received, at: dt.datetime | None) -> bool:
@@ -272,12 +277,15 @@ class Ledger:
         row = self.conn.execute("SELECT inputs, body FROM places WHERE event=?", (event,)).fetchone()
         return (row[0], row[1]) if row else None
 
-    def publish_places(self, event: str, inputs: str, body: str, at: dt.datetime) -> None:
+    def publish_places(self, event: str, inputs: str, body: str, at: dt.datetime, news: bytes = b"") -> None:
         """Record a finished event's places as published, with the digest of what they were
-        computed from (replacing an earlier record: its inputs changed)."""
+        computed from (replacing an earlier record: its inputs changed) — and ``news``, what
+        the night says of the change (:meth:`night_news`), in the same transaction."""
         with self._tx():
             self.conn.execute("INSERT OR REPLACE INTO places VALUES (?,?,?,?)", (event, inputs, at.isoformat(), body))
             self._audit(at, "places", f"{event} inputs {inputs[:16]}")
+            if news and self.night:
+                self._news(f"places:{event}", news)
 
     def withdraw_places(self, event: str, at: dt.datetime) -> None:
         """Forget a finished event's published places: it is no longer finished (a 加赛 now
@@ -314,12 +322,41 @@ class Ledger:
             rows += self.conn.execute(q, chunk).fetchall()
         return rows
 
-    def cache_put(self, items: dict[str, bytes]) -> None:
-        """Store cache values in one transaction (no kill points: losing them costs time only)."""
+    def cache_put(self, items: dict[str, bytes], news: dict[str, bytes] | None = None) -> None:
+        """Store cache values in one transaction (no kill points: losing them costs time only),
+        with ``news`` of the night about them (:meth:`night_news`)."""
         if not items:
             return
         with self._cache_tx():
             self.conn.executemany("INSERT OR REPLACE INTO cache VALUES (?,?)", list(items.items()))
+            for what, value in (news or {}).items() if self.night else ():
+                self._news(what, value)
+
+    # -- the night's news -------------------------------------------------------------
+    #: cache keys of a night's news: ``news:<night>:<what>``
+    NEWS = "news:"
+
+    def _news(self, what: str, value: bytes) -> None:
+        """Within a transaction: keep ``value`` as this night's news ``what``."""
+        self.conn.execute("INSERT OR REPLACE INTO cache VALUES (?,?)", (f"{self.NEWS}{self.night}:{what}", value))
+
+    def night_news(self, kind: str) -> dict[str, bytes]:
+        """This night's news of ``kind`` (``file``: the files its intake recorded; ``places``:
+        what it said of an event's changed places; ``units``: of units renamed), by the rest
+        of its name.  Written with the change it is about, in one transaction, so a run killed
+        after the change leaves the run that finishes the night (:func:`pipeline.lastrun.begin`
+        gives it the same night) what to tell: those files were new tonight, those places
+        changed tonight — the ledger alone showed nothing new any more."""
+        if not self.night:
+            return {}
+        prefix = f"{self.NEWS}{self.night}:{kind}:"
+        return {k[len(prefix):]: v for k, v in self.cache_items(prefix)}
+
+    def forget_other_nights(self) -> None:
+        """At the start of a new night: the news of the nights before go."""
+        with self._cache_tx():
+            self.conn.execute("DELETE FROM cache WHERE substr(key, 1, ?) = ? AND substr(key, 1, ?) != ?",
+                              (len(self.NEWS), self.NEWS, len(self.NEWS) + 33, f"{self.NEWS}{self.night}:"))
 
     def cache_prune(self, prefix: str, keep: set[str]) -> None:
         """Drop cache entries under ``prefix`` other than ``keep`` (readings made by an

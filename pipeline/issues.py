@@ -48,7 +48,6 @@ CODES: dict[str, Severity] = {
     "MAIL_DATE": Severity.WARNING,          # a mail's Date header missing or unreadable
     "TOTAL_MISMATCH": Severity.ERROR,       # entered totals differ from the detail sheet
     "TOO_FEW_ENTRIES": Severity.WARNING,    # registration closed with < 2 entries: no draw
-    "SESSION_SHARED": Severity.INFO,        # a round drawn into its round-before's session: sessions used up (R2020-S1)
     "ROUNDS_CAPPED": Severity.WARNING,      # a Swiss rounds larger than the field allows: capped (R2015-F1)
     "PDF_NOT_MADE": Severity.WARNING,       # a character no installed font can draw: no PDF
     "HEADER_CHANGED": Severity.WARNING,     # a template column renamed or deleted: not read

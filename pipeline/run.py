@@ -1858,28 +1858,6 @@ class EventRunner:
                     out.append(f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）")
         return out
 
-    def sessions_shared(self) -> None:
-        """SESSION_SHARED (a note, R2020-S1): each published round in the session of the
-        event's round before it — the spec's sessions after the deadline were used up, and
-        every round from there shares the last one (a new league's clerk found seven 桥牌
-        rounds printed for one half-day, said nowhere).  Said every night from the rounds as
-        published, so a run cut short and the one after it say what one run says."""
-        for before, r in zip(self.rounds, self.rounds[1:]):
-            now, was = r.plan.get(SESSION_KEY), before.plan.get(SESSION_KEY)
-            if not (isinstance(now, dict) and isinstance(was, dict)
-                    and (now.get("date"), now.get("start")) == (was.get("date"), was.get("start"))):
-                continue
-            self.issues.add("SESSION_SHARED",
-                            f"{self.ev.name}{self.round_name(r)}与{self.round_name(before)}同在 {now.get('label', '')}："
-                            "tournament.yaml 的比赛时间（sessions）已排完，以后各轮都排在这一场。同一场内连赛几轮的，"
-                            "不必理会；要另排时间，请在 sessions 中补充场次（已公布的各轮不变）。",
-                            severity=Severity.INFO)
-
-    @staticmethod
-    def round_name(r: Round) -> str:
-        """``第3轮`` (its number among the event's rounds)."""
-        return f"第{r.round}轮"
-
     def session_plan(self, nxt: Round) -> dict[str, Any]:
         """The session (and venue) round ``nxt`` is published for, to record in its plan:
         the spec's, after the sessions the rounds before it were published for."""
@@ -4259,7 +4237,6 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     mark = len(issues)
     runner = EventRunner(t, ev, entries, ledger, inputs, issues, now)
     runner.advance()
-    runner.sessions_shared()
     placements = runner.placements() if runner.rounds else []
     if runner.complete:
         # a finished event's places stay as published while their inputs do (R2020-A1 …)

@@ -78,7 +78,6 @@ CODE_LABEL = {
     "MAIL_DATE": "邮件时间不明",
     "TOO_FEW_ENTRIES": "报名不足",
     "ROUNDS_CAPPED": "轮数过多",
-    "SESSION_SHARED": "比赛时间已排完",
     "PDF_NOT_MADE": "PDF未生成",
     "HEADER_CHANGED": "表头被改动",
     "INBOX_MISSING": "没有收件箱",

@@ -561,21 +561,35 @@ def _mail_note_key(sha: str) -> str:
 _FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH", "OTHER_UNITS_FORM")
 
 
-def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog) -> int:
+def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
+                           mail_ids: dict[str, str] | None = None) -> int:
     """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
     by a form of that unit now in force: its error is history — information, saying which
     form replaced it (in force, not necessarily free of problems: its own are said).  On the unit's page (:func:`read_inputs` puts it there by its sender) it
     said 有 1 处错误待改 and 请修改下列 1 处错误后重新发送, though the form sent after it was
     accepted.  A file sent after the form in force stays an error (the latest attempt
-    failed: the captain must know).  Returns how many were settled."""
+    failed: the captain must know).  So is a file sent in the same mail as the form in force
+    (one mail's attachments have one time): its .xls copy "以防打不开", or the truncated
+    form of a mail received again whole (``mail_ids``: each mail's sender and Message-ID,
+    :func:`mail_issues`) — it said 有 1 处错误待改 every night.  Returns how many were settled."""
     when = {r.sha256: aware(r.received_at) for r in received}
     in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
+    mail_ids = mail_ids or {}
+    came_in: dict[str, set[str]] = {}
+    for r in received:
+        if r.parent:
+            came_in.setdefault(r.sha256, set()).add(mail_ids.get(r.parent) or r.parent)
 
     def settled(i: Issue) -> Issue:
         cur = in_force.get(i.branch) if i.branch else None
         sent = when.get(i.source) if i.source else None
         if (cur is None or sent is None or i.code not in _FILE_REJECTED or i.severity != Severity.ERROR
-                or i.source == cur.sha256 or not sent < aware(cur.received_at)):
+                or i.source == cur.sha256):
+            return i
+        if came_in.get(i.source, set()) & came_in.get(cur.sha256, set()):
+            return dataclasses.replace(i, severity=Severity.INFO, message=(
+                f"{i.message}（同一封邮件所附的报名表《{cur.file_name}》已受理，这份文件无需再处理。）"))
+        if not sent < aware(cur.received_at):
             return i
         later = aware(cur.received_at).astimezone(TZ)
         return dataclasses.replace(i, severity=Severity.INFO, message=(
@@ -584,7 +598,7 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
 
 
 def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs | None = None,
-                resent: list[Resent] | None = None) -> list[BareMail]:
+                resent: list[Resent] | None = None, mail_ids: dict[str, str] | None = None) -> list[BareMail]:
     """Notes about mails themselves — recomputed each run from each mail's note
     (:func:`_mail_note`): no workbook attached (naming what was: a .et or .zip to save as
     .xlsx), a workbook identical to one received before (DUPLICATE_FILE: its mail is no
@@ -596,7 +610,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     carried (``inputs``, the night's readings: its token proved the unit), else of the unit
     whose registered address sent it (:func:`sender_unit`), as NO_ATTACHMENT.  The
     workbooks received before are added to ``resent``, for :func:`resent_issues` to say
-    once the current forms are known (said here, as info, without it)."""
+    once the current forms are known (said here, as info, without it); ``mail_ids``, when
+    given, gets each mail's sender and Message-ID by its SHA-256 (:func:`settle_rejected_before`)."""
     said_here = resent is None
     resent = [] if resent is None else resent
     proven = {rec.sha256: reg.branch for rec, reg in (inputs.registrations if inputs else ())
@@ -646,6 +661,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         mid = (notes[r.sha256] or {}).get("message_id") or ""
         if mid:
             first_copy.setdefault((r.sender, mid), r)
+            if mail_ids is not None:     # (for settle_rejected_before: a mail and its copies are one)
+                mail_ids[r.sha256] = f"{r.sender}\n{mid}"
     for r in mails:
         note = notes[r.sha256]
         if not note:            # its stored copy could not be read: nothing to say about it
@@ -3922,12 +3939,13 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
     resent = inbox_resent(received, copies, copy_at)
-    bare_mails = mail_issues(t, ledger, issues, inputs, resent)
+    mail_ids: dict[str, str] = {}
+    bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
     terms = terms_at_draw(t, ledger, issues)     # validation's view: drawn events as drawn
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
     resent_issues(t, received, resent, inputs, current, issues)
-    settle_rejected_before(received, current, issues)
+    settle_rejected_before(received, current, issues, mail_ids)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
     open_copies_ahead(out, submissions, issues, ledger, t.spec.script)    # on the prestarted worker, meanwhile

@@ -526,7 +526,10 @@ def _unparsable(e: BaseException) -> dict:
 def _note_of(mail: Any, received_at: dt.datetime) -> dict:
     """:func:`_mail_note` of a parsed mail, taken in at ``received_at`` (its Date, or the
     file's time when the Date could not be believed: :func:`_date_problem`)."""
-    problems = list(mail.problems)
+    from .ingest.eml import BY_RECEIVED
+
+    # (a Received header's time later than the mail's file is not the one taken: the file's is)
+    problems = [p.removesuffix(BY_RECEIVED) if mail.date != received_at else p for p in mail.problems]
     if mail.date is not None and mail.date != received_at:
         wrong = _date_problem(mail.date, received_at)
         if wrong:
@@ -691,6 +694,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             continue
         problems = note.get("problems", ())
         if problems:
+            from .ingest.eml import BY_RECEIVED
+
             carried = sorted({proven[sha] for _, sha in note.get("attachments", ()) if sha in proven})
             whose = carried[0] if carried else unit
             done = superseded(whose, r, [sha for _, sha in note.get("attachments", ())])
@@ -698,8 +703,10 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             # given stands, and a warning every night held the exit status at 1 for good)
             later = inputs is not None and r.sha256 not in inputs.new_files
             for problem in problems:
-                issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
-                           f"{aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
+                # the time taken: the newest Received header's (the office's mail server), else the file's
+                basis = ("邮件服务器记下的接收时间（Received 头）" if problem.endswith(BY_RECEIVED) else "文件时间")
+                issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem.removesuffix(BY_RECEIVED)}，"
+                           f"收到时间按{basis} {aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
                            "如有出入，请联系组委会。" + done, at=at, branch=whose,
                            severity=Severity.INFO if done or later else None)
         if r.sha256 in children:

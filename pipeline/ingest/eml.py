@@ -389,29 +389,84 @@ def _nested_mail(part: email.message.Message) -> email.message.Message | None:
 
 
 def _date_of(msg: email.message.Message) -> tuple[dt.datetime | None, list[str]]:
-    """A message's Date header as an aware time, and what is wrong with it (in Chinese)."""
+    """A message's Date header as an aware time, and what is wrong with it (in Chinese).
+    Without a readable Date (none, or "2020-11-05 16:32:10" that no RFC parser reads), the
+    time the newest ``Received`` header gives — the office's own mail server — when there is
+    one: falling back to the mail file's time (the office may save it days later) made an
+    on-time form late.  Its problem then says so (:data:`BY_RECEIVED`)."""
     problems: list[str] = []
     date = None
     raw_date = _header(msg, "Date")
     if raw_date:
-        try:
-            date = email.utils.parsedate_to_datetime(raw_date)
-            raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
-            if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
-                # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
-                # some phone apps); Python's table makes it US Central, 14 hours off
-                date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
-            elif date.tzinfo is None:
-                # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
-                # the league's own time (UTC+8), as a Chinese mail client means it
-                # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
-                utc = _MINUS_ZERO.search(raw.strip())
-                date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
-        except (TypeError, ValueError, IndexError):
+        raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
+        date = _parse_date(raw_date, raw)
+        if date is None:
             problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
     else:
         problems.append("邮件没有 Date 头")
+    if date is None:
+        date = _received_date(msg)
+        if date is not None:
+            problems[-1] += BY_RECEIVED
     return date, problems
+
+
+#: the end of a Date problem whose mail's time was taken from its newest Received header
+BY_RECEIVED = "，已按邮件服务器记下的接收时间（Received 头）计"
+
+
+def _parse_date(text: str, raw: str = "") -> dt.datetime | None:
+    """A date header's text (``raw``: as written, when the parsed header reads otherwise) as an
+    aware time: RFC 5322, else ISO style (“2020-11-05 16:32:10”); None when it is neither."""
+    raw = raw or text
+    try:
+        date = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        m = _ISO_DATE.match(raw) or _ISO_DATE.match(text)
+        if not m:
+            return None
+        y, mo, d, h, mi, sec, zone = m.groups()
+        try:
+            date = dt.datetime(int(y), int(mo), int(d), int(h), int(mi), int(sec or 0))
+        except ValueError:
+            return None
+        if zone:
+            if zone.upper() == "Z":
+                return date.replace(tzinfo=dt.timezone.utc)
+            sign = -1 if zone[0] == "-" else 1
+            digits = zone[1:].replace(":", "")
+            return date.replace(tzinfo=dt.timezone(sign * dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))))
+        return date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))      # no zone: Beijing time
+    if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
+        # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
+        # some phone apps); Python's table makes it US Central, 14 hours off
+        date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    elif date.tzinfo is None:
+        # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
+        # the league's own time (UTC+8), as a Chinese mail client means it
+        # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
+        utc = _MINUS_ZERO.search(raw.strip())
+        date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
+    return date
+
+
+def _received_date(msg: email.message.Message) -> dt.datetime | None:
+    """The time in the newest ``Received`` header that has a readable one (after its last
+    ";", RFC 5321), or None."""
+    for key, value in msg.raw_items():
+        if key.lower() != "received" or ";" not in str(value):
+            continue
+        text = " ".join(str(value).rsplit(";", 1)[1].split())
+        date = _parse_date(text)
+        if date is not None:
+            return date
+    return None
+
+
+#: an ISO-style date as some mail tools write the Date header: 2020-11-05 16:32:10,
+#: 2020/11/5 16:32, 2020-11-05T16:32:10+08:00
+_ISO_DATE = re.compile(r"^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
+                       r"\s*(Z|[+-]\d{2}:?\d{2})?\s*$", re.I)
 
 
 #: a Date header whose zone is the name CST and no number: China Standard Time (UTC+8)

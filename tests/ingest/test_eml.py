@@ -294,3 +294,24 @@ def test_gbk_text_labelled_gb2312_and_a_raw_gbk_subject_are_read():
     assert m.subject == "报名表（王堃）" and [a.filename for a in m.attachments] == ["报名表-张喆.xlsx"]
     raw = b"From: a@b.cn\r\nSubject: " + "马克思主义学院分工会报名表".encode("gbk") + b"\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\n\r\nhi\r\n"
     assert parse_eml_bytes(raw).subject == "马克思主义学院分工会报名表"
+
+
+def test_an_iso_date_is_read_and_a_missing_one_falls_back_to_the_newest_received_header():
+    """A Date written "2020-11-05 16:32:10" (no RFC parser reads it), or none at all, made the
+    mail's time the file's — saved by the office days later, after the deadline."""
+    beijing = dt.timezone(dt.timedelta(hours=8))
+    iso = parse_eml_bytes(b"From: a@b.cn\r\nDate: 2020-11-05 16:32:10\r\n\r\nbody\r\n")
+    assert iso.date == dt.datetime(2020, 11, 5, 16, 32, 10, tzinfo=beijing) and not iso.problems
+    zoned = parse_eml_bytes(b"From: a@b.cn\r\nDate: 2020-11-05T08:32:10Z\r\n\r\nbody\r\n")
+    assert zoned.date == dt.datetime(2020, 11, 5, 8, 32, 10, tzinfo=dt.timezone.utc)
+    received = (b"Received: from mx.b.cn by mail.union.cn (Coremail) with SMTP id abc;\r\n"
+                b"\tThu, 5 Nov 2020 16:32:14 +0800 (CST)\r\n"
+                b"Received: from pc by mx.b.cn; Thu, 5 Nov 2020 16:30:00 +0800\r\n")
+    for date in (b"", b"Date: 2020\xe5\xb9\xb411\xe6\x9c\x885\xe6\x97\xa5 \xe4\xb8\x8b\xe5\x8d\x884:32\r\n"):
+        m = parse_eml_bytes(received + b"From: a@b.cn\r\n" + date + b"\r\nbody\r\n")
+        assert m.date == dt.datetime(2020, 11, 5, 16, 32, 14, tzinfo=beijing)       # the newest (top) one
+        (problem,) = m.problems
+        assert problem.endswith("已按邮件服务器记下的接收时间（Received 头）计")
+    # neither: no time (the runner takes the file's)
+    none = parse_eml_bytes(b"From: a@b.cn\r\nDate: garbage\r\n\r\nbody\r\n")
+    assert none.date is None and none.problems == ("邮件的 Date 头“garbage”无法识别",)

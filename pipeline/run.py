@@ -710,6 +710,9 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                            "如有出入，请联系组委会。" + done, at=at, branch=whose,
                            severity=Severity.INFO if done or later else None)
         if r.sha256 in children:
+            if note.get("skipped") and not _is_auto_reply(note):
+                _skipped_beside(r, note, label, unit, issues, by_sha, proven,
+                                later=inputs is not None and r.sha256 not in inputs.new_files)
             continue
         same = [(name, sha, by_sha[sha]) for name, sha in note.get("attachments", ()) if sha in by_sha]
         for name, sha, first in same:
@@ -753,6 +756,27 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     if said_here:
         resent_issues(t, recs, resent, inputs or Inputs(), [], issues)
     return bare
+
+
+def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: IssueLog, by_sha: dict[str, Received],
+                    proven: dict[str, str], later: bool) -> None:
+    """NO_ATTACHMENT for the attachments of a mail that are no workbook (a .zip, a .et, an
+    Outlook winmail.dat) beside one that was taken: they were dropped without a word (a
+    referee's 第1轮成绩表.xlsx with 其余成绩表.zip).  About the mail's first workbook
+    (``source``): its receipt lists it.  A warning on the night the mail arrives, then
+    information (the workbook beside them was taken; a warning every night held exit 1)."""
+    from .mail.receipts import _skipped_hints
+
+    skipped = tuple(note["skipped"])
+    books = [sha for _, sha in note.get("attachments", ()) if sha in by_sha]
+    first = next((sha for sha in books if sha in proven), books[0] if books else "")
+    whose = proven.get(first) or unit
+    names = "、".join(f"《{n}》" for n in skipped)
+    issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）中的 Excel 工作簿已收取，但同时附的 {names} "
+               "不是 .xlsx 文件，没有读取：" + "".join(_skipped_hints(skipped))
+               + "其中如有要提交的报名表或成绩表，请把每一份作为 .xlsx 附件直接发送。",
+               at=CellRef(r.file_name), branch=whose, source=first,
+               severity=Severity.INFO if later else None)
 
 
 def _is_auto_reply(note: dict) -> bool:

@@ -12,9 +12,11 @@ from pathlib import Path
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
-from .test_receipt_no_workbook import B02, _form_of, _league
+from .conftest import SmtpServer
+from .test_receipt_no_workbook import B02, _form_of, _league, _mail, _parse, _text
 
 SAVED = dt.datetime(2020, 11, 10, 9, 0, tzinfo=TZ)       # the office saved the mail after the deadline
+NOW = dt.datetime(2020, 11, 7, 9, 0, tzinfo=TZ)         # every sample form is in; before the deadline
 
 
 def _b02(folder: Path) -> tuple[str, bytes]:
@@ -46,3 +48,32 @@ def test_a_mail_without_a_readable_date_takes_its_servers_received_time(tmp_path
     assert "Date 头“2020年11月5日 下午4:32”无法识别" in note.message
     assert "收到时间按邮件服务器记下的接收时间（Received 头） 2020-11-05 16:32 计" in note.message
     assert "文件时间" not in note.message and note.branch == "b02"
+
+
+def test_an_archive_beside_a_workbook_is_said_and_named_in_the_forms_receipt(tmp_path):
+    """A .zip, a .et or winmail.dat beside the workbook was dropped without a word (its mail
+    carried a workbook): the .zip may hold another unit's form or the other result sheets."""
+    folder = _league(tmp_path)
+    name, form = _b02(folder)
+    _mail(folder, "b02.eml", B02, "报名表", "Thu, 05 Nov 2020 16:32:10 +0800",
+          [(name, form), ("其余报名表.zip", b"PK\x03\x04zip"), ("报名表（WPS）.et", b"\xd0\xcf\x11\xe0et")],
+          message_id="<zip-b02@union.example.edu.cn>")
+    server = SmtpServer().start()
+    try:
+        opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW, smtp_url=server.url)
+        report = run(opts)
+        (note,) = [i for i in report.issues if i.code == "NO_ATTACHMENT"]
+        assert note.file == "b02.eml" and note.branch == "b02" and str(note.severity) == "warning"
+        assert "《其余报名表.zip》、《报名表（WPS）.et》" in note.message and "没有读取" in note.message
+        assert "请先解压" in note.message and "“另存为”Excel 工作簿" in note.message
+        assert "请把每一份作为 .xlsx 附件直接发送" in note.message
+        # the form's receipt: accepted, with the note among its reminders; no receipt for a bare mail
+        mine = [_parse(m) for m in server.handler.messages if B02 in m.rcpt_tos]
+        assert [p["Subject"] for p in mine] == ["【报名回执】行政第二分工会：已接受"]
+        assert "请留意以下提醒" in _text(mine[0]) and "《其余报名表.zip》" in _text(mine[0])
+        # a later night: information (the form beside them was taken; exit 1 for good otherwise)
+        (folder / "inbox" / "note.txt").write_text("x")
+        again = run(opts)
+    finally:
+        server.stop()
+    assert [str(i.severity) for i in again.issues if i.code == "NO_ATTACHMENT"] == ["info"]

@@ -129,7 +129,13 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     skipped: list[str] = []
     set_aside: list[str] = []
     returned = returned_kind(msg)
+    cids = _cids_in_html(msg)
     for part, (when, who), kept in _leaves(msg, (None, ""), not returned):
+        if part.get_content_maintype() == "image" and _content_id(part) in cids:
+            # a picture the HTML body shows (cid:): an Outlook/Foxmail signature's image001.png
+            # is part of the body — the mail of a captain who forgot the workbook was said to
+            # carry a picture of a table
+            continue
         try:
             fname = part.get_filename()
         except Exception:
@@ -170,6 +176,32 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 returned=returned, set_aside=tuple(set_aside), bounced_to=bounced_to,
                 bounce_reason=reason, bounced_subject=inner_subject, replies_receipt=replies,
                 message_id=_header(msg, "Message-ID").strip("<> "))
+
+
+_CID = re.compile(r"""cid:([^"'\s>)]+)""", re.I)
+
+
+def _html_bodies(msg: email.message.Message) -> Iterator[str]:
+    """The text of each text/html part of the message (not one attached as a file)."""
+    for part in msg.walk():
+        if part.get_content_type() != "text/html" or part.get_filename():
+            continue
+        try:
+            yield str(part.get_content())
+        except Exception:  # noqa: BLE001 - an unknown charset: its bytes as far as they read
+            yield _payload(part).decode("utf-8", "replace")
+
+
+def _cids_in_html(msg: email.message.Message) -> set[str]:
+    """The Content-IDs the message's HTML bodies refer to (``<img src="cid:…">``)."""
+    from urllib.parse import unquote
+
+    return {unquote(m[1]).strip("<>").lower() for html in _html_bodies(msg) for m in _CID.finditer(html)}
+
+
+def _content_id(part: email.message.Message) -> str:
+    """A part's Content-ID without its angle brackets, lower case ("" without one)."""
+    return _header(part, "Content-ID").strip().strip("<>").lower()
 
 
 #: the subject an out-of-office reply starts with (QQ/163 邮箱, Outlook and Exchange in

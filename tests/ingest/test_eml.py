@@ -315,3 +315,27 @@ def test_an_iso_date_is_read_and_a_missing_one_falls_back_to_the_newest_received
     # neither: no time (the runner takes the file's)
     none = parse_eml_bytes(b"From: a@b.cn\r\nDate: garbage\r\n\r\nbody\r\n")
     assert none.date is None and none.problems == ("邮件的 Date 头“garbage”无法识别",)
+
+
+def _signed(photo: bool = False) -> bytes:
+    """An Outlook mail: plain and HTML bodies, the signature's logo (image001.png, inline,
+    shown by the HTML as cid:), no workbook — and, with ``photo``, a picture attached."""
+    msg = EmailMessage()
+    msg["From"] = "a@b.cn"
+    msg["Date"] = "Mon, 09 Nov 2020 14:59:00 +0800"
+    msg.set_content("报名表见附件。\n顾现伟")
+    msg.add_alternative('<p>报名表见附件。</p><p>顾现伟<br><img src="cid:image001.png@01D6B3A1.12345670"></p>',
+                        subtype="html")
+    msg.get_payload()[1].add_related(b"\x89PNG\r\n\x1a\nlogo", "image", "png", cid="<image001.png@01D6B3A1.12345670>",
+                                     filename="image001.png", disposition="inline")
+    if photo:
+        msg.add_attachment(b"\x89PNG\r\n\x1a\ntable", maintype="image", subtype="png", filename="报名表照片.png")
+    return bytes(msg)
+
+
+def test_a_signature_image_shown_by_the_html_body_is_no_attachment():
+    """A captain who forgot the workbook was told 所附的《image001.png》不是 Excel 工作簿 …
+    图片中的表格无法读取: the picture was Outlook's signature logo, part of the body."""
+    m = parse_eml_bytes(_signed())
+    assert not m.attachments and m.skipped == ()
+    assert parse_eml_bytes(_signed(photo=True)).skipped == ("报名表照片.png",)   # a picture attached is one

@@ -539,7 +539,8 @@ def _note_of(mail: Any, received_at: dt.datetime) -> dict:
             "automatic": mail.automatic, "returned": mail.returned, "set_aside": list(mail.set_aside),
             "bounced_to": list(mail.bounced_to), "bounce_reason": mail.bounce_reason,
             "bounced_subject": mail.bounced_subject, "replies_receipt": mail.replies_receipt,
-            "auto_reply": mail.auto_reply, "message_id": getattr(mail, "message_id", "")}
+            "auto_reply": mail.auto_reply, "message_id": getattr(mail, "message_id", ""),
+            "links": list(getattr(mail, "links", ()))}
 
 
 def _date_problem(date: dt.datetime | None, file_time: dt.datetime) -> str:
@@ -733,26 +734,32 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                        "如需重新报名，请在表中改正后作为附件发送。", at=CellRef(r.file_name), branch=unit,
                        source=r.sha256)
             continue
-        if _is_auto_reply(note) or (note.get("replies_receipt") and not skipped):
+        links = tuple(note.get("links", ()))
+        if _is_auto_reply(note) or (note.get("replies_receipt") and not skipped and not links):
             # an out-of-office reply, a captain's 收到，谢谢 to a receipt: nothing to resend,
             # and no receipt (said as info: a warning held the exit status at 1 every night)
             _auto_reply_issue(r, note, label, unit, issues)
             continue
         done = superseded(unit, r)
         level = Severity.INFO if done else None
-        if skipped:
-            from .mail.receipts import _skipped_hints
+        from .mail.receipts import _cloud_hint, _skipped_hints
 
+        # a cloud-drive / 超大附件 link in the body: the form is behind it, which nothing downloads
+        cloud = _cloud_hint(links)
+        if skipped:
             names = "、".join(f"《{n}》" for n in skipped)
             # what to do by what came (a .et, a .zip, Outlook's winmail.dat: its captain did use the form)
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
-                       "工作簿（.xlsx）：" + "".join(_skipped_hints(tuple(skipped))) + done,
+                       "工作簿（.xlsx）：" + "".join(_skipped_hints(tuple(skipped))) + cloud + done,
+                       at=at, branch=unit, severity=level)
+        elif cloud:
+            issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）没有 .xlsx 附件：{cloud}" + done,
                        at=at, branch=unit, severity=level)
         else:
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
                        "请把填好的报名表或成绩表作为附件重新发送。" + done, at=at, branch=unit, severity=level)
         bare.append(BareMail(r.sha256, r.file_name, aware(r.received_at), r.sender, subject, tuple(skipped),
-                             bool(note.get("automatic"))))
+                             bool(note.get("automatic")), links))
     if said_here:
         resent_issues(t, recs, resent, inputs or Inputs(), [], issues)
     return bare

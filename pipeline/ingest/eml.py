@@ -68,6 +68,9 @@ class Mail:
     #: its Message-ID header ("" without one): one mail saved twice (fetched by --imap and
     #: saved by hand, a Received line apart) is one mail
     message_id: str = ""
+    #: the cloud drives (百度网盘 …) or 超大附件 its body links to (:func:`cloud_links`): the
+    #: form is behind the link, which nothing here downloads
+    links: tuple[str, ...] = ()
 
     @property
     def has_attachment(self) -> bool:
@@ -175,16 +178,50 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 automatic=bool(returned) or auto or replies, auto_reply=auto,
                 returned=returned, set_aside=tuple(set_aside), bounced_to=bounced_to,
                 bounce_reason=reason, bounced_subject=inner_subject, replies_receipt=replies,
-                message_id=_header(msg, "Message-ID").strip("<> "))
+                message_id=_header(msg, "Message-ID").strip("<> "), links=cloud_links(msg))
 
 
 _CID = re.compile(r"""cid:([^"'\s>)]+)""", re.I)
 
 
+#: links to a cloud drive or a mail service's 超大附件 (a file kept on its server), by what
+#: a captain calls it (by address, and the words QQ/163 write beside one: not words a
+#: captain's reply may quote from our receipt)
+_CLOUD = (
+    (re.compile(r"pan\.baidu\.com|yun\.baidu\.com", re.I), "百度网盘"),
+    (re.compile(r"share\.weiyun\.com|weiyun\.com/", re.I), "腾讯微云"),
+    (re.compile(r"(?:mail|exmail|wx\.mail)\.qq\.com/\S*ftn|ftn\.qq\.com|QQ邮箱发来的超大附件", re.I), "QQ 邮箱超大附件"),
+    (re.compile(r"dfs\.mail\.163\.com|fs\.mail\.163\.com|mail\.163\.com/\S*(?:large|bigatt)|网易邮箱发来的超大附件", re.I),
+     "网易邮箱超大附件"),
+    (re.compile(r"drive\.weixin\.qq\.com|doc\.weixin\.qq\.com", re.I), "企业微信微盘"),
+    (re.compile(r"aliyundrive\.com|alipan\.com|pan\.quark\.cn|lanzou\w*\.com|lanzn\.com", re.I), "网盘"),
+)
+
+
+def cloud_links(msg: email.message.Message) -> tuple[str, ...]:
+    """The cloud drives and 超大附件 the message's text links to, once each, as captains call
+    them: the form is on a server, and the mail was said only to have no attachment.
+
+    >>> cloud_links(email.message_from_string("Content-Type: text/plain\\n\\n链接: https://pan.baidu.com/s/1Ab 提取码: 8k3d"))
+    ('百度网盘',)
+    """
+    found: list[str] = []
+    for text in _bodies(msg, ("text/plain", "text/html")):
+        for pattern, what in _CLOUD:
+            if what not in found and pattern.search(text):
+                found.append(what)
+    return tuple(found)
+
+
 def _html_bodies(msg: email.message.Message) -> Iterator[str]:
     """The text of each text/html part of the message (not one attached as a file)."""
+    return _bodies(msg, ("text/html",))
+
+
+def _bodies(msg: email.message.Message, types: tuple[str, ...]) -> Iterator[str]:
+    """The text of each body part of the message of one of ``types`` (not one attached as a file)."""
     for part in msg.walk():
-        if part.get_content_type() != "text/html" or part.get_filename():
+        if part.get_content_type() not in types or part.get_filename():
             continue
         try:
             yield str(part.get_content())

@@ -565,6 +565,19 @@ _TNEF_HINT = ("winmail.dat 是 Outlook 以 RTF 格式发信时把附件打成的
               " HTML 或纯文本（“文件 → 选项 → 邮件 → 以下列格式撰写邮件”），再把填好的 .xlsx 作为附件重新发送。")
 
 
+def _cloud_hint(links: tuple[str, ...]) -> str:
+    """What to do about a mail whose body links to a cloud drive or a 超大附件 (:func:`pipeline.
+    ingest.eml.cloud_links`) instead of attaching the form; "" without one.
+
+    >>> _cloud_hint(("百度网盘",))[:12]
+    '邮件中是网盘/超大附件链接'
+    """
+    if not links:
+        return ""
+    return (f"邮件中是网盘/超大附件链接（{'、'.join(links)}），系统不会下载链接中的文件，"
+            "请把 .xlsx 作为普通附件直接发送（文件不大，不要用网盘或超大附件）。")
+
+
 def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> Receipt:
     """The receipt of a mail that carried no workbook (kind needs_change)."""
     t = state.tournament
@@ -582,6 +595,10 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
         more = f"等 {len(m.skipped)} 个附件" if len(m.skipped) > SKIPPED_SHOWN else ""
         lines += [f"邮件所附的{shown}{more}不是 Excel 工作簿（.xlsx），无法读取。"]
         lines += [f"- {hint}" for hint in _skipped_hints(m.skipped)] + [""]
+        if m.links:
+            lines += [_cloud_hint(m.links), ""]
+    elif m.links:
+        lines += [_cloud_hint(m.links), ""]
     else:
         lines += ["邮件没有附件（粘贴在邮件正文中的表格无法读取）。", ""]
     lines.append(f"请把填好的报名表（或成绩表）作为附件重新发送：使用组委会下发给本{word}的表格，"

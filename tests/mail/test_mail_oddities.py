@@ -13,7 +13,7 @@ from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
 from .conftest import SmtpServer
-from .test_receipt_no_workbook import B02, _form_of, _league, _mail, _parse, _text
+from .test_receipt_no_workbook import B02, B05, _bare, _form_of, _league, _mail, _parse, _text
 
 SAVED = dt.datetime(2020, 11, 10, 9, 0, tzinfo=TZ)       # the office saved the mail after the deadline
 NOW = dt.datetime(2020, 11, 7, 9, 0, tzinfo=TZ)         # every sample form is in; before the deadline
@@ -77,3 +77,31 @@ def test_an_archive_beside_a_workbook_is_said_and_named_in_the_forms_receipt(tmp
     finally:
         server.stop()
     assert [str(i.severity) for i in again.issues if i.code == "NO_ATTACHMENT"] == ["info"]
+
+
+def test_a_cloud_drive_link_instead_of_the_attachment_is_named(tmp_path):
+    """A 百度网盘 link, a QQ 邮箱超大附件: the form is on a server, which nothing downloads; the
+    captain was only told the mail had no attachment, and sends the same link again."""
+    folder = _league(tmp_path)
+    _b02(folder)
+    _mail(folder, "b02.eml", B02, "报名表", "Thu, 05 Nov 2020 16:32:10 +0800", message_id="<pan-b02@union.example.edu.cn>",
+          body="报名表太大，用网盘发了：链接: https://pan.baidu.com/s/1AbCdEfG 提取码: 8k3d --来自百度网盘超级会员V3的分享")
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = B05, "office@union.example.edu.cn", "报名表"
+    msg["Date"], msg["Message-ID"] = "Thu, 05 Nov 2020 17:00:00 +0800", "<ftn-b05@union.example.edu.cn>"
+    msg.set_content("附件")
+    msg.add_alternative('<div>从QQ邮箱发来的超大附件</div><a href="https://mail.qq.com/cgi-bin/ftnExs_download?k=abc">'
+                        "报名表.xlsx (25.1K)</a>", subtype="html")
+    (folder / "inbox" / "b05-ftn.eml").write_bytes(bytes(msg))
+    server = SmtpServer().start()
+    try:
+        report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW, smtp_url=server.url))
+    finally:
+        server.stop()
+    notes = {i.file: i.message for i in report.issues if i.code == "NO_ATTACHMENT"}
+    assert "邮件中是网盘/超大附件链接（百度网盘），系统不会下载链接中的文件，请把 .xlsx 作为普通附件直接发送" in notes["b02.eml"]
+    assert "（QQ 邮箱超大附件）" in notes["b05-ftn.eml"]
+    (r,) = [p for p in _bare(server.handler.messages) if p["To"] == B02]
+    text = _text(r)
+    assert "邮件中是网盘/超大附件链接（百度网盘），系统不会下载链接中的文件" in text
+    assert "粘贴在邮件正文中" not in text

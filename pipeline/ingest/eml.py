@@ -156,6 +156,14 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
             fname = "附件.xlsx"
         if "\ufffd" in fname:            # raw 8-bit (GBK) bytes in the header, not RFC 2047/2231
             fname = _raw_8bit_name(part, fname)
+        if _garbled(fname):
+            # RFC 2231 continuations split inside a %XX escape (…%B + 6%FE…): joined as text
+            # first; what still reads garbled is no name to show (行政第%B6止せ� reached the
+            # returned copy's file name): a plain one, its extension kept
+            fname = _continued_name(part) or fname
+            if _garbled(fname):
+                suffix = Path(fname).suffix.lower()
+                fname = "附件" + (suffix if suffix.isascii() and re.fullmatch(r"\.[a-z0-9]{1,5}", suffix) else "")
         fname = safe_filename(fname)
         payload = _payload(part)
         # every workbook-like attachment is kept: the runner explains a .xls/.csv (UNREADABLE_FILE)
@@ -574,6 +582,46 @@ def _raw_8bit_name(part: email.message.Message, parsed: str) -> str:
             except UnicodeDecodeError:
                 continue
     return parsed
+
+
+def _garbled(name: str) -> bool:
+    """Whether a decoded name still holds what no real name does: U+FFFD, a lone surrogate
+    (undecodable bytes), a private-use character (GBK's user-defined area: bytes read in
+    the wrong place)."""
+    return bool(re.search(r"[\ufffd\ud800-\udfff\ue000-\uf8ff]", name))
+
+
+_CONTINUED = re.compile(r"""(?:^|[;\s])(filename|name)\*(\d+)(\*?)\s*=\s*(?:"([^"]*)"|([^;\s]*))""", re.I)
+
+
+def _continued_name(part: email.message.Message) -> str:
+    """The file name of RFC 2231 continuations (``filename*0*=gbk''%D0%D0…%B``,
+    ``filename*1*=6%FE…``) joined as written before its %XX escapes are decoded, as RFC 2231
+    §3 has it; "" when there are none or they do not decode."""
+    from urllib.parse import unquote_to_bytes
+
+    for header in ("content-disposition", "content-type"):
+        raw = next((str(v) for k, v in part.raw_items() if k.lower() == header), "")
+        pieces: dict[str, dict[int, tuple[str, bool]]] = {}
+        for m in _CONTINUED.finditer(raw):
+            pieces.setdefault(m[1].lower(), {})[int(m[2])] = (m[4] if m[4] is not None else m[5], bool(m[3]))
+        for key in ("filename", "name"):
+            got = pieces.get(key)
+            if not got or 0 not in got:
+                continue
+            first = got[0][0]
+            charset = "utf-8"
+            if got[0][1] and first.count("'") >= 2:
+                charset, _, first = first.split("'", 2)
+                charset = charset or "utf-8"
+            text = first + "".join(got[i][0] for i in sorted(got) if i)
+            try:
+                name = unquote_to_bytes(text).decode(charset)
+            except (LookupError, UnicodeDecodeError):
+                continue
+            if name and not _garbled(name):
+                return name
+    return ""
 
 
 def _joined_name(part: email.message.Message) -> str:

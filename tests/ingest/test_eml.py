@@ -339,3 +339,18 @@ def test_a_signature_image_shown_by_the_html_body_is_no_attachment():
     m = parse_eml_bytes(_signed())
     assert not m.attachments and m.skipped == ()
     assert parse_eml_bytes(_signed(photo=True)).skipped == ("报名表照片.png",)   # a picture attached is one
+
+
+def test_a_name_split_inside_a_percent_escape_is_joined_and_a_garbled_one_replaced():
+    """RFC 2231 continuations split inside a %XX escape (…%B + 6%FE…) came out 行政第%B6止せ�
+    and reached the returned copy's file name; what no decoding mends is named plainly."""
+    def mail(disposition: bytes) -> bytes:
+        return (b"From: a@b.cn\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\nMIME-Version: 1.0\r\n"
+                b"Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
+                b"--XX\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment;\r\n" + disposition
+                + b"\r\nContent-Transfer-Encoding: base64\r\n\r\nUEsDBA==\r\n--XX--\r\n")
+    split = mail(b" filename*0*=GBK''%D0%D0%D5%FE%B5%DA%B;\r\n filename*1*=6%FE%B7%D6%B9%A4%BB%E1-%B1%A8%C3%FB%B1%ED.xlsx")
+    assert [a.filename for a in parse_eml_bytes(split).attachments] == ["行政第二分工会-报名表.xlsx"]
+    # GBK's user-defined area (private use) and bytes that are no GBK: a plain name, the extension kept
+    bad = mail(b" filename*=GBK''%AA%A1%AA%A2%FF.xlsx")
+    assert [a.filename for a in parse_eml_bytes(bad).attachments] == ["附件.xlsx"]

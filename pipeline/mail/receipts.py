@@ -569,7 +569,7 @@ def _cloud_hint(links: tuple[str, ...]) -> str:
     """What to do about a mail whose body links to a cloud drive or a 超大附件 (:func:`pipeline.
     ingest.eml.cloud_links`) instead of attaching the form; "" without one.
 
-    >>> _cloud_hint(("百度网盘",))[:12]
+    >>> _cloud_hint(("百度网盘",))[:13]
     '邮件中是网盘/超大附件链接'
     """
     if not links:

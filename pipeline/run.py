@@ -526,7 +526,10 @@ def _unparsable(e: BaseException) -> dict:
 def _note_of(mail: Any, received_at: dt.datetime) -> dict:
     """:func:`_mail_note` of a parsed mail, taken in at ``received_at`` (its Date, or the
     file's time when the Date could not be believed: :func:`_date_problem`)."""
-    problems = list(mail.problems)
+    from .ingest.eml import BY_RECEIVED
+
+    # (a Received header's time later than the mail's file is not the one taken: the file's is)
+    problems = [p.removesuffix(BY_RECEIVED) if mail.date != received_at else p for p in mail.problems]
     if mail.date is not None and mail.date != received_at:
         wrong = _date_problem(mail.date, received_at)
         if wrong:
@@ -536,7 +539,8 @@ def _note_of(mail: Any, received_at: dt.datetime) -> dict:
             "automatic": mail.automatic, "returned": mail.returned, "set_aside": list(mail.set_aside),
             "bounced_to": list(mail.bounced_to), "bounce_reason": mail.bounce_reason,
             "bounced_subject": mail.bounced_subject, "replies_receipt": mail.replies_receipt,
-            "auto_reply": mail.auto_reply, "message_id": getattr(mail, "message_id", "")}
+            "auto_reply": mail.auto_reply, "message_id": getattr(mail, "message_id", ""),
+            "links": list(getattr(mail, "links", ()))}
 
 
 def _date_problem(date: dt.datetime | None, file_time: dt.datetime) -> str:
@@ -561,21 +565,35 @@ def _mail_note_key(sha: str) -> str:
 _FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH", "OTHER_UNITS_FORM")
 
 
-def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog) -> int:
+def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
+                           mail_ids: dict[str, str] | None = None) -> int:
     """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
     by a form of that unit now in force: its error is history — information, saying which
     form replaced it (in force, not necessarily free of problems: its own are said).  On the unit's page (:func:`read_inputs` puts it there by its sender) it
     said 有 1 处错误待改 and 请修改下列 1 处错误后重新发送, though the form sent after it was
     accepted.  A file sent after the form in force stays an error (the latest attempt
-    failed: the captain must know).  Returns how many were settled."""
+    failed: the captain must know).  So is a file sent in the same mail as the form in force
+    (one mail's attachments have one time): its .xls copy "以防打不开", or the truncated
+    form of a mail received again whole (``mail_ids``: each mail's sender and Message-ID,
+    :func:`mail_issues`) — it said 有 1 处错误待改 every night.  Returns how many were settled."""
     when = {r.sha256: aware(r.received_at) for r in received}
     in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
+    mail_ids = mail_ids or {}
+    came_in: dict[str, set[str]] = {}
+    for r in received:
+        if r.parent:
+            came_in.setdefault(r.sha256, set()).add(mail_ids.get(r.parent) or r.parent)
 
     def settled(i: Issue) -> Issue:
         cur = in_force.get(i.branch) if i.branch else None
         sent = when.get(i.source) if i.source else None
         if (cur is None or sent is None or i.code not in _FILE_REJECTED or i.severity != Severity.ERROR
-                or i.source == cur.sha256 or not sent < aware(cur.received_at)):
+                or i.source == cur.sha256):
+            return i
+        if came_in.get(i.source, set()) & came_in.get(cur.sha256, set()):
+            return dataclasses.replace(i, severity=Severity.INFO, message=(
+                f"{i.message}（同一封邮件所附的报名表《{cur.file_name}》已受理，这份文件无需再处理。）"))
+        if not sent < aware(cur.received_at):
             return i
         later = aware(cur.received_at).astimezone(TZ)
         return dataclasses.replace(i, severity=Severity.INFO, message=(
@@ -584,7 +602,7 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
 
 
 def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs | None = None,
-                resent: list[Resent] | None = None) -> list[BareMail]:
+                resent: list[Resent] | None = None, mail_ids: dict[str, str] | None = None) -> list[BareMail]:
     """Notes about mails themselves — recomputed each run from each mail's note
     (:func:`_mail_note`): no workbook attached (naming what was: a .et or .zip to save as
     .xlsx), a workbook identical to one received before (DUPLICATE_FILE: its mail is no
@@ -596,7 +614,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     carried (``inputs``, the night's readings: its token proved the unit), else of the unit
     whose registered address sent it (:func:`sender_unit`), as NO_ATTACHMENT.  The
     workbooks received before are added to ``resent``, for :func:`resent_issues` to say
-    once the current forms are known (said here, as info, without it)."""
+    once the current forms are known (said here, as info, without it); ``mail_ids``, when
+    given, gets each mail's sender and Message-ID by its SHA-256 (:func:`settle_rejected_before`)."""
     said_here = resent is None
     resent = [] if resent is None else resent
     proven = {rec.sha256: reg.branch for rec, reg in (inputs.registrations if inputs else ())
@@ -646,6 +665,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         mid = (notes[r.sha256] or {}).get("message_id") or ""
         if mid:
             first_copy.setdefault((r.sender, mid), r)
+            if mail_ids is not None:     # (for settle_rejected_before: a mail and its copies are one)
+                mail_ids[r.sha256] = f"{r.sender}\n{mid}"
     for r in mails:
         note = notes[r.sha256]
         if not note:            # its stored copy could not be read: nothing to say about it
@@ -674,6 +695,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             continue
         problems = note.get("problems", ())
         if problems:
+            from .ingest.eml import BY_RECEIVED
+
             carried = sorted({proven[sha] for _, sha in note.get("attachments", ()) if sha in proven})
             whose = carried[0] if carried else unit
             done = superseded(whose, r, [sha for _, sha in note.get("attachments", ())])
@@ -681,11 +704,16 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             # given stands, and a warning every night held the exit status at 1 for good)
             later = inputs is not None and r.sha256 not in inputs.new_files
             for problem in problems:
-                issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem}，收到时间按文件时间 "
-                           f"{aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
+                # the time taken: the newest Received header's (the office's mail server), else the file's
+                basis = ("邮件服务器记下的接收时间（Received 头）" if problem.endswith(BY_RECEIVED) else "文件时间")
+                issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem.removesuffix(BY_RECEIVED)}，"
+                           f"收到时间按{basis} {aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
                            "如有出入，请联系组委会。" + done, at=at, branch=whose,
                            severity=Severity.INFO if done or later else None)
         if r.sha256 in children:
+            if note.get("skipped") and not _is_auto_reply(note):
+                _skipped_beside(r, note, label, unit, issues, by_sha, proven,
+                                later=inputs is not None and r.sha256 not in inputs.new_files)
             continue
         same = [(name, sha, by_sha[sha]) for name, sha in note.get("attachments", ()) if sha in by_sha]
         for name, sha, first in same:
@@ -706,29 +734,56 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                        "如需重新报名，请在表中改正后作为附件发送。", at=CellRef(r.file_name), branch=unit,
                        source=r.sha256)
             continue
-        if _is_auto_reply(note) or (note.get("replies_receipt") and not skipped):
+        links = tuple(note.get("links", ()))
+        if _is_auto_reply(note) or (note.get("replies_receipt") and not skipped and not links):
             # an out-of-office reply, a captain's 收到，谢谢 to a receipt: nothing to resend,
             # and no receipt (said as info: a warning held the exit status at 1 every night)
             _auto_reply_issue(r, note, label, unit, issues)
             continue
         done = superseded(unit, r)
         level = Severity.INFO if done else None
-        if skipped:
-            from .mail.receipts import _skipped_hints
+        from .mail.receipts import _cloud_hint, _skipped_hints
 
+        # a cloud-drive / 超大附件 link in the body: the form is behind it, which nothing downloads
+        cloud = _cloud_hint(links)
+        if skipped:
             names = "、".join(f"《{n}》" for n in skipped)
             # what to do by what came (a .et, a .zip, Outlook's winmail.dat: its captain did use the form)
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）的附件 {names} 不是 Excel "
-                       "工作簿（.xlsx）：" + "".join(_skipped_hints(tuple(skipped))) + done,
+                       "工作簿（.xlsx）：" + "".join(_skipped_hints(tuple(skipped))) + cloud + done,
+                       at=at, branch=unit, severity=level)
+        elif cloud:
+            issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）没有 .xlsx 附件：{cloud}" + done,
                        at=at, branch=unit, severity=level)
         else:
             issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）没有 .xlsx 附件，"
                        "请把填好的报名表或成绩表作为附件重新发送。" + done, at=at, branch=unit, severity=level)
         bare.append(BareMail(r.sha256, r.file_name, aware(r.received_at), r.sender, subject, tuple(skipped),
-                             bool(note.get("automatic"))))
+                             bool(note.get("automatic")), links))
     if said_here:
         resent_issues(t, recs, resent, inputs or Inputs(), [], issues)
     return bare
+
+
+def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: IssueLog, by_sha: dict[str, Received],
+                    proven: dict[str, str], later: bool) -> None:
+    """NO_ATTACHMENT for the attachments of a mail that are no workbook (a .zip, a .et, an
+    Outlook winmail.dat) beside one that was taken: they were dropped without a word (a
+    referee's 第1轮成绩表.xlsx with 其余成绩表.zip).  About the mail's first workbook
+    (``source``): its receipt lists it.  A warning on the night the mail arrives, then
+    information (the workbook beside them was taken; a warning every night held exit 1)."""
+    from .mail.receipts import _skipped_hints
+
+    skipped = tuple(note["skipped"])
+    books = [sha for _, sha in note.get("attachments", ()) if sha in by_sha]
+    first = next((sha for sha in books if sha in proven), books[0] if books else "")
+    whose = proven.get(first) or unit
+    names = "、".join(f"《{n}》" for n in skipped)
+    issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）中的 Excel 工作簿已收取，但同时附的 {names} "
+               "不是 .xlsx 文件，没有读取：" + "".join(_skipped_hints(skipped))
+               + "其中如有要提交的报名表或成绩表，请把每一份作为 .xlsx 附件直接发送。",
+               at=CellRef(r.file_name), branch=whose, source=first,
+               severity=Severity.INFO if later else None)
 
 
 def _is_auto_reply(note: dict) -> bool:
@@ -3969,12 +4024,13 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
     resent = inbox_resent(received, copies, copy_at)
-    bare_mails = mail_issues(t, ledger, issues, inputs, resent)
+    mail_ids: dict[str, str] = {}
+    bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
     terms = terms_at_draw(t, ledger, issues)     # validation's view: drawn events as drawn
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
     resent_issues(t, received, resent, inputs, current, issues)
-    settle_rejected_before(received, current, issues)
+    settle_rejected_before(received, current, issues, mail_ids)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
     open_copies_ahead(out, submissions, issues, ledger, t.spec.script)    # on the prestarted worker, meanwhile

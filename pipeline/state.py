@@ -72,6 +72,7 @@ class BareMail:
     subject: str = ""
     skipped: tuple[str, ...] = ()   # the attachments that are no workbook, by name
     automatic: bool = False         # an out-of-office reply, a list's copy: never answered
+    links: tuple[str, ...] = ()     # the cloud drives / 超大附件 its body links to (百度网盘 …)
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,9 @@ class Mail:
     #: its Message-ID header ("" without one): one mail saved twice (fetched by --imap and
     #: saved by hand, a Received line apart) is one mail
     message_id: str = ""
+    #: the cloud drives (百度网盘 …) or 超大附件 its body links to (:func:`cloud_links`): the
+    #: form is behind the link, which nothing here downloads
+    links: tuple[str, ...] = ()
 
     @property
     def has_attachment(self) -> bool:
@@ -129,7 +132,13 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     skipped: list[str] = []
     set_aside: list[str] = []
     returned = returned_kind(msg)
+    cids = _cids_in_html(msg)
     for part, (when, who), kept in _leaves(msg, (None, ""), not returned):
+        if part.get_content_maintype() == "image" and _content_id(part) in cids:
+            # a picture the HTML body shows (cid:): an Outlook/Foxmail signature's image001.png
+            # is part of the body — the mail of a captain who forgot the workbook was said to
+            # carry a picture of a table
+            continue
         try:
             fname = part.get_filename()
         except Exception:
@@ -147,6 +156,14 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
             fname = "附件.xlsx"
         if "\ufffd" in fname:            # raw 8-bit (GBK) bytes in the header, not RFC 2047/2231
             fname = _raw_8bit_name(part, fname)
+        if _garbled(fname):
+            # RFC 2231 continuations split inside a %XX escape (…%B + 6%FE…): joined as text
+            # first; what still reads garbled is no name to show (行政第%B6止せ� reached the
+            # returned copy's file name): a plain one, its extension kept
+            fname = _continued_name(part) or fname
+            if _garbled(fname):
+                suffix = Path(fname).suffix.lower()
+                fname = "附件" + (suffix if suffix.isascii() and re.fullmatch(r"\.[a-z0-9]{1,5}", suffix) else "")
         fname = safe_filename(fname)
         payload = _payload(part)
         # every workbook-like attachment is kept: the runner explains a .xls/.csv (UNREADABLE_FILE)
@@ -169,7 +186,67 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 automatic=bool(returned) or auto or replies, auto_reply=auto,
                 returned=returned, set_aside=tuple(set_aside), bounced_to=bounced_to,
                 bounce_reason=reason, bounced_subject=inner_subject, replies_receipt=replies,
-                message_id=_header(msg, "Message-ID").strip("<> "))
+                message_id=_header(msg, "Message-ID").strip("<> "), links=cloud_links(msg))
+
+
+_CID = re.compile(r"""cid:([^"'\s>)]+)""", re.I)
+
+
+#: links to a cloud drive or a mail service's 超大附件 (a file kept on its server), by what
+#: a captain calls it (by address, and the words QQ/163 write beside one: not words a
+#: captain's reply may quote from our receipt)
+_CLOUD = (
+    (re.compile(r"pan\.baidu\.com|yun\.baidu\.com", re.I), "百度网盘"),
+    (re.compile(r"share\.weiyun\.com|weiyun\.com/", re.I), "腾讯微云"),
+    (re.compile(r"(?:mail|exmail|wx\.mail)\.qq\.com/\S*ftn|ftn\.qq\.com|QQ邮箱发来的超大附件", re.I), "QQ 邮箱超大附件"),
+    (re.compile(r"dfs\.mail\.163\.com|fs\.mail\.163\.com|mail\.163\.com/\S*(?:large|bigatt)|网易邮箱发来的超大附件", re.I),
+     "网易邮箱超大附件"),
+    (re.compile(r"drive\.weixin\.qq\.com|doc\.weixin\.qq\.com", re.I), "企业微信微盘"),
+    (re.compile(r"aliyundrive\.com|alipan\.com|pan\.quark\.cn|lanzou\w*\.com|lanzn\.com", re.I), "网盘"),
+)
+
+
+def cloud_links(msg: email.message.Message) -> tuple[str, ...]:
+    """The cloud drives and 超大附件 the message's text links to, once each, as captains call
+    them: the form is on a server, and the mail was said only to have no attachment.
+
+    >>> cloud_links(email.message_from_string("Content-Type: text/plain\\n\\n链接: https://pan.baidu.com/s/1Ab 提取码: 8k3d"))
+    ('百度网盘',)
+    """
+    found: list[str] = []
+    for text in _bodies(msg, ("text/plain", "text/html")):
+        for pattern, what in _CLOUD:
+            if what not in found and pattern.search(text):
+                found.append(what)
+    return tuple(found)
+
+
+def _html_bodies(msg: email.message.Message) -> Iterator[str]:
+    """The text of each text/html part of the message (not one attached as a file)."""
+    return _bodies(msg, ("text/html",))
+
+
+def _bodies(msg: email.message.Message, types: tuple[str, ...]) -> Iterator[str]:
+    """The text of each body part of the message of one of ``types`` (not one attached as a file)."""
+    for part in msg.walk():
+        if part.get_content_type() not in types or part.get_filename():
+            continue
+        try:
+            yield str(part.get_content())
+        except Exception:  # noqa: BLE001 - an unknown charset: its bytes as far as they read
+            yield _payload(part).decode("utf-8", "replace")
+
+
+def _cids_in_html(msg: email.message.Message) -> set[str]:
+    """The Content-IDs the message's HTML bodies refer to (``<img src="cid:…">``)."""
+    from urllib.parse import unquote
+
+    return {unquote(m[1]).strip("<>").lower() for html in _html_bodies(msg) for m in _CID.finditer(html)}
+
+
+def _content_id(part: email.message.Message) -> str:
+    """A part's Content-ID without its angle brackets, lower case ("" without one)."""
+    return _header(part, "Content-ID").strip().strip("<>").lower()
 
 
 #: the subject an out-of-office reply starts with (QQ/163 邮箱, Outlook and Exchange in
@@ -389,29 +466,84 @@ def _nested_mail(part: email.message.Message) -> email.message.Message | None:
 
 
 def _date_of(msg: email.message.Message) -> tuple[dt.datetime | None, list[str]]:
-    """A message's Date header as an aware time, and what is wrong with it (in Chinese)."""
+    """A message's Date header as an aware time, and what is wrong with it (in Chinese).
+    Without a readable Date (none, or "2020-11-05 16:32:10" that no RFC parser reads), the
+    time the newest ``Received`` header gives — the office's own mail server — when there is
+    one: falling back to the mail file's time (the office may save it days later) made an
+    on-time form late.  Its problem then says so (:data:`BY_RECEIVED`)."""
     problems: list[str] = []
     date = None
     raw_date = _header(msg, "Date")
     if raw_date:
-        try:
-            date = email.utils.parsedate_to_datetime(raw_date)
-            raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
-            if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
-                # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
-                # some phone apps); Python's table makes it US Central, 14 hours off
-                date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
-            elif date.tzinfo is None:
-                # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
-                # the league's own time (UTC+8), as a Chinese mail client means it
-                # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
-                utc = _MINUS_ZERO.search(raw.strip())
-                date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
-        except (TypeError, ValueError, IndexError):
+        raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
+        date = _parse_date(raw_date, raw)
+        if date is None:
             problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
     else:
         problems.append("邮件没有 Date 头")
+    if date is None:
+        date = _received_date(msg)
+        if date is not None:
+            problems[-1] += BY_RECEIVED
     return date, problems
+
+
+#: the end of a Date problem whose mail's time was taken from its newest Received header
+BY_RECEIVED = "，已按邮件服务器记下的接收时间（Received 头）计"
+
+
+def _parse_date(text: str, raw: str = "") -> dt.datetime | None:
+    """A date header's text (``raw``: as written, when the parsed header reads otherwise) as an
+    aware time: RFC 5322, else ISO style (“2020-11-05 16:32:10”); None when it is neither."""
+    raw = raw or text
+    try:
+        date = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        m = _ISO_DATE.match(raw) or _ISO_DATE.match(text)
+        if not m:
+            return None
+        y, mo, d, h, mi, sec, zone = m.groups()
+        try:
+            date = dt.datetime(int(y), int(mo), int(d), int(h), int(mi), int(sec or 0))
+        except ValueError:
+            return None
+        if zone:
+            if zone.upper() == "Z":
+                return date.replace(tzinfo=dt.timezone.utc)
+            sign = -1 if zone[0] == "-" else 1
+            digits = zone[1:].replace(":", "")
+            return date.replace(tzinfo=dt.timezone(sign * dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))))
+        return date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))      # no zone: Beijing time
+    if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
+        # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
+        # some phone apps); Python's table makes it US Central, 14 hours off
+        date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    elif date.tzinfo is None:
+        # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
+        # the league's own time (UTC+8), as a Chinese mail client means it
+        # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
+        utc = _MINUS_ZERO.search(raw.strip())
+        date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
+    return date
+
+
+def _received_date(msg: email.message.Message) -> dt.datetime | None:
+    """The time in the newest ``Received`` header that has a readable one (after its last
+    ";", RFC 5321), or None."""
+    for key, value in msg.raw_items():
+        if key.lower() != "received" or ";" not in str(value):
+            continue
+        text = " ".join(str(value).rsplit(";", 1)[1].split())
+        date = _parse_date(text)
+        if date is not None:
+            return date
+    return None
+
+
+#: an ISO-style date as some mail tools write the Date header: 2020-11-05 16:32:10,
+#: 2020/11/5 16:32, 2020-11-05T16:32:10+08:00
+_ISO_DATE = re.compile(r"^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
+                       r"\s*(Z|[+-]\d{2}:?\d{2})?\s*$", re.I)
 
 
 #: a Date header whose zone is the name CST and no number: China Standard Time (UTC+8)
@@ -450,6 +582,46 @@ def _raw_8bit_name(part: email.message.Message, parsed: str) -> str:
             except UnicodeDecodeError:
                 continue
     return parsed
+
+
+def _garbled(name: str) -> bool:
+    """Whether a decoded name still holds what no real name does: U+FFFD, a lone surrogate
+    (undecodable bytes), a private-use character (GBK's user-defined area: bytes read in
+    the wrong place)."""
+    return bool(re.search(r"[\ufffd\ud800-\udfff\ue000-\uf8ff]", name))
+
+
+_CONTINUED = re.compile(r"""(?:^|[;\s])(filename|name)\*(\d+)(\*?)\s*=\s*(?:"([^"]*)"|([^;\s]*))""", re.I)
+
+
+def _continued_name(part: email.message.Message) -> str:
+    """The file name of RFC 2231 continuations (``filename*0*=gbk''%D0%D0…%B``,
+    ``filename*1*=6%FE…``) joined as written before its %XX escapes are decoded, as RFC 2231
+    §3 has it; "" when there are none or they do not decode."""
+    from urllib.parse import unquote_to_bytes
+
+    for header in ("content-disposition", "content-type"):
+        raw = next((str(v) for k, v in part.raw_items() if k.lower() == header), "")
+        pieces: dict[str, dict[int, tuple[str, bool]]] = {}
+        for m in _CONTINUED.finditer(raw):
+            pieces.setdefault(m[1].lower(), {})[int(m[2])] = (m[4] if m[4] is not None else m[5], bool(m[3]))
+        for key in ("filename", "name"):
+            got = pieces.get(key)
+            if not got or 0 not in got:
+                continue
+            first = got[0][0]
+            charset = "utf-8"
+            if got[0][1] and first.count("'") >= 2:
+                charset, _, first = first.split("'", 2)
+                charset = charset or "utf-8"
+            text = first + "".join(got[i][0] for i in sorted(got) if i)
+            try:
+                name = unquote_to_bytes(text).decode(charset)
+            except (LookupError, UnicodeDecodeError):
+                continue
+            if name and not _garbled(name):
+                return name
+    return ""
 
 
 def _joined_name(part: email.message.Message) -> str:

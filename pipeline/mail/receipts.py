@@ -126,6 +126,8 @@ def build_receipts(state: "LeagueState", out_dir: Path) -> list[Receipt]:
     out: list[Receipt] = []
     for s in state.submissions:
         issues = issues_of(state, s)
+        if _beside_form(state, s, issues):
+            continue            # said in that form's receipt (:func:`_settled_beside`)
         to = recipients(t, s, issues)
         if not to:
             continue
@@ -149,6 +151,39 @@ def _in_script(state: "LeagueState", receipts: list[Receipt]) -> list[Receipt]:
 
     with names_of(state):
         return [replace(r, subject=convert(r.subject, script), body=convert(r.body, script)) for r in receipts]
+
+
+def _settled(s: "Submission", issues: list["Issue"]) -> bool:
+    """Whether ``s`` is a file not taken whose only problems were settled by a form in force
+    (:func:`pipeline.run.settle_rejected_before`: its UNREADABLE_FILE … made information)."""
+    return (s.status in ("rejected", "unreadable") and any(i.code in IDENTITY_CODES for i in issues)
+            and not any(i.severity in (Severity.ERROR, Severity.WARNING) for i in issues))
+
+
+def _same_mail(a: "Submission", b: "Submission") -> bool:
+    """Whether two files came in one mail (or in copies of one): the same sender, the same time."""
+    return a.sha256 != b.sha256 and a.sender == b.sender and aware(a.received) == aware(b.received)
+
+
+def _beside_form(state: "LeagueState", s: "Submission", issues: list["Issue"]) -> bool:
+    """Whether ``s`` is a file settled by a form taken from the same mail (a .xls copy of the
+    .xlsx 以防打不开, the truncated form of a mail received again whole): no receipt of its
+    own — a 需修改 receipt beside the form's 已接受 asked the captain to correct nothing.
+    The form's receipt names it (:func:`_settled_beside`)."""
+    return _settled(s, issues) and any(
+        o.status in ("current", "accepted") and _same_mail(s, o) for o in state.submissions)
+
+
+def _settled_beside(state: "LeagueState", s: "Submission") -> list[str]:
+    """The lines of form ``s``'s receipt on the files of its mail that were not taken
+    (:func:`_beside_form`)."""
+    lines = []
+    for o in state.submissions:
+        if _same_mail(o, s) and _settled(o, issues_of(state, o)):
+            why = "无法读取" if o.status == "unreadable" or any(
+                i.code == "UNREADABLE_FILE" for i in issues_of(state, o)) else "不是可受理的报名表"
+            lines.append(f"同一封邮件所附的《{o.file}》{why}，已以这份报名表《{s.file}》为准，无需另行处理。")
+    return lines
 
 
 def unreachable(state: "LeagueState") -> list["Submission"]:
@@ -292,6 +327,9 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         subject = f"【报名回执】{name}：已接受"
         lines.append(f"已收到并接受贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到）。登记如下：")
         lines += [""] + _entry_lines(t, entries) + [""]
+        beside = _settled_beside(state, s)
+        if beside:
+            lines += beside + [""]
         if problems:
             lines.append("请留意以下提醒（不影响接受）：")
             lines += _problem_lines(problems) + [""]
@@ -527,6 +565,19 @@ _TNEF_HINT = ("winmail.dat 是 Outlook 以 RTF 格式发信时把附件打成的
               " HTML 或纯文本（“文件 → 选项 → 邮件 → 以下列格式撰写邮件”），再把填好的 .xlsx 作为附件重新发送。")
 
 
+def _cloud_hint(links: tuple[str, ...]) -> str:
+    """What to do about a mail whose body links to a cloud drive or a 超大附件 (:func:`pipeline.
+    ingest.eml.cloud_links`) instead of attaching the form; "" without one.
+
+    >>> _cloud_hint(("百度网盘",))[:13]
+    '邮件中是网盘/超大附件链接'
+    """
+    if not links:
+        return ""
+    return (f"邮件中是网盘/超大附件链接（{'、'.join(links)}），系统不会下载链接中的文件，"
+            "请把 .xlsx 作为普通附件直接发送（文件不大，不要用网盘或超大附件）。")
+
+
 def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> Receipt:
     """The receipt of a mail that carried no workbook (kind needs_change)."""
     t = state.tournament
@@ -544,6 +595,10 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
         more = f"等 {len(m.skipped)} 个附件" if len(m.skipped) > SKIPPED_SHOWN else ""
         lines += [f"邮件所附的{shown}{more}不是 Excel 工作簿（.xlsx），无法读取。"]
         lines += [f"- {hint}" for hint in _skipped_hints(m.skipped)] + [""]
+        if m.links:
+            lines += [_cloud_hint(m.links), ""]
+    elif m.links:
+        lines += [_cloud_hint(m.links), ""]
     else:
         lines += ["邮件没有附件（粘贴在邮件正文中的表格无法读取）。", ""]
     lines.append(f"请把填好的报名表（或成绩表）作为附件重新发送：使用组委会下发给本{word}的表格，"

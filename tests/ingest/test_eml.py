@@ -294,3 +294,63 @@ def test_gbk_text_labelled_gb2312_and_a_raw_gbk_subject_are_read():
     assert m.subject == "报名表（王堃）" and [a.filename for a in m.attachments] == ["报名表-张喆.xlsx"]
     raw = b"From: a@b.cn\r\nSubject: " + "马克思主义学院分工会报名表".encode("gbk") + b"\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\n\r\nhi\r\n"
     assert parse_eml_bytes(raw).subject == "马克思主义学院分工会报名表"
+
+
+def test_an_iso_date_is_read_and_a_missing_one_falls_back_to_the_newest_received_header():
+    """A Date written "2020-11-05 16:32:10" (no RFC parser reads it), or none at all, made the
+    mail's time the file's — saved by the office days later, after the deadline."""
+    beijing = dt.timezone(dt.timedelta(hours=8))
+    iso = parse_eml_bytes(b"From: a@b.cn\r\nDate: 2020-11-05 16:32:10\r\n\r\nbody\r\n")
+    assert iso.date == dt.datetime(2020, 11, 5, 16, 32, 10, tzinfo=beijing) and not iso.problems
+    zoned = parse_eml_bytes(b"From: a@b.cn\r\nDate: 2020-11-05T08:32:10Z\r\n\r\nbody\r\n")
+    assert zoned.date == dt.datetime(2020, 11, 5, 8, 32, 10, tzinfo=dt.timezone.utc)
+    received = (b"Received: from mx.b.cn by mail.union.cn (Coremail) with SMTP id abc;\r\n"
+                b"\tThu, 5 Nov 2020 16:32:14 +0800 (CST)\r\n"
+                b"Received: from pc by mx.b.cn; Thu, 5 Nov 2020 16:30:00 +0800\r\n")
+    for date in (b"", b"Date: 2020\xe5\xb9\xb411\xe6\x9c\x885\xe6\x97\xa5 \xe4\xb8\x8b\xe5\x8d\x884:32\r\n"):
+        m = parse_eml_bytes(received + b"From: a@b.cn\r\n" + date + b"\r\nbody\r\n")
+        assert m.date == dt.datetime(2020, 11, 5, 16, 32, 14, tzinfo=beijing)       # the newest (top) one
+        (problem,) = m.problems
+        assert problem.endswith("已按邮件服务器记下的接收时间（Received 头）计")
+    # neither: no time (the runner takes the file's)
+    none = parse_eml_bytes(b"From: a@b.cn\r\nDate: garbage\r\n\r\nbody\r\n")
+    assert none.date is None and none.problems == ("邮件的 Date 头“garbage”无法识别",)
+
+
+def _signed(photo: bool = False) -> bytes:
+    """An Outlook mail: plain and HTML bodies, the signature's logo (image001.png, inline,
+    shown by the HTML as cid:), no workbook — and, with ``photo``, a picture attached."""
+    msg = EmailMessage()
+    msg["From"] = "a@b.cn"
+    msg["Date"] = "Mon, 09 Nov 2020 14:59:00 +0800"
+    msg.set_content("报名表见附件。\n顾现伟")
+    msg.add_alternative('<p>报名表见附件。</p><p>顾现伟<br><img src="cid:image001.png@01D6B3A1.12345670"></p>',
+                        subtype="html")
+    msg.get_payload()[1].add_related(b"\x89PNG\r\n\x1a\nlogo", "image", "png", cid="<image001.png@01D6B3A1.12345670>",
+                                     filename="image001.png", disposition="inline")
+    if photo:
+        msg.add_attachment(b"\x89PNG\r\n\x1a\ntable", maintype="image", subtype="png", filename="报名表照片.png")
+    return bytes(msg)
+
+
+def test_a_signature_image_shown_by_the_html_body_is_no_attachment():
+    """A captain who forgot the workbook was told 所附的《image001.png》不是 Excel 工作簿 …
+    图片中的表格无法读取: the picture was Outlook's signature logo, part of the body."""
+    m = parse_eml_bytes(_signed())
+    assert not m.attachments and m.skipped == ()
+    assert parse_eml_bytes(_signed(photo=True)).skipped == ("报名表照片.png",)   # a picture attached is one
+
+
+def test_a_name_split_inside_a_percent_escape_is_joined_and_a_garbled_one_replaced():
+    """RFC 2231 continuations split inside a %XX escape (…%B + 6%FE…) came out 行政第%B6止せ�
+    and reached the returned copy's file name; what no decoding mends is named plainly."""
+    def mail(disposition: bytes) -> bytes:
+        return (b"From: a@b.cn\r\nDate: Mon, 09 Nov 2020 14:59:00 +0800\r\nMIME-Version: 1.0\r\n"
+                b"Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
+                b"--XX\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment;\r\n" + disposition
+                + b"\r\nContent-Transfer-Encoding: base64\r\n\r\nUEsDBA==\r\n--XX--\r\n")
+    split = mail(b" filename*0*=GBK''%D0%D0%D5%FE%B5%DA%B;\r\n filename*1*=6%FE%B7%D6%B9%A4%BB%E1-%B1%A8%C3%FB%B1%ED.xlsx")
+    assert [a.filename for a in parse_eml_bytes(split).attachments] == ["行政第二分工会-报名表.xlsx"]
+    # GBK's user-defined area (private use) and bytes that are no GBK: a plain name, the extension kept
+    bad = mail(b" filename*=GBK''%AA%A1%AA%A2%FF.xlsx")
+    assert [a.filename for a in parse_eml_bytes(bad).attachments] == ["附件.xlsx"]

@@ -7,12 +7,15 @@ import pytest
 
 import pipeline.draw.swiss
 import pipeline.games.common
+import pipeline.ingest.eml
 import pipeline.ingest.registration
 import pipeline.ingest.workbook
+import pipeline.mail.receipts
 import pipeline.mail.smtp
 import pipeline.model
 import pipeline.newleague
 import pipeline.registries
+import pipeline.score.awards
 import pipeline.render.viewmodels
 import pipeline.text
 import pipeline.validate.checks
@@ -21,7 +24,8 @@ import pipeline.validate.checks
 @pytest.mark.parametrize("module", [pipeline.ingest.registration, pipeline.ingest.workbook,
                                     pipeline.games.common, pipeline.text, pipeline.model,
                                     pipeline.validate.checks, pipeline.mail.smtp, pipeline.registries,
-                                    pipeline.render.viewmodels, pipeline.draw.swiss, pipeline.newleague], ids=lambda m: m.__name__)
+                                    pipeline.render.viewmodels, pipeline.draw.swiss, pipeline.newleague, pipeline.ingest.eml,
+                                    pipeline.mail.receipts, pipeline.score.awards], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

@@ -2644,8 +2644,10 @@ class EventRunner:
                 corrects = prev is not None and aware(rec.received_at) > aware(prev[0].received_at)
                 conflict = None
                 if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
+                    apart = _told_apart(prev[0], rec)
+
                     def when(r: Received) -> str:
-                        return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
+                        return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到" + apart.get(r.sha256, "")
                     # a sheet received later is the referee's correction, taken as the handbook
                     # says: a note, not an error that would stay in every night's list (the
                     # ledger keeps both sheets); two sheets received at once disagree for real,
@@ -3866,6 +3868,23 @@ def with_former_names(t: Tournament, ledger: Ledger) -> Tournament:
 #: the ledger's cache key of every name each unit has had (unit id → {"names": full and short
 #: names, oldest first; "shown": the one its teams' labels were made from last night})
 UNIT_NAMES_KEY = "names:units"
+
+
+def _told_apart(a: Received, b: Received) -> dict[str, str]:
+    """What tells two received files apart in a message when their names and minutes of
+    receipt are the same (《checkers-r1-成绩表.xlsx》（12-07 01:55 收到）twice: which to
+    resend?): by SHA-256, the sender, else the inbox file it came in, else the content's
+    digest; nothing when the names or the minutes already differ."""
+    def minute(r: Received) -> str:
+        return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M}"
+
+    if a.file_name != b.file_name or minute(a) != minute(b):
+        return {}
+    for part in (lambda r: f"，{r.sender} 发来" if r.sender else "",
+                 lambda r: f"，收件箱中的 {Path(r.source).name}" if r.source else ""):
+        if part(a) != part(b) and part(a) and part(b):
+            return {a.sha256: part(a), b.sha256: part(b)}
+    return {a.sha256: f"，内容摘要 {a.sha256[:8]}", b.sha256: f"，内容摘要 {b.sha256[:8]}"}
 
 
 def _news_of(issues: list[Issue]) -> bytes:

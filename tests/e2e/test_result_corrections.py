@@ -94,6 +94,8 @@ def test_two_sheets_received_at_once_that_disagree_hold_the_next_round(tmp_path)
     report = _run(folder, tmp_path)
     (conflict,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
     assert conflict["severity"] == "error" and "暂不计成绩" in conflict["message"]
+    # the two sheets have one name and one minute: the message tells them apart (which to resend?)
+    assert "收件箱中的 other-xiangqi-r1.eml" in conflict["message"], conflict["message"]
     assert any("象棋" in e and "第1轮" in e and "还差 1 桌" in e for e in report.events), report.events
     # the referee sends the right one again, later: the table is settled, round 2 drawn
     shutil.copy(r1, folder / "inbox" / "resent.eml")

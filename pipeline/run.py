@@ -430,6 +430,7 @@ class Resent:
     at: CellRef                     # the mail, or the inbox copy
     received: dt.datetime | None    # when it came again (None: as the first receipt)
     sender: str = ""                # who sent it again ("" for a file put into the inbox)
+    mail: str = ""                  # the SHA-256 of the mail that sent it again ("": an inbox copy)
 
 
 def inbox_resent(received: list[Received], copies: list[tuple[str, str]],
@@ -453,7 +454,7 @@ def inbox_resent(received: list[Received], copies: list[tuple[str, str]],
 
 
 def resent_issues(t: Tournament, received: list[Received], resent: list[Resent], inputs: Inputs,
-                  newest: list[tuple[Received, Any]], issues: IssueLog) -> None:
+                  newest: list[tuple[Received, Any]], issues: IssueLog) -> list["ResentForm"]:
     """DUPLICATE_FILE for each content received again (:class:`Resent`), on its unit's page:
     the unit of the registration form its bytes were read as (of the form a mail carried,
     for a copy of the mail), else of the registered address that sent it again, else of the
@@ -464,9 +465,13 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
     :func:`current_registrations`) superseded, and it came again after that one: the
     captain who sends X, then Y, then X again believes X counts — it does not (the content
     counts once, at its first receipt), and the note names the form that does and says how
-    to make X's content count again."""
+    to make X's content count again.  Returns those that came by mail, for their receipts
+    (:class:`pipeline.state.ResentForm`: the warning reached the office only)."""
+    from .state import ResentForm
+
     if not resent:
-        return
+        return []
+    forms: list[ResentForm] = []
     by_sha = {r.sha256: r for r in received}
     branch_of: dict[str, str] = {}
     usable: set[str] = set()
@@ -489,14 +494,18 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
         in_force = current.get(branch) if x.sha256 in usable else None
         if (in_force is not None and in_force.sha256 != x.sha256 and aware(in_force.received_at) > first_at
                 and x.received is not None and aware(x.received) > aware(in_force.received_at)):
-            issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代"
+            warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代"
                        f"其后收到的《{in_force.file_name}》（{aware(in_force.received_at).astimezone(TZ):%m-%d %H:%M} 收到）："
                        f"本{word}目前有效的报名表仍是《{in_force.file_name}》。如果要改回这一版，请打开这份报名表做任意修改"
                        "（如在备注中注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                        at=x.at, branch=branch, severity=Severity.WARNING)
+            if x.mail and x.sender and x.received is not None:
+                forms.append(ResentForm(x.mail, x.at.file, x.received, x.sender.strip().lower(), branch,
+                                        warned.message))
         else:
             issues.add("DUPLICATE_FILE", f"{said}，收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，"
                        "请在表中做任意修改（如在报名表的备注、成绩表的签名栏旁注明日期）后重新发送。", at=x.at, branch=branch)
+    return forms
 
 
 def _mail_note(ledger: Ledger, rec: Received) -> dict:
@@ -722,7 +731,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                            "发送完整：请重新添加附件后发送。", at=at, branch=unit)
                 continue
             resent.append(Resent(sha, f"邮件《{r.file_name}》的附件《{name}》", f"《{first.file_name}》", at,
-                                 aware(r.received_at), r.sender))
+                                 aware(r.received_at), r.sender, mail=r.sha256))
         if same:
             continue
         skipped = note.get("skipped", ())
@@ -4048,7 +4057,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     terms = terms_at_draw(t, ledger, issues)     # validation's view: drawn events as drawn
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
-    resent_issues(t, received, resent, inputs, current, issues)
+    resent_forms = resent_issues(t, received, resent, inputs, current, issues)
     settle_rejected_before(received, current, issues, mail_ids)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
@@ -4111,7 +4120,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     newest = max((r.received_at for r in received), default=now)
     state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards,
-                        pdf=opts.pdf, bare_mails=bare_mails)
+                        pdf=opts.pdf, bare_mails=bare_mails, resent_forms=resent_forms)
     report.issues = state.issues
     report.state = state
     # The state (entries, rounds, results: hundreds of thousands of objects) lives until the

@@ -76,6 +76,21 @@ class BareMail:
 
 
 @dataclass(frozen=True)
+class ResentForm:
+    """A mail that sent again, unchanged, a unit's form that a later one had superseded
+    (DUPLICATE_FILE, a warning): the captain who sent X, Y, then X again believes X counts.
+    Its receipt (keyed by the mail's own SHA-256) tells the sender it does not, and how to
+    make it count (:func:`pipeline.mail.receipts.build_receipts`)."""
+
+    sha256: str            # the mail's own
+    file: str              # the mail's file name
+    received: dt.datetime
+    sender: str            # address only, lower case
+    branch: str            # the unit whose form it is
+    message: str           # the DUPLICATE_FILE warning
+
+
+@dataclass(frozen=True)
 class StandingTable:
     """One standings table of an event: a stage's (or group's) ranked rows."""
 
@@ -221,6 +236,8 @@ class LeagueState:
     no_pdf: frozenset[str] = frozenset()
     #: the received mails that carried no workbook (:class:`BareMail`): each may get a receipt
     bare_mails: list[BareMail] = field(default_factory=list)
+    #: the mails that sent a superseded form again unchanged (:class:`ResentForm`): each may get a receipt
+    resent_forms: list[ResentForm] = field(default_factory=list)
 
     def has_pdf(self, stem: str) -> bool:
         """Whether ``<stem>.pdf`` (a path under the output folder) is made by this run."""

@@ -35,7 +35,10 @@ A mail without a workbook gets none either when it was sent by a program (an out
 reply, a mailing list's copy: no auto-reply loops), or when a registration workbook from
 the same unit came at the same time or later (the resend answered it; and a night that
 first sends receipts does not tell a captain about a mail long since made good).  Not a
-mail whose workbook was one received before (DUPLICATE_FILE): that is no mail without one.
+mail whose workbook was one received before (DUPLICATE_FILE): that is no mail without one —
+but a mail that sent the unit's superseded form again unchanged gets a receipt of its own
+(:func:`_resent_receipt`, to its sender when a registered address of that unit): the
+captain believes the old form counts again, and it does not.
 
 Every receipt is keyed by the sha256 of what it answers (the workbook's, or the mail's),
 and sent once (:mod:`.smtp`).  Building is pure apart from reading the returned workbooks
@@ -58,7 +61,7 @@ if TYPE_CHECKING:
     from ..issues import Issue
     from ..model import Entry
     from ..spec import EventSpec, Tournament, UnitSpec
-    from ..state import BareMail, LeagueState, Submission
+    from ..state import BareMail, LeagueState, ResentForm, Submission
 
 #: file-level problems after which the workbook's branch is not proven
 IDENTITY_CODES = frozenset({"WRONG_BRANCH", "UNKNOWN_BRANCH", "TEMPLATE_MISMATCH", "UNREADABLE_FILE", "OTHER_UNITS_FORM"})
@@ -136,6 +139,10 @@ def build_receipts(state: "LeagueState", out_dir: Path) -> list[Receipt]:
         to = bare_mail_recipients(state, m)
         if to:
             out.append(_bare_receipt(state, m, to))
+    for r in state.resent_forms:
+        unit = t.spec.unit_of_address(r.sender)
+        if unit is not None and unit.id == r.branch:      # its own captain only
+            out.append(_resent_receipt(state, r))
     return _in_script(state, out)
 
 
@@ -621,6 +628,29 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
               f"{_contact(t)}。）"]
     return Receipt(sha256=m.sha256, branch="", to=to, subject=f"【报名回执】{name}：邮件中没有 Excel 表格，请重新发送",
                    body="\n".join(lines) + "\n", kind="needs_change")
+
+
+def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
+    """The receipt of a mail that sent a superseded form again unchanged (DUPLICATE_FILE,
+    kind superseded): the captain is told the form did not count again, which form does,
+    and how to make this one count — the warning reached the office only, and the captain
+    who sent X, Y, then X “以此为准” believed X counted."""
+    t = state.tournament
+    unit = t.spec.unit(r.branch)
+    name = unit.name if unit else f"贵{t.spec.unit_word}"
+    when = f"{aware(r.received).astimezone(TZ):%Y-%m-%d %H:%M}"
+    lines = [f"{name}：", "", f"{when} 收到贵{t.spec.unit_word}的邮件《{r.file}》。", "", r.message, ""]
+    win = _window(state, _events_of(state, None, unit))
+    if win.closed:
+        lines.append(win.closed)
+    elif win.before:
+        lines.append(f"改动后的报名表请{win.before}发送。")
+    lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
+              "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
+              f"{_contact(t)}。）"]
+    return Receipt(sha256=r.sha256, branch=r.branch, to=(r.sender,),
+                   subject=f"【报名回执】{name}：重发的报名表与此前的一份相同，没有生效",
+                   body="\n".join(lines) + "\n", kind="superseded")
 
 
 def _problem_lines(issues: list["Issue"]) -> list[str]:

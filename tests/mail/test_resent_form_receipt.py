@@ -1,0 +1,56 @@
+"""A captain sends form A, then a corrected B, then A again unchanged ("还是用第一版"): A's
+content counts once, at its first receipt, so B stays in force (DUPLICATE_FILE, a warning to
+the office).  The captain was told nothing — no receipt for a duplicate — and believed A
+counted.  The mail that sent A again now gets a receipt saying it did not, which form does,
+and how to make A count (from an audit of mail intake)."""
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+from .conftest import SmtpServer
+from .test_receipt_no_workbook import B02, _form_of, _league, _mail, _parse, _text
+
+NOW = dt.datetime(2020, 11, 7, 9, 0, tzinfo=TZ)
+
+
+def test_a_superseded_form_sent_again_unchanged_gets_a_receipt(tmp_path):
+    import io
+
+    import openpyxl
+
+    folder = _league(tmp_path)
+    name, form_a = _form_of(folder, "1106-b02-报名表.eml")
+    (folder / "inbox" / "1106-b02-报名表.eml").unlink()
+    wb = openpyxl.load_workbook(io.BytesIO(form_a))
+    ws = wb["报名表"]
+    for row in ws.iter_rows():
+        for c in row:
+            if isinstance(c.value, str) and c.value.isdigit() and len(c.value) == 11:
+                c.value = "13900000000"
+                break
+    buf = io.BytesIO()
+    wb.save(buf)
+    form_b = buf.getvalue()
+    _mail(folder, "a.eml", B02, "报名表", "Wed, 04 Nov 2020 10:00:00 +0800", [(name, form_a)])
+    _mail(folder, "b.eml", B02, "报名表（更正）", "Thu, 05 Nov 2020 10:00:00 +0800", [(name, form_b)])
+    server = SmtpServer().start()
+    try:
+        out = tmp_path / "out"
+        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
+        before = len(server.handler.messages)
+        _mail(folder, "c.eml", B02, "还是用第一版，以此为准", "Fri, 06 Nov 2020 10:00:00 +0800", [(name, form_a)])
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
+        again = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
+    finally:
+        server.stop()
+    (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
+    assert str(dup.severity) == "warning" and dup.branch == "b02"
+    new = [_parse(m) for m in server.handler.messages[before:] if B02 in m.rcpt_tos]
+    assert [p["Subject"] for p in new] == ["【报名回执】行政第二分工会：重发的报名表与此前的一份相同，没有生效"]
+    body = _text(new[0])
+    assert "c.eml" in body and "目前有效的报名表仍是" in body and "做任意修改" in body
+    assert not again.mail_failed          # (``new`` holds the night after too: sent once)

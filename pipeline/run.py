@@ -733,6 +733,9 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             resent.append(Resent(sha, f"邮件《{r.file_name}》的附件《{name}》", f"《{first.file_name}》", at,
                                  aware(r.received_at), r.sender, mail=r.sha256))
         if same:
+            if note.get("skipped") and not _is_auto_reply(note):     # (a resend with a .zip beside it)
+                _skipped_beside(r, note, label, unit, issues, by_sha, proven,
+                                later=inputs is not None and r.sha256 not in inputs.new_files)
             continue
         skipped = note.get("skipped", ())
         if note.get("set_aside") and not skipped and not note.get("attachments") and not _is_auto_reply(note):

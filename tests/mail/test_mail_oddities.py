@@ -105,3 +105,17 @@ def test_a_cloud_drive_link_instead_of_the_attachment_is_named(tmp_path):
     text = _text(r)
     assert "邮件中是网盘/超大附件链接（百度网盘），系统不会下载链接中的文件" in text
     assert "粘贴在邮件正文中" not in text
+
+
+def test_an_archive_beside_a_workbook_sent_before_is_said_too(tmp_path):
+    """The same with a workbook received before (the form sent again, a .zip beside it): the
+    mail went down the resend's path, and the .zip was dropped without a word."""
+    folder = _league(tmp_path)
+    name, form = _b02(folder)
+    _mail(folder, "b02.eml", B02, "报名表", "Thu, 05 Nov 2020 16:32:10 +0800", [(name, form)])
+    _mail(folder, "b02-again.eml", B02, "报名表（再发一次，附其余）", "Fri, 06 Nov 2020 10:00:00 +0800",
+          [(name, form), ("其余报名表.zip", b"PK\x03\x04zip")])
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    (note,) = [i for i in report.issues if i.code == "NO_ATTACHMENT"]
+    assert note.file == "b02-again.eml" and note.branch == "b02" and "《其余报名表.zip》" in note.message
+    assert [i.code for i in report.issues if i.file == "b02-again.eml"].count("DUPLICATE_FILE") == 1

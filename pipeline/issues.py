@@ -92,7 +92,8 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRE
 #: tournament.yaml edit not applied to drawn events (TERMS_CHANGED); a newer form that left
 #: people out (PEOPLE_DROPPED) — an ended season said exit 1 every night for such notes
 SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK",
-                                       "PEOPLE_DROPPED", "RESULT_LEFT_BLANK", "TERMS_CHANGED"})
+                                       "PEOPLE_DROPPED", "RESULT_LEFT_BLANK", "TERMS_CHANGED",
+                                       "ROUNDS_CAPPED"})
 
 
 @dataclass(frozen=True)

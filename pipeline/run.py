@@ -1812,6 +1812,8 @@ class EventRunner:
         self.check_published_rounds()
         self.scoring_changed()
         self.check_playoffs_since_draw()
+        if hasattr(self.fmt, "rounds_capped") and (self.rounds or deadline_passed(self.ev, self.now)):
+            self.rounds_capped(self.draw_state())      # every night, not only one that draws
         while True:
             if self.rounds:
                 last = self.rounds[-1]
@@ -1833,7 +1835,6 @@ class EventRunner:
                                 + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
             state = self.draw_state()
-            self.rounds_capped(state)
             need = getattr(self.fmt, "min_entries", 2)       # a table of three needs three
             if not self.rounds and len(state.entries) < need:
                 self.too_few(len(state.entries), need)
@@ -1983,9 +1984,11 @@ class EventRunner:
                         "如确需换赛制，请为新赛制另设一个项目编号（原项目的抽签和成绩都保留）。")
 
     def rounds_capped(self, state: Any) -> None:
-        """ROUNDS_CAPPED (R2015-F1), once a night: tournament.yaml asks a Swiss event for more
-        rounds than its field can play without a rematch or a second bye; the event plays
-        the most it can (:func:`pipeline.draw.swiss.most_rounds`)."""
+        """ROUNDS_CAPPED (R2015-F1; said once, :data:`pipeline.issues.SAID_ONCE`): tournament.yaml
+        asks a Swiss event for more rounds than its field can play without a rematch or a
+        second bye; the event plays the most it can (:func:`pipeline.draw.swiss.most_rounds`).
+        Checked every night once registration has closed — a kept event state and a fresh
+        computation say the same (it was said only on a night that drew a round)."""
         capped = getattr(self.fmt, "rounds_capped", None)
         said = capped(state) if capped is not None and not self.capped_said else None
         if said is None:

@@ -790,12 +790,29 @@ def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: Issu
     books = [sha for _, sha in note.get("attachments", ()) if sha in by_sha]
     first = next((sha for sha in books if sha in proven), books[0] if books else "")
     whose = proven.get(first) or unit
-    names = "、".join(f"《{n}》" for n in skipped)
+    # a signed scan, a photo of the signed sheet or a document beside the workbook is kept
+    # with the mail, nothing to do (the signed result sheet of R2011-R1): a note, not the
+    # warning that told the referee to fill in the form he had sent
+    kept = tuple(n for n in skipped if Path(n).suffix.lower() in _BESIDE_KEPT)
+    others = tuple(n for n in skipped if n not in kept)
+    if kept:
+        issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）中的 Excel 工作簿已收取；同时附的"
+                   f"{'、'.join(f'《{n}》' for n in kept)}（扫描件、照片或文档）随邮件存档，不读取其中的内容，无需处理。",
+                   at=CellRef(r.file_name), branch=whose, source=first, severity=Severity.INFO)
+    if not others:
+        return
+    names = "、".join(f"《{n}》" for n in others)
     issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）中的 Excel 工作簿已收取，但同时附的 {names} "
-               "不是 .xlsx 文件，没有读取：" + "".join(_skipped_hints(skipped))
+               "不是 .xlsx 文件，没有读取：" + "".join(_skipped_hints(others))
                + "其中如有要提交的报名表或成绩表，请把每一份作为 .xlsx 附件直接发送。",
                at=CellRef(r.file_name), branch=whose, source=first,
                severity=Severity.INFO if later else None)
+
+
+#: attachments that, beside a workbook taken, are kept with the mail and said as a note only
+#: (a scan or photo of the signed form or sheet, a covering letter): no form is hidden in them
+_BESIDE_KEPT = frozenset({".pdf", ".jpg", ".jpeg", ".png", ".gif", ".bmp", ".heic", ".webp", ".tif", ".tiff",
+                          ".doc", ".docx", ".wps", ".txt"})
 
 
 def _is_auto_reply(note: dict) -> bool:

@@ -119,3 +119,17 @@ def test_an_archive_beside_a_workbook_sent_before_is_said_too(tmp_path):
     (note,) = [i for i in report.issues if i.code == "NO_ATTACHMENT"]
     assert note.file == "b02-again.eml" and note.branch == "b02" and "《其余报名表.zip》" in note.message
     assert [i.code for i in report.issues if i.file == "b02-again.eml"].count("DUPLICATE_FILE") == 1
+
+
+def test_a_signed_scan_beside_the_workbook_is_a_note(tmp_path):
+    """A scan or photo of the signed sheet beside the workbook (R2011-R1's signed result
+    sheet) was a warning (exit 1) telling the sender to fill in the form he had sent."""
+    folder = _league(tmp_path)
+    name, form = _b02(folder)
+    _mail(folder, "b02.eml", B02, "报名表", "Thu, 05 Nov 2020 16:32:10 +0800",
+          [(name, form), ("报名表（盖章扫描件）.pdf", b"%PDF-1.4 scan"), ("签字.jpg", b"\xff\xd8\xff\xe0jpg")])
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    (note,) = [i for i in report.issues if i.code == "NO_ATTACHMENT"]
+    assert str(note.severity) == "info" and not report.needs_attention
+    assert "《报名表（盖章扫描件）.pdf》、《签字.jpg》" in note.message and "存档" in note.message
+    assert "无法读取" not in note.message and "填写在组委会下发的表格中" not in note.message

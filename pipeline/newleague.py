@@ -152,6 +152,7 @@ def v_format(v: Any) -> str:
 
 
 _ROUNDS_WORD = re.compile(r"(?:共|比赛)?(\d+)轮")
+_ROUNDS_APART = re.compile(r"(?<![A-Za-z_=:：\d])(\d+)\s*轮")
 _OPTION_WORD = re.compile(r"([A-Za-z_]+)\s*[=:：]\s*(\S+)")
 
 
@@ -165,13 +166,18 @@ def v_format_spec(v: Any) -> dict[str, Any]:
     ({'type': 'swiss', 'rounds': 5}, {'type': 'knockout', 'final_pool': 4})
     """
     from .draw import FORMATS
+    from .registries import _chinese_half
     if isinstance(v, dict):
         spec = dict(v)
         fmt = v_format(spec.pop("type", ""))
     else:
-        head, *rest = [p for p in re.split(r"[\s,，;；、]+", _text(v)) if p] or [""]   # (as _first_word)
+        # 瑞士制5轮 and 5 轮 as 瑞士制 5轮
+        text = _ROUNDS_APART.sub(r" \1轮", _text(v))
+        head, *rest = [p for p in re.split(r"[\s,，;；、]+", text) if p] or [""]   # (as _first_word)
         fmt, spec = v_format(head), {}
         for word in rest:
+            if word in ("共", "共计", "比赛"):       # (瑞士制 共 5 轮)
+                continue
             if m := _ROUNDS_WORD.fullmatch(word):
                 spec["rounds"] = int(m[1])
             elif m := _OPTION_WORD.fullmatch(word):
@@ -181,9 +187,19 @@ def v_format_spec(v: Any) -> dict[str, Any]:
             else:
                 raise BadAnswer(f"赛制后面的“{word}”看不懂：轮数写作“5轮”，其他选项写作“选项名=值”"
                                 "（各赛制的选项见 docs/spec-reference.md）。")
-    problem = FORMATS.get(fmt).check_options(spec)
+    f = FORMATS.get(fmt)
+    allowed = tuple(getattr(f, "OPTIONS", ()))
+    title = getattr(f, "title", fmt)
+    for key in spec:
+        if key not in allowed:
+            if key == "rounds":
+                raise BadAnswer(f"赛制“{title}”的轮数由参赛人数决定，不能另写轮数：请去掉“{spec[key]}轮”。")
+            raise BadAnswer(f"赛制“{title}”没有选项“{key}”"
+                            + (f"；可设的选项：{'、'.join(allowed)}" if allowed else "：这个赛制没有可设的选项")
+                            + "（见 docs/spec-reference.md）。")
+    problem = f.check_options(spec)
     if problem:
-        raise BadAnswer(problem)
+        raise BadAnswer(f"赛制“{title}”的选项有误：{_chinese_half(problem)}")
     return {"type": fmt, **spec}
 
 

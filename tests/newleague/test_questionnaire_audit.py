@@ -174,3 +174,25 @@ def test_a_format_option_it_cannot_read_is_named(tmp_path):
     out = _said(_new(tmp_path, q))
     assert "赛制后面的“五轮”看不懂" in out and "5轮" in out, out
     assert not (tmp_path / "t2026").exists()
+
+
+@pytest.mark.parametrize("answer,spec", [
+    ("瑞士制5轮", {"type": "swiss", "rounds": 5}),
+    ("瑞士制 5 轮", {"type": "swiss", "rounds": 5}),
+    ("瑞士制，共 5 轮", {"type": "swiss", "rounds": 5}),
+    ("三人桌 fill=bye", {"type": "tables_of_three", "fill": "bye"}),
+])
+def test_rounds_written_as_a_clerk_writes_them(answer, spec):
+    assert newleague.v_format_spec(answer) == spec
+
+
+@pytest.mark.parametrize("answer,words", [
+    ("循环赛 2轮", ["赛制“循环赛”的轮数由参赛人数决定", "去掉“2轮”"]),
+    ("淘汰赛 x=1", ["赛制“淘汰赛”没有选项“x”", "final_pool"]),
+    ("瑞士制 60轮", ["赛制“瑞士制”的选项有误", "1..50"]),
+])
+def test_a_format_option_refused_is_said_in_chinese(answer, words):
+    with pytest.raises(newleague.BadAnswer) as e:
+        newleague.v_format_spec(answer)
+    said = str(e.value)
+    assert all(w in said for w in words) and "unknown" not in said and "known:" not in said, said

@@ -73,7 +73,7 @@ def test_an_event_refused_at_the_prompt_is_said_in_one_sentence_each(tmp_path):
               "斗地主", "斗地主", "瑞士制", "固定2", "1",          # two a table: the event asked again
               "斗地主", "三人桌", "固定2", "3",                    # 3 per team: again
               "斗地主", "三人桌", "固定2", "1", "",
-              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", ""]
+              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", "", "", ""]
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
     refused = [s for s in said if "请重新填写这个项目" in s]
     assert len(refused) == 2, said

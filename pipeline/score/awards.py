@@ -57,7 +57,7 @@ def _label(entry_id: str, entries: Mapping[str, Entry]) -> str:
 
 #: award names given to a unit (组织奖) or by the judges (风尚奖), never by an event's place:
 #: listed among an event's place awards, 优秀组织奖 went to each event's 7th place
-NOT_BY_PLACE = ("组织奖", "风尚奖", "精神文明", "突出贡献")
+NOT_BY_PLACE = ("组织奖", "組織獎", "风尚奖", "風尚獎", "精神文明", "突出贡献", "突出貢獻")
 
 
 def not_by_place(name: str) -> bool:
@@ -65,6 +65,8 @@ def not_by_place(name: str) -> bool:
 
     >>> not_by_place("优秀组织奖"), not_by_place("体育道德风尚奖"), not_by_place("三等奖")
     (True, True, False)
+    >>> not_by_place("優秀組織獎"), not_by_place("體育道德風尚獎")     # (a Traditional league's)
+    (True, True)
     """
     return any(w in name for w in NOT_BY_PLACE)
 

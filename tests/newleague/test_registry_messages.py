@@ -328,3 +328,19 @@ def test_unit_and_judged_awards_have_their_own_questions(tmp_path):
     parse_spec(raw)
     text = newleague.spec_yaml(raw)
     assert "# 按单位颁发的奖项" in text and "# 评委会评定的奖项" in text
+
+
+def test_an_award_of_the_spec_listed_among_the_places_is_refused(tmp_path):
+    """An award named in discretionary_awards (潜力选手奖) and again among an event's places:
+    whatever its name, it would go to a place."""
+    raw = _raw(tmp_path, awards={"scheme": "ranked", "places": [{"award": "一等奖", "count": 1},
+                                                                 {"award": "潜力选手奖", "count": 1}]})
+    raw["discretionary_awards"] = ["潜力选手奖"]
+    e = _problem(raw)
+    assert "奖项“潜力选手奖”已写在赛事的 discretionary_awards" in e.problem, e.problem
+
+
+def test_traditional_unit_awards_are_refused_among_the_places(tmp_path):
+    awards = {"scheme": "ranked", "places": [{"award": "一等獎", "count": 1}, {"award": "優秀組織獎", "count": 1}]}
+    e = _problem(_raw(tmp_path, awards=awards))
+    assert "奖项“優秀組織獎”不按名次颁发" in e.problem

@@ -3972,8 +3972,9 @@ def with_former_unit_names(t: Tournament, ledger: Ledger) -> tuple[Tournament, l
         # leaves the run that finishes the night nothing renamed — it says them from there)
         ledger.cache_put({UNIT_NAMES_KEY: json.dumps(kept, ensure_ascii=False, sort_keys=True).encode()},
                          news={f"units:{i.branch}": _news_of([i]) for i in notes})
-    if not notes:
-        notes = [i for v in ledger.night_news("units").values() for i in _from_news(v)]
+    # (a unit renamed by a run of this night cut short: told with any renamed since)
+    told = {i.branch for i in notes}
+    notes += [i for unit, v in sorted(ledger.night_news("units").items()) if unit not in told for i in _from_news(v)]
     current = {n for u in t.spec.units for n in (u.name, u.short) if n}
     former = {u.id: [n for n in merged[u.id]["names"] if n not in current] for u in t.spec.units}
     if not any(former.values()):

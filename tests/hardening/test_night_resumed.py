@@ -114,3 +114,18 @@ def test_a_unit_renamed_is_said_by_the_run_that_finishes_the_night(night_one, tm
     league(*run_args(folder, out))
     (note,) = [i for i in _issues(out) if i["code"] == "UNIT_RENAMED"]
     assert "由 行政一 改为 行政壹" in note["message"] and note["branch"] == "b01"
+
+
+def test_a_unit_renamed_by_the_cut_run_is_said_beside_one_renamed_since(night_one, tmp_path):
+    def rename(old: str, new: str):
+        def edit(inbox: Path) -> None:
+            spec = inbox.parent / "tournament.yaml"
+            spec.write_text(spec.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        return edit
+
+    folder, out = _night_two(night_one, tmp_path, rename("short: 行政一,", "short: 行政壹,"))
+    assert league(*run_args(folder, out), env={"LEAGUE_KILL_AFTER": "12"}).returncode == 137
+    rename("short: 行政二,", "short: 行政贰,")(folder / "inbox")
+    league(*run_args(folder, out))
+    notes = sorted(i["branch"] for i in _issues(out) if i["code"] == "UNIT_RENAMED")
+    assert notes == ["b01", "b02"], notes

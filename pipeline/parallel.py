@@ -31,6 +31,7 @@ import functools
 import importlib
 import os
 import sys
+import signal
 import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable
@@ -80,6 +81,10 @@ def worker_init(parent: int | None = None, run: int | None = None) -> None:
     if parent is None:
         parent = os.getppid()
     _close_parents_descriptors()
+    # Ctrl-C at the terminal reaches every process of the run's group: the run says it was
+    # interrupted (exit 2), and a worker exits once the run is gone — a worker's own
+    # KeyboardInterrupt printed a traceback over the run's message
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent, run), daemon=True, name="watch-parent").start()
 
 
@@ -100,14 +105,22 @@ def _watch_parent(parent: int, run: int | None = None) -> None:
 
 
 def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (signal 0 asks without sending one)."""
+    """Whether process ``pid`` runs: it exists (signal 0 asks without sending one) and, where
+    /proc tells, has not ended — a run that ended stays a zombie until its parent reaps it,
+    and cron (or a script) reads the run's output to its end before reaping: workers that
+    took the zombie for the run held that output open, and both waited for good."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except OSError:           # another user's process: it exists
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rpartition(b")")[2].split()[0]
+    except (OSError, IndexError):
+        return True           # no /proc: as signal 0 says
+    return state not in (b"Z", b"X")
 
 
 def _call(index: int) -> Any:

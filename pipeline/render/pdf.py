@@ -18,6 +18,7 @@ import logging
 import os
 import re
 import shutil
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -354,6 +355,12 @@ def _start_fork_server() -> None:
         return
     from multiprocessing import forkserver
 
+    # the resource tracker the server starts (with this process's -W options) warned in
+    # English of "leaked semaphore objects" after a run cut short by Ctrl-C: the pools'
+    # own, which it cleans up — nothing for the office to do
+    quiet = "ignore:resource_tracker:UserWarning"
+    if quiet not in sys.warnoptions:
+        sys.warnoptions.append(quiet)
     _fresh_workers()                                  # sets what the server preloads
     forkserver.ensure_running()
 

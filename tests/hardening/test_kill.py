@@ -174,3 +174,45 @@ def test_a_fork_servers_worker_goes_when_the_run_it_works_for_is_killed():
         except (ProcessLookupError, ChildProcessError):
             pass
         run.kill()
+
+
+def test_a_worker_leaves_ctrl_c_to_the_run():
+    """Ctrl-C reaches the whole process group: a PDF worker's KeyboardInterrupt printed a
+    traceback over the run's 已中断 message.  A worker ignores it (and goes when the run does)."""
+    from pipeline import parallel
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            parallel.worker_init(os.getppid())
+            os.write(w, b"1" if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else b"0")
+        finally:
+            os._exit(0)
+    os.close(w)
+    try:
+        assert os.read(r, 1) == b"1"
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+
+
+def test_a_worker_goes_when_the_run_has_ended_but_is_not_reaped_yet():
+    """A run that ended is a zombie until its parent reaps it, and cron reads the run's output
+    to its end before reaping: workers that took the zombie for a live run held the output
+    open, and cron and the workers waited for each other for good (after a Ctrl-C)."""
+    from pipeline import parallel
+
+    run = subprocess.Popen([sys.executable, "-c", "pass"])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:          # ended, not reaped: a zombie
+        with open(f"/proc/{run.pid}/stat", "rb") as f:
+            if f.read().rpartition(b")")[2].split()[0] == b"Z":
+                break
+        time.sleep(0.05)
+    try:
+        assert not parallel._alive(run.pid)
+        assert parallel._alive(os.getpid())
+    finally:
+        run.wait()

@@ -24,7 +24,7 @@ from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
-from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, StandingTable, Submission
+from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission
 from .store import Ledger, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .timeutil import TZ, aware, from_timestamp
@@ -454,7 +454,7 @@ def inbox_resent(received: list[Received], copies: list[tuple[str, str]],
 
 
 def resent_issues(t: Tournament, received: list[Received], resent: list[Resent], inputs: Inputs,
-                  newest: list[tuple[Received, Any]], issues: IssueLog) -> list["ResentForm"]:
+                  newest: list[tuple[Received, Any]], issues: IssueLog) -> list[ResentForm]:
     """DUPLICATE_FILE for each content received again (:class:`Resent`), on its unit's page:
     the unit of the registration form its bytes were read as (of the form a mail carried,
     for a copy of the mail), else of the registered address that sent it again, else of the
@@ -467,8 +467,6 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
     counts once, at its first receipt), and the note names the form that does and says how
     to make X's content count again.  Returns those that came by mail, for their receipts
     (:class:`pipeline.state.ResentForm`: the warning reached the office only)."""
-    from .state import ResentForm
-
     if not resent:
         return []
     forms: list[ResentForm] = []

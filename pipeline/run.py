@@ -497,7 +497,7 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
                        f"本{word}目前有效的报名表仍是《{in_force.file_name}》。如果要改回这一版，请打开这份报名表做任意修改"
                        "（如在备注中注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                        at=x.at, branch=branch, severity=Severity.WARNING)
-            if x.mail and x.sender and x.received is not None:
+            if x.mail and x.sender and x.received is not None and x.mail not in {f.sha256 for f in forms}:
                 forms.append(ResentForm(x.mail, x.at.file, x.received, x.sender.strip().lower(), branch,
                                         warned.message))
         else:
@@ -679,7 +679,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         if not note:            # its stored copy could not be read: nothing to say about it
             continue
         first = first_copy.get((r.sender, note.get("message_id") or ""))
-        if first is not None and first is not r and not note.get("attachments"):
+        later_copy = first is not None and first is not r       # a later copy of a mail saved twice
+        if later_copy and not note.get("attachments"):
             issues.add("DUPLICATE_FILE", f"邮件《{r.file_name}》与此前收到的邮件《{first.file_name}》是同一封邮件"
                        "（Message-ID 相同，只是另存了一份），不再重复处理。", at=CellRef(r.file_name),
                        branch=sender_unit(t, r.sender), severity=Severity.INFO)
@@ -729,9 +730,10 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                            "发送完整：请重新添加附件后发送。", at=at, branch=unit)
                 continue
             resent.append(Resent(sha, f"邮件《{r.file_name}》的附件《{name}》", f"《{first.file_name}》", at,
-                                 aware(r.received_at), r.sender, mail=r.sha256))
+                                 aware(r.received_at), r.sender, mail="" if later_copy else r.sha256))
         if same:
-            if note.get("skipped") and not _is_auto_reply(note):     # (a resend with a .zip beside it)
+            # (a resend with a .zip beside it; a later copy of a mail was said with its first)
+            if note.get("skipped") and not _is_auto_reply(note) and not later_copy:
                 _skipped_beside(r, note, label, unit, issues, by_sha, proven,
                                 later=inputs is not None and r.sha256 not in inputs.new_files)
             continue

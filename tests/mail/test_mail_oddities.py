@@ -133,3 +133,17 @@ def test_a_signed_scan_beside_the_workbook_is_a_note(tmp_path):
     assert str(note.severity) == "info" and not report.needs_attention
     assert "《报名表（盖章扫描件）.pdf》、《签字.jpg》" in note.message and "存档" in note.message
     assert "无法读取" not in note.message and "填写在组委会下发的表格中" not in note.message
+
+
+def test_an_archive_beside_a_workbook_in_a_mail_saved_twice_is_said_once(tmp_path):
+    """From a review: the second copy of a mail (the same Message-ID) took the resend's path
+    and said its .zip again — two warnings, the form's receipt listing it twice."""
+    folder = _league(tmp_path)
+    name, form = _b02(folder)
+    _mail(folder, "b02.eml", B02, "报名表", "Thu, 05 Nov 2020 16:32:10 +0800",
+          [(name, form), ("其余报名表.zip", b"PK\x03\x04zip")], message_id="<zip2-b02@union.example.edu.cn>")
+    raw = (folder / "inbox" / "b02.eml").read_bytes()
+    (folder / "inbox" / "b02-saved.eml").write_bytes(b"Received: from mx by office; Thu, 05 Nov 2020 16:32:15 +0800\n" + raw)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    said = [i.file for i in report.issues if i.code == "NO_ATTACHMENT"]
+    assert len(said) == 1 and said[0] in ("b02.eml", "b02-saved.eml"), said      # (its first copy's)

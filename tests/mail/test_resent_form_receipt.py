@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 import sys
 
 from pipeline.run import RunOptions, run
@@ -54,3 +56,41 @@ def test_a_superseded_form_sent_again_unchanged_gets_a_receipt(tmp_path):
     body = _text(new[0])
     assert "c.eml" in body and "目前有效的报名表仍是" in body and "做任意修改" in body
     assert not again.mail_failed          # (``new`` holds the night after too: sent once)
+
+
+@pytest.mark.parametrize("case", ["copy", "twice"])
+def test_the_receipt_goes_once_for_a_mail_saved_twice_or_a_form_attached_twice(tmp_path, case):
+    """From a review: the mail saved twice (the same Message-ID) and the old form attached
+    twice to one mail each sent the captain two receipts."""
+    import io
+
+    import openpyxl
+
+    folder = _league(tmp_path)
+    name, form_a = _form_of(folder, "1106-b02-报名表.eml")
+    (folder / "inbox" / "1106-b02-报名表.eml").unlink()
+    wb = openpyxl.load_workbook(io.BytesIO(form_a))
+    change_a_phone(wb)
+    buf = io.BytesIO()
+    wb.save(buf)
+    _mail(folder, "a.eml", B02, "报名表", "Wed, 04 Nov 2020 10:00:00 +0800", [(name, form_a)])
+    _mail(folder, "b.eml", B02, "报名表（更正）", "Thu, 05 Nov 2020 10:00:00 +0800", [(name, buf.getvalue())])
+    server = SmtpServer().start()
+    try:
+        out = tmp_path / "out"
+        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
+        before = len(server.handler.messages)
+        if case == "copy":
+            _mail(folder, "c.eml", B02, "还是用第一版", "Fri, 06 Nov 2020 10:00:00 +0800", [(name, form_a)],
+                  message_id="<c1@union.example.edu.cn>")
+            raw = (folder / "inbox" / "c.eml").read_bytes()
+            (folder / "inbox" / "c-saved.eml").write_bytes(
+                b"Received: from mx by office; Fri, 06 Nov 2020 10:00:05 +0800\n" + raw)
+        else:
+            _mail(folder, "c.eml", B02, "还是用第一版", "Fri, 06 Nov 2020 10:00:00 +0800",
+                  [(name, form_a), ("副本-" + name, form_a)])
+        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
+    finally:
+        server.stop()
+    new = [_parse(m)["Subject"] for m in server.handler.messages[before:] if B02 in m.rcpt_tos]
+    assert new == ["【报名回执】行政第二分工会：重发的报名表与此前的一份相同，没有生效"], new

@@ -201,8 +201,19 @@ class Jobs:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=exc[0] is not None)
+        if self._pool is None:
+            return
+        if exc[0] is not None and issubclass(exc[0], KeyboardInterrupt):   # type: ignore[arg-type]
+            # Ctrl-C: the workers leave it to the run (worker_init) — stop them rather than
+            # wait for their jobs (a large event's computation delayed 已中断 by its length)
+            for p in list(getattr(self._pool, "_processes", {}).values()):
+                try:
+                    p.terminate()
+                except (OSError, AttributeError):
+                    pass
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            return
+        self._pool.shutdown(wait=True, cancel_futures=exc[0] is not None)
 
 
 def _can_fork_pool() -> bool:

@@ -216,3 +216,30 @@ def test_a_worker_goes_when_the_run_has_ended_but_is_not_reaped_yet():
         assert parallel._alive(os.getpid())
     finally:
         run.wait()
+
+
+def test_ctrl_c_does_not_wait_for_the_jobs_of_a_pool():
+    """Workers leave Ctrl-C to the run; the run's pool then stops them instead of waiting for
+    their jobs (two 8-second jobs delayed 已中断 by 8 seconds, from a review)."""
+    code = (f"import sys, time, functools\nsys.path.insert(0, {str(ROOT)!r})\n"
+            "from pipeline.parallel import Jobs\n"
+            "def slow(n):\n    time.sleep(8)\n    return n\n"
+            "t = time.time()\n"
+            "try:\n"
+            "    with Jobs(min_parallel=1, max_workers=2) as jobs:\n"
+            "        hs = [jobs.add(functools.partial(slow, i)) for i in range(2)]\n"
+            "        jobs.start()\n"
+            "        print('started', flush=True)\n"
+            "        for h in hs:\n            h.result()\n"
+            "except KeyboardInterrupt:\n"
+            "    print(f'interrupted after {time.time() - t:.1f}', flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", code], start_new_session=True, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(1.0)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    took = float(out.split("interrupted after ")[1])
+    assert took < 5, out
+    assert "Traceback" not in err, err

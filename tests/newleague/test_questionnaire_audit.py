@@ -180,6 +180,7 @@ def test_a_format_option_it_cannot_read_is_named(tmp_path):
     ("瑞士制5轮", {"type": "swiss", "rounds": 5}),
     ("瑞士制 5 轮", {"type": "swiss", "rounds": 5}),
     ("瑞士制，共 5 轮", {"type": "swiss", "rounds": 5}),
+    ("瑞士制（5轮）", {"type": "swiss", "rounds": 5}),
     ("三人桌 fill=bye", {"type": "tables_of_three", "fill": "bye"}),
 ])
 def test_rounds_written_as_a_clerk_writes_them(answer, spec):

@@ -24,44 +24,9 @@ from mailedit import change_a_phone  # noqa: E402
 NOW = dt.datetime(2020, 11, 7, 9, 0, tzinfo=TZ)
 
 
-def test_a_superseded_form_sent_again_unchanged_gets_a_receipt(tmp_path):
-    import io
-
-    import openpyxl
-
-    folder = _league(tmp_path)
-    name, form_a = _form_of(folder, "1106-b02-报名表.eml")
-    (folder / "inbox" / "1106-b02-报名表.eml").unlink()
-    wb = openpyxl.load_workbook(io.BytesIO(form_a))
-    change_a_phone(wb)
-    buf = io.BytesIO()
-    wb.save(buf)
-    form_b = buf.getvalue()
-    _mail(folder, "a.eml", B02, "报名表", "Wed, 04 Nov 2020 10:00:00 +0800", [(name, form_a)])
-    _mail(folder, "b.eml", B02, "报名表（更正）", "Thu, 05 Nov 2020 10:00:00 +0800", [(name, form_b)])
-    server = SmtpServer().start()
-    try:
-        out = tmp_path / "out"
-        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
-        before = len(server.handler.messages)
-        _mail(folder, "c.eml", B02, "还是用第一版，以此为准", "Fri, 06 Nov 2020 10:00:00 +0800", [(name, form_a)])
-        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
-        again = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
-    finally:
-        server.stop()
-    (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
-    assert str(dup.severity) == "warning" and dup.branch == "b02"
-    new = [_parse(m) for m in server.handler.messages[before:] if B02 in m.rcpt_tos]
-    assert [p["Subject"] for p in new] == ["【报名回执】行政第二分工会：重发的报名表与此前的一份相同，没有生效"]
-    body = _text(new[0])
-    assert "c.eml" in body and "目前有效的报名表仍是" in body and "做任意修改" in body
-    assert not again.mail_failed          # (``new`` holds the night after too: sent once)
-
-
-@pytest.mark.parametrize("case", ["copy", "twice"])
-def test_the_receipt_goes_once_for_a_mail_saved_twice_or_a_form_attached_twice(tmp_path, case):
-    """From a review: the mail saved twice (the same Message-ID) and the old form attached
-    twice to one mail each sent the captain two receipts."""
+def _a_then_b(tmp_path: Path) -> tuple[Path, str, bytes]:
+    """The sample league with b02's form sent as A (11-04), then corrected as B (11-05):
+    (folder, the form's file name, A's bytes)."""
     import io
 
     import openpyxl
@@ -75,22 +40,54 @@ def test_the_receipt_goes_once_for_a_mail_saved_twice_or_a_form_attached_twice(t
     wb.save(buf)
     _mail(folder, "a.eml", B02, "报名表", "Wed, 04 Nov 2020 10:00:00 +0800", [(name, form_a)])
     _mail(folder, "b.eml", B02, "报名表（更正）", "Thu, 05 Nov 2020 10:00:00 +0800", [(name, buf.getvalue())])
+    return folder, name, form_a
+
+
+def _resend_a(tmp_path: Path, add) -> tuple[object, list]:
+    """Night 1 takes A and B; ``add(folder, name, form_a)`` puts A's resend in the inbox;
+    night 2 and the night after it run.  (night 2's report, the captain's new receipts)"""
+    folder, name, form_a = _a_then_b(tmp_path)
     server = SmtpServer().start()
     try:
         out = tmp_path / "out"
         run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
         before = len(server.handler.messages)
-        if case == "copy":
-            _mail(folder, "c.eml", B02, "还是用第一版", "Fri, 06 Nov 2020 10:00:00 +0800", [(name, form_a)],
-                  message_id="<c1@union.example.edu.cn>")
-            raw = (folder / "inbox" / "c.eml").read_bytes()
-            (folder / "inbox" / "c-saved.eml").write_bytes(
-                b"Received: from mx by office; Fri, 06 Nov 2020 10:00:05 +0800\n" + raw)
-        else:
-            _mail(folder, "c.eml", B02, "还是用第一版", "Fri, 06 Nov 2020 10:00:00 +0800",
-                  [(name, form_a), ("副本-" + name, form_a)])
-        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
+        add(folder, name, form_a)
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
+        again = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW, smtp_url=server.url))
     finally:
         server.stop()
-    new = [_parse(m)["Subject"] for m in server.handler.messages[before:] if B02 in m.rcpt_tos]
-    assert new == ["【报名回执】行政第二分工会：重发的报名表与此前的一份相同，没有生效"], new
+    assert not again.mail_failed          # (the receipts below hold the night after too: sent once)
+    return report, [_parse(m) for m in server.handler.messages[before:] if B02 in m.rcpt_tos]
+
+
+def test_a_superseded_form_sent_again_unchanged_gets_a_receipt(tmp_path):
+    def resend(folder, name, form_a):
+        _mail(folder, "c.eml", B02, "还是用第一版，以此为准", "Fri, 06 Nov 2020 10:00:00 +0800", [(name, form_a)])
+
+    report, new = _resend_a(tmp_path, resend)
+    (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
+    assert str(dup.severity) == "warning" and dup.branch == "b02"
+    assert [p["Subject"] for p in new] == ["【报名回执】行政第二分工会：重发的报名表与此前的一份相同，没有生效"]
+    body = _text(new[0])
+    assert "c.eml" in body and "目前有效的报名表仍是" in body and "做任意修改" in body
+
+
+def _saved_twice(folder, name, form_a):
+    _mail(folder, "c.eml", B02, "还是用第一版", "Fri, 06 Nov 2020 10:00:00 +0800", [(name, form_a)],
+          message_id="<c1@union.example.edu.cn>")
+    raw = (folder / "inbox" / "c.eml").read_bytes()
+    (folder / "inbox" / "c-saved.eml").write_bytes(b"Received: from mx by office; Fri, 06 Nov 2020 10:00:05 +0800\n" + raw)
+
+
+def _attached_twice(folder, name, form_a):
+    _mail(folder, "c.eml", B02, "还是用第一版", "Fri, 06 Nov 2020 10:00:00 +0800",
+          [(name, form_a), ("副本-" + name, form_a)])
+
+
+@pytest.mark.parametrize("add", [_saved_twice, _attached_twice])
+def test_the_receipt_goes_once_for_a_mail_saved_twice_or_a_form_attached_twice(tmp_path, add):
+    """From a review: the mail saved twice (the same Message-ID) and the old form attached
+    twice to one mail each sent the captain two receipts."""
+    _, new = _resend_a(tmp_path, add)
+    assert [p["Subject"] for p in new] == ["【报名回执】行政第二分工会：重发的报名表与此前的一份相同，没有生效"]

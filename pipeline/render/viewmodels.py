@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from ..layout import REG_COLUMNS, SIDES_2, SIDES_3
 from ..model import Entry, Person, Round
@@ -255,14 +255,20 @@ def cjk_spacing(text: str) -> str:
     return _CJK_DIGIT_SPACE.sub("", text)
 
 
-def _describe_format(ev: "EventSpec", format_title: str) -> str:
-    """The format's own Chinese paragraph (``Format.describe``), else a plain sentence."""
+def _describe_format(ev: "EventSpec", format_title: str, rounds: Sequence[Round] = ()) -> str:
+    """The format's own Chinese paragraph (``Format.describe``), else a plain sentence.  A Swiss
+    event's rounds as its draw plans them (``of``: capped by the field, R2015-F1) — the notice
+    said 共50轮 for an event of 13."""
     try:
         from ..draw import FORMATS
         from ..games import GAMES
 
         game = GAMES.get(ev.game) if ev.game in GAMES else None
-        text = FORMATS.get(ev.format.type).describe(ev.format.options, game=game)
+        options = dict(ev.format.options)
+        planned = [r.plan.get("of") for r in rounds if r.plan.get("kind") == "swiss"]
+        if planned and isinstance(planned[-1], int):
+            options["rounds"] = planned[-1]
+        text = FORMATS.get(ev.format.type).describe(options, game=game)
         if text:
             return text
     except Exception:  # noqa: BLE001 - a format that cannot describe itself must not stop the notice
@@ -426,7 +432,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     for i, ev in enumerate(spec.events, 1):
         es = state.events.get(ev.id)
         # the format the event's rounds were drawn in (FORMAT_CHANGED: not a later edit of the spec)
-        fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(es.spec if es else ev, es.format_title if es else '')}"
+        fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(es.spec if es else ev, es.format_title if es else '', es.rounds if es else ())}"
                          f"{_play_rules(ev)}")
     sections.append(Section("比赛办法", fmt_lines))
 

@@ -29,6 +29,9 @@ def test_R2015_F1_rounds_beyond_the_field_are_capped_and_said(tmp_path: Path) ->
     assert only["severity"] == "warning"
     assert "围棋" in only["message"] and "设定瑞士制 50 轮" in only["message"]
     assert f"最多只能赛 {most_rounds(n)} 轮" in only["message"] and f"rounds 改为 {most_rounds(n)}" in only["message"]
+    # the notice says the rounds the event plays (it said 共50輪 for 13)
+    notice = (out / "t2015-tcm" / "notice.html").read_text(encoding="utf-8")
+    assert f"共{most_rounds(n)}輪" in notice and "共50輪" not in notice
 
 
 def test_R2015_F1_rounds_capped_is_said_every_night_once_as_a_warning(tmp_path: Path) -> None:

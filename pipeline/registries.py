@@ -170,7 +170,8 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
     # an award the spec gives by unit or by the judges, listed among the event's places too
     # (优秀组织奖 went to each event's 7th place): whatever its name
     other = {*spec.discretionary_awards, *([spec.branch_award] if spec.branch_award else [])}
-    odd = sorted({a for a, _ in scheme.places(ev.awards.options)} & other)
+    given = {a for a, _ in scheme.places(ev.awards.options)} | {str(ev.awards.options.get("rest") or "")}
+    odd = sorted((given & other) - {""})
     if odd:
         return "awards", (f"奖项“{odd[0]}”已写在赛事的 {'branch_award' if odd[0] == spec.branch_award else 'discretionary_awards'}"
                           "（按单位颁发或评定的奖项），又列在本项目的名次奖项中，会发给某一名次：请从本项目的 awards 中删去。")

@@ -344,3 +344,10 @@ def test_traditional_unit_awards_are_refused_among_the_places(tmp_path):
     awards = {"scheme": "ranked", "places": [{"award": "一等獎", "count": 1}, {"award": "優秀組織獎", "count": 1}]}
     e = _problem(_raw(tmp_path, awards=awards))
     assert "奖项“優秀組織獎”不按名次颁发" in e.problem
+
+
+def test_an_award_of_the_spec_given_to_the_rest_is_refused(tmp_path):
+    raw = _raw(tmp_path, awards={"scheme": "ranked", "places": [{"award": "一等奖", "count": 1}], "rest": "参与奖"})
+    raw["discretionary_awards"] = ["参与奖"]
+    e = _problem(raw)
+    assert "奖项“参与奖”已写在赛事的 discretionary_awards" in e.problem, e.problem

@@ -2018,7 +2018,7 @@ class EventRunner:
         self.issues.add("ROUNDS_CAPPED",
                         f"{self.ev.name}：tournament.yaml 设定瑞士制 {asked} 轮，但本项目 {self.fmt.field_size(state)} {w}"
                         f"在不重复相遇、每{w}至多轮空一次的前提下最多只能赛 {most} 轮，本项目按 {most} 轮进行。"
-                        f"请把该项目的 rounds 改为 {most} 或更少（通知中已按 {most} 轮写明）。")
+                        f"请把该项目的 rounds 改为 {most} 或更少（第 1 轮抽签后，通知按 {most} 轮写明）。")
 
     def too_few(self, n: int, need: int = 2) -> None:
         """Registration closed with fewer valid entries than the format needs (``need``: two,

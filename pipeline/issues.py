@@ -129,6 +129,12 @@ class Issue:
             "message": self.message,
         }
 
+    @classmethod
+    def from_row(cls, r: dict[str, str]) -> "Issue":
+        """The issue of an issues.csv row (:meth:`row`), as a run's record keeps it."""
+        return cls(code=r["code"], severity=Severity(r["severity"]), message=r["message"], branch=r["branch"],
+                   file=r["file"], sheet=r["sheet"], cell=r["cell"])
+
 
 ISSUE_COLUMNS = ["code", "severity", "branch", "file", "sheet", "cell", "message"]
 

@@ -130,8 +130,7 @@ def said_before(record: dict | None) -> set[tuple[str, str]]:
 
 
 def _report(out: Path, r: dict) -> RunReport:
-    issues = [Issue(code=i["code"], severity=Severity(i["severity"]), message=i["message"], branch=i["branch"],
-                    file=i["file"], sheet=i["sheet"], cell=i["cell"]) for i in r["issues"]]
+    issues = [Issue.from_row(i) for i in r["issues"]]
     return RunReport(out_dir=out, registrations=r["registrations"], received_total=r.get("received_total", 0),
                      accepted_branches=r["accepted_branches"], rejected_files=r["rejected_files"],
                      entries=r["entries"], issues=issues, events=r["events"], next_steps=r["next_steps"],

@@ -686,6 +686,9 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                        branch=sender_unit(t, r.sender), severity=Severity.INFO)
             continue
         at = CellRef(r.file_name)
+        # a warning on the night the mail arrives; after it, information (the time it was
+        # given stands, and a warning every night held the exit status at 1 for good)
+        later = inputs is not None and r.sha256 not in inputs.new_files
         # a mail fetched by --imap is stored as <hash>.eml: named by its subject as well
         subject = (note.get("subject") or "").strip()
         label = f"《{r.file_name}》" + (f"（主题“{subject[:40]}”）" if subject and subject not in r.file_name else "")
@@ -708,9 +711,6 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             carried = sorted({proven[sha] for _, sha in note.get("attachments", ()) if sha in proven})
             whose = carried[0] if carried else unit
             done = superseded(whose, r, [sha for _, sha in note.get("attachments", ())])
-            # a warning on the night the mail arrives; after it, information (the time it was
-            # given stands, and a warning every night held the exit status at 1 for good)
-            later = inputs is not None and r.sha256 not in inputs.new_files
             for problem in problems:
                 # the time taken: the newest Received header's (the office's mail server), else the file's
                 basis = ("邮件服务器记下的接收时间（Received 头）" if problem.endswith(BY_RECEIVED) else "文件时间")
@@ -721,7 +721,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         if r.sha256 in children:
             if note.get("skipped") and not _is_auto_reply(note):
                 _skipped_beside(r, note, label, unit, issues, by_sha, proven,
-                                later=inputs is not None and r.sha256 not in inputs.new_files)
+                                later=later)
             continue
         same = [(name, sha, by_sha[sha]) for name, sha in note.get("attachments", ()) if sha in by_sha]
         for name, sha, first in same:
@@ -735,7 +735,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             # (a resend with a .zip beside it; a later copy of a mail was said with its first)
             if note.get("skipped") and not _is_auto_reply(note) and not later_copy:
                 _skipped_beside(r, note, label, unit, issues, by_sha, proven,
-                                later=inputs is not None and r.sha256 not in inputs.new_files)
+                                later=later)
             continue
         skipped = note.get("skipped", ())
         if note.get("set_aside") and not skipped and not note.get("attachments") and not _is_auto_reply(note):
@@ -1643,7 +1643,6 @@ class EventRunner:
         self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues)
         self._withdrawn: tuple[int, frozenset[str]] | None = None     # (rounds when worked out, ids)
         self.waiting = ""
-        self.capped_said = False
         self.complete = False
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
         self.published_now: set[int] = set()   # rounds this run drew
@@ -2006,11 +2005,9 @@ class EventRunner:
         second bye; the event plays the most it can (:func:`pipeline.draw.swiss.most_rounds`).
         Checked every night once registration has closed — a kept event state and a fresh
         computation say the same (it was said only on a night that drew a round)."""
-        capped = getattr(self.fmt, "rounds_capped", None)
-        said = capped(state) if capped is not None and not self.capped_said else None
+        said = self.fmt.rounds_capped(state)
         if said is None:
             return
-        self.capped_said = True
         asked, most = said
         from .draw.common import entry_word
 
@@ -3928,8 +3925,7 @@ def _from_news(value: bytes) -> list[Issue]:
     """The issues a night's news holds (:func:`_news_of`); none from a damaged one."""
     try:
         rows = json.loads(value)
-        return [Issue(code=r["code"], severity=Severity(r["severity"]), message=r["message"], branch=r["branch"],
-                      file=r["file"], sheet=r["sheet"], cell=r["cell"]) for r in rows]
+        return [Issue.from_row(r) for r in rows]
     except (ValueError, TypeError, KeyError):
         return []
 

@@ -221,11 +221,6 @@ def cloud_links(msg: email.message.Message) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _html_bodies(msg: email.message.Message) -> Iterator[str]:
-    """The text of each text/html part of the message (not one attached as a file)."""
-    return _bodies(msg, ("text/html",))
-
-
 def _bodies(msg: email.message.Message, types: tuple[str, ...]) -> Iterator[str]:
     """The text of each body part of the message of one of ``types`` (not one attached as a file)."""
     for part in msg.walk():
@@ -241,7 +236,7 @@ def _cids_in_html(msg: email.message.Message) -> set[str]:
     """The Content-IDs the message's HTML bodies refer to (``<img src="cid:…">``)."""
     from urllib.parse import unquote
 
-    return {unquote(m[1]).strip("<>").lower() for html in _html_bodies(msg) for m in _CID.finditer(html)}
+    return {unquote(m[1]).strip("<>").lower() for html in _bodies(msg, ("text/html",)) for m in _CID.finditer(html)}
 
 
 def _content_id(part: email.message.Message) -> str:
@@ -503,17 +498,12 @@ def _parse_date(text: str, raw: str = "") -> dt.datetime | None:
         if not m:
             return None
         y, mo, d, h, mi, sec, zone = m.groups()
-        try:
-            date = dt.datetime(int(y), int(mo), int(d), int(h), int(mi), int(sec or 0))
+        try:        # (the written parts, zero-padded, as datetime reads ISO 8601: its zone too)
+            date = dt.datetime.fromisoformat(f"{y}-{int(mo):02d}-{int(d):02d}T{int(h):02d}:{mi}:{sec or '00'}"
+                                             + (zone or "").upper())
         except ValueError:
             return None
-        if zone:
-            if zone.upper() == "Z":
-                return date.replace(tzinfo=dt.timezone.utc)
-            sign = -1 if zone[0] == "-" else 1
-            digits = zone[1:].replace(":", "")
-            return date.replace(tzinfo=dt.timezone(sign * dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))))
-        return date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))      # no zone: Beijing time
+        return date if date.tzinfo else date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))   # no zone: Beijing time
     if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
         # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
         # some phone apps); Python's table makes it US Central, 14 hours off

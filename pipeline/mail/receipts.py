@@ -387,12 +387,16 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
                          + ("可直接在上面修改后发回。" if win.open else "供核对。"))
         elif win.open:
             lines.append(f"{win.still}请使用组委会下发给本{t.spec.unit_word}的报名表填写后{win.before}重新发送。")
-    lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
-              "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
-              f"{_contact(t)}。）"]
+    lines += _signature(t)
     return Receipt(sha256=s.sha256, branch=s.branch if proven else "", to=to, subject=subject,
                    body="\n".join(lines) + "\n", kind=kind, attachment=attachment,
                    attachment_name=attachment_name)
+
+
+def _signature(t: "Tournament") -> list[str]:
+    """A receipt's last lines: who sends it, and that it is sent by the system."""
+    return ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
+            f"（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系{_contact(t)}。）"]
 
 
 def _contact(t: "Tournament") -> str:
@@ -623,9 +627,7 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
         lines += ["", f"此前收到的报名表《{form.file}》（{aware(form.received).astimezone(TZ):%Y-%m-%d %H:%M} 收到）"
                   "不受这封邮件影响。"]
     lines += ["", "如果这封邮件本来就不是用来发送表格的（例如询问或回复），请忽略本回执。"]
-    lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
-              "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
-              f"{_contact(t)}。）"]
+    lines += _signature(t)
     return Receipt(sha256=m.sha256, branch="", to=to, subject=f"【报名回执】{name}：邮件中没有 Excel 表格，请重新发送",
                    body="\n".join(lines) + "\n", kind="needs_change")
 
@@ -645,9 +647,7 @@ def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
         lines.append(win.closed)
     elif win.before:
         lines.append(f"改动后的报名表请{win.before}发送。")
-    lines += ["", f"{t.spec.issuer or t.spec.name} {t.spec.name}组委会",
-              "（本邮件由系统自动发送，请勿直接回复此邮件询问；如有疑问请联系"
-              f"{_contact(t)}。）"]
+    lines += _signature(t)
     return Receipt(sha256=r.sha256, branch=r.branch, to=(r.sender,),
                    subject=f"【报名回执】{name}：重发的报名表与此前的一份相同，没有生效",
                    body="\n".join(lines) + "\n", kind="superseded")

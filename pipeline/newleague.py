@@ -173,7 +173,7 @@ def v_format_spec(v: Any) -> dict[str, Any]:
     else:
         # 瑞士制5轮 and 5 轮 as 瑞士制 5轮
         text = _ROUNDS_APART.sub(r" \1轮", _text(v))
-        head, *rest = [p for p in re.split(r"[\s,，;；、（）()]+", text) if p] or [""]   # (as _first_word)
+        head, *rest = _format_words(text) or [""]
         fmt, spec = v_format(head), {}
         for word in rest:
             if word in ("共", "共计", "比赛"):       # (瑞士制 共 5 轮)
@@ -728,9 +728,14 @@ def _answered(key: str, spec: dict[str, Any], answers: dict[str, Any] | None) ->
     return out
 
 
+def _format_words(text: str) -> list[str]:
+    """A format answer's words: the format, then its rounds and options (``瑞士制（5轮）``)."""
+    return [p for p in re.split(r"[\s,，;；、（）()]+", text) if p]
+
+
 def _first_word(v: Any) -> str:
     """A format answer's format word, without the rounds or options after it (``瑞士制 5轮``)."""
-    return next(iter(p for p in re.split(r"[\s,，;；、（）()]+", _text(v)) if p), "")
+    return next(iter(_format_words(_text(v))), "")
 
 
 def _in_chinese(problem: str, words: dict[str, str] | None = None) -> str:

@@ -47,7 +47,7 @@ def check_known(options: dict[str, Any], allowed: Iterable[str], fmt: str) -> st
         if key not in allowed:
             known = ", ".join(allowed) or "-"
             return (f"unknown option {key!r} for format {fmt} (known: {known}) / "
-                    f"赛制 {fmt} 没有选项 “{key}”，请删除或改为：{known}")
+                    f"赛制 {fmt} 没有选项 “{key}”，" + (f"请删除或改为：{known}" if allowed else "这个赛制没有可设的选项，请删除"))
     return None
 
 

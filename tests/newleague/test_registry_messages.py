@@ -351,3 +351,9 @@ def test_an_award_of_the_spec_given_to_the_rest_is_refused(tmp_path):
     raw["discretionary_awards"] = ["参与奖"]
     e = _problem(raw)
     assert "奖项“参与奖”已写在赛事的 discretionary_awards" in e.problem, e.problem
+
+
+def test_an_option_of_a_format_without_options_says_so(tmp_path):
+    """“请删除或改为：-” for a format that has no options."""
+    e = _problem(_raw(tmp_path, format={"type": "round_robin", "rounds": 2}))
+    assert "没有选项 “rounds”，这个赛制没有可设的选项，请删除" in e.problem and "改为：-" not in e.problem, e.problem

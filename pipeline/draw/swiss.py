@@ -262,8 +262,9 @@ class Swiss:
         # the rounds tournament.yaml sets now (an option changed after the draw is for the
         # draws to come, as FORMAT_CHANGED tells the office), else those round 1 was drawn for
         total = state.options.get("rounds") or (done[0].plan["of"] if done else default_rounds(len(ids)))
-        total = min(total, max(1, most_rounds(self.field_size(state))))
         capped = self.rounds_capped(state)
+        if capped is not None:          # (a count the field allows, or the default, stands)
+            total = capped[1]
         if len(done) >= total:
             return None
         k = len(done) + 1

@@ -1597,6 +1597,40 @@ def _with_merged_note(i: Issue, merged: dict[tuple[str, str, str], tuple[str, st
     return dataclasses.replace(i, message=shorten_message(f"{i.message.rstrip('。')}。{merged_note(i.cell, *note)}"))
 
 
+def _drawn_tables(matches: Iterable[Any]) -> str:
+    """A round's drawn tables, for a row that names none of them: ``第1—6桌``, or by group
+    ``A组第1—3桌、B组第1—3桌`` (it said 抽签表上的桌 for a grouped round).
+
+    >>> from types import SimpleNamespace as M
+    >>> _drawn_tables([M(group="", table="2"), M(group="", table="10"), M(group="", table="1")])
+    '第1—10桌'
+    >>> _drawn_tables([M(group="B", table="1"), M(group="A", table="2"), M(group="A", table="1")])
+    'A组第1—2桌、B组第1桌'
+    """
+    by_group: dict[str, list[str]] = {}
+    for m in matches:
+        by_group.setdefault(m.group or "", []).append(str(m.table))
+    def span(tables: list[str]) -> str:
+        ts = sorted(tables, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0, t))
+        return f"第{ts[0]}桌" if len(ts) == 1 else f"第{ts[0]}—{ts[-1]}桌"
+    if not by_group:
+        return "抽签表上的桌"
+    return "、".join(f"{f'{g}组' if g else ''}{span(ts)}" for g, ts in sorted(by_group.items()))
+
+
+def _wrong_key_cell(cells: dict[str, Any], key: tuple[str, str, str], round_no: int, matches: Iterable[Any]) -> Any:
+    """Where a row naming no drawn table is wrong: its 轮次 when that is not this round's,
+    else its 组别 when the round has no such group, else its 桌号 (a round number typed in
+    轮次 was pointed at 桌号)."""
+    rd, grp, _table = key
+    groups = {m.group or "" for m in matches}
+    if rd != str(round_no) and cells.get("轮次") is not None:
+        return cells["轮次"]
+    if grp not in groups and cells.get("组别") is not None:
+        return cells["组别"]
+    return cells.get("桌号")
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -2571,6 +2605,7 @@ class EventRunner:
         from . import layout
         from .games.base import ResultRow
         from .ingest.sheets import key_of, read_details, read_results
+        from .ingest.workbook import cell_text
 
         rnd, labels, sides, matches, byes, chosen = ctx.rnd, ctx.labels, ctx.sides, ctx.matches, ctx.byes, ctx.chosen
         if str(book.meta.get(layout.META_DRAW_HASH, "")) != rnd.input_hash:
@@ -2647,12 +2682,13 @@ class EventRunner:
                     continue
                 if key not in byes and filled:
                     rd, grp, table = key
-                    tables = sorted({(mm.group, mm.table) for mm in matches.values()})
-                    span = f"第{tables[0][1]}—{tables[-1][1]}桌" if tables and not any(g for g, _ in tables) else "抽签表上的桌"
+                    named = [cell_text(row.values.get(s)) for s in sides if row.values.get(s) not in (None, "")]
+                    named_as = f"（这一行填的是{'对'.join(f'“{n}”' for n in named)}）" if named else ""
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
-                                    f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌（本轮为{span}），"
+                                    f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌"
+                                    f"（本轮为{_drawn_tables(matches.values())}）{named_as}，"
                                     "这一行的成绩未计入。请对照抽签表改正轮次、组别和桌号。",
-                                    at=row.cells.get("桌号"))
+                                    at=_wrong_key_cell(row.cells, key, rnd.round, matches.values()))
                 continue
             mark = len(self.issues)
             try:

@@ -166,6 +166,33 @@ def test_a_row_of_no_drawn_table_is_said_at_its_cell(tmp_path):
     assert bad["cell"] == "C7" and "桌号 99 不是本轮抽签中的桌（本轮为第1—11桌）" in bad["message"]
 
 
+def test_a_row_with_a_wrong_round_is_said_at_its_round_cell_with_its_players(tmp_path):
+    """A referee typed 2 in one row's 轮次 of the round-1 sheet: the problem was said at
+    the row's 桌号 (which was right), and not whose row it was."""
+    def round_two(ws, hrow, col):
+        ws.cell(hrow + 1, col["轮次"]).value = 2
+    issues, _ = _edit_xiangqi_r1(tmp_path, round_two)
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    assert bad["cell"] == "A7" and "轮次 2、桌号 1 不是本轮抽签中的桌（本轮为第1—11桌）（这一行填的是“" in bad["message"], bad
+
+
+def test_R2011_F1_a_row_of_no_drawn_table_names_each_groups_tables(tmp_path):
+    """R2011-F1 groups: a row of 组别 E (the draw has A to D) said “本轮为抽签表上的桌”, which
+    tells the referee nothing; it names each group's tables, at the row's 组别."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+
+    def group_c(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        ws.cell(hrow + 1, col["组别"]).value = "E"
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), group_c)
+    _, mine = _t2011_night(folder, tmp_path)
+    (bad,) = [i for i in mine if i["code"] == "RESULT_INVALID"]
+    assert bad["cell"] == "B8" and "组别 E、桌号 1 不是本轮抽签中的桌（本轮为A组第1—3桌、B组第4—5桌、C组第6—7桌、D组第8—10桌）" \
+        in bad["message"], bad
+
+
 def test_a_result_sheet_of_no_event_or_of_a_round_not_drawn_is_said(tmp_path):
     from pipeline import layout
 

@@ -1653,6 +1653,7 @@ class EventRunner:
         # new options — said (info), as the office's own edit, not refused
         self.options_changed = "" if published is None or self.format_changed_to else \
             changed_options(published.extra, ev.format.options)
+        self.published_options = dict(published.extra) if published is not None and not self.format_changed_to else {}
         self.t, self.ev, self.ledger, self.inputs, self.issues, self.now = t, ev, ledger, inputs, issues, now
         self.fmt = FORMATS.get(ev.format.type)
         self.game = GAMES.get(ev.game)
@@ -1851,10 +1852,7 @@ class EventRunner:
         if self.format_changed_to:
             self.format_changed()
         elif self.options_changed:
-            self.issues.add("FORMAT_CHANGED",
-                            f"{self.ev.name}的赛制选项在抽签公布后改过（{self.options_changed}）：已公布的各轮不变，"
-                            "之后的抽签按现在的选项进行。如是误改，请在 tournament.yaml 中改回原来的选项。",
-                            severity=Severity.INFO)
+            self.options_edited()
         self.check_frozen_inputs()
         for rnd in self.rounds:
             self.add_byes(rnd)
@@ -2032,6 +2030,40 @@ class EventRunner:
                         f"现在是“{now_title}”（{now}）。已公布的抽签不会按新赛制重抽，本项目继续按“{self.fmt.title}”"
                         f"进行。如是误改，请把该项目的 format 改回 type: {self.ev.format.type}（及原来的选项）；"
                         "如确需换赛制，请为新赛制另设一个项目编号（原项目的抽签和成绩都保留）。")
+
+    def options_edited(self) -> None:
+        """FORMAT_CHANGED for format options edited in tournament.yaml after the event's first
+        draw was published.  Published rounds stand.  An option the later draws read (a
+        Swiss ``rounds``, ``avoid_rematch`` …) takes effect from the next draw (a note).  An
+        option fixed by the first draw (the format's ``SET_AT_FIRST_DRAW``: the groups) does
+        not: the later rounds keep the groups drawn — a warning, as long as tournament.yaml says
+        otherwise (it said 之后的抽签按现在的选项进行 while round 2 was drawn in the old groups).
+        So is a ``rounds`` below the rounds already published: the event ends with them
+        (it ended there, awards and all, with only a note)."""
+        fixed = set(getattr(self.fmt, "SET_AT_FIRST_DRAW", ()))
+        before, now = self.published_options, dict(self.ev.format.options)
+        def part(keep: Callable[[str], bool]) -> str:
+            return changed_options({k: v for k, v in before.items() if keep(k)}, {k: v for k, v in now.items() if keep(k)})
+        set_at_draw, later = part(lambda k: k in fixed), part(lambda k: k not in fixed)
+        asked, drawn = now.get("rounds"), len(self.rounds)
+        cut = "rounds" in (getattr(self.fmt, "OPTION_DOCS", None) or {}) and isinstance(asked, int) \
+            and not isinstance(asked, bool) and 0 < asked < drawn
+        if set_at_draw:
+            self.issues.add("FORMAT_CHANGED",
+                            f"{self.ev.name}的赛制选项在第1轮抽签公布后改过（{set_at_draw}）：分组（及每组出线人数）在第1轮抽签时"
+                            "已经确定，以后各轮仍按抽签时的设置进行，这一修改不起作用。请在 tournament.yaml 中改回原来的选项"
+                            "（确需重新分组，只能另设一个项目编号重新报名抽签）。", severity=Severity.WARNING)
+        if cut:
+            self.issues.add("FORMAT_CHANGED",
+                            f"{self.ev.name}的比赛轮数在抽签公布后改为 {asked} 轮（{later}），但已公布了 {drawn} 轮抽签："
+                            f"已公布的轮次不会撤销，本项目在第 {drawn} 轮结束，名次按 {drawn} 轮计算。如果确要在第 {drawn} 轮"
+                            f"结束，请把 rounds 改为 {drawn}；如是误改，请改回 rounds: {before.get('rounds', '（原来的轮数）')}。",
+                            severity=Severity.WARNING)
+        elif later:
+            self.issues.add("FORMAT_CHANGED",
+                            f"{self.ev.name}的赛制选项在抽签公布后改过（{later}）：已公布的各轮不变，"
+                            "之后的抽签按现在的选项进行。如是误改，请在 tournament.yaml 中改回原来的选项。",
+                            severity=Severity.INFO)
 
     def rounds_capped(self, state: Any) -> None:
         """ROUNDS_CAPPED (R2015-F1; said once, :data:`pipeline.issues.SAID_ONCE`): tournament.yaml

@@ -102,6 +102,9 @@ class GroupsKnockout:
     seats = 2
     OPTIONS = ("groups", "group_size", "advance", "third_place")
     #: the options as the spec reference documents them (pipeline.specdoc)
+    #: the options the first draw fixes (the groups, and how many of each advance: recorded
+    #: in its plan, :func:`group_advance`): an edit after it does not apply
+    SET_AT_FIRST_DRAW = ("groups", "group_size", "advance")
     OPTION_DOCS = {
         "groups": "小组数（与 group_size 二选一）。不填时组数取 1、2、4、8……中使每组人数最接近 5 人者"
                   "（每组一般 3 至 7 人；不足 7 人时为一个组）",

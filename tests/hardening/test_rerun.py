@@ -301,6 +301,45 @@ def test_format_options_changed_after_the_draws_were_published_are_said(tmp_path
     assert not again.needs_attention
 
 
+def test_R2016_F1_groups_edited_after_round_1_are_said_not_to_apply(tmp_path):
+    """R2016-F1: the four groups are drawn with round 1.  ``groups: 4`` edited to 3 after it
+    was said (info) to apply to later draws — round 2 was drawn in groups A–D all the
+    same.  It is a warning that the edit does not apply, and round 2 keeps the groups."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("groups: 4,", "groups: 3,"), encoding="utf-8")
+    src = Path(__file__).resolve().parents[2] / "sample_sheets" / SAMPLE / "inbox"
+    shutil.copy2(src / "11261210-guandan-r1-成绩表.eml", folder / "inbox")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (said,) = [i for i in again.issues if i.code == "FORMAT_CHANGED"]
+    assert said.severity.value == "warning" and "groups 4 → 3" in said.message, said
+    assert "这一修改不起作用" in said.message and "之后的抽签按现在的选项进行" not in said.message
+    assert again.needs_attention
+    with open(out / SAMPLE / "data" / "draw.csv", encoding="utf-8") as f:
+        groups = {d["group"] for d in csv.DictReader(f) if d["event"] == "guandan" and d["round"] == "2"}
+    assert groups == {"A", "B", "C", "D"}, groups
+
+
+def test_R2015_F1_swiss_rounds_edited_below_the_rounds_published_is_a_warning(tmp_path):
+    """R2015-F1: a Swiss ``rounds: 5`` edited to 3 after five rounds were drawn ended the
+    event at round 5 with only a note that later draws take the new option.  The rounds
+    published stand and the event ends with them — said as a warning naming both ways out."""
+    folder = copy_sample("t2015-tcm", tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    old = "    format: {type: swiss, rounds: 5}\n"
+    assert old in spec.read_text(encoding="utf-8")
+    spec.write_text(spec.read_text(encoding="utf-8").replace(old, old.replace("5", "3"), 1), encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (said,) = [i for i in again.issues if i.code == "FORMAT_CHANGED"]
+    assert said.severity.value == "warning", said
+    assert "改为 3 轮" in said.message and "已公布了 5 轮" in said.message and "rounds: 5" in said.message, said
+    assert again.needs_attention
+
+
 def test_the_published_format_is_read_from_the_first_round_that_records_it():
     """Round 1 published by older code (no record), round 2 by this code: the event is
     still protected (only looking at round 1 switched the check off for good)."""

@@ -620,7 +620,29 @@ def _in_chinese(err: dict) -> str:
         if wide:
             out += (f"。其中有全角字符（如“{wide[0]}”），请改用半角（英文输入法）："
                     f"{unicodedata.normalize('NFKC', value)}")
+        elif err["type"] in ("int_parsing", "float_parsing"):
+            out += _number_typed(value)
     return out
+
+
+def _number_typed(value: str) -> str:
+    """What a number typed as words says (``members: 96人``, ``per_branch: 四``): "应为整数"
+    alone did not show the office what it had typed, nor what to type instead.
+
+    >>> _number_typed("96人"), _number_typed("两人")
+    ('。现为“96人”：只写数字 96，不要写“人”等字', '。现为“两人”：请写阿拉伯数字（如 2），不要写汉字数字')
+    """
+    import re
+
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(\D+?)\s*", value)
+    if m:
+        return f"。现为“{value}”：只写数字 {m.group(1)}，不要写“{m.group(2)}”等字"
+    digits = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+    text = value.strip()
+    if text[:1] in digits:      # 四, 两人: that number; 十二: an example
+        n = digits[text[0]] if len(text) == 1 or text[1] not in digits else 4
+        return f"。现为“{value}”：请写阿拉伯数字（如 {n}），不要写汉字数字"
+    return f"。现为“{value}”"
 
 
 #: a key at the start of a line (or of a list item / flow mapping) followed by a full-width colon
@@ -750,7 +772,33 @@ def _yaml_problem(e: Any, text: str) -> str:
     else:
         where = f"第 {pmark.line + 1} 行第 {pmark.column + 1} 列附近" if pmark is not None else ""
         said = f"YAML 格式有误（缩进、冒号或引号）{where}"
-    return f"{said}。（原文：{' '.join(str(e).split())}）"
+    return f"{said}。{_wide_punctuation(lines, cmark, pmark)}（原文：{' '.join(str(e).split())}）"
+
+
+#: full-width punctuation the Chinese input method types where YAML wants its half-width sign
+_WIDE_SIGNS = {"，": ",", "｛": "{", "｝": "}", "［": "[", "］": "]", "－": "-", "＃": "#"}
+
+
+def _wide_punctuation(lines: list[str], *marks: Any) -> str:
+    """For a YAML error: the full-width punctuation (``，｛｝［］－``) in the lines from the one
+    above the parser's context mark to where it gave up — ``short: 行政一，captain: …`` in a flow
+    mapping was said only as "YAML 格式有误 … 第 38 行第 48 列附近", ``－ {id: …}`` as 缩进不对.
+    "" when there is none (a comma in a name, on another line, is no concern of it).
+
+    >>> _wide_punctuation(["a: 1", "  - {id: b01，name: x}"], None, type("M", (), {"line": 1})())
+    '第 2 行有全角的“，”：YAML 的标点要用半角（英文输入法），请改成“,”。'
+    """
+    at = [m.line for m in marks if m is not None]
+    if not at:
+        return ""
+    # (from the line above: the parser often gives up at the line after the one at fault)
+    for n in range(max(min(at) - 1, 0), min(max(at), len(lines) - 1) + 1):
+        line = lines[n].split("#", 1)[0] if "#" in lines[n] else lines[n]
+        found = [c for c in dict.fromkeys(line) if c in _WIDE_SIGNS]
+        if found:
+            return (f"第 {n + 1} 行有全角的{'、'.join(f'“{c}”' for c in found)}：YAML 的标点要用半角（英文输入法），"
+                    f"请改成{'、'.join(f'“{_WIDE_SIGNS[c]}”' for c in found)}。")
+    return ""
 
 
 def _spec_keys(*classes: type) -> set[str]:

@@ -357,3 +357,24 @@ def test_an_option_of_a_format_without_options_says_so(tmp_path):
     """“请删除或改为：-” for a format that has no options."""
     e = _problem(_raw(tmp_path, format={"type": "round_robin", "rounds": 2}))
     assert "没有选项 “rounds”，这个赛制没有可设的选项，请删除" in e.problem and "改为：-" not in e.problem, e.problem
+
+
+@pytest.mark.parametrize("old,new,said", [
+    ("members: 30", "members: 30人", "现为“30人”：只写数字 30，不要写“人”等字"),
+    ("per_branch: 1", "per_branch: 两人", "现为“两人”：请写阿拉伯数字（如 2）"),
+    ("per_branch: 1", "per_branch: 四", "现为“四”：请写阿拉伯数字（如 4）"),
+], ids=["digits-and-a-word", "chinese-numeral-and-a-word", "chinese-numeral"])
+def test_a_number_typed_with_words_says_what_was_typed(tmp_path, old, new, said):
+    """``members: 30人``, ``per_branch: 四``: "应为整数" alone did not show what was typed, nor
+    what to type (a 名额 ``count: 三`` said both)."""
+    e = _yaml_problem(tmp_path, old, new)
+    assert "应为整数" in e.problem and said in e.problem, e.problem
+
+
+def test_full_width_punctuation_is_named_at_its_line(tmp_path):
+    """``－ id: xiangqi`` (and ``，`` between a flow mapping's items) typed with the Chinese input
+    method were said only as 缩进不对 / YAML 格式有误 at a line and column."""
+    e = _yaml_problem(tmp_path, "- id: xiangqi", "－ id: xiangqi")
+    assert e.key == "(syntax)" and "有全角的“－”" in e.problem and "请改成“-”" in e.problem, e.problem
+    e = _yaml_problem(tmp_path / "2", "- id: b01\n  name: 第1分工会\n", "- {id: b01，name: 第1分工会}\n")
+    assert "有全角的“，”" in e.problem and "请改成“,”" in e.problem, e.problem

@@ -5026,8 +5026,10 @@ def event_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> No
     old id drawn, gone from the spec, and an event of the same name under a new id with no
     draw: raises SpecError (exit 2) before anything is drawn.  The run drew the event afresh
     under its new id (a second, different round 1 published for good, the played sheets
-    refused as another event's).  An event taken out (no event of its name left) is
-    :func:`events_gone`'s note."""
+    refused as another event's).  So is a new event (an id tournament.yaml never had) of the
+    drawn one's game on the night the drawn one went: its id and name changed together.  An
+    event taken out (no event of its name left, none new of its game) is :func:`events_gone`'s
+    note, and an event added on a later night is new."""
     from .spec import SPEC_FILE, SpecError
 
     ids = {ev.id for ev in t.spec.events}
@@ -5038,14 +5040,42 @@ def event_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> No
         seen = json.loads(ledger.cache_get([EVENT_NAMES_KEY]).get(EVENT_NAMES_KEY) or b"{}")
     except ValueError:
         seen = {}
+    seen = seen if isinstance(seen, dict) else {}
+    games, told = _drawn_games(ledger), _gone_events(ledger)
     for old in gone:
-        names = set(seen.get(old) or ()) if isinstance(seen, dict) else set()
+        names = set(seen.get(old) or ())
         for i, ev in enumerate(t.spec.events):
             if ev.id not in drawn and ev.name in names:
                 raise SpecError(t.folder / SPEC_FILE, f"events[{i}].id",
                                 f"项目“{ev.name}”已用编号 {old} 抽签公布了 {drawn[old]} 轮，编号（id）不能再改："
                                 f"请把 id: {ev.id} 改回 id: {old}（项目名称 name 可以改）。编号改了，已公布的对阵、"
                                 "已收到的成绩表都对不上，本次运行没有做任何抽签。")
+        if old in told:             # taken out on an earlier night (said then): a new event is new
+            continue
+        # … and with its name changed too: a new id (never in tournament.yaml before) of
+        # the same game, the night the drawn one went — it was drawn afresh, every captain's
+        # form refused (UNKNOWN_EVENT: 请从下拉列表中选择) for naming the event it was
+        was = (seen.get(old) or [old])[-1]
+        for i, ev in enumerate(t.spec.events):
+            if ev.id not in drawn and ev.id not in seen and games.get(old) == ev.game:
+                raise SpecError(t.folder / SPEC_FILE, f"events[{i}].id",
+                                f"项目“{ev.name}”（编号 {ev.id}）是新加的，而同一棋牌种类的项目“{was}”（编号 {old}）"
+                                f"已抽签公布了 {drawn[old]} 轮，却不在 tournament.yaml 中了：如果是改了它的编号和名称，"
+                                f"请把 id: {ev.id} 改回 id: {old}（名称 name 可以改），已公布的对阵和已收到的报名表、成绩表"
+                                f"才对得上；如果确要取消“{was}”、另设新项目，请分两次修改：先只删去“{was}”运行一次，"
+                                "再加入新项目。本次运行没有做任何抽签。")
+
+
+#: the ledger's cache key of the drawn events tournament.yaml no longer has, as a run said them
+GONE_EVENTS_KEY = "gone:events"
+
+
+def _gone_events(ledger: Ledger) -> list[str]:
+    try:
+        gone = json.loads(ledger.cache_get([GONE_EVENTS_KEY]).get(GONE_EVENTS_KEY) or b"[]")
+    except ValueError:
+        return []
+    return sorted(str(g) for g in gone) if isinstance(gone, list) else []
 
 
 def events_gone(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
@@ -5053,7 +5083,11 @@ def events_gone(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:
     it was taken out): its draws, results and places drop out of every document — said, not
     silent.  The ledger keeps its rounds: the old id brings them back as they were."""
     ids = {ev.id for ev in t.spec.events}
-    for ev_id, n in sorted(ledger.drawn_events().items()):
+    drawn = ledger.drawn_events()
+    gone = sorted(e for e in drawn if e not in ids)
+    if gone != _gone_events(ledger):      # (:func:`event_id_changed` lets a new event be new)
+        ledger.cache_put({GONE_EVENTS_KEY: json.dumps(gone).encode()})
+    for ev_id, n in sorted(drawn.items()):
         if ev_id not in ids:
             issues.add("DRAW_INPUT_CHANGED", f"项目编号“{ev_id}”已公布 {n} 轮抽签，但 tournament.yaml 中已没有这个项目："
                        "它的对阵、成绩和名次不再出现在任何文件中（记录仍保存在账本里）。如果是改了项目编号（id），"

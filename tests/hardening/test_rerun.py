@@ -218,12 +218,37 @@ def test_an_event_renamed_after_its_draws_were_published_is_said(tmp_path):
         run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert "events[" in str(e.value) and "改回 id: guandan" in str(e.value), str(e.value)
     assert ledger.read_bytes() == before
-    # taken out, another event in its place (no event of its name left): a note, the night runs
+    # its id and name changed together (no event of its name left, a new id of its game the
+    # night it went): refused too — it was drawn afresh, every captain's form UNKNOWN_EVENT
     spec.write_text(text.replace("  - id: guandan\n", "  - id: guandan2\n").replace("    name: 扑克牌\n", "    name: 掼蛋\n"),
                     encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert "改回 id: guandan" in str(e.value) and "分两次修改" in str(e.value), str(e.value)
+    assert ledger.read_bytes() == before
+
+
+def test_a_drawn_event_taken_out_then_another_of_its_game_added_is_new(tmp_path):
+    """The way out the refusal above gives: a drawn event taken out (a night without it: a
+    note, the night runs), and on a later night a new event of the same game — drawn as new."""
+    folder = copy_sample("t2020-league", tmp_path)
+    for p in (folder / "inbox").iterdir():
+        if "成绩表" in p.name or "加赛" in p.name or "评奖" in p.name:
+            p.unlink()
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    start, end = text.index("  - id: doudizhu\n"), text.index("\n# ", text.index("  - id: doudizhu\n"))
+    block = text[start:end + 1]
+    spec.write_text(text.replace(block, ""), encoding="utf-8")
+    both = block.replace("  - id: doudizhu\n", "  - id: ddz\n").replace("    name: 斗地主\n", "    name: 斗地主决赛\n")
     again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
-    gone = [i for i in again.issues if i.code == "DRAW_INPUT_CHANGED" and "“guandan”" in i.message]
+    gone = [i for i in again.issues if i.code == "DRAW_INPUT_CHANGED" and "“doudizhu”" in i.message]
     assert len(gone) == 1 and "改回原来的编号" in gone[0].message
+    spec.write_text(text.replace(block, both), encoding="utf-8")
+    third = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert any(e.startswith("斗地主决赛：") for e in third.events), third.events
 
 
 def _play_round_1(folder: Path) -> None:

@@ -1597,6 +1597,16 @@ def _with_merged_note(i: Issue, merged: dict[tuple[str, str, str], tuple[str, st
     return dataclasses.replace(i, message=shorten_message(f"{i.message.rstrip('。')}。{merged_note(i.cell, *note)}"))
 
 
+def _table_name(m: Any) -> str:
+    """A drawn table in a message: ``A组第1桌``, or ``第3桌`` (it said A第1桌 in some).
+
+    >>> from types import SimpleNamespace as M
+    >>> _table_name(M(group="A", table=1)), _table_name(M(group="", table=3))
+    ('A组第1桌', '第3桌')
+    """
+    return f"{m.group}组第{m.table}桌" if m.group else f"第{m.table}桌"
+
+
 def _drawn_tables(matches: Iterable[Any]) -> str:
     """A round's drawn tables, for a row that names none of them: ``第1—6桌``, or by group
     ``A组第1—3桌、B组第1—3桌`` (it said 抽签表上的桌 for a grouped round).
@@ -2501,6 +2511,8 @@ class EventRunner:
                 continue            # no result yet for another reason (a playoff, the round's other tables)
             rec = ctx.chosen[rkey][0]
             back = earlier.pop()
+            if earlier and earlier[-1].conflict is not None:    # the note that took ``back`` stands again
+                ctx.rewritten.pop(id(earlier[-1].conflict), None)
             ctx.chosen[rkey] = (back.rec, back.row)
             # with the earlier sheet's 明细 rows (its totals may come from them), not the later's
             if back.details is not None:
@@ -2518,7 +2530,7 @@ class EventRunner:
                 bad = next((i for i in own if i.cell), None)
                 ctx.rewritten[id(back.conflict)] = dataclasses.replace(
                     back.conflict, severity=Severity.INFO, message=shorten_message(
-                        f"{self.ev.name} 第{ctx.rnd.round}轮 {m.group or ''}第{m.table}桌：较晚收到的《{rec.file_name}》"
+                        f"{self.ev.name} 第{ctx.rnd.round}轮 {_table_name(m)}：较晚收到的《{rec.file_name}》"
                         f"（{_received(rec)}）这一桌的成绩无法读取"
                         f"{f'（问题在 {bad.sheet}!{bad.cell}）' if bad is not None else ''}，不按更正处理：{kept}。"
                         "如确要更正，请裁判按该单元格的提示改正后重新发送。"))
@@ -2638,6 +2650,7 @@ class EventRunner:
         from .games.base import ResultRow
         from .ingest.sheets import key_of, read_details, read_results
         from .ingest.workbook import cell_text
+        from .issues import shorten_message
 
         rnd, labels, sides, matches, byes, chosen = ctx.rnd, ctx.labels, ctx.sides, ctx.matches, ctx.byes, ctx.chosen
         if str(book.meta.get(layout.META_DRAW_HASH, "")) != rnd.input_hash:
@@ -2750,7 +2763,7 @@ class EventRunner:
                     # ledger keeps both sheets); two sheets received at once disagree for real,
                     # and the table waits for a sheet that settles it
                     conflict = self.issues.add("RESULT_CONFLICT",
-                                    f"{self.ev.name} 第{rnd.round}轮 {m.group or ''}第{m.table}桌：《{prev[0].file_name}》"
+                                    f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}：《{prev[0].file_name}》"
                                     f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
                                     + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if corrects else
                                        "两份同时收到，无法判断哪一份是更正：这一桌暂不计成绩（下一轮要等这一桌）。"
@@ -2760,6 +2773,15 @@ class EventRunner:
                                     at=rr.at(labels[0]), severity=Severity.INFO if corrects else None)
                     if corrects:
                         rewritten.add(m.key)
+                        before = ctx.replaced.get(rkey)
+                        if before and before[-1].conflict is not None:
+                            # a correction of a correction: the note that took the row now
+                            # replaced said it was taken (采用较晚收到的一份) — it no longer is
+                            # (fall_back rewrites it again should this one be set aside)
+                            first = before[-1].conflict
+                            ctx.rewritten[id(first)] = dataclasses.replace(first, message=shorten_message(
+                                f"{first.message.split('填写的成绩不一致', 1)[0]}填写的成绩不一致；其后又收到"
+                                f"《{rec.file_name}》（{when(rec)}），这一桌以最晚收到的一份为准（见下一条）。"))
                     ctx.replaced.setdefault(rkey, []).append(_Replaced(
                         prev[0], prev[1], ctx.error_cells.get(rkey, frozenset()), ctx.merged_cells.get(rkey, {}),
                         rkey in ctx.disputed, conflict, ctx.details.get(m.key)))
@@ -2838,9 +2860,7 @@ class EventRunner:
         sheets not in yet (RESULT_MISSING lists them), and the tables whose row came but
         could not be counted — a tie at the table waiting for its 加赛胜者, a row with a
         problem (said where it is), two sheets that disagree."""
-        def name(m: Match) -> str:
-            return f"{m.group}组第{m.table}桌" if m.group else f"第{m.table}桌"
-
+        name = _table_name
         unsent = [m for m in missing if m.key not in self.unscored]
         held = [m for m in missing if m.key in self.unscored]
         self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
@@ -2865,7 +2885,7 @@ class EventRunner:
         first = seen.setdefault(k, row.row)
         if first == row.row:
             return True
-        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{m.group or ''}第{m.table}桌在本表第 {first} 行"
+        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{_table_name(m)}在本表第 {first} 行"
                         f"已经填写，第 {row.row} 行又填了一次，未计入。请核对这一行的桌号（对照抽签表）。",
                         at=row.cells.get("桌号"))
         return False
@@ -2939,7 +2959,7 @@ class EventRunner:
             return True
         drawn = "，".join(f"{lab}：{entries[sid].team if sid in entries else sid}" for lab, sid in zip(sides, m.sides))
         said = "；".join(f"{lab}填的是“{raw}”" + (f"（抽签为{other}）" if other else "（不是本桌选手）") for lab, raw, other in wrong)
-        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮{m.group or ''}第{m.table}桌：{said}，与抽签表不符"
+        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮{_table_name(m)}：{said}，与抽签表不符"
                         f"（{drawn}）。成绩按座位计分，本行未计入：请按抽签表的座位填写后重新发送。",
                         at=row.cells.get(wrong[0][0]))
         return False

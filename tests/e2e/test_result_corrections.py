@@ -477,3 +477,36 @@ def test_contract_result_sheet_another_sheet_with_other_results_is_said_not_read
         r2 = {r["team"] for r in csv.DictReader(f) if r["event"] == "xiangqi" and r["round"] == "2"}
     read_changed = sheet == "成绩(旧)"          # the sheet named 成绩 is the one read
     assert any("钟兰" in t for t in r2) == read_changed and any("郑超" in t for t in r2) != read_changed, r2
+
+
+def test_result_conflict_a_correction_of_a_correction_says_which_counts(tmp_path):
+    """Three sheets for one table: the sample's (甲胜), a correction (乙胜), and a second
+    correction (和棋).  The first note said the middle sheet was taken (采用较晚收到的一份),
+    though the last one is: it says a later sheet came and the latest counts."""
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _first_row(结果="乙胜"), folder / "inbox" / "resent-xiangqi-r1.eml", date=LATER)
+    edit_attachment(r1, _first_row(结果="和棋", 原因="议和"), folder / "inbox" / "again-xiangqi-r1.eml",
+                    date="Sat, 21 Nov 2020 09:00:00 +0800")
+    _run(folder, tmp_path)
+    notes = [i["message"] for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
+    (took,) = [m for m in notes if "采用较晚收到的一份" in m]
+    assert "11-21 09:00 收到" in took.split("采用较晚收到的一份")[1], notes
+    (then,) = [m for m in notes if m is not took]
+    assert "其后又收到" in then and "11-21 09:00 收到" in then and "以最晚收到的一份为准" in then, then
+    assert all(i["severity"] == "info" for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT")
+
+
+def test_result_conflict_a_second_correction_that_cannot_be_read_leaves_the_first(tmp_path):
+    """The same chain with the last sheet unreadable (乙方缺席 in 结果): the first correction
+    counts again, and its note says so as it did (采用较晚收到的一份, 11-20) — not that a
+    later sheet counts."""
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _first_row(结果="乙胜"), folder / "inbox" / "resent-xiangqi-r1.eml", date=LATER)
+    edit_attachment(r1, _first_row(结果="乙方缺席"), folder / "inbox" / "again-xiangqi-r1.eml",
+                    date="Sat, 21 Nov 2020 09:00:00 +0800")
+    _run(folder, tmp_path)
+    notes = [i["message"] for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
+    assert len(notes) == 2 and not any("其后又收到" in m for m in notes), notes
+    (took,) = [m for m in notes if "采用较晚收到的一份" in m]
+    assert "11-20 09:00 收到" in took.split("采用较晚收到的一份")[1], notes
+    assert any("无法读取" in m and "仍按较早收到的" in m for m in notes), notes

@@ -12,6 +12,7 @@ Example::
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,23 @@ def yuan(amount: int) -> str:
     return f"{int(amount):,}"
 
 
+#: a numbered heading of a rules text: 四、《斗地主》, （二）比赛规则：, 9、轮庄, 1．起牌
+_HEADING_LINE = re.compile(r"^(?:[一二三四五六七八九十]+、|[（(][一二三四五六七八九十]+[）)]|\d{1,2}[、．.](?!\d))")
+
+
+def heading_line(line: str) -> bool:
+    """Whether a line of a rules attachment is a heading (a short numbered line that is no
+    sentence): printed as a paragraph, it could end a PDF page with its text on the next
+    (“9、轮庄” at the foot of the notice's page 8) — it keeps with the line after it.
+
+    >>> [heading_line(x) for x in ("9、轮庄", "（二）比赛规则：", "四、《斗地主》", "总则",
+    ...                            "1、以两人为一队。", "2.5 分", "（一）十一个分工会的22名参赛选手通过抽签分组，抽到晋级选手")]
+    [True, True, True, False, False, False, False]
+    """
+    text = str(line).strip()
+    return len(text) <= 16 and bool(_HEADING_LINE.match(text)) and not text.endswith(("。", "；", ";", "，", ","))
+
+
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Jinja's own cache of compiled templates (a private folder of this user's in the
     temporary directory, keyed by each template's source): a run no longer compiles every
@@ -96,6 +114,7 @@ def environment() -> jinja2.Environment:
     env.filters["zh"] = zh_filter
     env.filters["filename"] = filename_filter
     env.filters["yuan"] = yuan
+    env.tests["heading_line"] = heading_line
     env.globals["html_lang"] = html_lang
     env.globals["inline_css"] = inline_css
     env.globals["zip"] = zip

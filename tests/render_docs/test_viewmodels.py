@@ -579,6 +579,25 @@ def test_T2015_notice_period_and_rules_attachment():
     assert html.index("附件2：") > html.index("填表說明")                      # after the registration form
 
 
+def test_a_rules_attachments_numbered_headings_keep_with_their_text():
+    """A numbered heading line of a rules attachment (9、轮庄, （二）比赛规则：) ended a page of
+    the notice's PDF with its text on the next: it is marked, and print.css keeps it with
+    the line after it; a numbered sentence (1、以两人为一队。) is text."""
+    import dataclasses
+
+    from pipeline.render.docs import plan_documents, render_html
+    from pipeline.spec import NoticeAttachment
+
+    state = t2015_state()
+    rules = NoticeAttachment(title="双升比赛规则", text="（二）比赛规则：\n9、轮庄\n每局游戏结束后，若主打方升级。\n1、以两人为一队。\n")
+    state.tournament.spec = dataclasses.replace(state.tournament.spec, notice_attachments=[rules])
+    (notice,) = [d for d in plan_documents(state) if d.stem == "notice"]
+    html = render_html(notice)
+    assert '<p class="indent lead">9、輪莊</p>' in html and '<p class="indent lead">（二）比賽規則：</p>' in html, html
+    assert '<p class="indent">1、以兩人為一隊。</p>' in html and '<p class="indent">每局' in html
+    assert ".attachment p.lead { break-after: avoid;" in html
+
+
 def test_T2015_and_T2020_samples_carry_their_documents_attachments():
     """The sample leagues' tournament.yaml hold the client documents' rules attachments and
     T2015's period (seeds 002 and 000)."""

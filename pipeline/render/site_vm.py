@@ -647,10 +647,21 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventStat
     return tuple(out)
 
 
+def group_award(group: str, award: str) -> str:
+    """An award of a group as every page and the certificate name it (R2016-A1): ``A组第一名``
+    for 小组第一名 (the branch page said “D组 小组第一名”, the certificate “A组第一名”); the
+    award alone without a group, or when it names its group already.
+
+    >>> group_award("A", "小组第一名"), group_award("B", "一等奖"), group_award("", "一等奖"), group_award("A", "A组冠军")
+    ('A组第一名', 'B组一等奖', '一等奖', 'A组冠军')
+    """
+    return award if not group or f"{group}组" in award else f"{group}组{award.removeprefix('小组')}"
+
+
 def _awards_of(rows: Iterable["AwardRow"], ev_keys: set[str], names: Names) -> tuple[AwardVM, ...]:
     """The awards of an event on the site: a pair from two units names both (R2015-Q2,
     R2016-F2), joined by 、."""
-    return tuple(AwardVM(award=(f"{a.group}组 " if a.group else "") + a.award, rank=a.rank,
+    return tuple(AwardVM(award=group_award(a.group, a.award), rank=a.rank,
                          team=a.team, branch="、".join(names.unit(names.unit_id(u)) for u in a.unit_ids),
                          players=a.players if a.players != a.team else "",
                          prize=f"{a.prize:,}元" if a.prize else "")
@@ -1181,7 +1192,7 @@ def unit_awards(state: "LeagueState", unit_id: str) -> tuple[UnitAwardVM, ...]:
         share = a.prize_share(unit_id)
         rows.append(((i, a.rank, a.group, a.award, holder), UnitAwardVM(
             event=ev_name, event_href=href(f"events/{ev_id}.html", "../") if ev_id in state.events else "",
-            award=(f"{a.group}组 " if a.group else "") + a.award, holder=holder,
+            award=group_award(a.group, a.award), holder=holder,
             prize=f"{share:,}元" if share else "")))
     return tuple(vm for _, vm in sorted(rows, key=lambda r: r[0]))
 

@@ -1078,6 +1078,8 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
     re-formed at check-in too, R2016-F2) and one per branch award (R2015-A1 "certificates
     for every award").  The unit line names every player's unit: both units of a pair from
     two (R2015-Q2 cross-unit pairs, R2016-F2), the player's own for an organisers' award."""
+    from .site_vm import group_award
+
     spec = state.tournament.spec
     vm = CertificatesVM(**vars(_doc(state, f"{spec.name} 获奖证书")))
     date = cn_date(award_date(state))
@@ -1098,7 +1100,7 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
         else:
             recipient = branch
             where = _contest(spec.name, "")
-        award = a.award if not a.group or a.group in a.award else f"{a.group}组{a.award.removeprefix('小组')}"
+        award = group_award(a.group, a.award)
         body = f"在{where}中荣获{award}。"
         vm.certificates.append(Certificate(recipient, branch, event, award, body, issuer, date))
     return vm

@@ -318,6 +318,15 @@ def test_branch_page_lists_the_units_awards(state):
     assert not site_vm.branch_vm(state, "u03").awards_shown
 
 
+def test_R2016_A1_a_groups_award_is_named_as_on_its_certificate(state):
+    """R2016-A1: the top 2 of each group.  The branch and event pages said “D组 小组第一名”,
+    the certificate “D组第一名”: both say the certificate's."""
+    state.awards[0] = dataclasses.replace(state.awards[0], group="D", award="小组第一名")
+    assert site_vm.branch_vm(state, "u03").awards[0].award == "D组第一名"
+    ev = state.awards[0].event
+    assert "D组第一名" in [a.award for a in site_vm.event_vm(state, ev).awards]
+
+
 def test_branch_page_shows_awards_html(state, tmp_path):
     from pipeline.render.site import render_site
 

@@ -136,6 +136,20 @@ def test_the_award_list_is_signed_and_dated_as_the_notice_is():
 
 # -- PDF -----------------------------------------------------------------------------------
 @needs_poppler
+def test_a_traditional_documents_page_numbers_are_set_in_the_traditional_font(rendered):
+    """T2015 prints Traditional: the page footer (第1頁共6頁) was set in Noto Sans CJK SC,
+    its glyphs the Simplified forms, beside a body in TC."""
+    folder, _, _ = rendered["t2015"]
+    fonts = subprocess.run(["pdffonts", str(folder / "standings.pdf")], capture_output=True, text=True,
+                           check=True).stdout
+    assert "CJK-TC" in fonts and "CJK-SC" not in fonts, fonts
+    folder, _, _ = rendered["t2020"]
+    fonts = subprocess.run(["pdffonts", str(folder / "standings.pdf")], capture_output=True, text=True,
+                           check=True).stdout
+    assert "CJK-SC" in fonts and "CJK-TC" not in fonts, fonts
+
+
+@needs_poppler
 def test_pdf_text_and_page_counts(rendered):
     folder, state, _ = rendered["t2020"]
     notice = pdftotext(folder / "notice.pdf")

@@ -134,6 +134,56 @@ def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(t
     assert not [line for line in elsewhere.splitlines() if line.split(",")[:3] == ["xiangqi", "ko", "2"]]
 
 
+def test_R2016_F3_a_sheet_of_another_draw_moved_out_of_the_inbox_no_longer_holds_the_round(tmp_path):
+    """DRAWN_ELSEWHERE's own advice works: 掼蛋 round 3's sheet from another draw (the
+    sample's, played on a draw from other round-2 results) comes before round 3 is drawn here
+    (ROUND_NOT_DRAWN); once round 2 is complete, round 3 waits (DRAWN_ELSEWHERE: restore the
+    output folder, or move those sheets out of the inbox).  The office moves the mail out of
+    the inbox: round 3 is drawn the next night (R2016-F3, by this ledger's standings), and the
+    sheet stays kept in received/.  It had been held for good: the check read every sheet the
+    ledger ever received, not the inbox."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    held = tmp_path / "held"
+    held.mkdir()
+    for p in (folder / "inbox").glob("*.eml"):
+        if "-r2-" in p.name or "-r3-" in p.name or "加赛" in p.name:
+            shutil.move(p, held / p.name)
+    r2, r3 = (next(held.glob(f"*-{r}-*.eml")) for r in ("r2", "r3"))
+
+    def other_result(wb):       # A组第1桌 the other way round: round 3 pairs otherwise here
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        for label, value in (("甲方级数", "7"), ("乙方级数", "A"), ("台上方", "乙")):
+            ws.cell(hrow + 1, col[label]).value = value
+    edit_attachment(r2, other_result)
+    out = tmp_path / "out"
+
+    def night(hour: int) -> list[dict[str, str]]:
+        run(RunOptions(folder=folder, out_parent=out, pdf=False,
+                       now=dt.datetime(2016, 11, 26, 12, hour, tzinfo=TZ)))
+        with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+            return [i for i in csv.DictReader(f) if i["file"] == "guandan-r3-成绩表.xlsx"]
+
+    def drawn() -> set[str]:
+        with open(out / "t2016-poker" / "data" / "draw.csv", encoding="utf-8") as f:
+            return {r["round"] for r in csv.DictReader(f) if r["event"] == "guandan"}
+    night(15)
+    assert drawn() == {"1", "2"}
+    shutil.copy(r3, folder / "inbox" / r3.name)
+    assert [i["code"] for i in night(25) if i["severity"] == "warning"] == ["ROUND_NOT_DRAWN"]
+    shutil.copy(r2, folder / "inbox" / r2.name)
+    (stuck,) = [i for i in night(35) if i["code"] == "DRAWN_ELSEWHERE"]
+    assert "移出收件箱" in stuck["message"] and drawn() == {"1", "2"}
+    (folder / "inbox" / r3.name).unlink()          # as the message says
+    left = night(45)
+    assert drawn() == {"1", "2", "3"}
+    # the voided draw's sheet is no longer the office's to act on: a note, not an error
+    assert [i["severity"] for i in left] == ["info"] and "已移出收件箱" in left[0]["message"], left
+    # nothing received is lost: the moved-out mail and its sheet are still kept
+    assert len(list((out / "t2016-poker" / "received").glob("*.eml"))) == len(list((folder / "inbox").glob("*.eml"))) + 1
+
+
 def test_R2015_A1_a_corrected_awards_sheet_replaces_the_first(tmp_path):
     """The organisers resend 评奖 with 风尚奖 given to someone else: the awards are the newer
     sheet's (they were listed twice, the old 风尚奖 beside the new)."""

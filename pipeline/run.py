@@ -2699,7 +2699,7 @@ class EventRunner:
                     if row.merged:
                         self.merged_from_above(m, row, ctx)
                     if len(self.issues) == said:
-                        self.left_blank(m, rr, rec, ctx, fills)
+                        self.left_blank(m, rr.values.get("牌号"), rec, ctx, fills, rr.at(labels[0]))
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
                 rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
@@ -2740,6 +2740,7 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
+        self.rows_deleted(ctx, rec, rows, fills, about)
         self.rewritten_round(rec, rnd, rewritten)
         if detail is not None:
             # a table this sheet answers for takes its 明细 rows from this sheet — none when it
@@ -2758,29 +2759,56 @@ class EventRunner:
                                     f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
                                     at=first["_cells"].get("桌号"), severity=Severity.WARNING)
 
-    def left_blank(self, m: Match, rr: Any, rec: Received, ctx: _RoundSheets, fills: dict[str, set[tuple]]) -> None:
+    def left_blank(self, m: Match, board_no: Any, rec: Received, ctx: _RoundSheets, fills: dict[str, set[tuple]],
+                   at: CellRef, deleted: bool = False) -> None:
         """Handbook "较晚收到的一份为准": a blank row is a table not played yet, and a
         referee of one group sends the sheet with only his group's rows filled — so a later
         sheet's blank row does not clear what an earlier sheet filled.  When that later sheet
         fills another table of the same group, though, it is a resend of that part of the
         sheet, and the table it leaves blank is still scored from the earlier sheet: said
-        (RESULT_LEFT_BLANK, a warning at the blank row's result cell), not silently kept."""
+        (RESULT_LEFT_BLANK, a warning at ``at``: the blank row's result cell), not silently
+        kept.  ``deleted``: the later sheet has no row for the table at all (:meth:`rows_deleted`)."""
         from .games.common import where
 
         labels = ctx.labels
-        prev = ctx.chosen.get((m.key, _board_key(rr.values.get("牌号"))))
+        prev = ctx.chosen.get((m.key, _board_key(board_no)))
         if prev is None or aware(rec.received_at) <= aware(prev[0].received_at) \
                 or not (fills.get(m.group or "", set()) - {m.key}):
             return
         earlier = "、".join(f"{l} {v}" for l, v in zip(labels, _row_values(prev[1], labels)) if v)
-        board = f"（牌号 {rr.values.get('牌号')}）" if rr.values.get("牌号") not in (None, "") else ""
+        board = f"（牌号 {board_no}）" if board_no not in (None, "") else ""
+        row = "".join(ch for ch in prev[1].at(labels[0]).cell if ch.isdigit())
+        gap = ("这一桌没有填写成绩" if not deleted else
+               f"没有这一桌的一行（{f'较早的一份在第 {row} 行；' if row else ''}这一行被删除了，或桌号改动了）")
         self.issues.add("RESULT_LEFT_BLANK",
                         f"{self.ev.name} {where(m)}{board}："
-                        f"较晚收到的《{rec.file_name}》（{_received(rec)}）这一桌没有填写成绩，"
+                        f"较晚收到的《{rec.file_name}》（{_received(rec)}）{gap}，"
                         f"仍按较早收到的《{prev[0].file_name}》（{_received(prev[0])}）的成绩（{earlier}）计分。"
-                        "如这个成绩有误，请裁判在新的一份成绩表上填好这一桌的正确成绩后重新发送；"
-                        "如这一桌尚未比赛，请赛事办公室决定如何处理。",
-                        at=rr.at(labels[0]), severity=Severity.WARNING)
+                        "如这个成绩有误，请裁判在新的一份成绩表上填好这一桌的正确成绩后重新发送"
+                        + ("（不要删除表中的行）" if deleted else "") +
+                        "；如这一桌尚未比赛，请赛事办公室决定如何处理。",
+                        at=at, severity=Severity.WARNING)
+
+    def rows_deleted(self, ctx: _RoundSheets, rec: Received, rows: list[Any], fills: dict[str, set[tuple]],
+                     about: dict[int, tuple]) -> None:
+        """A later sheet with a drawn table's row deleted (not blanked) leaves the table as a
+        blank row does — scored from the earlier sheet — and is said the same way
+        (:meth:`left_blank`), at the sheet: the row is not there to point at.  It had been
+        kept without a word."""
+        from . import layout
+        from .ingest.sheets import key_of
+
+        here = {(ctx.matches[key_of(row.values)].key, _board_key(row.values.get("牌号")))
+                for row in rows if key_of(row.values) in ctx.matches}
+        for rkey, (_, prr) in sorted(ctx.chosen.items(), key=lambda x: (x[1][1].match.group or "", x[1][1].match.table,
+                                                                      str(x[1][1].values.get("牌号")))):
+            if rkey in here:
+                continue
+            mark = len(self.issues)
+            self.left_blank(prr.match, prr.values.get("牌号"), rec, ctx, fills,
+                            CellRef(rec.file_name, layout.RESULT_SHEET), deleted=True)
+            for n in range(mark, len(self.issues)):
+                about[n] = prr.match.key
 
     def merged_from_above(self, m: Match, row: Any, ctx: _RoundSheets) -> None:
         """A drawn table's row read as blank because its result cells are merged with the row

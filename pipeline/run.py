@@ -82,6 +82,9 @@ class Inputs:
     context: str = ""     # what every reading depends on besides its file (_read_context)
     #: the SHA-256 of the files this night's intake recorded (PLACES_CHANGED names the event's)
     new_files: frozenset[str] = frozenset()
+    #: the SHA-256 of the received files no longer in the inbox — neither the file nor the mail
+    #: it came in (:func:`inbox_gone`): the office moved them out; their copies stay in received/
+    gone: frozenset[str] = frozenset()
     #: this night, as no other: a kept event state says its night-only issues (NIGHT_ONLY)
     #: only to the night that found them (an event pool's worker and the run that takes its state)
     night: str = field(default_factory=lambda: os.urandom(16).hex(), compare=False)
@@ -391,6 +394,19 @@ def inbox_copies(listing: list[tuple[str, str, dt.datetime]], received: list[Rec
         else:
             copies += [(rel, h) for _, rel in sorted(items)[1:]]
     return sorted(copies)
+
+
+def inbox_gone(t: Tournament, listing: list[tuple[str, str, dt.datetime]], received: list[Received]) -> frozenset[str]:
+    """The received files (SHA-256) the office has moved out of the inbox: neither the file
+    (under any name) nor the mail it came in is there any more, and nothing is at the path it
+    was found at (a file this night could not read, or left while being written, is no file
+    moved out).  None without an inbox folder (a share not mounted moves nothing out)."""
+    if not t.inbox.is_dir():
+        return frozenset()
+    here = {h for _, h, _ in listing}
+    return frozenset(r.sha256 for r in received
+                     if r.sha256 not in here and r.parent not in here
+                     and not (r.source and os.path.lexists(t.inbox / r.source)))
 
 
 def named_apart(received: list[Received]) -> list[Received]:
@@ -2004,14 +2020,26 @@ class EventRunner:
         this ledger, but the inbox holds its result sheets, issued with another draw (their
         _meta draw hash is not the one this draw would print).  The round is then not drawn,
         and DRAWN_ELSEWHERE says why and what to do (the office's output folder, not the referees' sheets).  The same inputs draw the same round
-        (the seed is derived from them): sheets that fit it are no reason to wait."""
+        (the seed is derived from them): sheets that fit it are no reason to wait.
+
+        Only the sheets still in the inbox count (:attr:`Inputs.gone`): the office that
+        means to void that draw moves them out, as the message says — the ledger keeps
+        every sheet it received, and it had held the round for good.  A sheet received here
+        before the round before it was complete holds the round all the same: the ledger
+        keeps a file's time of receipt (its mail's Date), not the night it took it in, so a
+        rebuilt ledger could not tell such a sheet from one played on the lost draw."""
         from . import layout
 
-        books = [(rec, b) for rec, b in self.round_books(round_no) if str(b.meta.get(layout.META_DRAW_HASH, "") or "")]
+        gone = self.inputs.gone if self.inputs is not None else frozenset()
+        books = [(rec, b) for rec, b in self.round_books(round_no)
+                 if str(b.meta.get(layout.META_DRAW_HASH, "") or "") and rec.sha256 not in gone]
         if not books or any(str(b.meta.get(layout.META_DRAW_HASH, "")) == ih for _, b in books):
             return False
         books.sort(key=lambda x: (x[0].received_at, x[0].sha256))
-        names = "、".join(dict.fromkeys(f"《{rec.file_name}》" for rec, _ in books))
+        # (a sheet that came in a mail is moved out with its mail: the inbox's name is said)
+        names = "、".join(dict.fromkeys(f"《{rec.file_name}》" + (f"（收件箱中的 {rec.source}）" if rec.source
+                                                                 and rec.source != rec.file_name else "")
+                                        for rec, _ in books))
         was = str(books[0][1].meta.get(layout.META_DRAW_HASH, ""))
         self.waiting = f"第{round_no}轮暂不抽签：收件箱里已有按另一次抽签下发的第{round_no}轮成绩表"
         self.issues.add("DRAWN_ELSEWHERE",
@@ -2019,7 +2047,8 @@ class EventRunner:
                         f"是按另一次抽签下发的（抽签摘要 {was}）；按现在的报名和成绩抽签，对阵会不同（摘要 {ih}）。"
                         "多半是输出文件夹被删除，或换了 --out：请恢复原来的输出文件夹（其中的 ledger.sqlite 记着"
                         "已公布的抽签）后再运行，已下发的对阵就照旧有效。确要作废那次抽签、重新抽签，请把这些成绩表"
-                        f"移出收件箱后再运行。在此之前本项目第{round_no}轮不抽签。",
+                        "（随邮件寄来的，连同那封邮件）移出收件箱后再运行（已收到的文件仍保存在输出文件夹的 received/ 中）。"
+                        f"在此之前本项目第{round_no}轮不抽签。",
                         at=CellRef(books[0][0].file_name, layout.RESULT_SHEET))
         return True
 
@@ -2661,9 +2690,13 @@ class EventRunner:
                      "成绩表重新填写后发送；如果以前用别的输出文件夹（--out）运行过并公布过这一轮，请改回原来的"
                      "输出文件夹再运行（已公布的对阵记录 ledger.sqlite 在那里）。"
                      if rnd.round in self.published_now else "请使用本轮下发的成绩表。")
+            # (moved out of the inbox: the office voided that draw, as DRAWN_ELSEWHERE says to)
+            gone = self.inputs is not None and rec.sha256 in self.inputs.gone
             self.issues.add("TEMPLATE_MISMATCH",
                             f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
-                            f"（抽签摘要不符）。{where}", at=CellRef(rec.file_name, layout.RESULT_SHEET))
+                            f"（抽签摘要不符）。" + ("这份成绩表已移出收件箱，不再读取（保存在输出文件夹的 received/ 中），"
+                                                 "无需处理。" if gone else where),
+                            at=CellRef(rec.file_name, layout.RESULT_SHEET), severity=Severity.INFO if gone else None)
             return
         rows, found = read_results(book, rec.file_name, [*labels, *ctx.sign_labels, layout.REFEREE_SIGNATURE, *sides],
                                    [*layout.RESULT_KEY_COLUMNS, *sides, *(c.label for c in ctx.columns if c.required)],
@@ -2747,7 +2780,7 @@ class EventRunner:
                     if row.merged:
                         self.merged_from_above(m, row, ctx)
                     if len(self.issues) == said:
-                        self.left_blank(m, rr, rec, ctx, fills)
+                        self.left_blank(m, rr.values.get("牌号"), rec, ctx, fills, rr.at(labels[0]))
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
                 rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
@@ -2797,6 +2830,7 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
+        self.rows_deleted(ctx, rec, rows, fills, about)
         self.rewritten_round(rec, rnd, rewritten)
         if detail is not None:
             # a table this sheet answers for takes its 明细 rows from this sheet — none when it
@@ -2815,29 +2849,56 @@ class EventRunner:
                                     f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
                                     at=first["_cells"].get("桌号"), severity=Severity.WARNING)
 
-    def left_blank(self, m: Match, rr: Any, rec: Received, ctx: _RoundSheets, fills: dict[str, set[tuple]]) -> None:
+    def left_blank(self, m: Match, board_no: Any, rec: Received, ctx: _RoundSheets, fills: dict[str, set[tuple]],
+                   at: CellRef, deleted: bool = False) -> None:
         """Handbook "较晚收到的一份为准": a blank row is a table not played yet, and a
         referee of one group sends the sheet with only his group's rows filled — so a later
         sheet's blank row does not clear what an earlier sheet filled.  When that later sheet
         fills another table of the same group, though, it is a resend of that part of the
         sheet, and the table it leaves blank is still scored from the earlier sheet: said
-        (RESULT_LEFT_BLANK, a warning at the blank row's result cell), not silently kept."""
+        (RESULT_LEFT_BLANK, a warning at ``at``: the blank row's result cell), not silently
+        kept.  ``deleted``: the later sheet has no row for the table at all (:meth:`rows_deleted`)."""
         from .games.common import where
 
         labels = ctx.labels
-        prev = ctx.chosen.get((m.key, _board_key(rr.values.get("牌号"))))
+        prev = ctx.chosen.get((m.key, _board_key(board_no)))
         if prev is None or aware(rec.received_at) <= aware(prev[0].received_at) \
                 or not (fills.get(m.group or "", set()) - {m.key}):
             return
         earlier = "、".join(f"{l} {v}" for l, v in zip(labels, _row_values(prev[1], labels)) if v)
-        board = f"（牌号 {rr.values.get('牌号')}）" if rr.values.get("牌号") not in (None, "") else ""
+        board = f"（牌号 {board_no}）" if board_no not in (None, "") else ""
+        row = "".join(ch for ch in prev[1].at(labels[0]).cell if ch.isdigit())
+        gap = ("这一桌没有填写成绩" if not deleted else
+               f"没有这一桌的一行（{f'较早的一份在第 {row} 行；' if row else ''}这一行被删除了，或桌号改动了）")
         self.issues.add("RESULT_LEFT_BLANK",
                         f"{self.ev.name} {where(m)}{board}："
-                        f"较晚收到的《{rec.file_name}》（{_received(rec)}）这一桌没有填写成绩，"
+                        f"较晚收到的《{rec.file_name}》（{_received(rec)}）{gap}，"
                         f"仍按较早收到的《{prev[0].file_name}》（{_received(prev[0])}）的成绩（{earlier}）计分。"
-                        "如这个成绩有误，请裁判在新的一份成绩表上填好这一桌的正确成绩后重新发送；"
-                        "如这一桌尚未比赛，请赛事办公室决定如何处理。",
-                        at=rr.at(labels[0]), severity=Severity.WARNING)
+                        "如这个成绩有误，请裁判在新的一份成绩表上填好这一桌的正确成绩后重新发送"
+                        + ("（不要删除表中的行）" if deleted else "") +
+                        "；如这一桌尚未比赛，请赛事办公室决定如何处理。",
+                        at=at, severity=Severity.WARNING)
+
+    def rows_deleted(self, ctx: _RoundSheets, rec: Received, rows: list[Any], fills: dict[str, set[tuple]],
+                     about: dict[int, tuple]) -> None:
+        """A later sheet with a drawn table's row deleted (not blanked) leaves the table as a
+        blank row does — scored from the earlier sheet — and is said the same way
+        (:meth:`left_blank`), at the sheet: the row is not there to point at.  It had been
+        kept without a word."""
+        from . import layout
+        from .ingest.sheets import key_of
+
+        here = {(ctx.matches[key_of(row.values)].key, _board_key(row.values.get("牌号")))
+                for row in rows if key_of(row.values) in ctx.matches}
+        for rkey, (_, prr) in sorted(ctx.chosen.items(), key=lambda x: (x[1][1].match.group or "", x[1][1].match.table,
+                                                                      str(x[1][1].values.get("牌号")))):
+            if rkey in here:
+                continue
+            mark = len(self.issues)
+            self.left_blank(prr.match, prr.values.get("牌号"), rec, ctx, fills,
+                            CellRef(rec.file_name, layout.RESULT_SHEET), deleted=True)
+            for n in range(mark, len(self.issues)):
+                about[n] = prr.match.key
 
     def merged_from_above(self, m: Match, row: Any, ctx: _RoundSheets) -> None:
         """A drawn table's row read as blank because its result cells are merged with the row
@@ -4131,8 +4192,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     copies = inbox_copies(listing, received)
     report.received_total = len(received)
     copy_at = {rel: mtime for rel, _, mtime in listing}
+    gone = inbox_gone(t, listing, received)
     fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies],
-                     inbox_notes)
+                     inbox_notes, gone)
     # (after a run that did not finish, no record answers: its outputs may be half written)
     last = lastrun.record(out) if not unfinished else None
     said = last if not unfinished else lastrun.said_record(out)     # (what the last finished night told)
@@ -4157,6 +4219,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
     inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
+    inputs.gone = gone
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
     resent = inbox_resent(received, copies, copy_at)
@@ -4284,7 +4347,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
                                  "（多半是轮次写错或表格发错）；该轮抽签后，与对阵相符的成绩表会自动读取。")
     if any(i.code == "DRAWN_ELSEWHERE" for i in errors):
         report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，而这个输出文件夹里没有那次抽签（见 DRAWN_ELSEWHERE）："
-                                 "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out。")
+                                 "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out；"
+                                 "确要作废那次抽签、重新抽签的，把这些成绩表（或寄来它们的邮件）移出收件箱后再运行。")
     if any(i.code == "WITHDRAWAL_UNMATCHED" for i in errors):
         report.next_steps.append("改正 tournament.yaml 中项目的退赛名单 withdrawn（见 WITHDRAWAL_UNMATCHED：姓名写错或重名，"
                                  "重名时写工号），再运行。")
@@ -4373,7 +4437,8 @@ def _event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Input
 
 def _make_event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,
                     now: dt.datetime) -> Callable[[list[str]], str]:
-    sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
+    # (a sheet moved out of the inbox holds no round any more: EventRunner.drawn_elsewhere)
+    sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat(), *(("gone",) if r.sha256 in inputs.gone else ()))
                     for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
     fixed = [inputs.context or _read_context(t), ev.id, _drawn_digest(entries), sheets, deadline_passed(ev, now),
              draw_time_come(ev, now)]
@@ -5774,11 +5839,13 @@ def mark_receipts_built(ledger: Ledger, fp: str) -> None:
 
 
 def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions,
-                copies: Iterable[tuple[str, ...]] = (), notes: Iterable[dict[str, str]] = ()) -> str:
+                copies: Iterable[tuple[str, ...]] = (), notes: Iterable[dict[str, str]] = (),
+                gone: Iterable[str] = ()) -> str:
     """Everything the outputs depend on: code, spec, secret, every received file, the
     inbox's copies of received files and their times (:func:`inbox_resent`), intake's notes
-    about inbox files it did not take (``notes``: issues.csv rows), which deadlines have
-    passed (the only use of "now" besides document dates) and options."""
+    about inbox files it did not take (``notes``: issues.csv rows), the received files moved
+    out of the inbox (``gone``: :func:`inbox_gone`), which deadlines have passed (the only use
+    of "now" besides document dates) and options."""
     body = {
         "code": lastrun.code_hash(),
         # (the bytes the spec was read from: a file saved during the run is the next night's)
@@ -5787,6 +5854,7 @@ def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts:
         "received": [(r.sha256, r.received_at.isoformat(), r.sender) for r in received],
         "copies": sorted(set(copies)),
         **({"inbox": list(notes)} if notes else {}),
+        **({"gone": sorted(gone)} if gone else {}),
         "deadlines": [(deadline_passed(ev, now), draw_time_come(ev, now)) for ev in t.spec.events],
         # a round drawn ahead of its session waits for no result until it begins (not_played_yet)
         "sessions_begun": sum(1 for x in t.spec.sessions if _session_start(x) <= aware(now)),

@@ -396,6 +396,48 @@ def test_a_resent_sheet_that_leaves_a_filled_table_blank_says_the_earlier_result
     assert any("姚明" in t for t in r2) and not any("周涛华" in t for t in r2), r2
 
 
+@pytest.mark.parametrize("how", ["deleted", "blank"])
+def test_R2011_D1_a_resent_sheet_with_a_tables_row_deleted_says_the_earlier_result_still_counts(tmp_path, how):
+    """Handbook "较晚收到的一份为准" (RESULT_LEFT_BLANK): 斗地主 round 1 accepted one night; the
+    next night the referee re-sends it with 第1桌 corrected and 第7桌's row deleted
+    (ws.delete_rows) — or, as before, left blank.  第7桌 still counts from the earlier sheet,
+    and either way the office is told so at the later sheet.  A deleted row had been kept
+    without a word."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    for p in (folder / "inbox").glob("*-doudizhu-*.eml"):
+        if "-doudizhu-r1-" not in p.name:
+            p.unlink()
+    r1 = next((folder / "inbox").glob("*-doudizhu-r1-*.eml"))
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+
+    def resent(wb):
+        ws = wb["成绩"]
+        hrow, col = _header(ws)
+        a, b = ws.cell(hrow + 1, col["甲得分"]), ws.cell(hrow + 1, col["乙得分"])
+        a.value, b.value = b.value, a.value         # 第1桌 corrected
+        row = next(r for r in range(hrow + 1, ws.max_row + 1) if ws.cell(r, col["桌号"]).value == 7)
+        if how == "deleted":
+            ws.delete_rows(row)
+        else:
+            for label in ("甲得分", "乙得分", "丙得分"):
+                ws.cell(row, col[label]).value = None
+    edit_attachment(r1, resent, folder / "inbox" / "resent-doudizhu-r1.eml", date="Tue, 17 May 2011 09:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        found = [i for i in csv.DictReader(f) if i["file"] == "doudizhu-r1-成绩表.xlsx"]
+    (said,) = [i for i in found if i["code"] == "RESULT_LEFT_BLANK"]
+    assert said["severity"] == "warning" and said["sheet"] == "成绩", said
+    msg = said["message"]
+    assert "第7桌" in msg and "05-17 09:00 收到" in msg and "05-16 18:10 收到" in msg, msg
+    assert "仍按较早收到的《doudizhu-r1-成绩表.xlsx》" in msg and "甲得分 6、乙得分 -7、丙得分 31" in msg, msg
+    if how == "deleted":
+        assert "没有这一桌的一行（较早的一份在第 13 行；这一行被删除了" in msg and said["cell"] == "", said
+    assert [i["code"] for i in found if i["severity"] != "info"] == ["RESULT_LEFT_BLANK"], found
+    assert report.needs_attention
+    assert any("斗地主" in e and "第2轮" in e for e in report.events), report.events
+
+
 def _only(groups: str, blank: tuple[int, ...] = ()):
     """The 成绩 rows of ``groups`` filled, the others' results cleared (a group referee's sheet),
     and the rows of the tables in ``blank`` cleared too."""

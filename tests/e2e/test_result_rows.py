@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import email
+import email.policy
+import hashlib
 import shutil
 from pathlib import Path
 
 import openpyxl
+import pytest
 
 from mailedit import edit_attachment, table_header
 from pipeline.run import RunOptions, run
@@ -132,6 +136,66 @@ def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(t
     assert len(misfit) == 1 and "恢复原来的输出文件夹" in misfit[0]["message"]
     elsewhere = (tmp_path / "elsewhere" / "t2020-league" / "data" / "draw.csv").read_text(encoding="utf-8")
     assert not [line for line in elsewhere.splitlines() if line.split(",")[:3] == ["xiangqi", "ko", "2"]]
+
+
+@pytest.mark.parametrize("as_mail", [True, False], ids=["mail", "bare-xlsx"])
+def test_R2016_F3_a_sheet_of_another_draw_moved_out_of_the_inbox_no_longer_holds_the_round(tmp_path, as_mail):
+    """DRAWN_ELSEWHERE's own advice works: 掼蛋 round 3's sheet from another draw (the
+    sample's, played on a draw from other round-2 results) comes before round 3 is drawn here
+    (ROUND_NOT_DRAWN); once round 2 is complete, round 3 waits (DRAWN_ELSEWHERE: restore the
+    output folder, or move those sheets out of the inbox).  The office moves the mail out of
+    the inbox: round 3 is drawn the next night (R2016-F3, by this ledger's standings), and the
+    sheet stays kept in received/.  It had been held for good: the check read every sheet the
+    ledger ever received, not the inbox.  The sheet comes as the referee's mail, or as the
+    bare workbook saved from it."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    held = tmp_path / "held"
+    held.mkdir()
+    for p in (folder / "inbox").glob("*.eml"):
+        if "-r2-" in p.name or "-r3-" in p.name or "加赛" in p.name:
+            shutil.move(p, held / p.name)
+    r2, r3 = (next(held.glob(f"*-{r}-*.eml")) for r in ("r2", "r3"))
+
+    def other_result(wb):       # A组第1桌 the other way round: round 3 pairs otherwise here
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        for label, value in (("甲方级数", "7"), ("乙方级数", "A"), ("台上方", "乙")):
+            ws.cell(hrow + 1, col[label]).value = value
+    edit_attachment(r2, other_result)
+    out = tmp_path / "out"
+
+    def night(hour: int) -> list[dict[str, str]]:
+        run(RunOptions(folder=folder, out_parent=out, pdf=False,
+                       now=dt.datetime(2016, 11, 26, 12, hour, tzinfo=TZ)))
+        with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+            return [i for i in csv.DictReader(f) if i["file"] == "guandan-r3-成绩表.xlsx"]
+
+    def drawn() -> set[str]:
+        with open(out / "t2016-poker" / "data" / "draw.csv", encoding="utf-8") as f:
+            return {r["round"] for r in csv.DictReader(f) if r["event"] == "guandan"}
+    night(15)
+    assert drawn() == {"1", "2"}
+    if as_mail:
+        dropped = folder / "inbox" / r3.name
+        shutil.copy(r3, dropped)
+    else:
+        msg = email.message_from_bytes(r3.read_bytes(), policy=email.policy.default)
+        part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+        dropped = folder / "inbox" / part.get_filename()
+        dropped.write_bytes(part.get_content())
+    assert [i["code"] for i in night(25) if i["severity"] == "warning"] == ["ROUND_NOT_DRAWN"]
+    shutil.copy(r2, folder / "inbox" / r2.name)
+    (stuck,) = [i for i in night(35) if i["code"] == "DRAWN_ELSEWHERE"]
+    assert "移出收件箱" in stuck["message"] and drawn() == {"1", "2"}
+    assert (f"收件箱中的 {r3.name}" in stuck["message"]) == as_mail     # the file to move out
+    kept = out / "t2016-poker" / "received" / f"{hashlib.sha256(dropped.read_bytes()).hexdigest()}{dropped.suffix}"
+    dropped.unlink()          # as the message says
+    left = night(45)
+    assert drawn() == {"1", "2", "3"}
+    # the voided draw's sheet is no longer the office's to act on: a note, not an error
+    assert [i["severity"] for i in left] == ["info"] and "已移出收件箱" in left[0]["message"], left
+    assert kept.is_file()         # nothing received is lost: the moved-out file is still kept
 
 
 def test_R2015_A1_a_corrected_awards_sheet_replaces_the_first(tmp_path):

@@ -67,6 +67,7 @@ CODES: dict[str, Severity] = {
     "RESULT_LEFT_BLANK": Severity.WARNING,  # a later sheet leaves blank a table an earlier one filled: the earlier still counts
     "PLACES_KEPT": Severity.INFO,           # a finished event's places as published, though the code now ranks otherwise
     "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places changed (a late correction): said that night
+    "SPEC_EDITED": Severity.INFO,           # tournament.yaml changed since the last run: what changed, that night
     "UNIT_RENAMED": Severity.INFO,          # a unit's short name changed in tournament.yaml: said that night
     "AUTO_REPLY": Severity.INFO,            # an automatic mail / a reply to a receipt, no workbook: nothing to do
     "MAIL_BOUNCED": Severity.INFO,          # a bounce (退信): nothing in it taken as a form
@@ -79,7 +80,7 @@ CODES: dict[str, Severity] = {
 #: replays what an earlier one found (a kept event state, an unchanged night's report): the
 #: ledger keeps what they report (the places as now published), and a warning said every night
 #: would hold the exit status at 1 with nothing left to do
-NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "ADDRESS_BOUNCED", "CHECKIN_FORM_UPDATED",
+NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "SPEC_EDITED", "ADDRESS_BOUNCED", "CHECKIN_FORM_UPDATED",
                                         "RESULTS_REWRITTEN"})
 
 #: warnings about a state that stays until the office acts, which it may decide to leave as

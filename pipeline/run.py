@@ -4043,6 +4043,68 @@ def with_former_names(t: Tournament, ledger: Ledger) -> Tournament:
                             if former[ev.id] else ev for ev in t.spec.events])
 
 
+#: the ledger's cache key of tournament.yaml's settings as the last run read them (:func:`spec_edits`)
+SPEC_SEEN_KEY = "spec:seen"
+
+
+def _spec_leaves(value: Any, path: str = "") -> dict[str, str]:
+    """A spec's settings as ``path → value`` (JSON text): mappings by key, a list of items
+    with ids by id (``events[xiangqi].quota.per_branch``; the item itself as ``（有）``, so one
+    added or taken out is one change), any other list as one value.
+
+    >>> _spec_leaves({"events": [{"id": "x", "quota": {"per_branch": 2}}], "notes": ["a"]})
+    {'events[x].quota.per_branch': '2', 'events[x]': '（有）', 'notes': '["a"]'}
+    """
+    if isinstance(value, dict):
+        out: dict[str, str] = {}
+        for k, v in value.items():
+            out.update(_spec_leaves(v, f"{path}.{k}" if path else str(k)))
+        return out
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, dict) and v.get("id") for v in value):
+        out = {}
+        for v in value:
+            out.update(_spec_leaves({k: x for k, x in v.items() if k != "id"}, f"{path}[{v['id']}]"))
+            out[f"{path}[{v['id']}]"] = "（有）"
+        return out
+    return {path: json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)}
+
+
+def spec_edits(t: Tournament, ledger: Ledger) -> list[Issue]:
+    """SPEC_EDITED (a note, that night only): what changed in tournament.yaml since the last
+    run read it — ``events[xiangqi].quota.per_branch 2 → 1`` — so the problems an edit
+    brings (every form over the new quota, QUOTA_EXCEEDED to each captain) are seen to come
+    from it, not from the captains (from an audit: nothing linked them).  Nothing on the first
+    run.  Kept as the night's news: a run cut short leaves it to the run that finishes the night."""
+    told = [i for v in ledger.night_news("spec").values() for i in _from_news(v)]
+    got = ledger.cache_get([SPEC_SEEN_KEY, SPEC_SEEN_KEY + ":bytes"])
+    if t.spec_sha256 and got.get(SPEC_SEEN_KEY + ":bytes") == t.spec_sha256.encode():
+        return told                 # the very bytes read last time (nearly every night)
+    now = _spec_leaves(json.loads(json.dumps(dataclasses.asdict(t.spec), ensure_ascii=False, default=str)))
+    raw = got.get(SPEC_SEEN_KEY)
+    try:
+        seen = json.loads(raw) if raw else None
+    except ValueError:
+        seen = None
+    notes: list[Issue] = []
+    if isinstance(seen, dict):
+        def shown(v: Any) -> str:
+            return "（未设）" if v is None else "（有）" if v == "（有）" else str(v)[:40]
+        keys = [k for k in sorted(set(seen) | set(now)) if seen.get(k) != now.get(k)]
+        # (an item added or taken out is said once, not with each of its settings)
+        whole = {k for k in keys if "（有）" in (seen.get(k), now.get(k))}
+        keys = [k for k in keys if k in whole or not any(k.startswith(w + ".") for w in whole)]
+        if keys:
+            said = "；".join(f"{k} {shown(seen.get(k))} → {shown(now.get(k))}" for k in keys[:8])
+            more = f" 等 {len(keys)} 处" if len(keys) > 8 else ""
+            notes.append(issue("SPEC_EDITED", f"tournament.yaml 自上次运行以来有改动：{said}{more}。本次运行按改动后的设置进行"
+                               "（已公布抽签的项目另见 TERMS_CHANGED、FORMAT_CHANGED）；如是误改，请改回后再运行。",
+                               at=CellRef("tournament.yaml")))
+    ledger.cache_put({SPEC_SEEN_KEY: json.dumps(now, ensure_ascii=False, sort_keys=True).encode(),
+                      SPEC_SEEN_KEY + ":bytes": (t.spec_sha256 or "").encode()},
+                     news={"spec:edits": _news_of(notes)} if notes else None)
+    return notes or told
+
+
 #: the ledger's cache key of every name each unit has had (unit id → {"names": full and short
 #: names, oldest first; "shown": the one its teams' labels were made from last night})
 UNIT_NAMES_KEY = "names:units"
@@ -4153,9 +4215,11 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     unfinished, ledger.night = lastrun.begin(out)     # before the ledger or an output changes
     if not unfinished:
         ledger.forget_other_nights()
+    edited = spec_edits(t, ledger)
     t = with_former_names(t, ledger)
     t, renamed = with_former_unit_names(t, ledger)
     issues = IssueLog()
+    issues.extend(edited)       # night-only (NIGHT_ONLY), as the ledger now holds the edited settings
     issues.extend(renamed)      # night-only (NIGHT_ONLY): the ledger now knows the new name
     report = RunReport(out_dir=out)
     mail: list[str] = []        # this night's mail, said by this night's report only (never kept)

@@ -702,3 +702,28 @@ def test_a_new_secret_before_anything_came_in_is_taken(tmp_path):
     run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     (folder / "secret.key").write_text("fedcba9876543210fedcba9876543210\n", encoding="utf-8")
     assert run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False)).out_dir.name == "t2016-poker"
+
+
+def test_a_tournament_yaml_edit_is_said_that_night_with_what_changed(tmp_path):
+    """A quota or a unit's members edited in tournament.yaml: every form over the new quota
+    was refused (QUOTA_EXCEEDED, to each captain) and nothing linked the refusals to the
+    edit (an audit).  SPEC_EDITED says what changed, that night only; not on a first run."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert "SPEC_EDITED" not in [i.code for i in first.issues]
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "members: 100" in text
+    spec.write_text(text.replace("members: 100", "members: 40", 1) + "\n# 改了人数\n", encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (said,) = [i for i in again.issues if i.code == "SPEC_EDITED"]
+    assert said.severity.value == "info" and said.file == "tournament.yaml", said
+    assert "members 100 → 40" in said.message and "units[" in said.message, said.message
+    (folder / "inbox" / "说明.txt").write_text("not a workbook", encoding="utf-8")     # a full run, nothing edited
+    later = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert not later.unchanged and "SPEC_EDITED" not in [i.code for i in later.issues]
+    spec.write_text(text + "\n# 只改了注释\n", encoding="utf-8")                      # a comment: no setting changed
+    back = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    assert [i.message for i in back.issues if i.code == "SPEC_EDITED"] == [
+        m.replace("members 100 → 40", "members 40 → 100") for m in [said.message]], back.issues

@@ -58,7 +58,7 @@ CODES: dict[str, Severity] = {
     "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
     "PEOPLE_DROPPED": Severity.WARNING,     # a unit's newer form leaves out people of the one it replaces
     "NAME_CONVERTED": Severity.INFO,        # a 评奖表 name found by its Simplified form (Traditional league)
-    "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it;
+    "TERMS_CHANGED": Severity.WARNING,      # a drawn or closed event's deadline or quota tightened: not applied;
                                             # a published round's session or venue moved: kept
     "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night

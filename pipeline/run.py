@@ -1366,7 +1366,7 @@ def _instant(iso: str | None) -> dt.datetime | None:
     return dt.datetime.fromisoformat(iso) if iso else None
 
 
-def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament:
+def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog, now: dt.datetime | None = None) -> Tournament:
     """R2020-Q4, R2020-Q1 as drawn: an event whose round 1 is published keeps the deadline
     and quota it was drawn under — its entries are who was drawn.  A deadline moved later
     after the draw left the event waiting for it, silently, with the round before complete;
@@ -1381,13 +1381,24 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
     the group's winner dropped, the awards withdrawn); TERMS_CHANGED names the unit and both
     counts.  The returned tournament's :attr:`~pipeline.spec.Tournament.members_at_draw` holds
     the counts the validation uses for each drawn event; events not drawn yet use the new
-    ones.  A ledger drawn before the counts were recorded: the spec's counts, as before."""
+    ones.  A ledger drawn before the counts were recorded: the spec's counts, as before.
+
+    The same once registration has closed, before the draw (``now`` given: the run's time):
+    the terms the entries were accepted under are recorded by the first run that sees the
+    deadline passed, and kept as :func:`_closed_terms` says."""
     events, changed = [], False
     members_at_draw: dict[str, dict[str, int]] = {}
     for ev in t.spec.events:
         body = ledger.round_body(ev.id, 1)
         rec = (json.loads(body).get("plan") or {}).get(TERMS_KEY) if body else None
         if not rec:
+            if body is None and now is not None:
+                ev, kept, said = _closed_terms(t, ledger, ev, now)
+                if kept:
+                    members_at_draw[ev.id] = kept
+                if said:
+                    changed = True
+                    issues.add("TERMS_CHANGED", said)
             events.append(ev)
             continue
         now = terms_record(ev, t.spec.units)
@@ -1427,6 +1438,89 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
     out = _with_events(t, events)
     out.members_at_draw = members_at_draw
     return out
+
+
+def _shown_time(iso: str | None) -> str:
+    """A recorded ISO time as TERMS_CHANGED shows it (Beijing time, to the minute)."""
+    return f"{dt.datetime.fromisoformat(iso).astimezone(TZ):%Y-%m-%d %H:%M}" if iso else "（未设）"
+
+
+def _closed_terms(t: Tournament, ledger: Ledger, ev: EventSpec,
+                  now: dt.datetime) -> tuple[EventSpec, dict[str, int], str]:
+    """R2020-Q4, R2020-Q1, R2016-Q1, R2015-Q3 once registration has closed, before the draw:
+    (the event as its entries are validated, the member counts its quota is computed from where
+    they differ from the spec's — :attr:`~pipeline.spec.Tournament.members_at_draw` —, what
+    TERMS_CHANGED says or "").
+
+    The first run that sees the event's deadline passed records its terms (:func:`terms_record`,
+    :meth:`pipeline.store.Ledger.record_closed_terms`).  A later edit of tournament.yaml that
+    would refuse an entry accepted under them — the deadline moved earlier, the quota or a
+    unit's ``members`` lowered — is not applied (its captains can no longer change their forms:
+    LATE_SUBMISSION, QUOTA_EXCEEDED "请删去多余的报名" after the deadline) and is said.  An edit
+    that refuses nothing accepted is the office's to make and applies, and the record follows it:
+    the deadline moved later (registration reopened: forms received after the old deadline are
+    in time; while the new deadline is still ahead the record is dropped, every edit applies, and
+    the terms are recorded again when it passes), a quota or member count raised (no unit's quota
+    in the event smaller).  The round 1 drawn records these terms (:data:`TERMS_KEY`)."""
+    if ev.deadline is None:
+        return ev, {}, ""
+    rec = ledger.closed_terms(ev.id)
+    if not deadline_passed(ev, now):
+        if rec is not None:         # the deadline moved later than a run saw it pass: open again
+            ledger.forget_closed_terms(ev.id, now)
+        return ev, {}, ""
+    spec_terms = terms_record(ev, t.spec.units)
+    if rec is None:
+        ledger.record_closed_terms(ev.id, spec_terms, now)
+        return ev, {}, ""
+    said: list[str] = []
+    kept = dict(rec)
+    was_at, new_at = _instant(rec.get("deadline")), _instant(spec_terms["deadline"])
+    if was_at is not None and new_at is not None and new_at < was_at:
+        said.append(f"报名截止时间（deadline）{_shown_time(rec['deadline'])} → {_shown_time(spec_terms['deadline'])}")
+        ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]))
+    else:
+        kept["deadline"] = spec_terms["deadline"]
+    members: dict[str, int] = {}
+    members_said: list[str] = []
+    old_quota = None
+    if _who_counts(rec.get("quota")) != _who_counts(spec_terms["quota"]) or \
+            (isinstance(rec.get("members"), dict) and rec.get("members") != spec_terms.get("members")):
+        from .spec import QuotaSpec, validated
+
+        try:
+            old_quota = validated(QuotaSpec, {**rec["quota"], "short_warning": ev.quota.short_warning})
+        except Exception:       # a record this version cannot read: the spec's quota stands
+            old_quota = None
+    if old_quota is not None:
+        from .validate.checks import quota_entries
+
+        def limit(q: Any, n: int) -> float:
+            got = quota_entries(q, n, ev.team_size)
+            return float("inf") if got is None else got
+        counted = rec.get("members") if isinstance(rec.get("members"), dict) else {}
+        before = {u.id: counted.get(u.id) if isinstance(counted.get(u.id), int) else u.members for u in t.spec.units}
+        if any(limit(ev.quota, u.members) < limit(old_quota, before[u.id]) for u in t.spec.units):
+            if _who_counts(rec.get("quota")) != _who_counts(spec_terms["quota"]):
+                said.append(f"名额（quota）{quota_text(old_quota)} → {quota_text(ev.quota)}")
+            ev = dataclasses.replace(ev, quota=old_quota)
+            members, members_said = _members_at_draw(t, ev, counted)
+        else:       # no unit's quota smaller: refuses no entry accepted
+            kept["quota"] = spec_terms["quota"]
+            kept.pop("members", None)
+            kept.update({"members": spec_terms["members"]} if "members" in spec_terms else {})
+    if kept != rec:
+        ledger.record_closed_terms(ev.id, kept, now)
+    if not (said or members_said):
+        return ev, members, ""
+    return ev, members, (
+        f"{ev.name}（{ev.id}）的报名已于 {_shown_time(kept['deadline'])} 截止，之后 tournament.yaml 中"
+        + "；".join([*(f"它的{x}" for x in said[:1]), *said[1:], *members_said]) + "。"
+        "已受理的报名不变：本项目的报名仍按截止时的截止时间和名额校验"
+        + ("（名额按截止时的会员人数计算）" if members_said else "") + "，这一改动对它不起作用"
+        + ("；报名尚未截止的项目按新的会员人数计算名额" if members_said else "")
+        + "。如是误改，请改回原来的值；确要重新开放报名，请把截止时间（deadline）改到更晚的时间"
+        "（已受理的报名保留，截止后收到的报名表即按时受理）。")
 
 
 def _members_at_draw(t: Tournament, ev: EventSpec, recorded: Any) -> tuple[dict[str, int], list[str]]:
@@ -1930,7 +2024,8 @@ class EventRunner:
                                             **({ABSENT_KEY: sorted(self.absent)} if not self.rounds
                                                and (self.absent or self.drawn_at_checkin()) else {}),
                                             **({WITHDRAWN_KEY: sorted(state.withdrawn)} if state.withdrawn else {}),
-                                            **({TERMS_KEY: terms_record(self.ev, self.t.spec.units)} if not self.rounds else {}),
+                                            **({TERMS_KEY: self.ledger.closed_terms(self.ev.id) or terms_record(self.ev, self.t.spec.units)}
+                                               if not self.rounds else {}),
                                             **self.session_plan(nxt),
                                             **({RESULTS_KEY: self.results_record()}
                                                if self.rounds and not follows_a_schedule(nxt) else {}),
@@ -4110,7 +4205,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     resent = inbox_resent(received, copies, copy_at)
     mail_ids: dict[str, str] = {}
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
-    terms = terms_at_draw(t, ledger, issues)     # validation's view: drawn events as drawn
+    terms = terms_at_draw(t, ledger, issues, now)     # validation's view: drawn or closed events as then
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
     resent_forms = resent_issues(t, received, resent, inputs, current, issues)

@@ -1401,15 +1401,15 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog, now: dt.datet
                     issues.add("TERMS_CHANGED", said)
             events.append(ev)
             continue
-        now = terms_record(ev, t.spec.units)
+        current = terms_record(ev, t.spec.units)
         said = []
-        if _instant(rec.get("deadline")) != _instant(now["deadline"]):   # (an offset written otherwise is no change)
+        if _instant(rec.get("deadline")) != _instant(current["deadline"]):   # (an offset written otherwise is no change)
             def shown(iso: str | None) -> str:
                 return f"{dt.datetime.fromisoformat(iso).astimezone(TZ):%Y-%m-%d %H:%M}" if iso else "（未设）"
-            said.append(f"报名截止时间（deadline）{shown(rec.get('deadline'))} → {shown(now['deadline'])}")
+            said.append(f"报名截止时间（deadline）{shown(rec.get('deadline'))} → {shown(current['deadline'])}")
             ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]) if rec.get("deadline") else None)
         # (short_warning only says whether QUOTA_SHORT is warned: it follows the spec)
-        if _who_counts(rec.get("quota")) != _who_counts(now["quota"]):
+        if _who_counts(rec.get("quota")) != _who_counts(current["quota"]):
             from .spec import QuotaSpec, validated
 
             try:

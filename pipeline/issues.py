@@ -66,7 +66,7 @@ CODES: dict[str, Severity] = {
     "RESULT_ON_OTHER_SHEET": Severity.WARNING,  # results typed on a copy of 成绩, not on 成绩: not read
     "RESULT_LEFT_BLANK": Severity.WARNING,  # a later sheet leaves blank a table an earlier one filled: the earlier still counts
     "PLACES_KEPT": Severity.INFO,           # a finished event's places as published, though the code now ranks otherwise
-    "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places changed (a late correction): said that night
+    "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places or awards changed (a late correction, an awards edit): said that night
     "UNIT_RENAMED": Severity.INFO,          # a unit's short name changed in tournament.yaml: said that night
     "AUTO_REPLY": Severity.INFO,            # an automatic mail / a reply to a receipt, no workbook: nothing to do
     "MAIL_BOUNCED": Severity.INFO,          # a bounce (退信): nothing in it taken as a form

@@ -58,7 +58,7 @@ CODES: dict[str, Severity] = {
     "SAME_TIME": Severity.WARNING,          # a unit's forms received at the same time: which counts
     "PEOPLE_DROPPED": Severity.WARNING,     # a unit's newer form leaves out people of the one it replaces
     "NAME_CONVERTED": Severity.INFO,        # a 评奖表 name found by its Simplified form (Traditional league)
-    "TERMS_CHANGED": Severity.WARNING,      # a drawn event's deadline or quota edited: not applied to it;
+    "TERMS_CHANGED": Severity.WARNING,      # a drawn or closed event's deadline or quota tightened: not applied;
                                             # a published round's session or venue moved: kept
     "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
@@ -66,7 +66,7 @@ CODES: dict[str, Severity] = {
     "RESULT_ON_OTHER_SHEET": Severity.WARNING,  # results typed on a copy of 成绩, not on 成绩: not read
     "RESULT_LEFT_BLANK": Severity.WARNING,  # a later sheet leaves blank a table an earlier one filled: the earlier still counts
     "PLACES_KEPT": Severity.INFO,           # a finished event's places as published, though the code now ranks otherwise
-    "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places changed (a late correction): said that night
+    "PLACES_CHANGED": Severity.WARNING,     # a finished event's published places or awards changed (a late correction, an awards edit): said that night
     "SPEC_EDITED": Severity.INFO,           # tournament.yaml changed since the last run: what changed, that night
     "UNIT_RENAMED": Severity.INFO,          # a unit's short name changed in tournament.yaml: said that night
     "AUTO_REPLY": Severity.INFO,            # an automatic mail / a reply to a receipt, no workbook: nothing to do

@@ -1382,7 +1382,7 @@ def _instant(iso: str | None) -> dt.datetime | None:
     return dt.datetime.fromisoformat(iso) if iso else None
 
 
-def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament:
+def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog, now: dt.datetime | None = None) -> Tournament:
     """R2020-Q4, R2020-Q1 as drawn: an event whose round 1 is published keeps the deadline
     and quota it was drawn under — its entries are who was drawn.  A deadline moved later
     after the draw left the event waiting for it, silently, with the round before complete;
@@ -1397,24 +1397,35 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
     the group's winner dropped, the awards withdrawn); TERMS_CHANGED names the unit and both
     counts.  The returned tournament's :attr:`~pipeline.spec.Tournament.members_at_draw` holds
     the counts the validation uses for each drawn event; events not drawn yet use the new
-    ones.  A ledger drawn before the counts were recorded: the spec's counts, as before."""
+    ones.  A ledger drawn before the counts were recorded: the spec's counts, as before.
+
+    The same once registration has closed, before the draw (``now`` given: the run's time):
+    the terms the entries were accepted under are recorded by the first run that sees the
+    deadline passed, and kept as :func:`_closed_terms` says."""
     events, changed = [], False
     members_at_draw: dict[str, dict[str, int]] = {}
     for ev in t.spec.events:
         body = ledger.round_body(ev.id, 1)
         rec = (json.loads(body).get("plan") or {}).get(TERMS_KEY) if body else None
         if not rec:
+            if body is None and now is not None:
+                ev, kept, said = _closed_terms(t, ledger, ev, now)
+                if kept:
+                    members_at_draw[ev.id] = kept
+                if said:
+                    changed = True
+                    issues.add("TERMS_CHANGED", said)
             events.append(ev)
             continue
-        now = terms_record(ev, t.spec.units)
+        current = terms_record(ev, t.spec.units)
         said = []
-        if _instant(rec.get("deadline")) != _instant(now["deadline"]):   # (an offset written otherwise is no change)
+        if _instant(rec.get("deadline")) != _instant(current["deadline"]):   # (an offset written otherwise is no change)
             def shown(iso: str | None) -> str:
                 return f"{dt.datetime.fromisoformat(iso).astimezone(TZ):%Y-%m-%d %H:%M}" if iso else "（未设）"
-            said.append(f"报名截止时间（deadline）{shown(rec.get('deadline'))} → {shown(now['deadline'])}")
+            said.append(f"报名截止时间（deadline）{shown(rec.get('deadline'))} → {shown(current['deadline'])}")
             ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]) if rec.get("deadline") else None)
         # (short_warning only says whether QUOTA_SHORT is warned: it follows the spec)
-        if _who_counts(rec.get("quota")) != _who_counts(now["quota"]):
+        if _who_counts(rec.get("quota")) != _who_counts(current["quota"]):
             from .spec import QuotaSpec, validated
 
             try:
@@ -1443,6 +1454,89 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog) -> Tournament
     out = _with_events(t, events)
     out.members_at_draw = members_at_draw
     return out
+
+
+def _shown_time(iso: str | None) -> str:
+    """A recorded ISO time as TERMS_CHANGED shows it (Beijing time, to the minute)."""
+    return f"{dt.datetime.fromisoformat(iso).astimezone(TZ):%Y-%m-%d %H:%M}" if iso else "（未设）"
+
+
+def _closed_terms(t: Tournament, ledger: Ledger, ev: EventSpec,
+                  now: dt.datetime) -> tuple[EventSpec, dict[str, int], str]:
+    """R2020-Q4, R2020-Q1, R2016-Q1, R2015-Q3 once registration has closed, before the draw:
+    (the event as its entries are validated, the member counts its quota is computed from where
+    they differ from the spec's — :attr:`~pipeline.spec.Tournament.members_at_draw` —, what
+    TERMS_CHANGED says or "").
+
+    The first run that sees the event's deadline passed records its terms (:func:`terms_record`,
+    :meth:`pipeline.store.Ledger.record_closed_terms`).  A later edit of tournament.yaml that
+    would refuse an entry accepted under them — the deadline moved earlier, the quota or a
+    unit's ``members`` lowered — is not applied (its captains can no longer change their forms:
+    LATE_SUBMISSION, QUOTA_EXCEEDED "请删去多余的报名" after the deadline) and is said.  An edit
+    that refuses nothing accepted is the office's to make and applies, and the record follows it:
+    the deadline moved later (registration reopened: forms received after the old deadline are
+    in time; while the new deadline is still ahead the record is dropped, every edit applies, and
+    the terms are recorded again when it passes), a quota or member count raised (no unit's quota
+    in the event smaller).  The round 1 drawn records these terms (:data:`TERMS_KEY`)."""
+    if ev.deadline is None:
+        return ev, {}, ""
+    rec = ledger.closed_terms(ev.id)
+    if not deadline_passed(ev, now):
+        if rec is not None:         # the deadline moved later than a run saw it pass: open again
+            ledger.forget_closed_terms(ev.id, now)
+        return ev, {}, ""
+    spec_terms = terms_record(ev, t.spec.units)
+    if rec is None:
+        ledger.record_closed_terms(ev.id, spec_terms, now)
+        return ev, {}, ""
+    said: list[str] = []
+    kept = dict(rec)
+    was_at, new_at = _instant(rec.get("deadline")), _instant(spec_terms["deadline"])
+    if was_at is not None and new_at is not None and new_at < was_at:
+        said.append(f"报名截止时间（deadline）{_shown_time(rec['deadline'])} → {_shown_time(spec_terms['deadline'])}")
+        ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]))
+    else:
+        kept["deadline"] = spec_terms["deadline"]
+    members: dict[str, int] = {}
+    members_said: list[str] = []
+    old_quota = None
+    if _who_counts(rec.get("quota")) != _who_counts(spec_terms["quota"]) or \
+            (isinstance(rec.get("members"), dict) and rec.get("members") != spec_terms.get("members")):
+        from .spec import QuotaSpec, validated
+
+        try:
+            old_quota = validated(QuotaSpec, {**rec["quota"], "short_warning": ev.quota.short_warning})
+        except Exception:       # a record this version cannot read: the spec's quota stands
+            old_quota = None
+    if old_quota is not None:
+        from .validate.checks import quota_entries
+
+        def limit(q: Any, n: int) -> float:
+            got = quota_entries(q, n, ev.team_size)
+            return float("inf") if got is None else got
+        counted = rec.get("members") if isinstance(rec.get("members"), dict) else {}
+        before = {u.id: counted.get(u.id) if isinstance(counted.get(u.id), int) else u.members for u in t.spec.units}
+        if any(limit(ev.quota, u.members) < limit(old_quota, before[u.id]) for u in t.spec.units):
+            if _who_counts(rec.get("quota")) != _who_counts(spec_terms["quota"]):
+                said.append(f"名额（quota）{quota_text(old_quota)} → {quota_text(ev.quota)}")
+            ev = dataclasses.replace(ev, quota=old_quota)
+            members, members_said = _members_at_draw(t, ev, counted)
+        else:       # no unit's quota smaller: refuses no entry accepted
+            kept["quota"] = spec_terms["quota"]
+            kept.pop("members", None)
+            kept.update({"members": spec_terms["members"]} if "members" in spec_terms else {})
+    if kept != rec:
+        ledger.record_closed_terms(ev.id, kept, now)
+    if not (said or members_said):
+        return ev, members, ""
+    return ev, members, (
+        f"{ev.name}（{ev.id}）的报名已于 {_shown_time(kept['deadline'])} 截止，之后 tournament.yaml 中"
+        + "；".join([*(f"它的{x}" for x in said[:1]), *said[1:], *members_said]) + "。"
+        "已受理的报名不变：本项目的报名仍按截止时的截止时间和名额校验"
+        + ("（名额按截止时的会员人数计算）" if members_said else "") + "，这一改动对它不起作用"
+        + ("；报名尚未截止的项目按新的会员人数计算名额" if members_said else "")
+        + "。如是误改，请改回原来的值；确要重新开放报名，请把截止时间（deadline）改到更晚的时间"
+        "（已受理的报名保留，截止后收到的报名表即按时受理）。")
 
 
 def _members_at_draw(t: Tournament, ev: EventSpec, recorded: Any) -> tuple[dict[str, int], list[str]]:
@@ -1954,7 +2048,8 @@ class EventRunner:
                                             **({ABSENT_KEY: sorted(self.absent)} if not self.rounds
                                                and (self.absent or self.drawn_at_checkin()) else {}),
                                             **({WITHDRAWN_KEY: sorted(state.withdrawn)} if state.withdrawn else {}),
-                                            **({TERMS_KEY: terms_record(self.ev, self.t.spec.units)} if not self.rounds else {}),
+                                            **({TERMS_KEY: self.ledger.closed_terms(self.ev.id) or terms_record(self.ev, self.t.spec.units)}
+                                               if not self.rounds else {}),
                                             **self.session_plan(nxt),
                                             **({RESULTS_KEY: self.results_record()}
                                                if self.rounds and not follows_a_schedule(nxt) else {}),
@@ -4289,7 +4384,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     resent = inbox_resent(received, copies, copy_at)
     mail_ids: dict[str, str] = {}
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
-    terms = terms_at_draw(t, ledger, issues)     # validation's view: drawn events as drawn
+    terms = terms_at_draw(t, ledger, issues, now)     # validation's view: drawn or closed events as then
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
     resent_forms = resent_issues(t, received, resent, inputs, current, issues)
@@ -4399,7 +4494,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     changed = [i.message.split("：", 1)[0] for i in state.issues if i.code == "PLACES_CHANGED"]
     if changed:
         report.next_steps.append(f"{'、'.join(dict.fromkeys(changed))}已公布的名次和奖项有变（见 data/issues.csv 中的 "
-                                 "PLACES_CHANGED）：请核实更正的成绩；如已打印或发出名次表、获奖名单和奖状，请按新的名次更正。")
+                                 "PLACES_CHANGED）：请核实更正的成绩或改动的奖项设置；如已打印或发出名次表、获奖名单和奖状，请按新的名次和获奖更正。")
     if any(i.code == "RESULTS_REWRITTEN" for i in state.issues):
         report.next_steps.append("有成绩表改动了一轮中大部分桌的成绩（见 data/issues.csv 中的 RESULTS_REWRITTEN）：请与裁判核实"
                                  "是否误把另一轮的成绩填进了这一轮的成绩表。")
@@ -4571,7 +4666,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
                 at = len(issues)
                 places_changed(runner, published[1], placements, inputs)
                 news = _news_of(list(issues)[at:])
-            ledger.publish_places(ev.id, digest, _places_json(placements), now, news=news)
+            ledger.publish_places(ev.id, digest, _places_json(placements, _award_record(runner, placements)), now,
+                                  news=news)
         else:
             issues.extend(_places_news(ledger, ev.id, list(issues)[mark:]))
     if not runner.complete:
@@ -4613,7 +4709,8 @@ def places_inputs(runner: EventRunner, playoffs: bool = True) -> str:
     """R2020-A1, R2011-A1, R2016-A1, R2015-A1: a digest of what a finished event's places
     are computed from — its entries, published rounds, results, 加赛 (``playoffs``: left
     out only to compare with a kept state, which does not hold them), withdrawals, and the
-    rules of tournament.yaml that rank it (tiebreaks, award scheme, format options) — and
+    rules of tournament.yaml that rank and reward it (tiebreaks, award scheme, format options,
+    prize money when set) — and
     of nothing that depends on the code.  Recorded in the ledger with the places when they
     are published; a later run with the same digest keeps them (:func:`keep_published_places`).
 
@@ -4630,6 +4727,8 @@ def places_inputs(runner: EventRunner, playoffs: bool = True) -> str:
         "rules": [list(ev.tiebreaks) if ev.tiebreaks is not None else None, ev.awards.scheme,
                   ev.awards.options, ev.format.options],
     }
+    if ev.awards.prizes:        # (only when set: an event without prize money keeps the digest it had)
+        body["rules"].append({"prizes": dict(ev.awards.prizes)})
     if playoffs:
         body["playoffs"] = [[p.stage, p.group, list(p.order), list(p.places)] for p in runner.playoffs]
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
@@ -4641,9 +4740,31 @@ def _places_results(results: Mapping[tuple, MatchResult], published: set) -> lis
                   for k, r in results.items() if k in published)
 
 
-def _places_json(placements: list) -> str:
-    return json.dumps([[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)] for p in placements],
-                      ensure_ascii=False)
+def _places_json(placements: list, awards: list | None = None) -> str:
+    """The ledger's record of published places — and of the awards given with them (``awards``:
+    :func:`_award_record`), which PLACES_CHANGED compares an edit of the award scheme with.  A
+    record without awards (an older version's) is the list of places alone."""
+    places = [[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)] for p in placements]
+    return json.dumps(places if awards is None else {"places": places, "awards": awards}, ensure_ascii=False)
+
+
+def _recorded_places(body: Any) -> Any:
+    """The places of a published-places record (:func:`_places_json`), either form."""
+    return body.get("places") if isinstance(body, dict) else body
+
+
+def _award_record(runner: EventRunner, placements: list) -> list | None:
+    """The awards the event's scheme gives for ``placements``, as the ledger records them with
+    the places: ``[group, award, entry id, prize]`` in the scheme's order; None when they
+    cannot be worked out (the places are recorded in any case)."""
+    from .score import AWARD_SCHEMES
+
+    try:
+        rows, _ = AWARD_SCHEMES.get(runner.ev.awards.scheme).assign(runner.ev.awards, placements,
+                                                                     runner.shown_entries(), event=runner.ev.id)
+    except Exception:   # noqa: BLE001 - the awards are said from the places then (_awards_changed)
+        return None
+    return [[r.group, r.award, r.entry, int(r.prize)] for r in rows]
 
 
 def published_places(runner: EventRunner, ledger: Ledger, digest: str) -> tuple[str, list, bool] | None:
@@ -4659,7 +4780,7 @@ def published_places(runner: EventRunner, ledger: Ledger, digest: str) -> tuple[
     if rec is not None:
         try:
             return rec[0], [Placement(int(r), str(e), str(tr), str(g), bool(td), bool(st))
-                            for r, e, tr, g, td, st in json.loads(rec[1])], True
+                            for r, e, tr, g, td, st in _recorded_places(json.loads(rec[1]))], True
         except (ValueError, TypeError):
             return None
     want = places_inputs(runner, playoffs=False)
@@ -4749,16 +4870,22 @@ def places_changed(runner: EventRunner, was: list, placements: list, inputs: Inp
         return {k: tuple(sorted(v)) for k, v in out.items()}
     before, after = seats(was), seats(placements)
     moved = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-    if not moved:
-        return      # the same places (a tie flag or a place's note aside): nothing printed changes
     names = {e.id: e.team for e in runner.shown_entries()}
+    awards = _awards_changed(runner, was, placements, names)
+    if not moved:
+        if awards:      # the office's edit of the awards (names, counts, rest, prizes): the same places
+            runner.issues.add(
+                "PLACES_CHANGED",
+                f"{runner.ev.name}：获奖有变：{awards}。{runner.ev.name}已赛完，名次和奖项此前已经公布；名次没有变，"
+                "本次按 tournament.yaml 中现在的奖项设置（awards：奖项名称、名额、其余名次的奖项、奖金）重新评定了获奖。"
+                "如已打印或发出获奖名单、奖状，请按新的获奖名单更正；如是误改，请把 tournament.yaml 中本项目的 awards 改回原样。")
+        return      # the same places and awards (a tie flag or a place's note aside): nothing printed changes
 
     def who(ids: tuple[str, ...]) -> str:
         return "、".join(names.get(i, i) for i in ids) or "（无）"
     places = [f"{f'{g}组' if g else ''}第{r}名 {who(before.get((g, r), ()))} → {who(after.get((g, r), ()))}"
               for g, r in moved]
     said = "；".join(places[:8]) + (f"；等 {len(places)} 处" if len(places) > 8 else "")
-    awards = _awards_changed(runner, was, placements, names)
     new, cause = _night_sheets(runner, inputs)
     runner.issues.add(
         "PLACES_CHANGED",
@@ -4785,7 +4912,7 @@ def places_withdrawn(runner: EventRunner, ledger: Ledger, inputs: Inputs, now: d
     if rec is None:
         return
     try:
-        was = json.loads(rec[1])
+        was = _recorded_places(json.loads(rec[1]))
     except (TypeError, ValueError):
         was = None
     ledger.withdraw_places(runner.ev.id, now)
@@ -4819,27 +4946,51 @@ def _night_sheets(runner: EventRunner, inputs: Inputs) -> tuple[list[Received], 
 
 
 def _awards_changed(runner: EventRunner, was: list, placements: list, names: dict[str, str]) -> str:
-    """The awards that go to someone else with the new places (一等奖 于建明 → 龚俊杰), "" when none."""
-    from .score import AWARD_SCHEMES
+    """The awards that changed with the new places or the edited award scheme, against the
+    awards recorded when the places were published (:func:`_award_record`; for a record of
+    places alone, the scheme as it is now applied to them): who gets each (一等奖 于建明 →
+    龚俊杰), an award renamed or no longer given (三等奖 …… → （无）), its prize money
+    (第一名 奖金 300 元 → 500 元); "" when none changed."""
+    old = None
+    rec = runner.ledger.published_places(runner.ev.id)
+    if rec is not None:
+        try:
+            body = json.loads(rec[1])
+            if isinstance(body, dict) and isinstance(body.get("awards"), list):
+                old = [(str(g), str(a), str(e), int(p)) for g, a, e, p in body["awards"]]
+        except (TypeError, ValueError):
+            old = None
+    if old is None:
+        old = [tuple(r) for r in _award_record(runner, was) or []]
+    new = [tuple(r) for r in _award_record(runner, placements) or []]
 
-    try:
-        scheme = AWARD_SCHEMES.get(runner.ev.awards.scheme)
-        entries = runner.shown_entries()
-        old, _ = scheme.assign(runner.ev.awards, was, entries, event=runner.ev.id)
-        new, _ = scheme.assign(runner.ev.awards, placements, entries, event=runner.ev.id)
-    except Exception:   # noqa: BLE001 - the places are said in any case; the awards are a help
-        return ""
-
-    def by_award(rows: list[AwardRow]) -> dict[tuple[str, str], tuple[str, ...]]:
+    def by_award(rows: list) -> dict[tuple[str, str], tuple[tuple[str, ...], int]]:
         out: dict[tuple[str, str], list[str]] = {}
-        for r in rows:
-            out.setdefault((r.group, r.award), []).append(names.get(r.entry, r.team))
-        return {k: tuple(sorted(v)) for k, v in out.items()}
+        prize: dict[tuple[str, str], int] = {}
+        for g, award, entry, p in rows:
+            out.setdefault((g, award), []).append(names.get(entry, entry))
+            prize[(g, award)] = max(prize.get((g, award), 0), p)
+        return {k: (tuple(sorted(v)), prize[k]) for k, v in out.items()}
+
+    def who(people: tuple[str, ...]) -> str:
+        return ("、".join(people[:6]) + (f"等 {len(people)} 人" if len(people) > 6 else "")) or "（无）"
     a, b = by_award(old), by_award(new)
-    order = list(dict.fromkeys([(r.group, r.award) for r in [*old, *new]]))
-    return "；".join(f"{f'{g}组' if g else ''}{award} {'、'.join(a.get((g, award), ())) or '（无）'} → "
-                    f"{'、'.join(b.get((g, award), ())) or '（无）'}"
-                    for g, award in order if a.get((g, award)) != b.get((g, award)))
+    said = []
+    for g, award in dict.fromkeys([(r[0], r[1]) for r in [*old, *new]]):
+        (was_who, was_prize), (now_who, now_prize) = a.get((g, award), ((), 0)), b.get((g, award), ((), 0))
+        if (was_who, was_prize) == (now_who, now_prize):
+            continue
+        head = f"{f'{g}组' if g else ''}{award}"
+        if was_who == now_who:
+            said.append(f"{head} 奖金 {was_prize} 元 → {now_prize} 元")
+        elif was_who and now_who and max(len(was_who), len(now_who)) > 6:     # (a long list: who joined, who left)
+            came, went = [x for x in now_who if x not in was_who], [x for x in was_who if x not in now_who]
+            said.append(f"{head}（{len(was_who)} 人 → {len(now_who)} 人）" + "，".join(
+                [*([f"增加 {who(tuple(came))}"] if came else []), *([f"不再有 {who(tuple(went))}"] if went else [])]))
+        else:
+            said.append(f"{head} {who(was_who)} → {who(now_who)}"
+                        + (f"（奖金 {was_prize} 元 → {now_prize} 元）" if was_who and now_who and was_prize != now_prize else ""))
+    return "；".join(said)
 
 
 #: what a draw, a result or a standing can depend on: every field of an entry and of its

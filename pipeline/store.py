@@ -52,6 +52,11 @@ CREATE TABLE IF NOT EXISTS places (
     published_at TEXT NOT NULL,
     body         TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS terms (
+    event       TEXT PRIMARY KEY,
+    recorded_at TEXT NOT NULL,
+    body        TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS cache (
     key   TEXT PRIMARY KEY,
     value BLOB NOT NULL
@@ -293,6 +298,30 @@ class Ledger:
         with self._tx():
             self.conn.execute("DELETE FROM places WHERE event=?", (event,))
             self._audit(at, "places", f"{event} withdrawn")
+
+    # -- registration terms once registration closed -------------------------------------
+    def closed_terms(self, event: str) -> dict[str, Any] | None:
+        """The registration terms an event's entries were accepted under, recorded by the first
+        run that saw its deadline passed (:func:`pipeline.run.terms_at_draw`), or None."""
+        row = self.conn.execute("SELECT body FROM terms WHERE event=?", (event,)).fetchone()
+        try:
+            body = json.loads(row[0]) if row else None
+        except ValueError:
+            return None
+        return body if isinstance(body, dict) else None
+
+    def record_closed_terms(self, event: str, body: dict[str, Any], at: dt.datetime) -> None:
+        """Record (or replace) the terms an event's registration closed under."""
+        text = json.dumps(body, ensure_ascii=False, sort_keys=True)
+        with self._tx():
+            self.conn.execute("INSERT OR REPLACE INTO terms VALUES (?,?,?)", (event, at.isoformat(), text))
+            self._audit(at, "terms", f"{event} {text}")
+
+    def forget_closed_terms(self, event: str, at: dt.datetime) -> None:
+        """Forget them: the office moved the deadline later, registration is open again."""
+        with self._tx():
+            if self.conn.execute("DELETE FROM terms WHERE event=?", (event,)).rowcount:
+                self._audit(at, "terms", f"{event} reopened")
 
     def cache_items(self, prefix: str) -> Iterator[tuple[str, bytes]]:
         """Every cache entry under ``prefix`` (key, value), one at a time."""

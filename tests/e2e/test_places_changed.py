@@ -142,3 +142,104 @@ def test_a_sheet_rewriting_most_of_a_published_round_is_a_warning_on_its_night(t
     (out / "t2020-league" / ".lastrun.json").unlink()          # a full run, not a kept report
     full = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     assert "RESULTS_REWRITTEN" not in [i.code for i in full.issues]
+
+
+NIGHT_19 = dt.datetime(2020, 11, 19, 12, 0, tzinfo=TZ)
+NIGHT_20 = dt.datetime(2020, 11, 20, 12, 0, tzinfo=TZ)
+
+
+def _awards(out_dir: Path, event: str) -> dict[str, list[str]]:
+    rows: dict[str, list[str]] = {}
+    with open(out_dir / "data" / "awards.csv", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if r["event"] == event:
+                rows.setdefault(r["award"], []).append(r["team"])
+    return rows
+
+
+def _awards_edited(tmp_path: Path, sample: str, old: str, new: str, after: str, now1, now2):
+    """The sample's whole inbox run at ``now1``; then ``old`` → ``new`` in tournament.yaml (the
+    first after ``after``) and a run at ``now2``: (first report, edited night's report)."""
+    folder = tmp_path / sample
+    shutil.copytree(ROOT / "sample_sheets" / sample, folder)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now1))
+    assert not first.needs_attention
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    j = text.index(old, text.index(after))
+    spec.write_text(text[:j] + new + text[j + len(old):], encoding="utf-8")
+    return first, run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now2))
+
+
+def test_R2020_A1_an_award_count_edited_after_publication_is_a_warning_once(tmp_path):
+    """The audit's case: 象棋's 二等奖 count 2 → 1 after the places were published moved 曹秀
+    to 三等奖 and 闫宇刚 to 决赛参与奖 with 错误 0 条，警告 0 条 and exit 0 (no place moved, so
+    nothing was compared)."""
+    first, night = _awards_edited(tmp_path, "t2020-league", "{award: 二等奖, count: 2}", "{award: 二等奖, count: 1}",
+                                  "- id: xiangqi", NIGHT_19, NIGHT_20)
+    assert _awards(night.out_dir, "xiangqi")["二等奖"] == ["郑超"]
+    (changed,) = [i for i in night.issues if i.code == "PLACES_CHANGED"]
+    assert changed.severity == "warning" and night.needs_attention
+    assert changed.message.startswith("象棋：获奖有变："), changed.message
+    assert "二等奖 郑超、曹秀 → 郑超" in changed.message or "二等奖 曹秀、郑超 → 郑超" in changed.message, changed.message
+    assert "三等奖 余健艳、吕宁桂、闫宇刚 → 余健艳、吕宁桂、曹秀" in changed.message, changed.message
+    assert "决赛参与奖（16 人 → 17 人）增加 闫宇刚" in changed.message and "awards" in changed.message, changed.message
+    assert any(s.startswith("象棋已公布的名次和奖项有变") for s in night.next_steps), night.next_steps
+    # said that night only
+    again = run(RunOptions(folder=night.out_dir.parent.parent / "t2020-league", out_parent=night.out_dir.parent,
+                           pdf=False, now=NIGHT_20 + dt.timedelta(days=1)))
+    assert "PLACES_CHANGED" not in [i.code for i in again.issues] and not again.needs_attention
+
+
+def test_R2020_A1_an_award_renamed_after_publication_is_a_warning(tmp_path):
+    first, night = _awards_edited(tmp_path, "t2020-league", "{award: 三等奖, count: 3}", "{award: 优秀奖, count: 3}",
+                                  "- id: xiangqi", NIGHT_19, NIGHT_20)
+    assert "优秀奖" in _awards(night.out_dir, "xiangqi")
+    (changed,) = [i for i in night.issues if i.code == "PLACES_CHANGED"]
+    assert changed.severity == "warning" and "三等奖" in changed.message and "优秀奖" in changed.message, changed.message
+
+
+def test_R2020_A1_the_rest_award_removed_after_publication_is_a_warning(tmp_path):
+    first, night = _awards_edited(tmp_path, "t2020-league", "      rest: 决赛参与奖\n", "", "- id: xiangqi",
+                                  NIGHT_19, NIGHT_20)
+    assert "决赛参与奖" not in _awards(night.out_dir, "xiangqi")
+    (changed,) = [i for i in night.issues if i.code == "PLACES_CHANGED"]
+    assert changed.severity == "warning" and "决赛参与奖" in changed.message, changed.message
+
+
+def test_R2011_A1_prize_money_edited_after_publication_is_a_warning(tmp_path):
+    first, night = _awards_edited(tmp_path, "t2011-court", "第一名: 300", "第一名: 500", "awards:", NOW, NOW)
+    changed = [i for i in night.issues if i.code == "PLACES_CHANGED"]
+    assert len(changed) == 1 and changed[0].severity == "warning" and night.needs_attention, changed
+    assert "第一名 奖金 300 元 → 500 元" in changed[0].message, changed[0].message
+
+
+def test_R2020_A1_places_recorded_without_their_awards_are_still_read(tmp_path):
+    """A ledger whose places were published by an older version (the list of places alone, no
+    awards): read as before; an awards edit re-publishes them with the awards, so the next edit
+    is compared with the awards given."""
+    import json
+    import sqlite3
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NIGHT_19))
+    with sqlite3.connect(first.out_dir / "ledger.sqlite") as db:
+        for event, body in db.execute("SELECT event, body FROM places").fetchall():
+            db.execute("UPDATE places SET body=? WHERE event=?",
+                       (json.dumps(json.loads(body)["places"], ensure_ascii=False), event))
+    (first.out_dir / ".lastrun.json").unlink()
+    same = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NIGHT_20))
+    assert not same.needs_attention and "PLACES_CHANGED" not in [i.code for i in same.issues]
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("{award: 二等奖, count: 2}", "{award: 二等奖, count: 1}", 1),
+                    encoding="utf-8")
+    edited = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NIGHT_20))
+    assert _awards(edited.out_dir, "xiangqi")["二等奖"] == ["郑超"]
+    with sqlite3.connect(first.out_dir / "ledger.sqlite") as db:
+        (body,) = db.execute("SELECT body FROM places WHERE event='xiangqi'").fetchone()
+    rec = json.loads(body)
+    second = next(e for r, e, *_ in rec["places"] if r == 2)
+    assert ["", "二等奖", second, 0] in rec["awards"] and len([a for a in rec["awards"] if a[1] == "二等奖"]) == 1

@@ -69,11 +69,13 @@ def test_R2016_Q1_members_changed_without_changing_the_quota_are_not_said(tmp_pa
 
 
 def test_R2016_Q1_an_event_not_drawn_yet_uses_the_new_members(tmp_path):
-    """Before the check-in draw (draw_at 11-26 08:30) the new count is the quota: g03's four
-    pairs are over a quota of 1, as the office meant."""
+    """While registration is open (deadline 11-16 17:00; every form is in by 11-13) the new
+    count is the quota: g03's four pairs are over a quota of 1, as the office meant, and its
+    captain can still send a corrected form.  (After the deadline, before the check-in draw,
+    the count the pairs were accepted under is kept: test_terms_closed.py.)"""
     folder = _copy(tmp_path, "t2016-poker")
     out = tmp_path / "out"
-    before_draw = dt.datetime(2016, 11, 20, 12, 0, tzinfo=TZ)
+    before_draw = dt.datetime(2016, 11, 15, 12, 0, tzinfo=TZ)
     run(RunOptions(folder=folder, out_parent=out, now=before_draw, pdf=False))
     _edit(folder, G03_60, "captain: 钱丽华, members: 12")
     again = run(RunOptions(folder=folder, out_parent=out, now=before_draw, pdf=False))

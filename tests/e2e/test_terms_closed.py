@@ -1,0 +1,118 @@
+"""R2020-Q4, R2020-Q1, R2016-Q1 once registration has closed: the terms the entries were
+accepted under (deadline, quota, the units' member counts) are kept from the first run that
+sees the deadline passed, not only from the draw.  (The audit's case, t2016 whose check-in
+draw leaves a 10-day gap after the deadline: the deadline moved 11-16 → 11-12 on 11-21
+refused six forms accepted in time — LATE_SUBMISSION "已过全部项目的报名截止时间" and
+"尚未收到报名表" about them —, and g11's members 100 → 40 refused all its pairs with
+QUOTA_EXCEEDED "请删去多余的报名", which no captain could do any more.)  Now such an edit is
+TERMS_CHANGED and the accepted entries keep the earlier terms; a deadline moved later (the
+office reopening registration) takes effect; a run before the deadline applies every edit."""
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+from mailedit import edit_attachment
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+from test_terms_members import _edit
+
+ROOT = Path(__file__).resolve().parents[2]
+CLOSED = dt.datetime(2016, 11, 20, 12, 0, tzinfo=TZ)      # after the 11-16 17:00 deadline, before draw_at
+LATER = dt.datetime(2016, 11, 21, 12, 0, tzinfo=TZ)
+DEADLINE = "deadline: 2016-11-16T17:00:00+08:00"
+
+
+def _forms_only(tmp_path: Path) -> Path:
+    """t2016 with only its registration mails (111*) in the inbox."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    for p in (folder / "inbox").iterdir():
+        if not p.name.startswith("111"):
+            p.unlink()
+    return folder
+
+
+def _run(folder: Path, out: Path, now: dt.datetime):
+    return run(RunOptions(folder=folder, out_parent=out, now=now, pdf=False))
+
+
+def test_R2020_Q4_a_deadline_moved_earlier_after_it_passed_refuses_no_accepted_form(tmp_path):
+    folder, out = _forms_only(tmp_path), tmp_path / "out"
+    first = _run(folder, out, CLOSED)
+    assert first.entries == 34 and not first.needs_attention
+    _edit(folder, DEADLINE, "deadline: 2016-11-12T17:00:00+08:00")
+    again = _run(folder, out, LATER)
+    codes = [i.code for i in again.issues]
+    assert "LATE_SUBMISSION" not in codes, [i.message for i in again.issues if i.code == "LATE_SUBMISSION"]
+    assert again.entries == first.entries
+    assert not any(s.startswith("尚未收到报名表") for s in again.next_steps), again.next_steps
+    (note,) = [i for i in again.issues if i.code == "TERMS_CHANGED"]
+    assert note.severity.value == "warning" and again.needs_attention
+    assert "报名截止时间（deadline）2016-11-16 17:00 → 2016-11-12 17:00" in note.message, note.message
+    assert "已受理的报名" in note.message and "仍按" in note.message, note.message
+    # said once: the next night it is a note
+    third = _run(folder, out, LATER + dt.timedelta(days=1))
+    assert [i.severity.value for i in third.issues if i.code == "TERMS_CHANGED"] == ["info"]
+    assert third.entries == first.entries and not third.needs_attention
+
+
+def test_R2016_Q1_members_lowered_after_the_deadline_keep_the_accepted_pairs_through_the_draw(tmp_path):
+    folder, out = _forms_only(tmp_path), tmp_path / "out"
+    first = _run(folder, out, CLOSED)
+    g11 = [e for e in first.state.entries if e.branch == "g11"]
+    assert len(g11) > 2
+    _edit(folder, "captain: 褚志强, members: 100", "captain: 褚志强, members: 40")
+    again = _run(folder, out, LATER)
+    assert "QUOTA_EXCEEDED" not in [i.code for i in again.issues]
+    assert again.entries == first.entries
+    (note,) = [i for i in again.issues if i.code == "TERMS_CHANGED"]
+    assert "后勤服务分工会（g11）的会员人数（members）100 → 40" in note.message, note.message
+    # the check-in, the draw and the results: the pairs drawn are the accepted ones, and
+    # the draw keeps the counts they were accepted under (no QUOTA_EXCEEDED after it either)
+    for p in (ROOT / "sample_sheets" / "t2016-poker" / "inbox").iterdir():
+        shutil.copy2(p, folder / "inbox" / p.name)
+    done = _run(folder, out, dt.datetime(2030, 1, 1, tzinfo=TZ))
+    assert "QUOTA_EXCEEDED" not in [i.code for i in done.issues]
+    assert {e.id for e in done.state.entries} == {e.id for e in first.state.entries}
+    assert (done.out_dir / "data" / "awards.csv").read_text(encoding="utf-8").count("\n") == 9     # 8 awards
+    # the night after: round 1 holds the terms it was drawn under — the closed ones
+    after = _run(folder, out, dt.datetime(2030, 1, 2, tzinfo=TZ))
+    assert not {"QUOTA_EXCEEDED", "DRAW_INPUT_CHANGED", "PLACES_CHANGED"} & {i.code for i in after.issues}
+    assert {e.id for e in after.state.entries} == {e.id for e in first.state.entries}
+
+
+def test_R2016_Q1_a_quota_lowered_after_the_deadline_is_not_applied(tmp_path):
+    folder, out = _forms_only(tmp_path), tmp_path / "out"
+    first = _run(folder, out, CLOSED)
+    _edit(folder, "ratio: 0.15,", "ratio: 0.05,")
+    again = _run(folder, out, LATER)
+    assert "QUOTA_EXCEEDED" not in [i.code for i in again.issues]
+    assert again.entries == first.entries
+    (note,) = [i for i in again.issues if i.code == "TERMS_CHANGED"]
+    assert "名额（quota）" in note.message, note.message
+
+
+def test_R2020_Q4_a_deadline_moved_later_reopens_registration(tmp_path):
+    """The office moving the deadline later after it passed means to take a late form: it
+    takes effect (no TERMS_CHANGED), the late form is in time, the others stay accepted."""
+    folder, out = _forms_only(tmp_path), tmp_path / "out"
+    late = folder / "inbox" / "1118-g12-报名表.eml"
+    (folder / "inbox" / "1112-g12-报名表.eml").rename(late)
+    edit_attachment(late, lambda wb: None, date="Fri, 18 Nov 2016 09:00:00 +0800")
+    first = _run(folder, out, CLOSED)
+    assert {i.branch for i in first.issues if i.code == "LATE_SUBMISSION"} == {"g12"}
+    _edit(folder, DEADLINE, "deadline: 2016-11-18T17:00:00+08:00")
+    again = _run(folder, out, LATER)
+    codes = [i.code for i in again.issues]
+    assert "LATE_SUBMISSION" not in codes and "TERMS_CHANGED" not in codes, \
+        [i.message for i in again.issues if i.severity.value != "info"]
+    assert {e.branch for e in again.state.entries} == {e.branch for e in first.state.entries} | {"g12"}
+    assert {e.id for e in first.state.entries} <= {e.id for e in again.state.entries}
+    # moved later and still ahead: registration is open again, and every edit applies
+    _edit(folder, "deadline: 2016-11-18T17:00:00+08:00", "deadline: 2016-11-25T17:00:00+08:00")
+    _edit(folder, "captain: 褚志强, members: 100", "captain: 褚志强, members: 40")
+    reopened = _run(folder, out, LATER + dt.timedelta(days=1))
+    codes = [i.code for i in reopened.issues]
+    assert "QUOTA_EXCEEDED" in codes and "TERMS_CHANGED" not in codes

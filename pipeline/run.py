@@ -4057,6 +4057,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if cached is not None:
         cached.received_total = len(received)
         lastrun.save(out, fp, cached, quick, next_deadline(t, now), t.folder, league_digest(t))   # re-arm the quick check
+        keep_said(ledger, cached.issues)    # (the record of a run of an older version: now in the ledger too)
         lastrun.finish(out)
         if opts.smtp_url:   # retry receipts that failed on an earlier night
             from .mail.receipts import unit_names
@@ -4131,9 +4132,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     branch_awards = discretionary_awards(t, inputs, entries, issues)
 
     # a said-once warning (SAID_ONCE: DRAW_INPUT_CHANGED …) the last night said in the same
-    # words is a note now: the office has been told, and may leave things as they are
+    # words is a note now: the office has been told, and may leave things as they are.  The
+    # ledger keeps what was said (lastrun.SAID_KEY): .lastrun.json may be deleted at any time
     said_once = any(i.code in SAID_ONCE for i in issues)
-    told = lastrun.said_before(said) if said_once else set()
+    told = lastrun.said_before(said, ledger.cache_get([lastrun.SAID_KEY]).get(lastrun.SAID_KEY)) if said_once else set()
     if told:
         issues.revise(lambda i: dataclasses.replace(i, severity=Severity.INFO)
                       if i.code in SAID_ONCE and (i.code, i.message) in told else i)
@@ -4208,8 +4210,20 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     else:   # PDFs not made for want of a glyph: the next run renders again (a font installed
         # meanwhile changes no input, and an unchanged night would keep the PDFs missing)
         (out / lastrun.LAST_RUN).unlink(missing_ok=True)
+    keep_said(ledger, report.issues)
     lastrun.finish(out)
     return report
+
+
+def keep_said(ledger: Ledger, issues: list[Issue]) -> None:
+    """What this night said once (SAID_ONCE), in the ledger (:data:`pipeline.lastrun.SAID_KEY`),
+    where deleting ``.lastrun.json`` does not take it: the next full run says it as notes.
+    Written when it changed, as the run finishes (after its record, before the unfinished
+    mark goes: a run cut short before this told the office nothing, and the night that
+    finishes it says its warnings)."""
+    said = lastrun.said_kept(issues)
+    if ledger.cache_get([lastrun.SAID_KEY]).get(lastrun.SAID_KEY) != said:
+        ledger.cache_put({lastrun.SAID_KEY: said}, durable=True)
 
 
 #: an event pool pays for itself from about this much work (entries + 50 per result workbook)

@@ -120,11 +120,32 @@ def _as_later_night(row: dict[str, str]) -> dict[str, str]:
     return {**row, "severity": str(Severity.INFO)} if row["code"] in SAID_ONCE else row
 
 
-def said_before(record: dict | None) -> set[tuple[str, str]]:
+#: the ledger's cache key of what the last finished run said once (:func:`said_kept`): kept
+#: there, not only in the record (``.lastrun.json``), which may be deleted at any time — a
+#: said-once warning came back with it (exit 1, and 下一步 asked the office to act again)
+SAID_KEY = "said-once"
+
+
+def said_kept(issues: list[Issue]) -> bytes:
+    """What a finished run said once (:data:`pipeline.issues.SAID_ONCE`), as the ledger keeps
+    it under :data:`SAID_KEY`: the sorted (code, message) of those issues, warnings and notes."""
+    return canon(sorted({(i.code, i.message) for i in issues if i.code in SAID_ONCE})).encode()
+
+
+def said_before(record: dict | None, kept: bytes | None = None) -> set[tuple[str, str]]:
     """(code, message) of the said-once issues (:data:`pipeline.issues.SAID_ONCE`) the last
-    run's record (:func:`record`) holds: this night says them as notes.  Nothing when there
-    is no record a night may trust (none, its outputs gone, a run after it unfinished) —
-    then they are warnings again."""
+    finished run said: this night says them as notes.  ``kept``: the ledger's record of them
+    (:func:`said_kept`, under :data:`SAID_KEY`), written by each run that finishes — it
+    answers whatever became of ``.lastrun.json``.  Without it (a ledger of an older version,
+    or damaged), the last run's record (:func:`record`, or :func:`said_record` after a run
+    that did not finish); nothing when there is none — then they are warnings again."""
+    if kept is not None:
+        try:
+            pairs = json.loads(kept)
+        except ValueError:
+            pairs = None
+        if isinstance(pairs, list):
+            return {(p[0], p[1]) for p in pairs if isinstance(p, list) and len(p) == 2}
     rows = record.get("report", {}).get("issues", []) if isinstance(record, dict) else []
     return {(r.get("code"), r.get("message")) for r in rows if isinstance(r, dict) and r.get("code") in SAID_ONCE}
 

@@ -497,6 +497,7 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
         if r.parent and branch_of.get(r.sha256):
             branch_of.setdefault(r.parent, branch_of[r.sha256])
     current = {getattr(reg, "branch", ""): rec for rec, reg in newest}
+    sheets = _result_rounds(t, inputs)
     word = t.spec.unit_word
     for x in resent:
         first = by_sha.get(x.sha256)
@@ -516,10 +517,111 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
             if x.mail and x.sender and x.received is not None and x.mail not in {f.sha256 for f in forms}:
                 forms.append(ResentForm(x.mail, x.at.file, x.received, x.sender.strip().lower(), branch,
                                         warned.message))
+        elif (later := _sheet_in_force(x, first, sheets)) is not None:
+            # the same for a result sheet: a referee who sends A, a correction B, then A again
+            # "to undo B" believes A counts — B does (it was an info note, exit 0)
+            ev, rnd, rec = later
+            warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代其后收到的"
+                                f"{_named(rec)}（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）：{ev}第{rnd}轮"
+                                "的成绩仍以后收到的那一份为准。如果要改回这一版，请打开这份成绩表做任意修改（如在签名栏旁"
+                                "注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
+                                at=x.at, branch=branch, severity=Severity.WARNING)
+            if x.mail and x.sender and x.received is not None and x.mail not in {f.sha256 for f in forms}:
+                forms.append(ResentForm(x.mail, x.at.file, x.received, x.sender.strip().lower(), branch,
+                                        warned.message, form="成绩表"))
         else:
             issues.add("DUPLICATE_FILE", f"{said}，收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，"
                        "请在表中做任意修改（如在报名表的备注、成绩表的签名栏旁注明日期）后重新发送。", at=x.at, branch=branch)
     return forms
+
+
+def _result_rounds(t: Tournament, inputs: Inputs) -> dict[str, tuple[tuple[str, str, str], Received, Any]]:
+    """Each result sheet of this tournament, by SHA-256: ((event id, event name, round) as its
+    _meta says — :meth:`EventRunner.round_books` reads it so —, its receipt, its reading)."""
+    from . import layout
+
+    names = {ev.id: ev.name for ev in t.spec.events}
+    out: dict[str, tuple[tuple[str, str, str], Received, Any]] = {}
+    for rec, book in inputs.results:
+        ev = str(book.meta.get(layout.META_EVENT, "") or "")
+        rnd = _norm_int(book.meta.get(layout.META_ROUND, ""))
+        if ev in names and rnd and not other_league(t, book):
+            out[rec.sha256] = ((ev, names[ev], rnd), rec, book)
+    return out
+
+
+def _filled_tables(book: Any) -> dict[tuple, tuple] | None:
+    """A result sheet's filled tables: (轮次, 组别, 桌号, 牌号) → the values it filled in (the
+    columns after the printed ones, signatures left out); None when its 成绩 table cannot be
+    found (then any other sheet of the round may have replaced what it says)."""
+    from . import layout
+    from .ingest.workbook import cell_text
+
+    sheet = book.sheet(layout.RESULT_SHEET) if book is not None else None
+    if sheet is None:
+        return None
+    for i, row in enumerate(sheet.rows[:30]):
+        labels = [cell_text(v).strip() if v is not None else "" for v in row]
+        if "桌号" in labels:
+            break
+    else:
+        return None
+    key_labels = [*layout.RESULT_KEY_COLUMNS, "牌号"]     # (a board of a table: its own row)
+    printed = {*key_labels, *layout.SIDES_2, *layout.SIDES_3}
+    keys = [labels.index(k) if k in labels else None for k in key_labels]
+    filled = [j for j, label in enumerate(labels) if label and label not in printed
+              and not label.endswith(layout.SIGNATURE_SUFFIX)]
+    out: dict[tuple, tuple] = {}
+    for row in sheet.rows[i + 1:]:
+        def at(j: int | None) -> str:
+            v = row[j] if j is not None and j < len(row) else None
+            return cell_text(v).strip() if v is not None else ""
+        values = tuple(at(j) for j in filled)
+        if any(values):
+            out[tuple(at(j) for j in keys)] = values
+    return out
+
+
+def _replaces(earlier: Any, later: Any) -> bool:
+    """Whether a later result sheet of the same round changes what an earlier one filled in:
+    a table both filled, with other values — or a detail sheet that differs (hand-by-hand
+    records: the totals come from them).  Two referees' sheets of different tables of one
+    round do not."""
+    a, b = _filled_tables(earlier), _filled_tables(later)
+    if a is None or b is None:
+        return True
+    if any(key in a and a[key] != values for key, values in b.items()):
+        return True
+    from . import layout
+
+    others = [n for n in {*earlier.sheets, *later.sheets} if n not in (layout.RESULT_SHEET, layout.META_SHEET)]
+    return any(later.sheet(n) is not None and (earlier.sheet(n) is None or earlier.sheet(n).rows != later.sheet(n).rows)
+               for n in others)
+
+
+def _sheet_in_force(x: Resent, first: Received, sheets: dict[str, tuple[tuple[str, str, str], Received, Any]],
+                    ) -> tuple[str, str, Received] | None:
+    """For a result sheet received again (:class:`Resent`; ``sheets``: :func:`_result_rounds`):
+    (event name, round, the sheet in force) when another, different sheet of the same event
+    and round that changes what this one filled in (:func:`_replaces`) came after its first
+    receipt and before it came again — the later one counts (a correction), and this one,
+    counted once at its first receipt, does not undo it.  None otherwise."""
+    if x.sha256 not in sheets or x.received is None:
+        return None
+    mine, _, book = sheets[x.sha256]
+    first_at, again_at = aware(first.received_at), aware(x.received)
+    between = [rec for sha, (which, rec, other) in sheets.items()
+               if which == mine and sha != x.sha256 and first_at < aware(rec.received_at) < again_at
+               and _replaces(book, other)]
+    if not between:
+        return None
+    rec = max(between, key=lambda r: (aware(r.received_at), r.sha256))
+    return mine[1], mine[2], rec
+
+
+def _named(rec: Received) -> str:
+    """How a note names a received file: 邮件《…》的附件《…》, or 《…》 put into the inbox."""
+    return f"邮件《{rec.source}》的附件《{rec.file_name}》" if rec.parent and rec.source else f"《{rec.source or rec.file_name}》"
 
 
 def _mail_note(ledger: Ledger, rec: Received) -> dict:
@@ -4366,6 +4468,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if cached is not None:
         cached.received_total = len(received)
         lastrun.save(out, fp, cached, quick, next_deadline(t, now), t.folder, league_digest(t))   # re-arm the quick check
+        keep_said(ledger, cached.issues)    # (the record of a run of an older version: now in the ledger too)
         lastrun.finish(out)
         if opts.smtp_url:   # retry receipts that failed on an earlier night
             from .mail.receipts import unit_names
@@ -4441,9 +4544,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     branch_awards = discretionary_awards(t, inputs, entries, issues)
 
     # a said-once warning (SAID_ONCE: DRAW_INPUT_CHANGED …) the last night said in the same
-    # words is a note now: the office has been told, and may leave things as they are
+    # words is a note now: the office has been told, and may leave things as they are.  The
+    # ledger keeps what was said (lastrun.SAID_KEY): .lastrun.json may be deleted at any time
     said_once = any(i.code in SAID_ONCE for i in issues)
-    told = lastrun.said_before(said) if said_once else set()
+    told = lastrun.said_before(said, ledger.cache_get([lastrun.SAID_KEY]).get(lastrun.SAID_KEY)) if said_once else set()
     if told:
         issues.revise(lambda i: dataclasses.replace(i, severity=Severity.INFO)
                       if i.code in SAID_ONCE and (i.code, i.message) in told else i)
@@ -4519,8 +4623,20 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     else:   # PDFs not made for want of a glyph: the next run renders again (a font installed
         # meanwhile changes no input, and an unchanged night would keep the PDFs missing)
         (out / lastrun.LAST_RUN).unlink(missing_ok=True)
+    keep_said(ledger, report.issues)
     lastrun.finish(out)
     return report
+
+
+def keep_said(ledger: Ledger, issues: list[Issue]) -> None:
+    """What this night said once (SAID_ONCE), in the ledger (:data:`pipeline.lastrun.SAID_KEY`),
+    where deleting ``.lastrun.json`` does not take it: the next full run says it as notes.
+    Written when it changed, as the run finishes (after its record, before the unfinished
+    mark goes: a run cut short before this told the office nothing, and the night that
+    finishes it says its warnings)."""
+    said = lastrun.said_kept(issues)
+    if ledger.cache_get([lastrun.SAID_KEY]).get(lastrun.SAID_KEY) != said:
+        ledger.cache_put({lastrun.SAID_KEY: said}, durable=True)
 
 
 #: an event pool pays for itself from about this much work (entries + 50 per result workbook)

@@ -79,6 +79,7 @@ class BareMail:
 class ResentForm:
     """A mail that sent again, unchanged, a unit's form that a later one had superseded
     (DUPLICATE_FILE, a warning): the captain who sent X, Y, then X again believes X counts.
+    So does a referee who sent a result sheet, its correction, then the first one again.
     Its receipt (keyed by the mail's own SHA-256) tells the sender it does not, and how to
     make it count (:func:`pipeline.mail.receipts.build_receipts`)."""
 
@@ -86,8 +87,9 @@ class ResentForm:
     file: str              # the mail's file name
     received: dt.datetime
     sender: str            # address only, lower case
-    branch: str            # the unit whose form it is
+    branch: str            # the unit whose form it is (a result sheet: the unit of its sender)
     message: str           # the DUPLICATE_FILE warning
+    form: str = "报名表"    # what was sent again: 报名表, or 成绩表 (a referee's A, B, then A again)
 
 
 @dataclass(frozen=True)

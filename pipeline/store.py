@@ -351,12 +351,15 @@ class Ledger:
             rows += self.conn.execute(q, chunk).fetchall()
         return rows
 
-    def cache_put(self, items: dict[str, bytes], news: dict[str, bytes] | None = None) -> None:
+    def cache_put(self, items: dict[str, bytes], news: dict[str, bytes] | None = None, durable: bool = False) -> None:
         """Store cache values in one transaction (no kill points: losing them costs time only),
-        with ``news`` of the night about them (:meth:`night_news`)."""
+        with ``news`` of the night about them (:meth:`night_news`).  ``durable``: a value whose
+        loss costs more than time (what a night told the office,
+        :data:`pipeline.lastrun.SAID_KEY`) — committed as the ledger's own transactions are,
+        on the disk before this returns."""
         if not items:
             return
-        with self._cache_tx():
+        with self._tx() if durable else self._cache_tx():
             self.conn.executemany("INSERT OR REPLACE INTO cache VALUES (?,?)", list(items.items()))
             for what, value in (news or {}).items() if self.night else ():
                 self._news(what, value)

@@ -642,14 +642,16 @@ def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
     name = unit.name if unit else f"贵{t.spec.unit_word}"
     when = f"{aware(r.received).astimezone(TZ):%Y-%m-%d %H:%M}"
     lines = [f"{name}：", "", f"{when} 收到贵{t.spec.unit_word}的邮件《{r.file}》。", "", r.message, ""]
-    win = _window(state, _events_of(state, None, unit))
-    if win.closed:
-        lines.append(win.closed)
-    elif win.before:
-        lines.append(f"改动后的报名表请{win.before}发送。")
+    if r.form == "报名表":      # (a result sheet has no deadline of its own)
+        win = _window(state, _events_of(state, None, unit))
+        if win.closed:
+            lines.append(win.closed)
+        elif win.before:
+            lines.append(f"改动后的报名表请{win.before}发送。")
     lines += _signature(t)
+    head = "报名回执" if r.form == "报名表" else "成绩表回执"
     return Receipt(sha256=r.sha256, branch=r.branch, to=(r.sender,),
-                   subject=f"【报名回执】{name}：重发的报名表与此前的一份相同，没有生效",
+                   subject=f"【{head}】{name}：重发的{r.form}与此前的一份相同，没有生效",
                    body="\n".join(lines) + "\n", kind="superseded")
 
 

@@ -552,3 +552,79 @@ def test_result_conflict_a_second_correction_that_cannot_be_read_leaves_the_firs
     (took,) = [m for m in notes if "采用较晚收到的一份" in m]
     assert "11-20 09:00 收到" in took.split("采用较晚收到的一份")[1], notes
     assert any("无法读取" in m and "仍按较早收到的" in m for m in notes), notes
+
+
+def _sent_again(mail: Path, save_as: Path, date: str, sender: str | None = None) -> None:
+    """``mail`` sent again on ``date`` (from ``sender``): its attachment byte for byte the same."""
+    import email
+    import email.policy
+
+    msg = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
+    del msg["Date"]
+    msg["Date"] = date
+    if sender:
+        del msg["From"]
+        msg["From"] = sender
+    save_as.write_bytes(bytes(msg))
+
+
+def test_the_original_sheet_sent_again_after_its_correction_is_a_warning(tmp_path):
+    """A referee sends round 1 (A, 11-10), a correction (B, 11-20), then A again unchanged
+    (11-21) "to undo the correction": A's content counts once, at its first receipt, so B
+    stays in force.  It was said as an info note only ("内容完全相同，按一份处理", exit 0) and
+    the office believed the revert had taken effect.  Now a warning, as for a registration
+    form sent A, B, A: it names B, still in force, and how to make A's version count."""
+    folder, r1 = _league(tmp_path)
+    _run(folder, tmp_path)
+    edit_attachment(r1, _flip, folder / "inbox" / "1120-xiangqi-r1-更正.eml", date=LATER)
+    corrected = _run(folder, tmp_path)
+    assert not [i for i in corrected.issues if i.code == "DUPLICATE_FILE"]
+    _sent_again(r1, folder / "inbox" / "1121-xiangqi-r1-原表.eml", "Sat, 21 Nov 2020 09:00:00 +0800")
+    report = _run(folder, tmp_path)
+    (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
+    assert str(dup.severity) == "warning" and report.needs_attention, dup
+    assert dup.file == "1121-xiangqi-r1-原表.eml"
+    assert "内容完全相同" in dup.message and "11-10 18:10" in dup.message           # A's first receipt
+    assert "《1120-xiangqi-r1-更正.eml》" in dup.message and "11-20 09:00" in dup.message   # B, in force
+    assert "象棋第1轮" in dup.message and "任意修改" in dup.message and "重新发送" in dup.message
+    # B still counts: the correction's RESULT_CONFLICT is unchanged
+    assert [i.message for i in report.issues if i.code == "RESULT_CONFLICT"] == \
+        [i.message for i in corrected.issues if i.code == "RESULT_CONFLICT"]
+
+
+def test_the_sheet_in_force_sent_again_is_still_a_note(tmp_path):
+    """B (the correction) sent again after B, or A sent again before B came: nothing to warn about."""
+    folder, r1 = _league(tmp_path)
+    _sent_again(r1, folder / "inbox" / "1111-xiangqi-r1-again.eml", "Wed, 11 Nov 2020 09:00:00 +0800")
+    b = folder / "inbox" / "1120-xiangqi-r1-更正.eml"
+    edit_attachment(r1, _flip, b, date=LATER)
+    _sent_again(b, folder / "inbox" / "1121-xiangqi-r1-更正again.eml", "Sat, 21 Nov 2020 09:00:00 +0800")
+    report = _run(folder, tmp_path)
+    dups = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
+    assert len(dups) == 2 and {str(i.severity) for i in dups} == {"info"}, dups
+
+
+def _only_tables(keep):
+    """A referee's part of the round: the results of the other tables left blank."""
+    def edit(wb) -> None:
+        ws = wb["成绩"]
+        hrow, col = _header(ws)
+        for r in range(hrow + 1, ws.max_row + 1):
+            if ws.cell(r, col["桌号"]).value is not None and ws.cell(r, col["桌号"]).value not in keep:
+                for label in ("结果", "原因"):
+                    ws.cell(r, col[label]).value = None
+    return edit
+
+
+def test_a_sheet_sent_again_after_another_referees_part_of_the_round_is_still_a_note(tmp_path):
+    """Two referees each send their tables of round 1 (A: 第1桌, B: the others), then A again:
+    B changed nothing A filled in — A counts as it did, and nothing is to be undone."""
+    folder, r1 = _league(tmp_path)
+    a = folder / "inbox" / "1110-xiangqi-r1-第1桌.eml"
+    edit_attachment(r1, _only_tables({1}), a, date="Tue, 10 Nov 2020 18:00:00 +0800")
+    edit_attachment(r1, _only_tables(set(range(2, 40))), r1)
+    _sent_again(a, folder / "inbox" / "1111-xiangqi-r1-第1桌again.eml", "Wed, 11 Nov 2020 09:00:00 +0800")
+    report = _run(folder, tmp_path)
+    (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
+    assert str(dup.severity) == "info", dup
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import os
 import sys
 from pathlib import Path
@@ -164,7 +165,12 @@ def test_a_mails_attachment_saved_beside_it_is_the_same_copy_every_night(tmp_pat
     assert dup["branch"] == "g04"
     (out / "t2016-poker" / ".lastrun.json").unlink()
     league(*run_args(folder, out, now=CLOSED))
-    assert data.read_bytes() == first
+    # the same issues; a said-once warning (ROUND_NOT_DRAWN …) said the first night is a note
+    # now — the ledger keeps what was said, whatever became of .lastrun.json
+    from pipeline.issues import SAID_ONCE
+    said = [dict(r, severity="info") if r["code"] in SAID_ONCE else r
+            for r in csv.DictReader(io.StringIO(first.decode("utf-8")))]
+    assert list(csv.DictReader(open(data, encoding="utf-8"))) == said
 
 
 def test_the_inbox_is_listed_as_sorted_paths_listed_it(tmp_path: Path) -> None:

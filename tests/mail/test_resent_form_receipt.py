@@ -91,3 +91,52 @@ def test_the_receipt_goes_once_for_a_mail_saved_twice_or_a_form_attached_twice(t
     twice to one mail each sent the captain two receipts."""
     _, new = _resend_a(tmp_path, add)
     assert [p["Subject"] for p in new] == ["【报名回执】行政第二分工会：重发的报名表与此前的一份相同，没有生效"]
+
+
+def test_a_result_sheet_sent_again_after_its_correction_gets_a_receipt_too(tmp_path):
+    """The referee's A, B, A: the mail that sent round 1's first sheet again after its
+    correction (DUPLICATE_FILE, a warning) is answered as a form's is — to a registered
+    address only, here b01's captain who referees 象棋 — saying B still counts and how to
+    make A's version count."""
+    import shutil
+
+    from mailedit import edit_attachment
+
+    from .test_receipt_no_workbook import B01, ROOT
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    inbox = folder / "inbox"
+    for p in inbox.glob("*-xiangqi-*.eml"):
+        if "-xiangqi-r1-" not in p.name:
+            p.unlink()
+    (r1,) = inbox.glob("*-xiangqi-r1-*.eml")
+
+    def flip(wb):
+        ws = wb["成绩"]
+        hrow = next(r for r in range(1, 30) if any(c.value == "桌号" for c in ws[r]))
+        col = {c.value: c.column for c in ws[hrow] if c.value}
+        cell = ws.cell(hrow + 1, col["结果"])
+        cell.value = "乙胜" if cell.value == "甲胜" else "甲胜"
+    edit_attachment(r1, flip, inbox / "1120-xiangqi-r1-更正.eml", date="Fri, 20 Nov 2020 09:00:00 +0800")
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    server = SmtpServer().start()
+    try:
+        out = tmp_path / "out"
+        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now, smtp_url=server.url))
+        before = len(server.handler.messages)
+        name, sheet = _form_of(folder, r1.name)
+        _mail(folder, "1121-xiangqi-r1-原表.eml", B01, "第1轮成绩表，以此为准", "Sat, 21 Nov 2020 09:00:00 +0800",
+              [(name, sheet)])
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now, smtp_url=server.url))
+        again = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now, smtp_url=server.url))
+    finally:
+        server.stop()
+    assert not again.mail_failed
+    (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
+    assert str(dup.severity) == "warning" and dup.branch == "b01"
+    new = [_parse(m) for m in server.handler.messages[before:] if B01 in m.rcpt_tos]
+    assert [p["Subject"] for p in new] == ["【成绩表回执】行政第一分工会：重发的成绩表与此前的一份相同，没有生效"]
+    body = _text(new[0])
+    assert "1121-xiangqi-r1-原表.eml" in body and "1120-xiangqi-r1-更正.eml" in body and "做任意修改" in body
+    assert "报名表" not in body

@@ -40,6 +40,9 @@ def test_cache_commits_do_not_wait_for_the_disk_and_received_files_do(tmp_path):
         rec = Received("ab" * 32, ".xlsx", "x.xlsx", AT)
         assert _commits(ledger, lambda: ledger.record(rec)) == [2]
         assert ledger.cache_get(["read:a", "read:b"]) == {"read:a": b"1"}
+        # what a night said once (pipeline.lastrun.SAID_KEY) is not lost with a power cut
+        assert _commits(ledger, lambda: ledger.cache_put({"said-once": b"[]"}, durable=True)) == [2]
+        assert ledger.cache_get(["said-once"]) == {"said-once": b"[]"}
 
 
 def test_a_failed_cache_write_rolls_back_and_restores_full_sync(tmp_path):

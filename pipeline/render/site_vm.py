@@ -85,6 +85,7 @@ CODE_LABEL = {
     "PLACES_KEPT": "名次保持公布时",
     "PLACES_CHANGED": "公布后名次有变",
     "UNIT_RENAMED": "单位改名",
+    "SPEC_EDITED": "赛事配置有改动",
     "WITHDRAWAL_UNMATCHED": "退赛名单有误",
     "EMPTY_FORM": "空白报名表",
     "SAME_TIME": "同时收到两份",

@@ -91,10 +91,23 @@ def plan_documents(state: "LeagueState") -> list[Document]:
     return docs
 
 
+def root_of(stem: str) -> str:
+    """The way from a document back to the output folder (where the site's index.html
+    is), as the site's pages have it (``Page.root``): ``""`` for ``notice``, ``"../"`` for
+    ``draws/go-r1``.
+
+    >>> root_of("notice"), root_of("draws/go-r1")
+    ('', '../')
+    """
+    return "../" * stem.count("/")
+
+
 def render_html(doc: Document) -> str:
-    """The self-contained HTML of one document."""
+    """The self-contained HTML of one document (with a screen-only link to the site's
+    index, ``root_of(doc.stem)``: print hides it)."""
     vm = doc.vm
-    return render(doc.template, title=vm.title, updated=vm.updated, script=vm.script, vm=vm)
+    return render(doc.template, title=vm.title, updated=vm.updated, script=vm.script, vm=vm,
+                  root=root_of(doc.stem))
 
 
 def render_documents(state: "LeagueState", out_dir: str | Path, pdf: bool = True,

@@ -68,6 +68,27 @@ def yuan(amount: int) -> str:
 # --------------------------------------------------------------------------------------
 # generic pieces
 # --------------------------------------------------------------------------------------
+#: headings of the columns that hold a team's or a person's name (a draw's sides too): on a
+#: phone such a cell is not broken inside a name ("经济2 / 队"), only between names
+NAME_HEADS = frozenset({"队名", "姓名", "队员", "获奖人", "选手", "甲方", "乙方"})
+#: headings of the columns that name a unit: on a phone the first to wrap, so the names fit
+UNIT_HEADS = frozenset({"单位", "分工会", "部门"})
+
+
+def column_kind(heading: str) -> str:
+    """A column's screen class from its heading: ``"name"``, ``"unit"`` or ``""``
+    (templates/base.html's phone rules; print has none).
+
+    >>> column_kind("队名"), column_kind("分工会"), column_kind("积分")
+    ('name', 'unit', '')
+    """
+    if heading in NAME_HEADS:
+        return "name"
+    if heading in UNIT_HEADS:
+        return "unit"
+    return ""
+
+
 @dataclass
 class Table:
     """A printable table: header labels, rows of cell strings (``\\n`` breaks a line in a
@@ -90,6 +111,12 @@ class Table:
         long = next((r for r in self.rows if len(r) > len(self.align)), None)
         if long is not None:   # the template pairs cells with columns: a cell without one would be lost
             raise ValueError(f"table row has {len(long)} cells for {len(self.align)} columns: {long!r}")
+
+    @property
+    def col_class(self) -> list[str]:
+        """Each column's cell class: its alignment and its kind (:func:`column_kind`),
+        ``"num"``, ``"name"``, ``"center unit"``…"""
+        return [" ".join(c for c in (al, column_kind(h)) if c) for h, al in zip(self.head, self.align)]
 
 
 def _em(text: str) -> float:

@@ -146,3 +146,146 @@ def test_a_table_wider_than_the_phone_shows_a_shadow_where_it_scrolls(tmp_path):
         fits_right = rgb.getpixel((297, 60))
     assert max(wide_right) < 235, wide_right            # the shadow: more to see on the right
     assert min(wide_left) > 250 and min(fits_right) > 250, (wide_left, fits_right)
+
+
+# -- the printed documents on a phone (390 px) ----------------------------------------------
+def phone_measure(page: Path, tmp_path: Path, script: str, width: int = 390):
+    """Lay ``page`` out ``width`` px wide in Chromium (an iframe, as :func:`page_width`) and
+    return what ``script`` — a function body of ``d`` (the page's document) returning
+    something JSON can hold — finds there."""
+    import html
+    import json
+    import re
+
+    wrapper = tmp_path / f"m-{page.parent.name}-{page.stem}.html"
+    wrapper.write_text(
+        f'<!DOCTYPE html><html><body><iframe id="f" style="width:{width}px;height:3000px;border:0" src="{page.as_uri()}">'
+        '</iframe><script>function measure(d) {' + script + '}\n'
+        'document.getElementById("f").onload = function () { var out;'
+        ' try { out = measure(this.contentDocument); } catch (e) { out = "error: " + e; }'
+        ' document.body.setAttribute("data-m", JSON.stringify(out)); };</script></body></html>',
+        encoding="utf-8")
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+           "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={tmp_path / ('q-' + page.parent.name + page.stem)}",
+           "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", wrapper.as_uri()]
+    dom = subprocess.run(cmd, capture_output=True, text=True, timeout=90).stdout
+    m = re.search(r'data-m="([^"]*)"', dom)
+    assert m, dom[-500:]
+    out = json.loads(html.unescape(m[1]))
+    assert not (isinstance(out, str) and out.startswith("error")), out
+    return out
+
+
+#: each line of an element's text: {top: width} (a Range's rectangles, one or more a line)
+LINES_JS = """
+function lines(el) {
+  var r = el.ownerDocument.createRange(); r.selectNodeContents(el);
+  var tops = {};
+  Array.prototype.forEach.call(r.getClientRects(), function (x) {
+    if (x.width > 0) { var t = Math.round(x.top / 4); tops[t] = (tops[t] || 0) + x.width; } });
+  return Object.keys(tops).sort(function (a, b) { return a - b; }).map(function (k) { return tops[k]; });
+}
+"""
+
+
+def _award_states():
+    """The T2016 award list as its sample has it (teams 经济2队 of the 经济学院分工会, two
+    players each, no prizes), and T2015's with every discretionary award (nine columns of
+    获奖统计 in the sample; seven here)."""
+    from pipeline.state import AwardRow
+
+    from tests.render_docs.states import t2015_state, t2016_state
+
+    s16 = t2016_state()
+    s16.awards = [AwardRow("guandan", "A", "小组第一名", 1, "文学院12队", "b1", "杜军芳/武丽红", 0, "guandan-b1-1"),
+                  AwardRow("guandan", "A", "小组第二名", 2, "商学院1队", "b2", "邓平怡/范磊", 0, "guandan-b2-1")]
+    s15 = t2015_state()
+    for award in ("潜力选手奖", "优胜奖", "特别贡献奖"):
+        s15.awards.append(AwardRow("go", "", award, 0, "陈晓岚", "t02", "陈晓岚", 0, "go-t02-1"))
+    return s16, s15
+
+
+def test_a_certificate_reads_on_a_phone(tmp_path):
+    """On a phone each certificate kept its 188 mm and 40 pt of paper: 荣誉证书 a character a
+    line, the issuer (placed absolutely) over the text, the text running into the next
+    certificate.  Now a card: the title on one line, the issuer under the text, nothing
+    spilling out of its frame or over the next."""
+    from pipeline.render.docs import render_documents
+
+    out = tmp_path / "docs"
+    render_documents(_award_states()[0], out, pdf=False)
+    got = phone_measure(out / "certificates.html", tmp_path, LINES_JS + """
+      var cs = d.querySelectorAll(".certificate"), res = [];
+      for (var i = 0; i < cs.length; i++) {
+        var c = cs[i], inner = c.querySelector(".inner"), issuer = c.querySelector(".issuer").getBoundingClientRect();
+        var text = Math.max.apply(null, Array.prototype.map.call(c.querySelectorAll(".body, .branch"),
+                                                                 function (e) { return e.getBoundingClientRect().bottom; }));
+        res.push({title: lines(c.querySelector(".cert-title")).length, issuer_top: issuer.top, text_bottom: text,
+                  spill: inner.scrollHeight - inner.clientHeight, bottom: c.getBoundingClientRect().bottom,
+                  top: c.getBoundingClientRect().top});
+      }
+      return res;""")
+    assert len(got) == 2, got
+    for c in got:
+        assert c["title"] == 1, c
+        assert c["issuer_top"] >= c["text_bottom"], c
+        assert c["spill"] <= 1, c
+    assert got[1]["top"] >= got[0]["bottom"], got
+
+
+def test_an_award_list_reads_on_a_phone(tmp_path):
+    """At 390 px the award list broke team names inside ("经济2 / 队"), cut the 队员 column
+    at the right edge and left 名单 alone under its title; T2015's 获奖统计 stacked its
+    headings a character a line.  Names break only between players (after "/"), every
+    column is on the screen, a title's last line holds more than a character or two."""
+    from pipeline.render.docs import render_documents
+
+    s16, s15 = _award_states()
+    for name, state in (("t2016", s16), ("t2015", s15)):
+        out = tmp_path / name
+        render_documents(state, out, pdf=False)
+        got = phone_measure(out / "awards.html", tmp_path, LINES_JS + """
+          var res = {names: [], tables: [], heads: [], title: null};
+          Array.prototype.forEach.call(d.querySelectorAll("tbody tr"), function (tr) {
+            var th = tr.closest("table").querySelectorAll("thead th");
+            Array.prototype.forEach.call(tr.children, function (td, i) {
+              var h = th[i] ? th[i].textContent : "";
+              if (/^(队名|隊名|队员|隊員|姓名)$/.test(h) && td.textContent.trim())
+                res.names.push([td.textContent, lines(td).length]);
+            });
+          });
+          Array.prototype.forEach.call(d.querySelectorAll("table"), function (t) {
+            // (a team's table with a 奖金 column, six wide, may scroll in its box)
+            if (t.classList.contains("totals") || !/奖金|獎金/.test(t.querySelector("thead").textContent))
+              res.tables.push([t.scrollWidth, t.clientWidth]); });
+          Array.prototype.forEach.call(d.querySelectorAll("table.totals th"), function (th) {
+            res.heads.push([th.textContent, lines(th).length]); });
+          var h1 = d.querySelector("h1"), l = lines(h1);
+          res.title = [l.length, l[l.length - 1], parseFloat(getComputedStyle(h1).fontSize)];
+          return res;""")
+        assert got["names"], got
+        for text, n in got["names"]:
+            assert n <= 1 + text.count("/"), (name, text, n)       # whole names: a line a player at most
+        for scroll, client in got["tables"]:
+            assert scroll <= client, (name, got["tables"])        # no column cut at the right edge
+        for text, n in got["heads"]:
+            assert n <= (len(text) + 1) // 2, (name, text, n)     # two characters a line at least
+        n, last, size = got["title"]
+        assert n == 1 or last > 2.5 * size, (name, got["title"])
+
+
+def test_the_index_tally_shows_its_total_on_a_phone(tmp_path):
+    """各单位获奖统计 with T2015's award columns hid 合计 beyond the right edge until swiped:
+    it stays on the screen."""
+    s15 = _award_states()[1]
+    site = tmp_path / "site"
+    render_site(s15, site)
+    got = phone_measure(site / "index.html", tmp_path, """
+      var box = null, th = null;
+      Array.prototype.forEach.call(d.querySelectorAll(".scroll"), function (b) {
+        Array.prototype.forEach.call(b.querySelectorAll("th"), function (h) {
+          if (h.textContent === "合計" || h.textContent === "合计") { box = b; th = h; } }); });
+      var t = th.getBoundingClientRect(), b = box.getBoundingClientRect();
+      return {left: t.left, right: t.right, box: b.right, scroll: box.scrollWidth, client: box.clientWidth};""")
+    assert got["scroll"] > got["client"], got           # (the table is wider than the phone)
+    assert got["right"] <= got["box"] + 1 and got["left"] < got["box"] - 10, got

@@ -595,8 +595,44 @@ def _replaces(earlier: Any, later: Any) -> bool:
     from . import layout
 
     others = [n for n in {*earlier.sheets, *later.sheets} if n not in (layout.RESULT_SHEET, layout.META_SHEET)]
-    return any(later.sheet(n) is not None and (earlier.sheet(n) is None or earlier.sheet(n).rows != later.sheet(n).rows)
-               for n in others)
+    filled = {k[:3] for k in a}
+    for n in others:
+        theirs, mine = earlier.sheet(n), later.sheet(n)
+        if mine is None or (theirs is not None and theirs.rows == mine.rows):
+            continue
+        was, now = _rows_by_table(theirs), _rows_by_table(mine)
+        if was is None or now is None:
+            return True             # no table to tell its rows apart by: any change may be one
+        # (another referee's hands of his own tables change nothing this sheet filled)
+        if any(rows != was.get(k, rows) or (k not in was and k in filled) for k, rows in now.items()):
+            return True
+    return False
+
+
+def _rows_by_table(sheet: Any) -> dict[tuple[str, str, str], list] | None:
+    """A detail sheet's rows by (轮次, 组别, 桌号), blank rows left out (:func:`_replaces`);
+    None when it has no 桌号 heading in its first rows."""
+    from . import layout
+    from .ingest.workbook import cell_text
+
+    if sheet is None:
+        return {}
+    for i, row in enumerate(sheet.rows[:30]):
+        labels = [cell_text(v).strip() if v is not None else "" for v in row]
+        if "桌号" in labels:
+            break
+    else:
+        return None
+    keys = [labels.index(k) if k in labels else None for k in layout.RESULT_KEY_COLUMNS]
+    out: dict[tuple[str, str, str], list] = {}
+    for row in sheet.rows[i + 1:]:
+        if not any(v not in (None, "") for v in row):
+            continue
+        def at(j: int | None) -> str:
+            v = row[j] if j is not None and j < len(row) else None
+            return cell_text(v).strip() if v is not None else ""
+        out.setdefault((at(keys[0]), at(keys[1]), at(keys[2])), []).append(list(row))
+    return out
 
 
 def _sheet_in_force(x: Resent, first: Received, sheets: dict[str, tuple[tuple[str, str, str], Received, Any]],

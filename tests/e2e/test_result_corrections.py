@@ -628,3 +628,40 @@ def test_a_sheet_sent_again_after_another_referees_part_of_the_round_is_still_a_
     (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
     assert str(dup.severity) == "info", dup
     assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+
+
+def test_R2011_D1_a_sheet_sent_again_after_another_referees_part_with_hands_is_still_a_note(tmp_path):
+    """R2011-D1 斗地主 with its 牌局明细: two referees each send their tables of round 1 with
+    the hands of their own tables only (A: 第1桌, B: the others), then A again.  Any
+    difference on the detail sheet was taken for a correction of A (a DUPLICATE_FILE warning,
+    exit 1, a receipt telling the referee his sheet does not count): B's hands are of tables
+    A never filled."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    for p in (folder / "inbox").glob("*成绩表*.eml"):
+        if "doudizhu-r1" not in p.name:
+            p.unlink()
+    r1 = next((folder / "inbox").glob("*doudizhu-r1-*.eml"))
+
+    def part(keep: set[int]):
+        def edit(wb) -> None:
+            ws = wb["成绩"]
+            hrow, col = _header(ws)
+            for r in range(hrow + 1, ws.max_row + 1):
+                if ws.cell(r, col["桌号"]).value not in keep | {None}:
+                    for label in ("甲得分", "乙得分", "丙得分"):
+                        ws.cell(r, col[label]).value = None
+            ws = wb["牌局明细"]
+            hrow, col = _header(ws)
+            for r in range(hrow + 1, ws.max_row + 1):
+                if ws.cell(r, col["桌号"]).value not in keep:
+                    for c in range(1, ws.max_column + 1):
+                        ws.cell(r, c).value = None
+        return edit
+    a = folder / "inbox" / "0516-doudizhu-r1-第1桌.eml"
+    edit_attachment(r1, part({1}), a, date="Mon, 16 May 2011 18:00:00 +0800")
+    edit_attachment(r1, part(set(range(2, 40))), r1)
+    _sent_again(a, folder / "inbox" / "0517-doudizhu-r1-第1桌again.eml", "Tue, 17 May 2011 09:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
+    assert str(dup.severity) == "info", dup

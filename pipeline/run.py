@@ -2307,10 +2307,10 @@ class EventRunner:
         """FORMAT_CHANGED for format options edited in tournament.yaml after the event's first
         draw was published.  Published rounds stand.  An option the later draws read (a
         Swiss ``rounds``, ``avoid_rematch`` …) takes effect from the next draw (a note).  An
-        option fixed by the first draw (the format's ``SET_AT_FIRST_DRAW``: the groups) does
-        not: the later rounds keep the groups drawn — a warning, as long as tournament.yaml says
+        option fixed by the first draw (the format's ``SET_AT_FIRST_DRAW``: the groups, a
+        group stage's rounds) does not: the later rounds keep the groups drawn — a warning, as long as tournament.yaml says
         otherwise (it said 之后的抽签按现在的选项进行 while round 2 was drawn in the old groups).
-        So is a ``rounds`` below the rounds already published: the event ends with them
+        So is a Swiss ``rounds`` below the rounds already published: the event ends with them
         (it ended there, awards and all, with only a note)."""
         fixed = set(getattr(self.fmt, "SET_AT_FIRST_DRAW", ()))
         before, now = self.published_options, dict(self.ev.format.options)
@@ -2318,12 +2318,12 @@ class EventRunner:
             return changed_options({k: v for k, v in before.items() if keep(k)}, {k: v for k, v in now.items() if keep(k)})
         set_at_draw, later = part(lambda k: k in fixed), part(lambda k: k not in fixed)
         asked, drawn = now.get("rounds"), len(self.rounds)
-        cut = "rounds" in (getattr(self.fmt, "OPTION_DOCS", None) or {}) and isinstance(asked, int) \
-            and not isinstance(asked, bool) and 0 < asked < drawn
+        cut = "rounds" in (getattr(self.fmt, "OPTION_DOCS", None) or {}) and "rounds" not in fixed \
+            and isinstance(asked, int) and not isinstance(asked, bool) and 0 < asked < drawn
         if set_at_draw:
             self.issues.add("FORMAT_CHANGED",
-                            f"{self.ev.name}的赛制选项在第1轮抽签公布后改过（{set_at_draw}）：分组（及每组出线人数）在第1轮抽签时"
-                            "已经确定，以后各轮仍按抽签时的设置进行，这一修改不起作用。请在 tournament.yaml 中改回原来的选项"
+                            f"{self.ev.name}的赛制选项在第1轮抽签公布后改过（{set_at_draw}）：分组（及每组出线人数、比赛轮数）在第1轮"
+                            "抽签时已经确定，以后各轮仍按抽签时的设置进行，这一修改不起作用。请在 tournament.yaml 中改回原来的选项"
                             "（确需重新分组，只能另设一个项目编号重新报名抽签）。", severity=Severity.WARNING)
         if cut:
             self.issues.add("FORMAT_CHANGED",

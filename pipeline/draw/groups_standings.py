@@ -69,11 +69,12 @@ class GroupsStandings:
     seats = 2
     OPTIONS = ("groups", "rounds", "avoid_rematch")
     #: the options as the spec reference documents them (pipeline.specdoc)
-    #: the options the first draw fixes (the groups): an edit after it does not apply
-    SET_AT_FIRST_DRAW = ("groups",)
+    #: the options the first draw fixes (the groups, and the rounds its plan records as
+    #: ``of``: :meth:`next_round`): an edit after it does not apply
+    SET_AT_FIRST_DRAW = ("groups", "rounds")
     OPTION_DOCS = {
         "groups": "小组数（默认 4），抽签分组，同一单位尽量分在不同组",
-        "rounds": "每组比赛轮数（默认 3）：第 1 轮按抽签顺序配对，以后各轮按组内名次就近配对",
+        "rounds": "每组比赛轮数（默认 3）：第 1 轮按抽签顺序配对，以后各轮按组内名次就近配对；轮数在第 1 轮抽签时确定",
         "avoid_rematch": "按名次配对时尽量避免重复对阵（默认 true；改为 false 则只按名次配对）",
     }
 

@@ -347,6 +347,20 @@ def test_R2016_F1_groups_edited_after_round_1_are_said_not_to_apply(tmp_path):
     assert groups == {"A", "B", "C", "D"}, groups
 
 
+def test_R2016_F3_a_group_stages_rounds_edited_after_round_1_are_said_not_to_apply(tmp_path):
+    """R2016-F3: a group stage's rounds are fixed with round 1 (its plan's ``of``).  ``rounds: 3``
+    edited to 1 after it was said to end the event at round 2 — and round 3 was drawn."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("rounds: 3,", "rounds: 1,"), encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (said,) = [i for i in again.issues if i.code == "FORMAT_CHANGED"]
+    assert said.severity.value == "warning" and "rounds 3 → 1" in said.message and "这一修改不起作用" in said.message
+    assert "结束" not in said.message, said.message
+
+
 def test_R2015_F1_swiss_rounds_edited_below_the_rounds_published_is_a_warning(tmp_path):
     """R2015-F1: a Swiss ``rounds: 5`` edited to 3 after five rounds were drawn ended the
     event at round 5 with only a note that later draws take the new option.  The rounds

@@ -5502,8 +5502,8 @@ def event_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> No
                                 f"项目“{ev.name}”已用编号 {old} 抽签公布了 {drawn[old]} 轮，编号（id）不能再改："
                                 f"请把 id: {ev.id} 改回 id: {old}（项目名称 name 可以改）。编号改了，已公布的对阵、"
                                 "已收到的成绩表都对不上，本次运行没有做任何抽签。")
-        if old in told:             # taken out on an earlier night (said then): a new event is new
-            continue
+        if told is None or old in told:     # taken out on an earlier night (said then), or not
+            continue                        # known when (an older ledger): a new event is new
         # … and with its name changed too: a new id (never in tournament.yaml before) of
         # the same game, the night the drawn one went — it was drawn afresh, every captain's
         # form refused (UNKNOWN_EVENT: 请从下拉列表中选择) for naming the event it was
@@ -5522,12 +5522,18 @@ def event_id_changed(t: Tournament, ledger: Ledger, drawn: dict[str, int]) -> No
 GONE_EVENTS_KEY = "gone:events"
 
 
-def _gone_events(ledger: Ledger) -> list[str]:
+def _gone_events(ledger: Ledger) -> list[str] | None:
+    """The drawn events the last run found gone from tournament.yaml (:func:`events_gone`);
+    None when no run has recorded them (a ledger of an older version: which of them went
+    tonight is not known)."""
+    raw = ledger.cache_get([GONE_EVENTS_KEY]).get(GONE_EVENTS_KEY)
+    if raw is None:
+        return None
     try:
-        gone = json.loads(ledger.cache_get([GONE_EVENTS_KEY]).get(GONE_EVENTS_KEY) or b"[]")
+        gone = json.loads(raw)
     except ValueError:
-        return []
-    return sorted(str(g) for g in gone) if isinstance(gone, list) else []
+        return None
+    return sorted(str(g) for g in gone) if isinstance(gone, list) else None
 
 
 def events_gone(t: Tournament, ledger: Ledger, issues: IssueLog) -> None:

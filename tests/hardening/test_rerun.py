@@ -228,9 +228,12 @@ def test_an_event_renamed_after_its_draws_were_published_is_said(tmp_path):
     assert ledger.read_bytes() == before
 
 
-def test_a_drawn_event_taken_out_then_another_of_its_game_added_is_new(tmp_path):
+@pytest.mark.parametrize("older_ledger", [False, True], ids=["ledger", "older-ledger"])
+def test_a_drawn_event_taken_out_then_another_of_its_game_added_is_new(tmp_path, older_ledger):
     """The way out the refusal above gives: a drawn event taken out (a night without it: a
-    note, the night runs), and on a later night a new event of the same game — drawn as new."""
+    note, the night runs), and on a later night a new event of the same game — drawn as new.
+    Also when an older version took it out (its ledger has no record of the events gone: the
+    new event was refused every night, the record never written)."""
     folder = copy_sample("t2020-league", tmp_path)
     for p in (folder / "inbox").iterdir():
         if "成绩表" in p.name or "加赛" in p.name or "评奖" in p.name:
@@ -246,6 +249,13 @@ def test_a_drawn_event_taken_out_then_another_of_its_game_added_is_new(tmp_path)
     again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     gone = [i for i in again.issues if i.code == "DRAW_INPUT_CHANGED" and "“doudizhu”" in i.message]
     assert len(gone) == 1 and "改回原来的编号" in gone[0].message
+    if older_ledger:
+        import sqlite3
+
+        con = sqlite3.connect(out / "t2020-league" / "ledger.sqlite")
+        with con:
+            assert con.execute("DELETE FROM cache WHERE key = 'gone:events'").rowcount == 1
+        con.close()
     spec.write_text(text.replace(block, both), encoding="utf-8")
     third = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert any(e.startswith("斗地主决赛：") for e in third.events), third.events

@@ -4812,14 +4812,15 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         published = published_places(runner, ledger, digest)
         placements = keep_published_places(runner, published, placements, digest)
         runner.await_award_playoffs(placements)
-        if runner.complete and (published is None or not published[2] or published[0] != digest):
+        awarded = _award_record(runner, placements) if runner.complete else None
+        if runner.complete and (published is None or not published[2] or published[0] != digest
+                                or _awards_recorded_differ(ledger, ev.id, awarded)):
             news = b""
             if published is not None and published[2]:
                 at = len(issues)
                 places_changed(runner, published[1], placements, inputs)
                 news = _news_of(list(issues)[at:])
-            ledger.publish_places(ev.id, digest, _places_json(placements, _award_record(runner, placements)), now,
-                                  news=news)
+            ledger.publish_places(ev.id, digest, _places_json(placements, awarded), now, news=news)
         else:
             issues.extend(_places_news(ledger, ev.id, list(issues)[mark:]))
     if not runner.complete:
@@ -4861,8 +4862,10 @@ def places_inputs(runner: EventRunner, playoffs: bool = True) -> str:
     """R2020-A1, R2011-A1, R2016-A1, R2015-A1: a digest of what a finished event's places
     are computed from — its entries, published rounds, results, 加赛 (``playoffs``: left
     out only to compare with a kept state, which does not hold them), withdrawals, and the
-    rules of tournament.yaml that rank and reward it (tiebreaks, award scheme, format options,
-    prize money when set) — and
+    rules of tournament.yaml that rank and reward it (tiebreaks, award scheme, format options;
+    not the prize money, which places no one: an edit of it is found against the awards
+    recorded with the places, :func:`_awards_recorded_differ` — in the digest, every finished
+    event with prizes lost its published places to a new version's ranking) — and
     of nothing that depends on the code.  Recorded in the ledger with the places when they
     are published; a later run with the same digest keeps them (:func:`keep_published_places`).
 
@@ -4879,8 +4882,6 @@ def places_inputs(runner: EventRunner, playoffs: bool = True) -> str:
         "rules": [list(ev.tiebreaks) if ev.tiebreaks is not None else None, ev.awards.scheme,
                   ev.awards.options, ev.format.options],
     }
-    if ev.awards.prizes:        # (only when set: an event without prize money keeps the digest it had)
-        body["rules"].append({"prizes": dict(ev.awards.prizes)})
     if playoffs:
         body["playoffs"] = [[p.stage, p.group, list(p.order), list(p.places)] for p in runner.playoffs]
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
@@ -4917,6 +4918,23 @@ def _award_record(runner: EventRunner, placements: list) -> list | None:
     except Exception:   # noqa: BLE001 - the awards are said from the places then (_awards_changed)
         return None
     return [[r.group, r.award, r.entry, int(r.prize)] for r in rows]
+
+
+def _awards_recorded_differ(ledger: Ledger, event: str, awarded: list | None) -> bool:
+    """Whether the awards recorded with an event's published places (:func:`_places_json`)
+    differ from ``awarded`` (:func:`_award_record`) while its places' inputs did not change:
+    the prize money edited in tournament.yaml (R2011-A1 第一名 300 → 500 元).  False for a
+    record of places alone (an older version's) or awards that cannot be worked out."""
+    rec = ledger.published_places(event)
+    if rec is None or awarded is None:
+        return False
+    try:
+        body = json.loads(rec[1])
+    except ValueError:
+        return False
+    if not (isinstance(body, dict) and isinstance(body.get("awards"), list)):
+        return False
+    return [list(r) for r in body["awards"]] != [list(r) for r in awarded]
 
 
 def published_places(runner: EventRunner, ledger: Ledger, digest: str) -> tuple[str, list, bool] | None:

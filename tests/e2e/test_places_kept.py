@@ -93,3 +93,31 @@ def test_R2020_A1_an_upgrade_keeps_a_finished_events_published_places(tmp_path, 
     run(RunOptions(folder=folder, out_parent=fresh, pdf=False, now=LATER))
     assert _overall(out, tid) == _overall(fresh, tid) != overall
     assert _data(out, tid, "awards.csv") == _data(fresh, tid, "awards.csv")
+
+
+def test_R2011_A1_prize_money_is_no_part_of_the_places_digest(tmp_path):
+    """R2011-A1 prizes: the digest a finished event's places are published with (and kept by,
+    when a new version ranks otherwise) must not hold the prize money — with it, every
+    finished event with prizes lost its published places on the upgrade that added it (its
+    ledger's digest no longer matched).  The same season with and without prizes: the same
+    digests."""
+    import datetime as dt
+    import sqlite3
+
+    from pipeline.timeutil import TZ
+
+    digests = []
+    for with_prizes in (True, False):
+        folder = tmp_path / f"p{with_prizes}" / "t2011-court"
+        shutil.copytree(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2011-court", folder)
+        if not with_prizes:
+            spec = folder / "tournament.yaml"
+            text = spec.read_text(encoding="utf-8")
+            assert text.count("      prizes: {第一名: 300, 第二名: 200, 第三名: 100}\n") == 2
+            spec.write_text(text.replace("      prizes: {第一名: 300, 第二名: 200, 第三名: 100}\n", ""), encoding="utf-8")
+        out = tmp_path / f"p{with_prizes}" / "out"
+        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+        con = sqlite3.connect(out / "t2011-court" / "ledger.sqlite")
+        digests.append(sorted(con.execute("SELECT event, inputs FROM places").fetchall()))
+        con.close()
+    assert digests[0] and digests[0] == digests[1], digests

@@ -3117,15 +3117,23 @@ class EventRunner:
         """A later sheet with a drawn table's row deleted (not blanked) leaves the table as a
         blank row does — scored from the earlier sheet — and is said the same way
         (:meth:`left_blank`), at the sheet: the row is not there to point at.  It had been
-        kept without a word."""
+        kept without a word.  Only a row missing between rows the sheet keeps (of its group):
+        two referees who split a round's tables each delete the other's rows, a run of them
+        at the top or the bottom of the table, and neither sheet takes anything away."""
         from . import layout
         from .ingest.sheets import key_of
 
-        here = {(ctx.matches[key_of(row.values)].key, _board_key(row.values.get("牌号")))
-                for row in rows if key_of(row.values) in ctx.matches}
+        kept_rows = [ctx.matches[key_of(row.values)] for row in rows if key_of(row.values) in ctx.matches]
+        here = {(m.key, _board_key(row.values.get("牌号")))
+                for m, row in zip(kept_rows, (r for r in rows if key_of(r.values) in ctx.matches))}
+        span: dict[str, tuple[int, int]] = {}
+        for m in kept_rows:
+            lo, hi = span.get(m.group or "", (m.table, m.table))
+            span[m.group or ""] = (min(lo, m.table), max(hi, m.table))
         for rkey, (_, prr) in sorted(ctx.chosen.items(), key=lambda x: (x[1][1].match.group or "", x[1][1].match.table,
                                                                       str(x[1][1].values.get("牌号")))):
-            if rkey in here:
+            lo, hi = span.get(prr.match.group or "", (0, -1))
+            if rkey in here or not lo < prr.match.table < hi:
                 continue
             mark = len(self.issues)
             self.left_blank(prr.match, prr.values.get("牌号"), rec, ctx, fills,

@@ -665,3 +665,26 @@ def test_R2011_D1_a_sheet_sent_again_after_another_referees_part_with_hands_is_s
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
     (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
     assert str(dup.severity) == "info", dup
+
+
+def test_two_referees_who_split_a_rounds_tables_and_delete_each_others_rows_are_not_warned(tmp_path):
+    """象棋 round 1 split between two referees: A sends tables 1–5 (the rows of 6 on deleted),
+    B later sends tables 6 on (the rows of 1–5 deleted).  B's sheet was said to have deleted
+    tables 1–5 (RESULT_LEFT_BLANK ×5, exit 1): a run of rows missing at the top or the bottom
+    is another referee's part; a row missing between kept rows still is said (above)."""
+    folder, r1 = _league(tmp_path)
+
+    def keep(tables: set[int]):
+        def edit(wb) -> None:
+            ws = wb["成绩"]
+            hrow, col = _header(ws)
+            for r in range(ws.max_row, hrow, -1):
+                t = ws.cell(r, col["桌号"]).value
+                if t is not None and t not in tables:
+                    ws.delete_rows(r)
+        return edit
+    edit_attachment(r1, keep(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml", date="Tue, 10 Nov 2020 18:00:00 +0800")
+    edit_attachment(r1, keep(set(range(6, 40))), r1)
+    report = _run(folder, tmp_path)
+    assert not [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"], _issues(tmp_path)
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events

@@ -82,9 +82,6 @@ class Inputs:
     context: str = ""     # what every reading depends on besides its file (_read_context)
     #: the SHA-256 of the files this night's intake recorded (PLACES_CHANGED names the event's)
     new_files: frozenset[str] = frozenset()
-    #: the SHA-256 of the received files no longer in the inbox — neither the file nor the mail
-    #: it came in (:func:`inbox_gone`): the office moved them out; their copies stay in received/
-    gone: frozenset[str] = frozenset()
     #: this night, as no other: a kept event state says its night-only issues (NIGHT_ONLY)
     #: only to the night that found them (an event pool's worker and the run that takes its state)
     night: str = field(default_factory=lambda: os.urandom(16).hex(), compare=False)
@@ -394,19 +391,6 @@ def inbox_copies(listing: list[tuple[str, str, dt.datetime]], received: list[Rec
         else:
             copies += [(rel, h) for _, rel in sorted(items)[1:]]
     return sorted(copies)
-
-
-def inbox_gone(t: Tournament, listing: list[tuple[str, str, dt.datetime]], received: list[Received]) -> frozenset[str]:
-    """The received files (SHA-256) the office has moved out of the inbox: neither the file
-    (under any name) nor the mail it came in is there any more, and nothing is at the path it
-    was found at (a file this night could not read, or left while being written, is no file
-    moved out).  None without an inbox folder (a share not mounted moves nothing out)."""
-    if not t.inbox.is_dir():
-        return frozenset()
-    here = {h for _, h, _ in listing}
-    return frozenset(r.sha256 for r in received
-                     if r.sha256 not in here and r.parent not in here
-                     and not (r.source and os.path.lexists(t.inbox / r.source)))
 
 
 def named_apart(received: list[Received]) -> list[Received]:
@@ -1889,6 +1873,16 @@ def _wrong_key_cell(cells: dict[str, Any], key: tuple[str, str, str], round_no: 
     return cells.get("桌号")
 
 
+def voided(draw_hash: str, listed: Iterable[str]) -> bool:
+    """Whether a sheet's draw digest is one an event's ``voided_draws`` lists (the digest as
+    DRAWN_ELSEWHERE shows it, or its first 8 characters or more).
+
+    >>> voided("bef299703611aa09", ["bef29970"]), voided("bef299703611aa09", ["bef2"]), voided("", ["bef29970"])
+    (True, False, False)
+    """
+    return bool(draw_hash) and any(len(str(x).strip()) >= 8 and draw_hash.startswith(str(x).strip()) for x in listed)
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -2255,33 +2249,28 @@ class EventRunner:
         and DRAWN_ELSEWHERE says why and what to do (the office's output folder, not the referees' sheets).  The same inputs draw the same round
         (the seed is derived from them): sheets that fit it are no reason to wait.
 
-        Only the sheets still in the inbox count (:attr:`Inputs.gone`): the office that
-        means to void that draw moves them out, as the message says — the ledger keeps
-        every sheet it received, and it had held the round for good.  A sheet received here
-        before the round before it was complete holds the round all the same: the ledger
-        keeps a file's time of receipt (its mail's Date), not the night it took it in, so a
-        rebuilt ledger could not tell such a sheet from one played on the lost draw."""
+        The office that means to void that draw says so in tournament.yaml: the event's
+        ``voided_draws`` lists its digest, and the sheets issued with it hold nothing
+        (:func:`voided`).  Moving them out of the inbox was the advice, and did nothing (the
+        ledger keeps every sheet it received); counting only the sheets still in the inbox
+        would have taken an office's routine archiving of its mail for a decision to redraw."""
         from . import layout
 
-        gone = self.inputs.gone if self.inputs is not None else frozenset()
-        books = [(rec, b) for rec, b in self.round_books(round_no)
-                 if str(b.meta.get(layout.META_DRAW_HASH, "") or "") and rec.sha256 not in gone]
+        books = [(rec, b) for rec, b in self.round_books(round_no) if str(b.meta.get(layout.META_DRAW_HASH, "") or "")
+                 and not voided(str(b.meta.get(layout.META_DRAW_HASH, "")), self.ev.voided_draws)]
         if not books or any(str(b.meta.get(layout.META_DRAW_HASH, "")) == ih for _, b in books):
             return False
         books.sort(key=lambda x: (x[0].received_at, x[0].sha256))
-        # (a sheet that came in a mail is moved out with its mail: the inbox's name is said)
-        names = "、".join(dict.fromkeys(f"《{rec.file_name}》" + (f"（收件箱中的 {rec.source}）" if rec.source
-                                                                 and rec.source != rec.file_name else "")
-                                        for rec, _ in books))
+        names = "、".join(dict.fromkeys(f"《{rec.file_name}》" for rec, _ in books))
         was = str(books[0][1].meta.get(layout.META_DRAW_HASH, ""))
         self.waiting = f"第{round_no}轮暂不抽签：收件箱里已有按另一次抽签下发的第{round_no}轮成绩表"
         self.issues.add("DRAWN_ELSEWHERE",
                         f"{self.ev.name} 第{round_no}轮在这个输出文件夹里还没有公布过，收件箱里却已有它的成绩表{names}，"
                         f"是按另一次抽签下发的（抽签摘要 {was}）；按现在的报名和成绩抽签，对阵会不同（摘要 {ih}）。"
                         "多半是输出文件夹被删除，或换了 --out：请恢复原来的输出文件夹（其中的 ledger.sqlite 记着"
-                        "已公布的抽签）后再运行，已下发的对阵就照旧有效。确要作废那次抽签、重新抽签，请把这些成绩表"
-                        "（随邮件寄来的，连同那封邮件）移出收件箱后再运行（已收到的文件仍保存在输出文件夹的 received/ 中）。"
-                        f"在此之前本项目第{round_no}轮不抽签。",
+                        "已公布的抽签）后再运行，已下发的对阵就照旧有效。确要作废那次抽签、重新抽签，请在 tournament.yaml "
+                        f"本项目（id: {self.ev.id}）下加一行 voided_draws: [\"{was}\"] 后再运行（按那次抽签下发的成绩表从此不再读取，"
+                        f"文件仍保存在输出文件夹的 received/ 中）。在此之前本项目第{round_no}轮不抽签。",
                         at=CellRef(books[0][0].file_name, layout.RESULT_SHEET))
         return True
 
@@ -2923,12 +2912,13 @@ class EventRunner:
                      "成绩表重新填写后发送；如果以前用别的输出文件夹（--out）运行过并公布过这一轮，请改回原来的"
                      "输出文件夹再运行（已公布的对阵记录 ledger.sqlite 在那里）。"
                      if rnd.round in self.published_now else "请使用本轮下发的成绩表。")
-            # (moved out of the inbox: the office voided that draw, as DRAWN_ELSEWHERE says to)
-            gone = self.inputs is not None and rec.sha256 in self.inputs.gone
+            # (a draw the office voided in tournament.yaml: DRAWN_ELSEWHERE's way out, not the
+            # office's to act on again)
+            gone = voided(str(book.meta.get(layout.META_DRAW_HASH, "")), self.ev.voided_draws)
             self.issues.add("TEMPLATE_MISMATCH",
                             f"成绩表《{rec.file_name}》不是 {self.ev.name} 第{rnd.round}轮当前抽签下发的表"
-                            f"（抽签摘要不符）。" + ("这份成绩表已移出收件箱，不再读取（保存在输出文件夹的 received/ 中），"
-                                                 "无需处理。" if gone else where),
+                            f"（抽签摘要不符）。" + ("它所按的那次抽签已在 tournament.yaml 的 voided_draws 中作废，"
+                                                 "不再读取（文件仍保存在输出文件夹的 received/ 中），无需处理。" if gone else where),
                             at=CellRef(rec.file_name, layout.RESULT_SHEET), severity=Severity.INFO if gone else None)
             return
         rows, found = read_results(book, rec.file_name, [*labels, *ctx.sign_labels, layout.REFEREE_SIGNATURE, *sides],
@@ -4497,9 +4487,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     copies = inbox_copies(listing, received)
     report.received_total = len(received)
     copy_at = {rel: mtime for rel, _, mtime in listing}
-    gone = inbox_gone(t, listing, received)
     fp = fingerprint(t, received, now, opts, [(rel, h, copy_at[rel].isoformat()) for rel, h in copies],
-                     inbox_notes, gone)
+                     inbox_notes)
     # (after a run that did not finish, no record answers: its outputs may be half written)
     last = lastrun.record(out) if not unfinished else None
     said = last if not unfinished else lastrun.said_record(out)     # (what the last finished night told)
@@ -4525,7 +4514,6 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("读取工作簿 …")
     inputs = read_inputs(t, ledger, issues, readings)
     inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
-    inputs.gone = gone
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
     resent = inbox_resent(received, copies, copy_at)
@@ -4655,7 +4643,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "DRAWN_ELSEWHERE" for i in errors):
         report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，而这个输出文件夹里没有那次抽签（见 DRAWN_ELSEWHERE）："
                                  "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out；"
-                                 "确要作废那次抽签、重新抽签的，把这些成绩表（或寄来它们的邮件）移出收件箱后再运行。")
+                                 "确要作废那次抽签、重新抽签的，在 tournament.yaml 本项目下写明 voided_draws（见 DRAWN_ELSEWHERE）。")
     if any(i.code == "WITHDRAWAL_UNMATCHED" for i in errors):
         report.next_steps.append("改正 tournament.yaml 中项目的退赛名单 withdrawn（见 WITHDRAWAL_UNMATCHED：姓名写错或重名，"
                                  "重名时写工号），再运行。")
@@ -4756,8 +4744,7 @@ def _event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Input
 
 def _make_event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,
                     now: dt.datetime) -> Callable[[list[str]], str]:
-    # (a sheet moved out of the inbox holds no round any more: EventRunner.drawn_elsewhere)
-    sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat(), *(("gone",) if r.sha256 in inputs.gone else ()))
+    sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
                     for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
     fixed = [inputs.context or _read_context(t), ev.id, _drawn_digest(entries), sheets, deadline_passed(ev, now),
              draw_time_come(ev, now)]
@@ -6238,13 +6225,11 @@ def mark_receipts_built(ledger: Ledger, fp: str) -> None:
 
 
 def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts: RunOptions,
-                copies: Iterable[tuple[str, ...]] = (), notes: Iterable[dict[str, str]] = (),
-                gone: Iterable[str] = ()) -> str:
+                copies: Iterable[tuple[str, ...]] = (), notes: Iterable[dict[str, str]] = ()) -> str:
     """Everything the outputs depend on: code, spec, secret, every received file, the
     inbox's copies of received files and their times (:func:`inbox_resent`), intake's notes
-    about inbox files it did not take (``notes``: issues.csv rows), the received files moved
-    out of the inbox (``gone``: :func:`inbox_gone`), which deadlines have passed (the only use
-    of "now" besides document dates) and options."""
+    about inbox files it did not take (``notes``: issues.csv rows), which deadlines have
+    passed (the only use of "now" besides document dates) and options."""
     body = {
         "code": lastrun.code_hash(),
         # (the bytes the spec was read from: a file saved during the run is the next night's)
@@ -6253,7 +6238,6 @@ def fingerprint(t: Tournament, received: list[Received], now: dt.datetime, opts:
         "received": [(r.sha256, r.received_at.isoformat(), r.sender) for r in received],
         "copies": sorted(set(copies)),
         **({"inbox": list(notes)} if notes else {}),
-        **({"gone": sorted(gone)} if gone else {}),
         "deadlines": [(deadline_passed(ev, now), draw_time_come(ev, now)) for ev in t.spec.events],
         # a round drawn ahead of its session waits for no result until it begins (not_played_yet)
         "sessions_begun": sum(1 for x in t.spec.sessions if _session_start(x) <= aware(now)),

@@ -277,6 +277,10 @@ class EventSpec:
         "（瑞士制、分组积分编排、淘汰赛及分组后的淘汰赛、三人桌）；已赛成绩保留，名次照常排列；从未上场就退赛的"
         "不排名次。循环赛的其余场次仍在成绩表上，由裁判按弃权填写"))] = \
         field(default_factory=list)
+    voided_draws: Annotated[list[str | int], Field(description=(
+        "作废的抽签：DRAWN_ELSEWHERE 提示中“抽签摘要”（加引号，至少写前 8 位，如 [\"bef29970\"]）。收件箱里按这次抽签下发的成绩表从此不再读取，"
+        "本项目照常抽签。只在确要作废另一个输出文件夹里公布过的抽签（原输出文件夹已无法恢复）时填写"))] = \
+        field(default_factory=list)
 
     @property
     def is_team(self) -> bool:

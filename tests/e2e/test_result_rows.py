@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import email
-import email.policy
-import hashlib
 import shutil
 from pathlib import Path
 
 import openpyxl
-import pytest
 
 from mailedit import edit_attachment, table_header
 from pipeline.run import RunOptions, run
@@ -138,16 +134,17 @@ def test_a_result_corrected_after_the_next_round_was_drawn_is_told_not_redrawn(t
     assert not [line for line in elsewhere.splitlines() if line.split(",")[:3] == ["xiangqi", "ko", "2"]]
 
 
-@pytest.mark.parametrize("as_mail", [True, False], ids=["mail", "bare-xlsx"])
-def test_R2016_F3_a_sheet_of_another_draw_moved_out_of_the_inbox_no_longer_holds_the_round(tmp_path, as_mail):
-    """DRAWN_ELSEWHERE's own advice works: 掼蛋 round 3's sheet from another draw (the
-    sample's, played on a draw from other round-2 results) comes before round 3 is drawn here
-    (ROUND_NOT_DRAWN); once round 2 is complete, round 3 waits (DRAWN_ELSEWHERE: restore the
-    output folder, or move those sheets out of the inbox).  The office moves the mail out of
-    the inbox: round 3 is drawn the next night (R2016-F3, by this ledger's standings), and the
-    sheet stays kept in received/.  It had been held for good: the check read every sheet the
-    ledger ever received, not the inbox.  The sheet comes as the referee's mail, or as the
-    bare workbook saved from it."""
+def test_R2016_F3_a_draw_voided_in_tournament_yaml_no_longer_holds_the_round(tmp_path):
+    """DRAWN_ELSEWHERE's way out works, and archiving the mail is none: 掼蛋 round 3's sheet
+    from another draw (the sample's, played on a draw from other round-2 results) comes
+    before round 3 is drawn here (ROUND_NOT_DRAWN); once round 2 is complete, round 3 waits
+    (DRAWN_ELSEWHERE).  The office archives its mail as every morning (out of the inbox): the
+    round still waits — that is no decision to redraw.  It lists the draw's digest in the
+    event's ``voided_draws`` (as the message says): round 3 is drawn (R2016-F3, by this
+    ledger's standings), and the old sheet is a note.  The advice had been to move the
+    sheets out of the inbox, which did nothing: the ledger keeps every sheet received."""
+    import re
+
     folder = tmp_path / "t2016-poker"
     shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
     held = tmp_path / "held"
@@ -176,26 +173,24 @@ def test_R2016_F3_a_sheet_of_another_draw_moved_out_of_the_inbox_no_longer_holds
             return {r["round"] for r in csv.DictReader(f) if r["event"] == "guandan"}
     night(15)
     assert drawn() == {"1", "2"}
-    if as_mail:
-        dropped = folder / "inbox" / r3.name
-        shutil.copy(r3, dropped)
-    else:
-        msg = email.message_from_bytes(r3.read_bytes(), policy=email.policy.default)
-        part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
-        dropped = folder / "inbox" / part.get_filename()
-        dropped.write_bytes(part.get_content())
+    shutil.copy(r3, folder / "inbox" / r3.name)
     assert [i["code"] for i in night(25) if i["severity"] == "warning"] == ["ROUND_NOT_DRAWN"]
     shutil.copy(r2, folder / "inbox" / r2.name)
     (stuck,) = [i for i in night(35) if i["code"] == "DRAWN_ELSEWHERE"]
-    assert "移出收件箱" in stuck["message"] and drawn() == {"1", "2"}
-    assert (f"收件箱中的 {r3.name}" in stuck["message"]) == as_mail     # the file to move out
-    kept = out / "t2016-poker" / "received" / f"{hashlib.sha256(dropped.read_bytes()).hexdigest()}{dropped.suffix}"
-    dropped.unlink()          # as the message says
+    assert drawn() == {"1", "2"} and "voided_draws" in stuck["message"], stuck
+    was = re.search(r"voided_draws: \[\"([0-9a-f]+)\"\]", stuck["message"]).group(1)
+    for p in (folder / "inbox").glob("*.eml"):      # the morning's archiving
+        shutil.move(p, held / f"archived-{p.name}")
+    assert [i["code"] for i in night(40) if i["code"] == "DRAWN_ELSEWHERE"] == ["DRAWN_ELSEWHERE"]
+    assert drawn() == {"1", "2"}
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(text.replace("    name: 扑克牌\n", f"    name: 扑克牌\n    voided_draws: [\"{was[:8]}\"]\n", 1),
+                    encoding="utf-8")
     left = night(45)
     assert drawn() == {"1", "2", "3"}
     # the voided draw's sheet is no longer the office's to act on: a note, not an error
-    assert [i["severity"] for i in left] == ["info"] and "已移出收件箱" in left[0]["message"], left
-    assert kept.is_file()         # nothing received is lost: the moved-out file is still kept
+    assert [i["severity"] for i in left] == ["info"] and "voided_draws 中作废" in left[0]["message"], left
 
 
 def test_R2015_A1_a_corrected_awards_sheet_replaces_the_first(tmp_path):

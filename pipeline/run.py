@@ -534,6 +534,18 @@ def _result_rounds(t: Tournament, inputs: Inputs) -> dict[str, tuple[tuple[str, 
     return out
 
 
+def _table_head(sheet: Any) -> tuple[int, list[str]] | None:
+    """(index, labels) of a result or detail sheet's heading row — the first of its first 30
+    rows with a 桌号 — or None (no sheet, or no such row)."""
+    from .ingest.workbook import cell_text
+
+    for i, row in enumerate(sheet.rows[:30] if sheet is not None else ()):
+        labels = [cell_text(v).strip() if v is not None else "" for v in row]
+        if "桌号" in labels:
+            return i, labels
+    return None
+
+
 def _filled_tables(book: Any) -> dict[tuple, tuple] | None:
     """A result sheet's filled tables: (轮次, 组别, 桌号, 牌号) → the values it filled in (the
     columns after the printed ones, signatures left out); None when its 成绩 table cannot be
@@ -542,14 +554,10 @@ def _filled_tables(book: Any) -> dict[tuple, tuple] | None:
     from .ingest.workbook import cell_text
 
     sheet = book.sheet(layout.RESULT_SHEET) if book is not None else None
-    if sheet is None:
+    head = _table_head(sheet)
+    if head is None:
         return None
-    for i, row in enumerate(sheet.rows[:30]):
-        labels = [cell_text(v).strip() if v is not None else "" for v in row]
-        if "桌号" in labels:
-            break
-    else:
-        return None
+    i, labels = head
     key_labels = [*layout.RESULT_KEY_COLUMNS, "牌号"]     # (a board of a table: its own row)
     printed = {*key_labels, *layout.SIDES_2, *layout.SIDES_3}
     keys = [labels.index(k) if k in labels else None for k in key_labels]
@@ -601,12 +609,10 @@ def _rows_by_table(sheet: Any) -> dict[tuple[str, str, str], list] | None:
 
     if sheet is None:
         return {}
-    for i, row in enumerate(sheet.rows[:30]):
-        labels = [cell_text(v).strip() if v is not None else "" for v in row]
-        if "桌号" in labels:
-            break
-    else:
+    head = _table_head(sheet)
+    if head is None:
         return None
+    i, labels = head
     keys = [labels.index(k) if k in labels else None for k in layout.RESULT_KEY_COLUMNS]
     out: dict[tuple[str, str, str], list] = {}
     for row in sheet.rows[i + 1:]:

@@ -396,6 +396,17 @@ def test_a_resent_sheet_that_leaves_a_filled_table_blank_says_the_earlier_result
     assert any("姚明" in t for t in r2) and not any("周涛华" in t for t in r2), r2
 
 
+def _t2011_doudizhu_r1(tmp_path: Path) -> tuple[Path, Path]:
+    """t2011-court with only round 1 of 斗地主 among its result and 加赛 sheets: (its folder,
+    that mail)."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    for p in (folder / "inbox").glob("*.eml"):
+        if ("成绩表" in p.name or "加赛" in p.name) and "doudizhu-r1" not in p.name:
+            p.unlink()
+    return folder, next((folder / "inbox").glob("*doudizhu-r1-*.eml"))
+
+
 @pytest.mark.parametrize("how", ["deleted", "blank"])
 def test_R2011_D1_a_resent_sheet_with_a_tables_row_deleted_says_the_earlier_result_still_counts(tmp_path, how):
     """Handbook "较晚收到的一份为准" (RESULT_LEFT_BLANK): 斗地主 round 1 accepted one night; the
@@ -403,12 +414,7 @@ def test_R2011_D1_a_resent_sheet_with_a_tables_row_deleted_says_the_earlier_resu
     (ws.delete_rows) — or, as before, left blank.  第7桌 still counts from the earlier sheet,
     and either way the office is told so at the later sheet.  A deleted row had been kept
     without a word."""
-    folder = tmp_path / "t2011-court"
-    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
-    for p in (folder / "inbox").glob("*-doudizhu-*.eml"):
-        if "-doudizhu-r1-" not in p.name:
-            p.unlink()
-    r1 = next((folder / "inbox").glob("*-doudizhu-r1-*.eml"))
+    folder, r1 = _t2011_doudizhu_r1(tmp_path)
     run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
 
     def resent(wb):
@@ -636,12 +642,7 @@ def test_R2011_D1_a_sheet_sent_again_after_another_referees_part_with_hands_is_s
     difference on the detail sheet was taken for a correction of A (a DUPLICATE_FILE warning,
     exit 1, a receipt telling the referee his sheet does not count): B's hands are of tables
     A never filled."""
-    folder = tmp_path / "t2011-court"
-    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
-    for p in (folder / "inbox").glob("*成绩表*.eml"):
-        if "doudizhu-r1" not in p.name:
-            p.unlink()
-    r1 = next((folder / "inbox").glob("*doudizhu-r1-*.eml"))
+    folder, r1 = _t2011_doudizhu_r1(tmp_path)
 
     def part(keep: set[int]):
         def edit(wb) -> None:

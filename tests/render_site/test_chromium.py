@@ -73,6 +73,15 @@ def test_blank_page_and_console_message_are_detected(tmp_path):
     assert any("CONSOLE" in line and "boom" in line for line in log.splitlines())
 
 
+def _dump_dom(wrapper: Path, profile: Path) -> str:
+    """The DOM of ``wrapper`` (a page framing the one measured) once its scripts have run, in
+    headless Chromium with no network and its own profile folder."""
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+           "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={profile}",
+           "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", wrapper.as_uri()]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=90).stdout
+
+
 def page_width(page: Path, tmp_path: Path, width: int = 390, element: str = "") -> tuple[int, int]:
     """(scrollWidth, clientWidth) of ``page`` laid out ``width`` px wide by Chromium (in an
     iframe: headless Chromium makes no window narrower than 500 px); of its first
@@ -84,10 +93,7 @@ def page_width(page: Path, tmp_path: Path, width: int = 390, element: str = "") 
         f'<script>document.getElementById("f").onload = function () {{ var d = {pick};'
         ' document.body.setAttribute("data-w", d.scrollWidth + "/" + d.clientWidth); };</script></body></html>',
         encoding="utf-8")
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-           "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={tmp_path / ('p-' + page.stem)}",
-           "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", wrapper.as_uri()]
-    dom = subprocess.run(cmd, capture_output=True, text=True, timeout=90).stdout
+    dom = _dump_dom(wrapper, tmp_path / ("p-" + page.stem))
     import re
 
     m = re.search(r'data-w="(\d+)/(\d+)"', dom)
@@ -165,10 +171,7 @@ def phone_measure(page: Path, tmp_path: Path, script: str, width: int = 390):
         ' try { out = measure(this.contentDocument); } catch (e) { out = "error: " + e; }'
         ' document.body.setAttribute("data-m", JSON.stringify(out)); };</script></body></html>',
         encoding="utf-8")
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-           "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={tmp_path / ('q-' + page.parent.name + page.stem)}",
-           "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", wrapper.as_uri()]
-    dom = subprocess.run(cmd, capture_output=True, text=True, timeout=90).stdout
+    dom = _dump_dom(wrapper, tmp_path / ("q-" + page.parent.name + page.stem))
     m = re.search(r'data-m="([^"]*)"', dom)
     assert m, dom[-500:]
     out = json.loads(html.unescape(m[1]))

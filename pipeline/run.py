@@ -1548,9 +1548,7 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog, now: dt.datet
         current = terms_record(ev, t.spec.units)
         said = []
         if _instant(rec.get("deadline")) != _instant(current["deadline"]):   # (an offset written otherwise is no change)
-            def shown(iso: str | None) -> str:
-                return f"{dt.datetime.fromisoformat(iso).astimezone(TZ):%Y-%m-%d %H:%M}" if iso else "（未设）"
-            said.append(f"报名截止时间（deadline）{shown(rec.get('deadline'))} → {shown(current['deadline'])}")
+            said.append(f"报名截止时间（deadline）{_shown_time(rec.get('deadline'))} → {_shown_time(current['deadline'])}")
             ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]) if rec.get("deadline") else None)
         # (short_warning only says whether QUOTA_SHORT is warned: it follows the spec)
         if _who_counts(rec.get("quota")) != _who_counts(current["quota"]):
@@ -4921,21 +4919,29 @@ def _award_record(runner: EventRunner, placements: list) -> list | None:
     return [[r.group, r.award, r.entry, int(r.prize)] for r in rows]
 
 
+def _recorded_awards(ledger: Ledger, event: str) -> list[tuple[str, str, str, int]] | None:
+    """The awards recorded with an event's published places (:func:`_places_json`): (group,
+    award, entry id, prize) each; None for no record, or a record of places alone (an
+    older version's)."""
+    rec = ledger.published_places(event)
+    if rec is None:
+        return None
+    try:
+        body = json.loads(rec[1])
+        if isinstance(body, dict) and isinstance(body.get("awards"), list):
+            return [(str(g), str(a), str(e), int(p)) for g, a, e, p in body["awards"]]
+    except (TypeError, ValueError):
+        pass
+    return None
+
+
 def _awards_recorded_differ(ledger: Ledger, event: str, awarded: list | None) -> bool:
-    """Whether the awards recorded with an event's published places (:func:`_places_json`)
+    """Whether the awards recorded with an event's published places (:func:`_recorded_awards`)
     differ from ``awarded`` (:func:`_award_record`) while its places' inputs did not change:
     the prize money edited in tournament.yaml (R2011-A1 第一名 300 → 500 元).  False for a
     record of places alone (an older version's) or awards that cannot be worked out."""
-    rec = ledger.published_places(event)
-    if rec is None or awarded is None:
-        return False
-    try:
-        body = json.loads(rec[1])
-    except ValueError:
-        return False
-    if not (isinstance(body, dict) and isinstance(body.get("awards"), list)):
-        return False
-    return [list(r) for r in body["awards"]] != [list(r) for r in awarded]
+    old = _recorded_awards(ledger, event)
+    return old is not None and awarded is not None and old != [tuple(r) for r in awarded]
 
 
 def published_places(runner: EventRunner, ledger: Ledger, digest: str) -> tuple[str, list, bool] | None:
@@ -5122,15 +5128,7 @@ def _awards_changed(runner: EventRunner, was: list, placements: list, names: dic
     places alone, the scheme as it is now applied to them): who gets each (一等奖 于建明 →
     龚俊杰), an award renamed or no longer given (三等奖 …… → （无）), its prize money
     (第一名 奖金 300 元 → 500 元); "" when none changed."""
-    old = None
-    rec = runner.ledger.published_places(runner.ev.id)
-    if rec is not None:
-        try:
-            body = json.loads(rec[1])
-            if isinstance(body, dict) and isinstance(body.get("awards"), list):
-                old = [(str(g), str(a), str(e), int(p)) for g, a, e, p in body["awards"]]
-        except (TypeError, ValueError):
-            old = None
+    old = _recorded_awards(runner.ledger, runner.ev.id)
     if old is None:
         old = [tuple(r) for r in _award_record(runner, was) or []]
     new = [tuple(r) for r in _award_record(runner, placements) or []]

@@ -1552,12 +1552,7 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog, now: dt.datet
             ev = dataclasses.replace(ev, deadline=dt.datetime.fromisoformat(rec["deadline"]) if rec.get("deadline") else None)
         # (short_warning only says whether QUOTA_SHORT is warned: it follows the spec)
         if _who_counts(rec.get("quota")) != _who_counts(current["quota"]):
-            from .spec import QuotaSpec, validated
-
-            try:
-                quota = validated(QuotaSpec, {**rec["quota"], "short_warning": ev.quota.short_warning})
-            except Exception:       # a record this version cannot read: the spec's quota stands
-                quota = None
+            quota = _recorded_quota(rec, ev)
             if quota is not None:
                 said.append(f"名额（quota）{quota_text(quota)} → {quota_text(ev.quota)}")
                 ev = dataclasses.replace(ev, quota=quota)
@@ -1580,6 +1575,18 @@ def terms_at_draw(t: Tournament, ledger: Ledger, issues: IssueLog, now: dt.datet
     out = _with_events(t, events)
     out.members_at_draw = members_at_draw
     return out
+
+
+def _recorded_quota(rec: dict[str, Any], ev: EventSpec) -> Any:
+    """The quota a terms record (:func:`terms_record`) holds, with the spec's ``short_warning``
+    (it only says whether QUOTA_SHORT warns); None when this version cannot read it (the
+    spec's quota stands)."""
+    from .spec import QuotaSpec, validated
+
+    try:
+        return validated(QuotaSpec, {**rec["quota"], "short_warning": ev.quota.short_warning})
+    except Exception:   # noqa: BLE001 - a record of another version
+        return None
 
 
 def _shown_time(iso: str | None) -> str:
@@ -1628,12 +1635,7 @@ def _closed_terms(t: Tournament, ledger: Ledger, ev: EventSpec,
     old_quota = None
     if _who_counts(rec.get("quota")) != _who_counts(spec_terms["quota"]) or \
             (isinstance(rec.get("members"), dict) and rec.get("members") != spec_terms.get("members")):
-        from .spec import QuotaSpec, validated
-
-        try:
-            old_quota = validated(QuotaSpec, {**rec["quota"], "short_warning": ev.quota.short_warning})
-        except Exception:       # a record this version cannot read: the spec's quota stands
-            old_quota = None
+        old_quota = _recorded_quota(rec, ev)
     if old_quota is not None:
         from .validate.checks import quota_entries
 

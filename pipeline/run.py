@@ -534,6 +534,14 @@ def _result_rounds(t: Tournament, inputs: Inputs) -> dict[str, tuple[tuple[str, 
     return out
 
 
+def _text_at(row: Sequence[Any], j: int | None) -> str:
+    """A sheet row's cell ``j`` as text, stripped; "" for no such column or an empty cell."""
+    from .ingest.workbook import cell_text
+
+    v = row[j] if j is not None and j < len(row) else None
+    return cell_text(v).strip() if v is not None else ""
+
+
 def _table_head(sheet: Any) -> tuple[int, list[str]] | None:
     """(index, labels) of a result or detail sheet's heading row — the first of its first 30
     rows with a 桌号 — or None (no sheet, or no such row)."""
@@ -551,7 +559,6 @@ def _filled_tables(book: Any) -> dict[tuple, tuple] | None:
     columns after the printed ones, signatures left out); None when its 成绩 table cannot be
     found (then any other sheet of the round may have replaced what it says)."""
     from . import layout
-    from .ingest.workbook import cell_text
 
     sheet = book.sheet(layout.RESULT_SHEET) if book is not None else None
     head = _table_head(sheet)
@@ -565,12 +572,9 @@ def _filled_tables(book: Any) -> dict[tuple, tuple] | None:
               and not label.endswith(layout.SIGNATURE_SUFFIX)]
     out: dict[tuple, tuple] = {}
     for row in sheet.rows[i + 1:]:
-        def at(j: int | None) -> str:
-            v = row[j] if j is not None and j < len(row) else None
-            return cell_text(v).strip() if v is not None else ""
-        values = tuple(at(j) for j in filled)
+        values = tuple(_text_at(row, j) for j in filled)
         if any(values):
-            out[tuple(at(j) for j in keys)] = values
+            out[tuple(_text_at(row, j) for j in keys)] = values
     return out
 
 
@@ -605,7 +609,6 @@ def _rows_by_table(sheet: Any) -> dict[tuple[str, str, str], list] | None:
     """A detail sheet's rows by (轮次, 组别, 桌号), blank rows left out (:func:`_replaces`);
     None when it has no 桌号 heading in its first rows."""
     from . import layout
-    from .ingest.workbook import cell_text
 
     if sheet is None:
         return {}
@@ -618,10 +621,7 @@ def _rows_by_table(sheet: Any) -> dict[tuple[str, str, str], list] | None:
     for row in sheet.rows[i + 1:]:
         if not any(v not in (None, "") for v in row):
             continue
-        def at(j: int | None) -> str:
-            v = row[j] if j is not None and j < len(row) else None
-            return cell_text(v).strip() if v is not None else ""
-        out.setdefault((at(keys[0]), at(keys[1]), at(keys[2])), []).append(list(row))
+        out.setdefault(tuple(_text_at(row, j) for j in keys), []).append(list(row))
     return out
 
 
@@ -3119,11 +3119,10 @@ class EventRunner:
         from . import layout
         from .ingest.sheets import key_of
 
-        kept_rows = [ctx.matches[key_of(row.values)] for row in rows if key_of(row.values) in ctx.matches]
-        here = {(m.key, _board_key(row.values.get("牌号")))
-                for m, row in zip(kept_rows, (r for r in rows if key_of(r.values) in ctx.matches))}
+        kept_rows = [(ctx.matches[key_of(row.values)], row) for row in rows if key_of(row.values) in ctx.matches]
+        here = {(m.key, _board_key(row.values.get("牌号"))) for m, row in kept_rows}
         span: dict[str, tuple[int, int]] = {}
-        for m in kept_rows:
+        for m, _ in kept_rows:
             lo, hi = span.get(m.group or "", (m.table, m.table))
             span[m.group or ""] = (min(lo, m.table), max(hi, m.table))
         for rkey, (_, prr) in sorted(ctx.chosen.items(), key=lambda x: (x[1][1].match.group or "", x[1][1].match.table,

@@ -344,7 +344,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         if win.closed:
             lines.append(win.closed)
         if win.still:
-            lines.append(f"{win.still}如需修改，请在这份报名表上修改后{win.before}重新发送，以最后收到的一份为准。")
+            lines.append(_still_open(win))
         elif win.open and not win.closed:
             lines.append(f"如需修改，请在这份报名表上修改后{win.before}重新发送，以最后收到的一份为准。")
     elif refusal(s) == "form":
@@ -373,7 +373,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         if win.closed:
             lines.append(win.closed)
             if win.still and annotated:
-                lines.append(f"{win.still}请{win.before}修改后重新发送。")
+                lines.append(_still_open(win, "请{before}修改后重新发送。"))
             lines.append("")
         if entries:
             lines.append("目前已登记的报名：")
@@ -488,6 +488,17 @@ def _window(state: "LeagueState", events: list["EventSpec"]) -> _Window:
     else:
         said = f"{what}{when}：重新发送的报名表中这些项目将被标为逾期报名，由组委会决定是否接受。"
     return _Window(bool(ahead) or not reject, before, said, f"{'、'.join(ev.name for ev in ahead)}的报名" if ahead else "")
+
+
+def _still_open(win: _Window, ask: str = "如需修改，请在这份报名表上修改后{before}重新发送，以最后收到的一份为准。") -> str:
+    """Once some of a receipt's events have closed while others are still open (``win.still``:
+    T2015 closes 围棋/中国象棋/桥牌 on 10-30 and 双扣 on 11-14), the line naming those still open
+    and until when — ``ask`` with ``{before}`` (在 2015-11-14 23:59 前): 双扣的报名如需修改，请在
+    这份报名表上修改后在 2015-11-14 23:59 前重新发送，以最后收到的一份为准。  Every receipt that says
+    which events have closed says this too (R2020-Q4, per event): a receipt of a mail without a
+    workbook, or of a form resent unchanged, said only that 围棋… had closed, and the captain
+    believed every event had.  "" when no event is still open."""
+    return f"{win.still}{ask.format(before=win.before)}" if win.still else ""
 
 
 def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], name: str,
@@ -617,6 +628,8 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
     win = _window(state, _events_of(state, None, unit))
     if win.closed:
         lines.append(f"{win.closed}（成绩表不受报名截止时间限制。）")
+        if win.still:
+            lines.append(_still_open(win, "请{before}发送，以最后收到的一份为准。"))
     elif win.before:
         lines.append(f"报名表请{win.before}发送。")
     # (a captain who answers an accepted receipt with “收到” must not think the form lost)
@@ -646,6 +659,8 @@ def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
         win = _window(state, _events_of(state, None, unit))
         if win.closed:
             lines.append(win.closed)
+            if win.still:
+                lines.append(_still_open(win))
         elif win.before:
             lines.append(f"改动后的报名表请{win.before}发送。")
     lines += _signature(t)

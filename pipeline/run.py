@@ -27,6 +27,7 @@ from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff,
 from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission
 from .store import Ledger, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
+from .mailname import hash_named, mail_named
 from .timeutil import TZ, aware, from_timestamp
 
 if TYPE_CHECKING:
@@ -431,30 +432,33 @@ class Resent:
     received: dt.datetime | None    # when it came again (None: as the first receipt)
     sender: str = ""                # who sent it again ("" for a file put into the inbox)
     mail: str = ""                  # the SHA-256 of the mail that sent it again ("": an inbox copy)
+    subject: str = ""               # … and that mail's subject (its receipt names it so: :mod:`.mailname`)
 
 
 def inbox_resent(received: list[Received], copies: list[tuple[str, str]],
-                 times: dict[str, dt.datetime] | None = None) -> list[Resent]:
+                 times: dict[str, dt.datetime] | None = None, names: Mapping[str, str] | None = None) -> list[Resent]:
     """Each inbox file whose content was received before under another name (``copies``:
     :func:`inbox_copies`; ``times``: their modification times, by inbox path), for
     :func:`resent_issues` — so a captain who sends an older version again does not make it
     current, and is told how.  (Such a file was set aside without a word.)  A copy of a mail
-    is the same mail: it came at the mail's time."""
+    is the same mail: it came at the mail's time.  ``names``: how messages name each mail, by
+    its SHA-256 (:func:`mail_names`; a mail fetched by --imap is no 《<hash>.eml》)."""
     by_sha = {r.sha256: r for r in received}
     out: list[Resent] = []
     for rel, h in sorted(set(copies)):
         first = by_sha.get(h)
         if first is None or h == _EMPTY_SHA:
             continue
-        was = (f"邮件《{first.source}》的附件《{first.file_name}》" if first.parent
-               else f"《{first.source or first.file_name}》")
+        was = (f"邮件{(names or {}).get(first.parent) or f'《{first.source}》'}的附件《{first.file_name}》"
+               if first.parent else f"《{first.source or first.file_name}》")
         out.append(Resent(h, f"收件箱中的《{rel}》", was, CellRef(rel),
                           None if first.kind == "mail" else (times or {}).get(rel)))
     return out
 
 
 def resent_issues(t: Tournament, received: list[Received], resent: list[Resent], inputs: Inputs,
-                  newest: list[tuple[Received, Any]], issues: IssueLog) -> list[ResentForm]:
+                  newest: list[tuple[Received, Any]], issues: IssueLog,
+                  names: Mapping[str, str] | None = None) -> list[ResentForm]:
     """DUPLICATE_FILE for each content received again (:class:`Resent`), on its unit's page:
     the unit of the registration form its bytes were read as (of the form a mail carried,
     for a copy of the mail), else of the registered address that sent it again, else of the
@@ -466,7 +470,8 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
     captain who sends X, then Y, then X again believes X counts — it does not (the content
     counts once, at its first receipt), and the note names the form that does and says how
     to make X's content count again.  Returns those that came by mail, for their receipts
-    (:class:`pipeline.state.ResentForm`: the warning reached the office only)."""
+    (:class:`pipeline.state.ResentForm`: the warning reached the office only).  ``names``: how
+    messages name each mail, by its SHA-256 (:func:`mail_names`)."""
     if not resent:
         return []
     forms: list[ResentForm] = []
@@ -500,19 +505,19 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
                        at=x.at, branch=branch, severity=Severity.WARNING)
             if x.mail and x.sender and x.received is not None and x.mail not in {f.sha256 for f in forms}:
                 forms.append(ResentForm(x.mail, x.at.file, x.received, x.sender.strip().lower(), branch,
-                                        warned.message))
+                                        warned.message, subject=x.subject))
         elif (later := _sheet_in_force(x, first, sheets)) is not None:
             # the same for a result sheet: a referee who sends A, a correction B, then A again
             # "to undo B" believes A counts — B does (it was an info note, exit 0)
             ev, rnd, rec = later
             warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代其后收到的"
-                                f"{_named(rec)}（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）：{ev}第{rnd}轮"
+                                f"{_named(rec, names)}（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）：{ev}第{rnd}轮"
                                 "的成绩仍以后收到的那一份为准。如果要改回这一版，请打开这份成绩表做任意修改（如在签名栏旁"
                                 "注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                                 at=x.at, branch=branch, severity=Severity.WARNING)
             if x.mail and x.sender and x.received is not None and x.mail not in {f.sha256 for f in forms}:
                 forms.append(ResentForm(x.mail, x.at.file, x.received, x.sender.strip().lower(), branch,
-                                        warned.message, form="成绩表"))
+                                        warned.message, form="成绩表", subject=x.subject))
         else:
             issues.add("DUPLICATE_FILE", f"{said}，收到时间以最初的一次为准。如果其间已发过另一版、现在要改回这一版，"
                        "请在表中做任意修改（如在报名表的备注、成绩表的签名栏旁注明日期）后重新发送。", at=x.at, branch=branch)
@@ -645,9 +650,12 @@ def _sheet_in_force(x: Resent, first: Received, sheets: dict[str, tuple[tuple[st
     return mine[1], mine[2], rec
 
 
-def _named(rec: Received) -> str:
-    """How a note names a received file: 邮件《…》的附件《…》, or 《…》 put into the inbox."""
-    return f"邮件《{rec.source}》的附件《{rec.file_name}》" if rec.parent and rec.source else f"《{rec.source or rec.file_name}》"
+def _named(rec: Received, names: Mapping[str, str] | None = None) -> str:
+    """How a note names a received file: 邮件《…》的附件《…》 (the mail as ``names`` names it:
+    :func:`mail_names`), or 《…》 put into the inbox."""
+    if rec.parent and rec.source:
+        return f"邮件{(names or {}).get(rec.parent) or f'《{rec.source}》'}的附件《{rec.file_name}》"
+    return f"《{rec.source or rec.file_name}》"
 
 
 def _mail_note(ledger: Ledger, rec: Received) -> dict:
@@ -705,6 +713,41 @@ def _date_problem(date: dt.datetime | None, file_time: dt.datetime) -> str:
     if date > aware(file_time) + dt.timedelta(minutes=10):
         return f"邮件的 Date 头（{date.astimezone(TZ):%Y-%m-%d %H:%M}）晚于邮件文件本身的时间，发件设备的时钟可能不准"
     return ""
+
+
+def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False) -> dict[str, dict]:
+    """Each mail's note (:func:`_mail_note`) by its SHA-256, from the ledger's cache (those
+    not there are read and kept); ``prune`` (``mails`` being every mail): the notes of mails
+    no longer received are dropped from the cache."""
+    keys = {r.sha256: _mail_note_key(r.sha256) for r in mails}
+    kept = ledger.cache_get(sorted(keys.values())) if keys else {}
+    notes, fresh = {}, {}
+    for r in mails:
+        raw = kept.get(keys[r.sha256])
+        if raw is None:
+            note = _mail_note(ledger, r)
+            raw = json.dumps(note, ensure_ascii=False).encode()
+            if note:
+                fresh[keys[r.sha256]] = raw
+        notes[r.sha256] = json.loads(raw)
+    if fresh:
+        ledger.cache_put(fresh)
+    if fresh and prune:
+        ledger.cache_prune("mail:", set(keys.values()))
+    return notes
+
+
+def mail_names(ledger: Ledger, received: Iterable[Received] | None = None) -> dict[str, str]:
+    """How messages name each received mail (what follows 邮件), by its SHA-256: a mail
+    fetched by --imap, stored as ``<sha256>.eml``, by its subject and time of receipt —
+    《主题》（11-04 22:00 收到）; a mail saved into the inbox by hand by its name
+    (:func:`pipeline.mailname.mail_named`).  Only hash-named mails' notes are read."""
+    from .mailname import hash_named
+
+    mails = [r for r in (ledger.received() if received is None else received) if r.kind == "mail"]
+    notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)])
+    return {r.sha256: mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at)
+            for r in mails}
 
 
 def _mail_note_key(sha: str) -> str:
@@ -795,20 +838,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         return bare
     children = {r.parent for r in recs if r.parent}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
-    keys = {r.sha256: _mail_note_key(r.sha256) for r in mails}
-    kept = ledger.cache_get(sorted(keys.values()))
-    notes, fresh = {}, {}
-    for r in mails:
-        raw = kept.get(keys[r.sha256])
-        if raw is None:
-            note = _mail_note(ledger, r)
-            raw = json.dumps(note, ensure_ascii=False).encode()
-            if note:
-                fresh[keys[r.sha256]] = raw
-        notes[r.sha256] = json.loads(raw)
-    if fresh:
-        ledger.cache_put(fresh)
-        ledger.cache_prune("mail:", set(keys.values()))
+    notes = _mail_notes(ledger, mails, prune=True)
     # one mail saved twice (fetched by --imap and saved by hand: a Received line apart) is one
     # mail: its first copy is said and answered, not both (two NO_ATTACHMENT, two receipts)
     first_copy: dict[tuple[str, str], Received] = {}
@@ -818,6 +848,9 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             first_copy.setdefault((r.sender, mid), r)
             if mail_ids is not None:     # (for settle_rejected_before: a mail and its copies are one)
                 mail_ids[r.sha256] = f"{r.sender}\n{mid}"
+    def named(r: Received) -> str:
+        """The mail as messages name it (a mail --imap stored as <hash>.eml: by its subject and time)."""
+        return mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at)
     for r in mails:
         note = notes[r.sha256]
         if not note:            # its stored copy could not be read: nothing to say about it
@@ -825,7 +858,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         first = first_copy.get((r.sender, note.get("message_id") or ""))
         later_copy = first is not None and first is not r       # a later copy of a mail saved twice
         if later_copy and not note.get("attachments"):
-            issues.add("DUPLICATE_FILE", f"邮件《{r.file_name}》与此前收到的邮件《{first.file_name}》是同一封邮件"
+            issues.add("DUPLICATE_FILE", f"邮件{named(r)}与此前收到的邮件{named(first)}是同一封邮件"
                        "（Message-ID 相同，只是另存了一份），不再重复处理。", at=CellRef(r.file_name),
                        branch=sender_unit(t, r.sender), severity=Severity.INFO)
             continue
@@ -833,9 +866,10 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         # a warning on the night the mail arrives; after it, information (the time it was
         # given stands, and a warning every night held the exit status at 1 for good)
         later = inputs is not None and r.sha256 not in inputs.new_files
-        # a mail fetched by --imap is stored as <hash>.eml: named by its subject as well
+        # a mail fetched by --imap is stored as <hash>.eml: named by its subject and time
+        # instead (no captain knows that name); one saved by hand, by its name and subject
         subject = (note.get("subject") or "").strip()
-        label = f"《{r.file_name}》" + (f"（主题“{subject[:40]}”）" if subject and subject not in r.file_name else "")
+        label = mail_named(r.file_name, subject, r.received_at, subject_too=True)
         # the unit whose registered address sent it: the notes go on that unit's page (they
         # went to 未归属单位的文件, where no captain looks)
         unit = sender_unit(t, r.sender)
@@ -870,11 +904,12 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         same = [(name, sha, by_sha[sha]) for name, sha in note.get("attachments", ()) if sha in by_sha]
         for name, sha, first in same:
             if sha == _EMPTY_SHA:      # two empty files are alike, and neither is a workbook
-                issues.add("UNREADABLE_FILE", f"邮件《{r.file_name}》的附件《{name}》是空文件（0 字节），可能没有"
+                issues.add("UNREADABLE_FILE", f"邮件{named(r)}的附件《{name}》是空文件（0 字节），可能没有"
                            "发送完整：请重新添加附件后发送。", at=at, branch=unit)
                 continue
-            resent.append(Resent(sha, f"邮件《{r.file_name}》的附件《{name}》", f"《{first.file_name}》", at,
-                                 aware(r.received_at), r.sender, mail="" if later_copy else r.sha256))
+            resent.append(Resent(sha, f"邮件{named(r)}的附件《{name}》", f"《{first.file_name}》", at,
+                                 aware(r.received_at), r.sender, mail="" if later_copy else r.sha256,
+                                 subject=subject))
         if same:
             # (a resend with a .zip beside it; a later copy of a mail was said with its first)
             if note.get("skipped") and not _is_auto_reply(note) and not later_copy:
@@ -917,7 +952,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         bare.append(BareMail(r.sha256, r.file_name, aware(r.received_at), r.sender, subject, tuple(skipped),
                              bool(note.get("automatic")), links))
     if said_here:
-        resent_issues(t, recs, resent, inputs or Inputs(), [], issues)
+        resent_issues(t, recs, resent, inputs or Inputs(), [], issues, {r.sha256: named(r) for r in mails})
     return bare
 
 
@@ -1064,7 +1099,9 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         m = mails.get(rec.parent) if rec.parent else None
         if m is None:
             return ""
-        return (f"（邮件《{m.file_name}》的附件，发件人 {m.sender or '未知'}，"
+        # (a mail --imap stored as <hash>.eml: by its subject, the time being said here)
+        subject = (_mail_notes(ledger, [m]).get(m.sha256) or {}).get("subject", "") if hash_named(m.file_name) else ""
+        return (f"（邮件{mail_named(m.file_name, subject, m.received_at, when=False)}的附件，发件人 {m.sender or '未知'}，"
                 f"{aware(m.received_at).astimezone(TZ):%m-%d %H:%M} 收到）")
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))
@@ -4526,13 +4563,16 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
-    resent = inbox_resent(received, copies, copy_at)
+    names = mail_names(ledger, received) if copies else None     # (read only for a copy's note)
+    resent = inbox_resent(received, copies, copy_at, names)
     mail_ids: dict[str, str] = {}
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
     terms = terms_at_draw(t, ledger, issues, now)     # validation's view: drawn or closed events as then
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
-    resent_forms = resent_issues(t, received, resent, inputs, current, issues)
+    if resent and names is None:
+        names = mail_names(ledger, received)
+    resent_forms = resent_issues(t, received, resent, inputs, current, issues, names)
     settle_rejected_before(received, current, issues, mail_ids)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)

@@ -90,6 +90,8 @@ class ResentForm:
     branch: str            # the unit whose form it is (a result sheet: the unit of its sender)
     message: str           # the DUPLICATE_FILE warning
     form: str = "报名表"    # what was sent again: 报名表, or 成绩表 (a referee's A, B, then A again)
+    subject: str = ""      # the mail's subject: a mail fetched by --imap is named by it, not by
+                           # its stored <hash>.eml (:func:`pipeline.mailname.mail_named`)
 
 
 @dataclass(frozen=True)

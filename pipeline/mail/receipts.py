@@ -54,6 +54,7 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..mailname import mail_named
 from ..model import Severity
 from ..timeutil import TZ, aware
 
@@ -654,7 +655,9 @@ def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
     unit = t.spec.unit(r.branch)
     name = unit.name if unit else f"贵{t.spec.unit_word}"
     when = f"{aware(r.received).astimezone(TZ):%Y-%m-%d %H:%M}"
-    lines = [f"{name}：", "", f"{when} 收到贵{t.spec.unit_word}的邮件《{r.file}》。", "", r.message, ""]
+    # (a mail --imap stored as <hash>.eml by its subject: no captain knows that name)
+    mail = mail_named(r.file, r.subject, r.received, when=False)
+    lines = [f"{name}：", "", f"{when} 收到贵{t.spec.unit_word}的邮件{mail}。", "", r.message, ""]
     if r.form == "报名表":      # (a result sheet has no deadline of its own)
         win = _window(state, _events_of(state, None, unit))
         if win.closed:

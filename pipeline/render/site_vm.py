@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from ..issues import Issue
 from ..layout import FINAL_PLACES
+from ..mailname import hash_named
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
 from ..timeutil import TZ, aware, cn_datetime
 from . import svg
@@ -1299,7 +1300,9 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
                           for s in subs),
         issues=tuple(IssueVM(code=i.code, code_label=CODE_LABEL.get(i.code, ""),
                              severity=SEVERITY_LABEL.get(str(i.severity), str(i.severity)),
-                             severity_class=str(i.severity), location=location(i), file=i.file,
+                             severity_class=str(i.severity), location=location(i),
+                             # (a mail --imap stored as <hash>.eml: its message names it by subject and time)
+                             file="" if hash_named(i.file) else i.file,
                              message=i.message) for i in iss),
         entries=tuple(EntryVM(event=ev_name.get(e.event, e.event), team=e.team,
                               players=e.player_names,

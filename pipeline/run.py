@@ -3879,11 +3879,13 @@ def _split_by_deadline(t: Tournament, branch: str, items: list[tuple[Received, A
                        source=reg.source)
         elif _rows_signature(late_rows) != _rows_signature(old_rows):
             cell = late_rows[0].cells.get("项目", "")
-            issues.add("LATE_SUBMISSION", (f"{reg.sheet}!{cell} " if cell else "")
-                       + f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 "
+            # (the cell is the issue's own: its location, said beside the message — not in it)
+            who = "、".join(dict.fromkeys(r.name for r in old_rows if r.name))
+            issues.add("LATE_SUBMISSION", f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 "
                        f"{aware(rec.received_at).astimezone(TZ):%Y-%m-%d %H:%M}（逾期），本表对该项目的改动不予受理，"
-                       f"仍以{was}为准；如有特殊情况请联系组委会。", at=reg.at(cell), branch=branch,
-                       source=reg.source)
+                       f"仍以{was}为准" + (f"（{who}）" if who else "") + "。改动无法通过修改本表生效，不处理也可以；"
+                       "如要消除这一标记，请把本表中该项目恢复为原来登记的内容。如有特殊情况请联系组委会。",
+                       at=reg.at(cell), branch=branch, source=reg.source)
     for sha, events in by_form.items():
         old_rec, old_reg = next(x for x in items if x[0].sha256 == sha)
         cur.regs.append(dataclasses.replace(old_reg, rows=tuple(r for r in old_reg.rows if r.event in events)))

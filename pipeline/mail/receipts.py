@@ -357,6 +357,17 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         kind = "needs_change"
         subject = f"【报名回执】{name}：逾期收到，未受理"
         lines += _late_lines(state, s, problems or issues, entries, when)
+    elif proven and s.status in ("current", "accepted") and _late_rows_only(errors):
+        # only rows of closed events changed late: no edit makes them count (R2020-Q4)
+        kind = "accepted"
+        late = _late_events(t, errors)
+        subject = f"【报名回执】{name}：已接受；{'、'.join(ev.name for ev in late)}的改动逾期，未受理"
+        lines += _late_rows_lines(state, s, problems, late, entries, when)
+        if s.returned_path and (out_dir / s.returned_path).is_file():
+            attachment = out_dir / s.returned_path
+            from ..text import convert
+            attachment_name = f"{Path(s.file).stem}-{convert('已标注问题', t.spec.script)}.xlsx"
+            lines += ["", f"附件《{attachment_name}》标出了逾期未受理的单元格，供核对。"]
     else:
         kind = "needs_change"
         n = len(problems) or len(issues)
@@ -549,6 +560,68 @@ def _late_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], 
         lines += [""] + _entry_lines(t, entries)
     lines += ["", f"报名已经截止，重新发送报名表也不能受理。如有特殊情况需要更改报名，请联系{_contact(t)}。"]
     return lines
+
+
+def _late_rows_only(errors: list["Issue"]) -> bool:
+    """Whether a form taken (current) has no error but LATE_SUBMISSION: rows of an event whose
+    deadline had passed when it came, while another event of the form was still open
+    (``late_policy: reject``, R2020-Q4 per event; :func:`pipeline.run._split_by_deadline`,
+    :func:`pipeline.validate.checks.check_deadline`).  No edit of the form can make those
+    rows count — only putting back what was registered in time clears the mark — so its
+    receipt is no 需修改 / 可直接在上面修改后发回 (:func:`_late_rows_lines`)."""
+    return bool(errors) and all(i.code == "LATE_SUBMISSION" for i in errors)
+
+
+def _late_events(t: "Tournament", late: list["Issue"]) -> list["EventSpec"]:
+    """The events that LATE_SUBMISSION issues are about (their messages quote the event's
+    name: “围棋”报名截止时间为 …), in the spec's order; every event whose deadline has passed
+    when none is quoted."""
+    named = [ev for ev in t.spec.events if any(f"“{ev.name}”" in i.message for i in late)]
+    return named or [ev for ev in t.spec.events if ev.deadline is not None]
+
+
+def _late_rows_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], late: list["EventSpec"],
+                     entries: list["Entry"], when: str) -> list[str]:
+    """The body of the receipt of a form taken whose only errors are late rows of closed events
+    (:func:`_late_rows_only`): what was registered, that the late rows were not taken and
+    cannot be by any edit, that nothing need be done (the registration made in time stands,
+    named), how to clear the mark if the captain wishes (put back the registered players, or
+    take out the rows of an event not registered in time), and until when the events still
+    open may be changed (:func:`_still_open`).  A receipt 需修改（1 个问题） … 可直接在上面修改后
+    发回 sent the captain to edit what no edit can make count."""
+    t = state.tournament
+    word = t.spec.unit_word
+    names = "、".join(ev.name for ev in late)
+    lines = [f"已收到并接受贵{word}的报名表《{s.file}》（{when} 收到）。但{names}的报名已截止，"
+             f"这份报名表中{names}的改动是截止后收到的，未受理：", ""]
+    lines += _problem_lines([i for i in problems if i.code == "LATE_SUBMISSION"]) + [""]
+    lines.append(f"这不是在表上修改就能解决的问题：{names}的报名截止后已不能再更改，表上怎么改都不会生效。"
+                 "不处理也可以，原来的登记继续有效：")
+    for ev in late:
+        mine = [e for e in entries if e.event == ev.id]
+        if mine:
+            who = _registered(ev, mine)
+            lines.append(f"- {ev.name}仍以按时登记的报名为准（{who}）。如果想消除这个标记，请把报名表中{ev.name}的各行"
+                         f"恢复为原来登记的内容（{who}）后再发送。")
+        else:
+            lines.append(f"- {ev.name}没有按时登记的报名，这份报名表中{ev.name}的各行不会登记。如果想消除这个标记，"
+                         f"请删去报名表中{ev.name}的各行后再发送。")
+    lines.append(f"如有特殊情况确需更改{names}的报名，请联系{_contact(t)}。")
+    win = _window(state, _events_of(state, s, None))
+    if win.still:
+        lines.append(_still_open(win))
+    others = [i for i in problems if i.code != "LATE_SUBMISSION"]
+    if others:
+        lines += ["", "请留意以下提醒（不影响接受）：", *_problem_lines(others)]
+    lines += ["", "目前已登记的报名：", *_entry_lines(t, entries)]
+    return lines
+
+
+def _registered(ev: "EventSpec", entries: list["Entry"]) -> str:
+    """Who is registered for ``ev``: 梁平; a pair or team by its label: 机关1队：严红、莫红平."""
+    if ev.is_team:
+        return "；".join(f"{e.team}：{'、'.join(p.shown for p in e.players)}" for e in entries)
+    return "、".join(p.shown for e in entries for p in e.players)
 
 
 #: at most this many attachments are named in a receipt (a mail with every photo of a form)

@@ -1240,7 +1240,13 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
         return tuple(steps)
     if sev["error"]:
         where = "（问题单元格已在退回的工作簿中标出并附批注）" if returned else ""
-        if closed and spec.late_policy == "reject":
+        late_only = all(i.code == "LATE_SUBMISSION" for i in issues if str(i.severity) == "error")
+        if late_only and not closed:
+            # changes to closed events only (R2020-Q4 per event): no edit makes them count
+            steps.append(f"下列 {sev['error']} 处改动在该项目报名截止后收到，没有计入；修改报名表不能使其生效。"
+                         "不处理也可以（按时登记的报名继续有效）；如要消除标记，请把报名表中这些项目恢复为原来登记的"
+                         f"内容（不是按时登记的，删去这些行）。如确需更改请联系{office}。")
+        elif closed and spec.late_policy == "reject":
             steps.append(f"下列 {sev['error']} 处错误涉及的报名没有计入。报名已于 {fmt_time(max(deadlines))} 截止，"
                          f"重新发送的报名表不再受理；如需更正请联系{office}。")
         elif closed:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from pathlib import Path
 
 from pipeline.mail.receipts import build_receipts
 from pipeline.spec import Tournament
@@ -68,3 +69,74 @@ def test_once_every_event_has_closed_no_event_is_said_open(world):
         old.spec, events=[dataclasses.replace(e, deadline=CLOSED) for e in old.spec.events]), old.secret)
     r = {x.sha256: x for x in build_receipts(dataclasses.replace(world.state, tournament=t), world.out)}[sha("m")]
     assert "截止" in r.body and "的报名请在" not in r.body and "前发送" not in r.body
+
+
+# -- a form whose only problem is a late change to a closed event ---------------------------------
+
+def _t2015_with_late_change(tmp_path, edit) -> tuple[object, object]:
+    """T2015's registration mails, and 机关分工会 (t05) sending its form again on 11-12 (围棋 closed
+    10-30, 双扣 open until 11-14) edited by ``edit(ws)``; the night of 11-13.  (report, that receipt)"""
+    import email
+    import email.policy
+    import io
+    import shutil
+
+    import openpyxl
+
+    from pipeline.run import RunOptions, run
+    from pipeline.timeutil import TZ
+
+    src = Path(__file__).resolve().parents[2] / "sample_sheets" / "t2015-tcm"
+    folder = tmp_path / "t2015-tcm"
+    (folder / "inbox").mkdir(parents=True)
+    shutil.copy(src / "tournament.yaml", folder)
+    shutil.copy(src / "secret.key", folder)
+    for p in sorted(src.glob("inbox/*-报名表.eml")):
+        shutil.copy(p, folder / "inbox" / p.name)
+    msg = email.message_from_bytes((src / "inbox" / "1027-t05-报名表.eml").read_bytes(), policy=email.policy.default)
+    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
+    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
+    edit(wb["报名表"])
+    buf = io.BytesIO()
+    wb.save(buf)
+    part.set_content(buf.getvalue(), maintype="application",
+                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
+    del msg["Date"]
+    msg["Date"] = "Thu, 12 Nov 2015 09:30:00 +0800"
+    (folder / "inbox" / "1112-t05-修改.eml").write_bytes(bytes(msg))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2015, 11, 13, 1, 30, tzinfo=TZ)))
+    new = max((s for s in report.state.submissions if s.branch == "t05"), key=lambda s: s.received)
+    assert new.status in ("current", "accepted"), new
+    (r,) = [r for r in build_receipts(report.state, report.out_dir) if r.sha256 == new.sha256]
+    return report, r
+
+
+def test_a_late_change_to_a_closed_event_is_not_a_problem_to_fix_by_editing(tmp_path):
+    """R2020-Q4 per event (late_policy: reject): t05 changes its 围棋 player (closed) and a 双扣
+    pair member (open).  The 双扣 change is taken; the 围棋 change cannot be, whatever the
+    captain edits — the receipt said 需修改（1 个问题） … 可直接在上面修改后发回."""
+    def change(ws):
+        ws["D10"], ws["E10"] = "王小明", "002999"      # 围棋 (closed 10-30)
+        ws["D20"], ws["E20"] = "张伟", "002998"        # 双扣 (open until 11-14)
+
+    report, r = _t2015_with_late_change(tmp_path, change)
+    late = [i for i in report.state.issues if i.code == "LATE_SUBMISSION" and i.branch == "t05"
+            and str(i.severity) == "error"]
+    assert late and report.needs_attention   # a change refused: exit 1 (contract.md)
+    assert "需修改" not in r.subject and "個問題" not in r.subject, r.subject
+    assert "已接受" in r.subject and "圍棋" in r.subject and "逾期" in r.subject, r.subject
+    for said in ("修改後發回", "逐條修改後重新發送"):
+        assert said not in r.body, (said, r.body)
+    assert "表上怎麼改都不會生效" in r.body and "不處理也可以" in r.body, r.body
+    assert "梁平" in r.body and "恢復為原來登記的內容（梁平）" in r.body, r.body     # the player registered in time
+    assert "雙扣的報名如需修改，請在這份報名表上修改後在 2015-11-14 23:59 前重新發送" in r.body, r.body
+    assert "報名表!B10：報名表!B10" not in r.body                                     # its cell said once
+    # the unit's page says the same (it said 请修改下列 1 处错误后重新发送报名表)
+    from pipeline.render import site_vm
+
+    steps = " ".join(site_vm.branch_vm(report.state, "t05").next_steps)
+    assert "请修改下列" not in steps and "修改报名表不能使其生效" in steps and "不处理也可以" in steps, steps
+    # the 双扣 change was taken
+    assert any(p.name in ("张伟", "張偉") for e in report.state.entries if e.branch == "t05" and e.event == "shuangkou"
+               for p in e.players)

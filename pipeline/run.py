@@ -809,6 +809,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     if fresh:
         ledger.cache_put(fresh)
         ledger.cache_prune("mail:", set(keys.values()))
+    from .text import verbatim
+
     # one mail saved twice (fetched by --imap and saved by hand: a Received line apart) is one
     # mail: its first copy is said and answered, not both (two NO_ATTACHMENT, two receipts)
     first_copy: dict[tuple[str, str], Received] = {}
@@ -833,9 +835,12 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         # a warning on the night the mail arrives; after it, information (the time it was
         # given stands, and a warning every night held the exit status at 1 for good)
         later = inputs is not None and r.sha256 not in inputs.new_files
-        # a mail fetched by --imap is stored as <hash>.eml: named by its subject as well
+        # a mail fetched by --imap is stored as <hash>.eml: named by its subject as well —
+        # both as received (text.verbatim: a Traditional subject 報名表 converted again on the
+        # unit's page read 報名錶)
         subject = (note.get("subject") or "").strip()
-        label = f"《{r.file_name}》" + (f"（主题“{subject[:40]}”）" if subject and subject not in r.file_name else "")
+        label = f"《{verbatim(r.file_name, t.spec.script)}》" + (
+            f"（主题“{verbatim(subject[:40], t.spec.script)}”）" if subject and subject not in r.file_name else "")
         # the unit whose registered address sent it: the notes go on that unit's page (they
         # went to 未归属单位的文件, where no captain looks)
         unit = sender_unit(t, r.sender)
@@ -991,6 +996,8 @@ def _returned_mail_issues(t: Tournament, r: Received, note: dict, label: str, un
     on the night it arrives only (:data:`pipeline.issues.NIGHT_ONLY`, and ``new``): the unit
     gets no receipts — the address in tournament.yaml may be wrong or closed — but a warning
     every night after would hold the exit status at 1 with nothing left to do."""
+    from .text import verbatim
+
     aside = note.get("set_aside", ())
     kept = (f"其中附带的{'、'.join(f'《{n}》' for n in aside)}是本系统发出的标注副本或被退回的原件，"
             "没有作为报名表或成绩表收取；") if aside else ""
@@ -1001,7 +1008,7 @@ def _returned_mail_issues(t: Tournament, r: Received, note: dict, label: str, un
         return
     to = list(note.get("bounced_to", ()))
     subject = (note.get("bounced_subject") or "").strip()
-    what = f"邮件（主题“{subject[:40]}”）" if subject else "邮件"
+    what = f"邮件（主题“{verbatim(subject[:40], t.spec.script)}”）" if subject else "邮件"     # (as sent: text.verbatim)
     why = f"（{note['bounce_reason']}）" if note.get("bounce_reason") else ""
     whom = f"发给 {'、'.join(to)} 的{what}" if to else f"本系统发出的{what}"
     units = [(a, t.spec.unit_of_address(a)) for a in to]
@@ -4159,10 +4166,13 @@ def award_csv_row(a: AwardRow) -> dict[str, object]:
 
 
 def write_issues(d: Path, state: LeagueState) -> None:
-    """``data/issues.csv``: the state's issues in their order (contract columns)."""
+    """``data/issues.csv``: the state's issues in their order (contract columns) — each message
+    as written, what people typed in it unmarked (:func:`pipeline.text.plain`)."""
     from .fsutil import write_csv
+    from .text import plain
 
-    write_csv(d / "issues.csv", ISSUE_COLUMNS, [i.row() for i in IssueLog(state.issues).sorted()])
+    write_csv(d / "issues.csv", ISSUE_COLUMNS,
+              [{**i.row(), "message": plain(i.message)} for i in IssueLog(state.issues).sorted()])
 
 
 def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, bytes]:

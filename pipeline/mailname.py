@@ -43,12 +43,14 @@ def shown_subject(subject: str) -> str:
 
 
 def mail_named(name: str, subject: str, received: dt.datetime | None, *, when: bool = True,
-               subject_too: bool = False) -> str:
+               subject_too: bool = False, script: str = "simplified") -> str:
     """How a message names a mail (after 邮件): ``《name》`` for a mail saved by hand under a
     name of its own — with ``subject_too``, followed by （主题“…”） when the name does not hold
     it —; for a mail stored under its hash (:func:`hash_named`), ``《subject》`` followed, with
     ``when``, by its time of receipt (（11-04 10:00 收到）) — a mail without a subject is
     （无主题，11-04 10:00 收到）.  ``when=False`` where the sentence gives the time itself.
+    The name and the subject are quoted as received (:func:`pipeline.text.verbatim`, for a
+    league in ``script``).
 
     >>> at = dt.datetime(2015, 11, 4, 10, 0, tzinfo=TZ)
     >>> mail_named("ab" * 32 + ".eml", "藥學院 雙扣報名", at)
@@ -58,13 +60,15 @@ def mail_named(name: str, subject: str, received: dt.datetime | None, *, when: b
     >>> mail_named("x.eml", "报名表", at), mail_named("x.eml", "报名表", at, subject_too=True)
     ('《x.eml》', '《x.eml》（主题“报名表”）')
     """
+    from .text import verbatim
+
     subject = shown_subject(subject)
     if not hash_named(name):
-        said = f"《{name}》"
+        said = f"《{verbatim(name, script)}》"
         if subject_too and subject and subject not in name:
-            said += f"（主题“{subject}”）"
+            said += f"（主题“{verbatim(subject, script)}”）"
         return said
     at = f"{aware(received).astimezone(TZ):%m-%d %H:%M} 收到" if when and received is not None else ""
     if subject:
-        return f"《{subject}》" + (f"（{at}）" if at else "")
+        return f"《{verbatim(subject, script)}》" + (f"（{at}）" if at else "")
     return f"（无主题，{at}）" if at else "（无主题）"

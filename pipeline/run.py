@@ -737,7 +737,7 @@ def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False) -> d
     return notes
 
 
-def mail_names(ledger: Ledger, received: Iterable[Received] | None = None) -> dict[str, str]:
+def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, script: str = "simplified") -> dict[str, str]:
     """How messages name each received mail (what follows 邮件), by its SHA-256: a mail
     fetched by --imap, stored as ``<sha256>.eml``, by its subject and time of receipt —
     《主题》（11-04 22:00 收到）; a mail saved into the inbox by hand by its name
@@ -746,8 +746,8 @@ def mail_names(ledger: Ledger, received: Iterable[Received] | None = None) -> di
 
     mails = [r for r in (ledger.received() if received is None else received) if r.kind == "mail"]
     notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)])
-    return {r.sha256: mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at)
-            for r in mails}
+    return {r.sha256: mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at,
+                                 script=script) for r in mails}
 
 
 def _mail_note_key(sha: str) -> str:
@@ -850,7 +850,8 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                 mail_ids[r.sha256] = f"{r.sender}\n{mid}"
     def named(r: Received) -> str:
         """The mail as messages name it (a mail --imap stored as <hash>.eml: by its subject and time)."""
-        return mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at)
+        return mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at,
+                          script=t.spec.script)
     for r in mails:
         note = notes[r.sha256]
         if not note:            # its stored copy could not be read: nothing to say about it
@@ -867,9 +868,11 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         # given stands, and a warning every night held the exit status at 1 for good)
         later = inputs is not None and r.sha256 not in inputs.new_files
         # a mail fetched by --imap is stored as <hash>.eml: named by its subject and time
-        # instead (no captain knows that name); one saved by hand, by its name and subject
+        # instead (no captain knows that name); one saved by hand, by its name and subject —
+        # both as received (text.verbatim: a Traditional subject 報名表 converted again on the
+        # unit's page read 報名錶)
         subject = (note.get("subject") or "").strip()
-        label = mail_named(r.file_name, subject, r.received_at, subject_too=True)
+        label = mail_named(r.file_name, subject, r.received_at, subject_too=True, script=t.spec.script)
         # the unit whose registered address sent it: the notes go on that unit's page (they
         # went to 未归属单位的文件, where no captain looks)
         unit = sender_unit(t, r.sender)
@@ -1026,6 +1029,8 @@ def _returned_mail_issues(t: Tournament, r: Received, note: dict, label: str, un
     on the night it arrives only (:data:`pipeline.issues.NIGHT_ONLY`, and ``new``): the unit
     gets no receipts — the address in tournament.yaml may be wrong or closed — but a warning
     every night after would hold the exit status at 1 with nothing left to do."""
+    from .text import verbatim
+
     aside = note.get("set_aside", ())
     kept = (f"其中附带的{'、'.join(f'《{n}》' for n in aside)}是本系统发出的标注副本或被退回的原件，"
             "没有作为报名表或成绩表收取；") if aside else ""
@@ -1036,7 +1041,7 @@ def _returned_mail_issues(t: Tournament, r: Received, note: dict, label: str, un
         return
     to = list(note.get("bounced_to", ()))
     subject = (note.get("bounced_subject") or "").strip()
-    what = f"邮件（主题“{subject[:40]}”）" if subject else "邮件"
+    what = f"邮件（主题“{verbatim(subject[:40], t.spec.script)}”）" if subject else "邮件"     # (as sent: text.verbatim)
     why = f"（{note['bounce_reason']}）" if note.get("bounce_reason") else ""
     whom = f"发给 {'、'.join(to)} 的{what}" if to else f"本系统发出的{what}"
     units = [(a, t.spec.unit_of_address(a)) for a in to]
@@ -1101,7 +1106,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             return ""
         # (a mail --imap stored as <hash>.eml: by its subject, the time being said here)
         subject = (_mail_notes(ledger, [m]).get(m.sha256) or {}).get("subject", "") if hash_named(m.file_name) else ""
-        return (f"（邮件{mail_named(m.file_name, subject, m.received_at, when=False)}的附件，发件人 {m.sender or '未知'}，"
+        return (f"（邮件{mail_named(m.file_name, subject, m.received_at, when=False, script=t.spec.script)}的附件，发件人 {m.sender or '未知'}，"
                 f"{aware(m.received_at).astimezone(TZ):%m-%d %H:%M} 收到）")
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))
@@ -4198,10 +4203,13 @@ def award_csv_row(a: AwardRow) -> dict[str, object]:
 
 
 def write_issues(d: Path, state: LeagueState) -> None:
-    """``data/issues.csv``: the state's issues in their order (contract columns)."""
+    """``data/issues.csv``: the state's issues in their order (contract columns) — each message
+    as written, what people typed in it unmarked (:func:`pipeline.text.plain`)."""
     from .fsutil import write_csv
+    from .text import plain
 
-    write_csv(d / "issues.csv", ISSUE_COLUMNS, [i.row() for i in IssueLog(state.issues).sorted()])
+    write_csv(d / "issues.csv", ISSUE_COLUMNS,
+              [{**i.row(), "message": plain(i.message)} for i in IssueLog(state.issues).sorted()])
 
 
 def _event_csv_lines(ev: EventState, by_id: dict[str, Entry]) -> tuple[bytes, bytes]:
@@ -4565,7 +4573,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
-    names = mail_names(ledger, received) if copies else None     # (read only for a copy's note)
+    names = mail_names(ledger, received, t.spec.script) if copies else None     # (read only for a copy's note)
     resent = inbox_resent(received, copies, copy_at, names)
     mail_ids: dict[str, str] = {}
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
@@ -4573,7 +4581,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
     if resent and names is None:
-        names = mail_names(ledger, received)
+        names = mail_names(ledger, received, t.spec.script)
     resent_forms = resent_issues(t, received, resent, inputs, current, issues, names)
     settle_rejected_before(received, current, issues, mail_ids)
     sender_checks(t, current, issues)

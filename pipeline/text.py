@@ -145,8 +145,9 @@ def _trie_pattern(words: Iterable[str]) -> str:
 #: or 《报名表.xlsx》 converted to 成績表 names a file that does not exist.  Found from their
 #: extension backwards (a pattern scanning forwards from every letter took 50 times the
 #: conversion itself on a page) — the workbooks and mails we read, and what captains attach
-#: instead (NO_ATTACHMENT: 《报名表.docx》, .wps, .rar, a photo)
-_EXT = re.compile(r"\.(?:xlsx|xlsm|xls|et|csv|eml|pdf|html|zip|docx|doc|wps|ods|odt|txt|rar|7z|jpeg|jpg|png)\b")
+#: instead (NO_ATTACHMENT: 《报名表.docx》, .wps, .rar, a photo) — in either case: 《機關報名表.XLSX》
+#: (as some programs name it) was shown 《機關報名錶.XLSX》
+_EXT = re.compile(r"\.(?:xlsx|xlsm|xls|et|csv|eml|pdf|html|zip|docx|doc|wps|ods|odt|txt|rar|7z|jpeg|jpg|png)\b", re.IGNORECASE)
 #: a quoted file name ends with its extension and the closing mark: 《报名表（1）.xlsx》 or
 #: “报名表（other-template）.xlsx” (whatever it holds between the marks)
 _QUOTES = {"》": "《", "”": "“"}
@@ -164,7 +165,36 @@ def keep(text: str) -> str:
     >>> convert("<td>" + keep("针灸推拿学院分工会-报名表（bad-phone）.xlsx") + "</td><td>已接受</td>", "traditional")
     '<td>针灸推拿学院分工会-报名表（bad-phone）.xlsx</td><td>已接受</td>'
     """
+    text = plain(text)      # (a mark inside it would end the kept part early)
     return f"{KEEP_OPEN}{text}{KEEP_CLOSE}" if text else text
+
+
+def verbatim(text: str, script: str) -> str:
+    """What a person typed — a mail's subject, a file's name, a name the office typed on a
+    form — quoted in a message, marked (:func:`keep`) in a Traditional league to appear there
+    exactly as received: the message is converted as a whole where it is shown (a receipt,
+    a page), and the captain's own Traditional subject 後勤服務分工會 報名表 converted again
+    came out 報名錶 (a wristwatch); the office's 謝軍杰 came out 謝軍傑.  Unmarked in a
+    Simplified league (nothing is converted there).  Whatever is not converted (issues.csv,
+    a returned copy) shows it through :func:`plain`.
+
+    >>> convert("主题“" + verbatim("後勤服務分工會 報名表", "traditional") + "”", "traditional")
+    '主題“後勤服務分工會 報名表”'
+    >>> verbatim("报名表", "simplified")
+    '报名表'
+    """
+    return keep(text) if script == "traditional" else text
+
+
+def plain(text: str) -> str:
+    """``text`` without the marks of :func:`keep` (for what is written unconverted).
+
+    >>> plain("《" + keep("报名表.xlsx") + "》")
+    '《报名表.xlsx》'
+    """
+    if KEEP_OPEN in text or KEEP_CLOSE in text:
+        return text.replace(KEEP_OPEN, "").replace(KEEP_CLOSE, "")
+    return text
 _STOP = frozenset(" \t\r\n，。；：、（）()“”《》<>\"'&=")
 _REACH = 255        # the longest file name a file system keeps
 _GENERATED = re.compile(r"(?:[A-Za-z0-9_.\-]+/)+|[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-")

@@ -161,6 +161,15 @@ def _in_script(state: "LeagueState", receipts: list[Receipt]) -> list[Receipt]:
         return [replace(r, subject=convert(r.subject, script), body=convert(r.body, script)) for r in receipts]
 
 
+def _as_received(t: "Tournament", text: str) -> str:
+    """A file's name or a mail's subject, quoted in a receipt, as the captain sent it: marked
+    (:func:`pipeline.text.verbatim`) so that :func:`_in_script` leaves it as it is — a
+    Traditional subject 後勤服務分工會 報名表 converted again read 報名錶 (a wristwatch)."""
+    from ..text import verbatim
+
+    return verbatim(text, getattr(t.spec, "script", "simplified"))
+
+
 def _settled(s: "Submission", issues: list["Issue"]) -> bool:
     """Whether ``s`` is a file not taken whose only problems were settled by a form in force
     (:func:`pipeline.run.settle_rejected_before`: its UNREADABLE_FILE … made information)."""
@@ -190,7 +199,9 @@ def _settled_beside(state: "LeagueState", s: "Submission") -> list[str]:
         if _same_mail(o, s) and _settled(o, issues_of(state, o)):
             why = "无法读取" if o.status == "unreadable" or any(
                 i.code == "UNREADABLE_FILE" for i in issues_of(state, o)) else "不是可受理的报名表"
-            lines.append(f"同一封邮件所附的《{o.file}》{why}，已以这份报名表《{s.file}》为准，无需另行处理。")
+            t = state.tournament
+            lines.append(f"同一封邮件所附的《{_as_received(t, o.file)}》{why}，"
+                         f"已以这份报名表《{_as_received(t, s.file)}》为准，无需另行处理。")
     return lines
 
 
@@ -324,16 +335,16 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         if kept:
             # its rows for the events closed before the newer form came still count (R2020-Q4)
             closed = _deadline_text(_deadline_groups(kept))
-            lines.append(f"已收到贵{word}的报名表《{s.file}》（{when} 收到）。此后又收到了一份更新的报名表："
+            lines.append(f"已收到贵{word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。此后又收到了一份更新的报名表："
                          f"{'、'.join(ev.name for ev in kept)}的报名已于 {closed} 截止，仍以这份报名表为准；"
                          "其余项目以最后收到的一份为准。新表的回执另行发送。")
         else:
-            lines.append(f"已收到贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到）。"
+            lines.append(f"已收到贵{t.spec.unit_word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。"
                          "此后又收到了一份更新的报名表，以最后收到的一份为准；新表的回执另行发送。")
     elif not errors and s.status in ("current", "accepted"):
         kind = "accepted"
         subject = f"【报名回执】{name}：已接受"
-        lines.append(f"已收到并接受贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到）。登记如下：")
+        lines.append(f"已收到并接受贵{t.spec.unit_word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。登记如下：")
         lines += [""] + _entry_lines(t, entries) + [""]
         beside = _settled_beside(state, s)
         if beside:
@@ -378,7 +389,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         if not win.open:        # nothing to change by mail any more
             subject = f"【报名回执】{name}：有 {n} 个问题（报名已截止）"
         ask = f"，请{win.before}逐条修改后重新发送" if not win.closed else ""
-        lines.append(f"已收到贵{t.spec.unit_word}的报名表《{s.file}》（{when} 收到），{verdict}。"
+        lines.append(f"已收到贵{t.spec.unit_word}的报名表《{_as_received(t, s.file)}》（{when} 收到），{verdict}。"
                      f"共发现 {n} 个问题{ask}：")
         lines += [""] + _problem_lines(problems or issues) + [""]
         annotated = bool(s.returned_path) and (out_dir / s.returned_path).is_file()
@@ -395,7 +406,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
             # the captain's file name as sent, our words in the league's script (the body names it in 《》)
             from ..text import convert
             attachment_name = f"{Path(s.file).stem}-{convert('已标注问题', t.spec.script)}.xlsx"
-            lines.append(f"附件《{attachment_name}》是标注了问题的报名表：有问题的单元格已标出并加了批注，"
+            lines.append(f"附件《{_as_received(t, attachment_name)}》是标注了问题的报名表：有问题的单元格已标出并加了批注，"
                          + ("可直接在上面修改后发回。" if win.open else "供核对。"))
         elif win.open:
             lines.append(f"{win.still}请使用组委会下发给本{t.spec.unit_word}的报名表填写后{win.before}重新发送。")
@@ -525,10 +536,10 @@ def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"
     t = state.tournament
     word = t.spec.unit_word
     unit = t.spec.unit_of_address(s.sender) or (t.spec.unit(s.branch) if s.branch else None)
-    lines = [f"已收到贵{word}发来的《{s.file}》（{when} 收到），未被受理：它不是组委会下发给{name}的本次比赛报名表，"
+    lines = [f"已收到贵{word}发来的《{_as_received(t, s.file)}》（{when} 收到），未被受理：它不是组委会下发给{name}的本次比赛报名表，"
              "在这份文件上修改后再发回，仍然不能受理。原因：", ""]
     lines += _problem_lines(problems) + [""]
-    issued = f"（文件名为《{template_filename(t, unit)}》）" if unit is not None else ""
+    issued = f"（文件名为《{_as_received(t, template_filename(t, unit))}》）" if unit is not None else ""
     win = _window(state, _events_of(state, s, unit))
     if win.closed:
         lines.append(win.closed)
@@ -551,7 +562,7 @@ def _late_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], 
     t = state.tournament
     word = t.spec.unit_word
     closed = _deadline_text(_deadline_groups(_events_of(state, s, None)))
-    lines = [f"已收到贵{word}的报名表《{s.file}》（{when} 收到）。这份报名表在报名截止"
+    lines = [f"已收到贵{word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。这份报名表在报名截止"
              f"{f'（{closed}）' if closed else ''}之后收到，未被受理：", ""]
     lines += _problem_lines(problems) + [""]
     lines.append(f"贵{word}目前登记的报名仍以此前按时收到的报名表为准：" if entries
@@ -682,12 +693,13 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
     name = unit.name if unit else f"贵{word}"
     when = f"{aware(m.received).astimezone(TZ):%Y-%m-%d %H:%M}"
     subject = " ".join((m.subject or "").split())
-    subject = f"主题“{subject[:60]}{'…' if len(subject) > 60 else ''}”" if subject else "没有主题"
+    subject = (f"主题“{_as_received(t, subject[:60])}{'…' if len(subject) > 60 else ''}”" if subject
+               else "没有主题")
     lines = [f"{name}：", "",
              f"{when} 收到贵{word}的邮件（{subject}），但邮件中没有 Excel 工作簿（.xlsx）附件，"
              "这封邮件没有提交任何表格。", ""]
     if m.skipped:
-        shown = "、".join(f"《{n}》" for n in m.skipped[:SKIPPED_SHOWN])
+        shown = "、".join(f"《{_as_received(t, n)}》" for n in m.skipped[:SKIPPED_SHOWN])
         more = f"等 {len(m.skipped)} 个附件" if len(m.skipped) > SKIPPED_SHOWN else ""
         lines += [f"邮件所附的{shown}{more}不是 Excel 工作簿（.xlsx），无法读取。"]
         lines += [f"- {hint}" for hint in _skipped_hints(m.skipped)] + [""]
@@ -711,7 +723,7 @@ def _bare_receipt(state: "LeagueState", m: "BareMail", to: tuple[str, ...]) -> R
               and s.branch == unit.id and branch_proven(s, issues_of(state, s))]
     if before:
         form = max(before, key=lambda s: aware(s.received))
-        lines += ["", f"此前收到的报名表《{form.file}》（{aware(form.received).astimezone(TZ):%Y-%m-%d %H:%M} 收到）"
+        lines += ["", f"此前收到的报名表《{_as_received(t, form.file)}》（{aware(form.received).astimezone(TZ):%Y-%m-%d %H:%M} 收到）"
                   "不受这封邮件影响。"]
     lines += ["", "如果这封邮件本来就不是用来发送表格的（例如询问或回复），请忽略本回执。"]
     lines += _signature(t)
@@ -729,7 +741,7 @@ def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
     name = unit.name if unit else f"贵{t.spec.unit_word}"
     when = f"{aware(r.received).astimezone(TZ):%Y-%m-%d %H:%M}"
     # (a mail --imap stored as <hash>.eml by its subject: no captain knows that name)
-    mail = mail_named(r.file, r.subject, r.received, when=False)
+    mail = mail_named(r.file, r.subject, r.received, when=False, script=t.spec.script)
     lines = [f"{name}：", "", f"{when} 收到贵{t.spec.unit_word}的邮件{mail}。", "", r.message, ""]
     if r.form == "报名表":      # (a result sheet has no deadline of its own)
         win = _window(state, _events_of(state, None, unit))

@@ -425,6 +425,8 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
     ones too) finds a unit the sheet names as it was called before the office renamed it
     (:func:`_unit_lookup`): its 单位 list was printed then.
     """
+    from ..text import verbatim
+
     prizes = prizes or {}
     event_names = dict(event_names or {})
     entries = list(entries)
@@ -489,7 +491,10 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             plain = _as_simplified(name)
             found = [(e, p) for e, p in candidates if _as_simplified(p.name) == plain]
             if len({e.id for e, _ in found}) == 1:
-                issues.append(issue("NAME_CONVERTED", f"获奖人“{r.name.strip()}”按报名表中的“{found[0][1].shown}”"
+                # each name as typed (text.verbatim): the page converting the message made
+                # 闫璐 閆璐 too (the two names alike), and the office's 謝軍杰 謝軍傑
+                issues.append(issue("NAME_CONVERTED", f"获奖人“{verbatim(r.name.strip(), script)}”按报名表中的"
+                                                      f"“{verbatim(found[0][1].shown, script)}”"
                                                       "（同一姓名的简体写法）核对，已采用；如不是此人，请改正。", at=r.cell("姓名")))
         shown = r.name.strip() or r.staff_id.strip()
         who = r.cell("姓名" if r.name.strip() else "工号")      # the cell that names the player
@@ -499,11 +504,11 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
                                              "，这一行未采用：请改为其中之一（或空着）。", at=r.cell("项目")))
             continue
         if not found:
-            issues.append(issue("BAD_VALUE", f"获奖人“{shown}”在{('“' + r.event + '”') if r.event else '各项目'}"
+            issues.append(issue("BAD_VALUE", f"获奖人“{verbatim(shown, script)}”在{('“' + r.event + '”') if r.event else '各项目'}"
                                              f"的参赛名单中找不到：请核对姓名、工号和项目", at=who))
             continue
         if len({e.id for e, _ in found}) > 1:
-            issues.append(issue("BAD_VALUE", f"获奖人“{shown}”对应多名参赛者：请填写工号或单位以区分", at=who))
+            issues.append(issue("BAD_VALUE", f"获奖人“{verbatim(shown, script)}”对应多名参赛者：请填写工号或单位以区分", at=who))
             continue
         e, player = found[0]
         # the event's id, as every other awards.csv row has it (typed as 桥牌 or bridge); the

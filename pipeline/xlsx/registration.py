@@ -161,7 +161,9 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
     ws.row_dimensions[r].height = 30
     r += 1
     word = spec.unit_word or "单位"
-    captain = unit.captain or "（未登记）"
+    # the captain's name as the receipts print it: a name, converted as names are
+    # (text.names_kept, convert_name) — it was left Simplified beside the converted unit
+    captain = _captain_shown(unit.captain, spec) if unit.captain else zh("（未登记）", spec)
     block_line(r, f"{zh(word, spec)}：{zh(unit.name, spec)}    {zh('队长', spec)}：{captain}", font=SUBTITLE_FONT, raw=True)
     r += 1
     for ev in spec.events:
@@ -234,6 +236,17 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
     wb.active = 0
     wb.security = WorkbookProtection(lockStructure=True)
     return wb
+
+
+def _captain_shown(captain: str, spec: "TournamentSpec") -> str:
+    """The captain's name (tournament.yaml) in the form's header, as the receipts and pages
+    print it: in a Traditional league converted as a name (:func:`pipeline.text.names_kept`,
+    the conversion :func:`pipeline.text.names_of` gives the captains) — 刘建川 was printed
+    so beside 隊長 while every receipt said 劉建川."""
+    from ..text import names_kept
+
+    with names_kept([captain]):
+        return zh(captain, spec)
 
 
 def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: list[str]) -> None:

@@ -23,7 +23,7 @@ from openpyxl.worksheet.hyperlink import Hyperlink
 
 from ..issues import Issue
 from ..model import Severity
-from ..text import convert
+from ..text import convert, plain
 from .common import (BODY_FONT, CENTER, GRID, HEADER_FILL, HEADER_FONT, LEFT, TITLE_FONT,
                      atomic_save, guard_existing, put, set_widths)
 
@@ -108,7 +108,8 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
     filled (red = error, yellow = warning, blue = info) and commented with code and
     message, plus a first sheet ``问题清单``.  Returns ``out_path``, or ``None`` when the
     source cannot be opened.  ``script="traditional"`` converts our own words (not the
-    messages, which arrive already in the tournament's script).
+    messages, written as the issues hold them, what people typed in them unmarked:
+    :func:`pipeline.text.plain`).
 
     >>> write_returned_copy("in.xlsx", issues, "out/in-返回.xlsx")  # doctest: +SKIP
     """
@@ -147,7 +148,7 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
             cell = ws.cell(rng.min_row, rng.min_col)
         sev = _worst(cell_issues)
         cell.fill = FILLS.get(sev, FILLS[Severity.ERROR])
-        text = "\n".join(f"【{z(SEVERITY_ZH.get(i.severity, '错误'))}】{i.code}：{i.message}" for i in cell_issues)
+        text = "\n".join(f"【{z(SEVERITY_ZH.get(i.severity, '错误'))}】{i.code}：{plain(i.message)}" for i in cell_issues)
         theirs = cell.comment
         if theirs is not None and theirs.author != COMMENT_AUTHOR and (theirs.text or "").strip():
             # the captain's own note on that cell (待本人确认性别) is kept under ours, and
@@ -237,7 +238,7 @@ def _issues_sheet(wb, items: list[Issue], by_cell: dict, z) -> None:
         ref = _cell_ref(it.cell)
         linked = ref is not None and (it.sheet, ref) in by_cell
         values = [n, it.code, z(SEVERITY_ZH.get(it.severity, str(it.severity))), it.sheet,
-                  ref or it.cell or z("（整个文件）"), it.message]
+                  ref or it.cell or z("（整个文件）"), plain(it.message)]
         for c, v in enumerate(values, start=1):
             put(ws, (r, c), v, font=BODY_FONT, border=GRID, align=LEFT if c == 6 else CENTER)
         sev_cell = ws.cell(r, 3)

@@ -6,6 +6,7 @@ from pipeline.model import CellRef, Unit
 from pipeline.score import AWARD_SCHEMES
 from pipeline.score.awards import DiscretionaryRow, branch_totals, discretionary_awards
 from pipeline.spec import AwardSpec, validated
+from pipeline.text import plain
 
 from .helpers import entry
 
@@ -156,7 +157,7 @@ def test_R2015_A1_a_winner_typed_in_traditional_is_found():
         entries, units, event_names={"go": "围棋", "xiangqi": "象棋"}, known=["风尚奖", "特别贡献奖"],
         prizes={"特别贡献奖": 300}, script="traditional")
     assert [(i.code, i.severity.value) for i in issues] == [("NAME_CONVERTED", "info")]
-    assert "“閆璐”按报名表中的“闫璐”" in issues[0].message
+    assert "“閆璐”按报名表中的“闫璐”" in plain(issues[0].message)      # (each name marked as typed)
     assert [(r.award, r.entry, r.players, r.prize) for r in rows] == [
         ("特别贡献奖", "go-1", "闫璐", 300), ("风尚奖", "xq-1", "于力", 0)]
     # a Simplified league keeps 於 and 于 apart: 於明 is not the registered 于明
@@ -235,3 +236,23 @@ def test_R2015_A1_a_unit_the_awards_sheet_names_by_its_former_name_is_found():
     assert [(r.award, r.branch, r.entry, r.team) for r in rows] == [
         ("组织奖", "u1", "", "第一工会"), ("风尚奖", "u1", "go-1", "王军"), ("组织奖", "u2", "", "第二分工会")]
     assert [(i.code, i.cell) for i in issues] == [("UNKNOWN_BRANCH", "E9")]
+
+
+def test_R2015_A1_a_name_found_by_its_simplified_form_is_shown_as_each_was_typed():
+    """NAME_CONVERTED on a Traditional page: the message is converted with the page, the
+    registered players' names as names (text.names_of) — 获奖人“閆璐”按报名表中的“闫璐” read
+    “閆璐”…“閆璐” (the two names alike), and the office's 謝軍杰 read 謝軍傑, a spelling nobody
+    typed.  Each name is shown as typed."""
+    from pipeline.text import convert, names_kept
+
+    units = [Unit("u1", "后勤服务分工会")]
+    entries = [entry("go-1", "u1", ("闫璐",), event="go"), entry("br-1", "u1", ("谢军杰",), event="bridge")]
+    _, issues = discretionary_awards(
+        [DiscretionaryRow("風尚獎", "", "謝軍杰"), DiscretionaryRow("潛力選手獎", "", "閆璐")],
+        entries, units, event_names={"go": "围棋", "bridge": "桥牌"}, known=["风尚奖", "潜力选手奖"],
+        script="traditional")
+    assert [i.code for i in issues] == ["NAME_CONVERTED", "NAME_CONVERTED"]
+    with names_kept(["闫璐", "谢军杰"]):
+        shown = [convert(i.message, "traditional") for i in issues]
+    assert shown[0].startswith("獲獎人“謝軍杰”按報名表中的“谢军杰”（同一姓名的簡體寫法）"), shown[0]
+    assert shown[1].startswith("獲獎人“閆璐”按報名表中的“闫璐”（同一姓名的簡體寫法）"), shown[1]

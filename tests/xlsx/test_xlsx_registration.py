@@ -352,3 +352,15 @@ def test_team_no_bound_ignores_individual_events_and_is_at_least_one(tmp_path, s
     t = make_tournament(tmp_path, events=events)
     assert team_no_limit(t.spec, t.spec.unit("admin1")) == 1
     assert _team_dv(load_workbook(write_registration_template(t, "admin1", tmp_path / "a.xlsx"))).formula2 == "1"
+
+
+def test_a_traditional_form_names_its_captain_as_the_receipts_do(tmp_path, spec_dict):
+    """T2015's form said 隊長：刘建川 (the name left Simplified in a converted header) while
+    every receipt and page said 劉建川: the captain is converted as a name (于力 keeps 于)."""
+    spec_dict["units"][0]["captain"] = "刘建川"
+    spec_dict["units"][1]["captain"] = "于力"
+    t = make_tournament(tmp_path, script="traditional", units=spec_dict["units"])
+    first = load_workbook(write_registration_template(t, "admin1", tmp_path / "a.xlsx"))[layout.REG_SHEET]["A2"].value
+    second = load_workbook(write_registration_template(t, "sci", tmp_path / "b.xlsx"))[layout.REG_SHEET]["A2"].value
+    assert first.endswith("隊長：劉建川"), first
+    assert second.endswith("隊長：于力"), second

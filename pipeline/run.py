@@ -5771,8 +5771,11 @@ def open_copies_ahead(out: Path, submissions: list[Submission], issues: list[Iss
     theirs = [c.submission for c in plan if c.submission.branch in new_units]
     if not theirs or len(theirs) >= EARLY_COPIES_BELOW:
         return 0
+    from .xlsx.slim import large_sheet
+
+    # (not a form with rows formatted down to the sheet's end: its copy is made without them)
     ahead = [str(c.stored) for c in plan_returned_copies(out, theirs, issues, _copies_made(ledger), script)
-             if c.name and not c.fresh]
+             if c.name and not c.fresh and not large_sheet(c.stored)]
     if ahead:
         pre.submit("pipeline.xlsx.returned", "open_ahead", ahead)
     return len(ahead)
@@ -5813,7 +5816,7 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
     if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
-        handles = pre.submit_map("pipeline.xlsx.returned", "returned_copy_job",
+        handles = pre.submit_map("pipeline.xlsx.slim", "returned_copy_job",
                                  [(c.stored, c.issues, c.target, script) for c in todo])
         return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)
@@ -5959,7 +5962,7 @@ def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script
     """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs
     (in the tournament's script: a traditional-script league's 问题清单 was simplified)."""
     from .fsutil import sync_each
-    from .xlsx.returned import write_returned_copy
+    from .xlsx.slim import write_returned_copy     # (a form's empty formatted rows left out)
 
     sync_each(False)    # (the worker prestarted before the run said so: pipeline.parallel.prestart)
     return write_returned_copy(stored, issues, target, script=script)

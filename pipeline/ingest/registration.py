@@ -264,6 +264,12 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 log.add("BAD_VALUE", f"{sheet.name}!{sheet.far} 有一个远离表格的值（与表格之间隔了 {MAX_GAP:,} 多行空行），"
                         f"未读取。如果是误输入，请删除这个单元格；报名请填在表格里。",
                         at=CellRef(file_label, sheet.name, sheet.far), branch=br, severity=Severity.WARNING)
+            if sheet.empty_rows[1]:
+                first, n = sheet.empty_rows
+                log.add("BAD_VALUE", f"{sheet.name} 第{first}行以下的 {n:,} 行空行设置了格式（多半是选中整行设了格式），"
+                        f"文件因此很大；报名已照常读取。请点第{first}行的行号，按 Ctrl+Shift+↓ 选中以下所有的行，"
+                        "右键“删除”，保存后再发送（以后改报名也请用删过的文件）。",
+                        at=CellRef(file_label, sheet.name, f"A{first}"), branch=br, severity=Severity.WARNING)
             if table.after:
                 # rows below a gap of BLANK_RUN blank rows are not read: people typed there
                 # were dropped without a word (the result sheets said so; the form did not)

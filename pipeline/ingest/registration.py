@@ -388,8 +388,11 @@ def _issued_without_pickup(meta: dict, spec: Any, table: Table, above: Sequence[
 
 #: columns an entry is not made from: an error value in one is a warning, not a refused row
 #: (备注's cross-unit note, when it is one, is then missing, and the checks say so; 联系电话 is
-#: contact data, kept with the entry but no condition of it — see :func:`_read_phone`)
-_UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话")
+#: contact data, kept with the entry but no condition of it — see :func:`_read_phone`; a
+#: wrong 工号 or 性别 is a warning and the row stands, as the handbook says — 工号 read as not
+#: filled in — so an error value there is one too: a VLOOKUP that found nothing (#N/A) refused
+#: the person, and, filled down the column, made every empty row below three errors)
+_UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话", "工号", "性别")
 
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
@@ -425,7 +428,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
                 severity=Severity.WARNING)
 
     for l, v in unused.items():
-        warn(l, f"“{l}”{v.advice()}（这一列不影响报名，已按空白处理。）")
+        warn(l, f"“{l}”{v.advice()}（{'已按未填写处理，本行已受理' if l in ('工号', '性别') else '这一列不影响报名，已按空白处理'}。）")
 
     def add(code: str, label: str, msg: str) -> None:
         nonlocal bad

@@ -286,6 +286,19 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                         "如果是误输入，请删除这个单元格；报名请填在表格里。",
                         at=CellRef(file_label, sheet.name, sheet.far_right), branch=br, severity=Severity.WARNING)
             lenient = _issued_without_pickup(meta, spec, table, sheet.rows[:table.header_row - 1])
+            other = _other_unit_named(spec, unit, sheet.rows[:table.header_row - 1]) if usable and unit else None
+            if other is not None:
+                # another unit's people typed on this unit's form, its header line changed to
+                # that unit: taken as this unit's, the form replaced its accepted registration
+                o, written, cell = other
+                word = spec.unit_word
+                shown = written if written == o.name else f"{written}”（{o.name}）“"
+                usable, foreign = False, True
+                log.add("WRONG_BRANCH", f"“{file_label}”是组委会下发给{unit.name}的报名表（表中隐藏的校验信息如此），"
+                        f"{sheet.name}!{cell} 却写着“{word}：{shown}”：本表未受理，{unit.name}已有的报名不受影响。"
+                        f"如果这是{o.name}的报名，请使用组委会下发给{o.name}的报名表填写后重新发送；如果确是"
+                        f"{unit.name}的报名，请把{cell}改回“{word}：{unit.name}”后重新发送。",
+                        at=CellRef(file_label, sheet.name, cell), branch=br)
             if lenient:
                 log.add("HEADER_CHANGED", f"{sheet.name} 是增设班车之前下发的报名表（下发时还没有设乘车地点）："
                         "本表各人的乘车地点未登记，报名已按其余各列受理。请用新下发的报名表重新提交，以便登记乘车地点。",
@@ -328,6 +341,37 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                        rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source,
                        saved=book.saved, foreign=foreign)
     return reg, [replace(i, source=source) for i in log] if source else list(log)
+
+
+def _other_unit_named(spec: Any, unit: Any, above: Sequence[Sequence[Any]]) -> tuple[Any, str, str] | None:
+    """(the other unit, the name as written, the cell's A1) when the form's header line (``分工会：…``, above
+    the table) names another unit of the tournament than ``unit`` (the one its _meta proves) —
+    by its name, short name or a former name; None when it names this unit, or none."""
+    from ..text import to_simplified
+
+    word = strip_spaces(to_simplified(spec.unit_word))
+
+    def key(text: str) -> str:
+        return strip_spaces(to_simplified(str(text)))
+
+    mine = {key(n) for n in (unit.name, unit.short, *unit.former_names) if n}
+    for r, row in enumerate(above, 1):
+        for c, v in enumerate(row, 1):
+            if not isinstance(v, str):
+                continue
+            text = unicodedata.normalize("NFKC", v)
+            m = re.match(r"\s*(\S+?)\s*:\s*(\S+)", text)
+            if m is None or key(m.group(1)) != word:
+                continue
+            named = m.group(2).split("队长")[0] if "队长" in m.group(2) else m.group(2)
+            k = key(named)
+            if not k or k in mine:
+                return None
+            for u in spec.units:
+                if u.id != unit.id and k in {key(n) for n in (u.name, u.short, *u.former_names) if n}:
+                    return u, named.strip(), f"{col_letter(c)}{r}"
+            return None
+    return None
 
 
 #: columns of numbers read as Excel shows them (:attr:`Sheet.shown`): a phone number typed

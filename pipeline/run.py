@@ -1125,7 +1125,15 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             inputs.unreadable.append(aside)
         elif kind == "registration":
             reg, found = reading[1], reading[2]
-            if unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
+            if (unit and not reg.usable and reg.branch and reg.branch != unit and not _registered(t, reg.branch, rec.sender)
+                    and any(i.code == "WRONG_BRANCH" and i.cell for i in found)):
+                # a genuine form of another unit (its token fits) whose header line this
+                # captain changed to their own unit (WRONG_BRANCH at that cell): mailed from
+                # this unit's address, it is the other unit's form sent by this one
+                claimed = reg.branch
+                reg = dataclasses.replace(reg, branch=unit)
+                found = [_other_units_form(t, rec, claimed, unit)]
+            elif unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
                 # a form that names no unit of ours (no _meta, another tournament's, an
                 # unknown unit id), or one whose token does not prove the unit it names
                 # (WRONG_BRANCH: most likely another unit's form filled in by this captain):

@@ -128,3 +128,25 @@ def test_a_units_own_resend_and_a_few_people_who_moved_are_read_as_before(tmp_pa
     rows = _issues(run(opts).out_dir)
     assert not [r for r in rows if r["code"] == "WRONG_BRANCH"]
     assert any(r["code"] == "DUPLICATE_PERSON" and r["branch"] == "b02" for r in rows)
+
+
+def test_the_form_with_its_header_changed_mailed_from_the_other_units_address_is_other_units_form(tmp_path):
+    """Mailed from b01's registered address, b02's form with b01's people and header line is
+    OTHER_UNITS_FORM on b01's page, as before — not a token mismatch."""
+    from email.message import EmailMessage
+
+    folder, b01, b02 = _league(tmp_path)
+    opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
+    copy = tmp_path / "copy.xlsx"
+    _people_on(b01, b02, copy, header="分工会：行政第一分工会    队长：庞雪平")
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "xzyfgh@union.example.edu.cn", "union@union.example.edu.cn", "报名表"
+    msg["Date"] = "Sat, 07 Nov 2020 10:00:00 +0800"
+    msg.set_content("报名表见附件")
+    msg.add_attachment(copy.read_bytes(), maintype="application",
+                       subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename="报名表.xlsx")
+    (folder / "inbox" / "1107-b01-again.eml").write_bytes(bytes(msg))
+    report = run(opts)
+    rows = [r for r in _issues(report.out_dir) if r["file"] == "报名表.xlsx"]
+    assert [(r["code"], r["branch"]) for r in rows] == [("OTHER_UNITS_FORM", "b01")], rows
+    assert _entries(report, "b01") and _entries(report, "b02")

@@ -1167,7 +1167,15 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             inputs.unreadable.append(aside)
         elif kind == "registration":
             reg, found = reading[1], reading[2]
-            if unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
+            if (unit and not reg.usable and reg.branch and reg.branch != unit and not _registered(t, reg.branch, rec.sender)
+                    and any(i.code == "WRONG_BRANCH" and i.cell for i in found)):
+                # a genuine form of another unit (its token fits) whose header line this
+                # captain changed to their own unit (WRONG_BRANCH at that cell): mailed from
+                # this unit's address, it is the other unit's form sent by this one
+                claimed = reg.branch
+                reg = dataclasses.replace(reg, branch=unit)
+                found = [_other_units_form(t, rec, claimed, unit)]
+            elif unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
                 # a form that names no unit of ours (no _meta, another tournament's, an
                 # unknown unit id), or one whose token does not prove the unit it names
                 # (WRONG_BRANCH: most likely another unit's form filled in by this captain):
@@ -3999,11 +4007,16 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
             subs.append(Submission(rec.sha256, rec.file_name, getattr(reg, "branch", "") or "", rec.received_at,
                                    rec.sender, "rejected", refused="form" if getattr(reg, "foreign", False) else "",
                                    events=events(reg)))
-    for branch, items in sorted(by_branch.items()):
+    for items in by_branch.values():
         # forms received at the same time (one mail, or two within its Date's minute): the one
         # saved later is the newer version (the hash decided, and kept an old form by chance)
         items.sort(key=lambda x: (x[0].received_at, _saved_key(x[1]), x[0].sha256))
+    newest_of = {b: items[-1] for b, items in by_branch.items()}
+    for branch, items in sorted(by_branch.items()):
         items = _without_empty_resends(branch, items, issues, subs)
+        items = _without_other_units_people(t, branch, items, newest_of, issues, subs, superseded)
+        if not items:
+            continue
         _same_time_notes(branch, items, issues)
         if t is not None and t.spec.late_policy == "reject":
             # R2020-Q4: a resend after every deadline cannot replace a form sent in time
@@ -4058,6 +4071,63 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         elif rec.sha256 in kept_rows:     # the rows that still count
             issues.extend(i for i in inputs.reg_issues.get(rec.sha256, ()) if _row_of(i.cell) in kept_rows[rec.sha256])
     return cur, subs
+
+
+#: a unit's form naming this many people or more, every one of them in one other unit's
+#: form and none in its own, is that unit's list on the wrong form (:func:`_without_other_units_people`)
+OTHER_UNITS_PEOPLE_MIN = 3
+
+
+def _person_keys(reg: Any) -> list[tuple[str, str]]:
+    """(name, 工号) of each named row of a registration."""
+    return [(r.name, r.staff_id) for r in getattr(reg, "rows", ()) if r.name]
+
+
+def _same_person(a: tuple[str, str], people: list[tuple[str, str]]) -> bool:
+    """Whether ``a`` is one of ``people``: the same name, and the same 工号 where both have one."""
+    return any(a[0] == b[0] and (not a[1] or not b[1] or a[1] == b[1]) for b in people)
+
+
+def _without_other_units_people(t: Tournament | None, branch: str, items: list[tuple[Received, Any]],
+                                newest_of: dict[str, tuple[Received, Any]], issues: IssueLog,
+                                subs: list[Submission], refused: set[str]) -> list[tuple[Received, Any]]:
+    """A unit's forms without its newest when every person in it (at least
+    :data:`OTHER_UNITS_PEOPLE_MIN`) is in the newest form of one other unit, received before
+    it, and none in the unit's own form before it: another unit's list typed on this unit's issued form and put
+    in the inbox (not mailed, where the sender's address tells: OTHER_UNITS_FORM).  It was
+    taken as this unit's — its accepted registration SUPERSEDED, its entries gone, and ten
+    DUPLICATE_PERSON against it.  It is WRONG_BRANCH (refused, its reading problems unsaid:
+    ``refused``); the form before it stands.  A resend of the unit's own people, or a form
+    with a few people who moved from another unit, is read as before."""
+    if not items:
+        return items
+    rec, reg = items[-1]
+    people = _person_keys(reg)
+    if len(people) < OTHER_UNITS_PEOPLE_MIN:
+        return items
+    before = items[-2] if len(items) > 1 else None
+    own = _person_keys(before[1]) if before is not None else []
+    if any(_same_person(p, own) for p in people):
+        return items
+    # (the other unit's form received before this one: of two such forms the later is the copy)
+    holders = [b for b, (r, g) in newest_of.items() if b != branch and r.received_at < rec.received_at
+               and all(_same_person(p, _person_keys(g)) for p in people)]
+    if len(holders) != 1:
+        return items
+    other, (orec, _) = holders[0], newest_of[holders[0]]
+    spec = t.spec if t is not None else None
+    mine = getattr(spec.unit(branch), "name", branch) if spec else branch
+    theirs = getattr(spec.unit(other), "name", other) if spec else other
+    stands = (f"此前收到的《{before[0].file_name}》继续有效" if before is not None
+              else f"{mine}目前没有登记的报名")
+    issues.add("WRONG_BRANCH", f"《{rec.file_name}》是组委会下发给{mine}的报名表，但表中的 {len(people)} 人全都在{theirs}的"
+               f"报名表《{orec.file_name}》中，没有一人是{mine}报过的：多半是用{mine}的报名表填写了{theirs}的名单。"
+               f"本表未受理，{mine}已有的报名不变（{stands}）。如果是{theirs}要修改报名，请在组委会下发给{theirs}的"
+               f"报名表上修改后重新发送；如果确是{mine}的报名（这些人都转到了{mine}），请联系组委会。",
+               at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
+    subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected", refused="form"))
+    refused.add(rec.sha256)
+    return items[:-1]
 
 
 def _without_empty_resends(branch: str, items: list[tuple[Received, Any]], issues: IssueLog,
@@ -5821,8 +5891,11 @@ def open_copies_ahead(out: Path, submissions: list[Submission], issues: list[Iss
     theirs = [c.submission for c in plan if c.submission.branch in new_units]
     if not theirs or len(theirs) >= EARLY_COPIES_BELOW:
         return 0
+    from .xlsx.slim import large_sheet
+
+    # (not a form with rows formatted down to the sheet's end: its copy is made without them)
     ahead = [str(c.stored) for c in plan_returned_copies(out, theirs, issues, _copies_made(ledger), script)
-             if c.name and not c.fresh]
+             if c.name and not c.fresh and not large_sheet(c.stored)]
     if ahead:
         pre.submit("pipeline.xlsx.returned", "open_ahead", ahead)
     return len(ahead)
@@ -5863,7 +5936,7 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
     if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
-        handles = pre.submit_map("pipeline.xlsx.returned", "returned_copy_job",
+        handles = pre.submit_map("pipeline.xlsx.slim", "returned_copy_job",
                                  [(c.stored, c.issues, c.target, script) for c in todo])
         return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)
@@ -6009,7 +6082,7 @@ def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script
     """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs
     (in the tournament's script: a traditional-script league's 问题清单 was simplified)."""
     from .fsutil import sync_each
-    from .xlsx.returned import write_returned_copy
+    from .xlsx.slim import write_returned_copy     # (a form's empty formatted rows left out)
 
     sync_each(False)    # (the worker prestarted before the run said so: pipeline.parallel.prestart)
     return write_returned_copy(stored, issues, target, script=script)

@@ -264,6 +264,12 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 log.add("BAD_VALUE", f"{sheet.name}!{sheet.far} 有一个远离表格的值（与表格之间隔了 {MAX_GAP:,} 多行空行），"
                         f"未读取。如果是误输入，请删除这个单元格；报名请填在表格里。",
                         at=CellRef(file_label, sheet.name, sheet.far), branch=br, severity=Severity.WARNING)
+            if sheet.empty_rows[1]:
+                first, n = sheet.empty_rows
+                log.add("BAD_VALUE", f"{sheet.name} 第{first}行以下的 {n:,} 行空行设置了格式（多半是选中整行设了格式），"
+                        f"文件因此很大；报名已照常读取。请点第{first}行的行号，按 Ctrl+Shift+↓ 选中以下所有的行，"
+                        "右键“删除”，保存后再发送（以后改报名也请用删过的文件）。",
+                        at=CellRef(file_label, sheet.name, f"A{first}"), branch=br, severity=Severity.WARNING)
             if table.after:
                 # rows below a gap of BLANK_RUN blank rows are not read: people typed there
                 # were dropped without a word (the result sheets said so; the form did not)
@@ -280,6 +286,19 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                         "如果是误输入，请删除这个单元格；报名请填在表格里。",
                         at=CellRef(file_label, sheet.name, sheet.far_right), branch=br, severity=Severity.WARNING)
             lenient = _issued_without_pickup(meta, spec, table, sheet.rows[:table.header_row - 1])
+            other = _other_unit_named(spec, unit, sheet.rows[:table.header_row - 1]) if usable and unit else None
+            if other is not None:
+                # another unit's people typed on this unit's form, its header line changed to
+                # that unit: taken as this unit's, the form replaced its accepted registration
+                o, written, cell = other
+                word = spec.unit_word
+                shown = written if written == o.name else f"{written}”（{o.name}）“"
+                usable, foreign = False, True
+                log.add("WRONG_BRANCH", f"“{file_label}”是组委会下发给{unit.name}的报名表（表中隐藏的校验信息如此），"
+                        f"{sheet.name}!{cell} 却写着“{word}：{shown}”：本表未受理，{unit.name}已有的报名不受影响。"
+                        f"如果这是{o.name}的报名，请使用组委会下发给{o.name}的报名表填写后重新发送；如果确是"
+                        f"{unit.name}的报名，请把{cell}改回“{word}：{unit.name}”后重新发送。",
+                        at=CellRef(file_label, sheet.name, cell), branch=br)
             if lenient:
                 log.add("HEADER_CHANGED", f"{sheet.name} 是增设班车之前下发的报名表（下发时还没有设乘车地点）："
                         "本表各人的乘车地点未登记，报名已按其余各列受理。请用新下发的报名表重新提交，以便登记乘车地点。",
@@ -322,6 +341,37 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                        rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source,
                        saved=book.saved, foreign=foreign)
     return reg, [replace(i, source=source) for i in log] if source else list(log)
+
+
+def _other_unit_named(spec: Any, unit: Any, above: Sequence[Sequence[Any]]) -> tuple[Any, str, str] | None:
+    """(the other unit, the name as written, the cell's A1) when the form's header line (``分工会：…``, above
+    the table) names another unit of the tournament than ``unit`` (the one its _meta proves) —
+    by its name, short name or a former name; None when it names this unit, or none."""
+    from ..text import to_simplified
+
+    word = strip_spaces(to_simplified(spec.unit_word))
+
+    def key(text: str) -> str:
+        return strip_spaces(to_simplified(str(text)))
+
+    mine = {key(n) for n in (unit.name, unit.short, *unit.former_names) if n}
+    for r, row in enumerate(above, 1):
+        for c, v in enumerate(row, 1):
+            if not isinstance(v, str):
+                continue
+            text = unicodedata.normalize("NFKC", v)
+            m = re.match(r"\s*(\S+?)\s*:\s*(\S+)", text)
+            if m is None or key(m.group(1)) != word:
+                continue
+            named = m.group(2).split("队长")[0] if "队长" in m.group(2) else m.group(2)
+            k = key(named)
+            if not k or k in mine:
+                return None
+            for u in spec.units:
+                if u.id != unit.id and k in {key(n) for n in (u.name, u.short, *u.former_names) if n}:
+                    return u, named.strip(), f"{col_letter(c)}{r}"
+            return None
+    return None
 
 
 #: columns of numbers read as Excel shows them (:attr:`Sheet.shown`): a phone number typed
@@ -382,8 +432,11 @@ def _issued_without_pickup(meta: dict, spec: Any, table: Table, above: Sequence[
 
 #: columns an entry is not made from: an error value in one is a warning, not a refused row
 #: (备注's cross-unit note, when it is one, is then missing, and the checks say so; 联系电话 is
-#: contact data, kept with the entry but no condition of it — see :func:`_read_phone`)
-_UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话")
+#: contact data, kept with the entry but no condition of it — see :func:`_read_phone`; a
+#: wrong 工号 or 性别 is a warning and the row stands, as the handbook says — 工号 read as not
+#: filled in — so an error value there is one too: a VLOOKUP that found nothing (#N/A) refused
+#: the person, and, filled down the column, made every empty row below three errors)
+_UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话", "工号", "性别")
 
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
@@ -419,7 +472,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
                 severity=Severity.WARNING)
 
     for l, v in unused.items():
-        warn(l, f"“{l}”{v.advice()}（这一列不影响报名，已按空白处理。）")
+        warn(l, f"“{l}”{v.advice()}（{'已按未填写处理，本行已受理' if l in ('工号', '性别') else '这一列不影响报名，已按空白处理'}。）")
 
     def add(code: str, label: str, msg: str) -> None:
         nonlocal bad

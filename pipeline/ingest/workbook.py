@@ -6,9 +6,14 @@ XFD1048576 makes it allocate the dense range) and silently turns error cells int
 
 1. sniff the bytes: OLE2 (legacy ``.xls`` or a password-protected workbook), CSV or HTML
    renamed ``.xlsx``, empty file, not a zip;
-2. zip limits before unpacking: total declared size ≤ 50 MB, ratio ≤ 100 (when above 1 MB),
-   ≤ 5,000 members; then every member is inflated by :mod:`zipfile`, which stops at the
-   declared size and checks the CRC (truncated or corrupt zips fail here);
+2. zip limits before unpacking: total declared size ≤ 50 MB besides the worksheets, each
+   worksheet ≤ 256 MB, ratio ≤ 100 (when above 1 MB), ≤ 5,000 members; then every member is
+   inflated by :mod:`zipfile`, which stops at the declared size and checks the CRC
+   (truncated or corrupt zips fail here).  A worksheet is inflated a megabyte at a time and
+   its empty rows (``<row …/>``: a row format, no cell) dropped as they come: what is kept
+   in memory stays ≤ 50 MB.  (Excel writes one such row per formatted row: a form whose rows
+   were formatted down to row 1,048,576 is 70 MB of them — refused as a zip bomb, its
+   entries lost, with advice about pictures it did not have);
 3. every XML part is refused if it carries a DTD (``<!DOCTYPE``/``<!ENTITY``): OOXML never
    needs one, so entity bombs never reach a parser;
 4. every worksheet is scanned for its valued extent, error cells (``#REF!``) and formulas
@@ -40,7 +45,12 @@ from ..layout import CONTROL_CHARS, META_SHEET
 from ..text import NAME_DOT_MAP, cjk_periods
 
 #: limits (module constants so tests and the runner can read them)
-MAX_TOTAL_BYTES = 50 * 1024 * 1024
+MAX_TOTAL_BYTES = 50 * 1024 * 1024       # inflated bytes kept in memory (every part, worksheets after their empty rows)
+#: a worksheet part's inflated size (streamed, its empty rows dropped): every row of a
+#: sheet formatted (Excel: one ``<row r=… s=… customFormat="1" …/>`` per row, ≤ 120 bytes)
+#: is 1,048,576 rows × 120 bytes, about 126 MB — twice that for a second sheet so formatted
+MAX_SHEET_BYTES = 256 * 1024 * 1024
+EMPTY_ROWS_SAID = 10_000   # this many empty formatted rows in a sheet are said (Sheet.empty_rows)
 MAX_RATIO = 100
 RATIO_FLOOR_BYTES = 1024 * 1024
 MAX_MEMBERS = 5000
@@ -118,6 +128,10 @@ class Sheet:
     #: (1234 typed into a cell formatted ``000000`` shows ``001234``); empty for nearly every
     #: sheet.  The value stays the number: a reader of identifiers (工号) takes the text
     shown: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: (first row, count) of the empty formatted rows below the last row with cells, when
+    #: there are at least :data:`EMPTY_ROWS_SAID` (whole rows formatted down to the sheet's
+    #: end): not read, but they make the file large — (0, 0) for nearly every sheet
+    empty_rows: tuple[int, int] = (0, 0)
 
     def fill_merged_down(self, below: int, columns: Iterable[int], when: Iterable[int]) -> None:
         """Give every cell of a merged range in ``columns`` that starts below row ``below``
@@ -390,6 +404,7 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
     with zf:
         parts = _check_zip(zf)
     names = parts.pop("__names__")  # type: ignore[misc]
+    empty_rows = parts.pop("__empty_rows__")  # type: ignore[misc]
     if "xl/workbook.xml" not in names:
         raise UnreadableFile("not_xlsx", "这不是 Excel 工作簿（缺少工作簿内容）。" + _MSG_RESAVE)
     if _STRICT_NS in parts.get("xl/workbook.xml", b""):
@@ -421,6 +436,7 @@ def read_workbook_bytes(data: bytes, name: str = "") -> Book:
     for s, part in sheet_parts.items():
         if s in sheets:
             sheets[s].hidden_rows = _hidden_rows(parts.get(part, b""))
+            sheets[s].empty_rows = empty_rows.get(part, (0, 0))
             if padding:
                 sheets[s].shown = _zero_padded(parts.get(part, b""), padding)
     for s, sc in scans.items():       # a value past the columns read (XFD200): said, not ignored
@@ -472,32 +488,78 @@ def _sniff(data: bytes) -> None:
     raise UnreadableFile("not_zip", "这不是 Excel 工作簿（.xlsx）。" + _MSG_RESAVE)
 
 
+#: an empty row: a row element with an address and no cell (``<row r="70" s="1" customFormat="1"/>``)
+_EMPTY_ROW = re.compile(rb'<(?:\w+:)?row\s[^<>]*?\br="\d+"[^<>]*/>')
+_LAST_ROW = re.compile(rb'<(?:\w+:)?row\s[^<>]*?\br="(\d+)"')
+
+
+def _is_sheet_part(name: str) -> bool:
+    low = name.lower()
+    return low.startswith("xl/worksheets/") and low.endswith(".xml") and "/_rels/" not in low
+
+
+def _too_large(infos: list[zipfile.ZipInfo]) -> UnreadableFile:
+    """The refusal of a workbook too large once inflated, saying what makes it so: its
+    largest part a worksheet (rows formatted or filled down to the sheet's end) or a
+    picture / embedded object."""
+    big = max(infos, key=lambda i: i.file_size) if infos else None
+    if big is not None and _is_sheet_part(big.filename):
+        return UnreadableFile("zip_bomb", "文件解压后过大，已拒收：其中一个工作表有大量的行（多半是表格下方直到最后一行"
+                              "（第 1048576 行）的空行设置了格式或填了内容）。请选中表格下方不用的行（点第一个空行的行号，"
+                              "按 Ctrl+Shift+↓ 选到最后一行），右键“删除”，保存后重新发送。")
+    return UnreadableFile("zip_bomb", "文件解压后过大，疑似异常文件，已拒收。请只提交报名表模板本身（不要插入大图片或其他对象）。")
+
+
 def _check_zip(zf: zipfile.ZipFile) -> dict[str, Any]:
-    """Size limits before unpacking, then inflate every member (CRC checked) and keep the XML."""
+    """Size limits before unpacking, then inflate every member (CRC checked) and keep the XML
+    (a worksheet's without its empty rows: ``parts["__empty_rows__"]`` holds, per worksheet
+    part with at least :data:`EMPTY_ROWS_SAID` of them below its last row with cells, the
+    first such row and their count)."""
     infos = zf.infolist()
-    bomb = UnreadableFile("zip_bomb", "文件解压后过大，疑似异常文件，已拒收。请只提交报名表模板本身（不要插入大图片或其他对象）。")
+    bomb = _too_large(infos)
     if len(infos) > MAX_MEMBERS:
         raise bomb
     total = sum(i.file_size for i in infos)
     packed = sum(i.compress_size for i in infos)
-    if total > MAX_TOTAL_BYTES or (total > RATIO_FLOOR_BYTES and total > MAX_RATIO * max(packed, 1)):
+    sheets = [i for i in infos if _is_sheet_part(i.filename)]
+    if (total - sum(i.file_size for i in sheets) > MAX_TOTAL_BYTES or any(i.file_size > MAX_SHEET_BYTES for i in sheets)
+            or (total > RATIO_FLOOR_BYTES and total > MAX_RATIO * max(packed, 1))):
         raise bomb
-    parts: dict[str, Any] = {"__names__": [i.filename for i in infos]}
-    seen = 0
+    parts: dict[str, Any] = {"__names__": [i.filename for i in infos], "__empty_rows__": {}}
+    kept = 0
     for info in infos:
         if info.flag_bits & 0x1:
             raise UnreadableFile("encrypted", "工作簿被加密，无法读取。请去掉密码后另存为 .xlsx 再提交。")
+        sheet = _is_sheet_part(info.filename)
+        limit = MAX_SHEET_BYTES if sheet else MAX_TOTAL_BYTES
         try:
             with zf.open(info) as fh:
                 chunks = []
+                seen = dropped = 0
+                carry = b""
                 while True:
                     chunk = fh.read(1 << 20)
                     if not chunk:
                         break
                     seen += len(chunk)
-                    if seen > MAX_TOTAL_BYTES:
+                    if seen > limit:
+                        raise bomb
+                    if sheet:
+                        # empty rows dropped as they come (a tag cut by the chunk's end waits
+                        # for the next; one longer than a chunk is no empty row)
+                        chunk = carry + chunk
+                        cut = chunk.rfind(b"<")
+                        if cut != -1 and chunk.find(b">", cut) == -1 and len(chunk) - cut < (1 << 20):
+                            chunk, carry = chunk[:cut], chunk[cut:]
+                        else:
+                            carry = b""
+                        chunk, n = _EMPTY_ROW.subn(b"", chunk)
+                        dropped += n
+                    kept += len(chunk)
+                    if kept > MAX_TOTAL_BYTES:
                         raise bomb
                     chunks.append(chunk)
+                chunks.append(carry)
         except UnreadableFile:
             raise
         except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError, Exception) as e:
@@ -509,6 +571,11 @@ def _check_zip(zf: zipfile.ZipFile) -> dict[str, Any]:
             if _DTD.search(body):
                 raise UnreadableFile("xml_entity", "文件内含不安全的 XML 定义（DTD/实体），已拒收。" + _MSG_RESAVE)
             parts[info.filename] = body
+            if dropped >= EMPTY_ROWS_SAID:
+                last = None
+                for last in _LAST_ROW.finditer(body):
+                    pass
+                parts["__empty_rows__"][info.filename] = (int(last.group(1)) + 1 if last else 1, dropped)
     return parts
 
 
@@ -892,3 +959,46 @@ def _trim(rows: list[list[Any]]) -> list[list[Any]]:
     while rows and not rows[-1]:
         rows.pop()
     return rows
+
+
+#: a worksheet part larger than this is looked at for empty formatted rows before openpyxl
+#: loads the workbook (:func:`without_empty_rows`)
+SLIM_SHEET_BYTES = 8 * 1024 * 1024
+
+
+def without_empty_rows(data: bytes) -> bytes | None:
+    """The workbook ``data`` with the empty rows (:data:`_EMPTY_ROW`) below each worksheet's
+    last row with cells removed, when a worksheet part is larger than
+    :data:`SLIM_SHEET_BYTES` and has at least :data:`EMPTY_ROWS_SAID` of them; None
+    otherwise (or when it cannot be read).
+
+    Rows formatted down to the sheet's end are read cheaply by calamine, but openpyxl makes
+    an object of each: the returned copy of such a form took 80 seconds and a gigabyte.
+    The copy keeps every row with a cell (and the formats of the empty rows above them)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = zf.infolist()
+            big = [i for i in infos if _is_sheet_part(i.filename) and SLIM_SHEET_BYTES < i.file_size <= MAX_SHEET_BYTES]
+            if not big:
+                return None
+            out = io.BytesIO()
+            changed = False
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+                for info in infos:
+                    body = zf.read(info)
+                    if info in big:
+                        last = 0
+                        for m in re.finditer(rb"<(?:\w+:)?row\s[^<>]*?\br=\"(\d+)\"[^<>]*(?<!/)>", body):
+                            last = max(last, int(m.group(1)))
+
+                        def drop(m: re.Match, last: int = last) -> bytes:
+                            r = _ROW_R.search(m.group(0))
+                            return b"" if r and int(r.group(1)) > last else m.group(0)
+
+                        slim, n = _EMPTY_ROW.subn(drop, body)
+                        if len(body) - len(slim) >= EMPTY_ROWS_SAID * 10:
+                            body, changed = slim, True
+                    z.writestr(info, body)
+            return out.getvalue() if changed else None
+    except Exception:  # noqa: BLE001 - the copy opens the file itself, and says when it cannot
+        return None

@@ -339,12 +339,46 @@ def test_an_error_value_in_a_column_no_entry_is_made_from_is_a_warning(tmp_path)
     wb["报名表"]["A7"] = None
     wb.save(p)
     reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
-    assert [(r.name, r.ok) for r in reg.rows] == [("王军", True), ("李四", True), ("赵六", False)]
+    # (性别 too: a wrong 性别 is a warning and the row stands — see the test below)
+    assert [(r.name, r.ok) for r in reg.rows] == [("王军", True), ("李四", True), ("赵六", True)]
     warned = [i.cell for i in issues if i.severity == Severity.WARNING]
-    assert warned == [reg.rows[0].cells["序号"], reg.rows[1].cells["备注"]], warned
-    assert all("不影响报名" in i.message for i in issues if i.severity == Severity.WARNING)
-    (err,) = [i for i in issues if i.severity == Severity.ERROR]       # 性别 still counts
-    assert "公式错误" in err.message and err.cell.endswith("8")
+    assert warned == [reg.rows[0].cells["序号"], reg.rows[1].cells["备注"], reg.rows[2].cells["性别"]], warned
+    assert all("不影响报名" in i.message for i in issues if i.severity == Severity.WARNING and i.cell[0] != "F")
+    assert not [i for i in issues if i.severity == Severity.ERROR]
+
+
+def test_a_lookup_error_in_staff_number_or_gender_is_a_warning_and_the_row_stands(tmp_path):
+    """A VLOOKUP that found nothing (#N/A, its result saved) in 工号 or 性别 refused the person
+    (an error), while in 联系电话 it was a warning — and a wrong 工号 or 性别 is only a warning
+    (the handbook: the row stands, 工号 read as not filled in).  Now a warning at the cell,
+    the value blank, the row taken; a pair's partner keeps their entry."""
+    reg, issues = read(tmp_path, [person("象棋", "王军", "#N/A", 性别="男"),
+                                  person("象棋", "李四", "002", 性别="#N/A"),
+                                  person("象棋", "赵六", "#DIV/0!", 性别="#N/A")])
+    assert [(r.name, r.ok, r.staff_id, r.gender) for r in reg.rows] == [
+        ("王军", True, "", "男"), ("李四", True, "002", ""), ("赵六", True, "", "")]
+    assert {(i.code, i.severity) for i in issues} == {("BAD_VALUE", Severity.WARNING)}
+    assert sorted(i.cell for i in issues) == ["E5", "E7", "F6", "F7"]
+    assert all("公式错误" in i.message and "本行已受理" in i.message for i in issues)
+
+
+def test_a_lookup_filled_down_over_empty_rows_says_nothing_of_them(tmp_path):
+    """A lookup in 工号/性别 filled down the column past the people (E20:E69 all #N/A): each
+    empty row was three errors (项目、姓名 not filled in, 工号 a formula error) — 150 for a
+    form with nothing wrong.  A row holding nothing but such errors is an unused row."""
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001"), person("象棋", "李四", "002")])
+    wb = openpyxl.load_workbook(p)
+    ws = wb["报名表"]
+    for r in range(7, 40):
+        ws[f"E{r}"] = "#N/A"
+        ws[f"F{r}"] = "#N/A"
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert [(r.name, r.ok) for r in reg.rows] == [("王军", True), ("李四", True)]
+    assert issues == [], [i.message for i in issues]
 
 
 def test_a_name_has_a_letter_and_no_note_in_brackets(tmp_path):
@@ -433,10 +467,13 @@ def test_a_staff_number_in_a_zero_padded_number_cell_is_read_as_shown(tmp_path, 
 
 def test_a_formula_without_a_saved_value_says_what_to_change(tmp_path):
     """A form saved by a program that computes no formulas (=E6 in 工号, no value kept): the
-    message was “工号”是公式错误或未计算的公式（未计算的公式）— not what to do."""
+    message was “工号”是公式错误或未计算的公式（未计算的公式）— not what to do.  (A warning:
+    工号 is read as not filled in and the row stands, as for any wrong 工号.)"""
+    from pipeline.model import Severity
+
     reg, issues = read(tmp_path, [person("象棋", "王军", "=E6"), person("象棋", "李四", "002")])
     (i,) = issues
-    assert (i.code, i.cell, reg.rows[0].ok) == ("BAD_VALUE", "E5", False)
+    assert (i.code, i.cell, i.severity, reg.rows[0].ok, reg.rows[0].staff_id) == ("BAD_VALUE", "E5", Severity.WARNING, True, "")
     assert i.message.startswith("报名表!E5 “工号”是公式，但文件里没有保存它的计算结果") and "在 Excel 或 WPS 中打开后保存" in i.message
 
 

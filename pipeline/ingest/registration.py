@@ -175,11 +175,11 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
     foreign = False
     file_at = CellRef(file_label, "", "")
 
-    def file_issue(code: str, msg: str, not_ours: bool = False) -> None:
+    def file_issue(code: str, msg: str, not_ours: bool = False, at: CellRef | None = None) -> None:
         nonlocal usable, foreign
         usable = False
         foreign = foreign or not_ours
-        log.add(code, msg, at=file_at, branch=br)
+        log.add(code, msg, at=at or file_at, branch=br)
 
     tid = (meta.get(L.META_TOURNAMENT) or "").strip()
     kind = (meta.get(L.META_KIND) or L.KIND_REGISTRATION).strip()
@@ -242,9 +242,20 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                                        when=[table.columns[c] for c in ("姓名", "工号") if c in table.columns])
                 table = find_table(sheet.rows, need, L.REG_COLUMNS)
         except TableNotFound as e:
-            names = "、".join(f"“{m}”" for m in e.missing)
-            file_issue("TEMPLATE_MISMATCH", f"{sheet.name} 找不到表头 {names}。请不要修改或删除表头，"
-                       f"恢复原模板的列名后再提交。")
+            # each header cell told where it is (the returned copy marks it), the rest together
+            for m in e.missing:
+                cell = e.cell(m)
+                if not cell:
+                    continue
+                text = e.cells[m][1]
+                what = f"表头改成了“{text}”，请改回“{m}”" if text else f"表头“{m}”被删除了，请填回“{m}”"
+                file_issue("TEMPLATE_MISMATCH", f"{sheet.name}!{cell} {what}（表头不能修改，本表未受理），"
+                           "改好后再提交。", at=CellRef(file_label, sheet.name, cell))
+            rest = [m for m in e.missing if not e.cell(m)]
+            if rest:
+                names = "、".join(f"“{m}”" for m in rest)
+                file_issue("TEMPLATE_MISMATCH", f"{sheet.name} 找不到表头 {names}。请不要修改或删除表头，"
+                           f"恢复原模板的列名后再提交。", at=CellRef(file_label, sheet.name, ""))
         else:
             # a column the template has, renamed or deleted by the captain: its values would be
             # lost without a word (a blank 工号 also escapes the staff-number checks)

@@ -46,6 +46,8 @@ def log() -> "logging.Logger":
     return logging.getLogger("league")
 
 WORKBOOK_EXTS = {".xlsx", ".xlsm", ".xls", ".csv", ".xltx"}
+#: spreadsheets of other programs, not read: saved as .xlsx they are (LibreOffice, WPS, Numbers)
+OTHER_SHEET_EXTS = {".ods", ".fods", ".ots", ".et", ".ett", ".xlsb", ".numbers"}
 
 
 @dataclass
@@ -1099,6 +1101,12 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》像是邮件，但不是 .eml 格式，其中的附件没有读取："
                            "请在邮件程序中把这封邮件另存为 .eml 文件（或直接转发到收件邮箱）后放进收件箱，"
                            "或把附件的报名表/成绩表单独放进收件箱。", at=where, source=rec.sha256, branch=unit)
+            elif rec.ext.lower() in OTHER_SHEET_EXTS:
+                # the issued form saved in another program's format (LibreOffice's .ods, WPS's
+                # .et): its captain did use the form, which saved as .xlsx is read
+                issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}不是 Excel 工作簿（.xlsx），已忽略；"
+                           "请在 LibreOffice/WPS 中另存为 Excel 工作簿（.xlsx）后重发。", at=where, source=rec.sha256,
+                           branch=unit)
             else:
                 issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}不是 Excel 工作簿（.xlsx），已忽略；"
                            "请用我们下发的报名表填写后发送。", at=where, source=rec.sha256, branch=unit)
@@ -1166,6 +1174,11 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                     issues.add("BAD_VALUE", f"文件《{rec.file_name}》的工作表“{sheet.name}”超过 {MAX_ROWS} 行数据，"
                                f"之后的行没有读取。请删除多余的行，或把成绩分成几个文件发送。",
                                at=CellRef(rec.file_name, sheet.name, f"A{len(sheet.rows)}"), source=rec.sha256)
+        elif kind == "mismatch" and reading[1:] == ("copied",):
+            issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》里有报名表格，但它不是下发的报名表：缺少下发的报名表中"
+                       "隐藏的校验信息（另存为 CSV 后再转回 .xlsx，或把内容复制到新文件，都会丢失这些信息），本文件未受理。"
+                       "请在下发的 .xlsx 报名表中填写后发送。", at=where, source=rec.sha256, branch=unit)
+            inputs.unreadable.append(aside)
         else:
             from . import layout
             issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的表格（找不到“{layout.REG_SHEET}”、"
@@ -1314,6 +1327,13 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
                         ("checkin", layout.KIND_CHECKIN), ("playoff", layout.KIND_PLAYOFF)):
         if kind == known:
             return (name, book)
+    if not book.meta:
+        # the form's table in a sheet of another name, with no _meta: a CSV saved back as
+        # .xlsx (LibreOffice names the sheet after the file), or the table copied to a new file
+        from .ingest.registration import _holds_table
+
+        if any(_holds_table(s, list(layout.REG_REQUIRED)) for s in book.sheets.values()):
+            return ("mismatch", "copied")
     return ("mismatch",)
 
 

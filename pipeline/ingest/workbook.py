@@ -25,6 +25,7 @@ run (calamine and openpyxl do not execute VBA).  ``Book.macros`` says a VBA proj
 """
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import io
 import posixpath
@@ -449,6 +450,11 @@ _VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
 #: the main namespace of a workbook saved as Strict Open XML (ISO/IEC 29500 Strict)
 _STRICT_NS = b"purl.oclc.org/ooxml/spreadsheetml/main"
 _MSG_RESAVE = "请用 Excel 或 WPS 打开后“另存为” Excel 工作簿（.xlsx），再重新提交。"
+#: a CSV (saved as CSV, or renamed): saving it back as .xlsx does not help — CSV keeps one
+#: sheet's text and loses the form's hidden check sheet (_meta), and the resaved file was
+#: refused again as not our form
+MSG_CSV = ("这是 CSV 文本文件（另存为 CSV 或改了扩展名），不是 Excel 工作簿。CSV 文件丢失了报名表中的校验信息，"
+           "请在下发的 .xlsx 报名表中填写后发送（成绩表同样请在下发的 .xlsx 表格中填写），不要另存为 CSV。")
 
 
 @dataclass
@@ -553,18 +559,26 @@ def _sniff(data: bytes) -> None:
         return
     head = data[:4096]
     text = None
-    for enc in ("utf-8-sig", "gb18030", "utf-16"):
-        try:
-            text = head.decode(enc)
-            break
-        except UnicodeDecodeError:
-            continue
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = head.decode("utf-16", "ignore")
+    else:
+        for enc in ("utf-8-sig", "gb18030"):
+            try:        # (incremental: the 4,096 bytes may end inside a character)
+                text = codecs.getincrementaldecoder(enc)().decode(head, final=False)
+                break
+            except UnicodeDecodeError:
+                continue
     low = (text or "").lower()
     if "<html" in low or "<!doctype html" in low or "<table" in low or "<?xml" in low and "workbook" in low:
         raise UnreadableFile("html", "这是网页（HTML）文件改了扩展名，不是真正的 Excel 工作簿。" + _MSG_RESAVE)
+    if text is None and b"\x00" not in head:
+        # a CSV in a code page of neither (LibreOffice's default, its Chinese lost as ?): lines
+        # of commas or tabs say what it is
+        lines = head.decode("latin-1").splitlines()[:20]
+        if sum(1 for line in lines if "," in line or "\t" in line) >= 2:
+            text = "\n".join(lines)
     if text is not None and ("," in text or "\t" in text or "\n" in text) and "\x00" not in text:
-        raise UnreadableFile("csv", "这是 CSV 文本文件（另存为 CSV 或改了扩展名），不是 Excel 工作簿。请使用下发的报名表模板填写，"
-                             "并保存为 .xlsx。")
+        raise UnreadableFile("csv", MSG_CSV)
     raise UnreadableFile("not_zip", "这不是 Excel 工作簿（.xlsx）。" + _MSG_RESAVE)
 
 

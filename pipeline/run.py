@@ -4565,7 +4565,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     issues.extend(found)
     report.entries = len(entries)
 
-    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script)
+    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script, form_checks(t))
     later.enter_context(early_jobs)     # left with the run: waits for the copies still being made
 
     say("抽签与计分 …")
@@ -5803,8 +5803,24 @@ def open_copies_ahead(out: Path, submissions: list[Submission], issues: list[Iss
 EARLY_COPIES_BELOW = 16
 
 
+def form_checks(t: Tournament) -> Callable[[str], Any]:
+    """Unit id → the dropdowns and input checks of its registration form (None for no unit),
+    for its returned copy (:func:`pipeline.xlsx.registration.restore_entry_validations`)."""
+    from .xlsx.entrychecks import entry_checks
+
+    made: dict[str, Any] = {}
+
+    def of(branch: str) -> Any:
+        if branch not in made:
+            unit = t.spec.unit(branch) if branch else None
+            made[branch] = entry_checks(t.spec, unit) if unit is not None else None
+        return made[branch]
+    return of
+
+
 def start_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
-                          ledger: Ledger, script: str = "simplified") -> tuple[Any, dict[str, tuple[str, Any]]]:
+                          ledger: Ledger, script: str = "simplified",
+                          checks: Callable[[str], Any] | None = None) -> tuple[Any, dict[str, tuple[str, Any]]]:
     """On a night with a few new registrations, start their returned copies on a worker
     right after validation, before the events.
 
@@ -5833,12 +5849,14 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
     if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
+        checks = checks or (lambda branch: None)
         handles = pre.submit_map("pipeline.xlsx.returned", "returned_copy_job",
-                                 [(c.stored, c.issues, c.target, script) for c in todo])
+                                 [(c.stored, c.issues, c.target, script, checks(c.submission.branch)) for c in todo])
         return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)
     started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
-                                                          script=script)))
+                                                          script=script,
+                                                          checks=checks(c.submission.branch) if checks else None)))
                for c in todo}
     jobs.start()
     return jobs, (started if jobs.parallel else {})
@@ -5866,6 +5884,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     made = _copies_made(ledger) if ledger is not None else {}
     made_now: dict[str, str] = {}
     copies = []   # (submission, stored, returned name, key, handle or None when up to date)
+    checks = form_checks(t)
     for c in plan_returned_copies(out, state.submissions, state.issues, made, t.spec.script):
         handle = None
         started = (early or {}).get(c.name)
@@ -5879,7 +5898,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                     pass
             # the copies first (the site waits for them), then the result sheets, largest first
             handle = jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
-                                                script=t.spec.script), cost=float("inf"))
+                                                script=t.spec.script, checks=checks(c.submission.branch)),
+                              cost=float("inf"))
         copies.append((c.submission, c.stored, c.name, c.key, handle))
     # result workbooks for referees, one per event and round
     sheets = []
@@ -5975,14 +5995,15 @@ def _missing_font() -> type[Exception]:
 WRITERS_PRELOAD_FROM = 16
 
 
-def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script: str = "simplified") -> Path | None:
+def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script: str = "simplified",
+                         checks: Any = None) -> Path | None:
     """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs
     (in the tournament's script: a traditional-script league's 问题清单 was simplified)."""
     from .fsutil import sync_each
     from .xlsx.returned import write_returned_copy
 
     sync_each(False)    # (the worker prestarted before the run said so: pipeline.parallel.prestart)
-    return write_returned_copy(stored, issues, target, script=script)
+    return write_returned_copy(stored, issues, target, script=script, checks=checks)
 
 
 def _write_result_sheet(path: Path, **kw: Any) -> Path:

@@ -49,7 +49,14 @@ def test_other_formats_are_told_what_works(tmp_path: Path) -> None:
     del wb["_meta"]
     wb["报名表"].title = "b03-报名表"
     wb.save(folder / "inbox" / "b03-报名表.xlsx")
+    # a form re-saved without its dropdowns, an event typed: its returned copy has them again
+    plain = openpyxl.load_workbook(_form(t, "b04", tmp_path / "b04.xlsx"))
+    plain["报名表"].data_validations.dataValidation = []
+    plain.save(folder / "inbox" / "b04-报名表.xlsx")
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    (back,) = (report.out_dir / "returned").glob("b04-*")
+    kinds = sorted(dv.type for dv in openpyxl.load_workbook(back)["报名表"].data_validations.dataValidation)
+    assert kinds == ["list", "list", "textLength", "textLength", "whole"]
     with open(report.out_dir / "data" / "issues.csv", encoding="utf-8-sig") as f:
         by_file = {r["file"]: r for r in csv.DictReader(f) if r["code"] in ("UNREADABLE_FILE", "TEMPLATE_MISMATCH")}
     ods, csv_, copy = by_file["b01-报名表.ods"], by_file["b02-报名表.csv"], by_file["b03-报名表.xlsx"]

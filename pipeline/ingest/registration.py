@@ -395,6 +395,8 @@ def _issued_without_pickup(meta: dict, spec: Any, table: Table, above: Sequence[
 #: (备注's cross-unit note, when it is one, is then missing, and the checks say so; 联系电话 is
 #: contact data, kept with the entry but no condition of it — see :func:`_read_phone`)
 _UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话")
+#: text columns whose one leading ASCII apostrophe is dropped (工号 drops it itself, :func:`_read_staff`)
+_APOSTROPHE_COLUMNS = ("项目", "队号", "姓名", "性别", "乘车地点")
 
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
@@ -409,6 +411,12 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     # 序号 numbered by a formula (=A13+1) broken by a deleted row, a lookup in 备注 that found
     # nothing: the entry is not made from them — blank, with a warning on a row with an entry
     # (a lookup filled down the column errs on every empty row too)
+    for l in _APOSTROPHE_COLUMNS:
+        v = raw.get(l)
+        if isinstance(v, str) and v.lstrip().startswith("'"):
+            # Excel's text prefix typed into a cell already formatted as text ('严艳英, '跳棋)
+            # is a character of the value: it was part of the name, and no event
+            raw[l] = v.lstrip()[1:]
     unused = {l: raw[l] for l in _UNUSED_FOR_ENTRY if isinstance(raw.get(l), CellError)}
     raw.update(dict.fromkeys(unused))
     if all(is_blank(raw[l]) for l in labels if l != "序号"):

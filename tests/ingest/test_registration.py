@@ -580,3 +580,15 @@ def test_result_sheet_headers_take_the_same_leniency(tmp_path):
     _, (bad,) = read_results(read_workbook(tmp_path / "b.xlsx"), "b.xlsx", labels, labels)
     assert bad.code == "TEMPLATE_MISMATCH" and (bad.sheet, bad.cell) == ("成绩", "F2")
     assert "F2 的表头改成了“胜负”，请改回“结果”" in bad.message
+
+
+def test_a_leading_apostrophe_typed_into_a_text_cell_is_no_part_of_the_value(tmp_path):
+    """In the form's text cells Excel keeps a typed ' as a character: '严艳英 was registered
+    (and printed) with it, '跳棋 was UNKNOWN_EVENT."""
+    reg, issues = read(tmp_path, [person("'跳棋", "'严艳英", "'1001", 性别="'女"),
+                                  person("双升", " '李四", "1002", "'1"), person("双升", "赵六", "1003", 1)])
+    assert issues == [], issues
+    assert [(r.event, r.name, r.display_name, r.staff_id, r.team_no) for r in reg.rows] == [
+        ("checkers", "严艳英", "严艳英", "1001", ""), ("shuangsheng", "李四", "李四", "1002", "1"),
+        ("shuangsheng", "赵六", "赵六", "1003", "1")]
+    assert reg.rows[0].gender == "女"

@@ -255,7 +255,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             if rest:
                 names = "、".join(f"“{m}”" for m in rest)
                 file_issue("TEMPLATE_MISMATCH", f"{sheet.name} 找不到表头 {names}。请不要修改或删除表头，"
-                           f"恢复原模板的列名后再提交。", at=CellRef(file_label, sheet.name, ""))
+                           f"恢复原模板的列名后再提交。")
         else:
             # a column the template has, renamed or deleted by the captain: its values would be
             # lost without a word (a blank 工号 also escapes the staff-number checks)

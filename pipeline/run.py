@@ -47,6 +47,8 @@ def log() -> "logging.Logger":
     return logging.getLogger("league")
 
 WORKBOOK_EXTS = {".xlsx", ".xlsm", ".xls", ".csv", ".xltx"}
+#: spreadsheets of other programs, not read: saved as .xlsx they are (LibreOffice, WPS, Numbers)
+OTHER_SHEET_EXTS = {".ods", ".fods", ".ots", ".et", ".ett", ".xlsb", ".numbers"}
 
 
 @dataclass
@@ -1141,6 +1143,12 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》像是邮件，但不是 .eml 格式，其中的附件没有读取："
                            "请在邮件程序中把这封邮件另存为 .eml 文件（或直接转发到收件邮箱）后放进收件箱，"
                            "或把附件的报名表/成绩表单独放进收件箱。", at=where, source=rec.sha256, branch=unit)
+            elif rec.ext.lower() in OTHER_SHEET_EXTS:
+                # the issued form saved in another program's format (LibreOffice's .ods, WPS's
+                # .et): its captain did use the form, which saved as .xlsx is read
+                issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}不是 Excel 工作簿（.xlsx），已忽略；"
+                           "请在 LibreOffice/WPS 中另存为 Excel 工作簿（.xlsx）后重发。", at=where, source=rec.sha256,
+                           branch=unit)
             else:
                 issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}不是 Excel 工作簿（.xlsx），已忽略；"
                            "请用我们下发的报名表填写后发送。", at=where, source=rec.sha256, branch=unit)
@@ -1216,6 +1224,11 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                     issues.add("BAD_VALUE", f"文件《{rec.file_name}》的工作表“{sheet.name}”超过 {MAX_ROWS} 行数据，"
                                f"之后的行没有读取。请删除多余的行，或把成绩分成几个文件发送。",
                                at=CellRef(rec.file_name, sheet.name, f"A{len(sheet.rows)}"), source=rec.sha256)
+        elif kind == "mismatch" and reading[1:] == ("copied",):
+            issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》里有报名表格，但它不是下发的报名表：缺少下发的报名表中"
+                       "隐藏的校验信息（另存为 CSV 后再转回 .xlsx，或把内容复制到新文件，都会丢失这些信息），本文件未受理。"
+                       "请在下发的 .xlsx 报名表中填写后发送。", at=where, source=rec.sha256, branch=unit)
+            inputs.unreadable.append(aside)
         else:
             from . import layout
             issues.add("TEMPLATE_MISMATCH", f"文件《{rec.file_name}》不是本次比赛下发的表格（找不到“{layout.REG_SHEET}”、"
@@ -1364,6 +1377,13 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
                         ("checkin", layout.KIND_CHECKIN), ("playoff", layout.KIND_PLAYOFF)):
         if kind == known:
             return (name, book)
+    if not book.meta:
+        # the form's table in a sheet of another name, with no _meta: a CSV saved back as
+        # .xlsx (LibreOffice names the sheet after the file), or the table copied to a new file
+        from .ingest.registration import _holds_table
+
+        if any(_holds_table(s, list(layout.REG_REQUIRED)) for s in book.sheets.values()):
+            return ("mismatch", "copied")
     return ("mismatch",)
 
 
@@ -4665,7 +4685,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     issues.extend(found)
     report.entries = len(entries)
 
-    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script)
+    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script, form_checks(t))
     later.enter_context(early_jobs)     # left with the run: waits for the copies still being made
 
     say("抽签与计分 …")
@@ -5906,8 +5926,24 @@ def open_copies_ahead(out: Path, submissions: list[Submission], issues: list[Iss
 EARLY_COPIES_BELOW = 16
 
 
+def form_checks(t: Tournament) -> Callable[[str], Any]:
+    """Unit id → the dropdowns and input checks of its registration form (None for no unit),
+    for its returned copy (:func:`pipeline.xlsx.registration.restore_entry_validations`)."""
+    from .xlsx.entrychecks import entry_checks
+
+    made: dict[str, Any] = {}
+
+    def of(branch: str) -> Any:
+        if branch not in made:
+            unit = t.spec.unit(branch) if branch else None
+            made[branch] = entry_checks(t.spec, unit) if unit is not None else None
+        return made[branch]
+    return of
+
+
 def start_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
-                          ledger: Ledger, script: str = "simplified") -> tuple[Any, dict[str, tuple[str, Any]]]:
+                          ledger: Ledger, script: str = "simplified",
+                          checks: Callable[[str], Any] | None = None) -> tuple[Any, dict[str, tuple[str, Any]]]:
     """On a night with a few new registrations, start their returned copies on a worker
     right after validation, before the events.
 
@@ -5936,12 +5972,14 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
     if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
+        checks = checks or (lambda branch: None)
         handles = pre.submit_map("pipeline.xlsx.slim", "returned_copy_job",
-                                 [(c.stored, c.issues, c.target, script) for c in todo])
+                                 [(c.stored, c.issues, c.target, script, checks(c.submission.branch)) for c in todo])
         return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)
     started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
-                                                          script=script)))
+                                                          script=script,
+                                                          checks=checks(c.submission.branch) if checks else None)))
                for c in todo}
     jobs.start()
     return jobs, (started if jobs.parallel else {})
@@ -5969,6 +6007,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     made = _copies_made(ledger) if ledger is not None else {}
     made_now: dict[str, str] = {}
     copies = []   # (submission, stored, returned name, key, handle or None when up to date)
+    checks = form_checks(t)
     for c in plan_returned_copies(out, state.submissions, state.issues, made, t.spec.script):
         handle = None
         started = (early or {}).get(c.name)
@@ -5982,7 +6021,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                     pass
             # the copies first (the site waits for them), then the result sheets, largest first
             handle = jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
-                                                script=t.spec.script), cost=float("inf"))
+                                                script=t.spec.script, checks=checks(c.submission.branch)),
+                              cost=float("inf"))
         copies.append((c.submission, c.stored, c.name, c.key, handle))
     # result workbooks for referees, one per event and round
     sheets = []
@@ -6078,14 +6118,15 @@ def _missing_font() -> type[Exception]:
 WRITERS_PRELOAD_FROM = 16
 
 
-def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script: str = "simplified") -> Path | None:
+def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script: str = "simplified",
+                         checks: Any = None) -> Path | None:
     """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs
     (in the tournament's script: a traditional-script league's 问题清单 was simplified)."""
     from .fsutil import sync_each
     from .xlsx.slim import write_returned_copy     # (a form's empty formatted rows left out)
 
     sync_each(False)    # (the worker prestarted before the run said so: pipeline.parallel.prestart)
-    return write_returned_copy(stored, issues, target, script=script)
+    return write_returned_copy(stored, issues, target, script=script, checks=checks)
 
 
 def _write_result_sheet(path: Path, **kw: Any) -> Path:

@@ -175,11 +175,11 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
     foreign = False
     file_at = CellRef(file_label, "", "")
 
-    def file_issue(code: str, msg: str, not_ours: bool = False) -> None:
+    def file_issue(code: str, msg: str, not_ours: bool = False, at: CellRef | None = None) -> None:
         nonlocal usable, foreign
         usable = False
         foreign = foreign or not_ours
-        log.add(code, msg, at=file_at, branch=br)
+        log.add(code, msg, at=at or file_at, branch=br)
 
     tid = (meta.get(L.META_TOURNAMENT) or "").strip()
     kind = (meta.get(L.META_KIND) or L.KIND_REGISTRATION).strip()
@@ -242,9 +242,20 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                                        when=[table.columns[c] for c in ("姓名", "工号") if c in table.columns])
                 table = find_table(sheet.rows, need, L.REG_COLUMNS)
         except TableNotFound as e:
-            names = "、".join(f"“{m}”" for m in e.missing)
-            file_issue("TEMPLATE_MISMATCH", f"{sheet.name} 找不到表头 {names}。请不要修改或删除表头，"
-                       f"恢复原模板的列名后再提交。")
+            # each header cell told where it is (the returned copy marks it), the rest together
+            for m in e.missing:
+                cell = e.cell(m)
+                if not cell:
+                    continue
+                text = e.cells[m][1]
+                what = f"表头改成了“{text}”，请改回“{m}”" if text else f"表头“{m}”被删除了，请填回“{m}”"
+                file_issue("TEMPLATE_MISMATCH", f"{sheet.name}!{cell} {what}（表头不能修改，本表未受理），"
+                           "改好后再提交。", at=CellRef(file_label, sheet.name, cell))
+            rest = [m for m in e.missing if not e.cell(m)]
+            if rest:
+                names = "、".join(f"“{m}”" for m in rest)
+                file_issue("TEMPLATE_MISMATCH", f"{sheet.name} 找不到表头 {names}。请不要修改或删除表头，"
+                           f"恢复原模板的列名后再提交。")
         else:
             # a column the template has, renamed or deleted by the captain: its values would be
             # lost without a word (a blank 工号 also escapes the staff-number checks)
@@ -437,6 +448,8 @@ def _issued_without_pickup(meta: dict, spec: Any, table: Table, above: Sequence[
 #: filled in — so an error value there is one too: a VLOOKUP that found nothing (#N/A) refused
 #: the person, and, filled down the column, made every empty row below three errors)
 _UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话", "工号", "性别")
+#: text columns whose one leading ASCII apostrophe is dropped (工号 drops it itself, :func:`_read_staff`)
+_APOSTROPHE_COLUMNS = ("项目", "队号", "姓名", "性别", "乘车地点")
 
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
@@ -451,6 +464,12 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     # 序号 numbered by a formula (=A13+1) broken by a deleted row, a lookup in 备注 that found
     # nothing: the entry is not made from them — blank, with a warning on a row with an entry
     # (a lookup filled down the column errs on every empty row too)
+    for l in _APOSTROPHE_COLUMNS:
+        v = raw.get(l)
+        if isinstance(v, str) and v.lstrip().startswith("'"):
+            # Excel's text prefix typed into a cell already formatted as text ('严艳英, '跳棋)
+            # is a character of the value: it was part of the name, and no event
+            raw[l] = v.lstrip()[1:]
     unused = {l: raw[l] for l in _UNUSED_FOR_ENTRY if isinstance(raw.get(l), CellError)}
     raw.update(dict.fromkeys(unused))
     if all(is_blank(raw[l]) for l in labels if l != "序号"):

@@ -126,8 +126,13 @@ def _missing(file: str, sheet: str, e: TableNotFound) -> Issue:
         return issue("TEMPLATE_MISMATCH", f"《{file}》里没有“{sheet}”工作表"
                      f"{'（现有工作表：' + '、'.join(others) + '）' if others else ''}：请把工作表名改回“{sheet}”"
                      "（或使用下发的表格）后重新发送。", at=CellRef(file, sheet))
-    return issue("TEMPLATE_MISMATCH", f"《{file}》的“{sheet}”工作表找不到表头“{'、'.join(e.missing)}”："
-                 "请使用下发的表格，不要改动表头。", at=CellRef(file, sheet))
+    # a header typed over or deleted, where it can be told: at its cell (the first of them)
+    told = [(e.cell(m), m, e.cells[m][1]) for m in e.missing if e.cell(m)]
+    where = "；".join(f"{c} 的表头改成了“{text}”，请改回“{m}”" if text else f"{c} 的表头“{m}”被删除了，请填回“{m}”"
+                     for c, m, text in told)
+    return issue("TEMPLATE_MISMATCH", f"《{file}》的“{sheet}”工作表找不到表头“{'、'.join(e.missing)}”"
+                 f"{'（' + where + '）' if where else ''}：请使用下发的表格，不要改动表头。",
+                 at=CellRef(file, sheet, told[0][0] if told else ""))
 
 
 def _errors(rows: list[SheetRow], file: str) -> list[Issue]:

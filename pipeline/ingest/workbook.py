@@ -30,6 +30,7 @@ run (calamine and openpyxl do not execute VBA).  ``Book.macros`` says a VBA proj
 """
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import io
 import posixpath
@@ -277,13 +278,23 @@ def col_number(letters: str) -> int:
 # -- the header row and the table ----------------------------------------------------------
 class TableNotFound(Exception):
     """No header row with all ``required`` labels; ``missing`` are the labels absent from
-    the best candidate row (the one with the most known labels)."""
+    the best candidate row (the one with the most known labels).  ``cells``: for a missing
+    label whose header cell can be told in that row (the one cell, blank or not, where the
+    label belongs between its neighbours, or the one cell naming it), its 1-based column and
+    the text found there ("" when blank)."""
 
-    def __init__(self, missing: list[str], best_row: int | None, sheets: list[str] | None = None) -> None:
+    def __init__(self, missing: list[str], best_row: int | None, sheets: list[str] | None = None,
+                 cells: dict[str, tuple[int, str]] | None = None) -> None:
         self.missing, self.best_row = missing, best_row
         #: when the sheet itself is missing: the workbook's sheets (else None)
         self.sheets = sheets
+        self.cells = cells or {}
         super().__init__(f"header row not found; missing {missing}")
+
+    def cell(self, label: str) -> str:
+        """A1 of ``label``'s header cell as told (:attr:`cells`), "" when not told."""
+        found = self.cells.get(label)
+        return a1(self.best_row, found[0]) if found and self.best_row else ""
 
 
 @dataclass
@@ -308,34 +319,120 @@ class Table:
         return a1(row, c) if c else ""
 
 
+#: a note in brackets at the end of a header label (after NFKC: （必填） is (必填)); a
+#: captain's "姓名（必填）" or a referee's "结果(甲胜/乙胜)" is still that column
+_LABEL_NOTE = re.compile(r"\s*[(\[【〔<《][^()\[\]【】〔〕<>《》]*[)\]】〕>》]$")
+
+
+def _label_base(lab: str) -> str:
+    """A normalised header label without its trailing bracketed notes (and required marks).
+
+    >>> _label_base("姓名(必填)"), _label_base("姓名【必填】*"), _label_base("(备注)")
+    ('姓名', '姓名', '(备注)')
+    """
+    base = lab
+    while True:
+        cut = _LABEL_NOTE.sub("", base).rstrip("*")
+        if cut == base or not cut:
+            return base
+        base = cut
+
+
+def _known_as(lab: str, known: set[str], script: bool, lengths: set[int]) -> str:
+    """The known label a normalised header label stands for: itself, itself without a
+    bracketed note, and (``script``) either in Simplified — a header converted to 繁體 by
+    WPS 简转繁 (項目, 隊號) — or "" when none.  (Only a label as long as a known one is
+    converted: OpenCC maps character for character, and a long title is no label.)"""
+    if lab in known:
+        return lab
+    base = _label_base(lab)
+    if base in known:
+        return base
+    if script and len(base) in lengths and not base.isascii():
+        from ..text import to_simplified
+
+        simple = to_simplified(base)
+        if simple in known:
+            return simple
+    return ""
+
+
 def find_table(rows: Sequence[Sequence[Any]], required: Iterable[str], known: Iterable[str] = (),
                scan: int = HEADER_SCAN_ROWS, whole: bool = False) -> Table:
     """Find the header row (among the first ``scan`` rows, the first holding every
     ``required`` label), map every labelled column, and collect data rows until
     :data:`BLANK_RUN` fully blank rows.  Raises :class:`TableNotFound`.
 
+    A header label is also known with a bracketed note after it (``姓名（必填）``) or in
+    Traditional script (``項目``, compared through :func:`pipeline.text.to_simplified` — tried
+    only when no row holds the labels as written, so a form in order never loads OpenCC); a
+    label as written wins over such a one.
+
     >>> t = find_table([["报名表"], [], ["姓名", "项目"], ["王军", "象棋"]], ["项目", "姓名"])
     >>> t.header_row, t.columns["项目"], t.rows
     (3, 2, [(4, ['王军', '象棋'])])
+    >>> find_table([["姓名（必填）", "項目"]], ["项目", "姓名"]).columns["姓名"]
+    1
     """
     required = list(required)
-    known_set = set(required) | set(known)
-    best: tuple[int, int, set[str]] | None = None
-    for i, row in enumerate(rows[:scan]):
-        labels = {norm_label(v) for v in row}
-        if all(r in labels for r in required):
-            columns: dict[str, int] = {}
-            for j, v in enumerate(row):
-                lab = norm_label(v)
-                if lab and lab not in columns:
-                    columns[lab] = j + 1
-            data, after = _data_rows(rows, i + 1, whole)
-            return Table(i + 1, columns, data, after)
-        score = len(labels & known_set)
-        if score and (best is None or score > best[1]):
-            best = (i + 1, score, labels)
+    order = list(dict.fromkeys([*known, *required]))      # (the template's order: where a label belongs)
+    known_set = set(order)
+    lengths = {len(k) for k in known_set}
+    head = rows[:scan]
+    best: tuple[int, int, list[str]] | None = None
+    for script in (False, True):
+        for i, row in enumerate(head):
+            norms = [norm_label(v) for v in row]
+            as_known = [_known_as(lab, known_set, script, lengths) if lab else "" for lab in norms]
+            found = set(as_known)
+            if all(r in found for r in required):
+                columns: dict[str, int] = {}
+                for j, lab in enumerate(norms):
+                    if lab and lab not in columns:
+                        columns[lab] = j + 1
+                for j, lab in enumerate(as_known):      # (a label as written came first)
+                    if lab and lab not in columns:
+                        columns[lab] = j + 1
+                data, after = _data_rows(rows, i + 1, whole)
+                return Table(i + 1, columns, data, after)
+            score = len(found & known_set - {""})
+            if score and (best is None or score > best[1]):
+                best = (i + 1, score, as_known)
+        if best is not None and best[1] >= len(known_set):
+            break       # (every label but a required one there: nothing a script could add)
     missing = [r for r in required if best is None or r not in best[2]]
-    raise TableNotFound(missing, best[0] if best else None)
+    cells = _header_cells(head[best[0] - 1], best[2], missing, order) if best else {}
+    raise TableNotFound(missing, best[0] if best else None, cells=cells)
+
+
+def _header_cells(row: Sequence[Any], as_known: list[str], missing: list[str], order: list[str]
+                  ) -> dict[str, tuple[int, str]]:
+    """Where each ``missing`` label's header cell is in the best header ``row`` (see
+    :attr:`TableNotFound.cells`): the one cell not holding a known label that names it
+    (``参赛者姓名``), else the one cell between the columns of the known labels before and
+    after it in ``order`` (a label typed over, or deleted)."""
+    at = {lab: j for j, lab in enumerate(as_known) if lab}
+    width = max(len(row), len(as_known), max(at.values(), default=-1) + 2)     # (a last column deleted)
+    texts = [cell_text(row[j]) if j < len(row) else "" for j in range(width)]
+    free = [j for j in range(width) if not (j < len(as_known) and as_known[j])]
+    out: dict[str, tuple[int, str]] = {}
+    for lab in missing:
+        naming = [j for j in free if lab in norm_label(texts[j])]
+        if len(naming) == 1:
+            out[lab] = (naming[0] + 1, texts[naming[0]])
+            continue
+        k = order.index(lab) if lab in order else -1
+        before = next((at[o] for o in reversed(order[:k]) if o in at), None) if k >= 0 else None
+        after = next((at[o] for o in order[k + 1:] if o in at), None) if k >= 0 else None
+        if before is None and after is None:
+            continue
+        lo = before + 1 if before is not None else (after - 1 if after is not None else 0)
+        hi = after - 1 if after is not None else before + 1
+        taken = {c - 1 for c, _ in out.values()}
+        between = [j for j in free if lo <= j <= hi and j not in taken]
+        if len(between) == 1:
+            out[lab] = (between[0] + 1, texts[between[0]])
+    return out
 
 
 def _data_rows(rows: Sequence[Sequence[Any]], header_row: int, whole: bool = False
@@ -367,6 +464,11 @@ _VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
 #: the main namespace of a workbook saved as Strict Open XML (ISO/IEC 29500 Strict)
 _STRICT_NS = b"purl.oclc.org/ooxml/spreadsheetml/main"
 _MSG_RESAVE = "请用 Excel 或 WPS 打开后“另存为” Excel 工作簿（.xlsx），再重新提交。"
+#: a CSV (saved as CSV, or renamed): saving it back as .xlsx does not help — CSV keeps one
+#: sheet's text and loses the form's hidden check sheet (_meta), and the resaved file was
+#: refused again as not our form
+MSG_CSV = ("这是 CSV 文本文件（另存为 CSV 或改了扩展名），不是 Excel 工作簿。CSV 文件丢失了报名表中的校验信息，"
+           "请在下发的 .xlsx 报名表中填写后发送（成绩表同样请在下发的 .xlsx 表格中填写），不要另存为 CSV。")
 
 
 @dataclass
@@ -473,18 +575,26 @@ def _sniff(data: bytes) -> None:
         return
     head = data[:4096]
     text = None
-    for enc in ("utf-8-sig", "gb18030", "utf-16"):
-        try:
-            text = head.decode(enc)
-            break
-        except UnicodeDecodeError:
-            continue
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = head.decode("utf-16", "ignore")
+    else:
+        for enc in ("utf-8-sig", "gb18030"):
+            try:        # (incremental: the 4,096 bytes may end inside a character)
+                text = codecs.getincrementaldecoder(enc)().decode(head, final=False)
+                break
+            except UnicodeDecodeError:
+                continue
     low = (text or "").lower()
     if "<html" in low or "<!doctype html" in low or "<table" in low or "<?xml" in low and "workbook" in low:
         raise UnreadableFile("html", "这是网页（HTML）文件改了扩展名，不是真正的 Excel 工作簿。" + _MSG_RESAVE)
+    if text is None and b"\x00" not in head:
+        # a CSV in a code page of neither (LibreOffice's default, its Chinese lost as ?): lines
+        # of commas or tabs say what it is
+        lines = head.decode("latin-1").splitlines()[:20]
+        if sum(1 for line in lines if "," in line or "\t" in line) >= 2:
+            text = "\n".join(lines)
     if text is not None and ("," in text or "\t" in text or "\n" in text) and "\x00" not in text:
-        raise UnreadableFile("csv", "这是 CSV 文本文件（另存为 CSV 或改了扩展名），不是 Excel 工作簿。请使用下发的报名表模板填写，"
-                             "并保存为 .xlsx。")
+        raise UnreadableFile("csv", MSG_CSV)
     raise UnreadableFile("not_zip", "这不是 Excel 工作簿（.xlsx）。" + _MSG_RESAVE)
 
 

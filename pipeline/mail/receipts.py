@@ -641,8 +641,11 @@ SKIPPED_SHOWN = 8
 #: what to do with an attachment that is no workbook, by its extension (a .xls is read, and
 #: its own receipt says to save it as .xlsx: it is named here for a mail that has one anyway)
 _HINTS = (
-    ((".xls", ".et", ".ett", ".xlsb", ".ods", ".numbers", ".csv"),
-     ".xls、.et 等格式的表格：请在 Excel 或 WPS 中打开，“另存为”Excel 工作簿（*.xlsx），再作为附件发送。"),
+    ((".xls", ".et", ".ett", ".xlsb", ".ods", ".fods", ".ots", ".numbers"),
+     ".xls、.et、.ods 等格式的表格：请在 Excel、WPS 或 LibreOffice 中打开，“另存为”Excel 工作簿（*.xlsx），"
+     "再作为附件发送。"),
+    # (a CSV saved back as .xlsx is still no form: its hidden check sheet is gone)
+    ((".csv",), "CSV 文件丢失了报名表中的校验信息，请在下发的 .xlsx 报名表中填写后发送（不要另存为 CSV）。"),
     ((".zip", ".rar", ".7z", ".gz", ".tar"),
      "压缩包（.zip、.rar）：请先解压，把其中的 .xlsx 文件直接作为附件发送，不要压缩。"),
     ((".doc", ".docx", ".wps", ".pdf", ".txt", ".jpg", ".jpeg", ".png", ".gif", ".bmp", ".heic", ".webp"),

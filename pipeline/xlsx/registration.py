@@ -23,6 +23,7 @@ from openpyxl import Workbook
 from openpyxl.workbook.protection import WorkbookProtection
 
 from .. import layout
+from .entrychecks import EntryChecks, entry_checks, team_no_limit  # noqa: F401  (team_no_limit: its home was here)
 from ..spec import TEMPLATE_VERSION, EventSpec, UnitSpec
 from .common import (BLOCK_FILL, BODY_FONT, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL,
                      META_HEADER_ROW, SUBTITLE_FONT, TITLE_FONT, add_length_validation,
@@ -76,21 +77,6 @@ def quota_text(event: EventSpec, unit: UnitSpec, unit_word: str = "单位") -> s
     return text
 
 
-def team_no_limit(spec: "TournamentSpec", unit: UnitSpec) -> int | None:
-    """The largest 队号 the form's data validation accepts: the most pairs/teams ``unit`` may
-    enter in any one pair/team event (:func:`branch_quota`, the number the header block
-    states; teams are numbered 1, 2, 3… within each event).  ``None`` (no upper bound) when
-    such an event is open: the pipeline takes any number of teams and the captain may insert
-    rows, so no fixed cap (20 before, or the rows offered) would be right.  At least 1 (a
-    branch with no team quota still gets a usable check; its entries are QUOTA_EXCEEDED).
-    Individual events do not count: their 队号 is not read.
-    """
-    limits = [branch_quota(e, unit) for e in spec.events if e.is_team]
-    if any(n is None for n in limits):
-        return None
-    return max([1] + limits)  # type: ignore[operator]
-
-
 def team_no_error(limit: int | None, unit_word: str = "单位") -> str:
     """The stop message of the 队号 check, stating :func:`team_no_limit`'s bound."""
     if limit is None:
@@ -127,6 +113,66 @@ def _line_height(text: str, width_units: float) -> float:
     return 18 * max(1, math.ceil(units / max(10.0, width_units * 0.95)))
 
 
+# -- the entry columns' checks ---------------------------------------------------------------------
+def add_entry_validations(ws, checks: EntryChecks, at: dict[str, int], first: int, last: int,
+                          only: "set[str] | None" = None) -> list[str]:
+    """The form's dropdowns and input checks on rows ``first``…``last`` of the columns ``at``
+    (label → 1-based column; ``only``: these labels).  Returns the labels given one."""
+    script = checks.script
+    done = []
+
+    def want(label: str) -> bool:
+        ok = label in at and (only is None or label in only)
+        if ok:
+            done.append(label)
+        return ok
+
+    if want("项目"):
+        add_list_validation(ws, col_range(at["项目"], first, last), list(checks.events),
+                            title="项目", prompt="从下拉列表选择参赛项目", script=script)
+    if want("性别"):
+        add_list_validation(ws, col_range(at["性别"], first, last), list(layout.GENDERS),
+                            title="性别", prompt="选择 男 或 女", script=script)
+    if checks.pickup_points and want("乘车地点"):
+        add_list_validation(ws, col_range(at["乘车地点"], first, last), list(checks.pickup_points),
+                            title="乘车地点", prompt="选择本人上车的地点", script=script)
+    if checks.team_events and want("队号"):
+        add_whole_validation(ws, col_range(at["队号"], first, last), 1, checks.team_max, title="队号",
+                             prompt="双人/团体项目：同一队的队员填相同的队号（1、2、3…）；个人项目不填",
+                             error=team_no_error(checks.team_max, checks.unit_word), script=script)
+    if want("工号"):
+        add_length_validation(ws, col_range(at["工号"], first, last), 1, 20, title="工号",
+                              prompt="本人工号（用于核对身份）", error="工号应为 1 到 20 个字符", script=script)
+    if want("联系电话"):
+        add_length_validation(ws, col_range(at["联系电话"], first, last), 7, 20, title="联系电话",
+                              prompt="手机或座机号码", error="联系电话应为 7 到 20 位", script=script)
+    return done
+
+
+def restore_entry_validations(ws, checks: EntryChecks, spare: int = 10) -> list[str]:
+    """Put the form's dropdowns and input checks back on the entry columns of a captain's
+    报名表 ``ws`` that lost them (a form re-saved by a program that drops data validation):
+    the returned copy said "请从下拉列表中选择" of a cell with no list.  A column with any
+    validation of its own is left as it is; values are not touched.  The rows: the table's,
+    with ``spare`` more.  Returns the labels given one."""
+    from ..ingest.workbook import TableNotFound, find_table
+
+    rows = [[c.value for c in r] for r in ws.iter_rows(max_row=min(ws.max_row, 250), max_col=min(ws.max_column, 40))]
+    try:
+        table = find_table(rows, list(layout.REG_REQUIRED), layout.REG_COLUMNS)
+    except TableNotFound:
+        return []
+    first = table.header_row + 1
+    last = max(ws.max_row, first) + spare
+    have: set[int] = set()
+    for dv in ws.data_validations.dataValidation:
+        for rng in dv.sqref.ranges:
+            if rng.max_row >= first and rng.min_row <= last:
+                have.update(range(rng.min_col, rng.max_col + 1))
+    at = {l: table.columns[l] for l in layout.REG_COLUMNS if l in table.columns and table.columns[l] not in have}
+    return add_entry_validations(ws, checks, at, first, last)
+
+
 # -- the workbook -------------------------------------------------------------------------------
 def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: int = 60) -> Workbook:
     """The registration workbook for one branch, in memory (see module docstring)."""
@@ -134,7 +180,6 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
     unit = spec.unit(unit_id)
     if unit is None:
         raise KeyError(f"unknown unit {unit_id!r}")
-    script = spec.script
     cols = reg_columns(spec)
     ncol = len(cols)
     wb = Workbook()
@@ -198,22 +243,7 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
         ws.row_dimensions[row].height = 20
 
     at = {label: c for c, label in enumerate(cols, start=1)}
-    add_list_validation(ws, col_range(at["项目"], first, last_row), [e.name for e in spec.events],
-                        title="项目", prompt="从下拉列表选择参赛项目", script=script)
-    add_list_validation(ws, col_range(at["性别"], first, last_row), list(layout.GENDERS),
-                        title="性别", prompt="选择 男 或 女", script=script)
-    if spec.pickup_points:
-        add_list_validation(ws, col_range(at["乘车地点"], first, last_row), list(spec.pickup_points),
-                            title="乘车地点", prompt="选择本人上车的地点", script=script)
-    if any(e.is_team for e in spec.events):
-        team_max = team_no_limit(spec, unit)
-        add_whole_validation(ws, col_range(at["队号"], first, last_row), 1, team_max, title="队号",
-                             prompt="双人/团体项目：同一队的队员填相同的队号（1、2、3…）；个人项目不填",
-                             error=team_no_error(team_max, word), script=script)
-    add_length_validation(ws, col_range(at["工号"], first, last_row), 1, 20, title="工号",
-                          prompt="本人工号（用于核对身份）", error="工号应为 1 到 20 个字符", script=script)
-    add_length_validation(ws, col_range(at["联系电话"], first, last_row), 7, 20, title="联系电话",
-                          prompt="手机或座机号码", error="联系电话应为 7 到 20 位", script=script)
+    add_entry_validations(ws, entry_checks(spec, unit), at, first, last_row)
 
     ws.freeze_panes = f"A{first}"
     # rows may be inserted: an open event's table has 60 rows, and a unit with more entrants

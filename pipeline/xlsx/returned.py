@@ -78,14 +78,14 @@ def _load(raw: bytes) -> Any:
 
 
 def returned_copy_job(src_path: str | Path, issues: Iterable[Issue], out_path: str | Path,
-                      script: str = "simplified") -> Path | None:
+                      script: str = "simplified", checks: Any = None) -> Path | None:
     """:func:`write_returned_copy` with every argument by position (a prestarted worker's job,
     :meth:`pipeline.parallel.Prestarted.submit_map`), synced with the run's other outputs
     (:func:`pipeline.fsutil.sync_each`: the worker was forked before the run said so)."""
     from ..fsutil import sync_each
 
     sync_each(False)
-    return write_returned_copy(src_path, issues, out_path, script=script)
+    return write_returned_copy(src_path, issues, out_path, script=script, checks=checks)
 
 
 def _cell_ref(cell: str) -> str | None:
@@ -103,13 +103,16 @@ def _worst(items: Iterable[Issue]) -> Severity:
 
 
 def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path: str | Path,
-                        *, script: str = "simplified") -> Path | None:
+                        *, script: str = "simplified", checks: Any = None) -> Path | None:
     """Write the captain's workbook ``src_path`` to ``out_path`` with each problem cell
     filled (red = error, yellow = warning, blue = info) and commented with code and
     message, plus a first sheet ``问题清单``.  Returns ``out_path``, or ``None`` when the
     source cannot be opened.  ``script="traditional"`` converts our own words (not the
     messages, written as the issues hold them, what people typed in them unmarked:
-    :func:`pipeline.text.plain`).
+    :func:`pipeline.text.plain`).  ``checks`` (a registration form's
+    :class:`~pipeline.xlsx.entrychecks.EntryChecks`): the form's dropdowns and input checks
+    are put back on the 报名表 entry columns that lost them (a form re-saved without data
+    validation was told "请从下拉列表中选择" of a cell with no list).
 
     >>> write_returned_copy("in.xlsx", issues, "out/in-返回.xlsx")  # doctest: +SKIP
     """
@@ -162,6 +165,13 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         if dim is not None and dim.hidden:      # a marked cell the captain could not see
             dim.hidden = False
 
+    if checks is not None:
+        from .. import layout
+        from .registration import restore_entry_validations
+
+        form = next((wb[n] for n in wb.sheetnames if n == layout.REG_SHEET), None)
+        if form is not None:
+            restore_entry_validations(form, checks)
     _issues_sheet(wb, items, by_cell, z)
     try:
         return atomic_save(wb, out_path)

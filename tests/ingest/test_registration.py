@@ -529,3 +529,103 @@ def test_an_event_named_with_a_dot_is_found_as_the_form_writes_it(tmp_path):
         t = tournament(events=[{"id": "xq", "name": name, "game": "xiangqi", "format": {"type": "knockout"}}])
         reg, issues = read(tmp_path, [person(name, "甲", "001"), person(name, "乙", "002")], t=t)
         assert [r.event for r in reg.rows] == ["xq", "xq"] and not [i for i in issues if i.code == "UNKNOWN_EVENT"]
+
+
+def _with_headers(path, **new):
+    """The form at ``path`` with header labels replaced (label → new text; None blanks it)."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(path)
+    ws = wb["报名表"]
+    for c in ws[4]:
+        if c.value in new:
+            c.value = new[c.value]
+    wb.save(path)
+    return path
+
+
+def test_a_header_with_a_bracketed_note_or_in_traditional_script_is_still_its_column(tmp_path):
+    """A captain's 姓名（必填） refused the whole form as TEMPLATE_MISMATCH (找不到表头“姓名”),
+    and WPS 简转繁 (項目, 隊號, 工號) the whole form of a Traditional league's unit."""
+    t = tournament()
+    rows = [person("象棋", "王军", "1001", 性别="男"), person("双升", "李四", "1002", 1), person("双升", "赵六", "1003", 1)]
+    for i, new in enumerate([{"姓名": "姓名（必填）", "项目": "项目(必填)*", "工号": "工号【选填】"},
+                             {"项目": "項目", "队号": "隊號", "工号": "工號", "性别": "性別", "联系电话": "聯繫電話"}]):
+        p = _with_headers(write_registration(tmp_path / f"reg{i}.xlsx", t, "b1", rows), **new)
+        reg, issues = read_registration(read_workbook(p), p.name, t)
+        assert reg.usable and issues == [], issues
+        assert [(r.event, r.name, r.staff_id, r.team_no) for r in reg.rows] == [
+            ("xiangqi", "王军", "1001", ""), ("shuangsheng", "李四", "1002", "1"), ("shuangsheng", "赵六", "1003", "1")]
+        assert reg.rows[0].gender == "男" and reg.rows[0].cells["姓名"] == "D5"
+
+
+def test_a_header_as_written_wins_over_one_with_a_note(tmp_path):
+    from pipeline.ingest.workbook import find_table
+
+    t = find_table([["姓名（签名）", "项目", "姓名"], ["王", "象棋", "王军"]], ["项目", "姓名"])
+    assert t.columns["姓名"] == 3
+
+
+def test_a_changed_header_is_said_at_its_cell_and_marked_in_the_returned_copy(tmp_path):
+    """姓名 typed over as 参赛人: the refusal named no sheet and no cell, the returned copy
+    listed it as （整个文件） and marked nothing."""
+    import openpyxl
+
+    from pipeline.xlsx.returned import write_returned_copy
+
+    t = tournament()
+    p = _with_headers(write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军")]), 姓名="参赛人")
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    (i,) = issues
+    assert i.code == "TEMPLATE_MISMATCH" and (i.sheet, i.cell) == ("报名表", "D4") and not reg.usable
+    assert i.message.startswith("报名表!D4 表头改成了“参赛人”，请改回“姓名”")
+    out = write_returned_copy(p, issues, tmp_path / "back.xlsx")
+    cell = openpyxl.load_workbook(out)["报名表"]["D4"]
+    assert cell.comment is not None and "请改回“姓名”" in cell.comment.text
+    # deleted outright: said at the blank cell where it belongs
+    p = _with_headers(write_registration(tmp_path / "reg2.xlsx", t, "b1", [person("象棋", "王军")]), 项目=None)
+    (i,) = read_registration(read_workbook(p), "reg2.xlsx", t)[1]
+    assert i.cell == "B4" and "表头“项目”被删除了" in i.message
+
+
+def test_result_sheet_headers_take_the_same_leniency(tmp_path):
+    """The result readers find their header row by the same reader: a referee's 桌號 (WPS
+    简转繁) or 结果（甲胜/乙胜） is that column; a header typed over is told at its cell."""
+    import openpyxl
+    import pytest
+
+    from pipeline.ingest.registration import read_sheet_rows
+    from pipeline.ingest.sheets import read_results
+    from pipeline.ingest.workbook import TableNotFound
+
+    labels = ["轮次", "组别", "桌号", "甲方", "乙方", "结果"]
+    for name, header in (("a", ["輪次", "組別", "桌號", "甲方", "乙方", "结果（甲胜/乙胜/和棋）"]),
+                         ("b", ["轮次", "组别", "桌号", "甲方", "乙方", "胜负"])):
+        wb = openpyxl.Workbook()
+        ws = wb.active
+        ws.title = "成绩"
+        ws.append(["象棋 第1轮 成绩表"])
+        ws.append(header)
+        ws.append([1, "", 1, "王军", "李四", "甲胜"])
+        wb.save(tmp_path / f"{name}.xlsx")
+    _, rows = read_result_rows(read_workbook(tmp_path / "a.xlsx"), labels)
+    ((n, v, c),) = rows
+    assert v["桌号"] == 1 and v["结果"] == "甲胜" and str(c["结果"]) == "成绩!F3"
+    with pytest.raises(TableNotFound) as e:
+        read_sheet_rows(read_workbook(tmp_path / "b.xlsx"), "成绩", labels, labels)
+    assert e.value.missing == ["结果"] and e.value.cell("结果") == "F2"
+    _, (bad,) = read_results(read_workbook(tmp_path / "b.xlsx"), "b.xlsx", labels, labels)
+    assert bad.code == "TEMPLATE_MISMATCH" and (bad.sheet, bad.cell) == ("成绩", "F2")
+    assert "F2 的表头改成了“胜负”，请改回“结果”" in bad.message
+
+
+def test_a_leading_apostrophe_typed_into_a_text_cell_is_no_part_of_the_value(tmp_path):
+    """In the form's text cells Excel keeps a typed ' as a character: '严艳英 was registered
+    (and printed) with it, '跳棋 was UNKNOWN_EVENT."""
+    reg, issues = read(tmp_path, [person("'跳棋", "'严艳英", "'1001", 性别="'女"),
+                                  person("双升", " '李四", "1002", "'1"), person("双升", "赵六", "1003", 1)])
+    assert issues == [], issues
+    assert [(r.event, r.name, r.display_name, r.staff_id, r.team_no) for r in reg.rows] == [
+        ("checkers", "严艳英", "严艳英", "1001", ""), ("shuangsheng", "李四", "李四", "1002", "1"),
+        ("shuangsheng", "赵六", "赵六", "1003", "1")]
+    assert reg.rows[0].gender == "女"

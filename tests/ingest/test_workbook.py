@@ -333,3 +333,14 @@ def test_a_note_typed_under_the_table_is_one_warning_not_two_errors(tmp_path):
     cell = f"{openpyxl.utils.get_column_letter(col['备注'])}{hdr + 2}"
     assert [(i.code, i.severity, i.cell) for i in issues] == [("BAD_VALUE", Severity.WARNING, cell)]
     assert "只填了备注“以上名单已经分工会主席审核”" in issues[0].message
+
+
+def test_a_csv_in_any_code_page_is_told_it_lost_the_forms_check_sheet(tmp_path):
+    """LibreOffice's CSV (its default code page: the Chinese lost as ?, a cp1252 curly quote)
+    decoded as UTF-16 garbage and was told to save it as .xlsx — which lost the _meta and was
+    refused again; a UTF-8 CSV cut inside a character at 4,096 bytes the same."""
+    (tmp_path / "a.csv").write_bytes(b"???? ???,,,,\n\x93??\x94,1,2,,\n" + b"1,??,,??,\n" * 5)
+    (tmp_path / "b.csv").write_bytes(("序号,项目,姓名\n" + "1,象棋,王军\n" * 400).encode("utf-8")[:4097] + b"\xe7\x8e")
+    for name in ("a.csv", "b.csv"):
+        e = unreadable(tmp_path / name)
+        assert e.kind == "csv" and "CSV 文件丢失了报名表中的校验信息，请在下发的 .xlsx 报名表中填写后发送" in e.message_cn

@@ -289,3 +289,34 @@ def test_a_copy_the_disk_refuses_stops_the_run_rather_than_being_dropped(filled,
         raise ValueError("a part openpyxl cannot write")
     monkeypatch.setattr(returned, "atomic_save", exotic)
     assert write_returned_copy(path, [], tmp_path / "back.xlsx") is None
+
+
+def _validations(ws) -> dict[int, tuple[str, str, int]]:
+    """Column → (type, first formula, first row) of each data validation on the sheet."""
+    return {rng.min_col: (dv.type, dv.formula1, rng.min_row)
+            for dv in ws.data_validations.dataValidation for rng in dv.sqref.ranges}
+
+
+def test_a_form_that_lost_its_dropdowns_gets_them_back_in_its_returned_copy(tournament, filled, tmp_path):
+    """A form re-saved without data validation: the copy said “请从下拉列表中选择” at B of a
+    row, and the copy had no list to choose from.  Put back on the entry columns (the
+    template's own), the captain's values as they were; a column keeping its own is left."""
+    from pipeline.xlsx.entrychecks import entry_checks
+
+    path, hdr = filled
+    template = _validations(load_workbook(path)[REG])
+    wb = load_workbook(path)
+    ws = wb[REG]
+    ws.data_validations.dataValidation = []
+    ws.cell(hdr + 1, 2, "中国象棋")
+    wb.save(path)
+    checks = entry_checks(tournament.spec, tournament.spec.unit("admin1"))
+    bad = issue("UNKNOWN_EVENT", "请从下拉列表中选择", at=CellRef("in.xlsx", REG, f"B{hdr + 1}"))
+    out = load_workbook(write_returned_copy(path, [bad], tmp_path / "out.xlsx", checks=checks))[REG]
+    assert _validations(out) == template and template
+    rows = [[c.value for c in r] for r in out.iter_rows(min_row=hdr + 1, max_row=hdr + 3, max_col=6)]
+    assert [r[1] for r in rows] == ["中国象棋", "象棋", "跳棋"] and rows[1][4] == "1002"
+    # a form with its dropdowns: nothing added
+    again = load_workbook(write_returned_copy(write_registration_template(tournament, "admin1", tmp_path / "b.xlsx"),
+                                              [], tmp_path / "b-out.xlsx", checks=checks))[REG]
+    assert len(again.data_validations.dataValidation) == len(load_workbook(tmp_path / "b.xlsx")[REG].data_validations.dataValidation)

@@ -357,7 +357,7 @@ def test_R2016_Q2_the_notice_offers_only_the_pick_up_points_the_form_accepts():
     refused it where it did not."""
     vm = vms.notice_vm(t2016_state())
     (note,) = [n for n in vm.form_notes if n.startswith("乘车地点")]
-    assert note == "乘车地点：从下拉列表中选择（福建路、花园路、镇江、桥头、自行到达）。"
+    assert note == "乘车地点：请每人填写，从下拉列表中选择（福建路、花园路、镇江、桥头、自行到达）。"
 
 
 def test_R2020_F2_F3_the_notice_states_the_rules_of_play_and_counts_pairs_as_teams():
@@ -693,7 +693,7 @@ def test_printed_form_notes_say_which_columns_stay_blank():
     assert "队号：本次比赛均为个人项目，不填。" in t2011 and "乘车地点：本次比赛不安排班车，不填。" in t2011
     t2016 = vms.notice_vm(t2016_state()).form_notes
     assert any(n.startswith("队号：双人或团体项目") for n in t2016)
-    assert any(n.startswith("乘车地点：从下拉列表中选择") for n in t2016)
+    assert any(n.startswith("乘车地点：请每人填写，从下拉列表中选择") for n in t2016)
 
 
 @pytest.mark.parametrize("build", [t2011_state, t2015_state, t2016_state, t2020_state])

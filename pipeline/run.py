@@ -5692,7 +5692,7 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
         raw, problems = read_awards(book, rec.file_name)
         issues.extend(problems)
         got, found = assign(raw, entries, [u.unit() for u in t.spec.units],
-                            branch_award=t.spec.branch_award or "组织奖",
+                            branch_award=t.spec.branch_award,       # "" = no award by unit (no 组织奖)
                             event_names={e.id: e.name for e in t.spec.events},
                             known=list(t.spec.discretionary_awards or ()), names=unit_names(t),
                             script=t.spec.script)

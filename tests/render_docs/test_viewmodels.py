@@ -737,3 +737,14 @@ def test_R2016_F2_a_reformed_pair_is_named_once_on_the_draw_sheet_and_its_card()
     assert card.sides[1][1] == "文学院1队\n甲一/甲二"      # a team of its own: its players below
     row = vms.draw_vm(state, "guandan", rnd).table.rows[0]
     assert "甲一/乙一（重组）" in row and not any("（重组）\n" in str(c) for c in row)
+
+
+def test_a_plain_knockout_is_no_final_stage_in_the_notice():
+    """A single-stage 淘汰赛 event: the notice said "象棋：决赛采用淘汰赛：…", words for the
+    knockout after groups (R2011-F2), not for an event that is a knockout from its first round
+    (R2020-F1: the pipeline runs the finals, and every league made by `league new` is its own)."""
+    vm = vms.notice_vm(t2020_state())
+    (section,) = [s for s in vm.sections if s.heading.endswith("、比赛办法")]
+    lines = [p for p in section.paragraphs if "淘汰赛" in p]
+    assert lines and all("决赛采用" not in p for p in lines), lines
+    assert any(p.startswith("（一）象棋：采用淘汰赛：全部参赛者抽签两两对阵") for p in lines), lines

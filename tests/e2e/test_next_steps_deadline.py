@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from mailedit import edit_attachment
-from pipeline.run import RunOptions, returned_forms_step, run
+from pipeline.run import RunOptions, run
 from pipeline.spec import load_tournament
 from pipeline.timeutil import TZ
 
@@ -52,6 +52,8 @@ def test_R2020_Q4_after_the_deadline_the_step_says_the_marked_rows_were_not_ente
 
 def test_with_one_event_still_open_the_step_names_it(tmp_path: Path) -> None:
     """T2015: 围棋, 中国象棋 and 桥牌 close on 10-30, 双扣 on 11-14."""
+    from pipeline.run import returned_forms_step
+
     t = load_tournament(ROOT / "sample_sheets" / "t2015-tcm", cache_parent=tmp_path)
     step = returned_forms_step(t.spec.events, {}, dt.datetime(2015, 11, 2, 9, 0, tzinfo=TZ))
     assert step.startswith("把 returned/ 中标注了问题的报名表退回各单位修改")

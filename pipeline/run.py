@@ -1440,7 +1440,7 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
         return ("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）：仍在报名期、还能修改的项目只有"
                 + "、".join(f"{ev.name}（报名截止 {cn_datetime(ev.deadline)}）" for ev in open_)
                 + f"。{closed}的报名已截止，这些项目中标注为错误的报名行没有录入，不能再通过重发报名表更正。")
-    undrawn = [ev.name for ev in specs if not (events.get(ev.id) and events[ev.id].rounds)]
+    undrawn = [ev.name for ev in specs if events.get(ev.id) is None or not events[ev.id].rounds]
     if undrawn:
         may = (f"确需更正的，由组委会决定：尚未抽签的项目（{'、'.join(undrawn)}）可把 tournament.yaml 中该项目的"
                "报名截止时间（deadline）改晚、重新开放报名，再请该单位重发报名表；已抽签的项目不能再补报。")

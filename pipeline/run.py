@@ -1492,6 +1492,34 @@ def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
     return ev.deadline is None or now >= aware(ev.deadline)
 
 
+def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime) -> str:
+    """The office's next step for the registration forms with errors (their marked copies in
+    returned/).  While every event is open for registration: send them back to be corrected.
+    Once some deadline has passed the captains can no longer correct those events by mail (the
+    receipts say so, R2020-Q4): the step names the events still open, and says the rows marked
+    as errors were not entered; after the last deadline it says what the office may still do
+    (handbook, TERMS_CHANGED: an event not yet drawn may be reopened by a later ``deadline``;
+    a drawn one takes no more entries) — it said "退回各单位修改" after the deadline too."""
+    open_ = [ev for ev in specs if not deadline_passed(ev, now)]
+    if len(open_) == len(specs):
+        return "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"
+    from .timeutil import cn_datetime
+
+    if open_:
+        closed = "、".join(ev.name for ev in specs if deadline_passed(ev, now))
+        return ("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）：仍在报名期、还能修改的项目只有"
+                + "、".join(f"{ev.name}（报名截止 {cn_datetime(ev.deadline)}）" for ev in open_)
+                + f"。{closed}的报名已截止，这些项目中标注为错误的报名行没有录入，不能再通过重发报名表更正。")
+    undrawn = [ev.name for ev in specs if events.get(ev.id) is None or not events[ev.id].rounds]
+    if undrawn:
+        may = (f"确需更正的，由组委会决定：尚未抽签的项目（{'、'.join(undrawn)}）可把 tournament.yaml 中该项目的"
+               "报名截止时间（deadline）改晚、重新开放报名，再请该单位重发报名表；已抽签的项目不能再补报。")
+    else:
+        may = "各项目均已抽签，不能再补报；确有特殊情况由组委会决定。"
+    return ("报名已全部截止，标注了问题的报名表不再退回修改：returned/ 中标注为错误的报名行（以及整份未受理的报名表）"
+            "没有录入，这些人不在参赛名单中（回执已告知各单位不能再通过邮件更正）。" + may)
+
+
 def draw_time_come(ev: EventSpec, now: dt.datetime) -> bool:
     """Whether the event's round 1 may be drawn: its ``draw_at`` (the check-in on the day,
     R2016-F2) has come, or it has none (drawn once registration closes)."""
@@ -4768,7 +4796,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # (a unit's: a referee's sheet that is no form — a copied table, a renamed sheet — has no
     # unit, and its referee is told by the line below, not sent a registration form back)
     if any((i.source in forms or i.file in forms) and i.branch for i in errors):
-        report.next_steps.append("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。")
+        report.next_steps.append(returned_forms_step(terms.spec.events, events, now))
     if any(i.code in _FILE_REJECTED and not i.branch for i in errors):
         report.next_steps.append("把 data/issues.csv 中没有收取的文件（UNREADABLE_FILE、TEMPLATE_MISMATCH 等，未归属单位）"
                                  "告知发来的人：请用组委会下发的表格（报名表或 results/ 中的成绩表）填写后重发。")
@@ -5804,7 +5832,7 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
         raw, problems = read_awards(book, rec.file_name)
         issues.extend(problems)
         got, found = assign(raw, entries, [u.unit() for u in t.spec.units],
-                            branch_award=t.spec.branch_award or "组织奖",
+                            branch_award=t.spec.branch_award,       # "" = no award by unit (no 组织奖)
                             event_names={e.id: e.name for e in t.spec.events},
                             known=list(t.spec.discretionary_awards or ()), names=unit_names(t),
                             script=t.spec.script)

@@ -576,7 +576,9 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     # (the file is told once, HEADER_CHANGED), the rows still taken
     pickup = ""
     if "乘车地点" in labels and not lenient_pickup:
-        pickup = _read_pickup(raw.get("乘车地点"), spec, add)
+        pickup = _read_pickup(raw.get("乘车地点"), spec, lambda code, label, msg: log.add(
+            code, f"{sheet}!{cells[label]} {msg}", at=CellRef(file, sheet, cells[label]), branch=branch,
+            severity=Severity.WARNING))
     elif "乘车地点" in labels and not is_blank(raw.get("乘车地点")) and not isinstance(raw.get("乘车地点"), CellError):
         # typed on a form issued without choices: kept when it names a pick-up point
         pickup = pickup_match(cell_text(raw.get("乘车地点")), spec.pickup_points) or ""
@@ -712,19 +714,25 @@ def pickup_match(value: str, points: Sequence[str]) -> str | None:
 _PICKUP_SEP = re.compile(r"[、,，/／|;；]")
 
 
-def _read_pickup(v: Any, spec: Any, add: Any) -> str:
+def _read_pickup(v: Any, spec: Any, warn: Any) -> str:
+    """The pick-up point a row names (R2016-Q2), or "" — with a warning (``warn(code, label,
+    msg)``) when it is blank or no pick-up point: the bus is the office's arrangement, no
+    condition of entry (R2016-Q2 asks only for a manifest of riders), so the row stands and
+    the person is listed on the bus manifest as 未填写 (to be confirmed).  A blank 乘车地点 was
+    an error that refused the player — for good once the deadline had passed."""
     if isinstance(v, CellError):
         return ""
     points = list(spec.pickup_points)
     if not points:
         return cell_text(v)
     choices = "、".join(f"“{p}”" for p in points)      # (福建路、花园路 is one choice: each quoted)
+    kept = "乘车地点不影响报名：本行已受理，班车名单上暂列为“未填写”（待确认），请补填以便安排班车。"
     if is_blank(v):
-        add("MISSING_VALUE", "乘车地点", f"乘车地点未填写，请从下拉列表中选择：{choices}。")
+        warn("MISSING_VALUE", "乘车地点", f"乘车地点未填写，请从下拉列表中选择：{choices}。{kept}")
         return ""
     p = pickup_match(cell_text(v), points)
     if p is None:
-        add("BAD_VALUE", "乘车地点", f"\"{cell_text(v)}\" 不是乘车地点，请从下拉列表中选择：{choices}。")
+        warn("BAD_VALUE", "乘车地点", f"\"{cell_text(v)}\" 不是乘车地点，请从下拉列表中选择：{choices}。{kept}")
         return ""
     return p
 

@@ -526,7 +526,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
         notes.append("队号：本次比赛均为个人项目，不填。")
     if spec.pickup_points:
         # only what the form's list offers (a 自行到达 the list lacked was refused as BAD_VALUE)
-        notes.append("乘车地点：从下拉列表中选择（" + "、".join(spec.pickup_points) + "）。")
+        notes.append("乘车地点：请每人填写，从下拉列表中选择（" + "、".join(spec.pickup_points) + "）。")
     else:
         notes.append("乘车地点：本次比赛不安排班车，不填。")
     notes.append("请使用工会下发的电子报名表（Excel）填写后发回，勿更改表头。")
@@ -1156,6 +1156,8 @@ class BusVM(Doc):
     own_way: int = 0        # 自行到达
     unfilled: int = 0       # no pick-up point given
     when: str = ""          # the match days and where (the bus goes there): 比赛日期 … ；地点 …
+    no_pickup: str = "未填写"      # the manifest's column of those with no pick-up point (to be confirmed)
+    unit_word: str = "单位"
 
 
 NO_PICKUP = "未填写"
@@ -1186,7 +1188,7 @@ def bus_vm(state: "LeagueState") -> BusVM:
     branch × pick-up point count table.  The riders' total leaves out those who come their
     own way (:func:`own_way`) and those who gave no pick-up point, each said apart."""
     spec = state.tournament.spec
-    vm = BusVM(**vars(_doc(state, f"{spec.name} 班车乘车名单")))
+    vm = BusVM(**vars(_doc(state, f"{spec.name} 班车乘车名单")), no_pickup=NO_PICKUP, unit_word=spec.unit_word or "单位")
     people = riders(state.entries)
     points = list(spec.pickup_points)
     for p, _ in people:

@@ -411,7 +411,7 @@ def _unit_lookup(units: Iterable[Unit], names: Mapping[str, Sequence[str]] | Non
 def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Entry], units: Iterable[Unit] = (),
                          *, branch_award: str = "组织奖", prizes: Mapping[str, int] | None = None,
                          event_names: Mapping[str, str] | None = None,
-                         known: Sequence[str] = (),
+                         known: Sequence[str] | None = None,
                          names: Mapping[str, Sequence[str]] | None = None,
                          script: str = "simplified") -> tuple[list["AwardRow"], list[Issue]]:
     """R2015-A1: organisers' awards (风尚奖, 潜力选手奖 …) for named players, and the
@@ -421,7 +421,11 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
     branch when given).  ``event_names`` maps event id → name so either may be typed.
     Returns the rows and issues for names that are blank, unknown or ambiguous.  With
     ``known`` (the spec's ``discretionary_awards``), an award of another name is refused: a
-    typo (风尚将) would be printed on a certificate.  ``names`` (unit id → its names, former
+    typo (风尚将) would be printed on a certificate; an empty ``known`` (a league with no
+    discretionary awards) accepts only ``branch_award``, and an empty ``branch_award`` (none
+    configured) means no award by unit — 组织奖 is then refused like any unknown award (it
+    was printed on a certificate, the form offering it).  ``known`` None (not said) takes any
+    award name.  ``names`` (unit id → its names, former
     ones too) finds a unit the sheet names as it was called before the office renamed it
     (:func:`_unit_lookup`): its 单位 list was printed then.
     """
@@ -433,6 +437,8 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
     units_by = _unit_lookup(units, names)
     out: list["AwardRow"] = []
     issues: list[Issue] = []
+    #: the award names configured (R2015-A1): the discretionary ones, then the award by unit
+    allowed = list(dict.fromkeys([*(known or ()), *([branch_award] if branch_award else [])]))
 
     def event_id(text: str) -> str | None:
         k = normalise_name(text)
@@ -449,12 +455,15 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
         if not award:
             issues.append(issue("MISSING_VALUE", "奖项为空：请填写奖项名称（如 风尚奖）", at=r.cell("奖项")))
             continue
-        if known and _as_simplified(award) not in {_as_simplified(normalise_name(k)) for k in [*known, branch_award]}:
-            issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项（{'、'.join([*known, branch_award])}），"
-                                "这一行未采用：请核对奖项名称。", at=r.cell("奖项")))
+        if known is not None and _as_simplified(award) not in {_as_simplified(normalise_name(k)) for k in allowed}:
+            listed = f"（{'、'.join(allowed)}）" if allowed else "（本次比赛没有设定评定奖项或单位奖项）"
+            by_unit = ("按单位颁发的奖项须先在 tournament.yaml 的 branch_award 中设定；"
+                       if r.branch.strip() and not branch_award else "")
+            issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项{listed}，"
+                                f"这一行未采用：{by_unit}请核对奖项名称。", at=r.cell("奖项")))
             continue
         # the award as tournament.yaml names it (风尚奖 typed 風尚獎: its prize, and one name in awards.csv)
-        configured = next((k for k in [*known, branch_award] if _as_simplified(normalise_name(k)) == _as_simplified(award)),
+        configured = next((k for k in allowed if _as_simplified(normalise_name(k)) == _as_simplified(award)),
                           r.award.strip())
         unit = (units_by.get(normalise_name(r.branch)) or units_by.get(_as_simplified(normalise_name(r.branch)))
                 if r.branch else None)
@@ -462,7 +471,7 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("UNKNOWN_BRANCH", f"单位“{r.branch}”不在本次比赛的单位名单中：请改为名单中的单位全称或简称",
                                 at=r.cell("单位")))
             continue
-        if _as_simplified(award) == _as_simplified(normalise_name(branch_award)):
+        if branch_award and _as_simplified(award) == _as_simplified(normalise_name(branch_award)):
             if unit is None:
                 issues.append(issue("MISSING_VALUE", f"“{r.award}”按单位颁发：请在“单位”栏填写获奖单位", at=r.cell("单位")))
                 continue

@@ -68,8 +68,10 @@ def write_awards_form(tournament: "Tournament", path: str | Path, rows: int = AW
     姓名, 工号, 单位 (dropdown of unit names; for per-branch awards), 备注."""
     spec = tournament.spec
     labels = list(layout.AWARDS_COLUMNS)
-    note = zh("每行一个获奖者：选择奖项和项目，填写姓名和工号；按单位颁发的奖项（"
-              + (spec.branch_award or "组织奖") + "）只填“单位”。", spec)
+    # the award by unit only when the league has one (spec.branch_award): the form offered
+    # 组织奖 in a league without it, and the run printed it on a certificate
+    note = zh("每行一个获奖者：选择奖项和项目，填写姓名和工号"
+              + (f"；按单位颁发的奖项（{spec.branch_award}）只填“单位”。" if spec.branch_award else "。"), spec)
     wb, ws, hdr = _start(zh(f"{spec.name} 评奖结果", spec), note, labels, layout.AWARDS_SHEET, spec)
     at = {l: i for i, l in enumerate(labels, start=1)}
     first, last = hdr + 1, hdr + rows
@@ -79,7 +81,7 @@ def write_awards_form(tournament: "Tournament", path: str | Path, rows: int = AW
     if awards:
         add_list_validation(ws, col_range(at["奖项"], first, last), awards, title="奖项", script=spec.script)
     add_list_validation(ws, col_range(at["项目"], first, last), [e.name for e in spec.events], title="项目",
-                        prompt="个人奖项选择项目；单位奖项可不填", script=spec.script)
+                        prompt="个人奖项选择项目" + ("；单位奖项可不填" if spec.branch_award else ""), script=spec.script)
     add_list_validation(ws, col_range(at["单位"], first, last), [u.name for u in spec.units], title="单位",
                         script=spec.script)
     widths = {"奖项": max([12.0] + [text_width(a) + 2 for a in awards]),

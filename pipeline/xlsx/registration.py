@@ -216,7 +216,7 @@ def build_registration_workbook(tournament: "Tournament", unit_id: str, rows: in
         block_line(r, text, raw=True)
         r += 1
     if spec.pickup_points:
-        block_line(r, zh_fmt("{col}：{points}（在表中下拉选择）", spec, col="乘车地点",
+        block_line(r, zh_fmt("{col}：{points}（请每人填写，在表中下拉选择）", spec, col="乘车地点",
                              points="、".join(spec.pickup_points)), raw=True)
         r += 1
     pairs = zh_fmt("双人/团体项目同队队员填相同的“{team}”。", spec, team="队号") if any(e.is_team for e in spec.events) else ""
@@ -314,7 +314,10 @@ def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: 
     else:
         steps.append(z("截止时间以后收到的报名表会被标注为逾期，由组委会决定是否受理。"))
     if spec.pickup_points:
-        steps.append(z("“{col}”填写本人上车的地点：{points}。", col="乘车地点",
+        # R2016-Q2: the bus manifest needs everyone's stop; a blank one is a warning (the row
+        # stands, the person listed as 未填写 on the manifest), so the form asks for it plainly
+        steps.append(z("“{col}”请每人填写本人上车的地点（从下拉列表选择）：{points}。乘车地点用于安排班车，"
+                       "不影响报名：未填的照常受理，在班车名单上列为“未填写”（待确认），请补填。", col="乘车地点",
                        points="、".join(spec.pickup_points)))
     else:
         steps.append(z("本次比赛不安排班车，“{col}”一栏不用填写。", col="乘车地点"))

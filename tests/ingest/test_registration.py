@@ -208,6 +208,19 @@ def test_R2016_Q2_pickup_points(tmp_path):
     assert pickup_match("镇 江", ["镇江"]) == "镇江"
 
 
+def test_R2016_Q2_a_blank_or_unknown_pick_up_point_is_a_warning_and_the_row_stands(tmp_path):
+    """The bus is no condition of entry (R2016-Q2 asks for a manifest of riders): a blank or
+    unknown 乘车地点 was an error that refused the player — for good after the deadline."""
+    t = tournament(pickup_points=["福建路、花园路", "镇江", "桥头", "自行到达"])
+    reg, issues = read(tmp_path, [person("象棋", "王军", 乘车地点="花园路"), person("象棋", "李四", 乘车地点="火星"),
+                                  person("跳棋", "赵六")], t=t, meta={"pickup_points": "福建路、花园路、镇江、桥头、自行到达"})
+    assert [(r.name, r.ok, r.pickup) for r in reg.rows] == [("王军", True, "福建路、花园路"), ("李四", True, ""),
+                                                           ("赵六", True, "")]
+    assert [(i.code, i.severity.value, i.cell) for i in issues] == [("BAD_VALUE", "warning", "H6"),
+                                                                    ("MISSING_VALUE", "warning", "H7")]
+    assert all("本行已受理" in i.message and "待确认" in i.message for i in issues)
+
+
 def test_R2016_Q2_pickup_points_added_after_a_form_went_out(tmp_path):
     """Bus stops added to tournament.yaml after the forms went out: a form issued without
     them (its _meta says so, or — an older form — no row has a 乘车地点) is taken with one
@@ -223,17 +236,19 @@ def test_R2016_Q2_pickup_points_added_after_a_form_went_out(tmp_path):
     reg, issues = read(tmp_path, [person("象棋", "王军"), person("跳棋", "赵六")], t=t)
     assert [r.ok for r in reg.rows] == [True, True] and [i.code for i in issues] == ["HEADER_CHANGED"]
     # an older form issued with the stops (its header block lists them) whose 乘车地点 the
-    # captain left blank: the errors they were, not a form from before the stops
+    # captain left blank: not a form from before the stops, each blank said (a warning: the
+    # row stands, R2016-Q2)
     import openpyxl
     path = write_registration(tmp_path / "old.xlsx", t, "b1", [person("象棋", "王军")])
     wb = openpyxl.load_workbook(path)
     wb["报名表"]["A3"] = "乘车地点：福建路、花园路、镇江、桥头、自行到达（在表中下拉选择）"
     wb.save(path)
-    _, issues = read_registration(read_workbook(path), "old.xlsx", t)
-    assert [(i.code, i.severity.value) for i in issues] == [("MISSING_VALUE", "error")]
-    # a form issued with the stops: a blank 乘车地点 is still the error it was
-    _, issues = read(tmp_path, [person("象棋", "王军")], t=t, meta={"pickup_points": "镇江、桥头"})
-    assert [(i.code, i.severity.value) for i in issues] == [("MISSING_VALUE", "error")]
+    reg, issues = read_registration(read_workbook(path), "old.xlsx", t)
+    assert [(i.code, i.severity.value) for i in issues] == [("MISSING_VALUE", "warning")] and reg.rows[0].ok
+    # a form issued with the stops: a blank 乘车地点 is said on its cell
+    reg, issues = read(tmp_path, [person("象棋", "王军")], t=t, meta={"pickup_points": "镇江、桥头"})
+    assert [(i.code, i.severity.value, i.cell) for i in issues] == [("MISSING_VALUE", "warning", "H5")]
+    assert reg.rows[0].ok
 
 
 def test_result_rows_reader(tmp_path):

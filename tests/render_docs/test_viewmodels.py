@@ -357,7 +357,7 @@ def test_R2016_Q2_the_notice_offers_only_the_pick_up_points_the_form_accepts():
     refused it where it did not."""
     vm = vms.notice_vm(t2016_state())
     (note,) = [n for n in vm.form_notes if n.startswith("乘车地点")]
-    assert note == "乘车地点：从下拉列表中选择（福建路、花园路、镇江、桥头、自行到达）。"
+    assert note == "乘车地点：请每人填写，从下拉列表中选择（福建路、花园路、镇江、桥头、自行到达）。"
 
 
 def test_R2020_F2_F3_the_notice_states_the_rules_of_play_and_counts_pairs_as_teams():
@@ -693,7 +693,7 @@ def test_printed_form_notes_say_which_columns_stay_blank():
     assert "队号：本次比赛均为个人项目，不填。" in t2011 and "乘车地点：本次比赛不安排班车，不填。" in t2011
     t2016 = vms.notice_vm(t2016_state()).form_notes
     assert any(n.startswith("队号：双人或团体项目") for n in t2016)
-    assert any(n.startswith("乘车地点：从下拉列表中选择") for n in t2016)
+    assert any(n.startswith("乘车地点：请每人填写，从下拉列表中选择") for n in t2016)
 
 
 @pytest.mark.parametrize("build", [t2011_state, t2015_state, t2016_state, t2020_state])
@@ -737,3 +737,14 @@ def test_R2016_F2_a_reformed_pair_is_named_once_on_the_draw_sheet_and_its_card()
     assert card.sides[1][1] == "文学院1队\n甲一/甲二"      # a team of its own: its players below
     row = vms.draw_vm(state, "guandan", rnd).table.rows[0]
     assert "甲一/乙一（重组）" in row and not any("（重组）\n" in str(c) for c in row)
+
+
+def test_a_plain_knockout_is_no_final_stage_in_the_notice():
+    """A single-stage 淘汰赛 event: the notice said "象棋：决赛采用淘汰赛：…", words for the
+    knockout after groups (R2011-F2), not for an event that is a knockout from its first round
+    (R2020-F1: the pipeline runs the finals, and every league made by `league new` is its own)."""
+    vm = vms.notice_vm(t2020_state())
+    (section,) = [s for s in vm.sections if s.heading.endswith("、比赛办法")]
+    lines = [p for p in section.paragraphs if "淘汰赛" in p]
+    assert lines and all("决赛采用" not in p for p in lines), lines
+    assert any(p.startswith("（一）象棋：采用淘汰赛：全部参赛者抽签两两对阵") for p in lines), lines

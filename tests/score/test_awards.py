@@ -125,6 +125,26 @@ def test_R2015_A1_an_award_name_the_spec_does_not_list_is_refused():
     assert [(i.code, i.cell) for i in issues] == [("BAD_VALUE", "A5")] and "“风尚将”不是本次比赛设定的奖项" in issues[0].message
 
 
+def test_R2015_A1_no_unit_award_configured_refuses_one():
+    """No ``branch_award`` in tournament.yaml (passed as ""): 组织奖 | 乙分工会 was taken and
+    printed on a certificate; it is refused at its 奖项 cell like any award not configured.
+    With no discretionary award, only the unit award is taken."""
+    units = [Unit("u1", "第一分工会")]
+    entries = [entry("go-1", "u1", ("王军",), event="go")]
+    rows, issues = discretionary_awards(
+        [DiscretionaryRow("组织奖", "", "", "", "第一分工会", at=CellRef("评奖表.xlsx", "评奖", "A5")),
+         DiscretionaryRow("体育道德风尚奖", "", "王军")],
+        entries, units, branch_award="", known=["体育道德风尚奖"])
+    assert [(r.award, r.players) for r in rows] == [("体育道德风尚奖", "王军")]
+    assert [(i.code, i.severity.value, i.cell) for i in issues] == [("BAD_VALUE", "error", "A5")]
+    assert "“组织奖”不是本次比赛设定的奖项（体育道德风尚奖）" in issues[0].message and "branch_award" in issues[0].message
+    rows, issues = discretionary_awards(
+        [DiscretionaryRow("风尚奖", "", "王军"), DiscretionaryRow("组织奖", "", "", "", "第一分工会")],
+        entries, units, branch_award="组织奖", known=[])
+    assert [r.award for r in rows] == ["组织奖"] and [i.code for i in issues] == ["BAD_VALUE"]
+    assert "（组织奖）" in issues[0].message
+
+
 def test_R2015_A1_a_unit_award_written_in_traditional_is_the_unit_award():
     units = [Unit("u1", "第一分工会")]
     rows, issues = discretionary_awards([DiscretionaryRow("組織獎", "", "", "", "第一分工会")], [], units,

@@ -28,6 +28,24 @@ def test_R2015_A1_awards_form(tournament, tmp_path):
     assert wb[layout.META_SHEET].sheet_state == "veryHidden"
 
 
+def test_R2015_A1_awards_form_says_nothing_of_a_unit_award_the_league_has_not(tmp_path):
+    """No ``branch_award``: the form offered 组织奖 (按单位颁发的奖项（组织奖）只填“单位”) and
+    the run took it; now only what is configured is said."""
+    from xlsx_fixtures import make_tournament
+
+    def said(t):
+        wb = load_workbook(write_awards_form(t, tmp_path / f"{id(t)}.xlsx"))
+        ws = wb[layout.AWARDS_SHEET]
+        return " ".join(str(c.value) for row in ws.iter_rows(max_row=read_meta(wb)["header_row"] - 1)
+                        for c in row if c.value), _dvs(ws)
+
+    text, dvs = said(make_tournament(tmp_path, branch_award=""))
+    assert "组织奖" not in text and "按单位颁发" not in text and "每行一个获奖者" in text
+    assert dvs["A"].formula1 == '"风尚奖,潜力选手奖,优胜奖"' and "单位奖项" not in (dvs["B"].prompt or "")
+    text, dvs = said(make_tournament(tmp_path, branch_award="优秀组织奖"))
+    assert "按单位颁发的奖项（优秀组织奖）只填“单位”" in text and "单位奖项可不填" in dvs["B"].prompt
+
+
 def test_R2016_F2_checkin_form(tournament, tmp_path):
     ev = tournament.spec.event("guandan")
     groups = {"A": [("张三", "1001"), ("=cmd", "")], "B": [("王五", "1003")]}

@@ -120,6 +120,19 @@ def test_instructions_sheet(book):
     assert "a1@example.edu" not in text
 
 
+def test_R2016_Q2_the_form_asks_everyone_for_a_pick_up_point(book):
+    """The form says 乘车地点 is to be filled by everyone and what a blank one does (the row
+    is taken, the manifest lists the person as to be confirmed): it said neither, and a blank
+    one refused the player."""
+    ws = book[layout.REG_SHEET]
+    hdr = read_meta(book)["header_row"]
+    (line,) = [ws.cell(r, 1).value for r in range(1, hdr) if str(ws.cell(r, 1).value).startswith("乘车地点：")]
+    assert "请每人填写" in line
+    text = "\n".join(str(r[0]) for r in book[layout.INSTRUCTIONS_SHEET].iter_rows(values_only=True) if r[0])
+    (step,) = [x for x in text.splitlines() if "“乘车地点”请每人填写" in x]
+    assert "照常受理" in step and "待确认" in step
+
+
 def test_the_contract_header_even_without_pickup_or_team_events(tmp_path, spec_dict):
     """contract.md: the header row carries all nine labels, whatever the tournament."""
     events = [e for e in spec_dict["events"] if e.get("team_size", 1) == 1]

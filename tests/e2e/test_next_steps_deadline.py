@@ -1,0 +1,63 @@
+"""The office's next step for registration forms with errors (工会办公室下一步) follows the
+deadline: "把 returned/ 中标注了问题的报名表退回各单位修改" only while the captains can still
+correct their forms.  After the deadline it said so too, while the receipts told the captains
+they could no longer correct by mail and the rows marked as errors were silently left out of
+the draw (R2020-Q4; handbook: TERMS_CHANGED, 回执)."""
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+from mailedit import edit_attachment
+from pipeline.run import RunOptions, run
+from pipeline.spec import load_tournament
+from pipeline.timeutil import TZ
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _t2016_with_a_nameless_row(tmp_path: Path) -> Path:
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder, ignore=shutil.ignore_patterns("inbox-mistakes"))
+
+    def nameless(wb):
+        ws = wb["报名表"]
+        assert ws["D8"].value == "陶健军"
+        ws["D8"].value = None           # 姓名未填写: an error, the row not entered
+    edit_attachment(folder / "inbox" / "1111-g04-报名表.eml", nameless)
+    return folder
+
+
+def _form_steps(report) -> list[str]:
+    return [s for s in report.next_steps if "returned/" in s]
+
+
+def test_before_the_deadline_the_marked_forms_go_back_to_be_corrected(tmp_path: Path) -> None:
+    folder = _t2016_with_a_nameless_row(tmp_path)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2016, 11, 15, 10, 0, tzinfo=TZ)))
+    assert _form_steps(report) == ["把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"]
+
+
+def test_R2020_Q4_after_the_deadline_the_step_says_the_marked_rows_were_not_entered(tmp_path: Path) -> None:
+    folder = _t2016_with_a_nameless_row(tmp_path)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2016, 11, 17, 10, 0, tzinfo=TZ)))     # closed 11-16 17:00, not drawn
+    (step,) = _form_steps(report)
+    assert "退回各单位修改" not in step, step
+    assert "报名已全部截止" in step and "没有录入" in step
+    assert "尚未抽签的项目（扑克牌）" in step and "deadline" in step
+
+
+def test_with_one_event_still_open_the_step_names_it(tmp_path: Path) -> None:
+    """T2015: 围棋, 中国象棋 and 桥牌 close on 10-30, 双扣 on 11-14."""
+    from pipeline.run import returned_forms_step
+
+    t = load_tournament(ROOT / "sample_sheets" / "t2015-tcm", cache_parent=tmp_path)
+    step = returned_forms_step(t.spec.events, {}, dt.datetime(2015, 11, 2, 9, 0, tzinfo=TZ))
+    assert step.startswith("把 returned/ 中标注了问题的报名表退回各单位修改")
+    assert "还能修改的项目只有双扣（报名截止 2015年11月14日 23:59）" in step
+    assert "围棋、中国象棋、桥牌的报名已截止" in step and "没有录入" in step
+    late = returned_forms_step(t.spec.events, {}, dt.datetime(2015, 11, 20, 9, 0, tzinfo=TZ))
+    assert late.startswith("报名已全部截止") and "退回各单位修改" not in late

@@ -1499,16 +1499,21 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
     receipts say so, R2020-Q4): the step names the events still open, and says the rows marked
     as errors were not entered; after the last deadline it says what the office may still do
     (handbook, TERMS_CHANGED: an event not yet drawn may be reopened by a later ``deadline``;
-    a drawn one takes no more entries) — it said "退回各单位修改" after the deadline too."""
-    open_ = [ev for ev in specs if not deadline_passed(ev, now)]
+    a drawn one takes no more entries) — it said "退回各单位修改" after the deadline too.  An
+    event without a ``deadline`` is open, as the receipts tell the captains (and a corrected
+    form is taken)."""
+    def still_open(ev: EventSpec) -> bool:
+        return ev.deadline is None or now < aware(ev.deadline)
+    open_ = [ev for ev in specs if still_open(ev)]
     if len(open_) == len(specs):
         return "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"
     from .timeutil import cn_datetime
 
     if open_:
-        closed = "、".join(ev.name for ev in specs if deadline_passed(ev, now))
+        closed = "、".join(ev.name for ev in specs if not still_open(ev))
         return ("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）：仍在报名期、还能修改的项目只有"
-                + "、".join(f"{ev.name}（报名截止 {cn_datetime(ev.deadline)}）" for ev in open_)
+                + "、".join(f"{ev.name}（报名截止 {cn_datetime(ev.deadline)}）" if ev.deadline is not None else ev.name
+                           for ev in open_)
                 + f"。{closed}的报名已截止，这些项目中标注为错误的报名行没有录入，不能再通过重发报名表更正。")
     undrawn = [ev.name for ev in specs if events.get(ev.id) is None or not events[ev.id].rounds]
     if undrawn:
@@ -4126,9 +4131,12 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
 OTHER_UNITS_PEOPLE_MIN = 3
 
 
-def _person_keys(reg: Any) -> list[tuple[str, str]]:
-    """(name, 工号) of each named row of a registration."""
-    return [(r.name, r.staff_id) for r in getattr(reg, "rows", ()) if r.name]
+def _person_keys(reg: Any, cross: "re.Pattern[str] | None" = None) -> list[tuple[str, str]]:
+    """(name, 工号) of each named row of a registration — with ``cross`` (the league's
+    跨分工会：… note), not of the rows that carry that note: another unit's member playing for
+    this unit (R2015-Q2's cross-branch pairs), listed on both units' forms by the rules."""
+    return [(r.name, r.staff_id) for r in getattr(reg, "rows", ())
+            if r.name and not (cross is not None and cross.search(r.note or ""))]
 
 
 def _same_person(a: tuple[str, str], people: list[tuple[str, str]]) -> bool:
@@ -4146,20 +4154,27 @@ def _without_other_units_people(t: Tournament | None, branch: str, items: list[t
     taken as this unit's — its accepted registration SUPERSEDED, its entries gone, and ten
     DUPLICATE_PERSON against it.  It is WRONG_BRANCH (refused, its reading problems unsaid:
     ``refused``); the form before it stands.  A resend of the unit's own people, or a form
-    with a few people who moved from another unit, is read as before."""
+    with a few people who moved from another unit, is read as before; so is a form that came
+    by mail (its sender's address tells whose it is), and one whose people are on the other
+    unit's form as its cross-unit members (跨分工会：…, R2015-Q2: both forms list them)."""
     if not items:
         return items
     rec, reg = items[-1]
+    if rec.sender:
+        return items
     people = _person_keys(reg)
     if len(people) < OTHER_UNITS_PEOPLE_MIN:
         return items
+    from .validate.checks import cross_note
+
+    cross = cross_note(t.spec.unit_word if t is not None else "")
     before = items[-2] if len(items) > 1 else None
     own = _person_keys(before[1]) if before is not None else []
     if any(_same_person(p, own) for p in people):
         return items
     # (the other unit's form received before this one: of two such forms the later is the copy)
     holders = [b for b, (r, g) in newest_of.items() if b != branch and r.received_at < rec.received_at
-               and all(_same_person(p, _person_keys(g)) for p in people)]
+               and all(_same_person(p, _person_keys(g, cross)) for p in people)]
     if len(holders) != 1:
         return items
     other, (orec, _) = holders[0], newest_of[holders[0]]

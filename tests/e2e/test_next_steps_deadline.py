@@ -61,3 +61,19 @@ def test_with_one_event_still_open_the_step_names_it(tmp_path: Path) -> None:
     assert "围棋、中国象棋、桥牌的报名已截止" in step and "没有录入" in step
     late = returned_forms_step(t.spec.events, {}, dt.datetime(2015, 11, 20, 9, 0, tzinfo=TZ))
     assert late.startswith("报名已全部截止") and "退回各单位修改" not in late
+
+
+def test_an_event_without_a_deadline_is_open_as_the_receipts_say(tmp_path: Path) -> None:
+    """``deadline`` is optional: such an event is open (the receipts tell the captain to correct
+    and resend, and the corrected form is taken) — the step said 报名已全部截止 (a review)."""
+    import dataclasses
+
+    from pipeline.run import returned_forms_step
+
+    t = load_tournament(ROOT / "sample_sheets" / "t2015-tcm", cache_parent=tmp_path)
+    events = [dataclasses.replace(ev, deadline=None) if ev.id == "shuangkou" else ev for ev in t.spec.events]
+    late = returned_forms_step(events, {}, dt.datetime(2015, 11, 20, 9, 0, tzinfo=TZ))
+    assert "退回各单位修改" in late and "还能修改的项目只有双扣。" in late, late
+    assert returned_forms_step([dataclasses.replace(ev, deadline=None) for ev in events], {},
+                               dt.datetime(2015, 11, 20, 9, 0, tzinfo=TZ)) == \
+        "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"

@@ -150,3 +150,60 @@ def test_the_form_with_its_header_changed_mailed_from_the_other_units_address_is
     rows = [r for r in _issues(report.out_dir) if r["file"] == "报名表.xlsx"]
     assert [(r["code"], r["branch"]) for r in rows] == [("OTHER_UNITS_FORM", "b01")], rows
     assert _entries(report, "b01") and _entries(report, "b02")
+
+
+def test_a_units_form_mailed_from_its_address_is_never_taken_for_another_units_list(tmp_path):
+    """The heuristic is for forms put straight into the inbox: a unit's own form mailed from
+    its registered address (1106-b02) is not WRONG_BRANCH because an earlier form in the
+    inbox — b02's list typed on b01's issued form — holds the same people (a review: b02's
+    genuine form was refused and b02 told it had filled in b01's list)."""
+    folder, b01, b02 = _league(tmp_path)
+    mistake = tmp_path / "mistake.xlsx"
+    _people_on(b02, b01, mistake)
+    target = folder / "inbox" / "行政第一分工会-报名表.xlsx"
+    shutil.copy(mistake, target)
+    t = dt.datetime(2020, 11, 5, 10, 0, tzinfo=TZ).timestamp()
+    os.utime(target, (t, t))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    assert not [r for r in _issues(report.out_dir) if r["code"] == "WRONG_BRANCH" and r["branch"] == "b02"]
+
+
+def test_R2015_Q2_cross_unit_members_on_another_units_form_are_no_copy_of_it(tmp_path):
+    """R2015-Q2: a bridge pair may span units — 药学院 (t03) lists three members of
+    马克思主义学院 (t08) with 跨分工会：马克思主义学院分工会, and t08's own form lists the
+    same three in other events, as the rules allow.  t08's form is read (it was refused as
+    WRONG_BRANCH: every person in it was on t03's form)."""
+    import io
+
+    folder = tmp_path / "t2015"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder, ignore=shutil.ignore_patterns("inbox-mistakes"))
+    for p in (folder / "inbox").iterdir():
+        if any(w in p.name for w in ("成绩", "评奖", "签到", "加赛")):
+            p.unlink()
+
+    def take(name: str) -> bytes:
+        data = _attachment(folder, name)
+        (folder / "inbox" / name).unlink()
+        return data
+    t03, t08 = take("1026-t03-报名表.eml"), take("1026-t08-报名表.eml")
+    wb = openpyxl.load_workbook(io.BytesIO(t03))
+    ws = wb["报名表"]
+    h = next(r for r in range(1, 40) if ws.cell(r, 4).value == "姓名")
+    r = max(r for r in range(h + 1, h + 60) if ws.cell(r, 4).value) + 1
+    for team, own, guest, gid in [(2, "药甲", "闫璐", "002526"), (3, "药乙", "周宁", "002558"),
+                                  (4, "药丙", "蔡俊帅", "002597")]:
+        for name, sid, note in ((own, f"0099{team}", None), (guest, gid, "跨分工会：马克思主义学院分工会")):
+            for c, v in enumerate((r - h, "桥牌", team, name, sid, "男", "13800000000", note), 1):
+                ws.cell(r, c).value = v
+            r += 1
+    buf = io.BytesIO()
+    wb.save(buf)
+    for name, data, day in (("药学院分工会-报名表.xlsx", buf.getvalue(), 25), ("马克思主义学院分工会-报名表.xlsx", t08, 27)):
+        p = folder / "inbox" / name
+        p.write_bytes(data)
+        t = dt.datetime(2015, 10, day, 10, 0, tzinfo=TZ).timestamp()
+        os.utime(p, (t, t))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2015, 10, 28, 9, 0, tzinfo=TZ)))
+    assert not [i for i in report.state.issues if i.code == "WRONG_BRANCH"]
+    assert _entries(report, "t08")

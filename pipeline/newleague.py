@@ -429,6 +429,20 @@ def v_list(v: Any) -> list[str]:
     return [t for t in (p.strip() for p in re.split(r"[,，;；]", _text(v))) if t]
 
 
+def v_award_names(v: Any) -> list[str]:
+    """Award names typed on one line (评定奖项), split at 、 — the usual separator of a Chinese
+    list — as well as at commas, semicolons and slashes (half- or full-width): ``体育道德风尚奖、
+    最佳新人奖`` → ['体育道德风尚奖', '最佳新人奖'].  (Read by :func:`v_list`, which keeps 、 for
+    the stops of one pick-up point, it was one award of that whole name, and the 评奖表 then
+    refused each of the two.)  A name given twice is kept once.
+
+    >>> v_award_names("体育道德风尚奖、最佳新人奖；优胜奖, 体育道德风尚奖")
+    ['体育道德风尚奖', '最佳新人奖', '优胜奖']
+    """
+    items = v if isinstance(v, list) else re.split(r"[,，;；、/／]", _text(v))
+    return list(dict.fromkeys(t for t in (_text(x) for x in items) if t))
+
+
 LATE_POLICIES = {"reject": "reject", "拒收": "reject", "不接收": "reject", "不接受": "reject",
                  "accept-with-warning": "accept-with-warning", "接收": "accept-with-warning",
                  "接收并警告": "accept-with-warning", "接收但警告": "accept-with-warning",
@@ -648,7 +662,7 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         spec["pickup_points"] = pickups
     if _text(answers.get("branch_award")):
         spec["branch_award"] = _text(answers["branch_award"])
-    judged = v_list(answers.get("discretionary_awards"))
+    judged = v_award_names(answers.get("discretionary_awards"))
     if judged:
         spec["discretionary_awards"] = judged
     if _text(answers.get("late_policy")):
@@ -912,8 +926,8 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
     a["prizes"] = _prompt(ask, "奖金（如 一等奖=500,二等奖=300；无则回车）",
                           lambda v: v_prizes(v, v_places(a["places"])), "", echo=echo)
     a["branch_award"] = _prompt(ask, "单位奖项（按单位颁发，如 优秀组织奖；无则回车）", _text, "", echo=echo)
-    a["discretionary_awards"] = _prompt(ask, "评定奖项（评委会评定，如 体育道德风尚奖，多个用逗号隔开；无则回车）",
-                                        v_list, "", echo=echo)
+    a["discretionary_awards"] = _prompt(ask, "评定奖项（评委会评定，如 体育道德风尚奖，多个用顿号或逗号隔开；无则回车）",
+                                        v_award_names, "", echo=echo)
     return a
 
 
@@ -930,7 +944,7 @@ def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any
             "奖金": ("prizes", "奖金（如 一等奖=500,二等奖=300；无则回车）",
                    lambda v: v_prizes(v, v_places(a.get("places")))),
             "单位奖项": ("branch_award", "单位奖项（按单位颁发，如 优秀组织奖；无则回车）", _text),
-            "评定奖项": ("discretionary_awards", "评定奖项（多个用逗号隔开；无则回车）", v_list),
+            "评定奖项": ("discretionary_awards", "评定奖项（多个用顿号或逗号隔开；无则回车）", v_award_names),
             "发文日期": ("notice_date", "发文日期（如 2026-11-20）", v_date)}
 
 
@@ -998,7 +1012,7 @@ KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事�
             ("乘车地点", "pickup_points", "班车乘车地点，逗号分隔，如 东门,西门,自行到达（不安排班车则空）"),
             ("逾期报名", "late_policy", "拒收 / 接收并警告（空则拒收）"),
             ("单位奖项", "branch_award", "按单位颁发的奖项，如 优秀组织奖（可空；不要填在“奖项及名额”里）"),
-            ("评定奖项", "discretionary_awards", "评委会评定的奖项，逗号分隔，如 体育道德风尚奖（可空）")]
+            ("评定奖项", "discretionary_awards", "评委会评定的奖项，多个用顿号或逗号分隔，如 体育道德风尚奖、最佳新人奖（可空）")]
 UNIT_HEAD = ["单位名称", "队长", "会员人数", "邮箱"]
 EVENT_HEAD = ["项目名称", "棋牌种类", "赛制", "名额规则", "每队人数"]
 SESSION_HEAD = ["日期", "开始", "结束", "地点"]

@@ -448,7 +448,10 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("MISSING_VALUE", "奖项为空：请填写奖项名称（如 风尚奖）", at=r.cell("奖项")))
             continue
         if known and _as_simplified(award) not in {_as_simplified(normalise_name(k)) for k in [*known, branch_award]}:
-            issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项（{'、'.join([*known, branch_award])}），"
+            # each valid name quoted on its own: joined bare with 、, a refused “甲奖、乙奖” (one
+            # name of the spec, 、 and all) read as if it were in the list
+            valid = "、".join(f"“{k}”" for k in dict.fromkeys([*known, branch_award]) if k)
+            issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项（设定的奖项：{valid}），"
                                 "这一行未采用：请核对奖项名称。", at=r.cell("奖项")))
             continue
         # the award as tournament.yaml names it (风尚奖 typed 風尚獎: its prize, and one name in awards.csv)

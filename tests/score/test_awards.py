@@ -235,3 +235,18 @@ def test_R2015_A1_a_unit_the_awards_sheet_names_by_its_former_name_is_found():
     assert [(r.award, r.branch, r.entry, r.team) for r in rows] == [
         ("组织奖", "u1", "", "第一工会"), ("风尚奖", "u1", "go-1", "王军"), ("组织奖", "u2", "", "第二分工会")]
     assert [(i.code, i.cell) for i in issues] == [("UNKNOWN_BRANCH", "E9")]
+
+
+def test_a_refused_award_name_is_never_shown_as_if_it_were_in_the_list():
+    """The valid names were joined bare with 、: “体育道德风尚奖”不是本次比赛设定的奖项（体育道德风尚奖、最佳新人奖、组织奖）
+    when the spec listed one award named 体育道德风尚奖、最佳新人奖.  Each valid name is quoted on
+    its own, and an empty unit award adds no trailing 、."""
+    rows, issues = discretionary_awards(
+        [DiscretionaryRow("体育道德风尚奖", "", "王军", at=CellRef("awards.xlsx", "评奖", "A5"))],
+        [entry("go-1", "u1", ("王军",), event="go")], [Unit("u1", "第一分工会")],
+        known=["体育道德风尚奖、最佳新人奖"], branch_award="")
+    assert not rows and [i.code for i in issues] == ["BAD_VALUE"]
+    assert "（设定的奖项：“体育道德风尚奖、最佳新人奖”）" in issues[0].message, issues[0].message
+    _, issues = discretionary_awards([DiscretionaryRow("风尚将", "", "王军")], [], [Unit("u1", "第一分工会")],
+                                     known=["风尚奖", "潜力选手奖"])
+    assert "（设定的奖项：“风尚奖”、“潜力选手奖”、“组织奖”）" in issues[0].message, issues[0].message

@@ -204,12 +204,25 @@ def v_format_spec(v: Any) -> dict[str, Any]:
 
 
 def v_scheme(v: Any) -> str:
-    """A registered award scheme (name or alias) → its registry name."""
+    """A registered award scheme → its registry name: its name or an alias, its Chinese title
+    as the prompt lists it (``按名次设奖``: the prompt offered ``ranked（按名次设奖）`` and
+    refused the title), or the whole choice as listed (``ranked（按名次设奖）``).
+
+    >>> v_scheme("按名次设奖"), v_scheme("ranked（按名次设奖）"), v_scheme("前n名"), v_scheme("")
+    ('ranked', 'ranked', 'top_n', 'ranked')
+    """
     from .score import AWARD_SCHEMES
     s = _text(v) or "ranked"
-    if s not in AWARD_SCHEMES:
-        raise BadAnswer(f"没有评奖方式 “{s}”；可选：{_choices(AWARD_SCHEMES)}。")
-    return AWARD_SCHEMES.canonical(s)
+    # every word that names a scheme (its name, aliases and title), half-width, any case (前n名)
+    known = {_nfkc(w).lower(): n for n, o in AWARD_SCHEMES.items()
+             for w in (n, *AWARD_SCHEMES.aliases(n), getattr(o, "title", "")) if w}
+    # the answer as typed, and each part of “name（title）”
+    from .text import to_simplified
+    for w in (_nfkc(s), *re.split(r"[()]", _nfkc(s))):
+        w = w.strip().lower()
+        if w in known or to_simplified(w) in known:         # (按名次設獎: a Traditional league's)
+            return known.get(w) or known[to_simplified(w)]
+    raise BadAnswer(f"没有评奖方式 “{s}”；可选：{_choices(AWARD_SCHEMES)}。")
 
 
 def _choices(reg: Any) -> str:
@@ -1005,7 +1018,7 @@ def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ questionnaire workbook
 KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事编号", "id", "必填，英文字母、数字、- 和 _，每届不同，如 t2026-chess"),
             ("主办单位", "organizer", "通知落款"), ("报名截止时间", "deadline", "必填，如 2026-12-01 17:00（只写日期即当天 23:59）"),
-            ("评奖方式", "awards", "ranked（名次奖）/ top_n（前N名）/ group_top（各组前N名）"),
+            ("评奖方式", "awards", "按名次设奖（ranked，空则此项）/ 前N名（top_n）/ 各组前N名（group_top，只用于分组比赛的赛制）"),
             ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
             ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
             ("收件邮箱", "submit_to", "报名表发送到的邮箱（工会办公室），印在通知和报名表上（可空）"),

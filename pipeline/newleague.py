@@ -225,6 +225,40 @@ def v_scheme(v: Any) -> str:
     raise BadAnswer(f"没有评奖方式 “{s}”；可选：{_choices(AWARD_SCHEMES)}。")
 
 
+def scheme_problem(scheme: str, events: list[dict[str, Any]]) -> str | None:
+    """Why the award scheme ``scheme`` (a registry name) cannot be given to these events (each
+    with its ``name`` and ``format``, as answered or cleaned), else None: an award scheme by
+    group (各组前N名) only fits a format that ranks each group apart (分组积分编排赛) —
+    given to a 淘汰赛 or 瑞士制 event the notice printed 每组一等奖一名.  Every such event is
+    named, with its format as answered.
+
+    >>> scheme_problem("group_top", [{"name": "象棋", "format": "淘汰赛"}, {"name": "掼蛋", "format": "分组积分编排赛"}]).split("；")[1]
+    '项目“象棋”（淘汰赛）的名次不按小组分别排定，通知上却会写“每组……”。请改选“按名次设奖”或“前N名”（有分组积分编排赛的项目要各组分别颁奖，可在建好后的 tournament.yaml 中把该项目的 awards 改为 scheme: group_top）。'
+    """
+    from .draw import FORMATS
+    from .score import AWARD_SCHEMES
+    if scheme not in AWARD_SCHEMES:
+        return None
+    s = AWARD_SCHEMES.get(scheme)
+    if not getattr(s, "by_group", False):
+        return None
+    odd = []
+    for ev in events:
+        fmt = ev.get("format")
+        word = _first_word(fmt.get("type") if isinstance(fmt, dict) else fmt)
+        if word not in FORMATS:
+            continue                       # the event's own question says what is wrong with it
+        f = FORMATS.get(word)
+        if not getattr(f, "ranks_each_group", False):
+            odd.append(f"“{_text(ev.get('name'))}”（{word if not word.isascii() else f.title}）")
+    if not odd:
+        return None
+    fits_it = "、".join(f.title for _n, f in FORMATS.items() if getattr(f, "ranks_each_group", False))
+    return (f"“{s.title}”按小组颁奖，只用于各组分别排定名次的赛制（{fits_it}）；项目{'、'.join(odd)}的名次不按小组"
+            "分别排定，通知上却会写“每组……”。请改选“按名次设奖”或“前N名”（有分组积分编排赛的项目要各组分别颁奖，"
+            "可在建好后的 tournament.yaml 中把该项目的 awards 改为 scheme: group_top）。")
+
+
 def _choices(reg: Any) -> str:
     return "；".join(f"{n}（{getattr(o, 'title', n)}）" for n, o in reg.items())
 
@@ -641,6 +675,8 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         events.append(ev)
     if not answers.get("events"):
         fail(BadAnswer("至少要有一个比赛项目。", "比赛项目"))
+    if scheme and (why := scheme_problem(scheme, events)):
+        fail(BadAnswer(why, "评奖方式"))
     for bad in check_members(answers.get("units") or [], events):
         fail(bad)
     sessions = []
@@ -934,7 +970,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
     a["late_policy"] = _prompt(ask, "逾期报名（拒收 / 接收并警告）", v_late, "拒收", echo=echo)
     from .score import AWARD_SCHEMES
     echo(f"评奖方式可选：{_choices(AWARD_SCHEMES)}")
-    a["awards"] = _prompt(ask, "评奖方式", v_scheme, "ranked", echo=echo)
+    a["awards"] = _prompt(ask, "评奖方式", lambda v: _scheme_for(v, a["events"]), "ranked", echo=echo)
     a["places"] = _prompt(ask, "奖项及名额", v_places, "一等奖1,二等奖2,三等奖3", echo=echo)
     a["prizes"] = _prompt(ask, "奖金（如 一等奖=500,二等奖=300；无则回车）",
                           lambda v: v_prizes(v, v_places(a["places"])), "", echo=echo)
@@ -942,6 +978,15 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
     a["discretionary_awards"] = _prompt(ask, "评定奖项（评委会评定，如 体育道德风尚奖，多个用顿号或逗号隔开；无则回车）",
                                         v_award_names, "", echo=echo)
     return a
+
+
+def _scheme_for(v: Any, events: list[dict[str, Any]]) -> str:
+    """:func:`v_scheme`, refused at once when it cannot be the events' (:func:`scheme_problem`)."""
+    scheme = v_scheme(v)
+    why = scheme_problem(scheme, events)
+    if why:
+        raise BadAnswer(why)
+    return scheme
 
 
 def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any], Any]]]:
@@ -952,7 +997,7 @@ def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any
             "收件邮箱": ("submit_to", "报名表发送到的邮箱（工会办公室收件；无则回车）", v_email),
             "报名截止时间": ("deadline", "报名截止时间（如 2026-12-01 17:00）", v_datetime),
             "逾期报名": ("late_policy", "逾期报名（拒收 / 接收并警告）", v_late),
-            "评奖方式": ("awards", "评奖方式", v_scheme),
+            "评奖方式": ("awards", "评奖方式", lambda v: _scheme_for(v, a.get("events") or [])),
             "奖项及名额": ("places", "奖项及名额", v_places),
             "奖金": ("prizes", "奖金（如 一等奖=500,二等奖=300；无则回车）",
                    lambda v: v_prizes(v, v_places(a.get("places")))),
@@ -1018,7 +1063,7 @@ def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ questionnaire workbook
 KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事编号", "id", "必填，英文字母、数字、- 和 _，每届不同，如 t2026-chess"),
             ("主办单位", "organizer", "通知落款"), ("报名截止时间", "deadline", "必填，如 2026-12-01 17:00（只写日期即当天 23:59）"),
-            ("评奖方式", "awards", "按名次设奖（ranked，空则此项）/ 前N名（top_n）/ 各组前N名（group_top，只用于分组比赛的赛制）"),
+            ("评奖方式", "awards", "按名次设奖（ranked，空则此项）/ 前N名（top_n）/ 各组前N名（group_top，只用于分组积分编排赛）"),
             ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
             ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
             ("收件邮箱", "submit_to", "报名表发送到的邮箱（工会办公室），印在通知和报名表上（可空）"),

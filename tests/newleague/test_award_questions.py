@@ -54,3 +54,58 @@ def test_the_listed_title_is_taken_at_the_prompt(tmp_path):
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
     assert yaml.safe_load(path.read_text(encoding="utf-8"))["events"][0]["awards"]["scheme"] == "ranked"
     assert not script and not any("没有评奖方式" in s for s in said), said
+
+
+# -- 各组前N名 only for a format that ranks each group apart ----------------------------------
+def _grouped_answers(formats):
+    a = small_answers(2)
+    a["events"] = [{"name": name, "game": game, "format": fmt, "quota": "fixed 2", "team_size": ""}
+                   for name, game, fmt in formats]
+    a["awards"], a["places"] = "各组前N名", "一等奖1,二等奖1"
+    return a
+
+
+def test_group_awards_for_events_without_groups_are_refused_on_the_questionnaire(tmp_path):
+    """f5: 各组前N名 was taken for a 淘汰赛 and a 瑞士制 event, and the notice printed
+    “象棋：每组一等奖一名、二等奖一名”."""
+    a = _grouped_answers([("象棋", "象棋", "淘汰赛"), ("围棋", "围棋", "瑞士制 3轮"), ("掼蛋", "掼蛋", "分组积分编排赛")])
+    q, rows = _questionnaire(tmp_path, a)
+    with pytest.raises(newleague.NewLeagueError) as e:
+        newleague.create(tmp_path / "t2026", questionnaire=q)
+    said = str(e.value)
+    assert f"【评奖方式】（问卷第 {rows['评奖方式']} 行，B{rows['评奖方式']}）的回答有误" in said, said
+    assert "“象棋”（淘汰赛）、“围棋”（瑞士制）" in said and "“掼蛋”" not in said, said
+    assert not (tmp_path / "t2026" / "tournament.yaml").exists()
+
+
+def test_group_awards_for_grouped_events_are_taken(tmp_path):
+    a = _grouped_answers([("掼蛋", "掼蛋", "分组积分编排赛 groups=2")])
+    t = load_tournament(newleague.create(tmp_path / "t2026", answers=a).parent)
+    assert t.spec.events[0].awards.scheme == "group_top"
+
+
+def test_group_awards_for_a_knockout_are_asked_again_at_the_prompt(tmp_path):
+    script = _script(small_answers(2))           # one 象棋 event by 淘汰赛
+    at = script.index("ranked")
+    script[at:at + 1] = ["各组前N名", "按名次设奖"]
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["events"][0]["awards"]["scheme"] == "ranked"
+    assert any("按小组颁奖" in s and "“象棋”（淘汰赛）" in s for s in said), said
+    assert not script
+
+
+@pytest.mark.parametrize("fmt", [{"type": "knockout"}, {"type": "swiss", "rounds": 3},
+                                 {"type": "groups_knockout", "groups": 2}, {"type": "round_robin"}])
+def test_a_spec_giving_group_awards_to_a_format_without_group_places_is_refused_at_its_key(fmt):
+    from pipeline.spec import SpecError, parse_spec
+
+    raw = {"id": "t", "name": "t", "units": [{"id": "b01", "name": "甲"}],
+           "events": [{"id": "xiangqi", "name": "象棋", "game": "xiangqi", "format": fmt,
+                       "awards": {"scheme": "group_top", "count": 2}}]}
+    with pytest.raises(SpecError) as e:
+        parse_spec(raw)
+    key, problem = e.value.problems()[0]
+    assert key == "events[xiangqi].awards.scheme", e.value
+    assert "项目“象棋”" in problem and "各组前N名" in problem and "ranked" in problem, problem
+    raw["events"][0].update(game="guandan", team_size=2, format={"type": "groups_standings"})
+    parse_spec(raw)

@@ -365,6 +365,28 @@ def v_datetime(v: Any) -> str:
     return d.isoformat()
 
 
+def v_draw_at(v: Any) -> str:
+    """The check-in time of an event whose pairs are re-formed on the day (分组积分编排赛,
+    R2016-F2): its round 1 is drawn then, from the 签到表 — ``2026-12-05 08:30`` → ISO text,
+    or "" (none: round 1 is drawn at the deadline, and a warning says so).  A date alone is
+    refused: it would be that day's 23:59, after the games."""
+    if not _text(v) and not isinstance(v, (dt.date, dt.datetime)):
+        return ""
+    if isinstance(v, dt.date) and not isinstance(v, dt.datetime) or (
+            isinstance(v, dt.datetime) and v.time() == dt.time(0, 0)) or (
+            isinstance(v, str) and _DATE.fullmatch(_nfkc(v))):
+        raise BadAnswer(f"“{_text(v)}” 只有日期：请写上签到截止、抽第1轮的时刻，例如 2026-12-05 08:30。")
+    return v_datetime(v)
+
+
+def checks_in(fmt: Any) -> bool:
+    """Whether a format (registry name, alias or answer) re-forms its entries at a check-in on
+    the day (R2016-F2: 分组积分编排赛) — the formats whose round 1 waits for ``draw_at``."""
+    from .draw import FORMATS
+    word = _first_word(fmt.get("type") if isinstance(fmt, dict) else fmt)
+    return word in FORMATS and callable(getattr(FORMATS.get(word), "check_in", None))
+
+
 #: a date as a clerk types it: 2026-1-9, 2026.12.20, 2026/12/20, 2026年12月20日
 _DATE = re.compile(r"(\d{4})\s*[-./年]\s*(\d{1,2})\s*[-./月]\s*(\d{1,2})(?!\d)\s*日?")
 
@@ -663,6 +685,11 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         awards["awards"] = [p["award"] for p in places for _ in range(p["count"])]
     if prizes:
         awards["prizes"] = prizes
+    draw_at = check("签到抽签时间", v_draw_at, answers.get("draw_at"))
+    if draw_at and deadline and dt.datetime.fromisoformat(draw_at) < dt.datetime.fromisoformat(deadline):
+        fail(BadAnswer(f"签到抽签时间 {draw_at[:16].replace('T', ' ')} 在报名截止（{deadline[:16].replace('T', ' ')}）"
+                       "之前：签到、抽第1轮要在报名截止之后，请改正。", "签到抽签时间"))
+        draw_at = None
     taken: set[str] = set()
     events = []
     for i, e in enumerate(answers.get("events") or []):
@@ -671,6 +698,8 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
             continue
         if deadline:
             ev["deadline"] = deadline
+        if draw_at and checks_in(ev["format"]):
+            ev["draw_at"] = draw_at       # round 1 drawn at the check-in, from its 签到表
         ev["awards"] = copy.deepcopy(awards)   # no YAML anchors in the file
         events.append(ev)
     if not answers.get("events"):
@@ -737,7 +766,8 @@ def question_of(key: str, spec: dict[str, Any] | None = None) -> str:
             label += f" “{item.get('name', m[2])}”"
     tail = key[m.end():] if m else ""
     parts = {".game": "的棋牌种类", ".format": "的赛制", ".quota": "的名额规则", ".awards": "的评奖方式",
-             ".team_size": "的每队人数", ".deadline": "的报名截止时间", ".tiebreaks": "的破同分规则"}
+             ".team_size": "的每队人数", ".deadline": "的报名截止时间", ".tiebreaks": "的破同分规则",
+             ".draw_at": "的签到抽签时间"}
     for k, word in parts.items():
         if tail.startswith(k):
             label += word
@@ -965,6 +995,13 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             continue
         a["sessions"].append({"date": date, "start": start, "end": end,
                               "venue": _prompt(ask, "  地点（无则回车）", _text, "", echo=echo)})
+    checkin = [e["name"] for e in a["events"] if checks_in(e.get("format"))]
+    if checkin:
+        first = a["sessions"][0] if a["sessions"] else None
+        like = f"{v_date(first['date'])} {first['start']}" if first else "2026-12-05 08:30"
+        echo(f"项目{'、'.join(f'“{n}”' for n in checkin)}比赛当天签到，按到场情况重新组合搭档后才抽第1轮（生成签到表）。")
+        a["draw_at"] = _prompt(ask, f"  签到抽签时间（签到截止、抽第1轮的时刻，如 {like}；不安排当天签到则回车）",
+                               v_draw_at, "", echo=echo)
     a["pickup_points"] = _prompt(ask, "班车乘车地点（各点用逗号分隔，如 东门,西门,自行到达；不安排班车则回车）",
                                  v_list, "", echo=echo)
     a["late_policy"] = _prompt(ask, "逾期报名（拒收 / 接收并警告）", v_late, "拒收", echo=echo)
@@ -996,6 +1033,8 @@ def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any
             "主办单位": ("organizer", "主办单位（落款）", v_required),
             "收件邮箱": ("submit_to", "报名表发送到的邮箱（工会办公室收件；无则回车）", v_email),
             "报名截止时间": ("deadline", "报名截止时间（如 2026-12-01 17:00）", v_datetime),
+            "签到抽签时间": ("draw_at", "签到抽签时间（签到截止、抽第1轮的时刻，如 2026-12-05 08:30；不安排当天签到则回车）",
+                       v_draw_at),
             "逾期报名": ("late_policy", "逾期报名（拒收 / 接收并警告）", v_late),
             "评奖方式": ("awards", "评奖方式", lambda v: _scheme_for(v, a.get("events") or [])),
             "奖项及名额": ("places", "奖项及名额", v_places),
@@ -1024,6 +1063,8 @@ def reask(a: dict[str, Any], question: str, where: str, ask: Ask,
         name = "评奖方式"
     if name is None and re.search(r"的报名截止时间$", question):
         name = "报名截止时间"
+    if name is None and re.search(r"的签到抽签时间$", question):
+        name = "签到抽签时间"
     m = re.fullmatch(r"第(\d+)(个单位|个项目|场)", where or "")
     if name:
         echo(f"  请重新回答【{name}】：")
@@ -1063,6 +1104,8 @@ def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ questionnaire workbook
 KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事编号", "id", "必填，英文字母、数字、- 和 _，每届不同，如 t2026-chess"),
             ("主办单位", "organizer", "通知落款"), ("报名截止时间", "deadline", "必填，如 2026-12-01 17:00（只写日期即当天 23:59）"),
+            ("签到抽签时间", "draw_at", "分组积分编排赛的项目填写：比赛当天签到截止、抽第1轮的时刻，如 2026-12-05 08:30"
+                                    "（按到场情况重新组合搭档，生成签到表；空则报名截止后即抽签，不签到）；其他赛制不用填"),
             ("评奖方式", "awards", "按名次设奖（ranked，空则此项）/ 前N名（top_n）/ 各组前N名（group_top，只用于分组积分编排赛）"),
             ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
             ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
@@ -1406,8 +1449,66 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
     if first and dt.datetime.fromisoformat(first) < dt.datetime.now(TZ):
         _echo(f"  ! 报名截止时间 {first[:16].replace('T', ' ')} 已经过去：第一次运行就会抽签并公布第1轮。"
               "若是笔误，请在运行前改正 tournament.yaml 中的 deadline。")
+    for said in setup_warnings(spec, answers):
+        _echo(f"  ! {said}")
     _write_folder(folder, spec)
     return target
+
+
+def setup_warnings(spec: dict[str, Any], answers: dict[str, Any] | None = None) -> list[str]:
+    """What the office should know about a spec that passed every check, one sentence each
+    (``league new`` prints them with ``!``; the folder is made all the same):
+
+    - an event that re-forms pairs at a check-in on the day (分组积分编排赛, R2016-F2) without
+      a check-in time (``draw_at``): its round 1 is drawn at the deadline, no 签到表 is made,
+      though the notice promises the re-pairing of players whose partner is absent;
+    - a check-in time answered while no event checks in (it is written nowhere);
+    - award places a knockout does not rank: only its final round robin (``final_pool``,
+      default 3) is ranked; the losers of one knockout round tie unless the tiebreaks part
+      them, so a place beyond the pool may need a 加赛 before any award is given;
+    - an event whose quotas let fewer entries in than it has award places: every entry wins.
+    """
+    from .draw import FORMATS
+    from .score import AWARD_SCHEMES
+    from .validate.checks import quota_for
+
+    out = []
+    t = parse_spec(spec, SPEC_FILE)
+    checkin = [ev for ev in t.events if ev.format.type in FORMATS and checks_in(ev.format.type)]
+    missing = [ev.name for ev in checkin if ev.draw_at is None]
+    if missing:
+        out.append(f"项目{'、'.join(f'“{n}”' for n in missing)}（分组积分编排赛）没有签到抽签时间：报名截止后第一次运行就会"
+                   "抽第1轮，不生成签到表，比赛当天不能按到场情况重新组合搭档（通知上却写着当天重新组合）。要当天签到后"
+                   "再抽签，请在 tournament.yaml 中给该项目加上 draw_at（签到时间，如 draw_at: 2026-12-05T08:30:00+08:00），"
+                   "或在问卷的“签到抽签时间”一栏填写后重新建立。")
+    if answers and _text(answers.get("draw_at")) and not checkin:
+        out.append("填写了签到抽签时间，但没有比赛当天签到的项目（分组积分编排赛），这个时间未写入 tournament.yaml。")
+    for ev in t.events:
+        if ev.awards.scheme not in AWARD_SCHEMES or ev.format.type not in FORMATS:
+            continue
+        scheme = AWARD_SCHEMES.get(ev.awards.scheme)
+        places = scheme.places(ev.awards.options)
+        total = sum(n for _a, n in places)
+        shown = "、".join(f"{a}{n}名" for a, n in places)
+        fmt = FORMATS.get(ev.format.type)
+        if fmt.name == "knockout":
+            pool = int(ev.format.options.get("final_pool", 3))
+            if total > pool:
+                example = "：如 10 人参赛，第 6 至 10 名 5 人并列" if pool == 3 else ""
+                out.append(f"项目“{ev.name}”（淘汰赛）设了 {total} 个获奖名额（{shown}），但淘汰赛只在最后剩下的 {pool} 人（队）"
+                           f"之间以决赛循环赛排出名次；第 {pool + 1} 名起是各轮被淘汰者，同一轮的负者按破同分规则排列，"
+                           "分不出时名次并列。获奖名额的分界落在并列者之间时，要组织加赛、填加赛表后才能颁奖"
+                           f"（并列的人数随参赛人数而定{example}）。建议按赛制和人数为各项目分别设奖：建好后在 "
+                           f"tournament.yaml 中修改该项目的 awards，例如只设 {pool} 个名额（决赛循环赛的名次）。")
+        if getattr(scheme, "by_group", False):
+            continue                    # places in each group: the group sizes are not known yet
+        quotas = [quota_for(ev, u.unit()) for u in t.units]
+        if quotas and None not in quotas and sum(quotas) <= total:
+            most = sum(quotas)
+            out.append(f"项目“{ev.name}”按名额最多只有 {most} {'队' if ev.team_size > 1 else '人'}参赛，却设了 {total} 个获奖"
+                       f"名额（{shown}）：每{'队' if ev.team_size > 1 else '位参赛者'}都会获奖。建议按参赛人数为该项目分别设奖：建好后在 tournament.yaml "
+                       "中修改该项目的 awards（减少名额）。")
+    return out
 
 
 def _write_folder(folder: Path, spec: dict[str, Any]) -> None:

@@ -109,3 +109,74 @@ def test_a_spec_giving_group_awards_to_a_format_without_group_places_is_refused_
     assert "项目“象棋”" in problem and "各组前N名" in problem and "ranked" in problem, problem
     raw["events"][0].update(game="guandan", team_size=2, format={"type": "groups_standings"})
     parse_spec(raw)
+
+
+# -- the check-in time of a format that re-forms pairs on the day (R2016-F2) -------------------
+def _checkin_answers(**more):
+    a = small_answers(4)
+    a["events"][1]["format"] = "分组积分编排赛 groups=2"          # 掼蛋; 象棋 stays a knockout
+    a["places"] = "一等奖1,二等奖1"
+    a.update(more)
+    return a
+
+
+def test_the_check_in_time_on_the_questionnaire_is_the_draw_time_of_the_check_in_events(tmp_path):
+    """f2: 分组积分编排赛 chosen in league new never had a draw_at: round 1 was drawn at the
+    deadline, no 签到表 was made, while the notice promised the day's re-pairing."""
+    q, rows = _questionnaire(tmp_path, _checkin_answers(draw_at="2026-01-17 08:20"))
+    assert "签到抽签时间" in rows
+    t = load_tournament(newleague.create(tmp_path / "t2026", questionnaire=q).parent)
+    by = {e.name: e for e in t.spec.events}
+    assert by["掼蛋"].draw_at.isoformat() == "2026-01-17T08:20:00+08:00"
+    assert by["象棋"].draw_at is None
+
+
+def test_a_check_in_event_without_a_check_in_time_is_warned_of(tmp_path, monkeypatch):
+    said: list[str] = []
+    monkeypatch.setattr(newleague, "_echo", said.append)
+    newleague.create(tmp_path / "t2026", answers=_checkin_answers())
+    assert any("“掼蛋”（分组积分编排赛）没有签到抽签时间" in s and "draw_at" in s and "签到表" in s for s in said), said
+
+
+@pytest.mark.parametrize("when,words", [("2026-01-17", "只有日期"), ("2026-01-09 08:30", "在报名截止")])
+def test_a_check_in_time_that_cannot_be_is_refused(when, words):
+    with pytest.raises(newleague.BadAnswer, match=words) as e:
+        newleague.build_spec(_checkin_answers(draw_at=when))
+    assert e.value.question == "签到抽签时间"
+
+
+def test_the_check_in_time_is_asked_at_the_prompt_for_a_check_in_event(tmp_path):
+    script = _script(small_answers(2))
+    at = script.index("淘汰赛")
+    script[at - 2:at + 2] = ["掼蛋", "掼蛋", "分组积分编排赛", "fixed 2"]
+    at = script.index("12:00") + 3                  # after the venue and the end of the sessions
+    script.insert(at, "2026-01-17 08:20")
+    path, _said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=True)
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert str(raw["events"][0]["draw_at"]).startswith("2026-01-17T08:20") and not script
+
+
+# -- award places the format or the field cannot rank -----------------------------------------
+def test_award_places_a_knockout_does_not_rank_and_a_field_smaller_than_its_awards_are_warned_of(tmp_path, monkeypatch):
+    """f4: 奖项及名额 left blank gave every event 一等奖1、二等奖2、三等奖3 without a word: a
+    knockout of 10 then needed a 5-player 加赛 for the last 三等奖, and 5 掼蛋 teams all won."""
+    a = small_answers(5)
+    a["events"][0]["quota"] = "fixed 2"               # 象棋 by knockout: places 4–6 are knockout losers
+    a["events"][1]["quota"] = "fixed 1"               # 掼蛋: at most 5 teams for 6 places
+    a["places"] = ""
+    said: list[str] = []
+    monkeypatch.setattr(newleague, "_echo", said.append)
+    newleague.create(tmp_path / "t2026", answers=a)
+    ko = [s for s in said if "“象棋”（淘汰赛）设了 6 个获奖名额" in s]
+    assert ko and "决赛循环赛" in ko[0] and "加赛" in ko[0] and "awards" in ko[0], said
+    small = [s for s in said if "“掼蛋”按名额最多只有 5 队参赛，却设了 6 个获奖名额" in s]
+    assert small and "每队都会获奖" in small[0], said
+
+
+def test_awards_the_format_and_field_can_rank_give_no_warning(tmp_path, monkeypatch):
+    a = small_answers(6)
+    a["places"] = "一等奖1,二等奖2"                       # 3 places: the knockout's final pool; 6 掼蛋 teams
+    said: list[str] = []
+    monkeypatch.setattr(newleague, "_echo", said.append)
+    newleague.create(tmp_path / "t2026", answers=a)
+    assert not any("获奖名额" in s for s in said), said

@@ -164,9 +164,6 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
     if ev.awards.scheme not in AWARD_SCHEMES:
         return "awards.scheme", unknown_message(AWARD_SCHEMES, ev.awards.scheme)
     scheme = AWARD_SCHEMES.get(ev.awards.scheme)
-    problem = group_awards_problem(scheme, fmt, ev.name)
-    if problem:
-        return "awards.scheme", problem
     problem = scheme.check_options(ev.awards.options, ev.awards.prizes)
     if problem:
         return "awards", problem
@@ -185,29 +182,6 @@ def check_event(ev: "EventSpec", spec: "TournamentSpec") -> tuple[str, str] | No
     if problem:
         return "points", problem
     return None
-
-
-def group_awards_problem(scheme: Any, fmt: Any, event: str = "") -> str | None:
-    """Why an award scheme by group (各组前N名) cannot be an event's, else None: only a format
-    that ranks each group apart (``ranks_each_group``: 分组积分编排赛) places its entries by
-    group.  For any other (淘汰赛, 瑞士制; 分组循环赛加淘汰赛, whose places the knockout decides)
-    the awards went by the event's places, while the notice promised 每组一等奖一名.
-
-    >>> from pipeline.draw import FORMATS
-    >>> from pipeline.score import AWARD_SCHEMES
-    >>> group_awards_problem(AWARD_SCHEMES.get("group_top"), FORMATS.get("groups_standings")) is None
-    True
-    >>> group_awards_problem(AWARD_SCHEMES.get("group_top"), FORMATS.get("knockout"), "象棋").split("：")[0]
-    '项目“象棋”的评奖方式“各组前N名”（group_top）按小组颁奖，而赛制“淘汰赛”（knockout）的名次不按小组分别排定'
-    """
-    from .draw import FORMATS
-
-    if not getattr(scheme, "by_group", False) or getattr(fmt, "ranks_each_group", False):
-        return None
-    fits_it = "、".join(f"{f.title}（{n}）" for n, f in FORMATS.items() if getattr(f, "ranks_each_group", False))
-    return (f"{f'项目“{event}”的' if event else ''}评奖方式“{scheme.title}”（{scheme.name}）按小组颁奖，"
-            f"而赛制“{fmt.title}”（{fmt.name}）的名次不按小组分别排定：通知会写“每组……”，实际却按全项目的名次颁奖。"
-            f"各组前N名只用于{fits_it}；请把本项目的 awards 改为 scheme: ranked（按名次设奖）或 top_n（前N名）。")
 
 
 #: the game_options read for every game (the notice prints the time limit); a game reads

@@ -296,10 +296,10 @@ class TopN(Ranked):
 class GroupTop(AwardScheme):
     """R2016-A1: the top ``count`` (default 2) of each group (``Placement.group``),
     named by option ``awards`` or 小组第一名, 小组第二名 … Only for the format that ranks each
-    group apart, groups_standings (分组积分编排赛): refused for any other.
+    group apart, groups_standings (分组积分编排赛): league new refuses it for any other.
 
-    (:func:`pipeline.registries.group_awards_problem`: its notice said 每组一等奖一名 while the
-    awards went by the event's places.)"""
+    (:func:`pipeline.newleague.scheme_problem`: given to a knockout or Swiss event, its notice
+    said 每组一等奖一名 while the awards went by the event's places.)"""
 
     name = "group_top"
     title = "各组前N名"

@@ -94,23 +94,6 @@ def test_group_awards_for_a_knockout_are_asked_again_at_the_prompt(tmp_path):
     assert not script
 
 
-@pytest.mark.parametrize("fmt", [{"type": "knockout"}, {"type": "swiss", "rounds": 3},
-                                 {"type": "groups_knockout", "groups": 2}, {"type": "round_robin"}])
-def test_a_spec_giving_group_awards_to_a_format_without_group_places_is_refused_at_its_key(fmt):
-    from pipeline.spec import SpecError, parse_spec
-
-    raw = {"id": "t", "name": "t", "units": [{"id": "b01", "name": "甲"}],
-           "events": [{"id": "xiangqi", "name": "象棋", "game": "xiangqi", "format": fmt,
-                       "awards": {"scheme": "group_top", "count": 2}}]}
-    with pytest.raises(SpecError) as e:
-        parse_spec(raw)
-    key, problem = e.value.problems()[0]
-    assert key == "events[xiangqi].awards.scheme", e.value
-    assert "项目“象棋”" in problem and "各组前N名" in problem and "ranked" in problem, problem
-    raw["events"][0].update(game="guandan", team_size=2, format={"type": "groups_standings"})
-    parse_spec(raw)
-
-
 # -- the check-in time of a format that re-forms pairs on the day (R2016-F2) -------------------
 def _checkin_answers(**more):
     a = small_answers(4)

@@ -204,12 +204,59 @@ def v_format_spec(v: Any) -> dict[str, Any]:
 
 
 def v_scheme(v: Any) -> str:
-    """A registered award scheme (name or alias) → its registry name."""
+    """A registered award scheme → its registry name: its name or an alias, its Chinese title
+    as the prompt lists it (``按名次设奖``: the prompt offered ``ranked（按名次设奖）`` and
+    refused the title), or the whole choice as listed (``ranked（按名次设奖）``).
+
+    >>> v_scheme("按名次设奖"), v_scheme("ranked（按名次设奖）"), v_scheme("前n名"), v_scheme("")
+    ('ranked', 'ranked', 'top_n', 'ranked')
+    """
     from .score import AWARD_SCHEMES
     s = _text(v) or "ranked"
-    if s not in AWARD_SCHEMES:
-        raise BadAnswer(f"没有评奖方式 “{s}”；可选：{_choices(AWARD_SCHEMES)}。")
-    return AWARD_SCHEMES.canonical(s)
+    # every word that names a scheme (its name, aliases and title), half-width, any case (前n名)
+    known = {_nfkc(w).lower(): n for n, o in AWARD_SCHEMES.items()
+             for w in (n, *AWARD_SCHEMES.aliases(n), getattr(o, "title", "")) if w}
+    # the answer as typed, and each part of “name（title）”
+    from .text import to_simplified
+    for w in (_nfkc(s), *re.split(r"[()]", _nfkc(s))):
+        w = w.strip().lower()
+        if w in known or to_simplified(w) in known:         # (按名次設獎: a Traditional league's)
+            return known.get(w) or known[to_simplified(w)]
+    raise BadAnswer(f"没有评奖方式 “{s}”；可选：{_choices(AWARD_SCHEMES)}。")
+
+
+def scheme_problem(scheme: str, events: list[dict[str, Any]]) -> str | None:
+    """Why the award scheme ``scheme`` (a registry name) cannot be given to these events (each
+    with its ``name`` and ``format``, as answered or cleaned), else None: an award scheme by
+    group (各组前N名) only fits a format that ranks each group apart (分组积分编排赛) —
+    given to a 淘汰赛 or 瑞士制 event the notice printed 每组一等奖一名.  Every such event is
+    named, with its format as answered.
+
+    >>> scheme_problem("group_top", [{"name": "象棋", "format": "淘汰赛"}, {"name": "掼蛋", "format": "分组积分编排赛"}]).split("；")[1]
+    '项目“象棋”（淘汰赛）的名次不按小组分别排定，通知上却会写“每组……”。请改选“按名次设奖”或“前N名”（有分组积分编排赛的项目要各组分别颁奖，可在建好后的 tournament.yaml 中把该项目的 awards 改为 scheme: group_top）。'
+    """
+    from .draw import FORMATS
+    from .score import AWARD_SCHEMES
+    if scheme not in AWARD_SCHEMES:
+        return None
+    s = AWARD_SCHEMES.get(scheme)
+    if not getattr(s, "by_group", False):
+        return None
+    odd = []
+    for ev in events:
+        fmt = ev.get("format")
+        word = _first_word(fmt.get("type") if isinstance(fmt, dict) else fmt)
+        if word not in FORMATS:
+            continue                       # the event's own question says what is wrong with it
+        f = FORMATS.get(word)
+        if not getattr(f, "ranks_each_group", False):
+            odd.append(f"“{_text(ev.get('name'))}”（{word if not word.isascii() else f.title}）")
+    if not odd:
+        return None
+    fits_it = "、".join(f.title for _n, f in FORMATS.items() if getattr(f, "ranks_each_group", False))
+    return (f"“{s.title}”按小组颁奖，只用于各组分别排定名次的赛制（{fits_it}）；项目{'、'.join(odd)}的名次不按小组"
+            "分别排定，通知上却会写“每组……”。请改选“按名次设奖”或“前N名”（有分组积分编排赛的项目要各组分别颁奖，"
+            "可在建好后的 tournament.yaml 中把该项目的 awards 改为 scheme: group_top）。")
 
 
 def _choices(reg: Any) -> str:
@@ -316,6 +363,28 @@ def v_datetime(v: Any) -> str:
     if d.tzinfo is None:
         d = d.replace(tzinfo=TZ)
     return d.isoformat()
+
+
+def v_draw_at(v: Any) -> str:
+    """The check-in time of an event whose pairs are re-formed on the day (分组积分编排赛,
+    R2016-F2): its round 1 is drawn then, from the 签到表 — ``2026-12-05 08:30`` → ISO text,
+    or "" (none: round 1 is drawn at the deadline, and a warning says so).  A date alone is
+    refused: it would be that day's 23:59, after the games."""
+    if not _text(v) and not isinstance(v, (dt.date, dt.datetime)):
+        return ""
+    if isinstance(v, dt.date) and not isinstance(v, dt.datetime) or (
+            isinstance(v, dt.datetime) and v.time() == dt.time(0, 0)) or (
+            isinstance(v, str) and _DATE.fullmatch(_nfkc(v))):
+        raise BadAnswer(f"“{_text(v)}” 只有日期：请写上签到截止、抽第1轮的时刻，例如 2026-12-05 08:30。")
+    return v_datetime(v)
+
+
+def checks_in(fmt: Any) -> bool:
+    """Whether a format (registry name, alias or answer) re-forms its entries at a check-in on
+    the day (R2016-F2: 分组积分编排赛) — the formats whose round 1 waits for ``draw_at``."""
+    from .draw import FORMATS
+    word = _first_word(fmt.get("type") if isinstance(fmt, dict) else fmt)
+    return word in FORMATS and callable(getattr(FORMATS.get(word), "check_in", None))
 
 
 #: a date as a clerk types it: 2026-1-9, 2026.12.20, 2026/12/20, 2026年12月20日
@@ -427,6 +496,20 @@ def v_list(v: Any) -> list[str]:
     if isinstance(v, list):
         return [t for t in (_text(x) for x in v) if t]
     return [t for t in (p.strip() for p in re.split(r"[,，;；]", _text(v))) if t]
+
+
+def v_award_names(v: Any) -> list[str]:
+    """Award names typed on one line (评定奖项), split at 、 — the usual separator of a Chinese
+    list — as well as at commas, semicolons and slashes (half- or full-width): ``体育道德风尚奖、
+    最佳新人奖`` → ['体育道德风尚奖', '最佳新人奖'].  (Read by :func:`v_list`, which keeps 、 for
+    the stops of one pick-up point, it was one award of that whole name, and the 评奖表 then
+    refused each of the two.)  A name given twice is kept once.
+
+    >>> v_award_names("体育道德风尚奖、最佳新人奖；优胜奖, 体育道德风尚奖")
+    ['体育道德风尚奖', '最佳新人奖', '优胜奖']
+    """
+    items = v if isinstance(v, list) else re.split(r"[,，;；、/／]", _text(v))
+    return list(dict.fromkeys(t for t in (_text(x) for x in items) if t))
 
 
 LATE_POLICIES = {"reject": "reject", "拒收": "reject", "不接收": "reject", "不接受": "reject",
@@ -602,6 +685,11 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         awards["awards"] = [p["award"] for p in places for _ in range(p["count"])]
     if prizes:
         awards["prizes"] = prizes
+    draw_at = check("签到抽签时间", v_draw_at, answers.get("draw_at"))
+    if draw_at and deadline and dt.datetime.fromisoformat(draw_at) < dt.datetime.fromisoformat(deadline):
+        fail(BadAnswer(f"签到抽签时间 {draw_at[:16].replace('T', ' ')} 在报名截止（{deadline[:16].replace('T', ' ')}）"
+                       "之前：签到、抽第1轮要在报名截止之后，请改正。", "签到抽签时间"))
+        draw_at = None
     taken: set[str] = set()
     events = []
     for i, e in enumerate(answers.get("events") or []):
@@ -610,10 +698,14 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
             continue
         if deadline:
             ev["deadline"] = deadline
+        if draw_at and checks_in(ev["format"]):
+            ev["draw_at"] = draw_at       # round 1 drawn at the check-in, from its 签到表
         ev["awards"] = copy.deepcopy(awards)   # no YAML anchors in the file
         events.append(ev)
     if not answers.get("events"):
         fail(BadAnswer("至少要有一个比赛项目。", "比赛项目"))
+    if scheme and (why := scheme_problem(scheme, events)):
+        fail(BadAnswer(why, "评奖方式"))
     for bad in check_members(answers.get("units") or [], events):
         fail(bad)
     sessions = []
@@ -648,7 +740,7 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         spec["pickup_points"] = pickups
     if _text(answers.get("branch_award")):
         spec["branch_award"] = _text(answers["branch_award"])
-    judged = v_list(answers.get("discretionary_awards"))
+    judged = v_award_names(answers.get("discretionary_awards"))
     if judged:
         spec["discretionary_awards"] = judged
     if _text(answers.get("late_policy")):
@@ -674,7 +766,8 @@ def question_of(key: str, spec: dict[str, Any] | None = None) -> str:
             label += f" “{item.get('name', m[2])}”"
     tail = key[m.end():] if m else ""
     parts = {".game": "的棋牌种类", ".format": "的赛制", ".quota": "的名额规则", ".awards": "的评奖方式",
-             ".team_size": "的每队人数", ".deadline": "的报名截止时间", ".tiebreaks": "的破同分规则"}
+             ".team_size": "的每队人数", ".deadline": "的报名截止时间", ".tiebreaks": "的破同分规则",
+             ".draw_at": "的签到抽签时间"}
     for k, word in parts.items():
         if tail.startswith(k):
             label += word
@@ -902,19 +995,35 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             continue
         a["sessions"].append({"date": date, "start": start, "end": end,
                               "venue": _prompt(ask, "  地点（无则回车）", _text, "", echo=echo)})
+    checkin = [e["name"] for e in a["events"] if checks_in(e.get("format"))]
+    if checkin:
+        first = a["sessions"][0] if a["sessions"] else None
+        like = f"{v_date(first['date'])} {first['start']}" if first else "2026-12-05 08:30"
+        echo(f"项目{'、'.join(f'“{n}”' for n in checkin)}比赛当天签到，按到场情况重新组合搭档后才抽第1轮（生成签到表）。")
+        a["draw_at"] = _prompt(ask, f"  签到抽签时间（签到截止、抽第1轮的时刻，如 {like}；不安排当天签到则回车）",
+                               v_draw_at, "", echo=echo)
     a["pickup_points"] = _prompt(ask, "班车乘车地点（各点用逗号分隔，如 东门,西门,自行到达；不安排班车则回车）",
                                  v_list, "", echo=echo)
     a["late_policy"] = _prompt(ask, "逾期报名（拒收 / 接收并警告）", v_late, "拒收", echo=echo)
     from .score import AWARD_SCHEMES
     echo(f"评奖方式可选：{_choices(AWARD_SCHEMES)}")
-    a["awards"] = _prompt(ask, "评奖方式", v_scheme, "ranked", echo=echo)
+    a["awards"] = _prompt(ask, "评奖方式", lambda v: _scheme_for(v, a["events"]), "ranked", echo=echo)
     a["places"] = _prompt(ask, "奖项及名额", v_places, "一等奖1,二等奖2,三等奖3", echo=echo)
     a["prizes"] = _prompt(ask, "奖金（如 一等奖=500,二等奖=300；无则回车）",
                           lambda v: v_prizes(v, v_places(a["places"])), "", echo=echo)
     a["branch_award"] = _prompt(ask, "单位奖项（按单位颁发，如 优秀组织奖；无则回车）", _text, "", echo=echo)
-    a["discretionary_awards"] = _prompt(ask, "评定奖项（评委会评定，如 体育道德风尚奖，多个用逗号隔开；无则回车）",
-                                        v_list, "", echo=echo)
+    a["discretionary_awards"] = _prompt(ask, "评定奖项（评委会评定，如 体育道德风尚奖，多个用顿号或逗号隔开；无则回车）",
+                                        v_award_names, "", echo=echo)
     return a
+
+
+def _scheme_for(v: Any, events: list[dict[str, Any]]) -> str:
+    """:func:`v_scheme`, refused at once when it cannot be the events' (:func:`scheme_problem`)."""
+    scheme = v_scheme(v)
+    why = scheme_problem(scheme, events)
+    if why:
+        raise BadAnswer(why)
+    return scheme
 
 
 def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any], Any]]]:
@@ -924,13 +1033,15 @@ def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any
             "主办单位": ("organizer", "主办单位（落款）", v_required),
             "收件邮箱": ("submit_to", "报名表发送到的邮箱（工会办公室收件；无则回车）", v_email),
             "报名截止时间": ("deadline", "报名截止时间（如 2026-12-01 17:00）", v_datetime),
+            "签到抽签时间": ("draw_at", "签到抽签时间（签到截止、抽第1轮的时刻，如 2026-12-05 08:30；不安排当天签到则回车）",
+                       v_draw_at),
             "逾期报名": ("late_policy", "逾期报名（拒收 / 接收并警告）", v_late),
-            "评奖方式": ("awards", "评奖方式", v_scheme),
+            "评奖方式": ("awards", "评奖方式", lambda v: _scheme_for(v, a.get("events") or [])),
             "奖项及名额": ("places", "奖项及名额", v_places),
             "奖金": ("prizes", "奖金（如 一等奖=500,二等奖=300；无则回车）",
                    lambda v: v_prizes(v, v_places(a.get("places")))),
             "单位奖项": ("branch_award", "单位奖项（按单位颁发，如 优秀组织奖；无则回车）", _text),
-            "评定奖项": ("discretionary_awards", "评定奖项（多个用逗号隔开；无则回车）", v_list),
+            "评定奖项": ("discretionary_awards", "评定奖项（多个用顿号或逗号隔开；无则回车）", v_award_names),
             "发文日期": ("notice_date", "发文日期（如 2026-11-20）", v_date)}
 
 
@@ -952,6 +1063,8 @@ def reask(a: dict[str, Any], question: str, where: str, ask: Ask,
         name = "评奖方式"
     if name is None and re.search(r"的报名截止时间$", question):
         name = "报名截止时间"
+    if name is None and re.search(r"的签到抽签时间$", question):
+        name = "签到抽签时间"
     m = re.fullmatch(r"第(\d+)(个单位|个项目|场)", where or "")
     if name:
         echo(f"  请重新回答【{name}】：")
@@ -991,14 +1104,16 @@ def _probe(ev: dict[str, Any], taken: set[str]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ questionnaire workbook
 KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事编号", "id", "必填，英文字母、数字、- 和 _，每届不同，如 t2026-chess"),
             ("主办单位", "organizer", "通知落款"), ("报名截止时间", "deadline", "必填，如 2026-12-01 17:00（只写日期即当天 23:59）"),
-            ("评奖方式", "awards", "ranked（名次奖）/ top_n（前N名）/ group_top（各组前N名）"),
+            ("签到抽签时间", "draw_at", "分组积分编排赛的项目填写：比赛当天签到截止、抽第1轮的时刻，如 2026-12-05 08:30"
+                                    "（按到场情况重新组合搭档，生成签到表；空则报名截止后即抽签，不签到）；其他赛制不用填"),
+            ("评奖方式", "awards", "按名次设奖（ranked，空则此项）/ 前N名（top_n）/ 各组前N名（group_top，只用于分组积分编排赛）"),
             ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
             ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
             ("收件邮箱", "submit_to", "报名表发送到的邮箱（工会办公室），印在通知和报名表上（可空）"),
             ("乘车地点", "pickup_points", "班车乘车地点，逗号分隔，如 东门,西门,自行到达（不安排班车则空）"),
             ("逾期报名", "late_policy", "拒收 / 接收并警告（空则拒收）"),
             ("单位奖项", "branch_award", "按单位颁发的奖项，如 优秀组织奖（可空；不要填在“奖项及名额”里）"),
-            ("评定奖项", "discretionary_awards", "评委会评定的奖项，逗号分隔，如 体育道德风尚奖（可空）")]
+            ("评定奖项", "discretionary_awards", "评委会评定的奖项，多个用顿号或逗号分隔，如 体育道德风尚奖、最佳新人奖（可空）")]
 UNIT_HEAD = ["单位名称", "队长", "会员人数", "邮箱"]
 EVENT_HEAD = ["项目名称", "棋牌种类", "赛制", "名额规则", "每队人数"]
 SESSION_HEAD = ["日期", "开始", "结束", "地点"]
@@ -1334,8 +1449,66 @@ def create(folder: str | Path, questionnaire: str | Path | None = None,
     if first and dt.datetime.fromisoformat(first) < dt.datetime.now(TZ):
         _echo(f"  ! 报名截止时间 {first[:16].replace('T', ' ')} 已经过去：第一次运行就会抽签并公布第1轮。"
               "若是笔误，请在运行前改正 tournament.yaml 中的 deadline。")
+    for said in setup_warnings(spec, answers):
+        _echo(f"  ! {said}")
     _write_folder(folder, spec)
     return target
+
+
+def setup_warnings(spec: dict[str, Any], answers: dict[str, Any] | None = None) -> list[str]:
+    """What the office should know about a spec that passed every check, one sentence each
+    (``league new`` prints them with ``!``; the folder is made all the same):
+
+    - an event that re-forms pairs at a check-in on the day (分组积分编排赛, R2016-F2) without
+      a check-in time (``draw_at``): its round 1 is drawn at the deadline, no 签到表 is made,
+      though the notice promises the re-pairing of players whose partner is absent;
+    - a check-in time answered while no event checks in (it is written nowhere);
+    - award places a knockout does not rank: only its final round robin (``final_pool``,
+      default 3) is ranked; the losers of one knockout round tie unless the tiebreaks part
+      them, so a place beyond the pool may need a 加赛 before any award is given;
+    - an event whose quotas let fewer entries in than it has award places: every entry wins.
+    """
+    from .draw import FORMATS
+    from .score import AWARD_SCHEMES
+    from .validate.checks import quota_for
+
+    out = []
+    t = parse_spec(spec, SPEC_FILE)
+    checkin = [ev for ev in t.events if ev.format.type in FORMATS and checks_in(ev.format.type)]
+    missing = [ev.name for ev in checkin if ev.draw_at is None]
+    if missing:
+        out.append(f"项目{'、'.join(f'“{n}”' for n in missing)}（分组积分编排赛）没有签到抽签时间：报名截止后第一次运行就会"
+                   "抽第1轮，不生成签到表，比赛当天不能按到场情况重新组合搭档（通知上却写着当天重新组合）。要当天签到后"
+                   "再抽签，请在 tournament.yaml 中给该项目加上 draw_at（签到时间，如 draw_at: 2026-12-05T08:30:00+08:00），"
+                   "或在问卷的“签到抽签时间”一栏填写后重新建立。")
+    if answers and _text(answers.get("draw_at")) and not checkin:
+        out.append("填写了签到抽签时间，但没有比赛当天签到的项目（分组积分编排赛），这个时间未写入 tournament.yaml。")
+    for ev in t.events:
+        if ev.awards.scheme not in AWARD_SCHEMES or ev.format.type not in FORMATS:
+            continue
+        scheme = AWARD_SCHEMES.get(ev.awards.scheme)
+        places = scheme.places(ev.awards.options)
+        total = sum(n for _a, n in places)
+        shown = "、".join(f"{a}{n}名" for a, n in places)
+        fmt = FORMATS.get(ev.format.type)
+        if fmt.name == "knockout":
+            pool = int(ev.format.options.get("final_pool", 3))
+            if total > pool:
+                example = "：如 10 人参赛，第 6 至 10 名 5 人并列" if pool == 3 else ""
+                out.append(f"项目“{ev.name}”（淘汰赛）设了 {total} 个获奖名额（{shown}），但淘汰赛只在最后剩下的 {pool} 人（队）"
+                           f"之间以决赛循环赛排出名次；第 {pool + 1} 名起是各轮被淘汰者，同一轮的负者按破同分规则排列，"
+                           "分不出时名次并列。获奖名额的分界落在并列者之间时，要组织加赛、填加赛表后才能颁奖"
+                           f"（并列的人数随参赛人数而定{example}）。建议按赛制和人数为各项目分别设奖：建好后在 "
+                           f"tournament.yaml 中修改该项目的 awards，例如只设 {pool} 个名额（决赛循环赛的名次）。")
+        if getattr(scheme, "by_group", False):
+            continue                    # places in each group: the group sizes are not known yet
+        quotas = [quota_for(ev, u.unit()) for u in t.units]
+        if quotas and None not in quotas and sum(quotas) <= total:
+            most = sum(quotas)
+            out.append(f"项目“{ev.name}”按名额最多只有 {most} {'队' if ev.team_size > 1 else '人'}参赛，却设了 {total} 个获奖"
+                       f"名额（{shown}）：每{'队' if ev.team_size > 1 else '位参赛者'}都会获奖。建议按参赛人数为该项目分别设奖：建好后在 tournament.yaml "
+                       "中修改该项目的 awards（减少名额）。")
+    return out
 
 
 def _write_folder(folder: Path, spec: dict[str, Any]) -> None:

@@ -91,6 +91,9 @@ class Format(Protocol):
     name: str           # registry name
     title: str          # Chinese name for documents
     seats: int          # 2 for head-to-head, 3 for tables of three
+    # optional: ``ranks_each_group = True`` for a format whose placements rank each group apart
+    # when EventState.places_by_group (groups_standings); an award scheme by group (各组前N名)
+    # is refused for any other by league new (pipeline.newleague.scheme_problem)
 
     def check_options(self, options: dict[str, Any]) -> str | None:
         """None if the options are usable, else a message naming the bad option."""

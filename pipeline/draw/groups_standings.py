@@ -67,6 +67,9 @@ class GroupsStandings:
     name = "groups_standings"
     title = "分组积分编排赛"
     seats = 2
+    #: each group ranked apart when the awards are per group (各组前N名, EventState.places_by_group):
+    #: the only format an award scheme by group (AwardScheme.by_group) may be given to
+    ranks_each_group = True
     OPTIONS = ("groups", "rounds", "avoid_rematch")
     #: the options as the spec reference documents them (pipeline.specdoc)
     #: the options the first draw fixes (the groups, and the rounds its plan records as

@@ -295,7 +295,11 @@ class TopN(Ranked):
 
 class GroupTop(AwardScheme):
     """R2016-A1: the top ``count`` (default 2) of each group (``Placement.group``),
-    named by option ``awards`` or 小组第一名, 小组第二名 …"""
+    named by option ``awards`` or 小组第一名, 小组第二名 … Only for the format that ranks each
+    group apart, groups_standings (分组积分编排赛): league new refuses it for any other.
+
+    (:func:`pipeline.newleague.scheme_problem`: given to a knockout or Swiss event, its notice
+    said 每组一等奖一名 while the awards went by the event's places.)"""
 
     name = "group_top"
     title = "各组前N名"
@@ -456,7 +460,10 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("MISSING_VALUE", "奖项为空：请填写奖项名称（如 风尚奖）", at=r.cell("奖项")))
             continue
         if known is not None and _as_simplified(award) not in {_as_simplified(normalise_name(k)) for k in allowed}:
-            listed = f"（{'、'.join(allowed)}）" if allowed else "（本次比赛没有设定评定奖项或单位奖项）"
+            # each valid name quoted on its own: joined bare with 、, a refused “甲奖、乙奖” (one
+            # name of the spec, 、 and all) read as if it were in the list
+            listed = (f"（设定的奖项：{'、'.join(f'“{k}”' for k in allowed)}）" if allowed
+                      else "（本次比赛没有设定评定奖项或单位奖项）")
             by_unit = ("按单位颁发的奖项须先在 tournament.yaml 的 branch_award 中设定；"
                        if r.branch.strip() and not branch_award else "")
             issues.append(issue("BAD_VALUE", f"奖项“{r.award}”不是本次比赛设定的奖项{listed}，"

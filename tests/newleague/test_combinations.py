@@ -9,6 +9,7 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +110,12 @@ def expected_awards(ev, placements) -> list[tuple[str, int]]:
 def test_any_league_of_registered_combinations_runs_to_the_end(league, scheme, seed):
     rng = random.Random(seed)
     a = answers_for(league, scheme)
+    if newleague.scheme_problem(newleague.v_scheme(scheme), a["events"]):
+        # awards by group for a format that places no group apart (a knockout's places, a
+        # Swiss) are refused at setup: that league is played with awards by place
+        with tempfile.TemporaryDirectory() as tmp, pytest.raises(newleague.NewLeagueError, match="按小组颁奖"):
+            newleague.create(Path(tmp) / "prop", answers=a)
+        a = answers_for(league, "名次奖")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "prop"
         newleague.create(folder, answers=a)

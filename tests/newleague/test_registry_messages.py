@@ -220,6 +220,8 @@ def test_group_awards_answered_with_prizes_pay_them(tmp_path):
     from pipeline.score import AWARD_SCHEMES
 
     a = small_answers(2)
+    # (awards by group only for a format that ranks each group apart: test_award_questions)
+    a["events"] = [{"name": "掼蛋", "game": "掼蛋", "format": "分组积分编排赛", "quota": "固定 1", "team_size": "2"}]
     a["awards"] = "小组前N名"
     spec = parse_spec(newleague.build_spec(a))
     ev = spec.events[0]

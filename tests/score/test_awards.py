@@ -137,12 +137,12 @@ def test_R2015_A1_no_unit_award_configured_refuses_one():
         entries, units, branch_award="", known=["体育道德风尚奖"])
     assert [(r.award, r.players) for r in rows] == [("体育道德风尚奖", "王军")]
     assert [(i.code, i.severity.value, i.cell) for i in issues] == [("BAD_VALUE", "error", "A5")]
-    assert "“组织奖”不是本次比赛设定的奖项（体育道德风尚奖）" in issues[0].message and "branch_award" in issues[0].message
+    assert "“组织奖”不是本次比赛设定的奖项（设定的奖项：“体育道德风尚奖”）" in issues[0].message and "branch_award" in issues[0].message
     rows, issues = discretionary_awards(
         [DiscretionaryRow("风尚奖", "", "王军"), DiscretionaryRow("组织奖", "", "", "", "第一分工会")],
         entries, units, branch_award="组织奖", known=[])
     assert [r.award for r in rows] == ["组织奖"] and [i.code for i in issues] == ["BAD_VALUE"]
-    assert "（组织奖）" in issues[0].message
+    assert "（设定的奖项：“组织奖”）" in issues[0].message
 
 
 def test_R2015_A1_a_unit_award_written_in_traditional_is_the_unit_award():
@@ -276,3 +276,18 @@ def test_R2015_A1_a_name_found_by_its_simplified_form_is_shown_as_each_was_typed
         shown = [convert(i.message, "traditional") for i in issues]
     assert shown[0].startswith("獲獎人“謝軍杰”按報名表中的“谢军杰”（同一姓名的簡體寫法）"), shown[0]
     assert shown[1].startswith("獲獎人“閆璐”按報名表中的“闫璐”（同一姓名的簡體寫法）"), shown[1]
+
+
+def test_a_refused_award_name_is_never_shown_as_if_it_were_in_the_list():
+    """The valid names were joined bare with 、: “体育道德风尚奖”不是本次比赛设定的奖项（体育道德风尚奖、最佳新人奖、组织奖）
+    when the spec listed one award named 体育道德风尚奖、最佳新人奖.  Each valid name is quoted on
+    its own, and an empty unit award adds no trailing 、."""
+    rows, issues = discretionary_awards(
+        [DiscretionaryRow("体育道德风尚奖", "", "王军", at=CellRef("awards.xlsx", "评奖", "A5"))],
+        [entry("go-1", "u1", ("王军",), event="go")], [Unit("u1", "第一分工会")],
+        known=["体育道德风尚奖、最佳新人奖"], branch_award="")
+    assert not rows and [i.code for i in issues] == ["BAD_VALUE"]
+    assert "（设定的奖项：“体育道德风尚奖、最佳新人奖”）" in issues[0].message, issues[0].message
+    _, issues = discretionary_awards([DiscretionaryRow("风尚将", "", "王军")], [], [Unit("u1", "第一分工会")],
+                                     known=["风尚奖", "潜力选手奖"])
+    assert "（设定的奖项：“风尚奖”、“潜力选手奖”、“组织奖”）" in issues[0].message, issues[0].message

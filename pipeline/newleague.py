@@ -379,6 +379,22 @@ def v_draw_at(v: Any) -> str:
     return v_datetime(v)
 
 
+def _after_every_session(draw_at: str, sessions: list[dict[str, Any]]) -> str:
+    """Why a check-in time cannot be (a message), or "": round 1 is played in the first session
+    that starts at or after the check-in (``run._open_sessions``) — a check-in after the start
+    of every session left the event with no session, and the site promised a draw after the
+    games (a check-in typed 09:00 for a session starting 08:30)."""
+    at = dt.datetime.fromisoformat(draw_at)
+    at = at if at.tzinfo else at.replace(tzinfo=TZ)
+    starts = sorted(dt.datetime.fromisoformat(f"{v_date(se['date'])}T{se['start']}").replace(tzinfo=TZ)
+                    for se in sessions)
+    if not starts or any(s >= at for s in starts):
+        return ""
+    return (f"签到抽签时间 {at:%Y-%m-%d %H:%M} 晚于每一场比赛的开始时间（最后一场 {starts[-1]:%Y-%m-%d %H:%M} 开始）："
+            "第1轮在签到抽签之后开始的场次进行，这样的场次一场也没有。请把签到抽签时间改在第1轮那一场开始之前"
+            f"（如 {starts[0] - dt.timedelta(minutes=30):%Y-%m-%d %H:%M}）。")
+
+
 def checks_in(fmt: Any) -> bool:
     """Whether a format (registry name, alias or answer) re-forms its entries at a check-in on
     the day (R2016-F2: 分组积分编排赛) — the formats whose round 1 waits for ``draw_at``."""
@@ -500,15 +516,32 @@ def v_list(v: Any) -> list[str]:
 
 def v_award_names(v: Any) -> list[str]:
     """Award names typed on one line (评定奖项), split at 、 — the usual separator of a Chinese
-    list — as well as at commas, semicolons and slashes (half- or full-width): ``体育道德风尚奖、
-    最佳新人奖`` → ['体育道德风尚奖', '最佳新人奖'].  (Read by :func:`v_list`, which keeps 、 for
-    the stops of one pick-up point, it was one award of that whole name, and the 评奖表 then
-    refused each of the two.)  A name given twice is kept once.
+    list — as well as at commas and semicolons (half- or full-width), but not inside brackets:
+    ``体育道德风尚奖、最佳新人奖`` → ['体育道德风尚奖', '最佳新人奖'].  (Read by :func:`v_list`,
+    which keeps 、 for the stops of one pick-up point, it was one award of that whole name, and
+    the 评奖表 then refused each of the two.)  A slash is part of a name (优秀组织/服务奖), as
+    is a list in brackets (最佳新人奖（男、女）).  A name given twice is kept once.
 
     >>> v_award_names("体育道德风尚奖、最佳新人奖；优胜奖, 体育道德风尚奖")
     ['体育道德风尚奖', '最佳新人奖', '优胜奖']
+    >>> v_award_names("优秀组织/服务奖、最佳新人奖（男、女）")
+    ['优秀组织/服务奖', '最佳新人奖（男、女）']
     """
-    items = v if isinstance(v, list) else re.split(r"[,，;；、/／]", _text(v))
+    if isinstance(v, list):
+        items = v
+    else:
+        items, depth, cur = [], 0, ""
+        for ch in _text(v):
+            if ch in "（(【[":
+                depth += 1
+            elif ch in "）)】]" and depth:
+                depth -= 1
+            if depth == 0 and ch in ",，;；、":
+                items.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        items.append(cur)
     return list(dict.fromkeys(t for t in (_text(x) for x in items) if t))
 
 
@@ -728,6 +761,10 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         elif closes and dt.datetime.fromisoformat(f"{se['date']}T{se['start']}").replace(tzinfo=TZ) < closes:
             fail(BadAnswer(f"{se['date']} {se['start']} 在报名截止（{deadline[:16].replace('T', ' ')}）之前："
                            "比赛要在截止、抽签之后进行，请改正日期或截止时间。", f"第{n}场"))
+    if draw_at and sessions and any(e.get("draw_at") for e in events):
+        late = _after_every_session(draw_at, [se for _n, se in sessions])
+        if late:
+            fail(BadAnswer(late, "签到抽签时间"))
     spec.update(units=units, events=events, sessions=[se for _n, se in sessions])
     if answers.get("venue"):
         spec["venue"] = _text(answers["venue"])
@@ -1000,8 +1037,14 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
         first = a["sessions"][0] if a["sessions"] else None
         like = f"{v_date(first['date'])} {first['start']}" if first else "2026-12-05 08:30"
         echo(f"项目{'、'.join(f'“{n}”' for n in checkin)}比赛当天签到，按到场情况重新组合搭档后才抽第1轮（生成签到表）。")
+        def fits(v: Any) -> str:
+            at = v_draw_at(v)
+            late = _after_every_session(at, a["sessions"]) if at else ""
+            if late:
+                raise BadAnswer(late)
+            return at
         a["draw_at"] = _prompt(ask, f"  签到抽签时间（签到截止、抽第1轮的时刻，如 {like}；不安排当天签到则回车）",
-                               v_draw_at, "", echo=echo)
+                               fits, "", echo=echo)
     a["pickup_points"] = _prompt(ask, "班车乘车地点（各点用逗号分隔，如 东门,西门,自行到达；不安排班车则回车）",
                                  v_list, "", echo=echo)
     a["late_policy"] = _prompt(ask, "逾期报名（拒收 / 接收并警告）", v_late, "拒收", echo=echo)
@@ -1491,24 +1534,51 @@ def setup_warnings(spec: dict[str, Any], answers: dict[str, Any] | None = None) 
         total = sum(n for _a, n in places)
         shown = "、".join(f"{a}{n}名" for a, n in places)
         fmt = FORMATS.get(ev.format.type)
+        quotas = [quota_for(ev, u.unit()) for u in t.units]
+        most = sum(quotas) if quotas and None not in quotas else None
         if fmt.name == "knockout":
             pool = int(ev.format.options.get("final_pool", 3))
-            if total > pool:
+            if total > pool and (most is None or _knockout_tie(most, pool, total)):
                 example = "：如 10 人参赛，第 6 至 10 名 5 人并列" if pool == 3 else ""
                 out.append(f"项目“{ev.name}”（淘汰赛）设了 {total} 个获奖名额（{shown}），但淘汰赛只在最后剩下的 {pool} 人（队）"
                            f"之间以决赛循环赛排出名次；第 {pool + 1} 名起是各轮被淘汰者，同一轮的负者按破同分规则排列，"
                            "分不出时名次并列。获奖名额的分界落在并列者之间时，要组织加赛、填加赛表后才能颁奖"
-                           f"（并列的人数随参赛人数而定{example}）。建议按赛制和人数为各项目分别设奖：建好后在 "
-                           f"tournament.yaml 中修改该项目的 awards，例如只设 {pool} 个名额（决赛循环赛的名次）。")
+                           f"（并列的人数随参赛人数而定{example}）。"
+                           + (f"按名额最多 {most} {'队' if ev.team_size > 1 else '人'}参赛时，第 {total} 名就落在并列者之间。"
+                              if most is not None else "")
+                           + "如不想加赛，可在建好后按实际参赛人数修改 tournament.yaml 中该项目的 awards，"
+                           "使获奖名额正好到某一轮负者为止。")
         if getattr(scheme, "by_group", False):
             continue                    # places in each group: the group sizes are not known yet
-        quotas = [quota_for(ev, u.unit()) for u in t.units]
-        if quotas and None not in quotas and sum(quotas) <= total:
-            most = sum(quotas)
+        if most is not None and most <= total:
             out.append(f"项目“{ev.name}”按名额最多只有 {most} {'队' if ev.team_size > 1 else '人'}参赛，却设了 {total} 个获奖"
                        f"名额（{shown}）：每{'队' if ev.team_size > 1 else '位参赛者'}都会获奖。建议按参赛人数为该项目分别设奖：建好后在 tournament.yaml "
                        "中修改该项目的 awards（减少名额）。")
     return out
+
+
+def _knockout_tie(entries: int, pool: int, places: int) -> bool:
+    """Whether the last award place (``places``) falls among tied losers of one knockout round
+    when ``entries`` play down to a final round robin of ``pool``: each round halves the field
+    (byes round it up), and its losers share the places below the round after it.  R2020's 22
+    entries: 22 → 11 → 6 → 3, places 4–6 and 7–11 — six awards end at a round's edge; with 10
+    entries (10 → 5 → 3: places 4–5 and 6–10) the sixth place is shared by five.
+
+    >>> _knockout_tie(22, 3, 6), _knockout_tie(10, 3, 6), _knockout_tie(10, 3, 5)
+    (False, True, False)
+    """
+    losers = []
+    n = entries
+    while n > pool:
+        nxt = max(pool, -(-n // 2))
+        losers.append(n - nxt)
+        n = nxt
+    edge = min(entries, pool)
+    for block in reversed(losers):
+        if edge < places < edge + block:
+            return True
+        edge += block
+    return False
 
 
 def _write_folder(folder: Path, spec: dict[str, Any]) -> None:

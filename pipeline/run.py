@@ -4154,14 +4154,14 @@ def _without_other_units_people(t: Tournament | None, branch: str, items: list[t
     taken as this unit's — its accepted registration SUPERSEDED, its entries gone, and ten
     DUPLICATE_PERSON against it.  It is WRONG_BRANCH (refused, its reading problems unsaid:
     ``refused``); the form before it stands.  A resend of the unit's own people, or a form
-    with a few people who moved from another unit, is read as before; so is a form that came
-    by mail (its sender's address tells whose it is), and one whose people are on the other
+    with a few people who moved from another unit, is read as before; so is a form mailed from
+    the unit's registered address (the address tells whose it is), and one whose people are on the other
     unit's form as its cross-unit members (跨分工会：…, R2015-Q2: both forms list them)."""
     if not items:
         return items
     rec, reg = items[-1]
-    if rec.sender:
-        return items
+    if rec.sender and t is not None and _registered(t, branch, rec.sender):
+        return items            # (mailed from the unit's own registered address: its own form)
     people = _person_keys(reg)
     if len(people) < OTHER_UNITS_PEOPLE_MIN:
         return items

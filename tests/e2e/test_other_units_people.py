@@ -63,10 +63,10 @@ def _people_on(src: Path, form: Path, dst: Path, rows: slice | None = None, head
     wb.save(dst)
 
 
-def _drop(folder: Path, src: Path, name: str) -> None:
+def _drop(folder: Path, src: Path, name: str, hour: int = 10) -> None:
     target = folder / "inbox" / name
     shutil.copy(src, target)
-    t = dt.datetime(2020, 11, 7, 10, 0, tzinfo=TZ).timestamp()
+    t = dt.datetime(2020, 11, 7, hour, 0, tzinfo=TZ).timestamp()
     os.utime(target, (t, t))
 
 
@@ -124,7 +124,9 @@ def test_a_units_own_resend_and_a_few_people_who_moved_are_read_as_before(tmp_pa
     moved = tmp_path / "moved.xlsx"
     _people_on(b01, b02, moved, rows=slice(0, 2))
     (folder / "inbox" / "行政第二分工会-报名表-改.xlsx").unlink()
-    _drop(folder, moved, "行政第二分工会-报名表-改2.xlsx")
+    # (an hour later: the ledger keeps the resend above, and two forms received at once are
+    # ordered by their saved time, the same second when both were saved in it)
+    _drop(folder, moved, "行政第二分工会-报名表-改2.xlsx", hour=11)
     rows = _issues(run(opts).out_dir)
     assert not [r for r in rows if r["code"] == "WRONG_BRANCH"]
     assert any(r["code"] == "DUPLICATE_PERSON" and r["branch"] == "b02" for r in rows)
@@ -207,3 +209,26 @@ def test_R2015_Q2_cross_unit_members_on_another_units_form_are_no_copy_of_it(tmp
                             now=dt.datetime(2015, 10, 28, 9, 0, tzinfo=TZ)))
     assert not [i for i in report.state.issues if i.code == "WRONG_BRANCH"]
     assert _entries(report, "t08")
+
+
+def test_a_copy_mailed_from_an_address_of_no_unit_is_still_wrong_branch(tmp_path):
+    """Only the unit's own registered address tells the form is its own: b01's list typed on
+    b02's form and mailed from a colleague's personal mailbox is WRONG_BRANCH, and b02's form
+    stands (a review: any sender at all let it replace b02's registration again)."""
+    from email.message import EmailMessage
+
+    folder, b01, b02 = _league(tmp_path)
+    opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
+    before = _entries(run(opts), "b02")
+    copy = tmp_path / "copy.xlsx"
+    _people_on(b01, b02, copy)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "zhang.personal@mail.example.com", "union@union.example.edu.cn", "报名表"
+    msg["Date"] = "Sat, 07 Nov 2020 10:00:00 +0800"
+    msg.set_content("报名表见附件")
+    msg.add_attachment(copy.read_bytes(), maintype="application",
+                       subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename="报名表.xlsx")
+    (folder / "inbox" / "1107-unregistered.eml").write_bytes(bytes(msg))
+    report = run(opts)
+    assert [r["code"] for r in _issues(report.out_dir) if r["branch"] == "b02" and r["code"] == "WRONG_BRANCH"]
+    assert before and _entries(report, "b02") == before

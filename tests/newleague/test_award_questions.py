@@ -163,3 +163,32 @@ def test_awards_the_format_and_field_can_rank_give_no_warning(tmp_path, monkeypa
     monkeypatch.setattr(newleague, "_echo", said.append)
     newleague.create(tmp_path / "t2026", answers=a)
     assert not any("获奖名额" in s for s in said), said
+
+
+def test_judged_awards_keep_a_slash_and_a_list_in_brackets_in_one_name():
+    """A review: 优秀组织/服务奖 was split into 优秀组织 and 服务奖, 最佳新人奖（男、女） into two halves."""
+    assert newleague.v_award_names("优秀组织/服务奖、最佳新人奖（男、女）；风尚奖") == \
+        ["优秀组织/服务奖", "最佳新人奖（男、女）", "风尚奖"]
+
+
+def test_a_check_in_time_after_the_start_of_every_session_is_refused():
+    """Round 1 is played in a session that starts at or after the check-in: a check-in after
+    every session's start (09:00 for a session at 08:30) left the event no session at all."""
+    a = _checkin_answers(draw_at="2026-01-17 09:00")
+    assert [(s["date"], s["start"]) for s in a["sessions"]] == [("2026-01-17", "8:30")]
+    with pytest.raises(newleague.BadAnswer, match="晚于每一场比赛的开始时间") as e:
+        newleague.build_spec(a)
+    assert e.value.question == "签到抽签时间"
+
+
+def test_R2020_A1_a_knockout_whose_award_places_end_at_a_rounds_edge_is_not_warned_of(tmp_path, monkeypatch):
+    """R2020-A1: 一等奖1、二等奖2、三等奖3 for a knockout of 22 (11 units × 2): 22 → 11 → 6 → 3,
+    the sixth place ends the 6 → 3 round's losers — no tie, no 加赛; the warning told the
+    client to cut the places its own rules set."""
+    a = small_answers(11)
+    a["events"][0]["quota"] = "fixed 2"
+    a["places"] = ""
+    said: list[str] = []
+    monkeypatch.setattr(newleague, "_echo", said.append)
+    newleague.create(tmp_path / "t2026", answers=a)
+    assert not any("（淘汰赛）设了" in s for s in said), said

@@ -4065,9 +4065,10 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         # saved later is the newer version (the hash decided, and kept an old form by chance)
         items.sort(key=lambda x: (x[0].received_at, _saved_key(x[1]), x[0].sha256))
     newest_of = {b: items[-1] for b, items in by_branch.items()}
+    held: dict[str, list[tuple[str, str]]] = {}      # (made once, when needed: _without_other_units_people)
     for branch, items in sorted(by_branch.items()):
         items = _without_empty_resends(branch, items, issues, subs)
-        items = _without_other_units_people(t, branch, items, newest_of, issues, subs, superseded)
+        items = _without_other_units_people(t, branch, items, newest_of, issues, subs, superseded, held)
         if not items:
             continue
         _same_time_notes(branch, items, issues)
@@ -4146,7 +4147,8 @@ def _same_person(a: tuple[str, str], people: list[tuple[str, str]]) -> bool:
 
 def _without_other_units_people(t: Tournament | None, branch: str, items: list[tuple[Received, Any]],
                                 newest_of: dict[str, tuple[Received, Any]], issues: IssueLog,
-                                subs: list[Submission], refused: set[str]) -> list[tuple[Received, Any]]:
+                                subs: list[Submission], refused: set[str],
+                                held: dict[str, list[tuple[str, str]]] | None = None) -> list[tuple[Received, Any]]:
     """A unit's forms without its newest when every person in it (at least
     :data:`OTHER_UNITS_PEOPLE_MIN`) is in the newest form of one other unit, received before
     it, and none in the unit's own form before it: another unit's list typed on this unit's issued form and put
@@ -4156,7 +4158,11 @@ def _without_other_units_people(t: Tournament | None, branch: str, items: list[t
     ``refused``); the form before it stands.  A resend of the unit's own people, or a form
     with a few people who moved from another unit, is read as before; so is a form mailed from
     the unit's registered address (the address tells whose it is), and one whose people are on the other
-    unit's form as its cross-unit members (跨分工会：…, R2015-Q2: both forms list them)."""
+    unit's form as its cross-unit members (跨分工会：…, R2015-Q2: both forms list them).
+
+    ``held`` (one dict for all the units of a night, filled at the first need): each name's
+    (unit, 工号) on the units' newest forms — every unit's form was read again for every unit,
+    a second of a 200-unit night."""
     if not items:
         return items
     rec, reg = items[-1]
@@ -4165,16 +4171,29 @@ def _without_other_units_people(t: Tournament | None, branch: str, items: list[t
     people = _person_keys(reg)
     if len(people) < OTHER_UNITS_PEOPLE_MIN:
         return items
-    from .validate.checks import cross_note
-
-    cross = cross_note(t.spec.unit_word if t is not None else "")
     before = items[-2] if len(items) > 1 else None
     own = _person_keys(before[1]) if before is not None else []
     if any(_same_person(p, own) for p in people):
         return items
-    # (the other unit's form received before this one: of two such forms the later is the copy)
-    holders = [b for b, (r, g) in newest_of.items() if b != branch and r.received_at < rec.received_at
-               and all(_same_person(p, _person_keys(g, cross)) for p in people)]
+    held = {} if held is None else held
+    if not held:
+        from .validate.checks import cross_note
+
+        cross = cross_note(t.spec.unit_word if t is not None else "")
+        held[""] = []                    # (made: a night whose forms hold nobody is not made again)
+        for b, (_r, g) in newest_of.items():
+            for name, staff in _person_keys(g, cross):
+                held.setdefault(name, []).append((b, staff))
+    # the units whose newest form holds every person of this one (the same name, and the same
+    # 工号 where both have one: _same_person) …
+    units: set[str] | None = None
+    for name, staff in people:
+        have = {b for b, s in held.get(name, ()) if b != branch and (not staff or not s or staff == s)}
+        units = have if units is None else units & have
+        if not units:
+            return items
+    # … received before this one (of two such forms the later is the copy)
+    holders = sorted(b for b in units or () if newest_of[b][0].received_at < rec.received_at)
     if len(holders) != 1:
         return items
     other, (orec, _) = holders[0], newest_of[holders[0]]

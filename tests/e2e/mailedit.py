@@ -29,6 +29,20 @@ def edit_attachment(eml: Path, edit: Callable[[openpyxl.Workbook], None], save_a
     (save_as or eml).write_bytes(bytes(msg))
 
 
+def t2015_forms(tmp_path: Path) -> Path:
+    """The 2015 sample league with only its registration mails (no results), in ``tmp_path``."""
+    import shutil
+
+    src = Path(__file__).resolve().parents[2] / "sample_sheets" / "t2015-tcm"
+    folder = tmp_path / "t2015-tcm"
+    (folder / "inbox").mkdir(parents=True)
+    shutil.copy(src / "tournament.yaml", folder)
+    shutil.copy(src / "secret.key", folder)
+    for p in sorted(src.glob("inbox/*-报名表.eml")):
+        shutil.copy(p, folder / "inbox" / p.name)
+    return folder
+
+
 def table_header(ws, first: str = "桌号", within: int = 30) -> tuple[int, dict[str, int]]:
     """(header row, label → column) of a sheet's table, found by one of its labels."""
     hrow = next(r for r in range(1, within) if any(c.value == first for c in ws[r]))

@@ -70,6 +70,19 @@ def _drop(folder: Path, src: Path, name: str, hour: int = 10) -> None:
     os.utime(target, (t, t))
 
 
+def _mail_form(folder: Path, form: Path, sender: str, name: str) -> None:
+    """``form`` mailed by ``sender`` on 11-07 as 报名表.xlsx, put in the inbox as ``name``."""
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, "union@union.example.edu.cn", "报名表"
+    msg["Date"] = "Sat, 07 Nov 2020 10:00:00 +0800"
+    msg.set_content("报名表见附件")
+    msg.add_attachment(form.read_bytes(), maintype="application",
+                       subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename="报名表.xlsx")
+    (folder / "inbox" / name).write_bytes(bytes(msg))
+
+
 def _issues(out: Path) -> list[dict[str, str]]:
     with open(out / "data" / "issues.csv", encoding="utf-8-sig") as f:
         return list(csv.DictReader(f))
@@ -135,19 +148,11 @@ def test_a_units_own_resend_and_a_few_people_who_moved_are_read_as_before(tmp_pa
 def test_the_form_with_its_header_changed_mailed_from_the_other_units_address_is_other_units_form(tmp_path):
     """Mailed from b01's registered address, b02's form with b01's people and header line is
     OTHER_UNITS_FORM on b01's page, as before — not a token mismatch."""
-    from email.message import EmailMessage
-
     folder, b01, b02 = _league(tmp_path)
     opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
     copy = tmp_path / "copy.xlsx"
     _people_on(b01, b02, copy, header="分工会：行政第一分工会    队长：庞雪平")
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = "xzyfgh@union.example.edu.cn", "union@union.example.edu.cn", "报名表"
-    msg["Date"] = "Sat, 07 Nov 2020 10:00:00 +0800"
-    msg.set_content("报名表见附件")
-    msg.add_attachment(copy.read_bytes(), maintype="application",
-                       subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename="报名表.xlsx")
-    (folder / "inbox" / "1107-b01-again.eml").write_bytes(bytes(msg))
+    _mail_form(folder, copy, "xzyfgh@union.example.edu.cn", "1107-b01-again.eml")
     report = run(opts)
     rows = [r for r in _issues(report.out_dir) if r["file"] == "报名表.xlsx"]
     assert [(r["code"], r["branch"]) for r in rows] == [("OTHER_UNITS_FORM", "b01")], rows
@@ -215,20 +220,12 @@ def test_a_copy_mailed_from_an_address_of_no_unit_is_still_wrong_branch(tmp_path
     """Only the unit's own registered address tells the form is its own: b01's list typed on
     b02's form and mailed from a colleague's personal mailbox is WRONG_BRANCH, and b02's form
     stands (a review: any sender at all let it replace b02's registration again)."""
-    from email.message import EmailMessage
-
     folder, b01, b02 = _league(tmp_path)
     opts = RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW)
     before = _entries(run(opts), "b02")
     copy = tmp_path / "copy.xlsx"
     _people_on(b01, b02, copy)
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = "zhang.personal@mail.example.com", "union@union.example.edu.cn", "报名表"
-    msg["Date"] = "Sat, 07 Nov 2020 10:00:00 +0800"
-    msg.set_content("报名表见附件")
-    msg.add_attachment(copy.read_bytes(), maintype="application",
-                       subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename="报名表.xlsx")
-    (folder / "inbox" / "1107-unregistered.eml").write_bytes(bytes(msg))
+    _mail_form(folder, copy, "zhang.personal@mail.example.com", "1107-unregistered.eml")
     report = run(opts)
     assert [r["code"] for r in _issues(report.out_dir) if r["branch"] == "b02" and r["code"] == "WRONG_BRANCH"]
     assert before and _entries(report, "b02") == before

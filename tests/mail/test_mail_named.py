@@ -21,8 +21,7 @@ from pipeline.render import site_vm
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
-from .conftest import SmtpServer
-from .test_receipt_no_workbook import B01, B02, _parse, _text
+from .test_receipt_no_workbook import B01, B02, _mail, _text
 from .test_resent_form_receipt import _resend_a
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
@@ -47,22 +46,12 @@ def test_mail_named():
 def _fetched(folder: Path, subject: str, date: str, attachments=(), sender: str = B01, headers=None,
              message_id: str = "") -> str:
     """A mail as --imap stores it: ``inbox/mail/<its sha256>.eml``; returns that file name."""
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = "office@union.example.edu.cn"
-    msg["Subject"] = subject
-    msg["Date"] = date
-    if message_id:
-        msg["Message-ID"] = message_id
-    for k, v in (headers or {}).items():
-        msg[k] = v
-    msg.set_content("见附件")
-    for fname, data in attachments:
-        msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=fname)
-    raw = bytes(msg)
-    name = f"{hashlib.sha256(raw).hexdigest()}.eml"
     (folder / "inbox" / "mail").mkdir(exist_ok=True)
-    (folder / "inbox" / "mail" / name).write_bytes(raw)
+    made = folder / "inbox" / "mail" / "new.eml"
+    _mail(folder, "mail/new.eml", sender, subject, date, attachments, message_id=message_id, body="见附件",
+          headers=headers)
+    name = f"{hashlib.sha256(made.read_bytes()).hexdigest()}.eml"
+    made.rename(made.with_name(name))
     return name
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import sys
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -32,6 +32,9 @@ from pipeline.spec import Tournament
 from pipeline.timeutil import TZ
 
 from .conftest import NOW, sha
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from mailedit import t2015_forms  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sheets"
 #: edit invitations that cannot work for a file refused outright, or after the deadline
@@ -222,14 +225,8 @@ def test_a_form_superseded_only_for_the_events_still_open_says_it_still_counts_f
 
     import openpyxl
 
-    src = SAMPLES / "t2015-tcm"
-    folder = tmp_path / "t2015-tcm"
-    (folder / "inbox").mkdir(parents=True)
-    shutil.copy(src / "tournament.yaml", folder)
-    shutil.copy(src / "secret.key", folder)
-    for p in sorted(src.glob("inbox/*-报名表.eml")):
-        shutil.copy(p, folder / "inbox" / p.name)
-    msg = email.message_from_bytes((src / "inbox" / "1027-t09-报名表.eml").read_bytes(), policy=email.policy.default)
+    folder = t2015_forms(tmp_path)
+    msg = email.message_from_bytes((folder / "inbox" / "1027-t09-报名表.eml").read_bytes(), policy=email.policy.default)
     part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
     wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
     ws = wb["报名表"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import sys
 from pathlib import Path
 
 from pipeline.mail.receipts import build_receipts
@@ -18,6 +19,9 @@ from pipeline.spec import Tournament
 from pipeline.state import BareMail, ResentForm
 
 from .conftest import NOW, sha
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from mailedit import edit_attachment, t2015_forms  # noqa: E402
 
 CLOSED = NOW - dt.timedelta(days=2)     # 象棋's deadline: passed
 AHEAD = NOW + dt.timedelta(days=3)      # 桥牌's: still ahead
@@ -76,34 +80,12 @@ def test_once_every_event_has_closed_no_event_is_said_open(world):
 def _t2015_with_late_change(tmp_path, edit) -> tuple[object, object]:
     """T2015's registration mails, and 机关分工会 (t05) sending its form again on 11-12 (围棋 closed
     10-30, 双扣 open until 11-14) edited by ``edit(ws)``; the night of 11-13.  (report, that receipt)"""
-    import email
-    import email.policy
-    import io
-    import shutil
-
-    import openpyxl
-
     from pipeline.run import RunOptions, run
     from pipeline.timeutil import TZ
 
-    src = Path(__file__).resolve().parents[2] / "sample_sheets" / "t2015-tcm"
-    folder = tmp_path / "t2015-tcm"
-    (folder / "inbox").mkdir(parents=True)
-    shutil.copy(src / "tournament.yaml", folder)
-    shutil.copy(src / "secret.key", folder)
-    for p in sorted(src.glob("inbox/*-报名表.eml")):
-        shutil.copy(p, folder / "inbox" / p.name)
-    msg = email.message_from_bytes((src / "inbox" / "1027-t05-报名表.eml").read_bytes(), policy=email.policy.default)
-    part = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx"))
-    wb = openpyxl.load_workbook(io.BytesIO(part.get_content()))
-    edit(wb["报名表"])
-    buf = io.BytesIO()
-    wb.save(buf)
-    part.set_content(buf.getvalue(), maintype="application",
-                     subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=part.get_filename())
-    del msg["Date"]
-    msg["Date"] = "Thu, 12 Nov 2015 09:30:00 +0800"
-    (folder / "inbox" / "1112-t05-修改.eml").write_bytes(bytes(msg))
+    folder = t2015_forms(tmp_path)
+    edit_attachment(folder / "inbox" / "1027-t05-报名表.eml", lambda wb: edit(wb["报名表"]),
+                    save_as=folder / "inbox" / "1112-t05-修改.eml", date="Thu, 12 Nov 2015 09:30:00 +0800")
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
                             now=dt.datetime(2015, 11, 13, 1, 30, tzinfo=TZ)))
     new = max((s for s in report.state.submissions if s.branch == "t05"), key=lambda s: s.received)

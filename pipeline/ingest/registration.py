@@ -190,7 +190,14 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
     elif kind != L.KIND_REGISTRATION:
         file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是{kind}表，不是报名表。请提交报名表。", True)
     elif tid != spec.id:
-        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是比赛“{tid or '（未注明）'}”的报名表，不是本次比赛"
+        # named by the title the form prints (2015年教職工棋牌比賽), which its captain knows, with
+        # its id — the id alone (比赛“t2015-tcm”) told a captain nothing
+        form = book.sheet(L.REG_SHEET)
+        title = cell_text(form.rows[0][0]) if form is not None and form.rows and form.rows[0] else ""
+        title = re.sub(r"\s*(?:报名表|報名表)$", "", title).strip()
+        named = (f"“{title}”（编号 {tid}）" if title and tid and title != spec.name
+                 else f"“{tid or '（未注明）'}”")
+        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是比赛{named}的报名表，不是本次比赛"
                    f"（{spec.name}）的。请使用本次比赛下发的报名表。", True)
     else:
         try:

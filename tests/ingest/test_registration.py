@@ -644,3 +644,23 @@ def test_a_leading_apostrophe_typed_into_a_text_cell_is_no_part_of_the_value(tmp
         ("checkers", "严艳英", "严艳英", "1001", ""), ("shuangsheng", "李四", "李四", "1002", "1"),
         ("shuangsheng", "赵六", "赵六", "1003", "1")]
     assert reg.rows[0].gender == "女"
+
+
+def test_another_leagues_form_is_named_by_the_title_it_prints(tmp_path):
+    """A form of another league is named by the title its captain sees on it (and its id): the
+    id alone — 比赛“t2015-tcm”的报名表 — told a captain nothing (an audit)."""
+    import email
+    import email.policy
+    from pathlib import Path
+
+    from pipeline.ingest.workbook import read_workbook_bytes
+    from pipeline.spec import load_tournament
+
+    root = Path(__file__).resolve().parents[2] / "sample_sheets"
+    msg = email.message_from_bytes((root / "t2015-tcm" / "inbox" / "1027-t05-报名表.eml").read_bytes(),
+                                   policy=email.policy.default)
+    data = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx")).get_content()
+    t = load_tournament(root / "t2020-league", cache_parent=tmp_path)
+    _, issues = read_registration(read_workbook_bytes(data, "机关.xlsx"), "机关.xlsx", t)
+    (said,) = [i.message for i in issues if i.code == "TEMPLATE_MISMATCH"]
+    assert "是比赛“2015年教職工棋牌比賽”（编号 t2015-tcm）的报名表" in said, said

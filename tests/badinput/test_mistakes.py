@@ -38,7 +38,7 @@ T2020 = [
     ("wrong-branch-b10", "WRONG_BRANCH", "b10", "", "校验码"),
     ("unregistered-sender-b11", "SENDER_UNKNOWN", "b11", "", "captain.home@mail.example.com"),
     # a file that names no unit itself, sent from b11's registered address: on b11's page
-    ("other-template-b11", "TEMPLATE_MISMATCH", "b11", "", "“t2011-court”"),
+    ("other-template-b11", "TEMPLATE_MISMATCH", "b11", "", "“XX单位棋牌比赛”（编号 t2011-court）"),
     ("csv-renamed-b11", "UNREADABLE_FILE", "b11", "", "CSV"),
     ("legacy-xls-b11", "UNREADABLE_FILE", "b11", "", ".xls"),
     ("no-attachment-b11", "NO_ATTACHMENT", "b11", "", "没有 .xlsx 附件"),   # its sender is b11's

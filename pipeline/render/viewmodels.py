@@ -371,9 +371,16 @@ def _award_text(ev: "EventSpec") -> str:
         money = ev.awards.prizes.get(name)
         count = "" if n == 1 and name.endswith("名") else f"{'两' if n == 2 else cn_number(n)}名"
         parts.append(f"{name}{count}" + (f"（奖金{money:,}元）" if money else ""))
+    # 每组 only where the format ranks each group apart (groups_standings): a tournament.yaml
+    # edited by hand that gives 各组前N名 to a knockout or Swiss event awards the event's
+    # places (one group), and its notice said 每组一等奖一名
+    from ..draw import FORMATS
+
+    fmt = FORMATS.get(ev.format.type) if ev.format.type in FORMATS else None
+    each = ev.awards.scheme == "group_top" and bool(getattr(fmt, "ranks_each_group", False))
     if ev.awards.scheme == "group_top":     # 每组第一名、第二名 (not 每组小组第一名、小组第二名)
         parts = [p.removeprefix("小组") for p in parts]
-    text = ("每组" if ev.awards.scheme == "group_top" else "") + "、".join(parts)
+    text = ("每组" if each else "") + "、".join(parts)
     rest = ev.awards.options.get("rest")
     return text + (f"，其余参赛者获{rest}" if rest else "")
 

@@ -299,7 +299,8 @@ class GroupTop(AwardScheme):
     group apart, groups_standings (分组积分编排赛): league new refuses it for any other.
 
     (:func:`pipeline.newleague.scheme_problem`: given to a knockout or Swiss event, its notice
-    said 每组一等奖一名 while the awards went by the event's places.)"""
+    said 每组一等奖一名 while the awards went by the event's places; a tournament.yaml edited by
+    hand may still give it so — the event is then one group, and the notice says no 每组.)"""
 
     name = "group_top"
     title = "各组前N名"

@@ -748,3 +748,20 @@ def test_a_plain_knockout_is_no_final_stage_in_the_notice():
     lines = [p for p in section.paragraphs if "淘汰赛" in p]
     assert lines and all("决赛采用" not in p for p in lines), lines
     assert any(p.startswith("（一）象棋：采用淘汰赛：全部参赛者抽签两两对阵") for p in lines), lines
+
+
+def test_group_awards_given_by_hand_to_a_knockout_say_no_each_group():
+    """各组前N名 given to a knockout in a hand-edited tournament.yaml (league new refuses it):
+    the event is one group, its awards go by the event's places, and the notice said
+    每组第一名、第二名."""
+    import dataclasses
+    from pathlib import Path
+
+    from pipeline.spec import load_tournament
+
+    root = Path(__file__).resolve().parents[2] / "sample_sheets"
+    (grouped,) = [e for e in load_tournament(root / "t2016-poker").spec.events if e.awards.scheme == "group_top"]
+    knockout = next(e for e in load_tournament(root / "t2020-league").spec.events if e.format.type == "knockout")
+    ev = dataclasses.replace(knockout, awards=grouped.awards)
+    assert vms._award_text(ev) == "第一名、第二名"
+    assert vms._award_text(grouped) == "每组第一名、第二名"

@@ -37,8 +37,7 @@ class RegRow:
     row: int
     columns: Mapping[str, str]
     event: str = ""          # event id ("" when unknown/blank)
-    team_no: str = ""        # a number typed with its words as the number (1队 → 1: _team_number)
-    team_typed: str = ""     # … as typed, when that differs (1队)
+    team_no: str = ""
     name: str = ""           # NFKC, every space removed
     display_name: str = ""   # as typed, trimmed
     staff_id: str = ""
@@ -567,8 +566,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
 
     # 队号
     team_raw = raw.get("队号")
-    team_typed = "" if isinstance(team_raw, CellError) else strip_spaces(cell_text(team_raw))
-    team_no = _team_number(team_typed)
+    team_no = "" if isinstance(team_raw, CellError) else _team_number(strip_spaces(cell_text(team_raw)))
     if ev is not None and ev.is_team and not team_no and not isinstance(team_raw, CellError):
         add("MISSING_VALUE", "队号", f"“{ev.name}”是{ev.team_size}人一队的项目，请填写队号（同一队的队员填相同的队号，如 1）。")
     elif ev is not None and ev.is_team and isinstance(team_raw, (dt.date, dt.time, dt.timedelta, bool)):
@@ -576,7 +574,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         add("BAD_VALUE", "队号", f"\"{team_no}\" 是日期或时间，不是队号：请填写队号（同一队的队员填相同的队号，如 1；"
             "Excel 把“1-1”之类改成了日期的，请把单元格设为文本后重填）。")
     if ev is not None and not ev.is_team:
-        team_no = team_typed = ""
+        team_no = ""
 
     staff = _read_staff(raw.get("工号"), warn)
     gender = _read_gender(raw.get("性别"), warn)
@@ -596,8 +594,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
                     f"（{'、'.join(spec.pickup_points)}），未登记；报名已受理。",
                     at=CellRef(file, sheet, cells["乘车地点"]), branch=branch, severity=Severity.WARNING)
     note = "" if isinstance(raw.get("备注"), CellError) else cell_text(raw.get("备注"))
-    return RegRow(row=row_no, columns=letters, event=event_id, team_no=team_no,
-                  team_typed=team_typed if team_typed != team_no else "", name=name,
+    return RegRow(row=row_no, columns=letters, event=event_id, team_no=team_no, name=name,
                   display_name=display or name, staff_id=staff, gender=gender, phone=phone,
                   pickup=pickup, note=note, ok=not bad)
 

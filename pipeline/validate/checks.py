@@ -650,10 +650,6 @@ def build_entries(ctx: Ctx) -> list[Entry]:
             if len(rows) != ev.team_size or any((not r.ok) or key(reg, r) in ctx.bad for r in rows):
                 continue
             players = tuple(r.person(ctx.home.get(key(reg, r), reg.branch)) for r in rows)
-            # a team typed alike on every row keeps its 队号 as typed (1队: its entry id, the id
-            # a published draw holds, as before); typed otherwise (1队 and 1), its number
-            typed = {r.team_typed or r.team_no for r in rows}
-            team_no = typed.pop() if len(typed) == 1 else team_no
             label = team_label(unit.short or unit.name, team_no)
             made.append(Entry(id=f"{ev.id}:{reg.branch}:{team_no}", event=ev.id, branch=reg.branch,
                               team=label, players=players, team_no=team_no))

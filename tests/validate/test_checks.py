@@ -408,12 +408,6 @@ def test_a_team_number_typed_with_its_word_is_that_number(tmp_path):
                                                           person("双升", "己", 6, team=1)]})
         assert not [i for i in issues if i.code == "TEAM_INCOMPLETE"], (typed, issues)
         assert [len(e.players) for e in entries if e.event == "shuangsheng"] == [2], (typed, entries)
-        assert [e.id for e in entries if e.event == "shuangsheng"] == ["shuangsheng:b1:1"]
-    # typed alike on both rows: the 队号 as typed, as before (a published draw holds its entry id)
-    (tmp_path / "alike").mkdir()
-    entries, issues = run(tmp_path / "alike", t, {"b1": [person("双升", "戊", 5, team="1队"),
-                                                        person("双升", "己", 6, team="1队")]})
-    assert [e.id for e in entries if e.event == "shuangsheng"] == ["shuangsheng:b1:1队"], issues
 
 
 def test_a_team_number_that_is_no_number_is_named_once(tmp_path):

@@ -566,7 +566,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
 
     # 队号
     team_raw = raw.get("队号")
-    team_no = "" if isinstance(team_raw, CellError) else _team_number(strip_spaces(cell_text(team_raw)))
+    team_no = "" if isinstance(team_raw, CellError) else strip_spaces(cell_text(team_raw))
     if ev is not None and ev.is_team and not team_no and not isinstance(team_raw, CellError):
         add("MISSING_VALUE", "队号", f"“{ev.name}”是{ev.team_size}人一队的项目，请填写队号（同一队的队员填相同的队号，如 1）。")
     elif ev is not None and ev.is_team and isinstance(team_raw, (dt.date, dt.time, dt.timedelta, bool)):
@@ -597,22 +597,6 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     return RegRow(row=row_no, columns=letters, event=event_id, team_no=team_no, name=name,
                   display_name=display or name, staff_id=staff, gender=gender, phone=phone,
                   pickup=pickup, note=note, ok=not bad)
-
-
-#: a team number typed with its words: 1队, 第2队, 第 3 组, 02 (NFKC: ２队 is 2队 already)
-_TEAM_NUMBER = re.compile(r"第?(\d{1,4})(?:队|隊|组|組|号|號)?")
-
-
-def _team_number(text: str) -> str:
-    """A 队号 as its number when it is one typed with its words (1队, 第2队, 02 → 1, 2, 2), else
-    as typed (A, 一队).  A pair typed 1队 on one row and 1 on the other was two teams of one,
-    each TEAM_INCOMPLETE, and both players out of the event.
-
-    >>> [_team_number(t) for t in ("1", "1队", "第2队", "02", "第3组", "A", "一队", "")]
-    ['1', '1', '2', '2', '3', 'A', '一队', '']
-    """
-    m = _TEAM_NUMBER.fullmatch(text)
-    return str(int(m.group(1))) if m else text
 
 
 def _digits_text(v: Any) -> str | None:

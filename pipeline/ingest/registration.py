@@ -194,8 +194,11 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         form = book.sheet(L.REG_SHEET)
         title = cell_text(form.rows[0][0]) if form is not None and form.rows and form.rows[0] else ""
         title = re.sub(r"\s*(?:报名表|報名表)$", "", title).strip()
-        named = (f"“{title}”（编号 {tid}）" if title and tid and title != spec.name
-                 else f"“{tid or '（未注明）'}”")
+        from ..text import to_simplified
+
+        # (a title that is this league's own name, in either script, tells nothing: the id)
+        own = strip_spaces(to_simplified(title)) == strip_spaces(to_simplified(spec.name)) if title else True
+        named = f"“{title[:60]}”（编号 {tid}）" if title and tid and not own else f"“{tid or '（未注明）'}”"
         file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是比赛{named}的报名表，不是本次比赛"
                    f"（{spec.name}）的。请使用本次比赛下发的报名表。", True)
     else:

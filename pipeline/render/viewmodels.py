@@ -367,7 +367,8 @@ def _award_text(ev: "EventSpec") -> str:
     from ..score import AWARD_SCHEMES
 
     parts = []
-    for name, n in AWARD_SCHEMES.get(ev.awards.scheme).places(ev.awards.options):
+    scheme = AWARD_SCHEMES.get(ev.awards.scheme)      # (an alias, 各组前N名, is the same scheme)
+    for name, n in scheme.places(ev.awards.options):
         money = ev.awards.prizes.get(name)
         count = "" if n == 1 and name.endswith("名") else f"{'两' if n == 2 else cn_number(n)}名"
         parts.append(f"{name}{count}" + (f"（奖金{money:,}元）" if money else ""))
@@ -377,8 +378,9 @@ def _award_text(ev: "EventSpec") -> str:
     from ..draw import FORMATS
 
     fmt = FORMATS.get(ev.format.type) if ev.format.type in FORMATS else None
-    each = ev.awards.scheme == "group_top" and bool(getattr(fmt, "ranks_each_group", False))
-    if ev.awards.scheme == "group_top":     # 每组第一名、第二名 (not 每组小组第一名、小组第二名)
+    by_group = bool(getattr(scheme, "by_group", False))
+    each = by_group and bool(getattr(fmt, "ranks_each_group", False))
+    if by_group:     # 每组第一名、第二名 (not 每组小组第一名、小组第二名)
         parts = [p.removeprefix("小组") for p in parts]
     text = ("每组" if each else "") + "、".join(parts)
     rest = ev.awards.options.get("rest")

@@ -664,3 +664,26 @@ def test_another_leagues_form_is_named_by_the_title_it_prints(tmp_path):
     _, issues = read_registration(read_workbook_bytes(data, "机关.xlsx"), "机关.xlsx", t)
     (said,) = [i.message for i in issues if i.code == "TEMPLATE_MISMATCH"]
     assert "是比赛“2015年教職工棋牌比賽”（编号 t2015-tcm）的报名表" in said, said
+
+
+def test_a_form_of_this_leagues_name_with_another_id_is_named_by_its_id(tmp_path):
+    """A form whose printed title is this league's own name (in the other script, even) but
+    whose id differs — the league's id changed: named by the id, not as 比赛“2015年教職工棋牌比賽”
+    …不是本次比赛（2015年教职工棋牌比赛） (a review)."""
+    import dataclasses
+    import email
+    import email.policy
+    from pathlib import Path
+
+    from pipeline.ingest.workbook import read_workbook_bytes
+    from pipeline.spec import load_tournament
+
+    root = Path(__file__).resolve().parents[2] / "sample_sheets"
+    msg = email.message_from_bytes((root / "t2015-tcm" / "inbox" / "1027-t05-报名表.eml").read_bytes(),
+                                   policy=email.policy.default)
+    data = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx")).get_content()
+    t = load_tournament(root / "t2015-tcm", cache_parent=tmp_path)
+    t.spec = dataclasses.replace(t.spec, id="t2015-new")
+    _, issues = read_registration(read_workbook_bytes(data, "机关.xlsx"), "机关.xlsx", t)
+    (said,) = [i.message for i in issues if i.code == "TEMPLATE_MISMATCH"]
+    assert "是比赛“t2015-tcm”的报名表" in said, said

@@ -765,3 +765,6 @@ def test_group_awards_given_by_hand_to_a_knockout_say_no_each_group():
     ev = dataclasses.replace(knockout, awards=grouped.awards)
     assert vms._award_text(ev) == "第一名、第二名"
     assert vms._award_text(grouped) == "每组第一名、第二名"
+    # the scheme by its Chinese name (an alias tournament.yaml accepts) is the same scheme
+    alias = dataclasses.replace(grouped, awards=dataclasses.replace(grouped.awards, scheme="各组前N名"))
+    assert vms._award_text(alias) == "每组第一名、第二名"

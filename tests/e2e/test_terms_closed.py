@@ -58,16 +58,24 @@ def test_R2020_Q4_a_deadline_moved_earlier_after_it_passed_refuses_no_accepted_f
     assert third.entries == first.entries and not third.needs_attention
 
 
-def test_R2016_Q1_members_lowered_after_the_deadline_keep_the_accepted_pairs_through_the_draw(tmp_path):
+def _tightened_after_the_deadline(tmp_path, old: str, new: str):
+    """The forms accepted at the deadline, then tournament.yaml's ``old`` edited to ``new``
+    and run again: (folder, out, first run, second run, its one TERMS_CHANGED) — the edit not
+    applied (no QUOTA_EXCEEDED, the same entries)."""
     folder, out = _forms_only(tmp_path), tmp_path / "out"
     first = _run(folder, out, CLOSED)
-    g11 = [e for e in first.state.entries if e.branch == "g11"]
-    assert len(g11) > 2
-    _edit(folder, "captain: 褚志强, members: 100", "captain: 褚志强, members: 40")
+    _edit(folder, old, new)
     again = _run(folder, out, LATER)
     assert "QUOTA_EXCEEDED" not in [i.code for i in again.issues]
     assert again.entries == first.entries
     (note,) = [i for i in again.issues if i.code == "TERMS_CHANGED"]
+    return folder, out, first, again, note
+
+
+def test_R2016_Q1_members_lowered_after_the_deadline_keep_the_accepted_pairs_through_the_draw(tmp_path):
+    folder, out, first, again, note = _tightened_after_the_deadline(
+        tmp_path, "captain: 褚志强, members: 100", "captain: 褚志强, members: 40")
+    assert len([e for e in first.state.entries if e.branch == "g11"]) > 2
     assert "后勤服务分工会（g11）的会员人数（members）100 → 40" in note.message, note.message
     # the check-in, the draw and the results: the pairs drawn are the accepted ones, and
     # the draw keeps the counts they were accepted under (no QUOTA_EXCEEDED after it either)
@@ -84,13 +92,7 @@ def test_R2016_Q1_members_lowered_after_the_deadline_keep_the_accepted_pairs_thr
 
 
 def test_R2016_Q1_a_quota_lowered_after_the_deadline_is_not_applied(tmp_path):
-    folder, out = _forms_only(tmp_path), tmp_path / "out"
-    first = _run(folder, out, CLOSED)
-    _edit(folder, "ratio: 0.15,", "ratio: 0.05,")
-    again = _run(folder, out, LATER)
-    assert "QUOTA_EXCEEDED" not in [i.code for i in again.issues]
-    assert again.entries == first.entries
-    (note,) = [i for i in again.issues if i.code == "TERMS_CHANGED"]
+    *_, note = _tightened_after_the_deadline(tmp_path, "ratio: 0.15,", "ratio: 0.05,")
     assert "名额（quota）" in note.message, note.message
 
 

@@ -451,9 +451,7 @@ def inbox_resent(received: list[Received], copies: list[tuple[str, str]],
         first = by_sha.get(h)
         if first is None or h == _EMPTY_SHA:
             continue
-        was = (f"邮件{(names or {}).get(first.parent) or f'《{first.source}》'}的附件《{first.file_name}》"
-               if first.parent else f"《{first.source or first.file_name}》")
-        out.append(Resent(h, f"收件箱中的《{rel}》", was, CellRef(rel),
+        out.append(Resent(h, f"收件箱中的《{rel}》", _named(first, names), CellRef(rel),
                           None if first.kind == "mail" else (times or {}).get(rel)))
     return out
 
@@ -748,8 +746,14 @@ def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, scrip
 
     mails = [r for r in (ledger.received() if received is None else received) if r.kind == "mail"]
     notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)])
-    return {r.sha256: mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at,
-                                 script=script) for r in mails}
+    return {r.sha256: _mail_called(r, notes, script) for r in mails}
+
+
+def _mail_called(r: Received, notes: Mapping[str, dict], script: str, **how: bool) -> str:
+    """:func:`pipeline.mailname.mail_named` of mail ``r``, its subject from ``notes``
+    (:func:`_mail_notes`; none there, none said)."""
+    return mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at,
+                      script=script, **how)
 
 
 def _mail_note_key(sha: str) -> str:
@@ -852,8 +856,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                 mail_ids[r.sha256] = f"{r.sender}\n{mid}"
     def named(r: Received) -> str:
         """The mail as messages name it (a mail --imap stored as <hash>.eml: by its subject and time)."""
-        return mail_named(r.file_name, (notes.get(r.sha256) or {}).get("subject", ""), r.received_at,
-                          script=t.spec.script)
+        return _mail_called(r, notes, t.spec.script)
     for r in mails:
         note = notes[r.sha256]
         if not note:            # its stored copy could not be read: nothing to say about it
@@ -1107,8 +1110,8 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         if m is None:
             return ""
         # (a mail --imap stored as <hash>.eml: by its subject, the time being said here)
-        subject = (_mail_notes(ledger, [m]).get(m.sha256) or {}).get("subject", "") if hash_named(m.file_name) else ""
-        return (f"（邮件{mail_named(m.file_name, subject, m.received_at, when=False, script=t.spec.script)}的附件，发件人 {m.sender or '未知'}，"
+        notes = _mail_notes(ledger, [m]) if hash_named(m.file_name) else {}
+        return (f"（邮件{_mail_called(m, notes, t.spec.script, when=False)}的附件，发件人 {m.sender or '未知'}，"
                 f"{aware(m.received_at).astimezone(TZ):%m-%d %H:%M} 收到）")
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))

@@ -1,6 +1,8 @@
 """桥牌 Bridge, pairs (R2015-Q2, R2015-F1): matchpoint scoring of duplicate boards.
 
 Rows are per table AND board: 牌号 and 南北得分 (the NS score, negative when EW scored).
+A 南北得分 no contract result can give (R2015-Q2, ``legal_ns_scores``: 10, 30, −60 …) is
+refused at its cell like any bad cell, the round waiting for it.
 Side order: ``Match.sides[0]`` sits North–South (甲方), ``sides[1]`` East–West (乙方).
 Every table of a round plays the same boards (``Round.plan["boards"]`` when present,
 else the boards seen on the sheet).
@@ -22,6 +24,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Sequence
 
 from ..issues import Issue
@@ -35,6 +38,76 @@ BOARD = "牌号"
 NS_SCORE = "南北得分"
 MAX_SCORE = 7600   # 7NT redoubled, vulnerable, all overtricks stays below this
 SCORE_STEP = 10
+
+
+def declarer_scores(vulnerable: bool) -> frozenset[int]:
+    """R2015-Q2: every score a declaring side can get on one board under the duplicate scoring
+    table, for its vulnerability — made contracts positive, undertricks negative.
+
+    Made: trick score (♣♦ 20, ♥♠ 30, NT 40 first + 30 further, ×2 doubled, ×4 redoubled), then
+    50 for a part score or 300/500 (non-vul/vul) for a game (trick score ≥ 100), small slam
+    500/750, grand slam 1000/1500, the insult 50/100 when (re)doubled; overtricks at the trick
+    value, or 100/200 a trick doubled (200/400 vulnerable, the redoubled double that).
+    Down: 50/100 a trick undoubled; doubled non-vul 100, 200, 200, then 300 each; doubled vul
+    200, then 300 each; redoubled twice the doubled.
+
+    >>> sorted(s for s in declarer_scores(False) if -100 <= s <= 100)
+    [-100, -50, 70, 80, 90]
+    >>> max(declarer_scores(True)), min(declarer_scores(True))    # 1NT XX +6; 7NT XX −13
+    (3160, -7600)
+    """
+    out: set[int] = set()
+    for level in range(1, 8):
+        for first, further in ((20, 20), (30, 30), (40, 30)):     # minor, major, no trumps
+            for mult in (1, 2, 4):                                 # undoubled, doubled, redoubled
+                trick = (first + further * (level - 1)) * mult
+                made = trick + ((500 if vulnerable else 300) if trick >= 100 else 50)
+                made += {6: 750 if vulnerable else 500, 7: 1500 if vulnerable else 1000}.get(level, 0)
+                made += {1: 0, 2: 50, 4: 100}[mult]
+                over = further if mult == 1 else (200 if vulnerable else 100) * mult // 2
+                out.update(made + over * n for n in range(0, 8 - level))
+                for down in range(1, level + 7):
+                    if mult == 1:
+                        penalty = (100 if vulnerable else 50) * down
+                    elif vulnerable:
+                        penalty = (200 + 300 * (down - 1)) * mult // 2
+                    else:
+                        penalty = sum(100 if t == 1 else 200 if t <= 3 else 300
+                                      for t in range(1, down + 1)) * mult // 2
+                    out.add(-penalty)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=None)
+def legal_ns_scores() -> tuple[int, ...]:
+    """R2015-Q2: every 南北得分 some contract result can give, ascending (0: passed out).
+
+    Either side may declare, so a NS score is a declarer's score or minus one.  The board's
+    vulnerability is not known: the sheet does not say it, and 牌号 is the program's own count
+    of the round's deals ((k−1)·b+1 … k·b), not a duplicate board whose number fixes it — so a
+    score is legal when it is legal at either vulnerability (a score refused wrongly could not
+    be corrected by the referee).
+
+    >>> 30 in legal_ns_scores(), 420 in legal_ns_scores(), -50 in legal_ns_scores()
+    (False, True, True)
+    >>> max(legal_ns_scores())
+    7600
+    """
+    one_side = declarer_scores(False) | declarer_scores(True) | {0}
+    return tuple(sorted(one_side | {-s for s in one_side}))
+
+
+def nearest_legal(score: int, n: int = 3) -> list[int]:
+    """The ``n`` legal NS scores nearest ``score``, ascending (ties: the one on the same side
+    of zero first).
+
+    >>> nearest_legal(30), nearest_legal(-60)
+    ([0, 50, 70], [-80, -70, -50])
+    """
+    legal = legal_ns_scores()
+    i = bisect_left(legal, score)
+    near = legal[max(0, i - n):i + n]
+    return sorted(sorted(near, key=lambda s: (abs(s - score), (s < 0) != (score < 0), s))[:n])
 
 
 def matchpoints(ns_scores: Sequence[int]) -> list[int]:
@@ -129,6 +202,11 @@ class Bridge:
                 if board is not None:       # not "missing" too, at the next board's cell
                     said[row.match.key].add(board)
                 continue
+            if ns not in _LEGAL:
+                r.bad(NS_SCORE, f"牌号 {board} 的南北得分 {ns} 不是桥牌可能出现的得分（最接近的可能得分："
+                                f"{'、'.join(map(str, nearest_legal(ns)))}）；请按记分表核对后改正")
+                said[row.match.key].add(board)
+                continue
             if planned and board not in planned:
                 r.bad(BOARD, f"牌号 \"{shown(row.values.get(BOARD))}\" 不是本轮的牌（本轮牌号："
                              f"{'、'.join(map(str, planned))}）：请改正牌号")
@@ -188,6 +266,8 @@ class Bridge:
                                        source=first_cell.get(k)))
         return results, issues
 
+
+_LEGAL = frozenset(legal_ns_scores())
 
 BRIDGE = Bridge()
 GAMES.register("bridge", "桥牌", "橋牌")(BRIDGE)

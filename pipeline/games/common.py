@@ -133,7 +133,12 @@ class RowReader:
     """Reads the result cells of one row, collecting ``RESULT_INVALID`` issues.
 
     ``ok`` turns False at the first bad cell; the game then returns no result for the row.
+    ``deals`` are the table's filled detail-sheet rows (set by :func:`played_rows` for a game
+    that passes its details): a cell left blank is then asked for with them in view.
     """
+
+    #: the table's filled detail-sheet rows (R2016-C1 明细), when the game passed them
+    deals: Sequence["DetailRow"] = ()
 
     def __init__(self, row: ResultRow, issues: list[Issue]) -> None:
         self.row = row
@@ -172,7 +177,12 @@ class RowReader:
         """True when every label is filled; otherwise one issue per missing cell."""
         missing = [l for l in labels if self.blank(l)]
         for l in missing:
-            self.bad(l, f"“{l}”未填写：这一行已填了部分成绩，请补填“{l}”，或把整行清空（表示未赛）")
+            if self.deals:      # clearing the row would leave the deals: the table was played
+                rows = detail_rows_text(self.deals)
+                self.bad(l, f"“{l}”未填写：这一桌在{rows}记有 {len(self.deals)} 局（比赛进行了），"
+                            f"请补填“{l}”；如这一桌确未比赛，请删去{rows}的记录（本行如已填了成绩，一并清空）")
+            else:
+                self.bad(l, f"“{l}”未填写：这一行已填了部分成绩，请补填“{l}”，或把整行清空（表示未赛）")
         return not missing
 
     def choice(self, label: str, choices: Sequence[str], *, aliases: Mapping[str, str] | None = None,
@@ -339,23 +349,78 @@ def read_forfeit(r: RowReader) -> int | None:
 
 def played_rows(rows: Sequence[ResultRow], columns: Sequence[ResultColumn], issues: list[Issue],
                 results: list[MatchResult], points: Mapping[str, int], *, win_score: int,
-                source: str) -> Iterator[tuple[ResultRow, RowReader]]:
+                source: str, details: Mapping[tuple, Sequence[Any]] | None = None,
+                deal_labels: Sequence[str] = ()) -> Iterator[tuple[ResultRow, RowReader]]:
     """The row loop every two-sided game with a 弃权 column shares: skips rows not yet
     played, turns a filled 弃权 into a forfeit result (appended to ``results``; the winner
-    gets ``win_score`` game points) and yields ``(row, reader)`` for the rows still to read."""
+    gets ``win_score`` game points) and yields ``(row, reader)`` for the rows still to read.
+
+    A game with a detail sheet passes ``details`` (Match.key → the table's detail rows) and
+    ``deal_labels`` (the detail columns a deal fills; the pre-numbered 局号 is not one): a
+    弃权 beside deals on the detail sheet is a contradiction (:func:`forfeit_without_deals`,
+    R2016-F4: a forfeit is a table not played), and the reader's ``deals`` let a blank cell be
+    asked for with the deals in view (a row left blank was told to be cleared)."""
     for row in rows:
         if row_blank(row, columns):
             continue
         r = RowReader(row, issues)
+        r.deals = filled_deals((details or {}).get(row.match.key), deal_labels) if details else []
         who = read_forfeit(r)
         if not r.ok:
             continue
         if who is not None:
-            if not forfeit_alone(r, columns, who, win_score):
+            alone = forfeit_alone(r, columns, who, win_score)
+            if not (forfeit_without_deals(r) and alone):
                 continue
             results.append(forfeit(row.match, who, points, win_score=win_score, source=row.at(source)))
             continue
         yield row, r
+
+
+def filled_deals(items: Iterable[Any] | None, labels: Sequence[str]) -> list["DetailRow"]:
+    """The detail rows of one table that record a deal: some cell of ``labels`` filled (a row
+    holding only its pre-numbered 局号 is no deal)."""
+    return [d for d in detail_rows(items or ()) if any(not is_blank(d.values.get(l)) for l in labels)]
+
+
+def _row_number(d: "DetailRow") -> int | None:
+    for ref in d.cells.values():
+        digits = "".join(ch for ch in (getattr(ref, "cell", "") or "") if ch.isdigit())
+        if digits:
+            return int(digits)
+    return None
+
+
+def detail_rows_text(deals: Sequence["DetailRow"]) -> str:
+    """Where the deals are, as a message names them: ``“明细”表第 5–6、9 行`` (runs of rows
+    joined); ``明细`` when their cells are not known."""
+    sheet = next((ref.sheet for d in deals for ref in d.cells.values() if getattr(ref, "sheet", "")), "") or "明细"
+    numbers = sorted({n for n in map(_row_number, deals) if n is not None})
+    if not numbers:
+        return f"“{sheet}”表"
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    said = "、".join(f"{a}–{b}" if a != b else f"{a}" for a, b in runs)
+    return f"“{sheet}”表第 {said} 行"
+
+
+def forfeit_without_deals(r: RowReader) -> bool:
+    """R2016-F4 (and every game with a detail sheet): a chosen 弃权 says the table was not
+    played, deals on the detail sheet say it was.  True when the table has no deal;
+    otherwise RESULT_INVALID at the 弃权 cell naming the detail rows, and False: nothing is
+    scored for the table until the referee clears one of the two (a 弃权 beside a 明细 of
+    deals was scored as the forfeit without a word)."""
+    if not r.deals:
+        return True
+    rows = detail_rows_text(r.deals)
+    r.bad(FORFEIT_LABEL, f"选了“{shown(r.raw(FORFEIT_LABEL))}”，{rows}又记了这一桌的 {len(r.deals)} 局，两者矛盾，"
+                         f"这一桌暂不计成绩：比赛进行了的，请清空“弃权”（本行成绩按明细填写，或留空由明细逐局计算）；确为弃权的，"
+                         f"请删去{rows}这一桌的记录")
+    return False
 
 
 def forfeit_alone(r: RowReader, columns: Sequence[ResultColumn], who: int, win_score: int) -> bool:

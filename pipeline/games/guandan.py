@@ -14,7 +14,9 @@ levels are replayed from 2:2 with R2016-C1 (+3/+2/+1, never past A; at A only �
 passes — an opponent is last; the third failed attempt at A sends the side back to 2) and
 compared with the entered 甲方级数/乙方级数 and 过A方; a difference is ``TOTAL_MISMATCH`` at the
 entered cell.  A deal written after a side passed A (过A不再打) is ``RESULT_INVALID`` at its
-头游方 cell.  台上方 stays as typed (the sheet does not say who was on stage at time).
+头游方 cell.  台上方 stays as typed (the sheet does not say who was on stage at time); at equal
+levels it is asked for with the table's 明细 rows named.  A 弃权 beside deals on the 明细 is
+``RESULT_INVALID`` at the 弃权 cell, the table unscored (R2016-F4: a forfeit is a table not played).
 """
 from __future__ import annotations
 
@@ -25,8 +27,8 @@ from ..issues import Issue, issue
 from ..model import MatchResult, Round
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (detail_rows, DetailReader, forfeit_column, is_blank, LEVEL_A, level_name, LEVEL_NAMES,
-                     merged_points, played_rows, two_sided, where)
+from .common import (detail_rows, detail_rows_text, DetailReader, forfeit_column, is_blank, LEVEL_A, level_name,
+                     LEVEL_NAMES, merged_points, played_rows, RowReader, two_sided, where)
 
 A_LEVEL = "甲方级数"
 B_LEVEL = "乙方级数"
@@ -225,7 +227,8 @@ class Guandan:
         results: list[MatchResult] = []
         issues: list[Issue] = []
         for row, r in played_rows(rows, self.columns(options), issues, results, pts,
-                                  win_score=pts["forfeit_win"], source=A_LEVEL):
+                                  win_score=pts["forfeit_win"], source=A_LEVEL,
+                                  details=details, deal_labels=(D_FIRST, D_PARTNER)):
             if not r.require([A_LEVEL, B_LEVEL]):
                 continue
             a = r.level(A_LEVEL)
@@ -237,7 +240,10 @@ class Guandan:
             past = None if pa == "无" else SIDES.index(pa)
             if past is None and not stage and a == b:
                 # R2016-F4: the side on stage decides only equal levels (Q:8 with 台上方 blank was refused)
-                r.require([ON_STAGE])
+                if r.deals:
+                    _ask_on_stage(r, a)
+                else:
+                    r.require([ON_STAGE])
                 continue
             if past is not None and (a, b)[past] != LEVEL_A:
                 r.bad(PAST_A_SIDE, f"“{PAST_A_SIDE}”为 \"{pa}\"，但{pa}方级数是 \"{level_name((a, b)[past])}\"："
@@ -351,6 +357,17 @@ def _blank_deal(values: dict[str, Any]) -> bool:
 def _filled(items: Sequence[Any] | None) -> bool:
     """Whether a table has a deal on the 明细: without one its levels stand as typed."""
     return any(not _blank_deal(d.values) for d in detail_rows(items or ()))
+
+
+def _ask_on_stage(r: RowReader, level: int) -> None:
+    """R2016-F4: equal levels with 台上方 blank on a table whose 明细 holds its deals (the
+    levels typed or replayed from them).  Said at the 台上方 cell with the 明细 rows: a row
+    whose levels came from the 明细 was told "这一行已填了部分成绩…或把整行清空（表示未赛）",
+    though the 成绩 row was blank and clearing it changed nothing."""
+    rows = detail_rows_text(r.deals)
+    r.bad(ON_STAGE, f"“{ON_STAGE}”未填写：双方同为 \"{level_name(level)}\" 级（这一桌在{rows}记有 "
+                    f"{len(r.deals)} 局，比赛进行了），同级时由台上方定胜负：请在本行“{ON_STAGE}”选甲或乙"
+                    f"（时间到时在台上、正在打自己级数的一方）；如这一桌确未比赛，请删去{rows}的记录（本行如已填了成绩，一并清空）")
 
 
 def _read_deal(r: DetailReader) -> Deal | None:

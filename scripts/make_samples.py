@@ -166,6 +166,9 @@ def fill_row(game: str, stage: str, rng: random.Random, options: dict) -> dict[s
         total = 3 * start
         while True:
             a, b = rng.randrange(-12, 25), rng.randrange(-12, 25)
+            # R2020-D3, R2011-D1: every hand moves the landlord twice what each farmer moves,
+            # so the three totals are congruent mod 3 (b ≡ a makes c = 3·start − a − b ≡ a too)
+            b -= (b - a) % 3
             c = total - a - b
             if len({a, b, c}) == 3 and max(a, b, c) > 0:
                 return {"甲得分": a, "乙得分": b, "丙得分": c}

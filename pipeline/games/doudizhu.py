@@ -14,8 +14,14 @@ won the extra hand when the top score is tied).  Options (``game_options``):
   stated in the notice (a 30-minute limit at which the table ranks by points, R2020-D2,
   is the shared ``time_limit_minutes``).
 
+Totals no set of hands can give are refused: in every hand the landlord moves twice what
+each farmer moves, so the three changes (total − start_points) are congruent mod 3
+(R2020-D3, R2011-D1; :func:`changes_possible`).  5/−3/−2 was accepted.
+
 Places: by points, ties share a place.  A tie for first without a 加赛胜者 gives no
-result (the table has no winner yet) and a ``PLAYOFF_REQUIRED`` issue at 加赛胜者.
+result (the table has no winner yet) and a ``PLAYOFF_REQUIRED`` issue at 加赛胜者.  A
+加赛胜者 who is the sole leader is the points' own result: kept, with a warning
+(RESULT_INVALID, severity warning) to clear the cell.
 points = score = the entered table points; outcome WIN for place 1, else LOSS.
 
 Forfeits: 弃权 lists the seats absent (甲, 乙丙 …).  Absent players get FORFEIT_LOSS and
@@ -30,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Collection, Sequence
 
 from ..issues import Issue, issue
-from ..model import MatchResult, Outcome, Round, SideResult
+from ..model import MatchResult, Outcome, Round, Severity, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
 from .common import (detail_rows, DetailReader, duration_text, is_blank, row_blank, RowReader, SEAT_NAMES, shown,
@@ -133,6 +139,24 @@ def table_totals(hands: Sequence[DdzHand], start_points: int = 0, early_end: boo
         for k, s in enumerate(h.scores()):
             totals[k] += s
     return (totals[0], totals[1], totals[2]), late
+
+
+def changes_possible(totals: Sequence[int], start_points: int = 0) -> bool:
+    """R2020-D3, R2011-D1: whether three zero-sum totals can come from hands at all.
+
+    In every hand the landlord moves ±2S and each farmer ∓S (S = base or bid × 2^doublings;
+    bombs, the rocket, spring and anti-spring only change S), so the three changes of a
+    hand differ by 0 or 3S: all congruent mod 3.  Summed over the hands (a table stopped
+    early, R2011-D2, or at time, R2020-D2, is still a sum of hands), the three players'
+    changes (total − start_points) are congruent mod 3.  Any zero-sum changes that are
+    congruent mod 3 are some sum of 1-point hands, so nothing more is certain.
+
+    >>> changes_possible([5, -3, -2]), changes_possible([4, -2, -2]), changes_possible([14, 8, 8], 10)
+    (False, True, True)
+    >>> changes_possible([14, 9, 7], 10)
+    False
+    """
+    return len({(t - start_points) % 3 for t in totals}) <= 1
 
 
 def places(points: Sequence[int]) -> tuple[int, ...]:
@@ -241,6 +265,10 @@ class Doudizhu:
 
     def _parse_row(self, row: ResultRow, start: int, scoring: str, early: bool,
                    hands: list[Any] | None, issues: list[Issue]) -> MatchResult | None:
+        """One table's row: the totals sum to 3 × start_points (zero-sum, R2020-D3, R2011-D1),
+        their changes are congruent mod 3 (:func:`changes_possible`, R2020-D3, R2011-D1),
+        they agree with the 牌局明细 when there is one (which also says the right totals),
+        then the places (R2020-D2, R2011-D2).  A row with a 弃权 is read by :meth:`_forfeit_row`."""
         r = RowReader(row, issues)
         n = len(row.match.sides)
         labels = SCORE_LABELS[:n]
@@ -255,8 +283,8 @@ class Doudizhu:
         present = [i for i in range(n) if i not in absent]
         if absent:
             return self._forfeit_row(r, row, labels, present, absent, playoff, start)
-        if not r.require(labels):
-            return None
+        # a missing cell and a cell that is no number (3:1) are said in the same pass:
+        # ``integer`` says a blank one as missing
         pts = [r.integer(l) for l in labels]
         if not r.ok:
             return None
@@ -267,10 +295,30 @@ class Doudizhu:
             r.bad(labels[0], f"三家得分 {shown_vals} 合计为 {sum(values)}，斗地主每局零和，合计应为 {expect}："
                              "请核对各家得分")
             return None
+        impossible = n == 3 and not changes_possible(values, start)
         if hands:
+            before = len(issues)
             if not self._check_details(row, hands, start, scoring, early, values, issues):
+                # totals the 牌局明细 recomputes are said as TOTAL_MISMATCH with the right
+                # values; a 明细 that cannot be read still leaves the totals' own problem
+                if impossible and not any(i.code == "TOTAL_MISMATCH" for i in issues[before:]):
+                    self._impossible(r, labels, values, start)
                 return None
+        elif impossible:
+            self._impossible(r, labels, values, start)
+            return None
         return self._ranked(r, row, values, playoff, issues)
+
+    @staticmethod
+    def _impossible(r: RowReader, labels: Sequence[str], values: Sequence[int], start: int) -> None:
+        """RESULT_INVALID for zero-sum totals no set of hands gives (R2020-D3, R2011-D1:
+        :func:`changes_possible`), at the row's first score cell, naming all three."""
+        changes = "、".join(f"{v - start:+d}" for v in values)
+        typed = "、".join(f"“{l}”{v}" for l, v in zip(labels, values))
+        base = f"（各减去基础分 {start}）" if start else ""
+        r.bad(labels[0], f"{typed}：甲、乙、丙三人的得分变化{base}（{changes}）不可能出现：每一局地主得失是每位"
+                         "农民的两倍，三人的得分变化除以 3 的余数必须相同；请按记分表核对"
+                         f"{'、'.join(f'“{l}”' for l in labels)}后改正")
 
     def _ranked(self, r: RowReader, row: ResultRow, values: list[int], playoff: str,
                 issues: list[Issue], absent: set[int] = frozenset()) -> MatchResult | None:  # type: ignore[assignment]
@@ -290,6 +338,13 @@ class Doudizhu:
                 for i in top:
                     pl[i] = 1 if i == pw else 2
                 reason = f"最高分相同，加赛{playoff}胜"
+            else:
+                # R2011-D2: a 加赛 settles an equal highest score only.  The sole leader named
+                # is the result the points give: kept, with a warning to clear the cell
+                issues.append(issue("RESULT_INVALID", (
+                    f"{where(row.match)}：“{PLAYOFF}”填的是 \"{playoff}\"，但最高分只有{playoff}一人"
+                    f"（{values[pw]} 分），没有并列，不需要加赛：本桌按得分排名，{playoff}第一；请清空“{PLAYOFF}”"
+                    "（如确有加赛，请核对各家得分）"), at=row.at(PLAYOFF), severity=Severity.WARNING))
         elif len(top) > 1:
             names = "、".join(SEAT_NAMES[i] for i in top)
             issues.append(issue("PLAYOFF_REQUIRED", (

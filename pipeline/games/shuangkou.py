@@ -26,7 +26,7 @@ from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
 from .common import (DetailReader, detail_rows, forfeit_column, is_blank, LEVEL_A, level_name, LEVEL_NAMES,
                      merged_points, PAST_A, played_rows, points_text, states_points, two_sided, where)
-from .shuangsheng import next_dealer_side, rotation_problem
+from .shuangsheng import BOTTOM_HINT, card_points_problem, MAX_BOTTOM_POINTS, next_dealer_side, rotation_problem
 
 A_LEVEL = "甲方级数"
 B_LEVEL = "乙方级数"
@@ -57,7 +57,8 @@ D_PENALISED = "罚分方"
 D_PENALTIES = "罚分次数"
 BOTTOM_KINDS = ("无", "单张", "对子", "拖拉机")
 SIDE_OR_NONE = ("无", "甲", "乙")
-#: two decks hold 200 card points (5/10/K); the bottom holds at most all of them
+#: two decks hold 200 card points (5/10/K); the bottom is 8 cards (T2015: two decks, 25
+#: cards each, 8 in the bottom), at most 80 of them (shuangsheng.MAX_BOTTOM_POINTS)
 MAX_CARD_POINTS = 200
 MAX_PENALTIES = 20
 
@@ -296,7 +297,8 @@ class Shuangkou:
             ResultColumn(D_BOTTOM_KIND, "choice", BOTTOM_KINDS, required=False,
                          help="闲家最后一轮大时的牌型；庄家最后一轮大选“无”"),
             ResultColumn(D_PAIRS, "int", min=2, max=12, required=False, help="拖拉机（姊妹对）扣底时的对数"),
-            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_CARD_POINTS, required=False, help="底牌中的分"),
+            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_BOTTOM_POINTS, required=False,
+                         help="底牌中的分（5 的倍数，最多 80，不乘扣底倍数）"),
             ResultColumn(D_WRONG, "choice", SIDE_OR_NONE, required=False, help="多牌或少牌的一方（对方升一级）"),
             ResultColumn(D_PENALISED, "choice", SIDE_OR_NONE, required=False,
                          help="本局被罚 20 分的一方（暗号、偷看、抢出、甩牌失败、超时等）"),
@@ -430,7 +432,12 @@ class Shuangkou:
 
 
 def _read_hand(r: DetailReader) -> Hand | None:
-    """One 明细 row as a :class:`Hand`; None (issues recorded) when a cell is bad."""
+    """One 明细 row as a :class:`Hand`; None (issues recorded) when a cell is bad.
+
+    R2015-C1/C2 card points: 闲家得分 (points won in play, a multiple of 5, before the bottom
+    bonus and the R2015-P1 penalties) is at most 200; when the bottom counts, 底牌分 is the
+    raw points of the 8-card bottom (a multiple of 5, at most 80) and the two together at
+    most 200 (:func:`.shuangsheng.card_points_problem`)."""
     dealer = r.choice(D_DEALER, SIDES, aliases=SIDE_ALIASES)
     wrong = r.choice(D_WRONG, SIDE_OR_NONE, aliases=SIDE_ALIASES, blank_as="无")
     if wrong not in (None, "无"):
@@ -440,9 +447,14 @@ def _read_hand(r: DetailReader) -> Hand | None:
     kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
     pairs = bottom = 0
     if kind not in (None, "无"):
-        bottom = r.integer(D_BOTTOM, 0, MAX_CARD_POINTS, step=5, blank_as=0) or 0
+        b = r.integer(D_BOTTOM, 0, MAX_BOTTOM_POINTS, step=5, blank_as=0, hint=BOTTOM_HINT)
+        bottom = b or 0
         if kind == "拖拉机":
             pairs = r.integer(D_PAIRS, 2, 12) or 0
+        if p is not None and b is not None:
+            message = card_points_problem(p, b, points_label=D_POINTS, bottom_label=D_BOTTOM)
+            if message:
+                r.bad(D_POINTS, message)
     penalised = r.choice(D_PENALISED, SIDE_OR_NONE, aliases=SIDE_ALIASES, blank_as="无")
     count = r.integer(D_PENALTIES, 0, MAX_PENALTIES, blank_as=1 if penalised not in (None, "无") else 0)
     if penalised == "无" and count:

@@ -41,8 +41,12 @@ D_WRONG = "多牌少牌方"
 BOTTOM_KINDS = ("无", "单张", "对子", "拖拉机")
 BottomKind = Literal["无", "单张", "对子", "拖拉机"]
 
-#: the two decks hold 200 card points (5/10/K); the bottom holds at most all of them
+#: the two decks hold 200 card points: eight 5s (40), eight 10s and eight Ks (160)
 MAX_CARD_POINTS = 200
+#: the bottom (底牌) is 8 cards (108 = 4 × 25 + 8): at most eight 10s or Ks
+BOTTOM_CARDS = 8
+MAX_BOTTOM_POINTS = 10 * BOTTOM_CARDS
+BOTTOM_HINT = f"（底牌 {BOTTOM_CARDS} 张，最多 {MAX_BOTTOM_POINTS} 分；填底牌中的分，不要乘扣底倍数）"
 
 
 # -- pure rules ---------------------------------------------------------------------------
@@ -135,6 +139,24 @@ def rotation_problem(hand_no: str, dealer: str, prev_no: str, prev_dealer: str, 
            f"{prev_dealer}方坐庄未升级（{defenders}上台），应由庄家的下家接庄（{expected}方）")
     return (f"“庄家方”填的是 \"{dealer}\"，但第 {prev_no} {hand_word}{why}：请核对本{hand_word}的庄家方，"
             f"或上一{hand_word}的记录")
+
+
+def card_points_problem(points: int, bottom: int, *, points_label: str = D_POINTS,
+                        bottom_label: str = D_BOTTOM) -> str | None:
+    """The Chinese message for a hand whose points played and bottom points add up to more
+    than the two decks hold (None when they do not).  R2020-C1/C2 (R2015-C1/C2 alike): the
+    defenders' points are what they won in play, without the bottom bonus; the bottom's 8
+    cards are never played, so the points played plus the bottom's raw points are at most
+    the 200 card points of two decks (:data:`MAX_CARD_POINTS`).
+
+    >>> card_points_problem(120, 80) is None, card_points_problem(190, 20) is not None
+    (True, True)
+    """
+    if points + bottom <= MAX_CARD_POINTS:
+        return None
+    return (f"“{points_label}”填的是 \"{points}\"，加上“{bottom_label}”{bottom} 共 {points + bottom} 分，"
+            f"超过两副牌的总分 {MAX_CARD_POINTS} 分（底牌中的分不在出牌所得之内）：请核对“{points_label}”"
+            f"（出牌所得，不含扣底）和“{bottom_label}”（底牌中的分，不乘倍数）")
 
 
 def wrong_count_penalty(offending_side: int) -> tuple[int, int]:
@@ -250,7 +272,8 @@ class Shuangsheng:
             ResultColumn(D_BOTTOM_KIND, "choice", BOTTOM_KINDS, required=False,
                          help="捡分方最后一轮大时的牌型；甩牌按其中最大的牌型；庄家方最后一轮大选“无”"),
             ResultColumn(D_PAIRS, "int", min=2, max=12, required=False, help="拖拉机扣底时的对数"),
-            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_CARD_POINTS, required=False, help="底牌中的分"),
+            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_BOTTOM_POINTS, required=False,
+                         help="底牌中的分（5 的倍数，最多 80，不乘扣底倍数）"),
             ResultColumn(D_WRONG, "choice", ("无", "甲", "乙"), required=False, help="多牌或少牌的一方"),
         ))
 
@@ -336,7 +359,12 @@ class Shuangsheng:
 
     @staticmethod
     def _read_hand(r: DetailReader, dealer: str | None) -> Hand | None:
-        """One detail row as a :class:`Hand`; None (issues recorded) when a cell is bad."""
+        """One detail row as a :class:`Hand`; None (issues recorded) when a cell is bad.
+
+        R2020-C1/C2 card points: 捡分方得分 (points won in play, a multiple of 5, no bottom
+        bonus) is at most 200; when the bottom counts, 底牌分 is the raw points of the 8-card
+        bottom (a multiple of 5, at most 80) and the two together at most 200
+        (:func:`card_points_problem`).  150 with a bottom of 100 took the defenders up +6."""
         wrong = r.choice(D_WRONG, ("无", "甲", "乙"), aliases=SIDE_ALIASES, blank_as="无")
         if wrong not in (None, "无"):
             if dealer is None:
@@ -346,9 +374,14 @@ class Shuangsheng:
         kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
         pairs = bottom = 0
         if kind not in (None, "无"):
-            bottom = r.integer(D_BOTTOM, 0, MAX_CARD_POINTS, step=5, blank_as=0) or 0
+            b = r.integer(D_BOTTOM, 0, MAX_BOTTOM_POINTS, step=5, blank_as=0, hint=BOTTOM_HINT)
+            bottom = b or 0
             if kind == "拖拉机":
                 pairs = r.integer(D_PAIRS, 2, 12) or 0
+            if p is not None and b is not None:
+                message = card_points_problem(p, b)
+                if message:
+                    r.bad(D_POINTS, message)
         if not r.ok or dealer is None or p is None or kind is None or wrong is None:
             return None
         return Hand(SIDES.index(dealer), p, kind, pairs, bottom)

@@ -879,7 +879,7 @@ def test_R2011_F1_a_withdrawn_group_member_is_in_no_playoff():
 
 def _doudizhu_to_the_final(round2):
     """22 players of 斗地主 (tables of three, revival) played to the end with the real game,
-    rank function and awards: round 1 (12/-4/-8 at every table), round 2 as given, the final
+    rank function and awards: round 1 (12/-3/-9 at every table), round 2 as given, the final
     9/3/-12.  Returns (state, the 加赛 list the rank function reads, round 2's tables)."""
     from pipeline.games import GAMES
     from pipeline.games.base import ResultRow
@@ -900,7 +900,7 @@ def _doudizhu_to_the_final(round2):
         st.results.update({r.match.key: r for r in results})
         st.results.update({m.key: bye_result(m) for m in rnd.matches if m.bye})
 
-    play(fmt.next_round(st, rng), [(12, -4, -8)] * 7)
+    play(fmt.next_round(st, rng), [(12, -3, -9)] * 7)
     r2 = fmt.next_round(st, rng)
     play(r2, round2)
     play(fmt.next_round(st, rng), [(9, 3, -12)])
@@ -948,7 +948,7 @@ def test_R2020_D2_a_seat_not_played_is_no_runner_up():
     from pipeline.spec import AwardSpec
 
     fmt, scheme = FORMATS.get("tables_of_three"), AWARD_SCHEMES.get("ranked")
-    st, _, (t1, t2, t3) = _doudizhu_to_the_final([(20, -9, -11), (25, -11, -14), {"弃权": "乙丙"}])
+    st, _, (t1, t2, t3) = _doudizhu_to_the_final([(20, -7, -13), (25, -11, -14), {"弃权": "乙丙"}])
     awards = AwardSpec(scheme="ranked", extra=_D2_AWARDS)
     pl = fmt.placements(st)
     assert scheme.undecided(awards, pl) == []

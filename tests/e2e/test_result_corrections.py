@@ -436,7 +436,7 @@ def test_R2011_D1_a_resent_sheet_with_a_tables_row_deleted_says_the_earlier_resu
     assert said["severity"] == "warning" and said["sheet"] == "成绩", said
     msg = said["message"]
     assert "第7桌" in msg and "05-17 09:00 收到" in msg and "05-16 18:10 收到" in msg, msg
-    assert "仍按较早收到的《doudizhu-r1-成绩表.xlsx》" in msg and "甲得分 6、乙得分 -7、丙得分 31" in msg, msg
+    assert "仍按较早收到的《doudizhu-r1-成绩表.xlsx》" in msg and "甲得分 6、乙得分 -9、丙得分 33" in msg, msg
     if how == "deleted":
         assert "没有这一桌的一行（较早的一份在第 13 行；这一行被删除了" in msg and said["cell"] == "", said
     assert [i["code"] for i in found if i["severity"] != "info"] == ["RESULT_LEFT_BLANK"], found

@@ -45,11 +45,12 @@ def test_places():
 
 
 def test_R2020_D2_table_result(sheet):
-    (res,), issues = sheet(G).parse({"甲得分": -4, "乙得分": 6, "丙得分": -2})
+    # (−4, 6, −2 was here: no hands give it, R2020-D3 — see test_R2020_D3_totals_no_hands_give)
+    (res,), issues = sheet(G).parse({"甲得分": -4, "乙得分": 5, "丙得分": -1})
     assert issues == []
     assert [x.place for x in res.sides] == [3, 1, 2]
     assert [x.outcome for x in res.sides] == [Outcome.LOSS, Outcome.WIN, Outcome.LOSS]
-    assert [x.points for x in res.sides] == [-4, 6, -2] == [x.score for x in res.sides]
+    assert [x.points for x in res.sides] == [-4, 5, -1] == [x.score for x in res.sides]
     assert res.winner() == res.match.sides[1]
 
 

@@ -92,7 +92,9 @@ def test_shuangkou_level_up_never_skips_must_play(level, n):
 def test_doudizhu_sheet_zero_sum_rule(a, b):
     results, issues = Sheet(GAMES.get("doudizhu")).parse({"甲得分": a, "乙得分": b, "丙得分": -a - b})
     tied_top = sorted([a, b, -a - b])[-1] == sorted([a, b, -a - b])[-2]
-    if tied_top:
+    if (a - b) % 3 or (a + a + b) % 3:     # R2020-D3: changes congruent mod 3, else no hands give them
+        assert results == [] and [i.code for i in issues] == ["RESULT_INVALID"]
+    elif tied_top:
         assert results == [] and [i.code for i in issues] == ["PLAYOFF_REQUIRED"]
     else:
         (res,) = results

@@ -315,8 +315,11 @@ class Shuangkou:
         results: list[MatchResult] = []
         issues: list[Issue] = []
         mode = penalty_mode(options) if details else DEFAULT_PENALTY_MODE
+        # a 弃权 beside deals on the 明细 is a contradiction (common.forfeit_without_deals)
         for row, r in played_rows(rows, self.columns(options), issues, results, pts,
-                                  win_score=0, source=A_LEVEL):
+                                  win_score=0, source=A_LEVEL, details=details,
+                                  deal_labels=(D_DEALER, D_POINTS, D_BOTTOM_KIND, D_PAIRS, D_BOTTOM, D_WRONG,
+                                               D_PENALISED, D_PENALTIES)):
             if not r.require([A_LEVEL, B_LEVEL]):
                 continue
             a = r.level(A_LEVEL)

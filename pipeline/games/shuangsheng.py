@@ -284,8 +284,10 @@ class Shuangsheng:
         pts = merged_points(self.default_points, points)
         results: list[MatchResult] = []
         issues: list[Issue] = []
+        # a 弃权 beside deals on the 明细 is a contradiction (common.forfeit_without_deals)
         for row, r in played_rows(rows, self.columns(options), issues, results, pts,
-                                  win_score=pts["forfeit_win"], source=A_LEVEL):
+                                  win_score=pts["forfeit_win"], source=A_LEVEL, details=details,
+                                  deal_labels=(D_DEALER, D_POINTS, D_BOTTOM_KIND, D_PAIRS, D_BOTTOM, D_WRONG)):
             if not r.require([A_LEVEL, B_LEVEL]):
                 continue
             a = r.level(A_LEVEL, allow_past_a=True)

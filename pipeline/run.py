@@ -1169,10 +1169,20 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             reading = pickle.loads(data)
             fresh[key] = data
         kind = reading[0]
+        later = _replaced_in_place(rec, recs) if kind == "unreadable" else None
         if kind == "lost":
             fresh.pop(key, None)
             kind = "unreadable"
-        if kind == "unreadable":
+        if kind == "unreadable" and later is not None:
+            # an inbox file cut short (copied in halfway, saved while being written) and then
+            # put there whole under the same name: the office was asked to act on the broken
+            # one night after night (an audit)
+            issues.add("SUPERSEDED", f"文件《{rec.file_name}》（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）"
+                       f"无法读取，已被其后放在收件箱同一位置的《{later.file_name}》"
+                       f"（{aware(later.received_at).astimezone(TZ):%m-%d %H:%M} 收到）取代，无需处理；原文件仍保存在台账中。",
+                       at=where, source=rec.sha256, branch=unit)
+            inputs.unreadable.append(aside)
+        elif kind == "unreadable":
             issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}无法读取：{reading[1]}", at=where,
                        source=rec.sha256, branch=unit)
             inputs.unreadable.append(aside)
@@ -1312,6 +1322,18 @@ def _unpickle(data: bytes) -> Any:
 
     with paused():
         return pickle.loads(data)
+
+
+def _replaced_in_place(rec: Received, recs: list[Received]) -> Received | None:
+    """The file received after ``rec`` from the very inbox path ``rec`` came from (other
+    content, a later time), when ``rec`` was put in the inbox itself (not a mail's
+    attachment); else None.  A workbook cut short and then saved there whole is that file's
+    newer version, whatever it holds."""
+    if rec.parent or not rec.source:
+        return None
+    after = [r for r in recs if not r.parent and r.source == rec.source and r.sha256 != rec.sha256
+             and aware(r.received_at) > aware(rec.received_at)]
+    return max(after, key=lambda r: aware(r.received_at)) if after else None
 
 
 def _read_one_pickled(t: Tournament, root: Path, rec: Received) -> bytes:

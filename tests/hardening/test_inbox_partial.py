@@ -117,3 +117,25 @@ def test_a_note_left_for_the_next_night_does_not_arm_the_unchanged_night_check(t
     body = json.loads((out / "t2016-poker" / ".lastrun.json").read_text(encoding="utf-8"))
     assert body["quick"] == ""
     assert any(i["code"] == "FILE_BEING_WRITTEN" for i in body["report"]["issues"])
+
+
+def test_a_truncated_workbook_then_put_there_whole_is_superseded(tmp_path: Path) -> None:
+    """A workbook cut short with an old time is recorded and said (UNREADABLE_FILE); when the
+    whole file is put in its place under the same name, the broken one is superseded — an
+    info saying so, not an error the office was asked to act on night after night."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    data = _form(folder)
+    target = folder / "inbox" / "g04-报名表.xlsx"
+    target.write_bytes(data[:len(data) // 2])
+    os.utime(target, (ON_TIME - 3600, ON_TIME - 3600))
+    out = tmp_path / "out"
+    first = _night(folder, out)
+    assert [i.code for i in first.issues if i.file == "g04-报名表.xlsx"] == ["UNREADABLE_FILE"]
+    target.write_bytes(data)
+    os.utime(target, (ON_TIME, ON_TIME))
+    second = _night(folder, out)
+    assert len(_records(out, "g04-报名表.xlsx")) == 2 and "g04" in second.accepted_branches
+    mine = [(i.code, i.severity.value) for i in second.issues if i.file == "g04-报名表.xlsx"]
+    assert mine == [("SUPERSEDED", "info")], [i.row() for i in second.issues if i.file == "g04-报名表.xlsx"]
+    said = next(i.message for i in second.issues if i.code == "SUPERSEDED" and i.file == "g04-报名表.xlsx")
+    assert "无法读取" in said and "取代" in said and "无需处理" in said

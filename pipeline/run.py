@@ -4670,6 +4670,28 @@ def sweep_temp_files(out: Path) -> None:
             pass
 
 
+def clock_behind(ledger: Ledger, now: dt.datetime, issues: IssueLog, t: Tournament) -> None:
+    """CLOCK_BEHIND (warning) when this run's time — the machine's clock, or ``--now`` — is
+    before the latest round the ledger has published: a clock set back (a dead CMOS battery,
+    a wrong --now) judged deadlines as if they had not passed, and the units' pages invited
+    re-sent forms for events already drawn, without a word (an audit).  Nothing else changes:
+    published rounds stay as they are."""
+    row = ledger.conn.execute("SELECT event, round, published_at FROM rounds ORDER BY published_at DESC LIMIT 1").fetchone()
+    if row is None:
+        return
+    try:
+        at = aware(dt.datetime.fromisoformat(row[2]))
+    except ValueError:
+        return
+    if aware(now) >= at:
+        return
+    name = next((ev.name for ev in t.spec.events if ev.id == row[0]), row[0])
+    issues.add("CLOCK_BEHIND", f"本次运行的时间（{aware(now).astimezone(TZ):%Y-%m-%d %H:%M}）早于“{name}”第{row[1]}轮抽签"
+               f"公布的时间（{at.astimezone(TZ):%Y-%m-%d %H:%M}）：系统时钟或 --now 可能有误。本次按这个时间判断截止与否，"
+               "各单位页面上的报名说明也按它写出；已公布的抽签不会改变。请核对系统时钟（或 --now）后重新运行。",
+               at=CellRef("tournament.yaml"))
+
+
 def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say: Callable[[str], None],
                 later: contextlib.ExitStack, quick: str = "") -> RunReport:
     """The run under its lock; ``later`` holds what must be left before the lock is (pools)."""
@@ -4707,6 +4729,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     readings: dict[str, bytes] = {}
     listing: list[tuple[str, str, dt.datetime]] = []
     now = opts.now or dt.datetime.now(TZ)
+    clock_behind(ledger, now, issues, t)
     # (the files a run of this night took in before it was cut short are this night's too)
     resumed = ledger.night_news("file").keys()
     known = ledger.received_shas() - resumed

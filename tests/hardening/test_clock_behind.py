@@ -1,0 +1,33 @@
+"""A run whose time (the machine's clock, or --now) is before a round the ledger already
+published: CLOCK_BEHIND (warning) names the round and its time; nothing else changes.  A
+clock set back judged deadlines as not passed and invited re-sent forms without a word."""
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from pipeline.run import RunOptions, run
+
+from .common import copy_sample
+
+AFTER_DRAW = dt.datetime.fromisoformat("2016-12-31T00:00+08:00")     # every round played and published
+
+
+def _night(folder: Path, out: Path, now: dt.datetime):
+    return run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+
+
+def test_a_run_before_a_published_round_says_the_clock_is_behind(tmp_path: Path) -> None:
+    folder = copy_sample("t2016-poker", tmp_path)
+    out = tmp_path / "out"
+    first = _night(folder, out, AFTER_DRAW)
+    assert not [i for i in first.issues if i.code == "CLOCK_BEHIND"]
+    draws = sorted((out / "t2016-poker").glob("draws/*.html"))
+    assert draws, "the sample publishes a round by then"
+    back = _night(folder, out, AFTER_DRAW - dt.timedelta(days=3))
+    (i,) = [i for i in back.issues if i.code == "CLOCK_BEHIND"]
+    assert i.severity.value == "warning" and "（2016-12-28 00:00）早于" in i.message
+    assert "轮抽签公布的时间（2016-12-31 00:00）" in i.message and "--now" in i.message
+    assert sorted((out / "t2016-poker").glob("draws/*.html")) == draws
+    again = _night(folder, out, AFTER_DRAW + dt.timedelta(hours=1))
+    assert not [i for i in again.issues if i.code == "CLOCK_BEHIND"]

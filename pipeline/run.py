@@ -1918,17 +1918,39 @@ class _RoundSheets:
     #: (match key, 牌号) → the cells of the row taken that lie in a merged range, as (file,
     #: sheet, cell) → (the range, its first cell): a problem found there says so
     merged_cells: dict[tuple, dict[tuple[str, str, str], tuple[str, str]]] = field(default_factory=dict)
-    #: (match key, 牌号) → the rows the taken one replaced, oldest first: a later row the game
-    #: cannot read falls back to the one it replaced (:meth:`EventRunner.fall_back`)
+    #: (match key, 牌号) → the rows the taken one replaced, oldest first — a row a later
+    #: sheet repeated as well as one it changed: a later row the game cannot read falls back
+    #: to the one it replaced (:meth:`EventRunner.fall_back`)
     replaced: dict[tuple, list[_Replaced]] = field(default_factory=dict)
     #: id of a RESULT_CONFLICT note → the note as it stands once its later row was set aside
     rewritten: dict[int, Issue] = field(default_factory=dict)
+    #: (sheet's sha256, (match key, 牌号)): a sheet's row set aside by :meth:`EventRunner.fall_back`
+    set_aside: set[tuple[str, tuple]] = field(default_factory=set)
+    #: (match key, 牌号) whose latest row stays taken though unreadable: none of the rows it
+    #: replaced can be read either (falling back would only move the problem to an older sheet)
+    kept: set[tuple] = field(default_factory=set)
+    #: each sheet with the (match key, 牌号) whose earlier result it changed (RESULTS_REWRITTEN
+    #: counts those still changed once the unreadable rows are set aside)
+    corrections: list[tuple[Received, set[tuple]]] = field(default_factory=list)
+
+    def snapshot(self) -> tuple:
+        """What :meth:`EventRunner.fall_back` changes, to be put back by :meth:`restore`."""
+        return (dict(self.chosen), set(self.disputed), dict(self.details), dict(self.error_cells),
+                dict(self.merged_cells), {k: list(v) for k, v in self.replaced.items()}, dict(self.rewritten))
+
+    def restore(self, saved: tuple) -> None:
+        chosen, disputed, details, error_cells, merged_cells, replaced, rewritten = saved
+        self.chosen, self.disputed, self.details = dict(chosen), set(disputed), dict(details)
+        self.error_cells, self.merged_cells = dict(error_cells), dict(merged_cells)
+        self.replaced, self.rewritten = {k: list(v) for k, v in replaced.items()}, dict(rewritten)
+        self.set_aside = set()
 
 
 @dataclass(frozen=True)
 class _Replaced:
-    """A table's row that a later sheet's differing row replaced, with what was known of it
-    when it was the one taken, and the RESULT_CONFLICT note said when it was replaced."""
+    """A table's row that a later sheet's row replaced (a differing row, or the same one sent
+    again — its 明细 rows may differ), with what was known of it when it was the one taken,
+    and the RESULT_CONFLICT note said when it was replaced (None: the rows were the same)."""
 
     rec: Received
     row: Any                                        # ResultRow
@@ -1938,6 +1960,16 @@ class _Replaced:
     conflict: Issue | None
     #: the table's 明细 rows from that sheet (None: it had none), put back with the row
     details: Any = None
+
+
+def _took(replaced: list[_Replaced] | None) -> Issue | None:
+    """The RESULT_CONFLICT note that took a table's row now taken (from the rows it replaced,
+    oldest first): the latest one's, past the rows the same totals were sent again over (they
+    have none); None when no differing row was ever replaced."""
+    for back in reversed(replaced or ()):
+        if back.conflict is not None:
+            return back.conflict
+    return None
 
 
 def _merged_notes(ctx: _RoundSheets) -> dict[tuple[str, str, str], tuple[str, str]]:
@@ -2827,16 +2859,32 @@ class EventRunner:
         finally:
             self.issues = log
         # a later row the game cannot read is no correction: the row it replaced is taken
-        # again and the round read once more (at most once per replaced row)
-        rejected: list[Issue] = []
+        # again and the round read once more (at most once per replaced row) — unless no row
+        # of that table can be read: then the latest stays taken (and the round is read again)
+        saved = ctx.snapshot()
         while True:
-            rows, hands, results, found = self.parse_taken(ctx)
-            taken = [id(rr) for _, rr in ctx.chosen.values()]
-            rejected.extend(self.fall_back(ctx, rows, hands, results, found))
-            if [id(rr) for _, rr in ctx.chosen.values()] == taken:
+            rejected: list[Issue] = []
+            while True:
+                rows, hands, results, found = self.parse_taken(ctx)
+                taken = [id(rr) for _, rr in ctx.chosen.values()]
+                rejected.extend(self.fall_back(ctx, rows, hands, results, found))
+                if [id(rr) for _, rr in ctx.chosen.values()] == taken:
+                    break
+            got = {r.match.key for r in results}
+            lost = {rkey for _, rkey in ctx.set_aside if rkey in rows and rkey[0] not in got
+                    and self.unreadable(ctx, rkey, rows[rkey], hands, found) is not None}
+            if not lost:
                 break
+            ctx.restore(saved)
+            ctx.kept |= lost
         rows_in = list(rows.values())
         found_in = [(rec, [(ctx.rewritten.get(id(i), i), table) for i, table in items]) for rec, items in found_in]
+        for rec, changed in ctx.corrections:
+            # RESULTS_REWRITTEN counts the tables this sheet's rows still change: a row set
+            # aside (不按更正处理) changed nothing
+            said = self.rewritten_round(rec, ctx.rnd, {rkey[0] for rkey in changed if (rec.sha256, rkey) not in ctx.set_aside})
+            if said is not None:
+                next(items for r, items in found_in if r is rec).append((said, None))
         self.issues.extend(self.settle_problems(ctx, found_in))
         self.issues.extend(hands)
         self.issues.extend(found)
@@ -2889,18 +2937,17 @@ class EventRunner:
         out: list[Issue] = []
         for rkey, rr in rows.items():
             earlier = ctx.replaced.get(rkey)
-            if not earlier or rkey[0] in got:
+            if not earlier or rkey[0] in got or rkey in ctx.kept:
                 continue
-            cells = {(c.file, c.sheet, c.cell) for c in rr.cells.values() if c.cell}
-            for item in ctx.details.get(rkey[0], ()):
-                cells |= {(c.file, c.sheet, c.cell) for c in (item.get("_cells") or {}).values() if getattr(c, "cell", "")}
-            own = [i for i in [*found, *hands] if i.severity != Severity.INFO and (i.file, i.sheet, i.cell) in cells]
-            if not (own or ctx.error_cells.get(rkey) or row_blank(rr, ctx.columns)):
+            own = self.unreadable(ctx, rkey, rr, hands, found)
+            if own is None:
                 continue            # no result yet for another reason (a playoff, the round's other tables)
             rec = ctx.chosen[rkey][0]
+            ctx.set_aside.add((rec.sha256, rkey))
             back = earlier.pop()
-            if earlier and earlier[-1].conflict is not None:    # the note that took ``back`` stands again
-                ctx.rewritten.pop(id(earlier[-1].conflict), None)
+            took = _took(earlier)
+            if took is not None:            # the note that took ``back`` stands again
+                ctx.rewritten.pop(id(took), None)
             ctx.chosen[rkey] = (back.rec, back.row)
             # with the earlier sheet's 明细 rows (its totals may come from them), not the later's
             if back.details is not None:
@@ -2925,6 +2972,17 @@ class EventRunner:
             out.extend(dataclasses.replace(i, message=shorten_message(
                 f"{i.message.rstrip('。')}。这一行没有计入：{kept}。")) for i in own)
         return out
+
+    @staticmethod
+    def unreadable(ctx: _RoundSheets, rkey: tuple, rr: ResultRow, hands: list[Issue], found: list[Issue]) -> list[Issue] | None:
+        """The problems of a taken row that leave its table without a result (:meth:`fall_back`)
+        — its own, on its cells or its 明细 rows' (empty when only an error value or a blank
+        row says it) — or None when it has none (it waits for another reason)."""
+        cells = {(c.file, c.sheet, c.cell) for c in rr.cells.values() if c.cell}
+        for item in ctx.details.get(rkey[0], ()):
+            cells |= {(c.file, c.sheet, c.cell) for c in (item.get("_cells") or {}).values() if getattr(c, "cell", "")}
+        own = [i for i in [*found, *hands] if i.severity != Severity.INFO and (i.file, i.sheet, i.cell) in cells]
+        return own if own or ctx.error_cells.get(rkey) or row_blank(rr, ctx.columns) else None
 
     def totals_from_details(self, ctx: _RoundSheets, rows_in: list[ResultRow],
                             merged: dict[tuple[str, str, str], tuple[str, str]] | None = None) -> list[ResultRow]:
@@ -3009,21 +3067,25 @@ class EventRunner:
                 out.append(i)
         return out
 
-    def rewritten_round(self, rec: Received, rnd: Round, rewritten: set[tuple]) -> None:
+    def rewritten_round(self, rec: Received, rnd: Round, rewritten: set[tuple]) -> Issue | None:
         """RESULTS_REWRITTEN (a warning, on the night the sheet comes): a sheet received
         after another that changes the results of most of a round's tables (three or more,
         half or more) — most often the blank sheet of an earlier round filled in with a later
         round's results, which was taken as eight corrections, each a note, exit 0 (the
-        audit's case: round 1 rewritten after round 2 was drawn)."""
+        audit's case: round 1 rewritten after round 2 was drawn).  ``rewritten``: the match
+        keys of the tables the sheet's rows changed and still change (a row set aside by
+        :meth:`fall_back`, 不按更正处理, changed nothing: it was counted).  Returns the
+        warning (None: nothing to say), for :meth:`read_results` to list with the sheet's
+        problems."""
         from . import layout
 
         if not rewritten or self.inputs is None or rec.sha256 not in self.inputs.new_files:
-            return
+            return None
         tables = sum(1 for m in rnd.matches if not m.bye)
         if len(rewritten) < 3 or 2 * len(rewritten) < tables:
-            return
+            return None
         later = any(r.round > rnd.round for r in self.rounds)
-        self.issues.add("RESULTS_REWRITTEN",
+        return issue("RESULTS_REWRITTEN",
                         f"{self.ev.name} 第{rnd.round}轮：《{rec.file_name}》改动了已有成绩中的 {len(rewritten)} 桌"
                         f"（本轮共 {tables} 桌）{f'，而第{rnd.round}轮之后的对阵已经公布' if later else ''}，已按更正处理。"
                         "请核实：如果是把另一轮的成绩误填进了这一轮的成绩表，请把这一轮正确的成绩表重新放进收件箱"
@@ -3146,7 +3208,9 @@ class EventRunner:
                 prev = chosen.get(rkey)
                 corrects = prev is not None and aware(rec.received_at) > aware(prev[0].received_at)
                 conflict = None
-                if prev and _row_values(prev[1], labels) != _row_values(rr, labels):
+                was_disputed = rkey in ctx.disputed      # the earlier row's standing, kept with it
+                differs = prev is not None and _row_values(prev[1], labels) != _row_values(rr, labels)
+                if differs:
                     apart = _told_apart(prev[0], rec)
 
                     def when(r: Received) -> str:
@@ -3165,21 +3229,24 @@ class EventRunner:
                                        f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
                                     at=rr.at(labels[0]), severity=Severity.INFO if corrects else None)
                     if corrects:
-                        rewritten.add(m.key)
-                        before = ctx.replaced.get(rkey)
-                        if before and before[-1].conflict is not None:
+                        rewritten.add(rkey)
+                        first = _took(ctx.replaced.get(rkey))
+                        if first is not None:
                             # a correction of a correction: the note that took the row now
                             # replaced said it was taken (采用较晚收到的一份) — it no longer is
                             # (fall_back rewrites it again should this one be set aside)
-                            first = before[-1].conflict
                             ctx.rewritten[id(first)] = dataclasses.replace(first, message=shorten_message(
                                 f"{first.message.split('填写的成绩不一致', 1)[0]}填写的成绩不一致；其后又收到"
                                 f"《{rec.file_name}》（{when(rec)}），这一桌以最晚收到的一份为准（见下一条）。"))
-                    ctx.replaced.setdefault(rkey, []).append(_Replaced(
-                        prev[0], prev[1], ctx.error_cells.get(rkey, frozenset()), ctx.merged_cells.get(rkey, {}),
-                        rkey in ctx.disputed, conflict, ctx.details.get(m.key)))
                     if not corrects and ctx.holds:
                         ctx.disputed.add(rkey)
+                if prev is not None:
+                    # kept whether the row differs or not: the same totals sent again with a bad
+                    # 明细 row are no more a correction than differing ones (RESULT_CONFLICT:
+                    # 仍按较早的一份计分) — they had wiped the table's accepted result
+                    ctx.replaced.setdefault(rkey, []).append(_Replaced(
+                        prev[0], prev[1], ctx.error_cells.get(rkey, frozenset()), ctx.merged_cells.get(rkey, {}),
+                        was_disputed, conflict, ctx.details.get(m.key)))
                 if corrects or prev is None:
                     ctx.disputed.discard(rkey)
                 chosen[rkey] = (rec, rr)
@@ -3191,7 +3258,8 @@ class EventRunner:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
         self.rows_deleted(ctx, rec, keyed, fills, about)
-        self.rewritten_round(rec, rnd, rewritten)
+        if rewritten:
+            ctx.corrections.append((rec, rewritten))    # said once the round is read (rewritten_round)
         if detail is not None:
             # a table this sheet answers for takes its 明细 rows from this sheet — none when it
             # has none (the detail is optional): a corrected sheet that cleared a bad 明细 row

@@ -1078,25 +1078,26 @@ def award_date(state: "LeagueState") -> dt.date:
 
 
 def _contest(tournament: str, event: str) -> str:
-    """The contest a certificate names, without saying 比赛 twice: the tournament, then the
-    event's 比赛 (its 项目 when the tournament's name ends in 比赛).
+    """The contest a certificate names (R2015-A1, a certificate for every award), without
+    saying 比赛 twice: the tournament, 的, then the event's 比赛 (its 项目 when the
+    tournament's name ends in 比赛).  Every event is joined with 的: only an event beginning
+    with 中 had it (比赛中国象棋 reads 比赛中 / 国象棋), and T2011's certificates read
+    “…比赛的中国象棋项目中” beside “…比赛斗地主项目中”.
 
     >>> _contest("第四届教职工棋牌联赛", "象棋"), _contest("2016年教职工扑克牌比赛", "扑克牌")
-    ('第四届教职工棋牌联赛象棋比赛', '2016年教职工扑克牌比赛')
+    ('第四届教职工棋牌联赛的象棋比赛', '2016年教职工扑克牌比赛')
     >>> _contest("教职工棋牌比赛", "桥牌"), _contest("棋牌比赛", "象棋团体赛")
-    ('教职工棋牌比赛桥牌项目', '棋牌比赛象棋团体赛')
-
-    An event beginning with 中 is joined with 的: 比赛中国象棋 read as 比赛中 / 国象棋.
-
-    >>> _contest("XX单位棋牌比赛", "中国象棋"), _contest("教职工棋牌联赛", "中国跳棋团体赛")
-    ('XX单位棋牌比赛的中国象棋项目', '教职工棋牌联赛的中国跳棋团体赛')
+    ('教职工棋牌比赛的桥牌项目', '棋牌比赛的象棋团体赛')
+    >>> _contest("XX单位棋牌比赛", "中国象棋"), _contest("XX单位棋牌比赛", "斗地主")
+    ('XX单位棋牌比赛的中国象棋项目', 'XX单位棋牌比赛的斗地主项目')
+    >>> _contest("教职工棋牌联赛", "中国跳棋团体赛"), _contest("教职工棋牌比赛", "")
+    ('教职工棋牌联赛的中国跳棋团体赛', '教职工棋牌比赛')
     """
     if not event or event in tournament:
         return tournament
-    join = "的" if event.startswith("中") else ""
     if event.endswith("赛"):
-        return tournament + join + event
-    return tournament + join + event + ("项目" if tournament.endswith("比赛") else "比赛")
+        return f"{tournament}的{event}"
+    return f"{tournament}的{event}" + ("项目" if tournament.endswith("比赛") else "比赛")
 
 
 def _award_entry(state: "LeagueState", a: "AwardRow") -> Entry | None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
@@ -227,7 +228,7 @@ def test_R2015_A1_one_certificate_per_award():
     c = vm.certificates[0]
     assert (c.recipient, c.branch, c.event, c.award, c.issuer, c.date) == (
         "王军 同志", "行政第一分工会", "象棋", "一等奖", "工会办公室", "2020年11月11日")
-    assert c.body == "在第四届教职工棋牌联赛象棋比赛中荣获一等奖。" and c.closing == "特发此证，以资鼓励。"
+    assert c.body == "在第四届教职工棋牌联赛的象棋比赛中荣获一等奖。" and c.closing == "特发此证，以资鼓励。"
     assert vm.certificates[4].recipient == "司小昆、庞雪平 同志"
     assert vm.certificates[5].recipient == "基础教学部分工会"
     assert vm.certificates[5].body == "在第四届教职工棋牌联赛中荣获组织奖。"
@@ -262,10 +263,31 @@ def test_certificate_names_the_contest_without_saying_bisai_twice():
     state.awards = [AwardRow("xiangqi", "B", "小组第一名", 1, "王军", "u1", "王军", 0, state.awards[0].entry)]
     state.branch_awards = []
     (c,) = vms.certificates_vm(state).certificates
-    assert c.body == "在2016年教职工扑克牌比赛象棋项目中荣获B组第一名。" and c.award == "B组第一名"
+    assert c.body == "在2016年教职工扑克牌比赛的象棋项目中荣获B组第一名。" and c.award == "B组第一名"
     # T2011's certificate read 在XX单位棋牌比赛中国象棋项目中荣获第一名 (比赛中 / 国象棋)
     assert vms._contest("XX单位棋牌比赛", "中国象棋") == "XX单位棋牌比赛的中国象棋项目"
     assert vms._contest("第四届教职工棋牌联赛", "中国象棋") == "第四届教职工棋牌联赛的中国象棋比赛"
+
+
+@pytest.mark.parametrize("league,bodies", [
+    ("t2011-court", {"中国象棋": "在XX单位棋牌比赛的中国象棋项目中荣获", "斗地主": "在XX单位棋牌比赛的斗地主项目中荣获"}),
+    ("t2015-tcm", {"围棋": "在2015年教职工棋牌比赛的围棋项目中荣获", "中国象棋": "在2015年教职工棋牌比赛的中国象棋项目中荣获",
+                   "桥牌": "在2015年教职工棋牌比赛的桥牌项目中荣获", "双扣": "在2015年教职工棋牌比赛的双扣项目中荣获"}),
+    ("t2016-poker", {"扑克牌": "在2016年教职工扑克牌比赛中荣获"}),
+    ("t2020-league", {"象棋": "在第四届教职工棋牌联赛的象棋比赛中荣获", "跳棋": "在第四届教职工棋牌联赛的跳棋比赛中荣获",
+                      "双升": "在第四届教职工棋牌联赛的双升比赛中荣获", "斗地主": "在第四届教职工棋牌联赛的斗地主比赛中荣获"}),
+])
+def test_R2015_A1_certificates_word_every_event_alike(league, bodies):
+    """R2015-A1 certificates: T2011's read 在XX单位棋牌比赛的中国象棋项目中荣获… beside
+    在XX单位棋牌比赛斗地主项目中荣获… (的 only before an event beginning with 中).  Every
+    sample league's events, as named in its tournament.yaml, are now worded alike: the
+    tournament, 的, the event's 项目 / 比赛 (once when the event is in the tournament's name)."""
+    from pipeline.spec import load_tournament
+
+    spec = load_tournament(Path(__file__).resolve().parents[2] / "sample_sheets" / league).spec
+    for ev in spec.events:
+        assert f"在{vms._contest(spec.name, ev.name)}中荣获" == bodies[ev.name], ev.name
+    assert set(bodies) == {ev.name for ev in spec.events}
 
 
 def test_certificate_date_is_stable_not_now():

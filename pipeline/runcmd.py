@@ -17,13 +17,16 @@ EXIT_OK, EXIT_ATTENTION, EXIT_FAILED = 0, 1, 2
 
 
 def _db_advice(e: Exception) -> str:
-    """What to do about a ledger SQLite refused, by what it said: a read-only file is made
-    writable (restoring a backup, as the one message said for every error, would lose what
-    was received since); a full disk is given room; only a damaged file is restored."""
+    """What to do about a ledger SQLite refused, by what it said: a folder or file that cannot
+    be opened or written (read-only, another user's) is made writable — nothing was lost, and
+    restoring a backup, as the one message said for every error, would lose what was received
+    since; a full disk is given room; only a damaged file is restored."""
     text = str(e).lower()
-    if "readonly" in text or "read-only" in text or "permission" in text or "access" in text:
-        return ("账本文件（或它所在的文件夹）是只读的：请让运行 league 的用户可以写入它们后再运行（不要用旧的备份覆盖，"
-                "否则此后收到的文件和公布的抽签会丢失）。")
+    if ("readonly" in text or "read-only" in text or "permission" in text or "access" in text
+            or "unable to open" in text or "cannot open" in text):
+        return ("输出文件夹或其中的账本文件无法打开或写入：请检查该文件夹和 ledger.sqlite 的权限，确认它们没有被设为只读"
+                "（也不在只读的磁盘或共享盘上），并用拥有该文件夹的用户运行 league，然后再运行一次。账本中的内容没有丢失"
+                "（不要用旧的备份覆盖，否则此后收到的文件和公布的抽签会丢失）。")
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return "账本文件已损坏：请用最近的备份恢复输出文件夹后再运行。"
     if "is full" in text:

@@ -184,6 +184,20 @@ def test_a_ledger_sqlite_refuses_is_told_by_what_it_said():
     assert "备份" in _db_advice(sqlite3.OperationalError("disk I/O error"))
 
 
+def test_a_ledger_that_cannot_be_opened_is_told_to_check_the_folder_not_to_restore_a_backup():
+    """A read-only output folder (SQLite: "unable to open database file") was told "多半是磁盘已满
+    或文件损坏…文件损坏时请用备份恢复该文件夹": the wrong cause, and a backup restored loses every
+    file received and round drawn since (from an audit)."""
+    import sqlite3
+
+    from pipeline.runcmd import _db_advice
+
+    for said in ("unable to open database file", "attempt to write a readonly database"):
+        advice = _db_advice(sqlite3.OperationalError(said))
+        assert "权限" in advice and "只读" in advice and "拥有该文件夹的用户" in advice, (said, advice)
+        assert "没有丢失" in advice and "磁盘已满" not in advice and "请用备份恢复" not in advice, (said, advice)
+
+
 def test_ctrl_c_during_a_run_exits_2_in_chinese(tmp_path):
     """Ctrl-C on ``league run`` printed click's English "Aborted!" and exited 1, the code the
     contract keeps for a run that finished with inputs needing attention."""

@@ -4427,15 +4427,55 @@ def run(opts: RunOptions) -> RunReport:
         cached, quick = lastrun.quick_unchanged(Path(opts.folder), opts.out_parent, opts.now, opts.pdf)
         if cached is not None:
             return cached
-    from .spec import keep_spec, load_tournament
+    from .spec import load_tournament
 
     t = load_tournament(opts.folder, cache_parent=Path(opts.out_parent))   # the spec kept last time, if current
     out = Path(opts.out_parent) / t.spec.id
     say = opts.progress or (lambda msg: log().info(msg))
     if not (out / "ledger.sqlite").exists():
         tournament_id_changed(t, Path(opts.out_parent))
+    try:
+        return _run_in(t, out, opts, say, quick)
+    except OSError as e:
+        # what the message may say: "what was received and drawn is in the ledger" only when
+        # the ledger holds any (not on a first run stopped before it received anything)
+        e.ledger_holds = ledger_holds(out)      # type: ignore[attr-defined]
+        raise
+
+
+def ledger_holds(out: Path) -> bool:
+    """Whether the ledger under ``out`` has recorded any received file or published round
+    (read apart, after a run failed); False when there is none or it cannot be read."""
+    import sqlite3
+    from urllib.parse import quote
+
+    path = out / "ledger.sqlite"
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return False
+        uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    except OSError:
+        return False
+    # (immutable: a folder that cannot be written cannot have the WAL's shared-memory file
+    # made; the run's connection is closed by now)
+    for how in ("", "&immutable=1"):
+        try:
+            conn = sqlite3.connect(uri + how, uri=True, timeout=1)
+            try:
+                return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM received) OR EXISTS (SELECT 1 FROM rounds)")
+                            .fetchone()[0])
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            continue
+    return False
+
+
+def _run_in(t: Tournament, out: Path, opts: RunOptions, say: Callable[[str], None], quick: str) -> RunReport:
+    """:func:`run` from the output folder on: made, locked, the ledger opened."""
     out.mkdir(parents=True, exist_ok=True)
     from .gcpolicy import paused
+    from .spec import keep_spec
     from .parallel import discard_prestarted
     from .store import check_ledger_there
 

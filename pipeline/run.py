@@ -5,6 +5,7 @@ of the previous stages' plain results; all I/O is here or in the writers it call
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import datetime as dt
@@ -4517,15 +4518,55 @@ def run(opts: RunOptions) -> RunReport:
         cached, quick = lastrun.quick_unchanged(Path(opts.folder), opts.out_parent, opts.now, opts.pdf)
         if cached is not None:
             return cached
-    from .spec import keep_spec, load_tournament
+    from .spec import load_tournament
 
     t = load_tournament(opts.folder, cache_parent=Path(opts.out_parent))   # the spec kept last time, if current
     out = Path(opts.out_parent) / t.spec.id
     say = opts.progress or (lambda msg: log().info(msg))
     if not (out / "ledger.sqlite").exists():
         tournament_id_changed(t, Path(opts.out_parent))
+    try:
+        return _run_in(t, out, opts, say, quick)
+    except OSError as e:
+        # what the message may say: "what was received and drawn is in the ledger" only when
+        # the ledger holds any (not on a first run stopped before it received anything)
+        e.ledger_holds = ledger_holds(out)      # type: ignore[attr-defined]
+        raise
+
+
+def ledger_holds(out: Path) -> bool:
+    """Whether the ledger under ``out`` has recorded any received file or published round
+    (read apart, after a run failed); False when there is none or it cannot be read."""
+    import sqlite3
+    from urllib.parse import quote
+
+    path = out / "ledger.sqlite"
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return False
+        uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    except OSError:
+        return False
+    # (immutable: a folder that cannot be written cannot have the WAL's shared-memory file
+    # made; the run's connection is closed by now)
+    for how in ("", "&immutable=1"):
+        try:
+            conn = sqlite3.connect(uri + how, uri=True, timeout=1)
+            try:
+                return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM received) OR EXISTS (SELECT 1 FROM rounds)")
+                            .fetchone()[0])
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            continue
+    return False
+
+
+def _run_in(t: Tournament, out: Path, opts: RunOptions, say: Callable[[str], None], quick: str) -> RunReport:
+    """:func:`run` from the output folder on: made, locked, the ledger opened."""
     out.mkdir(parents=True, exist_ok=True)
     from .gcpolicy import paused
+    from .spec import keep_spec
     from .parallel import discard_prestarted
     from .store import check_ledger_there
 
@@ -4602,6 +4643,77 @@ def _spec_leaves(value: Any, path: str = "") -> dict[str, str]:
     return {path: json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)}
 
 
+#: how much of a setting's value SPEC_EDITED shows (each side, each item)
+SHOWN_CHARS = 40
+
+
+def _spec_change(key: str, before: str | None, after: str | None) -> str:
+    """One setting's change as SPEC_EDITED says it: ``key old → new``; a list (sessions, a
+    withdrawn list) by the items taken out and added (``sessions：删除了 2 项（…）``), and a long
+    value from where the two differ — both sides cut at their first 40 characters hid a
+    change after them (two sessions taken out read ``[{"date": "2020-11-10", … → [{"date":
+    "2020-11-10", …``, from an audit).
+
+    >>> _spec_change("notes", '["a", "b", "c"]', '["a", "d"]')
+    'notes：删除了 2 项（b、c），新增了 1 项（d）'
+    >>> _spec_change("title", '"' + "x" * 50 + '1"', '"' + "x" * 50 + '2"')
+    'title …xxxxxxxxxx1" → …xxxxxxxxxx2"'
+    """
+    def parsed(v: str | None) -> Any:
+        try:
+            return json.loads(v) if v is not None and v != "（有）" else None
+        except ValueError:
+            return None
+
+    old, new = parsed(before), parsed(after)
+    if isinstance(old, list) and isinstance(new, list):
+        def text(v: Any) -> str:
+            return json.dumps(v, ensure_ascii=False, sort_keys=True, default=str)
+
+        def label(v: Any) -> str:
+            if isinstance(v, dict):
+                v = " ".join(f"{k}={_short_time(x)}" for k, x in v.items() if x not in (None, "", [], {}))
+            elif not isinstance(v, str):
+                v = text(v)
+            return v if len(v) <= SHOWN_CHARS else v[:SHOWN_CHARS] + "…"
+
+        def missing(a: list, b: list) -> list:
+            left = collections.Counter(text(x) for x in b)
+            out = []
+            for x in a:
+                if left[text(x)]:
+                    left[text(x)] -= 1
+                else:
+                    out.append(x)
+            return out
+
+        def items(xs: list) -> str:
+            return "、".join(label(x) for x in xs[:3]) + (" 等" if len(xs) > 3 else "")
+
+        removed, added = missing(old, new), missing(new, old)
+        if not removed and not added:
+            return f"{key}：各项的顺序有改动"
+        return f"{key}：删除了 {len(removed)} 项" + (f"（{items(removed)}）" if removed else "") + \
+            f"，新增了 {len(added)} 项" + (f"（{items(added)}）" if added else "")
+
+    def shown(v: str | None) -> str:
+        return "（未设）" if v is None else v
+    a, b = shown(before), shown(after)
+    if len(a) > SHOWN_CHARS or len(b) > SHOWN_CHARS:
+        same = len(os.path.commonprefix([a, b]))
+        start = max(0, same - 10) if same > SHOWN_CHARS - 10 else 0
+
+        def cut(v: str) -> str:
+            return ("…" if start else "") + v[start:start + SHOWN_CHARS] + ("…" if len(v) > start + SHOWN_CHARS else "")
+        a, b = cut(a), cut(b)
+    return f"{key} {a} → {b}"
+
+
+def _short_time(v: Any) -> Any:
+    """``16:00:00`` as ``16:00`` (how tournament.yaml writes a session's times)."""
+    return v[:5] if isinstance(v, str) and len(v) == 8 and v[2] == ":" and v.endswith(":00") else v
+
+
 def spec_edits(t: Tournament, ledger: Ledger) -> list[Issue]:
     """SPEC_EDITED (a note, that night only): what changed in tournament.yaml since the last
     run read it — ``events[xiangqi].quota.per_branch 2 → 1`` — so the problems an edit
@@ -4620,14 +4732,12 @@ def spec_edits(t: Tournament, ledger: Ledger) -> list[Issue]:
         seen = None
     notes: list[Issue] = []
     if isinstance(seen, dict):
-        def shown(v: Any) -> str:
-            return "（未设）" if v is None else "（有）" if v == "（有）" else str(v)[:40]
         keys = [k for k in sorted(set(seen) | set(now)) if seen.get(k) != now.get(k)]
         # (an item added or taken out is said once, not with each of its settings)
         whole = {k for k in keys if "（有）" in (seen.get(k), now.get(k))}
         keys = [k for k in keys if k in whole or not any(k.startswith(w + ".") for w in whole)]
         if keys:
-            said = "；".join(f"{k} {shown(seen.get(k))} → {shown(now.get(k))}" for k in keys[:8])
+            said = "；".join(_spec_change(k, seen.get(k), now.get(k)) for k in keys[:8])
             more = f" 等 {len(keys)} 处" if len(keys) > 8 else ""
             notes.append(issue("SPEC_EDITED", f"tournament.yaml 自上次运行以来有改动：{said}{more}。本次运行按改动后的设置进行"
                                "（已公布抽签的项目另见 TERMS_CHANGED、FORMAT_CHANGED）；如是误改，请改回后再运行。",

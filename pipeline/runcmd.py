@@ -17,13 +17,16 @@ EXIT_OK, EXIT_ATTENTION, EXIT_FAILED = 0, 1, 2
 
 
 def _db_advice(e: Exception) -> str:
-    """What to do about a ledger SQLite refused, by what it said: a read-only file is made
-    writable (restoring a backup, as the one message said for every error, would lose what
-    was received since); a full disk is given room; only a damaged file is restored."""
+    """What to do about a ledger SQLite refused, by what it said: a folder or file that cannot
+    be opened or written (read-only, another user's) is made writable — nothing was lost, and
+    restoring a backup, as the one message said for every error, would lose what was received
+    since; a full disk is given room; only a damaged file is restored."""
     text = str(e).lower()
-    if "readonly" in text or "read-only" in text or "permission" in text or "access" in text:
-        return ("账本文件（或它所在的文件夹）是只读的：请让运行 league 的用户可以写入它们后再运行（不要用旧的备份覆盖，"
-                "否则此后收到的文件和公布的抽签会丢失）。")
+    if ("readonly" in text or "read-only" in text or "permission" in text or "access" in text
+            or "unable to open" in text or "cannot open" in text):
+        return ("输出文件夹或其中的账本文件无法打开或写入：请检查该文件夹和 ledger.sqlite 的权限，确认它们没有被设为只读"
+                "（也不在只读的磁盘或共享盘上），并用拥有该文件夹的用户运行 league，然后再运行一次。账本中的内容没有丢失"
+                "（不要用旧的备份覆盖，否则此后收到的文件和公布的抽签会丢失）。")
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return "账本文件已损坏：请用最近的备份恢复输出文件夹后再运行。"
     if "is full" in text:
@@ -31,20 +34,38 @@ def _db_advice(e: Exception) -> str:
     return "多半是磁盘已满或文件损坏：请腾出磁盘空间后再运行；文件损坏时请用备份恢复该文件夹。"
 
 
+#: errno → why a file could not be read or written, and what to do (:func:`os_reason`)
+_OS_REASONS: dict[str, str] = {
+    "ENOSPC": "磁盘已满：请腾出空间",
+    "EDQUOT": "该用户在这个磁盘上的空间配额已用完：请删除不需要的文件或请管理员增加配额",
+    "EROFS": "所在的磁盘是只读的：请换一个可写的输出文件夹（--out）",
+    "ENOENT": "文件或文件夹不存在",
+    "EISDIR": "该路径是一个文件夹，不是文件：请把这个文件夹删除或改名（里面的内容如需保留请先移走）",
+    "ENOTDIR": "路径中的某一级是一个文件，不是文件夹：请把这个文件删除或改名，或换一个输出文件夹（--out）",
+    "EEXIST": "该位置已有一个同名的文件，而这里需要的是文件夹：请把这个文件删除或改名",
+    "ELOOP": "路径中的快捷方式（符号链接）互相指向、绕成了圈：请删除或改正这个链接",
+    "ENAMETOOLONG": "路径或文件名太长：请把联赛文件夹或输出文件夹放到较短的路径下，或把文件名改短",
+    "EMFILE": "同时打开的文件太多：请关闭其他程序后再运行；仍不行时请管理员调高打开文件数的上限",
+    "ENFILE": "系统中同时打开的文件太多：请关闭其他程序后再运行；仍不行时请管理员调高打开文件数的上限",
+    "EIO": "磁盘读写出错（磁盘或网络盘可能有故障）：请检查磁盘或网络连接，必要时换一个输出文件夹（--out）",
+    "EBUSY": "文件或文件夹正被占用（例如正被其他程序打开或是挂载点）：请关闭占用它的程序后再运行",
+    "ETXTBSY": "文件正被其他程序使用：请关闭使用它的程序后再运行",
+    "EXDEV": "不能跨磁盘移动文件：请让输出文件夹整个位于同一个磁盘上（不要把其中的子文件夹链接到别的磁盘）",
+}
+
+
 def os_reason(e: OSError) -> str:
-    """Why a file could not be read or written, in Chinese, with what to do."""
+    """Why a file could not be read or written, in Chinese, with what to do; the system's
+    own words in brackets for a technician (an errno not known here: said as it is)."""
     import errno
 
     if e.errno in (errno.EACCES, errno.EPERM):
         return ("没有权限（文件或文件夹被设为只读，或正被其他程序打开、在共享盘上被锁定）：请关闭打开它的程序"
                 f"（如 Excel），或把它改回可写（{e.strerror}）")
-    if e.errno == errno.ENOSPC:
-        return f"磁盘已满：请腾出空间（{e.strerror}）"
-    if e.errno == errno.EROFS:
-        return f"所在的磁盘是只读的：请换一个可写的输出文件夹（--out）（{e.strerror}）"
-    if e.errno == errno.ENOENT:
-        return f"文件或文件夹不存在（{e.strerror}）"
-    return str(e.strerror or e)
+    said = _OS_REASONS.get(errno.errorcode.get(e.errno or 0, ""))
+    if said:
+        return f"{said}（{e.strerror}）"
+    return f"系统报告的错误（{e.strerror or e}）：请检查该文件或文件夹，或把这段信息发给维护人员"
 
 def parse_now(value: str | None) -> dt.datetime | None:
     """``--now``: an ISO date-time, China time when it names no zone.  ValueError (with
@@ -132,9 +153,11 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
         echo(f"错误：输出文件夹 {out_parent} 中的账本 ledger.sqlite 无法读写（{e}）：{_db_advice(e)}", err=True)
         return EXIT_FAILED
     except OSError as e:
+        # (only when the ledger holds something: a first run stopped before it received
+        # anything has nothing recorded, and was told it had)
+        kept = "已收到的文件和已公布的抽签都已记入账本，不受影响；" if getattr(e, "ledger_holds", False) else ""
         echo(f"错误：无法读取或写入 {e.filename or f'（联赛文件夹 {folder} 或输出文件夹 {out_parent}）'}："
-             f"{os_reason(e)}。已收到的文件和已公布的抽签都已记入账本，不受影响；改正后再运行一次，"
-             "本次未写出的文件会全部补写。", err=True)
+             f"{os_reason(e)}。{kept}改正后再运行一次，本次未写出的文件会全部补写。", err=True)
         return EXIT_FAILED
     except KeyboardInterrupt:
         # Ctrl-C: click's "Aborted!" with exit 1, which the contract keeps for "ran, inputs

@@ -184,6 +184,64 @@ def test_a_ledger_sqlite_refuses_is_told_by_what_it_said():
     assert "备份" in _db_advice(sqlite3.OperationalError("disk I/O error"))
 
 
+def test_a_ledger_that_cannot_be_opened_is_told_to_check_the_folder_not_to_restore_a_backup():
+    """A read-only output folder (SQLite: "unable to open database file") was told "多半是磁盘已满
+    或文件损坏…文件损坏时请用备份恢复该文件夹": the wrong cause, and a backup restored loses every
+    file received and round drawn since (from an audit)."""
+    import sqlite3
+
+    from pipeline.runcmd import _db_advice
+
+    for said in ("unable to open database file", "attempt to write a readonly database"):
+        advice = _db_advice(sqlite3.OperationalError(said))
+        assert "权限" in advice and "只读" in advice and "拥有该文件夹的用户" in advice, (said, advice)
+        assert "没有丢失" in advice and "磁盘已满" not in advice and "请用备份恢复" not in advice, (said, advice)
+
+
+def test_os_errors_are_said_in_chinese_with_what_to_do():
+    """File-system errors other than five were printed in English (``issues.csv：Is a directory``,
+    ``data：File exists``, ``Not a directory``, ``Too many levels of symbolic links``)."""
+    import errno
+
+    from pipeline.runcmd import os_reason
+
+    for name in ("EISDIR", "ENOTDIR", "EEXIST", "ELOOP", "ENAMETOOLONG", "EMFILE", "ENFILE", "EIO", "EBUSY",
+                 "ETXTBSY", "EDQUOT", "EXDEV", "EACCES", "ENOSPC", "EROFS", "ENOENT"):
+        code = getattr(errno, name)
+        e = OSError(code, os.strerror(code), "/x/data/issues.csv")
+        said = os_reason(e)
+        assert said.endswith(f"（{os.strerror(code)}）"), (name, said)       # the system's words for a technician
+        assert re.search("[\u4e00-\u9fff]{4}", said.removesuffix(f"（{os.strerror(code)}）")), (name, said)
+        assert "系统报告的错误" not in said, (name, said)
+    assert "是一个文件夹" in os_reason(IsADirectoryError(errno.EISDIR, "Is a directory"))
+    assert "删除或改名" in os_reason(FileExistsError(errno.EEXIST, "File exists"))
+    odd = os_reason(OSError(errno.ENOEXEC, os.strerror(errno.ENOEXEC)))      # one not known: kept as said
+    assert os.strerror(errno.ENOEXEC) in odd and "维护人员" in odd, odd
+
+
+def test_an_os_error_says_the_ledger_holds_what_came_only_when_it_does(tmp_path):
+    """Every file-system error said "已收到的文件和已公布的抽签都已记入账本" — on a first run
+    with ``--out`` under an ordinary file, where there was no ledger at all (from an audit)."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x", encoding="utf-8")
+    r = league(*run_args(folder, blocker / "out"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr, (r.returncode, r.stderr)
+    assert "不是文件夹" in r.stderr and "Not a directory）" in r.stderr, r.stderr
+    assert "记入账本" not in r.stderr, r.stderr
+    out = tmp_path / "out"
+    assert league(*run_args(folder, out)).returncode in (0, 1)
+    (tid,) = out.iterdir()
+    issues = tid / "data" / "issues.csv"
+    issues.unlink()
+    issues.mkdir()                                  # a folder where a file is written
+    (folder / "inbox" / "说明.txt").write_text("not a workbook", encoding="utf-8")     # a full run
+    r = league(*run_args(folder, out))
+    assert r.returncode == 2 and "Traceback" not in r.stderr, (r.returncode, r.stderr)
+    assert "issues.csv：该路径是一个文件夹，不是文件" in r.stderr, r.stderr
+    assert "已收到的文件和已公布的抽签都已记入账本" in r.stderr, r.stderr
+
+
 def test_ctrl_c_during_a_run_exits_2_in_chinese(tmp_path):
     """Ctrl-C on ``league run`` printed click's English "Aborted!" and exited 1, the code the
     contract keeps for a run that finished with inputs needing attention."""

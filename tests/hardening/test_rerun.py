@@ -751,3 +751,24 @@ def test_a_tournament_yaml_edit_is_said_that_night_with_what_changed(tmp_path):
     back = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert [i.message for i in back.issues if i.code == "SPEC_EDITED"] == [
         m.replace("members 100 → 40", "members 40 → 100") for m in [said.message]], back.issues
+
+
+def test_a_list_in_tournament_yaml_edited_is_said_by_the_items_taken_out_and_added(tmp_path):
+    """Two sessions taken out of tournament.yaml were said as ``sessions [{"date": "2020-11-10",
+    "end": "18:00:00 → [{"date": "2020-11-10", "end": "18:00:00``: each side cut at 40
+    characters, the two read the same (from an audit)."""
+    folder = _inbox_without_results(tmp_path)
+    out = tmp_path / "out"
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    one = '  - {date: 2016-11-26, start: "08:40", end: "12:00", venue: 仙林校区教工食堂}\n'
+    assert one in text
+    three = one + one.replace("11-26", "11-27") + one.replace("11-26", "11-28").replace('"08:40"', '"09:30"')
+    spec.write_text(text.replace(one, three), encoding="utf-8")
+    run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    spec.write_text(text, encoding="utf-8")
+    again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
+    (said,) = [i.message for i in again.issues if i.code == "SPEC_EDITED"]
+    assert "sessions：删除了 2 项（" in said and "新增了 0 项" in said, said
+    assert "2016-11-27" in said and "2016-11-28" in said and "start=09:30" in said, said
+    assert "2016-11-26" not in said, said        # the session kept is not named

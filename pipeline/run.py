@@ -80,6 +80,8 @@ class Inputs:
     checkins: list[tuple[Received, Any]] = field(default_factory=list)
     playoffs: list[tuple[Received, Any]] = field(default_factory=list)
     unreadable: list[Received] = field(default_factory=list)
+    #: each OTHER_UNITS_FORM file's SHA-256 → the unit whose genuine form it is (:func:`settle_rejected_before`)
+    other_units: dict[str, str] = field(default_factory=dict)
     #: each registration's own reading problems, by the file's SHA-256: they go to the issue
     #: log only while the file counts (:func:`current_registrations`), not once superseded
     reg_issues: dict[str, list[Issue]] = field(default_factory=dict)
@@ -767,7 +769,7 @@ _FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNO
 
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
-                           mail_ids: dict[str, str] | None = None) -> int:
+                           mail_ids: dict[str, str] | None = None, other_units: dict[str, str] | None = None) -> int:
     """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
     by a form of that unit now in force: its error is history — information, saying which
     form replaced it (in force, not necessarily free of problems: its own are said).  On the unit's page (:func:`read_inputs` puts it there by its sender) it
@@ -776,7 +778,12 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
     failed: the captain must know).  So is a file sent in the same mail as the form in force
     (one mail's attachments have one time): its .xls copy "以防打不开", or the truncated
     form of a mail received again whole (``mail_ids``: each mail's sender and Message-ID,
-    :func:`mail_issues`) — it said 有 1 处错误待改 every night.  Returns how many were settled."""
+    :func:`mail_issues`) — it said 有 1 处错误待改 every night.  Returns how many were settled.
+
+    An OTHER_UNITS_FORM (``other_units``: its file → the unit whose genuine form it is) is
+    settled only by that unit's own form in force, received after it: the sender's own form
+    said nothing of the other unit, which was left with no registration while the run
+    exited 0 (an audit: "已受理，这份文件无需再处理")."""
     when = {r.sha256: aware(r.received_at) for r in received}
     in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
     mail_ids = mail_ids or {}
@@ -785,12 +792,21 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
         if r.parent:
             came_in.setdefault(r.sha256, set()).add(mail_ids.get(r.parent) or r.parent)
 
+    other_units = other_units or {}
+
     def settled(i: Issue) -> Issue:
-        cur = in_force.get(i.branch) if i.branch else None
+        owner = other_units.get(i.source) if i.code == "OTHER_UNITS_FORM" and i.source else None
+        cur = in_force.get(owner or i.branch) if (owner or i.branch) else None
         sent = when.get(i.source) if i.source else None
         if (cur is None or sent is None or i.code not in _FILE_REJECTED or i.severity != Severity.ERROR
                 or i.source == cur.sha256):
             return i
+        if owner:
+            if not sent < aware(cur.received_at):
+                return i
+            return dataclasses.replace(i, severity=Severity.INFO, message=(
+                f"{i.message}（其后收到了该单位自己的报名表《{cur.file_name}》"
+                f"（{aware(cur.received_at).astimezone(TZ):%m-%d %H:%M}），这份文件无需再处理。）"))
         if came_in.get(i.source, set()) & came_in.get(cur.sha256, set()):
             return dataclasses.replace(i, severity=Severity.INFO, message=(
                 f"{i.message}（同一封邮件所附的报名表《{cur.file_name}》已受理，这份文件无需再处理。）"))
@@ -1197,6 +1213,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit)
                 found = [_other_units_form(t, rec, claimed, unit)]
+                inputs.other_units[rec.sha256] = claimed
             elif unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
                 # a form that names no unit of ours (no _meta, another tournament's, an
                 # unknown unit id), or one whose token does not prove the unit it names
@@ -1216,6 +1233,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit, usable=False, foreign=True)
                 found = [_other_units_form(t, rec, claimed, unit)]
+                inputs.other_units[rec.sha256] = claimed
             inputs.reg_issues[rec.sha256] = found
             inputs.registrations.append((rec, reg))
         elif kind in _BOOK_KINDS:
@@ -4961,7 +4979,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if resent and names is None:
         names = mail_names(ledger, received, t.spec.script)
     resent_forms = resent_issues(t, received, resent, inputs, current, issues, names)
-    settle_rejected_before(received, current, issues, mail_ids)
+    settle_rejected_before(received, current, issues, mail_ids, inputs.other_units)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
     open_copies_ahead(out, submissions, issues, ledger, t.spec.script)    # on the prestarted worker, meanwhile

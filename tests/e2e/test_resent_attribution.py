@@ -269,3 +269,29 @@ def test_a_units_genuine_form_mailed_from_another_units_address_is_not_taken(tmp
     receipts = {r.sha256: r for r in build_receipts(report.state, report.out_dir)}
     sha = next(s.sha256 for s in report.state.submissions if s.file == "报名表-行政一.xlsx")
     assert receipts[sha].to == (B01,) and "机电工程学院分工会" in receipts[sha].body
+
+
+def test_a_units_genuine_form_from_another_units_address_stays_an_error_until_that_unit_registers(tmp_path):
+    """b04's form mailed from b01's address (b01's own form came later, b04 has none of its
+    own): b04 is left without a registration, so it stays an error — it was settled by b01's
+    own form ("已受理，这份文件无需再处理", exit 0) though b01's form says nothing of b04.  Once
+    b04's own form comes, it is a note."""
+    import email
+    import email.policy
+
+    folder, _ = _league(tmp_path)
+    own = folder / "inbox" / "1104-b04-报名表.eml"
+    msg = email.message_from_bytes(own.read_bytes(), policy=email.policy.default)
+    (att,) = [p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx")]
+    b04_form = att.get_content()
+    kept = own.read_bytes()
+    own.unlink()
+    _mail(folder, "1103-b01-代报.eml", [("报名表-行政一.xlsx", _changed(b04_form))], "Tue, 03 Nov 2020 09:00:00 +0800")
+    report, rows = _run(tmp_path, folder)
+    (o,) = [r for r in rows if r["code"] == "OTHER_UNITS_FORM"]
+    assert o["branch"] == "b01" and o["severity"] == "error", o
+    assert report.needs_attention
+    (folder / "inbox" / "1104-b04-报名表.eml").write_bytes(kept)     # b04's own, sent the day after
+    report, rows = _run(tmp_path, folder)
+    (o,) = [r for r in rows if r["code"] == "OTHER_UNITS_FORM"]
+    assert o["severity"] == "info" and "该单位自己的报名表" in o["message"], o

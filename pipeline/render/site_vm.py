@@ -95,6 +95,7 @@ CODE_LABEL = {
     "TERMS_CHANGED": "报名条件被改动",
     "SCORING_CHANGED": "计分办法被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",
+    "CLOCK_BEHIND": "运行时间早于已公布的抽签",
     "INBOX_LINK": "链接未读取",
     "RESULT_ON_OTHER_SHEET": "成绩填错工作表",
     "RESULT_LEFT_BLANK": "重发的成绩表漏填",

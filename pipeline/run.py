@@ -2442,44 +2442,66 @@ class EventRunner:
         return True
 
     def sheet_misfit(self, rec: Received, book: Any, nxt: Round, entries: dict[str, Entry]) -> str | None:
-        """Where a result sheet of round ``nxt`` (one without its pairings in _meta: written by
-        an earlier version) names at a table, as printed, an entry the draw ``nxt`` does not
-        seat there (``第3桌甲方：成绩表为“姚明（基础部）”，现在抽出的是“张明红（行政一）”``); None
-        when every side it names is where ``nxt`` seats it.  A name that is no entry's (a
-        referee's slip) says nothing either way: :meth:`check_sides` says it when the sheet is read."""
+        """How a result sheet of round ``nxt`` (one without its pairings in _meta: written by an
+        earlier version) shows, in the sides it prints, another draw than ``nxt``
+        (``第3桌甲方：成绩表为“姚明（基础部）”，现在抽出的是“张明红（行政一）”``); None when its
+        rows fit ``nxt``.
+
+        A referee's slip on a row is no other draw (:meth:`check_sides` refuses that row when
+        the sheet is read): a name that is no entry's says nothing, and a draw differs from
+        another in at least two tables (the entries of a table drawn otherwise sit at other
+        tables too).  So the sheet is of another draw when two or more of its rows seat
+        together entries no table of ``nxt`` holds, or when more than half of the rows that
+        name entries seat them at another table or seat than ``nxt`` (a draw program that
+        numbers the same tables otherwise); one row swapped or mistyped is the referee's."""
         from . import layout
         from .ingest.sheets import group_of, key_of, read_results
         from .ingest.workbook import cell_text, strip_spaces
         from .text import to_simplified
 
         sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
-        try:
-            rows, _ = read_results(book, rec.file_name, sides)
-        except Exception:           # (an unreadable sheet is said when it is read, not here)
-            return None
+        rows, _ = read_results(book, rec.file_name, sides)
         who: dict[str, set[str]] = {}
         for sid in entries:
-            for name in self.side_names(sid, entries)[1]:
+            for name in EventRunner.side_names(self, sid, entries)[1]:
                 who.setdefault(name, set()).add(sid)
         drawn = {(str(m.round), group_of(m.group), str(m.table)): m for m in nxt.matches}
         label = {e.id: _entry_label(self.t, e) for e in entries.values()}
+        apart: list[str] = []       # rows seating together entries no table of nxt does
+        moved: list[str] = []       # rows seating an entry at another table or seat
+        named = 0
         for row in rows:
             key = key_of(row.values)
             if key[0] != str(nxt.round):
                 continue
             m = drawn.get(key)
+            seated: list[tuple[str, str, set[str]]] = []
             for seat, side in enumerate(sides):
                 raw = row.values.get(side)
                 if raw in (None, ""):
                     continue
                 text = strip_spaces(cell_text(raw))
                 found = who.get(text) or who.get(strip_spaces(to_simplified(text))) or set()
-                now = m.sides[seat] if m is not None and seat < len(m.sides) else None
-                if not found or now in found:
-                    continue
-                where = f"{key[1] + '组' if key[1] else ''}第{key[2]}桌{side}"
-                return (f"{where}：成绩表为“{cell_text(raw)}”，现在抽出的是"
-                        + (f"“{label.get(now, now)}”" if now else "空位"))
+                if found:
+                    seated.append((side, cell_text(raw), found))
+            if not seated:
+                continue
+            named += 1
+            where = f"{key[1] + '组' if key[1] else ''}第{key[2]}桌"
+            wrong = next(((side, raw) for side, raw, found in seated
+                          if m is None or sides.index(side) >= len(m.sides) or m.sides[sides.index(side)] not in found), None)
+            if wrong is None:
+                continue
+            side, raw = wrong
+            now = m.sides[sides.index(side)] if m is not None and sides.index(side) < len(m.sides) else None
+            said = f"{where}{side}：成绩表为“{raw}”，现在抽出的是" + (f"“{label.get(now, now)}”" if now else "空位")
+            moved.append(said)
+            if not any(all(found & set(t.sides) for _, _, found in seated) for t in nxt.matches):
+                apart.append(said)
+        if len(apart) >= 2:
+            return apart[0]
+        if 2 * len(moved) > named:
+            return moved[0]
         return None
 
     def drawn_at_checkin(self) -> bool:
@@ -3447,7 +3469,7 @@ class EventRunner:
         from .text import to_simplified
 
         def names(sid: str) -> tuple[set[str], set[str]]:
-            return self.side_names(sid, entries)
+            return EventRunner.side_names(self, sid, entries)
 
         wrong: list[tuple[str, str, str]] = []
         for label, sid in zip(sides, m.sides):

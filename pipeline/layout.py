@@ -32,6 +32,9 @@ META_EVENT = "event_id"
 META_STAGE = "stage"
 META_ROUND = "round"
 META_DRAW_HASH = "draw_hash"
+#: a result workbook's draw itself (:func:`pairings_digest`): the inputs hash above does not
+#: say which pairings they gave (the seed and the program draw from them too)
+META_PAIRINGS = "pairings"
 META_PICKUP = "pickup_points"      # a registration form's 乘车地点 choices when issued ("" = none)
 META_TIES = "ties"                  # a 加赛 form's rows per tie, in order ("3,2": two ties)
 META_TIE_ENTRIES = "tie_entries"    # … and the entry ids of each tie it was made for ("a b c|d e")
@@ -39,6 +42,21 @@ META_TIE_STAGES = "tie_stages"      # … and the stage of each tie ("group,ko")
 #: a 签到表's players as it lists them, per group (:func:`checkin_players`): the run writes
 #: the form again only when the players it would list now are others (R2016-F2)
 META_CHECKIN_PLAYERS = "checkin_players"
+
+def pairings_digest(matches: Sequence) -> str:
+    """The drawn pairings of a round as its result workbook records them (META_PAIRINGS):
+    each table's stage, group, table, sides in their seats, bye and first mover.  Two draws
+    of a round with this digest alike gave every table the same sides (a draw after a lost
+    output folder is checked with it: published draws are never silently redrawn).
+
+    >>> from pipeline.model import Match
+    >>> a = [Match("e", "ko", 1, "", 1, ("x", "y"))]
+    >>> pairings_digest(a) == pairings_digest(list(a)), pairings_digest(a) == pairings_digest([Match("e", "ko", 1, "", 1, ("y", "x"))])
+    (True, False)
+    """
+    rows = [[m.stage, m.group, m.table, list(m.sides), bool(m.bye), m.first] for m in matches]
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()[:16]
+
 
 KIND_REGISTRATION = "registration"
 KIND_RESULT = "result"

@@ -2353,6 +2353,8 @@ class EventRunner:
             if nxt is None:
                 self.complete = True
                 return
+            if self.redrawn_elsewhere(nxt, ih):
+                return
             from .draw.common import follows_a_schedule
             # the runner's note in the frozen plan: each side's label, so a published round
             # keeps its names even if an entry withdraws later — and a team's players, so a
@@ -2461,6 +2463,119 @@ class EventRunner:
                         f"文件仍保存在输出文件夹的 received/ 中）。在此之前本项目第{round_no}轮不抽签。",
                         at=CellRef(books[0][0].file_name, layout.RESULT_SHEET))
         return True
+
+    def redrawn_elsewhere(self, nxt: Round, ih: str) -> bool:
+        """DRAWN_ELSEWHERE for a round about to be published whose result sheets in the inbox
+        were issued from the same inputs (their draw hash is ``ih``: :meth:`drawn_elsewhere`
+        let them pass) but with other pairings: the inputs hash is not the draw — the seed
+        (tournament.yaml ``seed``, or the id) and the program draw from it too.  After a lost
+        output folder a changed seed (or a program whose draw changed) drew round 1 again
+        with other tables, silently, and every row of the referees' sheets was RESULT_INVALID
+        (不是本桌选手); the wrong draw was then frozen in the ledger, and putting the seed back
+        did nothing.  A published draw is never silently redrawn: the round waits, and the
+        office is told to restore the output folder or put the seed back.
+
+        A sheet records its pairings in its _meta (:func:`layout.pairings_digest`); one
+        written by an earlier version only the inputs hash: its rows, as printed, are held
+        against the new draw (:meth:`sheet_misfit`).  (R-draw: published rounds are frozen;
+        contract: the referees fill the result sheets handed out with each draw.)"""
+        from . import layout
+
+        books = [(rec, b) for rec, b in self.round_books(nxt.round)
+                 if str(b.meta.get(layout.META_DRAW_HASH, "") or "") == ih and not voided(ih, self.ev.voided_draws)]
+        if not books:
+            return False
+        digest = layout.pairings_digest(nxt.matches)
+        entries = {e.id: e for e in self.shown_entries()}
+        misfits = []
+        for rec, b in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
+            recorded = str(b.meta.get(layout.META_PAIRINGS, "") or "")
+            if recorded:
+                if recorded != digest:
+                    misfits.append((rec, ""))
+                continue
+            wrong = self.sheet_misfit(rec, b, nxt, entries)
+            if wrong is not None:
+                misfits.append((rec, wrong))
+        if not misfits:
+            return False
+        round_no = nxt.round
+        names = "、".join(dict.fromkeys(f"《{rec.file_name}》" for rec, _ in misfits))
+        example = next((w for _, w in misfits if w), "")
+        seed = self.t.spec.seed or self.t.spec.id
+        self.waiting = f"第{round_no}轮暂不抽签：收件箱里已有按另一次抽签下发的第{round_no}轮成绩表"
+        self.issues.add("DRAWN_ELSEWHERE",
+                        f"{self.ev.name} 第{round_no}轮在这个输出文件夹里还没有公布过，收件箱里却已有它的成绩表{names}；"
+                        f"报名和成绩与那次抽签时相同（抽签摘要 {ih}），现在抽出的对阵却与这些成绩表不同"
+                        f"{f'（{example}）' if example else ''}：tournament.yaml 中的 seed（抽签种子，现在是“{seed}”）"
+                        "改过，或程序升级后抽签方法变了。请恢复原来的输出文件夹（其中的 ledger.sqlite 记着已公布的抽签）后再运行，"
+                        "已下发的对阵就照旧有效；没有备份的，把 tournament.yaml 中的 seed 改回抽签时的值（或用抽签时的程序版本）"
+                        f"后再运行，会抽出同样的对阵。在此之前本项目第{round_no}轮不抽签，也不公布。",
+                        at=CellRef(misfits[0][0].file_name, layout.RESULT_SHEET))
+        return True
+
+    def sheet_misfit(self, rec: Received, book: Any, nxt: Round, entries: dict[str, Entry]) -> str | None:
+        """How a result sheet of round ``nxt`` (one without its pairings in _meta: written by an
+        earlier version) shows, in the sides it prints, another draw than ``nxt``
+        (``第3桌甲方：成绩表为“姚明（基础部）”，现在抽出的是“张明红（行政一）”``); None when its
+        rows fit ``nxt``.
+
+        A referee's slip on a row is no other draw (:meth:`check_sides` refuses that row when
+        the sheet is read): a name that is no entry's says nothing, and a draw differs from
+        another in at least two tables (the entries of a table drawn otherwise sit at other
+        tables too).  So the sheet is of another draw when two or more of its rows seat
+        together entries no table of ``nxt`` holds, or when more than half of the rows that
+        name entries seat them at another table or seat than ``nxt`` (a draw program that
+        numbers the same tables otherwise); one row swapped or mistyped is the referee's."""
+        from . import layout
+        from .ingest.sheets import group_of, key_of, read_results
+        from .ingest.workbook import cell_text, strip_spaces
+        from .text import to_simplified
+
+        sides = layout.SIDES_3 if self.game.seats == 3 else layout.SIDES_2
+        rows, _ = read_results(book, rec.file_name, sides)
+        who: dict[str, set[str]] = {}
+        for sid in entries:
+            for name in EventRunner.side_names(self, sid, entries)[1]:
+                who.setdefault(name, set()).add(sid)
+        drawn = {(str(m.round), group_of(m.group), str(m.table)): m for m in nxt.matches}
+        label = {e.id: _entry_label(self.t, e) for e in entries.values()}
+        apart: list[str] = []       # rows seating together entries no table of nxt does
+        moved: list[str] = []       # rows seating an entry at another table or seat
+        named = 0
+        for row in rows:
+            key = key_of(row.values)
+            if key[0] != str(nxt.round):
+                continue
+            m = drawn.get(key)
+            seated: list[tuple[str, str, set[str]]] = []
+            for seat, side in enumerate(sides):
+                raw = row.values.get(side)
+                if raw in (None, ""):
+                    continue
+                text = strip_spaces(cell_text(raw))
+                found = who.get(text) or who.get(strip_spaces(to_simplified(text))) or set()
+                if found:
+                    seated.append((side, cell_text(raw), found))
+            if not seated:
+                continue
+            named += 1
+            where = f"{key[1] + '组' if key[1] else ''}第{key[2]}桌"
+            wrong = next(((side, raw) for side, raw, found in seated
+                          if m is None or sides.index(side) >= len(m.sides) or m.sides[sides.index(side)] not in found), None)
+            if wrong is None:
+                continue
+            side, raw = wrong
+            now = m.sides[sides.index(side)] if m is not None and sides.index(side) < len(m.sides) else None
+            said = f"{where}{side}：成绩表为“{raw}”，现在抽出的是" + (f"“{label.get(now, now)}”" if now else "空位")
+            moved.append(said)
+            if not any(all(found & set(t.sides) for _, _, found in seated) for t in nxt.matches):
+                apart.append(said)
+        if len(apart) >= 2:
+            return apart[0]
+        if 2 * len(moved) > named:
+            return moved[0]
+        return None
 
     def drawn_at_checkin(self) -> bool:
         """Whether round 1 is drawn from the check-in on the day (R2016-F2): a draw time, in a
@@ -3427,6 +3542,33 @@ class EventRunner:
                   for n in (u.name, u.short) if n}
         return unit not in others
 
+    def side_names(self, sid: str, entries: dict[str, Entry]) -> tuple[set[str], set[str]]:
+        """The names a side may go by on a result sheet, as typed and as compared (spaces out,
+        and in Simplified too): made once per entry (:meth:`check_sides`, :meth:`sheet_misfit`)."""
+        from .ingest.workbook import strip_spaces
+        from .text import to_simplified
+
+        e = entries.get(sid)
+        if e is None:
+            return {sid}, {sid}
+        hit = self._side_names.get(sid)
+        if hit is None or hit[0] is not e:
+            short = _unit_short(self.t, e.branch)
+            typed = {e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id}
+            if len(e.players) == 1:
+                typed.add(e.players[0].name)
+            if self.t.spec.script == "traditional":
+                # exactly as the sheet printed it (_side_labels): a name converted character
+                # by character does not always convert back (王着 → 王著 → 王著)
+                from .text import convert, names_kept
+                with names_kept([n for p in e.players for n in (p.name, p.shown)]):
+                    typed.add(convert(_entry_label(self.t, e), "traditional"))
+            # compared in Simplified too: a Traditional league's sheets print the names
+            # converted (龔芳麗（針推學院）), and a referee may type either script
+            hit = self._side_names[sid] = (e, typed, {strip_spaces(x) for x in typed}
+                                           | {strip_spaces(to_simplified(x)) for x in typed})
+        return hit[1], hit[2]
+
     def check_sides(self, m: Match, row: Any, sides: list[str], rnd: Round, entries: dict[str, Entry]) -> bool:
         """The sides pre-filled on the sheet (甲方/乙方, 甲/乙/丙) must still be the drawn ones:
         results are scored by seat, so a row whose sides were swapped would credit the wrong
@@ -3436,27 +3578,7 @@ class EventRunner:
         from .text import to_simplified
 
         def names(sid: str) -> tuple[set[str], set[str]]:
-            # the names a side may go by, as typed and as compared: made once per entry
-            e = entries.get(sid)
-            if e is None:
-                return {sid}, {sid}
-            hit = self._side_names.get(sid)
-            if hit is None or hit[0] is not e:
-                short = _unit_short(self.t, e.branch)
-                typed = {e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id}
-                if len(e.players) == 1:
-                    typed.add(e.players[0].name)
-                if self.t.spec.script == "traditional":
-                    # exactly as the sheet printed it (_side_labels): a name converted character
-                    # by character does not always convert back (王着 → 王著 → 王著)
-                    from .text import convert, names_kept
-                    with names_kept([n for p in e.players for n in (p.name, p.shown)]):
-                        typed.add(convert(_entry_label(self.t, e), "traditional"))
-                # compared in Simplified too: a Traditional league's sheets print the names
-                # converted (龔芳麗（針推學院）), and a referee may type either script
-                hit = self._side_names[sid] = (e, typed, {strip_spaces(x) for x in typed}
-                                               | {strip_spaces(to_simplified(x)) for x in typed})
-            return hit[1], hit[2]
+            return EventRunner.side_names(self, sid, entries)
 
         wrong: list[tuple[str, str, str]] = []
         for label, sid in zip(sides, m.sides):
@@ -5096,7 +5218,13 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "ROUND_NOT_DRAWN" and i.severity == Severity.WARNING for i in state.issues):
         report.next_steps.append("收到了尚未抽签那一轮的成绩表（见 data/issues.csv 中的 ROUND_NOT_DRAWN）：请与裁判核对轮次"
                                  "（多半是轮次写错或表格发错）；该轮抽签后，与对阵相符的成绩表会自动读取。")
-    if any(i.code == "DRAWN_ELSEWHERE" for i in errors):
+    if any(i.code == "DRAWN_ELSEWHERE" and "抽签种子" in i.message for i in errors):
+        # (EventRunner.redrawn_elsewhere: the same inputs, other pairings — voided_draws would
+        # void the new draw's sheets as well, which carry the same draw digest)
+        report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，报名和成绩与那时相同，现在抽出的对阵却不同（见 DRAWN_ELSEWHERE）："
+                                 "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out；没有备份的，"
+                                 "把 tournament.yaml 中的 seed 改回抽签时的值（或用抽签时的程序版本）后再运行。")
+    if any(i.code == "DRAWN_ELSEWHERE" and "抽签种子" not in i.message for i in errors):
         report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，而这个输出文件夹里没有那次抽签（见 DRAWN_ELSEWHERE）："
                                  "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out；"
                                  "确要作废那次抽签、重新抽签的，在 tournament.yaml 本项目下写明 voided_draws（见 DRAWN_ELSEWHERE）。")

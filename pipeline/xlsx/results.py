@@ -206,6 +206,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
         (layout.META_STAGE, rnd.stage),
         (layout.META_ROUND, rnd.round),
         (layout.META_DRAW_HASH, rnd.input_hash),
+        (layout.META_PAIRINGS, layout.pairings_digest(rnd.matches)),
         (layout.META_VERSION, TEMPLATE_VERSION),
         (META_HEADER_ROW, hdr),
         (META_SEATS, seats),

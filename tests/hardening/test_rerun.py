@@ -772,3 +772,65 @@ def test_a_list_in_tournament_yaml_edited_is_said_by_the_items_taken_out_and_add
     assert "sessions：删除了 2 项（" in said and "新增了 0 项" in said, said
     assert "2016-11-27" in said and "2016-11-28" in said and "start=09:30" in said, said
     assert "2016-11-26" not in said, said        # the session kept is not named
+
+
+def _reseeded(folder: Path, seed: str) -> None:
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert text.count(f"\nseed: {SAMPLE}\n") == 1 or text.count(f"\nseed: {SAMPLE}-v2\n") == 1
+    spec.write_text(text.replace(f"\nseed: {SAMPLE}-v2\n", f"\nseed: {SAMPLE}\n")
+                    .replace(f"\nseed: {SAMPLE}\n", f"\nseed: {seed}\n"), encoding="utf-8")
+
+
+def test_a_deleted_output_folder_and_a_changed_seed_do_not_redraw_a_played_round(tmp_path):
+    """R-draw, DRAWN_ELSEWHERE: the output folder was lost and tournament.yaml's seed edited;
+    the inbox holds round 1's played sheet (written by an earlier version: its _meta has the
+    inputs hash only).  The same inputs gave the same hash, so round 1 was drawn again with
+    other tables, silently, every row of the referees' sheet refused (RESULT_INVALID 不是本桌
+    选手), and the wrong draw frozen in the new ledger (putting the seed back did nothing).
+    Now the sheet's rows are held against the new draw: the round waits, nothing is
+    published, and the office is told to restore the folder or put the seed back — which
+    then draws the original round, the sheet counting."""
+    folder = _inbox_without_results(tmp_path)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
+    _play_round_1(folder)
+    _reseeded(folder, f"{SAMPLE}-v2")
+    other = run(RunOptions(folder=folder, out_parent=tmp_path / "new-out", now=NOW, pdf=False))
+    assert not {"RESULT_INVALID", "TEMPLATE_MISMATCH"} & {i.code for i in other.issues}, \
+        [i.message for i in other.issues if i.code == "RESULT_INVALID"][:2]
+    (said,) = [i for i in other.issues if i.code == "DRAWN_ELSEWHERE"]
+    assert said.file == "guandan-r1-成绩表.xlsx" and said.sheet == "成绩", said
+    assert "seed" in said.message and f"“{SAMPLE}-v2”" in said.message and "桌" in said.message \
+        and "恢复原来的输出文件夹" in said.message and "voided_draws" not in said.message, said.message
+    assert any("seed" in s and "DRAWN_ELSEWHERE" in s for s in other.next_steps), other.next_steps
+    assert not [r for r in _draw_rows(other.out_dir) if r["event"] == "guandan"]
+    assert any("第1轮暂不抽签" in line for line in other.events)
+    # the seed put back, the same (new) output folder: the round as the referees played it
+    _reseeded(folder, SAMPLE)
+    back = run(RunOptions(folder=folder, out_parent=tmp_path / "new-out", now=NOW, pdf=False))
+    assert not {"RESULT_INVALID", "TEMPLATE_MISMATCH", "DRAWN_ELSEWHERE"} & {i.code for i in back.issues}
+    first = [r for r in _draw_rows(_only(tmp_path / "out")) if r["round"] == "1"]
+    assert [r for r in _draw_rows(back.out_dir) if r["round"] == "1"] == first
+    assert {r["round"] for r in _draw_rows(back.out_dir)} == {"1", "2"}
+
+
+def test_a_result_sheet_records_its_pairings_and_a_redraw_unlike_them_waits(tmp_path):
+    """DRAWN_ELSEWHERE from the pairings a result sheet records in its _meta (pairings): the
+    round 1 sheet as issued is in the inbox, the output folder lost.  With the seed as it
+    was the same draw is made and nothing is said of it; with another seed the round waits."""
+    from pipeline import layout
+
+    folder = _inbox_without_results(tmp_path)
+    first = run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
+    sheet = first.out_dir / "results" / "guandan-r1-成绩表.xlsx"
+    shutil.copy2(sheet, folder / "inbox" / "guandan-r1-成绩表.xlsx")
+    same = run(RunOptions(folder=folder, out_parent=tmp_path / "same-out", now=NOW, pdf=False))
+    assert "DRAWN_ELSEWHERE" not in {i.code for i in same.issues}
+    assert _draw_rows(same.out_dir) == _draw_rows(first.out_dir)
+    _reseeded(folder, f"{SAMPLE}-v2")
+    other = run(RunOptions(folder=folder, out_parent=tmp_path / "other-out", now=NOW, pdf=False))
+    (said,) = [i for i in other.issues if i.code == "DRAWN_ELSEWHERE"]
+    assert "seed" in said.message and "成绩表为" not in said.message, said.message     # (its _meta said it)
+    assert not [r for r in _draw_rows(other.out_dir) if r["event"] == "guandan"]
+    meta = {r[0]: r[1] for r in openpyxl.load_workbook(sheet)[layout.META_SHEET].iter_rows(values_only=True)}
+    assert meta.get("pairings") and len(str(meta["pairings"])) == 16, meta

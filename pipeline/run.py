@@ -2112,7 +2112,7 @@ class EventRunner:
         self._playoff_log = IssueLog()
         self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log, unit_names(self.t))
         # the check-in (R2016-F2): who came, and whether round 1 can be drawn from it
-        self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues)
+        self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues, drawn=bool(self.rounds))
         self._withdrawn: tuple[int, frozenset[str]] | None = None     # (rounds when worked out, ids)
         self.waiting = ""
         self.complete = False
@@ -4076,33 +4076,62 @@ def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: I
     return out
 
 
-def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog) -> tuple[frozenset[str], str]:
+def checkin_note_once_drawn(i: Issue) -> Issue:
+    """A check-in sheet's warning (R2016-F2: a row of someone not registered, not entered)
+    as a note once round 1 is published: it changes no draw any more (:func:`read_absent`
+    ``drawn``; the state kept the night round 1 is drawn, :func:`run_event`)."""
+    from . import layout
+
+    if i.severity != Severity.WARNING or i.sheet != layout.CHECKIN_SHEET:
+        return i
+    return settled(i, "第1轮已抽签，签到表不再改变对阵。")
+
+
+def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog,
+                drawn: bool = False) -> tuple[frozenset[str], str]:
     """Person keys checked in as absent (R2016-F2), and the check-in's state for the draw:
     ``""`` usable, ``"none"`` no 签到表 lists the event, ``"errors"`` a sheet's problems
     stand (a row that could not be read may be someone absent).
 
-    The sheets are read oldest first and each person's latest mark counts (是 / 否; a blank
-    is no mark): a sheet sent again corrects the one before, and sheets of parts of the
-    field add up.  A sheet's problems are settled — kept as notes — once a later sheet
-    listing the event is read without a problem."""
-    from .ingest.sheets import read_absent as read
-    forms: list[tuple[dt.datetime, dict[str, bool | None], list[Issue]]] = []
+    The sheets are read oldest first and each person's latest mark counts (是 / 否): a sheet
+    sent again corrects the one before, and sheets of parts of the field add up.  A sheet's
+    problems are settled — kept as notes — once a later sheet listing the event is read
+    without an error (a warning, such as a substitute's row, settles nothing of its own).
+
+    A registered player's row with 到场 blank is no mark: an error (round 1 waits) while no
+    sheet marks that player 是 or 否 — only a sheet that does settles it, not a later sheet
+    of other rows (28 rows left blank were drawn as present, without a word).
+
+    ``drawn``: round 1 is published — a sheet's warnings (a row of someone not registered,
+    R2016-F2: not entered) change no draw any more and are notes; an entry withdrawn after
+    its players checked in held every later night at exit 1."""
+    from .ingest.sheets import Unmarked, read_absent as read, unmarked_issues
+    forms: list[tuple[dt.datetime, dict[str, bool | None], list[Issue], list[Unmarked]]] = []
     for rec, book in sorted(inputs.checkins, key=lambda x: (x[0].received_at, x[0].sha256)):
         marks: dict[str, bool | None] = {}
-        _, problems = read(book, rec.file_name, ev.id, ev.name, entries, marks, ev.former_names)
-        forms.append((aware(rec.received_at), marks, problems))
+        blanks: list[Unmarked] = []
+        _, problems = read(book, rec.file_name, ev.id, ev.name, entries, marks, ev.former_names, blanks)
+        forms.append((aware(rec.received_at), marks, problems, blanks))
     latest: dict[str, bool] = {}
-    for _, marks, _ in forms:
+    for _, marks, _, _ in forms:
         latest.update({k: v for k, v in marks.items() if v is not None})
-    state = "none" if not any(marks or problems for _, marks, problems in forms) else ""
-    for t, _, problems in forms:
-        later_fine = any(t2 > t and marks2 and not problems2 for t2, marks2, problems2 in forms)
+    state = "none" if not any(marks or problems for _, marks, problems, _ in forms) else ""
+    for t, _, problems, blanks in forms:
+        later_fine = any(t2 > t and marks2 and not any(p.severity == Severity.ERROR for p in problems2)
+                         and not [u for u in blanks2 if u.key not in latest]
+                         for t2, marks2, problems2, blanks2 in forms)
         for i in problems:
             if later_fine:
                 i = settled(i, "其后收到的签到表已读入，无需再处理。")
             elif i.severity == Severity.ERROR:
                 state = "errors"
+            elif drawn:
+                i = checkin_note_once_drawn(i)
             issues.extend([i])
+        unmarked = unmarked_issues([u for u in blanks if u.key not in latest], ev.name)
+        if unmarked:
+            state = "errors"
+            issues.extend(unmarked)
     return frozenset(k for k, absent in latest.items() if absent), state
 
 
@@ -5416,6 +5445,9 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         key = key_for(ledger.rounds_raw(ev.id))
         memo_keys.add(key)
     found = list(issues)[mark:]
+    if runner.rounds and not rounds_before:
+        # the next night starts from round 1 published: a check-in's warnings are notes then
+        found = [checkin_note_once_drawn(i) for i in found]
     # kept: entries of this night as their ids, the results pickled apart (KeptResults)
     ids = {e.id for e in entries}
     kept = dict(fields, entries=[e.id if e.id in ids else e for e in fields["entries"]],

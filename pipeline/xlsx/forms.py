@@ -99,7 +99,9 @@ def write_checkin_form(tournament: "Tournament", event: "EventSpec",
                        groups: dict[str, list[tuple[str, str]]], path: str | Path,
                        answers: Mapping[tuple[str, str], Any] | None = None, notice: str = "") -> Path:
     """The check-in sheet (R2016-F2): one pre-filled row per player (项目, 组别, 姓名,
-    工号), 到场 a 是/否 dropdown (blank = present).  ``groups`` maps group → [(name, staff_id)];
+    工号), 到场 a 是/否 dropdown, left blank — every row is to be marked: a row still blank when
+    the sheet comes back holds round 1 (:func:`pipeline.ingest.sheets.read_absent`); it was
+    taken as present.  ``groups`` maps group → [(name, staff_id)];
     its _meta records them (:func:`pipeline.layout.checkin_players`), so the run writes the
     form again only when the players it would list are others.  ``answers`` (name,
     staff_id) → 到场 are filled in — an earlier form's, carried over when the list changed —

@@ -133,3 +133,52 @@ def test_a_check_in_whose_meta_sheet_was_deleted_is_known_by_its_sheet(tmp_path:
     league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
     assert _drawn(out) and "TEMPLATE_MISMATCH" not in _codes(out)
     assert "贺芳" not in (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
+
+
+def _issues(out: Path) -> list[dict[str, str]]:
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_R2016_F2_a_check_in_with_blank_rows_holds_round_1_until_they_are_marked(tmp_path: Path) -> None:
+    """The audit: rows 45–72 left blank (28 people), 贺芳 否.  It said 错误 0 条 and drew round 1
+    with the 28 as present — a draw that cannot be redone.  Now one error at E45 names them
+    and round 1 waits; the sheet sent again filled draws it, the first sheet's problem gone."""
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
+
+    def half(ws):
+        assert ws["C45"].value == "任鹏文" and ws["C72"].value == "贺宁萍" and ws["C73"].value is None
+        for r in range(45, 73):
+            ws[f"E{r}"] = None
+    _checkin(checkin, folder / "inbox" / "first.eml", half, "Sat, 26 Nov 2016 08:10:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert "签到表有问题未改正" in r.stdout and "错误 1 条" in r.stdout and not _drawn(out) and r.returncode == 1
+    (bad,) = [i for i in _issues(out) if i["code"] == "BAD_VALUE"]
+    assert (bad["severity"], bad["sheet"], bad["cell"]) == ("error", "签到", "E45")
+    assert "有 28 行的“到场”未填写（第45行 任鹏文、第46行 田勇" in bad["message"] and "第72行 贺宁萍）" in bad["message"]
+    assert "请在这些行选“是”或“否”后重发签到表" in bad["message"]
+    shutil.copy(checkin, folder / "inbox")                       # 08:20, every row marked
+    r = league(*run_args(folder, out, now="2016-11-26T08:40+08:00"))
+    assert _drawn(out) and not [i for i in _issues(out) if i["code"] == "BAD_VALUE"]
+
+
+def test_R2016_F2_a_substitute_on_the_check_in_is_said_and_not_entered(tmp_path: Path) -> None:
+    """董小替 (not registered) written in at the foot of the sheet, 是: it was passed over
+    without a word.  A warning at his row says he was not entered and what to do; round 1
+    is drawn (no one registered is left unread), without him; once it is, a note (exit 0)."""
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
+
+    def substitute(ws):
+        assert ws["C73"].value is None
+        ws["A73"], ws["C73"], ws["D73"], ws["E73"] = "扑克牌", "董小替", "001099", "是"
+    _checkin(checkin, folder / "inbox" / "c.eml", substitute, "Sat, 26 Nov 2016 08:25:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert _drawn(out), r.stdout
+    (sub,) = [i for i in _issues(out) if i["code"] == "BAD_VALUE"]
+    assert (sub["severity"], sub["sheet"], sub["cell"]) == ("warning", "签到", "C73")
+    assert sub["message"].startswith("签到表第73行“董小替”（工号 001099）不在扑克牌的参赛名单中，这一行没有录入")
+    assert "董小替" not in (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
+    # round 1 published: the row changes no draw any more — a note, not exit 1 every night after
+    r = league(*run_args(folder, out, now="2016-11-26T08:45+08:00"))
+    (sub,) = [i for i in _issues(out) if i["code"] == "BAD_VALUE"]
+    assert sub["severity"] == "info" and "第1轮已抽签" in sub["message"] and r.returncode == 0, r.stdout

@@ -351,3 +351,95 @@ def test_R2015_A1_an_awards_sheet_problem_is_named_at_the_cell_of_its_column():
         ("UNKNOWN_BRANCH", "E6"), ("MISSING_VALUE", "E7"), ("MISSING_VALUE", "C8"), ("BAD_VALUE", "C9"),
         ("BAD_VALUE", "D10"), ("BAD_VALUE", "B11"), ("BAD_VALUE", "A12")]
     assert {i.sheet for i in issues} == {"评奖"} and "军棋" in issues[5].message and "象棋" in issues[5].message
+
+
+def _checkin_book(*rows: dict, name: str = "签到.xlsx") -> Book:
+    from pipeline import layout as L
+
+    head = list(L.CHECKIN_COLUMNS)
+    return Book(name=name, sheets={L.CHECKIN_SHEET: Sheet(L.CHECKIN_SHEET, rows=[head, *[[r.get(c) for c in head]
+                                                                                      for r in rows]])})
+
+
+_XQ = [Entry("xq:1", "xiangqi", "b1", "王军", (Person("王军", "b1", staff_id="001033"),)),
+       Entry("xq:2", "xiangqi", "b1", "李明", (Person("李明", "b1", staff_id="002044"),))]
+
+
+def test_R2016_F2_a_check_in_row_left_blank_is_an_error_at_its_cell():
+    """到场 blank for a registered player (the form says 到场的选“是”，未到场的选“否”): an error at
+    the cell, what to do — it was taken as present without a word, and round 1 drawn."""
+    from pipeline.ingest.sheets import read_absent
+
+    book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "是"},
+                         {"项目": "象棋", "姓名": "李明", "工号": "002044"})
+    absent, problems = read_absent(book, "签到.xlsx", "xiangqi", "象棋", _XQ)
+    assert absent == set()
+    (p,) = problems
+    assert (p.code, p.severity.value, p.file, p.sheet, p.cell) == ("BAD_VALUE", "error", "签到.xlsx", "签到", "E3")
+    assert p.message == "签到表中象棋第3行 李明 的“到场”未填写：请选“是”或“否”后重发签到表（填好之前第1轮不抽签）。"
+
+
+def test_R2016_F2_many_check_in_rows_left_blank_are_one_error_naming_them_all():
+    """More than UNMARKED_EACH (8) blank rows: one error at the first, naming every row."""
+    from pipeline.ingest.sheets import read_absent
+
+    people = [Entry(f"xq:{k}", "xiangqi", "b1", f"选手{k}", (Person(f"选手{k}", "b1", staff_id=f"{k:06d}"),))
+              for k in range(1, 13)]
+    book = _checkin_book(*[{"项目": "象棋", "姓名": e.players[0].name, "工号": e.players[0].staff_id} for e in people])
+    _, problems = read_absent(book, "签到.xlsx", "xiangqi", "象棋", people)
+    (p,) = problems
+    assert p.severity.value == "error" and p.cell == "E2"
+    assert f"有 {len(people)} 行的“到场”未填写" in p.message
+    assert all(f"第{k + 1}行 选手{k}" in p.message for k in range(1, len(people) + 1))
+
+
+def test_R2016_F2_a_check_in_row_of_someone_not_registered_is_a_warning():
+    """董小替 written in for someone absent (是): not among the event's players — a warning at
+    the row (no substitutes; the pair is re-formed), not entered; it was passed over silently.
+    A blank or 否 such row may be someone absent misspelt: an error."""
+    from pipeline.ingest.sheets import read_absent
+
+    book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "否"},
+                         {"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": "是"},
+                         {"项目": "象棋", "姓名": "董小替", "工号": "001099", "到场": "是"},
+                         {"项目": "象棋", "姓名": "王君", "到场": None})
+    marks: dict = {}
+    absent, problems = read_absent(book, "签到.xlsx", "xiangqi", "象棋", _XQ, marks)
+    assert absent == {_XQ[0].players[0].key} and set(marks.values()) == {True, False}
+    sub, typo = problems
+    assert (sub.code, sub.severity.value, sub.cell) == ("BAD_VALUE", "warning", "C4")
+    assert "“董小替”（工号 001099）不在象棋的参赛名单中，这一行没有录入" in sub.message
+    assert "不设替补" in sub.message and "R2016-F2" in sub.message and "抽签前为其补报" in sub.message
+    assert (typo.severity.value, typo.cell) == ("error", "C5") and "“到场”也未填写" in typo.message
+
+
+def test_R2016_F2_a_blank_check_in_row_is_settled_only_by_a_sheet_marking_that_player():
+    """Sheet 1 leaves 王军 and 李明 blank; sheet 2 marks only 王军: 李明 still holds round 1
+    (a later sheet of other rows settled every earlier problem).  A later sheet's blank for
+    someone an earlier sheet marked is no mark: the earlier counts."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from pipeline.issues import IssueLog
+    from pipeline.run import read_absent
+
+    def rec(name, minute):
+        return SimpleNamespace(file_name=name, sha256=name,
+                               received_at=dt.datetime(2016, 11, 26, 8, minute, tzinfo=dt.timezone(dt.timedelta(hours=8))))
+
+    ev = SimpleNamespace(id="xiangqi", name="象棋", former_names=())
+    first = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033"},
+                          {"项目": "象棋", "姓名": "李明", "工号": "002044"}, name="a.xlsx")
+    second = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "否"}, name="b.xlsx")
+    log = IssueLog()
+    absent, state = read_absent(SimpleNamespace(checkins=[(rec("a.xlsx", 10), first), (rec("b.xlsx", 20), second)]),
+                                ev, _XQ, log)
+    assert state == "errors" and absent == {_XQ[0].players[0].key}
+    (p,) = list(log)
+    assert p.severity.value == "error" and p.file == "a.xlsx" and "李明" in p.message and "王军" not in p.message
+    third = _checkin_book({"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": "是"},
+                          {"项目": "象棋", "姓名": "王军", "工号": "001033"}, name="c.xlsx")
+    log = IssueLog()
+    absent, state = read_absent(SimpleNamespace(checkins=[(rec("a.xlsx", 10), first), (rec("b.xlsx", 20), second),
+                                                          (rec("c.xlsx", 30), third)]), ev, _XQ, log)
+    assert (state, absent, list(log)) == ("", {_XQ[0].players[0].key}, [])

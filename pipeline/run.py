@@ -3554,7 +3554,9 @@ class EventRunner:
         hit = self._side_names.get(sid)
         if hit is None or hit[0] is not e:
             short = _unit_short(self.t, e.branch)
-            typed = {e.team, f"{e.team}（{short}）", f"{e.team}({short})", e.player_names, e.id}
+            # (the label printed now, and the one sheets printed before a pair from two units
+            # was named by both: 方鹏旭/潘霞洋（重组）（机关一）)
+            typed = {e.team, f"{e.team}（{short}）", f"{e.team}({short})", _entry_label(self.t, e), e.player_names, e.id}
             if len(e.players) == 1:
                 typed.add(e.players[0].name)
             if self.t.spec.script == "traditional":
@@ -6804,8 +6806,13 @@ def _recorded(rnd: Round, sid: str) -> set[str]:
 
 def _entry_label(t: Tournament, e: Entry) -> str:
     """An entry as the draw and result sheets name it: the team or player, and the unit
-    unless the team's name says it (``王军（行政一）``, ``行政一1队``)."""
+    unless the team's name says it (``王军（行政一）``, ``行政一1队``); a pair from two units
+    (R2015-Q2, or re-formed at check-in, R2016-F2) by both, its own first, as the draw sheet
+    names them (``方鹏旭/潘霞洋（重组）（机关一/机关二）``: the result sheet named only the first)."""
     short = _unit_short(t, e.branch)
+    others = sorted({p.branch for p in e.players if p.branch} - {e.branch})
+    if others:
+        return f"{e.team}（{'/'.join([short] + [_unit_short(t, b) for b in others])}）"
     return e.team if short in e.team else f"{e.team}（{short}）"
 
 

@@ -252,3 +252,33 @@ def test_people_dropped_carries_the_roster_form_to_form():
     top_up, corrected = form("t.xlsx", ["new"]), form("t2.xlsx", ["new", "p0"])
     (message,) = said(full, top_up, corrected)
     assert "《t2.xlsx》整份取代了此前的《t.xlsx》" in message and "（9 人）" in message
+
+
+def test_R2016_F2_a_pair_from_two_units_is_named_by_both_on_the_result_sheet():
+    """A pair re-formed at check-in (R2016-F2) or a cross-unit pair (R2015-Q2): the result sheet
+    named the first player's unit only (方鹏旭/潘霞洋（重组）（机关一）, 潘霞洋 being 机关二), where
+    the draw sheet names both; the label is read back as printed (check_sides)."""
+    import types
+
+    from pipeline.issues import IssueLog
+    from pipeline.model import Entry, Match, Person, Round
+    from pipeline.run import EventRunner, _side_labels
+    from pipeline.spec import Tournament, TournamentSpec, validated
+
+    spec = validated(TournamentSpec, {"id": "t", "name": "赛",
+                                      "units": [{"id": "g01", "name": "机关一分工会", "short": "机关一"},
+                                                {"id": "g02", "name": "机关二分工会", "short": "机关二"}],
+                                      "events": [{"id": "gd", "name": "掼蛋", "game": "guandan",
+                                                  "format": {"type": "swiss"}}]})
+    t = Tournament(None, spec, b"0123456789abcdef0123")
+    a = Entry("gd:g01:1+gd:g02:1", "gd", "g01", "方鹏旭/潘霞洋（重组）", (Person("方鹏旭", "g01"), Person("潘霞洋", "g02")))
+    b = Entry("gd:g01:2", "gd", "g01", "机关一2队", (Person("王军", "g01"), Person("李明", "g01")))
+    state = types.SimpleNamespace(tournament=t, entries=[a, b])
+    printed = _side_labels(state, [a, b])
+    assert printed == {a.id: "方鹏旭/潘霞洋（重组）（机关一/机关二）", b.id: "机关一2队"}
+    runner = types.SimpleNamespace(t=t, _side_names={}, issues=IssueLog(), ev=spec.events[0])
+    m = Match("gd", "swiss", 1, "", 1, (a.id, b.id))
+    row = types.SimpleNamespace(values={"甲方": printed[a.id], "乙方": printed[b.id]}, cells={})
+    assert EventRunner.check_sides(runner, m, row, ["甲方", "乙方"], Round("gd", "swiss", "", 1, (m,)),
+                                   {a.id: a, b.id: b})
+    assert not list(runner.issues)

@@ -2493,10 +2493,12 @@ class EventRunner:
             if recorded:
                 if recorded != digest:
                     misfits.append((rec, ""))
-                continue
+                    continue
+                return False        # a sheet of this very draw: the others are slips, read row by row
             wrong = self.sheet_misfit(rec, b, nxt, entries)
-            if wrong is not None:
-                misfits.append((rec, wrong))
+            if wrong is None:
+                return False
+            misfits.append((rec, wrong))
         if not misfits:
             return False
         round_no = nxt.round
@@ -2507,7 +2509,7 @@ class EventRunner:
         self.issues.add("DRAWN_ELSEWHERE",
                         f"{self.ev.name} 第{round_no}轮在这个输出文件夹里还没有公布过，收件箱里却已有它的成绩表{names}；"
                         f"报名和成绩与那次抽签时相同（抽签摘要 {ih}），现在抽出的对阵却与这些成绩表不同"
-                        f"{f'（{example}）' if example else ''}：tournament.yaml 中的 seed（抽签种子，现在是“{seed}”）"
+                        f"{f'（{example}）' if example else ''}：多半是 tournament.yaml 中的 seed（抽签种子，现在是“{seed}”）"
                         "改过，或程序升级后抽签方法变了。请恢复原来的输出文件夹（其中的 ledger.sqlite 记着已公布的抽签）后再运行，"
                         "已下发的对阵就照旧有效；没有备份的，把 tournament.yaml 中的 seed 改回抽签时的值（或用抽签时的程序版本）"
                         f"后再运行，会抽出同样的对阵。在此之前本项目第{round_no}轮不抽签，也不公布。",
@@ -2521,12 +2523,12 @@ class EventRunner:
         rows fit ``nxt``.
 
         A referee's slip on a row is no other draw (:meth:`check_sides` refuses that row when
-        the sheet is read): a name that is no entry's says nothing, and a draw differs from
-        another in at least two tables (the entries of a table drawn otherwise sit at other
-        tables too).  So the sheet is of another draw when two or more of its rows seat
-        together entries no table of ``nxt`` holds, or when more than half of the rows that
-        name entries seat them at another table or seat than ``nxt`` (a draw program that
-        numbers the same tables otherwise); one row swapped or mistyped is the referee's."""
+        the sheet is read): a name that is no entry's says nothing.  So the sheet is of another
+        draw only when more than half of the rows that name entries seat them at another table
+        or seat than ``nxt``, on three tables or more: two teams swapped between two tables by
+        a referee (two rows seating together entries no table holds) held the round for good,
+        blaming the seed (a review).  A small round drawn otherwise is then refused row by row
+        (RESULT_INVALID), as before."""
         from . import layout
         from .ingest.sheets import group_of, key_of, read_results
         from .ingest.workbook import cell_text, strip_spaces
@@ -2540,8 +2542,8 @@ class EventRunner:
                 who.setdefault(name, set()).add(sid)
         drawn = {(str(m.round), group_of(m.group), str(m.table)): m for m in nxt.matches}
         label = {e.id: _entry_label(self.t, e) for e in entries.values()}
-        apart: list[str] = []       # rows seating together entries no table of nxt does
         moved: list[str] = []       # rows seating an entry at another table or seat
+        tables: set[tuple] = set()  # the tables of those rows
         named = 0
         for row in rows:
             key = key_of(row.values)
@@ -2569,11 +2571,8 @@ class EventRunner:
             now = m.sides[sides.index(side)] if m is not None and sides.index(side) < len(m.sides) else None
             said = f"{where}{side}：成绩表为“{raw}”，现在抽出的是" + (f"“{label.get(now, now)}”" if now else "空位")
             moved.append(said)
-            if not any(all(found & set(t.sides) for _, _, found in seated) for t in nxt.matches):
-                apart.append(said)
-        if len(apart) >= 2:
-            return apart[0]
-        if 2 * len(moved) > named:
+            tables.add(key)
+        if 2 * len(moved) > named and len(tables) >= 3:
             return moved[0]
         return None
 

@@ -834,3 +834,35 @@ def test_a_result_sheet_records_its_pairings_and_a_redraw_unlike_them_waits(tmp_
     assert not [r for r in _draw_rows(other.out_dir) if r["event"] == "guandan"]
     meta = {r[0]: r[1] for r in openpyxl.load_workbook(sheet)[layout.META_SHEET].iter_rows(values_only=True)}
     assert meta.get("pairings") and len(str(meta["pairings"])) == 16, meta
+
+
+def test_a_referees_swap_on_an_older_sheet_is_no_other_draw(tmp_path: Path) -> None:
+    """Two teams swapped between two tables on a round-1 sheet written before sheets recorded
+    their pairings, read into a new output folder (same seed, same program): the two rows are
+    refused (RESULT_INVALID) and the referee's corrected sheet finishes the event — it was
+    taken for another draw (DRAWN_ELSEWHERE, blaming the seed) and held the round for good,
+    the corrected sheet unable to clear it (a review)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
+    from mailedit import edit_attachment, table_header
+
+    folder = copy_sample(SAMPLE, tmp_path)
+    eml = folder / "inbox" / "11261210-guandan-r1-成绩表.eml"
+    orig = eml.read_bytes()
+
+    def swap(wb):
+        ws = wb["成绩"]
+        h, col = table_header(ws)
+        c = col["乙方"]
+        ws.cell(h + 1, c).value, ws.cell(h + 2, c).value = ws.cell(h + 2, c).value, ws.cell(h + 1, c).value
+    edit_attachment(eml, swap)
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    codes = [(i.code, i.cell) for i in first.issues if i.severity.value != "info"]
+    assert not [c for c in codes if c[0] == "DRAWN_ELSEWHERE"], codes
+    assert [c for c in codes if c[0] == "RESULT_INVALID"] == [("RESULT_INVALID", "E8"), ("RESULT_INVALID", "E9")], codes
+    (folder / "inbox" / "11271000-guandan-r1-成绩表-改.eml").write_bytes(
+        orig.replace(b"Date: ", b"Date: Sun, 27 Nov 2016 10:00:00 +0800\nX-Old-Date: ", 1))
+    second = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    assert not second.needs_attention and any("已完成" in line for line in second.events), second.events

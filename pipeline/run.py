@@ -780,10 +780,12 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
     form of a mail received again whole (``mail_ids``: each mail's sender and Message-ID,
     :func:`mail_issues`) — it said 有 1 处错误待改 every night.  Returns how many were settled.
 
-    An OTHER_UNITS_FORM (``other_units``: its file → the unit whose genuine form it is) is
-    settled only by that unit's own form in force, received after it: the sender's own form
-    said nothing of the other unit, which was left with no registration while the run
-    exited 0 (an audit: "已受理，这份文件无需再处理")."""
+    An OTHER_UNITS_FORM (``other_units``: its file → the unit whose genuine form it is) stays
+    an error while that unit has no form in force: the sender's own form said nothing of it,
+    and it was left with no registration while the run exited 0 (an audit: "已受理，这份文件
+    无需再处理").  Once it has one, the file is settled by that unit's form received after it,
+    or by the sender's own form received after it (the sender used the wrong form and sent
+    its own, as the message asks — a review found that left an error for good)."""
     when = {r.sha256: aware(r.received_at) for r in received}
     in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
     mail_ids = mail_ids or {}
@@ -796,17 +798,24 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
 
     def settled(i: Issue) -> Issue:
         owner = other_units.get(i.source) if i.code == "OTHER_UNITS_FORM" and i.source else None
-        cur = in_force.get(owner or i.branch) if (owner or i.branch) else None
         sent = when.get(i.source) if i.source else None
+        if owner:
+            theirs = in_force.get(owner)
+            if theirs is None or sent is None or i.severity != Severity.ERROR:
+                return i
+            later = next((f for f in (theirs, in_force.get(i.branch)) if f is not None and sent < aware(f.received_at)),
+                         None)
+            if later is None:
+                return i
+            at = f"{aware(later.received_at).astimezone(TZ):%m-%d %H:%M}"
+            said = (f"该单位自己的报名表《{theirs.file_name}》（{at}）其后已受理" if later is theirs else
+                    f"该单位已有自己的报名表《{theirs.file_name}》，发件单位其后发来的自己的报名表《{later.file_name}》（{at}）"
+                    "也已受理")
+            return dataclasses.replace(i, severity=Severity.INFO, message=f"{i.message}（{said}，这份文件无需再处理。）")
+        cur = in_force.get(i.branch) if i.branch else None
         if (cur is None or sent is None or i.code not in _FILE_REJECTED or i.severity != Severity.ERROR
                 or i.source == cur.sha256):
             return i
-        if owner:
-            if not sent < aware(cur.received_at):
-                return i
-            return dataclasses.replace(i, severity=Severity.INFO, message=(
-                f"{i.message}（其后收到了该单位自己的报名表《{cur.file_name}》"
-                f"（{aware(cur.received_at).astimezone(TZ):%m-%d %H:%M}），这份文件无需再处理。）"))
         if came_in.get(i.source, set()) & came_in.get(cur.sha256, set()):
             return dataclasses.replace(i, severity=Severity.INFO, message=(
                 f"{i.message}（同一封邮件所附的报名表《{cur.file_name}》已受理，这份文件无需再处理。）"))
@@ -4863,6 +4872,24 @@ def _spec_change(key: str, before: str | None, after: str | None) -> str:
         removed, added = missing(old, new), missing(new, old)
         if not removed and not added:
             return f"{key}：各项的顺序有改动"
+        if len(removed) == len(added) <= 3:
+            # an item changed in place (a session's venue, a notice line's phone number): what
+            # changed in it — each side cut at 40 characters read the same (a review)
+            parts = []
+            for a, b in zip(removed, added):
+                if isinstance(a, dict) and isinstance(b, dict):
+                    ident = next((f"{k}={_short_time(a[k])}" for k in ("date", "name", "id") if k in a and a.get(k) == b.get(k)),
+                                 "")
+                    diffs = [_spec_change(k, None if k not in a else text(a[k]), None if k not in b else text(b[k]))
+                             for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+                    parts.append((f"（{ident}）" if ident else "") + "，".join(diffs))
+                elif isinstance(a, str) and isinstance(b, str):
+                    parts.append(_spec_change("", text(a), text(b)).strip())
+                else:
+                    parts = []
+                    break
+            if parts:
+                return f"{key}：改了 {len(parts)} 项：" + "；".join(parts)
         return f"{key}：删除了 {len(removed)} 项" + (f"（{items(removed)}）" if removed else "") + \
             f"，新增了 {len(added)} 项" + (f"（{items(added)}）" if added else "")
 
@@ -5024,15 +5051,17 @@ def clock_behind(ledger: Ledger, now: dt.datetime, issues: IssueLog, t: Tourname
     a wrong --now) judged deadlines as if they had not passed, and the units' pages invited
     re-sent forms for events already drawn, without a word (an audit).  Nothing else changes:
     published rounds stay as they are."""
-    row = ledger.conn.execute("SELECT event, round, published_at FROM rounds ORDER BY published_at DESC LIMIT 1").fetchone()
-    if row is None:
+    latest = None       # by the moment, not the text: a --now given in UTC is kept as +00:00 (a review)
+    for ev_id, rnd_no, text in ledger.conn.execute("SELECT event, round, published_at FROM rounds"):
+        try:
+            when = aware(dt.datetime.fromisoformat(text))
+        except (TypeError, ValueError):
+            continue
+        if latest is None or when > latest[2]:
+            latest = (ev_id, rnd_no, when)
+    if latest is None or aware(now) >= latest[2]:
         return
-    try:
-        at = aware(dt.datetime.fromisoformat(row[2]))
-    except ValueError:
-        return
-    if aware(now) >= at:
-        return
+    row, at = latest, latest[2]
     name = next((ev.name for ev in t.spec.events if ev.id == row[0]), row[0])
     issues.add("CLOCK_BEHIND", f"本次运行的时间（{aware(now).astimezone(TZ):%Y-%m-%d %H:%M}）早于“{name}”第{row[1]}轮抽签"
                f"公布的时间（{at.astimezone(TZ):%Y-%m-%d %H:%M}）：系统时钟或 --now 可能有误。本次按这个时间判断截止与否，"

@@ -295,3 +295,22 @@ def test_a_units_genuine_form_from_another_units_address_stays_an_error_until_th
     report, rows = _run(tmp_path, folder)
     (o,) = [r for r in rows if r["code"] == "OTHER_UNITS_FORM"]
     assert o["severity"] == "info" and "该单位自己的报名表" in o["message"], o
+
+
+def test_a_units_form_misused_by_another_unit_then_its_own_sent_is_settled(tmp_path):
+    """b04 registered (11-04); b01's captain fills in b04's form by mistake (11-05) and, as
+    OTHER_UNITS_FORM asks, then sends b01's own (11-06): settled, a note — an error for good
+    when only the named unit's later form could settle it (a review)."""
+    import email
+    import email.policy
+
+    folder, x = _league(tmp_path)
+    own = folder / "inbox" / "1104-b04-报名表.eml"
+    msg = email.message_from_bytes(own.read_bytes(), policy=email.policy.default)
+    (att,) = [p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx")]
+    _mail(folder, "1105-b01-误用.eml", [("报名表-行政一.xlsx", _changed(att.get_content()))],
+          "Thu, 05 Nov 2020 09:00:00 +0800")
+    _mail(folder, "1106-b01-改.eml", [("行政第一分工会-报名表-改.xlsx", _changed(x))], "Fri, 06 Nov 2020 10:00:00 +0800")
+    report, rows = _run(tmp_path, folder)
+    (o,) = [r for r in rows if r["code"] == "OTHER_UNITS_FORM"]
+    assert o["severity"] == "info" and "行政第一分工会-报名表-改.xlsx" in o["message"], o

@@ -282,3 +282,23 @@ def test_R2016_F2_a_pair_from_two_units_is_named_by_both_on_the_result_sheet():
     assert EventRunner.check_sides(runner, m, row, ["甲方", "乙方"], Round("gd", "swiss", "", 1, (m,)),
                                    {a.id: a, b.id: b})
     assert not list(runner.issues)
+
+
+def test_spec_edited_names_what_changed_inside_a_list_item():
+    """SPEC_EDITED of a session whose venue changed, and of a notice line whose phone number
+    changed past its 40th character: both sides of each item, cut at 40 characters, read the
+    same (a review); the change inside the item is said."""
+    import json
+
+    from pipeline.run import _spec_change
+
+    def j(v):
+        return json.dumps(v, ensure_ascii=False, sort_keys=True)
+    a = [{"date": "2020-11-10", "start": "16:00:00", "end": "18:00:00", "venue": "工会活动中心三楼棋牌室"}]
+    b = [{"date": "2020-11-10", "start": "16:00:00", "end": "18:00:00", "venue": "图书馆二楼报告厅"}]
+    assert _spec_change("sessions", j(a), j(b)) == \
+        'sessions：改了 1 项：（date=2020-11-10）venue "工会活动中心三楼棋牌室" → "图书馆二楼报告厅"'
+    line = "请各分工会于11月9日前将报名表发送至工会邮箱，逾期不予受理，联系人：{}老师 13800000000"
+    said = _spec_change("notice_extra", j([line.format("张")]), j([line.format("李")]))
+    assert "张老师" in said and "李老师" in said, said
+    assert _spec_change("sessions", j(a + b), j(a)).startswith("sessions：删除了 1 项")

@@ -176,14 +176,31 @@ def test_a_board_number_is_one_key_however_typed():
     assert _board_key(None) == _board_key("") == "" and _board_key("x") == "x"
 
 
+def _read_back_as_printed(t, printed, a, b) -> None:
+    """A result row printed with ``printed``'s labels of entries ``a`` and ``b`` (a table of
+    the tournament's first event) is read back as theirs: check_sides takes it, no issue."""
+    import types
+
+    from pipeline.issues import IssueLog
+    from pipeline.model import Match, Round
+    from pipeline.run import EventRunner
+
+    ev = t.spec.events[0]
+    runner = types.SimpleNamespace(t=t, _side_names={}, issues=IssueLog(), ev=ev)
+    m = Match(ev.id, "swiss", 1, "", 1, (a.id, b.id))
+    row = types.SimpleNamespace(values={"甲方": printed[a.id], "乙方": printed[b.id]}, cells={})
+    assert EventRunner.check_sides(runner, m, row, ["甲方", "乙方"], Round(ev.id, "swiss", "", 1, (m,)),
+                                   {a.id: a, b.id: b})
+    assert not list(runner.issues)
+
+
 def test_a_traditional_sheets_side_is_read_back_as_printed():
     """A Traditional league's result sheet prints 王着 as 王著, which does not convert back:
     the row was refused as not this table's (4 of 7,510 common characters)."""
     import types
 
-    from pipeline.issues import IssueLog
-    from pipeline.model import Entry, Match, Person, Round
-    from pipeline.run import EventRunner, _side_labels
+    from pipeline.model import Entry, Person
+    from pipeline.run import _side_labels
     from pipeline.spec import Tournament, TournamentSpec, validated
 
     spec = validated(TournamentSpec, {"id": "t", "name": "赛", "script": "traditional",
@@ -195,12 +212,7 @@ def test_a_traditional_sheets_side_is_read_back_as_printed():
     state = types.SimpleNamespace(tournament=t, entries=[a, b])
     printed = _side_labels(state, [a, b])
     assert printed[a.id] == "王著（針推學院）"
-    runner = types.SimpleNamespace(t=t, _side_names={}, issues=IssueLog(), ev=spec.events[0])
-    m = Match("go", "swiss", 1, "", 1, (a.id, b.id))
-    row = types.SimpleNamespace(values={"甲方": printed[a.id], "乙方": printed[b.id]}, cells={})
-    assert EventRunner.check_sides(runner, m, row, ["甲方", "乙方"], Round("go", "swiss", "", 1, (m,)),
-                                   {a.id: a, b.id: b})
-    assert not list(runner.issues)
+    _read_back_as_printed(t, printed, a, b)
 
 
 def test_R2020_Q4_a_form_is_not_late_everywhere_while_an_event_has_no_deadline():
@@ -260,9 +272,8 @@ def test_R2016_F2_a_pair_from_two_units_is_named_by_both_on_the_result_sheet():
     the draw sheet names both; the label is read back as printed (check_sides)."""
     import types
 
-    from pipeline.issues import IssueLog
-    from pipeline.model import Entry, Match, Person, Round
-    from pipeline.run import EventRunner, _side_labels
+    from pipeline.model import Entry, Person
+    from pipeline.run import _side_labels
     from pipeline.spec import Tournament, TournamentSpec, validated
 
     spec = validated(TournamentSpec, {"id": "t", "name": "赛",
@@ -276,12 +287,7 @@ def test_R2016_F2_a_pair_from_two_units_is_named_by_both_on_the_result_sheet():
     state = types.SimpleNamespace(tournament=t, entries=[a, b])
     printed = _side_labels(state, [a, b])
     assert printed == {a.id: "方鹏旭/潘霞洋（重组）（机关一/机关二）", b.id: "机关一2队"}
-    runner = types.SimpleNamespace(t=t, _side_names={}, issues=IssueLog(), ev=spec.events[0])
-    m = Match("gd", "swiss", 1, "", 1, (a.id, b.id))
-    row = types.SimpleNamespace(values={"甲方": printed[a.id], "乙方": printed[b.id]}, cells={})
-    assert EventRunner.check_sides(runner, m, row, ["甲方", "乙方"], Round("gd", "swiss", "", 1, (m,)),
-                                   {a.id: a, b.id: b})
-    assert not list(runner.issues)
+    _read_back_as_printed(t, printed, a, b)
 
 
 def test_spec_edited_names_what_changed_inside_a_list_item():

@@ -2497,6 +2497,9 @@ class EventRunner:
         digest = layout.pairings_digest(nxt.matches)
         entries = {e.id: e for e in self.shown_entries()}
         misfits = []
+        moved: list[tuple[Received, str]] = []      # older sheets' rows seated otherwise than nxt
+        named = 0
+        tables: set[tuple] = set()
         for rec, b in sorted(books, key=lambda x: (x[0].received_at, x[0].sha256)):
             recorded = str(b.meta.get(layout.META_PAIRINGS, "") or "")
             if recorded:
@@ -2504,10 +2507,18 @@ class EventRunner:
                     misfits.append((rec, ""))
                     continue
                 return False        # a sheet of this very draw: the others are slips, read row by row
-            wrong = self.sheet_misfit(rec, b, nxt, entries)
-            if wrong is None:
-                return False
-            misfits.append((rec, wrong))
+            rows_moved, rows_named, where = self.sheet_misfit(rec, b, nxt, entries)
+            moved += [(rec, w) for w in rows_moved]
+            named += rows_named
+            tables |= where
+        # older sheets, all together (a referee's one-row resend beside the round's full sheet
+        # said nothing either way — a review): another draw when more than half of their rows
+        # that name entries seat them otherwise, on three tables or more
+        if 2 * len(moved) > named and len(tables) >= 3:
+            first: dict[str, tuple[Received, str]] = {}
+            for rec, w in moved:
+                first.setdefault(rec.sha256, (rec, w))      # each sheet by its first row said
+            misfits += first.values()
         if not misfits:
             return False
         round_no = nxt.round
@@ -2525,19 +2536,19 @@ class EventRunner:
                         at=CellRef(misfits[0][0].file_name, layout.RESULT_SHEET))
         return True
 
-    def sheet_misfit(self, rec: Received, book: Any, nxt: Round, entries: dict[str, Entry]) -> str | None:
+    def sheet_misfit(self, rec: Received, book: Any, nxt: Round, entries: dict[str, Entry]
+                     ) -> tuple[list[str], int, set[tuple]]:
         """How a result sheet of round ``nxt`` (one without its pairings in _meta: written by an
-        earlier version) shows, in the sides it prints, another draw than ``nxt``
-        (``第3桌甲方：成绩表为“姚明（基础部）”，现在抽出的是“张明红（行政一）”``); None when its
-        rows fit ``nxt``.
+        earlier version) seats entries otherwise than ``nxt``, in the sides it prints: (each
+        such row said — ``第3桌甲方：成绩表为“姚明（基础部）”，现在抽出的是“张明红（行政一）”`` —,
+        how many rows name entries, the tables of the rows said).
 
         A referee's slip on a row is no other draw (:meth:`check_sides` refuses that row when
-        the sheet is read): a name that is no entry's says nothing.  So the sheet is of another
-        draw only when more than half of the rows that name entries seat them at another table
-        or seat than ``nxt``, on three tables or more: two teams swapped between two tables by
-        a referee (two rows seating together entries no table holds) held the round for good,
-        blaming the seed (a review).  A small round drawn otherwise is then refused row by row
-        (RESULT_INVALID), as before."""
+        the sheet is read): a name that is no entry's says nothing.  :meth:`redrawn_elsewhere`
+        takes the round's older sheets for another draw only when more than half of their rows
+        that name entries seat them otherwise, on three tables or more: two teams swapped
+        between two tables by a referee held the round for good, blaming the seed (a review).
+        A small round drawn otherwise is then refused row by row (RESULT_INVALID), as before."""
         from . import layout
         from .ingest.sheets import group_of, key_of, read_results
         from .ingest.workbook import cell_text, strip_spaces
@@ -2581,9 +2592,7 @@ class EventRunner:
             said = f"{where}{side}：成绩表为“{raw}”，现在抽出的是" + (f"“{label.get(now, now)}”" if now else "空位")
             moved.append(said)
             tables.add(key)
-        if 2 * len(moved) > named and len(tables) >= 3:
-            return moved[0]
-        return None
+        return moved, named, tables
 
     def drawn_at_checkin(self) -> bool:
         """Whether round 1 is drawn from the check-in on the day (R2016-F2): a draw time, in a

@@ -866,3 +866,31 @@ def test_a_referees_swap_on_an_older_sheet_is_no_other_draw(tmp_path: Path) -> N
         orig.replace(b"Date: ", b"Date: Sun, 27 Nov 2016 10:00:00 +0800\nX-Old-Date: ", 1))
     second = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     assert not second.needs_attention and any("已完成" in line for line in second.events), second.events
+
+
+def test_a_referees_one_row_resend_beside_the_full_sheet_does_not_clear_another_draw(tmp_path: Path) -> None:
+    """The seed changed and the output folder lost, the round's full older sheet in the inbox
+    beside a referee's resend of his one table: the older sheets are judged together, and the
+    round waits (DRAWN_ELSEWHERE) — a one-row sheet seating its table as drawn took the round
+    for fitting, and the new draw was published over 16 refused rows (a review)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
+    from mailedit import edit_attachment, table_header
+
+    folder = _inbox_without_results(tmp_path)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
+    _play_round_1(folder)
+    eml = folder / "inbox" / "11261210-guandan-r1-成绩表.eml"
+
+    def one_row(wb):
+        ws = wb["成绩"]
+        h, _ = table_header(ws)
+        ws.delete_rows(h + 2, ws.max_row - h - 1)       # the first table's row only
+    edit_attachment(eml, one_row, folder / "inbox" / "11261300-guandan-r1-第1桌-改.eml",
+                    date="Sat, 26 Nov 2016 13:00:00 +0800")
+    _reseeded(folder, f"{SAMPLE}-v2")
+    other = run(RunOptions(folder=folder, out_parent=tmp_path / "new-out", now=NOW, pdf=False))
+    codes = [i.code for i in other.issues]
+    assert "DRAWN_ELSEWHERE" in codes and "RESULT_INVALID" not in codes, codes
+    assert not [r for r in _draw_rows(other.out_dir) if r["event"] == "guandan"]

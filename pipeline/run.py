@@ -3582,6 +3582,8 @@ class EventRunner:
                 from .text import convert, names_kept
                 with names_kept([n for p in e.players for n in (p.name, p.shown)]):
                     typed.add(convert(_entry_label(self.t, e), "traditional"))
+                    # (and as sheets printed it before a pair from two units was named by both)
+                    typed.add(convert(e.team if short in e.team else f"{e.team}（{short}）", "traditional"))
             # compared in Simplified too: a Traditional league's sheets print the names
             # converted (龔芳麗（針推學院）), and a referee may type either script
             hit = self._side_names[sid] = (e, typed, {strip_spaces(x) for x in typed}

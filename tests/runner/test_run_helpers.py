@@ -308,3 +308,23 @@ def test_spec_edited_names_what_changed_inside_a_list_item():
     said = _spec_change("notice_extra", j([line.format("张")]), j([line.format("李")]))
     assert "张老师" in said and "李老师" in said, said
     assert _spec_change("sessions", j(a + b), j(a)).startswith("sessions：删除了 1 项")
+
+
+def test_a_traditional_sheet_printed_before_two_units_were_named_is_read_back():
+    """A Traditional league's result sheet printed before a pair from two units was named by
+    both (王著/李明（針推）: 着 does not convert back) is still read as that pair (a review)."""
+    from pipeline.model import Entry, Person
+    from pipeline.spec import Tournament, TournamentSpec, validated
+    from pipeline.text import convert, names_kept
+
+    spec = validated(TournamentSpec, {"id": "t", "name": "賽", "script": "traditional",
+                                      "units": [{"id": "g01", "name": "针推学院分工会", "short": "针推"},
+                                                {"id": "g02", "name": "医技学院分工会", "short": "医技"}],
+                                      "events": [{"id": "br", "name": "桥牌", "game": "bridge", "format": {"type": "swiss"}}]})
+    t = Tournament(None, spec, b"0123456789abcdef0123")
+    a = Entry("br:g01:1", "br", "g01", "王着/李明", (Person("王着", "g01"), Person("李明", "g02")))
+    b = Entry("br:g01:2", "br", "g01", "张三/赵四", (Person("张三", "g01"), Person("赵四", "g01")))
+    with names_kept(["王着", "李明"]):
+        old = convert("王着/李明（针推）", "traditional")
+    assert old == "王著/李明（針推）"
+    _read_back_as_printed(t, {a.id: old, b.id: "张三/赵四（针推）"}, a, b)

@@ -4885,16 +4885,21 @@ def _spec_change(key: str, before: str | None, after: str | None) -> str:
             return f"{key}：各项的顺序有改动"
         if len(removed) == len(added) <= 3:
             # an item changed in place (a session's venue, a notice line's phone number): what
-            # changed in it — each side cut at 40 characters read the same (a review)
+            # changed in it — each side cut at 40 characters read the same (a review).  Items
+            # are paired only as the same item: dicts by an id, name or date they share (not
+            # None), one string for one string; anything else is said as taken out and added
             parts = []
             for a, b in zip(removed, added):
                 if isinstance(a, dict) and isinstance(b, dict):
-                    ident = next((f"{k}={_short_time(a[k])}" for k in ("date", "name", "id") if k in a and a.get(k) == b.get(k)),
-                                 "")
+                    ident = next((f"{k}={_short_time(a[k])}" for k in ("id", "name", "date")
+                                  if a.get(k) is not None and a.get(k) == b.get(k)), "")
                     diffs = [_spec_change(k, None if k not in a else text(a[k]), None if k not in b else text(b[k]))
                              for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
-                    parts.append((f"（{ident}）" if ident else "") + "，".join(diffs))
-                elif isinstance(a, str) and isinstance(b, str):
+                    if not ident or not diffs:
+                        parts = []
+                        break
+                    parts.append(f"（{ident}）" + "，".join(diffs))
+                elif isinstance(a, str) and isinstance(b, str) and len(removed) == 1:
                     parts.append(_spec_change("", text(a), text(b)).strip())
                 else:
                     parts = []

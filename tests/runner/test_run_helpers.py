@@ -308,6 +308,10 @@ def test_spec_edited_names_what_changed_inside_a_list_item():
     said = _spec_change("notice_extra", j([line.format("张")]), j([line.format("李")]))
     assert "张老师" in said and "李老师" in said, said
     assert _spec_change("sessions", j(a + b), j(a)).startswith("sessions：删除了 1 项")
+    # two units edited and reordered: no item is paired with another's (it read as g1's id changed)
+    said = _spec_change("units", j([{"id": "g1", "emails": ["a@x"]}, {"id": "g2", "short": "二"}]),
+                        j([{"id": "g2", "short": "二部"}, {"id": "g1", "emails": ["b@x"]}]))
+    assert said.startswith("units：删除了 2 项") and '"g1" → "g2"' not in said, said
 
 
 def test_a_traditional_sheet_printed_before_two_units_were_named_is_read_back():

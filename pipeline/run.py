@@ -80,8 +80,9 @@ class Inputs:
     checkins: list[tuple[Received, Any]] = field(default_factory=list)
     playoffs: list[tuple[Received, Any]] = field(default_factory=list)
     unreadable: list[Received] = field(default_factory=list)
-    #: each OTHER_UNITS_FORM file's SHA-256 → the unit whose genuine form it is (:func:`settle_rejected_before`)
-    other_units: dict[str, str] = field(default_factory=dict)
+    #: each OTHER_UNITS_FORM file's SHA-256 → (the unit whose genuine form it is, the names on
+    #: it) (:func:`settle_rejected_before`)
+    other_units: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
     #: each registration's own reading problems, by the file's SHA-256: they go to the issue
     #: log only while the file counts (:func:`current_registrations`), not once superseded
     reg_issues: dict[str, list[Issue]] = field(default_factory=dict)
@@ -769,7 +770,8 @@ _FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNO
 
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
-                           mail_ids: dict[str, str] | None = None, other_units: dict[str, str] | None = None) -> int:
+                           mail_ids: dict[str, str] | None = None,
+                           other_units: dict[str, tuple[str, frozenset[str]]] | None = None) -> int:
     """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
     by a form of that unit now in force: its error is history — information, saying which
     form replaced it (in force, not necessarily free of problems: its own are said).  On the unit's page (:func:`read_inputs` puts it there by its sender) it
@@ -784,8 +786,11 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
     an error while that unit has no form in force: the sender's own form said nothing of it,
     and it was left with no registration while the run exited 0 (an audit: "已受理，这份文件
     无需再处理").  Once it has one, the file is settled by that unit's form received after it,
-    or by the sender's own form received after it (the sender used the wrong form and sent
-    its own, as the message asks — a review found that left an error for good)."""
+    or by the sender's own form received after it when the file was the sender's mix-up:
+    its people are on the sender's later form, or all already on the unit's own (the sender
+    used the wrong form and sent its own, as the message asks — an error for good, a review
+    found).  A file that would have changed the other unit's people (an update sent on its
+    behalf) stays an error: nothing else says it was not taken."""
     when = {r.sha256: aware(r.received_at) for r in received}
     in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
     mail_ids = mail_ids or {}
@@ -795,16 +800,21 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
             came_in.setdefault(r.sha256, set()).add(mail_ids.get(r.parent) or r.parent)
 
     other_units = other_units or {}
+    names_in_force = {getattr(reg, "branch", ""): frozenset(r.name for r in getattr(reg, "rows", ()) if r.name)
+                      for _, reg in newest}
 
     def settled(i: Issue) -> Issue:
-        owner = other_units.get(i.source) if i.code == "OTHER_UNITS_FORM" and i.source else None
+        owner, people = other_units.get(i.source, ("", frozenset())) if i.code == "OTHER_UNITS_FORM" and i.source \
+            else ("", frozenset())
         sent = when.get(i.source) if i.source else None
         if owner:
             theirs = in_force.get(owner)
             if theirs is None or sent is None or i.severity != Severity.ERROR:
                 return i
-            later = next((f for f in (theirs, in_force.get(i.branch)) if f is not None and sent < aware(f.received_at)),
-                         None)
+            mine = in_force.get(i.branch)
+            mixed_up = people <= names_in_force.get(i.branch, frozenset()) or people <= names_in_force.get(owner, frozenset())
+            later = next((f for f in (theirs, mine if mixed_up else None)
+                          if f is not None and sent < aware(f.received_at)), None)
             if later is None:
                 return i
             at = f"{aware(later.received_at).astimezone(TZ):%m-%d %H:%M}"
@@ -1222,7 +1232,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit)
                 found = [_other_units_form(t, rec, claimed, unit)]
-                inputs.other_units[rec.sha256] = claimed
+                inputs.other_units[rec.sha256] = (claimed, frozenset(r.name for r in reg.rows if r.name))
             elif unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
                 # a form that names no unit of ours (no _meta, another tournament's, an
                 # unknown unit id), or one whose token does not prove the unit it names
@@ -1242,7 +1252,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit, usable=False, foreign=True)
                 found = [_other_units_form(t, rec, claimed, unit)]
-                inputs.other_units[rec.sha256] = claimed
+                inputs.other_units[rec.sha256] = (claimed, frozenset(r.name for r in reg.rows if r.name))
             inputs.reg_issues[rec.sha256] = found
             inputs.registrations.append((rec, reg))
         elif kind in _BOOK_KINDS:

@@ -332,3 +332,36 @@ def test_a_traditional_sheet_printed_before_two_units_were_named_is_read_back():
         old = convert("王着/李明（针推）", "traditional")
     assert old == "王著/李明（針推）"
     _read_back_as_printed(t, {a.id: old, b.id: "张三/赵四（针推）"}, a, b)
+
+
+def test_an_update_sent_for_another_unit_stays_an_error_after_the_senders_own_form():
+    """OTHER_UNITS_FORM: X's updated form (a new player) sent for X from Y's address, then Y's
+    own form: nothing took X's update, so it stays an error; the same file holding only Y's
+    people (Y filled in X's form by mistake) or only X's people already registered is settled
+    by Y's own later form (a review)."""
+    import datetime as dt
+    from types import SimpleNamespace as NS
+
+    from pipeline.issues import IssueLog, issue
+    from pipeline.model import CellRef
+    from pipeline.run import settle_rejected_before
+
+    tz = dt.timezone(dt.timedelta(hours=8))
+
+    def rec(sha, day):
+        return NS(sha256=sha, file_name=f"{sha}.xlsx", received_at=dt.datetime(2020, 11, day, 9, tzinfo=tz), parent="")
+
+    def form(branch, *names):
+        return NS(branch=branch, rows=[NS(name=n) for n in names])
+    x_old, stray, y_own = rec("xold", 3), rec("stray", 5), rec("yown", 6)
+    newest = [(x_old, form("b04", "甲", "乙")), (y_own, form("b01", "丙", "丁"))]
+
+    def severity(people):
+        log = IssueLog()
+        log.extend([issue("OTHER_UNITS_FORM", "未受理", at=CellRef("stray.xlsx"), branch="b01", source="stray")])
+        settle_rejected_before([x_old, stray, y_own], newest, log, other_units={"stray": ("b04", frozenset(people))})
+        (i,) = list(log)
+        return i.severity.value
+    assert severity({"甲", "乙", "戊"}) == "error"       # an update for X: 戊 is on no form
+    assert severity({"丙", "丁"}) == "info"              # Y's people on X's form: Y's mix-up
+    assert severity({"甲"}) == "info"                    # adds no one to X's form

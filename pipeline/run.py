@@ -18,7 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
@@ -2131,8 +2131,12 @@ class EventRunner:
         self._playoff_log = IssueLog()
         self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log, unit_names(self.t))
         # the check-in (R2016-F2): who came, and whether round 1 can be drawn from it
-        self.absent, self.checkin = read_absent(inputs, ev, self.entries, issues, drawn=bool(self.rounds))
         self._withdrawn: tuple[int, frozenset[str]] | None = None     # (rounds when worked out, ids)
+        # the players of entries withdrawn in tournament.yaml need no mark on the 签到表
+        gone = self.withdrawn_ids() if ev.withdrawn else frozenset()
+        self.absent, self.checkin = read_absent(
+            inputs, ev, self.entries, issues, drawn=bool(self.rounds), at_checkin=self.drawn_at_checkin(),
+            needless=frozenset(p.key for e in self.all_entries() if e.id in gone for p in e.players))
         self.waiting = ""
         self.complete = False
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
@@ -4107,7 +4111,13 @@ def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: I
     return out
 
 
-def checkin_note_once_drawn(i: Issue) -> Issue:
+#: why a check-in's warnings and unmarked rows are notes once round 1 is published
+CHECKIN_DRAWN = "第1轮已抽签，签到表不再改变对阵"
+#: … and in an event whose round 1 is not drawn at the check-in (no draw_at)
+CHECKIN_NOT_AWAITED = "本项目第1轮不等签到表抽签"
+
+
+def checkin_note_once_drawn(i: Issue, note: str = CHECKIN_DRAWN) -> Issue:
     """A check-in sheet's warning (R2016-F2: a row of someone not registered, not entered)
     as a note once round 1 is published: it changes no draw any more (:func:`read_absent`
     ``drawn``; the state kept the night round 1 is drawn, :func:`run_event`)."""
@@ -4115,11 +4125,12 @@ def checkin_note_once_drawn(i: Issue) -> Issue:
 
     if i.severity != Severity.WARNING or i.sheet != layout.CHECKIN_SHEET:
         return i
-    return settled(i, "第1轮已抽签，签到表不再改变对阵。")
+    return settled(i, f"{note}。")
 
 
 def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog,
-                drawn: bool = False) -> tuple[frozenset[str], str]:
+                drawn: bool = False, at_checkin: bool = True,
+                needless: Collection[str] = ()) -> tuple[frozenset[str], str]:
     """Person keys checked in as absent (R2016-F2), and the check-in's state for the draw:
     ``""`` usable, ``"none"`` no 签到表 lists the event, ``"errors"`` a sheet's problems
     stand (a row that could not be read may be someone absent).
@@ -4135,7 +4146,13 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
 
     ``drawn``: round 1 is published — a sheet's warnings (a row of someone not registered,
     R2016-F2: not entered) change no draw any more and are notes; an entry withdrawn after
-    its players checked in held every later night at exit 1."""
+    its players checked in held every later night at exit 1.  So are the rows left blank
+    (taken as present): a sheet read after the draw held every night at exit 1, though
+    round 1 was published.  ``at_checkin`` False (the event's round 1 is not drawn at the
+    check-in, :meth:`EventRunner.drawn_at_checkin`): the same, round 1 never waits for it.
+
+    ``needless``: person keys that need no mark (the players of entries withdrawn in
+    tournament.yaml) — their blank rows are not said."""
     from .ingest.sheets import Unmarked, read_absent as read, unmarked_issues
     forms: list[tuple[dt.datetime, dict[str, bool | None], list[Issue], list[Unmarked]]] = []
     for rec, book in sorted(inputs.checkins, key=lambda x: (x[0].received_at, x[0].sha256)):
@@ -4147,22 +4164,24 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
     for _, marks, _, _ in forms:
         latest.update({k: v for k, v in marks.items() if v is not None})
     state = "none" if not any(marks or problems for _, marks, problems, _ in forms) else ""
+    quiet = CHECKIN_DRAWN if drawn else CHECKIN_NOT_AWAITED if not at_checkin else ""
+    pending = lambda rows: [u for u in rows if u.key not in latest and u.key not in needless]   # noqa: E731
     for t, _, problems, blanks in forms:
         later_fine = any(t2 > t and marks2 and not any(p.severity == Severity.ERROR for p in problems2)
-                         and not [u for u in blanks2 if u.key not in latest]
+                         and not pending(blanks2)
                          for t2, marks2, problems2, blanks2 in forms)
         for i in problems:
             if later_fine:
                 i = settled(i, "其后收到的签到表已读入，无需再处理。")
             elif i.severity == Severity.ERROR:
                 state = "errors"
-            elif drawn:
-                i = checkin_note_once_drawn(i)
+            elif quiet:
+                i = checkin_note_once_drawn(i, quiet)
             issues.extend([i])
-        unmarked = unmarked_issues([u for u in blanks if u.key not in latest], ev.name)
-        if unmarked:
+        unmarked = unmarked_issues(pending(blanks), ev.name, quiet)
+        if unmarked and not quiet:
             state = "errors"
-            issues.extend(unmarked)
+        issues.extend(unmarked)
     return frozenset(k for k, absent in latest.items() if absent), state
 
 

@@ -557,16 +557,28 @@ class Unmarked:
     at: CellRef         # the 到场 cell
 
 
-def unmarked_issues(rows: Sequence[Unmarked], event_name: str) -> list[Issue]:
+def unmarked_issues(rows: Sequence[Unmarked], event_name: str, note: str = "") -> list[Issue]:
     """R2016-F2: the problems of 签到 rows left blank in 到场 — errors, round 1 is not drawn on
     a guess (the form says “到场的选手选是，未到场的选否”: a blank is a row not yet marked, not
     someone present).  One issue at each cell up to :data:`UNMARKED_EACH` rows; more, one
     issue at the first naming every row (a sheet half filled in is one thing to do).
 
+    ``note``: round 1 does not wait for the sheet (it is drawn, or the event's round 1 is not
+    drawn at the check-in) — the rows are notes (info) saying so, the blank taken as present.
+
     >>> at = CellRef("签到.xlsx", "签到", "E5")
     >>> [i.message for i in unmarked_issues([Unmarked("k", 5, "董涛强", at)], "扑克牌")]
     ['签到表中扑克牌第5行 董涛强 的“到场”未填写：请选“是”或“否”后重发签到表（填好之前第1轮不抽签）。']
+    >>> [(i.severity.value, i.message) for i in unmarked_issues([Unmarked("k", 5, "董涛强", at)], "扑克牌", "第1轮已抽签")]
+    [('info', '签到表中扑克牌第5行 董涛强 的“到场”未填写，按到场处理（第1轮已抽签）。')]
     """
+    if note:
+        if len(rows) <= UNMARKED_EACH:
+            return [issue("BAD_VALUE", f"签到表中{event_name}第{u.row}行 {u.name} 的“到场”未填写，按到场处理（{note}）。",
+                          at=u.at, severity=Severity.INFO) for u in rows]
+        listed = "、".join(f"第{u.row}行 {u.name}" for u in rows)
+        return [issue("BAD_VALUE", f"签到表中{event_name}有 {len(rows)} 行的“到场”未填写（{listed}），按到场处理"
+                      f"（{note}）。", at=rows[0].at, severity=Severity.INFO)]
     if len(rows) <= UNMARKED_EACH:
         return [issue("BAD_VALUE", f"签到表中{event_name}第{u.row}行 {u.name} 的“到场”未填写：请选“是”或“否”后"
                       "重发签到表（填好之前第1轮不抽签）。", at=u.at) for u in rows]
@@ -587,9 +599,13 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
     - 到场 blank for a registered player: an error (:func:`unmarked_issues`) — the row is not
       marked yet, and round 1 is not drawn on a guess.  With ``unmarked`` given the rows go
       there instead, for the caller to say of those no sheet marks (``run.read_absent``).
-    - a name (or 工号) that is not among the event's players: 否 or blank is an error (it may
-      be someone absent, misspelt); 是 a warning — the row is not entered: no substitutes are
-      provided for, a pair missing a player is re-formed (R2016-F2)."""
+    - a name (or 工号) that is not among the event's players, whatever its mark (是, 否 or
+      blank): a warning, the row is not entered — a substitute written in (no substitutes are
+      provided for, a pair missing a player is re-formed, R2016-F2), a pair dropped from its
+      unit's form or withdrawn still on a sheet printed before; an error would ask for a mark
+      that cannot clear it.  A name that fits several players is an error.
+    - a row with neither 姓名 nor 工号 (blank, or a formula error such as the #N/A of a lookup
+      filled down past the last player, as the registration reader takes them) is no one: skipped."""
     try:
         _, raw = read_sheet_rows(book, L.CHECKIN_SHEET, L.CHECKIN_COLUMNS, ["项目", "姓名", "到场"], file)
     except TableNotFound as e:
@@ -602,34 +618,43 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
         if not same_event(ev, event_id, event_name, former):
             continue
+        # a lookup formula filled down past the last player (#N/A in 姓名 / 工号): as blank
+        name = "" if isinstance(v.get("姓名"), CellError) else \
+            strip_spaces(cell_text(v.get("姓名")) if v.get("姓名") is not None else "")
+        sid = "" if isinstance(v.get("工号"), CellError) else \
+            strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
+        if not name and not sid:
+            continue            # a row with only 项目 (whatever its mark): no one
         here = strip_spaces(cell_text(v.get("到场")) if v.get("到场") is not None else "")
         if here not in ("是", "否", ""):
             problems.append(issue("BAD_VALUE", f"到场栏“{here}”只能填 是 或 否。", at=cells["到场"]))
             continue
-        name = strip_spaces(cell_text(v.get("姓名")) if v.get("姓名") is not None else "")
-        sid = strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
-        if not name and not sid and here != "否":
-            continue            # a row with only 项目 (and nothing marked): no one
         # a 工号 with or without its leading zeros (001033 typed as text, 1033 as a number)
         match = [p for (pn, ps), p in people.items()
                  if (sid and staff_key(ps) == staff_key(sid)) or (not sid and pn == name)]
         who = f"“{name or sid}”{f'（工号 {sid}）' if name and sid else ''}"
+        if not match:
+            # a substitute written in for someone absent, a pair dropped from its unit's form or
+            # withdrawn (still on a sheet printed before), a name misspelt: said, not entered —
+            # whatever the mark, which no one needs to fill in (an error here could not be cleared)
+            problems.append(issue(
+                "BAD_VALUE", (f"签到表第{n}行{who}不在{event_name}的参赛名单中，这一行没有录入：比赛不设替补，"
+                              "缺一名选手的对子在组内与其他单人重新配对（R2016-F2）。如是参赛选手的姓名或工号写错，请改正后"
+                              "重发签到表；未报名的替补选手不能上场，除非组委会另行决定，并在第1轮抽签前为其补报。")
+                if here == "是" else
+                (f"签到表第{n}行{who}不在{event_name}的参赛名单中（如已退赛或不再报名），这一行没有录入，"
+                 "“到场”不必填写。如是参赛选手的姓名或工号写错，请改正后重发签到表。"),
+                at=cells["姓名"], severity=Severity.WARNING))
+            continue
         if here == "是":
             if len(match) == 1 and marks is not None:
                 marks[match[0].key] = False
-            elif not match:
-                # a substitute written in for someone absent, or a name misspelt: said, not entered
-                problems.append(issue(
-                    "BAD_VALUE", f"签到表第{n}行{who}不在{event_name}的参赛名单中，这一行没有录入：比赛不设替补，"
-                    "缺一名选手的对子在组内与其他单人重新配对（R2016-F2）。如是参赛选手的姓名或工号写错，请改正后"
-                    "重发签到表；未报名的替补选手不能上场，除非组委会另行决定，并在第1轮抽签前为其补报。",
-                    at=cells["姓名"], severity=Severity.WARNING))
             continue
         if len(match) != 1:
             blank = "，“到场”也未填写" if not here else ""
-            problems.append(issue("BAD_VALUE", f"签到表中的{who}在{event_name}的参赛名单中"
-                                  f"{'找不到' if not match else '有重名'}{blank}：请核对姓名和工号"
-                                  f"{'，并选“是”或“否”' if not here else ''}后重发签到表。", at=cells["姓名"]))
+            problems.append(issue("BAD_VALUE", f"签到表中的{who}在{event_name}的参赛名单中有重名{blank}："
+                                  f"请核对姓名和工号{'，并选“是”或“否”' if not here else ''}后重发签到表。",
+                                  at=cells["姓名"]))
             continue
         if not here:
             blanks.append(Unmarked(match[0].key, n, name or sid, cells["到场"]))

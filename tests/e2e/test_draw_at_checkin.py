@@ -29,10 +29,14 @@ def test_R2016_F2_round_1_is_drawn_after_the_check_in(tmp_path: Path) -> None:
     assert "（重组）" in draw                                                     # re-formed at check-in
 
 
-def _to_the_check_in(tmp_path: Path):
+def _to_the_check_in(tmp_path: Path, yaml_edit=None):
     """t2016 with registrations only, run once before the day (its result too); the sample's
-    check-in held back: (folder, the check-in mail, out, that night's result)."""
+    check-in held back: (folder, the check-in mail, out, that night's result).  ``yaml_edit``:
+    tournament.yaml's text → as edited before that run."""
     folder = copy_sample("t2016-poker", tmp_path)
+    if yaml_edit is not None:
+        y = folder / "tournament.yaml"
+        y.write_text(yaml_edit(y.read_text(encoding="utf-8")), encoding="utf-8")
     held = tmp_path / "held"
     held.mkdir()
     for p in (folder / "inbox").iterdir():
@@ -182,3 +186,37 @@ def test_R2016_F2_a_substitute_on_the_check_in_is_said_and_not_entered(tmp_path:
     r = league(*run_args(folder, out, now="2016-11-26T08:45+08:00"))
     (sub,) = [i for i in _issues(out) if i["code"] == "BAD_VALUE"]
     assert sub["severity"] == "info" and "第1轮已抽签" in sub["message"] and r.returncode == 0, r.stdout
+
+
+def test_R2016_F2_a_withdrawn_pair_needs_no_mark_on_the_check_in(tmp_path: Path) -> None:
+    """董涛强 and 方鹏旭's pair withdrawn in tournament.yaml, their rows left blank on the
+    check-in: they held round 1 with an error (“填好之前第1轮不抽签”) though they do not play."""
+    folder, checkin, out, _ = _to_the_check_in(
+        tmp_path, lambda s: s.replace("    draw_at: 2016", "    withdrawn: [董涛强, 方鹏旭]\n    draw_at: 2016", 1))
+
+    def blank(ws):
+        assert (ws["C5"].value, ws["C6"].value) == ("董涛强", "方鹏旭")
+        ws["E5"], ws["E6"] = None, None
+    _checkin(checkin, folder / "inbox" / "c.eml", blank, "Sat, 26 Nov 2016 08:20:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert _drawn(out) and r.returncode == 0, r.stdout
+    assert not [i for i in _issues(out) if i["code"] == "BAD_VALUE"]
+
+
+def test_R2016_F2_a_blank_row_read_after_round_1_is_drawn_is_a_note(tmp_path: Path) -> None:
+    """No draw_at: round 1 drawn at the deadline; the day's check-in has a blank row.  It
+    said “填好之前第1轮不抽签” as an error every night (exit 1) though round 1 was published;
+    now a note (taken as present), and only DRAW_INPUT_CHANGED is said, once."""
+    folder, checkin, out, first = _to_the_check_in(
+        tmp_path, lambda s: s.replace("    draw_at: 2016-11-26T08:30:00+08:00\n", "", 1))
+    assert _drawn(out), first.stdout
+
+    def blank(ws):
+        ws["E5"] = None
+    _checkin(checkin, folder / "inbox" / "c.eml", blank, "Sat, 26 Nov 2016 08:20:00 +0800")
+    league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert [i["code"] for i in _issues(out) if i["severity"] in ("error", "warning")] == ["DRAW_INPUT_CHANGED"]
+    (note,) = [i for i in _issues(out) if i["code"] == "BAD_VALUE"]
+    assert note["severity"] == "info" and "按到场处理" in note["message"] and "填好之前" not in note["message"]
+    r = league(*run_args(folder, out, now="2016-11-27T08:35+08:00"))
+    assert r.returncode == 0 and not [i for i in _issues(out) if i["severity"] == "error"], r.stdout

@@ -396,7 +396,8 @@ def test_R2016_F2_many_check_in_rows_left_blank_are_one_error_naming_them_all():
 def test_R2016_F2_a_check_in_row_of_someone_not_registered_is_a_warning():
     """董小替 written in for someone absent (是): not among the event's players — a warning at
     the row (no substitutes; the pair is re-formed), not entered; it was passed over silently.
-    A blank or 否 such row may be someone absent misspelt: an error."""
+    A blank or 否 such row is a warning too, not entered (an error asked for a mark that could
+    not clear it: a pair dropped from its unit's form still on a sheet printed before)."""
     from pipeline.ingest.sheets import read_absent
 
     book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "否"},
@@ -410,7 +411,75 @@ def test_R2016_F2_a_check_in_row_of_someone_not_registered_is_a_warning():
     assert (sub.code, sub.severity.value, sub.cell) == ("BAD_VALUE", "warning", "C4")
     assert "“董小替”（工号 001099）不在象棋的参赛名单中，这一行没有录入" in sub.message
     assert "不设替补" in sub.message and "R2016-F2" in sub.message and "抽签前为其补报" in sub.message
-    assert (typo.severity.value, typo.cell) == ("error", "C5") and "“到场”也未填写" in typo.message
+    assert (typo.severity.value, typo.cell) == ("warning", "C5") and "“王君”不在象棋的参赛名单中" in typo.message
+    assert "这一行没有录入" in typo.message and "“到场”不必填写" in typo.message
+
+
+def test_R2016_F2_check_in_rows_of_no_one_or_not_registered_hold_nothing():
+    """A lookup formula filled down past the last player (#N/A in 工号, 姓名 blank; #N/A in
+    姓名) is no one: skipped, as the registration reader does — it was an error “找不到”
+    that held round 1.  A pair dropped from its unit's form, still on the sheet, blank or
+    marked 否 as the error asked: a warning each, not entered — it was an error no mark cleared."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from pipeline.ingest.workbook import CellError
+    from pipeline.issues import IssueLog
+    from pipeline.run import read_absent
+
+    ev = SimpleNamespace(id="xiangqi", name="象棋", former_names=())
+    at = dt.datetime(2016, 11, 26, 8, 10, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "否"},
+                         {"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": "是"},
+                         {"项目": "象棋", "姓名": None, "工号": CellError("#N/A"), "到场": None},
+                         {"项目": "象棋", "姓名": CellError("#N/A"), "工号": None, "到场": None},
+                         {"项目": "象棋", "姓名": None, "工号": CellError("#N/A"), "到场": "否"})
+    log = IssueLog()
+    absent, state = read_absent(SimpleNamespace(checkins=[(SimpleNamespace(file_name="a.xlsx", sha256="a", received_at=at),
+                                                           book)]), ev, _XQ, log)
+    assert (state, absent, list(log)) == ("", {_XQ[0].players[0].key}, [])
+    # 李明's entry dropped from registration: his row left blank, then marked 否
+    for mark in (None, "否", "是"):
+        book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "是"},
+                             {"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": mark})
+        log = IssueLog()
+        absent, state = read_absent(SimpleNamespace(checkins=[(SimpleNamespace(file_name="a.xlsx", sha256="a",
+                                                                               received_at=at), book)]), ev, _XQ[:1], log)
+        (p,) = list(log)
+        assert (state, absent, p.severity.value, p.cell) == ("", frozenset(), "warning", "C3"), mark
+        assert "李明" in p.message and "没有录入" in p.message
+
+
+def test_R2016_F2_unmarked_check_in_rows_are_notes_once_round_1_does_not_wait_for_them():
+    """Round 1 drawn (or the event's round 1 not drawn at the check-in): a blank 到场 is a
+    note (taken as present), not an error that held every night at exit 1 with “填好之前第1轮
+    不抽签”; a row of someone not registered is a note too.  Before the draw at the check-in
+    the blank of a registered player still holds round 1; a withdrawn entry's players need no mark."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from pipeline.issues import IssueLog
+    from pipeline.run import read_absent
+
+    ev = SimpleNamespace(id="xiangqi", name="象棋", former_names=())
+    at = dt.datetime(2016, 11, 26, 8, 10, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": None},
+                         {"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": "是"},
+                         {"项目": "象棋", "姓名": "董小替", "工号": "001099", "到场": "是"})
+    inputs = SimpleNamespace(checkins=[(SimpleNamespace(file_name="a.xlsx", sha256="a", received_at=at), book)])
+    for kw in ({"drawn": True}, {"at_checkin": False}):
+        log = IssueLog()
+        absent, state = read_absent(inputs, ev, _XQ, log, **kw)
+        assert (state, absent) == ("", frozenset()), kw
+        assert [i.severity.value for i in log] == ["info", "info"], kw
+        assert not any("填好之前第1轮不抽签" in i.message for i in log), kw
+        assert any("王军" in i.message and "按到场处理" in i.message for i in log), kw
+    log = IssueLog()
+    _, state = read_absent(inputs, ev, _XQ, log)
+    assert state == "errors" and [i.severity.value for i in log] == ["warning", "error"]
+    log = IssueLog()
+    _, state = read_absent(inputs, ev, _XQ, log, needless={_XQ[0].players[0].key})
+    assert state == "" and [i.severity.value for i in log] == ["warning"]
 
 
 def test_R2016_F2_a_blank_check_in_row_is_settled_only_by_a_sheet_marking_that_player():

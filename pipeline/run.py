@@ -4182,6 +4182,9 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
         if unmarked and not quiet:
             state = "errors"
         issues.extend(unmarked)
+        # a mark neither 是 nor 否 (×) a later sheet marked for that person: said as settled
+        issues.extend(settled(i, "其后收到的签到表已读入，无需再处理。")
+                      for i in unmarked_issues([u for u in blanks if u.typed and u.key in latest], ev.name))
     return frozenset(k for k, absent in latest.items() if absent), state
 
 

@@ -549,12 +549,14 @@ UNMARKED_EACH = 8
 
 @dataclass(frozen=True)
 class Unmarked:
-    """A 签到 row of a registered player whose 到场 is blank (R2016-F2): who, and where."""
+    """A 签到 row of a registered player whose 到场 is blank, or holds neither 是 nor 否
+    (``typed``: ×, √ …) (R2016-F2): who, and where."""
 
     key: str            # Person.key
     row: int
     name: str
     at: CellRef         # the 到场 cell
+    typed: str = ""     # what the cell holds when it is not blank
 
 
 def unmarked_issues(rows: Sequence[Unmarked], event_name: str, note: str = "") -> list[Issue]:
@@ -572,6 +574,13 @@ def unmarked_issues(rows: Sequence[Unmarked], event_name: str, note: str = "") -
     >>> [(i.severity.value, i.message) for i in unmarked_issues([Unmarked("k", 5, "董涛强", at)], "扑克牌", "第1轮已抽签")]
     [('info', '签到表中扑克牌第5行 董涛强 的“到场”未填写，按到场处理（第1轮已抽签）。')]
     """
+    typed = [u for u in rows if u.typed]
+    if typed:       # a mark that is neither 是 nor 否 (×, √): said at its own cell, as a blank is
+        rows = [u for u in rows if not u.typed]
+        said = [issue("BAD_VALUE", f"签到表中{event_name}第{u.row}行 {u.name} 的“到场”填的是“{u.typed}”，只能填 是 或 否"
+                      + (f"，按到场处理（{note}）。" if note else "：请改正后重发签到表（改好之前第1轮不抽签）。"),
+                      at=u.at, severity=Severity.INFO if note else Severity.ERROR) for u in typed]
+        return said + (unmarked_issues(rows, event_name, note) if rows else [])
     if note:
         if len(rows) <= UNMARKED_EACH:
             return [issue("BAD_VALUE", f"签到表中{event_name}第{u.row}行 {u.name} 的“到场”未填写，按到场处理（{note}）。",
@@ -626,9 +635,6 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
         if not name and not sid:
             continue            # a row with only 项目 (whatever its mark): no one
         here = strip_spaces(cell_text(v.get("到场")) if v.get("到场") is not None else "")
-        if here not in ("是", "否", ""):
-            problems.append(issue("BAD_VALUE", f"到场栏“{here}”只能填 是 或 否。", at=cells["到场"]))
-            continue
         # a 工号 with or without its leading zeros (001033 typed as text, 1033 as a number)
         match = [p for (pn, ps), p in people.items()
                  if (sid and staff_key(ps) == staff_key(sid)) or (not sid and pn == name)]
@@ -649,6 +655,16 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
         if here == "是":
             if len(match) == 1 and marks is not None:
                 marks[match[0].key] = False
+            continue
+        if here not in ("否", "") and len(match) == 1:
+            # ×, √ …: unreadable, and the person's own — cleared only by a sheet marking them (a
+            # later sheet of other rows cleared it, the person drawn as present without a word)
+            blanks.append(Unmarked(match[0].key, n, name or sid, cells["到场"], here))
+            if marks is not None:
+                marks.setdefault(match[0].key, None)
+            continue
+        if here not in ("否", ""):
+            problems.append(issue("BAD_VALUE", f"到场栏“{here}”只能填 是 或 否。", at=cells["到场"]))
             continue
         if len(match) != 1:
             blank = "，“到场”也未填写" if not here else ""

@@ -90,6 +90,28 @@ def test_R2016_F2_a_check_in_with_an_unreadable_row_holds_round_1_until_correcte
     assert "贺芳" not in draw
 
 
+def test_R2016_F2_a_cross_is_cleared_only_by_a_sheet_marking_that_player(tmp_path: Path) -> None:
+    """贺芳 “×” on the first desk's sheet, then a second sheet without her row: round 1 still
+    waits — the later clean sheet settled the “×” though it said nothing of her, and she was
+    drawn as present (a review)."""
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
+
+    def cross(ws):
+        assert ws["C12"].value == "贺芳"
+        ws["E12"] = "×"
+
+    def without_her(ws):
+        for col in "ABCDEFG":
+            ws[f"{col}12"] = None
+    _checkin(checkin, folder / "inbox" / "first.eml", cross, "Sat, 26 Nov 2016 08:10:00 +0800")
+    _checkin(checkin, folder / "inbox" / "second.eml", without_her, "Sat, 26 Nov 2016 08:15:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert not _drawn(out) and r.returncode == 1, r.stdout
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        bad = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
+    assert [(i["severity"], i["cell"]) for i in bad] == [("error", "E12")] and "“×”" in bad[0]["message"], bad
+
+
 def test_R2016_F2_a_check_in_sent_again_corrects_the_one_before(tmp_path: Path) -> None:
     """08:10: 董涛强 and 方鹏旭 否; 08:20 (the sample): both 是.  The later sheet counts: their
     pair plays (the marks of every sheet were added up, and the pair was withdrawn)."""

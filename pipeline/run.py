@@ -6885,11 +6885,10 @@ def _entry_label(t: Tournament, e: Entry) -> str:
     unless the team's name says it (``王军（行政一）``, ``行政一1队``); a pair from two units
     (R2015-Q2, or re-formed at check-in, R2016-F2) by both, its own first, as the draw sheet
     names them (``方鹏旭/潘霞洋（重组）（机关一/机关二）``: the result sheet named only the first)."""
-    short = _unit_short(t, e.branch)
-    others = sorted({p.branch for p in e.players if p.branch} - {e.branch})
-    if others:
-        return f"{e.team}（{'/'.join([short] + [_unit_short(t, b) for b in others])}）"
-    return e.team if short in e.team else f"{e.team}（{short}）"
+    from .render.viewmodels import entry_units
+
+    units = entry_units(t.spec, e)      # its own unit first, as the draw sheet and standings
+    return e.team if units == _unit_short(t, e.branch) and units in e.team else f"{e.team}（{units}）"
 
 
 def _side_labels(state: LeagueState, entries: Any) -> dict[str, str]:

@@ -5100,7 +5100,7 @@ def clock_behind(ledger: Ledger, now: dt.datetime, issues: IssueLog, t: Tourname
     re-sent forms for events already drawn, without a word (an audit).  Nothing else changes:
     published rounds stay as they are."""
     latest = None       # by the moment, not the text: a --now given in UTC is kept as +00:00 (a review)
-    for ev_id, rnd_no, text in ledger.conn.execute("SELECT event, round, published_at FROM rounds"):
+    for ev_id, rnd_no, text in ledger.published_rounds():
         try:
             when = aware(dt.datetime.fromisoformat(text))
         except (TypeError, ValueError):

@@ -263,6 +263,10 @@ class Ledger:
         row = self.conn.execute("SELECT body FROM rounds WHERE event=? AND round=?", (event, round_no)).fetchone()
         return row[0] if row else None
 
+    def published_rounds(self) -> list[tuple[str, int, str]]:
+        """(event, round, published_at as stored) of every published round."""
+        return self.conn.execute("SELECT event, round, published_at FROM rounds").fetchall()
+
     def drawn_events(self) -> dict[str, int]:
         """Event id → how many rounds the ledger holds for it."""
         return dict(self.conn.execute("SELECT event, COUNT(*) FROM rounds GROUP BY event").fetchall())

@@ -36,21 +36,18 @@ def test_a_run_before_a_published_round_says_the_clock_is_behind(tmp_path: Path)
 def test_the_latest_round_is_found_by_its_moment_not_its_text() -> None:
     """Round 2 published at 13:00Z (21:00 in Beijing, kept as +00:00) is later than round 1 at
     20:00+08:00, though its text sorts first: a run at 20:30+08:00 is behind it (a review)."""
-    import sqlite3
     import types
 
     from pipeline.issues import IssueLog
     from pipeline.run import clock_behind
 
-    conn = sqlite3.connect(":memory:")
-    conn.execute("CREATE TABLE rounds (event TEXT, round INTEGER, published_at TEXT)")
-    conn.executemany("INSERT INTO rounds VALUES (?,?,?)", [("gd", 1, "2016-11-26T20:00:00+08:00"),
-                                                          ("gd", 2, "2016-11-26T13:00:00+00:00")])
+    rows = [("gd", 1, "2016-11-26T20:00:00+08:00"), ("gd", 2, "2016-11-26T13:00:00+00:00")]
+    ledger = types.SimpleNamespace(published_rounds=lambda: rows)
     t = types.SimpleNamespace(spec=types.SimpleNamespace(events=[types.SimpleNamespace(id="gd", name="扑克牌")]))
     issues = IssueLog()
-    clock_behind(types.SimpleNamespace(conn=conn), dt.datetime.fromisoformat("2016-11-26T20:30+08:00"), issues, t)
+    clock_behind(ledger, dt.datetime.fromisoformat("2016-11-26T20:30+08:00"), issues, t)
     (i,) = list(issues)
     assert i.code == "CLOCK_BEHIND" and "“扑克牌”第2轮" in i.message and "2016-11-26 21:00" in i.message
     issues = IssueLog()
-    clock_behind(types.SimpleNamespace(conn=conn), dt.datetime.fromisoformat("2016-11-26T21:30+08:00"), issues, t)
+    clock_behind(ledger, dt.datetime.fromisoformat("2016-11-26T21:30+08:00"), issues, t)
     assert not list(issues)

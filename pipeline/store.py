@@ -567,3 +567,30 @@ def _link_problem(path: str, real_inbox: str) -> str:
     if os.path.commonpath([target, real_inbox]) != real_inbox:
         return "outside"
     return "" if stat.S_ISREG(mode) else "special"
+
+
+def ledger_holds(out: Path) -> bool:
+    """Whether the ledger under ``out`` has recorded any received file or published round
+    (read apart, after a run failed); False when there is none or it cannot be read."""
+    from urllib.parse import quote
+
+    path = out / "ledger.sqlite"
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return False
+        uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    except OSError:
+        return False
+    # (immutable: a folder that cannot be written cannot have the WAL's shared-memory file
+    # made; the run's connection is closed by now)
+    for how in ("", "&immutable=1"):
+        try:
+            conn = sqlite3.connect(uri + how, uri=True, timeout=1)
+            try:
+                return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM received) OR EXISTS (SELECT 1 FROM rounds)")
+                            .fetchone()[0])
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            continue
+    return False

@@ -1551,6 +1551,15 @@ def draw_seed(t: Tournament, event: str, round_no: int, inputs_hash: str) -> str
     return hashlib.sha256(f"{prefix}|{event}|{round_no}|{inputs_hash}".encode()).hexdigest()[:16]
 
 
+def lot_seed(t: Tournament, event: str, entries: list[Entry]) -> str:
+    """R2016-F1: the seed of the groups' lot — the branch chairs' draw, made before the event
+    from the entries alone.  It is round 1's :func:`draw_seed` with no one absent (the inputs
+    hash of the entries, no check-in), so with no absentees the groups are those round 1's own
+    seed deals, and who is absent at the check-in changes no group (R2016-F2 re-forms pairs
+    within the groups so drawn, with round 1's seed)."""
+    return draw_seed(t, event, 1, draw_inputs_hash(entries, [], {}, frozenset()))
+
+
 def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
     return ev.deadline is None or now >= aware(ev.deadline)
 
@@ -2160,10 +2169,13 @@ class EventRunner:
         round from the entries (:attr:`pipeline.draw.base.EventState.withdrawn`)."""
         from .draw.base import EventState as DrawState
         gone = self.withdrawn_ids()
-        return DrawState(event_id=self.ev.id, entries=self.draw_entries(), rounds=list(self.rounds),
+        entries = self.draw_entries()
+        return DrawState(event_id=self.ev.id, entries=entries, rounds=list(self.rounds),
                          results=self.results, playoffs=self.playoffs, options=self.ev.format.options,
                          rank=self.rank_fn(), absent=self.absent, withdrawn=gone,
-                         places_by_group=self.places_by_group())
+                         places_by_group=self.places_by_group(),
+                         lot_seed=(lot_seed(self.t, self.ev.id, entries)
+                                   if self.fmt.name == "groups_standings" else None))
 
     def places_by_group(self) -> bool:
         """Whether the event's award scheme gives its awards per group (各组前N名)."""
@@ -2253,7 +2265,7 @@ class EventRunner:
                 players = tuple(by_key[k][0] for k in m.get("players", []) if k in by_key)
                 if not players:
                     continue
-                branch = by_key[m["players"][0]][1].branch
+                branch = by_key[players[0].key][1].branch      # (its first player still entered)
                 team = "/".join(p.shown for p in players) + "（重组）"
                 entries.append(Entry(id=m["id"], event=self.ev.id, branch=branch, team=team,
                                      players=players, team_no=""))

@@ -40,6 +40,10 @@ class EventState:
     #: the event's awards are given per group (各组前N名): a format that plays in groups places
     #: each group apart; else across the groups (groups_standings)
     places_by_group: bool = True
+    #: R2016-F1: the seed of the groups' lot (the branch chairs' draw, days before the event),
+    #: set by the runner from the entries alone — never from the check-in — so the groups do
+    #: not depend on who turns up; None: the round's rng deals them (tests, other callers)
+    lot_seed: str | None = None
 
     def entry(self, entry_id: str) -> Entry:
         return self._by_id()[entry_id]      # an unknown id is a programming error

@@ -120,7 +120,11 @@ class GroupsStandings:
         new pair id → player names)."""
         ids = sorted(e.id for e in state.entries)
         g = max(1, min(state.options.get("groups", 4), len(ids) // 2))
-        groups = {group_label(i): m for i, m in enumerate(deal_groups(ids, g, rng, state.branch_of))}
+        # R2016-F1: the groups are the branch chairs' lot, drawn before the event from the
+        # entries alone (state.lot_seed, the seed of round 1 with no one absent): who turns up
+        # changes no group.  The check-in's own lots (re-forming, moving) use the round's rng.
+        lot_rng = random.Random(int(state.lot_seed, 16)) if state.lot_seed else rng
+        groups = {group_label(i): m for i, m in enumerate(deal_groups(ids, g, lot_rng, state.branch_of))}
         lot = {label: len(m) for label, m in groups.items()}     # each group's pairs as drawn
         notes: list[str] = []
         removed: list[str] = []
@@ -199,6 +203,10 @@ class GroupsStandings:
                          if single else
                          f"{group_name(src)}队数为单数，抽签由{shown(state, e, labels)}进入其余小组中桌数最少的{group_name(dst)}。")
         groups = {g: m for g, m in groups.items() if m}
+        if notes and state.lot_seed:
+            # reproducibility: the groups were dealt with the lot's seed, not the round's
+            notes.insert(0, f"分组按报名名单抽签，与签到无关（分组种子 {state.lot_seed}，"
+                            f"即无人缺席时第1轮的种子）；签到后的重新组合等抽签用本轮种子。")
         extras = {"merged": merged, "removed": removed, "moved": moved, "dropped": dropped}
         return groups, extras, notes, labels
 

@@ -228,6 +228,51 @@ def test_R2011_F1_tie_for_first_waits_for_playoff():
     assert set(final.matches[0].sides) == {max(g) for g in groups.values()}
 
 
+def test_R2016_F1_groups_do_not_depend_on_the_check_in():
+    """R2016-F1: the groups are the branch chairs' lot, drawn days before the event; the
+    check-in (R2016-F2) only re-forms pairs within them.  The runner seeds round 1 from the
+    inputs hash, which holds the check-in: with the same 34 pairs, one player absent dealt
+    every group anew (auditor, repro_checkin.sh).  Now the groups are dealt with the lot's
+    seed — round 1's seed with no one absent — whoever is absent."""
+    from types import SimpleNamespace
+
+    from pipeline.run import draw_inputs_hash, draw_seed
+
+    t = SimpleNamespace(spec=SimpleNamespace(seed="t2016-poker", id="t2016-poker"))
+    entries = make_entries(34, branches=12, team_size=2)
+    fmt = FORMATS.get("groups_standings")
+    lot = draw_seed(t, EVENT, 1, draw_inputs_hash(entries, [], {}, frozenset()))
+
+    def drawn(absent: frozenset[str]) -> dict:
+        st = new_state(entries, {"groups": 4}, absent)
+        st.lot_seed = lot                      # as the runner's draw_state sets it
+        seed = draw_seed(t, EVENT, 1, draw_inputs_hash(entries, [], {}, absent))   # the round's, as run.py
+        return fmt.next_round(st, random.Random(int(seed, 16))).plan
+
+    base = drawn(frozenset())
+    group_of = {e: g for g, m in base["groups"].items() for e in m}
+    assert sorted(group_of) == sorted(e.id for e in entries) and base["merged"] == base["moved"] == []
+    # with no one absent the lot's seed is round 1's own: the groups are those drawn before the fix
+    old = new_state(entries, {"groups": 4})
+    assert fmt.next_round(old, random.Random(int(lot, 16))).plan["groups"] == base["groups"]
+    p = [e.players for e in entries]
+    for absent in (frozenset({p[5][0].key}),                                   # one player (the audit)
+                   frozenset({p[7][0].key, p[7][1].key, p[20][1].key, p[31][0].key}),
+                   frozenset({p[0][1].key, p[1][0].key, p[2][0].key, p[33][1].key})):
+        plan = drawn(absent)
+        touched = ({e.id for e in entries if any(x.key in absent for x in e.players)}   # removed, re-formed, dropped
+                   | {m["id"] for m in plan["moved"]})
+        now = {e: g for g, m in plan["groups"].items() for e in m if e in group_of}
+        assert now == {e: g for e, g in group_of.items() if e not in touched}, sorted(absent)
+        for m in plan["merged"]:               # a pair re-formed within a group stays in it
+            origin = {group_of[f] for f in m["from"]}
+            if len(origin) == 1 and m["id"] not in {mv["id"] for mv in plan["moved"]}:
+                assert m["id"] in plan["groups"][origin.pop()]
+    # the runner's seed of the lot is this one
+    from pipeline.run import lot_seed
+    assert lot_seed(t, EVENT, entries) == lot
+
+
 def test_R2016_F2_checkin_reforms_pairs():
     entries = make_entries(6, team_size=2)
     absent = frozenset({entries[0].players[1].key, entries[1].players[0].key,

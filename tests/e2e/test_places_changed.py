@@ -72,36 +72,33 @@ def test_R2020_A1_a_late_correction_that_moves_published_places_is_a_warning_onc
 
 
 def test_R2016_A1_published_places_withdrawn_pending_a_playoff_are_said_once(tmp_path):
-    """A finished event whose published places no longer stand — here the audit's route: a
-    ledger drawn before member counts were recorded (R2016-Q1), g03's members 60 → 12, its
-    pairs refused, group B's winner gone and group B waiting for a 加赛 — lost all 8 awards
-    with no word that published places were withdrawn (PLACES_CHANGED fired only when the
-    event was finished again).  Now PLACES_CHANGED (warning) says the places and awards are
-    withdrawn and what the event waits for, that night only."""
-    import json
-    import sqlite3
-
-    from pipeline.run import TERMS_KEY
-
+    """A finished event whose published places no longer stand and which now waits for a 加赛
+    lost all 8 awards with no word that published places were withdrawn (PLACES_CHANGED fired
+    only when the event was finished again; the audit's route was g03's pairs refused after a
+    member-count change).  Here a referee's correction of round 3, mailed on a later night,
+    puts 信工4队 level with group D's winner (204 each, never met): group D waits for a 加赛.
+    PLACES_CHANGED (warning) says the places and awards are withdrawn and what the event waits
+    for, that night only."""
     folder = tmp_path / "t2016-poker"
     shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
     out = tmp_path / "out"
     first = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     assert not first.needs_attention
-    with sqlite3.connect(first.out_dir / "ledger.sqlite") as db:
-        (body,) = db.execute("SELECT body FROM rounds WHERE event='guandan' AND round=1").fetchone()
-        rnd = json.loads(body)
-        rnd["plan"][TERMS_KEY].pop("members", None)          # as an older version recorded it
-        db.execute("UPDATE rounds SET body=? WHERE event='guandan' AND round=1", (json.dumps(rnd, ensure_ascii=False),))
-    spec = folder / "tournament.yaml"
-    spec.write_text(spec.read_text(encoding="utf-8").replace("captain: 钱丽华, members: 60", "captain: 钱丽华, members: 12"),
-                    encoding="utf-8")
+    (r3,) = (folder / "inbox").glob("*-guandan-r3-*.eml")
+
+    def corrected(wb):
+        ws = wb["成绩"]
+        (row,) = [r for r in ws.iter_rows(min_row=8) if r[3].value == "信工4队"]
+        assert (row[1].value, row[4].value, row[5].value, row[6].value) == ("D", "后勤2队", "K", "5")
+        row[6].value = "4"                     # 相差 8 → 9 级: 信工4队 84 → 88, 200 → 204 in all
+    edit_attachment(r3, corrected, save_as=folder / "inbox" / "1127-guandan-r3-更正.eml",
+                    date="Sun, 27 Nov 2016 09:00:00 +0800")
     night = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     assert "PLAYOFF_REQUIRED" in [i.code for i in night.issues]
     (withdrawn,) = [i for i in night.issues if i.code == "PLACES_CHANGED"]
     assert withdrawn.severity == "warning" and night.needs_attention
     assert withdrawn.message.startswith("扑克牌：已公布的名次和奖项撤回："), withdrawn.message
-    assert "需加赛决定名次：B组第1名" in withdrawn.message and "请组织加赛" in withdrawn.message
+    assert "需加赛决定名次：D组第1名" in withdrawn.message and "请组织加赛" in withdrawn.message
     assert (first.out_dir / "data" / "awards.csv").read_text(encoding="utf-8").count("\n") == 1    # header only
 
     again = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))          # an unchanged night

@@ -354,24 +354,31 @@ def test_a_check_in_changed_after_round_1_was_drawn_is_told_not_redrawn(tmp_path
 
 
 def test_a_playoff_row_of_no_event_is_said_at_its_cell(tmp_path):
-    """t2016's one event is named 扑克牌; a 加赛 row saying 掼蛋 (its game) was read by no event."""
+    """t2016's one event is named 扑克牌; a 加赛 row saying 掼蛋 (its game) was read by no event.
+    The rows are the office's for group A's three-way tie at 6th place (144 points each: no
+    award between them), added to the sample's 加赛 sheet; the first says 掼蛋."""
     folder = tmp_path / "t2016-poker"
     shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
 
     def game_name(wb):
-        wb["加赛"]["A2"] = "掼蛋"
-    edit_attachment(next((folder / "inbox").glob("*加赛*")), game_name)
+        ws = wb["加赛"]
+        assert ws.max_row == 3                  # the header and group B's two rows
+        ws.append(["掼蛋", "group", "A", 6, "体育部1队"])
+        ws.append(["扑克牌", "group", "A", 7, "机关一2队"])
+        ws.append(["扑克牌", "group", "A", 8, "金融1队"])
+    (sheet,) = (folder / "inbox").glob("*加赛*")
+    edit_attachment(sheet, game_name)
     out = tmp_path / "out"
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
     with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
         found = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
-    (bad,) = [i for i in found if i["cell"] == "A2"]
+    (bad,) = [i for i in found if i["cell"] == "A4"]
     assert bad["sheet"] == "加赛" and "“掼蛋”不是本次比赛的项目（本次为：扑克牌）" in bad["message"]
     # its tie (a shared place, no award between them) waits for no playoff; the rest of the tie's
     # rows, read, rank only some of it: said as unused, a note (R2011-F1: never dropped silently)
     assert len(found) == 2, found
-    (rest,) = [i for i in found if i["cell"] != "A2"]
-    assert rest["severity"] == "info" and "未被采用" in rest["message"] and "“工商1队”并列" in rest["message"]
+    (rest,) = [i for i in found if i["cell"] != "A4"]
+    assert rest["severity"] == "info" and "未被采用" in rest["message"] and "“体育部1队”并列" in rest["message"]
 
 
 def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing(tmp_path):

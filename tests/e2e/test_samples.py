@@ -251,28 +251,28 @@ def test_R2016_F2_checkin_reforms_a_pair(t2016):
 
 
 def test_R2016_F2_the_reformed_pairs_award_is_both_its_units(t2016):
-    """D组第一名 潘霞洋/姜力（重组） was re-formed at check-in from players of 机关第二分工会 and
+    """D组第一名 姜力/潘霞洋（重组） was re-formed at check-in from players of 机关第二分工会 and
     会计学院分工会: awards.csv, the awards list, the certificate and the units' totals name (and
     credit) both — they named the first player's unit alone, and the certificate joined the
     names with a slash."""
     report, out = t2016
     (row,) = [r for r in rows(out, "awards.csv") if "重组" in r["team"]]
-    assert row["branch"] == "g02、g03"
-    assert "机关第二分工会、会计学院分工会" in (out / "awards.html").read_text(encoding="utf-8")
+    assert row["branch"] == "g03、g02"      # its first player 姜力 is 会计 (g03)
+    assert "会计学院分工会、机关第二分工会" in (out / "awards.html").read_text(encoding="utf-8")
     certs = (out / "certificates.html").read_text(encoding="utf-8")
-    assert "潘霞洋、姜力 同志" in certs and "潘霞洋/姜力 同志" not in certs
-    assert '<div class="branch">机关第二分工会、会计学院分工会 · 扑克牌 · <span class="award">D组第一名' in certs
+    assert "姜力、潘霞洋 同志" in certs and "姜力/潘霞洋 同志" not in certs
+    assert '<div class="branch">会计学院分工会、机关第二分工会 · 扑克牌 · <span class="award">D组第一名' in certs
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "跨分工会组队的获奖计入其每个分工会" in index
     from pipeline.render.site_vm import Names, branch_totals
 
     _, totals = branch_totals(report.state, Names(report.state))
     got = {t.unit: t.total for t in totals}
-    assert got["机关二"] == 1 and got["会计"] == 2       # 会计4队's B组第一名 and the pair's
+    assert got["机关二"] == 1 and got["会计"] == 1       # the pair's (会计 has no other award: B组第一名 is 后勤5队)
     # and the data files' other rows of the pair say both units too, as awards.csv does
     for name in ("draw.csv", "standings.csv"):
         pair = {r["branch"] for r in rows(out, name) if "重组" in r["team"]}
-        assert pair == {"g02、g03"}, (name, pair)
+        assert pair == {"g03、g02"}, (name, pair)
 
 
 def test_R2016_F2_the_group_left_odd_sends_its_own_pair(t2016):

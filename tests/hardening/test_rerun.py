@@ -266,6 +266,24 @@ def _play_round_1(folder: Path) -> None:
     shutil.copy2(src / "11261210-guandan-r1-成绩表.eml", folder / "inbox")
 
 
+def _as_an_older_sheet(eml: Path) -> None:
+    """The sheet as an earlier version wrote it: its _meta without the pairings (the sample's
+    mails, made again when a fix changed the draw, record them)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
+    from mailedit import edit_attachment
+
+    from pipeline import layout
+
+    def strip(wb):
+        ws = wb[layout.META_SHEET]
+        for row in range(ws.max_row, 0, -1):
+            if ws.cell(row, 1).value == layout.META_PAIRINGS:
+                ws.delete_rows(row)
+    edit_attachment(eml, strip)
+
+
 def test_a_format_changed_after_its_draws_were_published_is_not_applied_and_is_said(tmp_path):
     """A published draw is never redrawn: tournament.yaml's format changed after round 1
     (groups paired by standing → Swiss) leaves the event in the format it was drawn in —
@@ -794,6 +812,7 @@ def test_a_deleted_output_folder_and_a_changed_seed_do_not_redraw_a_played_round
     folder = _inbox_without_results(tmp_path)
     run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
     _play_round_1(folder)
+    _as_an_older_sheet(folder / "inbox" / "11261210-guandan-r1-成绩表.eml")
     _reseeded(folder, f"{SAMPLE}-v2")
     other = run(RunOptions(folder=folder, out_parent=tmp_path / "new-out", now=NOW, pdf=False))
     assert not {"RESULT_INVALID", "TEMPLATE_MISMATCH"} & {i.code for i in other.issues}, \
@@ -849,6 +868,7 @@ def test_a_referees_swap_on_an_older_sheet_is_no_other_draw(tmp_path: Path) -> N
 
     folder = copy_sample(SAMPLE, tmp_path)
     eml = folder / "inbox" / "11261210-guandan-r1-成绩表.eml"
+    _as_an_older_sheet(eml)
     orig = eml.read_bytes()
 
     def swap(wb):

@@ -4582,7 +4582,7 @@ def _saved_key(reg: Any) -> dt.datetime:
 def _same_time_notes(branch: str, items: list[tuple[Received, Any]], issues: IssueLog) -> None:
     """SAME_TIME (warning) when a unit's newest forms were received at the same time (sorted
     by saved time): which one counts, and how to make the other count.  Forms a later one
-    replaces anyway need no word."""
+    replaces anyway need no word.  Also the office's 评奖表 (``branch`` "", R2015-A1)."""
     if not items:
         return
     when = items[-1][0].received_at
@@ -6318,17 +6318,28 @@ def stray_event_rows(t: Tournament, inputs: Inputs, issues: IssueLog) -> None:
 def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], issues: IssueLog) -> list[AwardRow]:
     """R2015-A1: awards entered by the organisers on the 评奖 sheet (风尚奖 … 组织奖).  The
     sheet received last is the list (a corrected sheet replaces the one before, SUPERSEDED;
-    the awards were listed twice)."""
+    the awards were listed twice).  Sheets received at the same time (one mail with 初稿 and
+    终稿 attached) are ordered as a unit's registration forms are: by the time each workbook
+    was last saved (:func:`_saved_key`; the hash decided, random per save), SAME_TIME saying
+    which one counts and how to make the other count."""
     if not inputs.awards:
         return []
     from .ingest.sheets import read_awards
     from .score.awards import discretionary_awards as assign
 
-    books = sorted(inputs.awards, key=lambda x: (x[0].received_at, x[0].sha256))
-    for (rec, _), (nxt, _) in zip(books, books[1:]):
-        issues.add("SUPERSEDED", f"评奖表《{rec.file_name}》（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）"
-                   f"已被其后收到的《{nxt.file_name}》（{aware(nxt.received_at).astimezone(TZ):%m-%d %H:%M} 收到）取代，"
-                   "获奖名单以最后收到的一份为准。", at=CellRef(rec.file_name), source=rec.sha256)
+    books = sorted(inputs.awards, key=lambda x: (x[0].received_at, _saved_key(x[1]), x[0].sha256))
+    for (rec, book), (nxt, nxt_book) in zip(books, books[1:]):
+        if nxt.received_at == rec.received_at:
+            # as SAME_TIME says it: by the saved times only when they tell the two apart
+            how = "按表格保存时间" if _saved_key(book) != _saved_key(nxt_book) else "暂"
+            said = (f"评奖表《{rec.file_name}》与《{nxt.file_name}》同时收到"
+                    f"（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M}），{how}以后者为准，本表已被取代。")
+        else:
+            said = (f"评奖表《{rec.file_name}》（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）"
+                    f"已被其后收到的《{nxt.file_name}》（{aware(nxt.received_at).astimezone(TZ):%m-%d %H:%M} 收到）取代，"
+                    "获奖名单以最后收到的一份为准。")
+        issues.add("SUPERSEDED", said, at=CellRef(rec.file_name), source=rec.sha256)
+    _same_time_notes("", books, issues)
     rows: list[AwardRow] = []
     for rec, book in books[-1:]:
         raw, problems = read_awards(book, rec.file_name)

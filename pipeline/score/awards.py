@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .. import state as _state   # AwardRow; module import keeps the state ↔ score cycle safe
 from ..issues import Issue, issue
-from ..model import CellRef, Entry, Person, Unit, staff_key
+from ..model import CellRef, Entry, Person, Severity, Unit, staff_key
 from . import AWARD_SCHEMES
 
 if TYPE_CHECKING:
@@ -413,6 +413,18 @@ def _unit_lookup(units: Iterable[Unit], names: Mapping[str, Sequence[str]] | Non
     return out
 
 
+def _row_number(r: DiscretionaryRow) -> str:
+    """The sheet row of a 评奖 row ("9" for A9), "" when not known.
+
+    >>> _row_number(DiscretionaryRow("组织奖", at=CellRef("评奖.xlsx", "评奖", "A9")))
+    '9'
+    """
+    import re
+
+    m = re.fullmatch(r"\$?[A-Z]+\$?(\d+)", r.at.cell if r.at is not None else "")
+    return m.group(1) if m else ""
+
+
 def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Entry], units: Iterable[Unit] = (),
                          *, branch_award: str = "组织奖", prizes: Mapping[str, int] | None = None,
                          event_names: Mapping[str, str] | None = None,
@@ -433,6 +445,11 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
     award name.  ``names`` (unit id → its names, former
     ones too) finds a unit the sheet names as it was called before the office renamed it
     (:func:`_unit_lookup`): its 单位 list was printed then.
+
+    One award to one unit or player counts once: a later row giving it again (the unit typed
+    in Traditional or by its short name, the player with 项目 and without) is a warning at
+    its cell naming the row it repeats.  A unit award has no event: a 项目 on its row is not
+    taken (a note at the cell) — 全部项目 was copied into awards.csv as its event.
     """
     from ..text import verbatim
 
@@ -454,6 +471,22 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             if _as_simplified(k) in (normalise_name(eid), _as_simplified(normalise_name(nm))):
                 return eid
         return k
+
+    #: each award taken, by what it is given to (R2015-A1: one award, one certificate): the row that gave it
+    given: dict[tuple[Any, ...], DiscretionaryRow] = {}
+
+    def repeated(key: tuple[Any, ...], r: DiscretionaryRow, what: str, at: CellRef | None, other: str) -> bool:
+        """Whether ``key`` was given on an earlier row: the same award entered twice (the unit
+        typed once in Traditional, once by its short name; the player with 项目 and without)
+        was two certificates, the unit's count 2.  Said at the later row, counted once."""
+        first = given.setdefault(key, r)
+        if first is r:
+            return False
+        line = _row_number(first)
+        issues.append(issue("BAD_VALUE", f"这一行与{f'第{line}行' if line else '前面的一行'}重复：{what}已经填过，"
+                                         f"只计一次（一张证书），这一行未采用。请删去这一行；{other}。",
+                            at=at, severity=Severity.WARNING))
+        return True
 
     for r in rows:
         award = normalise_name(r.award)
@@ -483,9 +516,16 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             if unit is None:
                 issues.append(issue("MISSING_VALUE", f"“{r.award}”按单位颁发：请在“单位”栏填写获奖单位", at=r.cell("单位")))
                 continue
-            typed = event_id(r.event)
-            out.append(_state.AwardRow(event=typed if typed in event_names else r.event.strip(), group="",
-                                       award=configured, rank=0, team=unit.name,
+            if repeated(("unit", configured, unit.id), r, f"{configured}（{unit.name}）", r.cell("单位"),
+                        "如是要颁给另一单位，请改正“单位”"):
+                continue
+            if r.event.strip():
+                # a unit award has no event (README: a 组织奖 row's event is empty; the form
+                # says 只填“单位”): 全部项目 was copied into awards.csv as if it were an event
+                issues.append(issue("BAD_VALUE", f"“{r.award}”按单位颁发，不分项目：“项目”一栏的“{r.event.strip()}”未采用"
+                                                 "（获奖名单和证书上不写项目），这一行照常采用；“项目”一栏空着即可。",
+                                    at=r.cell("项目"), severity=Severity.INFO))
+            out.append(_state.AwardRow(event="", group="", award=configured, rank=0, team=unit.name,
                                        branch=unit.id, players="", prize=int(prizes.get(configured, 0))))
             continue
         name, sid = normalise_name(r.name), normalise_name(r.staff_id)
@@ -528,6 +568,9 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("BAD_VALUE", f"获奖人“{verbatim(shown, script)}”对应多名参赛者：请填写工号或单位以区分", at=who))
             continue
         e, player = found[0]
+        if repeated(("player", configured, e.id, e.players.index(player) if player in e.players else player.shown),
+                    r, f"{configured}（{verbatim(player.shown, script)}）", who, "如是另一位获奖人，请改正姓名和工号"):
+            continue
         # the event's id, as every other awards.csv row has it (typed as 桥牌 or bridge); the
         # player's own unit (R2015-Q2: a cross-unit pair's member is not the pair's unit's)
         out.append(_state.AwardRow(event=e.event, group="",

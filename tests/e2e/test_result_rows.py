@@ -217,6 +217,66 @@ def test_R2015_A1_a_corrected_awards_sheet_replaces_the_first(tmp_path):
         assert any(i["code"] == "SUPERSEDED" and "评奖表" in i["message"] for i in csv.DictReader(f))
 
 
+def _saved_as(data: bytes, when: str) -> bytes:
+    """A workbook's bytes recorded as last saved at ``when`` (docProps/core.xml's dcterms:modified)."""
+    import io
+    import re
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            part = zin.read(info)
+            if info.filename == "docProps/core.xml":
+                part = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>" + when.encode(), part)
+            zout.writestr(info, part)
+    return buf.getvalue()
+
+
+def test_R2015_A1_two_awards_sheets_in_one_mail_the_one_saved_later_counts(tmp_path):
+    """One office mail with 评奖-初稿.xlsx and 评奖-终稿.xlsx attached: which counted went by the
+    files' hashes (random per save), and SUPERSEDED said the other was "已被其后收到的…取代".
+    As for two registration forms received together (SAME_TIME): the one saved later counts,
+    whichever it is, SAME_TIME says so and how to make the other count, and SUPERSEDED says
+    the two came together."""
+    import email
+    import email.policy
+    import io
+
+    for final_saved_later in (True, False):
+        folder = tmp_path / str(final_saved_later) / "t2015-tcm"
+        shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder, ignore=shutil.ignore_patterns("inbox-mistakes"))
+        eml = next((folder / "inbox").glob("*评奖*"))
+        msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+        part = next(msg.iter_attachments())
+        draft = part.get_content()
+        wb = openpyxl.load_workbook(io.BytesIO(draft))
+        ws = wb["评奖"]
+        ws.cell(next(r for r in range(1, 30) if ws.cell(r, 1).value == "风尚奖"), 1).value = "特别贡献奖"
+        buf = io.BytesIO()
+        wb.save(buf)
+        early, late = "2015-12-05T10:00:00Z", "2015-12-05T11:00:00Z"
+        books = [("评奖-初稿.xlsx", _saved_as(draft, late if not final_saved_later else early)),
+                 ("评奖-终稿.xlsx", _saved_as(buf.getvalue(), late if final_saved_later else early))]
+        xlsx = dict(maintype="application", subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        part.set_content(books[0][1], filename=books[0][0], **xlsx)
+        msg.add_attachment(books[1][1], filename=books[1][0], **xlsx)
+        eml.write_bytes(bytes(msg))
+        out = tmp_path / str(final_saved_later) / "out"
+        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+        with open(out / "t2015-tcm" / "data" / "awards.csv", encoding="utf-8") as f:
+            awards = [r["award"] for r in csv.DictReader(f) if r["rank"] == "0"]
+        assert ("风尚奖" not in awards) is final_saved_later, (final_saved_later, awards)
+        used, other = ("评奖-终稿.xlsx", "评奖-初稿.xlsx") if final_saved_later else ("评奖-初稿.xlsx", "评奖-终稿.xlsx")
+        with open(out / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+            said = [i for i in csv.DictReader(f) if i["code"] in ("SAME_TIME", "SUPERSEDED")]
+        assert sorted((i["code"], i["severity"], i["file"]) for i in said) == [
+            ("SAME_TIME", "warning", used), ("SUPERSEDED", "info", other)], said
+        by = {i["code"]: i["message"] for i in said}
+        assert "其后收到" not in by["SUPERSEDED"] and "同时收到" in by["SUPERSEDED"] and "按表格保存时间" in by["SUPERSEDED"]
+        assert f"按表格最后保存的时间以《{used}》为准" in by["SAME_TIME"]
+
+
 def test_a_row_of_no_drawn_table_is_said_at_its_cell(tmp_path):
     def elsewhere(ws, hrow, col):
         ws.cell(hrow + 1, col["桌号"]).value = 99

@@ -156,15 +156,15 @@ def test_R2015_A1_a_traditional_sheet_names_events_and_units_in_traditional():
     """t2015's 评奖表 is printed in Traditional: 圍棋 and 後勤服務分工會 were "找不到" /
     UNKNOWN_BRANCH against the spec's 围棋 and 后勤服务分工会 (the award name was compared in
     Simplified, the event and unit were not)."""
-    units = [Unit("u1", "后勤服务分工会", short="后勤")]
+    units = [Unit("u1", "后勤服务分工会", short="后勤"), Unit("u2", "机关分工会", short="机关")]
     entries = [entry("go-1", "u1", ("姚璐",), event="go")]
     rows, issues = discretionary_awards(
         [DiscretionaryRow("風尚獎", "圍棋", "姚璐"), DiscretionaryRow("組織獎", "", "", "", "後勤服務分工會"),
-         DiscretionaryRow("組織獎", "", "", "", "後勤")],
+         DiscretionaryRow("組織獎", "", "", "", "機關")],
         entries, units, event_names={"go": "围棋"}, known=["风尚奖"])
     assert issues == []
     assert [(r.award, r.event, r.entry, r.branch) for r in rows] == [
-        ("风尚奖", "go", "go-1", "u1"), ("组织奖", "", "", "u1"), ("组织奖", "", "", "u1")]
+        ("风尚奖", "go", "go-1", "u1"), ("组织奖", "", "", "u1"), ("组织奖", "", "", "u2")]
 
 
 def test_R2015_A1_a_winner_typed_in_traditional_is_found():
@@ -291,3 +291,52 @@ def test_a_refused_award_name_is_never_shown_as_if_it_were_in_the_list():
     _, issues = discretionary_awards([DiscretionaryRow("风尚将", "", "王军")], [], [Unit("u1", "第一分工会")],
                                      known=["风尚奖", "潜力选手奖"])
     assert "（设定的奖项：“风尚奖”、“潜力选手奖”、“组织奖”）" in issues[0].message, issues[0].message
+
+
+def _sheet_row(n: int, award: str, event: str = "", name: str = "", staff: str = "", branch: str = "") -> DiscretionaryRow:
+    """Row ``n`` of a 评奖 sheet, each column at its own cell (奖项 A, 项目 B, 姓名 C, 工号 D, 单位 E)."""
+    cells = {label: CellRef("评奖.xlsx", "评奖", f"{col}{n}") for label, col in zip(("奖项", "项目", "姓名", "工号", "单位"), "ABCDE")}
+    return DiscretionaryRow(award, event, name, staff, branch, at=cells["奖项"], cells=cells)
+
+
+def test_R2015_A1_an_award_entered_twice_on_the_awards_sheet_is_counted_once():
+    """The same award to the same unit or player on two rows (the unit typed in Traditional, or
+    by id and by short name; the player with 项目 blank and with 围棋) was taken twice: two
+    certificates, the unit's award count 2.  The later row is a located warning naming the row
+    it repeats, and the award counts once; another award to the same player still counts."""
+    units = [Unit("t01", "基础医学院分工会", short="基础"), Unit("t10", "后勤服务分工会", short="后勤")]
+    entries = [entry("go-1", "t10", ("陶俊健",), ("002348",), event="go")]
+    rows_in = [_sheet_row(5, "组织奖", branch="基础医学院分工会"),
+               _sheet_row(6, "组织奖", branch="基礎醫學院分工會"),
+               _sheet_row(7, "组织奖", branch="t10"),
+               _sheet_row(8, "組織獎", "", branch="后勤"),
+               _sheet_row(9, "风尚奖", "", "陶俊健"),
+               _sheet_row(10, "風尚獎", "围棋", "陶 俊健"),
+               _sheet_row(11, "风尚奖", "", "", "2348"),
+               _sheet_row(12, "潜力选手奖", "围棋", "陶俊健", "002348")]
+    rows, issues = discretionary_awards(rows_in, entries, units, event_names={"go": "围棋"},
+                                        known=["风尚奖", "潜力选手奖"], prizes={"组织奖": 200})
+    assert [(r.award, r.branch, r.entry) for r in rows] == [
+        ("组织奖", "t01", ""), ("组织奖", "t10", ""), ("风尚奖", "t10", "go-1"), ("潜力选手奖", "t10", "go-1")]
+    assert [(i.code, i.severity.value, i.cell) for i in issues] == [
+        ("BAD_VALUE", "warning", "E6"), ("BAD_VALUE", "warning", "E8"), ("BAD_VALUE", "warning", "C10"),
+        ("BAD_VALUE", "warning", "D11")]
+    assert "与第5行重复" in issues[0].message and "基础医学院分工会" in issues[0].message
+    assert "与第7行重复" in issues[1].message and "与第9行重复" in issues[2].message and "与第9行重复" in issues[3].message
+    assert all("只计一次" in i.message for i in issues)
+    by = {t.branch: t.counts for t in branch_totals(rows, units)}
+    assert by == {"t01": {"组织奖": 1}, "t10": {"组织奖": 1, "风尚奖": 1, "潜力选手奖": 1}}
+
+
+def test_R2015_A1_a_unit_awards_event_cell_is_not_copied_as_its_event():
+    """组织奖 | 项目 全部项目 | 后勤: awards.csv's event said 全部项目 (no event's id), and so did
+    the site.  A unit award has no event (README: a 组织奖 row's event is empty; the form
+    says 只填“单位”): a 项目 typed on its row is not taken, said at its cell as a note."""
+    units = [Unit("t10", "后勤服务分工会", short="后勤"), Unit("t01", "基础医学院分工会")]
+    rows, issues = discretionary_awards([_sheet_row(10, "组织奖", "全部项目", branch="后勤"),
+                                         _sheet_row(11, "组织奖", "圍棋", branch="基础医学院分工会")],
+                                        [], units, event_names={"go": "围棋"}, known=["风尚奖"])
+    assert [(r.award, r.event, r.branch) for r in rows] == [("组织奖", "", "t10"), ("组织奖", "", "t01")]
+    assert [(i.code, i.severity.value, i.cell) for i in issues] == [("BAD_VALUE", "info", "B10"),
+                                                                    ("BAD_VALUE", "info", "B11")]
+    assert "“全部项目”" in issues[0].message and "按单位颁发" in issues[0].message

@@ -2930,8 +2930,12 @@ class EventRunner:
         merged_from = {f for r in self.rounds for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])
                        for f in m.get("from", [])}
         # entries the check-in took out of round 1 (all players absent: plan["removed"]; a
-        # pair's halves re-formed: merged "from") were drawn in their way
+        # pair's halves re-formed: merged "from"; R2016-F2: a pair whose player came but was
+        # left alone with no one to re-form with, plan["dropped"] by Person.key) were drawn
+        # in their way — no change of registration
         taken_out = {e for r in self.rounds if isinstance(r.plan, dict) for e in r.plan.get("removed", []) or []}
+        dropped = {p for r in self.rounds if isinstance(r.plan, dict) for p in r.plan.get("dropped", []) or []}
+        taken_out |= {e.id for e in self.entries if any(p.key in dropped for p in e.players)}
         # withdrawn by the office before round 1 was drawn (tournament.yaml's withdrawn)
         # (still withdrawn: one taken off the list since is new to the draw, and said so)
         gone = set(first.plan.get(WITHDRAWN_KEY) or ()) if isinstance(first.plan, dict) else set()

@@ -25,7 +25,8 @@ from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
-from .state import AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission
+from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission,
+                    forms_still_count)
 from .store import Ledger, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
@@ -2942,8 +2943,12 @@ class EventRunner:
         merged_from = {f for r in self.rounds for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])
                        for f in m.get("from", [])}
         # entries the check-in took out of round 1 (all players absent: plan["removed"]; a
-        # pair's halves re-formed: merged "from") were drawn in their way
+        # pair's halves re-formed: merged "from"; R2016-F2: a pair whose player came but was
+        # left alone with no one to re-form with, plan["dropped"] by Person.key) were drawn
+        # in their way — no change of registration
         taken_out = {e for r in self.rounds if isinstance(r.plan, dict) for e in r.plan.get("removed", []) or []}
+        dropped = {p for r in self.rounds if isinstance(r.plan, dict) for p in r.plan.get("dropped", []) or []}
+        taken_out |= {e.id for e in self.entries if any(p.key in dropped for p in e.players)}
         # withdrawn by the office before round 1 was drawn (tournament.yaml's withdrawn)
         # (still withdrawn: one taken off the list since is new to the draw, and said so)
         gone = set(first.plan.get(WITHDRAWN_KEY) or ()) if isinstance(first.plan, dict) else set()
@@ -5282,7 +5287,10 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     missing_branches = [u.name for u in t.spec.units if u.id not in accepted]
     if no_inbox:
         report.next_steps.append(no_inbox + "请建立该文件夹，把收到的报名表、成绩表和邮件（.eml）放进去。")
-    if missing_branches and len(missing_branches) < len(t.spec.units):
+    # (R2020-Q4: not once a form would no longer count — every deadline passed, and under
+    # accept-with-warning every event drawn; the unit's page says so, site_vm.next_steps)
+    if missing_branches and len(missing_branches) < len(t.spec.units) and \
+            forms_still_count(terms.spec.events, terms.spec.late_policy, events, now):
         report.next_steps.append("尚未收到报名表：" + "、".join(missing_branches))
     forms = {s.sha256 for s in state.submissions} | {s.file for s in state.submissions}
     errors = [i for i in state.issues if i.severity == Severity.ERROR]

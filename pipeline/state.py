@@ -16,6 +16,7 @@ from .gcpolicy import paused
 from .issues import Issue
 from .model import Entry, MatchResult, Round
 from .score.base import StandingRow
+from .timeutil import aware
 
 if TYPE_CHECKING:
     from .draw.base import Placement
@@ -164,6 +165,22 @@ class EventState:
     ties: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (stage, group, entries) awaiting 加赛
     memo_key: str = ""       # hash of everything this state was computed from (run.run_event); "" = unknown
     withdrawn: frozenset[str] = frozenset()   # entry ids the office withdrew (EventSpec.withdrawn)
+
+
+def forms_still_count(events: Iterable["EventSpec"], late_policy: str, drawn: Mapping[str, "EventState"],
+                      now: dt.datetime) -> bool:
+    """R2020-Q4: whether a registration form received ``now`` could still enter some event —
+    one open for registration (no ``deadline``, or before it, as the receipts tell the
+    captains), or, under ``late_policy: accept-with-warning`` (a late form is taken, marked
+    late), one whose round 1 is not drawn yet (a drawn one's draw stands: an entry added after
+    it is DRAW_INPUT_CHANGED).  False: a unit that sent no form is not asked for one (the
+    office's next steps, the unit's page)."""
+    def taken(ev: "EventSpec") -> bool:
+        if ev.deadline is None or aware(now) < aware(ev.deadline):
+            return True
+        es = drawn.get(ev.id)
+        return late_policy == "accept-with-warning" and (es is None or not es.rounds)
+    return any(taken(ev) for ev in events)
 
 
 class KeptResults(Mapping):

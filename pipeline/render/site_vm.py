@@ -24,6 +24,7 @@ from ..issues import Issue
 from ..layout import FINAL_PLACES
 from ..mailname import hash_named
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
+from ..state import forms_still_count
 from ..timeutil import TZ, aware, cn_datetime
 from . import svg
 from .viewmodels import entry_units, shared_awards_note
@@ -1236,6 +1237,10 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
     if not subs:
         if closed and spec.late_policy == "reject":
             steps.append(f"没有收到本{unit_word}的报名表，报名已于 {fmt_time(max(deadlines))} 截止；如有特殊情况请联系{office}。")
+        elif closed and not forms_still_count(spec.events, spec.late_policy, state.events, state.now):
+            # R2020-Q4 under accept-with-warning: a late form would be taken, but enters no event
+            steps.append(f"没有收到本{unit_word}的报名表，报名已于 {fmt_time(max(deadlines))} 截止，各项目均已抽签，"
+                         f"不能再报名；如有特殊情况请联系{office}。")
         else:
             steps.append(f"尚未收到本{unit_word}的报名表。请填写报名表后用登记的邮箱发送{deadline}。")
         return tuple(steps)

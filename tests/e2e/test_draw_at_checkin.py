@@ -242,3 +242,23 @@ def test_R2016_F2_a_blank_row_read_after_round_1_is_drawn_is_a_note(tmp_path: Pa
     assert note["severity"] == "info" and "按到场处理" in note["message"] and "填好之前" not in note["message"]
     r = league(*run_args(folder, out, now="2016-11-27T08:35+08:00"))
     assert r.returncode == 0 and not [i for i in _issues(out) if i["severity"] == "error"], r.stdout
+
+
+def test_R2016_F2_a_player_left_alone_at_the_check_in_is_no_change_of_registration(tmp_path: Path) -> None:
+    """Only 贺芳 否 (曹明强 came): her partner is left alone with no one to re-form with and does
+    not play (plan["dropped"]).  The nights after, DRAW_INPUT_CHANGED said “公布后报名有变化（新增
+    …）” of that pair, though no registration changed — the check-in took it out, as it takes
+    out a pair both of whose players are absent."""
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
+
+    def only_her(ws):
+        assert (ws["C12"].value, ws["E12"].value, ws["C16"].value) == ("贺芳", "否", "曹明强")
+        ws["E16"] = "是"
+    _checkin(checkin, folder / "inbox" / "c.eml", only_her, "Sat, 26 Nov 2016 08:20:00 +0800")
+    league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert _drawn(out)
+    assert "搭档未到且无人可组合，本次不能参赛" in (out / "t2016-poker" / "draws" / "guandan-r1.html").read_text(encoding="utf-8")
+    # the desk sends the same sheet again (the night's kept state is not replayed then)
+    _checkin(checkin, folder / "inbox" / "again.eml", only_her, "Sat, 26 Nov 2016 08:40:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:45+08:00"))
+    assert "DRAW_INPUT_CHANGED" not in _codes(out) and r.returncode == 0, r.stdout

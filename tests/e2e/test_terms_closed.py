@@ -118,3 +118,21 @@ def test_R2020_Q4_a_deadline_moved_later_reopens_registration(tmp_path):
     reopened = _run(folder, out, LATER + dt.timedelta(days=1))
     codes = [i.code for i in reopened.issues]
     assert "QUOTA_EXCEEDED" in codes and "TERMS_CHANGED" not in codes
+
+
+def test_R2020_Q4_the_office_is_not_told_to_chase_a_form_that_could_no_longer_count(tmp_path):
+    """体育部 sent nothing.  Before the deadline the office's next steps say 尚未收到报名表：体育部分工会;
+    after it, under ``late_policy: reject``, a form would be refused as late: the step went on
+    every night (an audit's league: every event finished, the only next step).  Under
+    ``accept-with-warning`` a late form is taken (marked late) while an event is not drawn:
+    the step stays until then (the unit's page asks for the form as long, site_vm.next_steps)."""
+    folder, out = _forms_only(tmp_path), tmp_path / "out"
+    (folder / "inbox" / "1112-g12-报名表.eml").unlink()
+    missing = "尚未收到报名表：体育部分工会"
+    before = _run(folder, out, dt.datetime(2016, 11, 14, 12, 0, tzinfo=TZ))
+    assert missing in before.next_steps, before.next_steps
+    closed = _run(folder, out, CLOSED)
+    assert not any(s.startswith("尚未收到报名表") for s in closed.next_steps), closed.next_steps
+    _edit(folder, "late_policy: reject", "late_policy: accept-with-warning")
+    taken_late = _run(folder, out, LATER)
+    assert missing in taken_late.next_steps, taken_late.next_steps

@@ -264,6 +264,24 @@ def test_after_every_deadline_a_page_does_not_ask_for_a_resend_that_would_be_ref
     assert "逾期" in site_vm.branch_vm(state, "u01").next_steps[0]
 
 
+def test_R2020_Q4_a_unit_without_a_form_is_not_asked_for_one_once_every_event_is_drawn(state):
+    """Every deadline passed under ``late_policy: accept-with-warning``: a late form is taken,
+    marked late — into an event not drawn yet.  Once every event is drawn it enters no draw (an
+    entry added after round 1 is DRAW_INPUT_CHANGED), yet the page of a unit that sent nothing said
+    尚未收到…请填写报名表后发送 (the office's next steps listed it too: an audit's league, every
+    event finished).  It says so, as under ``reject``."""
+    spec = state.tournament.spec
+    close = spec.events[0].deadline
+    spec = state.tournament.spec = dataclasses.replace(
+        spec, events=[dataclasses.replace(ev, deadline=close) for ev in spec.events], late_policy="accept-with-warning")
+    state.now = dt.datetime(2020, 11, 20, 9, 0)
+    assert all(es.rounds for es in state.events.values())
+    (step,) = site_vm.branch_vm(state, "u03").next_steps
+    assert step.startswith("没有收到本分工会的报名表") and "均已抽签" in step and "请填写" not in step, step
+    state.events["go"].rounds = []                  # one event not drawn: a late form still enters it
+    assert site_vm.branch_vm(state, "u03").next_steps[0].startswith("尚未收到本分工会的报名表。请填写")
+
+
 def test_no_next_step_reads_as_a_watch_in_traditional(state):
     """OpenCC turns 旧表 into 舊錶 (an old wristwatch): every T2015 unit page told the captain
     新表取代舊錶.  Each next step, converted, keeps 表 as a form."""

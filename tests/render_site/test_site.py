@@ -254,3 +254,130 @@ def test_a_finished_events_standings_are_the_final_ones():
     assert "<h2>最终排名</h2>" in render_event(state, "xiangqi") and "当前排名" not in render_event(state, "xiangqi")
     state.events["xiangqi"].complete = False
     assert "<h2>当前排名</h2>" in render_event(state, "xiangqi")
+
+
+# -- the site's stylesheet: structural checks of what a phone and a printer get ---------------
+def _site_css_rules() -> list[tuple[str, str, dict[str, str]]]:
+    """templates/site.css as (media condition or "", selector, {property: value}) per
+    selector of each rule (comments stripped; one level of @media nesting)."""
+    css = (Path(__file__).resolve().parents[2] / "templates" / "site.css").read_text(encoding="utf-8")
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    rules: list[tuple[str, str, dict[str, str]]] = []
+
+    def block(text: str, media: str) -> None:
+        i = 0
+        while True:
+            m = re.compile(r"([^{}]+)\{").search(text, i)
+            if not m:
+                return
+            head, depth, j = m[1].strip(), 1, m.end()
+            while depth:
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+            body = text[m.end():j - 1]
+            if head.startswith("@media"):
+                block(body, head[len("@media"):].strip())
+            else:
+                decls = dict((k.strip(), v.strip()) for k, _, v in
+                             (d.partition(":") for d in body.split(";") if ":" in d))
+                for sel in head.split(","):
+                    rules.append((media, " ".join(sel.split()), decls))
+            i = j
+
+    block(css, "")
+    return rules
+
+
+def _applies(media: str, where: str) -> bool:
+    """Whether a rule under ``media`` applies on a 390 px phone (``where="phone"``) or on A4
+    paper (``"print"``, 718 px wide)."""
+    if not media:
+        return True
+    if where == "print":
+        if "screen" in media:
+            return False
+        m = re.search(r"max-width:\s*([\d.]+)rem", media)
+        return "print" in media or not (m and float(m[1]) * 16 < 718)
+    if "print" in media:
+        return False
+    m = re.search(r"min-width:\s*([\d.]+)rem", media)
+    return not (m and float(m[1]) * 16 > 390)
+
+
+def _declared(where: str, selector_re: str, prop: str) -> list[str]:
+    """The values ``prop`` is given, where a rule applies, by selectors matching ``selector_re``."""
+    return [d[prop] for media, sel, d in _site_css_rules()
+            if prop in d and re.search(selector_re, sel) and _applies(media, where)]
+
+
+def _header(html: str, table_class: str) -> list[str]:
+    i = html.index(f'<table class="{table_class}"')
+    head = html[i:html.index("</thead>", i)]
+    return [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<th[^>]*>(.*?)</th>", head)]
+
+
+def test_standings_on_a_phone_show_the_points_and_whole_names():
+    """At 390 px a Swiss standings table (T2015 围棋、双扣) showed 名次 to 胜和负 and no
+    积分: 胜和负 ("2勝0和2負，輪空1", nowrap) took 132 px before it, and the 参赛者 column,
+    squeezed, broke names inside ("馮凱|勇/秦磊", "体育部1|队").  积分 comes right after the
+    unit, the record may wrap, and a team's or player's name breaks only between names."""
+    from pipeline.render.site import render_event
+
+    page = render_event(make_state(), "xiangqi")
+    head = _header(page, "standings")
+    assert head[:4] == ["名次", "参赛者", "单位", "积分"], head
+    rows = page[page.index('<table class="standings"'):]
+    rows = rows[:rows.index("</table>")]
+    assert '<td class="nowrap">' not in rows and '<td class="record">2胜0和0负' in rows      # the record may wrap
+    assert re.search(r'<td class="name">[^<]+</td><td class="unit">分会\d+</td>', rows), rows[:600]
+    assert "nowrap" not in _declared("phone", r"td\.record$", "white-space")
+    for where in ("phone", "print"):
+        assert "keep-all" in _declared(where, r"(^|\s)td\.name$", "word-break"), where
+    # (the award list's holders too)
+    awards = page[page.index("<h2>获奖名单</h2>"):page.index("</table>", page.index("<h2>获奖名单</h2>"))]
+    assert '<td class="name">' in awards
+
+
+def test_a_branch_pages_problem_wraps_on_a_phone(tmp_path):
+    """branches/b11.html (T2020 with the mistakes inbox) at 390 px: 问题清单 was 528 px wide,
+    the last characters of every line of 问题 hidden and 代码 off the screen.  On a phone
+    each problem is a block of its own (no table columns to share the width), its location
+    may wrap, and the message breaks even inside an e-mail address."""
+    render_site(make_state(), tmp_path)
+    page = (tmp_path / "branches" / "u02.html").read_text(encoding="utf-8")
+    rows = page[page.index('<table class="issues"'):]
+    rows = rows[:rows.index("</table>")]
+    assert re.search(r'<td class="msg">报名表!B7', rows), rows[:800]
+    assert '<td class="where">' in rows and "nowrap" not in rows
+    assert "block" in _declared("phone", r"table\.issues (tr|td)$", "display")
+    assert "none" in _declared("phone", r"table\.issues thead$", "display")
+    assert "anywhere" in _declared("phone", r"table\.issues td\.msg$", "overflow-wrap")
+    # (a level's badge took the 5em every other table's cell has on a phone)
+    assert [sel for media, sel, d in _site_css_rules() if d.get("min-width") == "5em" and _applies(media, "phone")
+            and re.search(r"(^|\s)td\b", sel)] == [".scroll table:not(.issues) td:not(.num):not(.center)"]
+
+
+def test_the_index_tally_total_follows_the_unit_and_covers_no_award(tmp_path):
+    """T2020's index at 390 px: the sticky 合计 column (at the box's right edge) covered
+    决赛参与奖 ("决赛参 合计"), and T2015's rows did not add up with four award columns out
+    of sight.  合计 comes right after the unit, in the table's flow: nothing overlaps."""
+    render_site(make_state(), tmp_path)
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    i = index.index("<h2>各单位获奖统计</h2>")
+    head = _header(index[i:], "tally")
+    assert head[:3] == ["名次", "单位", "合计"], head
+    assert head[3:] and "合计" not in head[3:]
+    assert not [sel for media, sel, d in _site_css_rules() if d.get("position") == "sticky"]
+
+
+def test_site_pages_print_whole_rows_and_boxes_and_keep_headings_with_their_content():
+    """Printed from the browser, an event page (T2020 象棋, T2015 双扣: ten pages) split
+    match boxes and table rows over two pages and left 对阵图 alone at a page's foot: the
+    rules that keep them whole were in print.css, which the site does not load."""
+    for sel in (r"^tr$", r"^\.table-box$", r"^\.card$", r"^dl\.facts div$"):
+        assert "avoid" in _declared("print", sel, "break-inside"), sel
+    for sel in (r"^h2$", r"^h3$", r"^details\.round summary$"):
+        assert "avoid" in _declared("print", sel, "break-after"), sel
+    assert "table-header-group" in _declared("print", r"^thead$", "display")
+    # a bracket (786 px) is scaled to the page's width: Chromium shrank the whole page to fit it
+    assert "100%" in _declared("print", r"^svg\.bracket$", "max-width")

@@ -74,6 +74,7 @@ CODES: dict[str, Severity] = {
     "MAIL_BOUNCED": Severity.INFO,          # a bounce (退信): nothing in it taken as a form
     "ADDRESS_BOUNCED": Severity.WARNING,    # a receipt to a registered address bounced: said that night
     "OWN_MAIL": Severity.INFO,
+    "EVENT_CANCELLED": Severity.INFO,       # a form's line for an event since taken out of tournament.yaml: no entry, no mistake
     "CHECKIN_FORM_UPDATED": Severity.INFO,  # a 签到表 in forms/ written again for a changed list (R2016-F2): said that night              # our own receipt in the inbox, or forwarded in a mail: nothing in it taken
 }
 

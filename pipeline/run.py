@@ -1347,8 +1347,9 @@ def _read_context(t: Tournament) -> str:
     spec = t.spec_sha256 or hashlib.sha256((t.folder / "tournament.yaml").read_bytes()).hexdigest()
     former = {ev.id: ev.former_names for ev in t.spec.events if ev.former_names}   # with_former_names
     units = {u.id: u.former_names for u in t.spec.units if u.former_names}       # with_former_unit_names
+    gone = {k: list(v) for k, v in t.cancelled_events.items()}                     # with_cancelled_events
     return _canon([lastrun.code_hash(), spec, hashlib.sha256(t.secret).hexdigest(), *([former] if former else []),
-                   *([{"units": units}] if units else [])])
+                   *([{"units": units}] if units else []), *([{"cancelled": gone}] if gone else [])])
 
 
 def _unpickle(data: bytes) -> Any:
@@ -2695,11 +2696,15 @@ class EventRunner:
         """Registration closed with fewer valid entries than the format needs (``need``: two,
         three for tables of three): nothing can be drawn, and the event is not "finished"
         either (it was never played).  The office decides — extend the event's deadline for
-        more entries, or cancel it (spec silent; the session-14 decision)."""
+        more entries, or cancel it (spec silent; the session-14 decision) — by deleting it from
+        tournament.yaml, which it says, and what follows: the captains' lines for it become
+        notes (EVENT_CANCELLED, :func:`with_cancelled_events`), not errors."""
         self.waiting = f"报名已截止，有效报名{f'仅 {n} 个' if n else '为 0'}，至少 {need} 个才能抽签开赛"
         self.issues.add("TOO_FEW_ENTRIES",
                         f"{self.ev.name}：{self.waiting}。请延长本项目的报名截止时间（tournament.yaml 中"
-                        f"本项目的 deadline）并通知各单位补报，或取消本项目；补足报名后再运行即抽签。")
+                        f"本项目的 deadline）并通知各单位补报，或取消本项目（在 tournament.yaml 的 events 中删去"
+                        f"本项目即可：各单位报“{self.ev.name}”的行不再录入，报名表上改为提示“本项目已取消”，不算错误）；"
+                        "补足报名后再运行即抽签。")
 
     def playoff_sheets_wrong(self) -> str:
         """``（已收到的加赛表《…》名次有误…）`` when a 加赛表 of the event came with an error
@@ -4550,11 +4555,13 @@ def _without_empty_resends(branch: str, items: list[tuple[Received, Any]], issue
     """A unit's forms without a form with no entry at all that came after one with entries:
     the blank template attached by mistake replaced the form before it, and every entry of
     the unit was dropped with four QUOTA_SHORT warnings.  It is EMPTY_FORM (refused); the
-    form before it stands.  An empty form with none before it is a unit that enters nobody."""
+    form before it stands.  An empty form with none before it is a unit that enters nobody.
+    A form whose lines are all for cancelled events (:attr:`Registration.cancelled`) is not
+    empty: the captain's form, the lines taken out of it stay out."""
     out: list[tuple[Received, Any]] = []
     for rec, reg in items:
-        before = next((r for r, g in reversed(out) if g.rows), None)
-        if not reg.rows and before is not None:
+        before = next((r for r, g in reversed(out) if g.rows or g.cancelled), None)
+        if not reg.rows and not reg.cancelled and before is not None:
             issues.add("EMPTY_FORM", f"《{rec.file_name}》的“{reg.sheet}”里一个报名也没有（像是空白的报名表），本文件未受理；"
                        f"此前收到的《{before.file_name}》继续有效。如果是发错了文件，请发送填好的报名表；如果确实要撤回"
                        "全部报名，请联系组委会。", at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
@@ -4828,6 +4835,38 @@ def with_former_names(t: Tournament, ledger: Ledger) -> Tournament:
         return t
     return _with_events(t, [dataclasses.replace(ev, former_names=list(dict.fromkeys([*ev.former_names, *former[ev.id]])))
                             if former[ev.id] else ev for ev in t.spec.events])
+
+
+def with_cancelled_events(t: Tournament, ledger: Ledger) -> Tournament:
+    """The tournament with the events tournament.yaml had on an earlier night and has no more
+    (:attr:`~pipeline.spec.Tournament.cancelled_events`: id → every name it had, as
+    :func:`with_former_names` recorded them — called after it).  TOO_FEW_ENTRIES advises
+    取消本项目; the office deleted the event from tournament.yaml, and each captain's line
+    for it, on a form issued with the event and sent in time, was UNKNOWN_EVENT (请从下拉列表
+    中选择) — an error no captain could fix after the deadline, the run's exit status 1
+    every night after (from an audit).  Such a line is a note now (EVENT_CANCELLED).  A name
+    an event of tournament.yaml has now (an event whose id changed) is not a cancelled one's."""
+    from .spec import name_key
+
+    raw = ledger.cache_get([EVENT_NAMES_KEY]).get(EVENT_NAMES_KEY)
+    try:
+        seen = json.loads(raw) if raw else {}
+    except ValueError:
+        seen = {}
+    if not isinstance(seen, dict):
+        return t
+    ids = {ev.id for ev in t.spec.events}
+    now = {name_key(n) for ev in t.spec.events for n in (ev.id, ev.name, *ev.former_names)}
+    gone = {str(eid): tuple(n for n in names if isinstance(n, str) and name_key(n) not in now)
+            for eid, names in seen.items() if eid not in ids and isinstance(names, list)}
+    gone = {eid: names for eid, names in sorted(gone.items()) if names and name_key(eid) not in now}
+    if not gone:
+        return t
+    import copy
+
+    out = copy.copy(t)
+    out.cancelled_events = gone
+    return out
 
 
 #: the ledger's cache key of tournament.yaml's settings as the last run read them (:func:`spec_edits`)
@@ -5120,6 +5159,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         ledger.forget_other_nights()
     edited = spec_edits(t, ledger)
     t = with_former_names(t, ledger)
+    t = with_cancelled_events(t, ledger)     # (after it: it records tonight's names)
     t, renamed = with_former_unit_names(t, ledger)
     issues = IssueLog()
     issues.extend(edited)       # night-only (NIGHT_ONLY), as the ledger now holds the edited settings

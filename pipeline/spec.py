@@ -549,6 +549,11 @@ class Tournament:
         #: is computed from, where it differs from the unit's ``members`` now (the count
         #: recorded when the event was drawn: :func:`pipeline.run.terms_at_draw`)
         self.members_at_draw: dict[str, dict[str, int]] = {}
+        #: the events tournament.yaml had on an earlier night and has no more (cancelled, as
+        #: TOO_FEW_ENTRIES advises): event id → every name it had, as the ledger remembers
+        #: them (:func:`pipeline.run.with_cancelled_events`).  A form's line naming one is a
+        #: note (EVENT_CANCELLED), not UNKNOWN_EVENT: the form was issued with the event
+        self.cancelled_events: dict[str, tuple[str, ...]] = {}
 
     @property
     def inbox(self) -> Path:

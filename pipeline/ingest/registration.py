@@ -84,6 +84,9 @@ class Registration:
     source: str = ""       # the received file's SHA-256 ("" when not known): ``Issue.source``
     saved: str = ""        # when it was last saved (:attr:`Book.saved`)
     foreign: bool = False  # not a form issued for ``branch`` by this tournament (see above)
+    #: the sheet rows of lines for an event since cancelled (EVENT_CANCELLED, a note): no row
+    #: of ``rows`` — no check looks at them —, yet lines of the form: it is not empty for them
+    cancelled: tuple[int, ...] = ()
 
     def at(self, cell: str = "") -> CellRef:
         return CellRef(self.file, self.sheet, cell)
@@ -226,6 +229,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
 
     sheet = book.sheet(L.REG_SHEET)
     reg_rows: list[RegRow] = []
+    cancelled: list[int] = []
     need = list(L.REG_REQUIRED)
     if any(e.is_team for e in spec.events):
         need.append("队号")
@@ -334,7 +338,8 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             for row_no, values in table.rows:
                 if ids:
                     values = _as_shown(values, row_no, ids, sheet.shown)
-                rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient, letters)
+                rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient, letters,
+                               tournament.cancelled_events, cancelled)
                 if rr is not None:
                     reg_rows.append(rr)
                     if row_no in sheet.hidden_rows:
@@ -351,7 +356,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 file_issue("TEMPLATE_MISMATCH", f"工作表“{sheet.name}”被隐藏了，报名填在了看得见的工作表“{other}”"
                            f"（{n} 人）。系统只读取“{L.REG_SHEET}”工作表，本文件未受理：请取消隐藏“{L.REG_SHEET}”"
                            f"（右键工作表标签 → 取消隐藏），把报名移到其中，删除多余的工作表后重新发送。")
-            elif not reg_rows:      # the form moved to a copy: this file must not replace the last one
+            elif not reg_rows and not cancelled:    # the form moved to a copy: this file must not replace the last one
                 file_issue("TEMPLATE_MISMATCH", f"“{sheet.name}”工作表里没有报名，报名填在了工作表“{other}”（{n} 人）。"
                            f"系统只读取“{L.REG_SHEET}”工作表：请把报名移到“{L.REG_SHEET}”中，删除多余的工作表后重新发送。")
             else:
@@ -360,7 +365,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                         at=CellRef(file_label, other, ""), branch=br, severity=Severity.WARNING)
     reg = Registration(file=file_label, branch=br, sheet=sheet.name if sheet else L.REG_SHEET,
                        rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source,
-                       saved=book.saved, foreign=foreign)
+                       saved=book.saved, foreign=foreign, cancelled=tuple(cancelled))
     return reg, [replace(i, source=source) for i in log] if source else list(log)
 
 
@@ -464,9 +469,13 @@ _APOSTROPHE_COLUMNS = ("项目", "队号", "姓名", "性别", "乘车地点")
 
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
               branch: str, log: IssueLog, lenient_pickup: bool = False,
-              letters: Mapping[str, str] | None = None) -> RegRow | None:
+              letters: Mapping[str, str] | None = None,
+              cancelled_events: Mapping[str, Sequence[str]] | None = None,
+              cancelled: list[int] | None = None) -> RegRow | None:
     """One row of the table (None when blank); ``letters``: the table's columns by label, as
-    :attr:`RegRow.columns` (made here when not given)."""
+    :attr:`RegRow.columns` (made here when not given).  A line for an event since cancelled
+    (``cancelled_events``: :attr:`pipeline.spec.Tournament.cancelled_events`) is None too,
+    with a note (EVENT_CANCELLED), its row number added to ``cancelled``."""
     if letters is None:
         letters = {l: col_letter(table.columns[l]) for l in L.REG_COLUMNS if l in table.columns}
     labels = list(letters)
@@ -491,6 +500,18 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         log.add("BAD_VALUE", f"{sheet}!{cells['备注']} 这一行只填了备注“{cell_text(raw['备注'])}”，不是报名，已忽略；"
                 "如果是要报名的人，请填写项目和姓名。", at=CellRef(file, sheet, cells["备注"]), branch=branch,
                 severity=Severity.WARNING)
+        return None
+    gone = _cancelled_event(raw.get("项目"), spec, cancelled_events) if cancelled_events else None
+    if gone is not None:
+        # the event was this tournament's when the form was issued (and filled in time), and
+        # the office has cancelled it since (TOO_FEW_ENTRIES advises so): the line is no entry
+        # and no mistake — UNKNOWN_EVENT (请从下拉列表中选择) was an error no captain could
+        # fix after the deadline, every night after.  Nothing else of the line matters now
+        log.add("EVENT_CANCELLED", f"{sheet}!{cells['项目']} “{gone}”项目已取消（组委会已从本次比赛中删去这个项目），"
+                "这一行不再录入；这不是填写错误，无需修改或重新发送。",
+                at=CellRef(file, sheet, cells["项目"]), branch=branch, severity=Severity.INFO)
+        if cancelled is not None:
+            cancelled.append(row_no)
         return None
     bad = False
 
@@ -600,6 +621,33 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     return RegRow(row=row_no, columns=letters, event=event_id, team_no=team_no, name=name,
                   display_name=display or name, staff_id=staff, gender=gender, phone=phone,
                   pickup=pickup, note=note, ok=not bad)
+
+
+def _cancelled_event(v: Any, spec: Any, cancelled_events: Mapping[str, Sequence[str]]) -> str | None:
+    """The name of the cancelled event a 项目 cell names — by any name it had or its id,
+    spaces, width and script aside (as :meth:`pipeline.spec.TournamentSpec.event` finds an
+    event) —; None when the cell names none, or names an event the tournament has now.
+
+    >>> class S:
+    ...     def event(self, key): return None
+    >>> _cancelled_event(" 橋 牌", S(), {"bridge": ("桥牌",)}), _cancelled_event("bridge", S(), {"bridge": ("桥牌",)})
+    ('桥牌', '桥牌')
+    >>> _cancelled_event("象棋2", S(), {"bridge": ("桥牌",)}) is None
+    True
+    """
+    from ..spec import name_key
+    from ..text import to_simplified
+
+    if isinstance(v, CellError) or is_blank(v):
+        return None
+    text = unicodedata.normalize("NFKC", cell_text(v))
+    if spec.event(strip_spaces(text)) is not None:
+        return None
+    k = to_simplified(name_key(text))
+    for ev_id, names in cancelled_events.items():
+        if k in {to_simplified(name_key(n)) for n in (ev_id, *names) if n}:
+            return names[-1] if names else ev_id
+    return None
 
 
 def _digits_text(v: Any) -> str | None:

@@ -54,6 +54,7 @@ CODE_LABEL = {
     "TEAM_INCOMPLETE": "队伍人数不全",
     "PARTNER_CHANGED": "搭档变更",
     "UNKNOWN_EVENT": "未知项目",
+    "EVENT_CANCELLED": "项目已取消",
     "UNKNOWN_BRANCH": "未知单位",
     "MISSING_VALUE": "缺少内容",
     "BAD_VALUE": "内容有误",

@@ -79,6 +79,27 @@ def test_unknown_event_message(tmp_path):
     assert i.message == '报名表!B5 "象棋2" 不是本次比赛的项目，请从下拉列表中选择：象棋、跳棋、双升、斗地主'
 
 
+def test_a_line_for_a_cancelled_event_is_a_note_an_unknown_event_stays_an_error(tmp_path):
+    """An event the office took out of tournament.yaml (as TOO_FEW_ENTRIES advises, 取消本项目)
+    — the run knows it was this tournament's (:attr:`Tournament.cancelled_events`): a line
+    naming it (in either script, or by its id) is no mistake the captain could fix after the
+    deadline, but a note (EVENT_CANCELLED, info) at its 项目 cell, and no entry.  An event
+    the tournament never had stays UNKNOWN_EVENT (from an audit: the cancelled event's lines
+    were errors every night)."""
+    t = tournament()
+    t.cancelled_events = {"bridge": ("桥牌",)}
+    reg, issues = read(tmp_path, [person("象棋", "王军"), person("桥牌", "李四", "2", team=1),
+                                  person("橋牌", "赵五", "3", team=1), person("bridge", "钱六", "5", team=2),
+                                  person("象棋2", "孙七", "4")], t=t)
+    assert [(i.code, i.severity, i.cell) for i in issues] == [
+        ("EVENT_CANCELLED", Severity.INFO, "B6"), ("EVENT_CANCELLED", Severity.INFO, "B7"),
+        ("EVENT_CANCELLED", Severity.INFO, "B8"), ("UNKNOWN_EVENT", Severity.ERROR, "B9")]
+    assert issues[0].message.startswith("报名表!B6 “桥牌”项目已取消") and "不再录入" in issues[0].message
+    assert issues[0].branch == "b1"
+    # the cancelled lines are no rows of the form (no check looks at them), but are counted
+    assert [r.name for r in reg.rows] == ["王军", "孙七"] and reg.cancelled == (6, 7, 8)
+
+
 def test_columns_in_any_order_with_extras(tmp_path):
     cols = ["姓名", "额外", "备注", "项目", "队号", "联系电话", "工号", "性别"]
     reg, issues = read(tmp_path, [person("双升", "甲", team=1), person("双升", "乙", team=1)], columns=cols)

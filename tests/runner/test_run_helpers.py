@@ -365,3 +365,27 @@ def test_an_update_sent_for_another_unit_stays_an_error_after_the_senders_own_fo
     assert severity({"甲", "乙", "戊"}) == "error"       # an update for X: 戊 is on no form
     assert severity({"丙", "丁"}) == "info"              # Y's people on X's form: Y's mix-up
     assert severity({"甲"}) == "info"                    # adds no one to X's form
+
+
+def test_a_later_form_of_only_cancelled_events_lines_replaces_the_one_before():
+    """A unit's later form whose lines are all for events since cancelled (EVENT_CANCELLED
+    notes: :attr:`Registration.cancelled`) is the captain's form, not the blank template
+    sent by mistake (EMPTY_FORM, refused): the lines the captain took out of it stay out —
+    refused, the form before it stood and its entries came back."""
+    import datetime as dt
+
+    from pipeline.ingest.registration import Registration, RegRow
+    from pipeline.issues import IssueLog
+    from pipeline.run import _without_empty_resends
+    from pipeline.store import Received
+
+    when = dt.datetime(2020, 11, 2, 9, 0)
+    first = (Received("a" * 64, ".xlsx", "报名表.xlsx", when),
+             Registration("报名表.xlsx", "u1", rows=(RegRow(5, {"项目": "B"}, event="xiangqi", name="王军"),)))
+    later = (Received("b" * 64, ".xlsx", "报名表.xlsx", when + dt.timedelta(hours=1)),
+             Registration("报名表.xlsx", "u1", rows=(), cancelled=(5, 6)))
+    blank = (Received("c" * 64, ".xlsx", "报名表.xlsx", when + dt.timedelta(hours=2)),
+             Registration("报名表.xlsx", "u1", rows=()))
+    issues, subs = IssueLog(), []
+    assert _without_empty_resends("u1", [first, later, blank], issues, subs) == [first, later]
+    assert [(i.code, i.source[0]) for i in issues] == [("EMPTY_FORM", "c")]

@@ -443,7 +443,7 @@ def v_time(v: Any) -> str:
 #: one award and its count in a ``v_places`` answer: a name without digits or separators,
 #: then (after an optional ``: = × *``) the count, an optional 名/人/个/位/对/队, and a
 #: separator (``, ; / 、``, spaces) or the end
-_PLACE = re.compile(r"\s*(?P<name>[^\d\s,;/、:=×*][^\d,;/、:=×*]*?)\s*[:=×x*]?\s*(?P<n>\d+)\s*"
+_PLACE = re.compile(r"\s*(?P<name>[^\d\s,;/、:=×*][^\d,;/、:=×*]*?)\s*[:=×x*]?\s*(?P<n>-?\d+)\s*"
                     r"(?:名|人|个|位|对|队)?\s*(?:[,;/、]+\s*|\s+|$)")
 
 
@@ -452,11 +452,18 @@ def v_places(v: Any) -> list[dict[str, Any]]:
     ``一等奖1；二等奖2``, ``一等奖：1，二等奖：2``, ``一等奖1名 二等奖2名``, ``一等奖1/二等奖2``
     (``一等奖1；二等奖2；三等奖3`` was one award named ``一等奖1;二等奖2;三等奖``, printed so)."""
     if isinstance(v, list):
-        return [dict(p) for p in v]
-    s = _nfkc(v).replace("，", ",") or "一等奖1,二等奖2,三等奖3"
-    places = [{"award": m["name"].strip(), "count": int(m["n"])} for m in _items(
-        s, _PLACE, lambda item: f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
-                                "例如 一等奖1,二等奖2,三等奖3。")]
+        places = [dict(p) for p in v]
+    else:
+        s = _nfkc(v).replace("，", ",") or "一等奖1,二等奖2,三等奖3"
+        places = [{"award": m["name"].strip(), "count": int(m["n"])} for m in _items(
+            s, _PLACE, lambda item: f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
+                                    "例如 一等奖1,二等奖2,三等奖3。")]
+    for p in places:
+        # R2020-A1: 一等奖0 is a place nobody wins (and its prize one nobody is paid), as
+        # a fixed quota of 0 is a quota nobody can enter under
+        if isinstance(p.get("count"), int) and not isinstance(p["count"], bool) and p["count"] <= 0:
+            raise BadAnswer(f"“{p.get('award')}”的名额为 {p['count']}：名额为 0 或负数的奖项没有人能获得（它的奖金也发不出去）。"
+                            "每个奖项至少 1 名，例如 一等奖1,二等奖2,三等奖3；不设这个奖项请把它删去。")
     from .score.awards import not_by_place
     odd = next((p["award"] for p in places if not_by_place(p["award"])), None)
     if odd is not None:
@@ -812,31 +819,99 @@ def question_of(key: str, spec: dict[str, Any] | None = None) -> str:
     return label
 
 
-def check_spec(spec: dict[str, Any]) -> None:
-    """Validate the whole spec; raise BadAnswer naming the question on a SpecError."""
-    problems = spec_problems(spec)
+def check_spec(spec: dict[str, Any], probe: bool = False) -> None:
+    """Validate the whole spec; raise BadAnswer naming the question on a SpecError.
+    ``probe``: one event checked alone among made-up units (:func:`_probe`), whose quotas
+    say nothing of the league's."""
+    problems = spec_problems(spec, probe=probe)
     if problems:
         raise problems[0]
 
 
-def spec_problems(spec: dict[str, Any], answers: dict[str, Any] | None = None) -> list[BadAnswer]:
+def spec_problems(spec: dict[str, Any], answers: dict[str, Any] | None = None, probe: bool = False) -> list[BadAnswer]:
     """Every problem the whole spec's check finds (up to :data:`pipeline.spec.MAX_SPEC_PROBLEMS`),
     each a BadAnswer (reason, question, place among the answers — ``第3个项目``,
     ``第2个单位、第5个单位``).  The reason names games and formats as the office answered
     them (斗地主, 淘汰赛), not by their registry names (doudizhu, knockout), and gives no
-    配置键: there is no tournament.yaml yet, and the question and its row say where."""
+    配置键: there is no tournament.yaml yet, and the question and its row say where.
+    Then (but for a ``probe``) every event its units' quotas can never fill (:func:`_never_held`)."""
     try:
-        parse_spec(spec, SPEC_FILE)
+        t = parse_spec(spec, SPEC_FILE)
     except SpecError as e:
-        out = []
+        out: list[BadAnswer] = []
         for key, problem in e.problems():
-            question = question_of(key, spec)
-            if re.search(r"\.awards\b", key) and "prizes" in problem:
-                question = "奖金"       # a prize for an award not given: the 奖金 answer, not 评奖方式
-            out.append(BadAnswer(_in_chinese(problem, _answered(key, spec, answers)), question,
-                                 _located(key, spec, problem)))
+            if re.search(r"\.awards\b", key):
+                # the awards are answered once for every event (评奖方式, 奖项及名额, 奖金 …): a
+                # problem with them is that answer's, at its row — said once, not at each
+                # event's row in YAML words (awards.prizes at the 象棋 row, once per event)
+                bad = BadAnswer(_award_words(problem), _award_question(problem), "")
+            else:
+                bad = BadAnswer(_in_chinese(problem, _answered(key, spec, answers)), question_of(key, spec),
+                                _located(key, spec, problem))
+            if not any(b.args == bad.args for b in out):
+                out.append(bad)
         return out
-    return []
+    return [] if probe else _never_held(t, spec, answers)
+
+
+#: the spec keys an awards problem may name → the questionnaire's question that answers them
+#: (longest first: ``awards.prizes`` before ``awards``)
+AWARD_KEY_WORDS = {"awards.prizes": "奖金", "awards.places": "奖项及名额", "awards.count": "奖项及名额",
+                   "awards.awards": "奖项及名额", "branch_award": "单位奖项", "discretionary_awards": "评定奖项",
+                   "awards.scheme": "评奖方式", "awards": "奖项及名额"}
+
+
+def _award_question(problem: str) -> str:
+    """The question whose answer an awards problem of the whole spec's check is about: the
+    first spec key it names (``branch_award`` → 单位奖项, ``awards.prizes`` → 奖金), else 评奖方式."""
+    keys = "|".join(map(re.escape, AWARD_KEY_WORDS))
+    m = re.search(rf"(?<![A-Za-z_.])({keys})(?![A-Za-z_])", problem)
+    return AWARD_KEY_WORDS[m[1]] if m else "评奖方式"
+
+
+def _award_words(problem: str) -> str:
+    """An awards problem with the questions' names for the spec keys it names:
+    ``awards.prizes 中的“一等奖”`` → ``“奖金”中的“一等奖”``.
+
+    >>> _award_words("奖项“一等奖”已写在赛事的 branch_award（…）：请从本项目的 awards 中删去。")
+    '奖项“一等奖”已写在赛事的“单位奖项”（…）：请从本项目的“奖项及名额”中删去。'
+    """
+    keys = "|".join(map(re.escape, AWARD_KEY_WORDS))
+    return re.sub(rf"\s*(?<![A-Za-z_.])({keys})(?![A-Za-z_])\s*", lambda m: f"“{AWARD_KEY_WORDS[m[1]]}”", problem)
+
+
+def _most_entries(t: Any, ev: Any) -> int | None:
+    """The most entries the units' quotas let into event ``ev`` (None: a quota without limit)."""
+    from .validate.checks import quota_for
+
+    quotas = [quota_for(ev, u.unit()) for u in t.units]
+    return sum(quotas) if quotas and None not in quotas else None
+
+
+def _never_held(t: Any, spec: dict[str, Any], answers: dict[str, Any] | None) -> list[BadAnswer]:
+    """R2020-Q1: an event whose quotas, all filled, let in fewer entries than its format needs
+    to draw round 1 (``min_entries``: 3 for a table of three, else 2 — as the runner's
+    TOO_FEW_ENTRIES) can never be held: 2 units with one 斗地主 player each.  Refused at the
+    event's row, as a fixed quota of 0 is (the folder was made, with a warning that every
+    player wins, and league run then asked every night for more entries than could come)."""
+    from .draw import FORMATS
+
+    out = []
+    for ev in t.events:
+        if ev.format.type not in FORMATS:
+            continue
+        need = int(getattr(FORMATS.get(ev.format.type), "min_entries", 2))
+        most = _most_entries(t, ev)
+        if most is None or most >= need:
+            continue
+        key = f"events[{ev.id}].quota"
+        w = "队" if ev.team_size > 1 else "人"
+        problem = (f"项目“{ev.name}”按各单位的名额（{len(t.units)} 个单位）最多只有 {most} {w}参赛，而赛制“{ev.format.type}”"
+                   f"至少要 {need} {w}才能抽签开赛：这个项目无法举行（报名截止后只会一直提示报名不足）。请放宽该项目的"
+                   "名额规则（每单位可报更多，或 open 不限），或增加参赛单位，或删去该项目。")
+        out.append(BadAnswer(_in_chinese(problem, _answered(key, spec, answers)), question_of(key, spec),
+                             _located(key, spec)))
+    return out
 
 
 def _answered(key: str, spec: dict[str, Any], answers: dict[str, Any] | None) -> dict[str, str]:
@@ -1001,7 +1076,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             ev["team_size"] = _prompt(ask, "  每队人数（单人项目填 1，对子填 2）", v_team_size,
                                       _side_size(ev["game"]), echo=echo)
             try:   # check the event alone now, so a mismatch is re-asked at once
-                check_spec(_probe(ev, set(taken)))
+                check_spec(_probe(ev, set(taken)), probe=True)
             except BadAnswer as e:
                 # (its message is sentences ending in 。: …三人桌淘汰赛。，请重新填写 read doubled)
                 echo(f"  ✗ {str(e).rstrip('。，；,; ')}。请重新填写这个项目。")
@@ -1513,7 +1588,6 @@ def setup_warnings(spec: dict[str, Any], answers: dict[str, Any] | None = None) 
     """
     from .draw import FORMATS
     from .score import AWARD_SCHEMES
-    from .validate.checks import quota_for
 
     out = []
     t = parse_spec(spec, SPEC_FILE)
@@ -1534,8 +1608,9 @@ def setup_warnings(spec: dict[str, Any], answers: dict[str, Any] | None = None) 
         total = sum(n for _a, n in places)
         shown = "、".join(f"{a}{n}名" for a, n in places)
         fmt = FORMATS.get(ev.format.type)
-        quotas = [quota_for(ev, u.unit()) for u in t.units]
-        most = sum(quotas) if quotas and None not in quotas else None
+        most = _most_entries(t, ev)
+        if most is not None and most < getattr(fmt, "min_entries", 2):
+            continue                    # never held (_never_held): no award is given at all
         if fmt.name == "knockout":
             pool = int(ev.format.options.get("final_pool", 3))
             if total > pool and (most is None or _knockout_tie(most, pool, total)):

@@ -113,6 +113,10 @@ class AwardScheme:
             if not _whole(p.get("count", 1)):
                 return (f"awards.places 的第 {i + 1} 项的 count（人数）应为整数，如 count: 3"
                         f"（现为“{p.get('count')}”：不要写“名”“人”等字）。")
+            if int(p.get("count", 1)) == 0:
+                # R2020-A1: a place nobody wins (league new took 一等奖0 and warned of 一等奖0名), its prize unpaid
+                return (f"awards.places 的第 {i + 1} 项（“{p.get('award')}”）的 count（人数）为 0：这个奖项没有人能获得"
+                        "（它的奖金也发不出去）。请把 count 改为 1 或更多，或删去这一项。")
         if "count" in options and not _whole(options["count"]):
             return f"awards.count（人数）应为整数，如 count: 3（现为“{options['count']}”：不要写“名”“人”等字）。"
         try:

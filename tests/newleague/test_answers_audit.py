@@ -233,3 +233,40 @@ def test_deadlines_as_a_clerk_types_them(text, want):
 
 def test_a_full_width_id_is_read_as_half_width():
     assert newleague.v_id("ｔ２０２６－ｃｈｅｓｓ") == "t2026-chess"
+
+
+@pytest.mark.parametrize("value", ["一等奖0,二等奖2", "一等奖1,二等奖0名", "一等奖-1,二等奖2",
+                                   [{"award": "一等奖", "count": 0}], [{"award": "一等奖", "count": -2}]])
+def test_an_award_with_no_places_is_refused_at_its_question(value):
+    """R2020-A1 awards by place: 一等奖0 was taken (a 一等奖 nobody can win; its prize then
+    refused at the event's row in YAML words): a count of 0 or less is refused here."""
+    with pytest.raises(newleague.BadAnswer, match="名额为 0 或负数") as e:
+        newleague.v_places(value)
+    assert "“一等奖”" in str(e.value) or "“二等奖”" in str(e.value)
+
+
+def test_setup_warnings_do_not_promise_awards_for_an_event_that_cannot_be_held():
+    """An event whose quotas never reach its format's minimum is not "每位参赛者都会获奖"."""
+    a = small_answers(2)
+    a["events"] = [{"name": "斗地主", "game": "斗地主", "format": "三人桌", "quota": "fixed 1", "team_size": "1"}]
+    said = newleague.setup_warnings(newleague.build_spec(a), a)
+    assert not any("都会获奖" in s for s in said), said
+
+
+def test_an_event_its_quotas_can_never_fill_is_asked_again_at_the_prompt(tmp_path):
+    """R2020-Q1 at the prompt: each event is checked alone among made-up units as it is typed
+    (no refusal there: 3 units of 固定1 seat a table of three), and refused by the final
+    check when the league's units can never fill it — then only that event is asked again."""
+    a = small_answers(1)
+    script = [a["name"], "t2026", "校工会", "", "", "甲分工会", "王芳", "40", "a@x.cn", "",
+              "斗地主", "斗地主", "三人桌", "固定2", "1", "",
+              "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", "", "", "",
+              "斗地主", "三人桌", "固定3", "1"]            # the event again: 3 players
+    path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
+    why = [s for s in said if "无法举行" in s]
+    assert len(why) == 1 and "最多只有 2 人" in why[0] and "至少要 3 人" in why[0], said
+    assert not script and not any("重新回答全部问题" in s for s in said)
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["events"][0]["quota"]["per_branch"] == 3
+    a = small_answers(3)
+    a["events"] = [{"name": "斗地主", "game": "斗地主", "format": "三人桌", "quota": "固定1", "team_size": "1"}]
+    assert newleague.answer_problems(a)[1] == []

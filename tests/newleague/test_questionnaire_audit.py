@@ -197,3 +197,54 @@ def test_a_format_option_refused_is_said_in_chinese(answer, words):
         newleague.v_format_spec(answer)
     said = str(e.value)
     assert all(w in said for w in words) and "unknown" not in said and "known:" not in said, said
+
+
+@pytest.mark.parametrize("scheme", ["前N名", ""])
+def test_an_award_place_count_of_zero_is_refused_at_its_row_R2020_A1(tmp_path, scheme):
+    """奖项及名额 一等奖0 with 奖金 一等奖=500: with 前N名 the prize was refused at the first
+    event's row in YAML words (awards.prizes), the 0 never named; with 按名次设奖 the folder
+    was made with count: 0 and a 500-yuan prize nobody could win."""
+    a = small_answers(2)
+    a.update(places="一等奖0,二等奖2", prizes="一等奖=500", awards=scheme)
+    q, rows = _questionnaire(tmp_path, a)
+    r = _new(tmp_path, q)
+    out = _said(r)
+    assert r.exit_code != 0 and not (tmp_path / "t2026" / "tournament.yaml").exists(), out
+    n = rows["奖项及名额"]
+    assert f"【奖项及名额】（问卷第 {n} 行，B{n}）的回答有误" in out and "“一等奖”的名额为 0" in out, out
+    assert "awards" not in out and f"第 {rows['比赛项目'] + 2} 行" not in out, out
+
+
+@pytest.mark.parametrize("question,key,value", [("单位奖项", "branch_award", "一等奖"),
+                                                ("评定奖项", "discretionary_awards", "二等奖")])
+def test_a_whole_spec_award_problem_is_said_once_at_its_question_row(tmp_path, question, key, value):
+    """The awards are answered once for every event: a problem the whole spec's check finds
+    in them was said once per event, at each event's row, with YAML keys (branch_award,
+    awards); it is said once, at the row of the answer, in the questionnaire's words."""
+    a = small_answers(2)
+    a[key] = value
+    q, rows = _questionnaire(tmp_path, a)
+    out = _said(_new(tmp_path, q))
+    n = rows[question]
+    assert out.count("的回答有误") == 1 and f"【{question}】（问卷第 {n} 行，B{n}）的回答有误" in out, out
+    assert f"奖项“{value}”已写在赛事的“{question}”" in out and "“奖项及名额”" in out, out
+    assert key not in out and "awards" not in out, out
+
+
+@pytest.mark.parametrize("event,units,most,need", [
+    ({"name": "斗地主", "game": "斗地主", "format": "三人桌", "quota": "fixed 1", "team_size": "1"}, 2, "2 人", "3 人"),
+    ({"name": "象棋", "game": "象棋", "format": "循环赛", "quota": "fixed 1", "team_size": "1"}, 1, "1 人", "2 人"),
+])
+def test_an_event_its_quotas_can_never_fill_is_refused_at_its_row(tmp_path, event, units, most, need):
+    """2 units with one 斗地主 player each: at most 2 players, a table of three needs 3 — the
+    folder was made with a warning that every player wins, and league run then said
+    TOO_FEW_ENTRIES (延长报名截止) every night; like a fixed quota of 0 it is refused."""
+    a = small_answers(units)
+    a["events"] = [event]
+    q, rows = _questionnaire(tmp_path, a)
+    r = _new(tmp_path, q)
+    out = _said(r)
+    assert r.exit_code != 0 and not (tmp_path / "t2026" / "tournament.yaml").exists(), out
+    assert f"（问卷第 {rows['比赛项目'] + 2} 行）" in out and f"项目“{event['name']}”" in out, out
+    assert "无法举行" in out and f"最多只有 {most}" in out and f"至少要 {need}" in out, out
+    assert "都会获奖" not in out, out

@@ -380,3 +380,12 @@ def test_full_width_punctuation_is_named_at_its_line(tmp_path):
     assert e.key == "(syntax)" and "有全角的“－”" in e.problem and "请改成“-”" in e.problem, e.problem
     e = _yaml_problem(tmp_path / "2", "- id: b01\n  name: 第1分工会\n", "- {id: b01，name: 第1分工会}\n")
     assert "有全角的“，”" in e.problem and "请改成“,”" in e.problem, e.problem
+
+
+def test_a_place_award_with_count_zero_is_refused_R2020_A1(tmp_path):
+    """tournament.yaml written by hand with ``count: 0`` for 一等奖: an award nobody can win
+    (its prize too) — refused like the other award options that cannot work."""
+    e = _problem(_raw(tmp_path, awards={**RANKED, "places": [{"award": "一等奖", "count": 0},
+                                                            {"award": "二等奖", "count": 2}]}))
+    assert e.key == "events[xiangqi].awards", e.key
+    assert "第 1 项" in e.problem and "“一等奖”" in e.problem and "count" in e.problem and "为 0" in e.problem, e.problem

@@ -55,10 +55,11 @@ def test_a_team_size_from_the_questionnaire_names_its_row(tmp_path):
 
 
 def test_a_team_size_at_the_prompt_is_asked_again_with_the_event(tmp_path):
+    # 固定3: one unit of 固定2 could never seat a table of three (refused since)
     a = small_answers(1)
     script = [a["name"], "t2026", "校工会", "", "", "甲分工会", "王芳", "40", "a@x.cn", "",
-              "斗地主", "斗地主", "三人桌", "固定2", "3",          # 3 per team: the event asked again
-              "斗地主", "三人桌", "固定2", "1", "",
+              "斗地主", "斗地主", "三人桌", "固定3", "3",          # 3 per team: the event asked again
+              "斗地主", "三人桌", "固定3", "1", "",
               "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", "", "", ""]
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
     assert any("斗地主每方 1 人" in s and "请重新填写这个项目" in s for s in said), said
@@ -70,9 +71,9 @@ def test_an_event_refused_at_the_prompt_is_said_in_one_sentence_each(tmp_path):
     “…三人桌淘汰赛。，请重新填写这个项目。” — the reason's 。 and the joining ， doubled."""
     a = small_answers(1)
     script = [a["name"], "t2026", "校工会", "", "", "甲分工会", "王芳", "40", "a@x.cn", "",
-              "斗地主", "斗地主", "瑞士制", "固定2", "1",          # two a table: the event asked again
-              "斗地主", "三人桌", "固定2", "3",                    # 3 per team: again
-              "斗地主", "三人桌", "固定2", "1", "",
+              "斗地主", "斗地主", "瑞士制", "固定3", "1",          # two a table: the event asked again
+              "斗地主", "三人桌", "固定3", "3",                    # 3 per team: again
+              "斗地主", "三人桌", "固定3", "1", "",
               "2026-01-10 17:00", "2026-01-17", "08:30", "12:00", "", "", "", "", "ranked", "一等奖1", "", "", ""]
     path, said = answer_at_the_prompt(tmp_path / "t2026", script, defaults=False)
     refused = [s for s in said if "请重新填写这个项目" in s]

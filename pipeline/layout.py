@@ -71,6 +71,55 @@ SIDES_2 = ["甲方", "乙方"]
 SIDES_3 = ["甲", "乙", "丙"]
 SIGNATURE_SUFFIX = "签名"
 REFEREE_SIGNATURE = "裁判签名"
+#: after a withdrawn entry's name at a table still on a draw sheet or result workbook
+#: (handbook 缺席、弃权和退赛: its remaining games are entered as 弃权); a returned sheet's
+#: side cell is read without it (:func:`without_withdrawn_mark`)
+WITHDRAWN_MARK = "（已退赛）"
+_WITHDRAWN_MARKS = ("（已退赛）", "（已退賽）", "(已退赛)", "(已退賽)")
+
+
+def without_withdrawn_mark(text: str) -> str:
+    """A side cell of a returned result workbook without :data:`WITHDRAWN_MARK` (in either
+    script, either width of brackets, spaces around it ignored).
+
+    >>> [without_withdrawn_mark(x) for x in ("藥學院1隊（已退賽）", "王军 (已退赛) ", "王军")]
+    ['藥學院1隊', '王军', '王军']
+    """
+    s = text.rstrip()
+    for mark in _WITHDRAWN_MARKS:
+        if s.endswith(mark):
+            return s[: -len(mark)].rstrip()
+    return text
+
+
+def forfeit_choice(seats: int, gone: Sequence[int]) -> str:
+    """What the referee chooses for a table whose sides ``gone`` (seat indexes) withdrew:
+    the 弃权 of those seats as the result workbook's dropdown lists it — ``乙方弃权`` or
+    ``双方弃权`` for two sides (the 结果 or 弃权 column), the seats (``甲``, ``甲丙``) in
+    the 弃权 column of a table of three.
+
+    >>> forfeit_choice(2, [1]), forfeit_choice(2, [0, 1]), forfeit_choice(3, [0, 2])
+    ('乙方弃权', '双方弃权', '甲丙')
+    """
+    if seats == 3:
+        return "".join(SIDES_3[i] for i in sorted(gone))
+    return "双方弃权" if len(set(gone)) >= 2 else f"{SIDES_2[gone[0]]}弃权"
+
+
+def withdrawn_note(table: str, sides: Sequence[str], names: Sequence[str], seats: int, choice: str) -> str:
+    """The draw sheet's and result workbook's line for a table with withdrawn sides
+    (``sides``/``names``: theirs), naming the choice (:func:`forfeit_choice`) the referee
+    enters.  Handbook 缺席、弃权和退赛.
+
+    >>> withdrawn_note("第3桌", ["乙方"], ["药学院1队"], 2, "乙方弃权")
+    '第3桌乙方 药学院1队 已退赛：请裁判在成绩表中按弃权填写，选“乙方弃权”。'
+    >>> withdrawn_note("第2桌", ["甲"], ["王军"], 3, "甲")
+    '第2桌甲 王军 已退赛：请裁判在成绩表中按弃权填写，在“弃权”栏选“甲”。'
+    """
+    who = "、".join(f"{s} {n}" for s, n in zip(sides, names))
+    where = "在“弃权”栏选" if seats == 3 else "选"
+    return f"{table}{who} 已退赛：请裁判在成绩表中按弃权填写，{where}“{choice}”。"
+
 
 # -- organisers' sheets --------------------------------------------------------------------
 AWARDS_SHEET = "评奖"          # columns: 奖项, 项目, 姓名, 单位, 备注 (单位 only for 组织奖)

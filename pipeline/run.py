@@ -2603,7 +2603,8 @@ class EventRunner:
                 raw = row.values.get(side)
                 if raw in (None, ""):
                     continue
-                text = strip_spaces(cell_text(raw))
+                # (a withdrawn side's name is printed with 已退赛 after it: layout.WITHDRAWN_MARK)
+                text = strip_spaces(layout.without_withdrawn_mark(cell_text(raw)))
                 found = who.get(text) or who.get(strip_spaces(to_simplified(text))) or set()
                 if found:
                     seated.append((side, cell_text(raw), found))
@@ -3630,8 +3631,11 @@ class EventRunner:
         """The sides pre-filled on the sheet (甲方/乙方, 甲/乙/丙) must still be the drawn ones:
         results are scored by seat, so a row whose sides were swapped would credit the wrong
         player — RESULT_INVALID, not counted; a name that is no side of this table is
-        RESULT_INVALID as well (a blank side cell is read as the drawn one)."""
+        RESULT_INVALID as well (a blank side cell is read as the drawn one).  A withdrawn side
+        is printed with （已退赛） after its name (:data:`pipeline.layout.WITHDRAWN_MARK`):
+        read without it, so a sheet printed with or without the mark names the same side."""
         from .ingest.workbook import strip_spaces
+        from .layout import without_withdrawn_mark
         from .text import to_simplified
 
         def names(sid: str) -> tuple[set[str], set[str]]:
@@ -3645,7 +3649,7 @@ class EventRunner:
             typed, compared = names(sid)
             if raw in typed:            # as the sheet printed it: nothing to normalise
                 continue
-            text = strip_spaces(str(raw))
+            text = strip_spaces(without_withdrawn_mark(str(raw)))
             if text not in compared and not text.isascii():
                 text = strip_spaces(to_simplified(text))
             if text not in compared and not self._renamed_unit(text, sid, compared | _recorded(rnd, sid), entries):
@@ -6587,7 +6591,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
 
     from .games import GAMES
     from .parallel import Jobs
-    from .render.viewmodels import session_and_venue
+    from .render.viewmodels import session_and_venue, withdrawn_at_tables
 
     # even two workbooks go to a worker: this process renders the pages meanwhile, and
     # does not import openpyxl at all (see _write_returned_copy)
@@ -6629,7 +6633,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
             session, venue = session_and_venue(ev, r, t.spec)
             sheets.append(jobs.add(functools.partial(
                 _write_result_sheet, path, tournament=t, event=ev.spec, rnd=r, columns=columns, label_of=labels,
-                session_label=session, venue=venue, detail=detail, seats=game.seats), cost=sheet_rows(r, detail)))
+                session_label=session, venue=venue, detail=detail, seats=game.seats,
+                withdrawn=withdrawn_at_tables(ev, r)), cost=sheet_rows(r, detail)))
     if len(jobs) >= WRITERS_PRELOAD_FROM:
         # many workbooks: import the writers once here, and every forked worker has them
         import importlib

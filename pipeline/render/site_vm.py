@@ -528,6 +528,7 @@ class StandingRowVM:
     points: int
     tiebreaks: tuple[str, ...]
     playoff: bool
+    withdrawn: bool = False     # the office withdrew it (tournament.yaml): 已退赛, as the 成绩册 notes
 
 
 @dataclass(frozen=True)
@@ -597,22 +598,30 @@ def _match_note(m: Match, r: "MatchResult | None", worth: str) -> str:
 def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
     """One round on the event page.  A bye that counts points says how many, as the draw
     sheet and the standings do (R2016-S1: 轮空按52分计)."""
+    from .viewmodels import WITHDRAWN_MARK, withdrawn_at_tables, withdrawn_notes
+
     matches = []
     worth = ""
     if any(m.bye for m in rnd.matches):
         from .viewmodels import bye_worth
 
         worth = bye_worth(es, rnd)
+    # a withdrawn entry's table still to be entered (as 弃权), as its draw sheet marks it
+    gone = withdrawn_at_tables(es, rnd)
+    told = withdrawn_notes(rnd, gone, names.team) if gone else {}
     for m in sorted(rnd.matches, key=lambda m: (m.group, m.bye, m.table)):
         r = es.results.get(m.key)
         adv = _advancing(m, r)
-        sides = tuple(SideVM(team=names.team(s), branch=names.branch(s), players=names.players(s),
-                             result="轮空" if m.bye else _score_text(r, i),
+        sides = tuple(SideVM(team=names.team(s) + (WITHDRAWN_MARK if s in gone else ""), branch=names.branch(s),
+                             players=names.players(s), result="轮空" if m.bye else _score_text(r, i),
                              winner=s in adv and (m.bye or r is not None))
                       for i, s in enumerate(m.sides))
         table = (f"{m.group}组 " if m.group else "") + ("轮空" if m.bye else f"第{m.table}桌")
+        note = _match_note(m, r, worth)
+        if r is None and m.key in told:
+            note = "；".join(x for x in (note, f"已退赛，按弃权填写“{told[m.key][1]}”") if x)
         matches.append(MatchVM(table=table, sides=sides, bye=m.bye,
-                               pending=not m.bye and r is None, note=_match_note(m, r, worth)))
+                               pending=not m.bye and r is None, note=note))
     done = round_complete(es, rnd)
     played = sum(1 for m in rnd.matches if not m.bye and m.key in es.results)
     total = sum(1 for m in rnd.matches if not m.bye)
@@ -626,7 +635,8 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventStat
                  ) -> tuple[StandingVM, ...]:
     """Standings tables with the tiebreak chain as extra columns, in the chain's order; a
     row's record names the byes that scored (``es``: its event): 2胜0和2负 beside 积分 6
-    did not add up (a Swiss bye's 2 points)."""
+    did not add up (a Swiss bye's 2 points); an entry the office withdrew is marked 已退赛,
+    as the 成绩册's 备注 does (:func:`.viewmodels.standing_table`)."""
     from .viewmodels import scored_byes
 
     out = []
@@ -646,7 +656,7 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventStat
                 played=row.played, record=record, points=row.points,
                 tiebreaks=tuple(places.get((c, row.entry)) or (show_scaled(row.tiebreaks[c], s) if c in row.tiebreaks else "—")
                                 for c, s in zip(t.chain, scales)),
-                playoff=row.playoff_required))
+                playoff=row.playoff_required, withdrawn=es is not None and row.entry in es.withdrawn))
         out.append(StandingVM(title=title, tiebreaks=tuple(tiebreak_label(c) for c in t.chain),
                               rows=tuple(rows)))
     return tuple(out)

@@ -17,7 +17,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from ..layout import REG_COLUMNS, SIDES_2, SIDES_3
+from ..layout import REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_MARK
 from ..model import Entry, Person, Round
 from ..timeutil import cn_date, cn_datetime
 from ..validate.checks import quota_entries, quota_for
@@ -673,6 +673,41 @@ def session_and_venue(es: "EventState", rnd: Round, spec: "TournamentSpec") -> t
     return label, venue
 
 
+def withdrawn_at_tables(es: "EventState", rnd: Round) -> frozenset[str]:
+    """The withdrawn entries (``withdrawn`` in tournament.yaml) whose table in ``rnd`` is
+    marked on its draw sheet, result workbook and event page: those at a table with no result
+    yet (a round robin's remaining games, or a round published before the withdrawal), and
+    those the round was drawn while they were withdrawn (its plan's ``withdrawn_at_draw``),
+    whose table stays marked once its 弃权 is in.  A round played before the withdrawal is
+    printed as it was played.  Handbook 缺席、弃权和退赛: the referee enters these as 弃权."""
+    if not es.withdrawn:
+        return frozenset()
+    at_draw = rnd.plan.get("withdrawn_at_draw") if isinstance(rnd.plan, dict) else None
+    at_draw = set(at_draw) if isinstance(at_draw, list) else set()
+    return frozenset(s for m in rnd.matches if not m.bye for s in m.sides
+                     if s in es.withdrawn and (s in at_draw or m.key not in es.results))
+
+
+def withdrawn_notes(rnd: Round, gone: frozenset[str], name: Callable[[str], str]) -> dict[tuple, tuple[str, str]]:
+    """Match key → (the line telling the referee a side of that table withdrew and which
+    弃权 to choose, :func:`pipeline.layout.withdrawn_note`; that choice), for the tables of
+    ``rnd`` with a side in ``gone`` (:func:`withdrawn_at_tables`); ``name``: a side's name
+    as the sheet prints it."""
+    from ..layout import forfeit_choice, withdrawn_note
+
+    out = {}
+    for m in rnd.matches:
+        seats = [i for i, s in enumerate(m.sides) if s in gone]
+        if m.bye or not seats:
+            continue
+        labels = _side_labels(len(m.sides))
+        table = (f"{m.group}组" if m.group else "") + f"第{m.table}桌"
+        choice = forfeit_choice(len(m.sides), seats)
+        out[m.key] = (withdrawn_note(table, [labels[i] for i in seats], [name(m.sides[i]) for i in seats],
+                                     len(m.sides), choice), choice)
+    return out
+
+
 def round_label(rnd: Round) -> str:
     """The round's heading (:attr:`pipeline.model.Round.title`)."""
     return rnd.title
@@ -700,17 +735,26 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
         head += [lab, "单位"]
     head.append("备注")
     rows = []
+    # handbook 缺席、弃权和退赛: a withdrawn entry's table still on the draw is entered as 弃权
+    gone = withdrawn_at_tables(es, rnd)
+    told = withdrawn_notes(rnd, gone, lambda sid: side_text(sid)[0].split("\n")[0])
     for m in sorted(playing, key=lambda m: (m.group, m.table)):
         row = [str(m.table)] + ([m.group] if groups else [])
         for i in range(seats):
             if i < len(m.sides):
                 team, branch = side_text(m.sides[i])
+                if m.sides[i] in gone:      # after the name, before a pair's players
+                    head_line, *rest = team.split("\n", 1)
+                    team = "\n".join([head_line + WITHDRAWN_MARK, *rest])
                 if i == m.first and len(m.sides) == 2 and first:
                     team += f"（{first}）"
                 row += [team, branch]
             else:
                 row += ["", ""]
-        row.append(m.note)
+        note = m.note
+        if m.key in told:       # the choice to make, at the table (the sentence is a note below)
+            note = "；".join(x for x in (note, f"已退赛，按弃权填写“{told[m.key][1]}”") if x)
+        row.append(note)
         rows.append(row)
     align = ["center"] + (["center"] if groups else []) + ["", ""] * seats + [""]
     vm.table = Table(head, rows, align)
@@ -729,7 +773,8 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
         else:       # in place of a game: what it counts, when it counts (R2016-S1: 52)
             worth = bye_worth(es, rnd)
             vm.bye_title = f"轮空（本轮不赛；{worth}）" if worth else "轮空（本轮不赛）"
-    vm.notes = list(rnd.notes)
+    vm.notes = list(rnd.notes) + [told[m.key][0] for m in sorted(playing, key=lambda m: (m.group, m.table))
+                                  if m.key in told]
     parts = []
     if rnd.seed:
         parts.append(f"抽签种子 {rnd.seed}")

@@ -15,6 +15,11 @@ Decisions:
   columns, ``detail_rows`` rows per (non-bye) table with the keys pre-filled; a detail
   column labelled ``局号`` is pre-numbered 1…n (games treat a row with only 局号 as blank).
   No other pre-filled text sits in the rows, so every non-key value is the referee's.
+- A table with a withdrawn side (``withdrawn``: tournament.yaml's, the tables still on the
+  draw, :func:`pipeline.render.viewmodels.withdrawn_at_tables`) says so: the side's name then
+  ``（已退赛）`` (:data:`pipeline.layout.WITHDRAWN_MARK`, read back without it), and a line
+  above the table naming the 弃权 to choose — its remaining games are entered as 弃权
+  (handbook 缺席、弃权和退赛); a blank table held the round for good.
 - For ``script: traditional`` tournaments titles and dropdown *choices* are converted
   (game readers normalise 繁體 back, see ``games.common``) when the conversion round-trips;
   column labels stay as the game gives them.
@@ -22,7 +27,7 @@ Decisions:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Sequence
 
 from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl.styles import Border, Side
@@ -30,7 +35,7 @@ from openpyxl.styles import Border, Side
 from .. import layout
 from ..model import Match, Round
 from ..spec import TEMPLATE_VERSION
-from ..text import to_simplified
+from ..text import keep, to_simplified
 from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, HEADER_FILL, HEADER_FONT, INPUT_FILL, LEFT,
                      LOCKED_FILL, META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, text_width, zh)
 from .fast import Book, Sheet
@@ -110,7 +115,8 @@ def _header_row(ws: Sheet, row: int, labels: Sequence[str]) -> None:
 def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: Round,
                           columns: Sequence["ResultColumn"], label_of: dict[str, str],
                           session_label: str = "", detail: "DetailSheet | None" = None,
-                          seats: int = 2, detail_rows: int = 30, venue: str | None = None) -> Book:
+                          seats: int = 2, detail_rows: int = 30, venue: str | None = None,
+                          withdrawn: Collection[str] = ()) -> Book:
     """The result workbook, ready to save (see module docstring)."""
     spec = tournament.spec
     sides = side_labels(seats)
@@ -140,13 +146,18 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
                  "灰色格子已锁定，请勿改动。", spec), BODY_FONT)]
     if rnd.notes:
         lines.append((zh(joined_notes(rnd.notes), spec), BODY_FONT))
+    gone = [m for m in rnd.matches if not m.bye and any(s in withdrawn for s in m.sides)]
+    if gone:        # (the names as the side cells print them, in the league's script already)
+        lines.append((zh("".join(_withdrawn_line(m, sides, withdrawn, label_of) for m in gone), spec), BODY_FONT))
+    mark = zh(layout.WITHDRAWN_MARK, spec)
     hdr = _title_block(ws, lines, ncol) + 1
     _header_row(ws, hdr, labels)
     for col in columns:
         if col.help:
             ws.comment(hdr, at[col.label], zh(col.help, spec))
 
-    widths = [6, 8, 6] + [max(14.0, *(text_width(label_of.get(s, s)) + 2 for m in rnd.matches for s in m.sides))
+    widths = [6, 8, 6] + [max(14.0, *(text_width(label_of.get(s, s) + (mark if s in withdrawn else "")) + 2
+                                      for m in rnd.matches for s in m.sides))
                           if rnd.matches else 14.0] * len(sides)
     widths += [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices)) if c.kind == "choice"
                else max(text_width(c.label), 8.0) for c in columns]
@@ -170,8 +181,8 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     bye_text = zh(BYE_TEXT, spec)
     for m in rnd.matches:
         boards = _boards_for(rnd, m) if board_col and not m.bye else []
-        names = [label_of.get(m.sides[k], m.sides[k]) if k < len(m.sides) else (bye_text if m.bye else "")
-                 for k in range(len(sides))]
+        names = [label_of.get(m.sides[k], m.sides[k]) + (mark if m.sides[k] in withdrawn and not m.bye else "")
+                 if k < len(m.sides) else (bye_text if m.bye else "") for k in range(len(sides))]
         for i, board in enumerate(boards or [None]):
             locked_style, input_fmt, bye_fmt = styles[i == 0 and len(boards) > 1]
             for c, value in zip(key_cols, (rnd.round, m.group, m.table)):
@@ -266,6 +277,16 @@ def _detail_sheet(book: Book, spec: Any, event: "EventSpec", rnd: Round, detail:
     ws.print_setup(header_row=hdr, last_col=ncol, last_row=None, landscape=True, grid=True)
 
 
+def _withdrawn_line(m: Match, sides: Sequence[str], withdrawn: Collection[str], label_of: dict[str, str]) -> str:
+    """The title block's sentence for a table with a withdrawn side (to convert: the names
+    are kept as the side cells print them)."""
+    seats = [i for i, s in enumerate(m.sides) if s in withdrawn]
+    table = (f"{m.group}组" if m.group else "") + f"第{m.table}桌"
+    names = [keep(label_of.get(m.sides[i], m.sides[i])) for i in seats]
+    return layout.withdrawn_note(table, [sides[i] for i in seats], names, len(m.sides),
+                                 layout.forfeit_choice(len(m.sides), seats))
+
+
 def joined_notes(notes: Sequence[str]) -> str:
     """A round's notes as one line: sentences one after another, each with its own full
     stop (joined by "；" they read "…2队。；第B组…").
@@ -279,7 +300,7 @@ def joined_notes(notes: Sequence[str]) -> str:
 def write_result_sheet(path: str | Path, *, tournament: "Tournament", event: "EventSpec", rnd: Round,
                        columns: list["ResultColumn"], label_of: dict[str, str], session_label: str = "",
                        detail: "DetailSheet | None" = None, seats: int = 2, detail_rows: int = 30,
-                       venue: str | None = None) -> Path:
+                       venue: str | None = None, withdrawn: Collection[str] = ()) -> Path:
     """Write the referees' result workbook for one event and round to ``path`` (atomically).
 
     >>> write_result_sheet(out / "xiangqi-r1.xlsx", tournament=t, event=ev, rnd=rnd,
@@ -287,5 +308,5 @@ def write_result_sheet(path: str | Path, *, tournament: "Tournament", event: "Ev
     """
     book = build_result_workbook(tournament=tournament, event=event, rnd=rnd, columns=columns, label_of=label_of,
                                  session_label=session_label, detail=detail, seats=seats, detail_rows=detail_rows,
-                                 venue=venue)
+                                 venue=venue, withdrawn=withdrawn)
     return book.save(path)

@@ -68,6 +68,8 @@ def test_a_withdrawn_player_is_not_paired_from_the_next_round(tmp_path):
     assert next(m for m in go.rounds[1].matches if gone in m.sides).key in go.results
     html = (out / "standings.html").read_text(encoding="utf-8")
     assert "已退賽" in html          # (t2015 prints in traditional script)
+    # … and so do the event page's standings (only a round's note said it)
+    assert "已退賽" in _standings_tables((out / "events" / "go.html").read_text(encoding="utf-8"))
     unmatched = [i for i in _rows(out, "issues.csv") if i["code"] == "WITHDRAWAL_UNMATCHED"]
     assert len(unmatched) == 1 and "查无此人" in unmatched[0]["message"]
     assert report.needs_attention and any("withdrawn" in s for s in report.next_steps)
@@ -190,3 +192,93 @@ def test_the_standings_value_a_draw_as_the_event_does(tmp_path, monkeypatch):
     shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
     run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False))
     assert seen["shuangsheng"] == {2} and seen["xiangqi"] == {1}, seen
+
+
+def _bridge_league(tmp_path: Path, keep_rounds: int) -> Path:
+    """t2015's 桥牌 round robin (pairs movement) with its referees' sheets of rounds 1..keep_rounds only."""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(SAMPLE, folder)
+    for p in (folder / "inbox").glob("*-bridge-*"):
+        if "-bridge-r" not in p.name or int(p.name.split("-bridge-r")[1].split("-")[0]) > keep_rounds:
+            p.unlink()
+    return folder
+
+
+def _withdraw_pair(folder: Path, team: str) -> None:
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    line = "    format: {type: pairs_movement, boards_per_round: 3}\n"
+    assert line in text
+    spec.write_text(text.replace(line, f"{line}    withdrawn: [{team}]\n", 1), encoding="utf-8")
+
+
+def _standings_tables(html: str) -> str:
+    """The standings tables of an event page (not its rounds, whose notes may name a withdrawal)."""
+    import re
+
+    return "".join(re.findall(r'<table class="standings">.*?</table>', html, re.S))
+
+
+def test_a_withdrawn_pairs_later_tables_tell_the_referee_to_enter_a_forfeit(tmp_path):
+    """Handbook 缺席、弃权和退赛: a round robin's games are all scheduled, and a withdrawn entry's
+    remaining games are entered by the referee as 弃权.  Its table on the draw sheet and on the
+    result workbook says it withdrew and which 弃权 to choose (a blank table held the round for
+    good); the event page's standings mark it 已退赛 as the 成绩册 does (traditional here:
+    已退賽).  The marked workbook, filled and sent back, is read: its side names are the drawn ones."""
+    import openpyxl
+
+    from mailedit import send_mail, table_header
+
+    folder, out_parent = _bridge_league(tmp_path, keep_rounds=1), tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    _withdraw_pair(folder, "药学院1队")
+    for k in (2, 3):         # (round 3 is the pair's rest: round 4 has it at a table)
+        shutil.copy(next(SAMPLE.glob(f"inbox/*-bridge-r{k}-成绩表.eml")), folder / "inbox")
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    bridge = report.state.events["bridge"]
+    gone = next(e.id for e in bridge.entries if e.team == "药学院1队")
+    assert bridge.withdrawn == {gone}
+    rnd = bridge.rounds[-1]                      # drawn after the withdrawal: the pair still at a table
+    assert rnd.round == 4
+    m = next(m for m in rnd.matches if gone in m.sides and not m.bye)
+    side = ("甲方", "乙方")[m.sides.index(gone)]
+    out = out_parent / "t2015-tcm"
+
+    sheet = (out / "draws" / f"bridge-r{rnd.round}.html").read_text(encoding="utf-8")
+    assert "藥學院1隊（已退賽）" in sheet and f"“{side}棄權”" in sheet
+    # round 1, played before the withdrawal, is not marked
+    assert "已退賽" not in (out / "draws" / "bridge-r1.html").read_text(encoding="utf-8")
+
+    path = out / "results" / f"bridge-r{rnd.round}-成绩表.xlsx"
+    wb = openpyxl.load_workbook(path)
+    ws = wb["成绩"]
+    hrow, col = table_header(ws)
+    title = " ".join(str(ws.cell(r, 1).value or "") for r in range(1, hrow))
+    assert "藥學院1隊" in title and "已退賽" in title and f"“{side}棄權”" in title
+    rows = [r for r in range(hrow + 1, ws.max_row + 1) if ws.cell(r, col["桌号"]).value == m.table]
+    assert rows and all(ws.cell(r, col[side]).value == "藥學院1隊（已退賽）" for r in rows)
+
+    page = (out / "events" / "bridge.html").read_text(encoding="utf-8")
+    assert "已退賽" in _standings_tables(page)
+
+    # the referee enters the forfeit and plays the other tables: the sheet is read back
+    for r in range(hrow + 1, ws.max_row + 1):
+        if ws.cell(r, col["牌号"]).value in (None, ""):
+            continue
+        if ws.cell(r, col["桌号"]).value == m.table:
+            if r == rows[0]:
+                ws.cell(r, col["弃权"]).value = f"{side}棄權"
+        else:
+            ws.cell(r, col["南北得分"]).value = 420 if r % 2 else -100
+        for label in ("甲方签名", "乙方签名", "裁判签名"):
+            ws.cell(r, col[label]).value = "已簽"
+    import io
+    buf = io.BytesIO()
+    wb.save(buf)
+    send_mail(folder, f"1121-bridge-r{rnd.round}-成绩表.eml", [(path.name, buf.getvalue())],
+              "Sat, 21 Nov 2015 18:30:00 +0800", sender="referee@union.example.edu.cn")
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    issues = [i for i in _rows(out, "issues.csv") if i["file"] == path.name]
+    assert not [i for i in issues if i["severity"] == "error"], issues
+    bridge = report.state.events["bridge"]
+    assert m.key in bridge.results and all(mm.bye or mm.key in bridge.results for mm in rnd.matches)

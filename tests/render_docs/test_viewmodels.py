@@ -790,3 +790,35 @@ def test_group_awards_given_by_hand_to_a_knockout_say_no_each_group():
     # the scheme by its Chinese name (an alias tournament.yaml accepts) is the same scheme
     alias = dataclasses.replace(grouped, awards=dataclasses.replace(grouped.awards, scheme="各组前N名"))
     assert vms._award_text(alias) == "每组第一名、第二名"
+
+
+def test_a_withdrawn_entrys_table_on_the_draw_sheet_says_to_enter_a_forfeit():
+    """Handbook 缺席、弃权和退赛: a withdrawn entry's games still on the draw (a round robin's,
+    or one published before it withdrew) are entered by the referee as 弃权 — the draw sheet
+    says so at the table (a blank table held the round); once its table has a result, a round
+    drawn before the withdrawal is printed as it was played."""
+    import dataclasses
+
+    from pipeline.model import MatchResult, Outcome, SideResult
+
+    state = t2015_state()
+    es = state.events["go"]
+    es.withdrawn = frozenset({"go-t02-1"})
+    vm = vms.draw_vm(state, "go", es.rounds[0])
+    row = vm.table.rows[0]
+    assert row[3] == "陈晓岚（已退赛）"
+    assert "“乙方弃权”" in row[-1]
+    assert any("陈晓岚" in n and "已退赛" in n and "“乙方弃权”" in n for n in vm.notes), vm.notes
+    # both sides withdrawn: 双方弃权
+    es.withdrawn = frozenset({"go-t01-1", "go-t02-1"})
+    vm = vms.draw_vm(state, "go", es.rounds[0])
+    assert vm.table.rows[0][1].startswith("周明远（已退赛）") and "“双方弃权”" in vm.table.rows[0][-1]
+    # played before the withdrawal: the sheet is as it was
+    m = es.rounds[0].matches[0]
+    es.withdrawn = frozenset({"go-t02-1"})
+    es.results = {m.key: MatchResult(m, (SideResult(Outcome.WIN, 2, 2), SideResult(Outcome.LOSS, 0, 0)))}
+    vm = vms.draw_vm(state, "go", es.rounds[0])
+    assert "已退赛" not in str(vm.table.rows) + str(vm.notes)
+    # … but a round drawn while it was withdrawn says it still, its forfeit entered
+    drawn_after = dataclasses.replace(es.rounds[0], plan={"withdrawn_at_draw": ["go-t02-1"]})
+    assert vms.draw_vm(state, "go", drawn_after).table.rows[0][3] == "陈晓岚（已退赛）"

@@ -394,3 +394,19 @@ def test_branch_page_html_has_the_place_column_only_when_placed(state, tmp_path)
     # right after 参赛者: on a phone the last column was off the screen
     assert "<th>参赛者</th><th>最终名次</th>" in page and f"<td>{first.team}</td><td>第1名</td>" in page
     assert "<th>最终名次</th>" not in (tmp_path / "branches" / "u02.html").read_text(encoding="utf-8")
+
+
+def test_the_event_pages_standings_and_rounds_mark_a_withdrawn_entry():
+    """The 成绩册 notes 已退赛 on a withdrawn entry's row (viewmodels.standing_table); the event
+    page's standings did not, and its unplayed table did not say the entry withdrew."""
+    from pipeline.render.site_vm import Names
+    from tests.render_docs.states import t2015_state
+
+    s = t2015_state()
+    es = s.events["go"]
+    es.withdrawn = frozenset({"go-t02-1"})
+    (table,) = site_vm.standing_vms(es.standings, Names(s), es)
+    assert [r.withdrawn for r in table.rows] == [False, True]
+    page = site_vm.event_vm(s, "go")
+    (m,) = page.stages[0].rounds[0].matches
+    assert m.sides[1].team == "陈晓岚（已退赛）" and "“乙方弃权”" in m.note

@@ -293,3 +293,21 @@ def test_fast_cells_write_what_xlsxwriter_writes(tournament, tmp_path, monkeypat
     monkeypatch.setattr(fast, "_FAST_CELLS", frozenset())      # every cell by XlsxWriter's writer
     assert made("plain.xlsx") == fast_bytes
     assert calls[0] - by_xlsxwriter > 10 * max(1, by_xlsxwriter), (by_xlsxwriter, calls[0])   # the fast path wrote most
+
+
+def test_a_withdrawn_side_is_marked_on_the_result_workbook(tmp_path):
+    """Handbook 缺席、弃权和退赛: a withdrawn entry's table still on the sheet says it withdrew
+    and which 弃权 to choose, in the tournament's script (the side's name as printed, then
+    （已退賽）; a line above the table)."""
+    from xlsx_fixtures import make_tournament
+    t = make_tournament(tmp_path, script="traditional")
+    rnd = _round([Match("xiangqi", "ko1", 1, "", 1, ("e1", "e2")), Match("xiangqi", "ko1", 1, "", 2, ("e3", "e4"))])
+    wb = load_workbook(write_result_sheet(tmp_path / "t.xlsx", tournament=t, event=t.spec.event("xiangqi"),
+                                          rnd=rnd, columns=H2H_COLUMNS, label_of={"e2": "王著（行政一）"},
+                                          withdrawn={"e2"}))
+    ws = wb[layout.RESULT_SHEET]
+    hdr = read_meta(wb)["header_row"]
+    assert [ws.cell(hdr + 1, c).value for c in (4, 5)] == ["e1", "王著（行政一）（已退賽）"]
+    assert [ws.cell(hdr + 2, c).value for c in (4, 5)] == ["e3", "e4"]
+    title = [str(ws.cell(r, 1).value) for r in range(1, hdr)]
+    assert any("第1桌乙方" in x and "王著（行政一）" in x and "已退賽" in x and "“乙方棄權”" in x for x in title), title

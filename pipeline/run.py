@@ -30,7 +30,7 @@ from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, Re
 from .store import Ledger, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
-from .timeutil import TZ, aware, from_timestamp
+from .timeutil import TZ, aware, cn_when, from_timestamp
 
 if TYPE_CHECKING:
     import logging
@@ -499,12 +499,12 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
             continue
         branch = branch_of.get(x.sha256) or sender_unit(t, x.sender) or sender_unit(t, first.sender)
         first_at = aware(first.received_at)
-        said = f"{x.what}与此前收到的{x.was}（{first_at.astimezone(TZ):%m-%d %H:%M} 收到）内容完全相同，按一份处理"
+        said = f"{x.what}与此前收到的{x.was}（{cn_when(first_at)} 收到）内容完全相同，按一份处理"
         in_force = current.get(branch) if x.sha256 in usable else None
         if (in_force is not None and in_force.sha256 != x.sha256 and aware(in_force.received_at) > first_at
                 and x.received is not None and aware(x.received) > aware(in_force.received_at)):
             warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代"
-                       f"其后收到的《{in_force.file_name}》（{aware(in_force.received_at).astimezone(TZ):%m-%d %H:%M} 收到）："
+                       f"其后收到的《{in_force.file_name}》（{cn_when(in_force.received_at)} 收到）："
                        f"本{word}目前有效的报名表仍是《{in_force.file_name}》。如果要改回这一版，请打开这份报名表做任意修改"
                        "（如在备注中注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                        at=x.at, branch=branch, severity=Severity.WARNING)
@@ -516,7 +516,7 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
             # "to undo B" believes A counts — B does (it was an info note, exit 0)
             ev, rnd, rec = later
             warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代其后收到的"
-                                f"{_named(rec, names)}（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）：{ev}第{rnd}轮"
+                                f"{_named(rec, names)}（{cn_when(rec.received_at)} 收到）：{ev}第{rnd}轮"
                                 "的成绩仍以后收到的那一份为准。如果要改回这一版，请打开这份成绩表做任意修改（如在签名栏旁"
                                 "注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                                 at=x.at, branch=branch, severity=Severity.WARNING)
@@ -745,7 +745,7 @@ def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False) -> d
 def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, script: str = "simplified") -> dict[str, str]:
     """How messages name each received mail (what follows 邮件), by its SHA-256: a mail
     fetched by --imap, stored as ``<sha256>.eml``, by its subject and time of receipt —
-    《主题》（11-04 22:00 收到）; a mail saved into the inbox by hand by its name
+    《主题》（11月4日 22:00 收到）; a mail saved into the inbox by hand by its name
     (:func:`pipeline.mailname.mail_named`).  Only hash-named mails' notes are read."""
     from .mailname import hash_named
 
@@ -818,7 +818,7 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
                           if f is not None and sent < aware(f.received_at)), None)
             if later is None:
                 return i
-            at = f"{aware(later.received_at).astimezone(TZ):%m-%d %H:%M}"
+            at = cn_when(later.received_at)
             said = (f"该单位自己的报名表《{theirs.file_name}》（{at}）其后已受理" if later is theirs else
                     f"该单位已有自己的报名表《{theirs.file_name}》，发件单位其后发来的自己的报名表《{later.file_name}》（{at}）"
                     "也已受理")
@@ -832,9 +832,8 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
                 f"{i.message}（同一封邮件所附的报名表《{cur.file_name}》已受理，这份文件无需再处理。）"))
         if not sent < aware(cur.received_at):
             return i
-        later = aware(cur.received_at).astimezone(TZ)
         return dataclasses.replace(i, severity=Severity.INFO, message=(
-            f"{i.message}（其后收到的报名表《{cur.file_name}》（{later:%m-%d %H:%M}）已取代这份文件，它无需再处理。）"))
+            f"{i.message}（其后收到的报名表《{cur.file_name}》（{cn_when(cur.received_at)}）已取代这份文件，它无需再处理。）"))
     return issues.revise(settled)
 
 
@@ -872,7 +871,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         cur = latest.get(unit_of)
         if cur is None or cur.sha256 in carried or not aware(cur.received_at) > aware(r.received_at):
             return ""
-        return (f"（其后收到的报名表《{cur.file_name}》（{aware(cur.received_at).astimezone(TZ):%m-%d %H:%M}）"
+        return (f"（其后收到的报名表《{cur.file_name}》（{cn_when(cur.received_at)}）"
                 "已受理，这封邮件无需再处理。）")
     recs = named_apart(ledger.received())
     mails = [r for r in recs if r.kind == "mail"]
@@ -1149,7 +1148,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         # (a mail --imap stored as <hash>.eml: by its subject, the time being said here)
         notes = _mail_notes(ledger, [m]) if hash_named(m.file_name) else {}
         return (f"（邮件{_mail_called(m, notes, t.spec.script, when=False)}的附件，发件人 {m.sender or '未知'}，"
-                f"{aware(m.received_at).astimezone(TZ):%m-%d %H:%M} 收到）")
+                f"{cn_when(m.received_at)} 收到）")
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
@@ -1214,9 +1213,9 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             # an inbox file cut short (copied in halfway, saved while being written) and then
             # put there whole under the same name: the office was asked to act on the broken
             # one night after night (an audit)
-            issues.add("SUPERSEDED", f"文件《{rec.file_name}》（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）"
+            issues.add("SUPERSEDED", f"文件《{rec.file_name}》（{cn_when(rec.received_at)} 收到）"
                        f"无法读取，已被其后放在收件箱同一位置的《{later.file_name}》"
-                       f"（{aware(later.received_at).astimezone(TZ):%m-%d %H:%M} 收到）取代，无需处理；原文件仍保存在台账中。",
+                       f"（{cn_when(later.received_at)} 收到）取代，无需处理；原文件仍保存在台账中。",
                        at=where, source=rec.sha256, branch=unit)
             inputs.unreadable.append(aside)
         elif kind == "unreadable":
@@ -3340,7 +3339,7 @@ class EventRunner:
                 all(row.values.get(label) in (None, "") for row in rows for label in labels):
             # the blank sheet as issued (a referee attached the wrong file): not a value in
             # its result columns, and nothing else said it — the round simply waited (还差 N 桌)
-            got = f"{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
+            got = f"{cn_when(rec.received_at)} 收到"
             signs = [*ctx.sign_labels, layout.REFEREE_SIGNATURE]
             signed = next((row for row in rows if any(row.values.get(l) not in (None, "") for l in signs)), None)
             if signed is not None:
@@ -3402,7 +3401,7 @@ class EventRunner:
                     apart = _told_apart(prev[0], rec)
 
                     def when(r: Received) -> str:
-                        return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M} 收到" + apart.get(r.sha256, "")
+                        return f"{cn_when(r.received_at)} 收到" + apart.get(r.sha256, "")
                     # a sheet received later is the referee's correction, taken as the handbook
                     # says: a note, not an error that would stay in every night's list (the
                     # ledger keeps both sheets); two sheets received at once disagree for real,
@@ -4076,8 +4075,8 @@ def _norm_int(v: Any) -> str:
 
 
 def _received(rec: Received) -> str:
-    """When a sheet was received, as a RESULT_CONFLICT note says it: ``11-10 18:10 收到``."""
-    return f"{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到"
+    """When a sheet was received, as a RESULT_CONFLICT note says it: ``11月10日 18:10 收到``."""
+    return f"{cn_when(rec.received_at)} 收到"
 
 
 #: what a result looks like when typed in a signature cell: a word of a result, a score
@@ -4280,7 +4279,7 @@ def _split_by_deadline(t: Tournament, branch: str, items: list[tuple[Received, A
         late_rows = [r for r in reg.rows if r.event == ev.id]
         old_rows = [r for r in old_reg.rows if r.event == ev.id]
         dl = aware(ev.deadline).astimezone(TZ)
-        was = f"按时收到的《{old_rec.file_name}》（{aware(old_rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）"
+        was = f"按时收到的《{old_rec.file_name}》（{cn_when(old_rec.received_at)} 收到）"
         if not late_rows:
             issues.add("LATE_SUBMISSION", f"本表没有“{ev.name}”的报名；该项目报名已于 {dl:%Y-%m-%d %H:%M} 截止，"
                        f"仍以{was}中的报名为准。", at=reg.at(), branch=branch, severity=Severity.INFO,
@@ -4446,11 +4445,11 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
             if nxt.received_at == rec.received_at:
                 # as SAME_TIME says it: by the saved times only when they tell the two apart
                 how = "按表格保存时间" if _saved_key(reg) != _saved_key(nxt_reg) else "暂"
-                said = (f"《{rec.file_name}》与《{nxt.file_name}》同时收到（{rec.received_at:%m-%d %H:%M}），"
+                said = (f"《{rec.file_name}》与《{nxt.file_name}》同时收到（{cn_when(rec.received_at)}），"
                         f"{how}以后者为准，本表已被取代；")
             else:
-                said = (f"《{rec.file_name}》（{rec.received_at:%m-%d %H:%M} 收到）已被其后收到的"
-                        f"《{nxt.file_name}》（{nxt.received_at:%m-%d %H:%M} 收到）取代，以最后收到的一份为准；")
+                said = (f"《{rec.file_name}》（{cn_when(rec.received_at)} 收到）已被其后收到的"
+                        f"《{nxt.file_name}》（{cn_when(nxt.received_at)} 收到）取代，以最后收到的一份为准；")
             issues.add("SUPERSEDED", f"{said}{still}原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch,
                        source=rec.sha256)
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded",
@@ -4609,7 +4608,7 @@ def _same_time_notes(branch: str, items: list[tuple[Received, Any]], issues: Iss
         saved = [_saved_key(reg) for _, reg in group]
         how = ("按表格最后保存的时间" if len(set(saved)) == len(saved) and getattr(last_reg, "saved", "")
                else "表格没有记录可以区分先后的保存时间，暂")
-        issues.add("SAME_TIME", f"{names}同时收到（{aware(when).astimezone(TZ):%m-%d %H:%M}，同一封邮件或同一分钟），"
+        issues.add("SAME_TIME", f"{names}同时收到（{cn_when(when)}，同一封邮件或同一分钟），"
                    f"无法按收到时间分先后：{how}以《{last_rec.file_name}》为准。如果应以另一份为准，请只把那一份"
                    "重新发送一次。", at=CellRef(last_rec.file_name), branch=branch, source=last_rec.sha256)
 
@@ -5034,11 +5033,11 @@ UNIT_NAMES_KEY = "names:units"
 
 def _told_apart(a: Received, b: Received) -> dict[str, str]:
     """What tells two received files apart in a message when their names and minutes of
-    receipt are the same (《checkers-r1-成绩表.xlsx》（12-07 01:55 收到）twice: which to
+    receipt are the same (《checkers-r1-成绩表.xlsx》（12月7日 01:55 收到）twice: which to
     resend?): by SHA-256, the sender, else the inbox file it came in, else the content's
     digest; nothing when the names or the minutes already differ."""
     def minute(r: Received) -> str:
-        return f"{aware(r.received_at).astimezone(TZ):%m-%d %H:%M}"
+        return cn_when(r.received_at)
 
     if a.file_name != b.file_name or minute(a) != minute(b):
         return {}
@@ -5838,7 +5837,7 @@ def places_withdrawn(runner: EventRunner, ledger: Ledger, inputs: Inputs, now: d
 def _night_sheets(runner: EventRunner, inputs: Inputs) -> tuple[list[Received], str]:
     """The event's sheets this night's intake recorded — its rounds' result workbooks and its
     加赛 sheets, the likely cause of a change of its places (PLACES_CHANGED) — in the order
-    received, and as a message names them: ``《…》（11-20 09:00 收到）``."""
+    received, and as a message names them: ``《…》（11月20日 09:00 收到）``."""
     from . import layout
 
     books = {id(r) for n in range(1, len(runner.rounds) + 1) for r, _ in runner.round_books(n)}
@@ -6385,10 +6384,10 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
             # as SAME_TIME says it: by the saved times only when they tell the two apart
             how = "按表格保存时间" if _saved_key(book) != _saved_key(nxt_book) else "暂"
             said = (f"评奖表《{rec.file_name}》与《{nxt.file_name}》同时收到"
-                    f"（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M}），{how}以后者为准，本表已被取代。")
+                    f"（{cn_when(rec.received_at)}），{how}以后者为准，本表已被取代。")
         else:
-            said = (f"评奖表《{rec.file_name}》（{aware(rec.received_at).astimezone(TZ):%m-%d %H:%M} 收到）"
-                    f"已被其后收到的《{nxt.file_name}》（{aware(nxt.received_at).astimezone(TZ):%m-%d %H:%M} 收到）取代，"
+            said = (f"评奖表《{rec.file_name}》（{cn_when(rec.received_at)} 收到）"
+                    f"已被其后收到的《{nxt.file_name}》（{cn_when(nxt.received_at)} 收到）取代，"
                     "获奖名单以最后收到的一份为准。")
         issues.add("SUPERSEDED", said, at=CellRef(rec.file_name), source=rec.sha256)
     _same_time_notes("", books, issues)

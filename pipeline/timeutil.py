@@ -33,3 +33,16 @@ def cn_datetime(t: dt.datetime | None) -> str:
     if t is None:
         return ""
     return f"{cn_date(t.date())} {t:%H:%M}"
+
+
+def cn_when(t: dt.datetime) -> str:
+    """A time something was received, as a message says it: China time, month and day as the
+    notices write them, without the year — ``11月4日 18:23`` (it was ``11-04 18:23``, beside
+    pages reading 2020年11月4日).  The mails and sheets of one tournament come within weeks,
+    and the pages give the year with its deadlines and sessions.
+
+    >>> cn_when(dt.datetime(2020, 11, 4, 18, 23, tzinfo=TZ)), cn_when(dt.datetime(2016, 5, 7, 8, 5))
+    ('11月4日 18:23', '5月7日 08:05')
+    """
+    t = aware(t).astimezone(TZ)
+    return f"{t.month}月{t.day}日 {t:%H:%M}"

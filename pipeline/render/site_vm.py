@@ -31,6 +31,7 @@ from .viewmodels import entry_units, shared_awards_note
 
 if TYPE_CHECKING:
     from ..state import AwardRow, EventState, LeagueState, StandingTable, Submission
+    from ..spec import TournamentSpec
 
 # ----------------------------------------------------------------------------- labels
 
@@ -986,8 +987,27 @@ def _latest(subs: list["Submission"]) -> "Submission | None":
     return max(subs, key=lambda s: (s.received, s.file, s.sha256), default=None)
 
 
+def registration_closed(spec: "TournamentSpec", now: dt.datetime) -> bool:
+    """Whether registration has closed for every event: each has a ``deadline`` and it has
+    passed (an event without one stays open, as the receipts say).  Until then a captain can
+    still correct the form for some event (R2020-Q4 per event)."""
+    deadlines = [aware(ev.deadline) for ev in spec.events if ev.deadline is not None]
+    return bool(deadlines) and len(deadlines) == len(spec.events) and all(d <= aware(now) for d in deadlines)
+
+
+def _refused_now(state: "LeagueState") -> bool:
+    """R2020-Q4: every event's registration has closed and a resent form is refused as late
+    (``late_policy: reject``): a unit's errors can no longer be corrected by mail."""
+    spec = state.tournament.spec
+    return spec.late_policy == "reject" and registration_closed(spec, state.now)
+
+
 def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issue], n_entries: int,
-                prefix: str) -> BranchRow:
+                prefix: str, *, closed: bool = False) -> BranchRow:
+    """A unit's row of the index's status table (and its page's summary).  ``closed``: every
+    event's registration has closed and resends are refused (:func:`_refused_now`) — its errors
+    are then no longer 待改 (the page beside says 重新发送的报名表不再受理): the rows marked as
+    errors were not entered (R2020-Q4)."""
     sev = Counter(str(i.severity) for i in issues)
     latest = _latest(subs)
     returned = next((s.returned_path for s in sorted(subs, key=lambda s: (s.received, s.file), reverse=True)
@@ -999,6 +1019,8 @@ def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issu
                       (f"有 {sev['warning']} 条警告", "warn") if sev["warning"] else ("无需处理", "ok"))
     elif not subs:
         state, cls = "未提交", "none"
+    elif sev["error"] and closed:
+        state, cls = f"有 {sev['error']} 处错误，报名已截止，未录入", "bad"
     elif sev["error"]:
         state, cls = f"有 {sev['error']} 处错误待改", "bad"
     elif latest is not None and latest.status not in ("accepted", "superseded") and not accepted:
@@ -1060,9 +1082,10 @@ def index_vm(state: "LeagueState") -> IndexPage:
     columns, totals = branch_totals(state, names)
     rows = []
     subs_of, iss_of, entries_of = _by_branch(state)
+    closed = _refused_now(state)
     for u in spec.units:
         rows.append(_branch_row(u.id, u.short or u.name, list(subs_of.get(u.id, ())), list(iss_of.get(u.id, ())),
-                                len(entries_of.get(u.id, ())), ""))
+                                len(entries_of.get(u.id, ())), "", closed=closed))
     known = {u.id for u in spec.units}
     stray_subs = [s for s in state.submissions if s.branch not in known]
     stray_iss = [i for i in state.issues if i.branch not in known]
@@ -1241,7 +1264,7 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
     deadlines = [aware(ev.deadline) for ev in spec.events if ev.deadline is not None]
     future = sorted(d for d in deadlines if d > aware(state.now))
     deadline = f"（截止时间：{fmt_time(future[0])}）" if future else ""
-    closed = bool(deadlines) and not future and len(deadlines) == len(spec.events)
+    closed = registration_closed(spec, state.now)
     office = spec.contact or "工会办公室"
     sev = Counter(str(i.severity) for i in issues)
     steps: list[str] = []
@@ -1309,7 +1332,8 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
     ev_order = {ev.id: i for i, ev in enumerate(spec.events)}
     ev_name = {ev.id: ev.name for ev in spec.events}
     entries.sort(key=lambda e: (ev_order.get(e.event, 99), e.team_no, e.team, e.id))
-    summary = _branch_row(unit_id, name, subs, iss, len(entries), "../")
+    summary = _branch_row(unit_id, name, subs, iss, len(entries), "../",
+                          closed=unit_id != UNASSIGNED and _refused_now(state))
     places = final_places(state) if entries else {}
     return BranchPage(
         page=_page(state, f"{name} 报名审核报告", "../"), id=unit_id, name=name, captain=captain,

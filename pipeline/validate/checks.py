@@ -31,7 +31,7 @@ from ..issues import IssueLog
 from ..layout import team_label
 from ..model import CellRef, Entry, Severity, staff_key
 from ..text import to_simplified
-from ..timeutil import TZ
+from ..timeutil import TZ, cn_when
 
 if TYPE_CHECKING:
     from ..spec import EventSpec, QuotaSpec, Tournament, TournamentSpec, UnitSpec
@@ -405,7 +405,7 @@ def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
 
 
 def _when(at: dt.datetime | None) -> str:
-    return f"{_aware(at).astimezone(LOCAL_TZ):%m-%d %H:%M} " if at else ""
+    return f"{cn_when(at)} " if at else ""
 
 
 def person_key(ctx: Ctx, reg: Registration, row: RegRow) -> str:

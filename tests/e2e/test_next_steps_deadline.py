@@ -77,3 +77,44 @@ def test_an_event_without_a_deadline_is_open_as_the_receipts_say(tmp_path: Path)
     assert returned_forms_step([dataclasses.replace(ev, deadline=None) for ev in events], {},
                                dt.datetime(2015, 11, 20, 9, 0, tzinfo=TZ)) == \
         "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"
+
+
+def test_R2020_Q4_after_the_deadline_the_units_status_does_not_say_to_be_fixed(tmp_path: Path) -> None:
+    """The status of a unit whose form has errors said 有 1 处错误待改 on the index and the
+    unit's page after the deadline too, right beside 报名已于…截止，重新发送的报名表不再受理
+    (an audit of the site): once every event's registration has closed (late_policy: reject)
+    it says what it is — the rows marked as errors were not entered."""
+    from pipeline.render import site_vm
+
+    folder = _t2016_with_a_nameless_row(tmp_path)
+    before = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2016, 11, 15, 10, 0, tzinfo=TZ)))
+    assert site_vm.branch_vm(before.state, "g04").summary.state == "有 1 处错误待改"
+    after = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                           now=dt.datetime(2016, 11, 17, 10, 0, tzinfo=TZ)))     # closed 11-16 17:00
+    page = site_vm.branch_vm(after.state, "g04")
+    assert page.summary.state == "有 1 处错误，报名已截止，未录入", page.summary
+    assert page.summary.state_class == "bad" and any("不再受理" in s for s in page.next_steps)
+    (row,) = [r for r in site_vm.index_vm(after.state).branches if r.id == "g04"]
+    assert row.state == page.summary.state
+    html = (after.out_dir / "index.html").read_text(encoding="utf-8")
+    assert "待改" not in html and "有 1 处错误，报名已截止，未录入" in html
+
+
+def test_while_one_event_is_open_the_errors_are_still_to_be_fixed(tmp_path: Path) -> None:
+    """T2015: 围棋, 中国象棋 and 桥牌 close on 10-30, 双扣 on 11-14 — the form can still be
+    corrected for 双扣 (R2020-Q4 per event), so the status says 待改 until 11-14."""
+    from pipeline.issues import Issue
+    from pipeline.model import Severity
+    from pipeline.render import site_vm
+    from pipeline.state import Submission
+
+    t = load_tournament(ROOT / "sample_sheets" / "t2015-tcm", cache_parent=tmp_path)
+    err = Issue(code="MISSING_VALUE", severity=Severity.ERROR, branch="b01", file="f.xlsx", sheet="报名表",
+                cell="D8", message="姓名未填写")
+    for now, closed in ((dt.datetime(2015, 11, 2, 9, 0, tzinfo=TZ), False),
+                        (dt.datetime(2015, 11, 20, 9, 0, tzinfo=TZ), True)):
+        assert site_vm.registration_closed(t.spec, now) is closed
+        sub = Submission(sha256="ab" * 32, file="f.xlsx", branch="b01", received=now, status="accepted")
+        said = site_vm._branch_row("b01", "", [sub], [err], 0, "", closed=closed).state
+        assert said == ("有 1 处错误，报名已截止，未录入" if closed else "有 1 处错误待改"), said

@@ -47,7 +47,7 @@ def test_R2020_A1_a_late_correction_that_moves_published_places_is_a_warning_onc
     assert changed.severity == "warning" and fixed.needs_attention
     assert changed.message.startswith("跳棋：更正后名次有变：第1名 于建明 → 龚俊杰；第2名 龚俊杰 → 于建明。")
     assert "一等奖 于建明 → 龚俊杰" in changed.message
-    assert changed.file == "checkers-r5-成绩表.xlsx" and "（11-20 09:00 收到）" in changed.message
+    assert changed.file == "checkers-r5-成绩表.xlsx" and "（11月20日 09:00 收到）" in changed.message
     # the office's 下一步 says it (it said nothing: the one night's warning was easily missed),
     # and the page of files of no unit speaks of referees' sheets, not of a unit's missing form
     assert any(s.startswith("跳棋已公布的名次和奖项有变") and "奖状" in s for s in fixed.next_steps), fixed.next_steps

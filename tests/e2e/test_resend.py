@@ -104,7 +104,7 @@ def test_a_corrected_form_of_the_same_name_replaces_the_older_ones_problems(tmp_
     assert not report.needs_attention
     assert _marked(_copy_of(out, subs[4].sha256)) == []
     old = _marked(_copy_of(out, subs[3].sha256))
-    assert [c for c, _ in old] == ["SUPERSEDED"] and "11-04 10:00" in old[0][1]
+    assert [c for c, _ in old] == ["SUPERSEDED"] and "11月4日 10:00" in old[0][1]
     receipts = {r.sha256: r for r in build_receipts(report.state, out)}
     assert receipts[subs[4].sha256].kind == "accepted" and "需修改" not in receipts[subs[4].sha256].subject
     assert receipts[subs[3].sha256].kind == "superseded"
@@ -119,7 +119,7 @@ def test_a_corrected_form_of_the_same_name_replaces_the_older_ones_problems(tmp_
     assert len(notes) == 2 and all("SUPERSEDED" not in n for n in notes)
     assert _copy_of(out, subs[3].sha256).read_bytes() == first_copy   # still names the file that came next
     second = _marked(_copy_of(out, subs[4].sha256))
-    assert [c for c, _ in second] == ["SUPERSEDED"] and "11-05 10:00" in second[0][1]
+    assert [c for c, _ in second] == ["SUPERSEDED"] and "11月5日 10:00" in second[0][1]
     assert _marked(_copy_of(out, subs[5].sha256)) == []
 
 
@@ -298,3 +298,33 @@ def test_a_top_up_form_with_only_the_new_person_names_the_people_it_drops(tmp_pa
     assert any(s.branch == "b04" and s.status == "superseded" for s in report.state.submissions)
     again = [r for r in _issues(report.out_dir) if r["code"] == "PEOPLE_DROPPED"]
     assert [r["severity"] for r in again] == ["info"]
+
+
+#: a received time written 11-04 18:23 (month-day with a hyphen), not part of a full date
+_HYPHENED = re.compile(r"(?<![\d-])[01]\d-[0-3]\d \d\d:\d\d")
+
+
+def test_received_times_in_messages_are_written_the_chinese_way(tmp_path):
+    """The mistakes inbox after the deadline (an audit of the site): the unit pages said
+    《…》（11-04 18:23 收到）已被其后收到的… and 发件人 ysjjyfgh@…，11-08 15:00 收到 while
+    everything else on them reads 2020年11月4日 18:23.  Every message, in issues.csv and
+    on the pages, now writes a received time 11月4日 18:23."""
+    folder = tmp_path / "t2020-mist"
+    sample = ROOT / "sample_sheets" / "t2020-league"
+    (folder / "inbox").mkdir(parents=True)
+    for name in ("tournament.yaml", "secret.key"):
+        shutil.copy(sample / name, folder / name)
+    for p in [*(sample / "inbox").glob("*报名表.eml"), *(sample / "inbox-mistakes").iterdir()]:
+        shutil.copy2(p, folder / "inbox" / p.name)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 9, 16, 0, tzinfo=TZ)))
+    out = report.out_dir
+    rows = _issues(out)
+    assert not [r["message"] for r in rows if _HYPHENED.search(r["message"])]
+    said = {r["code"] for r in rows if re.search(r"\d{1,2}月\d{1,2}日 \d\d:\d\d 收到", r["message"])}
+    assert {"SUPERSEDED", "UNREADABLE_FILE"} <= said, said
+    for page in (out / "branches").glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not _HYPHENED.search(text), (page.name, _HYPHENED.findall(text))
+    b01 = (out / "branches" / "b01.html").read_text(encoding="utf-8")
+    assert "（11月4日 18:23 收到）已被其后收到的" in b01

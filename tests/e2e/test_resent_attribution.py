@@ -73,8 +73,8 @@ def test_an_earlier_form_sent_again_after_a_later_one_is_a_warning_on_the_units_
     (dup,) = [r for r in rows if r["code"] == "DUPLICATE_FILE"]
     assert dup["branch"] == "b01" and dup["severity"] == "warning" and dup["file"] == "1108-b01-原.eml"
     msg = dup["message"]
-    assert "内容完全相同" in msg and "11-04 18:23" in msg                   # the first receipt of X
-    assert "《行政第一分工会-报名表-改.xlsx》" in msg and "11-06 10:00" in msg   # Y, still in force
+    assert "内容完全相同" in msg and "11月4日 18:23" in msg                   # the first receipt of X
+    assert "《行政第一分工会-报名表-改.xlsx》" in msg and "11月6日 10:00" in msg   # Y, still in force
     assert "仍" in msg and "改回这一版" in msg and "任意修改" in msg and "保存" in msg
     # which form is current does not change: Y, received later
     subs = {s.file: s.status for s in report.state.submissions if s.branch == "b01"}
@@ -95,7 +95,7 @@ def test_the_current_form_sent_twice_is_an_info_note_on_the_units_page(tmp_path)
     report, rows = _run(tmp_path, folder)
     (dup,) = [r for r in rows if r["code"] == "DUPLICATE_FILE"]
     assert dup["branch"] == "b01" and dup["severity"] == "info" and dup["file"] == "1105-b01-again.eml"
-    assert "收到时间以最初的一次为准" in dup["message"] and "11-04 18:23" in dup["message"]
+    assert "收到时间以最初的一次为准" in dup["message"] and "11月4日 18:23" in dup["message"]
     assert ("DUPLICATE_FILE", "info", "1105-b01-again.eml") in _page(report, "b01")
     assert site_vm.branch_vm(report.state, "b01").summary.state_class == "ok"
 
@@ -188,7 +188,7 @@ def test_file_level_rejections_from_a_captains_address_are_on_the_units_page(tmp
                                  ("TEMPLATE_MISMATCH", "info", "b01报名表-复制.xlsx"),
                                  ("UNREADABLE_FILE", "error", "b01报名表-旧.xls"), ("MAIL_DATE", "warning", "ahead.eml")):
         assert (code, severity, file) in mine, (code, file, mine)
-    assert "其后收到的报名表《b01-v2.xlsx》（11-07 10:00）已取代这份文件" in row("UNREADABLE_FILE", "b01报名表.xls")["message"]
+    assert "其后收到的报名表《b01-v2.xlsx》（11月7日 10:00）已取代这份文件" in row("UNREADABLE_FILE", "b01报名表.xls")["message"]
     stray = _page(report, site_vm.UNASSIGNED)
     assert [f for _, _, f in stray] == ["某单位报名表.xls"]
     # the rejected files are listed among b01's submissions; b01's form still counts

@@ -341,7 +341,7 @@ def test_result_conflict_a_later_readable_row_is_still_a_correction_and_a_blank_
     (conflict,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
     assert conflict["severity"] == "info" and "按更正处理" in conflict["message"]
     (blank,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]
-    assert "11-20 09:00 收到" in blank["message"] and "结果 乙胜" in blank["message"], blank
+    assert "11月20日 09:00 收到" in blank["message"] and "结果 乙胜" in blank["message"], blank
     assert [i["code"] for i in _issues(tmp_path) if i["severity"] != "info"] == ["RESULT_LEFT_BLANK"]
     with open(tmp_path / "out" / "t2020-league" / "data" / "draw.csv", encoding="utf-8") as f:
         r2 = {r["team"] for r in csv.DictReader(f) if r["event"] == "xiangqi" and r["round"] == "2"}
@@ -387,7 +387,7 @@ def test_a_resent_sheet_that_leaves_a_filled_table_blank_says_the_earlier_result
     (said,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]
     assert said["severity"] == "warning" and said["sheet"] == "成绩" and said["cell"] == "F7"
     msg = said["message"]
-    assert "第1桌" in msg and "11-20 09:00 收到" in msg and "11-10 18:10 收到" in msg, msg
+    assert "第1桌" in msg and "11月20日 09:00 收到" in msg and "11月10日 18:10 收到" in msg, msg
     assert "仍按较早收到的《xiangqi-r1-成绩表.xlsx》" in msg and "结果 甲胜、原因 认输" in msg, msg
     assert "重新发送" in msg and "尚未比赛" in msg
     assert report.needs_attention
@@ -435,7 +435,7 @@ def test_R2011_D1_a_resent_sheet_with_a_tables_row_deleted_says_the_earlier_resu
     (said,) = [i for i in found if i["code"] == "RESULT_LEFT_BLANK"]
     assert said["severity"] == "warning" and said["sheet"] == "成绩", said
     msg = said["message"]
-    assert "第7桌" in msg and "05-17 09:00 收到" in msg and "05-16 18:10 收到" in msg, msg
+    assert "第7桌" in msg and "5月17日 09:00 收到" in msg and "5月16日 18:10 收到" in msg, msg
     assert "仍按较早收到的《doudizhu-r1-成绩表.xlsx》" in msg and "甲得分 6、乙得分 -9、丙得分 33" in msg, msg
     if how == "deleted":
         assert "没有这一桌的一行（较早的一份在第 13 行；这一行被删除了" in msg and said["cell"] == "", said
@@ -538,9 +538,9 @@ def test_result_conflict_a_correction_of_a_correction_says_which_counts(tmp_path
     _run(folder, tmp_path)
     notes = [i["message"] for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
     (took,) = [m for m in notes if "采用较晚收到的一份" in m]
-    assert "11-21 09:00 收到" in took.split("采用较晚收到的一份")[1], notes
+    assert "11月21日 09:00 收到" in took.split("采用较晚收到的一份")[1], notes
     (then,) = [m for m in notes if m is not took]
-    assert "其后又收到" in then and "11-21 09:00 收到" in then and "以最晚收到的一份为准" in then, then
+    assert "其后又收到" in then and "11月21日 09:00 收到" in then and "以最晚收到的一份为准" in then, then
     assert all(i["severity"] == "info" for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT")
 
 
@@ -556,7 +556,7 @@ def test_result_conflict_a_second_correction_that_cannot_be_read_leaves_the_firs
     notes = [i["message"] for i in _issues(tmp_path) if i["code"] == "RESULT_CONFLICT"]
     assert len(notes) == 2 and not any("其后又收到" in m for m in notes), notes
     (took,) = [m for m in notes if "采用较晚收到的一份" in m]
-    assert "11-20 09:00 收到" in took.split("采用较晚收到的一份")[1], notes
+    assert "11月20日 09:00 收到" in took.split("采用较晚收到的一份")[1], notes
     assert any("无法读取" in m and "仍按较早收到的" in m for m in notes), notes
 
 
@@ -590,8 +590,8 @@ def test_the_original_sheet_sent_again_after_its_correction_is_a_warning(tmp_pat
     (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
     assert str(dup.severity) == "warning" and report.needs_attention, dup
     assert dup.file == "1121-xiangqi-r1-原表.eml"
-    assert "内容完全相同" in dup.message and "11-10 18:10" in dup.message           # A's first receipt
-    assert "《1120-xiangqi-r1-更正.eml》" in dup.message and "11-20 09:00" in dup.message   # B, in force
+    assert "内容完全相同" in dup.message and "11月10日 18:10" in dup.message           # A's first receipt
+    assert "《1120-xiangqi-r1-更正.eml》" in dup.message and "11月20日 09:00" in dup.message   # B, in force
     assert "象棋第1轮" in dup.message and "任意修改" in dup.message and "重新发送" in dup.message
     # B still counts: the correction's RESULT_CONFLICT is unchanged
     assert [i.message for i in report.issues if i.code == "RESULT_CONFLICT"] == \

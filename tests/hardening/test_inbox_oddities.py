@@ -47,7 +47,7 @@ def test_two_copies_of_one_form_take_the_earlier_time(tmp_path: Path) -> None:
     (dup,) = [r for r in csv.DictReader(open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8"))
               if r["code"] == "DUPLICATE_FILE"]
     assert dup["severity"] == "info" and dup["branch"] == "g04" and dup["file"] == "g04-报名表(1).xlsx"
-    assert "《g04-报名表.xlsx》" in dup["message"] and "11-14 10:00" in dup["message"]
+    assert "《g04-报名表.xlsx》" in dup["message"] and "11月14日 10:00" in dup["message"]
 
 
 def test_an_older_form_sent_again_is_said_to_count_once(tmp_path: Path) -> None:

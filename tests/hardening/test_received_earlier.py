@@ -70,7 +70,7 @@ def test_R2020_Q4_a_late_copy_recorded_first_gives_way_to_the_on_time_mail(tmp_p
     # the late copy is now the copy (info), said against the mail that came first
     (dup,) = [x for x in rows if x["code"] == "DUPLICATE_FILE"]
     assert dup["file"] == "g04-报名表.xlsx" and dup["severity"] == "info" and "1111-g04-报名表.eml" in dup["message"]
-    assert "11-11 21:56" in dup["message"]
+    assert "11月11日 21:56" in dup["message"]
     con = sqlite3.connect(out / "t2016-poker" / "ledger.sqlite")
     try:
         import hashlib

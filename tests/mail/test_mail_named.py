@@ -1,7 +1,7 @@
 """A mail fetched by ``--imap`` is stored as ``inbox/mail/<sha256>.eml``; receipts, issues.csv
 messages and unit pages named it so — 收到贵分工会的邮件《5f3a5a1a9e47…4536b.eml》 — a name no
 captain knows (from an audit of mail receipts).  Such a mail is named by its subject and the
-time it was received (《主题》（11-04 22:00 收到）); a mail the office saved into the inbox by
+time it was received (《主题》（11月4日 22:00 收到）); a mail the office saved into the inbox by
 hand keeps its own name; issues.csv's ``file`` column keeps the stored name (contract.md).
 """
 from __future__ import annotations
@@ -35,9 +35,9 @@ def test_mail_named():
     at = dt.datetime(2020, 11, 4, 22, 0, tzinfo=TZ)
     h = "5f" * 32 + ".eml"
     assert hash_named(h) and hash_named(f"mail/{h}") and not hash_named("1104-b01-报名表.eml")
-    assert mail_named(h, "行政一 报名表", at) == "《行政一 报名表》（11-04 22:00 收到）"
+    assert mail_named(h, "行政一 报名表", at) == "《行政一 报名表》（11月4日 22:00 收到）"
     assert mail_named(f"mail/{h}", "行政一 报名表", at, when=False) == "《行政一 报名表》"
-    assert mail_named(h, "", at) == "（无主题，11-04 22:00 收到）"
+    assert mail_named(h, "", at) == "（无主题，11月4日 22:00 收到）"
     assert mail_named(h, "x" * 50, at).startswith("《" + "x" * 40 + "…》")
     assert mail_named("1104-b01-报名表.eml", "报名表", at) == "《1104-b01-报名表.eml》"     # saved by hand: its name
     assert mail_named("a.eml", "报名表", at, subject_too=True) == "《a.eml》（主题“报名表”）"
@@ -89,6 +89,17 @@ def _about(rows, name):
     return [r for r in rows if r["file"] == name]
 
 
+def test_a_received_time_is_written_the_chinese_way():
+    """Messages said （11-04 18:23 收到） beside pages that read 2020年11月4日 18:23 (an audit of
+    the site): a received time is written as the notices write dates, month and day without
+    the year (the mails of one tournament come within weeks, beside its full-dated deadlines)."""
+    from pipeline.timeutil import cn_when
+
+    assert cn_when(dt.datetime(2020, 11, 4, 18, 23, tzinfo=TZ)) == "11月4日 18:23"
+    assert cn_when(dt.datetime(2016, 5, 7, 8, 5)) == "5月7日 08:05"                 # naive: China time
+    assert cn_when(dt.datetime(2020, 11, 4, 16, 30, tzinfo=dt.timezone.utc)) == "11月5日 00:30"
+
+
 def test_no_message_names_a_mail_by_its_stored_hash(night):
     _, rows, names = night
     for r in rows:
@@ -101,17 +112,17 @@ def test_no_message_names_a_mail_by_its_stored_hash(night):
 def test_each_mail_is_named_by_its_subject_and_time(night):
     _, rows, names = night
     (bare,) = _about(rows, names["bare"])
-    assert bare["code"] == "NO_ATTACHMENT" and "邮件《行政一 报名》（11-04 22:00 收到）" in bare["message"], bare
+    assert bare["code"] == "NO_ATTACHMENT" and "邮件《行政一 报名》（11月4日 22:00 收到）" in bare["message"], bare
     (doc,) = _about(rows, names["doc"])
-    assert doc["code"] == "NO_ATTACHMENT" and "邮件《行政一 报名（Word 版）》（11-04 22:10 收到）" in doc["message"], doc
+    assert doc["code"] == "NO_ATTACHMENT" and "邮件《行政一 报名（Word 版）》（11月4日 22:10 收到）" in doc["message"], doc
     (auto,) = _about(rows, names["auto"])
-    assert auto["code"] == "AUTO_REPLY" and "邮件《自动回复：报名》（11-04 22:30 收到）" in auto["message"], auto
+    assert auto["code"] == "AUTO_REPLY" and "邮件《自动回复：报名》（11月4日 22:30 收到）" in auto["message"], auto
     (again,) = [r for r in rows if r["code"] == "DUPLICATE_FILE" and r["file"] == names["again"]]
-    assert "邮件《行政一 报名表（再发一次）》（11-05 08:00 收到）的附件《行政第一分工会-报名表.xlsx》" in again["message"]
+    assert "邮件《行政一 报名表（再发一次）》（11月5日 08:00 收到）的附件《行政第一分工会-报名表.xlsx》" in again["message"]
     (copy,) = [r for r in rows if r["code"] == "DUPLICATE_FILE" and r["file"] == names["copy"]]
-    assert "（无主题，11-05 09:00 收到）" in copy["message"], copy
+    assert "（无主题，11月5日 09:00 收到）" in copy["message"], copy
     (kept,) = [r for r in rows if r["code"] == "DUPLICATE_FILE" and r["file"] == "b01-副本.xlsx"]
-    assert "邮件《行政第一分工会 报名表》（11-04 18:23 收到）的附件《行政第一分工会-报名表.xlsx》" in kept["message"], kept
+    assert "邮件《行政第一分工会 报名表》（11月4日 18:23 收到）的附件《行政第一分工会-报名表.xlsx》" in kept["message"], kept
     (xls,) = [r for r in rows if r["code"] == "UNREADABLE_FILE" and r["file"] == "报名表.xls"]
     assert "（邮件《行政一 旧表》的附件，发件人 " in xls["message"], xls
 
@@ -121,7 +132,7 @@ def test_the_units_page_shows_no_hash(night):
     page = site_vm.branch_vm(report.state, "b01")
     for i in page.issues:
         assert not HASH.search(i.file) and not HASH.search(i.message), i
-    assert any("《行政一 报名》（11-04 22:00 收到）" in i.message for i in page.issues)
+    assert any("《行政一 报名》（11月4日 22:00 收到）" in i.message for i in page.issues)
     html = (report.out_dir / "branches").glob("*.html")
     for p in html:
         assert not HASH.search(re.sub(r'href="[^"]*"', "", p.read_text(encoding="utf-8"))), p
@@ -143,7 +154,7 @@ def test_a_resent_forms_receipt_names_the_mail_by_its_subject(tmp_path):
     report, new = _resend_a(tmp_path, resend)
     (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
     assert hash_named(dup.file)                                  # the machine-readable column: as stored
-    assert not HASH.search(dup.message) and "《还是用第一版，以此为准》（11-06 10:00 收到）" in dup.message
+    assert not HASH.search(dup.message) and "《还是用第一版，以此为准》（11月6日 10:00 收到）" in dup.message
     (receipt,) = new
     body = _text(receipt)
     assert not HASH.search(body), body

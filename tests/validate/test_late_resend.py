@@ -85,7 +85,7 @@ def test_R2020_Q4_late_change_to_a_closed_event_is_refused_and_located(tmp_path)
     assert len(late_issue) == 1 and late_issue[0].severity == Severity.ERROR
     newest = inputs.registrations[1][0].sha256
     assert late_issue[0].source == newest and late_issue[0].cell == "B5"
-    assert "改动不予受理" in late_issue[0].message and "10-26 09:00" in late_issue[0].message
+    assert "改动不予受理" in late_issue[0].message and "10月26日 09:00" in late_issue[0].message
 
 
 def test_R2020_Q4_late_form_without_the_closed_event_keeps_it_with_a_note(tmp_path):

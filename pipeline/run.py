@@ -2142,6 +2142,7 @@ class EventRunner:
         self.playoffs = read_playoffs(inputs, ev, self.all_entries(), self._playoff_log, unit_names(self.t))
         # the check-in (R2016-F2): who came, and whether round 1 can be drawn from it
         self._withdrawn: tuple[int, frozenset[str]] | None = None     # (rounds when worked out, ids)
+        self._late: tuple[int, frozenset[str]] | None = None          # late_ids, likewise
         # the players of entries withdrawn in tournament.yaml need no mark on the 签到表
         gone = self.withdrawn_ids() if ev.withdrawn else frozenset()
         self.absent, self.checkin = read_absent(
@@ -2186,15 +2187,42 @@ class EventRunner:
         return bool(getattr(AWARD_SCHEMES.get(scheme), "by_group", False)) if scheme in AWARD_SCHEMES else True
 
     def draw_entries(self) -> list[Entry]:
-        """:meth:`all_entries` but those withdrawn before they were ever drawn (no part in
-        the event, no place) — what every draw is made and its digest printed from, so
+        """:meth:`all_entries` but those withdrawn before they were ever drawn and those
+        entered after round 1 was drawn (:meth:`late_ids`) — no part in the event, no place
+        — what every draw is made and its digest printed from, so
         :meth:`check_published_rounds` recomputes it from the same list."""
         entries = self.all_entries()
         gone = self.withdrawn_ids()
         if gone:
             drawn = {s for r in self.rounds for m in r.matches for s in m.sides}
             entries = [e for e in entries if e.id not in gone or e.id in drawn]
-        return entries
+        late = self.late_ids()
+        return [e for e in entries if e.id not in late] if late else entries
+
+    def late_ids(self) -> frozenset[str]:
+        """R2020-Q4 (``late_policy: accept-with-warning``): the entries that came after round 1
+        was drawn — in no published round, and not taken out of round 1 by the check-in
+        (R2016-F2: all players absent, ``plan["removed"]``; a pair re-formed, merged
+        ``"from"``; a player left alone, ``plan["dropped"]``).  A published draw is never
+        redrawn, and the rules have no late entry: such an entry is not drawn into a later
+        round either (a Swiss would pair one who missed round 1, a round robin's Berger
+        table, the groups and the tables of three are fixed from round 1), and is given no
+        place, award or certificate; :meth:`check_frozen_inputs` says so (DRAW_INPUT_CHANGED).
+        An entry of round 1 with a bye is in round 1.  Its form is kept, and counts for an
+        event not drawn yet."""
+        if not self.rounds:
+            return frozenset()
+        if self._late is not None and self._late[0] == len(self.rounds):
+            return self._late[1]        # (rounds are only appended, and fixed once published)
+        plans = [r.plan for r in self.rounds if isinstance(r.plan, dict)]
+        drawn = {s for r in self.rounds for m in r.matches for s in m.sides}
+        merged_from = {f for p in plans for m in p.get("merged", []) or [] for f in m.get("from", [])}
+        taken_out = {e for p in plans for e in p.get("removed", []) or []}
+        dropped = {k for p in plans for k in p.get("dropped", []) or []}
+        late = frozenset(e.id for e in self.entries if e.id not in drawn and e.id not in merged_from
+                         and e.id not in taken_out and not any(p.key in dropped for p in e.players))
+        self._late = (len(self.rounds), late)
+        return late
 
     def withdrawn_ids(self) -> frozenset[str]:
         """The entries named in the event's ``withdrawn`` (a name, a staff number or a team
@@ -2966,8 +2994,13 @@ class EventRunner:
             # the office): an added entry by its team, a removed one by its published label
             names = {e.id: _entry_label(self.t, e) for e in self.shown_entries()}
             parts = []
-            if added:
-                parts.append("新增 " + "、".join(names.get(e, e) for e in added))
+            # R2020-Q4: entered after round 1 was drawn, in no round: not drawn, not ranked
+            # (late_ids); one a later round holds (drawn by an older version) plays on
+            late = [e for e in added if e in self.late_ids()]     # (worked out once)
+            if late:
+                parts.append("新增 " + "、".join(names.get(e, e) for e in late) + "：第1轮抽签后才报名，不参加编排，也不计名次")
+            if len(late) < len(added):
+                parts.append("新增 " + "、".join(names.get(e, e) for e in added if e not in late))
             if removed:
                 parts.append("已不在报名中 " + "、".join(names.get(e, e) for e in removed))
             self.issues.add("DRAW_INPUT_CHANGED",
@@ -5553,7 +5586,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
                   results=runner.results, standings=standings, placements=placements,
                   complete=runner.complete, waiting=runner.waiting, ties=runner.ties,
-                  withdrawn=runner.withdrawn_ids())
+                  withdrawn=runner.withdrawn_ids(), late=runner.late_ids())
     if len(runner.rounds) != len(rounds_before):
         # a round was published: the next run starts from the ledger as it is now, and
         # finds exactly this state (the new round waits for its results)
@@ -5639,8 +5672,11 @@ def _award_record(runner: EventRunner, placements: list) -> list | None:
     from .score import AWARD_SCHEMES
 
     try:
-        rows, _ = AWARD_SCHEMES.get(runner.ev.awards.scheme).assign(runner.ev.awards, placements,
-                                                                     runner.shown_entries(), event=runner.ev.id)
+        # (an entry entered after round 1 was drawn has no part in the event: not even a
+        # ``rest`` award, which goes to every other entry — late_ids)
+        late = runner.late_ids()
+        rows, _ = AWARD_SCHEMES.get(runner.ev.awards.scheme).assign(
+            runner.ev.awards, placements, [e for e in runner.shown_entries() if e.id not in late], event=runner.ev.id)
     except Exception:   # noqa: BLE001 - the awards are said from the places then (_awards_changed)
         return None
     return [[r.group, r.award, r.entry, int(r.prize)] for r in rows]
@@ -6071,7 +6107,9 @@ def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog)
     """The event's award scheme applied to its final placements (R2020-A1, R2011-A1, R2016-A1 …)."""
     from .score import AWARD_SCHEMES
 
-    rows, found = AWARD_SCHEMES.get(ev.awards.scheme).assign(ev.awards, es.placements, es.entries, event=ev.id)
+    # (an entry entered after round 1 was drawn gets no award, not even a ``rest`` one: EventState.late)
+    entries = [e for e in es.entries if e.id not in es.late]
+    rows, found = AWARD_SCHEMES.get(ev.awards.scheme).assign(ev.awards, es.placements, entries, event=ev.id)
     issues.extend(found)
     return rows
 

@@ -165,6 +165,9 @@ class EventState:
     ties: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (stage, group, entries) awaiting 加赛
     memo_key: str = ""       # hash of everything this state was computed from (run.run_event); "" = unknown
     withdrawn: frozenset[str] = frozenset()   # entry ids the office withdrew (EventSpec.withdrawn)
+    # entry ids entered after round 1 was drawn (R2020-Q4, EventRunner.late_ids): in no round,
+    # no place, no award
+    late: frozenset[str] = frozenset()
 
 
 def forms_still_count(events: Iterable["EventSpec"], late_policy: str, drawn: Mapping[str, "EventState"],

@@ -1149,14 +1149,19 @@ class EntryVM:
 
 
 def final_places(state: "LeagueState") -> dict[str, str]:
-    """Entry id → its final place in an ended event, as a branch page shows it — built once
+    """Entry id → its final place in an ended event, as a branch page shows it (未参赛 for one
+    entered after its event's round 1 was drawn) — built once
     per state (each of a province's hundreds of branch pages asks; 5,000 placements each)."""
-    key = tuple((ev_id, es.complete, id(es.placements), len(es.placements)) for ev_id, es in state.events.items())
+    key = tuple((ev_id, es.complete, id(es.placements), len(es.placements), es.late)
+                for ev_id, es in state.events.items())
     cached = state.__dict__.get("_places_cache")
     if cached is not None and cached[0] == key:
         return cached[1]
     out: dict[str, str] = {}
     for es in state.events.values():
+        # R2020-Q4: entered after round 1 was drawn (accept-with-warning), in no round and
+        # no place (EventRunner.late_ids) — said from the draw on, not only once it ended
+        out.update(dict.fromkeys(es.late, "未参赛（第1轮抽签后才报名）"))
         if not es.complete:
             continue
         for p in es.placements:

@@ -1,0 +1,137 @@
+"""R2020-Q4 under ``late_policy: accept-with-warning``: a form that comes after an event's
+round 1 was drawn is taken (LATE_SUBMISSION), but a published draw is never redrawn — the
+entry it adds is in no round.  It was then ranked (a Swiss drew it from round 2 on, a player
+who missed round 1; every format placed it last, 第12名 优秀奖 at a finished 斗地主 without
+a game: PLACES_CHANGED).  Now such an entry takes no part in that event: no pairing, no
+place, no award, no certificate, and DRAW_INPUT_CHANGED says so.  The same form counts as
+any other for an event not drawn yet (its own deadline)."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import random
+import shutil
+import sys
+from pathlib import Path
+
+from mailedit import B01_FORM, edit_attachment, league_2020, send_mail, t2015_forms
+from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
+
+ROOT = Path(__file__).resolve().parents[2]
+NOT_DRAWN = "不参加编排，也不计名次"
+
+
+def _rows(out: Path, name: str) -> list[dict[str, str]]:
+    with open(out / "data" / name, encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _accept_late(folder: Path) -> None:
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "late_policy: reject" in text
+    spec.write_text(text.replace("late_policy: reject", "late_policy: accept-with-warning"), encoding="utf-8")
+
+
+def _play_out(folder: Path, out_parent: Path, now: dt.datetime, done: set[str]):
+    """Run and mail the referees' filled sheets (and the 加赛 answers) until nothing is asked."""
+    sys.path.insert(0, str(ROOT / "tests" / "newleague"))
+    from batch import samples
+    from pipeline.spec import load_tournament
+
+    ms, t = samples(), load_tournament(folder)
+    rng, answered, seen = random.Random(1), set(), []
+    for _ in range(12):
+        report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=now))
+        seen += report.issues
+        if (not ms.mail_new_results(t, out_parent / t.spec.id / "results", folder / "inbox", done, "late")
+                and not ms.playoff_mail(t, folder / "inbox", report.state, rng, answered)):
+            return report, seen
+    raise AssertionError("the league did not settle")
+
+
+def test_R2020_Q4_an_entry_sent_after_round_1_of_a_swiss_is_never_paired_nor_ranked(tmp_path):
+    """t2015: 图书馆 (t09) sends its form on 11-02, after round 1 of 围棋 (Swiss), 象棋 and
+    桥牌 was drawn (deadline 10-30) and before 双扣's deadline (11-14).  Its 围棋 player is
+    not paired in rounds 2-5 (a Swiss would pair one who missed round 1), nor in the
+    standings, awards or certificates; its 双扣 pair is drawn in 双扣's round 1 as any."""
+    folder = t2015_forms(tmp_path)
+    _accept_late(folder)
+    mail = folder / "inbox" / "1027-t09-报名表.eml"
+    kept = tmp_path / "kept.eml"
+    shutil.move(mail, kept)
+    out_parent = tmp_path / "out"
+    out = out_parent / "t2015-tcm"
+    first = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=dt.datetime(2015, 11, 1, 12, tzinfo=TZ)))
+    assert [len(first.state.events[e].rounds) for e in ("go", "xiangqi", "bridge", "shuangkou")] == [1, 1, 1, 0]
+    edit_attachment(kept, lambda wb: None, save_as=folder / "inbox" / "1102-t09-报名表.eml",
+                    date="Mon, 02 Nov 2015 10:00:00 +0800")
+    report, seen = _play_out(folder, out_parent, dt.datetime(2030, 1, 1, tzinfo=TZ), set())
+    events = report.state.events
+    assert all(es.complete for es in events.values()), {k: es.waiting for k, es in events.items()}
+    late = {k: [e.id for e in es.entries if e.branch == "t09"] for k, es in events.items()}
+    assert all(late.values()), late         # the form was taken: every entry is kept
+    standings, awards = _rows(out, "standings.csv"), _rows(out, "awards.csv")
+    certificates = (out / "certificates.html").read_text(encoding="utf-8")
+    for ev_id in ("go", "xiangqi", "bridge"):
+        es = events[ev_id]
+        played = {s for r in es.rounds for m in r.matches for s in m.sides}
+        assert not played & set(late[ev_id]), ev_id
+        assert not {r["entry_id"] for r in standings if r["event"] == ev_id} & set(late[ev_id]), ev_id
+        assert not {p.entry for p in es.placements} & set(late[ev_id]), ev_id
+        assert not [r for r in awards if r["event"] == ev_id and r["branch"] == "t09"], ev_id
+        # every entry of round 1 is placed, the late one only is not
+        assert {p.entry for p in es.placements} == {s for m in es.rounds[0].matches for s in m.sides}, ev_id
+        said = [i.message for i in seen if i.code == "DRAW_INPUT_CHANGED" and es.spec.name in i.message]
+        assert said and all(NOT_DRAWN in m for m in said), said
+        # rounds 2.. were drawn without it, and their digest is checked from the same entries
+        assert not [m for m in said if "第1轮" not in m], said
+    for e in late["go"] + late["xiangqi"]:
+        name = next(x for x in events["go"].entries + events["xiangqi"].entries if x.id == e).team
+        assert name not in certificates, name
+    # the unit's page says it (t2015 prints in traditional script)
+    assert "未參賽（第1輪抽籤後才報名）" in (out / "branches" / "t09.html").read_text(encoding="utf-8")
+    # 双扣 was not drawn when the form came (its deadline 11-14): it counts as any form
+    assert late["shuangkou"][0] in {s for m in events["shuangkou"].rounds[0].matches for s in m.sides}
+    assert late["shuangkou"][0] in {r["entry_id"] for r in standings if r["event"] == "shuangkou"}
+    assert not [i for i in seen if i.code == "DRAW_INPUT_CHANGED" and "双扣" in i.message]
+    names = [e.team for k in ("go", "xiangqi", "bridge") for e in events[k].entries if e.id in late[k]]
+    assert not [i for i in seen if i.code == "PLACES_CHANGED" and any(n in i.message for n in names)]
+
+
+def test_R2020_Q4_a_form_after_the_events_finished_changes_no_place_or_award(tmp_path):
+    """t2020 (knockouts with byes in round 1, 斗地主 at tables of three): b01 sends its form
+    after every event finished.  Its entries are kept but placed nowhere; the standings and
+    awards are as they were (it was 第N名 with an award, and PLACES_CHANGED)."""
+    folder, form = league_2020(tmp_path)
+    _accept_late(folder)
+    (folder / "inbox" / "1104-b01-报名表.eml").unlink()
+    for p in (folder / "inbox").glob("*-加赛-*.eml"):      # (the sample's, for its own draw)
+        p.unlink()
+    out_parent = tmp_path / "out"
+    out = out_parent / "t2020-league"
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    report, _ = _play_out(folder, out_parent, now, set())
+    events = report.state.events
+    assert all(es.complete for es in events.values()), {k: es.waiting for k, es in events.items()}
+    assert any(m.bye for es in events.values() for m in es.rounds[0].matches)      # a knockout's byes
+    before = {name: (out / "data" / name).read_bytes() for name in ("standings.csv", "awards.csv")}
+    certificates = (out / "certificates.html").read_text(encoding="utf-8")
+
+    send_mail(folder, "1201-b01-报名表.eml", [(B01_FORM, form)], "Tue, 01 Dec 2020 10:00:00 +0800")
+    late = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=now))
+    events = late.state.events
+    added = {k: [e for e in es.entries if e.branch == "b01"] for k, es in events.items()}
+    assert any(added.values()), added       # the form was taken
+    assert {name: (out / "data" / name).read_bytes() for name in before} == before
+    assert (out / "certificates.html").read_text(encoding="utf-8") == certificates
+    assert not [i for i in late.issues if i.code == "PLACES_CHANGED"], \
+        [i.message for i in late.issues if i.code == "PLACES_CHANGED"]
+    for k, es in events.items():
+        if not added[k]:
+            continue
+        assert not {p.entry for p in es.placements} & {e.id for e in added[k]}, k
+        (said,) = [i.message for i in late.issues if i.code == "DRAW_INPUT_CHANGED" and es.spec.name in i.message]
+        assert NOT_DRAWN in said and added[k][0].team in said, said
+    assert "未参赛（第1轮抽签后才报名）" in (out / "branches" / "b01.html").read_text(encoding="utf-8")

@@ -47,7 +47,7 @@ def test_a_resent_form_keeps_its_people_first(tmp_path: Path) -> None:
                     date="Fri, 06 Nov 2020 09:00:00 +0800")
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
     assert {(i["branch"], i["cell"]) for i in _dups(tmp_path / "out")} == {("b06", "D10")}
-    assert "11-04" in _dups(tmp_path / "out")[0]["message"]
+    assert "11月4日" in _dups(tmp_path / "out")[0]["message"]
     holder = {e.branch for e in report.state.entries if any(p.staff_id == "001033" for p in e.players)}
     assert holder == {"b01"}
 

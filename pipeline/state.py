@@ -173,16 +173,20 @@ class EventState:
 def forms_still_count(events: Iterable["EventSpec"], late_policy: str, drawn: Mapping[str, "EventState"],
                       now: dt.datetime) -> bool:
     """R2020-Q4: whether a registration form received ``now`` could still enter some event —
-    one open for registration (no ``deadline``, or before it, as the receipts tell the
-    captains), or, under ``late_policy: accept-with-warning`` (a late form is taken, marked
-    late), one whose round 1 is not drawn yet (a drawn one's draw stands: an entry added after
-    it is DRAW_INPUT_CHANGED).  False: a unit that sent no form is not asked for one (the
+    one open for registration (before its ``deadline``, as the receipts tell the captains;
+    an event without one until its round 1 is drawn — the runner draws it at once), or,
+    under ``late_policy: accept-with-warning`` (a late form is taken, marked late), one whose
+    round 1 is not drawn yet (a drawn one's draw stands: an entry added after it enters no
+    round).  False: a unit that sent no form is not asked for one (the
     office's next steps, the unit's page)."""
     def taken(ev: "EventSpec") -> bool:
-        if ev.deadline is None or aware(now) < aware(ev.deadline):
-            return True
         es = drawn.get(ev.id)
-        return late_policy == "accept-with-warning" and (es is None or not es.rounds)
+        undrawn = es is None or not es.rounds
+        if ev.deadline is None:
+            return undrawn          # drawn at once (run.deadline_passed): the draw closes it
+        if aware(now) < aware(ev.deadline):
+            return True
+        return late_policy == "accept-with-warning" and undrawn
     return any(taken(ev) for ev in events)
 
 

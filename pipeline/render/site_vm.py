@@ -30,8 +30,10 @@ from . import svg
 from .viewmodels import entry_units, shared_awards_note
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ..state import AwardRow, EventState, LeagueState, StandingTable, Submission
-    from ..spec import TournamentSpec
+    from ..spec import EventSpec, TournamentSpec
 
 # ----------------------------------------------------------------------------- labels
 
@@ -987,19 +989,31 @@ def _latest(subs: list["Submission"]) -> "Submission | None":
     return max(subs, key=lambda s: (s.received, s.file, s.sha256), default=None)
 
 
-def registration_closed(spec: "TournamentSpec", now: dt.datetime) -> bool:
-    """Whether registration has closed for every event: each has a ``deadline`` and it has
-    passed (an event without one stays open, as the receipts say).  Until then a captain can
-    still correct the form for some event (R2020-Q4 per event)."""
-    deadlines = [aware(ev.deadline) for ev in spec.events if ev.deadline is not None]
-    return bool(deadlines) and len(deadlines) == len(spec.events) and all(d <= aware(now) for d in deadlines)
+def registration_closed(spec: "TournamentSpec", now: dt.datetime,
+                        events: "Mapping[str, EventState] | None" = None) -> bool:
+    """Whether registration has closed for every event: its ``deadline`` has passed — or, for
+    an event without one, its round 1 is drawn (``events``: the league's event states; the
+    runner draws such an event at once, and an entry sent after the draw enters no round).
+    Until then a captain can still correct the form for some event (R2020-Q4 per event)."""
+    def closed(ev: "EventSpec") -> bool:
+        if ev.deadline is not None:
+            return aware(ev.deadline) <= aware(now)
+        es = (events or {}).get(ev.id)
+        return es is not None and bool(es.rounds)
+    return bool(spec.events) and all(closed(ev) for ev in spec.events)
+
+
+def _closed_at(deadlines: list[dt.datetime]) -> str:
+    """``报名已于 2020年11月9日 15:00 截止`` (the latest deadline), or ``报名已截止`` when no
+    event has a deadline (each closed with its draw)."""
+    return f"报名已于 {fmt_time(max(deadlines))} 截止" if deadlines else "报名已截止"
 
 
 def _refused_now(state: "LeagueState") -> bool:
     """R2020-Q4: every event's registration has closed and a resent form is refused as late
     (``late_policy: reject``): a unit's errors can no longer be corrected by mail."""
     spec = state.tournament.spec
-    return spec.late_policy == "reject" and registration_closed(spec, state.now)
+    return spec.late_policy == "reject" and registration_closed(spec, state.now, state.events)
 
 
 def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issue], n_entries: int,
@@ -1269,16 +1283,16 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
     deadlines = [aware(ev.deadline) for ev in spec.events if ev.deadline is not None]
     future = sorted(d for d in deadlines if d > aware(state.now))
     deadline = f"（截止时间：{fmt_time(future[0])}）" if future else ""
-    closed = registration_closed(spec, state.now)
+    closed = registration_closed(spec, state.now, state.events)
     office = spec.contact or "工会办公室"
     sev = Counter(str(i.severity) for i in issues)
     steps: list[str] = []
     if not subs:
         if closed and spec.late_policy == "reject":
-            steps.append(f"没有收到本{unit_word}的报名表，报名已于 {fmt_time(max(deadlines))} 截止；如有特殊情况请联系{office}。")
+            steps.append(f"没有收到本{unit_word}的报名表，{_closed_at(deadlines)}；如有特殊情况请联系{office}。")
         elif closed and not forms_still_count(spec.events, spec.late_policy, state.events, state.now):
             # R2020-Q4 under accept-with-warning: a late form would be taken, but enters no event
-            steps.append(f"没有收到本{unit_word}的报名表，报名已于 {fmt_time(max(deadlines))} 截止，各项目均已抽签，"
+            steps.append(f"没有收到本{unit_word}的报名表，{_closed_at(deadlines)}，各项目均已抽签，"
                          f"不能再报名；如有特殊情况请联系{office}。")
         else:
             steps.append(f"尚未收到本{unit_word}的报名表。请填写报名表后用登记的邮箱发送{deadline}。")
@@ -1292,7 +1306,7 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
                          "不处理也可以（按时登记的报名继续有效）；如要消除标记，请把报名表中这些项目恢复为原来登记的"
                          f"内容（不是按时登记的，删去这些行）。如确需更改请联系{office}。")
         elif closed and spec.late_policy == "reject":
-            steps.append(f"下列 {sev['error']} 处错误涉及的报名没有计入。报名已于 {fmt_time(max(deadlines))} 截止，"
+            steps.append(f"下列 {sev['error']} 处错误涉及的报名没有计入。{_closed_at(deadlines)}，"
                          f"重新发送的报名表不再受理；如需更正请联系{office}。")
         elif closed:
             steps.append(f"请修改下列 {sev['error']} 处错误后重新发送报名表{where}；报名已截止，"
@@ -1306,7 +1320,7 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
     if sev["warning"]:
         steps.append(f"请核对下列 {sev['warning']} 条警告；如确认无误，无需再次发送。")
     if not steps and closed and spec.late_policy == "reject":     # (a resend would be refused as late)
-        steps.append(f"报名已接受，无需其他操作。报名已于 {fmt_time(max(deadlines))} 截止；如需更改请联系{office}。")
+        steps.append(f"报名已接受，无需其他操作。{_closed_at(deadlines)}；如需更改请联系{office}。")
     elif not steps and closed:
         steps.append("报名已接受，无需其他操作。报名已截止，重新发送的报名表会被标注为逾期，由组委会决定是否受理。")
     elif not steps:

@@ -136,3 +136,26 @@ def test_R2020_Q4_the_office_is_not_told_to_chase_a_form_that_could_no_longer_co
     _edit(folder, "late_policy: reject", "late_policy: accept-with-warning")
     taken_late = _run(folder, out, LATER)
     assert missing in taken_late.next_steps, taken_late.next_steps
+
+
+def test_R2020_Q4_an_event_without_a_deadline_closes_with_its_draw(tmp_path):
+    """An event without ``deadline`` is drawn as soon as it can be (run.deadline_passed): a
+    form sent after its round 1 enters no round.  The office's next steps and the unit's page
+    asked for 体育部's missing form every night after the draw (forms_still_count and
+    site_vm.registration_closed counted such an event open for good, from a review)."""
+    from pipeline.render import site_vm
+
+    folder, out = _forms_only(tmp_path), tmp_path / "out"
+    (folder / "inbox" / "1112-g12-报名表.eml").unlink()
+    _edit(folder, DEADLINE + "\n", "")
+    missing = "尚未收到报名表：体育部分工会"
+    before = _run(folder, out, dt.datetime(2016, 11, 14, 12, 0, tzinfo=TZ))        # not drawn: open
+    assert missing in before.next_steps, before.next_steps
+    assert not site_vm.registration_closed(before.state.tournament.spec, before.state.now, before.state.events)
+    shutil.copy2(ROOT / "sample_sheets" / "t2016-poker" / "inbox" / "11260820-签到表.eml", folder / "inbox")
+    drawn = _run(folder, out, dt.datetime(2016, 11, 26, 8, 40, tzinfo=TZ))          # round 1 drawn at the check-in
+    assert drawn.state.events["guandan"].rounds
+    assert not any(s.startswith("尚未收到报名表") for s in drawn.next_steps), drawn.next_steps
+    assert site_vm.registration_closed(drawn.state.tournament.spec, drawn.state.now, drawn.state.events)
+    page = (out / "t2016-poker" / "branches" / "g12.html").read_text(encoding="utf-8")
+    assert "尚未收到本分工会的报名表" not in page and "报名已截止" in page

@@ -572,7 +572,7 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
             issues.append(issue("BAD_VALUE", f"获奖人“{verbatim(shown, script)}”对应多名参赛者：请填写工号或单位以区分", at=who))
             continue
         e, player = found[0]
-        if repeated(("player", configured, e.id, e.players.index(player) if player in e.players else player.shown),
+        if repeated(("player", configured, player.key),
                     r, f"{configured}（{verbatim(player.shown, script)}）", who, "如是另一位获奖人，请改正姓名和工号"):
             continue
         # the event's id, as every other awards.csv row has it (typed as 桥牌 or bridge); the

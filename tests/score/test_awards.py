@@ -340,3 +340,19 @@ def test_R2015_A1_a_unit_awards_event_cell_is_not_copied_as_its_event():
     assert [(i.code, i.severity.value, i.cell) for i in issues] == [("BAD_VALUE", "info", "B10"),
                                                                     ("BAD_VALUE", "info", "B11")]
     assert "“全部项目”" in issues[0].message and "按单位颁发" in issues[0].message
+
+
+def test_R2015_A1_one_award_to_one_person_in_two_events_is_counted_once():
+    """张三 plays 象棋 and 围棋 (one event per person is not every league's rule): 风尚奖 on a
+    row for each event was two certificates and two prizes (the repeat was looked for per
+    entry).  One award to one person counts once, whichever event its row names (from a review)."""
+    units = [Unit("t01", "基础医学院分工会", short="基础")]
+    entries = [entry("xq-1", "t01", ("张三",), ("001001",), event="xiangqi"),
+               entry("go-1", "t01", ("张三",), ("001001",), event="go")]
+    rows, issues = discretionary_awards([_sheet_row(5, "风尚奖", "象棋", "张三", "001001"),
+                                         _sheet_row(6, "风尚奖", "围棋", "张三", "001001")],
+                                        entries, units, event_names={"xiangqi": "象棋", "go": "围棋"},
+                                        known=["风尚奖"], prizes={"风尚奖": 200})
+    assert [(r.award, r.entry) for r in rows] == [("风尚奖", "xq-1")]
+    assert [(i.code, i.severity.value) for i in issues] == [("BAD_VALUE", "warning")]
+    assert "与第5行重复" in issues[0].message

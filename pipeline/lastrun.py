@@ -145,9 +145,25 @@ def said_before(record: dict | None, kept: bytes | None = None) -> set[tuple[str
         except ValueError:
             pairs = None
         if isinstance(pairs, list):
-            return {(p[0], p[1]) for p in pairs if isinstance(p, list) and len(p) == 2}
+            return _as_now_worded({(p[0], p[1]) for p in pairs if isinstance(p, list) and len(p) == 2})
     rows = record.get("report", {}).get("issues", []) if isinstance(record, dict) else []
-    return {(r.get("code"), r.get("message")) for r in rows if isinstance(r, dict) and r.get("code") in SAID_ONCE}
+    return _as_now_worded({(r.get("code"), r.get("message")) for r in rows
+                           if isinstance(r, dict) and r.get("code") in SAID_ONCE})
+
+
+def _as_now_worded(pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """``pairs`` and each as this version words it: messages wrote a received time as
+    ``11-10 19:30`` before they wrote ``11月10日 19:30`` (:func:`pipeline.timeutil.cn_when`) —
+    a problem said once before the upgrade is not a warning again after it.
+
+    >>> [m for _, m in sorted(_as_now_worded({("RESULT_SHEET_BLANK", "《a》（11-10 19:30 收到），截止 2020-11-09 15:00")}))]
+    ['《a》（11-10 19:30 收到），截止 2020-11-09 15:00', '《a》（11月10日 19:30 收到），截止 2020-11-09 15:00']
+    """
+    import re
+
+    old = re.compile(r"(?<![\d-])(\d{2})-(\d{2}) (\d{2}:\d{2})")
+    return pairs | {(c, old.sub(lambda m: f"{int(m[1])}月{int(m[2])}日 {m[3]}", m)) for c, m in pairs
+                    if isinstance(m, str)}
 
 
 def _report(out: Path, r: dict) -> RunReport:

@@ -10,6 +10,7 @@ import pipeline.games.common
 import pipeline.ingest.eml
 import pipeline.ingest.registration
 import pipeline.ingest.workbook
+import pipeline.lastrun
 import pipeline.layout
 import pipeline.mail.receipts
 import pipeline.mail.smtp
@@ -26,7 +27,8 @@ import pipeline.validate.checks
                                     pipeline.games.common, pipeline.text, pipeline.model,
                                     pipeline.validate.checks, pipeline.mail.smtp, pipeline.registries,
                                     pipeline.render.viewmodels, pipeline.draw.swiss, pipeline.newleague, pipeline.ingest.eml,
-                                    pipeline.mail.receipts, pipeline.score.awards, pipeline.layout], ids=lambda m: m.__name__)
+                                    pipeline.mail.receipts, pipeline.score.awards, pipeline.layout,
+                                    pipeline.lastrun], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

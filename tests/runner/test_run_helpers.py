@@ -389,3 +389,19 @@ def test_a_later_form_of_only_cancelled_events_lines_replaces_the_one_before():
     issues, subs = IssueLog(), []
     assert _without_empty_resends("u1", [first, later, blank], issues, subs) == [first, later]
     assert [(i.code, i.source[0]) for i in issues] == [("EMPTY_FORM", "c")]
+
+
+def test_a_problem_said_once_before_the_upgrade_stays_said_in_the_new_wording():
+    """Messages wrote a received time as 11-10 19:30 and now as 11月10日 19:30: a said-once
+    problem (RESULT_SHEET_BLANK …) said as a warning by the older version was a warning again
+    on the night after the upgrade — a cron watching the exit status alarmed (from a review)."""
+    import json
+
+    from pipeline.lastrun import said_before
+
+    old = "成绩表《r1.xlsx》（11-10 19:30 收到）是空白表，没有计入；截止 2020-11-09 15:00"
+    now = "成绩表《r1.xlsx》（11月10日 19:30 收到）是空白表，没有计入；截止 2020-11-09 15:00"
+    kept = json.dumps([["RESULT_SHEET_BLANK", old]]).encode()
+    assert ("RESULT_SHEET_BLANK", now) in said_before(None, kept)
+    record = {"report": {"issues": [{"code": "RESULT_SHEET_BLANK", "message": old}]}}
+    assert ("RESULT_SHEET_BLANK", now) in said_before(record)

@@ -264,7 +264,9 @@ def check_duplicates(ctx: Ctx) -> None:
     rows were accepted before the others came (:func:`_first_received`) — the member of a
     cross-branch pair (R2015-Q2) belongs to the unit its note names, so the pair and the
     member's own unit's sheet may both list them, in different events; in one event on two
-    sheets → DUPLICATE_PERSON (every row); twice in one event of one sheet → DUPLICATE_PERSON
+    units' sheets → DUPLICATE_PERSON on the later received sheet's rows (the first unit's pair
+    stands), on every row when received at the same time or a time is not known (cannot say
+    which) or the sheets are one unit's; twice in one event of one sheet → DUPLICATE_PERSON
     on the later rows."""
     rows = ctx.rows()
     by_staff: dict[str, list[tuple[Registration, RegRow]]] = {}
@@ -324,10 +326,24 @@ def check_duplicates(ctx: Ctx) -> None:
         for reg, row in group:
             per_event.setdefault(row.event, []).append((reg, row))
         for ev_id, same in per_event.items():
-            sheets = {owner_key(reg) for reg, _ in same}
-            if len(sheets) > 1:      # a cross-branch pair's member also on the home unit's sheet
+            ev = ctx.spec.event(ev_id)
+            if len({reg.branch for reg, _ in same}) > 1:
+                # a cross-branch pair's member (R2015-Q2) also on the home unit's sheet: the
+                # unit that sent them first keeps its rows, as above
+                first, later = _first_received(ctx, same, by_sender=True)
+                if first is not None:
+                    kept = next(r for g, r in same if g.branch == first[0])
+                    mate = "（同队的队员随之不能报名，可另找队员）" if ev is not None and ev.is_team else ""
+                    for reg, row in later:
+                        ctx.later_copies.add(key(reg, row))
+                        ctx.flag("DUPLICATE_PERSON", reg, row, "姓名",
+                                 f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0])} 的报名表（{_when(first[1])}收到）"
+                                 f"第 {kept.row} 行报了“{ev.name if ev else ev_id}”，同一项目一人只能报一次：请删除本行{mate}；"
+                                 "如确应在本表，请与对方核对，由对方删除后重发。")
+                    same = [(reg, row) for reg, row in same if reg.branch == first[0]]
+            if len({owner_key(reg) for reg, _ in same}) > 1:
+                # sent at the same time (or a time not known): cannot say which form keeps them
                 units = "、".join(sorted({_unit_name(ctx, reg.branch) for reg, _ in same}))
-                ev = ctx.spec.event(ev_id)
                 for reg, row in same:
                     ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 在 {units} 的报名表中"
                              f"都报了“{ev.name if ev else ev_id}”，同一项目一人只能报一次，请与对方核对后删除一处。")
@@ -362,6 +378,45 @@ def _same_name_same_event(ctx: Ctx) -> None:
                      f"\"{row.display_name}\" 在本表第 {other.row} 行（工号 {other.staff_id}）已报名"
                      f"“{ev.name if ev else other.event}”，这一行没有填工号：如果是同一人，请删除这一行；"
                      "如果是同名的另一人，请填写这一行的工号。")
+    _same_name_other_form(ctx)
+
+
+def _same_name_other_form(ctx: Ctx) -> None:
+    """R2015-Q2: a cross-branch pair's member on one unit's sheet and a row of the same name
+    in the same event on their home unit's sheet, the 工号 given on one and left blank on
+    the other: by the rule of identity two people, so both pairs were drawn with one person
+    twice.  As inside one form (:func:`_same_name_same_event`): DUPLICATE_PERSON on the later
+    received form's row (the first form's pair was accepted before the other came), on the
+    blank 工号's row when they came together or a time is not known — naming the other form's
+    unit and row."""
+    by_home: dict[tuple[str, str, str], list[tuple[Registration, RegRow]]] = {}
+    for reg, row in ctx.rows():
+        if row.name and row.event and key(reg, row) not in ctx.later_copies:
+            by_home.setdefault((ctx.home.get(key(reg, row), reg.branch), row.event, row.name), []).append((reg, row))
+    for group in by_home.values():
+        staffed = [(g, r) for g, r in group if r.staff_id]
+        if len({g.branch for g, _ in group}) < 2 or not staffed or len({staff_key(r.staff_id) for _, r in staffed}) > 1:
+            continue            # one unit's sheets (said above), no 工号, or two people by their numbers
+        ev = ctx.spec.event(group[0][1].event)
+        ev_name = ev.name if ev else group[0][1].event
+        for breg, blank in group:
+            if blank.staff_id or key(breg, blank) in ctx.bad:
+                continue
+            sreg, srow = next(((g, r) for g, r in staffed if g.branch != breg.branch), (None, None))
+            if sreg is None or srow is None:
+                continue        # its 工号 row is on its own sheet: said above
+            b_at, s_at = _since(ctx, breg, blank), _since(ctx, sreg, srow)
+            if b_at is not None and s_at is not None and b_at < s_at:
+                if key(sreg, srow) not in ctx.bad:     # the 工号's row came later: it is the copy
+                    ctx.flag("DUPLICATE_PERSON", sreg, srow, "姓名",
+                             f"\"{srow.display_name}\" 已在 {_unit_name(ctx, breg.branch)} 的报名表（{_when(b_at)}收到）"
+                             f"第 {blank.row} 行报了“{ev_name}”（那一行没有填工号）：如果是同一人，同一项目一人只能报一次，"
+                             f"请删除本行，或与对方核对，由对方删除后重发；如果是同名的另一人，请对方在那一行填写工号后重发。")
+                continue
+            ctx.flag("DUPLICATE_PERSON", breg, blank, "工号",
+                     f"\"{blank.display_name}\" 在 {_unit_name(ctx, sreg.branch)} 的报名表"
+                     f"{'（' + _when(s_at) + '收到）' if s_at else ''}第 {srow.row} 行（工号 {srow.staff_id}）已报名"
+                     f"“{ev_name}”，这一行没有填工号：如果是同一人，请删除这一行；如果是同名的另一人，请填写这一行的工号。")
 
 
 def identity(row: RegRow) -> str:
@@ -378,7 +433,7 @@ def _since(ctx: Ctx, reg: Registration, row: RegRow) -> dt.datetime | None:
     return seen or (_aware(reg.received) if reg.received else None)
 
 
-def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
+def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]], by_sender: bool = False
                     ) -> tuple[tuple[str, dt.datetime] | None, list[tuple[Registration, RegRow]]]:
     """((the unit that sent the person first, when), the rows of the other units) when the
     units sent them at different times (:func:`_since`) — the first unit's rows were
@@ -386,10 +441,15 @@ def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
     them away; else (None, every row): sent together, or a time not known, cannot say which.
     A unit is the person's home unit of a row (R2015-Q2: a cross-branch pair's member on
     another unit's sheet is their home unit's), and all its sheets count as one (T2015: a
-    form kept for closed events beside the resend)."""
+    form kept for closed events beside the resend).  ``by_sender``: a unit is the one whose
+    sheet the row is on (one person, one home unit, in one event on two units' sheets: a
+    cross-branch pair's member also in their own unit's pair)."""
+    def unit_of(reg: Registration, row: RegRow) -> str:
+        return reg.branch if by_sender else ctx.home.get(key(reg, row), reg.branch)
+
     times: dict[str, dt.datetime] = {}
     for reg, row in group:
-        unit = ctx.home.get(key(reg, row), reg.branch)
+        unit = unit_of(reg, row)
         t = _since(ctx, reg, row)
         if t is None:
             return None, group
@@ -401,7 +461,7 @@ def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]]
     if len(firsts) > 1:
         return None, group
     keeper = firsts[0]
-    return (keeper, first), [(reg, row) for reg, row in group if ctx.home.get(key(reg, row), reg.branch) != keeper]
+    return (keeper, first), [(reg, row) for reg, row in group if unit_of(reg, row) != keeper]
 
 
 def _when(at: dt.datetime | None) -> str:

@@ -125,6 +125,64 @@ def test_R2015_Q2_cross_branch_member_also_plays_for_their_own_unit(tmp_path):
         assert {i.branch for i in dup} == {"b1", "b2"} and "都报了“桥牌”" in dup[0].message
 
 
+BRIDGE = [{"id": "bridge", "name": "桥牌", "game": "bridge", "team_size": 2, "cross_branch": True,
+           "format": {"type": "pairs_movement"}}]
+
+
+def _two_forms(tmp_path, t, b1_rows, b2_rows, b1_at, b2_at):
+    regs = [reg_of(tmp_path, t, "b1", b1_rows, b1_at), reg_of(tmp_path, t, "b2", b2_rows, b2_at)]
+    return validate_registrations(t, regs, now=T0 + dt.timedelta(days=2))
+
+
+@pytest.mark.parametrize("staff", [None, "002"])
+def test_R2015_Q2_a_cross_unit_member_already_in_their_units_pair_is_flagged_on_the_later_form_only(tmp_path, staff):
+    """机关二 sent its pair 乙/丙 first; 行政一 sends later a pair 甲 + 乙 (跨分工会：机关二).
+    Only the later form's row is DUPLICATE_PERSON: 机关二's pair stays accepted (handbook:
+    先收到的一份保留) — both forms were flagged and 机关二's accepted pair was dropped.
+    Received the other way round, 机关二's later row is the one flagged."""
+    t = tournament(events=BRIDGE)
+    cross = [person("桥牌", "甲", team=1), person("桥牌", "乙", staff, team=1, 备注="跨分工会：机关二")]
+    own = [person("桥牌", "乙", staff, team=1), person("桥牌", "丙", team=1)]
+    later = T0 + dt.timedelta(days=1)
+    entries, issues = _two_forms(tmp_path, t, cross, own, later, T0)
+    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert [(i.branch, i.cell) for i in dup] == [("b1", "D6")], dup
+    assert "机关第二分工会" in dup[0].message and "第 5 行报了“桥牌”" in dup[0].message
+    assert not [i for i in issues if i.branch == "b2" and i.severity == Severity.ERROR]
+    assert [e.id for e in entries] == ["bridge:b2:1"]
+    entries, issues = _two_forms(tmp_path, t, cross, own, T0, later)
+    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert [(i.branch, i.cell) for i in dup] == [("b2", "D5")], dup
+    assert "行政第一分工会" in dup[0].message and "第 6 行" in dup[0].message
+    assert [e.id for e in entries] == ["bridge:b1:1"]
+
+
+def test_R2015_Q2_a_cross_unit_member_without_staff_number_also_in_their_units_pair(tmp_path):
+    """行政一's cross-unit member 乙 (跨分工会：机关二) has no 工号; 机关二's own pair lists 乙
+    with 002: by the rule of identity two people, so both pairs were drawn with 乙 twice in
+    桥牌 and nothing said.  DUPLICATE_PERSON on the later form's row, naming the other
+    unit's form and row (as inside one form)."""
+    t = tournament(events=BRIDGE)
+    cross = [person("桥牌", "甲", team=1), person("桥牌", "乙", team=1, 备注="跨分工会：机关二")]
+    own = [person("桥牌", "乙", "002", team=1), person("桥牌", "丙", team=1)]
+    later = T0 + dt.timedelta(days=1)
+    for b1_at, b2_at in ((later, T0), (T0, T0)):
+        entries, issues = _two_forms(tmp_path, t, cross, own, b1_at, b2_at)
+        dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+        assert [(i.branch, i.cell, i.severity) for i in dup] == [("b1", "E6", Severity.ERROR)], dup
+        assert "机关第二分工会" in dup[0].message and "第 5 行" in dup[0].message and "002" in dup[0].message
+        assert [e.id for e in entries] == ["bridge:b2:1"]
+    # 行政一's form came first: its pair stays, 机关二's later row is the one flagged
+    entries, issues = _two_forms(tmp_path, t, cross, own, T0, later)
+    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert [(i.branch, i.cell) for i in dup] == [("b2", "D5")], dup
+    assert "行政第一分工会" in dup[0].message and "第 6 行" in dup[0].message
+    assert [e.id for e in entries] == ["bridge:b1:1"]
+    # a namesake with another 工号 is another person: nothing said
+    entries, issues = _two_forms(tmp_path, t, [cross[0], person("桥牌", "乙", "003", team=1, 备注="跨分工会：机关二")],
+                                 own, later, T0)
+    assert not [i for i in issues if i.code == "DUPLICATE_PERSON"] and len(entries) == 2
+
 def test_cross_branch_note_refused_when_not_allowed(tmp_path):
     t = tournament()
     _, issues = run(tmp_path, t, {"b1": [person("双升", "甲", team=1), person("双升", "乙", team=1, 备注="跨分工会：后勤")]})

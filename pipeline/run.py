@@ -27,7 +27,7 @@ from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
 from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission,
                     forms_still_count)
-from .store import Ledger, Received, RunLock, inbox_files, kept_whole, sha256
+from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
 from .timeutil import TZ, aware, cn_when, from_timestamp
@@ -88,6 +88,9 @@ class Inputs:
     #: log only while the file counts (:func:`current_registrations`), not once superseded
     reg_issues: dict[str, list[Issue]] = field(default_factory=dict)
     context: str = ""     # what every reading depends on besides its file (_read_context)
+    #: the returned copies the runs wrote, by the SHA-256 of their bytes (:meth:`Ledger.own_copies`):
+    #: one received is no form (:func:`read_inputs`, :func:`resent_issues`)
+    own_copies: dict[str, OwnCopy] = field(default_factory=dict, repr=False, compare=False)
     #: the SHA-256 of the files this night's intake recorded (PLACES_CHANGED names the event's)
     new_files: frozenset[str] = frozenset()
     #: this night, as no other: a kept event state says its night-only issues (NIGHT_ONLY)
@@ -496,6 +499,11 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
     for x in resent:
         first = by_sha.get(x.sha256)
         if first is None:
+            continue
+        ours = inputs.own_copies.get(x.sha256)
+        if ours is not None:        # a returned copy of ours, come again: no form either time
+            own_copy_issue(issues, x.what, ours, x.at,
+                           ours.branch or sender_unit(t, x.sender) or sender_unit(t, first.sender))
             continue
         branch = branch_of.get(x.sha256) or sender_unit(t, x.sender) or sender_unit(t, first.sender)
         first_at = aware(first.received_at)
@@ -1136,6 +1144,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     if ledger.night:            # a run's: a run that finishes a night cut short has its night
         inputs.night = ledger.night
     everything = named_apart(ledger.received())
+    inputs.own_copies = own = known_own_copies(ledger)
     recs = [r for r in everything if r.kind != "mail"]
     mails = {r.sha256: r for r in everything if r.kind == "mail"}
 
@@ -1149,6 +1158,13 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         notes = _mail_notes(ledger, [m]) if hash_named(m.file_name) else {}
         return (f"（邮件{_mail_called(m, notes, t.spec.script, when=False)}的附件，发件人 {m.sender or '未知'}，"
                 f"{cn_when(m.received_at)} 收到）")
+    for rec in [r for r in recs if r.sha256 in own]:
+        # a returned copy of ours come back unchanged (an inline 转发 of a receipt keeps its
+        # attachment): no form — it superseded the captain's corrected one
+        ours = own[rec.sha256]
+        own_copy_issue(issues, f"文件《{rec.file_name}》{came_in(rec)}", ours, CellRef(rec.file_name),
+                       ours.branch or sender_unit(t, rec.sender), rec.sha256)
+    recs = [r for r in recs if r.sha256 not in own]
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
@@ -1294,6 +1310,44 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
 
 
 _BOOK_KINDS = {"result": "results", "awards": "awards", "checkin": "checkins", "playoff": "playoffs"}
+
+
+def own_copy_issue(issues: IssueLog, what: str, ours: OwnCopy, at: CellRef, branch: str, source: str = "") -> None:
+    """OWN_MAIL (info) for a received file byte for byte a returned copy we wrote
+    (:class:`~pipeline.store.OwnCopy`): a captain forwarding a receipt inline (转发, which
+    keeps its attachment) to ask about it, or sending the marked copy back unchanged.  It is
+    set aside, not taken as a form — taken, it superseded the unit's corrected form (an
+    audit: accepted entries lost, the old problem back).  ``what`` names the file."""
+    issues.add("OWN_MAIL", f"{what}与本系统 {cn_when(ours.written_at)} 退回的标注副本（returned/{ours.name}）完全相同，"
+               "是本系统发出的副本，不是新的报名表，没有作为报名表收取，此前收到的报名表不受影响，无需处理。"
+               "如需改正报名表，请在这份副本上修改、保存后重新作为附件发送。", at=at, branch=branch, source=source)
+
+
+def known_own_copies(ledger: Ledger) -> dict[str, OwnCopy]:
+    """The returned copies the runs wrote (:meth:`Ledger.own_copies`), with any copy under
+    ``returned/`` not recorded yet (written by a version that did not record them) hashed and
+    recorded first, at its file's time — once: a night lists the folder and looks names up."""
+    own = ledger.own_copies()
+    folder = ledger.root / "returned"
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".xlsx") and not n.startswith((".", "~$"))]
+    except OSError:
+        return own
+    recorded = {c.name for c in own.values()}
+    todo = [n for n in names if n not in recorded]
+    if not todo:
+        return own
+    found = []
+    for n in todo:
+        try:
+            p = folder / n
+            found.append(OwnCopy(sha256(p.read_bytes()), n, "", from_timestamp(p.stat().st_mtime)))
+        except OSError:
+            continue
+    if found:
+        ledger.record_own_copies(found, max(c.written_at for c in found))
+        own = ledger.own_copies()
+    return own
 
 
 def _registered(t: Tournament, unit_id: str, sender: str) -> bool:
@@ -6725,6 +6779,11 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
             site = render_site(state, out, again, parts=("index", "branches"))
             memo.now.update(again.now)
         n += len(site)
+        if ledger is not None:
+            # the sha256 of every copy written (before the receipts attach them): a copy that
+            # comes back is ours, no form (read_inputs) — recorded before the copies made are
+            _record_own_copies(ledger, [(s, name) for s, _, name, _, handle in copies
+                                        if name and handle is not None and name not in failed], out, state.now)
         if ledger is not None and made_now != made:
             ledger.cache_put({COPIES_MADE: _canon(made_now).encode()})
         if ledger is not None and memo.now != memo.previous:
@@ -6735,6 +6794,19 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     if no_font is not None:
         raise no_font
     return n
+
+
+def _record_own_copies(ledger: Ledger, written: list[tuple[Submission, str]], out: Path, now: dt.datetime) -> None:
+    """Record the SHA-256 of the returned copies this run wrote (:meth:`Ledger.own_copies`),
+    in one transaction."""
+    found = []
+    for s, name in written:
+        try:
+            data = (out / "returned" / name).read_bytes()
+        except OSError:
+            continue
+        found.append(OwnCopy(sha256(data), name, s.branch or "", now))
+    ledger.record_own_copies(found, now)
 
 
 def _missing_font() -> type[Exception]:

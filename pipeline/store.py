@@ -61,6 +61,12 @@ CREATE TABLE IF NOT EXISTS cache (
     key   TEXT PRIMARY KEY,
     value BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS own_copies (
+    sha256     TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    branch     TEXT NOT NULL DEFAULT '',
+    written_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS audit (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
     at    TEXT NOT NULL,
@@ -86,6 +92,16 @@ class Received:
 
     def stored(self, root: Path) -> Path:
         return root / "received" / f"{self.sha256}{self.ext}"
+
+
+@dataclass(frozen=True)
+class OwnCopy:
+    """A returned copy a run wrote under ``returned/`` (and a receipt may have attached)."""
+
+    sha256: str
+    name: str                   # its file name under returned/
+    branch: str                 # the unit whose form it marks up ("" when not known)
+    written_at: dt.datetime     # the run's time when it was written
 
 
 def sha256(data: bytes) -> str:
@@ -247,6 +263,25 @@ class Ledger:
     def received_shas(self) -> set[str]:
         """The SHA-256 of every file recorded: taken before a night's intake, what it records new is not among them."""
         return {row[0] for row in self.conn.execute("SELECT sha256 FROM received")}
+
+    # -- the returned copies we wrote -------------------------------------------------
+    def own_copies(self) -> dict[str, "OwnCopy"]:
+        """Every returned (marked-up) copy the runs wrote, by the SHA-256 of its bytes: such a
+        file coming back (a captain's inline 转发 of a receipt keeps its attachment) is ours,
+        never a new form (:func:`pipeline.run.read_inputs`)."""
+        return {r[0]: OwnCopy(r[0], r[1], r[2], dt.datetime.fromisoformat(r[3]))
+                for r in self.conn.execute("SELECT sha256, name, branch, written_at FROM own_copies")}
+
+    def record_own_copies(self, copies: list["OwnCopy"], at: dt.datetime) -> None:
+        """Record the returned copies just written, in one transaction; a content recorded
+        before keeps its first time (the date the notes give)."""
+        if not copies:
+            return
+        with self._tx():
+            for c in copies:
+                if self.conn.execute("INSERT OR IGNORE INTO own_copies VALUES (?,?,?,?)",
+                                     (c.sha256, c.name, c.branch, c.written_at.isoformat())).rowcount:
+                    self._audit(at, "own_copy", f"{c.sha256} returned/{c.name}")
 
     # -- rounds -----------------------------------------------------------------------
     def rounds(self, event: str) -> list[Round]:

@@ -107,7 +107,7 @@ CODE_LABEL = {
     "AUTO_REPLY": "自动回复/回复回执",
     "MAIL_BOUNCED": "退信",
     "ADDRESS_BOUNCED": "回执被退回",
-    "OWN_MAIL": "本系统发出的回执",
+    "OWN_MAIL": "本系统发出的回执或标注副本",
     "CHECKIN_FORM_UPDATED": "签到表已更新",
 }
 

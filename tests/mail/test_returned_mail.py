@@ -211,3 +211,83 @@ def test_contract_eml_attachments_our_receipt_forwarded_by_a_captain_is_no_form(
     assert sent == []
     assert [(s.file, s.status) for s in _submissions(report, "b01")] == [("行政第一分工会-报名表.xlsx", "accepted")]
     assert [(i.code, str(i.severity)) for i in report.issues if i.file == "fwd-receipt.eml"] == [("OWN_MAIL", "info")]
+
+
+def _corrected(marked: bytes) -> bytes:
+    """The marked-up copy with its one problem put right by the captain (the note （队长）
+    taken out of the 姓名 cell): different bytes from the copy we returned."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(io.BytesIO(marked))
+    ws = wb["报名表"]
+    cell = next(c for row in ws.iter_rows() for c in row if isinstance(c.value, str) and c.value.endswith("（队长）"))
+    cell.value = cell.value.removesuffix("（队长）")
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def test_contract_eml_attachments_our_marked_copy_forwarded_inline_is_no_form_and_loses_nothing(tmp_path):
+    """Night 1: b01's form has an error; its receipt carries our marked-up copy.  Night 2: the
+    captain corrects the marked copy and sends it back — accepted.  Night 3 (before the
+    deadline): the captain forwards the night-1 receipt inline (转发: QQ/Foxmail/Outlook keep
+    its attachment) to ask about it.  The attachment is byte for byte the copy we returned:
+    no form (it superseded the corrected one, its error back, exit 1) — an OWN_MAIL note at
+    the attachment says it is the copy returned on night 1, and no receipt goes back.
+    The same copy put into the inbox by hand is no form either."""
+    folder = _league(tmp_path)
+    out = tmp_path / "out"
+    name = _b01_with_an_error(folder)
+    report, sent = _night(folder, out, NIGHT1)
+    (receipt,) = [m for m in sent if m["To"] == B01]
+    (att,) = list(receipt.iter_attachments())
+    marked_name, marked = att.get_filename(), att.get_content()
+    assert marked_name == "行政第一分工会-报名表-已标注问题.xlsx"
+    _mail(folder, "b01-fixed.eml", B01, "回复：" + receipt["Subject"], "Sun, 08 Nov 2020 22:00:00 +0800",
+          [(marked_name, _corrected(marked))], message_id="<fixed-b01@union.example.edu.cn>",
+          body="已修改", headers={"In-Reply-To": receipt["Message-ID"]})
+    report, sent = _night(folder, out, NIGHT2)
+    assert [s.status for s in _submissions(report, "b01")] == ["superseded", "accepted"]
+    assert not report.needs_attention, [i.row() for i in report.issues if str(i.severity) != "info"]
+    entries = sorted(e.id for e in report.state.entries if e.branch == "b01")
+    assert entries
+    # night 3: an inline forward (no message/rfc822, no receipt Message-ID) with the copy attached
+    _mail(folder, "b01-question.eml", B01, "转发：" + receipt["Subject"], "Mon, 09 Nov 2020 00:30:00 +0800",
+          [(marked_name, marked)], message_id="<question-b01@union.example.edu.cn>",
+          body="成老师，这个问题我们已经改过了吧？\n\n------------------ 原始邮件 ------------------\n"
+               f"主题: {receipt['Subject']}\n已收到贵分工会的报名表……")
+    report, sent = _night(folder, out, NIGHT3)
+    assert sent == []
+    assert [(s.file, s.status) for s in _submissions(report, "b01")] == [(name, "superseded"),
+                                                                         (marked_name, "accepted")]
+    assert sorted(e.id for e in report.state.entries if e.branch == "b01") == entries
+    assert not report.needs_attention, [i.row() for i in report.issues if str(i.severity) != "info"]
+    (note,) = [i for i in report.issues if i.code == "OWN_MAIL"]
+    assert (note.file, note.branch, str(note.severity)) == (marked_name, "b01", "info")
+    assert "11月8日 20:00" in note.message and "退回" in note.message and "重新" in note.message, note.message
+    # the same copy saved into the inbox by hand (the office, or a captain's USB stick)
+    (folder / "inbox" / "b01-从回执另存.xlsx").write_bytes(marked)
+    report, sent = _night(folder, out, NIGHT3 + dt.timedelta(hours=1))
+    assert sent == []
+    assert [(s.file, s.status) for s in _submissions(report, "b01")] == [(name, "superseded"),
+                                                                         (marked_name, "accepted")]
+    assert sorted(e.id for e in report.state.entries if e.branch == "b01") == entries
+    assert not report.needs_attention, [i.row() for i in report.issues if str(i.severity) != "info"]
+    assert sorted(i.file for i in report.issues if i.code == "OWN_MAIL") == ["b01-从回执另存.xlsx", marked_name]
+    # the corrected form's own returned copy, put into the inbox (its first receipt): no form
+    # either — also for a ledger of a version that did not record the copies (taken from returned/)
+    import sqlite3
+
+    current = _submissions(report, "b01")[-1]
+    (copy,) = (out / "t2020-league" / "returned").glob(f"b01-*-{current.sha256[:8]}-返回.xlsx")
+    (folder / "inbox" / "b01-返回副本.xlsx").write_bytes(copy.read_bytes())
+    with sqlite3.connect(out / "t2020-league" / "ledger.sqlite") as db:
+        db.execute("DELETE FROM own_copies WHERE name=?", (copy.name,))
+    report, sent = _night(folder, out, NIGHT3 + dt.timedelta(hours=2))
+    assert sent == []
+    assert [(s.file, s.status) for s in _submissions(report, "b01")] == [(name, "superseded"),
+                                                                         (marked_name, "accepted")]
+    assert sorted(e.id for e in report.state.entries if e.branch == "b01") == entries
+    assert not report.needs_attention, [i.row() for i in report.issues if str(i.severity) != "info"]
+    assert sorted(i.file for i in report.issues if i.code == "OWN_MAIL") == ["b01-从回执另存.xlsx", "b01-返回副本.xlsx",
+                                                                            marked_name]

@@ -930,7 +930,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                        "其中的附件没有取出：请把其中的报名表或成绩表另存为 .xlsx 后直接放进收件箱，或请发件人把表格"
                        "作为附件重新发送。", at=at, branch=unit, source=r.sha256)
             continue
-        if note.get("returned") in ("bounce", "ours"):      # nothing in it was taken
+        if note.get("returned") in ("bounce", "ours", "delayed", "notice"):      # nothing in it was taken
             _returned_mail_issues(t, r, note, label, unit, issues,
                                   new=inputs is not None and r.sha256 in inputs.new_files)
             continue
@@ -1074,6 +1074,9 @@ def _returned_mail_issues(t: Tournament, r: Received, note: dict, label: str, un
     receipt carries our marked-up copy, which superseded the captain's real form and was
     answered with a receipt of its own, night after night.  The stored mail is kept.
 
+    A delay notice (``Action: delayed``: the server is still retrying), a report of delivery or
+    a read receipt is no bounce: AUTO_REPLY (info) only.
+
     A bounce of a receipt to a unit's registered address is also ADDRESS_BOUNCED (warning),
     on the night it arrives only (:data:`pipeline.issues.NIGHT_ONLY`, and ``new``): the unit
     gets no receipts — the address in tournament.yaml may be wrong or closed — but a warning
@@ -1096,6 +1099,17 @@ def _returned_mail_issues(t: Tournament, r: Received, note: dict, label: str, un
     units = [(a, t.spec.unit_of_address(a)) for a in to]
     units = [(a, u) for a, u in units if u is not None]
     branch = units[0][1].id if units else unit
+    if note.get("returned") in ("delayed", "notice"):
+        # a server still retrying (Action: delayed, 4.x.x), a report of delivery, a read
+        # receipt: no bounce — the mail may yet arrive — and nothing to answer
+        if note["returned"] == "delayed":
+            said = (f"是邮件服务器的延迟投递通知：{whom}暂未送达{why}，服务器仍在重试，不是退信。{kept}"
+                    "无需处理（不回复回执）；如果之后收到这封邮件的退信，会另行提示。")
+        else:
+            said = f"是投递状态通知或已读回执（关于{whom}），不是退信。{kept}无需处理（不回复回执）。"
+        issues.add("AUTO_REPLY", f"邮件{label}（发件人 {r.sender or '未知'}）{said}", at=at, branch=branch,
+                   source=r.sha256)
+        return
     issues.add("MAIL_BOUNCED", f"退信：{label}（发件人 {r.sender or '未知'}）说明{whom}未能送达{why}。"
                f"{kept}无需处理。", at=at, branch=branch, source=r.sha256)
     if new:

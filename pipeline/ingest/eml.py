@@ -47,7 +47,8 @@ class Mail:
     #: captain's 收到，谢谢) — never answered with a receipt (no reply loops)
     automatic: bool = False
     #: what the mail is when it is not a captain's (:func:`returned_kind`): "bounce" — a
-    #: mail server's delivery-failure report (退信) —, "auto" — another program's mail
+    #: mail server's delivery-failure report (退信) —, "delayed" / "notice" — a server's
+    #: report that is no failure (still retrying; delivered, or a read receipt) —, "auto" — another program's mail
     #: (``Auto-Submitted``: an out-of-office reply) — or "ours" — a receipt we sent
     #: ourselves, come back into the inbox; "" for any other.  Nothing in such a mail is
     #: taken as a form (a bounced receipt carries our own marked-up copy)
@@ -55,7 +56,7 @@ class Mail:
     #: the workbooks in it that were not taken, by name (a bounce's, our receipt's marked-up
     #: copy — also when our receipt is forwarded inside a captain's mail)
     set_aside: tuple[str, ...] = field(default=())
-    #: for a bounce: the addresses it says could not be reached (its delivery-status
+    #: for a bounce (a delay notice): the addresses it says could not be reached (yet) (its delivery-status
     #: report's Final-Recipient, X-Failed-Recipients, else the returned message's To), and why
     bounced_to: tuple[str, ...] = field(default=())
     bounce_reason: str = ""
@@ -126,7 +127,7 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         data = data[3:]
     msg = email.message_from_bytes(_widen_charsets(data), policy=email.policy.default)
     date, problems = _date_of(msg)
-    sender = email.utils.parseaddr(_header(msg, "From"))[1].lower()
+    sender = sender_of(msg)
     subject = _header(msg, "Subject")
     atts: list[Attachment] = []
     skipped: list[str] = []
@@ -178,7 +179,8 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
             set_aside.append(fname)
             continue
         atts.append(Attachment(fname, payload, when, who))
-    bounced_to, reason, inner_subject = _bounce_details(msg) if returned == "bounce" else ((), "", "")
+    bounced_to, reason, inner_subject = (_bounce_details(msg) if returned in ("bounce", "delayed", "notice")
+                                         else ((), "", ""))
     replies = answers_receipt(msg)
     auto = is_automatic(msg, subject)
     return Mail(path=path, date=date, sender=sender, subject=subject,
@@ -187,6 +189,23 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 returned=returned, set_aside=tuple(set_aside), bounced_to=bounced_to,
                 bounce_reason=reason, bounced_subject=inner_subject, replies_receipt=replies,
                 message_id=_header(msg, "Message-ID").strip("<> "), links=cloud_links(msg))
+
+
+def sender_of(msg: email.message.Message) -> str:
+    """The address a message's ``From`` names, lower case: the first one with an "@" —
+    ``Li, Jia <jcjxbfgh@…>`` (a comma in a display name left unquoted) is two mailboxes to
+    a parser, "Li" and the address, and the captain was taken for a stranger "li" — read
+    from the header as parsed (encoded-words decoded only after the commas are split), else
+    from its decoded text; without one, what the header reads as (maybe "")."""
+    found: list[str] = []
+    try:
+        found = [a.addr_spec for a in getattr(msg.get("From"), "addresses", ())]
+    except Exception:  # noqa: BLE001 - a header the parser cannot read: its text below
+        found = []
+    text = _header(msg, "From")
+    found += [addr for _, addr in email.utils.getaddresses([text])]
+    addr = next((a for a in found if "@" in a.strip("@") and not re.search("[\udc80-\udcff]", a)), "")
+    return (addr or email.utils.parseaddr(text)[1]).strip().lower()
 
 
 _CID = re.compile(r"""cid:([^"'\s>)]+)""", re.I)
@@ -244,10 +263,21 @@ def _content_id(part: email.message.Message) -> str:
     return _header(part, "Content-ID").strip().strip("<>").lower()
 
 
-#: the subject an out-of-office reply starts with (QQ/163 邮箱, Outlook and Exchange in
-#: Chinese and English), for responders that do not say so in a header
-_AUTO_SUBJECT = re.compile(r"^\s*(?:自动回复|自动答复|auto(?:matic)?[ -]?repl(?:y|ied)|auto[ -]?response|autoreply"
-                           r"|out of (?:the )?office)", re.I)
+#: the subject an out-of-office reply starts with (QQ/163 邮箱, Foxmail, Outlook and Exchange
+#: in Simplified and Traditional Chinese and in English), maybe in brackets (【自动回复】), for
+#: responders that do not say so in a header.  The 自动回复 family and the English forms may
+#: be followed by a space or the quoted subject's bracket; 休假, 不在办公室, OOO and Auto only
+#: by a separator (":", "：", "-", a closing bracket) or nothing: 休假回来补交报名表 or
+#: 不在办公室的队员名单 is a captain's subject (a captain's mail with a form in it is taken
+#: whatever its subject says)
+_AUTO_STRONG = (r"(?:休假中?)?自[动動](?:回[复覆復]|答[复覆復]|[应應]答|回[应應]|[响響][应應])"
+                r"|auto(?:matic(?:ally)?)?[ -]?(?:repl(?:y|ied)|respon(?:se|der)|answer)"
+                r"|out[ -]of[ -](?:the[ -])?office(?:[ -]auto[ -]?reply)?|away from (?:the )?office"
+                r"|vacation[ -](?:reply|response|notice|message)")
+_AUTO_WEAK = r"休假中?|不在(?:办公室|辦公室)|ooo|auto|abwesenheitsnotiz"
+_AUTO_SUBJECT = re.compile(r"^\s*[【\[（(［〔]?\s*(?:"
+                           rf"(?:{_AUTO_STRONG})(?=\s|[:：\-—–|】\]）)］〕,，【\[（(［〔]|$)"
+                           rf"|(?:{_AUTO_WEAK})\s*(?=[:：\-—–|】\]）)］〕]|$))", re.I)
 
 
 #: the Message-ID of a receipt we sent (pipeline.mail.smtp._message_id)
@@ -277,8 +307,7 @@ def is_bounce(msg: email.message.Message) -> bool:
     """
     if msg.get_content_type() == "multipart/report":
         return True
-    sender = email.utils.parseaddr(_header(msg, "From"))[1]
-    return bool(_MAILER.match(sender))
+    return bool(_MAILER.match(sender_of(msg)))
 
 
 def is_from_program(msg: email.message.Message) -> bool:
@@ -310,8 +339,9 @@ def _auto_submitted(msg: email.message.Message) -> str:
 
 def returned_kind(msg: email.message.Message) -> str:
     """What no attachment is taken from: "ours" for one of our own receipts, "bounce" for a
-    delivery-failure report (:func:`is_bounce`), "auto" for another program's mail
-    (:func:`is_from_program`: ``Auto-Submitted``), else "".
+    delivery-failure report (:func:`is_bounce`), "delayed" or "notice" for a mail server's
+    report that is no failure (:func:`report_kind`: still retrying; delivered, or read),
+    "auto" for another program's mail (:func:`is_from_program`: ``Auto-Submitted``), else "".
 
     >>> returned_kind(email.message_from_string("From: postmaster@x.cn\\n\\n"))
     'bounce'
@@ -319,8 +349,66 @@ def returned_kind(msg: email.message.Message) -> str:
     if is_our_receipt(msg):
         return "ours"
     if is_bounce(msg):
-        return "bounce"
+        return report_kind(msg)
     return "auto" if is_from_program(msg) else ""
+
+
+#: a per-recipient ``Action`` of a delivery status report (RFC 3464 §2.3.3) that is no failure
+_NOT_FAILED = frozenset({"delayed", "delivered", "relayed", "expanded"})
+#: what a delay warning that is no RFC 3464 report says (Exim's "Warning: message … delayed",
+#: Postfix's and Exchange's wording, Chinese mail services'): the server is still trying
+_DELAY_TEXT = re.compile(r"THIS IS A WARNING ONLY|YOU DO NOT NEED TO RESEND|has not yet been delivered"
+                         r"|will (?:be retried|continue (?:to try|trying))"
+                         r"|延迟投递|延迟送达|投递延迟|仍在(?:尝试|重试)",
+                         re.I)
+_DELAY_SUBJECT = re.compile(r"^\s*(?:warning\b|delayed mail|delivery delay)|\(delay\)|\bdelayed\b|延迟|延遲", re.I)
+
+
+def _dsn_blocks(msg: email.message.Message) -> list[tuple[str, str, str, str]]:
+    """The per-recipient blocks of a delivery status report (``message/delivery-status``):
+    (recipient, Action, Status, why), the first three lower case; [] for none."""
+    blocks: list[tuple[str, str, str, str]] = []
+    for part in msg.walk():
+        if part.get_content_type() != "message/delivery-status":
+            continue
+        for block in part.get_payload() if part.is_multipart() else ():
+            if not isinstance(block, email.message.Message):
+                continue
+            rcpt = next((_header(block, k) for k in ("Final-Recipient", "Original-Recipient") if _header(block, k)), "")
+            if not rcpt and not _header(block, "Action"):
+                continue            # the per-message block (Reporting-MTA, Arrival-Date)
+            addr = rcpt.split(";", 1)[-1].strip().strip("<>").lower()
+            status = _header(block, "Status").split()[0] if _header(block, "Status") else ""
+            why = (_header(block, "Diagnostic-Code") or _header(block, "Status")).split(";", 1)[-1].strip()
+            blocks.append((addr, _header(block, "Action").split()[0].lower() if _header(block, "Action") else "",
+                           status.lower(), why))
+    return blocks
+
+
+def _failed(action: str, status: str) -> bool:
+    """Whether a delivery status report's block says its recipient failed: ``Action: failed``,
+    a permanent 5.x.x status, or no Action it knows."""
+    return action not in _NOT_FAILED or status.startswith("5")
+
+
+def report_kind(msg: email.message.Message) -> str:
+    """What a mail server's report (:func:`is_bounce`) says: "bounce" when a recipient failed
+    (``Action: failed``, a 5.x.x status; a report without a delivery status that is no delay
+    warning — a bounce's text), "delayed" when the server is still retrying (``Action:
+    delayed``, 4.x.x: "THIS IS A WARNING ONLY") — no bounce: ADDRESS_BOUNCED was said for a
+    unit whose receipt then arrived —, "notice" for a report of delivery or a read receipt
+    (``Action: delivered``/``relayed``, ``report-type=disposition-notification``)."""
+    blocks = _dsn_blocks(msg)
+    if blocks:
+        if any(_failed(action, status) for _, action, status, _ in blocks):
+            return "bounce"
+        return "delayed" if any(action == "delayed" for _, action, _, _ in blocks) else "notice"
+    if msg.get_content_type() == "multipart/report" and \
+            str(msg.get_param("report-type", "")).lower() == "disposition-notification":
+        return "notice"     # a read receipt (RFC 8098), no delivery report at all
+    delay = _DELAY_SUBJECT.search(_header(msg, "Subject")) or any(
+        _DELAY_TEXT.search(text[:4000]) for text in _bodies(msg, ("text/plain",)))
+    return "delayed" if delay else "bounce"
 
 
 def _bounce_details(msg: email.message.Message) -> tuple[tuple[str, ...], str, str]:
@@ -336,19 +424,22 @@ def _bounce_details(msg: email.message.Message) -> tuple[tuple[str, ...], str, s
         if "@" in addr and addr not in to:
             to.append(addr)
 
+    blocks = _dsn_blocks(msg)
+    # a report on several recipients: the ones that failed (a delay for another is no bounce)
+    failed = [b for b in blocks if _failed(b[1], b[2])] or blocks
+    for addr, _, _, why in failed:
+        add(addr)
+        if why and not reason:
+            reason = why
     for part in msg.walk():
         ctype = part.get_content_type()
-        if ctype == "message/delivery-status":
-            for block in part.get_payload() if part.is_multipart() else ():
-                if not isinstance(block, email.message.Message):
-                    continue
-                for key in ("Final-Recipient", "Original-Recipient"):
-                    if _header(block, key):
-                        add(_header(block, key))
-                        break
-                why = _header(block, "Diagnostic-Code") or _header(block, "Status")
-                if why and not reason:
-                    reason = why.split(";", 1)[-1].strip()
+        if ctype == "text/rfc822-headers" and not subject:
+            # (a report returning only our mail's headers: its subject)
+            try:
+                inner = email.message_from_bytes(_payload(part), policy=email.policy.default)
+                subject = _header(inner, "Subject")
+            except Exception:  # noqa: BLE001 - headers that do not parse: no subject
+                subject = ""
         elif ctype == "message/rfc822" and not subject:
             inner = part.get_payload()
             inner = inner[0] if isinstance(inner, list) and inner else inner
@@ -406,7 +497,7 @@ def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str], 
     nested = _nested_mail(msg)
     if nested is not None:           # a forward sent in base64, or a saved .eml attached as a file
         when, _ = _date_of(nested)
-        who = email.utils.parseaddr(_header(nested, "From"))[1].lower()
+        who = sender_of(nested)
         yield from _leaves(nested, (when, who) if when or who else origin, kept and not returned_kind(nested))
         return
     if msg.get_content_type() == "message/rfc822":
@@ -414,7 +505,7 @@ def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str], 
         inner = inner[0] if isinstance(inner, list) and inner else inner
         if isinstance(inner, email.message.Message):
             when, _ = _date_of(inner)
-            who = email.utils.parseaddr(_header(inner, "From"))[1].lower()
+            who = sender_of(inner)
             yield from _leaves(inner, (when, who) if when or who else origin, kept and not returned_kind(inner))
         return
     if msg.is_multipart():

@@ -354,3 +354,96 @@ def test_a_name_split_inside_a_percent_escape_is_joined_and_a_garbled_one_replac
     # GBK's user-defined area (private use) and bytes that are no GBK: a plain name, the extension kept
     bad = mail(b" filename*=GBK''%AA%A1%AA%A2%FF.xlsx")
     assert [a.filename for a in parse_eml_bytes(bad).attachments] == ["附件.xlsx"]
+
+
+def test_an_auto_reply_subject_in_chinese_simplified_traditional_or_english_is_automatic():
+    """An out-of-office reply whose responder sets no RFC 3834 header and no In-Reply-To,
+    only a subject: 【自动回复】…, 自動回覆：… (Outlook in Traditional Chinese), 自动应答：…
+    were NO_ATTACHMENT warnings and answered with a receipt asking for the form again.  A
+    captain's own subject that only mentions such words is no automatic reply."""
+    def mail(subject: str, attach: bool = False) -> bytes:
+        msg = EmailMessage()
+        msg["From"] = "cap@a.example.cn"
+        msg["Subject"] = subject
+        msg["Date"] = "Sat, 07 Nov 2020 11:00:00 +0800"
+        msg.set_content("您好，我正在休假，11月15日返回。")
+        if attach:
+            msg.add_attachment(_xlsx(), maintype="application", subtype="octet-stream", filename="报名表.xlsx")
+        return bytes(msg)
+
+    quoted = "【报名回执】机电工程学院分工会：已接受"
+    auto = ["【自动回复】", "[自动回复] ", "自動回覆：", "自动应答：", "自動回復: ", "自動答覆：", "自动回覆：",
+            "自動應答：", "（自动回复）", "Automatic reply: ", "Auto-Reply: ", "AutoReply: ", "Auto Reply - ",
+            "Out of Office: ", "Out of Office AutoReply: ", "OOO: ", "休假自动回复：", "【休假】",
+            "不在办公室: ", "Abwesenheitsnotiz: ", "自动回复", "Auto: "]
+    got = {p: (m.automatic, m.auto_reply) for p in auto for m in [parse_eml_bytes(mail(p + quoted))]}
+    assert got == {p: (True, True) for p in auto}
+    # a captain's mail that only mentions them is a person's: it still gets its receipt
+    person = ["报名表（休假前提交）", "休假回来补交报名表", "关于自动回复的问题", "回复：报名表",
+              "Re: 【报名回执】机电工程学院分工会：需修改（1 个问题）", "自动化学院报名表", "Auto学院报名表",
+              "Outgoing: 报名表", "不在办公室的队员名单"]
+    assert {p: parse_eml_bytes(mail(p)).auto_reply for p in person} == {p: False for p in person}
+    # a form under such a subject is still taken, whatever the subject says
+    m = parse_eml_bytes(mail("自動回覆：" + quoted, attach=True))
+    assert [a.filename for a in m.attachments] == ["报名表.xlsx"] and m.returned == ""
+
+
+def test_a_from_with_an_unquoted_comma_in_its_display_name_gives_the_address():
+    """``From: Li, Jia <jcjxbfgh@…>`` (a comma in an unquoted display name, as some clients
+    write a western-order name) was read as the address "li": SENDER_UNKNOWN for the
+    registered captain, and a mail without a form from them got no receipt."""
+    want = "jcjxbfgh@union.example.edu.cn"
+    for frm in ("Li, Jia <jcjxbfgh@union.example.edu.cn>", "Li, Jia <JCJXBFGH@union.example.edu.cn>",
+                "=?utf-8?b?5p2OLCDkvbM=?= <jcjxbfgh@union.example.edu.cn>",        # 李, 佳 encoded
+                "\"Li, Jia\" <jcjxbfgh@union.example.edu.cn>", "jcjxbfgh@union.example.edu.cn (Li, Jia)",
+                "李, 佳 <jcjxbfgh@union.example.edu.cn>"):
+        raw = f"From: {frm}\r\nTo: office@x.cn\r\nSubject: baoming\r\nDate: Fri, 6 Nov 2020 12:40:00 +0800\r\n\r\nhi\r\n"
+        assert parse_eml_bytes(raw.encode("utf-8")).sender == want, frm
+    # a From naming two addresses keeps the first
+    assert parse_eml_bytes(b"From: a@b.cn, c@d.cn\r\n\r\nhi\r\n").sender == "a@b.cn"
+
+
+def _delivery_report(action: str, status: str, warning: bool = True) -> bytes:
+    """A Postfix-style delivery status report (RFC 3464) about one of our receipts."""
+    text = ("# THIS IS A WARNING ONLY.  YOU DO NOT NEED TO RESEND YOUR MESSAGE. #\r\n"
+            "Your message could not be delivered for 4.0 hours. It will be retried until it is 5.0 days old.\r\n"
+            if warning else "I'm sorry to have to inform you that your message could not be delivered.\r\n")
+    return ("From: MAILER-DAEMON@union.example.edu.cn (Mail Delivery System)\r\nTo: office@union.example.edu.cn\r\n"
+            "Subject: Delayed Mail (still being retried)\r\nDate: Sat, 7 Nov 2020 12:00:00 +0800\r\n"
+            "Message-ID: <delay1@mx.union.example.edu.cn>\r\nAuto-Submitted: auto-replied\r\nMIME-Version: 1.0\r\n"
+            "Content-Type: multipart/report; report-type=delivery-status; boundary=\"B1\"\r\n\r\n"
+            "--B1\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\n" + text + "\r\n"
+            "--B1\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.union.example.edu.cn\r\n\r\n"
+            "Final-Recipient: rfc822; cap@a.example.cn\r\n"
+            f"Action: {action}\r\nStatus: {status}\r\n"
+            "Diagnostic-Code: X-Postfix; connect to mail2.a.example.cn[10.0.0.9]:25: Connection timed out\r\n\r\n"
+            "--B1\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: office@union.example.edu.cn\r\n"
+            "To: cap@a.example.cn\r\nSubject: =?utf-8?b?44CQ5oql5ZCN5Zue5omn44CR?=\r\n"
+            f"Message-ID: <receipt.{'0' * 32}@union.example.edu.cn>\r\n\r\n--B1--\r\n").encode()
+
+
+def test_a_delayed_delivery_report_is_no_bounce():
+    """A delivery status report saying ``Action: delayed`` (4.4.1, "THIS IS A WARNING ONLY":
+    the server is still retrying) was taken as a bounce — ADDRESS_BOUNCED for a unit whose
+    mail may well arrive.  Only a failed recipient (``Action: failed``, a 5.x.x status) makes
+    a report a bounce; a delay is a program's notice: nothing in it taken, no receipt."""
+    m = parse_eml_bytes(_delivery_report("delayed", "4.4.1"))
+    assert m.returned == "delayed" and m.automatic and not m.attachments
+    assert m.bounced_to == ("cap@a.example.cn",) and "Connection timed out" in m.bounce_reason
+    for action, status in (("failed", "5.1.1"), ("failed", "4.4.7"), ("delayed", "5.4.7")):
+        m = parse_eml_bytes(_delivery_report(action, status, warning=False))
+        assert (m.returned, m.bounced_to) == ("bounce", ("cap@a.example.cn",)), (action, status)
+    # a report of delivery (Action: delivered / relayed) is no failure either
+    assert parse_eml_bytes(_delivery_report("relayed", "2.0.0", warning=False)).returned == "notice"
+    # a delay warning in plain text (Exim's), a read receipt: no bounce; a plain bounce is one
+    warn = (b"From: Mail Delivery System <Mailer-Daemon@mx.a.example.cn>\r\nSubject: Warning: message 1kX delayed 24 hours"
+            b"\r\n\r\nA message that you sent has not yet been delivered to one or more of its recipients.\r\n")
+    assert parse_eml_bytes(warn).returned == "delayed"
+    ndr = (b"From: Mail Delivery System <Mailer-Daemon@mx.a.example.cn>\r\nSubject: Mail delivery failed\r\n\r\n"
+           b"This message was created automatically by mail delivery software.\r\n")
+    assert parse_eml_bytes(ndr).returned == "bounce"
+    mdn = (b"From: cap@a.example.cn\r\nSubject: =?utf-8?b?5bey6K+7?=\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report;"
+           b" report-type=disposition-notification; boundary=M\r\n\r\n--M\r\nContent-Type: text/plain\r\n\r\nread\r\n"
+           b"--M\r\nContent-Type: message/disposition-notification\r\n\r\nFinal-Recipient: rfc822; cap@a.example.cn\r\n"
+           b"Disposition: manual-action/MDN-sent-manually; displayed\r\n\r\n--M--\r\n")
+    assert parse_eml_bytes(mdn).returned == "notice"

@@ -26,7 +26,7 @@ from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
 from .conftest import SmtpServer
-from .test_receipt_no_workbook import B01, B02, _form_of, _league, _mail, _parse
+from .test_receipt_no_workbook import B01, B02, B03, B04, B05, _form_of, _league, _mail, _parse
 
 NIGHT1 = dt.datetime(2020, 11, 8, 20, 0, tzinfo=TZ)      # before the deadline (11-09 15:00)
 NIGHT2 = dt.datetime(2020, 11, 8, 23, 0, tzinfo=TZ)
@@ -291,3 +291,56 @@ def test_contract_eml_attachments_our_marked_copy_forwarded_inline_is_no_form_an
     assert not report.needs_attention, [i.row() for i in report.issues if str(i.severity) != "info"]
     assert sorted(i.file for i in report.issues if i.code == "OWN_MAIL") == ["b01-从回执另存.xlsx", "b01-返回副本.xlsx",
                                                                             marked_name]
+
+
+def _delay_notice(receipt: email.message.EmailMessage) -> bytes:
+    """A Postfix delay warning (RFC 3464 ``Action: delayed``, 4.4.1) about ``receipt``,
+    returning its headers only: the server is still retrying."""
+    head = "".join(f"{k}: {v}\r\n" for k, v in receipt.items() if k in ("From", "To", "Subject", "Message-ID"))
+    return ("From: MAILER-DAEMON@union.example.edu.cn (Mail Delivery System)\r\nTo: office@union.example.cn\r\n"
+            "Subject: Delayed Mail (still being retried)\r\nDate: Sun, 08 Nov 2020 22:00:00 +0800\r\n"
+            "Message-ID: <delay1@union.example.edu.cn>\r\nAuto-Submitted: auto-replied\r\nMIME-Version: 1.0\r\n"
+            "Content-Type: multipart/report; report-type=delivery-status; boundary=\"B1\"\r\n\r\n"
+            "--B1\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\n"
+            "# THIS IS A WARNING ONLY.  YOU DO NOT NEED TO RESEND YOUR MESSAGE. #\r\n\r\n"
+            "--B1\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; union.example.edu.cn\r\n\r\n"
+            f"Final-Recipient: rfc822; {B01}\r\nAction: delayed\r\nStatus: 4.4.1\r\n"
+            "Diagnostic-Code: X-Postfix; connect to mail2[10.0.0.9]:25: Connection timed out\r\n\r\n"
+            "--B1\r\nContent-Type: text/rfc822-headers\r\n\r\n" + head + "\r\n--B1--\r\n").encode()
+
+
+def test_contract_exit_status_a_delay_notice_a_subject_only_auto_reply_or_a_comma_in_from_is_said_right(tmp_path):
+    """Exit status 1 means some input needs attention.  A delay warning (``Action: delayed``,
+    the server still retrying) was ADDRESS_BOUNCED, a warning; out-of-office replies known by
+    their subject only (【自动回复】, 自動回覆：, 自动应答：) were NO_ATTACHMENT warnings and got
+    a receipt asking for the form again; a captain writing ``From: Li, Jia <…>`` was a stranger
+    "li" (SENDER_UNKNOWN), and his mail without a form got no receipt."""
+    folder = _league(tmp_path)
+    out = tmp_path / "out"
+    name = _b01_with_an_error(folder)
+    report, sent = _night(folder, out, NIGHT1)
+    (receipt,) = [m for m in sent if m["To"] == B01]
+    (folder / "inbox" / "delay.eml").write_bytes(_delay_notice(receipt))
+    for i, (sender, subject) in enumerate([(B01, "【自动回复】【报名回执】行政第一分工会：需修改（1 个问题）"),
+                                           (B04, "自動回覆：【报名回执】机电工程学院分工会：已接受"),
+                                           (B05, "自动应答：【报名回执】汽车工程学院分工会：已接受")]):
+        _mail(folder, f"ooo{i}.eml", sender, subject, f"Sun, 08 Nov 2020 20:3{i}:00 +0800",
+              body="您好，我正在休假，11月15日返回，急事请联系办公室。")
+    raw = (f"From: Li, Jia <{B03}>\r\nTo: office@union.example.edu.cn\r\nSubject: baoming\r\n"
+           "Date: Sun, 08 Nov 2020 21:00:00 +0800\r\nMessage-ID: <comma@x>\r\n\r\nplease see attachment\r\n")
+    (folder / "inbox" / "comma.eml").write_bytes(raw.encode())
+
+    report, sent = _night(folder, out, NIGHT2)
+    said = {i.file: (i.code, str(i.severity), i.branch) for i in report.issues
+            if i.file in ("delay.eml", "ooo0.eml", "ooo1.eml", "ooo2.eml")}
+    assert said == {"delay.eml": ("AUTO_REPLY", "info", "b01"), "ooo0.eml": ("AUTO_REPLY", "info", "b01"),
+                    "ooo1.eml": ("AUTO_REPLY", "info", "b04"), "ooo2.eml": ("AUTO_REPLY", "info", "b05")}
+    (delay,) = [i for i in report.issues if i.file == "delay.eml"]
+    assert "延迟投递通知" in delay.message and B01 in delay.message and "不是退信" in delay.message
+    assert "【报名回执】行政第一分工会：需修改" in delay.message
+    assert not [i for i in report.issues if i.code in ("ADDRESS_BOUNCED", "MAIL_BOUNCED", "SENDER_UNKNOWN")]
+    # the captain's mail without a form: b03's, with the receipt saying so — and nothing else
+    (bare,) = [i for i in report.issues if i.code == "NO_ATTACHMENT"]
+    assert (bare.file, bare.branch) == ("comma.eml", "b03") and B03 in bare.message
+    assert [(m["To"], "没有 Excel 表格" in m["Subject"]) for m in sent] == [(B03, True)]
+    assert [(s.file, s.status) for s in _submissions(report, "b01")] == [(name, "accepted")]

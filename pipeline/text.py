@@ -31,6 +31,14 @@ def _s2t() -> "opencc.OpenCC":
 
 
 @lru_cache(maxsize=1)
+def _s2t_plain() -> "opencc.OpenCC":
+    """OpenCC's plain ``s2t`` (爲, 臨牀): the forms a converting editor may have written."""
+    import opencc
+
+    return opencc.OpenCC("s2t")
+
+
+@lru_cache(maxsize=1)
 def _t2s() -> "opencc.OpenCC":
     import opencc
 
@@ -70,6 +78,33 @@ def to_simplified(text: str) -> str:
     """Traditional → Simplified (OpenCC t2s), for reading what people typed in either script:
     ``to_simplified("雙升") == "双升"``."""
     return _t2s().convert(text) if text and not text.isascii() else text
+
+
+def name_to_simplified(name: str) -> str:
+    """A person's name typed in Simplified and converted to Traditional by an editor (WPS
+    简转繁 over a whole form), back in Simplified: character by character (a name is no word
+    of the dictionary), each Traditional character whose Simplified one converts back to it
+    (呂 → 吕, 寧 → 宁, 爲 and 為 → 为); a character that is one of Simplified names too
+    stays — 乾 (干 converts to 幹), 杰, 于, 里.
+
+    >>> name_to_simplified("呂寧桂"), name_to_simplified("嚴豔英"), name_to_simplified("李乾"), name_to_simplified("王军")
+    ('吕宁桂', '严艳英', '李乾', '王军')
+    """
+    if not name or name.isascii():
+        return name
+    t2s = _t2s()
+    out = []
+    for ch in name:
+        simple = t2s.convert(ch) if _cjk_char(ch) else ch
+        if simple != ch and len(simple) == 1 and ch in (_s2t().convert(simple), _s2t_plain().convert(simple)):
+            out.append(simple)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _cjk_char(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
 
 
 #: characters OpenCC turns into another word's character but that, in a person's name, stay

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .. import layout as L
 from ..issues import Issue, IssueLog
 from ..model import CellRef, Person, Severity
-from .workbook import (BLANK_RUN, INVISIBLE_CHARS, MAX_COLS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, cell_text, col_letter, find_table,
-                       is_blank, norm_label, strip_spaces)
+from .workbook import (BLANK_RUN, INVISIBLE_CHARS, MAX_COLS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, _label_base, cell_text,
+                       col_letter, find_table, is_blank, norm_label, strip_spaces)
 
 if TYPE_CHECKING:
     from ..spec import Tournament
@@ -335,11 +335,17 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                         f"请删除多余的行后再提交。", at=CellRef(file_label, sheet.name, f"A{last}"), branch=br)
             ids = [table.columns[c] for c in _ID_COLUMNS if c in table.columns] if sheet.shown else []
             letters = {l: col_letter(table.columns[l]) for l in L.REG_COLUMNS if l in table.columns}
+            # a form converted to 繁體 as a whole (WPS 简转繁: its header read through the
+            # Simplified) in a Simplified league: its names are read back in the league's
+            # script — kept as 呂寧桂, the person was printed so and was another than the
+            # 吕宁桂 of the unit's earlier form.  Never on a league printed in Traditional
+            converted: list[tuple[str, str, str]] | None = (
+                [] if table.traditional and getattr(spec, "script", "simplified") == "simplified" else None)
             for row_no, values in table.rows:
                 if ids:
                     values = _as_shown(values, row_no, ids, sheet.shown)
                 rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient, letters,
-                               tournament.cancelled_events, cancelled)
+                               tournament.cancelled_events, cancelled, converted)
                 if rr is not None:
                     reg_rows.append(rr)
                     if row_no in sheet.hidden_rows:
@@ -348,6 +354,13 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                         log.add("BAD_VALUE", f"{sheet.name} 第 {row_no} 行被隐藏了，但其中的报名（{rr.display_name or rr.name or '本行'}）"
                                 "仍然有效。如果不报这一项，请删除这一行（不要隐藏）；如果要报，请取消隐藏核对。",
                                 at=CellRef(file_label, sheet.name, f"A{row_no}"), branch=br, severity=Severity.WARNING)
+            if converted:
+                shown = "、".join(f"{cell} “{typed}”→“{name}”" for cell, typed, name in converted[:10])
+                more = f"等 {len(converted)} 人" if len(converted) > 10 else ""
+                log.add("NAME_CONVERTED", f"工作表“{sheet.name}”整张被转换成了繁体（表头是“項目”“姓名”等，多半是用了 WPS 的"
+                        f"“简转繁”），本次比赛用简体：姓名已按简体录入：{shown}{more}。报名已受理，无需修改；"
+                        "如果有人的姓名本来就是繁体写法，请告知组委会。",
+                        at=CellRef(file_label, sheet.name, converted[0][0]), branch=br, severity=Severity.INFO)
     if sheet is not None and usable:
         for other, n in _copied_forms(book, sheet):
             if sheet.hidden and not book.sheets[other].hidden:
@@ -471,11 +484,16 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
               branch: str, log: IssueLog, lenient_pickup: bool = False,
               letters: Mapping[str, str] | None = None,
               cancelled_events: Mapping[str, Sequence[str]] | None = None,
-              cancelled: list[int] | None = None) -> RegRow | None:
+              cancelled: list[int] | None = None,
+              converted: list[tuple[str, str, str]] | None = None) -> RegRow | None:
     """One row of the table (None when blank); ``letters``: the table's columns by label, as
     :attr:`RegRow.columns` (made here when not given).  A line for an event since cancelled
     (``cancelled_events``: :attr:`pipeline.spec.Tournament.cancelled_events`) is None too,
-    with a note (EVENT_CANCELLED), its row number added to ``cancelled``."""
+    with a note (EVENT_CANCELLED), its row number added to ``cancelled``.  So is a line that
+    is no entry — a 填表人/合计/签字 line under the table, the header row repeated (one note,
+    :func:`_not_an_entry`).  ``converted`` (a list) when the form was converted to 繁體 in a
+    Simplified league: the name is read in Simplified (:func:`pipeline.text.name_to_simplified`),
+    (cell, as typed, as read) added to it when that changed it."""
     if letters is None:
         letters = {l: col_letter(table.columns[l]) for l in L.REG_COLUMNS if l in table.columns}
     labels = list(letters)
@@ -500,6 +518,14 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         log.add("BAD_VALUE", f"{sheet}!{cells['备注']} 这一行只填了备注“{cell_text(raw['备注'])}”，不是报名，已忽略；"
                 "如果是要报名的人，请填写项目和姓名。", at=CellRef(file, sheet, cells["备注"]), branch=branch,
                 severity=Severity.WARNING)
+        return None
+    why = _not_an_entry(values, raw, table, spec)
+    if why is not None:
+        col, what = why
+        cell = f"{col_letter(col)}{row_no}"
+        log.add("BAD_VALUE", f"{sheet}!{cell} {what}，不是报名，这一行没有录入（无需修改）。"
+                "如果这一行是要报名的人，请填写项目和姓名。", at=CellRef(file, sheet, cell), branch=branch,
+                severity=Severity.INFO)
         return None
     gone = _cancelled_event(raw.get("项目"), spec, cancelled_events) if cancelled_events else None
     if gone is not None:
@@ -551,6 +577,13 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     elif not isinstance(name_raw, str):
         add("BAD_VALUE", "姓名", f"\"{cell_text(name_raw)}\" 不是姓名（单元格是数字或日期），请填写参赛者姓名。")
     else:
+        if converted is not None:
+            from ..text import name_to_simplified
+
+            typed = name_raw
+            name_raw = name_to_simplified(name_raw)
+            if name_raw != typed:
+                converted.append((cells["姓名"], " ".join(typed.split()), " ".join(name_raw.split())))
         display = " ".join(unicodedata.normalize("NFKC", name_raw).translate(_INVISIBLE).split())
         display = _close_cjk_gaps(display)      # "王  军" → "王军"; "John Smith" keeps its space
         name = strip_spaces(name_raw)
@@ -621,6 +654,59 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     return RegRow(row=row_no, columns=letters, event=event_id, team_no=team_no, name=name,
                   display_name=display or name, staff_id=staff, gender=gender, phone=phone,
                   pickup=pickup, note=note, ok=not bad)
+
+
+#: the label of a line written under a form's table — who filled it in, the total, the
+#: signature and seal, the date (NFKC, spaces removed; either script)
+_FOOTER_WORD = ("(?:填表人?|填报人|填報人|制表人?|製表人?|经办人|經辦人|联系人|聯繫人|聯系人|负责人|負責人|联系电话|聯繫電話|"
+                "电话|電話|合计|合計|总计|總計|小计|小計|共计|共計|审核人?|審核人?|审批|審批|签字|簽字|签名|簽名|签章|簽章|"
+                "盖章|蓋章|日期)")
+#: a cell that is such a line: the label and its colon near the start (填表人：庞雪平, 分工会主席
+#: 签字：), the label alone (合计, （盖章）), or a note on the list (以上名单已经分工会主席审核)
+_FOOTER_CELL = re.compile(rf"^.{{0,12}}?{_FOOTER_WORD}:|^[(\[]?{_FOOTER_WORD}[)\]]?$|^以上")
+_FOOTER_IN_NAME = re.compile(_FOOTER_WORD)
+
+
+def _not_an_entry(values: Sequence[Any], raw: Mapping[str, Any], table: Table, spec: Any) -> tuple[int, str] | None:
+    """Why a non-blank line of the table is no entry — (its column, what it is) — or None.
+
+    A line under the table saying who filled it in, the total, the signature or seal, the
+    date (填表人：庞雪平, 合计：10人, 分工会主席签字：, its label in any cell, merged across or
+    not), or what the list is (以上名单已经分工会主席审核, typed under 姓名), naming no event
+    and no person (合计 with the count under 姓名 names none); or the header row repeated (a second list pasted with its header).  Each was read as an entry,
+    two errors or more (“填表人：庞雪平”不是本次比赛的项目, 姓名未填写): the unit 需修改, and after
+    the deadline told its form was not entered though every person was.  A line naming an
+    event of the tournament and a person is an entry, whatever its other cells say."""
+    def text(v: Any) -> str:
+        return strip_spaces(v) if isinstance(v, str) else ""
+
+    # the header repeated: 项目 and 姓名 each its column's label (項目 on a form in 繁體)
+    def is_label(v: Any, label: str) -> bool:
+        t = norm_label(v)
+        if not t:
+            return False
+        if t == label or _label_base(t) == label:
+            return True
+        if table.traditional and not t.isascii():
+            from ..text import to_simplified
+
+            return to_simplified(_label_base(t)) == label
+        return False
+
+    if all(is_label(raw.get(l), l) for l in L.REG_REQUIRED):
+        return table.columns["项目"], "这一行重复了表头（“项目”“姓名”……）"
+    ev = raw.get("项目")
+    if isinstance(ev, (str, int, float)) and not is_blank(ev) and spec.event(strip_spaces(
+            unicodedata.normalize("NFKC", cell_text(ev)))) is not None:
+        return None
+    name = raw.get("姓名")
+    if isinstance(name, str) and strip_spaces(name) and not _FOOTER_IN_NAME.search(text(name)):
+        return None
+    for c, v in enumerate(values, 1):
+        t = text(v)
+        if t and _FOOTER_CELL.search(t):
+            return c, f"“{' '.join(v.split())[:40]}”是填表人、合计、签字、日期或“以上名单……”之类的落款"
+    return None
 
 
 def _cancelled_event(v: Any, spec: Any, cancelled_events: Mapping[str, Sequence[str]]) -> str | None:

@@ -306,6 +306,9 @@ class Table:
     columns: dict[str, int]
     rows: list[tuple[int, list[Any]]]
     after: int = 0      # the first row with data past the blank rows that ended the table (not read)
+    #: the header was read only through :func:`pipeline.text.to_simplified` (項目, 姓名): the
+    #: sheet was converted to 繁體 as a whole (WPS 简转繁), its values too
+    traditional: bool = False
 
     def get(self, values: Sequence[Any], label: str) -> Any:
         c = self.columns.get(label)
@@ -394,7 +397,7 @@ def find_table(rows: Sequence[Sequence[Any]], required: Iterable[str], known: It
                     if lab and lab not in columns:
                         columns[lab] = j + 1
                 data, after = _data_rows(rows, i + 1, whole)
-                return Table(i + 1, columns, data, after)
+                return Table(i + 1, columns, data, after, traditional=script)
             score = len(found & known_set - {""})
             if score and (best is None or score > best[1]):
                 best = (i + 1, score, as_known)

@@ -708,3 +708,118 @@ def test_a_form_of_this_leagues_name_with_another_id_is_named_by_its_id(tmp_path
     _, issues = read_registration(read_workbook_bytes(data, "机关.xlsx"), "机关.xlsx", t)
     (said,) = [i.message for i in issues if i.code == "TEMPLATE_MISMATCH"]
     assert "是比赛“t2015-tcm”的报名表" in said, said
+
+
+def _form_with(tmp_path, t, people, extra):
+    """A b1 form of ``people`` with ``extra`` written under it: (row offset below the last
+    person, column label or letter, value); ``("merge", offset, "B", "I")`` merges a row's cells."""
+    import openpyxl
+
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", people)
+    wb = openpyxl.load_workbook(p)
+    ws = wb["报名表"]
+    hdr = next(r for r in range(1, 30) if any(c.value == "姓名" for c in ws[r]))
+    cols = {c.value: c.column_letter for c in ws[hdr] if c.value}
+    last = hdr + len(people)
+    for item in extra:
+        if item[0] == "merge":
+            _, off, a, b = item
+            ws.merge_cells(f"{a}{last + off}:{b}{last + off}")
+            continue
+        off, col, v = item
+        ws[f"{cols.get(col, col)}{last + off}"] = v
+    wb.save(p)
+    return read_registration(read_workbook(p), "reg.xlsx", t), hdr, cols
+
+
+def test_a_signature_or_total_line_under_the_table_is_no_entry(tmp_path):
+    """填表人：庞雪平 / 合计：10人 / 分工会主席签字： / 以上名单已经分工会主席审核 typed under the table: each was read as an
+    entry with two errors (“填表人：庞雪平”不是本次比赛的项目 + 姓名未填写; 合计 with 10 under 姓名:
+    “10”不是姓名 + 项目未填写) — the unit 需修改, and after the deadline told its form was not
+    entered although every person was.  Now such a line is no entry: one note at it, why."""
+    t = tournament()
+    people = [person("象棋", "王军", "1001"), person("跳棋", "李四", "1002")]
+    (reg, issues), hdr, cols = _form_with(tmp_path, t, people, [
+        (1, "项目", "填表人：庞雪平"), (1, "性别", "日期：2020.11.5"),
+        (2, "序号", "合计"), (2, "姓名", 10),
+        (3, "项目", "合计：10人"),
+        (4, "项目", "分工会主席签字："), (4, "性别", "日期：2020年11月5日"),
+        (5, "项目", "填表人：庞雪平    联系电话：13800000000    日期：2020年11月5日"), ("merge", 5, "B", "I"),
+        (6, "项目", "审核人: 张主席"), (6, "姓名", "（盖章）"),
+        (7, "姓名", "以上名单已经分工会主席审核"),
+    ])
+    assert [r.name for r in reg.rows] == ["王军", "李四"] and all(r.ok for r in reg.rows)
+    assert not [i for i in issues if i.severity is not Severity.INFO], [i.message for i in issues]
+    last = hdr + len(people)
+    # at most one note a line, at the line
+    assert sorted(int("".join(ch for ch in i.cell if ch.isdigit())) for i in issues) == [last + k for k in range(1, 8)]
+    assert "填表人：庞雪平" in issues[0].message and "不是报名" in issues[0].message
+
+
+def test_a_real_entry_with_a_contact_note_is_still_an_entry(tmp_path):
+    """A line with an event and a name is an entry whatever its 备注 says (联系人：张三), and a
+    line that names no event but a person (合计 is no name) is still a line asking for its event."""
+    t = tournament()
+    (reg, issues), _, _ = _form_with(tmp_path, t, [person("象棋", "王军", "1001")], [
+        (1, "项目", "象棋"), (1, "姓名", "李四"), (1, "备注", "联系人：张三"),
+        (2, "姓名", "赵六"), (2, "备注", "日期：11月5日报名"),
+    ])
+    assert [(r.name, r.event, r.ok) for r in reg.rows] == [("王军", "xiangqi", True), ("李四", "xiangqi", True),
+                                                         ("赵六", "", False)]
+    assert codes(issues) == ["MISSING_VALUE"]
+
+
+def test_a_repeated_header_row_is_no_entry(tmp_path):
+    """The header row copied under the table (a second list pasted with its header): it was
+    read as an entry — “项目”不是本次比赛的项目, and 工号, 性别, 联系电话 not valid.  Now it
+    is no entry, one note; the people under it are read."""
+    t = tournament()
+    header = [(1, lab, lab) for lab in ("序号", "项目", "队号", "姓名", "工号", "性别", "联系电话", "备注")]
+    (reg, issues), hdr, cols = _form_with(tmp_path, t, [person("象棋", "王军", "1001")], [
+        *header, (2, "项目", "跳棋"), (2, "姓名", "李四"), (2, "工号", "1002"),
+    ])
+    assert [(r.name, r.event) for r in reg.rows] == [("王军", "xiangqi"), ("李四", "checkers")]
+    assert [(i.severity, i.cell) for i in issues] == [(Severity.INFO, f"{cols['项目']}{hdr + 2}")]
+    assert "表头" in issues[0].message
+
+
+def _s2t_form(tmp_path, t, people):
+    """A b1 form of ``people`` with every text cell of 报名表 converted with OpenCC s2t, as
+    WPS 简转繁 converts a whole sheet (header, events, names)."""
+    import opencc
+    import openpyxl
+
+    cc = opencc.OpenCC("s2t")
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", people)
+    wb = openpyxl.load_workbook(p)
+    for row in wb["报名表"].iter_rows():
+        for c in row:
+            if isinstance(c.value, str):
+                c.value = cc.convert(c.value)
+    wb.save(p)
+    return read_registration(read_workbook(p), "reg.xlsx", t)
+
+
+def test_names_of_a_form_converted_to_traditional_are_read_in_the_leagues_simplified(tmp_path):
+    """WPS 简转繁 over the whole form of a Simplified league: the header and events were read
+    (項目 → 项目), but the names were kept as 呂寧桂, 吳偉軍 — printed so on the draws, and
+    another person than the 吕宁桂 of the unit's earlier form.  Now they are read back in the
+    league's script, with a note (NAME_CONVERTED) saying so."""
+    t = tournament()
+    reg, issues = _s2t_form(tmp_path, t, [person("象棋", "吕宁桂", "1001"), person("跳棋", "吴伟军", "1002"),
+                                          person("跳棋", "严艳英", "1003")])
+    assert [(r.name, r.display_name, r.event) for r in reg.rows] == [
+        ("吕宁桂", "吕宁桂", "xiangqi"), ("吴伟军", "吴伟军", "checkers"), ("严艳英", "严艳英", "checkers")]
+    assert [(i.code, i.severity) for i in issues] == [("NAME_CONVERTED", Severity.INFO)]
+    assert "呂寧桂" in issues[0].message and "吕宁桂" in issues[0].message
+
+
+def test_names_on_a_traditional_leagues_form_are_kept_as_typed(tmp_path):
+    """A league printed in 繁體 (script: traditional, T2015) issues its form in Traditional:
+    its names are never converted (to Simplified or otherwise), as typed."""
+    t = tournament(script="traditional")
+    reg, issues = _s2t_form(tmp_path, t, [person("象棋", "吕宁桂", "1001"), person("跳棋", "陈明", "1002")])
+    assert [r.name for r in reg.rows] == ["呂寧桂", "陳明"] and issues == []
+    reg, issues = read(tmp_path, [person("象棋", "呂寧桂", "1001"), person("跳棋", "陈明", "1002")],
+                       t=tournament(script="traditional"))
+    assert [r.name for r in reg.rows] == ["呂寧桂", "陈明"] and issues == []

@@ -1013,7 +1013,9 @@ def _refused_now(state: "LeagueState") -> bool:
     """R2020-Q4: every event's registration has closed and a resent form is refused as late
     (``late_policy: reject``): a unit's errors can no longer be corrected by mail."""
     spec = state.tournament.spec
-    return spec.late_policy == "reject" and registration_closed(spec, state.now, state.events)
+    # deadlines only: an event without one takes a resend on time (run.py's lateness), even
+    # after its draw — the page must not say 不再受理 of a form that is taken
+    return spec.late_policy == "reject" and registration_closed(spec, state.now)
 
 
 def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issue], n_entries: int,
@@ -1283,6 +1285,8 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
     deadlines = [aware(ev.deadline) for ev in spec.events if ev.deadline is not None]
     future = sorted(d for d in deadlines if d > aware(state.now))
     deadline = f"（截止时间：{fmt_time(future[0])}）" if future else ""
+    # no new form can enter any event (a form not sent is not asked for): every deadline passed,
+    # an event without one drawn; a resend is refused as late only by the deadlines (run.py)
     closed = registration_closed(spec, state.now, state.events)
     office = spec.contact or "工会办公室"
     sev = Counter(str(i.severity) for i in issues)
@@ -1297,18 +1301,19 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
         else:
             steps.append(f"尚未收到本{unit_word}的报名表。请填写报名表后用登记的邮箱发送{deadline}。")
         return tuple(steps)
+    past_deadlines = registration_closed(spec, state.now)
     if sev["error"]:
         where = "（问题单元格已在退回的工作簿中标出并附批注）" if returned else ""
         late_only = all(i.code == "LATE_SUBMISSION" for i in issues if str(i.severity) == "error")
-        if late_only and not closed:
+        if late_only and not past_deadlines:
             # changes to closed events only (R2020-Q4 per event): no edit makes them count
             steps.append(f"下列 {sev['error']} 处改动在该项目报名截止后收到，没有计入；修改报名表不能使其生效。"
                          "不处理也可以（按时登记的报名继续有效）；如要消除标记，请把报名表中这些项目恢复为原来登记的"
                          f"内容（不是按时登记的，删去这些行）。如确需更改请联系{office}。")
-        elif closed and spec.late_policy == "reject":
+        elif past_deadlines and spec.late_policy == "reject":
             steps.append(f"下列 {sev['error']} 处错误涉及的报名没有计入。{_closed_at(deadlines)}，"
                          f"重新发送的报名表不再受理；如需更正请联系{office}。")
-        elif closed:
+        elif past_deadlines:
             steps.append(f"请修改下列 {sev['error']} 处错误后重新发送报名表{where}；报名已截止，"
                          "重新发送的报名表会被标注为逾期，由组委会决定是否受理。")
         else:
@@ -1319,9 +1324,9 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
                      "其内容未计入报名。")
     if sev["warning"]:
         steps.append(f"请核对下列 {sev['warning']} 条警告；如确认无误，无需再次发送。")
-    if not steps and closed and spec.late_policy == "reject":     # (a resend would be refused as late)
+    if not steps and past_deadlines and spec.late_policy == "reject":     # (a resend would be refused as late)
         steps.append(f"报名已接受，无需其他操作。{_closed_at(deadlines)}；如需更改请联系{office}。")
-    elif not steps and closed:
+    elif not steps and past_deadlines:
         steps.append("报名已接受，无需其他操作。报名已截止，重新发送的报名表会被标注为逾期，由组委会决定是否受理。")
     elif not steps:
         steps.append("报名已接受，无需其他操作。如需更改，请修改后重新发送整张报名表（新的报名表取代旧的报名表）"

@@ -159,3 +159,28 @@ def test_R2020_Q4_an_event_without_a_deadline_closes_with_its_draw(tmp_path):
     assert site_vm.registration_closed(drawn.state.tournament.spec, drawn.state.now, drawn.state.events)
     page = (out / "t2016-poker" / "branches" / "g12.html").read_text(encoding="utf-8")
     assert "尚未收到本分工会的报名表" not in page and "报名已截止" in page
+
+
+def test_R2020_Q4_after_the_draw_of_an_event_without_a_deadline_a_resend_is_not_said_refused(tmp_path):
+    """An event without ``deadline`` takes a resent form on time even after its draw (run.py's
+    lateness goes by deadlines).  Once such an event counted closed with its draw, a unit with
+    an error read 重新发送的报名表不再受理 on its page while the office was told to return the
+    marked form, and the resend was taken (from a review): the page follows the intake."""
+    folder, out = _forms_only(tmp_path), tmp_path / "out"
+    _edit(folder, DEADLINE + "\n", "")
+
+    def nameless_row(wb):
+        ws = wb["报名表"]
+        hdr = next(r for r in range(1, 30) if any(c.value == "姓名" for c in ws[r]))
+        cols = {c.value: c.column for c in ws[hdr] if c.value}
+        last = max(r for r in range(hdr + 1, hdr + 40) if ws.cell(r, cols["姓名"]).value)
+        ws.cell(last + 1, cols["项目"]).value = ws.cell(last, cols["项目"]).value
+        ws.cell(last + 1, cols["工号"]).value = "009999"
+    edit_attachment(folder / "inbox" / "1112-g01-报名表.eml", nameless_row)
+    _run(folder, out, dt.datetime(2016, 11, 14, 12, 0, tzinfo=TZ))
+    shutil.copy2(ROOT / "sample_sheets" / "t2016-poker" / "inbox" / "11260820-签到表.eml", folder / "inbox")
+    drawn = _run(folder, out, dt.datetime(2016, 11, 26, 8, 40, tzinfo=TZ))
+    assert drawn.state.events["guandan"].rounds
+    assert [i.code for i in drawn.issues if i.branch == "g01" and i.severity.value == "error"]
+    page = (out / "t2016-poker" / "branches" / "g01.html").read_text(encoding="utf-8")
+    assert "不再受理" not in page and "待改" in page

@@ -45,7 +45,7 @@ CODES: dict[str, Severity] = {
     "NO_ATTACHMENT": Severity.WARNING,      # a mail without an .xlsx attachment
     "DUPLICATE_FILE": Severity.INFO,        # a mail's workbook identical to one received before (warning:
                                             # a unit's older form, sent again after the one that replaced it)
-    "MAIL_DATE": Severity.WARNING,          # a mail's Date header missing or unreadable
+    "MAIL_DATE": Severity.WARNING,          # a mail's Date header missing, unreadable or not believable
     "TOTAL_MISMATCH": Severity.ERROR,       # entered totals differ from the detail sheet
     "TOO_FEW_ENTRIES": Severity.WARNING,    # registration closed with < 2 entries: no draw
     "ROUNDS_CAPPED": Severity.WARNING,      # a Swiss rounds larger than the field allows: capped (R2015-F1)

@@ -91,6 +91,10 @@ class Inputs:
     #: the returned copies the runs wrote, by the SHA-256 of their bytes (:meth:`Ledger.own_copies`):
     #: one received is no form (:func:`read_inputs`, :func:`resent_issues`)
     own_copies: dict[str, OwnCopy] = field(default_factory=dict, repr=False, compare=False)
+    #: each mail attachment's mail, by the attachment's SHA-256: (the mail as messages name it,
+    #: without its time — :func:`_mail_called` —, its sender); LATE_SUBMISSION and the run's
+    #: summary name two captains' 《报名表.xlsx》 apart by them
+    mail_of: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: the SHA-256 of the files this night's intake recorded (PLACES_CHANGED names the event's)
     new_files: frozenset[str] = frozenset()
     #: this night, as no other: a kept event state says its night-only issues (NIGHT_ONLY)
@@ -354,8 +358,8 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
             store_blob_at(root, data, ".eml", h)
             recs = [Received(h, ".eml", name, mtime, "", rel, kind="mail")]
             return recs, {}, _unparsable(e)
-        wrong = _date_problem(mail.date, mtime)
-        received_at = mail.date.astimezone(TZ) if mail.date and not wrong else mtime
+        notice = t.spec.notice_date
+        received_at = _receipt_time(mail, mtime, notice)
         recs = []
         for att in mail.attachments:
             a_ext = Path(att.filename).suffix.lower() or ".bin"
@@ -365,7 +369,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
                                  att.sender or mail.sender, rel, parent=h))
         store_blob_at(root, data, ".eml", h)
         recs.append(Received(h, ".eml", name, received_at, mail.sender, rel, kind="mail"))
-        note = _note_of(mail, received_at)
+        note = _note_of(mail, received_at, notice)
     # the times as the ledger gives them back (ISO text: a fixed offset, no zone name), so
     # a reading made here is the one read_inputs would make from the ledger's record
     recs = [dataclasses.replace(r, received_at=dt.datetime.fromisoformat(r.received_at.isoformat())) for r in recs]
@@ -671,10 +675,11 @@ def _named(rec: Received, names: Mapping[str, str] | None = None) -> str:
     return f"《{rec.source or rec.file_name}》"
 
 
-def _mail_note(ledger: Ledger, rec: Received) -> dict:
+def _mail_note(ledger: Ledger, rec: Received, notice: dt.date | None = None) -> dict:
     """What a stored mail says about itself, parsed once and kept in the ledger's cache: its
     header problems, its workbooks (name, SHA-256) and the attachments that are none.
-    (Intake keeps the note of each mail it parses: this reads a mail only when it did not.)"""
+    (Intake keeps the note of each mail it parses: this reads a mail only when it did not.)
+    ``notice``: the league's notice date (:func:`_date_problem`)."""
     from .ingest.eml import parse_eml_bytes
 
     try:
@@ -685,7 +690,7 @@ def _mail_note(ledger: Ledger, rec: Received) -> dict:
         mail = parse_eml_bytes(data, rec.source)
     except Exception as e:  # noqa: BLE001 - said by mail_issues, as at intake
         return _unparsable(e)
-    return _note_of(mail, aware(rec.received_at))
+    return _note_of(mail, aware(rec.received_at), notice)
 
 
 def _unparsable(e: BaseException) -> dict:
@@ -695,17 +700,23 @@ def _unparsable(e: BaseException) -> dict:
     return {"unparsable": why, "problems": [], "skipped": [], "subject": "", "attachments": [], "automatic": False}
 
 
-def _note_of(mail: Any, received_at: dt.datetime) -> dict:
-    """:func:`_mail_note` of a parsed mail, taken in at ``received_at`` (its Date, or the
-    file's time when the Date could not be believed: :func:`_date_problem`)."""
+def _note_of(mail: Any, received_at: dt.datetime, notice: dt.date | None = None) -> dict:
+    """:func:`_mail_note` of a parsed mail, taken in at ``received_at`` (:func:`_receipt_time`:
+    its Date, or — the Date not believed — its newest Received header's time or the file's).
+    Why the Date was not believed is found again from the times (:func:`_date_problem`), and
+    ends in :data:`~pipeline.ingest.eml.BY_RECEIVED` when the Received header's time was
+    taken (MAIL_DATE names the time taken)."""
     from .ingest.eml import BY_RECEIVED
 
     # (a Received header's time later than the mail's file is not the one taken: the file's is)
     problems = [p.removesuffix(BY_RECEIVED) if mail.date != received_at else p for p in mail.problems]
     if mail.date is not None and mail.date != received_at:
-        wrong = _date_problem(mail.date, received_at)
-        if wrong:
-            problems.append(wrong)
+        by_received = not mail.problems and mail.received is not None and mail.received == received_at
+        wrong = _date_problem(mail.date, received_at, received_at if by_received else None, notice)
+        if not wrong:       # (the notice date not known here: nothing else sets a Date aside)
+            wrong = (f"邮件的 Date 头（{mail.date.astimezone(TZ):%Y-%m-%d %H:%M}）早于比赛通知的发文日期，"
+                     "发件设备的时钟可能不准")
+        problems.append(wrong + (BY_RECEIVED if by_received else ""))
     return {"problems": problems, "skipped": list(mail.skipped), "subject": mail.subject,
             "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments],
             "automatic": mail.automatic, "returned": mail.returned, "set_aside": list(mail.set_aside),
@@ -715,20 +726,60 @@ def _note_of(mail: Any, received_at: dt.datetime) -> dict:
             "links": list(getattr(mail, "links", ()))}
 
 
-def _date_problem(date: dt.datetime | None, file_time: dt.datetime) -> str:
-    """Why a mail's Date cannot be its time of receipt, or "": it is later than the mail's
-    file (no mail was sent after it was saved: the sender's clock is ahead).  Then the
-    file's time counts, and MAIL_DATE says so: a Date a year ahead made an on-time form
-    late.  (A Date long before the file is no sign: a folder copied or cloned later has
-    new file times, and a mail saved from the mail program days later too.)"""
+#: how far a mail's Date may be ahead of the time it was received (clocks differ a little)
+CLOCK_AHEAD = dt.timedelta(minutes=10)
+#: how long before its Received header's time a mail's Date may be: a mail waiting in a
+#: phone's outbox (offline) goes hours later; a Date a day or more earlier is a clock that
+#: was reset (2000-01-01 after a battery swap)
+QUEUED_AT_MOST = dt.timedelta(days=1)
+
+
+def _receipt_time(mail: Any, file_time: dt.datetime, notice: dt.date | None = None) -> dt.datetime:
+    """R2020-Q4: when a mail (a parsed :class:`~pipeline.ingest.eml.Mail`, its file's time
+    ``file_time``) was received.  The contract's rule: its Date header.  A Date that cannot be
+    right (:func:`_date_problem`) gives way to the time in its newest Received header — the
+    office's own mail server —, else to the file's time (a hand-saved .eml's; over IMAP the
+    server's INTERNALDATE): the handbook's MAIL_DATE.  A Date a year ahead made an on-time
+    form late (by the file's time, saved after the deadline), a phone set to UTC too (its
+    Date 8 hours late), and a clock reset to 2000 put a correction behind the form it
+    corrected.  A Received time later than the file itself is not taken either."""
+    file_time = aware(file_time)
+    if mail.date is None:
+        return file_time
+    if mail.problems:
+        # no readable Date: its time is the Received header's already (unless after the file)
+        return file_time if _date_problem(mail.date, file_time) else mail.date.astimezone(TZ)
+    received = mail.received if mail.received is not None and mail.received <= file_time + CLOCK_AHEAD else None
+    if not _date_problem(mail.date, file_time, received, notice):
+        return mail.date.astimezone(TZ)
+    return received.astimezone(TZ) if received is not None else file_time
+
+
+def _date_problem(date: dt.datetime | None, file_time: dt.datetime, received: dt.datetime | None = None,
+                  notice: dt.date | None = None) -> str:
+    """Why a mail's Date cannot be its time of receipt, or "" (:func:`_receipt_time`): it is
+    later than the time in its newest Received header (``received``: a phone set to UTC wrote
+    14:30 +0000, 8 hours after the server got it) or a day or more before it (a clock
+    reset), later than the mail's file (no mail was sent after it was saved), or before the
+    league's notice date (``notice``: no form was sent before the league was announced).
+    (A Date long before the file alone is no sign: a folder copied or cloned later has new
+    file times, and a mail saved from the mail program days later too.)"""
     if date is None:
         return ""
-    if date > aware(file_time) + dt.timedelta(minutes=10):
-        return f"邮件的 Date 头（{date.astimezone(TZ):%Y-%m-%d %H:%M}）晚于邮件文件本身的时间，发件设备的时钟可能不准"
+    when = f"{date.astimezone(TZ):%Y-%m-%d %H:%M}"
+    if received is not None and date > received + CLOCK_AHEAD:
+        return f"邮件的 Date 头（{when}）晚于邮件服务器记下的接收时间，发件设备的时钟或时区可能设置有误"
+    if received is not None and date < received - QUEUED_AT_MOST:
+        return f"邮件的 Date 头（{when}）比邮件服务器记下的接收时间早一天以上，发件设备的时钟可能不准"
+    if date > aware(file_time) + CLOCK_AHEAD:
+        return f"邮件的 Date 头（{when}）晚于邮件文件本身的时间，发件设备的时钟可能不准"
+    if notice is not None and date.astimezone(TZ).date() < notice:
+        return f"邮件的 Date 头（{when}）早于比赛通知的发文日期（{notice:%Y-%m-%d}），发件设备的时钟可能不准"
     return ""
 
 
-def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False) -> dict[str, dict]:
+def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False,
+                notice: dt.date | None = None) -> dict[str, dict]:
     """Each mail's note (:func:`_mail_note`) by its SHA-256, from the ledger's cache (those
     not there are read and kept); ``prune`` (``mails`` being every mail): the notes of mails
     no longer received are dropped from the cache."""
@@ -738,7 +789,7 @@ def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False) -> d
     for r in mails:
         raw = kept.get(keys[r.sha256])
         if raw is None:
-            note = _mail_note(ledger, r)
+            note = _mail_note(ledger, r, notice)
             raw = json.dumps(note, ensure_ascii=False).encode()
             if note:
                 fresh[keys[r.sha256]] = raw
@@ -750,7 +801,8 @@ def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False) -> d
     return notes
 
 
-def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, script: str = "simplified") -> dict[str, str]:
+def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, script: str = "simplified",
+               notice: dt.date | None = None) -> dict[str, str]:
     """How messages name each received mail (what follows 邮件), by its SHA-256: a mail
     fetched by --imap, stored as ``<sha256>.eml``, by its subject and time of receipt —
     《主题》（11月4日 22:00 收到）; a mail saved into the inbox by hand by its name
@@ -758,7 +810,7 @@ def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, scrip
     from .mailname import hash_named
 
     mails = [r for r in (ledger.received() if received is None else received) if r.kind == "mail"]
-    notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)])
+    notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)], notice=notice)
     return {r.sha256: _mail_called(r, notes, script) for r in mails}
 
 
@@ -888,7 +940,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         return bare
     children = {r.parent for r in recs if r.parent}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
-    notes = _mail_notes(ledger, mails, prune=True)
+    notes = _mail_notes(ledger, mails, prune=True, notice=t.spec.notice_date)
     # one mail saved twice (fetched by --imap and saved by hand: a Received line apart) is one
     # mail: its first copy is said and answered, not both (two NO_ATTACHMENT, two receipts)
     first_copy: dict[tuple[str, str], Received] = {}
@@ -1169,7 +1221,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         if m is None:
             return ""
         # (a mail --imap stored as <hash>.eml: by its subject, the time being said here)
-        notes = _mail_notes(ledger, [m]) if hash_named(m.file_name) else {}
+        notes = _mail_notes(ledger, [m], notice=t.spec.notice_date) if hash_named(m.file_name) else {}
         return (f"（邮件{_mail_called(m, notes, t.spec.script, when=False)}的附件，发件人 {m.sender or '未知'}，"
                 f"{cn_when(m.received_at)} 收到）")
     for rec in [r for r in recs if r.sha256 in own]:
@@ -1180,6 +1232,11 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                        ours.branch or sender_unit(t, rec.sender), rec.sha256)
     recs = [r for r in recs if r.sha256 not in own]
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
+    carried = {r.parent for r in recs if r.parent and r.sha256 in keys and r.parent in mails}
+    hashed = [mails[h] for h in sorted(carried) if hash_named(mails[h].file_name)]
+    notes = _mail_notes(ledger, hashed, notice=t.spec.notice_date) if hashed else {}
+    inputs.mail_of = {r.sha256: (_mail_called(mails[r.parent], notes, t.spec.script, when=False),
+                                 mails[r.parent].sender) for r in recs if r.parent in carried}
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
     for key in set(keys.values()) - cached.keys():
@@ -4471,6 +4528,14 @@ def _people_dropped(t: Tournament | None, branch: str, items: list[tuple[Receive
                at=CellRef(new_rec.file_name), branch=branch, source=new_rec.sha256)
 
 
+def _in_mail(inputs: Inputs, sha: str) -> str:
+    """（邮件《…》的附件，发件人 …） for a mail's attachment (:attr:`Inputs.mail_of`), else ""."""
+    if sha not in inputs.mail_of:
+        return ""
+    mail, sender = inputs.mail_of[sha]
+    return f"（邮件{mail}的附件，发件人 {sender or '未知'}）"
+
+
 def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None = None
                           ) -> tuple[Current, list[Submission]]:
     """The newest valid registration of each branch; older ones are SUPERSEDED (kept, info).
@@ -4522,7 +4587,8 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
             for rec, reg in items:
                 if _late_everywhere(t, rec.received_at):
                     before = "此前按时提交的报名表继续有效。" if on_time else "本单位没有按时收到的报名表，目前没有登记的报名。"
-                    issues.add("LATE_SUBMISSION", f"《{rec.file_name}》于 {rec.received_at:%Y-%m-%d %H:%M} 收到，"
+                    issues.add("LATE_SUBMISSION", f"《{rec.file_name}》{_in_mail(inputs, rec.sha256)}"
+                               f"于 {rec.received_at:%Y-%m-%d %H:%M} 收到，"
                                f"已过全部项目的报名截止时间，不予受理；{before}",
                                at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
                     subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected",
@@ -5333,7 +5399,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
-    names = mail_names(ledger, received, t.spec.script) if copies else None     # (read only for a copy's note)
+    names = mail_names(ledger, received, t.spec.script, t.spec.notice_date) if copies else None     # (read only for a copy's note)
     resent = inbox_resent(received, copies, copy_at, names)
     mail_ids: dict[str, str] = {}
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
@@ -5341,7 +5407,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     cur, submissions = current_registrations(inputs, issues, terms)
     current = cur.newest
     if resent and names is None:
-        names = mail_names(ledger, received, t.spec.script)
+        names = mail_names(ledger, received, t.spec.script, t.spec.notice_date)
     resent_forms = resent_issues(t, received, resent, inputs, current, issues, names)
     settle_rejected_before(received, current, issues, mail_ids, inputs.other_units)
     sender_checks(t, current, issues)
@@ -5415,7 +5481,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     gc.freeze()
     accepted = {s.branch for s in submissions if s.status == "accepted"}
     report.accepted_branches = sorted(accepted)
-    report.rejected_files = [s.file for s in submissions if s.status in ("rejected", "unreadable")]
+    # (a mail's attachment with its mail: two captains' 报名表.xlsx read as one name twice)
+    report.rejected_files = [s.file + (f"（邮件{inputs.mail_of[s.sha256][0]}的附件）" if s.sha256 in inputs.mail_of else "")
+                             for s in submissions if s.status in ("rejected", "unreadable")]
 
     say("写出文件 …")
     written = render_all(t, out, state, current, opts, say, ledger, early)

@@ -72,6 +72,9 @@ class Mail:
     #: the cloud drives (百度网盘 …) or 超大附件 its body links to (:func:`cloud_links`): the
     #: form is behind the link, which nothing here downloads
     links: tuple[str, ...] = ()
+    #: the time in its newest readable ``Received`` header (the office's own mail server),
+    #: or None: the time of receipt when the Date cannot be right (pipeline.run._receipt_time)
+    received: dt.datetime | None = None
 
     @property
     def has_attachment(self) -> bool:
@@ -188,7 +191,8 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
                 automatic=bool(returned) or auto or replies, auto_reply=auto,
                 returned=returned, set_aside=tuple(set_aside), bounced_to=bounced_to,
                 bounce_reason=reason, bounced_subject=inner_subject, replies_receipt=replies,
-                message_id=_header(msg, "Message-ID").strip("<> "), links=cloud_links(msg))
+                message_id=_header(msg, "Message-ID").strip("<> "), links=cloud_links(msg),
+                received=_received_date(msg))
 
 
 def sender_of(msg: email.message.Message) -> str:

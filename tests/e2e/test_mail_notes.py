@@ -192,3 +192,130 @@ def test_one_mail_saved_twice_is_said_and_answered_once(tmp_path):
     assert [i["file"] for i in found if i["code"] == "NO_ATTACHMENT"] == ["a.eml"]
     (dup,) = [i for i in found if i["code"] == "DUPLICATE_FILE"]
     assert dup["file"] == "b.eml" and "同一封邮件" in dup["message"]
+
+
+def _received_mail(folder: Path, name: str, form: bytes, date: str, received: str, saved: dt.datetime) -> None:
+    """b01's mail ``name`` dated ``date`` whose office mail server's (top) Received header says
+    ``received``, saved into the inbox by hand at ``saved``."""
+    import os
+
+    _mail(folder, name, [("b01-v2.xlsx", form)], date=date)
+    p = folder / "inbox" / name
+    p.write_bytes(b"Received: from mx.union.example.edu.cn by mail.union.example.edu.cn; "
+                  + received.encode() + b"\r\n" + p.read_bytes())
+    os.utime(p, (saved.timestamp(), saved.timestamp()))
+
+
+def _corrected(form: bytes) -> bytes:
+    """b01's form with one phone number changed (a correction)."""
+    import io
+
+    import openpyxl
+
+    from mailedit import change_a_phone
+
+    wb = openpyxl.load_workbook(io.BytesIO(form))
+    change_a_phone(wb)
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def test_a_date_long_before_the_received_header_takes_the_received_time(tmp_path):
+    """A phone whose clock was reset sends a corrected form: Date 2000-01-01, the office's mail
+    server received it 2020-11-08 10:00.  The correction was taken as received in 2000 and
+    superseded by the older form without a word.  A Date more than a day before the top
+    Received header cannot be right: MAIL_DATE, and the Received time counts (R2020-Q4)."""
+    folder, form = _league(tmp_path)
+    _received_mail(folder, "reset.eml", _corrected(form), "Sat, 1 Jan 2000 08:00:00 +0800",
+                   "Sun, 8 Nov 2020 10:00:05 +0800", dt.datetime(2020, 11, 8, 12, 0, tzinfo=TZ))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 8, 23, 30, tzinfo=TZ)))
+    (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
+    assert note.severity.value == "warning" and "2000-01-01 08:00" in note.message
+    assert "Received 头" in note.message and "2020-11-08 10:00 计" in note.message, note.message
+    (sub,) = [s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted"]
+    assert sub.received == dt.datetime(2020, 11, 8, 10, 0, 5, tzinfo=TZ)
+    assert not [i for i in report.issues if i.code == "SUPERSEDED" and i.file == "b01-v2.xlsx"]
+
+
+def test_a_date_ahead_or_in_the_wrong_zone_takes_the_received_header_not_the_file_time(tmp_path):
+    """Two mails the office saved into the inbox at 23:00, after the 15:00 deadline (R2020-Q4):
+    one Dated a year ahead, the office's server received it 11-07 10:00; one from a phone set
+    to UTC (Date 14:30 +0000 = 22:30 Beijing), received 14:30 Beijing.  The first took the
+    file's time, the second its Date: both were late.  The handbook's MAIL_DATE: the top
+    Received header's time counts when the Date cannot be right; both came in time."""
+    folder, form = _league(tmp_path)
+    saved = dt.datetime(2020, 11, 9, 23, 0, tzinfo=TZ)
+    _received_mail(folder, "ahead.eml", _corrected(form), "Mon, 8 Nov 2021 10:00:00 +0800",
+                   "Sat, 7 Nov 2020 10:00:00 +0800", saved)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
+    assert not [i for i in report.issues if i.code == "LATE_SUBMISSION"], report.issues
+    (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
+    assert "2021-11-08 10:00" in note.message and "Received 头" in note.message and "2020-11-07 10:00 计" in note.message
+
+    folder2, form2 = _league(tmp_path / "2")
+    _received_mail(folder2, "utc.eml", _corrected(form2), "Mon, 9 Nov 2020 14:30:00 +0000",
+                   "Mon, 9 Nov 2020 14:30:05 +0800", saved)
+    report = run(RunOptions(folder=folder2, out_parent=tmp_path / "out2", pdf=False,
+                            now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
+    assert not [i for i in report.issues if i.code == "LATE_SUBMISSION"], report.issues
+    (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
+    assert "2020-11-09 22:30" in note.message and "2020-11-09 14:30 计" in note.message, note.message
+    (sub,) = [s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted"]
+    assert sub.received == dt.datetime(2020, 11, 9, 14, 30, 5, tzinfo=TZ)
+
+
+def test_a_plausible_date_stays_the_time_of_receipt_beside_a_received_header(tmp_path):
+    """The contract's rule: a mail's received time is its Date.  A Date a few hours before the
+    server's Received header (a mail queued in the phone's outbox) is no sign of a wrong clock:
+    the Date counts — after the deadline, late (R2020-Q4), and no MAIL_DATE."""
+    folder, form = _league(tmp_path)
+    _received_mail(folder, "queued.eml", _corrected(form), "Mon, 9 Nov 2020 16:00:00 +0800",
+                   "Mon, 9 Nov 2020 20:00:00 +0800", dt.datetime(2020, 11, 9, 23, 0, tzinfo=TZ))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
+    assert not [i for i in report.issues if i.code == "MAIL_DATE"]
+    (late,) = [i for i in report.issues if i.code == "LATE_SUBMISSION"]
+    assert "2020-11-09 16:00" in late.message
+
+
+def test_a_late_form_says_which_mail_and_sender_it_came_in(tmp_path):
+    """LATE_SUBMISSION said only 《报名表.xlsx》于 … 收到, and the run's summary
+    未被接受的文件：报名表.xlsx、报名表.xlsx — no mail, subject or sender to tell two apart
+    (R2020-Q4; as UNREADABLE_FILE names them)."""
+    folder, form = _league(tmp_path)
+    _mail(folder, "late.eml", [("报名表.xlsx", _corrected(form))], date="Mon, 9 Nov 2020 16:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
+    (late,) = [i for i in report.issues if i.code == "LATE_SUBMISSION"]
+    assert "邮件《late.eml》" in late.message and "xzyfgh@union.example.edu.cn" in late.message, late.message
+    assert report.rejected_files == ["报名表.xlsx（邮件《late.eml》的附件）"]
+
+
+def test_a_date_before_the_notice_without_a_received_header_takes_the_file_time(tmp_path):
+    """A reset clock's Date (2000-01-01) on a mail without a Received header (saved by a tool
+    that dropped it): no form was sent before the league's notice (2020-10-30), so the Date
+    cannot be right — MAIL_DATE, and the file's time counts (the handbook's MAIL_DATE; R2020-Q4).
+    The note read again from the stored mail, without the notice date, still says why."""
+    import os
+
+    folder, form = _league(tmp_path)
+    _mail(folder, "reset.eml", [("b01-v2.xlsx", _corrected(form))], date="Sat, 1 Jan 2000 08:00:00 +0800")
+    saved = dt.datetime(2020, 11, 8, 12, 0, tzinfo=TZ)
+    os.utime(folder / "inbox" / "reset.eml", (saved.timestamp(), saved.timestamp()))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 8, 23, 30, tzinfo=TZ)))
+    (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
+    assert "早于比赛通知的发文日期（2020-10-30）" in note.message and "按文件时间 2020-11-08 12:00 计" in note.message
+    (sub,) = [s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted"]
+    assert sub.received == saved
+
+    from pipeline.run import _note_of, _receipt_time
+
+    mail = parse_eml_bytes((folder / "inbox" / "reset.eml").read_bytes())
+    assert _receipt_time(mail, saved) == dt.datetime(2000, 1, 1, 8, 0, tzinfo=TZ)    # (no notice date: the Date)
+    assert _receipt_time(mail, saved, dt.date(2020, 10, 30)) == saved
+    (problem,) = _note_of(mail, saved)["problems"]
+    assert "2000-01-01 08:00" in problem and "发文日期" in problem

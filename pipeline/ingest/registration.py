@@ -664,7 +664,9 @@ _FOOTER_WORD = ("(?:填表人?|填报人|填報人|制表人?|製表人?|经办�
 #: a cell that is such a line: the label and its colon near the start (填表人：庞雪平, 分工会主席
 #: 签字：), the label alone (合计, （盖章）), or a note on the list (以上名单已经分工会主席审核)
 _FOOTER_CELL = re.compile(rf"^.{{0,12}}?{_FOOTER_WORD}:|^[(\[]?{_FOOTER_WORD}[)\]]?$|^以上")
-_FOOTER_IN_NAME = re.compile(_FOOTER_WORD)
+#: a 姓名 cell that is itself such a label: it starts with it (联系人：张三, 合计1人, （盖章）,
+#: 分工会主席签字：, 以上名单……) — a name with a note (李四（电话：138…）, 李四 联系人) is a person
+_FOOTER_NAME = re.compile(rf"^[(\[]?(?:分?工会|单位|部门)?(?:主席|领导)?{_FOOTER_WORD}|^以上")
 
 
 def _not_an_entry(values: Sequence[Any], raw: Mapping[str, Any], table: Table, spec: Any) -> tuple[int, str] | None:
@@ -699,12 +701,16 @@ def _not_an_entry(values: Sequence[Any], raw: Mapping[str, Any], table: Table, s
     if isinstance(ev, (str, int, float)) and not is_blank(ev) and spec.event(strip_spaces(
             unicodedata.normalize("NFKC", cell_text(ev)))) is not None:
         return None
+    # the name cell names a person unless it is itself the label: 李四（电话：13800000001）
+    # with the event mistyped (像棋) or blank was dropped as a sign-off line (无需修改) — a
+    # person not entered, and nobody told to fix the line
     name = raw.get("姓名")
-    if isinstance(name, str) and strip_spaces(name) and not _FOOTER_IN_NAME.search(text(name)):
+    label_name = isinstance(name, str) and bool(_FOOTER_NAME.search(text(name)))
+    if isinstance(name, str) and strip_spaces(name) and not label_name:
         return None
     for c, v in enumerate(values, 1):
         t = text(v)
-        if t and _FOOTER_CELL.search(t):
+        if t and (_FOOTER_CELL.search(t) or (label_name and c == table.columns.get("姓名"))):
             return c, f"“{' '.join(v.split())[:40]}”是填表人、合计、签字、日期或“以上名单……”之类的落款"
     return None
 

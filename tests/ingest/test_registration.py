@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from pipeline.ingest.registration import pickup_match, read_registration, read_result_rows
 from pipeline.ingest.workbook import read_workbook
 from pipeline.model import Severity
@@ -769,6 +771,37 @@ def test_a_real_entry_with_a_contact_note_is_still_an_entry(tmp_path):
     assert codes(issues) == ["MISSING_VALUE"]
 
 
+@pytest.mark.parametrize("extra", [
+    [(1, "项目", "像棋"), (1, "姓名", "李四（电话：13800000001）"), (1, "工号", "1002")],
+    [(1, "姓名", "李四 电话:13800000001"), (1, "工号", "1002")],
+    [(1, "姓名", "李四（联系人）"), (1, "工号", "1002"), (1, "备注", "联系电话：13800000001")],
+], ids=["event-typo-phone-in-name", "no-event-phone-in-name", "no-event-contact-mark"])
+def test_a_name_with_a_phone_or_contact_note_and_a_wrong_event_is_still_an_entry(tmp_path, extra):
+    """李四（电话：13800000001） under 姓名 with the event mistyped (像棋) or blank, and some
+    cell reading “X：”: the line was dropped as a sign-off line (“无需修改”) because 电话 or
+    联系人 was in the name cell — a person silently not entered.  A name cell holding a
+    name and a note is an entry, with its errors for the captain to fix; only a name cell
+    that is itself the label (填表人：…, 合计) — or blank, a number — makes a sign-off line."""
+    t = tournament()
+    (reg, issues), _, _ = _form_with(tmp_path, t, [person("象棋", "王军", "1001")], extra)
+    assert len(reg.rows) == 2 and reg.rows[1].name.startswith("李四") and not reg.rows[1].ok
+    assert {"UNKNOWN_EVENT", "MISSING_VALUE"} & set(codes(issues)), [i.message for i in issues]
+    assert not [i for i in issues if "落款" in i.message]
+
+
+def test_a_name_cell_that_is_the_label_makes_a_sign_off_line(tmp_path):
+    """The name cell itself the label — 联系人：张三, 合计10人, 分工会主席签字： — with no event:
+    still no entry, one note (the line under the table is no person)."""
+    t = tournament()
+    (reg, issues), hdr, _ = _form_with(tmp_path, t, [person("象棋", "王军", "1001")], [
+        (1, "姓名", "联系人：张三"), (1, "联系电话", "13800000001"),
+        (2, "姓名", "合计1人"),
+        (3, "姓名", "分工会主席签字："),
+    ])
+    assert [r.name for r in reg.rows] == ["王军"]
+    assert [i.severity for i in issues] == [Severity.INFO] * 3 and all("落款" in i.message for i in issues)
+
+
 def test_a_repeated_header_row_is_no_entry(tmp_path):
     """The header row copied under the table (a second list pasted with its header): it was
     read as an entry — “项目”不是本次比赛的项目, and 工号, 性别, 联系电话 not valid.  Now it
@@ -812,6 +845,23 @@ def test_names_of_a_form_converted_to_traditional_are_read_in_the_leagues_simpli
         ("吕宁桂", "吕宁桂", "xiangqi"), ("吴伟军", "吴伟军", "checkers"), ("严艳英", "严艳英", "checkers")]
     assert [(i.code, i.severity) for i in issues] == [("NAME_CONVERTED", Severity.INFO)]
     assert "呂寧桂" in issues[0].message and "吕宁桂" in issues[0].message
+
+
+def test_a_simplified_surname_yu_on_a_converted_form_stays(tmp_path):
+    """於 is a surname of Simplified names too (於丽, not 于丽), and WPS 简转繁 leaves it as
+    it is: a form converted to 繁體 had 於麗 read as 于丽 — another person, a note saying it
+    was converted so.  A character of the Simplified set (GB 2312: 於, 乾, 吒; 釐, restored
+    for names) stays; Traditional-only characters are still read back (呂寧 → 吕宁, 傑 → 杰)."""
+    from pipeline.text import name_to_simplified
+
+    t = tournament()
+    reg, issues = _s2t_form(tmp_path, t, [person("象棋", "於丽", "1001"), person("跳棋", "吕宁桂", "1002"),
+                                          person("跳棋", "谢军杰", "1003"), person("跳棋", "乾隆", "1004")])
+    assert [r.name for r in reg.rows] == ["於丽", "吕宁桂", "谢军杰", "乾隆"]
+    (note,) = [i.message for i in issues if i.code == "NAME_CONVERTED"]
+    assert "“於麗”→“於丽”" in note and "于丽" not in note
+    assert [name_to_simplified(n) for n in ("於麗", "釐英", "哪吒", "謝軍傑", "後明", "鍾明")] == [
+        "於丽", "釐英", "哪吒", "谢军杰", "后明", "钟明"]
 
 
 def test_names_on_a_traditional_leagues_form_are_kept_as_typed(tmp_path):

@@ -4609,14 +4609,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                 names = "、".join(f"“{t.spec.event(e).name}”" for e in kept[rec.sha256])  # type: ignore[union-attr]
                 still = f"其中{names}的报名已截止，仍以本表为准；"
                 kept_rows[rec.sha256] = {r.row for r in reg.rows if r.event in kept[rec.sha256]}
-            if nxt.received_at == rec.received_at:
-                # as SAME_TIME says it: by the saved times only when they tell the two apart
-                how = "按表格保存时间" if _saved_key(reg) != _saved_key(nxt_reg) else "暂"
-                said = (f"《{rec.file_name}》与《{nxt.file_name}》同时收到（{cn_when(rec.received_at)}），"
-                        f"{how}以后者为准，本表已被取代；")
-            else:
-                said = (f"《{rec.file_name}》（{cn_when(rec.received_at)} 收到）已被其后收到的"
-                        f"《{nxt.file_name}》（{cn_when(nxt.received_at)} 收到）取代，以最后收到的一份为准；")
+            said = _superseded_by(rec, reg, nxt, nxt_reg, "以最后收到的一份为准") + "；"
             issues.add("SUPERSEDED", f"{said}{still}原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch,
                        source=rec.sha256)
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded",
@@ -6540,6 +6533,19 @@ def stray_event_rows(t: Tournament, inputs: Inputs, issues: IssueLog) -> None:
                                "这一行未读取：请填写比赛项目的名称。", at=cells["项目"], source=rec.sha256)
 
 
+def _superseded_by(rec: Received, book: Any, nxt: Received, nxt_book: Any, last: str, *, what: str = "") -> str:
+    """SUPERSEDED's words for ``rec`` replaced by ``nxt`` (the next of a unit's forms, or of
+    the 评奖表): received at the same time, as SAME_TIME says it — by the workbooks' saved
+    times (:func:`_saved_key`) only when they tell the two apart; else received later,
+    ``last`` (``以最后收到的一份为准``) closing it."""
+    if nxt.received_at == rec.received_at:
+        how = "按表格保存时间" if _saved_key(book) != _saved_key(nxt_book) else "暂"
+        return (f"{what}《{rec.file_name}》与《{nxt.file_name}》同时收到（{cn_when(rec.received_at)}），"
+                f"{how}以后者为准，本表已被取代")
+    return (f"{what}《{rec.file_name}》（{cn_when(rec.received_at)} 收到）已被其后收到的"
+            f"《{nxt.file_name}》（{cn_when(nxt.received_at)} 收到）取代，{last}")
+
+
 def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], issues: IssueLog) -> list[AwardRow]:
     """R2015-A1: awards entered by the organisers on the 评奖 sheet (风尚奖 … 组织奖).  The
     sheet received last is the list (a corrected sheet replaces the one before, SUPERSEDED;
@@ -6554,16 +6560,8 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
 
     books = sorted(inputs.awards, key=lambda x: (x[0].received_at, _saved_key(x[1]), x[0].sha256))
     for (rec, book), (nxt, nxt_book) in zip(books, books[1:]):
-        if nxt.received_at == rec.received_at:
-            # as SAME_TIME says it: by the saved times only when they tell the two apart
-            how = "按表格保存时间" if _saved_key(book) != _saved_key(nxt_book) else "暂"
-            said = (f"评奖表《{rec.file_name}》与《{nxt.file_name}》同时收到"
-                    f"（{cn_when(rec.received_at)}），{how}以后者为准，本表已被取代。")
-        else:
-            said = (f"评奖表《{rec.file_name}》（{cn_when(rec.received_at)} 收到）"
-                    f"已被其后收到的《{nxt.file_name}》（{cn_when(nxt.received_at)} 收到）取代，"
-                    "获奖名单以最后收到的一份为准。")
-        issues.add("SUPERSEDED", said, at=CellRef(rec.file_name), source=rec.sha256)
+        said = _superseded_by(rec, book, nxt, nxt_book, "获奖名单以最后收到的一份为准", what="评奖表")
+        issues.add("SUPERSEDED", f"{said}。", at=CellRef(rec.file_name), source=rec.sha256)
     _same_time_notes("", books, issues)
     rows: list[AwardRow] = []
     for rec, book in books[-1:]:

@@ -2222,6 +2222,77 @@ def voided(draw_hash: str, listed: Iterable[str]) -> bool:
     return bool(draw_hash) and any(len(str(x).strip()) >= 8 and draw_hash.startswith(str(x).strip()) for x in listed)
 
 
+def same_name(name: str) -> str:
+    """A name as two forms of one unit are compared for the same person: spaces stripped, in
+    Simplified (:func:`pipeline.text.name_to_simplified`, as a form converted to 繁體 is read).
+
+    >>> same_name("楊 鵬"), same_name("杨鹏")
+    ('杨鹏', '杨鹏')
+    """
+    from .ingest.workbook import strip_spaces
+    from .text import name_to_simplified
+
+    return name_to_simplified(strip_spaces(name))
+
+
+def labels_of(rounds: list[Round]) -> dict[str, Any]:
+    """Every published round's labels (entry id → [team, branch, players…]), the latest last."""
+    labels: dict[str, Any] = {}
+    for r in rounds:
+        if isinstance(r.plan, dict) and isinstance(r.plan.get("labels"), dict):
+            labels.update(r.plan["labels"])
+    return labels
+
+
+def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], dict[str, str]]:
+    """R2020-Q4: an individual entry's id is ``event:branch:<工号 or name>`` — a unit whose
+    form had no 工号 was drawn under its players' names, and resending the same people with
+    their 工号 filled in (or a name read in another script: 楊鵬, now 杨鹏) gives them new ids.
+    Such an entry — in no published round, of the same unit as exactly one drawn entry no
+    longer entered, whose player has the same name (:func:`same_name`; the drawn one's as
+    its id or its round's label has it) — is that drawn entry, not a late one
+    (:meth:`EventRunner.late_ids`): it is given the drawn id, so it plays on with its results,
+    places and awards.  Returns the entries and {current id → drawn id} of those mapped."""
+    if not rounds:
+        return entries, {}
+    drawn = {s for r in rounds for m in r.matches for s in m.sides}
+    current = {e.id for e in entries}
+    gone = drawn - current
+    if not gone:
+        return entries, {}
+    labels = labels_of(rounds)
+    merged = {m.get("id") for r in rounds if isinstance(r.plan, dict)
+              for m in r.plan.get("merged", []) or [] if isinstance(m, dict)}
+    was: dict[tuple[str, str], list[str]] = {}
+    for sid in sorted(gone - merged):
+        parts = sid.split(":", 2)
+        if len(parts) != 3:
+            continue
+        rec = labels.get(sid)
+        if isinstance(rec, list) and len(rec) > 2:
+            continue        # a team's (its id is its number: the same people keep it)
+        names = {same_name(parts[2])}
+        if isinstance(rec, list) and rec and isinstance(rec[0], str):
+            names.add(same_name(re.sub(r"（[^（）]*）$", "", rec[0])))
+        for n in names:
+            if n:
+                was.setdefault((parts[1], n), []).append(sid)
+    now: dict[tuple[str, str], list[Entry]] = {}
+    for e in entries:
+        if e.id not in drawn and len(e.players) == 1 and not e.team_no:
+            now.setdefault((e.branch, same_name(e.players[0].name)), []).append(e)
+    mapped: dict[str, str] = {}
+    taken: set[str] = set()
+    for k, es in now.items():
+        sids = sorted(set(was.get(k, ())))
+        if len(es) == 1 and len(sids) == 1 and sids[0] not in taken:
+            mapped[es[0].id] = sids[0]
+            taken.add(sids[0])
+    if not mapped:
+        return entries, {}
+    return [dataclasses.replace(e, id=mapped[e.id]) if e.id in mapped else e for e in entries], mapped
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -2255,6 +2326,9 @@ class EventRunner:
         # a tie the chain cannot break, across an award boundary, waits for a 加赛 (the
         # rules' last tiebreak): the sheet must be able to settle it whatever the chain
         self.chain = chain if "playoff" in chain else (*chain, "playoff")
+        # the same player entered again under another id since the draw (工号 filled in, a
+        # name's script changed): the drawn entry, kept under its drawn id (drawn_as)
+        entries, self.same_as = drawn_as(self.rounds, entries)
         self.entries = sorted(entries, key=lambda e: e.id)
         self.results: dict[tuple, MatchResult] = {}
         # tables whose row was received but gave no result: why, by Match.key ("加赛": a tie
@@ -3096,6 +3170,7 @@ class EventRunner:
         if not self.rounds:
             return
         first = self.rounds[0]
+        self.say_same_as()
         drawn = {s for m in first.matches for s in m.sides}
         current = {e.id for e in self.entries}
         merged_from = {f for r in self.rounds for m in (r.plan.get("merged", []) if isinstance(r.plan, dict) else [])
@@ -3133,7 +3208,7 @@ class EventRunner:
                             "请组委会决定如何处理。")
             return
         # the same entries: the check-in (who came) or a pair's players may still have changed
-        now = draw_inputs_hash([e for e in self.entries if e.id not in gone], [], {}, self.absent, {})
+        now = draw_inputs_hash([self.as_drawn(e) for e in self.entries if e.id not in gone], [], {}, self.absent, {})
         if first.input_hash and now != first.input_hash:
             swapped = self.players_changed(first)
             if swapped:
@@ -3147,6 +3222,47 @@ class EventRunner:
                             f"{self.ev.name} 第1轮已于抽签后公布，不会重新抽签；公布后签到（到场情况）或队伍的队员有变化"
                             f"（抽签表上的输入摘要 {first.input_hash}，现为 {now}）{self.checkin_changes(first)}，"
                             "请组委会核实并决定如何处理。")
+
+    def as_drawn(self, e: Entry) -> Entry:
+        """An entry given its drawn id (:func:`drawn_as`) with its player as round 1 was drawn
+        from: the name or the 工号 its drawn id holds, so the 工号 filled in since is no change
+        of the draw's inputs (its digest)."""
+        if e.id not in self.same_as.values() or len(e.players) != 1:
+            return e
+        was = e.id.split(":", 2)[2]
+        p = e.players[0]
+        old = (dataclasses.replace(p, staff_id=was) if was.isascii() and any(ch.isdigit() for ch in was)
+               else dataclasses.replace(p, staff_id="", name=was))
+        return dataclasses.replace(e, players=(old,))
+
+    def say_same_as(self) -> None:
+        """R2020-Q4: a note for the entries :func:`drawn_as` took for drawn ones — the same
+        person sent again with the 工号 filled in (or the name in another script) after round 1
+        was drawn: they play on as drawn (no 新增/已不在报名中, no late entry)."""
+        if not self.same_as:
+            return
+        by_id = {e.id: e for e in self.entries}
+        said = []
+        for now_id, sid in sorted(self.same_as.items(), key=lambda x: x[1]):
+            e = by_id.get(sid)
+            if e is None:
+                continue
+            was, p = sid.split(":", 2)[2], e.players[0]
+            what = []
+            if p.staff_id and p.staff_id != was and not (was.isascii() and any(ch.isdigit() for ch in was)):
+                what.append(f"补填工号 {p.staff_id}")
+            elif p.staff_id != was and was.isascii():
+                what.append(f"工号 {was} → {p.staff_id or '（空）'}")
+            label = labels_of(self.rounds).get(sid)
+            shown = re.sub(r"（[^（）]*）$", "", label[0]) if isinstance(label, list) and label else was
+            if shown != p.shown and not (was.isascii() and any(ch.isdigit() for ch in was) and shown == was):
+                what.append(f"姓名 {shown} → {p.shown}")
+            said.append(f"{_entry_label(self.t, e)} {'，'.join(what) or '重新报名'}")
+        if said:
+            self.issues.add("DRAW_INPUT_CHANGED",
+                            f"{self.ev.name} 第1轮抽签公布后，报名表中 {'、'.join(said)}：与抽签时是同一参赛者，"
+                            "按已公布的抽签继续比赛，已赛成绩、名次不变，无需处理。",
+                            branch=by_id[sorted(self.same_as.values())[0]].branch, severity=Severity.INFO)
 
     def players_changed(self, first: Round) -> str:
         """``外语1队 覃旭/杜桂芳 → 覃旭/李新`` for each team whose players differ from those
@@ -5715,7 +5831,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
                   results=runner.results, standings=standings, placements=placements,
                   complete=runner.complete, waiting=runner.waiting, ties=runner.ties,
-                  withdrawn=runner.withdrawn_ids(), late=runner.late_ids())
+                  withdrawn=runner.withdrawn_ids(), late=runner.late_ids(), same_as=dict(runner.same_as))
     if len(runner.rounds) != len(rounds_before):
         # a round was published: the next run starts from the ledger as it is now, and
         # finds exactly this state (the new round waits for its results)

@@ -168,6 +168,9 @@ class EventState:
     # entry ids entered after round 1 was drawn (R2020-Q4, EventRunner.late_ids): in no round,
     # no place, no award
     late: frozenset[str] = frozenset()
+    # an entry sent again under another id since round 1 was drawn (工号 filled in), taken for
+    # the drawn one (run.drawn_as): its id now → the drawn id it plays and is placed under
+    same_as: Mapping[str, str] = field(default_factory=dict)
 
 
 def forms_still_count(events: Iterable["EventSpec"], late_policy: str, drawn: Mapping[str, "EventState"],

@@ -1192,6 +1192,10 @@ def final_places(state: "LeagueState") -> dict[str, str]:
                 for f in (m.get("from") or []) if place else []:
                     who = "、".join(p.name for p in getattr(registered.get(f), "players", ()) if p.key in played)
                     out.setdefault(f, place + (f"（{who}重组后参赛）" if who else "（重组）"))
+        # sent again under another id since round 1 (工号 filled in): placed under the drawn id
+        for now_id, sid in getattr(es, "same_as", {}).items():
+            if sid in out:
+                out[now_id] = out[sid]
     state.__dict__["_places_cache"] = (key, out)
     return out
 

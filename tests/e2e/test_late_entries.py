@@ -135,3 +135,61 @@ def test_R2020_Q4_a_form_after_the_events_finished_changes_no_place_or_award(tmp
         (said,) = [i.message for i in late.issues if i.code == "DRAW_INPUT_CHANGED" and es.spec.name in i.message]
         assert NOT_DRAWN in said and added[k][0].team in said, said
     assert "未参赛（第1轮抽签后才报名）" in (out / "branches" / "b01.html").read_text(encoding="utf-8")
+
+
+def test_R2020_Q4_the_same_people_resent_with_their_staff_numbers_are_no_late_entry(tmp_path):
+    """t2011 (``accept-with-warning``): d01's form had no 工号, so its players were drawn in
+    round 1 as ``xiangqi:d01:<name>``; after the draw d01 resends the same people with their
+    工号 filled in (new ids ``xiangqi:d01:<工号>``).  They are the drawn entries, not late
+    ones: they play on in every later round with their round-1 results, are placed, and no
+    DRAW_INPUT_CHANGED says 新增…不参加编排 or 已不在报名中 (the whole unit was excluded)."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    _accept_late(folder)
+    for p in (folder / "inbox").iterdir():
+        if not p.name.endswith("报名表.eml"):
+            p.unlink()
+    src = folder / "inbox" / "0502-d01-报名表.eml"
+    resend = tmp_path / "0508-d01-补工号.eml"
+    edit_attachment(src, lambda wb: None, save_as=resend, date="Sun, 08 May 2011 12:00:00 +0800")
+
+    def blank(wb):
+        ws = wb["报名表"]
+        for r in range(8, 20):
+            if ws.cell(r, 3).value:
+                ws.cell(r, 4).value = None
+    edit_attachment(src, blank)
+    out_parent = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=dt.datetime(2011, 5, 7, 12, tzinfo=TZ)))
+    drawn = {k: {s for m in es.rounds[0].matches for s in m.sides if ":d01:" in s}
+             for k, es in first.state.events.items() if es.rounds}
+    assert drawn and any(drawn.values()), drawn
+    assert all(not any(ch.isdigit() for ch in s.split(":")[-1]) for ids in drawn.values() for s in ids), drawn
+    shutil.copy(resend, folder / "inbox" / resend.name)
+    report, seen = _play_out(folder, out_parent, dt.datetime(2030, 1, 1, tzinfo=TZ), set())
+    events = report.state.events
+    assert not [i.message for i in seen if i.code == "DRAW_INPUT_CHANGED"
+                and (NOT_DRAWN in i.message or "已不在报名中" in i.message)]
+    assert all(es.complete for es in events.values()), {k: es.waiting for k, es in events.items()}
+    for k, ids in drawn.items():
+        es = events[k]
+        assert not es.late, (k, es.late)
+        assert ids <= {p.entry for p in es.placements}, k       # placed, under the drawn ids
+        if len(es.rounds) > 1:
+            later = {s for r in es.rounds[1:] for m in r.matches for s in m.sides}
+            scored = {s for m in es.rounds[0].matches for s in m.sides if s in ids and m.key in es.results}
+            assert scored == ids, k      # the round-1 results stay attached
+            # (in a knockout only the winners go on: the drawn ids, never the 工号 ones)
+            assert not {s for s in later if ":d01:" in s and s not in ids}, k
+    said = [i.message for i in seen if i.code == "DRAW_INPUT_CHANGED"]
+    assert said and all("补填工号" in m and "同一参赛者" in m for m in said), said
+    # the unit's page lists its entries under their 工号 ids: each shows its drawn entry's place
+    from pipeline.render.site_vm import final_places
+    places = final_places(report.state)
+    for k, ids in drawn.items():
+        same = events[k].same_as
+        assert set(same.values()) == ids and all(i.split(":")[-1].isdigit() for i in same), same
+        assert all(places[i].startswith(("第", "A组", "B组", "C组", "D组")) and places[i] == places[same[i]]
+                   for i in same), places
+    page = (out_parent / "t2011-court" / "branches" / "d01.html").read_text(encoding="utf-8")
+    assert "第1轮抽签后才报名" not in page and places[next(iter(events["xiangqi"].same_as))] in page

@@ -85,53 +85,27 @@ def name_to_simplified(name: str) -> str:
     简转繁 over a whole form), back in Simplified: character by character (a name is no word
     of the dictionary), each Traditional character whose Simplified one converts back to it
     (呂 → 吕, 寧 → 宁, 爲 and 為 → 为); a character that is one of Simplified names too
-    stays — 乾 (干 converts to 幹), 杰, 于, 里 — and so does a character of the Simplified
-    set itself (:func:`_simplified_char`): the surname 於 (於丽, not 于丽), which the editor
-    leaves as it is.
+    stays — 乾 (干 converts to 幹), 杰, 于, 里.  於, 徵 and 夥 go back to 于, 征 and 伙: the
+    editor writes them for those (于丽 → 於麗), and the surname 于 is common where 於 is
+    rare (keeping them read a converted 于丽 as 於丽, another person, from a review) — the
+    NAME_CONVERTED note names every changed cell, so a true 於 is seen and can be said.
 
     >>> name_to_simplified("呂寧桂"), name_to_simplified("嚴豔英"), name_to_simplified("李乾"), name_to_simplified("王军")
     ('吕宁桂', '严艳英', '李乾', '王军')
-    >>> name_to_simplified("於麗"), name_to_simplified("釐英"), name_to_simplified("謝軍傑"), name_to_simplified("後明")
-    ('於丽', '釐英', '谢军杰', '后明')
+    >>> name_to_simplified("於麗"), name_to_simplified("徵明"), name_to_simplified("謝軍傑"), name_to_simplified("後明")
+    ('于丽', '征明', '谢军杰', '后明')
     """
     if not name or name.isascii():
         return name
     t2s = _t2s()
     out = []
     for ch in name:
-        simple = t2s.convert(ch) if _cjk_char(ch) and not _simplified_char(ch) else ch
+        simple = t2s.convert(ch) if _cjk_char(ch) else ch
         if simple != ch and len(simple) == 1 and ch in (_s2t().convert(simple), _s2t_plain().convert(simple)):
             out.append(simple)
         else:
             out.append(ch)
     return "".join(out)
-
-
-#: characters of Simplified names outside GB 2312, restored by 通用规范汉字表 (2013) for
-#: names, that OpenCC t2s would merge into another (釐 → 厘)
-_SIMPLIFIED_NAME_CHARS = frozenset("釐")
-#: characters of GB 2312 that are a Traditional form only (后 is the Simplified 後)
-_TRADITIONAL_IN_GB2312 = frozenset("後")
-
-
-def _simplified_char(ch: str) -> bool:
-    """Whether ``ch`` is a character of the Simplified set (GB 2312, and the characters
-    restored for names) — 於, 乾, 吒, 夥, 徵, 釐 — so that a name holding it is no
-    conversion to undo, although OpenCC t2s merges it into another (於 → 于): 於丽 is another
-    person than 于丽.  呂, 傑, 餘, 鍾 are none.
-
-    >>> [_simplified_char(c) for c in "於乾釐吕呂傑餘後"]
-    [True, True, True, True, False, False, False, False]
-    """
-    if ch in _SIMPLIFIED_NAME_CHARS:
-        return True
-    if ch in _TRADITIONAL_IN_GB2312:
-        return False
-    try:
-        ch.encode("gb2312")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _cjk_char(ch: str) -> bool:

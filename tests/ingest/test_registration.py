@@ -847,21 +847,23 @@ def test_names_of_a_form_converted_to_traditional_are_read_in_the_leagues_simpli
     assert "呂寧桂" in issues[0].message and "吕宁桂" in issues[0].message
 
 
-def test_a_simplified_surname_yu_on_a_converted_form_stays(tmp_path):
-    """於 is a surname of Simplified names too (於丽, not 于丽), and WPS 简转繁 leaves it as
-    it is: a form converted to 繁體 had 於麗 read as 于丽 — another person, a note saying it
-    was converted so.  A character of the Simplified set (GB 2312: 於, 乾, 吒; 釐, restored
-    for names) stays; Traditional-only characters are still read back (呂寧 → 吕宁, 傑 → 杰)."""
+def test_a_converted_form_reads_the_surname_yu_back_as_the_common_one(tmp_path):
+    """WPS 简转繁 writes 於 for 于 (于丽 → 於麗), 徵 for 征, 夥 for 伙: kept as 於 (as a
+    character of GB 2312), a converted 于丽 was read as 於丽 — another person, on the
+    certificate and against the unit's earlier form (from a review).  They go back to the
+    common 于, 征, 伙, each said in the NAME_CONVERTED note; 乾 (干 converts to 幹) stays,
+    Traditional-only characters are read back (呂寧 → 吕宁, 傑 → 杰)."""
     from pipeline.text import name_to_simplified
 
     t = tournament()
-    reg, issues = _s2t_form(tmp_path, t, [person("象棋", "於丽", "1001"), person("跳棋", "吕宁桂", "1002"),
-                                          person("跳棋", "谢军杰", "1003"), person("跳棋", "乾隆", "1004")])
-    assert [r.name for r in reg.rows] == ["於丽", "吕宁桂", "谢军杰", "乾隆"]
+    reg, issues = _s2t_form(tmp_path, t, [person("象棋", "于丽", "1001"), person("跳棋", "吕宁桂", "1002"),
+                                          person("跳棋", "谢军杰", "1003"), person("跳棋", "乾隆", "1004"),
+                                          person("跳棋", "征明", "1005")])
+    assert [r.name for r in reg.rows] == ["于丽", "吕宁桂", "谢军杰", "乾隆", "征明"]
     (note,) = [i.message for i in issues if i.code == "NAME_CONVERTED"]
-    assert "“於麗”→“於丽”" in note and "于丽" not in note
-    assert [name_to_simplified(n) for n in ("於麗", "釐英", "哪吒", "謝軍傑", "後明", "鍾明")] == [
-        "於丽", "釐英", "哪吒", "谢军杰", "后明", "钟明"]
+    assert "“於麗”→“于丽”" in note
+    assert [name_to_simplified(n) for n in ("於麗", "謝軍傑", "後明", "鍾明", "夥明")] == [
+        "于丽", "谢军杰", "后明", "钟明", "伙明"]
 
 
 def test_names_on_a_traditional_leagues_form_are_kept_as_typed(tmp_path):

@@ -2250,7 +2250,8 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
     their 工号 filled in (or a name read in another script: 楊鵬, now 杨鹏) gives them new ids.
     Such an entry — in no published round, of the same unit as exactly one drawn entry no
     longer entered, whose player has the same name (:func:`same_name`; the drawn one's as
-    its id or its round's label has it) — is that drawn entry, not a late one
+    its id or its round's label has it; an entry drawn under a 工号 never: another 工号 is
+    another person) — is that drawn entry, not a late one
     (:meth:`EventRunner.late_ids`): it is given the drawn id, so it plays on with its results,
     places and awards.  Returns the entries and {current id → drawn id} of those mapped."""
     if not rounds:
@@ -2271,9 +2272,13 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
         rec = labels.get(sid)
         if isinstance(rec, list) and len(rec) > 2:
             continue        # a team's (its id is its number: the same people keep it)
-        names = {same_name(parts[2])}
-        if isinstance(rec, list) and rec and isinstance(rec[0], str):
-            names.add(same_name(re.sub(r"（[^（）]*）$", "", rec[0])))
+        shown = (same_name(re.sub(r"（[^（）]*）$", "", rec[0]))
+                 if isinstance(rec, list) and rec and isinstance(rec[0], str) else "")
+        if shown and shown != same_name(parts[2]) or not shown and parts[2].isascii():
+            # drawn under a 工号 (rules.md, Identity): another 工号 is another person — a
+            # substitute — never the drawn entry (it inherited its results, an info note)
+            continue
+        names = {same_name(parts[2]), shown} - {""}
         for n in names:
             if n:
                 was.setdefault((parts[1], n), []).append(sid)

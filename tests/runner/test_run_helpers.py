@@ -405,3 +405,28 @@ def test_a_problem_said_once_before_the_upgrade_stays_said_in_the_new_wording():
     assert ("RESULT_SHEET_BLANK", now) in said_before(None, kept)
     record = {"report": {"issues": [{"code": "RESULT_SHEET_BLANK", "message": old}]}}
     assert ("RESULT_SHEET_BLANK", now) in said_before(record)
+
+
+def test_R2020_Q4_a_substitute_under_another_staff_number_is_not_the_drawn_entry():
+    """rules.md Identity: a person is their 工号 when given.  宋勇 drawn as 001015, then the form
+    resent with another 宋勇 (991015): drawn_as took the substitute for the drawn entry (its
+    round-1 results, place and awards, an info note saying 无需处理 — from a review).  Only an
+    entry drawn under a name takes the same name's 工号 filled in later."""
+    from pipeline.model import Entry, Match, Person, Round
+    from pipeline.run import drawn_as
+
+    def rnd(sid: str, label: str) -> Round:
+        m = Match(event="xiangqi", stage="swiss", round=1, group="", table=1, sides=(sid, "xiangqi:d02:002001"))
+        return Round(event="xiangqi", stage="swiss", stage_name="瑞士制", round=1, matches=(m,),
+                     plan={"labels": {sid: [label, "立案庭"], "xiangqi:d02:002001": ["陶英", "民一庭"]}})
+
+    def entry_of(staff: str) -> Entry:
+        p = Person(name="宋勇", branch="d01", staff_id=staff)
+        return Entry(id=f"xiangqi:d01:{staff or '宋勇'}", event="xiangqi", branch="d01", team="宋勇", players=(p,))
+
+    other = Entry(id="xiangqi:d02:002001", event="xiangqi", branch="d02", team="陶英",
+                  players=(Person(name="陶英", branch="d02", staff_id="002001"),))
+    _, mapped = drawn_as([rnd("xiangqi:d01:001015", "宋勇")], [entry_of("991015"), other])
+    assert mapped == {}
+    _, mapped = drawn_as([rnd("xiangqi:d01:宋勇", "宋勇")], [entry_of("001015"), other])
+    assert mapped == {"xiangqi:d01:001015": "xiangqi:d01:宋勇"}

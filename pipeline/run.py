@@ -728,10 +728,12 @@ def _note_of(mail: Any, received_at: dt.datetime, notice: dt.date | None = None)
 
 #: how far a mail's Date may be ahead of the time it was received (clocks differ a little)
 CLOCK_AHEAD = dt.timedelta(minutes=10)
-#: how long before its Received header's time a mail's Date may be: a mail waiting in a
-#: phone's outbox (offline) goes hours later; a Date a day or more earlier is a clock that
-#: was reset (2000-01-01 after a battery swap)
-QUEUED_AT_MOST = dt.timedelta(days=1)
+#: how long before its (top) Received header's time a mail's Date may be: a mail waiting in
+#: a phone's outbox goes hours later, and one the office's server redirects or forwards is
+#: stamped again days later (its Date, the true time, then made an on-time form late — from
+#: a review); a Date a month or more earlier is a clock that was reset (2000-01-01 after a
+#: battery swap), as is one before the notice date
+QUEUED_AT_MOST = dt.timedelta(days=30)
 
 
 def _receipt_time(mail: Any, file_time: dt.datetime, notice: dt.date | None = None) -> dt.datetime:
@@ -770,7 +772,7 @@ def _date_problem(date: dt.datetime | None, file_time: dt.datetime, received: dt
     if received is not None and date > received + CLOCK_AHEAD:
         return f"邮件的 Date 头（{when}）晚于邮件服务器记下的接收时间，发件设备的时钟或时区可能设置有误"
     if received is not None and date < received - QUEUED_AT_MOST:
-        return f"邮件的 Date 头（{when}）比邮件服务器记下的接收时间早一天以上，发件设备的时钟可能不准"
+        return f"邮件的 Date 头（{when}）比邮件服务器记下的接收时间早一个月以上，发件设备的时钟可能不准"
     if date > aware(file_time) + CLOCK_AHEAD:
         return f"邮件的 Date 头（{when}）晚于邮件文件本身的时间，发件设备的时钟可能不准"
     if notice is not None and date.astimezone(TZ).date() < notice:

@@ -224,7 +224,7 @@ def _corrected(form: bytes) -> bytes:
 def test_a_date_long_before_the_received_header_takes_the_received_time(tmp_path):
     """A phone whose clock was reset sends a corrected form: Date 2000-01-01, the office's mail
     server received it 2020-11-08 10:00.  The correction was taken as received in 2000 and
-    superseded by the older form without a word.  A Date more than a day before the top
+    superseded by the older form without a word.  A Date more than a month before the top
     Received header cannot be right: MAIL_DATE, and the Received time counts (R2020-Q4)."""
     folder, form = _league(tmp_path)
     _received_mail(folder, "reset.eml", _corrected(form), "Sat, 1 Jan 2000 08:00:00 +0800",
@@ -279,6 +279,22 @@ def test_a_plausible_date_stays_the_time_of_receipt_beside_a_received_header(tmp
     assert not [i for i in report.issues if i.code == "MAIL_DATE"]
     (late,) = [i for i in report.issues if i.code == "LATE_SUBMISSION"]
     assert "2020-11-09 16:00" in late.message
+
+
+def test_a_mail_the_server_delivered_again_days_later_keeps_its_date(tmp_path):
+    """The office's server redirected b01's on-time mail (Date 11-06 10:00) on 11-12, after the
+    11-09 15:00 deadline, stamping a new top Received header; the office saved it then.  A Date
+    a day before the top Received header was taken for a reset clock: the Received time
+    counted and the form was late, MAIL_DATE blaming the sender's clock (from a review).  Only
+    a Date a month or more before it is (R2020-Q4): the Date counts, on time, no MAIL_DATE."""
+    folder, form = _league(tmp_path)
+    _received_mail(folder, "redirected.eml", _corrected(form), "Fri, 6 Nov 2020 10:00:00 +0800",
+                   "Thu, 12 Nov 2020 09:00:00 +0800", dt.datetime(2020, 11, 12, 10, 0, tzinfo=TZ))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 12, 23, 30, tzinfo=TZ)))
+    assert not [i for i in report.issues if i.code in ("MAIL_DATE", "LATE_SUBMISSION")], report.issues
+    (sub,) = [s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted"]
+    assert sub.received == dt.datetime(2020, 11, 6, 10, 0, tzinfo=TZ)
 
 
 def test_a_late_form_says_which_mail_and_sender_it_came_in(tmp_path):

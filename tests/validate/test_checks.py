@@ -134,6 +134,15 @@ def _two_forms(tmp_path, t, b1_rows, b2_rows, b1_at, b2_at):
     return validate_registrations(t, regs, now=T0 + dt.timedelta(days=2))
 
 
+def _b2_flagged_when_later(tmp_path, t, b1_rows, b2_rows, later) -> None:
+    """行政一 (b1) sent first: its pair stays, 机关二's (b2) later row 5 is the one flagged."""
+    entries, issues = _two_forms(tmp_path, t, b1_rows, b2_rows, T0, later)
+    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
+    assert [(i.branch, i.cell) for i in dup] == [("b2", "D5")], dup
+    assert "行政第一分工会" in dup[0].message and "第 6 行" in dup[0].message
+    assert [e.id for e in entries] == ["bridge:b1:1"]
+
+
 @pytest.mark.parametrize("staff", [None, "002"])
 def test_R2015_Q2_a_cross_unit_member_already_in_their_units_pair_is_flagged_on_the_later_form_only(tmp_path, staff):
     """机关二 sent its pair 乙/丙 first; 行政一 sends later a pair 甲 + 乙 (跨分工会：机关二).
@@ -150,11 +159,7 @@ def test_R2015_Q2_a_cross_unit_member_already_in_their_units_pair_is_flagged_on_
     assert "机关第二分工会" in dup[0].message and "第 5 行报了“桥牌”" in dup[0].message
     assert not [i for i in issues if i.branch == "b2" and i.severity == Severity.ERROR]
     assert [e.id for e in entries] == ["bridge:b2:1"]
-    entries, issues = _two_forms(tmp_path, t, cross, own, T0, later)
-    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
-    assert [(i.branch, i.cell) for i in dup] == [("b2", "D5")], dup
-    assert "行政第一分工会" in dup[0].message and "第 6 行" in dup[0].message
-    assert [e.id for e in entries] == ["bridge:b1:1"]
+    _b2_flagged_when_later(tmp_path, t, cross, own, later)
 
 
 def test_R2015_Q2_a_cross_unit_member_without_staff_number_also_in_their_units_pair(tmp_path):
@@ -172,12 +177,7 @@ def test_R2015_Q2_a_cross_unit_member_without_staff_number_also_in_their_units_p
         assert [(i.branch, i.cell, i.severity) for i in dup] == [("b1", "E6", Severity.ERROR)], dup
         assert "机关第二分工会" in dup[0].message and "第 5 行" in dup[0].message and "002" in dup[0].message
         assert [e.id for e in entries] == ["bridge:b2:1"]
-    # 行政一's form came first: its pair stays, 机关二's later row is the one flagged
-    entries, issues = _two_forms(tmp_path, t, cross, own, T0, later)
-    dup = [i for i in issues if i.code == "DUPLICATE_PERSON"]
-    assert [(i.branch, i.cell) for i in dup] == [("b2", "D5")], dup
-    assert "行政第一分工会" in dup[0].message and "第 6 行" in dup[0].message
-    assert [e.id for e in entries] == ["bridge:b1:1"]
+    _b2_flagged_when_later(tmp_path, t, cross, own, later)
     # a namesake with another 工号 is another person: nothing said
     entries, issues = _two_forms(tmp_path, t, [cross[0], person("桥牌", "乙", "003", team=1, 备注="跨分工会：机关二")],
                                  own, later, T0)

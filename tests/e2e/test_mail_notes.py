@@ -245,23 +245,19 @@ def test_a_date_ahead_or_in_the_wrong_zone_takes_the_received_header_not_the_fil
     to UTC (Date 14:30 +0000 = 22:30 Beijing), received 14:30 Beijing.  The first took the
     file's time, the second its Date: both were late.  The handbook's MAIL_DATE: the top
     Received header's time counts when the Date cannot be right; both came in time."""
-    folder, form = _league(tmp_path)
-    saved = dt.datetime(2020, 11, 9, 23, 0, tzinfo=TZ)
-    _received_mail(folder, "ahead.eml", _corrected(form), "Mon, 8 Nov 2021 10:00:00 +0800",
-                   "Sat, 7 Nov 2020 10:00:00 +0800", saved)
-    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
-                            now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
-    assert not [i for i in report.issues if i.code == "LATE_SUBMISSION"], report.issues
-    (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
-    assert "2021-11-08 10:00" in note.message and "Received 头" in note.message and "2020-11-07 10:00 计" in note.message
+    def on_time(where: Path, name: str, date: str, received: str):
+        """b01's correction mailed as ``name``, saved at 23:00: not late, one MAIL_DATE."""
+        folder, form = _league(where)
+        _received_mail(folder, name, _corrected(form), date, received, dt.datetime(2020, 11, 9, 23, 0, tzinfo=TZ))
+        report = run(RunOptions(folder=folder, out_parent=where / "out", pdf=False,
+                                now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
+        assert not [i for i in report.issues if i.code == "LATE_SUBMISSION"], report.issues
+        (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
+        return report, note
 
-    folder2, form2 = _league(tmp_path / "2")
-    _received_mail(folder2, "utc.eml", _corrected(form2), "Mon, 9 Nov 2020 14:30:00 +0000",
-                   "Mon, 9 Nov 2020 14:30:05 +0800", saved)
-    report = run(RunOptions(folder=folder2, out_parent=tmp_path / "out2", pdf=False,
-                            now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
-    assert not [i for i in report.issues if i.code == "LATE_SUBMISSION"], report.issues
-    (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
+    _, note = on_time(tmp_path, "ahead.eml", "Mon, 8 Nov 2021 10:00:00 +0800", "Sat, 7 Nov 2020 10:00:00 +0800")
+    assert "2021-11-08 10:00" in note.message and "Received 头" in note.message and "2020-11-07 10:00 计" in note.message
+    report, note = on_time(tmp_path / "2", "utc.eml", "Mon, 9 Nov 2020 14:30:00 +0000", "Mon, 9 Nov 2020 14:30:05 +0800")
     assert "2020-11-09 22:30" in note.message and "2020-11-09 14:30 计" in note.message, note.message
     (sub,) = [s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted"]
     assert sub.received == dt.datetime(2020, 11, 9, 14, 30, 5, tzinfo=TZ)

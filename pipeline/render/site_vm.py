@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ..state import AwardRow, EventState, LeagueState, StandingTable, Submission
-    from ..spec import EventSpec, TournamentSpec
+    from ..spec import TournamentSpec
 
 # ----------------------------------------------------------------------------- labels
 
@@ -994,13 +994,9 @@ def registration_closed(spec: "TournamentSpec", now: dt.datetime,
     """Whether registration has closed for every event: its ``deadline`` has passed — or, for
     an event without one, its round 1 is drawn (``events``: the league's event states; the
     runner draws such an event at once, and an entry sent after the draw enters no round).
-    Until then a captain can still correct the form for some event (R2020-Q4 per event)."""
-    def closed(ev: "EventSpec") -> bool:
-        if ev.deadline is not None:
-            return aware(ev.deadline) <= aware(now)
-        es = (events or {}).get(ev.id)
-        return es is not None and bool(es.rounds)
-    return bool(spec.events) and all(closed(ev) for ev in spec.events)
+    Until then a captain can still correct the form for some event (R2020-Q4 per event).
+    It is :func:`~pipeline.state.forms_still_count`'s question with no late form taken."""
+    return bool(spec.events) and not forms_still_count(spec.events, "reject", events or {}, now)
 
 
 def _closed_at(deadlines: list[dt.datetime]) -> str:

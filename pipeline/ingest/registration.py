@@ -341,11 +341,12 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             # 吕宁桂 of the unit's earlier form.  Never on a league printed in Traditional
             converted: list[tuple[str, str, str]] | None = (
                 [] if table.traditional and getattr(spec, "script", "simplified") == "simplified" else None)
+            substitutes: list[str] = []     # the 替补名单 heading, once met: no entry below it
             for row_no, values in table.rows:
                 if ids:
                     values = _as_shown(values, row_no, ids, sheet.shown)
                 rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient, letters,
-                               tournament.cancelled_events, cancelled, converted)
+                               tournament.cancelled_events, cancelled, converted, substitutes)
                 if rr is not None:
                     reg_rows.append(rr)
                     if row_no in sheet.hidden_rows:
@@ -485,7 +486,8 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
               letters: Mapping[str, str] | None = None,
               cancelled_events: Mapping[str, Sequence[str]] | None = None,
               cancelled: list[int] | None = None,
-              converted: list[tuple[str, str, str]] | None = None) -> RegRow | None:
+              converted: list[tuple[str, str, str]] | None = None,
+              substitutes: list[str] | None = None) -> RegRow | None:
     """One row of the table (None when blank); ``letters``: the table's columns by label, as
     :attr:`RegRow.columns` (made here when not given).  A line for an event since cancelled
     (``cancelled_events``: :attr:`pipeline.spec.Tournament.cancelled_events`) is None too,
@@ -493,7 +495,11 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     is no entry — a 填表人/合计/签字 line under the table, the header row repeated (one note,
     :func:`_not_an_entry`).  ``converted`` (a list) when the form was converted to 繁體 in a
     Simplified league: the name is read in Simplified (:func:`pipeline.text.name_to_simplified`),
-    (cell, as typed, as read) added to it when that changed it."""
+    (cell, as typed, as read) added to it when that changed it.  ``substitutes`` (a list, the
+    table's rows read in order): a 替补名单 heading line (:func:`_substitutes_heading`) is no
+    entry, one note, its text added to it; then every later line is no entry either — the
+    league has no substitutes (handbook: 比赛不设替补) — one warning at its 姓名 cell, save a
+    sign-off line under them (its note, as above)."""
     if letters is None:
         letters = {l: col_letter(table.columns[l]) for l in L.REG_COLUMNS if l in table.columns}
     labels = list(letters)
@@ -509,9 +515,34 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
             raw[l] = v.lstrip()[1:]
     unused = {l: raw[l] for l in _UNUSED_FOR_ENTRY if isinstance(raw.get(l), CellError)}
     raw.update(dict.fromkeys(unused))
-    if all(is_blank(raw[l]) for l in labels if l != "序号"):
+    # a 替补名单 heading, looked for before the blank line's test: it is often in 序号 (merged
+    # across the line), which alone makes no line
+    head = _substitutes_heading(raw) if substitutes is not None and not substitutes else None
+    if head is None and all(is_blank(raw[l]) for l in labels if l != "序号"):
         return None
     cells = {l: f"{letters[l]}{row_no}" for l in labels}
+    if head is not None:
+        label, shown = head
+        substitutes.append(shown)
+        log.add("BAD_VALUE", f"{sheet}!{cells[label]} “{shown}”是替补名单的标题，不是报名，这一行没有录入。"
+                "本比赛不设替补，写在它下面的人也都没有录入（各行另有说明）。",
+                at=CellRef(file, sheet, cells[label]), branch=branch, severity=Severity.INFO)
+        return None
+    if substitutes and _not_an_entry(values, raw, table, spec) is None:
+        # a person (or part of one) written under the heading: not entered, the captain told
+        # where, and how to enter them if they are meant to play
+        name = raw.get("姓名")
+        named = " ".join(cell_text(name).split()) if not is_blank(name) and not isinstance(name, CellError) else ""
+        if named:
+            who = f"“{named[:40]}”"
+        else:
+            typed = "、".join(" ".join(cell_text(raw[l]).split())[:20] for l in labels
+                             if l != "序号" and not is_blank(raw[l]) and not isinstance(raw[l], CellError))
+            who = f"这一行（{typed}）" if typed else "这一行"
+        log.add("BAD_VALUE", f"{sheet}!{cells['姓名']} {who}写在“{substitutes[0]}”之下：本比赛不设替补，替补人员没有录入。"
+                "如果他/她是要报名的队员，请把这一行移到替补名单标题之上（或删去标题）后重新发送。",
+                at=CellRef(file, sheet, cells["姓名"]), branch=branch, severity=Severity.WARNING)
+        return None
     if "备注" in raw and all(is_blank(raw[l]) for l in labels if l not in ("序号", "备注")):
         # a note typed under the table (以上名单已经分工会主席审核): no entry, not two errors
         # (项目未填写, 姓名未填写) that set the unit's status to 需修改 — one warning
@@ -713,6 +744,45 @@ def _not_an_entry(values: Sequence[Any], raw: Mapping[str, Any], table: Table, s
         if t and (_FOOTER_CELL.search(t) or (label_name and c == table.columns.get("姓名"))):
             return c, f"“{' '.join(v.split())[:40]}”是填表人、合计、签字、日期或“以上名单……”之类的落款"
     return None
+
+
+#: a 替补名单 heading (NFKC, spaces removed, in Simplified): 替补名单, 替补：, 替补队员, 候补队员,
+#: 预备队员, 以下为替补队员：, 【替补名单】 — 替补/候补 alone or with what follows it
+_SUBSTITUTES_HEADING = re.compile(r"^[(\[【〔]?(?:以下(?:为|是)?)?(?:(?:替补|候补)(?:队员|人员|选手|运动员|棋手)?"
+                                  r"|(?:预备|后备)(?:队员|人员|选手|运动员|棋手))(?:名单)?(?:如下)?[)\]】〕]?:?$")
+
+
+#: a character every such heading holds, in either script
+_SUBSTITUTES_CHARS = frozenset("补補备備")
+
+
+def _substitutes_heading(raw: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(its column's label, the heading as typed, no colon) when this line is a heading over
+    a substitutes list (替补名单, 替補名單, 替补：, 候补队员, 预备队员, spaced or full-width),
+    else None.  The heading must be the line's only content, 序号 and 备注 aside, in any
+    column but 备注 (a line merged across holds it in its first cell): a line naming an event
+    or a person — 补某 whose 备注 says 替补, 替补 under 项目 beside a name — is no heading,
+    nor is 替补名单 in 备注 alone (that line's note).
+
+    >>> _substitutes_heading({"序号": "替補名單：", "项目": None, "姓名": None, "备注": None})
+    ('序号', '替補名單')
+    >>> _substitutes_heading({"序号": None, "项目": "替补", "姓名": "张三", "备注": None}) is None
+    True
+    """
+    from ..text import to_simplified
+
+    found = None
+    for label, v in raw.items():
+        if label == "备注" or not isinstance(v, str) or is_blank(v):
+            continue
+        # (the characters first: converting every cell of every line costs ~6 µs a cell)
+        if found is not None or not _SUBSTITUTES_CHARS.intersection(v) \
+                or not _SUBSTITUTES_HEADING.match(to_simplified(strip_spaces(v))):
+            continue
+        found = (label, " ".join(v.split()).rstrip(":：").strip())
+    if found is None or any(not is_blank(v) for l, v in raw.items() if l not in ("序号", "备注", found[0])):
+        return None
+    return found
 
 
 def _cancelled_event(v: Any, spec: Any, cancelled_events: Mapping[str, Sequence[str]]) -> str | None:

@@ -816,6 +816,109 @@ def test_a_repeated_header_row_is_no_entry(tmp_path):
     assert "表头" in issues[0].message
 
 
+def _subs_issues(issues):
+    return [i for i in issues if "替补" in i.message and i.severity is Severity.WARNING]
+
+
+def test_a_substitutes_list_under_the_table_is_not_entered(tmp_path):
+    """替补名单 merged across a line under the table, then 象棋 王五 and a 双升 player with the
+    pair's 队号: each was read as an entry (象棋 over its quota, QUOTA_EXCEEDED on the real
+    entries too; a third member of 双升 team 1).  The league has no substitutes (handbook:
+    比赛不设替补): the heading is no entry (one note), every line under it is not entered, a
+    located warning at its 姓名 cell; the pair and the quota stand as the list above says."""
+    import openpyxl
+
+    from pipeline.validate import validate_registrations
+    from pipeline.xlsx.returned import FILLS, write_returned_copy
+
+    from .builders import T0
+
+    t = tournament()
+    people = [person("象棋", "王军", "1001"), person("象棋", "李四", "1002"),
+              person("双升", "戊", "1005", team=1), person("双升", "己", "1006", team=1)]
+    (reg, issues), hdr, cols = _form_with(tmp_path, t, people, [
+        (1, "序号", "替补名单"), ("merge", 1, "A", "I"),
+        (2, "项目", "象棋"), (2, "姓名", "王五"), (2, "工号", "1003"),
+        (3, "项目", "双升"), (3, "队号", 1), (3, "姓名", "庚"), (3, "工号", "1007"),
+        (4, "项目", "斗地主"), (4, "姓名", "赵六"), (4, "备注", "候补"),
+    ])
+    assert [r.name for r in reg.rows] == ["王军", "李四", "戊", "己"] and all(r.ok for r in reg.rows)
+    assert not [i for i in issues if i.severity is Severity.ERROR], [i.message for i in issues]
+    last = hdr + len(people)
+    (head,) = [i for i in issues if i.severity is Severity.INFO]
+    assert head.cell == f"A{last + 1}" and "替补名单" in head.message and head.code == "BAD_VALUE"
+    subs = _subs_issues(issues)
+    assert [(i.code, i.cell) for i in subs] == [("BAD_VALUE", f"{cols['姓名']}{last + k}") for k in (2, 3, 4)]
+    assert subs[0].message == (f"报名表!{cols['姓名']}{last + 2} “王五”写在“替补名单”之下：本比赛不设替补，替补人员没有录入。"
+                               "如果他/她是要报名的队员，请把这一行移到替补名单标题之上（或删去标题）后重新发送。")
+    assert len(issues) == 4
+    # the pair (队号 1) and the quota: as the list above the heading
+    entries, checked = validate_registrations(t, [reg], now=T0)
+    assert not [i for i in checked if i.code.startswith("QUOTA_EXCEEDED") or i.code.startswith("TEAM")
+                or i.severity is Severity.ERROR], [i.message for i in checked]
+    pair = next(e for e in entries if e.event == "shuangsheng")
+    assert pair.player_names == "戊/己" and len([e for e in entries if e.event == "xiangqi"]) == 2
+    # the returned copy marks each substitute's name cell (yellow) and the heading (blue)
+    out = write_returned_copy(tmp_path / "reg.xlsx", issues, tmp_path / "back.xlsx")
+    ws = openpyxl.load_workbook(out)["报名表"]
+    yellow, blue = FILLS[Severity.WARNING].fgColor.rgb, FILLS[Severity.INFO].fgColor.rgb
+    assert [ws[i.cell].fill.fgColor.rgb for i in subs] == [yellow] * 3
+    assert ws[f"A{last + 1}"].fill.fgColor.rgb == blue and "不设替补" in ws[subs[0].cell].comment.text
+
+
+@pytest.mark.parametrize("heading", [
+    (1, "项目", "替补："), (1, "姓名", "替补队员"), (1, "序号", "候补队员"), (1, "项目", "预备队员"),
+    (1, "序号", "替補名單"), (1, "项目", "候補隊員:"), (1, "项目", "替 补 名 单"), (1, "姓名", "（替补）"),
+    (1, "序号", "【替补名单】"), (1, "项目", "替补队员名单："), (1, "项目", "以下为替补队员"),
+], ids=lambda h: h[2])
+def test_a_substitutes_heading_in_either_script_and_any_spacing(tmp_path, heading):
+    """The heading as captains write it — in 序号, 项目 or 姓名, Traditional (替補名單),
+    spaced, full-width, bracketed: the line under it (象棋 王五) is no entry."""
+    t = tournament()
+    (reg, issues), hdr, cols = _form_with(tmp_path, t, [person("象棋", "王军", "1001")], [
+        heading, (2, "项目", "象棋"), (2, "姓名", "王五"),
+    ])
+    assert [r.name for r in reg.rows] == ["王军"]
+    assert [i.severity for i in issues] == [Severity.INFO, Severity.WARNING], [i.message for i in issues]
+    assert issues[1].cell == f"{cols['姓名']}{hdr + 3}" and "“王五”写在" in issues[1].message
+
+
+def test_a_person_noted_as_substitute_is_no_heading(tmp_path):
+    """Only a line naming no event and no person is a heading: 补某 with 备注 替补, 替补名单
+    in 备注 alone, 替补 under 项目 beside a name — each line stands as it did, and the
+    people under them are entries."""
+    t = tournament()
+    (reg, issues), hdr, cols = _form_with(tmp_path, t, [person("象棋", "王军", "1001")], [
+        (1, "项目", "象棋"), (1, "姓名", "补某"), (1, "备注", "替补"),
+        (2, "备注", "替补名单"),
+        (3, "项目", "跳棋"), (3, "姓名", "王五"),
+        (4, "项目", "替补"), (4, "姓名", "张三"),
+        (5, "项目", "跳棋"), (5, "姓名", "赵六"),
+    ])
+    assert [(r.name, r.event) for r in reg.rows] == [("王军", "xiangqi"), ("补某", "xiangqi"), ("王五", "checkers"),
+                                                    ("张三", ""), ("赵六", "checkers")]
+    assert reg.rows[1].note == "替补"
+    assert not [i for i in issues if "不设替补" in i.message]
+    assert codes(issues) == ["BAD_VALUE", "UNKNOWN_EVENT"]    # the 备注-only line, 替补 as an event
+
+
+def test_a_sign_off_line_under_the_substitutes_stays_a_note(tmp_path):
+    """填表人 under the substitutes is the form's sign-off, not a substitute: its note as before;
+    a blank line is nothing; a line with only an event under the heading is not entered either."""
+    t = tournament()
+    (reg, issues), hdr, cols = _form_with(tmp_path, t, [person("象棋", "王军", "1001")], [
+        (1, "项目", "替补名单："), (2, "项目", "象棋"), (2, "姓名", "王五"),
+        (4, "项目", "跳棋"),
+        (5, "项目", "填表人：庞雪平"),
+    ])
+    assert [r.name for r in reg.rows] == ["王军"]
+    last = hdr + 1
+    assert [(i.severity, i.cell) for i in issues] == [
+        (Severity.INFO, f"{cols['项目']}{last + 1}"), (Severity.WARNING, f"{cols['姓名']}{last + 2}"),
+        (Severity.WARNING, f"{cols['姓名']}{last + 4}"), (Severity.INFO, f"{cols['项目']}{last + 5}")]
+    assert "落款" in issues[3].message and "跳棋" in issues[2].message and "替补名单" in issues[2].message
+
+
 def _s2t_form(tmp_path, t, people):
     """A b1 form of ``people`` with every text cell of 报名表 converted with OpenCC s2t, as
     WPS 简转繁 converts a whole sheet (header, events, names)."""

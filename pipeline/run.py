@@ -6885,7 +6885,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
 
     from .games import GAMES
     from .parallel import Jobs
-    from .render.viewmodels import session_and_venue, withdrawn_at_tables
+    from .render.viewmodels import session_and_venue
 
     # even two workbooks go to a worker: this process renders the pages meanwhile, and
     # does not import openpyxl at all (see _write_returned_copy)
@@ -6911,10 +6911,14 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                                                 script=t.spec.script, checks=checks(c.submission.branch)),
                               cost=float("inf"))
         copies.append((c.submission, c.stored, c.name, c.key, handle))
-    # result workbooks for referees, one per event and round
+    # result workbooks for referees, one per event and round: those not written yet, and
+    # those of a round not fully played written with other withdrawn tables (a withdrawal
+    # after the sheet was sent out: handbook 缺席、弃权和退赛, :func:`_sheets_to_mark`)
     sheets = []
+    marked = _sheets_marked(ledger) if ledger is not None else {}
+    marked_now: dict[str, list[str]] = {}
     for ev in state.events.values():
-        todo = [r for r in ev.rounds if not (out / "results" / f"{ev.spec.id}-r{r.round}-成绩表.xlsx").exists()]
+        todo, gone = _sheets_to_mark(out, ev, marked, marked_now)
         if not todo:        # (the games are not even imported on a night with no new round)
             continue
         game = GAMES.get(ev.spec.game)
@@ -6928,7 +6932,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
             sheets.append(jobs.add(functools.partial(
                 _write_result_sheet, path, tournament=t, event=ev.spec, rnd=r, columns=columns, label_of=labels,
                 session_label=session, venue=venue, detail=detail, seats=game.seats,
-                withdrawn=withdrawn_at_tables(ev, r)), cost=sheet_rows(r, detail)))
+                withdrawn=gone[r.round]), cost=sheet_rows(r, detail)))
     if len(jobs) >= WRITERS_PRELOAD_FROM:
         # many workbooks: import the writers once here, and every forked worker has them
         import importlib
@@ -6994,9 +6998,58 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
         for handle in sheets:
             handle.result()
             n += 1
+        if ledger is not None and marked_now != marked:       # (after the sheets are written)
+            ledger.cache_put({SHEETS_MARKED: _canon(marked_now).encode()})
     if no_font is not None:
         raise no_font
     return n
+
+
+#: the ledger's cache entry that remembers the withdrawn entries each referee's result
+#: workbook on disk was written with (its name → their ids; a sheet written with none is
+#: not listed), :func:`_sheets_to_mark`
+SHEETS_MARKED = "result-sheets-withdrawn"
+
+
+def _sheets_marked(ledger: Ledger) -> dict[str, list[str]]:
+    """Result workbook name → the withdrawn entries it was written with (:data:`SHEETS_MARKED`)."""
+    try:
+        got = json.loads(ledger.cache_get([SHEETS_MARKED]).get(SHEETS_MARKED, b"{}"))
+    except ValueError:          # a damaged cache entry: as if every sheet was written unmarked
+        return {}
+    return got if isinstance(got, dict) else {}
+
+
+def _sheets_to_mark(out: Path, ev: EventState, marked: dict[str, list[str]],
+                    marked_now: dict[str, list[str]]) -> tuple[list[Round], dict[int, frozenset[str]]]:
+    """The rounds of ``ev`` whose referee's result workbook is to be written this night, and
+    each round's withdrawn entries to mark on it (:func:`~pipeline.render.viewmodels.withdrawn_at_tables`).
+
+    Handbook 缺席、弃权和退赛: a workbook not there yet is written; one already there is written
+    again (atomically) only when its round is not fully played and the withdrawn entries at its
+    tables are not those it was written with (``marked``, from the ledger's cache: a withdrawal
+    after the sheet went out, or one taken back) — so it says （已退赛） and the 弃权 to choose
+    as one written after the withdrawal does.  A round whose results are all in is left as it
+    was, and a night with no withdrawal changed writes none again.  The draw and its digest
+    (_meta) are the same, so a copy filled from either sheet is read alike.  ``marked_now`` is
+    filled with what each sheet on disk will have been written with."""
+    from .render.viewmodels import withdrawn_at_tables
+
+    todo, gone = [], {}
+    for r in ev.rounds:
+        name = f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
+        now = withdrawn_at_tables(ev, r)
+        was = frozenset(marked.get(name) or ())
+        if not (out / "results" / name).exists():
+            todo.append(r)
+        elif now != was and not all(m.bye or m.key in ev.results for m in r.matches):
+            todo.append(r)
+        else:
+            now = was               # (as it is on disk)
+        gone[r.round] = now
+        if now:
+            marked_now[name] = sorted(now)
+    return todo, gone
 
 
 def _record_own_copies(ledger: Ledger, written: list[tuple[Submission, str]], out: Path, now: dt.datetime) -> None:

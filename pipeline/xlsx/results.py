@@ -19,7 +19,9 @@ Decisions:
   draw, :func:`pipeline.render.viewmodels.withdrawn_at_tables`) says so: the side's name then
   ``（已退赛）`` (:data:`pipeline.layout.WITHDRAWN_MARK`, read back without it), and a line
   above the table naming the 弃权 to choose — its remaining games are entered as 弃权
-  (handbook 缺席、弃权和退赛); a blank table held the round for good.
+  (handbook 缺席、弃权和退赛); a blank table held the round for good.  A round's sheet written
+  before the withdrawal is written again while its results are not all in
+  (:func:`pipeline.run._sheets_to_mark`).
 - For ``script: traditional`` tournaments titles and dropdown *choices* are converted
   (game readers normalise 繁體 back, see ``games.common``) when the conversion round-trips;
   column labels stay as the game gives them.

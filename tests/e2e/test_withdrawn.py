@@ -282,3 +282,65 @@ def test_a_withdrawn_pairs_later_tables_tell_the_referee_to_enter_a_forfeit(tmp_
     assert not [i for i in issues if i["severity"] == "error"], issues
     bridge = report.state.events["bridge"]
     assert m.key in bridge.results and all(mm.bye or mm.key in bridge.results for mm in rnd.matches)
+
+
+def test_a_published_rounds_result_sheet_is_written_again_with_the_withdrawal(tmp_path):
+    """Handbook 缺席、弃权和退赛: a round's result workbook written before a withdrawal (round 2,
+    drawn and sent out, not yet played) is written again the next night with the withdrawn
+    player's table marked （已退赛） and the 弃权 to choose, as one written after it is.  A round
+    whose results are in (round 1) is left as it was, and a night with nothing new writes
+    neither again; the withdrawal taken back, the mark goes.  The copy the referee filled from
+    the first sheet is still read."""
+    import openpyxl
+
+    from mailedit import table_header
+
+    folder, out_parent = _league(tmp_path, keep_rounds=1), tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    go = first.state.events["go"]
+    assert len(go.rounds) == 2
+    out = out_parent / "t2015-tcm"
+    r1, r2 = (out / "results" / f"go-r{k}-成绩表.xlsx" for k in (1, 2))
+
+    def seen(p: Path) -> tuple[bytes, int]:
+        return p.read_bytes(), p.stat().st_mtime_ns
+
+    before = {p: seen(p) for p in (r1, r2)}
+    assert "已退" not in str([c.value for row in openpyxl.load_workbook(r2)["成绩"].iter_rows() for c in row])
+    m = next(m for m in go.rounds[1].matches if not m.bye)
+    gone = m.sides[0]
+    entry = next(e for e in go.entries if e.id == gone)
+    _withdraw(folder, [entry.players[0].name])
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+
+    ws = openpyxl.load_workbook(r2)["成绩"]
+    hrow, col = table_header(ws)
+    title = " ".join(str(ws.cell(r, 1).value or "") for r in range(1, hrow))
+    assert "已退賽" in title and "“甲方棄權”" in title, title
+    row = next(r for r in range(hrow + 1, ws.max_row + 1) if ws.cell(r, col["桌号"]).value == m.table)
+    assert str(ws.cell(row, col["甲方"]).value).endswith("（已退賽）")
+    assert seen(r1) == before[r1]                   # round 1's results are in: left alone
+
+    marked = seen(r2)
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    assert seen(r2) == marked and seen(r1) == before[r1]        # nothing new: neither written again
+
+    # taken back before the round is played: written again without the mark, then with it
+    spec = (folder / "tournament.yaml").read_text(encoding="utf-8")
+    (folder / "tournament.yaml").write_text(spec.replace(f"    withdrawn: [{entry.players[0].name}]\n", "", 1),
+                                            encoding="utf-8")
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    assert "已退" not in str([c.value for row in openpyxl.load_workbook(r2)["成绩"].iter_rows() for c in row])
+    (folder / "tournament.yaml").write_text(spec, encoding="utf-8")
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    ws = openpyxl.load_workbook(r2)["成绩"]
+    assert "已退賽" in " ".join(str(ws.cell(r, 1).value or "") for r in range(1, table_header(ws)[0]))
+    marked = seen(r2)
+
+    # the referee's copy of the sheet sent before the withdrawal is read as it always was
+    shutil.copy(_go_sheet(2), folder / "inbox")
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    go = report.state.events["go"]
+    assert len(go.rounds) == 3 and m.key in go.results
+    assert not [i for i in _rows(out, "issues.csv") if i["severity"] == "error"]
+    assert seen(r2) == marked            # its results are in now: kept as it was

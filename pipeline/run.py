@@ -18,7 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
@@ -1759,6 +1759,10 @@ SCORING_KEY = "scoring_at_draw"
 #: which tables a correction changed after the draw (DRAW_INPUT_CHANGED names them).  Not in
 #: a round drawn by a fixed schedule (no result moves it: follows_a_schedule)
 RESULTS_KEY = "results_at_draw"
+#: how DRAW_INPUT_CHANGED begins the reason of a published round whose inputs differ only
+#: by results this version refuses that an earlier one accepted (R2020-D3): no sheet changed
+#: (:meth:`EventRunner.check_published_rounds`; the night's next steps say no correction)
+REFUSED_NOT_CORRECTED = "它所依据的成绩表在公布后没有改动"
 
 
 def result_digests(rr: Round, results: dict[tuple, MatchResult]) -> str:
@@ -2364,6 +2368,10 @@ class EventRunner:
         self.scoring_proven: dict[int, dict[str, Any]] = {}
         self._shown: tuple[int, tuple[Entry, ...]] | None = None     # shown_entries by rounds published
         self._side_names: dict[str, tuple] = {}       # check_sides: entry id → (entry, names typed, compared)
+        self._accepted_before: dict[tuple, MatchResult] | None = None     # accepted_before, once read
+        # results this version refuses that a finished event's published places were computed
+        # from, kept with them (keep_results_accepted_before), by Match.key
+        self.kept_refused: dict[tuple, MatchResult] = {}
 
     # -- helpers ----------------------------------------------------------------------
     def rank_fn(self):
@@ -2567,6 +2575,7 @@ class EventRunner:
         for rnd in self.rounds:
             self.add_byes(rnd)
             self.read_results(rnd)
+        self.keep_results_accepted_before()
         self.check_published_rounds()
         self.scoring_changed()
         self.check_playoffs_since_draw()
@@ -2686,6 +2695,72 @@ class EventRunner:
                     sides = " 对 ".join(names.get(sd, sd) for sd in m.sides)
                     out.append(f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）")
         return out
+
+    def accepted_before(self) -> dict[tuple, MatchResult]:
+        """The results of published tables that this version refuses and the versions before
+        its newer checks accepted (R2020-D3: 斗地主 totals whose changes are not congruent
+        mod 3 were read as any others): the same sheets read again aside as those versions
+        read them (:data:`pipeline.games.base.AS_ACCEPTED_BEFORE`, nothing said, the runner's
+        own results untouched), the result of each table that has none now, by Match.key.
+        Read once per run; empty, and nothing read again, while every published table has its
+        result (a finished event's tables all do)."""
+        if self._accepted_before is None:
+            from .games.base import AS_ACCEPTED_BEFORE
+
+            missing = [m.key for r in self.rounds for m in r.matches if not m.bye and m.key not in self.results]
+            found: dict[tuple, MatchResult] = {}
+            if missing:
+                token = AS_ACCEPTED_BEFORE.set(True)
+                try:
+                    read = self.rescored(self.rounds, {"points": self.points, "game_options": self.ev.game_options})
+                except Exception:   # noqa: BLE001 - not proven: the results stand as this version reads them
+                    read = {}
+                finally:
+                    AS_ACCEPTED_BEFORE.reset(token)
+                found = {k: read[k] for k in missing if k in read}
+            self._accepted_before = found
+        return self._accepted_before
+
+    @contextlib.contextmanager
+    def results_with(self, more: Mapping[tuple, MatchResult]) -> Iterator[None]:
+        """The runner's results with ``more`` added, while the block runs (then as they were)."""
+        saved = self.results
+        self.results = {**saved, **more}
+        try:
+            yield
+        finally:
+            self.results = saved
+
+    def keep_results_accepted_before(self) -> None:
+        """R2020-A1, R2011-A1, R2016-A1, R2015-A1 with R2020-D3: a finished event whose places
+        an earlier version published from results this version refuses (:meth:`accepted_before`)
+        — the very results: with them, what its places are computed from (:func:`places_inputs`)
+        is what the ledger recorded with them — keeps those results, and so its published places
+        and awards, as a new version's other ranking is kept (PLACES_KEPT): no sheet changed,
+        only the program's checking.  :func:`places_kept_refused` says which tables the referee
+        must check; RESULT_INVALID still says each table's problem, every night.  A sheet sent
+        since (a correction) makes the inputs other than those published: the results are then
+        this version's own, and the event is placed again as after any correction."""
+        rec = self.ledger.published_places(self.ev.id)
+        if rec is None:
+            return
+        before = self.accepted_before()
+        if not before:
+            return
+        with self.results_with(before):
+            if places_inputs(self) != rec[0]:
+                return
+            kept = self.results
+        self.results = kept
+        self.kept_refused = dict(before)
+
+    def tables_named(self, keys: Iterable[tuple]) -> list[str]:
+        """The tables of ``keys`` (Match.key) as the office finds them on the draw sheets
+        (``第1轮 第3桌（王军 对 李明）``), in the order of the rounds."""
+        want = set(keys)
+        names = {e.id: e.team for e in self.shown_entries()}
+        return [f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{' 对 '.join(names.get(sd, sd) for sd in m.sides)}）"
+                for rr in self.rounds for m in rr.matches if m.key in want]
 
     def session_plan(self, nxt: Round) -> dict[str, Any]:
         """The session (and venue) round ``nxt`` is published for, to record in its plan:
@@ -2984,7 +3059,13 @@ class EventRunner:
         round was looked at).  Each message says only what stays the same while the results
         do (not how many rounds followed), so a later night says it again as a note
         (SAID_ONCE).  Rounds drawn without the record: the first one only, as before.
-        Round 1's own inputs (the entries, the check-in) are :meth:`check_frozen_inputs`'."""
+        Round 1's own inputs (the entries, the check-in) are :meth:`check_frozen_inputs`'.
+
+        Results the round was drawn from that this version refuses and an earlier one accepted
+        (R2020-D3, added while leagues ran: :meth:`accepted_before`) are no correction: when
+        they alone make the difference (with them the printed 输入摘要 comes out), the message
+        says the sheets did not change and names the tables to check (REFUSED_NOT_CORRECTED);
+        beside a correction, they are named apart from the corrected tables."""
         from .draw.common import follows_a_schedule
 
         entries = None
@@ -3000,12 +3081,32 @@ class EventRunner:
                 continue
             if self.drawn_with_old_scoring(entries, k, rnd.input_hash):
                 continue        # the results stand: only the scoring changed (scoring_changed says it)
-            tables = self.tables_corrected(k)
-            if said and not (tables and set(tables) - named):
+            # results it was drawn from that this version refuses, the sheets unchanged (R2020-D3
+            # added after a league had started): no correction — told apart, and said so
+            earlier = {m.key for r in self.rounds[:k] for m in r.matches}
+            refused = {key: r for key, r in self.accepted_before().items() if key in earlier}
+            with self.results_with(refused):
+                only_refused = bool(refused) and draw_inputs_hash(
+                    entries, self.rounds[:k], self.results, self.absent, {}) == rnd.input_hash
+                tables = [] if only_refused else self.tables_corrected(k)
+            refused_tables = self.tables_named(refused)
+            if said and not (tables and set(tables) - named) and not set(refused_tables) - named:
                 if tables is None:
                     return
                 continue        # what changed was said for an earlier round
             new = [x for x in tables if x not in named] if tables else tables
+            # (a refused table whose sheet was changed too is among the corrected ones)
+            fresh = [x for x in refused_tables if x not in named and x not in (tables or ())]
+            stricter = (f"本版程序对成绩的检查更严：以下成绩在公布时已被接受，现在不符合规则，暂不计成绩（原因见问题清单中"
+                        f"这些桌的 RESULT_INVALID）：{'、'.join(fresh[:8])}{f' 等 {len(fresh)} 桌' if len(fresh) > 8 else ''}。")
+            check = "请裁判按记分表核实这些桌的成绩，改正后重发成绩表。"
+            if only_refused:
+                self.issues.add("DRAW_INPUT_CHANGED",
+                                f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签，对阵照旧有效。"
+                                f"{REFUSED_NOT_CORRECTED}（不是更正），但{stricter}{check}")
+                said = True
+                named.update(refused_tables)
+                continue
             digest = f"（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）"
             if new:
                 what = (f"成绩在公布后有了更正：{'、'.join(new[:8])}"
@@ -3016,9 +3117,12 @@ class EventRunner:
                 what = f"此前各轮成绩（或报名）在公布后有了变化{digest}。"
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签；但它所依据的{what}"
-                            f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
+                            f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。"
+                            + (f"另外，{stricter}{'这些成绩表在公布后没有改动（不是更正）；' if tables is not None else ''}{check}"
+                               if fresh else ""))
             said = True
             named.update(tables or ())
+            named.update(refused_tables)
             if tables is None:
                 return
 
@@ -5641,7 +5745,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "RESULTS_REWRITTEN" for i in state.issues):
         report.next_steps.append("有成绩表改动了一轮中大部分桌的成绩（见 data/issues.csv 中的 RESULTS_REWRITTEN）：请与裁判核实"
                                  "是否误把另一轮的成绩填进了这一轮的成绩表。")
-    if any(i.code == "DRAW_INPUT_CHANGED" and i.severity == Severity.WARNING for i in state.issues):
+    if any(i.code == "DRAW_INPUT_CHANGED" and i.severity == Severity.WARNING and REFUSED_NOT_CORRECTED not in i.message
+           for i in state.issues):     # (results refused now, no sheet changed: the RESULT_INVALID step says it)
         report.next_steps.append("已公布的对阵所依据的成绩或报名在公布后有变（见 data/issues.csv 中的 DRAW_INPUT_CHANGED）："
                                  "请核实更正，并决定是否调整已公布的对阵（不会自动重新抽签）。")
     if any(i.code == "ROUND_NOT_DRAWN" and i.severity == Severity.WARNING for i in state.issues):
@@ -5821,6 +5926,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         placements = keep_published_places(runner, published, placements, digest)
         runner.await_award_playoffs(placements)
         awarded = _award_record(runner, placements) if runner.complete else None
+        if runner.complete and runner.kept_refused:
+            places_kept_refused(runner)
         if runner.complete and (published is None or not published[2] or published[0] != digest
                                 or _awards_recorded_differ(ledger, ev.id, awarded)):
             news = b""
@@ -6037,6 +6144,24 @@ def keep_published_places(runner: EventRunner, published: tuple[str, list, bool]
     return kept
 
 
+def places_kept_refused(runner: EventRunner) -> None:
+    """R2020-A1, R2011-A1, R2016-A1, R2015-A1 with R2020-D3: a finished event keeps the places
+    and awards an earlier version published from results this version refuses, the sheets
+    unchanged (:meth:`EventRunner.keep_results_accepted_before`) — PLACES_KEPT, a warning
+    (the results must be checked), naming the tables: every night until the referee corrects
+    them (a corrected sheet places the event again, PLACES_CHANGED when a place changes).
+    Before, the places and awards were withdrawn and DRAW_INPUT_CHANGED called the unchanged
+    sheets corrected."""
+    tables = runner.tables_named(runner.kept_refused)
+    said = "、".join(tables[:8]) + (f" 等 {len(tables)} 桌" if len(tables) > 8 else "")
+    runner.issues.add("PLACES_KEPT",
+                      f"{runner.ev.name}已赛完，名次和奖项已经公布。本版程序对成绩的检查更严：以下成绩在公布时已被接受，"
+                      f"现在不符合规则（原因见问题清单中这些桌的 RESULT_INVALID）：{said}。这些成绩表在公布后没有改动"
+                      "（不是更正），已公布的名次和奖项保持不变，仍按公布时的成绩计算。请裁判按记分表核实这些桌的成绩，"
+                      "改正后重发成绩表；收到改正的成绩表后，名次按改正的成绩重新排列，如有变化会另行提示。",
+                      severity=Severity.WARNING)
+
+
 def places_changed(runner: EventRunner, was: list, placements: list, inputs: Inputs) -> None:
     """A finished event placed again after its places were published (R2020-A1, R2011-A1,
     R2016-A1, R2015-A1): a late correction of a result (the handbook: the sheet received
@@ -6112,11 +6237,17 @@ def places_withdrawn(runner: EventRunner, ledger: Ledger, inputs: Inputs, now: d
         return
     new, cause = _night_sheets(runner, inputs)
     waiting = runner.waiting or "有比赛尚无有效成绩"
+    # results this version refuses that its earlier reading accepted (R2020-D3), beside what
+    # else changed (else the places were kept: keep_results_accepted_before) — not said to be
+    # those published: a sheet sent since may hold them
+    refused = runner.tables_named(runner.accepted_before()) if runner.rounds else []
     runner.issues.add(
         "PLACES_CHANGED",
         f"{runner.ev.name}：已公布的名次和奖项撤回：{runner.ev.name}此前已赛完，名次和奖项已经公布；"
         + (f"本次收到的{cause}改动了它的成绩，" if cause else "本次按现在的报名、成绩、加赛和排名规则重新计算后，")
         + f"本项目尚未赛完（{waiting}），暂无名次和奖项。"
+        + (f"其中以下成绩现在不符合规则（见 RESULT_INVALID；本版程序对成绩的检查更严，以前接受的成绩也可能不再接受）："
+           f"{'、'.join(refused[:8])}{f' 等 {len(refused)} 桌' if len(refused) > 8 else ''}。" if refused else "")
         + ("请组织加赛，把加赛结果填入加赛表放进收件箱；" if "加赛" in waiting else "请处理上面所说的问题；")
         + "定出后名次和奖项重新公布。如已打印或发出名次表、奖状，请暂缓使用。",
         at=CellRef(new[-1].file_name) if new else None)

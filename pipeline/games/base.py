@@ -8,11 +8,20 @@ Bad values give ``RESULT_INVALID`` issues at the cell; a row left empty is simpl
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Sequence
 
 from ..issues import Issue
 from ..model import CellRef, Match, MatchResult, Round
+
+#: True while the runner reads sheets again aside as the versions before a check refusing
+#: results were added read them (:meth:`pipeline.run.EventRunner.accepted_before`): a game
+#: then skips the checks it lists here — 斗地主's mod-3 rule of a table's totals (R2020-D3,
+#: R2011-D1; :func:`pipeline.games.doudizhu.changes_possible`).  Never set for a reading that
+#: counts: the runner only compares what it reads so with what an earlier version published
+#: (a finished event's places, a published draw's inputs), and new results are refused.
+AS_ACCEPTED_BEFORE: ContextVar[bool] = ContextVar("as_accepted_before", default=False)
 
 
 @dataclass(frozen=True)

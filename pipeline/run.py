@@ -1692,6 +1692,27 @@ def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
     return ev.deadline is None or now >= aware(ev.deadline)
 
 
+def awards_sheet_step(errors: Sequence[Issue]) -> str:
+    """R2015-A1: the office's next step for the errors of its own 评奖表 (the sheet received
+    last: :func:`discretionary_awards`) — correct it and put it in the inbox again, whole (the
+    sheet received last is the list).  A row in error is not in the awards; a sheet whose
+    table was not found (TEMPLATE_MISMATCH) was not read at all.  Warnings need no step: a
+    repeated award counts once, as meant.
+
+    >>> from pipeline.issues import issue
+    >>> awards_sheet_step([issue("UNKNOWN_BRANCH", "…", at=CellRef("评奖表.xlsx", "评奖", "E5"))])
+    '评奖表《评奖表.xlsx》有 1 处错误（见 data/issues.csv 中的 UNKNOWN_BRANCH），出错的行没有计入获奖名单：请在这张评奖表上改正（评奖!E5）后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。'
+    """
+    files = "、".join(f"《{f}》" for f in dict.fromkeys(i.file for i in errors if i.file)) or ""
+    codes = "、".join(dict.fromkeys(i.code for i in errors))
+    at = list(dict.fromkeys(f"{i.sheet}!{i.cell}" for i in errors if i.sheet and i.cell))
+    cells = "、".join(at[:5]) + ("等" if len(at) > 5 else "")
+    whole = any(i.code == "TEMPLATE_MISMATCH" for i in errors)
+    return (f"评奖表{files}有 {len(errors)} 处错误（见 data/issues.csv 中的 {codes}），"
+            + ("这张评奖表没有读取" if whole else "出错的行没有计入获奖名单")
+            + f"：请在这张评奖表上改正{f'（{cells}）' if cells else ''}后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。")
+
+
 def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime) -> str:
     """The office's next step for the registration forms with errors (their marked copies in
     returned/).  While every event is open for registration: send them back to be corrected.
@@ -5626,9 +5647,15 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # unit, and its referee is told by the line below, not sent a registration form back)
     if any((i.source in forms or i.file in forms) and i.branch for i in errors):
         report.next_steps.append(returned_forms_step(terms.spec.events, events, now))
-    if any(i.code in _FILE_REJECTED and not i.branch for i in errors):
+    # R2015-A1: the 评奖表 is the office's own, and read: a problem of its rows (UNKNOWN_BRANCH at a
+    # 单位 typed "后勤") is the office's to correct, not a file not taken to tell its sender of
+    award_books = {rec.sha256 for rec, _ in inputs.awards}
+    if any(i.code in _FILE_REJECTED and not i.branch and i.source not in award_books for i in errors):
         report.next_steps.append("把 data/issues.csv 中没有收取的文件（UNREADABLE_FILE、TEMPLATE_MISMATCH 等，未归属单位）"
                                  "告知发来的人：请用组委会下发的表格（报名表或 results/ 中的成绩表）填写后重发。")
+    award_errors = [i for i in errors if i.source in award_books]
+    if award_errors:
+        report.next_steps.append(awards_sheet_step(award_errors))
     # (a RESULT_CONFLICT is a correction already taken: the newer sheet counts, nothing to resend)
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors) or \
             any(i.code == "RESULT_SHEET_BLANK" and i.severity == Severity.WARNING for i in state.issues):
@@ -6689,14 +6716,15 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
     rows: list[AwardRow] = []
     for rec, book in books[-1:]:
         raw, problems = read_awards(book, rec.file_name)
-        issues.extend(problems)
+        # (each about this received sheet: the office's own, its next step names it — _run_locked)
+        issues.extend(dataclasses.replace(i, source=i.source or rec.sha256) for i in problems)
         got, found = assign(raw, entries, [u.unit() for u in t.spec.units],
                             branch_award=t.spec.branch_award,       # "" = no award by unit (no 组织奖)
                             event_names={e.id: e.name for e in t.spec.events},
                             known=list(t.spec.discretionary_awards or ()), names=unit_names(t),
                             script=t.spec.script)
         rows += got
-        issues.extend(found)
+        issues.extend(dataclasses.replace(i, source=i.source or rec.sha256) for i in found)
     return rows
 
 

@@ -2276,7 +2276,12 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
     its id or its round's label has it; an entry drawn under a 工号 never: another 工号 is
     another person) — is that drawn entry, not a late one
     (:meth:`EventRunner.late_ids`): it is given the drawn id, so it plays on with its results,
-    places and awards.  Returns the entries and {current id → drawn id} of those mapped."""
+    places and awards.  Returns the entries and {current id → drawn id} of those mapped.
+
+    R2020-Q3: a team drawn under its 队号 typed with 队 (``event:branch:1队``, by a version
+    that took ``1队`` for a team name) is the team of that number as now read
+    (:func:`pipeline.layout.team_number`): one drawn team of the unit so numbered, no longer
+    entered, gives its drawn id to the one team of that number in no published round."""
     if not rounds:
         return entries, {}
     drawn = {s for r in rounds for m in r.matches for s in m.sides}
@@ -2316,6 +2321,19 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
         if len(es) == 1 and len(sids) == 1 and sids[0] not in taken:
             mapped[es[0].id] = sids[0]
             taken.add(sids[0])
+    from .layout import team_number
+    numbered: dict[tuple[str, str], list[str]] = {}
+    for sid in sorted(gone - merged - taken):
+        parts = sid.split(":", 2)
+        if len(parts) == 3 and team_number(parts[2]) != parts[2]:
+            numbered.setdefault((parts[1], team_number(parts[2])), []).append(sid)
+    teams: dict[tuple[str, str], list[Entry]] = {}
+    for e in entries:
+        if e.id not in drawn and e.team_no and (e.branch, e.team_no) in numbered:
+            teams.setdefault((e.branch, e.team_no), []).append(e)
+    for k, es in teams.items():
+        if len(es) == 1 and len(numbered[k]) == 1:
+            mapped[es[0].id] = numbered[k][0]
     if not mapped:
         return entries, {}
     return [dataclasses.replace(e, id=mapped[e.id]) if e.id in mapped else e for e in entries], mapped
@@ -3273,7 +3291,7 @@ class EventRunner:
         said = []
         for now_id, sid in sorted(self.same_as.items(), key=lambda x: x[1]):
             e = by_id.get(sid)
-            if e is None:
+            if e is None or e.team_no:      # (a team drawn under 1队, now read as 1: the same team, nothing to say)
                 continue
             was, p = sid.split(":", 2)[2], e.players[0]
             what = []

@@ -30,7 +30,7 @@ from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, Re
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
-from .timeutil import TZ, aware, cn_when, from_timestamp
+from .timeutil import TZ, aware, cn_datetime, cn_when, from_timestamp
 
 if TYPE_CHECKING:
     import logging
@@ -1728,7 +1728,6 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
     open_ = [ev for ev in specs if still_open(ev)]
     if len(open_) == len(specs):
         return "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"
-    from .timeutil import cn_datetime
 
     if open_:
         closed = "、".join(ev.name for ev in specs if not still_open(ev))
@@ -2624,11 +2623,12 @@ class EventRunner:
             if not self.entries and (self.rounds or not closed):
                 self.waiting = "尚无有效报名"
                 return
+            # (times as the office's other lines say them: 2026年12月26日 08:30, China time)
             if not closed:
-                self.waiting = f"报名截止（{aware(self.ev.deadline):%Y-%m-%d %H:%M}）后抽签"
+                self.waiting = f"报名截止（{cn_datetime(aware(self.ev.deadline).astimezone(TZ))}）后抽签"
                 return
             if not self.rounds and not draw_time_come(self.ev, self.now):
-                self.waiting = (f"报名已截止，第1轮于 {aware(self.ev.draw_at):%Y-%m-%d %H:%M} 后抽签"
+                self.waiting = (f"报名已截止，第1轮于 {cn_datetime(aware(self.ev.draw_at).astimezone(TZ))} 后抽签"
                                 + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
             state = self.draw_state()

@@ -51,6 +51,8 @@ def test_R2020_Q1_quota_exceeded(tmp_path):
     ex = [i for i in issues if i.code == "QUOTA_EXCEEDED"]
     assert [i.cell for i in ex] == ["B5", "B6", "B15"]
     assert "已报 3 人，限 2 人" in ex[0].message
+    # the event in Chinese quotes, as QUOTA_SHORT and TEAM_INCOMPLETE name it (it was "象棋")
+    assert "“象棋”超出名额" in ex[0].message and '"' not in ex[0].message
     assert not [e for e in entries if e.event == "xiangqi"] and len(entries) == 6
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -143,14 +145,31 @@ FINAL_PLACES = "最终名次"
 CONTROL_CHARS = "".join(map(chr, (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f, *range(0x80, 0xa0))))
 
 
+#: a 队号 that is a number written with 队 (1队, 第1队), NFKC-ed and without spaces
+_NUMBERED_TEAM = re.compile(r"第?(\d+)队?")
+
+
+def team_number(team_no: str) -> str:
+    """A 队号 as read (R2020-Q3): a number typed with 队 — ``1队``, ``１队``, ``第1队``,
+    ``1 队`` — is that number, the team of a partner who typed ``1`` (it was taken for a team
+    name such as ``梦之队``, printed without its unit); any other text is kept as typed.
+
+    >>> [team_number(t) for t in ("1", "1队", "１队", "第1队", "1 队", "第 12 队", "梦之队", "A")]
+    ['1', '1', '1', '1', '1', '12', '梦之队', 'A']
+    """
+    m = _NUMBERED_TEAM.fullmatch("".join(unicodedata.normalize("NFKC", team_no).split()))
+    return m.group(1) if m else team_no
+
+
 def team_label(unit_name: str, team_no: str) -> str:
     """A team's label as entries, draw sheets and result sheets print it: its unit's short
     name (else full name) and its 队号 — ``行政一1队`` — or the 队号 alone when the captain
-    wrote it as a team name (``梦之队``).
+    wrote it as a team name (``梦之队``); a number typed with 队 is a number (:func:`team_number`).
 
-    >>> team_label("行政一", "1"), team_label("行政一", "梦之队")
-    ('行政一1队', '梦之队')
+    >>> team_label("行政一", "1"), team_label("行政一", "梦之队"), team_label("行政一", "第1队")
+    ('行政一1队', '梦之队', '行政一1队')
     """
+    team_no = team_number(team_no)
     return team_no if team_no.endswith("队") else f"{unit_name}{team_no}队"
 
 

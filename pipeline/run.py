@@ -30,7 +30,7 @@ from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, Re
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
-from .timeutil import TZ, aware, cn_when, from_timestamp
+from .timeutil import TZ, aware, cn_datetime, cn_when, from_timestamp
 
 if TYPE_CHECKING:
     import logging
@@ -1692,6 +1692,27 @@ def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
     return ev.deadline is None or now >= aware(ev.deadline)
 
 
+def awards_sheet_step(errors: Sequence[Issue]) -> str:
+    """R2015-A1: the office's next step for the errors of its own 评奖表 (the sheet received
+    last: :func:`discretionary_awards`) — correct it and put it in the inbox again, whole (the
+    sheet received last is the list).  A row in error is not in the awards; a sheet whose
+    table was not found (TEMPLATE_MISMATCH) was not read at all.  Warnings need no step: a
+    repeated award counts once, as meant.
+
+    >>> from pipeline.issues import issue
+    >>> awards_sheet_step([issue("UNKNOWN_BRANCH", "…", at=CellRef("评奖表.xlsx", "评奖", "E5"))])
+    '评奖表《评奖表.xlsx》有 1 处错误（见 data/issues.csv 中的 UNKNOWN_BRANCH），出错的行没有计入获奖名单：请在这张评奖表上改正（评奖!E5）后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。'
+    """
+    files = "、".join(f"《{f}》" for f in dict.fromkeys(i.file for i in errors if i.file)) or ""
+    codes = "、".join(dict.fromkeys(i.code for i in errors))
+    at = list(dict.fromkeys(f"{i.sheet}!{i.cell}" for i in errors if i.sheet and i.cell))
+    cells = "、".join(at[:5]) + ("等" if len(at) > 5 else "")
+    whole = any(i.code == "TEMPLATE_MISMATCH" for i in errors)
+    return (f"评奖表{files}有 {len(errors)} 处错误（见 data/issues.csv 中的 {codes}），"
+            + ("这张评奖表没有读取" if whole else "出错的行没有计入获奖名单")
+            + f"：请在这张评奖表上改正{f'（{cells}）' if cells else ''}后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。")
+
+
 def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime) -> str:
     """The office's next step for the registration forms with errors (their marked copies in
     returned/).  While every event is open for registration: send them back to be corrected.
@@ -1707,7 +1728,6 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
     open_ = [ev for ev in specs if still_open(ev)]
     if len(open_) == len(specs):
         return "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"
-    from .timeutil import cn_datetime
 
     if open_:
         closed = "、".join(ev.name for ev in specs if not still_open(ev))
@@ -2259,7 +2279,12 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
     its id or its round's label has it; an entry drawn under a 工号 never: another 工号 is
     another person) — is that drawn entry, not a late one
     (:meth:`EventRunner.late_ids`): it is given the drawn id, so it plays on with its results,
-    places and awards.  Returns the entries and {current id → drawn id} of those mapped."""
+    places and awards.  Returns the entries and {current id → drawn id} of those mapped.
+
+    R2020-Q3: a team drawn under its 队号 typed with 队 (``event:branch:1队``, by a version
+    that took ``1队`` for a team name) is the team of that number as now read
+    (:func:`pipeline.layout.team_number`): one drawn team of the unit so numbered, no longer
+    entered, gives its drawn id to the one team of that number in no published round."""
     if not rounds:
         return entries, {}
     drawn = {s for r in rounds for m in r.matches for s in m.sides}
@@ -2299,6 +2324,19 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
         if len(es) == 1 and len(sids) == 1 and sids[0] not in taken:
             mapped[es[0].id] = sids[0]
             taken.add(sids[0])
+    from .layout import team_number
+    numbered: dict[tuple[str, str], list[str]] = {}
+    for sid in sorted(gone - merged - taken):
+        parts = sid.split(":", 2)
+        if len(parts) == 3 and team_number(parts[2]) != parts[2]:
+            numbered.setdefault((parts[1], team_number(parts[2])), []).append(sid)
+    teams: dict[tuple[str, str], list[Entry]] = {}
+    for e in entries:
+        if e.id not in drawn and e.team_no and (e.branch, e.team_no) in numbered:
+            teams.setdefault((e.branch, e.team_no), []).append(e)
+    for k, es in teams.items():
+        if len(es) == 1 and len(numbered[k]) == 1:
+            mapped[es[0].id] = numbered[k][0]
     if not mapped:
         return entries, {}
     return [dataclasses.replace(e, id=mapped[e.id]) if e.id in mapped else e for e in entries], mapped
@@ -2594,11 +2632,12 @@ class EventRunner:
             if not self.entries and (self.rounds or not closed):
                 self.waiting = "尚无有效报名"
                 return
+            # (times as the office's other lines say them: 2026年12月26日 08:30, China time)
             if not closed:
-                self.waiting = f"报名截止（{aware(self.ev.deadline):%Y-%m-%d %H:%M}）后抽签"
+                self.waiting = f"报名截止（{cn_datetime(aware(self.ev.deadline).astimezone(TZ))}）后抽签"
                 return
             if not self.rounds and not draw_time_come(self.ev, self.now):
-                self.waiting = (f"报名已截止，第1轮于 {aware(self.ev.draw_at):%Y-%m-%d %H:%M} 后抽签"
+                self.waiting = (f"报名已截止，第1轮于 {cn_datetime(aware(self.ev.draw_at).astimezone(TZ))} 后抽签"
                                 + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
             state = self.draw_state()
@@ -3356,7 +3395,7 @@ class EventRunner:
         said = []
         for now_id, sid in sorted(self.same_as.items(), key=lambda x: x[1]):
             e = by_id.get(sid)
-            if e is None:
+            if e is None or e.team_no:      # (a team drawn under 1队, now read as 1: the same team, nothing to say)
                 continue
             was, p = sid.split(":", 2)[2], e.players[0]
             what = []
@@ -5730,9 +5769,15 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # unit, and its referee is told by the line below, not sent a registration form back)
     if any((i.source in forms or i.file in forms) and i.branch for i in errors):
         report.next_steps.append(returned_forms_step(terms.spec.events, events, now))
-    if any(i.code in _FILE_REJECTED and not i.branch for i in errors):
+    # R2015-A1: the 评奖表 is the office's own, and read: a problem of its rows (UNKNOWN_BRANCH at a
+    # 单位 typed "后勤") is the office's to correct, not a file not taken to tell its sender of
+    award_books = {rec.sha256 for rec, _ in inputs.awards}
+    if any(i.code in _FILE_REJECTED and not i.branch and i.source not in award_books for i in errors):
         report.next_steps.append("把 data/issues.csv 中没有收取的文件（UNREADABLE_FILE、TEMPLATE_MISMATCH 等，未归属单位）"
                                  "告知发来的人：请用组委会下发的表格（报名表或 results/ 中的成绩表）填写后重发。")
+    award_errors = [i for i in errors if i.source in award_books]
+    if award_errors:
+        report.next_steps.append(awards_sheet_step(award_errors))
     # (a RESULT_CONFLICT is a correction already taken: the newer sheet counts, nothing to resend)
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors) or \
             any(i.code == "RESULT_SHEET_BLANK" and i.severity == Severity.WARNING for i in state.issues):
@@ -6820,14 +6865,15 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
     rows: list[AwardRow] = []
     for rec, book in books[-1:]:
         raw, problems = read_awards(book, rec.file_name)
-        issues.extend(problems)
+        # (each about this received sheet: the office's own, its next step names it — _run_locked)
+        issues.extend(dataclasses.replace(i, source=i.source or rec.sha256) for i in problems)
         got, found = assign(raw, entries, [u.unit() for u in t.spec.units],
                             branch_award=t.spec.branch_award,       # "" = no award by unit (no 组织奖)
                             event_names={e.id: e.name for e in t.spec.events},
                             known=list(t.spec.discretionary_awards or ()), names=unit_names(t),
                             script=t.spec.script)
         rows += got
-        issues.extend(found)
+        issues.extend(dataclasses.replace(i, source=i.source or rec.sha256) for i in found)
     return rows
 
 

@@ -654,7 +654,8 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
 
     # 队号
     team_raw = raw.get("队号")
-    team_no = "" if isinstance(team_raw, CellError) else strip_spaces(cell_text(team_raw))
+    # (a number typed with 队 — 1队, 第1队 — is that number: the partner who typed 1 is its team, R2020-Q3)
+    team_no = "" if isinstance(team_raw, CellError) else L.team_number(strip_spaces(cell_text(team_raw)))
     if ev is not None and ev.is_team and not team_no and not isinstance(team_raw, CellError):
         add("MISSING_VALUE", "队号", f"“{ev.name}”是{ev.team_size}人一队的项目，请填写队号（同一队的队员填相同的队号，如 1）。")
     elif ev is not None and ev.is_team and isinstance(team_raw, (dt.date, dt.time, dt.timedelta, bool)):

@@ -363,7 +363,7 @@ def team_label_of(text: str, e: Entry, units: Mapping[str, Sequence[str]]) -> bo
     >>> [team_label_of(t, e, {"b01": ("行政一分工会", "行政壹", "行政一")}) for t in ("行政一1队", "行政一2队", "行政二1队")]
     [True, False, False]
     """
-    if not e.team_no or e.team_no.endswith("队"):
+    if not e.team_no or L.team_number(e.team_no).endswith("队"):
         return False
     from ..text import to_simplified
 

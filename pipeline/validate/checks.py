@@ -605,7 +605,7 @@ def check_quota(ctx: Ctx) -> None:
             if n > limit:
                 basis = _quota_basis(ev, members)
                 for row in rows:
-                    ctx.flag("QUOTA_EXCEEDED", reg, row, "项目", f"\"{ev.name}\" 超出名额：本{ctx.spec.unit_word}已报 "
+                    ctx.flag("QUOTA_EXCEEDED", reg, row, "项目", f"“{ev.name}”超出名额：本{ctx.spec.unit_word}已报 "
                              f"{n} {word}，限 {limit} {word}{basis}。请删去多余的报名。")
             elif n < limit and ev.quota.rule == "fixed" and ev.quota.short_warning:
                 ctx.flag("QUOTA_SHORT", reg, rows[0] if rows else None, "项目",

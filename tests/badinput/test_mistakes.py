@@ -24,7 +24,7 @@ NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
 
 # (mail file, code, branch, A1 cell or "" for a file-level issue, text the message quotes)
 T2020 = [
-    ("over-quota-b01", "QUOTA_EXCEEDED", "b01", "B12", "\"象棋\" 超出名额"),
+    ("over-quota-b01", "QUOTA_EXCEEDED", "b01", "B12", "“象棋”超出名额"),
     ("multi-event-b02", "MULTI_EVENT", "b02", "B10", "象棋、跳棋"),
     ("multi-event-b02", "MULTI_EVENT", "b02", "B12", "象棋、跳棋"),
     ("staff-two-branches-b03", "DUPLICATE_PERSON", "b03", "E10", "\"001715\""),

@@ -18,7 +18,8 @@ def _codes(out: Path) -> list[str]:
 
 def test_R2016_F2_round_1_is_drawn_after_the_check_in(tmp_path: Path) -> None:
     folder, checkin, out, r = _to_the_check_in(tmp_path)                  # nights after the deadline
-    assert "第1轮于 2016-11-26 08:30 后抽签" in r.stdout and "签到表" in r.stdout
+    # (the date as the office's other lines say it: 2016年11月26日, not 2016-11-26)
+    assert "第1轮于 2016年11月26日 08:30 后抽签" in r.stdout and "签到表" in r.stdout
     assert not (out / "t2016-poker" / "draws").exists() or not list((out / "t2016-poker" / "draws").iterdir())
     assert (out / "t2016-poker" / "forms" / "guandan-签到表.xlsx").is_file()
     shutil.move(checkin, folder / "inbox")                                    # the morning's check-in

@@ -26,9 +26,10 @@ def _with_deadline(tmp_path: Path, first: str) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("written, shown", [("2011-05-06", "2011-05-06 23:59"),
-                                            ("2011-05-06 12:00", "2011-05-06 12:00"),
-                                            ("'2011-05-06T12:00:00'", "2011-05-06 12:00")])
+@pytest.mark.parametrize("written, shown", [("2011-05-06", "2011年5月6日 23:59"),
+                                            ("2011-05-06 12:00", "2011年5月6日 12:00"),
+                                            ("'2011-05-06T12:00:00'", "2011年5月6日 12:00"),
+                                            ("2011-05-06T05:00:00+01:00", "2011年5月6日 12:00")])
 def test_a_deadline_without_offset_runs(tmp_path: Path, written: str, shown: str) -> None:
     folder = _with_deadline(tmp_path, written)
     out = tmp_path / "out"

@@ -430,3 +430,25 @@ def test_R2020_Q4_a_substitute_under_another_staff_number_is_not_the_drawn_entry
     assert mapped == {}
     _, mapped = drawn_as([rnd("xiangqi:d01:宋勇", "宋勇")], [entry_of("001015"), other])
     assert mapped == {"xiangqi:d01:001015": "xiangqi:d01:宋勇"}
+
+
+def test_R2020_Q3_a_team_drawn_under_its_number_typed_with_dui_keeps_its_drawn_id():
+    """队号 1队 was a team name (entry id ``…:1队``) until it was read as the number 1: a league
+    drawn before keeps playing that team under its drawn id (no 新增/已不在报名中)."""
+    from pipeline.model import Entry, Match, Person, Round
+    from pipeline.run import drawn_as
+
+    def rnd(sid: str) -> Round:
+        m = Match(event="ss", stage="swiss", round=1, group="", table=1, sides=(sid, "ss:b02:1"))
+        return Round(event="ss", stage="swiss", stage_name="瑞士制", round=1, matches=(m,),
+                     plan={"labels": {sid: ["1队", "行政一", "戊", "己"], "ss:b02:1": ["行政二1队", "行政二", "甲", "乙"]}})
+
+    def team(branch: str, no: str, *names: str) -> Entry:
+        return Entry(id=f"ss:{branch}:{no}", event="ss", branch=branch, team=f"x{no}队", team_no=no,
+                     players=tuple(Person(name=n, branch=branch) for n in names))
+
+    now = [team("b01", "1", "戊", "己"), team("b02", "1", "甲", "乙")]
+    entries, mapped = drawn_as([rnd("ss:b01:1队")], now)
+    assert mapped == {"ss:b01:1": "ss:b01:1队"} and entries[0].id == "ss:b01:1队" and entries[1].id == "ss:b02:1"
+    _, mapped = drawn_as([rnd("ss:b01:第2队")], now)        # another number: another team
+    assert mapped == {}

@@ -51,6 +51,8 @@ def test_R2020_Q1_quota_exceeded(tmp_path):
     ex = [i for i in issues if i.code == "QUOTA_EXCEEDED"]
     assert [i.cell for i in ex] == ["B5", "B6", "B15"]
     assert "已报 3 人，限 2 人" in ex[0].message
+    # the event in Chinese quotes, as QUOTA_SHORT and TEAM_INCOMPLETE name it (it was "象棋")
+    assert "“象棋”超出名额" in ex[0].message and '"' not in ex[0].message
     assert not [e for e in entries if e.event == "xiangqi"] and len(entries) == 6
 
 
@@ -455,12 +457,13 @@ def test_R2020_Q2_one_name_in_two_events_with_a_blank_staff_number_is_asked_abou
     assert not [i for i in issues if i.code == "MULTI_EVENT"]
 
 
-def test_a_team_number_typed_with_its_word_is_named_once(tmp_path):
-    """队号 typed "1队" on one row of a pair and "1" on the other: the message said 第 1队 队."""
+def test_a_team_number_that_is_no_number_is_named_once(tmp_path):
+    """队号 typed "一队" on one row of a pair and "1" on the other: two teams, said as 队号 一队
+    (the message said 第 一队 队).  (1队 beside 1 is one team: R2020-Q3 below.)"""
     t = tournament()
-    _, issues = run(tmp_path, t, {"b1": [person("双升", "戊", 5, team="1队"), person("双升", "己", 6, team=1)]})
+    _, issues = run(tmp_path, t, {"b1": [person("双升", "戊", 5, team="一队"), person("双升", "己", 6, team=1)]})
     msgs = [i.message for i in issues if i.code == "TEAM_INCOMPLETE"]
-    assert any("队号 1队有 1 人" in m for m in msgs) and not any("1队 队" in m for m in msgs), msgs
+    assert any("队号 一队有 1 人" in m for m in msgs) and not any("一队 队" in m for m in msgs), msgs
     assert all("完全一样" in m for m in msgs)
 
 
@@ -471,3 +474,25 @@ def test_R2015_Q2_cross_unit_note_with_the_leagues_word_for_a_unit(tmp_path):
     rows = [person("桥牌", "甲", team=1), person("桥牌", "乙", team=1, 备注="跨科室：机关二")]
     entries, issues = run(tmp_path, t, {"b1": rows})
     assert issues == [] and entries[0].players[1].branch == "b2", issues
+
+
+@pytest.mark.parametrize("typed", ["1队", "１队", "第1队", "1 队", "第 1 队"])
+def test_R2020_Q3_a_team_number_typed_with_dui_is_that_number(tmp_path, typed):
+    """队号 "1队" (or １队, 第1队, 1 队) was read as a team name meant for 梦之队: the team was
+    printed "1队", with no unit, in entries, draw, awards and the draw sheet — and a partner
+    who typed 1 was another team (TEAM_INCOMPLETE on both rows).  It is team 1."""
+    t = tournament()
+    rows = [person("双升", "戊", 5, team=typed), person("双升", "己", 6, team=1),
+            person("双升", "庚", 7, team=typed.replace("1", "2").replace("１", "２")),
+            person("双升", "辛", 8, team=typed.replace("1", "2").replace("１", "２"))]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    assert codes(issues, Severity.ERROR) == [], issues
+    pairs = sorted((e.id, e.team, e.player_names) for e in entries if e.event == "shuangsheng")
+    assert pairs == [("shuangsheng:b1:1", "行政一1队", "戊/己"), ("shuangsheng:b1:2", "行政一2队", "庚/辛")]
+
+
+def test_R2020_Q3_a_team_named_by_the_captain_keeps_its_name(tmp_path):
+    t = tournament()
+    rows = [person("双升", "戊", 5, team="梦之队"), person("双升", "己", 6, team="梦之队")]
+    entries, issues = run(tmp_path, t, {"b1": rows})
+    assert [(e.id, e.team) for e in entries if e.event == "shuangsheng"] == [("shuangsheng:b1:梦之队", "梦之队")]

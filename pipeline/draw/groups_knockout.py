@@ -46,6 +46,8 @@ from .common import (GROUP_PLAYOFFS, PlayoffWaiting, berger_pairs, berger_round_
                      tier_placements, winner_of, winners_of, withdrawn_notes)
 
 GROUP_STAGE = "group"       # (common.GROUP_PLAYOFFS: the 加赛 that rank a group)
+#: the third-place match's group id (its result sheet's 组别 key; no group: :meth:`GroupsKnockout.match_title`)
+THIRD_PLACE = "三四名"
 
 
 def default_group_count(n: int) -> int:
@@ -130,6 +132,26 @@ class GroupsKnockout:
             return ("options groups and group_size exclude each other / "
                     "选项 groups（组数）与 group_size（每组人数）只能填写一个，请删除其中一个")
         return None
+
+    def stage_kind(self, rounds: list[Round]) -> tuple[str, str]:
+        """(kind, label) of a stage of this format's rounds on the event page
+        (:func:`pipeline.render.site_vm.stage_kind`): the format says what it drew, the
+        page does not guess it from the stage's name (R2011-F1/F2): the groups' round robins, then the knockout."""
+        plan = rounds[0].plan if isinstance(rounds[0].plan, dict) else {}
+        if plan.get("kind") == "group":
+            return "groups", "小组循环赛"
+        return "knockout", "淘汰赛"
+
+    def match_title(self, rnd: Round, m: Match) -> str:
+        """R2011-F2: which match of a knockout round ``m`` is — 决赛, 半决赛 …, or the
+        third-place match (group id ``三四名``, the key its result sheet reads, no group):
+        its draw sheet, cards and event page say it; "" in a group round."""
+        plan = rnd.plan if isinstance(rnd.plan, dict) else {}
+        if plan.get("kind") != "ko" or m.bye:
+            return ""
+        if m.group == THIRD_PLACE:
+            return "三四名决赛"
+        return ko_stage_name(2 * len(plan.get("bracket") or [[]]))
 
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice: what is drawn for these options (R2011-F1/F2)."""
@@ -396,7 +418,7 @@ class GroupsKnockout:
             matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (a, b)))
         if third:
             a, b = orient(third[0], third[1], bal, last, rng)
-            matches.append(Match(state.event_id, stage, no, "三四名", len(matches) + 1, (a, b),
+            matches.append(Match(state.event_id, stage, no, THIRD_PLACE, len(matches) + 1, (a, b),
                                  note="三四名决赛"))
             notes.append(f"半决赛负者{shown_list(state, third)}进行三四名决赛。")
         for b in byes:
@@ -409,7 +431,7 @@ class GroupsKnockout:
     def _winner_of_slot(state: EventState, rnd: Round, slot: list[str]) -> str | None:
         if len(slot) <= 1:
             return slot[0] if slot else None
-        m = next(m for m in rnd.matches if set(m.sides) == set(slot) and m.group != "三四名")
+        m = next(m for m in rnd.matches if set(m.sides) == set(slot) and m.group != THIRD_PLACE)
         return winner_of(state, m)
 
     # ------------------------------------------------------------------ results
@@ -443,7 +465,7 @@ class GroupsKnockout:
                 w = settled_winner(state, m)
                 lose = [s for s in m.sides if s != w] if w else list(m.sides)
                 if rnd.plan.get("final"):
-                    label = "三四名决赛" if m.group == "三四名" else "决赛"
+                    label = "三四名决赛" if m.group == THIRD_PLACE else "决赛"
                     if w:
                         add(f"{label}胜者", [w])
                     add(f"{label}负者" if w else label, lose)

@@ -88,6 +88,12 @@ class GroupsStandings:
                              check_int(options, "rounds", 1, 30),
                              check_bool(options, "avoid_rematch"))
 
+    def stage_kind(self, rounds: list[Round]) -> tuple[str, str]:
+        """(kind, label) of a stage of this format's rounds on the event page
+        (:func:`pipeline.render.site_vm.stage_kind`): the format says what it drew, the
+        page does not guess it from the stage's name (R2016-F1: groups paired by standing)."""
+        return "groups", "积分编排赛"
+
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         g, r = options.get("groups", 4), options.get("rounds", 3)

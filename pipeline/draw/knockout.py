@@ -45,6 +45,16 @@ class Knockout:
         return first_problem(check_known(options, self.OPTIONS, self.name),
                              check_int(options, "final_pool", 1, 64))
 
+    def stage_kind(self, rounds: list[Round]) -> tuple[str, str]:
+        """(kind, label) of a stage of this format's rounds on the event page
+        (:func:`pipeline.render.site_vm.stage_kind`): the format says what it drew, the
+        page does not guess it from the stage's name (R2020-F1): the knockout rounds, then the final round robin — a pool of two, one
+        round of one match (决赛), is the knockout's last column."""
+        plan = rounds[0].plan if isinstance(rounds[0].plan, dict) else {}
+        if plan.get("kind") == "rr" and plan.get("of") != 1:
+            return "round_robin", "循环赛"
+        return "knockout", "淘汰赛"
+
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice (pairs for a partnership game: 参赛队, not 参赛者)."""
         pool = options.get("final_pool", 3)

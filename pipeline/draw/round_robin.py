@@ -63,6 +63,12 @@ class RoundRobin:
     def stage_name(self, k: int, total: int) -> str:
         return f"循环赛第{k}轮"
 
+    def stage_kind(self, rounds: list[Round]) -> tuple[str, str]:
+        """(kind, label) of a stage of this format's rounds on the event page
+        (:func:`pipeline.render.site_vm.stage_kind`): the format says what it drew, the
+        page does not guess it from the stage's name (R2015-F1: a 双人赛 is a round robin too)."""
+        return "round_robin", "循环赛"
+
     def next_round(self, state: EventState, rng: random.Random) -> Round | None:
         """The next Berger round, or None after the last."""
         done = rounds_of(state, "rr")

@@ -236,6 +236,12 @@ class Swiss:
         return first_problem(check_known(options, self.OPTIONS, self.name),
                              check_int(options, "rounds", 1, 50))
 
+    def stage_kind(self, rounds: list[Round]) -> tuple[str, str]:
+        """(kind, label) of a stage of this format's rounds on the event page
+        (:func:`pipeline.render.site_vm.stage_kind`): the format says what it drew, the
+        page does not guess it from the stage's name (R2015-F1)."""
+        return "swiss", "积分编排赛"
+
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice.  Who moves first is said only for a one-game
         board game, in its own colours (``first_note``: 执红先行 for Xiangqi, 执黑先行 for

@@ -48,6 +48,12 @@ class TablesOfThree:
         return first_problem(check_known(options, self.OPTIONS, self.name),
                              check_choice(options, "fill", ("revival", "bye")))
 
+    def stage_kind(self, rounds: list[Round]) -> tuple[str, str]:
+        """(kind, label) of a stage of this format's rounds on the event page
+        (:func:`pipeline.render.site_vm.stage_kind`): the format says what it drew, the
+        page does not guess it from the stage's name (R2020-D1, R2011-D1: its rounds and its final table)."""
+        return "tables", "分桌赛"
+
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice."""
         fill = ("由上一轮的负者抽签复活补足" if options.get("fill", "revival") == "revival"

@@ -27,7 +27,7 @@ from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
 from ..state import forms_still_count
 from ..timeutil import TZ, aware, cn_datetime
 from . import svg
-from .viewmodels import entry_units, shared_awards_note
+from .viewmodels import entry_units, match_titles, shared_awards_note, table_caption
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -309,16 +309,35 @@ def _text(*parts: str) -> str:
     return " ".join(p for p in parts if p).lower()
 
 
+def _format_stage(rounds: list[Round], format_type: str) -> tuple[str, str] | None:
+    """(kind, label) of a stage as the event's format says it (``stage_kind`` of each format
+    in :mod:`pipeline.draw`), or None: no format given, or one that does not say."""
+    if not format_type or not rounds:
+        return None
+    from ..draw import FORMATS
+
+    if format_type not in FORMATS:
+        return None
+    says = getattr(FORMATS.get(format_type), "stage_kind", None)
+    return says(rounds) if says is not None else None
+
+
 def stage_kind(rounds: list[Round], format_type: str = "") -> str:
     """How to draw a stage: ``tables`` (3-player tables), ``knockout``, ``groups``,
-    ``round_robin`` or ``swiss`` (a list of rounds).  Decided by the stage's names first,
-    then by its shape, then by the event's format type.
+    ``round_robin`` or ``swiss`` (a list of rounds).  The event's format says it (R2015-F1:
+    a 双人赛's Berger rounds, named 双人赛第N轮, were guessed a Swiss); without one, by the
+    stage's names first, then by its shape, then by the format type's words.
 
     >>> from pipeline.model import Match, Round
     >>> m = Match("x", "ko", 1, "", 1, ("a", "b"))
     >>> stage_kind([Round("x", "ko", "淘汰赛", 1, (m,))])
     'knockout'
+    >>> stage_kind([Round("x", "pairs", "双人赛第1轮", 1, (m,), plan={"kind": "rr"})], "pairs_movement")
+    'round_robin'
     """
+    said = _format_stage(rounds, format_type)
+    if said is not None:
+        return said[0]
     if any(len(m.sides) >= 3 for r in rounds for m in r.matches):
         return "tables"
     names = _text(rounds[0].stage, rounds[0].stage_name)
@@ -343,6 +362,31 @@ def stage_kind(rounds: list[Round], format_type: str = "") -> str:
     if any(w in ft for w in ("robin", "循环")):
         return "round_robin"
     return "swiss"
+
+
+def stage_label(rounds: list[Round], format_type: str = "") -> str:
+    """The small label beside a stage's heading: its kind as the format names it (循环赛 for
+    a 双人赛, 积分编排赛 for a Swiss), else :data:`KIND_LABEL` of :func:`stage_kind`."""
+    said = _format_stage(rounds, format_type)
+    return said[1] if said is not None else KIND_LABEL[stage_kind(rounds, format_type)]
+
+
+_ROUND_NO = re.compile(r"第\s*[\d一二三四五六七八九十]+\s*轮")
+
+
+def stage_heading(rounds: list[Round], label: str) -> str:
+    """A stage's heading: the name its rounds share without their round numbers (双人赛 over
+    双人赛第1轮 … 第7轮, which it was titled by its first round), else ``label`` (the kind:
+    淘汰赛 over 第1轮淘汰赛（22进11）, 第2轮淘汰赛（11进6）).
+
+    >>> from pipeline.model import Round
+    >>> stage_heading([Round("x", "pairs", f"双人赛第{k}轮", k, ()) for k in (1, 2)], "循环赛")
+    '双人赛'
+    >>> stage_heading([Round("x", "ko", n, k, ()) for k, n in ((1, "第1轮淘汰赛（8进4）"), (2, "第2轮淘汰赛（4进2）"))], "淘汰赛")
+    '淘汰赛'
+    """
+    names = {_ROUND_NO.sub("", r.stage_name).strip() for r in rounds}
+    return names.pop() if len(names) == 1 and "" not in names else label
 
 
 def split_stages(rounds: list[Round]) -> list[list[Round]]:
@@ -388,7 +432,8 @@ def _stage_title(rounds: list[Round], es: "EventState", rnd: Round) -> str:
     return title
 
 
-def _match_box(m: Match, es: "EventState", names: Names) -> svg.BracketBox:
+def _match_box(m: Match, es: "EventState", names: Names,
+               titles: dict[tuple, str] | None = None) -> svg.BracketBox:
     r = es.results.get(m.key)
     adv = _advancing(m, r)
     lines = []
@@ -400,8 +445,7 @@ def _match_box(m: Match, es: "EventState", names: Names) -> svg.BracketBox:
         caption = "轮空（晋级签）"
         kind = "bye"
     else:
-        caption = f"{m.group}组 " if m.group else ""
-        caption += f"第{m.table}桌"
+        caption = table_caption(m, titles or {}, " ")      # (三四名决赛 第2桌, R2011-F2: not 三四名组)
         kind = "match"
     return svg.BracketBox(key="/".join(map(str, m.key)), lines=tuple(lines), kind=kind,
                           caption=caption, advancing=adv)
@@ -457,7 +501,8 @@ def bracket_columns(es: "EventState", chain: list[list[Round]], pool: list[Round
     cols: list[svg.BracketColumn] = []
     for stage_rounds in chain:
         for rnd in stage_rounds:
-            boxes = tuple(_match_box(m, es, names)
+            titles = match_titles(es.spec.format.type, rnd)
+            boxes = tuple(_match_box(m, es, names, titles)
                           for m in sorted(rnd.matches, key=lambda m: (m.bye, m.group, m.table)))
             cols.append(svg.BracketColumn(_stage_title(stage_rounds, es, rnd), boxes))
     if pool:
@@ -611,7 +656,8 @@ def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
         worth = bye_worth(es, rnd)
     # a withdrawn entry's table still to be entered (as 弃权), as its draw sheet marks it
     gone = withdrawn_at_tables(es, rnd)
-    told = withdrawn_notes(rnd, gone, names.team) if gone else {}
+    titles = match_titles(es.spec.format.type, rnd)       # R2011-F2: 决赛 / 三四名决赛
+    told = withdrawn_notes(rnd, gone, names.team, titles) if gone else {}
     for m in sorted(rnd.matches, key=lambda m: (m.group, m.bye, m.table)):
         r = es.results.get(m.key)
         adv = _advancing(m, r)
@@ -619,7 +665,7 @@ def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
                              players=names.players(s), result="轮空" if m.bye else _score_text(r, i),
                              winner=s in adv and (m.bye or r is not None))
                       for i, s in enumerate(m.sides))
-        table = (f"{m.group}组 " if m.group else "") + ("轮空" if m.bye else f"第{m.table}桌")
+        table = ((f"{m.group}组 " if m.group else "") + "轮空") if m.bye else table_caption(m, titles, " ")
         note = _match_note(m, r, worth)
         if r is None and m.key in told:
             note = "；".join(x for x in (note, f"已退赛，按弃权填写“{told[m.key][1]}”") if x)
@@ -780,8 +826,10 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
     stages = []
     for rounds in split_stages(es.rounds):
         kind = stage_kind(rounds, spec.format.type)
-        title = rounds[0].stage_name or KIND_LABEL[kind]
-        stages.append(StageVM(title=title, kind=kind, kind_label=KIND_LABEL[kind], svg="",
+        label = stage_label(rounds, spec.format.type)
+        title = stage_heading(rounds, label)
+        # (the label only where the heading does not already say it: 决赛循环赛, 淘汰赛)
+        stages.append(StageVM(title=title, kind=kind, kind_label="" if label in title else label, svg="",
                               rounds=tuple(_round_vm(es, r, names) for r in rounds)))
     played, drawn, left = event_progress(es)
     facts = [("赛制", es.format_title), ("参赛", f"{playing_count(es)} " + ("队" if spec.is_team else "人")),

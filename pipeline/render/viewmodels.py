@@ -15,10 +15,10 @@ import datetime as dt
 import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ..layout import REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_MARK
-from ..model import Entry, Person, Round
+from ..model import Entry, Match, Person, Round
 from ..timeutil import cn_date, cn_datetime
 from ..validate.checks import quota_entries, quota_for
 
@@ -561,6 +561,8 @@ class DrawVM(Doc):
     bye_title: str = "轮空（直接晋级）"
     notes: list[str] = field(default_factory=list)
     seed_line: str = ""
+    #: the boards every table of the round plays (R2015-F1 桥牌: ``4—6``), "" for other games
+    boards: str = ""
 
 
 @dataclass
@@ -574,6 +576,11 @@ class Card:
     group: str
     session: str
     sides: list[tuple[str, str, str]]      # (side label, team / name, branch)
+    #: which match of its round the table is, when the round has more than one kind (决赛 /
+    #: 三四名决赛, R2011-F2)
+    match: str = ""
+    #: the boards the table plays (R2015-F1: ``本轮牌号 4—6``)
+    boards: str = ""
 
 
 @dataclass
@@ -600,6 +607,73 @@ def _first_move(ev: "EventSpec") -> str:
 
 def _side_labels(n: int) -> list[str]:
     return list(SIDES_3 if n >= 3 else SIDES_2)
+
+
+def seat_labels(rnd: Round, n: int) -> list[str]:
+    """The side labels of a table of ``n`` seats in ``rnd``: 甲方 乙方 (甲 乙 丙), each with
+    the seat its format drew it to when the round's plan says (``plan["sides"]``; R2015-F1:
+    a bridge table's 甲方 sits 南北, 乙方 东西 — as its result sheet's 弃权 help says).
+
+    >>> from pipeline.model import Round
+    >>> seat_labels(Round("b", "pairs", "双人赛第1轮", 1, (), plan={"sides": ["南北", "东西"]}), 2)
+    ['甲方（南北）', '乙方（东西）']
+    >>> seat_labels(Round("x", "rr", "循环赛第1轮", 1, ()), 2)
+    ['甲方', '乙方']
+    """
+    labels = _side_labels(n)
+    seats = rnd.plan.get("sides") if isinstance(rnd.plan, dict) else None
+    if not isinstance(seats, (list, tuple)):
+        return labels
+    return [f"{lab}（{seat}）" if seat else lab for lab, seat in zip(labels, [*seats, *[""] * n])]
+
+
+def number_span(numbers: Iterable[Any]) -> str:
+    """Board numbers as a sheet prints them: a run ``4—6``, else ``1、3、5``.
+
+    >>> number_span([4, 5, 6]), number_span([7]), number_span([1, 3, 5]), number_span([])
+    ('4—6', '7', '1、3、5', '')
+    """
+    nums = [str(x) for x in numbers]
+    ints = [int(x) for x in nums if x.isdigit()]
+    if len(ints) == len(nums) > 1 and ints == list(range(ints[0], ints[0] + len(ints))):
+        return f"{ints[0]}—{ints[-1]}"
+    return "、".join(nums)
+
+
+def boards_of(rnd: Round, m: Match) -> list[Any]:
+    """The boards table ``m`` plays in ``rnd`` (R2015-F1: ``plan["boards"]``, the same at every
+    table; per table when it is a mapping, as :mod:`pipeline.xlsx.results` reads it)."""
+    boards = rnd.plan.get("boards") if isinstance(rnd.plan, dict) else None
+    if isinstance(boards, dict):
+        boards = boards.get(str(m.table), boards.get(m.table))
+    return list(boards) if isinstance(boards, (list, tuple)) else []
+
+
+def match_titles(format_type: str, rnd: Round) -> dict[tuple, str]:
+    """Match key → which match of ``rnd`` it is, as its format names it (``match_title``;
+    R2011-F2: 决赛 and 三四名决赛 in one round), for the tables that need saying it: every
+    table of a round with more than one kind of match, and a table whose group is the
+    format's own id for it (三四名: its result sheet's key, no group).  {} for another round
+    (a semi-final round: its title says it)."""
+    from ..draw import FORMATS
+
+    if not format_type or format_type not in FORMATS:
+        return {}
+    title = getattr(FORMATS.get(format_type), "match_title", None)
+    if title is None:
+        return {}
+    got = {m.key: (title(rnd, m), m.group) for m in rnd.matches if not m.bye}
+    got = {k: v for k, v in got.items() if v[0]}
+    if len({t for t, _ in got.values()}) > 1 or any(g for _, g in got.values()):
+        return {k: t for k, (t, _) in got.items()}
+    return {}
+
+
+def table_caption(m: Match, titles: dict[tuple, str], sep: str = "") -> str:
+    """A table as a sheet names it: ``A组第1桌``, ``三四名决赛第2桌`` (:func:`match_titles`:
+    not 三四名组), ``第3桌``; ``sep`` between the parts (`` `` on the event page)."""
+    head = titles.get(m.key) or (f"{m.group}组" if m.group else "")
+    return f"{head}{sep}第{m.table}桌" if head else f"第{m.table}桌"
 
 
 def _entry_text(entry: Entry | None, entry_id: str, spec: "TournamentSpec") -> tuple[str, str]:
@@ -688,11 +762,12 @@ def withdrawn_at_tables(es: "EventState", rnd: Round) -> frozenset[str]:
                      if s in es.withdrawn and (s in at_draw or m.key not in es.results))
 
 
-def withdrawn_notes(rnd: Round, gone: frozenset[str], name: Callable[[str], str]) -> dict[tuple, tuple[str, str]]:
+def withdrawn_notes(rnd: Round, gone: frozenset[str], name: Callable[[str], str],
+                    titles: dict[tuple, str] | None = None) -> dict[tuple, tuple[str, str]]:
     """Match key → (the line telling the referee a side of that table withdrew and which
     弃权 to choose, :func:`pipeline.layout.withdrawn_note`; that choice), for the tables of
     ``rnd`` with a side in ``gone`` (:func:`withdrawn_at_tables`); ``name``: a side's name
-    as the sheet prints it."""
+    as the sheet prints it; ``titles``: :func:`match_titles`."""
     from ..layout import forfeit_choice, withdrawn_note
 
     out = {}
@@ -701,7 +776,7 @@ def withdrawn_notes(rnd: Round, gone: frozenset[str], name: Callable[[str], str]
         if m.bye or not seats:
             continue
         labels = _side_labels(len(m.sides))
-        table = (f"{m.group}组" if m.group else "") + f"第{m.table}桌"
+        table = table_caption(m, titles or {})
         choice = forfeit_choice(len(m.sides), seats)
         out[m.key] = (withdrawn_note(table, [labels[i] for i in seats], [name(m.sides[i]) for i in seats],
                                      len(m.sides), choice), choice)
@@ -728,18 +803,25 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
     playing = [m for m in rnd.matches if not m.bye]
     first = _first_move(ev)
     seats = max((len(m.sides) for m in playing), default=2)
-    labels = _side_labels(seats)
-    groups = len({m.group for m in playing if m.group}) > 0
-    head = ["桌号"] + (["组别"] if groups else [])
+    labels = seat_labels(rnd, seats)
+    # R2011-F2: the final and the third-place match under 场次 (the third-place match's group
+    # id 三四名 is its result sheet's key, no group: it once stood under 组别)
+    titles = match_titles(ev.format.type, rnd)
+    groups = len({m.group for m in playing if m.group and m.key not in titles}) > 0
+    head = ["桌号"] + (["组别"] if groups else []) + (["场次"] if titles else [])
     for lab in labels[:seats]:
         head += [lab, "单位"]
     head.append("备注")
+    # R2015-F1: the boards of the round, the same at every table (else on each table's row)
+    boards = {m.key: number_span(boards_of(rnd, m)) for m in playing}
+    vm.boards = next(iter(boards.values())) if len(set(boards.values())) == 1 else ""
     rows = []
     # handbook 缺席、弃权和退赛: a withdrawn entry's table still on the draw is entered as 弃权
     gone = withdrawn_at_tables(es, rnd)
-    told = withdrawn_notes(rnd, gone, lambda sid: side_text(sid)[0].split("\n")[0])
+    told = withdrawn_notes(rnd, gone, lambda sid: side_text(sid)[0].split("\n")[0], titles)
     for m in sorted(playing, key=lambda m: (m.group, m.table)):
-        row = [str(m.table)] + ([m.group] if groups else [])
+        row = [str(m.table)] + ([m.group if m.key not in titles else ""] if groups else [])
+        row += [titles.get(m.key, "")] if titles else []
         for i in range(seats):
             if i < len(m.sides):
                 team, branch = side_text(m.sides[i])
@@ -751,12 +833,14 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
                 row += [team, branch]
             else:
                 row += ["", ""]
-        note = m.note
+        note = "" if m.note == titles.get(m.key) else m.note       # (not 三四名决赛 twice)
+        if boards[m.key] and not vm.boards:
+            note = "；".join(x for x in (f"牌号 {boards[m.key]}", note) if x)
         if m.key in told:       # the choice to make, at the table (the sentence is a note below)
             note = "；".join(x for x in (note, f"已退赛，按弃权填写“{told[m.key][1]}”") if x)
         row.append(note)
         rows.append(row)
-    align = ["center"] + (["center"] if groups else []) + ["", ""] * seats + [""]
+    align = ["center"] + (["center"] if groups else []) + (["center"] if titles else []) + ["", ""] * seats + [""]
     vm.table = Table(head, rows, align)
     for m in rnd.matches:
         if m.bye:
@@ -792,18 +876,22 @@ def cards_vm(state: "LeagueState", event_id: str, rnd: Round) -> CardsVM:
     label = round_label(rnd)
     vm = CardsVM(**vars(_doc(state, f"{es.spec.name} {label} 桌签")))
     session, venue = session_and_venue(es, rnd, spec)
+    titles = match_titles(es.spec.format.type, rnd)      # R2011-F2: 决赛 / 三四名决赛, not 三四名组
     for m in sorted((m for m in rnd.matches if not m.bye), key=lambda m: (m.group, m.table)):
-        labels = _side_labels(len(m.sides))
+        labels = seat_labels(rnd, len(m.sides))        # R2015-F1: 甲方（南北）
         sides = []
         for i, sid in enumerate(m.sides):
             team, branch = side_text(sid)
             sides.append((labels[i], team, branch))
+        group = m.group if m.key not in titles else ""
+        boards = number_span(boards_of(rnd, m))
         vm.cards.append(Card(title=spec.name, event=es.spec.name, round_label=label,
                              # the group in the big number: a groups round numbers its tables
                              # from 1 in each group (four cards said 第 1 桌 in 60 pt)
-                             table_label=f"{m.group}组 第 {m.table} 桌" if m.group else f"第 {m.table} 桌",
-                             group=f"{m.group}组" if m.group else "",
-                             session=" ".join(x for x in (session, venue) if x), sides=sides))
+                             table_label=f"{group}组 第 {m.table} 桌" if group else f"第 {m.table} 桌",
+                             group=f"{group}组" if group else "",
+                             session=" ".join(x for x in (session, venue) if x), sides=sides,
+                             match=titles.get(m.key, ""), boards=f"本轮牌号 {boards}" if boards else ""))
     return vm
 
 
@@ -1356,5 +1444,6 @@ __all__ = [
     "AwardsVM", "Certificate", "CertificatesVM", "BusVM", "BusPoint", "BudgetVM",
     "notice_vm", "draw_vm", "cards_vm", "standings_vm", "standing_table", "awards_vm", "certificates_vm",
     "bus_vm", "budget_vm", "quota_entries", "quota_rule_text", "cn_number", "cn_date", "cn_datetime",
-    "award_date", "riders", "has_pickups", "published_rounds", "round_label",
+    "award_date", "riders", "has_pickups", "published_rounds", "round_label", "seat_labels", "number_span",
+    "boards_of", "match_titles", "table_caption",
 ]

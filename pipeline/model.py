@@ -298,8 +298,9 @@ class Playoff:
         """R2011-F1, R2011-D2: the (stage, group) whose tie this 加赛 was played for, when the
         sheet's 阶段 and 组别 name one in which every entry of the tie listing ``tied`` played
         (``played``: (stage, group) → entries with a result there); None for the final places'
-        加赛 (阶段 最终名次), a 阶段 typed as a name (any stage), and a label naming no such
-        stage and group (a hand-made sheet labelling the final order by its last stage).
+        加赛 (阶段 最终名次), a 阶段 typed as a name (any stage), and a whole stage's label that
+        does not hold the tie (a hand-made sheet labelling the final order by its last stage;
+        a label naming no tie at all settles nothing: :meth:`addresses`).
 
         >>> p = Playoff("e", "group", "A", ("a", "b"))
         >>> p.home("ab", {("group", "A"): frozenset("abc")}), p.home("ab", {("group", "B"): frozenset("ab")})
@@ -312,6 +313,35 @@ class Playoff:
         tie = self.tie_with(tied)
         return (self.stage, self.group) if tie and tie <= played.get((self.stage, self.group), frozenset()) else None
 
+    def addresses(self, tied: "Iterable[str]", played: Mapping[tuple[str, str], frozenset[str]]) -> bool:
+        """R2011-F1, R2011-D2 (一次加赛只决定它所针对的那次并列): whether the sheet's 阶段 and 组别
+        name a tie the event can have for the entries of its tie listing ``tied``
+        (``played``: (stage, group) → entries with a result there): the final places
+        (阶段 最终名次), a 阶段 typed as a name (any stage), a stage and group every one of them
+        played in (:meth:`home`), or a whole stage played without groups (组别 blank: a
+        hand-made sheet labelling the final order by its last stage).  Not a stage and group
+        the event does not have — 组别 left blank for a stage played in groups, a stage it has
+        not — nor a group some of them did not play in (two of different groups): such a row
+        orders nothing (the t2011 sample's rows of 阶段 group, 组别 blank ordered the shared
+        7th and 9th places, which nobody had asked a 加赛 for).
+
+        >>> played = {("group", "A"): frozenset("ab"), ("group", "B"): frozenset("cd"), ("final", ""): frozenset("ac")}
+        >>> [Playoff("e", s, g, ("a", "d")).addresses("ad", played)
+        ...  for s, g in (("group", ""), ("group", "A"), ("ko", ""), ("final", ""), ("最终名次", ""), ("", "A"))]
+        [False, False, False, True, True, True]
+        >>> Playoff("e", "group", "A", ("a", "b")).addresses("ab", played), Playoff("e", "group", "", ("b", "d")).addresses("bd", played)
+        (True, False)
+        """
+        from .layout import FINAL_PLACES
+
+        if self.stage in ("", FINAL_PLACES):
+            return True
+        there = played.get((self.stage, self.group))
+        if there is None:
+            return False
+        tie = self.tie_with(tied)
+        return bool(tie) and (tie <= there or not self.group)
+
     def settles_in(self, tied: "Iterable[str]", where: tuple[str, str, int] | None,
                    played: Mapping[tuple[str, str], frozenset[str]] | None) -> bool:
         """R2011-F1, R2011-D2: whether this 加赛 may settle the tie of ``tied`` in a ranking
@@ -320,7 +350,8 @@ class Playoff:
         only the tie it was played for: one of a stage and group (:meth:`home`) settles
         that stage and group's ranking — as of the round its form was issued at, when the
         form says — and no later tie of the same entries (two of a group played off to
-        advance, then level again in the final places, need a 加赛 of the final places).
+        advance, then level again in the final places, need a 加赛 of the final places);
+        a sheet whose label addresses no tie of theirs (:meth:`addresses`) settles none.
         Without ``played`` (no event to look at) every sheet listing them may.
 
         >>> p = Playoff("e", "group", "A", ("a", "b"), round=3)
@@ -330,6 +361,8 @@ class Playoff:
         """
         if played is None:
             return True
+        if not self.addresses(tied, played):
+            return False
         home = self.home(tied, played)
         if home is None:
             return True

@@ -4143,7 +4143,67 @@ class EventRunner:
                                 "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
         if said and self.waiting and "名次填写有误" not in self.waiting:
             self.waiting += self.playoff_sheets_wrong()     # what the event waits for: a corrected sheet
+        if played is not None:
+            self.playoff_rows_unaddressed(names, played)
         self.playoff_rows_unused(names)
+
+    def playoff_rows_unaddressed(self, names: dict[str, str], played: Mapping[tuple[str, str], frozenset[str]]) -> None:
+        """R2011-F1, R2011-D2 (一次加赛只决定它所针对的那次并列（加赛表上的阶段、组别和轮次）): a
+        加赛表's tie whose 阶段/组别 names no tie the event has (:meth:`Playoff.addresses`) —
+        组别 left blank for a stage played in groups, a group some of its players were not in,
+        a stage the event does not have — orders nothing: a warning at its first 名次 cell,
+        saying why.  The t2011 sample's rows of 阶段 group, 组别 blank (two players of
+        different groups each) ordered the shared 7th and 9th places without a word, though
+        the tool had asked only for group C's 加赛.  A tie a later sheet lists again (a
+        correction) is the later sheet's."""
+        from . import layout
+        from .draw.common import group_name
+
+        def row_of(cell: str) -> int:
+            m = re.search(r"\d+", cell)
+            return int(m.group()) if m else 0
+
+        for k, po in enumerate(self.playoffs):
+            if po.source is None or not po.order or po.stage in ("", FINAL_PLACES):
+                continue
+            for t in sorted(set(po.ties)) if po.ties else [None]:
+                rows = [i for i in range(len(po.order)) if t is None or po.ties[i] == t]
+                ids = [po.order[i] for i in rows]
+                if po.addresses(ids, played):
+                    continue
+                if any(later.source is not None and (later.resends(po) or (
+                        later.source.file != po.source.file and later.tie_with(ids)))
+                       for later in self.playoffs[k + 1:]):
+                    continue        # listed again by a later sheet: that one counts
+                cells = sorted((po.cells[i] for i in rows), key=row_of) if len(po.cells) == len(po.order) else []
+                lines = sorted({row_of(c) for c in cells if row_of(c)})
+                at_rows = (f"第{lines[0]}行" if len(lines) == 1 else f"第{lines[0]}–{lines[-1]}行") if lines else ""
+                stage = layout.STAGE_LABELS.get(po.stage, po.stage)
+                groups = sorted(g for st, g in played if st == po.stage)
+                who = "、".join(f"“{names.get(e, e)}”" for e in ids)
+                if not groups:
+                    why = f"本项目没有“{po.stage}”（{stage}）这一阶段的比赛"
+                elif not po.group:
+                    where = "；".join(f"“{names.get(e, e)}”在{'、'.join(group_name(g) for g in groups if e in played[(po.stage, g)])}"
+                                     for e in ids if any(e in played[(po.stage, g)] for g in groups))
+                    why = (f"{stage}分{'、'.join(group_name(g) for g in groups)}进行，组别空着" +
+                           (f"（{where}）" if where else ""))
+                elif (po.stage, po.group) not in played:
+                    why = f"{stage}没有{group_name(po.group)}"
+                else:
+                    away = [e for e in ids if e not in played[(po.stage, po.group)]]
+                    where = "、".join(f"“{names.get(e, e)}”在" + ("、".join(group_name(g) for g in groups
+                                                                         if e in played[(po.stage, g)]) or "别的阶段")
+                                     for e in away)
+                    why = f"{who}不都是{group_name(po.group)}的选手（{where}），不是这一组的并列"
+                self.issues.add(
+                    "BAD_VALUE",
+                    f"{self.ev.name} 加赛表{at_rows}{who}的加赛（阶段“{po.stage}”，组别"
+                    f"{'“' + po.group + '”' if po.group else '空着'}）：这一场加赛不对应任何需要加赛的并列——{why}，"
+                    "所以未采用，名次仍按成绩和破同分规则排定。请核对阶段和组别：小组里的加赛填该组的组别（并列者须同组）；"
+                    f"决定最终名次的加赛，阶段填“{FINAL_PLACES}”。改正后重新发送；这场加赛本不需要的，删去这几行即可。",
+                    at=dataclasses.replace(po.source, cell=cells[0]) if cells else po.source,
+                    severity=Severity.WARNING)
 
     def playoff_rows_unused(self, names: dict[str, str]) -> None:
         """R2011-F1, R2011-F2, R2011-D2: a 加赛表's tie (its rows of one tie, as the form's _meta

@@ -216,18 +216,13 @@ def session_time(t: Tournament, rnd: int) -> dt.datetime:
 
 
 def pending_ties(ev) -> list[tuple[str, str, tuple[str, ...]]]:
-    """Ties the format waits on while the event runs; once it is complete, ties across
-    places in the final order."""
-    ties = list(ev.ties)
-    if not ev.complete:
-        return ties
-    by_rank: dict[tuple[str, int], list[str]] = {}
-    for p in ev.placements:
-        if p.tied:
-            by_rank.setdefault((p.group, p.rank), []).append(p.entry)
-    stage = ev.rounds[-1].stage if ev.rounds else ""
-    ties += [(stage, g, tuple(ids)) for (g, _), ids in sorted(by_rank.items()) if len(ids) > 1]
-    return ties
+    """The ties the pipeline asks a 加赛 for (``PLAYOFF_REQUIRED``, its 加赛 form): those the
+    format waits on while the event runs, and once it is complete the ties of the final
+    order that an award boundary splits (阶段 最终名次).  R2011-F1: a 加赛 settles only the
+    tie it was played for — every other shared place was once answered too, labelled with
+    the last round's stage and the placement's group (阶段 group, 组别 blank in the t2011
+    sample): a label naming no tie, which ordered shared places nobody had asked about."""
+    return list(ev.ties)
 
 
 def playoff_mail(t: Tournament, inbox: Path, state, rng: random.Random, answered: set) -> bool:

@@ -346,9 +346,11 @@ def winner_of(state: EventState, m: Match) -> str | None:
 
 def _playoff_at(p: Any, m: Match) -> list[str]:
     """The sides of ``m`` that 加赛 ``p`` orders when it is a playoff of ``m``'s table (its
-    stage, or a stage typed as a name; the round its form was issued at, when it says),
-    else []."""
-    if p.stage not in (m.stage, "") or (p.round is not None and p.round != m.round):
+    stage, or a stage typed as a name; its group, or 组别 blank; the round its form was
+    issued at, when it says), else [].  R2011-F1: a row naming another group (a knockout
+    has none) is no playoff of this table (:meth:`pipeline.model.Playoff.addresses`)."""
+    if (p.stage not in (m.stage, "") or p.group not in (m.group, "")
+            or (p.round is not None and p.round != m.round)):
         return []
     listed = [e for e in p.order if e in m.sides]
     return listed if listed and (len(listed) == len(m.sides) or set(p.order) <= set(m.sides)) else []

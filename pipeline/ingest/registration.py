@@ -176,6 +176,11 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
     br = branch if unit else ""
     usable = True
     foreign = False
+    # another tournament's form, or no registration form at all: refused with that one reason —
+    # its sheets, headers and rows are not ours to check (t2011's form has no 队号: “报名表 找不到
+    # 表头 “队号”。请不要修改或删除表头” followed, with no cell and advice that did not apply; then
+    # its 中国象棋 row was UNKNOWN_EVENT and its 乘车地点 a HEADER_CHANGED “报名已按其余各列受理”)
+    other_form = False
     file_at = CellRef(file_label, "", "")
 
     def file_issue(code: str, msg: str, not_ours: bool = False, at: CellRef | None = None) -> None:
@@ -190,6 +195,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         file_issue("TEMPLATE_MISMATCH", f"“{file_label}”不是本次比赛下发的报名表模板（缺少隐藏的 _meta 表）。"
                    f"请使用组委会下发给本{spec.unit_word}的报名表填写。", True)
     elif kind != L.KIND_REGISTRATION:
+        other_form = True
         file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是{kind}表，不是报名表。请提交报名表。", True)
     elif tid != spec.id:
         # named by the title the form prints (2015年教職工棋牌比賽), which its captain knows, with
@@ -202,6 +208,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         # (a title that is this league's own name, in either script, tells nothing: the id)
         own = strip_spaces(to_simplified(title)) == strip_spaces(to_simplified(spec.name)) if title else True
         named = f"“{title[:60]}”（编号 {tid}）" if title and tid and not own else f"“{tid or '（未注明）'}”"
+        other_form = True
         file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是比赛{named}的报名表，不是本次比赛"
                    f"（{spec.name}）的。请使用本次比赛下发的报名表。", True)
     else:
@@ -242,12 +249,12 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             log.add("SHEET_RENAMED", f"“{file_label}”的工作表“{L.REG_SHEET}”被改名为“{sheet.name}”，已按报名表读取；"
                     f"以后请不要给工作表改名。", at=CellRef(file_label, sheet.name, ""), branch=br,
                     severity=Severity.WARNING)
-        else:
+        elif not other_form:
             there = "、".join(f"“{s.name}”" for s in book.sheets.values() if s.name != L.META_SHEET)
             file_issue("TEMPLATE_MISMATCH", f"“{file_label}”中找不到工作表“{L.REG_SHEET}”"
                        f"{'（文件里的工作表：' + there + '）' if there else ''}。请不要改名或删除该工作表："
                        f"把填好报名的工作表改回“{L.REG_SHEET}”后再发送。")
-    if sheet is not None:
+    if sheet is not None and not other_form:
         try:
             table = find_table(sheet.rows, need, L.REG_COLUMNS)
             if sheet.merged:       # a pair's 项目/队号/乘车地点 merged over its rows: each row has it

@@ -170,3 +170,7 @@ def test_other_tournaments(tmp_path, tid, expected):
     assert len(report.accepted_branches) == n_units
     for eml in sorted((SAMPLES / tid / "inbox-mistakes").glob("*.eml")):
         assert attachment_name(eml) in {r["file"] for r in rows}, eml.name
+    # another tournament's form: refused with that one reason, no header complaint after it
+    # (test_template_mismatch_another_tournaments_form_gets_no_header_complaint)
+    other = [r for r in rows if "other-template" in r["file"]]
+    assert [r["code"] for r in other] == ["TEMPLATE_MISMATCH"] and "t2011-court" in other[0]["message"], other

@@ -258,3 +258,62 @@ def test_R2011_D2_a_tables_playoff_settles_its_own_round_only(issued_at):
     assert w.value.ties == [("tables", "", (b, a, d))]
     state.playoffs.append(Playoff(state.event_id, "tables", "", (b, a), places=(1, 2), **({"round": 2} if said else {})))
     assert winner_of(state, second) == b and winner_of(state, first) == a
+
+
+@pytest.mark.parametrize("label", ["blank group", "another group"])
+def test_R2011_F1_a_playoff_labelled_for_no_tie_orders_no_tier(label):
+    """R2011-F1 (一次加赛只决定它所针对的那次并列): a 加赛 row whose 阶段/组别 names no tie the
+    event has — 阶段 group with 组别 blank (the group stage is played in groups A, B …), or a
+    group its two players were not both in — settles nothing.  The t2011 sample's sheet held
+    such rows beside group C's playoff; nobody had asked for them, yet they ordered the level
+    小组第2名 tier across the groups (shared 7th became 7th and 8th) without a word."""
+    from pipeline.layout import FINAL_PLACES
+    from pipeline.score.standings import rank_fn
+
+    fmt = FORMATS.get("groups_knockout")
+    state = new_state(make_entries(8, branches=8), {"groups": 2, "advance": 1, "third_place": False})
+    state.rank = rank_fn(["playoff"], state.results, state.playoffs, 2)
+    rng = random.Random(5)
+    _play_group_stage(fmt, state, rng, lambda m, i, j: _draw(m) if {i, j} == {1, 2} else _won(m, i < j))
+    while True:
+        for m in state.rounds[-1].matches:
+            state.results[m.key] = bye_result(m) if m.bye else _won(m, True)
+        nxt = fmt.next_round(state, rng)
+        if nxt is None:
+            break
+        state.rounds.append(nxt)
+    groups = state.rounds[0].plan["groups"]
+    before = {p.entry: (p.rank, p.tied) for p in fmt.placements(state)}
+    tier = sorted(p.entry for p in fmt.placements(state) if p.tier == "小组第2名")
+    a = next(e for e in tier if e in groups["A"])
+    b = next(e for e in tier if e in groups["B"])
+    assert len(tier) == 4 and all(before[e][1] and before[e][0] == before[a][0] for e in tier), before
+    # the four level 2nd of both groups ranked 1–4 under one group label
+    group = "" if label == "blank group" else "A"
+    order = tuple(sorted(tier, key=lambda e: e != b))
+    state.playoffs.append(Playoff(state.event_id, "group", group, order, places=(1, 2, 3, 4)))
+    after = {p.entry: (p.rank, p.tied) for p in fmt.placements(state)}
+    assert after == before, "a 加赛 addressing no tie ordered the final places"
+    # the final places' 加赛 (阶段 最终名次) of the same level entries does order them
+    state.playoffs.append(Playoff(state.event_id, FINAL_PLACES, "", order))
+    after = {p.entry: p for p in fmt.placements(state)}
+    assert after[b].rank < after[a].rank
+
+
+def test_R2011_F1_a_knockout_playoff_of_another_group_decides_no_table():
+    """R2011-F1: a 加赛 row of a knockout table's two sides whose 组别 names a group the table is
+    not of (the knockout has none) is no playoff of that table: the draw still waits."""
+    fmt = FORMATS.get("knockout")
+    state = new_state(make_entries(8, branches=8), {"final_pool": 2})
+    rng = random.Random(3)
+    r1 = fmt.next_round(state, rng)
+    state.rounds.append(r1)
+    drawn = next(m for m in r1.matches if not m.bye)
+    for m in r1.matches:
+        state.results[m.key] = (bye_result(m) if m.bye else _draw(m) if m is drawn
+                                else MatchResult(m, (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0))))
+    state.playoffs.append(Playoff(state.event_id, drawn.stage, "B", tuple(reversed(drawn.sides))))
+    with pytest.raises(Waiting):
+        fmt.next_round(state, rng)
+    state.playoffs.append(Playoff(state.event_id, drawn.stage, "", tuple(reversed(drawn.sides))))
+    assert drawn.sides[1] in {s for m in fmt.next_round(state, rng).matches for s in m.sides}

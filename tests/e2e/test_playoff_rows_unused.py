@@ -10,6 +10,8 @@ import datetime as dt
 import shutil
 from pathlib import Path
 
+import pytest
+
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
 
@@ -18,19 +20,21 @@ from tests.e2e.mailedit import edit_attachment
 ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
 
-#: the stale sheet's rows 8–13 (名次, 参赛者), as the sample had them
+#: the stale sheet's rows (名次, 参赛者), as the sample had them (rows 8–13, 阶段 group, 组别 blank:
+#: written here as the final places' 加赛, 阶段 最终名次, so the rows address a tie — a row addressing
+#: none is warned of, test_R2011_F1_playoff_rows_addressing_no_tie_are_warned_and_not_used)
 STALE = [(1, "尹鹏健"), (2, "韦芳"), (1, "谢娟晨"), (2, "宋勇"), (1, "彭超辉"), (2, "曹军怡")]
 
 
-def _run(tmp_path: Path, rows: list[tuple[int, str]]):
+def _run(tmp_path: Path, rows: list[tuple], stage: str = "最终名次"):
     folder = tmp_path / "t2011-court"
     shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
 
     def write(wb):
         ws = wb["加赛"]
-        ws.delete_rows(8, ws.max_row)
-        for place, who in rows:
-            ws.append(["中国象棋", "group", None, place, who])
+        ws.delete_rows(4, ws.max_row)          # group C's playoff (rows 2–3) kept
+        for *group, place, who in rows:
+            ws.append(["中国象棋", stage, group[0] if group else None, place, who])
     edit_attachment(next((folder / "inbox").glob("*xiangqi-加赛*")), write)
     out = tmp_path / "out"
     report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
@@ -45,21 +49,45 @@ def _run(tmp_path: Path, rows: list[tuple[int, str]]):
 def test_R2011_F1_playoff_rows_of_players_not_level_are_said_not_dropped(tmp_path):
     report, issues, final = _run(tmp_path, STALE)
     said = {i["cell"]: i for i in issues if i["code"] == "BAD_VALUE"}
-    assert set(said) == {"D8", "D10", "D12"}, issues
+    assert set(said) == {"D4", "D6", "D8"}, issues
     for i in said.values():
         assert (i["severity"], i["file"], i["sheet"]) == ("info", "中国象棋-加赛.xlsx", "加赛")
         assert "未被采用" in i["message"] and "无需处理" in i["message"]
     # two of four level 15th: the playoff cannot order the four, and no award needs it
-    assert "“尹鹏健”、“韦芳”" in said["D8"]["message"] and "并列第15名" in said["D8"]["message"]
-    assert "“侯红静”" in said["D8"]["message"] and "“曹军怡”" in said["D8"]["message"]
+    assert "“尹鹏健”、“韦芳”" in said["D4"]["message"] and "并列第15名" in said["D4"]["message"]
+    assert "“侯红静”" in said["D4"]["message"] and "“曹军怡”" in said["D4"]["message"]
     # not level: group place first (小组第4名 before 小组第6名), whatever the points
-    assert "并没有并列" in said["D12"]["message"] and "小组第6名" in said["D12"]["message"]
-    assert "并没有并列" in said["D10"]["message"]
+    assert "并没有并列" in said["D8"]["message"] and "小组第6名" in said["D8"]["message"]
+    assert "并没有并列" in said["D6"]["message"]
     # a note: the ranking is right as it is, and the run needs nothing more
     assert not report.needs_attention
     assert final["尹鹏健"]["rank"] == final["韦芳"]["rank"] == final["曹军怡"]["rank"] == "15"
     assert final["彭超辉"]["rank"] == "22"
-    # the rows that rank a shared place whole are used, and not said
-    assert (final["陶英"]["rank"], final["黎玉静"]["rank"]) == ("7", "8")
-    assert (final["石辉辉"]["rank"], final["江艳"]["rank"]) == ("9", "10")
+
+
+#: rows the t2011 sample's 加赛表 held beside group C's (rows 4–7): 阶段 group, 组别 blank, two
+#: players of different groups each (陶英 B / 黎玉静 C, 石辉辉 D / 江艳 A) — level in the final
+#: places (7th, 9th), where no award is at stake and the tool asked for no 加赛
+UNASKED = [(1, "陶英"), (2, "黎玉静"), (1, "石辉辉"), (2, "江艳")]
+
+
+@pytest.mark.parametrize("group", [None, "B"])
+def test_R2011_F1_playoff_rows_addressing_no_tie_are_warned_and_not_used(tmp_path, group):
+    """R2011-F1 (一次加赛只决定它所针对的那次并列（加赛表上的阶段、组别和轮次）): a 加赛 row whose
+    阶段/组别 names no tie — 阶段 group with 组别 blank (the groups are A–D), or group B for a
+    player of group C — orders nothing.  The sample's such rows ordered the shared 7th and 9th
+    places (7/8, 9/10) that nobody had asked a 加赛 for, with no word in issues.csv."""
+    report, issues, final = _run(tmp_path, [(group, p, w) for p, w in UNASKED], stage="group")
+    said = {i["cell"]: i for i in issues if i["code"] == "BAD_VALUE"}
+    assert set(said) == {"D4", "D6"}, issues
+    for i in said.values():
+        assert (i["severity"], i["file"], i["sheet"]) == ("warning", "中国象棋-加赛.xlsx", "加赛")
+        assert "不对应任何需要加赛的并列" in i["message"] and "未采用" in i["message"], i["message"]
+    assert "“陶英”" in said["D4"]["message"] and "第4–5行" in said["D4"]["message"]
+    assert ("组别空着" if group is None else "“黎玉静”在C组") in said["D4"]["message"], said["D4"]["message"]
+    assert report.needs_attention
+    assert final["陶英"]["rank"] == final["黎玉静"]["rank"] == "7"
+    assert final["石辉辉"]["rank"] == final["江艳"]["rank"] == "9"
+    # group C's playoff, which the tool asked for, still decides who advanced
+    assert not [i for i in issues if i["code"] == "PLAYOFF_REQUIRED"]
 

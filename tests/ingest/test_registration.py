@@ -5,6 +5,7 @@ import datetime as dt
 
 import pytest
 
+from pipeline import layout as L
 from pipeline.ingest.registration import pickup_match, read_registration, read_result_rows
 from pipeline.ingest.workbook import read_workbook
 from pipeline.model import Severity
@@ -978,3 +979,16 @@ def test_names_on_a_traditional_leagues_form_are_kept_as_typed(tmp_path):
     reg, issues = read(tmp_path, [person("象棋", "呂寧桂", "1001"), person("跳棋", "陈明", "1002")],
                        t=tournament(script="traditional"))
     assert [r.name for r in reg.rows] == ["呂寧桂", "陈明"] and issues == []
+
+
+@pytest.mark.parametrize("meta", [{"tournament_id": "other"}, {"kind": "results"}])
+def test_template_mismatch_another_tournaments_form_gets_no_header_complaint(tmp_path, meta):
+    """A form recognised as another tournament's (or as no registration form) is refused with
+    that one reason: its headers are that tournament's (t2011's form has no 队号), and
+    “报名表 找不到表头 “队号”。请不要修改或删除表头” followed, with no cell and advice that
+    does not apply — the captain did not change a header, they sent the wrong form; nor are
+    its rows checked (its 中国象棋 is that tournament's event, not an UNKNOWN_EVENT here)."""
+    cols = [c for c in L.REG_COLUMNS if c != "队号"]
+    reg, issues = read(tmp_path, [person("象棋", "王军"), person("中国象棋", "李四")], columns=cols, meta=meta)
+    assert codes(issues) == ["TEMPLATE_MISMATCH"], [i.message for i in issues]
+    assert "表头" not in issues[0].message and reg.foreign and not reg.usable

@@ -2428,6 +2428,7 @@ class EventRunner:
                          results=self.results, playoffs=self.playoffs, options=self.ev.format.options,
                          rank=self.rank_fn(), absent=self.absent, withdrawn=gone,
                          places_by_group=self.places_by_group(),
+                         first_move=getattr(self.game, "first_note", None) is not None,
                          lot_seed=(lot_seed(self.t, self.ev.id, entries)
                                    if self.fmt.name == "groups_standings" else None))
 

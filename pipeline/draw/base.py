@@ -44,6 +44,10 @@ class EventState:
     #: set by the runner from the entries alone — never from the check-in — so the groups do
     #: not depend on who turns up; None: the round's rng deals them (tests, other callers)
     lot_seed: str | None = None
+    #: the game hands out one first move a match (象棋 执红, 围棋 执黑: a ``first_note``), which
+    #: the notice promises to balance; False for a card game or a best-of-three match: a Swiss
+    #: then pairs by standing with no first-move criteria (R2015-F1, FIDE C.04.3 C.3)
+    first_move: bool = True
 
     def entry(self, entry_id: str) -> Entry:
         return self._by_id()[entry_id]      # an unknown id is a programming error

@@ -316,6 +316,90 @@ def orient(a: str, b: str, bal: Counter, last: dict[str, int], rng: random.Rando
     return (a, b)
 
 
+# --------------------------------------------------------------------------- first move (Swiss)
+# R2015-F1 says only that first moves are balanced (the notice: 先后手按各人已执先次数均衡分配);
+# where it is silent the FIDE Dutch system (C.04.3) decides: A.6 colour preferences, C.3 the
+# absolute colour criteria, E.1–E.5 the allocation.  Side 0 moves first (执红 / 执黑), 1 second.
+
+#: FIDE C.04.3 A.6 strengths of a colour preference
+NO_PREFERENCE, MILD, STRONG, ABSOLUTE = 0, 1, 2, 3
+
+
+def colour_histories(rounds: Iterable[Round]) -> dict[str, list[int]]:
+    """Entry → the side it had in each game it played, in order (0 first, 1 second).  A bye
+    is no game (FIDE C.04.3 A.6 counts played games; C.04.2 D.5 skips unplayed rounds).
+
+    >>> r = Round("e", "swiss", "", 1, (Match("e", "swiss", 1, "", 1, ("a", "b"), first=1),
+    ...                                 Match("e", "swiss", 1, "", 2, ("c",), bye=True)))
+    >>> dict(colour_histories([r]))
+    {'a': [1], 'b': [0]}
+    """
+    hist: dict[str, list[int]] = defaultdict(list)
+    for r in rounds:
+        for m in r.matches:
+            if m.bye or len(m.sides) != 2:
+                continue
+            for i, s in enumerate(m.sides):
+                hist[s].append(0 if i == m.first else 1)
+    return hist
+
+
+def colour_preference(hist: Sequence[int]) -> tuple[int | None, int, int]:
+    """(side preferred, strength, colour difference) — FIDE C.04.3 A.6.  The difference is
+    firsts minus seconds.  Absolute: a difference beyond ±1 (for the side that evens it), else
+    the same side in the last two games (for the other side); strong: a difference of ±1;
+    mild: level, for the side not had last time; none before a first game.
+
+    >>> [colour_preference(h) for h in ([1, 1], [0, 0, 1, 1], [1, 1, 0], [0, 1], [])]
+    [(0, 3, -2), (0, 3, 0), (0, 2, -1), (0, 1, 0), (None, 0, 0)]
+    """
+    diff = sum(1 if s == 0 else -1 for s in hist)
+    if diff > 1 or diff < -1:
+        return (1 if diff > 0 else 0), ABSOLUTE, diff
+    if len(hist) >= 2 and hist[-1] == hist[-2]:
+        return 1 - hist[-1], ABSOLUTE, diff
+    if diff:
+        return (1 if diff > 0 else 0), STRONG, diff
+    if hist:
+        return 1 - hist[-1], MILD, diff
+    return None, NO_PREFERENCE, diff
+
+
+def allocate_first(a: str, b: str, hist: dict[str, Sequence[int]], rng: random.Random | None = None
+                   ) -> tuple[str, str]:
+    """(first, second) for ``a`` (ranked higher) and ``b`` — FIDE C.04.3 E.1–E.5: (1) grant
+    both preferences; (2) grant the stronger (absolute > strong > mild; both absolute: the
+    wider colour difference); (3) alternate from the latest game in which the two had
+    different sides (each history counted back from its last game); (4) grant the higher
+    ranked ``a``'s preference; (5) by lot (``a`` first without a rng).
+
+    >>> allocate_first("a", "b", {"a": [0, 0, 1, 1], "b": [1, 1, 0]})   # E.2: absolute beats strong
+    ('a', 'b')
+    """
+    ha, hb = hist.get(a, ()), hist.get(b, ())
+    (sa, pa, da), (sb, pb, db) = colour_preference(ha), colour_preference(hb)
+
+    def give(x: str, side: int) -> tuple[str, str]:
+        y = b if x == a else a
+        return (x, y) if side == 0 else (y, x)
+
+    if sa != sb:                                             # E.1 (one may have none)
+        return give(a, sa) if sa is not None else give(b, sb)
+    if sa is not None:
+        if pa != pb:                                         # E.2
+            return give(a, sa) if pa > pb else give(b, sb)
+        if pa == ABSOLUTE and abs(da) != abs(db):
+            return give(a, sa) if abs(da) > abs(db) else give(b, sb)
+    for xa, xb in zip(reversed(ha), reversed(hb)):           # E.3
+        if xa != xb:
+            return give(a, 1 - xa)
+    if sa is not None:                                       # E.4
+        return give(a, sa)
+    if rng is not None and rng.random() < 0.5:              # E.5: by lot
+        return (b, a)
+    return (a, b)
+
+
 def winner_of(state: EventState, m: Match) -> str | None:
     """Who advances from match ``m``: the bye holder, the result's winner, or the first of
     a matching 加赛 (Playoff) order.  None when both sides lost (double forfeit/absent).

@@ -22,8 +22,21 @@ affected: a published round is never redrawn.
 
 Odd count: the bye goes to the lowest-ranked entry among those with the fewest byes
 (at most one bye per entry while someone has none), preferring one whose removal
-leaves a rematch-free pairing.  First move (先手/执黑 or 执红): the side that moved
-first less often moves first, then the one that moved second last round, then by lot.
+leaves a rematch-free pairing.
+
+First move (先手: 执红 for Xiangqi, 执黑 for Go).  R2015-F1 promises balance only; the FIDE
+Dutch system (C.04.3) fills in the rest.  Pairing (C.3, absolute colour criteria): two
+entries with the same absolute preference (A.6: moved first — or second — two more times
+than the other way, or twice running) do not meet, so nobody's counts differ by 3 and nobody
+moves first (second) three times running — except that in the last round a topscorer (A.7:
+more than half the most points possible so far) is paired by score.  Rematch avoidance comes
+first; when no pairing keeps the colour criteria, the pairing by standing stands.  A pair by
+standing split for first moves is said on the draw sheet (说明), as a rematch swap is.  A game
+with no first move to balance (a card game, a best-of-three match: ``EventState.first_move``,
+as the notice says nothing of first moves for it) is paired by standing alone.
+Allocation (E.1–E.5, :func:`~pipeline.draw.common.allocate_first`): both preferences, else
+the stronger (absolute > strong > mild), else alternate from the last game the two had
+different sides, else the higher ranked entry's preference, else by lot.
 
 Option ``rounds``: default ⌈log2 n⌉ + 1, capped at n − 1 (at least 1).  A ``rounds`` larger
 than the field allows without a rematch or a second bye (n − 1 rounds for even n, n for odd n;
@@ -41,10 +54,10 @@ from typing import Any
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
-from .common import (bye_counts, check_int, check_known, first_balance, first_problem,
-                     entry_word, next_round_no, no_shows, opponents, orient, pair_avoiding, ranked,
-                     rematch_notes, rounds_of, shown, shown_list, spread_tables, tier_placements,
-                     withdrawn_notes)
+from .common import (ABSOLUTE, allocate_first, bye_counts, check_int, check_known, colour_histories,
+                     colour_preference, first_problem, entry_word, next_round_no, no_shows, opponents,
+                     pair_avoiding, ranked, rematch_notes, rounds_of, shown, shown_list, spread_tables,
+                     tier_placements, withdrawn_notes)
 
 STAGE = "swiss"
 
@@ -188,34 +201,42 @@ class _Lookahead:
                 return pairs
         return None
 
-    def choose(self, order: list[str], cands: list[str], met: dict[str, set[str]], state: EventState,
-               fmt: "Swiss") -> tuple[str | None, list[tuple[str, str]]] | None:
-        """(bye, pairs) as :meth:`Swiss._pair_alone` would choose, but only among choices
-        that leave a completion: the bye candidates in order, then the pairings of the rest
-        in standing order, preferring one that is also first-move safe.  None when no
-        completion exists even now, or the search ran out of steps."""
+    def choose(self, order: list[str], cands: list[str], met: dict[str, set[str]],
+               tiers: list[dict[str, set[str]]]
+               ) -> tuple[str | None, list[tuple[str, str]], list[tuple[str, str]], dict[str, set[str]]] | None:
+        """(bye, pairs by standing, pairs, the clashes kept) as :meth:`Swiss._pair_alone` and
+        :meth:`Swiss._colour_safe` would choose, but only among choices that leave a
+        completion: the bye candidates in order, then the pairings of the rest in standing
+        order, preferring one that also keeps the first-move criteria (the first of ``tiers``
+        that can be kept, FIDE C.3).  None when no completion exists even now, or the search
+        ran out of steps."""
         try:
             if not self._matchings(self.adj, self.future + 1, -1):
                 return None
             for c in cands or [None]:
                 rest = [e for e in order if e != c]
-                pairs = self._first(rest, met, c)
-                if pairs is None:
+                plain = self._first(rest, met, c)
+                if plain is None:
                     continue
-                strict = fmt._strict(rest, met, state)
-                if strict is not None and any(b in strict[a] and b not in met.get(a, ()) for a, b in pairs):
+                for clash in tiers:
+                    strict = Swiss._strict(rest, met, clash)
+                    if strict is None or not any(b in strict[a] and b not in met.get(a, ()) for a, b in plain):
+                        return c, plain, plain, clash
                     try:
-                        pairs = self._first(rest, strict, c) or pairs
+                        pairs = self._first(rest, strict, c)
                     except _OutOfSteps:
-                        pass
-                return c, pairs
+                        pairs = None
+                    if pairs is not None:
+                        return c, plain, pairs, clash
+                return c, plain, plain, {}
         except (_OutOfSteps, RecursionError):
             return None
         return None
 
 
 class Swiss:
-    """R2015-F1: Swiss pairing by standing, no rematches, one bye each, first-move balance."""
+    """R2015-F1: Swiss pairing by standing, no rematches, one bye each, first-move balance
+    (FIDE C.04.3 C.3, E.1–E.5)."""
 
     name = "swiss"
     title = "瑞士制"
@@ -245,12 +266,15 @@ class Swiss:
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice.  Who moves first is said only for a one-game
         board game, in its own colours (``first_note``: 执红先行 for Xiangqi, 执黑先行 for
-        Go); a card game or a best-of-three match has no first move to balance."""
+        Go), with the limits that may move a pairing off the standing (FIDE C.04.3 C.3, A.7);
+        a card game or a best-of-three match has no first move to balance."""
         r = options.get("rounds")
         rounds = f"共 {r} 轮" if r else "轮数按参赛人数确定（约为 log₂人数 + 1 轮）"
         first = getattr(game, "first_note", None) if game is not None else ""
         balance = ("" if first is None else
-                   "先后手按各人已执先次数均衡分配" + (f"（{first}）" if first else "") + "。")
+                   "先后手按各人已执先次数均衡分配" + (f"（{first}）" if first else "") +
+                   "，同一人先手与后手次数相差不超过 2 次，也不连续三轮先手或后手；为此个别对阵不按名次就近配对时，"
+                   "在抽签表的说明中写明（最后一轮积分超过已赛轮次满分一半者仍按积分配对）。")
         teams = getattr(game, "side_size", 1) > 1
         odd = ("队数为奇数时由排名最后且未轮空过的一队轮空，每队至多轮空一次，上一轮弃权或缺席的队不轮空。" if teams else
                "人数为奇数时由排名最后且未轮空过的选手轮空，每人至多轮空一次，上一轮弃权或缺席者不轮空。")
@@ -281,6 +305,8 @@ class Swiss:
                          f"最多赛 {capped[1]} 轮，本项目共赛 {capped[1]} 轮。")
         byes = bye_counts(done)
         met = opponents(done)
+        hist = colour_histories(state.rounds)
+        rank_of: dict[str, int] = {}
         if not done:
             bye = rng.choice(ids) if len(ids) % 2 else None
             rest = [e for e in ids if e != bye]
@@ -288,7 +314,15 @@ class Swiss:
             if bye:
                 notes.append(f"{entry_word(state)}数为奇数，{shown(state, bye)}抽签轮空。")
         else:
-            order = [r.entry for r in ranked(state, ids, done)]
+            rows = ranked(state, ids, done)
+            order = [r.entry for r in rows]
+            rank_of = {e: i for i, e in enumerate(order)}
+            # no first-move criteria for a game with no first move to balance (a card game)
+            tiers = self._clash_tiers(order, hist, set()) if state.first_move else []
+            # FIDE C.04.3 A.7: the last round lets a topscorer off when keeping it costs a pairing by score
+            relaxed = (self._clash_tiers(order, hist, self._topscorers(state, rows, done))
+                       if k == total and state.first_move else None)
+            points = {r.entry: r.points for r in rows}
             cands: list[str] = []
             away: set[str] = set()
             fewest = 0
@@ -298,19 +332,20 @@ class Swiss:
                 pool = [e for e in order if e not in away] or order
                 fewest = min(byes[e] for e in pool)
                 cands = [e for e in reversed(pool) if byes[e] == fewest]
-            bye, pairs = self._pair_alone(order, cands, met, state)
+            bye, plain = self._pair_alone(order, cands, met)
+            pairs, kept = self._colour_safe([e for e in order if e != bye], met, plain, tiers, relaxed, points)
             look = (_Lookahead(order, met, byes, total - k, self.LOOKAHEAD_STEPS)
                     if 0 < total - k and len(order) <= self.LOOKAHEAD_MAX else None)
-            chosen = look.choose(order, cands, met, state, self) if look is not None else None
+            chosen = look.choose(order, cands, met, tiers) if look is not None else None
             ahead: list[str] = []
             moved = chosen is not None and chosen[0] != bye
             if moved:
                 ahead.append(f"为使以后各轮仍能避免重复对阵，由{shown(state, chosen[0])}代替"
                              f"{shown(state, bye)}本轮轮空。")
-            if chosen is not None and {frozenset(p) for p in chosen[1]} != {frozenset(p) for p in pairs}:
+            if chosen is not None and {frozenset(p) for p in chosen[1]} != {frozenset(p) for p in plain}:
                 ahead.append("为使以后各轮仍能避免重复对阵，本轮未完全按名次就近配对。")
             if chosen is not None:
-                bye, pairs = chosen
+                bye, plain, pairs, kept = chosen
             if bye:
                 why = ("" if moved else "排名最后且") + ("未轮空过" if fewest == 0 else "轮空次数最少")
                 skipped = [e for e in order if e in away and order.index(e) > order.index(bye)]
@@ -319,12 +354,14 @@ class Swiss:
             notes += ahead
             rest = [e for e in order if e != bye]
             notes += rematch_notes(state, rest, pairs, done)
+            notes += self._colour_notes(state, plain, pairs, kept, hist)
             for a, b in pairs:
                 if b in met.get(a, ()):
                     notes.append(f"{shown(state, a)}与{shown(state, b)}再次相遇：已无法避免重复对阵。")
-        bal, last = first_balance(state.rounds)
         no = next_round_no(state)
-        matches = [Match(state.event_id, STAGE, no, "", t, orient(a, b, bal, last, rng))
+        # FIDE C.04.3 E.4: the higher ranked of the two is passed first (round 1: none is)
+        matches = [Match(state.event_id, STAGE, no, "", t,
+                         allocate_first(*sorted((a, b), key=lambda e: rank_of.get(e, 0)), hist, rng))
                    for t, (a, b) in enumerate(pairs, start=1)]
         if bye:
             matches.append(Match(state.event_id, STAGE, no, "", len(matches) + 1, (bye,), bye=True))
@@ -351,53 +388,124 @@ class Swiss:
             return None
         return asked, most_rounds(n)
 
-    def _pair_alone(self, order: list[str], cands: list[str], met: dict[str, set[str]],
-                    state: EventState) -> tuple[str | None, list[tuple[str, str]]]:
+    def _pair_alone(self, order: list[str], cands: list[str], met: dict[str, set[str]]
+                    ) -> tuple[str | None, list[tuple[str, str]]]:
         """(bye, pairs) for this round on its own: the first bye candidate (``cands``, lowest
-        ranked first; empty for an even count) whose removal leaves a rematch-free pairing, the
-        pairing top-down by standing, then first-move safety (:meth:`_colour_safe`)."""
-        bye = None
+        ranked first; empty for an even count) whose removal leaves a rematch-free pairing, and
+        the pairing top-down by standing (first moves aside: :meth:`_colour_safe`)."""
         if cands:
             tries = cands if len(order) <= 64 else cands[:self.BYE_TRIES]
             for c in tries:
                 trial = pair_avoiding([e for e in order if e != c], met)
                 if all(b not in met.get(a, ()) for a, b in trial):
-                    bye, pairs = c, trial
-                    break
-            else:
-                bye = cands[0]
-                pairs = pair_avoiding([e for e in order if e != bye], met)
-        else:
-            pairs = pair_avoiding(order, met)
-        rest = [e for e in order if e != bye]
-        return bye, self._colour_safe(rest, met, pairs, state)
+                    return c, trial
+            return cands[0], pair_avoiding([e for e in order if e != cands[0]], met)
+        return None, pair_avoiding(order, met)
 
     @staticmethod
-    def _strict(order: list[str], met: dict[str, set[str]], state: EventState) -> dict[str, set[str]] | None:
-        """None when no two entries of ``order`` may not meet for first-move balance; else the
-        partners each must not take: those met, and, for an entry that moved first (second)
-        two more times than the other way, every other such entry — so first-move counts
-        never differ by 3."""
-        bal, _ = first_balance(state.rounds)
-        high = {e for e in order if bal[e] >= 2}
-        low = {e for e in order if bal[e] <= -2}
-        if len(high) < 2 and len(low) < 2:
+    def _topscorers(state: EventState, rows: list[Any], done: list[Round]) -> set[str]:
+        """FIDE C.04.3 A.7: the entries with more than half the most points possible so far
+        (each played round's best result: a win's points — or a bye's, whichever is more)."""
+        most = sum(max((sr.points for m in r.matches if m.key in state.results
+                        for sr in state.results[m.key].sides), default=0) for r in done)
+        return {r.entry for r in rows if 2 * r.points > most}
+
+    @staticmethod
+    def _clash_tiers(order: list[str], hist: dict[str, list[int]], top: set[str]) -> list[dict[str, set[str]]]:
+        """FIDE C.04.3 C.3: entry → the entries it must not meet for first moves — those with
+        the same absolute preference (A.6), neither of them a topscorer ``top`` (A.7: given in
+        the last round only) — and, as a fallback when that cannot be kept, the same for a
+        preference from the difference alone (firsts and seconds never 3 apart, but three
+        times running allowed)."""
+        tiers = []
+        for doubles in (True, False):
+            by_side: dict[int, set[str]] = {0: set(), 1: set()}
+            for e in order:
+                side, strength, diff = colour_preference(hist.get(e, ()))
+                if strength == ABSOLUTE and e not in top and (doubles or abs(diff) > 1):
+                    by_side[side].add(e)
+            tiers.append({e: g - {e} for g in by_side.values() if len(g) > 1 for e in g})
+        return tiers
+
+    @staticmethod
+    def _strict(order: list[str], met: dict[str, set[str]], clash: dict[str, set[str]]
+                ) -> dict[str, set[str]] | None:
+        """None when no two entries of ``order`` may not meet for first moves (``clash``); else
+        the partners each must not take: those met, and those it clashes with."""
+        if not any(clash.get(e) for e in order):
             return None
-        return {e: set(met.get(e, ())) | (high if e in high else low if e in low else set()) - {e}
-                for e in order}
+        return {e: set(met.get(e, ())) | clash.get(e, set()) for e in order}
 
     @classmethod
     def _colour_safe(cls, order: list[str], met: dict[str, set[str]], pairs: list[tuple[str, str]],
-                     state: EventState) -> list[tuple[str, str]]:
-        """Prefer a pairing where no two entries that both moved first (or both second) two
-        more times than the other way meet, so first-move counts never differ by 3."""
-        strict = cls._strict(order, met, state)
+                     tiers: list[dict[str, set[str]]], relaxed: list[dict[str, set[str]]] | None = None,
+                     points: dict[str, int] | None = None) -> tuple[list[tuple[str, str]], dict[str, set[str]]]:
+        """(pairs, the clashes kept): prefer a pairing where no two entries with the same
+        absolute first-move preference meet (FIDE C.04.3 C.3: the first of ``tiers`` that can
+        be kept) — nobody's firsts and seconds differ by 3, nobody moves first (second) three
+        times running; the pairing by standing ``pairs`` (and no clashes) when none is found.
+        ``relaxed`` (the last round: ``tiers`` without the topscorers, A.7): the pairing kept
+        to ``relaxed``, unless one kept to ``tiers`` too pairs by score no worse (C.04.3 puts
+        pairing by score, C.6–C.9, above a topscorer's colours, C.10–C.11)."""
+        def first_kept(ts: list[dict[str, set[str]]]) -> tuple[list[tuple[str, str]], dict[str, set[str]]] | None:
+            for t in ts:
+                found = cls._kept(order, met, pairs, t)
+                if found is not None:
+                    return found, t
+            return None
+
+        best = first_kept(tiers)
+        if relaxed is None:
+            return best or (pairs, {})
+        base = first_kept(relaxed) or (pairs, {})
+        if best is not None and best[1] is tiers[0] and cls._score_gaps(best[0], points) <= cls._score_gaps(base[0], points):
+            return best
+        return base
+
+    @classmethod
+    def _kept(cls, order: list[str], met: dict[str, set[str]], pairs: list[tuple[str, str]],
+              clash: dict[str, set[str]]) -> list[tuple[str, str]] | None:
+        """``pairs`` when no two of a pair clash, else the first pairing by standing where none
+        does and none meets again (a bounded search), else None."""
+        strict = cls._strict(order, met, clash)
         if strict is None or not any(b in strict[a] and b not in met.get(a, ()) for a, b in pairs):
             return pairs
         trial = pair_avoiding(order, strict, budget=5_000)
-        if not any(b in strict[a] for a, b in trial):
-            return trial
-        return pairs
+        return None if any(b in strict[a] for a, b in trial) else trial
+
+    @staticmethod
+    def _score_gaps(pairs: list[tuple[str, str]], points: dict[str, int] | None) -> list[int]:
+        """The pairs' score differences, largest first (FIDE C.04.3 C.9 compares them so)."""
+        pts = points or {}
+        return sorted((abs(pts.get(a, 0) - pts.get(b, 0)) for a, b in pairs), reverse=True)
+
+    @staticmethod
+    def _colour_notes(state: EventState, plain: list[tuple[str, str]], pairs: list[tuple[str, str]],
+                      clash: dict[str, set[str]], hist: dict[str, list[int]]) -> list[str]:
+        """The draw sheet's 说明 for each pair by standing (``plain``) not drawn because both
+        must move first (or second) — FIDE C.04.3 C.3 — naming why and the pairs instead."""
+        chosen = {frozenset(p) for p in pairs}
+        partner = {a: b for x, y in pairs for a, b in ((x, y), (y, x))}
+
+        def why(e: str) -> tuple[bool, str]:
+            """(by the difference, the reason in words)."""
+            side, _, diff = colour_preference(hist.get(e, ()))
+            if abs(diff) > 1:
+                return True, f"{'后手比先手' if diff < 0 else '先手比后手'}多{abs(diff)}次"
+            return False, f"已连续两轮{'后手' if side == 0 else '先手'}"
+
+        notes = []
+        for a, b in plain:
+            if b not in clash.get(a, ()) or frozenset((a, b)) in chosen:
+                continue
+            side, _, _ = colour_preference(hist.get(a, ()))
+            want, other = ("先手", "后手") if side == 0 else ("后手", "先手")
+            (da, wa), (db, wb) = why(a), why(b)
+            aims = (["先后手次数相差不超过2"] if da or db else []) + ([f"不连续三轮{other}"] if not (da and db) else [])
+            notes.append(f"{shown(state, a)}与{shown(state, b)}按名次应相遇，但两人本轮都须{want}"
+                         f"（{shown(state, a)}{wa}，{shown(state, b)}{wb}）；为使{'、'.join(aims)}，"
+                         f"改为{shown(state, a)}对{shown(state, partner[a])}、{shown(state, b)}对{shown(state, partner[b])}。")
+        return notes
 
     def placements(self, state: EventState) -> list[Placement]:
         """Everyone by the event's ranking (points, then the tiebreak chain)."""

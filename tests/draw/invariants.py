@@ -103,3 +103,33 @@ def check_rematches(state: EventState, exact_limit: int = 16, group_key=lambda m
             else:
                 met[m.sides[0]].add(m.sides[1])
                 met[m.sides[1]].add(m.sides[0])
+
+
+def check_first_moves(state: EventState) -> None:
+    """R2015-F1 first-move balance, as the FIDE Dutch system's absolute colour criteria
+    (C.04.3 C.3): after every round nobody's firsts and seconds differ by more than 2 and
+    nobody has moved first (or second) three games running — except in the last round for a
+    topscorer (A.7: more than half the most points possible before it) and its opponent."""
+    total = len(state.rounds)
+    points: Counter = Counter()
+    most = 0
+    hist: dict[str, list[int]] = defaultdict(list)
+    for r in state.rounds:
+        top = {e for e, p in points.items() if 2 * p > most} if r.round == total else set()
+        for m in r.matches:
+            if m.bye:
+                continue
+            let_off = bool(top & set(m.sides))
+            for i, e in enumerate(m.sides):
+                h = hist[e]
+                h.append(0 if i == m.first else 1)
+                diff = sum(1 if x == 0 else -1 for x in h)
+                three = len(h) >= 3 and h[-1] == h[-2] == h[-3]
+                assert let_off or (abs(diff) <= 2 and not three), (e, r.round, h)
+        best = 0
+        for m in r.matches:
+            res = state.results[m.key]
+            for e, sr in zip(m.sides, res.sides):
+                points[e] += sr.points
+                best = max(best, sr.points)
+        most += best

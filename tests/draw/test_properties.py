@@ -8,7 +8,7 @@ from pipeline.draw import FORMATS
 from pipeline.draw.common import rounds_of
 
 from .helpers import make_entries, simulate, summary
-from .invariants import check_placements, check_rematches, check_rounds
+from .invariants import check_first_moves, check_placements, check_rematches, check_rounds
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -106,10 +106,7 @@ def test_swiss_whole_event(n, seed, b):
     s = simulate("swiss", make_entries(n, b), seed=seed, result_seed=seed)
     check_rounds(s, "swiss")
     check_rematches(s)
-    for e in _ids(n):                      # first-move balance: never more than 2 apart
-        bal = sum((1 if i == m.first else -1) for r in s.rounds for m in r.matches
-                  if not m.bye for i, x in enumerate(m.sides) if x == e)
-        assert abs(bal) <= 2
+    check_first_moves(s)
     check_placements(s, "swiss", _ids(n))
 
 

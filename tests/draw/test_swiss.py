@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.draw import FORMATS
 from pipeline.draw.swiss import default_rounds
-from pipeline.model import MatchResult, Outcome, SideResult
+from pipeline.model import Match, MatchResult, Outcome, Round, SideResult
 
 from .helpers import bye_result, make_entries, new_state, random_result
 
@@ -114,3 +114,119 @@ def test_R2015_F1_swiss_rounds_changed_after_the_draw_apply_to_later_rounds(now)
             st.options["rounds"] = now
     assert len(st.rounds) == now
     assert st.rounds[-1].plan["of"] == now
+
+
+# --------------------------------------------------------------------------- first move (colours)
+# R2015-F1 leaves who moves first open beyond "balanced" (the notice: 先后手按各人已执先次数均衡分配);
+# the FIDE Dutch system (C.04.3) fills it in: A.6 colour preferences, C.3 absolute colour criteria
+# (waived for topscorers in the last round, A.7), E.1–E.5 colour allocation.
+
+# 8 entries, two rounds played: (first, second, first's result).  Ranked by points, then id:
+# e000 4 (second, second)  e001 4 (second, second)  e002 2 (first, first)  e003 2 (second, first)
+# e004 2 (first, first)    e005 1 (first, second)   e006 1 (second, first) e007 0 (first, second)
+_TWO_ROUNDS = [
+    [("e005", "e000", "L"), ("e007", "e001", "L"), ("e002", "e006", "W"), ("e004", "e003", "L")],
+    [("e002", "e000", "L"), ("e003", "e001", "L"), ("e006", "e005", "D"), ("e004", "e007", "W")],
+]
+
+
+def _played(history, n=8, rounds=3):
+    """A Swiss event of ``n`` entries with ``history`` played (rounds of (first, second, first's
+    result W/D/L)), ``rounds`` in all."""
+    st = new_state(make_entries(n, branches=n), {"rounds": rounds})
+    side = {"W": (Outcome.WIN, 2), "L": (Outcome.LOSS, 0), "D": (Outcome.DRAW, 1)}
+    other = {"W": "L", "L": "W", "D": "D"}
+    for no, games in enumerate(history, start=1):
+        ms = tuple(Match("ev", "swiss", no, "", t, (a, b)) for t, (a, b, _) in enumerate(games, start=1))
+        st.rounds.append(Round("ev", "swiss", f"瑞士制第{no}轮", no, ms, plan={"kind": "swiss", "round_no": no, "of": rounds}))
+        for m, (_, _, r) in zip(ms, games):
+            st.results[m.key] = MatchResult(m, (SideResult(*side[r]), SideResult(*side[other[r]])))
+    return st
+
+
+def _pairs(rnd):
+    return [m.sides for m in rnd.matches if not m.bye]
+
+
+def test_R2015_F1_swiss_last_round_topscorers_meet_despite_first_move():
+    """FIDE C.04.3 A.7, C.3: the leaders e000 and e001 (4 of 4 points, both moved second twice)
+    had not met; in the last round they are topscorers and meet by score — one of them moves
+    second a third time.  Pairing e000 with e003 instead (the 象棋 sample's round 5: 田旭 8 met
+    熊芳 5, not 高杰军 6) broke the notice's 按当前积分和名次由高到低就近配对 and said nothing.
+    E.2–E.4: both absolute for first, equal colour difference, never apart → the higher ranked
+    e000 moves first."""
+    st = _played(_TWO_ROUNDS, rounds=3)
+    rnd = FORMATS.get("swiss").next_round(st, random.Random(0))
+    assert _pairs(rnd)[0] == ("e000", "e001"), rnd.matches
+    assert not any("先手" in n for n in rnd.notes), rnd.notes
+
+
+# the 象棋 sample's first four rounds as drawn before FIDE C.04.3 C.3/A.7 (first, second, result)
+_XIANGQI_R1_R4 = [
+    [("汤超", "田旭", "L"), ("龚芳丽", "曾帅超", "L"), ("熊芳", "肖超", "L"), ("苏静桂", "高杰军", "L"),
+     ("杜健", "龙英", "D"), ("石宇", "许桂刚", "L")],
+    [("许桂刚", "田旭", "L"), ("肖超", "高杰军", "D"), ("曾帅超", "杜健", "W"), ("龙英", "苏静桂", "L"),
+     ("龚芳丽", "石宇", "L"), ("汤超", "熊芳", "L")],
+    [("田旭", "曾帅超", "W"), ("高杰军", "许桂刚", "D"), ("苏静桂", "肖超", "L"), ("熊芳", "石宇", "W"),
+     ("杜健", "龚芳丽", "W"), ("龙英", "汤超", "W")],
+    [("肖超", "田旭", "L"), ("曾帅超", "高杰军", "L"), ("许桂刚", "熊芳", "D"), ("苏静桂", "杜健", "D"),
+     ("石宇", "龙英", "L"), ("汤超", "龚芳丽", "L")],
+]
+
+
+def test_R2015_F1_swiss_xiangqi_sample_round_5_leader_meets_the_runner_up():
+    """The auditor's case: before round 5 of 5, 田旭 (8) and 高杰军 (6), who never met, had both
+    moved second twice more than first; 田旭 was paired with 熊芳 (5) instead, and the 说明
+    listed only rematch swaps.  Both are topscorers (more than 4 of 8): they meet, and — equal
+    colour differences, never apart in a round — the higher ranked 田旭 moves first (E.4)."""
+    names = sorted({x for rnd in _XIANGQI_R1_R4 for a, b, _ in rnd for x in (a, b)})
+    ids = {n: f"e{i:03d}" for i, n in enumerate(names)}
+    history = [[(ids[a], ids[b], r) for a, b, r in rnd] for rnd in _XIANGQI_R1_R4]
+    st = _played(history, n=len(names), rounds=5)
+    rnd = FORMATS.get("swiss").next_round(st, random.Random(0))
+    assert _pairs(rnd)[0] == (ids["田旭"], ids["高杰军"]), rnd.matches
+    assert not any("先手" in n for n in rnd.notes), rnd.notes
+
+
+def test_R2015_F1_swiss_first_move_departure_is_said_on_the_draw_sheet():
+    """FIDE C.04.3 C.3: before the last round two non-topscorers who both must move first
+    (second twice running) do not meet; the draw sheet's 说明 says so, as it does for a rematch
+    swap — the notice promises pairing by standing."""
+    st = _played(_TWO_ROUNDS, rounds=4)
+    rnd = FORMATS.get("swiss").next_round(st, random.Random(0))
+    assert {frozenset(p) for p in _pairs(rnd)} >= {frozenset(("e000", "e003")), frozenset(("e001", "e002"))}
+    said = [n for n in rnd.notes if "队000" in n and "队001" in n]
+    assert said and "先手" in said[0] and "改为队000对队003、队001对队002" in said[0], rnd.notes
+
+
+def test_R2015_F1_swiss_card_game_pairs_by_standing_alone():
+    """A card game (双扣) has no first move: the notice promises no first-move balance for it,
+    so seats never split a pair by standing (the same history as above, e000 v e001 drawn)."""
+    st = _played(_TWO_ROUNDS, rounds=4)
+    st.first_move = False
+    rnd = FORMATS.get("swiss").next_round(st, random.Random(0))
+    assert _pairs(rnd)[0] in (("e000", "e001"), ("e001", "e000")) and not rnd.notes, (rnd.matches, rnd.notes)
+
+
+def test_R2015_F1_swiss_no_one_moves_second_three_times_running():
+    """FIDE C.04.3 A.6, E.2: 围棋's leader 陶俊健 moved first, first, second, second and then
+    second again (甲甲乙乙乙) against 宋芳璐 (second, bye, second, first) because she had moved
+    first one time fewer: her strong preference (difference −1) was put above his absolute one
+    (second twice running).  The absolute preference is granted, whoever is ranked higher."""
+    from pipeline.draw.common import allocate_first
+    hist = {"tao": [0, 0, 1, 1], "song": [1, 1, 0]}
+    for rng in (None, random.Random(1), random.Random(2)):
+        assert allocate_first("tao", "song", hist, rng) == ("tao", "song")
+        assert allocate_first("song", "tao", hist, rng) == ("tao", "song")
+
+
+def test_R2015_F1_swiss_first_move_alternates_from_the_last_time_apart():
+    """FIDE C.04.3 E.3: equal preferences (both mild, for second: level, first last time) →
+    alternate from the latest round in which the two had different sides — y moved second
+    then, so y moves first now — not by lot, and before E.4 (the higher ranked y's own
+    preference)."""
+    from pipeline.draw.common import allocate_first
+    hist = {"x": [1, 0, 1, 0], "y": [0, 1, 1, 0]}
+    for rng in (None, random.Random(1), random.Random(2), random.Random(3)):
+        assert allocate_first("y", "x", hist, rng) == ("y", "x")
+        assert allocate_first("x", "y", hist, rng) == ("y", "x")

@@ -868,6 +868,7 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     head += [t[1] for t in shown_tbs] + ["备注"]
     playoff_tbs = [t for t in tbs if t[3]]
     byes = scored_byes(es, st)
+    word = playoff_word(es)
     shown_of = {r.entry: (r.points, r.score, *(r.tiebreaks.get(n) for n, *_ in shown_tbs)) for r in st.rows}
     rows, classes = [], []
     for i, r in enumerate(st.rows):
@@ -880,7 +881,7 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
         if show_score:
             row.append(str(r.score))
         row += [_scaled(r.tiebreaks[n], scale) if n in r.tiebreaks else "" for n, _, scale, _ in shown_tbs]
-        note = "需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs)
+        note = "需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs, word)
         if byes.get(r.entry):      # a bye's points are in 积分 but in no game's score: how many
             # (what a bye counts is said once, in the caption: the whole note, 积分含轮空 1 轮（轮空按
             # 2分计）, in the one column that wraps, made five-line rows of four characters)
@@ -928,12 +929,22 @@ def bye_worth(es: "EventState", rnd: Round) -> str:
     return f"轮空按{points}分计" if points and bye_scores(es.spec.format.type, rnd) else ""
 
 
-def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -> str:
+def playoff_word(es: "EventState") -> str:
+    """What the entries of a playoff are counted in (R2011-F1): 人, 对 (pairs: 掼蛋 R2016-Q2,
+    bridge R2015-Q2) or 队 (teams) — ``2人加赛第1`` was said of two 掼蛋 pairs.  The draw's
+    :func:`pipeline.draw.common.entry_word`, by the players of the event's entries."""
+    from ..draw.common import entry_word
+
+    return entry_word(es)
+
+
+def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list, word: str = "人") -> str:
     """备注 of a row level with a neighbour on every printed column but ranked apart by a
     playoff (加赛, a tiebreak not printed as a column): ``3人加赛第1`` — its place
     among those level with it — so the order does not read as an unexplained tie (R2011-F1,
     R2020-F4); not 加赛第1名, which beside a 6th place read as first place.  (The playoff's
-    own value is a sort key, meaningless on paper.)"""
+    own value is a sort key, meaningless on paper.)  ``word`` counts the entries
+    (:func:`playoff_word`): ``2对加赛第1`` for two pairs."""
     r = rows[i]
     level = any(0 <= j < len(rows) and rows[j].rank != r.rank and shown_of[rows[j].entry] == shown_of[r.entry]
                 for j in (i - 1, i + 1))
@@ -946,7 +957,7 @@ def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -
     while last + 1 < len(rows) and shown_of[rows[last + 1].entry] == shown_of[r.entry]:
         last += 1
     place = 1 + sum(1 for j in range(first, i) if rows[j].rank != r.rank)
-    return f"{last - first + 1}人加赛第{place}"
+    return f"{last - first + 1}{word}加赛第{place}"
 
 
 def _status(es: "EventState") -> str:

@@ -414,3 +414,25 @@ def test_the_event_pages_standings_and_rounds_mark_a_withdrawn_entry():
     page = site_vm.event_vm(s, "go")
     (m,) = page.stages[0].rounds[0].matches
     assert m.sides[1].team == "陈晓岚（已退赛）" and "“乙方弃权”" in m.note
+
+
+def test_R2011_F1_a_playoff_column_counts_pairs_as_pairs():
+    """The 加赛 column of a pairs event (掼蛋 R2016-Q2, bridge R2015-Q2) says 2对中第1 — it
+    said 2人中第1 of two pairs, as the 成绩册's 备注 did."""
+    from pipeline.model import Entry, Person
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    state = make_state()
+    es = state.events["go"]
+    pair = lambda i: Entry(f"p{i}", "go", "u01", f"第{i}对", (Person(f"甲{i}", "u01"), Person(f"乙{i}", "u01")))
+    rows = (StandingRow("p1", 1, 5, tiebreaks={"wins": 1, "playoff": 1}), StandingRow("p2", 2, 5, tiebreaks={"wins": 1, "playoff": 0}))
+    table = StandingTable("go", "final", "决赛", "", rows, ("wins", "playoff"))
+    es.entries[:] = [pair(1), pair(2)]
+
+    class Names:
+        def team(self, e): return e
+        def branch(self, e): return ""
+        def players(self, e): return e
+    (vm,) = site_vm.standing_vms([table], Names(), es)
+    assert [r.tiebreaks[1] for r in vm.rows] == ["2对中第1", "2对中第2"]

@@ -640,7 +640,8 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventStat
     """Standings tables with the tiebreak chain as extra columns, in the chain's order; a
     row's record names the byes that scored (``es``: its event): 2胜0和2负 beside 积分 6
     did not add up (a Swiss bye's 2 points); an entry the office withdrew is marked 已退赛,
-    as the 成绩册's 备注 does (:func:`.viewmodels.standing_table`)."""
+    as the 成绩册's 备注 does (:func:`.viewmodels.standing_table`).  Rows in the table's own
+    order, the 成绩册's and standings.csv's."""
     from .viewmodels import playoff_word, scored_byes
 
     out = []
@@ -653,7 +654,10 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventStat
         scales = [_tiebreak_scale(c) for c in t.chain]
         places = _playoff_places(t, word)
         rows = []
-        for row in sorted(t.rows, key=lambda r: (r.rank, names.team(r.entry), r.entry)):
+        # the standings' order, as the 成绩册 and standings.csv list the rows: entries still
+        # tied share a rank in it by entry id (the site sorted them by name: T2016 A组's 6th
+        # place read in another order on the event page than on paper)
+        for row in t.rows:
             record = f"{row.wins}胜{row.draws}和{row.losses}负" + (f"，轮空{byes[row.entry]}" if byes.get(row.entry) else "")
             rows.append(StandingRowVM(
                 rank=str(row.rank), team=names.team(row.entry), branch=names.branch(row.entry),

@@ -436,3 +436,30 @@ def test_R2011_F1_a_playoff_column_counts_pairs_as_pairs():
         def players(self, e): return e
     (vm,) = site_vm.standing_vms([table], Names(), es)
     assert [r.tiebreaks[1] for r in vm.rows] == ["2对中第1", "2对中第2"]
+
+
+def test_tied_rows_are_listed_in_the_standings_order_as_on_paper():
+    """Entries still tied after the whole chain share a rank and are listed in the standings'
+    order (by entry id, :func:`pipeline.score.standings.compute_standings`), as the 成绩册 and
+    standings.csv list them: the site sorted them by name, and T2016 A组's 6th place read 机关一2队,
+    金融1队, 体育部1队 on paper but 体育部1队, 机关一2队, 金融1队 on the event page."""
+    from pipeline.render import viewmodels as vms
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    state = make_state()
+    es = state.events["go"]
+    ids = [e.id for e in es.entries[:3]]
+    teams = ["甲", "乙", "丙"]      # names sorting the other way (丙 < 乙 < 甲 by code point)
+    rows = tuple(StandingRow(i, 1, 0, tiebreaks={"wins": 0}) for i in ids)
+    table = StandingTable("go", "sw", "积分编排赛", "", rows, ("wins",))
+    es.standings = [table]
+
+    class Names:
+        def team(self, e): return teams[ids.index(e)]
+        def branch(self, e): return ""
+        def players(self, e): return ""
+    (vm,) = site_vm.standing_vms([table], Names(), es)
+    assert [r.team for r in vm.rows] == teams
+    paper = vms.standing_table(state, es, table)
+    assert [r[1] for r in paper.rows] == [next(e.team for e in es.entries if e.id == i) for i in ids]

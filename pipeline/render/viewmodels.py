@@ -240,11 +240,14 @@ def quota_rule_text(ev: "EventSpec", unit_word: str) -> str:
 # --------------------------------------------------------------------------------------
 @dataclass
 class Section:
-    """A heading with its paragraphs and tables in a document."""
+    """A heading with its paragraphs and tables in a document: ``tables`` after every
+    paragraph, ``after[i]`` right after paragraph ``i`` (an event's 级差计分表 under its
+    比赛办法 line, R2016-S1)."""
 
     heading: str
     paragraphs: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    after: dict[int, list[Table]] = field(default_factory=dict)
 
 
 @dataclass
@@ -321,6 +324,23 @@ def _play_rules(ev: "EventSpec") -> str:
     if isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0:
         parts.insert(0, f"比赛时间限定 {minutes} 分钟")
     return "；".join(parts) + "。" if parts else ""
+
+
+def _play_tables(ev: "EventSpec") -> list[Table]:
+    """The tables the game prints under its rules of play (``notice_tables``): T2016's
+    级差计分表 (R2016-S1), computed by the game from its rules and the event's options and
+    points; none for most games."""
+    from ..games import GAMES, event_points
+
+    game = GAMES.get(ev.game) if ev.game in GAMES else None
+    try:
+        made = game.notice_tables(ev.game_options, event_points(ev)) if hasattr(game, "notice_tables") else []
+    except Exception:  # noqa: BLE001 - a game that cannot make its table must not stop the notice
+        return []
+    # the first column labels the rows (胜方得分), the others share the rest of the width
+    # evenly, their numbers centred under 一级 … 十二级, as the seed's table sets them
+    return [Table(list(t.head), [list(r) for r in t.rows], ["center"] * len(t.head), caption=t.caption,
+                  widths=[4.0] + [3.0] * (len(t.head) - 1)) for t in made]
 
 
 def _session_line(s, venue_of_all: str = "") -> str:
@@ -465,12 +485,16 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     sections.append(Section("时间地点", _time_and_place(spec)))
 
     fmt_lines = []
+    fmt_tables: dict[int, list[Table]] = {}
     for i, ev in enumerate(spec.events, 1):
         es = state.events.get(ev.id)
         # the format the event's rounds were drawn in (FORMAT_CHANGED: not a later edit of the spec)
         fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(es.spec if es else ev, es.format_title if es else '', es.rounds if es else ())}"
                          f"{_play_rules(ev)}")
-    sections.append(Section("比赛办法", fmt_lines))
+        tables = _play_tables(ev)       # under the event's own line (R2016-S1: 见下表)
+        if tables:
+            fmt_tables[len(fmt_lines) - 1] = tables
+    sections.append(Section("比赛办法", fmt_lines, after=fmt_tables))
 
     award_lines = []
     for i, ev in enumerate(spec.events, 1):

@@ -60,6 +60,19 @@ class DetailSheet:
     columns: tuple[ResultColumn, ...]
 
 
+@dataclass(frozen=True)
+class NoticeTable:
+    """A table the notice prints under an event's rules of play (比赛办法), as the client's
+    document has it: T2016's 级差计分表 (R2016-S1).  A game may give them with
+    ``notice_tables(options, points) -> list[NoticeTable]`` (optional: most games have none);
+    the cells are plain strings (``\\n`` breaks a line in a cell), the first column the rows'
+    labels."""
+
+    caption: str
+    head: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
 class Game(Protocol):
     id: str
     title: str                      # Chinese name

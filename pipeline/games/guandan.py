@@ -26,9 +26,13 @@ from typing import Any, Collection, Sequence
 from ..issues import Issue, issue
 from ..model import MatchResult, Round
 from . import GAMES
-from .base import DetailSheet, ResultColumn, ResultRow
+from .base import DetailSheet, NoticeTable, ResultColumn, ResultRow
 from .common import (detail_rows, detail_rows_text, DetailReader, forfeit_column, is_blank, LEVEL_A, level_name,
                      LEVEL_NAMES, merged_points, played_rows, RowReader, two_sided, where)
+
+#: the 级差计分表's level differences in the seed's words (R2016-S1): 台上台下 (equal level, the
+#: side on stage wins), then 一级 … 十二级
+_DIFF_WORDS = ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
 
 A_LEVEL = "甲方级数"
 B_LEVEL = "乙方级数"
@@ -189,12 +193,21 @@ class Guandan:
         """The notice's rules of play in the T2016 rules' words: who wins at time (R2016-F4)
         and the round score by level difference (R2016-S1, the round's points)."""
         return ["过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，双方级数相同，以台上者为胜方",
-                f"按级差计分：双方同级时胜方得{BASE_WIN}分、负方得{TABLE_TOTAL - BASE_WIN}分，每差一级胜方多得{STEP}分、"
-                f"负方少得{STEP}分，相差{MAX_DIFF}级及以上为{BASE_WIN + STEP * MAX_DIFF}分比"
-                f"{TABLE_TOTAL - BASE_WIN - STEP * MAX_DIFF}分",
+                # the score itself is the 级差计分表 printed under this line (notice_tables)
+                "根据每局比赛结束后双方的结果，按级差计分（见下表）",
                 # a bye's score is a rule of its own (R2016-F3 总积分 counts it): said, not left to the table
                 f"队数为奇数时，轮空的一队本轮计{points.get('bye', BASE_WIN)}分"
                 + ("（同级胜方的得分）" if points.get("bye", BASE_WIN) == BASE_WIN else "")]
+
+    def notice_tables(self, options: dict[str, Any], points: dict[str, int]) -> list[NoticeTable]:
+        """R2016-S1: the seed's 级差计分表 — 比赛结果 | 台上台下 | 一级 … 十二级, the winner's and
+        the loser's round score at each level difference, from :func:`round_score` (what
+        :meth:`parse_round` scores), printed under the notice's 比赛办法 (附件2 rule 2 points to it)."""
+        diffs = range(MAX_DIFF + 1)
+        scores = [round_score(d) for d in diffs]
+        head = ("比赛结果", "台上\n台下", *(f"{_DIFF_WORDS[d - 1]}级" for d in diffs if d))
+        return [NoticeTable("级差计分表", head, (("胜方得分", *(str(w) for w, _ in scores)),
+                                                 ("负方得分", *(str(l) for _, l in scores))))]
 
     def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
         """甲方级数, 乙方级数, 过A方, 台上方 and the optional 弃权."""

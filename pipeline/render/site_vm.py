@@ -174,11 +174,12 @@ def tiebreak_label(name: str) -> str:
     return TIEBREAK_LABEL.get(name, name)
 
 
-def _playoff_places(t: "StandingTable") -> dict[tuple[str, str], str]:
+def _playoff_places(t: "StandingTable", word: str = "人") -> dict[tuple[str, str], str]:
     """(playoff column, entry) → ``3人中第k``: a 加赛's value is a sort key (the number of the
     playoff's players placed below the entry), and 加赛 2 beside 加赛 1 read as the second
     place winning (R2011-F1); 第1名 beside a 6th place read as first place.  The players of
-    one playoff are the rows level before it; a row in no playoff played shows ``—``."""
+    one playoff are the rows level before it; a row in no playoff played shows ``—``.
+    ``word`` counts the entries (:func:`.viewmodels.playoff_word`): ``2对中第1`` for pairs."""
     try:
         from ..score import TIEBREAKS
         playoff_cols = [k for k, c in enumerate(t.chain) if c in TIEBREAKS and getattr(TIEBREAKS.get(c), "is_playoff", False)]
@@ -196,7 +197,7 @@ def _playoff_places(t: "StandingTable") -> dict[tuple[str, str], str]:
             # equal) — every row of every table said 第1名 (the rows carry the key, 0, all)
             played = len(rows) > 1 and len({x.tiebreaks[c] for x in rows}) > 1
             for r in rows:
-                out[(c, r.entry)] = (f"{len(rows)}人中第{1 + sum(1 for x in rows if x.tiebreaks[c] > r.tiebreaks[c])}"
+                out[(c, r.entry)] = (f"{len(rows)}{word}中第{1 + sum(1 for x in rows if x.tiebreaks[c] > r.tiebreaks[c])}"
                                      if played else "—")
     return out
 
@@ -685,19 +686,24 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventStat
     """Standings tables with the tiebreak chain as extra columns, in the chain's order; a
     row's record names the byes that scored (``es``: its event): 2胜0和2负 beside 积分 6
     did not add up (a Swiss bye's 2 points); an entry the office withdrew is marked 已退赛,
-    as the 成绩册's 备注 does (:func:`.viewmodels.standing_table`)."""
-    from .viewmodels import scored_byes
+    as the 成绩册's 备注 does (:func:`.viewmodels.standing_table`).  Rows in the table's own
+    order, the 成绩册's and standings.csv's."""
+    from .viewmodels import playoff_word, scored_byes
 
     out = []
+    word = playoff_word(es) if es is not None else "人"
     for t in tables:
         byes = scored_byes(es, t) if es is not None else {}
         title = t.stage_name or t.stage
         if t.group:
             title += f" {t.group}组"
         scales = [_tiebreak_scale(c) for c in t.chain]
-        places = _playoff_places(t)
+        places = _playoff_places(t, word)
         rows = []
-        for row in sorted(t.rows, key=lambda r: (r.rank, names.team(r.entry), r.entry)):
+        # the standings' order, as the 成绩册 and standings.csv list the rows: entries still
+        # tied share a rank in it by entry id (the site sorted them by name: T2016 A组's 6th
+        # place read in another order on the event page than on paper)
+        for row in t.rows:
             record = f"{row.wins}胜{row.draws}和{row.losses}负" + (f"，轮空{byes[row.entry]}" if byes.get(row.entry) else "")
             rows.append(StandingRowVM(
                 rank=str(row.rank), team=names.team(row.entry), branch=names.branch(row.entry),

@@ -240,11 +240,14 @@ def quota_rule_text(ev: "EventSpec", unit_word: str) -> str:
 # --------------------------------------------------------------------------------------
 @dataclass
 class Section:
-    """A heading with its paragraphs and tables in a document."""
+    """A heading with its paragraphs and tables in a document: ``tables`` after every
+    paragraph, ``after[i]`` right after paragraph ``i`` (an event's 级差计分表 under its
+    比赛办法 line, R2016-S1)."""
 
     heading: str
     paragraphs: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    after: dict[int, list[Table]] = field(default_factory=dict)
 
 
 @dataclass
@@ -321,6 +324,23 @@ def _play_rules(ev: "EventSpec") -> str:
     if isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0:
         parts.insert(0, f"比赛时间限定 {minutes} 分钟")
     return "；".join(parts) + "。" if parts else ""
+
+
+def _play_tables(ev: "EventSpec") -> list[Table]:
+    """The tables the game prints under its rules of play (``notice_tables``): T2016's
+    级差计分表 (R2016-S1), computed by the game from its rules and the event's options and
+    points; none for most games."""
+    from ..games import GAMES, event_points
+
+    game = GAMES.get(ev.game) if ev.game in GAMES else None
+    try:
+        made = game.notice_tables(ev.game_options, event_points(ev)) if hasattr(game, "notice_tables") else []
+    except Exception:  # noqa: BLE001 - a game that cannot make its table must not stop the notice
+        return []
+    # the first column labels the rows (胜方得分), the others share the rest of the width
+    # evenly, their numbers centred under 一级 … 十二级, as the seed's table sets them
+    return [Table(list(t.head), [list(r) for r in t.rows], ["center"] * len(t.head), caption=t.caption,
+                  widths=[4.0] + [3.0] * (len(t.head) - 1)) for t in made]
 
 
 def _session_line(s, venue_of_all: str = "") -> str:
@@ -465,12 +485,16 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     sections.append(Section("时间地点", _time_and_place(spec)))
 
     fmt_lines = []
+    fmt_tables: dict[int, list[Table]] = {}
     for i, ev in enumerate(spec.events, 1):
         es = state.events.get(ev.id)
         # the format the event's rounds were drawn in (FORMAT_CHANGED: not a later edit of the spec)
         fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(es.spec if es else ev, es.format_title if es else '', es.rounds if es else ())}"
                          f"{_play_rules(ev)}")
-    sections.append(Section("比赛办法", fmt_lines))
+        tables = _play_tables(ev)       # under the event's own line (R2016-S1: 见下表)
+        if tables:
+            fmt_tables[len(fmt_lines) - 1] = tables
+    sections.append(Section("比赛办法", fmt_lines, after=fmt_tables))
 
     award_lines = []
     for i, ev in enumerate(spec.events, 1):
@@ -956,6 +980,7 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     head += [t[1] for t in shown_tbs] + ["备注"]
     playoff_tbs = [t for t in tbs if t[3]]
     byes = scored_byes(es, st)
+    word = playoff_word(es)
     shown_of = {r.entry: (r.points, r.score, *(r.tiebreaks.get(n) for n, *_ in shown_tbs)) for r in st.rows}
     rows, classes = [], []
     for i, r in enumerate(st.rows):
@@ -968,7 +993,7 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
         if show_score:
             row.append(str(r.score))
         row += [_scaled(r.tiebreaks[n], scale) if n in r.tiebreaks else "" for n, _, scale, _ in shown_tbs]
-        note = "需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs)
+        note = "需加赛" if r.playoff_required else _decided_by_playoff(st.rows, i, shown_of, playoff_tbs, word)
         if byes.get(r.entry):      # a bye's points are in 积分 but in no game's score: how many
             # (what a bye counts is said once, in the caption: the whole note, 积分含轮空 1 轮（轮空按
             # 2分计）, in the one column that wraps, made five-line rows of four characters)
@@ -1016,12 +1041,22 @@ def bye_worth(es: "EventState", rnd: Round) -> str:
     return f"轮空按{points}分计" if points and bye_scores(es.spec.format.type, rnd) else ""
 
 
-def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -> str:
+def playoff_word(es: "EventState") -> str:
+    """What the entries of a playoff are counted in (R2011-F1): 人, 对 (pairs: 掼蛋 R2016-Q2,
+    bridge R2015-Q2) or 队 (teams) — ``2人加赛第1`` was said of two 掼蛋 pairs.  The draw's
+    :func:`pipeline.draw.common.entry_word`, by the players of the event's entries."""
+    from ..draw.common import entry_word
+
+    return entry_word(es)
+
+
+def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list, word: str = "人") -> str:
     """备注 of a row level with a neighbour on every printed column but ranked apart by a
     playoff (加赛, a tiebreak not printed as a column): ``3人加赛第1`` — its place
     among those level with it — so the order does not read as an unexplained tie (R2011-F1,
     R2020-F4); not 加赛第1名, which beside a 6th place read as first place.  (The playoff's
-    own value is a sort key, meaningless on paper.)"""
+    own value is a sort key, meaningless on paper.)  ``word`` counts the entries
+    (:func:`playoff_word`): ``2对加赛第1`` for two pairs."""
     r = rows[i]
     level = any(0 <= j < len(rows) and rows[j].rank != r.rank and shown_of[rows[j].entry] == shown_of[r.entry]
                 for j in (i - 1, i + 1))
@@ -1034,7 +1069,7 @@ def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list) -
     while last + 1 < len(rows) and shown_of[rows[last + 1].entry] == shown_of[r.entry]:
         last += 1
     place = 1 + sum(1 for j in range(first, i) if rows[j].rank != r.rank)
-    return f"{last - first + 1}人加赛第{place}"
+    return f"{last - first + 1}{word}加赛第{place}"
 
 
 def _status(es: "EventState") -> str:

@@ -476,3 +476,78 @@ def test_sibling_group_tables_share_their_column_widths():
 
     lone = standings_vm(t2015_state())
     assert all(not t.widths for ev in lone.events for t in ev.tables)
+
+
+def _page_texts(pdf: Path) -> list[str]:
+    return [subprocess.run(["pdftotext", "-f", str(k), "-l", str(k), str(pdf), "-"], capture_output=True,
+                           text=True, check=True).stdout for k in range(1, pages(pdf) + 1)]
+
+
+@needs_poppler
+def test_T2016_the_rules_attachment_ends_on_its_own_page(tmp_path):
+    """附件2 《比赛规则》 (twelve articles) ran two lines over its page: page 6 of the T2016 notice
+    held only rule 12.  The rules attachment is set a little tighter and fits its page."""
+    import datetime as dt
+
+    import yaml
+
+    from pipeline.spec import Tournament, TournamentSpec, validated
+    from pipeline.state import LeagueState
+
+    raw = yaml.safe_load((ROOT / "sample_sheets" / "t2016-poker" / "tournament.yaml").read_text(encoding="utf-8"))
+    t = Tournament(tmp_path / "tournament", validated(TournamentSpec, raw), b"x" * 32)
+    when = dt.datetime(2016, 11, 8)
+    state = LeagueState(t, now=when, updated=when, submissions=[], entries=[], issues=[], events={}, awards=[])
+    pdf = html_to_pdf(render_html(next(d for d in plan_documents(state) if d.stem == "notice")), tmp_path / "notice.pdf")
+    texts = _page_texts(pdf)
+    (rules,) = [p for p in texts if "比赛规则" in p and "1、比赛时间" in p]
+    assert "12、比赛中" in rules and "应立即召请裁判到场处理" in rules, texts[-1]
+
+
+def _draw_with_notes(notes: tuple[str, ...], bye: bool = True):
+    """t2016_full_round_state's 16-table round (a groups round of 掼蛋) with a bye and ``notes``."""
+    import dataclasses
+
+    from pipeline.model import Entry, Match
+
+    from .states import _p
+
+    state = t2016_full_round_state()
+    es = state.events["guandan"]
+    rnd = es.rounds[0]
+    matches = rnd.matches
+    if bye:
+        e = Entry("guandan-b2-33", "guandan", "b2", "商学院33队", (_p("轮空甲", "b2"), _p("轮空乙", "b2")), team_no="33")
+        es.entries.append(e)
+        state.entries.append(e)
+        matches += (Match("guandan", "g", 1, "C", 5, (e.id,), bye=True),)
+    es.rounds[0] = dataclasses.replace(rnd, matches=matches, notes=notes)
+    return next(d for d in plan_documents(state) if d.stem.endswith("guandan-r1"))
+
+
+@needs_poppler
+def test_R2016_F3_a_groups_round_with_a_bye_and_three_notes_is_one_page(tmp_path):
+    """T2016 rounds 2 and 3 (16 tables, a bye, three one-line notes) put one 说明 line and the
+    seed line alone on page 2: the draw table's rows are set a little tighter, and it fits."""
+    notes = ("A组：工商1队与后勤4队已在第1轮相遇，为避免重复对阵，改为工商1队对会计4队、后勤4队对信工3队。",
+             "C组：后勤6队与机关一1队已在第1轮相遇，为避免重复对阵，改为后勤6队对工商2队、机关一1队对会计3队。",
+             "C组队数为奇数，排名最后且未轮空过的外语1队本轮轮空。")
+    pdf = html_to_pdf(render_html(_draw_with_notes(notes)), tmp_path / "draw.pdf")
+    assert pages(pdf) == 1, _page_texts(pdf)[-1]
+
+
+@needs_poppler
+@pytest.mark.parametrize("count", [2, 3, 4, 5])
+@pytest.mark.parametrize("lines", [1, 2])
+def test_a_draw_sheets_last_note_does_not_run_over_alone(tmp_path, count, lines):
+    """Notes that run over to page 2 take at least two of them there: the last one alone with
+    the seed line was a page of two lines (T2016 r2/r3, from an audit).  Notes of one line
+    and of two, below a 16-table round with a bye."""
+    words = "C组后勤6队与机关一1队已在第1轮相遇，为避免重复对阵，改为后勤6队对工商2队。" if lines == 1 else \
+        "、".join(f"商学院{n}队" for n in range(1, 9)) + "已在前几轮相遇，为避免重复对阵另行配对。"
+    notes = tuple(f"第{k}条：{words}" for k in range(1, count + 1))
+    pdf = html_to_pdf(render_html(_draw_with_notes(notes)), tmp_path / "draw.pdf")
+    texts = _page_texts(pdf)
+    if len(texts) > 1:
+        assert sum(1 for k in range(1, count + 1) if f"第{k}条" in texts[-1]) >= 2, texts[-1]
+        assert "抽签种子" in texts[-1]

@@ -152,11 +152,36 @@ def test_T2020_board_and_shuangsheng_rules_unchanged():
 
 
 def test_R2016_F4_S1_guandan_states_who_wins_at_time_and_the_score_table():
-    """… and what a bye scores (52 in 总积分: the notice said only who had it, from an audit)."""
+    """… and what a bye scores (52 in 总积分: the notice said only who had it, from an audit).
+    The score by level difference is the table printed below the line (R2016-S1)."""
     line = _rules(_raw("t2016-poker"), "扑克牌")
     assert line.endswith("比赛时间限定50分钟；过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，"
-                         "双方级数相同，以台上者为胜方；按级差计分：双方同级时胜方得52分、负方得48分，每差一级胜方多得4分、"
-                         "负方少得4分，相差12级及以上为100分比0分；队数为奇数时，轮空的一队本轮计52分（同级胜方的得分）。"), line
+                         "双方级数相同，以台上者为胜方；根据每局比赛结束后双方的结果，按级差计分（见下表）；"
+                         "队数为奇数时，轮空的一队本轮计52分（同级胜方的得分）。"), line
+
+
+def test_R2016_S1_the_notice_prints_the_level_difference_score_table():
+    """附件2 rule 2 says 级差计分表见本通知“比赛办法”: the section printed only a formula.  The
+    seed's table — 比赛结果 | 台上台下 | 一级 … 十二级, 胜方得分 52 … 100, 负方得分 48 … 0 — follows
+    the 掼蛋 line, its numbers the game's round score (:func:`pipeline.games.guandan.round_score`)."""
+    from pipeline.games.guandan import round_score
+    from pipeline.render.docs import plan_documents, render_html
+
+    state = _state(_raw("t2016-poker"))
+    (sec,) = [s for s in vms.notice_vm(state).sections if s.heading.endswith("比赛办法")]
+    at = next(i for i, p in enumerate(sec.paragraphs) if "）扑克牌：" in p)
+    (t,) = sec.after[at]
+    assert t.caption == "级差计分表"
+    assert t.head == ["比赛结果", "台上\n台下"] + [f"{vms.cn_number(d)}级" for d in range(1, 13)]
+    assert t.rows == [["胜方得分", *(str(round_score(d)[0]) for d in range(13))],
+                      ["负方得分", *(str(round_score(d)[1]) for d in range(13))]]
+    assert t.rows[0][1:3] == ["52", "56"] and t.rows[0][-1] == "100" and t.rows[1][1] == "48" and t.rows[1][-1] == "0"
+    assert sec.tables == []
+    html = render_html(next(d for d in plan_documents(state) if d.stem == "notice"))
+    section = html[html.index("比赛办法</h2>"):]
+    section = section[:section.index("<h2>")]
+    assert section.index("按级差计分（见下表）") < section.index("<caption>级差计分表</caption>")
+    assert ">100</td>" in section and ">负方得分</td>" in section
 
 
 def test_R2015_C4_shuangkou_states_who_wins_the_round_and_no_points_of_its_own():

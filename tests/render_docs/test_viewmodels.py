@@ -822,3 +822,37 @@ def test_a_withdrawn_entrys_table_on_the_draw_sheet_says_to_enter_a_forfeit():
     # … but a round drawn while it was withdrawn says it still, its forfeit entered
     drawn_after = dataclasses.replace(es.rounds[0], plan={"withdrawn_at_draw": ["go-t02-1"]})
     assert vms.draw_vm(state, "go", drawn_after).table.rows[0][3] == "陈晓岚（已退赛）"
+
+
+def _tied_by_playoff(state, event: str):
+    """``state`` with one standings table of ``event``'s first two entries level on every
+    printed column and ranked 1, 2 by a playoff (加赛)."""
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    es = state.events[event]
+    a, b = es.entries[0].id, es.entries[1].id
+    tb = {"game_points": 208, "direct": 0}
+    es.standings = [StandingTable(event, "g", "分组赛", "B", (
+        StandingRow(a, 1, 208, played=3, wins=3, tiebreaks={**tb, "playoff": 1}),
+        StandingRow(b, 2, 208, played=3, wins=2, losses=1, tiebreaks={**tb, "playoff": 0})),
+        ("game_points", "direct", "playoff"))]
+    return es
+
+
+def test_R2011_F1_a_playoff_between_pairs_counts_pairs_not_people():
+    """The 备注 of rows ranked apart by a playoff counts the tied entries as what they are: two
+    掼蛋 pairs (R2016-Q2) played 2对加赛 (it said 2人加赛第1 of 后勤5队 and 经济3队), an
+    individual event's players 2人加赛, teams 2队加赛."""
+    import dataclasses
+
+    state = t2016_state()
+    es = _tied_by_playoff(state, "guandan")
+    table = vms.standing_table(state, es, es.standings[0])
+    assert [r[-1] for r in table.rows] == ["2对加赛第1", "2对加赛第2"]
+    es.spec = dataclasses.replace(es.spec, team_size=4)
+    es.entries[:] = [dataclasses.replace(e, players=e.players * 2) for e in es.entries]
+    assert [r[-1] for r in vms.standing_table(state, es, es.standings[0]).rows] == ["2队加赛第1", "2队加赛第2"]
+    es.spec = dataclasses.replace(es.spec, team_size=1)
+    es.entries[:] = [dataclasses.replace(e, players=e.players[:1]) for e in es.entries]
+    assert [r[-1] for r in vms.standing_table(state, es, es.standings[0]).rows] == ["2人加赛第1", "2人加赛第2"]

@@ -414,3 +414,52 @@ def test_the_event_pages_standings_and_rounds_mark_a_withdrawn_entry():
     page = site_vm.event_vm(s, "go")
     (m,) = page.stages[0].rounds[0].matches
     assert m.sides[1].team == "陈晓岚（已退赛）" and "“乙方弃权”" in m.note
+
+
+def test_R2011_F1_a_playoff_column_counts_pairs_as_pairs():
+    """The 加赛 column of a pairs event (掼蛋 R2016-Q2, bridge R2015-Q2) says 2对中第1 — it
+    said 2人中第1 of two pairs, as the 成绩册's 备注 did."""
+    from pipeline.model import Entry, Person
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    state = make_state()
+    es = state.events["go"]
+    pair = lambda i: Entry(f"p{i}", "go", "u01", f"第{i}对", (Person(f"甲{i}", "u01"), Person(f"乙{i}", "u01")))
+    rows = (StandingRow("p1", 1, 5, tiebreaks={"wins": 1, "playoff": 1}), StandingRow("p2", 2, 5, tiebreaks={"wins": 1, "playoff": 0}))
+    table = StandingTable("go", "final", "决赛", "", rows, ("wins", "playoff"))
+    es.entries[:] = [pair(1), pair(2)]
+
+    class Names:
+        def team(self, e): return e
+        def branch(self, e): return ""
+        def players(self, e): return e
+    (vm,) = site_vm.standing_vms([table], Names(), es)
+    assert [r.tiebreaks[1] for r in vm.rows] == ["2对中第1", "2对中第2"]
+
+
+def test_tied_rows_are_listed_in_the_standings_order_as_on_paper():
+    """Entries still tied after the whole chain share a rank and are listed in the standings'
+    order (by entry id, :func:`pipeline.score.standings.compute_standings`), as the 成绩册 and
+    standings.csv list them: the site sorted them by name, and T2016 A组's 6th place read 机关一2队,
+    金融1队, 体育部1队 on paper but 体育部1队, 机关一2队, 金融1队 on the event page."""
+    from pipeline.render import viewmodels as vms
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    state = make_state()
+    es = state.events["go"]
+    ids = [e.id for e in es.entries[:3]]
+    teams = ["甲", "乙", "丙"]      # names sorting the other way (丙 < 乙 < 甲 by code point)
+    rows = tuple(StandingRow(i, 1, 0, tiebreaks={"wins": 0}) for i in ids)
+    table = StandingTable("go", "sw", "积分编排赛", "", rows, ("wins",))
+    es.standings = [table]
+
+    class Names:
+        def team(self, e): return teams[ids.index(e)]
+        def branch(self, e): return ""
+        def players(self, e): return ""
+    (vm,) = site_vm.standing_vms([table], Names(), es)
+    assert [r.team for r in vm.rows] == teams
+    paper = vms.standing_table(state, es, table)
+    assert [r[1] for r in paper.rows] == [next(e.team for e in es.entries if e.id == i) for i in ids]

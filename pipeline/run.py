@@ -4164,6 +4164,11 @@ class EventRunner:
             m = re.search(r"\d+", cell)
             return int(m.group()) if m else 0
 
+        # judged once the event is played out or waits for a 加赛 (as playoff_rows_unused): a
+        # sheet sent ahead of its tie — the final places' 加赛 of an event still in its first
+        # rounds — was warned "本项目没有“final”这一阶段" for a stage not reached yet
+        if not self.rounds or not (self.complete or self.awaiting_playoff):
+            return
         for k, po in enumerate(self.playoffs):
             if po.source is None or not po.order or po.stage in ("", FINAL_PLACES):
                 continue
@@ -4182,6 +4187,8 @@ class EventRunner:
                 stage = layout.STAGE_LABELS.get(po.stage, po.stage)
                 groups = sorted(g for st, g in played if st == po.stage)
                 who = "、".join(f"“{names.get(e, e)}”" for e in ids)
+                if not groups and not self.complete:
+                    continue        # (a stage not reached yet: judged when it is)
                 if not groups:
                     why = f"本项目没有“{po.stage}”（{stage}）这一阶段的比赛"
                 elif not po.group:

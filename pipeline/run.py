@@ -4346,12 +4346,14 @@ def only_deciding_ties(rows: list, boundaries: set[int]) -> list:
 
 
 def _norm_int(v: Any) -> str:
+    """A _meta round number as text: ``_norm_int(2.0) == "2"``; what no integer can hold
+    ("1e999", "inf", "nan") stays as written (it stopped the run with OverflowError)."""
     if v is None:
         return ""
     s = str(v).strip()
     try:
         return str(int(float(s)))
-    except ValueError:
+    except (ValueError, OverflowError):
         return s
 
 

@@ -278,12 +278,18 @@ def group_of(value: Any) -> str:
 
 def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
     """(round, group, table) as normalised text, for matching a row to a drawn match (whose
-    key is made with :func:`group_of` too)."""
+    key is made with :func:`group_of` too).  A number no integer can hold ("inf", "1e999",
+    "Infinity", "nan") stays as typed: a row of no drawn table, said at its cell (it stopped
+    the run with OverflowError on every night the ledger held the workbook).
+
+    >>> key_of({"轮次": 1.0, "桌号": "1e999"}), key_of({"轮次": "Infinity", "组别": "A组", "桌号": "nan"})
+    (('1', '', '1e999'), ('Infinity', 'A', 'nan'))
+    """
     def num(v: Any) -> str:
         s = cell_text(v) if v is not None else ""
         try:
             return str(int(float(s)))
-        except ValueError:
+        except (ValueError, OverflowError):        # not a number; inf (OverflowError), nan (ValueError)
             return s
     return num(values.get("轮次")), group_of(values.get("组别")), num(values.get("桌号"))
 
@@ -459,7 +465,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         placed = True
         try:
             place = int(float(cell_text(v.get("名次"))))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):     # 第一; 1e999 and inf (OverflowError), nan
             if e is not None:
                 problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue

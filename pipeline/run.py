@@ -3605,7 +3605,7 @@ class EventRunner:
         detail = ctx.detail
         sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns]) \
             if detail is not None else {}
-        seen: dict[tuple, int] = {}
+        seen: dict[tuple, tuple[int, tuple]] = {}     # (table, 牌号) → (its first row, its results)
         # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
         # sheet filled is said when the sheet fills another table of that group (a resend of
         # that part of the sheet; another group's referee fills only his own rows)
@@ -3841,16 +3841,47 @@ class EventRunner:
                             f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
                             f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
 
-    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, int], rnd: Round, labels: list[str]) -> bool:
+    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple]], rnd: Round,
+                          labels: list[str]) -> bool:
         """A table's result is filled once per sheet (per 牌号 for board-by-board games): a
         second filled row with the same 桌号 — a mistyped table number — is RESULT_INVALID and
-        not counted (the first stands; the table it belongs to stays open)."""
-        if all(row.values.get(l) in (None, "") for l in labels):
-            return True
-        k = (m.key, _board_key(row.values.get("牌号")))
-        first = seen.setdefault(k, row.row)
+        not counted (the first stands; the table it belongs to stays open).
+
+        A board game's row (桥牌: a table's rows differ by 牌号) whose 牌号 is the table's
+        again has the right 桌号 and a repeated 牌号: said at the 牌号 cell, naming the board
+        and the table (it was said at the 桌号, "请核对这一行的桌号").  The same row twice
+        (every result cell alike) counts once and is a note, in either kind of game — the
+        score was counted, and the sheet was an error (exit 1) for a copied line; different
+        results are the error "牌号 N 出现两次且得分不同"."""
+        if all(row.values.get(l) in (None, "") for l in labels if l != "牌号"):
+            return True         # (a 牌号 may be pre-printed: a row with no score is not filled)
+        board = _board_key(row.values.get("牌号")) if "牌号" in labels else ""
+        typed = tuple(str(row.values.get(l) or "").strip() for l in labels)      # as _row_values
+        first, first_typed = seen.setdefault((m.key, board), (row.row, typed))
         if first == row.row:
             return True
+        same = first_typed == typed
+        head = f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}："
+        if board and row.cells.get("牌号") is not None:
+            if same:
+                self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 在本表第 {first} 行已经填写，第 {row.row} 行"
+                                "又填了一次，两行完全相同，按一次计入，无需处理（可删除重复的一行）。",
+                                at=row.cells["牌号"], severity=Severity.INFO)
+                return False
+            rest = [l for l in labels if l != "牌号"]
+
+            def said(t: tuple) -> str:     # its filled result cells: “-50”, or 南北得分“-50”、弃权“…”
+                got = [(l, v) for l, v in zip(labels, t) if l in rest and v]
+                return "、".join(f"{l if len(got) > 1 else ''}“{v}”" for l, v in got) or "（空）"
+            self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 出现两次且得分不同（第 {first} 行{said(first_typed)}，"
+                            f"第 {row.row} 行{said(typed)}）：每桌每副牌只填一行，第 {row.row} 行未计入。请删除错误的一行，"
+                            "或改正这一行的牌号后重新发送。", at=row.cells["牌号"])
+            return False
+        if same:
+            self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{_table_name(m)}在本表第 {first} 行"
+                            f"已经填写，第 {row.row} 行又填了一次，两行完全相同，按一次计入，无需处理（可删除重复的一行）。",
+                            at=row.cells.get("桌号"), severity=Severity.INFO)
+            return False
         self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{_table_name(m)}在本表第 {first} 行"
                         f"已经填写，第 {row.row} 行又填了一次，未计入。请核对这一行的桌号（对照抽签表）。",
                         at=row.cells.get("桌号"))

@@ -612,7 +612,9 @@ def _replaces(earlier: Any, later: Any) -> bool:
         return True
     from . import layout
 
-    others = [n for n in {*earlier.sheets, *later.sheets} if n not in (layout.RESULT_SHEET, layout.META_SHEET)]
+    adopted = {b.renamed.get(layout.RESULT_SHEET) for b in (earlier, later)}     # 成绩 renamed, read as it
+    others = [n for n in {*earlier.sheets, *later.sheets} if n not in (layout.RESULT_SHEET, layout.META_SHEET)
+              and n not in adopted]
     filled = {k[:3] for k in a}
     for n in others:
         theirs, mine = earlier.sheet(n), later.sheet(n)
@@ -1564,6 +1566,10 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
         log().exception("reading %s", rec.file_name)
         return ("unreadable", "读取这个文件时出错，其内容未计入。请在 Excel 或 WPS 中打开它，另存为“Excel 工作簿(*.xlsx)”"
                               "后重新发送；如仍不行，请联系组委会。")
+    if kind == layout.KIND_RESULT:
+        from .ingest.sheets import adopt_renamed_result_sheet
+
+        adopt_renamed_result_sheet(book)    # 成绩 renamed (Sheet1), its _meta intact: read as 成绩
     for name, known in (("result", layout.KIND_RESULT), ("awards", layout.KIND_AWARDS),
                         ("checkin", layout.KIND_CHECKIN), ("playoff", layout.KIND_PLAYOFF)):
         if kind == known:

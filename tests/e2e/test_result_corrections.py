@@ -57,11 +57,12 @@ def test_a_renamed_sheet_sent_again_as_drawn_is_settled(tmp_path):
         wb["成绩"].title = "成绩表"
     edit_attachment(r1, rename, folder / "inbox" / "early-xiangqi-r1.eml", date="Tue, 10 Nov 2020 17:40:00 +0800")
     report = _run(folder, tmp_path)
-    (bad,) = [i for i in _issues(tmp_path) if i["code"] == "TEMPLATE_MISMATCH"]
+    # its _meta intact, its one sheet holding the table was read (SHEET_RENAMED; it was
+    # TEMPLATE_MISMATCH and the workbook dropped) — and the sheet sent again settles that
+    assert not [i for i in _issues(tmp_path) if i["code"] == "TEMPLATE_MISMATCH"]
+    (bad,) = [i for i in _issues(tmp_path) if i["code"] == "SHEET_RENAMED"]
     assert bad["severity"] == "info" and "无需再处理" in bad["message"]
-    # what happened, and what to change: the sheet was renamed, its headers are all there
-    assert "没有“成绩”工作表（现有工作表：成绩表" in bad["message"] and "改回“成绩”" in bad["message"]
-    assert "表头" not in bad["message"]
+    assert "“成绩”被改名为“成绩表”" in bad["message"] and bad["sheet"] == "成绩表"
     assert not report.needs_attention
     assert any("象棋" in e and "第2轮" in e for e in report.events)
 

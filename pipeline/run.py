@@ -2113,6 +2113,10 @@ class _RoundSheets:
     #: each sheet with the (match key, 牌号) whose earlier result it changed (RESULTS_REWRITTEN
     #: counts those still changed once the unreadable rows are set aside)
     corrections: list[tuple[Received, set[tuple]]] = field(default_factory=list)
+    #: each sheet read, with the match keys of the drawn tables it filled: a later sheet
+    #: filling only tables the earlier ones that filled its blank tables left blank is another
+    #: referee's part of the round, not a resend (:meth:`EventRunner.left_blank`)
+    sheet_fills: list[tuple[Received, frozenset]] = field(default_factory=list)
 
     def snapshot(self) -> tuple:
         """What :meth:`EventRunner.fall_back` changes, to be put back by :meth:`restore`."""
@@ -3622,6 +3626,17 @@ class EventRunner:
             m = matches.get(key)
             if m is not None and (not row_blank(row, ctx.columns) or sheet_details.get(key)):
                 fills.setdefault(m.group or "", set()).add(m.key)
+        # two referees who split a round's tables, each on a fresh copy: A fills 1–5 and sends,
+        # B fills 6–11 and leaves 1–5 blank.  B's blank tables are the ones A filled, and B fills
+        # only tables A left blank — a split, not a resend of A's part: nothing to say about the
+        # tables B leaves blank (RESULT_LEFT_BLANK ×5 was said, exit 1).  So a later sheet is a
+        # split when no earlier sheet that filled a table it leaves blank filled a table it fills
+        mine = set().union(*fills.values())
+        got = aware(rec.received_at)
+        apart = [f for r, f in ctx.sheet_fills if aware(r.received_at) < got and not f <= mine]
+        split = bool(apart) and not any(f & mine for f in apart)
+        ctx.sheet_fills.append((rec, frozenset(mine)))
+        said_blank = {} if split else fills          # (what left_blank compares a blank row with)
         if rows and not fills and not sheet_details and \
                 all(row.values.get(label) in (None, "") for row in rows for label in labels):
             # the blank sheet as issued (a referee attached the wrong file): not a value in
@@ -3676,7 +3691,7 @@ class EventRunner:
                     if row.merged:
                         self.merged_from_above(m, row, ctx)
                     if len(self.issues) == said:
-                        self.left_blank(m, rr.values.get("牌号"), rec, ctx, fills, rr.at(labels[0]))
+                        self.left_blank(m, rr.values.get("牌号"), rec, ctx, said_blank, rr.at(labels[0]))
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
                 rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
@@ -3731,7 +3746,7 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
-        self.rows_deleted(ctx, rec, keyed, fills, about)
+        self.rows_deleted(ctx, rec, keyed, said_blank, about)
         if rewritten:
             ctx.corrections.append((rec, rewritten))    # said once the round is read (rewritten_round)
         if detail is not None:
@@ -3759,7 +3774,11 @@ class EventRunner:
         fills another table of the same group, though, it is a resend of that part of the
         sheet, and the table it leaves blank is still scored from the earlier sheet: said
         (RESULT_LEFT_BLANK, a warning at ``at``: the blank row's result cell), not silently
-        kept.  ``deleted``: the later sheet has no row for the table at all (:meth:`rows_deleted`)."""
+        kept.  ``deleted``: the later sheet has no row for the table at all (:meth:`rows_deleted`).
+
+        Not said of a split (``fills`` then empty, :meth:`_read_sheet`): two referees sharing
+        a round of no groups, each on a fresh copy — a later sheet whose blank tables were
+        filled by earlier sheets none of whose tables it fills."""
         from .games.common import where
 
         labels = ctx.labels

@@ -690,3 +690,56 @@ def test_two_referees_who_split_a_rounds_tables_and_delete_each_others_rows_are_
     report = _run(folder, tmp_path)
     assert not [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"], _issues(tmp_path)
     assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+
+
+def _filled_only(tables: set[int], changed: int | None = None):
+    """A referee's sheet on a fresh copy: the results of ``tables`` filled, the others' cleared
+    (their rows kept); ``changed``: that table's result flipped (a correction)."""
+    def edit(wb) -> None:
+        ws = wb["成绩"]
+        hrow, col = _header(ws)
+        for r in range(hrow + 1, ws.max_row + 1):
+            t = ws.cell(r, col["桌号"]).value
+            if t is not None and t not in tables:
+                ws.cell(r, col["结果"]).value = ws.cell(r, col["原因"]).value = None
+            elif t == changed:
+                cell = ws.cell(r, col["结果"])
+                cell.value = "乙胜" if cell.value == "甲胜" else "甲胜"
+    return edit
+
+
+def test_two_referees_who_split_a_round_each_on_a_fresh_copy_are_not_warned(tmp_path):
+    """象棋 round 1 (no groups) split between two referees: A fills tables 1–5 and sends; B
+    fills 6 on on a fresh copy, leaving 1–5 blank.  B's blank tables are exactly A's, and B
+    fills only tables A left blank: a split, not a resend — it was RESULT_LEFT_BLANK ×5
+    (exit 1).  A then sends his half again with 第2桌 corrected: again a split against B's
+    sheet (its blank tables are B's), the correction noted, nothing to act on."""
+    folder, r1 = _league(tmp_path)
+    sample = tmp_path / "sample-xiangqi-r1.eml"
+    shutil.move(r1, sample)
+    edit_attachment(sample, _filled_only(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml",
+                    date="Tue, 10 Nov 2020 18:00:00 +0800")
+    edit_attachment(sample, _filled_only(set(range(6, 40))), r1)
+    report = _run(folder, tmp_path)
+    assert not [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"], _issues(tmp_path)
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+    assert not [i for i in _issues(tmp_path) if i["severity"] != "info"], _issues(tmp_path)
+    edit_attachment(sample, _filled_only(set(range(1, 6)), changed=2), folder / "inbox" / "a2-xiangqi-r1.eml",
+                    date=LATER)
+    _run(folder, tmp_path)
+    found = _issues(tmp_path)
+    assert not [i for i in found if i["code"] == "RESULT_LEFT_BLANK"], found
+    assert [i["code"] for i in found if i["code"] == "RESULT_CONFLICT"] == ["RESULT_CONFLICT"], found
+    assert not [i for i in found if i["severity"] != "info" and i["code"] != "DRAW_INPUT_CHANGED"], found
+
+
+def test_a_later_sheet_filling_a_table_the_earlier_one_filled_still_says_the_blank_ones(tmp_path):
+    """The split above is not a resend: a later sheet that fills 第2桌 again (which the earlier
+    one filled) and leaves 第1桌 blank is — 第1桌 is said (RESULT_LEFT_BLANK), as before."""
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _filled_only(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml",
+                    date="Tue, 10 Nov 2020 18:00:00 +0800")
+    edit_attachment(r1, _filled_only(set(range(2, 40))))
+    _run(folder, tmp_path)
+    found = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]
+    assert [(i["severity"], i["cell"]) for i in found] == [("warning", "F7")], found

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Mapping, 
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
 from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission,
@@ -2681,6 +2681,12 @@ class EventRunner:
         was drawn from (its RESULTS_KEY), as the office finds them on the draw sheets
         (``第1轮 第3桌（王军 对 李明）``); None when round ``k`` holds no record (drawn by
         an earlier version) or it does not fit the rounds."""
+        found = EventRunner.tables_corrected_at(self, k)
+        return [t for t, _ in found] if found is not None else None
+
+    def tables_corrected_at(self, k: int) -> list[tuple[str, CellRef | None]] | None:
+        """:meth:`tables_corrected`, each table with the cell its result now comes from (the
+        correcting sheet's; None for a table with no result now)."""
         rec = self.rounds[k].plan.get(RESULTS_KEY) if isinstance(self.rounds[k].plan, dict) else None
         if not isinstance(rec, dict):
             return None
@@ -2694,7 +2700,9 @@ class EventRunner:
             for m, was, now in zip(rr.matches, then.split(), current[str(j)].split()):
                 if was != now:
                     sides = " 对 ".join(names.get(sd, sd) for sd in m.sides)
-                    out.append(f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）")
+                    res = self.results.get(m.key)
+                    out.append((f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）",
+                                res.source if res is not None else None))
         return out
 
     def session_plan(self, nxt: Round) -> dict[str, Any]:
@@ -2861,7 +2869,7 @@ class EventRunner:
                 continue
             side, raw = wrong
             now = m.sides[sides.index(side)] if m is not None and sides.index(side) < len(m.sides) else None
-            said = f"{where}{side}：成绩表为“{raw}”，现在抽出的是" + (f"“{label.get(now, now)}”" if now else "空位")
+            said = f"{where}{side}：成绩表为“{quoted(raw)}”，现在抽出的是" + (f"“{label.get(now, now)}”" if now else "空位")
             moved.append(said)
             tables.add(key)
         return moved, named, tables
@@ -3010,12 +3018,16 @@ class EventRunner:
                 continue
             if self.drawn_with_old_scoring(entries, k, rnd.input_hash):
                 continue        # the results stand: only the scoring changed (scoring_changed says it)
-            tables = self.tables_corrected(k)
+            corrected = self.tables_corrected_at(k)
+            tables = [t for t, _ in corrected] if corrected is not None else None
             if said and not (tables and set(tables) - named):
                 if tables is None:
                     return
                 continue        # what changed was said for an earlier round
             new = [x for x in tables if x not in named] if tables else tables
+            # where the change came from: the sheet the first newly corrected table's result is
+            # read from now (the file column was empty, the RESULT_CONFLICT beside it naming it)
+            came = next((src for t, src in corrected or () if t in (new or ()) and src is not None and src.file), None)
             digest = f"（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）"
             if new:
                 what = (f"成绩在公布后有了更正：{'、'.join(new[:8])}"
@@ -3026,7 +3038,7 @@ class EventRunner:
                 what = f"此前各轮成绩（或报名）在公布后有了变化{digest}。"
             self.issues.add("DRAW_INPUT_CHANGED",
                             f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签；但它所依据的{what}"
-                            f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。")
+                            f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。", at=came)
             said = True
             named.update(tables or ())
             if tables is None:
@@ -3179,7 +3191,8 @@ class EventRunner:
                     self.issues.add("DRAW_INPUT_CHANGED",
                                     f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签；但它所依据的{where}加赛结果在公布后"
                                     f"有了变化：抽签时为 {'、'.join(names.get(e, e) for e in order)}，现为 "
-                                    f"{'、'.join(names.get(e, e) for e in ranked)}。请组委会核实加赛表，并决定是否调整已公布的对阵。")
+                                    f"{'、'.join(names.get(e, e) for e in ranked)}。请组委会核实加赛表，并决定是否调整已公布的对阵。",
+                                    at=now.source if now.source is not None and now.source.file else None)
                     return
 
     def check_frozen_inputs(self) -> None:
@@ -3670,8 +3683,8 @@ class EventRunner:
                                     severity=Severity.INFO)
                     continue
                 if key not in byes and filled:
-                    rd, grp, table = key
-                    named = [cell_text(row.values.get(s)) for s in sides if row.values.get(s) not in (None, "")]
+                    rd, grp, table = (quoted(x) for x in key)      # (as typed: a few dozen characters of it)
+                    named = [quoted(cell_text(row.values.get(s))) for s in sides if row.values.get(s) not in (None, "")]
                     named_as = f"（这一行填的是{'对'.join(f'“{n}”' for n in named)}）" if named else ""
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
                                     f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌"
@@ -3762,7 +3775,7 @@ class EventRunner:
                 elif key not in byes:
                     first = drows[0]
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮“{detail.name}”第 {first['_row']} 行起："
-                                    f"轮次 {key[0] or '（空）'}{f'、组别 {key[1]}' if key[1] else ''}、桌号 {key[2] or '（空）'}"
+                                    f"轮次 {quoted(key[0]) or '（空）'}{f'、组别 {quoted(key[1])}' if key[1] else ''}、桌号 {quoted(key[2]) or '（空）'}"
                                     f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
                                     at=first["_cells"].get("桌号"), severity=Severity.WARNING)
 
@@ -3786,7 +3799,7 @@ class EventRunner:
         if prev is None or aware(rec.received_at) <= aware(prev[0].received_at) \
                 or not (fills.get(m.group or "", set()) - {m.key}):
             return
-        earlier = "、".join(f"{l} {v}" for l, v in zip(labels, _row_values(prev[1], labels)) if v)
+        earlier = "、".join(f"{l} {quoted(v)}" for l, v in zip(labels, _row_values(prev[1], labels)) if v)
         board = f"（牌号 {board_no}）" if board_no not in (None, "") else ""
         row = "".join(ch for ch in prev[1].at(labels[0]).cell if ch.isdigit())
         gap = ("这一桌没有填写成绩" if not deleted else
@@ -3897,7 +3910,7 @@ class EventRunner:
 
             def said(t: tuple) -> str:     # its filled result cells: “-50”, or 南北得分“-50”、弃权“…”
                 got = [(l, v) for l, v in zip(labels, t) if l in rest and v]
-                return "、".join(f"{l if len(got) > 1 else ''}“{v}”" for l, v in got) or "（空）"
+                return "、".join(f"{l if len(got) > 1 else ''}“{quoted(v)}”" for l, v in got) or "（空）"
             self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 出现两次且得分不同（第 {first} 行{said(first_typed)}，"
                             f"第 {row.row} 行{said(typed)}）：每桌每副牌只填一行，第 {row.row} 行未计入。请删除错误的一行，"
                             "或改正这一行的牌号后重新发送。", at=row.cells["牌号"])
@@ -3990,7 +4003,7 @@ class EventRunner:
                 text = strip_spaces(to_simplified(text))
             if text not in compared and not self._renamed_unit(text, sid, compared | _recorded(rnd, sid), entries):
                 other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)[1]), "")
-                wrong.append((label, str(raw), other))
+                wrong.append((label, quoted(raw), other))
         if not wrong:
             return True
         drawn = "，".join(f"{lab}：{entries[sid].team if sid in entries else sid}" for lab, sid in zip(sides, m.sides))
@@ -4252,7 +4265,7 @@ class EventRunner:
             for label in said:
                 self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}"
                                 f"第{m.table}桌 {label}"
-                                f"“{str(row.values.get(label)).strip()}”填的是成绩，不是签名：请把成绩填在"
+                                f"“{quoted(row.values.get(label))}”填的是成绩，不是签名：请把成绩填在"
                                 f"{'、'.join(f'“{c.label}”' for c in columns if c.required) or '成绩'}栏，"
                                 "签名栏由选手和裁判签名。", at=row.cells.get(label))
             sign_labels = [label for label in sign_labels if label not in said]
@@ -4277,8 +4290,8 @@ class EventRunner:
                 strangers = [n for n in names if n not in registered]
             if strangers:
                 self.issues.add("PARTNER_CHANGED",
-                                f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}第{m.table}桌 {label}“{raw}”："
-                                f"{'、'.join(strangers)} 不是"
+                                f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}第{m.table}桌 {label}“{quoted(raw)}”："
+                                f"{'、'.join(quoted(n) for n in strangers)} 不是"
                                 f"{entry.team}的报名选手（{entry.player_names}）；搭档固定，不得中途调整，请核实后改正。",
                                 at=row.cells.get(label))
 

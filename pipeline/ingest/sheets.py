@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from .. import layout as L
-from ..issues import Issue, issue
+from ..issues import Issue, issue, quoted
 from ..model import CellRef, Entry, Playoff, Severity, staff_key
 from .registration import read_sheet_rows
 from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, is_blank, norm_label, strip_spaces
@@ -511,7 +511,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         k = tie_of(n)
         e = _find_entry(who, entries, units, made_for[k] if k < len(made_for) == len(tied_rows) else ())
         if e is None:
-            problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{who}”不在{event_name}的参赛名单中：请填写队名或姓名。",
+            problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{quoted(who)}”不在{event_name}的参赛名单中：请填写队名或姓名。",
                                   at=cells["参赛者"]))
         mine.append(cells["名次"])
         if v.get("名次") is None or not cell_text(v.get("名次")).strip():
@@ -521,7 +521,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             place = int(float(cell_text(v.get("名次"))))
         except (TypeError, ValueError, OverflowError):     # 第一; 1e999 and inf (OverflowError), nan
             if e is not None:
-                problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
+                problems.append(issue("BAD_VALUE", f"加赛名次“{quoted(v.get('名次'))}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue
         k = tie_of(n)
         if k < len(tied_rows) and not 1 <= place <= tie_said(k)[1]:
@@ -529,7 +529,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             # the 4 of a three-player tie was taken as its last place without a word
             if e is not None:
                 first, size, names = tie_said(k)
-                problems.append(issue("BAD_VALUE", f"加赛名次“{cell_text(v.get('名次')).strip()}”超出范围：第{first}–{first + size - 1}行"
+                problems.append(issue("BAD_VALUE", f"加赛名次“{quoted(cell_text(v.get('名次')))}”超出范围：第{first}–{first + size - 1}行"
                                       f"是本表的加赛{k + 1}（{size}人并列：{names}），名次只能填 1–{size}；"
                                       f"{'本表每一组并列各自从 1 填起。' if len(tied_rows) > 1 else ''}请改正后重新发送。",
                                       at=cells["名次"]))

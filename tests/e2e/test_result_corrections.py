@@ -273,6 +273,8 @@ def test_R2011_F1_a_playoff_changed_after_the_draw_it_decided_is_said(tmp_path):
         changed = [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
     assert len(changed) == 1 and "C组加赛结果在公布后有了变化" in changed[0]["message"], changed
     assert "抽签时为 苏旭凯、黎玉静，现为 黎玉静、苏旭凯" in changed[0]["message"]
+    # named at the 加赛表 it came from (the file column was empty)
+    assert (changed[0]["file"], changed[0]["sheet"]) == ("中国象棋-加赛.xlsx", "加赛"), changed
     assert report.needs_attention
     assert (tmp_path / "out" / "t2011-court" / "data" / "draw.csv").read_bytes() == draw
 
@@ -440,7 +442,8 @@ def test_R2011_D1_a_resent_sheet_with_a_tables_row_deleted_says_the_earlier_resu
     assert "仍按较早收到的《doudizhu-r1-成绩表.xlsx》" in msg and "甲得分 6、乙得分 -9、丙得分 33" in msg, msg
     if how == "deleted":
         assert "没有这一桌的一行（较早的一份在第 13 行；这一行被删除了" in msg and said["cell"] == "", said
-    assert [i["code"] for i in found if i["severity"] != "info"] == ["RESULT_LEFT_BLANK"], found
+    # (round 2 was drawn from 第1桌 as it was: DRAW_INPUT_CHANGED, at the correcting sheet)
+    assert sorted(i["code"] for i in found if i["severity"] != "info") == ["DRAW_INPUT_CHANGED", "RESULT_LEFT_BLANK"], found
     assert report.needs_attention
     assert any("斗地主" in e and "第2轮" in e for e in report.events), report.events
 
@@ -743,3 +746,18 @@ def test_a_later_sheet_filling_a_table_the_earlier_one_filled_still_says_the_bla
     _run(folder, tmp_path)
     found = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]
     assert [(i["severity"], i["cell"]) for i in found] == [("warning", "F7")], found
+
+
+def test_a_corrected_result_after_the_next_draw_names_the_file_it_came_from(tmp_path):
+    """DRAW_INPUT_CHANGED (the next round drawn from a result corrected since) had an empty
+    file column in issues.csv, the RESULT_CONFLICT beside it naming the correcting sheet: it is
+    at that sheet's cell of the corrected table now."""
+    folder, r1 = _league(tmp_path)
+    _run(folder, tmp_path)
+    edit_attachment(r1, _flip, folder / "inbox" / "corrected-xiangqi-r1.eml", date=LATER)
+    _run(folder, tmp_path)
+    found = _issues(tmp_path)
+    (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
+    (changed,) = [i for i in found if i["code"] == "DRAW_INPUT_CHANGED"]
+    assert "成绩在公布后有了更正" in changed["message"] and "第1桌" in changed["message"]
+    assert (changed["file"], changed["sheet"], changed["cell"]) == (conflict["file"], "成绩", conflict["cell"]), changed

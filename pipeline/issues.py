@@ -7,7 +7,7 @@ quote the value and say what to change.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .layout import CONTROL_CHARS
 from .model import CellRef, Severity
@@ -37,7 +37,7 @@ CODES: dict[str, Severity] = {
     "SUPERSEDED": Severity.INFO,
     # added codes
     "SENDER_UNKNOWN": Severity.WARNING,     # mail not from the branch's registered address
-    "SHEET_RENAMED": Severity.WARNING,      # a form's 报名表 sheet renamed: the one sheet holding its table read
+    "SHEET_RENAMED": Severity.WARNING,      # a form's 报名表 (a result workbook's 成绩) sheet renamed: the one sheet holding its table read
     "OTHER_UNITS_FORM": Severity.ERROR,     # a unit's genuine form mailed from another unit's registered address: not taken
     "RESULT_MISSING": Severity.INFO,        # a round waits for results
     "DRAW_INPUT_CHANGED": Severity.WARNING, # a frozen round's inputs changed after publication
@@ -166,6 +166,27 @@ def shorten_message(message: str) -> str:
     keep = MESSAGE_MAX - len(f"…（此处略去 {len(message)} 字）…")
     head = keep * 2 // 3
     return f"{message[:head]}…（此处略去 {len(message) - keep} 字）…{message[len(message) - (keep - head):]}"
+
+
+#: the characters of a cell a message quotes at most (:func:`quoted`)
+QUOTE_MAX = 40
+
+
+def quoted(value: Any, limit: int = QUOTE_MAX) -> str:
+    """A cell's value as a message quotes it: as typed, trimmed (an integral number without
+    ``.0``), and at most ``limit`` characters, then “…”.  A score of 5,000 digits (or 1e300,
+    301 of them) made a message of 1,000 characters (:func:`shorten_message`), nine tenths of
+    it digits: the problem is said, what was typed only recognised.
+
+    >>> quoted(" 甲胜 "), quoted(2.0), quoted("9" * 50), quoted(None)
+    ('甲胜', '2', '9999999999999999999999999999999999999999…', '')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def settled(i: Issue, note: str) -> Issue:

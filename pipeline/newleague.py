@@ -87,14 +87,17 @@ def v_id(v: Any) -> str:
 def v_int(v: Any, minimum: int = 0, maximum: int | None = None) -> int:
     """A whole number within bounds.  ``v_int("40")`` → 40; a unit word after it (``40人``) is
     dropped."""
+    from .issues import quoted
+
     s = re.sub(r"(?<=\d)\s*[人名位个队对]$", "", _nfkc(v))
     try:
-        n = int(float(s)) if re.fullmatch(r"-?\d+(\.0+)?", s) else int(s)
-    except ValueError:
-        raise BadAnswer(f"“{s}” 不是整数，请填写数字，例如 40。") from None
+        # (its digits as they are: float() made 400 nines inf, and int(inf) an OverflowError)
+        n = int(s.split(".")[0]) if re.fullmatch(r"-?\d+(\.0+)?", s) else int(s)
+    except ValueError:          # (also more than 4,300 digits)
+        raise BadAnswer(f"“{quoted(s)}” 不是整数，请填写数字，例如 40。") from None
     if n < minimum or (maximum is not None and n > maximum):
         hi = f"至 {maximum}" if maximum is not None else "以上"
-        raise BadAnswer(f"“{s}” 超出范围，请填写 {minimum} {hi} 的整数。")
+        raise BadAnswer(f"“{quoted(s)}” 超出范围，请填写 {minimum} {hi} 的整数。")
     return n
 
 

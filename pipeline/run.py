@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
 from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission,
@@ -612,7 +612,9 @@ def _replaces(earlier: Any, later: Any) -> bool:
         return True
     from . import layout
 
-    others = [n for n in {*earlier.sheets, *later.sheets} if n not in (layout.RESULT_SHEET, layout.META_SHEET)]
+    adopted = {b.renamed.get(layout.RESULT_SHEET) for b in (earlier, later)}     # 成绩 renamed, read as it
+    others = [n for n in {*earlier.sheets, *later.sheets} if n not in (layout.RESULT_SHEET, layout.META_SHEET)
+              and n not in adopted]
     filled = {k[:3] for k in a}
     for n in others:
         theirs, mine = earlier.sheet(n), later.sheet(n)
@@ -1564,6 +1566,10 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
         log().exception("reading %s", rec.file_name)
         return ("unreadable", "读取这个文件时出错，其内容未计入。请在 Excel 或 WPS 中打开它，另存为“Excel 工作簿(*.xlsx)”"
                               "后重新发送；如仍不行，请联系组委会。")
+    if kind == layout.KIND_RESULT:
+        from .ingest.sheets import adopt_renamed_result_sheet
+
+        adopt_renamed_result_sheet(book)    # 成绩 renamed (Sheet1), its _meta intact: read as 成绩
     for name, known in (("result", layout.KIND_RESULT), ("awards", layout.KIND_AWARDS),
                         ("checkin", layout.KIND_CHECKIN), ("playoff", layout.KIND_PLAYOFF)):
         if kind == known:
@@ -2131,6 +2137,10 @@ class _RoundSheets:
     #: each sheet with the (match key, 牌号) whose earlier result it changed (RESULTS_REWRITTEN
     #: counts those still changed once the unreadable rows are set aside)
     corrections: list[tuple[Received, set[tuple]]] = field(default_factory=list)
+    #: each sheet read, with the match keys of the drawn tables it filled: a later sheet
+    #: filling only tables the earlier ones that filled its blank tables left blank is another
+    #: referee's part of the round, not a resend (:meth:`EventRunner.left_blank`)
+    sheet_fills: list[tuple[Received, frozenset]] = field(default_factory=list)
 
     def snapshot(self) -> tuple:
         """What :meth:`EventRunner.fall_back` changes, to be put back by :meth:`restore`."""
@@ -2720,6 +2730,12 @@ class EventRunner:
         was drawn from (its RESULTS_KEY), as the office finds them on the draw sheets
         (``第1轮 第3桌（王军 对 李明）``); None when round ``k`` holds no record (drawn by
         an earlier version) or it does not fit the rounds."""
+        found = EventRunner.tables_corrected_at(self, k)
+        return [t for t, _ in found] if found is not None else None
+
+    def tables_corrected_at(self, k: int) -> list[tuple[str, CellRef | None]] | None:
+        """:meth:`tables_corrected`, each table with the cell its result now comes from (the
+        correcting sheet's; None for a table with no result now)."""
         rec = self.rounds[k].plan.get(RESULTS_KEY) if isinstance(self.rounds[k].plan, dict) else None
         if not isinstance(rec, dict):
             return None
@@ -2733,7 +2749,9 @@ class EventRunner:
             for m, was, now in zip(rr.matches, then.split(), current[str(j)].split()):
                 if was != now:
                     sides = " 对 ".join(names.get(sd, sd) for sd in m.sides)
-                    out.append(f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）")
+                    res = self.results.get(m.key)
+                    out.append((f"{rr.title} {m.group + '组' if m.group else ''}第{m.table}桌（{sides}）",
+                                res.source if res is not None else None))
         return out
 
     def accepted_before(self) -> dict[tuple, MatchResult]:
@@ -2966,7 +2984,7 @@ class EventRunner:
                 continue
             side, raw = wrong
             now = m.sides[sides.index(side)] if m is not None and sides.index(side) < len(m.sides) else None
-            said = f"{where}{side}：成绩表为“{raw}”，现在抽出的是" + (f"“{label.get(now, now)}”" if now else "空位")
+            said = f"{where}{side}：成绩表为“{quoted(raw)}”，现在抽出的是" + (f"“{label.get(now, now)}”" if now else "空位")
             moved.append(said)
             tables.add(key)
         return moved, named, tables
@@ -3128,7 +3146,8 @@ class EventRunner:
             with self.results_with(refused):
                 only_refused = bool(refused) and draw_inputs_hash(
                     entries, self.rounds[:k], self.results, self.absent, {}) == rnd.input_hash
-                tables = [] if only_refused else self.tables_corrected(k)
+                corrected = [] if only_refused else self.tables_corrected_at(k)
+            tables = [t for t, _ in corrected] if corrected is not None else None
             refused_tables = self.tables_named(refused)
             if said and not (tables and set(tables) - named) and not set(refused_tables) - named:
                 if tables is None:
@@ -3147,6 +3166,9 @@ class EventRunner:
                 said = True
                 named.update(refused_tables)
                 continue
+            # where the change came from: the sheet the first newly corrected table's result is
+            # read from now (the file column was empty, the RESULT_CONFLICT beside it naming it)
+            came = next((src for t, src in corrected or () if t in (new or ()) and src is not None and src.file), None)
             digest = f"（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）"
             if new:
                 what = (f"成绩在公布后有了更正：{'、'.join(new[:8])}"
@@ -3159,7 +3181,7 @@ class EventRunner:
                             f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签；但它所依据的{what}"
                             f"{self.winners_left_out(k)}请组委会核实更正的成绩，并决定是否调整已公布的对阵。"
                             + (f"另外，{stricter}{'这些成绩表在公布后没有改动（不是更正）；' if tables is not None else ''}{check}"
-                               if fresh else ""))
+                               if fresh else ""), at=came)
             said = True
             named.update(tables or ())
             named.update(refused_tables)
@@ -3313,7 +3335,8 @@ class EventRunner:
                     self.issues.add("DRAW_INPUT_CHANGED",
                                     f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签；但它所依据的{where}加赛结果在公布后"
                                     f"有了变化：抽签时为 {'、'.join(names.get(e, e) for e in order)}，现为 "
-                                    f"{'、'.join(names.get(e, e) for e in ranked)}。请组委会核实加赛表，并决定是否调整已公布的对阵。")
+                                    f"{'、'.join(names.get(e, e) for e in ranked)}。请组委会核实加赛表，并决定是否调整已公布的对阵。",
+                                    at=now.source if now.source is not None and now.source.file else None)
                     return
 
     def check_frozen_inputs(self) -> None:
@@ -3749,7 +3772,7 @@ class EventRunner:
         detail = ctx.detail
         sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns]) \
             if detail is not None else {}
-        seen: dict[tuple, int] = {}
+        seen: dict[tuple, tuple[int, tuple]] = {}     # (table, 牌号) → (its first row, its results)
         # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
         # sheet filled is said when the sheet fills another table of that group (a resend of
         # that part of the sheet; another group's referee fills only his own rows)
@@ -3760,6 +3783,17 @@ class EventRunner:
             m = matches.get(key)
             if m is not None and (not row_blank(row, ctx.columns) or sheet_details.get(key)):
                 fills.setdefault(m.group or "", set()).add(m.key)
+        # two referees who split a round's tables, each on a fresh copy: A fills 1–5 and sends,
+        # B fills 6–11 and leaves 1–5 blank.  B's blank tables are the ones A filled, and B fills
+        # only tables A left blank — a split, not a resend of A's part: nothing to say about the
+        # tables B leaves blank (RESULT_LEFT_BLANK ×5 was said, exit 1).  So a later sheet is a
+        # split when no earlier sheet that filled a table it leaves blank filled a table it fills
+        mine = set().union(*fills.values())
+        got = aware(rec.received_at)
+        apart = [f for r, f in ctx.sheet_fills if aware(r.received_at) < got and not f <= mine]
+        split = bool(apart) and not any(f & mine for f in apart)
+        ctx.sheet_fills.append((rec, frozenset(mine)))
+        said_blank = {} if split else fills          # (what left_blank compares a blank row with)
         if rows and not fills and not sheet_details and \
                 all(row.values.get(label) in (None, "") for row in rows for label in labels):
             # the blank sheet as issued (a referee attached the wrong file): not a value in
@@ -3793,8 +3827,8 @@ class EventRunner:
                                     severity=Severity.INFO)
                     continue
                 if key not in byes and filled:
-                    rd, grp, table = key
-                    named = [cell_text(row.values.get(s)) for s in sides if row.values.get(s) not in (None, "")]
+                    rd, grp, table = (quoted(x) for x in key)      # (as typed: a few dozen characters of it)
+                    named = [quoted(cell_text(row.values.get(s))) for s in sides if row.values.get(s) not in (None, "")]
                     named_as = f"（这一行填的是{'对'.join(f'“{n}”' for n in named)}）" if named else ""
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
                                     f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌"
@@ -3814,7 +3848,7 @@ class EventRunner:
                     if row.merged:
                         self.merged_from_above(m, row, ctx)
                     if len(self.issues) == said:
-                        self.left_blank(m, rr.values.get("牌号"), rec, ctx, fills, rr.at(labels[0]))
+                        self.left_blank(m, rr.values.get("牌号"), rec, ctx, said_blank, rr.at(labels[0]))
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
                 rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
@@ -3869,7 +3903,7 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
-        self.rows_deleted(ctx, rec, keyed, fills, about)
+        self.rows_deleted(ctx, rec, keyed, said_blank, about)
         if rewritten:
             ctx.corrections.append((rec, rewritten))    # said once the round is read (rewritten_round)
         if detail is not None:
@@ -3885,7 +3919,7 @@ class EventRunner:
                 elif key not in byes:
                     first = drows[0]
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮“{detail.name}”第 {first['_row']} 行起："
-                                    f"轮次 {key[0] or '（空）'}{f'、组别 {key[1]}' if key[1] else ''}、桌号 {key[2] or '（空）'}"
+                                    f"轮次 {quoted(key[0]) or '（空）'}{f'、组别 {quoted(key[1])}' if key[1] else ''}、桌号 {quoted(key[2]) or '（空）'}"
                                     f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
                                     at=first["_cells"].get("桌号"), severity=Severity.WARNING)
 
@@ -3897,7 +3931,11 @@ class EventRunner:
         fills another table of the same group, though, it is a resend of that part of the
         sheet, and the table it leaves blank is still scored from the earlier sheet: said
         (RESULT_LEFT_BLANK, a warning at ``at``: the blank row's result cell), not silently
-        kept.  ``deleted``: the later sheet has no row for the table at all (:meth:`rows_deleted`)."""
+        kept.  ``deleted``: the later sheet has no row for the table at all (:meth:`rows_deleted`).
+
+        Not said of a split (``fills`` then empty, :meth:`_read_sheet`): two referees sharing
+        a round of no groups, each on a fresh copy — a later sheet whose blank tables were
+        filled by earlier sheets none of whose tables it fills."""
         from .games.common import where
 
         labels = ctx.labels
@@ -3905,7 +3943,7 @@ class EventRunner:
         if prev is None or aware(rec.received_at) <= aware(prev[0].received_at) \
                 or not (fills.get(m.group or "", set()) - {m.key}):
             return
-        earlier = "、".join(f"{l} {v}" for l, v in zip(labels, _row_values(prev[1], labels)) if v)
+        earlier = "、".join(f"{l} {quoted(v)}" for l, v in zip(labels, _row_values(prev[1], labels)) if v)
         board = f"（牌号 {board_no}）" if board_no not in (None, "") else ""
         row = "".join(ch for ch in prev[1].at(labels[0]).cell if ch.isdigit())
         gap = ("这一桌没有填写成绩" if not deleted else
@@ -3985,16 +4023,47 @@ class EventRunner:
                             f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
                             f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
 
-    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, int], rnd: Round, labels: list[str]) -> bool:
+    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple]], rnd: Round,
+                          labels: list[str]) -> bool:
         """A table's result is filled once per sheet (per 牌号 for board-by-board games): a
         second filled row with the same 桌号 — a mistyped table number — is RESULT_INVALID and
-        not counted (the first stands; the table it belongs to stays open)."""
-        if all(row.values.get(l) in (None, "") for l in labels):
-            return True
-        k = (m.key, _board_key(row.values.get("牌号")))
-        first = seen.setdefault(k, row.row)
+        not counted (the first stands; the table it belongs to stays open).
+
+        A board game's row (桥牌: a table's rows differ by 牌号) whose 牌号 is the table's
+        again has the right 桌号 and a repeated 牌号: said at the 牌号 cell, naming the board
+        and the table (it was said at the 桌号, "请核对这一行的桌号").  The same row twice
+        (every result cell alike) counts once and is a note, in either kind of game — the
+        score was counted, and the sheet was an error (exit 1) for a copied line; different
+        results are the error "牌号 N 出现两次且得分不同"."""
+        if all(row.values.get(l) in (None, "") for l in labels if l != "牌号"):
+            return True         # (a 牌号 may be pre-printed: a row with no score is not filled)
+        board = _board_key(row.values.get("牌号")) if "牌号" in labels else ""
+        typed = tuple(str(row.values.get(l) or "").strip() for l in labels)      # as _row_values
+        first, first_typed = seen.setdefault((m.key, board), (row.row, typed))
         if first == row.row:
             return True
+        same = first_typed == typed
+        head = f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}："
+        if board and row.cells.get("牌号") is not None:
+            if same:
+                self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 在本表第 {first} 行已经填写，第 {row.row} 行"
+                                "又填了一次，两行完全相同，按一次计入，无需处理（可删除重复的一行）。",
+                                at=row.cells["牌号"], severity=Severity.INFO)
+                return False
+            rest = [l for l in labels if l != "牌号"]
+
+            def said(t: tuple) -> str:     # its filled result cells: “-50”, or 南北得分“-50”、弃权“…”
+                got = [(l, v) for l, v in zip(labels, t) if l in rest and v]
+                return "、".join(f"{l if len(got) > 1 else ''}“{quoted(v)}”" for l, v in got) or "（空）"
+            self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 出现两次且得分不同（第 {first} 行{said(first_typed)}，"
+                            f"第 {row.row} 行{said(typed)}）：每桌每副牌只填一行，第 {row.row} 行未计入。请删除错误的一行，"
+                            "或改正这一行的牌号后重新发送。", at=row.cells["牌号"])
+            return False
+        if same:
+            self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{_table_name(m)}在本表第 {first} 行"
+                            f"已经填写，第 {row.row} 行又填了一次，两行完全相同，按一次计入，无需处理（可删除重复的一行）。",
+                            at=row.cells.get("桌号"), severity=Severity.INFO)
+            return False
         self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{_table_name(m)}在本表第 {first} 行"
                         f"已经填写，第 {row.row} 行又填了一次，未计入。请核对这一行的桌号（对照抽签表）。",
                         at=row.cells.get("桌号"))
@@ -4078,7 +4147,7 @@ class EventRunner:
                 text = strip_spaces(to_simplified(text))
             if text not in compared and not self._renamed_unit(text, sid, compared | _recorded(rnd, sid), entries):
                 other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)[1]), "")
-                wrong.append((label, str(raw), other))
+                wrong.append((label, quoted(raw), other))
         if not wrong:
             return True
         drawn = "，".join(f"{lab}：{entries[sid].team if sid in entries else sid}" for lab, sid in zip(sides, m.sides))
@@ -4407,7 +4476,7 @@ class EventRunner:
             for label in said:
                 self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}"
                                 f"第{m.table}桌 {label}"
-                                f"“{str(row.values.get(label)).strip()}”填的是成绩，不是签名：请把成绩填在"
+                                f"“{quoted(row.values.get(label))}”填的是成绩，不是签名：请把成绩填在"
                                 f"{'、'.join(f'“{c.label}”' for c in columns if c.required) or '成绩'}栏，"
                                 "签名栏由选手和裁判签名。", at=row.cells.get(label))
             sign_labels = [label for label in sign_labels if label not in said]
@@ -4432,8 +4501,8 @@ class EventRunner:
                 strangers = [n for n in names if n not in registered]
             if strangers:
                 self.issues.add("PARTNER_CHANGED",
-                                f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}第{m.table}桌 {label}“{raw}”："
-                                f"{'、'.join(strangers)} 不是"
+                                f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}第{m.table}桌 {label}“{quoted(raw)}”："
+                                f"{'、'.join(quoted(n) for n in strangers)} 不是"
                                 f"{entry.team}的报名选手（{entry.player_names}）；搭档固定，不得中途调整，请核实后改正。",
                                 at=row.cells.get(label))
 
@@ -4557,12 +4626,14 @@ def only_deciding_ties(rows: list, boundaries: set[int]) -> list:
 
 
 def _norm_int(v: Any) -> str:
+    """A _meta round number as text: ``_norm_int(2.0) == "2"``; what no integer can hold
+    ("1e999", "inf", "nan") stays as written (it stopped the run with OverflowError)."""
     if v is None:
         return ""
     s = str(v).strip()
     try:
         return str(int(float(s)))
-    except ValueError:
+    except (ValueError, OverflowError):
         return s
 
 

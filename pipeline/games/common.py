@@ -60,10 +60,11 @@ def norm(value: Any) -> str:
 
 
 def shown(value: Any) -> str:
-    """A cell value as quoted in a message (as typed, trimmed)."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return str(value).strip()
+    """A cell value as quoted in a message (as typed, trimmed; at most
+    :data:`~pipeline.issues.QUOTE_MAX` characters, then “…”: :func:`~pipeline.issues.quoted`)."""
+    from ..issues import quoted
+
+    return quoted(value)
 
 
 def to_int(value: Any) -> int | None:

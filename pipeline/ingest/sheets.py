@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from .. import layout as L
-from ..issues import Issue, issue
+from ..issues import Issue, issue, quoted
 from ..model import CellRef, Entry, Playoff, Severity, staff_key
 from .registration import read_sheet_rows
 from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, is_blank, norm_label, strip_spaces
@@ -163,6 +163,58 @@ def _cut_off(book: Book, sheet: str, file: str) -> list[Issue]:
                   "及以后的内容没有读取：请删除中间的空行后重新发送。", at=CellRef(file, ws.name, f"A{table.after}"))]
 
 
+def adopt_renamed_result_sheet(book: Book) -> str:
+    """A result workbook whose 成绩 sheet was renamed (成绩表, Sheet1) and whose _meta is
+    intact (it says the event and round): its one visible sheet holding the result table's
+    header (轮次, 组别, 桌号 and the sides its _meta's seats print: 甲方/乙方 or 甲/乙/丙 — a
+    detail sheet has no sides) is read as 成绩 from now on (``book.renamed``), as a
+    registration form's renamed 报名表 sheet is (SHEET_RENAMED, said by :func:`read_results`).
+    The whole workbook was TEMPLATE_MISMATCH and dropped.  Several visible sheets holding the
+    table and none named 成绩: which one is meant is not guessed (TEMPLATE_MISMATCH, as before).
+    Returns the sheet's name ("" when nothing was adopted).
+
+    >>> from .workbook import Sheet
+    >>> head = [["轮次", "组别", "桌号", "甲方", "乙方", "结果"], [1, None, 1, "a", "b", "甲胜"]]
+    >>> meta = {"kind": "result", "event_id": "xiangqi", "round": 1, "seats": 2}
+    >>> b = Book("r.xlsx", {"Sheet1": Sheet("Sheet1", rows=head), "Sheet2": Sheet("Sheet2")}, dict(meta))
+    >>> adopt_renamed_result_sheet(b), b.sheet("成绩").name
+    ('Sheet1', 'Sheet1')
+    >>> adopt_renamed_result_sheet(Book("r.xlsx", {"A": Sheet("A", rows=head), "B": Sheet("B", rows=head)}, dict(meta)))
+    ''
+    """
+    meta = book.meta or {}
+    if book.sheet(L.RESULT_SHEET) is not None or meta.get(L.META_KIND) != L.KIND_RESULT \
+            or not meta.get(L.META_EVENT) or meta.get(L.META_ROUND) in (None, ""):
+        return ""
+    seats = cell_text(meta.get("seats")).strip()
+    sides = [L.SIDES_3] if seats == "3" else [L.SIDES_2] if seats == "2" else [L.SIDES_2, L.SIDES_3]
+    from .workbook import find_table
+
+    def holds(ws: Any) -> bool:
+        for s in sides:
+            try:
+                find_table(ws.rows, [*L.RESULT_KEY_COLUMNS, *s])
+            except TableNotFound:
+                continue
+            return True
+        return False
+    holding = [ws for ws in book.sheets.values() if ws.name != L.META_SHEET and not ws.hidden and holds(ws)]
+    if len(holding) != 1:
+        return ""
+    book.renamed[L.RESULT_SHEET] = holding[0].name
+    return holding[0].name
+
+
+def _renamed_sheet(book: Book, file: str) -> list[Issue]:
+    """SHEET_RENAMED (a warning, at the sheet) when 成绩 is read from a renamed sheet
+    (:func:`adopt_renamed_result_sheet`)."""
+    ws = book.sheet(L.RESULT_SHEET)
+    if ws is None or norm_label(ws.name) == norm_label(L.RESULT_SHEET):
+        return []
+    return [issue("SHEET_RENAMED", f"成绩表《{file}》的工作表“{L.RESULT_SHEET}”被改名为“{ws.name}”，文件里只有这一张成绩表格，"
+                  f"已按“{L.RESULT_SHEET}”工作表读取；以后请不要给工作表改名。", at=CellRef(file, ws.name))]
+
+
 def read_results(book: Book, file: str, labels: Sequence[str], required: Sequence[str] = ("桌号",),
                  results: Sequence[str] = ()) -> tuple[list[SheetRow], list[Issue]]:
     """Filled rows of the 成绩 sheet with the key columns (轮次/组别/桌号, 牌号) and the
@@ -170,7 +222,8 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
     RESULT_INVALID each, at the cell, and are blanked (``SheetRow.errors`` names them).  A header
     of ``required`` renamed or deleted makes the sheet TEMPLATE_MISMATCH (a renamed 结果
     read as a blank result on every row, a deleted 甲方 skipped the seat check).  A key cell
-    merged down its column reads the range's value on each of its rows (:func:`_merged_keys_down`)."""
+    merged down its column reads the range's value on each of its rows (:func:`_merged_keys_down`).
+    成绩 renamed and read as it (:func:`adopt_renamed_result_sheet`): SHEET_RENAMED."""
     want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, "牌号", *labels]))
     try:
         _, raw = read_sheet_rows(book, L.RESULT_SHEET, want, list(required), file)
@@ -179,7 +232,7 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
     merged = _merged_cells(book, L.RESULT_SHEET, raw, _merged_keys_down(book, L.RESULT_SHEET, raw))
     rows = [SheetRow(n, v, c, tuple(k for k, x in v.items() if isinstance(x, CellError)), merged.get(n, {}))
             for n, v, c in raw]
-    problems = _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
+    problems = _renamed_sheet(book, file) + _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
     rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells, r.errors, r.merged) for r in rows]
     if results:
         problems += _typed_elsewhere(book, file, want, required, results, rows)
@@ -215,8 +268,9 @@ def _typed_elsewhere(book: Book, file: str, want: Sequence[str], required: Seque
     out = []
     own = norm_label(L.RESULT_SHEET)
     read = None         # 成绩's results by table: made when another sheet has the result table
+    adopted = book.renamed.get(L.RESULT_SHEET)      # (成绩 renamed, and read as it)
     for name in book.sheets:
-        if norm_label(name) == own or name == L.META_SHEET:
+        if norm_label(name) == own or name == L.META_SHEET or name == adopted:
             continue
         try:
             _, raw = read_sheet_rows(book, name, want, list(required), file)
@@ -278,12 +332,18 @@ def group_of(value: Any) -> str:
 
 def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
     """(round, group, table) as normalised text, for matching a row to a drawn match (whose
-    key is made with :func:`group_of` too)."""
+    key is made with :func:`group_of` too).  A number no integer can hold ("inf", "1e999",
+    "Infinity", "nan") stays as typed: a row of no drawn table, said at its cell (it stopped
+    the run with OverflowError on every night the ledger held the workbook).
+
+    >>> key_of({"轮次": 1.0, "桌号": "1e999"}), key_of({"轮次": "Infinity", "组别": "A组", "桌号": "nan"})
+    (('1', '', '1e999'), ('Infinity', 'A', 'nan'))
+    """
     def num(v: Any) -> str:
         s = cell_text(v) if v is not None else ""
         try:
             return str(int(float(s)))
-        except ValueError:
+        except (ValueError, OverflowError):        # not a number; inf (OverflowError), nan (ValueError)
             return s
     return num(values.get("轮次")), group_of(values.get("组别")), num(values.get("桌号"))
 
@@ -451,7 +511,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         k = tie_of(n)
         e = _find_entry(who, entries, units, made_for[k] if k < len(made_for) == len(tied_rows) else ())
         if e is None:
-            problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{who}”不在{event_name}的参赛名单中：请填写队名或姓名。",
+            problems.append(issue("BAD_VALUE", f"加赛表中的参赛者“{quoted(who)}”不在{event_name}的参赛名单中：请填写队名或姓名。",
                                   at=cells["参赛者"]))
         mine.append(cells["名次"])
         if v.get("名次") is None or not cell_text(v.get("名次")).strip():
@@ -459,9 +519,9 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
         placed = True
         try:
             place = int(float(cell_text(v.get("名次"))))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):     # 第一; 1e999 and inf (OverflowError), nan
             if e is not None:
-                problems.append(issue("BAD_VALUE", f"加赛名次“{v.get('名次')}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
+                problems.append(issue("BAD_VALUE", f"加赛名次“{quoted(v.get('名次'))}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
             continue
         k = tie_of(n)
         if k < len(tied_rows) and not 1 <= place <= tie_said(k)[1]:
@@ -469,7 +529,7 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             # the 4 of a three-player tie was taken as its last place without a word
             if e is not None:
                 first, size, names = tie_said(k)
-                problems.append(issue("BAD_VALUE", f"加赛名次“{cell_text(v.get('名次')).strip()}”超出范围：第{first}–{first + size - 1}行"
+                problems.append(issue("BAD_VALUE", f"加赛名次“{quoted(cell_text(v.get('名次')))}”超出范围：第{first}–{first + size - 1}行"
                                       f"是本表的加赛{k + 1}（{size}人并列：{names}），名次只能填 1–{size}；"
                                       f"{'本表每一组并列各自从 1 填起。' if len(tied_rows) > 1 else ''}请改正后重新发送。",
                                       at=cells["名次"]))

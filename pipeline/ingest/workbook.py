@@ -180,17 +180,24 @@ class Book:
     #: when Excel/WPS last saved it (docProps/core.xml's dcterms:modified, ISO 8601 UTC; ""
     #: when not recorded): which of two forms received together is the later version
     saved: str = ""
+    #: a sheet the contract names → the sheet read as it, renamed (成绩 → Sheet1): set by
+    #: :func:`pipeline.ingest.sheets.adopt_renamed_result_sheet`; empty for nearly every book
+    renamed: dict[str, str] = field(default_factory=dict)
 
     @property
     def sheet_names(self) -> list[str]:
         return list(self.sheets)
 
     def sheet(self, name: str) -> Sheet | None:
-        """A sheet by name; a name differing only by width/spaces also matches."""
+        """A sheet by name; a name differing only by width/spaces also matches; then the
+        sheet read as it under another name (:attr:`renamed`)."""
         if name in self.sheets:
             return self.sheets[name]
         want = norm_label(name)
-        return next((s for n, s in self.sheets.items() if norm_label(n) == want), None)
+        found = next((s for n, s in self.sheets.items() if norm_label(n) == want), None)
+        if found is None and name in self.renamed:
+            return self.sheets.get(self.renamed[name])
+        return found
 
 
 # -- text helpers ----------------------------------------------------------------------------

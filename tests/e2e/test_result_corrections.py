@@ -57,11 +57,12 @@ def test_a_renamed_sheet_sent_again_as_drawn_is_settled(tmp_path):
         wb["成绩"].title = "成绩表"
     edit_attachment(r1, rename, folder / "inbox" / "early-xiangqi-r1.eml", date="Tue, 10 Nov 2020 17:40:00 +0800")
     report = _run(folder, tmp_path)
-    (bad,) = [i for i in _issues(tmp_path) if i["code"] == "TEMPLATE_MISMATCH"]
+    # its _meta intact, its one sheet holding the table was read (SHEET_RENAMED; it was
+    # TEMPLATE_MISMATCH and the workbook dropped) — and the sheet sent again settles that
+    assert not [i for i in _issues(tmp_path) if i["code"] == "TEMPLATE_MISMATCH"]
+    (bad,) = [i for i in _issues(tmp_path) if i["code"] == "SHEET_RENAMED"]
     assert bad["severity"] == "info" and "无需再处理" in bad["message"]
-    # what happened, and what to change: the sheet was renamed, its headers are all there
-    assert "没有“成绩”工作表（现有工作表：成绩表" in bad["message"] and "改回“成绩”" in bad["message"]
-    assert "表头" not in bad["message"]
+    assert "“成绩”被改名为“成绩表”" in bad["message"] and bad["sheet"] == "成绩表"
     assert not report.needs_attention
     assert any("象棋" in e and "第2轮" in e for e in report.events)
 
@@ -272,6 +273,8 @@ def test_R2011_F1_a_playoff_changed_after_the_draw_it_decided_is_said(tmp_path):
         changed = [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
     assert len(changed) == 1 and "C组加赛结果在公布后有了变化" in changed[0]["message"], changed
     assert "抽签时为 苏旭凯、黎玉静，现为 黎玉静、苏旭凯" in changed[0]["message"]
+    # named at the 加赛表 it came from (the file column was empty)
+    assert (changed[0]["file"], changed[0]["sheet"]) == ("中国象棋-加赛.xlsx", "加赛"), changed
     assert report.needs_attention
     assert (tmp_path / "out" / "t2011-court" / "data" / "draw.csv").read_bytes() == draw
 
@@ -439,7 +442,8 @@ def test_R2011_D1_a_resent_sheet_with_a_tables_row_deleted_says_the_earlier_resu
     assert "仍按较早收到的《doudizhu-r1-成绩表.xlsx》" in msg and "甲得分 6、乙得分 -9、丙得分 33" in msg, msg
     if how == "deleted":
         assert "没有这一桌的一行（较早的一份在第 13 行；这一行被删除了" in msg and said["cell"] == "", said
-    assert [i["code"] for i in found if i["severity"] != "info"] == ["RESULT_LEFT_BLANK"], found
+    # (round 2 was drawn from 第1桌 as it was: DRAW_INPUT_CHANGED, at the correcting sheet)
+    assert sorted(i["code"] for i in found if i["severity"] != "info") == ["DRAW_INPUT_CHANGED", "RESULT_LEFT_BLANK"], found
     assert report.needs_attention
     assert any("斗地主" in e and "第2轮" in e for e in report.events), report.events
 
@@ -689,3 +693,71 @@ def test_two_referees_who_split_a_rounds_tables_and_delete_each_others_rows_are_
     report = _run(folder, tmp_path)
     assert not [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"], _issues(tmp_path)
     assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+
+
+def _filled_only(tables: set[int], changed: int | None = None):
+    """A referee's sheet on a fresh copy: the results of ``tables`` filled, the others' cleared
+    (their rows kept); ``changed``: that table's result flipped (a correction)."""
+    def edit(wb) -> None:
+        ws = wb["成绩"]
+        hrow, col = _header(ws)
+        for r in range(hrow + 1, ws.max_row + 1):
+            t = ws.cell(r, col["桌号"]).value
+            if t is not None and t not in tables:
+                ws.cell(r, col["结果"]).value = ws.cell(r, col["原因"]).value = None
+            elif t == changed:
+                cell = ws.cell(r, col["结果"])
+                cell.value = "乙胜" if cell.value == "甲胜" else "甲胜"
+    return edit
+
+
+def test_two_referees_who_split_a_round_each_on_a_fresh_copy_are_not_warned(tmp_path):
+    """象棋 round 1 (no groups) split between two referees: A fills tables 1–5 and sends; B
+    fills 6 on on a fresh copy, leaving 1–5 blank.  B's blank tables are exactly A's, and B
+    fills only tables A left blank: a split, not a resend — it was RESULT_LEFT_BLANK ×5
+    (exit 1).  A then sends his half again with 第2桌 corrected: again a split against B's
+    sheet (its blank tables are B's), the correction noted, nothing to act on."""
+    folder, r1 = _league(tmp_path)
+    sample = tmp_path / "sample-xiangqi-r1.eml"
+    shutil.move(r1, sample)
+    edit_attachment(sample, _filled_only(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml",
+                    date="Tue, 10 Nov 2020 18:00:00 +0800")
+    edit_attachment(sample, _filled_only(set(range(6, 40))), r1)
+    report = _run(folder, tmp_path)
+    assert not [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"], _issues(tmp_path)
+    assert any("象棋" in e and "第2轮" in e for e in report.events), report.events
+    assert not [i for i in _issues(tmp_path) if i["severity"] != "info"], _issues(tmp_path)
+    edit_attachment(sample, _filled_only(set(range(1, 6)), changed=2), folder / "inbox" / "a2-xiangqi-r1.eml",
+                    date=LATER)
+    _run(folder, tmp_path)
+    found = _issues(tmp_path)
+    assert not [i for i in found if i["code"] == "RESULT_LEFT_BLANK"], found
+    assert [i["code"] for i in found if i["code"] == "RESULT_CONFLICT"] == ["RESULT_CONFLICT"], found
+    assert not [i for i in found if i["severity"] != "info" and i["code"] != "DRAW_INPUT_CHANGED"], found
+
+
+def test_a_later_sheet_filling_a_table_the_earlier_one_filled_still_says_the_blank_ones(tmp_path):
+    """The split above is not a resend: a later sheet that fills 第2桌 again (which the earlier
+    one filled) and leaves 第1桌 blank is — 第1桌 is said (RESULT_LEFT_BLANK), as before."""
+    folder, r1 = _league(tmp_path)
+    edit_attachment(r1, _filled_only(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml",
+                    date="Tue, 10 Nov 2020 18:00:00 +0800")
+    edit_attachment(r1, _filled_only(set(range(2, 40))))
+    _run(folder, tmp_path)
+    found = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]
+    assert [(i["severity"], i["cell"]) for i in found] == [("warning", "F7")], found
+
+
+def test_a_corrected_result_after_the_next_draw_names_the_file_it_came_from(tmp_path):
+    """DRAW_INPUT_CHANGED (the next round drawn from a result corrected since) had an empty
+    file column in issues.csv, the RESULT_CONFLICT beside it naming the correcting sheet: it is
+    at that sheet's cell of the corrected table now."""
+    folder, r1 = _league(tmp_path)
+    _run(folder, tmp_path)
+    edit_attachment(r1, _flip, folder / "inbox" / "corrected-xiangqi-r1.eml", date=LATER)
+    _run(folder, tmp_path)
+    found = _issues(tmp_path)
+    (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
+    (changed,) = [i for i in found if i["code"] == "DRAW_INPUT_CHANGED"]
+    assert "成绩在公布后有了更正" in changed["message"] and "第1桌" in changed["message"]
+    assert (changed["file"], changed["sheet"], changed["cell"]) == (conflict["file"], "成绩", conflict["cell"]), changed

@@ -74,6 +74,19 @@ def test_a_table_filled_twice_keeps_the_first_row_and_says_which(tmp_path):
     assert not [i for i in issues if i["code"] == "RESULT_CONFLICT"]
 
 
+def test_the_same_row_twice_counts_once_as_a_note(tmp_path):
+    """A table's row copied below itself (every cell alike): counted once, a note at the
+    copy's 桌号 — the sheet was an error (exit 1) though its result counted."""
+    def copied(ws, hrow, col):
+        ws.insert_rows(hrow + 2)
+        for j in range(1, ws.max_column + 1):
+            ws.cell(hrow + 2, j).value = ws.cell(hrow + 1, j).value
+    issues, report = _edit_xiangqi_r1(tmp_path, copied)
+    (said,) = [i for i in issues if i["file"] == "xiangqi-r1-成绩表.xlsx" and i["code"] == "RESULT_INVALID"]
+    assert said["severity"] == "info" and said["cell"].startswith("C") and "两行完全相同，按一次计入" in said["message"]
+    assert not any("象棋" in e and "还差" in e for e in report.events), report.events
+
+
 def test_a_mistyped_table_number_refuses_that_row_only(tmp_path):
     """Row 8 typed table 1's number: its sides are not table 1's, so it is refused — and
     table 1's own row still counts (a refused row claims no table)."""

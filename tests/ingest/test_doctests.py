@@ -9,6 +9,7 @@ import pipeline.draw.swiss
 import pipeline.games.common
 import pipeline.ingest.eml
 import pipeline.ingest.registration
+import pipeline.ingest.sheets
 import pipeline.ingest.workbook
 import pipeline.lastrun
 import pipeline.layout
@@ -28,7 +29,7 @@ import pipeline.validate.checks
                                     pipeline.validate.checks, pipeline.mail.smtp, pipeline.registries,
                                     pipeline.render.viewmodels, pipeline.draw.swiss, pipeline.newleague, pipeline.ingest.eml,
                                     pipeline.mail.receipts, pipeline.score.awards, pipeline.layout,
-                                    pipeline.lastrun], ids=lambda m: m.__name__)
+                                    pipeline.lastrun, pipeline.ingest.sheets], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

@@ -512,3 +512,25 @@ def test_R2016_F2_a_blank_check_in_row_is_settled_only_by_a_sheet_marking_that_p
     absent, state = read_absent(SimpleNamespace(checkins=[(rec("a.xlsx", 10), first), (rec("b.xlsx", 20), second),
                                                           (rec("c.xlsx", 30), third)]), ev, _XQ, log)
     assert (state, absent, list(log)) == ("", {_XQ[0].players[0].key}, [])
+
+
+def test_a_renamed_result_sheet_is_adopted_only_when_one_visible_sheet_holds_the_table():
+    """成绩 renamed, _meta intact: the one visible sheet with the result table's header (its
+    sides as the _meta's seats print them) is read as 成绩 — a 牌局明细 beside it (no sides),
+    a hidden copy or an empty Sheet2 is no second candidate; two candidates, or no _meta
+    naming the event and round, adopt nothing."""
+    from pipeline.ingest.sheets import adopt_renamed_result_sheet
+
+    three = [["轮次", "组别", "桌号", "甲", "乙", "丙", "甲得分"], [1, None, 1, "a", "b", "c", 2]]
+    detail = [["轮次", "组别", "桌号", "局号", "地主"], [1, None, 1, 1, "甲"]]
+    meta = {"kind": "result", "event_id": "doudizhu", "round": 1, "seats": 3}
+
+    def book(sheets, m=meta):
+        return Book(name="r.xlsx", sheets={s.name: s for s in sheets}, meta=dict(m))
+    b = book([Sheet("Sheet1", rows=three), Sheet("牌局明细", rows=detail), Sheet("备份", state="hidden", rows=three)])
+    assert adopt_renamed_result_sheet(b) == "Sheet1" and b.sheet("成绩").name == "Sheet1"
+    assert adopt_renamed_result_sheet(book([Sheet("A", rows=three), Sheet("B", rows=three)])) == ""
+    assert adopt_renamed_result_sheet(book([Sheet("A", rows=three)], {"kind": "result"})) == ""
+    assert adopt_renamed_result_sheet(book([Sheet("A", rows=three)], {})) == ""
+    kept = book([Sheet("成绩", rows=three), Sheet("Sheet1", rows=three)])
+    assert adopt_renamed_result_sheet(kept) == "" and kept.renamed == {}

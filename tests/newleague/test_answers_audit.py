@@ -270,3 +270,16 @@ def test_an_event_its_quotas_can_never_fill_is_asked_again_at_the_prompt(tmp_pat
     a = small_answers(3)
     a["events"] = [{"name": "斗地主", "game": "斗地主", "format": "三人桌", "quota": "固定1", "team_size": "1"}]
     assert newleague.answer_problems(a)[1] == []
+
+
+@pytest.mark.parametrize("fn,text", [(lambda v: newleague.v_int(v, 0, 100), "9" * 400),
+                                     (lambda v: newleague.v_int(v, 0, 100), "9" * 400 + ".0"),
+                                     (newleague.v_int, "9" * 5000), (newleague.v_team_size, "9" * 400),
+                                     (newleague.v_quota, "fixed " + "9" * 400)])
+def test_a_number_too_large_for_a_float_is_a_bad_answer_not_an_overflow(fn, text):
+    """400 nines: float() made it inf, and int(inf) stopped `league new` with OverflowError;
+    the answer quoted back is cut short (:func:`pipeline.issues.quoted`)."""
+    with pytest.raises(newleague.BadAnswer) as e:
+        fn(text)
+    assert len(str(e.value)) < 200
+    assert newleague.v_int("9" * 400) == int("9" * 400)     # (no bound: as typed)

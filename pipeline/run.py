@@ -2420,6 +2420,9 @@ class EventRunner:
         # results this version refuses that a finished event's published places were computed
         # from, kept with them (keep_results_accepted_before), by Match.key
         self.kept_refused: dict[tuple, MatchResult] = {}
+        # a finished event's published places kept though this version ranks otherwise
+        # (keep_published_places, PLACES_KEPT): (the published placements, this version's)
+        self.places_kept: tuple[list, list] | None = None
 
     # -- helpers ----------------------------------------------------------------------
     def rank_fn(self):
@@ -4273,14 +4276,39 @@ class EventRunner:
                                                                          if e in played[(po.stage, g)]) or "别的阶段")
                                      for e in away)
                     why = f"{who}不都是{group_name(po.group)}的选手（{where}），不是这一组的并列"
+                label = (f"{self.ev.name} 加赛表{at_rows}{who}的加赛（阶段“{po.stage}”，组别"
+                         f"{'“' + po.group + '”' if po.group else '空着'}）：这一场加赛不对应任何需要加赛的并列——{why}")
+                at = dataclasses.replace(po.source, cell=cells[0]) if cells else po.source
+                if self.complete and self.places_kept is not None:
+                    # places published by a version that ordered them by these rows, and kept
+                    # (PLACES_KEPT): a corrected sheet would place the event again — no advice to
+                    # resend it, a note (the rows are not used by this version)
+                    self.issues.add("BAD_VALUE", label + "，本版程序不采用。" + self.kept_places_note(ids, names),
+                                    at=at, severity=Severity.INFO)
+                    continue
                 self.issues.add(
                     "BAD_VALUE",
-                    f"{self.ev.name} 加赛表{at_rows}{who}的加赛（阶段“{po.stage}”，组别"
-                    f"{'“' + po.group + '”' if po.group else '空着'}）：这一场加赛不对应任何需要加赛的并列——{why}，"
-                    "所以未采用，名次仍按成绩和破同分规则排定。请核对阶段和组别：小组里的加赛填该组的组别（并列者须同组）；"
+                    label + "，所以未采用，名次仍按成绩和破同分规则排定。请核对阶段和组别：小组里的加赛填该组的组别（并列者须同组）；"
                     f"决定最终名次的加赛，阶段填“{FINAL_PLACES}”。改正后重新发送；这场加赛本不需要的，删去这几行即可。",
-                    at=dataclasses.replace(po.source, cell=cells[0]) if cells else po.source,
-                    severity=Severity.WARNING)
+                    at=at, severity=Severity.WARNING)
+
+    def kept_places_note(self, ids: Sequence[str], names: Mapping[str, str]) -> str:
+        """R2011-F1 with R2020-A1: what a 加赛 row this version does not use means for a
+        finished event whose published places are kept (:attr:`places_kept`): the places of
+        ``ids`` as published when it gave some of them otherwise than this version would (those
+        rows ordered them), and that the published places stand — nothing to correct or resend."""
+        assert self.places_kept is not None
+        kept, now = self.places_kept
+        was = {p.entry: p for p in kept}
+        is_ = {p.entry: p for p in now}
+
+        def place(p: Any) -> str:
+            return f"{f'{p.group}组' if p.group else ''}第{p.rank}名"
+        moved = [e for e in ids if e in was and (e not in is_ or (is_[e].rank, is_[e].group) != (was[e].rank, was[e].group))]
+        used = ("公布时的程序采用了这几行加赛（公布为" + "、".join(f"{names.get(e, e)} {place(was[e])}" for e in ids if e in was)
+                + "），" if moved else "")
+        return (f"{self.ev.name}已赛完，名次和奖项已经公布，{used}已公布的名次和奖项保持不变（见 PLACES_KEPT），无需处理。"
+                "请不要为此改动加赛表后重新发送：收到改动的加赛表，名次会按本版程序重新排定，已公布的名次可能因此改变。")
 
     def playoff_rows_unused(self, names: dict[str, str]) -> None:
         """R2011-F1, R2011-F2, R2011-D2: a 加赛表's tie (its rows of one tie, as the form's _meta
@@ -5031,6 +5059,81 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         elif rec.sha256 in kept_rows:     # the rows that still count
             issues.extend(i for i in inputs.reg_issues.get(rec.sha256, ()) if _row_of(i.cell) in kept_rows[rec.sha256])
     return cur, subs
+
+
+def substitutes_drawn(t: Tournament, ledger: Ledger, cur: Current, issues: IssueLog) -> None:
+    """A line under a 替补名单 heading enters no one (the league has no substitutes:
+    :attr:`pipeline.ingest.registration.Registration.substitutes`) — save a person already in
+    a published round of its event (:func:`_drawn_in`): a version before the heading was known
+    read it as a line of the form, entered and drew her, and a league upgraded mid-season
+    dropped her (DRAW_INPUT_CHANGED 已不在报名中, QUOTA_SHORT).  Such a line stays in what
+    validation reads (``cur.regs``), and the reader's warning at its 姓名 cell becomes a note
+    saying why (the heading's note says so too).  Lines of events not drawn, or of people in
+    no published round, stay out."""
+    from .ingest.registration import substitute_drawn_note, substitutes_heading_note
+
+    rounds: dict[str, list[Round]] = {}
+    for k, reg in enumerate(cur.regs):
+        held = getattr(reg, "substitutes", ())
+        if not held or not reg.usable:
+            continue
+        answers = cur.events_of.get((reg.branch, reg.source or reg.file))
+        kept: dict[str, tuple[Any, str]] = {}       # 姓名 cell → (row, 斗地主第1轮)
+        for row in held:
+            ev = t.spec.event(row.event)
+            if ev is None or (answers is not None and ev.id not in answers):
+                continue
+            if ev.id not in rounds:
+                rounds[ev.id] = ledger.rounds(ev.id)
+            n = _drawn_in(rounds[ev.id], reg.branch, row, ev.is_team)
+            if n:
+                kept[row.cells.get("姓名", "")] = (row, f"{ev.name}第{n}轮")
+        if not kept:
+            continue
+        cur.regs[k] = dataclasses.replace(reg, rows=tuple(sorted((*reg.rows, *(r for r, _ in kept.values())),
+                                                                 key=lambda r: r.row)))
+
+        def drawn(i: Issue, reg: Any = reg, kept: dict = kept) -> Issue:
+            if (i.code != "BAD_VALUE" or i.source != reg.source or i.file != reg.file or i.sheet != reg.sheet):
+                return i
+            if i.cell in kept and i.severity == Severity.WARNING:
+                row, where = kept[i.cell]
+                return dataclasses.replace(i, severity=Severity.INFO, message=substitute_drawn_note(
+                    reg.sheet, row, reg.substitutes_heading, where))
+            if i.severity == Severity.INFO and i.message == substitutes_heading_note(i.sheet, i.cell, reg.substitutes_heading):
+                return dataclasses.replace(i, message=substitutes_heading_note(i.sheet, i.cell, reg.substitutes_heading,
+                                                                               drawn_kept=True))
+            return i
+        issues.revise(drawn)
+
+
+def _drawn_in(rounds: list[Round], branch: str, row: Any, team: bool) -> int:
+    """The first published round (its number; 0 for none) with ``row``'s person of ``branch``
+    on a side: an individual drawn under her 工号, or under her name (:func:`same_name`) where
+    drawn without one (:func:`drawn_as`); a team member of a drawn team of her 队号
+    (:func:`pipeline.layout.team_number`) whose players, as recorded when it was drawn, name
+    her — any of the team, for a round published without its players."""
+    from .layout import team_number
+
+    labels = labels_of(rounds)
+    name = same_name(row.name)
+    for r in rounds:
+        for m in r.matches:
+            for sid in m.sides:
+                parts = sid.split(":", 2)
+                if len(parts) != 3 or parts[1] != branch:
+                    continue
+                if team:
+                    if not row.team_no or team_number(parts[2]) != team_number(row.team_no):
+                        continue
+                    rec = labels.get(sid)
+                    players = rec[2] if isinstance(rec, list) and len(rec) > 2 and isinstance(rec[2], str) else None
+                    if players is None or name in {same_name(p) for p in players.split("/")}:
+                        return r.round
+                elif row.staff_id and parts[2] == row.staff_id or not (
+                        parts[2].isascii() and any(ch.isdigit() for ch in parts[2])) and same_name(parts[2]) == name:
+                    return r.round      # (another 工号 is another person: rules.md, Identity)
+    return 0
 
 
 #: a unit's form naming this many people or more, every one of them in one other unit's
@@ -5803,6 +5906,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
     terms = terms_at_draw(t, ledger, issues, now)     # validation's view: drawn or closed events as then
     cur, submissions = current_registrations(inputs, issues, terms)
+    substitutes_drawn(t, ledger, cur, issues)
     current = cur.newest
     if resent and names is None:
         names = mail_names(ledger, received, t.spec.script, t.spec.notice_date)
@@ -6321,6 +6425,7 @@ def keep_published_places(runner: EventRunner, published: tuple[str, list, bool]
                     f"（公布为{f'{was[p.entry].group}组' if p.entry in was and was[p.entry].group else ''}"
                     f"第{was[p.entry].rank if p.entry in was else '?'}名）" for p in now[:5])
     more = f"等 {len(now)} 人" if len(now) > 5 else ""
+    runner.places_kept = (kept, placements)
     runner.issues.add("PLACES_KEPT",
                       f"{runner.ev.name}已赛完，名次和奖项已经公布。成绩、加赛和排名规则都没有变，但按现在版本的程序计算，"
                       + (f"名次会有不同：{said}{more}。" if now else "名次的排法（名次说明或并列）会有不同。")

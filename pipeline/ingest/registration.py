@@ -87,6 +87,12 @@ class Registration:
     #: the sheet rows of lines for an event since cancelled (EVENT_CANCELLED, a note): no row
     #: of ``rows`` — no check looks at them —, yet lines of the form: it is not empty for them
     cancelled: tuple[int, ...] = ()
+    #: the lines under a 替补名单 heading (``substitutes_heading``, as shown), each read as an
+    #: entry would be and without a problem of its own: no row of ``rows`` (the league has no
+    #: substitutes) — but a version before the heading was known entered and drew them, and
+    #: a person in a published round stays entered (:func:`pipeline.run.substitutes_drawn`)
+    substitutes: tuple[RegRow, ...] = ()
+    substitutes_heading: str = ""
 
     def at(self, cell: str = "") -> CellRef:
         return CellRef(self.file, self.sheet, cell)
@@ -237,6 +243,8 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
     sheet = book.sheet(L.REG_SHEET)
     reg_rows: list[RegRow] = []
     cancelled: list[int] = []
+    substitutes: list[str] = []     # the 替补名单 heading, once met: no entry below it
+    held: list[RegRow] = []         # the lines under it, as read (Registration.substitutes)
     need = list(L.REG_REQUIRED)
     if any(e.is_team for e in spec.events):
         need.append("队号")
@@ -348,12 +356,11 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
             # 吕宁桂 of the unit's earlier form.  Never on a league printed in Traditional
             converted: list[tuple[str, str, str]] | None = (
                 [] if table.traditional and getattr(spec, "script", "simplified") == "simplified" else None)
-            substitutes: list[str] = []     # the 替补名单 heading, once met: no entry below it
             for row_no, values in table.rows:
                 if ids:
                     values = _as_shown(values, row_no, ids, sheet.shown)
                 rr = _read_row(row_no, values, table, spec, file_label, sheet.name, br, log, lenient, letters,
-                               tournament.cancelled_events, cancelled, converted, substitutes)
+                               tournament.cancelled_events, cancelled, converted, substitutes, held)
                 if rr is not None:
                     reg_rows.append(rr)
                     if row_no in sheet.hidden_rows:
@@ -386,7 +393,8 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                         at=CellRef(file_label, other, ""), branch=br, severity=Severity.WARNING)
     reg = Registration(file=file_label, branch=br, sheet=sheet.name if sheet else L.REG_SHEET,
                        rows=tuple(reg_rows), received=received, meta=meta, usable=usable, source=source,
-                       saved=book.saved, foreign=foreign, cancelled=tuple(cancelled))
+                       saved=book.saved, foreign=foreign, cancelled=tuple(cancelled),
+                       substitutes=tuple(held), substitutes_heading=substitutes[0] if held and substitutes else "")
     return reg, [replace(i, source=source) for i in log] if source else list(log)
 
 
@@ -488,13 +496,30 @@ _UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话", "工号", "性别")
 _APOSTROPHE_COLUMNS = ("项目", "队号", "姓名", "性别", "乘车地点")
 
 
+def substitutes_heading_note(sheet: str, cell: str, shown: str, drawn_kept: bool = False) -> str:
+    """The note at a 替补名单 heading (:func:`_read_row`): no entry, nor anyone under it — save,
+    with ``drawn_kept``, the people already in a published round (:func:`pipeline.run.substitutes_drawn`)."""
+    under = ("写在它下面的人没有录入，已在公布的对阵中的除外" if drawn_kept else "写在它下面的人也都没有录入")
+    return f"{sheet}!{cell} “{shown}”是替补名单的标题，不是报名，这一行没有录入。本比赛不设替补，{under}（各行另有说明）。"
+
+
+def substitute_drawn_note(sheet: str, row: RegRow, heading: str, drawn_in: str) -> str:
+    """The note at the 姓名 cell of a line under a 替补名单 heading whose person is in a
+    published round (``drawn_in``: 斗地主第1轮): a version before the heading was known entered
+    and drew the line, and the person stays entered (:func:`pipeline.run.substitutes_drawn`)."""
+    cell = row.cells.get("姓名", "")
+    return (f"{sheet}!{cell} “{row.display_name or row.name}”写在“{heading}”之下，按说是替补人员、不录入（本比赛不设替补）；"
+            f"但{drawn_in}已抽签公布，他/她在已公布的对阵中（此前版本的程序录入了这一行），所以仍保留报名，对阵和成绩不变，"
+            "无需修改。如果他/她其实只是替补、不参加比赛，请联系组委会。")
+
+
 def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file: str, sheet: str,
               branch: str, log: IssueLog, lenient_pickup: bool = False,
               letters: Mapping[str, str] | None = None,
               cancelled_events: Mapping[str, Sequence[str]] | None = None,
               cancelled: list[int] | None = None,
               converted: list[tuple[str, str, str]] | None = None,
-              substitutes: list[str] | None = None) -> RegRow | None:
+              substitutes: list[str] | None = None, held: list[RegRow] | None = None) -> RegRow | None:
     """One row of the table (None when blank); ``letters``: the table's columns by label, as
     :attr:`RegRow.columns` (made here when not given).  A line for an event since cancelled
     (``cancelled_events``: :attr:`pipeline.spec.Tournament.cancelled_events`) is None too,
@@ -506,7 +531,9 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     table's rows read in order): a 替补名单 heading line (:func:`_substitutes_heading`) is no
     entry, one note, its text added to it; then every later line is no entry either — the
     league has no substitutes (handbook: 比赛不设替补) — one warning at its 姓名 cell, save a
-    sign-off line under them (its note, as above)."""
+    sign-off line under them (its note, as above).  ``held`` (a list): such a line, read as an
+    entry would be and without a problem of its own, is added to it — a version before the
+    heading was known entered and drew it (:attr:`Registration.substitutes`)."""
     if letters is None:
         letters = {l: col_letter(table.columns[l]) for l in L.REG_COLUMNS if l in table.columns}
     labels = list(letters)
@@ -531,8 +558,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     if head is not None:
         label, shown = head
         substitutes.append(shown)
-        log.add("BAD_VALUE", f"{sheet}!{cells[label]} “{shown}”是替补名单的标题，不是报名，这一行没有录入。"
-                "本比赛不设替补，写在它下面的人也都没有录入（各行另有说明）。",
+        log.add("BAD_VALUE", substitutes_heading_note(sheet, cells[label], shown),
                 at=CellRef(file, sheet, cells[label]), branch=branch, severity=Severity.INFO)
         return None
     if substitutes and _not_an_entry(values, raw, table, spec) is None:
@@ -549,6 +575,14 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         log.add("BAD_VALUE", f"{sheet}!{cells['姓名']} {who}写在“{substitutes[0]}”之下：本比赛不设替补，替补人员没有录入。"
                 "如果他/她是要报名的队员，请把这一行移到替补名单标题之上（或删去标题）后重新发送。",
                 at=CellRef(file, sheet, cells["姓名"]), branch=branch, severity=Severity.WARNING)
+        if held is not None and named:
+            # read as the line of an entry, its own problems aside (none is said: it is not
+            # entered) — one without any may be a person drawn by an older version
+            scratch = IssueLog()
+            rr = _read_row(row_no, values, table, spec, file, sheet, branch, scratch, lenient_pickup, letters,
+                           cancelled_events, None, [] if converted is not None else None)
+            if rr is not None and rr.ok and rr.event and not scratch.has_errors():
+                held.append(rr)
         return None
     if "备注" in raw and all(is_blank(raw[l]) for l in labels if l not in ("序号", "备注")):
         # a note typed under the table (以上名单已经分工会主席审核): no entry, not two errors

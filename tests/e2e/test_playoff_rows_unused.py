@@ -91,3 +91,48 @@ def test_R2011_F1_playoff_rows_addressing_no_tie_are_warned_and_not_used(tmp_pat
     # group C's playoff, which the tool asked for, still decides who advanced
     assert not [i for i in issues if i["code"] == "PLAYOFF_REQUIRED"]
 
+
+
+def test_R2011_F1_upgraded_finished_event_keeps_places_its_unaddressed_rows_ordered(tmp_path, monkeypatch):
+    """A t2011 league finished by a version before R2011-F1, its 加赛表 holding the sample's
+    rows addressing no tie (阶段 group, 组别 blank): that version ordered the shared 7th and 9th
+    places by them and published those places.  Upgraded, the places stay as published
+    (PLACES_KEPT, info, 无需处理) — and the rows are not a warning asking for the sheet to be
+    corrected and sent again (a resent sheet would place the event again and withdraw the
+    published places): a note at each tie saying the published places, which used them, stand."""
+    from pipeline import run as run_mod
+    from pipeline.model import Playoff
+
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder, ignore=shutil.ignore_patterns("inbox-mistakes"))
+
+    def write(wb):
+        ws = wb["加赛"]
+        ws.delete_rows(4, ws.max_row)          # group C's playoff (rows 2–3) kept
+        for place, who in UNASKED:
+            ws.append(["中国象棋", "group", None, place, who])
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-加赛*")), write)
+    out = tmp_path / "out"
+    with monkeypatch.context() as old:          # the version before: any label settled a tie
+        old.setattr(Playoff, "addresses", lambda self, tied, played: True)
+        old.setattr(run_mod.lastrun, "code_hash", lambda: "an-older-version")
+        before = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    assert before.state.events["xiangqi"].complete and not before.needs_attention
+
+    def awards():
+        with open(out / "t2011-court" / "data" / "awards.csv", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+    published = awards()
+    monkeypatch.setattr(run_mod.lastrun, "code_hash", lambda: "this-version")
+    (out / "t2011-court" / ".lastrun.json").unlink(missing_ok=True)
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    (kept,) = [i for i in report.issues if i.code == "PLACES_KEPT"]
+    assert kept.severity == "info" and "黎玉静" in kept.message, kept.message
+    said = {i.cell: i for i in report.issues if i.code == "BAD_VALUE" and i.sheet == "加赛"}
+    assert set(said) == {"D4", "D6"}, [(i.code, i.message) for i in report.issues]
+    for i in said.values():
+        assert i.severity == "info", i.message
+        assert "改正后重新发送" not in i.message and "已公布的名次" in i.message and "保持不变" in i.message, i.message
+    assert "采用了这几行" in said["D4"].message and "黎玉静" in said["D4"].message
+    assert not report.needs_attention, [(i.code, i.severity, i.message) for i in report.issues if i.severity != "info"]
+    assert awards() == published

@@ -452,3 +452,33 @@ def test_R2020_Q3_a_team_drawn_under_its_number_typed_with_dui_keeps_its_drawn_i
     assert mapped == {"ss:b01:1": "ss:b01:1队"} and entries[0].id == "ss:b01:1队" and entries[1].id == "ss:b02:1"
     _, mapped = drawn_as([rnd("ss:b01:第2队")], now)        # another number: another team
     assert mapped == {}
+
+
+def test_a_substitute_line_is_drawn_only_as_the_person_drawn():
+    """:func:`pipeline.run._drawn_in` (substitutes_drawn): a line under a 替补名单 heading is the
+    drawn person when a published round has her — under her 工号, or under her name where
+    drawn without one (in either script); never another 工号 of the same name, nor another
+    unit's; a team member when her team, as drawn, lists her."""
+    from pipeline.ingest.registration import RegRow
+    from pipeline.model import Match
+    from pipeline.run import _drawn_in
+
+    def row(name, staff="", team=""):
+        return RegRow(row=20, columns={"姓名": "D"}, event="x", name=name, staff_id=staff, team_no=team)
+
+    def match(ev, n, *sides):
+        return Match(ev, "tables", n, "", 1, sides)
+
+    r1 = Round("x", "tables", "第1轮", 1, (match("x", 1, "x:b1:001195", "x:b1:楊鵬", "x:b2:王军"),))
+    r2 = Round("x", "tables", "第2轮", 2, (match("x", 2, "x:b1:001195", "x:b1:楊鵬", "x:b1:李四"),))
+    assert _drawn_in([r1, r2], "b1", row("段强", "001195"), False) == 1
+    assert _drawn_in([r1, r2], "b1", row("段强", "009999"), False) == 0     # another 工号: another person
+    assert _drawn_in([r1, r2], "b1", row("杨鹏", "001200"), False) == 1     # drawn by name, 工号 filled in since
+    assert _drawn_in([r1, r2], "b1", row("李四"), False) == 2
+    assert _drawn_in([r1, r2], "b1", row("王军"), False) == 0               # b2's
+    pair = Round("y", "ko", "淘汰赛第1轮", 1, (match("y", 1, "y:b1:1", "y:b2:1"),),
+                 plan={"labels": {"y:b1:1": ["行政一1队", "b1", "孙宁刚/曾华"]}})
+    assert _drawn_in([pair], "b1", row("曾华", team="1队"), True) == 1
+    assert _drawn_in([pair], "b1", row("庚", team="1"), True) == 0           # not of the pair drawn
+    assert _drawn_in([pair], "b1", row("曾华", team="2"), True) == 0
+    assert _drawn_in([pair], "b2", row("某", team="1"), True) == 1           # drawn without its players

@@ -145,32 +145,52 @@ FINAL_PLACES = "最终名次"
 CONTROL_CHARS = "".join(map(chr, (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f, *range(0x80, 0xa0))))
 
 
-#: a 队号 that is a number written with 队 (1队, 第1队), NFKC-ed and without spaces
-_NUMBERED_TEAM = re.compile(r"第?(\d+)队?")
+#: the word for a team as a 队号 ends in it, in either script: a Traditional league's form
+#: itself says 同隊隊員填相同的“队号”, and its captains type 1隊
+TEAM_WORDS = ("队", "隊")
+
+#: a 队号 that is a number written with 队 or 隊 (1队, 第1隊), NFKC-ed and without spaces
+_NUMBERED_TEAM = re.compile(r"第?(\d+)[队隊]?")
 
 
 def team_number(team_no: str) -> str:
-    """A 队号 as read (R2020-Q3): a number typed with 队 — ``1队``, ``１队``, ``第1队``,
-    ``1 队`` — is that number, the team of a partner who typed ``1`` (it was taken for a team
-    name such as ``梦之队``, printed without its unit); any other text is kept as typed.
+    """A 队号 as read (R2020-Q3): a number typed with 队 (or 隊, in either script) — ``1队``,
+    ``１队``, ``第1队``, ``1 队``, ``第1隊`` — is that number, the team of a partner who typed
+    ``1`` (it was taken for a team name such as ``梦之队``, printed without its unit); any
+    other text is kept as typed.
 
     >>> [team_number(t) for t in ("1", "1队", "１队", "第1队", "1 队", "第 12 队", "梦之队", "A")]
     ['1', '1', '1', '1', '1', '12', '梦之队', 'A']
+    >>> [team_number(t) for t in ("1隊", "第1隊", "１ 隊", "第１２隊", "夢之隊")]
+    ['1', '1', '1', '12', '夢之隊']
     """
     m = _NUMBERED_TEAM.fullmatch("".join(unicodedata.normalize("NFKC", team_no).split()))
     return m.group(1) if m else team_no
 
 
+def names_team(team_no: str) -> bool:
+    """Whether a 队号 (as read: :func:`team_number`) is a team name the captain wrote —
+    ``梦之队``, ``夢之隊`` — printed as it is, without its unit.
+
+    >>> [names_team(t) for t in ("1", "梦之队", "夢之隊", "A")]
+    [False, True, True, False]
+    """
+    return team_no.endswith(TEAM_WORDS)
+
+
 def team_label(unit_name: str, team_no: str) -> str:
     """A team's label as entries, draw sheets and result sheets print it: its unit's short
     name (else full name) and its 队号 — ``行政一1队`` — or the 队号 alone when the captain
-    wrote it as a team name (``梦之队``); a number typed with 队 is a number (:func:`team_number`).
+    wrote it as a team name (``梦之队``, ``夢之隊``: never 队 twice); a number typed with 队
+    or 隊 is a number (:func:`team_number`).
 
     >>> team_label("行政一", "1"), team_label("行政一", "梦之队"), team_label("行政一", "第1队")
     ('行政一1队', '梦之队', '行政一1队')
+    >>> team_label("中醫", "1隊"), team_label("中醫", "第１隊"), team_label("中醫", "夢之隊")
+    ('中醫1队', '中醫1队', '夢之隊')
     """
     team_no = team_number(team_no)
-    return team_no if team_no.endswith("队") else f"{unit_name}{team_no}队"
+    return team_no if names_team(team_no) else f"{unit_name}{team_no}队"
 
 
 # -- the 加赛 form's ties (pure: the run compares a form's ties without importing openpyxl) --

@@ -2291,7 +2291,7 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
     (:meth:`EventRunner.late_ids`): it is given the drawn id, so it plays on with its results,
     places and awards.  Returns the entries and {current id → drawn id} of those mapped.
 
-    R2020-Q3: a team drawn under its 队号 typed with 队 (``event:branch:1队``, by a version
+    R2020-Q3: a team drawn under its 队号 typed with 队 or 隊 (``event:branch:1队``, ``…:第1隊``, by a version
     that took ``1队`` for a team name) is the team of that number as now read
     (:func:`pipeline.layout.team_number`): one drawn team of the unit so numbered, no longer
     entered, gives its drawn id to the one team of that number in no published round."""

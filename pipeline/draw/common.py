@@ -580,38 +580,59 @@ class _Budget(Exception):
 
 
 def pair_avoiding(order: Sequence[str], met: dict[str, set[str]], avoid: bool = True,
-                  budget: int = 50_000) -> list[tuple[str, str]]:
+                  budget: int = 50_000, apart: Sequence[set[str]] = ()) -> list[tuple[str, str]]:
     """Pair ``order`` (best first, even length) top-down: each entry takes the nearest
     entry below it that it has not met; backtracks when the rest cannot be paired.
     Without ``avoid``, or when no rematch-free pairing is found within ``budget`` steps,
     pairs greedily (nearest not-yet-met, else nearest).
 
+    ``apart``: groups of entries no two of which may meet (``met`` must say so too: the
+    entries with the same absolute first-move preference, FIDE C.04.3 C.3).  They only
+    prune the search — a rest of which more than half is one group cannot be paired — so the
+    pairing found is the same, found within the budget where the search by standing alone
+    ran out (100 entries: 500 000 steps, 52 with the groups).
+
     >>> pair_avoiding(["a", "b", "c", "d"], {"a": {"b"}, "b": {"a"}})
+    [('a', 'c'), ('b', 'd')]
+    >>> pair_avoiding(["a", "b", "c", "d"], {"a": {"b"}, "b": {"a"}}, apart=[{"a", "b"}])
     [('a', 'c'), ('b', 'd')]
     """
     order = list(order)
     if avoid:
         steps = [0]
+        group_of = {e: i for i, g in enumerate(apart) for e in g}
 
-        def rec(rest: list[str]) -> list[tuple[str, str]] | None:
+        def rec(rest: list[str], left: list[int]) -> list[tuple[str, str]] | None:
             if not rest:
                 return []
             steps[0] += 1
             if steps[0] > budget:
                 raise _Budget
+            if left and any(2 * c > len(rest) for c in left):
+                return None         # each of a group needs a partner from outside it
             a = rest[0]
             seen = met.get(a, set())
             for j in range(1, len(rest)):
                 b = rest[j]
                 if b in seen:
                     continue
-                sub = rec(rest[1:j] + rest[j + 1:])
+                now = left
+                if a in group_of or b in group_of:
+                    now = list(left)
+                    for x in (a, b):
+                        if x in group_of:
+                            now[group_of[x]] -= 1
+                sub = rec(rest[1:j] + rest[j + 1:], now)
                 if sub is not None:
                     return [(a, b)] + sub
             return None
 
+        left = [0] * len(apart)
+        for e in order:
+            if e in group_of:
+                left[group_of[e]] += 1
         try:
-            found = rec(order)
+            found = rec(order, left)
         except _Budget:
             found = None
         except RecursionError:     # pragma: no cover - only for absurd sizes

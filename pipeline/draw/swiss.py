@@ -29,9 +29,12 @@ Dutch system (C.04.3) fills in the rest.  Pairing (C.3, absolute colour criteria
 entries with the same absolute preference (A.6: moved first — or second — two more times
 than the other way, or twice running) do not meet, so nobody's counts differ by 3 and nobody
 moves first (second) three times running — except that in the last round a topscorer (A.7:
-more than half the most points possible so far) is paired by score.  Rematch avoidance comes
-first; when no pairing keeps the colour criteria, the pairing by standing stands.  A pair by
-standing split for first moves is said on the draw sheet (说明), as a rematch swap is.  A game
+more than half the most points possible so far) is paired by score, and it or its opponent
+may then move a third time in a row, or 3 apart (E.2 gives the side to the wider difference).
+Rematch avoidance comes first; when no pairing keeps the colour criteria, the pairing by
+standing stands.  A pair by standing split for first moves is said on the draw sheet (说明), as
+a rematch swap is, and so is every entry the round leaves 3 apart or a third time running,
+with why (:meth:`Swiss._limit_notes`) — the notice promises the limits with these exceptions.  A game
 with no first move to balance (a card game, a best-of-three match: ``EventState.first_move``,
 as the notice says nothing of first moves for it) is paired by standing alone.
 Allocation (E.1–E.5, :func:`~pipeline.draw.common.allocate_first`): both preferences, else
@@ -266,15 +269,20 @@ class Swiss:
     def describe(self, options: dict[str, Any], game: Any = None) -> str:
         """Chinese paragraph for the notice.  Who moves first is said only for a one-game
         board game, in its own colours (``first_note``: 执红先行 for Xiangqi, 执黑先行 for
-        Go), with the limits that may move a pairing off the standing (FIDE C.04.3 C.3, A.7);
-        a card game or a best-of-three match has no first move to balance."""
+        Go), with the limits that may move a pairing off the standing (FIDE C.04.3 C.3) and
+        their exceptions as the draw keeps them — a last-round topscorer paired by score (A.7:
+        it or its opponent), and rematch avoidance first — each said on the draw sheet
+        (:meth:`_limit_notes`); a card game or a best-of-three match has no first move to
+        balance."""
         r = options.get("rounds")
         rounds = f"共 {r} 轮" if r else "轮数按参赛人数确定（约为 log₂人数 + 1 轮）"
         first = getattr(game, "first_note", None) if game is not None else ""
         balance = ("" if first is None else
                    "先后手按各人已执先次数均衡分配" + (f"（{first}）" if first else "") +
                    "，同一人先手与后手次数相差不超过 2 次，也不连续三轮先手或后手；为此个别对阵不按名次就近配对时，"
-                   "在抽签表的说明中写明（最后一轮积分超过已赛轮次满分一半者仍按积分配对）。")
+                   "在抽签表的说明中写明。最后一轮积分领先（超过已赛轮次满分一半）的选手为按积分配对可能例外"
+                   "（本人或其对手先后手相差 3 次或连续三轮先手或后手）；与避免重复对阵不能兼顾时，也以不重复相遇为先；"
+                   "出现例外时，抽签表的说明写明是谁、为何。")
         teams = getattr(game, "side_size", 1) > 1
         odd = ("队数为奇数时由排名最后且未轮空过的一队轮空，每队至多轮空一次，上一轮弃权或缺席的队不轮空。" if teams else
                "人数为奇数时由排名最后且未轮空过的选手轮空，每人至多轮空一次，上一轮弃权或缺席者不轮空。")
@@ -307,6 +315,7 @@ class Swiss:
         met = opponents(done)
         hist = colour_histories(state.rounds)
         rank_of: dict[str, int] = {}
+        top: set[str] = set()
         if not done:
             bye = rng.choice(ids) if len(ids) % 2 else None
             rest = [e for e in ids if e != bye]
@@ -320,8 +329,9 @@ class Swiss:
             # no first-move criteria for a game with no first move to balance (a card game)
             tiers = self._clash_tiers(order, hist, set()) if state.first_move else []
             # FIDE C.04.3 A.7: the last round lets a topscorer off when keeping it costs a pairing by score
-            relaxed = (self._clash_tiers(order, hist, self._topscorers(state, rows, done))
-                       if k == total and state.first_move else None)
+            last = k == total and state.first_move
+            top = self._topscorers(state, rows, done) if last else set()
+            relaxed = self._clash_tiers(order, hist, top) if last else None
             points = {r.entry: r.points for r in rows}
             cands: list[str] = []
             away: set[str] = set()
@@ -363,6 +373,8 @@ class Swiss:
         matches = [Match(state.event_id, STAGE, no, "", t,
                          allocate_first(*sorted((a, b), key=lambda e: rank_of.get(e, 0)), hist, rng))
                    for t, (a, b) in enumerate(pairs, start=1)]
+        if done and state.first_move:
+            notes += self._limit_notes(state, matches, hist, top)
         if bye:
             matches.append(Match(state.event_id, STAGE, no, "", len(matches) + 1, (bye,), bye=True))
         return Round(state.event_id, STAGE, f"瑞士制第{k}轮", no, tuple(matches), notes=tuple(notes),
@@ -405,10 +417,12 @@ class Swiss:
     @staticmethod
     def _topscorers(state: EventState, rows: list[Any], done: list[Round]) -> set[str]:
         """FIDE C.04.3 A.7: the entries with more than half the most points possible so far
-        (each played round's best result: a win's points — or a bye's, whichever is more)."""
-        most = sum(max((sr.points for m in r.matches if m.key in state.results
-                        for sr in state.results[m.key].sides), default=0) for r in done)
-        return {r.entry for r in rows if 2 * r.points > most}
+        (the notice: 超过已赛轮次满分一半) — the rounds played times the best one result of
+        the event (a win's points, or a bye's, whichever is more): a round in which every game
+        was drawn still had a win's points to play for."""
+        best = max((sr.points for r in done for m in r.matches if m.key in state.results
+                    for sr in state.results[m.key].sides), default=0)
+        return {r.entry for r in rows if 2 * r.points > best * len(done)}
 
     @staticmethod
     def _clash_tiers(order: list[str], hist: dict[str, list[int]], top: set[str]) -> list[dict[str, set[str]]]:
@@ -466,11 +480,15 @@ class Swiss:
     def _kept(cls, order: list[str], met: dict[str, set[str]], pairs: list[tuple[str, str]],
               clash: dict[str, set[str]]) -> list[tuple[str, str]] | None:
         """``pairs`` when no two of a pair clash, else the first pairing by standing where none
-        does and none meets again (a bounded search), else None."""
+        does and none meets again (a bounded search, pruned by the groups that may not meet:
+        without them 100 entries ran out of steps and a third first move in a row was drawn
+        where a pairing keeping the criteria was there to find), else None."""
         strict = cls._strict(order, met, clash)
         if strict is None or not any(b in strict[a] and b not in met.get(a, ()) for a, b in pairs):
             return pairs
-        trial = pair_avoiding(order, strict, budget=5_000)
+        inside = set(order)
+        groups = {frozenset(({e} | clash[e]) & inside) for e in order if clash.get(e)}
+        trial = pair_avoiding(order, strict, budget=5_000, apart=[set(g) for g in groups if len(g) > 1])
         return None if any(b in strict[a] for a, b in trial) else trial
 
     @staticmethod
@@ -488,11 +506,7 @@ class Swiss:
         partner = {a: b for x, y in pairs for a, b in ((x, y), (y, x))}
 
         def why(e: str) -> tuple[bool, str]:
-            """(by the difference, the reason in words)."""
-            side, _, diff = colour_preference(hist.get(e, ()))
-            if abs(diff) > 1:
-                return True, f"{'后手比先手' if diff < 0 else '先手比后手'}多{abs(diff)}次"
-            return False, f"已连续两轮{'后手' if side == 0 else '先手'}"
+            return _need(hist.get(e, ()))
 
         notes = []
         for a, b in plain:
@@ -507,9 +521,62 @@ class Swiss:
                          f"改为{shown(state, a)}对{shown(state, partner[a])}、{shown(state, b)}对{shown(state, partner[b])}。")
         return notes
 
+    @staticmethod
+    def _limit_notes(state: EventState, matches: list[Match], hist: dict[str, list[int]],
+                     top: set[str]) -> list[str]:
+        """The draw sheet's 说明 for each entry this round's first moves leave 3 apart or on
+        one side a third time running (R2015-F1 as the notice words it): who, what, and why —
+        a last-round game of a topscorer (``top``; FIDE C.04.3 A.7: paired by score, C.3 waived)
+        or, past that, no pairing found that kept the criteria without a rematch — and why the
+        other of the two, who needed the same side (E.1–E.2), was given it (E.2–E.4)."""
+        notes = []
+        for m in matches:
+            if m.bye or len(m.sides) != 2:
+                continue
+            for i, x in enumerate(m.sides):
+                side, before = (0 if i == m.first else 1), hist.get(x, [])
+                want, strength, dx = colour_preference(before)
+                if strength != ABSOLUTE or side == want:
+                    continue
+                y = m.sides[1 - i]
+                after = [*before, side]
+                diff = sum(1 if s == 0 else -1 for s in after)
+                run = next((j for j in range(len(after)) if after[-1 - j] != side), len(after))
+                word, need = ("先手", "后手") if side == 0 else ("后手", "先手")
+                what = ([f"{'先手比后手' if diff > 0 else '后手比先手'}多{abs(diff)}次"] if abs(diff) > 2 else []) + \
+                       ([f"连续{_COUNT.get(run, str(run))}轮{word}"] if run >= 3 else [])
+                hy = hist.get(y, [])
+                dy = colour_preference(hy)[2]
+                if abs(dy) != abs(dx):
+                    given = f"{shown(state, y)}先后手次数相差 {abs(dy)} 次，多于{shown(state, x)}的 {abs(dx)} 次，"
+                elif any(a != b for a, b in zip(reversed(before), reversed(hy))):
+                    given = "按两人最近一次先后手不同的那一轮轮换，"
+                else:
+                    given = f"{shown(state, y)}名次较高，"
+                leaders = [e for e in m.sides if e in top]
+                cause = (f"最后一轮按积分配对，积分领先（超过已赛轮次满分一半）的{shown_list(state, leaders)}不受先后手限制"
+                         if leaders else "本轮未能在避免重复对阵的同时兼顾先后手")
+                notes.append(f"{shown(state, x)}本轮{word}，{'、'.join(what)}：{cause}；"
+                             f"{shown(state, x)}与{shown(state, y)}本轮都须{need}（{shown(state, x)}{_need(before)[1]}，"
+                             f"{shown(state, y)}{_need(hy)[1]}），{given}由{shown(state, y)}{need}。")
+        return notes
+
     def placements(self, state: EventState) -> list[Placement]:
         """Everyone by the event's ranking (points, then the tiebreak chain)."""
         return tier_placements(state, [(self.title, [e.id for e in state.entries])], state.rounds)
+
+
+#: a run of one side in words (连续三轮后手)
+_COUNT = {3: "三", 4: "四", 5: "五", 6: "六", 7: "七", 8: "八", 9: "九"}
+
+
+def _need(hist: list[int] | tuple[int, ...]) -> tuple[bool, str]:
+    """(by the difference, why) an entry with an absolute first-move preference (FIDE C.04.3
+    A.6) needs its side, in words: 后手比先手多2次, else 已连续两轮后手."""
+    side, _, diff = colour_preference(hist)
+    if abs(diff) > 1:
+        return True, f"{'后手比先手' if diff < 0 else '先手比后手'}多{abs(diff)}次"
+    return False, f"已连续两轮{'后手' if side == 0 else '先手'}"
 
 
 FORMATS.register("swiss", "瑞士制", "瑞士移位")(Swiss())

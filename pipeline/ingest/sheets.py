@@ -417,13 +417,18 @@ def team_label_of(text: str, e: Entry, units: Mapping[str, Sequence[str]]) -> bo
     """Whether ``text`` (spaces out) is ``e``'s team label made from one of its unit's names
     (``units``: unit id → its names, former ones too; :func:`pipeline.layout.team_label`):
     行政一1队 for the team 行政壹1队 of a unit once called 行政一.  A 队号 written as a team
-    name (ending in 队) has no unit in it.
+    name (ending in 队 or 隊: :func:`pipeline.layout.names_team`) has no unit in it.
 
     >>> e = Entry(id="ss:b01:1", event="ss", branch="b01", team="行政壹1队", players=(), team_no="1")
     >>> [team_label_of(t, e, {"b01": ("行政一分工会", "行政壹", "行政一")}) for t in ("行政一1队", "行政一2队", "行政二1队")]
     [True, False, False]
+    >>> [team_label_of(t, e, {"b01": ("行政壹",)}) for t in ("行政壹1隊", "行政壹１隊")]
+    [True, True]
+    >>> named = Entry(id="ss:b01:夢之隊", event="ss", branch="b01", team="夢之隊", players=(), team_no="夢之隊")
+    >>> team_label_of("行政壹夢之隊队", named, {"b01": ("行政壹",)})
+    False
     """
-    if not e.team_no or L.team_number(e.team_no).endswith("队"):
+    if not e.team_no or L.names_team(L.team_number(e.team_no)):
         return False
     from ..text import to_simplified
 

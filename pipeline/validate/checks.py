@@ -682,7 +682,7 @@ def build_entries(ctx: Ctx) -> list[Entry]:
     Ids: ``event:branch:team_no`` for teams, ``event:branch:staff_id or name`` for individuals.
     Labels: the player's name for individuals (``name（简称）`` when two entries of one event
     share a name); ``{unit short name}{team_no}队`` for pairs/teams (team_no used as typed
-    when it already ends in 队).
+    when it already ends in 队 or 隊: :func:`pipeline.layout.team_label`).
     """
     made: list[Entry] = []
     for reg in ctx.regs:

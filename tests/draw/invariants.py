@@ -105,31 +105,59 @@ def check_rematches(state: EventState, exact_limit: int = 16, group_key=lambda m
                 met[m.sides[1]].add(m.sides[0])
 
 
-def check_first_moves(state: EventState) -> None:
-    """R2015-F1 first-move balance, as the FIDE Dutch system's absolute colour criteria
-    (C.04.3 C.3): after every round nobody's firsts and seconds differ by more than 2 and
-    nobody has moved first (or second) three games running — except in the last round for a
-    topscorer (A.7: more than half the most points possible before it) and its opponent."""
+def _absolute(h: list[int]) -> int | None:
+    """The side (0 first, 1 second) an entry with history ``h`` must have next — FIDE C.04.3
+    A.6's absolute preference: its firsts and seconds 2 apart, or one side twice running."""
+    diff = sum(1 if x == 0 else -1 for x in h)
+    if abs(diff) > 1:
+        return 1 if diff > 0 else 0
+    if len(h) >= 2 and h[-1] == h[-2]:
+        return 1 - h[-1]
+    return None
+
+
+def check_first_moves(state: EventState, strict: bool = True) -> None:
+    """R2015-F1 first-move balance as the notice promises it (the FIDE Dutch system's absolute
+    colour criteria, C.04.3 C.3): after every round nobody's firsts and seconds differ by more
+    than 2 and nobody has moved first (or second) three games running.  The one exception
+    (A.7, C.3, E.2): in the last round, in a game with a topscorer — more than half the most
+    points possible before it: the rounds played times the event's best one result — where
+    both needed the same side (absolute preferences), one of the two, the other given its side.
+    Every entry left 3 apart or three times running is named in that round's 说明.
+
+    ``strict=False`` (a field near a round robin: rematch avoidance comes first): an entry may
+    miss its side in any round, but only against one who needed the same side, and said so."""
     total = len(state.rounds)
     points: Counter = Counter()
-    most = 0
+    best, played = 0, 0
     hist: dict[str, list[int]] = defaultdict(list)
     for r in state.rounds:
-        top = {e for e, p in points.items() if 2 * p > most} if r.round == total else set()
+        top = {e for e, p in points.items() if 2 * p > best * played} if r.round == total else set()
         for m in r.matches:
             if m.bye:
                 continue
-            let_off = bool(top & set(m.sides))
+            need = {e: _absolute(hist[e]) for e in m.sides}
+            missed = []
             for i, e in enumerate(m.sides):
+                side = 0 if i == m.first else 1
+                if need[e] is not None and side != need[e]:
+                    missed.append(e)
+                hist[e].append(side)
                 h = hist[e]
-                h.append(0 if i == m.first else 1)
                 diff = sum(1 if x == 0 else -1 for x in h)
                 three = len(h) >= 3 and h[-1] == h[-2] == h[-3]
-                assert let_off or (abs(diff) <= 2 and not three), (e, r.round, h)
-        best = 0
+                assert (abs(diff) <= 2 and not three) or e in missed, (e, r.round, h)
+            if not missed:
+                continue
+            a, b = m.sides
+            assert len(missed) == 1 and need[a] == need[b], (m, need, r.round)
+            assert not strict or top & set(m.sides), (f"round {r.round} of {total}: {missed[0]} missed its side "
+                                                      f"in a game of no topscorer", m, top)
+            label = state.entry(missed[0]).team
+            assert any(n.startswith(f"{label}本轮") for n in r.notes), (missed[0], r.round, r.notes)
         for m in r.matches:
             res = state.results[m.key]
             for e, sr in zip(m.sides, res.sides):
                 points[e] += sr.points
                 best = max(best, sr.points)
-        most += best
+        played += 1

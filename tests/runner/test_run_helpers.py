@@ -452,6 +452,12 @@ def test_R2020_Q3_a_team_drawn_under_its_number_typed_with_dui_keeps_its_drawn_i
     assert mapped == {"ss:b01:1": "ss:b01:1队"} and entries[0].id == "ss:b01:1队" and entries[1].id == "ss:b02:1"
     _, mapped = drawn_as([rnd("ss:b01:第2队")], now)        # another number: another team
     assert mapped == {}
+    # in a Traditional league the captain typed 隊 (its form says 同隊隊員): the same team
+    for typed in ("1隊", "第1隊", "第１隊"):
+        _, mapped = drawn_as([rnd(f"ss:b01:{typed}")], now)
+        assert mapped == {"ss:b01:1": f"ss:b01:{typed}"}, typed
+    _, mapped = drawn_as([rnd("ss:b01:夢之隊")], now)      # a team name: no number
+    assert mapped == {}
 
 
 def test_a_substitute_line_is_drawn_only_as_the_person_drawn():

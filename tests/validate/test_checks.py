@@ -476,7 +476,7 @@ def test_R2015_Q2_cross_unit_note_with_the_leagues_word_for_a_unit(tmp_path):
     assert issues == [] and entries[0].players[1].branch == "b2", issues
 
 
-@pytest.mark.parametrize("typed", ["1队", "１队", "第1队", "1 队", "第 1 队"])
+@pytest.mark.parametrize("typed", ["1队", "１队", "第1队", "1 队", "第 1 队", "1隊", "第1隊", "１ 隊"])
 def test_R2020_Q3_a_team_number_typed_with_dui_is_that_number(tmp_path, typed):
     """队号 "1队" (or １队, 第1队, 1 队) was read as a team name meant for 梦之队: the team was
     printed "1队", with no unit, in entries, draw, awards and the draw sheet — and a partner
@@ -496,3 +496,7 @@ def test_R2020_Q3_a_team_named_by_the_captain_keeps_its_name(tmp_path):
     rows = [person("双升", "戊", 5, team="梦之队"), person("双升", "己", 6, team="梦之队")]
     entries, issues = run(tmp_path, t, {"b1": rows})
     assert [(e.id, e.team) for e in entries if e.event == "shuangsheng"] == [("shuangsheng:b1:梦之队", "梦之队")]
+    rows = [person("双升", "戊", 5, team="夢之隊"), person("双升", "己", 6, team="夢之隊")]
+    (tmp_path / "trad").mkdir()
+    entries, issues = run(tmp_path / "trad", t, {"b1": rows})
+    assert [(e.id, e.team) for e in entries if e.event == "shuangsheng"] == [("shuangsheng:b1:夢之隊", "夢之隊")]

@@ -3775,7 +3775,7 @@ class EventRunner:
         detail = ctx.detail
         sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns]) \
             if detail is not None else {}
-        seen: dict[tuple, tuple[int, tuple]] = {}     # (table, 牌号) → (its first row, its results)
+        seen: dict[tuple, tuple[int, tuple, tuple]] = {}     # (table, 牌号) → (its first row, its results, its line)
         # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
         # sheet filled is said when the sheet fills another table of that group (a resend of
         # that part of the sheet; another group's referee fills only his own rows)
@@ -3842,7 +3842,7 @@ class EventRunner:
             mark = len(self.issues)
             try:
                 if not self.check_sides(m, row, sides, rnd, ctx.shown) or \
-                        not self.one_row_per_table(m, row, seen, rnd, labels):
+                        not self.one_row_per_table(m, row, seen, rnd, labels, sides):
                     continue
                 self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players, ctx.columns)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
@@ -4026,8 +4026,8 @@ class EventRunner:
                             f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
                             f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
 
-    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple]], rnd: Round,
-                          labels: list[str]) -> bool:
+    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple, tuple]], rnd: Round,
+                          labels: list[str], sides: Sequence[str] = ()) -> bool:
         """A table's result is filled once per sheet (per 牌号 for board-by-board games): a
         second filled row with the same 桌号 — a mistyped table number — is RESULT_INVALID and
         not counted (the first stands; the table it belongs to stays open).
@@ -4037,21 +4037,26 @@ class EventRunner:
         and the table (it was said at the 桌号, "请核对这一行的桌号").  The same row twice
         (every result cell alike) counts once and is a note, in either kind of game — the
         score was counted, and the sheet was an error (exit 1) for a copied line; different
-        results are the error "牌号 N 出现两次且得分不同"."""
+        results are the error "牌号 N 出现两次且得分不同".  Alike means the whole line, its
+        sides (``sides``) filled in and the same: a line whose 桌号 was mistyped, its sides
+        cleared, is no copy though a 象棋 result (乙胜) is often another table's too.  On a
+        board game the copy is a warning: a board's line given another board's 牌号 looks alike."""
         if all(row.values.get(l) in (None, "") for l in labels if l != "牌号"):
             return True         # (a 牌号 may be pre-printed: a row with no score is not filled)
         board = _board_key(row.values.get("牌号")) if "牌号" in labels else ""
         typed = tuple(str(row.values.get(l) or "").strip() for l in labels)      # as _row_values
-        first, first_typed = seen.setdefault((m.key, board), (row.row, typed))
+        whole = tuple(sorted((str(k), str(v if v is not None else "").strip()) for k, v in row.values.items()))
+        first, first_typed, first_whole = seen.setdefault((m.key, board), (row.row, typed, whole))
         if first == row.row:
             return True
-        same = first_typed == typed
+        same = first_typed == typed and first_whole == whole and bool(sides) and \
+            all(str(row.values.get(l) or "").strip() for l in sides)
         head = f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}："
         if board and row.cells.get("牌号") is not None:
             if same:
                 self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 在本表第 {first} 行已经填写，第 {row.row} 行"
-                                "又填了一次，两行完全相同，按一次计入，无需处理（可删除重复的一行）。",
-                                at=row.cells["牌号"], severity=Severity.INFO)
+                                "又填了一次，两行完全相同，按一次计入。如果其中一行本是另一副牌，请改正它的牌号后重新发送；"
+                                "确是重复的，删除一行即可。", at=row.cells["牌号"], severity=Severity.WARNING)
                 return False
             rest = [l for l in labels if l != "牌号"]
 
@@ -4239,7 +4244,10 @@ class EventRunner:
         # judged once the event is played out or waits for a 加赛 (as playoff_rows_unused): a
         # sheet sent ahead of its tie — the final places' 加赛 of an event still in its first
         # rounds — was warned "本项目没有“final”这一阶段" for a stage not reached yet
-        if not self.rounds or not (self.complete or self.awaiting_playoff):
+        # (a draw held for a group's 加赛, self.ties, is waiting too: a sheet for it labelled
+        # wrongly is said, or the draw waited for good with no word on the sheet received)
+        played_out = self.complete or self.awaiting_playoff
+        if not self.rounds or not (played_out or self.ties):
             return
         for k, po in enumerate(self.playoffs):
             if po.source is None or not po.order or po.stage in ("", FINAL_PLACES):
@@ -4259,7 +4267,7 @@ class EventRunner:
                 stage = layout.STAGE_LABELS.get(po.stage, po.stage)
                 groups = sorted(g for st, g in played if st == po.stage)
                 who = "、".join(f"“{names.get(e, e)}”" for e in ids)
-                if not groups and not self.complete:
+                if not groups and not played_out:
                     continue        # (a stage not reached yet: judged when it is)
                 if not groups:
                     why = f"本项目没有“{po.stage}”（{stage}）这一阶段的比赛"

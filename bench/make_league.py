@@ -31,7 +31,7 @@ from pipeline.spec import load_tournament  # noqa: E402
 from pipeline.timeutil import TZ  # noqa: E402
 from pipeline.xlsx.registration import write_registration_template  # noqa: E402
 
-import make_samples as MS  # noqa: E402  (People, header, mail, fill_result_book, session_time)
+import make_samples as MS  # noqa: E402  (People, header, mail, mail_new_results)
 
 DEADLINE = dt.datetime(2024, 11, 1, 17, 0, tzinfo=TZ)
 NOW = "2025-01-01T00:00:00+08:00"

@@ -10,17 +10,32 @@ received times do not depend on file modification times.
 
     python scripts/make_samples.py            # all four
     python scripts/make_samples.py t2016-poker
+    python scripts/make_samples.py --redate t2011-court   # only re-date the referees' mails
+
+The referees' mails are dated last (:func:`redate`), once the tournament is complete: each
+round's result mail within the session the pipeline places that round in (R2020-S1,
+``pipeline.run.placed_sessions``: an event's own sessions after its deadline and draw time —
+T2015's 双扣 closes on 11-14, after the 11-07 sessions of the others), the rounds sharing a
+session one after another, and each 加赛 mail right after the round whose tie it answers, before
+the next round (whose draw waits on it).  So the inbox replays night by night in Date order
+(``tests/samples/test_sample_nights.py``).  ``--redate`` does only that to a committed inbox:
+the mails whose Date changes are written again under their new name, their workbooks as they
+were, so nothing drawn or scored changes.
 """
 from __future__ import annotations
 
 import datetime as dt
+import email
+import email.policy
 import hashlib
+import io
 import random
+import re
 import shutil
 import sys
 import tempfile
 from email.message import EmailMessage
-from email.utils import format_datetime
+from email.utils import format_datetime, parsedate_to_datetime
 from pathlib import Path
 
 import openpyxl
@@ -29,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline import layout as L  # noqa: E402
-from pipeline.run import RunOptions, run  # noqa: E402
+from pipeline.run import RunOptions, placed_sessions, run  # noqa: E402
 from pipeline.spec import Tournament, load_tournament  # noqa: E402
 from pipeline.timeutil import TZ, aware  # noqa: E402
 from pipeline.validate.checks import quota_for  # noqa: E402
@@ -37,6 +52,9 @@ from pipeline.xlsx.registration import write_registration_template  # noqa: E402
 
 XLSX = ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 OFFICE = "office@union.example.edu.cn"
+REFEREE = "referee@union.example.edu.cn"
+#: "now" of the generating runs: after every deadline, draw time and session
+LATER = dt.datetime(2030, 1, 1, tzinfo=TZ)
 
 SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁"
             "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
@@ -208,11 +226,20 @@ def fill_result_book(t: Tournament, src: Path, rng: random.Random) -> tuple[byte
         return out.read_bytes(), ev.id, rnd, ev.name
 
 
-def session_time(t: Tournament, rnd: int) -> dt.datetime:
-    s = t.spec.sessions[min(rnd - 1, len(t.spec.sessions) - 1)] if t.spec.sessions else None
-    if s is None:
-        return dt.datetime(2000, 1, 1, tzinfo=TZ) + dt.timedelta(days=rnd)
-    return dt.datetime.combine(s.date, s.end, TZ) + dt.timedelta(minutes=10 * rnd)
+def provisional_time(t: Tournament, seq: int) -> dt.datetime:
+    """A referee mail's Date while the tournament is being generated (:func:`make`): after
+    every deadline and draw time, one minute per mail in the order they are written (the
+    order the pipeline reads them in).  :func:`redate` gives each its true time at the end."""
+    opens = [aware(w) for e in t.spec.events for w in (e.deadline, e.draw_at) if w]
+    return max(opens, default=dt.datetime(2000, 1, 1, tzinfo=TZ)) + dt.timedelta(minutes=seq)
+
+
+def result_mail_name(when: dt.datetime, stem: str) -> str:
+    return f"{when:%m%d%H%M}-{stem}.eml"
+
+
+def playoff_mail_name(when: dt.datetime, event_id: str, n: int) -> str:
+    return f"{when:%m%d}-{event_id}-加赛-{n}.eml"
 
 
 def pending_ties(ev) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -254,8 +281,8 @@ def playoff_mail(t: Tournament, inbox: Path, state, rng: random.Random, answered
         with tempfile.TemporaryDirectory() as tmp:
             p = Path(tmp) / "加赛.xlsx"
             wb.save(p)
-            when = session_time(t, max(ev.rounds[-1].round, 1)) + dt.timedelta(minutes=30)
-            mail(inbox / f"{when:%m%d}-{ev.spec.id}-加赛-{n}.eml", "referee@union.example.edu.cn",
+            when = provisional_time(t, len(list(inbox.glob("*.eml"))))    # redate() dates it
+            mail(inbox / playoff_mail_name(when, ev.spec.id, n), REFEREE,
                  f"{ev.spec.name} 加赛结果", when, [(f"{ev.spec.name}-加赛.xlsx", p.read_bytes())])
         wrote = True
     return wrote
@@ -264,15 +291,132 @@ def playoff_mail(t: Tournament, inbox: Path, state, rng: random.Random, answered
 def mail_new_results(t: Tournament, results_dir: Path, inbox: Path, done: set[str], seed: str) -> int:
     """Fill every result workbook in ``results_dir`` not yet in ``done`` as the referees
     would (random scores seeded by ``seed`` and the file name) and drop each into ``inbox``
-    as the referee's mail, dated at its round's session.  Returns how many were mailed."""
+    as the referee's mail, dated provisionally (:func:`redate` dates it at its round's
+    session once the tournament is complete).  Returns how many were mailed."""
     new = [p for p in sorted(results_dir.glob("*.xlsx")) if p.name not in done]
     for p in new:
         data, _ev_id, rnd, ev_name = fill_result_book(t, p, random.Random(f"{seed}/{p.name}"))
-        when = session_time(t, rnd)
-        mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn",
-             f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
+        when = provisional_time(t, len(list(inbox.glob("*.eml"))))
+        mail(inbox / result_mail_name(when, p.stem), REFEREE, f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
         done.add(p.name)
     return len(new)
+
+
+# ------------------------------------------------------------------------------ when referees mail
+
+#: the 加赛 mails after a round follow its result mail this far apart, the last one this far
+#: before the round's share of its session ends
+MAIL_GAP = dt.timedelta(minutes=5)
+RESULT_MAIL = re.compile(r"^(?P<ev>[a-z0-9_]+)-r(?P<rnd>\d+)-成绩表\.xlsx$")
+PLAYOFF_MAIL = re.compile(r"^\d{4}-(?P<ev>[a-z0-9_]+)-加赛-(?P<n>\d+)\.eml$")
+
+
+def referee_times(t: Tournament, state, after: dict[str, list[int]]) -> tuple[dict, dict]:
+    """R2020-S1: when the referees mail each round's results and each 加赛, in a complete
+    tournament's ``state``; ``after``: event id → the round each of its 加赛 mails follows, in
+    the order they were sent.
+
+    A round's results are mailed within the session the pipeline places the round in
+    (``pipeline.run.placed_sessions``: an event's k-th round in its k-th session after its
+    deadline and draw time, the rounds beyond the last session sharing it).  The rounds of an
+    event sharing a session share it equally, one after another, each mailed near the end of
+    its share; the 加赛 mails after a round follow it, :data:`MAIL_GAP` apart, inside the same
+    share — so each 加赛 arrives before the next round is drawn, and each round's results after
+    its draw.  Returns ((event id, round) → time, (event id, i-th 加赛) → time)."""
+    rounds_at: dict[tuple[str, int], dt.datetime] = {}
+    playoffs_at: dict[tuple[str, int], dt.datetime] = {}
+    for es in state.events.values():
+        ev_id = es.spec.id
+        follows = [max(1, min(a, len(es.rounds))) for a in after.get(ev_id, [])]
+        shares: dict[tuple, list[int]] = {}          # session → its rounds of this event
+        for r, s in zip(es.rounds, placed_sessions(t, es.spec, es.rounds)):
+            shares.setdefault((s.date, s.start, s.end) if s else (None, r.round, None), []).append(r.round)
+        for (day, start, end), rnds in shares.items():
+            if day is None:          # no sessions in the spec: a day per round
+                begin = dt.datetime(2000, 1, 1, 12, tzinfo=TZ) + dt.timedelta(days=rnds[0])
+                length = dt.timedelta(hours=2)
+            else:
+                begin = dt.datetime.combine(day, start, TZ)
+                length = dt.datetime.combine(day, end, TZ) - begin
+            minutes = int(length.total_seconds() // 60)
+            for j, k in enumerate(rnds, 1):
+                share_begin = begin + dt.timedelta(minutes=minutes * (j - 1) // len(rnds))
+                share_end = begin + dt.timedelta(minutes=minutes * j // len(rnds))
+                mine = [i for i, a in enumerate(follows) if a == k]
+                at = share_end - MAIL_GAP * (len(mine) + 1)
+                if at <= share_begin:
+                    raise SystemExit(f"{t.spec.id}/{ev_id}: round {k} and its {len(mine)} 加赛 do not fit "
+                                     f"in {share_begin:%m-%d %H:%M}–{share_end:%H:%M}")
+                rounds_at[(ev_id, k)] = at
+                for n, i in enumerate(mine, 1):
+                    playoffs_at[(ev_id, i)] = at + MAIL_GAP * n
+    return rounds_at, playoffs_at
+
+
+def playoff_follows(es, book: openpyxl.Workbook) -> int:
+    """The round a 加赛 sheet follows: a tie the format waits on (a group's qualifier, R2011-F1)
+    is played after the last round of its stage; a tie of final places after the event's last
+    round."""
+    last = {r.stage: r.round for r in es.rounds}
+    ws = book[L.PLAYOFF_SHEET]
+    col = L.PLAYOFF_COLUMNS.index("阶段")
+    stages = {str(row[col]).strip() for row in ws.iter_rows(min_row=2, values_only=True)
+              if len(row) > col and row[col] not in (None, "")}
+    final = es.rounds[-1].round if es.rounds else 1
+    return min((last.get(st, final) for st in stages), default=final)
+
+
+def _parsed(path: Path):
+    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+
+
+def redate(folder: Path, event: str | None = None) -> list[tuple[str, str]]:
+    """Date the referees' mails in ``folder``'s inbox as :func:`referee_times` says (only
+    ``event``'s, when given): a mail whose Date changes is written again — sender, subject,
+    text and workbook as they were — under the name its new Date gives it (result mails
+    ``MMDDhhmm-<event>-r<k>-成绩表.eml``, 加赛 ``MMDD-<event>-加赛-<n>.eml``); the others are
+    left byte for byte.  Returns (old name, new name) of each mail written again."""
+    t = load_tournament(folder)
+    inbox = folder / "inbox"
+    with tempfile.TemporaryDirectory() as out:
+        state = run(RunOptions(folder=folder, out_parent=Path(out), pdf=False, now=LATER)).state
+    if state is None or not all(es.complete for es in state.events.values()):
+        raise SystemExit(f"{t.spec.id}: not every event is complete; nothing re-dated")
+    results: dict[tuple[str, int], Path] = {}
+    playoffs: dict[str, list[tuple[dt.datetime, int, Path, int]]] = {}
+    for p in sorted(inbox.glob("*.eml")):
+        msg = _parsed(p)
+        names = [a.get_filename() or "" for a in msg.iter_attachments()]
+        m = next((RESULT_MAIL.match(n) for n in names if RESULT_MAIL.match(n)), None)
+        if m and m["ev"] in state.events:
+            results[(m["ev"], int(m["rnd"]))] = p
+            continue
+        m = PLAYOFF_MAIL.match(p.name)
+        if m and m["ev"] in state.events:
+            book = next(openpyxl.load_workbook(io.BytesIO(a.get_content())) for a in msg.iter_attachments())
+            when = parsedate_to_datetime(str(msg["Date"]))
+            playoffs.setdefault(m["ev"], []).append((when, int(m["n"]), p, playoff_follows(state.events[m["ev"]], book)))
+    for v in playoffs.values():
+        v.sort(key=lambda x: (x[0], x[1]))
+    rounds_at, playoffs_at = referee_times(t, state, {e: [x[3] for x in v] for e, v in playoffs.items()})
+    todo = [(e, p, rounds_at[(e, k)], result_mail_name(rounds_at[(e, k)], f"{e}-r{k}-成绩表"))
+            for (e, k), p in results.items()]
+    todo += [(e, p, playoffs_at[(e, i)], playoff_mail_name(playoffs_at[(e, i)], e, n))
+             for e, v in playoffs.items() for i, (_, n, p, _) in enumerate(v)]
+    changed = []
+    for e, p, when, name in sorted(todo, key=lambda x: x[2]):
+        if event is not None and e != event:
+            continue
+        msg = _parsed(p)
+        if parsedate_to_datetime(str(msg["Date"])) == when and p.name == name:
+            continue
+        body = msg.get_body(preferencelist=("plain",))
+        files = [(a.get_filename(), a.get_content()) for a in msg.iter_attachments()]
+        p.unlink()
+        mail(inbox / name, str(msg["From"]), str(msg["Subject"]), when, files,
+             body.get_content().rstrip("\n") if body is not None else "")
+        changed.append((p.name, name))
+    return changed
 
 
 def make(folder: Path) -> None:
@@ -288,8 +432,7 @@ def make(folder: Path) -> None:
     answered: set = set()
     with tempfile.TemporaryDirectory() as out:
         for step in range(60):
-            report = run(RunOptions(folder=folder, out_parent=Path(out), pdf=False,
-                                    now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+            report = run(RunOptions(folder=folder, out_parent=Path(out), pdf=False, now=LATER))
             state = report.state
             new = mail_new_results(t, Path(out) / t.spec.id / "results", inbox, done, t.spec.id)
             if not new and not playoff_mail(t, inbox, state, rng, answered):
@@ -298,6 +441,7 @@ def make(folder: Path) -> None:
         print(t.spec.id, status)
         if not all(c for c, _ in status.values()):
             raise SystemExit(f"{t.spec.id}: not every event completed: {status}")
+    redate(folder)
 
 
 def extra_inputs(t: Tournament, inbox: Path, rng: random.Random) -> None:
@@ -370,6 +514,12 @@ EXTRA: dict = {"t2016-poker": checkin_t2016, "t2015-tcm": awards_t2015}
 
 
 if __name__ == "__main__":
-    names = sys.argv[1:] or ["t2020-league", "t2015-tcm", "t2011-court", "t2016-poker"]
+    args = sys.argv[1:]
+    only_dates = "--redate" in args
+    names = [a for a in args if a != "--redate"] or ["t2020-league", "t2015-tcm", "t2011-court", "t2016-poker"]
     for n in names:
-        make(ROOT / "sample_sheets" / n)
+        if only_dates:
+            for old, new in redate(ROOT / "sample_sheets" / n):
+                print(f"{n}: {old} -> {new}")
+        else:
+            make(ROOT / "sample_sheets" / n)

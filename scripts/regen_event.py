@@ -9,15 +9,17 @@ use this instead:
     python scripts/regen_event.py t2020-league doudizhu
 
 Round by round, as a referee would: in a temporary copy of the league whose inbox lacks
-the event's result and 加赛 mails, the pipeline runs at the time of the next round's mail
-(``make_samples.session_time``), and the result workbook it writes for that round is
+the event's result and 加赛 mails, the pipeline runs (after every deadline, as
+``make_samples`` runs it), and the result workbook it writes for the next round is
 filled by ``make_samples.fill_result_book`` (seeded as ``make_samples`` seeds it: the
-tournament id and the workbook's name) and mailed back with the same file name, date,
-sender and subject ``make_samples`` gives it.  Each round's draw depends on the results
-before it, so the rounds are made one after another.  A 加赛 mail
-(``make_samples.playoff_mail``) is written only for a tie the pipeline asks one for
-(``PLAYOFF_REQUIRED``) — not for a shared place that decides nothing.  Then the event's
-old mails in the sample's inbox are replaced by the new ones.
+tournament id and the workbook's name) and mailed back with the sender and subject
+``make_samples`` gives it.  Each round's draw depends on the results before it, so the
+rounds are made one after another.  A 加赛 mail (``make_samples.playoff_mail``) is written
+only for a tie the pipeline asks one for (``PLAYOFF_REQUIRED``) — not for a shared place
+that decides nothing.  Once the event is complete its mails are dated as ``make_samples``
+dates them (``make_samples.redate``: each round's results within the session its round is
+placed in, each 加赛 right after the round it follows) and named by that date; then the
+event's old mails in the sample's inbox are replaced by the new ones.
 """
 from __future__ import annotations
 
@@ -64,19 +66,17 @@ def regen(name: str, event: str) -> None:
         answered: set = set()
         rng = random.Random(f"{t.spec.id}/{event}/加赛")
         for step in range(60):
-            now = M.session_time(t, len(done) + 1)      # when the next round's mail is sent
             out = Path(tmp) / f"out{step}"
-            state = run(RunOptions(folder=work, out_parent=out, pdf=False, now=now)).state
+            state = run(RunOptions(folder=work, out_parent=out, pdf=False, now=M.LATER)).state
             ev = state.events[event]
-            print(f"{now:%Y-%m-%d %H:%M}: {len(ev.rounds)} rounds drawn, "
-                  f"{'complete' if ev.complete else ev.waiting}")
+            print(f"step {step}: {len(ev.rounds)} rounds drawn, {'complete' if ev.complete else ev.waiting}")
             results = out / t.spec.id / "results"
             new = [p for p in sorted(results.glob(f"{event}-r*.xlsx")) if p.name not in done]
             for p in new:
                 data, _ev, rnd, ev_name = M.fill_result_book(t, p, random.Random(f"{t.spec.id}/{p.name}"))
-                when = M.session_time(t, rnd)
-                M.mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn",
-                       f"{ev_name} 第{rnd}轮成绩", when, [(p.name, data)])
+                when = M.provisional_time(t, len(list(inbox.glob("*.eml"))))     # M.redate dates it
+                M.mail(inbox / M.result_mail_name(when, p.stem), M.REFEREE, f"{ev_name} 第{rnd}轮成绩", when,
+                       [(p.name, data)])
                 done.add(p.name)
             if new:
                 continue
@@ -90,6 +90,7 @@ def regen(name: str, event: str) -> None:
             raise SystemExit(f"{name}/{event}: still not done after 60 runs")
         if not ev.complete:
             raise SystemExit(f"{name}/{event} not complete: {ev.waiting}")
+        M.redate(work, event)
         made = sorted(p.name for p in inbox.iterdir() if ours.match(p.name))
         print("new:", *made)
         for n in old:

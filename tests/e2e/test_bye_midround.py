@@ -40,7 +40,7 @@ def test_R2015_F1_a_bye_scores_when_its_round_is_played_not_when_it_is_drawn(tmp
     assert (first["points"], first["played"]) == ("2", "0")          # round 1 played: its bye counts
     assert second["played"] == "1"         # her round-1 game; round 2 not played yet
     # with round 2's results in, the bye counts (the sample's own sheet)
-    shutil.copy(ROOT / "sample_sheets" / "t2015-tcm" / "inbox" / "11071750-go-r2-成绩表.eml", folder / "inbox")
+    shutil.copy(ROOT / "sample_sheets" / "t2015-tcm" / "inbox" / "11071725-go-r2-成绩表.eml", folder / "inbox")
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
     after = _go_rows(out)[byes[2]]
     assert int(after["points"]) == int(second["points"]) + 2 and after["played"] == "1"

@@ -48,7 +48,7 @@ def test_a_renamed_staff_number_header_is_said_and_the_rows_are_kept(tmp_path: P
 
 def test_a_renamed_result_header_scores_nothing_and_says_so(tmp_path: Path) -> None:
     folder = _league(tmp_path)
-    edit_attachment(folder / "inbox" / "11101810-xiangqi-r1-成绩表.eml", _rename("成绩", "结果", "胜负"))
+    edit_attachment(folder / "inbox" / "11101755-xiangqi-r1-成绩表.eml", _rename("成绩", "结果", "胜负"))
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
     bad = [i for i in _issues(tmp_path / "out") if i["code"] == "TEMPLATE_MISMATCH"]
     assert len(bad) == 1 and "“结果”" in bad[0]["message"] and bad[0]["sheet"] == "成绩"

@@ -115,6 +115,16 @@ def test_R2020_Q4_a_form_after_the_events_finished_changes_no_place_or_award(tmp
     report, _ = _play_out(folder, out_parent, now, set())
     events = report.state.events
     assert all(es.complete for es in events.values()), {k: es.waiting for k, es in events.items()}
+    # the referees' mails dated within their rounds' sessions, as in the samples (they were
+    # written provisionally, right after the deadlines: the certificates' date, the last
+    # session begun by the newest mail, was 11月9日 before the late form and 11月18日 after it)
+    sys.path.insert(0, str(ROOT / "tests" / "newleague"))
+    from batch import samples
+    samples().redate(folder)
+    shutil.rmtree(out_parent)
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=now))
+    assert all(es.complete for es in report.state.events.values()) and not report.needs_attention
+    events = report.state.events
     assert any(m.bye for es in events.values() for m in es.rounds[0].matches)      # a knockout's byes
     before = {name: (out / "data" / name).read_bytes() for name in ("standings.csv", "awards.csv")}
     certificates = (out / "certificates.html").read_text(encoding="utf-8")

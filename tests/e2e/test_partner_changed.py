@@ -60,7 +60,7 @@ def test_R2016_partner_changed_names_the_group_of_the_table(tmp_path):
     def sign(ws, hrow, col):
         ws.cell(hrow + 1, col["甲方签名"]).value = "张三/李四"
         groups.append((ws.cell(hrow + 1, col["组别"]).value, ws.cell(hrow + 1, col["桌号"]).value))
-    (row,) = _partner_rows(tmp_path, "t2016-poker", "11261210-guandan-r1-成绩表.eml", sign)
+    (row,) = _partner_rows(tmp_path, "t2016-poker", "11260941-guandan-r1-成绩表.eml", sign)
     (group, table), = groups
     assert f"第1轮{group}组第{table}桌 甲方签名“张三/李四”" in row["message"], row["message"]
 
@@ -76,5 +76,5 @@ def test_R2015_a_traditional_signed_mark_is_no_stranger(tmp_path):
                 for label in ("甲方签名", "乙方签名"):
                     ws.cell(r, col[label]).value = "已簽"
                     signed.append(r)
-    rows = _partner_rows(tmp_path, "t2015-tcm", "11071210-shuangkou-r1-成绩表.eml", sign)
+    rows = _partner_rows(tmp_path, "t2015-tcm", "11211155-shuangkou-r1-成绩表.eml", sign)
     assert signed and rows == []

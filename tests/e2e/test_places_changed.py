@@ -39,7 +39,7 @@ def test_R2020_A1_a_late_correction_that_moves_published_places_is_a_warning_onc
     assert _first_prize(out, "checkers") == "于建明"
 
     inbox = folder / "inbox"
-    edit_attachment(inbox / "11181850-checkers-r5-成绩表.eml", _flip_r5_table1,
+    edit_attachment(inbox / "11181655-checkers-r5-成绩表.eml", _flip_r5_table1,
                     save_as=inbox / "1120-checkers-r5-更正.eml", date="Fri, 20 Nov 2020 09:00:00 +0800")
     fixed = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     assert _first_prize(out, "checkers") == "龚俊杰"
@@ -127,7 +127,7 @@ def test_a_sheet_rewriting_most_of_a_published_round_is_a_warning_on_its_night(t
     out = tmp_path / "out"
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     inbox = folder / "inbox"
-    edit_attachment(inbox / "11101810-checkers-r1-成绩表.eml", _swap_games_of_every_table,
+    edit_attachment(inbox / "11101755-checkers-r1-成绩表.eml", _swap_games_of_every_table,
                     save_as=inbox / "1120-checkers-r1-又一份.eml", date="Fri, 20 Nov 2020 09:00:00 +0800")
     night = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     (w,) = [i for i in night.issues if i.code == "RESULTS_REWRITTEN"]

@@ -76,8 +76,8 @@ def _fill_results(t, out: Path, inbox: Path, state, row_of, done: set[str]) -> i
         with tempfile.TemporaryDirectory() as tmp:
             q = Path(tmp) / p.name
             wb.save(q)
-            when = ms.session_time(t, rnd.round)
-            ms.mail(inbox / f"{when:%m%d%H%M}-{p.stem}.eml", "referee@union.example.edu.cn", f"r{rnd.round}", when,
+            when = ms.provisional_time(t, len(done))
+            ms.mail(inbox / ms.result_mail_name(when, p.stem), "referee@union.example.edu.cn", f"r{rnd.round}", when,
                     [(p.name, q.read_bytes())])
         done.add(p.name)
         n += 1

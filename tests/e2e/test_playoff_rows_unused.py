@@ -136,3 +136,44 @@ def test_R2011_F1_upgraded_finished_event_keeps_places_its_unaddressed_rows_orde
     assert "采用了这几行" in said["D4"].message and "黎玉静" in said["D4"].message
     assert not report.needs_attention, [(i.code, i.severity, i.message) for i in report.issues if i.severity != "info"]
     assert awards() == published
+
+
+def _t2020_xiangqi_playoffs(tmp_path: Path, r1_open: bool, stage: str | None = None) -> list[dict]:
+    """The 2020 sample's BAD_VALUE issues about 象棋-加赛.xlsx, its round-1 table 1 left without a
+    result (``r1_open``) and/or the 加赛 sheet of the final pool's ties (1118-xiangqi-加赛-4,
+    阶段 final) given the 阶段 ``stage``."""
+    from tests.e2e.mailedit import table_header
+
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    if r1_open:
+        def no_result(wb):
+            ws = wb["成绩"]
+            hrow, col = table_header(ws)
+            ws.cell(hrow + 1, col["结果"]).value = None
+        edit_attachment(next((folder / "inbox").glob("*-xiangqi-r1-成绩表.eml")), no_result)
+    if stage is not None:
+        def restage(wb):
+            ws = wb["加赛"]
+            for row in ws.iter_rows(min_row=2):
+                if row[1].value == "final":
+                    row[1].value = stage
+        edit_attachment(next((folder / "inbox").glob("*-xiangqi-加赛-4.eml")), restage)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        return [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE" and i["file"] == "象棋-加赛.xlsx"]
+
+
+def test_R2011_F1_a_playoff_of_a_stage_not_yet_played_is_not_said_to_be_of_no_stage(tmp_path):
+    """R2011-F1: the 2020 象棋 (knockout, then a final pool of 3) with its round-1 table 1 still
+    without a result, every later sheet received: its 加赛 sheet of 阶段 final (the final
+    pool, not played yet) was warned “本项目没有“final”（决赛）这一阶段的比赛……请核对阶段和组别”
+    — the event has that stage, it has just not reached it; the sheet is right as it is."""
+    assert not _t2020_xiangqi_playoffs(tmp_path, r1_open=True)
+
+
+def test_R2011_F1_a_playoff_of_a_stage_the_event_has_not_is_still_warned_once_played_out(tmp_path):
+    """The same sheet naming 阶段 group, a stage the knockout 象棋 never has: once the event
+    is played out it is said, as before."""
+    said = _t2020_xiangqi_playoffs(tmp_path, r1_open=False, stage="group")
+    assert said and all(i["severity"] == "warning" and "本项目没有“group”" in i["message"] for i in said), said

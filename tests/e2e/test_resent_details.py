@@ -83,7 +83,7 @@ def test_result_conflict_an_unchanged_row_with_a_bad_hand_keeps_the_earlier_resu
     (bad,) = [i for i in night.issues if i.sheet == sheet and str(i.severity) == "error"]
     assert "这一行没有计入" in bad.message and "仍按较早收到的" in bad.message, bad.message
     assert ("春天" if event == "doudizhu" else "庄家方") in bad.message, bad.message
-    assert "11月10日 18:10 收到" in bad.message, bad.message
+    assert "11月10日 17:55 收到" in bad.message, bad.message
 
 
 def _swap_scores(changed: list[int]):

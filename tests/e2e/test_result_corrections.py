@@ -16,7 +16,7 @@ from pipeline.timeutil import TZ
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
-R1_DATE = "Tue, 10 Nov 2020 18:10:00 +0800"      # the sample's round-1 sheet
+R1_DATE = "Tue, 10 Nov 2020 17:55:00 +0800"      # the sample's round-1 sheet
 
 
 def _league(tmp_path: Path) -> tuple[Path, Path]:
@@ -116,7 +116,7 @@ def test_a_playoff_form_sent_again_corrected_settles_the_earlier_ones_problem(tm
 
     def words(wb):
         wb["加赛"]["D2"] = "第一"
-    edit_attachment(form, words, folder / "inbox" / "early-加赛.eml", date="Wed, 18 Nov 2020 19:00:00 +0800")
+    edit_attachment(form, words, folder / "inbox" / "early-加赛.eml", date="Wed, 18 Nov 2020 17:52:00 +0800")
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
     with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
         (bad,) = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE" and "第一" in i["message"]]
@@ -174,9 +174,9 @@ def test_two_sheets_at_once_for_a_round_already_followed_keep_one_as_it_was_draw
     plain, disputed = league("plain"), league("disputed")
     for folder in (plain, disputed):
         run(RunOptions(folder=folder, out_parent=folder.parent / "out", pdf=False, now=NOW))
-        shutil.copy(ROOT / "sample_sheets" / "t2015-tcm" / "inbox" / "11071750-go-r2-成绩表.eml", folder / "inbox")
+        shutil.copy(ROOT / "sample_sheets" / "t2015-tcm" / "inbox" / "11071725-go-r2-成绩表.eml", folder / "inbox")
     r1 = next((disputed / "inbox").glob("*-go-r1-*.eml"))
-    edit_attachment(r1, _flip, disputed / "inbox" / "other-go-r1.eml", date="Sat, 07 Nov 2015 12:10:00 +0800")
+    edit_attachment(r1, _flip, disputed / "inbox" / "other-go-r1.eml", date="Sat, 07 Nov 2015 11:55:00 +0800")
     for folder in (plain, disputed):
         report = run(RunOptions(folder=folder, out_parent=folder.parent / "out", pdf=False, now=NOW))
         assert any("围棋" in e and "第3轮" in e for e in report.events), report.events
@@ -246,7 +246,7 @@ def test_a_playoff_form_with_a_renamed_sheet_then_a_good_one_is_settled_and_said
 
     def rename(wb):
         wb["加赛"].title = "加赛表"
-    edit_attachment(form, rename, folder / "inbox" / "early-加赛.eml", date="Wed, 18 Nov 2020 19:00:00 +0800")
+    edit_attachment(form, rename, folder / "inbox" / "early-加赛.eml", date="Wed, 18 Nov 2020 17:52:00 +0800")
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
     with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
         found = [i for i in csv.DictReader(f) if i["code"] == "TEMPLATE_MISMATCH"]
@@ -390,7 +390,7 @@ def test_a_resent_sheet_that_leaves_a_filled_table_blank_says_the_earlier_result
     (said,) = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]
     assert said["severity"] == "warning" and said["sheet"] == "成绩" and said["cell"] == "F7"
     msg = said["message"]
-    assert "第1桌" in msg and "11月20日 09:00 收到" in msg and "11月10日 18:10 收到" in msg, msg
+    assert "第1桌" in msg and "11月20日 09:00 收到" in msg and "11月10日 17:55 收到" in msg, msg
     assert "仍按较早收到的《xiangqi-r1-成绩表.xlsx》" in msg and "结果 甲胜、原因 认输" in msg, msg
     assert "重新发送" in msg and "尚未比赛" in msg
     assert report.needs_attention
@@ -438,7 +438,7 @@ def test_R2011_D1_a_resent_sheet_with_a_tables_row_deleted_says_the_earlier_resu
     (said,) = [i for i in found if i["code"] == "RESULT_LEFT_BLANK"]
     assert said["severity"] == "warning" and said["sheet"] == "成绩", said
     msg = said["message"]
-    assert "第7桌" in msg and "5月17日 09:00 收到" in msg and "5月16日 18:10 收到" in msg, msg
+    assert "第7桌" in msg and "5月17日 09:00 收到" in msg and "5月16日 17:55 收到" in msg, msg
     assert "仍按较早收到的《doudizhu-r1-成绩表.xlsx》" in msg and "甲得分 6、乙得分 -9、丙得分 33" in msg, msg
     if how == "deleted":
         assert "没有这一桌的一行（较早的一份在第 13 行；这一行被删除了" in msg and said["cell"] == "", said
@@ -594,7 +594,7 @@ def test_the_original_sheet_sent_again_after_its_correction_is_a_warning(tmp_pat
     (dup,) = [i for i in report.issues if i.code == "DUPLICATE_FILE"]
     assert str(dup.severity) == "warning" and report.needs_attention, dup
     assert dup.file == "1121-xiangqi-r1-原表.eml"
-    assert "内容完全相同" in dup.message and "11月10日 18:10" in dup.message           # A's first receipt
+    assert "内容完全相同" in dup.message and "11月10日 17:55" in dup.message           # A's first receipt
     assert "《1120-xiangqi-r1-更正.eml》" in dup.message and "11月20日 09:00" in dup.message   # B, in force
     assert "象棋第1轮" in dup.message and "任意修改" in dup.message and "重新发送" in dup.message
     # B still counts: the correction's RESULT_CONFLICT is unchanged
@@ -631,7 +631,7 @@ def test_a_sheet_sent_again_after_another_referees_part_of_the_round_is_still_a_
     B changed nothing A filled in — A counts as it did, and nothing is to be undone."""
     folder, r1 = _league(tmp_path)
     a = folder / "inbox" / "1110-xiangqi-r1-第1桌.eml"
-    edit_attachment(r1, _only_tables({1}), a, date="Tue, 10 Nov 2020 18:00:00 +0800")
+    edit_attachment(r1, _only_tables({1}), a, date="Tue, 10 Nov 2020 17:50:00 +0800")
     edit_attachment(r1, _only_tables(set(range(2, 40))), r1)
     _sent_again(a, folder / "inbox" / "1111-xiangqi-r1-第1桌again.eml", "Wed, 11 Nov 2020 09:00:00 +0800")
     report = _run(folder, tmp_path)
@@ -664,7 +664,7 @@ def test_R2011_D1_a_sheet_sent_again_after_another_referees_part_with_hands_is_s
                         ws.cell(r, c).value = None
         return edit
     a = folder / "inbox" / "0516-doudizhu-r1-第1桌.eml"
-    edit_attachment(r1, part({1}), a, date="Mon, 16 May 2011 18:00:00 +0800")
+    edit_attachment(r1, part({1}), a, date="Mon, 16 May 2011 17:50:00 +0800")
     edit_attachment(r1, part(set(range(2, 40))), r1)
     _sent_again(a, folder / "inbox" / "0517-doudizhu-r1-第1桌again.eml", "Tue, 17 May 2011 09:00:00 +0800")
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
@@ -688,7 +688,7 @@ def test_two_referees_who_split_a_rounds_tables_and_delete_each_others_rows_are_
                 if t is not None and t not in tables:
                     ws.delete_rows(r)
         return edit
-    edit_attachment(r1, keep(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml", date="Tue, 10 Nov 2020 18:00:00 +0800")
+    edit_attachment(r1, keep(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml", date="Tue, 10 Nov 2020 17:50:00 +0800")
     edit_attachment(r1, keep(set(range(6, 40))), r1)
     report = _run(folder, tmp_path)
     assert not [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"], _issues(tmp_path)
@@ -721,7 +721,7 @@ def test_two_referees_who_split_a_round_each_on_a_fresh_copy_are_not_warned(tmp_
     sample = tmp_path / "sample-xiangqi-r1.eml"
     shutil.move(r1, sample)
     edit_attachment(sample, _filled_only(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml",
-                    date="Tue, 10 Nov 2020 18:00:00 +0800")
+                    date="Tue, 10 Nov 2020 17:50:00 +0800")
     edit_attachment(sample, _filled_only(set(range(6, 40))), r1)
     report = _run(folder, tmp_path)
     assert not [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"], _issues(tmp_path)
@@ -741,7 +741,7 @@ def test_a_later_sheet_filling_a_table_the_earlier_one_filled_still_says_the_bla
     one filled) and leaves 第1桌 blank is — 第1桌 is said (RESULT_LEFT_BLANK), as before."""
     folder, r1 = _league(tmp_path)
     edit_attachment(r1, _filled_only(set(range(1, 6))), folder / "inbox" / "a-xiangqi-r1.eml",
-                    date="Tue, 10 Nov 2020 18:00:00 +0800")
+                    date="Tue, 10 Nov 2020 17:50:00 +0800")
     edit_attachment(r1, _filled_only(set(range(2, 40))))
     _run(folder, tmp_path)
     found = [i for i in _issues(tmp_path) if i["code"] == "RESULT_LEFT_BLANK"]

@@ -1056,7 +1056,7 @@ def test_a_row_holding_only_the_dropdowns_none_is_a_table_not_yet_played(tmp_pat
     not yet played: each was a half-filled result (“甲方级数”未填写：这一行已填了部分成绩, an
     error) and the tables 成绩有误待改正 instead of not yet in (from an audit of result sheets)."""
     folder, out, now = _t2016_without_results(tmp_path)
-    src = ROOT / "sample_sheets" / "t2016-poker" / "inbox" / "11261210-guandan-r1-成绩表.eml"
+    src = ROOT / "sample_sheets" / "t2016-poker" / "inbox" / "11260941-guandan-r1-成绩表.eml"
 
     def only_none(wb):
         ws = wb["成绩"]

@@ -37,7 +37,7 @@ def _nights(tmp_path: Path):
     first = night(27)
     assert not first.needs_attention, [i for i in first.issues if str(i.severity) != "info"]
     inbox = folder / "inbox"
-    edit_attachment(inbox / "11261210-guandan-r1-成绩表.eml", _corrected_r1, save_as=inbox / "1128-guandan-r1-更正.eml",
+    edit_attachment(inbox / "11260941-guandan-r1-成绩表.eml", _corrected_r1, save_as=inbox / "1128-guandan-r1-更正.eml",
                     date="Mon, 28 Nov 2016 09:00:00 +0800")
     return night, out / "t2016-poker"
 

@@ -51,7 +51,7 @@ def _night_two(night_one, tmp_path: Path, add) -> tuple[Path, Path]:
 
 
 def _correction(inbox: Path) -> None:
-    edit_attachment(inbox / "11181850-checkers-r5-成绩表.eml", _flip_r5_table1,
+    edit_attachment(inbox / "11181655-checkers-r5-成绩表.eml", _flip_r5_table1,
                     save_as=inbox / "1120-checkers-r5-更正.eml", date="Fri, 20 Nov 2020 09:00:00 +0800")
 
 

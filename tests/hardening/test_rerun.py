@@ -78,7 +78,7 @@ def test_new_workbook_rerenders(tmp_path):
     out = tmp_path / "out"
     run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     src = Path(__file__).resolve().parents[2] / "sample_sheets" / SAMPLE / "inbox"
-    shutil.copy2(src / "11261210-guandan-r1-成绩表.eml", folder / "inbox")
+    shutil.copy2(src / "11260941-guandan-r1-成绩表.eml", folder / "inbox")
     again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     assert not again.unchanged and again.received_new >= 1 and again.written > 0
     rounds = {row["round"] for row in csv.DictReader(io.StringIO(
@@ -263,7 +263,7 @@ def test_a_drawn_event_taken_out_then_another_of_its_game_added_is_new(tmp_path,
 
 def _play_round_1(folder: Path) -> None:
     src = Path(__file__).resolve().parents[2] / "sample_sheets" / SAMPLE / "inbox"
-    shutil.copy2(src / "11261210-guandan-r1-成绩表.eml", folder / "inbox")
+    shutil.copy2(src / "11260941-guandan-r1-成绩表.eml", folder / "inbox")
 
 
 def _as_an_older_sheet(eml: Path) -> None:
@@ -364,7 +364,7 @@ def test_R2016_F1_groups_edited_after_round_1_are_said_not_to_apply(tmp_path):
     spec = folder / "tournament.yaml"
     spec.write_text(spec.read_text(encoding="utf-8").replace("groups: 4,", "groups: 3,"), encoding="utf-8")
     src = Path(__file__).resolve().parents[2] / "sample_sheets" / SAMPLE / "inbox"
-    shutil.copy2(src / "11261210-guandan-r1-成绩表.eml", folder / "inbox")
+    shutil.copy2(src / "11260941-guandan-r1-成绩表.eml", folder / "inbox")
     again = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
     (said,) = [i for i in again.issues if i.code == "FORMAT_CHANGED"]
     assert said.severity.value == "warning" and "groups 4 → 3" in said.message, said
@@ -461,7 +461,7 @@ def test_R2020_Q4_registration_terms_edited_after_the_draw_apply_to_no_drawn_eve
     if said is not None:
         # said once (SAID_ONCE): the edit stays, and every later night of the season read
         # exit 1 for it; a night with other news (the same mail sent twice) lists it as a note
-        shutil.copy(folder / "inbox" / "11261210-guandan-r1-成绩表.eml", folder / "inbox" / "again.eml")
+        shutil.copy(folder / "inbox" / "11260941-guandan-r1-成绩表.eml", folder / "inbox" / "again.eml")
         later = run(RunOptions(folder=folder, out_parent=out, now=NOW, pdf=False))
         assert not later.unchanged
         assert {i.severity.value for i in later.issues if i.code == "TERMS_CHANGED"} == {"info"}
@@ -812,7 +812,7 @@ def test_a_deleted_output_folder_and_a_changed_seed_do_not_redraw_a_played_round
     folder = _inbox_without_results(tmp_path)
     run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
     _play_round_1(folder)
-    _as_an_older_sheet(folder / "inbox" / "11261210-guandan-r1-成绩表.eml")
+    _as_an_older_sheet(folder / "inbox" / "11260941-guandan-r1-成绩表.eml")
     _reseeded(folder, f"{SAMPLE}-v2")
     other = run(RunOptions(folder=folder, out_parent=tmp_path / "new-out", now=NOW, pdf=False))
     assert not {"RESULT_INVALID", "TEMPLATE_MISMATCH"} & {i.code for i in other.issues}, \
@@ -867,7 +867,7 @@ def test_a_referees_swap_on_an_older_sheet_is_no_other_draw(tmp_path: Path) -> N
     from mailedit import edit_attachment, table_header
 
     folder = copy_sample(SAMPLE, tmp_path)
-    eml = folder / "inbox" / "11261210-guandan-r1-成绩表.eml"
+    eml = folder / "inbox" / "11260941-guandan-r1-成绩表.eml"
     _as_an_older_sheet(eml)
     orig = eml.read_bytes()
 
@@ -901,7 +901,7 @@ def test_a_referees_one_row_resend_beside_the_full_sheet_does_not_clear_another_
     folder = _inbox_without_results(tmp_path)
     run(RunOptions(folder=folder, out_parent=tmp_path / "out", now=NOW, pdf=False))
     _play_round_1(folder)
-    eml = folder / "inbox" / "11261210-guandan-r1-成绩表.eml"
+    eml = folder / "inbox" / "11260941-guandan-r1-成绩表.eml"
 
     def one_row(wb):
         ws = wb["成绩"]

@@ -4234,13 +4234,6 @@ class EventRunner:
         different groups each) ordered the shared 7th and 9th places without a word, though
         the tool had asked only for group C's 加赛.  A tie a later sheet lists again (a
         correction) is the later sheet's."""
-        from . import layout
-        from .draw.common import group_name
-
-        def row_of(cell: str) -> int:
-            m = re.search(r"\d+", cell)
-            return int(m.group()) if m else 0
-
         # judged once the event is played out or waits for a 加赛 (as playoff_rows_unused): a
         # sheet sent ahead of its tie — the final places' 加赛 of an event still in its first
         # rounds — was warned "本项目没有“final”这一阶段" for a stage not reached yet
@@ -4249,6 +4242,13 @@ class EventRunner:
         played_out = self.complete or self.awaiting_playoff
         if not self.rounds or not (played_out or self.ties):
             return
+        from . import layout
+        from .draw.common import group_name     # (after the test: a night of a form alone loads no draw)
+
+        def row_of(cell: str) -> int:
+            m = re.search(r"\d+", cell)
+            return int(m.group()) if m else 0
+
         for k, po in enumerate(self.playoffs):
             if po.source is None or not po.order or po.stage in ("", FINAL_PLACES):
                 continue

@@ -44,6 +44,18 @@ def _won(m, first_wins: bool):
     return MatchResult(m, (a, b) if first_wins else (b, a))
 
 
+def _to_the_end(fmt, state, rng, first_wins=lambda m: True) -> None:
+    """Play the rounds from the last one drawn to the end: a table's first side wins where
+    ``first_wins(match)``, else its second."""
+    while True:
+        for m in state.rounds[-1].matches:
+            state.results[m.key] = bye_result(m) if m.bye else _won(m, first_wins(m))
+        nxt = fmt.next_round(state, rng)
+        if nxt is None:
+            break
+        state.rounds.append(nxt)
+
+
 def _play_group_stage(fmt, state, rng, result, played_off=None) -> None:
     """Draw and play ``state``'s group stage until the format draws its first knockout round
     (appended, unplayed): ``result(m, i, j)`` is a match's result, ``i`` and ``j`` its
@@ -87,13 +99,7 @@ def test_R2011_F1_final_places_playoff_does_not_rerank_a_group():
     # group stage: in each group its first beats all, 2nd and 3rd draw
     _play_group_stage(fmt, state, rng, lambda m, i, j: _draw(m) if {i, j} == {1, 2} else _won(m, i < j))
     ko = state.rounds[-1]
-    while True:
-        for m in state.rounds[-1].matches:
-            state.results[m.key] = bye_result(m) if m.bye else _won(m, True)
-        nxt = fmt.next_round(state, rng)
-        if nxt is None:
-            break
-        state.rounds.append(nxt)
+    _to_the_end(fmt, state, rng)
     assert ko.plan.get("kind") == "ko"
     before = {p.entry: p.tier for p in fmt.placements(state)}
     second = sorted(e for e, t in before.items() if t == "小组第2名")
@@ -190,13 +196,7 @@ def test_R2011_F1_a_group_playoff_does_not_settle_a_later_tie_in_the_final_place
     groups = state.rounds[0].plan["groups"]
     a, b = sorted(groups["A"])[:2]
     assert len(state.playoffs) == 2, state.playoffs      # one 加赛 per group, for its advancing places
-    while True:                  # knockout: every entry of group A loses
-        for m in state.rounds[-1].matches:
-            state.results[m.key] = bye_result(m) if m.bye else _won(m, m.sides[0] not in groups["A"])
-        nxt = fmt.next_round(state, rng)
-        if nxt is None:
-            break
-        state.rounds.append(nxt)
+    _to_the_end(fmt, state, rng, lambda m: m.sides[0] not in groups["A"])     # knockout: group A's all lose
     places = {p.entry: p for p in fmt.placements(state)}
     assert places[a].tier == places[b].tier == "半决赛负者"
     assert places[a].rank == places[b].rank == 3 and places[a].tied and places[b].tied, \
@@ -275,13 +275,7 @@ def test_R2011_F1_a_playoff_labelled_for_no_tie_orders_no_tier(label):
     state.rank = rank_fn(["playoff"], state.results, state.playoffs, 2)
     rng = random.Random(5)
     _play_group_stage(fmt, state, rng, lambda m, i, j: _draw(m) if {i, j} == {1, 2} else _won(m, i < j))
-    while True:
-        for m in state.rounds[-1].matches:
-            state.results[m.key] = bye_result(m) if m.bye else _won(m, True)
-        nxt = fmt.next_round(state, rng)
-        if nxt is None:
-            break
-        state.rounds.append(nxt)
+    _to_the_end(fmt, state, rng)
     groups = state.rounds[0].plan["groups"]
     before = {p.entry: (p.rank, p.tied) for p in fmt.placements(state)}
     tier = sorted(p.entry for p in fmt.placements(state) if p.tier == "小组第2名")

@@ -6,27 +6,20 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import shutil
 from pathlib import Path
 
 from mailedit import edit_attachment, table_header
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
+from tests.hardening.common import forms_and_one_sheet
 
-ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
 FILE = "bridge-r1-成绩表.xlsx"
 
 
-def _league(tmp_path: Path, name: str = "t2015-tcm") -> tuple[Path, Path]:
+def _league(tmp_path: Path) -> tuple[Path, Path]:
     """t2015-tcm with its registration forms and only 桥牌's round-1 sheet."""
-    folder = tmp_path / name
-    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
-    shutil.rmtree(folder / "inbox-mistakes", ignore_errors=True)
-    for p in (folder / "inbox").glob("*.eml"):
-        if "报名表" not in p.name and "-bridge-r1-" not in p.name:
-            p.unlink()
-    return folder, next((folder / "inbox").glob("*-bridge-r1-*.eml"))
+    return forms_and_one_sheet("t2015-tcm", tmp_path, "-bridge-r1-")
 
 
 def _run(folder: Path, tmp_path: Path):

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import shutil
-from pathlib import Path
 
 from mailedit import edit_attachment, table_header
 from pipeline.issues import QUOTE_MAX, quoted
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
+from tests.hardening.common import forms_and_one_sheet
 
-ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
 FILE = "checkers-r1-成绩表.xlsx"
 
@@ -25,13 +23,7 @@ def test_quoted_keeps_a_short_text_and_cuts_a_long_one():
 
 
 def test_a_result_message_quotes_at_most_a_few_dozen_characters_of_a_cell(tmp_path):
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    shutil.rmtree(folder / "inbox-mistakes", ignore_errors=True)
-    for p in (folder / "inbox").glob("*.eml"):
-        if "报名表" not in p.name and "-checkers-r1-" not in p.name:
-            p.unlink()
-    eml = next((folder / "inbox").glob("*-checkers-r1-*.eml"))
+    folder, eml = forms_and_one_sheet("t2020-league", tmp_path, "-checkers-r1-")
     cells = {}
 
     def edit(wb):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,21 +14,15 @@ import pytest
 from mailedit import edit_attachment
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
+from tests.hardening.common import forms_and_one_sheet
 
-ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
 FILE = "xiangqi-r1-成绩表.xlsx"
 
 
 def _league(tmp_path: Path) -> tuple[Path, Path]:
     """t2020-league with its registration forms and only 象棋's round-1 sheet."""
-    folder = tmp_path / "t2020-league"
-    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
-    shutil.rmtree(folder / "inbox-mistakes", ignore_errors=True)
-    for p in (folder / "inbox").glob("*.eml"):
-        if "报名表" not in p.name and "-xiangqi-r1-" not in p.name:
-            p.unlink()
-    return folder, next((folder / "inbox").glob("*-xiangqi-r1-*.eml"))
+    return forms_and_one_sheet("t2020-league", tmp_path, "-xiangqi-r1-")
 
 
 def _issues(tmp_path: Path) -> list[dict[str, str]]:

@@ -24,6 +24,17 @@ def copy_sample(name: str, dest: Path) -> Path:
     return target
 
 
+def forms_and_one_sheet(name: str, dest: Path, sheet: str) -> tuple[Path, Path]:
+    """A copy of sample ``name`` with its registration mails and only the result mail whose
+    name holds ``sheet`` (``-bridge-r1-``), no mistakes: (tournament folder, that mail)."""
+    folder = copy_sample(name, dest)
+    shutil.rmtree(folder / "inbox-mistakes", ignore_errors=True)
+    for p in (folder / "inbox").glob("*.eml"):
+        if "报名表" not in p.name and sheet not in p.name:
+            p.unlink()
+    return folder, next((folder / "inbox").glob(f"*{sheet}*.eml"))
+
+
 def league(*args: str | Path, env: dict[str, str] | None = None, timeout: float = 120,
            cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run ``python -m pipeline ARGS`` and capture its output (text)."""

@@ -153,6 +153,19 @@ TEAM_WORDS = ("队", "隊")
 _NUMBERED_TEAM = re.compile(r"第?(\d+)[队隊]?")
 
 
+def entry_word(entries: Sequence[object]) -> str:
+    """What an entry is called in notes, by its players: 人, 对 (pairs) or 队 (teams) —
+    人数为奇数 read wrong for eleven 双升 pairs, 2人加赛 for two 掼蛋 pairs.
+
+    >>> class E:
+    ...     def __init__(self, n): self.players = ("x",) * n
+    >>> entry_word([E(1)]), entry_word([E(2), E(2)]), entry_word([E(4)]), entry_word([])
+    ('人', '对', '队', '人')
+    """
+    size = max((len(getattr(e, "players", ())) for e in entries), default=1)
+    return "人" if size <= 1 else "对" if size == 2 else "队"
+
+
 def team_number(team_no: str) -> str:
     """A 队号 as read (R2020-Q3): a number typed with 队 (or 隊, in either script) — ``1队``,
     ``１队``, ``第1队``, ``1 队``, ``第1隊`` — is that number, the team of a partner who typed

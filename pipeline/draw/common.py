@@ -123,10 +123,10 @@ def counted(state: EventState, n: int) -> str:
 
 
 def entry_word(state: EventState) -> str:
-    """What an entry is called in notes: 人, 对 (pairs) or 队 (teams) — 人数为奇数 read wrong
-    for eleven 双升 pairs."""
-    size = max((len(e.players) for e in state.entries), default=1)
-    return '人' if size <= 1 else '对' if size == 2 else '队'
+    """What an entry of the event is called in notes (:func:`pipeline.layout.entry_word`)."""
+    from ..layout import entry_word as by_players
+
+    return by_players(state.entries)
 
 
 def shown_list(state: EventState, ids: Iterable[str], extra: dict[str, str] | None = None) -> str:

@@ -1044,10 +1044,11 @@ def bye_worth(es: "EventState", rnd: Round) -> str:
 def playoff_word(es: "EventState") -> str:
     """What the entries of a playoff are counted in (R2011-F1): 人, 对 (pairs: 掼蛋 R2016-Q2,
     bridge R2015-Q2) or 队 (teams) — ``2人加赛第1`` was said of two 掼蛋 pairs.  The draw's
-    :func:`pipeline.draw.common.entry_word`, by the players of the event's entries — counted
-    here: importing the draw's module for it cost every one-changed night its import."""
-    size = max((len(e.players) for e in es.entries), default=1)
-    return "人" if size <= 1 else "对" if size == 2 else "队"
+    :func:`pipeline.layout.entry_word`, by the players of the event's entries (as the draw's
+    notes count them; not through the draw's module, which a night of one form never loads)."""
+    from ..layout import entry_word
+
+    return entry_word(es.entries)
 
 
 def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list, word: str = "人") -> str:

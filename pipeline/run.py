@@ -3775,7 +3775,7 @@ class EventRunner:
         detail = ctx.detail
         sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns]) \
             if detail is not None else {}
-        seen: dict[tuple, tuple[int, tuple, tuple]] = {}     # (table, 牌号) → (its first row, its results, its line)
+        seen: dict[tuple, tuple[int, tuple, Any]] = {}     # (table, 牌号) → (its first row, its results, its line's values)
         # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
         # sheet filled is said when the sheet fills another table of that group (a resend of
         # that part of the sheet; another group's referee fills only his own rows)
@@ -4026,7 +4026,7 @@ class EventRunner:
                             f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
                             f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
 
-    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple, tuple]], rnd: Round,
+    def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple, Any]], rnd: Round,
                           labels: list[str], sides: Sequence[str] = ()) -> bool:
         """A table's result is filled once per sheet (per 牌号 for board-by-board games): a
         second filled row with the same 桌号 — a mistyped table number — is RESULT_INVALID and
@@ -4045,12 +4045,14 @@ class EventRunner:
             return True         # (a 牌号 may be pre-printed: a row with no score is not filled)
         board = _board_key(row.values.get("牌号")) if "牌号" in labels else ""
         typed = tuple(str(row.values.get(l) or "").strip() for l in labels)      # as _row_values
-        whole = tuple(sorted((str(k), str(v if v is not None else "").strip()) for k, v in row.values.items()))
-        first, first_typed, first_whole = seen.setdefault((m.key, board), (row.row, typed, whole))
+        first, first_typed, first_values = seen.setdefault((m.key, board), (row.row, typed, row.values))
         if first == row.row:
             return True
-        same = first_typed == typed and first_whole == whole and bool(sides) and \
-            all(str(row.values.get(l) or "").strip() for l in sides)
+
+        def whole(values: Mapping[str, Any]) -> dict[str, str]:     # (the line: asked only of a second one)
+            return {str(k): str(v if v is not None else "").strip() for k, v in values.items()}
+        same = first_typed == typed and bool(sides) and all(str(row.values.get(l) or "").strip() for l in sides) \
+            and whole(first_values) == whole(row.values)
         head = f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}："
         if board and row.cells.get("牌号") is not None:
             if same:

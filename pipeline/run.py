@@ -363,8 +363,9 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
         recs = []
         for att in mail.attachments:
             a_ext = Path(att.filename).suffix.lower() or ".bin"
-            # a form forwarded as an attachment: the captain's mail's time and sender are its own
-            at = att.date.astimezone(TZ) if att.date and not _date_problem(att.date, mtime) else received_at
+            # a form forwarded as an attachment: the captain's mail's time (its Date checked as
+            # a direct mail's) and sender are its own
+            at = _forwarded_time(att, received_at, notice)[0] if att.forwarded else received_at
             recs.append(Received(store_blob_at(root, att.data, a_ext)[0], a_ext, att.filename, at,
                                  att.sender or mail.sender, rel, parent=h))
         store_blob_at(root, data, ".eml", h)
@@ -719,7 +720,8 @@ def _note_of(mail: Any, received_at: dt.datetime, notice: dt.date | None = None)
             wrong = (f"邮件的 Date 头（{mail.date.astimezone(TZ):%Y-%m-%d %H:%M}）早于比赛通知的发文日期，"
                      "发件设备的时钟可能不准")
         problems.append(wrong + (BY_RECEIVED if by_received else ""))
-    return {"problems": problems, "skipped": list(mail.skipped), "subject": mail.subject,
+    return {"problems": problems, "forwarded_dates": _forwarded_dates(mail, received_at, notice),
+            "skipped": list(mail.skipped), "subject": mail.subject,
             "attachments": [[a.filename, hashlib.sha256(a.data).hexdigest()] for a in mail.attachments],
             "automatic": mail.automatic, "returned": mail.returned, "set_aside": list(mail.set_aside),
             "bounced_to": list(mail.bounced_to), "bounce_reason": mail.bounce_reason,
@@ -759,13 +761,60 @@ def _receipt_time(mail: Any, file_time: dt.datetime, notice: dt.date | None = No
     return received.astimezone(TZ) if received is not None else file_time
 
 
+def _forwarded_time(att: Any, mail_at: dt.datetime, notice: dt.date | None = None) -> tuple[dt.datetime, str, bool]:
+    """R2020-Q4 / MAIL_DATE: when a workbook forwarded as an attachment (转发为附件; ``att``, a
+    :class:`~pipeline.ingest.eml.Attachment`) was received: its captain's mail's Date, checked
+    as a direct mail's (:func:`_receipt_time`) — against that mail's own newest Received
+    header, and never after the forward that carried it (``mail_at``: the forward's time of
+    receipt).  A phone writing Beijing time labelled +0000 got MAIL_DATE sent directly, but its
+    mail forwarded at 16:00 was recorded at 22:30, after the forward, and refused as late (from
+    an audit of mail intake).  A Date that fails gives way to that Received header's time,
+    else to the forward's.  Returns the time, why the Date was not believed ("" when it was:
+    as :func:`_date_problem`, about 邮件的 Date 头) and whether the Received header's time was
+    taken."""
+    from .ingest.eml import BY_RECEIVED
+
+    mail_at = aware(mail_at)
+    received = att.received if att.received is not None and att.received <= mail_at + CLOCK_AHEAD else None
+    if att.problems:
+        # no readable Date: the time read is its Received header's already (or none)
+        wrong = att.problems[0].removesuffix(BY_RECEIVED)
+        return (received.astimezone(TZ), wrong, True) if received is not None else (mail_at, wrong, False)
+    if att.date is None:
+        return mail_at, "", False
+    wrong = _date_problem(att.date, mail_at, received, notice, bound="转发它的邮件的时间")
+    if not wrong:
+        return att.date.astimezone(TZ), "", False
+    return (received.astimezone(TZ), wrong, True) if received is not None else (mail_at, wrong, False)
+
+
+def _forwarded_dates(mail: Any, received_at: dt.datetime, notice: dt.date | None = None) -> list[dict]:
+    """MAIL_DATE for the forwarded mails in ``mail`` (taken in at ``received_at``) whose Date was
+    not believed (:func:`_forwarded_time`), once per forwarded mail: what is wrong (about 转发的
+    原邮件 and its sender), the time taken, whether its Received header's, and its workbooks
+    (name, SHA-256)."""
+    out: dict[tuple, dict] = {}
+    for a in mail.attachments:
+        if not a.forwarded:
+            continue
+        at, wrong, by_received = _forwarded_time(a, received_at, notice)
+        if not wrong:
+            continue
+        key = (a.sender, a.date, a.received, a.problems)
+        said = out.setdefault(key, {"problem": f"转发的原邮件（发件人 {a.sender or '未知'}）" + wrong.removeprefix("邮件"),
+                                    "sender": a.sender, "at": at.isoformat(), "by_received": by_received, "files": []})
+        said["files"].append([a.filename, hashlib.sha256(a.data).hexdigest()])
+    return list(out.values())
+
+
 def _date_problem(date: dt.datetime | None, file_time: dt.datetime, received: dt.datetime | None = None,
-                  notice: dt.date | None = None) -> str:
+                  notice: dt.date | None = None, bound: str = "邮件文件本身的时间") -> str:
     """Why a mail's Date cannot be its time of receipt, or "" (:func:`_receipt_time`): it is
     later than the time in its newest Received header (``received``: a phone set to UTC wrote
     14:30 +0000, 8 hours after the server got it) or a day or more before it (a clock
-    reset), later than the mail's file (no mail was sent after it was saved), or before the
-    league's notice date (``notice``: no form was sent before the league was announced).
+    reset), later than the mail's file (no mail was sent after it was saved; ``bound`` names
+    what ``file_time`` is: a forwarded mail's is the forward's, :func:`_forwarded_time`), or
+    before the league's notice date (``notice``: no form was sent before the league was announced).
     (A Date long before the file alone is no sign: a folder copied or cloned later has new
     file times, and a mail saved from the mail program days later too.)"""
     if date is None:
@@ -776,7 +825,7 @@ def _date_problem(date: dt.datetime | None, file_time: dt.datetime, received: dt
     if received is not None and date < received - QUEUED_AT_MOST:
         return f"邮件的 Date 头（{when}）比邮件服务器记下的接收时间早一个月以上，发件设备的时钟可能不准"
     if date > aware(file_time) + CLOCK_AHEAD:
-        return f"邮件的 Date 头（{when}）晚于邮件文件本身的时间，发件设备的时钟可能不准"
+        return f"邮件的 Date 头（{when}）晚于{bound}，发件设备的时钟可能不准"
     if notice is not None and date.astimezone(TZ).date() < notice:
         return f"邮件的 Date 头（{when}）早于比赛通知的发文日期（{notice:%Y-%m-%d}），发件设备的时钟可能不准"
     return ""
@@ -1004,6 +1053,19 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                            f"收到时间按{basis} {aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
                            "如有出入，请联系组委会。" + done, at=at, branch=whose,
                            severity=Severity.INFO if done or later else None)
+        for fwd in note.get("forwarded_dates", ()):
+            # a forwarded mail's Date not believed (_forwarded_time): on the page of the unit its
+            # form proved, else of the unit whose address sent that mail
+            shas = [sha for _, sha in fwd["files"]]
+            carried = sorted({proven[sha] for sha in shas if sha in proven})
+            whose = carried[0] if carried else (sender_unit(t, fwd["sender"]) or unit)
+            done = superseded(whose, r, shas)
+            basis = "原邮件的邮件服务器接收时间（Received 头）" if fwd["by_received"] else "转发邮件的收到时间"
+            issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{fwd['problem']}，其中的附件"
+                       f"{'、'.join(f'《{name}》' for name, _ in fwd['files'])}收到时间按{basis} "
+                       f"{dt.datetime.fromisoformat(fwd['at']).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
+                       "如有出入，请联系组委会。" + done, at=at, branch=whose,
+                       severity=Severity.INFO if done or later else None)
         if r.sha256 in children:
             if note.get("skipped") and not _is_auto_reply(note):
                 _skipped_beside(r, note, label, unit, issues, by_sha, proven,
@@ -1070,8 +1132,10 @@ def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: Issu
     Outlook winmail.dat) beside one that was taken: they were dropped without a word (a
     referee's 第1轮成绩表.xlsx with 其余成绩表.zip).  About the mail's first workbook
     (``source``): its receipt lists it.  A warning on the night the mail arrives, then
-    information (the workbook beside them was taken; a warning every night held exit 1)."""
-    from .mail.receipts import _skipped_hints
+    information (the workbook beside them was taken; a warning every night held exit 1).
+    Outlook's winmail.dat beside it is its formatting data: said received, nothing to do (it
+    was told to change Outlook's format and resend the .xlsx that had been accepted)."""
+    from .mail.receipts import _TNEF_BESIDE_HINT, _skipped_hints
 
     skipped = tuple(note["skipped"])
     books = [sha for _, sha in note.get("attachments", ()) if sha in by_sha]
@@ -1081,11 +1145,16 @@ def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: Issu
     # with the mail, nothing to do (the signed result sheet of R2011-R1): a note, not the
     # warning that told the referee to fill in the form he had sent
     kept = tuple(n for n in skipped if Path(n).suffix.lower() in _BESIDE_KEPT)
-    others = tuple(n for n in skipped if n not in kept)
+    tnef = tuple(n for n in skipped if Path(n).name.lower() == "winmail.dat")
+    others = tuple(n for n in skipped if n not in kept and n not in tnef)
     if kept:
         issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）中的 Excel 工作簿已收取；同时附的"
                    f"{'、'.join(f'《{n}》' for n in kept)}（扫描件、照片或文档）随邮件存档，不读取其中的内容，无需处理。",
                    at=CellRef(r.file_name), branch=whose, source=first, severity=Severity.INFO)
+    if tnef:
+        issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）中的 Excel 工作簿已收取；同时附的"
+                   f"{'、'.join(f'《{n}》' for n in tnef)}" + _TNEF_BESIDE_HINT,
+                   at=CellRef(r.file_name), branch=whose, source=first, severity=Severity.INFO if later else None)
     if not others:
         return
     names = "、".join(f"《{n}》" for n in others)

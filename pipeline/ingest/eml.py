@@ -28,6 +28,16 @@ class Attachment:
     #: own Date and sender — the captain's mail, not the forward (None / "" otherwise)
     date: dt.datetime | None = None
     sender: str = ""
+    #: … and that message's newest readable Received header's time, and what is wrong with its
+    #: Date (as :attr:`Mail.problems`): the runner checks that Date as a direct mail's
+    #: (MAIL_DATE; pipeline.run._forwarded_time) — it was trusted unchecked
+    received: dt.datetime | None = None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def forwarded(self) -> bool:
+        """Whether it came inside a forwarded message (转发为附件): that message's time counts."""
+        return self.date is not None or bool(self.sender)
 
 
 @dataclass(frozen=True)
@@ -137,7 +147,7 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     set_aside: list[str] = []
     returned = returned_kind(msg)
     cids = _cids_in_html(msg)
-    for part, (when, who), kept in _leaves(msg, (None, ""), not returned):
+    for part, (when, who, got, wrong), kept in _leaves(msg, _NO_ORIGIN, not returned):
         if part.get_content_maintype() == "image" and _content_id(part) in cids:
             # a picture the HTML body shows (cid:): an Outlook/Foxmail signature's image001.png
             # is part of the body — the mail of a captain who forgot the workbook was said to
@@ -181,7 +191,7 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
         if not kept:            # a bounce's, or our own receipt's: never a submission
             set_aside.append(fname)
             continue
-        atts.append(Attachment(fname, payload, when, who))
+        atts.append(Attachment(fname, payload, when, who, got, wrong))
     bounced_to, reason, inner_subject = (_bounce_details(msg) if returned in ("bounce", "delayed", "notice")
                                          else ((), "", ""))
     replies = answers_receipt(msg)
@@ -490,27 +500,39 @@ def is_automatic(msg: email.message.Message, subject: str = "") -> bool:
     return bool(_AUTO_SUBJECT.match(subject or _header(msg, "Subject")))
 
 
-def _leaves(msg: email.message.Message, origin: tuple[dt.datetime | None, str], kept: bool = True
-            ) -> Iterator[tuple[email.message.Message, tuple[dt.datetime | None, str], bool]]:
-    """The message's leaf parts, each with the Date and sender of the forwarded message it is
-    in ((None, "") outside any): a form forwarded as an attachment ("转发为附件") carries the
-    captain's mail, whose time and sender are the form's — the forward's made an on-time
-    form late and its sender a stranger.  ``kept`` is False for the leaves of a mail whose
-    attachments are not taken (:func:`returned_kind`): a bounce, and our own receipt —
-    at any depth (a bounced receipt carried our marked-up copy back in as a new form)."""
+#: where a leaf part is from: the Date (as :func:`_date_of` reads it), sender, newest Received
+#: time and Date problems of the forwarded message it is in — none outside any
+_Origin = tuple[dt.datetime | None, str, dt.datetime | None, tuple[str, ...]]
+_NO_ORIGIN: _Origin = (None, "", None, ())
+
+
+def _origin_of(inner: email.message.Message, outer: _Origin) -> _Origin:
+    """The origin (:data:`_Origin`) of the leaves of a forwarded message ``inner``: its own,
+    when it has a Date or a sender (else ``outer``'s: no mail of its own)."""
+    when, problems = _date_of(inner)
+    who = sender_of(inner)
+    return (when, who, _received_date(inner), tuple(problems)) if when or who else outer
+
+
+def _leaves(msg: email.message.Message, origin: _Origin, kept: bool = True
+            ) -> Iterator[tuple[email.message.Message, _Origin, bool]]:
+    """The message's leaf parts, each with the Date, sender, Received time and Date problems of
+    the forwarded message it is in (:data:`_NO_ORIGIN` outside any): a form forwarded as an
+    attachment ("转发为附件") carries the captain's mail, whose time and sender are the
+    form's — the forward's made an on-time form late and its sender a stranger; its Date is
+    checked as a direct mail's (MAIL_DATE), so its Received header and problems go with it.
+    ``kept`` is False for the leaves of a mail whose attachments are not taken
+    (:func:`returned_kind`): a bounce, and our own receipt — at any depth (a bounced receipt
+    carried our marked-up copy back in as a new form)."""
     nested = _nested_mail(msg)
     if nested is not None:           # a forward sent in base64, or a saved .eml attached as a file
-        when, _ = _date_of(nested)
-        who = sender_of(nested)
-        yield from _leaves(nested, (when, who) if when or who else origin, kept and not returned_kind(nested))
+        yield from _leaves(nested, _origin_of(nested, origin), kept and not returned_kind(nested))
         return
     if msg.get_content_type() == "message/rfc822":
         inner = msg.get_payload()
         inner = inner[0] if isinstance(inner, list) and inner else inner
         if isinstance(inner, email.message.Message):
-            when, _ = _date_of(inner)
-            who = sender_of(inner)
-            yield from _leaves(inner, (when, who) if when or who else origin, kept and not returned_kind(inner))
+            yield from _leaves(inner, _origin_of(inner, origin), kept and not returned_kind(inner))
         return
     if msg.is_multipart():
         for sub in msg.get_payload():
@@ -568,7 +590,12 @@ def _date_of(msg: email.message.Message) -> tuple[dt.datetime | None, list[str]]
         raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
         date = _parse_date(raw_date, raw)
         if date is None:
-            problems.append(f"邮件的 Date 头“{raw_date}”无法识别")
+            # as written (a Date the header parser read, and _tellable did not, reads
+            # "+0000" for the "GMT" written), unless its bytes are no text as they stand
+            shown = " ".join(raw.split())
+            if not shown or "=?" in shown or re.search("[\udc80-\udcff]", shown):
+                shown = raw_date
+            problems.append(f"邮件的 Date 头“{shown}”无法识别")
     else:
         problems.append("邮件没有 Date 头")
     if date is None:
@@ -584,32 +611,155 @@ BY_RECEIVED = "，已按邮件服务器记下的接收时间（Received 头）�
 
 def _parse_date(text: str, raw: str = "") -> dt.datetime | None:
     """A date header's text (``raw``: as written, when the parsed header reads otherwise) as an
-    aware time: RFC 5322, else ISO style (“2020-11-05 16:32:10”); None when it is neither."""
+    aware time: RFC 5322, else ISO style (“2020-11-05 16:32:10”), else as Chinese mail tools
+    write it (:func:`_chinese_date`: “2020年11月5日 下午4:32”, “星期四, 05 十一月 2020 …”);
+    None when it is none of them — or a time no clock in the league can show (MAIL_DATE:
+    :func:`_tellable`; 9999-12-31 23:59:59 GMT crashed every run)."""
     raw = raw or text
+    date = _rfc_date(text, raw)
+    if date is None:
+        date = _iso_date(raw) or _iso_date(text)
+    if date is None:
+        date = _chinese_date(text) or (_chinese_date(raw) if raw != text else None)
+    return date if date is not None and _tellable(date) else None
+
+
+def _rfc_date(text: str, raw: str) -> dt.datetime | None:
+    """An RFC 5322 date (:func:`_parse_date`), its zone as a Chinese mail client means it; None
+    when it is none."""
     try:
         date = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        m = _ISO_DATE.match(raw) or _ISO_DATE.match(text)
-        if not m:
-            return None
-        y, mo, d, h, mi, sec, zone = m.groups()
-        try:        # (the written parts, zero-padded, as datetime reads ISO 8601: its zone too)
-            date = dt.datetime.fromisoformat(f"{y}-{int(mo):02d}-{int(d):02d}T{int(h):02d}:{mi}:{sec or '00'}"
-                                             + (zone or "").upper())
-        except ValueError:
-            return None
-        return date if date.tzinfo else date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))   # no zone: Beijing time
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if date is None:
+        return None
     if _CHINA_CST.search(raw) and not _OFFSET.search(raw):
         # "CST" is China Standard Time to a Chinese mail client (Java's Date.toString,
         # some phone apps); Python's table makes it US Central, 14 hours off
-        date = date.replace(tzinfo=dt.timezone(dt.timedelta(hours=8)))
+        date = date.replace(tzinfo=_BEIJING)
     elif date.tzinfo is None:
         # "-0000" (RFC 5322: UTC, place unknown) is UTC; no zone written at all is
         # the league's own time (UTC+8), as a Chinese mail client means it
         # (the parsed header already reads "-0000" for a date without a zone: ask the raw one)
         utc = _MINUS_ZERO.search(raw.strip())
-        date = date.replace(tzinfo=dt.timezone.utc if utc else dt.timezone(dt.timedelta(hours=8)))
+        date = date.replace(tzinfo=dt.timezone.utc if utc else _BEIJING)
     return date
+
+
+def _iso_date(text: str) -> dt.datetime | None:
+    """An ISO-style date (:data:`_ISO_DATE`), Beijing time without a zone; None when it is none."""
+    m = _ISO_DATE.match(text)
+    if not m:
+        return None
+    y, mo, d, h, mi, sec, zone = m.groups()
+    try:        # (the written parts, zero-padded, as datetime reads ISO 8601: its zone too)
+        date = dt.datetime.fromisoformat(f"{y}-{int(mo):02d}-{int(d):02d}T{int(h):02d}:{mi}:{sec or '00'}"
+                                         + (zone or "").upper())
+    except ValueError:
+        return None
+    return date if date.tzinfo else date.replace(tzinfo=_BEIJING)   # no zone: Beijing time
+
+
+def _chinese_date(text: str) -> dt.datetime | None:
+    """A Date header as Chinese mail tools write it, or None (MAIL_DATE; from an audit of mail
+    intake: without a Received header the mail took its file's time, and an on-time form was
+    late):
+
+    - year first, 年月日 or / - . between: “2020年11月5日 16:32:10”, “2020年11月5日 星期四
+      下午4:32” (phone apps), “2020/11/05 下午 04:32:10” (.NET's zh-CN ToString);
+    - RFC 5322 with Chinese month names: “星期四, 05 十一月 2020 16:32:10 +0800” (Java's zh_CN
+      SimpleDateFormat), “周四, 05 11月 2020 16:32:10 +0800” (its CLDR form).
+
+    The weekday (星期X, 周X) is ignored; 上午/下午 (凌晨, 早上, 中午, 晚上 …) make the hour a
+    12-hour clock's (上午12:05 is 00:05, 下午12:05 12:05); without a zone it is Beijing time, as
+    the ISO form's.
+
+    >>> _chinese_date("2020年11月5日 星期四 下午4:32").isoformat()
+    '2020-11-05T16:32:00+08:00'
+    """
+    text = _CN_WEEKDAY.sub(" ", text)
+    text = re.sub(r"[(（]\s*[)）]", " ", text).replace("：", ":").strip()    # （星期四） left as ()
+    m = _CN_YMD.match(text)
+    if m:
+        y, mo, d = m["y"], m["mo"] or m["mo2"], m["d"] or m["d2"]
+        hour = _meridiem_hour(int(m["h"]), m["ap"] or m["ap2"])
+        if hour is None:
+            return None
+        try:        # (a day or zone that is none: 2月30日, +9999)
+            return dt.datetime(int(y), int(mo), int(d), hour, int(m["mi"]), int(m["s"] or 0), tzinfo=_zone(m["zone"]))
+        except ValueError:
+            return None
+    if "年" in text or not _CN_MONTH.search(text):
+        return None
+    bad = False
+
+    def english(mm: re.Match) -> str:
+        nonlocal bad
+        n = _CN_NUMERAL.get(mm[1]) if mm[1] else int(mm[2])
+        if not n or not 1 <= n <= 12:
+            bad = True
+            return mm[0]
+        return f" {_MONTH_ABBR[n - 1]} "
+
+    text = _CN_MONTH.sub(english, text)
+    if bad:
+        return None
+    return _rfc_date(" ".join(text.split()), " ".join(text.split()))
+
+
+def _meridiem_hour(hour: int, word: str | None) -> int | None:
+    """The hour of a 12-hour clock's ``hour`` said with ``word`` (上午, 下午 …; None: a 24-hour
+    clock's), or None when it cannot be one (上午16:32).  An hour past 12 said 下午 is read as
+    written (some tools write 下午 16:32)."""
+    if not word:
+        return hour if hour < 24 else None
+    word = word.upper()
+    if hour > 12:
+        return hour if word in _PM and hour < 24 else None
+    if word in _AM:
+        return 0 if hour == 12 else hour
+    if word == "中午":             # 中午12:30 is 12:30, 中午1:00 13:00
+        return hour if hour >= 11 else hour + 12
+    return hour if hour == 12 else hour + 12
+
+
+def _zone(text: str | None) -> dt.tzinfo:
+    """The zone a Chinese-format Date writes (“+0800”, “+08:00”, “GMT+8”, “UTC”, “CST”), Beijing
+    time when none."""
+    if not text:
+        return _BEIJING
+    text = text.strip().upper()
+    if text in ("CST", "北京时间"):
+        return _BEIJING
+    m = re.search(r"([+-])(\d{1,2}):?(\d{2})?$", text)
+    if not m:
+        return dt.timezone.utc                      # Z, GMT, UTC
+    minutes = int(m[2]) * 60 + int(m[3] or 0)
+    return dt.timezone(dt.timedelta(minutes=-minutes if m[1] == "-" else minutes))
+
+
+_BEIJING = dt.timezone(dt.timedelta(hours=8))
+#: a date must be this far from the ends of the calendar for the runner's reckoning with it
+#: (QUEUED_AT_MOST, CLOCK_AHEAD, deadlines) and its Beijing time to stay in datetime's range
+_RECKONING = dt.timedelta(days=366)
+
+
+def _tellable(date: dt.datetime) -> bool:
+    """Whether ``date`` can be told in Beijing time and in UTC and reckoned with
+    (:data:`_RECKONING`): 9999-12-31 23:59:59 GMT cannot (it is 10000-01-01 in Beijing) —
+    every run crashed on ``astimezone`` (OverflowError, league 内部出错).  MAIL_DATE: such a
+    Date is unreadable.
+
+    >>> _tellable(dt.datetime(9999, 12, 31, 23, 59, 59, tzinfo=dt.timezone.utc))
+    False
+    """
+    try:
+        local = date.astimezone(_BEIJING)
+        date.astimezone(dt.timezone.utc)
+        local - _RECKONING, local + _RECKONING
+    except (OverflowError, ValueError):
+        return False
+    return True
 
 
 def _received_date(msg: email.message.Message) -> dt.datetime | None:
@@ -630,6 +780,25 @@ def _received_date(msg: email.message.Message) -> dt.datetime | None:
 _ISO_DATE = re.compile(r"^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
                        r"\s*(Z|[+-]\d{2}:?\d{2})?\s*$", re.I)
 
+
+#: a weekday as Chinese tools write it, maybe followed by a comma: 星期四, 周四, 礼拜四, 週四 (ignored)
+_CN_WEEKDAY = re.compile(r"(?:星期|礼拜|禮拜|周|週)[一二三四五六日天]\s*[,，]?")
+#: 上午/下午 and their kin, before or after the time (AM/PM as some tools write them)
+_AM = frozenset({"上午", "凌晨", "早上", "早晨", "清晨", "午前", "AM"})
+_PM = frozenset({"下午", "晚上", "傍晚", "夜里", "夜间", "午后", "PM"})
+_MERIDIEM = "|".join(sorted(_AM | _PM | {"中午"}, key=len, reverse=True))
+#: a year-first Chinese-format date (:func:`_chinese_date`)
+_CN_YMD = re.compile(
+    r"^(?P<y>\d{4})\s*(?:年\s*(?P<mo>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号]"
+    r"|[-/.](?P<mo2>\d{1,2})[-/.](?P<d2>\d{1,2}))\s*,?\s*"
+    rf"(?:(?P<ap>{_MERIDIEM})\s*)?(?P<h>\d{{1,2}}):(?P<mi>\d{{2}})(?::(?P<s>\d{{2}}))?(?:\.\d+)?\s*"
+    rf"(?:(?P<ap2>{_MERIDIEM})\s*)?"
+    r"(?P<zone>Z|CST|北京时间|(?:GMT|UTC)?\s*[+-]\d{1,2}(?::?\d{2})?|GMT|UTC)?\s*(?:\([^)]*\))?$", re.I)
+#: a month in Chinese: 十一月, 11月 (:func:`_chinese_date`; not inside 二十三月 or 111月)
+_CN_MONTH = re.compile(r"(?<![一二三四五六七八九十\d])(?:(十[一二]?|[一二三四五六七八九])|(\d{1,2}))月")
+_CN_NUMERAL = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+               "十一": 11, "十二": 12}
+_MONTH_ABBR = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 #: a Date header whose zone is the name CST and no number: China Standard Time (UTC+8)
 _CHINA_CST = re.compile(r"\bCST\b")

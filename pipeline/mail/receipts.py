@@ -674,6 +674,11 @@ def _skipped_hints(names: tuple[str, ...]) -> list[str]:
 _TNEF_HINT = ("winmail.dat 是 Outlook 以 RTF 格式发信时把附件打成的包，表格没有原样寄到：请在 Outlook 中把邮件格式改为"
               " HTML 或纯文本（“文件 → 选项 → 邮件 → 以下列格式撰写邮件”），再把填好的 .xlsx 作为附件重新发送。")
 
+#: … and winmail.dat beside a workbook that was taken (NO_ATTACHMENT): Outlook's formatting data,
+#: nothing to resend (the hint above told the captain to change Outlook's format and resend the
+#: .xlsx that had been accepted — from an audit of mail intake)
+_TNEF_BESIDE_HINT = "是 Outlook 附带的邮件格式信息（不是表格），不需要读取，无需处理。"
+
 
 def _cloud_hint(links: tuple[str, ...]) -> str:
     """What to do about a mail whose body links to a cloud drive or a 超大附件 (:func:`pipeline.

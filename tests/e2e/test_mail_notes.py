@@ -64,10 +64,10 @@ def test_an_attachment_that_is_no_workbook_is_named_with_what_to_do(tmp_path):
 def test_an_unreadable_date_header_is_said_since_it_decides_the_deadline(tmp_path):
     folder, form = _league(tmp_path)
     _mail(folder, "d.eml", [("b01-v2.xlsx", form)])
-    p = folder / "inbox" / "d.eml"     # a Date header as some mail tools write it
-    p.write_bytes(p.read_bytes().replace(b"Wed, 04 Nov 2020 18:30:00 +0800", "2020年11月8日 09:00".encode()))
+    p = folder / "inbox" / "d.eml"     # a Date header without its year (2020年11月8日 09:00 is read)
+    p.write_bytes(p.read_bytes().replace(b"Wed, 04 Nov 2020 18:30:00 +0800", "11月8日 09:00".encode()))
     (note,) = [i for i in _issues(tmp_path, folder) if i["code"] == "MAIL_DATE"]
-    assert note["file"] == "d.eml" and "2020年11月8日 09:00" in note["message"] and note["severity"] == "warning"
+    assert note["file"] == "d.eml" and "“11月8日 09:00”无法识别" in note["message"] and note["severity"] == "warning"
 
 
 def test_a_date_after_the_mail_file_itself_is_not_believed(tmp_path):
@@ -331,3 +331,140 @@ def test_a_date_before_the_notice_without_a_received_header_takes_the_file_time(
     assert _receipt_time(mail, saved, dt.date(2020, 10, 30)) == saved
     (problem,) = _note_of(mail, saved)["problems"]
     assert "2000-01-01 08:00" in problem and "发文日期" in problem
+
+
+def _dated(folder: Path, name: str, form: bytes, date: bytes | None, saved: dt.datetime, received: bytes = b"",
+           fname: str = "b01-v2.xlsx") -> None:
+    """b01's mail ``name`` carrying ``form`` whose Date header reads ``date`` as written (bytes:
+    a Chinese mail tool's; None: no Date), below a Received header saying ``received`` (b"":
+    none), saved into the inbox at ``saved``."""
+    import os
+
+    placeholder = b"Wed, 04 Nov 2020 18:30:00 +0800"
+    _mail(folder, name, [(fname, form)], date=placeholder.decode())
+    p = folder / "inbox" / name
+    raw = p.read_bytes()
+    raw = raw.replace(b"Date: " + placeholder + b"\n", b"") if date is None else raw.replace(placeholder, date)
+    if received:
+        raw = b"Received: from mx.union.example.edu.cn by mail.union.example.edu.cn; " + received + b"\r\n" + raw
+    p.write_bytes(raw)
+    os.utime(p, (saved.timestamp(), saved.timestamp()))
+
+
+def test_mail_date_a_date_of_year_9999_is_unreadable_and_the_run_goes_on(tmp_path):
+    """MAIL_DATE: a Date of 9999-12-31 in a western zone (or such a Received header) crashed
+    every run (OverflowError: date value out of range; league 内部出错).  It is unreadable:
+    the mail's time is its Received header's, else its file's, as the handbook says (from an
+    audit of mail intake)."""
+    saved = dt.datetime(2020, 11, 9, 12, 0, tzinfo=TZ)
+    cases = ((b"Fri, 31 Dec 9999 23:59:59 GMT", b"Mon, 9 Nov 2020 10:00:00 +0800",
+              dt.datetime(2020, 11, 9, 10, 0, tzinfo=TZ), "按邮件服务器记下的接收时间（Received 头） 2020-11-09 10:00 计"),
+             (b"Fri, 31 Dec 9999 23:59:59 -1200", b"", saved, "按文件时间 2020-11-09 12:00 计"),
+             (None, b"Fri, 31 Dec 9999 23:59:59 GMT", saved, "按文件时间 2020-11-09 12:00 计"))
+    for i, (date, received, taken, basis) in enumerate(cases):
+        folder, form = _league(tmp_path / str(i))
+        _dated(folder, "odd.eml", _corrected(form), date, saved, received)
+        report = run(RunOptions(folder=folder, out_parent=tmp_path / str(i) / "out", pdf=False,
+                                now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
+        (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
+        assert note.file == "odd.eml" and "邮件《odd.eml》" in note.message and basis in note.message, note.message
+        assert ("无法识别" if date else "没有 Date 头") in note.message
+        (sub,) = [s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted"]
+        assert sub.received == taken
+        assert not [i for i in report.issues if i.code == "LATE_SUBMISSION"]
+
+
+def test_mail_date_a_chinese_date_header_decides_the_time_not_the_file(tmp_path):
+    """MAIL_DATE / R2020-Q4: a Date written by a Chinese mail tool (Java zh_CN, .NET zh-CN) in a
+    mail without a Received header was unreadable: the file's time counted — an on-time form
+    saved after the deadline was refused as late, and an older form saved later took the place
+    of the correction sent after it.  Its Date counts, as any readable one's (an audit)."""
+    import io
+
+    import openpyxl
+
+    from mailedit import change_a_phone
+
+    folder, form = _league(tmp_path)
+    _dated(folder, "cn.eml", _corrected(form), "星期一, 09 十一月 2020 10:00:00 +0800".encode(),
+           dt.datetime(2020, 11, 9, 20, 0, tzinfo=TZ))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 9, 23, 30, tzinfo=TZ)))
+    assert not [i for i in report.issues if i.code in ("LATE_SUBMISSION", "MAIL_DATE")], report.issues
+    (sub,) = [s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted"]
+    assert sub.received == dt.datetime(2020, 11, 9, 10, 0, tzinfo=TZ)
+
+    def phone(to: str) -> bytes:
+        wb = openpyxl.load_workbook(io.BytesIO(form))
+        change_a_phone(wb, to)
+        buf = io.BytesIO()
+        wb.save(buf)
+        return buf.getvalue()
+
+    folder, form = _league(tmp_path / "2")
+    saved = dt.datetime(2020, 11, 6, 9, 0, tzinfo=TZ)
+    _dated(folder, "a.eml", phone("13900000001"), "2020年11月5日 星期四 上午10:00".encode("gbk"), saved, fname="b01-A.xlsx")
+    _dated(folder, "b.eml", phone("13900000002"), b"Thu, 5 Nov 2020 20:00:00 +0800", saved, fname="b01-B.xlsx")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "2" / "out", pdf=False,
+                            now=dt.datetime(2020, 11, 7, 9, 0, tzinfo=TZ)))
+    (sub,) = [s for s in report.state.submissions if s.branch == "b01" and s.status == "accepted"]
+    assert sub.file == "b01-B.xlsx" and sub.received == dt.datetime(2020, 11, 5, 20, 0, tzinfo=TZ)
+    assert not [i for i in report.issues if i.code == "MAIL_DATE"], report.issues
+
+
+def _forwarded(folder: Path, form: bytes, inner_date: str, inner_received: str = "") -> None:
+    """b01's captain's mail dated ``inner_date`` (as written; under a Received header saying
+    ``inner_received`` when given), forwarded as an attachment (转发为附件) by the union's
+    officer at 11-09 16:00 — after the 15:00 deadline —, saved into the inbox the next night."""
+    import os
+
+    inner = EmailMessage()
+    inner["From"] = "庞雪平 <xzyfgh@union.example.edu.cn>"
+    inner["Subject"] = "报名表"
+    inner["Date"] = "Wed, 04 Nov 2020 18:30:00 +0800"
+    inner.set_content("见附件")
+    inner.add_attachment(form, maintype="application", subtype="octet-stream", filename="b01-v2.xlsx")
+    raw = bytes(inner).replace(b"Wed, 04 Nov 2020 18:30:00 +0800", inner_date.encode())
+    if inner_received:
+        raw = (b"Received: from [10.8.0.2] by mx.union.example.edu.cn (Coremail) with SMTP id AQ;\n\t"
+               + inner_received.encode() + b"\n" + raw)
+    import email
+    import email.policy
+
+    outer = EmailMessage()
+    outer["From"] = "chengjie@union.example.edu.cn"
+    outer["Subject"] = "转发：报名表"
+    outer["Date"] = "Mon, 09 Nov 2020 16:00:00 +0800"
+    outer.set_content("请查收队长的原邮件")
+    outer.add_attachment(email.message_from_bytes(raw, policy=email.policy.default))
+    p = folder / "inbox" / "fwd.eml"
+    p.write_bytes(bytes(outer).replace(b"Wed, 04 Nov 2020 18:30:00 +0800", inner_date.encode()))
+    saved = dt.datetime(2020, 11, 10, 1, 0, tzinfo=TZ).timestamp()
+    os.utime(p, (saved, saved))
+
+
+def test_mail_date_a_forwarded_mails_date_is_checked_as_a_direct_ones(tmp_path):
+    """MAIL_DATE / R2020-Q4: a phone writing Beijing time labelled +0000 (8 hours late) sent b01's
+    form at 14:30, before the deadline; its mail, forwarded as an attachment at 16:00, was
+    recorded at 22:30 — after the forward that carried it — and refused as late.  A forwarded
+    mail's Date is checked as a direct mail's: against its own Received header, and never after
+    the forward; when it fails, MAIL_DATE, and its Received time counts, else the forward's."""
+    now = dt.datetime(2020, 11, 10, 9, 0, tzinfo=TZ)
+    cases = (("Mon, 09 Nov 2020 14:30:00 +0000", "Mon, 9 Nov 2020 14:31:05 +0800 (CST)",
+              dt.datetime(2020, 11, 9, 14, 31, 5, tzinfo=TZ), ("晚于邮件服务器记下的接收时间", "2020-11-09 22:30",
+                                                                "原邮件的邮件服务器接收时间（Received 头） 2020-11-09 14:31 计")),
+             ("Mon, 09 Nov 2020 14:30:00 +0000", "", dt.datetime(2020, 11, 9, 16, 0, tzinfo=TZ),
+              ("晚于转发它的邮件的时间", "2020-11-09 22:30", "转发邮件的收到时间 2020-11-09 16:00 计")),
+             ("Fri, 31 Dec 9999 23:59:59 GMT", "", dt.datetime(2020, 11, 9, 16, 0, tzinfo=TZ),
+              ("Date 头“Fri, 31 Dec 9999 23:59:59 GMT”无法识别", "转发邮件的收到时间 2020-11-09 16:00 计")))
+    for i, (date, received, taken, said) in enumerate(cases):
+        folder, form = _league(tmp_path / str(i))
+        _forwarded(folder, _corrected(form), date, received)
+        report = run(RunOptions(folder=folder, out_parent=tmp_path / str(i) / "out", pdf=False, now=now))
+        (sub,) = [s for s in report.state.submissions if s.file == "b01-v2.xlsx"]
+        assert sub.received == taken and sub.sender == "xzyfgh@union.example.edu.cn", (date, sub.received)
+        (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
+        assert note.file == "fwd.eml" and note.branch == "b01" and "转发的原邮件（发件人 xzyfgh@union.example.edu.cn）" in note.message
+        assert "附件《b01-v2.xlsx》" in note.message and all(s in note.message for s in said), note.message
+        late = [i for i in report.issues if i.code == "LATE_SUBMISSION"]
+        assert bool(late) == (taken > dt.datetime(2020, 11, 9, 15, 0, tzinfo=TZ)), late

@@ -307,7 +307,7 @@ def test_an_iso_date_is_read_and_a_missing_one_falls_back_to_the_newest_received
     received = (b"Received: from mx.b.cn by mail.union.cn (Coremail) with SMTP id abc;\r\n"
                 b"\tThu, 5 Nov 2020 16:32:14 +0800 (CST)\r\n"
                 b"Received: from pc by mx.b.cn; Thu, 5 Nov 2020 16:30:00 +0800\r\n")
-    for date in (b"", b"Date: 2020\xe5\xb9\xb411\xe6\x9c\x885\xe6\x97\xa5 \xe4\xb8\x8b\xe5\x8d\x884:32\r\n"):
+    for date in (b"", "Date: 周四 下午4:32\r\n".encode()):       # (no date in it: _chinese_date reads 2020年11月5日 下午4:32)
         m = parse_eml_bytes(received + b"From: a@b.cn\r\n" + date + b"\r\nbody\r\n")
         assert m.date == dt.datetime(2020, 11, 5, 16, 32, 14, tzinfo=beijing)       # the newest (top) one
         (problem,) = m.problems
@@ -447,3 +447,63 @@ def test_a_delayed_delivery_report_is_no_bounce():
            b"--M\r\nContent-Type: message/disposition-notification\r\n\r\nFinal-Recipient: rfc822; cap@a.example.cn\r\n"
            b"Disposition: manual-action/MDN-sent-manually; displayed\r\n\r\n--M--\r\n")
     assert parse_eml_bytes(mdn).returned == "notice"
+
+
+def test_mail_date_a_date_no_clock_can_show_is_unreadable_not_a_crash():
+    """MAIL_DATE: a Date of year 9999 in a western zone cannot be told in Beijing time — every
+    run crashed (OverflowError: date value out of range).  Such a Date is unreadable, as a
+    Received header's, and a forwarded mail's (from an audit of mail intake)."""
+    for date in ("Fri, 31 Dec 9999 23:59:59 GMT", "Fri, 31 Dec 9999 23:59:59 -1200"):
+        m = parse_eml_bytes(f"From: a@b.cn\r\nDate: {date}\r\n\r\nbody\r\n".encode())
+        assert m.date is None and m.problems == (f"邮件的 Date 头“{date}”无法识别",), date
+    m = parse_eml_bytes(b"Received: from x by mx.b.cn; Fri, 31 Dec 9999 23:59:59 GMT\r\nFrom: a@b.cn\r\n\r\nbody\r\n")
+    assert m.date is None and m.received is None and m.problems == ("邮件没有 Date 头",)
+    (a,) = parse_eml_bytes(_forward(b"Content-Type: message/rfc822\r\n",
+                                    _inner_mail().replace(b"Fri, 06 Nov 2020 10:11:00 +0800",
+                                                          b"Fri, 31 Dec 9999 23:59:59 GMT"))).attachments
+    assert a.date is None and a.sender == "captain@x.edu.cn"
+    assert a.problems == ("邮件的 Date 头“Fri, 31 Dec 9999 23:59:59 GMT”无法识别",)
+
+
+def test_mail_date_chinese_date_headers_are_read():
+    """MAIL_DATE: Date headers as Chinese mail tools write them (Java's zh_CN SimpleDateFormat,
+    .NET's zh-CN ToString, phone apps) were unreadable: without a Received header the mail took
+    its file's time — an on-time form was refused as late.  They are read (上午/下午 as a 12-hour
+    clock, 一月…十二月 and N月, the weekday ignored; no zone: Beijing time); what is no date still
+    is not (from an audit of mail intake)."""
+    beijing = dt.timezone(dt.timedelta(hours=8))
+    read = {
+        "星期四, 05 十一月 2020 16:32:10 +0800": (2020, 11, 5, 16, 32, 10),
+        "周四, 05 11月 2020 16:32:10 +0800": (2020, 11, 5, 16, 32, 10),
+        "星期日, 06 十二月 2020 08:05:00 +0000": (2020, 12, 6, 16, 5, 0),
+        "2020年11月5日 16:32:10": (2020, 11, 5, 16, 32, 10),
+        "2020年11月5日 星期四 下午4:32": (2020, 11, 5, 16, 32, 0),
+        "2020/11/05 下午 04:32:10": (2020, 11, 5, 16, 32, 10),
+        "2020/11/05 上午 12:05:00": (2020, 11, 5, 0, 5, 0),
+        "2020年11月5日 下午12:05": (2020, 11, 5, 12, 5, 0),
+        "2020年1月5日 周二 上午9:05": (2020, 1, 5, 9, 5, 0),
+    }
+    for text, want in read.items():
+        for raw in (text.encode(), text.encode("gbk")):           # as UTF-8 and as raw GBK bytes
+            m = parse_eml_bytes(b"From: a@b.cn\r\nDate: " + raw + b"\r\n\r\nbody\r\n")
+            assert m.date is not None and not m.problems, (text, m.problems)
+            assert m.date == dt.datetime(*want, tzinfo=beijing), (text, m.date)
+    for text in ("上周四 下午4:32", "2020年13月5日 16:32", "2020年11月5日 上午16:32", "2020年11月5日", "星期四, 05 十三月 2020 16:32:10"):
+        m = parse_eml_bytes(f"From: a@b.cn\r\nDate: {text}\r\n\r\nbody\r\n".encode())
+        assert m.date is None and m.problems == (f"邮件的 Date 头“{text}”无法识别",), (text, m.date)
+
+
+def test_mail_date_a_forwarded_mails_received_header_and_date_problem_are_kept():
+    """MAIL_DATE for a form forwarded as an attachment: the captain's mail's own newest Received
+    header and what is wrong with its Date go with its workbook, for the runner to check that
+    Date as a direct mail's (only its Date was kept, and trusted)."""
+    inner = (b"Received: from pc by mx.x.edu.cn; Fri, 6 Nov 2020 10:12:00 +0800\r\n"
+             + _inner_mail("Fri, 06 Nov 2020 10:11:00 +0000"))
+    (a,) = parse_eml_bytes(_forward(b"Content-Type: message/rfc822\r\n", inner)).attachments
+    beijing = dt.timezone(dt.timedelta(hours=8))
+    assert a.date == dt.datetime(2020, 11, 6, 10, 11, tzinfo=dt.timezone.utc) and not a.problems
+    assert a.received == dt.datetime(2020, 11, 6, 10, 12, tzinfo=beijing)
+    (a,) = parse_eml_bytes(_forward(b"Content-Type: message/rfc822\r\n", inner.replace(
+        b"Date: Fri, 06 Nov 2020 10:11:00 +0000\n", b""))).attachments
+    assert a.date == a.received == dt.datetime(2020, 11, 6, 10, 12, tzinfo=beijing)
+    assert a.problems == ("邮件没有 Date 头，已按邮件服务器记下的接收时间（Received 头）计",)

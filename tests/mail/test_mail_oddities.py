@@ -38,14 +38,14 @@ def test_a_mail_without_a_readable_date_takes_its_servers_received_time(tmp_path
     msg.set_content("报名表见附件。")
     msg.add_attachment(form, maintype="application", subtype="octet-stream", filename=name)
     p = folder / "inbox" / "b02.eml"
-    p.write_bytes("Date: 2020年11月5日 下午4:32\n".encode() + bytes(msg))      # as a phone app writes it
+    p.write_bytes("Date: 周四 下午4:32\n".encode() + bytes(msg))      # no date in it (2020年11月5日 下午4:32 is read)
     os.utime(p, (SAVED.timestamp(), SAVED.timestamp()))
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=SAVED))
     assert not [i for i in report.issues if i.code == "LATE_SUBMISSION"]
     (sub,) = [s for s in report.state.submissions if s.file == name]
     assert sub.status in ("current", "accepted") and sub.received == dt.datetime(2020, 11, 5, 16, 32, 14, tzinfo=TZ)
     (note,) = [i for i in report.issues if i.code == "MAIL_DATE"]
-    assert "Date 头“2020年11月5日 下午4:32”无法识别" in note.message
+    assert "Date 头“周四 下午4:32”无法识别" in note.message
     assert "收到时间按邮件服务器记下的接收时间（Received 头） 2020-11-05 16:32 计" in note.message
     assert "文件时间" not in note.message and note.branch == "b02"
 
@@ -147,3 +147,21 @@ def test_an_archive_beside_a_workbook_in_a_mail_saved_twice_is_said_once(tmp_pat
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
     said = [i.file for i in report.issues if i.code == "NO_ATTACHMENT"]
     assert len(said) == 1 and said[0] in ("b02.eml", "b02-saved.eml"), said      # (its first copy's)
+
+
+def test_winmail_dat_beside_a_workbook_taken_is_nothing_to_do(tmp_path):
+    """NO_ATTACHMENT: an Outlook mail with a real .xlsx and winmail.dat (Outlook's formatting
+    data) told the captain to change Outlook's mail format and resend the .xlsx — though the
+    workbook was received and accepted (from an audit of mail intake).  It says the workbook
+    was received and winmail.dat was not needed."""
+    folder = _league(tmp_path)
+    name, form = _b02(folder)
+    _mail(folder, "b02.eml", B02, "报名表", "Thu, 05 Nov 2020 16:32:10 +0800",
+          [(name, form), ("winmail.dat", b"\x78\x9f\x3e\x22" + b"\0" * 64)], headers={"X-Mailer": "Microsoft Outlook 16.0"})
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    (sub,) = [s for s in report.state.submissions if s.file == name]
+    assert sub.status in ("current", "accepted")
+    (note,) = [i for i in report.issues if i.code == "NO_ATTACHMENT"]
+    assert note.file == "b02.eml" and note.branch == "b02"
+    assert "Excel 工作簿已收取" in note.message and "《winmail.dat》" in note.message and "无需处理" in note.message
+    assert "重新发送" not in note.message and "HTML 或纯文本" not in note.message and "直接发送" not in note.message

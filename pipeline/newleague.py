@@ -84,9 +84,10 @@ def v_id(v: Any) -> str:
     return s
 
 
-def v_int(v: Any, minimum: int = 0, maximum: int | None = None) -> int:
+def v_int(v: Any, minimum: int = 0, maximum: int | None = None, example: int = 40) -> int:
     """A whole number within bounds.  ``v_int("40")`` → 40; a unit word after it (``40人``) is
-    dropped."""
+    dropped.  ``example``: the number a refusal offers (a member count's 40 was offered for
+    每队人数, which is 1 to 8)."""
     from .issues import quoted
 
     s = re.sub(r"(?<=\d)\s*[人名位个队对]$", "", _nfkc(v))
@@ -94,7 +95,7 @@ def v_int(v: Any, minimum: int = 0, maximum: int | None = None) -> int:
         # (its digits as they are: float() made 400 nines inf, and int(inf) an OverflowError)
         n = int(s.split(".")[0]) if re.fullmatch(r"-?\d+(\.0+)?", s) else int(s)
     except ValueError:          # (also more than 4,300 digits)
-        raise BadAnswer(f"“{quoted(s)}” 不是整数，请填写数字，例如 40。") from None
+        raise BadAnswer(f"“{quoted(s)}” 不是整数，请填写数字，例如 {example}。") from None
     if n < minimum or (maximum is not None and n > maximum):
         hi = f"至 {maximum}" if maximum is not None else "以上"
         raise BadAnswer(f"“{quoted(s)}” 超出范围，请填写 {minimum} {hi} 的整数。")
@@ -125,8 +126,8 @@ def v_email(v: Any) -> str:
 
 
 def v_team_size(v: Any) -> int:
-    """Players per entry, 1 to 8 (``2人`` too)."""
-    return v_int(v, 1, 8)
+    """Players per entry, 1 to 8 (``2人`` too); a refusal offers 2 (a pair), not 40."""
+    return v_int(v, 1, 8, example=2)
 
 
 def _side_size(game: str) -> int:
@@ -150,6 +151,10 @@ def v_format(v: Any) -> str:
     from .draw import FORMATS
     s = _text(v)
     if s not in FORMATS:
+        if "双循环" in s and "round_robin" in FORMATS.names():
+            # (a double round robin is no format here: said so, not only the list)
+            raise BadAnswer(f"没有赛制 “{s}”：循环赛只有单循环（每两名参赛者或两队只赛一次，写“循环赛”或“单循环赛”）；"
+                            f"不设双循环赛。可选：{_choices(FORMATS)}。")
         raise BadAnswer(f"没有赛制 “{s}”；可选：{_choices(FORMATS)}。")
     return FORMATS.canonical(s)
 
@@ -450,17 +455,51 @@ _PLACE = re.compile(r"\s*(?P<name>[^\d\s,;/、:=×*][^\d,;/、:=×*]*?)\s*[:=×x
                     r"(?:名|人|个|位|对|队)?\s*(?:[,;/、]+\s*|\s+|$)")
 
 
+#: the last item of a ``v_places`` answer giving every other entrant an award (R2020-A1 决赛参与奖,
+#: the awards option ``rest``): ``其余参与奖``, ``其余为参与奖``, ``其余参赛者获参与奖`` — or the
+#: award first, ``参与奖若干``, ``参与奖(其余)``, ``参与奖不限`` (the answer is NFKC: half-width
+#: brackets and colons).  ``参与奖99`` was the only way, and the notice said 参与奖九十九名
+_REST = re.compile(
+    r"\s*(?:(?:其余|其他|余下|剩下|剩余|余者|若干)的?(?:参赛者|参赛队|选手|人员|各队|人|队)?(?:均|都|全部|全|皆)?"
+    r"(?:获得|获|得|为|发|颁发)?\s*[:=]?\s*(?P<a>[^\d\s,;/、:=×*()]+?)"
+    r"|(?P<b>[^\d\s,;/、:=×*()]+?)\s*[:=]?\s*\(?(?:若干名?|不限名?额?|其余(?:参赛者|选手|人)?|余下|其他)\)?)"
+    r"\s*(?:[,;/、]+\s*|\s+|$)")
+
+#: how an award for every other entrant is written, as a refusal says it
+REST_HINT = "其余参赛者都发的奖项写在最后，如 一等奖1,二等奖2,三等奖3,其余参与奖"
+
+
 def v_places(v: Any) -> list[dict[str, Any]]:
     """Awards and how many of each: ``一等奖1,二等奖2,三等奖3`` — also as a clerk types it:
     ``一等奖1；二等奖2``, ``一等奖：1，二等奖：2``, ``一等奖1名 二等奖2名``, ``一等奖1/二等奖2``
-    (``一等奖1；二等奖2；三等奖3`` was one award named ``一等奖1;二等奖2;三等奖``, printed so)."""
+    (``一等奖1；二等奖2；三等奖3`` was one award named ``一等奖1;二等奖2;三等奖``, printed so).
+
+    R2020-A1 决赛参与奖: a last item giving everyone else an award (``其余参与奖``, ``参与奖若干``:
+    :data:`_REST`) is ``{"award": 参与奖, "rest": True}`` — the awards option ``rest``.
+
+    >>> v_places("一等奖1,二等奖2,参与奖若干")[-1]
+    {'award': '参与奖', 'rest': True}
+    """
     if isinstance(v, list):
         places = [dict(p) for p in v]
     else:
         s = _nfkc(v).replace("，", ",") or "一等奖1,二等奖2,三等奖3"
-        places = [{"award": m["name"].strip(), "count": int(m["n"])} for m in _items(
-            s, _PLACE, lambda item: f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
-                                    "例如 一等奖1,二等奖2,三等奖3。")]
+        places = []
+        for m in _items(s, _PLACE, lambda item: f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
+                                                f"例如 一等奖1,二等奖2,三等奖3；{REST_HINT}。", also=_REST):
+            if m.re is _REST:
+                name = (m["a"] or m["b"]).strip()
+                if not re.match(r"[无不没]", name):     # 其余无奖: no award for them, as without it
+                    places.append({"award": name, "rest": True})
+            else:
+                places.append({"award": m["name"].strip(), "count": int(m["n"])})
+    rest = [i for i, p in enumerate(places) if p.get("rest")]
+    if len(rest) > 1:
+        raise BadAnswer(f"“其余参赛者”的奖项只能有一个（填了 {'、'.join(places[i]['award'] for i in rest)}）：{REST_HINT}。")
+    if rest and rest[0] != len(places) - 1:
+        raise BadAnswer(f"“其余参赛者”的奖项（{places[rest[0]]['award']}）要写在最后，前面是按名次颁发的奖项及名额：{REST_HINT}。")
+    if rest and len(places) == 1:
+        raise BadAnswer(f"除“其余参赛者”的{places[0]['award']}外，至少要有一个按名次颁发的奖项及名额：{REST_HINT}。")
     for p in places:
         # R2020-A1: 一等奖0 is a place nobody wins (and its prize one nobody is paid), as
         # a fixed quota of 0 is a quota nobody can enter under
@@ -475,12 +514,13 @@ def v_places(v: Any) -> list[dict[str, Any]]:
     return places
 
 
-def _items(s: str, pattern: re.Pattern[str], bad: Callable[[str], str]) -> list[re.Match[str]]:
-    """``s`` read as one ``pattern`` match after another (each ending at its separator), or
-    BadAnswer ``bad(item)`` naming the first item that is not one."""
+def _items(s: str, pattern: re.Pattern[str], bad: Callable[[str], str],
+           also: re.Pattern[str] | None = None) -> list[re.Match[str]]:
+    """``s`` read as one ``pattern`` match (or ``also`` match) after another (each ending at
+    its separator), or BadAnswer ``bad(item)`` naming the first item that is neither."""
     out, pos = [], 0
     while pos < len(s):
-        m = pattern.match(s, pos)
+        m = pattern.match(s, pos) or (also.match(s, pos) if also is not None else None)
         if m is None:
             rest = s[pos:].strip(" ,;/、")
             raise BadAnswer(bad(re.split(r"[,;/、]", rest)[0].strip() or rest))
@@ -560,6 +600,30 @@ LATE_POLICIES = {"reject": "reject", "拒收": "reject", "不接收": "reject", 
                  "接收并警告": "accept-with-warning", "接收但警告": "accept-with-warning",
                  "接受": "accept-with-warning", "接受并警告": "accept-with-warning",
                  "接受但警告": "accept-with-warning"}
+
+
+#: 每人限报一项 answered yes or no (R2020-Q2); words as a clerk types them
+ONE_EVENT_WORDS = {**dict.fromkeys(("是", "y", "yes", "true", "1", "对", "要", "限报", "限报一项", "每人限报一项",
+                                    "限一项", "只报一项", "每人只报一项"), True),
+                   **dict.fromkeys(("否", "n", "no", "false", "0", "不", "不限", "不限项", "可兼报", "可以兼报",
+                                    "兼报", "可报多项", "不限报一项"), False)}
+
+
+def v_one_event(v: Any) -> bool | None:
+    """R2020-Q2 每人限报一项 (``one_event_per_person``): 是 / 否, or None (blank: the default
+    of :func:`build_spec` — yes when the league has two or more events).
+
+    >>> v_one_event("是"), v_one_event("可兼报"), v_one_event(""), v_one_event(False)
+    (True, False, None, False)
+    """
+    if isinstance(v, bool):
+        return v
+    s = _nfkc(v).lower().rstrip("。.")
+    if not s:
+        return None
+    if s in ONE_EVENT_WORDS:
+        return ONE_EVENT_WORDS[s]
+    raise BadAnswer(f"“{_text(v)}” 无法识别：请填 是 或 否（是：每人只能报一个项目；否：一人可报几个项目）。")
 
 
 def v_late(v: Any) -> str:
@@ -716,7 +780,9 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
     places = check("奖项及名额", v_places, answers.get("places"))
     prizes = check("奖金", lambda v: v_prizes(v, places), answers.get("prizes") or {})
     awards: dict[str, Any] = {"scheme": scheme}
-    places = places or []
+    # R2020-A1 决赛参与奖: everyone else's award (其余参与奖) is the option ``rest``
+    rest = next((str(p["award"]) for p in places or [] if p.get("rest")), "")
+    places = [p for p in places or [] if not p.get("rest")]
     if scheme == "ranked":
         awards["places"] = places
     elif scheme == "top_n":
@@ -726,6 +792,13 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         # (小组第一名 …) left the prizes, answered for 一等奖, to no award
         awards["count"] = sum(p["count"] for p in places)
         awards["awards"] = [p["award"] for p in places for _ in range(p["count"])]
+    if rest and scheme in ("ranked", "top_n"):
+        awards["rest"] = rest
+    elif rest and scheme:
+        from .score import AWARD_SCHEMES
+        title = getattr(AWARD_SCHEMES.get(scheme), "title", scheme) if scheme in AWARD_SCHEMES else scheme
+        fail(BadAnswer(f"评奖方式“{title}”按小组颁奖，不能设“其余参赛者”的奖项（{rest}）：请删去“其余{rest}”，"
+                       "或改选“按名次设奖”。", "奖项及名额"))
     if prizes:
         awards["prizes"] = prizes
     draw_at = check("签到抽签时间", v_draw_at, answers.get("draw_at"))
@@ -792,12 +865,23 @@ def build_spec(answers: dict[str, Any], problems: list[BadAnswer] | None = None)
         spec["discretionary_awards"] = judged
     if _text(answers.get("late_policy")):
         spec["late_policy"] = check("逾期报名", v_late, answers["late_policy"])
+    # R2020-Q2 每人限报一项: yes by default when there are two or more events — every event of
+    # a league made here plays round k in the k-th session after the one deadline, so one
+    # person in two events would be drawn to two tables at one time (the run then says
+    # DOUBLE_BOOKED); a single event's league has nothing to limit
+    limit = check("每人限报一项", v_one_event, answers.get("one_event_per_person"))
+    if limit is None and len(answers.get("events") or []) > 1 and not any(
+            b.question == "每人限报一项" for b in problems or ()):
+        limit = True
+    if limit is not None:
+        spec["one_event_per_person"] = limit
     spec["secret_file"] = "secret.key"
     return spec
 
 
 #: top-level spec key → the question that answers it (to map a SpecError back).
 KEY_QUESTIONS = {"id": "赛事编号", "name": "赛事名称", "organizer": "主办单位", "host": "主办单位",
+                 "one_event_per_person": "每人限报一项",
                  "branch_award": "单位奖项", "discretionary_awards": "评定奖项",
                  "units": "参赛单位", "events": "比赛项目", "sessions": "比赛时间", "notice_date": "发文日期"}
 
@@ -1019,6 +1103,15 @@ def _echo(msg: str) -> None:
 
 
 MEMBERS_PROMPT = "  会员人数（名额按比例或分档计算时必填；否则可回车）"
+#: the awards question, with R2020-A1's award for everyone else (awards ``rest``)
+PLACES_PROMPT = "奖项及名额（其余参赛者都发的奖项写在最后，如 一等奖1,二等奖2,三等奖3,其余参与奖）"
+#: R2020-Q2, asked when the league has two or more events
+ONE_EVENT_PROMPT = "每人限报一项（是 / 否；各项目同一场次同时比赛，一人报两项会被排在同一时间的两张桌上）"
+#: the quota question: a fixed or banded quota counts entries (队数, R2020-Q1, R2015-Q3), a
+#: ratio the players (R2016-Q1: :func:`pipeline.validate.checks.quota_entries`) — it said
+#: 按队数计 of all four, and a ratio of 2% for 140 members read as 2 pairs, not 1
+QUOTA_PROMPT = ("  名额规则（fixed 2 / bands 0:1,30:2：每单位可报的队数，单人项目即人数；"
+                "ratio 0.15：参赛人数占会员人数的比例；open：不限）")
 
 
 def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -1074,7 +1167,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             ev = {"name": name,
                   "game": _prompt(ask, "  棋牌种类", v_game, echo=echo),
                   "format": _prompt(ask, "  赛制（可接轮数或选项，如“瑞士制 5轮”）", v_format_spec, echo=echo),
-                  "quota": _prompt(ask, "  名额规则（按队数计：fixed 2 / bands 0:1,30:2 / ratio 0.15 / open）",
+                  "quota": _prompt(ask, QUOTA_PROMPT,
                                    v_quota, "fixed 2", echo=echo)}
             ev["team_size"] = _prompt(ask, "  每队人数（单人项目填 1，对子填 2）", v_team_size,
                                       _side_size(ev["game"]), echo=echo)
@@ -1123,13 +1216,15 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
             return at
         a["draw_at"] = _prompt(ask, f"  签到抽签时间（签到截止、抽第1轮的时刻，如 {like}；不安排当天签到则回车）",
                                fits, "", echo=echo)
+    if len(a["events"]) > 1:
+        a["one_event_per_person"] = _prompt(ask, ONE_EVENT_PROMPT, v_one_event, "是", echo=echo)
     a["pickup_points"] = _prompt(ask, "班车乘车地点（各点用逗号分隔，如 东门,西门,自行到达；不安排班车则回车）",
                                  v_list, "", echo=echo)
     a["late_policy"] = _prompt(ask, "逾期报名（拒收 / 接收并警告）", v_late, "拒收", echo=echo)
     from .score import AWARD_SCHEMES
     echo(f"评奖方式可选：{_choices(AWARD_SCHEMES)}")
     a["awards"] = _prompt(ask, "评奖方式", lambda v: _scheme_for(v, a["events"]), "ranked", echo=echo)
-    a["places"] = _prompt(ask, "奖项及名额", v_places, "一等奖1,二等奖2,三等奖3", echo=echo)
+    a["places"] = _prompt(ask, PLACES_PROMPT, v_places, "一等奖1,二等奖2,三等奖3", echo=echo)
     a["prizes"] = _prompt(ask, "奖金（如 一等奖=500,二等奖=300；无则回车）",
                           lambda v: v_prizes(v, v_places(a["places"])), "", echo=echo)
     a["branch_award"] = _prompt(ask, "单位奖项（按单位颁发，如 优秀组织奖；无则回车）", _text, "", echo=echo)
@@ -1157,8 +1252,9 @@ def _top_questions(a: dict[str, Any]) -> dict[str, tuple[str, str, Callable[[Any
             "签到抽签时间": ("draw_at", "签到抽签时间（签到截止、抽第1轮的时刻，如 2026-12-05 08:30；不安排当天签到则回车）",
                        v_draw_at),
             "逾期报名": ("late_policy", "逾期报名（拒收 / 接收并警告）", v_late),
+            "每人限报一项": ("one_event_per_person", ONE_EVENT_PROMPT, v_one_event),
             "评奖方式": ("awards", "评奖方式", lambda v: _scheme_for(v, a.get("events") or [])),
-            "奖项及名额": ("places", "奖项及名额", v_places),
+            "奖项及名额": ("places", PLACES_PROMPT, v_places),
             "奖金": ("prizes", "奖金（如 一等奖=500,二等奖=300；无则回车）",
                    lambda v: v_prizes(v, v_places(a.get("places")))),
             "单位奖项": ("branch_award", "单位奖项（按单位颁发，如 优秀组织奖；无则回车）", _text),
@@ -1208,7 +1304,7 @@ def reask(a: dict[str, Any], question: str, where: str, ask: Ask,
     elif table == "events":
         again("game", "  棋牌种类", v_game, item)
         again("format", "  赛制（可接轮数或选项，如“瑞士制 5轮”）", v_format_spec, item)
-        again("quota", "  名额规则（按队数计：fixed 2 / bands 0:1,30:2 / ratio 0.15 / open）", v_quota, item)
+        again("quota", QUOTA_PROMPT, v_quota, item)
         again("team_size", "  每队人数（单人项目填 1，对子填 2）", v_team_size, item)
     else:
         again("date", "  日期（如 2026-12-05）", v_date, item)
@@ -1228,11 +1324,13 @@ KEY_ROWS = [("赛事名称", "name", "如 2026年教职工棋牌赛"), ("赛事�
             ("签到抽签时间", "draw_at", "分组积分编排赛的项目填写：比赛当天签到截止、抽第1轮的时刻，如 2026-12-05 08:30"
                                     "（按到场情况重新组合搭档，生成签到表；空则报名截止后即抽签，不签到）；其他赛制不用填"),
             ("评奖方式", "awards", "按名次设奖（ranked，空则此项）/ 前N名（top_n）/ 各组前N名（group_top，只用于分组积分编排赛）"),
-            ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
+            ("奖项及名额", "places", "如 一等奖1,二等奖2,三等奖3；其余参赛者都发的奖项写在最后，如 一等奖1,二等奖2,三等奖3,其余参与奖"), ("奖金", "prizes", "如 一等奖=500,二等奖=300（可空）"),
             ("联系人", "contact", "联系人及电话，印在通知上（可空）"),
             ("收件邮箱", "submit_to", "报名表发送到的邮箱（工会办公室），印在通知和报名表上（可空）"),
             ("乘车地点", "pickup_points", "班车乘车地点，逗号分隔，如 东门,西门,自行到达（不安排班车则空）"),
             ("逾期报名", "late_policy", "拒收 / 接收并警告（空则拒收）"),
+            ("每人限报一项", "one_event_per_person", "是 / 否（空则：有两个以上项目时为“是”——各项目同一场次同时比赛，"
+                                                "一人报两项会被排在同一时间的两张桌上；填“否”即一人可报几个项目）"),
             ("单位奖项", "branch_award", "按单位颁发的奖项，如 优秀组织奖（可空；不要填在“奖项及名额”里）"),
             ("评定奖项", "discretionary_awards", "评委会评定的奖项，多个用顿号或逗号分隔，如 体育道德风尚奖、最佳新人奖（可空）")]
 UNIT_HEAD = ["单位名称", "队长", "会员人数", "邮箱"]
@@ -1278,7 +1376,8 @@ def column_hints() -> dict[str, str]:
     solo = "、".join(g.title for _n, g in GAMES.items() if side_size(g) == 1)
     pairs = "、".join(g.title for _n, g in GAMES.items() if side_size(g) == 2)
     return {"会员人数": "名额规则按比例或分档计算时必填（整数，如 40）；都是固定名额或不限时可空",
-            "名额规则": "每单位可报几队（单人项目即几人）：填数字（如 2）为固定名额；比例 15%；分档 0:1,30:2；"
+            "名额规则": "填数字（如 2）为固定名额、分档 0:1,30:2 为按会员人数分档，都是每单位可报几队（单人项目即几人）；"
+                        "比例 15% 按参赛人数计（会员 140 人、比例 2% 即最多 2 人参赛，对子项目即 1 对）；"
                         "空着或填“不限”为不限名额",
             "赛制": "从下拉列表选，可在后面接轮数或选项：如“瑞士制 5轮”“淘汰赛 final_pool=4”"
                     "（各赛制的选项见 docs/spec-reference.md）",
@@ -1445,6 +1544,8 @@ SECTION_COMMENTS = {
     "submit_to": ["# 报名表发送到的邮箱：印在通知和报名表的填表说明上。"],
     "pickup_points": ["# 班车乘车地点：报名表“乘车地点”一列的可选项，乘车名单按此汇总。"],
     "late_policy": ["# 逾期报名：reject 拒收；accept-with-warning 接收并警告。"],
+    "one_event_per_person": ["# 每人限报一项：true 时一人报了两个以上项目即报错（MULTI_EVENT），请队长只保留一项；",
+                             "# false 时可兼报，同一人在同一场次被排在两张桌上时提醒（DOUBLE_BOOKED）。"],
     "branch_award": ["# 按单位颁发的奖项（如 优秀组织奖）：在评奖表上填写获奖单位。"],
     "discretionary_awards": ["# 评委会评定的奖项（如 体育道德风尚奖）：在评奖表上填写获奖者。"],
     "secret_file": ["# 报名表令牌的密钥文件（不要外传，不要改动）。"],

@@ -6031,6 +6031,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         if es.waiting and (es.rounds or deadline_passed(ev, now)):
             report.next_steps.append(f"{ev.name}：{es.waiting}")
     ledger.cache_prune("event:", memo_keys)
+    seated_twice(t, events, issues)
     events_gone(t, ledger, issues)
     record_games(t, ledger)
     no_inbox = "" if t.inbox.is_dir() else (
@@ -6116,6 +6117,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
            for i in state.issues):     # (results refused now, no sheet changed: the RESULT_INVALID step says it)
         report.next_steps.append("已公布的对阵所依据的成绩或报名在公布后有变（见 data/issues.csv 中的 DRAW_INPUT_CHANGED）："
                                  "请核实更正，并决定是否调整已公布的对阵（不会自动重新抽签）。")
+    if any(i.code == "DOUBLE_BOOKED" and i.severity == Severity.WARNING for i in state.issues):
+        report.next_steps.append("有人在同一场次被排在两个项目的两张桌上（见 data/issues.csv 中的 DOUBLE_BOOKED）："
+                                 "请与该单位商定其中一项弃权或先后进行，并告知裁判。")
     if any(i.code == "ROUND_NOT_DRAWN" and i.severity == Severity.WARNING for i in state.issues):
         report.next_steps.append("收到了尚未抽签那一轮的成绩表（见 data/issues.csv 中的 ROUND_NOT_DRAWN）：请与裁判核对轮次"
                                  "（多半是轮次写错或表格发错）；该轮抽签后，与对阵相符的成绩表会自动读取。")
@@ -6852,6 +6856,78 @@ def sessions_moved(t: Tournament, ev: EventSpec, drawn: EventSpec, rounds: list[
         issues.add("TERMS_CHANGED", f"{ev.name}（{ev.id}）已公布的对阵表和成绩表的比赛时间、地点不随 tournament.yaml 的改动"
                    f"（赛程 sessions、本项目的报名截止时间 deadline 或地点 venue）而变：{'；'.join(said)}。已公布的各轮照旧有效，"
                    "不会重新抽签或改印；尚未公布的各轮按现在的设置安排。如是误改，请改回原来的值；如确需改期，请另行通知各参赛单位和裁判。")
+
+
+def _one_player(a: Person, b: Person) -> bool:
+    """Whether two players of the draws are one person as validation takes people
+    (``pipeline.validate.checks.person_key``): one name with one 工号, or one name of one
+    unit when either row has no 工号 (as its MULTI_EVENT warning asks of such a row)."""
+    if a.name != b.name:
+        return False
+    if a.staff_id and b.staff_id:
+        return staff_key(a.staff_id) == staff_key(b.staff_id)
+    return a.branch == b.branch
+
+
+def seated_twice(t: Tournament, events: Mapping[str, EventState], issues: IssueLog) -> None:
+    """R2020-S1 with R2020-Q2 off: every event's round k is played in its k-th session, and
+    ``league new`` gives the events one deadline and one list of sessions — a person entered
+    in two events (``one_event_per_person: false``) was drawn to two tables at one time, and
+    nobody was told.  DOUBLE_BOOKED (a warning the night it is first said, a note after:
+    :data:`pipeline.issues.SAID_ONCE`) for each person seated (not on a bye) at tables of two
+    or more events in one session (its date and times): the session, each event's round and
+    table, the unit.  Nothing is redrawn: a published draw stands; the office arranges it with
+    the unit.  It reads the draws only, not "now" (a night the fingerprint calls unchanged
+    says the same), so a season's clashes stay listed as notes once said."""
+    seats: dict[tuple, list[tuple[EventState, Round, Match, Person, SessionSpec]]] = {}
+    for es in events.values():
+        if not es.rounds:
+            continue
+        by_id = {e.id: e for e in es.entries}
+        for now_id, drawn_id in es.same_as.items():
+            if drawn_id not in by_id and now_id in by_id:
+                by_id[drawn_id] = by_id[now_id]
+        for r, s in zip(es.rounds, placed_sessions(t, es.spec, es.rounds)):
+            if s is None:
+                continue
+            for m in r.matches:
+                if m.bye:
+                    continue
+                for sid in m.sides:
+                    e = by_id.get(sid)
+                    if e is None or sid in es.withdrawn:
+                        continue
+                    for p in e.players:
+                        seats.setdefault((_session_key(s), p.name), []).append((es, r, m, p, s))
+    said = []
+    for (key, _name), group in seats.items():
+        people: list[list[tuple[EventState, Round, Match, Person, SessionSpec]]] = []
+        for seat in group:
+            same = next((g for g in people if any(_one_player(seat[3], x[3]) for x in g)), None)
+            if same is None:
+                people.append([seat])
+            else:
+                same.append(seat)
+        for seated in people:
+            if len({es.spec.id for es, *_ in seated}) < 2:
+                continue
+            p, session = seated[0][3], seated[0][4]
+            tables = "、".join(f"“{es.spec.name}”{r.title}{_table_name(m)}" for es, r, m, *_ in seated)
+            unit = _unit_name_of(t, p.branch)
+            limit = ("本赛事不限每人只报一项（one_event_per_person: false）" if not t.spec.one_event_per_person
+                     else "本赛事每人限报一项（one_event_per_person: true），但这些对阵已按报名公布")
+            said.append((key, p.name, issue(
+                "DOUBLE_BOOKED",
+                f"{p.shown}（{unit}）在同一场次 {session.label()} 同时排在{tables}：同一时间只能坐一张桌。"
+                f"{limit}。已公布的对阵不会重新抽签：请与{unit}商定——其中一项弃权（在 tournament.yaml 该项目的 withdrawn 中写明），"
+                "或请裁判安排先后进行；以后的赛事如各项目同时比赛，可在报名截止前设 one_event_per_person: true（每人限报一项）。",
+                branch=p.branch)))
+    issues.extend(i for _k, _n, i in sorted(said, key=lambda x: (x[0], x[1])))
+
+
+def _unit_name_of(t: Tournament, unit_id: str) -> str:
+    u = t.spec.unit(unit_id)
+    return u.name if u else unit_id
 
 
 def event_awards(t: Tournament, ev: EventSpec, es: EventState, issues: IssueLog) -> list[AwardRow]:

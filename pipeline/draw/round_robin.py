@@ -112,4 +112,6 @@ class RoundRobin:
         return tier_placements(state, [(self.title, [e.id for e in state.entries])], state.rounds)
 
 
-FORMATS.register("round_robin", "循环赛", "单循环")(RoundRobin())
+#: every way a clerk writes a single round robin (单循环 was taken and 单循环赛 refused); a
+#: 双循环 (each pair twice) is no format here: league new refuses it saying so
+FORMATS.register("round_robin", "循环赛", "单循环", "单循环赛", "循环制", "单循环制")(RoundRobin())

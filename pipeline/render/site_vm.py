@@ -109,6 +109,7 @@ CODE_LABEL = {
     "ADDRESS_BOUNCED": "回执被退回",
     "OWN_MAIL": "本系统发出的回执或标注副本",
     "CHECKIN_FORM_UPDATED": "签到表已更新",
+    "DOUBLE_BOOKED": "同一场次两处上桌",
 }
 
 OUTCOME_LABEL = {

@@ -404,7 +404,8 @@ def _award_text(ev: "EventSpec") -> str:
         parts = [p.removeprefix("小组") for p in parts]
     text = ("每组" if each else "") + "、".join(parts)
     rest = ev.awards.options.get("rest")
-    return text + (f"，其余参赛者获{rest}" if rest else "")
+    money = ev.awards.prizes.get(str(rest)) if rest else None     # (R2020-A1: 参与奖=20 was not printed)
+    return text + (f"，其余参赛者获{rest}" + (f"（奖金{money:,}元）" if money else "") if rest else "")
 
 
 def _units_section(spec: "TournamentSpec") -> Section:
@@ -520,6 +521,10 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     shared = [d for d, names in by_deadline.items() if len(names) == len(spec.events) > 1]
     if shared:      # every event the same deadline: said once (T2020 printed it four times)
         reg.append(f"各项目报名截止时间：{cn_datetime(shared[0])}。")
+    elif len(by_deadline) == 1:     # one line is not numbered (it said 1、 before the only line)
+        ((d, names),) = by_deadline.items()
+        reg.append(f"报名截止时间：{cn_datetime(d)}。" if len(spec.events) == 1 else
+                   f"{'、'.join(names)}：报名截止时间为{cn_datetime(d)}。")
     else:       # events sharing a deadline on one line (T2015: 围棋、中国象棋项目……于10月30日前)
         reg += [f"{i}、{'、'.join(names)}：报名截止时间为{cn_datetime(d)}。"
                 for i, (d, names) in enumerate(by_deadline.items(), 1)]

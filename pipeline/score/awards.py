@@ -151,7 +151,8 @@ class AwardScheme:
         """(group, rank, tied ids, awards spanned) of every tie across an award boundary
         (:func:`straddling`; per group for schemes awarding by group): the event waits
         for their 加赛 before any of its awards is given."""
-        return [("", *t) for t in straddling(self.places(awards.options), placements)]
+        return [("", *t) for t in straddling(self.places(awards.options), placements,
+                                             str(awards.options.get("rest") or ""))]
 
 
 def _runs(names: Sequence[Any]) -> list[tuple[str, int]]:
@@ -171,12 +172,13 @@ def _runs(names: Sequence[Any]) -> list[tuple[str, int]]:
     return out
 
 
-def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"]
+def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"], rest: str = ""
                ) -> list[tuple[int, tuple[str, ...], tuple[str, ...]]]:
     """Ties the awards cannot settle: (rank, tied entry ids, the awards their places span)
     for every group of placements still tied (``tied``) whose places fall into two award
-    bands — 一等奖 and 二等奖, or an award and none.  A tie inside one band is harmless
-    (the two 二等奖 of R2020-A1) — unless it is a tie for one place (``settle``: two level
+    bands — 一等奖 and 二等奖, or an award and none (无奖项; with the awards option ``rest``,
+    R2020-A1 决赛参与奖, the places below the awards bear that award: 二等奖/参与奖).  A tie
+    inside one band is harmless (the two 二等奖 of R2020-A1) — unless it is a tie for one place (``settle``: two level
     2nd at one round-2 table of 斗地主 share its one 三等奖, R2020-D2), when any of those
     is placed within the awards.
 
@@ -207,14 +209,15 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"]
             if settle and any(p.settle for p in tied) and len(kinds) == 1:
                 kinds = {slots[first]}      # the place they play off for bears that award
             spanned = [k for k in dict.fromkeys([*slots, ""]) if k in kinds]       # best award first
-            out.append((rank, tuple(p.entry for p in tied), tuple(k or "无奖项" for k in spanned)))
+            out.append((rank, tuple(p.entry for p in tied), tuple(k or rest or "无奖项" for k in spanned)))
     return out
 
 
 def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placement"],
                    by_id: Mapping[str, Entry], prizes: Mapping[str, int], event: str,
-                   group: str) -> tuple[list["AwardRow"], list[Issue], set[str]]:
-    """Walk placements best first, filling (award, count) slots in order."""
+                   group: str, rest: str = "") -> tuple[list["AwardRow"], list[Issue], set[str]]:
+    """Walk placements best first, filling (award, count) slots in order (``rest``: the
+    award of everyone else, named where a tie spans it: :func:`straddling`)."""
     ordered = sorted(placements, key=lambda p: (p.rank, p.entry))
     slots = [a for a, n in places for _ in range(n)]
     rows, issues, given = [], [], set()
@@ -226,7 +229,7 @@ def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placemen
         rows.append(_row(event, group, slots[i], p.rank, p.entry, by_id, prizes))
         given.add(p.entry)
     tier_of = {p.entry: p.tier for p in placements if p.settle}
-    for rank, tied, kinds in straddling(places, placements):
+    for rank, tied, kinds in straddling(places, placements, rest):
         who = "、".join(f"“{_label(e, by_id)}”" for e in tied)
         where = f"{event}{f' {group}组' if group else ''}"
         if all(e in tier_of for e in tied):     # one table's level runners-up (R2020-D2)
@@ -271,8 +274,9 @@ class Ranked(AwardScheme):
         """Awards by place, then ``rest`` for everyone else."""
         opts = awards.options
         by_id = {e.id: e for e in entries}
-        rows, issues, given = _assign_ranked(self.places(opts), placements, by_id, awards.prizes, event, "")
         rest = opts.get("rest")
+        rows, issues, given = _assign_ranked(self.places(opts), placements, by_id, awards.prizes, event, "",
+                                             str(rest or ""))
         if rest:
             placed = {p.entry: p.rank for p in placements}
             others = sorted((set(by_id) | set(placed)) - given, key=lambda e: (placed.get(e, 10**9), e))

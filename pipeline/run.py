@@ -2183,6 +2183,9 @@ class _RoundSheets:
     holds: bool = False
     chosen: dict[tuple, tuple[Received, Any]] = field(default_factory=dict)   # (match key, 牌号) → row taken
     disputed: set[tuple] = field(default_factory=set)   # two sheets received at once disagree
+    #: (sheet's sha256, (match key, 牌号)): a disputed table whose two rows are on one sheet
+    #: (:meth:`EventRunner.one_row_per_table`), said as such
+    twice: set[tuple[str, tuple]] = field(default_factory=set)
     details: dict[tuple, list[dict[str, Any]]] = field(default_factory=dict)
     read_fine: list[Received] = field(default_factory=list)   # sheets of this draw whose table was read
     #: (match key, 牌号) → the cells of the row taken that held an error value or a formula
@@ -3598,7 +3601,8 @@ class EventRunner:
         self.issues.extend(rejected)
         for r in results:
             self.results[r.match.key] = r
-        self.note_unscored(rows_in, found, {rkey[0] for rkey in ctx.disputed},
+        twice = {rkey for sha, rkey in ctx.twice if rkey in ctx.chosen and ctx.chosen[rkey][0].sha256 == sha}
+        self.note_unscored(rows_in, found, {rkey[0]: "两行" if rkey in twice else "不一致" for rkey in ctx.disputed},
                            {table for _, items in found_in for _, table in items if table is not None},
                            ctx.details)
 
@@ -3665,7 +3669,8 @@ class EventRunner:
             ctx.merged_cells[rkey] = back.merged_cells
             if back.disputed:
                 ctx.disputed.add(rkey)
-            kept = ("这一桌仍是两份同时收到、互相矛盾的成绩，暂不计成绩" if back.disputed else
+            kept = (("这一桌仍是同一份成绩表中互相矛盾的两行成绩，暂不计成绩" if (back.rec.sha256, rkey) in ctx.twice
+                     else "这一桌仍是两份同时收到、互相矛盾的成绩，暂不计成绩") if back.disputed else
                     f"这一桌仍按较早收到的《{back.rec.file_name}》（{_received(back.rec)}）的成绩计分")
             if back.conflict is not None:
                 m = rr.match
@@ -3698,31 +3703,42 @@ class EventRunner:
         the game computes from them (``values_from_details``); the game then reads the row as
         if typed, and checks it against the same hands.  What the hands cannot tell (the
         dealer at equal levels) is asked for as a blank cell is.  The table was reported
-        "成绩未交" though its whole record had come."""
+        "成绩未交" though its whole record had come.
+
+        The cells the hands cannot tell (the game's ``detail_kept``: 掼蛋 台上方, 双升 庄家 …)
+        may be typed beside them: a row with only those filled is computed too, keeping them
+        as typed.  掼蛋 A1 asked for 台上方 and filled with it alone was asked for its levels
+        next ("“甲方级数”未填写…请补填"), and the round waited for good.  When such a row's
+        hands cannot be read it is read as blank (the hands' problems said here, not the
+        levels asked for as well)."""
+        from .games.common import unset
+
         compute = getattr(self.game, "values_from_details", None)
         if compute is None or not ctx.details:
             return rows_in
+        kept = set(getattr(self.game, "detail_kept", ()))
         out = []
         for rr in rows_in:
             items = ctx.details.get(rr.match.key)
-            if items and row_blank(rr, ctx.columns):
+            if items and all(unset(c, rr.values.get(c.label)) for c in ctx.columns if c.label not in kept):
                 scratch: list[Issue] = []
                 values = compute(rr, items, self.ev.game_options, scratch)
                 if values:
                     rr = dataclasses.replace(rr, values={**rr.values, **values})
                 else:           # the hands' problems (the game reads no blank row: said here)
                     self.issues.extend([_with_merged_note(i, merged) for i in scratch] if merged else scratch)
+                    rr = dataclasses.replace(rr, values={**rr.values, **{l: None for l in kept}})
             out.append(rr)
         return out
 
-    def note_unscored(self, rows_in: list[ResultRow], found: list[Issue], disputed: set[tuple],
+    def note_unscored(self, rows_in: list[ResultRow], found: list[Issue], disputed: Mapping[tuple, str],
                       faulted: Iterable[tuple] = (), details: dict | None = None) -> None:
         """Which tables of the round have a row received but no result, and why
         (:attr:`unscored`): the office is then told to settle them, not that their sheet
         never came (a 斗地主 table level at the top waiting for its 加赛胜者 was reported
         as 还差 1 桌成绩未交, though its sheet was in).  A problem on a detail sheet's row
         is its table's too (it was "待各桌成绩齐后计分")."""
-        why: dict[tuple, str] = {key: "不一致" for key in disputed}
+        why: dict[tuple, str] = dict(disputed)      # "不一致" (two sheets), "两行" (two lines of one sheet)
         for key in faulted:                         # a row refused at reading
             why.setdefault(key, "有误")
         located = [i for i in found if i.cell]
@@ -3911,7 +3927,7 @@ class EventRunner:
             mark = len(self.issues)
             try:
                 if not self.check_sides(m, row, sides, rnd, ctx.shown) or \
-                        not self.one_row_per_table(m, row, seen, rnd, labels, sides):
+                        not self.one_row_per_table(m, row, seen, rnd, labels, sides, ctx):
                     continue
                 self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players, ctx.columns)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
@@ -4086,6 +4102,7 @@ class EventRunner:
         self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
         if held:
             kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "不一致": "两份成绩不一致",
+                     "两行": "在同一份成绩表中填了两行、成绩不一致",
                      "待齐": "待各桌成绩齐后计分"}
             said = "、".join(f"{name(m)}{kinds[self.unscored[m.key]]}" for m in held[:5])
             self.waiting += f"（已收到但未计分：{said}{' 等' if len(held) > 5 else ''}）"
@@ -4096,10 +4113,20 @@ class EventRunner:
                             f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
 
     def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple, Any]], rnd: Round,
-                          labels: list[str], sides: Sequence[str] = ()) -> bool:
+                          labels: list[str], sides: Sequence[str] = (), ctx: _RoundSheets | None = None) -> bool:
         """A table's result is filled once per sheet (per 牌号 for board-by-board games): a
-        second filled row with the same 桌号 — a mistyped table number — is RESULT_INVALID and
-        not counted (the first stands; the table it belongs to stays open).
+        second filled row with the same 桌号 whose sides are not both written — a mistyped
+        table number, its sides cleared — is RESULT_INVALID and not counted (the first
+        stands; the table it belongs to stays open).
+
+        A second row naming the table's own drawn sides (甲方 and 乙方 written on both lines,
+        and :meth:`check_sides` passed them: they are this table's) with another result is no
+        mistyped 桌号: the sheet says two results for one table and nothing tells which is
+        right.  RESULT_CONFLICT at the second line's first differing cell, naming both rows
+        and their values, held as two sheets received at once are (handbook RESULT_CONFLICT):
+        the table is not scored while its round is the last drawn (``ctx.holds``, the next
+        round waits; the first line had been counted and the next round drawn on it), and a
+        later sheet with one line settles it; in an earlier round the first line counts.
 
         A board game's row (桥牌: a table's rows differ by 牌号) whose 牌号 is the table's
         again has the right 桌号 and a repeated 牌号: said at the 牌号 cell, naming the board
@@ -4143,10 +4170,43 @@ class EventRunner:
                             f"已经填写，第 {row.row} 行又填了一次，两行完全相同，按一次计入，无需处理（可删除重复的一行）。",
                             at=row.cells.get("桌号"), severity=Severity.INFO)
             return False
+
+        def named(values: Mapping[str, Any]) -> bool:
+            return bool(sides) and all(str(values.get(l) or "").strip() for l in sides)
+        if ctx is not None and named(row.values) and named(first_values):
+            from types import SimpleNamespace
+            # (a first line holding only a dropdown's 无 says no result: it was not taken for the table)
+            if not row_blank(SimpleNamespace(values=first_values), ctx.columns):
+                self.table_twice(m, row, first, first_typed, typed, labels, ctx)
+                return False
         self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{_table_name(m)}在本表第 {first} 行"
                         f"已经填写，第 {row.row} 行又填了一次，未计入。请核对这一行的桌号（对照抽签表）。",
                         at=row.cells.get("桌号"))
         return False
+
+    def table_twice(self, m: Match, row: Any, first: int, first_typed: tuple, typed: tuple, labels: list[str],
+                    ctx: _RoundSheets) -> None:
+        """Two lines of one sheet for one table, both naming its drawn sides, with different
+        results (:meth:`one_row_per_table`): RESULT_CONFLICT at the second line's first
+        differing cell; the table held (``ctx.disputed``) while its round is the last drawn."""
+        rnd = ctx.rnd
+
+        def said(t: tuple) -> str:      # its filled result cells: 甲方级数“4”、乙方级数“K”
+            got = [(l, v) for l, v in zip(labels, t) if v]
+            return "、".join(f"{l}“{quoted(v)}”" for l, v in got) or "（空）"
+        differ = next((l for l, a, b in zip(labels, first_typed, typed) if a != b), labels[0])
+        rkey = (m.key, "")
+        held = ctx.holds and rkey in ctx.chosen
+        if held:
+            ctx.disputed.add(rkey)
+            ctx.twice.add((ctx.chosen[rkey][0].sha256, rkey))
+        self.issues.add("RESULT_CONFLICT",
+                        f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}：本表第 {first} 行和第 {row.row} 行都填了这一桌"
+                        f"（甲方、乙方都是本桌抽签的两方），成绩却不一致（第 {first} 行 {said(first_typed)}；"
+                        f"第 {row.row} 行 {said(typed)}），无法判断哪一行是对的："
+                        + ("这一桌暂不计成绩（下一轮要等这一桌）。" if held else f"暂按第 {first} 行计分。")
+                        + "请裁判核对后删除错误的一行（每桌只填一行），再把这份成绩表重新发送。",
+                        at=row.cells.get(differ) or row.cells.get("桌号"))
 
     def _renamed_unit(self, text: str, sid: str, compared: set[str], entries: dict[str, Entry]) -> bool:
         """A side as the sheet printed it before the office renamed the unit's short name

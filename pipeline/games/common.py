@@ -230,15 +230,23 @@ class RowReader:
             return None
         return n
 
-    def level(self, label: str, allow_past_a: bool = False) -> int | None:
-        """A level cell (2..A; 过A when allowed), or None with an issue."""
+    def level(self, label: str, allow_past_a: bool = False, past_a_column: str = "") -> int | None:
+        """A level cell (2..A; 过A when allowed), or None with an issue.  In a game that
+        records the pass of A in a column of its own (``past_a_column``: 掼蛋, 双扣 过A方),
+        过A typed in a level cell is told to be A with that side chosen there: "not a valid
+        level, type 2–10, J, Q, K or A" left 过A方 blank, and the table was scored on levels."""
         if self.error(label):
             return None
         if self.blank(label):
             self.require([label])
             return None
         n = parse_level(self.raw(label), allow_past_a)
-        if n is None:
+        if n is None and past_a_column and parse_level(self.raw(label), True) == PAST_A:
+            side = label[0] if label[:1] in ("甲", "乙") else ""
+            choose = f"“{side}”" if side else "过A的一方"
+            self.bad(label, f"“{label}”填的是 \"{shown(self.raw(label))}\"：级数栏不填“过A”——已过A的一方，"
+                            f"请在本栏填 A，并在“{past_a_column}”选{choose}")
+        elif n is None:
             extra = "（已过A填“过A”）" if allow_past_a else ""
             self.bad(label, f"“{label}”填的是 \"{shown(self.raw(label))}\"，不是有效级数：请{LEVEL_HELP}{extra}")
         return n

@@ -184,6 +184,9 @@ class Doudizhu:
     id: str = "doudizhu"
     title: str = "斗地主"
     seats: int = 3
+    #: the result cells its detail sheet does not tell, typed beside it: a row with nothing
+    #: else filled still has its totals computed from its 牌局明细 (EventRunner.totals_from_details)
+    detail_kept: tuple[str, ...] = (PLAYOFF,)
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 0, "draw": 0, "loss": 0, "bye": 0, "forfeit_win": 0, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = ("game_points", "playoff")

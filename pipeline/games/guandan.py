@@ -10,18 +10,26 @@ side ``forfeit_loss`` (default 0); the event's points may change both.
 
 Detail sheet 明细 (optional, one row per deal): 头游方 (the side whose player finished
 first) and 头游对家名次 (where that player's partner finished: 二游/三游/末游).  Both sides'
-levels are replayed from 2:2 with R2016-C1 (+3/+2/+1, never past A; at A only 二游 or 三游
-passes — an opponent is last; the third failed attempt at A sends the side back to 2) and
-compared with the entered 甲方级数/乙方级数 and 过A方; a difference is ``TOTAL_MISMATCH`` at the
-entered cell.  A deal written after a side passed A (过A不再打) is ``RESULT_INVALID`` at its
-头游方 cell.  台上方 stays as typed (the sheet does not say who was on stage at time); at equal
-levels it is asked for with the table's 明细 rows named.  A 弃权 beside deals on the 明细 is
-``RESULT_INVALID`` at the 弃权 cell, the table unscored (R2016-F4: a forfeit is a table not played).
+levels are replayed from 2:2 with R2016-C1 (+3/+2/+1, never past A) and compared with the
+entered 甲方级数/乙方级数 and 过A方; a difference is ``TOTAL_MISMATCH`` at the entered cell.
+A deal is played at the level of the side that finished first in the deal before (掼蛋: 打上游方
+的级牌; the first deal at 2, both sides' level).  R2016-C1 "three failed attempts at A → back
+to 2" is read as Guandan is commonly played: an attempt at A is a deal played at the side's A
+(:func:`play_deal`) — it passes A (wins the game) when that side finishes first with an
+opponent last (二游 or 三游), and fails otherwise, the opponents finishing first included; a
+deal played at the opponents' level is no attempt (a side at A finishing first there only
+takes the stage: the next deal is played at its A).  A deal written after a side passed A
+(过A不再打) is ``RESULT_INVALID`` at its 头游方 cell.  台上方 stays as typed (the 明细 does not
+say which deal was under way when time was called); at equal levels it is asked for with the
+table's 明细 rows named, and a typed 台上方 that neither the last deal's level nor the next one's
+can be (the last two deals' 头游 both the other side's) is ``TOTAL_MISMATCH`` at it.  A 弃权
+beside deals on the 明细 is ``RESULT_INVALID`` at the 弃权 cell, the table unscored (R2016-F4: a
+forfeit is a table not played).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Collection, Sequence
+from typing import Any, Collection, NamedTuple, Sequence
 
 from ..issues import Issue, issue
 from ..model import MatchResult, Round
@@ -137,31 +145,55 @@ class Deal:
     partner_place: int
 
 
-def play_deal(sides: tuple[DealStep, DealStep], deal: Deal) -> tuple[DealStep, DealStep]:
-    """R2016-C1: both sides' states after one deal; only the first finisher's side moves
-    (:func:`level_up`).  A deal after a side has passed A is a ValueError (过A不再打).
+def play_deal(sides: tuple[DealStep, DealStep], deal: Deal, on_stage: int | None = None
+              ) -> tuple[DealStep, DealStep]:
+    """R2016-C1: both sides' states after one deal played at the level of side ``on_stage``
+    (0 = 甲, 1 = 乙: the side that finished first in the deal before; None when not known —
+    a game's first deal, at 2).  The first finisher's side moves up (:func:`level_up`).  A deal
+    played at a side's A is its attempt at A: it passes with an opponent last, and fails with
+    its partner last or when the opponents finish first (:func:`failed_attempt_at_a`, the third
+    failure → 2).  A side at A finishing first in a deal played at the opponents' level stays
+    at A (no attempt; the next deal is played at its A).  ``on_stage`` None reads every deal a
+    side at A finishes first in as its attempt (the opponents' deals counting no failure).
+    A deal after a side has passed A is a ValueError (过A不再打).
 
-    >>> play_deal((DealStep(2), DealStep(14)), Deal(1, 3))[1].passed_a
+    >>> play_deal((DealStep(2), DealStep(14)), Deal(1, 3), on_stage=1)[1].passed_a
     True
+    >>> play_deal((DealStep(2), DealStep(14)), Deal(1, 3), on_stage=0)
+    (DealStep(level=2, passed_a=False, failed_at_a=0), DealStep(level=14, passed_a=False, failed_at_a=0))
+    >>> play_deal((DealStep(5), DealStep(14, failed_at_a=1)), Deal(0, 2), on_stage=1)
+    (DealStep(level=8, passed_a=False, failed_at_a=0), DealStep(level=14, passed_a=False, failed_at_a=2))
     """
     if any(s.passed_a for s in sides):
         raise ValueError("a side has passed A: the game is over")
+    moved = list(sides)
     side = sides[deal.first]
-    moved = level_up(side.level, deal.partner_place, side.failed_at_a)
-    return (moved, sides[1]) if deal.first == 0 else (sides[0], moved)
+    if side.level == LEVEL_A and on_stage is not None and on_stage != deal.first:
+        moved[deal.first] = side             # at A, won at the opponents' level: takes the stage only
+    else:
+        moved[deal.first] = level_up(side.level, deal.partner_place, side.failed_at_a)
+    other = 1 - deal.first
+    if on_stage == other and sides[other].level == LEVEL_A:
+        moved[other] = failed_attempt_at_a(sides[other].failed_at_a)     # its A deal, the opponents first
+    return moved[0], moved[1]
 
 
 def replay(deals: Sequence[Deal]) -> tuple[DealStep, DealStep]:
-    """R2016-C1: both sides' states after every deal, both starting at 2.
+    """R2016-C1: both sides' states after every deal, both starting at 2, each deal played at
+    the level of the side that finished first in the one before (:func:`play_deal`).
 
     >>> replay([Deal(0, 2), Deal(0, 2), Deal(0, 2), Deal(0, 2)])[0]
     DealStep(level=14, passed_a=False, failed_at_a=0)
     >>> [s.level for s in replay([Deal(0, 2)] * 4 + [Deal(0, 4)] * 3 + [Deal(1, 3)])]
     [2, 4]
+    >>> [s.level for s in replay([Deal(0, 2)] * 4 + [Deal(1, 2), Deal(0, 4)] * 2 + [Deal(1, 2)])]
+    [2, 11]
     """
     sides = (DealStep(2), DealStep(2))
+    on_stage = None
     for d in deals:
-        sides = play_deal(sides, d)
+        sides = play_deal(sides, d, on_stage)
+        on_stage = d.first
     return sides
 
 
@@ -175,6 +207,10 @@ class Guandan:
     seats: int = 2
     #: players on each side of a table: a fixed partnership (an event's team_size is this)
     side_size: int = 2
+    #: the result cells its detail sheet does not tell, typed beside it: a row with nothing
+    #: else filled still has its levels computed from its 明细 (EventRunner.totals_from_details) —
+    #: with 台上方 typed as asked, the levels were asked for next and the round waited
+    detail_kept: tuple[str, ...] = (ON_STAGE,)
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": BASE_WIN, "draw": TABLE_TOTAL // 2, "loss": TABLE_TOTAL - BASE_WIN,
         "bye": BASE_WIN, "forfeit_win": BASE_WIN, "forfeit_loss": 0})
@@ -228,7 +264,7 @@ class Guandan:
             ResultColumn(D_FIRST, "choice", SIDES, help="本副牌最先出完牌（头游）的选手所在方（甲/乙）"),
             ResultColumn(D_PARTNER, "choice", PARTNER_PLACES,
                          help="头游的对家第几个出完：二游（双下，升3级）、三游（升2级）、末游（升1级）；"
-                              "打A时对家为二游或三游才算过A，末游为打A未过（三次未过回到2）"),
+                              "打本方A时本方头游、对家为二游或三游才算过A，对家末游或对方头游为打A未过（三次未过回到2）"),
         ))
 
     def parse_round(self, rnd: Round, rows: Sequence[ResultRow], points: dict[str, int],
@@ -244,8 +280,8 @@ class Guandan:
                                   details=details, deal_labels=(D_FIRST, D_PARTNER)):
             if not r.require([A_LEVEL, B_LEVEL]):
                 continue
-            a = r.level(A_LEVEL)
-            b = r.level(B_LEVEL)
+            a = r.level(A_LEVEL, past_a_column=PAST_A_SIDE)
+            b = r.level(B_LEVEL, past_a_column=PAST_A_SIDE)
             pa = r.choice(PAST_A_SIDE, ("无", "甲", "乙"), aliases=SIDE_ALIASES, blank_as="无")
             stage = r.choice(ON_STAGE, SIDES, aliases=SIDE_ALIASES, blank_as="")
             if not r.ok or a is None or b is None or pa is None or stage is None:
@@ -263,7 +299,7 @@ class Guandan:
                                    "过A的一方级数应填 A，请改正")
                 continue
             deals = (details or {}).get(row.match.key)
-            if _filled(deals) and not self._details_agree(row, deals, (a, b), past, pa, issues):
+            if _filled(deals) and not self._details_agree(row, deals, (a, b), past, pa, issues, stage):
                 continue
             winner = winner_at_time(a, b, past, SIDES.index(stage) if stage else 0)
             d = abs(a - b)
@@ -287,21 +323,22 @@ class Guandan:
         replayed = self._replay_details(row, items, issues) if _filled(items) else None
         if replayed is None:
             return None
-        sides, passed_at, _ = replayed
+        sides, passed_at = replayed.sides, replayed.passed_at
         values = {A_LEVEL: level_name(sides[0].level), B_LEVEL: level_name(sides[1].level)}
         if passed_at is not None:
             values[PAST_A_SIDE] = SIDES[passed_at[0]]
         return values
 
     def _details_agree(self, row: ResultRow, items: list[dict[str, Any]], entered: tuple[int, int],
-                       past: int | None, past_typed: str, issues: list[Issue]) -> bool:
+                       past: int | None, past_typed: str, issues: list[Issue], stage: str = "") -> bool:
         """Replay the 明细 of one table (R2016-C1) and compare it with the entered levels and
         过A方: False (with issues) on a bad deal or a difference (``TOTAL_MISMATCH`` at each
-        entered cell that differs)."""
+        entered cell that differs).  At equal levels the typed 台上方 ``stage`` is checked too
+        (:func:`_on_stage_contradicted`)."""
         replayed = self._replay_details(row, items, issues)
         if replayed is None:
             return False
-        sides, passed_at, reset_at = replayed
+        sides, passed_at, reset_at = replayed.sides, replayed.passed_at, replayed.reset_at
         agree = True
         for i, label in enumerate((A_LEVEL, B_LEVEL)):
             want = sides[i].level
@@ -322,20 +359,27 @@ class Guandan:
                    if passed_at else "按明细逐局计算没有一方过A（应为“无”或留空）")
             issues.append(issue("TOTAL_MISMATCH", f"{where(row.match)}：“{PAST_A_SIDE}”{said}，{why}："
                                                   f"请核对明细或改正“{PAST_A_SIDE}”", at=row.at(PAST_A_SIDE)))
+        if agree and past is None and entered[0] == entered[1] and stage:
+            said_stage = _on_stage_contradicted(stage, replayed.firsts, entered[0])
+            if said_stage:
+                agree = False
+                issues.append(issue("TOTAL_MISMATCH", f"{where(row.match)}：{said_stage}", at=row.at(ON_STAGE)))
         return agree
 
     @staticmethod
-    def _replay_details(row: ResultRow, items: list[dict[str, Any]], issues: list[Issue]
-                        ) -> tuple[tuple[DealStep, DealStep], tuple[int, str] | None, list[str]] | None:
-        """Both sides' states after the table's 明细 rows (R2016-C1), with (side, deal number)
-        of the pass of A (None when no side passed) and, per side, the deal number of its
-        latest fall back to 2 ("" when none); None (with issues) when a deal is bad or comes
-        after a pass of A (the first such deal is reported)."""
+    def _replay_details(row: ResultRow, items: list[dict[str, Any]], issues: list[Issue]) -> _Replayed | None:
+        """Both sides' states after the table's 明细 rows (R2016-C1, each deal played at the
+        level of the side first in the deal before: :func:`play_deal`), with (side, deal
+        number) of the pass of A (None when no side passed), per side the deal number of its
+        latest fall back to 2 ("" when none), and each deal's (头游方, deal number); None (with
+        issues) when a deal is bad or comes after a pass of A (the first such deal is reported)."""
         sides = (DealStep(2), DealStep(2))
         ok = True
         passed_at: tuple[int, str] | None = None
         after_pass_reported = False
         reset_at = ["", ""]
+        firsts: list[tuple[int, str]] = []
+        on_stage: int | None = None         # whose level the next deal is played at
         for drow in detail_rows(items):
             if _blank_deal(drow.values):
                 continue
@@ -343,6 +387,7 @@ class Guandan:
             deal = _read_deal(r)
             if deal is None:
                 ok = False
+                on_stage = None             # (whose level the next deal was played at is not known)
                 continue
             if passed_at is not None:
                 if not after_pass_reported:
@@ -352,14 +397,46 @@ class Guandan:
                     after_pass_reported = True
                 ok = False
                 continue
-            before = sides[deal.first]
-            sides = play_deal(sides, deal)
-            after = sides[deal.first]
-            if after.passed_a:
+            before = sides
+            sides = play_deal(sides, deal, on_stage)
+            on_stage = deal.first
+            firsts.append((deal.first, r.hand))
+            if sides[deal.first].passed_a:
                 passed_at = (deal.first, r.hand)
-            elif before.level == LEVEL_A and after.level == 2:
-                reset_at[deal.first] = r.hand
-        return (sides, passed_at, reset_at) if ok else None
+            for i in (0, 1):
+                if before[i].level == LEVEL_A and sides[i].level == 2:
+                    reset_at[i] = r.hand
+        return _Replayed(sides, passed_at, reset_at, firsts) if ok else None
+
+
+class _Replayed(NamedTuple):
+    """A table's 明细 replayed (:meth:`Guandan._replay_details`)."""
+
+    sides: tuple[DealStep, DealStep]
+    passed_at: tuple[int, str] | None           # (side, deal number) of the pass of A
+    reset_at: list[str]                         # per side, the deal of its latest fall back to 2
+    firsts: list[tuple[int, str]]               # each deal's (头游方, deal number)
+
+
+def _on_stage_contradicted(stage: str, firsts: Sequence[tuple[int, str]], level: int) -> str:
+    """R2016-F4 at equal levels: what is wrong with the typed 台上方 ``stage`` by the 明细
+    ("" when nothing).  When time is called the deal under way is finished, so the side on
+    stage was the side whose level the last deal was played at (the 头游方 of the deal before)
+    or, time having come between deals, the side the next deal would be played at (the last
+    deal's 头游方): the 明细 does not say which.  Only when both are the same side is a typed
+    other side a contradiction — said, not silently chosen.
+
+    >>> _on_stage_contradicted("乙", [(1, "1"), (0, "2"), (0, "3")], 5)[:20]
+    '“台上方”填的是 "乙"，但明细最后两局'
+    >>> _on_stage_contradicted("甲", [(1, "1"), (0, "2"), (0, "3")], 5), _on_stage_contradicted("乙", [(1, "1"), (0, "2")], 5)
+    ('', '')
+    """
+    if len(firsts) < 2 or firsts[-1][0] != firsts[-2][0] or SIDES[firsts[-1][0]] == stage:
+        return ""
+    side = SIDES[firsts[-1][0]]
+    return (f"“{ON_STAGE}”填的是 \"{stage}\"，但明细最后两局（第 {firsts[-2][1]}、{firsts[-1][1]} 局）都是{side}方头游："
+            f"最后一局打的是{side}方的级数，下一局也是，时间到时在台上的是{side}方（双方同为 \"{level_name(level)}\" 级，"
+            f"由台上方定胜负）：请核对明细或改正“{ON_STAGE}”")
 
 
 def _blank_deal(values: dict[str, Any]) -> bool:

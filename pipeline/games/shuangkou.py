@@ -249,6 +249,9 @@ class Shuangkou:
     seats: int = 2
     #: players on each side of a table: a fixed partnership (an event's team_size is this)
     side_size: int = 2
+    #: the result cells its detail sheet does not tell, typed beside it: a row with nothing
+    #: else filled still has its levels computed from its 明细 (EventRunner.totals_from_details)
+    detail_kept: tuple[str, ...] = (LAST_HAND, A_WARN, B_WARN)
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2, "forfeit_loss": 0})
     default_tiebreaks: tuple[str, ...] = ("direct", "wins", "game_points", "playoff")
@@ -322,8 +325,8 @@ class Shuangkou:
                                                D_PENALISED, D_PENALTIES)):
             if not r.require([A_LEVEL, B_LEVEL]):
                 continue
-            a = r.level(A_LEVEL)
-            b = r.level(B_LEVEL)
+            a = r.level(A_LEVEL, past_a_column=PAST_A_SIDE)
+            b = r.level(B_LEVEL, past_a_column=PAST_A_SIDE)
             pa = r.choice(PAST_A_SIDE, ("无", "甲", "乙"), aliases=SIDE_ALIASES, blank_as="无")
             last = r.choice(LAST_HAND, SIDES, aliases=SIDE_ALIASES, blank_as="")
             wa = r.integer(A_WARN, 0, WARNINGS_TO_LOSE, blank_as=0)

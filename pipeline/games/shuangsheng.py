@@ -234,6 +234,9 @@ class Shuangsheng:
     seats: int = 2
     #: players on each side of a table: a fixed partnership (an event's team_size is this)
     side_size: int = 2
+    #: the result cells its detail sheet does not tell, typed beside it: a row with nothing
+    #: else filled still has its levels computed from its 明细 (EventRunner.totals_from_details)
+    detail_kept: tuple[str, ...] = (DEALER,)
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 3, "loss": 1, "draw": 2, "win_equal": 2, "loss_equal": 1,
         "bye": 3, "forfeit_win": 3, "forfeit_loss": 0})

@@ -62,11 +62,13 @@ def test_a_side_that_is_not_at_this_table_is_refused(tmp_path):
 
 
 def test_a_table_filled_twice_keeps_the_first_row_and_says_which(tmp_path):
-    """The second row is table 1 again (its 桌号 and sides copied from the first): it is not
-    counted, and the message names both rows."""
+    """The second row is table 1 again (its 桌号 copied from the first, its sides cleared): a
+    mistyped 桌号 — it is not counted, and the message names both rows.  (Both lines naming
+    table 1's sides with other results are a conflict: test_table_twice_on_one_sheet.py.)"""
     def twice(ws, hrow, col):
-        for label in ("桌号", "甲方", "乙方"):
-            ws.cell(hrow + 2, col[label]).value = ws.cell(hrow + 1, col[label]).value
+        ws.cell(hrow + 2, col["桌号"]).value = ws.cell(hrow + 1, col["桌号"]).value
+        for label in ("甲方", "乙方"):
+            ws.cell(hrow + 2, col[label]).value = None
     issues, report = _edit_xiangqi_r1(tmp_path, twice)
     (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
     assert bad["cell"].startswith("C")          # its 桌号 cell

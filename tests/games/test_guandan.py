@@ -221,3 +221,70 @@ def test_R2016_C1_values_from_details(sheet):
     issues = []
     assert G.values_from_details(row, _deals(("丁", "二游")), {}, issues) is None
     assert [i.cell for i in issues] == ["E2"]
+
+
+# -- R2016-C1 "three failed attempts at A → back to 2": an attempt is a deal played at the
+# side's A (each deal at the level of the side first in the deal before), the opponents'
+# wins in it included; a deal at the opponents' level is no attempt, and passes no A
+def test_R2016_C1_the_opponents_first_in_a_deal_at_my_A_is_a_failed_attempt():
+    at_a = (DealStep(14), DealStep(5))
+    assert play_deal(at_a, Deal(1, 2), on_stage=0) == (DealStep(14, failed_at_a=1), DealStep(8))
+    assert play_deal((DealStep(14, failed_at_a=2), DealStep(5)), Deal(1, 4), on_stage=0) == (DealStep(2), DealStep(6))
+    # a deal played at 乙's level: 甲 at A loses nothing, and finishing first there takes the stage only
+    assert play_deal(at_a, Deal(1, 2), on_stage=1) == (DealStep(14), DealStep(8))
+    assert play_deal(at_a, Deal(0, 2), on_stage=1) == at_a
+    # 甲 to A, then 乙 first in three of 甲's A deals (甲 taking the stage back in between): 甲 at 2
+    deals = [Deal(0, 2)] * 4 + [Deal(1, 2), Deal(0, 4), Deal(1, 2), Deal(0, 4), Deal(1, 3)]
+    assert replay(deals) == (DealStep(2), DealStep(10))
+    # 甲 at A wins a deal at 乙's level with the partner second: no pass; the next deal, at 甲's A, passes
+    deals = [Deal(0, 2)] * 4 + [Deal(1, 4), Deal(0, 2)]
+    assert replay(deals) == (DealStep(14, failed_at_a=1), DealStep(3))
+    assert replay([*deals, Deal(0, 3)])[0].passed_a
+
+
+def test_R2016_C1_detail_failed_attempts_count_the_opponents_first(sheet):
+    """甲 reaches A at deal 4; 乙 finishes first in 甲's A deals 5, 7 and 9 (甲 first again at
+    乙's level in 6 and 8): three failed attempts, 甲 back to 2 — 2:10.  (Only 甲 first with
+    its partner last had counted: 甲 stayed at A.)"""
+    deals = _deals(*[("甲", "二游")] * 4, ("乙", "二游"), ("甲", "末游"), ("乙", "二游"), ("甲", "末游"), ("乙", "三游"))
+    (res,), issues = sheet(G).parse({"甲方级数": "2", "乙方级数": "10"}, details=deals)
+    assert issues == [] and [x.points for x in res.sides] == [52 - 4 * 8 - 4, 48 + 4 * 8 + 4]
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "10"}, details=deals)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "D2"
+    assert '应为 "2"' in i.message and "第 9 局打A第3次未过" in i.message
+    row = sheet(G).row({})
+    assert G.values_from_details(row, deals, {}, []) == {"甲方级数": "2", "乙方级数": "10"}
+
+
+def test_R2016_C1_detail_no_pass_of_A_at_the_opponents_level(sheet):
+    """甲 at A, 乙 first in deal 5 (甲's A deal: a failure), 甲 first with the partner second in
+    deal 6 — played at 乙's level: no pass (it had been read as 甲方过A)."""
+    deals = _deals(*[("甲", "二游")] * 4, ("乙", "末游"), ("甲", "二游"))
+    (res,), issues = sheet(G).parse({"甲方级数": "A", "乙方级数": "3"}, details=deals)
+    assert issues == [] and res.reason.startswith("级数")
+    results, (i,) = sheet(G).parse({"甲方级数": "A", "乙方级数": "3", "过A方": "甲"}, details=deals)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "F2" and "没有一方过A" in i.message
+
+
+def test_R2016_F4_on_stage_typed_against_the_detail_is_said(sheet):
+    """乙 +3, 甲 +2, 甲 +1: 5:5, the last two deals both 甲's — 甲 was on stage whether time
+    came during the last deal or after it; 台上方 乙 is said at its cell, not scored."""
+    deals = _deals(("乙", "二游"), ("甲", "三游"), ("甲", "末游"))
+    results, (i,) = sheet(G).parse({"甲方级数": "5", "乙方级数": "5", "台上方": "乙"}, details=deals)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "G2"
+    assert "第 2、3 局" in i.message and "都是甲方头游" in i.message and "台上的是甲方" in i.message
+    (res,), issues = sheet(G).parse({"甲方级数": "5", "乙方级数": "5", "台上方": "甲"}, details=deals)
+    assert issues == [] and [x.points for x in res.sides] == [52, 48]
+    # the last two deals of different sides: either may have been on stage, as typed
+    deals = _deals(("甲", "二游"), ("乙", "二游"))
+    (res,), issues = sheet(G).parse({"甲方级数": "5", "乙方级数": "5", "台上方": "乙"}, details=deals)
+    assert issues == [] and [x.points for x in res.sides] == [48, 52]
+
+
+@pytest.mark.parametrize("game", ["掼蛋", "双扣"])
+def test_past_a_typed_as_a_level_says_to_type_A_and_choose_the_side(sheet, game):
+    """过A in a 级数 cell: "请填 2–10、J、Q、K 或 A" left 过A方 blank and the table fell to
+    台上方; it says to type A there and choose that side in “过A方” (双扣: “先过A方”)."""
+    results, (i,) = sheet(GAMES.get(game)).parse({"甲方级数": "8", "乙方级数": "过A", "台上方": "甲"})
+    assert results == [] and i.code == "RESULT_INVALID" and i.cell == "E2"
+    assert "请在本栏填 A" in i.message and "过A方”选“乙”" in i.message and "不是有效级数" not in i.message

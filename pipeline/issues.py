@@ -63,6 +63,7 @@ CODES: dict[str, Severity] = {
     "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
     "CLOCK_BEHIND": Severity.WARNING,       # this run's time (clock or --now) before a round already published
+    "DEADLINE_MISSING": Severity.WARNING,   # an event without a deadline in tournament.yaml: open, not drawn, every night
     "INBOX_LINK": Severity.WARNING,         # a symlink in the inbox not followed (to nowhere, a folder, outside)
     "RESULT_ON_OTHER_SHEET": Severity.WARNING,  # results typed on a copy of 成绩, not on 成绩: not read
     "RESULT_LEFT_BLANK": Severity.WARNING,  # a later sheet leaves blank a table an earlier one filled: the earlier still counts

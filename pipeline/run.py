@@ -1763,8 +1763,49 @@ def lot_seed(t: Tournament, event: str, entries: list[Entry]) -> str:
     return draw_seed(t, event, 1, draw_inputs_hash(entries, [], {}, frozenset()))
 
 
+#: the status of an event without a ``deadline`` (R2020-Q4: open, not drawn until one is set)
+NO_DEADLINE_WAITING = "没有报名截止时间，暂不抽签：请在 tournament.yaml 中为本项目填写 deadline"
+
+
+def deadline_missing(t: Tournament, events: Mapping[str, EventState], issues: IssueLog) -> None:
+    """R2020-Q4: DEADLINE_MISSING, every night, for each event not drawn whose ``deadline`` is
+    missing from tournament.yaml (deleted by hand: ``league new`` always writes one) — it stays
+    open, is never drawn and freezes nothing until the office sets one (:func:`deadline_passed`);
+    the notice says its deadline is 另行通知.  Said at the event's line where it is found
+    (:func:`pipeline.spec.event_line`), with the other events' latest deadline as the example
+    (else 17:00 the day before the first session; not the run's time: the same words each night)."""
+    missing = [ev for ev in t.spec.events if ev.deadline is None
+               and (events.get(ev.id) is None or not events[ev.id].rounds)]
+    if not missing:
+        return
+    from .spec import SPEC_FILE, event_line
+
+    try:
+        text = (t.folder / SPEC_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    others = [aware(ev.deadline) for ev in t.spec.events if ev.deadline is not None]
+    first = min((s.date for s in t.spec.sessions), default=None)
+    example = (max(others).astimezone(TZ).isoformat() if others else
+               dt.datetime.combine(first - dt.timedelta(days=1), dt.time(17), TZ).isoformat() if first else
+               "2020-11-09T15:00:00+08:00")
+    for ev in missing:
+        line = event_line(text, ev.id) if text else None
+        where = f"第 {line} 行起的该项目（id: {ev.id}）下" if line else f"该项目（id: {ev.id}）下"
+        issues.add("DEADLINE_MISSING",
+                   f"项目“{ev.name}”没有报名截止时间，暂不抽签：请在 tournament.yaml {where}填写 deadline"
+                   f"（如 deadline: {example}），到时即截止报名、抽签。"
+                   "填写之前本项目一直接受报名，通知中写“报名截止时间另行通知”。",
+                   at=CellRef(SPEC_FILE))
+
+
 def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
-    return ev.deadline is None or now >= aware(ev.deadline)
+    """R2020-Q4: whether the event's registration has closed (its ``deadline`` has come).  An
+    event without one (the line deleted from tournament.yaml by hand; ``league new`` always
+    writes one) is open — never drawn, nothing frozen — until the office sets one
+    (DEADLINE_MISSING, :func:`deadline_missing`): it was counted closed, drawn the night two
+    forms arrived and a third unit's form on time refused as sent after the draw."""
+    return ev.deadline is not None and now >= aware(ev.deadline)
 
 
 def awards_sheet_step(errors: Sequence[Issue]) -> str:
@@ -2013,9 +2054,11 @@ def _closed_terms(t: Tournament, ledger: Ledger, ev: EventSpec,
     in time; while the new deadline is still ahead the record is dropped, every edit applies, and
     the terms are recorded again when it passes), a quota or member count raised (no unit's quota
     in the event smaller).  The round 1 drawn records these terms (:data:`TERMS_KEY`)."""
-    if ev.deadline is None:
-        return ev, {}, ""
     rec = ledger.closed_terms(ev.id)
+    if ev.deadline is None:         # open until the office sets one (DEADLINE_MISSING): nothing frozen
+        if rec is not None:
+            ledger.forget_closed_terms(ev.id, now)
+        return ev, {}, ""
     if not deadline_passed(ev, now):
         if rec is not None:         # the deadline moved later than a run saw it pass: open again
             ledger.forget_closed_terms(ev.id, now)
@@ -2715,6 +2758,9 @@ class EventRunner:
             # (once drawn, registration is closed: a deadline moved later after the draw
             # left the next round waiting for it — terms_at_draw says so)
             closed = bool(self.rounds) or deadline_passed(self.ev, self.now)
+            if not closed and self.ev.deadline is None:     # open until one is set (DEADLINE_MISSING)
+                self.waiting = NO_DEADLINE_WAITING
+                return
             if not self.entries and (self.rounds or not closed):
                 self.waiting = "尚无有效报名"
                 return
@@ -6088,8 +6134,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         if es.complete:
             awards += event_awards(t, ev, es, issues)
         report.events.append(f"{ev.name}：" + ("已完成" if es.complete else (es.waiting or "进行中")))
-        if es.waiting and (es.rounds or deadline_passed(ev, now)):
+        if es.waiting and (es.rounds or deadline_passed(ev, now) or es.waiting == NO_DEADLINE_WAITING):
             report.next_steps.append(f"{ev.name}：{es.waiting}")
+    deadline_missing(t, events, issues)
     ledger.cache_prune("event:", memo_keys)
     seated_twice(t, events, issues)
     events_gone(t, ledger, issues)

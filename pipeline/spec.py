@@ -1071,3 +1071,29 @@ def _pydantic_version() -> str:
         return (Path(origin).parent / "version.py").read_text(encoding="utf-8") if origin else ""
     except (OSError, ImportError, ValueError):
         return ""
+
+
+def event_line(text: str, event_id: str) -> int | None:
+    """The line (1-based) of ``tournament.yaml``'s text where event ``event_id``'s item names
+    its id (``- id: go``, ``- {id: go, …}``, ``id: "go"`` under ``- name: 围棋``), for a message
+    that sends the office to it (DEADLINE_MISSING); None when it is not found so (the message
+    then names the file and the event only).  The validated spec keeps no line numbers (a
+    rerun reads it from its cache, without the YAML library): a plain scan of the text below
+    the top-level ``events:``.
+
+    >>> event_line("id: t\\nevents:\\n  - id: xq\\n    name: 象棋\\n  - {id: 'go', name: 围棋}\\n", "go")
+    5
+    >>> event_line("events:\\n  - id: go2\\n", "go") is None
+    True
+    """
+    import re
+
+    pattern = re.compile(r"(?:^|[\s{,-])id\s*:\s*(['\"]?)" + re.escape(event_id) + r"\1\s*(?:[,}#]|$)")
+    inside = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if line[:1] not in ("", " ", "\t", "#", "-"):
+            inside = re.match(r"events\s*:", line) is not None
+            continue
+        if inside and not line.lstrip().startswith("#") and pattern.search(line.split(" #")[0]):
+            return n
+    return None

@@ -177,7 +177,8 @@ def forms_still_count(events: Iterable["EventSpec"], late_policy: str, drawn: Ma
                       now: dt.datetime) -> bool:
     """R2020-Q4: whether a registration form received ``now`` could still enter some event —
     one open for registration (before its ``deadline``, as the receipts tell the captains;
-    an event without one until its round 1 is drawn — the runner draws it at once), or,
+    an event without one until its round 1 is drawn — the runner does not draw it until the
+    office sets one, DEADLINE_MISSING; one drawn before its deadline was deleted is closed), or,
     under ``late_policy: accept-with-warning`` (a late form is taken, marked late), one whose
     round 1 is not drawn yet (a drawn one's draw stands: an entry added after it enters no
     round).  False: a unit that sent no form is not asked for one (the
@@ -186,7 +187,7 @@ def forms_still_count(events: Iterable["EventSpec"], late_policy: str, drawn: Ma
         es = drawn.get(ev.id)
         undrawn = es is None or not es.rounds
         if ev.deadline is None:
-            return undrawn          # drawn at once (run.deadline_passed): the draw closes it
+            return undrawn          # open until one is set (run.deadline_passed); a draw closes it
         if aware(now) < aware(ev.deadline):
             return True
         return late_policy == "accept-with-warning" and undrawn

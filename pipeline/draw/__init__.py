@@ -16,6 +16,16 @@ def _register_all() -> None:
 FORMATS: Registry = Registry("format", load=_register_all)
 
 
+def byes_scored(format_name: str) -> bool:
+    """Whether the format's byes count the event's bye points in its ranking (``BYES_SCORED``):
+    a Swiss bye (R2015-F1) and a group's bye of R2016-F3 (累计积分) — what the notice's rules of
+    play say a bye scores (a game's ``notice_bye``).  A round robin's rest scores nothing
+    (:func:`bye_scores`) and a knockout's 晋级签 only advances: no points are said for them —
+    the 掼蛋 notice of a round robin promised 52 that the standings never gave."""
+    fmt = FORMATS.get(format_name) if format_name in FORMATS else None
+    return bool(getattr(fmt, "BYES_SCORED", False))
+
+
 def bye_scores(format_name: str, rnd: Any) -> bool:
     """Whether a bye of round ``rnd`` scores the event's bye points.  In a round robin
     (Berger tables: a round robin format, R2020-F4's final pool, R2011-F1's groups) an odd

@@ -67,6 +67,9 @@ class GroupsStandings:
     name = "groups_standings"
     title = "分组积分编排赛"
     seats = 2
+    #: R2016-F3: a group's bye counts its points in the group's standings (累计积分): the notice
+    #: says what it scores (:func:`pipeline.draw.byes_scored`)
+    BYES_SCORED = True
     #: each group ranked apart when the awards are per group (各组前N名, EventState.places_by_group):
     #: the only format an award scheme by group (AwardScheme.by_group) may be given to
     ranks_each_group = True

@@ -244,6 +244,9 @@ class Swiss:
     name = "swiss"
     title = "瑞士制"
     seats = 2
+    #: a bye is drawn in place of a game and its points count in the standings: the notice
+    #: says what it scores (:func:`pipeline.draw.byes_scored`)
+    BYES_SCORED = True
     OPTIONS = ("rounds",)
     #: the options as the spec reference documents them (pipeline.specdoc)
     OPTION_DOCS = {

@@ -227,13 +227,19 @@ class Guandan:
     def notice_rules(self, options: dict[str, Any], points: dict[str, int],
                      stated: Collection[str] = ()) -> list[str]:
         """The notice's rules of play in the T2016 rules' words: who wins at time (R2016-F4)
-        and the round score by level difference (R2016-S1, the round's points)."""
+        and the round score by level difference (R2016-S1, the round's points).  What a bye
+        scores is :meth:`notice_bye`'s, said only where the format scores one."""
         return ["过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，双方级数相同，以台上者为胜方",
                 # the score itself is the 级差计分表 printed under this line (notice_tables)
-                "根据每局比赛结束后双方的结果，按级差计分（见下表）",
-                # a bye's score is a rule of its own (R2016-F3 总积分 counts it): said, not left to the table
-                f"队数为奇数时，轮空的一队本轮计{points.get('bye', BASE_WIN)}分"
-                + ("（同级胜方的得分）" if points.get("bye", BASE_WIN) == BASE_WIN else "")]
+                "根据每局比赛结束后双方的结果，按级差计分（见下表）"]
+
+    def notice_bye(self, points: dict[str, int]) -> str:
+        """R2016-F3, R2016-S1: what a bye scores, a rule of its own (总积分 counts it: said, not
+        left to the table) — printed after the rules of play only where the event's format
+        scores a bye (:func:`pipeline.draw.byes_scored`: 分组积分编排, Swiss), not for a round
+        robin's rest or a knockout's 晋级签, which score nothing."""
+        bye = points.get("bye", BASE_WIN)
+        return f"队数为奇数时，轮空的一队本轮计{bye}分" + ("（同级胜方的得分）" if bye == BASE_WIN else "")
 
     def notice_tables(self, options: dict[str, Any], points: dict[str, int]) -> list[NoticeTable]:
         """R2016-S1: the seed's 级差计分表 — 比赛结果 | 台上台下 | 一级 … 十二级, the winner's and

@@ -101,6 +101,7 @@ CODE_LABEL = {
     "SCORING_CHANGED": "计分办法被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",
     "CLOCK_BEHIND": "运行时间早于已公布的抽签",
+    "DEADLINE_MISSING": "项目未设报名截止时间",
     "INBOX_LINK": "链接未读取",
     "RESULT_ON_OTHER_SHEET": "成绩填错工作表",
     "RESULT_LEFT_BLANK": "重发的成绩表漏填",
@@ -1048,7 +1049,9 @@ def registration_closed(spec: "TournamentSpec", now: dt.datetime,
                         events: "Mapping[str, EventState] | None" = None) -> bool:
     """Whether registration has closed for every event: its ``deadline`` has passed — or, for
     an event without one, its round 1 is drawn (``events``: the league's event states; the
-    runner draws such an event at once, and an entry sent after the draw enters no round).
+    runner does not draw such an event until the office sets a deadline, DEADLINE_MISSING —
+    one drawn before its deadline was deleted is closed: an entry sent after the draw enters
+    no round).
     Until then a captain can still correct the form for some event (R2020-Q4 per event).
     It is :func:`~pipeline.state.forms_still_count`'s question with no late form taken."""
     return bool(spec.events) and not forms_still_count(spec.events, "reject", events or {}, now)

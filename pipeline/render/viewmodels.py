@@ -306,11 +306,14 @@ def _describe_format(ev: "EventSpec", format_title: str, rounds: Sequence[Round]
     return f"采用{format_title or ev.format.type}。"
 
 
-def _play_rules(ev: "EventSpec") -> str:
+def _play_rules(ev: "EventSpec", format_type: str = "") -> str:
     """The rules of play the notice states after the format: a time limit the event sets
     (``game_options.time_limit_minutes``), then the game's own (``notice_rules``): the
     event's points when its spec sets them (R2011-F1), its time control (R2011-F3,
-    R2011-D1) and play and scoring rules (R2020-F2/F3, R2020-D3, R2011-D1/D2 …)."""
+    R2011-D1) and play and scoring rules (R2020-F2/F3, R2020-D3, R2011-D1/D2 …); then what a
+    bye scores (the game's ``notice_bye``, R2016-F3) where the format — ``format_type``, the
+    one the event's rounds were drawn in, else the spec's — scores one."""
+    from ..draw import byes_scored
     from ..games import GAMES, event_points
 
     parts: list[str] = []
@@ -318,6 +321,10 @@ def _play_rules(ev: "EventSpec") -> str:
     try:
         if game is not None and hasattr(game, "notice_rules"):
             parts += game.notice_rules(ev.game_options, event_points(ev), stated=frozenset(ev.points or ()))
+        # what a bye scores (R2016-F3 掼蛋: 52), only where the format scores one — not a round
+        # robin's rest nor a knockout's 晋级签 (the handbook: 不计分)
+        if game is not None and hasattr(game, "notice_bye") and byes_scored(format_type or ev.format.type):
+            parts.append(game.notice_bye(event_points(ev)))
     except Exception:  # noqa: BLE001 - a game that cannot say its rules must not stop the notice
         parts = []
     minutes = ev.game_options.get("time_limit_minutes")
@@ -433,6 +440,21 @@ def _units_section(spec: "TournamentSpec") -> Section:
     return Section(nu.heading, lines)
 
 
+def _contact_words(contact: str) -> str:
+    """联系人及电话 as the notice prints it: a name and a phone number typed apart ("王老师
+    13800000000") keep apart — the notice closes up spaces between Chinese and digits
+    (:func:`cjk_spacing`), which ran them together as 王老师13800000000.
+
+    >>> _contact_words("王老师 13800000000"), _contact_words("王老师 0511-88791234。"), _contact_words("王老师")
+    ('王老师，电话13800000000', '王老师，电话0511-88791234', '王老师')
+    """
+    text = contact.strip().rstrip("。.")
+    name, _, phone = text.rpartition(" ")
+    if name.strip() and re.fullmatch(r"[0-9０-９+()（）-]{5,}", phone) and "电话" not in name:
+        return f"{name.strip().rstrip('，,')}，电话{phone}"
+    return text
+
+
 def notice_vm(state: "LeagueState") -> NoticeVM:
     """The 通知 (T2020/T2015/T2016 style): greeting, purpose, numbered sections, signature
     and date, then the registration form as an attachment."""
@@ -491,7 +513,7 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
         es = state.events.get(ev.id)
         # the format the event's rounds were drawn in (FORMAT_CHANGED: not a later edit of the spec)
         fmt_lines.append(f"（{cn_number(i)}）{ev.name}：{_describe_format(es.spec if es else ev, es.format_title if es else '', es.rounds if es else ())}"
-                         f"{_play_rules(ev)}")
+                         f"{_play_rules(ev, (es.spec if es else ev).format.type)}")
         tables = _play_tables(ev)       # under the event's own line (R2016-S1: 见下表)
         if tables:
             fmt_tables[len(fmt_lines) - 1] = tables
@@ -510,29 +532,38 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     sections.append(Section("奖项设置", award_lines))
 
     reg = []
-    by_deadline: dict[dt.datetime, list[str]] = {}
+    # R2020-Q4: an event without a deadline (deleted from tournament.yaml by hand) is open until
+    # the office sets one (DEADLINE_MISSING): its deadline is 另行通知, not left out — the
+    # notice's 报名办法 named only the others (the key None, after the dated ones)
+    by_deadline: dict[dt.datetime | None, list[str]] = {}
     for ev in spec.events:
         # an event drawn already: the deadline it was drawn under (TERMS_CHANGED: a later edit
         # does not apply to it), as the runner ran it
         es = state.events.get(ev.id)
         deadline = es.spec.deadline if es is not None else ev.deadline
-        if deadline:
-            by_deadline.setdefault(deadline, []).append(ev.name)
+        by_deadline.setdefault(deadline or None, []).append(ev.name)
+    if None in by_deadline:
+        by_deadline[None] = by_deadline.pop(None)
     shared = [d for d, names in by_deadline.items() if len(names) == len(spec.events) > 1]
     if shared:      # every event the same deadline: said once (T2020 printed it four times)
-        reg.append(f"各项目报名截止时间：{cn_datetime(shared[0])}。")
+        reg.append(f"各项目报名截止时间：{cn_datetime(shared[0])}。" if shared[0] else "各项目报名截止时间另行通知。")
     elif len(by_deadline) == 1:     # one line is not numbered (it said 1、 before the only line)
         ((d, names),) = by_deadline.items()
-        reg.append(f"报名截止时间：{cn_datetime(d)}。" if len(spec.events) == 1 else
-                   f"{'、'.join(names)}：报名截止时间为{cn_datetime(d)}。")
+        when = f"报名截止时间为{cn_datetime(d)}。" if d else "报名截止时间另行通知。"
+        reg.append(f"报名截止时间：{cn_datetime(d)}。" if len(spec.events) == 1 and d else
+                   when if len(spec.events) == 1 else f"{'、'.join(names)}：{when}")
     else:       # events sharing a deadline on one line (T2015: 围棋、中国象棋项目……于10月30日前)
-        reg += [f"{i}、{'、'.join(names)}：报名截止时间为{cn_datetime(d)}。"
+        reg += [f"{i}、{'、'.join(names)}：" + (f"报名截止时间为{cn_datetime(d)}。" if d else "报名截止时间另行通知。")
                 for i, (d, names) in enumerate(by_deadline.items(), 1)]
-    to = spec.submit_to or spec.contact or "工会办公室"
+    to = spec.submit_to or (_contact_words(spec.contact) if spec.contact else "") or "工会办公室"
     # 附件1 when the notice has further attachments (the rules): 见附件 alone named two
     form_ref = "附件1" if spec.notice_attachments else "附件"
+    # the contact (联系人及电话, which league new says is printed on the notice) beside the
+    # address the forms go to: it was left out whenever submit_to was set
+    contact = (f"联系人：{_contact_words(spec.contact)}。"
+               if spec.submit_to and spec.contact and spec.contact != spec.submit_to else "")
     reg.append(f"报名表（见{form_ref}）由各{uw}统一填写后发送至{to}，"
-               f"逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。")
+               f"逾期{'不予受理' if spec.late_policy == 'reject' else '将另行标注'}。{contact}")
     sections.append(Section("报名办法", reg))
 
     if spec.notes:

@@ -139,10 +139,11 @@ def test_R2020_Q4_the_office_is_not_told_to_chase_a_form_that_could_no_longer_co
 
 
 def test_R2020_Q4_an_event_without_a_deadline_closes_with_its_draw(tmp_path):
-    """An event without ``deadline`` is drawn as soon as it can be (run.deadline_passed): a
-    form sent after its round 1 enters no round.  The office's next steps and the unit's page
-    asked for 体育部's missing form every night after the draw (forms_still_count and
-    site_vm.registration_closed counted such an event open for good, from a review)."""
+    """An event without ``deadline`` is open and not drawn (DEADLINE_MISSING: not even at its
+    ``draw_at`` with the check-in in); once drawn (its deadline deleted after the draw) it is
+    closed: a form sent after its round 1 enters no round.  The office's next steps and the
+    unit's page asked for 体育部's missing form every night after the draw (forms_still_count
+    and site_vm.registration_closed counted such an event open for good, from a review)."""
     from pipeline.render import site_vm
 
     folder, out = _forms_only(tmp_path), tmp_path / "out"
@@ -153,10 +154,19 @@ def test_R2020_Q4_an_event_without_a_deadline_closes_with_its_draw(tmp_path):
     assert missing in before.next_steps, before.next_steps
     assert not site_vm.registration_closed(before.state.tournament.spec, before.state.now, before.state.events)
     shutil.copy2(ROOT / "sample_sheets" / "t2016-poker" / "inbox" / "11260820-签到表.eml", folder / "inbox")
-    drawn = _run(folder, out, dt.datetime(2016, 11, 26, 8, 40, tzinfo=TZ))          # round 1 drawn at the check-in
+    waits = _run(folder, out, dt.datetime(2016, 11, 26, 8, 40, tzinfo=TZ))          # no deadline: no draw
+    assert not waits.state.events["guandan"].rounds
+    assert [i.code for i in waits.issues if i.code == "DEADLINE_MISSING"] == ["DEADLINE_MISSING"]
+    assert missing in waits.next_steps, waits.next_steps
+    _edit(folder, "    draw_at:", f"    {DEADLINE}\n    draw_at:")
+    drawn = _run(folder, out, dt.datetime(2016, 11, 26, 8, 45, tzinfo=TZ))          # round 1 drawn at the check-in
     assert drawn.state.events["guandan"].rounds
-    assert not any(s.startswith("尚未收到报名表") for s in drawn.next_steps), drawn.next_steps
-    assert site_vm.registration_closed(drawn.state.tournament.spec, drawn.state.now, drawn.state.events)
+    _edit(folder, f"    {DEADLINE}\n", "")                                         # deleted after the draw
+    after = _run(folder, out, dt.datetime(2016, 11, 26, 9, 0, tzinfo=TZ))
+    assert after.state.events["guandan"].rounds
+    assert "DEADLINE_MISSING" not in [i.code for i in after.issues]
+    assert not any(s.startswith("尚未收到报名表") for s in after.next_steps), after.next_steps
+    assert site_vm.registration_closed(after.state.tournament.spec, after.state.now, after.state.events)
     page = (out / "t2016-poker" / "branches" / "g12.html").read_text(encoding="utf-8")
     assert "尚未收到本分工会的报名表" not in page and "报名已截止" in page
 
@@ -165,9 +175,10 @@ def test_R2020_Q4_after_the_draw_of_an_event_without_a_deadline_a_resend_is_not_
     """An event without ``deadline`` takes a resent form on time even after its draw (run.py's
     lateness goes by deadlines).  Once such an event counted closed with its draw, a unit with
     an error read 重新发送的报名表不再受理 on its page while the office was told to return the
-    marked form, and the resend was taken (from a review): the page follows the intake."""
+    marked form, and the resend was taken (from a review): the page follows the intake.
+    (Drawn under its deadline, deleted after the draw: an event without one is not drawn,
+    DEADLINE_MISSING.)"""
     folder, out = _forms_only(tmp_path), tmp_path / "out"
-    _edit(folder, DEADLINE + "\n", "")
 
     def nameless_row(wb):
         ws = wb["报名表"]
@@ -179,7 +190,9 @@ def test_R2020_Q4_after_the_draw_of_an_event_without_a_deadline_a_resend_is_not_
     edit_attachment(folder / "inbox" / "1112-g01-报名表.eml", nameless_row)
     _run(folder, out, dt.datetime(2016, 11, 14, 12, 0, tzinfo=TZ))
     shutil.copy2(ROOT / "sample_sheets" / "t2016-poker" / "inbox" / "11260820-签到表.eml", folder / "inbox")
-    drawn = _run(folder, out, dt.datetime(2016, 11, 26, 8, 40, tzinfo=TZ))
+    assert _run(folder, out, dt.datetime(2016, 11, 26, 8, 40, tzinfo=TZ)).state.events["guandan"].rounds
+    _edit(folder, DEADLINE + "\n", "")
+    drawn = _run(folder, out, dt.datetime(2016, 11, 26, 9, 0, tzinfo=TZ))
     assert drawn.state.events["guandan"].rounds
     assert [i.code for i in drawn.issues if i.branch == "g01" and i.severity.value == "error"]
     page = (out / "t2016-poker" / "branches" / "g01.html").read_text(encoding="utf-8")

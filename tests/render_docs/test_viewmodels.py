@@ -856,3 +856,63 @@ def test_R2011_F1_a_playoff_between_pairs_counts_pairs_not_people():
     es.spec = dataclasses.replace(es.spec, team_size=1)
     es.entries[:] = [dataclasses.replace(e, players=e.players[:1]) for e in es.entries]
     assert [r[-1] for r in vms.standing_table(state, es, es.standings[0]).rows] == ["2人加赛第1", "2人加赛第2"]
+
+
+def test_R2020_Q4_an_event_without_a_deadline_is_said_to_close_as_announced_later():
+    """An event without ``deadline`` (open until the office sets one: DEADLINE_MISSING) is in the
+    notice's 报名办法 with 报名截止时间另行通知 — it was left out, the others' deadline printed."""
+    import dataclasses
+
+    state = t2020_state()
+    spec = state.tournament.spec
+    state.tournament.spec = dataclasses.replace(spec, events=[dataclasses.replace(spec.events[0], deadline=None),
+                                                              *spec.events[1:]])
+    state.events = {}                   # not drawn yet: the spec's deadlines
+    (sec,) = [s for s in vms.notice_vm(state).sections if "报名办法" in s.heading]
+    assert sec.paragraphs[:2] == ["1、双升：报名截止时间为2020年11月9日15:00。", "2、象棋：报名截止时间另行通知。"]
+    state.tournament.spec = dataclasses.replace(spec, events=[dataclasses.replace(e, deadline=None) for e in spec.events])
+    (sec,) = [s for s in vms.notice_vm(state).sections if "报名办法" in s.heading]
+    assert sec.paragraphs[0] == "各项目报名截止时间另行通知。"
+
+
+def test_the_notice_prints_the_contact_beside_the_address_the_forms_go_to():
+    """联系人及电话 (``contact``, which ``league new`` says is printed on the notice) was left out
+    whenever 收件邮箱 (``submit_to``) was set too: both are printed."""
+    import dataclasses
+
+    state = t2020_state()
+    spec = state.tournament.spec
+
+    def reg(**kw) -> str:
+        state.tournament.spec = dataclasses.replace(spec, **kw)
+        (sec,) = [s for s in vms.notice_vm(state).sections if "报名办法" in s.heading]
+        return sec.paragraphs[-1]
+    both = reg(submit_to="gonghui@example.edu.cn", contact="王老师 13800000000")
+    assert both == "报名表（见附件）由各分工会统一填写后发送至gonghui@example.edu.cn，逾期不予受理。联系人：王老师，电话13800000000。"
+    assert reg(submit_to="", contact="王老师 13800000000").endswith("发送至王老师，电话13800000000，逾期不予受理。")
+    assert reg(submit_to="gonghui@example.edu.cn", contact="").endswith("发送至gonghui@example.edu.cn，逾期不予受理。")
+
+
+@pytest.mark.parametrize("fmt,said", [("groups_standings", True), ("swiss", True), ("round_robin", False),
+                                      ("knockout", False), ("groups_knockout", False)])
+def test_R2016_F3_the_notice_gives_a_bye_points_only_where_the_format_scores_it(fmt, said):
+    """R2016-F3: a 掼蛋 bye scores 52 where the format counts it (分组积分编排, Swiss); a round
+    robin's rest and a knockout's 晋级签 score nothing (handbook), but every 掼蛋 notice said
+    队数为奇数时，轮空的一队本轮计52分 (Guandan.notice_rules regardless of the format)."""
+    from pipeline.spec import EventSpec, FormatSpec
+
+    ev = EventSpec(id="gd", name="掼蛋", game="guandan", team_size=2, format=FormatSpec(type=fmt))
+    rules = vms._play_rules(ev)
+    assert rules.startswith("过A不再打")
+    assert ("轮空的一队本轮计52分（同级胜方的得分）" in rules) == said, rules
+    assert "轮空" in rules or not said
+
+
+@pytest.mark.parametrize("game", ["shuangsheng", "shuangkou", "xiangqi", "go", "checkers", "doudizhu", "bridge"])
+@pytest.mark.parametrize("fmt", ["round_robin", "knockout"])
+def test_no_game_gives_a_bye_points_in_a_format_that_scores_none(game, fmt):
+    """The same for every game: a round robin's rest, a knockout's 晋级签 are given no points."""
+    from pipeline.spec import EventSpec, FormatSpec
+
+    ev = EventSpec(id=game, name=game, game=game, format=FormatSpec(type=fmt))
+    assert "轮空" not in vms._play_rules(ev)

@@ -648,7 +648,8 @@ def _match_note(m: Match, r: "MatchResult | None", worth: str) -> str:
 
 def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
     """One round on the event page.  A bye that counts points says how many, as the draw
-    sheet and the standings do (R2016-S1: 轮空按52分计)."""
+    sheet and the standings do (R2016-S1: 轮空按52分计); a knockout's 晋级签 says none
+    (:func:`.viewmodels.bye_worth`)."""
     from .viewmodels import WITHDRAWN_MARK, withdrawn_at_tables, withdrawn_notes
 
     matches = []

@@ -909,10 +909,7 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
                 grp = f"{m.group}组 " if m.group else ""
                 vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{m.note}" if m.note else ""))
     if vm.byes:     # the stage's kind looks at every match of the stage: only when it is said
-        from .site_vm import split_stages, stage_kind
-
-        stage = next((st for st in split_stages(es.rounds) if any(r.round == rnd.round for r in st)), [rnd])
-        if stage_kind(stage, ev.format.type) in ("knockout", "tables"):
+        if bye_advances(es, rnd):
             vm.bye_title = "轮空（直接晋级）"
         else:       # in place of a game: what it counts, when it counts (R2016-S1: 52)
             worth = bye_worth(es, rnd)
@@ -1066,15 +1063,30 @@ def _bye_points(es: "EventState") -> int:
     return event_points(es.spec).get("bye", 0) if es.spec.game in GAMES else 0
 
 
+def bye_advances(es: "EventState", rnd: Round) -> bool:
+    """Whether a bye of ``rnd`` is a 晋级签 — straight into the next round of a knockout
+    (R2020-F1) or of tables of three (R2020-D1) — rather than a round sat out in place of a
+    game.  By the kind of the round's stage (:func:`.site_vm.stage_kind`, which looks at
+    every round of the stage)."""
+    from .site_vm import split_stages, stage_kind
+
+    stage = next((st for st in split_stages(es.rounds) if any(r.round == rnd.round for r in st)), [rnd])
+    return stage_kind(stage, es.spec.format.type) in ("knockout", "tables")
+
+
 def bye_worth(es: "EventState", rnd: Round) -> str:
     """``轮空按52分计``: what a bye of ``rnd`` counts in the standings — the event's bye points
     (:func:`_bye_points`, the configured value) where a bye scores them (not a round robin's
-    rest, :func:`pipeline.draw.bye_scores`); "" where it scores nothing.  R2016-S1 gives no
-    bye score: 52 (a win at equal level) is the decision taken, said on the sheets."""
+    rest, :func:`pipeline.draw.bye_scores`); "" where it scores nothing, and for a 晋级签
+    (:func:`bye_advances`: the draw sheet says 轮空（直接晋级）, the handbook 不计分 — the event
+    page said 轮空按2分计 beside it).  R2016-S1 gives no bye score: 52 (a win at equal level)
+    is the decision taken, said on the sheets."""
     from ..draw import bye_scores
 
     points = _bye_points(es)
-    return f"轮空按{points}分计" if points and bye_scores(es.spec.format.type, rnd) else ""
+    if not points or not bye_scores(es.spec.format.type, rnd) or bye_advances(es, rnd):
+        return ""
+    return f"轮空按{points}分计"
 
 
 def playoff_word(es: "EventState") -> str:

@@ -102,8 +102,16 @@ class Table:
     #: column widths in em (a ``<col>`` each; a column still grows to its content): the
     #: same for sibling tables (:func:`same_widths`), so groups A–D line up on paper
     widths: list[float] = field(default_factory=list)
+    #: the heading the table sits under (an event, a pick-up point) and what its rows belong
+    #: to (``part``, that and the table's own title: 跳棋 最终名次; the section when not given):
+    #: on paper a later page the table runs onto says it at its head, ``双升（续）``, and one
+    #: that opens with a further table of the section says the section's (print.css) — the
+    #: repeated column heads alone did not say whose rows they were
+    section: str = ""
+    part: str = ""
 
     def __post_init__(self) -> None:
+        self.part = self.part or self.section
         if not self.align:
             self.align = [""] * len(self.head)
         if not self.row_class:
@@ -1039,9 +1047,10 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     left = 4 if team_event else 3
     align = ["center"] + [""] * (left - 1) + ["num"] * (len(head) - left - 1) + [""]
     caption = " ".join(x for x in (st.stage_name, f"{st.group}组" if st.group else "") if x)
+    part = " ".join(x for x in (es.spec.name, caption) if x)
     if byes:        # R2016-S1: what a bye counts, with the rows that hold one (含轮空 1 轮)
         caption += f"（积分含轮空，轮空按{_bye_points(es)}分计）"
-    return Table(head, rows, align, classes, caption=caption)
+    return Table(head, rows, align, classes, caption=caption, section=es.spec.name, part=part)
 
 
 def scored_byes(es: "EventState", st: "StandingTable") -> Counter:
@@ -1166,7 +1175,8 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
             row.append(e.player_names if e else "")
         rows.append(row + [p.tier])
     align = ["center"] + (["center"] if grouped else []) + [""] * (len(head) - 1 - grouped)
-    return Table(head, rows, align, caption="最终名次")
+    return Table(head, rows, align, caption="最终名次", section=es.spec.name,
+                 part=f"{es.spec.name} 最终名次")
 
 
 # --------------------------------------------------------------------------------------
@@ -1220,7 +1230,9 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
                     row.append(a.players)
                 body.append(row + [yuan(a.prize)][:len(cash)])
             align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"] * len(cash)
-            tables.append(Table(head, body, align, caption=f"{g}组" if g else ""))
+            name = _event_name(spec, event_id)
+            tables.append(Table(head, body, align, caption=f"{g}组" if g else "", section=name,
+                                part=f"{name} {g}组" if g else name))
         placed.append((order.get(event_id, len(order)), EventTables(_event_name(spec, event_id), "", same_widths(tables))))
     # an event without awards yet says why, in its place (a 加赛 to play, rounds to go)
     for ev in spec.events:
@@ -1233,11 +1245,12 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     if personal:       # R2015-A1 风尚奖, 潜力选手奖 …: to one player, named
         vm.person_awards = Table(["奖项", "获奖人", "项目", "单位", *cash],
                                  [[a.award, a.players, _event_name(spec, a.event), award_units(spec, a),
-                                   *[yuan(a.prize)][:len(cash)]] for a in personal], ["", "", "", "", *["num"][:len(cash)]])
+                                   *[yuan(a.prize)][:len(cash)]] for a in personal], ["", "", "", "", *["num"][:len(cash)]],
+                                 section="特别奖项")
     if unit_awards:    # 组织奖: to a branch
         vm.branch_awards = Table(["奖项", "单位", *cash],
                                  [[a.award, award_units(spec, a), *[yuan(a.prize)][:len(cash)]] for a in unit_awards],
-                                 ["", "", *["num"][:len(cash)]])
+                                 ["", "", *["num"][:len(cash)]], section="单位奖项")
     everything = list(state.awards) + list(state.branch_awards)
     if everything:
         kinds = list(OrderedDict.fromkeys(a.award for a in everything))
@@ -1255,7 +1268,8 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
         rows.append(["总计"] + [str(sum(1 for a in everything if a.award == k)) for k in kinds]
                     + [str(len(everything))] + [yuan(total)][:len(cash)])
         vm.branch_totals = Table(head, rows, [""] + ["num"] * (len(head) - 1),
-                                 [""] * (len(rows) - 1) + ["total"], caption=f"各{spec.unit_word}获奖统计")
+                                 [""] * (len(rows) - 1) + ["total"], caption=f"各{spec.unit_word}获奖统计",
+                                 section="获奖统计")
         if any(len(a.unit_ids) > 1 for a in everything):
             vm.totals_note = shared_awards_note(spec.unit_word, bool(cash), total_row=True)
         vm.total_prize = yuan(sum(a.prize for a in everything))
@@ -1430,7 +1444,7 @@ def bus_vm(state: "LeagueState") -> BusVM:
                 for i, (p, evs) in enumerate(mine, 1)]
         vm.points.append(BusPoint(point, len(mine),
                                   Table(["序号", "姓名", spec.unit_word, "项目", "联系电话"], rows,
-                                        ["center", "", "", "", ""])))
+                                        ["center", "", "", "", ""], section=point)))
     head = [spec.unit_word] + points + ["合计"]
     rows = []
     for u in spec.units:
@@ -1440,7 +1454,8 @@ def bus_vm(state: "LeagueState") -> BusVM:
         rows.append([u.name] + [str(sum(1 for p in mine if (p.pickup or NO_PICKUP) == pt)) for pt in points]
                     + [str(len(mine))])
     rows.append(["合计"] + [str(bp.count) for bp in vm.points] + [str(len(people))])
-    vm.by_branch = Table(head, rows, [""] + ["num"] * (len(head) - 1), [""] * (len(rows) - 1) + ["total"])
+    vm.by_branch = Table(head, rows, [""] + ["num"] * (len(head) - 1), [""] * (len(rows) - 1) + ["total"],
+                         section="各乘车地点人数")
     vm.people = len(people)
     vm.own_way = sum(bp.count for bp in vm.points if own_way(bp.name))
     vm.unfilled = sum(bp.count for bp in vm.points if bp.name == NO_PICKUP)

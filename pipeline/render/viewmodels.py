@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Sequence
 
 from ..layout import REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_MARK
 from ..model import Entry, Match, Person, Round
@@ -1196,6 +1196,26 @@ class AwardsVM(Doc):
     date: str = ""              # its date: the certificates' (award_date)
 
 
+def shared_places(awards: Iterable["AwardRow"]) -> set[tuple[str, str, int]]:
+    """(event, group, place) that two or more award rows hold: a tie (the standings' 并列,
+    ``Placement.tied``) — awards go by place, so the rows of one place are its tied entries."""
+    seen = Counter((a.event, a.group, a.rank) for a in awards if a.rank)
+    return {k for k, n in seen.items() if n > 1}
+
+
+def award_place(a: "AwardRow", shared: Collection[tuple[str, str, int]]) -> str:
+    """An award's place as the standings print it: ``11（并列）`` for a shared place (the award
+    list and the event page printed a bare 11 twice), "" for an award given by no place.
+
+    >>> from pipeline.state import AwardRow
+    >>> award_place(AwardRow("d", "", "决赛参与奖", 11, "t", "u1", "t"), {("d", "", 11)})
+    '11（并列）'
+    """
+    if not a.rank:
+        return ""
+    return f"{a.rank}（并列）" if (a.event, a.group, a.rank) in shared else str(a.rank)
+
+
 def _event_name(spec: "TournamentSpec", key: str) -> str:
     ev = spec.event(key) if key else None
     return ev.name if ev else key
@@ -1216,6 +1236,7 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     # no prize money anywhere (certificates and 奖品 only): no 奖金 column of dashes
     money = any(a.prize for a in [*state.awards, *state.branch_awards])
     cash = ["奖金（元）"] if money else []
+    shared = shared_places(state.awards)
     for event_id, rows in by_event.items():
         ev = spec.event(event_id)
         team_event = ev.is_team if ev else any(a.players and a.players != a.team for a in rows)
@@ -1225,7 +1246,7 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
             head = ["奖项", "名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else []) + cash
             body = []
             for a in (r for r in rows if r.group == g):
-                row = [a.award, str(a.rank) if a.rank else "", a.team, award_units(spec, a)]
+                row = [a.award, award_place(a, shared), a.team, award_units(spec, a)]
                 if team_event:
                     row.append(a.players)
                 body.append(row + [yuan(a.prize)][:len(cash)])

@@ -916,3 +916,15 @@ def test_no_game_gives_a_bye_points_in_a_format_that_scores_none(game, fmt):
 
     ev = EventSpec(id=game, name=game, game=game, format=FormatSpec(type=fmt))
     assert "轮空" not in vms._play_rules(ev)
+
+
+def test_a_shared_place_reads_as_one_on_the_award_list_as_in_the_standings():
+    """斗地主's places 11 and 15 are shared: the standings say 11（并列）, the award list printed a
+    bare 11 twice.  A place two award rows of an event (and group) share says 并列."""
+    import dataclasses
+
+    state = t2020_state()
+    third = state.awards[3]
+    state.awards.append(dataclasses.replace(third, team="张良", players="张良", entry="xiangqi-u3-1", branch="u3"))
+    xq = vms.awards_vm(state).events[0].tables[0]
+    assert [r[1] for r in xq.rows] == ["1", "2", "3", "4（并列）", "4（并列）"]

@@ -480,3 +480,11 @@ def test_R2020_F1_a_knockout_bye_on_the_event_page_scores_nothing(state):
     [stage] = site_vm.event_vm(state, "go").stages
     [swiss_bye] = [m for m in stage.rounds[-1].matches if m.bye]
     assert swiss_bye.note.endswith("轮空按2分计"), swiss_bye.note
+
+
+def test_a_shared_place_on_the_event_pages_award_list_says_so(state):
+    """The event page's 获奖名单 printed 11 twice where the standings say 11（并列）."""
+    first = next(a for a in state.awards if a.event == "xiangqi" and a.rank == 3)
+    state.awards.append(dataclasses.replace(first, team="另一人", players="另一人", entry="xiangqi:u09:1"))
+    ranks = [a.rank for a in site_vm.event_vm(state, "xiangqi").awards]
+    assert ranks.count("3（并列）") == 2 and "1" in ranks, ranks

@@ -1223,7 +1223,12 @@ def _event_name(spec: "TournamentSpec", key: str) -> str:
 
 def awards_vm(state: "LeagueState") -> AwardsVM:
     """获奖名单: per event (and group) with prize amounts, branch awards (组织奖), and a
-    union-wide table of awards and prize money per branch (R2020-A1, R2015-A1, R2011-A1)."""
+    union-wide table of awards and prize money per branch (R2020-A1, R2015-A1, R2011-A1).
+    A group's award reads as its certificate does (A组第一名, :func:`.site_vm.group_award`);
+    获奖统计 counts each award across the groups, under its own name (小组第一名), as the
+    index does and awards.csv keeps it (its ``group`` column says the group)."""
+    from .site_vm import group_award
+
     spec = state.tournament.spec
     vm = AwardsVM(**vars(_doc(state, f"{spec.name} 获奖名单")))
     # signed as the notice and the certificates are: a list leadership signs had no issuer
@@ -1246,7 +1251,8 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
             head = ["奖项", "名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else []) + cash
             body = []
             for a in (r for r in rows if r.group == g):
-                row = [a.award, award_place(a, shared), a.team, award_units(spec, a)]
+                # a group's award by the certificate's name (R2016-A1: A组第一名, not 小组第一名)
+                row = [group_award(a.group, a.award), award_place(a, shared), a.team, award_units(spec, a)]
                 if team_event:
                     row.append(a.players)
                 body.append(row + [yuan(a.prize)][:len(cash)])

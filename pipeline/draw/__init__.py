@@ -34,6 +34,13 @@ def bye_scores(format_name: str, rnd: Any) -> bool:
     standings part-way through put an entry who had lost its only match above one who had
     won.  Elsewhere (Swiss, knockout byes, tables of three, R2016 groups) a bye is drawn
     in place of a game and scores as the rules say.  A format lists its rest rounds by
-    their plan's kind (``REST_BYES``)."""
+    their plan's kind (``REST_BYES``).
+
+    A knockout's bye (晋级签, R2020-F1) keeps its points in its result: no points table has a
+    knockout round in it (the final round robin counts its own rounds, R2020-F4), and where
+    a knockout round's losers are ordered by the tiebreak chain over the whole event
+    (R2020-A1's third prizes) the 晋级签 counts as the round won, as a walkover does — not
+    below a round won at the board.  The pages do not call it scored: it is 轮空（直接晋级）
+    (:func:`pipeline.render.viewmodels.bye_advances`)."""
     fmt = FORMATS.get(format_name) if format_name in FORMATS else None
     return (rnd.plan or {}).get("kind") not in getattr(fmt, "REST_BYES", ())

@@ -607,7 +607,7 @@ class AwardVM:
     """One award line on the site: the award and place, the holder (team, players), their branch and the prize."""
 
     award: str
-    rank: int
+    rank: str           # the place as the standings print it: 11（并列） (viewmodels.award_place)
     team: str
     branch: str
     players: str
@@ -648,7 +648,8 @@ def _match_note(m: Match, r: "MatchResult | None", worth: str) -> str:
 
 def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
     """One round on the event page.  A bye that counts points says how many, as the draw
-    sheet and the standings do (R2016-S1: 轮空按52分计)."""
+    sheet and the standings do (R2016-S1: 轮空按52分计); a knockout's 晋级签 says none
+    (:func:`.viewmodels.bye_worth`)."""
     from .viewmodels import WITHDRAWN_MARK, withdrawn_at_tables, withdrawn_notes
 
     matches = []
@@ -732,8 +733,12 @@ def group_award(group: str, award: str) -> str:
 
 def _awards_of(rows: Iterable["AwardRow"], ev_keys: set[str], names: Names) -> tuple[AwardVM, ...]:
     """The awards of an event on the site: a pair from two units names both (R2015-Q2,
-    R2016-F2), joined by 、."""
-    return tuple(AwardVM(award=group_award(a.group, a.award), rank=a.rank,
+    R2016-F2), joined by 、; a shared place says 并列, as the standings do."""
+    from .viewmodels import award_place, shared_places
+
+    rows = list(rows)
+    shared = shared_places(rows)
+    return tuple(AwardVM(award=group_award(a.group, a.award), rank=award_place(a, shared),
                          team=a.team, branch="、".join(names.unit(names.unit_id(u)) for u in a.unit_ids),
                          players=a.players if a.players != a.team else "",
                          prize=f"{a.prize:,}元" if a.prize else "")

@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Sequence
 
 from ..layout import REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_MARK
 from ..model import Entry, Match, Person, Round
@@ -102,8 +102,16 @@ class Table:
     #: column widths in em (a ``<col>`` each; a column still grows to its content): the
     #: same for sibling tables (:func:`same_widths`), so groups A–D line up on paper
     widths: list[float] = field(default_factory=list)
+    #: the heading the table sits under (an event, a pick-up point) and what its rows belong
+    #: to (``part``, that and the table's own title: 跳棋 最终名次; the section when not given):
+    #: on paper a later page the table runs onto says it at its head, ``双升（续）``, and one
+    #: that opens with a further table of the section says the section's (print.css) — the
+    #: repeated column heads alone did not say whose rows they were
+    section: str = ""
+    part: str = ""
 
     def __post_init__(self) -> None:
+        self.part = self.part or self.section
         if not self.align:
             self.align = [""] * len(self.head)
         if not self.row_class:
@@ -909,10 +917,7 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
                 grp = f"{m.group}组 " if m.group else ""
                 vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{m.note}" if m.note else ""))
     if vm.byes:     # the stage's kind looks at every match of the stage: only when it is said
-        from .site_vm import split_stages, stage_kind
-
-        stage = next((st for st in split_stages(es.rounds) if any(r.round == rnd.round for r in st)), [rnd])
-        if stage_kind(stage, ev.format.type) in ("knockout", "tables"):
+        if bye_advances(es, rnd):
             vm.bye_title = "轮空（直接晋级）"
         else:       # in place of a game: what it counts, when it counts (R2016-S1: 52)
             worth = bye_worth(es, rnd)
@@ -1042,9 +1047,10 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
     left = 4 if team_event else 3
     align = ["center"] + [""] * (left - 1) + ["num"] * (len(head) - left - 1) + [""]
     caption = " ".join(x for x in (st.stage_name, f"{st.group}组" if st.group else "") if x)
+    part = " ".join(x for x in (es.spec.name, caption) if x)
     if byes:        # R2016-S1: what a bye counts, with the rows that hold one (含轮空 1 轮)
         caption += f"（积分含轮空，轮空按{_bye_points(es)}分计）"
-    return Table(head, rows, align, classes, caption=caption)
+    return Table(head, rows, align, classes, caption=caption, section=es.spec.name, part=part)
 
 
 def scored_byes(es: "EventState", st: "StandingTable") -> Counter:
@@ -1066,15 +1072,30 @@ def _bye_points(es: "EventState") -> int:
     return event_points(es.spec).get("bye", 0) if es.spec.game in GAMES else 0
 
 
+def bye_advances(es: "EventState", rnd: Round) -> bool:
+    """Whether a bye of ``rnd`` is a 晋级签 — straight into the next round of a knockout
+    (R2020-F1) or of tables of three (R2020-D1) — rather than a round sat out in place of a
+    game.  By the kind of the round's stage (:func:`.site_vm.stage_kind`, which looks at
+    every round of the stage)."""
+    from .site_vm import split_stages, stage_kind
+
+    stage = next((st for st in split_stages(es.rounds) if any(r.round == rnd.round for r in st)), [rnd])
+    return stage_kind(stage, es.spec.format.type) in ("knockout", "tables")
+
+
 def bye_worth(es: "EventState", rnd: Round) -> str:
     """``轮空按52分计``: what a bye of ``rnd`` counts in the standings — the event's bye points
     (:func:`_bye_points`, the configured value) where a bye scores them (not a round robin's
-    rest, :func:`pipeline.draw.bye_scores`); "" where it scores nothing.  R2016-S1 gives no
-    bye score: 52 (a win at equal level) is the decision taken, said on the sheets."""
+    rest, :func:`pipeline.draw.bye_scores`); "" where it scores nothing, and for a 晋级签
+    (:func:`bye_advances`: the draw sheet says 轮空（直接晋级）, the handbook 不计分 — the event
+    page said 轮空按2分计 beside it).  R2016-S1 gives no bye score: 52 (a win at equal level)
+    is the decision taken, said on the sheets."""
     from ..draw import bye_scores
 
     points = _bye_points(es)
-    return f"轮空按{points}分计" if points and bye_scores(es.spec.format.type, rnd) else ""
+    if not points or not bye_scores(es.spec.format.type, rnd) or bye_advances(es, rnd):
+        return ""
+    return f"轮空按{points}分计"
 
 
 def playoff_word(es: "EventState") -> str:
@@ -1154,7 +1175,8 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
             row.append(e.player_names if e else "")
         rows.append(row + [p.tier])
     align = ["center"] + (["center"] if grouped else []) + [""] * (len(head) - 1 - grouped)
-    return Table(head, rows, align, caption="最终名次")
+    return Table(head, rows, align, caption="最终名次", section=es.spec.name,
+                 part=f"{es.spec.name} 最终名次")
 
 
 # --------------------------------------------------------------------------------------
@@ -1174,6 +1196,26 @@ class AwardsVM(Doc):
     date: str = ""              # its date: the certificates' (award_date)
 
 
+def shared_places(awards: Iterable["AwardRow"]) -> set[tuple[str, str, int]]:
+    """(event, group, place) that two or more award rows hold: a tie (the standings' 并列,
+    ``Placement.tied``) — awards go by place, so the rows of one place are its tied entries."""
+    seen = Counter((a.event, a.group, a.rank) for a in awards if a.rank)
+    return {k for k, n in seen.items() if n > 1}
+
+
+def award_place(a: "AwardRow", shared: Collection[tuple[str, str, int]]) -> str:
+    """An award's place as the standings print it: ``11（并列）`` for a shared place (the award
+    list and the event page printed a bare 11 twice), "" for an award given by no place.
+
+    >>> from pipeline.state import AwardRow
+    >>> award_place(AwardRow("d", "", "决赛参与奖", 11, "t", "u1", "t"), {("d", "", 11)})
+    '11（并列）'
+    """
+    if not a.rank:
+        return ""
+    return f"{a.rank}（并列）" if (a.event, a.group, a.rank) in shared else str(a.rank)
+
+
 def _event_name(spec: "TournamentSpec", key: str) -> str:
     ev = spec.event(key) if key else None
     return ev.name if ev else key
@@ -1181,7 +1223,12 @@ def _event_name(spec: "TournamentSpec", key: str) -> str:
 
 def awards_vm(state: "LeagueState") -> AwardsVM:
     """获奖名单: per event (and group) with prize amounts, branch awards (组织奖), and a
-    union-wide table of awards and prize money per branch (R2020-A1, R2015-A1, R2011-A1)."""
+    union-wide table of awards and prize money per branch (R2020-A1, R2015-A1, R2011-A1).
+    A group's award reads as its certificate does (A组第一名, :func:`.site_vm.group_award`);
+    获奖统计 counts each award across the groups, under its own name (小组第一名), as the
+    index does and awards.csv keeps it (its ``group`` column says the group)."""
+    from .site_vm import group_award
+
     spec = state.tournament.spec
     vm = AwardsVM(**vars(_doc(state, f"{spec.name} 获奖名单")))
     # signed as the notice and the certificates are: a list leadership signs had no issuer
@@ -1194,6 +1241,7 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     # no prize money anywhere (certificates and 奖品 only): no 奖金 column of dashes
     money = any(a.prize for a in [*state.awards, *state.branch_awards])
     cash = ["奖金（元）"] if money else []
+    shared = shared_places(state.awards)
     for event_id, rows in by_event.items():
         ev = spec.event(event_id)
         team_event = ev.is_team if ev else any(a.players and a.players != a.team for a in rows)
@@ -1203,12 +1251,15 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
             head = ["奖项", "名次", "队名" if team_event else "姓名", "单位"] + (["队员"] if team_event else []) + cash
             body = []
             for a in (r for r in rows if r.group == g):
-                row = [a.award, str(a.rank) if a.rank else "", a.team, award_units(spec, a)]
+                # a group's award by the certificate's name (R2016-A1: A组第一名, not 小组第一名)
+                row = [group_award(a.group, a.award), award_place(a, shared), a.team, award_units(spec, a)]
                 if team_event:
                     row.append(a.players)
                 body.append(row + [yuan(a.prize)][:len(cash)])
             align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"] * len(cash)
-            tables.append(Table(head, body, align, caption=f"{g}组" if g else ""))
+            name = _event_name(spec, event_id)
+            tables.append(Table(head, body, align, caption=f"{g}组" if g else "", section=name,
+                                part=f"{name} {g}组" if g else name))
         placed.append((order.get(event_id, len(order)), EventTables(_event_name(spec, event_id), "", same_widths(tables))))
     # an event without awards yet says why, in its place (a 加赛 to play, rounds to go)
     for ev in spec.events:
@@ -1221,11 +1272,12 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     if personal:       # R2015-A1 风尚奖, 潜力选手奖 …: to one player, named
         vm.person_awards = Table(["奖项", "获奖人", "项目", "单位", *cash],
                                  [[a.award, a.players, _event_name(spec, a.event), award_units(spec, a),
-                                   *[yuan(a.prize)][:len(cash)]] for a in personal], ["", "", "", "", *["num"][:len(cash)]])
+                                   *[yuan(a.prize)][:len(cash)]] for a in personal], ["", "", "", "", *["num"][:len(cash)]],
+                                 section="特别奖项")
     if unit_awards:    # 组织奖: to a branch
         vm.branch_awards = Table(["奖项", "单位", *cash],
                                  [[a.award, award_units(spec, a), *[yuan(a.prize)][:len(cash)]] for a in unit_awards],
-                                 ["", "", *["num"][:len(cash)]])
+                                 ["", "", *["num"][:len(cash)]], section="单位奖项")
     everything = list(state.awards) + list(state.branch_awards)
     if everything:
         kinds = list(OrderedDict.fromkeys(a.award for a in everything))
@@ -1243,7 +1295,8 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
         rows.append(["总计"] + [str(sum(1 for a in everything if a.award == k)) for k in kinds]
                     + [str(len(everything))] + [yuan(total)][:len(cash)])
         vm.branch_totals = Table(head, rows, [""] + ["num"] * (len(head) - 1),
-                                 [""] * (len(rows) - 1) + ["total"], caption=f"各{spec.unit_word}获奖统计")
+                                 [""] * (len(rows) - 1) + ["total"], caption=f"各{spec.unit_word}获奖统计",
+                                 section="获奖统计")
         if any(len(a.unit_ids) > 1 for a in everything):
             vm.totals_note = shared_awards_note(spec.unit_word, bool(cash), total_row=True)
         vm.total_prize = yuan(sum(a.prize for a in everything))
@@ -1418,7 +1471,7 @@ def bus_vm(state: "LeagueState") -> BusVM:
                 for i, (p, evs) in enumerate(mine, 1)]
         vm.points.append(BusPoint(point, len(mine),
                                   Table(["序号", "姓名", spec.unit_word, "项目", "联系电话"], rows,
-                                        ["center", "", "", "", ""])))
+                                        ["center", "", "", "", ""], section=point)))
     head = [spec.unit_word] + points + ["合计"]
     rows = []
     for u in spec.units:
@@ -1428,7 +1481,8 @@ def bus_vm(state: "LeagueState") -> BusVM:
         rows.append([u.name] + [str(sum(1 for p in mine if (p.pickup or NO_PICKUP) == pt)) for pt in points]
                     + [str(len(mine))])
     rows.append(["合计"] + [str(bp.count) for bp in vm.points] + [str(len(people))])
-    vm.by_branch = Table(head, rows, [""] + ["num"] * (len(head) - 1), [""] * (len(rows) - 1) + ["total"])
+    vm.by_branch = Table(head, rows, [""] + ["num"] * (len(head) - 1), [""] * (len(rows) - 1) + ["total"],
+                         section="各乘车地点人数")
     vm.people = len(people)
     vm.own_way = sum(bp.count for bp in vm.points if own_way(bp.name))
     vm.unfilled = sum(bp.count for bp in vm.points if bp.name == NO_PICKUP)

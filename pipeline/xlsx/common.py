@@ -12,6 +12,7 @@ apostrophe is added to the data).
 from __future__ import annotations
 
 import io
+import math
 import re
 import weakref
 import zipfile
@@ -299,6 +300,14 @@ def text_width(label: str, minimum: float = 6) -> float:
     ``text_width("联系电话") == 10``."""
     units = sum(2 if ord(ch) > 0x2E80 else 1 for ch in label)
     return max(minimum, units + 2)
+
+
+def wrapped_lines(text: str, width_units: float) -> int:
+    """How many lines ``text`` wraps to in a (merged) cell ``width_units`` wide, CJK characters
+    counting double, 95 % of the width used: Excel does not auto-fit a merged cell's row, so
+    its height is computed from this.  ``wrapped_lines("联系电话" * 10, 40) == 3``."""
+    units = sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
+    return max(1, math.ceil(units / max(10.0, width_units * 0.95)))
 
 
 def print_setup(ws: Worksheet, *, header_row: int, last_col: int, landscape: bool | None = None) -> None:

@@ -13,7 +13,6 @@ So a workbook always reads back the same way, whatever the script.
 """
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,8 +27,8 @@ from ..spec import TEMPLATE_VERSION, EventSpec, UnitSpec
 from .common import (BLOCK_FILL, BODY_FONT, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL,
                      META_HEADER_ROW, SUBTITLE_FONT, TITLE_FONT, add_length_validation,
                      add_list_validation, add_whole_validation, atomic_save, col_range,
-                     header_row, print_setup, protect, put, safe_filename, set_widths, text_width, write_meta, zh,
-                     zh_fmt)
+                     header_row, print_setup, protect, put, safe_filename, set_widths, text_width, wrapped_lines,
+                     write_meta, zh, zh_fmt)
 
 if TYPE_CHECKING:
     from ..spec import Tournament, TournamentSpec
@@ -109,8 +108,7 @@ def _planned_rows(spec: "TournamentSpec", unit: UnitSpec, rows: int) -> int:
 
 
 def _line_height(text: str, width_units: float) -> float:
-    units = sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
-    return 18 * max(1, math.ceil(units / max(10.0, width_units * 0.95)))
+    return 18 * wrapped_lines(text, width_units)
 
 
 # -- the entry columns' checks ---------------------------------------------------------------------

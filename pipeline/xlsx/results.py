@@ -39,7 +39,7 @@ from ..model import Match, Round
 from ..spec import TEMPLATE_VERSION
 from ..text import keep, to_simplified
 from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, HEADER_FILL, HEADER_FONT, INPUT_FILL, LEFT,
-                     LOCKED_FILL, META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, text_width, zh)
+                     LOCKED_FILL, META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, text_width, wrapped_lines, zh)
 from .fast import Book, Sheet
 
 if TYPE_CHECKING:
@@ -98,12 +98,19 @@ def _add_validation(ws: Sheet, col: "ResultColumn", at: int, first: int, last: i
         ws.prompt_only(at, first, last, title=col.label, prompt=zh(prompt, spec))
 
 
-def _title_block(ws: Sheet, lines: list[tuple[str, Any]], ncol: int) -> int:
-    """Merged, locked title lines; returns the next free row."""
+def _title_block(ws: Sheet, lines: list[tuple[str, Any]], widths: Sequence[float]) -> int:
+    """Merged, locked title lines across the columns ``widths``; returns the next free row.
+
+    A line's row grows with its text — the draw notes (byes, regrouping, rematch avoidance,
+    已退赛) and the detail sheet's instruction run to several lines, and Excel does not
+    auto-fit a merged cell's row: the title 28 pt, another line 20 pt, each wrapped line
+    more 24 pt (title) / 18 pt (:func:`.common.wrapped_lines`, by the font's size)."""
+    ncol, total = len(widths), sum(widths)
     for r, (text, font) in enumerate(lines, start=1):
         ws.merged(r, 1, ncol, text, font=font, align=CENTER if r == 1 else LEFT, locked=True,
                   fill=None if r == 1 else BLOCK_FILL)
-        ws.row_height(r, 28 if r == 1 else 20)
+        more = wrapped_lines(text, total * 11 / (font.size or 11)) - 1
+        ws.row_height(r, 28 + 24 * more if r == 1 else 20 + 18 * more)
     return len(lines) + 1
 
 
@@ -152,18 +159,17 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     if gone:        # (the names as the side cells print them, in the league's script already)
         lines.append((zh("".join(_withdrawn_line(m, sides, withdrawn, label_of) for m in gone), spec), BODY_FONT))
     mark = zh(layout.WITHDRAWN_MARK, spec)
-    hdr = _title_block(ws, lines, ncol) + 1
-    _header_row(ws, hdr, labels)
-    for col in columns:
-        if col.help:
-            ws.comment(hdr, at[col.label], zh(col.help, spec))
-
     widths = [6, 8, 6] + [max(14.0, *(text_width(label_of.get(s, s) + (mark if s in withdrawn else "")) + 2
                                       for m in rnd.matches for s in m.sides))
                           if rnd.matches else 14.0] * len(sides)
     widths += [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices)) if c.kind == "choice"
                else max(text_width(c.label), 8.0) for c in columns]
     widths += [12.0] * len(sigs)
+    hdr = _title_block(ws, lines, widths) + 1
+    _header_row(ws, hdr, labels)
+    for col in columns:
+        if col.help:
+            ws.comment(hdr, at[col.label], zh(col.help, spec))
     ws.widths(widths)
 
     board_col = at.get(BOARD_LABEL)
@@ -239,11 +245,13 @@ def _detail_sheet(book: Book, spec: Any, event: "EventSpec", rnd: Round, detail:
     labels = keys + [c.label for c in detail.columns]
     at = {label: i for i, label in enumerate(labels, start=1)}
     ncol = len(labels)
+    widths = [6, 8, 6] + [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices))
+                          for c in detail.columns]
     hdr = _title_block(ws, [
         (zh(f"{event.name} {rnd.title} {detail.name}", spec), TITLE_FONT),      # (it read 双扣 瑞士制第5輪 明細)
         (zh(f"每桌每局填一行（每桌预留 {per_table} 行，从上往下填，用不完的留空）；本表的合计应与“", spec)
          + layout.RESULT_SHEET + zh("”表一致。", spec), BODY_FONT),
-    ], ncol) + 1
+    ], widths) + 1
     _header_row(ws, hdr, labels)
     for col in detail.columns:
         if col.help:
@@ -251,9 +259,8 @@ def _detail_sheet(book: Book, spec: Any, event: "EventSpec", rnd: Round, detail:
     # the (many) blank input cells take their font and their unlocked protection from the
     # column instead of one styled cell each, so a large round's sheet stays small (no
     # border here: a column style reaches every row, above and below the table too)
-    ws.widths([6, 8, 6] + [max(text_width(c.label), 8.0, *(text_width(x) for x in c.choices))
-                           for c in detail.columns],
-              styles={at[c.label]: {"font": BODY_FONT, "align": CENTER, "locked": False} for c in detail.columns})
+    ws.widths(widths, styles={at[c.label]: {"font": BODY_FONT, "align": CENTER, "locked": False}
+                              for c in detail.columns})
     row = first = hdr + 1
     put = ws.put_as     # (a 200-unit round's sheet has tens of thousands of these cells: styles looked up once)
     hand = at.get(HAND_LABEL)

@@ -551,3 +551,70 @@ def test_a_draw_sheets_last_note_does_not_run_over_alone(tmp_path, count, lines)
     if len(texts) > 1:
         assert sum(1 for k in range(1, count + 1) if f"第{k}条" in texts[-1]) >= 2, texts[-1]
         assert "抽签种子" in texts[-1]
+
+
+def _continued_pages(pdf: Path, sections: dict[str, str]) -> list[str]:
+    """Pages of ``pdf`` that go on with a table begun on an earlier page but do not say what
+    the rows belong to.  ``sections``: a row's text → the name of its section (an event, a
+    pick-up point).  A page that carries on a section must say ``<name>（续）`` unless the
+    section's heading opens on that page."""
+    texts = _page_texts(pdf)
+    bad = []
+    assert "（续）" not in texts[0], texts[0][:200]
+    for k, text in enumerate(texts[1:], start=2):
+        hits = sorted((text.find(row), name) for row, name in sections.items() if row in text)
+        if not hits:
+            continue
+        at, name = hits[0]
+        heading_before = re.search(rf"(^|\n){re.escape(name)}[（\s\n]", text[:at]) is not None
+        if not heading_before and f"{name}（续）" not in text:
+            bad.append(f"page {k} goes on with {name} unnamed: {text[:80]!r}")
+    return bad
+
+
+@needs_poppler
+def test_a_table_run_onto_a_later_page_names_what_it_belongs_to(tmp_path):
+    """The award list's 双升 rows 4–22 and its 斗地主 table, the standings' 最终名次 and the bus
+    list's pick-up points ran onto later pages under the column heads alone: the page did
+    not say whose rows they were.  A page that goes on with a table names it: “双升（续）”
+    (the page's head); a page that opens with the section's heading does not say it twice."""
+    import dataclasses
+
+    from pipeline.model import Entry
+    from pipeline.state import AwardRow, StandingTable
+    from pipeline.score.base import StandingRow
+
+    from .states import _p
+
+    # the bus list: two pick-up points of 45 riders each
+    state = t2016_state()
+    entries = [Entry(f"guandan-b1-{i}", "guandan", "b1", f"队{i}",
+                     (_p(f"{pt}甲{i}", "b1", pickup=pt), _p(f"{pt}乙{i}", "b1", pickup=pt)))
+               for pt in ("镇江", "桥头") for i in range(1, 23)]
+    state.entries = entries
+    state.events["guandan"].entries[:] = entries
+    doc = next(d for d in plan_documents(state) if d.stem == "bus")
+    bus = html_to_pdf(render_html(doc), tmp_path / "bus.pdf")
+    assert pages(bus) >= 3
+    assert _continued_pages(bus, {p.name: p.pickup for e in entries for p in e.players}) == []
+
+    # the award list and the standings: 象棋 and 双升 with 40 places each
+    state = t2020_state()
+    xq, ss = state.events["xiangqi"], state.events["shuangsheng"]
+    rows = {}
+    awards = []
+    for ev in (xq, ss):
+        for i in range(1, 41):
+            team = f"{ev.spec.name}选手{i}"
+            rows[team] = ev.spec.name
+            awards.append(AwardRow(ev.spec.id, "", "三等奖" if i < 4 else "决赛参与奖", i, team, "u1", team, 0))
+        ev.standings[:] = [StandingTable(ev.spec.id, "rr", "循环赛", "", tuple(
+            StandingRow(f"{ev.spec.id}-{i}", i, 40 - i, played=3) for i in range(1, 41)), ())]
+        ev.entries[:] = [Entry(f"{ev.spec.id}-{i}", ev.spec.id, "u1", f"{ev.spec.name}选手{i}", (_p(f"{ev.spec.name}选手{i}", "u1"),))
+                         for i in range(1, 41)]
+    state.awards = awards
+    for stem in ("awards", "standings"):
+        doc = next(d for d in plan_documents(state) if d.stem == stem)
+        pdf = html_to_pdf(render_html(doc), tmp_path / f"{stem}.pdf")
+        assert pages(pdf) >= 3, stem
+        assert _continued_pages(pdf, rows) == [], stem

@@ -478,7 +478,7 @@ def _reformed_pair_state():
 def test_R2016_F2_a_reformed_pairs_award_names_both_units():
     vm = vms.awards_vm(_reformed_pair_state())
     (table,) = vm.events[0].tables
-    assert table.rows == [["小组第一名", "1", "甲一/乙一（重组）", "文学院分工会、商学院分工会", "甲一/乙一"]]
+    assert table.rows == [["D组第一名", "1", "甲一/乙一（重组）", "文学院分工会、商学院分工会", "甲一/乙一"]]
     totals = vm.branch_totals
     assert totals.rows == [["文学院分工会", "1", "1"], ["商学院分工会", "1", "1"], ["总计", "1", "1"]]
     assert "跨分工会组队" in vm.totals_note and "计入其每个分工会" in vm.totals_note
@@ -916,3 +916,32 @@ def test_no_game_gives_a_bye_points_in_a_format_that_scores_none(game, fmt):
 
     ev = EventSpec(id=game, name=game, game=game, format=FormatSpec(type=fmt))
     assert "轮空" not in vms._play_rules(ev)
+
+
+def test_a_shared_place_reads_as_one_on_the_award_list_as_in_the_standings():
+    """斗地主's places 11 and 15 are shared: the standings say 11（并列）, the award list printed a
+    bare 11 twice.  A place two award rows of an event (and group) share says 并列."""
+    import dataclasses
+
+    state = t2020_state()
+    third = state.awards[3]
+    state.awards.append(dataclasses.replace(third, team="张良", players="张良", entry="xiangqi-u3-1", branch="u3"))
+    xq = vms.awards_vm(state).events[0].tables[0]
+    assert [r[1] for r in xq.rows] == ["1", "2", "3", "4（并列）", "4（并列）"]
+
+
+def test_R2016_A1_the_award_list_names_a_groups_award_as_its_certificate_does():
+    """R2016-A1: the award list printed “小组第一名” under “A组” while the certificate, the event
+    page and the branch page say “A组第一名”: the list says the certificate's name.  The
+    获奖统计 keeps one column per award across the groups (小组第一名)."""
+    from pipeline.state import AwardRow
+
+    state = t2016_state()
+    state.awards = [AwardRow("guandan", g, award, rank, f"{g}{rank}队", "b1", f"{g}{rank}甲/{g}{rank}乙")
+                    for g in "AB" for rank, award in ((1, "小组第一名"), (2, "小组第二名"))]
+    vm = vms.awards_vm(state)
+    [ev] = vm.events
+    assert [[r[0] for r in t.rows] for t in ev.tables] == [["A组第一名", "A组第二名"], ["B组第一名", "B组第二名"]]
+    certs = [c.award for c in vms.certificates_vm(state).certificates]
+    assert certs == [r[0] for t in ev.tables for r in t.rows]
+    assert vm.branch_totals.head[1:3] == ["小组第一名", "小组第二名"]

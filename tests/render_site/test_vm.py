@@ -463,3 +463,28 @@ def test_tied_rows_are_listed_in_the_standings_order_as_on_paper():
     assert [r.team for r in vm.rows] == teams
     paper = vms.standing_table(state, es, table)
     assert [r[1] for r in paper.rows] == [next(e.team for e in es.entries if e.id == i) for i in ids]
+
+
+def test_R2020_F1_a_knockout_bye_on_the_event_page_scores_nothing(state):
+    """A knockout's bye is a 晋级签 (R2020-F1): the draw sheet says 轮空（直接晋级） and the
+    handbook says it is not scored — the event page said 晋级签；轮空按2分计.  A Swiss bye
+    (in place of a game) still says what it counts."""
+    from pipeline.model import Match, Round
+
+    vm = site_vm.event_vm(state, "xiangqi")
+    [bye] = [m for m in vm.stages[0].rounds[1].matches if m.bye]
+    assert "分计" not in bye.note and "轮空按" not in bye.note, bye.note
+    es = state.events["go"]
+    es.rounds.append(Round("go", "swiss", "瑞士制", 2, (Match("go", "swiss", 2, "", 1, (es.entries[0].id,), bye=True),),
+                           seed="s", input_hash="00" * 32))
+    [stage] = site_vm.event_vm(state, "go").stages
+    [swiss_bye] = [m for m in stage.rounds[-1].matches if m.bye]
+    assert swiss_bye.note.endswith("轮空按2分计"), swiss_bye.note
+
+
+def test_a_shared_place_on_the_event_pages_award_list_says_so(state):
+    """The event page's 获奖名单 printed 11 twice where the standings say 11（并列）."""
+    first = next(a for a in state.awards if a.event == "xiangqi" and a.rank == 3)
+    state.awards.append(dataclasses.replace(first, team="另一人", players="另一人", entry="xiangqi:u09:1"))
+    ranks = [a.rank for a in site_vm.event_vm(state, "xiangqi").awards]
+    assert ranks.count("3（并列）") == 2 and "1" in ranks, ranks

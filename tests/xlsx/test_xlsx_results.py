@@ -311,3 +311,50 @@ def test_a_withdrawn_side_is_marked_on_the_result_workbook(tmp_path):
     assert [ws.cell(hdr + 2, c).value for c in (4, 5)] == ["e3", "e4"]
     title = [str(ws.cell(r, 1).value) for r in range(1, hdr)]
     assert any("第1桌乙方" in x and "王著（行政一）" in x and "已退賽" in x and "“乙方棄權”" in x for x in title), title
+
+
+def _title_rows_fit(ws) -> list[str]:
+    """The merged title lines whose row is shorter than their text needs: lines estimated as a
+    reader's eye would (CJK characters two units, against the merged columns' width), at least
+    15 pt each (an 11-pt line).  Excel does not auto-fit a merged cell's row."""
+    import math
+    import unicodedata
+
+    width = {}
+    for d in ws.column_dimensions.values():
+        for c in range(d.min, d.max + 1):
+            width[c] = d.width
+    short = []
+    for mr in ws.merged_cells.ranges:
+        if mr.min_row != mr.max_row or mr.min_row == 1:
+            continue
+        text = ws.cell(mr.min_row, mr.min_col).value
+        w = sum(width.get(i, 8.43) for i in range(mr.min_col, mr.max_col + 1))
+        units = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+        lines = math.ceil(units / w)
+        height = ws.row_dimensions[mr.min_row].height or 15
+        if height < 15 * lines:
+            short.append(f"row {mr.min_row}: {height}pt for {lines} lines: {text[:30]}")
+    return short
+
+
+def test_long_draw_notes_and_the_detail_instruction_are_not_clipped(tournament, tmp_path):
+    """The draw notes under the title (byes, regrouping, rematch avoidance, 已退赛) and the
+    detail sheet's instruction line had a fixed 20-pt row: one line shown, the rest clipped."""
+    ev = tournament.spec.event("xiangqi")
+    notes = ["人数为奇数，排名最后且未轮空过的尹佳本轮轮空",
+             "任琪芳与闫璐已在第3轮相遇，为避免重复对阵，改为任琪芳对姚明伟、闫璐对陶俊健",
+             "高杰军与肖超已在第2轮相遇，为避免重复对阵，改为高杰军对田旭、肖超对苏静桂",
+             "杜健与龙英已在第1轮相遇，为避免重复对阵，改为杜健对许桂刚、龙英对曾帅超"]
+    detail = DetailSheet("牌局明细", (ResultColumn("局号", "int", min=1), ResultColumn("地主", "choice", ("甲", "乙", "丙"))))
+    rnd = _round([Match("d", "t3", 1, "", 1, ("a", "b", "c")), Match("d", "t3", 1, "", 2, ("d", "e", "f"))],
+                 notes=tuple(notes))
+    wb = load_workbook(write_result_sheet(tmp_path / "n.xlsx", tournament=tournament, event=ev, rnd=rnd,
+                                          columns=[ResultColumn("甲得分")], label_of={}, detail=detail, seats=3,
+                                          detail_rows=5))
+    assert _title_rows_fit(wb[layout.RESULT_SHEET]) == []
+    assert _title_rows_fit(wb["牌局明细"]) == []
+    # a short line keeps its one-line row
+    hdr = read_meta(wb)["header_row"]
+    assert wb[layout.RESULT_SHEET].row_dimensions[2].height < 21
+    assert hdr == 7

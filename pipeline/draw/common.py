@@ -276,6 +276,22 @@ def bye_counts(rounds: Iterable[Round]) -> Counter:
     return c
 
 
+def forfeit_wins(state: EventState, rounds: Iterable[Round]) -> Counter:
+    """Entry id → wins by forfeit (the opponent did not come) in ``rounds``, by their results
+    as they are now.  FIDE C.04.1 (d): a forfeit win is a point without playing, as a bye is —
+    a player who has had one does not get the bye (R2015-F1's 每人至多轮空一次)."""
+    c: Counter = Counter()
+    for r in rounds:
+        for m in r.matches:
+            res = state.results.get(m.key)
+            if m.bye or res is None:
+                continue
+            for s, side in zip(m.sides, res.sides):
+                if side.outcome == Outcome.FORFEIT_WIN:
+                    c[s] += 1
+    return c
+
+
 def opponents(rounds: Iterable[Round]) -> dict[str, set[str]]:
     """Entry id → ids met at a table in ``rounds``."""
     met: dict[str, set[str]] = defaultdict(set)

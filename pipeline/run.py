@@ -3285,21 +3285,32 @@ class EventRunner:
         """The winners of round ``k - 1``'s tables, by the results as they are now, who are
         not in published round ``k`` (a corrected result: in a knockout or at tables of
         three the other player went on), named with their tables — what the office must look
-        at.  Only where round ``k`` is drawn from round ``k - 1``'s winners (a knockout round,
-        tables of three): elsewhere (Swiss, round robin, groups then a knockout) it would name
-        players who were never meant to go on."""
-        if self.rounds[k - 1].plan.get("kind") not in ("ko", "tables") or self.fmt.name not in ("knockout", "tables_of_three"):
+        at.  Only where round ``k`` is drawn from round ``k - 1``'s winners (a knockout round —
+        of a knockout, or of groups then a knockout past its group stage —, tables of three):
+        elsewhere (Swiss, round robin, a group round) it would name players who were never
+        meant to go on.  A winner now in the third-place match (groups then a knockout: the
+        semi-finals' losers play it) is named apart: he is in round ``k``, not in its final."""
+        if self.rounds[k - 1].plan.get("kind") not in ("ko", "tables") or \
+                self.fmt.name not in ("knockout", "tables_of_three", "groups_knockout"):
             return ""
-        drawn = {s for m in self.rounds[k].matches for s in m.sides}
+        third = ""
+        if self.fmt.name == "groups_knockout":
+            from .draw.groups_knockout import THIRD_PLACE as third
+        drawn = {s for m in self.rounds[k].matches if not (third and m.group == third) for s in m.sides}
+        losers_match = {s for m in self.rounds[k].matches if third and m.group == third for s in m.sides}
         names = {e.id: e.team for e in self.shown_entries()}
-        out = []
+        out, down = [], []
         for m in self.rounds[k - 1].matches:
             res = self.results.get(m.key)
             w = res.winner() if res is not None and not m.bye else None
             if w and w not in drawn:
-                out.append(f"{m.group + '组' if m.group else ''}第{m.table}桌 {names.get(w, w)}")
-        return (f"按现在的成绩，{self.rounds[k - 1].title}{'、'.join(out)} 胜出，却不在已公布的"
-                f"{self.rounds[k].title}对阵中。") if out else ""
+                (down if w in losers_match else out).append(
+                    f"{m.group + '组' if m.group else ''}第{m.table}桌 {names.get(w, w)}")
+        was = self.rounds[k - 1].title
+        return ((f"按现在的成绩，{was}{'、'.join(out)} 胜出，却不在已公布的{self.rounds[k].title}对阵中。"
+                 if out else "")
+                + (f"按现在的成绩，{was}{'、'.join(down)} 胜出，却在已公布的{self.rounds[k].title}中排在三四名决赛"
+                   "（胜者应进决赛）。" if down else ""))
 
     def checkin_changes(self, first: Round) -> str:
         """``：签到表改为到场的有 贺芳；改为未到的有 …`` — who the check-in now says otherwise

@@ -3844,6 +3844,18 @@ class EventRunner:
                     rd, grp, table = (quoted(x) for x in key)      # (as typed: a few dozen characters of it)
                     named = [quoted(cell_text(row.values.get(s))) for s in sides if row.values.get(s) not in (None, "")]
                     named_as = f"（这一行填的是{'对'.join(f'“{n}”' for n in named)}）" if named else ""
+                    if key[0] and key[0] != str(rnd.round) and (str(rnd.round), *key[1:]) in matches:
+                        # the 轮次 (or the sheet) is wrong, not the table: a sheet of another
+                        # round reused, or one row's 轮次 mistyped
+                        other = next((r for r in self.rounds if str(r.round) == key[0]), None)
+                        self.issues.add("RESULT_INVALID",
+                                        f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次填的是 {rd}，但这是第{rnd.round}轮"
+                                        f"的成绩表{named_as}，这一行的成绩未计入。"
+                                        + (f"第{rd}轮的成绩请填在第{rd}轮下发的成绩表（results/{self.ev.id}-r{rd}-成绩表.xlsx）上"
+                                           "发送；" if other is not None else "")
+                                        + f"如这一行是第{rnd.round}轮的成绩，把轮次改为 {rnd.round} 后重新发送即可。",
+                                        at=_wrong_key_cell(row.cells, key, rnd.round, matches.values()))
+                        continue
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
                                     f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌"
                                     f"（本轮为{_drawn_tables(matches.values())}）{named_as}，"
@@ -7066,7 +7078,8 @@ def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventSt
                        branch=sender_unit(t, rec.sender))
         elif rnd not in {str(r.round) for r in es.rounds}:
             issues.add("ROUND_NOT_DRAWN", f"成绩表《{rec.file_name}》是{es.spec.name}第{rnd or '？'}轮的，这一轮还没有抽签"
-                       f"（已抽签 {len(es.rounds)} 轮），未读取。请确认轮次；该轮抽签后下发的成绩表才能计分。",
+                       f"（已抽签 {len(es.rounds)} 轮），暂不读取。该轮抽签后，这张成绩表会自动读取"
+                       "（表上的对阵与抽签相符时），不必重发；如是轮次写错或发错了文件，请改正后重新发送。",
                        at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
 
 

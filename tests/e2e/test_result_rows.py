@@ -300,12 +300,27 @@ def test_a_row_of_no_drawn_table_is_said_at_its_cell(tmp_path):
 
 def test_a_row_with_a_wrong_round_is_said_at_its_round_cell_with_its_players(tmp_path):
     """A referee typed 2 in one row's 轮次 of the round-1 sheet: the problem was said at
-    the row's 桌号 (which was right), and not whose row it was."""
+    the row's 桌号 (which was right), and not whose row it was.  It is the 轮次 (or the sheet)
+    that is wrong, not the table: it read “轮次 2、桌号 1 不是本轮抽签中的桌（本轮为第1—11桌）”
+    (t2015: a round-2 sheet reused for round 3, 轮次 typed 3 in every row)."""
     def round_two(ws, hrow, col):
         ws.cell(hrow + 1, col["轮次"]).value = 2
     issues, _ = _edit_xiangqi_r1(tmp_path, round_two)
     (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
-    assert bad["cell"] == "A7" and "轮次 2、桌号 1 不是本轮抽签中的桌（本轮为第1—11桌）（这一行填的是“" in bad["message"], bad
+    assert bad["cell"] == "A7" and "轮次填的是 2，但这是第1轮的成绩表（这一行填的是“" in bad["message"], bad
+    assert "不是本轮抽签中的桌" not in bad["message"]
+    assert "把轮次改为 1" in bad["message"] and "下发的成绩表（results/" not in bad["message"], bad  # (round 2 not drawn)
+
+
+def test_a_round_2_row_typed_round_1_names_the_round_1_sheet(tmp_path):
+    """A round typed in 轮次 that is drawn: its own sheet is named (a sheet of another round
+    reused, its 轮次 changed)."""
+    def round_one(ws, hrow, col):
+        ws.cell(hrow + 1, col["轮次"]).value = 1
+    issues, _ = _edit_xiangqi_r1(tmp_path, round_one, sheet="xiangqi-r2")
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r2-成绩表.xlsx"]
+    assert "轮次填的是 1，但这是第2轮的成绩表" in bad["message"], bad
+    assert "第1轮的成绩请填在第1轮下发的成绩表（results/xiangqi-r1-成绩表.xlsx）上发送" in bad["message"], bad
 
 
 def test_R2011_F1_a_row_of_no_drawn_table_names_each_groups_tables(tmp_path):
@@ -340,6 +355,11 @@ def test_a_result_sheet_of_no_event_or_of_a_round_not_drawn_is_said(tmp_path):
     assert any(i["code"] == "ROUND_NOT_DRAWN" and i["severity"] == "warning" and "第9轮的，这一轮还没有抽签" in i["message"]
                for i in issues)
     assert not any(i["code"] == "RESULT_INVALID" and "还没有抽签" in i["message"] for i in issues)
+    # the sheet is held, and read by itself once the round is drawn: no resend (it read
+    # 该轮抽签后下发的成绩表才能计分 — as if only a sheet issued after the draw could count)
+    held = next(i for i in issues if i["code"] == "ROUND_NOT_DRAWN")
+    assert "该轮抽签后，这张成绩表会自动读取" in held["message"] and "不必重发" in held["message"], held
+    assert "才能计分" not in held["message"]
     assert any("ROUND_NOT_DRAWN" in s for s in report.next_steps), report.next_steps
     # a later night with other news: a note (said once; it held every night at exit 1)
     folder = tmp_path / "b" / "t2020-league"

@@ -3080,9 +3080,16 @@ class EventRunner:
         """``（已收到的加赛表《…》名次有误…）`` when a 加赛表 of the event came with an error
         that stands (BAD_VALUE: two written the same 名次 …): the event waits for a corrected
         sheet, not for a 加赛 to be organised (it said only 请组织加赛)."""
+        from .ingest.sheets import PLAYOFF_DRAWN
+
         sheets = {po.source.file for po in self.playoffs if po.source is not None}
-        bad = list(dict.fromkeys(i.file for log in (self._playoff_log, self.issues) for i in log
-                                 if i.severity == Severity.ERROR and i.file and (i.file in sheets or log is self._playoff_log)))
+        wrong = [i for log in (self._playoff_log, self.issues) for i in log
+                 if i.severity == Severity.ERROR and i.file and (i.file in sheets or log is self._playoff_log)]
+        bad = list(dict.fromkeys(i.file for i in wrong))
+        if any(PLAYOFF_DRAWN in i.message for i in wrong):
+            # a 加赛 written as a draw (名次 “和”) decided nothing: it is played again
+            return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}把加赛填成了和棋，见问题清单：{PLAYOFF_DRAWN}，"
+                    "请再赛至分出胜负，填好名次后重新发送）")
         return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}名次填写有误，见问题清单：改正后重新发送即可，"
                 "不必再赛）") if bad else ""
 

@@ -426,7 +426,7 @@ def winner_of(state: EventState, m: Match) -> str | None:
         return m.sides[0]
     res: MatchResult | None = state.results.get(m.key)
     if res is None:
-        raise Waiting(f"第{m.round}轮第{m.table}台尚无成绩，请录入后再抽下一轮。")
+        raise Waiting(f"第{m.round}轮第{m.table}桌尚无成绩，请录入后再抽下一轮。")
     w = res.winner()
     if w is not None:
         return w
@@ -439,7 +439,7 @@ def winner_of(state: EventState, m: Match) -> str | None:
         break           # the latest sheet gives them the same 名次: still to be played off
     if res.sides and all(s.outcome.is_loss for s in res.sides):
         return None
-    raise PlayoffWaiting(f"第{m.round}轮第{m.table}台（{shown_list(state, m.sides)}）未分胜负，"
+    raise PlayoffWaiting(f"第{m.round}轮第{m.table}桌（{shown_list(state, m.sides)}）未分胜负，"
                          f"必须决出胜者：请录入加赛结果后再抽下一轮。",
                          [(m.stage, m.group, tuple(m.sides))])
 

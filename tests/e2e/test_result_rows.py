@@ -474,6 +474,24 @@ def test_a_playoff_row_of_no_event_is_said_at_its_cell(tmp_path):
     assert rest["severity"] == "info" and "未被采用" in rest["message"] and "“体育部1队”并列" in rest["message"]
 
 
+def test_R2011_F1_a_playoff_written_as_a_draw_is_to_be_played_again(tmp_path):
+    """Group C's playoff came back with 名次 “和” for both: a 加赛 must have a winner, so it is
+    to be played again — the office was told 改正后重新发送即可，不必再赛."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+
+    def drawn(wb):
+        wb["加赛"]["D2"], wb["加赛"]["D3"] = "和", "和"
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-加赛*")), drawn)
+    out = tmp_path / "out"
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        bad = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
+    assert bad and all("加赛必须分出胜负" in i["message"] and "再赛" in i["message"] for i in bad), bad
+    line = next(e for e in report.events if e.startswith("中国象棋"))
+    assert "不必再赛" not in line and "再赛" in line, report.events
+
+
 def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing(tmp_path):
     """Group C's playoff: 苏旭凯 and 黎玉静 both written 名次 1.  The order was decided by
     entry id without a word; now the tie stays open and the sheet is told which rows agree."""

@@ -3565,7 +3565,10 @@ class EventRunner:
             hands = list(self.issues)
         finally:
             self.issues = log
-        results, found = self.game.parse_round(ctx.rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
+        from .games.common import sheets_in
+
+        with sheets_in(self.t.spec.script):     # (the choices a message lists, as the sheet's dropdowns)
+            results, found = self.game.parse_round(ctx.rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
         said = {c for rkey, cells in ctx.error_cells.items() if rkey in ctx.chosen for c in cells}
         if said:
             found = [i for i in found if (i.file, i.sheet, i.cell) not in said]

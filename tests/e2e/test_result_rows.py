@@ -1243,3 +1243,35 @@ def test_an_unreadable_correction_without_hands_keeps_the_earlier_sheets_hands(t
     scored = [[s.points for s in r.sides] for r in report.state.events["doudizhu"].results.values()
               if r.match.round == 1 and r.match.table == table[0]]
     assert scored == [[3, -3, 0]], scored
+
+
+def test_R2015_a_traditional_leagues_sheet_errors_list_the_choices_as_its_dropdowns(tmp_path):
+    """t2015 (script: traditional): the result sheet's dropdowns read 甲勝、乙勝、和棋、甲方棄權…;
+    a value not among them was told to pick one of 甲胜、乙胜、和棋、甲方弃权… — not what the
+    list shows.  The choices are listed as the dropdown lists them, in issues.csv and on the
+    pages (converted once, not twice)."""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
+
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        ws.cell(hrow + 1, col["结果"]).value = "赢"
+        ws.cell(hrow + 2, col["原因"]).value = "赢了"
+        ws.cell(hrow + 3, col["结果"]).value = "和棋"
+        ws.cell(hrow + 3, col["原因"]).value = "認輸"
+    edit_attachment(next((folder / "inbox").glob("*-go-r1-*.eml")), edit)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        bad = [(i["cell"][0], i["message"]) for i in csv.DictReader(f)
+               if i["code"] == "RESULT_INVALID" and i["file"] == "go-r1-成绩表.xlsx"]
+    results = [m for c, m in bad if c == "F"]
+    reasons = [m for c, m in bad if c == "G"]
+    assert any("请从下拉列表中选择（甲勝、乙勝、和棋、甲方棄權、乙方棄權、雙方棄權）" in m for m in results), bad
+    assert any("（中盤勝、數子勝、認輸、超時、違例判負、其他、和棋、三劫循環、棄權）" in m for m in reasons), bad
+    # a reason that does not fit its result: what it may be, as the dropdown lists it
+    assert any("和棋的原因只能是 和棋、三劫循環、其他" in m for m in reasons), bad
+    assert all("\ue000" not in m for _, m in bad)
+    pages = "".join(p.read_text(encoding="utf-8") for p in (out / "t2015-tcm" / "branches").glob("*.html"))
+    assert "（甲勝、乙勝、和棋、甲方棄權、乙方棄權、雙方棄權）" in pages

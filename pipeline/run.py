@@ -3198,9 +3198,16 @@ class EventRunner:
         """``（已收到的加赛表《…》名次有误…）`` when a 加赛表 of the event came with an error
         that stands (BAD_VALUE: two written the same 名次 …): the event waits for a corrected
         sheet, not for a 加赛 to be organised (it said only 请组织加赛)."""
+        from .ingest.sheets import PLAYOFF_DRAWN
+
         sheets = {po.source.file for po in self.playoffs if po.source is not None}
-        bad = list(dict.fromkeys(i.file for log in (self._playoff_log, self.issues) for i in log
-                                 if i.severity == Severity.ERROR and i.file and (i.file in sheets or log is self._playoff_log)))
+        wrong = [i for log in (self._playoff_log, self.issues) for i in log
+                 if i.severity == Severity.ERROR and i.file and (i.file in sheets or log is self._playoff_log)]
+        bad = list(dict.fromkeys(i.file for i in wrong))
+        if any(PLAYOFF_DRAWN in i.message for i in wrong):
+            # a 加赛 written as a draw (名次 “和”) decided nothing: it is played again
+            return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}把加赛填成了和棋，见问题清单：{PLAYOFF_DRAWN}，"
+                    "请再赛至分出胜负，填好名次后重新发送）")
         return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}名次填写有误，见问题清单：改正后重新发送即可，"
                 "不必再赛）") if bad else ""
 
@@ -3403,21 +3410,32 @@ class EventRunner:
         """The winners of round ``k - 1``'s tables, by the results as they are now, who are
         not in published round ``k`` (a corrected result: in a knockout or at tables of
         three the other player went on), named with their tables — what the office must look
-        at.  Only where round ``k`` is drawn from round ``k - 1``'s winners (a knockout round,
-        tables of three): elsewhere (Swiss, round robin, groups then a knockout) it would name
-        players who were never meant to go on."""
-        if self.rounds[k - 1].plan.get("kind") not in ("ko", "tables") or self.fmt.name not in ("knockout", "tables_of_three"):
+        at.  Only where round ``k`` is drawn from round ``k - 1``'s winners (a knockout round —
+        of a knockout, or of groups then a knockout past its group stage —, tables of three):
+        elsewhere (Swiss, round robin, a group round) it would name players who were never
+        meant to go on.  A winner now in the third-place match (groups then a knockout: the
+        semi-finals' losers play it) is named apart: he is in round ``k``, not in its final."""
+        if self.rounds[k - 1].plan.get("kind") not in ("ko", "tables") or \
+                self.fmt.name not in ("knockout", "tables_of_three", "groups_knockout"):
             return ""
-        drawn = {s for m in self.rounds[k].matches for s in m.sides}
+        third = ""
+        if self.fmt.name == "groups_knockout":
+            from .draw.groups_knockout import THIRD_PLACE as third
+        drawn = {s for m in self.rounds[k].matches if not (third and m.group == third) for s in m.sides}
+        losers_match = {s for m in self.rounds[k].matches if third and m.group == third for s in m.sides}
         names = {e.id: e.team for e in self.shown_entries()}
-        out = []
+        out, down = [], []
         for m in self.rounds[k - 1].matches:
             res = self.results.get(m.key)
             w = res.winner() if res is not None and not m.bye else None
             if w and w not in drawn:
-                out.append(f"{m.group + '组' if m.group else ''}第{m.table}桌 {names.get(w, w)}")
-        return (f"按现在的成绩，{self.rounds[k - 1].title}{'、'.join(out)} 胜出，却不在已公布的"
-                f"{self.rounds[k].title}对阵中。") if out else ""
+                (down if w in losers_match else out).append(
+                    f"{m.group + '组' if m.group else ''}第{m.table}桌 {names.get(w, w)}")
+        was = self.rounds[k - 1].title
+        return ((f"按现在的成绩，{was}{'、'.join(out)} 胜出，却不在已公布的{self.rounds[k].title}对阵中。"
+                 if out else "")
+                + (f"按现在的成绩，{was}{'、'.join(down)} 胜出，却在已公布的{self.rounds[k].title}中排在三四名决赛"
+                   "（胜者应进决赛）。" if down else ""))
 
     def checkin_changes(self, first: Round) -> str:
         """``：签到表改为到场的有 贺芳；改为未到的有 …`` — who the check-in now says otherwise
@@ -3666,7 +3684,10 @@ class EventRunner:
             hands = list(self.issues)
         finally:
             self.issues = log
-        results, found = self.game.parse_round(ctx.rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
+        from .games.common import sheets_in
+
+        with sheets_in(self.t.spec.script):     # (the choices a message lists, as the sheet's dropdowns)
+            results, found = self.game.parse_round(ctx.rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
         said = {c for rkey, cells in ctx.error_cells.items() if rkey in ctx.chosen for c in cells}
         if said:
             found = [i for i in found if (i.file, i.sheet, i.cell) not in said]
@@ -3964,6 +3985,18 @@ class EventRunner:
                     rd, grp, table = (quoted(x) for x in key)      # (as typed: a few dozen characters of it)
                     named = [quoted(cell_text(row.values.get(s))) for s in sides if row.values.get(s) not in (None, "")]
                     named_as = f"（这一行填的是{'对'.join(f'“{n}”' for n in named)}）" if named else ""
+                    if key[0] and key[0] != str(rnd.round) and (str(rnd.round), *key[1:]) in matches:
+                        # the 轮次 (or the sheet) is wrong, not the table: a sheet of another
+                        # round reused, or one row's 轮次 mistyped
+                        other = next((r for r in self.rounds if str(r.round) == key[0]), None)
+                        self.issues.add("RESULT_INVALID",
+                                        f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次填的是 {rd}，但这是第{rnd.round}轮"
+                                        f"的成绩表{named_as}，这一行的成绩未计入。"
+                                        + (f"第{rd}轮的成绩请填在第{rd}轮下发的成绩表（results/{self.ev.id}-r{rd}-成绩表.xlsx）上"
+                                           "发送；" if other is not None else "")
+                                        + f"如这一行是第{rnd.round}轮的成绩，把轮次改为 {rnd.round} 后重新发送即可。",
+                                        at=_wrong_key_cell(row.cells, key, rnd.round, matches.values()))
+                        continue
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
                                     f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌"
                                     f"（本轮为{_drawn_tables(matches.values())}）{named_as}，"
@@ -7307,7 +7340,8 @@ def stray_result_sheets(t: Tournament, inputs: Inputs, events: dict[str, EventSt
                        branch=sender_unit(t, rec.sender))
         elif rnd not in {str(r.round) for r in es.rounds}:
             issues.add("ROUND_NOT_DRAWN", f"成绩表《{rec.file_name}》是{es.spec.name}第{rnd or '？'}轮的，这一轮还没有抽签"
-                       f"（已抽签 {len(es.rounds)} 轮），未读取。请确认轮次；该轮抽签后下发的成绩表才能计分。",
+                       f"（已抽签 {len(es.rounds)} 轮），暂不读取。该轮抽签后，这张成绩表会自动读取"
+                       "（表上的对阵与抽签相符时），不必重发；如是轮次写错或发错了文件，请改正后重新发送。",
                        at=CellRef(rec.file_name, layout.RESULT_SHEET), source=rec.sha256)
 
 

@@ -226,6 +226,21 @@ def verbatim(text: str, script: str) -> str:
     return keep(text) if script == "traditional" else text
 
 
+def listed_choice(value: str, script: str) -> str:
+    """A dropdown value as a sheet of the tournament's script lists it: converted (s2tw) where
+    the reader takes the converted value back (t2s gives ``value``), else as it is — the
+    result sheets' dropdowns (:func:`pipeline.xlsx.results._choices`), and what a message
+    about such a cell lists (:func:`pipeline.games.common.as_listed`).
+
+    >>> listed_choice("甲胜", "traditional"), listed_choice("甲胜", "simplified")
+    ('甲勝', '甲胜')
+    """
+    if script != "traditional":
+        return value
+    t = convert(value, script)
+    return t if t == value or to_simplified(t) == value else value
+
+
 def plain(text: str) -> str:
     """``text`` without the marks of :func:`keep` (for what is written unconverted).
 

@@ -276,6 +276,22 @@ def bye_counts(rounds: Iterable[Round]) -> Counter:
     return c
 
 
+def forfeit_wins(state: EventState, rounds: Iterable[Round]) -> Counter:
+    """Entry id → wins by forfeit (the opponent did not come) in ``rounds``, by their results
+    as they are now.  FIDE C.04.1 (d): a forfeit win is a point without playing, as a bye is —
+    a player who has had one does not get the bye (R2015-F1's 每人至多轮空一次)."""
+    c: Counter = Counter()
+    for r in rounds:
+        for m in r.matches:
+            res = state.results.get(m.key)
+            if m.bye or res is None:
+                continue
+            for s, side in zip(m.sides, res.sides):
+                if side.outcome == Outcome.FORFEIT_WIN:
+                    c[s] += 1
+    return c
+
+
 def opponents(rounds: Iterable[Round]) -> dict[str, set[str]]:
     """Entry id → ids met at a table in ``rounds``."""
     met: dict[str, set[str]] = defaultdict(set)
@@ -410,7 +426,7 @@ def winner_of(state: EventState, m: Match) -> str | None:
         return m.sides[0]
     res: MatchResult | None = state.results.get(m.key)
     if res is None:
-        raise Waiting(f"第{m.round}轮第{m.table}台尚无成绩，请录入后再抽下一轮。")
+        raise Waiting(f"第{m.round}轮第{m.table}桌尚无成绩，请录入后再抽下一轮。")
     w = res.winner()
     if w is not None:
         return w
@@ -423,7 +439,7 @@ def winner_of(state: EventState, m: Match) -> str | None:
         break           # the latest sheet gives them the same 名次: still to be played off
     if res.sides and all(s.outcome.is_loss for s in res.sides):
         return None
-    raise PlayoffWaiting(f"第{m.round}轮第{m.table}台（{shown_list(state, m.sides)}）未分胜负，"
+    raise PlayoffWaiting(f"第{m.round}轮第{m.table}桌（{shown_list(state, m.sides)}）未分胜负，"
                          f"必须决出胜者：请录入加赛结果后再抽下一轮。",
                          [(m.stage, m.group, tuple(m.sides))])
 

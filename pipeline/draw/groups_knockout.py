@@ -17,6 +17,14 @@ default 1), so a new default never changes an event already under way.  With an 
 and no third-place match: the final's loser is 2nd and the other entries follow by group
 place, the same places of different groups ordered by their group points and tiebreaks.
 
+Final places below the knockout's (最终名次, :meth:`GroupsKnockout.placements`): a tier of
+entries from groups of different sizes (the 小组第2名 of groups of 6 and of 5, or one
+knockout round's losers) is ordered by the group round robin's 得分率 first — points ÷ the
+games the group gives each player (its size − 1), exact fractions — then by the event's
+tiebreak chain; a 6-player group's 2nd (7 points, 5 games) was placed above a 5-player
+group's (6 points, 4 games and a 0-point rest) on raw points.  Groups of one size: by the
+chain alone, as before.  The rules are silent; the handbook (最终名次) says so.
+
 A tie for an advancing place waits for a 加赛 (raises :class:`PlayoffWaiting`); a
 :class:`~pipeline.model.Playoff` for that group (stage ``"group"``) gives the order.
 Qualifiers are drawn into two halves by lot whose sizes differ by at most one (so the
@@ -35,6 +43,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from fractions import Fraction
 from typing import Any
 
 from ..model import Match, Round
@@ -493,7 +502,78 @@ class GroupsKnockout:
             for i in sorted(by_pos):
                 add(f"小组第{i + 1}名", by_pos[i])
         add("", sorted(e.id for e in state.entries))
+        if grp:
+            tiers = by_score_rate(state, grp, tiers)
         return tier_placements(state, tiers, state.rounds)
+
+    @staticmethod
+    def placement_notes(rounds: list[Round], placements: list[Placement], points: dict[str, int]) -> list[str]:
+        """The 说明 under the standings' 最终名次 (R2011-F2): how a tier of entries from groups of
+        different sizes is ordered (:func:`by_score_rate`) — said when some tier mixes sizes
+        and the places shown follow it (places an earlier version published and the runner
+        kept, PLACES_KEPT, may not).  ``points``: each entry's group-stage points."""
+        grp = [r for r in rounds if r.plan.get("kind") == GROUP_STAGE]
+        groups = (grp[0].plan.get("groups") or {}) if grp else {}
+        sizes = {g: len(m) for g, m in groups.items()}
+        if len(set(sizes.values())) < 2:
+            return []
+        size = {e: len(m) for m in groups.values() for e in m}
+        tiers: dict[str, list[Placement]] = {}
+        for p in sorted(placements, key=lambda p: p.rank):
+            if p.entry in size and p.entry in points:
+                tiers.setdefault(p.tier, []).append(p)
+        mixed = False
+        for ps in tiers.values():
+            if len({size[p.entry] for p in ps}) < 2:
+                continue
+            mixed = True
+            rates = [Fraction(int(points[p.entry]), max(1, size[p.entry] - 1)) for p in ps]
+            if any(a < b for a, b in zip(rates, rates[1:])):
+                return []
+        if not mixed:
+            return []
+        by_games: dict[int, list[str]] = {}
+        for g in sorted(sizes):
+            by_games.setdefault(max(1, sizes[g] - 1), []).append(group_name(g))
+        games = "，".join(f"{'、'.join(gs)}每人 {n} 局" for n, gs in sorted(by_games.items(), reverse=True))
+        return ["各组人数不同：名次依据相同（如同为“小组第2名”）的选手，先比小组赛得分率（小组赛积分 ÷ 小组循环赛"
+                f"每人的局数：{games}；轮休不计分），得分率高者在前；得分率相同，再按破同分规则排列。"]
+
+
+def group_rates(state: EventState, grp: list[Round]) -> dict[str, Fraction] | None:
+    """Entry → its group round robin's 得分率 (points ÷ the games the group gives each
+    player: its size − 1), exact — or None when every group has one size (nothing to
+    compare by it: points order the same)."""
+    groups = grp[0].plan.get("groups") or {}
+    if len({len(m) for m in groups.values()}) < 2:
+        return None
+    out: dict[str, Fraction] = {}
+    for g, members in groups.items():
+        games = max(1, len(members) - 1)
+        for r in ranked(state, members, grp, stages=GROUP_PLAYOFFS):
+            out[r.entry] = Fraction(int(r.points), games)
+    return out
+
+
+def by_score_rate(state: EventState, grp: list[Round], tiers: list[tuple[str, list[str]]]
+                  ) -> list[tuple[str, list[str]]]:
+    """R2011-F2 最终名次 (the office's decision where the rules are silent: handbook): each
+    tier holding entries of groups of different sizes, split by :func:`group_rates` (best
+    first; one label), so the 得分率 comes before the event's tiebreak chain, which orders
+    each part (:func:`~pipeline.draw.common.tier_placements`).  Groups of one size, or a
+    tier of one group's size: unchanged."""
+    rates = group_rates(state, grp)
+    if rates is None:
+        return tiers
+    size = {e: len(m) for m in grp[0].plan["groups"].values() for e in m}
+    out: list[tuple[str, list[str]]] = []
+    for tier, ids in tiers:
+        if len({size.get(e) for e in ids}) < 2 or any(e not in rates for e in ids):
+            out.append((tier, ids))
+            continue
+        for rate in sorted({rates[e] for e in ids}, reverse=True):
+            out.append((tier, [e for e in ids if rates[e] == rate]))
+    return out
 
 
 FORMATS.register("groups_knockout", "分组循环赛加淘汰赛", "分组淘汰", "分组循环+淘汰")(GroupsKnockout())

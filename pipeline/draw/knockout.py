@@ -118,7 +118,7 @@ class Knockout:
         for t, (a, b) in enumerate(spread_tables(players, 2, rng, state.branch_of), start=1):
             x, y = orient(a, b, bal, last, rng)
             if state.branch_of(x) and state.branch_of(x) == state.branch_of(y):
-                notes.append(f"第{t}台{shown_list(state, (x, y))}同属一个单位（该单位人数过多，无法全部分开）。")
+                notes.append(f"第{t}桌{shown_list(state, (x, y))}同属一个单位（该单位人数过多，无法全部分开）。")
             matches.append(Match(state.event_id, "ko", no, "", t, (x, y)))
         if bye is not None:
             matches.append(Match(state.event_id, "ko", no, "", len(matches) + 1, (bye,), bye=True,

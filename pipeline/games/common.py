@@ -10,7 +10,9 @@ Simplified (T2015 prints its sheets in 繁體: ``甲方勝`` is ``甲方胜``).
 """
 from __future__ import annotations
 
+import contextvars
 import unicodedata
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -130,6 +132,43 @@ def where(match: Match) -> str:
     return f"第{match.round}轮{group} 第{match.table}桌"
 
 
+#: the script of the sheets being read (``script`` of the tournament): the dropdown values a
+#: message lists are shown as the sheet lists them (:func:`as_listed`)
+_SHEET_SCRIPT: "contextvars.ContextVar[str]" = contextvars.ContextVar("sheet_script", default="simplified")
+
+
+@contextmanager
+def sheets_in(script: str) -> Iterator[None]:
+    """While reading result sheets of a tournament in ``script`` (the runner, around a game's
+    ``parse_round``)."""
+    token = _SHEET_SCRIPT.set(script)
+    try:
+        yield
+    finally:
+        _SHEET_SCRIPT.reset(token)
+
+
+def as_listed(*values: str) -> str:
+    """Dropdown values for a message (、-joined), as the sheet's dropdown lists them: in a
+    Traditional league 甲勝、乙勝 … (the referee was told to pick 甲胜 from a list of 甲勝),
+    marked (:func:`pipeline.text.verbatim`) so that a page or receipt converting the message
+    leaves them as they are.
+
+    >>> as_listed("甲胜", "乙胜")
+    '甲胜、乙胜'
+    >>> with sheets_in("traditional"):
+    ...     from pipeline.text import plain
+    ...     plain(as_listed("甲胜", "乙胜"))
+    '甲勝、乙勝'
+    """
+    script = _SHEET_SCRIPT.get()
+    if script != "traditional":
+        return "、".join(values)
+    from ..text import listed_choice, verbatim
+
+    return "、".join(verbatim(listed_choice(v, script), script) for v in values)
+
+
 class RowReader:
     """Reads the result cells of one row, collecting ``RESULT_INVALID`` issues.
 
@@ -202,7 +241,7 @@ class RowReader:
         if v in choices:
             return v
         self.bad(label, f"“{label}”填的是 \"{shown(self.raw(label))}\"，不是可选值：请从下拉列表中选择"
-                        f"（{'、'.join(choices)}）")
+                        f"（{as_listed(*choices)}）")
         return None
 
     def integer(self, label: str, lo: int | None = None, hi: int | None = None, *,

@@ -11,7 +11,7 @@ from typing import Any, Collection, Sequence
 from ..issues import Issue
 from ..model import MatchResult, Round
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (FORFEIT_CHOICES, RowReader, duration_text, forfeit, merged_points, points_text, row_blank,
+from .common import (FORFEIT_CHOICES, RowReader, as_listed, duration_text, forfeit, merged_points, points_text, row_blank,
                      states_points, time_option, two_sided)
 
 RESULT_LABEL = "结果"
@@ -140,9 +140,11 @@ class HeadToHeadGame:
             ok, kind = reason in self.win_reasons, "胜负"
         if ok:
             return ""
+        # (the values as the sheet's dropdowns list them: as_listed)
         if reason == FORFEIT_REASON:
-            return (f"结果为“{result}”而原因填 \"{reason}\"：弃权请在“结果”中选择“甲方弃权”、“乙方弃权”或"
-                    "“双方弃权”")
-        allowed = "、".join(self.draw_reasons if kind == "和棋" else
-                           self.win_reasons if kind == "胜负" else (FORFEIT_REASON,))
-        return f"原因 \"{reason}\" 与结果“{result}”不符：{kind}的原因只能是 {allowed}，请改正原因或结果"
+            return (f"结果为“{as_listed(result)}”而原因填 \"{as_listed(reason)}\"：弃权请在“结果”中选择"
+                    + "、".join(f"“{as_listed(c)}”" for c in FORFEIT_CHOICES))
+        allowed = as_listed(*(self.draw_reasons if kind == "和棋" else
+                              self.win_reasons if kind == "胜负" else (FORFEIT_REASON,)))
+        return (f"原因 \"{as_listed(reason)}\" 与结果“{as_listed(result)}”不符：{kind}的原因只能是 {allowed}，"
+                "请改正原因或结果")

@@ -36,6 +36,11 @@ class SheetRow:
 
 #: what to do about a merged cell
 UNMERGE = "请取消合并单元格，每一格分别填写。"
+#: a 加赛 名次 written as a draw: the 加赛 decided nothing and is to be played again (not a
+#: typo to correct) — the words, and what the problem says (run.EventRunner.playoff_sheets_wrong
+#: reads it: no 不必再赛 then)
+PLAYOFF_DRAW_WORDS = frozenset({"和", "和棋", "和局", "平", "平局", "平手", "打平", "平分"})
+PLAYOFF_DRAWN = "加赛必须分出胜负"
 
 
 def merged_note(cell: str, span: str, first: str, advice: bool = True) -> str:
@@ -526,7 +531,15 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
             place = int(float(cell_text(v.get("名次"))))
         except (TypeError, ValueError, OverflowError):     # 第一; 1e999 and inf (OverflowError), nan
             if e is not None:
-                problems.append(issue("BAD_VALUE", f"加赛名次“{quoted(v.get('名次'))}”不是数字：请填写 1、2、3 …", at=cells["名次"]))
+                from ..text import to_simplified
+
+                if strip_spaces(to_simplified(cell_text(v.get("名次")))) in PLAYOFF_DRAW_WORDS:
+                    problems.append(issue("BAD_VALUE", f"加赛名次填的是“{quoted(v.get('名次'))}”：{PLAYOFF_DRAWN}，和棋不能决定"
+                                          "名次。请组织再赛，直至分出胜负，再按名次填写 1、2 …（第1名填 1）后重新发送。",
+                                          at=cells["名次"]))
+                else:
+                    problems.append(issue("BAD_VALUE", f"加赛名次“{quoted(v.get('名次'))}”不是数字：请填写 1、2、3 …",
+                                          at=cells["名次"]))
             continue
         k = tie_of(n)
         if k < len(tied_rows) and not 1 <= place <= tie_said(k)[1]:

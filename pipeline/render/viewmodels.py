@@ -996,6 +996,7 @@ class EventTables:
     name: str
     status: str
     tables: list[Table] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)    # 说明 lines under the tables
 
 
 @dataclass
@@ -1147,9 +1148,22 @@ def standings_vm(state: "LeagueState") -> StandingsVM:
             continue
         tables = [standing_table(state, es, st) for st in es.standings]
         final = final_order_table(state, es)
-        vm.events.append(EventTables(ev.name, _status(es), same_widths(tables) + ([final] if final else [])))
+        vm.events.append(EventTables(ev.name, _status(es), same_widths(tables) + ([final] if final else []),
+                                     final_order_notes(es) if final else []))
     vm.legend = "名次相同表示按全部破同分规则仍然并列；“需加赛”表示须加赛决定名次。"
     return vm
+
+
+def final_order_notes(es: "EventState") -> list[str]:
+    """The 说明 under 最终名次: how its places were compared where the format says (R2011-F2,
+    groups_knockout: groups of different sizes compared by 得分率)."""
+    from ..draw import FORMATS
+    fmt = FORMATS.get(es.spec.format.type) if es.spec.format.type in FORMATS else None
+    notes = getattr(fmt, "placement_notes", None)
+    if notes is None or not es.placements:
+        return []
+    points = {row.entry: row.points for st in es.standings if st.stage == "group" for row in st.rows}
+    return notes(es.rounds, list(es.placements), points)
 
 
 def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:

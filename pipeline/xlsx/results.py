@@ -65,11 +65,10 @@ def signature_labels(seats: int) -> list[str]:
 
 def _choices(values: Sequence[str], spec: Any) -> list[str]:
     """Dropdown values in the tournament's script, only where t2s(s2t(v)) == v."""
-    out = []
-    for v in values:
-        t = zh(v, spec)
-        out.append(t if t == v or to_simplified(t) == v else v)
-    return out
+    from ..text import listed_choice
+
+    script = getattr(spec, "script", "simplified")
+    return [listed_choice(v, script) for v in values]
 
 
 def _boards_for(rnd: Round, match: Match) -> list[Any]:

@@ -39,6 +39,21 @@ def test_one_playoff_order_settles_two_drawn_knockout_tables():
     assert drawn[0].sides[0] not in advanced and drawn[1].sides[1] not in advanced
 
 
+def test_a_drawn_knockout_table_is_named_as_the_sheets_name_it():
+    """The 加赛 a drawn knockout table waits for names it 第N桌, as the draw and result sheets
+    do (it said 第1台)."""
+    fmt = FORMATS.get("knockout")
+    state = new_state(make_entries(8, branches=8), {"final_pool": 2})
+    rng = random.Random(3)
+    r1 = fmt.next_round(state, rng)
+    state.rounds.append(r1)
+    for m in r1.matches:
+        state.results[m.key] = bye_result(m) if m.bye else _draw(m)
+    with pytest.raises(Waiting) as w:
+        fmt.next_round(state, rng)
+    assert "第1轮第1桌（" in str(w.value) and "台" not in str(w.value)
+
+
 def _won(m, first_wins: bool):
     a, b = (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0))
     return MatchResult(m, (a, b) if first_wins else (b, a))

@@ -278,3 +278,55 @@ def test_R2015_F1_swiss_near_a_round_robin_a_first_move_missed_is_said(n, seed):
     s = simulate("swiss", make_entries(n, n), {"rounds": n - 1}, seed=seed, result_seed=seed)
     check_first_moves(s, strict=False)
     assert [x for r in s.rounds for x in r.notes if "未能在避免重复对阵的同时兼顾先后手" in x]
+
+
+def _forfeit_winner_then_loses(n, seed, rounds=None):
+    """A Swiss event of ``n`` where round 1's table 1 is a forfeit (seat 2 wins: the opponent did
+    not come) and its winner loses every game after; the lower id wins the others."""
+    fmt = FORMATS.get("swiss")
+    st = new_state(make_entries(n, branches=n), {"rounds": rounds} if rounds else None)
+    rng = random.Random(seed)
+    x = None
+    while (rnd := fmt.next_round(st, rng)) is not None:
+        st.rounds.append(rnd)
+        for m in rnd.matches:
+            if m.bye:
+                res = bye_result(m)
+            elif x is None and m.table == 1:
+                x = m.sides[1]
+                res = MatchResult(m, (SideResult(Outcome.FORFEIT_LOSS, 0), SideResult(Outcome.FORFEIT_WIN, 2)))
+            elif x in m.sides:
+                res = MatchResult(m, tuple(SideResult(Outcome.LOSS, 0) if s == x else SideResult(Outcome.WIN, 2)
+                                           for s in m.sides))
+            else:
+                res = _lower_id_wins(m, rng)
+            st.results[m.key] = res
+    return st, x
+
+
+@pytest.mark.parametrize("n", [5, 7, 13])
+def test_R2015_F1_swiss_no_bye_after_a_forfeit_win(n):
+    """R2015-F1 (每人至多轮空一次), FIDE C.04.1 (d): a player who has already had a point
+    without playing — a bye, or a win by forfeit — does not get the bye while someone who has
+    had neither is there to take it.  t2015 围棋: 魏建晨 won round 1 by 甲方弃权, lost every game
+    after, and got the round-5 bye."""
+    bad = []
+    for seed in range(20):
+        st, x = _forfeit_winner_then_loses(n, seed)
+        byes = [r.round for r in st.rounds for m in r.matches if m.bye and m.sides[0] == x]
+        if byes:
+            bad.append((seed, byes))
+    assert bad == []
+
+
+def test_R2015_F1_swiss_a_forfeit_winner_passed_over_for_the_bye_is_said():
+    """The draw sheet says why the lowest-ranked entry did not get the bye (as it does for one
+    that did not come last round)."""
+    for seed in range(20):
+        st, x = _forfeit_winner_then_loses(7, seed)
+        for r in st.rounds[1:]:
+            bye = next(m.sides[0] for m in r.matches if m.bye)
+            order = [row.entry for row in st.rank([e.id for e in st.entries], st.rounds[:r.round - 1])]
+            if order.index(x) > order.index(bye):
+                who = next(e.team for e in st.entries if e.id == x)
+                assert any("已得弃权胜" in n and who in n for n in r.notes), r.notes

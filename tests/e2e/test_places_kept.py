@@ -121,3 +121,31 @@ def test_R2011_A1_prize_money_is_no_part_of_the_places_digest(tmp_path):
         digests.append(sorted(con.execute("SELECT event, inputs FROM places").fetchall()))
         con.close()
     assert digests[0] and digests[0] == digests[1], digests
+
+
+def test_R2011_F2_an_upgrade_keeps_places_published_before_the_score_rate(tmp_path, monkeypatch):
+    """R2011-F2: a finished 分组循环赛加淘汰赛 placed by an earlier version (the places of groups
+    of different sizes by raw points) keeps its published places when the new version would
+    compare them by 得分率 (PLACES_KEPT, info) — and the standings do not claim the 得分率 for
+    the places they show."""
+    from pipeline.draw import groups_knockout
+
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "sample_sheets" / "t2011-court", folder)
+    out = tmp_path / "out"
+    with monkeypatch.context() as old_code:
+        old_code.setattr(groups_knockout, "by_score_rate", lambda state, grp, tiers: tiers)
+        run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+    tid = "t2011-court"
+    overall = _overall(out, tid)
+    fresh = tmp_path / "fresh"
+    run(RunOptions(folder=folder, out_parent=fresh, pdf=False, now=LATER))
+    assert _overall(fresh, tid) != overall
+    assert "得分率" in (fresh / tid / "standings.html").read_text(encoding="utf-8")
+
+    _new_version(monkeypatch, out, tid)
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+    assert _overall(out, tid) == overall
+    (kept,) = [i for i in report.issues if i.code == "PLACES_KEPT"]
+    assert kept.severity == "info" and "公布为" in kept.message
+    assert "得分率" not in (out / tid / "standings.html").read_text(encoding="utf-8")

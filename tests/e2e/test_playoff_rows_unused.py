@@ -1,8 +1,11 @@
 """R2011-F1, R2011-F2: a 加赛表's rows that rank nothing — players who are not level, or two of a
 shared place that no award splits — are said at the sheet (a note), never dropped without a
 word.  The t2011 sample's 加赛表 was made for an older ranking: beside group C's tie it ranked
-尹鹏健 1 / 韦芳 2 (two of four level 15th), 谢娟晨 / 宋勇 and 彭超辉 / 曹军怡 (not level: the final
-order goes by group place first), and the standings printed 并列 with nothing in issues.csv."""
+尹鹏健 1 / 韦芳 2 (then two of four level 15th), 谢娟晨 / 宋勇 and 彭超辉 / 曹军怡 (not level: the final
+order goes by group place first), and the standings printed 并列 with nothing in issues.csv.
+(With the group places of unequal groups compared by 得分率, R2011-F2, 尹鹏健 — 4 points of 4
+games — is 15th alone and 韦芳, 侯红静, 曹军怡 — 4 of 5 — share 16th: the rows of two of a
+shared place are 韦芳 / 侯红静 here.)"""
 from __future__ import annotations
 
 import csv
@@ -23,7 +26,7 @@ NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
 #: the stale sheet's rows (名次, 参赛者), as the sample had them (rows 8–13, 阶段 group, 组别 blank:
 #: written here as the final places' 加赛, 阶段 最终名次, so the rows address a tie — a row addressing
 #: none is warned of, test_R2011_F1_playoff_rows_addressing_no_tie_are_warned_and_not_used)
-STALE = [(1, "尹鹏健"), (2, "韦芳"), (1, "谢娟晨"), (2, "宋勇"), (1, "彭超辉"), (2, "曹军怡")]
+STALE = [(1, "韦芳"), (2, "侯红静"), (1, "谢娟晨"), (2, "宋勇"), (1, "彭超辉"), (2, "曹军怡")]
 
 
 def _run(tmp_path: Path, rows: list[tuple], stage: str = "最终名次"):
@@ -53,21 +56,22 @@ def test_R2011_F1_playoff_rows_of_players_not_level_are_said_not_dropped(tmp_pat
     for i in said.values():
         assert (i["severity"], i["file"], i["sheet"]) == ("info", "中国象棋-加赛.xlsx", "加赛")
         assert "未被采用" in i["message"] and "无需处理" in i["message"]
-    # two of four level 15th: the playoff cannot order the four, and no award needs it
-    assert "“尹鹏健”、“韦芳”" in said["D4"]["message"] and "并列第15名" in said["D4"]["message"]
-    assert "“侯红静”" in said["D4"]["message"] and "“曹军怡”" in said["D4"]["message"]
+    # two of three level 16th: the playoff cannot order the three, and no award needs it
+    assert "“韦芳”、“侯红静”" in said["D4"]["message"] and "并列第16名" in said["D4"]["message"]
+    assert "“曹军怡”" in said["D4"]["message"]
     # not level: group place first (小组第4名 before 小组第6名), whatever the points
     assert "并没有并列" in said["D8"]["message"] and "小组第6名" in said["D8"]["message"]
     assert "并没有并列" in said["D6"]["message"]
     # a note: the ranking is right as it is, and the run needs nothing more
     assert not report.needs_attention
-    assert final["尹鹏健"]["rank"] == final["韦芳"]["rank"] == final["曹军怡"]["rank"] == "15"
+    assert final["尹鹏健"]["rank"] == "15"
+    assert final["韦芳"]["rank"] == final["侯红静"]["rank"] == final["曹军怡"]["rank"] == "16"
     assert final["彭超辉"]["rank"] == "22"
 
 
 #: rows the t2011 sample's 加赛表 held beside group C's (rows 4–7): 阶段 group, 组别 blank, two
 #: players of different groups each (陶英 B / 黎玉静 C, 石辉辉 D / 江艳 A) — level in the final
-#: places (7th, 9th), where no award is at stake and the tool asked for no 加赛
+#: places (6th, 10th; 7th, 9th before R2011-F2's 得分率), where no award is at stake and the tool asked for no 加赛
 UNASKED = [(1, "陶英"), (2, "黎玉静"), (1, "石辉辉"), (2, "江艳")]
 
 
@@ -76,7 +80,8 @@ def test_R2011_F1_playoff_rows_addressing_no_tie_are_warned_and_not_used(tmp_pat
     """R2011-F1 (一次加赛只决定它所针对的那次并列（加赛表上的阶段、组别和轮次）): a 加赛 row whose
     阶段/组别 names no tie — 阶段 group with 组别 blank (the groups are A–D), or group B for a
     player of group C — orders nothing.  The sample's such rows ordered the shared 7th and 9th
-    places (7/8, 9/10) that nobody had asked a 加赛 for, with no word in issues.csv."""
+    places (7/8, 9/10; 6th and 10th since R2011-F2's 得分率) that nobody had asked a 加赛 for,
+    with no word in issues.csv."""
     report, issues, final = _run(tmp_path, [(group, p, w) for p, w in UNASKED], stage="group")
     said = {i["cell"]: i for i in issues if i["code"] == "BAD_VALUE"}
     assert set(said) == {"D4", "D6"}, issues
@@ -86,8 +91,9 @@ def test_R2011_F1_playoff_rows_addressing_no_tie_are_warned_and_not_used(tmp_pat
     assert "“陶英”" in said["D4"]["message"] and "第4–5行" in said["D4"]["message"]
     assert ("组别空着" if group is None else "“黎玉静”在C组") in said["D4"]["message"], said["D4"]["message"]
     assert report.needs_attention
-    assert final["陶英"]["rank"] == final["黎玉静"]["rank"] == "7"
-    assert final["石辉辉"]["rank"] == final["江艳"]["rank"] == "9"
+    # (the 小组第2名 and 第3名 of groups of 6 and 5 compared by 得分率, R2011-F2)
+    assert final["陶英"]["rank"] == final["黎玉静"]["rank"] == "6"
+    assert final["石辉辉"]["rank"] == final["江艳"]["rank"] == "10"
     # group C's playoff, which the tool asked for, still decides who advanced
     assert not [i for i in issues if i["code"] == "PLAYOFF_REQUIRED"]
 

@@ -761,3 +761,21 @@ def test_a_corrected_result_after_the_next_draw_names_the_file_it_came_from(tmp_
     (changed,) = [i for i in found if i["code"] == "DRAW_INPUT_CHANGED"]
     assert "成绩在公布后有了更正" in changed["message"] and "第1桌" in changed["message"]
     assert (changed["file"], changed["sheet"], changed["cell"]) == (conflict["file"], "成绩", conflict["cell"]), changed
+
+
+def test_a_corrected_knockout_result_after_groups_names_the_winner_left_out(tmp_path):
+    """t2011 象棋 (groups, then a knockout): a semi-final result corrected after the final was
+    drawn.  The final is drawn from the semi-finals' winners, as in a plain knockout, so the
+    message names the winner the correction makes, who is not in the published final (he
+    is in the 三四名决赛) — it listed the corrected table only."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    sf = next((folder / "inbox").glob("*-xiangqi-r6-*.eml"))
+    edit_attachment(sf, _flip, folder / "inbox" / "corrected-xiangqi-r6.eml", date="Fri, 20 May 2011 17:00:00 +0800")
+    run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        changed = [i for i in csv.DictReader(f) if i["code"] == "DRAW_INPUT_CHANGED"]
+    assert changed and any("按现在的成绩，第6轮（半决赛）第1桌" in i["message"]
+                           and "胜出，却在已公布的第7轮（决赛及三四名决赛）中排在三四名决赛" in i["message"]
+                           for i in changed), changed

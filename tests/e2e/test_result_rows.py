@@ -302,12 +302,27 @@ def test_a_row_of_no_drawn_table_is_said_at_its_cell(tmp_path):
 
 def test_a_row_with_a_wrong_round_is_said_at_its_round_cell_with_its_players(tmp_path):
     """A referee typed 2 in one row's 轮次 of the round-1 sheet: the problem was said at
-    the row's 桌号 (which was right), and not whose row it was."""
+    the row's 桌号 (which was right), and not whose row it was.  It is the 轮次 (or the sheet)
+    that is wrong, not the table: it read “轮次 2、桌号 1 不是本轮抽签中的桌（本轮为第1—11桌）”
+    (t2015: a round-2 sheet reused for round 3, 轮次 typed 3 in every row)."""
     def round_two(ws, hrow, col):
         ws.cell(hrow + 1, col["轮次"]).value = 2
     issues, _ = _edit_xiangqi_r1(tmp_path, round_two)
     (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
-    assert bad["cell"] == "A7" and "轮次 2、桌号 1 不是本轮抽签中的桌（本轮为第1—11桌）（这一行填的是“" in bad["message"], bad
+    assert bad["cell"] == "A7" and "轮次填的是 2，但这是第1轮的成绩表（这一行填的是“" in bad["message"], bad
+    assert "不是本轮抽签中的桌" not in bad["message"]
+    assert "把轮次改为 1" in bad["message"] and "下发的成绩表（results/" not in bad["message"], bad  # (round 2 not drawn)
+
+
+def test_a_round_2_row_typed_round_1_names_the_round_1_sheet(tmp_path):
+    """A round typed in 轮次 that is drawn: its own sheet is named (a sheet of another round
+    reused, its 轮次 changed)."""
+    def round_one(ws, hrow, col):
+        ws.cell(hrow + 1, col["轮次"]).value = 1
+    issues, _ = _edit_xiangqi_r1(tmp_path, round_one, sheet="xiangqi-r2")
+    (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r2-成绩表.xlsx"]
+    assert "轮次填的是 1，但这是第2轮的成绩表" in bad["message"], bad
+    assert "第1轮的成绩请填在第1轮下发的成绩表（results/xiangqi-r1-成绩表.xlsx）上发送" in bad["message"], bad
 
 
 def test_R2011_F1_a_row_of_no_drawn_table_names_each_groups_tables(tmp_path):
@@ -342,6 +357,11 @@ def test_a_result_sheet_of_no_event_or_of_a_round_not_drawn_is_said(tmp_path):
     assert any(i["code"] == "ROUND_NOT_DRAWN" and i["severity"] == "warning" and "第9轮的，这一轮还没有抽签" in i["message"]
                for i in issues)
     assert not any(i["code"] == "RESULT_INVALID" and "还没有抽签" in i["message"] for i in issues)
+    # the sheet is held, and read by itself once the round is drawn: no resend (it read
+    # 该轮抽签后下发的成绩表才能计分 — as if only a sheet issued after the draw could count)
+    held = next(i for i in issues if i["code"] == "ROUND_NOT_DRAWN")
+    assert "该轮抽签后，这张成绩表会自动读取" in held["message"] and "不必重发" in held["message"], held
+    assert "才能计分" not in held["message"]
     assert any("ROUND_NOT_DRAWN" in s for s in report.next_steps), report.next_steps
     # a later night with other news: a note (said once; it held every night at exit 1)
     folder = tmp_path / "b" / "t2020-league"
@@ -454,6 +474,24 @@ def test_a_playoff_row_of_no_event_is_said_at_its_cell(tmp_path):
     assert len(found) == 2, found
     (rest,) = [i for i in found if i["cell"] != "A4"]
     assert rest["severity"] == "info" and "未被采用" in rest["message"] and "“体育部1队”并列" in rest["message"]
+
+
+def test_R2011_F1_a_playoff_written_as_a_draw_is_to_be_played_again(tmp_path):
+    """Group C's playoff came back with 名次 “和” for both: a 加赛 must have a winner, so it is
+    to be played again — the office was told 改正后重新发送即可，不必再赛."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+
+    def drawn(wb):
+        wb["加赛"]["D2"], wb["加赛"]["D3"] = "和", "和"
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-加赛*")), drawn)
+    out = tmp_path / "out"
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2011-court" / "data" / "issues.csv", encoding="utf-8") as f:
+        bad = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
+    assert bad and all("加赛必须分出胜负" in i["message"] and "再赛" in i["message"] for i in bad), bad
+    line = next(e for e in report.events if e.startswith("中国象棋"))
+    assert "不必再赛" not in line and "再赛" in line, report.events
 
 
 def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing(tmp_path):
@@ -1207,3 +1245,35 @@ def test_an_unreadable_correction_without_hands_keeps_the_earlier_sheets_hands(t
     scored = [[s.points for s in r.sides] for r in report.state.events["doudizhu"].results.values()
               if r.match.round == 1 and r.match.table == table[0]]
     assert scored == [[3, -3, 0]], scored
+
+
+def test_R2015_a_traditional_leagues_sheet_errors_list_the_choices_as_its_dropdowns(tmp_path):
+    """t2015 (script: traditional): the result sheet's dropdowns read 甲勝、乙勝、和棋、甲方棄權…;
+    a value not among them was told to pick one of 甲胜、乙胜、和棋、甲方弃权… — not what the
+    list shows.  The choices are listed as the dropdown lists them, in issues.csv and on the
+    pages (converted once, not twice)."""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
+
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        ws.cell(hrow + 1, col["结果"]).value = "赢"
+        ws.cell(hrow + 2, col["原因"]).value = "赢了"
+        ws.cell(hrow + 3, col["结果"]).value = "和棋"
+        ws.cell(hrow + 3, col["原因"]).value = "認輸"
+    edit_attachment(next((folder / "inbox").glob("*-go-r1-*.eml")), edit)
+    out = tmp_path / "out"
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        bad = [(i["cell"][0], i["message"]) for i in csv.DictReader(f)
+               if i["code"] == "RESULT_INVALID" and i["file"] == "go-r1-成绩表.xlsx"]
+    results = [m for c, m in bad if c == "F"]
+    reasons = [m for c, m in bad if c == "G"]
+    assert any("请从下拉列表中选择（甲勝、乙勝、和棋、甲方棄權、乙方棄權、雙方棄權）" in m for m in results), bad
+    assert any("（中盤勝、數子勝、認輸、超時、違例判負、其他、和棋、三劫循環、棄權）" in m for m in reasons), bad
+    # a reason that does not fit its result: what it may be, as the dropdown lists it
+    assert any("和棋的原因只能是 和棋、三劫循環、其他" in m for m in reasons), bad
+    assert all("\ue000" not in m for _, m in bad)
+    pages = "".join(p.read_text(encoding="utf-8") for p in (out / "t2015-tcm" / "branches").glob("*.html"))
+    assert "（甲勝、乙勝、和棋、甲方棄權、乙方棄權、雙方棄權）" in pages

@@ -427,6 +427,28 @@ def test_R2011_F1_a_tied_group_place_is_one_place_in_the_final_order(t2011):
     assert any(n > 1 and rank == "4" for (_, rank), n in fourth.items())
 
 
+def test_R2011_F2_final_places_of_unequal_groups_by_score_rate(t2011):
+    """t2011 象棋, groups of 6/5/5/6: the places below the knockout compare one group place
+    (小组第2名 …) by the group's 得分率 (points ÷ games: 5 in a group of 6, 4 in a group of 5)
+    before the tiebreaks — A组's 2nd (8 of 5 games) was placed above B组's and C组's (7 of
+    4 and a 0-point rest) on raw points — and the standings say so under 最终名次."""
+    from fractions import Fraction
+
+    _, out = t2011
+    st = [r for r in rows(out, "standings.csv") if r["event"] == "xiangqi"]
+    group = {r["entry_id"]: r for r in st if r["stage"] == "group"}
+    size = Counter(r["group"] for r in group.values())
+    assert len(set(size.values())) == 2
+    rate = {e: Fraction(int(r["points"]), size[r["group"]] - 1) for e, r in group.items()}
+    final = sorted((r for r in st if r["stage"] == "overall" and r["tier"].startswith("小组第")),
+                   key=lambda r: int(r["rank"]))
+    for tier in {r["tier"] for r in final}:
+        rates = [rate[r["entry_id"]] for r in final if r["tier"] == tier]
+        assert rates == sorted(rates, reverse=True), tier
+    html = (out / "standings.html").read_text(encoding="utf-8")
+    assert "说明：各组人数不同" in html and "得分率" in html
+
+
 def _cells_past_the_page(html: str) -> list[tuple[int, str, float]]:
     """(page, tag, points) of every table or cell laid out past its page's content box."""
     import weasyprint

@@ -4209,13 +4209,18 @@ class EventRunner:
 
         A board game's row (桥牌: a table's rows differ by 牌号) whose 牌号 is the table's
         again has the right 桌号 and a repeated 牌号: said at the 牌号 cell, naming the board
-        and the table (it was said at the 桌号, "请核对这一行的桌号").  The same row twice
-        (every result cell alike) counts once and is a note, in either kind of game — the
-        score was counted, and the sheet was an error (exit 1) for a copied line; different
-        results are the error "牌号 N 出现两次且得分不同".  Alike means the whole line, its
-        sides (``sides``) filled in and the same: a line whose 桌号 was mistyped, its sides
-        cleared, is no copy though a 象棋 result (乙胜) is often another table's too.  On a
-        board game the copy is a warning: a board's line given another board's 牌号 looks alike."""
+        and the table (it was said at the 桌号, "请核对这一行的桌号").  The same result twice
+        counts once and is a note, in either kind of game — the score was counted, and the
+        sheet was an error (exit 1) for a copied line; different results are the error "牌号 N
+        出现两次且得分不同" (a board) or RESULT_CONFLICT (:meth:`table_twice`).  The same result
+        means every result cell (``labels``, the game's columns: 台上方, 过A方, 原因, 弃权 …)
+        alike, with both lines naming the table's drawn sides (``sides`` filled in, and
+        :meth:`check_sides` passed them): a line whose 桌号 was mistyped, its sides cleared, is
+        no copy though a 象棋 result (乙胜) is often another table's too.  Other cells (a
+        signature) may differ: the note names them, at the first of them (a copy with only a
+        signature changed was RESULT_CONFLICT listing the same levels twice, and held the next
+        round).  On a board game the copy is a warning: a board's line given another board's
+        牌号 looks alike."""
         if all(row.values.get(l) in (None, "") for l in labels if l != "牌号"):
             return True         # (a 牌号 may be pre-printed: a row with no score is not filled)
         board = _board_key(row.values.get("牌号")) if "牌号" in labels else ""
@@ -4224,15 +4229,23 @@ class EventRunner:
         if first == row.row:
             return True
 
+        def named(values: Mapping[str, Any]) -> bool:
+            return bool(sides) and all(str(values.get(l) or "").strip() for l in sides)
+
         def whole(values: Mapping[str, Any]) -> dict[str, str]:     # (the line: asked only of a second one)
             return {str(k): str(v if v is not None else "").strip() for k, v in values.items()}
-        same = first_typed == typed and bool(sides) and all(str(row.values.get(l) or "").strip() for l in sides) \
-            and whole(first_values) == whole(row.values)
+        # the same result cells (``labels``: all that decides the result — 台上方, 过A方, 原因,
+        # 弃权 …) on two lines both naming the table's sides: one result, whatever else differs
+        same = first_typed == typed and named(row.values) and named(first_values)
+        a, b = whole(first_values), whole(row.values)
+        other = [k for k in dict.fromkeys([*b, *a]) if a.get(k, "") != b.get(k, "")] if same else []
+        also = f"两行得分相同（只有{'、'.join(other)}不同）" if other else "两行完全相同"
         head = f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}："
         if board and row.cells.get("牌号") is not None:
             if same:
                 self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 在本表第 {first} 行已经填写，第 {row.row} 行"
-                                "又填了一次，两行完全相同，按一次计入。如果其中一行本是另一副牌，请改正它的牌号后重新发送；"
+                                f"又填了一次，{also}，按一次计入{f'（第 {first} 行）' if other else ''}。"
+                                "如果其中一行本是另一副牌，请改正它的牌号后重新发送；"
                                 "确是重复的，删除一行即可。", at=row.cells["牌号"], severity=Severity.WARNING)
                 return False
             rest = [l for l in labels if l != "牌号"]
@@ -4245,13 +4258,12 @@ class EventRunner:
                             "或改正这一行的牌号后重新发送。", at=row.cells["牌号"])
             return False
         if same:
+            also = also.replace("得分", "成绩")
             self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{_table_name(m)}在本表第 {first} 行"
-                            f"已经填写，第 {row.row} 行又填了一次，两行完全相同，按一次计入，无需处理（可删除重复的一行）。",
-                            at=row.cells.get("桌号"), severity=Severity.INFO)
+                            f"已经填写，第 {row.row} 行又填了一次，{also}，按一次计入"
+                            + (f"（按第 {first} 行）" if other else "") + "，无需处理（可删除重复的一行）。",
+                            at=(other and row.cells.get(other[0])) or row.cells.get("桌号"), severity=Severity.INFO)
             return False
-
-        def named(values: Mapping[str, Any]) -> bool:
-            return bool(sides) and all(str(values.get(l) or "").strip() for l in sides)
         if ctx is not None and named(row.values) and named(first_values):
             from types import SimpleNamespace
             # (a first line holding only a dropdown's 无 says no result: it was not taken for the table)

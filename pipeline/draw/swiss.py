@@ -22,9 +22,15 @@ affected: a published round is never redrawn.
 
 Odd count: the bye goes to the lowest-ranked entry among those with the fewest byes
 (at most one bye per entry while someone has none), preferring one whose removal
-leaves a rematch-free pairing.  A win by forfeit counts as a bye here (FIDE C.04.1 d: a
-player who has had a point without playing does not get the bye), in any earlier round;
-one passed over for it is named on the draw sheet.
+leaves a rematch-free pairing.  A win by forfeit, in any earlier round, puts its winner after
+the others for the bye (FIDE C.04.1 d: a player who has had a point without playing does not
+get the bye): among those with the fewest byes the candidates go by (forfeit wins, lowest
+ranked first), so a forfeit winner gets the bye only when no one without a bye or a forfeit
+win can take it without a rematch.  It is not a bye: R2015-F1's limits (at most one real bye
+each, no rematch) stay absolute and the lookahead counts real byes only — counting forfeit
+wins there left everyone "used" once all had one or the other, and the lowest got a second
+real bye (5 players, forfeits in rounds 1–2).  The draw sheet names a forfeit winner passed
+over, and says why one got the bye.
 
 First move (先手: 执红 for Xiangqi, 执黑 for Go).  R2015-F1 promises balance only; the FIDE
 Dutch system (C.04.3) fills in the rest.  Pairing (C.3, absolute colour criteria): two
@@ -289,9 +295,9 @@ class Swiss:
                    "（本人或其对手先后手相差 3 次或连续三轮先手或后手）；与避免重复对阵不能兼顾时，也以不重复相遇为先；"
                    "出现例外时，抽签表的说明写明是谁、为何。")
         teams = getattr(game, "side_size", 1) > 1
-        odd = ("队数为奇数时由排名最后且未轮空过的一队轮空，每队至多轮空一次（已得弃权胜的队视同轮空过），"
+        odd = ("队数为奇数时由排名最后且未轮空过的一队轮空，每队至多轮空一次；已得弃权胜的队排在其他未轮空过的队之后轮空，"
                "上一轮弃权或缺席的队不轮空。" if teams else
-               "人数为奇数时由排名最后且未轮空过的选手轮空，每人至多轮空一次（已得弃权胜者视同轮空过），"
+               "人数为奇数时由排名最后且未轮空过的选手轮空，每人至多轮空一次；已得弃权胜者排在其他未轮空过的选手之后轮空，"
                "上一轮弃权或缺席者不轮空。")
         return (f"采用瑞士制，{rounds}。第一轮抽签配对（同一单位尽量不相遇），"
                 f"以后各轮按当前积分和名次由高到低就近配对，积分相同者优先相遇，同一对手不重复相遇；{odd}"
@@ -319,9 +325,9 @@ class Swiss:
             notes.append(f"设定 {capped[0]} 轮，但 {self.field_size(state)} {w}在不重复相遇、每{w}至多轮空一次的前提下"
                          f"最多赛 {capped[1]} 轮，本项目共赛 {capped[1]} 轮。")
         byes = bye_counts(done)
-        # FIDE C.04.1 (d): a forfeit win is a point without playing, counted as a bye here
+        # FIDE C.04.1 (d): a forfeit win is a point without playing: its winner comes after the
+        # others for the bye, but it is no bye (R2015-F1's one bye each counts real byes only)
         won_free = forfeit_wins(state, done)
-        free = byes + won_free
         met = opponents(done)
         hist = colour_histories(state.rounds)
         rank_of: dict[str, int] = {}
@@ -350,11 +356,12 @@ class Swiss:
                 # a bye is a free win: not for an entry that did not turn up last round
                 away = no_shows(state, done[-1])
                 pool = [e for e in order if e not in away] or order
-                fewest = min(free[e] for e in pool)
-                cands = [e for e in reversed(pool) if free[e] == fewest]
+                fewest = min(byes[e] for e in pool)
+                # lowest ranked first, a forfeit winner after those without one (stable sort)
+                cands = sorted((e for e in reversed(pool) if byes[e] == fewest), key=lambda e: won_free[e])
             bye, plain = self._pair_alone(order, cands, met)
             pairs, kept = self._colour_safe([e for e in order if e != bye], met, plain, tiers, relaxed, points)
-            look = (_Lookahead(order, met, free, total - k, self.LOOKAHEAD_STEPS)
+            look = (_Lookahead(order, met, byes, total - k, self.LOOKAHEAD_STEPS)
                     if 0 < total - k and len(order) <= self.LOOKAHEAD_MAX else None)
             chosen = look.choose(order, cands, met, tiers) if look is not None else None
             ahead: list[str] = []
@@ -370,12 +377,23 @@ class Swiss:
                 why = ("" if moved else "排名最后且") + ("未轮空过" if fewest == 0 else "轮空次数最少")
                 below = order[order.index(bye) + 1:]
                 skipped = [e for e in below if e in away]
-                won = [e for e in below if e not in away and byes[e] <= fewest < free[e]]
+                won = [e for e in below if e not in away and byes[e] == fewest and won_free[e] > won_free[bye]]
                 why_not = "；".join(
                     ([f"{shown_list(state, skipped)}上一轮弃权或缺席"] if skipped else [])
-                    + ([f"{shown_list(state, won)}已得弃权胜（视同轮空过）"] if won else []))
+                    + ([f"{shown_list(state, won)}已得弃权胜"] if won else []))
+                also = ""
+                if won_free[bye]:
+                    # FIDE C.04.1 (d): a forfeit winner gets the bye only when no one else can
+                    clean = [e for e in cands if won_free[e] < won_free[bye]]
+                    group = "未轮空过" if fewest == 0 else "轮空次数最少"
+                    if any(byes[e] == fewest and won_free[e] < won_free[bye] for e in away):
+                        group += "且上一轮未弃权或缺席"
+                    also = (f"{shown(state, bye)}虽已得弃权胜，但"
+                            + (f"{shown_list(state, clean)}轮空则无法避免重复对阵" if clean else
+                               f"{group}的{entry_word(state)}都已得弃权胜"))
+                said = "；".join(([f"{why_not}，不安排轮空"] if why_not else []) + ([also] if also else []))
                 notes.append(f"{entry_word(state)}数为奇数，{why}的{shown(state, bye)}本轮轮空"
-                             + (f"（{why_not}，不安排轮空）" if why_not else "") + "。")
+                             + (f"（{said}）" if said else "") + "。")
             notes += ahead
             rest = [e for e in order if e != bye]
             notes += rematch_notes(state, rest, pairs, done)

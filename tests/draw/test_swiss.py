@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -330,3 +331,105 @@ def test_R2015_F1_swiss_a_forfeit_winner_passed_over_for_the_bye_is_said():
             if order.index(x) > order.index(bye):
                 who = next(e.team for e in st.entries if e.id == x)
                 assert any("已得弃权胜" in n and who in n for n in r.notes), r.notes
+
+
+def _early_forfeits(n, rounds, seed, forfeits):
+    """A Swiss event of ``n`` (``rounds`` None: the default count) where the first ``forfeits``
+    tables of rounds 1 and 2 are forfeits (seat 2 wins: the opponent did not come); the others
+    are won by lot.  Returns the state and, per round, the forfeit wins before it."""
+    fmt = FORMATS.get("swiss")
+    st = new_state(make_entries(n, branches=n), {"rounds": rounds} if rounds else None)
+    rng, res_rng = random.Random(seed), random.Random(seed + 1)
+    won_before = []
+    won: Counter = Counter()
+    while (rnd := fmt.next_round(st, rng)) is not None:
+        st.rounds.append(rnd)
+        won_before.append(Counter(won))
+        for m in rnd.matches:
+            if m.bye:
+                res = bye_result(m)
+            elif rnd.round <= 2 and m.table <= forfeits:
+                res = MatchResult(m, (SideResult(Outcome.FORFEIT_LOSS, 0), SideResult(Outcome.FORFEIT_WIN, 2)))
+                won[m.sides[1]] += 1
+            else:
+                w = res_rng.choice(m.sides)
+                res = MatchResult(m, tuple(SideResult(Outcome.WIN, 2) if s == w else SideResult(Outcome.LOSS, 0)
+                                           for s in m.sides))
+            st.results[m.key] = res
+    return st, won_before
+
+
+@pytest.mark.parametrize("forfeits", [1, 2])
+@pytest.mark.parametrize("n", [5, 6, 7, 8, 9, 11])
+def test_R2015_F1_swiss_a_forfeit_win_costs_no_second_bye_and_no_rematch(n, forfeits):
+    """R2015-F1 (同一对手不重复相遇, 每人至多轮空一次) stays absolute with forfeit wins about: a
+    forfeit win only puts its winner after the others for the bye (FIDE C.04.1 d), it is not a
+    bye.  Counting it as one in the lookahead left everyone "used" once all had a bye or a
+    forfeit win: 5 players, forfeits on table 1 of rounds 1–2, the default 4 rounds: 队003 got a
+    second real bye in round 4 while 队000 and 队002 never had one, and with 5 rounds 队000–队002
+    met twice (over 5–13 players: 25 of 400 events, and 210 of 480 with the most rounds, had a
+    second bye or a rematch).  Before that change: none."""
+    from pipeline.draw.swiss import most_rounds
+
+    bad = []
+    for rounds in (None, most_rounds(n)):
+        for seed in range(40):
+            st, _ = _early_forfeits(n, rounds, seed, forfeits)
+            assert len(st.rounds) == (rounds or default_rounds(n))
+            met = Counter(frozenset(m.sides) for r in st.rounds for m in r.matches if not m.bye)
+            byes = Counter(m.sides[0] for r in st.rounds for m in r.matches if m.bye)
+            again = [x for r in st.rounds for x in r.notes if "再次相遇" in x]
+            if max(met.values()) > 1 or max(byes.values(), default=1) > 1 or again:
+                bad.append((rounds, seed, dict(byes), [tuple(p) for p, c in met.items() if c > 1]))
+    assert bad == []
+
+
+def test_R2015_F1_swiss_a_forfeit_winner_gets_the_bye_when_nobody_else_can():
+    """5 players, the default 4 rounds, forfeits on table 1 of rounds 1 and 2 (seed 3): after
+    round 3 everyone without a bye (队000, 队002) has won by forfeit.  The bye of round 4 goes
+    to one of them — not a second one to 队003 — and the draw sheet says it was a forfeit winner
+    because every entry without a bye had won by forfeit (not 轮空次数最少)."""
+    st, won_before = _early_forfeits(5, None, 3, 1)
+    byes: Counter = Counter()
+    for r, won in zip(st.rounds, won_before):
+        bye = next(m.sides[0] for m in r.matches if m.bye)
+        note = next(x for x in r.notes if "轮空" in x)
+        assert r.round == 1 or ("未轮空过" in note) == (byes[bye] == 0), note
+        assert "轮空次数最少" not in note, note
+        if r.round > 1 and won[bye]:
+            # every other entry without a bye and without a forfeit win could not take it
+            others = [e.id for e in st.entries if e.id != bye and not byes[e.id]]
+            assert all(won[e] for e in others), (r.round, bye, others)
+            who = next(e.team for e in st.entries if e.id == bye)
+            assert "都已得弃权胜" in note and who in note, note
+        byes[bye] += 1
+    assert set(byes.values()) == {1} and len(byes) == 4
+    assert st.rounds[3].matches[-1].sides[0] in {"e000", "e002"}
+
+
+@pytest.mark.parametrize("n", [5, 7, 9])
+def test_R2015_F1_swiss_the_bye_note_is_true_with_forfeit_wins(n):
+    """Over many events with forfeit wins the bye note is true: it says 未轮空过 exactly when the
+    entry had no bye yet, names as 已得弃权胜 only entries that won by forfeit, and a forfeit
+    winner gets the bye only when no entry without a bye, without a forfeit win and not away
+    last round is left, or the draw sheet says why (重复对阵)."""
+    for forfeits in (1, 2):
+        for seed in range(30):
+            st, won_before = _early_forfeits(n, None, seed, forfeits)
+            byes: Counter = Counter()
+            for r, won in zip(st.rounds, won_before):
+                bye = next(m.sides[0] for m in r.matches if m.bye)
+                note = next(x for x in r.notes if "轮空" in x)
+                if r.round == 1:
+                    byes[bye] += 1
+                    continue
+                assert ("未轮空过" in note) == (byes[bye] == 0), note
+                for part in re.split("[（；，]", note):
+                    if "已得弃权胜" in part:
+                        assert all(won[e.id] for e in st.entries if e.team in part), (note, won)
+                if won[bye]:
+                    away = {s for m in st.rounds[r.round - 2].matches if not m.bye
+                            for s, sd in zip(m.sides, st.results[m.key].sides) if sd.outcome == Outcome.FORFEIT_LOSS}
+                    clean = [e.id for e in st.entries if not byes[e.id] and not won[e.id] and e.id not in away]
+                    assert not clean or any("重复对阵" in x for x in r.notes), (seed, r.round, note, clean)
+                byes[bye] += 1

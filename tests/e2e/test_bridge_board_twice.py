@@ -86,3 +86,34 @@ def test_the_same_board_row_twice_counts_once_with_a_warning(tmp_path):
     assert "又填了一次" in said["message"] and "桌号" not in said["message"] and "改正它的牌号" in said["message"]
     assert [i for i in issues if i["severity"] in ("error", "warning")] == [said], issues
     assert _standings(tmp_path) == expected
+
+
+def test_a_board_row_twice_with_only_a_signature_changed_counts_once(tmp_path):
+    """A board's line twice with the same score, only a signature cell other: one score — it
+    counts once with the copy's warning (naming what differs), not "出现两次且得分不同"
+    listing the same score twice."""
+    ref_folder, _ = _league(tmp_path / "ref")
+    _run(ref_folder, tmp_path / "ref")
+    expected = _standings(tmp_path / "ref")
+
+    folder, eml = _league(tmp_path)
+    at = {}
+
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        ws.insert_rows(hrow + 2)
+        for j in range(1, ws.max_column + 1):
+            ws.cell(hrow + 2, j).value = ws.cell(hrow + 1, j).value
+        sign = next(label for label in col if label.endswith("签名"))
+        ws.cell(hrow + 2, col[sign]).value = f"{ws.cell(hrow + 1, col[sign]).value or ''}张"
+        at["cell"], at["sign"] = ws.cell(hrow + 2, col["牌号"]).coordinate, sign
+    edit_attachment(eml, edit)
+    _run(folder, tmp_path)
+    issues = [i for i in _data(tmp_path, "issues.csv") if i["file"] == FILE]
+    (said,) = [i for i in issues if i["cell"] == at["cell"]]
+    assert said["severity"] == "warning" and "牌号 1" in said["message"] and "第1桌" in said["message"], said
+    assert "得分相同" in said["message"] and at["sign"] in said["message"], said
+    assert "得分不同" not in said["message"], said
+    assert [i for i in issues if i["severity"] in ("error", "warning")] == [said], issues
+    assert _standings(tmp_path) == expected

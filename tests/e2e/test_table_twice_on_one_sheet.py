@@ -134,3 +134,59 @@ def test_a_xiangqi_table_twice_with_other_outcomes_is_a_conflict(tmp_path):
     assert f"“{at['one']}”" in m and f"“{at['two']}”" in m and "桌号" not in m, m
     assert not [r for r in report.state.events["xiangqi"].results.values()
                 if r.match.round == 1 and r.match.table == 1 and not r.match.group]
+
+
+def _copy_b1(change: dict, at: dict):
+    """B组第1桌's line copied below the table, then ``change`` (column → value) applied to
+    the copy."""
+    def edit(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        first = next(r for r in range(hrow + 1, ws.max_row + 1)
+                     if ws.cell(r, col["组别"]).value == "B" and ws.cell(r, col["桌号"]).value == 1)
+        last = ws.max_row + 1
+        for c in range(1, ws.max_column + 1):
+            ws.cell(last, c).value = ws.cell(first, c).value
+        for label, value in change.items():
+            value = value(ws.cell(first, col[label]).value) if callable(value) else value
+            assert value != ws.cell(first, col[label]).value
+            ws.cell(last, col[label]).value = value
+        at.update(first=first, row=last, cells={l: f"{get_column_letter(col[l])}{last}" for l in change},
+                  values={l: ws.cell(first, col[l]).value for l in col})
+    return edit
+
+
+def test_R2016_F3_a_copied_line_with_only_a_signature_changed_counts_once(tmp_path):
+    """B组第1桌's line copied with the same result, only a signature cell other (已签 → 已签张):
+    the table's result is one — counted once, a note at the copy naming what differs, round 3
+    drawn.  It was RESULT_CONFLICT "成绩却不一致" listing the same levels twice, at the 甲方级数
+    cell, and held round 3."""
+    folder, out, r2 = _t2016_after_round_1(tmp_path)
+    at: dict = {}
+    edit_attachment(r2, _copy_b1({"甲方签名": lambda v: f"{v or ''}张"}, at), save_as=folder / "inbox" / r2.name)
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    mine = [i for i in _issues(out, "t2016-poker") if i["file"] == R2]
+    assert [(i["code"], i["severity"]) for i in mine] == [("RESULT_INVALID", "info")], mine
+    (said,) = mine
+    m = said["message"]
+    assert said["cell"] == at["cells"]["甲方签名"], said
+    assert "B组第1桌" in m and f"第 {at['first']} 行" in m and f"第 {at['row']} 行" in m, m
+    assert "成绩相同" in m and "甲方签名" in m and "按一次计入" in m and "不一致" not in m, m
+    assert [r for r in report.state.events["guandan"].results.values()
+            if r.match.round == 2 and r.match.group == "B" and r.match.table == 1]
+    assert max(r.round for r in report.state.events["guandan"].rounds) == 3
+
+
+def test_R2016_F3_a_copied_line_with_another_stage_holder_is_a_conflict(tmp_path):
+    """The same levels but another 台上方 (a result cell: it decides the next deal's level, and
+    掼蛋's result): still a conflict, said at the 台上方 cell."""
+    folder, out, r2 = _t2016_after_round_1(tmp_path)
+    at: dict = {}
+    edit_attachment(r2, _copy_b1({"台上方": lambda v: "甲" if v != "甲" else "乙"}, at),
+                    save_as=folder / "inbox" / r2.name)
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    mine = [i for i in _issues(out, "t2016-poker") if i["file"] == R2]
+    (bad,) = [i for i in mine if i["severity"] == "error"]
+    assert (bad["code"], bad["cell"]) == ("RESULT_CONFLICT", at["cells"]["台上方"]), mine
+    assert "台上方" in bad["message"] and "成绩却不一致" in bad["message"], bad
+    assert max(r.round for r in report.state.events["guandan"].rounds) == 2

@@ -325,6 +325,21 @@ def test_a_round_2_row_typed_round_1_names_the_round_1_sheet(tmp_path):
     assert "第1轮的成绩请填在第1轮下发的成绩表（results/xiangqi-r1-成绩表.xlsx）上发送" in bad["message"], bad
 
 
+def test_a_round_written_as_di_1_lun_is_round_1(tmp_path):
+    """轮次 typed "第1轮" (and a 桌号 "第N桌") on the round-1 sheet: each such row was refused
+    with "轮次填的是 第1轮，但这是第1轮的成绩表…把轮次改为 1", and the round waited for them."""
+    def in_words(ws, hrow, col):
+        for r in range(hrow + 1, ws.max_row + 1):
+            if ws.cell(r, col["轮次"]).value is not None:
+                ws.cell(r, col["轮次"]).value = "第1轮" if r % 2 else "第一轮"
+                if r % 3 == 0:
+                    ws.cell(r, col["桌号"]).value = f"第{ws.cell(r, col['桌号']).value}桌"
+    issues, report = _edit_xiangqi_r1(tmp_path, in_words)
+    mine = [i for i in issues if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    assert mine == [], mine
+    assert not any("象棋" in e and "还差" in e for e in report.events), report.events
+
+
 def test_R2011_F1_a_row_of_no_drawn_table_names_each_groups_tables(tmp_path):
     """R2011-F1 groups: a row of 组别 E (the draw has A to D) said “本轮为抽签表上的桌”, which
     tells the referee nothing; it names each group's tables, at the row's 组别."""

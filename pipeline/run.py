@@ -4364,28 +4364,80 @@ class EventRunner:
         def names(sid: str) -> tuple[set[str], set[str]]:
             return EventRunner.side_names(self, sid, entries)
 
+        def names_side(raw: Any, sid: str, at: Round) -> tuple[bool, str]:
+            """(whether the typed ``raw`` names side ``sid`` of round ``at``, the typed text as compared)."""
+            typed, compared = names(sid)
+            if raw in typed:            # as the sheet printed it: nothing to normalise
+                return True, ""
+            text = strip_spaces(without_withdrawn_mark(str(raw)))
+            if text not in compared and not text.isascii():
+                text = strip_spaces(to_simplified(text))
+            return text in compared or self._renamed_unit(text, sid, compared | _recorded(at, sid), entries), text
+
         wrong: list[tuple[str, str, str]] = []
         for label, sid in zip(sides, m.sides):
             raw = row.values.get(label)
             if raw in (None, ""):
                 continue
-            typed, compared = names(sid)
-            if raw in typed:            # as the sheet printed it: nothing to normalise
-                continue
-            text = strip_spaces(without_withdrawn_mark(str(raw)))
-            if text not in compared and not text.isascii():
-                text = strip_spaces(to_simplified(text))
-            if text not in compared and not self._renamed_unit(text, sid, compared | _recorded(rnd, sid), entries):
+            ok, text = names_side(raw, sid, rnd)
+            if not ok:
                 other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)[1]), "")
                 wrong.append((label, quoted(raw), other))
         if not wrong:
             return True
         drawn = "，".join(f"{lab}：{entries[sid].team if sid in entries else sid}" for lab, sid in zip(sides, m.sides))
+        elsewhere = self._table_of_another_round(row, sides, rnd, names_side)
+        if elsewhere is not None:
+            # round 2's results typed into a copy of round 1's sheet (轮次 left at 1): each row is
+            # exactly a table of round 2 — said so, and which sheet is round 2's; not counted
+            # for either round (a sheet counts for the round it was issued for)
+            o_rnd, o_m = elsewhere
+            def label(sid: str) -> str:
+                return entries[sid].team if sid in entries else sid
+            theirs = (f"{label(o_m.sides[0])}轮空" if o_m.bye else
+                      "，".join(f"{lab}：{label(sid)}" for lab, sid in zip(sides, o_m.sides)))
+            at = row.cells.get("轮次") or row.cells.get(wrong[0][0])
+            # a copy of round 1's sheet renamed xiangqi-r2-成绩表.xlsx: its name is not what it is
+            named = at is not None and f"-r{o_rnd.round}-" in (at.file or "")
+            self.issues.add("RESULT_INVALID",
+                            f"{self.ev.name} 第{rnd.round}轮{_table_name(m)}：这一行的选手是第{o_rnd.round}轮{_table_name(o_m)}"
+                            f"的对阵（{theirs}），而这份是第{rnd.round}轮下发的成绩表（第{rnd.round}轮{_table_name(m)}为{drawn}"
+                            + (f"；文件名虽写着第{o_rnd.round}轮，表是第{rnd.round}轮的" if named else "")
+                            + f"），本行未计入。第{o_rnd.round}轮的成绩请填在第{o_rnd.round}轮下发的成绩表"
+                            f"（results/{self.ev.id}-r{o_rnd.round}-成绩表.xlsx）上发送"
+                            f"（只把这份表的轮次改为 {o_rnd.round} 不会计入）。",
+                            at=at)
+            return False
         said = "；".join(f"{lab}填的是“{raw}”" + (f"（抽签为{other}）" if other else "（不是本桌选手）") for lab, raw, other in wrong)
         self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮{_table_name(m)}：{said}，与抽签表不符"
                         f"（{drawn}）。成绩按座位计分，本行未计入：请按抽签表的座位填写后重新发送。",
                         at=row.cells.get(wrong[0][0]))
         return False
+
+    def _table_of_another_round(self, row: Any, sides: list[str], rnd: Round,
+                                names_side: Callable[[Any, str, Round], tuple[bool, str]]) -> tuple[Round, Match] | None:
+        """The table of another drawn round of the event whose sides ``row`` names exactly, seat
+        by seat, every side cell filled (a bye: its side, the other cells blank or 轮空) — the
+        latest such round; ``None`` when there is none (:meth:`check_sides`)."""
+        from .ingest.workbook import strip_spaces
+        from .text import to_simplified
+
+        typed = [row.values.get(label) for label in sides]
+        if typed[0] in (None, ""):
+            return None
+        bye_words = {"轮空", ""}        # (as pipeline.xlsx.results.BYE_TEXT prints it: not imported, openpyxl)
+        for other in reversed(self.rounds):
+            if other.round == rnd.round:
+                continue
+            for m in other.matches:
+                if m.bye:
+                    rest = [strip_spaces(to_simplified(str(v))) for v in typed[1:] if v is not None]
+                    if len(m.sides) == 1 and all(t in bye_words for t in rest) and names_side(typed[0], m.sides[0], other)[0]:
+                        return other, m
+                elif len(m.sides) == len(sides) and all(v not in (None, "") and names_side(v, sid, other)[0]
+                                                        for v, sid in zip(typed, m.sides)):
+                    return other, m
+        return None
 
     def check_playoff_places(self, placements: list, standings: list[StandingTable]) -> None:
         """A tie the 加赛 sheet could not settle because it gives two of the tied the same

@@ -335,22 +335,74 @@ def group_of(value: Any) -> str:
     return m.group(1).upper() if m else text
 
 
+#: a 轮次 or 桌号 as a referee writes it: the number, with 第 before it and 轮 (a round) or
+#: 桌/台 (a table) after it — 第1轮, 1轮, 第一轮, 第１桌, 1号桌 (NFKC-ed, spaces removed)
+#: (a few digits only: a cell of 5000 digits is no round, and int() refuses to read it)
+_ROUND_NO = re.compile(r"第?([0-9]{1,6}|[零〇一二两三四五六七八九十百]{1,6})[轮輪]?")
+_TABLE_NO = re.compile(r"第?([0-9]{1,6}|[零〇一二两三四五六七八九十百]{1,6})(?:[号號]?[桌台])?|([0-9]{1,6})[号號]")
+_CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
+
+
+def _cn_number(text: str) -> int | None:
+    """A number written in Chinese numerals, below 1000: 一 → 1, 十二 → 12, 二十 → 20,
+    一百零五 → 105; ``None`` for anything else.
+
+    >>> [_cn_number(t) for t in ("一", "十", "十二", "二十", "二十三", "一百零五", "百", "十十")]
+    [1, 10, 12, 20, 23, 105, None, None]
+    """
+    def digit(c: str) -> int | None:
+        n = _CN_DIGITS.get(c) if len(c) == 1 else None
+        return n or None                        # (零 alone is no digit of a number here)
+
+    n, rest = 0, text
+    if "百" in rest:
+        hundreds, _, rest = rest.partition("百")
+        if digit(hundreds) is None:
+            return None
+        n, rest = 100 * digit(hundreds), rest[1:] if rest[:1] in ("零", "〇") else rest
+    if "十" in rest:
+        tens, _, rest = rest.partition("十")
+        if tens and digit(tens) is None:
+            return None
+        n += 10 * (digit(tens) if tens else 1)
+    if rest:
+        if digit(rest) is None:
+            return None
+        n += digit(rest)
+    return n or None
+
+
+def _numbered(text: str, pattern: re.Pattern) -> str | None:
+    """The number a 轮次/桌号 written with words means (第1轮 → "1", 第一桌 → "1"), else ``None``."""
+    m = pattern.fullmatch(strip_spaces(text))
+    if m is None:
+        return None
+    digits = next(g for g in m.groups() if g is not None)
+    n = int(digits) if digits.isdigit() else _cn_number(digits)
+    return None if n is None else str(n)
+
+
 def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
     """(round, group, table) as normalised text, for matching a row to a drawn match (whose
     key is made with :func:`group_of` too).  A number no integer can hold ("inf", "1e999",
     "Infinity", "nan") stays as typed: a row of no drawn table, said at its cell (it stopped
-    the run with OverflowError on every night the ledger held the workbook).
+    the run with OverflowError on every night the ledger held the workbook).  A round or table
+    written with its words — 第1轮, 1轮, 第一轮, 第１轮, 第1桌, 1号桌 — is its number, as a
+    队号 第1队 is (:func:`pipeline.layout.team_number`): a row of 轮次 "第1轮" on the round-1
+    sheet was refused, told to change its 轮次 to 1.
 
     >>> key_of({"轮次": 1.0, "桌号": "1e999"}), key_of({"轮次": "Infinity", "组别": "A组", "桌号": "nan"})
     (('1', '', '1e999'), ('Infinity', 'A', 'nan'))
+    >>> key_of({"轮次": "第1轮", "桌号": "第 3 桌"}), key_of({"轮次": "第十二轮", "桌号": "１２号"})
+    (('1', '', '3'), ('12', '', '12'))
     """
-    def num(v: Any) -> str:
+    def num(v: Any, words: re.Pattern) -> str:
         s = cell_text(v) if v is not None else ""
         try:
             return str(int(float(s)))
         except (ValueError, OverflowError):        # not a number; inf (OverflowError), nan (ValueError)
-            return s
-    return num(values.get("轮次")), group_of(values.get("组别")), num(values.get("桌号"))
+            return _numbered(s, words) or s
+    return num(values.get("轮次"), _ROUND_NO), group_of(values.get("组别")), num(values.get("桌号"), _TABLE_NO)
 
 
 def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:

@@ -38,7 +38,12 @@ FILLS = {
     Severity.WARNING: PatternFill("solid", fgColor="FFEB9C"),  # yellow
     Severity.INFO: PatternFill("solid", fgColor="DDEBF7"),     # light blue
 }
-_OUR_COLOURS = {f.fgColor.rgb for f in FILLS.values()}
+#: our fills' colours as RGB only: LibreOffice and Excel write them back with an alpha byte
+#: (``FFFFC7CE``, ours are ``00FFC7CE``)
+_OUR_COLOURS = {f.fgColor.rgb[-6:].upper() for f in FILLS.values()}
+#: the start of a comment of ours (【错误】CODE：…, 【錯誤】 in a Traditional league), whoever
+#: its author says it is: LibreOffice writes every comment's author back empty or " "
+_OURS_RE = re.compile(r"^\s*【(?:错误|錯誤|警告|提示)】[A-Z][A-Z0-9_]*[：:]")
 _CELL_RE = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$")
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
@@ -133,6 +138,7 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         _clear_our_marks(ws)
         for cell in _cells(ws):
             guard_existing(cell)
+    _hide_our_sheets(wb)
 
     items = sorted(issues, key=lambda i: (_ORDER.get(i.severity, 3), i.sheet, _row_col(i.cell), i.code))
     by_cell: dict[tuple[str, str], list[Issue]] = defaultdict(list)
@@ -153,7 +159,7 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         cell.fill = FILLS.get(sev, FILLS[Severity.ERROR])
         text = "\n".join(f"【{z(SEVERITY_ZH.get(i.severity, '错误'))}】{i.code}：{plain(i.message)}" for i in cell_issues)
         theirs = cell.comment
-        if theirs is not None and theirs.author != COMMENT_AUTHOR and (theirs.text or "").strip():
+        if theirs is not None and not _is_ours(theirs) and (theirs.text or "").strip():
             # the captain's own note on that cell (待本人确认性别) is kept under ours, and
             # given back when the copy returns to us (_clear_our_marks)
             text += f"\n{_KEPT_MARK.format(author=theirs.author or '')}\n{theirs.text}"
@@ -212,15 +218,42 @@ _KEPT_MARK = "—— 原批注（{author}）——"
 _KEPT = re.compile(r"\n—— 原批[注註]（(.*?)）——\n")
 
 
+def _is_ours(comment) -> bool:
+    """Whether ``comment`` is one an earlier returned copy wrote — by its text (【错误】CODE：…),
+    not its author: LibreOffice writes every author back empty or " " (an old comment of ours
+    stayed, and was kept under the new one as "—— 原批注（ ）——"), and a captain's own note,
+    whoever wrote it, is never ours."""
+    return bool(_OURS_RE.match(comment.text or ""))
+
+
+def _our_fill(fill) -> bool:
+    """Whether ``fill`` is one of our highlights, its colour compared by RGB (not alpha)."""
+    rgb = getattr(getattr(fill, "fgColor", None), "rgb", None)
+    return (getattr(fill, "fill_type", None) == "solid" and isinstance(rgb, str)
+            and rgb[-6:].upper() in _OUR_COLOURS)
+
+
 def _clear_our_marks(ws) -> None:
     """Remove comments (and their highlight) left by an earlier returned copy — giving back
-    the captain's own note that one of ours kept (a copy sent back lost it for good)."""
+    the captain's own note that one of ours kept (a copy sent back lost it for good).  A copy
+    re-saved by LibreOffice or Excel is known the same way (:func:`_is_ours`, :func:`_our_fill`)."""
     for cell in _cells(ws):
-        if cell.comment is not None and cell.comment.author == COMMENT_AUTHOR:
+        if cell.comment is not None and _is_ours(cell.comment):
             kept = _KEPT.search(cell.comment.text or "")
             cell.comment = Comment(cell.comment.text[kept.end():], kept.group(1)) if kept else None
-            if cell.fill is not None and cell.fill.fgColor is not None and cell.fill.fgColor.rgb in _OUR_COLOURS:
+            if _our_fill(cell.fill):
                 cell.fill = PatternFill(fill_type=None)
+
+
+def _hide_our_sheets(wb) -> None:
+    """Our hidden sheets (``_meta``, ``_lists``) veryHidden again: LibreOffice writes them back
+    merely hidden, which a captain can unhide from the menu and edit."""
+    from ..layout import META_SHEET
+    from .common import LISTS_SHEET
+
+    for name in (META_SHEET, LISTS_SHEET):
+        if name in wb.sheetnames and wb[name].sheet_state != "veryHidden":
+            wb[name].sheet_state = "veryHidden"
 
 
 def _issues_sheet(wb, items: list[Issue], by_cell: dict, z) -> None:

@@ -325,6 +325,80 @@ def test_a_round_2_row_typed_round_1_names_the_round_1_sheet(tmp_path):
     assert "第1轮的成绩请填在第1轮下发的成绩表（results/xiangqi-r1-成绩表.xlsx）上发送" in bad["message"], bad
 
 
+def test_a_round_written_as_di_1_lun_is_round_1(tmp_path):
+    """轮次 typed "第1轮" (and a 桌号 "第N桌") on the round-1 sheet: each such row was refused
+    with "轮次填的是 第1轮，但这是第1轮的成绩表…把轮次改为 1", and the round waited for them."""
+    def in_words(ws, hrow, col):
+        for r in range(hrow + 1, ws.max_row + 1):
+            if ws.cell(r, col["轮次"]).value is not None:
+                ws.cell(r, col["轮次"]).value = "第1轮" if r % 2 else "第一轮"
+                if r % 3 == 0:
+                    ws.cell(r, col["桌号"]).value = f"第{ws.cell(r, col['桌号']).value}桌"
+    issues, report = _edit_xiangqi_r1(tmp_path, in_words)
+    mine = [i for i in issues if i["file"] == "xiangqi-r1-成绩表.xlsx"]
+    assert mine == [], mine
+    assert not any("象棋" in e and "还差" in e for e in report.events), report.events
+
+
+def _round_2_rows_on_round_1s_sheet(tmp_path: Path, round_no: int) -> tuple[list[dict[str, str]], object]:
+    """Round 2 of 象棋 drawn and published; then round 2's results (the sample's) typed into a
+    copy of round 1's filled sheet, 轮次 written ``round_no``, arrive."""
+    import email
+    import email.policy
+    import io
+
+    folder, out, now = _t2020_with_sheets(tmp_path, "xiangqi-r1")
+    r2 = next(p for p in (ROOT / "sample_sheets" / "t2020-league" / "inbox").glob("*.eml") if "xiangqi-r2" in p.name)
+    msg = email.message_from_bytes(r2.read_bytes(), policy=email.policy.default)
+    ws2 = openpyxl.load_workbook(io.BytesIO(next(msg.iter_attachments()).get_content()))["成绩"]
+    h2, c2 = table_header(ws2)
+    rows2 = [[ws2.cell(r, c).value for c in range(1, ws2.max_column + 1)]
+             for r in range(h2 + 1, ws2.max_row + 1) if isinstance(ws2.cell(r, c2["桌号"]).value, int)]
+
+    def retype(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        assert col == c2
+        for r in range(hrow + 1, ws.max_row + 1):
+            for c in range(1, ws.max_column + 1):
+                if hasattr(ws.cell(r, c), "column_letter"):
+                    ws.cell(r, c).value = None
+        for i, values in enumerate(rows2, 1):
+            for c, v in enumerate(values, 1):
+                ws.cell(hrow + i, c).value = round_no if c == col["轮次"] else v
+    edit_attachment(next((folder / "inbox").glob("*xiangqi-r1*")), retype,
+                    save_as=folder / "inbox" / "11111755-xiangqi-r2-copy.eml", date="Wed, 11 Nov 2020 17:55:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        issues = [i for i in csv.DictReader(f) if i["code"] == "RESULT_INVALID" and "象棋" in i["message"]]
+    return issues, report
+
+
+def test_round_2s_rows_on_round_1s_sheet_are_said_to_be_round_2s(tmp_path):
+    """Round 2's results typed into a copy of round 1's sheet, 轮次 left at 1: every row was
+    told its sides were "不是本桌选手 … 请按抽签表的座位填写", though each was exactly a table
+    of round 2's draw.  Each says whose table it is and names round 2's sheet; it still is not
+    counted (for round 1 or round 2: a sheet counts for the round it was issued for)."""
+    issues, report = _round_2_rows_on_round_1s_sheet(tmp_path, 1)
+    played = [i for i in issues if "轮空" not in i["message"]]
+    assert len(played) == 5, issues
+    first = next(i for i in played if i["cell"].endswith("7"))
+    assert first["cell"] == "A7", first          # its 轮次
+    assert "这一行的选手是第2轮第1桌的对阵" in first["message"], first
+    assert "results/xiangqi-r2-成绩表.xlsx" in first["message"], first
+    assert "不是本桌选手" not in first["message"] and "请按抽签表的座位填写" not in first["message"], first
+    assert all("这一行的选手是第2轮第" in i["message"] for i in played), played
+    assert any("象棋" in e and "等待第2轮" in e and "还差 5 桌" in e for e in report.events), report.events
+
+
+def test_round_2s_rows_on_round_1s_sheet_with_round_2_typed_are_said_as_before(tmp_path):
+    """The same rows with 轮次 2: a row of another round on round 1's sheet, naming round 2's
+    sheet (as it was)."""
+    issues, _ = _round_2_rows_on_round_1s_sheet(tmp_path, 2)
+    assert issues and all("但这是第1轮的成绩表" in i["message"] and "results/xiangqi-r2-成绩表.xlsx" in i["message"]
+                          for i in issues if "轮空" not in i["message"]), issues
+
+
 def test_R2011_F1_a_row_of_no_drawn_table_names_each_groups_tables(tmp_path):
     """R2011-F1 groups: a row of 组别 E (the draw has A to D) said “本轮为抽签表上的桌”, which
     tells the referee nothing; it names each group's tables, at the row's 组别."""

@@ -112,6 +112,23 @@ def test_the_playoff_form_says_how_many_rows_each_tie_has(tmp_path):
     assert read_workbook(p).meta["ties"] == "3,2"
 
 
+def test_a_round_or_table_written_with_its_words_is_its_number():
+    """轮次 retyped "第1轮" (as a 队号 "第1队" is 1): the row was refused — "轮次填的是 第1轮，
+    但这是第1轮的成绩表…把轮次改为 1" — and not counted.  第1轮, 1轮, 第一轮, full-width, 第1輪
+    are round 1; 第3桌, 3桌, 3号桌, 第三桌, 第3台 are table 3; other text stays as written."""
+    from pipeline.ingest.sheets import key_of
+
+    rounds = ["第1轮", "1轮", "第一轮", "第１轮", " 第 1 轮 ", "第1輪", "一"]
+    assert [key_of({"轮次": r, "桌号": 3})[0] for r in rounds] == ["1"] * len(rounds)
+    tables = ["第3桌", "3桌", "3号桌", "第三桌", "第3台", "３号", "第 3 桌"]
+    assert [key_of({"轮次": 1, "桌号": t})[2] for t in tables] == ["3"] * len(tables)
+    assert key_of({"轮次": "第十二轮", "桌号": "第二十一桌"}) == ("12", "", "21")
+    assert [key_of({"轮次": r, "桌号": 1})[0] for r in ("第A轮", "轮", "第1.5轮", "决赛", "第1桌")] == \
+        ["第A轮", "轮", "第1.5轮", "决赛", "第1桌"]
+    huge = "第" + "1" * 5000 + "轮"             # (int() refuses 4300 digits and more)
+    assert key_of({"轮次": huge, "桌号": "9" * 5000})[0] == huge
+
+
 def test_R2011_F1_a_group_is_read_as_the_draw_names_it():
     """组别 retyped by a referee: "A组", "a", "Ａ", "A 组", "第A组" are group A (result rows were
     refused as no drawn table, a 加赛 order of "A组" matched no tie); what is no group letter

@@ -320,3 +320,96 @@ def test_a_form_that_lost_its_dropdowns_gets_them_back_in_its_returned_copy(tour
     again = load_workbook(write_returned_copy(write_registration_template(tournament, "admin1", tmp_path / "b.xlsx"),
                                               [], tmp_path / "b-out.xlsx", checks=checks))[REG]
     assert len(again.data_validations.dataValidation) == len(load_workbook(tmp_path / "b.xlsx")[REG].data_validations.dataValidation)
+
+
+def _resaved_elsewhere(path, out, *, author=" ", alpha="FF", meta_state="hidden"):
+    """``path`` as LibreOffice (or Excel) writes it back: every comment's author blanked
+    (LibreOffice writes "" or " "), every colour with an alpha byte (``FFFFC7CE``), the
+    veryHidden ``_meta`` only hidden."""
+    from openpyxl.comments import Comment
+    from openpyxl.styles import PatternFill
+
+    wb = load_workbook(path)
+    for ws in wb.worksheets:
+        for cell in list(ws._cells.values()):
+            if cell.comment is not None:
+                cell.comment = Comment(cell.comment.text, author)
+            rgb = cell.fill.fgColor.rgb if cell.fill is not None and cell.fill.fill_type == "solid" else None
+            if isinstance(rgb, str):
+                cell.fill = PatternFill("solid", fgColor=alpha + rgb[-6:])
+    if layout.META_SHEET in wb.sheetnames:
+        wb[layout.META_SHEET].sheet_state = meta_state
+    wb.save(out)
+    return out
+
+
+@pytest.mark.parametrize("author", [" ", "", COMMENT_AUTHOR])
+def test_a_copy_resaved_by_libreoffice_or_excel_loses_our_old_marks(filled, tmp_path, author):
+    """A returned copy the captain fixed and re-saved in LibreOffice (comment authors written
+    " " or empty, colours ``FFFFC7CE``) or Excel (authors kept, colours with alpha ``FF``) came
+    back: its next copy said 错误 0 项 and still showed the old red/yellow cells and 【错误】
+    comments.  Our comments are known by their text (【错误】CODE：…), our fills by their RGB."""
+    src, hdr = filled
+    first = write_returned_copy(src, _issues(hdr), tmp_path / "back1.xlsx")
+    resaved = _resaved_elsewhere(first, tmp_path / "resaved.xlsx", author=author)
+    again = write_returned_copy(resaved, [], tmp_path / "back2.xlsx")
+    wb = load_workbook(again)
+    ws = wb[REG]
+    marked = [c.coordinate for c in ws._cells.values() if c.comment is not None]
+    assert marked == []
+    ours = {f.fgColor.rgb[-6:] for f in FILLS.values()}
+    filled_ours = [c.coordinate for c in ws._cells.values()
+                   if c.fill is not None and c.fill.fill_type == "solid"
+                   and isinstance(c.fill.fgColor.rgb, str) and c.fill.fgColor.rgb[-6:] in ours]
+    assert filled_ours == []
+    assert wb[layout.META_SHEET].sheet_state == "veryHidden"       # LibreOffice made it "hidden"
+
+
+def test_a_captains_note_survives_a_libreoffice_resave_and_is_not_kept_twice(filled, tmp_path):
+    """After a LibreOffice re-save every author is blank: the captain's own note (not ours by
+    its text) stays, and our stale comment keeping one is not carried on as "—— 原批注（ ）——"."""
+    from openpyxl.comments import Comment
+
+    src, hdr = filled
+    wb = load_workbook(src)
+    wb[REG][f"E{hdr + 2}"].comment = Comment("待本人确认工号，周五前补", "李老师")
+    wb[REG][f"C{hdr + 3}"].comment = Comment("【错误】已改，此人是分工会主席", "李老师")
+    wb.save(src)
+    first = write_returned_copy(src, _issues(hdr), tmp_path / "back1.xlsx")
+    resaved = _resaved_elsewhere(first, tmp_path / "resaved.xlsx", author=" ")
+    issues = [i for i in _issues(hdr) if i.code == "DUPLICATE_PERSON"]       # still wrong
+    ws = load_workbook(write_returned_copy(resaved, issues, tmp_path / "back2.xlsx"))[REG]
+    c = ws[f"E{hdr + 2}"].comment
+    assert c.author == COMMENT_AUTHOR
+    assert c.text.count("DUPLICATE_PERSON") == 1 and c.text.count("原批注") == 1
+    assert c.text.endswith("\n—— 原批注（李老师）——\n待本人确认工号，周五前补")
+    assert ws[f"C{hdr + 3}"].comment.text == "【错误】已改，此人是分工会主席"     # the captain's own
+    assert ws[f"B{hdr + 3}"].comment is None
+
+
+def test_a_copy_really_resaved_by_libreoffice_loses_our_old_marks(filled, tmp_path):
+    """As above with LibreOffice itself (skipped where it is not installed)."""
+    import shutil
+    import subprocess
+
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        pytest.skip("LibreOffice is not installed")
+    src, hdr = filled
+    first = write_returned_copy(src, _issues(hdr), tmp_path / "back1.xlsx")
+    (tmp_path / "lo").mkdir()
+    try:
+        subprocess.run([soffice, "--headless", "--norestore", f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+                        "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", str(tmp_path / "lo"), str(first)],
+                       check=True, capture_output=True, timeout=120)
+    except (subprocess.SubprocessError, OSError) as e:
+        pytest.skip(f"LibreOffice did not convert: {e}")
+    resaved = tmp_path / "lo" / first.name
+    assert load_workbook(resaved)[REG][f"B{hdr + 3}"].comment.author != COMMENT_AUTHOR   # what it does
+    wb = load_workbook(write_returned_copy(resaved, [], tmp_path / "back2.xlsx"))
+    ws = wb[REG]
+    assert [c.coordinate for c in ws._cells.values() if c.comment is not None] == []
+    ours = {f.fgColor.rgb[-6:] for f in FILLS.values()}
+    assert [c.coordinate for c in ws._cells.values() if c.fill is not None and c.fill.fill_type == "solid"
+            and isinstance(c.fill.fgColor.rgb, str) and c.fill.fgColor.rgb[-6:] in ours] == []
+    assert wb[layout.META_SHEET].sheet_state == "veryHidden"

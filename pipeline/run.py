@@ -1134,7 +1134,9 @@ def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: Issu
     (``source``): its receipt lists it.  A warning on the night the mail arrives, then
     information (the workbook beside them was taken; a warning every night held exit 1).
     Outlook's winmail.dat beside it is its formatting data: said received, nothing to do (it
-    was told to change Outlook's format and resend the .xlsx that had been accepted)."""
+    was told to change Outlook's format and resend the .xlsx that had been accepted) — so
+    information from its first night, as a scan beside it is (from a review: a warning that
+    night held the exit status at 1 for a mail needing nothing)."""
     from .mail.receipts import _TNEF_BESIDE_HINT, _skipped_hints
 
     skipped = tuple(note["skipped"])
@@ -1154,7 +1156,7 @@ def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: Issu
     if tnef:
         issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）中的 Excel 工作簿已收取；同时附的"
                    f"{'、'.join(f'《{n}》' for n in tnef)}" + _TNEF_BESIDE_HINT,
-                   at=CellRef(r.file_name), branch=whose, source=first, severity=Severity.INFO if later else None)
+                   at=CellRef(r.file_name), branch=whose, source=first, severity=Severity.INFO)
     if not others:
         return
     names = "、".join(f"《{n}》" for n in others)

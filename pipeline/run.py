@@ -3680,15 +3680,18 @@ class EventRunner:
         rkeys = [rkey for rkey, (_, rr) in sorted(ctx.chosen.items(), key=lambda x: (
             x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
         merged = _merged_notes(ctx)
-        log, self.issues = self.issues, IssueLog()
-        try:
-            rows_in = self.totals_from_details(ctx, [ctx.chosen[k][1] for k in rkeys], merged)
-            hands = list(self.issues)
-        finally:
-            self.issues = log
         from .games.common import sheets_in
 
-        with sheets_in(self.t.spec.script):     # (the choices a message lists, as the sheet's dropdowns)
+        # the game reads the sheets — the 明细 of a row whose totals come from it as well as the
+        # rows — with the choices a message lists as the sheet's dropdowns (二遊、三遊、末遊 in a
+        # Traditional league: a bad 明细 choice was told to pick from 二游、三游、末游)
+        with sheets_in(self.t.spec.script):
+            log, self.issues = self.issues, IssueLog()
+            try:
+                rows_in = self.totals_from_details(ctx, [ctx.chosen[k][1] for k in rkeys], merged)
+                hands = list(self.issues)
+            finally:
+                self.issues = log
             results, found = self.game.parse_round(ctx.rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
         said = {c for rkey, cells in ctx.error_cells.items() if rkey in ctx.chosen for c in cells}
         if said:

@@ -458,15 +458,38 @@ _PLACE = re.compile(r"\s*(?P<name>[^\d\s,;/、:=×*][^\d,;/、:=×*]*?)\s*[:=×x
 #: the last item of a ``v_places`` answer giving every other entrant an award (R2020-A1 决赛参与奖,
 #: the awards option ``rest``): ``其余参与奖``, ``其余为参与奖``, ``其余参赛者获参与奖`` — or the
 #: award first, ``参与奖若干``, ``参与奖(其余)``, ``参与奖不限`` (the answer is NFKC: half-width
-#: brackets and colons).  ``参与奖99`` was the only way, and the notice said 参与奖九十九名
+#: brackets and colons).  ``参与奖99`` was the only way, and the notice said 参与奖九十九名.
+#: What follows 其余 (``a``) is read by :func:`_rest_award`; an award written first (``b``) must end in 奖
 _REST = re.compile(
-    r"\s*(?:(?:其余|其他|余下|剩下|剩余|余者|若干)的?(?:参赛者|参赛队|选手|人员|各队|人|队)?(?:均|都|全部|全|皆)?"
-    r"(?:获得|获|得|为|发|颁发)?\s*[:=]?\s*(?P<a>[^\d\s,;/、:=×*()]+?)"
-    r"|(?P<b>[^\d\s,;/、:=×*()]+?)\s*[:=]?\s*\(?(?:若干名?|不限名?额?|其余(?:参赛者|选手|人)?|余下|其他)\)?)"
+    r"\s*(?:(?:其余|其他|余下|剩下|剩余|余者|若干)的?\s*[:=]?\s*(?P<a>[^\d\s,;/、:=×*()]+)"
+    r"|(?P<b>[^\d\s,;/、:=×*()]*[^\d\s,;/、:=×*()奖]奖)\s*[:=]?\s*\(?(?:若干名?|不限名?额?|其余(?:参赛者|选手|人)?|余下|其他)\)?)"
     r"\s*(?:[,;/、]+\s*|\s+|$)")
+
+#: the words a clerk puts between 其余 and the award (:func:`_rest_award`), in their order: who
+#: (参赛者, 队伍 …), 均/都, 可, 获得/为/是/发放 …: 其余参赛者均可获得参与奖, 其余都是参与奖
+_REST_WORDS = (r"(?:参赛选手|参赛人员|参赛队伍|参赛者|参赛队|队员|选手|人员|队伍|各队|单位|人|队)?"
+               r"(?:均|都|全部|全|皆|一律|也)?(?:可以|可|能|将)?"
+               r"(?:获得|获|得到|得|为|是|发放|颁发|发|给予|授予|评为)?")
 
 #: how an award for every other entrant is written, as a refusal says it
 REST_HINT = "其余参赛者都发的奖项写在最后，如 一等奖1,二等奖2,三等奖3,其余参与奖"
+
+
+def _rest_award(text: str, item: str) -> str | None:
+    """The award in what follows 其余 in a ``v_places`` answer (R2020-A1 决赛参与奖): its name, which
+    ends in 奖, without the words before it (:data:`_REST_WORDS`: 其余都是参与奖, 其余队伍获参与奖,
+    其余均可获得参与奖 are 参与奖 — from a review, they were awards named 是参与奖, 伍获参与奖,
+    可获得参与奖); None for no award (其余无奖, 其余不发).  Those words are taken off as long as
+    two characters are left before 奖 (其余人气奖 is 人气奖, not 气奖), else as long as one is
+    (其余金奖).  Anything else (其余人员, 其余参赛者, 其余纪念品, 其余都是奖) is BadAnswer with
+    :data:`REST_HINT` (naming ``item``, the answer's whole item), not an award named 员."""
+    if re.fullmatch(_REST_WORDS + r"[无不没].*", text):
+        return None
+    for before in ("{2,}", "+"):
+        m = re.fullmatch(_REST_WORDS + rf"(?P<name>[^奖]{before}奖)", text)
+        if m and not re.fullmatch(_REST_WORDS, m["name"][:-1]):
+            return m["name"]
+    raise BadAnswer(f"“{item}”没有写明奖项：其余参赛者都发的奖项要写奖项名（以“奖”结尾），{REST_HINT}。")
 
 
 def v_places(v: Any) -> list[dict[str, Any]]:
@@ -488,8 +511,8 @@ def v_places(v: Any) -> list[dict[str, Any]]:
         for m in _items(s, _PLACE, lambda item: f"奖项 “{item}” 应写成 奖项名+名额（奖项名里不要有数字），各奖项之间用逗号隔开，"
                                                 f"例如 一等奖1,二等奖2,三等奖3；{REST_HINT}。", also=_REST):
             if m.re is _REST:
-                name = (m["a"] or m["b"]).strip()
-                if not re.match(r"[无不没]", name):     # 其余无奖: no award for them, as without it
+                name = m["b"].strip() if m["b"] else _rest_award(m["a"], m[0].strip(" ,;/、"))
+                if name is not None:        # 其余无奖: no award for them, as without it
                     places.append({"award": name, "rest": True})
             else:
                 places.append({"award": m["name"].strip(), "count": int(m["n"])})

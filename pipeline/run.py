@@ -1134,7 +1134,9 @@ def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: Issu
     (``source``): its receipt lists it.  A warning on the night the mail arrives, then
     information (the workbook beside them was taken; a warning every night held exit 1).
     Outlook's winmail.dat beside it is its formatting data: said received, nothing to do (it
-    was told to change Outlook's format and resend the .xlsx that had been accepted)."""
+    was told to change Outlook's format and resend the .xlsx that had been accepted) — so
+    information from its first night, as a scan beside it is (from a review: a warning that
+    night held the exit status at 1 for a mail needing nothing)."""
     from .mail.receipts import _TNEF_BESIDE_HINT, _skipped_hints
 
     skipped = tuple(note["skipped"])
@@ -1154,7 +1156,7 @@ def _skipped_beside(r: Received, note: dict, label: str, unit: str, issues: Issu
     if tnef:
         issues.add("NO_ATTACHMENT", f"邮件{label}（发件人 {r.sender or '未知'}）中的 Excel 工作簿已收取；同时附的"
                    f"{'、'.join(f'《{n}》' for n in tnef)}" + _TNEF_BESIDE_HINT,
-                   at=CellRef(r.file_name), branch=whose, source=first, severity=Severity.INFO if later else None)
+                   at=CellRef(r.file_name), branch=whose, source=first, severity=Severity.INFO)
     if not others:
         return
     names = "、".join(f"《{n}》" for n in others)
@@ -3678,15 +3680,18 @@ class EventRunner:
         rkeys = [rkey for rkey, (_, rr) in sorted(ctx.chosen.items(), key=lambda x: (
             x[1][1].match.group, x[1][1].match.table, str(x[1][1].values.get("牌号")))) if rkey not in ctx.disputed]
         merged = _merged_notes(ctx)
-        log, self.issues = self.issues, IssueLog()
-        try:
-            rows_in = self.totals_from_details(ctx, [ctx.chosen[k][1] for k in rkeys], merged)
-            hands = list(self.issues)
-        finally:
-            self.issues = log
         from .games.common import sheets_in
 
-        with sheets_in(self.t.spec.script):     # (the choices a message lists, as the sheet's dropdowns)
+        # the game reads the sheets — the 明细 of a row whose totals come from it as well as the
+        # rows — with the choices a message lists as the sheet's dropdowns (二遊、三遊、末遊 in a
+        # Traditional league: a bad 明细 choice was told to pick from 二游、三游、末游)
+        with sheets_in(self.t.spec.script):
+            log, self.issues = self.issues, IssueLog()
+            try:
+                rows_in = self.totals_from_details(ctx, [ctx.chosen[k][1] for k in rkeys], merged)
+                hands = list(self.issues)
+            finally:
+                self.issues = log
             results, found = self.game.parse_round(ctx.rnd, rows_in, self.points, self.ev.game_options, ctx.details or None)
         said = {c for rkey, cells in ctx.error_cells.items() if rkey in ctx.chosen for c in cells}
         if said:
@@ -7073,6 +7078,40 @@ def _one_player(a: Person, b: Person) -> bool:
     return a.branch == b.branch
 
 
+def _seated_people(group: list[tuple]) -> list[tuple[list[tuple], list[tuple]]]:
+    """The seats of one name in one session (:func:`seated_twice`) by person, as
+    :func:`_one_player` matches two seats — directly, never through a third: the seats of one
+    工号 are one person, and the seats without 工号 of one unit are another (from a review:
+    seats joined the first person they matched one by one, and a 丁一 without 工号 matched by
+    丁一 1001 and then by 丁一 1005 of his unit made the two 工号 one person).  The seats
+    without 工号 go with the one 工号 person of their unit they match; when they match two or
+    more, they are none of theirs for sure: kept simple, they go with each of them (a clash
+    with either is possible and worth the office's look), as that person's ``unsure`` seats,
+    said so — the 工号 people are never merged.  Each person: (its seats in the group's
+    order, the unsure ones among them)."""
+    order = {id(seat): i for i, seat in enumerate(group)}
+    by_staff: dict[str, list[tuple]] = {}
+    by_unit: dict[str, list[tuple]] = {}
+    for seat in group:
+        p = seat[3]
+        if p.staff_id:
+            by_staff.setdefault(staff_key(p.staff_id), []).append(seat)
+        else:
+            by_unit.setdefault(p.branch, []).append(seat)
+    people: list[tuple[list[tuple], list[tuple]]] = [(seats, []) for seats in by_staff.values()]
+    known = list(people)
+    for bare in by_unit.values():
+        matched = [pp for pp in known if any(_one_player(bare[0][3], s[3]) for s in pp[0])]
+        if not matched:
+            people.append((bare, []))
+        elif len(matched) == 1:
+            matched[0][0].extend(bare)
+        else:
+            for pp in matched:
+                pp[1].extend(bare)
+    return [(sorted(seats + unsure, key=lambda s: order[id(s)]), unsure) for seats, unsure in people]
+
+
 def seated_twice(t: Tournament, events: Mapping[str, EventState], issues: IssueLog) -> None:
     """R2020-S1 with R2020-Q2 off: every event's round k is played in its k-th session, and
     ``league new`` gives the events one deadline and one list of sessions — a person entered
@@ -7105,14 +7144,7 @@ def seated_twice(t: Tournament, events: Mapping[str, EventState], issues: IssueL
                         seats.setdefault((_session_key(s), p.name), []).append((es, r, m, p, s))
     said = []
     for (key, _name), group in seats.items():
-        people: list[list[tuple[EventState, Round, Match, Person, SessionSpec]]] = []
-        for seat in group:
-            same = next((g for g in people if any(_one_player(seat[3], x[3]) for x in g)), None)
-            if same is None:
-                people.append([seat])
-            else:
-                same.append(seat)
-        for seated in people:
+        for seated, unsure in _seated_people(group):
             if len({es.spec.id for es, *_ in seated}) < 2:
                 continue
             p, session = seated[0][3], seated[0][4]
@@ -7120,9 +7152,14 @@ def seated_twice(t: Tournament, events: Mapping[str, EventState], issues: IssueL
             unit = _unit_name_of(t, p.branch)
             limit = ("本赛事不限每人只报一项（one_event_per_person: false）" if not t.spec.one_event_per_person
                      else "本赛事每人限报一项（one_event_per_person: true），但这些对阵已按报名公布")
+            maybe = ""
+            if unsure:
+                rows = "、".join(f"“{name}”" for name in dict.fromkeys(es.spec.name for es, *_ in unsure))
+                maybe = (f"（{rows}的{p.name}报名时未填工号，{unit}有不止一位{p.name}，不知是其中哪一位："
+                         "如不是同一人，这一条可不处理；请在报名表中补填工号）")
             said.append((key, p.name, issue(
                 "DOUBLE_BOOKED",
-                f"{p.shown}（{unit}）在同一场次 {session.label()} 同时排在{tables}：同一时间只能坐一张桌。"
+                f"{p.shown}（{unit}）在同一场次 {session.label()} 同时排在{tables}{maybe}：同一时间只能坐一张桌。"
                 f"{limit}。已公布的对阵不会重新抽签：请与{unit}商定——其中一项弃权（在 tournament.yaml 该项目的 withdrawn 中写明），"
                 "或请裁判安排先后进行；以后的赛事如各项目同时比赛，可在报名截止前设 one_event_per_person: true（每人限报一项）。",
                 branch=p.branch)))

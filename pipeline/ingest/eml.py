@@ -588,6 +588,10 @@ def _date_of(msg: email.message.Message) -> tuple[dt.datetime | None, list[str]]
     raw_date = _header(msg, "Date")
     if raw_date:
         raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "date"), raw_date)
+        if re.search("[\udc80-\udcff]", raw):
+            # raw 8-bit bytes (“… 16:32:10 上午 +0800” in UTF-8 or GBK), which the parsed
+            # header may have dropped while reading the rest ("… 16:32:10 -0000"): as text
+            raw = _raw_8bit_header(msg, "Date") or raw
         date = _parse_date(raw_date, raw)
         if date is None:
             # as written (a Date the header parser read, and _tellable did not, reads
@@ -626,7 +630,16 @@ def _parse_date(text: str, raw: str = "") -> dt.datetime | None:
 
 def _rfc_date(text: str, raw: str) -> dt.datetime | None:
     """An RFC 5322 date (:func:`_parse_date`), its zone as a Chinese mail client means it; None
-    when it is none."""
+    when it is none.  A 上午/下午/AM/PM beside its time (“09 十一月 2020 04:32:10 下午 +0800”, a
+    zh_CN 12-hour formatter's) makes the time a 12-hour clock's (:func:`_twenty_four_hour`):
+    Python's parser took the word for the zone and dropped it and the +0800 after it — 16:32
+    was read as 04:32 and a late form was on time (MAIL_DATE)."""
+    for written in (raw, text):     # (the parsed header drops the word: "… 04:32:10 -0000")
+        if _MERIDIEM_WORD.search(written):
+            text = _twenty_four_hour(written)
+            if text is None:
+                return None
+            break
     try:
         date = email.utils.parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -682,6 +695,8 @@ def _chinese_date(text: str) -> dt.datetime | None:
     m = _CN_YMD.match(text)
     if m:
         y, mo, d = m["y"], m["mo"] or m["mo2"], m["d"] or m["d2"]
+        if m["ap"] and m["ap2"]:        # 上午4:32 下午: which one? (MAIL_DATE: unreadable)
+            return None
         hour = _meridiem_hour(int(m["h"]), m["ap"] or m["ap2"])
         if hour is None:
             return None
@@ -707,10 +722,33 @@ def _chinese_date(text: str) -> dt.datetime | None:
     return _rfc_date(" ".join(text.split()), " ".join(text.split()))
 
 
+def _twenty_four_hour(text: str) -> str | None:
+    """``text``, an RFC 5322-style date with one 上午/下午/AM/PM (…) right before or after its
+    time, with that time on a 24-hour clock and the word gone (“… 04:32:10 下午 +0800” → “…
+    16:32:10 +0800”, its zone kept); None when the word is not beside the time, there are two
+    (上午4:32 下午: which?), or the hour cannot be the word's (:func:`_meridiem_hour`) —
+    MAIL_DATE: unreadable, the Received header's time is taken."""
+    if len(_MERIDIEM_WORD.findall(text)) != 1:
+        return None
+    m = _RFC_TIME.search(text)
+    if not m or not (m["ap"] or m["ap2"]):
+        return None
+    hour = _meridiem_hour(int(m["h"]), m["ap"] or m["ap2"])
+    if hour is None:
+        return None
+    return f"{text[:m.start()]} {hour:02d}{m['rest']} {text[m.end():]}"
+
+
 def _meridiem_hour(hour: int, word: str | None) -> int | None:
     """The hour of a 12-hour clock's ``hour`` said with ``word`` (上午, 下午 …; None: a 24-hour
     clock's), or None when it cannot be one (上午16:32).  An hour past 12 said 下午 is read as
-    written (some tools write 下午 16:32)."""
+    written (some tools write 下午 16:32).
+
+    晚上/夜里/夜间/傍晚 with 12 (or 0) is refused, not guessed (MAIL_DATE; from a review of mail
+    intake — 晚上12:30 was read as noon): it is half past midnight, but people and tools differ
+    on whether it is the written day's or the one before's; a wrong guess moves the mail a whole
+    day across a deadline, while refusing it takes the mail server's Received time (and says so).
+    下午12:05 and PM 12:05 are noon, as every 12-hour clock has it."""
     if not word:
         return hour if hour < 24 else None
     word = word.upper()
@@ -720,6 +758,8 @@ def _meridiem_hour(hour: int, word: str | None) -> int | None:
         return 0 if hour == 12 else hour
     if word == "中午":             # 中午12:30 is 12:30, 中午1:00 13:00
         return hour if hour >= 11 else hour + 12
+    if word in _NIGHT and hour in (0, 12):
+        return None
     return hour if hour == 12 else hour + 12
 
 
@@ -787,6 +827,13 @@ _CN_WEEKDAY = re.compile(r"(?:星期|礼拜|禮拜|周|週)[一二三四五六�
 _AM = frozenset({"上午", "凌晨", "早上", "早晨", "清晨", "午前", "AM"})
 _PM = frozenset({"下午", "晚上", "傍晚", "夜里", "夜间", "午后", "PM"})
 _MERIDIEM = "|".join(sorted(_AM | _PM | {"中午"}, key=len, reverse=True))
+#: the evening's words, whose 12 o'clock is no day's for sure (:func:`_meridiem_hour`)
+_NIGHT = frozenset({"晚上", "傍晚", "夜里", "夜间"})
+#: any one of them in an RFC 5322-style date (AM/PM not inside a word: not the zone "PMT")
+_MERIDIEM_WORD = re.compile(r"(?<![A-Za-z])(?:" + _MERIDIEM + r")(?![A-Za-z])", re.I)
+#: an RFC 5322-style date's time, maybe with a 上午/下午/AM/PM before or after it (:func:`_twenty_four_hour`)
+_RFC_TIME = re.compile(rf"(?:(?<![A-Za-z])(?P<ap>{_MERIDIEM})\s*)?(?<!\d)(?P<h>\d{{1,2}})(?P<rest>:\d{{2}}(?::\d{{2}})?)(?!\d)"
+                       rf"(?:\s*(?P<ap2>{_MERIDIEM})(?![A-Za-z]))?", re.I)
 #: a year-first Chinese-format date (:func:`_chinese_date`)
 _CN_YMD = re.compile(
     r"^(?P<y>\d{4})\s*(?:年\s*(?P<mo>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号]"

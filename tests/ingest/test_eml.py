@@ -507,3 +507,34 @@ def test_mail_date_a_forwarded_mails_received_header_and_date_problem_are_kept()
         b"Date: Fri, 06 Nov 2020 10:11:00 +0000\n", b""))).attachments
     assert a.date == a.received == dt.datetime(2020, 11, 6, 10, 12, tzinfo=beijing)
     assert a.problems == ("邮件没有 Date 头，已按邮件服务器记下的接收时间（Received 头）计",)
+
+
+def test_mail_date_a_meridiem_word_after_the_time_and_its_zone_are_kept():
+    """MAIL_DATE: “星期一, 09 十一月 2020 04:32:10 下午 +0800” (a zh_CN 12-hour formatter: 下午
+    after the time) was read as 04:32 — Python's RFC parser took 下午 as the zone, dropped it and
+    the +0800 after it — and a late form was on time.  A 上午/下午/AM/PM after (or before) the
+    time makes it a 12-hour clock's, the zone written is kept; two such words (上午4:32 下午) and
+    晚上12:30 (midnight, but of which day?) are unreadable — the mail server's Received time is
+    taken instead (from a review of mail intake)."""
+    beijing = dt.timezone(dt.timedelta(hours=8))
+    read = {
+        "星期一, 09 十一月 2020 04:32:10 下午 +0800": dt.datetime(2020, 11, 9, 16, 32, 10, tzinfo=beijing),
+        "05 十一月 2020 04:32:10 下午 +0000": dt.datetime(2020, 11, 5, 16, 32, 10, tzinfo=dt.timezone.utc),
+        "周四, 05 11月 2020 4:32:10 PM +0800": dt.datetime(2020, 11, 5, 16, 32, 10, tzinfo=beijing),
+        "Thu, 05 Nov 2020 4:32:10 PM +0800": dt.datetime(2020, 11, 5, 16, 32, 10, tzinfo=beijing),
+        "Thu, 05 Nov 2020 12:05:00 AM -0500": dt.datetime(2020, 11, 5, 0, 5, tzinfo=dt.timezone(dt.timedelta(hours=-5))),
+        "十一月 5, 2020 4:32:10 下午": dt.datetime(2020, 11, 5, 16, 32, 10, tzinfo=beijing),
+        "星期四, 05 十一月 2020 下午4:32:10 +0800": dt.datetime(2020, 11, 5, 16, 32, 10, tzinfo=beijing),
+        "2020年11月5日 晚上11:30": dt.datetime(2020, 11, 5, 23, 30, tzinfo=beijing),
+    }
+    for text, want in read.items():
+        m = parse_eml_bytes(f"From: a@b.cn\r\nDate: {text}\r\n\r\nbody\r\n".encode())
+        assert m.date == want and not m.problems, (text, m.date, m.problems)
+    for text in ("2020年11月5日 上午4:32 下午", "2020年11月5日 晚上12:30", "2020年11月5日 晚上0:30",
+                 "05 十一月 2020 上午 04:32:10 下午 +0800", "Thu, 05 Nov 2020 4:32:10 AM PM +0800",
+                 "Thu, 05 Nov 2020 16:32:10 上午 +0800", "下午 Thu, 05 Nov 2020 04:32:10 +0800"):
+        m = parse_eml_bytes(f"From: a@b.cn\r\nDate: {text}\r\n\r\nbody\r\n".encode())
+        assert m.date is None and m.problems == (f"邮件的 Date 头“{text}”无法识别",), (text, m.date)
+    m = parse_eml_bytes("Received: from x by mx.b.cn; Mon, 9 Nov 2020 16:32:12 +0800\r\nFrom: a@b.cn\r\n"
+                        "Date: 2020年11月9日 上午4:32 下午\r\n\r\nbody\r\n".encode())
+    assert m.date == dt.datetime(2020, 11, 9, 16, 32, 12, tzinfo=beijing), m.date

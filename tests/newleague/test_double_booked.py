@@ -90,3 +90,34 @@ def test_R2020_Q2_one_person_one_event_refuses_the_second_entry_instead(tmp_path
     _forms(folder, ROWS)
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
     assert [i.code for i in report.issues if i.code in ("MULTI_EVENT", "DOUBLE_BOOKED")] == ["MULTI_EVENT"] * 2
+
+
+
+def test_R2020_Q2_a_row_without_gonghao_does_not_make_two_people_of_one_name_one(tmp_path):
+    """From a review: seats were grouped one by one, each joining the first person it matched —
+    丁一 (工号 1001) in 象棋, a 丁一 without 工号 in 围棋, another 丁一 (工号 1005) in 跳棋, all of
+    one unit: the row without 工号 matched both, and the two 工号 were taken for one person,
+    said to be at three tables.  Seats are one person only when they match directly: the row
+    without 工号 may be either 丁一, so it goes with each of them, said so (未填工号) — 1001 and
+    1005 are never one person."""
+    folder = _league(tmp_path, "否")
+    spec = folder / "tournament.yaml"
+    import yaml
+
+    raw = yaml.safe_load(spec.read_text(encoding="utf-8"))
+    third = dict(raw["events"][1], id="checkers", name="跳棋", game="checkers")
+    raw["events"].append(third)
+    spec.write_text(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    rows = {"b01": [("象棋", "丁一", "1001"), ("象棋", "丁二", "1002"), ("围棋", "丁一", None), ("围棋", "丁三", "1003"),
+                    ("跳棋", "丁一", "1005"), ("跳棋", "丁四", "1004")],
+            "b02": ROWS["b02"] + [("跳棋", "乙五", "2005"), ("跳棋", "乙六", "2006")]}
+    _forms(folder, rows)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    assert len(report.state.events) == 3 and all(es.rounds for es in report.state.events.values())
+    said = sorted(i.message for i in report.issues if i.code == "DOUBLE_BOOKED")
+    assert len(said) == 2, said
+    import re
+
+    seated = sorted(tuple(re.findall(r"“(.+?)”循环赛", m.split("同时排在")[1].split("（")[0])) for m in said)
+    assert seated == [("围棋", "跳棋"), ("象棋", "围棋")], said       # 1001 with the 围棋 row; 1005 with it
+    assert all("“围棋”的丁一报名时未填工号" in m for m in said), said

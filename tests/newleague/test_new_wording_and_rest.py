@@ -58,6 +58,25 @@ def test_R2020_A1_everyone_else_gets_an_award_answered_as_a_clerk_words_it(text,
     load_tournament(tmp_path / "t")
 
 
+@pytest.mark.parametrize("text,award", [("其余都是参与奖", "参与奖"), ("其余队伍获参与奖", "参与奖"), ("其余发放参与奖", "参与奖"),
+                                        ("其余均可获得参与奖", "参与奖"), ("剩下的都是纪念奖", "纪念奖"),
+                                        ("其余参赛选手均为鼓励奖", "鼓励奖"), ("其余人气奖", "人气奖"),
+                                        ("其余全勤奖", "全勤奖"), ("其余金奖", "金奖"), ("优秀奖不限", "优秀奖")])
+def test_R2020_A1_everyone_elses_award_is_its_name_without_the_words_around_it(text, award):
+    """From a review: the words before the award's name were read into it (其余都是参与奖 gave an
+    award “是参与奖”, 其余队伍获参与奖 “伍获参与奖”, 其余均可获得参与奖 “可获得参与奖”) and printed
+    in the notice so; the name is what ends in 奖 after them."""
+    assert newleague.v_places(f"一等奖1,{text}")[1:] == [{"award": award, "rest": True}]
+
+
+@pytest.mark.parametrize("text", ["其余人员", "其余参赛者", "其余纪念品", "其余奖", "其余都是奖", "其余都是", "纪念品若干"])
+def test_R2020_A1_everyone_else_without_an_award_name_is_refused(text):
+    """From a review: 其余人员 was an award named “员”, 其余参赛者 one named “参赛者”: an item
+    for everyone else must name an award (ending in 奖); else it is refused and says how."""
+    with pytest.raises(newleague.BadAnswer, match="其余参与奖"):
+        newleague.v_places(f"一等奖1,{text}")
+
+
 def test_R2020_A1_a_refused_award_answer_says_how_to_give_everyone_else_one():
     with pytest.raises(newleague.BadAnswer) as e:
         newleague.v_places("一等奖1,参与奖很多")

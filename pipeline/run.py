@@ -2522,7 +2522,8 @@ class EventRunner:
         gone = self.withdrawn_ids() if ev.withdrawn else frozenset()
         self.absent, self.checkin = read_absent(
             inputs, ev, self.entries, issues, drawn=bool(self.rounds), at_checkin=self.drawn_at_checkin(),
-            needless=frozenset(p.key for e in self.all_entries() if e.id in gone for p in e.players))
+            needless=frozenset(p.key for e in self.all_entries() if e.id in gone for p in e.players),
+            units={u.id: u.name for u in self.t.spec.units})
         self.waiting = ""
         self.complete = False
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
@@ -5033,7 +5034,8 @@ def checkin_note_once_drawn(i: Issue, note: str = CHECKIN_DRAWN) -> Issue:
 
 def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog,
                 drawn: bool = False, at_checkin: bool = True,
-                needless: Collection[str] = ()) -> tuple[frozenset[str], str]:
+                needless: Collection[str] = (), units: Mapping[str, str] | None = None
+                ) -> tuple[frozenset[str], str]:
     """Person keys checked in as absent (R2016-F2), and the check-in's state for the draw:
     ``""`` usable, ``"none"`` no 签到表 lists the event, ``"errors"`` a sheet's problems
     stand (a row that could not be read may be someone absent).
@@ -5054,15 +5056,28 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
     round 1 was published.  ``at_checkin`` False (the event's round 1 is not drawn at the
     check-in, :meth:`EventRunner.drawn_at_checkin`): the same, round 1 never waits for it.
 
+    A player entered for the event on no row of any sheet received (the office deleted the
+    rows of the absent instead of choosing 否; the sheets of parts of the field add up, so a
+    desk's partial sheet is allowed) is as a row left blank: one error naming them, at the
+    latest sheet listing the event, below its last row (:func:`missing_rows_issue`) — round 1
+    waits (they were drawn as present without a word, and a published draw is never redrawn);
+    a note once round 1 does not wait for the sheet.
+
     ``needless``: person keys that need no mark (the players of entries withdrawn in
-    tournament.yaml) — their blank rows are not said."""
-    from .ingest.sheets import Unmarked, read_absent as read, unmarked_issues
+    tournament.yaml) — their blank rows are not said, nor are they missed.  ``units``: unit
+    id → name, to tell apart the players a message names."""
+    from .ingest.sheets import Listed, Unmarked, read_absent as read, unmarked_issues
     forms: list[tuple[dt.datetime, dict[str, bool | None], list[Issue], list[Unmarked]]] = []
+    seen: set[str] = set()
+    where: CellRef | None = None        # below the event's rows on the latest sheet listing it
     for rec, book in sorted(inputs.checkins, key=lambda x: (x[0].received_at, x[0].sha256)):
         marks: dict[str, bool | None] = {}
         blanks: list[Unmarked] = []
-        _, problems = read(book, rec.file_name, ev.id, ev.name, entries, marks, ev.former_names, blanks)
+        listed = Listed()
+        _, problems = read(book, rec.file_name, ev.id, ev.name, entries, marks, ev.former_names, blanks, listed)
         forms.append((aware(rec.received_at), marks, problems, blanks))
+        seen |= listed.keys
+        where = listed.after or where
     latest: dict[str, bool] = {}
     for _, marks, _, _ in forms:
         latest.update({k: v for k, v in marks.items() if v is not None})
@@ -5088,7 +5103,32 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
         # a mark neither 是 nor 否 (×) a later sheet marked for that person: said as settled
         issues.extend(settled(i, "其后收到的签到表已读入，无需再处理。")
                       for i in unmarked_issues([u for u in blanks if u.typed and u.key in latest], ev.name))
+    if state != "none" and where is not None:
+        missing = list({p.key: p for e in entries for p in e.players
+                        if p.key not in seen and p.key not in needless}.values())
+        if missing:
+            issues.extend([missing_rows_issue(missing, ev.name, where, units or {}, quiet)])
+            if not quiet:
+                state = "errors"
     return frozenset(k for k, absent in latest.items() if absent), state
+
+
+def missing_rows_issue(missing: Sequence[Person], event_name: str, at: CellRef, units: Mapping[str, str],
+                       note: str = "") -> Issue:
+    """R2016-F2: players entered for the event on no row of the 签到表 received — an error
+    (round 1 waits, as for a row left blank: :func:`read_absent`), or with ``note`` (round 1
+    does not wait for the sheet) a note, taken as present.
+
+    >>> at = CellRef("签到.xlsx", "签到", "C73")
+    >>> missing_rows_issue([Person("贺芳", "b3")], "扑克牌", at, {"b3": "信息工程学院分工会"}).message
+    '签到表中没有扑克牌的 贺芳（信息工程学院分工会）（1 人）：请在签到表中补回这些人的行并在“到场”填“是”或“否”后重发签到表（填好之前第1轮不抽签）。'
+    """
+    who = "、".join(f"{p.shown}（{units.get(p.branch, p.branch)}）" for p in missing)
+    head = f"签到表中没有{event_name}的 {who}（{len(missing)} 人）"
+    if note:
+        return issue("BAD_VALUE", f"{head}，按到场处理（{note}）。", at=at, severity=Severity.INFO)
+    return issue("BAD_VALUE", f"{head}：请在签到表中补回这些人的行并在“到场”填“是”或“否”后重发签到表"
+                 "（填好之前第1轮不抽签）。", at=at)
 
 
 # =====================================================================================
@@ -5203,17 +5243,25 @@ def first_seen(inputs: Inputs) -> dict[tuple[str, str], dt.datetime]:
     return out
 
 
-def _left_out(old_reg: Any, new_reg: Any, kept: tuple[str, ...] = ()) -> list[str]:
+def _left_out(old_reg: Any, new_reg: Any, kept: tuple[str, ...] = (),
+              registered: Collection[int] | None = None) -> list[str]:
     """The people of ``old_reg`` (rows of events in ``kept`` aside) that ``new_reg`` leaves
     out — found there by neither their 工号 nor their name — when it lists fewer people
-    (a form that swaps a player for another, same count, is a change made on purpose)."""
+    (a form that swaps a player for another, same count, is a change made on purpose).
+
+    ``registered``: the rows of ``old_reg`` it registered (:func:`_registered_rows`) — a
+    row refused there (over the quota, a second event) registered no one, and leaving it
+    out of the new form drops no one (the captain deleted 郑多余 as QUOTA_EXCEEDED asked,
+    and was told 郑多余 was no longer registered).  Every row of ``new_reg`` counts: one
+    refused there is said on its own row."""
     ids = {staff_key(r.staff_id) for r in new_reg.rows if r.staff_id}
     names = {r.name for r in new_reg.rows if r.name}
-    if len(names) >= len({r.name for r in old_reg.rows if r.name and r.event not in kept}):
+    old = [r for r in old_reg.rows if r.name and r.event not in kept and (registered is None or r.row in registered)]
+    if len(names) >= len({r.name for r in old}):
         return []
     gone: list[str] = []
-    for r in old_reg.rows:
-        if not r.name or r.event in kept or r.name in names or (r.staff_id and staff_key(r.staff_id) in ids):
+    for r in old:
+        if r.name in names or (r.staff_id and staff_key(r.staff_id) in ids):
             continue
         shown = r.display_name or r.name
         if shown not in gone:
@@ -5231,21 +5279,48 @@ def _people_dropped(t: Tournament | None, branch: str, items: list[tuple[Receive
     compared with the full form before them, and a deliberate swap earlier is not named
     again.  The newest form's left-out people are named, on it; rows of events closed and
     kept from a form (:func:`_split_by_deadline`, ``kept``) are not compared.  Said once
-    (SAID_ONCE): the captain may have meant it."""
+    (SAID_ONCE): the captain may have meant it.
+
+    The people of a form are those it registered (:func:`_registered_rows`), not every row
+    typed: a row refused as an error registered no one.  When the roster is a form before
+    the one replaced (that one left them out too), the message names it as where they were
+    registered (it named the form replaced, which never had them)."""
+    registered: dict[str, frozenset[int] | None] = {}       # (each form validated once)
+
+    def left_out(old: tuple[Received, Any], new: Any) -> list[str]:
+        sha = old[0].sha256
+        if sha not in registered:
+            registered[sha] = _registered_rows(t, old[0], old[1])
+        return _left_out(old[1], new, kept.get(sha, ()), registered[sha])
     roster = items[0]
     for x in items[1:-1]:
-        if not _left_out(roster[1], x[1], kept.get(roster[0].sha256, ())):
+        if not left_out(roster, x[1]):
             roster = x
     (new_rec, new_reg), replaced = items[-1], items[-2][0]
-    gone = _left_out(roster[1], new_reg, kept.get(roster[0].sha256, ()))
+    gone = left_out(roster, new_reg)
     if not gone:
         return
     word = t.spec.unit_word if t is not None else "单位"
     listed = "、".join(gone[:12]) + (f" 等 {len(gone)} 人" if len(gone) > 12 else f"（{len(gone)} 人）")
-    issues.add("PEOPLE_DROPPED", f"《{new_rec.file_name}》整份取代了此前的《{replaced.file_name}》，新表中没有此前报名的 "
+    where = "此前报名的" if roster[0] is replaced else f"此前《{roster[0].file_name}》中报名的"
+    issues.add("PEOPLE_DROPPED", f"《{new_rec.file_name}》整份取代了此前的《{replaced.file_name}》，新表中没有{where} "
                f"{listed}，他们现在不在本{word}的报名中。如果这份是补报，请在原表上加上新的人，"
                "把完整的一份重新发送；如果确是撤下这些人，无需处理。",
                at=CellRef(new_rec.file_name), branch=branch, source=new_rec.sha256)
+
+
+def _registered_rows(t: Tournament | None, rec: Received, reg: Any) -> frozenset[int] | None:
+    """The rows of a unit's form that registered someone when it was the unit's form: its
+    accepted entries' rows, the form validated on its own as received (a row over the quota
+    or of a second event is refused: no one registered by it).  Checks between units (a
+    person another unit sent first) are not made — such a row counts as registered.  None
+    (every row counts) without the tournament."""
+    if t is None:
+        return None
+    from .validate import validate_registrations
+
+    entries, _ = validate_registrations(t, [reg], now=aware(reg.received or rec.received_at))
+    return frozenset(p.row for e in entries for p in e.players)
 
 
 def _in_mail(inputs: Inputs, sha: str) -> str:
@@ -7553,6 +7628,43 @@ def _name_part(stem: str, limit: int = 40) -> str:
     return _NOT_IN_NAMES.sub("_", stem)[:limit].strip() or "报名表"
 
 
+#: the end of a returned copy's name (:func:`plan_returned_copies`), or of one cut short
+#: (``-返``), as a captain sends it back — maybe saved twice (`` (1)``)
+_OWN_SUFFIX = re.compile(r"-[0-9a-f]{8}-返回?(?:\s*[(（]\d{1,3}[)）])?$")
+
+
+def _captains_stem(stem: str, branch: str) -> str:
+    """A received file's name without what a returned copy's name added to it: a copy sent
+    back, again and again, got an ever longer name (b08-b08-…-030a2d87-返-0f45945e-返回.xlsx).
+    Our ``-<hash>-返回`` ends are taken off, and then the ``<unit>-`` at its start.
+
+    >>> _captains_stem("b08-b08-报名表（bad-phone）-030a2d87-返-0f45945e-返回", "b08")
+    '报名表（bad-phone）'
+    >>> _captains_stem("b08-报名表-20201108", "b08")
+    'b08-报名表-20201108'
+    """
+    ours = False
+    while m := _OWN_SUFFIX.search(stem):
+        stem, ours = stem[:m.start()], True
+    while ours and branch and stem.startswith(f"{branch}-"):
+        stem = stem[len(branch) + 1:]
+    return stem
+
+
+def _copy_name(s: Submission, made: Mapping[str, str], out: Path) -> str:
+    """The returned copy's name of submission ``s``: ``<unit>-<the captain's name>-<hash>-返回.xlsx``
+    (:func:`_captains_stem`).  A copy an earlier night made under the name before our own
+    ends were taken off (recorded in ``made``, or in returned/) keeps that name: its links,
+    receipts and the ledger name it."""
+    unit = s.branch or "unknown"
+    stem = Path(s.file).stem
+    name = f"{unit}-{_name_part(_captains_stem(stem, s.branch))}-{s.sha256[:8]}-返回.xlsx"
+    before = f"{unit}-{_name_part(stem)}-{s.sha256[:8]}-返回.xlsx"
+    if before != name and (before in made or (out / "returned" / before).exists()):
+        return before
+    return name
+
+
 def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
                          made: dict[str, str], script: str = "simplified", keys: bool = True) -> list[PlannedCopy]:
     """The returned copy of every submission (:func:`render_all`).  A copy depends only on
@@ -7577,7 +7689,7 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
         stored_name = stored_by_sha.get(s.sha256)
         stored = received / stored_name if stored_name is not None else None
         if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
-            name = f"{s.branch or 'unknown'}-{_name_part(Path(s.file).stem)}-{s.sha256[:8]}-返回.xlsx"
+            name = _copy_name(s, made, out)
             target = out / "returned" / name
             if not keys:
                 plan.append(PlannedCopy(s, stored, name, target=target, fresh=False))

@@ -726,12 +726,25 @@ def unmarked_issues(rows: Sequence[Unmarked], event_name: str, note: str = "") -
                   "选“是”或“否”后重发签到表（填好之前第1轮不抽签）。", at=rows[0].at)]
 
 
+@dataclass
+class Listed:
+    """The rows of an event on one 签到 sheet (R2016-F2): the players they name, whatever
+    their mark (a row matching several players names them all), and the 姓名 cell below the
+    event's last row — where rows left out go back (``run.read_absent``: a player entered on
+    no row of the sheets received holds round 1 as a blank row does)."""
+
+    keys: set[str] = field(default_factory=set)
+    after: CellRef | None = None
+
+
 def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry],
                 marks: dict[str, bool | None] | None = None, former: Sequence[str] = (),
-                unmarked: list[Unmarked] | None = None) -> tuple[set[str], list[Issue]]:
+                unmarked: list[Unmarked] | None = None, listed: Listed | None = None
+                ) -> tuple[set[str], list[Issue]]:
     """签到 sheet → Person.key of players marked absent (到场 = 否) in this event (R2016-F2).
     ``marks`` (when given) gets every row of the event read: person key → True (否, absent),
     False (是), None (blank) — so a later sheet can correct an earlier one (``run.read_absent``).
+    ``listed`` (when given) gets the players the event's rows name (:class:`Listed`).
 
     Every row is checked (R2016-F2), not only those marked 否:
 
@@ -768,6 +781,10 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
         # a 工号 with or without its leading zeros (001033 typed as text, 1033 as a number)
         match = [p for (pn, ps), p in people.items()
                  if (sid and staff_key(ps) == staff_key(sid)) or (not sid and pn == name)]
+        if listed is not None:
+            listed.keys.update(p.key for p in match)
+            at = cells["姓名"]
+            listed.after = CellRef(at.file, at.sheet, f"{cells.letters['姓名']}{n + 1}")
         who = f"“{name or sid}”{f'（工号 {sid}）' if name and sid else ''}"
         if not match:
             # a substitute written in for someone absent, a pair dropped from its unit's form or

@@ -263,3 +263,53 @@ def test_R2016_F2_a_player_left_alone_at_the_check_in_is_no_change_of_registrati
     _checkin(checkin, folder / "inbox" / "again.eml", only_her, "Sat, 26 Nov 2016 08:40:00 +0800")
     r = league(*run_args(folder, out, now="2016-11-26T08:45+08:00"))
     assert "DRAW_INPUT_CHANGED" not in _codes(out) and r.returncode == 0, r.stdout
+
+
+def test_R2016_F2_a_player_whose_row_was_deleted_from_the_check_in_holds_round_1(tmp_path: Path) -> None:
+    """The audit: the office deleted the rows of the two absent players (贺芳, 曹明强) instead of
+    choosing 否.  Round 1 was drawn with 34 pairs instead of 33, the two drawn as present, without
+    a word — and a published draw is never redrawn.  A player on no 签到表 row is as a row left
+    blank: one error naming them and the sheet, round 1 waits; the sheet sent again with their
+    rows draws it."""
+    folder, checkin, out, _ = _to_the_check_in(tmp_path)
+
+    def deleted(ws):
+        assert (ws["C12"].value, ws["E12"].value, ws["C16"].value, ws["E16"].value) == ("贺芳", "否", "曹明强", "否")
+        ws.delete_rows(16)
+        ws.delete_rows(12)
+    _checkin(checkin, folder / "inbox" / "first.eml", deleted, "Sat, 26 Nov 2016 08:10:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert "签到表有问题未改正" in r.stdout and not _drawn(out) and r.returncode == 1, r.stdout
+    (bad,) = [i for i in _issues(out) if i["severity"] == "error"]
+    assert (bad["code"], bad["sheet"]) == ("BAD_VALUE", "签到") and bad["file"].endswith(".xlsx") and bad["cell"]
+    assert bad["message"].startswith("签到表中没有扑克牌的 贺芳（机关第二分工会）、曹明强（会计学院分工会）"), bad["message"]
+    assert "（2 人）" in bad["message"] and "请在签到表中补回这些人的行并在“到场”填“是”或“否”" in bad["message"]
+    shutil.copy(checkin, folder / "inbox")                       # 08:20, every row there
+    r = league(*run_args(folder, out, now="2016-11-26T08:40+08:00"))
+    assert _drawn(out) and not [i for i in _issues(out) if i["code"] == "BAD_VALUE"], r.stdout
+    draw = (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
+    assert "贺芳" not in draw and "曹明强" not in draw
+
+
+def test_R2016_F2_check_in_sheets_of_parts_of_the_field_add_up(tmp_path: Path) -> None:
+    """Two desks, each sending the rows of its half of the players: together they list every
+    player, and round 1 is drawn from them as from the one whole sheet."""
+    folder, checkin, out, _ = _to_the_check_in(tmp_path / "halves")
+    whole, whole_checkin, whole_out, _ = _to_the_check_in(tmp_path / "whole")
+    shutil.copy(whole_checkin, whole / "inbox")
+    league(*run_args(whole, whole_out, now="2016-11-26T08:40+08:00"))
+
+    def rows_from(first, last):
+        def keep(ws):
+            for r in range(ws.max_row, 4, -1):
+                if ws[f"C{r}"].value and not first <= r <= last:
+                    ws.delete_rows(r)
+        return keep
+    _checkin(checkin, folder / "inbox" / "a.eml", rows_from(5, 40), "Sat, 26 Nov 2016 08:10:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
+    assert not _drawn(out) and "签到表中没有扑克牌的 " in r.stdout + "".join(i["message"] for i in _issues(out))
+    _checkin(checkin, folder / "inbox" / "b.eml", rows_from(41, 200), "Sat, 26 Nov 2016 08:15:00 +0800")
+    r = league(*run_args(folder, out, now="2016-11-26T08:40+08:00"))
+    assert _drawn(out) and r.returncode == 0, r.stdout
+    draw = (out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")
+    assert draw == (whole_out / "t2016-poker" / "data" / "draw.csv").read_text(encoding="utf-8")

@@ -531,6 +531,50 @@ def test_R2016_F2_a_blank_check_in_row_is_settled_only_by_a_sheet_marking_that_p
     assert (state, absent, list(log)) == ("", {_XQ[0].players[0].key}, [])
 
 
+def test_R2016_F2_a_player_on_no_check_in_row_holds_round_1():
+    """李明's row deleted from the 签到表 (instead of 否): he was drawn as present without a
+    word.  A player entered on no row of the sheets received is as a row left blank — one
+    error naming him (and his unit) at the sheet, round 1 waits; sheets of parts of the field
+    add up (his row on another sheet clears it); once round 1 does not wait, a note."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from pipeline.issues import IssueLog
+    from pipeline.run import read_absent
+
+    def rec(name, minute):
+        return SimpleNamespace(file_name=name, sha256=name,
+                               received_at=dt.datetime(2016, 11, 26, 8, minute, tzinfo=dt.timezone(dt.timedelta(hours=8))))
+
+    ev = SimpleNamespace(id="xiangqi", name="象棋", former_names=())
+    first = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "否"}, name="a.xlsx")
+    log = IssueLog()
+    absent, state = read_absent(SimpleNamespace(checkins=[(rec("a.xlsx", 10), first)]), ev, _XQ, log,
+                                units={"b1": "机关一分工会"})
+    assert state == "errors" and absent == {_XQ[0].players[0].key}
+    (p,) = list(log)
+    assert (p.code, p.severity.value, p.file, p.sheet, p.cell) == ("BAD_VALUE", "error", "a.xlsx", "签到", "C3")
+    assert p.message == ("签到表中没有象棋的 李明（机关一分工会）（1 人）：请在签到表中补回这些人的行并在“到场”填“是”或“否”"
+                         "后重发签到表（填好之前第1轮不抽签）。")
+    # withdrawn: needs no row
+    log = IssueLog()
+    _, state = read_absent(SimpleNamespace(checkins=[(rec("a.xlsx", 10), first)]), ev, _XQ, log,
+                           needless={_XQ[1].players[0].key})
+    assert (state, list(log)) == ("", [])
+    # the other desk's sheet lists him
+    second = _checkin_book({"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": "是"}, name="b.xlsx")
+    log = IssueLog()
+    absent, state = read_absent(SimpleNamespace(checkins=[(rec("a.xlsx", 10), first), (rec("b.xlsx", 20), second)]),
+                                ev, _XQ, log)
+    assert (state, absent, list(log)) == ("", {_XQ[0].players[0].key}, [])
+    # round 1 drawn, or not drawn at the check-in: a note, taken as present
+    for kw in ({"drawn": True}, {"at_checkin": False}):
+        log = IssueLog()
+        _, state = read_absent(SimpleNamespace(checkins=[(rec("a.xlsx", 10), first)]), ev, _XQ, log, **kw)
+        (p,) = list(log)
+        assert (state, p.severity.value) == ("", "info"), kw
+        assert "李明" in p.message and "按到场处理" in p.message and "不抽签" not in p.message, kw
+
 def test_a_renamed_result_sheet_is_adopted_only_when_one_visible_sheet_holds_the_table():
     """成绩 renamed, _meta intact: the one visible sheet with the result table's header (its
     sides as the _meta's seats print them) is read as 成绩 — a 牌局明细 beside it (no sides),

@@ -110,6 +110,40 @@ def test_a_returned_copy_name_fits_any_file_system(tmp_path):
     (tmp_path / copy.name).write_bytes(b"ok")     # the file system takes it
 
 
+def test_a_returned_copy_sent_back_again_keeps_a_short_name(tmp_path):
+    """A returned copy sent back and back again got an ever longer name
+    (b08-b08-…（bad-phone）-030a2d87-返-0f45945e-返回.xlsx): our own ``<unit>-`` and
+    ``-<hash>-返回`` (or ``-返``, cut short) are taken off the captain's file name first.  A copy
+    an earlier night made under the longer name keeps it (recorded in the ledger, or on disk):
+    only new names change.  A captain's own name ending in digits (报名表-20201108) is kept."""
+    import datetime as dt
+
+    from pipeline.run import plan_returned_copies
+    from pipeline.state import Submission
+
+    (tmp_path / "received").mkdir()
+    when = dt.datetime(2020, 11, 8, 18, 0)
+    again = "b08-b08-马克思主义学院分工会-报名表（bad-phone）-030a2d87-返-0f45945e-返回.xlsx"
+    subs = [Submission("a" * 64, "b08-马克思主义学院分工会-报名表（bad-phone）-030a2d87-返回.xlsx", "b08", when),
+            Submission("b" * 64, again, "b08", when),
+            Submission("c" * 64, "b08-马克思主义学院分工会-报名表-7df26d7e-返回 (1).xlsx", "b08", when),
+            Submission("d" * 64, "报名表-20201108.xlsx", "b08", when)]
+    for x in subs:
+        (tmp_path / "received" / f"{x.sha256}.xlsx").write_bytes(b"PK")
+    names = [c.name for c in plan_returned_copies(tmp_path, subs, [], {})]
+    assert names == ["b08-马克思主义学院分工会-报名表（bad-phone）-aaaaaaaa-返回.xlsx",
+                     "b08-马克思主义学院分工会-报名表（bad-phone）-bbbbbbbb-返回.xlsx",
+                     "b08-马克思主义学院分工会-报名表-cccccccc-返回.xlsx",       # (saved twice: “ (1)”)
+                     "b08-报名表-20201108-dddddddd-返回.xlsx"]
+    # made under the old name on an earlier night: kept
+    old = "b08-b08-马克思主义学院分工会-报名表（bad-phone）-030a2d87-返-aaaaaaaa-返回.xlsx"     # (cut at 40)
+    (copy, *_) = plan_returned_copies(tmp_path, subs, [], {old: "k"})
+    assert copy.name == old
+    (tmp_path / "returned").mkdir()
+    (tmp_path / "returned" / old).write_bytes(b"PK")
+    (copy, *_) = plan_returned_copies(tmp_path, subs, [], {}, keys=False)
+    assert copy.name == old
+
 def test_a_tournament_folder_without_an_inbox_says_so(tmp_path):
     """A missing inbox/ (or a file of that name) read nothing without a word."""
     import datetime as dt
@@ -265,6 +299,70 @@ def test_people_dropped_carries_the_roster_form_to_form():
     (message,) = said(full, top_up, corrected)
     assert "《t2.xlsx》整份取代了此前的《t.xlsx》" in message and "（9 人）" in message
 
+
+def _xq_league():
+    from pipeline.spec import Tournament, TournamentSpec, validated
+
+    spec = validated(TournamentSpec, {"id": "t", "name": "赛", "units": [{"id": "b1", "name": "行政第一分工会"}],
+                                      "events": [{"id": "xiangqi", "name": "象棋", "game": "xiangqi",
+                                                  "quota": {"rule": "fixed", "per_branch": 2},
+                                                  "format": {"type": "swiss"}}]})
+    return Tournament(None, spec, b"0123456789abcdef0123")
+
+
+def test_people_dropped_names_only_people_who_were_registered():
+    """The audit: an over-quota form (3 象棋 rows, quota 2: all three refused, QUOTA_EXCEEDED);
+    the captain deletes 郑多余 in the returned copy as told; the new form was warned “新表中没有
+    此前报名的 郑多余 … 不在本分工会的报名中” — he never was.  The people compared are those
+    the earlier form registered (its accepted rows), not every row typed; one it did register
+    and the new form leaves out is still named."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from pipeline.ingest.registration import RegRow, Registration
+    from pipeline.issues import IssueLog
+    from pipeline.run import _people_dropped
+
+    def form(name, people):
+        rows = tuple(RegRow(row=10 + i, columns={}, event="xiangqi", name=p, display_name=p) for i, p in enumerate(people))
+        return (SimpleNamespace(file_name=name, sha256=name, received_at=dt.datetime(2020, 11, 2, 9, 0)),
+                Registration(file=name, branch="b1", rows=rows))
+
+    def said(*forms):
+        log = IssueLog()
+        _people_dropped(_xq_league(), "b1", list(forms), {}, log)
+        return [i.message for i in log]
+
+    first = form("f.xlsx", ["吕宁桂", "严艳英"])
+    over = form("over.xlsx", ["吕宁桂", "严艳英", "郑多余"])
+    fixed = form("fixed.xlsx", ["吕宁桂", "严艳英"])
+    assert said(first, over, fixed) == [] and said(over, fixed) == []
+    (message,) = said(first, form("one.xlsx", ["吕宁桂"]))
+    assert "严艳英（1 人）" in message
+
+
+def test_people_dropped_names_the_form_they_were_registered_on():
+    """b02: form 1 registers 龚俊杰; form 2 leaves him out (named on it); form 3, a copy of form
+    2 corrected elsewhere, still leaves him out — the warning named form 2 as where he was
+    registered before.  It names the form that registered him."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from pipeline.ingest.registration import RegRow, Registration
+    from pipeline.issues import IssueLog
+    from pipeline.run import _people_dropped
+
+    def form(name, people):
+        rows = tuple(RegRow(row=10 + i, columns={}, event="xiangqi", name=p, display_name=p) for i, p in enumerate(people))
+        return (SimpleNamespace(file_name=name, sha256=name, received_at=dt.datetime(2020, 11, 2, 9, 0)),
+                Registration(file=name, branch="b1", rows=rows))
+
+    log = IssueLog()
+    _people_dropped(_xq_league(), "b1", [form("f1.xlsx", ["余玉秀", "龚俊杰"]), form("f2.xlsx", ["余玉秀"]),
+                                         form("f3.xlsx", ["余玉秀"])], {}, log)
+    (i,) = list(log)
+    assert i.message.startswith("《f3.xlsx》整份取代了此前的《f2.xlsx》"), i.message
+    assert "《f1.xlsx》中报名的 龚俊杰（1 人）" in i.message and "此前报名的" not in i.message
 
 def test_R2016_F2_a_pair_from_two_units_is_named_by_both_on_the_result_sheet():
     """A pair re-formed at check-in (R2016-F2) or a cross-unit pair (R2015-Q2): the result sheet

@@ -5288,6 +5288,11 @@ def _people_dropped(t: Tournament | None, branch: str, items: list[tuple[Receive
     registered: dict[str, frozenset[int] | None] = {}       # (each form validated once)
 
     def left_out(old: tuple[Received, Any], new: Any) -> list[str]:
+        # no one left out of every row typed: no one of the rows registered either (a subset)
+        # — a night's resend changing a phone number validates nothing (nor imports
+        # pipeline.validate before the returned copies are handed to the worker)
+        if not _left_out(old[1], new, kept.get(old[0].sha256, ())):
+            return []
         sha = old[0].sha256
         if sha not in registered:
             registered[sha] = _registered_rows(t, old[0], old[1])
@@ -5548,7 +5553,7 @@ def _without_other_units_people(t: Tournament | None, branch: str, items: list[t
         return items
     held = {} if held is None else held
     if not held:
-        from .validate.checks import cross_note
+        from .text import cross_note
 
         cross = cross_note(t.spec.unit_word if t is not None else "")
         held[""] = []                    # (made: a night whose forms hold nobody is not made again)

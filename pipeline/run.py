@@ -5059,7 +5059,7 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
     A player entered for the event on no row of any sheet received (the office deleted the
     rows of the absent instead of choosing 否; the sheets of parts of the field add up, so a
     desk's partial sheet is allowed) is as a row left blank: one error naming them, at the
-    latest sheet listing the event, below its last row (:func:`missing_rows_issue`) — round 1
+    latest sheet listing the event, its first row's 项目 cell (:func:`missing_rows_issue`) — round 1
     waits (they were drawn as present without a word, and a published draw is never redrawn);
     a note once round 1 does not wait for the sheet.
 
@@ -5069,7 +5069,7 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
     from .ingest.sheets import Listed, Unmarked, read_absent as read, unmarked_issues
     forms: list[tuple[dt.datetime, dict[str, bool | None], list[Issue], list[Unmarked]]] = []
     seen: set[str] = set()
-    where: CellRef | None = None        # below the event's rows on the latest sheet listing it
+    where: CellRef | None = None        # the event's first 项目 cell on the latest sheet listing it
     for rec, book in sorted(inputs.checkins, key=lambda x: (x[0].received_at, x[0].sha256)):
         marks: dict[str, bool | None] = {}
         blanks: list[Unmarked] = []
@@ -5077,7 +5077,7 @@ def read_absent(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: Iss
         _, problems = read(book, rec.file_name, ev.id, ev.name, entries, marks, ev.former_names, blanks, listed)
         forms.append((aware(rec.received_at), marks, problems, blanks))
         seen |= listed.keys
-        where = listed.after or where
+        where = listed.first or where
     latest: dict[str, bool] = {}
     for _, marks, _, _ in forms:
         latest.update({k: v for k, v in marks.items() if v is not None})
@@ -5288,6 +5288,11 @@ def _people_dropped(t: Tournament | None, branch: str, items: list[tuple[Receive
     registered: dict[str, frozenset[int] | None] = {}       # (each form validated once)
 
     def left_out(old: tuple[Received, Any], new: Any) -> list[str]:
+        # no one left out of every row typed: no one of the rows registered either (a subset)
+        # — a night's resend changing a phone number validates nothing (nor imports
+        # pipeline.validate before the returned copies are handed to the worker)
+        if not _left_out(old[1], new, kept.get(old[0].sha256, ())):
+            return []
         sha = old[0].sha256
         if sha not in registered:
             registered[sha] = _registered_rows(t, old[0], old[1])
@@ -5548,7 +5553,7 @@ def _without_other_units_people(t: Tournament | None, branch: str, items: list[t
         return items
     held = {} if held is None else held
     if not held:
-        from .validate.checks import cross_note
+        from .text import cross_note
 
         cross = cross_note(t.spec.unit_word if t is not None else "")
         held[""] = []                    # (made: a night whose forms hold nobody is not made again)
@@ -7629,8 +7634,9 @@ def _name_part(stem: str, limit: int = 40) -> str:
 
 
 #: the end of a returned copy's name (:func:`plan_returned_copies`), or of one cut short
-#: (``-返``), as a captain sends it back — maybe saved twice (`` (1)``)
-_OWN_SUFFIX = re.compile(r"-[0-9a-f]{8}-返回?(?:\s*[(（]\d{1,3}[)）])?$")
+#: (``-返``), as a captain sends it back — maybe saved twice (`` (1)``).  Eight digits are a
+#: captain's date (报名表-20201108-返回), not taken for our hash: at least one of a–f
+_OWN_SUFFIX = re.compile(r"-(?![0-9]{8}-)[0-9a-f]{8}-返回?(?:\s*[(（]\d{1,3}[)）])?$")
 
 
 def _captains_stem(stem: str, branch: str) -> str:
@@ -7640,8 +7646,8 @@ def _captains_stem(stem: str, branch: str) -> str:
 
     >>> _captains_stem("b08-b08-报名表（bad-phone）-030a2d87-返-0f45945e-返回", "b08")
     '报名表（bad-phone）'
-    >>> _captains_stem("b08-报名表-20201108", "b08")
-    'b08-报名表-20201108'
+    >>> _captains_stem("b08-报名表-20201108", "b08"), _captains_stem("b08-报名表-20201108-返回", "b08")
+    ('b08-报名表-20201108', 'b08-报名表-20201108-返回')
     """
     ours = False
     while m := _OWN_SUFFIX.search(stem):

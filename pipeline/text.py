@@ -354,3 +354,20 @@ def names_of(state) -> "contextlib.AbstractContextManager[None]":
         return contextlib.nullcontext()
     names = [n for e in state.entries for p in e.players for n in (p.name, p.shown)]
     return names_kept(names + [u.captain for u in spec.units if u.captain])
+
+
+#: a cross-unit member's note on a form (R2015-Q2): 跨分工会：<unit> — here, not in
+#: pipeline.validate, so a night reads forms (``run._without_other_units_people``) without
+#: importing validation before the returned copies are handed to the prestarted worker
+CROSS_NOTE = re.compile(r"跨(?:分工会|单位|部门)\s*[:：]\s*(\S+)")
+
+
+def cross_note(unit_word: str) -> "re.Pattern[str]":
+    """:data:`CROSS_NOTE` with the league's own word for a unit too (``unit_word: 科室``:
+    跨科室：…, as the form and the messages tell captains to write it)."""
+    if (unit_word or "").strip() in ("", "分工会", "单位", "部门"):     # (no converter needed)
+        return CROSS_NOTE
+    word = to_simplified(unit_word).strip()
+    if not word or word in ("分工会", "单位", "部门"):
+        return CROSS_NOTE
+    return re.compile(r"跨(?:分工会|单位|部门|" + re.escape(word) + r")\s*[:：]\s*(\S+)")

@@ -54,7 +54,8 @@ def merged_note(cell: str, span: str, first: str, advice: bool = True) -> str:
     return f"{said}：{UNMERGE}" if advice else said
 
 
-def _merged_keys_down(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]]) -> set[tuple[int, int, int, int]]:
+def _merged_keys_down(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]],
+                      columns: Sequence[str] = L.RESULT_KEY_COLUMNS) -> set[tuple[int, int, int, int]]:
     """A key cell (轮次, 组别, 桌号: :data:`~pipeline.layout.RESULT_KEY_COLUMNS`) merged down its
     own column over rows of the table — 组别 "A组" over group A's rows, 轮次 down the whole
     sheet, a bridge table's 桌号 over the rows of its boards (牌号) — reads, on every row of
@@ -71,12 +72,13 @@ def _merged_keys_down(book: Book, sheet: str, raw: Sequence[tuple[int, Any, Any]
     cell is no row of the table (the header's, a title's) or holds nothing or an error value.
     Only the rows read get a value: a merge reaching past the table's rows makes no row, and a
     whole column merged (A8:A1048576) walks the rows read, not a million.  Returns the ranges
-    filled (their cells are no merged cells to be said: :func:`_merged_cells` skips them)."""
+    filled (their cells are no merged cells to be said: :func:`_merged_cells` skips them).
+    ``columns``: the key labels (a 签到表's 项目 and 组别: :func:`read_absent`)."""
     ws = book.sheet(sheet)
     if ws is None or not ws.merged or not raw:
         return set()
     letters = raw[0][2].letters
-    keys = {col_number(letters[k]): k for k in L.RESULT_KEY_COLUMNS if letters.get(k)}
+    keys = {col_number(letters[k]): k for k in columns if letters.get(k)}
     rows = [n for n, _, _ in raw]           # in sheet order
     at = {n: i for i, n in enumerate(rows)}
     done: set[tuple[int, int, int, int]] = set()
@@ -347,8 +349,8 @@ def _cn_number(text: str) -> int | None:
     """A number written in Chinese numerals, below 1000: 一 → 1, 十二 → 12, 二十 → 20,
     一百零五 → 105; ``None`` for anything else.
 
-    >>> [_cn_number(t) for t in ("一", "十", "十二", "二十", "二十三", "一百零五", "百", "十十")]
-    [1, 10, 12, 20, 23, 105, None, None]
+    >>> [_cn_number(t) for t in ("一", "十", "十二", "二十", "二十三", "一百零五", "百", "十十", "二百零十", "一百零")]
+    [1, 10, 12, 20, 23, 105, None, None, None, None]
     """
     def digit(c: str) -> int | None:
         n = _CN_DIGITS.get(c) if len(c) == 1 else None
@@ -359,7 +361,11 @@ def _cn_number(text: str) -> int | None:
         hundreds, _, rest = rest.partition("百")
         if digit(hundreds) is None:
             return None
-        n, rest = 100 * digit(hundreds), rest[1:] if rest[:1] in ("零", "〇") else rest
+        n, rest = 100 * digit(hundreds), rest
+        if rest[:1] in ("零", "〇"):            # 一百零五: a single digit after 零, nothing else
+            rest = rest[1:]
+            if len(rest) != 1 or digit(rest) is None:
+                return None
     if "十" in rest:
         tens, _, rest = rest.partition("十")
         if tens and digit(tens) is None:
@@ -729,12 +735,13 @@ def unmarked_issues(rows: Sequence[Unmarked], event_name: str, note: str = "") -
 @dataclass
 class Listed:
     """The rows of an event on one 签到 sheet (R2016-F2): the players they name, whatever
-    their mark (a row matching several players names them all), and the 姓名 cell below the
-    event's last row — where rows left out go back (``run.read_absent``: a player entered on
-    no row of the sheets received holds round 1 as a blank row does)."""
+    their mark (a row matching several players names them all), and the 项目 cell of the
+    event's first row — where rows left out are said (``run.read_absent``: a player entered on
+    no row of the sheets received holds round 1 as a blank row does; the cell below the
+    event's last row was said, maybe another event's player's)."""
 
     keys: set[str] = field(default_factory=set)
-    after: CellRef | None = None
+    first: CellRef | None = None
 
 
 def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: Sequence[Entry],
@@ -762,6 +769,8 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
         _, raw = read_sheet_rows(book, L.CHECKIN_SHEET, L.CHECKIN_COLUMNS, ["项目", "姓名", "到场"], file)
     except TableNotFound as e:
         return set(), [_missing(file, L.CHECKIN_SHEET, e)]
+    # 项目 (组别) merged over an event's rows, as offices format a sheet: each row's (R2016-F2)
+    _merged_keys_down(book, L.CHECKIN_SHEET, raw, ("项目", "组别"))
     people = {(p.name, p.staff_id): p for e in entries for p in e.players}
     out: set[str] = set()
     problems: list[Issue] = []
@@ -783,8 +792,7 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
                  if (sid and staff_key(ps) == staff_key(sid)) or (not sid and pn == name)]
         if listed is not None:
             listed.keys.update(p.key for p in match)
-            at = cells["姓名"]
-            listed.after = CellRef(at.file, at.sheet, f"{cells.letters['姓名']}{n + 1}")
+            listed.first = listed.first or cells["项目"]
         who = f"“{name or sid}”{f'（工号 {sid}）' if name and sid else ''}"
         if not match:
             # a substitute written in for someone absent, a pair dropped from its unit's form or

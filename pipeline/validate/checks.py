@@ -21,7 +21,6 @@ import dataclasses
 
 import datetime as dt
 import math
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
@@ -30,7 +29,7 @@ from ..ingest.registration import Registration, RegRow
 from ..issues import IssueLog
 from ..layout import team_label
 from ..model import CellRef, Entry, Severity, staff_key
-from ..text import to_simplified
+from ..text import CROSS_NOTE, cross_note, to_simplified  # noqa: F401  (moved to ..text; still importable here)
 from ..timeutil import TZ, cn_when
 
 if TYPE_CHECKING:
@@ -38,20 +37,6 @@ if TYPE_CHECKING:
 
 #: naive deadlines and received times are read in this zone (the client is in China)
 LOCAL_TZ = TZ
-CROSS_NOTE = re.compile(r"跨(?:分工会|单位|部门)\s*[:：]\s*(\S+)")
-
-
-def cross_note(unit_word: str) -> "re.Pattern[str]":
-    """:data:`CROSS_NOTE` with the league's own word for a unit too (``unit_word: 科室``:
-    跨科室：…, as the form and the messages tell captains to write it)."""
-    if (unit_word or "").strip() in ("", "分工会", "单位", "部门"):     # (no converter needed)
-        return CROSS_NOTE
-    word = to_simplified(unit_word).strip()
-    if not word or word in ("分工会", "单位", "部门"):
-        return CROSS_NOTE
-    return re.compile(r"跨(?:分工会|单位|部门|" + re.escape(word) + r")\s*[:：]\s*(\S+)")
-
-
 @dataclass
 class Ctx:
     """What every check reads and writes."""

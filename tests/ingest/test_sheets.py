@@ -553,7 +553,7 @@ def test_R2016_F2_a_player_on_no_check_in_row_holds_round_1():
                                 units={"b1": "机关一分工会"})
     assert state == "errors" and absent == {_XQ[0].players[0].key}
     (p,) = list(log)
-    assert (p.code, p.severity.value, p.file, p.sheet, p.cell) == ("BAD_VALUE", "error", "a.xlsx", "签到", "C3")
+    assert (p.code, p.severity.value, p.file, p.sheet, p.cell) == ("BAD_VALUE", "error", "a.xlsx", "签到", "A2")
     assert p.message == ("签到表中没有象棋的 李明（机关一分工会）（1 人）：请在签到表中补回这些人的行并在“到场”填“是”或“否”"
                          "后重发签到表（填好之前第1轮不抽签）。")
     # withdrawn: needs no row
@@ -574,6 +574,51 @@ def test_R2016_F2_a_player_on_no_check_in_row_holds_round_1():
         (p,) = list(log)
         assert (state, p.severity.value) == ("", "info"), kw
         assert "李明" in p.message and "按到场处理" in p.message and "不抽签" not in p.message, kw
+
+
+def test_R2016_F2_a_missing_player_is_said_at_the_events_first_row_not_at_another_persons_row():
+    """The error naming players on no row was marked at the 姓名 cell below the event's last
+    row — another event's player there got the returned copy's highlight.  It is at the
+    event's first row's 项目 cell."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from pipeline.issues import IssueLog
+    from pipeline.run import read_absent
+
+    ev = SimpleNamespace(id="xiangqi", name="象棋", former_names=())
+    at = dt.datetime(2016, 11, 26, 8, 10, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    book = _checkin_book({"项目": "围棋", "姓名": "张三", "到场": "是"},
+                         {"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "否"},
+                         {"项目": "围棋", "姓名": "赵四", "到场": "是"})
+    log = IssueLog()
+    _, state = read_absent(SimpleNamespace(checkins=[(SimpleNamespace(file_name="a.xlsx", sha256="a", received_at=at),
+                                                      book)]), ev, _XQ, log)
+    (p,) = list(log)
+    assert (state, p.sheet, p.cell) == ("errors", "签到", "A3") and "李明" in p.message
+
+
+def test_R2016_F2_a_check_in_sheets_merged_event_and_group_cells_fill_down():
+    """项目 (and 组别) merged over an event's rows, as offices format it: only the first row
+    kept 象棋, the others were skipped — their 否 ignored, and the players said missing."""
+    from pipeline.ingest.sheets import read_absent
+
+    book = _checkin_book({"项目": "象棋", "组别": "A", "姓名": "王军", "工号": "001033", "到场": "是"},
+                         {"姓名": "李明", "工号": "002044", "到场": "否"})
+    book.sheets["签到"].merged = [(2, 1, 3, 1), (2, 2, 3, 2)]
+    marks: dict = {}
+    absent, problems = read_absent(book, "签到.xlsx", "xiangqi", "象棋", _XQ, marks)
+    assert (absent, problems) == ({_XQ[1].players[0].key}, [])
+    assert marks == {_XQ[0].players[0].key: False, _XQ[1].players[0].key: True}
+
+
+def test_cn_number_refuses_malformed_numerals():
+    from pipeline.ingest.sheets import _cn_number
+
+    assert [_cn_number(t) for t in ("二百零十", "三百零", "一百零", "十零", "二十零", "零十", "百零五")] == [None] * 7
+    assert [_cn_number(t) for t in ("一百零五", "一百一十", "一百十", "二十三", "九十九", "一百", "两百", "十")] == \
+        [105, 110, 110, 23, 99, 100, 200, 10]
+
 
 def test_a_renamed_result_sheet_is_adopted_only_when_one_visible_sheet_holds_the_table():
     """成绩 renamed, _meta intact: the one visible sheet with the result table's header (its

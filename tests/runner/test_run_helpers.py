@@ -364,6 +364,33 @@ def test_people_dropped_names_the_form_they_were_registered_on():
     assert i.message.startswith("《f3.xlsx》整份取代了此前的《f2.xlsx》"), i.message
     assert "《f1.xlsx》中报名的 龚俊杰（1 人）" in i.message and "此前报名的" not in i.message
 
+def test_people_dropped_validates_no_form_when_no_one_is_left_out(monkeypatch):
+    """A resend changing a phone number: no row typed is left out, so none registered is —
+    the form before was validated (pipeline.validate imported) for nothing, before the
+    returned copies were handed to the prestarted worker.  Someone left out still is."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    import pipeline.run as run
+    from pipeline.ingest.registration import RegRow, Registration
+    from pipeline.issues import IssueLog
+
+    def form(name, people):
+        rows = tuple(RegRow(row=10 + i, columns={}, event="xiangqi", name=p, display_name=p) for i, p in enumerate(people))
+        return (SimpleNamespace(file_name=name, sha256=name, received_at=dt.datetime(2020, 11, 2, 9, 0)),
+                Registration(file=name, branch="b1", rows=rows))
+
+    validated: list[str] = []
+    real = run._registered_rows
+    monkeypatch.setattr(run, "_registered_rows", lambda t, rec, reg: validated.append(rec.file_name) or real(t, rec, reg))
+    log = IssueLog()
+    run._people_dropped(_xq_league(), "b1", [form("f1.xlsx", ["余玉秀", "龚俊杰"]), form("f2.xlsx", ["余玉秀", "龚俊杰"])],
+                        {}, log)
+    assert (validated, list(log)) == ([], [])
+    run._people_dropped(_xq_league(), "b1", [form("f1.xlsx", ["余玉秀", "龚俊杰"]), form("f2.xlsx", ["余玉秀"])], {}, log)
+    assert validated == ["f1.xlsx"] and len(list(log)) == 1
+
+
 def test_R2016_F2_a_pair_from_two_units_is_named_by_both_on_the_result_sheet():
     """A pair re-formed at check-in (R2016-F2) or a cross-unit pair (R2015-Q2): the result sheet
     named the first player's unit only (方鹏旭/潘霞洋（重组）（机关一）, 潘霞洋 being 机关二), where
@@ -586,3 +613,14 @@ def test_a_substitute_line_is_drawn_only_as_the_person_drawn():
     assert _drawn_in([pair], "b1", row("庚", team="1"), True) == 0           # not of the pair drawn
     assert _drawn_in([pair], "b1", row("曾华", team="2"), True) == 0
     assert _drawn_in([pair], "b2", row("某", team="1"), True) == 1           # drawn without its players
+
+
+def test_a_captains_dated_file_name_keeps_its_date():
+    """"b08-报名表-20201108-返回": 20201108 is the captain's date, not our ``-<hash>-返回``
+    (a hash of digits only is taken as a date: kept)."""
+    from pipeline.run import _captains_stem
+
+    assert _captains_stem("b08-报名表-20201108-返回", "b08") == "b08-报名表-20201108-返回"
+    assert _captains_stem("工会-2020-12345678-返", "工会") == "工会-2020-12345678-返"
+    assert _captains_stem("b08-报名表-deadbeef-返回", "b08") == "报名表"
+    assert _captains_stem("b08-b08-报名表-2020a108-返回 (1)", "b08") == "报名表"

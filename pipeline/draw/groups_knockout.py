@@ -43,8 +43,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 from ..model import Match, Round
 from . import FORMATS
@@ -523,6 +525,8 @@ class GroupsKnockout:
             if p.entry in size and p.entry in points:
                 tiers.setdefault(p.tier, []).append(p)
         mixed = False
+        from fractions import Fraction      # (here, not at the top: with decimal, ~3 ms of every night's imports)
+
         for ps in tiers.values():
             if len({size[p.entry] for p in ps}) < 2:
                 continue
@@ -547,6 +551,8 @@ def group_rates(state: EventState, grp: list[Round]) -> dict[str, Fraction] | No
     groups = grp[0].plan.get("groups") or {}
     if len({len(m) for m in groups.values()}) < 2:
         return None
+    from fractions import Fraction      # (here: only an event of groups of unequal size needs it)
+
     out: dict[str, Fraction] = {}
     for g, members in groups.items():
         games = max(1, len(members) - 1)

@@ -7203,16 +7203,18 @@ def seated_twice(t: Tournament, events: Mapping[str, EventState], issues: IssueL
     the unit.  It reads the draws only, not "now" (a night the fingerprint calls unchanged
     says the same), so a season's clashes stay listed as notes once said."""
     seats: dict[tuple, list[tuple[EventState, Round, Match, Person, SessionSpec]]] = {}
-    for es in events.values():
-        if not es.rounds:
-            continue
+    placed = [(es, [(r, s) for r, s in zip(es.rounds, placed_sessions(t, es.spec, es.rounds)) if s is not None])
+              for es in events.values() if es.rounds]
+    placed = [(es, rs) for es, rs in placed if rs]
+    if len(placed) < 2:         # one event at tables (or none): nobody can sit at two
+        return
+    for es, rs in placed:
         by_id = {e.id: e for e in es.entries}
         for now_id, drawn_id in es.same_as.items():
             if drawn_id not in by_id and now_id in by_id:
                 by_id[drawn_id] = by_id[now_id]
-        for r, s in zip(es.rounds, placed_sessions(t, es.spec, es.rounds)):
-            if s is None:
-                continue
+        for r, s in rs:
+            key = _session_key(s)
             for m in r.matches:
                 if m.bye:
                     continue
@@ -7221,9 +7223,11 @@ def seated_twice(t: Tournament, events: Mapping[str, EventState], issues: IssueL
                     if e is None or sid in es.withdrawn:
                         continue
                     for p in e.players:
-                        seats.setdefault((_session_key(s), p.name), []).append((es, r, m, p, s))
+                        seats.setdefault((key, p.name), []).append((es, r, m, p, s))
     said = []
     for (key, _name), group in seats.items():
+        if len(group) < 2 or all(seat[0] is group[0][0] for seat in group):    # one event's seats only
+            continue
         for seated, unsure in _seated_people(group):
             if len({es.spec.id for es, *_ in seated}) < 2:
                 continue

@@ -60,23 +60,33 @@ def test_a_board_number_typed_twice_with_other_scores_is_said_at_the_board(tmp_p
     assert report.needs_attention
 
 
+def _reference_standings(tmp_path):
+    """The standings of the league as its sheets came (nothing edited)."""
+    ref_folder, _ = _league(tmp_path / "ref")
+    _run(ref_folder, tmp_path / "ref")
+    return _standings(tmp_path / "ref")
+
+
+def _first_row_twice(ws):
+    """The table's first line copied whole just below it: (the header's row, its columns)."""
+    hrow, col = table_header(ws)
+    ws.insert_rows(hrow + 2)
+    for j in range(1, ws.max_column + 1):
+        ws.cell(hrow + 2, j).value = ws.cell(hrow + 1, j).value
+    return hrow, col
+
+
 def test_the_same_board_row_twice_counts_once_with_a_warning(tmp_path):
     """A board's line twice, alike in every cell, counts once — and is a warning: a line of
     another board given this board's 牌号 (the same score, as boards often are) looks the
     same, and its own board is then missing."""
-    ref_folder, _ = _league(tmp_path / "ref")
-    _run(ref_folder, tmp_path / "ref")
-    expected = _standings(tmp_path / "ref")
-
+    expected = _reference_standings(tmp_path)
     folder, eml = _league(tmp_path)
     at = {}
 
     def edit(wb):
         ws = wb["成绩"]
-        hrow, col = table_header(ws)
-        ws.insert_rows(hrow + 2)
-        for j in range(1, ws.max_column + 1):
-            ws.cell(hrow + 2, j).value = ws.cell(hrow + 1, j).value
+        hrow, col = _first_row_twice(ws)
         at["cell"] = ws.cell(hrow + 2, col["牌号"]).coordinate
     edit_attachment(eml, edit)
     _run(folder, tmp_path)
@@ -92,19 +102,13 @@ def test_a_board_row_twice_with_only_a_signature_changed_counts_once(tmp_path):
     """A board's line twice with the same score, only a signature cell other: one score — it
     counts once with the copy's warning (naming what differs), not "出现两次且得分不同"
     listing the same score twice."""
-    ref_folder, _ = _league(tmp_path / "ref")
-    _run(ref_folder, tmp_path / "ref")
-    expected = _standings(tmp_path / "ref")
-
+    expected = _reference_standings(tmp_path)
     folder, eml = _league(tmp_path)
     at = {}
 
     def edit(wb):
         ws = wb["成绩"]
-        hrow, col = table_header(ws)
-        ws.insert_rows(hrow + 2)
-        for j in range(1, ws.max_column + 1):
-            ws.cell(hrow + 2, j).value = ws.cell(hrow + 1, j).value
+        hrow, col = _first_row_twice(ws)
         sign = next(label for label in col if label.endswith("签名"))
         ws.cell(hrow + 2, col[sign]).value = f"{ws.cell(hrow + 1, col[sign]).value or ''}张"
         at["cell"], at["sign"] = ws.cell(hrow + 2, col["牌号"]).coordinate, sign

@@ -42,16 +42,22 @@ def _t2016_after_round_1(tmp_path: Path) -> tuple[Path, Path, Path]:
     return folder, out, next((ROOT / "sample_sheets" / "t2016-poker" / "inbox").glob("*-guandan-r2-成绩表.eml"))
 
 
+def _b1_copied(ws) -> tuple[int, int, dict]:
+    """B组第1桌's line copied whole below the table: (its row, the copy's row, the header's columns)."""
+    hrow, col = table_header(ws)
+    first = next(r for r in range(hrow + 1, ws.max_row + 1)
+                 if ws.cell(r, col["组别"]).value == "B" and ws.cell(r, col["桌号"]).value == 1)
+    last = ws.max_row + 1
+    for c in range(1, ws.max_column + 1):
+        ws.cell(last, c).value = ws.cell(first, c).value
+    return first, last, col
+
+
 def _add_line(at: dict):
     """B组第1桌's line copied below the table with its levels swapped (K:4 for 4:K)."""
     def edit(wb):
         ws = wb["成绩"]
-        hrow, col = table_header(ws)
-        first = next(r for r in range(hrow + 1, ws.max_row + 1)
-                     if ws.cell(r, col["组别"]).value == "B" and ws.cell(r, col["桌号"]).value == 1)
-        last = ws.max_row + 1
-        for c in range(1, ws.max_column + 1):
-            ws.cell(last, c).value = ws.cell(first, c).value
+        first, last, col = _b1_copied(ws)
         a, b = ws.cell(first, col["甲方级数"]).value, ws.cell(first, col["乙方级数"]).value
         assert a != b
         ws.cell(last, col["甲方级数"]).value, ws.cell(last, col["乙方级数"]).value = b, a
@@ -94,12 +100,7 @@ def test_the_same_line_twice_still_counts_once(tmp_path):
 
     def copied(wb):
         ws = wb["成绩"]
-        hrow, col = table_header(ws)
-        first = next(r for r in range(hrow + 1, ws.max_row + 1)
-                     if ws.cell(r, col["组别"]).value == "B" and ws.cell(r, col["桌号"]).value == 1)
-        last = ws.max_row + 1
-        for c in range(1, ws.max_column + 1):
-            ws.cell(last, c).value = ws.cell(first, c).value
+        first, last, col = _b1_copied(ws)
     edit_attachment(r2, copied, save_as=folder / "inbox" / r2.name)
     report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     mine = [i for i in _issues(out, "t2016-poker") if i["file"] == R2]
@@ -141,12 +142,7 @@ def _copy_b1(change: dict, at: dict):
     the copy."""
     def edit(wb):
         ws = wb["成绩"]
-        hrow, col = table_header(ws)
-        first = next(r for r in range(hrow + 1, ws.max_row + 1)
-                     if ws.cell(r, col["组别"]).value == "B" and ws.cell(r, col["桌号"]).value == 1)
-        last = ws.max_row + 1
-        for c in range(1, ws.max_column + 1):
-            ws.cell(last, c).value = ws.cell(first, c).value
+        first, last, col = _b1_copied(ws)
         for label, value in change.items():
             value = value(ws.cell(first, col[label]).value) if callable(value) else value
             assert value != ws.cell(first, col[label]).value

@@ -7638,9 +7638,12 @@ def _name_part(stem: str, limit: int = 40) -> str:
 
 
 #: the end of a returned copy's name (:func:`plan_returned_copies`), or of one cut short
-#: (``-返``), as a captain sends it back — maybe saved twice (`` (1)``).  Eight digits are a
-#: captain's date (报名表-20201108-返回), not taken for our hash: at least one of a–f
-_OWN_SUFFIX = re.compile(r"-(?![0-9]{8}-)[0-9a-f]{8}-返回?(?:\s*[(（]\d{1,3}[)）])?$")
+#: (``-返``), as a captain sends it back — maybe saved twice (`` (1)``).  Eight digits that
+#: read as a date of 1900–2099 are a captain's date (报名表-20201108-返回), not taken for our
+#: hash; a hash of digits only (one in 43) that is no date is ours (it was kept, and such a
+#: copy's name grew again each time it came back)
+_OWN_SUFFIX = re.compile(r"-(?!(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-)[0-9a-f]{8}-返回?"
+                         r"(?:\s*[(（]\d{1,3}[)）])?$")
 
 
 def _captains_stem(stem: str, branch: str) -> str:
@@ -7652,6 +7655,8 @@ def _captains_stem(stem: str, branch: str) -> str:
     '报名表（bad-phone）'
     >>> _captains_stem("b08-报名表-20201108", "b08"), _captains_stem("b08-报名表-20201108-返回", "b08")
     ('b08-报名表-20201108', 'b08-报名表-20201108-返回')
+    >>> _captains_stem("b08-b08-报名表-58446591-返回", "b08")      # a hash of digits only, no date
+    '报名表'
     """
     ours = False
     while m := _OWN_SUFFIX.search(stem):

@@ -617,10 +617,13 @@ def test_a_substitute_line_is_drawn_only_as_the_person_drawn():
 
 def test_a_captains_dated_file_name_keeps_its_date():
     """"b08-报名表-20201108-返回": 20201108 is the captain's date, not our ``-<hash>-返回``
-    (a hash of digits only is taken as a date: kept)."""
+    (eight digits that read as a date are kept; a hash of digits only that is no date — one
+    in 43 of our copies' names — is ours, and taken off)."""
     from pipeline.run import _captains_stem
 
     assert _captains_stem("b08-报名表-20201108-返回", "b08") == "b08-报名表-20201108-返回"
-    assert _captains_stem("工会-2020-12345678-返", "工会") == "工会-2020-12345678-返"
+    assert _captains_stem("工会-2020-19991231-返", "工会") == "工会-2020-19991231-返"
+    assert _captains_stem("b08-b08-报名表-58446591-返回", "b08") == "报名表"
+    assert _captains_stem("工会-2020-12345678-返", "工会") == "2020"
     assert _captains_stem("b08-报名表-deadbeef-返回", "b08") == "报名表"
     assert _captains_stem("b08-b08-报名表-2020a108-返回 (1)", "b08") == "报名表"

@@ -5121,14 +5121,14 @@ def missing_rows_issue(missing: Sequence[Person], event_name: str, at: CellRef, 
 
     >>> at = CellRef("签到.xlsx", "签到", "C73")
     >>> missing_rows_issue([Person("贺芳", "b3")], "扑克牌", at, {"b3": "信息工程学院分工会"}).message
-    '签到表中没有扑克牌的 贺芳（信息工程学院分工会）（1 人）：请在签到表中补回这些人的行并在“到场”填“是”或“否”后重发签到表（填好之前第1轮不抽签）。'
+    '签到表中没有扑克牌的 贺芳（信息工程学院分工会）（1 人）：请在签到表中补回这些人的行并在“到场”填“是”或“否”后重发签到表（填好之前第1轮不抽签；行还在、只是姓名或工号写错的，改正姓名或工号即可）。'
     """
     who = "、".join(f"{p.shown}（{units.get(p.branch, p.branch)}）" for p in missing)
     head = f"签到表中没有{event_name}的 {who}（{len(missing)} 人）"
     if note:
         return issue("BAD_VALUE", f"{head}，按到场处理（{note}）。", at=at, severity=Severity.INFO)
     return issue("BAD_VALUE", f"{head}：请在签到表中补回这些人的行并在“到场”填“是”或“否”后重发签到表"
-                 "（填好之前第1轮不抽签）。", at=at)
+                 "（填好之前第1轮不抽签；行还在、只是姓名或工号写错的，改正姓名或工号即可）。", at=at)
 
 
 # =====================================================================================

@@ -555,7 +555,7 @@ def test_R2016_F2_a_player_on_no_check_in_row_holds_round_1():
     (p,) = list(log)
     assert (p.code, p.severity.value, p.file, p.sheet, p.cell) == ("BAD_VALUE", "error", "a.xlsx", "签到", "A2")
     assert p.message == ("签到表中没有象棋的 李明（机关一分工会）（1 人）：请在签到表中补回这些人的行并在“到场”填“是”或“否”"
-                         "后重发签到表（填好之前第1轮不抽签）。")
+                         "后重发签到表（填好之前第1轮不抽签；行还在、只是姓名或工号写错的，改正姓名或工号即可）。")
     # withdrawn: needs no row
     log = IssueLog()
     _, state = read_absent(SimpleNamespace(checkins=[(rec("a.xlsx", 10), first)]), ev, _XQ, log,

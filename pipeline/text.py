@@ -371,3 +371,39 @@ def cross_note(unit_word: str) -> "re.Pattern[str]":
     if not word or word in ("分工会", "单位", "部门"):
         return CROSS_NOTE
     return re.compile(r"跨(?:分工会|单位|部门|" + re.escape(word) + r")\s*[:：]\s*(\S+)")
+
+
+_CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
+
+
+def cn_numeral(text: str) -> int | None:
+    """A number written in Chinese numerals, below 1000: 一 → 1, 十二 → 12, 二十 → 20,
+    一百零五 → 105; ``None`` for anything else (a referee's 第一轮/第十二桌, a mail's 十一月).
+
+    >>> [cn_numeral(t) for t in ("一", "十", "十二", "二十", "二十三", "一百零五", "百", "十十", "二百零十", "一百零")]
+    [1, 10, 12, 20, 23, 105, None, None, None, None]
+    """
+    def digit(c: str) -> int | None:
+        n = _CN_DIGITS.get(c) if len(c) == 1 else None
+        return n or None                        # (零 alone is no digit of a number here)
+
+    n, rest = 0, text
+    if "百" in rest:
+        hundreds, _, rest = rest.partition("百")
+        if digit(hundreds) is None:
+            return None
+        n, rest = 100 * digit(hundreds), rest
+        if rest[:1] in ("零", "〇"):            # 一百零五: a single digit after 零, nothing else
+            rest = rest[1:]
+            if len(rest) != 1 or digit(rest) is None:
+                return None
+    if "十" in rest:
+        tens, _, rest = rest.partition("十")
+        if tens and digit(tens) is None:
+            return None
+        n += 10 * (digit(tens) if tens else 1)
+    if rest:
+        if digit(rest) is None:
+            return None
+        n += digit(rest)
+    return n or None

@@ -16,6 +16,8 @@ from email.header import decode_header, make_header
 from pathlib import Path
 from typing import Iterator
 
+from ..text import cn_numeral
+
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xltx", ".csv")
 
@@ -710,7 +712,7 @@ def _chinese_date(text: str) -> dt.datetime | None:
 
     def english(mm: re.Match) -> str:
         nonlocal bad
-        n = _CN_NUMERAL.get(mm[1]) if mm[1] else int(mm[2])
+        n = cn_numeral(mm[1]) if mm[1] else int(mm[2])
         if not n or not 1 <= n <= 12:
             bad = True
             return mm[0]
@@ -843,8 +845,6 @@ _CN_YMD = re.compile(
     r"(?P<zone>Z|CST|北京时间|(?:GMT|UTC)?\s*[+-]\d{1,2}(?::?\d{2})?|GMT|UTC)?\s*(?:\([^)]*\))?$", re.I)
 #: a month in Chinese: 十一月, 11月 (:func:`_chinese_date`; not inside 二十三月 or 111月)
 _CN_MONTH = re.compile(r"(?<![一二三四五六七八九十\d])(?:(十[一二]?|[一二三四五六七八九])|(\d{1,2}))月")
-_CN_NUMERAL = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
-               "十一": 11, "十二": 12}
 _MONTH_ABBR = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 #: a Date header whose zone is the name CST and no number: China Standard Time (UTC+8)

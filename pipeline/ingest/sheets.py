@@ -15,6 +15,7 @@ from .. import layout as L
 from ..issues import Issue, issue, quoted
 from ..model import CellRef, Entry, Playoff, Severity, staff_key
 from .registration import read_sheet_rows
+from ..text import cn_numeral
 from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, is_blank, norm_label, strip_spaces
 
 
@@ -342,49 +343,13 @@ def group_of(value: Any) -> str:
 #: (a few digits only: a cell of 5000 digits is no round, and int() refuses to read it)
 _ROUND_NO = re.compile(r"第?([0-9]{1,6}|[零〇一二两三四五六七八九十百]{1,6})[轮輪]?")
 _TABLE_NO = re.compile(r"第?([0-9]{1,6}|[零〇一二两三四五六七八九十百]{1,6})(?:[号號]?[桌台])?|([0-9]{1,6})[号號]")
-_CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-
-
-def _cn_number(text: str) -> int | None:
-    """A number written in Chinese numerals, below 1000: 一 → 1, 十二 → 12, 二十 → 20,
-    一百零五 → 105; ``None`` for anything else.
-
-    >>> [_cn_number(t) for t in ("一", "十", "十二", "二十", "二十三", "一百零五", "百", "十十", "二百零十", "一百零")]
-    [1, 10, 12, 20, 23, 105, None, None, None, None]
-    """
-    def digit(c: str) -> int | None:
-        n = _CN_DIGITS.get(c) if len(c) == 1 else None
-        return n or None                        # (零 alone is no digit of a number here)
-
-    n, rest = 0, text
-    if "百" in rest:
-        hundreds, _, rest = rest.partition("百")
-        if digit(hundreds) is None:
-            return None
-        n, rest = 100 * digit(hundreds), rest
-        if rest[:1] in ("零", "〇"):            # 一百零五: a single digit after 零, nothing else
-            rest = rest[1:]
-            if len(rest) != 1 or digit(rest) is None:
-                return None
-    if "十" in rest:
-        tens, _, rest = rest.partition("十")
-        if tens and digit(tens) is None:
-            return None
-        n += 10 * (digit(tens) if tens else 1)
-    if rest:
-        if digit(rest) is None:
-            return None
-        n += digit(rest)
-    return n or None
-
-
 def _numbered(text: str, pattern: re.Pattern) -> str | None:
     """The number a 轮次/桌号 written with words means (第1轮 → "1", 第一桌 → "1"), else ``None``."""
     m = pattern.fullmatch(strip_spaces(text))
     if m is None:
         return None
     digits = next(g for g in m.groups() if g is not None)
-    n = int(digits) if digits.isdigit() else _cn_number(digits)
+    n = int(digits) if digits.isdigit() else cn_numeral(digits)
     return None if n is None else str(n)
 
 

@@ -613,10 +613,10 @@ def test_R2016_F2_a_check_in_sheets_merged_event_and_group_cells_fill_down():
 
 
 def test_cn_number_refuses_malformed_numerals():
-    from pipeline.ingest.sheets import _cn_number
+    from pipeline.text import cn_numeral
 
-    assert [_cn_number(t) for t in ("二百零十", "三百零", "一百零", "十零", "二十零", "零十", "百零五")] == [None] * 7
-    assert [_cn_number(t) for t in ("一百零五", "一百一十", "一百十", "二十三", "九十九", "一百", "两百", "十")] == \
+    assert [cn_numeral(t) for t in ("二百零十", "三百零", "一百零", "十零", "二十零", "零十", "百零五")] == [None] * 7
+    assert [cn_numeral(t) for t in ("一百零五", "一百一十", "一百十", "二十三", "九十九", "一百", "两百", "十")] == \
         [105, 110, 110, 23, 99, 100, 200, 10]
 
 

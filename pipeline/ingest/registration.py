@@ -402,24 +402,33 @@ def _other_unit_named(spec: Any, unit: Any, above: Sequence[Sequence[Any]]) -> t
     """(the other unit, the name as written, the cell's A1) when the form's header line (``分工会：…``, above
     the table) names another unit of the tournament than ``unit`` (the one its _meta proves) —
     by its name, short name or a former name; None when it names this unit, or none."""
+    from functools import lru_cache
+
     from ..text import to_simplified
 
-    word = strip_spaces(to_simplified(spec.unit_word))
-
+    @lru_cache(maxsize=None)
     def key(text: str) -> str:
         return strip_spaces(to_simplified(str(text)))
 
-    mine = {key(n) for n in (unit.name, unit.short, *unit.former_names) if n}
+    names = [n for n in (unit.name, unit.short, *unit.former_names) if n]
+    # the header as the form was made (分工会：第1分工会) is this unit's without converting
+    # anything: OpenCC's import and dictionaries are a few hundredths of a night's second
+    as_made = {strip_spaces(n) for n in names}
     for r, row in enumerate(above, 1):
         for c, v in enumerate(row, 1):
             if not isinstance(v, str):
                 continue
             text = unicodedata.normalize("NFKC", v)
             m = re.match(r"\s*(\S+?)\s*:\s*(\S+)", text)
-            if m is None or key(m.group(1)) != word:
+            if m is None:
                 continue
             named = m.group(2).split("队长")[0] if "队长" in m.group(2) else m.group(2)
+            if strip_spaces(m.group(1)) == strip_spaces(spec.unit_word) and strip_spaces(named) in as_made:
+                return None
+            if key(m.group(1)) != key(spec.unit_word):
+                continue
             k = key(named)
+            mine = {key(n) for n in names}
             if not k or k in mine:
                 return None
             for u in spec.units:

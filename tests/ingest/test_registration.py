@@ -992,3 +992,40 @@ def test_template_mismatch_another_tournaments_form_gets_no_header_complaint(tmp
     reg, issues = read(tmp_path, [person("象棋", "王军"), person("中国象棋", "李四")], columns=cols, meta=meta)
     assert codes(issues) == ["TEMPLATE_MISMATCH"], [i.message for i in issues]
     assert "表头" not in issues[0].message and reg.foreign and not reg.usable
+
+
+def _units_spec():
+    from types import SimpleNamespace as NS
+
+    units = [NS(id="b01", name="第1分工会", short="分1", former_names=()),
+             NS(id="b02", name="第2分工会", short="分2", former_names=("机关分工会",))]
+    return NS(unit_word="分工会", units=units), units
+
+
+def test_a_header_as_the_form_was_made_is_the_units_own_without_opencc(monkeypatch):
+    """The header line a form was made with (``分工会：第1分工会``) is read without OpenCC:
+    its import and dictionaries cost a night with one changed form several milliseconds."""
+    from pipeline import text
+    from pipeline.ingest.registration import _other_unit_named
+
+    def no_opencc():
+        raise AssertionError("OpenCC loaded for a header as it was made")
+
+    monkeypatch.setattr(text, "_t2s", no_opencc)
+    spec, units = _units_spec()
+    assert _other_unit_named(spec, units[0], [["2020年棋牌赛报名表"], ["分工会：第1分工会", None, "队长：王一"]]) is None
+    assert _other_unit_named(spec, units[0], [["分工会： 分1 队长：王一"]]) is None
+
+
+def test_a_header_naming_another_unit_in_either_script_is_found():
+    """R2020 (a unit's form is its own): the header naming another unit — in Traditional too,
+    or by a former name — is told; this unit's name in Traditional is its own."""
+    from pipeline.ingest.registration import _other_unit_named
+
+    spec, units = _units_spec()
+    other = _other_unit_named(spec, units[0], [["标题"], [None, "分工會：第2分工會"]])
+    assert other is not None and other[0].id == "b02" and other[1:] == ("第2分工會", "B2")
+    assert _other_unit_named(spec, units[0], [["分工会：机关分工会队长：李四"]])[0].id == "b02"
+    assert _other_unit_named(spec, units[0], [["分工會：第1分工會"]]) is None
+    assert _other_unit_named(spec, units[0], [["联系人：王一"], ["分工会：第1分工会"]]) is None
+    assert _other_unit_named(spec, units[0], [["分工会：不存在的单位"]]) is None

@@ -6522,8 +6522,15 @@ def _event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Input
 
 def _make_event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,
                     now: dt.datetime) -> Callable[[list[str]], str]:
+    from . import layout
+
+    # the result sheets an event reads are its own, by their _meta (EventRunner.round_books):
+    # another event's sheet leaves its state as it was (an audit at 200 units: one new 桥牌
+    # sheet re-read and re-scored every round of all eight events, every night).  A 加赛 or
+    # 签到 sheet can list several events on its rows: each is every event's
+    own = [r for r, b in inputs.results if str(b.meta.get(layout.META_EVENT, "")) == ev.id]
     sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
-                    for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
+                    for r in [*own, *(r for kind in (inputs.playoffs, inputs.checkins) for r, _ in kind)])
     fixed = [inputs.context or _read_context(t), ev.id, _drawn_digest(entries), sheets, deadline_passed(ev, now),
              draw_time_come(ev, now)]
     head = hashlib.sha256(_canon(fixed).encode())

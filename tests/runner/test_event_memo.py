@@ -1,6 +1,7 @@
 """run.run_event: an event's state is taken from the last run when nothing it depends on changed."""
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 from pathlib import Path
@@ -9,6 +10,7 @@ import pytest
 
 from pipeline import run as run_mod
 from pipeline.run import RunOptions, run
+from pipeline.timeutil import TZ
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,6 +71,28 @@ def test_new_result_sheet_runs_the_event_again(league, monkeypatch):
     again = (out / "t2016-poker" / "standings.html").read_text(encoding="utf-8")
     assert again != standings and again == docs.render_html(docs.Document(
         "standings", "docs/standings.html", lambda: viewmodels.standings_vm(second.state)))
+
+
+def test_another_events_new_result_sheet_keeps_this_events_state(tmp_path, monkeypatch):
+    """An event's state depends on its own result sheets (their _meta), not another event's:
+    象棋's last sheet re-runs 象棋 alone (at 200 units every event re-read and re-scored all
+    its rounds for any event's new sheet, and nights grew with the season)."""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    held = tmp_path / "11181745-xiangqi-r6-成绩表.eml"
+    shutil.move(folder / "inbox" / held.name, held)
+    out = tmp_path / "out"
+    now = dt.datetime(2020, 11, 19, 9, 0, tzinfo=TZ)
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    shutil.move(held, folder / "inbox" / held.name)
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")     # every event advanced here, where it is counted
+    calls = []
+    real = run_mod.EventRunner.advance
+    monkeypatch.setattr(run_mod.EventRunner, "advance", lambda self: (calls.append(self.ev.id), real(self))[1])
+    second = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    assert calls == ["xiangqi"]
+    assert second.events != first.events
+    assert [e for e in second.events if "象棋" not in e] == [e for e in first.events if "象棋" not in e]
 
 
 def test_only_pages_whose_view_model_changed_are_rendered_again(league, monkeypatch):

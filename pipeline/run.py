@@ -4029,6 +4029,11 @@ class EventRunner:
                 conflict = None
                 was_disputed = rkey in ctx.disputed      # the earlier row's standing, kept with it
                 differs = prev is not None and _row_values(prev[1], labels) != _row_values(rr, labels)
+                if differs and corrects and _fills_in(prev[1], rr, ctx.columns):
+                    # only cells the earlier row left blank are filled (the 加赛胜者 a
+                    # PLAYOFF_REQUIRED asked for): no disagreement and no correction — the later
+                    # row is taken without a word, as the same row sent again is
+                    differs = False
                 if differs:
                     apart = _told_apart(prev[0], rec)
 
@@ -4985,6 +4990,22 @@ def row_blank(rr: Any, columns: Any) -> bool:
 
 def _row_values(rr: Any, labels: list[str]) -> tuple:
     return tuple(str(rr.values.get(l) or "").strip() for l in labels)
+
+
+def _fills_in(earlier: Any, later: Any, columns: Sequence[Any]) -> bool:
+    """Handbook RESULT_CONFLICT (成绩不一致): whether a later row of a table only fills
+    cells the earlier row left unset (blank, or an optional choice's 无, which every game
+    reads as blank: :func:`games.common.unset`) and reads every cell the earlier one filled
+    the same — a 斗地主 sheet re-sent with the 加赛胜者 a PLAYOFF_REQUIRED asked for, the
+    scores as before, is no disagreement (it was "填写的成绩不一致，按更正处理" at 甲得分,
+    a cell that had not changed).  A cell cleared or changed is a change (False)."""
+    from .games.common import unset
+
+    for c in columns:
+        if not unset(c, earlier.values.get(c.label)) and \
+                _row_values(earlier, [c.label]) != _row_values(later, [c.label]):
+            return False
+    return True
 
 
 def read_playoffs(inputs: Inputs, ev: EventSpec, entries: list[Entry], issues: IssueLog,

@@ -779,3 +779,51 @@ def test_a_corrected_knockout_result_after_groups_names_the_winner_left_out(tmp_
     assert changed and any("按现在的成绩，第6轮（半决赛）第1桌" in i["message"]
                            and "胜出，却在已公布的第7轮（决赛及三四名决赛）中排在三四名决赛" in i["message"]
                            for i in changed), changed
+
+
+def _level_doudizhu_r1(tmp_path: Path, later: dict[str, object]) -> tuple[list[dict[str, str]], object]:
+    """t2020-league with only round 1 of 斗地主 sent: its 第1桌 level at the top (2, 2, −4),
+    加赛胜者 blank (PLAYOFF_REQUIRED); then the same sheet sent again on LATER with ``later``
+    typed into that row.  (the 斗地主 sheet's issues, the report)"""
+    folder = tmp_path / "t2020-league"
+    shutil.copytree(ROOT / "sample_sheets" / "t2020-league", folder)
+    for p in (folder / "inbox").glob("*-doudizhu-r*.eml"):
+        if "-doudizhu-r1-" not in p.name:
+            p.unlink()
+    r1 = next((folder / "inbox").glob("*-doudizhu-r1-*.eml"))
+    level = {"甲得分": 2, "乙得分": 2, "丙得分": -4, "加赛胜者": None, "弃权": None}
+    edit_attachment(r1, _first_row(**level))
+    edit_attachment(r1, _first_row(**{**level, **later}), folder / "inbox" / "resent-doudizhu-r1.eml", date=LATER)
+    report = _run(folder, tmp_path)
+    with open(tmp_path / "out" / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        return [i for i in csv.DictReader(f) if i["file"] == "doudizhu-r1-成绩表.xlsx"], report
+
+
+def test_result_conflict_a_later_sheet_adding_only_the_playoff_winner_is_no_conflict(tmp_path):
+    """Handbook RESULT_CONFLICT (成绩不一致 → 按更正处理): a referee told PLAYOFF_REQUIRED
+    (选择加赛胜者) re-sends the sheet with only 加赛胜者 filled in — the scores as before.
+    It was said as "填写的成绩不一致，按更正处理" at 甲得分, a cell that did not change.  A
+    cell left blank before and filled now is no disagreement: nothing is said, the later row
+    is taken and the 加赛 decides the table (R2020-D2 places)."""
+    found, report = _level_doudizhu_r1(tmp_path, {"加赛胜者": "乙"})
+    assert not [i for i in found if i["code"] in ("RESULT_CONFLICT", "PLAYOFF_REQUIRED", "RESULTS_REWRITTEN")], found
+    res = next(r for k, r in report.state.events["doudizhu"].results.items()
+               if r.match.round == 1 and r.match.table == 1)
+    assert [s.place for s in res.sides][:2] == [2, 1], res
+
+
+def test_result_conflict_a_later_optional_none_where_the_earlier_was_blank_is_no_conflict(tmp_path):
+    """The dropdown's 无 (read as blank by every game) where the earlier sheet left 加赛胜者
+    blank is no change either: no RESULT_CONFLICT, the table still waits for its 加赛."""
+    found, _ = _level_doudizhu_r1(tmp_path, {"加赛胜者": "无"})
+    assert not [i for i in found if i["code"] == "RESULT_CONFLICT"], found
+    assert [i["cell"] for i in found if i["code"] == "PLAYOFF_REQUIRED"], found
+
+
+def test_result_conflict_a_later_sheet_changing_a_score_is_still_a_correction(tmp_path):
+    """The other side: the playoff winner added and a score changed is a real correction —
+    RESULT_CONFLICT as before (按更正处理, info) at the row's first result cell (甲得分)."""
+    found, _ = _level_doudizhu_r1(tmp_path, {"甲得分": 1, "乙得分": 1, "丙得分": -2, "加赛胜者": "乙"})
+    (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
+    assert conflict["severity"] == "info" and "填写的成绩不一致，按更正处理" in conflict["message"], conflict
+    assert (conflict["sheet"], conflict["cell"]) == ("成绩", "G8"), conflict

@@ -4051,7 +4051,8 @@ class EventRunner:
                                        "请裁判核对后重发正确的一份（与已收到的一份完全相同的文件算作重复，"
                                        "请在 Excel/WPS 中打开、保存后再发送）。" if ctx.holds else
                                        f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
-                                    at=rr.at(labels[0]), severity=Severity.INFO if corrects else None)
+                                    at=rr.at(_first_change(prev[1], rr, labels)),
+                                    severity=Severity.INFO if corrects else None)
                     if corrects:
                         rewritten.add(rkey)
                         first = _took(ctx.replaced.get(rkey))
@@ -4990,6 +4991,13 @@ def row_blank(rr: Any, columns: Any) -> bool:
 
 def _row_values(rr: Any, labels: list[str]) -> tuple:
     return tuple(str(rr.values.get(l) or "").strip() for l in labels)
+
+
+def _first_change(earlier: Any, later: Any, labels: list[str]) -> str:
+    """The first result column whose cell two rows of a table read differently (RESULT_CONFLICT
+    points at it: a changed 乙得分 was said at 甲得分, which had not changed); the row's
+    first column when none does."""
+    return next((c for c in labels if _row_values(earlier, [c]) != _row_values(later, [c])), labels[0])
 
 
 def _fills_in(earlier: Any, later: Any, columns: Sequence[Any]) -> bool:

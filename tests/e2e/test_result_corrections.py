@@ -822,8 +822,16 @@ def test_result_conflict_a_later_optional_none_where_the_earlier_was_blank_is_no
 
 def test_result_conflict_a_later_sheet_changing_a_score_is_still_a_correction(tmp_path):
     """The other side: the playoff winner added and a score changed is a real correction —
-    RESULT_CONFLICT as before (按更正处理, info) at the row's first result cell (甲得分)."""
+    RESULT_CONFLICT as before (按更正处理, info) at the first cell that changed (甲得分)."""
     found, _ = _level_doudizhu_r1(tmp_path, {"甲得分": 1, "乙得分": 1, "丙得分": -2, "加赛胜者": "乙"})
     (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
     assert conflict["severity"] == "info" and "填写的成绩不一致，按更正处理" in conflict["message"], conflict
     assert (conflict["sheet"], conflict["cell"]) == ("成绩", "G8"), conflict
+
+
+def test_result_conflict_points_at_the_first_cell_that_changed(tmp_path):
+    """A correction of 乙得分 and 丙得分 alone is said at 乙得分 (H8), not at 甲得分 (G8),
+    which the referee did not touch."""
+    found, _ = _level_doudizhu_r1(tmp_path, {"乙得分": 4, "丙得分": -6})
+    (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
+    assert (conflict["sheet"], conflict["cell"]) == ("成绩", "H8"), conflict

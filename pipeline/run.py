@@ -1250,6 +1250,22 @@ _MAIL_EXTS = (".mbox", ".mbx", ".msg", ".emlx", ".mht", ".mhtml")
 _MAIL_HEAD = re.compile(rb"^(?:\d+\s*\n)?(?:From |(?:Return-Path|Received|From|Date|Subject|Message-ID|MIME-Version):)", re.I)
 
 
+#: the first bytes of a Windows shortcut (MS-SHLLINK: HeaderSize 0x4C, then the LinkCLSID's start)
+_LNK_HEAD = bytes.fromhex("4c00000001140200")
+
+
+def _shortcut(ledger: Ledger, rec: Received) -> bool:
+    """Whether a received file that is no workbook is a Windows shortcut (.lnk): by its
+    extension, or its ShellLink header (a shortcut's name hides its .lnk)."""
+    if rec.ext.lower() == ".lnk":
+        return True
+    try:
+        with open(rec.stored(ledger.root), "rb") as f:
+            return f.read(len(_LNK_HEAD)) == _LNK_HEAD
+    except OSError:
+        return False
+
+
 def _mail_like(ledger: Ledger, rec: Received) -> bool:
     """Whether a received file that is no workbook is a mail in another format than .eml:
     by its extension, or its first bytes (an mbox's "From " line, RFC 822 headers, an
@@ -1337,7 +1353,14 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         # a file set aside: its submission is on the page of the unit that sent it
         aside = dataclasses.replace(rec, branch=unit) if unit else rec
         if rec.ext not in WORKBOOK_EXTS:
-            if _mail_like(ledger, rec):
+            if _shortcut(ledger, rec):
+                # a Windows shortcut dragged in instead of the file (handbook 二): the office's
+                # slip, not the captain's — it was told 请用我们下发的报名表填写后发送 (an audit)
+                put = ("请发件人把文件本身（而不是它的快捷方式）作为附件重新发送" if rec.parent
+                       else "请把文件本身放进收件箱（在快捷方式上右键“打开文件所在的位置”即可找到它）")
+                issues.add("UNREADABLE_FILE", f"文件《{rec.file_name}》{came_in(rec)}是 Windows 的快捷方式（.lnk），"
+                           f"不是文件本身，已忽略：{put}。", at=where, source=rec.sha256, branch=unit)
+            elif _mail_like(ledger, rec):
                 # a mailbox export (.mbox), an Outlook .msg, an Apple .emlx, a mail saved as
                 # text: its attachments were never read, and the office was told to ask the
                 # sender for the issued form
@@ -1415,6 +1438,15 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 reg = dataclasses.replace(reg, branch=unit, usable=False, foreign=True)
                 found = [_other_units_form(t, rec, claimed, unit)]
                 inputs.other_units[rec.sha256] = (claimed, frozenset(r.name for r in reg.rows if r.name))
+            elif (not unit and not reg.usable and reg.foreign and reg.branch
+                  and any(i.code == "WRONG_BRANCH" and not i.cell for i in found)):
+                # a form naming a unit its token does not prove, put straight into the inbox
+                # or mailed from an address of no unit: nothing shows whose it is — it goes
+                # on 未归属单位的文件 (handbook 三).  The named unit's page said 有 1 处错误待改
+                # and counted it as received, of a file it never sent (an audit)
+                claimed = reg.branch
+                reg = dataclasses.replace(reg, branch="")
+                found = [_claimed_by_nobody(t, i, claimed, rec) for i in found]
             inputs.reg_issues[rec.sha256] = found
             inputs.registrations.append((rec, reg))
         elif kind in _BOOK_KINDS:
@@ -1531,6 +1563,24 @@ def _claimed_by_sender(t: Tournament, i: Issue, claimed: str, unit: str, sender:
             f"而发件邮箱 {sender} 是{mine}登记的邮箱：本表未受理，{named}和{mine}已有的报名都不受它影响。"
             f"请使用组委会下发给本{word}（{mine}）的报名表。"))
     return dataclasses.replace(i, branch=unit)
+
+
+def _claimed_by_nobody(t: Tournament, i: Issue, claimed: str, rec: Received) -> Issue:
+    """An issue of a form that names unit ``claimed`` but whose token does not prove it,
+    put into the inbox itself or mailed from an address of no unit: no unit's
+    (:func:`read_inputs`; handbook 三, 未归属单位的文件).  WRONG_BRANCH then says whose form
+    it claims to be, that nothing shows who sent it, that the unit's registration did not
+    change, and what to do."""
+    if i.code == "WRONG_BRANCH":
+        word = t.spec.unit_word
+        named = getattr(t.spec.unit(claimed), "name", claimed)
+        came = (f"发件邮箱 {rec.sender} 不是任何{word}登记的邮箱" if rec.sender
+                else "邮件没有写明发件人" if rec.parent else "它是直接放进收件箱的")
+        return dataclasses.replace(i, branch="", message=(
+            f"这份报名表写的是{word}“{named}”，但报名表的校验码与之不符（表格可能复制自其他{word}或被改动），"
+            f"{came}，看不出是哪个{word}的：本表未受理，{named}已有的报名不受它影响。请查明是哪个{word}"
+            f"提交的，请其使用组委会下发给该{word}的报名表填写后，从登记的邮箱发送。"))
+    return dataclasses.replace(i, branch="")
 
 
 def _reading_key(context: str, rec: Received) -> str:

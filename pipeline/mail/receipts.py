@@ -650,6 +650,8 @@ _HINTS = (
      "压缩包（.zip、.rar）：请先解压，把其中的 .xlsx 文件直接作为附件发送，不要压缩。"),
     ((".doc", ".docx", ".wps", ".pdf", ".txt", ".jpg", ".jpeg", ".png", ".gif", ".bmp", ".heic", ".webp"),
      "Word 文档（.doc）、PDF 和图片中的表格无法读取：请把内容填写在组委会下发的表格中，保存为 .xlsx。"),
+    # (a shortcut dragged in instead of the file: handbook 二, as in the inbox)
+    ((".lnk",), "Windows 的快捷方式（.lnk）不是文件本身：请把文件本身（填好的 .xlsx）作为附件重新发送。"),
 )
 _OTHER_HINT = "请使用组委会下发的表格（Excel 工作簿，.xlsx）填写。"
 

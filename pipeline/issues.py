@@ -77,6 +77,7 @@ CODES: dict[str, Severity] = {
     "OWN_MAIL": Severity.INFO,
     "EVENT_CANCELLED": Severity.INFO,       # a form's line for an event since taken out of tournament.yaml: no entry, no mistake
     "DOUBLE_BOOKED": Severity.WARNING,      # one person seated at two events' tables of one session (R2020-Q2 off): said once
+    "SIGNATURE_UNCLEAR": Severity.WARNING,  # a pair's signature cell only part of its names (a surname): scored, said once (R2020-Q3)
     "CHECKIN_FORM_UPDATED": Severity.INFO,  # a 签到表 in forms/ written again for a changed list (R2016-F2): said that night              # our own receipt in the inbox, or forwarded in a mail: nothing in it taken
 }
 
@@ -98,7 +99,7 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "SPEC_
 #: people out (PEOPLE_DROPPED) — an ended season said exit 1 every night for such notes
 SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK",
                                        "PEOPLE_DROPPED", "RESULT_LEFT_BLANK", "TERMS_CHANGED",
-                                       "ROUNDS_CAPPED", "DOUBLE_BOOKED"})
+                                       "ROUNDS_CAPPED", "DOUBLE_BOOKED", "SIGNATURE_UNCLEAR"})
 
 
 @dataclass(frozen=True)

@@ -1924,6 +1924,57 @@ _NAME_SEPARATORS = re.compile(r"[/、,，;；\s]+")
 #: what a signature cell may hold besides the names: a mark (in either script: a Traditional
 #: league's referee writes 已簽 — every signed cell was PARTNER_CHANGED)
 _SIGN_MARKS = frozenset({"已签", "签", "签名", "已簽", "簽", "簽名", "√", "✓", "同意"})
+#: a note written beside a name in a signature cell: bracketed (卢帅（代）— NFKC makes the
+#: brackets half-width), whatever it says
+_SIGN_NOTE = re.compile(r"[(\[【〔][^)\]】〕]*[)\]】〕]?")
+#: … or written on after the name: signing for the partner (彭鹏代签), or a signed mark
+_SIGN_NOTE_TAILS = ("代签", "代簽", "签名", "簽名", "代", "签", "簽")
+
+
+def _segments(text: str, names: Iterable[str]) -> list[str] | None:
+    """``text`` as names of ``names`` run together (贺欣伟彭鹏 → 贺欣伟, 彭鹏), preferring
+    the longest name at each place; None when it is not.
+
+    >>> _segments("贺欣伟彭鹏", {"彭鹏", "贺欣伟"}), _segments("贺欣伟彭", {"彭鹏", "贺欣伟"})
+    (['贺欣伟', '彭鹏'], None)
+    """
+    names = sorted({n for n in names if n}, key=len, reverse=True)
+    best: dict[int, list[str] | None] = {len(text): []}
+    for i in range(len(text) - 1, -1, -1):
+        best[i] = next(([n, *rest] for n in names if text.startswith(n, i)
+                        and (rest := best.get(i + len(n))) is not None), None)
+    return best[0]
+
+
+def signature_word(word: str, own: set[str], others: set[str]) -> tuple[str, list[str]]:
+    """R2020-Q3: one word of a pair's (a team's) signature cell, as players write it — ``own``
+    the side's registered names, ``others`` the names of the event's other players (all in one
+    script).  ``("", [])``: the side's own names — one, or several run together (贺欣伟彭鹏),
+    with a note (卢帅（代）, 彭鹏代签), or a note only.  ``("changed", names)``: someone else —
+    another pair's player (alone or run together with an own name), or a name that has nothing
+    of the side's (a substitute).  ``("doubtful", [word])``: part of the side's names, not
+    clearly anyone else — a surname only (汤 of 汤娟/汤浩超), a given name, a name one
+    character off (贺欣为), or an own name run together with what is no name.
+
+    >>> own, others = {"贺欣伟", "彭鹏"}, {"卢帅", "贺宁萍"}
+    >>> [signature_word(w, own, others)[0] for w in ("贺欣伟彭鹏", "彭鹏(代)", "贺", "卢帅", "张三")]
+    ['', '', 'doubtful', 'changed', 'changed']
+    """
+    if _segments(word, own) is not None:
+        return "", []
+    bare = _SIGN_NOTE.sub("", word)
+    while (tail := next((t for t in _SIGN_NOTE_TAILS if bare.endswith(t) and bare != t), None)) is not None:
+        bare = bare[:-len(tail)]
+    if not bare or bare in _SIGN_NOTE_TAILS or _segments(bare, own) is not None:
+        return "", []
+    anyone = _segments(bare, own | others)
+    if anyone is not None:
+        return "changed", [n for n in anyone if n not in own]
+    parts = {n[i:j] for n in own for i in range(len(n)) for j in range(i + 1, len(n) + 1)}
+    if _segments(bare, parts) is not None or any(n in bare for n in own) or any(
+            len(n) >= 3 and len(n) == len(bare) and sum(a != b for a, b in zip(n, bare)) == 1 for n in own):
+        return "doubtful", [bare]
+    return "changed", [word]
 
 
 #: the key of a published round's plan that records the format it was drawn in
@@ -4836,7 +4887,10 @@ class EventRunner:
                        entries: dict[str, Entry], columns: Sequence[Any] = ()) -> None:
         """R2020-Q3: fixed partners.  A signature cell that names a player who is not in the
         registered pair/team of that side is PARTNER_CHANGED (a plain mark such as 已签 or
-        a tick is accepted).
+        a tick is accepted, and so are the names run together or with a note of signing for
+        the partner: 贺欣伟彭鹏, 卢帅（代）).  A signature that is only part of the side's names
+        (a surname) is SIGNATURE_UNCLEAR, a warning at the cell — it was PARTNER_CHANGED, an
+        error asking to restore a partner never changed (an audit); :func:`signature_word`.
 
         A result typed in a signature cell (胜, 2:0, a level J) while the row's required result
         columns are blank is RESULT_INVALID there, saying where the result goes: it was ignored
@@ -4864,18 +4918,39 @@ class EventRunner:
             entry = entries.get(sid)
             if entry is None or not names:
                 continue
-            registered = {p.name for p in entry.players}
+            canon: Callable[[str], str] = lambda n: n
             if self.t.spec.script == "traditional":     # signed as the sheet prints the names, or typed
                 from .text import convert_name, to_simplified
-                registered |= {convert_name(p.name) for p in entry.players}
-                strangers = [n for n in names if n not in registered and to_simplified(n) not in registered]
+                canon = to_simplified
+                registered = {n for p in entry.players for n in (p.name, convert_name(p.name))}
+                elsewhere = {n for e in entries.values() if e.id != entry.id for p in e.players
+                             for n in (p.name, convert_name(p.name))}
             else:
-                strangers = [n for n in names if n not in registered]
+                registered = {p.name for p in entry.players}
+                elsewhere = {p.name for e in entries.values() if e.id != entry.id for p in e.players}
+            own = {canon(n) for n in registered}
+            others = {canon(n) for n in elsewhere} - own
+            strangers: list[str] = []
+            doubtful: list[str] = []
+            for n in names:
+                if n in registered:
+                    continue
+                how, who = signature_word(canon(n), own, others)
+                if how == "changed":
+                    strangers += [n] if who == [canon(n)] else who
+                elif how == "doubtful":
+                    doubtful += [n]
+            where = f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}第{m.table}桌 {label}“{quoted(raw)}”："
             if strangers:
                 self.issues.add("PARTNER_CHANGED",
-                                f"{self.ev.name} 第{rnd.round}轮{m.group + '组' if m.group else ''}第{m.table}桌 {label}“{quoted(raw)}”："
-                                f"{'、'.join(quoted(n) for n in strangers)} 不是"
+                                f"{where}{'、'.join(quoted(n) for n in strangers)} 不是"
                                 f"{entry.team}的报名选手（{entry.player_names}）；搭档固定，不得中途调整，请核实后改正。",
+                                at=row.cells.get(label))
+            elif doubtful:
+                self.issues.add("SIGNATURE_UNCLEAR",
+                                f"{where}签名{'、'.join(f'“{quoted(n)}”' for n in doubtful)}看不出是{entry.team}的哪位报名选手"
+                                f"（{entry.player_names}），这一桌的成绩照常计入。请与裁判核实是{entry.team}的选手本人签的名"
+                                "（以后请签全名），无需重发；如是别人替打，请报组委会。",
                                 at=row.cells.get(label))
 
     # -- scoring ----------------------------------------------------------------------
@@ -8276,6 +8351,7 @@ def _checkin_rows(book: Any) -> list[tuple[str, str, str, str]]:
     """A 签到表's rows as read: (组别, 姓名, 工号, 到场), spaces out; [] when it has no 签到 sheet."""
     from . import layout
     from .ingest.registration import read_sheet_rows
+    from .ingest.sheets import checkin_mark
     from .ingest.workbook import TableNotFound, cell_text, strip_spaces
 
     try:
@@ -8285,7 +8361,8 @@ def _checkin_rows(book: Any) -> list[tuple[str, str, str, str]]:
 
     def text(v: Any) -> str:
         return "" if v is None else strip_spaces(cell_text(v))
-    return [(text(v.get("组别")), text(v.get("姓名")), text(v.get("工号")), text(v.get("到场"))) for _, v, _ in raw]
+    # (a usual mark, √ or ×, carried as the form's 是 / 否: R2016-F2)
+    return [(text(v.get("组别")), text(v.get("姓名")), text(v.get("工号")), checkin_mark(v.get("到场"))) for _, v, _ in raw]
 
 
 def _free_name(path: Path) -> Path:

@@ -647,11 +647,32 @@ def _tie_rows(book: Book, first_row: int) -> list[int]:
 #: the unmarked rows of a 签到 sheet said one issue each up to this many; more, one issue names them all
 UNMARKED_EACH = 8
 
+#: 到场 as people mark a Chinese sign-in sheet besides the form's 是 / 否 (R2016-F2), read
+#: after NFKC (full-width Ｙ, １ are Y, 1) and in upper case (y, yes): present …
+CHECKIN_PRESENT = frozenset({"是", "√", "✓", "✔", "☑", "到", "已到", "Y", "YES", "1", "TRUE"})
+#: … and absent
+CHECKIN_ABSENT = frozenset({"否", "×", "✗", "✘", "☒", "缺", "缺席", "未到", "N", "NO", "0", "FALSE"})
+#: what a captain is told the 到场 cell may hold
+CHECKIN_HINT = "只能填 是 或 否（也可写 √、到 或 ×、缺）"
+
+
+def checkin_mark(value: Any) -> str:
+    """A 签到 sheet's 到场 cell (R2016-F2): 是 (present), 否 (absent), "" (blank), or, when it is
+    none of the usual marks (:data:`CHECKIN_PRESENT`, :data:`CHECKIN_ABSENT`), what it holds.
+
+    >>> [checkin_mark(v) for v in ("√", "到", "ｙ", 1, "×", "缺", "N", 0.0, None, " ", "？")]
+    ['是', '是', '是', '是', '否', '否', '否', '否', '', '', '?']
+    """
+    text = strip_spaces(cell_text(value)) if value is not None else ""
+    key = text.upper()
+    return "是" if key in CHECKIN_PRESENT else "否" if key in CHECKIN_ABSENT else text
+
 
 @dataclass(frozen=True)
 class Unmarked:
     """A 签到 row of a registered player whose 到场 is blank, or holds neither 是 nor 否
-    (``typed``: ×, √ …) (R2016-F2): who, and where."""
+    (nor a usual mark for them, :func:`checkin_mark`: ``typed`` is what it holds, ？, 迟到 …)
+    (R2016-F2): who, and where."""
 
     key: str            # Person.key
     row: int
@@ -676,9 +697,9 @@ def unmarked_issues(rows: Sequence[Unmarked], event_name: str, note: str = "") -
     [('info', '签到表中扑克牌第5行 董涛强 的“到场”未填写，按到场处理（第1轮已抽签）。')]
     """
     typed = [u for u in rows if u.typed]
-    if typed:       # a mark that is neither 是 nor 否 (×, √): said at its own cell, as a blank is
+    if typed:       # a mark that is neither 是 nor 否 (？): said at its own cell, as a blank is
         rows = [u for u in rows if not u.typed]
-        said = [issue("BAD_VALUE", f"签到表中{event_name}第{u.row}行 {u.name} 的“到场”填的是“{u.typed}”，只能填 是 或 否"
+        said = [issue("BAD_VALUE", f"签到表中{event_name}第{u.row}行 {u.name} 的“到场”填的是“{u.typed}”，{CHECKIN_HINT}"
                       + (f"，按到场处理（{note}）。" if note else "：请改正后重发签到表（改好之前第1轮不抽签）。"),
                       at=u.at, severity=Severity.INFO if note else Severity.ERROR) for u in typed]
         return said + (unmarked_issues(rows, event_name, note) if rows else [])
@@ -751,7 +772,7 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
             strip_spaces(cell_text(v.get("工号")) if v.get("工号") is not None else "")
         if not name and not sid:
             continue            # a row with only 项目 (whatever its mark): no one
-        here = strip_spaces(cell_text(v.get("到场")) if v.get("到场") is not None else "")
+        here = checkin_mark(v.get("到场"))       # √ 到 Y 1 → 是, × 缺 N 0 → 否
         # a 工号 with or without its leading zeros (001033 typed as text, 1033 as a number)
         match = [p for (pn, ps), p in people.items()
                  if (sid and staff_key(ps) == staff_key(sid)) or (not sid and pn == name)]
@@ -777,14 +798,14 @@ def read_absent(book: Book, file: str, event_id: str, event_name: str, entries: 
                 marks[match[0].key] = False
             continue
         if here not in ("否", "") and len(match) == 1:
-            # ×, √ …: unreadable, and the person's own — cleared only by a sheet marking them (a
+            # ？ …: unreadable, and the person's own — cleared only by a sheet marking them (a
             # later sheet of other rows cleared it, the person drawn as present without a word)
             blanks.append(Unmarked(match[0].key, n, name or sid, cells["到场"], here))
             if marks is not None:
                 marks.setdefault(match[0].key, None)
             continue
         if here not in ("否", ""):
-            problems.append(issue("BAD_VALUE", f"到场栏“{here}”只能填 是 或 否。", at=cells["到场"]))
+            problems.append(issue("BAD_VALUE", f"到场栏“{here}”{CHECKIN_HINT}。", at=cells["到场"]))
             continue
         if len(match) != 1:
             blank = "，“到场”也未填写" if not here else ""

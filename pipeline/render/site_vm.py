@@ -56,6 +56,7 @@ CODE_LABEL = {
     "DUPLICATE_PERSON": "人员重复",
     "TEAM_INCOMPLETE": "队伍人数不全",
     "PARTNER_CHANGED": "搭档变更",
+    "SIGNATURE_UNCLEAR": "签名待核实",
     "UNKNOWN_EVENT": "未知项目",
     "EVENT_CANCELLED": "项目已取消",
     "UNKNOWN_BRANCH": "未知单位",

@@ -71,13 +71,14 @@ def test_R2016_F2_round_1_waits_for_the_check_in(tmp_path: Path) -> None:
 
 
 def test_R2016_F2_a_check_in_with_an_unreadable_row_holds_round_1_until_corrected(tmp_path: Path) -> None:
-    """贺芳 marked “×”: she may be absent, so round 1 is not drawn on a guess; the corrected
+    """贺芳 marked “？” (× is absent, √ present: R2016-F2's usual marks): she may be absent, so
+    round 1 is not drawn on a guess; the corrected
     sheet sent again draws it, and the first sheet's problem is a settled note."""
     folder, checkin, out, _ = _to_the_check_in(tmp_path)
 
     def cross(ws):
         assert ws["C12"].value == "贺芳"
-        ws["E12"] = "×"
+        ws["E12"] = "？"
     _checkin(checkin, folder / "inbox" / "first.eml", cross, "Sat, 26 Nov 2016 08:10:00 +0800")
     r = league(*run_args(folder, out, now="2016-11-26T08:35+08:00"))
     assert "签到表有问题未改正" in r.stdout and not _drawn(out) and r.returncode == 1
@@ -92,14 +93,14 @@ def test_R2016_F2_a_check_in_with_an_unreadable_row_holds_round_1_until_correcte
 
 
 def test_R2016_F2_a_cross_is_cleared_only_by_a_sheet_marking_that_player(tmp_path: Path) -> None:
-    """贺芳 “×” on the first desk's sheet, then a second sheet without her row: round 1 still
-    waits — the later clean sheet settled the “×” though it said nothing of her, and she was
+    """贺芳 “？” on the first desk's sheet, then a second sheet without her row: round 1 still
+    waits — the later clean sheet settled the “？” though it said nothing of her, and she was
     drawn as present (a review)."""
     folder, checkin, out, _ = _to_the_check_in(tmp_path)
 
     def cross(ws):
         assert ws["C12"].value == "贺芳"
-        ws["E12"] = "×"
+        ws["E12"] = "？"
 
     def without_her(ws):
         for col in "ABCDEFG":
@@ -110,7 +111,7 @@ def test_R2016_F2_a_cross_is_cleared_only_by_a_sheet_marking_that_player(tmp_pat
     assert not _drawn(out) and r.returncode == 1, r.stdout
     with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
         bad = [i for i in csv.DictReader(f) if i["code"] == "BAD_VALUE"]
-    assert [(i["severity"], i["cell"]) for i in bad] == [("error", "E12")] and "“×”" in bad[0]["message"], bad
+    assert [(i["severity"], i["cell"]) for i in bad] == [("error", "E12")] and "“?”" in bad[0]["message"], bad
 
 
 def test_R2016_F2_a_check_in_sent_again_corrects_the_one_before(tmp_path: Path) -> None:

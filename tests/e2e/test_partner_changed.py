@@ -78,3 +78,73 @@ def test_R2015_a_traditional_signed_mark_is_no_stranger(tmp_path):
                     signed.append(r)
     rows = _partner_rows(tmp_path, "t2015-tcm", "11211155-shuangkou-r1-成绩表.eml", sign)
     assert signed and rows == []
+
+
+def _all_rows(tmp_path: Path, sample: str, mail: str, fill) -> list[dict[str, str]]:
+    """As :func:`_partner_rows`, every row of issues.csv."""
+    _partner_rows(tmp_path, sample, mail, fill)
+    with open(tmp_path / "out" / sample / "data" / "issues.csv", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_R2016_ordinary_signatures_are_no_partner_change(tmp_path):
+    """Signatures as players write them on T2016's round 1 sheet (an audit): both registered
+    names run together (贺欣伟彭鹏), signing for the partner (卢帅（代）) — accepted without a
+    word; a surname only (汤, of 汤娟/汤浩超) — a warning about the signature at its cell, not
+    PARTNER_CHANGED (an error that held the exit status at 1 though the table was scored, and
+    told the captain to restore a partner never changed).  A player of another pair in the
+    cell (卢帅 at 后勤4队's) is still PARTNER_CHANGED."""
+    cells = {}
+
+    def sign(ws, hrow, col):
+        tables = {(ws.cell(r, col["组别"]).value, ws.cell(r, col["桌号"]).value): r
+                  for r in range(hrow + 1, ws.max_row + 1)}
+        plan = [(("A", 1), "甲方签名", "汤", "工商1队"), (("A", 1), "乙方签名", "卢帅", "后勤4队"),
+                (("A", 3), "甲方签名", "贺欣伟彭鹏", "会计4队"), (("A", 4), "甲方签名", "卢帅（代）", "体育部1队")]
+        for table, label, name, team in plan:
+            r = tables[table]
+            assert ws.cell(r, col["甲方" if label == "甲方签名" else "乙方"]).value == team
+            ws.cell(r, col[label]).value = name
+            cells[name] = ws.cell(r, col[label]).coordinate
+    rows = _all_rows(tmp_path, "t2016-poker", "11260941-guandan-r1-成绩表.eml", sign)
+    changed = [r for r in rows if r["code"] == "PARTNER_CHANGED"]
+    assert [(r["cell"], r["severity"]) for r in changed] == [(cells["卢帅"], "error")], changed
+    unclear = [r for r in rows if r["cell"] in cells.values() and r["code"] != "PARTNER_CHANGED"]
+    assert [(r["code"], r["severity"], r["sheet"], r["cell"]) for r in unclear] == \
+        [("SIGNATURE_UNCLEAR", "warning", "成绩", cells["汤"])], unclear
+    assert "签名" in unclear[0]["message"] and "“汤”" in unclear[0]["message"] and "汤娟" in unclear[0]["message"]
+    assert "第1轮A组第1桌 甲方签名" in unclear[0]["message"] and "搭档固定" not in unclear[0]["message"]
+    assert [r for r in rows if r["severity"] == "error"] == changed
+
+
+def test_R2020_Q3_signature_forms_of_the_registered_pair():
+    """How a pair's signature cell is read (R2020-Q3): the registered names, run together or
+    with a note of signing for the partner, accepted; a part of them (a surname, a given
+    name) or a name one character off a registered one doubtful; anyone else — a player of
+    another pair, or a name not registered — a partner change."""
+    from types import SimpleNamespace
+
+    from pipeline.issues import IssueLog
+    from pipeline.model import CellRef, Entry, Match, Person
+    from pipeline.run import EventRunner
+
+    pair = Entry("g:1", "guandan", "b1", "会计4队", (Person("贺欣伟", "b1"), Person("彭鹏", "b1")))
+    other = Entry("g:2", "guandan", "b2", "后勤1队", (Person("卢帅", "b2"), Person("贺宁萍", "b2")))
+    entries = {e.id: e for e in (pair, other)}
+    m = Match("guandan", "group", 1, "A", 3, ("g:1", "g:2"))
+
+    def said(cell: str) -> list[str]:
+        log = IssueLog()
+        runner = SimpleNamespace(ev=SimpleNamespace(name="扑克牌", team_size=2),
+                                 t=SimpleNamespace(spec=SimpleNamespace(script="simplified")), issues=log)
+        row = SimpleNamespace(values={"甲方签名": cell}, cells={"甲方签名": CellRef("r1.xlsx", "成绩", "K10")})
+        EventRunner.check_partners(runner, m, row, ["甲方签名"], SimpleNamespace(round=1), entries)
+        return [i.code for i in log]
+
+    for ok in ("贺欣伟彭鹏", "彭鹏贺欣伟", "贺欣伟（代）", "贺欣伟(代)", "彭鹏代签", "贺欣伟 彭鹏（代签）",
+               "贺欣伟、彭鹏(代)", "已签", "（代）"):
+        assert said(ok) == [], ok
+    for doubtful in ("贺", "欣伟", "贺彭", "贺欣为", "贺欣伟/彭", "贺欣伟彭"):
+        assert said(doubtful) == ["SIGNATURE_UNCLEAR"], doubtful
+    for changed in ("卢帅", "贺欣伟/卢帅", "贺欣伟卢帅", "卢帅（代）", "张三/李四", "贺欣伟/张三"):
+        assert said(changed) == ["PARTNER_CHANGED"], changed

@@ -640,3 +640,25 @@ def test_a_renamed_result_sheet_is_adopted_only_when_one_visible_sheet_holds_the
     assert adopt_renamed_result_sheet(book([Sheet("A", rows=three)], {})) == ""
     kept = book([Sheet("成绩", rows=three), Sheet("Sheet1", rows=three)])
     assert adopt_renamed_result_sheet(kept) == "" and kept.renamed == {}
+
+
+def test_R2016_F2_usual_check_in_marks_are_read():
+    """到场 as people mark a Chinese sign-in sheet (an audit: “√”, “到”, “Y” were errors that
+    held round 1, while 斗地主's 明细 reads √/Y/1 as 是): √ ✓ ✔ 到 是 Y y 1 (and their
+    full-width forms) present, × ✗ 否 缺 N n 0 未到 absent; anything else is still the error at
+    its cell."""
+    from pipeline.ingest.sheets import read_absent
+
+    for mark in ("√", "✓", "✔", "到", "是", "Y", "y", "1", 1, "Ｙ", "ｙ", "１", "已到"):
+        book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": mark},
+                             {"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": "是"})
+        assert read_absent(book, "签到.xlsx", "xiangqi", "象棋", _XQ) == (set(), []), mark
+    for mark in ("×", "✗", "否", "缺", "N", "n", "0", 0, "未到", "Ｎ", "０", "缺席"):
+        book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": mark},
+                             {"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": "是"})
+        assert read_absent(book, "签到.xlsx", "xiangqi", "象棋", _XQ) == ({_XQ[0].players[0].key}, []), mark
+    book = _checkin_book({"项目": "象棋", "姓名": "王军", "工号": "001033", "到场": "？"},
+                         {"项目": "象棋", "姓名": "李明", "工号": "002044", "到场": "是"})
+    absent, (p,) = read_absent(book, "签到.xlsx", "xiangqi", "象棋", _XQ)
+    assert absent == set() and (p.code, p.severity.value, p.cell) == ("BAD_VALUE", "error", "E2")
+    assert "“?”" in p.message and "√" in p.message and "×" in p.message

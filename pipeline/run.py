@@ -2359,6 +2359,9 @@ class _RoundSheets:
     #: filling only tables the earlier ones that filled its blank tables left blank is another
     #: referee's part of the round, not a resend (:meth:`EventRunner.left_blank`)
     sheet_fills: list[tuple[Received, frozenset]] = field(default_factory=list)
+    #: the match keys of the tables scored by the sheets read before the one being read (None:
+    #: not read yet for it — :meth:`EventRunner.scored_so_far`)
+    scored: set[tuple] | None = None
 
     def snapshot(self) -> tuple:
         """What :meth:`EventRunner.fall_back` changes, to be put back by :meth:`restore`."""
@@ -4049,11 +4052,16 @@ class EventRunner:
         # B fills 6–11 and leaves 1–5 blank.  B's blank tables are the ones A filled, and B fills
         # only tables A left blank — a split, not a resend of A's part: nothing to say about the
         # tables B leaves blank (RESULT_LEFT_BLANK ×5 was said, exit 1).  So a later sheet is a
-        # split when no earlier sheet that filled a table it leaves blank filled a table it fills
+        # split when no earlier sheet that filled a table it leaves blank filled a table it fills.
+        # Nor is a sheet that fills again only tables the earlier rows left unscored (R2016-F4:
+        # the office asks for 第4桌, whose "10级" is no level, and the referee fills just that
+        # table on a fresh copy — its other blank rows were RESULT_LEFT_BLANK ×4, exit 1): a
+        # correction of those tables, not a resend of the part scored
         mine = set().union(*fills.values())
         got = aware(rec.received_at)
         apart = [f for r, f in ctx.sheet_fills if aware(r.received_at) < got and not f <= mine]
-        split = bool(apart) and not any(f & mine for f in apart)
+        ctx.scored = None
+        split = bool(apart) and not (mine & set().union(*apart) & self.scored_so_far(ctx))
         ctx.sheet_fills.append((rec, frozenset(mine)))
         said_blank = {} if split else fills          # (what left_blank compares a blank row with)
         if rows and not fills and not sheet_details and \
@@ -4212,6 +4220,8 @@ class EventRunner:
         sheet, and the table it leaves blank is still scored from the earlier sheet: said
         (RESULT_LEFT_BLANK, a warning at ``at``: the blank row's result cell), not silently
         kept.  ``deleted``: the later sheet has no row for the table at all (:meth:`rows_deleted`).
+        The result quoted is the one counted (R2016-C1: levels from the 明细); a table the earlier
+        row left unscored (:meth:`scored_so_far`) is not said — its own problem is.
 
         Not said of a split (``fills`` then empty, :meth:`_read_sheet`): two referees sharing
         a round of no groups, each on a fresh copy — a later sheet whose blank tables were
@@ -4221,9 +4231,12 @@ class EventRunner:
         labels = ctx.labels
         prev = ctx.chosen.get((m.key, _board_key(board_no)))
         if prev is None or aware(rec.received_at) <= aware(prev[0].received_at) \
-                or not (fills.get(m.group or "", set()) - {m.key}):
-            return
-        earlier = "、".join(f"{l} {quoted(v)}" for l, v in zip(labels, _row_values(prev[1], labels)) if v)
+                or not (fills.get(m.group or "", set()) - {m.key}) or m.key not in self.scored_so_far(ctx):
+            return      # (a row not scored: its own problem stays, and says what to do)
+        # the result as counted: a row whose levels come from its 明细 quoted "的成绩（）", or
+        # only the 台上方 typed beside them (R2016-C1)
+        (counted,) = self.as_counted(ctx, [prev[1]])
+        earlier = "、".join(f"{l} {quoted(v)}" for l, v in zip(labels, _row_values(counted, labels)) if v)
         board = f"（牌号 {board_no}）" if board_no not in (None, "") else ""
         row = "".join(ch for ch in prev[1].at(labels[0]).cell if ch.isdigit())
         gap = ("这一桌没有填写成绩" if not deleted else
@@ -4236,6 +4249,32 @@ class EventRunner:
                         + ("（不要删除表中的行）" if deleted else "") +
                         "；如这一桌尚未比赛，请赛事办公室决定如何处理。",
                         at=at, severity=Severity.WARNING)
+
+    def as_counted(self, ctx: _RoundSheets, rows: list[Any]) -> list[Any]:
+        """``rows`` (taken rows of the round) as the game reads them: a row's totals computed
+        from its table's 明细 rows taken so far (:meth:`totals_from_details`), the problems
+        found doing so not said (the round's reading says them)."""
+        from .games.common import sheets_in
+
+        log, self.issues = self.issues, IssueLog()
+        try:
+            with sheets_in(self.t.spec.script):
+                return self.totals_from_details(ctx, list(rows))
+        finally:
+            self.issues = log
+
+    def scored_so_far(self, ctx: _RoundSheets) -> set[tuple]:
+        """The match keys of the tables the rows taken so far score (the game's reading of the
+        round as :meth:`parse_taken` does it, the problems found not said: the round's reading
+        says them), read at most once per sheet (``ctx.scored``, reset by :meth:`_read_sheet`)
+        when first needed: before its rows are taken when it may be a split, else at its first
+        blank row said of (the blank tables' rows are still the earlier sheets').  A table whose row has an error, a bad level (R2016-F4: "10级"),
+        or totals that do not add up is not scored: a later sheet filling only such tables is a
+        correction, not a resend (:meth:`_read_sheet`), and a resend leaving one blank has no
+        result of it to say still counts (:meth:`left_blank`)."""
+        if ctx.scored is None:
+            ctx.scored = {r.match.key for r in self.parse_taken(ctx)[2]}
+        return ctx.scored
 
     def rows_deleted(self, ctx: _RoundSheets, rec: Received, keyed: list[tuple[tuple, Any]],
                      fills: dict[str, set[tuple]], about: dict[int, tuple]) -> None:

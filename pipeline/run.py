@@ -1831,7 +1831,8 @@ def awards_sheet_step(errors: Sequence[Issue]) -> str:
             + f"：请在这张评奖表上改正{f'（{cells}）' if cells else ''}后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。")
 
 
-def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime) -> str:
+def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime,
+                        late_policy: str = "reject") -> str:
     """The office's next step for the registration forms with errors (their marked copies in
     returned/).  While every event is open for registration: send them back to be corrected.
     Once some deadline has passed the captains can no longer correct those events by mail (the
@@ -1840,12 +1841,35 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
     (handbook, TERMS_CHANGED: an event not yet drawn may be reopened by a later ``deadline``;
     a drawn one takes no more entries) — it said "退回各单位修改" after the deadline too.  An
     event without a ``deadline`` is open, as the receipts tell the captains (and a corrected
-    form is taken)."""
+    form is taken).
+
+    R2020-Q4 under ``late_policy: accept-with-warning``: a corrected form resent after an
+    event's deadline is still taken for it while its round 1 is not drawn (LATE_SUBMISSION, a
+    warning; the receipts tell the captains it will be marked late) — the step said 不再退回修改
+    and 回执已告知各单位不能再通过邮件更正, and told the office to move the deadline (an audit).
+    It asks for the forms back, naming the closed events still taking them, marked late, and
+    the drawn ones that take no more."""
     def still_open(ev: EventSpec) -> bool:
         return ev.deadline is None or now < aware(ev.deadline)
+
+    def undrawn(ev: EventSpec) -> bool:
+        return events.get(ev.id) is None or not events[ev.id].rounds
     open_ = [ev for ev in specs if still_open(ev)]
     if len(open_) == len(specs):
         return "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"
+    late_taken = ([ev for ev in specs if not still_open(ev) and undrawn(ev)]
+                  if late_policy == "accept-with-warning" else [])
+    if late_taken:
+        drawn = [ev.name for ev in specs if not still_open(ev) and not undrawn(ev)]
+        return ("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）："
+                + ("仍在报名期的项目有" + "、".join(f"{ev.name}（报名截止 {cn_datetime(ev.deadline)}）"
+                                            if ev.deadline is not None else ev.name for ev in open_) + "；已截止"
+                   if open_ else "报名已全部截止，")
+                + f"但尚未抽签的项目（{'、'.join(ev.name for ev in late_taken)}）按 late_policy: accept-with-warning "
+                "仍接受改正后重发的报名表（标为逾期报名，问题清单以 LATE_SUBMISSION 警告列出，抽签时编入），"
+                "无需改动报名截止时间；回执已告知各单位重发的报名表将标为逾期报名。"
+                + (f"已抽签的项目（{'、'.join(drawn)}）中标注为错误的报名行没有录入，不能再通过重发报名表更正。"
+                   if drawn else ""))
 
     if open_:
         closed = "、".join(ev.name for ev in specs if not still_open(ev))
@@ -1853,14 +1877,16 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
                 + "、".join(f"{ev.name}（报名截止 {cn_datetime(ev.deadline)}）" if ev.deadline is not None else ev.name
                            for ev in open_)
                 + f"。{closed}的报名已截止，这些项目中标注为错误的报名行没有录入，不能再通过重发报名表更正。")
-    undrawn = [ev.name for ev in specs if events.get(ev.id) is None or not events[ev.id].rounds]
-    if undrawn:
-        may = (f"确需更正的，由组委会决定：尚未抽签的项目（{'、'.join(undrawn)}）可把 tournament.yaml 中该项目的"
+    not_drawn = [ev.name for ev in specs if undrawn(ev)]
+    if not_drawn:
+        may = (f"确需更正的，由组委会决定：尚未抽签的项目（{'、'.join(not_drawn)}）可把 tournament.yaml 中该项目的"
                "报名截止时间（deadline）改晚、重新开放报名，再请该单位重发报名表；已抽签的项目不能再补报。")
     else:
         may = "各项目均已抽签，不能再补报；确有特殊情况由组委会决定。"
+    # (under accept-with-warning the receipts say a resend is marked late, not refused)
+    told = "（回执已告知各单位不能再通过邮件更正）" if late_policy == "reject" else ""
     return ("报名已全部截止，标注了问题的报名表不再退回修改：returned/ 中标注为错误的报名行（以及整份未受理的报名表）"
-            "没有录入，这些人不在参赛名单中（回执已告知各单位不能再通过邮件更正）。" + may)
+            f"没有录入，这些人不在参赛名单中{told}。" + may)
 
 
 def draw_time_come(ev: EventSpec, now: dt.datetime) -> bool:
@@ -6380,7 +6406,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # (a unit's: a referee's sheet that is no form — a copied table, a renamed sheet — has no
     # unit, and its referee is told by the line below, not sent a registration form back)
     if any((i.source in forms or i.file in forms) and i.branch for i in errors):
-        report.next_steps.append(returned_forms_step(terms.spec.events, events, now))
+        report.next_steps.append(returned_forms_step(terms.spec.events, events, now, t.spec.late_policy))
     # R2015-A1: the 评奖表 is the office's own, and read: a problem of its rows (UNKNOWN_BRANCH at a
     # 单位 typed "后勤") is the office's to correct, not a file not taken to tell its sender of
     award_books = {rec.sha256 for rec, _ in inputs.awards}

@@ -25,8 +25,8 @@ from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
-from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission,
-                    forms_still_count)
+from .state import (LATE_VALID, AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable,
+                    Submission, forms_still_count)
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
@@ -100,6 +100,10 @@ class Inputs:
     #: this night, as no other: a kept event state says its night-only issues (NIGHT_ONLY)
     #: only to the night that found them (an event pool's worker and the run that takes its state)
     night: str = field(default_factory=lambda: os.urandom(16).hex(), compare=False)
+    #: (branch, event) → when the form holding the branch's rows of the event was received
+    #: (:func:`entry_forms`): an entry of round 1's drawn event in no round whose form came
+    #: before the draw became valid only since (:meth:`EventRunner.late_valid_ids`)
+    entry_forms: dict[tuple[str, str], dt.datetime] = field(default_factory=dict, repr=False, compare=False)
     #: each event's key function, made once per run (:func:`_event_key`)
     event_keys: dict[tuple, tuple[list, Callable[[list[str]], str]]] = field(default_factory=dict, repr=False,
                                                                              compare=False)
@@ -2634,6 +2638,21 @@ class EventRunner:
         self._late = (len(self.rounds), late)
         return late
 
+    def late_valid_ids(self) -> frozenset[str]:
+        """Those of :meth:`late_ids` whose form was received before round 1 was drawn: entries
+        not valid at the draw that became valid since without a new form — a row refused as
+        MULTI_EVENT made valid by the office cancelling the other event (handbook,
+        TOO_FEW_ENTRIES), for one.  They take no part either (a published draw is never
+        redrawn), but were not "第1轮抽签后才报名" (an audit: said of a form sent before the
+        deadline).  Empty when a time is not known."""
+        late = self.late_ids()
+        drawn_at = self.ledger.published_at(self.ev.id, 1) if late else None
+        if drawn_at is None:
+            return frozenset()
+        forms = self.inputs.entry_forms
+        return frozenset(e.id for e in self.entries if e.id in late
+                         and (at := forms.get((e.branch, self.ev.id))) is not None and at < aware(drawn_at))
+
     def withdrawn_ids(self) -> frozenset[str]:
         """The entries named in the event's ``withdrawn`` (a name, a staff number or a team
         name each — also a team label made from a former name of its unit, as the draw sheets
@@ -3539,8 +3558,13 @@ class EventRunner:
             # R2020-Q4: entered after round 1 was drawn, in no round: not drawn, not ranked
             # (late_ids); one a later round holds (drawn by an older version) plays on
             late = [e for e in added if e in self.late_ids()]     # (worked out once)
-            if late:
-                parts.append("新增 " + "、".join(names.get(e, e) for e in late) + "：第1轮抽签后才报名，不参加编排，也不计名次")
+            valid_since = self.late_valid_ids()
+            sent_late = [e for e in late if e not in valid_since]
+            if sent_late:
+                parts.append("新增 " + "、".join(names.get(e, e) for e in sent_late) + "：第1轮抽签后才报名，不参加编排，也不计名次")
+            if len(sent_late) < len(late):
+                parts.append("新增 " + "、".join(names.get(e, e) for e in late if e in valid_since)
+                             + f"：{LATE_VALID}（报名表在抽签前已收到，抽签时这一报名未录入），不参加编排，也不计名次")
             if len(late) < len(added):
                 parts.append("新增 " + "、".join(names.get(e, e) for e in added if e not in late))
             if removed:
@@ -5269,6 +5293,23 @@ def first_seen(inputs: Inputs) -> dict[tuple[str, str], dt.datetime]:
     return out
 
 
+def entry_forms(cur: Current) -> dict[tuple[str, str], dt.datetime]:
+    """(branch, event) → when the form validation reads the branch's rows of the event from
+    was received (:attr:`Current.regs`; a branch's rows of an event closed before its newest
+    form came are read from the form sent in time, :attr:`Current.events_of`)."""
+    from .validate.checks import owner_key
+
+    out: dict[tuple[str, str], dt.datetime] = {}
+    for reg in cur.regs:
+        if not getattr(reg, "usable", False) or not reg.branch or reg.received is None:
+            continue
+        answers = cur.events_of.get(owner_key(reg))
+        for ev_id in {r.event for r in reg.rows if r.event}:
+            if answers is None or ev_id in answers:
+                out[(reg.branch, ev_id)] = aware(reg.received)
+    return out
+
+
 def _left_out(old_reg: Any, new_reg: Any, kept: tuple[str, ...] = (),
               registered: Collection[int] | None = None) -> list[str]:
     """The people of ``old_reg`` (rows of events in ``kept`` aside) that ``new_reg`` leaves
@@ -6299,6 +6340,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
     terms = terms_at_draw(t, ledger, issues, now)     # validation's view: drawn or closed events as then
     cur, submissions = current_registrations(inputs, issues, terms)
+    inputs.entry_forms = entry_forms(cur)
     substitutes_drawn(t, ledger, cur, issues)
     current = cur.newest
     if resent and names is None:
@@ -6550,8 +6592,13 @@ def _make_event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: 
                     now: dt.datetime) -> Callable[[list[str]], str]:
     sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
                     for kind in (inputs.results, inputs.playoffs, inputs.checkins) for r, _ in kind)
+    # the forms received after the event's deadline its entries are read from: only such a
+    # form can have come after round 1 was drawn (EventRunner.late_valid_ids)
+    branches = {e.branch for e in entries}
+    late_forms = sorted((b, at.isoformat()) for (b, ev_id), at in inputs.entry_forms.items()
+                        if ev_id == ev.id and b in branches and (ev.deadline is None or at > aware(ev.deadline)))
     fixed = [inputs.context or _read_context(t), ev.id, _drawn_digest(entries), sheets, deadline_passed(ev, now),
-             draw_time_come(ev, now)]
+             draw_time_come(ev, now), late_forms]
     head = hashlib.sha256(_canon(fixed).encode())
 
     def key_for(rounds: list[str]) -> str:
@@ -6631,7 +6678,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
                   results=runner.results, standings=standings, placements=placements,
                   complete=runner.complete, waiting=runner.waiting, ties=runner.ties,
-                  withdrawn=runner.withdrawn_ids(), late=runner.late_ids(), same_as=dict(runner.same_as))
+                  withdrawn=runner.withdrawn_ids(), late=runner.late_ids(), late_valid=runner.late_valid_ids(),
+                  same_as=dict(runner.same_as))
     if len(runner.rounds) != len(rounds_before):
         # a round was published: the next run starts from the ledger as it is now, and
         # finds exactly this state (the new round waits for its results)

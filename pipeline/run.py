@@ -25,8 +25,8 @@ from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
 from .layout import FINAL_PLACES
 from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
-from .state import (AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable, Submission,
-                    forms_still_count)
+from .state import (LATE_VALID, AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable,
+                    Submission, forms_still_count)
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
@@ -100,6 +100,10 @@ class Inputs:
     #: this night, as no other: a kept event state says its night-only issues (NIGHT_ONLY)
     #: only to the night that found them (an event pool's worker and the run that takes its state)
     night: str = field(default_factory=lambda: os.urandom(16).hex(), compare=False)
+    #: (branch, event) → when the form holding the branch's rows of the event was received
+    #: (:func:`entry_forms`): an entry of round 1's drawn event in no round whose form came
+    #: before the draw became valid only since (:meth:`EventRunner.late_valid_ids`)
+    entry_forms: dict[tuple[str, str], dt.datetime] = field(default_factory=dict, repr=False, compare=False)
     #: each event's key function, made once per run (:func:`_event_key`)
     event_keys: dict[tuple, tuple[list, Callable[[list[str]], str]]] = field(default_factory=dict, repr=False,
                                                                              compare=False)
@@ -1881,7 +1885,8 @@ def awards_sheet_step(errors: Sequence[Issue]) -> str:
             + f"：请在这张评奖表上改正{f'（{cells}）' if cells else ''}后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。")
 
 
-def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime) -> str:
+def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime,
+                        late_policy: str = "reject") -> str:
     """The office's next step for the registration forms with errors (their marked copies in
     returned/).  While every event is open for registration: send them back to be corrected.
     Once some deadline has passed the captains can no longer correct those events by mail (the
@@ -1890,12 +1895,35 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
     (handbook, TERMS_CHANGED: an event not yet drawn may be reopened by a later ``deadline``;
     a drawn one takes no more entries) — it said "退回各单位修改" after the deadline too.  An
     event without a ``deadline`` is open, as the receipts tell the captains (and a corrected
-    form is taken)."""
+    form is taken).
+
+    R2020-Q4 under ``late_policy: accept-with-warning``: a corrected form resent after an
+    event's deadline is still taken for it while its round 1 is not drawn (LATE_SUBMISSION, a
+    warning; the receipts tell the captains it will be marked late) — the step said 不再退回修改
+    and 回执已告知各单位不能再通过邮件更正, and told the office to move the deadline (an audit).
+    It asks for the forms back, naming the closed events still taking them, marked late, and
+    the drawn ones that take no more."""
     def still_open(ev: EventSpec) -> bool:
         return ev.deadline is None or now < aware(ev.deadline)
+
+    def undrawn(ev: EventSpec) -> bool:
+        return events.get(ev.id) is None or not events[ev.id].rounds
     open_ = [ev for ev in specs if still_open(ev)]
     if len(open_) == len(specs):
         return "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"
+    late_taken = ([ev for ev in specs if not still_open(ev) and undrawn(ev)]
+                  if late_policy == "accept-with-warning" else [])
+    if late_taken:
+        drawn = [ev.name for ev in specs if not still_open(ev) and not undrawn(ev)]
+        return ("把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）："
+                + ("仍在报名期的项目有" + "、".join(f"{ev.name}（报名截止 {cn_datetime(ev.deadline)}）"
+                                            if ev.deadline is not None else ev.name for ev in open_) + "；已截止"
+                   if open_ else "报名已全部截止，")
+                + f"但尚未抽签的项目（{'、'.join(ev.name for ev in late_taken)}）按 late_policy: accept-with-warning "
+                "仍接受改正后重发的报名表（标为逾期报名，问题清单以 LATE_SUBMISSION 警告列出，抽签时编入），"
+                "无需改动报名截止时间；回执已告知各单位重发的报名表将标为逾期报名。"
+                + (f"已抽签的项目（{'、'.join(drawn)}）中标注为错误的报名行没有录入，不能再通过重发报名表更正。"
+                   if drawn else ""))
 
     if open_:
         closed = "、".join(ev.name for ev in specs if not still_open(ev))
@@ -1903,14 +1931,16 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
                 + "、".join(f"{ev.name}（报名截止 {cn_datetime(ev.deadline)}）" if ev.deadline is not None else ev.name
                            for ev in open_)
                 + f"。{closed}的报名已截止，这些项目中标注为错误的报名行没有录入，不能再通过重发报名表更正。")
-    undrawn = [ev.name for ev in specs if events.get(ev.id) is None or not events[ev.id].rounds]
-    if undrawn:
-        may = (f"确需更正的，由组委会决定：尚未抽签的项目（{'、'.join(undrawn)}）可把 tournament.yaml 中该项目的"
+    not_drawn = [ev.name for ev in specs if undrawn(ev)]
+    if not_drawn:
+        may = (f"确需更正的，由组委会决定：尚未抽签的项目（{'、'.join(not_drawn)}）可把 tournament.yaml 中该项目的"
                "报名截止时间（deadline）改晚、重新开放报名，再请该单位重发报名表；已抽签的项目不能再补报。")
     else:
         may = "各项目均已抽签，不能再补报；确有特殊情况由组委会决定。"
+    # (under accept-with-warning the receipts say a resend is marked late, not refused)
+    told = "（回执已告知各单位不能再通过邮件更正）" if late_policy == "reject" else ""
     return ("报名已全部截止，标注了问题的报名表不再退回修改：returned/ 中标注为错误的报名行（以及整份未受理的报名表）"
-            "没有录入，这些人不在参赛名单中（回执已告知各单位不能再通过邮件更正）。" + may)
+            f"没有录入，这些人不在参赛名单中{told}。" + may)
 
 
 def draw_time_come(ev: EventSpec, now: dt.datetime) -> bool:
@@ -2711,6 +2741,21 @@ class EventRunner:
                          and e.id not in taken_out and not any(p.key in dropped for p in e.players))
         self._late = (len(self.rounds), late)
         return late
+
+    def late_valid_ids(self) -> frozenset[str]:
+        """Those of :meth:`late_ids` whose form was received before round 1 was drawn: entries
+        not valid at the draw that became valid since without a new form — a row refused as
+        MULTI_EVENT made valid by the office cancelling the other event (handbook,
+        TOO_FEW_ENTRIES), for one.  They take no part either (a published draw is never
+        redrawn), but were not "第1轮抽签后才报名" (an audit: said of a form sent before the
+        deadline).  Empty when a time is not known."""
+        late = self.late_ids()
+        drawn_at = self.ledger.published_at(self.ev.id, 1) if late else None
+        if drawn_at is None:
+            return frozenset()
+        forms = self.inputs.entry_forms
+        return frozenset(e.id for e in self.entries if e.id in late
+                         and (at := forms.get((e.branch, self.ev.id))) is not None and at < aware(drawn_at))
 
     def withdrawn_ids(self) -> frozenset[str]:
         """The entries named in the event's ``withdrawn`` (a name, a staff number or a team
@@ -3617,8 +3662,13 @@ class EventRunner:
             # R2020-Q4: entered after round 1 was drawn, in no round: not drawn, not ranked
             # (late_ids); one a later round holds (drawn by an older version) plays on
             late = [e for e in added if e in self.late_ids()]     # (worked out once)
-            if late:
-                parts.append("新增 " + "、".join(names.get(e, e) for e in late) + "：第1轮抽签后才报名，不参加编排，也不计名次")
+            valid_since = self.late_valid_ids()
+            sent_late = [e for e in late if e not in valid_since]
+            if sent_late:
+                parts.append("新增 " + "、".join(names.get(e, e) for e in sent_late) + "：第1轮抽签后才报名，不参加编排，也不计名次")
+            if len(sent_late) < len(late):
+                parts.append("新增 " + "、".join(names.get(e, e) for e in late if e in valid_since)
+                             + f"：{LATE_VALID}（报名表在抽签前已收到，抽签时这一报名未录入），不参加编排，也不计名次")
             if len(late) < len(added):
                 parts.append("新增 " + "、".join(names.get(e, e) for e in added if e not in late))
             if removed:
@@ -5436,6 +5486,23 @@ def first_seen(inputs: Inputs) -> dict[tuple[str, str], dt.datetime]:
     return out
 
 
+def entry_forms(cur: Current) -> dict[tuple[str, str], dt.datetime]:
+    """(branch, event) → when the form validation reads the branch's rows of the event from
+    was received (:attr:`Current.regs`; a branch's rows of an event closed before its newest
+    form came are read from the form sent in time, :attr:`Current.events_of`)."""
+    from .validate.checks import owner_key
+
+    out: dict[tuple[str, str], dt.datetime] = {}
+    for reg in cur.regs:
+        if not getattr(reg, "usable", False) or not reg.branch or reg.received is None:
+            continue
+        answers = cur.events_of.get(owner_key(reg))
+        for ev_id in {r.event for r in reg.rows if r.event}:
+            if answers is None or ev_id in answers:
+                out[(reg.branch, ev_id)] = aware(reg.received)
+    return out
+
+
 def _left_out(old_reg: Any, new_reg: Any, kept: tuple[str, ...] = (),
               registered: Collection[int] | None = None) -> list[str]:
     """The people of ``old_reg`` (rows of events in ``kept`` aside) that ``new_reg`` leaves
@@ -6466,6 +6533,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
     terms = terms_at_draw(t, ledger, issues, now)     # validation's view: drawn or closed events as then
     cur, submissions = current_registrations(inputs, issues, terms)
+    inputs.entry_forms = entry_forms(cur)
     substitutes_drawn(t, ledger, cur, issues)
     current = cur.newest
     if resent and names is None:
@@ -6573,7 +6641,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # (a unit's: a referee's sheet that is no form — a copied table, a renamed sheet — has no
     # unit, and its referee is told by the line below, not sent a registration form back)
     if any((i.source in forms or i.file in forms) and i.branch for i in errors):
-        report.next_steps.append(returned_forms_step(terms.spec.events, events, now))
+        report.next_steps.append(returned_forms_step(terms.spec.events, events, now, t.spec.late_policy))
     # R2015-A1: the 评奖表 is the office's own, and read: a problem of its rows (UNKNOWN_BRANCH at a
     # 单位 typed "后勤") is the office's to correct, not a file not taken to tell its sender of
     award_books = {rec.sha256 for rec, _ in inputs.awards}
@@ -6724,8 +6792,13 @@ def _make_event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: 
     own = [r for r, b in inputs.results if str(b.meta.get(layout.META_EVENT, "")) == ev.id]
     sheets = sorted((r.sha256, r.file_name, r.received_at.isoformat())
                     for r in [*own, *(r for kind in (inputs.playoffs, inputs.checkins) for r, _ in kind)])
+    # the forms received after the event's deadline its entries are read from: only such a
+    # form can have come after round 1 was drawn (EventRunner.late_valid_ids)
+    branches = {e.branch for e in entries}
+    late_forms = sorted((b, at.isoformat()) for (b, ev_id), at in inputs.entry_forms.items()
+                        if ev_id == ev.id and b in branches and (ev.deadline is None or at > aware(ev.deadline)))
     fixed = [inputs.context or _read_context(t), ev.id, _drawn_digest(entries), sheets, deadline_passed(ev, now),
-             draw_time_come(ev, now)]
+             draw_time_come(ev, now), late_forms]
     head = hashlib.sha256(_canon(fixed).encode())
 
     def key_for(rounds: list[str]) -> str:
@@ -6805,7 +6878,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
                   results=runner.results, standings=standings, placements=placements,
                   complete=runner.complete, waiting=runner.waiting, ties=runner.ties,
-                  withdrawn=runner.withdrawn_ids(), late=runner.late_ids(), same_as=dict(runner.same_as))
+                  withdrawn=runner.withdrawn_ids(), late=runner.late_ids(), late_valid=runner.late_valid_ids(),
+                  same_as=dict(runner.same_as))
     if len(runner.rounds) != len(rounds_before):
         # a round was published: the next run starts from the ledger as it is now, and
         # finds exactly this state (the new round waits for its results)

@@ -168,9 +168,17 @@ class EventState:
     # entry ids entered after round 1 was drawn (R2020-Q4, EventRunner.late_ids): in no round,
     # no place, no award
     late: frozenset[str] = frozenset()
+    # those of ``late`` whose form came before round 1 was drawn, valid only since (a row
+    # refused as MULTI_EVENT until the office cancelled the other event: EventRunner.late_valid_ids)
+    late_valid: frozenset[str] = frozenset()
     # an entry sent again under another id since round 1 was drawn (工号 filled in), taken for
     # the drawn one (run.drawn_as): its id now → the drawn id it plays and is placed under
     same_as: Mapping[str, str] = field(default_factory=dict)
+
+
+#: an entry of a drawn event in no round whose form came before round 1 was drawn, valid only
+#: since (:attr:`EventState.late_valid`): DRAW_INPUT_CHANGED and the unit's page say so
+LATE_VALID = "第1轮抽签后才成为有效报名"
 
 
 def forms_still_count(events: Iterable["EventSpec"], late_policy: str, drawn: Mapping[str, "EventState"],

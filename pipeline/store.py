@@ -302,6 +302,12 @@ class Ledger:
         """(event, round, published_at as stored) of every published round."""
         return self.conn.execute("SELECT event, round, published_at FROM rounds").fetchall()
 
+    def published_at(self, event: str, round_no: int) -> dt.datetime | None:
+        """When a round was published (the run's time), or None."""
+        row = self.conn.execute("SELECT published_at FROM rounds WHERE event=? AND round=?",
+                                (event, round_no)).fetchone()
+        return dt.datetime.fromisoformat(row[0]) if row else None
+
     def drawn_events(self) -> dict[str, int]:
         """Event id → how many rounds the ledger holds for it."""
         return dict(self.conn.execute("SELECT event, COUNT(*) FROM rounds GROUP BY event").fetchall())

@@ -24,7 +24,7 @@ from ..issues import Issue
 from ..layout import FINAL_PLACES
 from ..mailname import hash_named
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
-from ..state import forms_still_count
+from ..state import LATE_VALID, forms_still_count
 from ..timeutil import TZ, aware, cn_datetime
 from . import svg
 from .viewmodels import entry_units, match_titles, shared_awards_note, table_caption
@@ -1228,7 +1228,7 @@ def final_places(state: "LeagueState") -> dict[str, str]:
     """Entry id → its final place in an ended event, as a branch page shows it (未参赛 for one
     entered after its event's round 1 was drawn) — built once
     per state (each of a province's hundreds of branch pages asks; 5,000 placements each)."""
-    key = tuple((ev_id, es.complete, id(es.placements), len(es.placements), es.late)
+    key = tuple((ev_id, es.complete, id(es.placements), len(es.placements), es.late, es.late_valid)
                 for ev_id, es in state.events.items())
     cached = state.__dict__.get("_places_cache")
     if cached is not None and cached[0] == key:
@@ -1238,6 +1238,8 @@ def final_places(state: "LeagueState") -> dict[str, str]:
         # R2020-Q4: entered after round 1 was drawn (accept-with-warning), in no round and
         # no place (EventRunner.late_ids) — said from the draw on, not only once it ended
         out.update(dict.fromkeys(es.late, "未参赛（第1轮抽签后才报名）"))
+        # … or whose form came before the draw, valid only since (EventState.late_valid)
+        out.update(dict.fromkeys(es.late_valid, f"未参赛（{LATE_VALID}）"))
         if not es.complete:
             continue
         for p in es.placements:

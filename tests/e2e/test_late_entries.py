@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import os
 import random
 import shutil
 import sys
@@ -129,8 +130,12 @@ def test_R2020_Q4_a_form_after_the_events_finished_changes_no_place_or_award(tmp
     before = {name: (out / "data" / name).read_bytes() for name in ("standings.csv", "awards.csv")}
     certificates = (out / "certificates.html").read_text(encoding="utf-8")
 
-    send_mail(folder, "1201-b01-报名表.eml", [(B01_FORM, form)], "Tue, 01 Dec 2020 10:00:00 +0800")
-    late = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=now))
+    # (after the draws by this ledger's clock: it was made again on 2030-01-01, and a form
+    # received before that is one whose entry became valid after the draw, as said otherwise)
+    send_mail(folder, "1201-b01-报名表.eml", [(B01_FORM, form)], "Tue, 01 Jan 2030 10:00:00 +0800")
+    at = dt.datetime(2030, 1, 1, 10, 5, tzinfo=TZ).timestamp()      # (saved then: its Date is no clock error)
+    os.utime(folder / "inbox" / "1201-b01-报名表.eml", (at, at))
+    late = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=now + dt.timedelta(days=1)))
     events = late.state.events
     added = {k: [e for e in es.entries if e.branch == "b01"] for k, es in events.items()}
     assert any(added.values()), added       # the form was taken
@@ -203,3 +208,43 @@ def test_R2020_Q4_the_same_people_resent_with_their_staff_numbers_are_no_late_en
                    for i in same), places
     page = (out_parent / "t2011-court" / "branches" / "d01.html").read_text(encoding="utf-8")
     assert "第1轮抽签后才报名" not in page and places[next(iter(events["xiangqi"].same_as))] in page
+
+
+def test_R2020_Q4_an_on_time_row_valid_only_after_the_draw_is_not_said_sent_after_it(tmp_path):
+    """An audit: t2015 with ``one_event_per_person`` on; 基础医学院 (t01) enters 姚佳洋 in 围棋
+    and 双扣 on its form of 10-27 (MULTI_EVENT on both rows: neither entered).  围棋 is drawn
+    on 11-01; the office then cancels 双扣 (handbook, TOO_FEW_ENTRIES: delete the event), and
+    姚佳洋's 围棋 row is valid.  The published draw stands and he does not play — but he was
+    said "第1轮抽签后才报名" (DRAW_INPUT_CHANGED, the unit's page) though his form came three
+    days before the deadline: it says his entry became valid after the draw, and that his
+    form came before it."""
+    from pipeline.render.site_vm import final_places
+
+    folder = t2015_forms(tmp_path)
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "one_event_per_person: false" in text
+    spec.write_text(text.replace("one_event_per_person: false", "one_event_per_person: true"), encoding="utf-8")
+
+    def twice(wb):
+        ws = wb["报名表"]
+        assert (ws["B10"].value, ws["D10"].value, ws["B16"].value) == ("围棋", "姚佳洋", "双扣")
+        ws["D16"].value, ws["E16"].value = "姚佳洋", "001036"
+    edit_attachment(folder / "inbox" / "1027-t01-报名表.eml", twice)
+    out_parent = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=dt.datetime(2015, 11, 1, 12, tzinfo=TZ)))
+    assert sorted(i.cell for i in first.issues if i.code == "MULTI_EVENT") == ["B10", "B16"]
+    drawn = first.state.events["go"].rounds
+    assert len(drawn) == 1
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(text[:text.index("  - id: shuangkou")], encoding="utf-8")    # 双扣 cancelled
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False,
+                            now=dt.datetime(2015, 11, 1, 13, tzinfo=TZ)))
+    es = report.state.events["go"]
+    (yao,) = [e for e in es.entries if e.players[0].name == "姚佳洋"]
+    assert es.rounds == drawn and yao.id in es.late      # never redrawn, he does not play
+    (said,) = [i.message for i in report.issues if i.code == "DRAW_INPUT_CHANGED" and "围棋" in i.message]
+    assert "姚佳洋" in said and NOT_DRAWN in said, said
+    assert "抽签后才报名" not in said and "第1轮抽签后才成为有效报名" in said, said
+    assert "报名表在抽签前已收到" in said, said
+    assert final_places(report.state)[yao.id] == "未参赛（第1轮抽签后才成为有效报名）"

@@ -118,3 +118,54 @@ def test_while_one_event_is_open_the_errors_are_still_to_be_fixed(tmp_path: Path
         sub = Submission(sha256="ab" * 32, file="f.xlsx", branch="b01", received=now, status="accepted")
         said = site_vm._branch_row("b01", "", [sub], [err], 0, "", closed=closed).state
         assert said == ("有 1 处错误，报名已截止，未录入" if closed else "有 1 处错误待改"), said
+
+
+def _accept_late(folder: Path) -> None:
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "late_policy: reject" in text
+    spec.write_text(text.replace("late_policy: reject", "late_policy: accept-with-warning"), encoding="utf-8")
+
+
+def test_R2020_Q4_accept_with_warning_the_step_says_resent_forms_still_count_for_undrawn_events(tmp_path: Path) -> None:
+    """Under ``late_policy: accept-with-warning`` a corrected form resent after the last
+    deadline is taken for an event not drawn yet (LATE_SUBMISSION, a warning), as the
+    receipts tell the captains (重新发送的报名表将被标为逾期报名) — the step said 不再退回修改、
+    回执已告知各单位不能再通过邮件更正, and told the office to move the deadline (an audit)."""
+    folder = _t2016_with_a_nameless_row(tmp_path)
+    _accept_late(folder)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2016, 11, 17, 10, 0, tzinfo=TZ)))     # closed 11-16 17:00, not drawn
+    (step,) = _form_steps(report)
+    assert "不再退回修改" not in step and "不能再通过邮件更正" not in step and "deadline" not in step, step
+    assert step.startswith("把 returned/ 中标注了问题的报名表退回各单位修改"), step
+    assert "扑克牌" in step and "逾期" in step and "LATE_SUBMISSION" in step, step
+
+
+def test_R2020_Q4_accept_with_warning_the_step_per_event(tmp_path: Path) -> None:
+    """T2015 (围棋, 中国象棋, 桥牌 close on 10-30, 双扣 on 11-14) under accept-with-warning:
+    a closed event not drawn yet still takes a corrected form (marked late), a drawn one does
+    not; with every event drawn nothing is taken, and the receipts' 不能再通过邮件更正 (said
+    only under reject) is not claimed.  The default policy's words are unchanged."""
+    from types import SimpleNamespace
+
+    from pipeline.run import returned_forms_step
+
+    t = load_tournament(ROOT / "sample_sheets" / "t2015-tcm", cache_parent=tmp_path)
+    evs = t.spec.events
+    drawn = {"go": SimpleNamespace(rounds=[object()]), "xiangqi": SimpleNamespace(rounds=[object()])}
+    nov2, nov20 = dt.datetime(2015, 11, 2, 9, 0, tzinfo=TZ), dt.datetime(2015, 11, 20, 9, 0, tzinfo=TZ)
+    step = returned_forms_step(evs, drawn, nov2, "accept-with-warning")
+    assert step.startswith("把 returned/ 中标注了问题的报名表退回各单位修改"), step
+    assert "双扣（报名截止 2015年11月14日 23:59）" in step and "桥牌" in step and "逾期" in step, step
+    assert "已抽签的项目（围棋、中国象棋）" in step and "不能再通过重发报名表更正" in step, step
+    late = returned_forms_step(evs, drawn, nov20, "accept-with-warning")
+    assert late.startswith("把 returned/ 中标注了问题的报名表退回各单位修改") and "deadline" not in late, late
+    assert "尚未抽签的项目（桥牌、双扣）" in late and "LATE_SUBMISSION" in late and "已抽签的项目（围棋、中国象棋）" in late, late
+    every = {ev.id: SimpleNamespace(rounds=[object()]) for ev in evs}
+    done = returned_forms_step(evs, every, nov20, "accept-with-warning")
+    assert "各项目均已抽签" in done and "退回各单位修改" not in done and "不能再通过邮件更正" not in done, done
+    # the default policy: as before
+    assert returned_forms_step(evs, drawn, nov20) == returned_forms_step(evs, drawn, nov20, "reject")
+    assert "回执已告知各单位不能再通过邮件更正" in returned_forms_step(evs, drawn, nov20)
+    assert "不能再通过重发报名表更正" in returned_forms_step(evs, drawn, nov2)

@@ -27,6 +27,7 @@ from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
 from ..state import LATE_VALID, forms_still_count
 from ..timeutil import TZ, aware, cn_datetime
 from . import svg
+from .anchors import Anchors, TocItem, toc_worth
 from .viewmodels import entry_units, match_titles, shared_awards_note, table_caption
 
 if TYPE_CHECKING:
@@ -565,6 +566,8 @@ class RoundVM:
     status: str
     notes: tuple[str, ...]
     matches: tuple[MatchVM, ...]
+    anchor: str = ""        # its id on the page: r<round number> (:mod:`.anchors`)
+    no: int = 0             # its round number (第N轮 in the page's 目录)
 
 
 @dataclass(frozen=True)
@@ -590,6 +593,8 @@ class StandingVM:
     title: str
     tiebreaks: tuple[str, ...]
     rows: tuple[StandingRowVM, ...]
+    anchor: str = ""        # its id on the page: g-<stage>-<group> (:mod:`.anchors`)
+    label: str = ""         # its link in the page's 目录: A组 where the event's tables share a stage
 
 
 @dataclass(frozen=True)
@@ -601,6 +606,7 @@ class StageVM:
     kind_label: str
     svg: str                 # an inline <svg> (bracket) or ""
     rounds: tuple[RoundVM, ...]
+    anchor: str = ""         # its section's id: st-<stage id> (:mod:`.anchors`)
 
 
 @dataclass(frozen=True)
@@ -632,6 +638,10 @@ class EventPage:
     awards: tuple[AwardVM, ...]
     facts: tuple[tuple[str, str], ...]
     rounds: tuple[DocLink, ...] = ()
+    #: 目录 (audit 38: a 3.5 MB page of eight groups and 49 rounds, nothing to jump to): the
+    #: page's sections (ids fixed in templates/site/event.html), each group's table, each
+    #: stage with its rounds; empty with less than two places to go
+    toc: tuple[TocItem, ...] = ()
 
 
 KIND_LABEL = {"tables": "分桌赛", "knockout": "淘汰赛", "groups": "小组赛",
@@ -647,7 +657,7 @@ def _match_note(m: Match, r: "MatchResult | None", worth: str) -> str:
     return note
 
 
-def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
+def _round_vm(es: "EventState", rnd: Round, names: Names, anchor: str = "") -> RoundVM:
     """One round on the event page.  A bye that counts points says how many, as the draw
     sheet and the standings do (R2016-S1: 轮空按52分计); a knockout's 晋级签 says none
     (:func:`.viewmodels.bye_worth`)."""
@@ -682,11 +692,11 @@ def _round_vm(es: "EventState", rnd: Round, names: Names) -> RoundVM:
     status = "已完成" if done else f"已录入 {played}/{total} 场成绩"
     title = rnd.title
     return RoundVM(title=title, session=es.session_of_round.get(rnd.round, ""), status=status,
-                   notes=tuple(rnd.notes), matches=tuple(matches))
+                   notes=tuple(rnd.notes), matches=tuple(matches), anchor=anchor, no=rnd.round)
 
 
-def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventState | None" = None
-                 ) -> tuple[StandingVM, ...]:
+def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventState | None" = None,
+                 ids: Anchors | None = None) -> tuple[StandingVM, ...]:
     """Standings tables with the tiebreak chain as extra columns, in the chain's order; a
     row's record names the byes that scored (``es``: its event): 2胜0和2负 beside 积分 6
     did not add up (a Swiss bye's 2 points); an entry the office withdrew is marked 已退赛,
@@ -696,6 +706,9 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventStat
 
     out = []
     word = playoff_word(es) if es is not None else "人"
+    tables = list(tables)
+    ids = ids or Anchors()
+    one_stage = len({t.stage for t in tables}) == 1
     for t in tables:
         byes = scored_byes(es, t) if es is not None else {}
         title = t.stage_name or t.stage
@@ -717,7 +730,8 @@ def standing_vms(tables: Iterable["StandingTable"], names: Names, es: "EventStat
                                 for c, s in zip(t.chain, scales)),
                 playoff=row.playoff_required, withdrawn=es is not None and row.entry in es.withdrawn))
         out.append(StandingVM(title=title, tiebreaks=tuple(tiebreak_label(c) for c in t.chain),
-                              rows=tuple(rows)))
+                              rows=tuple(rows), anchor=ids.take("g", t.stage, t.group),
+                              label=f"{t.group}组" if t.group and one_stage else title))
     return tuple(out)
 
 
@@ -838,13 +852,20 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
     names = Names(state)
     spec = es.spec
     stages = []
+    # the page's fixed sections (awards, brackets, standings, rounds, docs) are not of these forms
+    ids = Anchors()
     for rounds in split_stages(es.rounds):
         kind = stage_kind(rounds, spec.format.type)
         label = stage_label(rounds, spec.format.type)
         title = stage_heading(rounds, label)
         # (the label only where the heading does not already say it: 决赛循环赛, 淘汰赛)
         stages.append(StageVM(title=title, kind=kind, kind_label="" if label in title else label, svg="",
-                              rounds=tuple(_round_vm(es, r, names) for r in rounds)))
+                              rounds=tuple(_round_vm(es, r, names, ids.take(f"r{r.round}")) for r in rounds),
+                              anchor=ids.take("st", rounds[0].stage)))
+    standings = standing_vms(es.standings, names, es, ids)
+    awards = _awards_of(state.awards, {event_id, spec.name}, names)
+    brackets = tuple(event_brackets(es, names))
+    links = round_links(state, event_id)
     played, drawn, left = event_progress(es)
     facts = [("赛制", es.format_title), ("参赛", f"{playing_count(es)} " + ("队" if spec.is_team else "人")),
              ("进度", progress_text(played, drawn, left))]
@@ -855,10 +876,27 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
     return EventPage(
         page=_page(state, spec.name, "../"), id=event_id, name=spec.name, format_title=es.format_title,
         status=event_status(es), complete=es.complete, entry_count=playing_count(es),
-        brackets=tuple(event_brackets(es, names)), stages=tuple(stages),
-        standings=standing_vms(es.standings, names, es),
-        awards=_awards_of(state.awards, {event_id, spec.name}, names), facts=tuple(facts),
-        rounds=round_links(state, event_id))
+        brackets=brackets, stages=tuple(stages), standings=standings, awards=awards, facts=tuple(facts),
+        rounds=links, toc=event_toc(es, stages, standings, bool(awards), bool(brackets), bool(links)))
+
+
+def event_toc(es: "EventState", stages: list[StageVM], standings: tuple[StandingVM, ...], awards: bool,
+              brackets: bool, docs: bool) -> tuple[TocItem, ...]:
+    """An event page's 目录: 获奖名单 and 对阵图 (when shown), the standings with a link to
+    each group's table, each stage with a link to each of its rounds, 抽签表 — when the page
+    has more than one group table, stage or round to go to (one of each is reached by
+    scrolling)."""
+    if len(standings) < 2 and len(stages) < 2 and not any(len(st.rounds) > 1 for st in stages):
+        return ()
+    items = [TocItem(a, label) for a, label, shown in (("awards", "获奖名单", awards), ("brackets", "对阵图", brackets))
+             if shown]
+    if standings:
+        items.append(TocItem("standings", "最终排名" if es.complete else "当前排名",
+                             tuple((t.anchor, t.label) for t in standings) if len(standings) > 1 else ()))
+    items += [TocItem(st.anchor, st.title, tuple((r.anchor, f"第{r.no}轮") for r in st.rounds)) for st in stages]
+    if docs:
+        items.append(TocItem("docs", "抽签表与成绩登记表"))
+    return tuple(items) if toc_worth(items) else ()
 
 
 # ----------------------------------------------------------------------------- index page
@@ -977,6 +1015,15 @@ class IndexPage:
     data_files: tuple[tuple[str, str], ...] = ()
     #: how 名次 of the award totals is reached (weights of the awards in the table)
     totals_note: str = ""
+
+    @property
+    def toc(self) -> tuple[TocItem, ...]:
+        """The index's 目录 (its ids fixed in templates/site/index.html): at 200 units the
+        status table sat under 200 event cards and award rows (audit 38)."""
+        return tuple(TocItem(a, label) for a, label, shown in (
+            ("events", "比赛项目", True), ("documents", "文件", bool(self.documents)),
+            ("awards", "各单位获奖统计", True), ("entries", "报名情况", True), ("status", "各单位提交状态", True))
+            if shown)
 
 
 def totals_note(columns: tuple[str, ...], shared: str = "", money: bool = True, so_far: tuple[str, ...] = ()) -> str:

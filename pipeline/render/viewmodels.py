@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Sequence
 from ..layout import REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_MARK
 from ..model import Entry, Match, Person, Round
 from ..timeutil import cn_date, cn_datetime
+from .anchors import Anchors, TocItem, toc_worth
 from ..validate.checks import quota_entries, quota_for
 
 if TYPE_CHECKING:
@@ -109,6 +110,8 @@ class Table:
     #: repeated column heads alone did not say whose rows they were
     section: str = ""
     part: str = ""
+    #: the table's ``id`` on its page (:mod:`.anchors`: a group's table in the standings), "" for none
+    anchor: str = ""
 
     def __post_init__(self) -> None:
         self.part = self.part or self.section
@@ -997,6 +1000,18 @@ class EventTables:
     status: str
     tables: list[Table] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)    # 说明 lines under the tables
+    anchor: str = ""      # the event heading's id (ev-<event id>, :mod:`.anchors`)
+
+    def toc(self) -> TocItem:
+        """The event's line of the page's 目录: its heading, then its tables' parts (A组 …
+        最终名次) when it has more than one."""
+        parts = [(t.anchor, _toc_label(t)) for t in self.tables if t.anchor] if len(self.tables) > 1 else []
+        return TocItem(self.anchor, self.name, tuple(parts))
+
+
+def _toc_label(t: Table) -> str:
+    """A table's link in the 目录: its caption without what it counts (（积分含轮空…）)."""
+    return re.sub(r"（.*$", "", t.caption).strip() or t.section
 
 
 @dataclass
@@ -1005,6 +1020,7 @@ class StandingsVM(Doc):
 
     events: list[EventTables] = field(default_factory=list)
     legend: str = ""
+    toc: list[TocItem] = field(default_factory=list)    # 目录: an event a line (screen only)
 
 
 def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") -> Table:
@@ -1142,14 +1158,22 @@ def _status(es: "EventState") -> str:
 def standings_vm(state: "LeagueState") -> StandingsVM:
     """Standings of every event and group (成绩表), in spec order."""
     vm = StandingsVM(**vars(_doc(state, f"{state.tournament.spec.name} 成绩表")))
+    ids = Anchors()     # audit 38: 6,000 rows of eight events on one page, nothing to jump to
     for ev in state.tournament.spec.events:
         es = state.events.get(ev.id)
         if es is None or not es.standings:
             continue
         tables = [standing_table(state, es, st) for st in es.standings]
+        where = ids.take("ev", ev.id)
+        for t, st in zip(tables, es.standings):
+            t.anchor = ids.take(where, st.stage, st.group)
         final = final_order_table(state, es)
+        if final:
+            final.anchor = ids.take(where, "final-order")
         vm.events.append(EventTables(ev.name, _status(es), same_widths(tables) + ([final] if final else []),
-                                     final_order_notes(es) if final else []))
+                                     final_order_notes(es) if final else [], anchor=where))
+    vm.toc = [e.toc() for e in vm.events]
+    vm.toc = vm.toc if toc_worth(vm.toc) else []
     vm.legend = "名次相同表示按全部破同分规则仍然并列；“需加赛”表示须加赛决定名次。"
     return vm
 
@@ -1208,6 +1232,7 @@ class AwardsVM(Doc):
     total_prize: str = ""
     issuer: str = ""            # who publishes the list, under it (as the notice is signed)
     date: str = ""              # its date: the certificates' (award_date)
+    toc: list[TocItem] = field(default_factory=list)    # 目录: an event a line, then 特别奖项 … (screen only)
 
 
 def shared_places(awards: Iterable["AwardRow"]) -> set[tuple[str, str, int]]:
@@ -1256,7 +1281,9 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     money = any(a.prize for a in [*state.awards, *state.branch_awards])
     cash = ["奖金（元）"] if money else []
     shared = shared_places(state.awards)
+    ids = Anchors()
     for event_id, rows in by_event.items():
+        where = ids.take("ev", event_id)
         ev = spec.event(event_id)
         team_event = ev.is_team if ev else any(a.players and a.players != a.team for a in rows)
         groups = list(OrderedDict.fromkeys(a.group for a in rows))
@@ -1273,13 +1300,15 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
             align = ["", "center", "", ""] + ([""] if team_event else []) + ["num"] * len(cash)
             name = _event_name(spec, event_id)
             tables.append(Table(head, body, align, caption=f"{g}组" if g else "", section=name,
-                                part=f"{name} {g}组" if g else name))
-        placed.append((order.get(event_id, len(order)), EventTables(_event_name(spec, event_id), "", same_widths(tables))))
+                                part=f"{name} {g}组" if g else name, anchor=ids.take(where, g) if g else ""))
+        placed.append((order.get(event_id, len(order)),
+                       EventTables(_event_name(spec, event_id), "", same_widths(tables), anchor=where)))
     # an event without awards yet says why, in its place (a 加赛 to play, rounds to go)
     for ev in spec.events:
         es = state.events.get(ev.id)
         if ev.id not in by_event and es is not None and not es.complete:
-            placed.append((order[ev.id], EventTables(ev.name, f"获奖名单待定：{es.waiting or '比赛尚未结束'}。", [])))
+            placed.append((order[ev.id], EventTables(ev.name, f"获奖名单待定：{es.waiting or '比赛尚未结束'}。", [],
+                                                     anchor=ids.take("ev", ev.id))))
     vm.events = [t for _, t in sorted(placed, key=lambda x: x[0])]
     personal = [a for a in state.branch_awards if a.entry or a.players]
     unit_awards = [a for a in state.branch_awards if not (a.entry or a.players)]
@@ -1314,6 +1343,12 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
         if any(len(a.unit_ids) > 1 for a in everything):
             vm.totals_note = shared_awards_note(spec.unit_word, bool(cash), total_row=True)
         vm.total_prize = yuan(sum(a.prize for a in everything))
+    # the 目录 (its ids: templates/docs/awards.html's headings)
+    vm.toc = [e.toc() for e in vm.events] + [
+        TocItem(a, label) for a, label, t in (("person-awards", "特别奖项", vm.person_awards),
+                                              ("unit-awards", "单位奖项", vm.branch_awards),
+                                              ("totals", "获奖统计", vm.branch_totals)) if t]
+    vm.toc = vm.toc if toc_worth(vm.toc) else []
     return vm
 
 

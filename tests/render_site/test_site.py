@@ -251,9 +251,9 @@ def test_a_finished_events_standings_are_the_final_ones():
 
     state = make_state()
     assert state.events["xiangqi"].complete
-    assert "<h2>最终排名</h2>" in render_event(state, "xiangqi") and "当前排名" not in render_event(state, "xiangqi")
+    assert '<h2 id="standings">最终排名</h2>' in render_event(state, "xiangqi") and "当前排名" not in render_event(state, "xiangqi")
     state.events["xiangqi"].complete = False
-    assert "<h2>当前排名</h2>" in render_event(state, "xiangqi")
+    assert '<h2 id="standings">当前排名</h2>' in render_event(state, "xiangqi")
 
 
 # -- the site's stylesheet: structural checks of what a phone and a printer get ---------------
@@ -334,7 +334,7 @@ def test_standings_on_a_phone_show_the_points_and_whole_names():
     for where in ("phone", "print"):
         assert "keep-all" in _declared(where, r"(^|\s)td\.name$", "word-break"), where
     # (the award list's holders too)
-    awards = page[page.index("<h2>获奖名单</h2>"):page.index("</table>", page.index("<h2>获奖名单</h2>"))]
+    awards = page[page.index('<h2 id="awards">获奖名单</h2>'):page.index("</table>", page.index('<h2 id="awards">获奖名单</h2>'))]
     assert '<td class="name">' in awards
 
 
@@ -363,7 +363,7 @@ def test_the_index_tally_total_follows_the_unit_and_covers_no_award(tmp_path):
     of sight.  合计 comes right after the unit, in the table's flow: nothing overlaps."""
     render_site(make_state(), tmp_path)
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
-    i = index.index("<h2>各单位获奖统计</h2>")
+    i = index.index('<h2 id="awards">各单位获奖统计</h2>')
     head = _header(index[i:], "tally")
     assert head[:3] == ["名次", "单位", "合计"], head
     assert head[3:] and "合计" not in head[3:]

@@ -2392,6 +2392,9 @@ class _RoundSheets:
     #: the match keys of the tables scored by the sheets read before the one being read (None:
     #: not read yet for it — :meth:`EventRunner.scored_so_far`)
     scored: set[tuple] | None = None
+    #: the (match key, 牌号) whose row taken before the sheet being read could not be read
+    #: (None: not read yet for it — :meth:`EventRunner.unread_so_far`)
+    unread: set[tuple] | None = None
 
     def snapshot(self) -> tuple:
         """What :meth:`EventRunner.fall_back` changes, to be put back by :meth:`restore`."""
@@ -4110,7 +4113,7 @@ class EventRunner:
         mine = set().union(*fills.values())
         got = aware(rec.received_at)
         apart = [f for r, f in ctx.sheet_fills if aware(r.received_at) < got and not f <= mine]
-        ctx.scored = None
+        ctx.scored = ctx.unread = None
         split = bool(apart) and not (mine & set().union(*apart) & self.scored_so_far(ctx))
         ctx.sheet_fills.append((rec, frozenset(mine)))
         said_blank = {} if split else fills          # (what left_blank compares a blank row with)
@@ -4192,6 +4195,12 @@ class EventRunner:
                     # only cells the earlier row left blank are filled (the 加赛胜者 a
                     # PLAYOFF_REQUIRED asked for): no disagreement and no correction — the later
                     # row is taken without a word, as the same row sent again is
+                    differs = False
+                if differs and corrects and rkey in self.unread_so_far(ctx):
+                    # the earlier row was never read (RESULT_INVALID: 黑中盘胜 where 甲胜 or 乙胜
+                    # was asked for): no result is changed, the later row is the correction its
+                    # error asked for — no conflict, nor a table RESULTS_REWRITTEN counts (3
+                    # refused rows re-sent fixed were 改动了已有成绩中的 3 桌, exit 1)
                     differs = False
                 if differs:
                     apart = _told_apart(prev[0], rec)
@@ -4325,6 +4334,22 @@ class EventRunner:
         if ctx.scored is None:
             ctx.scored = {r.match.key for r in self.parse_taken(ctx)[2]}
         return ctx.scored
+
+    def unread_so_far(self, ctx: _RoundSheets) -> set[tuple]:
+        """Handbook RESULT_CONFLICT / RESULTS_REWRITTEN: the (match key, 牌号) whose taken row
+        leaves its table without a result through a problem of its own (:meth:`unreadable`: a
+        value not in the list, an error value, totals that do not add up), as the rows taken
+        so far read (:meth:`parse_taken`, the problems not said).  A later sheet's row for one
+        of them changes no result: it is the correction, not a conflict (:meth:`_read_sheet`).
+        Read at most once per sheet (``ctx.unread``, reset by :meth:`_read_sheet`), when
+        first needed: at its first row differing from the earlier one, whose rows are still
+        the earlier sheets' (a table's rows are replaced one at a time)."""
+        if ctx.unread is None:
+            rows, hands, results, found = self.parse_taken(ctx)
+            got = {r.match.key for r in results}
+            ctx.unread = {rkey for rkey, rr in rows.items() if rkey[0] not in got
+                          and self.unreadable(ctx, rkey, rr, hands, found) is not None}
+        return ctx.unread
 
     def rows_deleted(self, ctx: _RoundSheets, rec: Received, keyed: list[tuple[tuple, Any]],
                      fills: dict[str, set[tuple]], about: dict[int, tuple]) -> None:

@@ -18,6 +18,11 @@ the table is not played and its boards are left out of the matchpointing, the ot
 compared among themselves; the pair that came gets the average, half the top (tables
 played − 1 a board), the absent pair nothing.  (A pair dropping out once held the round
 for good: every table had to score every board.)
+
+A passed-out board (四家都不叫) scores 0: written 0, or as score sheets commonly write it —
+"-", "—", "PASS", "全不叫" (:data:`PASS_OUT`) — read as 0 with a note (``RESULT_READ_AS``)
+on its cell.  A board left blank at a table that scored others is asked for at its own
+row, saying a passed-out board is written 0 (R2015-F1).
 """
 from __future__ import annotations
 
@@ -27,17 +32,27 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Sequence
 
-from ..issues import Issue
+from ..issues import Issue, issue
 from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (FORFEIT_LABEL, RowReader, forfeit_column, merged_points, read_forfeit, shown, to_int,
-                     two_sided)
+from .common import (FORFEIT_LABEL, RowReader, forfeit_column, merged_points, norm, read_forfeit, shown, to_int,
+                     two_sided, where)
 
 BOARD = "牌号"
 NS_SCORE = "南北得分"
 MAX_SCORE = 7600   # 7NT redoubled, vulnerable, all overtricks stays below this
 SCORE_STEP = 10
+#: a passed-out board (四家都不叫) as score sheets write it, read as 0 (as norm() reads the
+#: cell, lower-cased: NFKC turns － into -, spaces dropped)
+PASS_OUT = frozenset({"-", "--", "—", "——", "–", "―", "pass", "passout", "passedout", "allpass", "p/o",
+                      "全不叫", "都不叫", "四家都不叫", "四家不叫", "无人叫牌"})
+PASS_OUT_HINT = "（这副牌四家都不叫的，填 0）"
+
+
+def passed_out(value: Any) -> bool:
+    """True for a 南北得分 written as a passed-out board (:data:`PASS_OUT`): ``passed_out("PASS")``."""
+    return isinstance(value, str) and norm(value).lower() in PASS_OUT
 
 
 def declarer_scores(vulnerable: bool) -> frozenset[int]:
@@ -180,6 +195,8 @@ class Bridge:
         forfeit_at: dict[tuple, tuple[RowReader, Any]] = {}
         scored_too: set[tuple] = set()     # tables with a 弃权 and a score: which is it?
         said: dict[tuple, set[int]] = defaultdict(set)   # boards whose score was refused (said at its cell)
+        blank_at: dict[tuple, dict[int, Any]] = defaultdict(dict)   # a pre-printed board's blank score cell
+        read_as: list[Issue] = []          # the passed-out boards read as 0 (notes)
         for row in rows:
             r = RowReader(row, issues)
             if FORFEIT_LABEL in row.values and not r.blank(FORFEIT_LABEL):
@@ -193,11 +210,19 @@ class Bridge:
                         scored_too.add(row.match.key)
                 continue
             if r.blank(NS_SCORE):
-                continue  # 牌号 may be pre-printed: no score yet = not yet played
+                # 牌号 may be pre-printed: no score yet = not yet played (asked for below,
+                # at this row, when its table scored other boards)
+                printed = to_int(row.values.get(BOARD))
+                if printed is not None:
+                    blank_at[row.match.key].setdefault(printed, row.at(NS_SCORE))
+                continue
             if not r.require([BOARD]):
                 continue
             board = r.integer(BOARD, 1)
-            ns = r.integer(NS_SCORE, -MAX_SCORE, MAX_SCORE, step=SCORE_STEP)
+            raw = row.values.get(NS_SCORE)
+            passed = passed_out(raw)
+            ns = 0 if passed else r.integer(NS_SCORE, -MAX_SCORE, MAX_SCORE, step=SCORE_STEP,
+                                            hint=PASS_OUT_HINT if to_int(raw) is None else "")
             if board is None or ns is None:
                 if board is not None:       # not "missing" too, at the next board's cell
                     said[row.match.key].add(board)
@@ -219,6 +244,10 @@ class Bridge:
                 continue
             scores[key][board] = ns
             first_cell.setdefault(key, row.at(NS_SCORE))
+            if passed:
+                read_as.append(issue("RESULT_READ_AS", f"{where(row.match)}：牌号 {board} 的“{NS_SCORE}”填的是 "
+                                     f"\"{shown(raw)}\"，按四家都不叫计 0 分；如不是这样，请改填这副牌的得分后重发",
+                                     at=row.at(NS_SCORE)))
             matches.setdefault(key, row.match)
 
         # a 弃权 beside scores: the table was played, or not — the referee says which (it was
@@ -228,6 +257,7 @@ class Bridge:
             r, _ = forfeit_at[k]
             r.bad(FORFEIT_LABEL, f"选了“{shown(r.raw(FORFEIT_LABEL))}”，这一桌又填了 {len(scores.get(k, {})) or 1} 副牌的"
                                  "南北得分，两者矛盾：比赛进行了的，请清空“弃权”；确为弃权的，请清空这一桌的得分")
+        issues.extend(read_as)
         if contradicted:
             return [], issues
         boards = planned or sorted({b for s in scores.values() for b in s})
@@ -236,8 +266,10 @@ class Bridge:
         for k in tables:
             missing = [b for b in boards if b not in scores.get(k, {}) and b not in said.get(k, ())]
             if missing and scores.get(k):
-                r = RowReader(ResultRow(matches[k], {}, {NS_SCORE: first_cell[k]}), issues)
-                r.bad(NS_SCORE, f"缺少牌号 {'、'.join(map(str, missing))} 的南北得分：请补填，"
+                # at the first missing board's own row (its 牌号 pre-printed), else the table's first
+                at = blank_at.get(k, {}).get(missing[0], first_cell[k])
+                r = RowReader(ResultRow(matches[k], {}, {NS_SCORE: at}), issues)
+                r.bad(NS_SCORE, f"缺少牌号 {'、'.join(map(str, missing))} 的南北得分：请补填{PASS_OUT_HINT}，"
                                 "所有桌打完同一组牌后才能计算比赛分")
         if not boards or any(b not in scores.get(k, {}) for k in tables for b in boards):
             return [], issues

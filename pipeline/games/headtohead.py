@@ -5,21 +5,32 @@ what happened; the reason must fit the result (a draw cannot be 将死).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Collection, Sequence
 
-from ..issues import Issue
+from ..issues import Issue, issue
 from ..model import MatchResult, Round
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (FORFEIT_CHOICES, RowReader, as_listed, duration_text, forfeit, merged_points, points_text, row_blank,
-                     states_points, time_option, two_sided)
+from .common import (FORFEIT_CHOICES, RowReader, as_listed, duration_text, forfeit, merged_points, norm, points_text,
+                     row_blank, shown, states_points, time_option, two_sided, where)
 
 RESULT_LABEL = "结果"
 REASON_LABEL = "原因"
 RESULTS = ("甲胜", "乙胜", "和棋") + FORFEIT_CHOICES
-RESULT_ALIASES = {"甲方胜": "甲胜", "乙方胜": "乙胜", "和": "和棋", "平": "和棋", "平局": "和棋",
-                  "甲弃权": "甲方弃权", "乙弃权": "乙方弃权"}
+RESULT_ALIASES = {"甲方胜": "甲胜", "乙方胜": "乙胜", "和": "和棋", "平": "和棋", "平局": "和棋", "和局": "和棋",
+                  "甲弃权": "甲方弃权", "乙弃权": "乙方弃权",
+                  # half a point each (the cell as norm() reads it: NFKC turns ½ into 1⁄2, １/２ into 1/2)
+                  **{d: "和棋" for half in ("1⁄2", "1/2", "0.5")
+                     for d in (half, f"{half}-{half}", f"{half}:{half}")}}
 FORFEIT_REASON = "弃权"
+#: a result written by colour (黑中盘胜, 红先胜, 白胜3/4子, 黑负): the colour, what may stand
+#: between it and 胜/负 (中盘, 超时, 先 …) and a margin after it (3/4子, 1目半, 2.5目) — none
+#: of them another colour, a result or a forfeit
+_COLOUR_RESULT = r"({colours})(?:方|棋)?([^{stop}]{{0,4}})(胜|负)([^{stop}]{{0,8}})"
+_COLOUR_STOP = "黑白红胜负和平弃"
+#: Go's SGF result (B+R, W+2.5, B+T, B+Resign, W+0.5目, B+): not B+F (a forfeit: 弃权 is a choice)
+_LETTER_RESULT = re.compile(r"([A-Z])\+(R|RESIGN|T|TIME|\d+(?:\.\d+)?目?)?")
 
 #: Swiss chain (R2015-F1 default format) and round-robin chain (R2011-F1), from the digest
 SWISS_TIEBREAKS = ("buchholz", "progressive", "wins", "black_wins", "direct")
@@ -42,6 +53,10 @@ class HeadToHeadGame:
     win_reasons: tuple[str, ...]
     draw_reasons: tuple[str, ...]
     first_note: str = ""
+    #: the colours of the side that moves first and of the other (围棋 黑/白, 象棋 红/黑), in
+    #: which a referee may write the result (黑中盘胜); ``letters`` the same in SGF (B+R)
+    colours: tuple[str, str] = ()
+    letters: tuple[str, str] = ()
     seats: int = 2
     default_points: dict[str, int] = field(default_factory=lambda: {
         "win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2, "forfeit_loss": 0})
@@ -110,7 +125,14 @@ class HeadToHeadGame:
             r = RowReader(row, issues)
             if not r.require([RESULT_LABEL]):
                 continue
-            res = r.choice(RESULT_LABEL, RESULTS, aliases=RESULT_ALIASES)
+            read = self.colour_result(row)
+            if read is not None:
+                res = read
+                if res not in RESULTS:      # a colour the game has not, a forfeit, B+F …
+                    r.bad(RESULT_LABEL, res)
+                    continue
+            else:
+                res = r.choice(RESULT_LABEL, RESULTS, aliases=RESULT_ALIASES)
             reason = r.choice(REASON_LABEL, self.reasons, blank_as="")
             if not r.ok or res is None or reason is None:
                 continue
@@ -118,6 +140,8 @@ class HeadToHeadGame:
             if problem:
                 r.bad(REASON_LABEL, problem)
                 continue
+            if read in ("甲胜", "乙胜"):
+                issues.append(self._read_note(row, res))
             src = row.at(RESULT_LABEL)
             if res in FORFEIT_CHOICES:
                 who = FORFEIT_CHOICES.index(res)
@@ -127,6 +151,56 @@ class HeadToHeadGame:
             results.append(two_sided(row.match, winner, pts, scores=game_points(winner), reason=reason,
                                      source=src, detail={"first": row.match.first}))
         return results, issues
+
+    def colours_text(self, first: int = 0) -> str:
+        """Who holds which colour at a table: ``甲方执黑先行，乙方执白`` ("" for a game without)."""
+        if not self.colours:
+            return ""
+        sides = ("甲方", "乙方") if first == 0 else ("乙方", "甲方")
+        return f"{sides[0]}{self.first_note}，{sides[1]}执{self.colours[1]}"
+
+    def colour_result(self, row: ResultRow) -> str | None:
+        """A result written by colour, as the choice it stands for (R2015-F1: 甲方 moves first,
+        ``Match.first``): 围棋 黑中盘胜 / B+R → 甲胜, 白胜3/4子 / W+2.5 → 乙胜, 黑负 → 乙胜; 象棋
+        红胜 → 甲胜, 黑胜 → 乙胜, 红先和 → 和棋.  None when the cell is not written by colour (read as a choice);
+        a Chinese sentence (not a choice) when it is but cannot be read (红胜 on a Go sheet,
+        B+F): it says who holds which colour, so the referee knows what to pick."""
+        raw = row.values.get(RESULT_LABEL)
+        if not self.colours or not isinstance(raw, str):
+            return None
+        text = norm(raw)
+        first = row.match.first if row.match.first in (0, 1) else 0
+        side = None
+        m = re.fullmatch(_COLOUR_RESULT.format(colours="|".join(self.colours), stop=_COLOUR_STOP), text)
+        if m:
+            colour = self.colours.index(m.group(1))
+            side = colour if m.group(3) == "胜" else 1 - colour
+        m = _LETTER_RESULT.fullmatch(text.upper()) if self.letters and side is None else None
+        if m and m.group(1) in self.letters:
+            side = self.letters.index(m.group(1))
+        if side is not None:
+            return ("甲胜", "乙胜")[side if first == 0 else 1 - side]
+        if re.fullmatch(rf"({'|'.join(self.colours)})(?:方|棋)?先?(?:和|和棋|和局|平|平局)", text):
+            return "和棋"           # 红先和: a draw, whoever held red
+        said = set(text) & set(_COLOUR_STOP[:3]) or re.match(r"[BW]\+", text.upper())
+        if not said:
+            return None
+        a, b = self.colours
+        win = ("甲胜", "乙胜") if first == 0 else ("乙胜", "甲胜")
+        return (f"“{RESULT_LABEL}”填的是 \"{shown(raw)}\"，读不出是哪一方胜：这一桌{self.colours_text(first)}，"
+                f"{a}方胜请选{as_listed(win[0])}，{b}方胜请选{as_listed(win[1])}，和棋选{as_listed('和棋')}，"
+                f"未到场选弃权（{as_listed(*RESULTS)}）")
+
+    def _read_note(self, row: ResultRow, result: str) -> Issue:
+        """The note (info) saying how a result written by colour was read (R2015-F1)."""
+        first = row.match.first if row.match.first in (0, 1) else 0
+        winner = ("甲胜", "乙胜").index(result)
+        side = ("甲方", "乙方")[winner]
+        colour = self.colours[0 if winner == first else 1]
+        return issue("RESULT_READ_AS",
+                     f"{where(row.match)}：“{RESULT_LABEL}”填的是 \"{shown(row.values.get(RESULT_LABEL))}\"，"
+                     f"按{side}（执{colour}）胜计（这一桌{self.colours_text(first)}）；如不是这样，请改选后重发",
+                     at=row.at(RESULT_LABEL))
 
     def reason_problem(self, result: str, reason: str) -> str:
         """Chinese sentence when ``reason`` does not fit ``result`` (R2011-F3), else ""."""

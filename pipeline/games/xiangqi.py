@@ -15,5 +15,6 @@ XIANGQI = HeadToHeadGame(
     win_reasons=("将死", "困毙", "认输", "超时", "违例判负", "违纪判负", "其他"),
     draw_reasons=("议和", "循环不变作和", "双方无胜可能", "其他"),
     first_note="执红先行",
+    colours=("红", "黑"),       # 红胜 → 甲胜, 黑胜 → 乙胜 (甲方执红)
 )
 GAMES.register("xiangqi", "象棋", "中国象棋", "中國象棋")(XIANGQI)

@@ -99,6 +99,7 @@ CODE_LABEL = {
     "SAME_TIME": "同时收到两份",
     "PEOPLE_DROPPED": "新表少了人",
     "NAME_CONVERTED": "按简体核对姓名",
+    "RESULT_READ_AS": "成绩按通行写法读取",
     "TERMS_CHANGED": "报名条件被改动",
     "SCORING_CHANGED": "计分办法被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",

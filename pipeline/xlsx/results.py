@@ -151,7 +151,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
              (zh(f"{event.name} 成绩记录表", spec), SUBTITLE_FONT),     # (it mixed scripts: 围棋 成績記錄表)
              ("    ".join(info), BODY_FONT),
              (zh("裁判填写白色格子（可下拉选择的请从列表中选）；比赛结束后双方选手和裁判在本行签名。"
-                 "灰色格子已锁定，请勿改动。", spec), BODY_FONT)]
+                 "灰色格子已锁定，请勿改动。" + _colours_line(event, rnd), spec), BODY_FONT)]
     if rnd.notes:
         lines.append((zh(joined_notes(rnd.notes), spec), BODY_FONT))
     gone = [m for m in rnd.matches if not m.bye and any(s in withdrawn for s in m.sides)]
@@ -293,6 +293,22 @@ def _withdrawn_line(m: Match, sides: Sequence[str], withdrawn: Collection[str], 
     names = [keep(label_of.get(m.sides[i], m.sides[i])) for i in seats]
     return layout.withdrawn_note(table, [sides[i] for i in seats], names, len(m.sides),
                                  layout.forfeit_choice(len(m.sides), seats))
+
+
+def _colours_line(event: "EventSpec", rnd: Round) -> str:
+    """Who holds which colour, for a one-game board game whose 甲方 moves first at every table
+    of the round (R2015-F1; the game's ``first_note`` and ``colours``): ``甲方执黑先行，乙方执白：
+    黑方胜选“甲胜”，白方胜选“乙胜”。`` — only the draw sheet said （执黑先行）, and a referee
+    with 黑中盘胜 written down did not know which choice it was.  "" for another game.  It
+    ends the instruction line, so the table's header row stays where it was."""
+    from ..games import GAMES
+
+    game = GAMES.get(event.game) if event.game in GAMES else None
+    colours = getattr(game, "colours", ())
+    if not colours or any(m.first != 0 for m in rnd.matches if not m.bye):
+        return ""
+    a, b = colours
+    return f"甲方{game.first_note}，乙方执{b}：{a}方胜选“甲胜”，{b}方胜选“乙胜”。"
 
 
 def joined_notes(notes: Sequence[str]) -> str:

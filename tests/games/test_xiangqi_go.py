@@ -62,8 +62,9 @@ def test_partial_row_names_missing_cell(sheet):
 
 def test_bad_choice_quotes_value(sheet):
     s = sheet(GAMES.get("xiangqi"))
-    _, (i,) = s.parse({"结果": "红胜"})
-    assert '"红胜"' in i.message and "下拉" in i.message
+    # (红胜 was the example: it is read now, as 甲胜 — 甲方执红: test_R2015_F1_result_notations)
+    _, (i,) = s.parse({"结果": "甲赢"})
+    assert '"甲赢"' in i.message and "下拉" in i.message
 
 
 def test_traditional_and_fullwidth_values(sheet):

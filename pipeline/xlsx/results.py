@@ -37,7 +37,7 @@ from openpyxl.styles import Border, Side
 from .. import layout
 from ..model import Match, Round
 from ..spec import TEMPLATE_VERSION
-from ..text import keep, to_simplified
+from ..text import keep
 from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, HEADER_FILL, HEADER_FONT, INPUT_FILL, LEFT,
                      LOCKED_FILL, META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, text_width, wrapped_lines, zh)
 from .fast import Book, Sheet

@@ -6421,12 +6421,27 @@ def sweep_temp_files(out: Path) -> None:
             pass
 
 
+#: how far a recorded draw time may be ahead of this run and of every received file before it
+#: is taken for the earlier run's clock, not this one's (CLOCK_WAS_AHEAD): a round is
+#: published within days of its forms and results, a clock set back by hand is off by hours
+#: or days, one reset by a dead battery by years — and then behind the files too
+FAR_AHEAD = dt.timedelta(days=30)
+
+
 def clock_behind(ledger: Ledger, now: dt.datetime, issues: IssueLog, t: Tournament) -> None:
     """CLOCK_BEHIND (warning) when this run's time — the machine's clock, or ``--now`` — is
     before the latest round the ledger has published: a clock set back (a dead CMOS battery,
     a wrong --now) judged deadlines as if they had not passed, and the units' pages invited
     re-sent forms for events already drawn, without a word (an audit).  Nothing else changes:
-    published rounds stay as they are."""
+    published rounds stay as they are.
+
+    CLOCK_WAS_AHEAD instead (said once, :data:`pipeline.issues.SAID_ONCE`) when that round's
+    recorded time is more than :data:`FAR_AHEAD` after this run's time and after every
+    received file's (R2020-Q4: a mail's Date, a file's time), and this run is not that far
+    behind the files: it is the run that published it whose clock (or --now) was ahead.  Told
+    to check this clock and run again, the office could change nothing, and every night until
+    that date said a warning (exit 1; audit 38).  Its message names no time of this run, so a
+    later night says it in the same words — a note."""
     latest = None       # by the moment, not the text: a --now given in UTC is kept as +00:00 (a review)
     for ev_id, rnd_no, text in ledger.published_rounds():
         try:
@@ -6439,6 +6454,15 @@ def clock_behind(ledger: Ledger, now: dt.datetime, issues: IssueLog, t: Tourname
         return
     row, at = latest, latest[2]
     name = next((ev.name for ev in t.spec.events if ev.id == row[0]), row[0])
+    newest = max((aware(r.received_at) for r in ledger.received()), default=None)
+    if newest is not None and at - aware(now) > FAR_AHEAD and at - newest > FAR_AHEAD \
+            and newest - aware(now) < FAR_AHEAD:
+        issues.add("CLOCK_WAS_AHEAD", f"“{name}”第{row[1]}轮抽签记下的公布时间是 {at.astimezone(TZ):%Y-%m-%d %H:%M}，"
+                   "远在本次运行的时间和收到的所有文件的时间（邮件的 Date、文件的时间）之后：多半是公布它的那次运行"
+                   "的系统时钟（或 --now）超前了，而不是本次的时钟有误。已公布的抽签保持原样，不会重新抽签，"
+                   "抽签无需为此再做什么；本次照常按本次的时间判断截止与否。这条只在第一次发现时是警告，"
+                   "以后的运行列为提示。", at=CellRef("tournament.yaml"))
+        return
     issues.add("CLOCK_BEHIND", f"本次运行的时间（{aware(now).astimezone(TZ):%Y-%m-%d %H:%M}）早于“{name}”第{row[1]}轮抽签"
                f"公布的时间（{at.astimezone(TZ):%Y-%m-%d %H:%M}）：系统时钟或 --now 可能有误。本次按这个时间判断截止与否，"
                "各单位页面上的报名说明也按它写出；已公布的抽签不会改变。请核对系统时钟（或 --now）后重新运行。",

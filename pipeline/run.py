@@ -6511,7 +6511,14 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # (the files a run of this night took in before it was cut short are this night's too)
     resumed = ledger.night_news("file").keys()
     known = ledger.received_shas() - resumed
-    report.received_new = intake(t, ledger, issues, readings, listing, now) + len(resumed)
+    try:
+        report.received_new = intake(t, ledger, issues, readings, listing, now) + len(resumed)
+    except OSError as e:
+        # (a full disk storing a new file in received/: the night's new files are not
+        # recorded — intake records them last, all at once — and wait in the inbox; the
+        # message says so, not that every received file is in the ledger: audit 38)
+        e.intake_failed = True      # type: ignore[attr-defined]
+        raise
     # intake's own notes (a file it could not read, one left while being written) are outputs
     # of no received file: the fingerprint holds them (a night that only added such a file
     # was answered with the last run's report, without its note)

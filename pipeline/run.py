@@ -166,7 +166,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         try:
             return path.read_bytes()
         except FileNotFoundError:
-            log().warning("inbox file vanished while reading: %s", path)
+            log().warning("收件箱中的文件在读取时不见了（如又放回，下次运行收取）：%s", path)
         except OSError as e:
             _inbox_unreadable(issues, rel_raw, e)
         return None
@@ -222,7 +222,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 # a kept copy lost from received/ (deleted by hand, a restore) or cut short (a
                 # full disk, a bad restore): stored again from the inbox, which still has it —
                 # its records stand as they were
-                log().warning("received copy missing, stored again from the inbox: %s", path)
+                log().warning("输出文件夹 received/ 中保存的副本丢失或不完整，已从收件箱重新保存：%s", path)
                 if data is None:
                     data = read(rel_raw, path)
                 if data is not None and sha256(data) == h:
@@ -385,7 +385,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
                 try:
                     read[_reading_key(context, rec)] = _read_one_pickled(t, root, rec)
                 except Exception:   # noqa: BLE001 - the file is still recorded; read_inputs reads it again and reports
-                    log().exception("reading %s at intake", rec.file_name)
+                    log().exception("收件时读取 %s 出错（文件已收下，稍后再读一次，问题见 data/issues.csv）", rec.file_name)
     return recs, read, note
 
 
@@ -1657,10 +1657,10 @@ def _kept_bytes(root: Path, rec: Received) -> bytes | None:
             mail = None
         for att in mail.attachments if mail is not None else ():
             if sha256(att.data) == rec.sha256:
-                log().warning("received copy of %s damaged or lost: made again from its mail", rec.file_name)
+                log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，已从带着它的邮件重新取出", rec.file_name)
                 atomic_write_bytes(path, att.data, durable=True)
                 return att.data
-    log().warning("received copy of %s damaged or lost", rec.file_name)
+    log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，其内容暂未计入（见 data/issues.csv）", rec.file_name)
     return None
 
 
@@ -1688,7 +1688,7 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
     except UnreadableFile as e:
         return ("unreadable", e.message_cn)
     except Exception:   # noqa: BLE001 - one workbook the reader trips on must not stop the night
-        log().exception("reading %s", rec.file_name)
+        log().exception("读取 %s 时出错，其内容未计入（见 data/issues.csv）", rec.file_name)
         return ("unreadable", "读取这个文件时出错，其内容未计入。请在 Excel 或 WPS 中打开它，另存为“Excel 工作簿(*.xlsx)”"
                               "后重新发送；如仍不行，请联系组委会。")
     if kind == layout.KIND_RESULT:

@@ -63,6 +63,7 @@ CODES: dict[str, Severity] = {
     "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
     "CLOCK_BEHIND": Severity.WARNING,       # this run's time (clock or --now) before a round already published
+    "CLOCK_WAS_AHEAD": Severity.WARNING,    # a round published far ahead of this run and of every file: that run's clock was ahead; said once
     "DEADLINE_MISSING": Severity.WARNING,   # an event without a deadline in tournament.yaml: open, not drawn, every night
     "INBOX_LINK": Severity.WARNING,         # a symlink in the inbox not followed (to nowhere, a folder, outside)
     "RESULT_ON_OTHER_SHEET": Severity.WARNING,  # results typed on a copy of 成绩, not on 成绩: not read
@@ -100,7 +101,8 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "SPEC_
 #: people out (PEOPLE_DROPPED) — an ended season said exit 1 every night for such notes
 SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK",
                                        "PEOPLE_DROPPED", "RESULT_LEFT_BLANK", "TERMS_CHANGED",
-                                       "ROUNDS_CAPPED", "DOUBLE_BOOKED", "SIGNATURE_UNCLEAR"})
+                                       "ROUNDS_CAPPED", "DOUBLE_BOOKED", "SIGNATURE_UNCLEAR",
+                                       "CLOCK_WAS_AHEAD"})
 
 
 @dataclass(frozen=True)

@@ -226,10 +226,31 @@ def quick_run(argv: list[str]) -> tuple[str, bool] | None:
         current = now
     else:
         current = dt.datetime.now(dt.timezone.utc)
-    body, _, _ = unchanged(folder, out, now_iso, current.isoformat(), pdf)
+    body, _, where = unchanged(folder, out, now_iso, current.isoformat(), pdf)
     if body is None or "summary" not in body:
         return None
-    return body["summary"], bool(body.get("attention"))
+    summary = body["summary"]
+    # the summary names the folder it was written in: an output folder copied to a new
+    # --out (as the handbook advises) printed the old one (audit 38)
+    head, nl, rest = summary.partition("\n")
+    if where is not None and head.startswith(_OUT_LINE):
+        summary = f"{_OUT_LINE}{as_path(where)}{nl}{rest}"
+    return summary, bool(body.get("attention"))
+
+
+#: the summary's first line (:meth:`pipeline.lastrun.RunReport.summary`) begins so
+_OUT_LINE = "输出目录 "
+
+
+def as_path(p: str) -> str:
+    """``p`` as ``str(pathlib.PurePosixPath(p))`` spells it — as the full run prints its
+    output folder — without importing pathlib: no empty or ``.`` parts, no trailing slash.
+
+    >>> [as_path(p) for p in ("./out//t1/", "/a/./b", "//srv/x", "t1")]
+    ['out/t1', '/a/b', '//srv/x', 't1']
+    """
+    lead = "//" if p.startswith("//") and not p.startswith("///") else "/" if p.startswith("/") else ""
+    return (lead + "/".join(x for x in p.split("/") if x and x != ".")) or "."
 
 
 def ran_before(argv: list[str]) -> bool:

@@ -166,7 +166,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
         try:
             return path.read_bytes()
         except FileNotFoundError:
-            log().warning("inbox file vanished while reading: %s", path)
+            log().warning("收件箱中的文件在读取时不见了（如又放回，下次运行收取）：%s", path)
         except OSError as e:
             _inbox_unreadable(issues, rel_raw, e)
         return None
@@ -222,7 +222,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
                 # a kept copy lost from received/ (deleted by hand, a restore) or cut short (a
                 # full disk, a bad restore): stored again from the inbox, which still has it —
                 # its records stand as they were
-                log().warning("received copy missing, stored again from the inbox: %s", path)
+                log().warning("输出文件夹 received/ 中保存的副本丢失或不完整，已从收件箱重新保存：%s", path)
                 if data is None:
                     data = read(rel_raw, path)
                 if data is not None and sha256(data) == h:
@@ -385,7 +385,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
                 try:
                     read[_reading_key(context, rec)] = _read_one_pickled(t, root, rec)
                 except Exception:   # noqa: BLE001 - the file is still recorded; read_inputs reads it again and reports
-                    log().exception("reading %s at intake", rec.file_name)
+                    log().exception("收件时读取 %s 出错（文件已收下，稍后再读一次，问题见 data/issues.csv）", rec.file_name)
     return recs, read, note
 
 
@@ -1657,10 +1657,10 @@ def _kept_bytes(root: Path, rec: Received) -> bytes | None:
             mail = None
         for att in mail.attachments if mail is not None else ():
             if sha256(att.data) == rec.sha256:
-                log().warning("received copy of %s damaged or lost: made again from its mail", rec.file_name)
+                log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，已从带着它的邮件重新取出", rec.file_name)
                 atomic_write_bytes(path, att.data, durable=True)
                 return att.data
-    log().warning("received copy of %s damaged or lost", rec.file_name)
+    log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，其内容暂未计入（见 data/issues.csv）", rec.file_name)
     return None
 
 
@@ -1688,7 +1688,7 @@ def _read_one(t: Tournament, root: Path, rec: Received) -> tuple:
     except UnreadableFile as e:
         return ("unreadable", e.message_cn)
     except Exception:   # noqa: BLE001 - one workbook the reader trips on must not stop the night
-        log().exception("reading %s", rec.file_name)
+        log().exception("读取 %s 时出错，其内容未计入（见 data/issues.csv）", rec.file_name)
         return ("unreadable", "读取这个文件时出错，其内容未计入。请在 Excel 或 WPS 中打开它，另存为“Excel 工作簿(*.xlsx)”"
                               "后重新发送；如仍不行，请联系组委会。")
     if kind == layout.KIND_RESULT:
@@ -6446,12 +6446,27 @@ def sweep_temp_files(out: Path) -> None:
             pass
 
 
+#: how far a recorded draw time may be ahead of this run and of every received file before it
+#: is taken for the earlier run's clock, not this one's (CLOCK_WAS_AHEAD): a round is
+#: published within days of its forms and results, a clock set back by hand is off by hours
+#: or days, one reset by a dead battery by years — and then behind the files too
+FAR_AHEAD = dt.timedelta(days=30)
+
+
 def clock_behind(ledger: Ledger, now: dt.datetime, issues: IssueLog, t: Tournament) -> None:
     """CLOCK_BEHIND (warning) when this run's time — the machine's clock, or ``--now`` — is
     before the latest round the ledger has published: a clock set back (a dead CMOS battery,
     a wrong --now) judged deadlines as if they had not passed, and the units' pages invited
     re-sent forms for events already drawn, without a word (an audit).  Nothing else changes:
-    published rounds stay as they are."""
+    published rounds stay as they are.
+
+    CLOCK_WAS_AHEAD instead (said once, :data:`pipeline.issues.SAID_ONCE`) when that round's
+    recorded time is more than :data:`FAR_AHEAD` after this run's time and after every
+    received file's (R2020-Q4: a mail's Date, a file's time), and this run is not that far
+    behind the files: it is the run that published it whose clock (or --now) was ahead.  Told
+    to check this clock and run again, the office could change nothing, and every night until
+    that date said a warning (exit 1; audit 38).  Its message names no time of this run, so a
+    later night says it in the same words — a note."""
     latest = None       # by the moment, not the text: a --now given in UTC is kept as +00:00 (a review)
     for ev_id, rnd_no, text in ledger.published_rounds():
         try:
@@ -6464,6 +6479,15 @@ def clock_behind(ledger: Ledger, now: dt.datetime, issues: IssueLog, t: Tourname
         return
     row, at = latest, latest[2]
     name = next((ev.name for ev in t.spec.events if ev.id == row[0]), row[0])
+    newest = max((aware(r.received_at) for r in ledger.received()), default=None)
+    if newest is not None and at - aware(now) > FAR_AHEAD and at - newest > FAR_AHEAD \
+            and newest - aware(now) < FAR_AHEAD:
+        issues.add("CLOCK_WAS_AHEAD", f"“{name}”第{row[1]}轮抽签记下的公布时间是 {at.astimezone(TZ):%Y-%m-%d %H:%M}，"
+                   "远在本次运行的时间和收到的所有文件的时间（邮件的 Date、文件的时间）之后：多半是公布它的那次运行"
+                   "的系统时钟（或 --now）超前了，而不是本次的时钟有误。已公布的抽签保持原样，不会重新抽签，"
+                   "抽签无需为此再做什么；本次照常按本次的时间判断截止与否。这条只在第一次发现时是警告，"
+                   "以后的运行列为提示。", at=CellRef("tournament.yaml"))
+        return
     issues.add("CLOCK_BEHIND", f"本次运行的时间（{aware(now).astimezone(TZ):%Y-%m-%d %H:%M}）早于“{name}”第{row[1]}轮抽签"
                f"公布的时间（{at.astimezone(TZ):%Y-%m-%d %H:%M}）：系统时钟或 --now 可能有误。本次按这个时间判断截止与否，"
                "各单位页面上的报名说明也按它写出；已公布的抽签不会改变。请核对系统时钟（或 --now）后重新运行。",
@@ -6512,7 +6536,14 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # (the files a run of this night took in before it was cut short are this night's too)
     resumed = ledger.night_news("file").keys()
     known = ledger.received_shas() - resumed
-    report.received_new = intake(t, ledger, issues, readings, listing, now) + len(resumed)
+    try:
+        report.received_new = intake(t, ledger, issues, readings, listing, now) + len(resumed)
+    except OSError as e:
+        # (a full disk storing a new file in received/: the night's new files are not
+        # recorded — intake records them last, all at once — and wait in the inbox; the
+        # message says so, not that every received file is in the ledger: audit 38)
+        e.intake_failed = True      # type: ignore[attr-defined]
+        raise
     # intake's own notes (a file it could not read, one left while being written) are outputs
     # of no received file: the fingerprint holds them (a night that only added such a file
     # was answered with the last run's report, without its note)

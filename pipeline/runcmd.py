@@ -155,7 +155,13 @@ def run_command(folder: Path, out_parent: Path, now: dt.datetime | None, pdf: bo
     except OSError as e:
         # (only when the ledger holds something: a first run stopped before it received
         # anything has nothing recorded, and was told it had)
-        kept = "已收到的文件和已公布的抽签都已记入账本，不受影响；" if getattr(e, "ledger_holds", False) else ""
+        held = getattr(e, "ledger_holds", False)
+        kept = "已收到的文件和已公布的抽签都已记入账本，不受影响；" if held else ""
+        if getattr(e, "intake_failed", False):
+            # (storing a file that just arrived: it is not recorded yet, and still in the
+            # inbox — "everything received is in the ledger" was not so; audit 38)
+            kept = ("本次新到的文件还没有收下（仍在收件箱里，没有丢失），下次运行时（磁盘已满的，腾出空间后）会收取；"
+                    + ("此前已记入账本的文件和已公布的抽签不受影响；" if held else ""))
         echo(f"错误：无法读取或写入 {e.filename or f'（联赛文件夹 {folder} 或输出文件夹 {out_parent}）'}："
              f"{os_reason(e)}。{kept}改正后再运行一次，本次未写出的文件会全部补写。", err=True)
         return EXIT_FAILED

@@ -104,6 +104,7 @@ CODE_LABEL = {
     "SCORING_CHANGED": "计分办法被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",
     "CLOCK_BEHIND": "运行时间早于已公布的抽签",
+    "CLOCK_WAS_AHEAD": "早先一次运行的时钟超前",
     "DEADLINE_MISSING": "项目未设报名截止时间",
     "INBOX_LINK": "链接未读取",
     "RESULT_ON_OTHER_SHEET": "成绩填错工作表",

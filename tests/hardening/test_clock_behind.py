@@ -42,7 +42,7 @@ def test_the_latest_round_is_found_by_its_moment_not_its_text() -> None:
     from pipeline.run import clock_behind
 
     rows = [("gd", 1, "2016-11-26T20:00:00+08:00"), ("gd", 2, "2016-11-26T13:00:00+00:00")]
-    ledger = types.SimpleNamespace(published_rounds=lambda: rows)
+    ledger = types.SimpleNamespace(published_rounds=lambda: rows, received=lambda: [])
     t = types.SimpleNamespace(spec=types.SimpleNamespace(events=[types.SimpleNamespace(id="gd", name="扑克牌")]))
     issues = IssueLog()
     clock_behind(ledger, dt.datetime.fromisoformat("2016-11-26T20:30+08:00"), issues, t)

@@ -2763,14 +2763,17 @@ class EventRunner:
     def withdrawn_ids(self) -> frozenset[str]:
         """The entries named in the event's ``withdrawn`` (a name, a staff number or a team
         name each — also a team label made from a former name of its unit, as the draw sheets
-        printed it before the rename: :func:`unit_names`); a name that fits no entry, or
-        several, is WITHDRAWAL_UNMATCHED (once)."""
+        printed it before the rename: :func:`unit_names`); failing those, a name or team name
+        in 繁體 as a Traditional league's sheets print it (R2015: 盧秀磊 for the registered
+        卢秀磊), read in Simplified.  A name that fits no entry, or several (a 於麗 read as
+        于丽 of one unit and 於丽 of another), is WITHDRAWAL_UNMATCHED (once)."""
         if not self.ev.withdrawn:
             return frozenset()
         if self._withdrawn is not None and self._withdrawn[0] == len(self.rounds):
             return self._withdrawn[1]
         from .ingest.sheets import team_label_of
         from .ingest.workbook import strip_spaces
+        from .text import to_simplified
 
         # a pair re-formed at check-in stands for its players (not the entries it came from)
         merged_from = {f for r in self.rounds if isinstance(r.plan, dict) for m in r.plan.get("merged", []) or []
@@ -2801,6 +2804,13 @@ class EventRunner:
                     # sheet published before 会计 was renamed 会计学院), as a 加赛 row's is read
                     units = unit_names(self.t)
                     hits = sorted({e.id for e in entries if team_label_of(key, e, units)})
+                if not hits and key and not key.isascii():
+                    # a name copied from a draw sheet printed in 繁體 (盧秀磊 for the registered
+                    # 卢秀磊), read in Simplified as a form converted to 繁體 is (:func:`same_name`);
+                    # a team name likewise — tried after the name as written
+                    simple, team = same_name(key), strip_spaces(to_simplified(key))
+                    hits = sorted({e.id for e in entries for p in e.players if simple == same_name(p.name)}
+                                  | {e.id for e in entries if team == strip_spaces(to_simplified(e.team))})
             if len(hits) == 1:
                 ids.update(hits)
                 continue

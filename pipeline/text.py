@@ -284,6 +284,26 @@ def _kept_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+#: a cell reference (成绩!F8, 报名表!E12): the tab's name before it is the workbook's own — our
+#: sheets' tabs are never converted (成绩, 报名表), and a captain's stays as the captain named it
+_CELL_REF = re.compile(r"!\$?[A-Z]{1,3}\$?[0-9]+\b")
+
+
+def _cell_ref_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the sheet names of the cell references in ``text``: from the ``!``
+    back to a space or a punctuation mark (:data:`_STOP`), at most :data:`_REACH` characters
+    — a referee searching the workbook for 成績 (as 成绩!F8 was shown) finds no tab."""
+    spans = []
+    for m in _CELL_REF.finditer(text):
+        end = m.start()
+        head, lo = end, max(0, end - _REACH)
+        while head > lo and text[head - 1] not in _STOP:
+            head -= 1
+        if head < end and not text[head:end].isascii():
+            spans.append((head, end))
+    return spans
+
+
 def convert(text: str, script: str) -> str:
     """Return ``text`` in the tournament's script: unchanged for ``simplified``, converted
     with OpenCC s2tw for ``traditional`` (the names of :func:`names_kept` as names, file
@@ -295,6 +315,8 @@ def convert(text: str, script: str) -> str:
     '請填寫 results/xiangqi-r3-成绩表.xlsx 和《行政一报名表.xlsx》'
     >>> convert("“后勤-报名表.xlsx”是别的比赛的报名表", "traditional")
     '“后勤-报名表.xlsx”是別的比賽的報名表'
+    >>> convert("<td>成绩!F8</td><td>第1轮 报名表!E12 有误</td>", "traditional")
+    '<td>成绩!F8</td><td>第1輪 报名表!E12 有誤</td>'
     """
     if not text:
         return text
@@ -303,6 +325,8 @@ def convert(text: str, script: str) -> str:
     if script != "traditional":
         return text
     spans = _kept_spans(text) if "." in text else []
+    if "!" in text:
+        spans = _merged(spans + _cell_ref_spans(text))
     if not spans:
         return _convert(text)
     out, at = [], 0
@@ -311,6 +335,17 @@ def convert(text: str, script: str) -> str:
         at = end
     out.append(_convert(text[at:]))
     return "".join(out)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans in order, overlapping ones as one."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
 
 
 def _convert_marked(text: str, script: str) -> str:

@@ -63,10 +63,28 @@ def norm(value: Any) -> str:
 
 def shown(value: Any) -> str:
     """A cell value as quoted in a message (as typed, trimmed; at most
-    :data:`~pipeline.issues.QUOTE_MAX` characters, then “…”: :func:`~pipeline.issues.quoted`)."""
+    :data:`~pipeline.issues.QUOTE_MAX` characters, then “…”: :func:`~pipeline.issues.quoted`).
+    While reading a Traditional league's sheets (:func:`sheets_in`), marked
+    (:func:`pipeline.text.verbatim`) so that a page or receipt converting the message quotes it
+    as the cell holds it (R2015: the referee's 黑中盘胜 was quoted 黑中盤勝, not found by
+    searching the sheet for it).
+
+    >>> shown(" 黑中盘胜 ")
+    '黑中盘胜'
+    >>> with sheets_in("traditional"):
+    ...     from pipeline.text import convert
+    ...     convert('填的是 "' + shown("黑中盘胜") + '"', "traditional")
+    '填的是 "黑中盘胜"'
+    """
     from ..issues import quoted
 
-    return quoted(value)
+    text = quoted(value)
+    script = _SHEET_SCRIPT.get()
+    if script != "traditional":
+        return text
+    from ..text import verbatim
+
+    return verbatim(text, script)
 
 
 def to_int(value: Any) -> int | None:

@@ -201,7 +201,9 @@ def test_a_traditional_leagues_receipts_are_in_traditional(tmp_path):
     _, by_file = _night("t2015-tcm", tmp_path, dt.datetime(2015, 10, 29, 20, 0, tzinfo=TZ))
     for f, r in by_file.items():
         assert r.subject.startswith("【報名回執】"), r.subject
-        assert "报名" not in re.sub(r"《[^》]*》|“[^”]*\.xlsx”", "", r.body), (f, r.body)   # but in file names
+        # but in file names, and the tab of a cell (报名表!C20: the workbook's own tab name)
+        assert "报名" not in re.sub(r"《[^》]*》|“[^”]*\.xlsx”|报名表![A-Z]+[0-9]+", "", r.body), (f, r.body)
+        assert "報名表!" not in r.body
         assert f"《{f}》" in r.body                                   # file names as received
         assert "組委會" in r.body
     r = _one(by_file, "unknown-event")

@@ -98,8 +98,8 @@ def test_R2015_the_referees_page_quotes_a_typed_value_and_its_tab_as_in_the_work
     wb = openpyxl.load_workbook(path)
     ws = wb["成绩"]
     hrow, col = table_header(ws)
-    ws.cell(hrow + 1, col["结果"]).value = "黑中盘胜"
-    ws.cell(hrow + 2, col["结果"]).value = "白胜3/4子"
+    ws.cell(hrow + 1, col["结果"]).value = "黑方赢了"      # refused (RESULT_INVALID)
+    ws.cell(hrow + 2, col["结果"]).value = "白胜3/4子"     # read as 乙胜 (RESULT_READ_AS, a note)
     cells = [f"成绩!{ws.cell(hrow + k, col['结果']).coordinate}" for k in (1, 2)]
     buf = io.BytesIO()
     wb.save(buf)
@@ -108,8 +108,10 @@ def test_R2015_the_referees_page_quotes_a_typed_value_and_its_tab_as_in_the_work
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2015, 11, 7, 12, tzinfo=TZ)))
     page = html.unescape((out / "t2015-tcm" / "branches" / "_.unassigned.html").read_text(encoding="utf-8"))
     said = re.findall(r"填的是[^<]*", page)
-    assert any('"黑中盘胜"' in s for s in said) and any('"白胜3/4子"' in s for s in said), said
-    assert all("不是可選值" in s for s in said if "胜" in s), said          # the message itself is converted
+    assert any('"黑方赢了"' in s for s in said) and any('"白胜3/4子"' in s for s in said), said
+    # the messages themselves are converted
+    assert any("讀不出是哪一方勝" in s for s in said if '"黑方赢了"' in s), said
+    assert any("按乙方（執白）勝計" in s for s in said if '"白胜3/4子"' in s), said
     assert all(c in page for c in cells) and "成績!" not in page
     # issues.csv (never converted) has no marks
     assert not [i for i in _rows(out / "t2015-tcm", "issues.csv") if "\ue000" in i["message"]]

@@ -2410,6 +2410,23 @@ class _RoundSheets:
 
 
 @dataclass(frozen=True)
+class _WrongRound:
+    """A row of one round's sheet whose 轮次 names another drawn round, refused
+    (:meth:`EventRunner.settle_wrong_round`)."""
+
+    issue: Issue                    # its RESULT_INVALID, as said (kept: found again by identity)
+    rec: Received
+    claimed: Round                  # the round its 轮次 names
+    key: tuple                      # (round, group, table) as typed
+    board: str                      # its 牌号 (_board_key)
+    values: tuple                   # its result cells (_row_values)
+    sides: tuple                    # its side cells as typed
+    entries: dict                   # the entries its sides are read against (check_sides)
+    here: Match                     # the table at its group and 桌号 in the sheet's own round
+    round_here: Round               # the sheet's own round
+
+
+@dataclass(frozen=True)
 class _Replaced:
     """A table's row that a later sheet's row replaced (a differing row, or the same one sent
     again — its 明细 rows may differ), with what was known of it when it was the one taken,
@@ -2671,6 +2688,11 @@ class EventRunner:
         self.scoring_proven: dict[int, dict[str, Any]] = {}
         self._shown: tuple[int, tuple[Entry, ...]] | None = None     # shown_entries by rounds published
         self._side_names: dict[str, tuple] = {}       # check_sides: entry id → (entry, names typed, compared)
+        # rows of a round's sheet whose 轮次 names another drawn round (a copy of the sheet
+        # reused), each with its RESULT_INVALID: settled once that round's own sheet scored
+        # the table (settle_wrong_round); and each read round's rows taken, by (match key, 牌号)
+        self._wrong_round: list[_WrongRound] = []
+        self._taken: dict[tuple, tuple[Received, Any]] = {}
         self._accepted_before: dict[tuple, MatchResult] | None = None     # accepted_before, once read
         # results this version refuses that a finished event's published places were computed
         # from, kept with them (keep_results_accepted_before), by Match.key
@@ -2891,9 +2913,11 @@ class EventRunner:
         self.playoffs[:] = read_playoffs(self.inputs, self.ev, self.all_entries(), self._playoff_log, unit_names(self.t))
 
     def advance(self) -> None:
+        self._wrong_round, self._taken = [], {}
         try:
             self._advance()
         finally:
+            self.settle_wrong_round()
             self.issues.extend(self._playoff_log)
 
     def _advance(self) -> None:
@@ -3496,7 +3520,9 @@ class EventRunner:
         """The results of ``rounds`` as the same sheets score under ``terms`` (other points
         or game options): read again aside, nothing said, the runner's own results untouched."""
         saved = self.results, self.unscored, self.issues, self.points, self.ev, self._side_names
+        kept = self._wrong_round, self._taken
         try:
+            self._wrong_round, self._taken = [], {}
             self.results, self.unscored, self.issues, self._side_names = {}, {}, IssueLog(), {}
             self.points = {str(k): v for k, v in terms["points"].items()}
             if isinstance(terms.get("game_options"), dict):
@@ -3507,6 +3533,7 @@ class EventRunner:
             return self.results
         finally:
             self.results, self.unscored, self.issues, self.points, self.ev, self._side_names = saved
+            self._wrong_round, self._taken = kept
 
     def drawn_with_old_scoring(self, entries: list[Entry], k: int, printed: str) -> bool:
         """Whether round ``k`` was drawn from these very result sheets scored under the terms it
@@ -3835,6 +3862,7 @@ class EventRunner:
         self.issues.extend(rejected)
         for r in results:
             self.results[r.match.key] = r
+        self._taken.update((rkey, taken) for rkey, taken in ctx.chosen.items() if rkey not in ctx.disputed)
         twice = {rkey for sha, rkey in ctx.twice if rkey in ctx.chosen and ctx.chosen[rkey][0].sha256 == sha}
         self.note_unscored(rows_in, found, {rkey[0]: "两行" if rkey in twice else "不一致" for rkey in ctx.disputed},
                            {table for _, items in found_in for _, table in items if table is not None},
@@ -4167,13 +4195,18 @@ class EventRunner:
                         # the 轮次 (or the sheet) is wrong, not the table: a sheet of another
                         # round reused, or one row's 轮次 mistyped
                         other = next((r for r in self.rounds if str(r.round) == key[0]), None)
-                        self.issues.add("RESULT_INVALID",
+                        said = self.issues.add("RESULT_INVALID",
                                         f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次填的是 {rd}，但这是第{rnd.round}轮"
                                         f"的成绩表{named_as}，这一行的成绩未计入。"
                                         + (f"第{rd}轮的成绩请填在第{rd}轮下发的成绩表（results/{self.ev.id}-r{rd}-成绩表.xlsx）上"
                                            "发送；" if other is not None else "")
                                         + f"如这一行是第{rnd.round}轮的成绩，把轮次改为 {rnd.round} 后重新发送即可。",
                                         at=_wrong_key_cell(row.cells, key, rnd.round, matches.values()))
+                        if other is not None:
+                            self._wrong_round.append(_WrongRound(
+                                said, rec, other, key, _board_key(row.values.get("牌号")), _row_values(row, labels),
+                                tuple(row.values.get(s) for s in sides), ctx.shown,
+                                matches[(str(rnd.round), *key[1:])], rnd))
                         continue
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
                                     f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌"
@@ -4587,29 +4620,91 @@ class EventRunner:
                                            | {strip_spaces(to_simplified(x)) for x in typed})
         return hit[1], hit[2]
 
+    def names_side(self, raw: Any, sid: str, at: Round, entries: dict[str, Entry]) -> tuple[bool, str]:
+        """(whether the typed ``raw`` names side ``sid`` of round ``at``, the typed text as compared)
+        — as :meth:`check_sides` reads a side cell."""
+        from .ingest.workbook import strip_spaces
+        from .layout import without_withdrawn_mark
+        from .text import to_simplified
+
+        typed, compared = EventRunner.side_names(self, sid, entries)
+        if raw in typed:            # as the sheet printed it: nothing to normalise
+            return True, ""
+        text = strip_spaces(without_withdrawn_mark(str(raw)))
+        if text not in compared and not text.isascii():
+            text = strip_spaces(to_simplified(text))
+        return text in compared or self._renamed_unit(text, sid, compared | _recorded(at, sid), entries), text
+
+    def settle_wrong_round(self) -> None:
+        """R2016-F3 (rounds 2 and 3): a round's results typed on a copy of the previous
+        round's sheet, 轮次 changed.  Each such row is refused where it is read
+        (RESULT_INVALID, “轮次填的是 3，但这是第2轮的成绩表”) and was an error for good — the
+        ledger keeps the sheet — though the round it names then had every one of those tables
+        scored from its own sheet: every later night exited 1, and 下一步 said to tell the
+        referee.  Once the round the row names has that table's result from a row of its own
+        sheets (not a bye), and the copy names its sides where it names any (or, left as
+        printed, the sheet's own table at that place, itself scored), the refusal is a note:
+        when the two rows agree, or the own sheet's row came later (it counts, and the note
+        says the copy's differed).  A copy received after the own sheet with other values may
+        be meant as a correction: it stays an error, saying what counts meanwhile."""
+        from .ingest.sheets import group_of
+        from .issues import shorten_message
+
+        if not self._wrong_round:
+            return
+        labels = [c.label for c in self.game.columns(self.ev.game_options)]
+
+        def names(w: _WrongRound, x: Match, at: Round) -> bool:
+            """Whether the copy's side cells, where filled, name ``x``'s sides (of round ``at``)."""
+            return all(v in (None, "") or self.names_side(v, sid, at, w.entries)[0] for v, sid in zip(w.sides, x.sides))
+        notes: dict[int, tuple[str, bool]] = {}
+        for w in self._wrong_round:
+            if w.issue.severity == Severity.INFO:
+                continue
+            m = next((x for x in w.claimed.matches if (str(x.round), group_of(x.group), str(x.table)) == w.key), None)
+            if m is None or m.bye or m.key not in self.results:
+                continue
+            # the copy's sides: the table it claims, or (left as printed) the sheet's own table
+            # at that place — when that one has its result too; else it may be that table's
+            # only result with its 轮次 mistyped, and stays an error
+            if not names(w, m, w.claimed) and not (w.here.key in self.results and names(w, w.here, w.round_here)):
+                continue
+            taken = self._taken.get((m.key, w.board))
+            if taken is None or taken[0].sha256 == w.rec.sha256:
+                continue
+            own, row = taken
+            r = w.claimed.round
+            if _row_values(row, labels) == w.values:
+                notes[id(w.issue)] = (f"第{r}轮成绩表已填写这一桌，无需再处理。", True)
+            elif aware(own.received_at) > aware(w.rec.received_at):
+                notes[id(w.issue)] = (f"第{r}轮成绩表《{own.file_name}》（{_received(own)}）其后已填写这一桌，"
+                                      f"成绩与这一行不同，以第{r}轮成绩表为准，无需再处理。", True)
+            else:
+                notes[id(w.issue)] = (f"第{r}轮成绩表《{own.file_name}》（{_received(own)}）上这一桌的成绩与这一行不同，"
+                                      f"目前按第{r}轮成绩表计分；如这一行是更正，请填在第{r}轮成绩表上重新发送。", False)
+
+        def settle(i: Issue) -> Issue:
+            hit = notes.get(id(i))
+            if hit is None:
+                return i
+            note, done = hit
+            return settled(i, note) if done else dataclasses.replace(i, message=shorten_message(f"{i.message}（{note}）"))
+        self.issues.revise(settle)
+
     def check_sides(self, m: Match, row: Any, sides: list[str], rnd: Round, entries: dict[str, Entry]) -> bool:
         """The sides pre-filled on the sheet (甲方/乙方, 甲/乙/丙) must still be the drawn ones:
         results are scored by seat, so a row whose sides were swapped would credit the wrong
         player — RESULT_INVALID, not counted; a name that is no side of this table is
         RESULT_INVALID as well (a blank side cell is read as the drawn one).  A withdrawn side
         is printed with （已退赛） after its name (:data:`pipeline.layout.WITHDRAWN_MARK`):
-        read without it, so a sheet printed with or without the mark names the same side."""
-        from .ingest.workbook import strip_spaces
-        from .layout import without_withdrawn_mark
-        from .text import to_simplified
-
+        read without it, so a sheet printed with or without the mark names the same side.
+        A row whose sides are exactly another table of the round had its 桌号 (or 组别)
+        swapped with that table's: said at the 桌号, naming the table to write back."""
         def names(sid: str) -> tuple[set[str], set[str]]:
             return EventRunner.side_names(self, sid, entries)
 
         def names_side(raw: Any, sid: str, at: Round) -> tuple[bool, str]:
-            """(whether the typed ``raw`` names side ``sid`` of round ``at``, the typed text as compared)."""
-            typed, compared = names(sid)
-            if raw in typed:            # as the sheet printed it: nothing to normalise
-                return True, ""
-            text = strip_spaces(without_withdrawn_mark(str(raw)))
-            if text not in compared and not text.isascii():
-                text = strip_spaces(to_simplified(text))
-            return text in compared or self._renamed_unit(text, sid, compared | _recorded(at, sid), entries), text
+            return EventRunner.names_side(self, raw, sid, at, entries)
 
         wrong: list[tuple[str, str, str]] = []
         for label, sid in zip(sides, m.sides):
@@ -4645,11 +4740,40 @@ class EventRunner:
                             f"（只把这份表的轮次改为 {o_rnd.round} 不会计入）。",
                             at=at)
             return False
+        moved = self._table_of_this_round(row, sides, rnd, m, names_side)
+        if moved is not None:
+            # the 桌号 (or 组别) of two rows swapped, their names left as drawn: each row's sides
+            # are exactly another table of this round — the number is wrong, not the names
+            # (it said “甲方填的是…（不是本桌选手）…请按抽签表的座位填写”, at the 甲方 cell)
+            def team(sid: str) -> str:
+                return entries[sid].team if sid in entries else sid
+            regrouped = (moved.group or "") != (m.group or "")
+            what, typed, back = (("组别、桌号", _table_name(m), _table_name(moved)) if regrouped else
+                                 ("桌号", str(m.table), str(moved.table)))
+            self.issues.add("RESULT_INVALID",
+                            f"{self.ev.name} 第{rnd.round}轮{_table_name(m)}：{what}填的是{typed}，但"
+                            f"{'对'.join(team(sid) for sid in moved.sides)}是{_table_name(moved)}"
+                            f"（{_table_name(m)}为{drawn}），本行未计入：请把{what}改回{back}后重新发送。",
+                            at=(row.cells.get("组别") if regrouped else None) or row.cells.get("桌号")
+                            or row.cells.get(wrong[0][0]))
+            return False
         said = "；".join(f"{lab}填的是“{raw}”" + (f"（抽签为{other}）" if other else "（不是本桌选手）") for lab, raw, other in wrong)
         self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮{_table_name(m)}：{said}，与抽签表不符"
                         f"（{drawn}）。成绩按座位计分，本行未计入：请按抽签表的座位填写后重新发送。",
                         at=row.cells.get(wrong[0][0]))
         return False
+
+    @staticmethod
+    def _table_of_this_round(row: Any, sides: list[str], rnd: Round, m: Match,
+                             names_side: Callable[[Any, str, Round], tuple[bool, str]]) -> Match | None:
+        """The other drawn table of ``rnd`` whose sides ``row`` names exactly, seat by seat,
+        every side cell filled — a row whose 桌号 was swapped with another's (:meth:`check_sides`);
+        ``None`` when there is none."""
+        typed = [row.values.get(label) for label in sides]
+        if any(v in (None, "") for v in typed):
+            return None
+        return next((o for o in rnd.matches if o is not m and not o.bye and len(o.sides) == len(sides)
+                     and all(names_side(v, sid, rnd)[0] for v, sid in zip(typed, o.sides))), None)
 
     def _table_of_another_round(self, row: Any, sides: list[str], rnd: Round,
                                 names_side: Callable[[Any, str, Round], tuple[bool, str]]) -> tuple[Round, Match] | None:

@@ -123,11 +123,18 @@ def parse_level(value: Any, allow_past_a: bool = False) -> int | None:
     (15, None, None)
 
     Numbers above 10 are refused: a referee writes J/Q/K/A, and 11–14 are more likely typos.
+    A level may be written with 级 after it, as it is spoken (R2016-F4, R2020-F3: “10级”
+    was refused as 不是有效级数):
+
+    >>> parse_level("10级"), parse_level("２级"), parse_level("Q 级"), parse_level("14级"), parse_level("级")
+    (10, 2, 12, None, None)
     """
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         n = to_int(value)
         return n if n is not None and 2 <= n <= 10 else None
     s = norm(value).upper()
+    if s.endswith("级"):
+        s = s[:-1].strip()
     if s in ("J", "Q", "K", "A"):
         return {"J": 11, "Q": 12, "K": 13, "A": 14}[s]
     if allow_past_a and s in ("过A", "A+", "已过A"):

@@ -91,13 +91,36 @@ def test_the_same_row_twice_counts_once_as_a_note(tmp_path):
 
 def test_a_mistyped_table_number_refuses_that_row_only(tmp_path):
     """Row 8 typed table 1's number: its sides are not table 1's, so it is refused — and
-    table 1's own row still counts (a refused row claims no table)."""
+    table 1's own row still counts (a refused row claims no table).  Its sides are exactly
+    table 2's: the 桌号 is said to be wrong, at its cell (not the names)."""
     def mistyped(ws, hrow, col):
         ws.cell(hrow + 2, col["桌号"]).value = ws.cell(hrow + 1, col["桌号"]).value
     issues, report = _edit_xiangqi_r1(tmp_path, mistyped)
     (bad,) = [i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"]
-    assert "不是本桌选手" in bad["message"] and bad["cell"].startswith("D")
+    assert bad["cell"] == "C8" and "桌号填的是1" in bad["message"] and "请把桌号改回2" in bad["message"], bad
+    assert "不是本桌选手" not in bad["message"]
     assert any("象棋" in e and "还差 1 桌" in e for e in report.events)
+
+
+def test_two_rows_with_their_table_numbers_swapped_are_told_to_change_the_table_number(tmp_path):
+    """The 桌号 of tables 1 and 2 swapped, their names left as drawn: each row's sides are
+    exactly the other table's, so it is the 桌号 that is wrong — said at the 桌号 cell,
+    naming the table the sides were drawn at (it blamed the names: “甲方填的是…（不是本桌
+    选手）…请按抽签表的座位填写”, at the 甲方 cell).  Neither row is counted."""
+    def swap(ws, hrow, col):
+        a, b = ws.cell(hrow + 1, col["桌号"]), ws.cell(hrow + 2, col["桌号"])
+        assert (a.value, b.value) == (1, 2)
+        a.value, b.value = b.value, a.value
+    issues, report = _edit_xiangqi_r1(tmp_path, swap)
+    bad = sorted((i for i in issues if i["code"] == "RESULT_INVALID" and i["file"] == "xiangqi-r1-成绩表.xlsx"),
+                 key=lambda i: i["cell"])
+    assert [i["cell"] for i in bad] == ["C7", "C8"], bad
+    assert all(i["severity"] == "error" for i in bad)
+    first, second = (i["message"] for i in bad)
+    assert "桌号填的是2，但" in first and "是第1桌" in first and "请把桌号改回1" in first, first
+    assert "桌号填的是1，但" in second and "是第2桌" in second and "请把桌号改回2" in second, second
+    assert not any("不是本桌选手" in m or "请按抽签表的座位填写" in m for m in (first, second)), bad
+    assert any("象棋" in e and "还差 2 桌" in e for e in report.events), report.events
 
 
 def _t2020_with_sheets(tmp_path: Path, *keep: str) -> tuple[Path, Path, dt.datetime]:
@@ -397,6 +420,99 @@ def test_round_2s_rows_on_round_1s_sheet_with_round_2_typed_are_said_as_before(t
     issues, _ = _round_2_rows_on_round_1s_sheet(tmp_path, 2)
     assert issues and all("但这是第1轮的成绩表" in i["message"] and "results/xiangqi-r2-成绩表.xlsx" in i["message"]
                           for i in issues if "轮空" not in i["message"]), issues
+
+
+def _round_2s_own_sheet_later(tmp_path: Path, edit=None, at: str = "19:30") -> tuple[list[dict[str, str]], object]:
+    """After :func:`_round_2_rows_on_round_1s_sheet` (轮次 2, received 17:55), round 2's own
+    sheet (the sample's, changed by ``edit`` (ws, header row, columns) if given), received
+    ``at`` that day, is read; the night's RESULT_INVALID of 象棋 and report."""
+    issues, _ = _round_2_rows_on_round_1s_sheet(tmp_path, 2)
+    assert issues and all(i["severity"] == "error" for i in issues if "但这是第1轮的成绩表" in i["message"]), issues
+    folder, out = tmp_path / "t2020-league", tmp_path / "out"
+    r2 = next(p for p in (ROOT / "sample_sheets" / "t2020-league" / "inbox").glob("*.eml") if "xiangqi-r2" in p.name)
+
+    def own(wb):
+        if edit is not None:
+            edit(wb["成绩"], *table_header(wb["成绩"]))
+    edit_attachment(r2, own, save_as=folder / "inbox" / f"1111{at.replace(':', '')}-xiangqi-r2-own.eml",
+                    date=f"Wed, 11 Nov 2020 {at}:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2030, 1, 1, tzinfo=TZ)))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        issues = [i for i in csv.DictReader(f) if i["code"] == "RESULT_INVALID" and "象棋" in i["message"]]
+    return issues, report
+
+
+def test_round_2s_rows_on_round_1s_sheet_are_settled_by_round_2s_own_sheet(tmp_path):
+    """Round 2's results typed on a copy of round 1's sheet (轮次 2) are refused, each an error
+    naming round 2's sheet.  Once round 2's own sheet has come and scored each of those tables
+    (with the same results), nothing is left to do: they were errors for good (every later
+    night exited 1, and 下一步 said to tell the referee), though the file stays in received/.
+    Each is now a note saying round 2's sheet filled the table."""
+    issues, report = _round_2s_own_sheet_later(tmp_path)
+    wrong = [i for i in issues if "但这是第1轮的成绩表" in i["message"]]
+    assert len(wrong) >= 5, issues
+    assert all(i["severity"] == "info" and "（第2轮成绩表已填写这一桌，无需再处理。）" in i["message"]
+               for i in wrong), [(i["severity"], i["message"]) for i in wrong]
+    assert not [i for i in issues if i["severity"] == "error"], issues
+    assert not any("告知裁判" in s for s in report.next_steps), report.next_steps
+
+
+def test_round_2s_own_sheet_that_differs_from_the_copy_counts_and_says_so(tmp_path):
+    """The same with round 2's own sheet giving table 1 another result than the copy: the
+    own sheet counts (received later, the round's sheet); the copy's row is a note saying
+    its result differed and that round 2's sheet is what counts."""
+    def other_result(ws, hrow, col):
+        c = ws.cell(hrow + 1, col["结果"])
+        c.value = "乙胜" if c.value != "乙胜" else "甲胜"
+    issues, _ = _round_2s_own_sheet_later(tmp_path, other_result)
+    wrong = [i for i in issues if "但这是第1轮的成绩表" in i["message"]]
+    assert all(i["severity"] == "info" for i in wrong), [(i["severity"], i["message"]) for i in wrong]
+    (differs,) = [i for i in wrong if "不同" in i["message"]]
+    assert differs["cell"] == "A7" and "以第2轮成绩表为准" in differs["message"], differs
+
+
+def test_R2016_F3_a_copy_of_the_last_rounds_sheet_with_its_names_left_is_settled_by_the_rounds_own_sheet(tmp_path):
+    """The audit's case (t2016-poker): the next round's results typed on a copy of the last
+    round's filled sheet, only 轮次 changed on some rows, the names left as printed.  Each row
+    names the last round's table (scored from its own sheet) at a place of the next round;
+    once the next round's own sheet has scored those places, the refusals are notes."""
+    folder, out, now = _t2020_with_sheets(tmp_path, "xiangqi-r1")
+
+    def retyped(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        for r in range(hrow + 1, hrow + 4):
+            ws.cell(r, col["轮次"]).value = 2
+    r1 = next((folder / "inbox").glob("*xiangqi-r1*"))
+    edit_attachment(r1, retyped, save_as=folder / "inbox" / "11111800-xiangqi-r1-copy.eml",
+                    date="Wed, 11 Nov 2020 18:00:00 +0800")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    r2 = next(p for p in (ROOT / "sample_sheets" / "t2020-league" / "inbox").glob("*.eml") if "xiangqi-r2" in p.name)
+    edit_attachment(r2, lambda wb: None, save_as=folder / "inbox" / "11111930-xiangqi-r2-own.eml",
+                    date="Wed, 11 Nov 2020 19:30:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        wrong = [i for i in csv.DictReader(f) if "但这是第1轮的成绩表" in i["message"]]
+    assert [i["cell"] for i in wrong] == ["A7", "A8", "A9"], wrong
+    assert all(i["severity"] == "info" and "第2轮成绩表" in i["message"] and "无需再处理" in i["message"]
+               for i in wrong), [(i["severity"], i["message"]) for i in wrong]
+    assert not any("告知裁判" in s for s in report.next_steps), report.next_steps
+
+
+def test_a_copy_received_after_round_2s_own_sheet_with_another_result_stays_an_error(tmp_path):
+    """Round 2's own sheet received first (17:30), then the copy of round 1's sheet (17:55)
+    giving table 1 another result: the copy may be meant as a correction, which it cannot be
+    (a sheet counts for the round it was issued for) — that row stays an error, saying the
+    own sheet's result counts meanwhile; the rows that agree are notes."""
+    def other_result(ws, hrow, col):
+        c = ws.cell(hrow + 1, col["结果"])
+        c.value = "乙胜" if c.value != "乙胜" else "甲胜"
+    issues, report = _round_2s_own_sheet_later(tmp_path, other_result, at="17:30")
+    wrong = [i for i in issues if "但这是第1轮的成绩表" in i["message"]]
+    (bad,) = [i for i in wrong if i["severity"] == "error"]
+    assert bad["cell"] == "A7" and "目前按第2轮成绩表计分" in bad["message"], bad
+    assert len(wrong) >= 5 and all("（第2轮成绩表已填写这一桌，无需再处理。）" in i["message"]
+                                   for i in wrong if i is not bad), wrong
 
 
 def test_R2011_F1_a_row_of_no_drawn_table_names_each_groups_tables(tmp_path):

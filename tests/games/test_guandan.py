@@ -288,3 +288,21 @@ def test_past_a_typed_as_a_level_says_to_type_A_and_choose_the_side(sheet, game)
     results, (i,) = sheet(GAMES.get(game)).parse({"甲方级数": "8", "乙方级数": "过A", "台上方": "甲"})
     assert results == [] and i.code == "RESULT_INVALID" and i.cell == "E2"
     assert "请在本栏填 A" in i.message and "过A方”选“乙”" in i.message and "不是有效级数" not in i.message
+
+
+@pytest.mark.parametrize("game,third,extra", [("掼蛋", "台上方", "甲"), ("双升", "庄家", "甲")])
+def test_R2016_F4_R2020_F3_a_level_typed_with_ji_is_that_level(sheet, game, third, extra):
+    """R2016-F4, R2020-F3: a level typed “10级” / “２级” / “Q级” is that level (it was refused,
+    “不是有效级数”); no such level with 级 (“14级”, “1级”) or without it (“14”) is still
+    refused at its cell."""
+    g = GAMES.get(game)
+    (res,), issues = sheet(g).parse({"甲方级数": "10级", "乙方级数": "２级", third: extra})
+    assert issues == [], [i.message for i in issues]
+    (same,), _ = sheet(g).parse({"甲方级数": "10", "乙方级数": "2", third: extra})
+    assert [x.points for x in res.sides] == [x.points for x in same.sides]
+    (res,), issues = sheet(g).parse({"甲方级数": "Q级", "乙方级数": " 9 级 ", third: extra})
+    assert issues == [], [i.message for i in issues]
+    for bad in ("14", "14级", "1级", "级", "10级级"):
+        results, (i,) = sheet(g).parse({"甲方级数": bad, "乙方级数": "5", third: extra})
+        assert results == [] and i.code == "RESULT_INVALID" and i.cell.startswith("D"), (bad, i)
+        assert "不是有效级数" in i.message, i.message

@@ -116,13 +116,21 @@ def id_in_spec(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _ledger_size(out: str) -> int:
+    """The size of ``out``'s ledger.sqlite (0 when there is none)."""
+    try:
+        return os.stat(os.path.join(out, "ledger.sqlite")).st_size
+    except OSError:
+        return 0
+
+
 def last_run(out: str, own: bool = False) -> dict | None:
     """The last run's record in ``out`` (None when missing, unreadable or its outputs are gone:
     a name of :func:`outputs_listing` missing or added since — a deleted index.html, entries.csv
     or result sheet was answered "输出未变", and stayed missing — or when a run after it did
     not finish, :data:`UNFINISHED`; ``own``: the mark is the caller's own run's)."""
-    if not own and (os.path.exists(os.path.join(out, UNFINISHED)) or not os.path.exists(os.path.join(out, "ledger.sqlite"))):
-        return None         # (no ledger: the run says so, pipeline.store.check_ledger_there)
+    if not own and (os.path.exists(os.path.join(out, UNFINISHED)) or not _ledger_size(out)):
+        return None         # (no ledger, or 0 bytes: the run says so, pipeline.store.check_ledger_there)
     try:
         with open(os.path.join(out, LAST_RUN), encoding="utf-8") as f:
             body = json.load(f)

@@ -2519,6 +2519,11 @@ def _wrong_key_cell(cells: dict[str, Any], key: tuple[str, str, str], round_no: 
     return cells.get("桌号")
 
 
+#: in DRAWN_ELSEWHERE of a round the output folder's own result sheet shows published
+#: (:meth:`EventRunner.issued_here`): the ledger, not the inbox (the office's next step)
+ISSUED_HERE = "账本比输出文件夹旧"
+
+
 def voided(draw_hash: str, listed: Iterable[str]) -> bool:
     """Whether a sheet's draw digest is one an event's ``voided_draws`` lists (the digest as
     DRAWN_ELSEWHERE shows it, or its first 8 characters or more).
@@ -2992,7 +2997,7 @@ class EventRunner:
             if nxt is None:
                 self.complete = True
                 return
-            if self.redrawn_elsewhere(nxt, ih):
+            if self.redrawn_elsewhere(nxt, ih) or self.issued_here(nxt, ih):
                 return
             from .draw.common import follows_a_schedule
             # the runner's note in the frozen plan: each side's label, so a published round
@@ -3238,6 +3243,67 @@ class EventRunner:
                         "已下发的对阵就照旧有效；没有备份的，把 tournament.yaml 中的 seed 改回抽签时的值（或用抽签时的程序版本）"
                         f"后再运行，会抽出同样的对阵。在此之前本项目第{round_no}轮不抽签，也不公布。",
                         at=CellRef(misfits[0][0].file_name, layout.RESULT_SHEET))
+        return True
+
+    def issued_here(self, nxt: Round, ih: str) -> bool:
+        """DRAWN_ELSEWHERE for a round about to be published whose result sheet this output
+        folder issued already (``results/<event>-r<N>-成绩表.xlsx``) with another draw: the
+        ledger does not know the round — a ``ledger.sqlite`` restored from a backup taken
+        before that draw, as the lost-ledger message asks (:func:`pipeline.store.check_ledger_there`),
+        or another folder's — and the inputs changed since, so the round was drawn again,
+        silently, beside the sheets and draw pages handed out.  The round is not published:
+        the office restores the newest backup, or voids that draw in tournament.yaml
+        (``voided_draws``: its sheet is then written anew with the new draw).
+
+        The sheet's _meta says which draw it was issued with: its draw digest (the inputs)
+        and pairings (:func:`layout.pairings_digest`).  The same inputs draw the same round:
+        a sheet that fits the draw about to be published is no reason to stop; one written
+        by an earlier version (no pairings) is taken by its digest alone.  A sheet that
+        cannot be read, or is another league's or round's, says nothing.  Read only on the
+        night a round is about to be published, and only when its sheet is already there
+        (never in the ordinary course).  (R-draw: published rounds are frozen.)"""
+        from . import layout
+        from .ingest.workbook import UnreadableFile, read_workbook
+
+        name = f"{self.ev.id}-r{nxt.round}-成绩表.xlsx"
+        path = self.ledger.root / "results" / name
+        if not path.is_file():
+            return False
+        try:
+            meta = read_workbook(path).meta
+        except (UnreadableFile, OSError):
+            return False
+        was = str(meta.get(layout.META_DRAW_HASH, "") or "")
+        pairings = str(meta.get(layout.META_PAIRINGS, "") or "")
+        if (not was or str(meta.get(layout.META_EVENT, "")) != self.ev.id
+                or _norm_int(meta.get(layout.META_ROUND, "")) != str(nxt.round)
+                or str(meta.get(layout.META_TOURNAMENT, "") or self.t.spec.id) != self.t.spec.id):
+            return False
+        if was == ih and (not pairings or pairings == layout.pairings_digest(nxt.matches)):
+            return False        # the same draw: published as it was
+        if was != ih and voided(was, self.ev.voided_draws):
+            return False        # voided by the office: drawn anew, the sheet written anew
+        round_no = nxt.round
+        where = f"results/{name}"
+        head = (f"{self.ev.name} 第{round_no}轮在账本 ledger.sqlite 里没有公布记录，输出文件夹里却已有这一轮下发的成绩表 {where}"
+                f"（及抽签表 draws/{self.ev.id}-r{round_no}.html）：这一轮已经公布过，")
+        restore = (f"多半是 ledger.sqlite 是从这一轮抽签之前的旧备份恢复的，{ISSUED_HERE}（或放错了别的文件夹的账本）："
+                   "请用最新的备份（这一轮公布之后的）恢复 ledger.sqlite 后再运行，已下发的对阵就照旧有效。")
+        seed = self.t.spec.seed or self.t.spec.id
+        if was == ih:
+            # (the same inputs, other pairings: voided_draws would void the new draw's sheets
+            # too, which carry the same digest — redrawn_elsewhere)
+            said = (head + f"报名和成绩与那次抽签时相同（抽签摘要 {ih}），现在抽出的对阵却与它不同：多半是 tournament.yaml 中的 "
+                    f"seed（抽签种子，现在是“{seed}”）改过，或程序升级后抽签方法变了；同时" + restore
+                    + "没有这样的备份的，把 seed 改回抽签时的值（或用抽签时的程序版本）后再运行，会抽出同样的对阵。")
+        else:
+            said = (head + f"是按另一次抽签下发的（抽签摘要 {was}）；按现在的报名和成绩抽签，对阵会不同（摘要 {ih}）。" + restore
+                    + f"确要作废那次抽签、重新抽签，请在 tournament.yaml 本项目（id: {self.ev.id}）下加一行 "
+                    f"voided_draws: [\"{was}\"] 后再运行（按那次抽签下发的成绩表从此不再读取，{where} 会按新的抽签重写；"
+                    "收到的文件仍保存在输出文件夹的 received/ 中）。")
+        self.waiting = f"第{round_no}轮暂不抽签：输出文件夹里已有这一轮下发的成绩表，账本里却没有这一轮"
+        self.issues.add("DRAWN_ELSEWHERE", said + f"在此之前本项目第{round_no}轮不抽签，也不公布。",
+                        at=CellRef(where, layout.RESULT_SHEET))
         return True
 
     def sheet_misfit(self, rec: Received, book: Any, nxt: Round, entries: dict[str, Entry]
@@ -6863,13 +6929,17 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "ROUND_NOT_DRAWN" and i.severity == Severity.WARNING for i in state.issues):
         report.next_steps.append("收到了尚未抽签那一轮的成绩表（见 data/issues.csv 中的 ROUND_NOT_DRAWN）：请与裁判核对轮次"
                                  "（多半是轮次写错或表格发错）；该轮抽签后，与对阵相符的成绩表会自动读取。")
-    if any(i.code == "DRAWN_ELSEWHERE" and "抽签种子" in i.message for i in errors):
+    if any(i.code == "DRAWN_ELSEWHERE" and ISSUED_HERE in i.message for i in errors):
+        report.next_steps.append("输出文件夹里已有某一轮下发的成绩表，账本 ledger.sqlite 里却没有这一轮（见 DRAWN_ELSEWHERE）："
+                                 "恢复的账本比输出文件夹旧，请用最新的备份（这一轮公布之后的）恢复 ledger.sqlite 后再运行；"
+                                 "没有这样的备份时怎么办，见 DRAWN_ELSEWHERE 的说明。")
+    if any(i.code == "DRAWN_ELSEWHERE" and "抽签种子" in i.message and ISSUED_HERE not in i.message for i in errors):
         # (EventRunner.redrawn_elsewhere: the same inputs, other pairings — voided_draws would
         # void the new draw's sheets as well, which carry the same draw digest)
         report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，报名和成绩与那时相同，现在抽出的对阵却不同（见 DRAWN_ELSEWHERE）："
                                  "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out；没有备份的，"
                                  "把 tournament.yaml 中的 seed 改回抽签时的值（或用抽签时的程序版本）后再运行。")
-    if any(i.code == "DRAWN_ELSEWHERE" and "抽签种子" not in i.message for i in errors):
+    if any(i.code == "DRAWN_ELSEWHERE" and "抽签种子" not in i.message and ISSUED_HERE not in i.message for i in errors):
         report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，而这个输出文件夹里没有那次抽签（见 DRAWN_ELSEWHERE）："
                                  "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out；"
                                  "确要作废那次抽签、重新抽签的，在 tournament.yaml 本项目下写明 voided_draws（见 DRAWN_ELSEWHERE）。")
@@ -8326,8 +8396,9 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     sheets = []
     marked = _sheets_marked(ledger) if ledger is not None else {}
     marked_now: dict[str, list[str]] = {}
+    drawn_tonight = set(ledger.night_news("round")) if ledger is not None else set()
     for ev in state.events.values():
-        todo, gone = _sheets_to_mark(out, ev, marked, marked_now)
+        todo, gone = _sheets_to_mark(out, ev, marked, marked_now, drawn_tonight)
         if not todo:        # (the games are not even imported on a night with no new round)
             continue
         game = GAMES.get(ev.spec.game)
@@ -8430,7 +8501,8 @@ def _sheets_marked(ledger: Ledger) -> dict[str, list[str]]:
 
 
 def _sheets_to_mark(out: Path, ev: EventState, marked: dict[str, list[str]],
-                    marked_now: dict[str, list[str]]) -> tuple[list[Round], dict[int, frozenset[str]]]:
+                    marked_now: dict[str, list[str]], drawn_tonight: Collection[str] = ()
+                    ) -> tuple[list[Round], dict[int, frozenset[str]]]:
     """The rounds of ``ev`` whose referee's result workbook is to be written this night, and
     each round's withdrawn entries to mark on it (:func:`~pipeline.render.viewmodels.withdrawn_at_tables`).
 
@@ -8441,7 +8513,13 @@ def _sheets_to_mark(out: Path, ev: EventState, marked: dict[str, list[str]],
     as one written after the withdrawal does.  A round whose results are all in is left as it
     was, and a night with no withdrawal changed writes none again.  The draw and its digest
     (_meta) are the same, so a copy filled from either sheet is read alike.  ``marked_now`` is
-    filled with what each sheet on disk will have been written with."""
+    filled with what each sheet on disk will have been written with.
+
+    A round published this night (``drawn_tonight``, ``"<event>:<round>"``: the ledger's
+    news of the night, :meth:`~pipeline.store.Ledger.publish`) has its workbook written even
+    when one of that name is there: the sheet of a draw the office voided (``voided_draws``,
+    after a ledger restored from an older backup: :meth:`EventRunner.issued_here`) is not
+    left beside the new draw for the referees to fill."""
     from .render.viewmodels import withdrawn_at_tables
 
     todo, gone = [], {}
@@ -8449,7 +8527,7 @@ def _sheets_to_mark(out: Path, ev: EventState, marked: dict[str, list[str]],
         name = f"{ev.spec.id}-r{r.round}-成绩表.xlsx"
         now = withdrawn_at_tables(ev, r)
         was = frozenset(marked.get(name) or ())
-        if not (out / "results" / name).exists():
+        if f"{ev.spec.id}:{r.round}" in drawn_tonight or not (out / "results" / name).exists():
             todo.append(r)
         elif now != was and not all(m.bye or m.key in ev.results for m in r.matches):
             todo.append(r)

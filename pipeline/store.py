@@ -156,15 +156,66 @@ def check_ledger_there(out: Path) -> None:
     """Raise :class:`LedgerMissing` when ``out`` holds what only a ledger's run makes — received
     copies, referees' result sheets, draw sheets — but no ``ledger.sqlite`` (deleted, moved
     away): a new empty one was made without a word, and the next night with new input drew
-    published rounds again, beside the referees' sheets of the old draw."""
-    if (out / "ledger.sqlite").exists():
+    published rounds again, beside the referees' sheets of the old draw.
+
+    A ``ledger.sqlite`` of 0 bytes (a crash before its data reached the disk, a bad copy or
+    restore) is no ledger either — SQLite opens it as a new, empty database, and the accepted
+    entries were gone and published rounds drawn again, exit 0 — and nor is a database
+    without the ledger's tables (another file copied in its place): both stop the run alike,
+    the file left as it is.  In an output folder with nothing of an earlier run (a first run
+    stopped just after it made the file) either is made the ledger, as before."""
+    path = out / "ledger.sqlite"
+    try:
+        size = path.stat().st_size if path.exists() else None
+    except OSError:
+        return      # (unreadable: opening it says why, pipeline.runcmd._db_advice)
+    if size is not None and size > 0 and _has_ledger_tables(path):
         return
     made = [d for d in ("received", "results", "draws") if (out / d).is_dir() and any((out / d).iterdir())]
-    if made:
+    if not made:
+        return
+    there = f"输出文件夹 {out} 中已有{'、'.join({'received': '收到的文件', 'results': '成绩表', 'draws': '抽签表'}[d] for d in made)}，"
+    fresh = "如确要从头重来（会重新受理全部文件、重新抽签），请把整个输出文件夹改名或删除后再运行。"
+    if size is None:
         raise LedgerMissing(
-            f"输出文件夹 {out} 中已有{'、'.join({'received': '收到的文件', 'results': '成绩表', 'draws': '抽签表'}[d] for d in made)}，"
-            "但账本 ledger.sqlite 不见了（被删除或移走）：请从备份恢复 ledger.sqlite 后再运行（已公布的抽签不会重抽）。"
-            "如确要从头重来（会重新受理全部文件、重新抽签），请把整个输出文件夹改名或删除后再运行。")
+            there + "但账本 ledger.sqlite 不见了（被删除或移走）：请从备份恢复 ledger.sqlite 后再运行（已公布的抽签不会重抽）。"
+            + fresh)
+    what = ("是空的（0 字节，多半是断电或死机时没有写完，或拷贝、恢复时出了错）" if size == 0 else
+            "不是这个赛事的账本（里面没有账本的记录，多半是拷贝或恢复时放错了文件）")
+    raise LedgerMissing(
+        there + f"但账本 ledger.sqlite {what}，账本已损坏：请从最近的备份恢复 ledger.sqlite 后再运行"
+        "（已公布的抽签不会重抽）；本次运行已停下，这个文件原样保留。" + fresh)
+
+
+#: tables every ledger has (:data:`SCHEMA`): a database without them is not a ledger
+LEDGER_TABLES = ("received", "rounds")
+
+
+def _has_ledger_tables(path: Path) -> bool:
+    """Whether the SQLite file ``path`` has the ledger's tables (read only; True when it cannot
+    be read here: opening it for the run says what is wrong, :func:`pipeline.runcmd._db_advice`).
+
+    Without a write-ahead log beside it the file is read as immutable: no ``-wal``/``-shm``
+    files are made next to a file that is perhaps no ledger.  With one (a run killed before
+    its changes reached the file: the tables may be in the log alone) it is read with it."""
+    from urllib.parse import quote
+
+    try:
+        wal = os.stat(f"{path}-wal").st_size > 0
+    except OSError:
+        wal = False
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro{'' if wal else '&immutable=1'}",
+                               uri=True, timeout=30)
+    except (sqlite3.Error, OSError):
+        return True
+    try:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.Error:
+        return True
+    finally:
+        conn.close()
+    return all(t in names for t in LEDGER_TABLES)
 
 
 class Ledger:
@@ -320,6 +371,8 @@ class Ledger:
                 (rnd.event, rnd.round, rnd.stage, rnd.stage_name, rnd.seed, rnd.input_hash,
                  at.isoformat(), round_to_json(rnd)))
             self._audit(at, "publish", f"{rnd.event} round {rnd.round} seed {rnd.seed} inputs {rnd.input_hash}")
+            if self.night:      # (the night's rounds: their result sheets are written afresh)
+                self._news(f"round:{rnd.event}:{rnd.round}", b"")
 
     # -- published places ---------------------------------------------------------------
     def published_places(self, event: str) -> tuple[str, str] | None:

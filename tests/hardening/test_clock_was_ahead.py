@@ -73,7 +73,31 @@ def test_this_runs_clock_set_back_is_still_said_to_be_this_ones() -> None:
 def test_a_round_far_ahead_of_this_run_and_of_every_file_is_the_earlier_runs_clock() -> None:
     ledger = _ledger("2099-01-01T00:00+08:00", ["2020-11-04T18:00+08:00", "2020-11-18T17:55+08:00"])
     issues = IssueLog()
-    clock_behind(ledger, dt.datetime.fromisoformat("2020-11-01T00:00+08:00"), issues, _T)
+    clock_behind(ledger, dt.datetime.fromisoformat("2020-11-20T00:00+08:00"), issues, _T)
     (i,) = list(issues)
     assert i.code == "CLOCK_WAS_AHEAD" and "2099-01-01 00:00" in i.message and "“扑克牌”第1轮" in i.message
     assert "CLOCK_WAS_AHEAD" in SAID_ONCE
+
+
+def test_a_clock_set_back_before_the_newest_file_is_clock_behind():
+    """A review: forms closed Oct 1, round 1 drawn at check-in Nov 10 (nothing received
+    since), this machine's clock set back 45 days (Sep 26): this run's time is before a file
+    it holds, so its own clock is behind — CLOCK_BEHIND, not CLOCK_WAS_AHEAD's "nothing to do"."""
+    from types import SimpleNamespace
+
+    TZ = dt.timezone(dt.timedelta(hours=8))
+    published = dt.datetime(2024, 11, 10, 9, 0, tzinfo=TZ)
+    files = [dt.datetime(2024, 9, 20, tzinfo=TZ), dt.datetime(2024, 10, 1, 12, tzinfo=TZ)]
+    ledger = SimpleNamespace(published_rounds=lambda: [("guandan", 1, published.isoformat())],
+                             received=lambda: [SimpleNamespace(received_at=f) for f in files])
+    t = SimpleNamespace(spec=SimpleNamespace(events=[SimpleNamespace(id="guandan", name="掼蛋")]))
+    log = IssueLog()
+    clock_behind(ledger, published - dt.timedelta(days=45), log, t)
+    assert [i.code for i in log] == ["CLOCK_BEHIND"]
+    log = IssueLog()        # the same clock after the newest file: the earlier run's was ahead
+    clock_behind(ledger, dt.datetime(2024, 10, 2, 9, 0, tzinfo=TZ), log, t)
+    assert [i.code for i in log] == ["CLOCK_WAS_AHEAD"]
+    log = IssueLog()        # a run at 2020-11-01 after a --now 2099 run, holding files of Nov 18: both
+    clock_behind(_ledger("2099-01-01T00:00+08:00", ["2020-11-04T18:00+08:00", "2020-11-18T17:55+08:00"]),
+                 dt.datetime.fromisoformat("2020-11-01T00:00+08:00"), log, _T)
+    assert [i.code for i in log] == ["CLOCK_BEHIND"]

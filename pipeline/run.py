@@ -4075,7 +4075,9 @@ class EventRunner:
         why: dict[tuple, str] = dict(disputed)      # "不一致" (two sheets), "两行" (two lines of one sheet)
         for key in faulted:                         # a row refused at reading
             why.setdefault(key, "有误")
-        located = [i for i in found if i.cell]
+        # (a note — a pass-out "-" read as 0, RESULT_READ_AS — is no fault of the table: its
+        # 桥牌 table "待齐" was told the office as 成绩有误待改正, a review; a 加赛 is the note that is)
+        located = [i for i in found if i.cell and (i.severity != Severity.INFO or i.code == "PLAYOFF_REQUIRED")]
         # which table each cell read belongs to: built only when a problem names a cell (most
         # rounds have none, and a large round's rows hold tens of thousands of cells)
         table_of = {(c.file, c.sheet, c.cell): rr.match.key

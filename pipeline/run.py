@@ -1981,14 +1981,18 @@ def signature_word(word: str, own: set[str], others: set[str]) -> tuple[str, lis
     the side's registered names, ``others`` the names of the event's other players (all in one
     script).  ``("", [])``: the side's own names — one, or several run together (贺欣伟彭鹏),
     with a note (卢帅（代）, 彭鹏代签), or a note only.  ``("changed", names)``: someone else —
-    another pair's player (alone or run together with an own name), or a name that has nothing
-    of the side's (a substitute).  ``("doubtful", [word])``: part of the side's names, not
-    clearly anyone else — a surname only (汤 of 汤娟/汤浩超), a given name, a name one
-    character off (贺欣为), or an own name run together with what is no name.
+    another pair's player (alone or run together with an own name), or anyone not registered:
+    a name beside an own name (贺欣伟张三), a name built of pieces of both partners' names
+    (李丽 for 王丽/李娜, 贺彭), a two-character own name with a character more (王丽华).
+    ``("doubtful", [word])``: part of the side's names, not clearly anyone else — one piece
+    of a single own name (a surname only, 汤 of 汤娟/汤浩超; a given name), or an own name of
+    3+ characters one character off (贺欣为) or with one more character of the side's names
+    (贺欣伟彭).  A two-character name one character off or longer is as likely someone else's
+    (王丽 → 王丽华, 张伟 → 张强), so it is a change, as the "one character off" rule says.
 
     >>> own, others = {"贺欣伟", "彭鹏"}, {"卢帅", "贺宁萍"}
-    >>> [signature_word(w, own, others)[0] for w in ("贺欣伟彭鹏", "彭鹏(代)", "贺", "卢帅", "张三")]
-    ['', '', 'doubtful', 'changed', 'changed']
+    >>> [signature_word(w, own, others)[0] for w in ("贺欣伟彭鹏", "彭鹏(代)", "贺", "卢帅", "张三", "贺欣伟张三")]
+    ['', '', 'doubtful', 'changed', 'changed', 'changed']
     """
     if _segments(word, own) is not None:
         return "", []
@@ -2000,9 +2004,16 @@ def signature_word(word: str, own: set[str], others: set[str]) -> tuple[str, lis
     anyone = _segments(bare, own | others)
     if anyone is not None:
         return "changed", [n for n in anyone if n not in own]
-    parts = {n[i:j] for n in own for i in range(len(n)) for j in range(i + 1, len(n) + 1)}
-    if _segments(bare, parts) is not None or any(n in bare for n in own) or any(
-            len(n) >= 3 and len(n) == len(bare) and sum(a != b for a, b in zip(n, bare)) == 1 for n in own):
+    # one piece of ONE own name — not pieces of both (张强 of 张伟/李强 is someone else)
+    piece = any(bare in n for n in own)
+    # a 3+-character own name one character off (贺欣为) …
+    off = any(len(n) >= 3 and len(n) == len(bare) and sum(a != b for a, b in zip(n, bare)) == 1 for n in own)
+    # … or own names of 3+ characters with one character of the side's names more, at an end
+    # (贺欣伟彭: the partner's surname); more than one character beside them may be a name
+    more = len(bare) >= 4 and any(
+        c in "".join(own) and (whole := _segments(rest, own)) is not None and len("".join(whole)) >= 3
+        for c, rest in ((bare[0], bare[1:]), (bare[-1], bare[:-1])))
+    if piece or off or more:
         return "doubtful", [bare]
     return "changed", [word]
 

@@ -119,9 +119,9 @@ def test_R2016_ordinary_signatures_are_no_partner_change(tmp_path):
 
 def test_R2020_Q3_signature_forms_of_the_registered_pair():
     """How a pair's signature cell is read (R2020-Q3): the registered names, run together or
-    with a note of signing for the partner, accepted; a part of them (a surname, a given
-    name) or a name one character off a registered one doubtful; anyone else — a player of
-    another pair, or a name not registered — a partner change."""
+    with a note of signing for the partner, accepted; a part of one of them (a surname, a
+    given name) or a name one character off a registered one doubtful; anyone else — a player
+    of another pair, a name not registered, pieces of both names (贺彭) — a partner change."""
     from types import SimpleNamespace
 
     from pipeline.issues import IssueLog
@@ -144,7 +144,58 @@ def test_R2020_Q3_signature_forms_of_the_registered_pair():
     for ok in ("贺欣伟彭鹏", "彭鹏贺欣伟", "贺欣伟（代）", "贺欣伟(代)", "彭鹏代签", "贺欣伟 彭鹏（代签）",
                "贺欣伟、彭鹏(代)", "已签", "（代）"):
         assert said(ok) == [], ok
-    for doubtful in ("贺", "欣伟", "贺彭", "贺欣为", "贺欣伟/彭", "贺欣伟彭"):
+    for doubtful in ("贺", "欣伟", "贺欣为", "贺欣伟/彭", "贺欣伟彭"):
         assert said(doubtful) == ["SIGNATURE_UNCLEAR"], doubtful
-    for changed in ("卢帅", "贺欣伟/卢帅", "贺欣伟卢帅", "卢帅（代）", "张三/李四", "贺欣伟/张三"):
+    for changed in ("卢帅", "贺欣伟/卢帅", "贺欣伟卢帅", "卢帅（代）", "张三/李四", "贺欣伟/张三", "贺彭"):
         assert said(changed) == ["PARTNER_CHANGED"], changed
+
+
+def _said(pair_names: tuple[str, ...], cell: str, other_names: tuple[str, ...] = ("卢帅", "贺宁萍")) -> list[str]:
+    """The codes :meth:`EventRunner.check_partners` says for ``cell``, the 甲方签名 of the pair
+    ``pair_names`` playing ``other_names``."""
+    from types import SimpleNamespace
+
+    from pipeline.issues import IssueLog
+    from pipeline.model import CellRef, Entry, Match, Person
+    from pipeline.run import EventRunner
+
+    pair = Entry("g:1", "guandan", "b1", "会计4队", tuple(Person(n, "b1") for n in pair_names))
+    other = Entry("g:2", "guandan", "b2", "后勤1队", tuple(Person(n, "b2") for n in other_names))
+    entries = {e.id: e for e in (pair, other)}
+    m = Match("guandan", "group", 1, "A", 3, ("g:1", "g:2"))
+    log = IssueLog()
+    runner = SimpleNamespace(ev=SimpleNamespace(name="扑克牌", team_size=2),
+                             t=SimpleNamespace(spec=SimpleNamespace(script="simplified")), issues=log)
+    row = SimpleNamespace(values={"甲方签名": cell}, cells={"甲方签名": CellRef("r1.xlsx", "成绩", "K10")})
+    EventRunner.check_partners(runner, m, row, ["甲方签名"], SimpleNamespace(round=1), entries)
+    return [i.code for i in log]
+
+
+def test_R2020_Q3_a_stranger_beside_or_built_of_the_pairs_names_is_a_partner_change():
+    """A review of the signature leniency: an unregistered substitute run together with an own
+    name (贺欣伟张三), or a name built of pieces of both partners' names (李丽 for 王丽/李娜,
+    张强 for 张伟/李强), or a two-character own name with a character more (王丽华) was only
+    SIGNATURE_UNCLEAR, a warning — a real partner change silenced.  Doubtful is only a piece of
+    one own name (a surname, a given name), a 3+-character own name one character off, or one
+    with one character of the pair's names more (贺欣伟彭); the rest is PARTNER_CHANGED."""
+    cases = [(("贺欣伟", "彭鹏"), "贺欣伟/张三", "PARTNER_CHANGED"),
+             (("贺欣伟", "彭鹏"), "贺欣伟张三", "PARTNER_CHANGED"),
+             (("贺欣伟", "彭鹏"), "张三贺欣伟", "PARTNER_CHANGED"),
+             (("贺欣伟", "彭鹏"), "贺彭", "PARTNER_CHANGED"),
+             (("贺欣伟", "彭鹏"), "彭鹏贺欣", "PARTNER_CHANGED"),
+             (("贺欣伟", "彭鹏"), "贺欣伟华", "PARTNER_CHANGED"),
+             (("王丽", "李娜"), "李丽", "PARTNER_CHANGED"),
+             (("王丽", "李娜"), "王丽华", "PARTNER_CHANGED"),
+             (("王丽", "李娜"), "王丽娜", "PARTNER_CHANGED"),
+             (("张伟", "李强"), "张强", "PARTNER_CHANGED"),
+             (("张伟", "李强"), "张伟强", "PARTNER_CHANGED"),
+             (("王丽", "李娜"), "王丽李娜", None),
+             (("王丽", "李娜"), "王丽（代）", None),
+             (("王丽", "李娜"), "王", "SIGNATURE_UNCLEAR"),
+             (("王丽", "李娜"), "娜", "SIGNATURE_UNCLEAR"),
+             (("汤娟", "汤浩超"), "汤", "SIGNATURE_UNCLEAR"),
+             (("汤娟", "汤浩超"), "浩超", "SIGNATURE_UNCLEAR"),
+             (("汤娟", "汤浩超"), "汤浩朝", "SIGNATURE_UNCLEAR"),
+             (("贺欣伟", "彭鹏"), "贺欣伟彭", "SIGNATURE_UNCLEAR")]
+    got = [(pair, cell, (_said(pair, cell) or [None])[0]) for pair, cell, _ in cases]
+    assert got == cases

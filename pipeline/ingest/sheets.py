@@ -649,9 +649,9 @@ UNMARKED_EACH = 8
 
 #: 到场 as people mark a Chinese sign-in sheet besides the form's 是 / 否 (R2016-F2), read
 #: after NFKC (full-width Ｙ, １ are Y, 1) and in upper case (y, yes): present …
-CHECKIN_PRESENT = frozenset({"是", "√", "✓", "✔", "☑", "到", "已到", "Y", "YES", "1", "TRUE"})
+CHECKIN_PRESENT = frozenset({"是", "√", "✓", "✔", "☑", "✅", "V", "到", "已到", "Y", "YES", "1", "TRUE"})
 #: … and absent
-CHECKIN_ABSENT = frozenset({"否", "×", "✗", "✘", "☒", "缺", "缺席", "未到", "N", "NO", "0", "FALSE"})
+CHECKIN_ABSENT = frozenset({"否", "×", "✗", "✘", "☒", "❌", "❎", "X", "缺", "缺席", "未到", "N", "NO", "0", "FALSE"})
 #: what a captain is told the 到场 cell may hold
 CHECKIN_HINT = "只能填 是 或 否（也可写 √、到 或 ×、缺）"
 
@@ -662,8 +662,14 @@ def checkin_mark(value: Any) -> str:
 
     >>> [checkin_mark(v) for v in ("√", "到", "ｙ", 1, "×", "缺", "N", 0.0, None, " ", "？")]
     ['是', '是', '是', '是', '否', '否', '否', '否', '', '', '?']
+
+    The keyboard's tick and cross (v, x) and emoji marks (✔️ with its variation selector, ✅, ❌)
+    too (a review):
+
+    >>> [checkin_mark(v) for v in ("v", "x", "X", "✔\ufe0f", "✅", "❌")]
+    ['是', '否', '否', '是', '是', '否']
     """
-    text = strip_spaces(cell_text(value)) if value is not None else ""
+    text = strip_spaces(cell_text(value)).replace("\ufe0f", "") if value is not None else ""
     key = text.upper()
     return "是" if key in CHECKIN_PRESENT else "否" if key in CHECKIN_ABSENT else text
 

@@ -297,11 +297,27 @@ def _cell_ref_spans(text: str) -> list[tuple[int, int]]:
     for m in _CELL_REF.finditer(text):
         end = m.start()
         head, lo = end, max(0, end - _REACH)
+        if head > lo and text[head - 1] in ")）":
+            # a copied or kept sheet's name: Excel's 成绩 (2), a 成绩(旧) — the bracket, and the
+            # space before it, are the name's (a review: 成绩 (2)!F8 was shown 成績 (2)!F8)
+            opening = max(text.rfind("(", lo, head), text.rfind("（", lo, head))
+            if opening > lo:
+                head = opening - 1 if text[opening - 1] == " " and opening - 1 > lo else opening
         while head > lo and text[head - 1] not in _STOP:
             head -= 1
         if head < end and not text[head:end].isascii():
             spans.append((head, end))
     return spans
+
+
+#: a sheet's name in quotes beside the word 工作表 (读取的是“成绩”工作表, 填在了工作表“成绩 (2)”中)
+_SHEET_QUOTED = re.compile(r"(?<=工作表“)[^“”]{1,31}(?=”)|(?<=“)[^“”]{1,31}(?=”工作表)")
+
+
+def _sheet_name_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the sheet names quoted beside 工作表 in ``text``: kept as the workbook
+    names its tabs, as those of cell references are (:func:`_cell_ref_spans`)."""
+    return [m.span() for m in _SHEET_QUOTED.finditer(text) if not m.group().isascii()]
 
 
 def convert(text: str, script: str) -> str:
@@ -317,6 +333,8 @@ def convert(text: str, script: str) -> str:
     '“后勤-报名表.xlsx”是別的比賽的報名表'
     >>> convert("<td>成绩!F8</td><td>第1轮 报名表!E12 有误</td>", "traditional")
     '<td>成绩!F8</td><td>第1輪 报名表!E12 有誤</td>'
+    >>> convert("成绩填在了工作表“成绩 (2)”中（如 成绩 (2)!F8），读取的是“成绩”工作表；成绩(旧)!F8", "traditional")
+    '成績填在了工作表“成绩 (2)”中（如 成绩 (2)!F8），讀取的是“成绩”工作表；成绩(旧)!F8'
     """
     if not text:
         return text
@@ -327,6 +345,8 @@ def convert(text: str, script: str) -> str:
     spans = _kept_spans(text) if "." in text else []
     if "!" in text:
         spans = _merged(spans + _cell_ref_spans(text))
+    if "工作表" in text:
+        spans = _merged(spans + _sheet_name_spans(text))
     if not spans:
         return _convert(text)
     out, at = [], 0

@@ -2406,6 +2406,9 @@ class _RoundSheets:
     #: the (match key, 牌号) whose row taken before the sheet being read could not be read
     #: (None: not read yet for it — :meth:`EventRunner.unread_so_far`)
     unread: set[tuple] | None = None
+    #: the results the rows taken before the sheet being read give, by match key (read with
+    #: ``unread``: a later row only filling blanks changes one or not — :meth:`EventRunner._read_sheet`)
+    before: dict[tuple, Any] = field(default_factory=dict)
 
     def snapshot(self) -> tuple:
         """What :meth:`EventRunner.fall_back` changes, to be put back by :meth:`restore`."""
@@ -2435,6 +2438,7 @@ class _WrongRound:
     entries: dict                   # the entries its sides are read against (check_sides)
     here: Match                     # the table at its group and 桌号 in the sheet's own round
     round_here: Round               # the sheet's own round
+    filled: int = 0                 # how many rows of its sheet are filled (a copy re-typed as a whole)
 
 
 @dataclass(frozen=True)
@@ -4231,6 +4235,7 @@ class EventRunner:
         got = aware(rec.received_at)
         apart = [f for r, f in ctx.sheet_fills if aware(r.received_at) < got and not f <= mine]
         ctx.scored = ctx.unread = None
+        ctx.before = {}
         split = bool(apart) and not (mine & set().union(*apart) & self.scored_so_far(ctx))
         ctx.sheet_fills.append((rec, frozenset(mine)))
         said_blank = {} if split else fills          # (what left_blank compares a blank row with)
@@ -4255,6 +4260,43 @@ class EventRunner:
                                 f"{self.ev.name} 第{rnd.round}轮：成绩表《{rec.file_name}》（{got}）一桌成绩也没有填，未计入："
                                 "多半是发错了文件（发来的是下发的空白表）。请裁判把填好的成绩表重新发送。",
                                 at=CellRef(rec.file_name, layout.RESULT_SHEET))
+        def said_conflict(m: Match, rkey: tuple, prev: tuple[Received, Any], rr: Any, corrects: bool,
+                          replaced: list[_Replaced] | None) -> Issue:
+            """RESULT_CONFLICT of table ``m``'s row ``rr`` of this sheet, which differs from
+            the one taken before (``prev``; ``replaced``: the rows that one replaced)."""
+            apart = _told_apart(prev[0], rec)
+
+            def when(r: Received) -> str:
+                return f"{cn_when(r.received_at)} 收到" + apart.get(r.sha256, "")
+            # a sheet received later is the referee's correction, taken as the handbook
+            # says: a note, not an error that would stay in every night's list (the
+            # ledger keeps both sheets); two sheets received at once disagree for real,
+            # and the table waits for a sheet that settles it
+            conflict = self.issues.add("RESULT_CONFLICT",
+                            f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}：《{prev[0].file_name}》"
+                            f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
+                            + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if corrects else
+                               "两份同时收到，无法判断哪一份是更正：这一桌暂不计成绩（下一轮要等这一桌）。"
+                               "请裁判核对后重发正确的一份（与已收到的一份完全相同的文件算作重复，"
+                               "请在 Excel/WPS 中打开、保存后再发送）。" if ctx.holds else
+                               f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
+                            at=rr.at(_first_change(prev[1], rr, labels)),
+                            severity=Severity.INFO if corrects else None)
+            if corrects:
+                rewritten.add(rkey)
+                first = _took(replaced)
+                if first is not None:
+                    # a correction of a correction: the note that took the row now
+                    # replaced said it was taken (采用较晚收到的一份) — it no longer is
+                    # (fall_back rewrites it again should this one be set aside)
+                    ctx.rewritten[id(first)] = dataclasses.replace(first, message=shorten_message(
+                        f"{first.message.split('填写的成绩不一致', 1)[0]}填写的成绩不一致；其后又收到"
+                        f"《{rec.file_name}》（{when(rec)}），这一桌以最晚收到的一份为准（见下一条）。"))
+            return conflict
+
+        # rows of this sheet that only filled blanks of an earlier row that had a result, with
+        # that row: a correction when the result they give differs (said once the sheet is read)
+        filled_in: list[tuple[tuple, tuple[Received, Any]]] = []
         for key, row in keyed:
             m = matches.get(key)
             if m is None:
@@ -4285,7 +4327,8 @@ class EventRunner:
                             self._wrong_round.append(_WrongRound(
                                 said, rec, other, key, _board_key(row.values.get("牌号")), _row_values(row, labels),
                                 tuple(row.values.get(s) for s in sides), ctx.shown,
-                                matches[(str(rnd.round), *key[1:])], rnd))
+                                matches[(str(rnd.round), *key[1:])], rnd,
+                                sum(1 for _, r in keyed if not row_blank(r, ctx.columns))))
                         continue
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
                                     f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌"
@@ -4315,8 +4358,14 @@ class EventRunner:
                 differs = prev is not None and _row_values(prev[1], labels) != _row_values(rr, labels)
                 if differs and corrects and _fills_in(prev[1], rr, ctx.columns):
                     # only cells the earlier row left blank are filled (the 加赛胜者 a
-                    # PLAYOFF_REQUIRED asked for): no disagreement and no correction — the later
-                    # row is taken without a word, as the same row sent again is
+                    # PLAYOFF_REQUIRED asked for): no disagreement and no correction when the
+                    # earlier row gave no result, or the game reads the table as before — the
+                    # later row is taken without a word, as the same row sent again is.  A blank
+                    # filled that changes the result (双扣 甲方警告 3: 甲 loses) is a correction:
+                    # said once the sheet is read, by the round read once more (filled_in)
+                    self.unread_so_far(ctx)         # (ctx.before: the results so far, read once per sheet)
+                    if m.key in ctx.before:
+                        filled_in.append((rkey, prev))
                     differs = False
                 if differs and corrects and rkey in self.unread_so_far(ctx):
                     # the earlier row was never read (RESULT_INVALID: 黑中盘胜 where 甲胜 or 乙胜
@@ -4325,34 +4374,7 @@ class EventRunner:
                     # refused rows re-sent fixed were 改动了已有成绩中的 3 桌, exit 1)
                     differs = False
                 if differs:
-                    apart = _told_apart(prev[0], rec)
-
-                    def when(r: Received) -> str:
-                        return f"{cn_when(r.received_at)} 收到" + apart.get(r.sha256, "")
-                    # a sheet received later is the referee's correction, taken as the handbook
-                    # says: a note, not an error that would stay in every night's list (the
-                    # ledger keeps both sheets); two sheets received at once disagree for real,
-                    # and the table waits for a sheet that settles it
-                    conflict = self.issues.add("RESULT_CONFLICT",
-                                    f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}：《{prev[0].file_name}》"
-                                    f"（{when(prev[0])}）与《{rec.file_name}》（{when(rec)}）填写的成绩不一致，"
-                                    + (f"按更正处理，采用较晚收到的一份（{when(rec)}）。" if corrects else
-                                       "两份同时收到，无法判断哪一份是更正：这一桌暂不计成绩（下一轮要等这一桌）。"
-                                       "请裁判核对后重发正确的一份（与已收到的一份完全相同的文件算作重复，"
-                                       "请在 Excel/WPS 中打开、保存后再发送）。" if ctx.holds else
-                                       f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
-                                    at=rr.at(_first_change(prev[1], rr, labels)),
-                                    severity=Severity.INFO if corrects else None)
-                    if corrects:
-                        rewritten.add(rkey)
-                        first = _took(ctx.replaced.get(rkey))
-                        if first is not None:
-                            # a correction of a correction: the note that took the row now
-                            # replaced said it was taken (采用较晚收到的一份) — it no longer is
-                            # (fall_back rewrites it again should this one be set aside)
-                            ctx.rewritten[id(first)] = dataclasses.replace(first, message=shorten_message(
-                                f"{first.message.split('填写的成绩不一致', 1)[0]}填写的成绩不一致；其后又收到"
-                                f"《{rec.file_name}》（{when(rec)}），这一桌以最晚收到的一份为准（见下一条）。"))
+                    conflict = said_conflict(m, rkey, prev, rr, corrects, ctx.replaced.get(rkey))
                     if not corrects and ctx.holds:
                         ctx.disputed.add(rkey)
                 if prev is not None:
@@ -4372,6 +4394,23 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
+        if filled_in:
+            # the round as this sheet's rows read, once: a blank filled in that changed the
+            # table's result (winner, scores) is a correction — RESULT_CONFLICT 按更正处理 at the
+            # cell filled, counted by RESULTS_REWRITTEN — like any other changed row
+            after = {r.match.key: r for r in self.parse_taken(ctx)[2]}
+            for rkey, prev in filled_in:
+                now_rec, rr = chosen[rkey]
+                if now_rec is not rec or not ctx.replaced.get(rkey):
+                    continue
+                was, now = ctx.before[rkey[0]], after.get(rkey[0])
+                if now is not None and now.sides == was.sides:
+                    continue
+                mark = len(self.issues)
+                conflict = said_conflict(rr.match, rkey, prev, rr, True, ctx.replaced[rkey][:-1])
+                ctx.replaced[rkey][-1] = dataclasses.replace(ctx.replaced[rkey][-1], conflict=conflict)
+                for n in range(mark, len(self.issues)):
+                    about[n] = rkey[0]
         self.rows_deleted(ctx, rec, keyed, said_blank, about)
         if rewritten:
             ctx.corrections.append((rec, rewritten))    # said once the round is read (rewritten_round)
@@ -4468,8 +4507,8 @@ class EventRunner:
         the earlier sheets' (a table's rows are replaced one at a time)."""
         if ctx.unread is None:
             rows, hands, results, found = self.parse_taken(ctx)
-            got = {r.match.key for r in results}
-            ctx.unread = {rkey for rkey, rr in rows.items() if rkey[0] not in got
+            ctx.before = {r.match.key: r for r in results}
+            ctx.unread = {rkey for rkey, rr in rows.items() if rkey[0] not in ctx.before
                           and self.unreadable(ctx, rkey, rr, hands, found) is not None}
         return ctx.unread
 
@@ -4721,11 +4760,19 @@ class EventRunner:
         ledger keeps the sheet — though the round it names then had every one of those tables
         scored from its own sheet: every later night exited 1, and 下一步 said to tell the
         referee.  Once the round the row names has that table's result from a row of its own
-        sheets (not a bye), and the copy names its sides where it names any (or, left as
-        printed, the sheet's own table at that place, itself scored), the refusal is a note:
-        when the two rows agree, or the own sheet's row came later (it counts, and the note
-        says the copy's differed).  A copy received after the own sheet with other values may
-        be meant as a correction: it stays an error, saying what counts meanwhile."""
+        sheets (not a bye), and the row is that round's result on a copy, the refusal is a
+        note: when the two rows agree, or the own sheet's row came later (it counts, and the
+        note says the copy's differed).  A copy received after the own sheet with other values
+        may be meant as a correction: it stays an error, saying what counts meanwhile.
+
+        The row is a copy's when its sides name the table it claims where they name any; or,
+        its names left as printed (the sheet's own table at that place, itself scored), when
+        nothing of the sheet's own round is lost: its values are the ones that count for that
+        table, or the sheet was re-typed as a whole (most of its filled rows carry that same
+        other 轮次) and its values are the claimed round's own sheet's.  A single row with its
+        轮次 mistyped whose values differ from what counts for its own round — a correction of
+        that round — stays an error (it was settled by the next round's sheet, the correction
+        lost without a word)."""
         from .ingest.sheets import group_of
         from .issues import shorten_message
 
@@ -4736,6 +4783,14 @@ class EventRunner:
         def names(w: _WrongRound, x: Match, at: Round) -> bool:
             """Whether the copy's side cells, where filled, name ``x``'s sides (of round ``at``)."""
             return all(v in (None, "") or self.names_side(v, sid, at, w.entries)[0] for v, sid in zip(w.sides, x.sides))
+        retyped: dict[tuple, set[tuple]] = {}       # (sheet, its round, 轮次 typed) → its rows so typed
+        for w in self._wrong_round:
+            retyped.setdefault((w.rec.sha256, w.round_here.round, w.claimed.round), set()).add((w.key, w.board))
+
+        def same(rkey: tuple, w: _WrongRound) -> bool:
+            """Whether the row taken for ``rkey`` holds the copy's values."""
+            taken = self._taken.get(rkey)
+            return taken is not None and _row_values(taken[1], labels) == w.values
         notes: dict[int, tuple[str, bool]] = {}
         for w in self._wrong_round:
             if w.issue.severity == Severity.INFO:
@@ -4744,10 +4799,16 @@ class EventRunner:
             if m is None or m.bye or m.key not in self.results:
                 continue
             # the copy's sides: the table it claims, or (left as printed) the sheet's own table
-            # at that place — when that one has its result too; else it may be that table's
-            # only result with its 轮次 mistyped, and stays an error
-            if not names(w, m, w.claimed) and not (w.here.key in self.results and names(w, w.here, w.round_here)):
-                continue
+            # at that place — when that one has its result too, and the row changes nothing of
+            # it (its values are the ones counted there, or the claimed round's own on a sheet
+            # re-typed as a whole); else it may be that table's correction with its 轮次
+            # mistyped, and stays an error
+            if not names(w, m, w.claimed):
+                if not (w.here.key in self.results and names(w, w.here, w.round_here)):
+                    continue
+                whole = 2 * len(retyped[(w.rec.sha256, w.round_here.round, w.claimed.round)]) > w.filled
+                if not same((w.here.key, w.board), w) and not (whole and same((m.key, w.board), w)):
+                    continue
             taken = self._taken.get((m.key, w.board))
             if taken is None or taken[0].sha256 == w.rec.sha256:
                 continue
@@ -5458,7 +5519,9 @@ def _fills_in(earlier: Any, later: Any, columns: Sequence[Any]) -> bool:
     reads as blank: :func:`games.common.unset`) and reads every cell the earlier one filled
     the same — a 斗地主 sheet re-sent with the 加赛胜者 a PLAYOFF_REQUIRED asked for, the
     scores as before, is no disagreement (it was "填写的成绩不一致，按更正处理" at 甲得分,
-    a cell that had not changed).  A cell cleared or changed is a change (False)."""
+    a cell that had not changed).  A cell cleared or changed is a change (False).  A row that
+    only fills blanks is still a correction when the result it gives differs from the earlier
+    row's (双扣 甲方警告 3, 斗地主 弃权): :meth:`EventRunner._read_sheet` reads that."""
     from .games.common import unset
 
     for c in columns:

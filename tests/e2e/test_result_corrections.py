@@ -835,3 +835,69 @@ def test_result_conflict_points_at_the_first_cell_that_changed(tmp_path):
     found, _ = _level_doudizhu_r1(tmp_path, {"乙得分": 4, "丙得分": -6})
     (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
     assert (conflict["sheet"], conflict["cell"]) == ("成绩", "H8"), conflict
+
+
+_SK_LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def _shuangkou_r1_resent(tmp_path: Path, edit) -> tuple[list[dict[str, str]], object]:
+    """t2015-tcm with only round 1 of 双扣 sent; then the same sheet sent again later with
+    ``edit`` (ws, header row, columns) applied — a cell the first one left blank filled in.
+    (the 双扣 round-1 sheet's issues, the report)"""
+    folder = tmp_path / "t2015-tcm"
+    shutil.copytree(ROOT / "sample_sheets" / "t2015-tcm", folder)
+    for p in (folder / "inbox").glob("*-shuangkou-r*.eml"):
+        if "-shuangkou-r1-" not in p.name:
+            p.unlink()
+    r1 = next((folder / "inbox").glob("*-shuangkou-r1-*.eml"))
+
+    def on_sheet(wb):
+        edit(wb["成绩"], *_header(wb["成绩"]))
+    edit_attachment(r1, on_sheet, folder / "inbox" / "resent-shuangkou-r1.eml", date="Sat, 21 Nov 2015 18:00:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    with open(tmp_path / "out" / "t2015-tcm" / "data" / "issues.csv", encoding="utf-8") as f:
+        return [i for i in csv.DictReader(f) if i["file"] == "shuangkou-r1-成绩表.xlsx"], report
+
+
+def _shuangkou_r1_table(report, table: int):
+    return next(r for r in report.state.events["shuangkou"].results.values()
+                if r.match.round == 1 and r.match.table == table)
+
+
+def test_result_conflict_a_blank_filled_in_that_reverses_the_result_is_a_correction(tmp_path):
+    """Handbook RESULT_CONFLICT: a later row that only fills cells the earlier one left blank
+    was taken without a word — even when the cell filled reverses the result: 双扣 第1桌
+    甲方级数 6 / 乙方级数 4 (甲 wins), sent again with 甲方警告 3 (3 次判负: 甲 loses).  It is
+    a correction like any other: RESULT_CONFLICT 按更正处理 at the cell filled in."""
+    def warned(ws, hrow, col):
+        ws.cell(hrow + 1, col["甲方警告"]).value = 3
+    found, report = _shuangkou_r1_resent(tmp_path, warned)
+    (conflict,) = [i for i in found if i["code"] == "RESULT_CONFLICT"]
+    assert conflict["severity"] == "info" and "填写的成绩不一致，按更正处理" in conflict["message"], conflict
+    assert (conflict["sheet"], conflict["cell"]) == ("成绩", "J8"), conflict
+    res = _shuangkou_r1_table(report, 1)
+    assert res.winner() == res.match.sides[1], res
+
+
+def test_result_conflict_a_blank_filled_in_that_keeps_the_result_is_no_conflict(tmp_path):
+    """The other side: a blank filled in that the game reads to the same result (乙方警告 1 on
+    a table 甲 wins) is no disagreement — taken without a word, as before."""
+    def warned(ws, hrow, col):
+        ws.cell(hrow + 1, col["乙方警告"]).value = 1
+    found, report = _shuangkou_r1_resent(tmp_path, warned)
+    assert not [i for i in found if i["code"] in ("RESULT_CONFLICT", "RESULTS_REWRITTEN")], found
+    res = _shuangkou_r1_table(report, 1)
+    assert res.winner() == res.match.sides[0], res
+
+
+def test_results_rewritten_counts_blanks_filled_in_that_reverse_the_results(tmp_path):
+    """RESULTS_REWRITTEN counts the tables a later sheet's rows change: a sheet sent again
+    with 3 次警告 given to the winner of every table (blank before) reverses the round, and
+    was not counted (each row only filled a blank)."""
+    def warned(ws, hrow, col):
+        for r in range(hrow + 1, ws.max_row + 1):
+            a, b = (str(ws.cell(r, col[l]).value or "") for l in ("甲方级数", "乙方级数"))
+            if a in _SK_LEVELS and b in _SK_LEVELS and a != b:
+                ws.cell(r, col["甲方警告" if _SK_LEVELS.index(a) > _SK_LEVELS.index(b) else "乙方警告"]).value = 3
+    found, _ = _shuangkou_r1_resent(tmp_path, warned)
+    assert [i for i in found if i["code"] == "RESULTS_REWRITTEN"], found

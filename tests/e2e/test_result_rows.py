@@ -499,6 +499,77 @@ def test_R2016_F3_a_copy_of_the_last_rounds_sheet_with_its_names_left_is_settled
     assert not any("告知裁判" in s for s in report.next_steps), report.next_steps
 
 
+def test_R2016_F3_a_correction_with_its_round_mistyped_is_not_settled_by_the_next_rounds_sheet(tmp_path):
+    """R2016-F3's settling is for a round's results typed on a copy of another round's sheet.
+    A corrected round-1 sheet whose one changed row (第1桌, 结果 flipped) has 轮次 mistyped 2
+    — its names still round 1's — is RESULT_INVALID (把轮次改为 1).  Round 2's own sheet then
+    came and made it a note (第2轮成绩表已填写这一桌，无需再处理): nothing left for the
+    referee, and round 1 still counted the old result — the correction lost without a word.
+    A single row whose values differ from what counts for its sheet's own round stays an error."""
+    folder, out, now = _t2020_with_sheets(tmp_path, "xiangqi-r1")
+
+    def corrected(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        c = ws.cell(hrow + 1, col["结果"])
+        c.value = "乙胜" if c.value != "乙胜" else "甲胜"
+        ws.cell(hrow + 1, col["轮次"]).value = 2
+    r1 = next((folder / "inbox").glob("*xiangqi-r1*"))
+    edit_attachment(r1, corrected, save_as=folder / "inbox" / "11111800-xiangqi-r1-corrected.eml",
+                    date="Wed, 11 Nov 2020 18:00:00 +0800")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    r2 = next(p for p in (ROOT / "sample_sheets" / "t2020-league" / "inbox").glob("*.eml") if "xiangqi-r2" in p.name)
+    edit_attachment(r2, lambda wb: None, save_as=folder / "inbox" / "11111930-xiangqi-r2-own.eml",
+                    date="Wed, 11 Nov 2020 19:30:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        wrong = [i for i in csv.DictReader(f) if "但这是第1轮的成绩表" in i["message"]]
+    (bad,) = wrong
+    assert bad["cell"] == "A7" and bad["severity"] == "error" and "把轮次改为 1" in bad["message"], bad
+    assert "无需再处理" not in bad["message"], bad
+    assert any("告知裁判" in s for s in report.next_steps), report.next_steps
+
+
+def test_R2016_F3_round_2s_results_on_a_copy_with_round_1s_names_left_are_settled(tmp_path):
+    """The other side: round 2's results typed on a copy of round 1's sheet as a whole — every
+    row's 轮次 2 and 结果 round 2's, the names left as round 1's printed them.  Each row's values
+    are round 2's own sheet's for that table: once that sheet has come, each refusal is a note."""
+    import email
+    import email.policy
+    import io
+
+    folder, out, now = _t2020_with_sheets(tmp_path, "xiangqi-r1")
+    r2 = next(p for p in (ROOT / "sample_sheets" / "t2020-league" / "inbox").glob("*.eml") if "xiangqi-r2" in p.name)
+    msg = email.message_from_bytes(r2.read_bytes(), policy=email.policy.default)
+    ws2 = openpyxl.load_workbook(io.BytesIO(next(msg.iter_attachments()).get_content()))["成绩"]
+    h2, c2 = table_header(ws2)
+    played = {ws2.cell(r, c2["桌号"]).value: r for r in range(h2 + 1, ws2.max_row + 1)
+              if ws2.cell(r, c2["结果"]).value not in (None, "")}
+
+    def retyped(wb):
+        ws = wb["成绩"]
+        hrow, col = table_header(ws)
+        for r in range(hrow + 1, ws.max_row + 1):
+            r2_row = played.get(ws.cell(r, col["桌号"]).value)
+            for label in ("结果", "原因"):
+                ws.cell(r, col[label]).value = None if r2_row is None else ws2.cell(r2_row, c2[label]).value
+            if r2_row is not None:
+                ws.cell(r, col["轮次"]).value = 2
+    r1 = next((folder / "inbox").glob("*xiangqi-r1*"))
+    edit_attachment(r1, retyped, save_as=folder / "inbox" / "11111800-xiangqi-r1-copy.eml",
+                    date="Wed, 11 Nov 2020 18:00:00 +0800")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    edit_attachment(r2, lambda wb: None, save_as=folder / "inbox" / "11111930-xiangqi-r2-own.eml",
+                    date="Wed, 11 Nov 2020 19:30:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        wrong = [i for i in csv.DictReader(f) if "但这是第1轮的成绩表" in i["message"]]
+    assert [i["cell"] for i in wrong] == ["A7", "A8", "A9", "A10", "A11"], wrong
+    assert all(i["severity"] == "info" and "（第2轮成绩表已填写这一桌，无需再处理。）" in i["message"]
+               for i in wrong), [(i["severity"], i["message"]) for i in wrong]
+    assert not any("告知裁判" in s for s in report.next_steps), report.next_steps
+
+
 def test_a_copy_received_after_round_2s_own_sheet_with_another_result_stays_an_error(tmp_path):
     """Round 2's own sheet received first (17:30), then the copy of round 1's sheet (17:55)
     giving table 1 another result: the copy may be meant as a correction, which it cannot be

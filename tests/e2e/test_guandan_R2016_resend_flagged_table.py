@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2030, 1, 1, tzinfo=TZ)
 FILE = "guandan-r1-成绩表.xlsx"
 
-#: the first sheet: group A as the audit's referee filled it (A4's "10级" is no level), the
+#: the first sheet: group A as the audit's referee filled it (A4's "14" is no level), the
 #: other groups' tables plain levels
 FIRST = {("A", 1): {"甲方级数": "K", "乙方级数": "8"}, ("A", 2): {"甲方级数": "7", "乙方级数": "9"},
-         ("A", 3): {"台上方": "乙"}, ("A", 4): {"甲方级数": "10级", "乙方级数": "J"}, ("A", 5): {}}
+         ("A", 3): {"台上方": "乙"}, ("A", 4): {"甲方级数": "14", "乙方级数": "J"}, ("A", 5): {}}
 DEALS = {("A", 3): [("甲", "二游"), ("乙", "二游")],        # 5:5, 台上方 typed (乙)
          ("A", 5): [("甲", "二游"), ("甲", "三游")]}        # 7:2, the 成绩 row blank
 
@@ -80,7 +80,7 @@ def league(tmp_path):
     _send(folder, _sheet(out, FIRST, DEALS, others=True), "1126-r1.eml", "Sat, 26 Nov 2016 09:45:00 +0800")
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     (bad,) = [i for i in _issues(out) if i["severity"] == "error"]
-    assert bad["file"] == FILE and "10级" in bad["message"], bad
+    assert bad["file"] == FILE and "\"14\"" in bad["message"], bad
     return folder, out
 
 
@@ -117,8 +117,8 @@ def test_R2016_a_resend_leaving_scored_tables_blank_quotes_the_levels_counted(le
 
 
 def test_R2016_a_resend_leaving_the_unscored_table_blank_does_not_say_its_result_counts(league):
-    """A resend of group A's part with A4 (its "10级" no level) left blank: A4 has no result to
-    go on counting — it was said to be scored "（甲方级数 10级、乙方级数 J）" (RESULT_LEFT_BLANK);
+    """A resend of group A's part with A4 (its "14" no level) left blank: A4 has no result to
+    go on counting — it was said to be scored "（甲方级数 14、乙方级数 J）" (RESULT_LEFT_BLANK);
     its own problem stays an error and says what to change."""
     folder, out = league
     _send(folder, _sheet(out, {k: v for k, v in FIRST.items() if k != ("A", 4)}, DEALS), "1126-r1-again.eml",
@@ -127,5 +127,5 @@ def test_R2016_a_resend_leaving_the_unscored_table_blank_does_not_say_its_result
     found = _issues(out)
     assert not [i for i in found if i["code"] == "RESULT_LEFT_BLANK"], found
     (bad,) = [i for i in found if i["severity"] != "info"]
-    assert bad["code"] == "RESULT_INVALID" and "10级" in bad["message"], bad
+    assert bad["code"] == "RESULT_INVALID" and "14" in bad["message"], bad
     assert report.needs_attention and any("A组第4桌成绩有误待改正" in e for e in report.events), report.events

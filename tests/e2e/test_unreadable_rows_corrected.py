@@ -2,7 +2,7 @@
 result could not be read (RESULT_INVALID: a value not in the list) is the correction the
 office asked for — nothing changed that had counted, so no RESULT_CONFLICT (填写的成绩不一致，
 按更正处理) and it is not counted by RESULTS_REWRITTEN.  The audit's case (t2015 围棋 round 1):
-3 of 6 results refused (黑中盘胜, B+R, 白胜3/4子), the referee resends the sheet with just
+3 of 6 results refused (黑方赢了, 甲赢, 乙方赢了), the referee resends the sheet with just
 those fixed — the run warned 改动了已有成绩中的 3 桌 (exit 1), told the office to check for
 another round's results entered by mistake, and noted 3 conflicts for tables that never had
 a result.  A real change of readable, scored results still says both."""
@@ -49,7 +49,7 @@ def _go(report, code: str) -> list:
 
 
 def test_rows_never_read_then_corrected_are_no_rewrite_nor_conflict(tmp_path):
-    first, night = _two_nights(tmp_path, F8="黑中盘胜", F9="B+R", F10="白胜3/4子")
+    first, night = _two_nights(tmp_path, F8="黑方赢了", F9="甲赢", F10="乙方赢了")
     assert sorted(i.cell for i in _go(first, "RESULT_INVALID") if i.severity == "error") == ["F10", "F8", "F9"]
     assert not _go(night, "RESULTS_REWRITTEN"), _go(night, "RESULTS_REWRITTEN")
     assert not _go(night, "RESULT_CONFLICT"), _go(night, "RESULT_CONFLICT")
@@ -72,9 +72,9 @@ def test_a_real_rewrite_of_read_results_still_warns(tmp_path):
 
 
 def test_a_rewrite_counts_only_the_tables_that_had_a_result(tmp_path):
-    """The same, with a 4th table whose earlier row could not be read (黑中盘胜): corrected, but
+    """The same, with a 4th table whose earlier row could not be read (黑方赢了): corrected, but
     neither counted among the tables changed (it said 4 桌) nor noted as a conflict."""
-    first, night = _two_nights(tmp_path, F8="乙胜", F9="乙胜", F10="乙胜", F11="黑中盘胜")
+    first, night = _two_nights(tmp_path, F8="乙胜", F9="乙胜", F10="乙胜", F11="黑方赢了")
     assert [i.cell for i in _go(first, "RESULT_INVALID") if i.severity == "error"] == ["F11"]
     (w,) = _go(night, "RESULTS_REWRITTEN")
     assert "改动了已有成绩中的 3 桌（本轮共 6 桌）" in w.message, w.message

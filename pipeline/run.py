@@ -4280,7 +4280,7 @@ class EventRunner:
                                "请裁判核对后重发正确的一份（与已收到的一份完全相同的文件算作重复，"
                                "请在 Excel/WPS 中打开、保存后再发送）。" if ctx.holds else
                                f"两份同时收到，暂采用《{rec.file_name}》：请裁判核对后重发正确的一份。"),
-                            at=rr.at(_first_change(prev[1], rr, labels)),
+                            at=rr.at(_first_change(prev[1], rr, labels, ctx.columns, self.game)),
                             severity=Severity.INFO if corrects else None)
             if corrects:
                 rewritten.add(rkey)
@@ -4294,9 +4294,11 @@ class EventRunner:
                         f"《{rec.file_name}》（{when(rec)}），这一桌以最晚收到的一份为准（见下一条）。"))
             return conflict
 
-        # rows of this sheet that only filled blanks of an earlier row that had a result, with
-        # that row: a correction when the result they give differs (said once the sheet is read)
-        filled_in: list[tuple[tuple, tuple[Received, Any]]] = []
+        # rows of this sheet typed differently from the earlier row of their table, with that
+        # row, whether they are its correction (received later) and whether they only filled
+        # its blanks: a conflict when the result the game reads from them differs (said once
+        # the sheet is read: pending)
+        pending: list[tuple[tuple, tuple[Received, Any], bool, bool]] = []
         for key, row in keyed:
             m = matches.get(key)
             if m is None:
@@ -4356,16 +4358,16 @@ class EventRunner:
                 conflict = None
                 was_disputed = rkey in ctx.disputed      # the earlier row's standing, kept with it
                 differs = prev is not None and _row_values(prev[1], labels) != _row_values(rr, labels)
-                if differs and corrects and _fills_in(prev[1], rr, ctx.columns):
+                if differs and corrects and _fills_in(prev[1], rr, ctx.columns, self.game):
                     # only cells the earlier row left blank are filled (the 加赛胜者 a
                     # PLAYOFF_REQUIRED asked for): no disagreement and no correction when the
                     # earlier row gave no result, or the game reads the table as before — the
                     # later row is taken without a word, as the same row sent again is.  A blank
                     # filled that changes the result (双扣 甲方警告 3: 甲 loses) is a correction:
-                    # said once the sheet is read, by the round read once more (filled_in)
+                    # said once the sheet is read, by the round read once more (pending)
                     self.unread_so_far(ctx)         # (ctx.before: the results so far, read once per sheet)
                     if m.key in ctx.before:
-                        filled_in.append((rkey, prev))
+                        pending.append((rkey, prev, True, True))
                     differs = False
                 if differs and corrects and rkey in self.unread_so_far(ctx):
                     # the earlier row was never read (RESULT_INVALID: 黑中盘胜 where 甲胜 or 乙胜
@@ -4374,9 +4376,11 @@ class EventRunner:
                     # refused rows re-sent fixed were 改动了已有成绩中的 3 桌, exit 1)
                     differs = False
                 if differs:
-                    conflict = said_conflict(m, rkey, prev, rr, corrects, ctx.replaced.get(rkey))
-                    if not corrects and ctx.holds:
-                        ctx.disputed.add(rkey)
+                    # typed differently (黑中盘胜 / 甲胜, PASS / 0, 10级 / 10): a conflict only
+                    # when the game reads another result — said once the sheet is read, by the
+                    # round read once more (pending), against the results so far (ctx.before)
+                    self.unread_so_far(ctx)
+                    pending.append((rkey, prev, corrects, False))
                 if prev is not None:
                     # kept whether the row differs or not: the same totals sent again with a bad
                     # 明细 row are no more a correction than differing ones (RESULT_CONFLICT:
@@ -4394,21 +4398,33 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
-        if filled_in:
-            # the round as this sheet's rows read, once: a blank filled in that changed the
-            # table's result (winner, scores) is a correction — RESULT_CONFLICT 按更正处理 at the
-            # cell filled, counted by RESULTS_REWRITTEN — like any other changed row
+        if pending:
+            # the round as this sheet's rows read, once (only when a row was typed differently):
+            # handbook RESULT_CONFLICT / RESULTS_REWRITTEN — two rows of a table differ when what
+            # the game reads from them differs (winner, scores, levels, reason).  A result
+            # written by colour re-sent as the dropdown's choice (黑中盘胜 → 甲胜), or a blank
+            # filled in that leaves the result as it was, is the same row sent again: no
+            # conflict, no correction counted, and two such sheets received at once do not hold
+            # the table.  A changed result (a blank filled in that changes it too: 双扣 甲方警告 3)
+            # is a correction — RESULT_CONFLICT 按更正处理, counted by RESULTS_REWRITTEN — or,
+            # received at once, a disagreement; a row the game cannot read (now no result) is
+            # one as well (fall_back may set it aside).  A row that only filled blanks (乙方警告 1,
+            # a 原因 added) changes the table when the sides' outcomes, points or scores change;
+            # another changed row also when the reason or the levels, boards … kept do (_read_alike)
             after = {r.match.key: r for r in self.parse_taken(ctx)[2]}
-            for rkey, prev in filled_in:
+            for rkey, prev, corrects, filled in pending:
                 now_rec, rr = chosen[rkey]
                 if now_rec is not rec or not ctx.replaced.get(rkey):
                     continue
-                was, now = ctx.before[rkey[0]], after.get(rkey[0])
-                if now is not None and now.sides == was.sides:
+                was, now = ctx.before.get(rkey[0]), after.get(rkey[0])
+                if was is not None and now is not None and \
+                        (now.sides == was.sides if filled else _read_alike(was, now)):
                     continue
                 mark = len(self.issues)
-                conflict = said_conflict(rr.match, rkey, prev, rr, True, ctx.replaced[rkey][:-1])
+                conflict = said_conflict(rr.match, rkey, prev, rr, corrects, ctx.replaced[rkey][:-1])
                 ctx.replaced[rkey][-1] = dataclasses.replace(ctx.replaced[rkey][-1], conflict=conflict)
+                if not corrects and ctx.holds:
+                    ctx.disputed.add(rkey)
                 for n in range(mark, len(self.issues)):
                     about[n] = rkey[0]
         self.rows_deleted(ctx, rec, keyed, said_blank, about)
@@ -5506,27 +5522,47 @@ def _row_values(rr: Any, labels: list[str]) -> tuple:
     return tuple(str(rr.values.get(l) or "").strip() for l in labels)
 
 
-def _first_change(earlier: Any, later: Any, labels: list[str]) -> str:
+def _same_cell(column: Any, earlier: Any, later: Any, game: Any = None) -> bool:
+    """Whether two rows of a table hold the same in ``column``'s cell: typed alike, or read
+    alike (:func:`pipeline.games.common.cell_reading`: 黑中盘胜 and 甲胜, PASS and 0, 10级 and 10)."""
+    from .games.common import cell_reading
+
+    return _row_values(earlier, [column.label]) == _row_values(later, [column.label]) or \
+        cell_reading(column, earlier, game) == cell_reading(column, later, game)
+
+
+def _first_change(earlier: Any, later: Any, labels: list[str], columns: Sequence[Any] = (), game: Any = None) -> str:
     """The first result column whose cell two rows of a table read differently (RESULT_CONFLICT
-    points at it: a changed 乙得分 was said at 甲得分, which had not changed); the row's
-    first column when none does."""
-    return next((c for c in labels if _row_values(earlier, [c]) != _row_values(later, [c])), labels[0])
+    points at it: a changed 乙得分 was said at 甲得分, which had not changed; 黑中盘胜 re-sent as
+    甲胜 with a 原因 added was said at 结果, which reads the same: :func:`_same_cell`); the
+    first cell typed differently when none reads differently alone, the row's first column
+    when none is."""
+    typed = [c for c in labels if _row_values(earlier, [c]) != _row_values(later, [c])]
+    cols = {c.label: c for c in columns}
+    return next((l for l in typed if l not in cols or not _same_cell(cols[l], earlier, later, game)),
+                typed[0] if typed else labels[0])
 
 
-def _fills_in(earlier: Any, later: Any, columns: Sequence[Any]) -> bool:
+def _read_alike(earlier: Any, later: Any) -> bool:
+    """Handbook RESULT_CONFLICT / RESULTS_REWRITTEN: whether two readings of a table
+    (MatchResult) are one result — each side's outcome, points, score and place, the reason,
+    and what the game keeps of the row (levels, boards, 先行); not where they were read."""
+    return earlier.sides == later.sides and earlier.reason == later.reason and earlier.detail == later.detail
+
+
+def _fills_in(earlier: Any, later: Any, columns: Sequence[Any], game: Any = None) -> bool:
     """Handbook RESULT_CONFLICT (成绩不一致): whether a later row of a table only fills
     cells the earlier row left unset (blank, or an optional choice's 无, which every game
     reads as blank: :func:`games.common.unset`) and reads every cell the earlier one filled
-    the same — a 斗地主 sheet re-sent with the 加赛胜者 a PLAYOFF_REQUIRED asked for, the
-    scores as before, is no disagreement (it was "填写的成绩不一致，按更正处理" at 甲得分,
-    a cell that had not changed).  A cell cleared or changed is a change (False).  A row that
-    only fills blanks is still a correction when the result it gives differs from the earlier
-    row's (双扣 甲方警告 3, 斗地主 弃权): :meth:`EventRunner._read_sheet` reads that."""
+    the same (:func:`_same_cell`) — a 斗地主 sheet re-sent with the 加赛胜者 a PLAYOFF_REQUIRED
+    asked for, the scores as before, is no disagreement (it was "填写的成绩不一致，按更正处理"
+    at 甲得分, a cell that had not changed).  A cell cleared or changed is a change (False).
+    A row that only fills blanks is still a correction when the result it gives differs from
+    the earlier row's (双扣 甲方警告 3, 斗地主 弃权): :meth:`EventRunner._read_sheet` reads that."""
     from .games.common import unset
 
     for c in columns:
-        if not unset(c, earlier.values.get(c.label)) and \
-                _row_values(earlier, [c.label]) != _row_values(later, [c.label]):
+        if not unset(c, earlier.values.get(c.label)) and not _same_cell(c, earlier, later, game):
             return False
     return True
 

@@ -167,6 +167,13 @@ class Bridge:
         """Total matchpoints first."""
         return self.default_tiebreaks
 
+    def cell_reading(self, column: ResultColumn, row: ResultRow) -> int | None:
+        """A 南北得分 written as a passed-out board (:data:`PASS_OUT`: -, PASS) reads 0
+        (:func:`pipeline.games.common.cell_reading`); None otherwise (the common reading)."""
+        if column.label == NS_SCORE and passed_out(row.values.get(NS_SCORE)):
+            return 0
+        return None
+
     def columns(self, options: dict[str, Any]) -> list[ResultColumn]:
         """牌号 (board number) and 南北得分 (NS score; negative when EW scored)."""
         return [

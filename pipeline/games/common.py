@@ -534,6 +534,42 @@ def row_blank(row: ResultRow, columns: Sequence[ResultColumn]) -> bool:
     return all(unset(c, row.values.get(c.label)) for c in columns)
 
 
+def cell_reading(column: ResultColumn, row: ResultRow, game: Any = None) -> Any:
+    """What a game reads from one result cell, as far as the cell alone tells (handbook
+    RESULT_CONFLICT: two rows of a table differ where what the game reads from them differs,
+    not where they were typed differently).  The game's own ``cell_reading(column, row)``
+    when it has one and it answers (not None: 围棋 黑中盘胜 is 甲胜, 桥牌 PASS is 0), else:
+    unset (:func:`unset`) is ""; an integer column the integer; a level the level
+    (:func:`parse_level`: ``10级`` is 10); otherwise the text as :func:`norm` compares it.
+    Used only to say *where* two rows differ: whether they do is the game's reading of the
+    round (:meth:`pipeline.run.EventRunner._read_sheet`).
+
+    >>> lv = ResultColumn("甲方级数", "choice", tuple(LEVEL_NAMES[n] for n in range(2, 15)))
+    >>> m = Match("go", "main", 1, "", 1, ("a", "b"))
+    >>> cell_reading(lv, ResultRow(m, {"甲方级数": "10级"})) == cell_reading(lv, ResultRow(m, {"甲方级数": 10}))
+    True
+    """
+    value = row.values.get(column.label)
+    own = getattr(game, "cell_reading", None)
+    if own is not None:
+        read = own(column, row)
+        if read is not None:
+            return read
+    if unset(column, value):
+        return ""
+    if isinstance(value, CellError):
+        return ("error", str(value))
+    if column.kind == "int":
+        n = to_int(value)
+        if n is not None:
+            return n
+    elif column.kind == "choice" and "A" in column.choices and "2" in column.choices:
+        n = parse_level(value, allow_past_a="过A" in column.choices)
+        if n is not None:
+            return n
+    return norm(value)
+
+
 @dataclass(frozen=True)
 class DetailRow:
     """One detail-sheet row with its cell locations (rows may come as dicts or ResultRows)."""

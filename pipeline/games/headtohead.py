@@ -191,6 +191,21 @@ class HeadToHeadGame:
                 f"{a}方胜请选{as_listed(win[0])}，{b}方胜请选{as_listed(win[1])}，和棋选{as_listed('和棋')}，"
                 f"未到场选弃权（{as_listed(*RESULTS)}）")
 
+    def cell_reading(self, column: ResultColumn, row: ResultRow) -> str | None:
+        """The choice a 结果 cell stands for (:func:`pipeline.games.common.cell_reading`):
+        written by colour (R2015-F1: 黑中盘胜 → 甲胜 when 甲方 holds black) or as an alias
+        (½ → 和棋, 甲方胜 → 甲胜); None for another column, or a value that is neither."""
+        if column.label != RESULT_LABEL:
+            return None
+        read = self.colour_result(row)
+        if read in RESULTS:
+            return read
+        if read is not None:
+            return None
+        v = norm(row.values.get(RESULT_LABEL))
+        v = RESULT_ALIASES.get(v, v)
+        return v if v in RESULTS else None
+
     def _read_note(self, row: ResultRow, result: str) -> Issue:
         """The note (info) saying how a result written by colour was read (R2015-F1)."""
         first = row.match.first if row.match.first in (0, 1) else 0

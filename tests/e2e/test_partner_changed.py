@@ -122,24 +122,8 @@ def test_R2020_Q3_signature_forms_of_the_registered_pair():
     with a note of signing for the partner, accepted; a part of one of them (a surname, a
     given name) or a name one character off a registered one doubtful; anyone else — a player
     of another pair, a name not registered, pieces of both names (贺彭) — a partner change."""
-    from types import SimpleNamespace
-
-    from pipeline.issues import IssueLog
-    from pipeline.model import CellRef, Entry, Match, Person
-    from pipeline.run import EventRunner
-
-    pair = Entry("g:1", "guandan", "b1", "会计4队", (Person("贺欣伟", "b1"), Person("彭鹏", "b1")))
-    other = Entry("g:2", "guandan", "b2", "后勤1队", (Person("卢帅", "b2"), Person("贺宁萍", "b2")))
-    entries = {e.id: e for e in (pair, other)}
-    m = Match("guandan", "group", 1, "A", 3, ("g:1", "g:2"))
-
     def said(cell: str) -> list[str]:
-        log = IssueLog()
-        runner = SimpleNamespace(ev=SimpleNamespace(name="扑克牌", team_size=2),
-                                 t=SimpleNamespace(spec=SimpleNamespace(script="simplified")), issues=log)
-        row = SimpleNamespace(values={"甲方签名": cell}, cells={"甲方签名": CellRef("r1.xlsx", "成绩", "K10")})
-        EventRunner.check_partners(runner, m, row, ["甲方签名"], SimpleNamespace(round=1), entries)
-        return [i.code for i in log]
+        return _said(("贺欣伟", "彭鹏"), cell)
 
     for ok in ("贺欣伟彭鹏", "彭鹏贺欣伟", "贺欣伟（代）", "贺欣伟(代)", "彭鹏代签", "贺欣伟 彭鹏（代签）",
                "贺欣伟、彭鹏(代)", "已签", "（代）"):

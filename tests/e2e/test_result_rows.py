@@ -471,6 +471,21 @@ def test_round_2s_own_sheet_that_differs_from_the_copy_counts_and_says_so(tmp_pa
     assert differs["cell"] == "A7" and "以第2轮成绩表为准" in differs["message"], differs
 
 
+def _r1_edited_then_r2_own(folder: Path, out: Path, now, edit, name: str) -> tuple:
+    """Round 1's 象棋 sheet edited by ``edit`` and sent again at 18:00 as ``name``, a run, then
+    round 2's own sheet at 19:30 and a run: (the report, the issues saying a row is another
+    round's — "但这是第1轮的成绩表")."""
+    r1 = next((folder / "inbox").glob("*xiangqi-r1*"))
+    edit_attachment(r1, edit, save_as=folder / "inbox" / name, date="Wed, 11 Nov 2020 18:00:00 +0800")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    r2 = next(p for p in (ROOT / "sample_sheets" / "t2020-league" / "inbox").glob("*.eml") if "xiangqi-r2" in p.name)
+    edit_attachment(r2, lambda wb: None, save_as=folder / "inbox" / "11111930-xiangqi-r2-own.eml",
+                    date="Wed, 11 Nov 2020 19:30:00 +0800")
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
+        return report, [i for i in csv.DictReader(f) if "但这是第1轮的成绩表" in i["message"]]
+
+
 def test_R2016_F3_a_copy_of_the_last_rounds_sheet_with_its_names_left_is_settled_by_the_rounds_own_sheet(tmp_path):
     """The audit's case (t2016-poker): the next round's results typed on a copy of the last
     round's filled sheet, only 轮次 changed on some rows, the names left as printed.  Each row
@@ -483,16 +498,7 @@ def test_R2016_F3_a_copy_of_the_last_rounds_sheet_with_its_names_left_is_settled
         hrow, col = table_header(ws)
         for r in range(hrow + 1, hrow + 4):
             ws.cell(r, col["轮次"]).value = 2
-    r1 = next((folder / "inbox").glob("*xiangqi-r1*"))
-    edit_attachment(r1, retyped, save_as=folder / "inbox" / "11111800-xiangqi-r1-copy.eml",
-                    date="Wed, 11 Nov 2020 18:00:00 +0800")
-    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
-    r2 = next(p for p in (ROOT / "sample_sheets" / "t2020-league" / "inbox").glob("*.eml") if "xiangqi-r2" in p.name)
-    edit_attachment(r2, lambda wb: None, save_as=folder / "inbox" / "11111930-xiangqi-r2-own.eml",
-                    date="Wed, 11 Nov 2020 19:30:00 +0800")
-    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
-    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
-        wrong = [i for i in csv.DictReader(f) if "但这是第1轮的成绩表" in i["message"]]
+    report, wrong = _r1_edited_then_r2_own(folder, out, now, retyped, "11111800-xiangqi-r1-copy.eml")
     assert [i["cell"] for i in wrong] == ["A7", "A8", "A9"], wrong
     assert all(i["severity"] == "info" and "第2轮成绩表" in i["message"] and "无需再处理" in i["message"]
                for i in wrong), [(i["severity"], i["message"]) for i in wrong]
@@ -514,16 +520,7 @@ def test_R2016_F3_a_correction_with_its_round_mistyped_is_not_settled_by_the_nex
         c = ws.cell(hrow + 1, col["结果"])
         c.value = "乙胜" if c.value != "乙胜" else "甲胜"
         ws.cell(hrow + 1, col["轮次"]).value = 2
-    r1 = next((folder / "inbox").glob("*xiangqi-r1*"))
-    edit_attachment(r1, corrected, save_as=folder / "inbox" / "11111800-xiangqi-r1-corrected.eml",
-                    date="Wed, 11 Nov 2020 18:00:00 +0800")
-    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
-    r2 = next(p for p in (ROOT / "sample_sheets" / "t2020-league" / "inbox").glob("*.eml") if "xiangqi-r2" in p.name)
-    edit_attachment(r2, lambda wb: None, save_as=folder / "inbox" / "11111930-xiangqi-r2-own.eml",
-                    date="Wed, 11 Nov 2020 19:30:00 +0800")
-    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
-    with open(out / "t2020-league" / "data" / "issues.csv", encoding="utf-8") as f:
-        wrong = [i for i in csv.DictReader(f) if "但这是第1轮的成绩表" in i["message"]]
+    report, wrong = _r1_edited_then_r2_own(folder, out, now, corrected, "11111800-xiangqi-r1-corrected.eml")
     (bad,) = wrong
     assert bad["cell"] == "A7" and bad["severity"] == "error" and "把轮次改为 1" in bad["message"], bad
     assert "无需再处理" not in bad["message"], bad

@@ -301,7 +301,8 @@ def _cell_ref_spans(text: str) -> list[tuple[int, int]]:
             # a copied or kept sheet's name: Excel's 成绩 (2), a 成绩(旧) — the bracket, and the
             # space before it, are the name's (a review: 成绩 (2)!F8 was shown 成績 (2)!F8)
             opening = max(text.rfind("(", lo, head), text.rfind("（", lo, head))
-            if opening > lo:
+            # (only a bracket holding a word: "（甲方级数、乙方级数，见成绩表）!F8" is a sentence's)
+            if opening > lo and not _STOP.intersection(text[opening + 1:head - 1]):
                 head = opening - 1 if text[opening - 1] == " " and opening - 1 > lo else opening
         while head > lo and text[head - 1] not in _STOP:
             head -= 1
@@ -335,6 +336,8 @@ def convert(text: str, script: str) -> str:
     '<td>成绩!F8</td><td>第1輪 报名表!E12 有誤</td>'
     >>> convert("成绩填在了工作表“成绩 (2)”中（如 成绩 (2)!F8），读取的是“成绩”工作表；成绩(旧)!F8", "traditional")
     '成績填在了工作表“成绩 (2)”中（如 成绩 (2)!F8），讀取的是“成绩”工作表；成绩(旧)!F8'
+    >>> convert("请核对以下各格（甲方级数、乙方级数，见成绩表）!F8", "traditional")
+    '請核對以下各格（甲方級數、乙方級數，見成績表）!F8'
     """
     if not text:
         return text

@@ -6063,10 +6063,11 @@ def substitutes_drawn(t: Tournament, ledger: Ledger, cur: Current, issues: Issue
             if i.cell in kept and i.severity == Severity.WARNING:
                 row, where = kept[i.cell]
                 return dataclasses.replace(i, severity=Severity.INFO, message=substitute_drawn_note(
-                    reg.sheet, row, reg.substitutes_heading, where))
-            if i.severity == Severity.INFO and i.message == substitutes_heading_note(i.sheet, i.cell, reg.substitutes_heading):
+                    reg.sheet, row, reg.substitutes_heading, where, script=t.spec.script))
+            if i.severity == Severity.INFO and i.message == substitutes_heading_note(
+                    i.sheet, i.cell, reg.substitutes_heading, script=t.spec.script):
                 return dataclasses.replace(i, message=substitutes_heading_note(i.sheet, i.cell, reg.substitutes_heading,
-                                                                               drawn_kept=True))
+                                                                               drawn_kept=True, script=t.spec.script))
             return i
         issues.revise(drawn)
 

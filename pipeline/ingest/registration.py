@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .. import layout as L
 from ..issues import Issue, IssueLog
 from ..model import CellRef, Person, Severity
+from ..text import verbatim
 from .workbook import (BLANK_RUN, INVISIBLE_CHARS, MAX_COLS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, _label_base, cell_text,
                        col_letter, find_table, is_blank, norm_label, strip_spaces)
 
@@ -277,7 +278,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 if not cell:
                     continue
                 text = e.cells[m][1]
-                what = f"表头改成了“{text}”，请改回“{m}”" if text else f"表头“{m}”被删除了，请填回“{m}”"
+                what = f"表头改成了“{typed(text, spec)}”，请改回“{m}”" if text else f"表头“{m}”被删除了，请填回“{m}”"
                 file_issue("TEMPLATE_MISMATCH", f"{sheet.name}!{cell} {what}（表头不能修改，本表未受理），"
                            "改好后再提交。", at=CellRef(file_label, sheet.name, cell))
             rest = [m for m in e.missing if not e.cell(m)]
@@ -332,7 +333,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
                 # that unit: taken as this unit's, the form replaced its accepted registration
                 o, written, cell = other
                 word = spec.unit_word
-                shown = written if written == o.name else f"{written}”（{o.name}）“"
+                shown = typed(written, spec) if written == o.name else f"{typed(written, spec)}”（{o.name}）“"
                 usable, foreign = False, True
                 log.add("WRONG_BRANCH", f"“{file_label}”是组委会下发给{unit.name}的报名表（表中隐藏的校验信息如此），"
                         f"{sheet.name}!{cell} 却写着“{word}：{shown}”：本表未受理，{unit.name}已有的报名不受影响。"
@@ -505,19 +506,35 @@ _UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话", "工号", "性别")
 _APOSTROPHE_COLUMNS = ("项目", "队号", "姓名", "性别", "乘车地点")
 
 
-def substitutes_heading_note(sheet: str, cell: str, shown: str, drawn_kept: bool = False) -> str:
+def typed(value: str, spec: Any) -> str:
+    """A value a captain typed in a cell, quoted in a message: marked
+    (:func:`pipeline.text.verbatim`) in a Traditional league (R2015) so that a page or receipt
+    converting the message quotes it as the cell holds it — "象棋团体赛" 不是本次比賽的項目, not
+    "象棋團體賽", which no search of the form finds; as it is in a Simplified league.  What
+    is written unconverted (issues.csv, a returned copy's comments) shows it through
+    :func:`pipeline.text.plain`."""
+    return verbatim(value, _script(spec))
+
+
+def _script(spec: Any) -> str:
+    """The tournament's script (``simplified`` for a spec that names none)."""
+    return getattr(spec, "script", "simplified") or "simplified"
+
+
+def substitutes_heading_note(sheet: str, cell: str, shown: str, drawn_kept: bool = False,
+                             script: str = "simplified") -> str:
     """The note at a 替补名单 heading (:func:`_read_row`): no entry, nor anyone under it — save,
     with ``drawn_kept``, the people already in a published round (:func:`pipeline.run.substitutes_drawn`)."""
     under = ("写在它下面的人没有录入，已在公布的对阵中的除外" if drawn_kept else "写在它下面的人也都没有录入")
-    return f"{sheet}!{cell} “{shown}”是替补名单的标题，不是报名，这一行没有录入。本比赛不设替补，{under}（各行另有说明）。"
+    return f"{sheet}!{cell} “{verbatim(shown, script)}”是替补名单的标题，不是报名，这一行没有录入。本比赛不设替补，{under}（各行另有说明）。"
 
 
-def substitute_drawn_note(sheet: str, row: RegRow, heading: str, drawn_in: str) -> str:
+def substitute_drawn_note(sheet: str, row: RegRow, heading: str, drawn_in: str, script: str = "simplified") -> str:
     """The note at the 姓名 cell of a line under a 替补名单 heading whose person is in a
     published round (``drawn_in``: 斗地主第1轮): a version before the heading was known entered
     and drew the line, and the person stays entered (:func:`pipeline.run.substitutes_drawn`)."""
     cell = row.cells.get("姓名", "")
-    return (f"{sheet}!{cell} “{row.display_name or row.name}”写在“{heading}”之下，按说是替补人员、不录入（本比赛不设替补）；"
+    return (f"{sheet}!{cell} “{verbatim(row.display_name or row.name, script)}”写在“{verbatim(heading, script)}”之下，按说是替补人员、不录入（本比赛不设替补）；"
             f"但{drawn_in}已抽签公布，他/她在已公布的对阵中（此前版本的程序录入了这一行），所以仍保留报名，对阵和成绩不变，"
             "无需修改。如果他/她其实只是替补、不参加比赛，请联系组委会。")
 
@@ -567,7 +584,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     if head is not None:
         label, shown = head
         substitutes.append(shown)
-        log.add("BAD_VALUE", substitutes_heading_note(sheet, cells[label], shown),
+        log.add("BAD_VALUE", substitutes_heading_note(sheet, cells[label], shown, script=_script(spec)),
                 at=CellRef(file, sheet, cells[label]), branch=branch, severity=Severity.INFO)
         return None
     if substitutes and _not_an_entry(values, raw, table, spec) is None:
@@ -576,12 +593,12 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         name = raw.get("姓名")
         named = " ".join(cell_text(name).split()) if not is_blank(name) and not isinstance(name, CellError) else ""
         if named:
-            who = f"“{named[:40]}”"
+            who = f"“{typed(named[:40], spec)}”"
         else:
-            typed = "、".join(" ".join(cell_text(raw[l]).split())[:20] for l in labels
-                             if l != "序号" and not is_blank(raw[l]) and not isinstance(raw[l], CellError))
-            who = f"这一行（{typed}）" if typed else "这一行"
-        log.add("BAD_VALUE", f"{sheet}!{cells['姓名']} {who}写在“{substitutes[0]}”之下：本比赛不设替补，替补人员没有录入。"
+            line = "、".join(typed(" ".join(cell_text(raw[l]).split())[:20], spec) for l in labels
+                            if l != "序号" and not is_blank(raw[l]) and not isinstance(raw[l], CellError))
+            who = f"这一行（{line}）" if line else "这一行"
+        log.add("BAD_VALUE", f"{sheet}!{cells['姓名']} {who}写在“{typed(substitutes[0], spec)}”之下：本比赛不设替补，替补人员没有录入。"
                 "如果他/她是要报名的队员，请把这一行移到替补名单标题之上（或删去标题）后重新发送。",
                 at=CellRef(file, sheet, cells["姓名"]), branch=branch, severity=Severity.WARNING)
         if held is not None and named:
@@ -596,7 +613,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     if "备注" in raw and all(is_blank(raw[l]) for l in labels if l not in ("序号", "备注")):
         # a note typed under the table (以上名单已经分工会主席审核): no entry, not two errors
         # (项目未填写, 姓名未填写) that set the unit's status to 需修改 — one warning
-        log.add("BAD_VALUE", f"{sheet}!{cells['备注']} 这一行只填了备注“{cell_text(raw['备注'])}”，不是报名，已忽略；"
+        log.add("BAD_VALUE", f"{sheet}!{cells['备注']} 这一行只填了备注“{typed(cell_text(raw['备注']), spec)}”，不是报名，已忽略；"
                 "如果是要报名的人，请填写项目和姓名。", at=CellRef(file, sheet, cells["备注"]), branch=branch,
                 severity=Severity.WARNING)
         return None
@@ -656,34 +673,34 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     elif is_blank(name_raw):
         add("MISSING_VALUE", "姓名", "姓名未填写，请填写参赛者姓名（或删除这一行）。")
     elif not isinstance(name_raw, str):
-        add("BAD_VALUE", "姓名", f"\"{cell_text(name_raw)}\" 不是姓名（单元格是数字或日期），请填写参赛者姓名。")
+        add("BAD_VALUE", "姓名", f"\"{typed(cell_text(name_raw), spec)}\" 不是姓名（单元格是数字或日期），请填写参赛者姓名。")
     else:
         if converted is not None:
             from ..text import name_to_simplified
 
-            typed = name_raw
+            as_typed = name_raw
             name_raw = name_to_simplified(name_raw)
-            if name_raw != typed:
-                converted.append((cells["姓名"], " ".join(typed.split()), " ".join(name_raw.split())))
+            if name_raw != as_typed:
+                converted.append((cells["姓名"], " ".join(as_typed.split()), " ".join(name_raw.split())))
         display = " ".join(unicodedata.normalize("NFKC", name_raw).translate(_INVISIBLE).split())
         display = _close_cjk_gaps(display)      # "王  军" → "王军"; "John Smith" keeps its space
         name = strip_spaces(name_raw)
         if not name:
             add("MISSING_VALUE", "姓名", "姓名未填写，请填写参赛者姓名（或删除这一行）。")
         elif _two_names(unicodedata.normalize("NFKC", name_raw).strip()):
-            shown = " ".join(name_raw.split())
+            shown = typed(" ".join(name_raw.split()), spec)
             add("BAD_VALUE", "姓名", f"\"{shown}\" 像是两个人的姓名：一个格子只填一个人，同队的另一位请填在下一行"
                 "（填相同的队号）。")
         elif _spaced_names(name_raw.translate(_INVISIBLE)):
-            shown = " ".join(name_raw.split())
+            shown = typed(" ".join(name_raw.split()), spec)
             warn("姓名", f"\"{shown}\" 像是两个人的姓名：一个格子只填一个人，另一位请填在下一行（双人项目填相同的"
                  "队号）；如果是一个人的名字，请删去空格（少数民族姓名可用“·”连接）。本行暂按一人受理。")
         elif _NAME_NOTE.search(name):
             # 吕宁桂（队长）: printed so on draws and certificates
-            add("BAD_VALUE", "姓名", f"\"{name_raw.strip()}\" 的括号里像是备注：“姓名”一栏只填姓名，说明请写在“备注”一栏。")
+            add("BAD_VALUE", "姓名", f"\"{typed(name_raw.strip(), spec)}\" 的括号里像是备注：“姓名”一栏只填姓名，说明请写在“备注”一栏。")
         elif _NAME_BAD.search(name) or len(name) > 30 or not any(unicodedata.category(c).startswith("L") for c in name):
             # (a name has a letter: "?" and "—" were taken as people)
-            add("BAD_VALUE", "姓名", f"\"{name_raw.strip()}\" 不像姓名，请只填写参赛者姓名。")
+            add("BAD_VALUE", "姓名", f"\"{typed(name_raw.strip(), spec)}\" 不像姓名，请只填写参赛者姓名。")
 
     # 项目
     ev_raw = raw.get("项目")
@@ -697,7 +714,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         text = unicodedata.normalize("NFKC", cell_text(ev_raw))
         ev = spec.event(strip_spaces(text))
         if ev is None:
-            add("UNKNOWN_EVENT", "项目", f"\"{cell_text(ev_raw)}\" 不是本次比赛的项目，请从下拉列表中选择："
+            add("UNKNOWN_EVENT", "项目", f"\"{typed(cell_text(ev_raw), spec)}\" 不是本次比赛的项目，请从下拉列表中选择："
                 + "、".join(e.name for e in spec.events))
         else:
             event_id = ev.id
@@ -710,14 +727,14 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         add("MISSING_VALUE", "队号", f"“{ev.name}”是{ev.team_size}人一队的项目，请填写队号（同一队的队员填相同的队号，如 1）。")
     elif ev is not None and ev.is_team and isinstance(team_raw, (dt.date, dt.time, dt.timedelta, bool)):
         # a date pasted into 队号 (the team printed as 交通2020-01-01队): Excel took 1-1 for a date
-        add("BAD_VALUE", "队号", f"\"{team_no}\" 是日期或时间，不是队号：请填写队号（同一队的队员填相同的队号，如 1；"
+        add("BAD_VALUE", "队号", f"\"{typed(team_no, spec)}\" 是日期或时间，不是队号：请填写队号（同一队的队员填相同的队号，如 1；"
             "Excel 把“1-1”之类改成了日期的，请把单元格设为文本后重填）。")
     if ev is not None and not ev.is_team:
         team_no = ""
 
-    staff = _read_staff(raw.get("工号"), warn)
-    gender = _read_gender(raw.get("性别"), warn)
-    phone = _read_phone(raw.get("联系电话"), warn)
+    staff = _read_staff(raw.get("工号"), warn, _script(spec))
+    gender = _read_gender(raw.get("性别"), warn, _script(spec))
+    phone = _read_phone(raw.get("联系电话"), warn, _script(spec))
     # a form from before the pick-up points were added has no such column: nothing to check
     # (the file is told once, HEADER_CHANGED), the rows still taken
     pickup = ""
@@ -729,7 +746,7 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
         # typed on a form issued without choices: kept when it names a pick-up point
         pickup = pickup_match(cell_text(raw.get("乘车地点")), spec.pickup_points) or ""
         if not pickup:
-            log.add("BAD_VALUE", f"{sheet}!{cells['乘车地点']} \"{cell_text(raw.get('乘车地点'))}\" 不是现在设定的乘车地点"
+            log.add("BAD_VALUE", f"{sheet}!{cells['乘车地点']} \"{typed(cell_text(raw.get('乘车地点')), spec)}\" 不是现在设定的乘车地点"
                     f"（{'、'.join(spec.pickup_points)}），未登记；报名已受理。",
                     at=CellRef(file, sheet, cells["乘车地点"]), branch=branch, severity=Severity.WARNING)
     note = "" if isinstance(raw.get("备注"), CellError) else cell_text(raw.get("备注"))
@@ -793,7 +810,7 @@ def _not_an_entry(values: Sequence[Any], raw: Mapping[str, Any], table: Table, s
     for c, v in enumerate(values, 1):
         t = text(v)
         if t and (_FOOTER_CELL.search(t) or (label_name and c == table.columns.get("姓名"))):
-            return c, f"“{' '.join(v.split())[:40]}”是填表人、合计、签字、日期或“以上名单……”之类的落款"
+            return c, f"“{typed(' '.join(v.split())[:40], spec)}”是填表人、合计、签字、日期或“以上名单……”之类的落款"
     return None
 
 
@@ -892,7 +909,7 @@ def _no_staff_number(text: str) -> bool:
 _SCIENTIFIC = re.compile(r"\d(?:\.\d+)?E\+\d+", re.IGNORECASE)
 
 
-def _read_staff(v: Any, warn: Any) -> str:
+def _read_staff(v: Any, warn: Any, script: str = "simplified") -> str:
     """工号 as typed (upper case); "" when blank — or when it says "none" (:func:`_no_staff_number`:
     a warning, the row stands without one, as the form allows).  In the form's Text cells a
     habitual leading apostrophe (``'001039``) is a character and ``1033.0`` stays text:
@@ -902,25 +919,25 @@ def _read_staff(v: Any, warn: Any) -> str:
     if is_blank(v) or isinstance(v, CellError):
         return ""
     if _no_staff_number(strip_spaces(cell_text(v))) and not isinstance(v, bool):
-        warn("工号", f"\"{cell_text(v)}\" 不是工号，已按未填写处理（工号可以不填；知道工号时请填写）。")
+        warn("工号", f"\"{verbatim(cell_text(v), script)}\" 不是工号，已按未填写处理（工号可以不填；知道工号时请填写）。")
         return ""
     text = _digits_text(v)
     if text is not None and isinstance(v, str):
         text = text.lstrip("'‘’`")
         text = re.sub(r"^(\d+)\.0+$", r"\1", text)
     if text is not None and isinstance(v, str) and _SCIENTIFIC.fullmatch(text):
-        warn("工号", f"\"{cell_text(v)}\" 是 Excel 显示成科学计数法的数字，工号的位数已经丢失，已按未填写处理："
+        warn("工号", f"\"{verbatim(cell_text(v), script)}\" 是 Excel 显示成科学计数法的数字，工号的位数已经丢失，已按未填写处理："
              "请把“工号”一列的单元格设为“文本”格式后重新输入完整的工号。本行已受理。")
         return ""
     if text is None or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", text):
-        warn("工号", f"\"{cell_text(v)}\" 不是有效的工号（只能由数字或字母组成），已按未填写处理：本行已受理，"
+        warn("工号", f"\"{verbatim(cell_text(v), script)}\" 不是有效的工号（只能由数字或字母组成），已按未填写处理：本行已受理，"
              "请改正或删去工号。")
         return ""
     if isinstance(v, (int, float)) and not isinstance(v, bool) and len(text) > 15:
         # Excel keeps 15 significant digits of a number: an 18-digit number typed into a
         # number cell has lost its last digits (110105199001011234 → …1200), silently.  A
         # warning: the row stands (工号 is optional), under the number as read, as before
-        warn("工号", f"\"{text}\" 是超过 15 位的数字，Excel 已把末尾几位变成了 0（工号按此登记）：请把“工号”一列的"
+        warn("工号", f"\"{verbatim(text, script)}\" 是超过 15 位的数字，Excel 已把末尾几位变成了 0（工号按此登记）：请把“工号”一列的"
              "单元格设为“文本”格式后重新填写。")
     return text.upper()
 
@@ -930,7 +947,7 @@ _GENDER_WORDS = {"男": "男", "女": "女", "男士": "男", "女士": "女", "
                  "M": "男", "F": "女", "MALE": "男", "FEMALE": "女", "男的": "男", "女的": "女"}
 
 
-def _read_gender(v: Any, warn: Any) -> str:
+def _read_gender(v: Any, warn: Any, script: str = "simplified") -> str:
     """性别 as 男/女 ("" when blank).  No rule reads it (it is copied to ``entries.csv``), so a
     value that is neither is a warning and the row stands — an error refused the player, and
     a pair's partner with them, for a word like 男士."""
@@ -939,12 +956,12 @@ def _read_gender(v: Any, warn: Any) -> str:
     text = unicodedata.normalize("NFKC", strip_spaces(cell_text(v))).upper()
     gender = _GENDER_WORDS.get(text) or _GENDER_WORDS.get(text.removesuffix("性"))
     if gender is None:
-        warn("性别", f"\"{cell_text(v)}\" 不是有效的性别，请填写“男”或“女”。性别不影响报名：本行已受理，请改正。")
+        warn("性别", f"\"{verbatim(cell_text(v), script)}\" 不是有效的性别，请填写“男”或“女”。性别不影响报名：本行已受理，请改正。")
         return ""
     return gender
 
 
-def _read_phone(v: Any, warn: Any) -> str:
+def _read_phone(v: Any, warn: Any, script: str = "simplified") -> str:
     """The phone number typed (digits only), or "" — with a warning (``warn(label, msg)``)
     when it is none: a number the office cannot call is contact data, not entry data (a
     blank one is no problem at all), so the row stands (a mistyped 联系电话 refused the
@@ -956,7 +973,7 @@ def _read_phone(v: Any, warn: Any) -> str:
     if digits.startswith("+86"):
         digits = digits[3:]
     if text is None or not re.fullmatch(r"\d{5,15}", digits):
-        warn("联系电话", f"\"{cell_text(v)}\" 不是有效的电话号码，请填写手机号或座机号（只写数字）。"
+        warn("联系电话", f"\"{verbatim(cell_text(v), script)}\" 不是有效的电话号码，请填写手机号或座机号（只写数字）。"
              "联系电话不影响报名：本行已受理，请改正以便联系。")
         return ""
     return digits
@@ -1003,7 +1020,7 @@ def _read_pickup(v: Any, spec: Any, warn: Any) -> str:
         return ""
     p = pickup_match(cell_text(v), points)
     if p is None:
-        warn("BAD_VALUE", "乘车地点", f"\"{cell_text(v)}\" 不是乘车地点，请从下拉列表中选择：{choices}。{kept}")
+        warn("BAD_VALUE", "乘车地点", f"\"{typed(cell_text(v), spec)}\" 不是乘车地点，请从下拉列表中选择：{choices}。{kept}")
         return ""
     return p
 

@@ -29,7 +29,7 @@ from ..ingest.registration import Registration, RegRow
 from ..issues import IssueLog
 from ..layout import team_label
 from ..model import CellRef, Entry, Severity, staff_key
-from ..text import CROSS_NOTE, cross_note, to_simplified  # noqa: F401  (moved to ..text; still importable here)
+from ..text import CROSS_NOTE, cross_note, to_simplified, verbatim  # noqa: F401  (moved to ..text; still importable here)
 from ..timeutil import TZ, cn_when
 
 if TYPE_CHECKING:
@@ -63,6 +63,13 @@ class Ctx:
     @property
     def spec(self) -> "TournamentSpec":
         return self.tournament.spec
+
+    def typed(self, value: str) -> str:
+        """A value a captain typed in a cell (a name, a 备注), quoted in a message: marked
+        (:func:`pipeline.text.verbatim`) in a Traditional league (R2015) so that a page or
+        receipt converting the message quotes it as the form holds it; as it is in a
+        Simplified league."""
+        return verbatim(value, getattr(self.spec, "script", "simplified") or "simplified")
 
     def rows(self) -> list[tuple[Registration, RegRow]]:
         return [(g, r) for g in self.regs if g.usable for r in g.rows]
@@ -214,7 +221,7 @@ def check_cross_branch(ctx: Ctx) -> None:
         if ev is None:
             continue
         if not ev.cross_branch or not ev.is_team:
-            ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{row.note}\"：“{ev.name}”不允许跨{ctx.spec.unit_word}组队，"
+            ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{ctx.typed(row.note)}\"：“{ev.name}”不允许跨{ctx.spec.unit_word}组队，"
                      f"请只报本{ctx.spec.unit_word}的人员。")
             continue
         want = m.group(1).strip("，,。;；")
@@ -222,7 +229,7 @@ def check_cross_branch(ctx: Ctx) -> None:
                      or want in {to_simplified(n) for n in (u.name, u.short) if n}), None)
         if unit is None:
             names = "、".join(u.short or u.name for u in units)
-            ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{row.note}\"：找不到{ctx.spec.unit_word}“{want}”，"
+            ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{ctx.typed(row.note)}\"：找不到{ctx.spec.unit_word}“{ctx.typed(want)}”，"
                      f"请写成“跨{ctx.spec.unit_word}：某某{ctx.spec.unit_word}”，可选：{names}。")
             continue
         ctx.home[key(reg, row)] = unit.id
@@ -293,7 +300,7 @@ def check_duplicates(ctx: Ctx) -> None:
             if first is None:
                 names = "、".join(sorted(_unit_name(ctx, b) for b in branches))
                 for reg, row in group:
-                    ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 同时出现在 {names} 的报名表中，"
+                    ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{ctx.typed(row.display_name)}\" 同时出现在 {names} 的报名表中，"
                              f"一人只能代表一个{ctx.spec.unit_word}，请与对方核对后删除一处。"
                              + _cross_hint(ctx, row, next((b for b in branches if b != reg.branch), "")))
                 continue
@@ -302,7 +309,7 @@ def check_duplicates(ctx: Ctx) -> None:
             for reg, row in later:
                 ctx.later_copies.add(key(reg, row))
                 ctx.flag("DUPLICATE_PERSON", reg, row, "姓名",
-                         f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0])} 的报名表"
+                         f"\"{ctx.typed(row.display_name)}\" 已在 {_unit_name(ctx, first[0])} 的报名表"
                          f"（{_when(first[1])}收到）中报名，一人只能代表一个{ctx.spec.unit_word}：如确属本"
                          f"{ctx.spec.unit_word}，请与对方核对，由对方删除后重发；否则请删除本行。"
                          + _cross_hint(ctx, row, first[0]))
@@ -322,7 +329,7 @@ def check_duplicates(ctx: Ctx) -> None:
                     for reg, row in later:
                         ctx.later_copies.add(key(reg, row))
                         ctx.flag("DUPLICATE_PERSON", reg, row, "姓名",
-                                 f"\"{row.display_name}\" 已在 {_unit_name(ctx, first[0])} 的报名表（{_when(first[1])}收到）"
+                                 f"\"{ctx.typed(row.display_name)}\" 已在 {_unit_name(ctx, first[0])} 的报名表（{_when(first[1])}收到）"
                                  f"第 {kept.row} 行报了“{ev.name if ev else ev_id}”，同一项目一人只能报一次：请删除本行{mate}；"
                                  "如确应在本表，请与对方核对，由对方删除后重发。")
                     same = [(reg, row) for reg, row in same if reg.branch == first[0]]
@@ -330,12 +337,12 @@ def check_duplicates(ctx: Ctx) -> None:
                 # sent at the same time (or a time not known): cannot say which form keeps them
                 units = "、".join(sorted({_unit_name(ctx, reg.branch) for reg, _ in same}))
                 for reg, row in same:
-                    ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 在 {units} 的报名表中"
+                    ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{ctx.typed(row.display_name)}\" 在 {units} 的报名表中"
                              f"都报了“{ev.name if ev else ev_id}”，同一项目一人只能报一次，请与对方核对后删除一处。")
                 continue
             for reg, row in same[1:]:
                 first = same[0][1]
-                ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{row.display_name}\" 在本表第 {first.row} 行"
+                ctx.flag("DUPLICATE_PERSON", reg, row, "姓名", f"\"{ctx.typed(row.display_name)}\" 在本表第 {first.row} 行"
                          f"已报名同一项目，请删除重复的一行。")
     _same_name_same_event(ctx)
 
@@ -360,7 +367,7 @@ def _same_name_same_event(ctx: Ctx) -> None:
             if row.staff_id or key(reg, row) in ctx.bad:
                 continue
             ctx.flag("DUPLICATE_PERSON", reg, row, "工号",
-                     f"\"{row.display_name}\" 在本表第 {other.row} 行（工号 {other.staff_id}）已报名"
+                     f"\"{ctx.typed(row.display_name)}\" 在本表第 {other.row} 行（工号 {other.staff_id}）已报名"
                      f"“{ev.name if ev else other.event}”，这一行没有填工号：如果是同一人，请删除这一行；"
                      "如果是同名的另一人，请填写这一行的工号。")
     _same_name_other_form(ctx)
@@ -394,12 +401,12 @@ def _same_name_other_form(ctx: Ctx) -> None:
             if b_at is not None and s_at is not None and b_at < s_at:
                 if key(sreg, srow) not in ctx.bad:     # the 工号's row came later: it is the copy
                     ctx.flag("DUPLICATE_PERSON", sreg, srow, "姓名",
-                             f"\"{srow.display_name}\" 已在 {_unit_name(ctx, breg.branch)} 的报名表（{_when(b_at)}收到）"
+                             f"\"{ctx.typed(srow.display_name)}\" 已在 {_unit_name(ctx, breg.branch)} 的报名表（{_when(b_at)}收到）"
                              f"第 {blank.row} 行报了“{ev_name}”（那一行没有填工号）：如果是同一人，同一项目一人只能报一次，"
                              f"请删除本行，或与对方核对，由对方删除后重发；如果是同名的另一人，请对方在那一行填写工号后重发。")
                 continue
             ctx.flag("DUPLICATE_PERSON", breg, blank, "工号",
-                     f"\"{blank.display_name}\" 在 {_unit_name(ctx, sreg.branch)} 的报名表"
+                     f"\"{ctx.typed(blank.display_name)}\" 在 {_unit_name(ctx, sreg.branch)} 的报名表"
                      f"{'（' + _when(s_at) + '收到）' if s_at else ''}第 {srow.row} 行（工号 {srow.staff_id}）已报名"
                      f"“{ev_name}”，这一行没有填工号：如果是同一人，请删除这一行；如果是同名的另一人，请填写这一行的工号。")
 
@@ -498,11 +505,11 @@ def check_multi_event(ctx: Ctx) -> None:
                                            if g is not late))
             for reg, row in group:
                 if reg is late:
-                    ctx.flag("MULTI_EVENT", reg, row, "项目", f"\"{row.display_name}\" 已报名{kept}（该项目已截止，"
+                    ctx.flag("MULTI_EVENT", reg, row, "项目", f"\"{ctx.typed(row.display_name)}\" 已报名{kept}（该项目已截止，"
                              f"以按时收到的报名表为准），每人只能参加一个项目，本行不予受理。")
             continue
         for reg, row in group:
-            ctx.flag("MULTI_EVENT", reg, row, "项目", f"\"{row.display_name}\" 报了 {names} {len(events)} 个项目；"
+            ctx.flag("MULTI_EVENT", reg, row, "项目", f"\"{ctx.typed(row.display_name)}\" 报了 {names} {len(events)} 个项目；"
                      f"每人只能参加一个项目，请只保留一项。")
     _same_name_other_event(ctx)
 
@@ -528,7 +535,7 @@ def _same_name_other_event(ctx: Ctx) -> None:
                 continue
             ev = ctx.spec.event(other.event)
             ctx.flag("MULTI_EVENT", reg, row, "工号",
-                     f"\"{row.display_name}\" 也报了{ev.name if ev else other.event}（第 {other.row} 行"
+                     f"\"{ctx.typed(row.display_name)}\" 也报了{ev.name if ev else other.event}（第 {other.row} 行"
                      f"{'，工号 ' + other.staff_id if other.staff_id else ''}），这一行没有填工号：如果是同一人，每人只能"
                      "参加一个项目，请只保留一项；如果是同名的另一人，请填写工号。", severity=Severity.WARNING)
 
@@ -562,7 +569,7 @@ def check_teams(ctx: Ctx) -> None:
             if len(rows) == ev.team_size:
                 continue
             where = "、".join(str(r.row) for r in rows)
-            named = _team_named(team_no)
+            named = _team_named(team_no, ctx.typed)
             for row in rows:
                 ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”{named}有 {len(rows)} 人（第 {where} 行），"
                          f"每队应为 {ev.team_size} 人。请补齐队员或改正队号（同一队的队员队号要写得完全一样）。")
@@ -638,17 +645,18 @@ def check_team_held_back(ctx: Ctx) -> None:
             for row in rows:
                 if row in bad:
                     continue
-                ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”{_team_named(team_no)}的队员（{where}）有错误，"
+                ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”{_team_named(team_no, ctx.typed)}的队员（{where}）有错误，"
                          f"全队暂不能报名；改正{where}后，本行随队生效。", severity=Severity.WARNING)
 
 
-def _team_named(team_no: str) -> str:
-    """A team in a message: ``第 1 队`` for a number, else as its 队号 (``队号 一队``: not 第 一队 队).
+def _team_named(team_no: str, typed: Callable[[str], str] = str) -> str:
+    """A team in a message: ``第 1 队`` for a number, else as its 队号 (``队号 一队``: not 第 一队 队),
+    through ``typed`` (:meth:`Ctx.typed`: as the captain typed it in a Traditional league).
 
     >>> _team_named("1"), _team_named("一队"), _team_named("A")
     ('第 1 队', '队号 一队', '队号 A')
     """
-    return f"第 {team_no} 队" if team_no.isdigit() else f"队号 {team_no}"
+    return f"第 {team_no} 队" if team_no.isdigit() else f"队号 {typed(team_no)}"
 
 
 def _quota_basis(ev: "EventSpec", members: int) -> str:

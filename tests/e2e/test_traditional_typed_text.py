@@ -122,3 +122,28 @@ def test_R2015_a_sheet_name_in_a_cell_reference_stays_as_the_workbook_names_it()
     assert convert("<td>报名表!E12</td><td>问题</td>", "traditional") == "<td>报名表!E12</td><td>問題</td>"
     assert convert("注意!这里", "traditional") == "注意!這裡"
     assert convert("《" + keep("行政报名表.xlsx") + "》的 报名表!B3", "traditional") == "《行政报名表.xlsx》的 报名表!B3"
+
+
+def test_R2015_a_unit_page_quotes_a_typed_registration_value_as_typed(tmp_path):
+    """A captain's typed value quoted in a registration message (an unknown event, a phone
+    that is none) shows on the unit's page as the cell holds it — "象棋团体赛" is found in the
+    form by searching for it, 象棋團體賽 is not — while the message around it is Traditional;
+    issues.csv (never converted) holds no marks."""
+    folder, out = t2015_forms(tmp_path), tmp_path / "out"
+
+    def edit(wb):
+        ws = wb["报名表"]
+        hrow, col = table_header(ws, "姓名")
+        row = next(r for r in range(hrow + 1, ws.max_row + 1) if ws.cell(r, col["姓名"]).value)
+        ws.cell(row, col["项目"]).value = "象棋团体赛"
+        ws.cell(row, col["联系电话"]).value = "电话待补"
+
+    edit_attachment(folder / "inbox" / "1026-t03-报名表.eml", edit)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2015, 10, 31, 8, tzinfo=TZ)))
+    page = html.unescape((out / "t2015-tcm" / "branches" / "t03.html").read_text(encoding="utf-8"))
+    assert '"象棋团体赛" 不是本次比賽的項目' in page, re.findall(r"[^<>]*象棋[^<>]*", page)
+    assert '"电话待补" 不是有效的電話號碼' in page, re.findall(r"[^<>]*待[^<>]*", page)
+    assert "象棋團體賽" not in page and "電話待補" not in page
+    rows = _rows(out / "t2015-tcm", "issues.csv")
+    assert any('"象棋团体赛"' in i["message"] for i in rows)
+    assert not [i for i in rows if "\ue000" in i["message"] or "\ue001" in i["message"]]

@@ -3945,7 +3945,9 @@ class EventRunner:
             self.results[r.match.key] = r
         self._taken.update((rkey, taken) for rkey, taken in ctx.chosen.items() if rkey not in ctx.disputed)
         twice = {rkey for sha, rkey in ctx.twice if rkey in ctx.chosen and ctx.chosen[rkey][0].sha256 == sha}
-        self.note_unscored(rows_in, found, {rkey[0]: "两行" if rkey in twice else "不一致" for rkey in ctx.disputed},
+        # (the 明细's problems too: a 斗地主 table whose totals its hands could not give — 炸弹数
+        # "炸弹×2" — was told the office as 待各桌成绩齐后计分, an audit)
+        self.note_unscored(rows_in, [*found, *hands], {rkey[0]: "两行" if rkey in twice else "不一致" for rkey in ctx.disputed},
                            {table for _, items in found_in for _, table in items if table is not None},
                            ctx.details)
 

@@ -26,6 +26,7 @@ from . import quick as _quick
 from .quick import LAST_RUN, code_hash, tournament_id  # noqa: F401 - code_hash, tournament_id re-exported
 from .issues import NIGHT_ONLY, SAID_ONCE, Issue
 from .model import Severity
+from .text import plain
 
 if TYPE_CHECKING:
     from .state import LeagueState
@@ -76,7 +77,9 @@ class RunReport:
         if self.mail or self.next_steps:
             lines.append("工会办公室下一步：")
             lines += [f"  - {s}" for s in [*self.mail, *self.next_steps]]
-        return "\n".join(lines)
+        # (a file or mail name kept as received for a Traditional page, pipeline.text.keep, is
+        # shown here as it is: its marks were printed, U+E000, a review)
+        return plain("\n".join(lines))
 
 
 def canon(obj: object) -> str:

@@ -229,7 +229,7 @@ def check_cross_branch(ctx: Ctx) -> None:
                      or want in {to_simplified(n) for n in (u.name, u.short) if n}), None)
         if unit is None:
             names = "、".join(u.short or u.name for u in units)
-            ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{ctx.typed(row.note)}\"：找不到{ctx.spec.unit_word}“{ctx.typed(want)}”，"
+            ctx.flag("BAD_VALUE", reg, row, "备注", f"\"{ctx.typed(row.note)}\"：找不到{ctx.spec.unit_word}“{want}”，"
                      f"请写成“跨{ctx.spec.unit_word}：某某{ctx.spec.unit_word}”，可选：{names}。")
             continue
         ctx.home[key(reg, row)] = unit.id

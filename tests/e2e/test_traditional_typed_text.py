@@ -147,3 +147,17 @@ def test_R2015_a_unit_page_quotes_a_typed_registration_value_as_typed(tmp_path):
     rows = _rows(out / "t2015-tcm", "issues.csv")
     assert any('"象棋团体赛"' in i["message"] for i in rows)
     assert not [i for i in rows if "\ue000" in i["message"] or "\ue001" in i["message"]]
+
+
+def test_R2015_the_run_summary_prints_no_marks_of_names_kept_as_received(tmp_path):
+    """A review: in the Traditional league the summary's 未被接受的文件 line named a mail kept
+    as received (pipeline.text.keep, by mailname.mail_named) with its marks, U+E000 … U+E001,
+    printed to the console and replayed by every unchanged night from .lastrun.json."""
+    from pipeline.lastrun import RunReport
+    from pipeline.text import verbatim
+
+    report = RunReport(out_dir=tmp_path)
+    report.rejected_files = [f"针灸推拿学院分工会-报名表.xlsx（邮件《{verbatim('1026-t04-报名表.eml', 'traditional')}》的附件）"]
+    summary = report.summary()
+    assert "未被接受的文件：针灸推拿学院分工会-报名表.xlsx（邮件《1026-t04-报名表.eml》的附件）" in summary, summary
+    assert "\ue000" not in summary and "\ue001" not in summary, summary

@@ -33,6 +33,7 @@ CODES: dict[str, Severity] = {
     "DRAWN_ELSEWHERE": Severity.ERROR,      # a round's result sheets were issued with a draw this ledger does not hold (the output folder lost): the round waits
     "ROUND_NOT_DRAWN": Severity.WARNING,    # a result sheet of a round not drawn (yet): not read
     "RESULT_SHEET_BLANK": Severity.WARNING, # a result sheet with no table filled (the blank form sent by mistake)
+    "RESULT_SIGNED_BLANK": Severity.WARNING,  # a signed row of a drawn table with no result typed (a winner written elsewhere)
     "PLAYOFF_REQUIRED": Severity.INFO,
     "SUPERSEDED": Severity.INFO,
     # added codes
@@ -99,7 +100,7 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "SPEC_
 #: a table a later sheet left blank, scored from the earlier one (RESULT_LEFT_BLANK); a
 #: tournament.yaml edit not applied to drawn events (TERMS_CHANGED); a newer form that left
 #: people out (PEOPLE_DROPPED) — an ended season said exit 1 every night for such notes
-SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK",
+SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK", "RESULT_SIGNED_BLANK",
                                        "PEOPLE_DROPPED", "RESULT_LEFT_BLANK", "TERMS_CHANGED",
                                        "ROUNDS_CAPPED", "DOUBLE_BOOKED", "SIGNATURE_UNCLEAR",
                                        "CLOCK_WAS_AHEAD"})

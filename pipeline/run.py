@@ -3948,7 +3948,7 @@ class EventRunner:
         # (the 明细's problems too: a 斗地主 table whose totals its hands could not give — 炸弹数
         # "炸弹×2" — was told the office as 待各桌成绩齐后计分, an audit)
         self.note_unscored(rows_in, [*found, *hands], {rkey[0]: "两行" if rkey in twice else "不一致" for rkey in ctx.disputed},
-                           {table for _, items in found_in for _, table in items if table is not None},
+                           _faults(found_in),
                            ctx.details)
 
     def parse_taken(self, ctx: _RoundSheets) -> tuple[dict[tuple, ResultRow], list[Issue], list[MatchResult], list[Issue]]:
@@ -4083,7 +4083,7 @@ class EventRunner:
         return out
 
     def note_unscored(self, rows_in: list[ResultRow], found: list[Issue], disputed: Mapping[tuple, str],
-                      faulted: Iterable[tuple] = (), details: dict | None = None) -> None:
+                      faulted: Iterable[tuple] | Mapping[tuple, str] = (), details: dict | None = None) -> None:
         """Which tables of the round have a row received but no result, and why
         (:attr:`unscored`): the office is then told to settle them, not that their sheet
         never came (a 斗地主 table level at the top waiting for its 加赛胜者 was reported
@@ -4091,7 +4091,7 @@ class EventRunner:
         is its table's too (it was "待各桌成绩齐后计分")."""
         why: dict[tuple, str] = dict(disputed)      # "不一致" (two sheets), "两行" (two lines of one sheet)
         for key in faulted:                         # a row refused at reading
-            why.setdefault(key, "有误")
+            why.setdefault(key, faulted[key] if isinstance(faulted, Mapping) else "有误")
         # (a note — a pass-out "-" read as 0, RESULT_READ_AS — is no fault of the table: its
         # 桥牌 table "待齐" was told the office as 成绩有误待改正, a review; a 加赛 is the note that is)
         located = [i for i in found if i.cell and (i.severity != Severity.INFO or i.code == "PLAYOFF_REQUIRED")]
@@ -4241,8 +4241,9 @@ class EventRunner:
         split = bool(apart) and not (mine & set().union(*apart) & self.scored_so_far(ctx))
         ctx.sheet_fills.append((rec, frozenset(mine)))
         said_blank = {} if split else fills          # (what left_blank compares a blank row with)
-        if rows and not fills and not sheet_details and \
-                all(row.values.get(label) in (None, "") for row in rows for label in labels):
+        sheet_blank = bool(rows) and not fills and not sheet_details and \
+            all(row.values.get(label) in (None, "") for row in rows for label in labels)
+        if sheet_blank:
             # the blank sheet as issued (a referee attached the wrong file): not a value in
             # its result columns, and nothing else said it — the round simply waited (还差 N 桌)
             got = f"{cn_when(rec.received_at)} 收到"
@@ -4353,6 +4354,9 @@ class EventRunner:
                         self.merged_from_above(m, row, ctx)
                     if len(self.issues) == said:
                         self.left_blank(m, rr.values.get("牌号"), rec, ctx, said_blank, rr.at(labels[0]))
+                    if len(self.issues) == mark and not sheet_blank and \
+                            (m.key, _board_key(row.values.get("牌号"))) not in chosen:
+                        self.signed_blank(m, row, rec, ctx, book, rr.at(labels[0]))
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)
                 rkey = (m.key, _board_key(row.values.get("牌号")))
                 prev = chosen.get(rkey)
@@ -4448,6 +4452,50 @@ class EventRunner:
                                     f"轮次 {quoted(key[0]) or '（空）'}{f'、组别 {quoted(key[1])}' if key[1] else ''}、桌号 {quoted(key[2]) or '（空）'}"
                                     f" 不是本轮抽签中的桌，这 {len(drows)} 行明细未使用。请对照抽签表改正。",
                                     at=first["_cells"].get("桌号"), severity=Severity.WARNING)
+
+    def signed_blank(self, m: Match, row: Any, rec: Received, ctx: _RoundSheets, book: Any, at: CellRef) -> None:
+        """Handbook RESULT_SIGNED_BLANK: a drawn table's row with no result typed but a
+        player's signature filled — the table was played and signed, its result left out
+        (the winner written in a 胜者 column the referee added, 结果 blank).  It was read as
+        a table not played yet: RESULT_MISSING "还差 1 桌成绩未交" (info, no cell), the office
+        told the sheet never came.  Said at the row's first result cell ``at`` (a warning the
+        night it is first seen, as RESULT_SHEET_BLANK: the table simply waits), naming the
+        columns to fill, their choices, and what the row's other filled cells (an added
+        column) say.  Only when nothing else was said of the row and no earlier sheet's row
+        is taken for the table (that one counts: RESULT_LEFT_BLANK's case); a sheet signed
+        with nothing in its result columns at all is RESULT_SHEET_BLANK.  A row only the
+        referee signed (signed in advance) is not taken for a played table."""
+        from . import layout
+        from .games.common import as_listed, sheets_in, where
+        from .ingest.sheets import other_cells
+        from .ingest.workbook import cell_text
+
+        signed = [l for l in [*ctx.sign_labels, layout.REFEREE_SIGNATURE] if row.values.get(l) not in (None, "")]
+        if not set(signed) & set(ctx.sign_labels):
+            return
+        required = [c for c in ctx.columns if c.required] or list(ctx.columns[:1])
+        cols = "、".join(f"“{c.label}”" for c in required) or "成绩"
+        choice = next((c for c in required if c.kind == "choice" and c.choices), None)
+        with sheets_in(self.t.spec.script):
+            pick = f"（{as_listed(*choice.choices)}）" if choice is not None else ""
+        if choice is not None and len(required) == 1:
+            fill = f"在{cols}栏选择这一桌的结果{pick}"
+        else:
+            fill = f"在{cols}栏填写这一桌的成绩{pick}"
+        read = [*ctx.labels, *ctx.sign_labels, layout.REFEREE_SIGNATURE, *ctx.sides]
+        heads = [*layout.RESULT_KEY_COLUMNS, *ctx.sides, *(c.label for c in ctx.columns if c.required)]
+        found = []
+        for head, value, _ in other_cells(book, row.row, read, heads)[:3]:
+            text = cell_text(value).strip()
+            side = [s for s in ctx.sides if text and text in cell_text(row.values.get(s) or "")]
+            found.append(f"“{quoted(head) or '（无标题）'}”栏写的是“{quoted(text)}”"
+                         + (f"（{side[0]}）" if len(side) == 1 else ""))
+        elsewhere = (f"这一行{'，'.join(found)}，但成绩只从{cols}栏读取，写在其他栏里的不算。" if found else "")
+        self.issues.add("RESULT_SIGNED_BLANK",
+                        f"{self.ev.name} {where(m)}：成绩表《{rec.file_name}》第 {row.row} 行已有签名"
+                        f"（{'、'.join(signed)}），但{cols}没有填写，这一桌暂不计成绩。{elsewhere}"
+                        f"请裁判{fill}后重新发送；如这一桌确未比赛，请删去这一行的签名。",
+                        at=at, severity=Severity.WARNING)
 
     def left_blank(self, m: Match, board_no: Any, rec: Received, ctx: _RoundSheets, fills: dict[str, set[tuple]],
                    at: CellRef, deleted: bool = False) -> None:
@@ -4586,7 +4634,7 @@ class EventRunner:
         held = [m for m in missing if m.key in self.unscored]
         self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
         if held:
-            kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "不一致": "两份成绩不一致",
+            kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "未填": "已签名但未填成绩", "不一致": "两份成绩不一致",
                      "两行": "在同一份成绩表中填了两行、成绩不一致",
                      "待齐": "待各桌成绩齐后计分"}
             said = "、".join(f"{name(m)}{kinds[self.unscored[m.key]]}" for m in held[:5])
@@ -5511,6 +5559,18 @@ def _result_like(value: Any, columns: Sequence[Any]) -> bool:
     if isinstance(value, (int, float)) or _RESULT_WORD.match(text):
         return True
     return any(c.kind == "choice" and text in c.choices and text != "无" for c in columns)
+
+
+def _faults(found_in: Iterable[tuple[Any, Iterable[tuple[Issue, tuple | None]]]]) -> dict[tuple, str]:
+    """The tables the round's sheets said a problem of (:meth:`EventRunner.note_unscored`'s
+    ``faulted``), each with why it waits: "未填" when all that was said of it is
+    RESULT_SIGNED_BLANK (a signed row, its result left out), else "有误"."""
+    out: dict[tuple, str] = {}
+    for _, items in found_in:
+        for i, table in items:
+            if table is not None:
+                out[table] = "未填" if i.code == "RESULT_SIGNED_BLANK" and out.get(table, "未填") == "未填" else "有误"
+    return out
 
 
 def row_blank(rr: Any, columns: Any) -> bool:
@@ -7027,7 +7087,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         report.next_steps.append(awards_sheet_step(award_errors))
     # (a RESULT_CONFLICT is a correction already taken: the newer sheet counts, nothing to resend)
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors) or \
-            any(i.code == "RESULT_SHEET_BLANK" and i.severity == Severity.WARNING for i in state.issues):
+            any(i.code in ("RESULT_SHEET_BLANK", "RESULT_SIGNED_BLANK") and i.severity == Severity.WARNING
+                for i in state.issues):
         report.next_steps.append("把成绩表的问题（data/issues.csv 中的 RESULT_…、TOTAL_MISMATCH 等）告知裁判，"
                                  "改正后把成绩表重新放进 inbox。")
     changed = [i.message.split("：", 1)[0] for i in state.issues if i.code == "PLACES_CHANGED"]

@@ -247,6 +247,40 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
     return rows, problems
 
 
+def other_cells(book: Book, row_no: int, labels: Sequence[str], required: Sequence[str] = ("桌号",)
+                ) -> list[tuple[str, Any, str]]:
+    """Handbook RESULT_SIGNED_BLANK: the filled cells of row ``row_no`` of the 成绩 sheet
+    under a header that is none of ``labels`` (the columns :func:`read_results` read, with
+    the same ``required``) — a 胜者 or 备注 column the referee added: (its header as
+    written, the value, the cell).  Read only for a signed row with no result typed (rare):
+    what it says is quoted back, never read as a result.
+
+    >>> from pipeline.ingest.workbook import Sheet
+    >>> b = Book("a.xlsx", {"成绩": Sheet("成绩", rows=[["桌号", "结果", "胜者"], [1, None, "姚明"]])})
+    >>> other_cells(b, 2, ["桌号", "结果"])
+    [('胜者', '姚明', 'C2')]
+    """
+    from .workbook import col_letter, find_table
+
+    sheet = book.sheet(L.RESULT_SHEET)
+    if sheet is None:
+        return []
+    want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, "牌号", *labels]))
+    try:
+        table = find_table(sheet.rows, list(required), want)
+    except TableNotFound:
+        return []
+    read = {norm_label(l) for l in want}
+    header = sheet.rows[table.header_row - 1]
+    values = next((v for n, v in table.rows if n == row_no), [])
+    out = []
+    for lab, c in sorted(table.columns.items(), key=lambda x: x[1]):
+        if lab in read or c > len(values) or is_blank(values[c - 1]):
+            continue
+        out.append((cell_text(header[c - 1]).strip(), values[c - 1], f"{col_letter(c)}{row_no}"))
+    return out
+
+
 def _results_by_table(rows: Iterable[tuple[dict[str, Any], Any]], results: Sequence[str]) -> dict[tuple, tuple[tuple, Any]]:
     """The filled result rows of a sheet by table (:func:`key_of`, and 牌号): (the results as
     text, the row's first result cell); the first row of a table when one is typed twice."""

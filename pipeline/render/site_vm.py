@@ -72,6 +72,7 @@ CODE_LABEL = {
     "DRAWN_ELSEWHERE": "抽签记录缺失",
     "ROUND_NOT_DRAWN": "轮次未抽签",
     "RESULT_SHEET_BLANK": "空白成绩表",
+    "RESULT_SIGNED_BLANK": "已签名未填成绩",
     "PLAYOFF_REQUIRED": "需要加赛",
     "SUPERSEDED": "已被取代",
     "SENDER_UNKNOWN": "发件人未登记",

@@ -884,6 +884,8 @@ def test_a_result_cell_of_spaces_is_a_blank_cell(tmp_path):
         labels = [l for l, c in sorted(col.items(), key=lambda x: x[1]) if c > col["乙方"] and "签名" not in l]
         for i, label in enumerate(labels):
             ws.cell(hrow + 1, col[label]).value = "\u3000" if i == 0 else None
+        for label in (l for l in col if "签名" in l):     # (not played: unsigned, else RESULT_SIGNED_BLANK)
+            ws.cell(hrow + 1, col[label]).value = None
     issues, report = _edit_xiangqi_r1(tmp_path, spaces)
     line = next(e for e in report.events if "象棋" in e)
     assert "还差 1 桌" in line and "待各桌成绩齐" not in line, line
@@ -1365,6 +1367,8 @@ def test_a_row_holding_only_the_dropdowns_none_is_a_table_not_yet_played(tmp_pat
             for label in ("甲方级数", "乙方级数", "台上方"):
                 ws.cell(r, col[label]).value = None
             ws.cell(r, col["过A方"]).value = "无"
+            for label in (l for l in col if "签名" in l):     # (not played: unsigned)
+                ws.cell(r, col[label]).value = None
     edit_attachment(src, only_none, folder / "inbox" / "r1.eml")
     report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
     with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
@@ -1535,3 +1539,35 @@ def test_R2015_a_traditional_leagues_sheet_errors_list_the_choices_as_its_dropdo
     assert all("\ue000" not in m for _, m in bad)
     pages = "".join(p.read_text(encoding="utf-8") for p in (out / "t2015-tcm" / "branches").glob("*.html"))
     assert "（甲勝、乙勝、和棋、甲方棄權、乙方棄權、雙方棄權）" in pages
+
+
+def test_a_signed_row_with_no_result_is_said_at_its_result_cell(tmp_path):
+    """Handbook RESULT_SIGNED_BLANK (audit F1): a 象棋 knockout sheet whose 第1桌 row is signed
+    by both players and the referee, 结果 left blank and the winner written in a column the
+    referee added (胜者: 姚明), the other rows filled.  It was RESULT_MISSING "还差 1 桌成绩未交"
+    (info, no cell): the office was told the sheet never came.  Now a warning at the row's
+    结果 cell naming what to fill and the value found in the added column; the table waits
+    (已收到但未计分), no longer listed as 未交.  A blank row nobody signed stays a table not
+    played yet: nothing said of it."""
+    def edit(ws, hrow, col):
+        extra = ws.max_column + 1
+        ws.cell(hrow, extra, "胜者")
+        r = hrow + 1
+        ws.cell(r, col["结果"]).value = ws.cell(r, col["原因"]).value = None
+        for label in ("甲方签名", "乙方签名", "裁判签名"):
+            ws.cell(r, col[label], "已签")
+        ws.cell(r, extra, "姚明")
+        # table 2: blank and unsigned (not played yet) — nothing to say
+        for label in ("结果", "原因", "甲方签名", "乙方签名", "裁判签名"):
+            ws.cell(r + 1, col[label]).value = None
+    rows, report = _edit_xiangqi_r1(tmp_path, edit)
+    said = [i for i in report.issues if i.code == "RESULT_SIGNED_BLANK"]
+    assert len(said) == 1, said
+    (it,) = said
+    assert it.severity.value == "warning" and it.file.endswith(".xlsx") and it.sheet == "成绩", it
+    assert it.cell == "F7", it
+    assert "第1桌" in it.message and "已有签名（甲方签名、乙方签名、裁判签名）" in it.message and "“结果”" in it.message, it.message
+    assert "甲胜" in it.message and "“胜者”栏写的是“姚明”（甲方）" in it.message, it.message
+    missing = " ".join(i.message for i in report.issues if i.code == "RESULT_MISSING" and "象棋" in i.message)
+    assert "第1桌" not in missing.split("未交：")[-1].split("。")[0].split("、"), missing
+    assert any(r["code"] == "RESULT_SIGNED_BLANK" and r["cell"] == "F7" for r in rows), rows

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,11 +16,10 @@ from pipeline.render import jinja as J
 from pipeline.render.docs import plan_documents, render_documents, render_html
 from pipeline.render.pdf import CACHE_FILE, MissingGlyphError, html_to_pdf, render_pdfs
 
+from .pdfpixels import needs_poppler
 from .states import EVIL, t2011_state, t2015_state, t2016_full_round_state, t2016_state, t2020_state
 
 ROOT = Path(__file__).resolve().parents[2]
-needs_poppler = pytest.mark.skipif(not shutil.which("pdftotext") or not shutil.which("pdftoppm"),
-                                   reason="poppler-utils not installed")
 
 
 @pytest.fixture(scope="module")
@@ -578,8 +576,6 @@ def test_a_table_run_onto_a_later_page_names_what_it_belongs_to(tmp_path):
     list's pick-up points ran onto later pages under the column heads alone: the page did
     not say whose rows they were.  A page that goes on with a table names it: “双升（续）”
     (the page's head); a page that opens with the section's heading does not say it twice."""
-    import dataclasses
-
     from pipeline.model import Entry
     from pipeline.state import AwardRow, StandingTable
     from pipeline.score.base import StandingRow

@@ -5,20 +5,17 @@ before).  The layout at 390 px itself is measured in Chromium: tests/render_site
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from pipeline.render.docs import plan_documents, render_documents, render_html, root_of
-from pipeline.render.pdf import html_to_pdf
 
+from .pdfpixels import assert_printed_alike, needs_poppler
 from .states import t2015_state, t2016_full_round_state, t2020_state
 
 ROOT = Path(__file__).resolve().parents[2]
 PRINT_CSS = (ROOT / "templates" / "print.css").read_text(encoding="utf-8")
-needs_poppler = pytest.mark.skipif(not shutil.which("pdftoppm"), reason="poppler-utils not installed")
 
 
 def media_blocks(css: str) -> list[tuple[str, str]]:
@@ -100,13 +97,4 @@ def test_the_bar_leaves_the_pdf_as_it_was(tmp_path, stem):
     is no card)."""
     doc = next(d for d in plan_documents(t2016_full_round_state()) if d.stem == stem)
     html = render_html(doc)
-    bare = re.sub(r'<nav class="doc-top">.*?</nav>\n?', "", html, flags=re.S)
-    assert bare != html
-    pngs = []
-    for k, text in enumerate((html, bare)):
-        pdf = html_to_pdf(text, tmp_path / f"{k}.pdf")
-        subprocess.run(["pdftoppm", "-r", "40", "-png", str(pdf), str(tmp_path / f"p{k}")], check=True)
-        pngs.append(sorted(tmp_path.glob(f"p{k}-*.png")))
-    assert len(pngs[0]) == len(pngs[1]) >= 1
-    for a, b in zip(*pngs):
-        assert a.read_bytes() == b.read_bytes(), (a, b)
+    assert_printed_alike(html, re.sub(r'<nav class="doc-top">.*?</nav>\n?', "", html, flags=re.S), tmp_path)

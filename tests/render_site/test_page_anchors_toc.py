@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from pipeline.run import RunOptions, run
+from tests.render_docs.pdfpixels import assert_printed_alike, needs_poppler
 from pipeline.timeutil import TZ
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,20 +157,9 @@ def test_toc_is_screen_only():
     assert any(re.search(r"nav\.toc\s*\{[^}]*display:\s*none", b) for b in prints), prints
 
 
-@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="poppler-utils not installed")
+@needs_poppler
 def test_the_toc_leaves_the_standings_pdf_as_it_was(leagues, tmp_path):
     """The standings PDF with its 目录 is the PDF without it, pixel for pixel (T2011: two
     events, four groups)."""
-    from pipeline.render.pdf import html_to_pdf
-
     html = (leagues / "t2011-court" / "standings.html").read_text(encoding="utf-8")
-    bare = re.sub(r'<nav class="toc".*?</nav>\n?', "", html, flags=re.S)
-    assert bare != html
-    pngs = []
-    for k, text in enumerate((html, bare)):
-        pdf = html_to_pdf(text, tmp_path / f"{k}.pdf")
-        subprocess.run(["pdftoppm", "-r", "40", "-png", str(pdf), str(tmp_path / f"p{k}")], check=True)
-        pngs.append(sorted(tmp_path.glob(f"p{k}-*.png")))
-    assert len(pngs[0]) == len(pngs[1]) >= 1
-    for a, b in zip(*pngs):
-        assert a.read_bytes() == b.read_bytes(), (a, b)
+    assert_printed_alike(html, re.sub(r'<nav class="toc".*?</nav>\n?', "", html, flags=re.S), tmp_path)

@@ -1830,8 +1830,7 @@ def deadline_missing(t: Tournament, events: Mapping[str, EventState], issues: Is
     the notice says its deadline is 另行通知.  Said at the event's line where it is found
     (:func:`pipeline.spec.event_line`), with the other events' latest deadline as the example
     (else 17:00 the day before the first session; not the run's time: the same words each night)."""
-    missing = [ev for ev in t.spec.events if ev.deadline is None
-               and (events.get(ev.id) is None or not events[ev.id].rounds)]
+    missing = [ev for ev in t.spec.events if ev.deadline is None and _not_drawn(events, ev)]
     if not missing:
         return
     from .spec import SPEC_FILE, event_line
@@ -1853,6 +1852,11 @@ def deadline_missing(t: Tournament, events: Mapping[str, EventState], issues: Is
                    f"（如 deadline: {example}），到时即截止报名、抽签。"
                    "填写之前本项目一直接受报名，通知中写“报名截止时间另行通知”。",
                    at=CellRef(SPEC_FILE))
+
+
+def _not_drawn(events: Mapping[str, EventState], ev: EventSpec) -> bool:
+    """Whether the event has no round drawn (no state yet, or none of its rounds)."""
+    return events.get(ev.id) is None or not events[ev.id].rounds
 
 
 def deadline_passed(ev: EventSpec, now: dt.datetime) -> bool:
@@ -1904,10 +1908,10 @@ def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventSt
     It asks for the forms back, naming the closed events still taking them, marked late, and
     the drawn ones that take no more."""
     def still_open(ev: EventSpec) -> bool:
-        return ev.deadline is None or now < aware(ev.deadline)
+        return not deadline_passed(ev, now)
 
     def undrawn(ev: EventSpec) -> bool:
-        return events.get(ev.id) is None or not events[ev.id].rounds
+        return _not_drawn(events, ev)
     open_ = [ev for ev in specs if still_open(ev)]
     if len(open_) == len(specs):
         return "把 returned/ 中标注了问题的报名表退回各单位修改（或发送回执）。"
@@ -2199,11 +2203,8 @@ def _closed_terms(t: Tournament, ledger: Ledger, ev: EventSpec,
     the terms are recorded again when it passes), a quota or member count raised (no unit's quota
     in the event smaller).  The round 1 drawn records these terms (:data:`TERMS_KEY`)."""
     rec = ledger.closed_terms(ev.id)
-    if ev.deadline is None:         # open until the office sets one (DEADLINE_MISSING): nothing frozen
-        if rec is not None:
-            ledger.forget_closed_terms(ev.id, now)
-        return ev, {}, ""
     if not deadline_passed(ev, now):
+        # (also an event without a deadline: open until the office sets one, DEADLINE_MISSING)
         if rec is not None:         # the deadline moved later than a run saw it pass: open again
             ledger.forget_closed_terms(ev.id, now)
         return ev, {}, ""
@@ -3158,11 +3159,15 @@ class EventRunner:
 
     def round_books(self, round_no: int) -> list[tuple[Received, Any]]:
         """The result workbooks received for this event's round ``round_no`` (their _meta)."""
+        return [(rec, b) for rec, b in self.inputs.results if self.of_round(b, round_no)]
+
+    def of_round(self, book: Any, round_no: int) -> bool:
+        """Whether a result workbook is this event's round ``round_no``'s, by its _meta (and
+        not another league's)."""
         from . import layout
 
-        return [(rec, b) for rec, b in self.inputs.results
-                if str(b.meta.get(layout.META_EVENT, "")) == self.ev.id
-                and _norm_int(b.meta.get(layout.META_ROUND, "")) == str(round_no) and not other_league(self.t, b)]
+        return (str(book.meta.get(layout.META_EVENT, "")) == self.ev.id
+                and _norm_int(book.meta.get(layout.META_ROUND, "")) == str(round_no) and not other_league(self.t, book))
 
     def drawn_elsewhere(self, round_no: int, ih: str) -> bool:
         """A published draw is never silently redrawn — not even after the output folder (its
@@ -3285,14 +3290,13 @@ class EventRunner:
         if not path.is_file():
             return False
         try:
-            meta = read_workbook(path).meta
+            book = read_workbook(path)
         except (UnreadableFile, OSError):
             return False
+        meta = book.meta
         was = str(meta.get(layout.META_DRAW_HASH, "") or "")
         pairings = str(meta.get(layout.META_PAIRINGS, "") or "")
-        if (not was or str(meta.get(layout.META_EVENT, "")) != self.ev.id
-                or _norm_int(meta.get(layout.META_ROUND, "")) != str(nxt.round)
-                or str(meta.get(layout.META_TOURNAMENT, "") or self.t.spec.id) != self.t.spec.id):
+        if not was or not self.of_round(book, nxt.round):
             return False
         if was == ih and (not pairings or pairings == layout.pairings_digest(nxt.matches)):
             return False        # the same draw: published as it was
@@ -4083,15 +4087,15 @@ class EventRunner:
         return out
 
     def note_unscored(self, rows_in: list[ResultRow], found: list[Issue], disputed: Mapping[tuple, str],
-                      faulted: Iterable[tuple] | Mapping[tuple, str] = (), details: dict | None = None) -> None:
+                      faulted: Mapping[tuple, str] | None = None, details: dict | None = None) -> None:
         """Which tables of the round have a row received but no result, and why
         (:attr:`unscored`): the office is then told to settle them, not that their sheet
         never came (a 斗地主 table level at the top waiting for its 加赛胜者 was reported
         as 还差 1 桌成绩未交, though its sheet was in).  A problem on a detail sheet's row
         is its table's too (it was "待各桌成绩齐后计分")."""
         why: dict[tuple, str] = dict(disputed)      # "不一致" (two sheets), "两行" (two lines of one sheet)
-        for key in faulted:                         # a row refused at reading
-            why.setdefault(key, faulted[key] if isinstance(faulted, Mapping) else "有误")
+        for key, reason in (faulted or {}).items():     # a row refused at reading (_faults)
+            why.setdefault(key, reason)
         # (a note — a pass-out "-" read as 0, RESULT_READ_AS — is no fault of the table: its
         # 桥牌 table "待齐" was told the office as 成绩有误待改正, a review; a 加赛 is the note that is)
         located = [i for i in found if i.cell and (i.severity != Severity.INFO or i.code == "PLAYOFF_REQUIRED")]
@@ -4302,6 +4306,7 @@ class EventRunner:
         # its blanks: a conflict when the result the game reads from them differs (said once
         # the sheet is read: pending)
         pending: list[tuple[tuple, tuple[Received, Any], bool, bool]] = []
+        filled_rows: list[int] = []     # the sheet's filled rows, counted once (for _WrongRound)
         for key, row in keyed:
             m = matches.get(key)
             if m is None:
@@ -4329,11 +4334,12 @@ class EventRunner:
                                         + f"如这一行是第{rnd.round}轮的成绩，把轮次改为 {rnd.round} 后重新发送即可。",
                                         at=_wrong_key_cell(row.cells, key, rnd.round, matches.values()))
                         if other is not None:
+                            if not filled_rows:
+                                filled_rows.append(sum(1 for _, r in keyed if not row_blank(r, ctx.columns)))
                             self._wrong_round.append(_WrongRound(
                                 said, rec, other, key, _board_key(row.values.get("牌号")), _row_values(row, labels),
                                 tuple(row.values.get(s) for s in sides), ctx.shown,
-                                matches[(str(rnd.round), *key[1:])], rnd,
-                                sum(1 for _, r in keyed if not row_blank(r, ctx.columns))))
+                                matches[(str(rnd.round), *key[1:])], rnd, filled_rows[0]))
                         continue
                     self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮成绩表第 {row.row} 行：轮次 {rd or '（空）'}"
                                     f"{f'、组别 {grp}' if grp else ''}、桌号 {table or '（空）'} 不是本轮抽签中的桌"
@@ -7108,17 +7114,20 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if any(i.code == "ROUND_NOT_DRAWN" and i.severity == Severity.WARNING for i in state.issues):
         report.next_steps.append("收到了尚未抽签那一轮的成绩表（见 data/issues.csv 中的 ROUND_NOT_DRAWN）：请与裁判核对轮次"
                                  "（多半是轮次写错或表格发错）；该轮抽签后，与对阵相符的成绩表会自动读取。")
-    if any(i.code == "DRAWN_ELSEWHERE" and ISSUED_HERE in i.message for i in errors):
+    # DRAWN_ELSEWHERE's three cases, each told once: the output folder's own issued sheet
+    # (EventRunner.issued_here), the same inputs with other pairings (redrawn_elsewhere: voided_draws
+    # would void the new draw's sheets as well, which carry the same draw digest), the inbox's sheets
+    drawn_kinds = {"here" if ISSUED_HERE in i.message else "seed" if "抽签种子" in i.message else "inbox"
+                   for i in errors if i.code == "DRAWN_ELSEWHERE"}
+    if "here" in drawn_kinds:
         report.next_steps.append("输出文件夹里已有某一轮下发的成绩表，账本 ledger.sqlite 里却没有这一轮（见 DRAWN_ELSEWHERE）："
                                  "恢复的账本比输出文件夹旧，请用最新的备份（这一轮公布之后的）恢复 ledger.sqlite 后再运行；"
                                  "没有这样的备份时怎么办，见 DRAWN_ELSEWHERE 的说明。")
-    if any(i.code == "DRAWN_ELSEWHERE" and "抽签种子" in i.message and ISSUED_HERE not in i.message for i in errors):
-        # (EventRunner.redrawn_elsewhere: the same inputs, other pairings — voided_draws would
-        # void the new draw's sheets as well, which carry the same draw digest)
+    if "seed" in drawn_kinds:
         report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，报名和成绩与那时相同，现在抽出的对阵却不同（见 DRAWN_ELSEWHERE）："
                                  "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out；没有备份的，"
                                  "把 tournament.yaml 中的 seed 改回抽签时的值（或用抽签时的程序版本）后再运行。")
-    if any(i.code == "DRAWN_ELSEWHERE" and "抽签种子" not in i.message and ISSUED_HERE not in i.message for i in errors):
+    if "inbox" in drawn_kinds:
         report.next_steps.append("收件箱里有按另一次抽签下发的成绩表，而这个输出文件夹里没有那次抽签（见 DRAWN_ELSEWHERE）："
                                  "请恢复原来的输出文件夹（ledger.sqlite）后再运行，或用原来的 --out；"
                                  "确要作废那次抽签、重新抽签的，在 tournament.yaml 本项目下写明 voided_draws（见 DRAWN_ELSEWHERE）。")

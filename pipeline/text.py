@@ -9,7 +9,7 @@ import contextlib
 import contextvars
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 if TYPE_CHECKING:
     import opencc
@@ -224,6 +224,20 @@ def verbatim(text: str, script: str) -> str:
     '报名表'
     """
     return keep(text) if script == "traditional" else text
+
+
+def script_of(spec: Any) -> str:
+    """A tournament spec's script (``simplified`` for one that names none)."""
+    return getattr(spec, "script", "simplified") or "simplified"
+
+
+def typed(value: str, spec: Any) -> str:
+    """A value a person typed — in a form's cell, a mail's subject — quoted in a message:
+    :func:`verbatim` in the spec's script, so that a page or receipt converting the message
+    quotes it as it was typed — "象棋团体赛" 不是本次比賽的項目, not "象棋團體賽", which no
+    search of the form finds; as it is in a Simplified league.  What is written unconverted
+    (issues.csv, a returned copy's comments) shows it through :func:`plain`."""
+    return verbatim(value, script_of(spec))
 
 
 def listed_choice(value: str, script: str) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .. import layout as L
 from ..issues import Issue, IssueLog
 from ..model import CellRef, Person, Severity
-from ..text import verbatim
+from ..text import script_of as _script, typed, verbatim
 from .workbook import (BLANK_RUN, INVISIBLE_CHARS, MAX_COLS, MAX_GAP, MAX_ROWS, Book, CellError, Table, TableNotFound, _label_base, cell_text,
                        col_letter, find_table, is_blank, norm_label, strip_spaces)
 
@@ -506,21 +506,6 @@ _UNUSED_FOR_ENTRY = ("序号", "备注", "联系电话", "工号", "性别")
 _APOSTROPHE_COLUMNS = ("项目", "队号", "姓名", "性别", "乘车地点")
 
 
-def typed(value: str, spec: Any) -> str:
-    """A value a captain typed in a cell, quoted in a message: marked
-    (:func:`pipeline.text.verbatim`) in a Traditional league (R2015) so that a page or receipt
-    converting the message quotes it as the cell holds it — "象棋团体赛" 不是本次比賽的項目, not
-    "象棋團體賽", which no search of the form finds; as it is in a Simplified league.  What
-    is written unconverted (issues.csv, a returned copy's comments) shows it through
-    :func:`pipeline.text.plain`."""
-    return verbatim(value, _script(spec))
-
-
-def _script(spec: Any) -> str:
-    """The tournament's script (``simplified`` for a spec that names none)."""
-    return getattr(spec, "script", "simplified") or "simplified"
-
-
 def substitutes_heading_note(sheet: str, cell: str, shown: str, drawn_kept: bool = False,
                              script: str = "simplified") -> str:
     """The note at a 替补名单 heading (:func:`_read_row`): no entry, nor anyone under it — save,
@@ -732,9 +717,10 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     if ev is not None and not ev.is_team:
         team_no = ""
 
-    staff = _read_staff(raw.get("工号"), warn, _script(spec))
-    gender = _read_gender(raw.get("性别"), warn, _script(spec))
-    phone = _read_phone(raw.get("联系电话"), warn, _script(spec))
+    script = _script(spec)
+    staff = _read_staff(raw.get("工号"), warn, script)
+    gender = _read_gender(raw.get("性别"), warn, script)
+    phone = _read_phone(raw.get("联系电话"), warn, script)
     # a form from before the pick-up points were added has no such column: nothing to check
     # (the file is told once, HEADER_CHANGED), the rows still taken
     pickup = ""

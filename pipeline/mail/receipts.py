@@ -165,9 +165,9 @@ def _as_received(t: "Tournament", text: str) -> str:
     """A file's name or a mail's subject, quoted in a receipt, as the captain sent it: marked
     (:func:`pipeline.text.verbatim`) so that :func:`_in_script` leaves it as it is — a
     Traditional subject 後勤服務分工會 報名表 converted again read 報名錶 (a wristwatch)."""
-    from ..text import verbatim
+    from ..text import typed
 
-    return verbatim(text, getattr(t.spec, "script", "simplified"))
+    return typed(text, t.spec)
 
 
 def _settled(s: "Submission", issues: list["Issue"]) -> bool:

@@ -558,11 +558,9 @@ def notice_vm(state: "LeagueState") -> NoticeVM:
     shared = [d for d, names in by_deadline.items() if len(names) == len(spec.events) > 1]
     if shared:      # every event the same deadline: said once (T2020 printed it four times)
         reg.append(f"各项目报名截止时间：{cn_datetime(shared[0])}。" if shared[0] else "各项目报名截止时间另行通知。")
-    elif len(by_deadline) == 1:     # one line is not numbered (it said 1、 before the only line)
-        ((d, names),) = by_deadline.items()
-        when = f"报名截止时间为{cn_datetime(d)}。" if d else "报名截止时间另行通知。"
-        reg.append(f"报名截止时间：{cn_datetime(d)}。" if len(spec.events) == 1 and d else
-                   when if len(spec.events) == 1 else f"{'、'.join(names)}：{when}")
+    elif len(by_deadline) == 1:     # one event (several sharing one deadline are said above): not numbered
+        ((d, _),) = by_deadline.items()
+        reg.append(f"报名截止时间：{cn_datetime(d)}。" if d else "报名截止时间另行通知。")
     else:       # events sharing a deadline on one line (T2015: 围棋、中国象棋项目……于10月30日前)
         reg += [f"{i}、{'、'.join(names)}：" + (f"报名截止时间为{cn_datetime(d)}。" if d else "报名截止时间另行通知。")
                 for i, (d, names) in enumerate(by_deadline.items(), 1)]

@@ -29,7 +29,7 @@ from ..ingest.registration import Registration, RegRow
 from ..issues import IssueLog
 from ..layout import team_label
 from ..model import CellRef, Entry, Severity, staff_key
-from ..text import CROSS_NOTE, cross_note, to_simplified, verbatim  # noqa: F401  (moved to ..text; still importable here)
+from ..text import cross_note, to_simplified, typed
 from ..timeutil import TZ, cn_when
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class Ctx:
         (:func:`pipeline.text.verbatim`) in a Traditional league (R2015) so that a page or
         receipt converting the message quotes it as the form holds it; as it is in a
         Simplified league."""
-        return verbatim(value, getattr(self.spec, "script", "simplified") or "simplified")
+        return typed(value, self.spec)
 
     def rows(self) -> list[tuple[Registration, RegRow]]:
         return [(g, r) for g in self.regs if g.usable for r in g.rows]

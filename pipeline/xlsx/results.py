@@ -308,7 +308,7 @@ def _colours_line(event: "EventSpec", rnd: Round) -> str:
     if not colours or any(m.first != 0 for m in rnd.matches if not m.bye):
         return ""
     a, b = colours
-    return f"甲方{game.first_note}，乙方执{b}：{a}方胜选“甲胜”，{b}方胜选“乙胜”。"
+    return f"{game.colours_text(0)}：{a}方胜选“甲胜”，{b}方胜选“乙胜”。"
 
 
 def joined_notes(notes: Sequence[str]) -> str:

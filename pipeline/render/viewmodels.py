@@ -112,6 +112,9 @@ class Table:
     part: str = ""
     #: the table's ``id`` on its page (:mod:`.anchors`: a group's table in the standings), "" for none
     anchor: str = ""
+    #: its link in the page's 目录 when not its caption (a standings caption without what it
+    #: counts, （积分含轮空…）)
+    label: str = ""
 
     def __post_init__(self) -> None:
         self.part = self.part or self.section
@@ -1008,8 +1011,8 @@ class EventTables:
 
 
 def _toc_label(t: Table) -> str:
-    """A table's link in the 目录: its caption without what it counts (（积分含轮空…）)."""
-    return re.sub(r"（.*$", "", t.caption).strip() or t.section
+    """A table's link in the 目录: its label (a standings caption without what it counts), or caption."""
+    return t.label or t.caption or t.section
 
 
 @dataclass
@@ -1061,11 +1064,11 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
         classes.append("playoff" if r.playoff_required else "")
     left = 4 if team_event else 3
     align = ["center"] + [""] * (left - 1) + ["num"] * (len(head) - left - 1) + [""]
-    caption = " ".join(x for x in (st.stage_name, f"{st.group}组" if st.group else "") if x)
-    part = " ".join(x for x in (es.spec.name, caption) if x)
-    if byes:        # R2016-S1: what a bye counts, with the rows that hold one (含轮空 1 轮)
-        caption += f"（积分含轮空，轮空按{_bye_points(es)}分计）"
-    return Table(head, rows, align, classes, caption=caption, section=es.spec.name, part=part)
+    label = " ".join(x for x in (st.stage_name, f"{st.group}组" if st.group else "") if x)
+    part = " ".join(x for x in (es.spec.name, label) if x)
+    # R2016-S1: what a bye counts, with the rows that hold one (含轮空 1 轮)
+    caption = label + (f"（积分含轮空，轮空按{_bye_points(es)}分计）" if byes else "")
+    return Table(head, rows, align, classes, caption=caption, section=es.spec.name, part=part, label=label)
 
 
 def scored_byes(es: "EventState", st: "StandingTable") -> Counter:

@@ -5379,22 +5379,21 @@ class EventRunner:
             if entry is None or not names:
                 continue
             canon: Callable[[str], str] = lambda n: n
+            spelt: Callable[[str], tuple[str, ...]] = lambda n: (n,)
             if self.t.spec.script == "traditional":     # signed as the sheet prints the names, or typed
                 from .text import convert_name, to_simplified
                 canon = to_simplified
-                registered = {n for p in entry.players for n in (p.name, convert_name(p.name))}
-                elsewhere = {n for e in entries.values() if e.id != entry.id for p in e.players
-                             for n in (p.name, convert_name(p.name))}
-            else:
-                registered = {p.name for p in entry.players}
-                elsewhere = {p.name for e in entries.values() if e.id != entry.id for p in e.players}
+                spelt = lambda n: (n, convert_name(n))      # noqa: E731
+            registered = {n for p in entry.players for n in spelt(p.name)}
+            unknown = [n for n in names if n not in registered]
+            if not unknown:         # (the usual signature: the event's other names are not needed)
+                continue
             own = {canon(n) for n in registered}
-            others = {canon(n) for n in elsewhere} - own
+            others = {canon(n) for e in entries.values() if e.id != entry.id for p in e.players
+                      for n in spelt(p.name)} - own
             strangers: list[str] = []
             doubtful: list[str] = []
-            for n in names:
-                if n in registered:
-                    continue
+            for n in unknown:
                 how, who = signature_word(canon(n), own, others)
                 if how == "changed":
                     strangers += [n] if who == [canon(n)] else who

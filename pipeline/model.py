@@ -214,12 +214,16 @@ class SideResult:
     ``score``: game points used by tiebreaks and table rankings (games won, levels,
     Guandan round score, Doudizhu table points, bridge matchpoints).
     ``place``: rank at the table for multi-player tables (1 = table winner).
+    ``games``: games won over the board in a match of several games (R2020-F2 跳棋 三局二胜:
+    the sheet's 甲方胜局/乙方胜局); None for a one-game match and for an unplayed one (a
+    forfeit wins no game) — the 胜局数 tiebreak counts these games when they are given.
     """
 
     outcome: Outcome
     points: int = 0
     score: int = 0
     place: int | None = None
+    games: int | None = None
 
 
 @dataclass(frozen=True)

@@ -373,10 +373,11 @@ def merged_points(default: Mapping[str, int], points: Mapping[str, int] | None) 
 def two_sided(match: Match, winner: int | None, points: Mapping[str, int], *,
               scores: tuple[int, int] | None = None, match_points: tuple[int, int] | None = None,
               reason: str = "", source: CellRef | None = None,
-              detail: dict[str, Any] | None = None) -> MatchResult:
+              detail: dict[str, Any] | None = None, games: tuple[int, int] | None = None) -> MatchResult:
     """A played head-to-head result: ``winner`` is 0 or 1 (Match.sides order) or None for a draw.
 
     Match points come from ``points`` (win/draw/loss) unless ``match_points`` is given.
+    ``games``: each side's games won, for a match of several games (R2020-F2).
     """
     if winner is None:
         outcomes = (Outcome.DRAW, Outcome.DRAW)
@@ -385,7 +386,8 @@ def two_sided(match: Match, winner: int | None, points: Mapping[str, int], *,
         outcomes = tuple(Outcome.WIN if i == winner else Outcome.LOSS for i in (0, 1))
         mp = match_points or tuple(points["win"] if i == winner else points["loss"] for i in (0, 1))
     sc = scores or mp
-    sides = tuple(SideResult(outcome=o, points=p, score=s) for o, p, s in zip(outcomes, mp, sc))
+    gw = games or (None, None)
+    sides = tuple(SideResult(outcome=o, points=p, score=s, games=g) for o, p, s, g in zip(outcomes, mp, sc, gw))
     return MatchResult(match=match, sides=sides, reason=reason, source=source, detail=detail or {})
 
 

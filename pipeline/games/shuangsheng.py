@@ -224,6 +224,24 @@ def match_points(a_level: int, b_level: int, dealer: int, points: dict[str, int]
     return (w, l) if dealer == 0 else (l, w)
 
 
+def match_winner(a_level: int, b_level: int, mp: tuple[int, int]) -> int | None:
+    """R2020-F3: the side (0 = 甲, 1 = 乙) that wins a match scored ``mp``, None when nobody
+    does.  The side with more match points; at equal points the higher level (points set
+    with win = loss still leave a K:5 to the K); equal levels on equal points — the event's
+    ``points: {win_equal: 2, loss_equal: 2}`` — are a draw on those points: a round robin
+    scores it so, a knockout asks for its 加赛 (淘汰赛对局未分胜负).  乙 went through such a
+    knockout match without a word.
+
+    >>> match_winner(9, 9, (2, 1)), match_winner(9, 9, (1, 2)), match_winner(13, 5, (1, 1)), match_winner(5, 5, (2, 2))
+    (0, 1, 0, None)
+    """
+    if mp[0] != mp[1]:
+        return 0 if mp[0] > mp[1] else 1
+    if a_level != b_level:
+        return 0 if a_level > b_level else 1
+    return None
+
+
 # -- the game -----------------------------------------------------------------------------
 @dataclass
 class Shuangsheng:
@@ -317,7 +335,7 @@ class Shuangsheng:
                 if mismatch:
                     continue
             mp = match_points(a, b, d if d is not None else 0, pts)
-            winner = 0 if mp[0] > mp[1] else 1
+            winner = match_winner(a, b, mp)
             reason = (f"级数 {level_name(a)}:{level_name(b)}" if a != b else
                       f"同级 {level_name(a)}，{dealer}方坐庄")
             results.append(two_sided(row.match, winner, pts, match_points=mp, scores=mp, reason=reason,

@@ -229,3 +229,30 @@ def test_an_entry_absent_from_all_its_games_ranks_below_those_who_played():
     rows = compute_standings("adex", rounds_of(r1), results_map(r1))
     rank = {r.entry: r.rank for r in rows}
     assert rank["x"] == 1 and rank["a"] == 2 and rank["d"] == 3 and rank["e"] == 4, rank
+
+
+def test_R2020_F4_direct_reapplied_after_a_later_criterion_splits_a_tie():
+    """R2020-F4 (Tiebreaks): three tied in a cycle (直胜 all equal); 胜局数 puts the forfeit
+    winner c below; the two still tied are compared by the chain again from its start, so
+    直胜 within {a, b} (b beat a) decides — no 加赛 for 1st.  It was asked for because
+    only 直胜's own split re-applied 直胜 (t2020 audit: 张明红、宋洋娟 flagged)."""
+    from pipeline.games.headtohead import ROUND_ROBIN_TIEBREAKS
+
+    res = [game(1, 1, "b", "a", "1-0"), game(2, 1, "c", "b", "+-"), game(3, 1, "a", "c", "1-0")]
+    rows = compute_standings("abc", rounds_of(res), res, ROUND_ROBIN_TIEBREAKS, playoff_places=3)
+    assert _ranks(rows) == [("b", 1), ("a", 2), ("c", 3)]
+    assert not any(r.playoff_required for r in rows)
+    shown = {r.entry: r.tiebreaks["direct"] for r in rows}
+    assert shown == {"b": 2, "a": 0, "c": 2}     # the pair's own mini-table; c's of the three
+
+
+def test_R2020_F4_direct_of_a_smaller_group_after_it_decided_nothing_in_the_larger():
+    """R2020-F4: a, b, c tied and a never met c, so 直胜 decides nothing among the three;
+    总局分 puts c below; a and b have met, and 直胜 between them (a won) decides."""
+    res = [game(1, 1, "a", "b", "1-0", scores=(3, 2)), game(2, 1, "b", "c", "1-0", scores=(3, 1)),
+           game(3, 1, "x", "a", "1-0", scores=(0, 2)), game(4, 1, "c", "y", "1-0")]
+    rows = compute_standings("abc", rounds_of(res), res, ["direct", "game_points", "playoff"])
+    assert {r.points for r in rows} == {2}
+    assert _ranks(rows) == [("a", 1), ("b", 2), ("c", 3)]
+    assert not any(r.playoff_required for r in rows)
+    assert {r.entry: r.tiebreaks["direct"] for r in rows} == {"a": 2, "b": 0, "c": 0}

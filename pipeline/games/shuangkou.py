@@ -25,7 +25,7 @@ from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
 from .common import (DetailReader, detail_rows, forfeit_column, is_blank, LEVEL_A, level_name, LEVEL_NAMES,
-                     merged_points, PAST_A, played_rows, points_text, states_points, two_sided, where)
+                     merged_points, PAST_A, played_rows, POINTS_UNIT, points_text, states_points, two_sided, where)
 from .shuangsheng import BOTTOM_HINT, card_points_problem, MAX_BOTTOM_POINTS, next_dealer_side, rotation_problem
 
 A_LEVEL = "甲方级数"
@@ -295,12 +295,12 @@ class Shuangkou:
             ResultColumn(D_HAND, "int", min=1, help="第几局（盘）"),
             ResultColumn(D_DEALER, "choice", SIDES,
                          help="本局庄家所在方；首局自定，此后庄家获胜仍由该方坐庄，庄家下庄则换另一方坐庄"),
-            ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS,
+            ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS, unit=POINTS_UNIT,
                          help="闲家出牌所得分（5 的倍数，不含扣底，未扣罚分）"),
             ResultColumn(D_BOTTOM_KIND, "choice", BOTTOM_KINDS, required=False,
                          help="闲家最后一轮大时的牌型；庄家最后一轮大选“无”"),
             ResultColumn(D_PAIRS, "int", min=2, max=12, required=False, help="拖拉机（姊妹对）扣底时的对数"),
-            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_BOTTOM_POINTS, required=False,
+            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_BOTTOM_POINTS, required=False, unit=POINTS_UNIT,
                          help="底牌中的分（5 的倍数，最多 80，不乘扣底倍数）"),
             ResultColumn(D_WRONG, "choice", SIDE_OR_NONE, required=False, help="多牌或少牌的一方（对方升一级）"),
             ResultColumn(D_PENALISED, "choice", SIDE_OR_NONE, required=False,
@@ -449,11 +449,11 @@ def _read_hand(r: DetailReader) -> Hand | None:
     if wrong not in (None, "无"):
         # the wrong count replaces the hand's result: its points and penalties do not count
         return None if dealer is None else Hand(SIDES.index(dealer), wrong_count=SIDES.index(wrong))
-    p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5)
+    p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5, unit=POINTS_UNIT)
     kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
     pairs = bottom = 0
     if kind not in (None, "无"):
-        b = r.integer(D_BOTTOM, 0, MAX_BOTTOM_POINTS, step=5, blank_as=0, hint=BOTTOM_HINT)
+        b = r.integer(D_BOTTOM, 0, MAX_BOTTOM_POINTS, step=5, blank_as=0, hint=BOTTOM_HINT, unit=POINTS_UNIT)
         bottom = b or 0
         if kind == "拖拉机":
             pairs = r.integer(D_PAIRS, 2, 12) or 0

@@ -7,6 +7,7 @@ import pytest
 
 import pipeline.draw.swiss
 import pipeline.games.common
+import pipeline.games.headtohead
 import pipeline.ingest.eml
 import pipeline.ingest.registration
 import pipeline.ingest.sheets
@@ -26,7 +27,7 @@ import pipeline.validate.checks
 
 
 @pytest.mark.parametrize("module", [pipeline.ingest.registration, pipeline.ingest.workbook,
-                                    pipeline.games.common, pipeline.text, pipeline.model,
+                                    pipeline.games.common, pipeline.games.headtohead, pipeline.text, pipeline.model,
                                     pipeline.validate.checks, pipeline.mail.smtp, pipeline.registries,
                                     pipeline.render.viewmodels, pipeline.draw.swiss, pipeline.newleague, pipeline.ingest.eml,
                                     pipeline.mail.receipts, pipeline.score.awards, pipeline.layout,

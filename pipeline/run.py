@@ -2959,12 +2959,16 @@ class EventRunner:
         if hasattr(self.fmt, "rounds_capped") and (self.rounds or deadline_passed(self.ev, self.now)):
             self.rounds_capped(self.draw_state())      # every night, not only one that draws
         while True:
-            if self.rounds:
-                last = self.rounds[-1]
-                missing = [m for m in last.matches if not m.bye and m.key not in self.results]
-                if missing:
-                    self.waiting_for(last, missing)
-                    return
+            # every published round's tables, not the last round's alone (R2020-A1, R2015-A1 …):
+            # an earlier table whose result was lost since (a changed game option, a stricter
+            # check) holds the event as a table of its last round does — no next draw, not
+            # finished, its published places withdrawn (places_withdrawn), not published
+            # again from the tables left
+            open_rounds = [(r, ms) for r in self.rounds
+                           if (ms := [m for m in r.matches if not m.bye and m.key not in self.results])]
+            if open_rounds:
+                self.waiting_for(open_rounds)
+                return
             # (once drawn, registration is closed: a deadline moved later after the draw
             # left the next round waiting for it — terms_at_draw says so)
             closed = bool(self.rounds) or deadline_passed(self.ev, self.now)
@@ -4630,26 +4634,34 @@ class EventRunner:
                         f"（{notes}）：{UNMERGE.rstrip('。')}（这一桌还没有比赛的话，取消合并后把这一行的成绩清空）。",
                         at=row.cells[covered[0]])
 
-    def waiting_for(self, last: Round, missing: list[Match]) -> None:
-        """What the event waits for while tables of its last round have no result: the
-        sheets not in yet (RESULT_MISSING lists them), and the tables whose row came but
-        could not be counted — a tie at the table waiting for its 加赛胜者, a row with a
-        problem (said where it is), two sheets that disagree."""
+    def waiting_for(self, open_rounds: list[tuple[Round, list[Match]]]) -> None:
+        """What the event waits for while tables of its published rounds have no result —
+        each round with such tables, in order, as ``(round, its tables)``: the sheets not in
+        yet (RESULT_MISSING lists them), and the tables whose row came but could not be
+        counted — a tie at the table waiting for its 加赛胜者, a row with a problem (said where
+        it is), two sheets that disagree.  Mostly the last round; an earlier round's table
+        only when its result was lost after the next round was drawn (its sheet read again
+        under a changed game option, a stricter check): said the same way, before the last
+        round's, so the status line names that round and table and why."""
         name = _table_name
-        unsent = [m for m in missing if m.key not in self.unscored]
-        held = [m for m in missing if m.key in self.unscored]
-        self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
-        if held:
-            kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "未填": "已签名但未填成绩", "不一致": "两份成绩不一致",
-                     "两行": "在同一份成绩表中填了两行、成绩不一致",
-                     "待齐": "待各桌成绩齐后计分"}
-            said = "、".join(f"{name(m)}{kinds[self.unscored[m.key]]}" for m in held[:5])
-            self.waiting += f"（已收到但未计分：{said}{' 等' if len(held) > 5 else ''}）"
-        if unsent:
-            tables = "、".join(name(m) for m in unsent[:30])
-            self.issues.add("RESULT_MISSING", f"{self.ev.name} {last.title}还差 {len(unsent)} 桌成绩未交："
-                            f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
-                            f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
+        kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "未填": "已签名但未填成绩", "不一致": "两份成绩不一致",
+                 "两行": "在同一份成绩表中填了两行、成绩不一致",
+                 "待齐": "待各桌成绩齐后计分"}
+        said = []
+        for rnd, missing in open_rounds:
+            unsent = [m for m in missing if m.key not in self.unscored]
+            held = [m for m in missing if m.key in self.unscored]
+            line = f"等待{rnd.title}成绩：还差 {len(missing)} 桌"
+            if held:
+                told = "、".join(f"{name(m)}{kinds[self.unscored[m.key]]}" for m in held[:5])
+                line += f"（已收到但未计分：{told}{' 等' if len(held) > 5 else ''}）"
+            said.append(line)
+            if unsent:
+                tables = "、".join(name(m) for m in unsent[:30])
+                self.issues.add("RESULT_MISSING", f"{self.ev.name} {rnd.title}还差 {len(unsent)} 桌成绩未交："
+                                f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
+                                f"（results/{self.ev.id}-r{rnd.round}-成绩表.xlsx）放进收件箱后再运行。")
+        self.waiting = "；".join(said)
 
     def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple, Any]], rnd: Round,
                           labels: list[str], sides: Sequence[str] = (), ctx: _RoundSheets | None = None) -> bool:

@@ -4,7 +4,8 @@ Match (R2015-C4): 40 minutes; the side first past A wins, else the higher level,
 side that won the last hand (末盘胜方).  Three warnings (R2015-P1 signalling) lose the match.
 Match points: win 2 / loss 0 by default (the event may change them).  score = the
 signed level difference (winner +d, loser −d; 过A counts 15), so scores sum to 0 and a
-“net levels” tiebreak reads them directly.
+“net levels” tiebreak (总局分) reads them directly — except a match decided by three
+warnings, which scores 0:0 as a forfeit does (the levels did not decide it).
 
 Detail sheet 明细 (optional, one row per hand): the levels are replayed from 2:2 with
 R2015-C1 (闲家得分 plus the R2015-C2 bottom bonus), R2015-P1 (−20 per penalty, by the
@@ -37,6 +38,10 @@ B_WARN = "乙方警告"
 SIDES = ("甲", "乙")
 SIDE_ALIASES = {"甲方": "甲", "乙方": "乙"}
 WARNINGS_TO_LOSE = 3
+#: the net levels (score, 总局分) of a match decided by a side's third warning: those of a
+#: forfeit in this game (played_rows' ``win_score=0``), none either way — the levels at the
+#: table did not decide it (the spec is silent; the office's decision, docs/handbook.md)
+WARNINGS_SCORES = (0, 0)
 
 #: R2015-C3 levels that must be played (2, 5, 10, K)
 MUST_PLAY = (2, 5, 10, 13)
@@ -170,6 +175,23 @@ class Hand:
     wrong_count: int | None = None   # side holding too many / too few cards
     penalised: int | None = None     # side that got the −20 penalties (R2015-P1)
     penalties: int = 0
+
+
+def below_zero(hand: Hand, mode: str = DEFAULT_PENALTY_MODE) -> tuple[int, int] | None:
+    """R2015-P1 with R2015-C1: ``(points, total)`` of a hand whose defenders' penalties take
+    their total below 0 under ``mode`` — the points before the penalties (闲家得分 and the
+    bottom bonus) and the total below 0 — which :func:`hand_total` counts as 0 (大光: the
+    dealer +4); None for any other hand.
+
+    >>> below_zero(Hand(0, 10, penalised=1, penalties=1)), below_zero(Hand(0, 30, penalised=1))
+    ((10, -10), None)
+    """
+    if mode != "defender_total" or hand.wrong_count is not None or hand.penalised is None \
+            or hand.penalised == hand.dealer or not hand.penalties:
+        return None
+    points = hand.defender_points + bottom_bonus(hand.bottom_points, hand.bottom_kind, hand.tractor_pairs)
+    total = points - PENALTY * hand.penalties
+    return (points, total) if total < 0 else None
 
 
 def hand_total(hand: Hand, mode: str = DEFAULT_PENALTY_MODE) -> int:
@@ -361,10 +383,16 @@ class Shuangkou:
                 reason = f"级数 {level_name(a)}:{level_name(b)}"
             else:
                 reason = f"同级 {level_name(a)}，末盘{SIDES[winner]}方胜"
-            ea = PAST_A if past == 0 else a
-            eb = PAST_A if past == 1 else b
-            d = abs(ea - eb)
-            scores = (d, -d) if winner == 0 else (-d, d)
+            if max(wa, wb) >= WARNINGS_TO_LOSE:
+                # won on the loser's third warning (R2015-P1), not on the levels: no net levels,
+                # as a forfeit in this game (the winner was credited the loser's lead, +13
+                # for beating a side past A from 2, above honest winners on 总局分)
+                scores = WARNINGS_SCORES
+            else:
+                ea = PAST_A if past == 0 else a
+                eb = PAST_A if past == 1 else b
+                d = abs(ea - eb)
+                scores = (d, -d) if winner == 0 else (-d, d)
             results.append(two_sided(row.match, winner, pts, scores=scores, reason=reason,
                                      source=row.at(A_LEVEL), detail={"levels": (a, b), "warnings": (wa, wb)}))
         return results, issues
@@ -374,9 +402,15 @@ class Shuangkou:
                        past: int | None, mode: str, issues: list[Issue]) -> bool:
         """Replay the 明细 rows of one table and compare with the entered levels (先过A方 counts
         as 过A); False (with issues) on a bad hand, a broken rotation or a mismatch."""
-        replayed = self._replay_details(row, items, mode, issues)
+        clamped: list[tuple[str, int, int]] = []
+        replayed = self._replay_details(row, items, mode, issues, clamped)
         if replayed is None:
             return False
+        # a hand whose −20 took the defenders below 0 counts as 0, 大光 (R2015-C1, P1): a
+        # referee who scored it by the total below 0 (小光, +2) is told why the levels differ
+        note = "".join(f"明细第 {n} 局闲家得分 {points} 扣罚分 {points - total} 后为 −{-total}，"
+                       for n, points, total in clamped[:3])
+        note = f"（{note}扣分后不足0分按0分计，即大光，庄家升 4 级）" if note else ""
         agree = True
         for side, label in enumerate((A_LEVEL, B_LEVEL)):
             got = PAST_A if past == side else entered[side]
@@ -389,7 +423,7 @@ class Shuangkou:
                     f"（并清除“{PAST_A_SIDE}”）" if got == PAST_A else "")
             issues.append(issue("TOTAL_MISMATCH", (
                 f"{where(row.match)}：“{label}”填的是 \"{shown_got}\"，按明细逐局计算应为 "
-                f"\"{level_name(want)}\"{hint}：请核对明细或改正级数"), at=row.at(label)))
+                f"\"{level_name(want)}\"{hint}{note}：请核对明细或改正级数"), at=row.at(label)))
         return agree
 
     def values_from_details(self, row: ResultRow, items: list[dict[str, Any]], options: dict[str, Any],
@@ -407,10 +441,12 @@ class Shuangkou:
         return values
 
     @staticmethod
-    def _replay_details(row: ResultRow, items: list[dict[str, Any]], mode: str, issues: list[Issue]
-                        ) -> tuple[int, int] | None:
+    def _replay_details(row: ResultRow, items: list[dict[str, Any]], mode: str, issues: list[Issue],
+                        clamped: list[tuple[str, int, int]] | None = None) -> tuple[int, int] | None:
         """Levels after the table's 明细 rows; None (with issues) when a hand is bad or its
-        庄家方 breaks the rotation (only the first such hand is reported)."""
+        庄家方 breaks the rotation (only the first such hand is reported).  ``clamped``, when
+        given, gets ``(局号, points, total)`` of each hand whose total below 0 was counted as 0
+        (:func:`below_zero`)."""
         labels = (D_DEALER, D_POINTS, D_BOTTOM_KIND, D_PAIRS, D_BOTTOM, D_WRONG, D_PENALISED, D_PENALTIES)
         levels = (2, 2)
         ok = True
@@ -433,6 +469,8 @@ class Shuangkou:
                     rotation_reported = True
                     ok = False
             levels, up = play_detail_hand(levels, hand, mode)
+            if clamped is not None and (low := below_zero(hand, mode)) is not None:
+                clamped.append((r.hand, *low))
             prev = (r.hand, hand.dealer, next_dealer_side(hand.dealer, up))
         return levels if ok else None
 

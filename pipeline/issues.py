@@ -196,6 +196,36 @@ def quoted(value: Any, limit: int = QUOTE_MAX) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def where(i: Issue) -> str:
+    """``i``'s place as a message names it: ``报名表!B15``, else its sheet or cell alone ("" for
+    a whole file)."""
+    if i.sheet and i.cell:
+        return f"{i.sheet}!{i.cell}"
+    return i.sheet or i.cell
+
+
+def unlocated(i: Issue) -> str:
+    """``i``'s message without the place it starts with, for what gives the place beside it —
+    a receipt's line (``[CODE] 报名表!B15：…``), a unit page's 位置 column, a returned copy's
+    工作表 and 单元格 columns.  A registration check's message starts with its cell
+    (``报名表!B15 “双扣”超出名额…``, as issues.csv keeps it), and each of those said it twice:
+    ``[QUOTA_EXCEEDED] 报名表!B15：报名表!B15 …``.
+
+    >>> from pipeline.model import Severity
+    >>> unlocated(Issue("QUOTA_EXCEEDED", Severity.ERROR, "报名表!B15 “双扣”超出名额", sheet="报名表", cell="B15"))
+    '“双扣”超出名额'
+    >>> unlocated(Issue("QUOTA_EXCEEDED", Severity.ERROR, "报名表!B15 “双扣”超出名额", sheet="报名表", cell="B1"))
+    '报名表!B15 “双扣”超出名额'
+    """
+    at = where(i)
+    if not at or not i.message.startswith(at):
+        return i.message
+    rest = i.message[len(at):]
+    if rest[:1] not in (" ", "：", ":", "\u3000"):      # (报名表!B1 is not the start of 报名表!B15)
+        return i.message
+    return rest.lstrip(" ：:\u3000") or i.message
+
+
 def settled(i: Issue, note: str) -> Issue:
     """``i`` as a note (info) saying why it needs nothing more — a later sheet corrected
     it — within :data:`MESSAGE_MAX` (the note kept at the end)."""

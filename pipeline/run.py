@@ -7002,7 +7002,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     issues.extend(found)
     report.entries = len(entries)
 
-    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script, form_checks(t))
+    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script, form_checks(t),
+                                              copy_names(t, entries))
     later.enter_context(early_jobs)     # left with the run: waits for the copies still being made
 
     say("抽签与计分 …")
@@ -8506,9 +8507,26 @@ def form_checks(t: Tournament) -> Callable[[str], Any]:
     return of
 
 
+def copy_names(t: Tournament, entries: list[Entry]) -> Callable[[list[Issue]], tuple[str, ...]]:
+    """Issues → the people their messages name, for their returned copy (R2015): a
+    Traditional league's copy converts its messages as the receipt does, people's names as
+    names (:func:`pipeline.text.names_of`), in a worker that holds no league
+    (:func:`pipeline.text.names_finder`).  Nothing in a Simplified league (nothing is
+    converted there).  Not part of a copy's key: the names are those its messages (in the
+    key) name, people of the league when the messages were said."""
+    if t.spec.script != "traditional":
+        return lambda issues: ()
+    from .text import names_finder, people
+
+    find = names_finder(people(t.spec, entries))
+    return lambda issues: find(i.message for i in issues)
+
+
 def start_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
                           ledger: Ledger, script: str = "simplified",
-                          checks: Callable[[str], Any] | None = None) -> tuple[Any, dict[str, tuple[str, Any]]]:
+                          checks: Callable[[str], Any] | None = None,
+                          names: Callable[[list[Issue]], tuple[str, ...]] | None = None
+                          ) -> tuple[Any, dict[str, tuple[str, Any]]]:
     """On a night with a few new registrations, start their returned copies on a worker
     right after validation, before the events.
 
@@ -8523,7 +8541,9 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
     to it by name, else to a worker forked here; a run that does not need it lets it go.
     Returns a context to leave when the run is done (it waits for the worker) and the
     started copies by name with their keys; :func:`render_all` takes a copy whose key is
-    still the one planned here and makes any other itself."""
+    still the one planned here and makes any other itself.  ``names``: the people a copy's
+    issues name (:func:`copy_names`), kept as names where a Traditional league's copy is
+    converted."""
     import contextlib
     import functools
 
@@ -8536,15 +8556,18 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
         if pre is not None:
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
+    names = names or (lambda issues: ())
     if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
         checks = checks or (lambda branch: None)
         handles = pre.submit_map("pipeline.xlsx.slim", "returned_copy_job",
-                                 [(c.stored, c.issues, c.target, script, checks(c.submission.branch)) for c in todo])
+                                 [(c.stored, c.issues, c.target, script, checks(c.submission.branch), names(c.issues))
+                                  for c in todo])
         return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)
     started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
                                                           script=script,
-                                                          checks=checks(c.submission.branch) if checks else None)))
+                                                          checks=checks(c.submission.branch) if checks else None,
+                                                          names=names(c.issues))))
                for c in todo}
     jobs.start()
     return jobs, (started if jobs.parallel else {})
@@ -8573,6 +8596,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     made_now: dict[str, str] = {}
     copies = []   # (submission, stored, returned name, key, handle or None when up to date)
     checks = form_checks(t)
+    names = copy_names(t, state.entries)
     for c in plan_returned_copies(out, state.submissions, state.issues, made, t.spec.script):
         handle = None
         started = (early or {}).get(c.name)
@@ -8586,7 +8610,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                     pass
             # the copies first (the site waits for them), then the result sheets, largest first
             handle = jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
-                                                script=t.spec.script, checks=checks(c.submission.branch)),
+                                                script=t.spec.script, checks=checks(c.submission.branch),
+                                                names=names(c.issues)),
                               cost=float("inf"))
         copies.append((c.submission, c.stored, c.name, c.key, handle))
     # result workbooks for referees, one per event and round: those not written yet, and
@@ -8764,14 +8789,14 @@ WRITERS_PRELOAD_FROM = 16
 
 
 def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script: str = "simplified",
-                         checks: Any = None) -> Path | None:
+                         checks: Any = None, names: tuple[str, ...] = ()) -> Path | None:
     """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs
     (in the tournament's script: a traditional-script league's 问题清单 was simplified)."""
     from .fsutil import sync_each
     from .xlsx.slim import write_returned_copy     # (a form's empty formatted rows left out)
 
     sync_each(False)    # (the worker prestarted before the run said so: pipeline.parallel.prestart)
-    return write_returned_copy(stored, issues, target, script=script, checks=checks)
+    return write_returned_copy(stored, issues, target, script=script, checks=checks, names=names)
 
 
 def _write_result_sheet(path: Path, **kw: Any) -> Path:

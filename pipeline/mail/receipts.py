@@ -769,7 +769,11 @@ def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
 
 
 def _problem_lines(issues: list["Issue"]) -> list[str]:
-    return [f"{k}. [{i.code}] {_location(i)}：{i.message}" for k, i in enumerate(issues, 1)]
+    """``1. [CODE] 位置：message``, the place said once (a registration check's message starts
+    with it: :func:`pipeline.issues.unlocated`)."""
+    from ..issues import unlocated
+
+    return [f"{k}. [{i.code}] {_location(i)}：{unlocated(i)}" for k, i in enumerate(issues, 1)]
 
 
 def _entry_lines(t: "Tournament", entries: list["Entry"]) -> list[str]:

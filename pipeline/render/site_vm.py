@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 from urllib.parse import quote
 
-from ..issues import Issue
+from ..issues import Issue, unlocated
 from ..layout import FINAL_PLACES
 from ..mailname import hash_named
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
@@ -1490,7 +1490,7 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
                              severity_class=str(i.severity), location=location(i),
                              # (a mail --imap stored as <hash>.eml: its message names it by subject and time)
                              file="" if hash_named(i.file) else i.file,
-                             message=i.message) for i in iss),
+                             message=unlocated(i)) for i in iss),       # (its place is beside it)
         entries=tuple(EntryVM(event=ev_name.get(e.event, e.event), team=e.team,
                               players=e.player_names,
                               staff_ids="/".join(p.staff_id for p in e.players if p.staff_id),

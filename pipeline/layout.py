@@ -216,6 +216,9 @@ class PlayoffTie:
     contenders: tuple[str, ...]
     note: str = ""
     ids: tuple[str, ...] = ()       # the contenders' entry ids (the form's _meta records them)
+    #: R2020-F4: the places of the tie that are one prize and may stay level, as the form says
+    #: them (第2–3名同为二等奖，可不分先后); "" when none may
+    level: str = ""
 
 
 def tie_entries(ties: Sequence[PlayoffTie]) -> str:

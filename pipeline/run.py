@@ -2644,6 +2644,11 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
     return [dataclasses.replace(e, id=mapped[e.id]) if e.id in mapped else e for e in entries], mapped
 
 
+#: R2020-F4: why a 加赛表 may not leave level places of different prizes (said at its cell,
+#: EventRunner.say_level_across; what the event waits for then: playoff_sheets_wrong)
+LEVEL_ACROSS = "奖项不同，不能并列"
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -2704,6 +2709,9 @@ class EventRunner:
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
         self.published_now: set[int] = set()   # rounds this run drew
         self.ties: list[tuple[str, str, tuple[str, ...]]] = []
+        # R2020-F4: final-places ties a 加赛表 left partly level across a prize boundary (refused,
+        # said at its cell: take_level_playoffs), which check_playoff_places says nothing more of
+        self.level_refused: set[frozenset[str]] = set()
         self.hash_parts: dict = {}    # draw_inputs_hash's parts, kept between this run's draws
         # round index → the scoring terms it was proven drawn under (an older round's guess)
         self.scoring_proven: dict[int, dict[str, Any]] = {}
@@ -3482,12 +3490,95 @@ class EventRunner:
         wrong = [i for log in (self._playoff_log, self.issues) for i in log
                  if i.severity == Severity.ERROR and i.file and (i.file in sheets or log is self._playoff_log)]
         bad = list(dict.fromkeys(i.file for i in wrong))
+        if wrong and all(LEVEL_ACROSS in i.message for i in wrong):
+            # R2020-F4: a sheet that left level places of different prizes: they need an order
+            return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}留下的并列跨越奖项，见问题清单：请为仍并列者"
+                    "排出先后（尚未分出的请再加赛）后重新发送）")
         if any(PLAYOFF_DRAWN in i.message for i in wrong):
             # a 加赛 written as a draw (名次 “和”) decided nothing: it is played again
             return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}把加赛填成了和棋，见问题清单：{PLAYOFF_DRAWN}，"
                     "请再赛至分出胜负，填好名次后重新发送）")
         return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}名次填写有误，见问题清单：改正后重新发送即可，"
                 "不必再赛）") if bad else ""
+
+    def take_level_playoffs(self, placements: list) -> list:
+        """R2020-F4, the Tiebreaks' 加赛 (spec silent; the t2020 audit's decision): a 加赛表 that
+        leaves some of a final-places tie still level — 名次 left blank beside a given one, or
+        the same 名次 written twice — is taken when every tie it leaves lies within one prize
+        (the same award, or none, on every place of it, as the PLAYOFF_REQUIRED check
+        :meth:`~pipeline.score.awards.AwardScheme.undecided` judges): those left level share
+        their place, as a tie inside one award band does (三等奖 4, 4, 4).  It was refused
+        (名次相同, 只给…填了名次) and the awards waited for an order between two 二等奖.  A tie it
+        leaves across a prize boundary is refused — the whole tie stays open — and said at the
+        sheet's cell: which places still need an order, and that they are different prizes.
+        Returns the placements, placed again when a sheet was taken."""
+        from .score import AWARD_SCHEMES
+        from .score.standings import played_where, ranking_where
+
+        if not self.playoffs or not placements:
+            return placements
+        scheme = AWARD_SCHEMES.get(self.ev.awards.scheme)
+        pending = scheme.undecided(self.ev.awards, placements)
+        if not pending:
+            return placements
+        played = played_where(self.results)
+        for _, _, ids, _ in pending:
+            tied = frozenset(ids)
+            where = ranking_where(tied, self.rounds)
+            # the latest sheet with a 名次 for this tie (as the 加赛 tiebreak reads the sheets)
+            k, got = next(((k, got) for k in reversed(range(len(self.playoffs)))
+                           if (got := self.playoffs[k].places_of(tied)) is not None
+                           and (not self.playoffs[k].made_for or tied in self.playoffs[k].made_for)
+                           and self.playoffs[k].settles_in(tied, where, played, blanks=True)), (None, None))
+            if k is None or got is None:
+                continue
+            given = sorted(p for p in got.values() if p is not None)
+            if not given or (len(given) < len(got) and (given[0] != 1 or given[-1] > len(given))):
+                continue    # blank rows whose place the given 名次 do not leave at the end: said as before
+            keys = {e: p if p is not None else len(got) + 1 for e, p in got.items()}
+            if len(set(keys.values())) == len(keys) and len(given) == len(got):
+                continue    # (an order of them all that left the tie open: not this sheet's to settle)
+            # taken on trial, the event placed again: the chain may still order those the sheet
+            # leaves level (直胜 between two of a cyclic three, R2020-F4 — standings._Ranker.refine)
+            po = self.playoffs[k]
+            self.playoffs[k] = dataclasses.replace(po, shared=po.shared | {tied})
+            trial = self.placements()
+            across = [t for t in scheme.undecided(self.ev.awards, trial) if set(t[2]) <= tied]
+            if not across:
+                placements = trial
+                continue
+            self.playoffs[k] = po
+            self.level_refused.add(tied)
+            self.say_level_across(po, got, across)
+        return placements
+
+    def say_level_across(self, po: Playoff, got: Mapping[str, int | None], across: list) -> None:
+        """R2020-F4: a 加赛表 that leaves level (``got``: its 名次, None for a blank) some of a tie
+        whose places are different prizes (``across``: the ties it leaves across a boundary,
+        as :meth:`~pipeline.score.awards.AwardScheme.undecided` gives them) — said at the first
+        of their 名次 cells: which places, why, and what to write."""
+        names = {e.id: e.team for e in self.all_entries()}
+        cell_of = {**dict(zip(po.blank, po.blank_cells)), **dict(zip(po.order, po.cells))}
+
+        def row(c: str) -> int:
+            digits = "".join(ch for ch in c if ch.isdigit())
+            return int(digits) if digits else 0
+
+        parts, cells = [], []
+        for _, rank, ids, kinds in across:
+            ordered = sorted(ids, key=lambda e: (row(cell_of.get(e, "")), e))
+            cells += [cell_of[e] for e in ordered if cell_of.get(e)]
+            who = "、".join(f"“{names.get(e, e)}”" for e in ordered)
+            how = ("名次空着" if all(got.get(e) is None for e in ordered)
+                   else f"名次相同（{'、'.join(str(got.get(e) or '空') for e in ordered)}）")
+            last = rank + len(ordered) - 1
+            why = (f"第{rank}–{last}名分属{'/'.join(kinds)}，{LEVEL_ACROSS}" if len(kinds) > 1
+                   else f"第{rank}名的{kinds[0]}只能由其中一人获得，{LEVEL_ACROSS}")
+            parts.append(f"{who}的{how}，即仍并列第{rank}名；{why}，须分出先后")
+        cell = min(cells, key=row) if cells else ""
+        self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'；'.join(parts)}：请按加赛结果为他们填写不同的名次"
+                        "（尚未分出先后的，请再加赛决出）后重新发送。同一奖项内的并列可以空着不填。",
+                        at=dataclasses.replace(po.source, cell=cell) if po.source and cell else po.source)
 
     def await_award_playoffs(self, placements: list) -> None:
         """R2011-F1, R2011-D2, the tiebreak rules' 加赛: an event played out whose final
@@ -5059,6 +5150,8 @@ class EventRunner:
             return po.settles_in(tied, where, played)
 
         for key, tied in groups.items():
+            if frozenset(tied) in self.level_refused:
+                continue        # said at the sheet (R2020-F4: take_level_playoffs)
             # (a sheet of several ties orders only the ties it lists: Playoff.lists_together)
             po = next((po for po in reversed(self.playoffs)
                        if len(tied) > 1 and po.lists_together(tied)
@@ -5072,13 +5165,15 @@ class EventRunner:
                 continue
             place = {e: po.places[po.order.index(e)] for e in tied}
             same = sorted(e for e in tied if list(place.values()).count(place[e]) > 1)
+            if same and po.leaves_level(tied):
+                continue        # level within one prize (R2020-F4): they share the place
             if same and (po.source, tuple(same)) not in said:
                 said.add((po.source, tuple(same)))
                 cell = po.cells[po.order.index(same[-1])] if po.cells and po.source else ""
                 self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'、'.join(f'“{names.get(e, e)}”' for e in same)}"
                                 f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
                                 "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
-        if said and self.waiting and "名次填写有误" not in self.waiting:
+        if (said or self.level_refused) and self.waiting and "（已收到的加赛表" not in self.waiting:
             self.waiting += self.playoff_sheets_wrong()     # what the event waits for: a corrected sheet
         if played is not None:
             self.playoff_rows_unaddressed(names, played)
@@ -5205,6 +5300,8 @@ class EventRunner:
                 if any(ids < t for t in po.made_for) and any(f == po.source.file and sh == po.source.sheet
                                                             for f, sh, _ in said):
                     continue        # the rest of the tie the form was made for: its rows' problems were said
+                if any(ids <= t for t in self.level_refused) and po.places_of(ids) is not None:
+                    continue        # a tie it left level across a prize: said (R2020-F4)
                 if any(later.source is not None and (
                         later.resends(po) or (later.source.file != po.source.file and later.tie_with(ids)))
                        for later in self.playoffs[k + 1:]):
@@ -7313,6 +7410,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     runner.advance()
     placements = runner.placements() if runner.rounds else []
     if runner.complete:
+        # a 加赛 leaving level only places of one prize is taken (R2020-F4)
+        placements = runner.take_level_playoffs(placements)
         # a finished event's places stay as published while their inputs do (R2020-A1 …)
         digest = places_inputs(runner)
         published = published_places(runner, ledger, digest)
@@ -8830,8 +8929,8 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             label = {e.id: e.team for e in ev.entries}
             p = forms / playoff_form_name(ev.spec.id, ev.rounds)
             notes = _tie_notes(ev)
-            ties = [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids), notes.get((st, g, frozenset(ids)), ""),
-                               ids=tuple(ids)) for st, g, ids in ev.ties]
+            ties = [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids), note, ids=tuple(ids), level=level)
+                    for st, g, ids in ev.ties for note, level in [notes.get((st, g, frozenset(ids)), ("", ""))]]
             # written once (the office may fill it where it is), and again when the ties
             # pending are others: a second 加赛 of the round (the final drawn, then the final
             # places tied) was asked on the first one's form, and the event waited for good
@@ -8844,16 +8943,30 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
     return n
 
 
-def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], str]:
+def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], tuple[str, str]]:
     """The place each final-places tie an event waits for is at, as its 加赛表 names it
     (第3名并列（二等奖/三等奖）, :meth:`EventRunner.await_award_playoffs`): a form of two
-    such ties printed both with the same 阶段 and a blank 组别."""
+    such ties printed both with the same 阶段 and a blank 组别 — and, R2020-F4, the places of
+    it that are one prize and may stay level (第2–3名同为二等奖，可不分先后:
+    :meth:`EventRunner.take_level_playoffs`), or "" when none may."""
     if not any(st == FINAL_PLACES for st, _, _ in ev.ties):
         return {}
     from .score import AWARD_SCHEMES
+    from .score.awards import prize_runs
 
-    pending = AWARD_SCHEMES.get(ev.spec.awards.scheme).undecided(ev.spec.awards, ev.placements)
-    return {(FINAL_PLACES, g, frozenset(ids)): f"第{rank}名并列（{'/'.join(kinds)}）" for g, rank, ids, kinds in pending}
+    scheme = AWARD_SCHEMES.get(ev.spec.awards.scheme)
+    out = {}
+    for g, rank, ids, kinds in scheme.undecided(ev.spec.awards, ev.placements):
+        runs = prize_runs(scheme, ev.spec.awards, ev.placements, ids)
+        level = []
+        if len(runs) == len(kinds):         # (each run one of the prizes the tie spans, best first)
+            at = rank
+            for n, kind in zip(runs, kinds):
+                if n > 1:
+                    level.append(f"第{at}–{at + n - 1}名{'均无奖项' if kind == '无奖项' else f'同为{kind}'}，可不分先后")
+                at += n
+        out[(FINAL_PLACES, g, frozenset(ids))] = (f"第{rank}名并列（{'/'.join(kinds)}）", "；".join(level))
+    return out
 
 
 def _form_record(path: Path, key: str) -> tuple[str | None, Any]:

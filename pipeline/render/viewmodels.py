@@ -1132,11 +1132,11 @@ def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list, w
     among those level with it — so the order does not read as an unexplained tie (R2011-F1,
     R2020-F4); not 加赛第1名, which beside a 6th place read as first place.  (The playoff's
     own value is a sort key, meaningless on paper.)  ``word`` counts the entries
-    (:func:`playoff_word`): ``2对加赛第1`` for two pairs."""
+    (:func:`playoff_word`): ``2对加赛第1`` for two pairs.  A 加赛 that left some of them level
+    within one prize (R2020-F4: 1, blank, blank) ranks those two alike: ``3人加赛并列第2`` on
+    each (the one not beside the winner said nothing)."""
     r = rows[i]
-    level = any(0 <= j < len(rows) and rows[j].rank != r.rank and shown_of[rows[j].entry] == shown_of[r.entry]
-                for j in (i - 1, i + 1))
-    if not level or not any(n in r.tiebreaks for n, _, _, _ in playoff_tbs):
+    if not any(n in r.tiebreaks for n, _, _, _ in playoff_tbs):
         return ""
     first = i
     while first > 0 and shown_of[rows[first - 1].entry] == shown_of[r.entry]:
@@ -1144,8 +1144,11 @@ def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list, w
     last = i
     while last + 1 < len(rows) and shown_of[rows[last + 1].entry] == shown_of[r.entry]:
         last += 1
+    if all(rows[j].rank == r.rank for j in range(first, last + 1)):
+        return ""
     place = 1 + sum(1 for j in range(first, i) if rows[j].rank != r.rank)
-    return f"{last - first + 1}{word}加赛第{place}"
+    level = any(rows[j].rank == r.rank for j in range(first, last + 1) if j != i)
+    return f"{last - first + 1}{word}加赛{'并列' if level else ''}第{place}"
 
 
 def _status(es: "EventState") -> str:

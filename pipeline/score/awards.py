@@ -213,6 +213,54 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"],
     return out
 
 
+def placed_by(placements: Sequence["Placement"], keys: Mapping[str, Any]) -> list["Placement"]:
+    """R2020-F4: ``placements`` with the entries of ``keys`` — level at one rank — placed by their
+    keys (lower is better; equal keys stay level and share their place), as a 加赛 that
+    orders them by those keys places them (``Placement.tied`` as :func:`tier_placements` sets it).
+
+    >>> from pipeline.draw.base import Placement as P
+    >>> [(p.rank, p.entry, p.tied) for p in placed_by([P(1, "a", tied=True), P(1, "b", tied=True), P(1, "c", tied=True)],
+    ...                                               {"a": 2, "b": 1, "c": 2})]
+    [(2, 'a', True), (1, 'b', False), (2, 'c', True)]
+    """
+    import dataclasses
+
+    out = []
+    for p in placements:
+        if p.entry in keys:
+            k = keys[p.entry]
+            p = dataclasses.replace(p, rank=p.rank + sum(1 for v in keys.values() if v < k),
+                                    tied=sum(1 for v in keys.values() if v == k) > 1)
+        out.append(p)
+    return out
+
+
+def prize_runs(scheme: "AwardScheme", awards: "AwardSpec", placements: Sequence["Placement"],
+               tied: Sequence[str]) -> list[int]:
+    """R2020-F4: the places of a tie (``tied``, level at one rank), best first, in runs that
+    may stay level — each run's places lie within one prize, as the PLAYOFF_REQUIRED check
+    (:meth:`AwardScheme.undecided`) judges a tie: the number of places of each run.  Three level
+    at 1st for 一等奖 1, 二等奖 2 → [1, 2] (2nd and 3rd may share 二等奖).
+
+    >>> from pipeline.draw.base import Placement as P
+    >>> from pipeline.spec import AwardSpec
+    >>> aw = AwardSpec(scheme="ranked", extra={"places": [{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2}]})
+    >>> prize_runs(Ranked(), aw, [P(1, e, tied=True) for e in "abc"] + [P(4, "d")], "abc")
+    [1, 2]
+    """
+    ids = sorted(tied)
+    want = set(ids)
+    runs = [1]
+    for j in range(1, len(ids)):
+        keys = {e: i for i, e in enumerate(ids)}
+        keys[ids[j]] = j - 1        # only the j-th and the one before it level
+        if any(set(t[2]) <= want for t in scheme.undecided(awards, placed_by(placements, keys))):
+            runs.append(1)
+        else:
+            runs[-1] += 1
+    return runs
+
+
 def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placement"],
                    by_id: Mapping[str, Entry], prizes: Mapping[str, int], event: str,
                    group: str, rest: str = "") -> tuple[list["AwardRow"], list[Issue], set[str]]:

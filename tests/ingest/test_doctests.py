@@ -20,6 +20,7 @@ import pipeline.model
 import pipeline.newleague
 import pipeline.registries
 import pipeline.score.awards
+import pipeline.score.tiebreaks.playoff
 import pipeline.spec
 import pipeline.render.viewmodels
 import pipeline.text
@@ -31,7 +32,8 @@ import pipeline.validate.checks
                                     pipeline.validate.checks, pipeline.mail.smtp, pipeline.registries,
                                     pipeline.render.viewmodels, pipeline.draw.swiss, pipeline.newleague, pipeline.ingest.eml,
                                     pipeline.mail.receipts, pipeline.score.awards, pipeline.layout,
-                                    pipeline.lastrun, pipeline.ingest.sheets, pipeline.spec], ids=lambda m: m.__name__)
+                                    pipeline.lastrun, pipeline.ingest.sheets, pipeline.spec,
+                                    pipeline.score.tiebreaks.playoff], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

@@ -945,3 +945,23 @@ def test_R2016_A1_the_award_list_names_a_groups_award_as_its_certificate_does():
     certs = [c.award for c in vms.certificates_vm(state).certificates]
     assert certs == [r[0] for t in ev.tables for r in t.rows]
     assert vm.branch_totals.head[1:3] == ["小组第一名", "小组第二名"]
+
+
+def test_R2020_F4_two_a_playoff_left_level_within_one_prize_are_said_alike():
+    """A 加赛 of three that placed its winner and left the other two level (R2020-F4: one prize,
+    they share 2nd): both say 3人加赛并列第2 — the one not beside the winner said nothing, as
+    if it had not played the 加赛."""
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    state = t2020_state()
+    es = state.events["xiangqi"]
+    a, b, c = (e.id for e in es.entries[:3])
+    tb = {"game_points": 208, "direct": 0}
+    es.standings = [StandingTable("xiangqi", "final", "决赛循环赛", "", (
+        StandingRow(a, 1, 208, played=3, wins=2, tiebreaks={**tb, "playoff": 2}),
+        StandingRow(b, 2, 208, played=3, wins=2, tiebreaks={**tb, "playoff": 1}),
+        StandingRow(c, 2, 208, played=3, wins=2, tiebreaks={**tb, "playoff": 1})),
+        ("game_points", "direct", "playoff"))]
+    table = vms.standing_table(state, es, es.standings[0])
+    assert [r[-1] for r in table.rows] == ["3人加赛第1", "3人加赛并列第2", "3人加赛并列第2"]

@@ -256,3 +256,30 @@ def test_R2020_F4_direct_of_a_smaller_group_after_it_decided_nothing_in_the_larg
     assert _ranks(rows) == [("a", 1), ("b", 2), ("c", 3)]
     assert not any(r.playoff_required for r in rows)
     assert {r.entry: r.tiebreaks["direct"] for r in rows} == {"a": 2, "b": 0, "c": 0}
+
+
+def _cyclic3():
+    """a beat b, b beat c, c beat a: level on points and 直胜, as the t2020 final pool's three."""
+    return [game(1, 1, "a", "b", "1-0"), game(2, 1, "b", "c", "1-0"), game(3, 1, "c", "a", "1-0")]
+
+
+def test_R2020_F4_a_playoff_leaving_two_level_within_one_prize_shares_their_place():
+    """1, blank, blank (the run took it: every tie it leaves is within one prize, Playoff.shared):
+    the winner 1st, the other two share 2nd, no 加赛 asked of them.  Not taken, it settles nothing
+    (the three stay level, 需加赛) — as 2, 1, 2 does."""
+    res = _cyclic3()
+    blank = Playoff(EVENT, "最终名次", "", ("b",), places=(1,), ties=(0,), blank=("a", "c"), blank_ties=(0, 0))
+    same = Playoff(EVENT, "最终名次", "", ("b", "a", "c"), places=(1, 2, 2), ties=(0, 0, 0))
+    for po in (blank, same):
+        rows = compute_standings("abc", rounds_of(res), res, ["direct", "playoff"], [po])
+        assert _ranks(rows) == [("a", 1), ("b", 1), ("c", 1)] and all(r.playoff_required for r in rows)
+        taken = po.__class__(**{**po.__dict__, "shared": frozenset({frozenset("abc")})})
+        rows = compute_standings("abc", rounds_of(res), res, ["playoff"], [taken])
+        assert _ranks(rows) == [("b", 1), ("a", 2), ("c", 2)], po
+        assert not any(r.playoff_required for r in rows)
+        assert rows[1].tiebreaks["playoff"] == rows[2].tiebreaks["playoff"] < rows[0].tiebreaks["playoff"]
+        # with 直胜 in the chain, the two left level are ordered by their own game (c beat a):
+        # the chain is taken again within them (R2020-F4, _Ranker.refine)
+        rows = compute_standings("abc", rounds_of(res), res, ["direct", "playoff"], [taken])
+        assert _ranks(rows) == [("b", 1), ("c", 2), ("a", 3)], po
+        assert not any(r.playoff_required for r in rows)

@@ -82,6 +82,7 @@ CODES: dict[str, Severity] = {
     "SIGNATURE_UNCLEAR": Severity.WARNING,  # a pair's signature cell only part of its names (a surname): scored, said once (R2020-Q3)
     "RESULT_READ_AS": Severity.INFO,        # a result written the usual way (黑中盘胜, B+R, 红胜; a bridge board's "-"): how it was read
     "CHECKIN_FORM_UPDATED": Severity.INFO,  # a 签到表 in forms/ written again for a changed list (R2016-F2): said that night              # our own receipt in the inbox, or forwarded in a mail: nothing in it taken
+    "PLACE_VACANT": Severity.WARNING,       # a place left vacant: its entrant lost a knockout match / table by not coming (R2011-R1): said once
 }
 
 #: codes said only on the night what they report happens, never again by a later night that
@@ -103,7 +104,7 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "SPEC_
 SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK", "RESULT_SIGNED_BLANK",
                                        "PEOPLE_DROPPED", "RESULT_LEFT_BLANK", "TERMS_CHANGED",
                                        "ROUNDS_CAPPED", "DOUBLE_BOOKED", "SIGNATURE_UNCLEAR",
-                                       "CLOCK_WAS_AHEAD"})
+                                       "CLOCK_WAS_AHEAD", "PLACE_VACANT"})
 
 
 @dataclass(frozen=True)

@@ -151,6 +151,17 @@ class Entry:
         return tuple(out)
 
 
+#: the note of a knockout's walkover (R2011-R1, R2011-F2): the match that would have given the
+#: entry its opponent was forfeited by both sides (or its winner withdrawn), so it goes on
+#: without playing — a one-sided "bye" match (no result sheet row), but no bye: not counted
+#: where byes are shared out (:func:`pipeline.draw.common.bye_counts`)
+WALKOVER = "不战而胜"
+
+#: a place nobody holds (R2011-R1: its entrant lost a place-deciding match by not coming), as
+#: the award lists and awards.csv name its holder (``pipeline.state.AwardRow.vacant``)
+VACANT = "空缺"
+
+
 @dataclass(frozen=True)
 class Match:
     """One pairing or table of a round.
@@ -172,6 +183,15 @@ class Match:
     @property
     def key(self) -> tuple[str, str, int, str, int]:
         return (self.event, self.stage, self.round, self.group, self.table)
+
+    @property
+    def walkover(self) -> bool:
+        """Whether this one-sided match is a walkover (:data:`WALKOVER`), not a bye.
+
+        >>> Match("e", "final", 7, "", 1, ("a",), bye=True, note="不战而胜（决赛对手空缺）").walkover
+        True
+        """
+        return self.bye and self.note.startswith(WALKOVER)
 
 
 @dataclass(frozen=True)

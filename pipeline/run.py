@@ -24,7 +24,8 @@ from . import lastrun
 from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
 from .layout import FINAL_PLACES
-from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
+from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
+                    staff_key)
 from .state import (LATE_VALID, AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable,
                     Submission, forms_still_count)
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
@@ -5101,7 +5102,8 @@ class EventRunner:
         typed = [row.values.get(label) for label in sides]
         if typed[0] in (None, ""):
             return None
-        bye_words = {"轮空", ""}        # (as pipeline.xlsx.results.BYE_TEXT prints it: not imported, openpyxl)
+        # (as pipeline.xlsx.results.BYE_TEXT prints it — not imported, openpyxl — or a walkover)
+        bye_words = {"轮空", "不战而胜", ""}
         for other in reversed(self.rounds):
             if other.round == rnd.round:
                 continue
@@ -7417,6 +7419,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         published = published_places(runner, ledger, digest)
         placements = keep_published_places(runner, published, placements, digest)
         runner.await_award_playoffs(placements)
+        if runner.complete:
+            places_vacant(runner, placements)
         awarded = _award_record(runner, placements) if runner.complete else None
         if runner.complete and runner.kept_refused:
             places_kept_refused(runner)
@@ -7508,7 +7512,9 @@ def _places_json(placements: list, awards: list | None = None) -> str:
     """The ledger's record of published places — and of the awards given with them (``awards``:
     :func:`_award_record`), which PLACES_CHANGED compares an edit of the award scheme with.  A
     record without awards (an older version's) is the list of places alone."""
-    places = [[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)] for p in placements]
+    # (a vacant place's entry, R2011-R1, as a 7th item: a record of six is an older version's)
+    places = [[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)] + ([True] if getattr(p, "vacant", False) else [])
+              for p in placements]
     return json.dumps(places if awards is None else {"places": places, "awards": awards}, ensure_ascii=False)
 
 
@@ -7571,8 +7577,8 @@ def published_places(runner: EventRunner, ledger: Ledger, digest: str) -> tuple[
     rec = ledger.published_places(runner.ev.id)
     if rec is not None:
         try:
-            return rec[0], [Placement(int(r), str(e), str(tr), str(g), bool(td), bool(st))
-                            for r, e, tr, g, td, st in _recorded_places(json.loads(rec[1]))], True
+            return rec[0], [Placement(int(r), str(e), str(tr), str(g), bool(td), bool(st), vacant=bool(v and v[0]))
+                            for r, e, tr, g, td, st, *v in _recorded_places(json.loads(rec[1]))], True
         except (ValueError, TypeError):
             return None
     want = places_inputs(runner, playoffs=False)
@@ -7619,7 +7625,7 @@ def keep_published_places(runner: EventRunner, published: tuple[str, list, bool]
     kept = published[1]
 
     def view(ps: list) -> list:
-        return sorted((p.rank, p.entry, p.tier, p.group, p.tied) for p in ps)
+        return sorted((p.rank, p.entry, p.tier, p.group, p.tied, getattr(p, "vacant", False)) for p in ps)
     if view(kept) == view(placements):
         return placements
     names = {e.id: e.team for e in runner.shown_entries()}
@@ -7636,6 +7642,60 @@ def keep_published_places(runner: EventRunner, published: tuple[str, list, bool]
                       + (f"名次会有不同：{said}{more}。" if now else "名次的排法（名次说明或并列）会有不同。")
                       + "已公布的名次和奖项保持不变，无需处理；如组委会决定按新的计算调整，请联系技术支持。")
     return kept
+
+
+def places_vacant(runner: EventRunner, placements: list) -> None:
+    """R2011-R1 (迟到15分钟取消参赛资格: a forfeit) in a place-deciding stage — the office's
+    decision, handbook 缺席、弃权和退赛: one who lost a knockout match or a table of three by
+    not coming has no place and no award, and the place stays vacant (``Placement.vacant``).
+    PLACE_VACANT (a warning the night it is first said, :data:`pipeline.issues.SAID_ONCE`)
+    for each vacant place of a finished event: the place and its award, who was absent and
+    where (at the table's result cell), and what the office can do — a 弃权 entered by
+    mistake is corrected on the result sheet, which places the event again."""
+    gone = sorted((p for p in placements if getattr(p, "vacant", False)), key=lambda p: (p.group, p.rank))
+    if not gone:
+        return
+    from .render.viewmodels import match_titles, table_caption
+    from .score import AWARD_SCHEMES
+
+    shown = {e.id: e for e in runner.shown_entries()}
+    try:
+        rows, _ = AWARD_SCHEMES.get(runner.ev.awards.scheme).assign(
+            runner.ev.awards, placements, [e for e in shown.values() if e.id not in runner.late_ids()], event=runner.ev.id)
+    except Exception:   # noqa: BLE001 - the places are said without their awards then
+        rows = []
+    award = {(r.group, r.rank): r.award for r in rows if r.vacant}
+
+    def who(e: str) -> str:
+        en = shown.get(e)
+        return f"{en.team}（{_unit_name_of(runner.t, en.branch)}）" if en is not None else e
+
+    for p in gone:
+        where, at, others = "", None, []
+        for rnd in reversed(runner.rounds):
+            m = next((m for m in rnd.matches if not m.bye and m.key in runner.results
+                      and p.entry in _absent_sides(m, runner.results[m.key])), None)
+            if m is not None:
+                where = f"{rnd.title} {table_caption(m, match_titles(runner.ev.format.type, rnd))}"
+                at = runner.results[m.key].source
+                others = [s for s in _absent_sides(m, runner.results[m.key]) if s != p.entry]
+                break
+        a = award.get((p.group, p.rank), "")
+        prize = int(runner.ev.awards.prizes.get(a, 0)) if a else 0
+        place = f"{p.group + '组' if p.group else ''}第{p.rank}名"
+        what = (f"（{a}{f'，奖金 {prize} 元不发' if prize else ''}，不制作证书）" if a else "")
+        both = f"与{'、'.join(who(o) for o in others)}双方" if others else ""
+        sheet = f"《{at.file}》中" if at is not None and at.file else "成绩表上"
+        runner.issues.add(
+            "PLACE_VACANT",
+            f"{runner.ev.name}：{place}空缺{what}。{who(p.entry)}在{where or '淘汰阶段'}{both}弃权（未到场比赛，取消比赛资格），"
+            f"按组委会的决定不得名次和奖项；这一名次空缺，不由他人递补。如是裁判误填了“弃权”，请裁判改正{sheet}这一桌的"
+            "成绩后重新发送（放进收件箱再运行），名次和奖项随之重新排定；确属弃权的，无需处理。", at=at)
+
+
+def _absent_sides(m: Match, res: MatchResult) -> list[str]:
+    """The sides of ``m`` that lost it by not coming (弃权, 双方弃权, an absent seat: R2011-R1)."""
+    return [s for s, side in zip(m.sides, res.sides) if side.outcome in (Outcome.FORFEIT_LOSS, Outcome.ABSENT)]
 
 
 def places_kept_refused(runner: EventRunner) -> None:
@@ -7674,14 +7734,17 @@ def places_changed(runner: EventRunner, was: list, placements: list, inputs: Inp
     Example (t2020's 跳棋, round 5's first table corrected after the final): "跳棋：更正后名次有变：
     第1名 于建明 → 龚俊杰；第2名 龚俊杰 → 于建明。获奖有变：一等奖 于建明 → 龚俊杰；二等奖 …"
     """
+    names = {e.id: e.team for e in runner.shown_entries()}
+
     def seats(ps: list) -> dict[tuple[str, int], tuple[str, ...]]:
         out: dict[tuple[str, int], list[str]] = {}
         for p in ps:
-            out.setdefault((p.group, p.rank), []).append(p.entry)
+            # (R2011-R1: a vacant place says so, with whose absence left it)
+            out.setdefault((p.group, p.rank), []).append(
+                f"{VACANT}（{names.get(p.entry, p.entry)}弃权）" if getattr(p, "vacant", False) else p.entry)
         return {k: tuple(sorted(v)) for k, v in out.items()}
     before, after = seats(was), seats(placements)
     moved = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-    names = {e.id: e.team for e in runner.shown_entries()}
     awards = _awards_changed(runner, was, placements, names)
     if not moved:
         if awards:      # the office's edit of the awards (names, counts, rest, prizes): the same places
@@ -7777,7 +7840,8 @@ def _awards_changed(runner: EventRunner, was: list, placements: list, names: dic
         out: dict[tuple[str, str], list[str]] = {}
         prize: dict[tuple[str, str], int] = {}
         for g, award, entry, p in rows:
-            out.setdefault((g, award), []).append(names.get(entry, entry))
+            # (an award row without an entry: a vacant place, R2011-R1)
+            out.setdefault((g, award), []).append(names.get(entry, entry) if entry else VACANT)
             prize[(g, award)] = max(prize.get((g, award), 0), p)
         return {k: (tuple(sorted(v)), prize[k]) for k, v in out.items()}
 
@@ -7798,7 +7862,8 @@ def _awards_changed(runner: EventRunner, was: list, placements: list, names: dic
                 [*([f"增加 {who(tuple(came))}"] if came else []), *([f"不再有 {who(tuple(went))}"] if went else [])]))
         else:
             said.append(f"{head} {who(was_who)} → {who(now_who)}"
-                        + (f"（奖金 {was_prize} 元 → {now_prize} 元）" if was_who and now_who and was_prize != now_prize else ""))
+                        + (f"（奖金 {was_prize} 元 → {now_prize} 元）" if was_who and now_who and was_prize != now_prize
+                           and VACANT not in (*was_who, *now_who) else ""))
     return "；".join(said)
 
 

@@ -23,7 +23,7 @@ from urllib.parse import quote
 from ..issues import Issue, unlocated
 from ..layout import FINAL_PLACES
 from ..mailname import hash_named
-from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
+from ..model import WALKOVER, Entry, Match, MatchResult, Outcome, Round, Severity
 from ..state import LATE_VALID, forms_still_count
 from ..timeutil import TZ, aware, cn_datetime
 from . import svg
@@ -116,6 +116,7 @@ CODE_LABEL = {
     "OWN_MAIL": "本系统发出的回执或标注副本",
     "CHECKIN_FORM_UPDATED": "签到表已更新",
     "DOUBLE_BOOKED": "同一场次两处上桌",
+    "PLACE_VACANT": "名次空缺（弃权）",
 }
 
 OUTCOME_LABEL = {
@@ -450,7 +451,8 @@ def _match_box(m: Match, es: "EventState", names: Names,
                                  score="" if m.bye else _score_text(r, i),
                                  bold=sid in adv and (m.bye or r is not None), key=sid))
     if m.bye:
-        caption = "轮空（晋级签）"
+        # R2011-R1: a walkover (its opponent's match forfeited by both) says so, not 晋级签
+        caption = m.note if m.walkover else "轮空（晋级签）"
         kind = "bye"
     else:
         caption = table_caption(m, titles or {}, " ")      # (三四名决赛 第2桌, R2011-F2: not 三四名组)
@@ -679,11 +681,13 @@ def _round_vm(es: "EventState", rnd: Round, names: Names, anchor: str = "") -> R
     for m in sorted(rnd.matches, key=lambda m: (m.group, m.bye, m.table)):
         r = es.results.get(m.key)
         adv = _advancing(m, r)
+        walk = m.walkover           # R2011-R1: a knockout's walkover, shown as one (not 轮空)
         sides = tuple(SideVM(team=names.team(s) + (WITHDRAWN_MARK if s in gone else ""), branch=names.branch(s),
-                             players=names.players(s), result="轮空" if m.bye else _score_text(r, i),
+                             players=names.players(s), result=(WALKOVER if walk else "轮空") if m.bye else _score_text(r, i),
                              winner=s in adv and (m.bye or r is not None))
                       for i, s in enumerate(m.sides))
-        table = ((f"{m.group}组 " if m.group else "") + "轮空") if m.bye else table_caption(m, titles, " ")
+        table = (WALKOVER if walk else ((f"{m.group}组 " if m.group else "") + "轮空")) if m.bye \
+            else table_caption(m, titles, " ")
         note = _match_note(m, r, worth)
         if r is None and m.key in told:
             note = "；".join(x for x in (note, f"已退赛，按弃权填写“{told[m.key][1]}”") if x)
@@ -1084,7 +1088,7 @@ def branch_totals(state: "LeagueState", names: Names) -> tuple[tuple[str, ...], 
     from ..score.awards import branch_totals as score_totals
 
     awards = [replace(a, branch=names.unit_id(a.branch), units=tuple(names.unit_id(u) for u in a.units))
-              for a in list(state.awards) + list(state.branch_awards)]
+              for a in list(state.awards) + list(state.branch_awards) if not a.vacant]     # (R2011-R1: nobody's)
     columns: list[str] = []
     for a in awards:
         if a.award not in columns:
@@ -1293,7 +1297,8 @@ def final_places(state: "LeagueState") -> dict[str, str]:
         if not es.complete:
             continue
         for p in es.placements:
-            out[p.entry] = f"{p.group + '组' if p.group else ''}第{p.rank}名{'（并列）' if p.tied else ''}"
+            out[p.entry] = ("弃权，取消资格（无名次）" if getattr(p, "vacant", False)        # R2011-R1
+                            else f"{p.group + '组' if p.group else ''}第{p.rank}名{'（并列）' if p.tied else ''}")
         # a pair re-formed at check-in (R2016-F2) was placed under its own id: each half's
         # registered pair shows that place (the branch pages list the registered entries)
         registered = {e.id: e for e in es.entries}

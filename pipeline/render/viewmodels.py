@@ -918,11 +918,15 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
         if m.bye:
             for sid in m.sides:
                 team, branch = side_text(sid)
-                grp = f"{m.group}组 " if m.group else ""
+                # (a walkover's note says which match: 不战而胜（三四名决赛对手空缺）, R2011-R1)
+                grp = f"{m.group}组 " if m.group and not m.walkover else ""
                 vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{m.note}" if m.note else ""))
     if vm.byes:     # the stage's kind looks at every match of the stage: only when it is said
         if bye_advances(es, rnd):
-            vm.bye_title = "轮空（直接晋级）"
+            walks = [m.walkover for m in rnd.matches if m.bye]
+            onward = "" if rnd.plan.get("final") else "（直接晋级）"       # (a final's walkover goes nowhere)
+            vm.bye_title = ("不战而胜" + onward if all(walks) else "轮空、不战而胜（直接晋级）" if any(walks)
+                            else "轮空（直接晋级）")
         else:       # in place of a game: what it counts, when it counts (R2016-S1: 52)
             worth = bye_worth(es, rnd)
             vm.bye_title = f"轮空（本轮不赛；{worth}）" if worth else "轮空（本轮不赛）"
@@ -1200,7 +1204,7 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
     pool, the order after groups and a final stage); None otherwise."""
     placements = list(getattr(es, "placements", None) or ())
     covered = {(row.entry, row.rank, st.group) for st in es.standings for row in st.rows}
-    if not placements or all((p.entry, p.rank, p.group) in covered for p in placements):
+    if not placements or all((p.entry, p.rank, p.group) in covered and not p.vacant for p in placements):
         return None
     spec = state.tournament.spec
     entries = {e.id: e for e in es.entries}
@@ -1211,7 +1215,8 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
     rows = []
     for p in sorted(placements, key=lambda p: (p.group, p.rank)):
         e = entries.get(p.entry)
-        row = [str(p.rank) + ("（并列）" if p.tied else "")] + ([p.group] if grouped else [])
+        # R2011-R1: a vacant place (its entry lost the match by not coming: 名次依据 says so)
+        row = [str(p.rank) + ("（空缺）" if p.vacant else "（并列）" if p.tied else "")] + ([p.group] if grouped else [])
         row += [e.team if e else p.entry, entry_units(spec, e) if e else ""]
         if team_event:
             row.append(e.player_names if e else "")
@@ -1325,7 +1330,8 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
         vm.branch_awards = Table(["奖项", "单位", *cash],
                                  [[a.award, award_units(spec, a), *[yuan(a.prize)][:len(cash)]] for a in unit_awards],
                                  ["", "", *["num"][:len(cash)]], section="单位奖项")
-    everything = list(state.awards) + list(state.branch_awards)
+    # (a vacant place, R2011-R1, is listed under its event above and counted for nobody)
+    everything = [a for a in list(state.awards) + list(state.branch_awards) if not a.vacant]
     if everything:
         kinds = list(OrderedDict.fromkeys(a.award for a in everything))
         head = [spec.unit_word] + kinds + ["合计"] + cash
@@ -1433,6 +1439,8 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
     date = cn_date(award_date(state))
     issuer = spec.issuer
     for a in list(state.awards) + list(state.branch_awards):
+        if a.vacant:        # R2011-R1: a vacant place has no certificate
+            continue
         event = _event_name(spec, a.event)
         branch = award_units(spec, a)
         if a.entry or a.players:

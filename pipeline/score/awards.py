@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .. import state as _state   # AwardRow; module import keeps the state ↔ score cycle safe
 from ..issues import Issue, issue
-from ..model import CellRef, Entry, Person, Severity, Unit, staff_key
+from ..model import VACANT, CellRef, Entry, Person, Severity, Unit, staff_key
 from . import AWARD_SCHEMES
 
 if TYPE_CHECKING:
@@ -274,7 +274,11 @@ def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placemen
         if i >= len(slots):
             break
         award_of[p.entry] = slots[i]
-        rows.append(_row(event, group, slots[i], p.rank, p.entry, by_id, prizes))
+        if p.vacant:        # R2011-R1: the place is vacant — its award too, and nobody moves up
+            rows.append(_state.AwardRow(event=event or (by_id[p.entry].event if p.entry in by_id else ""), group=group,
+                                        award=slots[i], rank=p.rank, team=VACANT, branch="", players="", vacant=True))
+        else:
+            rows.append(_row(event, group, slots[i], p.rank, p.entry, by_id, prizes))
         given.add(p.entry)
     tier_of = {p.entry: p.tier for p in placements if p.settle}
     for rank, tied, kinds in straddling(places, placements, rest):
@@ -327,7 +331,9 @@ class Ranked(AwardScheme):
                                              str(rest or ""))
         if rest:
             placed = {p.entry: p.rank for p in placements}
-            others = sorted((set(by_id) | set(placed)) - given, key=lambda e: (placed.get(e, 10**9), e))
+            # (R2011-R1: one who lost a place-deciding match by not coming has no award at all)
+            gone = {p.entry for p in placements if p.vacant}
+            others = sorted((set(by_id) | set(placed)) - given - gone, key=lambda e: (placed.get(e, 10**9), e))
             rows += [_row(event, "", str(rest), placed.get(e, 0), e, by_id, awards.prizes) for e in others]
         return rows, issues
 

@@ -622,13 +622,15 @@ class Tournament:
     def inbox(self) -> Path:
         return self.folder / "inbox"
 
-    def token(self, branch_id: str) -> str:
-        """R-identity: HMAC of tournament id + branch id with the tournament's secret."""
-        msg = f"{self.spec.id}\x1f{branch_id}".encode()
+    def token(self, branch_id: str, tournament_id: str | None = None) -> str:
+        """R-identity: HMAC of tournament id + branch id with the tournament's secret.
+        ``tournament_id``: another id than the spec's (a form issued under the id
+        tournament.yaml had before: :func:`pipeline.ingest.registration.read_registration`)."""
+        msg = f"{self.spec.id if tournament_id is None else tournament_id}\x1f{branch_id}".encode()
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 
-    def token_ok(self, branch_id: str, token: str) -> bool:
-        return hmac.compare_digest(self.token(branch_id), (token or "").strip())
+    def token_ok(self, branch_id: str, token: str, tournament_id: str | None = None) -> bool:
+        return hmac.compare_digest(self.token(branch_id, tournament_id), (token or "").strip())
 
 
 def _key_of(loc: tuple[Any, ...], raw: Any) -> str:

@@ -78,6 +78,7 @@ CODES: dict[str, Severity] = {
     "ADDRESS_BOUNCED": Severity.WARNING,    # a receipt to a registered address bounced: said that night
     "OWN_MAIL": Severity.INFO,
     "EVENT_CANCELLED": Severity.INFO,       # a form's line for an event since taken out of tournament.yaml: no entry, no mistake
+    "TOURNAMENT_ID_MISMATCH": Severity.ERROR,  # a form issued here under another id (tournament.yaml's changed since): not taken, the office's matter
     "DOUBLE_BOOKED": Severity.WARNING,      # one person seated at two events' tables of one session (R2020-Q2 off): said once
     "SIGNATURE_UNCLEAR": Severity.WARNING,  # a pair's signature cell only part of its names (a surname): scored, said once (R2020-Q3)
     "RESULT_READ_AS": Severity.INFO,        # a result written the usual way (黑中盘胜, B+R, 红胜; a bridge board's "-"): how it was read

@@ -885,7 +885,8 @@ def _mail_note_key(sha: str) -> str:
 
 
 #: notes about a file set aside as a whole (not a workbook we can read, not our form)
-_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH", "OTHER_UNITS_FORM")
+_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH", "OTHER_UNITS_FORM",
+                  "TOURNAMENT_ID_MISMATCH")
 
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
@@ -1888,6 +1889,26 @@ def awards_sheet_step(errors: Sequence[Issue]) -> str:
     return (f"评奖表{files}有 {len(errors)} 处错误（见 data/issues.csv 中的 {codes}），"
             + ("这张评奖表没有读取" if whole else "出错的行没有计入获奖名单")
             + f"：请在这张评奖表上改正{f'（{cells}）' if cells else ''}后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。")
+
+
+def former_id_step(t: Tournament, issued_as: Sequence[Issue], registrations: Sequence[tuple[Received, Any]]) -> str:
+    """The office's next step for forms issued with this folder's secret under another
+    tournament id than tournament.yaml's (TOURNAMENT_ID_MISMATCH): the id was changed after
+    the templates were sent (an audit: t2026 → t2026qp before the first run), or they are the
+    forms of the tournament this folder was copied from.  Put the id back — not "send the
+    forms back to the units": the captains used the forms they were given."""
+    from . import layout
+
+    files = {i.source or i.file for i in issued_as}
+    ids = sorted({str(getattr(reg, "meta", {}).get(layout.META_TOURNAMENT, "")).strip()
+                  for rec, reg in registrations if rec.sha256 in files} - {""})
+    named = "、".join(f"“{x}”" for x in ids) or "另一个编号"
+    back = f"改回 {ids[0]}" if len(ids) == 1 else "改回原来的编号"
+    return (f"有 {len(files)} 份报名表是组委会以赛事编号{named}下发的（校验码相符，见 data/issues.csv 中的 "
+            f"TOURNAMENT_ID_MISMATCH），而 tournament.yaml 的赛事编号 id 现为“{t.spec.id}”，这些报名表没有受理："
+            f"如果是在报名表下发之后改了 id，请把 id {back}（赛事编号写在已下发的报名表里，报名表发出后就不能再改）"
+            f"后再运行，这些报名表即可受理，无需退回，也不必请各{t.spec.unit_word}重发；"
+            "否则它们是另一项比赛的报名表（复制来的赛事文件夹有同一个密钥），不予受理。")
 
 
 def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime,
@@ -7191,12 +7212,18 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     errors = [i for i in state.issues if i.severity == Severity.ERROR]
     # (a unit's: a referee's sheet that is no form — a copied table, a renamed sheet — has no
     # unit, and its referee is told by the line below, not sent a registration form back)
-    if any((i.source in forms or i.file in forms) and i.branch for i in errors):
+    # (a form issued here under tournament.yaml's former id is the office's to settle, not
+    # the captain's to correct: its own step, below)
+    if any((i.source in forms or i.file in forms) and i.branch and i.code != "TOURNAMENT_ID_MISMATCH" for i in errors):
         report.next_steps.append(returned_forms_step(terms.spec.events, events, now, t.spec.late_policy))
+    issued_as = [i for i in errors if i.code == "TOURNAMENT_ID_MISMATCH"]
+    if issued_as:
+        report.next_steps.append(former_id_step(t, issued_as, inputs.registrations))
     # R2015-A1: the 评奖表 is the office's own, and read: a problem of its rows (UNKNOWN_BRANCH at a
     # 单位 typed "后勤") is the office's to correct, not a file not taken to tell its sender of
     award_books = {rec.sha256 for rec, _ in inputs.awards}
-    if any(i.code in _FILE_REJECTED and not i.branch and i.source not in award_books for i in errors):
+    if any(i.code in _FILE_REJECTED and i.code != "TOURNAMENT_ID_MISMATCH" and not i.branch
+           and i.source not in award_books for i in errors):
         report.next_steps.append("把 data/issues.csv 中没有收取的文件（UNREADABLE_FILE、TEMPLATE_MISMATCH 等，未归属单位）"
                                  "告知发来的人：请用组委会下发的表格（报名表或 results/ 中的成绩表）填写后重发。")
     award_errors = [i for i in errors if i.source in award_books]
@@ -8205,8 +8232,14 @@ def tournament_id_changed(t: Tournament, out_parent: Path) -> None:
     2) before an empty ledger is made under the new id — where every form received would be
     another tournament's (TEMPLATE_MISMATCH, a refusal mailed to each captain) and every
     draw made again.  A new season in the same folder moves the old output folder away
-    first (the message says so)."""
+    first (the message says so).
+
+    Not when the run under the old id took no unit's form and published no round: nothing
+    was registered or drawn under it.  So it was when the id was changed after the templates
+    were sent and put back as TOURNAMENT_ID_MISMATCH asks (an audit: t2026 → t2026qp → t2026) —
+    refused, the office was told to change it back to the id it had just been told to leave."""
     from .spec import SPEC_FILE, SpecError
+    from .store import ledger_holds
 
     try:
         here = str(Path(t.folder).resolve())
@@ -8219,6 +8252,10 @@ def tournament_id_changed(t: Tournament, out_parent: Path) -> None:
         except (OSError, ValueError):
             continue
         if isinstance(body, dict) and body.get("folder") == here and body.get("league") == league_digest(t):
+            report = body.get("report")
+            if isinstance(report, dict) and report.get("accepted_branches") == [] and \
+                    not ledger_holds(old, rounds_only=True):
+                continue        # nothing taken, nothing drawn under the old id
             raise SpecError(t.folder / SPEC_FILE, "id",
                             f"赛事编号（id）改成了 {t.spec.id}，但这个赛事文件夹一直以编号 {old.name} 运行，账本在 {old}："
                             f"赛事进行中编号不能改（已发出的报名表和成绩表都按原编号识别），请把 id 改回 {old.name}。"

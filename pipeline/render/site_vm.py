@@ -67,6 +67,7 @@ CODE_LABEL = {
     "WRONG_BRANCH": "单位不符",
     "UNREADABLE_FILE": "文件无法读取",
     "TEMPLATE_MISMATCH": "模板不符",
+    "TOURNAMENT_ID_MISMATCH": "赛事编号不符",
     "RESULT_CONFLICT": "成绩冲突",
     "RESULT_INVALID": "成绩无效",
     "DRAWN_ELSEWHERE": "抽签记录缺失",
@@ -1423,6 +1424,12 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
             steps.append(f"尚未收到本{unit_word}的报名表。请填写报名表后用登记的邮箱发送{deadline}。")
         return tuple(steps)
     past_deadlines = registration_closed(spec, state.now)
+    # a form issued under tournament.yaml's former id (TOURNAMENT_ID_MISMATCH): the office's
+    # to settle by putting the id back, not the captain's to correct and send again
+    offices = sum(1 for i in issues if i.code == "TOURNAMENT_ID_MISMATCH" and str(i.severity) == "error")
+    if offices:
+        steps.append(f"本{unit_word}发来的报名表已收到，待组委会核对赛事设置后受理，无需修改，也不必重新发送。")
+        sev["error"] -= offices
     if sev["error"]:
         where = "（问题单元格已在退回的工作簿中标出并附批注）" if returned else ""
         late_only = all(i.code == "LATE_SUBMISSION" for i in issues if str(i.severity) == "error")

@@ -238,7 +238,7 @@ class HeadToHeadGame:
         '“结果”填的是 "2-0"，读不出是哪一方胜'
         """
         raw = row.values.get(RESULT_LABEL)
-        m = _PAIR_RESULT.fullmatch(_pair_text(raw)) if isinstance(raw, (str, dt.time)) else None
+        m = _PAIR_RESULT.fullmatch(_pair_text(raw)) if isinstance(raw, (str, dt.time, dt.timedelta)) else None
         if m is None:
             return None
         read = _PAIRS.get(tuple(Fraction(p.replace("⁄", "/")) for p in m.groups()))
@@ -294,18 +294,32 @@ class HeadToHeadGame:
                 "请改正原因或结果")
 
 
+def _clock(raw: Any) -> tuple[int, int, bool] | None:
+    """(hours, minutes, whole minutes) of a cell Excel made a time of — 01:00 in an h:mm cell
+    (a time), or in an elapsed-time [h]:mm cell (a duration); None for anything else."""
+    if isinstance(raw, dt.time):
+        return raw.hour, raw.minute, not (raw.second or raw.microsecond)
+    if isinstance(raw, dt.timedelta) and raw >= dt.timedelta(0):
+        minutes, rest = divmod(raw, dt.timedelta(minutes=1))
+        return minutes // 60, minutes % 60, not rest
+    return None
+
+
 def _pair_text(raw: Any) -> str:
     """A 结果 cell as :data:`_PAIR_RESULT` reads it: the text as :func:`norm` compares it, or a
-    time Excel made of "1:0" (01:00) as 1:0."""
-    if isinstance(raw, dt.time):
-        typed = raw.hour < 10 and raw.minute < 10 and not (raw.second or raw.microsecond)
-        return f"{raw.hour}:{raw.minute}" if typed else ""       # (a time of day, 13:05, is no score)
+    time Excel made of "1:0" (01:00, as a time or an elapsed time) as 1:0."""
+    clock = _clock(raw)
+    if clock is not None:
+        hours, minutes, whole = clock
+        typed = hours < 10 and minutes < 10 and whole
+        return f"{hours}:{minutes}" if typed else ""       # (a time of day, 13:05, is no score)
     return norm(raw)
 
 
 def _pair_quoted(raw: Any) -> str:
     """A 结果 cell quoted as a message says it (``"1-0"``): a time as the cell shows it, and
     what it was read as (``"1:00"（读作比分 1:0）``)."""
-    if isinstance(raw, dt.time):
-        return f"\"{raw.hour}:{raw.minute:02d}\"（读作比分 {_pair_text(raw)}）"
+    clock = _clock(raw)
+    if clock is not None:
+        return f"\"{clock[0]}:{clock[1]:02d}\"（读作比分 {_pair_text(raw)}）"
     return f"\"{shown(raw)}\""

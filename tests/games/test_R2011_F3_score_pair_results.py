@@ -79,6 +79,17 @@ def test_R2011_F3_excel_time_of_a_pair_is_read_as_the_pair(sheet):
     assert results == [] and i.code == "RESULT_INVALID" and "1-0" in i.message
 
 
+def test_R2011_F3_elapsed_time_of_a_pair_is_read_as_the_pair(sheet):
+    """A cell formatted as elapsed time ([h]:mm) keeps "1:0" as a duration of one hour (a
+    review of the first version: the time of an h:mm cell was read, the duration refused)."""
+    (res,), (note,) = sheet(XQ).parse({"结果": dt.timedelta(hours=1)})
+    assert res.winner() == res.match.sides[0] and "1:00" in note.message and "1:0" in note.message, note.message
+    (res,), _ = sheet(XQ).parse({"结果": dt.timedelta(minutes=1)})
+    assert res.winner() == res.match.sides[1]
+    results, (i,) = sheet(XQ).parse({"结果": dt.timedelta(hours=13, minutes=5)})
+    assert results == [] and i.code == "RESULT_INVALID"
+
+
 @pytest.mark.parametrize("pair,choice", [("1-0", "甲胜"), ("1：0", "甲胜"), ("0-1", "乙胜"), ("½-½", "和棋"),
                                           ("0.5-0.5", "和棋")])
 def test_R2011_F3_pair_and_choice_are_one_result(pair, choice):

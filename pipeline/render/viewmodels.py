@@ -1178,8 +1178,9 @@ def standings_vm(state: "LeagueState") -> StandingsVM:
         final = final_order_table(state, es)
         if final:
             final.anchor = ids.take(where, "final-order")
+        notes = ([] if es.complete else [current_order_note(es)]) + final_order_notes(es) if final else []
         vm.events.append(EventTables(ev.name, _status(es), same_widths(tables) + ([final] if final else []),
-                                     final_order_notes(es) if final else [], anchor=where))
+                                     notes, anchor=where))
     vm.toc = [e.toc() for e in vm.events]
     vm.toc = vm.toc if toc_worth(vm.toc) else []
     vm.legend = "名次相同表示按全部破同分规则仍然并列；“需加赛”表示须加赛决定名次。"
@@ -1198,10 +1199,45 @@ def final_order_notes(es: "EventState") -> list[str]:
     return notes(es.rounds, list(es.placements), points)
 
 
+#: the order of an event not yet complete (R2011-F1/F2, audit 39): a format's ``placements()``
+#: give the current order while it is played (group winners first before the knockout is
+#: drawn, places tied until a 加赛), never to be printed as 最终名次
+CURRENT_ORDER = "当前名次"
+CURRENT_ORDER_CAPTION = f"{CURRENT_ORDER}（比赛进行中，非最终名次）"
+
+
+def current_order_note(es: "EventState") -> str:
+    """The 说明 under an unfinished event's 当前名次: the round it stands at (the last one
+    played out; a later one's results so far), and a tie still to be played off — a group's
+    (its 出线, before the knockout is drawn) or the final places' (阶段 最终名次, R2011-F1):
+    the event is complete only once that is settled.
+
+    >>> from pipeline.state import EventState
+    >>> current_order_note(EventState(None, "", []))
+    '比赛尚未结束，此表为目前的当前名次，不是最终名次。'
+    """
+    from ..layout import FINAL_PLACES
+    from .site_vm import round_complete
+
+    rounds = sorted(es.rounds, key=lambda r: r.round)
+    done = [r for r in rounds if round_complete(es, r)]
+    partial = [r for r in rounds if r not in done and any(not m.bye and m.key in es.results for m in r.matches)]
+    later = [r for r in partial if not done or r.round > done[-1].round]
+    where = f"截至{done[-1].title}" if done else "目前"
+    if later:
+        where += f"（{'、'.join(r.title for r in later)}已有部分成绩）"
+    groups = list(dict.fromkeys(f"{g}组" if g else "小组" for st, g, _ in es.ties if st != FINAL_PLACES))
+    tie = "".join(f"，{w}名次尚待加赛决定" for w in (["、".join(groups)] if groups else [])
+                  + (["并列"] if any(st == FINAL_PLACES for st, _, _ in es.ties) else []))
+    return f"比赛尚未结束，此表为{where}的{CURRENT_ORDER}{tie}，不是最终名次。"
+
+
 def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
     """最终名次: every entry's final place and how it was reached (``Placement.tier``) —
     when the tables above do not already give them all (a knockout's places below its final
-    pool, the order after groups and a final stage); None otherwise."""
+    pool, the order after groups and a final stage); None otherwise.  While the event is
+    not complete the same order is its current one (``Format.placements``): captioned
+    当前名次 (:data:`CURRENT_ORDER_CAPTION`, audit 39), never 最终名次."""
     placements = list(getattr(es, "placements", None) or ())
     covered = {(row.entry, row.rank, st.group) for st in es.standings for row in st.rows}
     if not placements or all((p.entry, p.rank, p.group) in covered and not p.vacant for p in placements):
@@ -1222,6 +1258,9 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
             row.append(e.player_names if e else "")
         rows.append(row + [p.tier])
     align = ["center"] + (["center"] if grouped else []) + [""] * (len(head) - 1 - grouped)
+    if not es.complete:
+        return Table(head, rows, align, caption=CURRENT_ORDER_CAPTION, section=es.spec.name,
+                     part=f"{es.spec.name} {CURRENT_ORDER}", label=CURRENT_ORDER)
     return Table(head, rows, align, caption="最终名次", section=es.spec.name,
                  part=f"{es.spec.name} 最终名次")
 

@@ -614,3 +614,31 @@ def test_a_table_run_onto_a_later_page_names_what_it_belongs_to(tmp_path):
         pdf = html_to_pdf(render_html(doc), tmp_path / f"{stem}.pdf")
         assert pages(pdf) >= 3, stem
         assert _continued_pages(pdf, rows) == [], stem
+
+
+
+def test_R2011_F2_standings_html_calls_an_unfinished_order_current(tmp_path):
+    """Audit 39: standings.html printed 最终名次 over an order of an event still being played.
+    Rendered: the Simplified page says 当前名次 and never 最终名次 outside its style sheet; a
+    Traditional league's converts; an ended event keeps 最终名次."""
+    from .test_viewmodels import _placed
+
+    def body(state):
+        html = render_html(next(d for d in plan_documents(state) if d.stem == "standings"))
+        return re.sub(r"<style.*?</style>", "", html, flags=re.S)
+
+    html = body(_placed(t2020_state(), complete=False))
+    assert "<caption" in html and ">当前名次（比赛进行中，非最终名次）</caption>" in html
+    assert 'data-part="象棋 当前名次"' in html
+    assert "说明：比赛尚未结束，此表为截至淘汰赛第一轮的当前名次，不是最终名次。" in html
+    assert "最终名次" not in html.replace("非最终名次", "").replace("不是最终名次", "")
+    assert ">最终名次</caption>" in body(_placed(t2020_state(), complete=True))
+    import dataclasses
+
+    from pipeline.draw.base import Placement
+
+    tw = t2015_state()
+    go = tw.events["go"]
+    tw.events["go"] = dataclasses.replace(go, complete=False, placements=[
+        Placement(1, e.id, "瑞士制", tied=True) for e in go.entries])
+    assert ">當前名次（比賽進行中，非最終名次）</caption>" in body(tw)

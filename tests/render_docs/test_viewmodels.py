@@ -182,6 +182,76 @@ def test_R2015_F1_swiss_standings_chain():
     assert t.rows[1] == ["2", "陈晓岚", "临床医学院", "1", "0", "1", "0", "2", "0", "0", ""]
 
 
+
+def _placed(state, complete: bool):
+    """The t2020-like state's 象棋 (round 1 played, round 2's match not yet) with an order of
+    all eight entries — the knockout's current order, or, with ``complete``, its final one."""
+    import dataclasses
+
+    from pipeline.draw.base import Placement
+
+    es = state.events["xiangqi"]
+    ids = [e.id for e in es.entries]
+    order = [Placement(1, ids[0], "淘汰赛第二轮"), Placement(2, ids[3], "淘汰赛第二轮"),
+             Placement(3, ids[4], "淘汰赛第二轮"), Placement(3, ids[6], "淘汰赛第二轮", tied=True)] + \
+        [Placement(5, i, "淘汰赛第一轮负者", tied=True) for i in (ids[1], ids[2], ids[5], ids[7])]
+    state.events["xiangqi"] = dataclasses.replace(es, placements=order, complete=complete,
+                                                  waiting="" if complete else es.waiting)
+    return state
+
+
+def test_R2011_F2_an_unfinished_events_order_is_not_called_final():
+    """Audit 39: an event still being played printed its current order (``placements()`` give
+    the final OR current order) under 最终名次.  Until the event is complete the table says
+    it is the current order and which round it stands at."""
+    vm = vms.standings_vm(_placed(t2020_state(), complete=False))
+    ev = vm.events[0]
+    order = ev.tables[-1]
+    assert order.caption == "当前名次（比赛进行中，非最终名次）"
+    assert order.part == "象棋 当前名次" and vms._toc_label(order) == "当前名次"
+    said = [t.caption.replace("非最终名次", "") + t.part for t in ev.tables] + \
+        [n.replace("不是最终名次", "") for n in ev.notes]
+    assert not any("最终名次" in x for x in said)
+    assert ev.notes[0] == "比赛尚未结束，此表为截至淘汰赛第一轮的当前名次，不是最终名次。"
+    assert [r[0] for r in order.rows[:4]] == ["1", "2", "3", "3（并列）"]
+    # ended: 最终名次, as before, and no such note
+    done = vms.standings_vm(_placed(t2020_state(), complete=True)).events[0]
+    assert (done.tables[-1].caption, done.tables[-1].part) == ("最终名次", "象棋 最终名次")
+    assert not any("当前名次" in n for n in done.notes)
+
+
+
+def test_R2011_F1_a_current_order_says_its_round_a_partial_one_and_a_pending_playoff():
+    """The current order's note: the last round played out, a later one's results so far,
+    and a tie of the final places still to be played off (阶段 最终名次)."""
+    import dataclasses
+
+    from pipeline.layout import FINAL_PLACES
+    from pipeline.model import Match, MatchResult, Outcome, Round, SideResult
+
+    state = _placed(t2020_state(), complete=False)
+    es = state.events["xiangqi"]
+    r2 = es.rounds[1]
+    m = r2.matches[0]
+    won = {m.key: MatchResult(m, (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0)))}
+    ids = [e.id for e in es.entries]
+    state.events["xiangqi"] = dataclasses.replace(es, results={**es.results, **won},
+                                                  ties=[(FINAL_PLACES, "", (ids[4], ids[6]))])
+    note = vms.standings_vm(state).events[0].notes[0]
+    assert note == "比赛尚未结束，此表为截至淘汰赛第二轮的当前名次，并列名次尚待加赛决定，不是最终名次。"
+    state.events["xiangqi"] = dataclasses.replace(state.events["xiangqi"], ties=[("group", "H", (ids[0], ids[3]))])
+    note = vms.standings_vm(state).events[0].notes[0]
+    assert note == "比赛尚未结束，此表为截至淘汰赛第二轮的当前名次，H组名次尚待加赛决定，不是最终名次。"
+    es = state.events["xiangqi"]
+    r3 = Round("xiangqi", "ko3", "淘汰赛第三轮", 3, (Match("xiangqi", "ko3", 3, "", 1, (ids[0], ids[4])),
+                                                 Match("xiangqi", "ko3", 3, "", 2, (ids[3], ids[6]))))
+    first = r3.matches[0]
+    state.events["xiangqi"] = dataclasses.replace(es, rounds=[*es.rounds, r3], ties=[], results={
+        **es.results, first.key: MatchResult(first, (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0)))})
+    note = vms.standings_vm(state).events[0].notes[0]
+    assert note == "比赛尚未结束，此表为截至淘汰赛第二轮（淘汰赛第三轮已有部分成绩）的当前名次，不是最终名次。"
+
+
 # -- awards and certificates ---------------------------------------------------------------
 def test_R2020_A1_awards_golden():
     vm = vms.awards_vm(t2020_state())

@@ -51,8 +51,8 @@ if TYPE_CHECKING:
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
-from .common import (GROUP_PLAYOFFS, PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int, counted,
-                     check_known, deal_groups, first_balance, first_problem, group_label, group_name,
+from .common import (GROUP_PLAYOFFS, PlayoffWaiting, berger_pairs, berger_round_count, byes_left, check_bool,
+                     check_int, counted, check_known, deal_groups, first_balance, first_problem, group_label, group_name,
                      next_round_no, orient, ranked, rounds_of, settled_winner, shown, shown_list,
                      tier_placements, winner_of, winners_of, withdrawn_notes)
 
@@ -440,8 +440,9 @@ class GroupsKnockout:
 
     @staticmethod
     def _winner_of_slot(state: EventState, rnd: Round, slot: list[str]) -> str | None:
-        if len(slot) <= 1:
-            return slot[0] if slot else None
+        if len(slot) <= 1:      # a bye (winner_of: none when its holder withdrew before the round)
+            bye = next((m for m in rnd.matches if m.bye and list(m.sides) == slot), None) if slot else None
+            return winner_of(state, bye) if bye is not None else slot[0] if slot else None
         m = next(m for m in rnd.matches if set(m.sides) == set(slot) and m.group != THIRD_PLACE)
         return winner_of(state, m)
 
@@ -466,8 +467,8 @@ class GroupsKnockout:
             # where none will be (its other half all forfeited: the lone winner is first);
             # one withdrawn since is placed with its round's winners below (not first)
             last = ko[-1]
-            add(f"{last.stage_name}胜者", [w for w in (m.sides[0] if m.bye else settled_winner(state, m)
-                                                      for m in last.matches if m.sides) if w and w not in state.withdrawn])
+            add(f"{last.stage_name}胜者", [w for w in (settled_winner(state, m) for m in last.matches if m.sides)
+                                          if w and w not in state.withdrawn])
         for rnd in reversed(ko):
             for m in rnd.matches:
                 if m.bye:
@@ -488,12 +489,14 @@ class GroupsKnockout:
                 # a winner in no later round (withdrawn, or a corrected result after the next
                 # round was drawn): as far as it got, before the losers it beat
                 add(f"{rnd.stage_name}胜者", [w for m in rnd.matches if not m.bye
-                                              for w in [settled_winner(state, m)] if w and w not in later])
+                                              for w in [settled_winner(state, m)] if w and w not in later]
+                    + byes_left(state, rnd, later, unscored=False))
             # R2011-F2: the losers of one knockout round are one tier, ordered by the ranking
             # (a tie crossing an award waits for the final places' 加赛) — they were a tier a
             # table, so without a 三四名 match table 1's semi-final loser was 3rd, table 2's 4th
             add(f"{rnd.stage_name}负者", [s for m in rnd.matches if not m.bye and not rnd.plan.get("final")
-                                         for w in [settled_winner(state, m)] if w for s in m.sides if s != w])
+                                         for w in [settled_winner(state, m)] if w for s in m.sides if s != w]
+                + byes_left(state, rnd, later, unscored=True))
         if grp:
             groups = grp[0].plan["groups"]
             by_pos: dict[int, list[str]] = {}

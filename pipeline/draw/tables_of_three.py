@@ -25,7 +25,7 @@ from typing import Any
 from ..model import Match, Outcome, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
-from .common import (bye_counts, check_choice, check_known, first_problem, next_round_no, ranked,
+from .common import (bye_counts, byes_left, check_choice, check_known, first_problem, next_round_no, ranked,
                      settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of, withdrawn_notes)
 
 
@@ -215,10 +215,14 @@ class TablesOfThree:
                     if m.bye or res is None:
                         continue
                     ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place and (place > 1 or s not in later)]
+                if place == 1:       # a bye holder in no later round (withdrawn), its bye scored
+                    ids += byes_left(state, r, later, unscored=False)
                 if place == 3:
                     ids = below + [s for s in ids if s not in absent]
                 if ids or place > 1:
                     tiers.append((f"{r.stage_name}第{place}名", ids))
+            # … and one withdrawn before the round was played: its bye not scored, as a seat then forfeited
+            absent = absent + byes_left(state, r, later, unscored=True)
             if absent:      # (below every seat of the round that was played)
                 tiers.append((f"{r.stage_name}弃权", absent))
         tiers.append(("", sorted(e.id for e in state.entries)))

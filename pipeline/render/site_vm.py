@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterable
 from urllib.parse import quote
 
 from ..issues import Issue
-from ..layout import FINAL_PLACES
+from ..layout import FINAL_PLACES, WITHDRAWN_BYE_NO_ADVANCE
 from ..mailname import hash_named
 from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
 from ..state import LATE_VALID, forms_still_count
@@ -422,8 +422,10 @@ def _score_text(r: MatchResult | None, i: int) -> str:
 
 
 def _advancing(m: Match, r: MatchResult | None) -> tuple[str, ...]:
-    if m.bye:
-        return tuple(m.sides)
+    from ..draw import bye_unscored
+
+    if m.bye:       # (not a 晋级签 its entry withdrew from before the round was played)
+        return () if bye_unscored(m, r) else tuple(m.sides)
     if r is None:
         return ()
     w = r.winner()
@@ -450,7 +452,10 @@ def _match_box(m: Match, es: "EventState", names: Names,
                                  score="" if m.bye else _score_text(r, i),
                                  bold=sid in adv and (m.bye or r is not None), key=sid))
     if m.bye:
-        caption = "轮空（晋级签）"
+        from ..draw import bye_unscored
+
+        # handbook 缺席、弃权和退赛: a 晋级签 its entry withdrew from before the round was played
+        caption = WITHDRAWN_BYE_NO_ADVANCE if bye_unscored(m, r) else "轮空（晋级签）"
         kind = "bye"
     else:
         caption = table_caption(m, titles or {}, " ")      # (三四名决赛 第2桌, R2011-F2: not 三四名组)
@@ -651,9 +656,15 @@ KIND_LABEL = {"tables": "分桌赛", "knockout": "淘汰赛", "groups": "小组�
               "round_robin": "循环赛", "swiss": "积分编排赛"}
 
 
-def _match_note(m: Match, r: "MatchResult | None", worth: str) -> str:
+def _match_note(m: Match, r: "MatchResult | None", worth: str, unscored: str = "") -> str:
     """A match's note on the event page: its own, else its result's reason; a bye that
-    scores says what it counts (``worth``) instead of repeating 轮空."""
+    scores says what it counts (``worth``) instead of repeating 轮空, and one that does not,
+    its entry withdrawn before the round was played, says so (``unscored``:
+    :func:`.viewmodels.unscored_bye_note`) in their place."""
+    from ..draw import bye_unscored
+
+    if bye_unscored(m, r):
+        return unscored
     note = m.note or (r.reason if r else "")
     if m.bye and worth:
         return worth if note in ("", "轮空") else f"{note}；{worth}"
@@ -664,14 +675,15 @@ def _round_vm(es: "EventState", rnd: Round, names: Names, anchor: str = "") -> R
     """One round on the event page.  A bye that counts points says how many, as the draw
     sheet and the standings do (R2016-S1: 轮空按52分计); a knockout's 晋级签 says none
     (:func:`.viewmodels.bye_worth`)."""
+    from ..draw import bye_unscored
     from .viewmodels import WITHDRAWN_MARK, withdrawn_at_tables, withdrawn_notes
 
     matches = []
-    worth = ""
+    worth = unscored = ""
     if any(m.bye for m in rnd.matches):
-        from .viewmodels import bye_worth
+        from .viewmodels import bye_worth, unscored_bye_note
 
-        worth = bye_worth(es, rnd)
+        worth, unscored = bye_worth(es, rnd), unscored_bye_note(es, rnd)
     # a withdrawn entry's table still to be entered (as 弃权), as its draw sheet marks it
     gone = withdrawn_at_tables(es, rnd)
     titles = match_titles(es.spec.format.type, rnd)       # R2011-F2: 决赛 / 三四名决赛
@@ -679,12 +691,13 @@ def _round_vm(es: "EventState", rnd: Round, names: Names, anchor: str = "") -> R
     for m in sorted(rnd.matches, key=lambda m: (m.group, m.bye, m.table)):
         r = es.results.get(m.key)
         adv = _advancing(m, r)
-        sides = tuple(SideVM(team=names.team(s) + (WITHDRAWN_MARK if s in gone else ""), branch=names.branch(s),
+        marked = gone | set(m.sides) if bye_unscored(m, r) else gone      # (a bye it withdrew from too)
+        sides = tuple(SideVM(team=names.team(s) + (WITHDRAWN_MARK if s in marked else ""), branch=names.branch(s),
                              players=names.players(s), result="轮空" if m.bye else _score_text(r, i),
                              winner=s in adv and (m.bye or r is not None))
                       for i, s in enumerate(m.sides))
         table = ((f"{m.group}组 " if m.group else "") + "轮空") if m.bye else table_caption(m, titles, " ")
-        note = _match_note(m, r, worth)
+        note = _match_note(m, r, worth, unscored)
         if r is None and m.key in told:
             note = "；".join(x for x in (note, f"已退赛，按弃权填写“{told[m.key][1]}”") if x)
         matches.append(MatchVM(table=table, sides=sides, bye=m.bye,

@@ -78,10 +78,12 @@ CODES: dict[str, Severity] = {
     "ADDRESS_BOUNCED": Severity.WARNING,    # a receipt to a registered address bounced: said that night
     "OWN_MAIL": Severity.INFO,
     "EVENT_CANCELLED": Severity.INFO,       # a form's line for an event since taken out of tournament.yaml: no entry, no mistake
+    "TOURNAMENT_ID_MISMATCH": Severity.ERROR,  # a form issued here under another id (tournament.yaml's changed since): not taken, the office's matter
     "DOUBLE_BOOKED": Severity.WARNING,      # one person seated at two events' tables of one session (R2020-Q2 off): said once
     "SIGNATURE_UNCLEAR": Severity.WARNING,  # a pair's signature cell only part of its names (a surname): scored, said once (R2020-Q3)
     "RESULT_READ_AS": Severity.INFO,        # a result written the usual way (黑中盘胜, B+R, 红胜; a bridge board's "-"): how it was read
     "CHECKIN_FORM_UPDATED": Severity.INFO,  # a 签到表 in forms/ written again for a changed list (R2016-F2): said that night              # our own receipt in the inbox, or forwarded in a mail: nothing in it taken
+    "PLACE_VACANT": Severity.WARNING,       # a place left vacant: its entrant lost a knockout match / table by not coming (R2011-R1): said once
 }
 
 #: codes said only on the night what they report happens, never again by a later night that
@@ -103,7 +105,7 @@ NIGHT_ONLY: frozenset[str] = frozenset({"PLACES_CHANGED", "UNIT_RENAMED", "SPEC_
 SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", "RESULT_SHEET_BLANK", "RESULT_SIGNED_BLANK",
                                        "PEOPLE_DROPPED", "RESULT_LEFT_BLANK", "TERMS_CHANGED",
                                        "ROUNDS_CAPPED", "DOUBLE_BOOKED", "SIGNATURE_UNCLEAR",
-                                       "CLOCK_WAS_AHEAD"})
+                                       "CLOCK_WAS_AHEAD", "PLACE_VACANT"})
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,36 @@ def quoted(value: Any, limit: int = QUOTE_MAX) -> str:
         value = int(value)
     text = str(value).strip()
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def where(i: Issue) -> str:
+    """``i``'s place as a message names it: ``报名表!B15``, else its sheet or cell alone ("" for
+    a whole file)."""
+    if i.sheet and i.cell:
+        return f"{i.sheet}!{i.cell}"
+    return i.sheet or i.cell
+
+
+def unlocated(i: Issue) -> str:
+    """``i``'s message without the place it starts with, for what gives the place beside it —
+    a receipt's line (``[CODE] 报名表!B15：…``), a unit page's 位置 column, a returned copy's
+    工作表 and 单元格 columns.  A registration check's message starts with its cell
+    (``报名表!B15 “双扣”超出名额…``, as issues.csv keeps it), and each of those said it twice:
+    ``[QUOTA_EXCEEDED] 报名表!B15：报名表!B15 …``.
+
+    >>> from pipeline.model import Severity
+    >>> unlocated(Issue("QUOTA_EXCEEDED", Severity.ERROR, "报名表!B15 “双扣”超出名额", sheet="报名表", cell="B15"))
+    '“双扣”超出名额'
+    >>> unlocated(Issue("QUOTA_EXCEEDED", Severity.ERROR, "报名表!B15 “双扣”超出名额", sheet="报名表", cell="B1"))
+    '报名表!B15 “双扣”超出名额'
+    """
+    at = where(i)
+    if not at or not i.message.startswith(at):
+        return i.message
+    rest = i.message[len(at):]
+    if rest[:1] not in (" ", "：", ":", "\u3000"):      # (报名表!B1 is not the start of 报名表!B15)
+        return i.message
+    return rest.lstrip(" ：:\u3000") or i.message
 
 
 def settled(i: Issue, note: str) -> Issue:

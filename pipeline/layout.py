@@ -85,6 +85,10 @@ _WITHDRAWN_MARKS = ("（已退赛）", "（已退賽）", "(已退赛)", "(已�
 #: further (:data:`WITHDRAWN_BYE_NO_ADVANCE`)
 WITHDRAWN_BYE = "轮空（已退赛，不计分）"
 WITHDRAWN_BYE_NO_ADVANCE = "晋级签（已退赛，不晋级）"
+#: … and a knockout's walkover (不战而胜, R2011-R1: :data:`pipeline.model.WALKOVER`) so held, in
+#: a round before the final: its entry goes no further either (a final's or a 三四名决赛's
+#: walkover is that match's result, and stays)
+WITHDRAWN_WALKOVER = "不战而胜（已退赛，不晋级）"
 
 
 def without_withdrawn_mark(text: str) -> str:
@@ -223,6 +227,9 @@ class PlayoffTie:
     contenders: tuple[str, ...]
     note: str = ""
     ids: tuple[str, ...] = ()       # the contenders' entry ids (the form's _meta records them)
+    #: R2020-F4: the places of the tie that are one prize and may stay level, as the form says
+    #: them (第2–3名同为二等奖，可不分先后); "" when none may
+    level: str = ""
 
 
 def tie_entries(ties: Sequence[PlayoffTie]) -> str:

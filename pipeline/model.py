@@ -151,6 +151,17 @@ class Entry:
         return tuple(out)
 
 
+#: the note of a knockout's walkover (R2011-R1, R2011-F2): the match that would have given the
+#: entry its opponent was forfeited by both sides (or its winner withdrawn), so it goes on
+#: without playing — a one-sided "bye" match (no result sheet row), but no bye: not counted
+#: where byes are shared out (:func:`pipeline.draw.common.bye_counts`)
+WALKOVER = "不战而胜"
+
+#: a place nobody holds (R2011-R1: its entrant lost a place-deciding match by not coming), as
+#: the award lists and awards.csv name its holder (``pipeline.state.AwardRow.vacant``)
+VACANT = "空缺"
+
+
 @dataclass(frozen=True)
 class Match:
     """One pairing or table of a round.
@@ -172,6 +183,15 @@ class Match:
     @property
     def key(self) -> tuple[str, str, int, str, int]:
         return (self.event, self.stage, self.round, self.group, self.table)
+
+    @property
+    def walkover(self) -> bool:
+        """Whether this one-sided match is a walkover (:data:`WALKOVER`), not a bye.
+
+        >>> Match("e", "final", 7, "", 1, ("a",), bye=True, note="不战而胜（决赛对手空缺）").walkover
+        True
+        """
+        return self.bye and self.note.startswith(WALKOVER)
 
 
 @dataclass(frozen=True)
@@ -214,12 +234,16 @@ class SideResult:
     ``score``: game points used by tiebreaks and table rankings (games won, levels,
     Guandan round score, Doudizhu table points, bridge matchpoints).
     ``place``: rank at the table for multi-player tables (1 = table winner).
+    ``games``: games won over the board in a match of several games (R2020-F2 跳棋 三局二胜:
+    the sheet's 甲方胜局/乙方胜局); None for a one-game match and for an unplayed one (a
+    forfeit wins no game) — the 胜局数 tiebreak counts these games when they are given.
     """
 
     outcome: Outcome
     points: int = 0
     score: int = 0
     place: int | None = None
+    games: int | None = None
 
 
 @dataclass(frozen=True)
@@ -259,6 +283,15 @@ class Playoff:
     #: the SHA-256 of the received file it was read from ("" when not read from one): a form
     #: resent corrected has the same file name as the one it replaces
     received: str = field(default="", compare=False)
+    #: R2020-F4 (spec silent; the t2020 audit's decision): the rows of the sheet whose 名次 was
+    #: left blank (entry ids), with their 名次 cells and ties (numbered as ``ties``) — in a tie
+    #: some of whose rows have one, a blank 名次 means "still level" (:meth:`places_of`)
+    blank: tuple[str, ...] = field(default=(), compare=False)
+    blank_cells: tuple[str, ...] = field(default=(), compare=False)
+    blank_ties: tuple[int, ...] = field(default=(), compare=False)
+    #: the ties (entry ids, as level before the 加赛) this sheet leaves partly level and the run
+    #: took so, every tie it leaves lying within one prize (``run.EventRunner.take_level_playoffs``)
+    shared: frozenset[frozenset[str]] = field(default=frozenset(), compare=False)
 
     def resends(self, earlier: "Playoff") -> bool:
         """Whether this sheet is ``earlier``'s form sent again (a correction): another received
@@ -277,24 +310,53 @@ class Playoff:
                 and self.received != earlier.received and self.source.file == earlier.source.file
                 and self.round == earlier.round and set(self.made_for) == set(earlier.made_for))
 
-    def tie_with(self, tied: "Iterable[str]") -> frozenset[str]:
+    def tie_with(self, tied: "Iterable[str]", blanks: bool = False) -> frozenset[str]:
         """The entries of the sheet's tie that lists all of ``tied`` (the whole order when
-        the sheet does not say its ties); empty when none does.
+        the sheet does not say its ties); empty when none does.  ``blanks``: its rows left
+        blank count too (R2020-F4: a 名次 left blank beside a given one, still level).
 
         >>> p = Playoff("e", "final", "", ("a", "c", "b", "d"), places=(1, 1, 2, 2), ties=(0, 1, 0, 1))
         >>> sorted(p.tie_with("ab")), sorted(p.tie_with("bd"))
         (['a', 'b'], [])
         """
         want = set(tied)
-        if not self.ties:
-            return frozenset(self.order) if want <= set(self.order) else frozenset()
-        for k in sorted(set(self.ties)):
-            tie = frozenset(e for e, t in zip(self.order, self.ties) if t == k)
+        for tie in self._sheet_ties(blanks):
             if want <= tie:
                 return tie
         return frozenset()
 
-    def home(self, tied: "Iterable[str]", played: Mapping[tuple[str, str], frozenset[str]]) -> tuple[str, str] | None:
+    def _sheet_ties(self, blanks: bool = False) -> list[frozenset[str]]:
+        """The entries of each of the sheet's ties, in order (``blanks``: with its blank rows)."""
+        rows = list(zip(self.order, self.ties or [0] * len(self.order)))
+        if blanks:
+            rows += zip(self.blank, self.blank_ties or [0] * len(self.blank))
+        return [frozenset(e for e, t in rows if t == k) for k in sorted({t for _, t in rows})]
+
+    def places_of(self, tied: "Iterable[str]") -> dict[str, int | None] | None:
+        """R2020-F4 (spec silent; the t2020 audit's decision): the 名次 the sheet gives each of
+        ``tied`` — None for a row left blank, which means "still level" — on the one of its
+        ties that holds all of them, its rows left blank included, when that tie has a 名次
+        at all (a tie left blank whole is not played yet); else None.
+
+        >>> p = Playoff("e", "最终名次", "", ("a",), places=(1,), ties=(0,), blank=("b", "c"), blank_ties=(0, 0))
+        >>> p.places_of("abc"), p.places_of("bc"), Playoff("e", "", "", ("a",), blank=("x",), blank_ties=(1,)).places_of("ax")
+        ({'a': 1, 'b': None, 'c': None}, {'b': None, 'c': None}, None)
+        """
+        want = list(dict.fromkeys(tied))
+        tie = self.tie_with(want, blanks=True)
+        if not tie or not tie & set(self.order):
+            return None
+        given = dict(zip(self.order, self.places or range(1, len(self.order) + 1)))
+        return {e: given.get(e) for e in want}
+
+    def leaves_level(self, tied: "Iterable[str]") -> frozenset[str]:
+        """R2020-F4: the tie holding all of ``tied`` that this sheet leaves partly level and the
+        run took so (:attr:`shared`); empty when there is none."""
+        want = set(tied)
+        return next((t for t in self.shared if want <= t), frozenset())
+
+    def home(self, tied: "Iterable[str]", played: Mapping[tuple[str, str], frozenset[str]],
+             blanks: bool = False) -> tuple[str, str] | None:
         """R2011-F1, R2011-D2: the (stage, group) whose tie this 加赛 was played for, when the
         sheet's 阶段 and 组别 name one in which every entry of the tie listing ``tied`` played
         (``played``: (stage, group) → entries with a result there); None for the final places'
@@ -310,10 +372,11 @@ class Playoff:
 
         if self.stage in ("", FINAL_PLACES):
             return None
-        tie = self.tie_with(tied)
+        tie = self.tie_with(tied, blanks)
         return (self.stage, self.group) if tie and tie <= played.get((self.stage, self.group), frozenset()) else None
 
-    def addresses(self, tied: "Iterable[str]", played: Mapping[tuple[str, str], frozenset[str]]) -> bool:
+    def addresses(self, tied: "Iterable[str]", played: Mapping[tuple[str, str], frozenset[str]],
+                  blanks: bool = False) -> bool:
         """R2011-F1, R2011-D2 (一次加赛只决定它所针对的那次并列): whether the sheet's 阶段 and 组别
         name a tie the event can have for the entries of its tie listing ``tied``
         (``played``: (stage, group) → entries with a result there): the final places
@@ -339,11 +402,11 @@ class Playoff:
         there = played.get((self.stage, self.group))
         if there is None:
             return False
-        tie = self.tie_with(tied)
+        tie = self.tie_with(tied, blanks)
         return bool(tie) and (tie <= there or not self.group)
 
     def settles_in(self, tied: "Iterable[str]", where: tuple[str, str, int] | None,
-                   played: Mapping[tuple[str, str], frozenset[str]] | None) -> bool:
+                   played: Mapping[tuple[str, str], frozenset[str]] | None, blanks: bool = False) -> bool:
         """R2011-F1, R2011-D2: whether this 加赛 may settle the tie of ``tied`` in a ranking
         whose matches are all of one (stage, group) up to round ``where[2]`` (``where``;
         None: a ranking across stages or groups — the final places).  A playoff settles
@@ -361,9 +424,9 @@ class Playoff:
         """
         if played is None:
             return True
-        if not self.addresses(tied, played):
+        if not self.addresses(tied, played, blanks):
             return False
-        home = self.home(tied, played)
+        home = self.home(tied, played, blanks)
         if home is None:
             return True
         return where is not None and where[:2] == home and (self.round is None or self.round == where[2])

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import yaml
 
-from .spec import SPEC_FILE, SpecError, load_tournament, parse_spec
+from .spec import ONE_EVENT_WORDS, SPEC_FILE, SpecError, load_tournament, parse_spec
 from .timeutil import TZ
 
 QUESTIONNAIRE_SHEET = "问卷"
@@ -625,16 +625,10 @@ LATE_POLICIES = {"reject": "reject", "拒收": "reject", "不接收": "reject", 
                  "接受但警告": "accept-with-warning"}
 
 
-#: 每人限报一项 answered yes or no (R2020-Q2); words as a clerk types them
-ONE_EVENT_WORDS = {**dict.fromkeys(("是", "y", "yes", "true", "1", "对", "要", "限报", "限报一项", "每人限报一项",
-                                    "限一项", "只报一项", "每人只报一项"), True),
-                   **dict.fromkeys(("否", "n", "no", "false", "0", "不", "不限", "不限项", "可兼报", "可以兼报",
-                                    "兼报", "可报多项", "不限报一项"), False)}
-
-
 def v_one_event(v: Any) -> bool | None:
     """R2020-Q2 每人限报一项 (``one_event_per_person``): 是 / 否, or None (blank: the default
-    of :func:`build_spec` — yes when the league has two or more events).
+    of :func:`build_spec` — yes when the league has two or more events).  The words taken are
+    :data:`pipeline.spec.ONE_EVENT_WORDS`, as tournament.yaml's ``one_event_per_person`` takes them.
 
     >>> v_one_event("是"), v_one_event("可兼报"), v_one_event(""), v_one_event(False)
     (True, False, None, False)

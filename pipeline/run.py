@@ -24,7 +24,8 @@ from . import lastrun
 from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
 from .layout import FINAL_PLACES, WITHDRAWN_BYE
-from .model import CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult, staff_key
+from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
+                    staff_key)
 from .state import (LATE_VALID, AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable,
                     Submission, forms_still_count)
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
@@ -884,7 +885,8 @@ def _mail_note_key(sha: str) -> str:
 
 
 #: notes about a file set aside as a whole (not a workbook we can read, not our form)
-_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH", "OTHER_UNITS_FORM")
+_FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNOWN_BRANCH", "OTHER_UNITS_FORM",
+                  "TOURNAMENT_ID_MISMATCH")
 
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
@@ -1889,6 +1891,26 @@ def awards_sheet_step(errors: Sequence[Issue]) -> str:
             + f"：请在这张评奖表上改正{f'（{cells}）' if cells else ''}后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。")
 
 
+def former_id_step(t: Tournament, issued_as: Sequence[Issue], registrations: Sequence[tuple[Received, Any]]) -> str:
+    """The office's next step for forms issued with this folder's secret under another
+    tournament id than tournament.yaml's (TOURNAMENT_ID_MISMATCH): the id was changed after
+    the templates were sent (an audit: t2026 → t2026qp before the first run), or they are the
+    forms of the tournament this folder was copied from.  Put the id back — not "send the
+    forms back to the units": the captains used the forms they were given."""
+    from . import layout
+
+    files = {i.source or i.file for i in issued_as}
+    ids = sorted({str(getattr(reg, "meta", {}).get(layout.META_TOURNAMENT, "")).strip()
+                  for rec, reg in registrations if rec.sha256 in files} - {""})
+    named = "、".join(f"“{x}”" for x in ids) or "另一个编号"
+    back = f"改回 {ids[0]}" if len(ids) == 1 else "改回原来的编号"
+    return (f"有 {len(files)} 份报名表是组委会以赛事编号{named}下发的（校验码相符，见 data/issues.csv 中的 "
+            f"TOURNAMENT_ID_MISMATCH），而 tournament.yaml 的赛事编号 id 现为“{t.spec.id}”，这些报名表没有受理："
+            f"如果是在报名表下发之后改了 id，请把 id {back}（赛事编号写在已下发的报名表里，报名表发出后就不能再改）"
+            f"后再运行，这些报名表即可受理，无需退回，也不必请各{t.spec.unit_word}重发；"
+            "否则它们是另一项比赛的报名表（复制来的赛事文件夹有同一个密钥），不予受理。")
+
+
 def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime,
                         late_policy: str = "reject") -> str:
     """The office's next step for the registration forms with errors (their marked copies in
@@ -2644,6 +2666,11 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
     return [dataclasses.replace(e, id=mapped[e.id]) if e.id in mapped else e for e in entries], mapped
 
 
+#: R2020-F4: why a 加赛表 may not leave level places of different prizes (said at its cell,
+#: EventRunner.say_level_across; what the event waits for then: playoff_sheets_wrong)
+LEVEL_ACROSS = "奖项不同，不能并列"
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -2704,6 +2731,9 @@ class EventRunner:
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
         self.published_now: set[int] = set()   # rounds this run drew
         self.ties: list[tuple[str, str, tuple[str, ...]]] = []
+        # R2020-F4: final-places ties a 加赛表 left partly level across a prize boundary (refused,
+        # said at its cell: take_level_playoffs), which check_playoff_places says nothing more of
+        self.level_refused: set[frozenset[str]] = set()
         self.hash_parts: dict = {}    # draw_inputs_hash's parts, kept between this run's draws
         # round index → the scoring terms it was proven drawn under (an older round's guess)
         self.scoring_proven: dict[int, dict[str, Any]] = {}
@@ -2938,6 +2968,14 @@ class EventRunner:
         of three's 晋级签 so held takes its entry no further (it is placed with the round's
         losers).  A bye of a round complete by then stays scored (as it was shown).
 
+        A knockout's walkover (不战而胜, R2011-R1: its opponent's match forfeited by both) is no
+        bye, but goes on alike: one so held before the final takes its withdrawn entry no further
+        either (:data:`pipeline.layout.WITHDRAWN_WALKOVER`; its next opponent then walks over).
+        A walkover of the final round (决赛, 三四名决赛) is that match's result, not a way on,
+        and stays — as the final is played with a finalist withdrawn after it was known.  Not an
+        absence either way: the office withdrew the entry, it lost no match by not coming, and
+        its place is not vacant (:func:`pipeline.draw.common.lost_by_absence` gives no bye).
+
         Which byes those are is kept in the ledger (:meth:`pipeline.store.Ledger.withdrawn_byes`):
         the round's results come in later, and the bye must stay unscored then.  The withdrawal
         taken back (the name off the list) while the round is still not complete, its bye scores
@@ -2952,7 +2990,7 @@ class EventRunner:
         if not gone and not had:
             return
         byes = {(r.round, m.sides[0]): m for r in self.rounds if bye_scores(self.fmt.name, r)
-                for m in r.matches if m.bye and m.sides}
+                for m in r.matches if m.bye and m.sides and not (m.walkover and r.plan.get("final"))}
         open_rounds = {r.round for r in self.rounds if not all(m.bye or m.key in self.results for m in r.matches)}
         now = {k for k in byes if k[1] in gone and k[0] in open_rounds}
         now |= {k for k in had if k in byes and (k[1] in gone or k[0] not in open_rounds)}
@@ -2996,12 +3034,16 @@ class EventRunner:
         if hasattr(self.fmt, "rounds_capped") and (self.rounds or deadline_passed(self.ev, self.now)):
             self.rounds_capped(self.draw_state())      # every night, not only one that draws
         while True:
-            if self.rounds:
-                last = self.rounds[-1]
-                missing = [m for m in last.matches if not m.bye and m.key not in self.results]
-                if missing:
-                    self.waiting_for(last, missing)
-                    return
+            # every published round's tables, not the last round's alone (R2020-A1, R2015-A1 …):
+            # an earlier table whose result was lost since (a changed game option, a stricter
+            # check) holds the event as a table of its last round does — no next draw, not
+            # finished, its published places withdrawn (places_withdrawn), not published
+            # again from the tables left
+            open_rounds = [(r, ms) for r in self.rounds
+                           if (ms := [m for m in r.matches if not m.bye and m.key not in self.results])]
+            if open_rounds:
+                self.waiting_for(open_rounds)
+                return
             # (once drawn, registration is closed: a deadline moved later after the draw
             # left the next round waiting for it — terms_at_draw says so)
             closed = bool(self.rounds) or deadline_passed(self.ev, self.now)
@@ -3515,12 +3557,95 @@ class EventRunner:
         wrong = [i for log in (self._playoff_log, self.issues) for i in log
                  if i.severity == Severity.ERROR and i.file and (i.file in sheets or log is self._playoff_log)]
         bad = list(dict.fromkeys(i.file for i in wrong))
+        if wrong and all(LEVEL_ACROSS in i.message for i in wrong):
+            # R2020-F4: a sheet that left level places of different prizes: they need an order
+            return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}留下的并列跨越奖项，见问题清单：请为仍并列者"
+                    "排出先后（尚未分出的请再加赛）后重新发送）")
         if any(PLAYOFF_DRAWN in i.message for i in wrong):
             # a 加赛 written as a draw (名次 “和”) decided nothing: it is played again
             return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}把加赛填成了和棋，见问题清单：{PLAYOFF_DRAWN}，"
                     "请再赛至分出胜负，填好名次后重新发送）")
         return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}名次填写有误，见问题清单：改正后重新发送即可，"
                 "不必再赛）") if bad else ""
+
+    def take_level_playoffs(self, placements: list) -> list:
+        """R2020-F4, the Tiebreaks' 加赛 (spec silent; the t2020 audit's decision): a 加赛表 that
+        leaves some of a final-places tie still level — 名次 left blank beside a given one, or
+        the same 名次 written twice — is taken when every tie it leaves lies within one prize
+        (the same award, or none, on every place of it, as the PLAYOFF_REQUIRED check
+        :meth:`~pipeline.score.awards.AwardScheme.undecided` judges): those left level share
+        their place, as a tie inside one award band does (三等奖 4, 4, 4).  It was refused
+        (名次相同, 只给…填了名次) and the awards waited for an order between two 二等奖.  A tie it
+        leaves across a prize boundary is refused — the whole tie stays open — and said at the
+        sheet's cell: which places still need an order, and that they are different prizes.
+        Returns the placements, placed again when a sheet was taken."""
+        from .score import AWARD_SCHEMES
+        from .score.standings import played_where, ranking_where
+
+        if not self.playoffs or not placements:
+            return placements
+        scheme = AWARD_SCHEMES.get(self.ev.awards.scheme)
+        pending = scheme.undecided(self.ev.awards, placements)
+        if not pending:
+            return placements
+        played = played_where(self.results)
+        for _, _, ids, _ in pending:
+            tied = frozenset(ids)
+            where = ranking_where(tied, self.rounds)
+            # the latest sheet with a 名次 for this tie (as the 加赛 tiebreak reads the sheets)
+            k, got = next(((k, got) for k in reversed(range(len(self.playoffs)))
+                           if (got := self.playoffs[k].places_of(tied)) is not None
+                           and (not self.playoffs[k].made_for or tied in self.playoffs[k].made_for)
+                           and self.playoffs[k].settles_in(tied, where, played, blanks=True)), (None, None))
+            if k is None or got is None:
+                continue
+            given = sorted(p for p in got.values() if p is not None)
+            if not given or (len(given) < len(got) and (given[0] != 1 or given[-1] > len(given))):
+                continue    # blank rows whose place the given 名次 do not leave at the end: said as before
+            keys = {e: p if p is not None else len(got) + 1 for e, p in got.items()}
+            if len(set(keys.values())) == len(keys) and len(given) == len(got):
+                continue    # (an order of them all that left the tie open: not this sheet's to settle)
+            # taken on trial, the event placed again: the chain may still order those the sheet
+            # leaves level (直胜 between two of a cyclic three, R2020-F4 — standings._Ranker.refine)
+            po = self.playoffs[k]
+            self.playoffs[k] = dataclasses.replace(po, shared=po.shared | {tied})
+            trial = self.placements()
+            across = [t for t in scheme.undecided(self.ev.awards, trial) if set(t[2]) <= tied]
+            if not across:
+                placements = trial
+                continue
+            self.playoffs[k] = po
+            self.level_refused.add(tied)
+            self.say_level_across(po, got, across)
+        return placements
+
+    def say_level_across(self, po: Playoff, got: Mapping[str, int | None], across: list) -> None:
+        """R2020-F4: a 加赛表 that leaves level (``got``: its 名次, None for a blank) some of a tie
+        whose places are different prizes (``across``: the ties it leaves across a boundary,
+        as :meth:`~pipeline.score.awards.AwardScheme.undecided` gives them) — said at the first
+        of their 名次 cells: which places, why, and what to write."""
+        names = {e.id: e.team for e in self.all_entries()}
+        cell_of = {**dict(zip(po.blank, po.blank_cells)), **dict(zip(po.order, po.cells))}
+
+        def row(c: str) -> int:
+            digits = "".join(ch for ch in c if ch.isdigit())
+            return int(digits) if digits else 0
+
+        parts, cells = [], []
+        for _, rank, ids, kinds in across:
+            ordered = sorted(ids, key=lambda e: (row(cell_of.get(e, "")), e))
+            cells += [cell_of[e] for e in ordered if cell_of.get(e)]
+            who = "、".join(f"“{names.get(e, e)}”" for e in ordered)
+            how = ("名次空着" if all(got.get(e) is None for e in ordered)
+                   else f"名次相同（{'、'.join(str(got.get(e) or '空') for e in ordered)}）")
+            last = rank + len(ordered) - 1
+            why = (f"第{rank}–{last}名分属{'/'.join(kinds)}，{LEVEL_ACROSS}" if len(kinds) > 1
+                   else f"第{rank}名的{kinds[0]}只能由其中一人获得，{LEVEL_ACROSS}")
+            parts.append(f"{who}的{how}，即仍并列第{rank}名；{why}，须分出先后")
+        cell = min(cells, key=row) if cells else ""
+        self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'；'.join(parts)}：请按加赛结果为他们填写不同的名次"
+                        "（尚未分出先后的，请再加赛决出）后重新发送。同一奖项内的并列可以空着不填。",
+                        at=dataclasses.replace(po.source, cell=cell) if po.source and cell else po.source)
 
     def await_award_playoffs(self, placements: list) -> None:
         """R2011-F1, R2011-D2, the tiebreak rules' 加赛: an event played out whose final
@@ -4667,26 +4792,34 @@ class EventRunner:
                         f"（{notes}）：{UNMERGE.rstrip('。')}（这一桌还没有比赛的话，取消合并后把这一行的成绩清空）。",
                         at=row.cells[covered[0]])
 
-    def waiting_for(self, last: Round, missing: list[Match]) -> None:
-        """What the event waits for while tables of its last round have no result: the
-        sheets not in yet (RESULT_MISSING lists them), and the tables whose row came but
-        could not be counted — a tie at the table waiting for its 加赛胜者, a row with a
-        problem (said where it is), two sheets that disagree."""
+    def waiting_for(self, open_rounds: list[tuple[Round, list[Match]]]) -> None:
+        """What the event waits for while tables of its published rounds have no result —
+        each round with such tables, in order, as ``(round, its tables)``: the sheets not in
+        yet (RESULT_MISSING lists them), and the tables whose row came but could not be
+        counted — a tie at the table waiting for its 加赛胜者, a row with a problem (said where
+        it is), two sheets that disagree.  Mostly the last round; an earlier round's table
+        only when its result was lost after the next round was drawn (its sheet read again
+        under a changed game option, a stricter check): said the same way, before the last
+        round's, so the status line names that round and table and why."""
         name = _table_name
-        unsent = [m for m in missing if m.key not in self.unscored]
-        held = [m for m in missing if m.key in self.unscored]
-        self.waiting = f"等待{last.title}成绩：还差 {len(missing)} 桌"
-        if held:
-            kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "未填": "已签名但未填成绩", "不一致": "两份成绩不一致",
-                     "两行": "在同一份成绩表中填了两行、成绩不一致",
-                     "待齐": "待各桌成绩齐后计分"}
-            said = "、".join(f"{name(m)}{kinds[self.unscored[m.key]]}" for m in held[:5])
-            self.waiting += f"（已收到但未计分：{said}{' 等' if len(held) > 5 else ''}）"
-        if unsent:
-            tables = "、".join(name(m) for m in unsent[:30])
-            self.issues.add("RESULT_MISSING", f"{self.ev.name} {last.title}还差 {len(unsent)} 桌成绩未交："
-                            f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
-                            f"（results/{self.ev.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
+        kinds = {"加赛": "需加赛", "有误": "成绩有误待改正", "未填": "已签名但未填成绩", "不一致": "两份成绩不一致",
+                 "两行": "在同一份成绩表中填了两行、成绩不一致",
+                 "待齐": "待各桌成绩齐后计分"}
+        said = []
+        for rnd, missing in open_rounds:
+            unsent = [m for m in missing if m.key not in self.unscored]
+            held = [m for m in missing if m.key in self.unscored]
+            line = f"等待{rnd.title}成绩：还差 {len(missing)} 桌"
+            if held:
+                told = "、".join(f"{name(m)}{kinds[self.unscored[m.key]]}" for m in held[:5])
+                line += f"（已收到但未计分：{told}{' 等' if len(held) > 5 else ''}）"
+            said.append(line)
+            if unsent:
+                tables = "、".join(name(m) for m in unsent[:30])
+                self.issues.add("RESULT_MISSING", f"{self.ev.name} {rnd.title}还差 {len(unsent)} 桌成绩未交："
+                                f"{tables}{' 等' if len(unsent) > 30 else ''}。裁判填好成绩表"
+                                f"（results/{self.ev.id}-r{rnd.round}-成绩表.xlsx）放进收件箱后再运行。")
+        self.waiting = "；".join(said)
 
     def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple, Any]], rnd: Round,
                           labels: list[str], sides: Sequence[str] = (), ctx: _RoundSheets | None = None) -> bool:
@@ -5035,7 +5168,8 @@ class EventRunner:
         typed = [row.values.get(label) for label in sides]
         if typed[0] in (None, ""):
             return None
-        bye_words = {"轮空", ""}        # (as pipeline.xlsx.results.BYE_TEXT prints it: not imported, openpyxl)
+        # (as pipeline.xlsx.results.BYE_TEXT prints it — not imported, openpyxl — or a walkover)
+        bye_words = {"轮空", "不战而胜", ""}
         for other in reversed(self.rounds):
             if other.round == rnd.round:
                 continue
@@ -5084,6 +5218,8 @@ class EventRunner:
             return po.settles_in(tied, where, played)
 
         for key, tied in groups.items():
+            if frozenset(tied) in self.level_refused:
+                continue        # said at the sheet (R2020-F4: take_level_playoffs)
             # (a sheet of several ties orders only the ties it lists: Playoff.lists_together)
             po = next((po for po in reversed(self.playoffs)
                        if len(tied) > 1 and po.lists_together(tied)
@@ -5097,13 +5233,15 @@ class EventRunner:
                 continue
             place = {e: po.places[po.order.index(e)] for e in tied}
             same = sorted(e for e in tied if list(place.values()).count(place[e]) > 1)
+            if same and po.leaves_level(tied):
+                continue        # level within one prize (R2020-F4): they share the place
             if same and (po.source, tuple(same)) not in said:
                 said.add((po.source, tuple(same)))
                 cell = po.cells[po.order.index(same[-1])] if po.cells and po.source else ""
                 self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{'、'.join(f'“{names.get(e, e)}”' for e in same)}"
                                 f"的名次相同（{'、'.join(str(place[e]) for e in same)}），无法决定名次：请按加赛结果改正名次后"
                                 "重新发送。", at=dataclasses.replace(po.source, cell=cell) if cell else po.source)
-        if said and self.waiting and "名次填写有误" not in self.waiting:
+        if (said or self.level_refused) and self.waiting and "（已收到的加赛表" not in self.waiting:
             self.waiting += self.playoff_sheets_wrong()     # what the event waits for: a corrected sheet
         if played is not None:
             self.playoff_rows_unaddressed(names, played)
@@ -5230,6 +5368,8 @@ class EventRunner:
                 if any(ids < t for t in po.made_for) and any(f == po.source.file and sh == po.source.sheet
                                                             for f, sh, _ in said):
                     continue        # the rest of the tie the form was made for: its rows' problems were said
+                if any(ids <= t for t in self.level_refused) and po.places_of(ids) is not None:
+                    continue        # a tie it left level across a prize: said (R2020-F4)
                 if any(later.source is not None and (
                         later.resends(po) or (later.source.file != po.source.file and later.tie_with(ids)))
                        for later in self.playoffs[k + 1:]):
@@ -7027,7 +7167,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     issues.extend(found)
     report.entries = len(entries)
 
-    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script, form_checks(t))
+    early_jobs, early = start_returned_copies(out, submissions, list(issues), ledger, t.spec.script, form_checks(t),
+                                              copy_names(t, entries))
     later.enter_context(early_jobs)     # left with the run: waits for the copies still being made
 
     say("抽签与计分 …")
@@ -7116,12 +7257,18 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     errors = [i for i in state.issues if i.severity == Severity.ERROR]
     # (a unit's: a referee's sheet that is no form — a copied table, a renamed sheet — has no
     # unit, and its referee is told by the line below, not sent a registration form back)
-    if any((i.source in forms or i.file in forms) and i.branch for i in errors):
+    # (a form issued here under tournament.yaml's former id is the office's to settle, not
+    # the captain's to correct: its own step, below)
+    if any((i.source in forms or i.file in forms) and i.branch and i.code != "TOURNAMENT_ID_MISMATCH" for i in errors):
         report.next_steps.append(returned_forms_step(terms.spec.events, events, now, t.spec.late_policy))
+    issued_as = [i for i in errors if i.code == "TOURNAMENT_ID_MISMATCH"]
+    if issued_as:
+        report.next_steps.append(former_id_step(t, issued_as, inputs.registrations))
     # R2015-A1: the 评奖表 is the office's own, and read: a problem of its rows (UNKNOWN_BRANCH at a
     # 单位 typed "后勤") is the office's to correct, not a file not taken to tell its sender of
     award_books = {rec.sha256 for rec, _ in inputs.awards}
-    if any(i.code in _FILE_REJECTED and not i.branch and i.source not in award_books for i in errors):
+    if any(i.code in _FILE_REJECTED and i.code != "TOURNAMENT_ID_MISMATCH" and not i.branch
+           and i.source not in award_books for i in errors):
         report.next_steps.append("把 data/issues.csv 中没有收取的文件（UNREADABLE_FILE、TEMPLATE_MISMATCH 等，未归属单位）"
                                  "告知发来的人：请用组委会下发的表格（报名表或 results/ 中的成绩表）填写后重发。")
     award_errors = [i for i in errors if i.source in award_books]
@@ -7348,11 +7495,15 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     runner.advance()
     placements = runner.placements() if runner.rounds else []
     if runner.complete:
+        # a 加赛 leaving level only places of one prize is taken (R2020-F4)
+        placements = runner.take_level_playoffs(placements)
         # a finished event's places stay as published while their inputs do (R2020-A1 …)
         digest = places_inputs(runner)
         published = published_places(runner, ledger, digest)
         placements = keep_published_places(runner, published, placements, digest)
         runner.await_award_playoffs(placements)
+        if runner.complete:
+            places_vacant(runner, placements)
         awarded = _award_record(runner, placements) if runner.complete else None
         if runner.complete and runner.kept_refused:
             places_kept_refused(runner)
@@ -7446,7 +7597,9 @@ def _places_json(placements: list, awards: list | None = None) -> str:
     """The ledger's record of published places — and of the awards given with them (``awards``:
     :func:`_award_record`), which PLACES_CHANGED compares an edit of the award scheme with.  A
     record without awards (an older version's) is the list of places alone."""
-    places = [[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)] for p in placements]
+    # (a vacant place's entry, R2011-R1, as a 7th item: a record of six is an older version's)
+    places = [[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)] + ([True] if getattr(p, "vacant", False) else [])
+              for p in placements]
     return json.dumps(places if awards is None else {"places": places, "awards": awards}, ensure_ascii=False)
 
 
@@ -7509,8 +7662,8 @@ def published_places(runner: EventRunner, ledger: Ledger, digest: str) -> tuple[
     rec = ledger.published_places(runner.ev.id)
     if rec is not None:
         try:
-            return rec[0], [Placement(int(r), str(e), str(tr), str(g), bool(td), bool(st))
-                            for r, e, tr, g, td, st in _recorded_places(json.loads(rec[1]))], True
+            return rec[0], [Placement(int(r), str(e), str(tr), str(g), bool(td), bool(st), vacant=bool(v and v[0]))
+                            for r, e, tr, g, td, st, *v in _recorded_places(json.loads(rec[1]))], True
         except (ValueError, TypeError):
             return None
     want = places_inputs(runner, playoffs=False)
@@ -7557,7 +7710,7 @@ def keep_published_places(runner: EventRunner, published: tuple[str, list, bool]
     kept = published[1]
 
     def view(ps: list) -> list:
-        return sorted((p.rank, p.entry, p.tier, p.group, p.tied) for p in ps)
+        return sorted((p.rank, p.entry, p.tier, p.group, p.tied, getattr(p, "vacant", False)) for p in ps)
     if view(kept) == view(placements):
         return placements
     names = {e.id: e.team for e in runner.shown_entries()}
@@ -7574,6 +7727,60 @@ def keep_published_places(runner: EventRunner, published: tuple[str, list, bool]
                       + (f"名次会有不同：{said}{more}。" if now else "名次的排法（名次说明或并列）会有不同。")
                       + "已公布的名次和奖项保持不变，无需处理；如组委会决定按新的计算调整，请联系技术支持。")
     return kept
+
+
+def places_vacant(runner: EventRunner, placements: list) -> None:
+    """R2011-R1 (迟到15分钟取消参赛资格: a forfeit) in a place-deciding stage — the office's
+    decision, handbook 缺席、弃权和退赛: one who lost a knockout match or a table of three by
+    not coming has no place and no award, and the place stays vacant (``Placement.vacant``).
+    PLACE_VACANT (a warning the night it is first said, :data:`pipeline.issues.SAID_ONCE`)
+    for each vacant place of a finished event: the place and its award, who was absent and
+    where (at the table's result cell), and what the office can do — a 弃权 entered by
+    mistake is corrected on the result sheet, which places the event again."""
+    gone = sorted((p for p in placements if getattr(p, "vacant", False)), key=lambda p: (p.group, p.rank))
+    if not gone:
+        return
+    from .render.viewmodels import match_titles, table_caption
+    from .score import AWARD_SCHEMES
+
+    shown = {e.id: e for e in runner.shown_entries()}
+    try:
+        rows, _ = AWARD_SCHEMES.get(runner.ev.awards.scheme).assign(
+            runner.ev.awards, placements, [e for e in shown.values() if e.id not in runner.late_ids()], event=runner.ev.id)
+    except Exception:   # noqa: BLE001 - the places are said without their awards then
+        rows = []
+    award = {(r.group, r.rank): r.award for r in rows if r.vacant}
+
+    def who(e: str) -> str:
+        en = shown.get(e)
+        return f"{en.team}（{_unit_name_of(runner.t, en.branch)}）" if en is not None else e
+
+    for p in gone:
+        where, at, others = "", None, []
+        for rnd in reversed(runner.rounds):
+            m = next((m for m in rnd.matches if not m.bye and m.key in runner.results
+                      and p.entry in _absent_sides(m, runner.results[m.key])), None)
+            if m is not None:
+                where = f"{rnd.title} {table_caption(m, match_titles(runner.ev.format.type, rnd))}"
+                at = runner.results[m.key].source
+                others = [s for s in _absent_sides(m, runner.results[m.key]) if s != p.entry]
+                break
+        a = award.get((p.group, p.rank), "")
+        prize = int(runner.ev.awards.prizes.get(a, 0)) if a else 0
+        place = f"{p.group + '组' if p.group else ''}第{p.rank}名"
+        what = (f"（{a}{f'，奖金 {prize} 元不发' if prize else ''}，不制作证书）" if a else "")
+        both = f"与{'、'.join(who(o) for o in others)}双方" if others else ""
+        sheet = f"《{at.file}》中" if at is not None and at.file else "成绩表上"
+        runner.issues.add(
+            "PLACE_VACANT",
+            f"{runner.ev.name}：{place}空缺{what}。{who(p.entry)}在{where or '淘汰阶段'}{both}弃权（未到场比赛，取消比赛资格），"
+            f"按组委会的决定不得名次和奖项；这一名次空缺，不由他人递补。如是裁判误填了“弃权”，请裁判改正{sheet}这一桌的"
+            "成绩后重新发送（放进收件箱再运行），名次和奖项随之重新排定；确属弃权的，无需处理。", at=at)
+
+
+def _absent_sides(m: Match, res: MatchResult) -> list[str]:
+    """The sides of ``m`` that lost it by not coming (弃权, 双方弃权, an absent seat: R2011-R1)."""
+    return [s for s, side in zip(m.sides, res.sides) if side.outcome in (Outcome.FORFEIT_LOSS, Outcome.ABSENT)]
 
 
 def places_kept_refused(runner: EventRunner) -> None:
@@ -7612,14 +7819,17 @@ def places_changed(runner: EventRunner, was: list, placements: list, inputs: Inp
     Example (t2020's 跳棋, round 5's first table corrected after the final): "跳棋：更正后名次有变：
     第1名 于建明 → 龚俊杰；第2名 龚俊杰 → 于建明。获奖有变：一等奖 于建明 → 龚俊杰；二等奖 …"
     """
+    names = {e.id: e.team for e in runner.shown_entries()}
+
     def seats(ps: list) -> dict[tuple[str, int], tuple[str, ...]]:
         out: dict[tuple[str, int], list[str]] = {}
         for p in ps:
-            out.setdefault((p.group, p.rank), []).append(p.entry)
+            # (R2011-R1: a vacant place says so, with whose absence left it)
+            out.setdefault((p.group, p.rank), []).append(
+                f"{VACANT}（{names.get(p.entry, p.entry)}弃权）" if getattr(p, "vacant", False) else p.entry)
         return {k: tuple(sorted(v)) for k, v in out.items()}
     before, after = seats(was), seats(placements)
     moved = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-    names = {e.id: e.team for e in runner.shown_entries()}
     awards = _awards_changed(runner, was, placements, names)
     if not moved:
         if awards:      # the office's edit of the awards (names, counts, rest, prizes): the same places
@@ -7715,7 +7925,8 @@ def _awards_changed(runner: EventRunner, was: list, placements: list, names: dic
         out: dict[tuple[str, str], list[str]] = {}
         prize: dict[tuple[str, str], int] = {}
         for g, award, entry, p in rows:
-            out.setdefault((g, award), []).append(names.get(entry, entry))
+            # (an award row without an entry: a vacant place, R2011-R1)
+            out.setdefault((g, award), []).append(names.get(entry, entry) if entry else VACANT)
             prize[(g, award)] = max(prize.get((g, award), 0), p)
         return {k: (tuple(sorted(v)), prize[k]) for k, v in out.items()}
 
@@ -7736,7 +7947,8 @@ def _awards_changed(runner: EventRunner, was: list, placements: list, names: dic
                 [*([f"增加 {who(tuple(came))}"] if came else []), *([f"不再有 {who(tuple(went))}"] if went else [])]))
         else:
             said.append(f"{head} {who(was_who)} → {who(now_who)}"
-                        + (f"（奖金 {was_prize} 元 → {now_prize} 元）" if was_who and now_who and was_prize != now_prize else ""))
+                        + (f"（奖金 {was_prize} 元 → {now_prize} 元）" if was_who and now_who and was_prize != now_prize
+                           and VACANT not in (*was_who, *now_who) else ""))
     return "；".join(said)
 
 
@@ -8078,8 +8290,14 @@ def tournament_id_changed(t: Tournament, out_parent: Path) -> None:
     2) before an empty ledger is made under the new id — where every form received would be
     another tournament's (TEMPLATE_MISMATCH, a refusal mailed to each captain) and every
     draw made again.  A new season in the same folder moves the old output folder away
-    first (the message says so)."""
+    first (the message says so).
+
+    Not when the run under the old id took no unit's form and published no round: nothing
+    was registered or drawn under it.  So it was when the id was changed after the templates
+    were sent and put back as TOURNAMENT_ID_MISMATCH asks (an audit: t2026 → t2026qp → t2026) —
+    refused, the office was told to change it back to the id it had just been told to leave."""
     from .spec import SPEC_FILE, SpecError
+    from .store import ledger_holds
 
     try:
         here = str(Path(t.folder).resolve())
@@ -8092,6 +8310,10 @@ def tournament_id_changed(t: Tournament, out_parent: Path) -> None:
         except (OSError, ValueError):
             continue
         if isinstance(body, dict) and body.get("folder") == here and body.get("league") == league_digest(t):
+            report = body.get("report")
+            if isinstance(report, dict) and report.get("accepted_branches") == [] and \
+                    not ledger_holds(old, rounds_only=True):
+                continue        # nothing taken, nothing drawn under the old id
             raise SpecError(t.folder / SPEC_FILE, "id",
                             f"赛事编号（id）改成了 {t.spec.id}，但这个赛事文件夹一直以编号 {old.name} 运行，账本在 {old}："
                             f"赛事进行中编号不能改（已发出的报名表和成绩表都按原编号识别），请把 id 改回 {old.name}。"
@@ -8544,9 +8766,26 @@ def form_checks(t: Tournament) -> Callable[[str], Any]:
     return of
 
 
+def copy_names(t: Tournament, entries: list[Entry]) -> Callable[[list[Issue]], tuple[str, ...]]:
+    """Issues → the people their messages name, for their returned copy (R2015): a
+    Traditional league's copy converts its messages as the receipt does, people's names as
+    names (:func:`pipeline.text.names_of`), in a worker that holds no league
+    (:func:`pipeline.text.names_finder`).  Nothing in a Simplified league (nothing is
+    converted there).  Not part of a copy's key: the names are those its messages (in the
+    key) name, people of the league when the messages were said."""
+    if t.spec.script != "traditional":
+        return lambda issues: ()
+    from .text import names_finder, people
+
+    find = names_finder(people(t.spec, entries))
+    return lambda issues: find(i.message for i in issues)
+
+
 def start_returned_copies(out: Path, submissions: list[Submission], issues: list[Issue],
                           ledger: Ledger, script: str = "simplified",
-                          checks: Callable[[str], Any] | None = None) -> tuple[Any, dict[str, tuple[str, Any]]]:
+                          checks: Callable[[str], Any] | None = None,
+                          names: Callable[[list[Issue]], tuple[str, ...]] | None = None
+                          ) -> tuple[Any, dict[str, tuple[str, Any]]]:
     """On a night with a few new registrations, start their returned copies on a worker
     right after validation, before the events.
 
@@ -8561,7 +8800,9 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
     to it by name, else to a worker forked here; a run that does not need it lets it go.
     Returns a context to leave when the run is done (it waits for the worker) and the
     started copies by name with their keys; :func:`render_all` takes a copy whose key is
-    still the one planned here and makes any other itself."""
+    still the one planned here and makes any other itself.  ``names``: the people a copy's
+    issues name (:func:`copy_names`), kept as names where a Traditional league's copy is
+    converted."""
     import contextlib
     import functools
 
@@ -8574,15 +8815,18 @@ def start_returned_copies(out: Path, submissions: list[Submission], issues: list
         if pre is not None:
             pre.shutdown(wait=False)
         return contextlib.nullcontext(), {}
+    names = names or (lambda issues: ())
     if pre is not None:     # the worker forked at start, openpyxl imported by now: side by side
         checks = checks or (lambda branch: None)
         handles = pre.submit_map("pipeline.xlsx.slim", "returned_copy_job",
-                                 [(c.stored, c.issues, c.target, script, checks(c.submission.branch)) for c in todo])
+                                 [(c.stored, c.issues, c.target, script, checks(c.submission.branch), names(c.issues))
+                                  for c in todo])
         return pre, {c.name: (c.key, h) for c, h in zip(todo, handles)}
     jobs = Jobs(min_parallel=1, max_workers=1)
     started = {c.name: (c.key, jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
                                                           script=script,
-                                                          checks=checks(c.submission.branch) if checks else None)))
+                                                          checks=checks(c.submission.branch) if checks else None,
+                                                          names=names(c.issues))))
                for c in todo}
     jobs.start()
     return jobs, (started if jobs.parallel else {})
@@ -8611,6 +8855,7 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     made_now: dict[str, str] = {}
     copies = []   # (submission, stored, returned name, key, handle or None when up to date)
     checks = form_checks(t)
+    names = copy_names(t, state.entries)
     for c in plan_returned_copies(out, state.submissions, state.issues, made, t.spec.script):
         handle = None
         started = (early or {}).get(c.name)
@@ -8624,7 +8869,8 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                     pass
             # the copies first (the site waits for them), then the result sheets, largest first
             handle = jobs.add(functools.partial(_write_returned_copy, c.stored, c.issues, c.target,
-                                                script=t.spec.script, checks=checks(c.submission.branch)),
+                                                script=t.spec.script, checks=checks(c.submission.branch),
+                                                names=names(c.issues)),
                               cost=float("inf"))
         copies.append((c.submission, c.stored, c.name, c.key, handle))
     # result workbooks for referees, one per event and round: those not written yet, and
@@ -8802,14 +9048,14 @@ WRITERS_PRELOAD_FROM = 16
 
 
 def _write_returned_copy(stored: Path, issues: list[Issue], target: Path, script: str = "simplified",
-                         checks: Any = None) -> Path | None:
+                         checks: Any = None, names: tuple[str, ...] = ()) -> Path | None:
     """A pool job: :func:`pipeline.xlsx.returned.write_returned_copy`, imported where it runs
     (in the tournament's script: a traditional-script league's 问题清单 was simplified)."""
     from .fsutil import sync_each
     from .xlsx.slim import write_returned_copy     # (a form's empty formatted rows left out)
 
     sync_each(False)    # (the worker prestarted before the run said so: pipeline.parallel.prestart)
-    return write_returned_copy(stored, issues, target, script=script, checks=checks)
+    return write_returned_copy(stored, issues, target, script=script, checks=checks, names=names)
 
 
 def _write_result_sheet(path: Path, **kw: Any) -> Path:
@@ -8843,8 +9089,8 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
             label = {e.id: e.team for e in ev.entries}
             p = forms / playoff_form_name(ev.spec.id, ev.rounds)
             notes = _tie_notes(ev)
-            ties = [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids), notes.get((st, g, frozenset(ids)), ""),
-                               ids=tuple(ids)) for st, g, ids in ev.ties]
+            ties = [PlayoffTie(st, g, tuple(label.get(i, i) for i in ids), note, ids=tuple(ids), level=level)
+                    for st, g, ids in ev.ties for note, level in [notes.get((st, g, frozenset(ids)), ("", ""))]]
             # written once (the office may fill it where it is), and again when the ties
             # pending are others: a second 加赛 of the round (the final drawn, then the final
             # places tied) was asked on the first one's form, and the event waited for good
@@ -8857,16 +9103,30 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
     return n
 
 
-def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], str]:
+def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], tuple[str, str]]:
     """The place each final-places tie an event waits for is at, as its 加赛表 names it
     (第3名并列（二等奖/三等奖）, :meth:`EventRunner.await_award_playoffs`): a form of two
-    such ties printed both with the same 阶段 and a blank 组别."""
+    such ties printed both with the same 阶段 and a blank 组别 — and, R2020-F4, the places of
+    it that are one prize and may stay level (第2–3名同为二等奖，可不分先后:
+    :meth:`EventRunner.take_level_playoffs`), or "" when none may."""
     if not any(st == FINAL_PLACES for st, _, _ in ev.ties):
         return {}
     from .score import AWARD_SCHEMES
+    from .score.awards import prize_runs
 
-    pending = AWARD_SCHEMES.get(ev.spec.awards.scheme).undecided(ev.spec.awards, ev.placements)
-    return {(FINAL_PLACES, g, frozenset(ids)): f"第{rank}名并列（{'/'.join(kinds)}）" for g, rank, ids, kinds in pending}
+    scheme = AWARD_SCHEMES.get(ev.spec.awards.scheme)
+    out = {}
+    for g, rank, ids, kinds in scheme.undecided(ev.spec.awards, ev.placements):
+        runs = prize_runs(scheme, ev.spec.awards, ev.placements, ids)
+        level = []
+        if len(runs) == len(kinds):         # (each run one of the prizes the tie spans, best first)
+            at = rank
+            for n, kind in zip(runs, kinds):
+                if n > 1:
+                    level.append(f"第{at}–{at + n - 1}名{'均无奖项' if kind == '无奖项' else f'同为{kind}'}，可不分先后")
+                at += n
+        out[(FINAL_PLACES, g, frozenset(ids))] = (f"第{rank}名并列（{'/'.join(kinds)}）", "；".join(level))
+    return out
 
 
 def _form_record(path: Path, key: str) -> tuple[str | None, Any]:

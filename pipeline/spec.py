@@ -37,20 +37,49 @@ _FORBID = {"extra": "forbid"}   # pydantic's config for a dataclass: an unknown 
 class SpecError(Exception):
     """A tournament spec that cannot be used.  ``str()`` names file, key and problem — and
     ``also`` the file's other problems found at the same time ((key, problem) pairs): an
-    office that typed three keys wrong is told of all three at once, not one a run."""
+    office that typed three keys wrong is told of all three at once, not one a run.
+
+    ``at``: key → the line (1-based) of tournament.yaml where that key is written (or, for a
+    key missing, the item it is missing from): :meth:`locate` finds them from the file's
+    text (pydantic's errors name no line; only a YAML syntax error had one)."""
 
     def __init__(self, file: str | Path, key: str, problem: str,
                  also: "tuple[tuple[str, str], ...]" = ()) -> None:
         self.file, self.key, self.problem, self.also = str(file), key, problem, tuple(also)
-        super().__init__("\n".join(f"{file}: {k}: {p}" for k, p in self.problems()))
+        self.at: dict[str, int] | None = None
+        super().__init__(file, key, problem)
+
+    def __str__(self) -> str:
+        return "\n".join(f"{self.file}: {self._key(k)}: {p}" for k, p in self.problems())
+
+    def __reduce__(self) -> Any:
+        return SpecError, (self.file, self.key, self.problem, self.also)
 
     def problems(self) -> "list[tuple[str, str]]":
         """Every (key, problem) of the file, the first one first."""
         return [(self.key, self.problem), *self.also]
 
+    def locate(self, text: str | None = None) -> "SpecError":
+        """Find the line of each key in tournament.yaml's ``text`` (read from :attr:`file`
+        when not given; nothing found when it cannot be read or parsed).  Returns self."""
+        if self.at is None:
+            if text is None:
+                try:
+                    text = Path(self.file).read_text(encoding="utf-8") if Path(self.file).name == SPEC_FILE else ""
+                except (OSError, UnicodeDecodeError):
+                    text = ""
+            self.at = key_lines(text, [k for k, _ in self.problems()]) if text else {}
+        return self
+
+    def _key(self, key: str) -> str:
+        line = (self.at or {}).get(key)
+        return f"{key}（第 {line} 行）" if line else key
+
     def lines(self) -> str:
-        """What a command prints after naming the file: one line per problem."""
-        return "\n".join(f"  键 {k}: {p}" for k, p in self.problems())
+        """What a command prints after naming the file: one line per problem, each with the
+        line of tournament.yaml where its key is."""
+        self.locate()
+        return "\n".join(f"  键 {self._key(k)}: {p}" for k, p in self.problems())
 
 
 #: at most this many problems of one tournament.yaml are said at once
@@ -88,6 +117,40 @@ def _email_list(v: Any) -> Any:
             if addr.lower() not in (a.lower() for a in out):
                 out.append(addr)
     return out
+
+
+#: a yes-or-no setting as the office types it (``league new`` asks them with 是 / 否):
+#: pydantic alone took true/false, yes/no, y/n, on/off, 1/0 and refused ``是``
+YES_NO_WORDS: dict[str, bool] = {**dict.fromkeys(("是", "y", "yes", "true", "1", "对", "要"), True),
+                                 **dict.fromkeys(("否", "n", "no", "false", "0", "不"), False)}
+#: R2020-Q2 每人限报一项 answered yes or no, in the words ``league new`` takes for it too
+ONE_EVENT_WORDS: dict[str, bool] = {
+    **YES_NO_WORDS,
+    **dict.fromkeys(("限报", "限报一项", "每人限报一项", "限一项", "只报一项", "每人只报一项"), True),
+    **dict.fromkeys(("不限", "不限项", "可兼报", "可以兼报", "兼报", "可报多项", "不限报一项"), False)}
+
+
+def yes_no_word(v: Any, words: dict[str, bool] = YES_NO_WORDS) -> Any:
+    """``v`` as True / False when it is one of ``words`` (full-width letters, case and a closing
+    。 aside), else ``v`` itself (pydantic then says what is wrong with it).
+
+    >>> yes_no_word("是"), yes_no_word("Ｎ"), yes_no_word("也许"), yes_no_word(True)
+    (True, False, '也许', True)
+    """
+    if not isinstance(v, str):
+        return v
+    import unicodedata
+
+    s = unicodedata.normalize("NFKC", v).strip().lower().rstrip("。.")
+    return words.get(s, v)
+
+
+def _yes_no(v: Any) -> Any:
+    return yes_no_word(v)
+
+
+def _one_event(v: Any) -> Any:
+    return yes_no_word(v, ONE_EVENT_WORDS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -136,7 +199,7 @@ class QuotaSpec:
     __pydantic_config__ = _FORBID
     rule: Literal["fixed", "bands", "ratio", "open"] = "open"
     per_branch: Annotated[int | None, Field(ge=0, le=1_000)] = None
-    short_warning: bool = True
+    short_warning: Annotated[bool, BeforeValidator(_yes_no)] = True
     bands: list[Band] = field(default_factory=list)
     extra_every: Annotated[int | None, Field(gt=0)] = None
     ratio: Annotated[float | None, Field(gt=0, le=1)] = None
@@ -145,11 +208,11 @@ class QuotaSpec:
 
     def __post_init__(self) -> None:
         if self.rule == "fixed" and self.per_branch is None:
-            raise ValueError("rule fixed needs per_branch")
+            raise ValueError("名额规则 rule: fixed（每单位固定名额）需要写 per_branch（每单位可报几个，如 per_branch: 2）")
         if self.rule == "bands" and not self.bands:
-            raise ValueError("rule bands needs bands")
+            raise ValueError("名额规则 rule: bands（按会员人数分档）需要写 bands（各档的 min_members 和 entries）")
         if self.rule == "ratio" and self.ratio is None:
-            raise ValueError("rule ratio needs ratio")
+            raise ValueError("名额规则 rule: ratio（按会员人数比例）需要写 ratio（比例，如 ratio: 0.15）")
 
 
 class _Options:
@@ -251,7 +314,7 @@ class EventSpec:
     name: str
     game: str
     team_size: Annotated[int, Field(ge=1, le=8)] = 1
-    cross_branch: bool = False
+    cross_branch: Annotated[bool, BeforeValidator(_yes_no)] = False
     quota: QuotaSpec = QuotaSpec()
     deadline: Annotated[dt.datetime | None, BeforeValidator(_end_of_day), AfterValidator(_beijing)] = None
     draw_at: Annotated[dt.datetime | None, AfterValidator(_beijing),
@@ -431,7 +494,7 @@ class TournamentSpec:
         field(default_factory=list)
     pickup_points: list[str] = field(default_factory=list)
     late_policy: Literal["reject", "accept-with-warning"] = "reject"
-    one_event_per_person: bool = False
+    one_event_per_person: Annotated[bool, BeforeValidator(_one_event)] = False
     budget: list[BudgetItem] = field(default_factory=list)
     prize_budget_source: str = ""
     discretionary_awards: list[str] = field(default_factory=list)
@@ -560,13 +623,15 @@ class Tournament:
     def inbox(self) -> Path:
         return self.folder / "inbox"
 
-    def token(self, branch_id: str) -> str:
-        """R-identity: HMAC of tournament id + branch id with the tournament's secret."""
-        msg = f"{self.spec.id}\x1f{branch_id}".encode()
+    def token(self, branch_id: str, tournament_id: str | None = None) -> str:
+        """R-identity: HMAC of tournament id + branch id with the tournament's secret.
+        ``tournament_id``: another id than the spec's (a form issued under the id
+        tournament.yaml had before: :func:`pipeline.ingest.registration.read_registration`)."""
+        msg = f"{self.spec.id if tournament_id is None else tournament_id}\x1f{branch_id}".encode()
         return hmac.new(self.secret, msg, hashlib.sha256).hexdigest()[:32]
 
-    def token_ok(self, branch_id: str, token: str) -> bool:
-        return hmac.compare_digest(self.token(branch_id), (token or "").strip())
+    def token_ok(self, branch_id: str, token: str, tournament_id: str | None = None) -> bool:
+        return hmac.compare_digest(self.token(branch_id, tournament_id), (token or "").strip())
 
 
 def _key_of(loc: tuple[Any, ...], raw: Any) -> str:
@@ -591,30 +656,107 @@ def _key_of(loc: tuple[Any, ...], raw: Any) -> str:
 
 _EXTRA = "不认识的键，请检查拼写（可用的键见 docs/spec-reference.md）"
 _DATETIME = "日期时间格式不对，请写成 2020-11-09 15:00（或只写日期 2020-11-09，表示当天 23:59）"
-#: pydantic's error types → what the union office reads (pydantic's English follows in brackets)
+_TIME = "时间格式不对，请写成 14:00"
+_DATE = "日期格式不对，请写成 2020-11-09"
+_INT = "应为整数"
+_BOOL = "应为 是 或 否（也可写 true / false）"
+_MAPPING = "应为若干“键: 值”（缩进写在下一级）"
+#: pydantic's error types → what the union office reads, in Chinese only (pydantic's English
+#: ended every message: "（Input should be a valid datetime or date, invalid date separator,
+#: expected `-`）", an audit); the value typed follows where it helps (:func:`_in_chinese`)
 _ZH = {"missing": "缺少这一项（必填）", "extra_forbidden": _EXTRA, "unexpected_keyword_argument": _EXTRA,
-       "literal_error": "取值不在允许的范围内", "datetime_parsing": _DATETIME, "datetime_from_date_parsing": _DATETIME,
-       "datetime_type": _DATETIME, "time_parsing": "时间格式不对，请写成 14:00", "time_type": "时间格式不对，请写成 14:00",
-       "date_parsing": "日期格式不对，请写成 2020-11-09", "date_from_datetime_parsing": "日期格式不对，请写成 2020-11-09",
-       "int_parsing": "应为整数", "int_type": "应为整数", "int_from_float": "应为整数",
-       "float_parsing": "应为数字", "bool_parsing": "应为 true 或 false", "bool_type": "应为 true 或 false",
-       "string_type": "应为文字", "list_type": "应为列表（每项一行，以“- ”开头）",
-       "dict_type": "应为若干“键: 值”（缩进写在下一级）", "dataclass_type": "应为若干“键: 值”（缩进写在下一级）",
+       "literal_error": "取值不在允许的范围内", "enum": "取值不在允许的范围内",
+       "datetime_parsing": _DATETIME, "datetime_from_date_parsing": _DATETIME, "datetime_type": _DATETIME,
+       "datetime_object_invalid": _DATETIME,
+       "time_parsing": _TIME, "time_type": _TIME, "date_parsing": _DATE, "date_from_datetime_parsing": _DATE,
+       "date_type": _DATE, "date_from_datetime_inexact": "应只写日期，不带时间，如 2020-11-09",
+       "int_parsing": _INT, "int_type": _INT, "int_from_float": "应为整数（不能有小数）",
+       "int_parsing_size": "数字太大", "float_parsing": "应为数字", "float_type": "应为数字",
+       "finite_number": "应为数字", "bool_parsing": _BOOL, "bool_type": _BOOL,
+       "string_type": "应为文字（写在冒号后的一行文字，不是列表或“键: 值”）", "string_unicode": "应为文字",
+       "list_type": "应为列表（每项一行，以“- ”开头）", "tuple_type": "应为列表（每项一行，以“- ”开头）",
+       "set_type": "应为列表（每项一行，以“- ”开头）", "iterable_type": "应为列表（每项一行，以“- ”开头）",
+       "dict_type": _MAPPING, "mapping_type": _MAPPING, "dataclass_type": _MAPPING, "dataclass_exact_type": _MAPPING,
+       "model_type": _MAPPING, "model_attributes_type": _MAPPING,
        "greater_than_equal": "数值太小", "greater_than": "数值太小", "less_than_equal": "数值太大",
-       "less_than": "数值太大", "string_too_short": "不能为空",
-       "string_pattern_mismatch": "格式不对（只能用英文字母、数字、- 和 _）"}
+       "less_than": "数值太大", "multiple_of": "数值不对",
+       "string_too_short": "不能为空", "string_too_long": "太长", "too_short": "项数太少", "too_long": "项数太多",
+       "string_pattern_mismatch": "格式不对", "none_required": "这里不用填写"}
+#: the bounds pydantic names in its ``ctx`` → how a bound is said (``不能小于 0``)
+_BOUNDS = {"ge": "不能小于 {}", "gt": "应大于 {}", "le": "不能大于 {}", "lt": "应小于 {}", "multiple_of": "应为 {} 的倍数"}
+#: the one pattern the spec's ids have
+_ID_PATTERN = r"^[A-Za-z0-9_-]+$"
+
+
+def _typed(value: Any) -> str:
+    """A value as the office typed it, for a message (``“2026/12/01 17:00”``, ``“-5”``); "" for
+    a list or mapping (too long to show, and said by what is expected).
+
+    >>> _typed("band"), _typed(-5), _typed(12.5), _typed([1]), _typed(None)
+    ('“band”', '“-5”', '“12.5”', '', '空')
+    """
+    if value is None:
+        return "空"
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, (int, float, str, dt.date, dt.time)):
+        text = _number(value) if isinstance(value, (int, float)) else str(value)
+    else:
+        return ""
+    return f"“{text[:40]}{'…' if len(text) > 40 else ''}”"
+
+
+def _number(n: Any) -> str:
+    """A bound or value as the office writes it: ``1``, not pydantic's ``1.0``."""
+    return str(int(n)) if isinstance(n, float) and n.is_integer() else str(n)
 
 
 def _in_chinese(err: dict) -> str:
-    """One pydantic error as the office reads it: Chinese first, pydantic's words after (our
-    own validators already speak Chinese) — and a value typed with full-width characters
-    (``per_branch: ２``) says so: "应为整数" alone left the office looking at a 2."""
-    if err["type"] == "value_error":
-        return str(err.get("ctx", {}).get("error") or err["msg"]).removeprefix("Value error, ")
-    zh = _ZH.get(err["type"])
-    msg = "Extra inputs are not permitted" if err["type"] == "unexpected_keyword_argument" else err["msg"]
-    out = f"{zh}（{msg}）" if zh else msg
-    if err["type"] in ("extra_forbidden", "unexpected_keyword_argument") and err.get("loc"):
+    """One pydantic error as the office reads it, in Chinese only (our own validators speak
+    Chinese): what is wrong, what is allowed (the values a choice takes, a bound), and what
+    was typed — and a value typed with full-width characters (``per_branch: ２``) says so:
+    "应为整数" alone left the office looking at a 2.  An error type without words of its own
+    is said as a value not right, with the value (never pydantic's English)."""
+    import difflib
+    import re
+
+    kind = err["type"]
+    ctx = err.get("ctx") or {}
+    if kind in ("value_error", "assertion_error"):
+        return str(ctx.get("error") or err["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    value = err.get("input")
+    typed = _typed(value) if kind not in ("missing", "extra_forbidden", "unexpected_keyword_argument") else ""
+    out = _ZH.get(kind) or "这一项的值不对，请对照 docs/spec-reference.md 改正"
+    if kind in ("literal_error", "enum"):
+        allowed = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        if allowed:
+            out += f"：应为 {'、'.join(allowed)} 之一"
+            near = difflib.get_close_matches(str(value), allowed, n=1, cutoff=0.6) if isinstance(value, str) else []
+            if typed:
+                out += f"，现为{typed}"
+            if near:
+                out += f"。是不是 {near[0]}？"
+            return out
+    elif kind == "string_pattern_mismatch":
+        out += "（只能用英文字母、数字、- 和 _，不能有汉字、空格或其他符号）" if ctx.get("pattern") == _ID_PATTERN else ""
+    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than", "multiple_of"):
+        bound = next(((b, ctx[b]) for b in _BOUNDS if b in ctx), None)
+        if bound is not None:
+            out = _BOUNDS[bound[0]].format(_number(bound[1]))
+    elif kind == "string_type" and isinstance(value, bool):
+        return "应为文字：YAML 把 yes、no、on、off、true、false 读成是非值，不是文字，请给这个值加上引号（如 'yes'）"
+    elif kind == "string_type" and isinstance(value, (int, float, dt.date, dt.time)):
+        # ``contact: 88880000``, ``name: 2026``: YAML read a number (a date) where text belongs
+        what = "日期" if isinstance(value, (dt.date, dt.time)) else "数字"
+        return f"应为文字：{_typed(value)}被读成了{what}，请给它加上引号，如 '{value}'"
+    elif kind in ("string_too_long", "too_long") and "max_length" in ctx:
+        out += f"（最多 {ctx['max_length']} {'个字' if kind == 'string_too_long' else '项'}）"
+    elif kind == "too_short" and "min_length" in ctx:
+        out += f"（至少 {ctx['min_length']} 项）"
+    # (a number typed as words says what was typed itself: _number_typed below)
+    if typed and kind != "string_too_short" and not (isinstance(value, str) and kind in ("int_parsing", "float_parsing")):
+        out += f"，现为{typed}"
+    if kind in ("extra_forbidden", "unexpected_keyword_argument") and err.get("loc"):
         cls = _class_at(err["loc"][:-1])
         key = str(err["loc"][-1])
         near = _near_key(key, cls)
@@ -622,16 +764,60 @@ def _in_chinese(err: dict) -> str:
             out += f"。是不是 {near}？"
         elif cls is not None and key in _spec_keys() - _spec_keys(cls):
             out += "。这个键不能写在这一层：请核对缩进，或它所属的位置（见 docs/spec-reference.md）"
-    value = err.get("input")
-    if isinstance(value, str) and err["type"].endswith("_parsing"):     # a number, date or time
+    if isinstance(value, str) and kind.endswith("_parsing"):     # a number, date or time
         import unicodedata
 
         wide = [c for c in value if unicodedata.east_asian_width(c) == "F" and unicodedata.normalize("NFKC", c) != c]
         if wide:
             out += (f"。其中有全角字符（如“{wide[0]}”），请改用半角（英文输入法）："
                     f"{unicodedata.normalize('NFKC', value)}")
-        elif err["type"] in ("int_parsing", "float_parsing"):
+        elif kind in ("int_parsing", "float_parsing"):
             out += _number_typed(value)
+    return out
+
+
+def key_lines(text: str, keys: Iterable[str]) -> dict[str, int]:
+    """Each key path of a spec problem (``events[xiangqi].deadline``, ``units[b01].name``,
+    ``sessions[1].end``, ``late_polcy``) → the line (1-based) of tournament.yaml's ``text``
+    where it is written, from the YAML nodes' marks; a key not written (a required key
+    missing) → the line of the nearest item or key above it that is.  Items are named by
+    their ``id``, else by their place.  Keys that are no path (``(syntax)``) and text that
+    does not parse are left out.
+
+    >>> key_lines("id: t\\nevents:\\n  - id: xq\\n    deadlin: 1\\n  - {id: go, name: 围棋}\\n",
+    ...           ["events[xq].deadlin", "events[go].name", "events[go].game", "events[1]", "(syntax)"])
+    {'events[xq].deadlin': 4, 'events[go].name': 5, 'events[go].game': 5, 'events[1]': 5}
+    """
+    import re
+
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=_loader())
+    except (yaml.YAMLError, ValueError):
+        return {}
+    out: dict[str, int] = {}
+    for key in keys:
+        if not key or key.startswith(("(", "…")) or root is None:
+            continue
+        node, line = root, None
+        for name, item in re.findall(r"([^.\[\]]+)|\[([^\]]*)\]", key):
+            found = None
+            if name and isinstance(node, yaml.MappingNode):
+                found = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == name), None)
+                at = next((k for k, v in node.value if v is found), None) if found is not None else None
+            elif not name and isinstance(node, yaml.SequenceNode):
+                found = next((c for c in node.value if isinstance(c, yaml.MappingNode) and any(
+                    isinstance(k, yaml.ScalarNode) and k.value == "id" and isinstance(v, yaml.ScalarNode)
+                    and v.value == item for k, v in c.value)), None)
+                if found is None and item.isdigit() and int(item) < len(node.value):
+                    found = node.value[int(item)]
+                at = found
+            if found is None:
+                break
+            node, line = found, at.start_mark.line + 1
+        if line is not None:
+            out[key] = line
     return out
 
 
@@ -856,9 +1042,9 @@ def parse_spec(raw: Any, file: str | Path = SPEC_FILE) -> TournamentSpec:
     >>> parse_spec({"id": "x"}).id
     Traceback (most recent call last):
     ...
-    pipeline.spec.SpecError: tournament.yaml: name: 缺少这一项（必填）（Field required）
-    tournament.yaml: units: 缺少这一项（必填）（Field required）
-    tournament.yaml: events: 缺少这一项（必填）（Field required）
+    pipeline.spec.SpecError: tournament.yaml: name: 缺少这一项（必填）
+    tournament.yaml: units: 缺少这一项（必填）
+    tournament.yaml: events: 缺少这一项（必填）
     """
     if not isinstance(raw, dict):
         raise SpecError(file, "(top level)", "tournament.yaml 应是一组“键: 值”（id、name、units、events …）")
@@ -1002,6 +1188,7 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
             wide = wide or (_odd_spaces(text) if "\u3000" in f"{e.key} {e.problem}" else "")
             if wide:
                 raise SpecError(path, "(syntax)", wide) from None
+            e.locate(text)      # each key at its line of the text read (the file may change)
             raise
     secret_path = folder / spec.secret_file
     if not secret_path.is_file():

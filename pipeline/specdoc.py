@@ -183,7 +183,11 @@ def generate() -> str:
         out += model_table(model) + [""]
     out += ["## 棋牌种类（`events[].game`）", "", "名称或任一别名都可以填写。", ""]
     out += _registry_table(GAMES, with_seats=True) + [""]
-    out += ["## 破同分规则（`events[].tiebreaks`）", "", "按列出的顺序逐项比较。", ""]
+    out += ["## 破同分规则（`events[].tiebreaks`）", "",
+            "按列出的顺序逐项比较。某一项把并列者分开后，其中仍并列的两人（队）或更多从第一项起重新逐项比较："
+            "直胜、加赛只在这几人之间计算，其余各项的数值不变（R2020-F4）。"
+            "胜局数数的是实际对局中赢的局数：每场赛几局的项目（跳棋三局二胜，R2020-F2）把各场赢的局数相加，"
+            "一局定胜负的项目为赢的场数；弃权胜和轮空不计。", ""]
     out += _registry_table(TIEBREAKS) + [""]
     out += ["## 评奖方式（`events[].awards.scheme`）", ""]
     out += _registry_table(AWARD_SCHEMES) + [""]

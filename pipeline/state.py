@@ -123,14 +123,23 @@ class AwardRow:
     #: every unit the award is credited to, ``branch`` first: both units of a cross-unit pair
     #: (R2015-Q2) or of a pair re-formed at check-in (R2016-F2); () = ``branch`` alone
     units: tuple[str, ...] = ()
+    #: R2011-R1: the place is vacant (空缺) — the entry on it lost its match or table by not
+    #: coming (``Placement.vacant``): nobody is awarded, no prize, no certificate; ``team`` is
+    #: 空缺, ``entry`` empty, and it counts for no unit
+    vacant: bool = False
 
     @property
     def unit_ids(self) -> tuple[str, ...]:
-        """The units the award names and counts for (:attr:`units`, else ``branch``).
+        """The units the award names and counts for (:attr:`units`, else ``branch``; none for
+        a vacant place).
 
         >>> AwardRow("e", "", "一等奖", 1, "t", "u1", "a/b", units=("u1", "u2")).unit_ids
         ('u1', 'u2')
+        >>> AwardRow("e", "", "二等奖", 2, "空缺", "", "", vacant=True).unit_ids
+        ()
         """
+        if self.vacant:
+            return ()
         return self.units or (self.branch,)
 
     def prize_share(self, unit: str) -> int:

@@ -692,9 +692,10 @@ def _link_problem(path: str, real_inbox: str) -> str:
     return "" if stat.S_ISREG(mode) else "special"
 
 
-def ledger_holds(out: Path) -> bool:
+def ledger_holds(out: Path, rounds_only: bool = False) -> bool:
     """Whether the ledger under ``out`` has recorded any received file or published round
-    (read apart, after a run failed); False when there is none or it cannot be read."""
+    (``rounds_only``: any published round) — read apart, after a run failed, or of another
+    output folder; False when there is none or it cannot be read."""
     from urllib.parse import quote
 
     path = out / "ledger.sqlite"
@@ -710,8 +711,9 @@ def ledger_holds(out: Path) -> bool:
         try:
             conn = sqlite3.connect(uri + how, uri=True, timeout=1)
             try:
-                return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM received) OR EXISTS (SELECT 1 FROM rounds)")
-                            .fetchone()[0])
+                query = "SELECT EXISTS (SELECT 1 FROM rounds)" if rounds_only else \
+                    "SELECT EXISTS (SELECT 1 FROM received) OR EXISTS (SELECT 1 FROM rounds)"
+                return bool(conn.execute(query).fetchone()[0])
             finally:
                 conn.close()
         except sqlite3.Error:

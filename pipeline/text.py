@@ -9,7 +9,7 @@ import contextlib
 import contextvars
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 if TYPE_CHECKING:
     import opencc
@@ -140,12 +140,40 @@ def names_kept(names: Iterable[str]) -> Iterator[None]:
     """While rendering a page that names these people, :func:`convert` turns each of their
     names with :func:`convert_name`: whole-text conversion made the surname 于 of 于力
     於力 (於 is the preposition), while 于敏勇 stayed right by chance of the dictionary."""
-    kept = frozenset(n for n in names if n and len(n) >= 2 and not n.isascii())
+    kept = _kept(names)
     token = _NAMES.set(_names_pattern(kept) if kept else None)
     try:
         yield
     finally:
         _NAMES.reset(token)
+
+
+def _kept(names: Iterable[str]) -> frozenset[str]:
+    """The names :func:`names_kept` keeps (not one character alone, not Latin letters)."""
+    return frozenset(n for n in names if n and len(n) >= 2 and not n.isascii())
+
+
+def names_finder(names: Iterable[str]) -> "Callable[[Iterable[str]], tuple[str, ...]]":
+    """A function giving the ``names`` (those :func:`names_kept` keeps) that occur in some
+    texts — what a text converted elsewhere needs kept: a returned copy is made by a worker
+    process, which holds no league, and its messages name people its receipt converted as
+    names (R2015: 于丽 stays 于, not 於).  Every name occurring anywhere in the texts, so the
+    worker's :func:`names_kept` of them converts as one of every name would: where a text
+    holds a name, the longest starting there is among them.  Looked up by each place and
+    length of the names (a few hundred set lookups a copy): the pattern of 10,000 names took
+    a quarter of a second to make, before a night's first copy could start."""
+    kept = _kept(names)
+    lengths = sorted({len(n) for n in kept})
+    firsts = frozenset(n[0] for n in kept)
+
+    def find(texts: Iterable[str]) -> tuple[str, ...]:
+        found = set()
+        for text in texts:
+            for at, ch in enumerate(text):
+                if ch in firsts:
+                    found.update(w for w in (text[at:at + n] for n in lengths) if w in kept)
+        return tuple(sorted(found))
+    return find
 
 
 @lru_cache(maxsize=4)
@@ -424,8 +452,14 @@ def names_of(state) -> "contextlib.AbstractContextManager[None]":
     spec = state.tournament.spec
     if getattr(spec, "script", "simplified") != "traditional":
         return contextlib.nullcontext()
-    names = [n for e in state.entries for p in e.players for n in (p.name, p.shown)]
-    return names_kept(names + [u.captain for u in spec.units if u.captain])
+    return names_kept(people(spec, state.entries))
+
+
+def people(spec: Any, entries: Iterable[Any]) -> list[str]:
+    """Every person a tournament's pages may name (:func:`names_of`): the players of
+    ``entries`` (as typed and as read) and the units' captains."""
+    names = [n for e in entries for p in e.players for n in (p.name, p.shown)]
+    return names + [u.captain for u in spec.units if u.captain]
 
 
 #: a cross-unit member's note on a form (R2015-Q2): 跨分工会：<unit> — here, not in

@@ -93,6 +93,11 @@ class Placement:
     #: runner-up, R2020-D2: two level 2nd at one table share one 三等奖): played off
     #: whenever that place bears an award (:func:`pipeline.score.awards.straddling`)
     settle: bool = False
+    #: R2011-R1 (迟到15分钟取消参赛资格) in a place-deciding stage — a knockout match, a table of
+    #: three: the entry lost it by its own absence (弃权, 双方弃权, an absent seat).  It has no
+    #: place and no award: the place (``rank``) it stands on is vacant (空缺) — nobody below
+    #: moves up (:func:`pipeline.score.awards.straddling` and the award schemes skip it)
+    vacant: bool = False
 
 
 class Format(Protocol):

@@ -11,7 +11,7 @@ import heapq
 import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Collection, Iterable, Sequence
 
 from ..model import Match, MatchResult, Outcome, Round
 from .base import EventState, Placement, Waiting
@@ -266,12 +266,17 @@ def deal_groups(ids: Sequence[str], groups: int, rng: random.Random, branch_of) 
 
 # --------------------------------------------------------------------------- history
 
+def is_walkover(m: Match) -> bool:
+    """Whether ``m`` is a walkover (:data:`pipeline.model.WALKOVER`), not a bye drawn by lot or a rest."""
+    return m.walkover
+
+
 def bye_counts(rounds: Iterable[Round]) -> Counter:
-    """Entry id → number of byes received in ``rounds``."""
+    """Entry id → number of byes received in ``rounds`` (a walkover is none: R2011-R1)."""
     c: Counter = Counter()
     for r in rounds:
         for m in r.matches:
-            if m.bye:
+            if m.bye and not is_walkover(m):
                 c[m.sides[0]] += 1
     return c
 
@@ -563,10 +568,13 @@ def ranked(state: EventState, ids: Iterable[str], rounds: Sequence[Round],
 
 
 def tier_placements(state: EventState, tiers: Iterable[tuple[str, Sequence[str]] | tuple[str, Sequence[str], Sequence[Round]]],
-                    rounds: Sequence[Round], group: str = "") -> list[Placement]:
+                    rounds: Sequence[Round], group: str = "", vacant: Collection[str] = ()) -> list[Placement]:
     """Placements from tiers (best tier first); inside a tier entries are ordered by the
     rank function over ``rounds`` (or the tier's own rounds, a third item: the final
-    table's places are its own); entries still tied share a rank."""
+    table's places are its own); entries still tied share a rank.  ``vacant``: entries that
+    lost a place-deciding match or table by their own absence (R2011-R1), each standing on a
+    vacant place of its own (``Placement.vacant``: never tied, no 加赛 between absentees) —
+    the format puts them in tiers of their own where the places are."""
     out: list[Placement] = []
     placed: set[str] = set()
     for tier, ids, *own in tiers:
@@ -576,25 +584,40 @@ def tier_placements(state: EventState, tiers: Iterable[tuple[str, Sequence[str]]
         offset = len(out)
         rows = ranked(state, ids, own[0] if own else rounds) if len(ids) > 1 else [_Row(ids[0], 1, 0)]
         counts = Counter(r.rank for r in rows)
-        for r in rows:
-            out.append(Placement(rank=offset + r.rank, entry=r.entry, tier=tier, group=group,
-                                 tied=counts[r.rank] > 1))
+        for i, r in enumerate(rows):
+            if r.entry in vacant:
+                out.append(Placement(rank=offset + i + 1, entry=r.entry, tier=tier, group=group, vacant=True))
+            else:
+                out.append(Placement(rank=offset + r.rank, entry=r.entry, tier=tier, group=group,
+                                     tied=counts[r.rank] > 1))
             placed.add(r.entry)
     return out
 
 
 def byes_left(state: EventState, rnd: Round, later: Iterable[str], *, unscored: bool) -> list[str]:
-    """The holders of ``rnd``'s byes (晋级签) in no round after it (``later``: the entries
-    of those rounds) — withdrawn by the office — whose bye does (``unscored=False``) or does
-    not (``True``) count: withdrawn before the round was played, its bye is not scored
-    (handbook 缺席、弃权和退赛, :func:`pipeline.draw.bye_unscored`) and the entry is placed with
-    the round's losers, as a seated player then forfeits; withdrawn after, it is placed with
-    the round's winners (it went through), as a winner withdrawn after its table is."""
+    """The holders of ``rnd``'s byes (晋级签, or a walkover: R2011-R1) in no round after it
+    (``later``: the entries of those rounds) — withdrawn by the office — whose bye does
+    (``unscored=False``) or does not (``True``) count: withdrawn before the round was played,
+    its bye is not scored (handbook 缺席、弃权和退赛, :func:`pipeline.draw.bye_unscored`) and the
+    entry is placed with the round's losers; withdrawn after, it is placed with the round's
+    winners (it went through), as a winner withdrawn after its table is.  A withdrawal is the
+    office's decision, not an absence: the entry has a place either way, never a vacant one
+    (:func:`lost_by_absence` is empty for a bye)."""
     from . import bye_unscored
 
     later = set(later)
     return [s for m in rnd.matches if m.bye and bye_unscored(m, state.results.get(m.key)) is unscored
             for s in m.sides if s not in later]
+
+
+def lost_by_absence(state: EventState, m: Match) -> list[str]:
+    """The sides of ``m`` that lost it by their own absence (R2011-R1: later than 15 minutes is
+    a forfeit) — the absent side of 甲方/乙方弃权, both of 双方弃权, a 斗地主 table's absent
+    seats — by its result as it is now ([] for a bye or a table without a result)."""
+    res = state.results.get(m.key)
+    if m.bye or res is None:
+        return []
+    return [s for s, side in zip(m.sides, res.sides) if side.outcome in (Outcome.FORFEIT_LOSS, Outcome.ABSENT)]
 
 
 def rounds_of(state: EventState, *kinds: str) -> list[Round]:

@@ -34,6 +34,14 @@ group winners are shared between the halves.  The two semifinal losers play for 
 place (option ``third_place``, default true) in the same round as the final (that match
 has group ``"三四名"``).
 
+R2011-R1 (later than 15 minutes is a forfeit; the office's decision where the rules are
+silent, handbook 缺席、弃权和退赛): a knockout match both sides forfeited sends nobody on —
+the opponent in the next match goes through without playing (a walkover: a one-sided match
+noted :data:`~pipeline.model.WALKOVER`, shown like a bye but no bye), up to the final; the
+semi-finals' losers who are left play for third (a lone one by walkover), and the event
+completes.  One who lost a knockout match by not coming has no place: the place is vacant
+(:meth:`GroupsKnockout._ko_tiers`, ``Placement.vacant``).
+
 Plans: group rounds ``{"kind": "group", "groups": {label: [Berger order]}, "group_round": k,
 "of": total}``; knockout rounds ``{"kind": "ko", "bracket": [[a, b] | [a], …], "final": bool,
 "third": [a, b] | None}`` — ``bracket`` lists the pairings in bracket order.
@@ -48,13 +56,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from fractions import Fraction
 
-from ..model import Match, Round
+from ..model import WALKOVER, Match, Round
 from . import FORMATS
 from .base import EventState, Placement
 from .common import (GROUP_PLAYOFFS, PlayoffWaiting, berger_pairs, berger_round_count, byes_left, check_bool,
-                     check_int, counted, check_known, deal_groups, first_balance, first_problem, group_label, group_name,
-                     next_round_no, orient, ranked, rounds_of, settled_winner, shown, shown_list,
-                     tier_placements, winner_of, winners_of, withdrawn_notes)
+                     check_int, counted, check_known, deal_groups, first_balance, first_problem, group_label,
+                     group_name, lost_by_absence, next_round_no, orient, ranked, rounds_of, settled_winner, shown,
+                     shown_list, tier_placements, winner_of, winners_of, withdrawn_notes)
 
 GROUP_STAGE = "group"       # (common.GROUP_PLAYOFFS: the 加赛 that rank a group)
 #: the third-place match's group id (its result sheet's 组别 key; no group: :meth:`GroupsKnockout.match_title`)
@@ -219,15 +227,17 @@ class GroupsKnockout:
         rnd = ko[-1]
         winners_of(state, [m for m in rnd.matches if not m.bye])    # every drawn table's 加赛 at once
         winners = [self._winner_of_slot(state, rnd, slot) for slot in last["bracket"]]
-        if sum(w is not None for w in winners) < 2:
-            return None
+        if all(w is None for w in winners):
+            return None         # every match of the round forfeited by both sides: nobody is left
         # R2011-F2: each slot's winner stays in its place, so the halves meet only in the
-        # final; a slot whose match both sides forfeited leaves its neighbour a bye (the
-        # winners were once closed up, and a top-half winner met a bottom-half one)
+        # final.  R2011-R1: a slot whose match both sides forfeited has no winner: the opponent
+        # in the next match goes through without playing (a walkover) — up to the final, and
+        # the semi-finals' losers left still play for third (the event ended after a semi-final
+        # forfeited by both, without a final, and third place went to an absent player)
         bracket = _collapse(_next_slots(winners))
         gone: list[str] = []
         if len(bracket) > 1:
-            # a winner the office withdrew leaves its slot empty (its neighbour has a bye) — but
+            # a winner the office withdrew leaves its slot empty (its neighbour walks over) — but
             # not from the final: the two finalists are known, and one who does not come
             # forfeits it, while the losers still play for third
             gone = [w for w in winners if w in state.withdrawn]
@@ -237,13 +247,74 @@ class GroupsKnockout:
             bracket = _collapse(_next_slots(kept))
         third = None
         if len(bracket) == 1 and state.options.get("third_place", True):
-            losers = [s for m in rnd.matches if not m.bye
-                      for s in m.sides if s != winner_of(state, m)]
-            if len(losers) == 2:
-                third = [x for x in losers if x not in state.withdrawn]
-                third = third if len(third) == 2 else None
-        r = self._ko_round(state, bracket, third, rng)
+            third = self._third_place(state, rnd, ko[0] is rnd)
+        why = self._walkover_notes(state, rnd, bracket, kept if gone else winners)
+        if third and len(third) == 1:
+            why[THIRD_PLACE] = self._third_place_note(state, rnd, third[0])
+        r = self._ko_round(state, bracket, third, rng, why)
         return dataclasses.replace(r, notes=tuple(withdrawn_notes(state, gone)) + r.notes) if gone else r
+
+    @staticmethod
+    def _third_place(state: EventState, rnd: Round, first: bool) -> list[str] | None:
+        """R2011-F2: who plays for third after the semi-final round ``rnd`` (the losers play for
+        third place) — R2011-R1: the losers left, i.e. not one who lost by not coming (取消资格),
+        nor one the office withdrew: two play the match, a lone one takes it by walkover.  None
+        when the round is no semi-final (its level was skipped: every match feeding it forfeited,
+        so places 3 and 4 are vacant), or a first knockout round of three qualifiers (a bye
+        drawn by lot: the one semi-final's loser is third, as the option ``advance`` says)."""
+        bracket = rnd.plan.get("bracket") or []
+        if len(bracket) != 2 or (first and any(len(slot) < 2 for slot in bracket)):
+            return None
+        losers = [s for m in rnd.matches if not m.bye for w in [winner_of(state, m)]
+                  for s in m.sides if s != w and s not in lost_by_absence(state, m)]
+        left = [x for x in losers if x not in state.withdrawn]
+        return left or None
+
+    def _walkover_notes(self, state: EventState, rnd: Round, bracket: list[list[str]],
+                        winners: list[str | None]) -> dict[str, str]:
+        """Each walkover of the round after ``rnd`` (a slot of one entry, R2011-R1): why its
+        opponent is missing — the neighbouring match both sides forfeited (named), the office's
+        withdrawal of its winner, or (levels merged) every match of the other side forfeited."""
+        slots = rnd.plan.get("bracket") or []
+        out: dict[str, str] = {}
+        for new in bracket:
+            if len(new) != 1:
+                continue
+            x = new[0]
+            j = next((i for i, slot in enumerate(slots) if x in slot), None)
+            k = j ^ 1 if j is not None else len(slots)
+            m = next((m for m in rnd.matches if not m.bye and k < len(slots) and set(m.sides) == set(slots[k])), None)
+            if m is not None and len(lost_by_absence(state, m)) == len(m.sides):
+                out[x] = f"{self.match_title(rnd, m) or rnd.stage_name}（{' 对 '.join(shown(state, e) for e in m.sides)}）双方均弃权或缺席"
+            elif k < len(winners) and winners[k] in state.withdrawn:
+                out[x] = f"{shown(state, winners[k])}已退赛"
+            elif k < len(slots) and len(slots[k]) == 1 and slots[k][0] in state.withdrawn:
+                # its 晋级签 (or walkover) not scored: the office withdrew it before the round was
+                # complete (handbook 缺席、弃权和退赛, pipeline.draw.bye_unscored)
+                out[x] = f"{shown(state, slots[k][0])}已退赛"
+            else:
+                out[x] = "另一边的比赛均双方弃权或缺席"
+        return out
+
+    def _third_place_note(self, state: EventState, rnd: Round, left: str) -> str:
+        """Why the third-place match has only ``left`` (R2011-R1): what became of the other
+        semi-final's loser."""
+        for m in rnd.matches:
+            if left in m.sides:
+                continue
+            if m.bye and m.sides and m.sides[0] in state.withdrawn:     # (its walkover not scored)
+                return f"另一场半决赛是{shown(state, m.sides[0])}的不战而胜，{shown(state, m.sides[0])}已退赛"
+            if m.bye:
+                return "另一场半决赛是不战而胜，没有负者"
+            gone = lost_by_absence(state, m)
+            if len(gone) == len(m.sides):
+                return f"另一场半决赛（{' 对 '.join(shown(state, e) for e in m.sides)}）双方均弃权或缺席"
+            if gone:
+                return f"另一场半决赛的负者{shown(state, gone[0])}弃权，取消资格"
+            lost = [s for s in m.sides if s != settled_winner(state, m)]
+            if lost and lost[0] in state.withdrawn:
+                return f"另一场半决赛的负者{shown(state, lost[0])}已退赛"
+        return "另一场半决赛没有到场的负者"
 
     def _first_group_round(self, state: EventState, rng: random.Random) -> Round:
         ids = sorted(e.id for e in state.entries)
@@ -405,35 +476,49 @@ class GroupsKnockout:
         return dataclasses.replace(r, notes=tuple(notes + withdrawn_notes(state)) + r.notes)
 
     def _ko_round(self, state: EventState, bracket: list[list[str]], third: list[str] | None,
-                  rng: random.Random) -> Round:
+                  rng: random.Random, walkovers: dict[str, str] | None = None) -> Round:
         no = next_round_no(state)
         final = len(bracket) == 1
         stage = "final" if final else "ko"
         bal, last = first_balance(state.rounds)
         matches: list[Match] = []
-        byes: list[str] = []
+        byes: list[Match] = []
         notes: list[str] = []
         first = not rounds_of(state, "ko")
         for slot in bracket:
-            if not slot:                 # both sides of the match feeding it forfeited
+            if not slot:                 # both sides of every match feeding it forfeited
                 continue
             if len(slot) == 1:
-                byes.append(slot[0])
                 if first:
+                    byes.append(Match(state.event_id, stage, no, "", 0, (slot[0],), bye=True))
                     notes.append(f"出线人数不是 2 的幂，{shown(state, slot[0])}抽得轮空签，直接进入下一轮。")
-                else:
-                    notes.append(f"与{shown(state, slot[0])}相邻的一场比赛双方均弃权或缺席，"
-                                 f"{shown(state, slot[0])}轮空，直接进入下一轮。")
+                    continue
+                # R2011-R1: a walkover, not a bye (bye_counts): its opponent's match was forfeited
+                why = (walkovers or {}).get(slot[0], "另一边的比赛均双方弃权或缺席")
+                what = "决赛" if final else ko_stage_name(2 * len(bracket))
+                x = shown(state, slot[0])
+                byes.append(Match(state.event_id, stage, no, "", 0, (slot[0],), bye=True,
+                                  note=f"{WALKOVER}（{what}对手空缺）"))
+                notes.append(f"{why}：{x}的{what}对手空缺，{x}{WALKOVER}，"
+                             + ("为决赛胜者。" if final else "直接进入下一轮。"))
                 continue
             a, b = orient(slot[0], slot[1], bal, last, rng)
             matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (a, b)))
-        if third:
+        if third and len(third) == 2:
             a, b = orient(third[0], third[1], bal, last, rng)
             matches.append(Match(state.event_id, stage, no, THIRD_PLACE, len(matches) + 1, (a, b),
                                  note="三四名决赛"))
             notes.append(f"半决赛负者{shown_list(state, third)}进行三四名决赛。")
+        elif third:
+            # R2011-R1: the other semi-final has no loser left to play (both sides, or its loser,
+            # did not come): the one left takes the third-place match without playing
+            byes.append(Match(state.event_id, stage, no, THIRD_PLACE, 0, (third[0],), bye=True,
+                              note=f"{WALKOVER}（三四名决赛对手空缺）"))
+            why = (walkovers or {}).get(THIRD_PLACE, "另一场半决赛没有到场的负者")
+            notes.append(f"{why}：三四名决赛只有半决赛负者{shown(state, third[0])}一方，"
+                         f"{shown(state, third[0])}{WALKOVER}，为三四名决赛胜者。")
         for b in byes:
-            matches.append(Match(state.event_id, stage, no, "", len(matches) + 1, (b,), bye=True))
+            matches.append(dataclasses.replace(b, table=len(matches) + 1))
         name = ko_stage_name(2 * len(bracket)) + ("及三四名决赛" if third else "")
         return Round(state.event_id, stage, name, no, tuple(matches), notes=tuple(notes),
                      plan={"kind": "ko", "bracket": bracket, "final": final, "third": third})
@@ -450,7 +535,9 @@ class GroupsKnockout:
 
     def placements(self, state: EventState) -> list[Placement]:
         """Final, third-place match, then knockout losers by round (latest first), then
-        the entries that did not advance, by group position (ordered by the ranking)."""
+        the entries that did not advance, by group position (ordered by the ranking).
+        R2011-R1: one who lost a knockout match by not coming stands on a vacant place
+        (``Placement.vacant``, :meth:`_ko_tiers`)."""
         grp = rounds_of(state, "group")
         ko = rounds_of(state, "ko")
         tiers: list[tuple[str, list[str]]] = []
@@ -462,41 +549,11 @@ class GroupsKnockout:
                 tiers.append((tier, ids))
                 placed.update(ids)
 
-        if ko and not ko[-1].plan.get("final"):
-            # the last knockout round's winners lead while no later round is drawn — also
-            # where none will be (its other half all forfeited: the lone winner is first);
-            # one withdrawn since is placed with its round's winners below (not first)
-            last = ko[-1]
-            add(f"{last.stage_name}胜者", [w for w in (settled_winner(state, m) for m in last.matches if m.sides)
-                                          if w and w not in state.withdrawn])
-        for rnd in reversed(ko):
-            for m in rnd.matches:
-                if m.bye:
-                    continue
-                res = state.results.get(m.key)
-                w = settled_winner(state, m)
-                lose = [s for s in m.sides if s != w] if w else list(m.sides)
-                if rnd.plan.get("final"):
-                    label = "三四名决赛" if m.group == THIRD_PLACE else "决赛"
-                    if w:
-                        add(f"{label}胜者", [w])
-                    add(f"{label}负者" if w else label, lose)
-                else:
-                    if not res:
-                        add(f"{rnd.stage_name}", list(m.sides))
-            later = {s for rr in state.rounds if rr.round > rnd.round for mm in rr.matches for s in mm.sides}
-            if not rnd.plan.get("final"):
-                # a winner in no later round (withdrawn, or a corrected result after the next
-                # round was drawn): as far as it got, before the losers it beat
-                add(f"{rnd.stage_name}胜者", [w for m in rnd.matches if not m.bye
-                                              for w in [settled_winner(state, m)] if w and w not in later]
-                    + byes_left(state, rnd, later, unscored=False))
-            # R2011-F2: the losers of one knockout round are one tier, ordered by the ranking
-            # (a tie crossing an award waits for the final places' 加赛) — they were a tier a
-            # table, so without a 三四名 match table 1's semi-final loser was 3rd, table 2's 4th
-            add(f"{rnd.stage_name}负者", [s for m in rnd.matches if not m.bye and not rnd.plan.get("final")
-                                         for w in [settled_winner(state, m)] if w for s in m.sides if s != w]
-                + byes_left(state, rnd, later, unscored=True))
+        vacant: set[str] = set()
+        if ko:
+            ko_tiers, vacant = self._ko_tiers(state, ko)
+            for tier, ids in ko_tiers:
+                add(tier, ids)
         if grp:
             groups = grp[0].plan["groups"]
             by_pos: dict[int, list[str]] = {}
@@ -509,7 +566,123 @@ class GroupsKnockout:
         add("", sorted(e.id for e in state.entries))
         if grp:
             tiers = by_score_rate(state, grp, tiers)
-        return tier_placements(state, tiers, state.rounds)
+        return tier_placements(state, tiers, state.rounds, vacant=vacant)
+
+    def _ko_tiers(self, state: EventState, ko: list[Round]) -> tuple[list[tuple[str, list[str]]], set[str]]:
+        """The knockout's tiers, best first, and the entries standing on vacant places.
+
+        The places of a knockout of N qualifiers come in ranges, one per level of the bracket:
+        1–2 the final's winner and loser, 3–4 the third-place match's (R2011-F2; without it,
+        the semi-finals' losers), 5–8 the quarter-finals' losers, and so on (the first round's
+        range ends at N: its byes).  R2011-R1 (the office's decision, handbook 缺席、弃权和退赛):
+        one who lost a knockout match by not coming — the absent side of 甲方/乙方弃权, both of
+        双方弃权 — has no place.  A range's places not reached by anyone who came are vacant:
+        the absentees stand on them (best places first, those absent in a later round first),
+        and nobody below moves up.  So a final entered 甲方弃权 leaves 2nd vacant; a semi-final
+        both sides forfeited, 2nd and 4th (the other semi's winner walked over the final, its
+        loser over the third-place match).
+
+        A winner in no later round (withdrawn, or a corrected result after the next round was
+        drawn) is placed as far as it got, in the range above its round's losers; the last
+        round's winners lead while no later round is drawn; a match without a result yet
+        places both its sides together."""
+        n = len({s for m in ko[0].matches for s in m.sides})
+        absent: dict[str, tuple[int, str]] = {}     # entry → (its round's level, what the place says)
+        for rnd in ko:
+            for m in rnd.matches:
+                gone = lost_by_absence(state, m)
+                title = self.match_title(rnd, m) or rnd.stage_name
+                for e in gone:
+                    absent.setdefault(e, (len(rnd.plan.get("bracket") or [[]]),
+                                          f"{title}{'双方弃权' if len(gone) > 1 else '弃权'}（取消资格，名次空缺）"))
+        ranges: list[tuple[int, list[tuple[str, list[str]]]]] = []      # (its places, its tiers)
+
+        def match_range(label: str, m: Match | None) -> list[tuple[str, list[str]]]:
+            """The tiers of one place-deciding match (final, 三四名): winner, then loser."""
+            if m is None:
+                return []
+            if m.bye:
+                return [(f"{label}胜者（{WALKOVER}）", list(m.sides))]
+            w = settled_winner(state, m)
+            if m.key not in state.results or (w is None and not lost_by_absence(state, m)):
+                return [(label, list(m.sides))]          # to be played (or its 加赛)
+            return [(f"{label}胜者", [w] if w else []), (f"{label}负者", [s for s in m.sides if s != w and s not in absent])]
+
+        def later_than(rnd: Round) -> set[str]:
+            return {s for rr in state.rounds if rr.round > rnd.round for mm in rr.matches for s in mm.sides}
+
+        def losers_of(rnd: Round) -> list[str]:
+            """The round's losers — and the holders of its byes (晋级签, walkovers) the office
+            withdrew before it was complete: not scored, they went no further (handbook
+            缺席、弃权和退赛: a place among the losers, not a vacant one — no absence)."""
+            return ([s for m in rnd.matches if not m.bye for w in [settled_winner(state, m)] if w
+                     for s in m.sides if s != w and s not in absent]
+                    + byes_left(state, rnd, later_than(rnd), unscored=True))
+
+        def beyond(rnd: Round) -> list[str]:
+            """The round's winners in no later round (withdrawn, a corrected result), and the
+            holders of its byes that scored, withdrawn after the round was complete."""
+            later = later_than(rnd)
+            return ([w for m in rnd.matches if not m.bye for w in [settled_winner(state, m)] if w and w not in later]
+                    + byes_left(state, rnd, later, unscored=False))
+
+        def undecided(rnd: Round) -> list[str]:
+            return [s for m in rnd.matches if not m.bye and m.key not in state.results for s in m.sides]
+
+        by_level = {len(r.plan.get("bracket") or [[]]): r for r in ko}
+
+        def reached(level: int) -> list[tuple[str, list[str]]]:
+            """The winners of the round before ``level`` in no later round: they reached it."""
+            inner = by_level.get(2 * level)
+            return [(f"{inner.stage_name}胜者", beyond(inner))] if inner is not None else []
+
+        last = ko[-1]
+        if last.plan.get("final"):
+            final = next((m for m in last.matches if m.group != THIRD_PLACE), None)
+            third = next((m for m in last.matches if m.group == THIRD_PLACE), None)
+            ranges.append((min(2, n), match_range("决赛", final) + reached(1)))
+            level = 2
+            if third is not None:
+                semi = by_level.get(2)
+                # a semi-final's loser in no third-place match (the office withdrew it)
+                left = [s for s in losers_of(semi) if s not in third.sides] if semi is not None else []
+                ranges.append((min(4, n) - 2, match_range("三四名决赛", third) + [("半决赛负者", left)] + reached(2)))
+                level = 4
+        else:
+            # the last round's winners lead while no later round is drawn — also where none
+            # will be (every other match forfeited); one withdrawn since goes below
+            level = len(last.plan.get("bracket") or [[]])
+            # (settled_winner: a bye's holder, unless withdrawn before the round was complete)
+            ahead = [w for w in (settled_winner(state, m) for m in last.matches if m.sides)
+                     if w and w not in state.withdrawn]
+            ranges.append((level, [(f"{last.stage_name}胜者", ahead), (last.stage_name, undecided(last))]))
+        while level < 2 * max(by_level):
+            rnd = by_level.get(level)
+            # R2011-F2: the losers of one knockout round are one tier, ordered by the ranking
+            # (a tie crossing an award waits for the final places' 加赛) — they were a tier a
+            # table, so without a 三四名 match table 1's semi-final loser was 3rd, table 2's 4th.
+            # A level every match feeding it forfeited has no round: its places are vacant
+            got = [(f"{rnd.stage_name}负者", losers_of(rnd))] if rnd is not None else []
+            ranges.append((min(2 * level, n) - level, got + reached(level)))
+            level *= 2
+        # the absentees, those of the latest rounds first, on the vacant places best first
+        order = {r.entry: i for i, r in enumerate(ranked(state, list(absent), state.rounds))}
+        waiting = sorted(absent, key=lambda e: (absent[e][0], order.get(e, 0), e))
+        out: list[tuple[str, list[str]]] = []
+        placed: set[str] = set()
+        for size, got in ranges:
+            came = [(t, [e for e in ids if e not in placed and e not in absent]) for t, ids in got]
+            for t, ids in came:
+                if ids:
+                    out.append((t, ids))
+                    placed.update(ids)
+            for _ in range(max(0, size - sum(len(ids) for _, ids in came))):
+                if waiting:
+                    e = waiting.pop(0)
+                    out.append((absent[e][1], [e]))
+                    placed.add(e)
+        out += [(absent[e][1], [e]) for e in waiting]
+        return out, set(absent)
 
     @staticmethod
     def placement_notes(rounds: list[Round], placements: list[Placement], points: dict[str, int]) -> list[str]:
@@ -604,16 +777,13 @@ def _start_half(halves: list[list[str]], heads: list[int], count: int, lot: int)
 
 
 def _collapse(bracket: list[list[str]]) -> list[list[str]]:
-    """A bracket with no round of byes only: while every slot has at most one entry the
-    winners meet at the next level at once, and a bracket whose only filled slot is one
-    match plays it as the final (two double forfeits in one half left [[], [a, b]]: a
-    semi-final after which the event ended, its winner placed below its loser)."""
-    while len(bracket) > 1:
-        filled = [slot for slot in bracket if slot]
-        if len(filled) == 1:
-            return filled
-        if not all(len(slot) <= 1 for slot in bracket):
-            break
+    """A bracket with no round of walkovers only: while every slot has at most one entry
+    (nobody would play) the entries meet at the next level at once.  A level with a match to
+    play is kept, even when it is the only one (R2011-R1: two double forfeits in one half
+    leave [[], [a, b]] — a semi-final, whose winner then walks over the final and whose
+    loser takes the third-place match by walkover; it was played as the final, and the
+    quarter-finals' losers played for third, places the forfeits had left vacant)."""
+    while len(bracket) > 1 and all(len(slot) <= 1 for slot in bracket):
         bracket = _next_slots([slot[0] if slot else None for slot in bracket])
     return bracket
 

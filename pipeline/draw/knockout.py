@@ -7,6 +7,10 @@ fewest byes so far (nobody gets a second bye while someone has none).  The last
 ``final_pool`` or fewer play a round robin, published one Berger round per call (3
 entries → 3 rounds of one match and one bye), so nobody plays twice in one round.
 
+R2011-R1 (the office's decision, handbook 缺席、弃权和退赛): a knockout round's loser by absence
+(弃权, 双方弃权) has no place — it stands on a vacant place, the last of its round's
+(``Placement.vacant``); the final round robin's forfeits are lost games only.
+
 Plans: knockout rounds ``{"kind": "ko", "alive": [...]}``; round-robin rounds
 ``{"kind": "rr", "pool": [Berger order], "rr_round": k, "of": total}``.
 """
@@ -19,7 +23,7 @@ from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
 from .common import (berger_pairs, berger_round_count, bye_counts, byes_left, check_int, check_known, counted,
-                     first_balance, first_problem, next_round_no, orient, rounds_of, shown,
+                     first_balance, first_problem, lost_by_absence, next_round_no, orient, rounds_of, shown,
                      settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of, withdrawn_notes)
 
 
@@ -152,7 +156,8 @@ class Knockout:
 
     def placements(self, state: EventState) -> list[Placement]:
         """R2020-A1: round-robin order, then losers of the last knockout round (ordered by the
-        tiebreak chain over the whole event), then losers of earlier rounds."""
+        tiebreak chain over the whole event), then losers of earlier rounds.  R2011-R1: a
+        round's losers by absence last of it, on vacant places (``Placement.vacant``)."""
         ko = rounds_of(state, "ko")
         rr = rounds_of(state, "rr")
         tiers: list[tuple[str, list[str]]] = []
@@ -167,19 +172,28 @@ class Knockout:
                 alive = sorted(ko[-1].entries()) if ko else sorted(e.id for e in state.entries)
             top = tier_placements(state, [("尚在比赛", alive)], state.rounds)
         placed = {p.entry for p in top}
+        vacant: set[str] = set()
         for k in range(len(ko) - 1, -1, -1):
             r = ko[k]
             later = {s for rr in state.rounds if rr.round > r.round for m in rr.matches for s in m.sides}
-            # a 晋级签 holder in no later round (withdrawn): as far as it got (byes_left)
+            # a 晋级签 holder in no later round (withdrawn): as far as it got (byes_left) — with
+            # the round's losers when its bye was not scored, but on a place of its own: the
+            # office withdrew it, it lost no match by not coming (not vacant)
             winners = [s for s in byes_left(state, r, later, unscored=False) if s not in placed]
             losers = [s for s in byes_left(state, r, later, unscored=True) if s not in placed]
+            gone: list[str] = []
             for m in r.matches:
                 if m.bye:
                     continue
                 if m.key not in state.results:
                     continue
                 w = settled_winner(state, m)
-                losers.extend(s for s in m.sides if s != w and s not in placed)
+                # R2011-R1 (the office's decision, handbook 缺席、弃权和退赛): one who lost the
+                # match by not coming has no place — it stands on a vacant place, the last of its
+                # round's (R2020-A1: a 三等奖 of the 6→3 round stays vacant, nobody moves up)
+                absent = lost_by_absence(state, m)
+                gone.extend(s for s in absent if s not in placed)
+                losers.extend(s for s in m.sides if s != w and s not in placed and s not in absent)
                 # a result corrected after the next round was drawn (DRAW_INPUT_CHANGED; a
                 # published draw is never redrawn) leaves its new winner in no later round:
                 # placed as far as the results say they got, before that round's losers
@@ -191,12 +205,16 @@ class Knockout:
             if losers:
                 tiers.append((f"{r.stage_name}负者", losers))
                 placed.update(losers)
+            if gone:
+                tiers.append((f"{r.stage_name}弃权（取消资格，名次空缺）", gone))
+                placed.update(gone)
+                vacant.update(gone)
         # everyone else, last (never dropped)
         tiers.append(("", sorted(e.id for e in state.entries if e.id not in placed)))
-        rest = tier_placements(state, tiers, state.rounds)
+        rest = tier_placements(state, tiers, state.rounds, vacant=vacant)
         out = list(top)
         for p in rest:
-            out.append(Placement(p.rank + len(top), p.entry, p.tier, p.group, p.tied))
+            out.append(Placement(p.rank + len(top), p.entry, p.tier, p.group, p.tied, vacant=p.vacant))
         return out
 
 

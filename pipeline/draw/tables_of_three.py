@@ -25,8 +25,9 @@ from typing import Any
 from ..model import Match, Outcome, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
-from .common import (bye_counts, byes_left, check_choice, check_known, first_problem, next_round_no, ranked,
-                     settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of, withdrawn_notes)
+from .common import (bye_counts, byes_left, check_choice, check_known, first_problem, lost_by_absence, next_round_no,
+                     ranked, settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of,
+                     withdrawn_notes)
 
 
 class TablesOfThree:
@@ -162,13 +163,21 @@ class TablesOfThree:
 
     def placements(self, state: EventState) -> list[Placement]:
         """R2020-D2: final table by place, then the runners-up of the round before the final
-        (by the ranking), then everyone else by how far they got and their place there."""
+        (by the ranking), then everyone else by how far they got and their place there.
+
+        R2011-R1 (the office's decision, handbook 缺席、弃权和退赛): a seat that lost its table
+        by not coming (弃权) has no place.  It stands on a vacant place (``Placement.vacant``)
+        — a table's last places, as its result ranks an absent seat: the final table's 3rd
+        with 丙 弃权, a round-2 table's runner-up when two of its seats were absent (its 三等奖,
+        R2020-D2, stays vacant: nobody below moves up)."""
         tiers: list[tuple[str, list[str]]] = []
+        vacant: set[str] = set()
         rounds = state.rounds
         if rounds and rounds[-1].plan.get("kind") == "final" and rounds[-1].matches:
             m = rounds[-1].matches[0]
             res = state.results.get(m.key)
             if res is not None:
+                gone = set(lost_by_absence(state, m))
                 places = sorted(zip(m.sides, res.sides),
                                 key=lambda x: (x[1].place or 9, -x[1].score, -x[1].points))
                 w = settled_winner(state, m)
@@ -179,7 +188,7 @@ class TablesOfThree:
                 # a seat must not decide between 2nd and 3rd prize (R2011-D2, R2011-A1)
                 by_place: dict[int, list[str]] = {}
                 for s, sr in places:
-                    if s != w:
+                    if s != w and s not in gone:
                         by_place.setdefault(sr.place or 9, []).append(s)
                 for place, ids in by_place.items():
                     # two sharing a place are ranked apart (points, a 加赛): "决赛桌第2名" beside
@@ -187,6 +196,10 @@ class TablesOfThree:
                     label = (f"决赛桌第{place}名" if len(ids) == 1 or place == 9
                              else f"决赛桌第{place}–{place + len(ids) - 1}名（同分）")
                     tiers.append((label if place != 9 else "决赛桌", ids, [rounds[-1]]))
+                for s, _ in places:         # (the absent seats, as the result ranks them)
+                    if s in gone:
+                        tiers.append(("决赛桌弃权（取消资格，名次空缺）", [s]))
+                        vacant.add(s)
             else:
                 tiers.append(("决赛桌", list(m.sides)))
         elif rounds:
@@ -201,32 +214,44 @@ class TablesOfThree:
             # never redrawn) — placed as far as the results say they got, not below everyone
             later = {s for rr in rounds[i + 1:] for m in rr.matches for s in m.sides}
             before_final = i + 1 < len(rounds) and rounds[i + 1].plan.get("kind") == "final"
-            runners, ties, below, absent = self._runners_up(state, r) if before_final else (None, [], [], [])
+            runners, ties, below, _ = self._runners_up(state, r) if before_final else (None, [], [], [])
+            on_place, extra = _absent_places(state, r)
             for place in (1, 2, 3):
                 if place == 2 and runners is not None:
                     tiers.append((f"{r.stage_name}第2名", runners))
                     for tie in ties:        # one table's level 2nd: one place, played off
                         tiers.append((f"{r.stage_name}第2名", tie, [r]))
                         open_ties += tie
-                    continue
-                ids = []
-                for m in r.matches:
-                    res = state.results.get(m.key)
-                    if m.bye or res is None:
-                        continue
-                    ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place and (place > 1 or s not in later)]
-                if place == 1:       # a bye holder in no later round (withdrawn), its bye scored
-                    ids += byes_left(state, r, later, unscored=False)
+                else:
+                    ids = []
+                    for m in r.matches:
+                        res = state.results.get(m.key)
+                        if m.bye or res is None:
+                            continue
+                        ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place and (place > 1 or s not in later)
+                                and s not in vacant and not _absent(state, m, s)]
+                    if place == 1:       # a bye holder in no later round (withdrawn), its bye scored
+                        ids += byes_left(state, r, later, unscored=False)
+                    if place == 3:
+                        ids = below + ids
+                    if ids or place > 1:
+                        tiers.append((f"{r.stage_name}第{place}名", ids))
                 if place == 3:
-                    ids = below + [s for s in ids if s not in absent]
-                if ids or place > 1:
-                    tiers.append((f"{r.stage_name}第{place}名", ids))
-            # … and one withdrawn before the round was played: its bye not scored, as a seat then forfeited
-            absent = absent + byes_left(state, r, later, unscored=True)
-            if absent:      # (below every seat of the round that was played)
-                tiers.append((f"{r.stage_name}弃权", absent))
+                    # … and one withdrawn before the round was played (handbook 缺席、弃权和退赛): its
+                    # bye not scored, below every seat of the round that came — on a place of its
+                    # own, before the vacant places of those who did not come: the office withdrew
+                    # it, it lost no table by not coming
+                    left = byes_left(state, r, later, unscored=True)
+                    if left:
+                        tiers.append((f"{r.stage_name}晋级签（已退赛，不晋级）", left))
+                for s in on_place.get(place, []):      # its vacant places, after those who came
+                    tiers.append((f"{r.stage_name}弃权（取消资格，名次空缺）", [s]))
+                    vacant.add(s)
+            for s in extra:         # (a table none of whose seats came: its winner's place went on)
+                tiers.append((f"{r.stage_name}弃权（取消资格，名次空缺）", [s]))
+                vacant.add(s)
         tiers.append(("", sorted(e.id for e in state.entries)))
-        out = tier_placements(state, tiers, state.rounds)
+        out = tier_placements(state, tiers, state.rounds, vacant=vacant)
         return [replace(p, settle=True) if p.tied and p.entry in open_ties else p for p in out]
 
     def _runners_up(self, state: EventState, r: Round) -> tuple[list[str], list[list[str]], list[str], list[str]]:
@@ -262,6 +287,35 @@ class TablesOfThree:
             else:
                 ties.append(twos)
         return runners, ties, below, absent
+
+
+def _absent(state: EventState, m: Match, entry: str) -> bool:
+    """Whether ``entry`` lost table ``m`` by not coming (R2011-R1)."""
+    return entry in lost_by_absence(state, m)
+
+
+def _absent_places(state: EventState, r: Round) -> tuple[dict[int, list[str]], list[str]]:
+    """R2011-R1: where the absent seats of round ``r`` stand — (table place → the absentees
+    standing on that place of their tables, the absentees of a table none of whose seats
+    came beyond its 2nd and 3rd).  A table's absent seats take its last places, in the order
+    its result ranks them (one absent: 3rd; two: 2nd and 3rd); its 1st place is the winner's
+    who went on (a table none came to: the player revived in its stead)."""
+    on: dict[int, list[str]] = {}
+    extra: list[str] = []
+    for m in r.matches:
+        res = state.results.get(m.key)
+        gone = lost_by_absence(state, m)
+        if m.bye or res is None or not gone:
+            continue
+        seats = sorted((i for i, s in enumerate(m.sides) if s in gone and i < len(res.sides)),
+                       key=lambda i: (res.sides[i].place or 9, i))
+        free = [p for p in range(len(m.sides) - len(seats) + 1, len(m.sides) + 1) if p > 1]
+        for k, i in enumerate(seats):
+            if k < len(seats) - len(free):
+                extra.append(m.sides[i])
+            else:
+                on.setdefault(free[k - (len(seats) - len(free))], []).append(m.sides[i])
+    return on, extra
 
 
 def _played(state: EventState, m: Match, seat: int) -> bool:

@@ -35,6 +35,9 @@ class ResultColumn:
     max: int | None = None
     help: str = ""
     required: bool = True
+    #: for an ``int`` column counting points: the unit a referee may write after the number
+    #: (:data:`pipeline.games.common.POINTS_UNIT`, 分: 斗地主 “-3分”), read as the number
+    unit: str = ""
 
 
 @dataclass(frozen=True)

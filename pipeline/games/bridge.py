@@ -36,8 +36,8 @@ from ..issues import Issue, issue
 from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
-from .common import (FORFEIT_LABEL, RowReader, forfeit_column, merged_points, norm, read_forfeit, shown, to_int,
-                     two_sided, where)
+from .common import (FORFEIT_LABEL, POINTS_UNIT, RowReader, forfeit_column, merged_points, norm, read_forfeit, shown,
+                     to_int, two_sided, where)
 
 BOARD = "牌号"
 NS_SCORE = "南北得分"
@@ -178,7 +178,7 @@ class Bridge:
         """牌号 (board number) and 南北得分 (NS score; negative when EW scored)."""
         return [
             ResultColumn(BOARD, "int", min=1, help="牌号（副号）"),
-            ResultColumn(NS_SCORE, "int", min=-MAX_SCORE, max=MAX_SCORE,
+            ResultColumn(NS_SCORE, "int", min=-MAX_SCORE, max=MAX_SCORE, unit=POINTS_UNIT,
                          help="南北方得分，东西方得分时填负数；10 的倍数"),
             forfeit_column("一对未到场时在这一桌的任一行选择（甲方为南北，乙方为东西），这一桌的得分留空；"
                            "到场的一对得平均分"),
@@ -228,8 +228,8 @@ class Bridge:
             board = r.integer(BOARD, 1)
             raw = row.values.get(NS_SCORE)
             passed = passed_out(raw)
-            ns = 0 if passed else r.integer(NS_SCORE, -MAX_SCORE, MAX_SCORE, step=SCORE_STEP,
-                                            hint=PASS_OUT_HINT if to_int(raw) is None else "")
+            ns = 0 if passed else r.integer(NS_SCORE, -MAX_SCORE, MAX_SCORE, step=SCORE_STEP, unit=POINTS_UNIT,
+                                            hint=PASS_OUT_HINT if to_int(raw, POINTS_UNIT) is None else "")
             if board is None or ns is None:
                 if board is not None:       # not "missing" too, at the next board's cell
                     said[row.match.key].add(board)

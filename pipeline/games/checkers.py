@@ -2,7 +2,9 @@
 
 Columns 甲方胜局 and 乙方胜局 (0..2).  The match winner has exactly 2 game wins; at most
 3 games are played, so the loser has 0 or 1.  2:2, 3 or more, or nobody at 2 is
-``RESULT_INVALID``.  score = games won; points from the event's win/loss points.
+``RESULT_INVALID``.  score = games won; points from the event's win/loss points.  The games
+won are the result's ``SideResult.games`` too, which the 胜局数 tiebreak counts (a forfeit
+win scores 2 but wins no game over the board).
 A drawn game does not count (the game is replayed), so there is no draw.
 """
 from __future__ import annotations
@@ -100,7 +102,7 @@ class Checkers:
                 continue
             winner = 0 if a == GAMES_TO_WIN else 1
             results.append(two_sided(row.match, winner, pts, scores=(a, b), reason=f"{a}:{b}",
-                                     source=row.at(A_WINS)))
+                                     source=row.at(A_WINS), games=(a, b)))
         return results, issues
 
 

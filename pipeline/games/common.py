@@ -87,11 +87,30 @@ def shown(value: Any) -> str:
     return verbatim(text, script)
 
 
-def to_int(value: Any) -> int | None:
+#: a minus sign as typed before a number (after NFKC, which makes the full-width － and ﹣ a
+#: plain -): the hyphen-minus, the mathematical minus, the en and em dashes and the hyphens
+#: that word processors put there (“—3”, “–3”)
+MINUS_SIGNS = "-−–—‐‑"
+#: the unit a score is counted in, which a referee may write after it: 斗地主 “-3分”, 叫“2分”,
+#: 桥牌 “420分”, 双升 / 双扣 捡分 “40分” (:attr:`ResultColumn.unit`)
+POINTS_UNIT = "分"
+
+
+def to_int(value: Any, unit: str = "") -> int | None:
     """An integer cell (``3``, ``3.0``, ``"3"``, ``"－20"``) or None when it is not one.
 
     >>> to_int("－20"), to_int("+3"), to_int("2.0"), to_int("2_0"), to_int("1e1")
     (-20, 3, 2, None, 10)
+
+    A minus is a minus only as the sign before the digits (“—3”, “–3” as word processors
+    write it; “3—”, “--3” are no number).  ``unit`` (:data:`POINTS_UNIT` of a score column)
+    may follow the number, after spaces or not (audit 39: 斗地主 “-3分” was 不是整数 while
+    掼蛋 “10级” was read):
+
+    >>> to_int("—3"), to_int("–3"), to_int("3—"), to_int("--3")
+    (-3, -3, None, None)
+    >>> to_int("-3分", unit="分"), to_int("－３ 分", unit="分"), to_int("-3分"), to_int("分", unit="分")
+    (-3, -3, None, None)
     """
     if isinstance(value, bool):
         return None
@@ -99,9 +118,13 @@ def to_int(value: Any) -> int | None:
         return value
     if isinstance(value, float):
         return int(value) if value.is_integer() else None
-    s = norm(value).replace("−", "-").replace("－", "-").replace("—", "-")
+    s = norm(value)
+    if unit and s.endswith(unit):
+        s = s[:-len(unit)]
     if s.startswith("+"):
         s = s[1:]
+    if s[:1] in MINUS_SIGNS and s[1:2].isdigit():
+        s = "-" + s[1:]
     if "_" in s:        # Python reads "2_0" as 20 (a digit separator): a referee meant no such number
         return None
     try:
@@ -270,8 +293,9 @@ class RowReader:
         return None
 
     def integer(self, label: str, lo: int | None = None, hi: int | None = None, *,
-                step: int = 1, blank_as: int | None = None, hint: str = "") -> int | None:
-        """An integer in lo..hi (multiple of ``step``), or None with an issue."""
+                step: int = 1, blank_as: int | None = None, hint: str = "", unit: str = "") -> int | None:
+        """An integer in lo..hi (multiple of ``step``), or None with an issue; ``unit`` (the
+        column's :attr:`~pipeline.games.base.ResultColumn.unit`, 分) may follow it (:func:`to_int`)."""
         if self.error(label):
             return None
         if self.blank(label):
@@ -279,7 +303,7 @@ class RowReader:
                 return blank_as
             self.require([label])
             return None
-        n = to_int(self.raw(label))
+        n = to_int(self.raw(label), unit)
         rng = (f"{lo}–{hi}" if lo is not None and hi is not None else
                f"不小于 {lo}" if lo is not None else f"不大于 {hi}" if hi is not None else "")
         if n is None:
@@ -373,10 +397,11 @@ def merged_points(default: Mapping[str, int], points: Mapping[str, int] | None) 
 def two_sided(match: Match, winner: int | None, points: Mapping[str, int], *,
               scores: tuple[int, int] | None = None, match_points: tuple[int, int] | None = None,
               reason: str = "", source: CellRef | None = None,
-              detail: dict[str, Any] | None = None) -> MatchResult:
+              detail: dict[str, Any] | None = None, games: tuple[int, int] | None = None) -> MatchResult:
     """A played head-to-head result: ``winner`` is 0 or 1 (Match.sides order) or None for a draw.
 
     Match points come from ``points`` (win/draw/loss) unless ``match_points`` is given.
+    ``games``: each side's games won, for a match of several games (R2020-F2).
     """
     if winner is None:
         outcomes = (Outcome.DRAW, Outcome.DRAW)
@@ -385,7 +410,8 @@ def two_sided(match: Match, winner: int | None, points: Mapping[str, int], *,
         outcomes = tuple(Outcome.WIN if i == winner else Outcome.LOSS for i in (0, 1))
         mp = match_points or tuple(points["win"] if i == winner else points["loss"] for i in (0, 1))
     sc = scores or mp
-    sides = tuple(SideResult(outcome=o, points=p, score=s) for o, p, s in zip(outcomes, mp, sc))
+    gw = games or (None, None)
+    sides = tuple(SideResult(outcome=o, points=p, score=s, games=g) for o, p, s, g in zip(outcomes, mp, sc, gw))
     return MatchResult(match=match, sides=sides, reason=reason, source=source, detail=detail or {})
 
 
@@ -508,7 +534,7 @@ def forfeit_alone(r: RowReader, columns: Sequence[ResultColumn], who: int, win_s
     if not filled:
         return True
     if who in (0, 1) and len(filled) == 2 and all(c.kind == "int" for c in filled) and \
-            [to_int(r.raw(c.label)) for c in filled] == [0 if side == who else win_score for side in (0, 1)]:
+            [to_int(r.raw(c.label), c.unit) for c in filled] == [0 if side == who else win_score for side in (0, 1)]:
         return True
     said = "、".join(f"{c.label} {shown(r.raw(c.label))}" for c in filled)
     r.bad(FORFEIT_LABEL, f"选了“{shown(r.raw(FORFEIT_LABEL))}”，本行又填了成绩（{said}），两者矛盾：比赛进行了的，"
@@ -539,8 +565,9 @@ def cell_reading(column: ResultColumn, row: ResultRow, game: Any = None) -> Any:
     RESULT_CONFLICT: two rows of a table differ where what the game reads from them differs,
     not where they were typed differently).  The game's own ``cell_reading(column, row)``
     when it has one and it answers (not None: 围棋 黑中盘胜 is 甲胜, 桥牌 PASS is 0), else:
-    unset (:func:`unset`) is ""; an integer column the integer; a level the level
-    (:func:`parse_level`: ``10级`` is 10); otherwise the text as :func:`norm` compares it.
+    unset (:func:`unset`) is ""; an integer column the integer (with the column's unit:
+    斗地主 ``-3分`` is -3); a level the level (:func:`parse_level`: ``10级`` is 10); otherwise
+    the text as :func:`norm` compares it.
     Used only to say *where* two rows differ: whether they do is the game's reading of the
     round (:meth:`pipeline.run.EventRunner._read_sheet`).
 
@@ -560,7 +587,7 @@ def cell_reading(column: ResultColumn, row: ResultRow, game: Any = None) -> Any:
     if isinstance(value, CellError):
         return ("error", str(value))
     if column.kind == "int":
-        n = to_int(value)
+        n = to_int(value, column.unit)
         if n is not None:
             return n
     elif column.kind == "choice" and "A" in column.choices and "2" in column.choices:

@@ -39,8 +39,8 @@ from ..issues import Issue, issue
 from ..model import MatchResult, Outcome, Round, Severity, SideResult
 from . import GAMES
 from .base import AS_ACCEPTED_BEFORE, DetailSheet, ResultColumn, ResultRow
-from .common import (detail_rows, DetailReader, duration_text, is_blank, row_blank, RowReader, SEAT_NAMES, shown,
-                     time_option, to_int, where)
+from .common import (detail_rows, DetailReader, duration_text, is_blank, POINTS_UNIT, row_blank, RowReader,
+                     SEAT_NAMES, shown, time_option, to_int, where)
 
 SCORE_LABELS = ("甲得分", "乙得分", "丙得分")
 PLAYOFF = "加赛胜者"
@@ -230,7 +230,7 @@ class Doudizhu:
         start, _, _ = _options(options)
         what = f"结束时的总分（含基础分 {start}）" if start else "时间到时的积分（可为负）"
         return [
-            *(ResultColumn(l, "int", help=f"{s}{what}") for l, s in zip(SCORE_LABELS, SEAT_NAMES)),
+            *(ResultColumn(l, "int", help=f"{s}{what}", unit=POINTS_UNIT) for l, s in zip(SCORE_LABELS, SEAT_NAMES)),
             ResultColumn(PLAYOFF, "choice", ("无",) + SEAT_NAMES, required=False,
                          help="最高分相同时加赛一局的胜者；否则留空或选“无”"),
             ResultColumn(ABSENT_LABEL, "choice", ABSENT_CHOICES, required=False,
@@ -243,7 +243,7 @@ class Doudizhu:
         return DetailSheet(DETAIL_SHEET, (
             ResultColumn(D_HAND, "int", min=1, help="第几局"),
             ResultColumn(D_LANDLORD, "choice", SEAT_NAMES, help="本局地主"),
-            ResultColumn(D_BID, "int", min=1, max=3, required=scoring == "R2011",
+            ResultColumn(D_BID, "int", min=1, max=3, required=scoring == "R2011", unit=POINTS_UNIT,
                          help="叫分 1/2/3" if scoring == "R2011" else "不用填（底分为 1）"),
             ResultColumn(D_BOMBS, "int", min=0, max=MAX_BOMBS, required=False, help="打出的炸弹和火箭个数"),
             ResultColumn(D_SPRING, "choice", YES_NO, required=False, help="春天：地主出完，农民一张未出"),
@@ -288,7 +288,7 @@ class Doudizhu:
             return self._forfeit_row(r, row, labels, present, absent, playoff, start)
         # a missing cell and a cell that is no number (3:1) are said in the same pass:
         # ``integer`` says a blank one as missing
-        pts = [r.integer(l) for l in labels]
+        pts = [r.integer(l, unit=POINTS_UNIT) for l in labels]
         if not r.ok:
             return None
         values = [p for p in pts if p is not None]
@@ -389,9 +389,9 @@ class Doudizhu:
         values = []
         missing = [labels[i] for i in present if r.blank(labels[i])] if len(present) > 1 else []
         for i, l in enumerate(labels):
-            v = 0 if i in absent or r.blank(l) else r.integer(l)
+            v = 0 if i in absent or r.blank(l) else r.integer(l, unit=POINTS_UNIT)
             values.append(v if v is not None else 0)
-            if i in absent and not r.blank(l) and to_int(r.raw(l)) != 0:
+            if i in absent and not r.blank(l) and to_int(r.raw(l), POINTS_UNIT) != 0:
                 # a score for a seat marked absent: it was dropped without a word (and the two
                 # others, level at 0, were sent to a 加赛)
                 r.bad(l, f"“{l}”填了 {shown(r.raw(l))}，但这一座位选了弃权，两者矛盾：确实到场比赛的，"
@@ -453,8 +453,9 @@ class Doudizhu:
                 continue
             d = DetailReader(drow, row.match, issues, D_HAND)
             landlord = d.choice(D_LANDLORD, SEAT_NAMES, aliases=SEAT_ALIASES)
-            bid = (d.integer(D_BID, 1, 3) if scoring == "R2011" else d.integer(D_BID, 1, 1, blank_as=1,
-                                                                             hint="（底分固定为 1）"))
+            # (叫“1分”、“2分”、“3分”, R2011-D1: 分 after the bid is the bid)
+            bid = (d.integer(D_BID, 1, 3, unit=POINTS_UNIT) if scoring == "R2011" else
+                   d.integer(D_BID, 1, 1, blank_as=1, hint="（底分固定为 1）", unit=POINTS_UNIT))
             bombs = d.integer(D_BOMBS, 0, MAX_BOMBS, blank_as=0)
             spring = d.choice(D_SPRING, YES_NO, aliases=YES_NO_ALIASES, blank_as="否")
             anti = d.choice(D_ANTI, YES_NO, aliases=YES_NO_ALIASES, blank_as="否")

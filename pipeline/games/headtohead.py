@@ -5,8 +5,10 @@ what happened; the reason must fit the result (a draw cannot be 将死).
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Collection, Sequence
 
 from ..issues import Issue, issue
@@ -20,9 +22,17 @@ REASON_LABEL = "原因"
 RESULTS = ("甲胜", "乙胜", "和棋") + FORFEIT_CHOICES
 RESULT_ALIASES = {"甲方胜": "甲胜", "乙方胜": "乙胜", "和": "和棋", "平": "和棋", "平局": "和棋", "和局": "和棋",
                   "甲弃权": "甲方弃权", "乙弃权": "乙方弃权",
-                  # half a point each (the cell as norm() reads it: NFKC turns ½ into 1⁄2, １/２ into 1/2)
-                  **{d: "和棋" for half in ("1⁄2", "1/2", "0.5")
-                     for d in (half, f"{half}-{half}", f"{half}:{half}")}}
+                  # half a point (the cell as norm() reads it: NFKC turns ½ into 1⁄2, １/２ into
+                  # 1/2); half a point each, ½-½, is a score pair (_PAIR_RESULT)
+                  **{half: "和棋" for half in ("1⁄2", "1/2", "0.5")}}
+#: a result written as the two sides' points, 甲方's first as the sheet's columns run (R2011-F3,
+#: audit 39): 1-0, 1:0 (NFKC makes 1：0 so), 1比0, 0-1, ½-½ (1⁄2 after NFKC), 0.5-0.5, 1/2-1/2;
+#: any dash a word processor puts between them.  The pairs a game result gives are _PAIRS; any
+#: other (2-0, 1-1) is refused, naming these
+_POINT = r"\d+(?:\.\d+)?|\.\d+|1[⁄/]2"
+_PAIR_RESULT = re.compile(rf"({_POINT})(?:[-:~比]|[−–—‐‑])({_POINT})")
+_PAIRS = {(Fraction(1), Fraction(0)): "甲胜", (Fraction(0), Fraction(1)): "乙胜",
+          (Fraction(1, 2), Fraction(1, 2)): "和棋"}
 FORFEIT_REASON = "弃权"
 #: a result written by colour (黑中盘胜, 红先胜, 白胜3/4子, 黑负): the colour, what may stand
 #: between it and 胜/负 (中盘, 超时, 先 …) and a margin after it (3/4子, 1目半, 2.5目) — none
@@ -125,7 +135,10 @@ class HeadToHeadGame:
             r = RowReader(row, issues)
             if not r.require([RESULT_LABEL]):
                 continue
-            read = self.colour_result(row)
+            read, paired = self.colour_result(row), False
+            if read is None:        # (1-0, 0-1, ½-½: a score pair)
+                read = self.pair_result(row)
+                paired = read is not None
             if read is not None:
                 res = read
                 if res not in RESULTS:      # a colour the game has not, a forfeit, B+F …
@@ -141,7 +154,7 @@ class HeadToHeadGame:
                 r.bad(REASON_LABEL, problem)
                 continue
             if read in ("甲胜", "乙胜"):
-                issues.append(self._read_note(row, res))
+                issues.append(self._pair_note(row, res) if paired else self._read_note(row, res))
             src = row.at(RESULT_LABEL)
             if res in FORFEIT_CHOICES:
                 who = FORFEIT_CHOICES.index(res)
@@ -198,6 +211,8 @@ class HeadToHeadGame:
         if column.label != RESULT_LABEL:
             return None
         read = self.colour_result(row)
+        if read is None:
+            read = self.pair_result(row)
         if read in RESULTS:
             return read
         if read is not None:
@@ -205,6 +220,46 @@ class HeadToHeadGame:
         v = norm(row.values.get(RESULT_LABEL))
         v = RESULT_ALIASES.get(v, v)
         return v if v in RESULTS else None
+
+    def pair_result(self, row: ResultRow) -> str | None:
+        """A result written as the two sides' points (:data:`_PAIR_RESULT`), the first number
+        甲方's — the first-named side, as the sheet's columns run, whoever held red or black
+        (R2011-F3; audit 39: 1-0 and 1:0 were refused while 红胜 and ½ were read): 1-0 → 甲胜,
+        0-1 → 乙胜, ½-½ → 和棋.  "1:0" typed in Excel is kept as the time 01:00: read as 1:0.
+        None when the cell is not a pair; a Chinese sentence (not a choice) for a pair no game
+        result gives (2-0, 1-1), naming the pairs read and the choices.
+
+        >>> from pipeline.games.xiangqi import XIANGQI
+        >>> from pipeline.model import Match
+        >>> m = Match("xiangqi", "s", 1, "", 1, ("a", "b"))
+        >>> [XIANGQI.pair_result(ResultRow(m, {RESULT_LABEL: v})) for v in ("1-0", "0：1", "½-½", "甲胜")]
+        ['甲胜', '乙胜', '和棋', None]
+        >>> XIANGQI.pair_result(ResultRow(m, {RESULT_LABEL: "2-0"})).split("：")[0]
+        '“结果”填的是 "2-0"，读不出是哪一方胜'
+        """
+        raw = row.values.get(RESULT_LABEL)
+        m = _PAIR_RESULT.fullmatch(_pair_text(raw)) if isinstance(raw, (str, dt.time)) else None
+        if m is None:
+            return None
+        read = _PAIRS.get(tuple(Fraction(p.replace("⁄", "/")) for p in m.groups()))
+        if read is not None:
+            return read
+        return (f"“{RESULT_LABEL}”填的是 {_pair_quoted(raw)}，读不出是哪一方胜：比分按表上甲方、乙方的顺序写，"
+                f"1-0（或 1:0）为{as_listed('甲胜')}，0-1 为{as_listed('乙胜')}，½-½（或 0.5-0.5）为{as_listed('和棋')}；"
+                f"请改填，或从下拉列表中选择（{as_listed(*RESULTS)}）")
+
+    def _pair_note(self, row: ResultRow, result: str) -> Issue:
+        """The note (info) saying how a result written as a score pair was read: by the sheet's
+        column order, 甲方's points first — with who held which colour, for a referee who
+        wrote the colour's points first (:meth:`pair_result`)."""
+        first = row.match.first if row.match.first in (0, 1) else 0
+        raw = row.values.get(RESULT_LABEL)
+        side = ("甲方", "乙方")[("甲胜", "乙胜").index(result)]
+        colours = f"（这一桌{self.colours_text(first)}）" if self.colours else ""
+        return issue("RESULT_READ_AS",
+                     f"{where(row.match)}：“{RESULT_LABEL}”填的是 {_pair_quoted(raw)}，按{side}胜计：比分按表上"
+                     f"甲方、乙方的顺序读，前一个数是甲方的{colours}；如不是这样，请改选后重发",
+                     at=row.at(RESULT_LABEL))
 
     def _read_note(self, row: ResultRow, result: str) -> Issue:
         """The note (info) saying how a result written by colour was read (R2015-F1)."""
@@ -237,3 +292,20 @@ class HeadToHeadGame:
                               self.win_reasons if kind == "胜负" else (FORFEIT_REASON,)))
         return (f"原因 \"{as_listed(reason)}\" 与结果“{as_listed(result)}”不符：{kind}的原因只能是 {allowed}，"
                 "请改正原因或结果")
+
+
+def _pair_text(raw: Any) -> str:
+    """A 结果 cell as :data:`_PAIR_RESULT` reads it: the text as :func:`norm` compares it, or a
+    time Excel made of "1:0" (01:00) as 1:0."""
+    if isinstance(raw, dt.time):
+        typed = raw.hour < 10 and raw.minute < 10 and not (raw.second or raw.microsecond)
+        return f"{raw.hour}:{raw.minute}" if typed else ""       # (a time of day, 13:05, is no score)
+    return norm(raw)
+
+
+def _pair_quoted(raw: Any) -> str:
+    """A 结果 cell quoted as a message says it (``"1-0"``): a time as the cell shows it, and
+    what it was read as (``"1:00"（读作比分 1:0）``)."""
+    if isinstance(raw, dt.time):
+        return f"\"{raw.hour}:{raw.minute:02d}\"（读作比分 {_pair_text(raw)}）"
+    return f"\"{shown(raw)}\""

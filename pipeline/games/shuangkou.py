@@ -4,7 +4,8 @@ Match (R2015-C4): 40 minutes; the side first past A wins, else the higher level,
 side that won the last hand (末盘胜方).  Three warnings (R2015-P1 signalling) lose the match.
 Match points: win 2 / loss 0 by default (the event may change them).  score = the
 signed level difference (winner +d, loser −d; 过A counts 15), so scores sum to 0 and a
-“net levels” tiebreak reads them directly.
+“net levels” tiebreak (总局分) reads them directly — except a match decided by three
+warnings, which scores 0:0 as a forfeit does (the levels did not decide it).
 
 Detail sheet 明细 (optional, one row per hand): the levels are replayed from 2:2 with
 R2015-C1 (闲家得分 plus the R2015-C2 bottom bonus), R2015-P1 (−20 per penalty, by the
@@ -25,7 +26,7 @@ from ..model import MatchResult, Outcome, Round, SideResult
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
 from .common import (DetailReader, detail_rows, forfeit_column, is_blank, LEVEL_A, level_name, LEVEL_NAMES,
-                     merged_points, PAST_A, played_rows, points_text, states_points, two_sided, where)
+                     merged_points, PAST_A, played_rows, POINTS_UNIT, points_text, states_points, two_sided, where)
 from .shuangsheng import BOTTOM_HINT, card_points_problem, MAX_BOTTOM_POINTS, next_dealer_side, rotation_problem
 
 A_LEVEL = "甲方级数"
@@ -37,6 +38,10 @@ B_WARN = "乙方警告"
 SIDES = ("甲", "乙")
 SIDE_ALIASES = {"甲方": "甲", "乙方": "乙"}
 WARNINGS_TO_LOSE = 3
+#: the net levels (score, 总局分) of a match decided by a side's third warning: those of a
+#: forfeit in this game (played_rows' ``win_score=0``), none either way — the levels at the
+#: table did not decide it (the spec is silent; the office's decision, docs/handbook.md)
+WARNINGS_SCORES = (0, 0)
 
 #: R2015-C3 levels that must be played (2, 5, 10, K)
 MUST_PLAY = (2, 5, 10, 13)
@@ -172,6 +177,23 @@ class Hand:
     penalties: int = 0
 
 
+def below_zero(hand: Hand, mode: str = DEFAULT_PENALTY_MODE) -> tuple[int, int] | None:
+    """R2015-P1 with R2015-C1: ``(points, total)`` of a hand whose defenders' penalties take
+    their total below 0 under ``mode`` — the points before the penalties (闲家得分 and the
+    bottom bonus) and the total below 0 — which :func:`hand_total` counts as 0 (大光: the
+    dealer +4); None for any other hand.
+
+    >>> below_zero(Hand(0, 10, penalised=1, penalties=1)), below_zero(Hand(0, 30, penalised=1))
+    ((10, -10), None)
+    """
+    if mode != "defender_total" or hand.wrong_count is not None or hand.penalised is None \
+            or hand.penalised == hand.dealer or not hand.penalties:
+        return None
+    points = hand.defender_points + bottom_bonus(hand.bottom_points, hand.bottom_kind, hand.tractor_pairs)
+    total = points - PENALTY * hand.penalties
+    return (points, total) if total < 0 else None
+
+
 def hand_total(hand: Hand, mode: str = DEFAULT_PENALTY_MODE) -> int:
     """The defenders' total of one hand: 闲家得分 + bottom bonus (R2015-C2), then −20 per
     penalty against the offending side (R2015-P1, ``mode`` as in :func:`apply_penalties`).
@@ -295,12 +317,12 @@ class Shuangkou:
             ResultColumn(D_HAND, "int", min=1, help="第几局（盘）"),
             ResultColumn(D_DEALER, "choice", SIDES,
                          help="本局庄家所在方；首局自定，此后庄家获胜仍由该方坐庄，庄家下庄则换另一方坐庄"),
-            ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS,
+            ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS, unit=POINTS_UNIT,
                          help="闲家出牌所得分（5 的倍数，不含扣底，未扣罚分）"),
             ResultColumn(D_BOTTOM_KIND, "choice", BOTTOM_KINDS, required=False,
                          help="闲家最后一轮大时的牌型；庄家最后一轮大选“无”"),
             ResultColumn(D_PAIRS, "int", min=2, max=12, required=False, help="拖拉机（姊妹对）扣底时的对数"),
-            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_BOTTOM_POINTS, required=False,
+            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_BOTTOM_POINTS, required=False, unit=POINTS_UNIT,
                          help="底牌中的分（5 的倍数，最多 80，不乘扣底倍数）"),
             ResultColumn(D_WRONG, "choice", SIDE_OR_NONE, required=False, help="多牌或少牌的一方（对方升一级）"),
             ResultColumn(D_PENALISED, "choice", SIDE_OR_NONE, required=False,
@@ -361,10 +383,16 @@ class Shuangkou:
                 reason = f"级数 {level_name(a)}:{level_name(b)}"
             else:
                 reason = f"同级 {level_name(a)}，末盘{SIDES[winner]}方胜"
-            ea = PAST_A if past == 0 else a
-            eb = PAST_A if past == 1 else b
-            d = abs(ea - eb)
-            scores = (d, -d) if winner == 0 else (-d, d)
+            if max(wa, wb) >= WARNINGS_TO_LOSE:
+                # won on the loser's third warning (R2015-P1), not on the levels: no net levels,
+                # as a forfeit in this game (the winner was credited the loser's lead, +13
+                # for beating a side past A from 2, above honest winners on 总局分)
+                scores = WARNINGS_SCORES
+            else:
+                ea = PAST_A if past == 0 else a
+                eb = PAST_A if past == 1 else b
+                d = abs(ea - eb)
+                scores = (d, -d) if winner == 0 else (-d, d)
             results.append(two_sided(row.match, winner, pts, scores=scores, reason=reason,
                                      source=row.at(A_LEVEL), detail={"levels": (a, b), "warnings": (wa, wb)}))
         return results, issues
@@ -374,9 +402,15 @@ class Shuangkou:
                        past: int | None, mode: str, issues: list[Issue]) -> bool:
         """Replay the 明细 rows of one table and compare with the entered levels (先过A方 counts
         as 过A); False (with issues) on a bad hand, a broken rotation or a mismatch."""
-        replayed = self._replay_details(row, items, mode, issues)
+        clamped: list[tuple[str, int, int]] = []
+        replayed = self._replay_details(row, items, mode, issues, clamped)
         if replayed is None:
             return False
+        # a hand whose −20 took the defenders below 0 counts as 0, 大光 (R2015-C1, P1): a
+        # referee who scored it by the total below 0 (小光, +2) is told why the levels differ
+        note = "".join(f"明细第 {n} 局闲家得分 {points} 扣罚分 {points - total} 后为 −{-total}，"
+                       for n, points, total in clamped[:3])
+        note = f"（{note}扣分后不足0分按0分计，即大光，庄家升 4 级）" if note else ""
         agree = True
         for side, label in enumerate((A_LEVEL, B_LEVEL)):
             got = PAST_A if past == side else entered[side]
@@ -389,7 +423,7 @@ class Shuangkou:
                     f"（并清除“{PAST_A_SIDE}”）" if got == PAST_A else "")
             issues.append(issue("TOTAL_MISMATCH", (
                 f"{where(row.match)}：“{label}”填的是 \"{shown_got}\"，按明细逐局计算应为 "
-                f"\"{level_name(want)}\"{hint}：请核对明细或改正级数"), at=row.at(label)))
+                f"\"{level_name(want)}\"{hint}{note}：请核对明细或改正级数"), at=row.at(label)))
         return agree
 
     def values_from_details(self, row: ResultRow, items: list[dict[str, Any]], options: dict[str, Any],
@@ -407,10 +441,12 @@ class Shuangkou:
         return values
 
     @staticmethod
-    def _replay_details(row: ResultRow, items: list[dict[str, Any]], mode: str, issues: list[Issue]
-                        ) -> tuple[int, int] | None:
+    def _replay_details(row: ResultRow, items: list[dict[str, Any]], mode: str, issues: list[Issue],
+                        clamped: list[tuple[str, int, int]] | None = None) -> tuple[int, int] | None:
         """Levels after the table's 明细 rows; None (with issues) when a hand is bad or its
-        庄家方 breaks the rotation (only the first such hand is reported)."""
+        庄家方 breaks the rotation (only the first such hand is reported).  ``clamped``, when
+        given, gets ``(局号, points, total)`` of each hand whose total below 0 was counted as 0
+        (:func:`below_zero`)."""
         labels = (D_DEALER, D_POINTS, D_BOTTOM_KIND, D_PAIRS, D_BOTTOM, D_WRONG, D_PENALISED, D_PENALTIES)
         levels = (2, 2)
         ok = True
@@ -433,6 +469,8 @@ class Shuangkou:
                     rotation_reported = True
                     ok = False
             levels, up = play_detail_hand(levels, hand, mode)
+            if clamped is not None and (low := below_zero(hand, mode)) is not None:
+                clamped.append((r.hand, *low))
             prev = (r.hand, hand.dealer, next_dealer_side(hand.dealer, up))
         return levels if ok else None
 
@@ -449,11 +487,11 @@ def _read_hand(r: DetailReader) -> Hand | None:
     if wrong not in (None, "无"):
         # the wrong count replaces the hand's result: its points and penalties do not count
         return None if dealer is None else Hand(SIDES.index(dealer), wrong_count=SIDES.index(wrong))
-    p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5)
+    p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5, unit=POINTS_UNIT)
     kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
     pairs = bottom = 0
     if kind not in (None, "无"):
-        b = r.integer(D_BOTTOM, 0, MAX_BOTTOM_POINTS, step=5, blank_as=0, hint=BOTTOM_HINT)
+        b = r.integer(D_BOTTOM, 0, MAX_BOTTOM_POINTS, step=5, blank_as=0, hint=BOTTOM_HINT, unit=POINTS_UNIT)
         bottom = b or 0
         if kind == "拖拉机":
             pairs = r.integer(D_PAIRS, 2, 12) or 0

@@ -20,7 +20,7 @@ from ..model import MatchResult, Round
 from . import GAMES
 from .base import DetailSheet, ResultColumn, ResultRow
 from .common import (detail_rows, DetailReader, forfeit_column, is_blank, level_name, LEVEL_NAMES,
-                     merged_points, PAST_A, played_rows, two_sided, where)
+                     merged_points, PAST_A, played_rows, POINTS_UNIT, two_sided, where)
 from .headtohead import ROUND_ROBIN_TIEBREAKS
 
 A_LEVEL = "甲方级数"
@@ -224,6 +224,24 @@ def match_points(a_level: int, b_level: int, dealer: int, points: dict[str, int]
     return (w, l) if dealer == 0 else (l, w)
 
 
+def match_winner(a_level: int, b_level: int, mp: tuple[int, int]) -> int | None:
+    """R2020-F3: the side (0 = 甲, 1 = 乙) that wins a match scored ``mp``, None when nobody
+    does.  The side with more match points; at equal points the higher level (points set
+    with win = loss still leave a K:5 to the K); equal levels on equal points — the event's
+    ``points: {win_equal: 2, loss_equal: 2}`` — are a draw on those points: a round robin
+    scores it so, a knockout asks for its 加赛 (淘汰赛对局未分胜负).  乙 went through such a
+    knockout match without a word.
+
+    >>> match_winner(9, 9, (2, 1)), match_winner(9, 9, (1, 2)), match_winner(13, 5, (1, 1)), match_winner(5, 5, (2, 2))
+    (0, 1, 0, None)
+    """
+    if mp[0] != mp[1]:
+        return 0 if mp[0] > mp[1] else 1
+    if a_level != b_level:
+        return 0 if a_level > b_level else 1
+    return None
+
+
 # -- the game -----------------------------------------------------------------------------
 @dataclass
 class Shuangsheng:
@@ -271,11 +289,12 @@ class Shuangsheng:
             ResultColumn(D_HAND, "int", min=1, help="第几局"),
             ResultColumn(D_DEALER, "choice", SIDES,
                          help="本局庄家所在方；首局自定，此后庄家方升级仍由该方坐庄，否则换另一方坐庄"),
-            ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS, help="捡分方出牌所得分（5 的倍数，不含扣底）"),
+            ResultColumn(D_POINTS, "int", min=0, max=MAX_CARD_POINTS, unit=POINTS_UNIT,
+                         help="捡分方出牌所得分（5 的倍数，不含扣底）"),
             ResultColumn(D_BOTTOM_KIND, "choice", BOTTOM_KINDS, required=False,
                          help="捡分方最后一轮大时的牌型；甩牌按其中最大的牌型；庄家方最后一轮大选“无”"),
             ResultColumn(D_PAIRS, "int", min=2, max=12, required=False, help="拖拉机扣底时的对数"),
-            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_BOTTOM_POINTS, required=False,
+            ResultColumn(D_BOTTOM, "int", min=0, max=MAX_BOTTOM_POINTS, required=False, unit=POINTS_UNIT,
                          help="底牌中的分（5 的倍数，最多 80，不乘扣底倍数）"),
             ResultColumn(D_WRONG, "choice", ("无", "甲", "乙"), required=False, help="多牌或少牌的一方"),
         ))
@@ -317,7 +336,7 @@ class Shuangsheng:
                 if mismatch:
                     continue
             mp = match_points(a, b, d if d is not None else 0, pts)
-            winner = 0 if mp[0] > mp[1] else 1
+            winner = match_winner(a, b, mp)
             reason = (f"级数 {level_name(a)}:{level_name(b)}" if a != b else
                       f"同级 {level_name(a)}，{dealer}方坐庄")
             results.append(two_sided(row.match, winner, pts, match_points=mp, scores=mp, reason=reason,
@@ -375,11 +394,11 @@ class Shuangsheng:
             if dealer is None:
                 return None
             return Hand(dealer=SIDES.index(dealer), wrong_count=SIDES.index(wrong))
-        p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5)
+        p = r.integer(D_POINTS, 0, MAX_CARD_POINTS, step=5, unit=POINTS_UNIT)
         kind = r.choice(D_BOTTOM_KIND, BOTTOM_KINDS, blank_as="无")
         pairs = bottom = 0
         if kind not in (None, "无"):
-            b = r.integer(D_BOTTOM, 0, MAX_BOTTOM_POINTS, step=5, blank_as=0, hint=BOTTOM_HINT)
+            b = r.integer(D_BOTTOM, 0, MAX_BOTTOM_POINTS, step=5, blank_as=0, hint=BOTTOM_HINT, unit=POINTS_UNIT)
             bottom = b or 0
             if kind == "拖拉机":
                 pairs = r.integer(D_PAIRS, 2, 12) or 0

@@ -216,8 +216,21 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         own = strip_spaces(to_simplified(title)) == strip_spaces(to_simplified(spec.name)) if title else True
         named = f"“{title[:60]}”（编号 {tid}）" if title and tid and not own else f"“{tid or '（未注明）'}”"
         other_form = True
-        file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是比赛{named}的报名表，不是本次比赛"
-                   f"（{spec.name}）的。请使用本次比赛下发的报名表。", True)
+        if tid and branch and tournament.token_ok(branch, meta.get(L.META_TOKEN, ""), tid):
+            # issued with this folder's secret under the id tournament.yaml had when the
+            # templates were made: the office changed the id since (an audit: t2026 → t2026qp
+            # before the first run) — or it is the form of another tournament whose folder this
+            # one was copied from (the same secret.key).  Not taken either way; said as the
+            # office's to settle, not as the captain's wrong form
+            printed = f"（表上印的比赛名称是“{title[:60]}”）" if title and not own else ""
+            file_issue("TOURNAMENT_ID_MISMATCH",
+                       f"“{file_label}”是组委会以赛事编号“{tid}”下发的报名表（校验码相符）{printed}，而 tournament.yaml "
+                       f"的赛事编号 id 现为“{spec.id}”：如果是在报名表下发之后改了 id，请把 id 改回 {tid}"
+                       f"（赛事编号写在已下发的报名表里，报名表发出后就不能再改），再运行即可受理，无需退回{spec.unit_word}；"
+                       f"否则它是另一项比赛的报名表（复制来的赛事文件夹有同一个密钥），不予受理。", True)
+        else:
+            file_issue("TEMPLATE_MISMATCH", f"“{file_label}”是比赛{named}的报名表，不是本次比赛"
+                       f"（{spec.name}）的。请使用本次比赛下发的报名表。", True)
     else:
         try:
             version = int(float(meta.get(L.META_VERSION) or 0))

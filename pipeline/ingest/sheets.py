@@ -551,6 +551,9 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
 
     mine: list[CellRef] = []        # the 名次 cells of this event's rows
     placed = False
+    # R2020-F4: the rows whose 名次 is blank, (tie, entry, cell) by (阶段, 组别): beside a given
+    # 名次 of their tie, still level (Playoff.places_of)
+    blanks: dict[tuple[str, str], list[tuple[int, str, str]]] = {}
     for n, v, cells in raw:
         ev = strip_spaces(cell_text(v.get("项目")) if v.get("项目") is not None else "")
         if not same_event(ev, event_id, event_name, former):
@@ -582,6 +585,8 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
                                   at=cells["参赛者"]))
         mine.append(cells["名次"])
         if v.get("名次") is None or not cell_text(v.get("名次")).strip():
+            if e is not None:
+                blanks.setdefault((stage, group), []).append((tie_of(n), e.id, cells["名次"].cell))
             continue        # not played yet: a sheet may be sent with one group's playoff filled
         placed = True
         try:
@@ -621,6 +626,10 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
                               at=mine[0], severity=Severity.INFO))
     if not tied_rows:
         groups = {key: _handmade_ties(items) for key, items in groups.items()}
+        # a hand-made sheet's blank rows are of its tie when it has one only (which of several
+        # a blank row is in, its numbering cannot say)
+        blanks = {key: [(0, e, c) for _, e, c in rows] for key, rows in blanks.items()
+                  if {t for t, *_ in groups.get(key, [])} == {0}}
     # the order: a form's ties one after another (as they are printed); a hand-made sheet's by
     # 名次 over the whole sheet, as read before its ties were (the order a published round
     # recorded: PLAYOFFS_KEY, run.check_playoffs_since_draw — each tie's order is the same
@@ -632,7 +641,11 @@ def read_playoffs(book: Book, file: str, event_id: str, event_name: str, entries
                    cells=tuple(c for _, _, _, c in items),
                    ties=tuple(t for t, _, _, _ in items) if tied_rows or len({t for t, *_ in items}) > 1 else (),
                    made_for=made_for,
-                   round=at_round)
+                   round=at_round,
+                   blank=tuple(e for _, e, _ in blanks.get((stage, group), ())),
+                   blank_cells=tuple(c for _, _, c in blanks.get((stage, group), ())),
+                   blank_ties=tuple(t for t, _, _ in blanks.get((stage, group), ()))
+                   if tied_rows or len({t for t, *_ in items}) > 1 else ())
            for (stage, group), items in sorted(groups.items()) if items]
     return out, problems
 

@@ -65,7 +65,11 @@ if TYPE_CHECKING:
     from ..state import BareMail, LeagueState, ResentForm, Submission
 
 #: file-level problems after which the workbook's branch is not proven
-IDENTITY_CODES = frozenset({"WRONG_BRANCH", "UNKNOWN_BRANCH", "TEMPLATE_MISMATCH", "UNREADABLE_FILE", "OTHER_UNITS_FORM"})
+IDENTITY_CODES = frozenset({"WRONG_BRANCH", "UNKNOWN_BRANCH", "TEMPLATE_MISMATCH", "UNREADABLE_FILE", "OTHER_UNITS_FORM",
+                            "TOURNAMENT_ID_MISMATCH"})
+#: a form the office issued under tournament.yaml's former id: its to settle (put the id back),
+#: not the captain's — no receipt refusing it (:func:`recipients`); it is taken once the id is back
+OFFICES_MATTER = frozenset({"TOURNAMENT_ID_MISMATCH"})
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -240,6 +244,8 @@ def recipients(t: "Tournament", s: "Submission", issues: list["Issue"]) -> tuple
     ()
     """
     sender = (s.sender or "").strip().lower()
+    if any(i.code in OFFICES_MATTER for i in issues):
+        return ()       # "请使用本次比赛下发的报名表" to a captain who did: the office puts its id back
     if branch_proven(s, issues):
         unit = t.spec.unit(s.branch)
         registered = _addresses(unit.emails if unit else [])
@@ -769,7 +775,11 @@ def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
 
 
 def _problem_lines(issues: list["Issue"]) -> list[str]:
-    return [f"{k}. [{i.code}] {_location(i)}：{i.message}" for k, i in enumerate(issues, 1)]
+    """``1. [CODE] 位置：message``, the place said once (a registration check's message starts
+    with it: :func:`pipeline.issues.unlocated`)."""
+    from ..issues import unlocated
+
+    return [f"{k}. [{i.code}] {_location(i)}：{unlocated(i)}" for k, i in enumerate(issues, 1)]
 
 
 def _entry_lines(t: "Tournament", entries: list["Entry"]) -> list[str]:

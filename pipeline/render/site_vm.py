@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 from urllib.parse import quote
 
-from ..issues import Issue
-from ..layout import FINAL_PLACES, WITHDRAWN_BYE_NO_ADVANCE
+from ..issues import Issue, unlocated
+from ..layout import FINAL_PLACES, WITHDRAWN_BYE_NO_ADVANCE, WITHDRAWN_WALKOVER
 from ..mailname import hash_named
-from ..model import Entry, Match, MatchResult, Outcome, Round, Severity
+from ..model import WALKOVER, Entry, Match, MatchResult, Outcome, Round, Severity
 from ..state import LATE_VALID, forms_still_count
 from ..timeutil import TZ, aware, cn_datetime
 from . import svg
@@ -67,6 +67,7 @@ CODE_LABEL = {
     "WRONG_BRANCH": "单位不符",
     "UNREADABLE_FILE": "文件无法读取",
     "TEMPLATE_MISMATCH": "模板不符",
+    "TOURNAMENT_ID_MISMATCH": "赛事编号不符",
     "RESULT_CONFLICT": "成绩冲突",
     "RESULT_INVALID": "成绩无效",
     "DRAWN_ELSEWHERE": "抽签记录缺失",
@@ -116,6 +117,7 @@ CODE_LABEL = {
     "OWN_MAIL": "本系统发出的回执或标注副本",
     "CHECKIN_FORM_UPDATED": "签到表已更新",
     "DOUBLE_BOOKED": "同一场次两处上桌",
+    "PLACE_VACANT": "名次空缺（弃权）",
 }
 
 OUTCOME_LABEL = {
@@ -454,8 +456,13 @@ def _match_box(m: Match, es: "EventState", names: Names,
     if m.bye:
         from ..draw import bye_unscored
 
-        # handbook 缺席、弃权和退赛: a 晋级签 its entry withdrew from before the round was played
-        caption = WITHDRAWN_BYE_NO_ADVANCE if bye_unscored(m, r) else "轮空（晋级签）"
+        if bye_unscored(m, r):
+            # handbook 缺席、弃权和退赛: a 晋级签 (or a walkover) its entry withdrew from before
+            # the round was complete — it goes no further
+            caption = WITHDRAWN_WALKOVER if m.walkover else WITHDRAWN_BYE_NO_ADVANCE
+        else:
+            # R2011-R1: a walkover (its opponent's match forfeited by both) says so, not 晋级签
+            caption = m.note if m.walkover else "轮空（晋级签）"
         kind = "bye"
     else:
         caption = table_caption(m, titles or {}, " ")      # (三四名决赛 第2桌, R2011-F2: not 三四名组)
@@ -676,14 +683,14 @@ def _round_vm(es: "EventState", rnd: Round, names: Names, anchor: str = "") -> R
     sheet and the standings do (R2016-S1: 轮空按52分计); a knockout's 晋级签 says none
     (:func:`.viewmodels.bye_worth`)."""
     from ..draw import bye_unscored
-    from .viewmodels import WITHDRAWN_MARK, withdrawn_at_tables, withdrawn_notes
+    from .viewmodels import WITHDRAWN_MARK, unscored_bye_note, withdrawn_at_tables, withdrawn_notes
 
     matches = []
-    worth = unscored = ""
+    worth = ""
     if any(m.bye for m in rnd.matches):
-        from .viewmodels import bye_worth, unscored_bye_note
+        from .viewmodels import bye_worth
 
-        worth, unscored = bye_worth(es, rnd), unscored_bye_note(es, rnd)
+        worth = bye_worth(es, rnd)
     # a withdrawn entry's table still to be entered (as 弃权), as its draw sheet marks it
     gone = withdrawn_at_tables(es, rnd)
     titles = match_titles(es.spec.format.type, rnd)       # R2011-F2: 决赛 / 三四名决赛
@@ -691,13 +698,16 @@ def _round_vm(es: "EventState", rnd: Round, names: Names, anchor: str = "") -> R
     for m in sorted(rnd.matches, key=lambda m: (m.group, m.bye, m.table)):
         r = es.results.get(m.key)
         adv = _advancing(m, r)
-        marked = gone | set(m.sides) if bye_unscored(m, r) else gone      # (a bye it withdrew from too)
+        walk = m.walkover           # R2011-R1: a knockout's walkover, shown as one (not 轮空)
+        off = bye_unscored(m, r)    # (a bye or walkover its entry withdrew from: marked too)
+        marked = gone | set(m.sides) if off else gone
         sides = tuple(SideVM(team=names.team(s) + (WITHDRAWN_MARK if s in marked else ""), branch=names.branch(s),
-                             players=names.players(s), result="轮空" if m.bye else _score_text(r, i),
+                             players=names.players(s), result=(WALKOVER if walk else "轮空") if m.bye else _score_text(r, i),
                              winner=s in adv and (m.bye or r is not None))
                       for i, s in enumerate(m.sides))
-        table = ((f"{m.group}组 " if m.group else "") + "轮空") if m.bye else table_caption(m, titles, " ")
-        note = _match_note(m, r, worth, unscored)
+        table = (WALKOVER if walk else ((f"{m.group}组 " if m.group else "") + "轮空")) if m.bye \
+            else table_caption(m, titles, " ")
+        note = _match_note(m, r, worth, unscored_bye_note(es, rnd, m) if off else "")
         if r is None and m.key in told:
             note = "；".join(x for x in (note, f"已退赛，按弃权填写“{told[m.key][1]}”") if x)
         matches.append(MatchVM(table=table, sides=sides, bye=m.bye,
@@ -1097,7 +1107,7 @@ def branch_totals(state: "LeagueState", names: Names) -> tuple[tuple[str, ...], 
     from ..score.awards import branch_totals as score_totals
 
     awards = [replace(a, branch=names.unit_id(a.branch), units=tuple(names.unit_id(u) for u in a.units))
-              for a in list(state.awards) + list(state.branch_awards)]
+              for a in list(state.awards) + list(state.branch_awards) if not a.vacant]     # (R2011-R1: nobody's)
     columns: list[str] = []
     for a in awards:
         if a.award not in columns:
@@ -1306,7 +1316,8 @@ def final_places(state: "LeagueState") -> dict[str, str]:
         if not es.complete:
             continue
         for p in es.placements:
-            out[p.entry] = f"{p.group + '组' if p.group else ''}第{p.rank}名{'（并列）' if p.tied else ''}"
+            out[p.entry] = ("弃权，取消资格（无名次）" if getattr(p, "vacant", False)        # R2011-R1
+                            else f"{p.group + '组' if p.group else ''}第{p.rank}名{'（并列）' if p.tied else ''}")
         # a pair re-formed at check-in (R2016-F2) was placed under its own id: each half's
         # registered pair shows that place (the branch pages list the registered entries)
         registered = {e.id: e for e in es.entries}
@@ -1431,6 +1442,12 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
             steps.append(f"尚未收到本{unit_word}的报名表。请填写报名表后用登记的邮箱发送{deadline}。")
         return tuple(steps)
     past_deadlines = registration_closed(spec, state.now)
+    # a form issued under tournament.yaml's former id (TOURNAMENT_ID_MISMATCH): the office's
+    # to settle by putting the id back, not the captain's to correct and send again
+    offices = sum(1 for i in issues if i.code == "TOURNAMENT_ID_MISMATCH" and str(i.severity) == "error")
+    if offices:
+        steps.append(f"本{unit_word}发来的报名表已收到，待组委会核对赛事设置后受理，无需修改，也不必重新发送。")
+        sev["error"] -= offices
     if sev["error"]:
         where = "（问题单元格已在退回的工作簿中标出并附批注）" if returned else ""
         late_only = all(i.code == "LATE_SUBMISSION" for i in issues if str(i.severity) == "error")
@@ -1503,7 +1520,7 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
                              severity_class=str(i.severity), location=location(i),
                              # (a mail --imap stored as <hash>.eml: its message names it by subject and time)
                              file="" if hash_named(i.file) else i.file,
-                             message=i.message) for i in iss),
+                             message=unlocated(i)) for i in iss),       # (its place is beside it)
         entries=tuple(EntryVM(event=ev_name.get(e.event, e.event), team=e.team,
                               players=e.player_names,
                               staff_ids="/".join(p.staff_id for p in e.players if p.staff_id),

@@ -17,7 +17,8 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Sequence
 
-from ..layout import REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_BYE, WITHDRAWN_BYE_NO_ADVANCE, WITHDRAWN_MARK
+from ..layout import (REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_BYE, WITHDRAWN_BYE_NO_ADVANCE, WITHDRAWN_MARK,
+                      WITHDRAWN_WALKOVER)
 from ..model import Entry, Match, Person, Round
 from ..timeutil import cn_date, cn_datetime
 from .anchors import Anchors, TocItem, toc_worth
@@ -834,10 +835,13 @@ def withdrawn_at_tables(es: "EventState", rnd: Round) -> frozenset[str]:
                      if s in es.withdrawn and (s in at_draw or m.key not in es.results))
 
 
-def unscored_bye_note(es: "EventState", rnd: Round) -> str:
-    """What the draw sheet and the event page say beside a bye of ``rnd`` that does not score
-    (:func:`pipeline.draw.bye_unscored`): 轮空（已退赛，不计分）, or for a 晋级签 (:func:`bye_advances`)
-    晋级签（已退赛，不晋级）."""
+def unscored_bye_note(es: "EventState", rnd: Round, m: Match | None = None) -> str:
+    """What the draw sheet and the event page say beside a bye ``m`` of ``rnd`` that does not
+    score (:func:`pipeline.draw.bye_unscored`): 轮空（已退赛，不计分）, or for a 晋级签
+    (:func:`bye_advances`) 晋级签（已退赛，不晋级）, for a knockout's walkover (R2011-R1: not a bye)
+    不战而胜（已退赛，不晋级）."""
+    if m is not None and m.walkover:
+        return WITHDRAWN_WALKOVER
     return WITHDRAWN_BYE_NO_ADVANCE if bye_advances(es, rnd) else WITHDRAWN_BYE
 
 
@@ -926,14 +930,18 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
     for m in rnd.matches:
         if m.bye:
             # handbook 缺席、弃权和退赛: a bye its entry withdrew from before the round was played
-            note = unscored_bye_note(es, rnd) if bye_unscored(m, es.results.get(m.key)) else m.note
+            note = unscored_bye_note(es, rnd, m) if bye_unscored(m, es.results.get(m.key)) else m.note
             for sid in m.sides:
                 team, branch = side_text(sid)
-                grp = f"{m.group}组 " if m.group else ""
+                # (a walkover's note says which match: 不战而胜（三四名决赛对手空缺）, R2011-R1)
+                grp = f"{m.group}组 " if m.group and not m.walkover else ""
                 vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{note}" if note else ""))
     if vm.byes:     # the stage's kind looks at every match of the stage: only when it is said
         if bye_advances(es, rnd):
-            vm.bye_title = "轮空（直接晋级）"
+            walks = [m.walkover for m in rnd.matches if m.bye]
+            onward = "" if rnd.plan.get("final") else "（直接晋级）"       # (a final's walkover goes nowhere)
+            vm.bye_title = ("不战而胜" + onward if all(walks) else "轮空、不战而胜（直接晋级）" if any(walks)
+                            else "轮空（直接晋级）")
         else:       # in place of a game: what it counts, when it counts (R2016-S1: 52)
             worth = bye_worth(es, rnd)
             vm.bye_title = f"轮空（本轮不赛；{worth}）" if worth else "轮空（本轮不赛）"
@@ -1145,11 +1153,11 @@ def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list, w
     among those level with it — so the order does not read as an unexplained tie (R2011-F1,
     R2020-F4); not 加赛第1名, which beside a 6th place read as first place.  (The playoff's
     own value is a sort key, meaningless on paper.)  ``word`` counts the entries
-    (:func:`playoff_word`): ``2对加赛第1`` for two pairs."""
+    (:func:`playoff_word`): ``2对加赛第1`` for two pairs.  A 加赛 that left some of them level
+    within one prize (R2020-F4: 1, blank, blank) ranks those two alike: ``3人加赛并列第2`` on
+    each (the one not beside the winner said nothing)."""
     r = rows[i]
-    level = any(0 <= j < len(rows) and rows[j].rank != r.rank and shown_of[rows[j].entry] == shown_of[r.entry]
-                for j in (i - 1, i + 1))
-    if not level or not any(n in r.tiebreaks for n, _, _, _ in playoff_tbs):
+    if not any(n in r.tiebreaks for n, _, _, _ in playoff_tbs):
         return ""
     first = i
     while first > 0 and shown_of[rows[first - 1].entry] == shown_of[r.entry]:
@@ -1157,8 +1165,11 @@ def _decided_by_playoff(rows: list, i: int, shown_of: dict, playoff_tbs: list, w
     last = i
     while last + 1 < len(rows) and shown_of[rows[last + 1].entry] == shown_of[r.entry]:
         last += 1
+    if all(rows[j].rank == r.rank for j in range(first, last + 1)):
+        return ""
     place = 1 + sum(1 for j in range(first, i) if rows[j].rank != r.rank)
-    return f"{last - first + 1}{word}加赛第{place}"
+    level = any(rows[j].rank == r.rank for j in range(first, last + 1) if j != i)
+    return f"{last - first + 1}{word}加赛{'并列' if level else ''}第{place}"
 
 
 def _status(es: "EventState") -> str:
@@ -1210,7 +1221,7 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
     pool, the order after groups and a final stage); None otherwise."""
     placements = list(getattr(es, "placements", None) or ())
     covered = {(row.entry, row.rank, st.group) for st in es.standings for row in st.rows}
-    if not placements or all((p.entry, p.rank, p.group) in covered for p in placements):
+    if not placements or all((p.entry, p.rank, p.group) in covered and not p.vacant for p in placements):
         return None
     spec = state.tournament.spec
     entries = {e.id: e for e in es.entries}
@@ -1221,7 +1232,8 @@ def final_order_table(state: "LeagueState", es: "EventState") -> Table | None:
     rows = []
     for p in sorted(placements, key=lambda p: (p.group, p.rank)):
         e = entries.get(p.entry)
-        row = [str(p.rank) + ("（并列）" if p.tied else "")] + ([p.group] if grouped else [])
+        # R2011-R1: a vacant place (its entry lost the match by not coming: 名次依据 says so)
+        row = [str(p.rank) + ("（空缺）" if p.vacant else "（并列）" if p.tied else "")] + ([p.group] if grouped else [])
         row += [e.team if e else p.entry, entry_units(spec, e) if e else ""]
         if team_event:
             row.append(e.player_names if e else "")
@@ -1335,7 +1347,8 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
         vm.branch_awards = Table(["奖项", "单位", *cash],
                                  [[a.award, award_units(spec, a), *[yuan(a.prize)][:len(cash)]] for a in unit_awards],
                                  ["", "", *["num"][:len(cash)]], section="单位奖项")
-    everything = list(state.awards) + list(state.branch_awards)
+    # (a vacant place, R2011-R1, is listed under its event above and counted for nobody)
+    everything = [a for a in list(state.awards) + list(state.branch_awards) if not a.vacant]
     if everything:
         kinds = list(OrderedDict.fromkeys(a.award for a in everything))
         head = [spec.unit_word] + kinds + ["合计"] + cash
@@ -1443,6 +1456,8 @@ def certificates_vm(state: "LeagueState") -> CertificatesVM:
     date = cn_date(award_date(state))
     issuer = spec.issuer
     for a in list(state.awards) + list(state.branch_awards):
+        if a.vacant:        # R2011-R1: a vacant place has no certificate
+            continue
         event = _event_name(spec, a.event)
         branch = award_units(spec, a)
         if a.entry or a.players:

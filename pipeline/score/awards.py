@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .. import state as _state   # AwardRow; module import keeps the state ↔ score cycle safe
 from ..issues import Issue, issue
-from ..model import CellRef, Entry, Person, Severity, Unit, staff_key
+from ..model import VACANT, CellRef, Entry, Person, Severity, Unit, staff_key
 from . import AWARD_SCHEMES
 
 if TYPE_CHECKING:
@@ -213,6 +213,67 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"],
     return out
 
 
+def placed_by(placements: Sequence["Placement"], keys: Mapping[str, Any]) -> list["Placement"]:
+    """R2020-F4: ``placements`` with the entries of ``keys`` — level at one rank — placed by their
+    keys (lower is better; equal keys stay level and share their place), as a 加赛 that
+    orders them by those keys places them (``Placement.tied`` as :func:`tier_placements` sets it).
+
+    >>> from pipeline.draw.base import Placement as P
+    >>> [(p.rank, p.entry, p.tied) for p in placed_by([P(1, "a", tied=True), P(1, "b", tied=True), P(1, "c", tied=True)],
+    ...                                               {"a": 2, "b": 1, "c": 2})]
+    [(2, 'a', True), (1, 'b', False), (2, 'c', True)]
+    """
+    import dataclasses
+    from bisect import bisect_left
+    from collections import Counter
+
+    ordered = sorted(keys.values())     # (counted once: prize_runs asks this of every tied entry)
+    level = Counter(ordered)
+    out = []
+    for p in placements:
+        if p.entry in keys:
+            k = keys[p.entry]
+            p = dataclasses.replace(p, rank=p.rank + bisect_left(ordered, k), tied=level[k] > 1)
+        out.append(p)
+    return out
+
+
+def prize_runs(scheme: "AwardScheme", awards: "AwardSpec", placements: Sequence["Placement"],
+               tied: Sequence[str]) -> list[int]:
+    """R2020-F4: the places of a tie (``tied``, level at one rank), best first, in runs that
+    may stay level — each run's places lie within one prize, as the PLAYOFF_REQUIRED check
+    (:meth:`AwardScheme.undecided`) judges a tie: the number of places of each run.  Three level
+    at 1st for 一等奖 1, 二等奖 2 → [1, 2] (2nd and 3rd may share 二等奖).
+
+    >>> from pipeline.draw.base import Placement as P
+    >>> from pipeline.spec import AwardSpec
+    >>> aw = AwardSpec(scheme="ranked", extra={"places": [{"award": "一等奖", "count": 1}, {"award": "二等奖", "count": 2}]})
+    >>> prize_runs(Ranked(), aw, [P(1, e, tied=True) for e in "abc"] + [P(4, "d")], "abc")
+    [1, 2]
+    """
+    want = set(tied)
+    scope = list(placements)
+    if getattr(scheme, "by_group", False):      # (awarding by group: a tie is judged in its group)
+        groups = {p.group for p in scope if p.entry in want}
+        scope = [p for p in scope if p.group in groups]
+    # as straddling places them: the tie's places in order, each bearing its slot's award —
+    # two neighbours on different awards (or a tie for one place, Placement.settle, within
+    # the awards) may not stay level.  (Placed again pair by pair through undecided, the
+    # runs of a tie of k cost k³: 3 s for 300 level on every night its 加赛表 waited.)
+    ordered = sorted(scope, key=lambda p: (p.rank, p.entry))
+    slots = [a for a, n in scheme.places(awards.options) for _ in range(n)]
+    first = next((i for i, p in enumerate(ordered) if p.settle), None)
+    settle = first is not None and first < len(slots)
+    mine = [(slots[i] if i < len(slots) else "", p.settle) for i, p in enumerate(ordered) if p.entry in want]
+    runs = [1]
+    for (a, s_a), (b, s_b) in zip(mine, mine[1:]):
+        if a != b or (settle and (s_a or s_b)):
+            runs.append(1)
+        else:
+            runs[-1] += 1
+    return runs
+
+
 def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placement"],
                    by_id: Mapping[str, Entry], prizes: Mapping[str, int], event: str,
                    group: str, rest: str = "") -> tuple[list["AwardRow"], list[Issue], set[str]]:
@@ -226,7 +287,11 @@ def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placemen
         if i >= len(slots):
             break
         award_of[p.entry] = slots[i]
-        rows.append(_row(event, group, slots[i], p.rank, p.entry, by_id, prizes))
+        if p.vacant:        # R2011-R1: the place is vacant — its award too, and nobody moves up
+            rows.append(_state.AwardRow(event=event or (by_id[p.entry].event if p.entry in by_id else ""), group=group,
+                                        award=slots[i], rank=p.rank, team=VACANT, branch="", players="", vacant=True))
+        else:
+            rows.append(_row(event, group, slots[i], p.rank, p.entry, by_id, prizes))
         given.add(p.entry)
     tier_of = {p.entry: p.tier for p in placements if p.settle}
     for rank, tied, kinds in straddling(places, placements, rest):
@@ -279,7 +344,9 @@ class Ranked(AwardScheme):
                                              str(rest or ""))
         if rest:
             placed = {p.entry: p.rank for p in placements}
-            others = sorted((set(by_id) | set(placed)) - given, key=lambda e: (placed.get(e, 10**9), e))
+            # (R2011-R1: one who lost a place-deciding match by not coming has no award at all)
+            gone = {p.entry for p in placements if p.vacant}
+            others = sorted((set(by_id) | set(placed)) - given - gone, key=lambda e: (placed.get(e, 10**9), e))
             rows += [_row(event, "", str(rest), placed.get(e, 0), e, by_id, awards.prizes) for e in others]
         return rows, issues
 

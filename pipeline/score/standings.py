@@ -33,8 +33,18 @@ class _Ranker:
         self.shown: dict[str, dict[str, int]] = {}
         self.unresolved_playoff: list[list[str]] = []
 
-    def refine(self, group: list[str], i: int) -> list[list[str]]:
-        """Order a tied group by chain[i:], returning classes still tied."""
+    def refine(self, group: list[str], i: int, same: int = 0) -> list[list[str]]:
+        """Order a tied group by chain[i:], returning classes still tied.
+
+        R2020-F4 (Tiebreaks; decision, the spec is silent): whenever a criterion splits a
+        tied group, each part of 2+ entries still tied is ranked by the chain again from its
+        start — a group-dependent criterion (直胜, 加赛) is computed within the smaller
+        group; one that is not gives the part the values it already shares.  A three-way
+        cycle split by 胜局数 left the two above tied although one had beaten the other.
+        ``same``: the criteria before it are known to tie ``group`` (a part restarting
+        skips those that do not depend on the group)."""
+        while i < same and i < len(self.chain) and not self.chain[i].group_dependent:
+            i += 1
         if len(group) < 2 or i >= len(self.chain):
             return [group]
         tb = self.chain[i]
@@ -42,17 +52,16 @@ class _Ranker:
         if vals is None:            # a playoff that has not been played
             if tb.is_playoff:
                 self.unresolved_playoff.append(group)
-            return self.refine(group, i + 1)
+            return self.refine(group, i + 1, same)
         if tb.group_dependent:
             for e, v in vals.items():
                 self.shown[e][tb.name] = v
         parts = _split(group, vals)
+        if len(parts) == 1:
+            return self.refine(group, i + 1, same)
         out: list[list[str]] = []
         for part in parts:
-            if tb.group_dependent and 1 < len(part) < len(group):
-                out.extend(self.refine(part, i))      # re-apply to the smaller tied group
-            else:
-                out.extend(self.refine(part, i + 1))
+            out.extend(self.refine(part, 0, i + 1))     # a smaller tied group: the chain again
         return out
 
 

@@ -19,7 +19,7 @@ from ..layout import PlayoffTie, tie_entries  # noqa: F401  (pure: the run compa
 from ..spec import TEMPLATE_VERSION
 from .common import (BLOCK_FILL, BODY_FONT, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL, META_HEADER_ROW,
                      THIN, TITLE_FONT, add_list_validation, add_whole_validation, atomic_save, col_range,
-                     header_row, print_setup, protect, put, set_widths, text_width, write_meta, zh)
+                     header_row, print_setup, protect, put, set_widths, text_width, wrapped_lines, write_meta, zh)
 
 if TYPE_CHECKING:
     from ..spec import EventSpec, Tournament
@@ -142,14 +142,18 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
     later round of the stage (:meth:`pipeline.model.Playoff.settles_in`).
 
     A last column, 说明 (not read), names each row's tie — 加赛1：第3名并列（二等奖/三等奖），
-    2人，名次填 1–2 (``PlayoffTie.note`` the place) — and a heavier line parts the ties: two
-    final-places ties print the same 阶段 and a blank 组别, and a referee numbered 1 … 5
-    straight down both."""
+    2人，名次填 1–2 (``PlayoffTie.note`` the place; R2020-F4 ``PlayoffTie.level``: 第2–3名同为二等奖，
+    可不分先后, and the note above the header says how to leave them level) — and a heavier
+    line parts the ties: two final-places ties print the same 阶段 and a blank 组别, and a
+    referee numbered 1 … 5 straight down both."""
     spec = tournament.spec
     labels = [*layout.PLAYOFF_COLUMNS, layout.PLAYOFF_NOTE]
     note = zh("以下选手需要加赛：积分相同且按规则无法区分，或淘汰赛对局未分胜负。加赛后在“名次”一栏填写这几名选手之间的"
               "名次（1 为最好；淘汰赛的胜者填 1）。" + ("本表有几组并列（见“说明”一栏），每组各自从 1 填起。"
-                                                   if len(ties) > 1 else ""), spec)
+                                                   if len(ties) > 1 else "")
+              # R2020-F4: places of one prize may stay level (EventRunner.take_level_playoffs)
+              + ("同一奖项内的并列可不分先后（见“说明”一栏）：名次空着或填相同的名次即为并列，如只给第1名填 1、"
+                 "另两名空着，这两名并列第2名；奖项不同的名次须分出先后。" if any(t.level for t in ties) else ""), spec)
     wb, ws, hdr = _start(zh(f"{spec.name} {event.name} 加赛结果", spec), note, labels,
                          layout.PLAYOFF_SHEET, spec)
     at = {l: i for i, l in enumerate(labels, start=1)}
@@ -157,7 +161,8 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
     said = []
     for k, tie in enumerate(ties, start=1):
         start, n = r, len(tie.contenders)
-        said.append(zh(f"加赛{k}：{tie.note + '，' if tie.note else ''}{n}人，名次填 1–{n}", spec))
+        said.append(zh(f"加赛{k}：{tie.note + '，' if tie.note else ''}{n}人，名次填 1–{n}"
+                       + (f"；{tie.level}" if tie.level else ""), spec))
         for who in tie.contenders:
             _row(ws, r, [event.name, zh(layout.STAGE_LABELS.get(tie.stage, tie.stage), spec), tie.group, None, who,
                          said[-1]], editable=[at["名次"]])
@@ -168,9 +173,12 @@ def write_playoff_form(tournament: "Tournament", event: "EventSpec", ties: Seque
         if tie.contenders:
             add_whole_validation(ws, col_range(at["名次"], start, r - 1), 1, len(tie.contenders), title="名次",
                                  prompt=f"加赛{k}：{n}人之间的名次，填 1–{n}（1 为最好）", script=spec.script)
-    set_widths(ws, [max(10.0, text_width(event.name) + 2), 14, 8, 8,
-                    max([20.0] + [text_width(w) + 2 for t in ties for w in t.contenders]),
-                    min(48.0, max([16.0] + [text_width(x) + 2 for x in said]))])
+    widths = [max(10.0, text_width(event.name) + 2), 14, 8, 8,
+              max([20.0] + [text_width(w) + 2 for t in ties for w in t.contenders]),
+              min(48.0, max([16.0] + [text_width(x) + 2 for x in said]))]
+    set_widths(ws, widths)
+    # (the note above the header is one merged cell: Excel does not fit its row to it)
+    ws.row_dimensions[2].height = max(36, 18 * wrapped_lines(note, sum(widths)))
     return _finish(wb, ws, hdr, len(labels),
                    [(layout.META_KIND, layout.KIND_PLAYOFF), (layout.META_TOURNAMENT, spec.id),
                     (layout.META_EVENT, event.id),

@@ -35,7 +35,7 @@ from . import _no_numpy  # noqa: F401  (first: openpyxl without NumPy)
 from openpyxl.styles import Border, Side
 
 from .. import layout
-from ..model import Match, Round
+from ..model import WALKOVER, Match, Round
 from ..spec import TEMPLATE_VERSION
 from ..text import keep
 from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, HEADER_FILL, HEADER_FONT, INPUT_FILL, LEFT,
@@ -188,8 +188,10 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     bye_text = zh(BYE_TEXT, spec)
     for m in rnd.matches:
         boards = _boards_for(rnd, m) if board_col and not m.bye else []
+        # (R2011-R1: a knockout's walkover says so, not 轮空)
         names = [label_of.get(m.sides[k], m.sides[k]) + (mark if m.sides[k] in withdrawn and not m.bye else "")
-                 if k < len(m.sides) else (bye_text if m.bye else "") for k in range(len(sides))]
+                 if k < len(m.sides) else ((zh(WALKOVER, spec) if m.walkover else bye_text) if m.bye else "")
+                 for k in range(len(sides))]
         for i, board in enumerate(boards or [None]):
             locked_style, input_fmt, bye_fmt = styles[i == 0 and len(boards) > 1]
             for c, value in zip(key_cols, (rnd.round, m.group, m.table)):

@@ -8,6 +8,7 @@ were fixed do not stay marked.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import zipfile
@@ -21,9 +22,9 @@ from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 from openpyxl.worksheet.hyperlink import Hyperlink
 
-from ..issues import Issue
+from ..issues import Issue, unlocated
 from ..model import Severity
-from ..text import convert, plain
+from ..text import convert, names_kept
 from .common import (BODY_FONT, CENTER, GRID, HEADER_FILL, HEADER_FONT, LEFT, TITLE_FONT,
                      atomic_save, guard_existing, put, set_widths)
 
@@ -83,14 +84,14 @@ def _load(raw: bytes) -> Any:
 
 
 def returned_copy_job(src_path: str | Path, issues: Iterable[Issue], out_path: str | Path,
-                      script: str = "simplified", checks: Any = None) -> Path | None:
+                      script: str = "simplified", checks: Any = None, names: Iterable[str] = ()) -> Path | None:
     """:func:`write_returned_copy` with every argument by position (a prestarted worker's job,
     :meth:`pipeline.parallel.Prestarted.submit_map`), synced with the run's other outputs
     (:func:`pipeline.fsutil.sync_each`: the worker was forked before the run said so)."""
     from ..fsutil import sync_each
 
     sync_each(False)
-    return write_returned_copy(src_path, issues, out_path, script=script, checks=checks)
+    return write_returned_copy(src_path, issues, out_path, script=script, checks=checks, names=names)
 
 
 def _cell_ref(cell: str) -> str | None:
@@ -108,13 +109,19 @@ def _worst(items: Iterable[Issue]) -> Severity:
 
 
 def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path: str | Path,
-                        *, script: str = "simplified", checks: Any = None) -> Path | None:
+                        *, script: str = "simplified", checks: Any = None, names: Iterable[str] = ()) -> Path | None:
     """Write the captain's workbook ``src_path`` to ``out_path`` with each problem cell
     filled (red = error, yellow = warning, blue = info) and commented with code and
     message, plus a first sheet ``问题清单``.  Returns ``out_path``, or ``None`` when the
-    source cannot be opened.  ``script="traditional"`` converts our own words (not the
-    messages, written as the issues hold them, what people typed in them unmarked:
-    :func:`pipeline.text.plain`).  ``checks`` (a registration form's
+    source cannot be opened.  ``script="traditional"``: a Traditional league prints in
+    Traditional (R2015) — our own words and every message and comment, converted as its
+    receipts and pages are (:func:`pipeline.text.convert`): what people typed (marked in the
+    message: :func:`pipeline.text.typed`) as typed, a cell reference's sheet and a file's
+    name as they are, and ``names`` — the people the messages name (:func:`pipeline.run.copy_names`) —
+    as names (于丽 stays 于, as the receipt has it).  The messages were once left in
+    Simplified under Traditional headings, while the receipt and the page said the same in
+    Traditional.  A Simplified league's copy converts nothing (nor loads the converter).
+    ``checks`` (a registration form's
     :class:`~pipeline.xlsx.entrychecks.EntryChecks`): the form's dropdowns and input checks
     are put back on the 报名表 entry columns that lost them (a form re-saved without data
     validation was told "请从下拉列表中选择" of a cell with no list).
@@ -129,8 +136,16 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
         return None
 
     def z(text: str) -> str:
-        return convert(text, script)
+        return convert(text, script)       # (a typed value as typed, its marks removed, in either script)
 
+    kept = names_kept(names) if script == "traditional" and names else contextlib.nullcontext()
+    with kept:
+        return _write(wb, issues, out_path, z, checks)
+
+
+def _write(wb: Any, issues: Iterable[Issue], out_path: str | Path, z: Any, checks: Any) -> Path | None:
+    """:func:`write_returned_copy` of the workbook ``wb`` once loaded, ``z`` converting to the
+    league's script."""
     for ours in (ISSUES_SHEET, ISSUES_SHEET_TRADITIONAL):     # a copy sent back to us
         if ours in wb.sheetnames:
             del wb[ours]
@@ -157,13 +172,13 @@ def write_returned_copy(src_path: str | Path, issues: Iterable[Issue], out_path:
             cell = ws.cell(rng.min_row, rng.min_col)
         sev = _worst(cell_issues)
         cell.fill = FILLS.get(sev, FILLS[Severity.ERROR])
-        text = "\n".join(f"【{z(SEVERITY_ZH.get(i.severity, '错误'))}】{i.code}：{plain(i.message)}" for i in cell_issues)
+        text = "\n".join(f"【{z(SEVERITY_ZH.get(i.severity, '错误'))}】{i.code}：{z(i.message)}" for i in cell_issues)
         theirs = cell.comment
         if theirs is not None and not _is_ours(theirs) and (theirs.text or "").strip():
             # the captain's own note on that cell (待本人确认性别) is kept under ours, and
             # given back when the copy returns to us (_clear_our_marks)
-            text += f"\n{_KEPT_MARK.format(author=theirs.author or '')}\n{theirs.text}"
-        comment = Comment(text, COMMENT_AUTHOR)
+            text += f"\n{z(_KEPT_MARK).format(author=theirs.author or '')}\n{theirs.text}"
+        comment = Comment(text, z(COMMENT_AUTHOR))
         comment.width = 320
         comment.height = max(80, 40 + 30 * len(cell_issues) + 18 * (len(text) // 22))
         cell.comment = comment
@@ -280,8 +295,9 @@ def _issues_sheet(wb, items: list[Issue], by_cell: dict, z) -> None:
         r = 4 + n
         ref = _cell_ref(it.cell)
         linked = ref is not None and (it.sheet, ref) in by_cell
+        said = z(unlocated(it))     # (the 工作表 and 单元格 columns give its place)
         values = [n, it.code, z(SEVERITY_ZH.get(it.severity, str(it.severity))), it.sheet,
-                  ref or it.cell or z("（整个文件）"), plain(it.message)]
+                  ref or it.cell or z("（整个文件）"), said]
         for c, v in enumerate(values, start=1):
             put(ws, (r, c), v, font=BODY_FONT, border=GRID, align=LEFT if c == 6 else CENTER)
         sev_cell = ws.cell(r, 3)
@@ -291,7 +307,7 @@ def _issues_sheet(wb, items: list[Issue], by_cell: dict, z) -> None:
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=_location(it.sheet, ref),
                                        display=ref)
             cell.font = link_font
-        ws.row_dimensions[r].height = max(20, 18 * (1 + len(it.message) // 40))
+        ws.row_dimensions[r].height = max(20, 18 * (1 + len(said) // 40))
     set_widths(ws, [6, 20, 10, 12, 10, 80])
     ws.freeze_panes = "A5"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4

@@ -42,23 +42,23 @@ def copy_source(stored: str | Path, tmp: str) -> Path:
 
 
 def returned_copy_job(stored: str | Path, issues: Any, target: str | Path, script: str = "simplified",
-                      checks: Any = None) -> Path | None:
+                      checks: Any = None, names: Any = ()) -> Path | None:
     """:func:`pipeline.xlsx.returned.returned_copy_job` from :func:`copy_source` (a form
     without such rows, the commonest by far, as it is: no temporary folder)."""
     from .returned import returned_copy_job as job
 
     if not large_sheet(stored):
-        return job(stored, issues, target, script, checks)
+        return job(stored, issues, target, script, checks, names)
     with tempfile.TemporaryDirectory() as tmp:
-        return job(copy_source(stored, tmp), issues, target, script, checks)
+        return job(copy_source(stored, tmp), issues, target, script, checks, names)
 
 
 def write_returned_copy(stored: str | Path, issues: Any, target: str | Path, *, script: str = "simplified",
-                        checks: Any = None) -> Path | None:
+                        checks: Any = None, names: Any = ()) -> Path | None:
     """:func:`pipeline.xlsx.returned.write_returned_copy` from :func:`copy_source`."""
     from .returned import write_returned_copy as write
 
     if not large_sheet(stored):
-        return write(stored, issues, target, script=script, checks=checks)
+        return write(stored, issues, target, script=script, checks=checks, names=names)
     with tempfile.TemporaryDirectory() as tmp:
-        return write(copy_source(stored, tmp), issues, target, script=script, checks=checks)
+        return write(copy_source(stored, tmp), issues, target, script=script, checks=checks, names=names)

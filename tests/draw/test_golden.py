@@ -818,12 +818,17 @@ def test_a_withdrawn_entry_is_not_drawn_again(fmt, options, n, size):
     assert any("已退赛，不再编排" in note for note in r2.notes), r2.notes
 
 
-@pytest.mark.parametrize("groups, dead, final_between, champion_tier", [
-    (8, {0, 1}, 2, "决赛胜者"),       # both quarter-finals of the top half forfeited: the bottom half's semi is the final
-    (4, {0}, None, "半决赛胜者")])    # one semi-final forfeited: the other's winner is first, no final to play
-def test_R2011_F2_forfeits_that_empty_a_half(groups, dead, final_between, champion_tier):
-    """Double forfeits emptying a half: the last match standing is the final, and the last
-    winner is placed first (the event ended after a 半决赛 whose winner was placed 4th)."""
+@pytest.mark.parametrize("groups, dead, vacant", [
+    (8, {0, 1}, [2, 4, 7, 8]),      # both quarter-finals of the top half forfeited by both sides
+    (4, {0}, [2, 4])])              # one semi-final forfeited by both
+def test_R2011_F2_R2011_R1_forfeits_that_empty_a_half(groups, dead, vacant):
+    """Double forfeits emptying a half (R2011-R1, the office's decision: handbook 缺席、弃权和退赛):
+    the other half's winner takes the final by walkover and the semi-finals' loser left the
+    third-place match; the places the absentees would have had stay vacant.  (The event once
+    ended after the semi-final, its winner first and no word of a final; then the other
+    half's semi-final was played as the final and the quarter-finals' losers played for third.)"""
+    from pipeline.draw.common import is_walkover
+
     fmt = FORMATS.get("groups_knockout")
     st = new_state(make_entries(2 * groups, 2 * groups), {"groups": groups})
     rng = random.Random(1)
@@ -843,12 +848,13 @@ def test_R2011_F2_forfeits_that_empty_a_half(groups, dead, final_between, champi
             else:
                 st.results[m.key] = MatchResult(m, (SideResult(Outcome.WIN, 3), SideResult(Outcome.LOSS, 0)))
     last = st.rounds[-1]
-    assert bool(last.plan.get("final")) is (final_between is not None)
-    if final_between:
-        assert len(last.matches[0].sides) == final_between
-    champion = [m.sides[0] for i, m in enumerate(last.matches) if not m.bye and not (last is first_ko and i in dead)][0]
-    pl = fmt.placements(st)
-    assert pl[0].entry == champion and pl[0].tier == champion_tier
+    assert last.plan["final"] and [m.group for m in last.matches] == ["", "三四名"]
+    assert all(m.bye and is_walkover(m) for m in last.matches)
+    pl = sorted(fmt.placements(st), key=lambda p: p.rank)
+    assert pl[0].entry == last.matches[0].sides[0] and pl[0].tier == "决赛胜者（不战而胜）"
+    assert pl[2].entry == last.matches[1].sides[0] and pl[2].tier == "三四名决赛胜者（不战而胜）"
+    gone = {s for i, m in enumerate(first_ko.matches) if i in dead for s in m.sides}
+    assert [p.rank for p in pl if p.vacant] == vacant and {p.entry for p in pl if p.vacant} == gone
 
 
 def test_R2011_F2_a_withdrawn_group_winner_is_replaced_by_the_next_in_its_group():
@@ -984,11 +990,12 @@ def test_R2020_D2_one_third_prize_for_each_round_2_tables_runner_up():
     assert {r.award for r in rows if r.entry in (t1[1], t3[2], t2[2])} == {"决赛参与奖"}
 
 
-def test_R2020_D2_a_seat_not_played_is_no_runner_up():
+def test_R2020_D2_R2011_R1_a_seat_not_played_is_no_runner_up():
     """Two 弃权 at one round-2 table share its place 2: they were made a tie to play off,
     and every award of the event waited for a 加赛 between two who never came.  A seat not
-    played is placed below every seat played; the table has no runner-up, and the next in
-    order (a table's 3rd) takes the third 三等奖."""
+    played is no table's runner-up: the table has none, and its 三等奖 stays vacant (R2011-R1,
+    the office's decision: nobody below moves up — a table's 3rd took it); the two absentees
+    stand on their table's vacant places, its 2nd and 3rd, and have no award at all."""
     from pipeline.score import AWARD_SCHEMES
     from pipeline.spec import AwardSpec
 
@@ -998,10 +1005,11 @@ def test_R2020_D2_a_seat_not_played_is_no_runner_up():
     pl = fmt.placements(st)
     assert scheme.undecided(awards, pl) == []
     rows, _ = scheme.assign(awards, pl, st.entries)
-    assert {r.entry for r in rows if r.award == "三等奖"} == {t1[1], t2[1], t1[2]}
-    absent = [p for p in pl if p.tier.endswith("弃权")]
-    assert {p.entry for p in absent} == set(t3[1:]) and min(p.rank for p in absent) > max(
-        p.rank for p in pl if p.tier.endswith("第3名") and p.entry in (*t1, *t2))
+    third = [r for r in rows if r.award == "三等奖"]
+    assert {r.entry for r in third if not r.vacant} == {t1[1], t2[1]} and [r.vacant for r in third] == [False, False, True]
+    assert not {r.entry for r in rows} & set(t3[1:])                 # not even the 决赛参与奖
+    absent = sorted((p for p in pl if p.vacant), key=lambda p: p.rank)
+    assert {p.entry for p in absent} == set(t3[1:]) and [p.rank for p in absent] == [6, 9]
 
 
 def _groups_then_first_ko(n, options, seed):
@@ -1156,18 +1164,22 @@ def _play_withdrawing_a_bye(fmt_name: str, options: dict, n: int, before_played:
 def test_R2020_F1_a_bye_holder_withdrawn_is_placed_as_far_as_it_got(fmt, options, n, before_played):
     """R2020-F1 / R2020-D1 with the handbook's 缺席、弃权和退赛: a 晋级签 holder the office
     withdrew goes no further; withdrawn before its round was played, its bye is not scored and
-    it is placed with the round's losers (as a seated player then forfeits); withdrawn after,
-    with the round's winners (it went through).  It was placed last, below the first round's
-    losers, either way."""
+    it is placed with the round's losers (a table of three's: below every seat of the round);
+    withdrawn after, with the round's winners (it went through).  It was placed last, below the
+    first round's losers, either way.  A withdrawal is the office's decision, no absence: its
+    place is never vacant (R2011-R1's 空缺 is for one who lost a match by not coming)."""
     st, gone, at = _play_withdrawing_a_bye(fmt, options, n, before_played)
     assert all(gone not in m.sides for r in st.rounds if r.round > at.round for m in r.matches)
     places = {p.entry: p for p in FORMATS.get(fmt).placements(st)}
     tier = places[gone].tier
+    assert not places[gone].vacant and not any(p.vacant for p in places.values())
     assert tier.startswith(at.stage_name), (tier, at.stage_name)
-    assert tier.endswith(("负者", "弃权") if before_played else ("胜者", "第1名")), tier
+    assert tier.endswith(("负者", "晋级签（已退赛，不晋级）") if before_played else ("胜者", "第1名")), tier
     # the round's losers at a table: below it when it went through, beside it when it did not
     beaten = [s for m in at.matches if not m.bye for s in m.sides if s != min(m.sides)]
-    if before_played:
-        assert any(places[s].tier == tier for s in beaten) or fmt == "tables_of_three"
+    if before_played and fmt == "tables_of_three":
+        assert all(places[gone].rank > places[s].rank for m in at.matches if not m.bye for s in m.sides)
+    elif before_played:
+        assert any(places[s].tier == tier for s in beaten)
     else:
         assert all(places[gone].rank < places[s].rank for s in beaten)

@@ -39,7 +39,8 @@ def test_R2011_F1_a_tie_across_an_award_boundary_waits_for_its_playoff(tmp_path:
     rows = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 2).value == "最终名次"]
     names = [ws.cell(r, 5).value for r in rows]
     # the tie's place, beside its rows (a form of two final-places ties told them apart by nothing)
-    assert {ws.cell(r, 6).value for r in rows} == {"加赛1：第1名并列（一等奖/二等奖），3人，名次填 1–3"}
+    # (R2020-F4: and which of its places are one prize and may stay level)
+    assert {ws.cell(r, 6).value for r in rows} == {"加赛1：第1名并列（一等奖/二等奖），3人，名次填 1–3；第2–3名同为二等奖，可不分先后"}
     for place, r in enumerate(rows[::-1], 1):         # the last listed wins the playoff
         ws.cell(r, 4).value = place
     filled = folder / "inbox" / "xiangqi-加赛表.xlsx"

@@ -120,7 +120,7 @@ def test_R2011_F1_upgraded_finished_event_keeps_places_its_unaddressed_rows_orde
     edit_attachment(next((folder / "inbox").glob("*xiangqi-加赛*")), write)
     out = tmp_path / "out"
     with monkeypatch.context() as old:          # the version before: any label settled a tie
-        old.setattr(Playoff, "addresses", lambda self, tied, played: True)
+        old.setattr(Playoff, "addresses", lambda self, tied, played, blanks=False: True)
         old.setattr(run_mod.lastrun, "code_hash", lambda: "an-older-version")
         before = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     assert before.state.events["xiangqi"].complete and not before.needs_attention

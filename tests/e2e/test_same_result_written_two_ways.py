@@ -111,3 +111,27 @@ def test_RESULT_CONFLICT_reason_filled_in_on_a_result_read_alike_is_no_conflict(
     reads as before, the result unchanged — taken without a word (as 乙方警告 1 filled in is)."""
     _, night_2 = _later(tmp_path, COLOUR, PLAIN, 原因=["中盘胜"])
     assert not _go(night_2, "RESULT_CONFLICT", "RESULTS_REWRITTEN"), _go(night_2, "RESULT_CONFLICT")
+
+
+#: round 1 as score pairs, 甲方's points first (R2011-F3, audit 39): the same results as PLAIN
+PAIRS = ["1-0", "0-1", "1:0", "0：1", "１－０", "½-½"]
+
+
+def test_RESULT_CONFLICT_score_pairs_and_choices_at_once_are_no_conflict(tmp_path):
+    night = _at_once(tmp_path, PAIRS, PLAIN)
+    assert not _go(night, "RESULT_CONFLICT"), _go(night, "RESULT_CONFLICT")
+    assert not [i for i in night.issues if i.severity == "error" and i.file.startswith("go-r1")], night.issues
+
+
+def test_RESULTS_REWRITTEN_score_pairs_resent_as_choices_is_no_rewrite(tmp_path):
+    night_1, night_2 = _later(tmp_path, PAIRS, PLAIN)
+    assert not [i for i in night_1.issues if i.severity != "info" and i.file.startswith("go-r1")], night_1.issues
+    assert len(_go(night_1, "RESULT_READ_AS")) == 5, _go(night_1, "RESULT_READ_AS")
+    assert not _go(night_2, "RESULT_CONFLICT", "RESULTS_REWRITTEN"), _go(night_2, "RESULT_CONFLICT", "RESULTS_REWRITTEN")
+
+
+def test_RESULT_CONFLICT_score_pair_that_changes_the_result_is_a_correction(tmp_path):
+    """Control: table 2 re-sent as 1-0 (was 乙胜): a correction at 结果."""
+    _, night_2 = _later(tmp_path, PLAIN, ["甲胜", "1-0", "甲胜", "乙胜", "甲胜", "和棋"])
+    (c,) = _go(night_2, "RESULT_CONFLICT")
+    assert c.severity == "info" and c.cell == "F9" and "按更正处理" in c.message, c

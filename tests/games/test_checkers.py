@@ -71,3 +71,55 @@ def test_a_score_typed_in_one_cell_is_said_where_it_is(sheet):
 def test_a_forfeit_beside_what_it_gives_or_a_blank_choice_stands(sheet, game, values):
     (res,), issues = sheet(GAMES.get(game)).parse(values)
     assert issues == [] and any(s.outcome == Outcome.FORFEIT_WIN for s in res.sides)
+
+
+def _checkers_results(tables):
+    """(round, 甲, 乙, values) → the checkers game's results of those rows."""
+    from games_helpers import make_row, make_round
+    from pipeline.model import Match
+
+    game = GAMES.get("checkers")
+    labels = [c.label for c in game.columns({})]
+    out = []
+    for rnd, a, b, values in tables:
+        row = make_row(Match("ev", "s", rnd, "", 1, (a, b)), values, labels)
+        results, issues = game.parse_round(make_round([row.match]), [row], {}, {})
+        assert issues == []
+        out.extend(results)
+    return out
+
+
+def test_R2020_F2_wins_tiebreak_counts_games_won_over_the_board():
+    """R2020-F2 (三局二胜): 胜局数 is the games won, summed over the matches — counting
+    matches won, it was the same for everyone tied on points and never broke a tie.  A
+    forfeit win is no game won over the board (FIDE C.07 "WON"), a bye none either."""
+    from pipeline.score import TIEBREAKS
+    from pipeline.score.table import ScoreTable
+
+    res = _checkers_results([(1, "a", "b", {"甲方胜局": 2, "乙方胜局": 1}),
+                             (2, "c", "a", {"甲方胜局": 1, "乙方胜局": 2}),
+                             (3, "b", "c", {"弃权": "乙方弃权"})])
+    table = ScoreTable(_rounds(res), res)
+    wins = TIEBREAKS.get("胜局数")
+    assert {e: wins.value(table, e) for e in "abc"} == {"a": 4, "b": 1, "c": 1}
+
+
+def _rounds(results):
+    from pipeline.model import Round
+    return [Round("ev", "s", "循环赛", r.match.round, (r.match,)) for r in results]
+
+
+def test_R2020_F2_games_won_separate_a_cyclic_tie_and_direct_orders_the_rest():
+    """R2020-F2 + R2020-F4, the t2020 audit's cycle: u 2:0 s, z 2:1 u, s 2:1 z — all on 2
+    points, 直胜 all equal; games won s 2, z 3, u 3 put s third, and 直胜 between z and u
+    (z won) orders them.  Counting matches won, all three were flagged for a 加赛."""
+    from pipeline.score.standings import compute_standings
+
+    res = _checkers_results([(1, "u", "s", {"甲方胜局": 2, "乙方胜局": 0}),
+                             (2, "z", "u", {"甲方胜局": 2, "乙方胜局": 1}),
+                             (3, "s", "z", {"甲方胜局": 2, "乙方胜局": 1})])
+    rows = compute_standings("suz", _rounds(res), res, GAMES.get("checkers").default_tiebreaks,
+                             playoff_places=3)
+    assert [(r.entry, r.rank) for r in rows] == [("z", 1), ("u", 2), ("s", 3)]
+    assert not any(r.playoff_required for r in rows)
+    assert {r.entry: r.tiebreaks["wins"] for r in rows} == {"s": 2, "z": 3, "u": 3}

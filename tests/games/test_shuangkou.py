@@ -224,3 +224,38 @@ def test_R2015_detail_dealer_rotation(sheet):
     (res,), issues = sheet(G).parse({"甲方级数": "2", "乙方级数": "5"},
                                     details=[_hand(1, "乙", 0), {"局号": 2, "_cells": {}}])
     assert issues == [] and res.sides[1].outcome == Outcome.WIN
+
+
+def test_R2015_C4_P1_three_warnings_win_scores_as_a_forfeit(sheet):
+    """A match decided by a side's third warning (R2015-P1) is won on the warnings, not on the
+    levels: its net levels (score, 总局分) are those of a forfeit in this game — none, 0:0.
+    (乙 at 2 beat 甲 past A on 甲's third warning and was credited +13 net levels, ranking
+    it above honest winners on that tiebreak.)"""
+    (fw,), _ = sheet(G).parse({"弃权": "甲方弃权"})
+    assert [x.score for x in fw.sides] == [0, 0]            # what a forfeit gives
+    (res,), issues = sheet(G).parse({"甲方级数": "A", "乙方级数": "2", "先过A方": "甲", "甲方警告": 3})
+    assert issues == [] and res.sides[1].outcome == Outcome.WIN and "警告" in res.reason
+    assert [x.points for x in res.sides] == [0, 2]          # the match points are a win's
+    assert [x.score for x in res.sides] == [0, 0]
+    (res,), _ = sheet(G).parse({"甲方级数": "K", "乙方级数": "2", "乙方警告": 3})     # the leader wins anyway
+    assert res.sides[0].outcome == Outcome.WIN and [x.score for x in res.sides] == [0, 0]
+    (res,), _ = sheet(G).parse({"甲方级数": "K", "乙方级数": "2", "乙方警告": 2})     # two warnings: levels count
+    assert [x.score for x in res.sides] == [11, -11]
+
+
+def test_R2015_C1_P1_a_penalty_below_zero_counts_as_zero(sheet):
+    """R2015-P1 (penalty_mode defender_total) with R2015-C1: the defenders' 10 points less
+    their −20 is counted as 0 (the total never goes below 0) — 大光, the dealer +4 (stopping at
+    5), not the +2 of 5–35.  A referee who wrote the levels of the total below 0 (+2) is told
+    why at the entered cell: 扣分后不足0分按0分计."""
+    hands = [_hand(1, "甲", 10, penalised="乙")]
+    assert hand_total(Hand(0, 10, penalised=1, penalties=1)) == 0
+    (res,), issues = sheet(G).parse({"甲方级数": "5", "乙方级数": "2"}, details=hands)
+    assert issues == [] and res.sides[0].score == 3
+    results, (i,) = sheet(G).parse({"甲方级数": "4", "乙方级数": "2"}, details=hands)
+    assert results == [] and i.code == "TOTAL_MISMATCH" and i.cell == "D2"
+    assert "扣分后不足0分按0分计" in i.message and "明细第 1 局" in i.message, i.message
+    assert "10" in i.message and "−10" in i.message, i.message
+    # a mismatch with no hand below 0 says nothing of it
+    _, (j,) = sheet(G).parse({"甲方级数": "7", "乙方级数": "6"}, details=HANDS)
+    assert "不足0分" not in j.message

@@ -178,3 +178,32 @@ def test_R2020_C3_dealer_rotation(sheet):
     c4[1] = _cells(_detail("乙", 0, n=2), 2)
     (res,), issues = sheet(G).parse({"甲方级数": "2", "乙方级数": "6", "庄家": "乙"}, details=c4)
     assert issues == [] and res.sides[1].outcome == Outcome.WIN
+
+
+def test_R2020_F3_equal_match_points_leave_a_knockout_match_undecided(sheet):
+    """R2020-F3 with the points overridden so that equal levels score alike
+    (``points: {win_equal: 2, loss_equal: 2}``): 5:5 is no win for either side — it sent
+    乙 through a knockout without a word.  The result is a draw on those points, so a
+    knockout waits for its 加赛 (淘汰赛对局未分胜负) and a round robin scores it 2:2."""
+    from pipeline.draw.base import EventState
+    from pipeline.draw.common import PlayoffWaiting, winner_of
+    from pipeline.model import Round
+
+    (res,), issues = sheet(G).parse({"甲方级数": "5", "乙方级数": "5", "庄家": "甲"},
+                                    points={"win_equal": 2, "loss_equal": 2})
+    assert issues == []
+    assert res.winner() is None
+    assert [(s.outcome, s.points) for s in res.sides] == [(Outcome.DRAW, 2), (Outcome.DRAW, 2)]
+    state = EventState("ev", [])
+    state.rounds.append(Round("ev", res.match.stage, "淘汰赛", 1, (res.match,)))
+    state.results[res.match.key] = res
+    with pytest.raises(PlayoffWaiting, match="未分胜负"):
+        winner_of(state, res.match)
+
+
+def test_R2020_F3_different_levels_decide_even_when_the_points_do_not(sheet):
+    """R2020-F3: at time the higher level wins; points that do not tell it (win = loss)
+    still leave the higher level the winner, not 乙 by default."""
+    (res,), _ = sheet(G).parse({"甲方级数": "K", "乙方级数": "5"}, points={"win": 1, "loss": 1})
+    assert res.winner() == res.match.sides[0]
+    assert [s.points for s in res.sides] == [1, 1]

@@ -708,6 +708,12 @@ def test_a_form_of_this_leagues_name_with_another_id_is_named_by_its_id(tmp_path
     data = next(p for p in msg.iter_attachments() if p.get_filename().endswith(".xlsx")).get_content()
     t = load_tournament(root / "t2015-tcm", cache_parent=tmp_path)
     t.spec = dataclasses.replace(t.spec, id="t2015-new")
+    # (with this folder's secret it was issued here under the former id: TOURNAMENT_ID_MISMATCH,
+    # the office's matter — named by its id all the same, its own title not repeated)
+    _, issues = read_registration(read_workbook_bytes(data, "机关.xlsx"), "机关.xlsx", t)
+    (said,) = [i.message for i in issues if i.code == "TOURNAMENT_ID_MISMATCH"]
+    assert "以赛事编号“t2015-tcm”下发" in said and "教職工" not in said, said
+    t.secret = b"another league's secret key"
     _, issues = read_registration(read_workbook_bytes(data, "机关.xlsx"), "机关.xlsx", t)
     (said,) = [i.message for i in issues if i.code == "TEMPLATE_MISMATCH"]
     assert "是比赛“t2015-tcm”的报名表" in said, said
@@ -1029,3 +1035,28 @@ def test_a_header_naming_another_unit_in_either_script_is_found():
     assert _other_unit_named(spec, units[0], [["分工會：第1分工會"]]) is None
     assert _other_unit_named(spec, units[0], [["联系人：王一"], ["分工会：第1分工会"]]) is None
     assert _other_unit_named(spec, units[0], [["分工会：不存在的单位"]]) is None
+
+
+def test_a_form_issued_here_under_the_leagues_former_id_is_the_offices_matter(tmp_path):
+    """The office changed tournament.yaml's ``id`` after sending the templates (an audit: t2026
+    → t2026qp before the first run): every returned form was TEMPLATE_MISMATCH “…是比赛“t2026”的
+    报名表，不是本次比赛的。请使用本次比赛下发的报名表”, as if each captain had sent the wrong
+    form.  Its token proves it was issued with this folder's secret under that id: still not
+    taken (a copied folder shares its secret.key, so last year's form verifies too), but said
+    as the office's to settle — change the id back — not the captain's."""
+    import hashlib
+    import hmac
+
+    t = tournament()
+    token = hmac.new(t.secret, b"t-old\x1fb1", hashlib.sha256).hexdigest()[:32]
+    reg, issues = read(tmp_path, [person("象棋", "王军")], t=t, meta={"tournament_id": "t-old"}, token=token)
+    assert codes(issues) == ["TOURNAMENT_ID_MISMATCH"] and not reg.usable and reg.foreign
+    said = issues[0].message
+    assert "校验码相符" in said and "t-old" in said and "改回 t-old" in said and f"“{t.spec.id}”" in said, said
+    assert "请使用本次比赛下发的报名表" not in said, said
+
+
+def test_another_leagues_form_whose_token_does_not_verify_is_still_a_template_mismatch(tmp_path):
+    t = tournament()
+    reg, issues = read(tmp_path, [person("象棋", "王军")], t=t, meta={"tournament_id": "t-old"}, token="0" * 32)
+    assert codes(issues) == ["TEMPLATE_MISMATCH"] and "请使用本次比赛下发的报名表" in issues[0].message

@@ -662,3 +662,21 @@ def test_R2016_F2_usual_check_in_marks_are_read():
     absent, (p,) = read_absent(book, "签到.xlsx", "xiangqi", "象棋", _XQ)
     assert absent == set() and (p.code, p.severity.value, p.cell) == ("BAD_VALUE", "error", "E2")
     assert "“?”" in p.message and "√" in p.message and "×" in p.message
+
+
+def test_R2020_F4_a_playoff_row_left_blank_beside_a_given_one_is_still_level():
+    """A 名次 left blank in a tie some of whose rows have one means "still level" (R2020-F4, the
+    t2020 audit's decision): the sheet keeps those rows, by its ties (a form's _meta, or a
+    hand-made sheet of one tie) — they were dropped, and the sheet read as the winner alone."""
+    entries = [Entry(f"xq:{n}", "xiangqi", "b1", n, (Person(n, "b1"),)) for n in "甲乙丙丁戊"]
+    book = _book([["象棋", "final", "", 1, "甲"], ["象棋", "final", "", None, "乙"], ["象棋", "final", "", None, "丙"],
+                  ["象棋", "final", "", None, "丁"], ["象棋", "final", "", None, "戊"]])
+    book.meta["ties"] = "3,2"
+    (po,), problems = read_playoffs(book, "加赛.xlsx", "xiangqi", "象棋", entries)
+    assert problems == [] and po.order == ("xq:甲",)
+    assert po.places_of({"xq:甲", "xq:乙", "xq:丙"}) == {"xq:甲": 1, "xq:乙": None, "xq:丙": None}
+    assert po.blank_cells[:2] == ("D3", "D4")
+    assert po.places_of({"xq:丁", "xq:戊"}) is None        # a tie left blank whole: not played yet
+    book = _book([["象棋", "final", "", None, "乙"], ["象棋", "final", "", 1, "甲"], ["象棋", "final", "", None, "丙"]])
+    (po,), _ = read_playoffs(book, "加赛.xlsx", "xiangqi", "象棋", entries)
+    assert po.places_of({"xq:甲", "xq:乙", "xq:丙"}) == {"xq:甲": 1, "xq:乙": None, "xq:丙": None}

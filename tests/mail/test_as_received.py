@@ -46,7 +46,7 @@ def test_text_marked_verbatim_is_kept_whatever_it_holds():
     assert keep("a\ue001b") == "\ue000ab\ue001"                 # a mark typed inside cannot end it early
 
 
-def test_a_returned_copy_shows_a_marked_message_without_its_marks(tmp_path):
+def test_R2015_a_returned_copy_shows_a_marked_message_as_typed_and_converted_around_it(tmp_path):
     import openpyxl
 
     msg = email.message_from_bytes((SAMPLE / "inbox" / "1026-t10-报名表.eml").read_bytes(), policy=email.policy.default)
@@ -58,7 +58,7 @@ def test_a_returned_copy_shows_a_marked_message_without_its_marks(tmp_path):
     out = write_returned_copy(src, [said], tmp_path / "out.xlsx", script="traditional")
     ws = openpyxl.load_workbook(out).worksheets[0]
     texts = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
-    assert f"邮件（主题“{SUBJECT}”）没有 .xlsx 附件" in texts
+    assert f"郵件（主題“{SUBJECT}”）沒有 .xlsx 附件" in texts     # (a Traditional league prints in Traditional)
     assert not any("\ue000" in t or "\ue001" in t for t in texts)
 
 

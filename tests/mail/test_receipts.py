@@ -230,3 +230,15 @@ def test_a_mail_without_workbook_is_answered_only_to_a_registered_sender(world):
     # the unit's proven form is named as standing; no other unit's data
     assert "《一分会报名表.xlsx》" in m.body and "二分会" not in m.body and "张三" not in m.body
     assert "《二分会.xlsx》" in q.body
+
+
+def test_a_problem_line_gives_its_cell_once(world):
+    """A receipt's line is [CODE] 位置：message, and a registration check's message starts
+    with its place itself: the captain read ``[QUOTA_EXCEEDED] 报名表!B15：报名表!B15 …``."""
+    import dataclasses
+
+    first = world.state.issues[0]
+    world.state.issues[0] = dataclasses.replace(first, message=f"报名表!E12 {first.message}")
+    r = _by_sha(build_receipts(world.state, world.out))[sha("b")]
+    assert "[QUOTA_EXCEEDED] 报名表!E12：象棋 “孙八” 超出名额" in r.body
+    assert r.body.count("报名表!E12") == 1, r.body

@@ -304,7 +304,7 @@ def test_league_run_prints_every_problem_of_the_spec(tmp_path):
                                             .replace("team_size:", "team_sizee:", 1), encoding="utf-8")
     out = CliRunner().invoke(main, ["run", str(folder), "--out", str(tmp_path / "out"), "--no-pdf"])
     assert out.exit_code != 0
-    assert "键 late_policyy:" in out.output and "].team_sizee:" in out.output, out.output
+    assert "键 late_policyy（第 64 行）:" in out.output and "].team_sizee（第 80 行）:" in out.output, out.output
 
 
 @pytest.mark.parametrize("name", ["优秀组织奖", "体育道德风尚奖"])

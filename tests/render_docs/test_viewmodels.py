@@ -115,6 +115,38 @@ def test_R2020_F1_a_bye_withdrawn_from_before_its_round_is_played_says_it_does_n
     assert vms.draw_vm(state, "xiangqi", rnd).byes == ["张良（基础部）：轮空（已退赛，不计分）"]
 
 
+def test_R2011_R1_a_walkover_withdrawn_from_before_its_round_is_complete_says_it_does_not_advance():
+    """Handbook 缺席、弃权和退赛 with R2011-R1: a knockout's walkover (不战而胜, no bye) whose
+    holder the office withdrew before the round was complete goes no further either — the
+    draw sheet, the event page and the bracket say 不战而胜（已退赛，不晋级）, not 晋级签."""
+    import dataclasses
+
+    from pipeline.model import MatchResult, Outcome, SideResult
+    from pipeline.render import site_vm
+
+    state = t2020_state()
+    es = state.events["xiangqi"]
+    rnd = es.rounds[1]
+    bye = next(m for m in rnd.matches if m.bye)
+    walk = dataclasses.replace(bye, note="不战而胜（半决赛对手空缺）")
+    assert walk.walkover and walk.key == bye.key
+    rnd = dataclasses.replace(rnd, matches=tuple(walk if m is bye else m for m in rnd.matches))
+    es.rounds = [rnd if r.round == rnd.round else r for r in es.rounds]
+    es.withdrawn = frozenset(walk.sides)
+    es.results[walk.key] = MatchResult(walk, (SideResult(Outcome.ABSENT),), reason="轮空（已退赛，不计分）")
+    assert vms.draw_vm(state, "xiangqi", rnd).byes == ["张良（基础部）：不战而胜（已退赛，不晋级）"]
+    page = site_vm.event_vm(state, "xiangqi")
+    [shown] = [m for st in page.stages for r in st.rounds if r.no == 2 for m in r.matches if m.bye]
+    assert shown.note == "不战而胜（已退赛，不晋级）" and not shown.sides[0].winner
+    assert shown.sides[0].team.endswith("（已退赛）") and shown.table == "不战而胜"
+    box = site_vm._match_box(walk, es, site_vm.Names(state))
+    assert box.caption == "不战而胜（已退赛，不晋级）" and box.advancing == ()
+    # scored (withdrawn once the round was complete, or not at all): the walkover as drawn
+    es.results[walk.key] = MatchResult(walk, (SideResult(Outcome.BYE, place=1),), reason="轮空")
+    assert vms.draw_vm(state, "xiangqi", rnd).byes == ["张良（基础部）：不战而胜（半决赛对手空缺）"]
+    assert site_vm._match_box(walk, es, site_vm.Names(state)).caption == "不战而胜（半决赛对手空缺）"
+
+
 def test_R2020_F1_draw_sheet_golden():
     state = t2020_state()
     rnd = state.events["xiangqi"].rounds[1]
@@ -974,3 +1006,23 @@ def test_R2016_A1_the_award_list_names_a_groups_award_as_its_certificate_does():
     certs = [c.award for c in vms.certificates_vm(state).certificates]
     assert certs == [r[0] for t in ev.tables for r in t.rows]
     assert vm.branch_totals.head[1:3] == ["小组第一名", "小组第二名"]
+
+
+def test_R2020_F4_two_a_playoff_left_level_within_one_prize_are_said_alike():
+    """A 加赛 of three that placed its winner and left the other two level (R2020-F4: one prize,
+    they share 2nd): both say 3人加赛并列第2 — the one not beside the winner said nothing, as
+    if it had not played the 加赛."""
+    from pipeline.score.base import StandingRow
+    from pipeline.state import StandingTable
+
+    state = t2020_state()
+    es = state.events["xiangqi"]
+    a, b, c = (e.id for e in es.entries[:3])
+    tb = {"game_points": 208, "direct": 0}
+    es.standings = [StandingTable("xiangqi", "final", "决赛循环赛", "", (
+        StandingRow(a, 1, 208, played=3, wins=2, tiebreaks={**tb, "playoff": 2}),
+        StandingRow(b, 2, 208, played=3, wins=2, tiebreaks={**tb, "playoff": 1}),
+        StandingRow(c, 2, 208, played=3, wins=2, tiebreaks={**tb, "playoff": 1})),
+        ("game_points", "direct", "playoff"))]
+    table = vms.standing_table(state, es, es.standings[0])
+    assert [r[-1] for r in table.rows] == ["3人加赛第1", "3人加赛并列第2", "3人加赛并列第2"]

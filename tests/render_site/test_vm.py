@@ -488,3 +488,13 @@ def test_a_shared_place_on_the_event_pages_award_list_says_so(state):
     state.awards.append(dataclasses.replace(first, team="另一人", players="另一人", entry="xiangqi:u09:1"))
     ranks = [a.rank for a in site_vm.event_vm(state, "xiangqi").awards]
     assert ranks.count("3（并列）") == 2 and "1" in ranks, ranks
+
+
+def test_a_branch_pages_message_does_not_repeat_its_place(state):
+    """The page gives each problem's 位置 in its own column: a message that starts with it
+    (报名表!B7 “象棋” 超出名额…, as every registration check's does) said it twice."""
+    issues = {i.code: i for i in site_vm.branch_vm(state, "u02").issues}
+    quota = issues["QUOTA_EXCEEDED"]
+    assert quota.location == "报名表!B7"
+    assert quota.message == "“象棋” 超出名额：本分工会已报 3 人，限 2 人。请删去 1 人。"
+    assert issues["MISSING_VALUE"].message == "姓名为空，请填写。"

@@ -356,3 +356,52 @@ def test_R2015_A1_one_award_to_one_person_in_two_events_is_counted_once():
     assert [(r.award, r.entry) for r in rows] == [("风尚奖", "xq-1")]
     assert [(i.code, i.severity.value) for i in issues] == [("BAD_VALUE", "warning")]
     assert "与第5行重复" in issues[0].message
+
+
+def test_R2020_F4_prize_runs_agree_with_placing_each_neighbouring_pair_level():
+    """R2020-F4: the runs of a tie that may stay level (the 加赛表's 可不分先后) are what
+    placing each two neighbours level and asking AwardScheme.undecided gives — the
+    definition, kept as the reference here; prize_runs reads them off the award slots
+    (it had placed every pair again: k³ for a tie of k, seconds a night for a few hundred)."""
+    import random
+
+    from pipeline.draw.base import Placement as P
+    from pipeline.score.awards import Ranked, placed_by, prize_runs
+    from pipeline.spec import AwardSpec
+
+    def reference(scheme, awards, placements, tied):
+        ids, runs = sorted(tied), [1]
+        for j in range(1, len(ids)):
+            keys = {e: i for i, e in enumerate(ids)}
+            keys[ids[j]] = j - 1
+            if any(set(t[2]) <= set(ids) for t in scheme.undecided(awards, placed_by(placements, keys))):
+                runs.append(1)
+            else:
+                runs[-1] += 1
+        return runs
+
+    rng, compared = random.Random(39), 0
+    for _ in range(1500):
+        counts = [rng.randint(0, 4) for _ in range(rng.randint(1, 4))]
+        names = [f"奖{i}" for i in range(len(counts))]
+        if len(names) > 1 and rng.random() < 0.2:
+            names[-1] = names[0]
+        opts: dict = {"places": [{"award": a, "count": c} for a, c in zip(names, counts)]}
+        if rng.random() < 0.3:
+            opts["rest"] = "参与奖"
+        aw = AwardSpec(scheme="ranked", extra=opts)
+        n = rng.randint(2, 14)
+        r0 = rng.randint(1, n - 1)
+        k = rng.randint(2, n - r0 + 1)
+        settle = rng.random() < 0.2
+        placements = ([P(i + 1, f"x{i:02d}") for i in range(r0 - 1)]
+                      + [P(r0, f"t{i:02d}", tied=True, settle=settle) for i in range(k)]
+                      + [P(r0 + k + i, f"z{i:02d}") for i in range(n - r0 - k + 1)])
+        tied = [f"t{i:02d}" for i in range(k)]
+        try:
+            want = reference(Ranked(), aw, placements, tied)
+        except ValueError:          # (no award places at all)
+            continue
+        assert prize_runs(Ranked(), aw, placements, tied) == want, (opts, r0, k, settle)
+        compared += 1
+    assert compared > 1000

@@ -229,3 +229,57 @@ def test_an_entry_absent_from_all_its_games_ranks_below_those_who_played():
     rows = compute_standings("adex", rounds_of(r1), results_map(r1))
     rank = {r.entry: r.rank for r in rows}
     assert rank["x"] == 1 and rank["a"] == 2 and rank["d"] == 3 and rank["e"] == 4, rank
+
+
+def test_R2020_F4_direct_reapplied_after_a_later_criterion_splits_a_tie():
+    """R2020-F4 (Tiebreaks): three tied in a cycle (直胜 all equal); 胜局数 puts the forfeit
+    winner c below; the two still tied are compared by the chain again from its start, so
+    直胜 within {a, b} (b beat a) decides — no 加赛 for 1st.  It was asked for because
+    only 直胜's own split re-applied 直胜 (t2020 audit: 张明红、宋洋娟 flagged)."""
+    from pipeline.games.headtohead import ROUND_ROBIN_TIEBREAKS
+
+    res = [game(1, 1, "b", "a", "1-0"), game(2, 1, "c", "b", "+-"), game(3, 1, "a", "c", "1-0")]
+    rows = compute_standings("abc", rounds_of(res), res, ROUND_ROBIN_TIEBREAKS, playoff_places=3)
+    assert _ranks(rows) == [("b", 1), ("a", 2), ("c", 3)]
+    assert not any(r.playoff_required for r in rows)
+    shown = {r.entry: r.tiebreaks["direct"] for r in rows}
+    assert shown == {"b": 2, "a": 0, "c": 2}     # the pair's own mini-table; c's of the three
+
+
+def test_R2020_F4_direct_of_a_smaller_group_after_it_decided_nothing_in_the_larger():
+    """R2020-F4: a, b, c tied and a never met c, so 直胜 decides nothing among the three;
+    总局分 puts c below; a and b have met, and 直胜 between them (a won) decides."""
+    res = [game(1, 1, "a", "b", "1-0", scores=(3, 2)), game(2, 1, "b", "c", "1-0", scores=(3, 1)),
+           game(3, 1, "x", "a", "1-0", scores=(0, 2)), game(4, 1, "c", "y", "1-0")]
+    rows = compute_standings("abc", rounds_of(res), res, ["direct", "game_points", "playoff"])
+    assert {r.points for r in rows} == {2}
+    assert _ranks(rows) == [("a", 1), ("b", 2), ("c", 3)]
+    assert not any(r.playoff_required for r in rows)
+    assert {r.entry: r.tiebreaks["direct"] for r in rows} == {"a": 2, "b": 0, "c": 0}
+
+
+def _cyclic3():
+    """a beat b, b beat c, c beat a: level on points and 直胜, as the t2020 final pool's three."""
+    return [game(1, 1, "a", "b", "1-0"), game(2, 1, "b", "c", "1-0"), game(3, 1, "c", "a", "1-0")]
+
+
+def test_R2020_F4_a_playoff_leaving_two_level_within_one_prize_shares_their_place():
+    """1, blank, blank (the run took it: every tie it leaves is within one prize, Playoff.shared):
+    the winner 1st, the other two share 2nd, no 加赛 asked of them.  Not taken, it settles nothing
+    (the three stay level, 需加赛) — as 2, 1, 2 does."""
+    res = _cyclic3()
+    blank = Playoff(EVENT, "最终名次", "", ("b",), places=(1,), ties=(0,), blank=("a", "c"), blank_ties=(0, 0))
+    same = Playoff(EVENT, "最终名次", "", ("b", "a", "c"), places=(1, 2, 2), ties=(0, 0, 0))
+    for po in (blank, same):
+        rows = compute_standings("abc", rounds_of(res), res, ["direct", "playoff"], [po])
+        assert _ranks(rows) == [("a", 1), ("b", 1), ("c", 1)] and all(r.playoff_required for r in rows)
+        taken = po.__class__(**{**po.__dict__, "shared": frozenset({frozenset("abc")})})
+        rows = compute_standings("abc", rounds_of(res), res, ["playoff"], [taken])
+        assert _ranks(rows) == [("b", 1), ("a", 2), ("c", 2)], po
+        assert not any(r.playoff_required for r in rows)
+        assert rows[1].tiebreaks["playoff"] == rows[2].tiebreaks["playoff"] < rows[0].tiebreaks["playoff"]
+        # with 直胜 in the chain, the two left level are ordered by their own game (c beat a):
+        # the chain is taken again within them (R2020-F4, _Ranker.refine)
+        rows = compute_standings("abc", rounds_of(res), res, ["direct", "playoff"], [taken])
+        assert _ranks(rows) == [("b", 1), ("c", 2), ("a", 3)], po
+        assert not any(r.playoff_required for r in rows)

@@ -413,3 +413,48 @@ def test_a_copy_really_resaved_by_libreoffice_loses_our_old_marks(filled, tmp_pa
     assert [c.coordinate for c in ws._cells.values() if c.fill is not None and c.fill.fill_type == "solid"
             and isinstance(c.fill.fgColor.rgb, str) and c.fill.fgColor.rgb[-6:] in ours] == []
     assert wb[layout.META_SHEET].sheet_state == "veryHidden"
+
+
+def test_R2015_a_traditional_copy_says_its_problems_in_traditional(filled, tmp_path):
+    """A Traditional league prints in Traditional: its copy's 問題清單 gave every 問題說明 and
+    every cell's comment in Simplified (“双扣”超出名额) under Traditional headings, where the
+    receipt and the unit's page said “雙扣”超出名額.  Converted as receipts are: what was typed
+    as typed (a marked value, the sheet of a cell reference, a file's name), people's names as
+    names (于丽 is no 於麗); and the list's 問題說明 no longer repeats the 工作表 and 單元格
+    beside it."""
+    from pipeline.issues import Issue
+    from pipeline.text import keep
+
+    src, hdr = filled
+    cell = f"B{hdr + 1}"
+    said = [Issue("QUOTA_EXCEEDED", Severity.ERROR, f"{REG}!{cell} “双扣”超出名额：本分工会已报 5 队，限 4 队。请删去多余的报名。",
+                  file="in.xlsx", sheet=REG, cell=cell),
+            Issue("DUPLICATE_PERSON", Severity.ERROR, f"{REG}!D{hdr + 2} \"{keep('李四')}\" 已在 行政第二分工会 的报名表中"
+                  "登记为 于丽，请核对工号。", file="in.xlsx", sheet=REG, cell=f"D{hdr + 2}"),
+            Issue("PEOPLE_DROPPED", Severity.WARNING, "《in.xlsx》整份取代了此前的《报名表.xlsx》", file="in.xlsx")]
+    wb = load_workbook(write_returned_copy(src, said, tmp_path / "back.xlsx", script="traditional",
+                                           names=("于丽",)))
+    ws = wb["問題清單"]
+    rows = {ws.cell(r, 2).value: [c.value for c in ws[r]] for r in range(5, 8)}
+    assert rows["QUOTA_EXCEEDED"][3:] == [REG, cell, "“雙扣”超出名額：本分工會已報 5 隊，限 4 隊。請刪去多餘的報名。"]
+    assert rows["DUPLICATE_PERSON"][5] == "\"李四\" 已在 行政第二分工會 的報名表中登記為 于麗，請核對工號。"
+    assert rows["PEOPLE_DROPPED"][5] == "《in.xlsx》整份取代了此前的《报名表.xlsx》"
+    comment = wb[REG][cell].comment
+    assert comment.text == f"【錯誤】QUOTA_EXCEEDED：{REG}!{cell} “雙扣”超出名額：本分工會已報 5 隊，限 4 隊。請刪去多餘的報名。"
+    assert "\"李四\" 已在 行政第二分工會" in wb[REG][f"D{hdr + 2}"].comment.text
+    texts = [str(c.value) for w in wb.worksheets for row in w.iter_rows() for c in row if isinstance(c.value, str)]
+    assert not any("\ue000" in t or "\ue001" in t for t in texts)
+
+
+def test_a_simplified_copys_list_does_not_repeat_the_cell(filled, tmp_path):
+    """The 问题清单 gives the 工作表 and 单元格 in their own columns: a message that starts with
+    them (as every registration check's does: 报名表!B15 “双扣”超出名额…) is shown without."""
+    from pipeline.issues import Issue
+
+    src, hdr = filled
+    cell = f"B{hdr + 1}"
+    said = [Issue("QUOTA_EXCEEDED", Severity.ERROR, f"{REG}!{cell} “象棋”超出名额：请删去多余的报名。",
+                  file="in.xlsx", sheet=REG, cell=cell)]
+    wb = load_workbook(write_returned_copy(src, said, tmp_path / "back.xlsx"))
+    assert [c.value for c in wb[ISSUES_SHEET][5]][3:] == [REG, cell, "“象棋”超出名额：请删去多余的报名。"]
+    assert wb[REG][cell].comment.text == f"【错误】QUOTA_EXCEEDED：{REG}!{cell} “象棋”超出名额：请删去多余的报名。"

@@ -4,8 +4,10 @@ Mini-table among all tied entries: each entry's points from the matches it playe
 against the other tied entries.  Applied only when every pair of tied entries has met
 (a result exists for a match holding both); otherwise it decides nothing (FIDE C.07
 Art. 6).  Forfeits between tied entries count as the result the sheet gives.
-When the mini-table separates some entries but not all, the standings re-apply it to
-each smaller still-tied group (the group has changed, so its mini-table may differ).
+Whenever any criterion of the chain separates some entries but not all (this one, or a
+later one such as 胜局数), the standings rank each smaller still-tied group by the chain
+again from its start, so 直胜 is computed among those still tied (the group has changed,
+so its mini-table may differ; R2020-F4, :meth:`pipeline.score.standings._Ranker.refine`).
 
 Head-to-head matches count the event's points (3/1/0 stays 3/1/0, R2011-F1).  At
 tables of three or more the encounter between two tied entries is scored pairwise

@@ -79,6 +79,17 @@ REFEREE_SIGNATURE = "裁判签名"
 WITHDRAWN_MARK = "（已退赛）"
 _WITHDRAWN_MARKS = ("（已退赛）", "（已退賽）", "(已退赛)", "(已退賽)")
 
+#: a bye whose entry withdrew before its round's results were all in: not scored (handbook
+#: 缺席、弃权和退赛, :meth:`pipeline.run.EventRunner.unscored_byes`) — its result's reason, and
+#: what the draw sheet and the event page say beside it; a 晋级签 so held takes its entry no
+#: further (:data:`WITHDRAWN_BYE_NO_ADVANCE`)
+WITHDRAWN_BYE = "轮空（已退赛，不计分）"
+WITHDRAWN_BYE_NO_ADVANCE = "晋级签（已退赛，不晋级）"
+#: … and a knockout's walkover (不战而胜, R2011-R1: :data:`pipeline.model.WALKOVER`) so held, in
+#: a round before the final: its entry goes no further either (a final's or a 三四名决赛's
+#: walkover is that match's result, and stays)
+WITHDRAWN_WALKOVER = "不战而胜（已退赛，不晋级）"
+
 
 def without_withdrawn_mark(text: str) -> str:
     """A side cell of a returned result workbook without :data:`WITHDRAWN_MARK` (in either

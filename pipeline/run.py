@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
 from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
-from .layout import FINAL_PLACES
+from .layout import FINAL_PLACES, WITHDRAWN_BYE
 from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
                     staff_key)
 from .state import (LATE_VALID, AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable,
@@ -2956,6 +2956,50 @@ class EventRunner:
                 self.results[m.key] = MatchResult(
                     match=m, sides=(SideResult(Outcome.BYE, points=points, score=score, place=1),), reason="轮空")
 
+    def unscored_byes(self) -> None:
+        """Handbook 缺席、弃权和退赛 (已赛成绩保留) with the tiebreak rules' "byes and forfeits
+        count as in FIDE's": a bye of a round whose results were not all in at the run where
+        its entry's withdrawal (``withdrawn`` in tournament.yaml) first applied is not scored —
+        the entry sits out a round it no longer plays, as a withdrawn entry seated at a table of
+        that round is entered as 弃权 (its result sheet written again with （已退赛）, by the
+        same test: :func:`_sheets_to_mark`).  Its result is an absence (``Outcome.ABSENT``, no
+        points or score: a voluntary unplayed round, FIDE C.07 Art. 14.3 / 16), said on the draw
+        sheet and the event page (:data:`pipeline.layout.WITHDRAWN_BYE`); a knockout's or a table
+        of three's 晋级签 so held takes its entry no further (it is placed with the round's
+        losers).  A bye of a round complete by then stays scored (as it was shown).
+
+        A knockout's walkover (不战而胜, R2011-R1: its opponent's match forfeited by both) is no
+        bye, but goes on alike: one so held before the final takes its withdrawn entry no further
+        either (:data:`pipeline.layout.WITHDRAWN_WALKOVER`; its next opponent then walks over).
+        A walkover of the final round (决赛, 三四名决赛) is that match's result, not a way on,
+        and stays — as the final is played with a finalist withdrawn after it was known.  Not an
+        absence either way: the office withdrew the entry, it lost no match by not coming, and
+        its place is not vacant (:func:`pipeline.draw.common.lost_by_absence` gives no bye).
+
+        Which byes those are is kept in the ledger (:meth:`pipeline.store.Ledger.withdrawn_byes`):
+        the round's results come in later, and the bye must stay unscored then.  The withdrawal
+        taken back (the name off the list) while the round is still not complete, its bye scores
+        again (the result sheet is likewise written again without the mark); taken back after,
+        the bye stays unscored, as a 弃权 entered at a table stays (and the rounds drawn since
+        were drawn from it).  Only byes that score (:func:`pipeline.draw.bye_scores`: not a round
+        robin's rest, which counts nothing anyway)."""
+        from .draw import bye_scores
+
+        gone = self.withdrawn_ids()
+        had = self.ledger.withdrawn_byes(self.ev.id)
+        if not gone and not had:
+            return
+        byes = {(r.round, m.sides[0]): m for r in self.rounds if bye_scores(self.fmt.name, r)
+                for m in r.matches if m.bye and m.sides and not (m.walkover and r.plan.get("final"))}
+        open_rounds = {r.round for r in self.rounds if not all(m.bye or m.key in self.results for m in r.matches)}
+        now = {k for k in byes if k[1] in gone and k[0] in open_rounds}
+        now |= {k for k in had if k in byes and (k[1] in gone or k[0] not in open_rounds)}
+        if now != had:
+            self.ledger.record_withdrawn_byes(self.ev.id, now - had, had - now, self.now)
+        for k in sorted(now):
+            m = byes[k]
+            self.results[m.key] = MatchResult(match=m, sides=(SideResult(Outcome.ABSENT),), reason=WITHDRAWN_BYE)
+
     # -- the loop ---------------------------------------------------------------------
     def reread_playoffs(self) -> None:
         """The 加赛 sheets read again with the entries as they are now (a round that re-formed
@@ -2983,6 +3027,7 @@ class EventRunner:
             self.add_byes(rnd)
             self.read_results(rnd)
         self.keep_results_accepted_before()
+        self.unscored_byes()
         self.check_published_rounds()
         self.scoring_changed()
         self.check_playoffs_since_draw()
@@ -7353,8 +7398,18 @@ def _event_in_worker(t: Tournament, ev: EventSpec, entries: list[Entry], root: P
 def event_kept(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger, inputs: Inputs,
                now: dt.datetime) -> bool:
     """True when :func:`run_event` will find the event's state in the ledger's cache."""
-    key = _event_key(t, ev, entries, inputs, now)(ledger.rounds_raw(ev.id))
+    key = _event_key(t, ev, entries, inputs, now)(_event_records(ledger, ev.id))
     return bool(ledger.cache_has([key]))
+
+
+def _event_records(ledger: Ledger, event: str) -> list[str]:
+    """What the ledger holds of ``event`` that its state depends on, as its key hashes it
+    (:func:`run_event`): its published rounds (JSON, in order), then — when there are any —
+    its byes not scored, their entry withdrawn before the round was played
+    (:meth:`EventRunner.unscored_byes`: recorded by the run the withdrawal first applied)."""
+    rounds = ledger.rounds_raw(event)
+    byes = ledger.withdrawn_byes(event)
+    return rounds + ["withdrawn-byes:" + _canon(sorted(byes))] if byes else rounds
 
 
 def _event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,
@@ -7403,8 +7458,8 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
               issues: IssueLog, now: dt.datetime, memo_keys: set[str]) -> EventState:
     """Advance one event (:class:`EventRunner`) — or take its state from the last run.
 
-    An event's state depends only on the code, the spec, its entries (:func:`_drawn_digest`), its published rounds,
-    the organisers' sheets (results, playoffs, check-in) and whether its deadline has passed;
+    An event's state depends only on the code, the spec, its entries (:func:`_drawn_digest`), its published rounds
+    and unscored byes (:func:`_event_records`), the organisers' sheets (results, playoffs, check-in) and whether its deadline has passed;
     the ledger's cache keeps it under a hash of exactly these (``event:<hash>``), so a night
     that changes one captain's phone number does not re-read and re-score every round.
     When the run publishes a round, the state is stored under the key of the ledger as it
@@ -7413,8 +7468,9 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
     import pickle
 
     key_for = _event_key(t, ev, entries, inputs, now)
+    before = _event_records(ledger, ev.id)
     rounds_before = ledger.rounds_raw(ev.id)
-    key = key_for(rounds_before)
+    key = key_for(before)
     memo_keys.add(key)
     hit = ledger.cache_get([key]).get(key)
     if hit is not None:
@@ -7470,10 +7526,12 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
                   complete=runner.complete, waiting=runner.waiting, ties=runner.ties,
                   withdrawn=runner.withdrawn_ids(), late=runner.late_ids(), late_valid=runner.late_valid_ids(),
                   same_as=dict(runner.same_as))
-    if len(runner.rounds) != len(rounds_before):
-        # a round was published: the next run starts from the ledger as it is now, and
-        # finds exactly this state (the new round waits for its results)
-        key = key_for(ledger.rounds_raw(ev.id))
+    after = _event_records(ledger, ev.id)
+    if after != before:
+        # a round was published (or a withdrawn entry's bye recorded unscored): the next run
+        # starts from the ledger as it is now, and finds exactly this state (the new round
+        # waits for its results)
+        key = key_for(after)
         memo_keys.add(key)
     found = list(issues)[mark:]
     if runner.rounds and not rounds_before:

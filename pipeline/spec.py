@@ -338,7 +338,8 @@ class EventSpec:
     withdrawn: Annotated[list[str | int], Field(description=(
         "退赛的选手或队（姓名、工号或队名，重名时写工号，工号加引号如 \"001033\"）：从下一次抽签起不再编排"
         "（瑞士制、分组积分编排、淘汰赛及分组后的淘汰赛、三人桌）；已赛成绩保留，名次照常排列；从未上场就退赛的"
-        "不排名次。循环赛的其余场次仍在成绩表上，由裁判按弃权填写"))] = \
+        "不排名次。循环赛的其余场次仍在成绩表上，由裁判按弃权填写；成绩尚未收齐的那一轮里他的轮空不计分（按缺席计，"
+        "晋级签不再晋级）"))] = \
         field(default_factory=list)
     voided_draws: Annotated[list[str | int], Field(description=(
         "作废的抽签：DRAWN_ELSEWHERE 提示中“抽签摘要”（加引号，至少写前 8 位，如 [\"bef29970\"]）。收件箱里按这次抽签下发的成绩表从此不再读取，"

@@ -16,7 +16,7 @@ import os
 import sqlite3
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from .fsutil import atomic_write_bytes, kill_point
 from .parallel import close_in_workers
@@ -56,6 +56,13 @@ CREATE TABLE IF NOT EXISTS terms (
     event       TEXT PRIMARY KEY,
     recorded_at TEXT NOT NULL,
     body        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS withdrawn_byes (
+    event       TEXT NOT NULL,
+    round       INTEGER NOT NULL,
+    entry       TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (event, round, entry)
 );
 CREATE TABLE IF NOT EXISTS cache (
     key   TEXT PRIMARY KEY,
@@ -396,6 +403,28 @@ class Ledger:
         with self._tx():
             self.conn.execute("DELETE FROM places WHERE event=?", (event,))
             self._audit(at, "places", f"{event} withdrawn")
+
+    # -- byes not scored: their entry withdrawn before the round was played -------------
+    def withdrawn_byes(self, event: str) -> set[tuple[int, str]]:
+        """(round, entry) of each bye of ``event`` that does not score: the office withdrew
+        its entry while the round's results were not all in (handbook 缺席、弃权和退赛,
+        :meth:`pipeline.run.EventRunner.unscored_byes`)."""
+        rows = self.conn.execute("SELECT round, entry FROM withdrawn_byes WHERE event=?", (event,)).fetchall()
+        return {(int(r), str(e)) for r, e in rows}
+
+    def record_withdrawn_byes(self, event: str, add: Iterable[tuple[int, str]], drop: Iterable[tuple[int, str]],
+                              at: dt.datetime) -> None:
+        """Record the byes of ``add`` as not scored and forget those of ``drop`` (the
+        withdrawal taken back), in one transaction."""
+        add, drop = sorted(add), sorted(drop)
+        if not add and not drop:
+            return
+        with self._tx():
+            self.conn.executemany("DELETE FROM withdrawn_byes WHERE event=? AND round=? AND entry=?",
+                                  [(event, r, e) for r, e in drop])
+            self.conn.executemany("INSERT OR REPLACE INTO withdrawn_byes VALUES (?,?,?,?)",
+                                  [(event, r, e, at.isoformat()) for r, e in add])
+            self._audit(at, "withdrawn-byes", f"{event} +{add} -{drop}")
 
     # -- registration terms once registration closed -------------------------------------
     def closed_terms(self, event: str) -> dict[str, Any] | None:

@@ -44,3 +44,19 @@ def bye_scores(format_name: str, rnd: Any) -> bool:
     (:func:`pipeline.render.viewmodels.bye_advances`)."""
     fmt = FORMATS.get(format_name) if format_name in FORMATS else None
     return (rnd.plan or {}).get("kind") not in getattr(fmt, "REST_BYES", ())
+
+
+def bye_unscored(m: Any, result: Any) -> bool:
+    """Whether match ``m`` is a bye that does not score, ``result`` its result (or None): its
+    entry withdrew before the round's results were all in (handbook 缺席、弃权和退赛,
+    :meth:`pipeline.run.EventRunner.unscored_byes`), and its result is an absence — a round
+    not played, not won; a 晋级签 so held takes its entry no further.
+
+    >>> from pipeline.model import Match, MatchResult, Outcome, SideResult
+    >>> m = Match("x", "swiss", 3, "", 6, ("a",), bye=True)
+    >>> bye_unscored(m, MatchResult(m, (SideResult(Outcome.ABSENT),))), bye_unscored(m, None)
+    (True, False)
+    """
+    from ..model import Outcome
+
+    return bool(m.bye and result is not None and result.sides and result.sides[0].outcome == Outcome.ABSENT)

@@ -423,12 +423,16 @@ def allocate_first(a: str, b: str, hist: dict[str, Sequence[int]], rng: random.R
 
 def winner_of(state: EventState, m: Match) -> str | None:
     """Who advances from match ``m``: the bye holder, the result's winner, or the first of
-    a matching 加赛 (Playoff) order.  None when both sides lost (double forfeit/absent).
+    a matching 加赛 (Playoff) order.  None when both sides lost (double forfeit/absent), and
+    for a bye not scored (:func:`pipeline.draw.bye_unscored`: its holder withdrawn before the
+    round was played, handbook 缺席、弃权和退赛).
 
     Raises Waiting when the result is missing or undecided without a playoff.
     """
-    if m.bye:
-        return m.sides[0]
+    if m.bye:       # (not a 晋级签 its holder withdrew from before the round was played)
+        from . import bye_unscored
+
+        return None if bye_unscored(m, state.results.get(m.key)) else m.sides[0]
     res: MatchResult | None = state.results.get(m.key)
     if res is None:
         raise Waiting(f"第{m.round}轮第{m.table}桌尚无成绩，请录入后再抽下一轮。")
@@ -588,6 +592,22 @@ def tier_placements(state: EventState, tiers: Iterable[tuple[str, Sequence[str]]
                                      tied=counts[r.rank] > 1))
             placed.add(r.entry)
     return out
+
+
+def byes_left(state: EventState, rnd: Round, later: Iterable[str], *, unscored: bool) -> list[str]:
+    """The holders of ``rnd``'s byes (晋级签, or a walkover: R2011-R1) in no round after it
+    (``later``: the entries of those rounds) — withdrawn by the office — whose bye does
+    (``unscored=False``) or does not (``True``) count: withdrawn before the round was played,
+    its bye is not scored (handbook 缺席、弃权和退赛, :func:`pipeline.draw.bye_unscored`) and the
+    entry is placed with the round's losers; withdrawn after, it is placed with the round's
+    winners (it went through), as a winner withdrawn after its table is.  A withdrawal is the
+    office's decision, not an absence: the entry has a place either way, never a vacant one
+    (:func:`lost_by_absence` is empty for a bye)."""
+    from . import bye_unscored
+
+    later = set(later)
+    return [s for m in rnd.matches if m.bye and bye_unscored(m, state.results.get(m.key)) is unscored
+            for s in m.sides if s not in later]
 
 
 def lost_by_absence(state: EventState, m: Match) -> list[str]:

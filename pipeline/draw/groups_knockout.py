@@ -59,9 +59,9 @@ if TYPE_CHECKING:
 from ..model import WALKOVER, Match, Round
 from . import FORMATS
 from .base import EventState, Placement
-from .common import (GROUP_PLAYOFFS, PlayoffWaiting, berger_pairs, berger_round_count, check_bool, check_int,
-                     counted, check_known, deal_groups, first_balance, first_problem, group_label, group_name,
-                     lost_by_absence, next_round_no, orient, ranked, rounds_of, settled_winner, shown,
+from .common import (GROUP_PLAYOFFS, PlayoffWaiting, berger_pairs, berger_round_count, byes_left, check_bool,
+                     check_int, counted, check_known, deal_groups, first_balance, first_problem, group_label,
+                     group_name, lost_by_absence, next_round_no, orient, ranked, rounds_of, settled_winner, shown,
                      shown_list, tier_placements, winner_of, winners_of, withdrawn_notes)
 
 GROUP_STAGE = "group"       # (common.GROUP_PLAYOFFS: the 加赛 that rank a group)
@@ -288,6 +288,10 @@ class GroupsKnockout:
                 out[x] = f"{self.match_title(rnd, m) or rnd.stage_name}（{' 对 '.join(shown(state, e) for e in m.sides)}）双方均弃权或缺席"
             elif k < len(winners) and winners[k] in state.withdrawn:
                 out[x] = f"{shown(state, winners[k])}已退赛"
+            elif k < len(slots) and len(slots[k]) == 1 and slots[k][0] in state.withdrawn:
+                # its 晋级签 (or walkover) not scored: the office withdrew it before the round was
+                # complete (handbook 缺席、弃权和退赛, pipeline.draw.bye_unscored)
+                out[x] = f"{shown(state, slots[k][0])}已退赛"
             else:
                 out[x] = "另一边的比赛均双方弃权或缺席"
         return out
@@ -298,6 +302,8 @@ class GroupsKnockout:
         for m in rnd.matches:
             if left in m.sides:
                 continue
+            if m.bye and m.sides and m.sides[0] in state.withdrawn:     # (its walkover not scored)
+                return f"另一场半决赛是{shown(state, m.sides[0])}的不战而胜，{shown(state, m.sides[0])}已退赛"
             if m.bye:
                 return "另一场半决赛是不战而胜，没有负者"
             gone = lost_by_absence(state, m)
@@ -519,8 +525,9 @@ class GroupsKnockout:
 
     @staticmethod
     def _winner_of_slot(state: EventState, rnd: Round, slot: list[str]) -> str | None:
-        if len(slot) <= 1:
-            return slot[0] if slot else None
+        if len(slot) <= 1:      # a bye (winner_of: none when its holder withdrew before the round)
+            bye = next((m for m in rnd.matches if m.bye and list(m.sides) == slot), None) if slot else None
+            return winner_of(state, bye) if bye is not None else slot[0] if slot else None
         m = next(m for m in rnd.matches if set(m.sides) == set(slot) and m.group != THIRD_PLACE)
         return winner_of(state, m)
 
@@ -601,14 +608,23 @@ class GroupsKnockout:
                 return [(label, list(m.sides))]          # to be played (or its 加赛)
             return [(f"{label}胜者", [w] if w else []), (f"{label}负者", [s for s in m.sides if s != w and s not in absent])]
 
+        def later_than(rnd: Round) -> set[str]:
+            return {s for rr in state.rounds if rr.round > rnd.round for mm in rr.matches for s in mm.sides}
+
         def losers_of(rnd: Round) -> list[str]:
-            return [s for m in rnd.matches if not m.bye for w in [settled_winner(state, m)] if w
-                    for s in m.sides if s != w and s not in absent]
+            """The round's losers — and the holders of its byes (晋级签, walkovers) the office
+            withdrew before it was complete: not scored, they went no further (handbook
+            缺席、弃权和退赛: a place among the losers, not a vacant one — no absence)."""
+            return ([s for m in rnd.matches if not m.bye for w in [settled_winner(state, m)] if w
+                     for s in m.sides if s != w and s not in absent]
+                    + byes_left(state, rnd, later_than(rnd), unscored=True))
 
         def beyond(rnd: Round) -> list[str]:
-            """The round's winners in no later round (withdrawn, a corrected result)."""
-            later = {s for rr in state.rounds if rr.round > rnd.round for mm in rr.matches for s in mm.sides}
-            return [w for m in rnd.matches if not m.bye for w in [settled_winner(state, m)] if w and w not in later]
+            """The round's winners in no later round (withdrawn, a corrected result), and the
+            holders of its byes that scored, withdrawn after the round was complete."""
+            later = later_than(rnd)
+            return ([w for m in rnd.matches if not m.bye for w in [settled_winner(state, m)] if w and w not in later]
+                    + byes_left(state, rnd, later, unscored=False))
 
         def undecided(rnd: Round) -> list[str]:
             return [s for m in rnd.matches if not m.bye and m.key not in state.results for s in m.sides]
@@ -636,7 +652,8 @@ class GroupsKnockout:
             # the last round's winners lead while no later round is drawn — also where none
             # will be (every other match forfeited); one withdrawn since goes below
             level = len(last.plan.get("bracket") or [[]])
-            ahead = [w for w in (m.sides[0] if m.bye else settled_winner(state, m) for m in last.matches if m.sides)
+            # (settled_winner: a bye's holder, unless withdrawn before the round was complete)
+            ahead = [w for w in (settled_winner(state, m) for m in last.matches if m.sides)
                      if w and w not in state.withdrawn]
             ranges.append((level, [(f"{last.stage_name}胜者", ahead), (last.stage_name, undecided(last))]))
         while level < 2 * max(by_level):

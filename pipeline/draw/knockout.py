@@ -22,7 +22,7 @@ from typing import Any
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
-from .common import (berger_pairs, berger_round_count, bye_counts, check_int, check_known, counted,
+from .common import (berger_pairs, berger_round_count, bye_counts, byes_left, check_int, check_known, counted,
                      first_balance, first_problem, lost_by_absence, next_round_no, orient, rounds_of, shown,
                      settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of, withdrawn_notes)
 
@@ -176,7 +176,12 @@ class Knockout:
         for k in range(len(ko) - 1, -1, -1):
             r = ko[k]
             later = {s for rr in state.rounds if rr.round > r.round for m in rr.matches for s in m.sides}
-            winners, losers, gone = [], [], []
+            # a 晋级签 holder in no later round (withdrawn): as far as it got (byes_left) — with
+            # the round's losers when its bye was not scored, but on a place of its own: the
+            # office withdrew it, it lost no match by not coming (not vacant)
+            winners = [s for s in byes_left(state, r, later, unscored=False) if s not in placed]
+            losers = [s for s in byes_left(state, r, later, unscored=True) if s not in placed]
+            gone: list[str] = []
             for m in r.matches:
                 if m.bye:
                     continue

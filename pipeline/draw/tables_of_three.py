@@ -25,8 +25,9 @@ from typing import Any
 from ..model import Match, Outcome, Round
 from . import FORMATS
 from .base import EventState, Placement, Waiting
-from .common import (bye_counts, check_choice, check_known, first_problem, lost_by_absence, next_round_no, ranked,
-                     settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of, withdrawn_notes)
+from .common import (bye_counts, byes_left, check_choice, check_known, first_problem, lost_by_absence, next_round_no,
+                     ranked, settled_winner, shown_list, spread_tables, tier_placements, winner_of, winners_of,
+                     withdrawn_notes)
 
 
 class TablesOfThree:
@@ -229,10 +230,20 @@ class TablesOfThree:
                             continue
                         ids += [s for s, sr in zip(m.sides, res.sides) if sr.place == place and (place > 1 or s not in later)
                                 and s not in vacant and not _absent(state, m, s)]
+                    if place == 1:       # a bye holder in no later round (withdrawn), its bye scored
+                        ids += byes_left(state, r, later, unscored=False)
                     if place == 3:
                         ids = below + ids
                     if ids or place > 1:
                         tiers.append((f"{r.stage_name}第{place}名", ids))
+                if place == 3:
+                    # … and one withdrawn before the round was played (handbook 缺席、弃权和退赛): its
+                    # bye not scored, below every seat of the round that came — on a place of its
+                    # own, before the vacant places of those who did not come: the office withdrew
+                    # it, it lost no table by not coming
+                    left = byes_left(state, r, later, unscored=True)
+                    if left:
+                        tiers.append((f"{r.stage_name}晋级签（已退赛，不晋级）", left))
                 for s in on_place.get(place, []):      # its vacant places, after those who came
                     tiers.append((f"{r.stage_name}弃权（取消资格，名次空缺）", [s]))
                     vacant.add(s)

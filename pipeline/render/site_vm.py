@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterable
 from urllib.parse import quote
 
 from ..issues import Issue, unlocated
-from ..layout import FINAL_PLACES
+from ..layout import FINAL_PLACES, WITHDRAWN_BYE_NO_ADVANCE, WITHDRAWN_WALKOVER
 from ..mailname import hash_named
 from ..model import WALKOVER, Entry, Match, MatchResult, Outcome, Round, Severity
 from ..state import LATE_VALID, forms_still_count
@@ -424,8 +424,10 @@ def _score_text(r: MatchResult | None, i: int) -> str:
 
 
 def _advancing(m: Match, r: MatchResult | None) -> tuple[str, ...]:
-    if m.bye:
-        return tuple(m.sides)
+    from ..draw import bye_unscored
+
+    if m.bye:       # (not a 晋级签 its entry withdrew from before the round was played)
+        return () if bye_unscored(m, r) else tuple(m.sides)
     if r is None:
         return ()
     w = r.winner()
@@ -452,8 +454,15 @@ def _match_box(m: Match, es: "EventState", names: Names,
                                  score="" if m.bye else _score_text(r, i),
                                  bold=sid in adv and (m.bye or r is not None), key=sid))
     if m.bye:
-        # R2011-R1: a walkover (its opponent's match forfeited by both) says so, not 晋级签
-        caption = m.note if m.walkover else "轮空（晋级签）"
+        from ..draw import bye_unscored
+
+        if bye_unscored(m, r):
+            # handbook 缺席、弃权和退赛: a 晋级签 (or a walkover) its entry withdrew from before
+            # the round was complete — it goes no further
+            caption = WITHDRAWN_WALKOVER if m.walkover else WITHDRAWN_BYE_NO_ADVANCE
+        else:
+            # R2011-R1: a walkover (its opponent's match forfeited by both) says so, not 晋级签
+            caption = m.note if m.walkover else "轮空（晋级签）"
         kind = "bye"
     else:
         caption = table_caption(m, titles or {}, " ")      # (三四名决赛 第2桌, R2011-F2: not 三四名组)
@@ -654,9 +663,15 @@ KIND_LABEL = {"tables": "分桌赛", "knockout": "淘汰赛", "groups": "小组�
               "round_robin": "循环赛", "swiss": "积分编排赛"}
 
 
-def _match_note(m: Match, r: "MatchResult | None", worth: str) -> str:
+def _match_note(m: Match, r: "MatchResult | None", worth: str, unscored: str = "") -> str:
     """A match's note on the event page: its own, else its result's reason; a bye that
-    scores says what it counts (``worth``) instead of repeating 轮空."""
+    scores says what it counts (``worth``) instead of repeating 轮空, and one that does not,
+    its entry withdrawn before the round was played, says so (``unscored``:
+    :func:`.viewmodels.unscored_bye_note`) in their place."""
+    from ..draw import bye_unscored
+
+    if bye_unscored(m, r):
+        return unscored
     note = m.note or (r.reason if r else "")
     if m.bye and worth:
         return worth if note in ("", "轮空") else f"{note}；{worth}"
@@ -667,7 +682,8 @@ def _round_vm(es: "EventState", rnd: Round, names: Names, anchor: str = "") -> R
     """One round on the event page.  A bye that counts points says how many, as the draw
     sheet and the standings do (R2016-S1: 轮空按52分计); a knockout's 晋级签 says none
     (:func:`.viewmodels.bye_worth`)."""
-    from .viewmodels import WITHDRAWN_MARK, withdrawn_at_tables, withdrawn_notes
+    from ..draw import bye_unscored
+    from .viewmodels import WITHDRAWN_MARK, unscored_bye_note, withdrawn_at_tables, withdrawn_notes
 
     matches = []
     worth = ""
@@ -683,13 +699,15 @@ def _round_vm(es: "EventState", rnd: Round, names: Names, anchor: str = "") -> R
         r = es.results.get(m.key)
         adv = _advancing(m, r)
         walk = m.walkover           # R2011-R1: a knockout's walkover, shown as one (not 轮空)
-        sides = tuple(SideVM(team=names.team(s) + (WITHDRAWN_MARK if s in gone else ""), branch=names.branch(s),
+        off = bye_unscored(m, r)    # (a bye or walkover its entry withdrew from: marked too)
+        marked = gone | set(m.sides) if off else gone
+        sides = tuple(SideVM(team=names.team(s) + (WITHDRAWN_MARK if s in marked else ""), branch=names.branch(s),
                              players=names.players(s), result=(WALKOVER if walk else "轮空") if m.bye else _score_text(r, i),
                              winner=s in adv and (m.bye or r is not None))
                       for i, s in enumerate(m.sides))
         table = (WALKOVER if walk else ((f"{m.group}组 " if m.group else "") + "轮空")) if m.bye \
             else table_caption(m, titles, " ")
-        note = _match_note(m, r, worth)
+        note = _match_note(m, r, worth, unscored_bye_note(es, rnd, m) if off else "")
         if r is None and m.key in told:
             note = "；".join(x for x in (note, f"已退赛，按弃权填写“{told[m.key][1]}”") if x)
         matches.append(MatchVM(table=table, sides=sides, bye=m.bye,

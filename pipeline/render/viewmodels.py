@@ -17,7 +17,8 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Sequence
 
-from ..layout import REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_MARK
+from ..layout import (REG_COLUMNS, SIDES_2, SIDES_3, WITHDRAWN_BYE, WITHDRAWN_BYE_NO_ADVANCE, WITHDRAWN_MARK,
+                      WITHDRAWN_WALKOVER)
 from ..model import Entry, Match, Person, Round
 from ..timeutil import cn_date, cn_datetime
 from .anchors import Anchors, TocItem, toc_worth
@@ -834,6 +835,16 @@ def withdrawn_at_tables(es: "EventState", rnd: Round) -> frozenset[str]:
                      if s in es.withdrawn and (s in at_draw or m.key not in es.results))
 
 
+def unscored_bye_note(es: "EventState", rnd: Round, m: Match | None = None) -> str:
+    """What the draw sheet and the event page say beside a bye ``m`` of ``rnd`` that does not
+    score (:func:`pipeline.draw.bye_unscored`): 轮空（已退赛，不计分）, or for a 晋级签
+    (:func:`bye_advances`) 晋级签（已退赛，不晋级）, for a knockout's walkover (R2011-R1: not a bye)
+    不战而胜（已退赛，不晋级）."""
+    if m is not None and m.walkover:
+        return WITHDRAWN_WALKOVER
+    return WITHDRAWN_BYE_NO_ADVANCE if bye_advances(es, rnd) else WITHDRAWN_BYE
+
+
 def withdrawn_notes(rnd: Round, gone: frozenset[str], name: Callable[[str], str],
                     titles: dict[tuple, str] | None = None) -> dict[tuple, tuple[str, str]]:
     """Match key → (the line telling the referee a side of that table withdrew and which
@@ -914,13 +925,17 @@ def draw_vm(state: "LeagueState", event_id: str, rnd: Round) -> DrawVM:
         rows.append(row)
     align = ["center"] + (["center"] if groups else []) + (["center"] if titles else []) + ["", ""] * seats + [""]
     vm.table = Table(head, rows, align)
+    from ..draw import bye_unscored
+
     for m in rnd.matches:
         if m.bye:
+            # handbook 缺席、弃权和退赛: a bye its entry withdrew from before the round was played
+            note = unscored_bye_note(es, rnd, m) if bye_unscored(m, es.results.get(m.key)) else m.note
             for sid in m.sides:
                 team, branch = side_text(sid)
                 # (a walkover's note says which match: 不战而胜（三四名决赛对手空缺）, R2011-R1)
                 grp = f"{m.group}组 " if m.group and not m.walkover else ""
-                vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{m.note}" if m.note else ""))
+                vm.byes.append(f"{grp}{team.replace(chr(10), ' ')}（{branch}）" + (f"：{note}" if note else ""))
     if vm.byes:     # the stage's kind looks at every match of the stage: only when it is said
         if bye_advances(es, rnd):
             walks = [m.walkover for m in rnd.matches if m.bye]
@@ -1077,13 +1092,15 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
 
 def scored_byes(es: "EventState", st: "StandingTable") -> Counter:
     """Entry → the byes of ``st``'s stage (and group) that scored points in its 积分 (none
-    where a bye scores nothing: a round robin's rest, a knockout's bye, a bye worth 0)."""
-    from ..draw import bye_scores
+    where a bye scores nothing: a round robin's rest, a knockout's bye, a bye worth 0, a bye
+    its entry withdrew from before the round was played: :func:`pipeline.draw.bye_unscored`)."""
+    from ..draw import bye_scores, bye_unscored
 
     if not _bye_points(es):
         return Counter()
     return Counter(s for rnd in es.rounds if rnd.stage == st.stage and bye_scores(es.spec.format.type, rnd)
-                   for m in rnd.matches if m.bye and (not st.group or m.group == st.group) for s in m.sides)
+                   for m in rnd.matches if m.bye and (not st.group or m.group == st.group)
+                   and not bye_unscored(m, es.results.get(m.key)) for s in m.sides)
 
 
 def _bye_points(es: "EventState") -> int:

@@ -232,3 +232,53 @@ def test_R2011_R1_walkovers_are_not_byes():
     r = Round("e", "ko", "半决赛", 3, (Match("e", "ko", 3, "", 1, ("a",), bye=True, note=f"{WALKOVER}（对手空缺）"),
                                      Match("e", "ko", 3, "", 2, ("b",), bye=True, note="晋级签")))
     assert bye_counts([r]) == {"b": 1}
+
+
+def test_R2011_R1_a_walkover_withdrawn_from_before_its_round_is_complete_goes_no_further():
+    """Handbook 缺席、弃权和退赛 with R2011-R1: a quarter-final 双方弃权 gives its neighbour ``x``
+    a walkover into the semi-finals, and the office withdraws ``x`` before that round is
+    complete.  A walkover is no bye, but so held it is not scored either (the runner's result
+    for it an absence, as for a 晋级签: pipeline.run.EventRunner.unscored_byes): ``x`` goes no
+    further — the other semi-final's winner walks over the final, its loser the third-place
+    match, and the notes say ``x`` withdrew (not that a match was forfeited by both).  ``x``
+    is placed with the semi-finals' losers, on a place of its own: a withdrawal is the
+    office's decision, no absence — only the two absentees stand on vacant places."""
+    from pipeline.draw.common import winner_of
+
+    fmt, st, rng, qf = _to_knockout(8)
+    played = [m for m in qf.matches if not m.bye]
+    assert len(played) == 4
+    _result(st, qf, lambda i, m: BOTH_ABSENT if i == 0 else None)
+    absentees = set(played[0].sides)
+    semi = fmt.next_round(st, rng)
+    [walk] = [m for m in semi.matches if m.bye]
+    assert is_walkover(walk)
+    x = walk.sides[0]
+    st.rounds.append(semi)
+    st.withdrawn = frozenset({x})
+    st.results[walk.key] = MatchResult(walk, (SideResult(Outcome.ABSENT),))     # (unscored_byes)
+    [real] = [m for m in semi.matches if not m.bye]
+    w, lost = min(real.sides), max(real.sides)
+    st.results[real.key] = MatchResult(real, WIN if real.sides[0] == w else WIN[::-1])
+    assert winner_of(st, walk) is None
+
+    final = fmt.next_round(st, rng)
+    assert final is not None and x not in final.entries()
+    walks = {m.group: m for m in final.matches if m.bye}
+    assert walks[""].sides == (w,) and walks["三四名"].sides == (lost,) and not [m for m in final.matches if not m.bye]
+    said = "".join(final.notes)
+    assert f"{shown_name(st, x)}已退赛：{shown_name(st, w)}的决赛对手空缺" in said, final.notes
+    assert f"另一场半决赛是{shown_name(st, x)}的不战而胜，{shown_name(st, x)}已退赛：三四名决赛" in said, final.notes
+    _result(st, final, lambda i, m: None)
+    assert fmt.next_round(st, rng) is None
+
+    pl = {p.entry: p for p in fmt.placements(st)}
+    assert pl[w].rank == 1 and pl[lost].rank == 3
+    assert not pl[x].vacant and pl[x].tier == "半决赛负者" and pl[x].rank == 4
+    assert {e for e, p in pl.items() if p.vacant} == absentees
+    rows = _awards(list(pl.values()), st)
+    assert x not in {r.entry for r in rows if r.vacant}
+
+
+def shown_name(st, entry: str) -> str:
+    return next(e.team for e in st.entries if e.id == entry)

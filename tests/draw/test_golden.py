@@ -1125,3 +1125,61 @@ def test_R2011_F1_the_notice_gives_the_group_sizes_that_are_drawn():
         g = default_group_count(n)
         assert g > 1 and 3 <= n // g and -(-n // g) <= 7, n
     assert all(default_group_count(n) == 1 for n in range(2, 7))
+
+
+def _play_withdrawing_a_bye(fmt_name: str, options: dict, n: int, before_played: bool) -> tuple:
+    """An event played to its end (the lower id wins every table, places 1, 2, 3 at a table
+    of three) where the office withdraws the first holder of a 晋级签 of a knockout round or
+    a round of tables — before that round is played (its bye then not scored: the runner's
+    result for it an absence, :meth:`pipeline.run.EventRunner.unscored_byes`) or after.
+    Returns (state, the bye holder, the round)."""
+    from pipeline.draw import bye_scores
+
+    fmt = FORMATS.get(fmt_name)
+    st = new_state(make_entries(n, branches=n), options)
+    rng = random.Random(7)
+    gone, at = None, None
+    while (r := fmt.next_round(st, rng)) is not None:
+        st.rounds.append(r)
+        byes = [m for m in r.matches if m.bye and r.plan.get("kind") in ("ko", "tables") and bye_scores(fmt_name, r)]
+        if gone is None and byes:
+            gone, at = byes[0].sides[0], r
+            st.withdrawn = frozenset({gone})
+        for m in r.matches:
+            if m.bye:
+                st.results[m.key] = (MatchResult(m, (SideResult(Outcome.ABSENT),)) if before_played and gone in m.sides
+                                     else bye_result(m))
+                continue
+            order = sorted(m.sides)
+            st.results[m.key] = MatchResult(m, tuple(
+                SideResult(Outcome.WIN if order.index(s) == 0 else Outcome.LOSS, 3 if order.index(s) == 0 else 0,
+                           place=order.index(s) + 1) for s in m.sides))
+    assert gone is not None
+    return st, gone, at
+
+
+@pytest.mark.parametrize("fmt, options, n", [
+    ("knockout", {"final_pool": 2}, 6), ("groups_knockout", {"groups": 3}, 9), ("tables_of_three", {}, 8)])
+@pytest.mark.parametrize("before_played", [True, False])
+def test_R2020_F1_a_bye_holder_withdrawn_is_placed_as_far_as_it_got(fmt, options, n, before_played):
+    """R2020-F1 / R2020-D1 with the handbook's 缺席、弃权和退赛: a 晋级签 holder the office
+    withdrew goes no further; withdrawn before its round was played, its bye is not scored and
+    it is placed with the round's losers (a table of three's: below every seat of the round);
+    withdrawn after, with the round's winners (it went through).  It was placed last, below the
+    first round's losers, either way.  A withdrawal is the office's decision, no absence: its
+    place is never vacant (R2011-R1's 空缺 is for one who lost a match by not coming)."""
+    st, gone, at = _play_withdrawing_a_bye(fmt, options, n, before_played)
+    assert all(gone not in m.sides for r in st.rounds if r.round > at.round for m in r.matches)
+    places = {p.entry: p for p in FORMATS.get(fmt).placements(st)}
+    tier = places[gone].tier
+    assert not places[gone].vacant and not any(p.vacant for p in places.values())
+    assert tier.startswith(at.stage_name), (tier, at.stage_name)
+    assert tier.endswith(("负者", "晋级签（已退赛，不晋级）") if before_played else ("胜者", "第1名")), tier
+    # the round's losers at a table: below it when it went through, beside it when it did not
+    beaten = [s for m in at.matches if not m.bye for s in m.sides if s != min(m.sides)]
+    if before_played and fmt == "tables_of_three":
+        assert all(places[gone].rank > places[s].rank for m in at.matches if not m.bye for s in m.sides)
+    elif before_played:
+        assert any(places[s].tier == tier for s in beaten)
+    else:
+        assert all(places[gone].rank < places[s].rank for s in beaten)

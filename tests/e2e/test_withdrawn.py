@@ -344,3 +344,99 @@ def test_a_published_rounds_result_sheet_is_written_again_with_the_withdrawal(tm
     assert len(go.rounds) == 3 and m.key in go.results
     assert not [i for i in _rows(out, "issues.csv") if i["severity"] == "error"]
     assert seen(r2) == marked            # its results are in now: kept as it was
+
+
+def _bye_of_round_2(folder: Path, out_parent: Path):
+    """The first night (rounds 1 and 2 drawn, round 1 played): round 2's bye and its holder's entry."""
+    first = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    go = first.state.events["go"]
+    assert len(go.rounds) == 2
+    bye = next(m for m in go.rounds[1].matches if m.bye)
+    return bye, next(e for e in go.entries if e.id == bye.sides[0])
+
+
+def _points(out: Path, entry: str) -> tuple[int, int]:
+    """(积分, 负) of ``entry`` in standings.csv's 围棋 table."""
+    row = next(r for r in _rows(out, "standings.csv") if r["event"] == "go" and r["entry_id"] == entry and r["points"])
+    return int(row["points"]), int(row["losses"])
+
+
+def test_tiebreaks_fide_a_bye_withdrawn_from_before_its_round_is_played_is_not_scored(tmp_path):
+    """Handbook 缺席、弃权和退赛 with the tiebreak rules' "byes and forfeits count as in FIDE's":
+    the office withdraws round 2's bye holder before round 2 is played (its results not in) —
+    the bye is not scored (a win's points before): the player sits out a round it no longer
+    plays, as one seated at a table of that round is entered as 弃权.  It counts as an absence
+    (负, no points; a voluntary unplayed round, FIDE C.07 Art. 14.3: a draw in the opponents'
+    Buchholz), and stays so once round 2's results are in; the draw sheet and the event page
+    say 轮空（已退赛，不计分）, and the standings do not count it among the byes (含轮空)."""
+    from pipeline.model import Outcome
+    from pipeline.score.table import ScoreTable
+
+    folder, out_parent = _league(tmp_path, keep_rounds=1), tmp_path / "out"
+    out = out_parent / "t2015-tcm"
+    bye, entry = _bye_of_round_2(folder, out_parent)
+    gone = entry.id
+    after_round_1 = _points(out, gone)
+    _withdraw(folder, [entry.players[0].name])
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    shutil.copy(_go_sheet(2), folder / "inbox")          # round 2 played: round 3 drawn
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    go = report.state.events["go"]
+    assert len(go.rounds) == 3 and gone not in go.rounds[2].entries()
+    res = go.results[bye.key]
+    assert res.sides[0].outcome == Outcome.ABSENT and res.sides[0].points == 0
+    assert _points(out, gone) == (after_round_1[0], after_round_1[1] + 1)
+    table = ScoreTable(go.rounds, go.results, bye_points=2, draw_points=1, withdrawn=go.withdrawn)
+    game = next(g for g in table.of(gone) if g.round == 2)
+    assert game.voluntary_unplayed and table.adjusted[gone] == table.points[gone] + 1
+    unscored = "輪空（已退賽，不計分）"            # (t2015 prints in traditional script)
+    assert unscored in (out / "draws" / "go-r2.html").read_text(encoding="utf-8")
+    page = (out / "events" / "go.html").read_text(encoding="utf-8")
+    assert unscored in page
+    assert "已退賽" not in (out / "draws" / "go-r1.html").read_text(encoding="utf-8")
+    assert not [i for i in _rows(out, "issues.csv") if i["severity"] == "error"]
+    # taken back once round 2 is played (round 3 drawn from it): the bye stays unscored, as
+    # a 弃权 entered at a table stays — round 3's draw stands on what it was drawn from
+    spec = (folder / "tournament.yaml").read_text(encoding="utf-8")
+    (folder / "tournament.yaml").write_text(spec.replace(f"    withdrawn: [{entry.players[0].name}]\n", "", 1),
+                                            encoding="utf-8")
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    go = report.state.events["go"]
+    assert not go.withdrawn and go.results[bye.key].sides[0].outcome == Outcome.ABSENT
+    assert _points(out, gone) == (after_round_1[0], after_round_1[1] + 1)
+    assert not [i for i in _rows(out, "issues.csv") if i["code"] == "DRAW_INPUT_CHANGED"]
+
+
+def test_tiebreaks_fide_a_bye_withdrawn_from_after_its_round_is_played_stays_scored(tmp_path):
+    """Handbook 缺席、弃权和退赛 (已赛成绩保留): round 2's bye holder withdrawn once round 2's
+    results are all in keeps the bye's points; withdrawn before and taken back before the round
+    is played, the bye scores as drawn (the result sheet's mark goes likewise)."""
+    from pipeline.model import Outcome
+
+    folder, out_parent = _league(tmp_path, keep_rounds=1), tmp_path / "out"
+    out = out_parent / "t2015-tcm"
+    bye, entry = _bye_of_round_2(folder, out_parent)
+    spec = (folder / "tournament.yaml").read_text(encoding="utf-8")
+    _withdraw(folder, [entry.players[0].name])
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    (folder / "tournament.yaml").write_text(spec, encoding="utf-8")        # taken back
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    shutil.copy(_go_sheet(2), folder / "inbox")
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    go = report.state.events["go"]
+    assert go.results[bye.key].sides[0].outcome == Outcome.BYE and entry.id in go.rounds[2].entries()
+
+    folder, out_parent = _league(tmp_path / "after", keep_rounds=2), tmp_path / "after" / "out"
+    out = out_parent / "t2015-tcm"
+    first = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    assert len(first.state.events["go"].rounds) == 3
+    before = _points(out, entry.id)
+    _withdraw(folder, [entry.players[0].name])
+    report = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    go = report.state.events["go"]
+    res = go.results[bye.key]
+    assert res.sides[0].outcome == Outcome.BYE and res.sides[0].points > 0 and entry.id in go.withdrawn
+    assert _points(out, entry.id) == before
+    assert before[0] == sum(r.sides[r.match.sides.index(entry.id)].points for r in go.results.values()
+                            if entry.id in r.match.sides)           # (round 3 not played: rounds 1 and 2)
+    assert "不計分" not in (out / "draws" / "go-r2.html").read_text(encoding="utf-8")

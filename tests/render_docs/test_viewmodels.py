@@ -86,6 +86,67 @@ def test_R2015_Q3_notice_quota_table():
 
 
 # -- draw sheets and cards -----------------------------------------------------------------
+def test_R2020_F1_a_bye_withdrawn_from_before_its_round_is_played_says_it_does_not_advance():
+    """Handbook 缺席、弃权和退赛: a 晋级签 whose holder the office withdrew before the round was
+    played is not scored and takes it no further (its result an absence: the runner's
+    EventRunner.unscored_byes) — the draw sheet, the event page and the bracket say so; the
+    bracket drew it as going through.  A Swiss bye so held says 轮空（已退赛，不计分）."""
+    import dataclasses
+
+    from pipeline.model import MatchResult, Outcome, SideResult
+    from pipeline.render import site_vm
+
+    state = t2020_state()
+    es = state.events["xiangqi"]
+    rnd = es.rounds[1]
+    bye = next(m for m in rnd.matches if m.bye)
+    es.withdrawn = frozenset(bye.sides)
+    es.results[bye.key] = MatchResult(bye, (SideResult(Outcome.ABSENT),), reason="轮空（已退赛，不计分）")
+    vm = vms.draw_vm(state, "xiangqi", rnd)
+    assert vm.byes == ["张良（基础部）：晋级签（已退赛，不晋级）"]
+    page = site_vm.event_vm(state, "xiangqi")
+    [shown] = [m for st in page.stages for r in st.rounds if r.no == 2 for m in r.matches if m.bye]
+    assert shown.note == "晋级签（已退赛，不晋级）" and not shown.sides[0].winner
+    assert shown.sides[0].team.endswith("（已退赛）")
+    box = site_vm._match_box(bye, es, site_vm.Names(state))
+    assert box.caption == "晋级签（已退赛，不晋级）" and box.advancing == ()
+    # (a Swiss bye: not a 晋级签)
+    es.spec = dataclasses.replace(es.spec, format=dataclasses.replace(es.spec.format, type="swiss"))
+    assert vms.draw_vm(state, "xiangqi", rnd).byes == ["张良（基础部）：轮空（已退赛，不计分）"]
+
+
+def test_R2011_R1_a_walkover_withdrawn_from_before_its_round_is_complete_says_it_does_not_advance():
+    """Handbook 缺席、弃权和退赛 with R2011-R1: a knockout's walkover (不战而胜, no bye) whose
+    holder the office withdrew before the round was complete goes no further either — the
+    draw sheet, the event page and the bracket say 不战而胜（已退赛，不晋级）, not 晋级签."""
+    import dataclasses
+
+    from pipeline.model import MatchResult, Outcome, SideResult
+    from pipeline.render import site_vm
+
+    state = t2020_state()
+    es = state.events["xiangqi"]
+    rnd = es.rounds[1]
+    bye = next(m for m in rnd.matches if m.bye)
+    walk = dataclasses.replace(bye, note="不战而胜（半决赛对手空缺）")
+    assert walk.walkover and walk.key == bye.key
+    rnd = dataclasses.replace(rnd, matches=tuple(walk if m is bye else m for m in rnd.matches))
+    es.rounds = [rnd if r.round == rnd.round else r for r in es.rounds]
+    es.withdrawn = frozenset(walk.sides)
+    es.results[walk.key] = MatchResult(walk, (SideResult(Outcome.ABSENT),), reason="轮空（已退赛，不计分）")
+    assert vms.draw_vm(state, "xiangqi", rnd).byes == ["张良（基础部）：不战而胜（已退赛，不晋级）"]
+    page = site_vm.event_vm(state, "xiangqi")
+    [shown] = [m for st in page.stages for r in st.rounds if r.no == 2 for m in r.matches if m.bye]
+    assert shown.note == "不战而胜（已退赛，不晋级）" and not shown.sides[0].winner
+    assert shown.sides[0].team.endswith("（已退赛）") and shown.table == "不战而胜"
+    box = site_vm._match_box(walk, es, site_vm.Names(state))
+    assert box.caption == "不战而胜（已退赛，不晋级）" and box.advancing == ()
+    # scored (withdrawn once the round was complete, or not at all): the walkover as drawn
+    es.results[walk.key] = MatchResult(walk, (SideResult(Outcome.BYE, place=1),), reason="轮空")
+    assert vms.draw_vm(state, "xiangqi", rnd).byes == ["张良（基础部）：不战而胜（半决赛对手空缺）"]
+    assert site_vm._match_box(walk, es, site_vm.Names(state)).caption == "不战而胜（半决赛对手空缺）"
+
+
 def test_R2020_F1_draw_sheet_golden():
     state = t2020_state()
     rnd = state.events["xiangqi"].rounds[1]

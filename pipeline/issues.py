@@ -6,6 +6,7 @@ quote the value and say what to change.
 """
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
 
@@ -194,6 +195,9 @@ def quoted(value: Any, limit: int = QUOTE_MAX) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
+    elif isinstance(value, dt.timedelta):       # an elapsed-time cell: 25:00, as it shows
+        from .ingest.workbook import cell_text
+        value = cell_text(value)
     text = str(value).strip()
     return text if len(text) <= limit else text[:limit] + "…"
 

@@ -237,6 +237,8 @@ def cell_text(value: Any) -> str:
 
     >>> cell_text(19390926685.0), cell_text(dt.date(2020, 11, 9)), cell_text(None)
     ('19390926685', '2020-11-09', '')
+    >>> cell_text(dt.timedelta(hours=25)), cell_text(dt.timedelta(minutes=1, seconds=5))
+    ('25:00', '0:01:05')
     """
     if value is None:
         return ""
@@ -248,8 +250,11 @@ def cell_text(value: Any) -> str:
         if isinstance(value, dt.datetime) and value.time() == dt.time(0):
             return value.date().isoformat()
         return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return str(value)
+    if isinstance(value, dt.timedelta):     # an elapsed-time cell ([h]:mm) as it shows: 25:00, not "1 day, 1:00:00"
+        minutes, rest = divmod(value, dt.timedelta(minutes=1))
+        sign, minutes = ("-", -minutes) if minutes < 0 else ("", minutes)
+        seconds = f":{int(rest.total_seconds()):02d}" if rest else ""
+        return f"{sign}{minutes // 60}:{minutes % 60:02d}{seconds}"
     return str(value).strip()
 
 

@@ -1243,9 +1243,16 @@ def current_order_note(es: "EventState") -> str:
     where = f"截至{done[-1].title}" if done else "目前"
     if later:
         where += f"（{'、'.join(r.title for r in later)}已有部分成绩）"
-    groups = list(dict.fromkeys(f"{g}组" if g else "小组" for st, g, _ in es.ties if st != FINAL_PLACES))
-    tie = "".join(f"，{w}名次尚待加赛决定" for w in (["、".join(groups)] if groups else [])
-                  + (["并列"] if any(st == FINAL_PLACES for st, _, _ in es.ties) else []))
+    group_stages = ()
+    if es.ties:
+        from ..draw.common import GROUP_PLAYOFFS
+
+        group_stages = GROUP_PLAYOFFS[:1]       # (a group's 出线; a match's 加赛 is no group's)
+    groups = list(dict.fromkeys(f"{g}组" if g else "小组" for st, g, _ in es.ties if st in group_stages))
+    matches = any(st != FINAL_PLACES and st not in group_stages for st, _, _ in es.ties)
+    tie = "".join(f"，{w}尚待加赛决定" for w in ([f"{'、'.join(groups)}名次"] if groups else [])
+                  + (["未分胜负的对局"] if matches else [])
+                  + (["并列名次"] if any(st == FINAL_PLACES for st, _, _ in es.ties) else []))
     return f"比赛尚未结束，此表为{where}的{CURRENT_ORDER}{tie}，不是最终名次。"
 
 

@@ -111,3 +111,12 @@ def test_R2020_F2_checkers_game_score_pair_is_not_read_as_one_number(sheet, type
     results, issues = sheet(CHECKERS).parse({"甲方胜局": typed, "乙方胜局": None})
     assert results == []
     assert any(i.code == "RESULT_INVALID" and "不要填在一格里" in i.message for i in issues), issues
+
+
+def test_R2011_F3_an_elapsed_time_that_is_no_pair_is_quoted_as_the_cell_shows(sheet):
+    """A duration that is no score (25:00, 13:05) is refused quoted as Excel shows it, not as
+    Python writes a timedelta ("1 day, 1:00:00") — a review."""
+    for value, typed in ((dt.timedelta(hours=25), "25:00"), (dt.timedelta(hours=13, minutes=5), "13:05")):
+        results, issues = sheet(XQ).parse({"结果": value})
+        assert results == [] and any(f'"{typed}"' in i.message for i in issues), [i.message for i in issues]
+        assert not any("day" in i.message for i in issues)

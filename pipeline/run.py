@@ -2983,20 +2983,32 @@ class EventRunner:
         the bye stays unscored, as a 弃权 entered at a table stays (and the rounds drawn since
         were drawn from it).  Only byes that score (:func:`pipeline.draw.bye_scores`: not a round
         robin's rest, which counts nothing anyway)."""
-        from .draw import bye_scores
-
         gone = self.withdrawn_ids()
         had = self.ledger.withdrawn_byes(self.ev.id)
         if not gone and not had:
             return
-        byes = {(r.round, m.sides[0]): m for r in self.rounds if bye_scores(self.fmt.name, r)
-                for m in r.matches if m.bye and m.sides and not (m.walkover and r.plan.get("final"))}
+        byes = self.withdrawable_byes(self.rounds)
         open_rounds = {r.round for r in self.rounds if not all(m.bye or m.key in self.results for m in r.matches)}
         now = {k for k in byes if k[1] in gone and k[0] in open_rounds}
         now |= {k for k in had if k in byes and (k[1] in gone or k[0] not in open_rounds)}
         if now != had:
             self.ledger.record_withdrawn_byes(self.ev.id, now - had, had - now, self.now)
-        for k in sorted(now):
+        self.apply_unscored_byes(self.rounds, now)
+
+    def withdrawable_byes(self, rounds: list[Round]) -> dict[tuple[int, str], Match]:
+        """The byes of ``rounds`` that :meth:`unscored_byes` may leave unscored, by (round,
+        entry): those that score (:func:`pipeline.draw.bye_scores`), not a final's walkover."""
+        from .draw import bye_scores
+
+        return {(r.round, m.sides[0]): m for r in rounds if bye_scores(self.fmt.name, r)
+                for m in r.matches if m.bye and m.sides and not (m.walkover and r.plan.get("final"))}
+
+    def apply_unscored_byes(self, rounds: list[Round], keys: Iterable[tuple[int, str]]) -> None:
+        """The byes ``keys`` (as the ledger keeps them, :meth:`unscored_byes`) of ``rounds``
+        entered as not scored (``Outcome.ABSENT``, :data:`pipeline.layout.WITHDRAWN_BYE`) in
+        the runner's results; no ledger write — :meth:`rescored` reads the rounds again so."""
+        byes = self.withdrawable_byes(rounds)
+        for k in sorted(k for k in keys if k in byes):
             m = byes[k]
             self.results[m.key] = MatchResult(match=m, sides=(SideResult(Outcome.ABSENT),), reason=WITHDRAWN_BYE)
 
@@ -3777,6 +3789,8 @@ class EventRunner:
             for r in rounds:
                 self.add_byes(r)
                 self.read_results(r)
+            # a withdrawn entrant's bye left unscored stays so under any terms (:meth:`unscored_byes`)
+            self.apply_unscored_byes(rounds, self.ledger.withdrawn_byes(self.ev.id))
             return self.results
         finally:
             self.results, self.unscored, self.issues, self.points, self.ev, self._side_names = saved
@@ -3836,7 +3850,9 @@ class EventRunner:
         (a round robin's rest now scores nothing, a 掼蛋 bye counts in 总局分): the results
         did not change, so there is nothing to tell the office (upgrading a running league
         said DRAW_INPUT_CHANGED for no reason)."""
-        byes = [m for r in self.rounds[:k] for m in r.matches if m.bye and m.sides and m.key in self.results]
+        # (a withdrawn entrant's bye left unscored, :meth:`unscored_byes`, is no earlier version's bye)
+        byes = [m for r in self.rounds[:k] for m in r.matches if m.bye and m.sides and m.key in self.results
+                and self.results[m.key].reason != WITHDRAWN_BYE]
         if not byes:
             return False
         old = dict(self.results)

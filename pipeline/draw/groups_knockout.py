@@ -252,7 +252,10 @@ class GroupsKnockout:
         if third and len(third) == 1:
             why[THIRD_PLACE] = self._third_place_note(state, rnd, third[0])
         r = self._ko_round(state, bracket, third, rng, why)
-        return dataclasses.replace(r, notes=tuple(withdrawn_notes(state, gone)) + r.notes) if gone else r
+        # with a 晋级签 holder withdrawn before its round was played (the bye unscored: no winner)
+        named = gone + [m.sides[0] for m in rnd.matches if m.bye and m.sides and m.sides[0] in state.withdrawn
+                        and m.sides[0] not in gone and winner_of(state, m) is None]
+        return dataclasses.replace(r, notes=tuple(withdrawn_notes(state, named)) + r.notes) if named else r
 
     @staticmethod
     def _third_place(state: EventState, rnd: Round, first: bool) -> list[str] | None:

@@ -106,7 +106,10 @@ class Knockout:
         no = next_round_no(state)
         ko_no = len(rounds_of(state, "ko")) + 1
         done = rounds_of(state, "ko")
-        notes: list[str] = withdrawn_notes(state, [winner_of(state, m) for m in done[-1].matches]) if done else []
+        # a 晋级签 holder withdrawn before its round was played (the bye unscored: winner_of is
+        # None) is named as withdrawn too
+        notes: list[str] = withdrawn_notes(state, [(m.sides or [None])[0] if m.bye else winner_of(state, m)
+                                                   for m in done[-1].matches]) if done else []
         byes = bye_counts(rounds_of(state, "ko"))
         bye: str | None = None
         if len(alive) % 2:

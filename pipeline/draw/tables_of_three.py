@@ -138,7 +138,10 @@ class TablesOfThree:
         stage = "final" if final else "tables"
         k = sum(1 for r in state.rounds if r.plan.get("kind") == "tables") + 1
         last = state.rounds[-1] if state.rounds else None
-        notes: list[str] = withdrawn_notes(state, [winner_of(state, m) for m in last.matches]) if last else []
+        # a 晋级签 holder withdrawn before its round was played (the bye unscored: winner_of is
+        # None) is named as withdrawn too
+        notes: list[str] = withdrawn_notes(state, [(m.sides or [None])[0] if m.bye else winner_of(state, m)
+                                                   for m in last.matches]) if last else []
         matches: list[Match] = []
         for t, table in enumerate(spread_tables(players, 3, rng, state.branch_of), start=1):
             matches.append(Match(state.event_id, stage, no, "", t, tuple(table)))

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.draw import FORMATS
 from pipeline.draw.base import Waiting
-from pipeline.draw.common import PlayoffWaiting
+from pipeline.draw.common import PlayoffWaiting, shown_list
 from pipeline.model import MatchResult, Outcome, Playoff, SideResult
 
 from .helpers import EVENT, add_merged_entries, bye_result, make_entries, new_state, simulate
@@ -1183,3 +1183,17 @@ def test_R2020_F1_a_bye_holder_withdrawn_is_placed_as_far_as_it_got(fmt, options
         assert any(places[s].tier == tier for s in beaten)
     else:
         assert all(places[gone].rank < places[s].rank for s in beaten)
+
+
+@pytest.mark.parametrize("fmt, options, n", [
+    ("knockout", {"final_pool": 2}, 7), ("groups_knockout", {"groups": 3}, 9), ("tables_of_three", {}, 8),
+    ("tables_of_three", {"fill": "bye"}, 10)])
+@pytest.mark.parametrize("before_played", [True, False])
+def test_R2020_F1_the_next_draw_says_a_withdrawn_bye_holder_withdrew(fmt, options, n, before_played):
+    """R2020-F1 with the handbook's 缺席、弃权和退赛: the round drawn after a 晋级签 whose holder
+    the office withdrew says so (已退赛，不再编排) — also when it was withdrawn before the round
+    was played and its bye is not scored (winner_of gives no winner for it)."""
+    st, gone, at = _play_withdrawing_a_bye(fmt, options, n, before_played)
+    nxt = next(r for r in st.rounds if r.round == at.round + 1)
+    name = shown_list(st, [gone])
+    assert any(name in nt and "已退赛，不再编排" in nt for nt in nxt.notes), (name, nxt.notes)

@@ -440,3 +440,30 @@ def test_tiebreaks_fide_a_bye_withdrawn_from_after_its_round_is_played_stays_sco
     assert before[0] == sum(r.sides[r.match.sides.index(entry.id)].points for r in go.results.values()
                             if entry.id in r.match.sides)           # (round 3 not played: rounds 1 and 2)
     assert "不計分" not in (out / "draws" / "go-r2.html").read_text(encoding="utf-8")
+
+
+def test_tiebreaks_fide_an_unscored_withdrawn_bye_is_no_result_correction_when_the_points_change(tmp_path):
+    """Handbook 缺席、弃权和退赛 with SCORING_CHANGED: round 2's bye holder withdrawn before
+    round 2 is played (the bye unscored), round 3 drawn from it; the office then changes the
+    event's points.  Round 3 was drawn from these very sheets under the old points, the bye
+    unscored as it still is — SCORING_CHANGED alone, no DRAW_INPUT_CHANGED (the bye scored
+    again when the rounds were read aside under the old points, a correction no one made)."""
+    from pipeline.model import Outcome
+
+    folder, out_parent = _league(tmp_path, keep_rounds=1), tmp_path / "out"
+    out = out_parent / "t2015-tcm"
+    bye, entry = _bye_of_round_2(folder, out_parent)
+    _withdraw(folder, [entry.players[0].name])
+    run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW))
+    shutil.copy(_go_sheet(2), folder / "inbox")
+    go = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW)).state.events["go"]
+    assert len(go.rounds) == 3 and go.results[bye.key].sides[0].outcome == Outcome.ABSENT
+    spec = folder / "tournament.yaml"
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(text.replace("    game: go\n", "    game: go\n    points: {win: 3, draw: 1, loss: 0, bye: 3}\n", 1),
+                    encoding="utf-8")
+    go = run(RunOptions(folder=folder, out_parent=out_parent, pdf=False, now=NOW)).state.events["go"]
+    assert go.results[bye.key].sides[0].outcome == Outcome.ABSENT
+    codes = [i["code"] for i in _rows(out, "issues.csv")]
+    assert "SCORING_CHANGED" in codes and "DRAW_INPUT_CHANGED" not in codes
+    assert not [i for i in _rows(out, "issues.csv") if i["severity"] == "error"]

@@ -347,27 +347,45 @@ class GroupsKnockout:
         matches: list[Match] = []
         byes: list[Match] = []
         notes: list[str] = []
+        odd: list[tuple[str, int, str]] = []        # (group, its size, who rests)
         for g, members in groups.items():
             if k > berger_round_count(len(members)):
                 continue
             for x, y in berger_pairs(len(members), k):
                 if y is None:
                     byes.append(Match(state.event_id, GROUP_STAGE, no, g, 0, (members[x],), bye=True))
-                    notes.append(f"{group_name(g)}共 {counted(state, len(members))}（奇数），按贝格尔编排{shown(state, members[x])}本轮轮空。")
+                    odd.append((g, len(members), members[x]))
                 else:
                     matches.append(Match(state.event_id, GROUP_STAGE, no, g, len(matches) + 1,
                                          (members[x], members[y])))
         for b in byes:
             matches.append(Match(b.event, b.stage, b.round, b.group, len(matches) + 1, b.sides, bye=True))
         if k == 1:
-            for g, members in groups.items():
-                notes.insert(0, f"{group_name(g)}抽签序号：{shown_list(state, members)}。")
-            notes.sort()
+            notes += sorted(f"{group_name(g)}抽签序号：{shown_list(state, members)}。" for g, members in groups.items())
+        notes += self._rest_notes(state, odd)
         plan = {"kind": "group", "groups": groups, "group_round": k, "of": total}
         if advance is not None:         # (a group stage published without it keeps the old default)
             plan["advance"] = advance
         return Round(state.event_id, GROUP_STAGE, f"小组循环赛第{k}轮", no, tuple(matches),
                      notes=tuple(notes), plan=plan)
+
+    @staticmethod
+    def _rest_notes(state: EventState, odd: list[tuple[str, int, str]]) -> list[str]:
+        """Why the round's rests: a group of an odd size, its Berger round.  One group names
+        who rests; several are said in one note — the round's 轮空 list names them (the
+        bench's eight groups of 7 gave four notes repeating it, and a draw sheet a second
+        page of two notes and its seed line).
+
+        ``odd``: (group, its size, the entry resting) of each group with a rest."""
+        if len(odd) == 1:
+            ((g, n, e),) = odd
+            return [f"{group_name(g)}共 {counted(state, n)}（奇数），按贝格尔编排{shown(state, e)}本轮轮空。"]
+        if not odd:
+            return []
+        sizes = {n for _, n, _ in odd}
+        which = (f"{'、'.join(group_name(g) for g, _, _ in odd)}各 {counted(state, sizes.pop())}（奇数）"
+                 if len(sizes) == 1 else f"{'、'.join(f'{group_name(g)} {counted(state, n)}' for g, n, _ in odd)}（均为奇数）")
+        return [f"{which}，按贝格尔编排每组 {counted(state, 1)}本轮轮空。"]
 
     def qualifiers(self, state: EventState) -> list[tuple[str, list[str]]]:
         """R2011-F1: per group (label, advancing entries best first); raises PlayoffWaiting

@@ -62,6 +62,18 @@ def _team_word(team_size: int) -> str:
     return {1: "个人", 2: "两人一对"}.get(team_size, f"{team_size}人一队")
 
 
+def sentence(text: str) -> str:
+    """``text`` ending with its full stop: one added only where it has none — a message
+    of the draw's (:class:`pipeline.draw.base.Waiting`) may end with its own, and the award
+    list printed “…请录入加赛结果后再抽淘汰赛。。”.
+
+    >>> sentence("比赛尚未结束"), sentence("请录入加赛结果后再抽淘汰赛。"), sentence("")
+    ('比赛尚未结束。', '请录入加赛结果后再抽淘汰赛。', '')
+    """
+    text = text.rstrip()
+    return text if not text or text.endswith(("。", "！", "？", ".", "!", "?")) else text + "。"
+
+
 def yuan(amount: int) -> str:
     """``yuan(1200) == "1,200"``; zero prints as a dash."""
     return f"{amount:,}" if amount else "—"
@@ -77,18 +89,69 @@ NAME_HEADS = frozenset({"队名", "姓名", "队员", "获奖人", "选手", "�
 UNIT_HEADS = frozenset({"单位", "分工会", "部门"})
 
 
-def column_kind(heading: str) -> str:
-    """A column's screen class from its heading: ``"name"``, ``"unit"`` or ``""``
-    (templates/base.html's phone rules; print has none).
+#: a draw sheet's side columns: 甲方 乙方, 甲 乙 丙 (a table of three), with a seat (甲方（南北）)
+_SIDE_HEAD = re.compile(r"^(?:[甲乙丙丁]方?)(?:（.*）)?$")
 
-    >>> column_kind("队名"), column_kind("分工会"), column_kind("积分")
-    ('name', 'unit', '')
+
+def column_kind(heading: str) -> str:
+    """A column's class from its heading: ``"name"``, ``"unit"`` or ``""`` — on a phone
+    (templates/base.html) a name is kept whole and a unit wraps first; on a screen and on
+    paper each name of such a column is a span kept on one line (the ``names`` filter).
+
+    >>> column_kind("队名"), column_kind("分工会"), column_kind("积分"), column_kind("甲方（南北）"), column_kind("丙")
+    ('name', 'unit', '', 'name', 'name')
     """
-    if heading in NAME_HEADS:
+    if heading in NAME_HEADS or _SIDE_HEAD.match(heading):
         return "name"
     if heading in UNIT_HEADS:
         return "unit"
     return ""
+
+
+#: the longest piece kept on one line: a person's name (阿卜杜热合曼·买买提依明 is 12), a
+#: team's, a unit's (机关第二分工会); a longer run is a sentence (a bye's note), which wraps
+NAME_MAX = 16
+#: …a unit's (马克思主义学院分工会): a longer one wraps where it must
+UNIT_MAX = 10
+#: where a list of names may break: between them (/ 、 ， ； a space or a line break),
+#: before a bracketed part (苏建旭|（重组）, 后勤4队|（执红先行）, 继续教育学院|（网络教育学院）|分工会)
+#: and before a unit's 分工会 (基础医学院|分工会: on a phone not 基礎|醫學|院分|工會)
+#: (no ";": the names filter cuts text escaped for HTML, &lt; and all)
+NAME_PIECE = re.compile(r"（[^（）\n]*）|\([^()\n]*\)|[^\s/、，；,（(]{2,}?(?=分工[会會](?![^\s/、，；,（(]))|[^\s/、，；,（(]+")
+
+
+#: the pieces a unit's name ends with, after which its other pieces (基础医学院) are whole
+UNIT_WORDS = ("分工会", "分工會")
+
+
+def name_pieces(text: str, longest: int = NAME_MAX) -> list[tuple[str, bool]]:
+    """``text`` cut into its names and what lies between them: (piece, is a name) in order,
+    a name being a piece of at most ``longest`` characters that no line may break inside
+    (司徒端木欣|怡, 阿依努尔·吐尔|逊, a "·" opening a line: print has no ``keep-all``).
+
+    >>> name_pieces("机关一2队\\n张三/李四（重组）")
+    [('机关一2队', True), ('\\n', False), ('张三', True), ('/', False), ('李四', True), ('（重组）', True)]
+    >>> name_pieces("甲、乙 同志"), name_pieces("")
+    ([('甲', True), ('、', False), ('乙', True), (' ', False), ('同志', True)], [])
+    >>> [p for p, _ in name_pieces("基础医学院分工会、分工会、机关第二分工会2队")]
+    ['基础医学院', '分工会', '、', '分工会', '、', '机关第二分工会2队']
+    """
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for m in NAME_PIECE.finditer(text):
+        if m.start() > at:
+            out.append((text[at:m.start()], False))
+        out.append((m.group(), len(m.group()) <= longest))
+        at = m.end()
+    if at < len(text):
+        out.append((text[at:], False))
+    return out
+
+
+def _least_em(text: str) -> float:
+    """The width in em (:func:`_em`) of ``text``'s widest unbreakable piece: a name column's
+    narrowest width with each name kept on one line."""
+    return max((_em(p) for p, whole in name_pieces(text) if whole), default=0.0)
 
 
 @dataclass
@@ -133,6 +196,12 @@ class Table:
         ``"num"``, ``"name"``, ``"center unit"``…"""
         return [" ".join(c for c in (al, column_kind(h)) if c) for h, al in zip(self.head, self.align)]
 
+    @property
+    def keep(self) -> list[int]:
+        """Each column's longest piece kept on one line (the ``names`` filter): a name's in a
+        name column, a unit's in a unit column, 0 (none) in another."""
+        return [{"name": NAME_MAX, "unit": UNIT_MAX}.get(column_kind(h), 0) for h in self.head]
+
 
 def _em(text: str) -> float:
     """Estimated width of ``text``'s longest line in em (:func:`pipeline.render.svg.text_width`
@@ -142,15 +211,30 @@ def _em(text: str) -> float:
     return max((text_width(line, 1) for line in text.split("\n")), default=0.0)
 
 
-def same_widths(tables: list[Table]) -> list[Table]:
+#: the A4 page's width in em of a document's tables (print.css: 178 mm, 48 em of 10.5 pt)
+PAGE_EM = 48.0
+#: …and of the standings' (9 pt: 56 em, less their borders and the estimate's error)
+STANDINGS_PAGE_EM = 54.0
+
+
+def same_widths(tables: list[Table], page: float = PAGE_EM) -> list[Table]:
     """Give tables with the same header (an event's groups, A组 … D组) the same column
     widths — each column as wide as its widest cell or heading in any of them — so their
     columns line up one under another instead of each table sizing its own.  A lone table
     is left to size itself.
 
+    The widths are shares of the page (templates/docs/_macros.html: a fixed layout), so
+    they fit ``page`` em: when the widest cells do not (阿卜杜热合曼·买买提依明/迪丽热巴·迪力木拉提,
+    22.8 em of 队员, ran the standings off the A4 page), the name and unit columns give way,
+    down to their longest single name — they wrap between names; numbers never wrap.  When
+    even that does not fit, no widths: each table sizes itself.
+
     >>> a, b = Table(["姓名", "积分"], [["张三", "12"]]), Table(["姓名", "积分"], [["欧阳中华", "3"]])
     >>> [t.widths for t in same_widths([a, b])]
     [[5.0, 3.0], [5.0, 3.0]]
+    >>> a, b = Table(["队员", "积分"], [["欧阳中华/司马光", "1"]]), Table(["队员", "积分"], [["张三/李四", "3"]])
+    >>> [t.widths for t in same_widths([a, b], page=9.0)]
+    [[6.0, 3.0], [6.0, 3.0]]
     """
     by_head: dict[tuple[str, ...], list[Table]] = {}
     for t in tables:
@@ -160,11 +244,22 @@ def same_widths(tables: list[Table]) -> list[Table]:
             continue
         cols = len(siblings[0].head)
         widest = [_em(h) for h in siblings[0].head]
+        wraps = [column_kind(h) in ("name", "unit") for h in siblings[0].head]
+        least = [_em(h) if w else 0.0 for h, w in zip(siblings[0].head, wraps)]
         for t in siblings:
             for row in t.rows:
                 for i, cell in enumerate(row[:cols]):
                     widest[i] = max(widest[i], _em(cell))
-        widths = [round(w + 1.0, 1) for w in widest]      # (+ the cell's padding, and the estimate is not the font)
+                    if wraps[i]:
+                        least[i] = max(least[i], _least_em(cell))
+        pad = 1.0       # (+ the cell's padding, and the estimate is not the font)
+        widths = [round(w + pad, 1) for w in widest]
+        if sum(widths) > page:
+            low = [round(x + pad, 1) if wrap else w for x, w, wrap in zip(least, widths, wraps)]
+            give, room = sum(widths) - sum(low), page - sum(low)
+            # each wrapping column its narrowest and a share of the room left, by what it would
+            # use; none when the narrowest do not fit either
+            widths = [round(x + room * (w - x) / give, 1) for w, x in zip(widths, low)] if room >= 0 and give else []
         for t in siblings:
             t.widths = list(widths)
     return tables
@@ -1196,8 +1291,8 @@ def standings_vm(state: "LeagueState") -> StandingsVM:
         if final:
             final.anchor = ids.take(where, "final-order")
         notes = ([] if es.complete else [current_order_note(es)]) + final_order_notes(es) if final else []
-        vm.events.append(EventTables(ev.name, _status(es), same_widths(tables) + ([final] if final else []),
-                                     notes, anchor=where))
+        tables = same_widths(tables, STANDINGS_PAGE_EM) + ([final] if final else [])
+        vm.events.append(EventTables(ev.name, _status(es), tables, notes, anchor=where))
     vm.toc = [e.toc() for e in vm.events]
     vm.toc = vm.toc if toc_worth(vm.toc) else []
     vm.legend = "名次相同表示按全部破同分规则仍然并列；“需加赛”表示须加赛决定名次。"
@@ -1379,7 +1474,7 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     for ev in spec.events:
         es = state.events.get(ev.id)
         if ev.id not in by_event and es is not None and not es.complete:
-            placed.append((order[ev.id], EventTables(ev.name, f"获奖名单待定：{es.waiting or '比赛尚未结束'}。", [],
+            placed.append((order[ev.id], EventTables(ev.name, f"获奖名单待定：{sentence(es.waiting or '比赛尚未结束')}", [],
                                                      anchor=ids.take("ev", ev.id))))
     vm.events = [t for _, t in sorted(placed, key=lambda x: x[0])]
     personal = [a for a in state.branch_awards if a.entry or a.players]

@@ -1197,3 +1197,27 @@ def test_R2020_F1_the_next_draw_says_a_withdrawn_bye_holder_withdrew(fmt, option
     nxt = next(r for r in st.rounds if r.round == at.round + 1)
     name = shown_list(st, [gone])
     assert any(name in nt and "已退赛，不再编排" in nt for nt in nxt.notes), (name, nxt.notes)
+
+
+@pytest.mark.parametrize("n, groups, rests", [(28, 4, 4), (27, 4, 3), (25, 4, 1), (26, 4, 2)])
+def test_a_group_rounds_rests_are_one_note(n, groups, rests):
+    """The bench's 象棋团体 (eight groups of 7): each round four notes “F组共7人（奇数），按
+    贝格尔编排许欣本轮轮空。” repeated the 轮空 list printed above them, and its draw sheet ran
+    onto a page 2 of two notes and the seed line.  Several groups with a rest are one note
+    naming the groups (their rests are the round's byes); one group's names who rests."""
+    from pipeline.draw.common import shown
+
+    st = simulate("groups_knockout", make_entries(n, 11), {"groups": groups}, seed=3, stop_after=2)
+    sizes = {g: len(m) for g, m in st.rounds[0].plan["groups"].items()}
+    for rnd in st.rounds:
+        resting = [m for m in rnd.matches if m.bye]
+        assert len(resting) == rests, sizes
+        said = [x for x in rnd.notes if "轮空" in x]
+        assert len(said) == 1, rnd.notes
+        if rests == 1:
+            assert shown(st, resting[0].sides[0]) in said[0] and "按贝格尔编排" in said[0], said
+        else:
+            assert all(f"{m.group}组" in said[0] for m in resting), said
+            assert not any(shown(st, m.sides[0]) in said[0] for m in resting), said
+            assert said[0].endswith("按贝格尔编排每组 1 人本轮轮空。"), said
+        assert sum("抽签序号" in x for x in rnd.notes) == (groups if rnd.round == 1 else 0), rnd.notes

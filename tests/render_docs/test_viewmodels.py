@@ -753,7 +753,7 @@ def test_a_rules_attachments_numbered_headings_keep_with_their_text():
     html = render_html(notice)
     assert '<p class="indent lead">9、輪莊</p>' in html and '<p class="indent lead">（二）比賽規則：</p>' in html, html
     assert '<p class="indent">1、以兩人為一隊。</p>' in html and '<p class="indent">每局' in html
-    assert ".attachment p.lead { break-after: avoid;" in html
+    assert ".notice p.lead { break-after: avoid;" in html
 
 
 def test_T2015_and_T2020_samples_carry_their_documents_attachments():
@@ -1101,3 +1101,18 @@ def test_R2020_F4_two_a_playoff_left_level_within_one_prize_are_said_alike():
         ("game_points", "direct", "playoff"))]
     table = vms.standing_table(state, es, es.standings[0])
     assert [r[-1] for r in table.rows] == ["3人加赛第1", "3人加赛并列第2", "3人加赛并列第2"]
+
+
+@pytest.mark.parametrize("waiting", [
+    "A组第2名甲、乙积分及破同分均相同，出线名额须加赛一局决定：请录入加赛结果后再抽淘汰赛。", "等待第2轮成绩", ""])
+def test_an_event_without_awards_yet_says_why_with_one_full_stop(waiting):
+    """获奖名单待定：…请录入加赛结果后再抽淘汰赛。。 — the award list added a full stop to the
+    draw's message (groups_knockout's PlayoffWaiting), which has its own."""
+    state = t2020_state()
+    es = state.events["shuangsheng"]
+    es.complete, es.waiting = False, waiting
+    state.awards = [a for a in state.awards if a.event != "shuangsheng"]
+    vm = vms.awards_vm(state)
+    (line,) = [e.status for e in vm.events if e.name == "双升"]
+    assert line == f"获奖名单待定：{(waiting or '比赛尚未结束').removesuffix('。')}。", line
+    assert "。。" not in line

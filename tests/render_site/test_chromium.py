@@ -292,3 +292,35 @@ def test_the_index_tally_shows_its_total_on_a_phone(tmp_path):
       return {left: t.left, right: t.right, box: b.right, scroll: box.scrollWidth, client: box.clientWidth};""")
     assert got["scroll"] > got["client"], got           # (the table is wider than the phone)
     assert got["right"] <= got["box"] + 1 and got["left"] < got["box"] - 10, got
+
+
+def test_a_pair_award_lists_units_read_on_a_phone(tmp_path):
+    """T2015's 橋牌 and 雙扣 tables (奖项 名次 队名 单位 队员) at 390 px squeezed 单位 to two
+    characters a line (護理/學院/分工/會).  A unit now breaks before its 分工会 where it can —
+    more than two characters a line — and every column is still on the screen."""
+    from pipeline.render.docs import render_documents
+    from pipeline.state import AwardRow
+
+    from tests.render_docs.states import t2015_state
+
+    s15 = t2015_state()
+    s15.awards = [AwardRow("shuangkou", "", name, rank, f"{unit}{rank}队", uid, f"刘建川{rank}/杨蓉{rank}", 0,
+                           "shuangkou-t01-1")
+                  for rank, (name, uid, unit) in enumerate((("第一名", "t01", "基础医学院"), ("第二名", "t02", "临床医学院"),
+                                                            ("第三名", "t08", "马院")), 1)]
+    s15.branch_awards = []
+    out = tmp_path / "docs"
+    render_documents(s15, out, pdf=False)
+    got = phone_measure(out / "awards.html", tmp_path, LINES_JS + """
+      var res = [];
+      Array.prototype.forEach.call(d.querySelectorAll("table:not(.totals)"), function (t) {
+        var u = Array.prototype.map.call(t.querySelectorAll("thead th"), function (h) { return h.textContent; })
+                     .indexOf("單位");
+        Array.prototype.forEach.call(t.querySelectorAll("tbody tr"), function (tr) {
+          res.push([tr.children[u].textContent, lines(tr.children[u]).length, t.scrollWidth, t.clientWidth]); });
+      });
+      return res;""")
+    assert len(got) == 3, got
+    for unit, n, scroll, client in got:
+        assert n <= 2 and len(unit) > 2 * n, got           # 基礎醫學院|分工會, not 基礎|醫學|院分|工會
+        assert scroll <= client, got

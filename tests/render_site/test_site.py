@@ -329,7 +329,8 @@ def test_standings_on_a_phone_show_the_points_and_whole_names():
     rows = page[page.index('<table class="standings"'):]
     rows = rows[:rows.index("</table>")]
     assert '<td class="nowrap">' not in rows and '<td class="record">2胜0和0负' in rows      # the record may wrap
-    assert re.search(r'<td class="name">[^<]+</td><td class="unit">分会\d+</td>', rows), rows[:600]
+    # (each name a span kept on one line: the names filter)
+    assert re.search(r'<td class="name"><span class="nm">[^<]+</span></td><td class="unit">分会\d+</td>', rows), rows[:600]
     assert "nowrap" not in _declared("phone", r"td\.record$", "white-space")
     for where in ("phone", "print"):
         assert "keep-all" in _declared(where, r"(^|\s)td\.name$", "word-break"), where

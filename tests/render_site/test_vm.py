@@ -396,7 +396,7 @@ def test_branch_page_html_has_the_place_column_only_when_placed(state, tmp_path)
     page = (tmp_path / "branches" / "u03.html").read_text(encoding="utf-8")
     assert "<th>最终名次</th>" in page and "<td>第1名</td>" in page
     # right after 参赛者: on a phone the last column was off the screen
-    assert "<th>参赛者</th><th>最终名次</th>" in page and f"<td>{first.team}</td><td>第1名</td>" in page
+    assert "<th>参赛者</th><th>最终名次</th>" in page and f'<td><span class="nm">{first.team}</span></td><td>第1名</td>' in page
     assert "<th>最终名次</th>" not in (tmp_path / "branches" / "u02.html").read_text(encoding="utf-8")
 
 

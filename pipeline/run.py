@@ -3614,8 +3614,7 @@ class EventRunner:
             given = sorted(p for p in got.values() if p is not None)
             if not given or (len(given) < len(got) and (given[0] != 1 or given[-1] > len(given))):
                 continue    # blank rows whose place the given 名次 do not leave at the end: said as before
-            keys = {e: p if p is not None else len(got) + 1 for e, p in got.items()}
-            if len(set(keys.values())) == len(keys) and len(given) == len(got):
+            if len(set(given)) == len(given) == len(got):
                 continue    # (an order of them all that left the tie open: not this sheet's to settle)
             # taken on trial, the event placed again: the chain may still order those the sheet
             # leaves level (直胜 between two of a cyclic three, R2020-F4 — standings._Ranker.refine)

@@ -27,7 +27,7 @@ from .layout import FINAL_PLACES, WITHDRAWN_BYE
 from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
                     staff_key)
 from .state import (LATE_VALID, AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable,
-                    Submission, forms_still_count)
+                    Submission, forms_still_count, sheet_awards_due)
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
@@ -1889,6 +1889,18 @@ def awards_sheet_step(errors: Sequence[Issue]) -> str:
     return (f"评奖表{files}有 {len(errors)} 处错误（见 data/issues.csv 中的 {codes}），"
             + ("这张评奖表没有读取" if whole else "出错的行没有计入获奖名单")
             + f"：请在这张评奖表上改正{f'（{cells}）' if cells else ''}后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。")
+
+
+def awards_sheet_due_step(due: Sequence[str]) -> str:
+    """R2015-A1: the office's next step when every event is finished and its 评奖表 has not
+    come (:func:`pipeline.state.sheet_awards_due`): the awards it decides are still to be
+    decided, and the award list, the certificates and the tally wait for it.
+
+    >>> awards_sheet_due_step(["体育道德风尚奖", "优秀组织奖"])
+    '各项目均已结束，体育道德风尚奖、优秀组织奖尚待评定（尚未收到评奖表）：请组委会评定后填写 forms/评奖表.xlsx，放入 inbox，获奖名单、奖状和获奖统计随之补上。'
+    """
+    return (f"各项目均已结束，{'、'.join(due)}尚待评定（尚未收到评奖表）：请组委会评定后填写 forms/评奖表.xlsx，"
+            "放入 inbox，获奖名单、奖状和获奖统计随之补上。")
 
 
 def former_id_step(t: Tournament, issued_as: Sequence[Issue], registrations: Sequence[tuple[Received, Any]]) -> str:
@@ -7236,7 +7248,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     newest = max((r.received_at for r in received), default=now)
     state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards,
-                        pdf=opts.pdf, bare_mails=bare_mails, resent_forms=resent_forms)
+                        pdf=opts.pdf, bare_mails=bare_mails, resent_forms=resent_forms,
+                        awards_sheet_received=bool(inputs.awards))
     report.issues = state.issues
     report.state = state
     # The state (entries, rounds, results: hundreds of thousands of objects) lives until the
@@ -7289,6 +7302,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     award_errors = [i for i in errors if i.source in award_books]
     if award_errors:
         report.next_steps.append(awards_sheet_step(award_errors))
+    due = sheet_awards_due(state)
+    if due:
+        report.next_steps.append(awards_sheet_due_step(due))
     # (a RESULT_CONFLICT is a correction already taken: the newer sheet counts, nothing to resend)
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors) or \
             any(i.code in ("RESULT_SHEET_BLANK", "RESULT_SIGNED_BLANK") and i.severity == Severity.WARNING

@@ -1041,6 +1041,8 @@ class IndexPage:
     data_files: tuple[tuple[str, str], ...] = ()
     #: how 名次 of the award totals is reached (weights of the awards in the table)
     totals_note: str = ""
+    #: R2015-A1: the 评奖表 awards still to be decided (:func:`awards_due_line`), or ""
+    awards_due: str = ""
 
     @property
     def toc(self) -> tuple[TocItem, ...]:
@@ -1223,6 +1225,16 @@ def _shared_note(state: "LeagueState") -> str:
     return shared_awards_note(state.tournament.spec.unit_word, any(a.prize for a in everything), total_row=False)
 
 
+def awards_due_line(state: "LeagueState") -> str:
+    """R2015-A1: the line the index and the 获奖名单 print while the 评奖表 awards are still to
+    be decided (:func:`pipeline.state.sheet_awards_due`), so that the list does not look
+    final; "" when none is."""
+    from ..state import sheet_awards_due
+
+    due = sheet_awards_due(state)
+    return f"另设的{'、'.join(due)}尚待评定（尚未收到评奖表），评定后列入获奖名单。" if due else ""
+
+
 def index_vm(state: "LeagueState") -> IndexPage:
     """View-model of ``index.html``: event cards, award totals, branch status, chart."""
     spec = state.tournament.spec
@@ -1252,6 +1264,7 @@ def index_vm(state: "LeagueState") -> IndexPage:
                      totals_note=totals_note(columns, _shared_note(state),
                                              money=any(a.prize for a in [*state.awards, *state.branch_awards]),
                                              so_far=_finished_so_far(state)),
+                     awards_due=awards_due_line(state),
                      branches=tuple(rows), chart=entries_chart(state, names),
                      documents=document_links(state),
                      data_files=tuple((f"{n}.csv", href(f"data/{n}.csv")) for n in DATA_FILES))

@@ -1103,13 +1103,17 @@ def registered_count(es: "EventState") -> int:
 def branch_totals(state: "LeagueState", names: Names) -> tuple[tuple[str, ...], tuple[TotalsRow, ...]]:
     """Awards per branch over all events and the branch awards: columns are the award
     names in order of first appearance; rows and their order come from
-    :func:`pipeline.score.awards.branch_totals` (weighted points, then prize money)."""
+    :func:`pipeline.score.awards.branch_totals` (weighted points, then prize money).  No
+    award at all (none yet, or only vacant places): no rows — every unit was listed 第1名
+    with 合计 0, and the page's "尚未产生获奖名单。" never showed (an audit)."""
     from dataclasses import replace
 
     from ..score.awards import branch_totals as score_totals
 
     awards = [replace(a, branch=names.unit_id(a.branch), units=tuple(names.unit_id(u) for u in a.units))
               for a in list(state.awards) + list(state.branch_awards) if not a.vacant]     # (R2011-R1: nobody's)
+    if not awards:
+        return (), ()
     columns: list[str] = []
     for a in awards:
         if a.award not in columns:

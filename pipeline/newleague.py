@@ -307,7 +307,8 @@ def v_quota(v: Any) -> dict[str, Any]:
         return {"rule": "ratio", "ratio": ratio, "rounding": "floor", "minimum": 1}
     if rule == "bands":
         return {"rule": "bands", "bands": _bands(arg)}
-    raise BadAnswer(f"名额规则 “{s}” 无法识别；请写 fixed 2、bands 0:1,30:2、ratio 0.15 或 open。")
+    raise BadAnswer(f"名额规则 “{s}” 无法识别；请写 固定 2、分档 0:1,30:2、比例 15% 或 不限"
+                    "（也可写 fixed 2、bands 0:1,30:2、ratio 0.15 或 open）。")
 
 
 BANDS_SYNTAX = "分档写各档的最低人数和名额：0:1,30:2（不足 30 人 1 个，30 人及以上 2 个）"

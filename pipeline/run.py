@@ -8945,18 +8945,23 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                         root=out)
         no_glyph: dict[Path, str] = {}
         no_font: MissingFontError | None = None
+        generated: list[Path] | None = []       # every page and document of the night (None: not known)
         try:
-            n += len(render_documents(state, out, pdf=opts.pdf, memo=memo, missing=no_glyph))
+            docs = render_documents(state, out, pdf=opts.pdf, memo=memo, missing=no_glyph)
+            n += len(docs)
+            generated += docs
         except _missing_font() as e:     # (evaluated only when something was raised)
             # no CJK font at all: no PDF can be made (never boxes) — the rest of the night's
             # outputs (pages, referees' workbooks, returned copies) are still written, then
             # the run stops with the message (runcmd: exit 2)
             no_font = e
+            generated = None
             state.no_pdf = frozenset(f"{d.stem}.pdf" for d in plan_documents(state) if d.pdf)
         if no_glyph:
             pdf_not_made(out, state, no_glyph)
         # the event pages link no returned copy: they are written while the copies are made
-        n += len(render_site(state, out, memo, parts=("events",)))
+        event_pages = render_site(state, out, memo, parts=("events",))
+        n += len(event_pages)
         # The index and branch pages link each returned copy.  They are rendered while the
         # copies are still being made, linking every one (a night's copy or two take longer
         # than this process's pages); a copy that could not be made (a workbook openpyxl
@@ -8980,6 +8985,10 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
             site = render_site(state, out, again, parts=("index", "branches"))
             memo.now.update(again.now)
         n += len(site)
+        if ledger is not None and generated is not None:
+            gone = remove_stale_outputs(ledger, out, [*generated, *event_pages, *site])
+            if gone:
+                say(f"删去不再生成的页面 {len(gone)} 个")
         if ledger is not None:
             # the sha256 of every copy written (before the receipts attach them): a copy that
             # comes back is ours, no form (read_inputs) — recorded before the copies made are
@@ -8997,6 +9006,75 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     if no_font is not None:
         raise no_font
     return n
+
+
+#: the ledger's cache entry that remembers the pages and documents the last whole run wrote
+#: (or found up to date): their names under the output folder → [size, mtime_ns] as they
+#: were left (:func:`remove_stale_outputs`)
+GENERATED_FILES = "generated-files"
+#: what :func:`remove_stale_outputs` may ever remove: the site's pages and the documents
+#: (HTML and PDF), never a folder of files received, filled in by people, or sent to them
+_NEVER_REMOVED = frozenset({"received", "forms", "returned", "results", "data", "inbox"})
+
+
+def _removable(name: str) -> bool:
+    parts = name.split("/")
+    return (name.endswith((".html", ".pdf")) and parts[0] not in _NEVER_REMOVED
+            and not any(p in ("", ".", "..") or p.startswith(".") for p in parts))
+
+
+def remove_stale_outputs(ledger: Ledger, out: Path, written: Iterable[Path]) -> list[str]:
+    """Remove the pages and documents this program wrote on an earlier night and no longer
+    writes — ``branches/_.unassigned.html`` once every file is placed, ``events/bridge.html``
+    and ``draws/bridge-r1.html`` once the event is taken out of tournament.yaml: they stayed,
+    saying what they said last (an audit).  ``written``: every page and document of this
+    night (written or up to date).  Only a name of the last night's record
+    (:data:`GENERATED_FILES`) is removed, and only while its file is as the record left it
+    (size and modification time): a file the office put there, or changed since, is never
+    removed; nor anything in received/, forms/, returned/, results/ or data/.  A PDF not made
+    tonight of a document still made (``--no-pdf``, PDF_NOT_MADE) stays.  The record is
+    replaced after the removals (one transaction): a run stopped before has not touched it,
+    and one stopped midway leaves names already removed in it (skipped the next night).
+    Returns the names removed."""
+    try:
+        before = json.loads(ledger.cache_get([GENERATED_FILES]).get(GENERATED_FILES, b"{}"))
+    except ValueError:          # a damaged record: as if none (nothing removed)
+        before = {}
+    before = before if isinstance(before, dict) else {}
+    root = os.fspath(out).rstrip(os.sep) + os.sep
+    now: dict[str, list[int]] = {}
+    for p in written:
+        text = os.fspath(p)
+        name = text[len(root):].replace(os.sep, "/") if text.startswith(root) else ""
+        if not _removable(name):
+            continue
+        try:
+            st = os.stat(text)
+        except OSError:
+            continue
+        now[name] = [st.st_size, st.st_mtime_ns]
+    removed: list[str] = []
+    for name, mark in sorted(before.items()):
+        if name in now or not _removable(name):
+            continue
+        path = out / name
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue            # gone already
+        if mark != [st.st_size, st.st_mtime_ns]:
+            continue            # changed since this program wrote it: no longer ours
+        if name.endswith(".pdf") and name[:-4] + ".html" in now:
+            now[name] = mark    # its document still made, its PDF not tonight: kept
+            continue
+        try:
+            path.unlink()
+            removed.append(name)
+        except OSError:
+            now[name] = mark    # tried again the next night
+    if now != before:
+        ledger.cache_put({GENERATED_FILES: _canon(now).encode()})
+    return removed
 
 
 #: the ledger's cache entry that remembers the withdrawn entries each referee's result

@@ -307,7 +307,8 @@ def v_quota(v: Any) -> dict[str, Any]:
         return {"rule": "ratio", "ratio": ratio, "rounding": "floor", "minimum": 1}
     if rule == "bands":
         return {"rule": "bands", "bands": _bands(arg)}
-    raise BadAnswer(f"名额规则 “{s}” 无法识别；请写 fixed 2、bands 0:1,30:2、ratio 0.15 或 open。")
+    raise BadAnswer(f"名额规则 “{s}” 无法识别；请写 固定 2、分档 0:1,30:2、比例 15% 或 不限"
+                    "（也可写 fixed 2、bands 0:1,30:2、ratio 0.15 或 open）。")
 
 
 BANDS_SYNTAX = "分档写各档的最低人数和名额：0:1,30:2（不足 30 人 1 个，30 人及以上 2 个）"
@@ -341,12 +342,14 @@ def _bands(arg: str) -> list[dict[str, int]]:
 
 
 def v_datetime(v: Any) -> str:
-    """A deadline ``2026-12-01 17:00`` (China time) → ISO text.  A date alone (typed, or an
-    Excel date cell, which reads as its midnight) is the end of that day, as in
-    tournament.yaml: "截止 12月10日" does not close at the first minute of the 10th."""
+    """A deadline ``2026-12-01 17:00`` (China time) → ISO text.  A date alone (typed, also
+    as ``20261210``, or an Excel date cell, which reads as its midnight) is the end of that
+    day, as in tournament.yaml: "截止 12月10日" does not close at the first minute of the
+    10th.  Only calendar dates: an ISO week date (``2027-W12-6``) is refused."""
     if not _text(v) and not isinstance(v, (dt.date, dt.datetime)):
         raise BadAnswer("报名截止时间必须填写，例如 2026-12-01 17:00：截止后才抽签，"
                         "不填则第一次运行就会抽签并公布第1轮。")
+    typed = _text(v)
     if not isinstance(v, (dt.date, dt.datetime)):
         v = _iso_date(_nfkc(v))
     if isinstance(v, dt.datetime) and v.time() == dt.time(0, 0):
@@ -359,15 +362,16 @@ def v_datetime(v: Any) -> str:
         try:
             d = dt.datetime.combine(dt.date(*map(int, _text(v).split("-"))), dt.time(23, 59, 59))
         except ValueError:
-            raise BadAnswer(f"日期 “{_text(v)}” 不存在，应写成 2026-12-01 17:00。") from None
+            raise BadAnswer(f"日期 “{typed}” 不存在，应写成 2026-12-01 17:00。") from None
     else:
         s = re.sub(r" (\d)(?=[:：])", r" 0\1", _text(v).replace("T", " "))    # 2026-12-01 8:30
         try:
-            d = dt.datetime.fromisoformat(s) if s else None
+            d = dt.datetime.fromisoformat(s) if _CALENDAR_DATE.match(s) else None
         except ValueError:
             d = None
         if d is None:
-            raise BadAnswer(f"时间 “{s}” 格式不对，应写成 2026-12-01 17:00。")
+            raise BadAnswer(f"时间 “{s}” 格式不对，应写成 2026-12-01 17:00（年-月-日 时:分；"
+                            "只写日期即当天 23:59）。")
     if d.tzinfo is None:
         d = d.replace(tzinfo=TZ)
     return d.isoformat()
@@ -382,7 +386,7 @@ def v_draw_at(v: Any) -> str:
         return ""
     if isinstance(v, dt.date) and not isinstance(v, dt.datetime) or (
             isinstance(v, dt.datetime) and v.time() == dt.time(0, 0)) or (
-            isinstance(v, str) and _DATE.fullmatch(_nfkc(v))):
+            not isinstance(v, dt.date) and _DATE.fullmatch(_iso_date(_nfkc(v)))):     # 20261205 too
         raise BadAnswer(f"“{_text(v)}” 只有日期：请写上签到截止、抽第1轮的时刻，例如 2026-12-05 08:30。")
     return v_datetime(v)
 
@@ -415,9 +419,18 @@ def checks_in(fmt: Any) -> bool:
 _DATE = re.compile(r"(\d{4})\s*[-./年]\s*(\d{1,2})\s*[-./月]\s*(\d{1,2})(?!\d)\s*日?")
 
 
+#: a date written compactly, YYYYMMDD (``20270320``), at the start of an answer
+_COMPACT_DATE = re.compile(r"(\d{4})(\d{2})(\d{2})(?!\d)")
+#: what ``fromisoformat`` may be given: a calendar date ``2026-01-09`` at the start (Python
+#: 3.11 also reads ISO week dates ``2027-W12-6`` and ordinal dates ``2027-079``, which no
+#: clerk means: 2027-W12-6 became 2027-03-27, an audit)
+_CALENDAR_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?![\dW-])")
+
+
 def _iso_date(s: str) -> str:
-    """``s`` with a date at its start written ``2026-01-09`` (what follows kept: a time)."""
-    m = _DATE.match(s)
+    """``s`` with a date at its start written ``2026-01-09`` (what follows kept: a time);
+    ``20260109`` (eight digits, as a date is often typed) too."""
+    m = _DATE.match(s) or _COMPACT_DATE.match(s)
     if m is None:
         return s
     rest = s[m.end():].lstrip(" T")
@@ -432,7 +445,10 @@ def v_date(v: Any) -> str:
         return v.isoformat()
     s = _nfkc(v)
     try:
-        return dt.date.fromisoformat(_iso_date(s)).isoformat()
+        iso = _iso_date(s)
+        if not _CALENDAR_DATE.fullmatch(iso):       # 2027-W12-6, 2027-079
+            raise ValueError(iso)
+        return dt.date.fromisoformat(iso).isoformat()
     except ValueError:
         raise BadAnswer(f"日期 “{s}” 格式不对，应写成 2026-12-05。") from None
 

@@ -27,7 +27,7 @@ from .layout import FINAL_PLACES, WITHDRAWN_BYE
 from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
                     staff_key)
 from .state import (LATE_VALID, AwardRow, BareMail, EventState, KeptResults, LeagueState, ResentForm, StandingTable,
-                    Submission, forms_still_count)
+                    Submission, forms_still_count, sheet_awards_due)
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
@@ -1889,6 +1889,18 @@ def awards_sheet_step(errors: Sequence[Issue]) -> str:
     return (f"评奖表{files}有 {len(errors)} 处错误（见 data/issues.csv 中的 {codes}），"
             + ("这张评奖表没有读取" if whole else "出错的行没有计入获奖名单")
             + f"：请在这张评奖表上改正{f'（{cells}）' if cells else ''}后，把整张评奖表重新放入 inbox（以最后收到的一张为准）。")
+
+
+def awards_sheet_due_step(due: Sequence[str]) -> str:
+    """R2015-A1: the office's next step when every event is finished and its 评奖表 has not
+    come (:func:`pipeline.state.sheet_awards_due`): the awards it decides are still to be
+    decided, and the award list, the certificates and the tally wait for it.
+
+    >>> awards_sheet_due_step(["体育道德风尚奖", "优秀组织奖"])
+    '各项目均已结束，体育道德风尚奖、优秀组织奖尚待评定（尚未收到评奖表）：请组委会评定后填写 forms/评奖表.xlsx，放入 inbox，获奖名单、奖状和获奖统计随之补上。'
+    """
+    return (f"各项目均已结束，{'、'.join(due)}尚待评定（尚未收到评奖表）：请组委会评定后填写 forms/评奖表.xlsx，"
+            "放入 inbox，获奖名单、奖状和获奖统计随之补上。")
 
 
 def former_id_step(t: Tournament, issued_as: Sequence[Issue], registrations: Sequence[tuple[Received, Any]]) -> str:
@@ -7236,7 +7248,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     newest = max((r.received_at for r in received), default=now)
     state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards,
-                        pdf=opts.pdf, bare_mails=bare_mails, resent_forms=resent_forms)
+                        pdf=opts.pdf, bare_mails=bare_mails, resent_forms=resent_forms,
+                        awards_sheet_received=bool(inputs.awards))
     report.issues = state.issues
     report.state = state
     # The state (entries, rounds, results: hundreds of thousands of objects) lives until the
@@ -7289,6 +7302,9 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     award_errors = [i for i in errors if i.source in award_books]
     if award_errors:
         report.next_steps.append(awards_sheet_step(award_errors))
+    due = sheet_awards_due(state)
+    if due:
+        report.next_steps.append(awards_sheet_due_step(due))
     # (a RESULT_CONFLICT is a correction already taken: the newer sheet counts, nothing to resend)
     if any(i.code in ("RESULT_INVALID", "TOTAL_MISMATCH", "PARTNER_CHANGED") for i in errors) or \
             any(i.code in ("RESULT_SHEET_BLANK", "RESULT_SIGNED_BLANK") and i.severity == Severity.WARNING
@@ -8929,18 +8945,23 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
                         root=out)
         no_glyph: dict[Path, str] = {}
         no_font: MissingFontError | None = None
+        generated: list[Path] | None = []       # every page and document of the night (None: not known)
         try:
-            n += len(render_documents(state, out, pdf=opts.pdf, memo=memo, missing=no_glyph))
+            docs = render_documents(state, out, pdf=opts.pdf, memo=memo, missing=no_glyph)
+            n += len(docs)
+            generated += docs
         except _missing_font() as e:     # (evaluated only when something was raised)
             # no CJK font at all: no PDF can be made (never boxes) — the rest of the night's
             # outputs (pages, referees' workbooks, returned copies) are still written, then
             # the run stops with the message (runcmd: exit 2)
             no_font = e
+            generated = None
             state.no_pdf = frozenset(f"{d.stem}.pdf" for d in plan_documents(state) if d.pdf)
         if no_glyph:
             pdf_not_made(out, state, no_glyph)
         # the event pages link no returned copy: they are written while the copies are made
-        n += len(render_site(state, out, memo, parts=("events",)))
+        event_pages = render_site(state, out, memo, parts=("events",))
+        n += len(event_pages)
         # The index and branch pages link each returned copy.  They are rendered while the
         # copies are still being made, linking every one (a night's copy or two take longer
         # than this process's pages); a copy that could not be made (a workbook openpyxl
@@ -8964,6 +8985,10 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
             site = render_site(state, out, again, parts=("index", "branches"))
             memo.now.update(again.now)
         n += len(site)
+        if ledger is not None and generated is not None:
+            gone = remove_stale_outputs(ledger, out, [*generated, *event_pages, *site])
+            if gone:
+                say(f"删去不再生成的页面 {len(gone)} 个")
         if ledger is not None:
             # the sha256 of every copy written (before the receipts attach them): a copy that
             # comes back is ours, no form (read_inputs) — recorded before the copies made are
@@ -8981,6 +9006,75 @@ def render_all(t: Tournament, out: Path, state: LeagueState, current: list[tuple
     if no_font is not None:
         raise no_font
     return n
+
+
+#: the ledger's cache entry that remembers the pages and documents the last whole run wrote
+#: (or found up to date): their names under the output folder → [size, mtime_ns] as they
+#: were left (:func:`remove_stale_outputs`)
+GENERATED_FILES = "generated-files"
+#: what :func:`remove_stale_outputs` may ever remove: the site's pages and the documents
+#: (HTML and PDF), never a folder of files received, filled in by people, or sent to them
+_NEVER_REMOVED = frozenset({"received", "forms", "returned", "results", "data", "inbox"})
+
+
+def _removable(name: str) -> bool:
+    parts = name.split("/")
+    return (name.endswith((".html", ".pdf")) and parts[0] not in _NEVER_REMOVED
+            and not any(p in ("", ".", "..") or p.startswith(".") for p in parts))
+
+
+def remove_stale_outputs(ledger: Ledger, out: Path, written: Iterable[Path]) -> list[str]:
+    """Remove the pages and documents this program wrote on an earlier night and no longer
+    writes — ``branches/_.unassigned.html`` once every file is placed, ``events/bridge.html``
+    and ``draws/bridge-r1.html`` once the event is taken out of tournament.yaml: they stayed,
+    saying what they said last (an audit).  ``written``: every page and document of this
+    night (written or up to date).  Only a name of the last night's record
+    (:data:`GENERATED_FILES`) is removed, and only while its file is as the record left it
+    (size and modification time): a file the office put there, or changed since, is never
+    removed; nor anything in received/, forms/, returned/, results/ or data/.  A PDF not made
+    tonight of a document still made (``--no-pdf``, PDF_NOT_MADE) stays.  The record is
+    replaced after the removals (one transaction): a run stopped before has not touched it,
+    and one stopped midway leaves names already removed in it (skipped the next night).
+    Returns the names removed."""
+    try:
+        before = json.loads(ledger.cache_get([GENERATED_FILES]).get(GENERATED_FILES, b"{}"))
+    except ValueError:          # a damaged record: as if none (nothing removed)
+        before = {}
+    before = before if isinstance(before, dict) else {}
+    root = os.fspath(out).rstrip(os.sep) + os.sep
+    now: dict[str, list[int]] = {}
+    for p in written:
+        text = os.fspath(p)
+        name = text[len(root):].replace(os.sep, "/") if text.startswith(root) else ""
+        if not _removable(name):
+            continue
+        try:
+            st = os.stat(text)
+        except OSError:
+            continue
+        now[name] = [st.st_size, st.st_mtime_ns]
+    removed: list[str] = []
+    for name, mark in sorted(before.items()):
+        if name in now or not _removable(name):
+            continue
+        path = out / name
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue            # gone already
+        if mark != [st.st_size, st.st_mtime_ns]:
+            continue            # changed since this program wrote it: no longer ours
+        if name.endswith(".pdf") and name[:-4] + ".html" in now:
+            now[name] = mark    # its document still made, its PDF not tonight: kept
+            continue
+        try:
+            path.unlink()
+            removed.append(name)
+        except OSError:
+            now[name] = mark    # tried again the next night
+    if now != before:
+        ledger.cache_put({GENERATED_FILES: _canon(now).encode()})
+    return removed
 
 
 #: the ledger's cache entry that remembers the withdrawn entries each referee's result

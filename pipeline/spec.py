@@ -261,11 +261,48 @@ class AwardSpec(_Options):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _end_of_day(v: Any) -> Any:
-    """A deadline written as a date alone (``2011-05-03``) is the end of that day, not its
-    first minute: forms received that day were refused as late."""
+def _bare_number(v: Any, message: str) -> Any:
+    """A date written compactly, eight digits ``20270320`` (YYYYMMDD; YAML reads it as an
+    integer, quoted it is text) → that date, as ``2027-03-20`` is read; any other number is
+    refused with ``message``: pydantic took ``deadline: 20270320`` for a Unix timestamp,
+    1970-08-23 22:38 — every registration refused as late (an audit).  A datetime field
+    makes the date what it makes ``2027-03-20`` (a deadline: the end of that day, §一)."""
     import re
 
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str):
+        if not re.fullmatch(r"\s*[+-]?[\d_]+(?:\.\d*)?\s*", v):
+            return v
+        text = v.strip()
+    elif isinstance(v, (int, float)):
+        text = str(v)
+    else:
+        return v
+    m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", text)
+    if m:
+        try:
+            return dt.date(int(m[1]), int(m[2]), int(m[3]))
+        except ValueError:
+            raise ValueError(f"{message}，现为“{text}”：没有这一天") from None
+    raise ValueError(f"{message}，现为“{text}”（一串数字只能是 8 位年月日，如 20201109）")
+
+
+def _compact_datetime(v: Any) -> Any:
+    return _bare_number(v, _DATETIME)
+
+
+def _compact_date(v: Any) -> Any:
+    return _bare_number(v, _DATE)
+
+
+def _end_of_day(v: Any) -> Any:
+    """A deadline written as a date alone (``2011-05-03``, or ``20110503``: see
+    :func:`_bare_number`) is the end of that day, not its first minute: forms received that
+    day were refused as late."""
+    import re
+
+    v = _compact_datetime(v)
     if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
         return dt.datetime.combine(v, dt.time(23, 59, 59))
     if isinstance(v, str) and re.fullmatch(r"\s*\d{4}-\d{1,2}-\d{1,2}\s*", v):
@@ -317,7 +354,7 @@ class EventSpec:
     cross_branch: Annotated[bool, BeforeValidator(_yes_no)] = False
     quota: QuotaSpec = QuotaSpec()
     deadline: Annotated[dt.datetime | None, BeforeValidator(_end_of_day), AfterValidator(_beijing)] = None
-    draw_at: Annotated[dt.datetime | None, AfterValidator(_beijing),
+    draw_at: Annotated[dt.datetime | None, BeforeValidator(_compact_datetime), AfterValidator(_beijing),
                        Field(description="第1轮抽签时间：不填则报名截止后即抽签；比赛当天签到后才抽签的项目"
                                          "（R2016-F2）填签到时间，签到表须在此前放入收件箱")] = None
     format: FormatSpec
@@ -356,7 +393,7 @@ class SessionSpec:
     """One session (场次) of the schedule: when and where."""
 
     __pydantic_config__ = _FORBID
-    date: dt.date
+    date: Annotated[dt.date, BeforeValidator(_compact_date)]
     start: Annotated[dt.time, BeforeValidator(_clock_time)]
     end: Annotated[dt.time, BeforeValidator(_clock_time)]
     venue: str = ""
@@ -473,7 +510,7 @@ class TournamentSpec:
     period: Annotated[str, Field(description=(
         "举办时间，印在通知开头：“……，校工会定于2015年9月至12月期间举办……”（写“2015年9月至12月期间”）；"
         "为空时写“……决定举办……”"))] = ""
-    notice_date: dt.date | None = None
+    notice_date: Annotated[dt.date | None, BeforeValidator(_compact_date)] = None
     script: Literal["simplified", "traditional"] = "simplified"
     committee: list[CommitteeRole] = field(default_factory=list)
     contact: str = ""
@@ -655,9 +692,9 @@ def _key_of(loc: tuple[Any, ...], raw: Any) -> str:
 
 
 _EXTRA = "不认识的键，请检查拼写（可用的键见 docs/spec-reference.md）"
-_DATETIME = "日期时间格式不对，请写成 2020-11-09 15:00（或只写日期 2020-11-09，表示当天 23:59）"
+_DATETIME = "日期时间格式不对，请写成 2020-11-09 15:00（或只写日期 2020-11-09 或 20201109，表示当天 23:59）"
 _TIME = "时间格式不对，请写成 14:00"
-_DATE = "日期格式不对，请写成 2020-11-09"
+_DATE = "日期格式不对，请写成 2020-11-09（或 20201109）"
 _INT = "应为整数"
 _BOOL = "应为 是 或 否（也可写 true / false）"
 _MAPPING = "应为若干“键: 值”（缩进写在下一级）"

@@ -287,6 +287,9 @@ class LeagueState:
     bare_mails: list[BareMail] = field(default_factory=list)
     #: the mails that sent a superseded form again unchanged (:class:`ResentForm`): each may get a receipt
     resent_forms: list[ResentForm] = field(default_factory=list)
+    #: whether a 评奖表 (R2015-A1, the office's own sheet) has been received, read or not: the
+    #: awards it decides are no longer said to be still to come (:func:`sheet_awards_due`)
+    awards_sheet_received: bool = False
 
     def has_pdf(self, stem: str) -> bool:
         """Whether ``<stem>.pdf`` (a path under the output folder) is made by this run."""
@@ -301,3 +304,17 @@ class LeagueState:
 
     def entry(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)
+
+
+def sheet_awards_due(state: LeagueState) -> list[str]:
+    """R2015-A1: the awards of the 评奖表 (``discretionary_awards`` and ``branch_award``:
+    风尚奖 … 组织奖) still to be decided — when every event is finished and no 评奖表 has been
+    received, the award list looked final without them and nothing asked for the sheet (an
+    audit; handbook, 评奖表).  [] otherwise: while an event is still played its awards are
+    to come anyway."""
+    spec = state.tournament.spec
+    names = list(dict.fromkeys([*spec.discretionary_awards, *([spec.branch_award] if spec.branch_award else [])]))
+    if not names or state.awards_sheet_received or not state.events \
+            or not all(es.complete for es in state.events.values()):
+        return []
+    return names

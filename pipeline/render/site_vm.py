@@ -1041,6 +1041,8 @@ class IndexPage:
     data_files: tuple[tuple[str, str], ...] = ()
     #: how 名次 of the award totals is reached (weights of the awards in the table)
     totals_note: str = ""
+    #: R2015-A1: the 评奖表 awards still to be decided (:func:`awards_due_line`), or ""
+    awards_due: str = ""
 
     @property
     def toc(self) -> tuple[TocItem, ...]:
@@ -1101,13 +1103,17 @@ def registered_count(es: "EventState") -> int:
 def branch_totals(state: "LeagueState", names: Names) -> tuple[tuple[str, ...], tuple[TotalsRow, ...]]:
     """Awards per branch over all events and the branch awards: columns are the award
     names in order of first appearance; rows and their order come from
-    :func:`pipeline.score.awards.branch_totals` (weighted points, then prize money)."""
+    :func:`pipeline.score.awards.branch_totals` (weighted points, then prize money).  No
+    award at all (none yet, or only vacant places): no rows — every unit was listed 第1名
+    with 合计 0, and the page's "尚未产生获奖名单。" never showed (an audit)."""
     from dataclasses import replace
 
     from ..score.awards import branch_totals as score_totals
 
     awards = [replace(a, branch=names.unit_id(a.branch), units=tuple(names.unit_id(u) for u in a.units))
               for a in list(state.awards) + list(state.branch_awards) if not a.vacant]     # (R2011-R1: nobody's)
+    if not awards:
+        return (), ()
     columns: list[str] = []
     for a in awards:
         if a.award not in columns:
@@ -1223,6 +1229,16 @@ def _shared_note(state: "LeagueState") -> str:
     return shared_awards_note(state.tournament.spec.unit_word, any(a.prize for a in everything), total_row=False)
 
 
+def awards_due_line(state: "LeagueState") -> str:
+    """R2015-A1: the line the index and the 获奖名单 print while the 评奖表 awards are still to
+    be decided (:func:`pipeline.state.sheet_awards_due`), so that the list does not look
+    final; "" when none is."""
+    from ..state import sheet_awards_due
+
+    due = sheet_awards_due(state)
+    return f"另设的{'、'.join(due)}尚待评定（尚未收到评奖表），评定后列入获奖名单。" if due else ""
+
+
 def index_vm(state: "LeagueState") -> IndexPage:
     """View-model of ``index.html``: event cards, award totals, branch status, chart."""
     spec = state.tournament.spec
@@ -1252,6 +1268,7 @@ def index_vm(state: "LeagueState") -> IndexPage:
                      totals_note=totals_note(columns, _shared_note(state),
                                              money=any(a.prize for a in [*state.awards, *state.branch_awards]),
                                              so_far=_finished_so_far(state)),
+                     awards_due=awards_due_line(state),
                      branches=tuple(rows), chart=entries_chart(state, names),
                      documents=document_links(state),
                      data_files=tuple((f"{n}.csv", href(f"data/{n}.csv")) for n in DATA_FILES))

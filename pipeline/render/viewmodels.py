@@ -1397,6 +1397,7 @@ class AwardsVM(Doc):
     branch_totals: Table | None = None
     totals_note: str = ""       # a cross-unit pair's award counts for each of its units
     total_prize: str = ""
+    awards_due: str = ""        # R2015-A1: the 评奖表 awards still to be decided (site_vm.awards_due_line)
     issuer: str = ""            # who publishes the list, under it (as the notice is signed)
     date: str = ""              # its date: the certificates' (award_date)
     toc: list[TocItem] = field(default_factory=list)    # 目录: an event a line, then 特别奖项 … (screen only)
@@ -1433,10 +1434,11 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     A group's award reads as its certificate does (A组第一名, :func:`.site_vm.group_award`);
     获奖统计 counts each award across the groups, under its own name (小组第一名), as the
     index does and awards.csv keeps it (its ``group`` column says the group)."""
-    from .site_vm import group_award
+    from .site_vm import awards_due_line, group_award
 
     spec = state.tournament.spec
     vm = AwardsVM(**vars(_doc(state, f"{spec.name} 获奖名单")))
+    vm.awards_due = awards_due_line(state)
     # signed as the notice and the certificates are: a list leadership signs had no issuer
     vm.issuer, vm.date = spec.issuer, cn_date(award_date(state))
     order = {ev.id: i for i, ev in enumerate(spec.events)}

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, OFFICES_MATTER, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
 from .layout import FINAL_PLACES, WITHDRAWN_BYE
 from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
                     staff_key)
@@ -8695,7 +8695,11 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
     file of the same name, not the note that a newer file superseded it; in
     :meth:`IssueLog.sorted` order) and the code: ``made``
     (kept in the ledger's cache) remembers what each existing copy was made from, so it is
-    made again only then.  ``keys=False``: names and targets only (no key, none fresh)."""
+    made again only then.  ``keys=False``: names and targets only (no key, none fresh).
+
+    A form refused as the office's own matter (:data:`~pipeline.issues.OFFICES_MATTER`: issued
+    under tournament.yaml's former id) gets no copy: the captain has nothing to correct (its
+    unit's page says “无需修改”), and a copy marked with the error said otherwise."""
     by_file: dict[str, list[Issue]] = {}
     for i in IssueLog(issues).sorted():
         by_file.setdefault(i.file, []).append(i)
@@ -8711,7 +8715,8 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
     for s in submissions:
         stored_name = stored_by_sha.get(s.sha256)
         stored = received / stored_name if stored_name is not None else None
-        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
+        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded") \
+                and not any(i.code in OFFICES_MATTER and s.concerns(i) for i in by_file.get(s.file, ())):
             name = _copy_name(s, made, out)
             target = out / "returned" / name
             if not keys:

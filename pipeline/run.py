@@ -9113,14 +9113,75 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
                     for st, g, ids in ev.ties for note, level in [notes.get((st, g, frozenset(ids)), ("", ""))]]
             # written once (the office may fill it where it is), and again when the ties
             # pending are others: a second 加赛 of the round (the final drawn, then the final
-            # places tied) was asked on the first one's form, and the event waited for good
-            if not p.exists() or _form_record(p, layout.META_TIE_ENTRIES)[0] != tie_entries(ties):
+            # places tied) was asked on the first one's form, and the event waited for good.
+            # The form it replaces is retired first (one filled in where it is is kept whole)
+            made, book = _form_record(p, layout.META_TIE_ENTRIES) if p.exists() else (None, None)
+            if not p.exists() or made != tie_entries(ties):
                 from .xlsx.forms import write_playoff_form
+                if p.exists():
+                    _retire_form(p, book)
                 write_playoff_form(t, ev.spec, ties, p, ev.rounds[-1].round if ev.rounds else None)
                 n += 1
+        _retire_playoff_forms(forms, ev)
     if len(state.issues) > said:        # a 签到表 written again (CHECKIN_FORM_UPDATED): issues.csv says it
         write_issues(out / "data", state)
     return n
+
+
+#: the folder in forms/ a settled 加赛表 the office filled in where it is goes to (:func:`_retire_form`)
+USED_FORMS = "已用"
+
+
+def _retire_playoff_forms(forms: Path, ev: EventState) -> None:
+    """R2011-F1 (handbook 加赛表): the event's 加赛表 in forms/ whose ties are all settled — no
+    tie the form was made for (its _meta :data:`~pipeline.layout.META_TIE_ENTRIES`) is among
+    the ties the event waits for now — leave forms/ (:func:`_retire_form`), so the office sees
+    there only the forms still to be filled.  The form of the ties pending is kept (under
+    another round's name as well, should it still list one of them)."""
+    from . import layout
+
+    pending = {frozenset(ids) for _, _, ids in ev.ties}
+    current = playoff_form_name(ev.spec.id, ev.rounds) if ev.ties else None
+    mine = re.compile(rf"{re.escape(ev.spec.id)}-r\d+-加赛表\.xlsx")
+    try:
+        names = sorted(n for n in os.listdir(forms) if mine.fullmatch(n) and n != current)
+    except OSError:
+        return
+    for name in names:
+        p = forms / name
+        made, book = _form_record(p, layout.META_TIE_ENTRIES)
+        if book is not None and {frozenset(x.split()) for x in (made or "").split("|") if x.split()} & pending:
+            continue
+        _retire_form(p, book)
+
+
+def _retire_form(path: Path, book: Any) -> None:
+    """A 加赛表 of forms/ no longer asked for (:func:`_retire_playoff_forms`, or replaced by
+    the form of other ties): removed when it is as the run wrote it — no 名次 filled in (a
+    blank form is ours, made again should it be needed); otherwise (the office filled it in
+    where it is, or it cannot be read) never deleted: moved to forms/已用/ as it is, beside
+    any of the same name (the received copy of what the office sent stays in received/)."""
+    from . import layout
+    from .ingest.registration import read_sheet_rows
+    from .ingest.workbook import TableNotFound, is_blank
+
+    blank = False
+    if book is not None:
+        try:
+            _, rows = read_sheet_rows(book, layout.PLAYOFF_SHEET, layout.PLAYOFF_COLUMNS, ["项目", "名次", "参赛者"],
+                                      path.name)
+            blank = all(is_blank(v.get("名次")) for _, v, _ in rows)
+        except TableNotFound:
+            pass
+    try:
+        if blank:
+            path.unlink()
+        else:
+            used = path.parent / USED_FORMS
+            used.mkdir(exist_ok=True)
+            path.replace(_free_name(used / path.name))
+    except OSError:       # (open in Excel on a shared folder: retired on a later night)
+        pass
 
 
 def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], tuple[str, str]]:

@@ -87,6 +87,12 @@ CODES: dict[str, Severity] = {
     "PLACE_VACANT": Severity.WARNING,       # a place left vacant: its entrant lost a knockout match / table by not coming (R2011-R1): said once
 }
 
+#: a form the office issued under tournament.yaml's former id: its to settle (put the id back),
+#: not the captain's — no receipt refusing it (:func:`pipeline.mail.receipts.recipients`) and no
+#: returned copy marked for the captain (:func:`pipeline.run.plan_returned_copies`); it is taken
+#: once the id is back
+OFFICES_MATTER: frozenset[str] = frozenset({"TOURNAMENT_ID_MISMATCH"})
+
 #: codes said only on the night what they report happens, never again by a later night that
 #: replays what an earlier one found (a kept event state, an unchanged night's report): the
 #: ledger keeps what they report (the places as now published), and a warning said every night

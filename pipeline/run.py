@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, NIGHT_ONLY, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, OFFICES_MATTER, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
 from .layout import FINAL_PLACES, WITHDRAWN_BYE
 from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
                     staff_key)
@@ -2681,6 +2681,9 @@ def drawn_as(rounds: list[Round], entries: list[Entry]) -> tuple[list[Entry], di
 #: R2020-F4: why a 加赛表 may not leave level places of different prizes (said at its cell,
 #: EventRunner.say_level_across; what the event waits for then: playoff_sheets_wrong)
 LEVEL_ACROSS = "奖项不同，不能并列"
+#: R2011-F1 with R2020-F4: why a group's 加赛表 may not leave level those its advancing places
+#: are still to be shared among (said at its cell, EventRunner.say_level_at_cut)
+LEVEL_AT_CUT = "出线名额还没有在他们之间分出，不能并列"
 
 
 class EventRunner:
@@ -2743,9 +2746,12 @@ class EventRunner:
         self.awaiting_playoff = False     # played out, but a tie across an award boundary
         self.published_now: set[int] = set()   # rounds this run drew
         self.ties: list[tuple[str, str, tuple[str, ...]]] = []
-        # R2020-F4: final-places ties a 加赛表 left partly level across a prize boundary (refused,
-        # said at its cell: take_level_playoffs), which check_playoff_places says nothing more of
+        # R2020-F4: final-places ties a 加赛表 left partly level across a prize boundary, and
+        # group ties for the advancing places it left partly level across the cut (refused, said
+        # at its cell: take_level_playoffs, take_level_group_playoffs), which check_playoff_places
+        # says nothing more of
         self.level_refused: set[frozenset[str]] = set()
+        self.group_cut_taken = False      # take_level_group_playoffs has looked at the played-out groups
         self.hash_parts: dict = {}    # draw_inputs_hash's parts, kept between this run's draws
         # round index → the scoring terms it was proven drawn under (an older round's guess)
         self.scoring_proven: dict[int, dict[str, Any]] = {}
@@ -3085,6 +3091,8 @@ class EventRunner:
                 self.waiting = (f"报名已截止，第1轮于 {cn_datetime(aware(self.ev.draw_at).astimezone(TZ))} 后抽签"
                                 + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
+            # (before the draw: the night that plays out the group stage draws the knockout)
+            self.take_level_group_playoffs()
             state = self.draw_state()
             need = getattr(self.fmt, "min_entries", 2)       # a table of three needs three
             if not self.rounds and len(state.entries) < need:
@@ -3581,9 +3589,12 @@ class EventRunner:
         wrong = [i for log in (self._playoff_log, self.issues) for i in log
                  if i.severity == Severity.ERROR and i.file and (i.file in sheets or log is self._playoff_log)]
         bad = list(dict.fromkeys(i.file for i in wrong))
-        if wrong and all(LEVEL_ACROSS in i.message for i in wrong):
-            # R2020-F4: a sheet that left level places of different prizes: they need an order
-            return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}留下的并列跨越奖项，见问题清单：请为仍并列者"
+        if wrong and all(LEVEL_ACROSS in i.message or LEVEL_AT_CUT in i.message for i in wrong):
+            # R2020-F4: a sheet that left level places of different prizes, or a group's
+            # advancing places still to share (R2011-F1): they need an order
+            across = ("奖项" if all(LEVEL_ACROSS in i.message for i in wrong) else
+                      "出线名额" if all(LEVEL_AT_CUT in i.message for i in wrong) else "奖项或出线名额")
+            return (f"（已收到的加赛表{'、'.join(f'《{f}》' for f in bad)}留下的并列跨越{across}，见问题清单：请为仍并列者"
                     "排出先后（尚未分出的请再加赛）后重新发送）")
         if any(PLAYOFF_DRAWN in i.message for i in wrong):
             # a 加赛 written as a draw (名次 “和”) decided nothing: it is played again
@@ -3641,6 +3652,87 @@ class EventRunner:
             self.level_refused.add(tied)
             self.say_level_across(po, got, across)
         return placements
+
+    def take_level_group_playoffs(self) -> None:
+        """R2011-F1 with R2020-F4 (spec silent; as :meth:`take_level_playoffs` for the final
+        places): a group's 加赛表 for its advancing places (出线) that leaves some of the tie
+        level — 名次 left blank beside a given one, or the same 名次 written twice — is taken
+        when it orders them across the advancement cut: those it leaves level all go on, or
+        none of them does, and the tiebreak chain orders them again where it can
+        (standings._Ranker.refine; the group's table shows the rest level).  A sheet that
+        leaves the cut undecided is refused — the tie stays open — and said at its cell
+        (:meth:`say_level_at_cut`): it got "只给…填了名次" (or 名次相同) whatever it left level.
+        Done every night the group stage is played out (the format's ``qualifiers``), not
+        only on the one whose draw waits: the group's places (小组第3名 …) and its table
+        follow the sheet as taken."""
+        from .draw.common import PlayoffWaiting
+        from .score.standings import played_where, ranking_where
+
+        qualifiers = getattr(self.fmt, "qualifiers", None)
+        if not self.playoffs or qualifiers is None or self.group_cut_taken:
+            return
+        grp = [r for r in self.rounds if isinstance(r.plan, dict) and r.plan.get("kind") == "group"]
+        if not grp or len(grp) < int(grp[0].plan.get("of") or 0) or any(
+                not m.bye and m.key not in self.results for r in grp for m in r.matches):
+            return      # (the group stage not played out: no tie for the cut yet)
+        self.group_cut_taken = True     # (once a run: the group results are all read)
+
+        def open_ties() -> list[tuple[str, str, tuple[str, ...]]]:
+            try:
+                qualifiers(self.draw_state())
+            except PlayoffWaiting as w:
+                return [(st, g, tuple(ids)) for st, g, ids in w.ties]
+            except Exception:       # noqa: BLE001 - (any other wait: the draw says it)
+                return []
+            return []
+
+        played = played_where(self.results)
+        for stage, group, ids in open_ties():
+            tied = frozenset(ids)
+            where = ranking_where(tied, grp)
+            # the latest sheet with a 名次 for this tie (as the 加赛 tiebreak reads the sheets)
+            k, got = next(((k, got) for k in reversed(range(len(self.playoffs)))
+                           if (po := self.playoffs[k]).stage in (stage, "") and (po.group or "") == group
+                           and (got := po.places_of(tied)) is not None
+                           and (not po.made_for or tied in po.made_for)
+                           and po.settles_in(tied, where, played, blanks=True)), (None, None))
+            if k is None or got is None:
+                continue
+            given = sorted(p for p in got.values() if p is not None)
+            if not given or (len(given) < len(got) and (given[0] != 1 or given[-1] > len(given))):
+                continue    # blank rows whose place the given 名次 do not leave at the end: said as before
+            if len(set(given)) == len(given) == len(got):
+                continue    # (a full order that left the tie open: not this sheet's to settle)
+            po = self.playoffs[k]
+            self.playoffs[k] = dataclasses.replace(po, shared=po.shared | {tied})
+            left = [set(t) for st, g, t in open_ties() if st == stage and g == group and set(t) <= tied]
+            if not left:
+                continue
+            self.playoffs[k] = po
+            self.level_refused.add(tied)
+            self.say_level_at_cut(po, got, group, left[0])
+
+    def say_level_at_cut(self, po: Playoff, got: Mapping[str, int | None], group: str, level: set[str]) -> None:
+        """R2011-F1 with R2020-F4: a group's 加赛表 that leaves level (``got``: its 名次, None
+        for a blank) ``level``, among whom the group's advancing places are still to be
+        shared — said at the first of their 名次 cells: who, why, and what to write."""
+        names = {e.id: e.team for e in self.all_entries()}
+        cell_of = {**dict(zip(po.blank, po.blank_cells)), **dict(zip(po.order, po.cells))}
+
+        def row(c: str) -> int:
+            digits = "".join(ch for ch in c if ch.isdigit())
+            return int(digits) if digits else 0
+
+        ordered = sorted(level, key=lambda e: (row(cell_of.get(e, "")), e))
+        cells = [cell_of[e] for e in ordered if cell_of.get(e)]
+        who = "、".join(f"“{names.get(e, e)}”" for e in ordered)
+        how = ("名次空着" if all(got.get(e) is None for e in ordered)
+               else f"名次相同（{'、'.join(str(got.get(e) or '空') for e in ordered)}）")
+        where = f"{group}组" if group else "小组"
+        self.issues.add("BAD_VALUE", f"{self.ev.name} 加赛表中{who}的{how}，即仍并列；{where}的{LEVEL_AT_CUT}，"
+                        "须分出先后：请按加赛结果为他们填写不同的名次（尚未分出先后的，请再加赛决出）后重新发送。"
+                        "同在出线一侧（都出线）或同在未出线一侧的并列可以空着不填。",
+                        at=dataclasses.replace(po.source, cell=cells[0]) if po.source and cells else po.source)
 
     def say_level_across(self, po: Playoff, got: Mapping[str, int | None], across: list) -> None:
         """R2020-F4: a 加赛表 that leaves level (``got``: its 名次, None for a blank) some of a tie
@@ -8711,7 +8803,11 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
     file of the same name, not the note that a newer file superseded it; in
     :meth:`IssueLog.sorted` order) and the code: ``made``
     (kept in the ledger's cache) remembers what each existing copy was made from, so it is
-    made again only then.  ``keys=False``: names and targets only (no key, none fresh)."""
+    made again only then.  ``keys=False``: names and targets only (no key, none fresh).
+
+    A form refused as the office's own matter (:data:`~pipeline.issues.OFFICES_MATTER`: issued
+    under tournament.yaml's former id) gets no copy: the captain has nothing to correct (its
+    unit's page says “无需修改”), and a copy marked with the error said otherwise."""
     by_file: dict[str, list[Issue]] = {}
     for i in IssueLog(issues).sorted():
         by_file.setdefault(i.file, []).append(i)
@@ -8727,7 +8823,8 @@ def plan_returned_copies(out: Path, submissions: list[Submission], issues: list[
     for s in submissions:
         stored_name = stored_by_sha.get(s.sha256)
         stored = received / stored_name if stored_name is not None else None
-        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded"):
+        if stored is not None and stored.suffix in (".xlsx", ".xlsm") and s.status in ("accepted", "rejected", "superseded") \
+                and not any(i.code in OFFICES_MATTER and s.concerns(i) for i in by_file.get(s.file, ())):
             name = _copy_name(s, made, out)
             target = out / "returned" / name
             if not keys:
@@ -9202,14 +9299,75 @@ def write_forms(t: Tournament, out: Path, state: LeagueState) -> int:
                     for st, g, ids in ev.ties for note, level in [notes.get((st, g, frozenset(ids)), ("", ""))]]
             # written once (the office may fill it where it is), and again when the ties
             # pending are others: a second 加赛 of the round (the final drawn, then the final
-            # places tied) was asked on the first one's form, and the event waited for good
-            if not p.exists() or _form_record(p, layout.META_TIE_ENTRIES)[0] != tie_entries(ties):
+            # places tied) was asked on the first one's form, and the event waited for good.
+            # The form it replaces is retired first (one filled in where it is is kept whole)
+            made, book = _form_record(p, layout.META_TIE_ENTRIES) if p.exists() else (None, None)
+            if not p.exists() or made != tie_entries(ties):
                 from .xlsx.forms import write_playoff_form
+                if p.exists():
+                    _retire_form(p, book)
                 write_playoff_form(t, ev.spec, ties, p, ev.rounds[-1].round if ev.rounds else None)
                 n += 1
+        _retire_playoff_forms(forms, ev)
     if len(state.issues) > said:        # a 签到表 written again (CHECKIN_FORM_UPDATED): issues.csv says it
         write_issues(out / "data", state)
     return n
+
+
+#: the folder in forms/ a settled 加赛表 the office filled in where it is goes to (:func:`_retire_form`)
+USED_FORMS = "已用"
+
+
+def _retire_playoff_forms(forms: Path, ev: EventState) -> None:
+    """R2011-F1 (handbook 加赛表): the event's 加赛表 in forms/ whose ties are all settled — no
+    tie the form was made for (its _meta :data:`~pipeline.layout.META_TIE_ENTRIES`) is among
+    the ties the event waits for now — leave forms/ (:func:`_retire_form`), so the office sees
+    there only the forms still to be filled.  The form of the ties pending is kept (under
+    another round's name as well, should it still list one of them)."""
+    from . import layout
+
+    pending = {frozenset(ids) for _, _, ids in ev.ties}
+    current = playoff_form_name(ev.spec.id, ev.rounds) if ev.ties else None
+    mine = re.compile(rf"{re.escape(ev.spec.id)}-r\d+-加赛表\.xlsx")
+    try:
+        names = sorted(n for n in os.listdir(forms) if mine.fullmatch(n) and n != current)
+    except OSError:
+        return
+    for name in names:
+        p = forms / name
+        made, book = _form_record(p, layout.META_TIE_ENTRIES)
+        if book is not None and {frozenset(x.split()) for x in (made or "").split("|") if x.split()} & pending:
+            continue
+        _retire_form(p, book)
+
+
+def _retire_form(path: Path, book: Any) -> None:
+    """A 加赛表 of forms/ no longer asked for (:func:`_retire_playoff_forms`, or replaced by
+    the form of other ties): removed when it is as the run wrote it — no 名次 filled in (a
+    blank form is ours, made again should it be needed); otherwise (the office filled it in
+    where it is, or it cannot be read) never deleted: moved to forms/已用/ as it is, beside
+    any of the same name (the received copy of what the office sent stays in received/)."""
+    from . import layout
+    from .ingest.registration import read_sheet_rows
+    from .ingest.workbook import TableNotFound, is_blank
+
+    blank = False
+    if book is not None:
+        try:
+            _, rows = read_sheet_rows(book, layout.PLAYOFF_SHEET, layout.PLAYOFF_COLUMNS, ["项目", "名次", "参赛者"],
+                                      path.name)
+            blank = all(is_blank(v.get("名次")) for _, v, _ in rows)
+        except TableNotFound:
+            pass
+    try:
+        if blank:
+            path.unlink()
+        else:
+            used = path.parent / USED_FORMS
+            used.mkdir(exist_ok=True)
+            path.replace(_free_name(used / path.name))
+    except OSError:       # (open in Excel on a shared folder: retired on a later night)
+        pass
 
 
 def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], tuple[str, str]]:

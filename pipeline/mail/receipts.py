@@ -54,6 +54,7 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..issues import OFFICES_MATTER
 from ..mailname import mail_named
 from ..model import Severity
 from ..timeutil import TZ, aware
@@ -67,9 +68,6 @@ if TYPE_CHECKING:
 #: file-level problems after which the workbook's branch is not proven
 IDENTITY_CODES = frozenset({"WRONG_BRANCH", "UNKNOWN_BRANCH", "TEMPLATE_MISMATCH", "UNREADABLE_FILE", "OTHER_UNITS_FORM",
                             "TOURNAMENT_ID_MISMATCH"})
-#: a form the office issued under tournament.yaml's former id: its to settle (put the id back),
-#: not the captain's — no receipt refusing it (:func:`recipients`); it is taken once the id is back
-OFFICES_MATTER = frozenset({"TOURNAMENT_ID_MISMATCH"})
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

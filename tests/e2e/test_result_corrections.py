@@ -279,14 +279,39 @@ def test_R2011_F1_a_playoff_changed_after_the_draw_it_decided_is_said(tmp_path):
     assert (tmp_path / "out" / "t2011-court" / "data" / "draw.csv").read_bytes() == draw
 
 
-def test_R2011_F1_a_playoff_form_filled_for_part_of_a_tie_is_said(tmp_path):
-    """Group C's 加赛表 with 名次 only for 苏旭凯 (黎玉静's left blank): the tie stays open and
-    the sheet is told who has no 名次 (it was ignored without a word)."""
+def test_R2011_F1_a_group_playoff_form_giving_its_winner_alone_is_taken(tmp_path):
+    """Group C's 加赛表 for its one advancing place with 名次 1 for 苏旭凯 and 黎玉静's left
+    blank (R2020-F4: a blank beside a given 名次 is "still level", after it): the sheet orders
+    them across the cut, as a final places' sheet leaving the rest level is taken — it was
+    refused (只给…填了名次) and the knockout waited.  The knockout is drawn as from the full sheet."""
+    full = tmp_path / "full" / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", full)
+    run(RunOptions(folder=full, out_parent=tmp_path / "full" / "out", pdf=False, now=NOW))
     folder = tmp_path / "t2011-court"
     shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
     form = next((folder / "inbox").glob("*-xiangqi-加赛-*.eml"))
 
     def half(wb):
+        assert (wb["加赛"]["D2"].value, wb["加赛"]["E2"].value) == (1, "苏旭凯")
+        wb["加赛"]["D3"] = None
+    edit_attachment(form, half)
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    assert not [i.message for i in report.issues if i.code in ("BAD_VALUE", "PLAYOFF_REQUIRED")]
+    assert report.state.events["xiangqi"].complete
+    draw = "t2011-court/data/draw.csv"
+    assert (tmp_path / "out" / draw).read_bytes() == (tmp_path / "full" / "out" / draw).read_bytes()
+
+
+def test_R2011_F1_a_playoff_form_filled_for_part_of_a_tie_is_said(tmp_path):
+    """Group C's 加赛表 with 名次 2 for 苏旭凯 alone (黎玉静's left blank: no 1st, so no
+    order across the cut): the tie stays open and the sheet is told who has no 名次 (it was
+    ignored without a word)."""
+    folder = tmp_path / "t2011-court"
+    shutil.copytree(ROOT / "sample_sheets" / "t2011-court", folder)
+    form = next((folder / "inbox").glob("*-xiangqi-加赛-*.eml"))
+
+    def half(wb):
+        wb["加赛"]["D2"] = 2
         wb["加赛"]["D3"] = None
     edit_attachment(form, half)
     report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))

@@ -50,3 +50,27 @@ def test_forms_issued_under_the_former_id_ask_the_office_to_put_the_id_back(tmp_
                            now=dt.datetime(2016, 11, 15, 10, 5, tzinfo=TZ)))
     assert again.out_dir.name == "t2016-poker" and len(again.accepted_branches) == len(forms)
     assert not [i for i in again.issues if i.code in ("TEMPLATE_MISMATCH", "TOURNAMENT_ID_MISMATCH")]
+
+
+def test_no_returned_copy_of_a_form_issued_under_the_former_id(tmp_path: Path) -> None:
+    """A form refused as TOURNAMENT_ID_MISMATCH is the office's matter: the captain has nothing
+    to correct, so no annotated copy is written for the captain (returned/) nor linked from the
+    unit's page — a copy marked with an error said the opposite of “无需修改”.  The form itself
+    is kept (received/), and taken once the id is back."""
+    folder = tmp_path / "t2016-poker"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder, ignore=shutil.ignore_patterns("inbox-mistakes", "1126*"))
+    spec = folder / "tournament.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("id: t2016-poker\n", "id: t2016-new\n", 1), encoding="utf-8")
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False,
+                            now=dt.datetime(2016, 11, 15, 10, 0, tzinfo=TZ)))
+    held = {i.source for i in report.issues if i.code == "TOURNAMENT_ID_MISMATCH"}
+    assert held
+    out = tmp_path / "out" / "t2016-new"
+    assert not list((out / "returned").glob("*.xlsx"))
+    mine = [s for s in report.state.submissions if s.sha256 in held]
+    assert mine and not [s.returned_path for s in mine if s.returned_path]
+    assert all(list((out / "received").glob(f"{s.sha256}.*")) for s in mine)
+    from pipeline.render.site_vm import branch_vm
+
+    page = branch_vm(report.state, mine[0].branch)
+    assert not page.returned_href and not any(f.returned_href for f in page.submissions), page

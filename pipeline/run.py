@@ -259,7 +259,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             if readings is not None:
                 readings.update(read)
             if note is not None:        # a mail's note, made from the parse just done (mail_issues)
-                notes[_mail_note_key(got[-1].sha256)] = json.dumps(note, ensure_ascii=False).encode()
+                notes[_mail_note_key(got[-1].sha256, office_addresses(t.spec))] = json.dumps(note, ensure_ascii=False).encode()
     # in the order received (a mail's attachments before it, as _take_in lists them): one
     # workbook attached to two mails is recorded with the earlier mail's time
     recs = [r for got in sorted(got_all, key=lambda g: min(aware(r.received_at) for r in g)) for r in got]
@@ -358,7 +358,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
     else:
         from .ingest.eml import parse_eml_bytes   # here: a night without new mail never imports email
         try:
-            mail = parse_eml_bytes(data, rel)
+            mail = parse_eml_bytes(data, rel, office_addresses(t.spec))
         except Exception as e:  # noqa: BLE001 - a mail no parser takes (1000 nested forwards): kept and said
             store_blob_at(root, data, ".eml", h)
             recs = [Received(h, ".eml", name, mtime, "", rel, kind="mail")]
@@ -683,11 +683,12 @@ def _named(rec: Received, names: Mapping[str, str] | None = None) -> str:
     return f"《{rec.source or rec.file_name}》"
 
 
-def _mail_note(ledger: Ledger, rec: Received, notice: dt.date | None = None) -> dict:
+def _mail_note(ledger: Ledger, rec: Received, notice: dt.date | None = None, office: tuple[str, ...] = ()) -> dict:
     """What a stored mail says about itself, parsed once and kept in the ledger's cache: its
     header problems, its workbooks (name, SHA-256) and the attachments that are none.
     (Intake keeps the note of each mail it parses: this reads a mail only when it did not.)
-    ``notice``: the league's notice date (:func:`_date_problem`)."""
+    ``notice``: the league's notice date (:func:`_date_problem`); ``office``: the office's
+    configured addresses (:func:`office_addresses`)."""
     from .ingest.eml import parse_eml_bytes
 
     try:
@@ -695,7 +696,7 @@ def _mail_note(ledger: Ledger, rec: Received, notice: dt.date | None = None) -> 
     except OSError:
         return {}          # not kept: read again next run
     try:
-        mail = parse_eml_bytes(data, rec.source)
+        mail = parse_eml_bytes(data, rec.source, office)
     except Exception as e:  # noqa: BLE001 - said by mail_issues, as at intake
         return _unparsable(e)
     return _note_of(mail, aware(rec.received_at), notice)
@@ -837,17 +838,17 @@ def _date_problem(date: dt.datetime | None, file_time: dt.datetime, received: dt
 
 
 def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False,
-                notice: dt.date | None = None) -> dict[str, dict]:
+                notice: dt.date | None = None, office: tuple[str, ...] = ()) -> dict[str, dict]:
     """Each mail's note (:func:`_mail_note`) by its SHA-256, from the ledger's cache (those
     not there are read and kept); ``prune`` (``mails`` being every mail): the notes of mails
     no longer received are dropped from the cache."""
-    keys = {r.sha256: _mail_note_key(r.sha256) for r in mails}
+    keys = {r.sha256: _mail_note_key(r.sha256, office) for r in mails}
     kept = ledger.cache_get(sorted(keys.values())) if keys else {}
     notes, fresh = {}, {}
     for r in mails:
         raw = kept.get(keys[r.sha256])
         if raw is None:
-            note = _mail_note(ledger, r, notice)
+            note = _mail_note(ledger, r, notice, office)
             raw = json.dumps(note, ensure_ascii=False).encode()
             if note:
                 fresh[keys[r.sha256]] = raw
@@ -860,7 +861,7 @@ def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False,
 
 
 def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, script: str = "simplified",
-               notice: dt.date | None = None) -> dict[str, str]:
+               notice: dt.date | None = None, office: tuple[str, ...] = ()) -> dict[str, str]:
     """How messages name each received mail (what follows 邮件), by its SHA-256: a mail
     fetched by --imap, stored as ``<sha256>.eml``, by its subject and time of receipt —
     《主题》（11月4日 22:00 收到）; a mail saved into the inbox by hand by its name
@@ -868,7 +869,7 @@ def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, scrip
     from .mailname import hash_named
 
     mails = [r for r in (ledger.received() if received is None else received) if r.kind == "mail"]
-    notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)], notice=notice)
+    notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)], notice=notice, office=office)
     return {r.sha256: _mail_called(r, notes, script) for r in mails}
 
 
@@ -879,9 +880,19 @@ def _mail_called(r: Received, notes: Mapping[str, dict], script: str, **how: boo
                       script=script, **how)
 
 
-def _mail_note_key(sha: str) -> str:
-    """A mail's note's key in the ledger's cache: it depends on the mail and on the code that read it."""
-    return f"mail:{hashlib.sha256(f'{lastrun.code_hash()}:{sha}'.encode()).hexdigest()}"
+def _mail_note_key(sha: str, office: tuple[str, ...] = ()) -> str:
+    """A mail's note's key in the ledger's cache: it depends on the mail, on the code that read
+    it and on the office's configured addresses (which forwarded mails' times count)."""
+    key = f"{lastrun.code_hash()}:{sha}" + "".join(f":{a}" for a in office)
+    return f"mail:{hashlib.sha256(key.encode()).hexdigest()}"
+
+
+def office_addresses(spec: Any) -> tuple[str, ...]:
+    """The office's own mail addresses as tournament.yaml's ``submit_to`` gives them (lower
+    case; none when it names none): a form forwarded as an attachment counts at its own mail's
+    time only when that mail was sent to the office (R2020-Q4,
+    :func:`pipeline.ingest.eml._sent_to_office`)."""
+    return tuple(dict.fromkeys(a.lower() for a in re.findall(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+", spec.submit_to or "")))
 
 
 #: notes about a file set aside as a whole (not a workbook we can read, not our form)
@@ -999,7 +1010,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         return bare
     children = {r.parent for r in recs if r.parent}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
-    notes = _mail_notes(ledger, mails, prune=True, notice=t.spec.notice_date)
+    notes = _mail_notes(ledger, mails, prune=True, notice=t.spec.notice_date, office=office_addresses(t.spec))
     # one mail saved twice (fetched by --imap and saved by hand: a Received line apart) is one
     # mail: its first copy is said and answered, not both (two NO_ATTACHMENT, two receipts)
     first_copy: dict[tuple[str, str], Received] = {}
@@ -1318,7 +1329,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         if m is None:
             return ""
         # (a mail --imap stored as <hash>.eml: by its subject, the time being said here)
-        notes = _mail_notes(ledger, [m], notice=t.spec.notice_date) if hash_named(m.file_name) else {}
+        notes = _mail_notes(ledger, [m], notice=t.spec.notice_date, office=office_addresses(t.spec)) if hash_named(m.file_name) else {}
         return (f"（邮件{_mail_called(m, notes, t.spec.script, when=False)}的附件，发件人 {m.sender or '未知'}，"
                 f"{cn_when(m.received_at)} 收到）")
     for rec in [r for r in recs if r.sha256 in own]:
@@ -1331,7 +1342,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     carried = {r.parent for r in recs if r.parent and r.sha256 in keys and r.parent in mails}
     hashed = [mails[h] for h in sorted(carried) if hash_named(mails[h].file_name)]
-    notes = _mail_notes(ledger, hashed, notice=t.spec.notice_date) if hashed else {}
+    notes = _mail_notes(ledger, hashed, notice=t.spec.notice_date, office=office_addresses(t.spec)) if hashed else {}
     inputs.mail_of = {r.sha256: (_mail_called(mails[r.parent], notes, t.spec.script, when=False),
                                  mails[r.parent].sender) for r in recs if r.parent in carried}
     cached = ledger.cache_get(sorted(set(keys.values())))
@@ -7158,7 +7169,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
-    names = mail_names(ledger, received, t.spec.script, t.spec.notice_date) if copies else None     # (read only for a copy's note)
+    names = mail_names(ledger, received, t.spec.script, t.spec.notice_date, office_addresses(t.spec)) if copies else None     # (read only for a copy's note)
     resent = inbox_resent(received, copies, copy_at, names)
     mail_ids: dict[str, str] = {}
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
@@ -7168,7 +7179,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     substitutes_drawn(t, ledger, cur, issues)
     current = cur.newest
     if resent and names is None:
-        names = mail_names(ledger, received, t.spec.script, t.spec.notice_date)
+        names = mail_names(ledger, received, t.spec.script, t.spec.notice_date, office_addresses(t.spec))
     resent_forms = resent_issues(t, received, resent, inputs, current, issues, names)
     settle_rejected_before(received, current, issues, mail_ids, inputs.other_units)
     sender_checks(t, current, issues)

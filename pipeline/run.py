@@ -7105,7 +7105,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         from .mail.imap import fetch_mail
         say("收取邮件 …")
         try:
-            fetched = fetch_mail(opts.imap_url, t.inbox, ledger)
+            fetched = fetch_mail(opts.imap_url, t.inbox, ledger, since=t.spec.notice_date)
         except MailError as e:   # a mail-server outage must not stop the night's run; said this night only
             mail.append(f"本次未能收取邮件：{e}")
             mail_failed = True

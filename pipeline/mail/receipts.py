@@ -338,7 +338,11 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         kind = "superseded"
         subject = f"【报名回执】{name}：已被新报名表取代"
         kept = [ev for ev in t.spec.events if ev.id in s.kept]
-        if kept:
+        if s.together:
+            subject = (f"【报名回执】{name}：以"
+                       + ("同一封邮件中的另一份" if s.together[2] else "同时收到的另一份") + "报名表为准，这一份未采用")
+            lines += _together_lines(t, s, when)
+        elif kept:
             # its rows for the events closed before the newer form came still count (R2020-Q4)
             closed = _deadline_text(_deadline_groups(kept))
             lines.append(f"已收到贵{word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。此后又收到了一份更新的报名表："
@@ -562,6 +566,23 @@ def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"
         if mine:
             lines += _entry_lines(t, mine)
     return lines, win.open
+
+
+def _together_lines(t: "Tournament", s: "Submission", when: str) -> list[str]:
+    """The body of the receipt of a form set aside for one received at the same time
+    (SAME_TIME; :attr:`Submission.together`): both came in one mail (or the same minute),
+    which one counts and why, and how to make this one count.  From an audit of mail intake:
+    it said 此后又收到了一份更新的报名表, and there was no later form."""
+    other, why, one_mail = s.together
+    counts = f"《{_as_received(t, other)}》"
+    because = {"saved": f"按表格最后保存的时间，以保存得较晚的{counts}为准",
+               "attached": f"两份表格的保存时间相同，按附件在邮件中的先后，以排在后面的{counts}为准"}.get(
+        why, f"两份表格没有记录可以区分先后的保存时间，暂以{counts}为准")
+    where = f"同一封邮件中还附了另一份报名表{counts}" if one_mail else f"同一时间（同一分钟内）还收到了另一份报名表{counts}"
+    return [f"已收到贵{t.spec.unit_word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。{where}，"
+            f"两份同时收到，无法按收到时间分先后：{because}，这一份没有采用；{counts}的回执另行发送。",
+            "如果应以这一份为准，请在这一份上做任意修改（如在备注中注明日期）后单独重新发送"
+            "（原样重发的文件与已收到的相同，不会生效）。"]
 
 
 def _unreadable(t: "Tournament", s: "Submission", proven: bool, problems: list["Issue"]) -> bool:

@@ -96,6 +96,9 @@ class Inputs:
     #: without its time — :func:`_mail_called` —, its sender); LATE_SUBMISSION and the run's
     #: summary name two captains' 《报名表.xlsx》 apart by them
     mail_of: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: each workbook of a mail that carried two or more, by its SHA-256: (that mail's SHA-256,
+    #: its place among the mail's attachments) — SAME_TIME's order when the saved times do not tell
+    attached_at: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: the SHA-256 of the files this night's intake recorded (PLACES_CHANGED names the event's)
     new_files: frozenset[str] = frozenset()
     #: this night, as no other: a kept event state says its night-only issues (NIGHT_ONLY)
@@ -259,7 +262,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             if readings is not None:
                 readings.update(read)
             if note is not None:        # a mail's note, made from the parse just done (mail_issues)
-                notes[_mail_note_key(got[-1].sha256)] = json.dumps(note, ensure_ascii=False).encode()
+                notes[_mail_note_key(got[-1].sha256, office_addresses(t.spec))] = json.dumps(note, ensure_ascii=False).encode()
     # in the order received (a mail's attachments before it, as _take_in lists them): one
     # workbook attached to two mails is recorded with the earlier mail's time
     recs = [r for got in sorted(got_all, key=lambda g: min(aware(r.received_at) for r in g)) for r in got]
@@ -358,7 +361,7 @@ def _take_in(t: Tournament, root: Path, data: bytes, h: str, rel: str, mtime: dt
     else:
         from .ingest.eml import parse_eml_bytes   # here: a night without new mail never imports email
         try:
-            mail = parse_eml_bytes(data, rel)
+            mail = parse_eml_bytes(data, rel, office_addresses(t.spec))
         except Exception as e:  # noqa: BLE001 - a mail no parser takes (1000 nested forwards): kept and said
             store_blob_at(root, data, ".eml", h)
             recs = [Received(h, ".eml", name, mtime, "", rel, kind="mail")]
@@ -683,11 +686,12 @@ def _named(rec: Received, names: Mapping[str, str] | None = None) -> str:
     return f"《{rec.source or rec.file_name}》"
 
 
-def _mail_note(ledger: Ledger, rec: Received, notice: dt.date | None = None) -> dict:
+def _mail_note(ledger: Ledger, rec: Received, notice: dt.date | None = None, office: tuple[str, ...] = ()) -> dict:
     """What a stored mail says about itself, parsed once and kept in the ledger's cache: its
     header problems, its workbooks (name, SHA-256) and the attachments that are none.
     (Intake keeps the note of each mail it parses: this reads a mail only when it did not.)
-    ``notice``: the league's notice date (:func:`_date_problem`)."""
+    ``notice``: the league's notice date (:func:`_date_problem`); ``office``: the office's
+    configured addresses (:func:`office_addresses`)."""
     from .ingest.eml import parse_eml_bytes
 
     try:
@@ -695,7 +699,7 @@ def _mail_note(ledger: Ledger, rec: Received, notice: dt.date | None = None) -> 
     except OSError:
         return {}          # not kept: read again next run
     try:
-        mail = parse_eml_bytes(data, rec.source)
+        mail = parse_eml_bytes(data, rec.source, office)
     except Exception as e:  # noqa: BLE001 - said by mail_issues, as at intake
         return _unparsable(e)
     return _note_of(mail, aware(rec.received_at), notice)
@@ -837,17 +841,17 @@ def _date_problem(date: dt.datetime | None, file_time: dt.datetime, received: dt
 
 
 def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False,
-                notice: dt.date | None = None) -> dict[str, dict]:
+                notice: dt.date | None = None, office: tuple[str, ...] = ()) -> dict[str, dict]:
     """Each mail's note (:func:`_mail_note`) by its SHA-256, from the ledger's cache (those
     not there are read and kept); ``prune`` (``mails`` being every mail): the notes of mails
     no longer received are dropped from the cache."""
-    keys = {r.sha256: _mail_note_key(r.sha256) for r in mails}
+    keys = {r.sha256: _mail_note_key(r.sha256, office) for r in mails}
     kept = ledger.cache_get(sorted(keys.values())) if keys else {}
     notes, fresh = {}, {}
     for r in mails:
         raw = kept.get(keys[r.sha256])
         if raw is None:
-            note = _mail_note(ledger, r, notice)
+            note = _mail_note(ledger, r, notice, office)
             raw = json.dumps(note, ensure_ascii=False).encode()
             if note:
                 fresh[keys[r.sha256]] = raw
@@ -860,7 +864,7 @@ def _mail_notes(ledger: Ledger, mails: list[Received], prune: bool = False,
 
 
 def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, script: str = "simplified",
-               notice: dt.date | None = None) -> dict[str, str]:
+               notice: dt.date | None = None, office: tuple[str, ...] = ()) -> dict[str, str]:
     """How messages name each received mail (what follows 邮件), by its SHA-256: a mail
     fetched by --imap, stored as ``<sha256>.eml``, by its subject and time of receipt —
     《主题》（11月4日 22:00 收到）; a mail saved into the inbox by hand by its name
@@ -868,7 +872,7 @@ def mail_names(ledger: Ledger, received: Iterable[Received] | None = None, scrip
     from .mailname import hash_named
 
     mails = [r for r in (ledger.received() if received is None else received) if r.kind == "mail"]
-    notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)], notice=notice)
+    notes = _mail_notes(ledger, [r for r in mails if hash_named(r.file_name)], notice=notice, office=office)
     return {r.sha256: _mail_called(r, notes, script) for r in mails}
 
 
@@ -879,9 +883,19 @@ def _mail_called(r: Received, notes: Mapping[str, dict], script: str, **how: boo
                       script=script, **how)
 
 
-def _mail_note_key(sha: str) -> str:
-    """A mail's note's key in the ledger's cache: it depends on the mail and on the code that read it."""
-    return f"mail:{hashlib.sha256(f'{lastrun.code_hash()}:{sha}'.encode()).hexdigest()}"
+def _mail_note_key(sha: str, office: tuple[str, ...] = ()) -> str:
+    """A mail's note's key in the ledger's cache: it depends on the mail, on the code that read
+    it and on the office's configured addresses (which forwarded mails' times count)."""
+    key = f"{lastrun.code_hash()}:{sha}" + "".join(f":{a}" for a in office)
+    return f"mail:{hashlib.sha256(key.encode()).hexdigest()}"
+
+
+def office_addresses(spec: Any) -> tuple[str, ...]:
+    """The office's own mail addresses as tournament.yaml's ``submit_to`` gives them (lower
+    case; none when it names none): a form forwarded as an attachment counts at its own mail's
+    time only when that mail was sent to the office (R2020-Q4,
+    :func:`pipeline.ingest.eml._sent_to_office`)."""
+    return tuple(dict.fromkeys(a.lower() for a in re.findall(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+", spec.submit_to or "")))
 
 
 #: notes about a file set aside as a whole (not a workbook we can read, not our form)
@@ -999,7 +1013,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
         return bare
     children = {r.parent for r in recs if r.parent}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
-    notes = _mail_notes(ledger, mails, prune=True, notice=t.spec.notice_date)
+    notes = _mail_notes(ledger, mails, prune=True, notice=t.spec.notice_date, office=office_addresses(t.spec))
     # one mail saved twice (fetched by --imap and saved by hand: a Received line apart) is one
     # mail: its first copy is said and answered, not both (two NO_ATTACHMENT, two receipts)
     first_copy: dict[tuple[str, str], Received] = {}
@@ -1318,7 +1332,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         if m is None:
             return ""
         # (a mail --imap stored as <hash>.eml: by its subject, the time being said here)
-        notes = _mail_notes(ledger, [m], notice=t.spec.notice_date) if hash_named(m.file_name) else {}
+        notes = _mail_notes(ledger, [m], notice=t.spec.notice_date, office=office_addresses(t.spec)) if hash_named(m.file_name) else {}
         return (f"（邮件{_mail_called(m, notes, t.spec.script, when=False)}的附件，发件人 {m.sender or '未知'}，"
                 f"{cn_when(m.received_at)} 收到）")
     for rec in [r for r in recs if r.sha256 in own]:
@@ -1331,9 +1345,18 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     keys = {r.sha256: _reading_key(context, r) for r in recs if r.ext in WORKBOOK_EXTS}
     carried = {r.parent for r in recs if r.parent and r.sha256 in keys and r.parent in mails}
     hashed = [mails[h] for h in sorted(carried) if hash_named(mails[h].file_name)]
-    notes = _mail_notes(ledger, hashed, notice=t.spec.notice_date) if hashed else {}
+    notes = _mail_notes(ledger, hashed, notice=t.spec.notice_date, office=office_addresses(t.spec)) if hashed else {}
     inputs.mail_of = {r.sha256: (_mail_called(mails[r.parent], notes, t.spec.script, when=False),
                                  mails[r.parent].sender) for r in recs if r.parent in carried}
+    # SAME_TIME: each workbook's place in a mail that carried two or more (its note lists them in order)
+    counts = collections.Counter(r.parent for r in recs if r.parent in carried)
+    many = [mails[h] for h in sorted(carried) if counts[h] > 1]
+    if many:
+        placed = _mail_notes(ledger, many, notice=t.spec.notice_date, office=office_addresses(t.spec))
+        for r in recs:
+            shas = [sha for _, sha in (placed.get(r.parent) or {}).get("attachments", [])]
+            if r.sha256 in shas:
+                inputs.attached_at[r.sha256] = (r.parent, shas.index(r.sha256))
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
     for key in set(keys.values()) - cached.keys():
@@ -6330,7 +6353,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
     for items in by_branch.values():
         # forms received at the same time (one mail, or two within its Date's minute): the one
         # saved later is the newer version (the hash decided, and kept an old form by chance)
-        items.sort(key=lambda x: (x[0].received_at, _saved_key(x[1]), x[0].sha256))
+        items.sort(key=_same_time_order(inputs))
     newest_of = {b: items[-1] for b, items in by_branch.items()}
     held: dict[str, list[tuple[str, str]]] = {}      # (made once, when needed: _without_other_units_people)
     for branch, items in sorted(by_branch.items()):
@@ -6338,7 +6361,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
         items = _without_other_units_people(t, branch, items, newest_of, issues, subs, superseded, held)
         if not items:
             continue
-        _same_time_notes(branch, items, issues)
+        _same_time_notes(branch, items, issues, inputs.attached_at)
         if t is not None and t.spec.late_policy == "reject":
             # R2020-Q4: a resend after every deadline cannot replace a form sent in time
             # — nor stand as the unit's form when none came in time: it was counted as an
@@ -6369,11 +6392,15 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                 names = "、".join(f"“{t.spec.event(e).name}”" for e in kept[rec.sha256])  # type: ignore[union-attr]
                 still = f"其中{names}的报名已截止，仍以本表为准；"
                 kept_rows[rec.sha256] = {r.row for r in reg.rows if r.event in kept[rec.sha256]}
-            said = _superseded_by(rec, reg, nxt, nxt_reg, "以最后收到的一份为准") + "；"
+            said = _superseded_by(rec, reg, nxt, nxt_reg, "以最后收到的一份为准", placed=inputs.attached_at) + "；"
             issues.add("SUPERSEDED", f"{said}{still}原文件仍保存在台账中。", at=CellRef(rec.file_name), branch=branch,
                        source=rec.sha256)
+            last, last_reg = newest
+            together = ((last.file_name, _tie_broken_by(reg, last_reg, rec, last, inputs.attached_at),
+                         bool(rec.parent) and rec.parent == last.parent)
+                        if last.received_at == rec.received_at else ())
             subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "superseded",
-                                   events=events(reg), kept=tuple(kept.get(rec.sha256, ()))))
+                                   events=events(reg), kept=tuple(kept.get(rec.sha256, ())), together=together))
         if len(items) > 1:
             _people_dropped(t, branch, items, kept, issues)
         subs.append(Submission(newest[0].sha256, newest[0].file_name, branch, newest[0].received_at,
@@ -6590,23 +6617,57 @@ def _saved_key(reg: Any) -> dt.datetime:
     return when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)
 
 
-def _same_time_notes(branch: str, items: list[tuple[Received, Any]], issues: IssueLog) -> None:
+def _same_time_order(inputs: Inputs) -> Callable[[tuple[Received, Any]], tuple]:
+    """The order of a unit's forms (or the 评奖表s), the one that counts last: by time of
+    receipt; those received at the same time (one mail, or two in its Date's minute) by when
+    each workbook was last saved (:func:`_saved_key`), then — SAME_TIME, from an audit of mail
+    intake: two forms saved in the same second were ordered by their hashes, a coin toss per
+    save — by their places among one mail's attachments (the one attached later counts), then
+    by file name; the hash only between files alike in all of these."""
+    def key(x: tuple[Received, Any]) -> tuple:
+        rec, reg = x
+        return (rec.received_at, _saved_key(reg), inputs.attached_at.get(rec.sha256, ("", 0))[1], rec.file_name,
+                rec.sha256)
+    return key
+
+
+def _tie_broken_by(reg: Any, nxt_reg: Any, rec: Received, nxt: Received,
+                   placed: Mapping[str, tuple[str, int]]) -> str:
+    """What put ``nxt`` after ``rec``, received at the same time (:func:`_same_time_order`):
+    "saved" (its workbook was saved later), "attached" (the two attached to one mail, it
+    after), or "" (nothing the captain could tell: their names, or their hashes)."""
+    if _saved_key(reg) != _saved_key(nxt_reg):
+        return "saved"
+    a, b = placed.get(rec.sha256), placed.get(nxt.sha256)
+    if a is not None and b is not None and a[0] == b[0] and a[1] != b[1]:
+        return "attached"
+    return ""
+
+
+#: SAME_TIME's words on why the form it names counts (:func:`_tie_broken_by`), before 《…》为准
+SAME_TIME_WHY = {"saved": "按表格最后保存的时间以",
+                 "attached": "两份表格的保存时间相同，按附件在邮件中的先后以排在后面的",
+                 "": "表格没有记录可以区分先后的保存时间，暂以"}
+
+
+def _same_time_notes(branch: str, items: list[tuple[Received, Any]], issues: IssueLog,
+                     placed: Mapping[str, tuple[str, int]] | None = None) -> None:
     """SAME_TIME (warning) when a unit's newest forms were received at the same time (sorted
-    by saved time): which one counts, and how to make the other count.  Forms a later one
-    replaces anyway need no word.  Also the office's 评奖表 (``branch`` "", R2015-A1)."""
+    by :func:`_same_time_order`): which one counts and why, and how to make the other count.
+    Forms a later one replaces anyway need no word.  Also the office's 评奖表 (``branch`` "",
+    R2015-A1)."""
     if not items:
         return
     when = items[-1][0].received_at
     group = [(rec, reg) for rec, reg in items if rec.received_at == when]
     if len({rec.sha256 for rec, _ in group}) >= 2:
         names = "、".join(f"《{rec.file_name}》" for rec, _ in group)
-        last_rec, last_reg = group[-1]
-        saved = [_saved_key(reg) for _, reg in group]
-        how = ("按表格最后保存的时间" if len(set(saved)) == len(saved) and getattr(last_reg, "saved", "")
-               else "表格没有记录可以区分先后的保存时间，暂")
-        issues.add("SAME_TIME", f"{names}同时收到（{cn_when(when)}，同一封邮件或同一分钟），"
-                   f"无法按收到时间分先后：{how}以《{last_rec.file_name}》为准。如果应以另一份为准，请只把那一份"
-                   "重新发送一次。", at=CellRef(last_rec.file_name), branch=branch, source=last_rec.sha256)
+        (rec, reg), (last_rec, last_reg) = group[-2], group[-1]
+        why = SAME_TIME_WHY[_tie_broken_by(reg, last_reg, rec, last_rec, placed or {})]
+        one_mail = bool(last_rec.parent) and all(r.parent == last_rec.parent for r, _ in group)
+        issues.add("SAME_TIME", f"{names}同时收到（{cn_when(when)}，{'同一封邮件' if one_mail else '同一封邮件或同一分钟'}），"
+                   f"无法按收到时间分先后：{why}《{last_rec.file_name}》为准。如果应以另一份为准，请在那一份上做任意修改"
+                   "（如在备注中注明日期）后单独重新发送（原样重发的文件与已收到的相同，不会生效）。", at=CellRef(last_rec.file_name), branch=branch, source=last_rec.sha256)
 
 
 def sender_checks(t: Tournament, current: list[tuple[Received, Any]], issues: IssueLog) -> None:
@@ -7198,7 +7259,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         from .mail.imap import fetch_mail
         say("收取邮件 …")
         try:
-            fetched = fetch_mail(opts.imap_url, t.inbox, ledger)
+            fetched = fetch_mail(opts.imap_url, t.inbox, ledger, since=t.spec.notice_date)
         except MailError as e:   # a mail-server outage must not stop the night's run; said this night only
             mail.append(f"本次未能收取邮件：{e}")
             mail_failed = True
@@ -7262,7 +7323,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     inputs.new_files = frozenset(r.sha256 for r in received if r.sha256 not in known)
     earlier = known if opts.smtp_url else set()      # received on an earlier night: receipts owed
     del known, readings
-    names = mail_names(ledger, received, t.spec.script, t.spec.notice_date) if copies else None     # (read only for a copy's note)
+    names = mail_names(ledger, received, t.spec.script, t.spec.notice_date, office_addresses(t.spec)) if copies else None     # (read only for a copy's note)
     resent = inbox_resent(received, copies, copy_at, names)
     mail_ids: dict[str, str] = {}
     bare_mails = mail_issues(t, ledger, issues, inputs, resent, mail_ids)
@@ -7272,7 +7333,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     substitutes_drawn(t, ledger, cur, issues)
     current = cur.newest
     if resent and names is None:
-        names = mail_names(ledger, received, t.spec.script, t.spec.notice_date)
+        names = mail_names(ledger, received, t.spec.script, t.spec.notice_date, office_addresses(t.spec))
     resent_forms = resent_issues(t, received, resent, inputs, current, issues, names)
     settle_rejected_before(received, current, issues, mail_ids, inputs.other_units)
     sender_checks(t, current, issues)
@@ -8673,13 +8734,15 @@ def stray_event_rows(t: Tournament, inputs: Inputs, issues: IssueLog) -> None:
                                "这一行未读取：请填写比赛项目的名称。", at=cells["项目"], source=rec.sha256)
 
 
-def _superseded_by(rec: Received, book: Any, nxt: Received, nxt_book: Any, last: str, *, what: str = "") -> str:
+def _superseded_by(rec: Received, book: Any, nxt: Received, nxt_book: Any, last: str, *, what: str = "",
+                   placed: Mapping[str, tuple[str, int]] | None = None) -> str:
     """SUPERSEDED's words for ``rec`` replaced by ``nxt`` (the next of a unit's forms, or of
     the 评奖表): received at the same time, as SAME_TIME says it — by the workbooks' saved
     times (:func:`_saved_key`) only when they tell the two apart; else received later,
     ``last`` (``以最后收到的一份为准``) closing it."""
     if nxt.received_at == rec.received_at:
-        how = "按表格保存时间" if _saved_key(book) != _saved_key(nxt_book) else "暂"
+        how = {"saved": "按表格保存时间", "attached": "按附件在邮件中的先后"}.get(
+            _tie_broken_by(book, nxt_book, rec, nxt, placed or {}), "暂")
         return (f"{what}《{rec.file_name}》与《{nxt.file_name}》同时收到（{cn_when(rec.received_at)}），"
                 f"{how}以后者为准，本表已被取代")
     return (f"{what}《{rec.file_name}》（{cn_when(rec.received_at)} 收到）已被其后收到的"
@@ -8698,11 +8761,12 @@ def discretionary_awards(t: Tournament, inputs: Inputs, entries: list[Entry], is
     from .ingest.sheets import read_awards
     from .score.awards import discretionary_awards as assign
 
-    books = sorted(inputs.awards, key=lambda x: (x[0].received_at, _saved_key(x[1]), x[0].sha256))
+    books = sorted(inputs.awards, key=_same_time_order(inputs))
     for (rec, book), (nxt, nxt_book) in zip(books, books[1:]):
-        said = _superseded_by(rec, book, nxt, nxt_book, "获奖名单以最后收到的一份为准", what="评奖表")
+        said = _superseded_by(rec, book, nxt, nxt_book, "获奖名单以最后收到的一份为准", what="评奖表",
+                              placed=inputs.attached_at)
         issues.add("SUPERSEDED", f"{said}。", at=CellRef(rec.file_name), source=rec.sha256)
-    _same_time_notes("", books, issues)
+    _same_time_notes("", books, issues, inputs.attached_at)
     rows: list[AwardRow] = []
     for rec, book in books[-1:]:
         raw, problems = read_awards(book, rec.file_name)

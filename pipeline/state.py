@@ -46,6 +46,10 @@ class Submission:
     #: a superseded form's events it still counts for: closed before the form that replaced it
     #: came (``late_policy: reject``), so that form's rows for them were refused
     kept: tuple[str, ...] = ()
+    #: a superseded form received at the same time as the form that counts (SAME_TIME): that
+    #: form's file name, what put it last (``pipeline.run._tie_broken_by``: "saved", "attached"
+    #: or "") and whether the two came in one mail — its receipt says so, not 此后又收到
+    together: tuple[str, str, bool] | tuple[()] = ()
 
     def concerns(self, issue: Issue) -> bool:
         """Whether ``issue`` is about this workbook: the received file it names

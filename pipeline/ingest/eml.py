@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..text import cn_numeral
 
@@ -26,8 +26,9 @@ WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xltx", ".csv")
 class Attachment:
     filename: str        # safe display name, no path components
     data: bytes
-    #: for a workbook inside a forwarded message (message/rfc822, "转发为附件"): that message's
-    #: own Date and sender — the captain's mail, not the forward (None / "" otherwise)
+    #: for a workbook inside a forwarded message (message/rfc822, "转发为附件") that was sent to
+    #: the office (:func:`_sent_to_office`): that message's own Date and sender — the captain's
+    #: mail, not the forward (None / "" otherwise: a mail sent elsewhere counts at the forward)
     date: dt.datetime | None = None
     sender: str = ""
     #: … and that message's newest readable Received header's time, and what is wrong with its
@@ -136,8 +137,10 @@ def parse_eml(path: str | Path) -> Mail:
     return parse_eml_bytes(Path(path).read_bytes(), str(path))
 
 
-def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
-    """Parse a message from bytes.  See :func:`parse_eml`."""
+def parse_eml_bytes(data: bytes, path: str = "", office: Iterable[str] = ()) -> Mail:
+    """Parse a message from bytes.  See :func:`parse_eml`.  ``office``: the office's own
+    addresses besides the ones the mail was delivered to (tournament.yaml's ``submit_to``):
+    a forwarded mail's time counts only when it was sent to one of them (:func:`_sent_to_office`)."""
     if data.startswith(b"\xef\xbb\xbf"):     # a UTF-8 BOM (a mail saved by a Windows editor): no header otherwise
         data = data[3:]
     msg = email.message_from_bytes(_widen_charsets(data), policy=email.policy.default)
@@ -149,7 +152,9 @@ def parse_eml_bytes(data: bytes, path: str = "") -> Mail:
     set_aside: list[str] = []
     returned = returned_kind(msg)
     cids = _cids_in_html(msg)
-    for part, (when, who, got, wrong), kept in _leaves(msg, _NO_ORIGIN, not returned):
+    to_office = frozenset(_addresses(msg, "To", "Delivered-To", "X-Original-To")
+                          + [a.strip().lower() for a in office if "@" in a])
+    for part, (when, who, got, wrong), kept in _leaves(msg, _NO_ORIGIN, not returned, to_office):
         if part.get_content_maintype() == "image" and _content_id(part) in cids:
             # a picture the HTML body shows (cid:): an Outlook/Foxmail signature's image001.png
             # is part of the body — the mail of a captain who forgot the workbook was said to
@@ -508,38 +513,74 @@ _Origin = tuple[dt.datetime | None, str, dt.datetime | None, tuple[str, ...]]
 _NO_ORIGIN: _Origin = (None, "", None, ())
 
 
-def _origin_of(inner: email.message.Message, outer: _Origin) -> _Origin:
+def _origin_of(inner: email.message.Message, outer: _Origin, office: frozenset[str] = frozenset()) -> _Origin:
     """The origin (:data:`_Origin`) of the leaves of a forwarded message ``inner``: its own,
-    when it has a Date or a sender (else ``outer``'s: no mail of its own)."""
+    when it has a Date or a sender and was sent to the office (:func:`_sent_to_office`); else
+    ``outer``'s — no mail of its own, or one the office never got (a teammate's mail to the
+    captain's own mailbox, forwarded after the deadline: the forward's time and sender count)."""
     when, problems = _date_of(inner)
     who = sender_of(inner)
-    return (when, who, _received_date(inner), tuple(problems)) if when or who else outer
+    if not (when or who) or not _sent_to_office(inner, office):
+        return outer
+    return (when, who, _received_date(inner), tuple(problems))
 
 
-def _leaves(msg: email.message.Message, origin: _Origin, kept: bool = True
+def _sent_to_office(inner: email.message.Message, office: frozenset[str]) -> bool:
+    """R2020-Q4 / MAIL_DATE: whether a forwarded message was addressed to the office — its To or
+    Cc names one of ``office`` (the addresses the forward was delivered to, and the office's
+    configured ``submit_to``).  Only then does its own time count: “按原邮件的时间” is for the
+    office forwarding mail it received itself; a teammate's form mailed to the captain on 8 Nov
+    and forwarded to the office on 10 Nov, after the deadline, was taken as on time, from the
+    teammate (from an audit of mail intake).  A message naming no recipient, or a forward naming
+    none of the office's, cannot be told: its own time counts, as before.
+
+    >>> inner = email.message_from_string("From: a@x.cn\\nTo: Cap <cap@163.com>\\n\\nhi")
+    >>> _sent_to_office(inner, frozenset({"office@u.cn"})), _sent_to_office(inner, frozenset({"cap@163.com"}))
+    (False, True)
+    """
+    addressed = set(_addresses(inner, "To", "Cc"))
+    return not addressed or not office or bool(addressed & office)
+
+
+def _addresses(msg: email.message.Message, *names: str) -> list[str]:
+    """The addresses (lower case, each with an "@") the headers ``names`` of ``msg`` hold."""
+    texts = [v for n in names for v in _all_headers(msg, n)]
+    return [addr.strip().lower() for _, addr in email.utils.getaddresses(texts) if "@" in addr]
+
+
+def _all_headers(msg: email.message.Message, name: str) -> list[str]:
+    """Every header ``name`` of ``msg`` as text (Delivered-To comes once per hop)."""
+    try:
+        return [_decode(v) for v in (msg.get_all(name) or [])]
+    except Exception:  # noqa: BLE001 - an undecodable header: the first one as _header reads it
+        return [_header(msg, name)]
+
+
+def _leaves(msg: email.message.Message, origin: _Origin, kept: bool = True, office: frozenset[str] = frozenset()
             ) -> Iterator[tuple[email.message.Message, _Origin, bool]]:
     """The message's leaf parts, each with the Date, sender, Received time and Date problems of
     the forwarded message it is in (:data:`_NO_ORIGIN` outside any): a form forwarded as an
     attachment ("转发为附件") carries the captain's mail, whose time and sender are the
     form's — the forward's made an on-time form late and its sender a stranger; its Date is
     checked as a direct mail's (MAIL_DATE), so its Received header and problems go with it.
-    ``kept`` is False for the leaves of a mail whose attachments are not taken
+    Only a message sent to the office (one of ``office``: :func:`_sent_to_office`) is such an
+    origin.  ``kept`` is False for the leaves of a mail whose attachments are not taken
     (:func:`returned_kind`): a bounce, and our own receipt — at any depth (a bounced receipt
     carried our marked-up copy back in as a new form)."""
     nested = _nested_mail(msg)
     if nested is not None:           # a forward sent in base64, or a saved .eml attached as a file
-        yield from _leaves(nested, _origin_of(nested, origin), kept and not returned_kind(nested))
+        yield from _leaves(nested, _origin_of(nested, origin, office), kept and not returned_kind(nested), office)
         return
     if msg.get_content_type() == "message/rfc822":
         inner = msg.get_payload()
         inner = inner[0] if isinstance(inner, list) and inner else inner
         if isinstance(inner, email.message.Message):
-            yield from _leaves(inner, _origin_of(inner, origin), kept and not returned_kind(inner))
+            yield from _leaves(inner, _origin_of(inner, origin, office), kept and not returned_kind(inner), office)
         return
     if msg.is_multipart():
         for sub in msg.get_payload():
             if isinstance(sub, email.message.Message):
-                yield from _leaves(sub, origin, kept)
+                yield from _leaves(sub, origin, kept, office)
         return
     yield msg, origin, kept
 

@@ -7,11 +7,16 @@ ledger table ``mail_fetched`` is the message flagged ``\\Seen`` on the server.  
 at any point therefore loses nothing (an unflagged message is fetched again) and
 duplicates nothing (its UID or its content hash is already known).
 
-Candidates are the mailbox's UNSEEN messages plus every UID above the mailbox's
-high-water mark from the previous fetch (table ``mail_cursor``), so a message someone
-opened in a mail client before the night's run is still fetched, while years of old,
-read mail in the office mailbox are not taken on the first run.  One whose ``\\Seen``
-flag was lost is recognised by its UID (or its content hash) and not processed twice.
+On first contact with a mailbox (no ``mail_cursor`` row) the candidates are every message
+that arrived or is dated on or after the day before the league's notice date (every message
+when none is configured), read or not: a captain's mail the office had already opened in
+webmail was never fetched — only UNSEEN ones were, and the cursor then moved past it (from
+an audit of mail intake: units silently missing at the deadline).  After that they are the
+mailbox's UNSEEN messages plus every UID above the high-water mark from the previous fetch
+(table ``mail_cursor``), so a message someone opened in a mail client before the night's run
+is still fetched.  ``\\Seen`` never makes a message skipped; one whose ``\\Seen`` flag was
+lost is recognised by its UID (or its content hash) and not processed twice, and a mail also
+saved into ``inbox/`` by hand is one mail (intake: same Message-ID).
 
 One message the server will not hand over (its FETCH answered NO or BAD) stops nothing:
 it is skipped and said (:class:`FetchReport`: UID and subject when the server gives the
@@ -112,26 +117,30 @@ class FetchReport:
 
 
 def fetch_into(url: str, inbox: Path, ledger: "Ledger", *, password: str | None = None,
-               folder: str | None = None, timeout: float = 60.0, cafile: str | os.PathLike | None = None) -> int:
+               folder: str | None = None, timeout: float = 60.0, cafile: str | os.PathLike | None = None,
+               since: dt.date | None = None) -> int:
     """Fetch every new message of the mailbox named by ``url`` into ``inbox/mail/``; how
     many were new.  :func:`fetch_mail` also tells what else the night should say.
 
     >>> fetch_into("imaps://office@mail.example.cn/INBOX", Path("t/inbox"), ledger)  # doctest: +SKIP
     2
     """
-    return fetch_mail(url, inbox, ledger, password=password, folder=folder, timeout=timeout, cafile=cafile).new
+    return fetch_mail(url, inbox, ledger, password=password, folder=folder, timeout=timeout, cafile=cafile,
+                      since=since).new
 
 
 def fetch_mail(url: str, inbox: Path, ledger: "Ledger", *, password: str | None = None,
                folder: str | None = None, timeout: float = 60.0,
-               cafile: str | os.PathLike | None = None) -> FetchReport:
+               cafile: str | os.PathLike | None = None, since: dt.date | None = None) -> FetchReport:
     """Fetch every new message of the mailbox named by ``url`` into ``inbox/mail/``.
 
     ``url`` is ``imap://user@host[:port]/FOLDER`` (plain) or ``imaps://…`` (TLS);
     ``?starttls=1`` upgrades a plain connection.  The password is ``password``, else
     ``$LEAGUE_IMAP_PASSWORD``, else the file named by ``$LEAGUE_IMAP_PASSWORD_FILE``.
     ``cafile`` (else ``$LEAGUE_MAIL_CAFILE``) adds a trusted CA for the server's certificate.
-    ``folder`` overrides the URL's folder (default ``INBOX``).  Returns a
+    ``folder`` overrides the URL's folder (default ``INBOX``).  ``since``: the league's
+    notice date — on first contact with the mailbox every message from about then on is
+    fetched, read or not (:func:`_first_contact`); all of them when None.  Returns a
     :class:`FetchReport`: how many messages were new (never seen by this ledger before),
     the messages skipped because the server would not hand them over, and whether the
     mailbox could not be marked read.  Raises :class:`MailError` when the server cannot
@@ -161,7 +170,7 @@ def fetch_mail(url: str, inbox: Path, ledger: "Ledger", *, password: str | None 
             raise MailError(f"邮箱 {u.user}@{u.host} 中没有文件夹“{mailbox}”，请检查地址最后的文件夹名。")
         uidvalidity = _uidvalidity(conn, _quote(mailbox))
         uidnext = _response_int(conn, "UIDNEXT")
-        return _fetch_new(conn, mailbox, uidvalidity, uidnext, Path(inbox), ledger)
+        return _fetch_new(conn, mailbox, uidvalidity, uidnext, Path(inbox), ledger, since)
     except (imaplib.IMAP4.error, OSError) as e:
         raise MailError(f"从 {u.host}:{u.port} 收取邮件时出错：{e}。已收下的邮件不受影响，下次运行会继续。") from e
     finally:
@@ -172,7 +181,7 @@ def fetch_mail(url: str, inbox: Path, ledger: "Ledger", *, password: str | None 
 
 
 def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, uidnext: int | None, inbox: Path,
-               ledger: "Ledger") -> FetchReport:
+               ledger: "Ledger", since: dt.date | None = None) -> FetchReport:
     db = ledger.conn
     report = FetchReport()
     known_uids = {r[0] for r in db.execute(
@@ -180,7 +189,9 @@ def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, uidnext: int
     row = db.execute("SELECT last_uid FROM mail_cursor WHERE mailbox=? AND uidvalidity=?",
                      (mailbox, uidvalidity)).fetchone()
     candidates = set(_search(conn, "UNSEEN"))
-    if row is not None:             # (on first contact with a mailbox: UNSEEN only, not its old read mail)
+    if row is None:                 # first contact: every message since the notice, read or not
+        candidates |= _first_contact(conn, since)
+    else:
         top = row[0]
         try:
             candidates |= {u for u in _search(conn, "UID", f"{top + 1}:*") if u > top}
@@ -240,6 +251,27 @@ def _fetch_new(conn: imaplib.IMAP4, mailbox: str, uidvalidity: int, uidnext: int
         db.execute("INSERT INTO mail_cursor VALUES (?,?,?) ON CONFLICT(mailbox, uidvalidity) "
                    "DO UPDATE SET last_uid=max(last_uid, excluded.last_uid)", (mailbox, uidvalidity, mark))
     return report
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _first_contact(conn: imaplib.IMAP4, since: dt.date | None) -> set[int]:
+    """The UIDs to fetch on first contact with a mailbox, whether ``\\Seen`` or not: every
+    message that arrived (INTERNALDATE) or is dated (its Date header) on or after the day
+    before ``since`` (the notice date; a day early: IMAP compares dates without their zones,
+    and a mail at 00:30 Beijing time is the day before in UTC), every message when ``since``
+    is None or the server refuses such a search.  Only UNSEEN ones were taken: a captain's
+    mail the office had opened in webmail before the first ``--imap`` run was never fetched
+    (the cursor moved past it), and the unit was missing at the deadline without a word."""
+    if since is None:
+        return set(_search(conn, "ALL"))
+    d = since - dt.timedelta(days=1)
+    day = f"{d.day}-{_MONTHS[d.month - 1]}-{d.year}"       # RFC 3501 date: 29-Oct-2020
+    try:
+        return set(_search(conn, "OR", "SINCE", day, "SENTSINCE", day))
+    except _REFUSED:
+        return set(_search(conn, "ALL"))
 
 
 def _skip(conn: imaplib.IMAP4, db, mailbox: str, uidvalidity: int, uid: int, attempt: int,

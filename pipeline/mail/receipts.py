@@ -336,7 +336,11 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         kind = "superseded"
         subject = f"【报名回执】{name}：已被新报名表取代"
         kept = [ev for ev in t.spec.events if ev.id in s.kept]
-        if kept:
+        if s.together:
+            subject = (f"【报名回执】{name}：以"
+                       + ("同一封邮件中的另一份" if s.together[2] else "同时收到的另一份") + "报名表为准，这一份未采用")
+            lines += _together_lines(t, s, when)
+        elif kept:
             # its rows for the events closed before the newer form came still count (R2020-Q4)
             closed = _deadline_text(_deadline_groups(kept))
             lines.append(f"已收到贵{word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。此后又收到了一份更新的报名表："
@@ -372,6 +376,10 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         kind = "needs_change"
         subject = f"【报名回执】{name}：逾期收到，未受理"
         lines += _late_lines(state, s, problems or issues, entries, when)
+    elif _unreadable(t, s, proven, problems or issues):
+        kind = "needs_change"
+        subject, more = _unreadable_lines(state, s, problems or issues, name, when)
+        lines += more
     elif proven and s.status in ("current", "accepted") and _late_rows_only(errors):
         # only rows of closed events changed late: no edit makes them count (R2020-Q4)
         kind = "accepted"
@@ -556,6 +564,75 @@ def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"
         if mine:
             lines += _entry_lines(t, mine)
     return lines, win.open
+
+
+def _together_lines(t: "Tournament", s: "Submission", when: str) -> list[str]:
+    """The body of the receipt of a form set aside for one received at the same time
+    (SAME_TIME; :attr:`Submission.together`): both came in one mail (or the same minute),
+    which one counts and why, and how to make this one count.  From an audit of mail intake:
+    it said 此后又收到了一份更新的报名表, and there was no later form."""
+    other, why, one_mail = s.together
+    counts = f"《{_as_received(t, other)}》"
+    because = {"saved": f"按表格最后保存的时间，以保存得较晚的{counts}为准",
+               "attached": f"两份表格的保存时间相同，按附件在邮件中的先后，以排在后面的{counts}为准"}.get(
+        why, f"两份表格没有记录可以区分先后的保存时间，暂以{counts}为准")
+    where = f"同一封邮件中还附了另一份报名表{counts}" if one_mail else f"同一时间（同一分钟内）还收到了另一份报名表{counts}"
+    return [f"已收到贵{t.spec.unit_word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。{where}，"
+            f"两份同时收到，无法按收到时间分先后：{because}，这一份没有采用；{counts}的回执另行发送。",
+            "如果应以这一份为准，请在这一份上做任意修改（如在备注中注明日期）后单独重新发送"
+            "（原样重发的文件与已收到的相同，不会生效）。"]
+
+
+def _unreadable(t: "Tournament", s: "Submission", proven: bool, problems: list["Issue"]) -> bool:
+    """Whether ``s`` is a file that could not be read as a form at all (UNREADABLE_FILE: a
+    .xls, a damaged file) from a unit's registered address: there is nothing in it to correct
+    cell by cell (:func:`_unreadable_lines`)."""
+    return (not proven and s.status in ("unreadable", "rejected") and t.spec.unit_of_address(s.sender) is not None
+            and bool(problems) and all(i.code == "UNREADABLE_FILE" for i in problems))
+
+
+def _unreadable_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], name: str,
+                      when: str) -> tuple[str, list[str]]:
+    """The subject and body of the receipt of a file that could not be read as a form
+    (:func:`_unreadable`).  From an audit of mail intake: a correction re-sent as .xls after
+    an accepted .xlsx got 需修改 … 逐条修改后重新发送 and 请使用组委会下发的报名表填写 — two
+    instructions, the second wrong — and never said that the accepted form still stood.  It
+    says why the file cannot be read and what to do (the issue's own words: 另存为 .xlsx, one
+    instruction), until when, and — as NO_ATTACHMENT's receipt — that the form accepted before
+    is not affected, with the unit's current entries."""
+    t = state.tournament
+    word = t.spec.unit_word
+    unit = t.spec.unit_of_address(s.sender)
+    xls = Path(s.file).suffix.lower() == ".xls"
+    subject = f"【报名回执】{name}：文件无法读取，" + ("请另存为 .xlsx 后重新发送" if xls else "请重新发送")
+    lines = [f"已收到贵{word}发来的《{_as_received(t, s.file)}》（{when} 收到），但这个文件无法作为报名表读取，没有受理：", ""]
+    lines += _problem_lines(problems) + [""]
+    win = _window(state, _events_of(state, s, unit))
+    if win.closed:
+        lines.append(win.closed)
+        if win.still:
+            lines.append(_still_open(win, "请{before}重新发送，以最后收到的一份为准。"))
+    elif win.before:
+        lines.append(f"请{win.before}重新发送，以最后收到的一份为准。")
+    forms = [o for o in state.submissions if unit is not None and o.status in ("current", "accepted")
+             and o.branch == unit.id and branch_proven(o, issues_of(state, o))]
+    mine = [e for e in state.entries if unit is not None and e.branch == unit.id]
+    lines.append("")
+    if forms:
+        form = max(forms, key=lambda o: aware(o.received))
+        if aware(form.received) > aware(s.received):       # (a receipt sent late: the form came after it)
+            lines.append(f"此后收到的报名表《{_as_received(t, form.file)}》（{_shown(form.received)} 收到）已接受，"
+                         "这个文件无需再处理。" + ("目前登记的报名：" if mine else ""))
+        else:
+            lines.append(f"此前收到并已接受的报名表《{_as_received(t, form.file)}》（{_shown(form.received)} 收到）"
+                         "不受这个文件影响，仍然有效。" + ("目前登记的报名：" if mine else ""))
+    elif mine:
+        lines.append(f"贵{word}目前登记的报名（不受这个文件影响）：")
+    else:
+        lines.append(f"贵{word}目前还没有登记的报名。")
+    if mine:
+        lines += _entry_lines(t, mine)
+    return subject, lines
 
 
 def _late_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], entries: list["Entry"],

@@ -538,3 +538,25 @@ def test_mail_date_a_meridiem_word_after_the_time_and_its_zone_are_kept():
     m = parse_eml_bytes("Received: from x by mx.b.cn; Mon, 9 Nov 2020 16:32:12 +0800\r\nFrom: a@b.cn\r\n"
                         "Date: 2020年11月9日 上午4:32 下午\r\n\r\nbody\r\n".encode())
     assert m.date == dt.datetime(2020, 11, 9, 16, 32, 12, tzinfo=beijing), m.date
+
+
+def test_r2020_q4_a_forwarded_mail_counts_as_its_own_only_when_sent_to_the_office():
+    """R2020-Q4: a forwarded mail (转发为附件) gives its form its own Date and sender only when
+    it was addressed to the office — the forward's To (or Delivered-To), or the ``office``
+    addresses given (tournament.yaml's submit_to).  A teammate's mail to the captain's own
+    mailbox, forwarded to the office after the deadline, counted at the teammate's Date (from
+    an audit of mail intake).  A mail naming no recipient is taken at its own time, as before."""
+    def inner(to: str) -> bytes:
+        return _inner_mail().replace(b"Subject:", (f"To: {to}\r\n" if to else "").encode() + b"Subject:", 1)
+
+    def forward(body: bytes, to: str = "office@x.edu.cn", office: tuple[str, ...] = ()):
+        raw = _forward(b"Content-Type: message/rfc822\r\n", body).replace(b"Subject:", f"To: {to}\r\nSubject:".encode(), 1)
+        (a,) = parse_eml_bytes(raw, office=office).attachments
+        return a
+
+    a = forward(inner("Cap <cap-home@163.com>"))
+    assert (a.date, a.sender, a.forwarded) == (None, "", False)
+    for got in (forward(inner("队长 <cap-home@163.com>, 工会 <Office@x.edu.cn>")), forward(inner("")),
+                forward(inner("office@x.edu.cn"), to="desk@x.edu.cn", office=("office@x.edu.cn",))):
+        assert got.sender == "captain@x.edu.cn" and got.date is not None
+    assert not forward(inner("office@x.edu.cn"), to="desk@x.edu.cn").forwarded

@@ -99,10 +99,12 @@ class ImapServer:
         c.login(IMAP_USER, IMAP_PASSWORD)
         return c
 
-    def append(self, raw: bytes, folder: str = "INBOX", flags: str | None = None) -> int:
+    def append(self, raw: bytes, folder: str = "INBOX", flags: str | None = None,
+               arrived: dt.datetime | None = None) -> int:
+        """Append ``raw``; ``arrived``: its INTERNALDATE (now when None)."""
         c = self.client()
         try:
-            typ, data = c.append(folder, flags, None, raw)
+            typ, data = c.append(folder, flags, imaplib.Time2Internaldate(arrived) if arrived else None, raw)
             assert typ == "OK", data
             return int(data[0].split(b"APPENDUID ")[1].split(b" ")[1].rstrip(b"]"))
         finally:

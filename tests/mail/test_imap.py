@@ -73,10 +73,12 @@ def test_lost_seen_flag_does_not_duplicate(imap_server, inbox, ledger):
 
 
 def test_message_opened_in_a_mail_client_first_is_still_fetched(imap_server, inbox, ledger):
-    imap_server.append(captain_mail("old@a.example.cn", "去年的旧邮件，已读", b"PK old", message_id="<old@a>"),
-                       flags=r"(\Seen)")
+    old = dt.datetime(2019, 11, 2, 9, 30, tzinfo=dt.timezone.utc)
+    imap_server.append(captain_mail("old@a.example.cn", "去年的旧邮件，已读", b"PK old", date=old, message_id="<old@a>"),
+                       flags=r"(\Seen)", arrived=old)
     imap_server.append(captain_mail("cap1@a.example.cn", "未读", b"PK u", message_id="<u@a>"))
-    assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD) == 1   # old read mail stays
+    # (on first contact: every message since the notice, read or not — the old one stays)
+    assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD, since=dt.date(2020, 10, 30)) == 1
     imap_server.append(captain_mail("cap1@a.example.cn", "先被人打开过", b"PK x"), flags=r"(\Seen)")
     assert fetch_into(imap_server.url(), inbox, ledger, password=IMAP_PASSWORD) == 1
     imap_server.append(captain_mail("cap1@a.example.cn", "也被打开过", b"PK y", message_id="<y@a>"), flags=r"(\Seen)")

@@ -161,8 +161,8 @@ def test_the_receipt_names_what_was_attached_instead(night):
     # it and says to save it as .xlsx — and no second receipt
     b11 = _to(night.messages, B11)
     assert sorted(p["Subject"] for p in b11) == ["【报名回执】艺术设计与教育分工会：已接受",
-                                                 "【报名回执】艺术设计与教育分工会：需修改（1 个问题）"]
-    (xls,) = [p for p in b11 if "需修改" in p["Subject"]]
+                                                 "【报名回执】艺术设计与教育分工会：文件无法读取，请另存为 .xlsx 后重新发送"]
+    (xls,) = [p for p in b11 if "无法读取" in p["Subject"]]
     assert "《艺术设计与教育分工会-报名表.xls》" in _text(xls) and "另存为 .xlsx" in _text(xls)
 
 

@@ -50,7 +50,7 @@ def test_problem_receipt_lists_every_problem_and_attaches_returned_workbook(worl
     assert "[SENDER_UNKNOWN]" in r.body
     assert r.attachment == world.out / "returned" / "u2-二分会-bbbbbbbb-返回.xlsx"
     d = _by_sha(build_receipts(world.state, world.out))[sha("d")]
-    assert d.subject == "【报名回执】行政第二分工会：需修改（1 个问题）"
+    assert d.subject == "【报名回执】行政第二分工会：文件无法读取，请重新发送"
     assert "[UNREADABLE_FILE] 整个文件：" in d.body and d.attachment is None
 
 

@@ -90,4 +90,4 @@ def test_a_truncated_mail_received_again_whole_leaves_no_error(tmp_path):
     assert not [i for i in second.issues if str(i.severity) == "error"]
     subjects = [_parse(m)["Subject"] for m in server.handler.messages if B02 in m.rcpt_tos]
     # night 1 told the captain the file was cut short; night 2 that the whole one is accepted
-    assert subjects == ["【报名回执】行政第二分工会：需修改（1 个问题）", "【报名回执】行政第二分工会：已接受"]
+    assert subjects == ["【报名回执】行政第二分工会：文件无法读取，请重新发送", "【报名回执】行政第二分工会：已接受"]

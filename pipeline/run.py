@@ -2981,18 +2981,25 @@ class EventRunner:
         taken back (the name off the list) while the round is still not complete, its bye scores
         again (the result sheet is likewise written again without the mark); taken back after,
         the bye stays unscored, as a 弃权 entered at a table stays (and the rounds drawn since
-        were drawn from it).  Only byes that score (:func:`pipeline.draw.bye_scores`: not a round
-        robin's rest, which counts nothing anyway)."""
+        were drawn from it).  "After" is what a run once saw: the first run that finds the
+        round's results all in with the bye unscored marks it so in the ledger
+        (:meth:`pipeline.store.Ledger.completed_withdrawn_byes`), and it stays unscored though
+        the round is open again later (an office edit that leaves its tables unscorable for a
+        night, then put back: the same inbox and tournament.yaml give the same places).  Only
+        byes that score (:func:`pipeline.draw.bye_scores`: not a round robin's rest, which
+        counts nothing anyway)."""
         gone = self.withdrawn_ids()
         had = self.ledger.withdrawn_byes(self.ev.id)
         if not gone and not had:
             return
+        done = self.ledger.completed_withdrawn_byes(self.ev.id) if had else set()
         byes = self.withdrawable_byes(self.rounds)
         open_rounds = {r.round for r in self.rounds if not all(m.bye or m.key in self.results for m in r.matches)}
         now = {k for k in byes if k[1] in gone and k[0] in open_rounds}
-        now |= {k for k in had if k in byes and (k[1] in gone or k[0] not in open_rounds)}
-        if now != had:
-            self.ledger.record_withdrawn_byes(self.ev.id, now - had, had - now, self.now)
+        now |= {k for k in had if k in byes and (k[1] in gone or k[0] not in open_rounds or k in done)}
+        complete = {k for k in now if k[0] not in open_rounds} - done
+        if now != had or complete:
+            self.ledger.record_withdrawn_byes(self.ev.id, now - had, had - now, self.now, complete)
         self.apply_unscored_byes(self.rounds, now)
 
     def withdrawable_byes(self, rounds: list[Round]) -> dict[tuple[int, str], Match]:
@@ -7424,7 +7431,11 @@ def _event_records(ledger: Ledger, event: str) -> list[str]:
     (:meth:`EventRunner.unscored_byes`: recorded by the run the withdrawal first applied)."""
     rounds = ledger.rounds_raw(event)
     byes = ledger.withdrawn_byes(event)
-    return rounds + ["withdrawn-byes:" + _canon(sorted(byes))] if byes else rounds
+    if not byes:
+        return rounds
+    # (those whose round was seen complete stay unscored whatever comes: part of the state's key)
+    done = ledger.completed_withdrawn_byes(event)
+    return rounds + ["withdrawn-byes:" + _canon(sorted(byes))] + (["complete:" + _canon(sorted(done))] if done else [])
 
 
 def _event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,

@@ -1336,6 +1336,9 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                                  mails[r.parent].sender) for r in recs if r.parent in carried}
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
+    # readings of workbooks whose copy in received/ was found gone (RECEIVED_COPY_LOST): kept before, and tonight
+    lost_before = dict(ledger.cache_items(_LOST_READING))
+    lost: dict[str, bytes] = {}
     for key in set(keys.values()) - cached.keys():
         if readings and key in readings:
             cached[key] = fresh[key] = readings[key]
@@ -1386,6 +1389,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             continue
         key = keys[rec.sha256]
         reading = None
+        missing = ""          # the kept copy behind the reading is gone: "kept" (this very reading) or "stale"
         if key in cached:
             try:
                 reading = _unpickle(cached[key])
@@ -1395,6 +1399,27 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             data = _read_one_pickled(t, ledger.root, rec)
             reading = pickle.loads(data)
             fresh[key] = data
+        if reading[0] == "lost":
+            # read (here or by intake) under another tournament.yaml or program, its copy gone:
+            # the reading made before stands in for it (RECEIVED_COPY_LOST) — kept when the copy
+            # was first found gone, or still under its old key on the first night of the change
+            old = lost_before.get(_LOST_READING + rec.sha256)
+            if old is None:
+                old = next((v for k, v in ledger.cache_items(f"read:{rec.sha256}:") if k != key), None)
+            try:
+                reading, missing = (_unpickle(old), "stale") if old is not None else (reading, "")
+            except Exception:   # (kept by another version of a class)
+                pass
+            if missing:
+                fresh.pop(key, None)
+                lost[_LOST_READING + rec.sha256] = old
+        elif key in cached and key not in fresh and not kept_whole(rec.stored(ledger.root), None):
+            # the kept copy behind a kept reading is gone (a stat a night; the copy read only
+            # when it is not there: made again from its mail when that is kept)
+            if _kept_bytes(ledger.root, rec) is None:
+                missing, lost[_LOST_READING + rec.sha256] = "kept", cached[key]
+        if missing:
+            _copy_lost_issue(issues, rec, came_in(rec), reading, unit, stale=missing == "stale")
         kind = reading[0]
         later = _replaced_in_place(rec, recs) if kind == "unreadable" else None
         if kind == "lost":
@@ -1490,7 +1515,34 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     ledger.cache_put(fresh)
     if fresh:
         ledger.cache_prune("read:", set(keys.values()))
+    if lost.keys() - lost_before.keys():
+        ledger.cache_put({k: v for k, v in lost.items() if k not in lost_before}, durable=True)
+    if lost_before.keys() - lost.keys():        # (the copy back: read from it again)
+        ledger.cache_prune(_LOST_READING, set(lost))
     return inputs
+
+
+#: cache keys of the kept reading of a received workbook whose copy in ``received/`` is gone
+#: (:func:`read_inputs`, RECEIVED_COPY_LOST): ``lost-read:<sha256>``
+_LOST_READING = "lost-read:"
+
+
+def _copy_lost_issue(issues: IssueLog, rec: Received, came: str, reading: tuple, unit: str, stale: bool) -> None:
+    """RECEIVED_COPY_LOST (error) for a received workbook whose stored copy in ``received/`` is
+    gone and cannot be made again from its mail (:func:`read_inputs`): its content still counts
+    as it was read before — a registration's entries are not dropped from a running league
+    (README: nothing received is lost) — and the office is told how to bring the copy back.
+    ``stale``: that reading was made under an earlier tournament.yaml or program."""
+    branch = unit
+    if reading and reading[0] == "registration" and getattr(reading[1], "branch", ""):
+        branch = branch or reading[1].branch
+    later = ("；它是在 tournament.yaml 或程序更新之前读取的，此后的改动要等副本恢复后才用于这个文件" if stale else "")
+    issues.add("RECEIVED_COPY_LOST",
+               f"文件《{rec.file_name}》{came}在输出文件夹中保存的副本 received/{rec.sha256}{rec.ext} 已丢失"
+               f"（不是发件人的问题），也无法从原邮件的副本中取回。它的内容仍按此前读取的结果计入{later}。"
+               "请把原文件（或带着它的原邮件）重新放进收件箱，或从备份恢复 received/ 文件夹中的这个文件后再运行；"
+               "恢复之前请勿删除输出文件夹中的 ledger.sqlite（此前读取的结果保存在其中）。",
+               at=CellRef(rec.file_name), source=rec.sha256, branch=branch)
 
 
 _BOOK_KINDS = {"result": "results", "awards": "awards", "checkin": "checkins", "playoff": "playoffs"}
@@ -1594,7 +1646,9 @@ def _reading_key(context: str, rec: Received) -> str:
     joined by NUL, which no part holds (a night makes one per received file: canonical JSON
     of each was a tenth of reading the kept ones)."""
     text = "\0".join((context, rec.sha256, rec.ext, rec.file_name, rec.received_at.isoformat()))
-    return "read:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    # (the file's hash first: the reading made under an earlier spec or program is found by it
+    # when the file's copy is gone — RECEIVED_COPY_LOST, read_inputs)
+    return f"read:{rec.sha256}:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _read_context(t: Tournament) -> str:
@@ -1662,7 +1716,7 @@ def _kept_bytes(root: Path, rec: Received) -> bytes | None:
                 log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，已从带着它的邮件重新取出", rec.file_name)
                 atomic_write_bytes(path, att.data, durable=True)
                 return att.data
-    log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，其内容暂未计入（见 data/issues.csv）", rec.file_name)
+    log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，无法取回（见 data/issues.csv）", rec.file_name)
     return None
 
 

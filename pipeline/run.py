@@ -1561,8 +1561,11 @@ def own_copy_issue(issues: IssueLog, what: str, ours: OwnCopy, at: CellRef, bran
 
 def known_own_copies(ledger: Ledger) -> dict[str, OwnCopy]:
     """The returned copies the runs wrote (:meth:`Ledger.own_copies`), with any copy under
-    ``returned/`` not recorded yet (written by a version that did not record them) hashed and
-    recorded first, at its file's time — once: a night lists the folder and looks names up."""
+    ``returned/`` not recorded yet (written by a version that did not record them, or by a run
+    killed before it recorded them) hashed and recorded first, at its file's time and with no
+    unit, as a guess — once: a night lists the folder and looks names up.  A run that writes
+    the same copy records it as its own (:meth:`Ledger.record_own_copies`: its unit and the
+    run's time in place of the guess)."""
     own = ledger.own_copies()
     folder = ledger.root / "returned"
     try:
@@ -1581,7 +1584,7 @@ def known_own_copies(ledger: Ledger) -> dict[str, OwnCopy]:
         except OSError:
             continue
     if found:
-        ledger.record_own_copies(found, max(c.written_at for c in found))
+        ledger.record_own_copies(found, max(c.written_at for c in found), guessed=True)
         own = ledger.own_copies()
     return own
 

@@ -73,7 +73,8 @@ CREATE TABLE IF NOT EXISTS own_copies (
     sha256     TEXT PRIMARY KEY,
     name       TEXT NOT NULL,
     branch     TEXT NOT NULL DEFAULT '',
-    written_at TEXT NOT NULL
+    written_at TEXT NOT NULL,
+    guessed    INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS audit (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -247,7 +248,8 @@ class Ledger:
     #: columns added since their table was first made: (table, column, declaration) — a ledger
     #: made by an older program gets them when opened (CREATE TABLE IF NOT EXISTS leaves an
     #: existing table as it was)
-    _ADDED_COLUMNS = (("withdrawn_byes", "completed_at", "TEXT NOT NULL DEFAULT ''"),)
+    _ADDED_COLUMNS = (("withdrawn_byes", "completed_at", "TEXT NOT NULL DEFAULT ''"),
+                      ("own_copies", "guessed", "INTEGER NOT NULL DEFAULT 0"))
 
     def _add_columns(self) -> None:
         """Add :data:`_ADDED_COLUMNS` missing from an older ledger's tables, with what the
@@ -360,16 +362,28 @@ class Ledger:
         return {r[0]: OwnCopy(r[0], r[1], r[2], dt.datetime.fromisoformat(r[3]))
                 for r in self.conn.execute("SELECT sha256, name, branch, written_at FROM own_copies")}
 
-    def record_own_copies(self, copies: list["OwnCopy"], at: dt.datetime) -> None:
+    def record_own_copies(self, copies: list["OwnCopy"], at: dt.datetime, guessed: bool = False) -> None:
         """Record the returned copies just written, in one transaction; a content recorded
-        before keeps its first time (the date the notes give)."""
+        before keeps its first time (the date the notes give).  ``guessed``: copies found
+        under ``returned/`` unrecorded, their unit unknown and their time the file's
+        (:func:`pipeline.run.known_own_copies`) — a run's own record of the same content
+        later takes their place (a run killed after writing its copies and before recording
+        them: the run that finishes the night records them as that night's, with their unit)."""
         if not copies:
             return
         with self._tx():
             for c in copies:
-                if self.conn.execute("INSERT OR IGNORE INTO own_copies VALUES (?,?,?,?)",
-                                     (c.sha256, c.name, c.branch, c.written_at.isoformat())).rowcount:
-                    self._audit(at, "own_copy", f"{c.sha256} returned/{c.name}")
+                row = (c.sha256, c.name, c.branch, c.written_at.isoformat(), int(guessed))
+                if guessed:
+                    done = self.conn.execute("INSERT OR IGNORE INTO own_copies (sha256, name, branch, written_at, guessed) "
+                                             "VALUES (?,?,?,?,?)", row).rowcount
+                else:
+                    done = self.conn.execute(
+                        "INSERT INTO own_copies (sha256, name, branch, written_at, guessed) VALUES (?,?,?,?,?) "
+                        "ON CONFLICT(sha256) DO UPDATE SET name=excluded.name, branch=excluded.branch, "
+                        "written_at=excluded.written_at, guessed=0 WHERE own_copies.guessed=1", row).rowcount
+                if done:
+                    self._audit(at, "own_copy", f"{c.sha256} returned/{c.name}" + (" (guessed)" if guessed else ""))
 
     # -- rounds -----------------------------------------------------------------------
     def rounds(self, event: str) -> list[Round]:

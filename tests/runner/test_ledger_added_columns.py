@@ -38,3 +38,22 @@ def test_an_older_ledgers_withdrawn_byes_get_completed_at(tmp_path):
         assert led.completed_withdrawn_byes("ddz") == {(3, "ddz:a")}
         led.record_withdrawn_byes("go", (), (), dt.datetime(2011, 5, 7, tzinfo=TZ), [(1, "go:b")])
         assert led.completed_withdrawn_byes("go") == {(1, "go:b")}
+
+
+def test_an_older_ledgers_own_copies_get_guessed(tmp_path):
+    """own_copies without ``guessed``: the column is added (its rows the runs' own records), and
+    a guessed copy is replaced by a run's record of the same content."""
+    from pipeline.store import OwnCopy
+
+    conn = sqlite3.connect(tmp_path / "ledger.sqlite")
+    conn.executescript("CREATE TABLE own_copies (sha256 TEXT PRIMARY KEY, name TEXT NOT NULL, "
+                       "branch TEXT NOT NULL DEFAULT '', written_at TEXT NOT NULL);")
+    conn.execute("INSERT INTO own_copies VALUES ('a','d01-x.xlsx','d01','2011-05-06T17:01:00+08:00')")
+    conn.commit()
+    conn.close()
+    at = dt.datetime(2011, 5, 7, tzinfo=TZ)
+    with Ledger(tmp_path) as led:
+        led.record_own_copies([OwnCopy("b", "d02-y.xlsx", "", at)], at, guessed=True)
+        led.record_own_copies([OwnCopy("a", "d01-x.xlsx", "d01", at), OwnCopy("b", "d02-y.xlsx", "d02", at)], at)
+        own = led.own_copies()
+    assert own["a"].written_at.day == 6 and own["b"].branch == "d02"

@@ -85,6 +85,7 @@ CODES: dict[str, Severity] = {
     "RESULT_READ_AS": Severity.INFO,        # a result written the usual way (黑中盘胜, B+R, 红胜; a bridge board's "-"): how it was read
     "CHECKIN_FORM_UPDATED": Severity.INFO,  # a 签到表 in forms/ written again for a changed list (R2016-F2): said that night              # our own receipt in the inbox, or forwarded in a mail: nothing in it taken
     "PLACE_VACANT": Severity.WARNING,       # a place left vacant: its entrant lost a knockout match / table by not coming (R2011-R1): said once
+    "RECEIVED_COPY_LOST": Severity.ERROR,   # a received workbook's copy in received/ gone: its kept reading still counts, the office restores it
 }
 
 #: a form the office issued under tournament.yaml's former id: its to settle (put the id back),

@@ -1359,6 +1359,9 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 inputs.attached_at[r.sha256] = (r.parent, shas.index(r.sha256))
     cached = ledger.cache_get(sorted(set(keys.values())))
     fresh: dict[str, bytes] = {}
+    # readings of workbooks whose copy in received/ was found gone (RECEIVED_COPY_LOST): kept before, and tonight
+    lost_before = dict(ledger.cache_items(_LOST_READING))
+    lost: dict[str, bytes] = {}
     for key in set(keys.values()) - cached.keys():
         if readings and key in readings:
             cached[key] = fresh[key] = readings[key]
@@ -1409,6 +1412,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             continue
         key = keys[rec.sha256]
         reading = None
+        missing = ""          # the kept copy behind the reading is gone: "kept" (this very reading) or "stale"
         if key in cached:
             try:
                 reading = _unpickle(cached[key])
@@ -1418,6 +1422,27 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             data = _read_one_pickled(t, ledger.root, rec)
             reading = pickle.loads(data)
             fresh[key] = data
+        if reading[0] == "lost":
+            # read (here or by intake) under another tournament.yaml or program, its copy gone:
+            # the reading made before stands in for it (RECEIVED_COPY_LOST) — kept when the copy
+            # was first found gone, or still under its old key on the first night of the change
+            old = lost_before.get(_LOST_READING + rec.sha256)
+            if old is None:
+                old = next((v for k, v in ledger.cache_items(f"read:{rec.sha256}:") if k != key), None)
+            try:
+                reading, missing = (_unpickle(old), "stale") if old is not None else (reading, "")
+            except Exception:   # (kept by another version of a class)
+                pass
+            if missing:
+                fresh.pop(key, None)
+                lost[_LOST_READING + rec.sha256] = old
+        elif key in cached and key not in fresh and not kept_whole(rec.stored(ledger.root), None):
+            # the kept copy behind a kept reading is gone (a stat a night; the copy read only
+            # when it is not there: made again from its mail when that is kept)
+            if _kept_bytes(ledger.root, rec) is None:
+                missing, lost[_LOST_READING + rec.sha256] = "kept", cached[key]
+        if missing:
+            _copy_lost_issue(issues, rec, came_in(rec), reading, unit, stale=missing == "stale")
         kind = reading[0]
         later = _replaced_in_place(rec, recs) if kind == "unreadable" else None
         if kind == "lost":
@@ -1513,7 +1538,34 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     ledger.cache_put(fresh)
     if fresh:
         ledger.cache_prune("read:", set(keys.values()))
+    if lost.keys() - lost_before.keys():
+        ledger.cache_put({k: v for k, v in lost.items() if k not in lost_before}, durable=True)
+    if lost_before.keys() - lost.keys():        # (the copy back: read from it again)
+        ledger.cache_prune(_LOST_READING, set(lost))
     return inputs
+
+
+#: cache keys of the kept reading of a received workbook whose copy in ``received/`` is gone
+#: (:func:`read_inputs`, RECEIVED_COPY_LOST): ``lost-read:<sha256>``
+_LOST_READING = "lost-read:"
+
+
+def _copy_lost_issue(issues: IssueLog, rec: Received, came: str, reading: tuple, unit: str, stale: bool) -> None:
+    """RECEIVED_COPY_LOST (error) for a received workbook whose stored copy in ``received/`` is
+    gone and cannot be made again from its mail (:func:`read_inputs`): its content still counts
+    as it was read before — a registration's entries are not dropped from a running league
+    (README: nothing received is lost) — and the office is told how to bring the copy back.
+    ``stale``: that reading was made under an earlier tournament.yaml or program."""
+    branch = unit
+    if reading and reading[0] == "registration" and getattr(reading[1], "branch", ""):
+        branch = branch or reading[1].branch
+    later = ("；它是在 tournament.yaml 或程序更新之前读取的，此后的改动要等副本恢复后才用于这个文件" if stale else "")
+    issues.add("RECEIVED_COPY_LOST",
+               f"文件《{rec.file_name}》{came}在输出文件夹中保存的副本 received/{rec.sha256}{rec.ext} 已丢失"
+               f"（不是发件人的问题），也无法从原邮件的副本中取回。它的内容仍按此前读取的结果计入{later}。"
+               "请把原文件（或带着它的原邮件）重新放进收件箱，或从备份恢复 received/ 文件夹中的这个文件后再运行；"
+               "恢复之前请勿删除输出文件夹中的 ledger.sqlite（此前读取的结果保存在其中）。",
+               at=CellRef(rec.file_name), source=rec.sha256, branch=branch)
 
 
 _BOOK_KINDS = {"result": "results", "awards": "awards", "checkin": "checkins", "playoff": "playoffs"}
@@ -1532,8 +1584,11 @@ def own_copy_issue(issues: IssueLog, what: str, ours: OwnCopy, at: CellRef, bran
 
 def known_own_copies(ledger: Ledger) -> dict[str, OwnCopy]:
     """The returned copies the runs wrote (:meth:`Ledger.own_copies`), with any copy under
-    ``returned/`` not recorded yet (written by a version that did not record them) hashed and
-    recorded first, at its file's time — once: a night lists the folder and looks names up."""
+    ``returned/`` not recorded yet (written by a version that did not record them, or by a run
+    killed before it recorded them) hashed and recorded first, at its file's time and with no
+    unit, as a guess — once: a night lists the folder and looks names up.  A run that writes
+    the same copy records it as its own (:meth:`Ledger.record_own_copies`: its unit and the
+    run's time in place of the guess)."""
     own = ledger.own_copies()
     folder = ledger.root / "returned"
     try:
@@ -1552,7 +1607,7 @@ def known_own_copies(ledger: Ledger) -> dict[str, OwnCopy]:
         except OSError:
             continue
     if found:
-        ledger.record_own_copies(found, max(c.written_at for c in found))
+        ledger.record_own_copies(found, max(c.written_at for c in found), guessed=True)
         own = ledger.own_copies()
     return own
 
@@ -1617,7 +1672,9 @@ def _reading_key(context: str, rec: Received) -> str:
     joined by NUL, which no part holds (a night makes one per received file: canonical JSON
     of each was a tenth of reading the kept ones)."""
     text = "\0".join((context, rec.sha256, rec.ext, rec.file_name, rec.received_at.isoformat()))
-    return "read:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    # (the file's hash first: the reading made under an earlier spec or program is found by it
+    # when the file's copy is gone — RECEIVED_COPY_LOST, read_inputs)
+    return f"read:{rec.sha256}:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _read_context(t: Tournament) -> str:
@@ -1685,7 +1742,7 @@ def _kept_bytes(root: Path, rec: Received) -> bytes | None:
                 log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，已从带着它的邮件重新取出", rec.file_name)
                 atomic_write_bytes(path, att.data, durable=True)
                 return att.data
-    log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，其内容暂未计入（见 data/issues.csv）", rec.file_name)
+    log().warning("收到的 %s 在输出文件夹 received/ 中保存的副本丢失或已损坏，无法取回（见 data/issues.csv）", rec.file_name)
     return None
 
 
@@ -3022,18 +3079,25 @@ class EventRunner:
         taken back (the name off the list) while the round is still not complete, its bye scores
         again (the result sheet is likewise written again without the mark); taken back after,
         the bye stays unscored, as a 弃权 entered at a table stays (and the rounds drawn since
-        were drawn from it).  Only byes that score (:func:`pipeline.draw.bye_scores`: not a round
-        robin's rest, which counts nothing anyway)."""
+        were drawn from it).  "After" is what a run once saw: the first run that finds the
+        round's results all in with the bye unscored marks it so in the ledger
+        (:meth:`pipeline.store.Ledger.completed_withdrawn_byes`), and it stays unscored though
+        the round is open again later (an office edit that leaves its tables unscorable for a
+        night, then put back: the same inbox and tournament.yaml give the same places).  Only
+        byes that score (:func:`pipeline.draw.bye_scores`: not a round robin's rest, which
+        counts nothing anyway)."""
         gone = self.withdrawn_ids()
         had = self.ledger.withdrawn_byes(self.ev.id)
         if not gone and not had:
             return
+        done = self.ledger.completed_withdrawn_byes(self.ev.id) if had else set()
         byes = self.withdrawable_byes(self.rounds)
         open_rounds = {r.round for r in self.rounds if not all(m.bye or m.key in self.results for m in r.matches)}
         now = {k for k in byes if k[1] in gone and k[0] in open_rounds}
-        now |= {k for k in had if k in byes and (k[1] in gone or k[0] not in open_rounds)}
-        if now != had:
-            self.ledger.record_withdrawn_byes(self.ev.id, now - had, had - now, self.now)
+        now |= {k for k in had if k in byes and (k[1] in gone or k[0] not in open_rounds or k in done)}
+        complete = {k for k in now if k[0] not in open_rounds} - done
+        if now != had or complete:
+            self.ledger.record_withdrawn_byes(self.ev.id, now - had, had - now, self.now, complete)
         self.apply_unscored_byes(self.rounds, now)
 
     def withdrawable_byes(self, rounds: list[Round]) -> dict[tuple[int, str], Match]:
@@ -7593,7 +7657,11 @@ def _event_records(ledger: Ledger, event: str) -> list[str]:
     (:meth:`EventRunner.unscored_byes`: recorded by the run the withdrawal first applied)."""
     rounds = ledger.rounds_raw(event)
     byes = ledger.withdrawn_byes(event)
-    return rounds + ["withdrawn-byes:" + _canon(sorted(byes))] if byes else rounds
+    if not byes:
+        return rounds
+    # (those whose round was seen complete stay unscored whatever comes: part of the state's key)
+    done = ledger.completed_withdrawn_byes(event)
+    return rounds + ["withdrawn-byes:" + _canon(sorted(byes))] + (["complete:" + _canon(sorted(done))] if done else [])
 
 
 def _event_key(t: Tournament, ev: EventSpec, entries: list[Entry], inputs: Inputs,

@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS withdrawn_byes (
     round       INTEGER NOT NULL,
     entry       TEXT NOT NULL,
     recorded_at TEXT NOT NULL,
+    completed_at TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (event, round, entry)
 );
 CREATE TABLE IF NOT EXISTS cache (
@@ -72,7 +73,8 @@ CREATE TABLE IF NOT EXISTS own_copies (
     sha256     TEXT PRIMARY KEY,
     name       TEXT NOT NULL,
     branch     TEXT NOT NULL DEFAULT '',
-    written_at TEXT NOT NULL
+    written_at TEXT NOT NULL,
+    guessed    INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS audit (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -238,9 +240,39 @@ class Ledger:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.executescript(SCHEMA)
+        self._add_columns()
         #: the night being run (:func:`pipeline.lastrun.begin`); "" outside a run: nothing is
         #: kept as its news (:meth:`night_news`)
         self.night = ""
+
+    #: columns added since their table was first made: (table, column, declaration) — a ledger
+    #: made by an older program gets them when opened (CREATE TABLE IF NOT EXISTS leaves an
+    #: existing table as it was)
+    _ADDED_COLUMNS = (("withdrawn_byes", "completed_at", "TEXT NOT NULL DEFAULT ''"),
+                      ("own_copies", "guessed", "INTEGER NOT NULL DEFAULT 0"))
+
+    def _add_columns(self) -> None:
+        """Add :data:`_ADDED_COLUMNS` missing from an older ledger's tables, with what the
+        ledger tells of their values, in one transaction (a run killed here finds them missing
+        still).  ``withdrawn_byes.completed_at``: a bye recorded unscored before a later round of
+        its event was published was seen with its round complete — that round was drawn from
+        its results (:meth:`completed_withdrawn_byes`); the others are marked by the next run
+        that finds their round complete."""
+        missing = [(t, c, d) for t, c, d in self._ADDED_COLUMNS
+                   if c not in {r[1] for r in self.conn.execute(f"PRAGMA table_info({t})")}]
+        if not missing:
+            return
+        with self._tx():
+            for t, c, d in missing:
+                if c in {r[1] for r in self.conn.execute(f"PRAGMA table_info({t})")}:
+                    continue     # (another process of this run added it meanwhile)
+                self.conn.execute(f"ALTER TABLE {t} ADD COLUMN {c} {d}")
+                if (t, c) == ("withdrawn_byes", "completed_at"):
+                    self.conn.execute(
+                        "UPDATE withdrawn_byes SET completed_at=(SELECT MIN(r.published_at) FROM rounds r "
+                        "WHERE r.event=withdrawn_byes.event AND r.round>withdrawn_byes.round) "
+                        "WHERE EXISTS (SELECT 1 FROM rounds r WHERE r.event=withdrawn_byes.event "
+                        "AND r.round>withdrawn_byes.round)")
 
     def __enter__(self) -> "Ledger":
         return self
@@ -330,16 +362,28 @@ class Ledger:
         return {r[0]: OwnCopy(r[0], r[1], r[2], dt.datetime.fromisoformat(r[3]))
                 for r in self.conn.execute("SELECT sha256, name, branch, written_at FROM own_copies")}
 
-    def record_own_copies(self, copies: list["OwnCopy"], at: dt.datetime) -> None:
+    def record_own_copies(self, copies: list["OwnCopy"], at: dt.datetime, guessed: bool = False) -> None:
         """Record the returned copies just written, in one transaction; a content recorded
-        before keeps its first time (the date the notes give)."""
+        before keeps its first time (the date the notes give).  ``guessed``: copies found
+        under ``returned/`` unrecorded, their unit unknown and their time the file's
+        (:func:`pipeline.run.known_own_copies`) — a run's own record of the same content
+        later takes their place (a run killed after writing its copies and before recording
+        them: the run that finishes the night records them as that night's, with their unit)."""
         if not copies:
             return
         with self._tx():
             for c in copies:
-                if self.conn.execute("INSERT OR IGNORE INTO own_copies VALUES (?,?,?,?)",
-                                     (c.sha256, c.name, c.branch, c.written_at.isoformat())).rowcount:
-                    self._audit(at, "own_copy", f"{c.sha256} returned/{c.name}")
+                row = (c.sha256, c.name, c.branch, c.written_at.isoformat(), int(guessed))
+                if guessed:
+                    done = self.conn.execute("INSERT OR IGNORE INTO own_copies (sha256, name, branch, written_at, guessed) "
+                                             "VALUES (?,?,?,?,?)", row).rowcount
+                else:
+                    done = self.conn.execute(
+                        "INSERT INTO own_copies (sha256, name, branch, written_at, guessed) VALUES (?,?,?,?,?) "
+                        "ON CONFLICT(sha256) DO UPDATE SET name=excluded.name, branch=excluded.branch, "
+                        "written_at=excluded.written_at, guessed=0 WHERE own_copies.guessed=1", row).rowcount
+                if done:
+                    self._audit(at, "own_copy", f"{c.sha256} returned/{c.name}" + (" (guessed)" if guessed else ""))
 
     # -- rounds -----------------------------------------------------------------------
     def rounds(self, event: str) -> list[Round]:
@@ -412,19 +456,30 @@ class Ledger:
         rows = self.conn.execute("SELECT round, entry FROM withdrawn_byes WHERE event=?", (event,)).fetchall()
         return {(int(r), str(e)) for r, e in rows}
 
+    def completed_withdrawn_byes(self, event: str) -> set[tuple[int, str]]:
+        """Those of :meth:`withdrawn_byes` whose round a run saw with its results all in while
+        the bye was unscored: they stay unscored for good (handbook 缺席、弃权和退赛, "收齐之后再
+        删去的，不计分照旧") — the withdrawal taken back, the round open again for a while."""
+        rows = self.conn.execute("SELECT round, entry FROM withdrawn_byes WHERE event=? AND completed_at != ''",
+                                 (event,)).fetchall()
+        return {(int(r), str(e)) for r, e in rows}
+
     def record_withdrawn_byes(self, event: str, add: Iterable[tuple[int, str]], drop: Iterable[tuple[int, str]],
-                              at: dt.datetime) -> None:
+                              at: dt.datetime, completed: Iterable[tuple[int, str]] = ()) -> None:
         """Record the byes of ``add`` as not scored and forget those of ``drop`` (the
-        withdrawal taken back), in one transaction."""
-        add, drop = sorted(add), sorted(drop)
-        if not add and not drop:
+        withdrawal taken back), and mark those of ``completed`` (recorded, or in ``add``) as
+        seen with their round complete (:meth:`completed_withdrawn_byes`), in one transaction."""
+        add, drop, completed = sorted(add), sorted(drop), sorted(completed)
+        if not add and not drop and not completed:
             return
         with self._tx():
             self.conn.executemany("DELETE FROM withdrawn_byes WHERE event=? AND round=? AND entry=?",
                                   [(event, r, e) for r, e in drop])
-            self.conn.executemany("INSERT OR REPLACE INTO withdrawn_byes VALUES (?,?,?,?)",
-                                  [(event, r, e, at.isoformat()) for r, e in add])
-            self._audit(at, "withdrawn-byes", f"{event} +{add} -{drop}")
+            self.conn.executemany("INSERT OR REPLACE INTO withdrawn_byes (event, round, entry, recorded_at) "
+                                  "VALUES (?,?,?,?)", [(event, r, e, at.isoformat()) for r, e in add])
+            self.conn.executemany("UPDATE withdrawn_byes SET completed_at=? WHERE event=? AND round=? AND entry=? "
+                                  "AND completed_at=''", [(at.isoformat(), event, r, e) for r, e in completed])
+            self._audit(at, "withdrawn-byes", f"{event} +{add} -{drop}" + (f" complete {completed}" if completed else ""))
 
     # -- registration terms once registration closed -------------------------------------
     def closed_terms(self, event: str) -> dict[str, Any] | None:

@@ -66,6 +66,7 @@ CODE_LABEL = {
     "LATE_SUBMISSION": "逾期提交",
     "WRONG_BRANCH": "单位不符",
     "UNREADABLE_FILE": "文件无法读取",
+    "RECEIVED_COPY_LOST": "保存的副本丢失",
     "TEMPLATE_MISMATCH": "模板不符",
     "TOURNAMENT_ID_MISMATCH": "赛事编号不符",
     "RESULT_CONFLICT": "成绩冲突",

@@ -84,3 +84,59 @@ def test_a_lost_copy_is_read_again_once_it_is_back(tmp_path):
         p.write_bytes(data)
     issues, g04 = night(clear=False)
     assert g04 and not any("received/" in i["message"] for i in issues)
+
+
+def test_a_lost_copy_behind_a_kept_reading_is_said_at_once_and_its_entries_stay(tmp_path):
+    """A kept copy gone from received/ (deleted, a partial restore) whose mail was archived out
+    of the inbox: the night it is first gone is said (RECEIVED_COPY_LOST, error, at the file,
+    the unit's), while the unit's entries stay as read before — on that night, and on the nights
+    after an edit of tournament.yaml (or a program update), which read every file again (the
+    audit's case: nothing said until the first edit, which then dropped a unit's entries from a
+    running league).  Once the copy is back, it is read from it again and nothing is said."""
+    import csv
+    import sqlite3
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    out = tmp_path / "out"
+    assert league(*run_args(folder, out)).returncode == 0
+    done = out / "t2016-poker"
+    spec = folder / "tournament.yaml"
+    rec = _attachment(done, "g04")
+    backup = {p: p.read_bytes() for p in (rec.stored(done), done / "received" / f"{rec.parent}.eml")}
+    entries = [r for r in (done / "data" / "entries.csv").read_text("utf-8").splitlines() if ",g04," in r]
+    assert entries
+
+    def lose() -> None:
+        for p in backup:
+            p.unlink()
+
+    def night(note: str = "") -> list[dict]:
+        if note:
+            spec.write_text(spec.read_text(encoding="utf-8") + f"# {note}\n", encoding="utf-8")
+        (done / ".lastrun.json").unlink(missing_ok=True)
+        league(*run_args(folder, out))
+        with open(done / "data" / "issues.csv", encoding="utf-8-sig") as f:
+            issues = list(csv.DictReader(f))
+        assert [r for r in (done / "data" / "entries.csv").read_text("utf-8").splitlines() if ",g04," in r] == entries
+        assert not [i for i in issues if i["code"] == "UNREADABLE_FILE"], issues
+        return [i for i in issues if i["code"] == "RECEIVED_COPY_LOST"]
+
+    (folder / "inbox" / Path(rec.source).name).unlink()      # the mail archived out of the inbox
+    lose()
+    (said,) = night()                                       # the night it is gone: said
+    assert said["severity"] == "error" and said["branch"] == "g04" and said["file"] == rec.file_name
+    assert f"received/{rec.sha256}{rec.ext}" in said["message"] and "仍按此前读取的结果计入" in said["message"]
+    assert "放进收件箱" in said["message"] and "tournament.yaml" not in said["message"]
+    (said,) = night("an edit of the office")                # read again under another spec: still counts
+    assert "tournament.yaml 或程序更新之前读取" in said["message"]
+    with sqlite3.connect(done / "ledger.sqlite") as con:    # (a program update: every reading made again)
+        con.execute("delete from cache where key like 'read:%'")
+    (said,) = night()
+    for p, data in backup.items():                          # restored from a backup
+        p.write_bytes(data)
+    assert night() == []
+    with sqlite3.connect(done / "ledger.sqlite") as con:
+        assert not con.execute("select count(*) from cache where key like 'lost-read:%'").fetchone()[0]
+    lose()                                                  # gone again, on the night of an edit
+    (said,) = night("another edit")
+    assert "tournament.yaml 或程序更新之前读取" in said["message"]

@@ -771,9 +771,10 @@ def test_R2011_F1_a_playoff_sheet_giving_the_tied_the_same_place_settles_nothing
     assert report.needs_attention
     # the knockout after the groups waits for the playoff instead of seeding by entry id
     assert not report.state.events["xiangqi"].complete
-    # … for the sheet to be corrected, as the office is told (it said only 请组织加赛)
+    # … for the sheet to be corrected, as the office is told (it said only 请组织加赛): the
+    # same 名次 for both leaves the 出线名额 shared, worded as a final-places sheet's (R2011-F1)
     line = next(e for e in report.events if e.startswith("中国象棋"))
-    assert "名次填写有误" in line and "不必再赛" in line, report.events
+    assert "《中国象棋-加赛.xlsx》留下的并列跨越出线名额" in line and "重新发送" in line, report.events
     # the corrected sheet, under the same file name: used, and the refused one is no news
     # (it was said "未被采用…并没有并列", against the sheet that had just settled the tie)
     src = ROOT / "sample_sheets" / "t2011-court" / "inbox"

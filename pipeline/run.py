@@ -4583,8 +4583,10 @@ class EventRunner:
         if not any(i.code == "TEMPLATE_MISMATCH" for i in found):
             ctx.read_fine.append(rec)
         detail = ctx.detail
-        sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns]) \
+        footers: list[Issue] = []       # 明细's 合计/签名 lines: notes
+        sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns], footers) \
             if detail is not None else {}
+        self.issues.extend(footers)
         seen: dict[tuple, tuple[int, tuple, Any]] = {}     # (table, 牌号) → (its first row, its results, its line's values)
         # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
         # sheet filled is said when the sheet fills another table of that group (a resend of

@@ -4583,8 +4583,10 @@ class EventRunner:
         if not any(i.code == "TEMPLATE_MISMATCH" for i in found):
             ctx.read_fine.append(rec)
         detail = ctx.detail
-        sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns]) \
+        footers: list[Issue] = []       # 明细's 合计/签名 lines: notes
+        sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns], footers) \
             if detail is not None else {}
+        self.issues.extend(footers)
         seen: dict[tuple, tuple[int, tuple, Any]] = {}     # (table, 牌号) → (its first row, its results, its line's values)
         # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
         # sheet filled is said when the sheet fills another table of that group (a resend of
@@ -5199,7 +5201,8 @@ class EventRunner:
         text = strip_spaces(without_withdrawn_mark(str(raw)))
         if text not in compared and not text.isascii():
             text = strip_spaces(to_simplified(text))
-        return text in compared or self._renamed_unit(text, sid, compared | _recorded(at, sid), entries), text
+        return (text in compared or _players_in_any_order(raw, entries.get(sid))
+                or self._renamed_unit(text, sid, compared | _recorded(at, sid), entries)), text
 
     def settle_wrong_round(self) -> None:
         """R2016-F3 (rounds 2 and 3): a round's results typed on a copy of the previous
@@ -5959,6 +5962,40 @@ def _faults(found_in: Iterable[tuple[Any, Iterable[tuple[Issue, tuple | None]]]]
             if table is not None:
                 out[table] = "未填" if i.code == "RESULT_SIGNED_BLANK" and out.get(table, "未填") == "未填" else "有误"
     return out
+
+
+#: what a referee puts between a pair's or team's players when he types them: / ／ 、 ， , ; and spaces
+_PLAYER_SEPARATORS = re.compile(r"[/、，,;；\s]+")
+#: a bracketed note after a name (（重组）, （会计/机关二）, (已退赛))
+_BRACKETED = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
+
+
+def _players_in_any_order(raw: Any, e: Entry | None) -> bool:
+    """R2016-F2 (a pair re-formed at check-in) and every pair or team: a side cell naming the
+    entry's players, all of them and no one else, in any order and with any usual separator
+    (潘霞洋/姜力, 潘霞洋、姜力, 潘霞洋 姜力, 潘霞洋／姜力（重组）) names that entry — the referee
+    retyped the printed 姜力/潘霞洋（重组）（会计/机关二） and it was refused as “不是本桌选手”.
+    Bracketed notes are dropped; names compare NFKC, spaces out, in Simplified too.
+
+    >>> from pipeline.model import Person
+    >>> e = Entry("x", "gd", "g1", "姜力/潘霞洋（重组）", (Person("姜力", "g1"), Person("潘霞洋", "g2")))
+    >>> [_players_in_any_order(t, e) for t in ("潘霞洋/姜力", "潘霞洋 、 姜力（重组）", "潘霞洋", "姜力/姜力")]
+    [True, True, False, False]
+    """
+    if e is None or len(e.players) < 2 or not isinstance(raw, str):
+        return False
+    from .ingest.workbook import strip_spaces
+    from .text import to_simplified
+
+    text = unicodedata.normalize("NFKC", raw)
+    while True:
+        bare = _BRACKETED.sub(" ", text)
+        if bare == text:
+            break
+        text = bare
+    typed = [strip_spaces(to_simplified(n)) for n in _PLAYER_SEPARATORS.split(text) if n.strip()]
+    names = [strip_spaces(to_simplified(p.name)) for p in e.players]
+    return len(typed) == len(names) and sorted(typed) == sorted(names)
 
 
 def row_blank(rr: Any, columns: Any) -> bool:

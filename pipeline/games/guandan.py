@@ -2,8 +2,8 @@
 
 Columns 甲方级数, 乙方级数 (2..A), 过A方 (无/甲/乙), 台上方 (甲/乙).  The winner is the side
 that passed A, else the higher level, else the side on stage (台上).  The round score
-by level difference d (A = 14; d > 12 counts 12): winner 52 + 4d, loser 48 − 4d; the two
-always sum to 100.  points = score = the round score (the standings sum them).
+by level difference d (A = 14, a side past A 15: :func:`level_difference`; d > 12 counts 12):
+winner 52 + 4d, loser 48 − 4d; the two always sum to 100.  points = score = the round score (the standings sum them).
 
 A forfeit gives the present side ``forfeit_win`` (default 52, a bare win) and the absent
 side ``forfeit_loss`` (default 0); the event's points may change both.
@@ -79,6 +79,21 @@ def round_score(level_diff: int) -> tuple[int, int]:
         raise ValueError("the level difference is ≥ 0")
     d = min(level_diff, MAX_DIFF)
     return BASE_WIN + STEP * d, TABLE_TOTAL - BASE_WIN - STEP * d
+
+
+def level_difference(a_level: int, b_level: int, past_a: int | None) -> int:
+    """R2016-S1: the level difference d the round score is read with.  The side that passed A
+    (``past_a``: 0 = 甲, 1 = 乙) counts one level above A (15) — the spec and the seed (“过A不再
+    打”) do not say; decided as 双扣's 总局分 (handbook: 先过A的一方比 A 再高一级), so passing A
+    always beats an equal-level win at A (56:44, not 52:48).
+
+    >>> level_difference(14, 14, 0), level_difference(13, 14, 1), level_difference(12, 8, None)
+    (1, 2, 4)
+    """
+    levels = [a_level, b_level]
+    if past_a is not None:
+        levels[past_a] = LEVEL_A + 1
+    return abs(levels[0] - levels[1])
 
 
 def winner_at_time(a_level: int, b_level: int, past_a: int | None, on_stage: int) -> int:
@@ -308,7 +323,7 @@ class Guandan:
             if _filled(deals) and not self._details_agree(row, deals, (a, b), past, pa, issues, stage):
                 continue
             winner = winner_at_time(a, b, past, SIDES.index(stage) if stage else 0)
-            d = abs(a - b)
+            d = level_difference(a, b, past)
             w, l = round_score(d)
             mp = (w, l) if winner == 0 else (l, w)
             if past is not None:

@@ -14,7 +14,7 @@ from typing import Any, Collection, Iterable, Mapping, Sequence
 from .. import layout as L
 from ..issues import Issue, issue, quoted
 from ..model import CellRef, Entry, Playoff, Severity, staff_key
-from .registration import read_sheet_rows
+from .registration import _FOOTER_WORD, read_sheet_rows
 from ..text import cn_numeral
 from .workbook import Book, CellError, TableNotFound, a1, cell_text, col_number, is_blank, norm_label, strip_spaces
 
@@ -223,6 +223,43 @@ def _renamed_sheet(book: Book, file: str) -> list[Issue]:
                   f"已按“{L.RESULT_SHEET}”工作表读取；以后请不要给工作表改名。", at=CellRef(file, ws.name))]
 
 
+#: the label of a line a referee writes under a result table: a total, who signed or filled
+#: it in, a note (a registration form's footer words, and the referee's) — NFKC, spaces out
+_RESULT_FOOTER = re.compile(rf"^[(\[【]?(?:分?工会|单位|部门)?(?:主席|领导)?(?:{_FOOTER_WORD}|[总總主副]?裁判(?:长|長|员|員)?"
+                            r"|记录员?|記錄員?|记分员?|記分員?|备注|備註|说明|說明)")
+
+
+def _footer_cell(values: Mapping[str, Any], cells: Mapping[str, CellRef], keys: Sequence[str]) -> CellRef | None:
+    """The cell that makes a row of a result or detail sheet a summary or signature line
+    under the table (合计, 合计：16桌, 裁判长：张三, 签名：, 备注：…; :data:`_RESULT_FOOTER`),
+    or None: a key cell (``keys``: 轮次, 组别, 桌号, 局号, 牌号) holding such a label, or the
+    row's first filled other cell (by column) being one.  The caller asks only of a row that names
+    no table (成绩: its 轮次, 组别 and 桌号 blank or the label) or no deal (明细: no number
+    under 局号) — a mistyped table number with its results stays a row, said where it is."""
+    for k in keys:
+        if k in cells and cells[k].cell and _footer_label(values.get(k)):
+            return cells[k]
+    filled = [(col_number("".join(ch for ch in cells[k].cell if ch.isalpha())), k) for k, v in values.items()
+              if k in cells and cells[k].cell and k not in keys and _value(v) is not None]
+    if not filled:
+        return None
+    first = min(filled)[1]
+    return cells[first] if _footer_label(values.get(first)) else None
+
+
+def _footer_label(v: Any) -> bool:
+    """Whether a cell holds a 合计/签名/备注 label (:data:`_RESULT_FOOTER`)."""
+    return isinstance(v, str) and bool(_RESULT_FOOTER.search(strip_spaces(v)))
+
+
+def _footer_note(file: str, at: CellRef, what: str = "某一桌的成绩，请填写它的轮次、组别和桌号") -> Issue:
+    """RESULT_INVALID, a note at ``at``: the line is a summary or signature line, not a table
+    (:func:`_footer_cell`) — nothing to fix, as a registration form's 填表人/合计 lines."""
+    return issue("RESULT_INVALID", f"《{file}》“{at.sheet}”工作表第 {''.join(ch for ch in at.cell if ch.isdigit())} 行"
+                 f"（{at.cell}）是表格下方的合计、签名或备注之类的落款，不是哪一桌的成绩，没有读取（无需修改）。"
+                 f"如果这一行是{what}。", at=at, severity=Severity.INFO)
+
+
 def read_results(book: Book, file: str, labels: Sequence[str], required: Sequence[str] = ("桌号",),
                  results: Sequence[str] = ()) -> tuple[list[SheetRow], list[Issue]]:
     """Filled rows of the 成绩 sheet with the key columns (轮次/组别/桌号, 牌号) and the
@@ -240,7 +277,19 @@ def read_results(book: Book, file: str, labels: Sequence[str], required: Sequenc
     merged = _merged_cells(book, L.RESULT_SHEET, raw, _merged_keys_down(book, L.RESULT_SHEET, raw))
     rows = [SheetRow(n, v, c, tuple(k for k, x in v.items() if isinstance(x, CellError)), merged.get(n, {}))
             for n, v, c in raw]
-    problems = _renamed_sheet(book, file) + _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
+    # a 合计/裁判长/备注 line under the table (no table number): a note, not a row, and its
+    # formulas (=COUNTA(…) saved without a value) no error
+    footers, footer_rows = [], set()
+    for r in rows:
+        if any(not _footer_label(r.values.get(k)) and _value(r.values.get(k)) is not None
+               for k in L.RESULT_KEY_COLUMNS):
+            continue        # a round, group or table typed: a row of a table (a mistyped one is said)
+        at = _footer_cell(r.values, r.cells, (*L.RESULT_KEY_COLUMNS, "牌号"))
+        if at is not None:
+            footers.append(_footer_note(file, at))
+            footer_rows.add(r.row)
+    rows = [r for r in rows if r.row not in footer_rows]
+    problems = _renamed_sheet(book, file) + footers + _errors(rows, file) + _cut_off(book, L.RESULT_SHEET, file)
     rows = [SheetRow(r.row, {k: _value(v) for k, v in r.values.items()}, r.cells, r.errors, r.merged) for r in rows]
     if results:
         problems += _typed_elsewhere(book, file, want, required, results, rows)
@@ -410,13 +459,16 @@ def key_of(values: dict[str, Any]) -> tuple[str, str, str]:
     return num(values.get("轮次"), _ROUND_NO), group_of(values.get("组别")), num(values.get("桌号"), _TABLE_NO)
 
 
-def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+def read_details(book: Book, file: str, sheet: str, labels: Sequence[str], notes: list[Issue] | None = None
+                 ) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
     """Detail (hand-by-hand) rows grouped by (round, group, table); each row dict carries
     ``_cells`` (label → CellRef) for located messages, and ``_merged`` (as
     :attr:`SheetRow.merged`) when a cell of it is merged — not a key cell merged down its
     column, which reads its range's value (:func:`_merged_keys_down`).  A workbook without the detail
     sheet simply has no details.  Every row is read: a referee who cleared one table's
-    unused pre-filled rows made a run of blank rows, and the tables below went unchecked."""
+    unused pre-filled rows made a run of blank rows, and the tables below went unchecked.
+    A 合计/签名/备注 line (under 局号, or first: :func:`_footer_cell`) is no deal: a note in
+    ``notes`` (nothing to fix), the row not read — it was "明细第 合计 局：头游方 … 不是可选值"."""
     if book.sheet(sheet) is None:
         return {}
     want = list(dict.fromkeys([*L.RESULT_KEY_COLUMNS, *labels]))
@@ -432,6 +484,12 @@ def read_details(book: Book, file: str, sheet: str, labels: Sequence[str]) -> di
         values = {k: (v if isinstance(v, CellError) else _value(v)) for k, v in values.items()}   # (as 成绩's)
         # 局号 is pre-filled by our writer: a row with nothing else is blank
         if all(values.get(l) in (None, "") for l in labels if l != "局号"):
+            continue
+        at = None if isinstance(values.get("局号"), (int, float)) else \
+            _footer_cell(values, cells, (*L.RESULT_KEY_COLUMNS, "局号"))
+        if at is not None:
+            if notes is not None:
+                notes.append(_footer_note(file, at, "一局，请在“局号”填写局数"))
             continue
         out.setdefault(key_of(values), []).append({**values, "_cells": cells, "_row": n,
                                                    **({"_merged": merged[n]} if n in merged else {})})

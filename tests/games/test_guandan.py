@@ -30,7 +30,7 @@ def test_R2016_F4_equal_level_on_stage_wins(sheet):
 
 def test_R2016_F4_past_a(sheet):
     (res,), issues = sheet(G).parse({"甲方级数": "A", "乙方级数": "3", "过A方": "甲"})
-    assert issues == [] and [x.points for x in res.sides] == [96, 4]
+    assert issues == [] and [x.points for x in res.sides] == [100, 0]      # R2016-S1: past A counts 15, d = 12
     _, (i,) = sheet(G).parse({"甲方级数": "K", "乙方级数": "3", "过A方": "甲"})
     assert i.code == "RESULT_INVALID" and i.cell == "F2"
 

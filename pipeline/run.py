@@ -3150,6 +3150,12 @@ class EventRunner:
         self.check_playoffs_since_draw()
         if hasattr(self.fmt, "rounds_capped") and (self.rounds or deadline_passed(self.ev, self.now)):
             self.rounds_capped(self.draw_state())      # every night, not only one that draws
+        # R2011-F1 with R2020-F4: a group 加赛表 leaving level those on one side of the cut is
+        # taken every night the group stage is played out — not only the night whose draw
+        # waits on it: a knockout round still open returns below before the draw (once a run:
+        # group_cut_taken; the call in the loop is for a group stage played out by a round
+        # drawn and read this night)
+        self.take_level_group_playoffs()
         while True:
             # every published round's tables, not the last round's alone (R2020-A1, R2015-A1 …):
             # an earlier table whose result was lost since (a changed game option, a stricter
@@ -3178,7 +3184,7 @@ class EventRunner:
                 self.waiting = (f"报名已截止，第1轮于 {cn_datetime(aware(self.ev.draw_at).astimezone(TZ))} 后抽签"
                                 + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
-            # (before the draw: the night that plays out the group stage draws the knockout)
+            # (before the draw: a group stage played out by a round drawn this night)
             self.take_level_group_playoffs()
             state = self.draw_state()
             need = getattr(self.fmt, "min_entries", 2)       # a table of three needs three

@@ -894,8 +894,11 @@ def office_addresses(spec: Any) -> tuple[str, ...]:
     """The office's own mail addresses as tournament.yaml's ``submit_to`` gives them (lower
     case; none when it names none): a form forwarded as an attachment counts at its own mail's
     time only when that mail was sent to the office (R2020-Q4,
-    :func:`pipeline.ingest.eml._sent_to_office`)."""
-    return tuple(dict.fromkeys(a.lower() for a in re.findall(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+", spec.submit_to or "")))
+    :func:`pipeline.ingest.eml._sent_to_office`).  ``submit_to`` is free text printed on the
+    notice: the addresses in it are ASCII (Chinese written against one — 发送至ghb@… — is not
+    part of it; full-width letters and ＠ are read as their ASCII forms)."""
+    text = unicodedata.normalize("NFKC", spec.submit_to or "")
+    return tuple(dict.fromkeys(a.lower() for a in re.findall(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+", text, flags=re.ASCII)))
 
 
 #: notes about a file set aside as a whole (not a workbook we can read, not our form)

@@ -2006,6 +2006,20 @@ def former_id_step(t: Tournament, issued_as: Sequence[Issue], registrations: Seq
             "否则它们是另一项比赛的报名表（复制来的赛事文件夹有同一个密钥），不予受理。")
 
 
+def copies_lost_step(lost: Sequence[Issue]) -> str:
+    """The office's next step for received files whose copy in received/ is lost
+    (RECEIVED_COPY_LOST, :func:`_copy_lost_issue`): the office's own matter, not the units' —
+    restore the copy as the handbook's action column says (the night said only to send the
+    forms in returned/ back to the units for correction)."""
+    def copy(i: Issue) -> str:       # (the stored name as the issue says it: received/<sha256><ext>)
+        m = re.search(r"received/[0-9a-f]{64}\.[A-Za-z0-9]+", i.message)
+        return f"《{i.file}》（{m.group(0)}）" if m else f"《{i.file}》"
+    copies = "、".join(dict.fromkeys(copy(i) for i in lost))
+    return (f"输出文件夹 received/ 中保存的副本丢失（见 data/issues.csv 中的 RECEIVED_COPY_LOST）：{copies}。"
+            "这是组委会自己的存档问题，不必通知发件单位，它们的内容仍按此前读取的结果计入。请把原文件（或带着它的原邮件）"
+            "重新放进收件箱，或从备份恢复 received/ 中的这些文件后再运行；恢复之前请勿删除 ledger.sqlite。")
+
+
 def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime,
                         late_policy: str = "reject") -> str:
     """The office's next step for the registration forms with errors (their marked copies in
@@ -7550,11 +7564,15 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # unit, and its referee is told by the line below, not sent a registration form back)
     # (a form issued here under tournament.yaml's former id is the office's to settle, not
     # the captain's to correct: its own step, below)
-    if any((i.source in forms or i.file in forms) and i.branch and i.code != "TOURNAMENT_ID_MISMATCH" for i in errors):
+    # (a received form's copy lost from received/ is the office's to restore: its own step)
+    if any((i.source in forms or i.file in forms) and i.branch and i.code not in OFFICES_MATTER for i in errors):
         report.next_steps.append(returned_forms_step(terms.spec.events, events, now, t.spec.late_policy))
     issued_as = [i for i in errors if i.code == "TOURNAMENT_ID_MISMATCH"]
     if issued_as:
         report.next_steps.append(former_id_step(t, issued_as, inputs.registrations))
+    copies_lost = [i for i in errors if i.code == "RECEIVED_COPY_LOST"]
+    if copies_lost:
+        report.next_steps.append(copies_lost_step(copies_lost))
     # R2015-A1: the 评奖表 is the office's own, and read: a problem of its rows (UNKNOWN_BRANCH at a
     # 单位 typed "后勤") is the office's to correct, not a file not taken to tell its sender of
     award_books = {rec.sha256 for rec, _ in inputs.awards}

@@ -140,3 +140,37 @@ def test_a_lost_copy_behind_a_kept_reading_is_said_at_once_and_its_entries_stay(
     lose()                                                  # gone again, on the night of an edit
     (said,) = night("another edit")
     assert "tournament.yaml 或程序更新之前读取" in said["message"]
+
+
+def test_a_lost_copy_is_the_offices_matter_not_the_captains(tmp_path):
+    """RECEIVED_COPY_LOST is the office's own matter (不是发件人的问题): the night's 工会办公室下一步
+    does not say to send the forms back to the units for correction (the returned/ copy it
+    pointed at is the unit's old, unmarked one) but to restore the copy; the unit's page does
+    not ask the captain to correct and resend, and no receipt tells the captain of it."""
+    import datetime as dt
+
+    from pipeline.mail.receipts import build_receipts
+    from pipeline.render.site_vm import branch_vm
+    from pipeline.run import RunOptions, run
+    from pipeline.timeutil import TZ
+
+    folder = copy_sample("t2016-poker", tmp_path)
+    out = tmp_path / "out"
+    now = dt.datetime(2030, 1, 1, tzinfo=TZ)
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+    done = out / "t2016-poker"
+    rec = _attachment(done, "g04")
+    for p in (rec.stored(done), done / "received" / f"{rec.parent}.eml"):
+        p.unlink()
+    (folder / "inbox" / Path(rec.source).name).unlink()
+    report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now + dt.timedelta(days=1)))
+    (lost,) = [i for i in report.issues if i.code == "RECEIVED_COPY_LOST"]
+    assert lost.branch == "g04"
+    assert not any("returned/" in s for s in report.next_steps), report.next_steps
+    (step,) = [s for s in report.next_steps if "RECEIVED_COPY_LOST" in s]
+    assert f"received/{rec.sha256}{rec.ext}" in step and "收件箱" in step and "备份" in step, step
+    page = branch_vm(report.state, "g04")
+    assert not any("请修改" in s or "后重新发送" in s for s in page.next_steps), page.next_steps
+    assert any("无需修改" in s for s in page.next_steps) and page.summary.errors == 1, page.next_steps
+    assert "待改" not in page.summary.state, page.summary.state
+    assert not [r for r in build_receipts(report.state, done) if r.sha256 == rec.sha256]

@@ -1365,6 +1365,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     # readings of workbooks whose copy in received/ was found gone (RECEIVED_COPY_LOST): kept before, and tonight
     lost_before = dict(ledger.cache_items(_LOST_READING))
     lost: dict[str, bytes] = {}
+    older: dict[str, bytes] | None = None      # the old program's readings by file (_readings_by_file), when needed
     for key in set(keys.values()) - cached.keys():
         if readings and key in readings:
             cached[key] = fresh[key] = readings[key]
@@ -1432,6 +1433,10 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             old = lost_before.get(_LOST_READING + rec.sha256)
             if old is None:
                 old = next((v for k, v in ledger.cache_items(f"read:{rec.sha256}:") if k != key), None)
+            if old is None:
+                if older is None:
+                    older = _readings_by_file(ledger)
+                old = older.get(rec.sha256)
             try:
                 reading, missing = (_unpickle(old), "stale") if old is not None else (reading, "")
             except Exception:   # (kept by another version of a class)
@@ -1546,6 +1551,44 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     if lost_before.keys() - lost.keys():        # (the copy back: read from it again)
         ledger.cache_prune(_LOST_READING, set(lost))
     return inputs
+
+
+#: a reading's key as programs up to ca7e204 kept it: ``read:`` and a hash of the context and
+#: the file's hash, extension, name and time — the file's hash not to be seen in it
+_OLD_READING_KEY = re.compile(r"read:[0-9a-f]{64}")
+
+
+def _readings_by_file(ledger: Ledger) -> dict[str, bytes]:
+    """The readings kept under the old key (:data:`_OLD_READING_KEY`: ca7e204 and earlier), by
+    the SHA-256 of the file each is of — for a received workbook whose copy in ``received/``
+    was lost while that program ran, which counted it from that reading (RECEIVED_COPY_LOST,
+    :func:`read_inputs`): the first night of this program found no ``read:<sha256>:``
+    reading, dropped the unit's entries (UNREADABLE_FILE) and pruned the old reading.  The
+    old key cannot be made again (it hashes that program's code); a reading is tied to its
+    file by what it holds: a registration by its ``source`` (the file's SHA-256), a result,
+    awards, check-in or 加赛 sheet by its book's name (the stored copy's, ``<sha256><ext>``).
+    A file read as not our form or unreadable holds neither: not found (it counted for
+    nothing).  Of several readings of one file (made under successive tournament.yaml), the
+    one kept last."""
+    found: dict[str, bytes] = {}
+    for k, v in ledger.cache_items("read:"):
+        if not _OLD_READING_KEY.fullmatch(k):
+            continue
+        try:
+            reading = _unpickle(v)
+        except Exception:   # noqa: BLE001 - (kept by another version of a class: not this one's)
+            continue
+        if not isinstance(reading, tuple) or len(reading) < 2:
+            continue
+        if reading[0] == "registration":
+            sha = getattr(reading[1], "source", "") or ""
+        elif reading[0] in _BOOK_KINDS:
+            sha = (getattr(reading[1], "name", "") or "").split(".", 1)[0]
+        else:
+            continue
+        if re.fullmatch(r"[0-9a-f]{64}", sha):
+            found[sha] = v
+    return found
 
 
 #: cache keys of the kept reading of a received workbook whose copy in ``received/`` is gone

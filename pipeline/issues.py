@@ -88,11 +88,16 @@ CODES: dict[str, Severity] = {
     "RECEIVED_COPY_LOST": Severity.ERROR,   # a received workbook's copy in received/ gone: its kept reading still counts, the office restores it
 }
 
-#: a form the office issued under tournament.yaml's former id: its to settle (put the id back),
-#: not the captain's — no receipt refusing it (:func:`pipeline.mail.receipts.recipients`) and no
-#: returned copy marked for the captain (:func:`pipeline.run.plan_returned_copies`); it is taken
-#: once the id is back
-OFFICES_MATTER: frozenset[str] = frozenset({"TOURNAMENT_ID_MISMATCH"})
+#: problems of a form that are the office's to settle, not the captain's: a form the office
+#: issued under tournament.yaml's former id (TOURNAMENT_ID_MISMATCH: put the id back; it is
+#: taken once the id is back), a received form's copy in received/ lost (RECEIVED_COPY_LOST:
+#: restore it; its kept reading counts meanwhile).  No receipt is sent while one stands
+#: (:func:`pipeline.mail.receipts.recipients`: it would tell the captain of it — it is sent,
+#: as one owed, once settled), no returned copy is marked for the captain
+#: (:func:`pipeline.run.plan_returned_copies`), the night's 工会办公室下一步 does not say to send
+#: the forms back to the units and the unit's page does not ask for a correction
+#: (:func:`pipeline.render.site_vm.next_steps`)
+OFFICES_MATTER: frozenset[str] = frozenset({"TOURNAMENT_ID_MISMATCH", "RECEIVED_COPY_LOST"})
 
 #: codes said only on the night what they report happens, never again by a later night that
 #: replays what an earlier one found (a kept event state, an unchanged night's report): the

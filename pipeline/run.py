@@ -894,8 +894,11 @@ def office_addresses(spec: Any) -> tuple[str, ...]:
     """The office's own mail addresses as tournament.yaml's ``submit_to`` gives them (lower
     case; none when it names none): a form forwarded as an attachment counts at its own mail's
     time only when that mail was sent to the office (R2020-Q4,
-    :func:`pipeline.ingest.eml._sent_to_office`)."""
-    return tuple(dict.fromkeys(a.lower() for a in re.findall(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+", spec.submit_to or "")))
+    :func:`pipeline.ingest.eml._sent_to_office`).  ``submit_to`` is free text printed on the
+    notice: the addresses in it are ASCII (Chinese written against one — 发送至ghb@… — is not
+    part of it; full-width letters and ＠ are read as their ASCII forms)."""
+    text = unicodedata.normalize("NFKC", spec.submit_to or "")
+    return tuple(dict.fromkeys(a.lower() for a in re.findall(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+", text, flags=re.ASCII)))
 
 
 #: notes about a file set aside as a whole (not a workbook we can read, not our form)
@@ -1362,6 +1365,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     # readings of workbooks whose copy in received/ was found gone (RECEIVED_COPY_LOST): kept before, and tonight
     lost_before = dict(ledger.cache_items(_LOST_READING))
     lost: dict[str, bytes] = {}
+    older: dict[str, bytes] | None = None      # the old program's readings by file (_readings_by_file), when needed
     for key in set(keys.values()) - cached.keys():
         if readings and key in readings:
             cached[key] = fresh[key] = readings[key]
@@ -1429,6 +1433,10 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             old = lost_before.get(_LOST_READING + rec.sha256)
             if old is None:
                 old = next((v for k, v in ledger.cache_items(f"read:{rec.sha256}:") if k != key), None)
+            if old is None:
+                if older is None:
+                    older = _readings_by_file(ledger)
+                old = older.get(rec.sha256)
             try:
                 reading, missing = (_unpickle(old), "stale") if old is not None else (reading, "")
             except Exception:   # (kept by another version of a class)
@@ -1543,6 +1551,44 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     if lost_before.keys() - lost.keys():        # (the copy back: read from it again)
         ledger.cache_prune(_LOST_READING, set(lost))
     return inputs
+
+
+#: a reading's key as programs up to ca7e204 kept it: ``read:`` and a hash of the context and
+#: the file's hash, extension, name and time — the file's hash not to be seen in it
+_OLD_READING_KEY = re.compile(r"read:[0-9a-f]{64}")
+
+
+def _readings_by_file(ledger: Ledger) -> dict[str, bytes]:
+    """The readings kept under the old key (:data:`_OLD_READING_KEY`: ca7e204 and earlier), by
+    the SHA-256 of the file each is of — for a received workbook whose copy in ``received/``
+    was lost while that program ran, which counted it from that reading (RECEIVED_COPY_LOST,
+    :func:`read_inputs`): the first night of this program found no ``read:<sha256>:``
+    reading, dropped the unit's entries (UNREADABLE_FILE) and pruned the old reading.  The
+    old key cannot be made again (it hashes that program's code); a reading is tied to its
+    file by what it holds: a registration by its ``source`` (the file's SHA-256), a result,
+    awards, check-in or 加赛 sheet by its book's name (the stored copy's, ``<sha256><ext>``).
+    A file read as not our form or unreadable holds neither: not found (it counted for
+    nothing).  Of several readings of one file (made under successive tournament.yaml), the
+    one kept last."""
+    found: dict[str, bytes] = {}
+    for k, v in ledger.cache_items("read:"):
+        if not _OLD_READING_KEY.fullmatch(k):
+            continue
+        try:
+            reading = _unpickle(v)
+        except Exception:   # noqa: BLE001 - (kept by another version of a class: not this one's)
+            continue
+        if not isinstance(reading, tuple) or len(reading) < 2:
+            continue
+        if reading[0] == "registration":
+            sha = getattr(reading[1], "source", "") or ""
+        elif reading[0] in _BOOK_KINDS:
+            sha = (getattr(reading[1], "name", "") or "").split(".", 1)[0]
+        else:
+            continue
+        if re.fullmatch(r"[0-9a-f]{64}", sha):
+            found[sha] = v
+    return found
 
 
 #: cache keys of the kept reading of a received workbook whose copy in ``received/`` is gone
@@ -2001,6 +2047,20 @@ def former_id_step(t: Tournament, issued_as: Sequence[Issue], registrations: Seq
             f"如果是在报名表下发之后改了 id，请把 id {back}（赛事编号写在已下发的报名表里，报名表发出后就不能再改）"
             f"后再运行，这些报名表即可受理，无需退回，也不必请各{t.spec.unit_word}重发；"
             "否则它们是另一项比赛的报名表（复制来的赛事文件夹有同一个密钥），不予受理。")
+
+
+def copies_lost_step(lost: Sequence[Issue]) -> str:
+    """The office's next step for received files whose copy in received/ is lost
+    (RECEIVED_COPY_LOST, :func:`_copy_lost_issue`): the office's own matter, not the units' —
+    restore the copy as the handbook's action column says (the night said only to send the
+    forms in returned/ back to the units for correction)."""
+    def copy(i: Issue) -> str:       # (the stored name as the issue says it: received/<sha256><ext>)
+        m = re.search(r"received/[0-9a-f]{64}\.[A-Za-z0-9]+", i.message)
+        return f"《{i.file}》（{m.group(0)}）" if m else f"《{i.file}》"
+    copies = "、".join(dict.fromkeys(copy(i) for i in lost))
+    return (f"输出文件夹 received/ 中保存的副本丢失（见 data/issues.csv 中的 RECEIVED_COPY_LOST）：{copies}。"
+            "这是组委会自己的存档问题，不必通知发件单位，它们的内容仍按此前读取的结果计入。请把原文件（或带着它的原邮件）"
+            "重新放进收件箱，或从备份恢复 received/ 中的这些文件后再运行；恢复之前请勿删除 ledger.sqlite。")
 
 
 def returned_forms_step(specs: Sequence[EventSpec], events: Mapping[str, EventState], now: dt.datetime,
@@ -3150,6 +3210,12 @@ class EventRunner:
         self.check_playoffs_since_draw()
         if hasattr(self.fmt, "rounds_capped") and (self.rounds or deadline_passed(self.ev, self.now)):
             self.rounds_capped(self.draw_state())      # every night, not only one that draws
+        # R2011-F1 with R2020-F4: a group 加赛表 leaving level those on one side of the cut is
+        # taken every night the group stage is played out — not only the night whose draw
+        # waits on it: a knockout round still open returns below before the draw (once a run:
+        # group_cut_taken; the call in the loop is for a group stage played out by a round
+        # drawn and read this night)
+        self.take_level_group_playoffs()
         while True:
             # every published round's tables, not the last round's alone (R2020-A1, R2015-A1 …):
             # an earlier table whose result was lost since (a changed game option, a stricter
@@ -3178,7 +3244,7 @@ class EventRunner:
                 self.waiting = (f"报名已截止，第1轮于 {cn_datetime(aware(self.ev.draw_at).astimezone(TZ))} 后抽签"
                                 + ("（比赛当天签到后：请把签到表放入收件箱）" if self.fmt.name == "groups_standings" else ""))
                 return
-            # (before the draw: the night that plays out the group stage draws the knockout)
+            # (before the draw: a group stage played out by a round drawn this night)
             self.take_level_group_playoffs()
             state = self.draw_state()
             need = getattr(self.fmt, "min_entries", 2)       # a table of three needs three
@@ -7541,11 +7607,15 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # unit, and its referee is told by the line below, not sent a registration form back)
     # (a form issued here under tournament.yaml's former id is the office's to settle, not
     # the captain's to correct: its own step, below)
-    if any((i.source in forms or i.file in forms) and i.branch and i.code != "TOURNAMENT_ID_MISMATCH" for i in errors):
+    # (a received form's copy lost from received/ is the office's to restore: its own step)
+    if any((i.source in forms or i.file in forms) and i.branch and i.code not in OFFICES_MATTER for i in errors):
         report.next_steps.append(returned_forms_step(terms.spec.events, events, now, t.spec.late_policy))
     issued_as = [i for i in errors if i.code == "TOURNAMENT_ID_MISMATCH"]
     if issued_as:
         report.next_steps.append(former_id_step(t, issued_as, inputs.registrations))
+    copies_lost = [i for i in errors if i.code == "RECEIVED_COPY_LOST"]
+    if copies_lost:
+        report.next_steps.append(copies_lost_step(copies_lost))
     # R2015-A1: the 评奖表 is the office's own, and read: a problem of its rows (UNKNOWN_BRANCH at a
     # 单位 typed "后勤") is the office's to correct, not a file not taken to tell its sender of
     award_books = {rec.sha256 for rec, _ in inputs.awards}

@@ -62,7 +62,6 @@ CREATE TABLE IF NOT EXISTS withdrawn_byes (
     round       INTEGER NOT NULL,
     entry       TEXT NOT NULL,
     recorded_at TEXT NOT NULL,
-    completed_at TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (event, round, entry)
 );
 CREATE TABLE IF NOT EXISTS cache (
@@ -73,8 +72,7 @@ CREATE TABLE IF NOT EXISTS own_copies (
     sha256     TEXT PRIMARY KEY,
     name       TEXT NOT NULL,
     branch     TEXT NOT NULL DEFAULT '',
-    written_at TEXT NOT NULL,
-    guessed    INTEGER NOT NULL DEFAULT 0
+    written_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS audit (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -239,40 +237,62 @@ class Ledger:
         self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=FULL")
+        had = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         self.conn.executescript(SCHEMA)
-        self._add_columns()
+        self._side_tables(had)
         #: the night being run (:func:`pipeline.lastrun.begin`); "" outside a run: nothing is
         #: kept as its news (:meth:`night_news`)
         self.night = ""
 
-    #: columns added since their table was first made: (table, column, declaration) — a ledger
-    #: made by an older program gets them when opened (CREATE TABLE IF NOT EXISTS leaves an
-    #: existing table as it was)
-    _ADDED_COLUMNS = (("withdrawn_byes", "completed_at", "TEXT NOT NULL DEFAULT ''"),
-                      ("own_copies", "guessed", "INTEGER NOT NULL DEFAULT 0"))
+    #: data added since a table was first made, in tables of its own — never new columns of
+    #: an old table: the previous program's ``INSERT … VALUES (?,?,?,?)`` into it failed on a
+    #: ledger this one had opened (and blamed the disk).  ``withdrawn_byes_completed``: a bye
+    #: recorded unscored seen with its round complete (:meth:`completed_withdrawn_byes`);
+    #: ``own_copies_guessed``: a returned copy found unrecorded (:meth:`record_own_copies`)
+    _SIDE_TABLES = """
+CREATE TABLE IF NOT EXISTS withdrawn_byes_completed (
+    event        TEXT NOT NULL,
+    round        INTEGER NOT NULL,
+    entry        TEXT NOT NULL,
+    completed_at TEXT NOT NULL,
+    PRIMARY KEY (event, round, entry)
+);
+CREATE TABLE IF NOT EXISTS own_copies_guessed (
+    sha256 TEXT PRIMARY KEY
+);
+"""
 
-    def _add_columns(self) -> None:
-        """Add :data:`_ADDED_COLUMNS` missing from an older ledger's tables, with what the
-        ledger tells of their values, in one transaction (a run killed here finds them missing
-        still).  ``withdrawn_byes.completed_at``: a bye recorded unscored before a later round of
-        its event was published was seen with its round complete — that round was drawn from
-        its results (:meth:`completed_withdrawn_byes`); the others are marked by the next run
-        that finds their round complete."""
-        missing = [(t, c, d) for t, c, d in self._ADDED_COLUMNS
-                   if c not in {r[1] for r in self.conn.execute(f"PRAGMA table_info({t})")}]
-        if not missing:
+    def _side_tables(self, had: set[str]) -> None:
+        """Make :data:`_SIDE_TABLES` in one transaction.  An older ledger's byes recorded
+        unscored before a later round of their event was published were seen with their round
+        complete — that round was drawn from its results; the others are marked by the next
+        run that finds their round complete.  A ledger given the data as columns (a development
+        build: ``withdrawn_byes.completed_at``, ``own_copies.guessed``) has it moved here and
+        the columns dropped, so the previous program can write it again."""
+        def columns(t: str) -> set[str]:
+            return {r[1] for r in self.conn.execute(f"PRAGMA table_info({t})")}
+        if {"withdrawn_byes_completed", "own_copies_guessed"} <= had and "completed_at" not in columns("withdrawn_byes") \
+                and "guessed" not in columns("own_copies"):
             return
         with self._tx():
-            for t, c, d in missing:
-                if c in {r[1] for r in self.conn.execute(f"PRAGMA table_info({t})")}:
-                    continue     # (another process of this run added it meanwhile)
-                self.conn.execute(f"ALTER TABLE {t} ADD COLUMN {c} {d}")
-                if (t, c) == ("withdrawn_byes", "completed_at"):
-                    self.conn.execute(
-                        "UPDATE withdrawn_byes SET completed_at=(SELECT MIN(r.published_at) FROM rounds r "
-                        "WHERE r.event=withdrawn_byes.event AND r.round>withdrawn_byes.round) "
-                        "WHERE EXISTS (SELECT 1 FROM rounds r WHERE r.event=withdrawn_byes.event "
-                        "AND r.round>withdrawn_byes.round)")
+            new = "withdrawn_byes_completed" not in {r[0] for r in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            for stmt in self._SIDE_TABLES.split(";"):
+                if stmt.strip():
+                    self.conn.execute(stmt)
+            if "completed_at" in columns("withdrawn_byes"):
+                self.conn.execute("INSERT OR IGNORE INTO withdrawn_byes_completed SELECT event, round, entry, completed_at "
+                                  "FROM withdrawn_byes WHERE completed_at != ''")
+                self.conn.execute("ALTER TABLE withdrawn_byes DROP COLUMN completed_at")
+            elif new and "withdrawn_byes" in had:
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO withdrawn_byes_completed SELECT w.event, w.round, w.entry, "
+                    "(SELECT MIN(r.published_at) FROM rounds r WHERE r.event=w.event AND r.round>w.round) "
+                    "FROM withdrawn_byes w WHERE EXISTS (SELECT 1 FROM rounds r WHERE r.event=w.event "
+                    "AND r.round>w.round)")
+            if "guessed" in columns("own_copies"):
+                self.conn.execute("INSERT OR IGNORE INTO own_copies_guessed SELECT sha256 FROM own_copies WHERE guessed=1")
+                self.conn.execute("ALTER TABLE own_copies DROP COLUMN guessed")
 
     def __enter__(self) -> "Ledger":
         return self
@@ -373,15 +393,15 @@ class Ledger:
             return
         with self._tx():
             for c in copies:
-                row = (c.sha256, c.name, c.branch, c.written_at.isoformat(), int(guessed))
-                if guessed:
-                    done = self.conn.execute("INSERT OR IGNORE INTO own_copies (sha256, name, branch, written_at, guessed) "
-                                             "VALUES (?,?,?,?,?)", row).rowcount
-                else:
-                    done = self.conn.execute(
-                        "INSERT INTO own_copies (sha256, name, branch, written_at, guessed) VALUES (?,?,?,?,?) "
-                        "ON CONFLICT(sha256) DO UPDATE SET name=excluded.name, branch=excluded.branch, "
-                        "written_at=excluded.written_at, guessed=0 WHERE own_copies.guessed=1", row).rowcount
+                row = (c.sha256, c.name, c.branch, c.written_at.isoformat())
+                done = self.conn.execute("INSERT OR IGNORE INTO own_copies (sha256, name, branch, written_at) "
+                                         "VALUES (?,?,?,?)", row).rowcount
+                if done and guessed:
+                    self.conn.execute("INSERT OR IGNORE INTO own_copies_guessed (sha256) VALUES (?)", (c.sha256,))
+                elif not done and not guessed and self.conn.execute(
+                        "DELETE FROM own_copies_guessed WHERE sha256=?", (c.sha256,)).rowcount:
+                    done = self.conn.execute("UPDATE own_copies SET name=?, branch=?, written_at=? WHERE sha256=?",
+                                             (*row[1:], c.sha256)).rowcount
                 if done:
                     self._audit(at, "own_copy", f"{c.sha256} returned/{c.name}" + (" (guessed)" if guessed else ""))
 
@@ -460,7 +480,8 @@ class Ledger:
         """Those of :meth:`withdrawn_byes` whose round a run saw with its results all in while
         the bye was unscored: they stay unscored for good (handbook 缺席、弃权和退赛, "收齐之后再
         删去的，不计分照旧") — the withdrawal taken back, the round open again for a while."""
-        rows = self.conn.execute("SELECT round, entry FROM withdrawn_byes WHERE event=? AND completed_at != ''",
+        rows = self.conn.execute("SELECT w.round, w.entry FROM withdrawn_byes w JOIN withdrawn_byes_completed c "
+                                 "ON c.event=w.event AND c.round=w.round AND c.entry=w.entry WHERE w.event=?",
                                  (event,)).fetchall()
         return {(int(r), str(e)) for r, e in rows}
 
@@ -475,10 +496,14 @@ class Ledger:
         with self._tx():
             self.conn.executemany("DELETE FROM withdrawn_byes WHERE event=? AND round=? AND entry=?",
                                   [(event, r, e) for r, e in drop])
+            # (a bye recorded again, or taken back, is no longer seen complete: as its row replaced)
+            self.conn.executemany("DELETE FROM withdrawn_byes_completed WHERE event=? AND round=? AND entry=?",
+                                  [(event, r, e) for r, e in drop + add])
             self.conn.executemany("INSERT OR REPLACE INTO withdrawn_byes (event, round, entry, recorded_at) "
                                   "VALUES (?,?,?,?)", [(event, r, e, at.isoformat()) for r, e in add])
-            self.conn.executemany("UPDATE withdrawn_byes SET completed_at=? WHERE event=? AND round=? AND entry=? "
-                                  "AND completed_at=''", [(at.isoformat(), event, r, e) for r, e in completed])
+            self.conn.executemany("INSERT OR IGNORE INTO withdrawn_byes_completed (event, round, entry, completed_at) "
+                                  "SELECT event, round, entry, ? FROM withdrawn_byes WHERE event=? AND round=? AND entry=?",
+                                  [(at.isoformat(), event, r, e) for r, e in completed])
             self._audit(at, "withdrawn-byes", f"{event} +{add} -{drop}" + (f" complete {completed}" if completed else ""))
 
     # -- registration terms once registration closed -------------------------------------

@@ -1165,6 +1165,10 @@ def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issu
     are then no longer 待改 (the page beside says 重新发送的报名表不再受理): the rows marked as
     errors were not entered (R2020-Q4)."""
     sev = Counter(str(i.severity) for i in issues)
+    # (the office's own matter — a lost copy in received/ — is no error for the unit to
+    # correct: counted, not 待改)
+    errors = sev["error"]
+    sev["error"] -= sum(1 for i in issues if i.code == "RECEIVED_COPY_LOST" and str(i.severity) == "error")
     latest = _latest(subs)
     returned = next((s.returned_path for s in sorted(subs, key=lambda s: (s.received, s.file), reverse=True)
                      if s.returned_path), "")
@@ -1186,7 +1190,7 @@ def _branch_row(uid: str, name: str, subs: list["Submission"], issues: list[Issu
     else:
         state, cls = "已接受", "ok"
     return BranchRow(id=uid, name=name, received=len(subs), accepted=accepted, entries=n_entries,
-                     errors=sev["error"], warnings=sev["warning"], infos=sev["info"], state=state,
+                     errors=errors, warnings=sev["warning"], infos=sev["info"], state=state,
                      state_class=cls, report_href=href(f"branches/{uid}.html", prefix),
                      returned_href=href(returned, prefix) if returned else "")
 
@@ -1466,6 +1470,12 @@ def next_steps(state: "LeagueState", subs: list["Submission"], issues: list[Issu
     if offices:
         steps.append(f"本{unit_word}发来的报名表已收到，待组委会核对赛事设置后受理，无需修改，也不必重新发送。")
         sev["error"] -= offices
+    # a received form's copy lost from the office's output folder (RECEIVED_COPY_LOST): the
+    # office restores it; the form counts as read before — nothing for the captain to correct
+    lost = sum(1 for i in issues if i.code == "RECEIVED_COPY_LOST" and str(i.severity) == "error")
+    if lost:
+        steps.append(f"本{unit_word}的报名表已收到并按原内容计入；组委会正在恢复其存档副本，无需修改，也不必重新发送。")
+        sev["error"] -= lost
     if sev["error"]:
         where = "（问题单元格已在退回的工作簿中标出并附批注）" if returned else ""
         late_only = all(i.code == "LATE_SUBMISSION" for i in issues if str(i.severity) == "error")

@@ -106,3 +106,39 @@ def test_R2011_F1_a_group_playoff_may_leave_level_those_on_one_side_of_the_cut(t
     # the group's places: the two of A level for 1st, its third alone 3rd (小组第3名)
     third = {names[p.entry] for p in ev.placements if p.tier == "小组第3名"}
     assert {a_names[2], b_names[2]} <= third, third
+
+
+def test_R2011_F1_a_group_playoff_leaving_level_on_one_side_is_taken_the_nights_after_the_draw(tmp_path: Path) -> None:
+    """The sheet is taken every night the group stage is played out, not only the night its
+    knockout is drawn: the next night (knockout round open, the event re-run — here a comment
+    added to tournament.yaml) it was refused ("只给同分的…填了名次", the group tables 1,1,1,4)."""
+    folder = _league(tmp_path, "groups_knockout", 8, seed=4)
+    spec = yaml.safe_load((folder / "tournament.yaml").read_text(encoding="utf-8"))
+    spec["events"][0]["format"] = {"type": "groups_knockout", "groups": 2, "advance": 2, "third_place": False}
+    (folder / "tournament.yaml").write_text(yaml.safe_dump(spec, allow_unicode=True), encoding="utf-8")
+    out, inbox, t = tmp_path / "out", folder / "inbox", load_tournament(folder)
+    done: set[str] = set()
+    state: dict = {}
+
+    def row_of(m):
+        order = state["ev"].rounds[0].plan["groups"][m.group]
+        i, j = (order.index(s) for s in m.sides)
+        return WON if j == 3 else {"结果": "乙胜", "原因": "认输"} if i == 3 else DRAWN
+
+    for _ in range(8):
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
+        ev = state["ev"] = report.state.events["xiangqi"]
+        if not _fill_results(t, out, inbox, report.state, row_of, done):
+            break
+    _send_form(t, out, inbox, ev, 1, {"A": [1, 1, None], "B": [1, 1, None]})
+    p = folder / "tournament.yaml"
+    for night, now in enumerate((LATER, LATER + dt.timedelta(hours=1), LATER + dt.timedelta(days=1))):
+        if night:
+            p.write_text(p.read_text(encoding="utf-8") + f"# 备注{night}\n", encoding="utf-8")
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=now))
+        ev = report.state.events["xiangqi"]
+        errors = [i.message for i in report.issues if i.severity.value == "error"]
+        assert not errors, (night, errors)
+        assert any(r.stage == "ko" for r in ev.rounds) and "加赛表" not in ev.waiting, (night, ev.waiting)
+        tables = {st.group: [r.rank for r in st.rows] for st in ev.standings if st.stage == "group"}
+        assert tables == {"A": [1, 1, 3, 4], "B": [1, 1, 3, 4]}, (night, tables)

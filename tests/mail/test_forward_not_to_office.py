@@ -73,3 +73,27 @@ def test_r2020_q4_a_forwarded_mail_sent_to_the_office_counts_at_its_own_time(tmp
         (sub,) = subs
         assert sub.received == dt.datetime(2020, 11, 8, 10, 0, tzinfo=TZ) and sub.sender == "teammate@qq.com"
         assert sub.status == "accepted" and "LATE_SUBMISSION" not in codes, outer_to
+
+
+def test_r2020_q4_submit_to_with_chinese_around_the_address_names_the_office(tmp_path):
+    """``submit_to`` is free text printed on the notice: Chinese written against the address
+    (发送至office@…) or a full-width ＠ is not part of the address — the office's address is
+    found in it and the mail sent there counts at its own time (it was taken as
+    “发送至office@…”, and the form counted at the forward's time: LATE_SUBMISSION)."""
+    from types import SimpleNamespace
+
+    from pipeline.run import office_addresses
+
+    user, host = OFFICE.split("@")
+    texts = (f"发送至{OFFICE}", f"请发送至工会办公室邮箱：{user}＠{host}。", f"工会办公室（{OFFICE.upper()}）",
+             f"邮箱{OFFICE}或交到工会办公室")
+    for k, submit_to in enumerate(texts):
+        assert office_addresses(SimpleNamespace(submit_to=submit_to)) == (OFFICE,), submit_to
+        folder = _league(tmp_path / str(k))
+        spec = folder / "tournament.yaml"
+        spec.write_text(spec.read_text(encoding="utf-8") + f"\nsubmit_to: '{submit_to}'\n", encoding="utf-8")
+        _forward(folder, f"工会办公室 <{OFFICE}>", "league-desk@union.example.edu.cn")
+        _, subs, codes = _b01(tmp_path / str(k), folder)
+        (sub,) = subs
+        assert sub.received == dt.datetime(2020, 11, 8, 10, 0, tzinfo=TZ), (submit_to, sub.received)
+        assert sub.status == "accepted" and "LATE_SUBMISSION" not in codes, submit_to

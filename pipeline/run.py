@@ -5357,9 +5357,6 @@ class EventRunner:
         read without it, so a sheet printed with or without the mark names the same side.
         A row whose sides are exactly another table of the round had its 桌号 (or 组别)
         swapped with that table's: said at the 桌号, naming the table to write back."""
-        def names(sid: str) -> tuple[set[str], set[str]]:
-            return EventRunner.side_names(self, sid, entries)
-
         def names_side(raw: Any, sid: str, at: Round) -> tuple[bool, str]:
             return EventRunner.names_side(self, raw, sid, at, entries)
 
@@ -5368,9 +5365,11 @@ class EventRunner:
             raw = row.values.get(label)
             if raw in (None, ""):
                 continue
-            ok, text = names_side(raw, sid, rnd)
+            ok, _ = names_side(raw, sid, rnd)
             if not ok:
-                other = next((lab for lab, o in zip(sides, m.sides) if o != sid and text in names(o)[1]), "")
+                # the seat it was drawn at, matched as a side cell is (its players in any
+                # order too: 潘霞洋、姜　力 typed at 甲方 for the pair drawn 乙方 — R2016-F2)
+                other = next((lab for lab, o in zip(sides, m.sides) if o != sid and names_side(raw, o, rnd)[0]), "")
                 wrong.append((label, quoted(raw), other))
         if not wrong:
             return True
@@ -6030,8 +6029,9 @@ def _faults(found_in: Iterable[tuple[Any, Iterable[tuple[Issue, tuple | None]]]]
     return out
 
 
-#: what a referee puts between a pair's or team's players when he types them: / ／ 、 ， , ; and spaces
-_PLAYER_SEPARATORS = re.compile(r"[/、，,;；\s]+")
+#: what a referee puts between a pair's or team's players when he types them: / ／ 、 ， , ; ；
+#: (read after NFKC, which makes ／ ， ； the ASCII ones); spaces only where none of these is typed
+_PLAYER_SEPARATORS = re.compile(r"[/／、，,;；]+")
 #: a bracketed note after a name (（重组）, （会计/机关二）, (已退赛))
 _BRACKETED = re.compile(r"[（(【\[][^（）()【】\[\]]*[）)】\]]")
 
@@ -6043,10 +6043,17 @@ def _players_in_any_order(raw: Any, e: Entry | None) -> bool:
     retyped the printed 姜力/潘霞洋（重组）（会计/机关二） and it was refused as “不是本桌选手”.
     Bracketed notes are dropped; names compare NFKC, spaces out, in Simplified too.
 
+    A two-character name is often padded to three with a space in Chinese lists (姜　力): the
+    cell is split on the explicit separators (/ ／ 、 ， , ; ；) first, spaces inside each name
+    dropped; only a cell with none of them is split on its spaces — then a run of space-separated
+    pieces may be one padded name (潘霞洋 姜　力), the players still meeting at a space.
+
     >>> from pipeline.model import Person
     >>> e = Entry("x", "gd", "g1", "姜力/潘霞洋（重组）", (Person("姜力", "g1"), Person("潘霞洋", "g2")))
     >>> [_players_in_any_order(t, e) for t in ("潘霞洋/姜力", "潘霞洋 、 姜力（重组）", "潘霞洋", "姜力/姜力")]
     [True, True, False, False]
+    >>> [_players_in_any_order(t, e) for t in ("潘霞洋、姜\u3000力", "姜\u3000力\u3000潘霞洋", "潘霞洋姜 力")]
+    [True, True, False]
     """
     if e is None or len(e.players) < 2 or not isinstance(raw, str):
         return False
@@ -6059,9 +6066,28 @@ def _players_in_any_order(raw: Any, e: Entry | None) -> bool:
         if bare == text:
             break
         text = bare
-    typed = [strip_spaces(to_simplified(n)) for n in _PLAYER_SEPARATORS.split(text) if n.strip()]
-    names = [strip_spaces(to_simplified(p.name)) for p in e.players]
-    return len(typed) == len(names) and sorted(typed) == sorted(names)
+    names = sorted(strip_spaces(to_simplified(p.name)) for p in e.players)
+    if _PLAYER_SEPARATORS.search(text):
+        typed = [strip_spaces(to_simplified(n)) for n in _PLAYER_SEPARATORS.split(text)]
+        typed = [n for n in typed if n]
+        return sorted(typed) == names
+    # no explicit separator: the spaces separate the players, some of them maybe padding a name
+    pieces = [x for x in (strip_spaces(to_simplified(n)) for n in re.split(r"\s+", text)) if x]
+
+    def split_into(at: int, left: list[str]) -> bool:
+        """Whether ``pieces[at:]`` are the names ``left``, each a run of whole pieces."""
+        if at == len(pieces):
+            return not left
+        run = ""
+        for end in range(at, len(pieces)):
+            run += pieces[end]
+            if run in left:
+                rest = list(left)
+                rest.remove(run)
+                if split_into(end + 1, rest):
+                    return True
+        return False
+    return len(pieces) >= len(names) and split_into(0, names)
 
 
 def row_blank(rr: Any, columns: Any) -> bool:

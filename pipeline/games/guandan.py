@@ -242,11 +242,17 @@ class Guandan:
     def notice_rules(self, options: dict[str, Any], points: dict[str, int],
                      stated: Collection[str] = ()) -> list[str]:
         """The notice's rules of play in the T2016 rules' words: who wins at time (R2016-F4)
-        and the round score by level difference (R2016-S1, the round's points).  What a bye
-        scores is :meth:`notice_bye`'s, said only where the format scores one."""
+        and the round score by level difference (R2016-S1, the round's points), with how a 过A
+        table is read against the 级差计分表 — the side past A one level above A
+        (:func:`level_difference`, handbook 掼蛋): the notice said only 过A不再打, and a referee
+        scoring by hand took a 过A at A against A for 台上台下 (52:48, the program 56:44).  What a
+        bye scores is :meth:`notice_bye`'s, said only where the format scores one."""
+        at_a, at_k = level_difference(LEVEL_A, LEVEL_A, 0), level_difference(LEVEL_A, LEVEL_A - 1, 0)
         return ["过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，双方级数相同，以台上者为胜方",
                 # the score itself is the 级差计分表 printed under this line (notice_tables)
-                "根据每局比赛结束后双方的结果，按级差计分（见下表）"]
+                "根据每局比赛结束后双方的结果，按级差计分（见下表）",
+                f"一方过A时，过A方按比A高一级计算级差（对方在{LEVEL_NAMES[LEVEL_A]}为{_DIFF_WORDS[at_a - 1]}级，"
+                f"对方在{LEVEL_NAMES[LEVEL_A - 1]}为{_DIFF_WORDS[at_k - 1]}级）"]
 
     def notice_bye(self, points: dict[str, int]) -> str:
         """R2016-F3, R2016-S1: what a bye scores, a rule of its own (总积分 counts it: said, not

@@ -157,6 +157,7 @@ def test_R2016_F4_S1_guandan_states_who_wins_at_time_and_the_score_table():
     line = _rules(_raw("t2016-poker"), "扑克牌")
     assert line.endswith("比赛时间限定50分钟；过A不再打；裁判宣布时间到，已开打的牌可以打完，级数领先者为胜方，"
                          "双方级数相同，以台上者为胜方；根据每局比赛结束后双方的结果，按级差计分（见下表）；"
+                         "一方过A时，过A方按比A高一级计算级差（对方在A为一级，对方在K为二级）；"
                          "队数为奇数时，轮空的一队本轮计52分（同级胜方的得分）。"), line
 
 
@@ -182,6 +183,25 @@ def test_R2016_S1_the_notice_prints_the_level_difference_score_table():
     section = section[:section.index("<h2>")]
     assert section.index("按级差计分（见下表）") < section.index("<caption>级差计分表</caption>")
     assert ">100</td>" in section and ">负方得分</td>" in section
+
+
+def test_R2016_S1_the_notice_says_how_a_past_A_table_is_scored():
+    """The notice said only 过A不再打, the 级差计分表 going by levels: a referee scoring by hand
+    read a 过A at A against A as 台上台下 (52:48) where the program scores 56:44 (the side past A
+    one level above A — handbook 掼蛋, R2016-S1).  The line after the table's says so, its
+    examples the program's own level differences, under the table's 一级/二级 columns."""
+    from pipeline.games.guandan import level_difference, LEVEL_A, round_score
+    from pipeline.render.docs import plan_documents, render_html
+
+    line = _rules(_raw("t2016-poker"), "扑克牌")
+    assert "过A方按比A高一级计算级差（对方在A为一级，对方在K为二级）" in line, line
+    assert level_difference(LEVEL_A, LEVEL_A, 0) == 1 and level_difference(LEVEL_A - 1, LEVEL_A, 1) == 2
+    assert round_score(level_difference(LEVEL_A, LEVEL_A, 0)) == (56, 44)
+    state = _state(_raw("t2016-poker"))
+    html = render_html(next(d for d in plan_documents(state) if d.stem == "notice"))
+    section = html[html.index("比赛办法</h2>"):]
+    section = section[:section.index("<h2>")]
+    assert section.index("按级差计分（见下表）") < section.index("过A方按比A高一级") < section.index("<caption>级差计分表</caption>")
 
 
 def test_R2015_C4_shuangkou_states_who_wins_the_round_and_no_points_of_its_own():

@@ -54,3 +54,48 @@ def test_a_team_named_by_its_two_players_in_any_order_is_that_side():
     runner, a, b = _runner()
     assert _check(runner, a, b, "姜力/潘霞洋", "李明/王军")
     assert not list(runner.issues)
+
+
+@pytest.mark.parametrize("typed", ["潘霞洋、姜　力", "潘霞洋、姜 力", "姜　力/潘霞洋", "潘霞洋，姜　力（重组）",
+                                   "潘霞洋、姜力", "潘霞洋 、 姜　力", "姜　力；潘霞洋", "姜　力　潘霞洋",
+                                   "潘霞洋 姜 力", "潘霞洋、姜　力 "])
+def test_R2016_F2_a_two_character_name_padded_with_a_space_is_one_player(typed):
+    """A two-character name is padded to three with a (full-width) space in Chinese lists: 姜　力
+    is one player — split on the explicit separators first, spaces inside a name dropped."""
+    runner, a, b = _runner()
+    assert _check(runner, a, b, typed)
+    assert not list(runner.issues)
+
+
+def _runner_traditional():
+    runner, _, b = _runner()
+    a = Entry("gd:g01:1+gd:g02:1", "gd", "g01", "姜力/潘霞洋（重組）", (Person("姜力", "g01"), Person("潘霞洋", "g02")))
+    return runner, a, b
+
+
+@pytest.mark.parametrize("typed", ["潘霞洋、姜　力", "潘霞洋、薑　力", "薑力/潘霞洋", "潘霞洋，薑 力（重組）",
+                                   "潘霞洋 薑力"])
+def test_R2016_F2_padded_names_in_traditional_script(typed):
+    runner, a, b = _runner_traditional()
+    assert _check(runner, a, b, typed)
+    assert not list(runner.issues)
+
+
+@pytest.mark.parametrize("typed", ["潘霞洋、姜　力、李明", "潘　霞洋、王　军", "潘霞洋 姜 力 李明"])
+def test_R2016_F2_padded_names_still_refuse_other_players(typed):
+    runner, a, b = _runner()
+    assert not _check(runner, a, b, typed)
+    assert [i.code for i in runner.issues] == ["RESULT_INVALID"]
+
+
+@pytest.mark.parametrize("typed_a,typed_b", [("李明/王军", "潘霞洋/姜力"), ("王军、李明", "潘霞洋、姜　力"),
+                                             ("会计2队", "潘霞洋 姜力")])
+def test_R2016_F2_swapped_seats_with_a_pair_in_another_order_says_drawn_on_the_other_side(typed_a, typed_b):
+    """Seats swapped and the pair typed in another order: the message says where each was drawn
+    (（抽签为乙方）), matched as the side cell itself is — not “不是本桌选手”."""
+    runner, a, b = _runner()
+    # 甲方 is b (会计2队), 乙方 is a (姜力/潘霞洋): typed the other way round
+    assert not _check(runner, a, b, typed_a, typed_b)
+    [i] = list(runner.issues)
+    assert "不是本桌选手" not in i.message, i.message
+    assert "（抽签为甲方）" in i.message and "（抽签为乙方）" in i.message, i.message

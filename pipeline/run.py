@@ -3407,6 +3407,51 @@ class EventRunner:
         self.results = kept
         self.kept_refused = dict(before)
 
+    def sources_unchanged(self) -> bool:
+        """Whether the event's published places were recorded with the sources it has now
+        (:func:`places_sources`: sheets, entries, rounds, withdrawals, the office's terms —
+        nothing the code computes): a difference in what the code makes of them is the
+        program's, not a correction.  False without such a record (an older version's ledger,
+        no places published)."""
+        memo = getattr(self, "_sources_unchanged", None)
+        if memo is not None and memo[0] == len(self.rounds):
+            return memo[1]
+        rec = self.ledger.places_sources(self.ev.id)
+        same = rec is not None and rec[0] == places_sources(self)
+        self._sources_unchanged = (len(self.rounds), same)
+        return same
+
+    def rescored_since_places(self, k: int) -> list[str] | None:
+        """The tables whose results differ from those published round ``k`` was drawn from
+        (its RESULTS_KEY), when all of them differ only since the event's places were published
+        (the places' record of its tables: :func:`_places_tables`) and the event's sources are
+        those the places were published from (:meth:`sources_unchanged`): a new version that
+        scores them otherwise, no correction (DRAW_INPUT_CHANGED says so).  None otherwise —
+        a result corrected before the places were published, or no such records: the tables
+        are said corrected, as ever."""
+        rec = self.rounds[k].plan.get(RESULTS_KEY) if isinstance(self.rounds[k].plan, dict) else None
+        if not isinstance(rec, dict) or not self.sources_unchanged():
+            return None
+        try:
+            placed = json.loads((self.ledger.places_sources(self.ev.id) or ("", ""))[1] or "{}")
+        except ValueError:
+            return None
+        if not isinstance(placed, dict):
+            return None
+        current = self.results_record()
+        keys = []
+        for j, rr in enumerate(self.rounds[:k]):
+            drawn, then, now = rec.get(str(j)), placed.get(str(j)), current[str(j)]
+            if not (isinstance(drawn, str) and isinstance(then, str)
+                    and len(drawn.split()) == len(then.split()) == len(rr.matches)):
+                return None
+            for m, d, t, n in zip(rr.matches, drawn.split(), then.split(), now.split()):
+                if d != n:
+                    if d != t:      # other when the places were published already: a correction
+                        return None
+                    keys.append(m.key)
+        return self.tables_named(keys)
+
     def tables_named(self, keys: Iterable[tuple]) -> list[str]:
         """The tables of ``keys`` (Match.key) as the office finds them on the draw sheets
         (``第1轮 第3桌（王军 对 李明）``), in the order of the rounds."""
@@ -3971,6 +4016,25 @@ class EventRunner:
                 continue
             if self.drawn_with_old_scoring(entries, k, rnd.input_hash):
                 continue        # the results stand: only the scoring changed (scoring_changed says it)
+            rescored = self.rescored_since_places(k)
+            if rescored is not None:
+                # the sheets its places were published from, unchanged since, and the tables
+                # whose results differ from those the round was drawn from differing only since
+                # then: this version scores them otherwise, no correction
+                fresh_tables = [x for x in rescored if x not in named]
+                if said and not fresh_tables:
+                    continue
+                which = (f"以下各桌的计分与抽签时不同：{'、'.join(fresh_tables[:8])}"
+                         f"{f' 等 {len(fresh_tables)} 桌' if len(fresh_tables) > 8 else ''}" if fresh_tables
+                         else "此前各轮的计分与抽签时不同")
+                self.issues.add("DRAW_INPUT_CHANGED",
+                                f"{self.ev.name} {rnd.title}已经抽签公布，不会重新抽签，对阵照旧有效。"
+                                f"{REFUSED_NOT_CORRECTED}（不是更正），报名、加赛和排名规则也没有变；只是现在版本的程序对{which}"
+                                f"（抽签表上的输入摘要 {rnd.input_hash}，现为 {now}）。已公布的对阵、名次和奖项保持不变，无需处理。",
+                                severity=Severity.INFO)
+                said = True
+                named.update(rescored)
+                continue
             # results it was drawn from that this version refuses, the sheets unchanged (R2020-D3
             # added after a league had started): no correction — told apart, and said so
             earlier = {m.key for r in self.rounds[:k] for m in r.matches}
@@ -7885,21 +7949,32 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
         # a finished event's places stay as published while their inputs do (R2020-A1 …)
         digest = places_inputs(runner)
         published = published_places(runner, ledger, digest)
-        placements = keep_published_places(runner, published, placements, digest)
+        # … and while only the program scores them otherwise, their sources the same
+        rescored = rescored_tables(runner, published, digest)
+        recorded, tables = digest, None
+        if rescored is not None and published is not None:
+            placements = keep_rescored_places(runner, published, placements, rescored)
+            if runner.places_kept is not None:     # kept: recorded as they were, with their tables
+                recorded = published[0]
+                tables = (ledger.places_sources(ev.id) or ("", ""))[1]
+        else:
+            placements = keep_published_places(runner, published, placements, digest)
         runner.await_award_playoffs(placements)
         if runner.complete:
             places_vacant(runner, placements)
         awarded = _award_record(runner, placements) if runner.complete else None
         if runner.complete and runner.kept_refused:
             places_kept_refused(runner)
-        if runner.complete and (published is None or not published[2] or published[0] != digest
+        if runner.complete and (published is None or not published[2] or published[0] != recorded
+                                or ledger.places_sources(ev.id) is None
                                 or _awards_recorded_differ(ledger, ev.id, awarded)):
             news = b""
             if published is not None and published[2]:
                 at = len(issues)
                 places_changed(runner, published[1], placements, inputs)
                 news = _news_of(list(issues)[at:])
-            ledger.publish_places(ev.id, digest, _places_json(placements, awarded), now, news=news)
+            ledger.publish_places(ev.id, recorded, _places_json(placements, awarded), now, news=news,
+                                  sources=(places_sources(runner), tables if tables is not None else _places_tables(runner)))
         else:
             issues.extend(_places_news(ledger, ev.id, list(issues)[mark:]))
     if not runner.complete:
@@ -7970,6 +8045,104 @@ def places_inputs(runner: EventRunner, playoffs: bool = True) -> str:
     if playoffs:
         body["playoffs"] = [[p.stage, p.group, list(p.order), list(p.places)] for p in runner.playoffs]
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
+def places_sources(runner: EventRunner) -> str:
+    """R2020-A1, R2011-A1, R2016-A1, R2015-A1: a digest of the sources of a finished event's
+    places alone — its entries, published rounds (and unscored byes), the received sheets
+    behind its results and 加赛 (their SHA-256), the check-in's absences, its withdrawals, and
+    the office's terms that score and rank it (points, game options, tiebreaks, award scheme,
+    format options) — nothing the code computes from them (:func:`places_inputs` hashes the
+    results as scored).  Recorded with the places (:meth:`Ledger.publish_places`): a later
+    night whose :func:`places_inputs` differ while these do not finds the program's change,
+    not the league's — a new version that scores some tables otherwise — and keeps the
+    published places (:func:`keep_rescored_places`).
+
+    What goes in and its form are fixed, as :func:`places_inputs`'."""
+    from . import layout
+
+    ev = runner.ev
+    own = {r.sha256 for n in range(1, len(runner.rounds) + 1) for r, _ in runner.round_books(n)}
+    played = {p.source.file for p in runner.playoffs if p.source}
+    playoffs = {rec.sha256 for rec, book in runner.inputs.playoffs
+                if rec.file_name in played or str(getattr(book, "meta", {}).get(layout.META_EVENT, "")) == ev.id}
+    body = {
+        "entries": sorted(e.id for e in runner.shown_entries()),
+        "rounds": [[r.round, r.stage, [[m.group, m.table, list(m.sides), bool(m.bye)] for m in r.matches]]
+                   for r in runner.rounds],
+        "sheets": sorted(own),
+        "playoffs": sorted(playoffs),
+        "absent": sorted(getattr(runner, "absent", ()) or ()),
+        "unscored": sorted(list(x) for x in runner.ledger.withdrawn_byes(ev.id)),
+        "withdrawn": sorted(runner.withdrawn_ids()),
+        "rules": [ev.points, ev.game_options, list(ev.tiebreaks) if ev.tiebreaks is not None else None,
+                  ev.awards.scheme, ev.awards.options, ev.format.options],
+    }
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
+def _places_tables(runner: EventRunner) -> str:
+    """The results of the event's tables when its places are published, as JSON of
+    :meth:`EventRunner.results_record` (a short digest per table): which tables a later
+    version scores otherwise (:func:`rescored_tables`) — naming them only, never deciding."""
+    return json.dumps(runner.results_record(), sort_keys=True)
+
+
+def rescored_tables(runner: EventRunner, published: tuple[str, list, bool] | None, digest: str) -> list[str] | None:
+    """The tables a new version scores otherwise than the version that published a finished
+    event's places (as the office finds them on the draw sheets) — when what the places were
+    computed from differs (``digest``, :func:`places_inputs`) and their sources do not
+    (:func:`places_sources`, recorded with them): no sheet, entry or rule changed, the program
+    did.  None otherwise (nothing recorded: a ledger of an older version; a source changed:
+    the event is placed again, as after any correction)."""
+    if published is None or not published[2] or published[0] == digest or not runner.sources_unchanged():
+        return None
+    rec = runner.ledger.places_sources(runner.ev.id)
+    try:
+        then = json.loads(rec[1]) if rec and rec[1] else {}
+    except ValueError:
+        then = {}
+    now = runner.results_record()
+    keys = []
+    for j, rr in enumerate(runner.rounds):
+        was = then.get(str(j)) if isinstance(then, dict) else None
+        if not isinstance(was, str) or len(was.split()) != len(rr.matches):
+            continue
+        keys += [m.key for m, a, b in zip(rr.matches, was.split(), now[str(j)].split()) if a != b]
+    return runner.tables_named(keys)
+
+
+def keep_rescored_places(runner: EventRunner, published: tuple[str, list, bool], placements: list,
+                         tables: list[str]) -> list:
+    """R2020-A1, R2011-A1, R2016-A1, R2015-A1 — a finished event whose sources are those its
+    places were published from (:func:`rescored_tables`) keeps its published places and awards
+    though this version scores some of its tables otherwise (R2016-S1's 过A, 66e77fc): PLACES_KEPT
+    (info) names those tables and the places that would differ; the standings' scores are this
+    version's (the old ones are not kept), the places and awards those published.  Places that
+    come out the same need no word: the caller records them with this version's digest."""
+    kept = published[1]
+
+    def view(ps: list) -> list:
+        return sorted((p.rank, p.entry, p.tier, p.group, p.tied, getattr(p, "vacant", False)) for p in ps)
+    if view(kept) == view(placements):
+        return placements
+    names = {e.id: e.team for e in runner.shown_entries()}
+    was = {p.entry: p for p in kept}
+    now = [p for p in sorted(placements, key=lambda p: (p.rank, p.entry))
+           if p.entry not in was or (was[p.entry].rank, was[p.entry].group) != (p.rank, p.group)]
+    said = "、".join(f"{names.get(p.entry, p.entry)} {f'{p.group}组' if p.group else ''}第{p.rank}名"
+                    f"（公布为{f'{was[p.entry].group}组' if p.entry in was and was[p.entry].group else ''}"
+                    f"第{was[p.entry].rank if p.entry in was else '?'}名）" for p in now[:5])
+    more = f"等 {len(now)} 人" if len(now) > 5 else ""
+    which = ("、".join(tables[:8]) + (f" 等 {len(tables)} 桌" if len(tables) > 8 else "")) if tables else "部分桌次"
+    runner.places_kept = (kept, placements)
+    runner.issues.add("PLACES_KEPT",
+                      f"{runner.ev.name}已赛完，名次和奖项已经公布。成绩表、报名、加赛和排名规则在公布后都没有改动（不是更正），"
+                      f"但现在版本的程序对以下各桌的计分与公布时不同：{which}。按现在的计分，"
+                      + (f"名次会有不同：{said}{more}。" if now else "名次的排法（名次说明或并列）会有不同。")
+                      + "已公布的名次和奖项保持不变，无需处理，不必重新打印名次表和奖状；积分榜上这些桌的得分按现在的计分显示。"
+                      "如组委会决定按新的计分调整名次，请联系技术支持。")
+    return kept
 
 
 def _places_results(results: Mapping[tuple, MatchResult], published: set) -> list:

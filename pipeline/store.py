@@ -248,7 +248,9 @@ class Ledger:
     #: an old table: the previous program's ``INSERT … VALUES (?,?,?,?)`` into it failed on a
     #: ledger this one had opened (and blamed the disk).  ``withdrawn_byes_completed``: a bye
     #: recorded unscored seen with its round complete (:meth:`completed_withdrawn_byes`);
-    #: ``own_copies_guessed``: a returned copy found unrecorded (:meth:`record_own_copies`)
+    #: ``own_copies_guessed``: a returned copy found unrecorded (:meth:`record_own_copies`);
+    #: ``places_sources``: what a finished event's published places were made from, the
+    #: sheets and the office's data only (:meth:`places_sources`)
     _SIDE_TABLES = """
 CREATE TABLE IF NOT EXISTS withdrawn_byes_completed (
     event        TEXT NOT NULL,
@@ -259,6 +261,12 @@ CREATE TABLE IF NOT EXISTS withdrawn_byes_completed (
 );
 CREATE TABLE IF NOT EXISTS own_copies_guessed (
     sha256 TEXT PRIMARY KEY
+);
+CREATE TABLE IF NOT EXISTS places_sources (
+    event   TEXT PRIMARY KEY,
+    inputs  TEXT NOT NULL,
+    sources TEXT NOT NULL,
+    tables  TEXT NOT NULL DEFAULT ''
 );
 """
 
@@ -271,7 +279,7 @@ CREATE TABLE IF NOT EXISTS own_copies_guessed (
         the columns dropped, so the previous program can write it again."""
         def columns(t: str) -> set[str]:
             return {r[1] for r in self.conn.execute(f"PRAGMA table_info({t})")}
-        if {"withdrawn_byes_completed", "own_copies_guessed"} <= had and "completed_at" not in columns("withdrawn_byes") \
+        if {"withdrawn_byes_completed", "own_copies_guessed", "places_sources"} <= had and "completed_at" not in columns("withdrawn_byes") \
                 and "guessed" not in columns("own_copies"):
             return
         with self._tx():
@@ -451,12 +459,29 @@ CREATE TABLE IF NOT EXISTS own_copies_guessed (
         row = self.conn.execute("SELECT inputs, body FROM places WHERE event=?", (event,)).fetchone()
         return (row[0], row[1]) if row else None
 
-    def publish_places(self, event: str, inputs: str, body: str, at: dt.datetime, news: bytes = b"") -> None:
+    def places_sources(self, event: str) -> tuple[str, str] | None:
+        """(sources digest, tables record) recorded with the published places of ``event``
+        (:meth:`publish_places`), or None: none recorded (a ledger of an older version), or
+        recorded with other places than the ledger now holds (an older version published
+        them again since, and did not record their sources)."""
+        row = self.conn.execute("SELECT s.sources, s.tables FROM places_sources s JOIN places p "
+                                "ON p.event = s.event AND p.inputs = s.inputs WHERE s.event=?", (event,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def publish_places(self, event: str, inputs: str, body: str, at: dt.datetime, news: bytes = b"",
+                       sources: tuple[str, str] | None = None) -> None:
         """Record a finished event's places as published, with the digest of what they were
-        computed from (replacing an earlier record: its inputs changed) — and ``news``, what
-        the night says of the change (:meth:`night_news`), in the same transaction."""
+        computed from (replacing an earlier record: its inputs changed) and ``sources`` (the
+        digest of its sheets and the office's data alone, and its tables' results then:
+        :meth:`places_sources`) — and ``news``, what the night says of the change
+        (:meth:`night_news`), in the same transaction."""
         with self._tx():
             self.conn.execute("INSERT OR REPLACE INTO places VALUES (?,?,?,?)", (event, inputs, at.isoformat(), body))
+            if sources is None:
+                self.conn.execute("DELETE FROM places_sources WHERE event=?", (event,))
+            else:
+                self.conn.execute("INSERT OR REPLACE INTO places_sources (event, inputs, sources, tables) "
+                                  "VALUES (?,?,?,?)", (event, inputs, *sources))
             self._audit(at, "places", f"{event} inputs {inputs[:16]}")
             if news and self.night:
                 self._news(f"places:{event}", news)
@@ -466,6 +491,7 @@ CREATE TABLE IF NOT EXISTS own_copies_guessed (
         required, a result corrected); the places it ends with are published afresh."""
         with self._tx():
             self.conn.execute("DELETE FROM places WHERE event=?", (event,))
+            self.conn.execute("DELETE FROM places_sources WHERE event=?", (event,))
             self._audit(at, "places", f"{event} withdrawn")
 
     # -- byes not scored: their entry withdrawn before the round was played -------------

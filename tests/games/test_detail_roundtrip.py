@@ -204,7 +204,8 @@ def test_R2016_C1_guandan_detail_sheet_round_trip(tmp_path):
     t, ev, game, rnd, path = _write_and_fill(tmp_path, "guandan", results, hands)
     res, issues = _parse(ev, game, rnd, path)
     assert issues == [] and [r.reason for r in res] == ["级数 9:7，相差 2 级", "甲方过A"]
-    assert [s.points for s in res[1].sides] == [52 + 4 * 11, 48 - 4 * 11]
+    # 过A counts one level above A (R2016-S1, the handbook's decision): A passed against 3 is 12 levels, the cap
+    assert [s.points for s in res[1].sides] == [52 + 4 * 12, 48 - 4 * 12]
     # levels left blank on 成绩 are computed from the deals
     t, ev, game, rnd, path = _write_and_fill(tmp_path, "guandan", {}, hands)
     assert _values_from_details(ev, game, rnd, path) == {

@@ -731,13 +731,21 @@ def rematch_notes(state: EventState, order: Sequence[str], pairs: Sequence[tuple
     return notes
 
 
-def lowest_without_bye(order_best_first: Sequence[str], byes: Counter, away: Iterable[str] = ()) -> str:
-    """The lowest-ranked entry among those with the fewest byes (nobody gets a second bye
-    while someone has none) — among those not ``away`` (:func:`no_shows`) while anyone is."""
+def bye_candidates(order_best_first: Sequence[str], byes: Counter, away: Iterable[str] = (),
+                   after: Any = None) -> list[str]:
+    """R2015-F1 / R2016-F3: who may take the bye, in the order they are asked — the entries
+    with the fewest byes of all (每人至多轮空一次: nobody gets a second bye while someone has
+    none), lowest ranked first, those that turned up last round before the ``away`` ones
+    (:func:`no_shows`: 上一轮弃权或缺席的不安排轮空).  That rule is a preference: it yields to
+    the limits (one bye each, no rematch), so a no-show is asked after the others, not left
+    out — the caller takes the first whose removal leaves a rematch-free pairing.  ``after``
+    (entry → a number; a Swiss's forfeit wins) orders each part further, stably."""
     away = set(away)
-    pool = [e for e in order_best_first if e not in away] or list(order_best_first)
-    fewest = min(byes[e] for e in pool)
-    return next(e for e in reversed(pool) if byes[e] == fewest)
+    fewest = min(byes[e] for e in order_best_first)
+    low = [e for e in reversed(order_best_first) if byes[e] == fewest]
+    key = (lambda e: after[e]) if after is not None else (lambda e: 0)
+    return (sorted((e for e in low if e not in away), key=key)
+            + sorted((e for e in low if e in away), key=key))
 
 
 def withdrawn_notes(state: EventState, among: Iterable[str] | None = None) -> list[str]:

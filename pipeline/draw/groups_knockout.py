@@ -468,6 +468,7 @@ class GroupsKnockout:
         # all the winners in one half, all the runners-up in the other), then alternates from
         # a half drawn by lot.
         start = rng.randrange(2)
+        extra: list[str] = []
         for j, gi in enumerate(order):
             picks = qual[gi][1]
             if not picks:
@@ -482,19 +483,27 @@ class GroupsKnockout:
             bracket = [pair]
         else:
             bracket = []
-            for half in halves:
+            group_of = {e: g for g, picks in qual for e in picks}
+            for h, half in enumerate(halves):
                 rng.shuffle(half)
                 n_pairs = size // 4
                 n_byes = size // 2 - len(half)
                 bye_pairs = set(rng.sample(range(n_pairs), n_byes))
                 it = iter(half)
-                for p in range(n_pairs):
-                    bracket.append([next(it)] if p in bye_pairs else [next(it), next(it)])
+                slots = [[next(it)] if p in bye_pairs else [next(it), next(it)] for p in range(n_pairs)]
+                kept = _apart(half, n_byes, group_of)
+                if _same(slots, group_of) > _same(kept[0] + kept[1], group_of):
+                    byes_, pairs = iter(kept[0]), iter(kept[1])
+                    slots = [next(byes_) if p in bye_pairs else next(pairs) for p in range(n_pairs)]
+                    extra.append(f"{'上' if h == 0 else '下'}半区按抽签顺序会有同组出线者首轮相遇；为使同组出线者"
+                                 "尽量晚相遇，本半区的对阵和轮空签按抽签顺序另行排定，同组出线者首轮不相遇"
+                                 + ("。" if not _same(slots, group_of) else "（已尽量减少）。"))
+                bracket += slots
         r = self._ko_round(state, bracket, None, rng)
         top = "、".join(shown(state, e) for slot in bracket[:len(bracket) // 2] for e in slot)
         bottom = "、".join(shown(state, e) for slot in bracket[len(bracket) // 2:] for e in slot)
         notes = [f"出线者抽签分区：上半区为{top}；下半区为{bottom}。"] if len(bracket) > 1 else []
-        return dataclasses.replace(r, notes=tuple(notes + withdrawn_notes(state)) + r.notes)
+        return dataclasses.replace(r, notes=tuple(notes + extra + withdrawn_notes(state)) + r.notes)
 
     def _ko_round(self, state: EventState, bracket: list[list[str]], third: list[str] | None,
                   rng: random.Random, walkovers: dict[str, str] | None = None) -> Round:
@@ -813,3 +822,43 @@ def _next_slots(winners: list[str | None]) -> list[list[str]]:
     """The next knockout round's slots: the winners of two neighbouring slots meet (None: a
     slot with no winner, so the other has a bye; both None: an empty slot)."""
     return [[w for w in winners[i:i + 2] if w is not None] for i in range(0, len(winners), 2)]
+
+
+def _same(slots: list[list[str]], group_of: dict[str, str]) -> int:
+    """How many of ``slots`` pair two qualifiers of one group."""
+    return sum(1 for sl in slots if len(sl) == 2 and group_of.get(sl[0]) == group_of.get(sl[1]))
+
+
+def _apart(half: list[str], n_byes: int, group_of: dict[str, str]) -> tuple[list[list[str]], list[list[str]]]:
+    """R2011-F2 (同组出线者尽量晚相遇): (byes, pairs) of ``half`` (in its drawn order) with as few
+    first-round pairs of one group as can be — the byes to the groups with the most qualifiers
+    left in the half, then each pair a qualifier of the largest group left with one of the next
+    largest (never leaving one group more than half of those left, when that can be kept);
+    ties go by the drawn order.
+
+    >>> _apart(["a1", "a2", "b1"], 1, {"a1": "A", "a2": "A", "b1": "B"})
+    ([['a1']], [['a2', 'b1']])
+    """
+    left = list(half)
+
+    def largest(skip: str | None = None) -> str:
+        count: dict[str, int] = {}
+        for e in left:
+            count[group_of.get(e, e)] = count.get(group_of.get(e, e), 0) + 1
+        firsts = {}
+        for i, e in enumerate(left):
+            firsts.setdefault(group_of.get(e, e), i)
+        groups = [g for g in count if g != skip] or list(count)
+        return max(groups, key=lambda g: (count[g], -firsts[g]))
+
+    def take(g: str) -> str:
+        e = next(x for x in left if group_of.get(x, x) == g)
+        left.remove(e)
+        return e
+
+    byes = [[take(largest())] for _ in range(n_byes)]
+    pairs = []
+    while left:
+        a = take(largest())
+        pairs.append([a, take(largest(group_of.get(a, a)))])
+    return byes, pairs

@@ -39,7 +39,9 @@ Person.key of players left alone, ``plan["moved"]`` ``{"id", "from", "to"}``.
 R2016-F3: round 1 pairs by draw order (1 v 2, 3 v 4); rounds 2..``rounds`` (default 3)
 pair by current group standing: 1 v 2 on table 1, 3 v 4 on table 2 …, avoiding
 rematches where possible (option ``avoid_rematch``, default true; each avoided rematch
-is noted).  Odd count: the bye goes to the lowest-ranked entry without a bye.  Table
+is noted).  Odd count: the bye goes to the lowest-ranked entry without a bye (at most one
+each), one that did not turn up last round only when no other can take it without a rematch
+(:meth:`GroupsStandings._bye`).  Table
 numbers restart at 1 in each group (the group label tells them apart); a bye takes
 the number after the group's last table.
 
@@ -54,8 +56,8 @@ from typing import Any
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
-from .common import (GROUP_PLAYOFFS, bye_counts, check_bool, check_int, check_known, deal_groups, first_problem,
-                     group_label, group_name, lowest_without_bye, next_round_no, no_shows, opponents, pair_avoiding,
+from .common import (GROUP_PLAYOFFS, bye_candidates, bye_counts, check_bool, check_int, check_known, deal_groups, first_problem,
+                     group_label, group_name, next_round_no, no_shows, opponents, pair_avoiding,
                      ranked, rematch_notes, rounds_of, shown, shown_list, tier_placements, withdrawn_notes)
 
 STAGE = "group"       # (common.GROUP_PLAYOFFS: the 加赛 that rank a group)
@@ -251,17 +253,44 @@ class GroupsStandings:
             order = [r.entry for r in ranked(state, members, done) if r.entry not in state.withdrawn]
             bye = None
             if len(order) % 2:
-                away = no_shows(state, done[-1] if done else None)
-                bye = lowest_without_bye(order, byes, away)
-                skipped = [e for e in order[order.index(bye) + 1:] if e in away]
+                bye, said = self._bye(state, order, byes, met, done, avoid)
                 order.remove(bye)
-                notes.append(f"{group_name(g)}队数为奇数，排名最后且未轮空过的{shown(state, bye)}本轮轮空"
-                             + (f"（{shown_list(state, skipped)}上一轮弃权或缺席，不安排轮空）" if skipped else "") + "。")
+                notes.append(f"{group_name(g)}队数为奇数，{said}。")
             pairs = pair_avoiding(order, met, avoid)
             notes += rematch_notes(state, order, pairs, done, prefix=f"{group_name(g)}：")
             matches += self._matches(state, g, pairs, bye, k)
         return Round(state.event_id, STAGE, f"分组赛第{k}轮", next_round_no(state), tuple(matches),
                      notes=tuple(notes), plan={"kind": "group", "groups": groups, "round_no": k, "of": total})
+
+    @staticmethod
+    def _bye(state: EventState, order: list[str], byes: Any, met: dict[str, set[str]], done: list[Round],
+             avoid: bool) -> tuple[str, str]:
+        """(the bye, the draw sheet's words for it) for a group with an odd count (R2016-F3):
+        the lowest-ranked pair with the fewest byes (each at most one), one that did not turn up
+        last round (上一轮弃权或缺席) only when no other with the fewest byes can take it without a
+        rematch (``avoid``: R2016-F3 尽量不重复相遇) — the no-show rule yields to the limits
+        (:func:`~pipeline.draw.common.bye_candidates`)."""
+        away = no_shows(state, done[-1] if done else None)
+        cands = bye_candidates(order, byes, away)
+        bye = cands[0]
+        if avoid:
+            bye = next((c for c in cands
+                        if all(b not in met.get(a, ()) for a, b in pair_avoiding([e for e in order if e != c], met))),
+                       cands[0])
+        group = "未轮空过" if byes[bye] == 0 else "轮空次数最少"
+        if bye not in away:
+            lower = [e for e in order[order.index(bye) + 1:] if byes[e] == byes[bye]]
+            skipped = [e for e in lower if e in away]
+            tried = [e for e in lower if e not in away]
+            why = ([f"{shown_list(state, skipped)}上一轮弃权或缺席，不安排轮空"] if skipped else []) + (
+                [f"{shown_list(state, tried)}轮空则无法避免重复对阵"] if tried else [])
+            return bye, (f"{'' if tried else '排名最后且'}{group}的{shown(state, bye)}本轮轮空"
+                         + (f"（{'；'.join(why)}）" if why else ""))
+        first = cands[:cands.index(bye)]
+        cause = ([f"{group}的队上一轮都弃权或缺席"] if not any(e not in away for e in cands) else []) + (
+            [f"{shown_list(state, first)}轮空则无法避免重复对阵"] if first else [])
+        return bye, (f"{group}的{shown(state, bye)}本轮轮空（{shown(state, bye)}虽上一轮弃权或缺席，但"
+                     + "，".join(cause) + "）")
 
     def _matches(self, state: EventState, group: str, pairs, bye, k: int) -> list[Match]:
         no = next_round_no(state)

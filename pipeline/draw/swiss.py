@@ -30,7 +30,11 @@ win can take it without a rematch.  It is not a bye: R2015-F1's limits (at most 
 each, no rematch) stay absolute and the lookahead counts real byes only — counting forfeit
 wins there left everyone "used" once all had one or the other, and the lowest got a second
 real bye (5 players, forfeits in rounds 1–2).  The draw sheet names a forfeit winner passed
-over, and says why one got the bye.
+over, and says why one got the bye.  An entry that did not turn up last round (forfeit loss or absent) is
+asked last of those with the fewest byes: the rule (上一轮弃权或缺席的不轮空) is a preference
+that yields to R2015-F1's limits, so it gets the bye when no one else with the fewest byes
+can take it without a rematch (now, or — the lookahead — later), and the draw sheet says so
+(leaving it out once gave a second bye and an avoidable rematch, said to be unavoidable).
 
 First move (先手: 执红 for Xiangqi, 执黑 for Go).  R2015-F1 promises balance only; the FIDE
 Dutch system (C.04.3) fills in the rest.  Pairing (C.3, absolute colour criteria): two
@@ -65,7 +69,7 @@ from typing import Any
 from ..model import Match, Round
 from . import FORMATS
 from .base import EventState, Placement
-from .common import (ABSOLUTE, allocate_first, bye_counts, check_int, check_known, colour_histories,
+from .common import (ABSOLUTE, allocate_first, bye_candidates, bye_counts, check_int, check_known, colour_histories,
                      colour_preference, first_problem, entry_word, forfeit_wins, next_round_no, no_shows, opponents,
                      pair_avoiding, ranked, rematch_notes, rounds_of, shown, shown_list, spread_tables,
                      tier_placements, withdrawn_notes)
@@ -296,9 +300,9 @@ class Swiss:
                    "出现例外时，抽签表的说明写明是谁、为何。")
         teams = getattr(game, "side_size", 1) > 1
         odd = ("队数为奇数时由排名最后且未轮空过的一队轮空，每队至多轮空一次；已得弃权胜的队排在其他未轮空过的队之后轮空，"
-               "上一轮弃权或缺席的队不轮空。" if teams else
+               "上一轮弃权或缺席的队不轮空，除非不如此就有队第二次轮空或重复相遇（抽签表的说明写明）。" if teams else
                "人数为奇数时由排名最后且未轮空过的选手轮空，每人至多轮空一次；已得弃权胜者排在其他未轮空过的选手之后轮空，"
-               "上一轮弃权或缺席者不轮空。")
+               "上一轮弃权或缺席者不轮空，除非不如此就有人第二次轮空或重复相遇（抽签表的说明写明）。")
         return (f"采用瑞士制，{rounds}。第一轮抽签配对（同一单位尽量不相遇），"
                 f"以后各轮按当前积分和名次由高到低就近配对，积分相同者优先相遇，同一对手不重复相遇；{odd}"
                 f"{balance}按积分及破同分规则排名。")
@@ -353,12 +357,12 @@ class Swiss:
             away: set[str] = set()
             fewest = 0
             if len(order) % 2:
-                # a bye is a free win: not for an entry that did not turn up last round
+                # a bye is a free win: not for an entry that did not turn up last round — unless
+                # no one else with the fewest byes can take it without a rematch (the limits first)
                 away = no_shows(state, done[-1])
-                pool = [e for e in order if e not in away] or order
-                fewest = min(byes[e] for e in pool)
-                # lowest ranked first, a forfeit winner after those without one (stable sort)
-                cands = sorted((e for e in reversed(pool) if byes[e] == fewest), key=lambda e: won_free[e])
+                fewest = min(byes[e] for e in order)
+                # lowest ranked first, a forfeit winner after those without one, a no-show last
+                cands = bye_candidates(order, byes, away, won_free)
             bye, plain = self._pair_alone(order, cands, met)
             pairs, kept = self._colour_safe([e for e in order if e != bye], met, plain, tiers, relaxed, points)
             look = (_Lookahead(order, met, byes, total - k, self.LOOKAHEAD_STEPS)
@@ -374,23 +378,34 @@ class Swiss:
             if chosen is not None:
                 bye, plain, pairs, kept = chosen
             if bye:
-                why = ("" if moved else "排名最后且") + ("未轮空过" if fewest == 0 else "轮空次数最少")
+                group = "未轮空过" if fewest == 0 else "轮空次数最少"
+                why = ("" if moved or bye in away else "排名最后且") + group
                 below = order[order.index(bye) + 1:]
-                skipped = [e for e in below if e in away]
-                won = [e for e in below if e not in away and byes[e] == fewest and won_free[e] > won_free[bye]]
+                skipped = [e for e in below if e in away and byes[e] == fewest] if bye not in away else []
+                won = ([e for e in below if e not in away and byes[e] == fewest and won_free[e] > won_free[bye]]
+                       if bye not in away else [])
                 why_not = "；".join(
                     ([f"{shown_list(state, skipped)}上一轮弃权或缺席"] if skipped else [])
                     + ([f"{shown_list(state, won)}已得弃权胜"] if won else []))
                 also = ""
-                if won_free[bye]:
+                if bye in away:
+                    # the no-show rule yields to the limits: everyone asked before it could
+                    # not take the bye without a rematch (now, or in a later round)
+                    first = cands[:cands.index(bye)]
+                    cause = ([f"{group}的{entry_word(state)}上一轮都弃权或缺席"]
+                             if not any(e not in away for e in cands) else [])
+                    if first:
+                        cause.append(f"{shown_list(state, first)}轮空则{'本轮或以后各轮' if moved else ''}"
+                                     "无法避免重复对阵")
+                    also = f"{shown(state, bye)}虽上一轮弃权或缺席，但" + "，".join(cause)
+                elif won_free[bye]:
                     # FIDE C.04.1 (d): a forfeit winner gets the bye only when no one else can
-                    clean = [e for e in cands if won_free[e] < won_free[bye]]
-                    group = "未轮空过" if fewest == 0 else "轮空次数最少"
+                    clean = [e for e in cands if won_free[e] < won_free[bye] and e not in away]
                     if any(byes[e] == fewest and won_free[e] < won_free[bye] for e in away):
                         group += "且上一轮未弃权或缺席"
                     also = (f"{shown(state, bye)}虽已得弃权胜，但"
-                            + (f"{shown_list(state, clean)}轮空则无法避免重复对阵" if clean else
-                               f"{group}的{entry_word(state)}都已得弃权胜"))
+                            + (f"{shown_list(state, clean)}轮空则{'本轮或以后各轮' if moved else ''}无法避免重复对阵"
+                               if clean else f"{group}的{entry_word(state)}都已得弃权胜"))
                 said = "；".join(([f"{why_not}，不安排轮空"] if why_not else []) + ([also] if also else []))
                 notes.append(f"{entry_word(state)}数为奇数，{why}的{shown(state, bye)}本轮轮空"
                              + (f"（{said}）" if said else "") + "。")

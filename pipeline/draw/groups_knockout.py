@@ -30,7 +30,11 @@ A tie for an advancing place waits for a 加赛 (raises :class:`PlayoffWaiting`)
 Qualifiers are drawn into two halves by lot whose sizes differ by at most one (so the
 byes, when the count is not a power of two, are shared between the halves and drawn by
 lot); one group's qualifiers alternate halves so they meet as late as possible, and the
-group winners are shared between the halves.  The two semifinal losers play for third
+group winners are shared between the halves.  With ``advance`` of 3 or more a half can
+hold two qualifiers of one group: when the lot pairs them in the first knockout round and the
+half allows otherwise, the half is rearranged (:func:`_apart`: the byes to the groups with
+the most qualifiers left, each pair one qualifier of the largest group left with one of the
+next), and the draw sheet says so — they meet as late as the half allows.  The two semifinal losers play for third
 place (option ``third_place``, default true) in the same round as the final (that match
 has group ``"三四名"``).
 

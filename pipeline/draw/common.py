@@ -188,7 +188,15 @@ def berger_round_count(n: int) -> int:
 def spread_tables(ids: Sequence[str], size: int, rng: random.Random,
                   branch_of) -> list[list[str]]:
     """Draw ``ids`` by lot into tables of ``size`` so that entries of one branch meet as
-    little as possible (the largest remaining branch is seated first; ties by lot).
+    little as possible (R2020-F1/D1, R2011-D1 draw by lot; handbook 对阵表: 同一单位尽量不同桌):
+    the fewest same-branch pairs at tables, which is each branch spread as evenly as it can
+    be over the tables (q or q+1 of it at each) — :func:`_even_out`.
+
+    The lot fills one table at a time, each seat going to the largest remaining branch not
+    yet at it (ties by lot).  At tables of two that is already the fewest; at tables of three
+    or more it can use the small branches up early (4 of A, B, C: [A B C] then [A A A]), and
+    then two seats of different tables are swapped until every branch is spread evenly
+    ([A A C] [A A B]) — a lot that was already even is kept as drawn.
 
     ``len(ids)`` must be a multiple of ``size``.  The table order is shuffled too.
 
@@ -231,7 +239,53 @@ def spread_tables(ids: Sequence[str], size: int, rng: random.Random,
         rng.shuffle(table)
         tables.append(table)
     rng.shuffle(tables)
+    _even_out(tables, rng, branch_of)
     return tables
+
+
+def _even_out(tables: list[list[str]], rng: random.Random, branch_of) -> None:
+    """Swap seats between tables, in place, until no branch has two more entries at one
+    table than at another — the fewest same-branch pairs (sum over tables of C(n, 2)):
+    each branch's count is convex, so spread evenly it is at its least, and evenly spread
+    branches fill the tables exactly (deal them one after another round the tables).
+
+    While branch ``u`` has n_ut ≥ n_us + 2 at tables t and s, table t has at least two fewer
+    seats of the other branches than s, so some branch ``w`` has more at s than at t;
+    swapping a ``u`` of t with a ``w`` of s removes at least one pair.  Each swap takes the
+    most uneven branch (ties by branch order), a table where it is most and one where it is
+    least, the other branch that gains most, and the entries by lot; seats keep their
+    places.  Nothing is drawn when the tables are already even (a lot at tables of two
+    always is), so such a lot stays as it was."""
+    counts = [Counter(branch_of(e) for e in t) for t in tables]
+    while True:
+        spread: dict[str, tuple[int, int]] = {}
+        for c in counts:
+            for b, n in c.items():
+                hi, lo = spread.get(b, (0, n))
+                spread[b] = (max(hi, n), min(lo, n))
+        full = {b for b in spread if all(b in c for c in counts)}
+        uneven = [(hi - (lo if b in full else 0), b) for b, (hi, lo) in spread.items()]
+        worst = max((d for d, _ in uneven), default=0)
+        if worst < 2:
+            return
+        u = min(b for d, b in uneven if d == worst)
+        most = max(c[u] for c in counts)
+        least = min(c[u] for c in counts)
+        t = rng.choice([i for i, c in enumerate(counts) if c[u] == most])
+        s = rng.choice([i for i, c in enumerate(counts) if c[u] == least])
+        gain = {w: n - counts[t][w] for w, n in counts[s].items() if w != u}
+        best = max(gain.values())
+        w = rng.choice(sorted(w for w, g in gain.items() if g == best))
+        i = rng.choice([k for k, e in enumerate(tables[t]) if branch_of(e) == u])
+        j = rng.choice([k for k, e in enumerate(tables[s]) if branch_of(e) == w])
+        tables[t][i], tables[s][j] = tables[s][j], tables[t][i]
+        counts[t][u] -= 1
+        counts[t][w] += 1
+        counts[s][w] -= 1
+        counts[s][u] += 1
+        for c in (counts[t], counts[s]):
+            for b in [b for b, n in c.items() if n == 0]:
+                del c[b]
 
 
 def deal_groups(ids: Sequence[str], groups: int, rng: random.Random, branch_of) -> list[list[str]]:

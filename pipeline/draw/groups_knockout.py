@@ -500,8 +500,9 @@ class GroupsKnockout:
                     byes_, pairs = iter(kept[0]), iter(kept[1])
                     slots = [next(byes_) if p in bye_pairs else next(pairs) for p in range(n_pairs)]
                     extra.append(f"{'上' if h == 0 else '下'}半区按抽签顺序会有同组出线者首轮相遇；为使同组出线者"
-                                 "尽量晚相遇，本半区的对阵和轮空签按抽签顺序另行排定，同组出线者首轮不相遇"
-                                 + ("。" if not _same(slots, group_of) else "（已尽量减少）。"))
+                                 "尽量晚相遇，本半区的对阵和轮空签按抽签顺序另行排定，"
+                                 + ("同组出线者首轮不相遇。" if not _same(slots, group_of)
+                                    else "同组出线者首轮相遇已减到最少。"))
                 bracket += slots
         r = self._ko_round(state, bracket, None, rng)
         top = "、".join(shown(state, e) for slot in bracket[:len(bracket) // 2] for e in slot)

@@ -8122,6 +8122,28 @@ def rescored_tables(runner: EventRunner, published: tuple[str, list, bool] | Non
     return runner.tables_named(keys)
 
 
+def _places_differ(runner: EventRunner, kept: list, placements: list) -> str | None:
+    """How ``placements`` (this version's) differ from the ``kept`` published places, as
+    PLACES_KEPT says it (``名次会有不同：王军 第3名（公布为第4名）…。``); None when they are the
+    same (ranks, entries, tiers, groups, ties and vacant places)."""
+
+    def view(ps: list) -> list:
+        return sorted((p.rank, p.entry, p.tier, p.group, p.tied, getattr(p, "vacant", False)) for p in ps)
+    if view(kept) == view(placements):
+        return None
+    names = {e.id: e.team for e in runner.shown_entries()}
+    was = {p.entry: p for p in kept}
+    now = [p for p in sorted(placements, key=lambda p: (p.rank, p.entry))
+           if p.entry not in was or (was[p.entry].rank, was[p.entry].group) != (p.rank, p.group)]
+    if not now:
+        return "名次的排法（名次说明或并列）会有不同。"
+    said = "、".join(f"{names.get(p.entry, p.entry)} {f'{p.group}组' if p.group else ''}第{p.rank}名"
+                    f"（公布为{f'{was[p.entry].group}组' if p.entry in was and was[p.entry].group else ''}"
+                    f"第{was[p.entry].rank if p.entry in was else '?'}名）" for p in now[:5])
+    more = f"等 {len(now)} 人" if len(now) > 5 else ""
+    return f"名次会有不同：{said}{more}。"
+
+
 def keep_rescored_places(runner: EventRunner, published: tuple[str, list, bool], placements: list,
                          tables: list[str]) -> list:
     """R2020-A1, R2011-A1, R2016-A1, R2015-A1 — a finished event whose sources are those its
@@ -8131,25 +8153,15 @@ def keep_rescored_places(runner: EventRunner, published: tuple[str, list, bool],
     version's (the old ones are not kept), the places and awards those published.  Places that
     come out the same need no word: the caller records them with this version's digest."""
     kept = published[1]
-
-    def view(ps: list) -> list:
-        return sorted((p.rank, p.entry, p.tier, p.group, p.tied, getattr(p, "vacant", False)) for p in ps)
-    if view(kept) == view(placements):
+    differ = _places_differ(runner, kept, placements)
+    if differ is None:
         return placements
-    names = {e.id: e.team for e in runner.shown_entries()}
-    was = {p.entry: p for p in kept}
-    now = [p for p in sorted(placements, key=lambda p: (p.rank, p.entry))
-           if p.entry not in was or (was[p.entry].rank, was[p.entry].group) != (p.rank, p.group)]
-    said = "、".join(f"{names.get(p.entry, p.entry)} {f'{p.group}组' if p.group else ''}第{p.rank}名"
-                    f"（公布为{f'{was[p.entry].group}组' if p.entry in was and was[p.entry].group else ''}"
-                    f"第{was[p.entry].rank if p.entry in was else '?'}名）" for p in now[:5])
-    more = f"等 {len(now)} 人" if len(now) > 5 else ""
     which = ("、".join(tables[:8]) + (f" 等 {len(tables)} 桌" if len(tables) > 8 else "")) if tables else "部分桌次"
     runner.places_kept = (kept, placements)
     runner.issues.add("PLACES_KEPT",
                       f"{runner.ev.name}已赛完，名次和奖项已经公布。成绩表、报名、加赛和排名规则在公布后都没有改动（不是更正），"
                       f"但现在版本的程序对以下各桌的计分与公布时不同：{which}。按现在的计分，"
-                      + (f"名次会有不同：{said}{more}。" if now else "名次的排法（名次说明或并列）会有不同。")
+                      + differ
                       + "已公布的名次和奖项保持不变，无需处理，不必重新打印名次表和奖状；积分榜上这些桌的得分按现在的计分显示。"
                       "如组委会决定按新的计分调整名次，请联系技术支持。")
     return kept
@@ -8276,23 +8288,13 @@ def keep_published_places(runner: EventRunner, published: tuple[str, list, bool]
     if published is None or published[0] != digest:
         return placements
     kept = published[1]
-
-    def view(ps: list) -> list:
-        return sorted((p.rank, p.entry, p.tier, p.group, p.tied, getattr(p, "vacant", False)) for p in ps)
-    if view(kept) == view(placements):
+    differ = _places_differ(runner, kept, placements)
+    if differ is None:
         return placements
-    names = {e.id: e.team for e in runner.shown_entries()}
-    was = {p.entry: p for p in kept}
-    now = [p for p in sorted(placements, key=lambda p: (p.rank, p.entry))
-           if p.entry not in was or (was[p.entry].rank, was[p.entry].group) != (p.rank, p.group)]
-    said = "、".join(f"{names.get(p.entry, p.entry)} {f'{p.group}组' if p.group else ''}第{p.rank}名"
-                    f"（公布为{f'{was[p.entry].group}组' if p.entry in was and was[p.entry].group else ''}"
-                    f"第{was[p.entry].rank if p.entry in was else '?'}名）" for p in now[:5])
-    more = f"等 {len(now)} 人" if len(now) > 5 else ""
     runner.places_kept = (kept, placements)
     runner.issues.add("PLACES_KEPT",
                       f"{runner.ev.name}已赛完，名次和奖项已经公布。成绩、加赛和排名规则都没有变，但按现在版本的程序计算，"
-                      + (f"名次会有不同：{said}{more}。" if now else "名次的排法（名次说明或并列）会有不同。")
+                      + differ
                       + "已公布的名次和奖项保持不变，无需处理；如组委会决定按新的计算调整，请联系技术支持。")
     return kept
 

@@ -94,20 +94,26 @@ def test_R2015_F1_swiss_a_no_show_takes_the_bye_rather_than_a_rematch():
     e002–e003 met again, the sheet saying 已无法避免重复对阵: a bye to e002 or e003 leaves a new
     pairing."""
     f = FORMATS.get("swiss")
-    st = new_state(make_entries(4, 4), {"rounds": 3})
-    rng = random.Random(0)
-    # round 1: e000–e001, e002–e003; round 2: e001–e003, e000–e002 (seats as drawn)
-    for want in ([{"e000", "e001"}, {"e002", "e003"}], [{"e001", "e003"}, {"e000", "e002"}]):
-        rnd = f.next_round(st, rng)
-        got = [set(m.sides) for m in rnd.matches]
-        if sorted(map(sorted, got)) != sorted(map(sorted, want)):
-            pytest.skip(f"the lot drew {got}")
-        st.rounds.append(rnd)
-        for m in rnd.matches:
-            lose = {"e000", "e002"} if rnd.round == 1 else {"e003", "e002"}
-            st.results[m.key] = MatchResult(m, tuple(
-                SideResult(Outcome.FORFEIT_LOSS, 0) if s in lose else SideResult(Outcome.FORFEIT_WIN, 2)
-                for s in m.sides))
+
+    def played(seed):
+        """Rounds 1–2 as the audit had them, from the first lot that draws them (None: not this lot)."""
+        st = new_state(make_entries(4, 4), {"rounds": 3})
+        rng = random.Random(seed)
+        # round 1: e000–e001, e002–e003; round 2: e001–e003, e000–e002 (seats as drawn)
+        for want in ([{"e000", "e001"}, {"e002", "e003"}], [{"e001", "e003"}, {"e000", "e002"}]):
+            rnd = f.next_round(st, rng)
+            if sorted(sorted(m.sides) for m in rnd.matches) != sorted(map(sorted, want)):
+                return None
+            st.rounds.append(rnd)
+            for m in rnd.matches:
+                lose = {"e000", "e002"} if rnd.round == 1 else {"e003", "e002"}
+                st.results[m.key] = MatchResult(m, tuple(
+                    SideResult(Outcome.FORFEIT_LOSS, 0) if s in lose else SideResult(Outcome.FORFEIT_WIN, 2)
+                    for s in m.sides))
+        return st, rng
+    found = next((got for seed in range(200) if (got := played(seed)) is not None), None)
+    assert found is not None, "no lot of 200 drew the audit's rounds 1–2"
+    st, rng = found
     st.withdrawn = frozenset({"e000"})
     r3 = f.next_round(st, rng)
     bye = next(m.sides[0] for m in r3.matches if m.bye)

@@ -2826,6 +2826,19 @@ LEVEL_ACROSS = "奖项不同，不能并列"
 LEVEL_AT_CUT = "出线名额还没有在他们之间分出，不能并列"
 
 
+def _leaves_level(got: Mapping[str, int | None]) -> bool:
+    """R2020-F4, R2011-F1: whether a 加赛表's 名次 for a tie (entry → 名次, None where blank)
+    leave part of it level in a way to take on trial (:meth:`EventRunner.take_level_playoffs`,
+    :meth:`EventRunner.take_level_group_playoffs`): some 名次 given, blanks only after them
+    (the given from 1, none above their count), and not a distinct order of them all (a full
+    order that left the tie open is not the trial's to settle).  Blank rows whose place the
+    given 名次 do not leave at the end are said as before."""
+    given = sorted(p for p in got.values() if p is not None)
+    if not given or (len(given) < len(got) and (given[0] != 1 or given[-1] > len(given))):
+        return False
+    return not len(set(given)) == len(given) == len(got)
+
+
 class EventRunner:
     """Advances one event as far as its data allows (R-draw: the next round only when the
     previous round's results are complete and valid; published rounds are frozen)."""
@@ -3832,11 +3845,8 @@ class EventRunner:
                            and self.playoffs[k].settles_in(tied, where, played, blanks=True)), (None, None))
             if k is None or got is None:
                 continue
-            given = sorted(p for p in got.values() if p is not None)
-            if not given or (len(given) < len(got) and (given[0] != 1 or given[-1] > len(given))):
-                continue    # blank rows whose place the given 名次 do not leave at the end: said as before
-            if len(set(given)) == len(given) == len(got):
-                continue    # (an order of them all that left the tie open: not this sheet's to settle)
+            if not _leaves_level(got):
+                continue
             # taken on trial, the event placed again: the chain may still order those the sheet
             # leaves level (直胜 between two of a cyclic three, R2020-F4 — standings._Ranker.refine)
             po = self.playoffs[k]
@@ -3896,11 +3906,8 @@ class EventRunner:
                            and po.settles_in(tied, where, played, blanks=True)), (None, None))
             if k is None or got is None:
                 continue
-            given = sorted(p for p in got.values() if p is not None)
-            if not given or (len(given) < len(got) and (given[0] != 1 or given[-1] > len(given))):
-                continue    # blank rows whose place the given 名次 do not leave at the end: said as before
-            if len(set(given)) == len(given) == len(got):
-                continue    # (a full order that left the tie open: not this sheet's to settle)
+            if not _leaves_level(got):
+                continue
             po = self.playoffs[k]
             self.playoffs[k] = dataclasses.replace(po, shared=po.shared | {tied})
             left = [set(t) for st, g, t in open_ties() if st == stage and g == group and set(t) <= tied]

@@ -50,7 +50,10 @@ def _send_form(t, out: Path, inbox: Path, ev, k: int, places: dict[str, list]) -
     return rows
 
 
-def test_R2011_F1_a_group_playoff_may_leave_level_those_on_one_side_of_the_cut(tmp_path: Path) -> None:
+def _groups_played_with_three_level(tmp_path: Path):
+    """象棋 in 2 groups of 4, 2 going on: the group stage played so that three of each group
+    are level at the top (each beats the 4th, the rest drawn).  Returns (folder, out, inbox,
+    tournament, the event's state waiting for the 加赛)."""
     folder = _league(tmp_path, "groups_knockout", 8, seed=4)
     spec = yaml.safe_load((folder / "tournament.yaml").read_text(encoding="utf-8"))
     spec["events"][0]["format"] = {"type": "groups_knockout", "groups": 2, "advance": 2, "third_place": False}
@@ -69,6 +72,11 @@ def test_R2011_F1_a_group_playoff_may_leave_level_those_on_one_side_of_the_cut(t
         ev = state["ev"] = report.state.events["xiangqi"]
         if not _fill_results(t, out, inbox, report.state, row_of, done):
             break
+    return folder, out, inbox, t, ev
+
+
+def test_R2011_F1_a_group_playoff_may_leave_level_those_on_one_side_of_the_cut(tmp_path: Path) -> None:
+    folder, out, inbox, t, ev = _groups_played_with_three_level(tmp_path)
     assert [len(ids) for _, _, ids in ev.ties] == [3, 3], ev.ties
     # group A: the first two level (1, 1) and the third blank — both go on; group B: only its
     # first given 1 — its other two stay level for the one place left: the cut is undecided
@@ -112,24 +120,7 @@ def test_R2011_F1_a_group_playoff_leaving_level_on_one_side_is_taken_the_nights_
     """The sheet is taken every night the group stage is played out, not only the night its
     knockout is drawn: the next night (knockout round open, the event re-run — here a comment
     added to tournament.yaml) it was refused ("只给同分的…填了名次", the group tables 1,1,1,4)."""
-    folder = _league(tmp_path, "groups_knockout", 8, seed=4)
-    spec = yaml.safe_load((folder / "tournament.yaml").read_text(encoding="utf-8"))
-    spec["events"][0]["format"] = {"type": "groups_knockout", "groups": 2, "advance": 2, "third_place": False}
-    (folder / "tournament.yaml").write_text(yaml.safe_dump(spec, allow_unicode=True), encoding="utf-8")
-    out, inbox, t = tmp_path / "out", folder / "inbox", load_tournament(folder)
-    done: set[str] = set()
-    state: dict = {}
-
-    def row_of(m):
-        order = state["ev"].rounds[0].plan["groups"][m.group]
-        i, j = (order.index(s) for s in m.sides)
-        return WON if j == 3 else {"结果": "乙胜", "原因": "认输"} if i == 3 else DRAWN
-
-    for _ in range(8):
-        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=LATER))
-        ev = state["ev"] = report.state.events["xiangqi"]
-        if not _fill_results(t, out, inbox, report.state, row_of, done):
-            break
+    folder, out, inbox, t, ev = _groups_played_with_three_level(tmp_path)
     _send_form(t, out, inbox, ev, 1, {"A": [1, 1, None], "B": [1, 1, None]})
     p = folder / "tournament.yaml"
     for night, now in enumerate((LATER, LATER + dt.timedelta(hours=1), LATER + dt.timedelta(days=1))):

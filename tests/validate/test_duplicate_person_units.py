@@ -60,3 +60,33 @@ def test_DUPLICATE_PERSON_a_namesake_added_beside_the_units_own_person_is_new(tm
     entries, issues = _validate(t, forms, [1, 2])
     assert _dups(issues) == [("b1", "D6", Severity.ERROR)], issues
     assert sorted((e.branch, e.players[0].staff_id) for e in entries) == [("b1", "003905"), ("b2", "003005")]
+
+
+def test_DUPLICATE_PERSON_one_name_in_one_event_of_two_units_with_one_staff_number(tmp_path):
+    """行政一 (b1) lists 张平秀 in 象棋 with 工号 blank, 机关二 (b2) lists 张平秀 in 象棋 with 003005:
+    one person by the handbook (同名、同项目，一行填了工号、另一行没填的，也按同一人提示) — both
+    were entered, nothing said.  The later received form's row is the error, told where the
+    other row is and what to change; received together, the blank 工号's row."""
+    t = tournament()
+    blank = [person("象棋", "乙", "001002"), person("象棋", "张平秀")]
+    staffed = [person("象棋", "张平秀", "003005")]
+    # b1's blank row first: b2's row is the copy, asked to delete it or have b1 fill in its 工号
+    forms = [_form(tmp_path, t, "b1", blank, T0, "b1.xlsx"), _form(tmp_path, t, "b2", staffed, T0 + DAY, "b2.xlsx")]
+    entries, issues = _validate(t, forms, [0, 1])
+    assert _dups(issues) == [("b2", "D5", Severity.ERROR)], issues
+    msg = next(i.message for i in issues if i.code == "DUPLICATE_PERSON")
+    assert "行政第一分工会" in msg and "第 6 行" in msg and "E6" in msg and "填写工号" in msg, msg
+    assert sorted(e.branch for e in entries if e.event == "xiangqi") == ["b1", "b1"]
+    # b2's 工号 row first (or both at once): b1's blank row is the copy, asked to delete it or fill in the 工号
+    for b2_at in (T0 - DAY, T0):
+        forms = [_form(tmp_path, t, "b1", blank, T0, "b1.xlsx"), _form(tmp_path, t, "b2", staffed, b2_at, "b2.xlsx")]
+        entries, issues = _validate(t, forms, [0, 1])
+        assert _dups(issues) == [("b1", "E6", Severity.ERROR)], issues
+        msg = next(i.message for i in issues if i.code == "DUPLICATE_PERSON")
+        assert "机关第二分工会" in msg and "第 5 行" in msg and "003005" in msg and "填写这一行的工号" in msg, msg
+        assert sorted((e.branch, e.team) for e in entries if e.event == "xiangqi") == [("b1", "乙"), ("b2", "张平秀")]
+    # both 工号 filled, and different: two people of one name
+    forms = [_form(tmp_path, t, "b1", [person("象棋", "张平秀", "001009")], T0, "b1.xlsx"),
+             _form(tmp_path, t, "b2", staffed, T0 + DAY, "b2.xlsx")]
+    entries, issues = _validate(t, forms, [0, 1])
+    assert not _dups(issues) and len(entries) == 2

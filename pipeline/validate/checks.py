@@ -51,7 +51,8 @@ class Ctx:
     #: come from two of its workbooks (a resend after some events closed); else every event
     events_of: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     #: (branch, :func:`identity`) → when the branch first sent that person (its earliest form
-    #: listing them, superseded forms too); a person not in it: the form's own time
+    #: listing them, superseded forms too, or the same row before a resend filled in or
+    #: corrected its 工号: :func:`pipeline.run.first_seen`); a person not in it: the form's own time
     first_seen: dict[tuple[str, str], dt.datetime] = field(default_factory=dict)
     #: rows refused as a later unit's copy of a person another unit sent first (:func:`key`):
     #: they are not that person's rows for the other checks (one event per person …)

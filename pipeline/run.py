@@ -6457,19 +6457,45 @@ def first_seen(inputs: Inputs) -> dict[tuple[str, str], dt.datetime]:
     """(branch, person) → the earliest time a usable form of that branch listed them
     (superseded forms too): which of two units sent a person first
     (:func:`pipeline.validate.checks.check_duplicates`) does not change when one of them
-    resends its form."""
+    resends its form (handbook DUPLICATE_PERSON: 先收到的一份保留，错误标在后收到的表上).
+
+    A resend that only fills in or corrects a row's 工号 does not make that person new
+    either: a row is the person of the unit's earlier row of the same name in the same event
+    with the 工号 blank or another one — when the resend no longer lists that earlier
+    identity in the event (a namesake kept beside it is another person, who sent nothing
+    earlier).  张平秀 sent by b03 on 11-05 without 工号 is the 张平秀 (003005) of b03's resend
+    of 11-07, and b03 keeps him against b02's copy of 11-06."""
     from .validate.checks import identity
 
-    out: dict[tuple[str, str], dt.datetime] = {}
+    forms: dict[str, list[tuple[dt.datetime, Any]]] = {}
     for rec, reg in inputs.registrations:
         if not getattr(reg, "usable", False) or not getattr(reg, "branch", ""):
             continue
-        at = aware(rec.received_at)
-        for row in reg.rows:
-            if row.name or row.staff_id:
-                k = (reg.branch, identity(row))
-                if k not in out or at < out[k]:
-                    out[k] = at
+        forms.setdefault(reg.branch, []).append((aware(rec.received_at), reg))
+    out: dict[tuple[str, str], dt.datetime] = {}
+    for branch, items in forms.items():
+        items.sort(key=lambda x: x[0])
+        #: (name, event) → the identities the branch's earlier forms listed there
+        earlier: dict[tuple[str, str], set[str]] = {}
+        for at, reg in items:
+            here: dict[tuple[str, str], set[str]] = {}
+            for row in reg.rows:
+                if row.name and row.event:
+                    here.setdefault((row.name, row.event), set()).add(identity(row))
+            for row in reg.rows:
+                if not (row.name or row.staff_id):
+                    continue
+                me = identity(row)
+                t = at
+                if row.name and row.event:
+                    for was in earlier.get((row.name, row.event), ()):
+                        if was != me and was not in here[(row.name, row.event)] and (branch, was) in out:
+                            t = min(t, out[(branch, was)])
+                k = (branch, me)
+                if k not in out or t < out[k]:
+                    out[k] = t
+            for ne, ids in here.items():
+                earlier.setdefault(ne, set()).update(ids)
     return out
 
 

@@ -51,7 +51,8 @@ class Ctx:
     #: come from two of its workbooks (a resend after some events closed); else every event
     events_of: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     #: (branch, :func:`identity`) → when the branch first sent that person (its earliest form
-    #: listing them, superseded forms too); a person not in it: the form's own time
+    #: listing them, superseded forms too, or the same row before a resend filled in or
+    #: corrected its 工号: :func:`pipeline.run.first_seen`); a person not in it: the form's own time
     first_seen: dict[tuple[str, str], dt.datetime] = field(default_factory=dict)
     #: rows refused as a later unit's copy of a person another unit sent first (:func:`key`):
     #: they are not that person's rows for the other checks (one event per person …)
@@ -374,18 +375,21 @@ def _same_name_same_event(ctx: Ctx) -> None:
 
 
 def _same_name_other_form(ctx: Ctx) -> None:
-    """R2015-Q2: a cross-branch pair's member on one unit's sheet and a row of the same name
-    in the same event on their home unit's sheet, the 工号 given on one and left blank on
-    the other: by the rule of identity two people, so both pairs were drawn with one person
-    twice.  As inside one form (:func:`_same_name_same_event`): DUPLICATE_PERSON on the later
-    received form's row (the first form's pair was accepted before the other came), on the
-    blank 工号's row when they came together or a time is not known — naming the other form's
-    unit and row."""
-    by_home: dict[tuple[str, str, str], list[tuple[Registration, RegRow]]] = {}
+    """DUPLICATE_PERSON (handbook: 同名、同项目，一行填了工号、另一行没填的，也按同一人提示；
+    同单位或不同单位): one name in one event on two units' forms, the 工号 given on one row and
+    left blank on the other — by the rule of identity two people (a blank 工号's person is
+    their unit's), so both were entered with one person twice (张平秀 in 双升 for 基础部 without
+    工号 and for 行政二 with 003005; R2015-Q2: a cross-branch pair's member and a row on their
+    home unit's sheet).  As inside one form (:func:`_same_name_same_event`): DUPLICATE_PERSON
+    on the later received form's row (the first form's row was accepted before the other
+    came), on the blank 工号's row when they came together or a time is not known — naming
+    the other form's unit, row and cell, and what to change (delete the row, or fill in the
+    工号 of a namesake)."""
+    by_name: dict[tuple[str, str], list[tuple[Registration, RegRow]]] = {}
     for reg, row in ctx.rows():
         if row.name and row.event and key(reg, row) not in ctx.later_copies:
-            by_home.setdefault((ctx.home.get(key(reg, row), reg.branch), row.event, row.name), []).append((reg, row))
-    for group in by_home.values():
+            by_name.setdefault((row.event, row.name), []).append((reg, row))
+    for group in by_name.values():
         staffed = [(g, r) for g, r in group if r.staff_id]
         if len({g.branch for g, _ in group}) < 2 or not staffed or len({staff_key(r.staff_id) for _, r in staffed}) > 1:
             continue            # one unit's sheets (said above), no 工号, or two people by their numbers
@@ -400,14 +404,17 @@ def _same_name_other_form(ctx: Ctx) -> None:
             b_at, s_at = _since(ctx, breg, blank), _since(ctx, sreg, srow)
             if b_at is not None and s_at is not None and b_at < s_at:
                 if key(sreg, srow) not in ctx.bad:     # the 工号's row came later: it is the copy
+                    cell = blank.cells.get("工号", "")
                     ctx.flag("DUPLICATE_PERSON", sreg, srow, "姓名",
                              f"\"{ctx.typed(srow.display_name)}\" 已在 {_unit_name(ctx, breg.branch)} 的报名表（{_when(b_at)}收到）"
-                             f"第 {blank.row} 行报了“{ev_name}”（那一行没有填工号）：如果是同一人，同一项目一人只能报一次，"
-                             f"请删除本行，或与对方核对，由对方删除后重发；如果是同名的另一人，请对方在那一行填写工号后重发。")
+                             f"第 {blank.row} 行报了“{ev_name}”（那一行没有填工号{'，' + cell + ' 为空' if cell else ''}）："
+                             f"如果是同一人，同一项目一人只能报一次，请删除本行，或与对方核对，由对方删除后重发；"
+                             f"如果是同名的另一人，请对方在那一行填写工号后重发。")
                 continue
+            cell = srow.cells.get("姓名", "")
             ctx.flag("DUPLICATE_PERSON", breg, blank, "工号",
                      f"\"{ctx.typed(blank.display_name)}\" 在 {_unit_name(ctx, sreg.branch)} 的报名表"
-                     f"{'（' + _when(s_at) + '收到）' if s_at else ''}第 {srow.row} 行（工号 {srow.staff_id}）已报名"
+                     f"{'（' + _when(s_at) + '收到）' if s_at else ''}第 {srow.row} 行（{cell + '，' if cell else ''}工号 {srow.staff_id}）已报名"
                      f"“{ev_name}”，这一行没有填工号：如果是同一人，请删除这一行；如果是同名的另一人，请填写这一行的工号。")
 
 

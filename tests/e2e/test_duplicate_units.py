@@ -98,3 +98,20 @@ def test_T2015_a_units_two_current_forms_count_as_one_unit(tmp_path: Path) -> No
     assert dup == [("t02", "D25")]
     assert sorted((e.event, e.branch) for e in report.state.entries if any(p.staff_id == "001036" for p in e.players)) \
         == [("go", "t01"), ("shuangkou", "t01")]
+
+
+def test_a_resend_filling_in_a_staff_number_keeps_the_unit_first(tmp_path: Path) -> None:
+    """DUPLICATE_PERSON: b01 (11-04) lists 吕宁桂 in 象棋 with 工号 blank; b06 (11-05) lists him
+    with 001033; b01 resends on 11-06 with the 工号 filled in.  b01 sent him first: b06's row
+    is the copy (the error moved to b01, whose row was refused, and b06 kept him)."""
+    folder = _league(tmp_path)
+    inbox = folder / "inbox"
+    edit_attachment(inbox / "1104-b01-报名表.eml", _set({"H13": "已核对"}), inbox / "1106-b01-报名表-补工号.eml",
+                    date="Fri, 06 Nov 2020 09:00:00 +0800")
+    edit_attachment(inbox / "1104-b01-报名表.eml", _set({"E10": None}))
+    edit_attachment(inbox / "1105-b06-报名表.eml", _set({"D10": "吕宁桂", "E10": "001033"}))
+    report = run(RunOptions(folder=folder, out_parent=tmp_path / "out", pdf=False, now=NOW))
+    assert {(i["branch"], i["cell"]) for i in _dups(tmp_path / "out")} == {("b06", "D10")}
+    assert "11月4日" in _dups(tmp_path / "out")[0]["message"]
+    holder = {e.branch for e in report.state.entries if any(p.staff_id == "001033" for p in e.players)}
+    assert holder == {"b01"}

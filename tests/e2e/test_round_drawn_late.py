@@ -62,7 +62,10 @@ def test_R2020_S1_round_drawn_after_its_session_goes_to_the_next_one_not_begun(t
     draw = (rep.out_dir / "draws" / "xiangqi-r2.html").read_text(encoding="utf-8")
     assert "2020年11月12日 16:00—18:00" in draw and "2020年11月11日" not in draw
     assert "2020年11月12日" in _a3(rep.out_dir) and "2020年11月11日" not in _a3(rep.out_dir)
-    assert not _issues(rep.out_dir, "SESSION_PASSED")
+    (passed,) = _issues(rep.out_dir, "SESSION_PASSED")      # the office tells the units and referees
+    assert passed["severity"] == "warning"
+    assert "2020年11月11日" in passed["message"] and "已改排在之后第一个尚未开始的场次 2020年11月12日" in passed["message"]
+    assert "11月11日 19:00 才收齐" in passed["message"], passed
     # round 1 keeps the session it was published for
     assert "2020年11月10日 16:00—18:00" in (rep.out_dir / "draws" / "xiangqi-r1.html").read_text(encoding="utf-8")
 

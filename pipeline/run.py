@@ -3475,9 +3475,38 @@ class EventRunner:
 
     def session_plan(self, nxt: Round) -> dict[str, Any]:
         """The session (and venue) round ``nxt`` is published for, to record in its plan:
-        the spec's, after the sessions the rounds before it were published for."""
-        s = placed_sessions(self.t, self.ev, [*self.rounds, nxt])[-1]
-        return {SESSION_KEY: session_record(s, round_venue(self.t, self.ev, s))} if s is not None else {}
+        the spec's, after the sessions the rounds before it were published for — but not one
+        begun before the results it is drawn from came in (:func:`placed_sessions`; with none
+        left, a record of no date)."""
+        # R2020-S1: a round is late for its session only when the draw could not have been
+        # made before it began: the results of the round before came in after it began.  A
+        # run later than that (a night replayed, --now far ahead, a rerun) draws it for its
+        # session as the night the results came in would have; and a round whose own result
+        # sheets are in already was played there.  Round 1 (its registrations in by the
+        # deadline) is placed as ever.
+        ready = self.results_in_at()
+        late = ready is not None and not self.round_books(nxt.round)
+        s = placed_sessions(self.t, self.ev, [*self.rounds, nxt], drawn_at=self.now if late else None,
+                            ready_at=ready)[-1]
+        due = placed_sessions(self.t, self.ev, [*self.rounds, nxt])[-1]
+        if due is None:         # the spec has no session for it at all: nothing printed, as ever
+            return {}
+        # a round moved from its session (or left with none) records the one it was due in and
+        # when its results came in: SESSION_PASSED tells the office (sessions_passed)
+        moved = {} if s is not None and _session_key(s) == _session_key(due) else {
+            "due": session_record(due, round_venue(self.t, self.ev, due)), "results_in": aware(ready).isoformat()}
+        if s is not None:
+            return {SESSION_KEY: {**session_record(s, round_venue(self.t, self.ev, s)), **moved}}
+        return {SESSION_KEY: {NO_SESSION: "passed", **moved}}
+
+    def results_in_at(self) -> dt.datetime | None:
+        """When the results the next round is drawn from were all in: the latest receipt of a
+        sheet whose row is taken for a table of the last published round (None: no round
+        published, or none of its results came on a result sheet, e.g. all byes)."""
+        if not self.rounds:
+            return None
+        keys = {m.key for m in self.rounds[-1].matches if not m.bye}
+        return max((aware(rec.received_at) for rkey, (rec, _) in self._taken.items() if rkey[0] in keys), default=None)
 
     def round_books(self, round_no: int) -> list[tuple[Received, Any]]:
         """The result workbooks received for this event's round ``round_no`` (their _meta)."""
@@ -7659,6 +7688,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
         es = run_event(t, drawn, by_event[ev.id], ledger, inputs, issues, now, memo_keys)
         es.session_of_round = schedule(t, es.spec, es.rounds)
         sessions_moved(t, ev, es.spec, es.rounds, issues)
+        sessions_passed(es, issues)
         not_played_yet(t, es, issues, now)
         events[ev.id] = es
         if es.complete:
@@ -8609,13 +8639,26 @@ def session_record(s: SessionSpec, venue: str) -> dict[str, str]:
             "venue": venue, "label": s.label()}
 
 
+#: SESSION_KEY of a round drawn after its session (and every later one) had begun:
+#: published with no date (:func:`placed_sessions`), printed as this
+NO_SESSION = "none"
+NO_SESSION_LABEL = "比赛时间另行通知"
+
+
+def published_without_session(rnd: Round) -> bool:
+    """Whether ``rnd`` was published with no date: drawn when no session of the event was
+    left to play it in (R2020-S1, :func:`placed_sessions`); it stays so."""
+    rec = rnd.plan.get(SESSION_KEY) if isinstance(rnd.plan, dict) else None
+    return isinstance(rec, dict) and bool(rec.get(NO_SESSION))
+
+
 def recorded_session(rnd: Round) -> SessionSpec | None:
     """The session a round was published for, as its plan records it (None: published by
-    older code, or a record this version cannot read)."""
+    older code, or a record this version cannot read, or with no date)."""
     from .spec import SessionSpec
 
     rec = rnd.plan.get(SESSION_KEY) if isinstance(rnd.plan, dict) else None
-    if not isinstance(rec, dict):
+    if not isinstance(rec, dict) or rec.get(NO_SESSION):
         return None
     try:
         return SessionSpec(date=dt.date.fromisoformat(rec["date"]), start=dt.time.fromisoformat(rec["start"]),
@@ -8642,19 +8685,44 @@ def _next_session(sessions: list[SessionSpec], i: int, prev: SessionSpec | None)
     return sessions[-1] if _session_start(sessions[-1]) >= _session_start(prev) else prev
 
 
-def placed_sessions(t: Tournament, ev: EventSpec, rounds: list[Round]) -> list[SessionSpec | None]:
+def placed_sessions(t: Tournament, ev: EventSpec, rounds: list[Round], drawn_at: dt.datetime | None = None,
+                    ready_at: dt.datetime | None = None) -> list[SessionSpec | None]:
     """Each round's session.  A published round keeps the one it was published for (its
     plan's ``SESSION_KEY``: a later edit of the sessions or of the event's deadline moves no
-    printed draw sheet — :func:`sessions_moved` says it); a round that records none (published
-    by older code) and a round being drawn take the spec's (:func:`_next_session`)."""
+    printed draw sheet — :func:`sessions_moved` says it), or its having none
+    (:func:`published_without_session`); a round that records none (published by older
+    code) and a round being drawn take the spec's (:func:`_next_session`).
+
+    R2020-S1 (handbook 比赛时间怎样排到各轮): the last round, drawn at ``drawn_at`` (the
+    run's time; None: not being drawn, or not late) from results in at ``ready_at``, cannot
+    be played in a session begun before both (:func:`_session_passed`): it goes to the first
+    later session not yet begun at ``drawn_at`` — the rounds after it follow from there — or,
+    none left, to none (published with no date: SESSION_PASSED asks the office to set one)."""
     sessions = _open_sessions(t, ev)
     out: list[SessionSpec | None] = []
     prev = None
     for i, r in enumerate(rounds):
+        if published_without_session(r):
+            out.append(None)
+            continue
         s = recorded_session(r) or _next_session(sessions, i, prev)
+        if (drawn_at is not None and i == len(rounds) - 1 and s is not None and recorded_session(r) is None
+                and _session_passed(s, prev, ev, i, drawn_at) and _session_passed(s, prev, ev, i, ready_at or drawn_at)):
+            s = next((x for x in sessions if _session_start(x) > aware(drawn_at)), None)
         out.append(s)
         prev = s or prev
     return out
+
+
+def _session_passed(s: SessionSpec, prev: SessionSpec | None, ev: EventSpec, i: int, now: dt.datetime) -> bool:
+    """Whether a round drawn at ``now`` is too late for session ``s``: the session has begun —
+    but a session the round shares with the round before it (several rounds in one session),
+    or round 1 drawn at the check-in (``draw_at``), is played while it lasts."""
+    now = aware(now)
+    if now < _session_start(s):
+        return False
+    during = (prev is not None and _session_key(prev) == _session_key(s)) or (i == 0 and ev.draw_at is not None)
+    return not during or now >= aware(dt.datetime.combine(s.date, s.end))
 
 
 def round_venue(t: Tournament, ev: EventSpec, s: SessionSpec) -> str:
@@ -8671,7 +8739,39 @@ def schedule(t: Tournament, ev: EventSpec, rounds: list[Round], earlier: list[Ev
     (:func:`placed_sessions`).  Returns each round's session time (its venue is
     :func:`pipeline.render.viewmodels.session_and_venue`'s; it was once appended here too,
     and then printed twice on draw sheets, table cards and result workbooks)."""
-    return {r.round: s.label() for r, s in zip(rounds, placed_sessions(t, ev, rounds)) if s is not None}
+    return {r.round: s.label() if s is not None else NO_SESSION_LABEL for r, s in zip(rounds, placed_sessions(t, ev, rounds))
+            if s is not None or published_without_session(r)}
+
+
+def sessions_passed(es: EventState, issues: IssueLog) -> None:
+    """R2020-S1: SESSION_PASSED for each round published away from the session it was due in —
+    the results it was drawn from came in after that session began (:meth:`EventRunner.session_plan`):
+    moved to the first later session not yet begun (the office tells the units and referees),
+    or, none left, published with no date (its draw sheet and result workbook say
+    比赛时间另行通知; the office sets a time).  A round published for its session — before it
+    began, or from results in before it began, however late the run — is not said.  A warning
+    the night it is first said, a note after (SAID_ONCE)."""
+    for r in es.rounds:
+        rec = r.plan.get(SESSION_KEY) if isinstance(r.plan, dict) else None
+        if not isinstance(rec, dict) or not isinstance(rec.get("due"), dict):
+            continue
+        due = rec["due"]
+        try:
+            came = f"（前一轮的成绩 {cn_when(dt.datetime.fromisoformat(rec['results_in']).astimezone(TZ))} 才收齐）"
+        except (KeyError, TypeError, ValueError):
+            came = ""
+        head = (f"{es.spec.name} {r.title}按赛程应在 {due.get('label', '')} 进行，抽签时这一场已经开始{came}，"
+                "不能再在这一场比赛")
+        sheets = f"对阵表（draws/{es.spec.id}-r{r.round}.html）和成绩表（results/{es.spec.id}-r{r.round}-成绩表.xlsx）"
+        kept = recorded_session(r)
+        if kept is not None:
+            issues.add("SESSION_PASSED", f"{head}：已改排在之后第一个尚未开始的场次 {kept.label()}，{sheets}按此印出。"
+                       "请通知各参赛单位和裁判（这一轮已公布，比赛时间不再改动）；以后各轮从这一场起依次顺延，场次不够时请在 "
+                       "tournament.yaml 的赛程（sessions）中添上。")
+        else:
+            issues.add("SESSION_PASSED", f"{head}，之后也没有尚未开始的场次：{sheets}上印的是“{NO_SESSION_LABEL}”。"
+                       "请另定比赛时间，通知各参赛单位和裁判；以后各轮也要比赛的，请在 tournament.yaml 的赛程（sessions）"
+                       "中添上尚未开始的场次。")
 
 
 def not_played_yet(t: Tournament, es: EventState, issues: IssueLog, now: dt.datetime) -> bool:
@@ -8686,6 +8786,14 @@ def not_played_yet(t: Tournament, es: EventState, issues: IssueLog, now: dt.date
     last = es.rounds[-1]
     if not es.waiting.startswith(f"等待{last.title}成绩：") or "已收到但未计分" in es.waiting:
         return False
+    if published_without_session(last):
+        es.waiting = f"{last.title}已抽签，{NO_SESSION_LABEL}"
+        said = f"{es.spec.name} {last.title}还差"
+        issues.revise(lambda i: dataclasses.replace(
+            i, message=f"{es.spec.name} {last.title}已抽签，{NO_SESSION_LABEL}（见 SESSION_PASSED）。赛后裁判填好成绩表"
+                       f"（results/{es.spec.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
+            if i.code == "RESULT_MISSING" and i.message.startswith(said) else i)
+        return True
     session = placed_sessions(t, es.spec, es.rounds)[-1]
     if session is None or aware(now) >= dt.datetime.combine(session.date, session.start, tzinfo=TZ):
         return False

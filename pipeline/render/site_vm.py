@@ -104,6 +104,7 @@ CODE_LABEL = {
     "NAME_CONVERTED": "按简体核对姓名",
     "RESULT_READ_AS": "成绩按通行写法读取",
     "TERMS_CHANGED": "报名条件被改动",
+    "SESSION_PASSED": "比赛场次已过",
     "SCORING_CHANGED": "计分办法被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",
     "CLOCK_BEHIND": "运行时间早于已公布的抽签",

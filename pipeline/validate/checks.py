@@ -30,7 +30,7 @@ from ..issues import IssueLog
 from ..layout import team_label
 from ..model import CellRef, Entry, Severity, staff_key
 from ..text import cross_note, to_simplified, typed
-from ..timeutil import TZ, cn_when
+from ..timeutil import TZ, cn_when, stamp
 
 if TYPE_CHECKING:
     from ..spec import EventSpec, QuotaSpec, Tournament, TournamentSpec, UnitSpec
@@ -191,10 +191,9 @@ def check_deadline(ctx: Ctx) -> None:
             if not rows or received <= _aware(ev.deadline):
                 continue
             dl = _aware(ev.deadline).astimezone(LOCAL_TZ)
-            got = received.astimezone(LOCAL_TZ)
             tail = ("，按规定不予受理；如有特殊情况请联系组委会。" if reject
                     else "，组委会暂予受理，请以后按时提交。")
-            msg = (f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 {got:%Y-%m-%d %H:%M}"
+            msg = (f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 {stamp(received, [ev.deadline])}"
                    f"（逾期）{tail}")
             ctx.flag("LATE_SUBMISSION", reg, rows[0], "项目", msg,
                      severity=Severity.ERROR if reject else Severity.WARNING)

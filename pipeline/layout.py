@@ -192,6 +192,34 @@ def team_number(team_no: str) -> str:
     return m.group(1) if m else team_no
 
 
+_CN_DIGITS = {ch: n for n, ch in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2, "兩": 2}
+#: a 队号 that is a number in words or digits: 02, 一, 第二队, 十二組 (its number: :func:`team_value`)
+_VALUED_TEAM = re.compile(r"第?([0-9]+|[零〇一二两兩三四五六七八九十]+)(?:队|隊|组|組|号|號)?")
+
+
+def team_value(team_no: str) -> int | None:
+    """The number a 队号 (as read: :func:`team_number`) writes, however written — ``02``,
+    ``一``, ``第二队``, ``十二组`` — else None (``梦之队``, ``A``, ``1-2``).  Only to tell a
+    captain that two rows are one number written two ways (TEAM_INCOMPLETE, R2020-Q3): the
+    team is its 队号 as read, so an entry's id stays what the captain typed.
+
+    >>> [team_value(t) for t in ("2", "02", "一", "第二队", "十二组", "二十", "梦之队", "A", "1-2", "")]
+    [2, 2, 1, 2, 12, 20, None, None, None, None]
+    """
+    m = _VALUED_TEAM.fullmatch("".join(unicodedata.normalize("NFKC", team_no).split()))
+    if m is None:
+        return None
+    words = m.group(1)
+    if words.isdigit():
+        return int(words)
+    if "十" not in words:
+        return int("".join(str(_CN_DIGITS[ch]) for ch in words))
+    tens, _, ones = words.partition("十")
+    if len(tens) > 1 or len(ones) > 1 or "十" in ones:
+        return None
+    return (_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[ones] if ones else 0)
+
+
 def names_team(team_no: str) -> bool:
     """Whether a 队号 (as read: :func:`team_number`) is a team name the captain wrote —
     ``梦之队``, ``夢之隊`` — printed as it is, without its unit.

@@ -31,7 +31,7 @@ from .state import (LATE_VALID, AwardRow, BareMail, EventState, KeptResults, Lea
 from .store import Ledger, OwnCopy, Received, RunLock, inbox_files, kept_whole, sha256
 from .fsutil import shown_name, sync_all, syncing_each
 from .mailname import hash_named, mail_named
-from .timeutil import TZ, aware, cn_datetime, cn_when, from_timestamp
+from .timeutil import TZ, aware, cn_datetime, cn_when, from_timestamp, stamp
 
 if TYPE_CHECKING:
     import logging
@@ -1073,7 +1073,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
                 # the time taken: the newest Received header's (the office's mail server), else the file's
                 basis = ("邮件服务器记下的接收时间（Received 头）" if problem.endswith(BY_RECEIVED) else "文件时间")
                 issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{problem.removesuffix(BY_RECEIVED)}，"
-                           f"收到时间按{basis} {aware(r.received_at).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
+                           f"收到时间按{basis} {stamp(r.received_at, (e.deadline for e in t.spec.events))} 计（截止时间据此判断）。"
                            "如有出入，请联系组委会。" + done, at=at, branch=whose,
                            severity=Severity.INFO if done or later else None)
         for fwd in note.get("forwarded_dates", ()):
@@ -1086,7 +1086,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             basis = "原邮件的邮件服务器接收时间（Received 头）" if fwd["by_received"] else "转发邮件的收到时间"
             issues.add("MAIL_DATE", f"邮件{label}（发件人 {r.sender or '未知'}）：{fwd['problem']}，其中的附件"
                        f"{'、'.join(f'《{name}》' for name, _ in fwd['files'])}收到时间按{basis} "
-                       f"{dt.datetime.fromisoformat(fwd['at']).astimezone(TZ):%Y-%m-%d %H:%M} 计（截止时间据此判断）。"
+                       f"{stamp(dt.datetime.fromisoformat(fwd['at']), (e.deadline for e in t.spec.events))} 计（截止时间据此判断）。"
                        "如有出入，请联系组委会。" + done, at=at, branch=whose,
                        severity=Severity.INFO if done or later else None)
         if r.sha256 in children:
@@ -6466,7 +6466,7 @@ def _split_by_deadline(t: Tournament, branch: str, items: list[tuple[Received, A
             # (the cell is the issue's own: its location, said beside the message — not in it)
             who = "、".join(dict.fromkeys(r.name for r in old_rows if r.name))
             issues.add("LATE_SUBMISSION", f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 "
-                       f"{aware(rec.received_at).astimezone(TZ):%Y-%m-%d %H:%M}（逾期），本表对该项目的改动不予受理，"
+                       f"{stamp(rec.received_at, [ev.deadline])}（逾期），本表对该项目的改动不予受理，"
                        f"仍以{was}为准" + (f"（{who}）" if who else "") + "。改动无法通过修改本表生效，不处理也可以；"
                        "如要消除这一标记，请把本表中该项目恢复为原来登记的内容。如有特殊情况请联系组委会。",
                        at=reg.at(cell), branch=branch, source=reg.source)
@@ -6690,7 +6690,7 @@ def current_registrations(inputs: Inputs, issues: IssueLog, t: Tournament | None
                 if _late_everywhere(t, rec.received_at):
                     before = "此前按时提交的报名表继续有效。" if on_time else "本单位没有按时收到的报名表，目前没有登记的报名。"
                     issues.add("LATE_SUBMISSION", f"《{rec.file_name}》{_in_mail(inputs, rec.sha256)}"
-                               f"于 {rec.received_at:%Y-%m-%d %H:%M} 收到，"
+                               f"于 {stamp(rec.received_at, (e.deadline for e in t.spec.events))} 收到，"
                                f"已过全部项目的报名截止时间，不予受理；{before}",
                                at=CellRef(rec.file_name), branch=branch, source=rec.sha256)
                     subs.append(Submission(rec.sha256, rec.file_name, branch, rec.received_at, rec.sender, "rejected",

@@ -3,6 +3,7 @@ China Standard Time (UTC+8)."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Iterable
 
 TZ = dt.timezone(dt.timedelta(hours=8), "CST")
 
@@ -28,11 +29,39 @@ def cn_date(d: dt.date | None) -> str:
     return f"{d.year}年{d.month}月{d.day}日"
 
 
-def cn_datetime(t: dt.datetime | None) -> str:
-    """``cn_datetime(datetime(2020, 11, 9, 15, 0)) == "2020年11月9日 15:00"``."""
+def clock(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = ()) -> str:
+    """``t``'s time of day, ``15:00`` — with its seconds, ``15:00:30``, when it falls in the
+    minute of one of ``deadlines`` without being that deadline (R2020-Q4): a form received at
+    15:00:30 is late for a 15:00 deadline, and “15:00 收到” beside “15:00 截止” could not say
+    why.  Naive times are China time (``deadlines`` may hold None: an event without one).
+
+    >>> dl = dt.datetime(2020, 11, 9, 15, 0, tzinfo=TZ)
+    >>> [clock(dl.replace(second=s), [None, dl]) for s in (0, 30, 59)], clock(dl.replace(second=30))
+    (['15:00', '15:00:30', '15:00:59'], '15:00')
+    >>> clock(dt.datetime(2020, 11, 9, 14, 59, 59), [dl]), clock(dt.datetime(2020, 11, 9, 15, 1, 5), [dl])
+    ('14:59', '15:01')
+    """
+    t = aware(t).astimezone(TZ)
+    minute = t.replace(second=0, microsecond=0)
+    for d in deadlines:
+        if d is not None and t != aware(d) and minute == aware(d).astimezone(TZ).replace(second=0, microsecond=0):
+            return f"{t:%H:%M:%S}"
+    return f"{t:%H:%M}"
+
+
+def stamp(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = ()) -> str:
+    """A received time as the issue messages print it, ``2020-11-09 15:00`` in China time —
+    ``2020-11-09 15:00:30`` in a deadline's minute (:func:`clock`)."""
+    local = aware(t).astimezone(TZ)
+    return f"{local:%Y-%m-%d} {clock(local, deadlines)}"
+
+
+def cn_datetime(t: dt.datetime | None, deadlines: Iterable[dt.datetime | None] = ()) -> str:
+    """``cn_datetime(datetime(2020, 11, 9, 15, 0)) == "2020年11月9日 15:00"`` (with its seconds
+    in the minute of one of ``deadlines``: :func:`clock`)."""
     if t is None:
         return ""
-    return f"{cn_date(t.date())} {t:%H:%M}"
+    return f"{cn_date(t.date())} {clock(t, deadlines) if deadlines else f'{t:%H:%M}'}"
 
 
 def cn_when(t: dt.datetime) -> str:

@@ -576,7 +576,10 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     # a 替补名单 heading, looked for before the blank line's test: it is often in 序号 (merged
     # across the line), which alone makes no line
     head = _substitutes_heading(raw) if substitutes is not None and not substitutes else None
-    if head is None and all(is_blank(raw[l]) for l in labels if l != "序号"):
+    if head is None and all(is_blank(raw[l]) or isinstance(raw[l], CellError) for l in labels if l != "序号"):
+        # nothing typed but formula errors — 姓名 looked up from 工号 (=VLOOKUP) and copied down
+        # the table past the people holds #N/A alone: an unused row (handbook, BAD_VALUE), not
+        # two errors (项目未填写, “姓名”是公式错误) on every row below them
         return None
     cells = {l: f"{letters[l]}{row_no}" for l in labels}
     if head is not None:

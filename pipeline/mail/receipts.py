@@ -52,12 +52,12 @@ from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from ..issues import OFFICES_MATTER
 from ..mailname import mail_named
 from ..model import Severity
-from ..timeutil import TZ, aware
+from ..timeutil import TZ, aware, stamp
 
 if TYPE_CHECKING:
     from ..issues import Issue
@@ -325,7 +325,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
     word = t.spec.unit_word
     proven = branch_proven(s, issues)
     name = _unit_name(t, s, proven)
-    when = _shown(s.received)
+    when = _shown(s.received, [ev.deadline for ev in t.spec.events])
     problems = [i for i in issues if i.severity in (Severity.ERROR, Severity.WARNING)]
     errors = [i for i in problems if i.severity == Severity.ERROR]
     entries = [e for e in state.entries if e.branch == s.branch] if proven and s.status != "superseded" else []
@@ -438,8 +438,10 @@ def _contact(t: "Tournament") -> str:
     return t.spec.contact or "组委会"
 
 
-def _shown(when: dt.datetime) -> str:
-    return f"{aware(when).astimezone(TZ):%Y-%m-%d %H:%M}"
+def _shown(when: dt.datetime, deadlines: Iterable[dt.datetime | None] = ()) -> str:
+    """A time as receipts print it, ``2020-11-09 15:00``; a received time in the minute of
+    one of ``deadlines`` with its seconds (R2020-Q4: :func:`pipeline.timeutil.clock`)."""
+    return stamp(when, deadlines)
 
 
 def _events_of(state: "LeagueState", s: "Submission | None", unit: "UnitSpec | None") -> list["EventSpec"]:

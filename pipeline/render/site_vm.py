@@ -139,11 +139,13 @@ UNASSIGNED = "_.unassigned"   # page of issues/submissions without a branch (ids
 UNASSIGNED_NAME = "未归属单位的文件"
 
 
-def fmt_time(t: dt.datetime | None) -> str:
-    """China time as ``2020年11月9日 15:00`` (naive times are already China time)."""
+def fmt_time(t: dt.datetime | None, deadlines: Iterable[dt.datetime | None] = ()) -> str:
+    """China time as ``2020年11月9日 15:00`` (naive times are already China time); a received
+    time in the minute of one of ``deadlines`` with its seconds, ``15:00:30`` (R2020-Q4:
+    :func:`pipeline.timeutil.clock`)."""
     if t is None:
         return ""
-    return cn_datetime(aware(t).astimezone(TZ))
+    return cn_datetime(aware(t).astimezone(TZ), tuple(deadlines))
 
 
 def href(path: str, prefix: str = "") -> str:
@@ -1534,12 +1536,13 @@ def branch_vm(state: "LeagueState", unit_id: str) -> BranchPage:
     summary = _branch_row(unit_id, name, subs, iss, len(entries), "../",
                           closed=unit_id != UNASSIGNED and _refused_now(state))
     places = final_places(state) if entries else {}
+    deadlines = [ev.deadline for ev in spec.events]     # (a time received in one's minute: with seconds)
     return BranchPage(
         page=_page(state, f"{name} 报名审核报告", "../"), id=unit_id, name=name, captain=captain,
         unit_word=spec.unit_word, summary=summary,
         next_steps=(unassigned_steps(iss) if unit_id == UNASSIGNED
                     else next_steps(state, subs, iss, spec.unit_word, bool(summary.returned_href))),
-        submissions=tuple(SubmissionVM(file=s.file, received=fmt_time(s.received), sender=s.sender,
+        submissions=tuple(SubmissionVM(file=s.file, received=fmt_time(s.received, deadlines), sender=s.sender,
                                        status=STATUS_LABEL.get(s.status, s.status),
                                        status_class={"accepted": "ok", "superseded": "muted"}.get(s.status, "bad"),
                                        returned_href=href(s.returned_path, "../") if s.returned_path else "")

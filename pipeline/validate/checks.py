@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Callable
 
 from ..ingest.registration import Registration, RegRow
 from ..issues import IssueLog
-from ..layout import team_label
+from ..layout import team_label, team_value
 from ..model import CellRef, Entry, Severity, staff_key
 from ..text import cross_note, to_simplified, typed
-from ..timeutil import TZ, cn_when
+from ..timeutil import TZ, cn_when, stamp
 
 if TYPE_CHECKING:
     from ..spec import EventSpec, QuotaSpec, Tournament, TournamentSpec, UnitSpec
@@ -192,10 +192,9 @@ def check_deadline(ctx: Ctx) -> None:
             if not rows or received <= _aware(ev.deadline):
                 continue
             dl = _aware(ev.deadline).astimezone(LOCAL_TZ)
-            got = received.astimezone(LOCAL_TZ)
             tail = ("，按规定不予受理；如有特殊情况请联系组委会。" if reject
                     else "，组委会暂予受理，请以后按时提交。")
-            msg = (f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 {got:%Y-%m-%d %H:%M}"
+            msg = (f"“{ev.name}”报名截止时间为 {dl:%Y-%m-%d %H:%M}，本表收到时间为 {stamp(received, [ev.deadline])}"
                    f"（逾期）{tail}")
             ctx.flag("LATE_SUBMISSION", reg, rows[0], "项目", msg,
                      severity=Severity.ERROR if reject else Severity.WARNING)
@@ -566,20 +565,37 @@ def _teams(ctx: Ctx, reg: Registration) -> dict[tuple[str, str], list[RegRow]]:
 def check_teams(ctx: Ctx) -> None:
     """Pairs/teams (event.team_size > 1): rows sharing a 队号 in one event of one branch form a
     team; a team with more or fewer members → TEAM_INCOMPLETE on each of its rows
-    (R2020-Q3 fixed pairs, R2015-Q2/Q3, R2016-Q1).  Blank 队号 is reported by the reader."""
+    (R2020-Q3 fixed pairs, R2015-Q2/Q3, R2016-Q1).  Blank 队号 is reported by the reader.
+    Another team short of members in the event whose 队号 is the same number written
+    differently (2 and 02, 1 and 一: :func:`pipeline.layout.team_value`) is named, with its
+    rows, and the captain asked to write them the same — they are not joined: a team's entry
+    id is its 队号 as read, and two complete teams typed 01 and 1 are two teams."""
     for reg in ctx.regs:
         if not reg.usable:
             continue
-        for (ev_id, team_no), rows in _teams(ctx, reg).items():
+        teams = _teams(ctx, reg)
+        for (ev_id, team_no), rows in teams.items():
             ev = ctx.spec.event(ev_id)
             assert ev is not None
             if len(rows) == ev.team_size:
                 continue
             where = "、".join(str(r.row) for r in rows)
             named = _team_named(team_no, ctx.typed)
+            value = team_value(team_no)
+            # (short teams only, and only while together they are not too many: 01 alone beside
+            # a complete team 1 is not sent to it)
+            alike = [(no, others) for (e, no), others in teams.items()
+                     if e == ev_id and no != team_no and value is not None and team_value(no) == value
+                     and len(others) < ev.team_size]
+            if alike and len(rows) + sum(len(o) for _, o in alike) <= ev.team_size:
+                said = "；".join(f"第 {'、'.join(str(r.row) for r in others)} 行的队号“{ctx.typed(no)}”" for no, others in alike)
+                tail = (f"{said}与本行的“{ctx.typed(team_no)}”是同一个数字、写法不同，按不同的队计算：如果是同一队，"
+                        f"请把队号写得完全一样（如都写 {value}）；否则请补齐队员或改正队号。")
+            else:
+                tail = "请补齐队员或改正队号（同一队的队员队号要写得完全一样）。"
             for row in rows:
                 ctx.flag("TEAM_INCOMPLETE", reg, row, "队号", f"“{ev.name}”{named}有 {len(rows)} 人（第 {where} 行），"
-                         f"每队应为 {ev.team_size} 人。请补齐队员或改正队号（同一队的队员队号要写得完全一样）。")
+                         f"每队应为 {ev.team_size} 人。{tail}")
 
 
 @check("quota")

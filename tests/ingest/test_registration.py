@@ -1060,3 +1060,38 @@ def test_another_leagues_form_whose_token_does_not_verify_is_still_a_template_mi
     t = tournament()
     reg, issues = read(tmp_path, [person("象棋", "王军")], t=t, meta={"tournament_id": "t-old"}, token="0" * 32)
     assert codes(issues) == ["TEMPLATE_MISMATCH"] and "请使用本次比赛下发的报名表" in issues[0].message
+
+
+def test_a_name_lookup_filled_down_over_empty_rows_says_nothing_of_them(tmp_path):
+    """姓名 looked up from 工号 (=VLOOKUP(E5,…)) and copied down the table: each row below the
+    people holds only its cached #N/A in 姓名 — no 项目, no 工号.  Each was two errors
+    (项目未填写, “姓名”是公式错误 #N/A): 40 for a form with nothing wrong.  A row holding
+    nothing but formula errors, 姓名 included, is an unused row (handbook, BAD_VALUE)."""
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001"), person("象棋", "李四", "002")])
+    wb = openpyxl.load_workbook(p)
+    ws = wb["报名表"]
+    for r in range(7, 30):
+        ws[f"D{r}"] = "#N/A"
+    ws["F8"] = "#N/A"             # (and a second looked-up column on one of them)
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert [(r.name, r.ok) for r in reg.rows] == [("王军", True), ("李四", True)]
+    assert issues == [], [i.message for i in issues]
+
+
+def test_a_name_lookup_error_on_a_row_with_an_event_is_still_an_error(tmp_path):
+    """The other side of the above: a row with its 项目 (or 工号) typed and #N/A in 姓名 is
+    someone's line whose name was not found — still the error at 姓名."""
+    import openpyxl
+
+    t = tournament()
+    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001"), person("象棋", "李四", "002")])
+    wb = openpyxl.load_workbook(p)
+    wb["报名表"]["D6"] = "#N/A"
+    wb.save(p)
+    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    assert [(i.code, i.cell) for i in issues if i.severity == Severity.ERROR] == [("BAD_VALUE", "D6")]
+    assert "公式错误" in issues[0].message

@@ -250,3 +250,17 @@ def test_a_form_superseded_only_for_the_events_still_open_says_it_still_counts_f
     assert "仍以這份報名表為準" in r.body, r.body
     assert "圍棋、中國象棋、橋牌的報名已於 2015-10-30 23:59 截止" in r.body and "其餘項目以最後收到的一份為準" in r.body
 
+
+
+def test_R2020_Q4_a_receipt_gives_the_seconds_of_a_form_received_in_the_deadline_minute(world):
+    """A form received at 15:00:30 for a 15:00 deadline: its receipt said “（… 15:00 收到）”
+    beside “已于 … 15:00 截止” — the seconds are said, as on the unit page and in the issue."""
+    deadline = (NOW - dt.timedelta(days=1)).replace(second=0, microsecond=0)
+    got = deadline + dt.timedelta(seconds=30)
+    world.state.submissions = [dataclasses.replace(s, received=got) if s.sha256 == sha("a") else s
+                               for s in world.state.submissions]
+    state = _with_deadline(world, deadline, "accept-with-warning")
+    r = {x.sha256: x for x in build_receipts(state, world.out)}[sha("a")]
+    local = got.astimezone(TZ)
+    assert f"（{local:%Y-%m-%d %H:%M:%S} 收到）" in r.body, r.body
+    assert f"{deadline.astimezone(TZ):%Y-%m-%d %H:%M} 截止" in r.body

@@ -498,3 +498,16 @@ def test_a_branch_pages_message_does_not_repeat_its_place(state):
     assert quota.location == "报名表!B7"
     assert quota.message == "“象棋” 超出名额：本分工会已报 3 人，限 2 人。请删去 1 人。"
     assert issues["MISSING_VALUE"].message == "姓名为空，请填写。"
+
+
+def test_R2020_Q4_a_received_time_in_the_deadline_minute_shows_its_seconds():
+    """The unit page listed a form refused as late with 收到时间 2020年11月9日 15:00 beside
+    “报名已于 2020年11月9日 15:00 截止”: received at 15:00:30, it shows the seconds; other
+    times keep their minutes."""
+    state = make_state()
+    subs = state.submissions
+    state.submissions = [dataclasses.replace(s, received=dt.datetime(2020, 11, 9, 15, 0, 30)) if s.branch == "u02" else s
+                         for s in subs]
+    assert [s.received for s in site_vm.branch_vm(state, "u02").submissions] == ["2020年11月9日 15:00:30"]
+    assert [s.received for s in site_vm.branch_vm(state, "u01").submissions] == ["2020年11月1日 09:00",
+                                                                                  "2020年11月2日 09:00"]

@@ -500,3 +500,35 @@ def test_R2020_Q3_a_team_named_by_the_captain_keeps_its_name(tmp_path):
     (tmp_path / "trad").mkdir()
     entries, issues = run(tmp_path / "trad", t, {"b1": rows})
     assert [(e.id, e.team) for e in entries if e.event == "shuangsheng"] == [("shuangsheng:b1:夢之隊", "夢之隊")]
+
+
+@pytest.mark.parametrize("one,other", [("2 ", "02"), ("1", "一"), ("2队", "第二队"), ("１", "第01队")])
+def test_R2020_Q3_a_pairs_team_number_written_two_ways_names_the_other_row(tmp_path, one, other):
+    """队号 "2" on one row of a pair and "02" on the other (or 一 beside 1, 第二队 beside 2队):
+    two teams of one, both TEAM_INCOMPLETE, and neither captain nor office could see why.
+    Each message names the other row whose 队号 is the same number written differently and
+    asks for them to be written the same.  They are not joined into one team: an entry's id
+    is its 队号 as typed, and two complete teams typed 01 and 1 are two teams."""
+    t = tournament()
+    _, issues = run(tmp_path, t, {"b1": [person("双升", "戊", 5, team=one), person("双升", "己", 6, team=other)]})
+    msgs = {i.cell: i.message for i in issues if i.code == "TEAM_INCOMPLETE"}
+    assert set(msgs) == {"C5", "C6"}, msgs
+    assert "第 6 行" in msgs["C5"] and "第 5 行" in msgs["C6"], msgs
+    n = "2" if "2" in one else "1"
+    assert all("是同一个数字" in m and f"都写 {n}" in m for m in msgs.values()), msgs
+
+
+def test_R2020_Q3_a_lone_team_number_beside_a_complete_team_of_that_number_is_not_sent_to_it(tmp_path):
+    """01 alone beside a complete team 1 (or two complete teams 01 and 1): writing them the
+    same would make a team of three — nothing is said of the other team."""
+    t = tournament()
+    rows = [person("双升", "戊", 5, team=1), person("双升", "己", 6, team=1), person("双升", "庚", 7, team="01")]
+    _, issues = run(tmp_path, t, {"b1": rows})
+    msgs = [i.message for i in issues if i.code == "TEAM_INCOMPLETE"]
+    assert len(msgs) == 1 and "同一个数字" not in msgs[0], msgs
+    (tmp_path / "x").mkdir()
+    rows = [person("双升", "戊", 5, team=1), person("双升", "己", 6, team=1),
+            person("双升", "庚", 7, team="01"), person("双升", "辛", 8, team="01")]
+    entries, issues = run(tmp_path / "x", t, {"b1": rows})
+    assert not [i for i in issues if i.code == "TEAM_INCOMPLETE"]
+    assert sorted(e.id for e in entries) == ["shuangsheng:b1:01", "shuangsheng:b1:1"]

@@ -154,3 +154,40 @@ def test_R2020_Q4_a_units_only_form_after_every_deadline_is_refused_whole(tmp_pa
     (i,) = list(log)
     assert i.code == "LATE_SUBMISSION" and i.severity == Severity.ERROR and i.cell == ""
     assert "不予受理" in i.message and "目前没有登记的报名" in i.message
+
+
+def test_R2020_Q4_a_form_received_in_the_deadline_minute_says_its_seconds(tmp_path):
+    """A form received at 23:59:30 for a 23:59 deadline is late, and was refused as
+    “于 2020-11-14 23:59 收到，已过全部项目的报名截止时间” — a time equal to the deadline: the
+    captain could not see why.  The seconds are said in the deadline's minute; a form
+    received on the deadline itself is on time."""
+    t = _tournament()
+    for k, (received, late) in enumerate(((CLOSE_2 + dt.timedelta(seconds=30), True), (CLOSE_2, False))):
+        (tmp_path / str(k)).mkdir()
+        rec, reg, issues = _form(tmp_path / str(k), t, "late.xlsx", ON_TIME_ROWS[2:], received)
+        inputs = Inputs()
+        inputs.registrations.append((rec, reg))
+        inputs.reg_issues[rec.sha256] = issues
+        log = IssueLog()
+        current_registrations(inputs, log, t)
+        said = [i.message for i in log if i.code == "LATE_SUBMISSION"]
+        if late:
+            assert len(said) == 1 and "于 2020-11-14 23:59:30 收到，已过全部项目的报名截止时间" in said[0], said
+        else:
+            assert said == []
+
+
+def test_R2020_Q4_a_late_change_in_the_deadline_minute_says_its_seconds(tmp_path):
+    """The same for one event's deadline: 截止时间为 2020-10-30 23:59，本表收到时间为
+    2020-10-30 23:59:30 — both the refused change of a kept event and a late event's rows."""
+    t = _tournament()
+    in_minute = CLOSE_1 + dt.timedelta(seconds=30)
+    late = [person("象棋", "甲", "001"), person("象棋", "庚", "007")] + ON_TIME_ROWS[2:]
+    _, issues, _ = _night(tmp_path, t, [("a.xlsx", ON_TIME_ROWS, ON_TIME), ("b.xlsx", late, in_minute)])
+    (said,) = [i.message for i in issues if i.code == "LATE_SUBMISSION"]
+    assert "截止时间为 2020-10-30 23:59，本表收到时间为 2020-10-30 23:59:30（逾期）" in said, said
+    (tmp_path / "x").mkdir()
+    _, issues, _ = _night(tmp_path / "x", t, [("a.xlsx", ON_TIME_ROWS[2:], ON_TIME),
+                                             ("b.xlsx", ON_TIME_ROWS[2:] + [person("象棋", "甲", "001")], in_minute)])
+    (said,) = [i.message for i in issues if i.code == "LATE_SUBMISSION"]
+    assert "截止时间为 2020-10-30 23:59，本表收到时间为 2020-10-30 23:59:30（逾期）" in said, said

@@ -28,7 +28,7 @@ from ..state import LATE_VALID, forms_still_count
 from ..timeutil import TZ, aware, cn_datetime
 from . import svg
 from .anchors import Anchors, TocItem, toc_worth
-from .viewmodels import entry_units, match_titles, shared_awards_note, table_caption
+from .viewmodels import current_order_note, entry_units, match_titles, shared_awards_note, table_caption
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -661,6 +661,9 @@ class EventPage:
     #: page's sections (ids fixed in templates/site/event.html), each group's table, each
     #: stage with its rounds; empty with less than two places to go
     toc: tuple[TocItem, ...] = ()
+    #: under 当前排名 while the event is played: up to which round its tables stand and what
+    #: 加赛 is still to come (:func:`.viewmodels.current_order_note`, handbook 五, audit 41)
+    order_note: str = ""
 
 
 KIND_LABEL = {"tables": "分桌赛", "knockout": "淘汰赛", "groups": "小组赛",
@@ -907,7 +910,8 @@ def event_vm(state: "LeagueState", event_id: str) -> EventPage:
         page=_page(state, spec.name, "../"), id=event_id, name=spec.name, format_title=es.format_title,
         status=event_status(es), complete=es.complete, entry_count=playing_count(es),
         brackets=brackets, stages=tuple(stages), standings=standings, awards=awards, facts=tuple(facts),
-        rounds=links, toc=event_toc(es, stages, standings, bool(awards), bool(brackets), bool(links)))
+        rounds=links, toc=event_toc(es, stages, standings, bool(awards), bool(brackets), bool(links)),
+        order_note=current_order_note(es) if standings and not es.complete else "")
 
 
 def event_toc(es: "EventState", stages: list[StageVM], standings: tuple[StandingVM, ...], awards: bool,

@@ -1290,7 +1290,13 @@ def standings_vm(state: "LeagueState") -> StandingsVM:
         final = final_order_table(state, es)
         if final:
             final.anchor = ids.take(where, "final-order")
-        notes = ([] if es.complete else [current_order_note(es)]) + final_order_notes(es) if final else []
+        elif not es.complete:
+            # the tables above are the order (a Swiss, pairs, round robin or groups event's
+            # own table covers every place): under way, each is a current one (handbook 五,
+            # audit 41), with the line below saying up to which round
+            for t in tables:
+                t.caption = " ".join(x for x in (t.caption, CURRENT_ORDER_CAPTION) if x)
+        notes = ([] if es.complete else [current_order_note(es)]) + (final_order_notes(es) if final else [])
         tables = same_widths(tables, STANDINGS_PAGE_EM) + ([final] if final else [])
         vm.events.append(EventTables(ev.name, _status(es), tables, notes, anchor=where))
     vm.toc = [e.toc() for e in vm.events]

@@ -676,3 +676,19 @@ def test_a_notice_label_is_never_alone_at_a_page_foot(tmp_path, units):
     for k, page in enumerate(_page_texts(pdf), 1):
         lines = [x.strip() for x in page.splitlines() if x.strip() and not re.match(r"第\s*\d+\s*页", x.strip())]
         assert lines and lines[-1] != "比赛时间：", k
+
+
+def test_R2015_F1_standings_html_calls_an_unfinished_swiss_table_current(tmp_path):
+    """Audit 41: a Traditional league's standings.html (and its PDF) printed an unfinished
+    Swiss event's table under 瑞士制 alone: no 當前名次, no line up to which round."""
+    from .test_viewmodels import _go_under_way
+
+    def body(state):
+        html = render_html(next(d for d in plan_documents(state) if d.stem == "standings"))
+        return re.sub(r"<style.*?</style>", "", html, flags=re.S)
+
+    html = body(_go_under_way())
+    assert ">瑞士制 當前名次（比賽進行中，非最終名次）</caption>" in html
+    assert "說明：比賽尚未結束，此表為截至第1輪（瑞士制）的當前名次，不是最終名次。" in html
+    done = body(_go_under_way(complete=True))
+    assert "當前名次" not in done and "尚未結束" not in done

@@ -229,7 +229,9 @@ def test_R2011_F1_standings_tiebreak_columns_and_playoff_marks():
     assert [e.name for e in vm.events] == ["象棋"]
     assert vm.events[0].status == "进行中：等待第2轮成绩"
     t = vm.events[0].tables[0]
-    assert t.caption == "循环赛"
+    # the event is under way and this table is its order: 当前名次 (handbook 五, audit 41)
+    assert t.caption == "循环赛 当前名次（比赛进行中，非最终名次）"
+    assert vm.events[0].notes == ["比赛尚未结束，此表为截至淘汰赛第一轮的当前名次，不是最终名次。"]
     assert t.head == ["名次", "姓名", "单位", "场次", "胜", "平", "负", "积分", "直胜", "胜局数", "索伯分", "备注"]
     assert t.rows[0] == ["1", "王军", "行政一", "2", "2", "0", "0", "4", "0", "2", "2", ""]
     assert t.rows[1] == ["2", "王瑞", "行政二", "2", "0", "1", "1", "1", "1", "0", "1.5", "需加赛"]
@@ -1116,3 +1118,49 @@ def test_an_event_without_awards_yet_says_why_with_one_full_stop(waiting):
     (line,) = [e.status for e in vm.events if e.name == "双升"]
     assert line == f"获奖名单待定：{(waiting or '比赛尚未结束').removesuffix('。')}。", line
     assert "。。" not in line
+
+
+def _go_under_way(complete: bool = False):
+    """The t2015-like state's 围棋 (Swiss) with its round 1 played: under way, or ended."""
+    import dataclasses
+
+    from pipeline.model import MatchResult, Outcome, SideResult
+
+    state = t2015_state()
+    go = state.events["go"]
+    m = go.rounds[0].matches[0]
+    state.events["go"] = dataclasses.replace(go, complete=complete, results={
+        m.key: MatchResult(m, (SideResult(Outcome.WIN, 2), SideResult(Outcome.LOSS, 0)))})
+    return state
+
+
+def test_R2015_F1_an_unfinished_swiss_table_is_the_current_order():
+    """Audit 41: mid-season, a Swiss (or pairs) event's own table covers every place, so no
+    separate order table is made — and the standings document printed it headed only 瑞士制,
+    with no 当前名次（比赛进行中，非最终名次） and no line saying up to which round (handbook 五).
+    An ended event's table says neither."""
+    ev = vms.standings_vm(_go_under_way()).events[0]
+    assert [t.caption for t in ev.tables] == ["瑞士制 当前名次（比赛进行中，非最终名次）"]
+    assert ev.notes == ["比赛尚未结束，此表为截至第1轮（瑞士制）的当前名次，不是最终名次。"]
+    done = vms.standings_vm(_go_under_way(complete=True)).events[0]
+    assert [t.caption for t in done.tables] == ["瑞士制"] and done.notes == []
+
+
+def test_R2016_F1_every_group_table_of_an_unfinished_groups_event_is_a_current_order():
+    """Groups ranked within themselves (掼蛋 分组积分赛: each group's table is its places):
+    every group's table is captioned 当前名次 while the event is played, with the round line."""
+    import dataclasses
+
+    from pipeline.state import StandingRow, StandingTable
+
+    from .states import t2016_full_round_state
+
+    state = t2016_full_round_state()
+    es = state.events["guandan"]
+    ids = [e.id for e in es.entries]
+    tables = [StandingTable("guandan", "g", "分组赛", g, tuple(
+        StandingRow(ids[8 * k + i], i + 1, 8 - i, played=1) for i in range(8)), ()) for k, g in enumerate("ABCD")]
+    state.events["guandan"] = dataclasses.replace(es, standings=tables, complete=False)
+    ev = vms.standings_vm(state).events[0]
+    assert [t.caption for t in ev.tables] == [f"分组赛 {g}组 当前名次（比赛进行中，非最终名次）" for g in "ABCD"]
+    assert ev.notes == ["比赛尚未结束，此表为目前的当前名次，不是最终名次。"]

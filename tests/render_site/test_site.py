@@ -383,3 +383,18 @@ def test_site_pages_print_whole_rows_and_boxes_and_keep_headings_with_their_cont
     assert "table-header-group" in _declared("print", r"^thead$", "display")
     # a bracket (786 px) is scaled to the page's width: Chromium shrank the whole page to fit it
     assert "100%" in _declared("print", r"^svg\.bracket$", "max-width")
+
+
+def test_R2011_F2_an_unfinished_events_page_says_up_to_which_round():
+    """Audit 41: an event page under way said 当前排名 over its tables, but not up to which
+    round they stand (handbook 五: the line under a current order); in Traditional too.
+    An ended event's page says no such thing."""
+    from pipeline.render.site import render_event
+
+    for script, said in (("simplified", "说明：比赛尚未结束，此表为截至"), ("traditional", "說明：比賽尚未結束，此表為截至")):
+        state = make_state(script)
+        assert state.events["xiangqi"].complete
+        assert "尚未结束" not in render_event(state, "xiangqi") and "尚未結束" not in render_event(state, "xiangqi")
+        state.events["xiangqi"].complete = False
+        page = render_event(state, "xiangqi")
+        assert said in page, script

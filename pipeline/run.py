@@ -6781,6 +6781,29 @@ def substitutes_drawn(t: Tournament, ledger: Ledger, cur: Current, issues: Issue
         issues.revise(drawn)
 
 
+def duplicates_drawn(t: Tournament, ledger: Ledger) -> Callable[[Any, Any], str]:
+    """For validation (:attr:`pipeline.validate.checks.Ctx.drawn`): the published round of a
+    row's event its person is in for the row's unit (:func:`_drawn_in`: 象棋第1轮), else "".
+    A DUPLICATE_PERSON error on such a row — an older version entered and drew it (before
+    one name in one event of two units with one 工号 was flagged, or a resend filling in a
+    工号 kept the unit first) — dropped the drawn entry (DRAW_INPUT_CHANGED 已不在报名中,
+    QUOTA_SHORT); published draws are never silently redrawn, and the person plays on as
+    drawn: the row stays entered, with a warning (handbook DUPLICATE_PERSON), as a drawn line
+    under a 替补名单 heading does (:func:`substitutes_drawn`).  Rounds are read per event,
+    only for rows a DUPLICATE_PERSON is about."""
+    rounds: dict[str, list[Round]] = {}
+
+    def drawn(reg: Any, row: Any) -> str:
+        ev = t.spec.event(row.event)
+        if ev is None:
+            return ""
+        if ev.id not in rounds:
+            rounds[ev.id] = ledger.rounds(ev.id)
+        n = _drawn_in(rounds[ev.id], reg.branch, row, ev.is_team) if rounds[ev.id] else 0
+        return f"{ev.name}第{n}轮" if n else ""
+    return drawn
+
+
 def _drawn_in(rounds: list[Round], branch: str, row: Any, team: bool) -> int:
     """The first published round (its number; 0 for none) with ``row``'s person of ``branch``
     on a side: an individual drawn under her 工号, or under her name (:func:`same_name`) where
@@ -7662,7 +7685,7 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     say("校验报名 …")
     from .validate import validate_registrations
     entries, found = validate_registrations(terms, cur.regs, now=now, events_of=cur.events_of,
-                                            first_seen=first_seen(inputs))
+                                            first_seen=first_seen(inputs), drawn=duplicates_drawn(t, ledger))
     issues.extend(found)
     report.entries = len(entries)
 

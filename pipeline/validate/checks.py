@@ -60,6 +60,10 @@ class Ctx:
     #: :func:`_teams` of each form (by ``id``), made once: three checks ask for every form's
     #: teams, the quota check once per event (a tenth of a one-changed night's validation)
     team_rows: dict[int, dict[tuple[str, str], list[RegRow]]] = field(default_factory=dict)
+    #: (registration, row) → the published round of the row's event its person (that unit's
+    #: entry/team) is in (“象棋第1轮”; "" for none): :func:`pipeline.run.duplicates_drawn`
+    drawn: "Callable[[Registration, RegRow], str] | None" = None
+    _drawn_memo: dict[tuple[str, int], str] = field(default_factory=dict)
 
     @property
     def spec(self) -> "TournamentSpec":
@@ -75,14 +79,42 @@ class Ctx:
     def rows(self) -> list[tuple[Registration, RegRow]]:
         return [(g, r) for g in self.regs if g.usable for r in g.rows]
 
+    def drawn_in(self, reg: Registration, row: RegRow) -> str:
+        """The published round ``row``'s person is in for ``reg``'s unit (:attr:`drawn`), else ""."""
+        if self.drawn is None or not row.event:
+            return ""
+        k = key(reg, row)
+        if k not in self._drawn_memo:
+            self._drawn_memo[k] = self.drawn(reg, row)
+        return self._drawn_memo[k]
+
     def flag(self, code: str, reg: Registration, row: RegRow | None, label: str, message: str,
              severity: Severity | None = None, reject: bool = True) -> None:
         cell = row.cells.get(label, "") if row else ""
         where = f"{reg.sheet}!{cell} " if cell else ""
+        if code == "DUPLICATE_PERSON" and row is not None and (severity or Severity.ERROR) == Severity.ERROR:
+            drawn_in = self.drawn_in(reg, row)
+            if drawn_in:    # a published draw is never silently redrawn: the person plays on as drawn
+                severity, message = Severity.WARNING, duplicate_drawn_note(self, row, drawn_in, message)
         self.log.add(code, where + message, at=CellRef(reg.file, reg.sheet, cell), branch=reg.branch,
                      severity=severity, source=reg.source)
         if reject and row is not None and (severity or Severity.ERROR) == Severity.ERROR:
             self.bad.add(key(reg, row))
+
+
+def duplicate_drawn_note(ctx: Ctx, row: RegRow, drawn_in: str, message: str) -> str:
+    """DUPLICATE_PERSON (handbook) on a row whose person is in a published round of its event
+    (``drawn_in``: 象棋第1轮): an older version entered and drew the row (before one name in
+    one event of two units with one 工号 was flagged, or a resend filling in a 工号 kept the
+    unit first).  Published draws are never silently redrawn: the entry stands, a warning
+    says why and that the office decides (``message``: what the error would have said, for
+    the office to check), as a drawn line under a 替补名单 heading does
+    (:func:`pipeline.ingest.registration.substitute_drawn_note`)."""
+    word = ctx.spec.unit_word
+    return (f"\"{ctx.typed(row.display_name or row.name)}\" 按现在的规则是重复报名，本应不录入；但{drawn_in}已抽签公布，"
+            f"他/她在已公布的对阵中（此前版本的程序录入了这一行），所以仍保留报名，对阵和成绩不变，本表无需为此修改或重发。"
+            f"同一人可能在为两个{word}（或在同一项目中两次）参赛：请组委会核实后决定。"
+            f"以下原提示仅供核实时参考：{message}")
 
 
 def key(reg: Registration, row: RegRow) -> tuple[str, int]:
@@ -383,7 +415,8 @@ def _same_name_other_form(ctx: Ctx) -> None:
     on the later received form's row (the first form's row was accepted before the other
     came), on the blank 工号's row when they came together or a time is not known — naming
     the other form's unit, row and cell, and what to change (delete the row, or fill in the
-    工号 of a namesake)."""
+    工号 of a namesake).  Where only one of the rows is in a published round, the other is
+    the copy (the person plays on as drawn); both drawn: a warning (:meth:`Ctx.flag`)."""
     by_name: dict[tuple[str, str], list[tuple[Registration, RegRow]]] = {}
     for reg, row in ctx.rows():
         if row.name and row.event and key(reg, row) not in ctx.later_copies:
@@ -401,7 +434,10 @@ def _same_name_other_form(ctx: Ctx) -> None:
             if sreg is None or srow is None:
                 continue        # its 工号 row is on its own sheet: said above
             b_at, s_at = _since(ctx, breg, blank), _since(ctx, sreg, srow)
-            if b_at is not None and s_at is not None and b_at < s_at:
+            # the row in a published round, when only one is, stays (as in :func:`_first_received`)
+            b_drawn, s_drawn = bool(ctx.drawn_in(breg, blank)), bool(ctx.drawn_in(sreg, srow))
+            if b_drawn != s_drawn and b_drawn or b_drawn == s_drawn and (
+                    b_at is not None and s_at is not None and b_at < s_at):
                 if key(sreg, srow) not in ctx.bad:     # the 工号's row came later: it is the copy
                     cell = blank.cells.get("工号", "")
                     ctx.flag("DUPLICATE_PERSON", sreg, srow, "姓名",
@@ -441,7 +477,9 @@ def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]], by_sende
     another unit's sheet is their home unit's), and all its sheets count as one (T2015: a
     form kept for closed events beside the resend).  ``by_sender``: a unit is the one whose
     sheet the row is on (one person, one home unit, in one event on two units' sheets: a
-    cross-branch pair's member also in their own unit's pair)."""
+    cross-branch pair's member also in their own unit's pair).  A unit whose row is in a
+    published round of its event (:meth:`Ctx.drawn_in`), the only one, keeps them: the
+    older version that drew it ranked it first, and the person plays on as drawn."""
     def unit_of(reg: Registration, row: RegRow) -> str:
         return reg.branch if by_sender else ctx.home.get(key(reg, row), reg.branch)
 
@@ -456,6 +494,12 @@ def _first_received(ctx: Ctx, group: list[tuple[Registration, RegRow]], by_sende
         return None, group
     first = min(times.values())
     firsts = [u for u, t in times.items() if t == first]
+    # a unit whose row of the person is in a published round keeps them, whoever sent them
+    # first: a published draw is never silently redrawn (an older version ranked it first)
+    drawn = {unit_of(reg, row) for reg, row in group if ctx.drawn_in(reg, row)}
+    if len(drawn) == 1:
+        firsts = list(drawn)
+        first = times[firsts[0]]
     if len(firsts) > 1:
         return None, group
     keeper = firsts[0]

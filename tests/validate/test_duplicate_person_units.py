@@ -90,3 +90,31 @@ def test_DUPLICATE_PERSON_one_name_in_one_event_of_two_units_with_one_staff_numb
              _form(tmp_path, t, "b2", staffed, T0 + DAY, "b2.xlsx")]
     entries, issues = _validate(t, forms, [0, 1])
     assert not _dups(issues) and len(entries) == 2
+
+
+def test_DUPLICATE_PERSON_a_row_in_a_published_round_stays_entered_with_a_warning(tmp_path):
+    """A row an older version entered and drew (``drawn``: its person is in a published round)
+    is not dropped by DUPLICATE_PERSON: a warning says the draw stands and the office decides;
+    where only one unit's row is drawn, that unit keeps the person and the other row is the copy."""
+    t = tournament()
+    blank = [person("象棋", "乙", "001002"), person("象棋", "张平秀")]
+    staffed = [person("象棋", "张平秀", "003005")]
+    forms = [_form(tmp_path, t, "b1", blank, T0, "b1.xlsx"), _form(tmp_path, t, "b2", staffed, T0 + DAY, "b2.xlsx")]
+    seen = first_seen(SimpleNamespace(registrations=forms))
+
+    def run(drawn_units):
+        return validate_registrations(t, [f[1] for f in forms], now=T0 + 5 * DAY, first_seen=seen,
+                                      drawn=lambda reg, row: "象棋第1轮" if reg.branch in drawn_units else "")
+    # both rows drawn: b2's copy stays entered, a warning
+    entries, issues = run({"b1", "b2"})
+    assert _dups(issues) == [("b2", "D5", Severity.WARNING)], issues
+    msg = next(i.message for i in issues if i.code == "DUPLICATE_PERSON")
+    assert "象棋第1轮已抽签公布" in msg and "仍保留报名" in msg and "请组委会核实后决定" in msg, msg
+    assert sorted(e.branch for e in entries if e.event == "xiangqi") == ["b1", "b1", "b2"]
+    # only b2's row drawn (b1 sent first): b2 keeps the person, b1's blank row is the copy
+    entries, issues = run({"b2"})
+    assert _dups(issues) == [("b1", "E6", Severity.ERROR)], issues
+    assert sorted((e.branch, e.team) for e in entries if e.event == "xiangqi") == [("b1", "乙"), ("b2", "张平秀")]
+    # nothing drawn: the error, as before
+    entries, issues = run(set())
+    assert _dups(issues) == [("b2", "D5", Severity.ERROR)], issues

@@ -121,6 +121,17 @@ SAID_ONCE: frozenset[str] = frozenset({"DRAW_INPUT_CHANGED", "ROUND_NOT_DRAWN", 
                                        "ROUNDS_CAPPED", "DOUBLE_BOOKED", "SIGNATURE_UNCLEAR",
                                        "CLOCK_WAS_AHEAD", "PLACE_VACANT", "SESSION_PASSED"})
 
+#: the words of a DUPLICATE_PERSON warning on a row already in a published draw
+#: (:func:`pipeline.validate.checks.duplicate_drawn_note`): the office decides, and may leave
+#: it — said once like :data:`SAID_ONCE`, where every other DUPLICATE_PERSON is said each night
+DRAWN_DUPLICATE = "他/她在已公布的对阵中（此前版本的程序录入了这一行）"
+
+
+def said_once(code: str | None, message: str | None) -> bool:
+    """Whether an issue is a warning the night it is first said and a note on a later night
+    that says the same (:data:`SAID_ONCE`, and a drawn duplicate: :data:`DRAWN_DUPLICATE`)."""
+    return code in SAID_ONCE or (code == "DUPLICATE_PERSON" and DRAWN_DUPLICATE in (message or ""))
+
 
 @dataclass(frozen=True)
 class Issue:

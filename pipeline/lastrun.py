@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from . import quick as _quick
 from .quick import LAST_RUN, code_hash, tournament_id  # noqa: F401 - code_hash, tournament_id re-exported
-from .issues import NIGHT_ONLY, SAID_ONCE, Issue
+from .issues import NIGHT_ONLY, SAID_ONCE, Issue, said_once
 from .model import Severity
 from .text import plain
 
@@ -120,7 +120,7 @@ def save(out: Path, fingerprint: str, report: RunReport, quick: str, valid_until
 def _as_later_night(row: dict[str, str]) -> dict[str, str]:
     """An issue row as a later night with the same inputs says it: a said-once warning
     (:data:`pipeline.issues.SAID_ONCE`) is a note by then — an unchanged night replays it so."""
-    return {**row, "severity": str(Severity.INFO)} if row["code"] in SAID_ONCE else row
+    return {**row, "severity": str(Severity.INFO)} if said_once(row["code"], row.get("message")) else row
 
 
 #: the ledger's cache key of what the last finished run said once (:func:`said_kept`): kept
@@ -132,7 +132,7 @@ SAID_KEY = "said-once"
 def said_kept(issues: list[Issue]) -> bytes:
     """What a finished run said once (:data:`pipeline.issues.SAID_ONCE`), as the ledger keeps
     it under :data:`SAID_KEY`: the sorted (code, message) of those issues, warnings and notes."""
-    return canon(sorted({(i.code, i.message) for i in issues if i.code in SAID_ONCE})).encode()
+    return canon(sorted({(i.code, i.message) for i in issues if said_once(i.code, i.message)})).encode()
 
 
 def said_before(record: dict | None, kept: bytes | None = None) -> set[tuple[str, str]]:
@@ -151,7 +151,7 @@ def said_before(record: dict | None, kept: bytes | None = None) -> set[tuple[str
             return _as_now_worded({(p[0], p[1]) for p in pairs if isinstance(p, list) and len(p) == 2})
     rows = record.get("report", {}).get("issues", []) if isinstance(record, dict) else []
     return _as_now_worded({(r.get("code"), r.get("message")) for r in rows
-                           if isinstance(r, dict) and r.get("code") in SAID_ONCE})
+                           if isinstance(r, dict) and said_once(r.get("code"), r.get("message"))})
 
 
 def _as_now_worded(pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, NIGHT_ONLY, OFFICES_MATTER, SAID_ONCE, Issue, IssueLog, issue, quoted, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, OFFICES_MATTER, SAID_ONCE, Issue, IssueLog, issue, quoted, said_once, settled
 from .layout import FINAL_PLACES, WITHDRAWN_BYE
 from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
                     staff_key)
@@ -7736,11 +7736,11 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     # a said-once warning (SAID_ONCE: DRAW_INPUT_CHANGED …) the last night said in the same
     # words is a note now: the office has been told, and may leave things as they are.  The
     # ledger keeps what was said (lastrun.SAID_KEY): .lastrun.json may be deleted at any time
-    said_once = any(i.code in SAID_ONCE for i in issues)
-    told = lastrun.said_before(said, ledger.cache_get([lastrun.SAID_KEY]).get(lastrun.SAID_KEY)) if said_once else set()
+    any_said_once = any(said_once(i.code, i.message) for i in issues)
+    told = lastrun.said_before(said, ledger.cache_get([lastrun.SAID_KEY]).get(lastrun.SAID_KEY)) if any_said_once else set()
     if told:
         issues.revise(lambda i: dataclasses.replace(i, severity=Severity.INFO)
-                      if i.code in SAID_ONCE and (i.code, i.message) in told else i)
+                      if said_once(i.code, i.message) and (i.code, i.message) in told else i)
     newest = max((r.received_at for r in received), default=now)
     state = LeagueState(tournament=t, now=now, updated=newest, submissions=submissions, entries=entries,
                         issues=issues.sorted(), events=events, awards=awards, branch_awards=branch_awards,

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from ..ingest.registration import Registration, RegRow
-from ..issues import IssueLog
+from ..issues import DRAWN_DUPLICATE, IssueLog
 from ..layout import team_label, team_value
 from ..model import CellRef, Entry, Severity, staff_key
 from ..text import cross_note, to_simplified, typed
@@ -112,7 +112,7 @@ def duplicate_drawn_note(ctx: Ctx, row: RegRow, drawn_in: str, message: str) -> 
     (:func:`pipeline.ingest.registration.substitute_drawn_note`)."""
     word = ctx.spec.unit_word
     return (f"\"{ctx.typed(row.display_name or row.name)}\" 按现在的规则是重复报名，本应不录入；但{drawn_in}已抽签公布，"
-            f"他/她在已公布的对阵中（此前版本的程序录入了这一行），所以仍保留报名，对阵和成绩不变，本表无需为此修改或重发。"
+            f"{DRAWN_DUPLICATE}，所以仍保留报名，对阵和成绩不变，本表无需为此修改或重发。"
             f"同一人可能在为两个{word}（或在同一项目中两次）参赛：请组委会核实后决定。"
             f"以下原提示仅供核实时参考：{message}")
 

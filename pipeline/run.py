@@ -3978,9 +3978,12 @@ class EventRunner:
         pending = AWARD_SCHEMES.get(self.ev.awards.scheme).undecided(self.ev.awards, placements)
         if not pending:
             return
+        from .score.awards import tie_place
+
         names = {e.id: e.team for e in self.shown_entries()}
-        said = "；".join(f"{f'{g}组' if g else ''}第{rank}名 {'、'.join(names.get(i, i) for i in ids)} 并列（{'/'.join(kinds)}）"
-                        for g, rank, ids, kinds in pending)
+        # (one table's level runners-up by their table, R2020-D2: tie_place)
+        said = "；".join(f"{f'{g}组' if g else ''}{where} {'、'.join(names.get(i, i) for i in ids)} 并列（{what}）"
+                        for g, rank, ids, kinds in pending for where, what in [tie_place(rank, ids, kinds, placements)])
         self.complete = False
         self.awaiting_playoff = True
         self.ties = [(FINAL_PLACES, g, tuple(ids)) for g, _, ids, _ in pending]
@@ -9847,7 +9850,7 @@ def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], tuple[st
     if not any(st == FINAL_PLACES for st, _, _ in ev.ties):
         return {}
     from .score import AWARD_SCHEMES
-    from .score.awards import prize_runs
+    from .score.awards import prize_runs, tie_place
 
     scheme = AWARD_SCHEMES.get(ev.spec.awards.scheme)
     out = {}
@@ -9860,7 +9863,8 @@ def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], tuple[st
                 if n > 1:
                     level.append(f"第{at}–{at + n - 1}名{'均无奖项' if kind == '无奖项' else f'同为{kind}'}，可不分先后")
                 at += n
-        out[(FINAL_PLACES, g, frozenset(ids))] = (f"第{rank}名并列（{'/'.join(kinds)}）", "；".join(level))
+        where, what = tie_place(rank, ids, kinds, ev.placements)
+        out[(FINAL_PLACES, g, frozenset(ids))] = (f"{where}并列（{what}）", "；".join(level))
     return out
 
 

@@ -4007,9 +4007,12 @@ class EventRunner:
         pending = AWARD_SCHEMES.get(self.ev.awards.scheme).undecided(self.ev.awards, placements)
         if not pending:
             return
+        from .score.awards import tie_place
+
         names = {e.id: e.team for e in self.shown_entries()}
-        said = "；".join(f"{f'{g}组' if g else ''}第{rank}名 {'、'.join(names.get(i, i) for i in ids)} 并列（{'/'.join(kinds)}）"
-                        for g, rank, ids, kinds in pending)
+        # (one table's level runners-up by their table, R2020-D2: tie_place)
+        said = "；".join(f"{f'{g}组' if g else ''}{where} {'、'.join(names.get(i, i) for i in ids)} 并列（{what}）"
+                        for g, rank, ids, kinds in pending for where, what in [tie_place(rank, ids, kinds, placements)])
         self.complete = False
         self.awaiting_playoff = True
         self.ties = [(FINAL_PLACES, g, tuple(ids)) for g, _, ids, _ in pending]
@@ -5967,9 +5970,11 @@ class EventRunner:
     #: stages whose standings mean something (league-type stages); knockout stages don't
     LEAGUE_STAGES = ("group", "pairs", "rr", "swiss", "final")
 
-    def standings(self) -> list[StandingTable]:
+    def standings(self, placements: list | None = None) -> list[StandingTable]:
         """Standings per league-type stage and group, in the order the stages were played.
-        Ties are flagged for a playoff only once the stage's group is complete."""
+        Ties are flagged for a playoff only once the stage's group is complete.
+        ``placements``: the event's final places as published (else placed again here) —
+        the order a 三人桌 决赛桌 shared by level seats is shown in (:func:`_by_table_places`)."""
         from .score.standings import compute_standings, played_where
 
         tables: list[StandingTable] = []
@@ -6003,8 +6008,11 @@ class EventRunner:
             rows = compute_standings(ids, rounds, self.results, chain, own,
                                      bye_points=self.points.get("bye", 0), draw_points=self.points.get("draw"),
                                      withdrawn=self.withdrawn_ids(), played=played, where=(stage, group, last[stage]))
+            # (a 三人桌 决赛桌: its seats as the final places rank them, R2011-D2)
+            rows = _by_table_places(rows, rounds, self.results, (
+                (lambda: placements if placements is not None else self.placements())
+                if self.fmt.name == "tables_of_three" and stage == "final" else None))
             rows = only_deciding_ties(rows, self.place_boundaries(stage))
-            rows = _by_table_places(rows, rounds, self.results)
             tables.append(StandingTable(event=self.ev.id, stage=stage, stage_name=stage_title(names[stage]),
                                         group=group, rows=tuple(rows), chain=chain))
         return tables
@@ -6040,20 +6048,36 @@ class EventRunner:
         return self.fmt.placements(self.draw_state())
 
 
-def _by_table_places(rows: list, rounds: list[Round], results: dict) -> list:
+def _by_table_places(rows: list, rounds: list[Round], results: dict,
+                     placements: Callable[[], list] | None = None) -> list:
     """A stage of one table (三人桌's 决赛桌) whose result places every seat (R2011-D2: the
     加赛胜者 of a tie for the top) is ranked by those places: the table showed 甲 and 乙 level
-    at 1, 需加赛, for a 加赛 the sheet had already decided (the placements took it)."""
+    at 1, 需加赛, for a 加赛 the sheet had already decided (the placements took it).
+
+    Seats sharing a place at the table (all three level, the 加赛胜者 1st and the other two
+    level for 2nd) are ranked, when ``placements`` (the event's final places, as a callable
+    asked only then) places them, as those places do — their 加赛表, or one place for both
+    when they get the same prize (R2011-D2, R2020-F4): the table showed all three at 1,
+    需加赛, the winner last, after the event had ended.  Still level there they share their
+    place, flagged ``playoff_required`` (:func:`only_deciding_ties` keeps it only where a
+    prize boundary falls between them: a 加赛 still owed)."""
     matches = [m for r in rounds for m in r.matches if not m.bye]
     if len(matches) != 1 or matches[0].key not in results:
         return rows
     res = results[matches[0].key]
     place = {s: r.place for s, r in zip(matches[0].sides, res.sides)}
-    if (len(place) != len(rows) or any(place.get(r.entry) is None for r in rows)
-            or len(set(place.values())) != len(place)):     # a shared place still needs its 加赛
+    if len(place) != len(rows) or any(place.get(r.entry) is None for r in rows):
         return rows
+    tied: set[str] = set()
+    if len(set(place.values())) != len(place):     # a shared place: as the final places rank it
+        final = {p.entry: p.rank for p in placements()} if placements is not None else {}
+        if any(r.entry not in final for r in rows):
+            return rows
+        table = {r.entry: (place[r.entry], final[r.entry]) for r in rows}
+        place = {e: 1 + sum(1 for k in table.values() if k < key) for e, key in table.items()}
+        tied = {e for e in place if list(place.values()).count(place[e]) > 1}
     ordered = sorted(rows, key=lambda r: place[r.entry])
-    return [dataclasses.replace(r, rank=place[r.entry], playoff_required=False) for r in ordered]
+    return [dataclasses.replace(r, rank=place[r.entry], playoff_required=r.entry in tied) for r in ordered]
 
 
 def playoff_form_name(event_id: str, rounds: list[Round]) -> str:
@@ -8065,7 +8089,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
             issues.extend(_places_news(ledger, ev.id, list(issues)[mark:]))
     if not runner.complete:
         places_withdrawn(runner, ledger, inputs, now)
-    standings = runner.standings()
+    standings = runner.standings(placements)
     runner.check_playoff_places(placements, standings)
     fields = dict(format_title=runner.fmt.title, entries=runner.shown_entries(), rounds=runner.rounds,
                   results=runner.results, standings=standings, placements=placements,
@@ -9983,7 +10007,7 @@ def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], tuple[st
     if not any(st == FINAL_PLACES for st, _, _ in ev.ties):
         return {}
     from .score import AWARD_SCHEMES
-    from .score.awards import prize_runs
+    from .score.awards import prize_runs, tie_place
 
     scheme = AWARD_SCHEMES.get(ev.spec.awards.scheme)
     out = {}
@@ -9996,7 +10020,8 @@ def _tie_notes(ev: EventState) -> dict[tuple[str, str, frozenset[str]], tuple[st
                 if n > 1:
                     level.append(f"第{at}–{at + n - 1}名{'均无奖项' if kind == '无奖项' else f'同为{kind}'}，可不分先后")
                 at += n
-        out[(FINAL_PLACES, g, frozenset(ids))] = (f"第{rank}名并列（{'/'.join(kinds)}）", "；".join(level))
+        where, what = tie_place(rank, ids, kinds, ev.placements)
+        out[(FINAL_PLACES, g, frozenset(ids))] = (f"{where}并列（{what}）", "；".join(level))
     return out
 
 

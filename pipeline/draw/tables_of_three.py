@@ -222,8 +222,9 @@ class TablesOfThree:
             for place in (1, 2, 3):
                 if place == 2 and runners is not None:
                     tiers.append((f"{r.stage_name}第2名", runners))
-                    for tie in ties:        # one table's level 2nd: one place, played off
-                        tiers.append((f"{r.stage_name}第2名", tie, [r]))
+                    for table, tie in ties:     # one table's level 2nd: one place, played off
+                        # (named by its table: its 加赛 is that table's alone, R2020-D2)
+                        tiers.append((f"{r.stage_name}第{table}桌第2名", tie, [r]))
                         open_ties += tie
                 else:
                     ids = []
@@ -257,7 +258,8 @@ class TablesOfThree:
         out = tier_placements(state, tiers, state.rounds, vacant=vacant)
         return [replace(p, settle=True) if p.tied and p.entry in open_ties else p for p in out]
 
-    def _runners_up(self, state: EventState, r: Round) -> tuple[list[str], list[list[str]], list[str], list[str]]:
+    def _runners_up(self, state: EventState, r: Round
+                    ) -> tuple[list[str], list[tuple[int, list[str]]], list[str], list[str]]:
         """R2020-D2: the runner-up of each table of ``r`` (the round before the final), whose
         three receive the 三等奖 — one per table, never two of one table and none of another.
         Two level 2nd at one table (equal points there) are ranked by that table alone: its
@@ -265,10 +267,10 @@ class TablesOfThree:
         awards wait for, ``Placement.settle``).  A seat that did not play (弃权) is no
         table's runner-up, and is placed below every seat of the round that was played: a
         table whose two others were absent has no runner-up, and the next in order takes
-        the place.  Returns (the runners-up, the ties still open, those a table's ranking
-        put below its runner-up, the seats not played)."""
+        the place.  Returns (the runners-up, the ties still open with their table numbers,
+        those a table's ranking put below its runner-up, the seats not played)."""
         runners: list[str] = []
-        ties: list[list[str]] = []
+        ties: list[tuple[int, list[str]]] = []
         below: list[str] = []
         absent: list[str] = []
         for m in r.matches:
@@ -288,7 +290,7 @@ class TablesOfThree:
                 runners += best
                 below += [row.entry for row in rows if row.entry not in best]
             else:
-                ties.append(twos)
+                ties.append((m.table, twos))
         return runners, ties, below, absent
 
 

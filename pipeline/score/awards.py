@@ -180,7 +180,8 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"],
     R2020-A1 决赛参与奖, the places below the awards bear that award: 二等奖/参与奖).  A tie
     inside one band is harmless (the two 二等奖 of R2020-A1) — unless it is a tie for one place (``settle``: two level
     2nd at one round-2 table of 斗地主 share its one 三等奖, R2020-D2), when any of those
-    is placed within the awards.
+    is placed within the awards: its award is that of the place played for (三等奖), every such
+    tie alike, wherever its provisional places fall (they follow table order).
 
     >>> from pipeline.draw.base import Placement as P
     >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a", tied=True), P(1, "b", tied=True), P(3, "c")])
@@ -206,11 +207,36 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"],
             continue
         kinds = {award_of.get(p.entry, "") for p in tied}
         if len(kinds) > 1 or (settle and any(p.settle for p in tied)):
-            if settle and any(p.settle for p in tied) and len(kinds) == 1:
-                kinds = {slots[first]}      # the place they play off for bears that award
+            if settle and any(p.settle for p in tied):
+                # the one place they play off for bears that award — whichever provisional
+                # places (by table order) they stand on (R2020-D2: each table's 2nd, 三等奖)
+                kinds = {slots[first]}
             spanned = [k for k in dict.fromkeys([*slots, ""]) if k in kinds]       # best award first
             out.append((rank, tuple(p.entry for p in tied), tuple(k or rest or "无奖项" for k in spanned)))
     return out
+
+
+def tie_place(rank: int, ids: Sequence[str], kinds: Sequence[str], placements: Sequence["Placement"]
+              ) -> tuple[str, str]:
+    """How a tie the awards wait for (:func:`straddling`'s rank, tied ids and awards) is named
+    to the office — (where, what is at stake): ``("第3名", "二等奖/三等奖")``; for one table's
+    level runners-up (``Placement.settle``, R2020-D2: two level 2nd at one round-2 table of
+    斗地主 play for its one 三等奖) by their table, not by provisional places that follow
+    table order: ``("第2轮第1桌第2名", "三等奖只能由其中一人获得")`` — every such pair asked
+    the same way, and under the same name until its own 加赛 settles it.
+
+    >>> from pipeline.draw.base import Placement as P
+    >>> tie_place(3, ("a", "b"), ("二等奖", "三等奖"), [P(3, "a", tied=True), P(3, "b", tied=True)])
+    ('第3名', '二等奖/三等奖')
+    >>> tie_place(6, ("a", "b"), ("三等奖",), [P(6, "a", tier="第2轮第2桌第2名", tied=True, settle=True),
+    ...                                        P(6, "b", tier="第2轮第2桌第2名", tied=True, settle=True)])
+    ('第2轮第2桌第2名', '三等奖只能由其中一人获得')
+    """
+    mine = [p for p in placements if p.entry in set(ids)]
+    tiers = {p.tier for p in mine}
+    if len(kinds) == 1 and mine and all(p.settle for p in mine) and len(tiers) == 1 and next(iter(tiers)):
+        return next(iter(tiers)), f"{kinds[0]}只能由其中一人获得"
+    return f"第{rank}名", "/".join(kinds)
 
 
 def placed_by(placements: Sequence["Placement"], keys: Mapping[str, Any]) -> list["Placement"]:

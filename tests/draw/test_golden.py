@@ -1221,3 +1221,39 @@ def test_a_group_rounds_rests_are_one_note(n, groups, rests):
             assert not any(shown(st, m.sides[0]) in said[0] for m in resting), said
             assert said[0].endswith("按贝格尔编排每组 1 人本轮轮空。"), said
         assert sum("抽签序号" in x for x in rnd.notes) == (groups if rnd.round == 1 else 0), rnd.notes
+
+
+def test_R2020_D2_each_tables_level_runners_up_are_asked_alike_and_settled_alone():
+    """R2020-D2, every round-2 table 4/-2/-2: each table has two level 2nd, who play for its one
+    三等奖.  The three 加赛 were asked as 第4名（三等奖）, 第6名（三等奖/决赛参与奖）, 第8名（三等奖）
+    — provisional places by table order, read as if both got the prize; after one of them was
+    played the others were asked again under other places.  Each is asked by its table, the
+    same way, saying only one of the two gets the 三等奖; one table's 加赛 settles its pair alone."""
+    from types import SimpleNamespace
+
+    from pipeline.layout import FINAL_PLACES
+    from pipeline.run import _tie_notes
+    from pipeline.score import AWARD_SCHEMES
+    from pipeline.spec import AwardSpec
+
+    fmt, scheme = FORMATS.get("tables_of_three"), AWARD_SCHEMES.get("ranked")
+    st, playoffs, tables = _doudizhu_to_the_final([(4, -2, -2)] * 3)
+    awards = AwardSpec(scheme="ranked", extra=_D2_AWARDS)
+
+    def notes():
+        pl = fmt.placements(st)
+        pending = scheme.undecided(awards, pl)
+        assert {kinds for *_, kinds in pending} <= {("三等奖",)}
+        ev = SimpleNamespace(ties=[(FINAL_PLACES, g, ids) for g, _, ids, _ in pending],
+                             spec=SimpleNamespace(awards=awards), placements=pl)
+        return {ids: said for (_, _, ids), (said, _) in _tie_notes(ev).items()}
+
+    asked = {frozenset(t[1:]): f"第2轮第{n}桌第2名并列（三等奖只能由其中一人获得）" for n, t in enumerate(tables, 1)}
+    assert notes() == asked
+    t1, t2, t3 = tables
+    playoffs.append(Playoff(EVENT, FINAL_PLACES, "", (t2[2], t2[1])))
+    assert notes() == {k: v for k, v in asked.items() if k != frozenset(t2[1:])}
+    playoffs += [Playoff(EVENT, FINAL_PLACES, "", (t1[1], t1[2])), Playoff(EVENT, FINAL_PLACES, "", (t3[2], t3[1]))]
+    assert notes() == {}
+    rows, problems = scheme.assign(awards, fmt.placements(st), st.entries)
+    assert {r.entry for r in rows if r.award == "三等奖"} == {t1[1], t2[2], t3[2]} and not problems

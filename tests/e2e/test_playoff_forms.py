@@ -299,3 +299,22 @@ def test_R2011_F1_a_night_with_a_tie_pending_compares_its_form_without_importing
     pending, imported = done_.stdout.split()
     assert pending == "True" and imported == "False", done_.stdout
     assert form.read_bytes() == before
+
+
+def test_R2011_D2_a_final_table_all_level_shows_its_playoff_winner_first_and_no_playoff_owed(tmp_path, monkeypatch):
+    """斗地主 final table 0/0/0 with 加赛胜者 乙: 乙 is 1st (R2011-D2), the 加赛表 (or one prize
+    for both) decides 2nd and 3rd.  The event ended with the right places, but the 决赛桌
+    standings still showed all three at 1, 需加赛, the winner last."""
+    monkeypatch.setattr(samples(), "fill_row", lambda game, stage, rng, options: {
+        "甲得分": 0, "乙得分": 0, "丙得分": 0, "加赛胜者": "乙"})
+    folder = _league(tmp_path, "tables_of_three", 3, seed=5, game="doudizhu")
+    played = play_to_completion(folder, tmp_path / "out", seed="5")
+    ev = played.state.events["doudizhu"]
+    assert ev.complete, ev.waiting
+    (final,) = [st for st in ev.standings if st.stage == "final"]
+    table = ev.rounds[-1].matches[0]
+    assert final.rows[0].entry == table.sides[1] and final.rows[0].rank == 1
+    place = {p.entry: p.rank for p in ev.placements}
+    assert {r.entry: r.rank for r in final.rows} == {e: place[e] for e in table.sides}
+    assert [r.rank for r in final.rows] in ([1, 2, 3], [1, 2, 2])
+    assert not any(r.playoff_required for r in final.rows)

@@ -6632,7 +6632,10 @@ def _people_dropped(t: Tournament | None, branch: str, items: list[tuple[Receive
     if not gone:
         return
     word = t.spec.unit_word if t is not None else "单位"
-    listed = "、".join(gone[:12]) + (f" 等 {len(gone)} 人" if len(gone) > 12 else f"（{len(gone)} 人）")
+    # (no longer entries, no page knows them as names: each marked one, 于丽 not 於麗)
+    from .text import as_name, script_of
+    script = script_of(t.spec) if t is not None else "simplified"
+    listed = "、".join(as_name(n, script) for n in gone[:12]) + (f" 等 {len(gone)} 人" if len(gone) > 12 else f"（{len(gone)} 人）")
     where = "此前报名的" if roster[0] is replaced else f"此前《{roster[0].file_name}》中报名的"
     issues.add("PEOPLE_DROPPED", f"《{new_rec.file_name}》整份取代了此前的《{replaced.file_name}》，新表中没有{where} "
                f"{listed}，他们现在不在本{word}的报名中。如果这份是补报，请在原表上加上新的人，"

@@ -116,23 +116,46 @@ def _cjk_char(ch: str) -> bool:
 #: as they are: the surnames 于 (not 於), 余, 范, 党, 郁, 种, 朴, 谷, 干, 沈 and name
 #: characters such as 里 (not 裏), 后 (not 後), 台, 斗 — and 杰, itself a Traditional character
 #: of names (周杰倫): made 傑, a 證書 printed 謝軍傑 for the registered 谢军杰, and the awards
-#: page contradicted awards.csv
-_IN_NAMES = {ch: ch for ch in "于余范党郁种朴谷干沈里后台斗杰"}
+#: page contradicted awards.csv.  征 stays 征 (OpenCC's 長征; alone it wrote 王長徵) and 冲 is
+#: 沖, the name's form (祖沖之; alone OpenCC wrote 衝, to rush).
+_IN_NAMES = {ch: ch for ch in "于余范党郁种朴谷干沈里后台斗杰征"} | {"冲": "沖"}
+#: surnames, as the first character of a name, that OpenCC alone turns into another word's
+#: character and Taiwan writes as typed (handbook: 人名按人名转换): 岳 (not 嶽, a mountain),
+#: 游 (not 遊), 占 (not 佔), 涂 (not 塗) — an audit's certificates printed 嶽琪芳, 遊剛, 佔平,
+#: 塗俊健 — besides those of :data:`_IN_NAMES` (姜 and 萧 OpenCC already writes 姜, 蕭).
+#: In a given name they convert as OpenCC has them (王岳 as 王嶽 is written too).
+_SURNAMES = {ch: ch for ch in "岳游占涂"}
 #: the names of the page being converted (:func:`names_kept`): their pattern, or None
 _NAMES: "contextvars.ContextVar[re.Pattern[str] | None]" = contextvars.ContextVar("names", default=None)
 
 
+@lru_cache(maxsize=4096)
 def convert_name(name: str) -> str:
     """A person's name in Traditional: character by character (a name is no word of the
-    dictionary), keeping the characters of :data:`_IN_NAMES`.
+    dictionary — OpenCC over 王金发 writes 王金髮, hair), keeping the characters of
+    :data:`_IN_NAMES` and, first, the surnames of :data:`_SURNAMES`; a character OpenCC
+    keeps as typed when converting the name as a whole stays as typed too (it is a
+    Traditional character, and OpenCC chose it for these words: 岳雲鵬).
 
     >>> convert_name("于力"), convert_name("黄发"), convert_name("赵里"), convert_name("陈晓岚")
     ('于力', '黃發', '趙里', '陳曉嵐')
     >>> convert_name("周杰伦"), convert_name("谢军杰")
     ('周杰倫', '謝軍杰')
+    >>> convert_name("岳琪芳"), convert_name("游刚"), convert_name("占平"), convert_name("涂俊健")
+    ('岳琪芳', '游剛', '占平', '涂俊健')
+    >>> convert_name("祖冲之"), convert_name("王长征"), convert_name("王金发")
+    ('祖沖之', '王長征', '王金發')
     """
     s2t = _s2t()
-    return "".join(_IN_NAMES.get(ch) or s2t.convert(ch) for ch in name)
+    whole = s2t.convert(name)
+    as_typed = len(whole) == len(name)
+    out = []
+    for at, ch in enumerate(name):
+        kept = _IN_NAMES.get(ch) or (_SURNAMES.get(ch) if at == 0 else None)
+        if kept is None and as_typed and whole[at] == ch:
+            kept = ch
+        out.append(kept or s2t.convert(ch))
+    return "".join(out)
 
 
 @contextlib.contextmanager
@@ -237,6 +260,26 @@ def keep(text: str) -> str:
     return f"{KEEP_OPEN}{text}{KEEP_CLOSE}" if text else text
 
 
+#: a person's name the page marks as one (:func:`as_name`) is converted as a name
+NAME_OPEN, NAME_CLOSE = "\ue002", "\ue003"
+
+
+def as_name(name: str, script: str) -> str:
+    """A person's name quoted in a message, marked in a Traditional league so that
+    :func:`convert` turns it as a name (:func:`convert_name`) wherever the message is shown —
+    for someone no page's :func:`names_of` knows: a player dropped from a resent form
+    (PEOPLE_DROPPED) is no entry, and 于丽 was shown 於麗.  Unmarked in a Simplified league;
+    what is written unconverted (issues.csv) shows it through :func:`plain`.
+
+    >>> convert("新表中没有 " + as_name("于丽", "traditional") + "（1 人）", "traditional")
+    '新表中沒有 于麗（1 人）'
+    >>> as_name("于丽", "simplified")
+    '于丽'
+    """
+    name = plain(name)
+    return f"{NAME_OPEN}{name}{NAME_CLOSE}" if name and script == "traditional" else name
+
+
 def verbatim(text: str, script: str) -> str:
     """What a person typed — a mail's subject, a file's name, a name the office typed on a
     form — quoted in a message, marked (:func:`keep`) in a Traditional league to appear there
@@ -289,9 +332,12 @@ def plain(text: str) -> str:
     >>> plain("《" + keep("报名表.xlsx") + "》")
     '《报名表.xlsx》'
     """
-    if KEEP_OPEN in text or KEEP_CLOSE in text:
-        return text.replace(KEEP_OPEN, "").replace(KEEP_CLOSE, "")
+    if any(m in text for m in (KEEP_OPEN, KEEP_CLOSE, NAME_OPEN, NAME_CLOSE)):
+        return text.translate(_MARKS)
     return text
+
+
+_MARKS = dict.fromkeys(map(ord, KEEP_OPEN + KEEP_CLOSE + NAME_OPEN + NAME_CLOSE))
 _STOP = frozenset(" \t\r\n，。；：、（）()“”《》<>\"'&=")
 _REACH = 255        # the longest file name a file system keeps
 _GENERATED = re.compile(r"(?:[A-Za-z0-9_.\-]+/)+|[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-")
@@ -353,8 +399,10 @@ def _cell_ref_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-#: a sheet's name in quotes beside the word 工作表 (读取的是“成绩”工作表, 填在了工作表“成绩 (2)”中)
-_SHEET_QUOTED = re.compile(r"(?<=工作表“)[^“”]{1,31}(?=”)|(?<=“)[^“”]{1,31}(?=”工作表)")
+#: a sheet's name in quotes beside the word 工作表 (读取的是“成绩”工作表, 填在了工作表“成绩 (2)”中),
+#: and the name a sheet was renamed to (SHEET_RENAMED: 工作表“成绩”被改名为“成績”, a tab WPS 简转繁
+#: renamed — shown 成績 converted, it was found; 報名表 converted again was 報名錶, a wristwatch)
+_SHEET_QUOTED = re.compile(r"(?<=工作表“)[^“”]{1,31}(?=”)|(?<=“)[^“”]{1,31}(?=”工作表)|(?<=被改名为“)[^“”]{1,31}(?=”)")
 
 
 def _sheet_name_spans(text: str) -> list[tuple[int, int]]:
@@ -383,6 +431,8 @@ def convert(text: str, script: str) -> str:
     """
     if not text:
         return text
+    if NAME_OPEN in text:       # marked names (:func:`as_name`) as names, unmarked
+        return _convert_names(text, script)
     if KEEP_OPEN in text:       # marked file names (:func:`keep`) as they are, unmarked
         return _convert_marked(text, script)
     if script != "traditional":
@@ -423,6 +473,18 @@ def _convert_marked(text: str, script: str) -> str:
     return "".join(out)
 
 
+def _convert_names(text: str, script: str) -> str:
+    """:func:`convert` of a text holding names marked by :func:`as_name`: each converted
+    as a name (the marks removed), the text between them as any text."""
+    out = []
+    for i, part in enumerate(text.split(NAME_OPEN)):
+        name, mark, rest = part.partition(NAME_CLOSE) if i else ("", "", part)
+        if name:
+            out.append(convert_name(name) if script == "traditional" else name)
+        out.append(convert(rest.replace(NAME_CLOSE, ""), script) if rest else rest)
+    return "".join(out)
+
+
 def _convert(text: str) -> str:
     if not text:
         return text
@@ -457,9 +519,58 @@ def names_of(state) -> "contextlib.AbstractContextManager[None]":
 
 def people(spec: Any, entries: Iterable[Any]) -> list[str]:
     """Every person a tournament's pages may name (:func:`names_of`): the players of
-    ``entries`` (as typed and as read) and the units' captains."""
+    ``entries`` (as typed and as read), the units' captains, and the office's people in
+    tournament.yaml — the committee (``committee``), the contact (``contact``) and each
+    event's ``referee`` (handbook: 人名按人名转换; the notice printed 主任：餘華, 副主任：範偉、
+    沈後發 and a draw sheet 裁判：於麗)."""
     names = [n for e in entries for p in e.players for n in (p.name, p.shown)]
-    return names + [u.captain for u in spec.units if u.captain]
+    names += [u.captain for u in spec.units if u.captain]
+    names += [n for role in getattr(spec, "committee", None) or () for n in role.names]
+    names += contact_people(getattr(spec, "contact", "") or "")
+    return names + [n for ev in getattr(spec, "events", ()) for n in split_names(getattr(ev, "referee", "") or "")]
+
+
+def names_in_script(text: str, script: str) -> str:
+    """A list of people's names (a referee's ``于丽、王军``) in the script: each converted as
+    a name — a result workbook's 裁判：于丽 was left Simplified in its Traditional line, and
+    converted as words would have been 於麗.
+
+    >>> names_in_script("于丽、余华", "traditional"), names_in_script("于丽", "simplified")
+    ('于麗、余華', '于丽')
+    """
+    if script != "traditional" or not text:
+        return text
+    with names_kept(split_names(text)):
+        return convert(text, script)
+
+
+_NAME_SEP = re.compile(r"[、，,；;/／\s]+")
+
+
+def split_names(text: str) -> list[str]:
+    """The names of a list of people as the office types one (a referee ``于丽、王军``).
+
+    >>> split_names("于丽、王军"), split_names("于丽"), split_names("")
+    (['于丽', '王军'], ['于丽'], [])
+    """
+    return [n for n in _NAME_SEP.split(text.strip()) if n]
+
+
+def contact_people(contact: str) -> list[str]:
+    """The person named in ``contact`` (联系人 as tournament.yaml has it: a unit, the person,
+    a phone or a note in brackets): a part of two to four Chinese characters, after the unit
+    where one comes first — ``校工会 于丽（联系电话 13880406245）`` names 于丽.
+
+    >>> contact_people("校工会 于丽（联系电话 13880406245）"), contact_people("王老师 13800000000")
+    (['于丽'], ['王老师'])
+    >>> contact_people("院工会 刘二"), contact_people("校工会办公室"), contact_people("工会办公室 成洁（钉钉）")
+    (['刘二'], [], ['成洁'])
+    """
+    parts = re.sub(r"[（(][^）)]*[）)]?", " ", contact).replace("，", " ").replace(",", " ").split()
+    named = [p for p in parts if re.fullmatch(r"[\u3400-\u9fff·]{2,4}", p)]
+    if len(named) > 1:
+        named = named[1:]           # (the first is the unit: 院工会 刘二)
+    return named[:1] if named and len(parts) > 1 else []
 
 
 #: a cross-unit member's note on a form (R2015-Q2): 跨分工会：<unit> — here, not in

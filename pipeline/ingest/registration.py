@@ -268,7 +268,7 @@ def read_registration(book: Book, file_label: str, tournament: "Tournament",
         holding = [s for s in book.sheets.values() if s.name != L.META_SHEET and _holds_table(s, need)]
         if len(holding) == 1 and usable:
             sheet = holding[0]
-            log.add("SHEET_RENAMED", f"“{file_label}”的工作表“{L.REG_SHEET}”被改名为“{sheet.name}”，已按报名表读取；"
+            log.add("SHEET_RENAMED", f"“{file_label}”的工作表“{L.REG_SHEET}”被改名为“{typed(sheet.name, spec)}”，已按报名表读取；"
                     f"以后请不要给工作表改名。", at=CellRef(file_label, sheet.name, ""), branch=br,
                     severity=Severity.WARNING)
         elif not other_form:

@@ -313,10 +313,16 @@ def _unit_name(t: "Tournament", s: "Submission", proven: bool = True) -> str:
     return unit.name if unit else f"贵{t.spec.unit_word}"
 
 
-def _location(i: "Issue") -> str:
-    if i.sheet and i.cell:
-        return f"{i.sheet}!{i.cell}"
-    return i.sheet or i.cell or "整个文件"
+def _location(i: "Issue", spec: object = None) -> str:
+    """Where an issue is, as the receipt says it: the sheet's name as the workbook names its
+    tab (:func:`pipeline.text.typed`) — a tab WPS renamed 報名表 was quoted 報名錶 in a
+    Traditional receipt, a tab the workbook does not have."""
+    from ..text import typed
+
+    sheet = typed(i.sheet, spec) if i.sheet else ""
+    if sheet and i.cell:
+        return f"{sheet}!{i.cell}"
+    return sheet or i.cell or "整个文件"
 
 
 def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list["Issue"],
@@ -359,7 +365,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
             lines += beside + [""]
         if problems:
             lines.append("请留意以下提醒（不影响接受）：")
-            lines += _problem_lines(problems) + [""]
+            lines += _problem_lines(problems, state.tournament.spec) + [""]
         win = _window(state, _events_of(state, s, None))
         if win.closed:
             lines.append(win.closed)
@@ -403,7 +409,7 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
         ask = f"，请{win.before}逐条修改后重新发送" if not win.closed else ""
         lines.append(f"已收到贵{t.spec.unit_word}的报名表《{_as_received(t, s.file)}》（{when} 收到），{verdict}。"
                      f"共发现 {n} 个问题{ask}：")
-        lines += [""] + _problem_lines(problems or issues) + [""]
+        lines += [""] + _problem_lines(problems or issues, state.tournament.spec) + [""]
         annotated = bool(s.returned_path) and (out_dir / s.returned_path).is_file()
         if win.closed:
             lines.append(win.closed)
@@ -552,7 +558,7 @@ def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"
     unit = t.spec.unit_of_address(s.sender) or (t.spec.unit(s.branch) if s.branch else None)
     lines = [f"已收到贵{word}发来的《{_as_received(t, s.file)}》（{when} 收到），未被受理：它不是组委会下发给{name}的本次比赛报名表，"
              "在这份文件上修改后再发回，仍然不能受理。原因：", ""]
-    lines += _problem_lines(problems) + [""]
+    lines += _problem_lines(problems, state.tournament.spec) + [""]
     issued = f"（文件名为《{_as_received(t, template_filename(t, unit))}》）" if unit is not None else ""
     win = _window(state, _events_of(state, s, unit))
     if win.closed:
@@ -608,7 +614,7 @@ def _unreadable_lines(state: "LeagueState", s: "Submission", problems: list["Iss
     xls = Path(s.file).suffix.lower() == ".xls"
     subject = f"【报名回执】{name}：文件无法读取，" + ("请另存为 .xlsx 后重新发送" if xls else "请重新发送")
     lines = [f"已收到贵{word}发来的《{_as_received(t, s.file)}》（{when} 收到），但这个文件无法作为报名表读取，没有受理：", ""]
-    lines += _problem_lines(problems) + [""]
+    lines += _problem_lines(problems, state.tournament.spec) + [""]
     win = _window(state, _events_of(state, s, unit))
     if win.closed:
         lines.append(win.closed)
@@ -647,7 +653,7 @@ def _late_lines(state: "LeagueState", s: "Submission", problems: list["Issue"], 
     closed = _deadline_text(_deadline_groups(_events_of(state, s, None)))
     lines = [f"已收到贵{word}的报名表《{_as_received(t, s.file)}》（{when} 收到）。这份报名表在报名截止"
              f"{f'（{closed}）' if closed else ''}之后收到，未被受理：", ""]
-    lines += _problem_lines(problems) + [""]
+    lines += _problem_lines(problems, state.tournament.spec) + [""]
     lines.append(f"贵{word}目前登记的报名仍以此前按时收到的报名表为准：" if entries
                  else f"贵{word}目前没有登记的报名。")
     if entries:
@@ -688,7 +694,7 @@ def _late_rows_lines(state: "LeagueState", s: "Submission", problems: list["Issu
     names = "、".join(ev.name for ev in late)
     lines = [f"已收到并接受贵{word}的报名表《{s.file}》（{when} 收到）。但{names}的报名已截止，"
              f"这份报名表中{names}的改动是截止后收到的，未受理：", ""]
-    lines += _problem_lines([i for i in problems if i.code == "LATE_SUBMISSION"]) + [""]
+    lines += _problem_lines([i for i in problems if i.code == "LATE_SUBMISSION"], state.tournament.spec) + [""]
     lines.append(f"这不是在表上修改就能解决的问题：{names}的报名截止后已不能再更改，表上怎么改都不会生效。"
                  "不处理也可以，原来的登记继续有效：")
     for ev in late:
@@ -706,7 +712,7 @@ def _late_rows_lines(state: "LeagueState", s: "Submission", problems: list["Issu
         lines.append(_still_open(win))
     others = [i for i in problems if i.code != "LATE_SUBMISSION"]
     if others:
-        lines += ["", "请留意以下提醒（不影响接受）：", *_problem_lines(others)]
+        lines += ["", "请留意以下提醒（不影响接受）：", *_problem_lines(others, state.tournament.spec)]
     lines += ["", "目前已登记的报名：", *_entry_lines(t, entries)]
     return lines
 
@@ -851,12 +857,12 @@ def _resent_receipt(state: "LeagueState", r: "ResentForm") -> Receipt:
                    body="\n".join(lines) + "\n", kind="superseded")
 
 
-def _problem_lines(issues: list["Issue"]) -> list[str]:
+def _problem_lines(issues: list["Issue"], spec: object = None) -> list[str]:
     """``1. [CODE] 位置：message``, the place said once (a registration check's message starts
     with it: :func:`pipeline.issues.unlocated`)."""
     from ..issues import unlocated
 
-    return [f"{k}. [{i.code}] {_location(i)}：{unlocated(i)}" for k, i in enumerate(issues, 1)]
+    return [f"{k}. [{i.code}] {_location(i, spec)}：{unlocated(i)}" for k, i in enumerate(issues, 1)]
 
 
 def _entry_lines(t: "Tournament", entries: list["Entry"]) -> list[str]:

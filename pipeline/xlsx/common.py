@@ -29,7 +29,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import layout
-from ..text import convert
+from ..text import convert, verbatim
 
 #: characters that make a spreadsheet read a typed text as a formula / DDE command
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\n")
@@ -371,10 +371,14 @@ def list_formula(wb: Workbook, values: Sequence[str]) -> str:
 
 def add_list_validation(ws: Worksheet, cells: str, values: Sequence[str], *, title: str = "",
                         prompt: str = "", error: str = "", script: str = "simplified") -> DataValidation:
-    """A dropdown (data validation ``list``) on ``cells`` ("B5:B64")."""
+    """A dropdown (data validation ``list``) on ``cells`` ("B5:B64").  Its error message lists
+    ``values`` exactly as the dropdown holds them (:func:`pipeline.text.verbatim`): a
+    Traditional form's dropdown keeps the Simplified values its readers match (围棋), and
+    the message listed them converted (請從下拉列表中選擇：圍棋、中國象棋…), values the list
+    does not have."""
     dv = DataValidation(type="list", formula1=list_formula(ws.parent, values), allow_blank=True,
                         showDropDown=False, showErrorMessage=True, showInputMessage=bool(prompt))
-    _messages(dv, title, prompt, error or f"请从下拉列表中选择：{'、'.join(values)[:180]}", script)
+    _messages(dv, title, prompt, error or f"请从下拉列表中选择：{verbatim('、'.join(values)[:180], script)}", script)
     dv.add(cells)
     ws.add_data_validation(dv)
     return dv

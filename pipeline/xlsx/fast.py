@@ -26,7 +26,7 @@ import xlsxwriter.worksheet
 from xlsxwriter.utility import xl_rowcol_to_cell, xl_rowcol_to_cell_fast
 
 from .. import layout
-from ..text import convert
+from ..text import convert, verbatim
 from .common import LISTS_SHEET, literal_list_ok, needs_guard
 
 _FIXED_DATE = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
@@ -292,10 +292,11 @@ class Sheet:
 
     def list_validation(self, col: int, first: int, last: int, values: Sequence[str], *, title: str = "",
                         prompt: str = "", error: str = "") -> None:
-        """A dropdown (as :func:`.common.add_list_validation`)."""
+        """A dropdown (as :func:`.common.add_list_validation`: its error message lists ``values``
+        as the dropdown holds them)."""
         opts = {"validate": "list", "source": self.book.list_source(values)}
-        self._validate(col, first, last, self._messages(
-            opts, title, prompt, error or f"请从下拉列表中选择：{'、'.join(values)[:180]}"))
+        listed = verbatim("、".join(values)[:180], self.book.script)
+        self._validate(col, first, last, self._messages(opts, title, prompt, error or f"请从下拉列表中选择：{listed}"))
 
     def whole_validation(self, col: int, first: int, last: int, lo: int | None, hi: int | None, *,
                          title: str = "", prompt: str = "", error: str = "") -> None:

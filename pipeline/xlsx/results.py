@@ -37,7 +37,7 @@ from openpyxl.styles import Border, Side
 from .. import layout
 from ..model import WALKOVER, Match, Round
 from ..spec import TEMPLATE_VERSION
-from ..text import keep
+from ..text import keep, names_in_script, script_of
 from .common import (BLOCK_FILL, BODY_FONT, BYE_FILL, CENTER, GRID, HEADER_FILL, HEADER_FONT, INPUT_FILL, LEFT,
                      LOCKED_FILL, META_HEADER_ROW, META_SEATS, SUBTITLE_FONT, TITLE_FONT, text_width, wrapped_lines, zh)
 from .fast import Book, Sheet
@@ -146,7 +146,7 @@ def build_result_workbook(*, tournament: "Tournament", event: "EventSpec", rnd: 
     if venue:
         info.append(zh("地点：", spec) + zh(venue, spec))
     if event.referee:
-        info.append(zh("裁判：", spec) + event.referee)
+        info.append(zh("裁判：", spec) + names_in_script(event.referee, script_of(spec)))     # (as a name: 于丽)
     lines = [(zh(spec.name, spec), TITLE_FONT),
              (zh(f"{event.name} 成绩记录表", spec), SUBTITLE_FONT),     # (it mixed scripts: 围棋 成績記錄表)
              ("    ".join(info), BODY_FONT),

@@ -1,0 +1,42 @@
+"""A Traditional league (R2015, ``script: traditional``) prints people's names as names
+(handbook: 人名按人名转换) — an audit of t2015-tcm found ordinary surnames and the office's
+own people printed as words: 嶽琪芳, 遊剛, 佔平, 塗俊健 on the certificates; 祖衝之, 王長徵
+where OpenCC itself writes 祖沖之, 王長征; the notice's 主任：餘華, 副主任：範偉、沈後發,
+发送至校工会 於麗 and a draw sheet's 裁判：於麗."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from pipeline.spec import CommitteeRole, load_tournament
+from pipeline.text import convert, convert_name, names_kept, people
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("typed, printed", [
+    ("岳琪芳", "岳琪芳"), ("游刚", "游剛"), ("占平", "占平"), ("涂俊健", "涂俊健"),      # surnames as typed
+    ("于丽", "于麗"), ("余华", "余華"), ("范伟", "范偉"), ("沈后发", "沈后發"),
+    ("祖冲之", "祖沖之"), ("王长征", "王長征"),            # not the rarer 衝, 徵 of each character alone
+    ("王金发", "王金發"), ("李秀发", "李秀發"),            # not OpenCC's word 金髮 (blond), 秀髮 (hair)
+    ("岳云鹏", "岳雲鵬"), ("谢军杰", "謝軍杰"), ("陈晓岚", "陳曉嵐"),
+])
+def test_R2015_names_print_as_names(typed, printed):
+    assert convert_name(typed) == printed
+
+
+def test_R2015_the_offices_people_are_names_too(tmp_path):
+    """The committee, the contact person and the referees of tournament.yaml are among the
+    people a page converts as names (:func:`pipeline.text.people`)."""
+    t = load_tournament(ROOT / "sample_sheets" / "t2015-tcm", cache_parent=tmp_path)
+    go = dataclasses.replace(t.spec.events[0], referee="于丽、范伟")
+    spec = dataclasses.replace(t.spec, contact="校工会 于丽（联系电话 13880406245）",
+                               committee=[CommitteeRole(role="主任", names=["余华"]),
+                                          CommitteeRole(role="副主任", names=["范伟", "沈后发"])],
+                               events=[go, *t.spec.events[1:]])
+    with names_kept(people(spec, [])):
+        shown = convert("主任：余华\n副主任：范伟、沈后发\n发送至校工会 于丽（联系电话 13880406245）\n裁判：于丽、范伟",
+                        "traditional")
+    assert shown == "主任：余華\n副主任：范偉、沈后發\n發送至校工會 于麗（聯繫電話 13880406245）\n裁判：于麗、范偉"

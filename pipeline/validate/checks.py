@@ -89,10 +89,16 @@ class Ctx:
         return self._drawn_memo[k]
 
     def flag(self, code: str, reg: Registration, row: RegRow | None, label: str, message: str,
-             severity: Severity | None = None, reject: bool = True) -> None:
+             severity: Severity | None = None, reject: bool = True, drawn_stays: bool = False) -> None:
+        """Say ``code`` at ``row``'s ``label`` cell, refusing the row when it is an error.
+        ``drawn_stays``: a DUPLICATE_PERSON that older versions did not say (one name in one
+        event of two units, one row with 工号: :func:`_same_name_other_form`) — the row is this
+        unit's only row of the person, so when the person is in a published round for the
+        unit, it made that entry: a warning, the row entered as drawn.  Not for a row repeating
+        one the same unit sent too (twice on one form): refusing it drops no drawn entry."""
         cell = row.cells.get(label, "") if row else ""
         where = f"{reg.sheet}!{cell} " if cell else ""
-        if code == "DUPLICATE_PERSON" and row is not None and (severity or Severity.ERROR) == Severity.ERROR:
+        if drawn_stays and code == "DUPLICATE_PERSON" and row is not None and (severity or Severity.ERROR) == Severity.ERROR:
             drawn_in = self.drawn_in(reg, row)
             if drawn_in:    # a published draw is never silently redrawn: the person plays on as drawn
                 severity, message = Severity.WARNING, duplicate_drawn_note(self, row, drawn_in, message)
@@ -444,13 +450,14 @@ def _same_name_other_form(ctx: Ctx) -> None:
                              f"\"{ctx.typed(srow.display_name)}\" 已在 {_unit_name(ctx, breg.branch)} 的报名表（{_when(b_at)}收到）"
                              f"第 {blank.row} 行报了“{ev_name}”（那一行没有填工号{'，' + cell + ' 为空' if cell else ''}）："
                              f"如果是同一人，同一项目一人只能报一次，请删除本行，或与对方核对，由对方删除后重发；"
-                             f"如果是同名的另一人，请对方在那一行填写工号后重发。")
+                             f"如果是同名的另一人，请对方在那一行填写工号后重发。", drawn_stays=True)
                 continue
             cell = srow.cells.get("姓名", "")
             ctx.flag("DUPLICATE_PERSON", breg, blank, "工号",
                      f"\"{ctx.typed(blank.display_name)}\" 在 {_unit_name(ctx, sreg.branch)} 的报名表"
                      f"{'（' + _when(s_at) + '收到）' if s_at else ''}第 {srow.row} 行（{cell + '，' if cell else ''}工号 {srow.staff_id}）已报名"
-                     f"“{ev_name}”，这一行没有填工号：如果是同一人，请删除这一行；如果是同名的另一人，请填写这一行的工号。")
+                     f"“{ev_name}”，这一行没有填工号：如果是同一人，请删除这一行；如果是同名的另一人，请填写这一行的工号。",
+                     drawn_stays=True)
 
 
 def identity(row: RegRow) -> str:

@@ -133,3 +133,28 @@ def test_DUPLICATE_PERSON_the_unit_drawn_keeps_its_entry_when_first_seen_now_ran
         assert not [i for i in report.issues if i.code == "DRAW_INPUT_CHANGED"], report.issues
         assert _said(report, "DUPLICATE_PERSON") == [("b01", "D10", "error")], night
         assert report.entries == before.entries
+
+
+def test_DUPLICATE_PERSON_twice_on_one_form_stays_an_error_after_the_draw(tmp_path, monkeypatch):
+    """b01 lists 吕宁桂 (001033) twice in 象棋 (rows 10 and 20), this version throughout: row 20
+    is the copy on the night of the draw — and every night after.  Its person is in the
+    published round through row 10, so refusing row 20 drops no drawn entry: no warning
+    saying an older version entered it, no second entry (a review found both)."""
+    folder, _ = league_2020(tmp_path)
+
+    def twice(wb):
+        ws = wb["报名表"]
+        for col, v in zip("BDEFG", ["象棋", "吕宁桂", "001033", "男", "13543725387"]):
+            ws[f"{col}20"] = v
+    edit_attachment(folder / "inbox" / "1104-b01-报名表.eml", twice)
+    monkeypatch.setenv("LEAGUE_WORKERS", "1")
+    out = tmp_path / "out"
+    first = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=DRAWN))
+    assert _said(first, "DUPLICATE_PERSON") == [("b01", "D20", "error")]
+    drawn = _xiangqi(out, "draw.csv")
+    for night in (1, 2):
+        report = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=DRAWN + dt.timedelta(hours=night)))
+        assert _said(report, "DUPLICATE_PERSON") == [("b01", "D20", "error")], night
+        assert _xiangqi(out, "entries.csv") == _xiangqi(out, "draw.csv") == drawn, night
+        assert report.entries == first.entries
+        assert not [i for i in report.issues if i.code == "DRAW_INPUT_CHANGED"], report.issues

@@ -576,10 +576,13 @@ def _read_row(row_no: int, values: Sequence[Any], table: Table, spec: Any, file:
     # a 替补名单 heading, looked for before the blank line's test: it is often in 序号 (merged
     # across the line), which alone makes no line
     head = _substitutes_heading(raw) if substitutes is not None and not substitutes else None
-    if head is None and all(is_blank(raw[l]) or isinstance(raw[l], CellError) for l in labels if l != "序号"):
+    if head is None and all(is_blank(raw[l]) or (isinstance(raw[l], CellError) and l != "项目")
+                            for l in labels if l != "序号"):
         # nothing typed but formula errors — 姓名 looked up from 工号 (=VLOOKUP) and copied down
         # the table past the people holds #N/A alone: an unused row (handbook, BAD_VALUE), not
-        # two errors (项目未填写, “姓名”是公式错误) on every row below them
+        # two errors (项目未填写, “姓名”是公式错误) on every row below them.  Not an error in 项目:
+        # it is no looked-up column — 项目 and 姓名 filled from a 名单 sheet since deleted (#REF!
+        # on every row of people) are the form's content, each BAD_VALUE, not an empty form
         return None
     cells = {l: f"{letters[l]}{row_no}" for l in labels}
     if head is not None:

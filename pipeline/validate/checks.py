@@ -625,6 +625,16 @@ def check_teams(ctx: Ctx) -> None:
         if not reg.usable:
             continue
         teams = _teams(ctx, reg)
+        size = {ev_id: ctx.spec.event(ev_id).team_size for ev_id, _ in teams}  # type: ignore[union-attr]
+        # each team's number worked out once, the short teams grouped by (event, number): a
+        # rescan of every team for each short one was quadratic (a 序号 typed as 队号 on an
+        # open-entry form, 5,000 teams of one: 25,000,000 team_value calls)
+        value = {k: team_value(k[1]) for k, rows in teams.items() if len(rows) != size[k[0]]}
+        short: dict[tuple[str, int], list[tuple[str, list[RegRow]]]] = {}
+        for (ev_id, team_no), rows in teams.items():
+            v = value.get((ev_id, team_no))
+            if v is not None and len(rows) < size[ev_id]:
+                short.setdefault((ev_id, v), []).append((team_no, rows))
         for (ev_id, team_no), rows in teams.items():
             ev = ctx.spec.event(ev_id)
             assert ev is not None
@@ -632,16 +642,14 @@ def check_teams(ctx: Ctx) -> None:
                 continue
             where = "、".join(str(r.row) for r in rows)
             named = _team_named(team_no, ctx.typed)
-            value = team_value(team_no)
+            v = value[(ev_id, team_no)]
             # (short teams only, and only while together they are not too many: 01 alone beside
             # a complete team 1 is not sent to it)
-            alike = [(no, others) for (e, no), others in teams.items()
-                     if e == ev_id and no != team_no and value is not None and team_value(no) == value
-                     and len(others) < ev.team_size]
+            alike = [(no, others) for no, others in short.get((ev_id, v), []) if no != team_no] if v is not None else []
             if alike and len(rows) + sum(len(o) for _, o in alike) <= ev.team_size:
                 said = "；".join(f"第 {'、'.join(str(r.row) for r in others)} 行的队号“{ctx.typed(no)}”" for no, others in alike)
                 tail = (f"{said}与本行的“{ctx.typed(team_no)}”是同一个数字、写法不同，按不同的队计算：如果是同一队，"
-                        f"请把队号写得完全一样（如都写 {value}）；否则请补齐队员或改正队号。")
+                        f"请把队号写得完全一样（如都写 {v}）；否则请补齐队员或改正队号。")
             else:
                 tail = "请补齐队员或改正队号（同一队的队员队号要写得完全一样）。"
             for row in rows:

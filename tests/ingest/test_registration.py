@@ -1095,3 +1095,18 @@ def test_a_name_lookup_error_on_a_row_with_an_event_is_still_an_error(tmp_path):
     reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
     assert [(i.code, i.cell) for i in issues if i.severity == Severity.ERROR] == [("BAD_VALUE", "D6")]
     assert "公式错误" in issues[0].message
+
+
+def test_a_formula_error_in_the_event_column_is_content_not_an_unused_row(tmp_path):
+    """项目 and 姓名 filled by formulas from a 名单 sheet the captain then deleted: every row
+    of people reads #REF! in both.  Those rows were read as unused (the form as empty: no
+    issue, a resend refused as EMPTY_FORM).  Only looked-up columns other than 项目 (姓名,
+    工号 …) holding errors on a row with nothing typed make an unused row (handbook,
+    BAD_VALUE): an error in 项目 is the row's content — read, and BAD_VALUE at the cell."""
+    t = tournament()
+    rows = [{"项目": "#REF!", "姓名": "#REF!"} for _ in range(3)] + [{"项目": "#N/A"}]
+    reg, issues = read(tmp_path, rows, t=t)
+    assert len(reg.rows) == 4 and not any(r.ok for r in reg.rows)
+    errs = [(i.code, i.cell) for i in issues if i.severity == Severity.ERROR]
+    assert errs == [("BAD_VALUE", c) for c in ("B5", "D5", "B6", "D6", "B7", "D7", "B8")] + [("MISSING_VALUE", "D8")], errs
+    assert all("公式错误" in i.message for i in issues if i.cell in ("B5", "D5")), [i.message for i in issues]

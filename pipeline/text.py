@@ -133,9 +133,10 @@ _NAMES: "contextvars.ContextVar[re.Pattern[str] | None]" = contextvars.ContextVa
 def convert_name(name: str) -> str:
     """A person's name in Traditional: character by character (a name is no word of the
     dictionary — OpenCC over 王金发 writes 王金髮, hair), keeping the characters of
-    :data:`_IN_NAMES` and, first, the surnames of :data:`_SURNAMES`; a character OpenCC
-    keeps as typed when converting the name as a whole stays as typed too (it is a
-    Traditional character, and OpenCC chose it for these words: 岳雲鵬).
+    :data:`_IN_NAMES` and, first, the surnames of :data:`_SURNAMES`.  The name is never read
+    as a phrase: OpenCC keeps 云 in its phrases 小云, 子云, 云云, 胡云 (and 吁, 几, 熏 in
+    others), and a rule keeping what OpenCC kept over the whole name printed 李小云, 張云云
+    half Simplified (R2015).
 
     >>> convert_name("于力"), convert_name("黄发"), convert_name("赵里"), convert_name("陈晓岚")
     ('于力', '黃發', '趙里', '陳曉嵐')
@@ -145,17 +146,12 @@ def convert_name(name: str) -> str:
     ('岳琪芳', '游剛', '占平', '涂俊健')
     >>> convert_name("祖冲之"), convert_name("王长征"), convert_name("王金发")
     ('祖沖之', '王長征', '王金發')
+    >>> convert_name("岳云鹏"), convert_name("李小云"), convert_name("张云云")
+    ('岳雲鵬', '李小雲', '張雲雲')
     """
     s2t = _s2t()
-    whole = s2t.convert(name)
-    as_typed = len(whole) == len(name)
-    out = []
-    for at, ch in enumerate(name):
-        kept = _IN_NAMES.get(ch) or (_SURNAMES.get(ch) if at == 0 else None)
-        if kept is None and as_typed and whole[at] == ch:
-            kept = ch
-        out.append(kept or s2t.convert(ch))
-    return "".join(out)
+    return "".join(_IN_NAMES.get(ch) or (_SURNAMES.get(ch) if at == 0 else None) or s2t.convert(ch)
+                   for at, ch in enumerate(name))
 
 
 @contextlib.contextmanager

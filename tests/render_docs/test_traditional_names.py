@@ -40,3 +40,14 @@ def test_R2015_the_offices_people_are_names_too(tmp_path):
         shown = convert("主任：余华\n副主任：范伟、沈后发\n发送至校工会 于丽（联系电话 13880406245）\n裁判：于丽、范伟",
                         "traditional")
     assert shown == "主任：余華\n副主任：范偉、沈后發\n發送至校工會 于麗（聯繫電話 13880406245）\n裁判：于麗、范偉"
+
+
+@pytest.mark.parametrize("typed, printed", [
+    ("李小云", "李小雲"), ("王子云", "王子雲"), ("张云云", "張雲雲"), ("胡云", "胡雲"),
+    ("王长吁", "王長籲"), ("高几", "高幾"),
+])
+def test_R2015_a_name_is_not_read_as_a_phrase(typed, printed):
+    """OpenCC keeps 云 in its phrases 小云, 子云, 云云, 胡云 (and 吁, 几 in others): a name is
+    no phrase, each character converts alone — 李小云 was printed 李小云, half Simplified."""
+    assert convert_name(typed) == printed
+

@@ -589,6 +589,20 @@ def contact_people(contact: str) -> list[str]:
             and not p.endswith(_OFFICE_ENDS) and not _NOT_PERSON.search(p)]
 
 
+def contact_in_script(text: str, spec: Any) -> str:
+    """``text`` naming the office (a form's 发送至) in the tournament's script, the contact
+    person of ``spec.contact`` (:func:`contact_people`) converted as a name, as the notice and
+    the receipts convert it (:func:`people`) — the registration form's 填表说明 said
+    发送至：校工會 於麗 beside the notice's 于麗 (R2015).
+
+    >>> from types import SimpleNamespace as S
+    >>> contact_in_script("校工会 于丽", S(contact="校工会 于丽", script="traditional"))
+    '校工會 于麗'
+    """
+    with names_kept(contact_people(getattr(spec, "contact", "") or "")):
+        return convert(text, script_of(spec))
+
+
 #: a cross-unit member's note on a form (R2015-Q2): 跨分工会：<unit> — here, not in
 #: pipeline.validate, so a night reads forms (``run._without_other_units_people``) without
 #: importing validation before the returned copies are handed to the prestarted worker

@@ -133,9 +133,10 @@ _NAMES: "contextvars.ContextVar[re.Pattern[str] | None]" = contextvars.ContextVa
 def convert_name(name: str) -> str:
     """A person's name in Traditional: character by character (a name is no word of the
     dictionary — OpenCC over 王金发 writes 王金髮, hair), keeping the characters of
-    :data:`_IN_NAMES` and, first, the surnames of :data:`_SURNAMES`; a character OpenCC
-    keeps as typed when converting the name as a whole stays as typed too (it is a
-    Traditional character, and OpenCC chose it for these words: 岳雲鵬).
+    :data:`_IN_NAMES` and, first, the surnames of :data:`_SURNAMES`.  The name is never read
+    as a phrase: OpenCC keeps 云 in its phrases 小云, 子云, 云云, 胡云 (and 吁, 几, 熏 in
+    others), and a rule keeping what OpenCC kept over the whole name printed 李小云, 張云云
+    half Simplified (R2015).
 
     >>> convert_name("于力"), convert_name("黄发"), convert_name("赵里"), convert_name("陈晓岚")
     ('于力', '黃發', '趙里', '陳曉嵐')
@@ -145,17 +146,12 @@ def convert_name(name: str) -> str:
     ('岳琪芳', '游剛', '占平', '涂俊健')
     >>> convert_name("祖冲之"), convert_name("王长征"), convert_name("王金发")
     ('祖沖之', '王長征', '王金發')
+    >>> convert_name("岳云鹏"), convert_name("李小云"), convert_name("张云云")
+    ('岳雲鵬', '李小雲', '張雲雲')
     """
     s2t = _s2t()
-    whole = s2t.convert(name)
-    as_typed = len(whole) == len(name)
-    out = []
-    for at, ch in enumerate(name):
-        kept = _IN_NAMES.get(ch) or (_SURNAMES.get(ch) if at == 0 else None)
-        if kept is None and as_typed and whole[at] == ch:
-            kept = ch
-        out.append(kept or s2t.convert(ch))
-    return "".join(out)
+    return "".join(_IN_NAMES.get(ch) or (_SURNAMES.get(ch) if at == 0 else None) or s2t.convert(ch)
+                   for at, ch in enumerate(name))
 
 
 @contextlib.contextmanager
@@ -556,21 +552,55 @@ def split_names(text: str) -> list[str]:
     return [n for n in _NAME_SEP.split(text.strip()) if n]
 
 
+#: what a ``contact`` holds beside its people (:func:`contact_people`): e-mail addresses,
+#: phone numbers, and labels — 联系人：, 联系电话, 电话, 手机, 邮箱, any word before a colon
+_CONTACT_NOISE = re.compile(
+    r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"                        # an e-mail address
+    r"|\+?\d[\d\-－]{4,}\d"                                  # a phone number
+    r"|[\u3400-\u9fff]{0,4}(?:人|电话|方式|地址)\s*[:：]"           # a label: 联系人：, 负责人：
+    r"|联系电话|联系方式|联系人|电话号码|电话|手机号码|手机号|手机|座机|电子邮件|邮箱|(?i:e-?mail)|OA",
+)
+_CONTACT_SPLIT = re.compile(r"[\s、，,;；:：（）()。.]+")
+#: a part of a contact that is a unit or an office, not a person: its ending …
+_OFFICE_ENDS = ("会", "处", "室", "部", "院", "科", "系", "所", "局", "馆", "组", "办", "委", "队", "站",
+                "厅", "楼", "校", "中心", "公司", "学校", "大学", "学院", "分会", "工会", "委员会", "办公室")
+#: … or a word in it, or a note beside the person (钉钉, 微信)
+_NOT_PERSON = re.compile(r"电话|联系|办公|邮箱|邮件|钉钉|微信|短信|传真|工作日|上午|下午|晚上|周[一二三四五六日末]")
+
+
 def contact_people(contact: str) -> list[str]:
-    """The person named in ``contact`` (联系人 as tournament.yaml has it: a unit, the person,
-    a phone or a note in brackets): a part of two to four Chinese characters, after the unit
-    where one comes first — ``校工会 于丽（联系电话 13880406245）`` names 于丽.
+    """The people named in ``contact`` (联系人 as tournament.yaml has it: a unit, the person,
+    a phone, an address, a note in brackets, in any order): after taking out e-mail
+    addresses, phone numbers and labels (联系人：, 联系电话, 电话, 手机, 邮箱), the parts of
+    two to four Chinese characters that are no unit or office (院工会, 后勤处, 办公室: by
+    their endings, :data:`_OFFICE_ENDS`) and no note (钉钉).  In doubt a part is words, not
+    a name: a name converted as words is a smaller harm than an office converted as a name
+    (R2015: 校工会 后勤处 于丽 printed 后勤處, and 联系人：于丽 was not found).
 
     >>> contact_people("校工会 于丽（联系电话 13880406245）"), contact_people("王老师 13800000000")
     (['于丽'], ['王老师'])
     >>> contact_people("院工会 刘二"), contact_people("校工会办公室"), contact_people("工会办公室 成洁（钉钉）")
     (['刘二'], [], ['成洁'])
+    >>> contact_people("联系人：于丽，电话：13880406245"), contact_people("校工会 后勤处 于丽")
+    (['于丽'], ['于丽'])
     """
-    parts = re.sub(r"[（(][^）)]*[）)]?", " ", contact).replace("，", " ").replace(",", " ").split()
-    named = [p for p in parts if re.fullmatch(r"[\u3400-\u9fff·]{2,4}", p)]
-    if len(named) > 1:
-        named = named[1:]           # (the first is the unit: 院工会 刘二)
-    return named[:1] if named and len(parts) > 1 else []
+    parts = _CONTACT_SPLIT.split(_CONTACT_NOISE.sub(" ", contact))
+    return [p for p in parts if re.fullmatch(r"[\u3400-\u9fff·]{2,4}", p)
+            and not p.endswith(_OFFICE_ENDS) and not _NOT_PERSON.search(p)]
+
+
+def contact_in_script(text: str, spec: Any) -> str:
+    """``text`` naming the office (a form's 发送至) in the tournament's script, the contact
+    person of ``spec.contact`` (:func:`contact_people`) converted as a name, as the notice and
+    the receipts convert it (:func:`people`) — the registration form's 填表说明 said
+    发送至：校工會 於麗 beside the notice's 于麗 (R2015).
+
+    >>> from types import SimpleNamespace as S
+    >>> contact_in_script("校工会 于丽", S(contact="校工会 于丽", script="traditional"))
+    '校工會 于麗'
+    """
+    with names_kept(contact_people(getattr(spec, "contact", "") or "")):
+        return convert(text, script_of(spec))
 
 
 #: a cross-unit member's note on a form (R2015-Q2): 跨分工会：<unit> — here, not in

@@ -24,6 +24,7 @@ from openpyxl.workbook.protection import WorkbookProtection
 from .. import layout
 from .entrychecks import EntryChecks, entry_checks, team_no_limit  # noqa: F401  (team_no_limit: its home was here)
 from ..spec import TEMPLATE_VERSION, EventSpec, UnitSpec
+from ..text import contact_in_script
 from .common import (BLOCK_FILL, BODY_FONT, CENTER, GRID, INPUT_FILL, LEFT, LOCKED_FILL,
                      META_HEADER_ROW, SUBTITLE_FONT, TITLE_FONT, add_length_validation,
                      add_list_validation, add_whole_validation, atomic_save, col_range,
@@ -321,12 +322,13 @@ def _instructions(wb: Workbook, tournament: "Tournament", unit: UnitSpec, cols: 
         steps.append(z("本次比赛不安排班车，“{col}”一栏不用填写。", col="乘车地点"))
     if not team_events:
         steps.append(z("本次比赛没有双人或团体项目，“{team}”一栏不用填写。", team="队号"))
+    # (the contact person as a name, as the notice has it: 于麗, not 於麗 — R2015)
     # by mail: from the registered address (the receipt goes there); sent some other way (钉钉
     # …, the contact named without a mailbox), no word of mail
     by_mail = bool(spec.submit_to) or "@" in spec.contact
     mail = z("（请用登记的邮箱 {emails} 发送）", emails="、".join(unit.emails)) if unit.emails and by_mail else ""
     steps.append(z("填好后保存为 .xlsx 文件（不要另存为其他格式，不要把内容复制到新文件），发送至：{to}",
-                   to=zh(spec.submit_to or spec.contact or "工会办公室", spec)) + mail + "。")
+                   to=contact_in_script(spec.submit_to or spec.contact or "工会办公室", spec)) + mail + "。")
     steps.append(z("同一{word}再次发送时，以最后收到的报名表为准。", word=word))
     steps.append(z("收到后系统会自动检查，并寄回一份标注过的表格：红色为错误、黄色为提醒，鼠标停在单元格上可看批注；"
                    "请按批注修改后重新发送。"))

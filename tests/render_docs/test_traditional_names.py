@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.spec import CommitteeRole, load_tournament
-from pipeline.text import convert, convert_name, names_kept, people
+from pipeline.text import contact_people, convert, convert_name, names_kept, people
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,3 +40,44 @@ def test_R2015_the_offices_people_are_names_too(tmp_path):
         shown = convert("主任：余华\n副主任：范伟、沈后发\n发送至校工会 于丽（联系电话 13880406245）\n裁判：于丽、范伟",
                         "traditional")
     assert shown == "主任：余華\n副主任：范偉、沈后發\n發送至校工會 于麗（聯繫電話 13880406245）\n裁判：于麗、范偉"
+
+
+@pytest.mark.parametrize("typed, printed", [
+    ("李小云", "李小雲"), ("王子云", "王子雲"), ("张云云", "張雲雲"), ("胡云", "胡雲"),
+    ("王长吁", "王長籲"), ("高几", "高幾"),
+])
+def test_R2015_a_name_is_not_read_as_a_phrase(typed, printed):
+    """OpenCC keeps 云 in its phrases 小云, 子云, 云云, 胡云 (and 吁, 几 in others): a name is
+    no phrase, each character converts alone — 李小云 was printed 李小云, half Simplified."""
+    assert convert_name(typed) == printed
+
+
+@pytest.mark.parametrize("contact, named", [
+    ("于丽", ["于丽"]),
+    ("于丽 13880406245", ["于丽"]),
+    ("于丽（校工会，电话 13880406245）", ["于丽"]),
+    ("联系人：于丽，电话：13880406245", ["于丽"]),
+    ("联系人 于丽 电话 13880406245", ["于丽"]),
+    ("校工会 办公室 于丽 13880406245", ["于丽"]),
+    ("校工会 于丽、余华（电话 13880406245）", ["于丽", "余华"]),
+    ("于丽 校工会 13880406245", ["于丽"]),
+    ("校工会办公室 电话 13880406245", []),
+    ("校工会 后勤处 于丽", ["于丽"]),
+    ("校工会 于丽（联系电话 13880406245）", ["于丽"]),
+    ("医学技术学院 黄泽娟（OA邮箱，联系电话 13880406245）", ["黄泽娟"]),
+    ("于丽 yuli@union.example.edu.cn", ["于丽"]),
+    ("工会办公室 成洁（钉钉）", ["成洁"]),
+    ("校工会办公室", []),
+])
+def test_R2015_the_contact_person_is_found(contact, named):
+    """The person in tournament.yaml's ``contact`` (:func:`pipeline.text.contact_people`):
+    the person alone, first, beside labels (联系人：), phones and units — never a unit or
+    an office (后勤处 was taken for the name and printed 后勤處), nor the word 电话."""
+    assert contact_people(contact) == named
+
+
+def test_R2015_an_office_beside_the_contact_is_converted_as_words(tmp_path):
+    t = load_tournament(ROOT / "sample_sheets" / "t2015-tcm", cache_parent=tmp_path)
+    spec = dataclasses.replace(t.spec, contact="校工会 后勤处 于丽")
+    with names_kept(people(spec, [])):
+        assert convert("发送至：校工会 后勤处 于丽", "traditional") == "發送至：校工會 後勤處 于麗"

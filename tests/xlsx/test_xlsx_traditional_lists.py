@@ -47,3 +47,13 @@ def test_R2015_the_result_workbook_names_its_referee_as_a_name(tmp_path):
     texts = [c.value for row in wb[layout.RESULT_SHEET].iter_rows(max_row=6) for c in row if isinstance(c.value, str)]
     (line,) = [v for v in texts if "裁判：" in v]
     assert "裁判：于麗" in line, line
+
+
+def test_R2015_the_forms_instructions_name_the_contact_as_the_notice_does(tmp_path):
+    """填表说明's 发送至 converts the contact person as a name, as the notice and the receipts
+    do (:func:`pipeline.text.contact_in_script`): it said 发送至：校工會 於麗 beside the
+    notice's 于麗 — and the office beside it as words (後勤處)."""
+    t = make_tournament(tmp_path, script="traditional", contact="校工会 后勤处 于丽（联系电话 13880406245）")
+    ws = load_workbook(write_registration_template(t, "admin1", tmp_path / "x.xlsx"))[layout.INSTRUCTIONS_SHEET]
+    (line,) = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str) and "發送至" in c.value]
+    assert "發送至：校工會 後勤處 于麗（聯繫電話 13880406245）" in line, line

@@ -2915,6 +2915,9 @@ class EventRunner:
         # the table (settle_wrong_round); and each read round's rows taken, by (match key, 牌号)
         self._wrong_round: list[_WrongRound] = []
         self._taken: dict[tuple, tuple[Received, Any]] = {}
+        #: (match key, 牌号) → when the result taken was first in: the earliest receipt of the
+        #: sheets that gave it, one after another (the same row sent again: results_in_at)
+        self._given_at: dict[tuple, dt.datetime] = {}
         self._accepted_before: dict[tuple, MatchResult] | None = None     # accepted_before, once read
         # results this version refuses that a finished event's published places were computed
         # from, kept with them (keep_results_accepted_before), by Match.key
@@ -3198,7 +3201,7 @@ class EventRunner:
         self.playoffs[:] = read_playoffs(self.inputs, self.ev, self.all_entries(), self._playoff_log, unit_names(self.t))
 
     def advance(self) -> None:
-        self._wrong_round, self._taken = [], {}
+        self._wrong_round, self._taken, self._given_at = [], {}, {}
         try:
             self._advance()
         finally:
@@ -3482,15 +3485,27 @@ class EventRunner:
         # made before it began: the results of the round before came in after it began.  A
         # run later than that (a night replayed, --now far ahead, a rerun) draws it for its
         # session as the night the results came in would have; and a round whose own result
-        # sheets are in already was played there.  Round 1 (its registrations in by the
+        # sheets are in already was played there (or where they were printed for, below).  Round 1 (its registrations in by the
         # deadline) is placed as ever.
         ready = self.results_in_at()
         late = ready is not None and not self.round_books(nxt.round)
         s = placed_sessions(self.t, self.ev, [*self.rounds, nxt], drawn_at=self.now if late else None,
                             ready_at=ready)[-1]
-        due = placed_sessions(self.t, self.ev, [*self.rounds, nxt])[-1]
+        placed = placed_sessions(self.t, self.ev, [*self.rounds, nxt])
+        due = placed[-1]
         if due is None:         # the spec has no session for it at all: nothing printed, as ever
             return {}
+        printed = self.printed_session(nxt) if not late and ready is not None else None
+        prev = next((x for x in reversed(placed[:-1]) if x is not None), None)
+        if printed is not None and _session_passed(due, prev, self.ev, len(self.rounds), ready) and \
+                (printed == NO_SESSION or _session_start(printed) > _session_start(due)):
+            # its result sheets are in (the round drawn again: its output folder was lost),
+            # and it was late for its session: it was played where they were printed for — a
+            # later session, or none (比赛时间另行通知) — a review found a moved round reprinted
+            # for the session it never played in (handbook: rebuilt draws are the same).  A
+            # round not late keeps the spec's, whatever its sheets say (sheets printed by an
+            # older version may carry another date: the samples' do)
+            s = None if printed == NO_SESSION else printed
         # a round moved from its session (or left with none) records the one it was due in and
         # when its results came in: SESSION_PASSED tells the office (sessions_passed)
         moved = {} if s is not None and _session_key(s) == _session_key(due) else {
@@ -3506,7 +3521,50 @@ class EventRunner:
         if not self.rounds:
             return None
         keys = {m.key for m in self.rounds[-1].matches if not m.bye}
-        return max((aware(rec.received_at) for rkey, (rec, _) in self._taken.items() if rkey[0] in keys), default=None)
+        return max((self._given_at.get(rkey, aware(rec.received_at)) for rkey, (rec, _) in self._taken.items()
+                    if rkey[0] in keys), default=None)
+
+    def given_since(self, ctx: _RoundSheets, rkey: tuple, rec: Received, rr: Any) -> dt.datetime:
+        """When the row taken for a table (``rr``, on sheet ``rec``) was first in: the earliest
+        receipt of the sheets before it that gave the same row (and 明细) one after another —
+        a sheet re-sent unchanged after a session began did not bring the results then (a
+        review: round 2 was moved off a session whose round-1 results were all in before it,
+        R2020-S1).  A row typed differently, even read alike, counts from its own sheet."""
+        labels = ctx.labels
+        at = aware(rec.received_at)
+        for back in reversed(ctx.replaced.get(rkey, ())):
+            if back.conflict is not None or back.disputed or _row_values(back.row, labels) != _row_values(rr, labels) \
+                    or _detail_values(back.details) != _detail_values(ctx.details.get(rkey[0])):
+                break
+            at = min(at, aware(back.rec.received_at))
+        return at
+
+    def printed_session(self, rnd: Round) -> SessionSpec | str | None:
+        """The session round ``rnd``'s received result sheets were printed with (R2020-S1):
+        read from the line under the sheet's title that names the round and its session
+        (``第2轮淘汰赛（11进6）    2020年11月12日 16:00—18:00    地点：…``) — :data:`NO_SESSION`
+        for one printed 比赛时间另行通知; None when no sheet of the round is in, or none says."""
+        from . import layout
+        from .spec import SessionSpec
+        from .text import to_simplified
+
+        for _, book in sorted(self.round_books(rnd.round), key=lambda x: (x[0].received_at, x[0].sha256)):
+            sheet = book.sheet(layout.RESULT_SHEET)
+            for n in range(1, 7):
+                line = sheet.value(n, 1) if sheet is not None else None
+                if not isinstance(line, str) or not to_simplified(line).strip().startswith(rnd.title):
+                    continue
+                line = to_simplified(line)
+                if NO_SESSION_LABEL in line:
+                    return NO_SESSION
+                m = re.search(r"(\d{4})年(\d{1,2})月(\d{1,2})日\s*(\d{1,2}):(\d{2})\s*[—–-]+\s*(\d{1,2}):(\d{2})", line)
+                if m is not None:
+                    y, mo, d, h1, m1, h2, m2 = map(int, m.groups())
+                    try:
+                        return SessionSpec(date=dt.date(y, mo, d), start=dt.time(h1, m1), end=dt.time(h2, m2), venue="")
+                    except ValueError:
+                        pass
+        return None
 
     def round_books(self, round_no: int) -> list[tuple[Received, Any]]:
         """The result workbooks received for this event's round ``round_no`` (their _meta)."""
@@ -4138,9 +4196,9 @@ class EventRunner:
         """The results of ``rounds`` as the same sheets score under ``terms`` (other points
         or game options): read again aside, nothing said, the runner's own results untouched."""
         saved = self.results, self.unscored, self.issues, self.points, self.ev, self._side_names
-        kept = self._wrong_round, self._taken
+        kept = self._wrong_round, self._taken, self._given_at
         try:
-            self._wrong_round, self._taken = [], {}
+            self._wrong_round, self._taken, self._given_at = [], {}, {}
             self.results, self.unscored, self.issues, self._side_names = {}, {}, IssueLog(), {}
             self.points = {str(k): v for k, v in terms["points"].items()}
             if isinstance(terms.get("game_options"), dict):
@@ -4153,7 +4211,7 @@ class EventRunner:
             return self.results
         finally:
             self.results, self.unscored, self.issues, self.points, self.ev, self._side_names = saved
-            self._wrong_round, self._taken = kept
+            self._wrong_round, self._taken, self._given_at = kept
 
     def drawn_with_old_scoring(self, entries: list[Entry], k: int, printed: str) -> bool:
         """Whether round ``k`` was drawn from these very result sheets scored under the terms it
@@ -4485,6 +4543,9 @@ class EventRunner:
         for r in results:
             self.results[r.match.key] = r
         self._taken.update((rkey, taken) for rkey, taken in ctx.chosen.items() if rkey not in ctx.disputed)
+        for rkey, (rec, rr) in ctx.chosen.items():
+            if rkey not in ctx.disputed:
+                self._given_at[rkey] = self.given_since(ctx, rkey, rec, rr)
         twice = {rkey for sha, rkey in ctx.twice if rkey in ctx.chosen and ctx.chosen[rkey][0].sha256 == sha}
         # (the 明细's problems too: a 斗地主 table whose totals its hands could not give — 炸弹数
         # "炸弹×2" — was told the office as 待各桌成绩齐后计分, an audit)
@@ -6223,6 +6284,12 @@ def row_blank(rr: Any, columns: Any) -> bool:
 
 def _row_values(rr: Any, labels: list[str]) -> tuple:
     return tuple(str(rr.values.get(l) or "").strip() for l in labels)
+
+
+def _detail_values(rows: Any) -> tuple:
+    """A table's 明细 rows as typed (not where: their cells), to tell the same sent again."""
+    return tuple(tuple(sorted((k, str(v if v is not None else "").strip()) for k, v in d.items() if not k.startswith("_")))
+                 for d in rows or ())
 
 
 def _same_cell(column: Any, earlier: Any, later: Any, game: Any = None) -> bool:
@@ -8705,9 +8772,14 @@ def published_without_session(rnd: Round) -> bool:
 def recorded_session(rnd: Round) -> SessionSpec | None:
     """The session a round was published for, as its plan records it (None: published by
     older code, or a record this version cannot read, or with no date)."""
+    return _session_of_record(rnd.plan.get(SESSION_KEY) if isinstance(rnd.plan, dict) else None)
+
+
+def _session_of_record(rec: Any) -> SessionSpec | None:
+    """A session as a round's plan records it (:func:`session_record`); None: no record, one of
+    no date, or one this version cannot read."""
     from .spec import SessionSpec
 
-    rec = rnd.plan.get(SESSION_KEY) if isinstance(rnd.plan, dict) else None
     if not isinstance(rec, dict) or rec.get(NO_SESSION):
         return None
     try:
@@ -8715,6 +8787,14 @@ def recorded_session(rnd: Round) -> SessionSpec | None:
                            end=dt.time.fromisoformat(rec["end"]), venue=str(rec.get("venue") or ""))
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _recorded_due(rnd: Round) -> SessionSpec | None:
+    """The session a round moved by R2020-S1 (SESSION_PASSED) was due in, as its plan records
+    it (None: not moved, or a record this version cannot read)."""
+    rec = rnd.plan.get(SESSION_KEY) if isinstance(rnd.plan, dict) else None
+    due = rec.get("due") if isinstance(rec, dict) else None
+    return _session_of_record(due)
 
 
 def _next_session(sessions: list[SessionSpec], i: int, prev: SessionSpec | None) -> SessionSpec | None:
@@ -8836,7 +8916,9 @@ def not_played_yet(t: Tournament, es: EventState, issues: IssueLog, now: dt.date
     last = es.rounds[-1]
     if not es.waiting.startswith(f"等待{last.title}成绩：") or "已收到但未计分" in es.waiting:
         return False
-    if published_without_session(last):
+    if published_without_session(last) and not any(m.key in es.results for m in last.matches if not m.bye):
+        # (once a result of the round is in, it is being played: 还差 N 桌 is said as for a
+        # dated round whose session began — a review found 另行通知 said with 3 of 5 tables in)
         es.waiting = f"{last.title}已抽签，{NO_SESSION_LABEL}"
         said = f"{es.spec.name} {last.title}还差"
         issues.revise(lambda i: dataclasses.replace(
@@ -8870,6 +8952,13 @@ def sessions_moved(t: Tournament, ev: EventSpec, drawn: EventSpec, rounds: list[
         if kept is not None:
             would = _next_session(now, i, prev)
             would_venue = round_venue(t, ev, would) if would is not None else ""
+            # a round the program moved off the session it was due in (SESSION_PASSED says
+            # it) is compared with that session: the settings moved nothing (a review: it was
+            # said as TERMS_CHANGED too, 如是误改，请改回, for an edit nobody made); its venue
+            # with the one the session it was moved to has now
+            due = _recorded_due(r)
+            if due is not None and would is not None and _session_key(would) == _session_key(due):
+                would, would_venue = kept, round_venue(t, ev, kept)
             if would is None or _session_key(would) != _session_key(kept):
                 said.append(f"{r.title}仍为 {kept.label()}（按现在的设置{'会改为 ' + would.label() if would else '已没有可排的场次'}）")
             elif kept.venue and would_venue and kept.venue != would_venue:

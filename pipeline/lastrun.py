@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from . import quick as _quick
 from .quick import LAST_RUN, code_hash, tournament_id  # noqa: F401 - code_hash, tournament_id re-exported
-from .issues import NIGHT_ONLY, SAID_ONCE, Issue, said_once
+from .issues import NIGHT_ONLY, Issue, said_once
 from .model import Severity
 from .text import plain
 

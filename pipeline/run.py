@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 
 from . import lastrun
 from .lastrun import RunReport, canon as _canon
-from .issues import ISSUE_COLUMNS, NIGHT_ONLY, OFFICES_MATTER, SAID_ONCE, Issue, IssueLog, issue, quoted, said_once, settled
+from .issues import ISSUE_COLUMNS, NIGHT_ONLY, OFFICES_MATTER, Issue, IssueLog, issue, quoted, said_once, settled
 from .layout import FINAL_PLACES, WITHDRAWN_BYE
 from .model import (VACANT, CellRef, Entry, Match, MatchResult, Outcome, Person, Playoff, Round, Severity, SideResult,
                     staff_key)

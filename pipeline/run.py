@@ -8919,23 +8919,26 @@ def not_played_yet(t: Tournament, es: EventState, issues: IssueLog, now: dt.date
     if published_without_session(last) and not any(m.key in es.results for m in last.matches if not m.bye):
         # (once a result of the round is in, it is being played: 还差 N 桌 is said as for a
         # dated round whose session began — a review found 另行通知 said with 3 of 5 tables in)
-        es.waiting = f"{last.title}已抽签，{NO_SESSION_LABEL}"
-        said = f"{es.spec.name} {last.title}还差"
-        issues.revise(lambda i: dataclasses.replace(
-            i, message=f"{es.spec.name} {last.title}已抽签，{NO_SESSION_LABEL}（见 SESSION_PASSED）。赛后裁判填好成绩表"
-                       f"（results/{es.spec.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
-            if i.code == "RESULT_MISSING" and i.message.startswith(said) else i)
+        _not_due(es, issues, f"已抽签，{NO_SESSION_LABEL}", f"已抽签，{NO_SESSION_LABEL}（见 SESSION_PASSED）")
         return True
     session = placed_sessions(t, es.spec, es.rounds)[-1]
     if session is None or aware(now) >= dt.datetime.combine(session.date, session.start, tzinfo=TZ):
         return False
-    es.waiting = f"{last.title}已抽签，定于 {session.label()} 进行"
+    _not_due(es, issues, f"已抽签，定于 {session.label()} 进行", f"定于 {session.label()} 进行，尚未到比赛时间")
+    return True
+
+
+def _not_due(es: Any, issues: IssueLog, waiting: str, missing: str) -> None:
+    """The last round of ``es`` is drawn and not being played yet (:func:`not_played_yet`):
+    its waiting line says ``waiting`` (已抽签，定于…进行) instead of 还差 N 桌, and its
+    RESULT_MISSING says ``missing`` and what the referees do after the round."""
+    last = es.rounds[-1]
+    es.waiting = f"{last.title}{waiting}"
     said = f"{es.spec.name} {last.title}还差"
     issues.revise(lambda i: dataclasses.replace(
-        i, message=f"{es.spec.name} {last.title}定于 {session.label()} 进行，尚未到比赛时间。赛后裁判填好成绩表"
+        i, message=f"{es.spec.name} {last.title}{missing}。赛后裁判填好成绩表"
                    f"（results/{es.spec.id}-r{last.round}-成绩表.xlsx）放进收件箱后再运行。")
         if i.code == "RESULT_MISSING" and i.message.startswith(said) else i)
-    return True
 
 
 def sessions_moved(t: Tournament, ev: EventSpec, drawn: EventSpec, rounds: list[Round], issues: IssueLog) -> None:

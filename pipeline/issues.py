@@ -62,7 +62,7 @@ CODES: dict[str, Severity] = {
     "NAME_CONVERTED": Severity.INFO,        # a 评奖表 name found by its Simplified form (Traditional league)
     "TERMS_CHANGED": Severity.WARNING,      # a drawn or closed event's deadline or quota tightened: not applied;
                                             # a published round's session or venue moved: kept
-    "SESSION_PASSED": Severity.WARNING,     # a round drawn after its session and every later one began: no date
+    "SESSION_PASSED": Severity.WARNING,     # a round drawn after its session began (results late): next session, or no date
     "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
     "CLOCK_BEHIND": Severity.WARNING,       # this run's time (clock or --now) before a round already published

@@ -401,21 +401,25 @@ def test_a_lookup_error_in_staff_number_or_gender_is_a_warning_and_the_row_stand
     assert all("公式错误" in i.message and "本行已受理" in i.message for i in issues)
 
 
-def test_a_lookup_filled_down_over_empty_rows_says_nothing_of_them(tmp_path):
-    """A lookup in 工号/性别 filled down the column past the people (E20:E69 all #N/A): each
-    empty row was three errors (项目、姓名 not filled in, 工号 a formula error) — 150 for a
-    form with nothing wrong.  A row holding nothing but such errors is an unused row."""
+def _two_people_with(tmp_path, cells: dict[str, str]):
+    """The reading of a form of two 象棋 players (rows 5, 6: 王军 001, 李四 002) with ``cells``
+    of its 报名表 set as Excel leaves them (e.g. ``{"D7": "#N/A"}``)."""
     import openpyxl
 
     t = tournament()
     p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001"), person("象棋", "李四", "002")])
     wb = openpyxl.load_workbook(p)
-    ws = wb["报名表"]
-    for r in range(7, 40):
-        ws[f"E{r}"] = "#N/A"
-        ws[f"F{r}"] = "#N/A"
+    for ref, value in cells.items():
+        wb["报名表"][ref] = value
     wb.save(p)
-    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    return read_registration(read_workbook(p), "reg.xlsx", t)
+
+
+def test_a_lookup_filled_down_over_empty_rows_says_nothing_of_them(tmp_path):
+    """A lookup in 工号/性别 filled down the column past the people (E20:E69 all #N/A): each
+    empty row was three errors (项目、姓名 not filled in, 工号 a formula error) — 150 for a
+    form with nothing wrong.  A row holding nothing but such errors is an unused row."""
+    reg, issues = _two_people_with(tmp_path, {f"{c}{r}": "#N/A" for r in range(7, 40) for c in "EF"})
     assert [(r.name, r.ok) for r in reg.rows] == [("王军", True), ("李四", True)]
     assert issues == [], [i.message for i in issues]
 
@@ -1067,17 +1071,8 @@ def test_a_name_lookup_filled_down_over_empty_rows_says_nothing_of_them(tmp_path
     people holds only its cached #N/A in 姓名 — no 项目, no 工号.  Each was two errors
     (项目未填写, “姓名”是公式错误 #N/A): 40 for a form with nothing wrong.  A row holding
     nothing but formula errors, 姓名 included, is an unused row (handbook, BAD_VALUE)."""
-    import openpyxl
-
-    t = tournament()
-    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001"), person("象棋", "李四", "002")])
-    wb = openpyxl.load_workbook(p)
-    ws = wb["报名表"]
-    for r in range(7, 30):
-        ws[f"D{r}"] = "#N/A"
-    ws["F8"] = "#N/A"             # (and a second looked-up column on one of them)
-    wb.save(p)
-    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    # (and a second looked-up column on one of them: F8)
+    reg, issues = _two_people_with(tmp_path, {**{f"D{r}": "#N/A" for r in range(7, 30)}, "F8": "#N/A"})
     assert [(r.name, r.ok) for r in reg.rows] == [("王军", True), ("李四", True)]
     assert issues == [], [i.message for i in issues]
 
@@ -1085,14 +1080,7 @@ def test_a_name_lookup_filled_down_over_empty_rows_says_nothing_of_them(tmp_path
 def test_a_name_lookup_error_on_a_row_with_an_event_is_still_an_error(tmp_path):
     """The other side of the above: a row with its 项目 (or 工号) typed and #N/A in 姓名 is
     someone's line whose name was not found — still the error at 姓名."""
-    import openpyxl
-
-    t = tournament()
-    p = write_registration(tmp_path / "reg.xlsx", t, "b1", [person("象棋", "王军", "001"), person("象棋", "李四", "002")])
-    wb = openpyxl.load_workbook(p)
-    wb["报名表"]["D6"] = "#N/A"
-    wb.save(p)
-    reg, issues = read_registration(read_workbook(p), "reg.xlsx", t)
+    reg, issues = _two_people_with(tmp_path, {"D6": "#N/A"})
     assert [(i.code, i.cell) for i in issues if i.severity == Severity.ERROR] == [("BAD_VALUE", "D6")]
     assert "公式错误" in issues[0].message
 

@@ -908,7 +908,8 @@ _FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNO
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
                            mail_ids: dict[str, str] | None = None,
-                           other_units: dict[str, tuple[str, frozenset[str]]] | None = None) -> int:
+                           other_units: dict[str, tuple[str, frozenset[str]]] | None = None,
+                           t: Tournament | None = None) -> int:
     """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
     by a form of that unit now in force: its error is history — information, saying which
     form replaced it (in force, not necessarily free of problems: its own are said).  On the unit's page (:func:`read_inputs` puts it there by its sender) it
@@ -927,8 +928,12 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
     its people are on the sender's later form, or all already on the unit's own (the sender
     used the wrong form and sent its own, as the message asks — an error for good, a review
     found).  A file that would have changed the other unit's people (an update sent on its
-    behalf) stays an error: nothing else says it was not taken."""
+    behalf) stays an error: nothing else says it was not taken.  With ``t``, the units are
+    named (on the sender's page 该单位 read as the sender, of the other unit's form), and
+    one whose sender's own form was taken before it or in the same mail no longer asks the
+    sender to send its own (:func:`_other_units_form`)."""
     when = {r.sha256: aware(r.received_at) for r in received}
+    by_sha = {r.sha256: r for r in received}
     in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
     mail_ids = mail_ids or {}
     came_in: dict[str, set[str]] = {}
@@ -946,18 +951,25 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
         sent = when.get(i.source) if i.source else None
         if owner:
             theirs = in_force.get(owner)
+            mine = in_force.get(i.branch)
+            rec = by_sha.get(i.source)
+            if t is not None and mine is not None and rec is not None and sent is not None \
+                    and i.severity == Severity.ERROR and not aware(mine.received_at) > sent:
+                together = bool(came_in.get(i.source, set()) & came_in.get(mine.sha256, set()))
+                i = dataclasses.replace(i, message=_other_units_form(t, rec, owner, i.branch, mine, together).message)
             if theirs is None or sent is None or i.severity != Severity.ERROR:
                 return i
-            mine = in_force.get(i.branch)
             mixed_up = people <= names_in_force.get(i.branch, frozenset()) or people <= names_in_force.get(owner, frozenset())
             later = next((f for f in (theirs, mine if mixed_up else None)
                           if f is not None and sent < aware(f.received_at)), None)
             if later is None:
                 return i
             at = cn_when(later.received_at)
-            said = (f"该单位自己的报名表《{theirs.file_name}》（{at}）其后已受理" if later is theirs else
-                    f"该单位已有自己的报名表《{theirs.file_name}》，发件单位其后发来的自己的报名表《{later.file_name}》（{at}）"
-                    "也已受理")
+            whose = getattr(t.spec.unit(owner), "name", "") if t is not None else ""
+            sender = getattr(t.spec.unit(i.branch), "name", "") if t is not None else ""
+            said = (f"{whose or '该单位'}自己的报名表《{theirs.file_name}》（{at}）其后已受理" if later is theirs else
+                    f"{whose or '该单位'}已有自己的报名表《{theirs.file_name}》，{sender or '发件单位'}其后发来的自己的报名表"
+                    f"《{later.file_name}》（{at}）也已受理")
             return dataclasses.replace(i, severity=Severity.INFO, message=f"{i.message}（{said}，这份文件无需再处理。）")
         cur = in_force.get(i.branch) if i.branch else None
         if (cur is None or sent is None or i.code not in _FILE_REJECTED or i.severity != Severity.ERROR
@@ -1115,7 +1127,7 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
             # ours, no form of theirs — nothing to resend, and no receipt for it
             issues.add("OWN_MAIL", f"邮件{label}（发件人 {r.sender or '未知'}）转来的是本系统发出的回执，其中的"
                        f"{'、'.join(f'《{n}》' for n in note['set_aside'])}是本系统的标注副本，没有作为报名表收取；"
-                       "如需重新报名，请在表中改正后作为附件发送。", at=CellRef(r.file_name), branch=unit,
+                       + OWN_RECEIPT_ASK, at=CellRef(r.file_name), branch=unit,
                        source=r.sha256)
             continue
         links = tuple(note.get("links", ()))
@@ -1625,7 +1637,45 @@ def own_copy_issue(issues: IssueLog, what: str, ours: OwnCopy, at: CellRef, bran
     audit: accepted entries lost, the old problem back).  ``what`` names the file."""
     issues.add("OWN_MAIL", f"{what}与本系统 {cn_when(ours.written_at)} 退回的标注副本（returned/{ours.name}）完全相同，"
                "是本系统发出的副本，不是新的报名表，没有作为报名表收取，此前收到的报名表不受影响，无需处理。"
-               "如需改正报名表，请在这份副本上修改、保存后重新作为附件发送。", at=at, branch=branch, source=source)
+               + OWN_COPY_ASK, at=at, branch=branch, source=source)
+
+
+#: how OWN_MAIL notes end while a corrected form may still be sent (:func:`own_mail_after_deadline`)
+OWN_COPY_ASK = "如需改正报名表，请在这份副本上修改、保存后重新作为附件发送。"
+OWN_RECEIPT_ASK = "如需重新报名，请在表中改正后作为附件发送。"
+#: … and once some of the unit's events have closed while others are still open
+_OWN_STILL_ASK = {OWN_COPY_ASK: "{still}如需修改，请在这份副本上修改、保存后{before}重新作为附件发送。",
+                  OWN_RECEIPT_ASK: "{still}如需修改，请在表中改正后{before}作为附件发送。"}
+
+
+def own_mail_after_deadline(t: Tournament, issues: IssueLog, now: dt.datetime,
+                            newest: list[tuple[Received, Any]]) -> int:
+    """An OWN_MAIL note (a receipt or its marked copy come back: :func:`own_copy_issue`,
+    :func:`mail_issues`) once deadlines of its unit's events have passed (R2020-Q4; the
+    events of the unit's form in force, else every event): it ended 请在这份副本上修改、保存后
+    重新作为附件发送 after every deadline under ``late_policy: reject``, and the resend it
+    invited was refused as late (an audit; handbook 回执: nobody is asked to correct and
+    resend after the deadline).  It says what holds instead, in the receipts' words
+    (:func:`pipeline.mail.receipts.window_at`): 已不能再通过邮件更正 … 请联系 …, or that a form
+    sent now is marked late, with the events still open and until when.  Returns how many."""
+    from .mail.receipts import window_at
+
+    if not any(i.code == "OWN_MAIL" for i in issues):
+        return 0
+    events_of = {getattr(reg, "branch", ""): {r.event for r in getattr(reg, "rows", ()) if getattr(r, "event", "")}
+                 for _, reg in newest}
+
+    def revised(i: Issue) -> Issue:
+        ask = next((a for a in (OWN_COPY_ASK, OWN_RECEIPT_ASK) if i.code == "OWN_MAIL" and i.message.endswith(a)), "")
+        if not ask:
+            return i
+        ids = events_of.get(i.branch, set()) if i.branch else set()
+        win = window_at(t, now, [ev for ev in t.spec.events if ev.id in ids] or list(t.spec.events))
+        if not win.closed:
+            return i
+        tail = _OWN_STILL_ASK[ask].format(still=win.still, before=win.before) if win.still else ask if win.open else ""
+        return dataclasses.replace(i, message=i.message[:-len(ask)] + win.closed + tail)
+    return issues.revise(revised)
 
 
 def known_own_copies(ledger: Ledger) -> dict[str, OwnCopy]:
@@ -1664,18 +1714,29 @@ def _registered(t: Tournament, unit_id: str, sender: str) -> bool:
     return u is not None and sender.lower() in {e.lower() for e in u.emails}
 
 
-def _other_units_form(t: Tournament, rec: Received, claimed: str, unit: str) -> Issue:
+def _other_units_form(t: Tournament, rec: Received, claimed: str, unit: str,
+                      own: Received | None = None, together: bool = False) -> Issue:
     """OTHER_UNITS_FORM: a form issued for unit ``claimed`` (its token proves it), sent from
     unit ``unit``'s registered address — not taken, said to the sender's unit (its page, its
-    receipt) — :func:`read_inputs`."""
+    receipt) — :func:`read_inputs`.  ``own``: the sender's own form taken, received with it
+    (``together``: in the same mail) or before it (:func:`settle_rejected_before`) — then it
+    does not ask the sender to send its own form (it asked b04, whose own form in the same
+    mail had just been accepted: an audit), but says its own was taken and that this one
+    counts for nobody: ``claimed`` must send it itself."""
     word = t.spec.unit_word
     named = getattr(t.spec.unit(claimed), "name", claimed)
     mine = getattr(t.spec.unit(unit), "name", unit)
-    return issue("OTHER_UNITS_FORM", (
-        f"《{rec.file_name}》是组委会下发给{named}的报名表，却是从{mine}登记的邮箱 {rec.sender} 发来的：本表未受理，"
-        f"{named}和{mine}已有的报名都不受它影响。如果是{mine}误用了{named}的报名表，请改用组委会下发给本{word}"
-        f"的报名表填写后重新发送；如果确是代{named}报名，请{named}从其登记的邮箱发送。"),
-        at=CellRef(rec.file_name), branch=unit, source=rec.sha256)
+    said = (f"《{rec.file_name}》是组委会下发给{named}的报名表，却是从{mine}登记的邮箱 {rec.sender} 发来的：本表未受理，"
+            f"{named}和{mine}已有的报名都不受它影响。")
+    if own is None:
+        ask = (f"如果是{mine}误用了{named}的报名表，请改用组委会下发给本{word}"
+               f"的报名表填写后重新发送；如果确是代{named}报名，请{named}从其登记的邮箱发送。")
+    else:
+        came = "同一封邮件所附的" if together else ""
+        at = "" if together else f"（{cn_when(own.received_at)} 收到）"
+        ask = (f"{mine}自己的报名表已经收到：{came}《{own.file_name}》{at}已受理，{mine}无需重新发送。"
+               f"这份{named}的报名表不计入任何{word}的报名；{named}的报名须由{named}从其登记的邮箱自行发送。")
+    return issue("OTHER_UNITS_FORM", said + ask, at=CellRef(rec.file_name), branch=unit, source=rec.sha256)
 
 
 def _claimed_by_sender(t: Tournament, i: Issue, claimed: str, unit: str, sender: str) -> Issue:
@@ -7771,7 +7832,8 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     if resent and names is None:
         names = mail_names(ledger, received, t.spec.script, t.spec.notice_date, office_addresses(t.spec))
     resent_forms = resent_issues(t, received, resent, inputs, current, issues, names)
-    settle_rejected_before(received, current, issues, mail_ids, inputs.other_units)
+    settle_rejected_before(received, current, issues, mail_ids, inputs.other_units, t)
+    own_mail_after_deadline(t, issues, now, current)
     sender_checks(t, current, issues)
     report.registrations = len(inputs.registrations)
     open_copies_ahead(out, submissions, issues, ledger, t.spec.script)    # on the prestarted worker, meanwhile

@@ -376,7 +376,10 @@ def _receipt(state: "LeagueState", out_dir: Path, s: "Submission", issues: list[
     elif refusal(s) == "form":
         kind = "needs_change"
         more, still_open = _foreign_lines(state, s, problems or issues, name, when)
-        subject = f"【报名回执】{name}：未受理，" + (f"请使用本{word}的报名表" if still_open else "报名已截止")
+        if _own_form_taken(state, s, _sender_unit(t, s), problems or issues):
+            subject = f"【报名回执】{name}：其他{word}的报名表未受理，本{word}的报名表已受理"
+        else:
+            subject = f"【报名回执】{name}：未受理，" + (f"请使用本{word}的报名表" if still_open else "报名已截止")
         lines += more
     elif refusal(s) == "late":
         kind = "needs_change"
@@ -494,13 +497,18 @@ class _Window:
 
 
 def _window(state: "LeagueState", events: list["EventSpec"]) -> _Window:
-    """The receipt's words on the deadlines of ``events`` (each event its own: spec
-    events[].deadline) at ``state.now``.  A form received after a deadline is late
-    (R2020-Q4): under ``late_policy: reject`` a correction sent then is refused, so a
+    """The receipt's words on the deadlines of ``events`` at ``state.now`` (:func:`window_at`)."""
+    return window_at(state.tournament, state.now, events)
+
+
+def window_at(t: "Tournament", now: dt.datetime, events: list["EventSpec"]) -> _Window:
+    """The words on the deadlines of ``events`` (each event its own: spec events[].deadline)
+    at ``now``, for a receipt (:func:`_window`) or a note that asks for a resend
+    (:func:`pipeline.run.own_mail_after_deadline`).  A form received after a deadline is
+    late (R2020-Q4): under ``late_policy: reject`` a correction sent then is refused, so a
     receipt asking for one (请逐条修改后重新发送, on every receipt after the deadline) sent the
     captain into a LATE_SUBMISSION; under ``accept-with-warning`` it is taken, marked late."""
-    t = state.tournament
-    now = aware(state.now)
+    now = aware(now)
     closed = [ev for ev in events if ev.deadline is not None and now > aware(ev.deadline)]
     ahead = [ev for ev in events if ev not in closed]
     groups = _deadline_groups(ahead)
@@ -555,7 +563,7 @@ def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"
 
     t = state.tournament
     word = t.spec.unit_word
-    unit = t.spec.unit_of_address(s.sender) or (t.spec.unit(s.branch) if s.branch else None)
+    unit = _sender_unit(t, s)
     lines = [f"已收到贵{word}发来的《{_as_received(t, s.file)}》（{when} 收到），未被受理：它不是组委会下发给{name}的本次比赛报名表，"
              "在这份文件上修改后再发回，仍然不能受理。原因：", ""]
     lines += _problem_lines(problems, state.tournament.spec) + [""]
@@ -563,7 +571,10 @@ def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"
     win = _window(state, _events_of(state, s, unit))
     if win.closed:
         lines.append(win.closed)
-    if win.open:
+    own = _own_form_taken(state, s, unit, problems)
+    if own:
+        lines += own
+    elif win.open:
         lines.append(f"{win.still}请使用组委会下发给本{word}的报名表{issued}填写后{win.before}发送；以前填过的内容"
                      f"可以照抄过去。找不到这份报名表的，请联系{_contact(t)}索取。")
     if unit is not None:
@@ -572,6 +583,44 @@ def _foreign_lines(state: "LeagueState", s: "Submission", problems: list["Issue"
         if mine:
             lines += _entry_lines(t, mine)
     return lines, win.open
+
+
+def _sender_unit(t: "Tournament", s: "Submission") -> "UnitSpec | None":
+    """The unit a receipt of a file not its issued form speaks to: the registered address's
+    that sent it, else the one the file names."""
+    return t.spec.unit_of_address(s.sender) or (t.spec.unit(s.branch) if s.branch else None)
+
+
+def _own_form_taken(state: "LeagueState", s: "Submission", unit: "UnitSpec | None",
+                    problems: list["Issue"]) -> list[str]:
+    """For a receipt of another unit's genuine form sent from ``unit``'s address
+    (OTHER_UNITS_FORM) while ``unit``'s own form is taken (received before it, in the same
+    mail, or after it): that its own form was taken and that this one counts for nobody —
+    the other unit must send it itself.  A captain who mailed b04's own form and b06's in
+    one mail was told 请使用组委会下发给本分工会的报名表…发送 beside the 已接受 of the very
+    form it asked for (an audit).  [] when the unit has no form taken, or the file is no
+    OTHER_UNITS_FORM (a form this unit filled in wrongly: its own form is the way)."""
+    mine = [i for i in problems if i.code == "OTHER_UNITS_FORM"]
+    if unit is None or not mine:
+        return []
+    forms = [o for o in state.submissions if o.sha256 != s.sha256 and o.status in ("current", "accepted")
+             and o.branch == unit.id and branch_proven(o, issues_of(state, o))]
+    if not forms:
+        return []
+    t = state.tournament
+    word = t.spec.unit_word
+    form = max(forms, key=lambda o: aware(o.received))
+    name = f"《{_as_received(t, form.file)}》"
+    if _same_mail(form, s):
+        taken = f"同一封邮件所附的贵{word}自己的报名表{name}已受理（回执另行发送），无需重新发送。"
+    elif aware(form.received) > aware(s.received):
+        taken = f"此后收到的贵{word}自己的报名表{name}（{_shown(form.received)} 收到）已受理，无需重新发送。"
+    else:
+        taken = f"贵{word}自己的报名表{name}（{_shown(form.received)} 收到）已受理，不受这份文件影响，无需重新发送。"
+    owner = next((u.name for u in t.spec.units if u.id != unit.id
+                  and any(f"下发给{u.name}的报名表" in i.message for i in mine)), f"另一{word}")
+    return [taken, f"《{_as_received(t, s.file)}》是{owner}的报名表，不计入任何{word}的报名；"
+                   f"{owner}的报名须由{owner}从其登记的邮箱自行发送。"]
 
 
 def _together_lines(t: "Tournament", s: "Submission", when: str) -> list[str]:

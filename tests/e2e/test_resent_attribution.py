@@ -295,7 +295,7 @@ def test_a_units_genuine_form_from_another_units_address_stays_an_error_until_th
     (folder / "inbox" / "1104-b04-报名表.eml").write_bytes(kept)     # b04's own, sent the day after
     report, rows = _run(tmp_path, folder)
     (o,) = [r for r in rows if r["code"] == "OTHER_UNITS_FORM"]
-    assert o["severity"] == "info" and "该单位自己的报名表" in o["message"], o
+    assert o["severity"] == "info" and "机电工程学院分工会自己的报名表" in o["message"] and "该单位" not in o["message"], o
 
 
 def test_a_units_form_misused_by_another_unit_then_its_own_sent_is_settled(tmp_path):

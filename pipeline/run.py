@@ -8409,8 +8409,11 @@ def _places_json(placements: list, awards: list | None = None) -> str:
     """The ledger's record of published places — and of the awards given with them (``awards``:
     :func:`_award_record`), which PLACES_CHANGED compares an edit of the award scheme with.  A
     record without awards (an older version's) is the list of places alone."""
-    # (a vacant place's entry, R2011-R1, as a 7th item: a record of six is an older version's)
-    places = [[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)] + ([True] if getattr(p, "vacant", False) else [])
+    # (a vacant place's entry, R2011-R1, as a 7th item: a record of six is an older version's;
+    # a tie for one place's reach, R2020-D2, as an 8th: kept places ask its 加赛 as these did)
+    places = [[p.rank, p.entry, p.tier, p.group, bool(p.tied), bool(p.settle)]
+              + ([bool(getattr(p, "vacant", False)), list(p.reach)] if getattr(p, "reach", ())
+                 else [True] if getattr(p, "vacant", False) else [])
               for p in placements]
     return json.dumps(places if awards is None else {"places": places, "awards": awards}, ensure_ascii=False)
 
@@ -8474,7 +8477,8 @@ def published_places(runner: EventRunner, ledger: Ledger, digest: str) -> tuple[
     rec = ledger.published_places(runner.ev.id)
     if rec is not None:
         try:
-            return rec[0], [Placement(int(r), str(e), str(tr), str(g), bool(td), bool(st), vacant=bool(v and v[0]))
+            return rec[0], [Placement(int(r), str(e), str(tr), str(g), bool(td), bool(st), vacant=bool(v and v[0]),
+                                      reach=tuple(int(x) for x in v[1]) if len(v) > 1 else ())
                             for r, e, tr, g, td, st, *v in _recorded_places(json.loads(rec[1]))], True
         except (ValueError, TypeError):
             return None

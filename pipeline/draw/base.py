@@ -91,13 +91,19 @@ class Placement:
     tied: bool = False   # still tied after the tiebreak chain (needs 加赛)
     #: a tie the format says is for one place whatever the award bands (a round-2 table's
     #: runner-up, R2020-D2: two level 2nd at one table share one 三等奖): played off
-    #: whenever that place bears an award (:func:`pipeline.score.awards.straddling`)
+    #: when its outcome changes who gets which award (``reach``; :func:`pipeline.score.awards.straddling`)
     settle: bool = False
     #: R2011-R1 (迟到15分钟取消参赛资格) in a place-deciding stage — a knockout match, a table of
     #: three: the entry lost it by its own absence (弃权, 双方弃权, an absent seat).  It has no
     #: place and no award: the place (``rank``) it stands on is vacant (空缺) — nobody below
     #: moves up (:func:`pipeline.score.awards.straddling` and the award schemes skip it)
     vacant: bool = False
+    #: of a ``settle`` tie: the places its 加赛 may give — (best, worst) place of its winner,
+    #: then (best, worst) of its loser, over every way the format's other such ties may go
+    #: (R2020-D2: the winner joins the tables' runners-up, the loser the tables' 3rd).  The
+    #: 加赛 is asked only when those places bear more than one award (handbook 加赛表: 同属
+    #: 一个奖项的几个名次可以不分先后); () — the place played for bears its award (older records)
+    reach: tuple[int, ...] = ()
 
 
 class Format(Protocol):

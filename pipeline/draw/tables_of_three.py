@@ -172,8 +172,55 @@ class TablesOfThree:
         by not coming (弃权) has no place.  It stands on a vacant place (``Placement.vacant``)
         — a table's last places, as its result ranks an absent seat: the final table's 3rd
         with 丙 弃权, a round-2 table's runner-up when two of its seats were absent (its 三等奖,
-        R2020-D2, stays vacant: nobody below moves up)."""
-        tiers: list[tuple[str, list[str]]] = []
+        R2020-D2, stays vacant: nobody below moves up).
+
+        Two level 2nd at a table of the round before the final are one place to play off
+        (``Placement.settle``) with the places their 加赛 may give them (``Placement.reach``):
+        the awards ask for it only when those places bear more than one award (R2020-D2 with
+        two round-2 tables and three 三等奖: all three non-finalist runners-up get it, whoever
+        wins the 加赛)."""
+        tiers, vacant, ties, _ = self._tiers(state, {})
+        out = tier_placements(state, tiers, state.rounds, vacant=vacant)
+        reach = self._reach(state, ties)
+        return [replace(p, settle=True, reach=reach.get(p.entry, ())) if p.tied and p.entry in reach else p
+                for p in out]
+
+    def _reach(self, state: EventState, ties: list[tuple[int, list[str]]]) -> dict[str, tuple[int, ...]]:
+        """R2020-D2: for each member of a table's open tie for 2nd (``ties``), the places its
+        加赛 may give — (best, worst) of the winner, (best, worst) of the loser — over every
+        outcome of every open tie (at most one per table of the round before the final: three
+        tables, 8 outcomes; only that round's tiers are placed for each).  A place shared by a
+        tie of the tiebreak chain counts to its last."""
+        from collections import Counter
+        from itertools import product
+
+        out: dict[str, tuple[int, ...]] = {}
+        if not ties:
+            return out
+        won: dict[int, list[int]] = {t: [] for t, _ in ties}
+        lost: dict[int, list[int]] = {t: [] for t, _ in ties}
+        for picks in product(*(members for _, members in ties)):
+            pick = {t: w for (t, _), w in zip(ties, picks)}
+            tiers, vacant, _, cut = self._tiers(state, pick)
+            pl = tier_placements(state, tiers[:cut], state.rounds, vacant=vacant)
+            level = Counter(p.rank for p in pl)
+            at = {p.entry: (p.rank, p.rank + level[p.rank] - 1) for p in pl}
+            for t, members in ties:
+                for m in members:
+                    (won if m == pick[t] else lost)[t].extend(at.get(m, ()))
+        for t, members in ties:
+            span = (min(won[t]), max(won[t]), min(lost[t]), max(lost[t])) if won[t] and lost[t] else ()
+            out.update({m: span for m in members if span})
+        return out
+
+    def _tiers(self, state: EventState, pick: dict[int, str]
+               ) -> tuple[list[tuple], set[str], list[tuple[int, list[str]]], int]:
+        """:meth:`placements`' tiers, best first — with ``pick`` (table → the winner of its
+        open tie for 2nd, a supposed 加赛 for :meth:`_reach`) — the vacant places, the ties
+        still open (table, members) and how many tiers reach to the end of the round before
+        the final (the tiers an open tie may move)."""
+        tiers: list[tuple] = []
+        cut = 0
         vacant: set[str] = set()
         rounds = state.rounds
         if rounds and rounds[-1].plan.get("kind") == "final" and rounds[-1].matches:
@@ -207,7 +254,7 @@ class TablesOfThree:
                 tiers.append(("决赛桌", list(m.sides)))
         elif rounds:
             tiers.append(("尚在比赛", sorted(rounds[-1].entries())))
-        open_ties: list[str] = []
+        open_ties: list[tuple[int, list[str]]] = []
         for i in range(len(rounds) - 1, -1, -1):
             r = rounds[i]
             if r.plan.get("kind") == "final":
@@ -217,7 +264,7 @@ class TablesOfThree:
             # never redrawn) — placed as far as the results say they got, not below everyone
             later = {s for rr in rounds[i + 1:] for m in rr.matches for s in m.sides}
             before_final = i + 1 < len(rounds) and rounds[i + 1].plan.get("kind") == "final"
-            runners, ties, below, _ = self._runners_up(state, r) if before_final else (None, [], [], [])
+            runners, ties, below, _ = self._runners_up(state, r, later, pick) if before_final else (None, [], [], [])
             on_place, extra = _absent_places(state, r)
             for place in (1, 2, 3):
                 if place == 2 and runners is not None:
@@ -225,7 +272,7 @@ class TablesOfThree:
                     for table, tie in ties:     # one table's level 2nd: one place, played off
                         # (named by its table: its 加赛 is that table's alone, R2020-D2)
                         tiers.append((f"{r.stage_name}第{table}桌第2名", tie, [r]))
-                        open_ties += tie
+                        open_ties.append((table, tie))
                 else:
                     ids = []
                     for m in r.matches:
@@ -254,11 +301,12 @@ class TablesOfThree:
             for s in extra:         # (a table none of whose seats came: its winner's place went on)
                 tiers.append((f"{r.stage_name}弃权（取消资格，名次空缺）", [s]))
                 vacant.add(s)
+            if before_final:
+                cut = len(tiers)
         tiers.append(("", sorted(e.id for e in state.entries)))
-        out = tier_placements(state, tiers, state.rounds, vacant=vacant)
-        return [replace(p, settle=True) if p.tied and p.entry in open_ties else p for p in out]
+        return tiers, vacant, open_ties, cut
 
-    def _runners_up(self, state: EventState, r: Round
+    def _runners_up(self, state: EventState, r: Round, later: set[str] = frozenset(), pick: dict[int, str] | None = None
                     ) -> tuple[list[str], list[tuple[int, list[str]]], list[str], list[str]]:
         """R2020-D2: the runner-up of each table of ``r`` (the round before the final), whose
         three receive the 三等奖 — one per table, never two of one table and none of another.
@@ -267,8 +315,11 @@ class TablesOfThree:
         awards wait for, ``Placement.settle``).  A seat that did not play (弃权) is no
         table's runner-up, and is placed below every seat of the round that was played: a
         table whose two others were absent has no runner-up, and the next in order takes
-        the place.  Returns (the runners-up, the ties still open with their table numbers,
-        those a table's ranking put below its runner-up, the seats not played)."""
+        the place.  One of two level 2nd revived into the final table (``later``: the entries
+        of the rounds after ``r``) is placed there: the other is the table's runner-up alone,
+        no tie.  ``pick`` (table → entry): a supposed 加赛 of a table's open tie
+        (:meth:`_reach`).  Returns (the runners-up, the ties still open with their table
+        numbers, those a table's ranking put below its runner-up, the seats not played)."""
         runners: list[str] = []
         ties: list[tuple[int, list[str]]] = []
         below: list[str] = []
@@ -280,12 +331,14 @@ class TablesOfThree:
             # (two absentees share place 2: the awards waited for a 加赛 between two who never came)
             absent += [s for i, s in enumerate(m.sides) if not _played(state, m, i) and i < len(res.sides)
                        and res.sides[i].place != 1]
-            twos = [s for s, sr in zip(m.sides, res.sides) if sr.place == 2 and s not in absent]
+            twos = [s for s, sr in zip(m.sides, res.sides) if sr.place == 2 and s not in absent and s not in later]
             if len(twos) < 2:
                 runners += twos
                 continue
             rows = ranked(state, twos, [replace(r, matches=(m,))])
             best = [row.entry for row in rows if row.rank == rows[0].rank]
+            if pick and pick.get(m.table) in best and len(best) > 1:
+                best = [pick[m.table]]
             if len(best) == 1:
                 runners += best
                 below += [row.entry for row in rows if row.entry not in best]

@@ -181,7 +181,10 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"],
     inside one band is harmless (the two 二等奖 of R2020-A1) — unless it is a tie for one place (``settle``: two level
     2nd at one round-2 table of 斗地主 share its one 三等奖, R2020-D2), when any of those
     is placed within the awards: its award is that of the place played for (三等奖), every such
-    tie alike, wherever its provisional places fall (they follow table order).
+    tie alike, wherever its provisional places fall (they follow table order).  A tie for one
+    place that says where its 加赛 may place it (``Placement.reach``) is played off only when
+    those places bear more than one award (:func:`_settle_kinds`: two round-2 tables, three
+    三等奖 — the non-finalist runners-up all get it whoever wins, 同属一个奖项可以不分先后).
 
     >>> from pipeline.draw.base import Placement as P
     >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a", tied=True), P(1, "b", tied=True), P(3, "c")])
@@ -190,6 +193,9 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"],
     []
     >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a"), P(2, "b", tied=True, settle=True), P(2, "c", tied=True, settle=True)])
     [(2, ('b', 'c'), ('二等奖',))]
+    >>> straddling([("一等奖", 1), ("二等奖", 2)], [P(1, "a"), P(2, "b", tied=True, settle=True, reach=(2, 2, 3, 3)),
+    ...                                          P(2, "c", tied=True, settle=True, reach=(2, 2, 3, 3))])
+    []
     """
     ordered = sorted(placements, key=lambda p: (p.rank, p.entry))
     slots = [a for a, n in places for _ in range(n)]
@@ -199,11 +205,16 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"],
         by_rank.setdefault(p.rank, []).append(p)
     # a tie for one place (Placement.settle) is played off when the first of them is placed
     # within the awards: its places would give the prize to all of them, or to the wrong one
-    first = next((i for i, p in enumerate(ordered) if p.settle), None)
+    first = next((i for i, p in enumerate(ordered) if p.settle and not p.reach), None)
     settle = first is not None and first < len(slots)
     out = []
     for rank, tied in sorted(by_rank.items()):
         if len(tied) < 2 or not any(p.tied for p in tied):
+            continue
+        if any(p.settle and p.reach for p in tied):     # (where its 加赛 may place it: R2020-D2)
+            at = _settle_kinds(tied, slots)
+            if at is not None:
+                out.append((rank, tuple(p.entry for p in tied), tuple(k or rest or "无奖项" for k in at)))
             continue
         kinds = {award_of.get(p.entry, "") for p in tied}
         if len(kinds) > 1 or (settle and any(p.settle for p in tied)):
@@ -214,6 +225,29 @@ def straddling(places: list[tuple[str, int]], placements: Sequence["Placement"],
             spanned = [k for k in dict.fromkeys([*slots, ""]) if k in kinds]       # best award first
             out.append((rank, tuple(p.entry for p in tied), tuple(k or rest or "无奖项" for k in spanned)))
     return out
+
+
+def _settle_kinds(tied: Sequence["Placement"], slots: Sequence[str]) -> tuple[str, ...] | None:
+    """R2020-D2: None when a tie for one place (``Placement.settle`` with ``reach``) may stay
+    level — every place its 加赛 may give either of them bears one award (or none) — else the
+    awards at stake, best first: the one award of the place played for (``("三等奖",)``) when
+    its winner gets it and its loser cannot, else every award those places bear.
+
+    >>> from pipeline.draw.base import Placement as P
+    >>> slots = ["一等奖", "二等奖", "二等奖", "三等奖", "三等奖", "三等奖"]
+    >>> [_settle_kinds([P(5, "b", tied=True, settle=True, reach=r)], slots) for r in [(4, 5, 6, 6), (4, 6, 7, 9), (4, 6, 6, 7)]]
+    [None, ('三等奖',), ('三等奖', '')]
+    """
+    def bear(lo: int, hi: int) -> set[str]:
+        return {slots[i] if i < len(slots) else "" for i in range(lo - 1, hi)}
+
+    won = set().union(*(bear(*p.reach[:2]) for p in tied if p.reach))
+    lost = set().union(*(bear(*p.reach[2:4]) for p in tied if p.reach))
+    if len(won | lost) <= 1:
+        return None
+    if len(won) == 1 and not won & lost:
+        return tuple(won)
+    return tuple(k for k in dict.fromkeys([*slots, ""]) if k in won | lost)
 
 
 def tie_place(rank: int, ids: Sequence[str], kinds: Sequence[str], placements: Sequence["Placement"]
@@ -231,11 +265,16 @@ def tie_place(rank: int, ids: Sequence[str], kinds: Sequence[str], placements: S
     >>> tie_place(6, ("a", "b"), ("三等奖",), [P(6, "a", tier="第2轮第2桌第2名", tied=True, settle=True),
     ...                                        P(6, "b", tier="第2轮第2桌第2名", tied=True, settle=True)])
     ('第2轮第2桌第2名', '三等奖只能由其中一人获得')
+    >>> tie_place(6, ("a", "b"), ("三等奖", "决赛参与奖"), [P(6, e, tier="第2轮第2桌第2名", tied=True, settle=True) for e in "ab"])
+    ('第2轮第2桌第2名', '三等奖/决赛参与奖')
+
+    The one award only when the tie's 加赛 gives it to its winner and not to its loser
+    (:func:`_settle_kinds`); where the loser may get it too, the awards at stake.
     """
     mine = [p for p in placements if p.entry in set(ids)]
     tiers = {p.tier for p in mine}
-    if len(kinds) == 1 and mine and all(p.settle for p in mine) and len(tiers) == 1 and next(iter(tiers)):
-        return next(iter(tiers)), f"{kinds[0]}只能由其中一人获得"
+    if mine and all(p.settle for p in mine) and len(tiers) == 1 and next(iter(tiers)):
+        return next(iter(tiers)), (f"{kinds[0]}只能由其中一人获得" if len(kinds) == 1 else "/".join(kinds))
     return f"第{rank}名", "/".join(kinds)
 
 
@@ -288,7 +327,11 @@ def prize_runs(scheme: "AwardScheme", awards: "AwardSpec", placements: Sequence[
     # runs of a tie of k cost k³: 3 s for 300 level on every night its 加赛表 waited.)
     ordered = sorted(scope, key=lambda p: (p.rank, p.entry))
     slots = [a for a, n in scheme.places(awards.options) for _ in range(n)]
-    first = next((i for i, p in enumerate(ordered) if p.settle), None)
+    reached = [p for p in ordered if p.entry in want and p.settle and p.reach]
+    if reached:     # a table's level 2nd (R2020-D2): level or played off as a whole (straddling)
+        n = sum(p.entry in want for p in ordered)
+        return [n] if _settle_kinds(reached, slots) is None else [1] * n
+    first = next((i for i, p in enumerate(ordered) if p.settle and not p.reach), None)
     settle = first is not None and first < len(slots)
     mine = [(slots[i] if i < len(slots) else "", p.settle) for i, p in enumerate(ordered) if p.entry in want]
     runs = [1]
@@ -323,7 +366,7 @@ def _assign_ranked(places: list[tuple[str, int]], placements: Sequence["Placemen
     for rank, tied, kinds in straddling(places, placements, rest):
         who = "、".join(f"“{_label(e, by_id)}”" for e in tied)
         where = f"{event}{f' {group}组' if group else ''}"
-        if all(e in tier_of for e in tied):     # one table's level runners-up (R2020-D2)
+        if all(e in tier_of for e in tied) and len(kinds) == 1:     # one table's level runners-up (R2020-D2)
             said = f"{tier_of[tied[0]]}并列：{who} 是同一桌的并列第2名，只有一人能得{kinds[0]}"
         else:
             said = f"第{rank}名并列：{who} 跨越奖项分界（{'/'.join(kinds)}）"

@@ -271,9 +271,43 @@ def _choices(reg: Any) -> str:
     return "；".join(f"{n}（{getattr(o, 'title', n)}）" for n, o in reg.items())
 
 
-def v_quota(v: Any) -> dict[str, Any]:
+#: the words after a quota's count that count people (人、名、位), not teams (队、对、组、个)
+PEOPLE_WORDS = "人名位"
+
+
+def team_word(team_size: int) -> str:
+    """What one entry is called: 对 for a pair (掼蛋、双升 …), else 队."""
+    return "对" if team_size == 2 else "队"
+
+
+def _teams_of(n: int, word: str | None, team_size: int | None,
+              people: list[tuple[int, int]] | None = None) -> int:
+    """R2020-Q1 (双升 4 人 = 2 对): a quota's count ``n`` in entries.  Followed by 人/名/位 it
+    counts people, so for an event of ``team_size`` (> 1) players a team it is ``n // team_size``
+    teams (``(n, teams)`` appended to ``people``, for the notice); a count of people that is no
+    whole number of teams is refused, asking for 几对 (or a multiple of the team size).  Any
+    other word (队、对、组、个, none), a single-player event or an unknown team size: ``n``."""
+    if not word or word not in PEOPLE_WORDS or not team_size or team_size <= 1:
+        return n
+    if n % team_size:
+        w, lo = team_word(team_size), n // team_size
+        offer = "或".join(f"“{k}{w}”（{k * team_size} 人）" for k in (lo, lo + 1) if k > 0)
+        raise BadAnswer(f"“{n}{word}”不是整{w}数：本项目每{w} {team_size} 人，名额按{w}数计。请写每单位可报几{w}，"
+                        f"如 {offer}；写人数时要是 {team_size} 的倍数，如 “{(lo + 1) * team_size}人”。")
+    if people is not None:
+        people.append((n, n // team_size))
+    return n // team_size
+
+
+def v_quota(v: Any, team_size: int | None = None, people: list[tuple[int, int]] | None = None) -> dict[str, Any]:
     """A quota rule with its numbers: ``fixed 2`` / ``bands 0:1,30:2,60:3`` /
-    ``ratio 0.15`` / ``open`` (Chinese 固定/分档/比例/不限 too); a dict passes through."""
+    ``ratio 0.15`` / ``open`` (Chinese 固定/分档/比例/不限 too); a dict passes through.
+
+    A fixed or banded count counts entries (队数, R2020-Q1, R2015-Q3); written as people
+    (``4人``、``4名``) for an event of ``team_size`` > 1 players a team it is taken as teams
+    (掼蛋 ``4人`` → 2 对; each such ``(people, teams)`` appended to ``people``) or refused when
+    it is no whole number of teams (:func:`_teams_of`).  Without ``team_size`` (not known yet
+    at the prompt) a count of people is taken as it is."""
     if isinstance(v, dict):
         return dict(v)
     s = _nfkc(v).replace("，", ",").replace("：", ":")
@@ -281,7 +315,7 @@ def v_quota(v: Any) -> dict[str, Any]:
     # the rule's word and its numbers may be typed without a space: 比例15%、固定2、fixed2
     s = re.sub(r"^(固定|分档|比例|fixed|bands|ratio)(?=[\d.])", r"\1 ", s)
     # a bare number (2、2人、每单位2人 / 2队) is a fixed quota; a bare percentage (15%) a ratio
-    bare = re.fullmatch(r"(?:每(?:个)?单位)?\s*(\d+)\s*[人名个队对组]?", s)
+    bare = re.fullmatch(r"(?:每(?:个)?单位)?\s*(\d+\s*[人名位个队对组]?)", s)
     if bare:
         s = f"fixed {bare.group(1)}"
     elif re.fullmatch(r"\d+(?:\.\d+)?\s*%", s):
@@ -292,7 +326,9 @@ def v_quota(v: Any) -> dict[str, Any]:
     if rule == "open":
         return {"rule": "open"}
     if rule == "fixed":
-        n = v_int(arg or "?", 0, MAX_PER_UNIT)
+        word = re.search(r"(?<=\d)\s*([人名位个队对组])$", arg)
+        n = v_int(re.sub(r"(?<=\d)\s*[人名位个队对组]$", "", arg) or "?", 0, MAX_PER_UNIT)
+        n = _teams_of(n, word and word[1], team_size, people)
         if n == 0:
             raise BadAnswer("固定名额为 0，则任何单位都不能报名：请填写每单位可报的队数（单人项目即人数），"
                             "例如 fixed 2；不限名额请填 open。")
@@ -306,16 +342,25 @@ def v_quota(v: Any) -> dict[str, Any]:
             raise BadAnswer(f"比例 “{arg}” 应在 0 与 1 之间（不含 0），例如 0.15。")
         return {"rule": "ratio", "ratio": ratio, "rounding": "floor", "minimum": 1}
     if rule == "bands":
-        return {"rule": "bands", "bands": _bands(arg)}
+        return {"rule": "bands", "bands": _bands(arg, team_size, people)}
     raise BadAnswer(f"名额规则 “{s}” 无法识别；请写 固定 2、分档 0:1,30:2、比例 15% 或 不限"
                     "（也可写 fixed 2、bands 0:1,30:2、ratio 0.15 或 open）。")
+
+
+def v_quota_text(v: Any) -> str:
+    """A quota answer at the prompt, checked (:func:`v_quota`) and kept as typed: it is asked
+    before 每队人数, and a count of people (掼蛋 ``4人``) is read once the team size is known
+    (:func:`clean_event`), as the questionnaire's is."""
+    v_quota(v)
+    return _nfkc(v)
 
 
 BANDS_SYNTAX = "分档写各档的最低人数和名额：0:1,30:2（不足 30 人 1 个，30 人及以上 2 个）"
 
 
-def _bands(arg: str) -> list[dict[str, int]]:
-    """The bands of ``bands 0:1,30:2`` — each band's lowest member count and its entries.
+def _bands(arg: str, team_size: int | None = None, people: list[tuple[int, int]] | None = None) -> list[dict[str, int]]:
+    """The bands of ``bands 0:1,30:2`` — each band's lowest member count and its entries
+    (``30人`` is members; ``2人`` after the colon people, taken as teams by :func:`_teams_of`).
 
     A range (``0-30:1,30-60:2``) is refused, with its lower bounds offered instead: a band
     holds from its count up to the next band's, and the last one has no top, so what a range's
@@ -327,17 +372,17 @@ def _bands(arg: str) -> list[dict[str, int]]:
     items = [p.strip() for p in re.split(r"[,;、]", arg) if p.strip()]
     if not items:
         raise BadAnswer(f"分档规则需要至少一档：{BANDS_SYNTAX}，例如 分档 0:1,30:2,60:3。")
-    ranges = [re.fullmatch(r"(\d+)\s*[-~～—–至到]\s*\d+\s*(?:人)?\s*:\s*(\d+)\s*(?:个|名|队)?", x) for x in items]
+    ranges = [re.fullmatch(r"(\d+)\s*[-~～—–至到]\s*\d+\s*(?:人)?\s*:\s*(\d+\s*[人名位个队对组]?)", x) for x in items]
     for item, m in zip(items, ranges):
         if m:
             offer = ",".join(f"{r[1]}:{r[2]}" if r else x for x, r in zip(items, ranges))
             raise BadAnswer(f"分档 “{item}” 写的是人数范围；{BANDS_SYNTAX}，按您写的范围即 分档 {offer}。")
     bands = []
     for item in items:
-        m = re.fullmatch(r"(\d+)\s*(?:人)?\s*:\s*(\d+)\s*(?:个|名|队)?", item)
+        m = re.fullmatch(r"(\d+)\s*(?:人)?\s*:\s*(\d+)\s*([人名位个队对组])?", item)
         if not m:
             raise BadAnswer(f"分档 “{item}” 无法识别：{BANDS_SYNTAX}，各档用逗号隔开，例如 分档 0:1,30:2,60:3。")
-        bands.append({"min_members": int(m[1]), "entries": int(m[2])})
+        bands.append({"min_members": int(m[1]), "entries": _teams_of(int(m[2]), m[3], team_size, people)})
     return bands
 
 
@@ -723,7 +768,8 @@ def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
         ("棋牌种类", lambda: v_game(raw.get("game"))),
         ("项目名称", lambda: v_required(raw.get("name"))),
         ("每队人数", lambda: v_team_size(raw["team_size"]) if raw.get("team_size") else None),
-        ("名额规则", lambda: v_quota(raw.get("quota", "open"))),
+        # a count of people (掼蛋 4人) is read with the team size (R2020-Q1: 2 对)
+        ("名额规则", lambda: v_quota(raw.get("quota", "open"), _answered_team_size(raw))),
         ("赛制", lambda: v_format_spec(fmt)))
     eid = raw.get("id") or _event_id(game, taken)
     team_size = team_size or _side_size(game)
@@ -735,6 +781,15 @@ def clean_event(raw: dict[str, Any], taken: set[str]) -> dict[str, Any]:
         raise BadAnswer(f"每队人数：{problem}")
     return {"id": eid, "name": name, "game": game, "team_size": team_size, "quota": quota,
             "format": fmt_spec}
+
+
+def _answered_team_size(raw: dict[str, Any]) -> int | None:
+    """An event answer's players a team: its 每队人数, else its game's (None: neither readable,
+    said by their own columns)."""
+    try:
+        return v_team_size(raw["team_size"]) if raw.get("team_size") else _side_size(v_game(raw.get("game")))
+    except BadAnswer:
+        return None
 
 
 def v_members(v: Any) -> Any:
@@ -1201,7 +1256,7 @@ def ask_answers(folder: Path, ask: Ask, echo: Callable[[str], None] | None = Non
                   "game": _prompt(ask, "  棋牌种类", v_game, echo=echo),
                   "format": _prompt(ask, "  赛制（可接轮数或选项，如“瑞士制 5轮”）", v_format_spec, echo=echo),
                   "quota": _prompt(ask, QUOTA_PROMPT,
-                                   v_quota, "fixed 2", echo=echo)}
+                                   v_quota_text, "fixed 2", echo=echo)}
             ev["team_size"] = _prompt(ask, "  每队人数（单人项目填 1，对子填 2）", v_team_size,
                                       _side_size(ev["game"]), echo=echo)
             try:   # check the event alone now, so a mismatch is re-asked at once
@@ -1337,7 +1392,7 @@ def reask(a: dict[str, Any], question: str, where: str, ask: Ask,
     elif table == "events":
         again("game", "  棋牌种类", v_game, item)
         again("format", "  赛制（可接轮数或选项，如“瑞士制 5轮”）", v_format_spec, item)
-        again("quota", QUOTA_PROMPT, v_quota, item)
+        again("quota", QUOTA_PROMPT, v_quota_text, item)
         again("team_size", "  每队人数（单人项目填 1，对子填 2）", v_team_size, item)
     else:
         again("date", "  日期（如 2026-12-05）", v_date, item)
@@ -1410,6 +1465,7 @@ def column_hints() -> dict[str, str]:
     pairs = "、".join(g.title for _n, g in GAMES.items() if side_size(g) == 2)
     return {"会员人数": "名额规则按比例或分档计算时必填（整数，如 40）；都是固定名额或不限时可空",
             "名额规则": "填数字（如 2）为固定名额、分档 0:1,30:2 为按会员人数分档，都是每单位可报几队（单人项目即几人）；"
+                        "对子项目写人数（如 4人）即按人数折算成对（2 对）；"
                         "比例 15% 按参赛人数计（会员 140 人、比例 2% 即最多 2 人参赛，对子项目即 1 对）；"
                         "空着或填“不限”为不限名额",
             "赛制": "从下拉列表选，可在后面接轮数或选项：如“瑞士制 5轮”“淘汰赛 final_pool=4”"
@@ -1721,12 +1777,16 @@ def setup_warnings(spec: dict[str, Any], answers: dict[str, Any] | None = None) 
     - award places a knockout does not rank: only its final round robin (``final_pool``,
       default 3) is ranked; the losers of one knockout round tie unless the tiebreaks part
       them, so a place beyond the pool may need a 加赛 before any award is given;
-    - an event whose quotas let fewer entries in than it has award places: every entry wins.
+    - an event whose quotas let fewer entries in than it has award places: every entry wins;
+    - R2020-Q1: a quota of pairs or teams answered as people (掼蛋 ``4人``), taken as teams
+      (2 对): said with the teams it made, so a clerk who meant 4 对 sees it before the forms go out.
     """
     from .draw import FORMATS
     from .score import AWARD_SCHEMES
 
-    out = []
+    out = [_people_quota_note(raw, ev) for raw, ev in zip((answers or {}).get("events") or [], spec.get("events") or [])
+           if isinstance(raw, dict)]
+    out = [x for x in out if x]
     t = parse_spec(spec, SPEC_FILE)
     checkin = [ev for ev in t.events if ev.format.type in FORMATS and checks_in(ev.format.type)]
     missing = [ev.name for ev in checkin if ev.draw_at is None]
@@ -1767,6 +1827,25 @@ def setup_warnings(spec: dict[str, Any], answers: dict[str, Any] | None = None) 
                        f"名额（{shown}）：每{'队' if ev.team_size > 1 else '位参赛者'}都会获奖。建议按参赛人数为该项目分别设奖：建好后在 tournament.yaml "
                        "中修改该项目的 awards（减少名额）。")
     return out
+
+
+def _people_quota_note(raw: dict[str, Any], ev: dict[str, Any]) -> str | None:
+    """R2020-Q1: what the quota answer ``raw`` of a pair or team event ``ev`` (its spec) wrote
+    as people and was taken as teams — ``项目“掼蛋”的名额“4人”按每单位 2 对（4 人）计`` — or None."""
+    k = int(ev.get("team_size") or 1)
+    people: list[tuple[int, int]] = []
+    try:
+        rule = v_quota(raw.get("quota", "open"), k, people)["rule"]
+    except BadAnswer:           # (not reached: the spec was built from it)
+        return None
+    if not people:
+        return None
+    w, each = team_word(k), "各档" if rule == "bands" else "每单位"
+    said = "、".join(f"{t} {w}（{n} 人）" for n, t in people)
+    meant = "、".join(f"“{n}{w}”" for n, _t in people)
+    return (f"项目“{_text(raw.get('name')) or ev.get('name')}”的名额“{_nfkc(raw.get('quota'))}”按{each} {said}计："
+            f"本项目每{w} {k} 人，名额按{w}数计。若本意是{each} {'、'.join(str(n) for n, _t in people)} {w}，"
+            f"请在建好后的 tournament.yaml 中改该项目的 quota（或把问卷中的名额写成 {meant}，另建一个文件夹重新建立）。")
 
 
 def _knockout_tie(entries: int, pool: int, places: int) -> bool:

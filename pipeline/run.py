@@ -509,6 +509,10 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
     current = {getattr(reg, "branch", ""): rec for rec, reg in newest}
     sheets = _result_rounds(t, inputs)
     word = t.spec.unit_word
+    # a time received in the minute of a deadline or of a session's start is said with its
+    # seconds, as LATE_SUBMISSION and SESSION_PASSED say it (R2020-Q4, R2020-S1: a result sheet
+    # in at 16:00:30 was 16:00 here, 16:00:30 in SESSION_PASSED — an audit)
+    marks = [*(e.deadline for e in t.spec.events), *_starts(t.spec.sessions)]
     for x in resent:
         first = by_sha.get(x.sha256)
         if first is None:
@@ -520,12 +524,12 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
             continue
         branch = branch_of.get(x.sha256) or sender_unit(t, x.sender) or sender_unit(t, first.sender)
         first_at = aware(first.received_at)
-        said = f"{x.what}与此前收到的{x.was}（{cn_when(first_at)} 收到）内容完全相同，按一份处理"
+        said = f"{x.what}与此前收到的{x.was}（{cn_when(first_at, marks)} 收到）内容完全相同，按一份处理"
         in_force = current.get(branch) if x.sha256 in usable else None
         if (in_force is not None and in_force.sha256 != x.sha256 and aware(in_force.received_at) > first_at
                 and x.received is not None and aware(x.received) > aware(in_force.received_at)):
             warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代"
-                       f"其后收到的《{in_force.file_name}》（{cn_when(in_force.received_at)} 收到）："
+                       f"其后收到的《{in_force.file_name}》（{cn_when(in_force.received_at, marks)} 收到）："
                        f"本{word}目前有效的报名表仍是《{in_force.file_name}》。如果要改回这一版，请打开这份报名表做任意修改"
                        "（如在备注中注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                        at=x.at, branch=branch, severity=Severity.WARNING)
@@ -537,7 +541,7 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
             # "to undo B" believes A counts — B does (it was an info note, exit 0)
             ev, rnd, rec = later
             warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代其后收到的"
-                                f"{_named(rec, names)}（{cn_when(rec.received_at)} 收到）：{ev}第{rnd}轮"
+                                f"{_named(rec, names)}（{cn_when(rec.received_at, marks)} 收到）：{ev}第{rnd}轮"
                                 "的成绩仍以后收到的那一份为准。如果要改回这一版，请打开这份成绩表做任意修改（如在签名栏旁"
                                 "注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                                 at=x.at, branch=branch, severity=Severity.WARNING)
@@ -2691,6 +2695,10 @@ class _Replaced:
     conflict: Issue | None
     #: the table's 明细 rows from that sheet (None: it had none), put back with the row
     details: Any = None
+    #: the table's result as the rows taken then read (MatchResult; None: it gave none — a
+    #: row with a problem of its own — or it was not read, the row sent again as it was):
+    #: when the table's result was first in (:meth:`EventRunner.given_since`)
+    result: Any = None
 
 
 def _took(replaced: list[_Replaced] | None) -> Issue | None:
@@ -2977,7 +2985,8 @@ class EventRunner:
         self._wrong_round: list[_WrongRound] = []
         self._taken: dict[tuple, tuple[Received, Any]] = {}
         #: (match key, 牌号) → when the result taken was first in: the earliest receipt of the
-        #: sheets that gave it, one after another (the same row sent again: results_in_at)
+        #: sheets that gave it, or its outcome, one after another (the same row sent again, a
+        #: score corrected keeping the winner: given_since, results_in_at)
         self._given_at: dict[tuple, dt.datetime] = {}
         self._accepted_before: dict[tuple, MatchResult] | None = None     # accepted_before, once read
         # results this version refuses that a finished event's published places were computed
@@ -3576,9 +3585,10 @@ class EventRunner:
         return {SESSION_KEY: {NO_SESSION: "passed", **moved}}
 
     def results_in_at(self) -> dt.datetime | None:
-        """When the results the next round is drawn from were all in: the latest receipt of a
-        sheet whose row is taken for a table of the last published round (None: no round
-        published, or none of its results came on a result sheet, e.g. all byes)."""
+        """When the results the next round is drawn from were all in (R2020-S1): the latest,
+        over the tables of the last published round, of when each first had the result it has
+        now (:meth:`given_since`: a correction keeping the winner does not make a table late)
+        — None: no round published, or none of its results came on a result sheet (all byes)."""
         if not self.rounds:
             return None
         keys = {m.key for m in self.rounds[-1].matches if not m.bye}
@@ -3586,16 +3596,28 @@ class EventRunner:
                     if rkey[0] in keys), default=None)
 
     def given_since(self, ctx: _RoundSheets, rkey: tuple, rec: Received, rr: Any) -> dt.datetime:
-        """When the row taken for a table (``rr``, on sheet ``rec``) was first in: the earliest
-        receipt of the sheets before it that gave the same row (and 明细) one after another —
-        a sheet re-sent unchanged after a session began did not bring the results then (a
-        review: round 2 was moved off a session whose round-1 results were all in before it,
-        R2020-S1).  A row typed differently, even read alike, counts from its own sheet."""
+        """When the table of the row taken (``rr``, on sheet ``rec``) first had a result that
+        could be scored, with the outcome it has now (R2020-S1, handbook 比赛时间怎样排到各轮):
+        the earliest receipt of the sheets before it, one after another, that gave the same
+        row (and 明细) — a sheet re-sent unchanged after a session began did not bring the
+        results then (a review: round 2 was moved off a session whose round-1 results were all
+        in before it) — or a row the game read to the same outcome: each side's win, draw or
+        loss, match points and place (:func:`_same_outcome`).  A correction of a table already
+        scored that keeps its winner (跳棋 2:0 → 2:1, a 原因 corrected) is taken, but does not
+        make the results late (an audit: round 3 was moved to the next session by a score
+        corrected at 16:30, all tables in at 15:00).  One that changes the winner (or the
+        points) brings the result the next round is drawn from (who advances, the standings)
+        only then: it counts from its own sheet, as does a row that replaced one the game could
+        not read (no result before it) or one two sheets disagreed about."""
         labels = ctx.labels
         at = aware(rec.received_at)
+        now = self.results.get(rkey[0])
         for back in reversed(ctx.replaced.get(rkey, ())):
-            if back.conflict is not None or back.disputed or _row_values(back.row, labels) != _row_values(rr, labels) \
-                    or _detail_values(back.details) != _detail_values(ctx.details.get(rkey[0])):
+            if back.disputed:
+                break
+            same = back.conflict is None and _row_values(back.row, labels) == _row_values(rr, labels) \
+                and _detail_values(back.details) == _detail_values(ctx.details.get(rkey[0]))
+            if not same and not (now is not None and back.result is not None and _same_outcome(back.result, now)):
                 break
             at = min(at, aware(back.rec.received_at))
         return at
@@ -5031,6 +5053,7 @@ class EventRunner:
                 conflict = None
                 was_disputed = rkey in ctx.disputed      # the earlier row's standing, kept with it
                 differs = prev is not None and _row_values(prev[1], labels) != _row_values(rr, labels)
+                typed_apart = differs       # (the earlier row's result is read below: kept with it)
                 if differs and corrects and _fills_in(prev[1], rr, ctx.columns, self.game):
                     # only cells the earlier row left blank are filled (the 加赛胜者 a
                     # PLAYOFF_REQUIRED asked for): no disagreement and no correction when the
@@ -5060,7 +5083,8 @@ class EventRunner:
                     # 仍按较早的一份计分) — they had wiped the table's accepted result
                     ctx.replaced.setdefault(rkey, []).append(_Replaced(
                         prev[0], prev[1], ctx.error_cells.get(rkey, frozenset()), ctx.merged_cells.get(rkey, {}),
-                        was_disputed, conflict, ctx.details.get(m.key)))
+                        was_disputed, conflict, ctx.details.get(m.key),
+                        ctx.before.get(m.key) if typed_apart and ctx.unread is not None else None))
                 if corrects or prev is None:
                     ctx.disputed.discard(rkey)
                 chosen[rkey] = (rec, rr)
@@ -6379,6 +6403,13 @@ def _read_alike(earlier: Any, later: Any) -> bool:
     (MatchResult) are one result — each side's outcome, points, score and place, the reason,
     and what the game keeps of the row (levels, boards, 先行); not where they were read."""
     return earlier.sides == later.sides and earlier.reason == later.reason and earlier.detail == later.detail
+
+
+def _same_outcome(earlier: Any, later: Any) -> bool:
+    """R2020-S1: whether two readings of a table (MatchResult) give the same outcome — each
+    side's win, draw or loss, match points and place at the table — whatever the scores, games
+    or reason: what the next round's draw goes by (who advances, the standings by points)."""
+    return [(s.outcome, s.points, s.place) for s in earlier.sides] == [(s.outcome, s.points, s.place) for s in later.sides]
 
 
 def _fills_in(earlier: Any, later: Any, columns: Sequence[Any], game: Any = None) -> bool:
@@ -8811,6 +8842,12 @@ def _session_start(s: SessionSpec) -> dt.datetime:
     return aware(dt.datetime.combine(s.date, s.start))
 
 
+def _starts(sessions: Iterable[SessionSpec | None]) -> list[dt.datetime]:
+    """The sessions' starts, for a received time said in one's minute with its seconds
+    (:func:`pipeline.timeutil.clock`; None: no session)."""
+    return [_session_start(s) for s in sessions if s is not None]
+
+
 def _session_key(s: SessionSpec) -> tuple:
     return (s.date, s.start, s.end)
 
@@ -8952,8 +8989,12 @@ def sessions_passed(es: EventState, issues: IssueLog) -> None:
         if not isinstance(rec, dict) or not isinstance(rec.get("due"), dict):
             continue
         due = rec["due"]
+        began = _session_of_record(due)
         try:
-            came = f"（前一轮的成绩 {cn_when(dt.datetime.fromisoformat(rec['results_in']).astimezone(TZ))} 才收齐）"
+            # in the session's first minute, with its seconds (16:00:30 for a session of 16:00:
+            # "16:00 才收齐" beside "16:00 开始" could not say why it was late — an audit)
+            came = (f"（前一轮的成绩 {cn_when(dt.datetime.fromisoformat(rec['results_in']), _starts([began]))}"
+                    " 才收齐）")
         except (KeyError, TypeError, ValueError):
             came = ""
         head = (f"{es.spec.name} {r.title}按赛程应在 {due.get('label', '')} 进行，抽签时这一场已经开始{came}，"

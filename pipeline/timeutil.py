@@ -64,14 +64,18 @@ def cn_datetime(t: dt.datetime | None, deadlines: Iterable[dt.datetime | None] =
     return f"{cn_date(t.date())} {clock(t, deadlines) if deadlines else f'{t:%H:%M}'}"
 
 
-def cn_when(t: dt.datetime) -> str:
+def cn_when(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = ()) -> str:
     """A time something was received, as a message says it: China time, month and day as the
     notices write them, without the year — ``11月4日 18:23`` (it was ``11-04 18:23``, beside
     pages reading 2020年11月4日).  The mails and sheets of one tournament come within weeks,
-    and the pages give the year with its deadlines and sessions.
+    and the pages give the year with its deadlines and sessions.  In the minute of one of
+    ``deadlines`` (a session's start the results came after: R2020-S1), with its seconds
+    (:func:`clock`).
 
     >>> cn_when(dt.datetime(2020, 11, 4, 18, 23, tzinfo=TZ)), cn_when(dt.datetime(2016, 5, 7, 8, 5))
     ('11月4日 18:23', '5月7日 08:05')
+    >>> cn_when(dt.datetime(2020, 11, 11, 16, 0, 30), [dt.datetime(2020, 11, 11, 16, 0)])
+    '11月11日 16:00:30'
     """
     t = aware(t).astimezone(TZ)
-    return f"{t.month}月{t.day}日 {t:%H:%M}"
+    return f"{t.month}月{t.day}日 {clock(t, deadlines)}"

@@ -227,3 +227,60 @@ def test_R2020_S1_an_undated_round_being_played_waits_for_its_missing_tables(tmp
     assert line == "象棋：等待第2轮淘汰赛（11进6）成绩：还差 2 桌", line
     (missing,) = _issues(rep.out_dir, "RESULT_MISSING")
     assert "还差 2 桌" in missing["message"] and "另行通知" not in missing["message"], missing
+
+
+def test_R2020_S1_a_score_corrected_after_the_session_began_same_winner_is_not_late(tmp_path):
+    """From an audit: every table of round 1 had a result on 11-10 17:55, before round 2's
+    session (11-11 16:00); on 11-11 19:00 the referee corrects one table — the same winner
+    (象棋: the 原因 认输 → 将死; 跳棋: 0:2 → 1:2).  The results round 2 is drawn from were all in
+    before the session (R2020-S1): it stays on 11-11, nothing said — the correction taken."""
+    folder, out = _league(tmp_path, None)
+    hold = tmp_path / "hold"
+    ck = next(p for p in hold.iterdir() if "checkers-r1" in p.name)
+    shutil.copy(ck, folder / "inbox" / ck.name)
+    xq = next(p for p in hold.iterdir() if "xiangqi-r1" in p.name)
+
+    def reason(wb):
+        assert wb["成绩"]["G7"].value == "认输"
+        wb["成绩"]["G7"] = "将死"
+
+    def score(wb):
+        assert (wb["成绩"]["F7"].value, wb["成绩"]["G7"].value) == (0, 2)
+        wb["成绩"]["F7"] = 1
+    edit_attachment(xq, reason, save_as=folder / "inbox" / ("fix-" + xq.name), date="Wed, 11 Nov 2020 19:00:00 +0800")
+    edit_attachment(ck, score, save_as=folder / "inbox" / ("fix-" + ck.name), date="Wed, 11 Nov 2020 19:00:00 +0800")
+    rep = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2020, 11, 11, 20, 0, tzinfo=TZ)))
+    with open(rep.out_dir / "data" / "issues.csv", encoding="utf-8") as f:
+        issues = list(csv.DictReader(f))
+    assert not [i for i in issues if i["code"] == "SESSION_PASSED"], [i for i in issues if i["code"] == "SESSION_PASSED"]
+    conflicts = [i["message"][:2] for i in issues if i["code"] == "RESULT_CONFLICT"]
+    assert "象棋" in conflicts and "跳棋" in conflicts, conflicts      # the corrections are taken
+    for ev in ("xiangqi", "checkers"):
+        assert "2020年11月11日 16:00—18:00" in (rep.out_dir / "draws" / f"{ev}-r2.html").read_text(encoding="utf-8"), ev
+
+
+def _sent_again(eml: Path, save_as: Path, date: str) -> None:
+    """``eml`` sent again unchanged (its attachment byte for byte) on ``date``."""
+    import email
+    import email.policy
+
+    msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    del msg["Date"]
+    msg["Date"] = date
+    save_as.write_bytes(bytes(msg))
+
+
+def test_R2020_S1_results_in_within_the_sessions_first_minute_are_said_with_their_seconds(tmp_path):
+    """From an audit: round 1's sheet came at 11-11 16:00:30, round 2's session began 16:00 —
+    SESSION_PASSED said 前一轮的成绩 11月11日 16:00 才收齐, beside a session 16:00—18:00 it
+    says had begun.  Said with its seconds, 16:00:30, as LATE_SUBMISSION says a form's (R2020-Q4
+    clock); so is the DUPLICATE_FILE note of the same sheet sent again."""
+    folder, out = _league(tmp_path, "Wed, 11 Nov 2020 16:00:30 +0800")
+    xq = next((folder / "inbox").glob("*xiangqi-r1*"))
+    _sent_again(xq, folder / "inbox" / ("again-" + xq.name), "Wed, 11 Nov 2020 18:30:00 +0800")
+    rep = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2020, 11, 11, 20, 0, tzinfo=TZ)))
+    (passed,) = _issues(rep.out_dir, "SESSION_PASSED")
+    assert "前一轮的成绩 11月11日 16:00:30 才收齐" in passed["message"], passed
+    with open(rep.out_dir / "data" / "issues.csv", encoding="utf-8") as f:
+        dup = [r for r in csv.DictReader(f) if r["code"] == "DUPLICATE_FILE"]
+    assert dup and all("11月11日 16:00:30 收到" in d["message"] for d in dup), dup

@@ -6118,9 +6118,11 @@ class EventRunner:
 
     def standings(self, placements: list | None = None) -> list[StandingTable]:
         """Standings per league-type stage and group, in the order the stages were played.
-        Ties are flagged for a playoff only once the stage's group is complete.
+        Ties are flagged for a playoff only once the stage's group is complete: its rounds
+        drawn are in and none of its planned rounds is to come (R2016-F3, :func:`rounds_to_come`).
         ``placements``: the event's final places as published (else placed again here) —
         the order a 三人桌 决赛桌 shared by level seats is shown in (:func:`_by_table_places`)."""
+        from .draw.common import rounds_to_come
         from .score.standings import compute_standings, played_where
 
         tables: list[StandingTable] = []
@@ -6139,7 +6141,11 @@ class EventRunner:
                     r, matches=tuple(m for m in r.matches if m.group == g)))
         for (stage, group), rounds in seen.items():
             ids = sorted({s for rr in rounds for m in rr.matches for s in m.sides})
-            done = all(m.bye or m.key in self.results for rr in rounds for m in rr.matches)
+            # R2016-F3: a tie is for a 加赛 only after the group's last planned round, not
+            # whenever the rounds drawn so far are in (需加赛 after round 1 of 3); an event
+            # played out with fewer (its rounds cut in tournament.yaml) is played out
+            done = all(m.bye or m.key in self.results for rr in rounds for m in rr.matches) and (
+                self.complete or self.awaiting_playoff or not rounds_to_come(rounds, group))
             chain = self.chain if done and (self.complete or self.awaiting_playoff or stage != "final") else \
                 tuple(c for c in self.chain if c != "playoff")
             # a group table that feeds a knockout is ranked by its own stage's 加赛 only, as

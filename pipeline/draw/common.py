@@ -679,6 +679,34 @@ def rounds_of(state: EventState, *kinds: str) -> list[Round]:
     return [r for r in state.rounds if r.plan.get("kind") in kinds]
 
 
+def rounds_to_come(rounds: Sequence[Round], group: str = "") -> int:
+    """How many of its stage's planned rounds ``group`` has still to play after ``rounds``
+    (the stage's rounds drawn so far in which the group has a match or a bye), by the latest
+    round's plan: ``of`` rounds in all (R2016-F3: 3 rounds; a Swiss's rounds, a round robin's
+    Berger rounds) — a group of a groups round robin (R2011-F1: ``group_round``) plays only
+    its own Berger rounds (a group of 4 ends after 3 of a stage of 5).  0 where the plan
+    says nothing.  A tie is for a 加赛 only once none are to come: D组's two teams level at
+    68 were 需加赛 after round 1 of 3.
+
+    >>> from pipeline.model import Round
+    >>> rounds_to_come([Round("x", "group", "分组赛第1轮", 1, (), plan={"kind": "group", "round_no": 1, "of": 3})])
+    2
+    >>> plan = {"kind": "group", "group_round": 3, "of": 5, "groups": {"A": list("abcd"), "B": list("abcde")}}
+    >>> rounds_to_come([Round("x", "group", "", k, (), plan=plan) for k in (1, 2, 3)], "A")
+    0
+    """
+    if not rounds or not isinstance(rounds[-1].plan, dict):
+        return 0
+    plan = rounds[-1].plan
+    total = plan.get("of")
+    if not isinstance(total, int):
+        return 0
+    members = (plan.get("groups") or {}).get(group) if isinstance(plan.get("groups"), dict) else None
+    if "group_round" in plan and members:
+        total = min(total, berger_round_count(len(members)))
+    return max(0, total - len(rounds))
+
+
 def next_round_no(state: EventState) -> int:
     """1-based number of the round about to be drawn."""
     return len(state.rounds) + 1

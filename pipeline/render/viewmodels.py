@@ -1188,14 +1188,19 @@ def standing_table(state: "LeagueState", es: "EventState", st: "StandingTable") 
 def scored_byes(es: "EventState", st: "StandingTable") -> Counter:
     """Entry → the byes of ``st``'s stage (and group) that scored points in its 积分 (none
     where a bye scores nothing: a round robin's rest, a knockout's bye, a bye worth 0, a bye
-    its entry withdrew from before the round was played: :func:`pipeline.draw.bye_unscored`)."""
+    its entry withdrew from before the round was played: :func:`pipeline.draw.bye_unscored`),
+    and none of a round the table does not count yet (R2016-S1: a bye scores once its group's
+    part of the round is played, :func:`pipeline.score.table.pending_byes` — the round just
+    drawn gave 外语1队 含轮空 1 轮 beside 积分 4 that held no bye)."""
     from ..draw import bye_scores, bye_unscored
+    from ..score.table import pending_byes
 
     if not _bye_points(es):
         return Counter()
-    return Counter(s for rnd in es.rounds if rnd.stage == st.stage and bye_scores(es.spec.format.type, rnd)
-                   for m in rnd.matches if m.bye and (not st.group or m.group == st.group)
-                   and not bye_unscored(m, es.results.get(m.key)) for s in m.sides)
+    rounds = [rnd for rnd in es.rounds if rnd.stage == st.stage and bye_scores(es.spec.format.type, rnd)]
+    waiting = pending_byes(rounds, es.results)
+    return Counter(s for rnd in rounds for m in rnd.matches if m.bye and (not st.group or m.group == st.group)
+                   and m.key not in waiting and not bye_unscored(m, es.results.get(m.key)) for s in m.sides)
 
 
 def _bye_points(es: "EventState") -> int:

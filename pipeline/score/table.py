@@ -6,8 +6,8 @@ no I/O.  Points are the event's integer match points (``SideResult.points``).
 
 Byes (R2020-F1, R2020-D1): a bye is a ``Match(bye=True)`` with one side and normally
 no :class:`~pipeline.model.MatchResult`; it scores ``bye_points`` (the event's
-``points["bye"]``) once every other match of its round (of the rounds given: a group's
-part of a round, for a group's table) has its result — standings shown while a round is
+``points["bye"]``) once every other match of its group's part of its round has its result
+(:func:`pending_byes`) — standings shown while a round is
 played count the results in, not a bye nobody has played beside yet.  When a result
 object *is* stored for a bye match, that result is used instead (never both), so a sheet
 can override the bye score.
@@ -66,6 +66,38 @@ def _results_by_key(results: Mapping[tuple, MatchResult] | Iterable[MatchResult]
     return {r.match.key: r for r in results}
 
 
+def pending_byes(rounds: Sequence[Round],
+                 results: Mapping[tuple, MatchResult] | Iterable[MatchResult]) -> set[tuple]:
+    """Keys of the byes of ``rounds`` that do not score yet: a bye scores once its round
+    has been played *in its group*, not at the draw — while a table of its group's part of
+    the round waits for its result, the entry sitting out is not put ahead (R2016-F3,
+    R2016-S1).  Another group's sheet still out does not hold it back: the event's
+    placements (over whole rounds) and the group's own table (its part of each round)
+    scored C组's bye apart while B组's sheet was out, and the standings printed the bye's
+    entry 3rd in its group and last in the 当前名次 below it.  The latest round of the group
+    with a result in counts its earlier rounds played (a table of one without its result — a
+    sheet corrected to an invalid value — keeps its bye).
+
+    >>> from pipeline.model import Match, Round
+    >>> b = Match("x", "group", 1, "C", 2, ("c3",), bye=True)
+    >>> r = Round("x", "group", "分组赛第1轮", 1, (Match("x", "group", 1, "B", 1, ("b1", "b2")), b))
+    >>> pending_byes([r], {})
+    set()
+    """
+    by_key = _results_by_key(results)
+    played: dict[str, int] = {}
+    for r in rounds:
+        for m in r.matches:
+            if not m.bye and m.key in by_key:
+                played[m.group] = max(played.get(m.group, 0), r.round)
+    out: set[tuple] = set()
+    for r in rounds:
+        open_groups = {m.group for m in r.matches if not m.bye and m.key not in by_key}
+        out |= {m.key for m in r.matches if m.bye and m.group in open_groups
+                and r.round >= played.get(m.group, 0)}
+    return out
+
+
 class ScoreTable:
     """Games and points of every entry met in ``rounds``.
 
@@ -81,16 +113,12 @@ class ScoreTable:
         by_key = _results_by_key(results)
         self.rounds: list[int] = sorted({r.round for r in rounds})
         self.games: dict[str, list[Game]] = defaultdict(list)
-        # the latest round with a result in: rounds before it have been played (a table of
-        # one without its result — a sheet corrected to an invalid value — keeps its bye)
+        waiting = pending_byes(rounds, by_key)
         played = max((r.round for r in rounds for m in r.matches if not m.bye and m.key in by_key), default=0)
         for rnd in rounds:
-            # a bye scores once its round has been played, not at the draw: while a table
-            # of the round waits for its result, the entry sitting out is not put ahead
-            pending = rnd.round >= played and any(not m.bye and m.key not in by_key for m in rnd.matches)
             for m in rnd.matches:
                 res = by_key.get(m.key)
-                if (res is None and not m.bye) or (m.bye and pending):
+                if (res is None and not m.bye) or (m.bye and m.key in waiting):
                     continue            # not yet played: contributes nothing
                 for i, sid in enumerate(m.sides):
                     side_res = res.sides[i] if res is not None and i < len(res.sides) else None

@@ -660,7 +660,7 @@ def _guandan_bye_state(points: dict | None = None):
     resting (a bye, R2016-F3: group C drew an odd count), and group C's standings."""
     import dataclasses
 
-    from pipeline.model import Entry, Match, Round
+    from pipeline.model import Entry, Match, MatchResult, Outcome, Round, SideResult
     from pipeline.score.base import StandingRow
     from pipeline.state import StandingTable
 
@@ -671,9 +671,11 @@ def _guandan_bye_state(points: dict | None = None):
     third = Entry("guandan-b1-2", "guandan", "b1", "文学院2队", (state.entries[0].players[1],))
     es.entries.append(third)
     a, b = es.entries[0].id, es.entries[1].id
+    played = Match("guandan", "g", 1, "C", 1, (a, b))
     es.rounds.append(Round("guandan", "g", "分组赛第1轮", 1, (
-        Match("guandan", "g", 1, "C", 1, (a, b)),
-        Match("guandan", "g", 1, "C", 2, (third.id,), bye=True))))
+        played, Match("guandan", "g", 1, "C", 2, (third.id,), bye=True))))
+    # (the table's result is in: the bye scores once its group's round is played, R2016-S1)
+    es.results = {played.key: MatchResult(played, (SideResult(Outcome.WIN, 60, 60), SideResult(Outcome.LOSS, 40, 40)))}
     bye_points = (points or {}).get("bye", 52)
     es.standings = [StandingTable("guandan", "g", "分组赛", "C", (
         StandingRow(a, 1, 60, played=1, wins=1, tiebreaks={"game_points": 60}),

@@ -137,8 +137,13 @@ def withdrawn_note(table: str, sides: Sequence[str], names: Sequence[str], seats
 # -- organisers' sheets --------------------------------------------------------------------
 AWARDS_SHEET = "评奖"          # columns: 奖项, 项目, 姓名, 单位, 备注 (单位 only for 组织奖)
 AWARDS_COLUMNS = ["奖项", "项目", "姓名", "工号", "单位", "备注"]
-CHECKIN_SHEET = "签到"         # columns: 项目, 姓名, 工号, 到场 (是/否)
+CHECKIN_SHEET = "签到"         # columns: 项目, 组别, <unit>, 队名, 姓名, 工号, 到场 (是/否)
+#: the columns a returned 签到表 is read by (found by their labels: the form as written also has
+#: the unit and 队名, :data:`CHECKIN_TEAM`, as earlier versions' forms did not)
 CHECKIN_COLUMNS = ["项目", "组别", "姓名", "工号", "到场"]
+#: the columns shown only, not read, between 组别 and 姓名: the league's unit word (分工会,
+#: 单位 …: ``unit_word``) and the team (R2016-F2: the desk sees who is whose partner)
+CHECKIN_TEAM = "队名"
 #: a 加赛 form's 阶段 as printed (the stage codes stay in its _meta, :data:`META_TIE_STAGES`):
 #: referees read 小组赛 and 淘汰赛, not group and ko
 STAGE_LABELS = {"group": "小组赛", "ko": "淘汰赛", "final": "决赛", "tables": "分桌赛", "rr": "循环赛",
@@ -270,6 +275,15 @@ def tie_entries(ties: Sequence[PlayoffTie]) -> str:
 CELL_MAX = 32767
 
 
+def checkin_people(rows: Sequence[Sequence[str]]) -> list[tuple[str, str]]:
+    """The (姓名, 工号) of a 签到表's rows, whatever else a row shows (unit, 队名).
+
+    >>> checkin_people([("贺芳", "001033", "机关第一分工会", "机关一1队"), ("董涛强", None)])
+    [('贺芳', '001033'), ('董涛强', '')]
+    """
+    return [(r[0], r[1] or "") for r in rows]
+
+
 def checkin_players(groups: Mapping[str, Sequence[tuple[str, str]]]) -> str:
     """The _meta record (:data:`META_CHECKIN_PLAYERS`) of the players a 签到表 lists (R2016-F2):
     each group's (姓名, 工号) in the form's order, as compact JSON — or, for a field too long
@@ -278,6 +292,6 @@ def checkin_players(groups: Mapping[str, Sequence[tuple[str, str]]]) -> str:
     >>> checkin_players({"": [("贺芳", "001033"), ("董涛强", "")]})
     '[["",[["贺芳","001033"],["董涛强",""]]]]'
     """
-    text = json.dumps([[g, [[n, s or ""] for n, s in players]] for g, players in groups.items()],
+    text = json.dumps([[g, [[n, s or ""] for n, s in checkin_people(players)]] for g, players in groups.items()],
                       ensure_ascii=False, separators=(",", ":"))
     return text if len(text) < CELL_MAX else "sha256:" + hashlib.sha256(text.encode()).hexdigest()

@@ -3876,6 +3876,19 @@ class EventRunner:
             tables.add(key)
         return moved, named, tables
 
+    def lot_groups(self) -> dict[str, tuple[str, ...]]:
+        """R2016-F1: the groups of an event not drawn yet whose format draws its groups by lot
+        from the entries alone (groups_standings), once its deadline has passed — the entry
+        list the lot is drawn from is final then, and who turns up at the check-in changes no
+        group (R2016-F2), so the 签到表 can show them; {} otherwise (before the deadline, a
+        drawn event, another format).  Label → entry ids, as round 1 will deal them."""
+        if self.rounds or not hasattr(self.fmt, "lot_groups") or not deadline_passed(self.ev, self.now):
+            return {}
+        state = self.draw_state()
+        if len(state.entries) < 2:
+            return {}
+        return {g: tuple(ids) for g, ids in self.fmt.lot_groups(state).items()}
+
     def drawn_at_checkin(self) -> bool:
         """Whether round 1 is drawn from the check-in on the day (R2016-F2): a draw time, in a
         format that re-forms pairs at the check-in (the runner writes its 签到表)."""
@@ -8264,7 +8277,7 @@ def run_event(t: Tournament, ev: EventSpec, entries: list[Entry], ledger: Ledger
                   results=runner.results, standings=standings, placements=placements,
                   complete=runner.complete, waiting=runner.waiting, ties=runner.ties,
                   withdrawn=runner.withdrawn_ids(), late=runner.late_ids(), late_valid=runner.late_valid_ids(),
-                  same_as=dict(runner.same_as))
+                  same_as=dict(runner.same_as), lot_groups=runner.lot_groups())
     after = _event_records(ledger, ev.id)
     if after != before:
         # a round was published (or a withdrawn entry's bye recorded unscored): the next run
@@ -10268,9 +10281,7 @@ def _checkin_form(t: Tournament, ev: EventState, path: Path, issues: list[Issue]
     from .issues import issue
     from .model import staff_key
 
-    # (the entries the office withdrew are not listed: they play no round)
-    groups = {"": [(pl.shown, pl.staff_id or "") for e in ev.entries if e.id not in ev.withdrawn
-                   for pl in e.players]}
+    groups = checkin_rows(t, ev)
     want = layout.checkin_players(groups)
     listed: list[tuple[str, str]] = []
     answers: dict[tuple[str, str], str] = {}
@@ -10289,6 +10300,24 @@ def _checkin_form(t: Tournament, ev: EventState, path: Path, issues: list[Issue]
                     answers[(name, sid)] = here
             if (made or layout.checkin_players(old)) == want:
                 return 0
+            if {p for ps in groups.values() for p in layout.checkin_people(ps)} == set(listed):
+                # the same players, another layout: an earlier version's form (no 组别, unit,
+                # team; rows by 工号) or one made before the deadline fixed the groups (R2016-F1).
+                # Made again with them while nothing is filled in; a form the office has begun
+                # to fill is theirs, kept as it is (it is read by its header all the same)
+                if answers:
+                    return 0
+                from .xlsx.forms import write_checkin_form
+                write_checkin_form(t, ev.spec, groups, path)
+                rel = f"forms/{path.name}"
+                grouped = any(groups)
+                issues.append(issue("CHECKIN_FORM_UPDATED", (
+                    f"{ev.spec.name}的签到表（{rel}）已重新生成：参赛名单没有变化，新表"
+                    + ("列出各人的组别（报名截止后按报名名单抽签确定，与签到无关）、" if grouped else "列出各人的")
+                    + f"{t.spec.unit_word or '单位'}和队名，按{'组别、' if grouped else ''}{t.spec.unit_word or '单位'}、"
+                    "队名排列，便于签到。原表中没有填写到场情况，请使用新表（已打印的旧表名单相同，也可照常使用）。"),
+                    at=CellRef(rel)))
+                return 1
     if not path.exists() and aside is None and not listed:
         from .xlsx.forms import write_checkin_form
         write_checkin_form(t, ev.spec, groups, path)
@@ -10296,7 +10325,7 @@ def _checkin_form(t: Tournament, ev: EventState, path: Path, issues: list[Issue]
     # the list changed: the answers follow their players (by 工号, else by 姓名)
     by_sid = {staff_key(s): v for (_, s), v in answers.items() if s}
     by_name = {n: v for (n, s), v in answers.items() if not s}
-    now = [p for ps in groups.values() for p in ps]
+    now = [p for ps in groups.values() for p in layout.checkin_people(ps)]
     carried = {(n, s): v for n, s in now
                if (v := (by_sid.get(staff_key(s)) if s else by_name.get(n))) is not None}
 
@@ -10327,6 +10356,35 @@ def _checkin_form(t: Tournament, ev: EventState, path: Path, issues: list[Issue]
                + (f"不再列出的 {'、'.join(lost)} 原填的到场情况没有转入（已不在参赛名单中）。" if lost else ""))
     issues.append(issue("CHECKIN_FORM_UPDATED", msg, at=CellRef(rel)))
     return 1
+
+
+def checkin_rows(t: Tournament, ev: EventState) -> dict[str, list[tuple[str, str, str, str]]]:
+    """The rows of an event's 签到表 (R2016-F2), per 组别: (姓名, 工号, unit, 队名) of every
+    player but those of entries the office withdrew (they play no round).  Once the deadline
+    has passed the groups are known — the branch chairs' lot from the entry list alone
+    (R2016-F1, :attr:`EventState.lot_groups`) — and the rows go by group; before it all are
+    under one blank 组别.  Within a group: by unit (as tournament.yaml lists them), then
+    team (机关一2队 before 机关一10队), a team's players together in their order, so the desk
+    finds a unit's people in one place."""
+    units = {u.id: (i, u.name) for i, u in enumerate(t.spec.units)}
+    by_id = {e.id: e for e in ev.entries if e.id not in ev.withdrawn}
+
+    def order(e: Entry) -> tuple:
+        return (units.get(e.branch, (len(units), e.branch)), _natural(e.team or e.id), _natural(e.id))
+
+    def rows(es: list[Entry]) -> list[tuple[str, str, str, str]]:
+        return [(pl.shown, pl.staff_id or "", units.get(e.branch, (0, e.branch))[1], e.team)
+                for e in sorted(es, key=order) for pl in e.players]
+    lot = ev.lot_groups
+    placed = {i for ids in lot.values() for i in ids}
+    if lot and set(by_id) <= placed:
+        return {g: rows([by_id[i] for i in ids if i in by_id]) for g, ids in lot.items()}
+    return {"": rows(list(by_id.values()))}
+
+
+def _natural(text: str) -> tuple:
+    """A sort key reading the numbers in ``text`` as numbers: 机关一2队 before 机关一10队."""
+    return tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.split(r"(\d+)", text) if x)
 
 
 def _checkin_rows(book: Any) -> list[tuple[str, str, str, str]]:

@@ -187,6 +187,10 @@ class EventState:
     # an entry sent again under another id since round 1 was drawn (工号 filled in), taken for
     # the drawn one (run.drawn_as): its id now → the drawn id it plays and is placed under
     same_as: Mapping[str, str] = field(default_factory=dict)
+    #: R2016-F1: before round 1, once the deadline has passed, the groups the branch chairs'
+    #: lot puts the entries in (label → entry ids; EventRunner.lot_groups): fixed by the entry
+    #: list alone, so the 签到表 shows them; {} before the deadline or for other formats
+    lot_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 #: an entry of a drawn event in no round whose form came before round 1 was drawn, valid only

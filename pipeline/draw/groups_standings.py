@@ -129,13 +129,7 @@ class GroupsStandings:
                  ) -> tuple[dict[str, list[str]], dict[str, Any], list[str], dict[str, str]]:
         """R2016-F1/F2: groups by lot, then check-in.  Returns (groups, plan extras, notes,
         new pair id → player names)."""
-        ids = sorted(e.id for e in state.entries)
-        g = max(1, min(state.options.get("groups", 4), len(ids) // 2))
-        # R2016-F1: the groups are the branch chairs' lot, drawn before the event from the
-        # entries alone (state.lot_seed, the seed of round 1 with no one absent): who turns up
-        # changes no group.  The check-in's own lots (re-forming, moving) use the round's rng.
-        lot_rng = random.Random(int(state.lot_seed, 16)) if state.lot_seed else rng
-        groups = {group_label(i): m for i, m in enumerate(deal_groups(ids, g, lot_rng, state.branch_of))}
+        groups = self.lot_groups(state, rng)
         lot = {label: len(m) for label, m in groups.items()}     # each group's pairs as drawn
         notes: list[str] = []
         removed: list[str] = []
@@ -220,6 +214,20 @@ class GroupsStandings:
                             f"即无人缺席时第1轮的种子）；签到后的重新组合等抽签用本轮种子。")
         extras = {"merged": merged, "removed": removed, "moved": moved, "dropped": dropped}
         return groups, extras, notes, labels
+
+    @staticmethod
+    def lot_groups(state: EventState, rng: random.Random | None = None) -> dict[str, list[str]]:
+        """R2016-F1: the groups by the branch chairs' lot — label → entry ids in draw order —
+        drawn before the event from the entries alone (``state.lot_seed``, the seed of round 1
+        with no one absent): who turns up changes no group, so the 签到表 made after the
+        deadline shows them (:func:`pipeline.run._checkin_form`).  Without a lot seed the
+        round's ``rng`` deals them.  The check-in's own lots (re-forming, moving) use the
+        round's rng (:meth:`check_in`)."""
+        ids = sorted(e.id for e in state.entries)
+        g = max(1, min(state.options.get("groups", 4), len(ids) // 2))
+        lot_rng = random.Random(int(state.lot_seed, 16)) if state.lot_seed else rng
+        assert lot_rng is not None, "the groups' lot needs a seed or a random generator"
+        return {group_label(i): m for i, m in enumerate(deal_groups(ids, g, lot_rng, state.branch_of))}
 
     @staticmethod
     def _person(entries: dict, entry_id: str, key: str) -> str:

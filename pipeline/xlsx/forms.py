@@ -96,19 +96,27 @@ def write_awards_form(tournament: "Tournament", path: str | Path, rows: int = AW
 
 
 def write_checkin_form(tournament: "Tournament", event: "EventSpec",
-                       groups: dict[str, list[tuple[str, str]]], path: str | Path,
+                       groups: Mapping[str, Sequence[Sequence[str]]], path: str | Path,
                        answers: Mapping[tuple[str, str], Any] | None = None, notice: str = "") -> Path:
-    """The check-in sheet (R2016-F2): one pre-filled row per player (项目, 组别, 姓名,
-    工号), 到场 a 是/否 dropdown, left blank — every row is to be marked: a row still blank when
-    the sheet comes back holds round 1 (:func:`pipeline.ingest.sheets.read_absent`); it was
-    taken as present.  ``groups`` maps group → [(name, staff_id)];
-    its _meta records them (:func:`pipeline.layout.checkin_players`), so the run writes the
-    form again only when the players it would list are others.  ``answers`` (name,
+    """The check-in sheet (R2016-F2): one pre-filled row per player (项目, 组别, the unit —
+    headed with the league's ``unit_word`` —, 队名, 姓名, 工号), 到场 a 是/否 dropdown, left
+    blank — every row is to be marked: a row still blank when the sheet comes back holds
+    round 1 (:func:`pipeline.ingest.sheets.read_absent`); it was taken as present.
+    ``groups`` maps group (R2016-F1; "" before the groups are fixed) → rows of (name,
+    staff_id[, unit, team]), in the order printed (:func:`pipeline.run.checkin_rows`);
+    its _meta records the players (:func:`pipeline.layout.checkin_players`), so the run writes the
+    form again only when the players it would list are others.  The reader finds its columns
+    by their labels (:data:`pipeline.layout.CHECKIN_COLUMNS`): the unit and 队名 are not read,
+    and an earlier version's form without them reads the same.  ``answers`` (name,
     staff_id) → 到场 are filled in — an earlier form's, carried over when the list changed —
     and ``notice`` (said in the office's words) goes on the line above the header."""
     spec = tournament.spec
-    labels = list(layout.CHECKIN_COLUMNS)
-    note = zh("到场的选手选“是”，未到场的选“否”。未到场的选手将被移出比赛，剩下的单人在组内重新配对。", spec)
+    unit = zh(spec.unit_word or "单位", spec)
+    if unit in (*layout.CHECKIN_COLUMNS, layout.CHECKIN_TEAM):     # (a unit word no reader could tell apart)
+        unit = "单位"
+    labels = ["项目", "组别", unit, layout.CHECKIN_TEAM, "姓名", "工号", "到场"]
+    note = zh("到场的选手选“是”，未到场的选“否”。未到场的选手将被移出比赛，剩下的单人在组内重新配对。"
+              + ("组别已按报名名单抽签确定，与签到无关。" if any(groups) else ""), spec)
     wb, ws, hdr = _start(zh(f"{spec.name} {event.name} 签到表", spec), note, labels,
                          layout.CHECKIN_SHEET, spec)
     if notice:
@@ -118,15 +126,19 @@ def write_checkin_form(tournament: "Tournament", event: "EventSpec",
     at = {l: i for i, l in enumerate(labels, start=1)}
     answers = answers or {}
     r = hdr + 1
+    units, teams = [8.0], [8.0]
     for group, players in groups.items():
-        for name, staff_id in players:
-            _row(ws, r, [event.name, group, name, staff_id or "", answers.get((name, staff_id or ""))],
-                 editable=[at["到场"]])
+        for name, staff_id, *more in players:
+            branch, team = (list(more) + ["", ""])[:2]
+            _row(ws, r, [event.name, group, branch or "", team or "", name, staff_id or "",
+                         answers.get((name, staff_id or ""))], editable=[at["到场"]])
+            units.append(text_width(branch or "") + 2)
+            teams.append(text_width(team or "") + 2)
             r += 1
     last = max(hdr + 1, r - 1)
     add_list_validation(ws, col_range(at["到场"], hdr + 1, last), list(CHECKIN_CHOICES), title="到场",
                         prompt="是 / 否", script=spec.script)
-    set_widths(ws, [max(10.0, text_width(event.name) + 2), 8, 12, 14, 8])
+    set_widths(ws, [max(10.0, text_width(event.name) + 2), 8, min(24.0, max(units)), min(20.0, max(teams)), 12, 14, 8])
     return _finish(wb, ws, hdr, len(labels),
                    [(layout.META_KIND, layout.KIND_CHECKIN), (layout.META_TOURNAMENT, spec.id),
                     (layout.META_EVENT, event.id), (layout.META_CHECKIN_PLAYERS, layout.checkin_players(groups))],

@@ -38,29 +38,38 @@ def _fill(path: Path, marks: dict[str, str]) -> dict[str, str]:
 
     wb = openpyxl.load_workbook(path)
     ws = wb["签到"]
+    at = _columns(ws)
     ids = {}
     for row in ws.iter_rows(min_row=5):
-        name = row[2].value
+        name = row[at["姓名"]].value
         if name in marks:
-            row[4].value = marks[name]
-            ids[name] = row[3].value
+            row[at["到场"]].value = marks[name]
+            ids[name] = row[at["工号"]].value
     assert set(ids) == set(marks)
     wb.save(path)
     return ids
+
+
+def _columns(ws) -> dict[str, int]:
+    """The form's columns by header label (0-based): it shows more than the reader reads."""
+    return {c.value: i for i, c in enumerate(ws[4]) if c.value}
 
 
 def _names(path: Path, n: int = 4) -> list[str]:
     import openpyxl
 
     ws = openpyxl.load_workbook(path)["签到"]
-    return [r[2].value for r in ws.iter_rows(min_row=5) if r[2].value][:n]
+    c = _columns(ws)["姓名"]
+    return [r[c].value for r in ws.iter_rows(min_row=5) if r[c].value][:n]
 
 
 def _answers(path: Path) -> dict[str, str]:
     import openpyxl
 
     ws = openpyxl.load_workbook(path)["签到"]
-    return {r[2].value: r[4].value for r in ws.iter_rows(min_row=5) if r[2].value and r[4].value}
+    at = _columns(ws)
+    c, h = at["姓名"], at["到场"]
+    return {r[c].value: r[h].value for r in ws.iter_rows(min_row=5) if r[c].value and r[h].value}
 
 
 def _issues(out: Path, code: str) -> list[dict[str, str]]:

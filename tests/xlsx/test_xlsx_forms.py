@@ -55,14 +55,23 @@ def test_R2016_F2_checkin_form(tournament, tmp_path):
     assert (meta[layout.META_KIND], meta[layout.META_EVENT]) == (layout.KIND_CHECKIN, "guandan")
     ws = wb[layout.CHECKIN_SHEET]
     hdr = meta["header_row"]
-    assert [c.value for c in ws[hdr]] == layout.CHECKIN_COLUMNS
+    # the reader's columns, and (shown only) the unit in the league's word and the team
+    assert [c.value for c in ws[hdr]] == ["项目", "组别", "分工会", "队名", "姓名", "工号", "到场"]
+    assert set(layout.CHECKIN_COLUMNS) <= {c.value for c in ws[hdr]}
     rows = [[c.value for c in r] for r in ws.iter_rows(min_row=hdr + 1, max_row=hdr + 3)]
-    assert rows == [["掼蛋", "A", "张三", "1001", None], ["掼蛋", "A", "=cmd", None, None],
-                    ["掼蛋", "B", "王五", "1003", None]]
-    assert ws.cell(hdr + 2, 3).data_type == "s"
-    assert ws.cell(hdr + 1, 3).protection.locked and not ws.cell(hdr + 1, 5).protection.locked
-    dv = _dvs(ws)["E"]
-    assert dv.formula1 == '"是,否"' and str(dv.sqref) == f"E{hdr + 1}:E{hdr + 3}"
+    assert rows == [["掼蛋", "A", None, None, "张三", "1001", None], ["掼蛋", "A", None, None, "=cmd", None, None],
+                    ["掼蛋", "B", None, None, "王五", "1003", None]]
+    assert ws.cell(hdr + 2, 5).data_type == "s"
+    assert ws.cell(hdr + 1, 5).protection.locked and not ws.cell(hdr + 1, 7).protection.locked
+    dv = _dvs(ws)["G"]
+    assert dv.formula1 == '"是,否"' and str(dv.sqref) == f"G{hdr + 1}:G{hdr + 3}"
+    # rows with the unit and team (pipeline.run.checkin_rows); the record is of the players only
+    path = write_checkin_form(tournament, ev, {"A": [("张三", "1001", "行政第一分工会", "行政一1队")]},
+                              tmp_path / "c2.xlsx")
+    wb = load_workbook(path)
+    assert [c.value for c in wb[layout.CHECKIN_SHEET][hdr + 1]] == ["掼蛋", "A", "行政第一分工会", "行政一1队", "张三",
+                                                                   "1001", None]
+    assert read_meta(wb)[layout.META_CHECKIN_PLAYERS] == '[["A",[["张三","1001"]]]]'
 
 
 def test_R2011_F1_playoff_form(tournament, tmp_path):

@@ -1662,10 +1662,12 @@ def own_mail_after_deadline(t: Tournament, issues: IssueLog, now: dt.datetime,
     resend after the deadline).  It says what holds instead, in the receipts' words
     (:func:`pipeline.mail.receipts.window_at`): 已不能再通过邮件更正 … 请联系 …, or that a form
     sent now is marked late, with the events still open and until when.  Returns how many."""
-    from .mail.receipts import window_at
-
     if not any(i.code == "OWN_MAIL" for i in issues):
         return 0
+    # (imported only then: pipeline.mail and what it imports, ssl among them, were ~90 M
+    # instructions of every night's run, a seventh of a one-changed night's run process)
+    from .mail.receipts import window_at
+
     events_of = {getattr(reg, "branch", ""): {r.event for r in getattr(reg, "rows", ()) if getattr(r, "event", "")}
                  for _, reg in newest}
 

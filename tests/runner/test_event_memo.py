@@ -353,7 +353,7 @@ def test_kept_results_behave_as_the_dict_they_stand_for():
     assert len(k) == 2 and k.loaded
 
 
-def test_a_night_with_one_new_workbook_writes_it_without_importing_openpyxl_here(league, tmp_path):
+def test_a_night_with_one_new_workbook_writes_it_without_importing_openpyxl_or_the_receipts_here(league, tmp_path):
     """run.render_all: a couple of returned copies go to a worker, which imports the
     workbook writers; the run's own process renders pages and never imports openpyxl (a
     seventh of a second of such a night)."""
@@ -365,10 +365,14 @@ def test_a_night_with_one_new_workbook_writes_it_without_importing_openpyxl_here
     _resend_with_new_bytes(folder)
     code = ("import sys; from pathlib import Path; from pipeline.run import RunOptions, run; "
             f"r = run(RunOptions(folder=Path({str(folder)!r}), out_parent=Path({str(out)!r}), pdf=False)); "
-            "print(r.written, 'openpyxl' in sys.modules)")
+            "print(r.written, 'openpyxl' in sys.modules, 'pipeline.mail.receipts' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    written, imported = done.stdout.split()
+    written, imported, receipts = done.stdout.split()
     assert int(written) > 0 and imported == "False", done.stdout
+    # nor the receipts' module (and ssl with it) on a night that sends none and has no
+    # OWN_MAIL to word: run.own_mail_after_deadline imported it every night, ~90 M
+    # instructions, a seventh of a one-changed night's run process
+    assert receipts == "False", done.stdout
     copies = sorted((out / "t2016-poker" / "returned").glob("*再次发送-*-返回.xlsx"))
     assert copies and copies[0].stat().st_size > 0
 

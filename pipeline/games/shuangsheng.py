@@ -242,6 +242,21 @@ def match_winner(a_level: int, b_level: int, mp: tuple[int, int]) -> int | None:
     return None
 
 
+def both_past_a_message(a_cell: str, b_cell: str) -> str:
+    """The Chinese message for a row with both 级数 “过A” (R2020-F3; R2015-C4 alike): passing
+    A ends the match, so only the side that passed it first can be “过A” — the other side
+    stopped at its level then (A at most).  Scoring it as equal levels left the 庄家 the
+    winner of an impossible result.
+
+    >>> "F7、G7" in both_past_a_message("F7", "G7")
+    True
+    """
+    cells = "、".join(c for c in (a_cell, b_cell) if c)
+    return (f"“{A_LEVEL}”和“{B_LEVEL}”都填了“过A”{f'（{cells}）' if cells else ''}，但一方过A即比赛结束，"
+            "只有先过A的一方能填“过A”，另一方填过A时打到的级数（2–10、J、Q、K 或 A）。"
+            "请裁判核对记分表，把另一方的级数改正后重新发送；这一桌暂不计成绩")
+
+
 # -- the game -----------------------------------------------------------------------------
 @dataclass
 class Shuangsheng:
@@ -315,6 +330,9 @@ class Shuangsheng:
             a = r.level(A_LEVEL, allow_past_a=True)
             b = r.level(B_LEVEL, allow_past_a=True)
             if a is None or b is None:
+                continue
+            if a == b == PAST_A:
+                r.bad(A_LEVEL, both_past_a_message(row.at(A_LEVEL).cell, row.at(B_LEVEL).cell))
                 continue
             # R2020-F3: the dealer decides only equal levels (K:5 with 庄家 blank was refused)
             dealer = r.choice(DEALER, SIDES, aliases=SIDE_ALIASES, blank_as=None if a == b else "")

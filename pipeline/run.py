@@ -5058,7 +5058,11 @@ class EventRunner:
                         self.merged_from_above(m, row, ctx)
                     if len(self.issues) == said:
                         self.left_blank(m, rr.values.get("牌号"), rec, ctx, said_blank, rr.at(labels[0]))
+                    # a result cell holding an error value or a formula without a saved value
+                    # reads as blank, but it was filled: said at that cell (RESULT_INVALID, before
+                    # the loop), never also as signed and left blank (“请删去这一行的签名”)
                     if len(self.issues) == mark and not sheet_blank and \
+                            not any(l in row.errors for l in labels) and \
                             (m.key, _board_key(row.values.get("牌号"))) not in chosen:
                         self.signed_blank(m, row, rec, ctx, book, rr.at(labels[0]))
                     continue        # not played yet (a row with hands on the detail sheet is: its totals come from them)

@@ -242,6 +242,21 @@ def match_winner(a_level: int, b_level: int, mp: tuple[int, int]) -> int | None:
     return None
 
 
+def both_past_a_message(a_cell: str, b_cell: str) -> str:
+    """The Chinese message for a row with both 级数 “过A” (R2020-F3; R2015-C4 alike): passing
+    A ends the match, so only the side that passed it first can be “过A” — the other side
+    stopped at its level then (A at most).  Scoring it as equal levels left the 庄家 the
+    winner of an impossible result.
+
+    >>> "F7、G7" in both_past_a_message("F7", "G7")
+    True
+    """
+    cells = "、".join(c for c in (a_cell, b_cell) if c)
+    return (f"“{A_LEVEL}”和“{B_LEVEL}”都填了“过A”{f'（{cells}）' if cells else ''}，但一方过A即比赛结束，"
+            "只有先过A的一方能填“过A”，另一方填过A时打到的级数（2–10、J、Q、K 或 A）。"
+            "请裁判核对记分表，把另一方的级数改正后重新发送；这一桌暂不计成绩")
+
+
 # -- the game -----------------------------------------------------------------------------
 @dataclass
 class Shuangsheng:
@@ -316,12 +331,13 @@ class Shuangsheng:
             b = r.level(B_LEVEL, allow_past_a=True)
             if a is None or b is None:
                 continue
+            hands = (details or {}).get(row.match.key)
+            both_past = a == b == PAST_A
             # R2020-F3: the dealer decides only equal levels (K:5 with 庄家 blank was refused)
-            dealer = r.choice(DEALER, SIDES, aliases=SIDE_ALIASES, blank_as=None if a == b else "")
+            dealer = r.choice(DEALER, SIDES, aliases=SIDE_ALIASES, blank_as=None if a == b and not both_past else "")
             if dealer is None:
                 continue
             d = SIDES.index(dealer) if dealer else None     # (not needed: the levels differ)
-            hands = (details or {}).get(row.match.key)
             if hands:
                 replayed = self._replay_details(row, hands, issues)
                 if replayed is None:
@@ -335,6 +351,11 @@ class Shuangsheng:
                             f"\"{level_name(computed)}\"：请核对明细或改正级数"), at=row.at(label)))
                 if mismatch:
                     continue
+            if both_past:
+                # R2020-F3: passing A ends the match, so only one side has passed it (a 明细
+                # says where instead: its replay refuses a hand after the pass)
+                r.bad(A_LEVEL, both_past_a_message(row.at(A_LEVEL).cell, row.at(B_LEVEL).cell))
+                continue
             mp = match_points(a, b, d if d is not None else 0, pts)
             winner = match_winner(a, b, mp)
             reason = (f"级数 {level_name(a)}:{level_name(b)}" if a != b else
@@ -356,15 +377,26 @@ class Shuangsheng:
     def _replay_details(self, row: ResultRow, items: list[dict[str, Any]], issues: list[Issue]
                         ) -> tuple[int, int] | None:
         """Replay the 明细 rows of one table (R2020-C1…C4); None (with issues) when a row is
-        bad or a hand's 庄家方 breaks the R2020-C3 rotation (the first such hand is reported)."""
+        bad or a hand's 庄家方 breaks the R2020-C3 rotation (the first such hand is reported), or
+        when a hand is recorded after a side passed A (R2020-F3: that ends the match; the first
+        such hand is reported at its 局号)."""
         levels = (2, 2)
         ok = True
         rotation_reported = False
+        passed: tuple[str, int] | None = None         # (hand number, side) of the pass of A
+        past_reported = False
         prev: tuple[str, int, int] | None = None      # (hand number, dealer side, next dealer side)
         for drow in detail_rows(items):
             if all(is_blank(drow.values.get(k)) for k in (D_DEALER, D_POINTS, D_BOTTOM_KIND, D_PAIRS, D_BOTTOM, D_WRONG)):  # 局号 is pre-numbered
                 continue
             r = DetailReader(drow, row.match, issues, D_HAND)
+            if passed is not None and not past_reported:
+                # R2020-F3: passing A ends the match — no hand follows it (the replay went on,
+                # and took the other side past A as well: 过A:过A scored as equal levels)
+                r.bad(D_HAND, f"第 {passed[0]} 局{SIDES[passed[1]]}方已过A，比赛即告结束，之后不应再有牌局：请核对"
+                              f"第 {passed[0]} 局及以后的记录（过A之后的各局请删去），并相应改正级数")
+                past_reported = True
+                ok = False
             dealer = r.choice(D_DEALER, SIDES, aliases=SIDE_ALIASES)
             hand = self._read_hand(r, dealer)
             if hand is None:
@@ -379,6 +411,8 @@ class Shuangsheng:
                     ok = False
             levels, up = play_hand(levels, hand)
             prev = (r.hand, hand.dealer, next_dealer_side(hand.dealer, up))
+            if passed is None and PAST_A in levels:
+                passed = (r.hand, levels.index(PAST_A))     # (one side goes up per hand)
         return levels if ok else None
 
     @staticmethod

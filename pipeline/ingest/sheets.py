@@ -263,8 +263,8 @@ def adopt_renamed_detail_sheet(book: Book, file: str, name: str, labels: Sequenc
             break
     if first is None:
         return []
-    names = "、".join(f"“{ws.name}”" for ws in holding)
-    return [issue("SHEET_RENAMED", f"成绩表《{file}》中没有“{name}”工作表，而工作表{names}都是{name}表格（如 "
+    names = "、".join(f"工作表“{ws.name}”" for ws in holding)     # (each beside 工作表: quoted as the tab is named)
+    return [issue("SHEET_RENAMED", f"成绩表《{file}》中没有“{name}”工作表，而{names}都是{name}表格（如 "
                   f"{first.sheet}!{first.cell} 已填写），不知道哪一张是“{name}”，都没有读取：成绩栏空着的级数或得分无法由"
                   f"{name}逐局算出，填了的也没有与{name}核对。请把填好的一张改回原名“{name}”、删除其余几张后重新发送。",
                   at=first)]

@@ -39,7 +39,7 @@ CODES: dict[str, Severity] = {
     "SUPERSEDED": Severity.INFO,
     # added codes
     "SENDER_UNKNOWN": Severity.WARNING,     # mail not from the branch's registered address
-    "SHEET_RENAMED": Severity.WARNING,      # a form's 报名表 (a result workbook's 成绩) sheet renamed: the one sheet holding its table read
+    "SHEET_RENAMED": Severity.WARNING,      # a form's 报名表 (a result workbook's 成绩) sheet renamed: the one sheet holding its table read (明细 too)
     "OTHER_UNITS_FORM": Severity.ERROR,     # a unit's genuine form mailed from another unit's registered address: not taken
     "RESULT_MISSING": Severity.INFO,        # a round waits for results
     "DRAW_INPUT_CHANGED": Severity.WARNING, # a frozen round's inputs changed after publication

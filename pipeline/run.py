@@ -4868,13 +4868,41 @@ class EventRunner:
                         "（原样重发的文件会被当作同一份，请先在签名栏等可填写处改动一下再保存）；如确是更正，无需处理。",
                         at=CellRef(rec.file_name, layout.RESULT_SHEET))
 
+    def _detail_missing(self, ctx: _RoundSheets, rec: Received, book: Any, keyed: list[tuple[tuple, Any]]) -> None:
+        """SHEET_RENAMED (a warning, at the first such cell) when the workbook has no detail
+        sheet (deleted, or renamed with its header changed: :func:`adopt_renamed_detail_sheet`
+        found none) and a drawn table's 成绩 row is filled but leaves its first result column
+        (the levels, 斗地主's 得分) blank, not a forfeit: what the handbook lets the detail give
+        (R2016-C1, R2020-C1, R2015-C1, R2020-D3).  The row's own RESULT_INVALID only asked for
+        the levels or the row cleared, and never named the missing tab."""
+        from . import layout
+        from .games.common import FORFEIT_LABEL
+
+        detail, first = ctx.detail, ctx.columns[0] if ctx.columns else None
+        if first is None or not first.required:
+            return
+        need = [(ctx.matches[key], row) for key, row in keyed
+                if key in ctx.matches and not row_blank(row, ctx.columns)
+                and row.values.get(first.label) in (None, "") and row.values.get(FORFEIT_LABEL) in (None, "")]
+        if not need:
+            return
+        tables = "、".join(dict.fromkeys(_table_name(m) for m, _ in need[:5])) + ("等" if len(need) > 5 else "")
+        at = need[0][1].cells.get(first.label) if first.label in need[0][1].cells else None
+        self.issues.add("SHEET_RENAMED",
+                        f"{self.ev.name} 第{ctx.rnd.round}轮：成绩表《{rec.file_name}》里没有“{detail.name}”工作表"
+                        f"（被删除，或改了工作表名和表头，认不出来）：{tables}的“{first.label}”等栏空着，本可由"
+                        f"“{detail.name}”逐局算出，现在无法计分。请把逐局记录填在名为“{detail.name}”的工作表中"
+                        f"（用下发的成绩表，不要改工作表名和表头），或在“{layout.RESULT_SHEET}”工作表补填这些栏，"
+                        "然后重新发送。",
+                        at=at or CellRef(rec.file_name, layout.RESULT_SHEET))
+
     def _read_sheet(self, ctx: _RoundSheets, rec: Received, book: Any, about: dict[int, tuple]) -> None:
         """One result workbook of the round (:meth:`read_results`): its rows into
         ``ctx.chosen``, its problems into ``self.issues`` (the table each is about into
         ``about``, by the problem's place in ``self.issues``)."""
         from . import layout
         from .games.base import ResultRow
-        from .ingest.sheets import key_of, read_details, read_results
+        from .ingest.sheets import adopt_renamed_detail_sheet, key_of, read_details, read_results
         from .ingest.workbook import cell_text
         from .issues import shorten_message
 
@@ -4912,9 +4940,18 @@ class EventRunner:
             ctx.read_fine.append(rec)
         detail = ctx.detail
         footers: list[Issue] = []       # 明细's 合计/签名 lines: notes
+        # 明细 renamed (明细表, Sheet2): the one sheet holding its table read as it, said
+        # (SHEET_RENAMED); several, one with deals: said, none read (R2016-C1)
+        renamed = adopt_renamed_detail_sheet(book, rec.file_name, detail.name, [c.label for c in detail.columns],
+                                             [c.label for c in detail.columns if c.required]) \
+            if detail is not None else []
+        detail_unread = bool(renamed) and book.sheet(detail.name) is None
         sheet_details = read_details(book, rec.file_name, detail.name, [c.label for c in detail.columns], footers) \
             if detail is not None else {}
+        self.issues.extend(renamed)
         self.issues.extend(footers)
+        if detail is not None and book.sheet(detail.name) is None and not detail_unread:
+            self._detail_missing(ctx, rec, book, keyed)
         seen: dict[tuple, tuple[int, tuple, Any]] = {}     # (table, 牌号) → (its first row, its results, its line's values)
         # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
         # sheet filled is said when the sheet fills another table of that group (a resend of
@@ -4943,7 +4980,7 @@ class EventRunner:
         split = bool(apart) and not (mine & set().union(*apart) & self.scored_so_far(ctx))
         ctx.sheet_fills.append((rec, frozenset(mine)))
         said_blank = {} if split else fills          # (what left_blank compares a blank row with)
-        sheet_blank = bool(rows) and not fills and not sheet_details and \
+        sheet_blank = bool(rows) and not fills and not sheet_details and not detail_unread and \
             all(row.values.get(label) in (None, "") for row in rows for label in labels)
         if sheet_blank:
             # the blank sheet as issued (a referee attached the wrong file): not a value in

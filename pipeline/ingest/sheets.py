@@ -213,6 +213,63 @@ def adopt_renamed_result_sheet(book: Book) -> str:
     return holding[0].name
 
 
+def adopt_renamed_detail_sheet(book: Book, file: str, name: str, labels: Sequence[str],
+                               required: Sequence[str] = ()) -> list[Issue]:
+    """A card game's detail sheet (``name``: 明细, 牌局明细) renamed by the referee (明细表,
+    Sheet2), as :func:`adopt_renamed_result_sheet` does for 成绩 (R2016-C1, R2020-C1, R2015-C1,
+    R2020-D3: the levels or scores a 成绩 row leaves blank come from the detail).  It was read as
+    no detail at all: the blank levels were asked for ("请补填…或把整行清空"), a sheet holding
+    only details was called 发错了文件, and filled levels went unchecked (TOTAL_MISMATCH).
+
+    The one visible sheet — not ``_meta``, not the sheet read as 成绩 — holding the detail
+    table's header (轮次, 组别, 桌号 and ``required``: the detail's required columns, 局号
+    first; ``labels[:1]`` when none) is read as ``name`` from now on (``book.renamed``), said
+    by a SHEET_RENAMED warning at that sheet.  Several such sheets: not guessed, none read;
+    when one of them holds a deal (a cell of ``labels`` other than the pre-filled 局号) a
+    SHEET_RENAMED warning names them all and what to do.  The sheet present under its name,
+    or no sheet holding the table: nothing (``[]``)."""
+    if book.sheet(name) is not None:
+        return []
+    from .workbook import find_table
+
+    result = book.sheet(L.RESULT_SHEET)
+    want = [*L.RESULT_KEY_COLUMNS, *(required or labels[:1])]
+    holding = []
+    for ws in book.sheets.values():
+        if ws.name == L.META_SHEET or ws.hidden or ws is result:
+            continue
+        try:
+            find_table(ws.rows, want)
+        except TableNotFound:
+            continue
+        holding.append(ws)
+    if len(holding) == 1:
+        ws = holding[0]
+        book.renamed[name] = ws.name
+        return [issue("SHEET_RENAMED", f"成绩表《{file}》的工作表“{name}”被改名为“{ws.name}”，文件里只有这一张{name}表格，"
+                      f"已按“{name}”工作表读取；以后请不要给工作表改名。", at=CellRef(file, ws.name))]
+    if not holding:
+        return []
+    deals = [label for label in labels if norm_label(label) != norm_label("局号")]
+    first = None
+    for ws in holding:
+        try:
+            _, raw = read_sheet_rows(book, ws.name, list(dict.fromkeys([*want, *labels])), want, file, whole=True)
+        except TableNotFound:
+            continue
+        first = next((cells[l] for _, values, cells in raw for l in deals
+                      if l in cells and cells[l].cell and _value(values.get(l)) is not None), None)
+        if first is not None:
+            break
+    if first is None:
+        return []
+    names = "、".join(f"工作表“{ws.name}”" for ws in holding)     # (each beside 工作表: quoted as the tab is named)
+    return [issue("SHEET_RENAMED", f"成绩表《{file}》中没有“{name}”工作表，而{names}都是{name}表格（如 "
+                  f"{first.sheet}!{first.cell} 已填写），不知道哪一张是“{name}”，都没有读取：成绩栏空着的级数或得分无法由"
+                  f"{name}逐局算出，填了的也没有与{name}核对。请把填好的一张改回原名“{name}”、删除其余几张后重新发送。",
+                  at=first)]
+
+
 def _renamed_sheet(book: Book, file: str) -> list[Issue]:
     """SHEET_RENAMED (a warning, at the sheet) when 成绩 is read from a renamed sheet
     (:func:`adopt_renamed_result_sheet`)."""

@@ -8058,8 +8058,12 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     accepted = {s.branch for s in submissions if s.status == "accepted"}
     report.accepted_branches = sorted(accepted)
     # (a mail's attachment with its mail: two captains' 报名表.xlsx read as one name twice)
+    # (a broken file a whole one replaced at its inbox path is settled, SUPERSEDED: not listed
+    # as 未被接受 every night after — an audit)
+    settled_files = {i.source for i in state.issues if i.code == "SUPERSEDED" and i.source}
     report.rejected_files = [s.file + (f"（邮件{inputs.mail_of[s.sha256][0]}的附件）" if s.sha256 in inputs.mail_of else "")
-                             for s in submissions if s.status in ("rejected", "unreadable")]
+                             for s in submissions if s.status == "rejected"
+                             or (s.status == "unreadable" and s.sha256 not in settled_files)]
 
     say("写出文件 …")
     written = render_all(t, out, state, current, opts, say, ledger, early)

@@ -134,6 +134,7 @@ def test_a_cut_mail_recorded_then_put_there_whole_is_superseded(tmp_path: Path, 
     assert mine == [("SUPERSEDED", "info")], [i.row() for i in second.issues]
     said = next(i.message for i in second.issues if i.code == "SUPERSEDED")
     assert "取代" in said and "无需处理" in said
+    assert second.rejected_files == [], second.rejected_files      # (未被接受的文件 every night)
 
 
 def test_a_download_recorded_by_an_earlier_version_is_no_error_for_good(tmp_path: Path, monkeypatch) -> None:

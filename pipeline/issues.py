@@ -65,6 +65,7 @@ CODES: dict[str, Severity] = {
     "SESSION_PASSED": Severity.WARNING,     # a round drawn after its session began (results late): next session, or no date
     "SCORING_CHANGED": Severity.WARNING,    # a drawn event's points / game_options edited: standings take them
     "FILE_BEING_WRITTEN": Severity.INFO,    # an inbox file still being written: left for the next night
+    "PARTIAL_DOWNLOAD": Severity.WARNING,   # a download's temporary file (.crdownload, .part) left in the inbox: not taken
     "CLOCK_BEHIND": Severity.WARNING,       # this run's time (clock or --now) before a round already published
     "CLOCK_WAS_AHEAD": Severity.WARNING,    # a round published far ahead of this run and of every file: that run's clock was ahead; said once
     "DEADLINE_MISSING": Severity.WARNING,   # an event without a deadline in tournament.yaml: open, not drawn, every night

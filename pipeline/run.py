@@ -178,6 +178,15 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
     links: list[tuple[str, str]] = []
     for rel_raw, full, st in inbox_files(t.inbox, links):
         path = Path(full)
+        if Path(rel_raw).suffix.lower() in PARTIAL_EXTS:
+            # a browser's or sync tool's download not yet finished (象棋r1成绩表.xlsx.crdownload):
+            # never a form — left while it is written, said once at its path when it stays
+            # (it was recorded as 不是 Excel 工作簿 for good, the finished file beside it)
+            if abs(clock() - st.st_mtime) < WRITING_SECONDS:
+                _left_for_next_night(issues, rel_raw)
+            else:
+                _partial_download(issues, rel_raw, path)
+            continue
         sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         kept = sigs.get(rel_raw)
         data: bytes | None = None
@@ -285,6 +294,8 @@ INBOX_HASHES = "inbox:hashes"
 #: a file modified this recently (seconds, by the machine's clock) may still be being written
 WRITING_SECONDS = 30
 _ZIP_EXTS = (".xlsx", ".xlsm", ".xltx", ".zip")
+#: the suffixes browsers and sync tools give a file while they download or write it
+PARTIAL_EXTS = (".crdownload", ".part", ".partial", ".download", ".tmp")
 
 
 def _being_written(listed: os.stat_result, read: os.stat_result, data: bytes, ext: str, now: float) -> bool:
@@ -292,20 +303,67 @@ def _being_written(listed: os.stat_result, read: os.stat_result, data: bytes, ex
     mail program) as the run reads it: it changed between the listing and the read (size,
     modification time, or fewer bytes read than it holds), or it was modified in the last
     :data:`WRITING_SECONDS` and is empty, or a zip (a workbook) not yet whole — begun
-    without its end (the central directory comes last), or space taken and nothing in it.
+    without its end (the central directory comes last), or space taken and nothing in it —
+    or a mail (.eml) not yet whole (:func:`_mail_cut`: a registration mail cut at 700 bytes
+    was taken in as a mail without attachment, its captain asked to send the table again).
     A whole file is never "being written"; a truncated one that has not changed for a while
-    is a broken file as it came (recorded, and said: UNREADABLE_FILE)."""
+    is a broken file as it came (recorded, and said: UNREADABLE_FILE).  Handbook 二."""
     if (listed.st_size, listed.st_mtime_ns) != (read.st_size, read.st_mtime_ns) or len(data) != read.st_size:
         return True
     if abs(now - read.st_mtime) >= WRITING_SECONDS:
         return False
     if not data:
         return True
+    if ext == ".eml":
+        return _mail_cut(data)
     if ext not in _ZIP_EXTS:
         return False
     if data.startswith(b"PK\x03\x04"):
         return data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557)) < 0
     return not data.strip(b"\0")
+
+
+def _mail_cut(data: bytes) -> bool:
+    """Whether a mail's bytes stop before its end: its header never ends (no blank line), a
+    multipart part of it lacks its closing boundary, or a base64 body stops inside a group of
+    four.  Looked at only for a mail written in the last seconds (:func:`_being_written`):
+    the parse is not paid for the old mails of every night."""
+    import email
+    from email import errors, policy
+
+    if b"\n\n" not in data and b"\r\n\r\n" not in data:
+        return True
+    try:
+        msg = email.message_from_bytes(data, policy=policy.compat32)
+    except Exception:  # noqa: BLE001 - no parser takes it: a broken mail, said when it is old
+        return False
+    for part in msg.walk():
+        if any(isinstance(d, (errors.CloseBoundaryNotFoundDefect, errors.StartBoundaryNotFoundDefect))
+               for d in part.defects):
+            return True
+        body = part.get_payload()
+        if (not part.is_multipart() and isinstance(body, str)
+                and str(part.get("content-transfer-encoding", "")).strip().lower() == "base64"
+                and len("".join(body.split())) % 4):
+            return True
+    return False
+
+
+def _partial_download(issues: IssueLog, rel_raw: str, path: Path) -> None:
+    """PARTIAL_DOWNLOAD at a download's temporary file (:data:`PARTIAL_EXTS`) that has not
+    changed for a while: not taken in (it is not the file, and most likely not whole) — a
+    warning while the finished file is not beside it, else a note that it may be deleted.
+    Handbook 二."""
+    rel = shown_name(rel_raw)
+    done = path.with_name(path.name[:-len(path.suffix)])
+    if done.suffix and done.is_file():
+        issues.add("PARTIAL_DOWNLOAD", f"收件箱中的《{rel}》是下载或复制时留下的临时文件，没有收取；下载完成的"
+                   f"《{shown_name(done.name)}》已在收件箱中，这个临时文件可以删除，无需处理。",
+                   at=CellRef(rel), severity=Severity.INFO)
+        return
+    want = f"《{shown_name(done.name)}》" if done.suffix else "文件"
+    issues.add("PARTIAL_DOWNLOAD", f"收件箱中的《{rel}》是没有下载完成（或没有复制完）的临时文件，没有收取："
+               f"请重新下载完整的{want}放入收件箱，并删除这个临时文件。", at=CellRef(rel))
 
 
 def _left_for_next_night(issues: IssueLog, rel_raw: str) -> None:
@@ -1033,12 +1091,28 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     children = {r.parent for r in recs if r.parent}
     by_sha = {r.sha256: r for r in recs if r.kind != "mail"}
     notes = _mail_notes(ledger, mails, prune=True, notice=t.spec.notice_date, office=office_addresses(t.spec))
+    # a mail with a problem of its own (no workbook in it, not parsed) that another mail
+    # replaced at its inbox path (cut short while copied, then put there whole): settled —
+    # its NO_ATTACHMENT asked the captain to send again, and the whole mail was called its
+    # DUPLICATE_FILE (an audit)
+    replaced: dict[str, Received] = {}
+    at_path: dict[str, list[Received]] = {}
+    for r in mails:
+        if r.source:
+            at_path.setdefault(r.source, []).append(r)
+    for group in at_path.values():
+        for r in group if len(group) > 1 else ():
+            note = notes.get(r.sha256) or {}
+            if note and (note.get("unparsable") or not note.get("attachments")):
+                newer = _mail_replaced_in_place(ledger.root, r, group)
+                if newer is not None:
+                    replaced[r.sha256] = newer
     # one mail saved twice (fetched by --imap and saved by hand: a Received line apart) is one
     # mail: its first copy is said and answered, not both (two NO_ATTACHMENT, two receipts)
     first_copy: dict[tuple[str, str], Received] = {}
     for r in sorted(mails, key=lambda r: (aware(r.received_at), r.file_name, r.sha256)):
         mid = (notes[r.sha256] or {}).get("message_id") or ""
-        if mid:
+        if mid and r.sha256 not in replaced:
             first_copy.setdefault((r.sender, mid), r)
             if mail_ids is not None:     # (for settle_rejected_before: a mail and its copies are one)
                 mail_ids[r.sha256] = f"{r.sender}\n{mid}"
@@ -1048,6 +1122,12 @@ def mail_issues(t: Tournament, ledger: Ledger, issues: IssueLog, inputs: Inputs 
     for r in mails:
         note = notes[r.sha256]
         if not note:            # its stored copy could not be read: nothing to say about it
+            continue
+        newer = replaced.get(r.sha256)
+        if newer is not None:
+            issues.add("SUPERSEDED", f"邮件{named(r)}（{cn_when(r.received_at)} 收到）中没有可收取的表格（多半是复制进收件箱时"
+                       f"没有写完，邮件不完整），已被其后放在收件箱同一位置的邮件{named(newer)}取代，无需处理；原文件仍保存在台账中。",
+                       at=CellRef(r.file_name), branch=sender_unit(t, r.sender), source=r.sha256)
             continue
         first = first_copy.get((r.sender, note.get("message_id") or ""))
         later_copy = first is not None and first is not r       # a later copy of a mail saved twice
@@ -1400,6 +1480,10 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
     for rec in recs:
         if rec.sha256 == _EMPTY_SHA and not rec.parent:
             continue        # an empty inbox file recorded by an earlier version: intake says it at its path
+        if not rec.parent and Path(rec.source or rec.file_name).suffix.lower() in PARTIAL_EXTS:
+            # a download's temporary file recorded by an earlier version (不是 Excel 工作簿, for
+            # good after the finished file came): intake says it at its path while it is there
+            continue
         where = CellRef(rec.file_name)
         unit = sender_unit(t, rec.sender)
         # a file set aside: its submission is on the page of the unit that sent it
@@ -1468,7 +1552,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
         if missing:
             _copy_lost_issue(issues, rec, came_in(rec), reading, unit, stale=missing == "stale")
         kind = reading[0]
-        later = _replaced_in_place(rec, recs) if kind == "unreadable" else None
+        later = _replaced_in_place(rec, recs, ledger.root, mails) if kind == "unreadable" else None
         if kind == "lost":
             fresh.pop(key, None)
             kind = "unreadable"
@@ -1476,8 +1560,10 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
             # an inbox file cut short (copied in halfway, saved while being written) and then
             # put there whole under the same name: the office was asked to act on the broken
             # one night after night (an audit)
-            issues.add("SUPERSEDED", f"文件《{rec.file_name}》（{cn_when(rec.received_at)} 收到）"
-                       f"无法读取，已被其后放在收件箱同一位置的《{later.file_name}》"
+            place = (f"放在收件箱同一位置的邮件《{mails[later.parent].file_name}》中的《{later.file_name}》"
+                     if later.parent and later.parent in mails else f"放在收件箱同一位置的《{later.file_name}》")
+            issues.add("SUPERSEDED", f"文件《{rec.file_name}》{came_in(rec) or f'（{cn_when(rec.received_at)} 收到）'}"
+                       f"无法读取，已被其后{place}"
                        f"（{cn_when(later.received_at)} 收到）取代，无需处理；原文件仍保存在台账中。",
                        at=where, source=rec.sha256, branch=unit)
             inputs.unreadable.append(aside)
@@ -1812,16 +1898,46 @@ def _unpickle(data: bytes) -> Any:
         return pickle.loads(data)
 
 
-def _replaced_in_place(rec: Received, recs: list[Received]) -> Received | None:
+def _replaced_in_place(rec: Received, recs: list[Received], root: Path | None = None,
+                       mails: dict[str, Received] | None = None) -> Received | None:
     """The file received after ``rec`` from the very inbox path ``rec`` came from (other
-    content, a later time), when ``rec`` was put in the inbox itself (not a mail's
-    attachment); else None.  A workbook cut short and then saved there whole is that file's
-    newer version, whatever it holds."""
-    if rec.parent or not rec.source:
+    content, a later time), when ``rec`` was put in the inbox itself; else None.  A workbook
+    cut short and then saved there whole is that file's newer version, whatever it holds.
+
+    A mail's attachment (given the ledger's ``root`` and the ``mails`` by SHA-256): the
+    attachment of that name in the mail that replaced its mail at the same inbox path
+    (:func:`_mail_replaced_in_place`), or that mail when it has none — a result mail copied
+    in halfway and then put there whole left 文件不完整…请重新提交 for good (an audit)."""
+    if rec.parent:
+        mail = (mails or {}).get(rec.parent)
+        if mail is None or root is None or not mail.source:
+            return None
+        newer = _mail_replaced_in_place(root, mail, [m for m in mails.values() if m.source == mail.source])
+        if newer is None:
+            return None
+        return next((r for r in recs if r.parent == newer.sha256 and r.file_name == rec.file_name), newer)
+    if not rec.source:
         return None
     after = [r for r in recs if not r.parent and r.source == rec.source and r.sha256 != rec.sha256
              and aware(r.received_at) > aware(rec.received_at)]
     return max(after, key=lambda r: aware(r.received_at)) if after else None
+
+
+def _mail_replaced_in_place(root: Path, mail: Received, same_place: list[Received]) -> Received | None:
+    """The mail put at ``mail``'s inbox path after it (``same_place``: the mails recorded from
+    that path): one received later, or the same mail grown — its kept copy begins with all of
+    ``mail``'s bytes (a mail cut short while it was copied, then put there whole: both have
+    one Date, so one time of receipt).  None when there is none.  Reads the two kept copies
+    only for mails that share a path (rare)."""
+    def grown(m: Received) -> bool:
+        try:
+            cut, whole = mail.stored(root).read_bytes(), m.stored(root).read_bytes()
+        except OSError:
+            return False
+        return len(whole) > len(cut) and whole.startswith(cut)
+    after = [m for m in same_place if m.sha256 != mail.sha256 and m.source == mail.source
+             and (aware(m.received_at) > aware(mail.received_at) or grown(m))]
+    return max(after, key=lambda m: aware(m.received_at)) if after else None
 
 
 def _read_one_pickled(t: Tournament, root: Path, rec: Received) -> bytes:
@@ -8004,8 +8120,12 @@ def _run_locked(t: Tournament, out: Path, ledger: Ledger, opts: RunOptions, say:
     accepted = {s.branch for s in submissions if s.status == "accepted"}
     report.accepted_branches = sorted(accepted)
     # (a mail's attachment with its mail: two captains' 报名表.xlsx read as one name twice)
+    # (a broken file a whole one replaced at its inbox path is settled, SUPERSEDED: not listed
+    # as 未被接受 every night after — an audit)
+    settled_files = {i.source for i in state.issues if i.code == "SUPERSEDED" and i.source}
     report.rejected_files = [s.file + (f"（邮件{inputs.mail_of[s.sha256][0]}的附件）" if s.sha256 in inputs.mail_of else "")
-                             for s in submissions if s.status in ("rejected", "unreadable")]
+                             for s in submissions if s.status == "rejected"
+                             or (s.status == "unreadable" and s.sha256 not in settled_files)]
 
     say("写出文件 …")
     written = render_all(t, out, state, current, opts, say, ledger, early)

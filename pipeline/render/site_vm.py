@@ -107,6 +107,7 @@ CODE_LABEL = {
     "SESSION_PASSED": "比赛场次已过",
     "SCORING_CHANGED": "计分办法被改动",
     "FILE_BEING_WRITTEN": "文件正在写入",
+    "PARTIAL_DOWNLOAD": "未下载完成的临时文件",
     "CLOCK_BEHIND": "运行时间早于已公布的抽签",
     "CLOCK_WAS_AHEAD": "早先一次运行的时钟超前",
     "DEADLINE_MISSING": "项目未设报名截止时间",

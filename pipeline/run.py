@@ -2800,6 +2800,27 @@ class _WrongRound:
 
 
 @dataclass(frozen=True)
+class _Twice:
+    """Handbook RESULT_CONFLICT: a second line of one sheet for a table (a board: ``board``),
+    naming its drawn sides, typed otherwise than its first line (:meth:`EventRunner.one_row_per_table`):
+    one result or two as the game reads them (:meth:`EventRunner.read_twice`)."""
+
+    match: Match
+    row: Any                        # the second line (a sheet row)
+    first: int                      # the first line's row number
+    first_typed: tuple              # the result cells of each line as typed (:func:`_typed`)
+    typed: tuple
+    board: str
+
+
+@dataclass(frozen=True)
+class _Values:
+    """A line's values, as :func:`row_blank` asks of a row."""
+
+    values: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class _Replaced:
     """A table's row that a later sheet's row replaced (a differing row, or the same one sent
     again — its 明细 rows may differ), with what was known of it when it was the one taken,
@@ -5069,6 +5090,9 @@ class EventRunner:
         if detail is not None and book.sheet(detail.name) is None and not detail_unread:
             self._detail_missing(ctx, rec, book, keyed)
         seen: dict[tuple, tuple[int, tuple, Any]] = {}     # (table, 牌号) → (its first row, its results, its line's values)
+        # second lines of a table (a board) typed otherwise than its first line on this sheet:
+        # one result or two, as the game reads them once the sheet is read (one_row_per_table)
+        twice: list[_Twice] = []
         # the drawn tables this sheet fills, by group: a table it leaves blank that an earlier
         # sheet filled is said when the sheet fills another table of that group (a resend of
         # that part of the sheet; another group's referee fills only his own rows)
@@ -5201,7 +5225,7 @@ class EventRunner:
             mark = len(self.issues)
             try:
                 if not self.check_sides(m, row, sides, rnd, ctx.shown) or \
-                        not self.one_row_per_table(m, row, seen, rnd, labels, sides, ctx):
+                        not self.one_row_per_table(m, row, seen, rnd, labels, sides, ctx, twice):
                     continue
                 self.check_partners(m, row, ctx.sign_labels, rnd, ctx.players, ctx.columns)
                 rr = ResultRow(match=m, values={l: row.values.get(l) for l in [*labels, "牌号"]}, cells=row.cells)
@@ -5267,6 +5291,8 @@ class EventRunner:
             finally:
                 for n in range(mark, len(self.issues)):
                     about[n] = m.key
+        if twice:
+            self.read_twice(ctx, rec, twice, labels, about)
         if pending:
             # the round as this sheet's rows read, once (only when a row was typed differently):
             # handbook RESULT_CONFLICT / RESULTS_REWRITTEN — two rows of a table differ when what
@@ -5517,7 +5543,8 @@ class EventRunner:
         self.waiting = "；".join(said)
 
     def one_row_per_table(self, m: Match, row: Any, seen: dict[tuple, tuple[int, tuple, Any]], rnd: Round,
-                          labels: list[str], sides: Sequence[str] = (), ctx: _RoundSheets | None = None) -> bool:
+                          labels: list[str], sides: Sequence[str] = (), ctx: _RoundSheets | None = None,
+                          twice: list[_Twice] | None = None) -> bool:
         """A table's result is filled once per sheet (per 牌号 for board-by-board games): a
         second filled row with the same 桌号 whose sides are not both written — a mistyped
         table number, its sides cleared — is RESULT_INVALID and not counted (the first
@@ -5545,11 +5572,18 @@ class EventRunner:
         signature) may differ: the note names them, at the first of them (a copy with only a
         signature changed was RESULT_CONFLICT listing the same levels twice, and held the next
         round).  On a board game the copy is a warning: a board's line given another board's
-        牌号 looks alike."""
+        牌号 looks alike.
+
+        Handbook RESULT_CONFLICT (以程序读出的成绩为准): two lines typed otherwise (象棋 “乙胜”
+        and “0-1”, 桥牌 0 and “PASS”), both naming the table's sides, are compared as two
+        sheets' rows are — by the result the game reads from each (:func:`_read_alike`), once
+        the sheet is read (``twice``: :meth:`read_twice`): the same result counts once (the note
+        above), another is the error.  Without ``twice`` they are compared as typed.  A 0 is
+        typed “0” (it was read as blank: “第 9 行（空）”, and 0 and a blank cell alike)."""
         if all(row.values.get(l) in (None, "") for l in labels if l != "牌号"):
             return True         # (a 牌号 may be pre-printed: a row with no score is not filled)
         board = _board_key(row.values.get("牌号")) if "牌号" in labels else ""
-        typed = tuple(str(row.values.get(l) or "").strip() for l in labels)      # as _row_values
+        typed = tuple(_typed(row.values.get(l)) for l in labels)
         first, first_typed, first_values = seen.setdefault((m.key, board), (row.row, typed, row.values))
         if first == row.row:
             return True
@@ -5566,6 +5600,12 @@ class EventRunner:
         other = [k for k in dict.fromkeys([*b, *a]) if a.get(k, "") != b.get(k, "")] if same else []
         also = f"两行得分相同（只有{'、'.join(other)}不同）" if other else "两行完全相同"
         head = f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}："
+        if twice is not None and ctx is not None and first_typed != typed and named(row.values) and \
+                named(first_values) and (board and row.cells.get("牌号") is not None or
+                                         not row_blank(_Values(values=first_values), ctx.columns)):
+            # typed otherwise: read once the sheet is read, as between sheets (read_twice)
+            twice.append(_Twice(m, row, first, first_typed, typed, board))
+            return False
         if board and row.cells.get("牌号") is not None:
             if same:
                 self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 在本表第 {first} 行已经填写，第 {row.row} 行"
@@ -5573,14 +5613,7 @@ class EventRunner:
                                 "如果其中一行本是另一副牌，请改正它的牌号后重新发送；"
                                 "确是重复的，删除一行即可。", at=row.cells["牌号"], severity=Severity.WARNING)
                 return False
-            rest = [l for l in labels if l != "牌号"]
-
-            def said(t: tuple) -> str:     # its filled result cells: “-50”, or 南北得分“-50”、弃权“…”
-                got = [(l, v) for l, v in zip(labels, t) if l in rest and v]
-                return "、".join(f"{l if len(got) > 1 else ''}“{quoted(v)}”" for l, v in got) or "（空）"
-            self.issues.add("RESULT_INVALID", f"{head}牌号 {board} 出现两次且得分不同（第 {first} 行{said(first_typed)}，"
-                            f"第 {row.row} 行{said(typed)}）：每桌每副牌只填一行，第 {row.row} 行未计入。请删除错误的一行，"
-                            "或改正这一行的牌号后重新发送。", at=row.cells["牌号"])
+            self.board_twice(m, row, first, first_typed, typed, board, labels, rnd)
             return False
         if same:
             also = also.replace("得分", "成绩")
@@ -5600,6 +5633,81 @@ class EventRunner:
                         at=row.cells.get("桌号"))
         return False
 
+    def board_twice(self, m: Match, row: Any, first: int, first_typed: tuple, typed: tuple, board: str,
+                    labels: list[str], rnd: Round) -> None:
+        """A board filled on two lines of one sheet with different scores (:meth:`one_row_per_table`):
+        RESULT_INVALID at the second line's 牌号, naming both lines and what they hold."""
+        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}：牌号 {board} 出现两次且得分不同"
+                        f"（第 {first} 行{_said_board(labels, first_typed)}，第 {row.row} 行{_said_board(labels, typed)}）："
+                        f"每桌每副牌只填一行，第 {row.row} 行未计入。请删除错误的一行，或改正这一行的牌号后重新发送。",
+                        at=row.cells["牌号"])
+
+    def read_twice(self, ctx: _RoundSheets, rec: Received, twice: list[_Twice], labels: list[str],
+                   about: dict[int, tuple]) -> None:
+        """Handbook RESULT_CONFLICT (以程序读出的成绩为准 … 同时收到也一样): second lines of this
+        sheet (``twice``) typed otherwise than their table's (board's) first line, compared as
+        two sheets' rows are (:meth:`_read_sheet`'s ``pending``) — the round read by the game
+        (:meth:`parse_taken`) with the first line taken, and with the second line in its place;
+        the table's two readings alike (:func:`_read_alike`: 象棋 “乙胜” and “0-1”, 桥牌 0 and
+        “PASS”) are one result: counted once, a note (a warning on a board game, as the same
+        line twice: :meth:`one_row_per_table`).  Other readings, or a line the game cannot read,
+        are the error (:meth:`table_twice`, :meth:`board_twice`).  The round is read once, and
+        once more for each second line of a table (a batch takes one line of each table)."""
+        from .games.base import ResultRow
+
+        batches: list[list[_Twice]] = []
+        for t in twice:
+            batch = next((b for b in batches if all(o.match.key != t.match.key for o in b)), None)
+            if batch is None:
+                batch = []
+                batches.append(batch)
+            batch.append(t)
+        before = {r.match.key: r for r in self.parse_taken(ctx)[2]}
+        for batch in batches:
+            saved: dict[tuple, tuple[Received, Any]] = {}
+            for t in batch:
+                rkey = (t.match.key, t.board)
+                if rkey in ctx.chosen and ctx.chosen[rkey][0] is rec:      # (its first line, taken)
+                    saved[rkey] = ctx.chosen[rkey]
+                    ctx.chosen[rkey] = (rec, ResultRow(match=t.match, cells=t.row.cells, values={
+                        l: t.row.values.get(l) for l in [*labels, "牌号"]}))
+            try:
+                after = {r.match.key: r for r in self.parse_taken(ctx)[2]} if saved else {}
+            finally:
+                ctx.chosen.update(saved)
+            for t in batch:
+                was, now = before.get(t.match.key), after.get(t.match.key)
+                mark = len(self.issues)
+                if (t.match.key, t.board) in saved and was is not None and now is not None and _read_alike(was, now):
+                    self.said_alike(t, labels, ctx.rnd)
+                elif t.board:
+                    self.board_twice(t.match, t.row, t.first, t.first_typed, t.typed, t.board, labels, ctx.rnd)
+                else:
+                    self.table_twice(t.match, t.row, t.first, t.first_typed, t.typed, labels, ctx)
+                for n in range(mark, len(self.issues)):
+                    about[n] = t.match.key
+
+    def said_alike(self, t: _Twice, labels: list[str], rnd: Round) -> None:
+        """Two lines of one sheet for a table (a board) typed otherwise that the game reads as
+        one result (:meth:`read_twice`): counted once (the first line), said at the second
+        line's first cell typed otherwise, naming both spellings — a note, a warning on a board
+        game (its 牌号 may be another board's), as the same line twice (:meth:`one_row_per_table`)."""
+        m, row = t.match, t.row
+        differ = [l for l, a, b in zip(labels, t.first_typed, t.typed) if a != b]
+        at = row.cells.get(differ[0]) if differ else None
+        if t.board and row.cells.get("牌号") is not None:
+            self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮 {_table_name(m)}：牌号 {t.board} 在本表第 {t.first} 行"
+                            f"已经填写，第 {row.row} 行又填了一次，两行读出的得分相同（不同之处：第 {t.first} 行"
+                            f"{_said_board(differ, t.first_typed, labels)}，第 {row.row} 行{_said_board(differ, t.typed, labels)}），"
+                            "按一次计入。如果其中一行本是另一副牌，请改正它的牌号后重新发送；确是重复的，删除一行即可。",
+                            at=at or row.cells["牌号"], severity=Severity.WARNING)
+            return
+        self.issues.add("RESULT_INVALID", f"{self.ev.name} 第{rnd.round}轮：{_table_name(m)}在本表第 {t.first} 行"
+                        f"已经填写，第 {row.row} 行又填了一次，两行读出的成绩相同（不同之处：第 {t.first} 行 "
+                        f"{_said_line(differ, t.first_typed, labels)}，第 {row.row} 行 {_said_line(differ, t.typed, labels)}），"
+                        "按一次计入，无需处理（可删除重复的一行）。",
+                        at=at or row.cells.get("桌号"), severity=Severity.INFO)
+
     def table_twice(self, m: Match, row: Any, first: int, first_typed: tuple, typed: tuple, labels: list[str],
                     ctx: _RoundSheets) -> None:
         """Two lines of one sheet for one table, both naming its drawn sides, with different
@@ -5608,8 +5716,7 @@ class EventRunner:
         rnd = ctx.rnd
 
         def said(t: tuple) -> str:      # its filled result cells: 甲方级数“4”、乙方级数“K”
-            got = [(l, v) for l, v in zip(labels, t) if v]
-            return "、".join(f"{l}“{quoted(v)}”" for l, v in got) or "（空）"
+            return _said_line(labels, t)
         differ = next((l for l, a, b in zip(labels, first_typed, typed) if a != b), labels[0])
         rkey = (m.key, "")
         held = ctx.holds and rkey in ctx.chosen
@@ -6543,6 +6650,25 @@ def row_blank(rr: Any, columns: Any) -> bool:
     from .games.common import row_blank as blank
 
     return blank(rr, columns)
+
+
+def _said_line(shown: Sequence[str], t: tuple, labels: Sequence[str] | None = None) -> str:
+    """A line's filled result cells ``shown`` (of ``t``, typed as :func:`_typed`, one per
+    ``labels``, ``shown`` when None), each with its column: 甲方级数“4”、乙方级数“K”; “（空）”."""
+    got = [(l, v) for l, v in zip(labels or shown, t) if l in shown and v]
+    return "、".join(f"{l}“{quoted(v)}”" for l, v in got) or "（空）"
+
+
+def _said_board(shown: Sequence[str], t: tuple, labels: Sequence[str] | None = None) -> str:
+    """A board's line's filled score cells ``shown`` (as :func:`_said_line`, not its 牌号):
+    “-50”, or 南北得分“-50”、弃权“…”; “（空）”."""
+    got = [(l, v) for l, v in zip(labels or shown, t) if l in shown and l != "牌号" and v]
+    return "、".join(f"{l if len(got) > 1 else ''}“{quoted(v)}”" for l, v in got) or "（空）"
+
+
+def _typed(value: Any) -> str:
+    """A result cell as typed, a 0 as “0” (handbook RESULT_CONFLICT: 桥牌 0 is a score, not a blank)."""
+    return "" if value is None else str(value).strip()
 
 
 def _row_values(rr: Any, labels: list[str]) -> tuple:

@@ -934,8 +934,12 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
     found).  A file that would have changed the other unit's people (an update sent on its
     behalf) stays an error: nothing else says it was not taken.  With ``t``, the units are
     named (on the sender's page 该单位 read as the sender, of the other unit's form), and
-    one whose sender's own form was taken before it or in the same mail no longer asks the
-    sender to send its own (:func:`_other_units_form`)."""
+    one whose sender's own form was taken before it or in the same mail, and holds every
+    person in it, no longer asks the sender to send its own (:func:`_other_units_form`).  A
+    file with a person not on that form still asks: it may be the sender's update sent on the
+    wrong form (李四 added on b06's form, b04's own taken the day before: told 无需重新发送,
+    李四 was lost — a review), and its receipt says the same
+    (:func:`pipeline.mail.receipts._own_form_taken` reads the note)."""
     when = {r.sha256: aware(r.received_at) for r in received}
     by_sha = {r.sha256: r for r in received}
     in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
@@ -957,8 +961,11 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
             theirs = in_force.get(owner)
             mine = in_force.get(i.branch)
             rec = by_sha.get(i.source)
+            # only a file all of whose people are on the sender's own form asks for nothing: an
+            # update sent on the other unit's form (李四 added) was told 无需重新发送 and lost (a review)
             if t is not None and mine is not None and rec is not None and sent is not None \
-                    and i.severity == Severity.ERROR and not aware(mine.received_at) > sent:
+                    and i.severity == Severity.ERROR and not aware(mine.received_at) > sent \
+                    and people <= names_in_force.get(i.branch, frozenset()):
                 together = bool(came_in.get(i.source, set()) & came_in.get(mine.sha256, set()))
                 i = dataclasses.replace(i, message=_other_units_form(t, rec, owner, i.branch, mine, together).message)
             if theirs is None or sent is None or i.severity != Severity.ERROR:

@@ -569,8 +569,10 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
     word = t.spec.unit_word
     # a time received in the minute of a deadline or of a session's start is said with its
     # seconds, as LATE_SUBMISSION and SESSION_PASSED say it (R2020-Q4, R2020-S1: a result sheet
-    # in at 16:00:30 was 16:00 here, 16:00:30 in SESSION_PASSED — an audit)
-    marks = [*(e.deadline for e in t.spec.events), *_starts(t.spec.sessions)]
+    # in at 16:00:30 was 16:00 here, 16:00:30 in SESSION_PASSED — an audit; at a start itself
+    # too, 16:00:00, as SESSION_PASSED: late for it — a review)
+    marks = [e.deadline for e in t.spec.events]
+    starts = _starts(t.spec.sessions)
     for x in resent:
         first = by_sha.get(x.sha256)
         if first is None:
@@ -582,12 +584,12 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
             continue
         branch = branch_of.get(x.sha256) or sender_unit(t, x.sender) or sender_unit(t, first.sender)
         first_at = aware(first.received_at)
-        said = f"{x.what}与此前收到的{x.was}（{cn_when(first_at, marks)} 收到）内容完全相同，按一份处理"
+        said = f"{x.what}与此前收到的{x.was}（{cn_when(first_at, marks, starts)} 收到）内容完全相同，按一份处理"
         in_force = current.get(branch) if x.sha256 in usable else None
         if (in_force is not None and in_force.sha256 != x.sha256 and aware(in_force.received_at) > first_at
                 and x.received is not None and aware(x.received) > aware(in_force.received_at)):
             warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代"
-                       f"其后收到的《{in_force.file_name}》（{cn_when(in_force.received_at, marks)} 收到）："
+                       f"其后收到的《{in_force.file_name}》（{cn_when(in_force.received_at, marks, starts)} 收到）："
                        f"本{word}目前有效的报名表仍是《{in_force.file_name}》。如果要改回这一版，请打开这份报名表做任意修改"
                        "（如在备注中注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                        at=x.at, branch=branch, severity=Severity.WARNING)
@@ -599,7 +601,7 @@ def resent_issues(t: Tournament, received: list[Received], resent: list[Resent],
             # "to undo B" believes A counts — B does (it was an info note, exit 0)
             ev, rnd, rec = later
             warned = issues.add("DUPLICATE_FILE", f"{said}、仍算作当时收到的那一份，因此没有取代其后收到的"
-                                f"{_named(rec, names)}（{cn_when(rec.received_at, marks)} 收到）：{ev}第{rnd}轮"
+                                f"{_named(rec, names)}（{cn_when(rec.received_at, marks, starts)} 收到）：{ev}第{rnd}轮"
                                 "的成绩仍以后收到的那一份为准。如果要改回这一版，请打开这份成绩表做任意修改（如在签名栏旁"
                                 "注明日期）并保存后重新发送；原样重发的文件仍按同一份处理，不会生效。",
                                 at=x.at, branch=branch, severity=Severity.WARNING)
@@ -992,8 +994,12 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
     found).  A file that would have changed the other unit's people (an update sent on its
     behalf) stays an error: nothing else says it was not taken.  With ``t``, the units are
     named (on the sender's page 该单位 read as the sender, of the other unit's form), and
-    one whose sender's own form was taken before it or in the same mail no longer asks the
-    sender to send its own (:func:`_other_units_form`)."""
+    one whose sender's own form was taken before it or in the same mail, and holds every
+    person in it, no longer asks the sender to send its own (:func:`_other_units_form`).  A
+    file with a person not on that form still asks: it may be the sender's update sent on the
+    wrong form (李四 added on b06's form, b04's own taken the day before: told 无需重新发送,
+    李四 was lost — a review), and its receipt says the same
+    (:func:`pipeline.mail.receipts._own_form_taken` reads the note)."""
     when = {r.sha256: aware(r.received_at) for r in received}
     by_sha = {r.sha256: r for r in received}
     in_force = {getattr(reg, "branch", ""): rec for rec, reg in newest}
@@ -1015,8 +1021,11 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
             theirs = in_force.get(owner)
             mine = in_force.get(i.branch)
             rec = by_sha.get(i.source)
+            # only a file all of whose people are on the sender's own form asks for nothing: an
+            # update sent on the other unit's form (李四 added) was told 无需重新发送 and lost (a review)
             if t is not None and mine is not None and rec is not None and sent is not None \
-                    and i.severity == Severity.ERROR and not aware(mine.received_at) > sent:
+                    and i.severity == Severity.ERROR and not aware(mine.received_at) > sent \
+                    and people <= names_in_force.get(i.branch, frozenset()):
                 together = bool(came_in.get(i.source, set()) & came_in.get(mine.sha256, set()))
                 i = dataclasses.replace(i, message=_other_units_form(t, rec, owner, i.branch, mine, together).message)
             if theirs is None or sent is None or i.severity != Severity.ERROR:
@@ -9300,8 +9309,9 @@ def sessions_passed(es: EventState, issues: IssueLog) -> None:
         began = _session_of_record(due)
         try:
             # in the session's first minute, with its seconds (16:00:30 for a session of 16:00:
-            # "16:00 才收齐" beside "16:00 开始" could not say why it was late — an audit)
-            came = (f"（前一轮的成绩 {cn_when(dt.datetime.fromisoformat(rec['results_in']), _starts([began]))}"
+            # "16:00 才收齐" beside "16:00 开始" could not say why it was late — an audit), at the
+            # start itself too (16:00:00: late, no deadline's exactly-on-time — a review)
+            came = (f"（前一轮的成绩 {cn_when(dt.datetime.fromisoformat(rec['results_in']), starts=_starts([began]))}"
                     " 才收齐）")
         except (KeyError, TypeError, ValueError):
             came = ""

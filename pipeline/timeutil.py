@@ -29,7 +29,8 @@ def cn_date(d: dt.date | None) -> str:
     return f"{d.year}年{d.month}月{d.day}日"
 
 
-def clock(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = ()) -> str:
+def clock(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = (),
+          starts: Iterable[dt.datetime] = ()) -> str:
     """``t``'s time of day, ``15:00`` — with its seconds, ``15:00:30``, when it falls in the
     minute of one of ``deadlines`` without being that deadline (R2020-Q4): a form received at
     15:00:30 is late for a 15:00 deadline, and “15:00 收到” beside “15:00 截止” could not say
@@ -40,9 +41,19 @@ def clock(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = ()) -> str:
     (['15:00', '15:00:30', '15:00:59'], '15:00')
     >>> clock(dt.datetime(2020, 11, 9, 14, 59, 59), [dl]), clock(dt.datetime(2020, 11, 9, 15, 1, 5), [dl])
     ('14:59', '15:01')
+
+    ``starts`` (sessions' starts, R2020-S1) are no deadlines: a time exactly at one is already
+    late for it (``now < start``), so any time in a start's minute is said with its seconds —
+    results in at 16:00:00 were said “16:00 才收齐” beside a session of 16:00 said to have begun
+    (a review).
+
+    >>> clock(dl, starts=[dl]), clock(dl.replace(second=30), starts=[dl])
+    ('15:00:00', '15:00:30')
     """
     t = aware(t).astimezone(TZ)
     minute = t.replace(second=0, microsecond=0)
+    if any(minute == aware(d).astimezone(TZ).replace(second=0, microsecond=0) for d in starts):
+        return f"{t:%H:%M:%S}"
     for d in deadlines:
         if d is not None and t != aware(d) and minute == aware(d).astimezone(TZ).replace(second=0, microsecond=0):
             return f"{t:%H:%M:%S}"
@@ -64,13 +75,15 @@ def cn_datetime(t: dt.datetime | None, deadlines: Iterable[dt.datetime | None] =
     return f"{cn_date(t.date())} {clock(t, deadlines) if deadlines else f'{t:%H:%M}'}"
 
 
-def cn_when(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = ()) -> str:
+def cn_when(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = (),
+            starts: Iterable[dt.datetime] = ()) -> str:
     """A time something was received, as a message says it: China time, month and day as the
     notices write them, without the year — ``11月4日 18:23`` (it was ``11-04 18:23``, beside
     pages reading 2020年11月4日).  The mails and sheets of one tournament come within weeks,
     and the pages give the year with its deadlines and sessions.  In the minute of one of
-    ``deadlines`` (a session's start the results came after: R2020-S1), with its seconds
-    (:func:`clock`).
+    ``deadlines``, with its seconds except at the deadline itself; in the minute of one of
+    ``starts`` (a session's start the results came after: R2020-S1), with its seconds even at
+    the start itself (:func:`clock`).
 
     >>> cn_when(dt.datetime(2020, 11, 4, 18, 23, tzinfo=TZ)), cn_when(dt.datetime(2016, 5, 7, 8, 5))
     ('11月4日 18:23', '5月7日 08:05')
@@ -78,4 +91,4 @@ def cn_when(t: dt.datetime, deadlines: Iterable[dt.datetime | None] = ()) -> str
     '11月11日 16:00:30'
     """
     t = aware(t).astimezone(TZ)
-    return f"{t.month}月{t.day}日 {clock(t, deadlines)}"
+    return f"{t.month}月{t.day}日 {clock(t, deadlines, starts)}"

@@ -599,16 +599,23 @@ def _own_form_taken(state: "LeagueState", s: "Submission", unit: "UnitSpec | Non
     the other unit must send it itself.  A captain who mailed b04's own form and b06's in
     one mail was told 请使用组委会下发给本分工会的报名表…发送 beside the 已接受 of the very
     form it asked for (an audit).  [] when the unit has no form taken, or the file is no
-    OTHER_UNITS_FORM (a form this unit filled in wrongly: its own form is the way)."""
+    OTHER_UNITS_FORM (a form this unit filled in wrongly: its own form is the way) — or its
+    note still asks the unit to send its own form (:func:`pipeline.run.settle_rejected_before`
+    decides: a person in the file not on the unit's own form, or its own form received after
+    it and the note not settled).  The receipt says what the note says: b04's update sent on
+    b06's form (李四 added) got 已受理，不受这份文件影响，无需重新发送, and 李四 was lost; b04's own
+    form received later the same night, item 1 said 请改用…重新发送 above 此后收到的…无需重新发送
+    (a review)."""
+    word = state.tournament.spec.unit_word
     mine = [i for i in problems if i.code == "OTHER_UNITS_FORM"]
-    if unit is None or not mine:
+    if unit is None or not mine or any(
+            i.severity == Severity.ERROR and f"请改用组委会下发给本{word}的报名表" in i.message for i in mine):
         return []
     forms = [o for o in state.submissions if o.sha256 != s.sha256 and o.status in ("current", "accepted")
              and o.branch == unit.id and branch_proven(o, issues_of(state, o))]
     if not forms:
         return []
     t = state.tournament
-    word = t.spec.unit_word
     form = max(forms, key=lambda o: aware(o.received))
     name = f"《{_as_received(t, form.file)}》"
     if _same_mail(form, s):

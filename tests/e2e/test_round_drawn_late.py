@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 import openpyxl
+import pytest
 
 from pipeline.run import RunOptions, run
 from pipeline.timeutil import TZ
@@ -270,17 +271,19 @@ def _sent_again(eml: Path, save_as: Path, date: str) -> None:
     save_as.write_bytes(bytes(msg))
 
 
-def test_R2020_S1_results_in_within_the_sessions_first_minute_are_said_with_their_seconds(tmp_path):
+@pytest.mark.parametrize("second", ["30", "00"])
+def test_R2020_S1_results_in_within_the_sessions_first_minute_are_said_with_their_seconds(tmp_path, second):
     """From an audit: round 1's sheet came at 11-11 16:00:30, round 2's session began 16:00 —
     SESSION_PASSED said 前一轮的成绩 11月11日 16:00 才收齐, beside a session 16:00—18:00 it
     says had begun.  Said with its seconds, 16:00:30, as LATE_SUBMISSION says a form's (R2020-Q4
-    clock); so is the DUPLICATE_FILE note of the same sheet sent again."""
-    folder, out = _league(tmp_path, "Wed, 11 Nov 2020 16:00:30 +0800")
+    clock); so is the DUPLICATE_FILE note of the same sheet sent again.  At 16:00:00 too (a
+    review): late for the session (``now < start``), unlike a form at its deadline itself."""
+    folder, out = _league(tmp_path, f"Wed, 11 Nov 2020 16:00:{second} +0800")
     xq = next((folder / "inbox").glob("*xiangqi-r1*"))
     _sent_again(xq, folder / "inbox" / ("again-" + xq.name), "Wed, 11 Nov 2020 18:30:00 +0800")
     rep = run(RunOptions(folder=folder, out_parent=out, pdf=False, now=dt.datetime(2020, 11, 11, 20, 0, tzinfo=TZ)))
     (passed,) = _issues(rep.out_dir, "SESSION_PASSED")
-    assert "前一轮的成绩 11月11日 16:00:30 才收齐" in passed["message"], passed
+    assert f"前一轮的成绩 11月11日 16:00:{second} 才收齐" in passed["message"], passed
     with open(rep.out_dir / "data" / "issues.csv", encoding="utf-8") as f:
         dup = [r for r in csv.DictReader(f) if r["code"] == "DUPLICATE_FILE"]
-    assert dup and all("11月11日 16:00:30 收到" in d["message"] for d in dup), dup
+    assert dup and all(f"11月11日 16:00:{second} 收到" in d["message"] for d in dup), dup

@@ -25,11 +25,14 @@ CAP1 = "cap1@a.example.cn"
 
 
 def _with_other_units_form(world, received: dt.datetime):
-    """u1 (its own form a taken, 3 days before NOW) sent u2's genuine form at ``received``."""
+    """u1 (its own form a taken, 3 days before NOW) sent u2's genuine form at ``received``,
+    holding only u1's own people: its note as settle_rejected_before words it."""
     t = world.state.tournament
     rec = Received(sha("o"), ".xlsx", "二分会的表.xlsx", received, CAP1)
-    message = _other_units_form(t, rec, "u2", "u1").message
-    assert "请改用组委会下发给本分工会的报名表" in message      # (as read_inputs words it)
+    assert "请改用组委会下发给本分工会的报名表" in _other_units_form(t, rec, "u2", "u1").message   # (as read_inputs words it)
+    a = next(s for s in world.state.submissions if s.sha256 == sha("a"))
+    own = Received(a.sha256, ".xlsx", a.file, a.received, CAP1)
+    message = _other_units_form(t, rec, "u2", "u1", own, together=received == a.received).message
     state = dataclasses.replace(
         world.state,
         submissions=[*world.state.submissions,
@@ -74,8 +77,10 @@ def test_other_units_form_of_a_unit_without_its_own_form_still_asks_for_it(world
     assert "请使用组委会下发给本分工会的报名表" in r.body, r.body
 
 
-def _settled(tmp_path, own_day: int, same_mail: bool = False, theirs_day: int | None = None):
-    """The note on u1's page of u2's form u1 sent on 11-05, u1's own form taken on ``own_day``."""
+def _settled(tmp_path, own_day: int, same_mail: bool = False, theirs_day: int | None = None,
+             people: frozenset[str] = frozenset({"张三"})):
+    """The note on u1's page of u2's form u1 sent on 11-05 holding ``people``, u1's own form
+    (张三) taken on ``own_day``."""
     tz = dt.timezone(dt.timedelta(hours=8))
     t = make_tournament(tmp_path)
 
@@ -91,7 +96,7 @@ def _settled(tmp_path, own_day: int, same_mail: bool = False, theirs_day: int | 
         newest.append((theirs, NS(branch="u2", rows=[NS(name="赵六")])))
         received.append(theirs)
     log = IssueLog([_other_units_form(t, stray, "u2", "u1")])
-    settle_rejected_before(received, newest, log, {}, {stray.sha256: ("u2", frozenset({"赵六"}))}, t)
+    settle_rejected_before(received, newest, log, {}, {stray.sha256: ("u2", people)}, t)
     (i,) = list(log)
     return i
 
@@ -110,6 +115,6 @@ def test_the_note_of_other_units_form_beside_the_senders_own_form_says_it_was_ta
 
 def test_the_note_settled_by_the_other_units_own_form_names_that_unit(tmp_path):
     """b11 sent b03's form; b03's own came later: b11's page said 该单位自己的报名表…, read as b11."""
-    i = _settled(tmp_path, 6, theirs_day=7)
+    i = _settled(tmp_path, 6, theirs_day=7, people=frozenset({"赵六"}))
     assert i.severity.value == "info", i
     assert "行政第二分工会自己的报名表《theirs.xlsx》" in i.message and "该单位" not in i.message, i.message

@@ -3162,8 +3162,34 @@ class EventRunner:
                          rank=self.rank_fn(), absent=self.absent, withdrawn=gone,
                          places_by_group=self.places_by_group(),
                          first_move=getattr(self.game, "first_note", None) is not None,
-                         lot_seed=(lot_seed(self.t, self.ev.id, entries)
-                                   if self.fmt.name == "groups_standings" else None))
+                         **self._lot(entries))
+
+    #: the ledger's cache key of an event's lot as a 签到表 showed it (:meth:`lot_groups`)
+    LOT_KEY = "lot:"
+
+    def _kept_lot(self) -> dict[str, Any] | None:
+        """R2016-F1: the lot a 签到表 after the deadline showed (``{"seed", "groups"}``), kept
+        in the ledger by :meth:`lot_groups`; None when none was shown (or another version's)."""
+        if not hasattr(self, "_kept_lot_memo"):
+            raw = self.ledger.cache_get([self.LOT_KEY + self.ev.id]).get(self.LOT_KEY + self.ev.id)
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = None
+            ok = (isinstance(body, dict) and isinstance(body.get("seed"), str) and isinstance(body.get("groups"), dict)
+                  and all(isinstance(m, list) for m in body["groups"].values()))
+            self._kept_lot_memo = body if ok else None
+        return self._kept_lot_memo
+
+    def _lot(self, entries: list[Entry]) -> dict[str, Any]:
+        """The draw state's ``lot_seed`` and ``lot_fixed`` (groups_standings only): the lot kept
+        when a 签到表 showed it (:meth:`_kept_lot`), else the seed of the entries alone."""
+        if self.fmt.name != "groups_standings":
+            return {}
+        kept = self._kept_lot()
+        if kept is not None:
+            return {"lot_seed": kept["seed"], "lot_fixed": kept["groups"]}
+        return {"lot_seed": lot_seed(self.t, self.ev.id, entries)}
 
     def places_by_group(self) -> bool:
         """Whether the event's award scheme gives its awards per group (各组前N名)."""
@@ -4030,11 +4056,25 @@ class EventRunner:
         list the lot is drawn from is final then, and who turns up at the check-in changes no
         group (R2016-F2), so the 签到表 can show them; {} otherwise (before the deadline, a
         drawn event, another format).  Label → entry ids, as round 1 will deal them."""
-        if self.rounds or not hasattr(self.fmt, "lot_groups") or not deadline_passed(self.ev, self.now):
+        if self.rounds or not hasattr(self.fmt, "lot_groups"):
+            return {}
+        key = self.LOT_KEY + self.ev.id
+        if not deadline_passed(self.ev, self.now):
+            if self._kept_lot() is not None:       # the deadline moved later: registration reopened
+                self.ledger.cache_drop([key])
+                self._kept_lot_memo = None
             return {}
         state = self.draw_state()
         if len(state.entries) < 2:
             return {}
+        if state.lot_fixed is None:
+            # R2016-F1: the lot is made once — the first 签到表 after the deadline shows it; a
+            # withdrawal or corrected entry after that redraws no group (GroupsStandings.lot_groups)
+            dealt = self.fmt.dealt_groups(state)
+            body = {"seed": state.lot_seed, "groups": dealt}
+            self.ledger.cache_put({key: json.dumps(body, ensure_ascii=False, sort_keys=True).encode()}, durable=True)
+            self._kept_lot_memo = body
+            state = self.draw_state()
         return {g: tuple(ids) for g, ids in self.fmt.lot_groups(state).items()}
 
     def drawn_at_checkin(self) -> bool:

@@ -3176,8 +3176,10 @@ class EventRunner:
                 body = json.loads(raw) if raw else None
             except ValueError:
                 body = None
+            # (the office changed the number of groups since: dealt again with it)
             ok = (isinstance(body, dict) and isinstance(body.get("seed"), str) and isinstance(body.get("groups"), dict)
-                  and all(isinstance(m, list) for m in body["groups"].values()))
+                  and all(isinstance(m, list) for m in body["groups"].values())
+                  and body.get("of") == self.ev.format.options.get("groups", 4))
             self._kept_lot_memo = body if ok else None
         return self._kept_lot_memo
 
@@ -4071,7 +4073,7 @@ class EventRunner:
             # R2016-F1: the lot is made once — the first 签到表 after the deadline shows it; a
             # withdrawal or corrected entry after that redraws no group (GroupsStandings.lot_groups)
             dealt = self.fmt.dealt_groups(state)
-            body = {"seed": state.lot_seed, "groups": dealt}
+            body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4)}
             self.ledger.cache_put({key: json.dumps(body, ensure_ascii=False, sort_keys=True).encode()}, durable=True)
             self._kept_lot_memo = body
             state = self.draw_state()

@@ -3162,8 +3162,36 @@ class EventRunner:
                          rank=self.rank_fn(), absent=self.absent, withdrawn=gone,
                          places_by_group=self.places_by_group(),
                          first_move=getattr(self.game, "first_note", None) is not None,
-                         lot_seed=(lot_seed(self.t, self.ev.id, entries)
-                                   if self.fmt.name == "groups_standings" else None))
+                         **self._lot(entries))
+
+    #: the ledger's cache key of an event's lot as a 签到表 showed it (:meth:`lot_groups`)
+    LOT_KEY = "lot:"
+
+    def _kept_lot(self) -> dict[str, Any] | None:
+        """R2016-F1: the lot a 签到表 after the deadline showed (``{"seed", "groups"}``), kept
+        in the ledger by :meth:`lot_groups`; None when none was shown (or another version's)."""
+        if not hasattr(self, "_kept_lot_memo"):
+            raw = self.ledger.cache_get([self.LOT_KEY + self.ev.id]).get(self.LOT_KEY + self.ev.id)
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = None
+            # (the office changed the number of groups since: dealt again with it)
+            ok = (isinstance(body, dict) and isinstance(body.get("seed"), str) and isinstance(body.get("groups"), dict)
+                  and all(isinstance(m, list) for m in body["groups"].values())
+                  and body.get("of") == self.ev.format.options.get("groups", 4))
+            self._kept_lot_memo = body if ok else None
+        return self._kept_lot_memo
+
+    def _lot(self, entries: list[Entry]) -> dict[str, Any]:
+        """The draw state's ``lot_seed`` and ``lot_fixed`` (groups_standings only): the lot kept
+        when a 签到表 showed it (:meth:`_kept_lot`), else the seed of the entries alone."""
+        if self.fmt.name != "groups_standings":
+            return {}
+        kept = self._kept_lot()
+        if kept is not None:
+            return {"lot_seed": kept["seed"], "lot_fixed": kept["groups"]}
+        return {"lot_seed": lot_seed(self.t, self.ev.id, entries)}
 
     def places_by_group(self) -> bool:
         """Whether the event's award scheme gives its awards per group (各组前N名)."""
@@ -4030,11 +4058,25 @@ class EventRunner:
         list the lot is drawn from is final then, and who turns up at the check-in changes no
         group (R2016-F2), so the 签到表 can show them; {} otherwise (before the deadline, a
         drawn event, another format).  Label → entry ids, as round 1 will deal them."""
-        if self.rounds or not hasattr(self.fmt, "lot_groups") or not deadline_passed(self.ev, self.now):
+        if self.rounds or not hasattr(self.fmt, "lot_groups"):
+            return {}
+        key = self.LOT_KEY + self.ev.id
+        if not deadline_passed(self.ev, self.now):
+            if self._kept_lot() is not None:       # the deadline moved later: registration reopened
+                self.ledger.cache_drop([key])
+                self._kept_lot_memo = None
             return {}
         state = self.draw_state()
         if len(state.entries) < 2:
             return {}
+        if state.lot_fixed is None:
+            # R2016-F1: the lot is made once — the first 签到表 after the deadline shows it; a
+            # withdrawal or corrected entry after that redraws no group (GroupsStandings.lot_groups)
+            dealt = self.fmt.dealt_groups(state)
+            body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4)}
+            self.ledger.cache_put({key: json.dumps(body, ensure_ascii=False, sort_keys=True).encode()}, durable=True)
+            self._kept_lot_memo = body
+            state = self.draw_state()
         return {g: tuple(ids) for g, ids in self.fmt.lot_groups(state).items()}
 
     def drawn_at_checkin(self) -> bool:
@@ -5014,10 +5056,13 @@ class EventRunner:
                         "（原样重发的文件会被当作同一份，请先在签名栏等可填写处改动一下再保存）；如确是更正，无需处理。",
                         at=CellRef(rec.file_name, layout.RESULT_SHEET))
 
-    def _detail_missing(self, ctx: _RoundSheets, rec: Received, book: Any, keyed: list[tuple[tuple, Any]]) -> None:
-        """SHEET_RENAMED (a warning, at the first such cell) when the workbook has no detail
-        sheet (deleted, or renamed with its header changed: :func:`adopt_renamed_detail_sheet`
-        found none) and a drawn table's 成绩 row is filled but leaves its first result column
+    def _detail_missing(self, ctx: _RoundSheets, rec: Received, book: Any, keyed: list[tuple[tuple, Any]],
+                        copies: list[str] = ()) -> None:
+        """SHEET_RENAMED (a warning, at the first such cell) when the workbook was issued with a
+        detail sheet (its ``_meta`` names it) and has none now (deleted, or renamed with its
+        header changed: :func:`adopt_renamed_detail_sheet` found none) — or holds several
+        renamed copies of it (``copies``) with no deal in any, so none was read — and a drawn
+        table's 成绩 row is filled but leaves its first result column
         (the levels, 斗地主's 得分) blank, not a forfeit: what the handbook lets the detail give
         (R2016-C1, R2020-C1, R2015-C1, R2020-D3).  The row's own RESULT_INVALID only asked for
         the levels or the row cleared, and never named the missing tab."""
@@ -5034,9 +5079,12 @@ class EventRunner:
             return
         tables = "、".join(dict.fromkeys(_table_name(m) for m, _ in need[:5])) + ("等" if len(need) > 5 else "")
         at = need[0][1].cells.get(first.label) if first.label in need[0][1].cells else None
+        names = "、".join(f"工作表“{n}”" for n in copies)
         self.issues.add("SHEET_RENAMED",
                         f"{self.ev.name} 第{ctx.rnd.round}轮：成绩表《{rec.file_name}》里没有“{detail.name}”工作表"
-                        f"（被删除，或改了工作表名和表头，认不出来）：{tables}的“{first.label}”等栏空着，本可由"
+                        + (f"，{names}都是{detail.name}表格、都没有填写逐局记录，不知道哪一张是“{detail.name}”，都没有读取"
+                           if copies else "（被删除，或改了工作表名和表头，认不出来）")
+                        + f"：{tables}的“{first.label}”等栏空着，本可由"
                         f"“{detail.name}”逐局算出，现在无法计分。请把逐局记录填在名为“{detail.name}”的工作表中"
                         f"（用下发的成绩表，不要改工作表名和表头），或在“{layout.RESULT_SHEET}”工作表补填这些栏，"
                         "然后重新发送。",
@@ -5097,7 +5145,15 @@ class EventRunner:
         self.issues.extend(renamed)
         self.issues.extend(footers)
         if detail is not None and book.sheet(detail.name) is None and not detail_unread:
-            self._detail_missing(ctx, rec, book, keyed)
+            from .ingest.sheets import detail_sheet_holders
+            from .xlsx.results import META_DETAIL_SHEET
+
+            copies = [ws.name for ws in detail_sheet_holders(book, [c.label for c in detail.columns],
+                                                             [c.label for c in detail.columns if c.required])]
+            # (a workbook issued without one — an earlier version's, a game whose sheet had none
+            # then — was never told of it: its blank levels are asked for by RESULT_INVALID alone)
+            if len(copies) > 1 or book.meta.get(META_DETAIL_SHEET):
+                self._detail_missing(ctx, rec, book, keyed, copies if len(copies) > 1 else [])
         seen: dict[tuple, tuple[int, tuple, Any]] = {}     # (table, 牌号) → (its first row, its results, its line's values)
         # second lines of a table (a board) typed otherwise than its first line on this sheet:
         # one result or two, as the game reads them once the sheet is read (one_row_per_table)

@@ -623,6 +623,12 @@ CREATE TABLE IF NOT EXISTS places_sources (
             self.conn.execute("DELETE FROM cache WHERE substr(key, 1, ?) = ? AND substr(key, 1, ?) != ?",
                               (len(self.NEWS), self.NEWS, len(self.NEWS) + 33, f"{self.NEWS}{self.night}:"))
 
+    def cache_drop(self, keys: list[str]) -> None:
+        """Drop these cache entries (committed as the ledger's own transactions are)."""
+        if keys:
+            with self._tx():
+                self.conn.executemany("DELETE FROM cache WHERE key=?", [(k,) for k in keys])
+
     def cache_prune(self, prefix: str, keep: set[str]) -> None:
         """Drop cache entries under ``prefix`` other than ``keep`` (readings made by an
         older version of the code or the spec)."""

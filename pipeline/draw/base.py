@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
+from collections.abc import Mapping, Sequence
 
 from ..model import Entry, Match, MatchResult, Playoff, Round
 
@@ -44,6 +45,10 @@ class EventState:
     #: set by the runner from the entries alone — never from the check-in — so the groups do
     #: not depend on who turns up; None: the round's rng deals them (tests, other callers)
     lot_seed: str | None = None
+    #: R2016-F1: the lot as a 签到表 first showed it after the deadline (label → entry ids in
+    #: draw order, pairs withdrawn since included), kept in the ledger by the runner so a later
+    #: withdrawal or corrected entry redraws no group; None: dealt from ``lot_seed``
+    lot_fixed: Mapping[str, Sequence[str]] | None = None
     #: the game hands out one first move a match (象棋 执红, 围棋 执黑: a ``first_note``), which
     #: the notice promises to balance; False for a card game or a best-of-three match: a Swiss
     #: then pairs by standing with no first-move criteria (R2015-F1, FIDE C.04.3 C.3)

@@ -130,7 +130,9 @@ class GroupsStandings:
         """R2016-F1/F2: groups by lot, then check-in.  Returns (groups, plan extras, notes,
         new pair id → player names)."""
         groups = self.lot_groups(state, rng)
-        lot = {label: len(m) for label, m in groups.items()}     # each group's pairs as drawn
+        # each group's pairs as drawn — as the 签到表 shows them: a pair withdrawn after the lot
+        # was shown is out of its group there (a group so left odd keeps its bye, R2016-F3)
+        lot = {label: len(m) for label, m in groups.items()}
         notes: list[str] = []
         removed: list[str] = []
         merged: list[dict[str, Any]] = []
@@ -211,23 +213,47 @@ class GroupsStandings:
         if notes and state.lot_seed:
             # reproducibility: the groups were dealt with the lot's seed, not the round's
             notes.insert(0, f"分组按报名名单抽签，与签到无关（分组种子 {state.lot_seed}，"
-                            f"即无人缺席时第1轮的种子）；签到后的重新组合等抽签用本轮种子。")
+                            + ("即签到表公布分组时报名名单的种子；之后退赛的队从所在小组中去掉）"
+                               if state.lot_fixed else "即无人缺席时第1轮的种子）")
+                            + "；签到后的重新组合等抽签用本轮种子。")
         extras = {"merged": merged, "removed": removed, "moved": moved, "dropped": dropped}
         return groups, extras, notes, labels
 
     @staticmethod
-    def lot_groups(state: EventState, rng: random.Random | None = None) -> dict[str, list[str]]:
-        """R2016-F1: the groups by the branch chairs' lot — label → entry ids in draw order —
-        drawn before the event from the entries alone (``state.lot_seed``, the seed of round 1
-        with no one absent): who turns up changes no group, so the 签到表 made after the
-        deadline shows them (:func:`pipeline.run._checkin_form`).  Without a lot seed the
-        round's ``rng`` deals them.  The check-in's own lots (re-forming, moving) use the
-        round's rng (:meth:`check_in`)."""
+    def dealt_groups(state: EventState, rng: random.Random | None = None) -> dict[str, list[str]]:
+        """R2016-F1: the groups as the branch chairs' lot dealt them — label → entry ids in
+        draw order.  ``state.lot_fixed`` when the runner kept the lot a 签到表 showed (pairs
+        withdrawn since still in it); else drawn from the entries alone (``state.lot_seed``,
+        the seed of round 1 with no one absent); without either the round's ``rng`` deals."""
+        if state.lot_fixed:
+            return {label: list(m) for label, m in state.lot_fixed.items()}
         ids = sorted(e.id for e in state.entries)
         g = max(1, min(state.options.get("groups", 4), len(ids) // 2))
         lot_rng = random.Random(int(state.lot_seed, 16)) if state.lot_seed else rng
         assert lot_rng is not None, "the groups' lot needs a seed or a random generator"
         return {group_label(i): m for i, m in enumerate(deal_groups(ids, g, lot_rng, state.branch_of))}
+
+    @classmethod
+    def lot_groups(cls, state: EventState, rng: random.Random | None = None) -> dict[str, list[str]]:
+        """R2016-F1: the groups by the branch chairs' lot — label → entry ids in draw order —
+        drawn before the event from the entries alone: who turns up changes no group, so the
+        签到表 made after the deadline shows them (:func:`pipeline.run._checkin_form`).  Once
+        shown they stay (``state.lot_fixed``, :meth:`dealt_groups`): a pair no longer entered
+        (withdrawn) drops out of its group, and an entry the lot did not deal (a corrected
+        form's new pair) joins the group with the fewest pairs (ties: the first by label) at
+        the end of its draw order.  The check-in's own lots (re-forming, moving) use the
+        round's rng (:meth:`check_in`)."""
+        dealt = cls.dealt_groups(state, rng)
+        if not state.lot_fixed:
+            return {label: list(m) for label, m in dealt.items()}
+        now = [e.id for e in state.entries]
+        known = {e for m in dealt.values() for e in m}
+        here = set(now)
+        groups = {label: [e for e in m if e in here] for label, m in dealt.items()}
+        for e in sorted(i for i in now if i not in known):
+            target = min(sorted(groups), key=lambda g: len(groups[g]))
+            groups[target].append(e)
+        return groups
 
     @staticmethod
     def _person(entries: dict, entry_id: str, key: str) -> str:

@@ -213,6 +213,26 @@ def adopt_renamed_result_sheet(book: Book) -> str:
     return holding[0].name
 
 
+def detail_sheet_holders(book: Book, labels: Sequence[str], required: Sequence[str] = ()) -> list[Any]:
+    """The visible sheets — not ``_meta``, not the sheet read as 成绩 — holding a detail
+    table's header (轮次, 组别, 桌号 and ``required``, else ``labels[:1]``), in the book's order
+    (:func:`adopt_renamed_detail_sheet`)."""
+    from .workbook import find_table
+
+    result = book.sheet(L.RESULT_SHEET)
+    want = [*L.RESULT_KEY_COLUMNS, *(required or labels[:1])]
+    holding = []
+    for ws in book.sheets.values():
+        if ws.name == L.META_SHEET or ws.hidden or ws is result:
+            continue
+        try:
+            find_table(ws.rows, want)
+        except TableNotFound:
+            continue
+        holding.append(ws)
+    return holding
+
+
 def adopt_renamed_detail_sheet(book: Book, file: str, name: str, labels: Sequence[str],
                                required: Sequence[str] = ()) -> list[Issue]:
     """A card game's detail sheet (``name``: 明细, 牌局明细) renamed by the referee (明细表,
@@ -230,19 +250,8 @@ def adopt_renamed_detail_sheet(book: Book, file: str, name: str, labels: Sequenc
     or no sheet holding the table: nothing (``[]``)."""
     if book.sheet(name) is not None:
         return []
-    from .workbook import find_table
-
-    result = book.sheet(L.RESULT_SHEET)
     want = [*L.RESULT_KEY_COLUMNS, *(required or labels[:1])]
-    holding = []
-    for ws in book.sheets.values():
-        if ws.name == L.META_SHEET or ws.hidden or ws is result:
-            continue
-        try:
-            find_table(ws.rows, want)
-        except TableNotFound:
-            continue
-        holding.append(ws)
+    holding = detail_sheet_holders(book, labels, required)
     if len(holding) == 1:
         ws = holding[0]
         book.renamed[name] = ws.name

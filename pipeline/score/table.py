@@ -78,11 +78,20 @@ def pending_byes(rounds: Sequence[Round],
     with a result in counts its earlier rounds played (a table of one without its result — a
     sheet corrected to an invalid value — keeps its bye).
 
+    A group whose part of the round is only a bye (down to one pair: the others withdrew) has
+    no table of its own to wait for: its bye scores once the whole round is in (or a later
+    round has a result), as every bye did before byes went by group — not the moment the round
+    is drawn (handbook: 刚抽签、尚未比赛的一轮的轮空不计分).
+
     >>> from pipeline.model import Match, Round
     >>> b = Match("x", "group", 1, "C", 2, ("c3",), bye=True)
-    >>> r = Round("x", "group", "分组赛第1轮", 1, (Match("x", "group", 1, "B", 1, ("b1", "b2")), b))
-    >>> pending_byes([r], {})
-    set()
+    >>> c = Match("x", "group", 1, "C", 1, ("c1", "c2"))
+    >>> r = Round("x", "group", "分组赛第1轮", 1, (Match("x", "group", 1, "B", 1, ("b1", "b2")), c, b))
+    >>> pending_byes([r], {}) == {b.key}
+    True
+    >>> lone = Round("x", "group", "分组赛第1轮", 1, (Match("x", "group", 1, "B", 1, ("b1", "b2")), b))
+    >>> pending_byes([lone], {}) == {b.key}
+    True
     """
     by_key = _results_by_key(results)
     played: dict[str, int] = {}
@@ -90,11 +99,16 @@ def pending_byes(rounds: Sequence[Round],
         for m in r.matches:
             if not m.bye and m.key in by_key:
                 played[m.group] = max(played.get(m.group, 0), r.round)
+    latest = max(played.values(), default=0)
     out: set[tuple] = set()
     for r in rounds:
         open_groups = {m.group for m in r.matches if not m.bye and m.key not in by_key}
-        out |= {m.key for m in r.matches if m.bye and m.group in open_groups
-                and r.round >= played.get(m.group, 0)}
+        if not open_groups:
+            continue
+        tabled = {m.group for m in r.matches if not m.bye}
+        out |= {m.key for m in r.matches if m.bye and (
+            (m.group in open_groups and r.round >= played.get(m.group, 0))
+            or (m.group not in tabled and r.round >= latest))}
     return out
 
 

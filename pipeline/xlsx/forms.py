@@ -111,7 +111,9 @@ def write_checkin_form(tournament: "Tournament", event: "EventSpec",
     staff_id) → 到场 are filled in — an earlier form's, carried over when the list changed —
     and ``notice`` (said in the office's words) goes on the line above the header."""
     spec = tournament.spec
-    unit = zh(spec.unit_word or "单位", spec)
+    # (a header as every generated sheet's: in the layout's script, whatever the league's — the
+    # title and note above it are converted)
+    unit = spec.unit_word or "单位"
     if unit in (*layout.CHECKIN_COLUMNS, layout.CHECKIN_TEAM):     # (a unit word no reader could tell apart)
         unit = "单位"
     labels = ["项目", "组别", unit, layout.CHECKIN_TEAM, "姓名", "工号", "到场"]

@@ -93,3 +93,50 @@ def test_R2016_C1_a_renamed_detail_sheet_gives_the_levels(tmp_path):
     (both,) = [i for i in said if i["code"] == "SHEET_RENAMED"]
     assert "“明细表”" in both["message"] and "“明细（备份）”" in both["message"] and "都没有读取" in both["message"]
     assert not [i for i in said if i["code"] == "RESULT_SHEET_BLANK"] and key[four] not in results
+
+
+def test_R2016_C1_the_missing_detail_sheet_is_named_only_when_it_was_issued(tmp_path):
+    """A workbook issued without a detail sheet (an earlier version's: no ``detail_sheet`` in
+    its ``_meta``) is not told its 明细 was deleted; two renamed copies with no deal in either
+    are named as such, not as a deleted sheet."""
+    folder, out = tmp_path / "t2016-poker", tmp_path / "out"
+    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
+    for p in (folder / "inbox").glob("*成绩表*"):
+        p.unlink()
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    issued = out / "t2016-poker" / "results" / "guandan-r1-成绩表.xlsx"
+    probe = openpyxl.load_workbook(issued)
+    hrow, col = table_header(probe["成绩"])
+    ws = probe["成绩"]
+    tables = [r for r in range(hrow + 1, ws.max_row + 1)
+              if ws.cell(r, col["桌号"]).value is not None and ws.cell(r, col["乙方"]).value != "轮空"][:2]
+
+    def sheet(row: int, edit) -> bytes:
+        wb = openpyxl.load_workbook(issued)
+        wb["成绩"].cell(row, col["台上方"]).value = "甲"       # the levels left blank
+        edit(wb)
+        buf = io.BytesIO()
+        wb.save(buf)
+        return buf.getvalue()
+
+    def never_issued(wb):
+        del wb["明细"]
+        meta = wb["_meta"]
+        for r in range(meta.max_row, 0, -1):
+            if meta.cell(r, 1).value == "detail_sheet":
+                meta.delete_rows(r)
+
+    def two_blank_copies(wb):
+        wb["明细"].title = "明细表"
+        wb.copy_worksheet(wb["明细表"]).title = "明细（备份）"
+    for n, (row, edit) in enumerate(((tables[0], never_issued), (tables[1], two_blank_copies))):
+        send_mail(folder, f"1126-r1-{n}.eml", [(f"gd-{n}.xlsx", sheet(row, edit))],
+                  f"Sat, 26 Nov 2016 12:1{n}:00 +0800", sender="referee@union.example.edu.cn")
+    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
+    said = _issues(out, "gd-0.xlsx")
+    assert not [i for i in said if i["code"] == "SHEET_RENAMED"], said
+    assert [i for i in said if i["code"] == "RESULT_INVALID"], said       # the levels still asked for
+    said = _issues(out, "gd-1.xlsx")
+    (both,) = [i for i in said if i["code"] == "SHEET_RENAMED"]
+    assert "被删除" not in both["message"], both
+    assert "“明细表”" in both["message"] and "“明细（备份）”" in both["message"], both

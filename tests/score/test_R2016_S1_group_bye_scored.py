@@ -56,3 +56,25 @@ def test_R2016_S1_a_bye_of_a_round_just_drawn_scores_nothing():
                                               Match(EV, "group", 2, "C", 2, ("c2",), bye=True)),
                plan={"kind": "group", "round_no": 2, "of": 3})
     assert ScoreTable([rnd, r2], results, bye_points=52).points["c2"] == 32
+
+
+def test_R2016_S1_a_group_whose_round_is_only_a_bye_scores_it_when_the_whole_round_is_in():
+    """D组 down to one pair (the others withdrew): its part of round 2 is d1's bye alone.  Just
+    drawn, C组's round-2 table not back: the bye scores nothing yet (handbook: 刚抽签、尚未比赛的
+    一轮的轮空不计分) — there is no table of its own group to wait for, so it waits for the round."""
+    from pipeline.score.table import pending_byes
+
+    c1 = _table(1, "C", 1, "c1", "c2", 60)
+    d1 = _table(1, "D", 1, "d1", "d2", 68)
+    r1 = Round(EV, "group", "分组赛第1轮", 1, (c1.match, d1.match), plan={"kind": "group", "round_no": 1, "of": 3})
+    c2 = Match(EV, "group", 2, "C", 1, ("c1", "c2"))
+    bye = Match(EV, "group", 2, "D", 2, ("d1",), bye=True)
+    r2 = Round(EV, "group", "分组赛第2轮", 2, (c2, bye), plan={"kind": "group", "round_no": 2, "of": 3})
+    results = {c1.match.key: c1, d1.match.key: d1}
+    assert ScoreTable([r1, r2], results, bye_points=52).points["d1"] == 68
+    assert pending_byes([r1, r2], results) == {bye.key}
+    # the round in: the bye counts
+    c2r = _table(2, "C", 1, "c1", "c2", 55)
+    done = {**results, c2.key: c2r}
+    assert ScoreTable([r1, r2], done, bye_points=52).points["d1"] == 120
+    assert pending_byes([r1, r2], done) == set()

@@ -197,3 +197,16 @@ def test_traditional_form_titles_are_one_script(tmp_path):
     assert ws["A1"].value.endswith("雙升 加賽結果"), ws["A1"].value
     ws = load_workbook(write_checkin_form(t, ev, {"A": [("甲", "1")]}, tmp_path / "c.xlsx")).active
     assert ws["A1"].value.endswith("雙升 簽到表"), ws["A1"].value
+
+
+def test_traditional_checkin_form_header_is_one_script(tmp_path):
+    """A Traditional league's 签到表 header is written as every generated sheet's header is
+    (the layout's labels, as the readers match them): the unit column 分工会 among 项目、组别、
+    队名 — not 分工會 among simplified labels."""
+    from xlsx_fixtures import make_tournament
+
+    t = make_tournament(tmp_path, script="traditional")
+    ev = t.spec.event("shuangsheng")
+    wb = load_workbook(write_checkin_form(t, ev, {"A": [("甲", "1")]}, tmp_path / "c.xlsx"))
+    hdr = read_meta(wb)["header_row"]
+    assert [c.value for c in wb[layout.CHECKIN_SHEET][hdr]] == ["项目", "组别", "分工会", "队名", "姓名", "工号", "到场"]

@@ -97,6 +97,7 @@ def test_RESULT_CONFLICT_bridge_board_zero_and_pass_on_one_sheet_count_once(tmp_
     assert not [i for i in mine if i["severity"] == "error"], mine
     (once,) = [i for i in mine if "又填了一次" in i["message"]]
     assert once["severity"] in ("info", "warning") and "按一次计入" in once["message"], once
+    assert f"第 {at['row']} 行" in once["message"], once       # the copied line, by its row
     assert "“0”" in once["message"] and "“PASS”" in once["message"] and "（空）" not in once["message"], once
 
 

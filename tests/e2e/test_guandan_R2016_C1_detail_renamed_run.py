@@ -28,18 +28,26 @@ def _issues(out: Path, file: str) -> list[dict[str, str]]:
         return [i for i in csv.DictReader(f) if i["file"] == file and i["severity"] != "info"]
 
 
-def test_R2016_C1_a_renamed_detail_sheet_gives_the_levels(tmp_path):
+def _round_one_issued(tmp_path: Path, n: int) -> tuple[Path, Path, Path, dict, list[int]]:
+    """The t2016 sample without its result sheets, run to round 1: the folder, the output,
+    the issued 掼蛋 round-1 workbook, its 成绩 columns, and the rows of its
+    first ``n`` tables that are played (no bye)."""
     folder, out = tmp_path / "t2016-poker", tmp_path / "out"
     shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
     for p in (folder / "inbox").glob("*成绩表*"):
         p.unlink()
     run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
     issued = out / "t2016-poker" / "results" / "guandan-r1-成绩表.xlsx"
-    probe = openpyxl.load_workbook(issued)
-    hrow, col = table_header(probe["成绩"])
-    ws = probe["成绩"]
+    ws = openpyxl.load_workbook(issued)["成绩"]
+    hrow, col = table_header(ws)
     tables = [r for r in range(hrow + 1, ws.max_row + 1)
-              if ws.cell(r, col["桌号"]).value is not None and ws.cell(r, col["乙方"]).value != "轮空"][:4]
+              if ws.cell(r, col["桌号"]).value is not None and ws.cell(r, col["乙方"]).value != "轮空"][:n]
+    return folder, out, issued, col, tables
+
+
+def test_R2016_C1_a_renamed_detail_sheet_gives_the_levels(tmp_path):
+    folder, out, issued, col, tables = _round_one_issued(tmp_path, 4)
+    ws = openpyxl.load_workbook(issued)["成绩"]
     key = {r: (ws.cell(r, col["组别"]).value, ws.cell(r, col["桌号"]).value) for r in tables}
 
     def sheet(row: int, edit, on_stage: bool = True) -> bytes:
@@ -99,17 +107,7 @@ def test_R2016_C1_the_missing_detail_sheet_is_named_only_when_it_was_issued(tmp_
     """A workbook issued without a detail sheet (an earlier version's: no ``detail_sheet`` in
     its ``_meta``) is not told its 明细 was deleted; two renamed copies with no deal in either
     are named as such, not as a deleted sheet."""
-    folder, out = tmp_path / "t2016-poker", tmp_path / "out"
-    shutil.copytree(ROOT / "sample_sheets" / "t2016-poker", folder)
-    for p in (folder / "inbox").glob("*成绩表*"):
-        p.unlink()
-    run(RunOptions(folder=folder, out_parent=out, pdf=False, now=NOW))
-    issued = out / "t2016-poker" / "results" / "guandan-r1-成绩表.xlsx"
-    probe = openpyxl.load_workbook(issued)
-    hrow, col = table_header(probe["成绩"])
-    ws = probe["成绩"]
-    tables = [r for r in range(hrow + 1, ws.max_row + 1)
-              if ws.cell(r, col["桌号"]).value is not None and ws.cell(r, col["乙方"]).value != "轮空"][:2]
+    folder, out, issued, col, tables = _round_one_issued(tmp_path, 2)
 
     def sheet(row: int, edit) -> bytes:
         wb = openpyxl.load_workbook(issued)

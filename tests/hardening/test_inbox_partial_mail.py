@@ -82,10 +82,10 @@ def test_a_download_still_being_written_is_left_for_the_next_night(tmp_path: Pat
     assert _about(second, "g04-报名表.xlsx") == [], [i.row() for i in second.issues]
 
 
-def test_an_abandoned_download_is_said_once_at_its_path_and_not_recorded(tmp_path: Path) -> None:
-    """A temporary download file that stays (the download broke off): said at its path, once,
-    as what it is (PARTIAL_DOWNLOAD — not 不是 Excel 工作簿…请用我们下发的报名表填写), never
-    recorded; once the finished file is beside it, only a note that it may be deleted."""
+def _download_broken_off(tmp_path: Path):
+    """The t2016 sample with g04's registration mail taken out and its workbook left as a
+    half-downloaded ``.crdownload`` from before the deadline: (folder, the attachment, the
+    temporary file)."""
     from pipeline.ingest.eml import parse_eml_bytes
 
     folder = copy_sample("t2016-poker", tmp_path)
@@ -95,6 +95,14 @@ def test_an_abandoned_download_is_said_once_at_its_path_and_not_recorded(tmp_pat
     part = folder / "inbox" / "g04-报名表.xlsx.crdownload"
     part.write_bytes(att.data[:len(att.data) // 2])
     os.utime(part, (ON_TIME, ON_TIME))
+    return folder, att, part
+
+
+def test_an_abandoned_download_is_said_once_at_its_path_and_not_recorded(tmp_path: Path) -> None:
+    """A temporary download file that stays (the download broke off): said at its path, once,
+    as what it is (PARTIAL_DOWNLOAD — not 不是 Excel 工作簿…请用我们下发的报名表填写), never
+    recorded; once the finished file is beside it, only a note that it may be deleted."""
+    folder, att, part = _download_broken_off(tmp_path)
     out = tmp_path / "out"
     first = _night(folder, out)
     mine = [i for i in first.issues if i.file == part.name]
@@ -142,15 +150,7 @@ def test_a_download_recorded_by_an_earlier_version_is_no_error_for_good(tmp_path
     night after the finished file came): no longer said from the ledger — at its path, while
     it is in the inbox (PARTIAL_DOWNLOAD), and nothing once it is gone."""
     import pipeline.run as run_module
-    from pipeline.ingest.eml import parse_eml_bytes
-
-    folder = copy_sample("t2016-poker", tmp_path)
-    mail = folder / "inbox" / MAIL
-    (att,) = parse_eml_bytes(mail.read_bytes(), mail.name).attachments
-    mail.unlink()
-    part = folder / "inbox" / "g04-报名表.xlsx.crdownload"
-    part.write_bytes(att.data[:len(att.data) // 2])
-    os.utime(part, (ON_TIME, ON_TIME))
+    folder, att, part = _download_broken_off(tmp_path)
     out = tmp_path / "out"
     monkeypatch.setattr(run_module, "PARTIAL_EXTS", (), raising=False)     # the earlier version
     first = _night(folder, out)

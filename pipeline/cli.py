@@ -30,6 +30,7 @@ CLICK_ZH = {
     "No such option {name!r}.": "没有选项 {name!r}。",
     "No such option: {name}": "没有选项：{name}",
     "Did you mean {possibility}?": "是不是 {possibility}？",
+    "(Did you mean one of: {possibilities}?)": "（是不是以下之一：{possibilities}？）",
     "(Possible options: {possibilities})": "（可能是：{possibilities}）",
     "Option {name!r} does not take a value.": "选项 {name!r} 后面不用写值。",
     "Option {name!r} requires an argument.": "选项 {name!r} 后面要写一个值。",
@@ -37,7 +38,8 @@ CLICK_ZH = {
     "Invalid value: {message}": "值不对：{message}",
     "Got unexpected extra argument ({args})": "多了一个参数（{args}）",
     "Got unexpected extra arguments ({args})": "多了几个参数（{args}）",
-    "{value!r} is not a valid {number_type}.": "{value!r} 不是有效的{number_type}。",
+    # (number_type is click's English type name, "float", "integer": said as 数字)
+    "{value!r} is not a valid {number_type}.": "{value!r} 不是有效的数字。",
     "{value} is not in the range {range}.": "{value} 不在 {range} 范围内。",
     "{name} {filename!r} does not exist.": "{name} {filename!r} 不存在。",
     "{name} {filename!r} is a file.": "{name} {filename!r} 是一个文件，应为文件夹。",
@@ -101,7 +103,7 @@ def main() -> None:
 @click.option("--smtp", "smtp_url", metavar="URL", default=None,
               help="给队长发回执，如 smtps://office%40example.edu.cn@smtp.example.edu.cn"
                    "（发件邮箱写在 @ 前，其中的 @ 写成 %40；密码取自环境变量 LEAGUE_SMTP_PASSWORD）。")
-@click.option("--wait", default=0.0, show_default=True,
+@click.option("--wait", default=0.0, show_default=True, metavar="秒数",
               help="同一赛事另一个 league run 正在运行时，最多等待的秒数。")
 def run_cmd(folder: Path, out_parent: Path, now_text: str | None, pdf: bool, imap_url: str | None,
             smtp_url: str | None, wait: float) -> None:
@@ -149,11 +151,12 @@ def template_cmd(folder: Path, branch: str | None, all_branches: bool, out_paren
         click.echo(str(path))
 
 
-def _cannot_write(e: OSError, path: Path) -> None:
-    """Say that ``path`` could not be written, and why, and exit 2 ("could not run")."""
+def _cannot_write(e: OSError, path: Path, command: str = "template") -> None:
+    """Say that ``path`` could not be written, and why (what to do as ``league command``
+    can: :func:`~pipeline.runcmd.os_reason`), and exit 2 ("could not run")."""
     from .runcmd import os_reason
 
-    click.echo(f"错误：无法写入 {e.filename or path}：{os_reason(e)}。", err=True)
+    click.echo(f"错误：无法写入 {e.filename or path}：{os_reason(e, command)}。", err=True)
     sys.exit(EXIT_FAILED)
 
 
@@ -178,7 +181,7 @@ def questionnaire_cmd(path: Path, force: bool) -> None:
     try:
         click.echo(str(newleague.write_questionnaire(path)))
     except OSError as e:
-        _cannot_write(e, path)
+        _cannot_write(e, path, "questionnaire")
 
 
 @main.command("new")
@@ -203,7 +206,7 @@ def new_cmd(folder: Path, questionnaire: Path | None) -> None:
     except OSError as e:
         from .runcmd import os_reason
 
-        click.echo(f"错误：无法读取或写入 {e.filename or folder}：{os_reason(e)}。没有创建任何文件"
+        click.echo(f"错误：无法读取或写入 {e.filename or folder}：{os_reason(e, 'new')}。没有创建任何文件"
                    f"（已写的部分已删除）；改正后重新运行 league new {folder} 即可。", err=True)
         sys.exit(EXIT_FAILED)
     click.echo(f"已创建 {path}")

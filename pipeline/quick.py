@@ -281,6 +281,8 @@ def main() -> None:
     # process's commands (all of them short) run without it — from their first import on
     # (a collection every 700 new objects while the modules are made found no garbage).
     gc.disable()
+    if not sys.flags.utf8_mode and sys.getfilesystemencoding() != "utf-8":
+        _restart_in_utf8_mode()
     hit = quick_run(sys.argv[1:])
     if hit is not None:
         summary, attention = hit
@@ -337,6 +339,37 @@ def main() -> None:
         cli_main()       # click's standalone mode always ends in SystemExit
     except SystemExit as e:
         hard_exit(e.code)
+
+
+def _restart_in_utf8_mode() -> None:
+    """Under a locale whose encoding cannot write Chinese (``LANG=en_US.ISO-8859-1``; ASCII
+    with ``LC_ALL=C PYTHONUTF8=0 PYTHONCOERCECLOCALE=0``) every output file name stopped the
+    run with a traceback and every message came out as ``\\u9519\\u8bef`` (an audit): the same
+    command starts again in Python's UTF-8 mode (``-X utf8``: file names and the output in
+    UTF-8, whatever the locale says).  Only then — a UTF-8 locale (every night's) pays one
+    comparison, and a GBK locale, which writes Chinese, is kept.  Should that not be possible,
+    one line says how to run it, and the command stops (exit 2)."""
+    enc = sys.getfilesystemencoding()
+    try:
+        "错误".encode(enc)
+    except (UnicodeEncodeError, LookupError):
+        pass
+    else:
+        return
+    argv = getattr(sys, "orig_argv", None)
+    if sys.executable and argv:         # (no loop: -X utf8 sets sys.flags.utf8_mode)
+        try:
+            os.execv(sys.executable, [sys.executable, "-X", "utf8", *argv[1:]])
+        except OSError:
+            pass
+    line = (f"league: the locale's encoding ({enc}) cannot write Chinese; run it with LANG=C.UTF-8 "
+            "(错误：当前语言环境的编码无法写出中文文件名，请以 LANG=C.UTF-8 运行 league)\n")
+    try:
+        sys.stderr.buffer.write(line.encode("utf-8"))
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass
+    os._exit(2)
 
 
 def hard_exit(code: object) -> None:

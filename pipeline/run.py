@@ -1785,11 +1785,17 @@ def known_own_copies(ledger: Ledger) -> dict[str, OwnCopy]:
     killed before it recorded them) hashed and recorded first, at its file's time and with no
     unit, as a guess — once: a night lists the folder and looks names up.  A run that writes
     the same copy records it as its own (:meth:`Ledger.record_own_copies`: its unit and the
-    run's time in place of the guess)."""
+    run's time in place of the guess).
+
+    A name that is not UTF-8 (Python keeps its bytes as surrogates: a GBK name, the office's
+    copy from a Windows share or zip) is no copy a run wrote — runs name theirs in UTF-8 — and
+    is left alone, never read nor recorded: SQLite cannot store it, and recording it stopped
+    every later night (an audit; handbook: files the office puts in the output folder)."""
     own = ledger.own_copies()
     folder = ledger.root / "returned"
     try:
-        names = [n for n in os.listdir(folder) if n.endswith(".xlsx") and not n.startswith((".", "~$"))]
+        names = [n for n in os.listdir(folder) if n.endswith(".xlsx") and not n.startswith((".", "~$"))
+                 and _utf8_name(n)]
     except OSError:
         return own
     recorded = {c.name for c in own.values()}
@@ -1807,6 +1813,16 @@ def known_own_copies(ledger: Ledger) -> dict[str, OwnCopy]:
         ledger.record_own_copies(found, max(c.written_at for c in found), guessed=True)
         own = ledger.own_copies()
     return own
+
+
+def _utf8_name(name: str) -> bool:
+    """Whether a listed file name is UTF-8 (no surrogates standing for other bytes) — and so
+    one SQLite, JSON and the pages can carry (:func:`known_own_copies`)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _registered(t: Tournament, unit_id: str, sender: str) -> bool:

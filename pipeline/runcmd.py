@@ -38,25 +38,34 @@ def _db_advice(e: Exception) -> str:
 _OS_REASONS: dict[str, str] = {
     "ENOSPC": "磁盘已满：请腾出空间",
     "EDQUOT": "该用户在这个磁盘上的空间配额已用完：请删除不需要的文件或请管理员增加配额",
-    "EROFS": "所在的磁盘是只读的：请换一个可写的输出文件夹（--out）",
+    "EROFS": "所在的磁盘是只读的：请换一个可写的{place}",
     "ENOENT": "文件或文件夹不存在",
     "EISDIR": "该路径是一个文件夹，不是文件：请把这个文件夹删除或改名（里面的内容如需保留请先移走）",
-    "ENOTDIR": "路径中的某一级是一个文件，不是文件夹：请把这个文件删除或改名，或换一个输出文件夹（--out）",
+    "ENOTDIR": "路径中的某一级是一个文件，不是文件夹：请把这个文件删除或改名，或换一个{place}",
     "EEXIST": "该位置已有一个同名的文件，而这里需要的是文件夹：请把这个文件删除或改名",
     "ELOOP": "路径中的快捷方式（符号链接）互相指向、绕成了圈：请删除或改正这个链接",
     "ENAMETOOLONG": "路径或文件名太长：请把联赛文件夹或输出文件夹放到较短的路径下，或把文件名改短",
     "EMFILE": "同时打开的文件太多：请关闭其他程序后再运行；仍不行时请管理员调高打开文件数的上限",
     "ENFILE": "系统中同时打开的文件太多：请关闭其他程序后再运行；仍不行时请管理员调高打开文件数的上限",
-    "EIO": "磁盘读写出错（磁盘或网络盘可能有故障）：请检查磁盘或网络连接，必要时换一个输出文件夹（--out）",
+    "EIO": "磁盘读写出错（磁盘或网络盘可能有故障）：请检查磁盘或网络连接，必要时换一个{place}",
     "EBUSY": "文件或文件夹正被占用（例如正被其他程序打开或是挂载点）：请关闭占用它的程序后再运行",
     "ETXTBSY": "文件正被其他程序使用：请关闭使用它的程序后再运行",
     "EXDEV": "不能跨磁盘移动文件：请让输出文件夹整个位于同一个磁盘上（不要把其中的子文件夹链接到别的磁盘）",
 }
 
 
-def os_reason(e: OSError) -> str:
+#: where else to write, by command (:func:`os_reason`): ``league questionnaire`` and ``league
+#: new`` have no ``--out`` — a read-only disk advised them one (an audit)
+_ELSEWHERE = {"questionnaire": "文件夹保存问卷（league questionnaire 后面写另一个路径，如 ~/问卷.xlsx）",
+              "new": "位置新建赛事文件夹（league new 后面写另一个路径）"}
+_OUT_FOLDER = "输出文件夹（--out）"
+
+
+def os_reason(e: OSError, command: str = "run") -> str:
     """Why a file could not be read or written, in Chinese, with what to do; the system's
-    own words in brackets for a technician (an errno not known here: said as it is)."""
+    own words in brackets for a technician (an errno not known here: said as it is).
+    ``command``: the ``league`` command said to — where else to write is its ``--out``
+    (``run``, ``template``) or its path argument (``questionnaire``, ``new``)."""
     import errno
 
     if e.errno in (errno.EACCES, errno.EPERM):
@@ -64,7 +73,7 @@ def os_reason(e: OSError) -> str:
                 f"（如 Excel），或把它改回可写（{e.strerror}）")
     said = _OS_REASONS.get(errno.errorcode.get(e.errno or 0, ""))
     if said:
-        return f"{said}（{e.strerror}）"
+        return f"{said.format(place=_ELSEWHERE.get(command, _OUT_FOLDER))}（{e.strerror}）"
     return f"系统报告的错误（{e.strerror or e}）：请检查该文件或文件夹，或把这段信息发给维护人员"
 
 def parse_now(value: str | None) -> dt.datetime | None:

@@ -1228,15 +1228,20 @@ def load_tournament(folder: str | Path, cache_parent: Path | None = None) -> Tou
             e.locate(text)      # each key at its line of the text read (the file may change)
             raise
     secret_path = folder / spec.secret_file
+    restore = (f"它保存报名表校验码的密钥，已发出的报名表都靠它识别。"
+               f"请从备份中把原来的 {secret_path.name} 恢复到赛事文件夹 {folder}（不能另换一个：换了密钥，"
+               "已发出的每一份报名表都将无法识别）。只有尚未发出任何报名表的赛事才可以新建密钥："
+               f"运行 python -c \"import secrets; print(secrets.token_hex(20))\" > {secret_path}，"
+               f"再运行 league template {folder} --all 重新生成全部报名表并发给各单位")
     if not secret_path.is_file():
-        raise SpecError(path, "secret_file", f"缺少 {secret_path}：它保存报名表校验码的密钥，已发出的报名表都靠它识别。"
-                        f"请从备份中把原来的 {secret_path.name} 恢复到赛事文件夹 {folder}（不能另换一个：换了密钥，"
-                        "已发出的每一份报名表都将无法识别）。只有尚未发出任何报名表的赛事才可以新建密钥："
-                        f"运行 python -c \"import secrets; print(secrets.token_hex(20))\" > {secret_path}，"
-                        f"再运行 league template {folder} --all 重新生成全部报名表并发给各单位")
+        raise SpecError(path, "secret_file", f"缺少 {secret_path}：{restore}")
     secret = secret_path.read_bytes().strip()
     if len(secret) < 16:
-        raise SpecError(path, "secret_file", f"{secret_path} 太短：密钥至少需要 16 个字符")
+        # an emptied or cut key (a bad copy, a save from an editor) is the sent forms' key
+        # lost, as a missing one: restored, never replaced (an audit: 「太短」 alone invited a
+        # new key)
+        what = "是空的" if not secret else f"只有 {len(secret)} 个字符（密钥至少有 16 个字符），多半是被改动或没有拷贝完整"
+        raise SpecError(path, "secret_file", f"{secret_path} {what}：{restore}")
     t = Tournament(folder, spec, secret)
     t.spec_key, t.spec_cached = key, cached
     t.spec_sha256 = hashlib.sha256(data).hexdigest()

@@ -362,7 +362,32 @@ def _start_fork_server() -> None:
     if quiet not in sys.warnoptions:
         sys.warnoptions.append(quiet)
     _fresh_workers()                                  # sets what the server preloads
-    forkserver.ensure_running()
+    _ensure_server(forkserver)
+
+
+def _ensure_server(forkserver) -> None:
+    """Start the fork server (when not running) with SIGINT blocked, as the standard library
+    starts its resource tracker: Ctrl-C at the terminal reaches every process of the run's
+    group, and the server got it while it imported WeasyPrint (before it ignores SIGINT
+    itself) — a 30-line KeyboardInterrupt traceback above the run's 「已中断」 line (an
+    audit).  The server and the workers it forks keep it blocked (a worker ignores it anyway:
+    :func:`pipeline.parallel.worker_init`); this thread's mask is restored at once, and a
+    Ctrl-C meanwhile reaches the run just after."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        forkserver.ensure_running()
+        return
+    # the server's start starts the resource tracker first, which unblocks SIGINT after
+    # starting it (whatever the mask was): started before, it is only looked at then
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _fresh_workers() -> dict:
@@ -379,6 +404,8 @@ def _fresh_workers() -> dict:
         return {"initargs": (None, os.getpid())}
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["weasyprint", __name__])
+    from multiprocessing import forkserver
+    _ensure_server(forkserver)      # (else the pool's first worker starts it, hearing Ctrl-C)
     return {"mp_context": ctx, "initargs": (None, os.getpid())}
 
 

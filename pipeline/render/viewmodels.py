@@ -1504,7 +1504,11 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     # (a vacant place, R2011-R1, is listed under its event above and counted for nobody)
     everything = [a for a in list(state.awards) + list(state.branch_awards) if not a.vacant]
     if everything:
-        kinds = list(OrderedDict.fromkeys(a.award for a in everything))
+        # the configured order (第一名 第二名 第三名 …, R2011-R1: not first appearance, a vacant
+        # 第二名 came after 第三名), the front page's too (site_vm.branch_totals)
+        from ..score.awards import award_columns
+
+        kinds = award_columns(spec, everything)
         head = [spec.unit_word] + kinds + ["合计"] + cash
         rows, total = [], 0
         for u in spec.units:

@@ -1111,22 +1111,21 @@ def registered_count(es: "EventState") -> int:
 
 def branch_totals(state: "LeagueState", names: Names) -> tuple[tuple[str, ...], tuple[TotalsRow, ...]]:
     """Awards per branch over all events and the branch awards: columns are the award
-    names in order of first appearance; rows and their order come from
+    names in the configured order (:func:`pipeline.score.awards.award_columns`, as the
+    award list's 获奖统计: R2011-R1, a vacant 第二名 went after 第三名); rows and their order come from
     :func:`pipeline.score.awards.branch_totals` (weighted points, then prize money).  No
     award at all (none yet, or only vacant places): no rows — every unit was listed 第1名
     with 合计 0, and the page's "尚未产生获奖名单。" never showed (an audit)."""
     from dataclasses import replace
 
-    from ..score.awards import branch_totals as score_totals
+    from ..score.awards import award_columns, branch_totals as score_totals
 
     awards = [replace(a, branch=names.unit_id(a.branch), units=tuple(names.unit_id(u) for u in a.units))
               for a in list(state.awards) + list(state.branch_awards) if not a.vacant]     # (R2011-R1: nobody's)
     if not awards:
         return (), ()
-    columns: list[str] = []
-    for a in awards:
-        if a.award not in columns:
-            columns.append(a.award)
+    # the award list's order (:func:`pipeline.score.awards.award_columns`), whatever is vacant
+    columns = award_columns(state.tournament.spec, awards)
     units = [u.unit() for u in state.tournament.spec.units]
     rows = tuple(TotalsRow(rank=t.rank, unit=names.unit(t.branch),
                            counts=tuple(str(t.counts.get(c, 0) or "") for c in columns),

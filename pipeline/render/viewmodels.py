@@ -773,6 +773,19 @@ def _first_move(ev: "EventSpec") -> str:
     return "先手" if game.id == "checkers" else ""
 
 
+def first_move_label(label: str, first: str) -> str:
+    """A table card's side label with the first move the draw sheet writes after that side's
+    name (:func:`_first_move`; R2011-F3 象棋 红先, 围棋 执黑先行), inside a seat's brackets
+    when it has one.
+
+    >>> first_move_label("甲方", "执红先行"), first_move_label("乙方（南北）", "先手")
+    ('甲方（执红先行）', '乙方（南北，先手）')
+    """
+    if label.endswith("）"):
+        return f"{label[:-1]}，{first}）"
+    return f"{label}（{first}）"
+
+
 def _side_labels(n: int) -> list[str]:
     return list(SIDES_3 if n >= 3 else SIDES_2)
 
@@ -1060,8 +1073,12 @@ def cards_vm(state: "LeagueState", event_id: str, rnd: Round) -> CardsVM:
     vm = CardsVM(**vars(_doc(state, f"{es.spec.name} {label} 桌签")))
     session, venue = session_and_venue(es, rnd, spec)
     titles = match_titles(es.spec.format.type, rnd)      # R2011-F2: 决赛 / 三四名决赛, not 三四名组
+    first = _first_move(es.spec)
     for m in sorted((m for m in rnd.matches if not m.bye), key=lambda m: (m.group, m.table)):
         labels = seat_labels(rnd, len(m.sides))        # R2015-F1: 甲方（南北）
+        if first and len(m.sides) == 2 and 0 <= m.first < 2:
+            # R2011-F3: who moves first, on the side the draw sheet says it of (甲方（执红先行）)
+            labels[m.first] = first_move_label(labels[m.first], first)
         sides = []
         for i, sid in enumerate(m.sides):
             team, branch = side_text(sid)
@@ -1504,7 +1521,11 @@ def awards_vm(state: "LeagueState") -> AwardsVM:
     # (a vacant place, R2011-R1, is listed under its event above and counted for nobody)
     everything = [a for a in list(state.awards) + list(state.branch_awards) if not a.vacant]
     if everything:
-        kinds = list(OrderedDict.fromkeys(a.award for a in everything))
+        # the configured order (第一名 第二名 第三名 …, R2011-R1: not first appearance, a vacant
+        # 第二名 came after 第三名), the front page's too (site_vm.branch_totals)
+        from ..score.awards import award_columns
+
+        kinds = award_columns(spec, everything)
         head = [spec.unit_word] + kinds + ["合计"] + cash
         rows, total = [], 0
         for u in spec.units:

@@ -21,7 +21,7 @@ from . import AWARD_SCHEMES
 
 if TYPE_CHECKING:
     from ..draw.base import Placement
-    from ..spec import AwardSpec
+    from ..spec import AwardSpec, TournamentSpec
     from ..state import AwardRow
 
 _CN = "零一二三四五六七八九十"
@@ -724,6 +724,52 @@ def discretionary_awards(rows: Iterable[DiscretionaryRow], entries: Iterable[Ent
 
 
 # -- union-wide table ----------------------------------------------------------------------------
+
+def award_columns(spec: "TournamentSpec", awards: Iterable["AwardRow"]) -> list[str]:
+    """The award names of ``awards``, once each, in the order the spec configures them — the
+    one order of every 获奖统计 (the award list's, the front page's and its weights note):
+    the places by their position in an event's list (第一名, 第二名, 第三名; an event's
+    first award before another's second), then the events' ``rest`` (决赛参与奖), then
+    ``discretionary_awards`` as listed, then ``branch_award`` (组织奖).  A name the spec
+    does not configure (a kept row of an older spec) comes last, by its best place, then as
+    it first appears.  Not the order of first appearance: a vacant place (R2011-R1, left out
+    of the counts) or an award one event lacks put 第二名 after 第三名 (an audit).
+
+    >>> from pipeline.spec import TournamentSpec, validated
+    >>> from pipeline.state import AwardRow
+    >>> spec = validated(TournamentSpec, {"id": "t", "name": "t", "units": [{"id": "u", "name": "u"}],
+    ...     "events": [{"id": "x", "name": "x", "game": "xiangqi", "format": {"type": "knockout"},
+    ...                 "awards": {"scheme": "ranked", "places": [{"award": "第一名"}, {"award": "第二名"},
+    ...                                                          {"award": "第三名"}]}}]})
+    >>> award_columns(spec, [AwardRow("x", "", a, r, "t", "u", "p") for r, a in ((1, "第一名"), (3, "第三名"), (2, "第二名"))])
+    ['第一名', '第二名', '第三名']
+    """
+    configured: dict[str, tuple[int, int, int]] = {}
+
+    def put(name: str, key: tuple[int, int, int]) -> None:
+        if name and (name not in configured or key < configured[name]):
+            configured[name] = key
+
+    for i, ev in enumerate(spec.events):
+        try:
+            places = AWARD_SCHEMES.get(ev.awards.scheme).places(ev.awards.options)
+        except (KeyError, TypeError, ValueError):     # (a spec the runner already refused)
+            places = []
+        for pos, (name, _) in enumerate(places):
+            put(name, (0, pos, i))
+        put(str(ev.awards.options.get("rest") or ""), (1, i, 0))
+    for pos, name in enumerate(spec.discretionary_awards):
+        put(name, (2, pos, 0))
+    put(spec.branch_award, (3, 0, 0))
+    seen: dict[str, tuple[int, int, int]] = {}
+    for n, a in enumerate(awards):
+        if a.award in configured:
+            seen.setdefault(a.award, configured[a.award])
+        else:       # unknown: after the configured, by its best place (none: after those), then first seen
+            key = (4, a.rank if a.rank > 0 else 10**9, n)
+            seen[a.award] = min(seen.get(a.award, key), key)
+    return sorted(seen, key=seen.__getitem__)
+
 
 #: default points per award for the branch table; other awards count 0 points
 DEFAULT_AWARD_WEIGHTS: dict[str, int] = {"一等奖": 7, "二等奖": 5, "三等奖": 3,

@@ -92,7 +92,7 @@ def _render(template: str, vm, script: str) -> str:
 
 
 def test_other_games_keep_their_sides_and_say_no_boards():
-    """A Xiangqi round robin: 甲方/乙方 as before, no 牌号."""
+    """A Xiangqi round robin: 甲方/乙方 as before (the card's first mover 执红先行, R2011-F3), no 牌号."""
     entries = [Entry(f"xq-t01-{i}", "xq", "t01", f"棋手{i}", (_person(f"棋手{i}", "t01"),)) for i in range(4)]
     rounds = _draw("round_robin", entries, {}, 1)
     event = {"id": "xq", "name": "象棋", "game": "xiangqi", "format": {"type": "round_robin"},
@@ -101,7 +101,8 @@ def test_other_games_keep_their_sides_and_say_no_boards():
     vm = vms.draw_vm(state, "xq", rounds[0])
     assert vm.table.head == ["桌号", "甲方", "单位", "乙方", "单位", "备注"] and vm.boards == ""
     card = vms.cards_vm(state, "xq", rounds[0]).cards[0]
-    assert [lab for lab, _, _ in card.sides] == ["甲方", "乙方"] and card.boards == ""
+    assert [lab.replace("（执红先行）", "") for lab, _, _ in card.sides] == ["甲方", "乙方"]
+    assert sum(lab.endswith("（执红先行）") for lab, _, _ in card.sides) == 1 and card.boards == ""
 
 
 # -- R2011-F2: the final round of groups → knockout ------------------------------------------

@@ -168,7 +168,7 @@ def test_draw_sheet_round1_and_cards():
     assert vm.table.rows[0][1:5] == ["王军（执红先行）", "行政一", EVIL, "行政一"]
     cards = vms.cards_vm(state, "xiangqi", rnd)
     assert [c.table_label for c in cards.cards] == ["第 1 桌", "第 2 桌", "第 3 桌", "第 4 桌"]
-    assert cards.cards[0].sides == [("甲方", "王军", "行政一"), ("乙方", EVIL, "行政一")]
+    assert cards.cards[0].sides == [("甲方（执红先行）", "王军", "行政一"), ("乙方", EVIL, "行政一")]   # R2011-F3
     assert cards.cards[0].session == "2020年11月10日 16:00—18:00 工会活动室"
     # byes get no card
     assert len(vms.cards_vm(state, "xiangqi", state.events["xiangqi"].rounds[1]).cards) == 1
@@ -215,13 +215,13 @@ def test_draw_sheet_labels_follow_a_changed_event_state():
     renamed = [dataclasses.replace(e, team="王军军") if e.team == "王军" else e for e in es.entries]
     state.events["xiangqi"] = dataclasses.replace(es, entries=renamed)
     assert vms.draw_vm(state, "xiangqi", rnd).table.rows[0][1] == "王军军（执红先行）"
-    assert vms.cards_vm(state, "xiangqi", rnd).cards[0].sides[0] == ("甲方", "王军军", "行政一")
+    assert vms.cards_vm(state, "xiangqi", rnd).cards[0].sides[0] == ("甲方（执红先行）", "王军军", "行政一")
     # the same state, an entry replaced in its list in place: labelled afresh
     es2 = state.events["xiangqi"]
     i = next(i for i, e in enumerate(es2.entries) if e.team == "王军军")
     es2.entries[i] = dataclasses.replace(es2.entries[i], team="王君")
     assert vms.draw_vm(state, "xiangqi", rnd).table.rows[0][1] == "王君（执红先行）"
-    assert vms.cards_vm(state, "xiangqi", rnd).cards[0].sides[0] == ("甲方", "王君", "行政一")
+    assert vms.cards_vm(state, "xiangqi", rnd).cards[0].sides[0] == ("甲方（执红先行）", "王君", "行政一")
 
 # -- standings -----------------------------------------------------------------------------
 def test_R2011_F1_standings_tiebreak_columns_and_playoff_marks():

@@ -185,7 +185,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             if abs(clock() - st.st_mtime) < WRITING_SECONDS:
                 _left_for_next_night(issues, rel_raw)
             else:
-                _partial_download(issues, rel_raw, path)
+                _partial_download(issues, rel_raw, path, clock())
             continue
         sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         kept = sigs.get(rel_raw)
@@ -349,14 +349,38 @@ def _mail_cut(data: bytes) -> bool:
     return False
 
 
-def _partial_download(issues: IssueLog, rel_raw: str, path: Path) -> None:
+def _finished_beside(done: Path, now: float) -> bool:
+    """Whether ``done`` (a temporary download's name without its suffix) is a finished file:
+    there, not empty, not changed in the last :data:`WRITING_SECONDS`, readable, and a
+    workbook (zip) begun and ended (:func:`_being_written`'s test: its central directory,
+    which comes last, is there).  Firefox writes ``报名表.xlsx.part`` with an empty
+    placeholder ``报名表.xlsx`` beside it: a download broken off leaves the placeholder,
+    which is no finished file.  Reads at most the file's first 4 bytes and last 64 KiB."""
+    import stat
+
+    try:
+        st = done.stat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or abs(now - st.st_mtime) < WRITING_SECONDS:
+            return False
+        if done.suffix.lower() not in _ZIP_EXTS:
+            return True
+        with open(done, "rb") as f:
+            if f.read(4) != b"PK\x03\x04":
+                return False
+            f.seek(max(0, st.st_size - 65_557))
+            return f.read().rfind(b"PK\x05\x06") >= 0
+    except OSError:
+        return False
+
+
+def _partial_download(issues: IssueLog, rel_raw: str, path: Path, now: float) -> None:
     """PARTIAL_DOWNLOAD at a download's temporary file (:data:`PARTIAL_EXTS`) that has not
     changed for a while: not taken in (it is not the file, and most likely not whole) — a
-    warning while the finished file is not beside it, else a note that it may be deleted.
-    Handbook 二."""
+    warning while the finished file is not beside it (:func:`_finished_beside`: an empty
+    placeholder or a cut file is not), else a note that it may be deleted.  Handbook 二."""
     rel = shown_name(rel_raw)
     done = path.with_name(path.name[:-len(path.suffix)])
-    if done.suffix and done.is_file():
+    if done.suffix and _finished_beside(done, now):
         issues.add("PARTIAL_DOWNLOAD", f"收件箱中的《{rel}》是下载或复制时留下的临时文件，没有收取；下载完成的"
                    f"《{shown_name(done.name)}》已在收件箱中，这个临时文件可以删除，无需处理。",
                    at=CellRef(rel), severity=Severity.INFO)

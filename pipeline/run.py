@@ -1958,10 +1958,15 @@ def _replaced_in_place(rec: Received, recs: list[Received], root: Path | None = 
 
 def _mail_replaced_in_place(root: Path, mail: Received, same_place: list[Received]) -> Received | None:
     """The mail put at ``mail``'s inbox path after it (``same_place``: the mails recorded from
-    that path): one received later, or the same mail grown — its kept copy begins with all of
+    that path) that replaces it: the same mail grown — its kept copy begins with all of
     ``mail``'s bytes (a mail cut short while it was copied, then put there whole: both have
-    one Date, so one time of receipt).  None when there is none.  Reads the two kept copies
-    only for mails that share a path (rare)."""
+    one Date, so one time of receipt) — or one received later from the same sender (a copy
+    of the same mail, or that sender's next mail).  Another sender's mail saved later under
+    the same file name (报名.eml) replaces nothing: the first unit's mail still asks it to
+    send again (an audit).  None when there is none.  Reads the two kept copies only for
+    mails that share a path (rare)."""
+    who = (mail.sender or "").strip().casefold()
+
     def grown(m: Received) -> bool:
         try:
             cut, whole = mail.stored(root).read_bytes(), m.stored(root).read_bytes()
@@ -1969,7 +1974,8 @@ def _mail_replaced_in_place(root: Path, mail: Received, same_place: list[Receive
             return False
         return len(whole) > len(cut) and whole.startswith(cut)
     after = [m for m in same_place if m.sha256 != mail.sha256 and m.source == mail.source
-             and (aware(m.received_at) > aware(mail.received_at) or grown(m))]
+             and ((who and (m.sender or "").strip().casefold() == who
+                   and aware(m.received_at) > aware(mail.received_at)) or grown(m))]
     return max(after, key=lambda m: aware(m.received_at)) if after else None
 
 

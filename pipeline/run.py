@@ -84,7 +84,7 @@ class Inputs:
     unreadable: list[Received] = field(default_factory=list)
     #: each OTHER_UNITS_FORM file's SHA-256 → (the unit whose genuine form it is, the names on
     #: it) (:func:`settle_rejected_before`)
-    other_units: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
+    other_units: dict[str, tuple[str, frozenset[tuple[str, str, str]]]] = field(default_factory=dict)
     #: each registration's own reading problems, by the file's SHA-256: they go to the issue
     #: log only while the file counts (:func:`current_registrations`), not once superseded
     reg_issues: dict[str, list[Issue]] = field(default_factory=dict)
@@ -996,7 +996,7 @@ _FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNO
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
                            mail_ids: dict[str, str] | None = None,
-                           other_units: dict[str, tuple[str, frozenset[str]]] | None = None,
+                           other_units: dict[str, tuple[str, frozenset[tuple[str, str, str]]]] | None = None,
                            t: Tournament | None = None) -> int:
     """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
     by a form of that unit now in force: its error is history — information, saying which
@@ -1013,16 +1013,18 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
     and it was left with no registration while the run exited 0 (an audit: "已受理，这份文件
     无需再处理").  Once it has one, the file is settled by that unit's form received after it,
     or by the sender's own form received after it when the file was the sender's mix-up:
-    its people are on the sender's later form, or all already on the unit's own (the sender
-    used the wrong form and sent its own, as the message asks — an error for good, a review
-    found).  A file that would have changed the other unit's people (an update sent on its
-    behalf) stays an error: nothing else says it was not taken.  With ``t``, the units are
-    named (on the sender's page 该单位 read as the sender, of the other unit's form), and
-    one whose sender's own form was taken before it or in the same mail, and holds every
-    person in it, no longer asks the sender to send its own (:func:`_other_units_form`).  A
-    file with a person not on that form still asks: it may be the sender's update sent on the
-    wrong form (李四 added on b06's form, b04's own taken the day before: told 无需重新发送,
-    李四 was lost — a review), and its receipt says the same
+    its lines (:func:`reg_lines`: name, event, team) are the sender's later form's, or the
+    unit's own as they stand (the sender used the wrong form and sent its own, as the message
+    asks — an error for good, a review found).  A file that would have changed the other
+    unit's registration (an update sent on its behalf), or that the sender's later form does
+    not hold as it is, stays an error: nothing else says it was not taken.  With ``t``, the
+    units are named (on the sender's page 该单位 read as the sender, of the other unit's
+    form), and one whose sender's own form was taken before it or in the same mail, and whose
+    lines are that form's exactly, no longer asks the sender to send its own
+    (:func:`_other_units_form`).  Any other still asks: it may be the sender's update sent on
+    the wrong form (李四 added on b06's form, b04's own taken the day before; or 高宇琪
+    withdrawn and two people swapping events, every name on b04's own form: told
+    无需重新发送, the change was lost — reviews), and its receipt says the same
     (:func:`pipeline.mail.receipts._own_form_taken` reads the note)."""
     when = {r.sha256: aware(r.received_at) for r in received}
     by_sha = {r.sha256: r for r in received}
@@ -1034,8 +1036,7 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
             came_in.setdefault(r.sha256, set()).add(mail_ids.get(r.parent) or r.parent)
 
     other_units = other_units or {}
-    names_in_force = {getattr(reg, "branch", ""): frozenset(r.name for r in getattr(reg, "rows", ()) if r.name)
-                      for _, reg in newest}
+    lines_in_force = {getattr(reg, "branch", ""): reg_lines(getattr(reg, "rows", ())) for _, reg in newest}
 
     def settled(i: Issue) -> Issue:
         owner, people = other_units.get(i.source, ("", frozenset())) if i.code == "OTHER_UNITS_FORM" and i.source \
@@ -1045,16 +1046,21 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
             theirs = in_force.get(owner)
             mine = in_force.get(i.branch)
             rec = by_sha.get(i.source)
-            # only a file all of whose people are on the sender's own form asks for nothing: an
-            # update sent on the other unit's form (李四 added) was told 无需重新发送 and lost (a review)
+            # only a file that holds the sender's own registration as it stands — the same lines,
+            # (name, event, team) — asks for nothing: an update sent on the other unit's form
+            # (李四 added; a person withdrawn, two swapping events) was told 无需重新发送 and lost
+            # (reviews)
             if t is not None and mine is not None and rec is not None and sent is not None \
                     and i.severity == Severity.ERROR and not aware(mine.received_at) > sent \
-                    and people <= names_in_force.get(i.branch, frozenset()):
+                    and people == lines_in_force.get(i.branch):
                 together = bool(came_in.get(i.source, set()) & came_in.get(mine.sha256, set()))
                 i = dataclasses.replace(i, message=_other_units_form(t, rec, owner, i.branch, mine, together).message)
             if theirs is None or sent is None or i.severity != Severity.ERROR:
                 return i
-            mixed_up = people <= names_in_force.get(i.branch, frozenset()) or people <= names_in_force.get(owner, frozenset())
+            # the sender's mix-up: the file holds the sender's registration as it now stands, or
+            # the other unit's (it changes neither) — by the same lines; a file that would change
+            # either stays an error (nothing took the change it carries)
+            mixed_up = people in (lines_in_force.get(i.branch), lines_in_force.get(owner))
             later = next((f for f in (theirs, mine if mixed_up else None)
                           if f is not None and sent < aware(f.received_at)), None)
             if later is None:
@@ -1614,7 +1620,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit)
                 found = [_other_units_form(t, rec, claimed, unit)]
-                inputs.other_units[rec.sha256] = (claimed, frozenset(r.name for r in reg.rows if r.name))
+                inputs.other_units[rec.sha256] = (claimed, reg_lines(reg.rows))
             elif unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
                 # a form that names no unit of ours (no _meta, another tournament's, an
                 # unknown unit id), or one whose token does not prove the unit it names
@@ -1634,7 +1640,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit, usable=False, foreign=True)
                 found = [_other_units_form(t, rec, claimed, unit)]
-                inputs.other_units[rec.sha256] = (claimed, frozenset(r.name for r in reg.rows if r.name))
+                inputs.other_units[rec.sha256] = (claimed, reg_lines(reg.rows))
             elif (not unit and not reg.usable and reg.foreign and reg.branch
                   and any(i.code == "WRONG_BRANCH" and not i.cell for i in found)):
                 # a form naming a unit its token does not prove, put straight into the inbox
@@ -1837,6 +1843,16 @@ def _registered(t: Tournament, unit_id: str, sender: str) -> bool:
     """Whether ``sender`` is a registered address of unit ``unit_id``."""
     u = t.spec.unit(unit_id)
     return u is not None and sender.lower() in {e.lower() for e in u.emails}
+
+
+def reg_lines(rows: Iterable) -> frozenset[tuple[str, str, str]]:
+    """A registration's lines as (name, event, team) — what an OTHER_UNITS_FORM is compared
+    with (:func:`settle_rejected_before`): a correction typed on another unit's form holds the
+    sender's names with a person moved to another event, or left out (高宇琪 withdrawn, 宋洋娟
+    and 江刚华 swapping 象棋/跳棋 on b06's form: compared by names only, it was told
+    无需重新发送 and lost — a review).  Rows without a name are no line."""
+    return frozenset((r.name, getattr(r, "event", "") or "", getattr(r, "team_no", "") or "")
+                     for r in rows if getattr(r, "name", ""))
 
 
 def _other_units_form(t: Tournament, rec: Received, claimed: str, unit: str,

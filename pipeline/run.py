@@ -3229,6 +3229,18 @@ class EventRunner:
             self._kept_lot_memo = body if ok else None
         return self._kept_lot_memo
 
+    def _deadline_moved_since(self, kept: dict[str, Any]) -> bool:
+        """Whether the event's deadline is now later than the one the kept lot was drawn
+        after (:meth:`lot_groups`).  A lot without one (kept before it was recorded) or an
+        event without a deadline (the line deleted: DEADLINE_MISSING) moved none."""
+        was = kept.get("deadline")
+        if not isinstance(was, str) or self.ev.deadline is None:
+            return False
+        try:
+            return aware(self.ev.deadline) > aware(dt.datetime.fromisoformat(was))
+        except ValueError:
+            return False
+
     def _lot(self, entries: list[Entry]) -> dict[str, Any]:
         """The draw state's ``lot_seed`` and ``lot_fixed`` (groups_standings only): the lot kept
         when a 签到表 showed it (:meth:`_kept_lot`), else the seed of the entries alone."""
@@ -4103,14 +4115,22 @@ class EventRunner:
         from the entries alone (groups_standings), once its deadline has passed — the entry
         list the lot is drawn from is final then, and who turns up at the check-in changes no
         group (R2016-F2), so the 签到表 can show them; {} otherwise (before the deadline, a
-        drawn event, another format).  Label → entry ids, as round 1 will deal them."""
+        drawn event, another format).  Label → entry ids, as round 1 will deal them.
+
+        The lot is kept with the deadline it was drawn after, and dropped only when the
+        event's deadline is now later than that (the office reopened registration: dealt
+        again after the new one).  A night run again with an earlier ``--now`` (handbook:
+        补跑、重跑以前的晚上) is before the deadline but moves none: it shows no groups and
+        keeps the lot — it was dropped, and the next night dealt 25 of 33 pairs into another
+        group than the 签到表 printed, without a word (a review)."""
         if self.rounds or not hasattr(self.fmt, "lot_groups"):
             return {}
         key = self.LOT_KEY + self.ev.id
+        kept = self._kept_lot()
+        if kept is not None and self._deadline_moved_since(kept):
+            self.ledger.cache_drop([key])
+            self._kept_lot_memo = None
         if not deadline_passed(self.ev, self.now):
-            if self._kept_lot() is not None:       # the deadline moved later: registration reopened
-                self.ledger.cache_drop([key])
-                self._kept_lot_memo = None
             return {}
         state = self.draw_state()
         if len(state.entries) < 2:
@@ -4119,7 +4139,8 @@ class EventRunner:
             # R2016-F1: the lot is made once — the first 签到表 after the deadline shows it; a
             # withdrawal or corrected entry after that redraws no group (GroupsStandings.lot_groups)
             dealt = self.fmt.dealt_groups(state)
-            body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4)}
+            body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4),
+                    "deadline": aware(self.ev.deadline).isoformat()}
             self.ledger.cache_put({key: json.dumps(body, ensure_ascii=False, sort_keys=True).encode()}, durable=True)
             self._kept_lot_memo = body
             state = self.draw_state()

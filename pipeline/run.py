@@ -84,7 +84,7 @@ class Inputs:
     unreadable: list[Received] = field(default_factory=list)
     #: each OTHER_UNITS_FORM file's SHA-256 → (the unit whose genuine form it is, the names on
     #: it) (:func:`settle_rejected_before`)
-    other_units: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
+    other_units: dict[str, tuple[str, frozenset[tuple[str, str, str]]]] = field(default_factory=dict)
     #: each registration's own reading problems, by the file's SHA-256: they go to the issue
     #: log only while the file counts (:func:`current_registrations`), not once superseded
     reg_issues: dict[str, list[Issue]] = field(default_factory=dict)
@@ -185,7 +185,7 @@ def intake(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[str, 
             if abs(clock() - st.st_mtime) < WRITING_SECONDS:
                 _left_for_next_night(issues, rel_raw)
             else:
-                _partial_download(issues, rel_raw, path)
+                _partial_download(issues, rel_raw, path, clock())
             continue
         sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         kept = sigs.get(rel_raw)
@@ -349,14 +349,38 @@ def _mail_cut(data: bytes) -> bool:
     return False
 
 
-def _partial_download(issues: IssueLog, rel_raw: str, path: Path) -> None:
+def _finished_beside(done: Path, now: float) -> bool:
+    """Whether ``done`` (a temporary download's name without its suffix) is a finished file:
+    there, not empty, not changed in the last :data:`WRITING_SECONDS`, readable, and a
+    workbook (zip) begun and ended (:func:`_being_written`'s test: its central directory,
+    which comes last, is there).  Firefox writes ``报名表.xlsx.part`` with an empty
+    placeholder ``报名表.xlsx`` beside it: a download broken off leaves the placeholder,
+    which is no finished file.  Reads at most the file's first 4 bytes and last 64 KiB."""
+    import stat
+
+    try:
+        st = done.stat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or abs(now - st.st_mtime) < WRITING_SECONDS:
+            return False
+        if done.suffix.lower() not in _ZIP_EXTS:
+            return True
+        with open(done, "rb") as f:
+            if f.read(4) != b"PK\x03\x04":
+                return False
+            f.seek(max(0, st.st_size - 65_557))
+            return f.read().rfind(b"PK\x05\x06") >= 0
+    except OSError:
+        return False
+
+
+def _partial_download(issues: IssueLog, rel_raw: str, path: Path, now: float) -> None:
     """PARTIAL_DOWNLOAD at a download's temporary file (:data:`PARTIAL_EXTS`) that has not
     changed for a while: not taken in (it is not the file, and most likely not whole) — a
-    warning while the finished file is not beside it, else a note that it may be deleted.
-    Handbook 二."""
+    warning while the finished file is not beside it (:func:`_finished_beside`: an empty
+    placeholder or a cut file is not), else a note that it may be deleted.  Handbook 二."""
     rel = shown_name(rel_raw)
     done = path.with_name(path.name[:-len(path.suffix)])
-    if done.suffix and done.is_file():
+    if done.suffix and _finished_beside(done, now):
         issues.add("PARTIAL_DOWNLOAD", f"收件箱中的《{rel}》是下载或复制时留下的临时文件，没有收取；下载完成的"
                    f"《{shown_name(done.name)}》已在收件箱中，这个临时文件可以删除，无需处理。",
                    at=CellRef(rel), severity=Severity.INFO)
@@ -972,7 +996,7 @@ _FILE_REJECTED = ("UNREADABLE_FILE", "TEMPLATE_MISMATCH", "WRONG_BRANCH", "UNKNO
 
 def settle_rejected_before(received: list[Received], newest: list[tuple[Received, Any]], issues: IssueLog,
                            mail_ids: dict[str, str] | None = None,
-                           other_units: dict[str, tuple[str, frozenset[str]]] | None = None,
+                           other_units: dict[str, tuple[str, frozenset[tuple[str, str, str]]]] | None = None,
                            t: Tournament | None = None) -> int:
     """A file a unit sent and we could not take (an .xls, a form without its _meta), followed
     by a form of that unit now in force: its error is history — information, saying which
@@ -989,16 +1013,18 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
     and it was left with no registration while the run exited 0 (an audit: "已受理，这份文件
     无需再处理").  Once it has one, the file is settled by that unit's form received after it,
     or by the sender's own form received after it when the file was the sender's mix-up:
-    its people are on the sender's later form, or all already on the unit's own (the sender
-    used the wrong form and sent its own, as the message asks — an error for good, a review
-    found).  A file that would have changed the other unit's people (an update sent on its
-    behalf) stays an error: nothing else says it was not taken.  With ``t``, the units are
-    named (on the sender's page 该单位 read as the sender, of the other unit's form), and
-    one whose sender's own form was taken before it or in the same mail, and holds every
-    person in it, no longer asks the sender to send its own (:func:`_other_units_form`).  A
-    file with a person not on that form still asks: it may be the sender's update sent on the
-    wrong form (李四 added on b06's form, b04's own taken the day before: told 无需重新发送,
-    李四 was lost — a review), and its receipt says the same
+    its lines (:func:`reg_lines`: name, event, team) are the sender's later form's, or the
+    unit's own as they stand (the sender used the wrong form and sent its own, as the message
+    asks — an error for good, a review found).  A file that would have changed the other
+    unit's registration (an update sent on its behalf), or that the sender's later form does
+    not hold as it is, stays an error: nothing else says it was not taken.  With ``t``, the
+    units are named (on the sender's page 该单位 read as the sender, of the other unit's
+    form), and one whose sender's own form was taken before it or in the same mail, and whose
+    lines are that form's exactly, no longer asks the sender to send its own
+    (:func:`_other_units_form`).  Any other still asks: it may be the sender's update sent on
+    the wrong form (李四 added on b06's form, b04's own taken the day before; or 高宇琪
+    withdrawn and two people swapping events, every name on b04's own form: told
+    无需重新发送, the change was lost — reviews), and its receipt says the same
     (:func:`pipeline.mail.receipts._own_form_taken` reads the note)."""
     when = {r.sha256: aware(r.received_at) for r in received}
     by_sha = {r.sha256: r for r in received}
@@ -1010,8 +1036,7 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
             came_in.setdefault(r.sha256, set()).add(mail_ids.get(r.parent) or r.parent)
 
     other_units = other_units or {}
-    names_in_force = {getattr(reg, "branch", ""): frozenset(r.name for r in getattr(reg, "rows", ()) if r.name)
-                      for _, reg in newest}
+    lines_in_force = {getattr(reg, "branch", ""): reg_lines(getattr(reg, "rows", ())) for _, reg in newest}
 
     def settled(i: Issue) -> Issue:
         owner, people = other_units.get(i.source, ("", frozenset())) if i.code == "OTHER_UNITS_FORM" and i.source \
@@ -1021,16 +1046,21 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
             theirs = in_force.get(owner)
             mine = in_force.get(i.branch)
             rec = by_sha.get(i.source)
-            # only a file all of whose people are on the sender's own form asks for nothing: an
-            # update sent on the other unit's form (李四 added) was told 无需重新发送 and lost (a review)
+            # only a file that holds the sender's own registration as it stands — the same lines,
+            # (name, event, team) — asks for nothing: an update sent on the other unit's form
+            # (李四 added; a person withdrawn, two swapping events) was told 无需重新发送 and lost
+            # (reviews)
             if t is not None and mine is not None and rec is not None and sent is not None \
                     and i.severity == Severity.ERROR and not aware(mine.received_at) > sent \
-                    and people <= names_in_force.get(i.branch, frozenset()):
+                    and people == lines_in_force.get(i.branch):
                 together = bool(came_in.get(i.source, set()) & came_in.get(mine.sha256, set()))
                 i = dataclasses.replace(i, message=_other_units_form(t, rec, owner, i.branch, mine, together).message)
             if theirs is None or sent is None or i.severity != Severity.ERROR:
                 return i
-            mixed_up = people <= names_in_force.get(i.branch, frozenset()) or people <= names_in_force.get(owner, frozenset())
+            # the sender's mix-up: the file holds the sender's registration as it now stands, or
+            # the other unit's (it changes neither) — by the same lines; a file that would change
+            # either stays an error (nothing took the change it carries)
+            mixed_up = people in (lines_in_force.get(i.branch), lines_in_force.get(owner))
             later = next((f for f in (theirs, mine if mixed_up else None)
                           if f is not None and sent < aware(f.received_at)), None)
             if later is None:
@@ -1590,7 +1620,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit)
                 found = [_other_units_form(t, rec, claimed, unit)]
-                inputs.other_units[rec.sha256] = (claimed, frozenset(r.name for r in reg.rows if r.name))
+                inputs.other_units[rec.sha256] = (claimed, reg_lines(reg.rows))
             elif unit and not reg.usable and (not reg.branch or (reg.foreign and reg.branch != unit)):
                 # a form that names no unit of ours (no _meta, another tournament's, an
                 # unknown unit id), or one whose token does not prove the unit it names
@@ -1610,7 +1640,7 @@ def read_inputs(t: Tournament, ledger: Ledger, issues: IssueLog, readings: dict[
                 claimed = reg.branch
                 reg = dataclasses.replace(reg, branch=unit, usable=False, foreign=True)
                 found = [_other_units_form(t, rec, claimed, unit)]
-                inputs.other_units[rec.sha256] = (claimed, frozenset(r.name for r in reg.rows if r.name))
+                inputs.other_units[rec.sha256] = (claimed, reg_lines(reg.rows))
             elif (not unit and not reg.usable and reg.foreign and reg.branch
                   and any(i.code == "WRONG_BRANCH" and not i.cell for i in found)):
                 # a form naming a unit its token does not prove, put straight into the inbox
@@ -1831,6 +1861,16 @@ def _registered(t: Tournament, unit_id: str, sender: str) -> bool:
     return u is not None and sender.lower() in {e.lower() for e in u.emails}
 
 
+def reg_lines(rows: Iterable) -> frozenset[tuple[str, str, str]]:
+    """A registration's lines as (name, event, team) — what an OTHER_UNITS_FORM is compared
+    with (:func:`settle_rejected_before`): a correction typed on another unit's form holds the
+    sender's names with a person moved to another event, or left out (高宇琪 withdrawn, 宋洋娟
+    and 江刚华 swapping 象棋/跳棋 on b06's form: compared by names only, it was told
+    无需重新发送 and lost — a review).  Rows without a name are no line."""
+    return frozenset((r.name, getattr(r, "event", "") or "", getattr(r, "team_no", "") or "")
+                     for r in rows if getattr(r, "name", ""))
+
+
 def _other_units_form(t: Tournament, rec: Received, claimed: str, unit: str,
                       own: Received | None = None, together: bool = False) -> Issue:
     """OTHER_UNITS_FORM: a form issued for unit ``claimed`` (its token proves it), sent from
@@ -1950,10 +1990,15 @@ def _replaced_in_place(rec: Received, recs: list[Received], root: Path | None = 
 
 def _mail_replaced_in_place(root: Path, mail: Received, same_place: list[Received]) -> Received | None:
     """The mail put at ``mail``'s inbox path after it (``same_place``: the mails recorded from
-    that path): one received later, or the same mail grown — its kept copy begins with all of
+    that path) that replaces it: the same mail grown — its kept copy begins with all of
     ``mail``'s bytes (a mail cut short while it was copied, then put there whole: both have
-    one Date, so one time of receipt).  None when there is none.  Reads the two kept copies
-    only for mails that share a path (rare)."""
+    one Date, so one time of receipt) — or one received later from the same sender (a copy
+    of the same mail, or that sender's next mail).  Another sender's mail saved later under
+    the same file name (报名.eml) replaces nothing: the first unit's mail still asks it to
+    send again (an audit).  None when there is none.  Reads the two kept copies only for
+    mails that share a path (rare)."""
+    who = (mail.sender or "").strip().casefold()
+
     def grown(m: Received) -> bool:
         try:
             cut, whole = mail.stored(root).read_bytes(), m.stored(root).read_bytes()
@@ -1961,7 +2006,8 @@ def _mail_replaced_in_place(root: Path, mail: Received, same_place: list[Receive
             return False
         return len(whole) > len(cut) and whole.startswith(cut)
     after = [m for m in same_place if m.sha256 != mail.sha256 and m.source == mail.source
-             and (aware(m.received_at) > aware(mail.received_at) or grown(m))]
+             and ((who and (m.sender or "").strip().casefold() == who
+                   and aware(m.received_at) > aware(mail.received_at)) or grown(m))]
     return max(after, key=lambda m: aware(m.received_at)) if after else None
 
 
@@ -3199,6 +3245,18 @@ class EventRunner:
             self._kept_lot_memo = body if ok else None
         return self._kept_lot_memo
 
+    def _deadline_moved_since(self, kept: dict[str, Any]) -> bool:
+        """Whether the event's deadline is now later than the one the kept lot was drawn
+        after (:meth:`lot_groups`).  A lot without one (kept before it was recorded) or an
+        event without a deadline (the line deleted: DEADLINE_MISSING) moved none."""
+        was = kept.get("deadline")
+        if not isinstance(was, str) or self.ev.deadline is None:
+            return False
+        try:
+            return aware(self.ev.deadline) > aware(dt.datetime.fromisoformat(was))
+        except ValueError:
+            return False
+
     def _lot(self, entries: list[Entry]) -> dict[str, Any]:
         """The draw state's ``lot_seed`` and ``lot_fixed`` (groups_standings only): the lot kept
         when a 签到表 showed it (:meth:`_kept_lot`), else the seed of the entries alone."""
@@ -4073,14 +4131,22 @@ class EventRunner:
         from the entries alone (groups_standings), once its deadline has passed — the entry
         list the lot is drawn from is final then, and who turns up at the check-in changes no
         group (R2016-F2), so the 签到表 can show them; {} otherwise (before the deadline, a
-        drawn event, another format).  Label → entry ids, as round 1 will deal them."""
+        drawn event, another format).  Label → entry ids, as round 1 will deal them.
+
+        The lot is kept with the deadline it was drawn after, and dropped only when the
+        event's deadline is now later than that (the office reopened registration: dealt
+        again after the new one).  A night run again with an earlier ``--now`` (handbook:
+        补跑、重跑以前的晚上) is before the deadline but moves none: it shows no groups and
+        keeps the lot — it was dropped, and the next night dealt 25 of 33 pairs into another
+        group than the 签到表 printed, without a word (a review)."""
         if self.rounds or not hasattr(self.fmt, "lot_groups"):
             return {}
         key = self.LOT_KEY + self.ev.id
+        kept = self._kept_lot()
+        if kept is not None and self._deadline_moved_since(kept):
+            self.ledger.cache_drop([key])
+            self._kept_lot_memo = None
         if not deadline_passed(self.ev, self.now):
-            if self._kept_lot() is not None:       # the deadline moved later: registration reopened
-                self.ledger.cache_drop([key])
-                self._kept_lot_memo = None
             return {}
         state = self.draw_state()
         if len(state.entries) < 2:
@@ -4089,7 +4155,8 @@ class EventRunner:
             # R2016-F1: the lot is made once — the first 签到表 after the deadline shows it; a
             # withdrawal or corrected entry after that redraws no group (GroupsStandings.lot_groups)
             dealt = self.fmt.dealt_groups(state)
-            body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4)}
+            body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4),
+                    "deadline": aware(self.ev.deadline).isoformat()}
             self.ledger.cache_put({key: json.dumps(body, ensure_ascii=False, sort_keys=True).encode()}, durable=True)
             self._kept_lot_memo = body
             state = self.draw_state()

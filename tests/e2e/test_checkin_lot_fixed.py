@@ -51,3 +51,50 @@ def test_R2016_F1_a_withdrawal_after_the_groups_were_shown_moves_no_other_pair(t
     assert victim not in teams
     # the group the withdrawal left odd keeps its bye (as a group drawn odd): no pair moves
     assert teams == after, {t: (after[t], teams.get(t)) for t in after if teams.get(t) != after[t]}
+
+
+def _shown_then_withdrawn(tmp_path: Path) -> tuple[Path, Path, Path, dict[str, str], str]:
+    """t2016 without the 11-26 mails: the 11-17 night shows the groups, then a pair withdraws
+    and the 11-18 night runs — (folder, out, the 签到表, the groups shown, the pair withdrawn)."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    for p in (folder / "inbox").iterdir():
+        if p.name.startswith("1126"):
+            p.unlink()
+    out = tmp_path / "out"
+    form = out / "t2016-poker" / "forms" / "guandan-签到表.xlsx"
+    assert league(*run_args(folder, out, now="2016-11-17T09:00+08:00")).returncode in (0, 1)
+    before = _groups(form)
+    victim = sorted(before)[0]
+    y = folder / "tournament.yaml"
+    y.write_text(y.read_text(encoding="utf-8").replace("    game: guandan\n", f"    game: guandan\n    withdrawn: [{victim}]\n"),
+                 encoding="utf-8")
+    assert league(*run_args(folder, out, now="2016-11-18T09:00+08:00")).returncode in (0, 1)
+    return folder, out, form, before, victim
+
+
+def test_R2016_F1_a_rerun_of_a_night_before_the_deadline_keeps_the_groups_shown(tmp_path: Path) -> None:
+    """The office re-runs the 11-15 night (handbook: 补跑、重跑以前的晚上), before the deadline:
+    that night shows no groups, and the groups the 签到表 showed are kept — the next night
+    deals no pair into another group (25 of 33 moved, without a word)."""
+    folder, out, form, before, victim = _shown_then_withdrawn(tmp_path)
+    assert league(*run_args(folder, out, now="2016-11-15T21:00+08:00")).returncode in (0, 1)
+    assert league(*run_args(folder, out, now="2016-11-19T09:00+08:00")).returncode in (0, 1)
+    after = _groups(form)
+    assert after == {t: g for t, g in before.items() if t != victim}, \
+        {t: (before[t], g) for t, g in after.items() if before[t] != g}
+
+
+def test_R2016_F1_a_deadline_moved_later_deals_the_groups_again(tmp_path: Path) -> None:
+    """The office moves the deadline later (registration reopened): the lot shown is dropped,
+    and the first 签到表 after the new deadline deals the groups again from the entries then
+    (the same as a league that never showed them)."""
+    folder, out, form, before, victim = _shown_then_withdrawn(tmp_path)
+    y = folder / "tournament.yaml"
+    y.write_text(y.read_text(encoding="utf-8").replace("deadline: 2016-11-16T17:00:00+08:00",
+                                                       "deadline: 2016-11-19T17:00:00+08:00"), encoding="utf-8")
+    assert league(*run_args(folder, out, now="2016-11-20T09:00+08:00")).returncode in (0, 1)
+    after = _groups(form)
+    fresh = tmp_path / "fresh"
+    assert league(*run_args(folder, fresh, now="2016-11-20T09:00+08:00")).returncode in (0, 1)
+    assert after == _groups(fresh / "t2016-poker" / "forms" / "guandan-签到表.xlsx")
+    assert after != {t: g for t, g in before.items() if t != victim}

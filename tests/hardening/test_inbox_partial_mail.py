@@ -163,3 +163,24 @@ def test_a_download_recorded_by_an_earlier_version_is_no_error_for_good(tmp_path
     second = _night(folder, out)
     assert "g04" in second.accepted_branches
     assert _about(second, part.name, "g04-报名表.xlsx") == [], [i.row() for i in second.issues]
+
+
+@pytest.mark.parametrize("beside", ["empty", "half"])
+def test_a_broken_download_beside_a_placeholder_is_still_a_warning(tmp_path: Path, beside: str) -> None:
+    """Firefox writes ``g04-报名表.xlsx.part`` and an empty placeholder ``g04-报名表.xlsx``
+    beside it; when the download breaks off the placeholder is no finished file: the temporary
+    file stays a warning (download it again), never 「下载完成的…已在收件箱中…无需处理」.  The
+    same for a finished-looking name that holds a cut workbook (not whole)."""
+    folder, att, part = _download_broken_off(tmp_path)
+    part = part.rename(part.with_name("g04-报名表.xlsx.part"))
+    hold = folder / "inbox" / "g04-报名表.xlsx"
+    hold.write_bytes(b"" if beside == "empty" else att.data[:len(att.data) // 2])
+    os.utime(hold, (ON_TIME, ON_TIME))
+    first = _night(folder, out := tmp_path / "out")
+    mine = [i for i in first.issues if i.file == part.name]
+    assert [(i.code, i.severity.value) for i in mine] == [("PARTIAL_DOWNLOAD", "warning")], [i.row() for i in mine]
+    assert "无需处理" not in mine[0].message and "重新下载" in mine[0].message
+    hold.write_bytes(att.data)              # the finished file after all: only the note
+    os.utime(hold, (ON_TIME, ON_TIME))
+    second = _night(folder, out)
+    assert [(i.code, i.severity.value) for i in second.issues if i.file == part.name] == [("PARTIAL_DOWNLOAD", "info")]

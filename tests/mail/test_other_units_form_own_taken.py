@@ -78,8 +78,8 @@ def test_other_units_form_of_a_unit_without_its_own_form_still_asks_for_it(world
 
 
 def _settled(tmp_path, own_day: int, same_mail: bool = False, theirs_day: int | None = None,
-             people: frozenset[str] = frozenset({"张三"})):
-    """The note on u1's page of u2's form u1 sent on 11-05 holding ``people``, u1's own form
+             people: frozenset[tuple[str, str, str]] = frozenset({("张三", "", "")})):
+    """The note on u1's page of u2's form u1 sent on 11-05 holding ``people`` (its lines: name, event, team), u1's own form
     (张三) taken on ``own_day``."""
     tz = dt.timezone(dt.timedelta(hours=8))
     t = make_tournament(tmp_path)
@@ -115,6 +115,6 @@ def test_the_note_of_other_units_form_beside_the_senders_own_form_says_it_was_ta
 
 def test_the_note_settled_by_the_other_units_own_form_names_that_unit(tmp_path):
     """b11 sent b03's form; b03's own came later: b11's page said 该单位自己的报名表…, read as b11."""
-    i = _settled(tmp_path, 6, theirs_day=7, people=frozenset({"赵六"}))
+    i = _settled(tmp_path, 6, theirs_day=7, people=frozenset({("赵六", "", "")}))
     assert i.severity.value == "info", i
     assert "行政第二分工会自己的报名表《theirs.xlsx》" in i.message and "该单位" not in i.message, i.message

@@ -38,7 +38,7 @@ def _note(tmp_path, people: set[str], own_hour: int = 9, own_day: int = 4):
                      parent="mail2")
     log = IssueLog([_other_units_form(t, stray, "u2", "u1")])
     settle_rejected_before([own, stray], [(own, NS(branch="u1", rows=[NS(name="张三")]))], log, {},
-                           {stray.sha256: ("u2", frozenset(people))}, t)
+                           {stray.sha256: ("u2", frozenset((p, "", "") for p in people))}, t)
     (i,) = list(log)
     return i
 

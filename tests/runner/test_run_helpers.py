@@ -462,8 +462,8 @@ def test_a_traditional_sheet_printed_before_two_units_were_named_is_read_back():
 def test_an_update_sent_for_another_unit_stays_an_error_after_the_senders_own_form():
     """OTHER_UNITS_FORM: X's updated form (a new player) sent for X from Y's address, then Y's
     own form: nothing took X's update, so it stays an error; the same file holding only Y's
-    people (Y filled in X's form by mistake) or only X's people already registered is settled
-    by Y's own later form (a review)."""
+    people (Y filled in X's form by mistake) or X's registration as it stands is settled by Y's
+    own later form; one leaving out one of X's people is an update for X, and stays (reviews)."""
     import datetime as dt
     from types import SimpleNamespace as NS
 
@@ -484,12 +484,14 @@ def test_an_update_sent_for_another_unit_stays_an_error_after_the_senders_own_fo
     def severity(people):
         log = IssueLog()
         log.extend([issue("OTHER_UNITS_FORM", "未受理", at=CellRef("stray.xlsx"), branch="b01", source="stray")])
-        settle_rejected_before([x_old, stray, y_own], newest, log, other_units={"stray": ("b04", frozenset(people))})
+        settle_rejected_before([x_old, stray, y_own], newest, log,
+                               other_units={"stray": ("b04", frozenset((p, "", "") for p in people))})
         (i,) = list(log)
         return i.severity.value
     assert severity({"甲", "乙", "戊"}) == "error"       # an update for X: 戊 is on no form
     assert severity({"丙", "丁"}) == "info"              # Y's people on X's form: Y's mix-up
-    assert severity({"甲"}) == "info"                    # adds no one to X's form
+    assert severity({"甲", "乙"}) == "info"              # X's registration as it stands: changes nothing
+    assert severity({"甲"}) == "error"                   # 乙 left out: an update for X (withdrawn)
 
 
 def test_a_later_form_of_only_cancelled_events_lines_replaces_the_one_before():

@@ -3238,12 +3238,20 @@ class EventRunner:
                 body = json.loads(raw) if raw else None
             except ValueError:
                 body = None
-            # (the office changed the number of groups since: dealt again with it)
+            # (the office changed the number of groups since, or tournament.yaml's seed — put
+            # back after a changed one dealt other groups into a new output folder, as
+            # DRAWN_ELSEWHERE advises: dealt again with it)
             ok = (isinstance(body, dict) and isinstance(body.get("seed"), str) and isinstance(body.get("groups"), dict)
                   and all(isinstance(m, list) for m in body["groups"].values())
-                  and body.get("of") == self.ev.format.options.get("groups", 4))
+                  and body.get("of") == self.ev.format.options.get("groups", 4)
+                  and body.get("prefix", self._seed_prefix()) == self._seed_prefix())
             self._kept_lot_memo = body if ok else None
         return self._kept_lot_memo
+
+    def _seed_prefix(self) -> str:
+        """What every seed of the league is drawn from (:func:`draw_seed`): tournament.yaml's
+        ``seed``, else its id."""
+        return self.t.spec.seed or self.t.spec.id
 
     def _deadline_moved_since(self, kept: dict[str, Any]) -> bool:
         """Whether the event's deadline is now later than the one the kept lot was drawn
@@ -4156,7 +4164,7 @@ class EventRunner:
             # withdrawal or corrected entry after that redraws no group (GroupsStandings.lot_groups)
             dealt = self.fmt.dealt_groups(state)
             body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4),
-                    "deadline": aware(self.ev.deadline).isoformat()}
+                    "deadline": aware(self.ev.deadline).isoformat(), "prefix": self._seed_prefix()}
             self.ledger.cache_put({key: json.dumps(body, ensure_ascii=False, sort_keys=True).encode()}, durable=True)
             self._kept_lot_memo = body
             state = self.draw_state()

@@ -1057,10 +1057,14 @@ def settle_rejected_before(received: list[Received], newest: list[tuple[Received
                 i = dataclasses.replace(i, message=_other_units_form(t, rec, owner, i.branch, mine, together).message)
             if theirs is None or sent is None or i.severity != Severity.ERROR:
                 return i
-            # the sender's mix-up: the file holds the sender's registration as it now stands, or
-            # the other unit's (it changes neither) — by the same lines; a file that would change
-            # either stays an error (nothing took the change it carries)
-            mixed_up = people in (lines_in_force.get(i.branch), lines_in_force.get(owner))
+            # the sender's mix-up: every line of the file is on the sender's form in force (it
+            # resent them on its own form, maybe with more people or a name corrected), or the
+            # file holds the other unit's registration as it stands (it changes neither) — by
+            # the same lines; a file that would change either stays an error (nothing took the
+            # change it carries: a person it leaves out, an event swapped).  (Equal lines only
+            # kept the error for good once the resend on the sender's own form added anyone:
+            # a review.)
+            mixed_up = people <= (lines_in_force.get(i.branch) or frozenset()) or people == lines_in_force.get(owner)
             later = next((f for f in (theirs, mine if mixed_up else None)
                           if f is not None and sent < aware(f.received_at)), None)
             if later is None:
@@ -3233,18 +3237,15 @@ class EventRunner:
         """R2016-F1: the lot a 签到表 after the deadline showed (``{"seed", "groups"}``), kept
         in the ledger by :meth:`lot_groups`; None when none was shown (or another version's)."""
         if not hasattr(self, "_kept_lot_memo"):
-            raw = self.ledger.cache_get([self.LOT_KEY + self.ev.id]).get(self.LOT_KEY + self.ev.id)
+            raw = self.ledger.cache_get([self._lot_key()]).get(self._lot_key())
             try:
                 body = json.loads(raw) if raw else None
             except ValueError:
                 body = None
-            # (the office changed the number of groups since, or tournament.yaml's seed — put
-            # back after a changed one dealt other groups into a new output folder, as
-            # DRAWN_ELSEWHERE advises: dealt again with it)
+            # (the office changed the number of groups since: dealt again with it)
             ok = (isinstance(body, dict) and isinstance(body.get("seed"), str) and isinstance(body.get("groups"), dict)
                   and all(isinstance(m, list) for m in body["groups"].values())
-                  and body.get("of") == self.ev.format.options.get("groups", 4)
-                  and body.get("prefix", self._seed_prefix()) == self._seed_prefix())
+                  and body.get("of") == self.ev.format.options.get("groups", 4))
             self._kept_lot_memo = body if ok else None
         return self._kept_lot_memo
 
@@ -3252,6 +3253,14 @@ class EventRunner:
         """What every seed of the league is drawn from (:func:`draw_seed`): tournament.yaml's
         ``seed``, else its id."""
         return self.t.spec.seed or self.t.spec.id
+
+    def _lot_key(self) -> str:
+        """The ledger's cache key of the event's kept lot under tournament.yaml's seed: a lot
+        is kept for each seed it was dealt with, so a seed changed after the groups were
+        shown deals new ones (said: :meth:`lot_groups`), and the seed put back finds the
+        groups first shown — also in a new output folder where a changed seed had dealt
+        others (DRAWN_ELSEWHERE's advice: put the seed back)."""
+        return f"{self.LOT_KEY}{self.ev.id}:{hashlib.sha256(self._seed_prefix().encode()).hexdigest()[:16]}"
 
     def _deadline_moved_since(self, kept: dict[str, Any]) -> bool:
         """Whether the event's deadline is now later than the one the kept lot was drawn
@@ -4149,11 +4158,20 @@ class EventRunner:
         group than the 签到表 printed, without a word (a review)."""
         if self.rounds or not hasattr(self.fmt, "lot_groups"):
             return {}
-        key = self.LOT_KEY + self.ev.id
+        key = self._lot_key()
         kept = self._kept_lot()
         if kept is not None and self._deadline_moved_since(kept):
-            self.ledger.cache_drop([key])
-            self._kept_lot_memo = None
+            if deadline_passed(self.ev, self.now):
+                # the deadline corrected to a later time already past (no registration
+                # reopened, no form since): the groups shown stand — with it recorded, so a
+                # night run again before it keeps them too
+                kept = dict(kept, deadline=aware(self.ev.deadline).isoformat())
+                self.ledger.cache_put({key: json.dumps(kept, ensure_ascii=False, sort_keys=True).encode()},
+                                      durable=True)
+                self._kept_lot_memo = kept
+            else:
+                self.ledger.cache_drop([key])
+                self._kept_lot_memo = None
         if not deadline_passed(self.ev, self.now):
             return {}
         state = self.draw_state()
@@ -4165,9 +4183,18 @@ class EventRunner:
             dealt = self.fmt.dealt_groups(state)
             body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4),
                     "deadline": aware(self.ev.deadline).isoformat(), "prefix": self._seed_prefix()}
+            shown = [json.loads(v).get("prefix") for k, v in self.ledger.cache_items(f"{self.LOT_KEY}{self.ev.id}:")
+                     if k != key]
             self.ledger.cache_put({key: json.dumps(body, ensure_ascii=False, sort_keys=True).encode()}, durable=True)
             self._kept_lot_memo = body
             state = self.draw_state()
+            before = next((p for p in shown if isinstance(p, str) and p != self._seed_prefix()), None)
+            if before is not None:      # groups a 签到表 showed under another seed: dealt again, said
+                self.issues.add("TERMS_CHANGED", (
+                    f"{self.ev.name}：签到表公布分组后，tournament.yaml 的 seed 由“{before}”改为"
+                    f"“{self._seed_prefix()}”，分组已按新的 seed 重新抽定，已打印的签到表作废。如非有意，"
+                    f"请把 seed 改回“{before}”，分组即恢复为原来公布的那样。"),
+                    at=CellRef("tournament.yaml"), severity=Severity.WARNING)
         return {g: tuple(ids) for g, ids in self.fmt.lot_groups(state).items()}
 
     def drawn_at_checkin(self) -> bool:

@@ -85,16 +85,58 @@ def test_R2016_F1_a_rerun_of_a_night_before_the_deadline_keeps_the_groups_shown(
 
 
 def test_R2016_F1_a_deadline_moved_later_deals_the_groups_again(tmp_path: Path) -> None:
-    """The office moves the deadline later (registration reopened): the lot shown is dropped,
-    and the first 签到表 after the new deadline deals the groups again from the entries then
-    (the same as a league that never showed them)."""
+    """The office moves the deadline later (registration reopened, a night runs while it is
+    open): the lot shown is dropped, and the first 签到表 after the new deadline deals the
+    groups again from the entries then (the same as a league that never showed them)."""
     folder, out, form, before, victim = _shown_then_withdrawn(tmp_path)
     y = folder / "tournament.yaml"
     y.write_text(y.read_text(encoding="utf-8").replace("deadline: 2016-11-16T17:00:00+08:00",
                                                        "deadline: 2016-11-19T17:00:00+08:00"), encoding="utf-8")
+    assert league(*run_args(folder, out, now="2016-11-19T09:00+08:00")).returncode in (0, 1)
     assert league(*run_args(folder, out, now="2016-11-20T09:00+08:00")).returncode in (0, 1)
     after = _groups(form)
     fresh = tmp_path / "fresh"
     assert league(*run_args(folder, fresh, now="2016-11-20T09:00+08:00")).returncode in (0, 1)
     assert after == _groups(fresh / "t2016-poker" / "forms" / "guandan-签到表.xlsx")
     assert after != {t: g for t, g in before.items() if t != victim}
+
+
+def test_R2016_F1_a_deadline_corrected_to_a_later_time_already_past_keeps_the_groups(tmp_path: Path) -> None:
+    """The office corrects the deadline to a later time that has passed already (17:00 →
+    17:30 the same day; no registration reopened): the groups shown stand — 25 of 33 pairs
+    were dealt into other groups, without a word (a review)."""
+    folder, out, form, before, victim = _shown_then_withdrawn(tmp_path)
+    y = folder / "tournament.yaml"
+    y.write_text(y.read_text(encoding="utf-8").replace("deadline: 2016-11-16T17:00:00+08:00",
+                                                       "deadline: 2016-11-16T17:30:00+08:00"), encoding="utf-8")
+    assert league(*run_args(folder, out, now="2016-11-19T09:00+08:00")).returncode in (0, 1)
+    assert _groups(form) == {t: g for t, g in before.items() if t != victim}
+    # … and a night run again before the corrected deadline keeps them as well
+    assert league(*run_args(folder, out, now="2016-11-16T17:10+08:00")).returncode in (0, 1)
+    assert league(*run_args(folder, out, now="2016-11-20T09:00+08:00")).returncode in (0, 1)
+    assert _groups(form) == {t: g for t, g in before.items() if t != victim}
+
+
+def test_R2016_F1_a_seed_changed_after_the_groups_were_shown_is_said_and_put_back_restores_them(tmp_path: Path) -> None:
+    """tournament.yaml's ``seed`` changed after a 签到表 showed the groups: they are dealt
+    again with it and the office is told (TERMS_CHANGED, with the way back); the seed put
+    back gives the groups first shown."""
+    folder = copy_sample("t2016-poker", tmp_path)
+    for p in (folder / "inbox").iterdir():
+        if p.name.startswith("1126"):
+            p.unlink()
+    out = tmp_path / "out"
+    form = out / "t2016-poker" / "forms" / "guandan-签到表.xlsx"
+    assert league(*run_args(folder, out, now="2016-11-17T09:00+08:00")).returncode in (0, 1)
+    before = _groups(form)
+    y = folder / "tournament.yaml"
+    y.write_text(y.read_text(encoding="utf-8").replace("seed: t2016-poker\n", "seed: t2016-poker-b\n"), encoding="utf-8")
+    assert league(*run_args(folder, out, now="2016-11-18T09:00+08:00")).returncode in (0, 1)
+    with open(out / "t2016-poker" / "data" / "issues.csv", encoding="utf-8") as f:
+        said = [r for r in csv.DictReader(f) if r["code"] == "TERMS_CHANGED"]
+    assert said and said[0]["severity"] == "warning" and "“t2016-poker”" in said[0]["message"] \
+        and "改回" in said[0]["message"], said
+    assert _groups(form) != before
+    y.write_text(y.read_text(encoding="utf-8").replace("seed: t2016-poker-b\n", "seed: t2016-poker\n"), encoding="utf-8")
+    assert league(*run_args(folder, out, now="2016-11-19T09:00+08:00")).returncode in (0, 1)
+    assert _groups(form) == before

@@ -80,3 +80,11 @@ def test_the_senders_later_own_form_settles_the_file_only_when_it_holds_its_line
     assert i.severity == Severity.ERROR and "无需再处理" not in i.message, i.message
     i = _note(tmp_path, swapped, own_day=6, own=swapped)
     assert i.severity == Severity.INFO and "无需再处理" in i.message, i.message
+
+
+def test_the_senders_later_own_form_with_more_people_settles_the_file(tmp_path):
+    """u1 does as asked: its own form, sent after the file, holds the file's lines and one
+    person more (李四) — the file is settled (无需再处理); equal lines only kept the error, and
+    its resend advice, for good (a review)."""
+    i = _note(tmp_path, OWN, own_day=6, own=(*OWN, ("李四", "xiangqi", "")))
+    assert i.severity == Severity.INFO and "无需再处理" in i.message, i.message

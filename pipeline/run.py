@@ -2196,6 +2196,16 @@ def draw_seed(t: Tournament, event: str, round_no: int, inputs_hash: str) -> str
     return hashlib.sha256(f"{prefix}|{event}|{round_no}|{inputs_hash}".encode()).hexdigest()[:16]
 
 
+def _json_field(raw: bytes, name: str) -> Any:
+    """Field ``name`` of the JSON object ``raw`` (a cache value), None when it is none (a value
+    damaged or of another shape: only a cache, it decides nothing)."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return None
+    return body.get(name) if isinstance(body, dict) else None
+
+
 def lot_seed(t: Tournament, event: str, entries: list[Entry]) -> str:
     """R2016-F1: the seed of the groups' lot — the branch chairs' draw, made before the event
     from the entries alone.  It is round 1's :func:`draw_seed` with no one absent (the inputs
@@ -4183,7 +4193,7 @@ class EventRunner:
             dealt = self.fmt.dealt_groups(state)
             body = {"seed": state.lot_seed, "groups": dealt, "of": self.ev.format.options.get("groups", 4),
                     "deadline": aware(self.ev.deadline).isoformat(), "prefix": self._seed_prefix()}
-            shown = [json.loads(v).get("prefix") for k, v in self.ledger.cache_items(f"{self.LOT_KEY}{self.ev.id}:")
+            shown = [_json_field(v, "prefix") for k, v in self.ledger.cache_items(f"{self.LOT_KEY}{self.ev.id}:")
                      if k != key]
             self.ledger.cache_put({key: json.dumps(body, ensure_ascii=False, sort_keys=True).encode()}, durable=True)
             self._kept_lot_memo = body

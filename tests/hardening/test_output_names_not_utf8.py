@@ -21,7 +21,7 @@ from .common import copy_sample, league, run_args
 GBK = "b01-行政第一分工会-报名表(副本).xlsx".encode("gbk")
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="byte file names")
+@pytest.mark.skipif(sys.platform != "linux", reason="a GBK file name as raw bytes: only Linux file systems store names that are not UTF-8 (macOS and Windows refuse them, so the case cannot arise there)")
 def test_a_returned_copy_named_in_gbk_is_not_recorded_and_no_crash(tmp_path: Path) -> None:
     root = tmp_path / "out"
     (root / "returned").mkdir(parents=True)
@@ -34,7 +34,7 @@ def test_a_returned_copy_named_in_gbk_is_not_recorded_and_no_crash(tmp_path: Pat
         assert known_own_copies(ledger) == own          # the next night alike
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="byte file names")
+@pytest.mark.skipif(sys.platform != "linux", reason="a GBK file name as raw bytes: only Linux file systems store names that are not UTF-8 (macOS and Windows refuse them, so the case cannot arise there)")
 def test_gbk_names_in_every_output_folder_leave_the_night_alone(tmp_path: Path) -> None:
     folder = copy_sample("t2011-court", tmp_path)
     out = tmp_path / "out"

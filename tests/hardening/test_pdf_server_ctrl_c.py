@@ -25,7 +25,7 @@ print('server', bool(held & (1 << (signal.SIGINT - 1))), 'run', signal.SIGINT in
 """
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="/proc")
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the PDF server's signal mask from /proc/<pid>/status, which only Linux has")
 def test_the_pdf_fork_server_starts_deaf_to_ctrl_c_and_the_run_does_not() -> None:
     r = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=60,
                        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

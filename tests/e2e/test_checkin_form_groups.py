@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from tests.hardening.common import copy_sample, league, run_args
+from tests.hardening.common import league, run_args, t2016_before_the_day
 
 AFTER_DEADLINE = "2016-11-17T09:00+08:00"
 
@@ -27,14 +27,7 @@ def _rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
 
 
 def _before_the_day(tmp_path: Path, now: str = AFTER_DEADLINE) -> tuple[Path, Path]:
-    folder = copy_sample("t2016-poker", tmp_path)
-    for p in (folder / "inbox").iterdir():
-        if p.name.startswith("1126"):
-            p.unlink()
-    out = tmp_path / "out"
-    r = league(*run_args(folder, out, now=now))
-    assert r.returncode in (0, 1), r.stderr
-    return folder, out
+    return t2016_before_the_day(tmp_path, now)
 
 
 def _issues(out: Path, code: str) -> list[dict[str, str]]:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.hardening.common import ROOT, copy_sample, league, run_args
+from tests.hardening.common import ROOT, league, run_args, t2016_before_the_day
 
 MORNING = "2016-11-26T08:00+08:00"
 
@@ -20,13 +20,7 @@ def _form(out: Path) -> Path:
 
 def _before_the_check_in(tmp_path: Path) -> tuple[Path, Path]:
     """t2016 on the morning of 11-26, without the day's check-in and results: (folder, out)."""
-    folder = copy_sample("t2016-poker", tmp_path)
-    for p in (folder / "inbox").iterdir():
-        if p.name.startswith("1126"):
-            p.unlink()
-    out = tmp_path / "out"
-    r = league(*run_args(folder, out, now=MORNING))
-    assert r.returncode in (0, 1), r.stderr
+    folder, out = t2016_before_the_day(tmp_path, MORNING)
     assert _form(out).is_file()
     return folder, out
 

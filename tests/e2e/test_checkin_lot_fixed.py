@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from tests.hardening.common import copy_sample, league, run_args
+from tests.hardening.common import league, run_args, t2016_before_the_day
 
 
 def _groups(form: Path) -> dict[str, str]:
@@ -20,19 +20,7 @@ def _groups(form: Path) -> dict[str, str]:
 def test_R2016_F1_a_withdrawal_after_the_groups_were_shown_moves_no_other_pair(tmp_path: Path) -> None:
     import openpyxl
 
-    folder = copy_sample("t2016-poker", tmp_path)
-    for p in (folder / "inbox").iterdir():
-        if p.name.startswith("1126"):
-            p.unlink()
-    out = tmp_path / "out"
-    form = out / "t2016-poker" / "forms" / "guandan-签到表.xlsx"
-    assert league(*run_args(folder, out, now="2016-11-17T09:00+08:00")).returncode in (0, 1)
-    before = _groups(form)
-    victim = sorted(before)[0]
-    y = folder / "tournament.yaml"
-    y.write_text(y.read_text(encoding="utf-8").replace("    game: guandan\n", f"    game: guandan\n    withdrawn: [{victim}]\n"),
-                 encoding="utf-8")
-    assert league(*run_args(folder, out, now="2016-11-18T09:00+08:00")).returncode in (0, 1)
+    folder, out, form, before, victim = _shown_then_withdrawn(tmp_path)
     after = _groups(form)
     assert victim not in after
     assert after == {t: g for t, g in before.items() if t != victim}
@@ -56,20 +44,22 @@ def test_R2016_F1_a_withdrawal_after_the_groups_were_shown_moves_no_other_pair(t
 def _shown_then_withdrawn(tmp_path: Path) -> tuple[Path, Path, Path, dict[str, str], str]:
     """t2016 without the 11-26 mails: the 11-17 night shows the groups, then a pair withdraws
     and the 11-18 night runs — (folder, out, the 签到表, the groups shown, the pair withdrawn)."""
-    folder = copy_sample("t2016-poker", tmp_path)
-    for p in (folder / "inbox").iterdir():
-        if p.name.startswith("1126"):
-            p.unlink()
-    out = tmp_path / "out"
-    form = out / "t2016-poker" / "forms" / "guandan-签到表.xlsx"
-    assert league(*run_args(folder, out, now="2016-11-17T09:00+08:00")).returncode in (0, 1)
-    before = _groups(form)
+    folder, out, form, before = _shown(tmp_path)
     victim = sorted(before)[0]
     y = folder / "tournament.yaml"
     y.write_text(y.read_text(encoding="utf-8").replace("    game: guandan\n", f"    game: guandan\n    withdrawn: [{victim}]\n"),
                  encoding="utf-8")
     assert league(*run_args(folder, out, now="2016-11-18T09:00+08:00")).returncode in (0, 1)
     return folder, out, form, before, victim
+
+
+def _shown(tmp_path: Path) -> tuple[Path, Path, Path, dict[str, str]]:
+    """t2016 without the 11-26 mails, run on 11-17 (after the deadline), its 签到表 showing
+    the groups — (folder, out, the 签到表, the groups shown)."""
+    folder, out = t2016_before_the_day(tmp_path, "2016-11-17T09:00+08:00")
+    form = out / "t2016-poker" / "forms" / "guandan-签到表.xlsx"
+    before = _groups(form)
+    return folder, out, form, before
 
 
 def test_R2016_F1_a_rerun_of_a_night_before_the_deadline_keeps_the_groups_shown(tmp_path: Path) -> None:
@@ -121,14 +111,7 @@ def test_R2016_F1_a_seed_changed_after_the_groups_were_shown_is_said_and_put_bac
     """tournament.yaml's ``seed`` changed after a 签到表 showed the groups: they are dealt
     again with it and the office is told (TERMS_CHANGED, with the way back); the seed put
     back gives the groups first shown."""
-    folder = copy_sample("t2016-poker", tmp_path)
-    for p in (folder / "inbox").iterdir():
-        if p.name.startswith("1126"):
-            p.unlink()
-    out = tmp_path / "out"
-    form = out / "t2016-poker" / "forms" / "guandan-签到表.xlsx"
-    assert league(*run_args(folder, out, now="2016-11-17T09:00+08:00")).returncode in (0, 1)
-    before = _groups(form)
+    folder, out, form, before = _shown(tmp_path)
     y = folder / "tournament.yaml"
     y.write_text(y.read_text(encoding="utf-8").replace("seed: t2016-poker\n", "seed: t2016-poker-b\n"), encoding="utf-8")
     assert league(*run_args(folder, out, now="2016-11-18T09:00+08:00")).returncode in (0, 1)

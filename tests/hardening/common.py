@@ -24,6 +24,19 @@ def copy_sample(name: str, dest: Path) -> Path:
     return target
 
 
+def t2016_before_the_day(dest: Path, now: str) -> tuple[Path, Path]:
+    """A copy of the t2016 sample without the day's mails (check-in and results, 11-26), run
+    once at ``now``: (tournament folder, output folder)."""
+    folder = copy_sample("t2016-poker", dest)
+    for p in (folder / "inbox").iterdir():
+        if p.name.startswith("1126"):
+            p.unlink()
+    out = dest / "out"
+    r = league(*run_args(folder, out, now=now))
+    assert r.returncode in (0, 1), r.stderr
+    return folder, out
+
+
 def forms_and_one_sheet(name: str, dest: Path, sheet: str) -> tuple[Path, Path]:
     """A copy of sample ``name`` with its registration mails and only the result mail whose
     name holds ``sheet`` (``-bridge-r1-``), no mistakes: (tournament folder, that mail)."""
